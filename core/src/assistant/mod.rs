@@ -1,0 +1,3 @@
+//! The assistant: request rules, retrieval query, answer composition and LLM provider wire formats.
+
+pub mod request;

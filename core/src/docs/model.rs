@@ -1,0 +1,77 @@
+//! The published site as the rest of the service sees it. Built by `docs::site`, read by `search`,
+//! `assistant` and the static export renderer.
+
+use serde::{Deserialize, Serialize};
+
+/// A whole docs site at one published version.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Site {
+    /// `name` from docs.json.
+    pub name: String,
+    /// Language codes present, default language first (e.g. `["en", "es", "fr", "zh"]`).
+    pub languages: Vec<String>,
+    /// Version labels from docs.json, in declared order; empty when the site is unversioned.
+    pub versions: Vec<String>,
+    pub pages: Vec<Page>,
+    /// Pages named in navigation but missing, unreadable pages, bad frontmatter: never fatal.
+    pub warnings: Vec<String>,
+}
+
+/// One page of the site.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Page {
+    /// Site path without leading slash or extension, as docs.json names it: `api/static-export/overview`,
+    /// `es/quickstart`; the home page is `index`.
+    pub path: String,
+    pub title: String,
+    pub sidebar_title: Option<String>,
+    pub description: Option<String>,
+    /// Language code of the page (the site's default language when docs.json names none).
+    pub language: String,
+    /// Version label when the site is versioned.
+    pub version: Option<String>,
+    pub tab: Option<String>,
+    /// Group path from the navigation root to the page, outermost first.
+    pub groups: Vec<String>,
+    /// `openapi:` frontmatter, verbatim (e.g. `"POST /v1/static-export/jobs"` or `"file.json GET /x"`).
+    pub openapi: Option<String>,
+    /// Plain text of the page cut at headings; the first section holds the text before any heading
+    /// and has an empty `heading`.
+    pub sections: Vec<Section>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Section {
+    pub heading: String,
+    /// Slug of the heading, as the rendered page's anchor (`#getting-started`); empty for the intro.
+    pub anchor: String,
+    /// Heading level 1-6; 0 for the intro section.
+    pub level: u8,
+    /// Plain text: prose, list items, table cells, code blocks and component text, one block per line.
+    pub text: String,
+}
+
+impl Page {
+    /// Full plain text of the page, headings included, as the page endpoint returns it.
+    pub fn full_text(&self) -> String {
+        let mut out = String::new();
+        for section in &self.sections {
+            if !section.heading.is_empty() {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                for _ in 0..section.level.max(1) {
+                    out.push('#');
+                }
+                out.push(' ');
+                out.push_str(&section.heading);
+                out.push('\n');
+            }
+            out.push_str(&section.text);
+            if !section.text.ends_with('\n') && !section.text.is_empty() {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}

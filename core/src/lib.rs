@@ -1,0 +1,24 @@
+//! Pure logic of the docs edge service, exercised on the host by `cargo test`.
+//!
+//! Stages, in the order a request meets them:
+//! `wire` (shapes shared with the SDK) -> `validate` (request rules with field paths)
+//! -> `docs` (archive -> site model) -> `search` (index build and query)
+//! -> `assistant` (retrieval answer and the two stream formats) -> `signing` (links, key hashes).
+//!
+//! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
+
+pub mod wire;
+pub mod stream;
+
+#[cfg(feature = "server")]
+pub mod validate;
+#[cfg(feature = "server")]
+pub mod docs;
+#[cfg(feature = "server")]
+pub mod search;
+#[cfg(feature = "server")]
+pub mod assistant;
+#[cfg(feature = "server")]
+pub mod signing;
+#[cfg(feature = "server")]
+pub mod ratelimit;

@@ -1,0 +1,1 @@
+//! Fixed-window request counting.

@@ -1,0 +1,1 @@
+//! Search over a published site: build once at publish time, query from the isolate cache.

@@ -1,0 +1,1 @@
+//! Key hashes and signed links.

@@ -1,0 +1,1 @@
+//! Field-path validation errors.

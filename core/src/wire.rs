@@ -1,0 +1,194 @@
+//! JSON shapes that cross the wire, defined once for the worker and the SDK.
+//!
+//! Field names follow `../shared/reference/` (the hosted service's OpenAPI documents): camelCase.
+
+use serde::{Deserialize, Serialize};
+
+/// Every error response: `{"error": "<message>", "code": "<machine_code>"}`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ErrorBody {
+    pub error: String,
+    pub code: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Health {
+    pub status: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Plan {
+    Free,
+    Pro,
+    Enterprise,
+}
+
+impl Plan {
+    pub const NAMES: &'static str = "free, pro, enterprise";
+    pub fn parse(name: &str) -> Option<Plan> {
+        match name {
+            "free" => Some(Plan::Free),
+            "pro" => Some(Plan::Pro),
+            "enterprise" => Some(Plan::Enterprise),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Organization {
+    pub org_id: String,
+    pub name: String,
+    pub plan: Plan,
+    pub created_at: String,
+    #[serde(default)]
+    pub domains: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyKind {
+    /// `svc_dsc_…`: public, browser-safe, assistant/search/page endpoints only.
+    Assistant,
+    /// `svc_…`: secret, static export, sites and threads.
+    Admin,
+}
+
+impl KeyKind {
+    pub const NAMES: &'static str = "assistant, admin";
+    pub fn parse(name: &str) -> Option<KeyKind> {
+        match name {
+            "assistant" => Some(KeyKind::Assistant),
+            "admin" => Some(KeyKind::Admin),
+            _ => None,
+        }
+    }
+    pub fn prefix(self) -> &'static str {
+        match self {
+            KeyKind::Assistant => "svc_dsc_",
+            KeyKind::Admin => "svc_",
+        }
+    }
+    /// The kind a key claims by its prefix; `None` for anything that is not one of ours.
+    pub fn of_key(key: &str) -> Option<KeyKind> {
+        if key.starts_with("svc_dsc_") {
+            Some(KeyKind::Assistant)
+        } else if key.starts_with("svc_") {
+            Some(KeyKind::Admin)
+        } else {
+            None
+        }
+    }
+}
+
+/// Returned once, when a key is created: the only time the secret is shown.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedKey {
+    pub key_id: String,
+    pub kind: KeyKind,
+    pub name: Option<String>,
+    pub key: String,
+    pub created_at: String,
+}
+
+/// A key as listed: never the secret, only its first characters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyInfo {
+    pub key_id: String,
+    pub kind: KeyKind,
+    pub name: Option<String>,
+    pub key_prefix: String,
+    pub created_at: String,
+    pub last_used_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchFilter {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    pub content: String,
+    pub path: String,
+    pub metadata: SearchMetadata,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchMetadata {
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
+    pub language: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    pub groups: Vec<String>,
+    /// Relevance in 0-1, comparable with `scoreThreshold`.
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PageContent {
+    pub path: String,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishedSite {
+    pub domain: String,
+    pub published_at: String,
+    pub page_count: usize,
+    pub languages: Vec<String>,
+    pub versions: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Queued,
+    Running,
+    Completed,
+    Failed,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportJob {
+    pub job_id: String,
+    pub status: JobStatus,
+    pub progress: f64,
+    pub page_count: u32,
+    pub created_at: String,
+    pub updated_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleLink {
+    pub job_id: String,
+    pub bundle_url: String,
+    pub size_bytes: u64,
+    pub expires_at: String,
+}
