@@ -22,3 +22,5 @@ pub mod assistant;
 pub mod signing;
 #[cfg(feature = "server")]
 pub mod ratelimit;
+#[cfg(feature = "server")]
+pub mod domain;

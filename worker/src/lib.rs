@@ -1,1 +1,27 @@
+//! The docs edge Worker: a thin layer binding `docs-edge-core` to HTTP, KV, R2 and Durable Objects.
 
+use worker::{event, Context, Env, Request, Response, Result};
+
+mod app;
+mod auth;
+mod clock;
+mod config;
+mod cors;
+mod directory;
+mod durable;
+mod error;
+mod http;
+mod random;
+mod ratelimit;
+mod router;
+mod routes;
+
+#[event(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+#[event(fetch)]
+async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
+    Ok(app::handle(req, env, ctx).await)
+}

@@ -1,0 +1,48 @@
+// Installs what the build and tests need, and only what is missing: the wasm target, the pinned
+// wasm-bindgen-cli and worker-build, and the npm packages from the lock file. A second run takes seconds.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, cargoBin, pins, toolEnv } from './env.mjs';
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit', ...options });
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with status ${result.status}`);
+}
+
+function output(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, env: toolEnv(), encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : '';
+}
+
+function step(message) {
+  console.log(`[bootstrap] ${message}`);
+}
+
+export function bootstrap({ quiet = false } = {}) {
+  const log = quiet ? () => {} : step;
+  if (!output('rustup', ['target', 'list', '--installed']).split('\n').includes('wasm32-unknown-unknown')) {
+    step('adding the wasm32-unknown-unknown target');
+    run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
+  }
+  // Installed where cargo puts them by default, so a fresh clone on the same machine reuses them.
+  const tools = [
+    ['wasm-bindgen', 'wasm-bindgen-cli', pins.wasmBindgen],
+    ['worker-build', 'worker-build', pins.workerBuild],
+  ];
+  for (const [bin, crate, version] of tools) {
+    const installed = output(join(cargoBin, bin), ['--version']);
+    if (!installed.includes(version)) {
+      step(`installing ${crate} ${version} (several minutes, once)`);
+      // No --locked: the registry mirror lacks some locked versions (see TOOLCHAIN notes in README).
+      run('cargo', ['install', crate, '--version', version]);
+    }
+  }
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+    step('installing npm packages (npm ci)');
+    run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+  log('tools ready');
+}

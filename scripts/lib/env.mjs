@@ -1,0 +1,30 @@
+// Paths and environment shared by the scripts: where the pinned tools live and how to keep wrangler
+// and worker-build off the network.
+import { homedir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cargoBin = join(process.env.CARGO_HOME || join(homedir(), '.cargo'), 'bin');
+export const nodeBin = join(root, 'node_modules', '.bin');
+
+export const pins = {
+  wasmBindgen: '0.2.130',
+  workerBuild: '0.8.7',
+};
+
+/** Environment for anything that builds or runs the worker: local tools first, no telemetry. */
+export function toolEnv(extra = {}) {
+  return {
+    ...process.env,
+    // npm's binaryen before any system wasm-opt (Debian's produces wasm that fails to load).
+    PATH: [nodeBin, cargoBin, process.env.PATH].join(':'),
+    WASM_BINDGEN_BIN: join(cargoBin, 'wasm-bindgen'),
+    WASM_OPT_BIN: join(nodeBin, 'wasm-opt'),
+    ESBUILD_BIN: join(root, 'node_modules', '@esbuild', 'linux-x64', 'bin', 'esbuild'),
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_LOG_PATH: join(root, '.wrangler', 'logs'),
+    ...extra,
+  };
+}

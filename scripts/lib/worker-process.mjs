@@ -1,0 +1,86 @@
+// Runs the built worker under `wrangler dev` (workerd with local KV, R2 and Durable Objects) and stops it.
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { root, nodeBin, toolEnv } from './env.mjs';
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `wrangler dev` and resolves once `/health` answers.
+ * @param {{port?: number, persistTo: string, vars?: Record<string,string>, logFile?: string, inherit?: boolean}} options
+ */
+export async function startWorker({ port, persistTo, vars = {}, logFile, inherit = false }) {
+  port ??= await freePort();
+  const inspectorPort = await freePort();
+  const args = [
+    'dev', '--local', '--ip', '127.0.0.1', '--port', String(port),
+    '--inspector-port', String(inspectorPort), '--persist-to', persistTo,
+    '--show-interactive-dev-session=false', '--log-level', 'log',
+  ];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  const child = spawn(join(nodeBin, 'wrangler'), args, {
+    cwd: root,
+    env: toolEnv({ FORCE_COLOR: '0' }),
+    stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    detached: !inherit,
+  });
+  let output = '';
+  if (!inherit) {
+    const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : null;
+    const collect = (chunk) => {
+      output = (output + chunk.toString()).slice(-20000);
+      log?.write(chunk);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const handle = { baseUrl, port, child, stop: () => stopProcess(child), output: () => output };
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`wrangler dev exited with ${child.exitCode}\n${output}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) return handle;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await handle.stop();
+  throw new Error(`wrangler dev did not answer /health within 180 s\n${output}`);
+}
+
+/** Stops wrangler and its workerd children (its own process group), waiting for the exit. */
+export function stopProcess(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => signal('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    signal('SIGTERM');
+    function signal(name) {
+      try {
+        process.kill(-child.pid, name);
+      } catch {
+        try { child.kill(name); } catch { /* already gone */ }
+      }
+    }
+  });
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// `npm test`: everything, on a fresh machine. Bootstraps, runs the host `cargo test`s, builds the worker,
+// checks that `wrangler deploy` can bundle it, starts it under `wrangler dev` on a free loopback port with
+// a throwaway state folder, runs the HTTP integration tests against it, and stops it whatever happens.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { bootstrap } from './lib/bootstrap.mjs';
+import { root, nodeBin, toolEnv } from './lib/env.mjs';
+import { buildWorker } from './build-worker.mjs';
+import { startWorker } from './lib/worker-process.mjs';
+
+function section(title) {
+  console.log(`\n=== ${title}`);
+}
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit', ...options });
+  return result.status === 0;
+}
+
+/** Like `run`, without blocking this process: the worker's log is collected here meanwhile. */
+function runAsync(cmd, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit', ...options });
+    child.on('exit', (code) => resolve(code === 0));
+    child.on('error', () => resolve(false));
+  });
+}
+
+async function main() {
+  section('bootstrap');
+  bootstrap();
+
+  section('host tests (cargo test)');
+  if (!run('cargo', ['test', '-p', 'docs-edge-core', '--quiet'])) return 1;
+
+  section('build the worker');
+  buildWorker();
+
+  section('deploy bundle (wrangler deploy --dry-run)');
+  const outdir = mkdtempSync(join(tmpdir(), 'docs-edge-deploy-'));
+  try {
+    if (!run(join(nodeBin, 'wrangler'), ['deploy', '--dry-run', '--outdir', outdir])) return 1;
+    const wasm = readdirSync(outdir).find((f) => f.endsWith('.wasm'));
+    if (!wasm) {
+      console.error('the deploy bundle has no .wasm module');
+      return 1;
+    }
+    const size = gzipSync(readFileSync(join(outdir, wasm)), { level: 9 }).length;
+    console.log(`worker wasm: ${(size / 1024).toFixed(1)} KiB gzipped`);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+
+  section('integration tests against wrangler dev');
+  const artifacts = join(root, 'test-artifacts');
+  mkdirSync(artifacts, { recursive: true });
+  const state = mkdtempSync(join(tmpdir(), 'docs-edge-state-'));
+  const logFile = join(artifacts, 'worker.log');
+  rmSync(logFile, { force: true });
+  const secrets = {
+    ROOT_TOKEN: randomBytes(24).toString('hex'),
+    LINK_SIGNING_KEY: randomBytes(24).toString('hex'),
+  };
+  const worker = await startWorker({ persistTo: state, vars: secrets, logFile });
+  try {
+    const files = readdirSync(join(root, 'tests'))
+      .filter((f) => f.endsWith('.test.mjs'))
+      .map((f) => join('tests', f));
+    const ok = await runAsync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+      env: {
+        ...toolEnv(),
+        BASE_URL: worker.baseUrl,
+        ROOT_TOKEN: secrets.ROOT_TOKEN,
+        WORKER_LOG: logFile,
+        TEST_STATE_DIR: state,
+      },
+    });
+    return ok ? 0 : 1;
+  } finally {
+    await worker.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err.stack || err.message);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,65 @@
+// HTTP helpers shared by the integration tests: the running worker's URL, the operator token, and
+// small builders for organizations, domains and keys.
+import assert from 'node:assert/strict';
+
+export const BASE_URL = process.env.BASE_URL;
+export const ROOT_TOKEN = process.env.ROOT_TOKEN;
+assert.ok(BASE_URL, 'BASE_URL must point at the running worker (run through npm test)');
+
+/** A request; `json` is sent as a JSON body, `body` as is. Returns status, headers and the parsed body. */
+export async function call(method, path, { token, json, body, headers = {}, base = BASE_URL } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (token) init.headers.authorization = `Bearer ${token}`;
+  if (json !== undefined) {
+    init.body = JSON.stringify(json);
+    init.headers['content-type'] ??= 'application/json';
+  } else if (body !== undefined) {
+    init.body = body;
+  }
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: data, text };
+}
+
+/** Asserts an error response: status, `{error, code}` shape, and the code. */
+export function assertError(res, status, code) {
+  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${res.text}`);
+  assert.equal(typeof res.body?.error, 'string', `error body must have a message: ${res.text}`);
+  assert.ok(res.body.error.length > 0);
+  if (code) assert.equal(res.body.code, code, `expected code ${code}: ${res.text}`);
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+export async function createOrg({ plan = 'enterprise', name = `Test org ${unique()}`, base } = {}) {
+  const res = await call('POST', '/v1/admin/orgs', { token: ROOT_TOKEN, json: { name, plan }, base });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
+
+export async function addDomain(orgId, domain = `docs-${unique()}.example.com`, base) {
+  const res = await call('POST', `/v1/admin/orgs/${orgId}/domains`, { token: ROOT_TOKEN, json: { domain }, base });
+  assert.equal(res.status, 201, res.text);
+  return domain;
+}
+
+export async function createKey(orgId, kind, name, base) {
+  const res = await call('POST', `/v1/admin/orgs/${orgId}/keys`, { token: ROOT_TOKEN, json: { kind, name }, base });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
+
+/** An organization with one domain and one key of each kind. */
+export async function tenant({ plan = 'enterprise', base } = {}) {
+  const org = await createOrg({ plan, base });
+  const domain = await addDomain(org.orgId, undefined, base);
+  const assistant = await createKey(org.orgId, 'assistant', 'browser', base);
+  const admin = await createKey(org.orgId, 'admin', 'server', base);
+  return { org, domain, assistantKey: assistant.key, adminKey: admin.key, assistant, admin };
+}

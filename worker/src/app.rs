@@ -1,0 +1,121 @@
+//! The request pipeline: request id, routing, CORS, the error-to-response mapping and the log line.
+
+use worker::{Context, Env, Request, Response};
+
+use crate::clock::now_ms;
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+use crate::router::{match_route, Matched, Route};
+use crate::{cors, http, random, routes};
+
+/// Everything a handler gets: one shape for all of them, so the router stays a table.
+pub struct Call {
+    pub req: Request,
+    pub env: Env,
+    pub ctx: Context,
+    pub config: Config,
+    pub matched: Matched,
+    pub request_id: String,
+    /// Headers to put on the response whatever its outcome (rate-limit state, thread id).
+    pub response_headers: Vec<(String, String)>,
+}
+
+impl Call {
+    pub fn param(&self, index: usize) -> &str {
+        self.matched.param(index)
+    }
+}
+
+pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
+    let started = now_ms();
+    let request_id = random::random_id("req_", 8).unwrap_or_else(|_| "req_unavailable".into());
+    let method = req.method().to_string();
+    let path = req.path();
+    let cors = cors::applies_to(&path);
+
+    let (result, extra_headers) = if cors && method == "OPTIONS" {
+        (cors::preflight().map_err(ApiError::from), Vec::new())
+    } else {
+        match match_route(&method, &path) {
+            Ok(matched) => {
+                let config = Config::from_env(&env);
+                let mut call = Call {
+                    req,
+                    env,
+                    ctx,
+                    config,
+                    matched,
+                    request_id: request_id.clone(),
+                    response_headers: Vec::new(),
+                };
+                let result = dispatch(&mut call).await;
+                (result, call.response_headers)
+            }
+            Err(err) => (Err(err), Vec::new()),
+        }
+    };
+
+    let (mut response, detail) = match result {
+        Ok(response) => (response, None),
+        Err(err) => {
+            let detail = err.log_detail().map(str::to_string);
+            (error_response(&err), detail)
+        }
+    };
+    let headers = response.headers_mut();
+    let _ = headers.set("x-request-id", &request_id);
+    for (name, value) in &extra_headers {
+        let _ = headers.set(name, value);
+    }
+    if cors {
+        let _ = cors::add_headers(headers);
+    }
+    log_request(&method, &path, response.status_code(), now_ms().saturating_sub(started), &request_id, detail);
+    response
+}
+
+async fn dispatch(call: &mut Call) -> ApiResult<Response> {
+    match call.matched.route {
+        Route::Health => routes::health::get(call).await,
+        Route::CreateOrg => routes::admin::create_org(call).await,
+        Route::GetOrg => routes::admin::get_org(call).await,
+        Route::UpdateOrg => routes::admin::update_org(call).await,
+        Route::AddDomain => routes::admin::add_domain(call).await,
+        Route::RemoveDomain => routes::admin::remove_domain(call).await,
+        Route::CreateKey => routes::admin::create_key(call).await,
+        Route::ListKeys => routes::admin::list_keys(call).await,
+        Route::RevokeKey => routes::admin::revoke_key(call).await,
+        Route::PublishSite
+        | Route::GetSite
+        | Route::Search
+        | Route::Page
+        | Route::AssistantV1
+        | Route::AssistantV2
+        | Route::GetThread
+        | Route::StartExport
+        | Route::GetExport
+        | Route::CreateBundle
+        | Route::DownloadBundle => Err(ApiError::NotImplemented),
+    }
+}
+
+/// The one place an error becomes HTTP: its status, its headers, `{"error", "code"}`.
+pub fn error_response(err: &ApiError) -> Response {
+    let body = serde_json::to_vec(&err.body()).unwrap_or_default();
+    http::json_bytes_response(err.status(), body, &err.headers())
+}
+
+/// One JSON line per request. Never the query string (signed links carry their signature there),
+/// never headers or bodies (keys and tokens live there).
+fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_id: &str, detail: Option<String>) {
+    let line = serde_json::json!({
+        "event": "request",
+        "requestId": request_id,
+        "method": method,
+        "path": path,
+        "status": status,
+        "durationMs": duration_ms,
+        "error": detail,
+    });
+    worker::console_log!("{line}");
+}

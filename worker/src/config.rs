@@ -1,0 +1,50 @@
+//! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally, `wrangler secret put` deployed).
+
+use worker::Env;
+
+/// Binding names, as in wrangler.toml.
+pub const KV_BINDING: &str = "STATE";
+pub const R2_BINDING: &str = "DOCS";
+pub const THREADS_BINDING: &str = "THREADS";
+pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub org_requests_per_hour: u64,
+    pub ip_requests_per_day: u64,
+    pub max_json_body_bytes: usize,
+    pub max_upload_bytes: usize,
+    pub max_source_files: usize,
+    pub max_source_bytes: u64,
+}
+
+impl Config {
+    pub fn from_env(env: &Env) -> Config {
+        Config {
+            org_requests_per_hour: number(env, "RATE_LIMIT_ORG_PER_HOUR", 10_000),
+            ip_requests_per_day: number(env, "RATE_LIMIT_IP_PER_DAY", 10_000),
+            max_json_body_bytes: number(env, "MAX_JSON_BODY_BYTES", 1 << 20) as usize,
+            max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", 50 << 20) as usize,
+            max_source_files: number(env, "MAX_SOURCE_FILES", 20_000) as usize,
+            max_source_bytes: number(env, "MAX_SOURCE_BYTES", 100 << 20),
+        }
+    }
+}
+
+/// A setting as text: secrets first, then plain vars; empty counts as unset.
+pub fn text(env: &Env, name: &str) -> Option<String> {
+    let value = env
+        .secret(name)
+        .map(|s| s.to_string())
+        .or_else(|_| env.var(name).map(|v| v.to_string()))
+        .ok()?;
+    if value.is_empty() {
+        None
+    } else {
+        Some(value)
+    }
+}
+
+fn number(env: &Env, name: &str, default: u64) -> u64 {
+    text(env, name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+}

@@ -1,0 +1,97 @@
+//! Organizations, their domains and API keys, kept in the KV namespace.
+//!
+//! Layout: `org:{orgId}` → [`OrgRecord`]; `domain:{host}` → orgId; `key:{sha256(key)}` → [`KeyRecord`];
+//! `keyid:{keyId}` → sha256 of that key, so a key can be revoked by id. Secrets are never stored, only
+//! their SHA-256. KV is eventually consistent across locations (about a minute): a revoked key can still
+//! be accepted elsewhere for that long; the README says so.
+
+use docs_edge_core::wire::{KeyInfo, KeyKind, Organization, Plan};
+use serde::{Deserialize, Serialize};
+use worker::kv::KvStore;
+use worker::Env;
+
+use crate::config::KV_BINDING;
+use crate::error::{ApiError, ApiResult};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrgRecord {
+    pub org: Organization,
+    pub keys: Vec<KeyInfo>,
+}
+
+/// What a key hash resolves to.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyRecord {
+    pub key_id: String,
+    pub org_id: String,
+    pub kind: KeyKind,
+}
+
+pub struct Directory {
+    kv: KvStore,
+}
+
+impl Directory {
+    pub fn open(env: &Env) -> ApiResult<Directory> {
+        Ok(Directory { kv: env.kv(KV_BINDING)? })
+    }
+
+    pub async fn org(&self, org_id: &str) -> ApiResult<Option<OrgRecord>> {
+        Ok(self.kv.get(&format!("org:{org_id}")).json().await?)
+    }
+
+    pub async fn require_org(&self, org_id: &str) -> ApiResult<OrgRecord> {
+        self.org(org_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("organization {org_id} not found")))
+    }
+
+    pub async fn save_org(&self, record: &OrgRecord) -> ApiResult<()> {
+        self.kv.put(&format!("org:{}", record.org.org_id), record)?.execute().await?;
+        Ok(())
+    }
+
+    pub async fn domain_owner(&self, domain: &str) -> ApiResult<Option<String>> {
+        Ok(self.kv.get(&format!("domain:{domain}")).text().await?)
+    }
+
+    pub async fn claim_domain(&self, domain: &str, org_id: &str) -> ApiResult<()> {
+        self.kv.put(&format!("domain:{domain}"), org_id)?.execute().await?;
+        Ok(())
+    }
+
+    pub async fn release_domain(&self, domain: &str) -> ApiResult<()> {
+        self.kv.delete(&format!("domain:{domain}")).await?;
+        Ok(())
+    }
+
+    pub async fn key_by_hash(&self, hash: &str) -> ApiResult<Option<KeyRecord>> {
+        Ok(self.kv.get(&format!("key:{hash}")).json().await?)
+    }
+
+    pub async fn store_key(&self, hash: &str, record: &KeyRecord) -> ApiResult<()> {
+        self.kv.put(&format!("key:{hash}"), record)?.execute().await?;
+        self.kv.put(&format!("keyid:{}", record.key_id), hash)?.execute().await?;
+        Ok(())
+    }
+
+    /// Removes a key by id; returns the record it had, `None` when no such key exists.
+    pub async fn remove_key(&self, key_id: &str) -> ApiResult<Option<KeyRecord>> {
+        let Some(hash) = self.kv.get(&format!("keyid:{key_id}")).text().await? else {
+            return Ok(None);
+        };
+        let record = self.key_by_hash(&hash).await?;
+        self.kv.delete(&format!("key:{hash}")).await?;
+        self.kv.delete(&format!("keyid:{key_id}")).await?;
+        Ok(record)
+    }
+}
+
+pub fn new_org_record(org_id: String, name: String, plan: Plan, created_at: String) -> OrgRecord {
+    OrgRecord {
+        org: Organization { org_id, name, plan, created_at, domains: Vec::new() },
+        keys: Vec::new(),
+    }
+}

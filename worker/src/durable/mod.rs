@@ -1,0 +1,4 @@
+//! Durable Object classes, one module each, named as in wrangler.toml.
+
+pub mod export_job;
+pub mod thread;

@@ -1,0 +1,103 @@
+//! Reading request bodies and writing JSON responses, with the limits and errors every endpoint shares.
+
+use serde::Serialize;
+use serde_json::Value;
+use worker::{Headers, Request, Response};
+
+use crate::error::{ApiError, ApiResult};
+
+/// Reads the body, refusing more than `max_bytes` (413) before reading when `Content-Length` says so.
+pub async fn read_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>> {
+    if let Some(declared) = header(req, "content-length").and_then(|v| v.parse::<u64>().ok()) {
+        if declared > max_bytes as u64 {
+            return Err(too_large(max_bytes));
+        }
+    }
+    let body = req.bytes().await.map_err(|e| ApiError::Internal(format!("reading body: {e}")))?;
+    if body.len() > max_bytes {
+        return Err(too_large(max_bytes));
+    }
+    Ok(body)
+}
+
+fn too_large(max_bytes: usize) -> ApiError {
+    ApiError::PayloadTooLarge(format!("request body exceeds the limit of {max_bytes} bytes"))
+}
+
+/// Reads a JSON object body: 415 unless `Content-Type` is JSON, 413 over `max_bytes`, 400 saying where
+/// the JSON breaks, 400 if the top level is not an object.
+pub async fn read_json_object(req: &mut Request, max_bytes: usize) -> ApiResult<Value> {
+    require_content_type(req, &["application/json"], "JSON (Content-Type: application/json)")?;
+    let body = read_body(req, max_bytes).await?;
+    let value: Value = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::InvalidJson(format!(
+            "body is not valid JSON at line {} column {}: {}",
+            e.line(),
+            e.column(),
+            json_error_reason(&e)
+        ))
+    })?;
+    if !value.is_object() {
+        return Err(ApiError::Invalid("body: must be a JSON object".into()));
+    }
+    Ok(value)
+}
+
+/// serde_json's message without its trailing position, which we already report.
+fn json_error_reason(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.find(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// 415 unless the media type (ignoring parameters and case) is one of `accepted`; `+json` suffixes
+/// count as JSON.
+pub fn require_content_type(req: &Request, accepted: &[&str], described: &str) -> ApiResult<()> {
+    let media_type = header(req, "content-type")
+        .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    let json_suffix = accepted.contains(&"application/json") && media_type.ends_with("+json");
+    if accepted.contains(&media_type.as_str()) || json_suffix {
+        return Ok(());
+    }
+    let got = if media_type.is_empty() { "none".to_string() } else { media_type };
+    Err(ApiError::UnsupportedMediaType(format!("body must be {described}; got Content-Type {got}")))
+}
+
+pub fn header(req: &Request, name: &str) -> Option<String> {
+    req.headers().get(name).ok().flatten()
+}
+
+pub fn json_response<T: Serialize>(status: u16, value: &T) -> ApiResult<Response> {
+    Ok(json_bytes_response(status, serde_json::to_vec(value)?, &[]))
+}
+
+/// Infallible: header names and values here are ours and valid.
+pub fn json_bytes_response(status: u16, body: Vec<u8>, extra_headers: &[(String, String)]) -> Response {
+    let headers = Headers::new();
+    let _ = headers.set("content-type", "application/json; charset=utf-8");
+    for (name, value) in extra_headers {
+        let _ = headers.set(name, value);
+    }
+    Response::builder().with_status(status).with_headers(headers).fixed(body)
+}
+
+pub fn empty_response(status: u16) -> Response {
+    Response::builder().with_status(status).empty()
+}
+
+/// Fields of a JSON body the handler reads as optional strings: absent or null is `None`, any other
+/// non-string is a 400 naming the field.
+pub fn optional_string(body: &Value, field: &str) -> ApiResult<Option<String>> {
+    match body.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(ApiError::Invalid(format!("{field}: must be a string"))),
+    }
+}
+
+pub fn required_string(body: &Value, field: &str) -> ApiResult<String> {
+    optional_string(body, field)?.ok_or_else(|| ApiError::Invalid(format!("{field}: is required")))
+}

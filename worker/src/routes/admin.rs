@@ -1,0 +1,163 @@
+//! The operator API under `/v1/admin`: organizations, their domains and API keys. ROOT_TOKEN only.
+
+use docs_edge_core::domain::validate_domain;
+use docs_edge_core::signing::sha256_hex;
+use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
+use serde_json::Value;
+use worker::Response;
+
+use crate::app::Call;
+use crate::auth::require_operator;
+use crate::clock::now_iso;
+use crate::directory::{new_org_record, Directory, KeyRecord};
+use crate::error::{ApiError, ApiResult};
+use crate::http::{empty_response, json_response, optional_string, read_json_object, required_string};
+use crate::random::{new_api_key, random_id};
+
+const MAX_NAME_CHARS: usize = 200;
+/// Characters of a key shown in listings: the prefix and a few more, enough to tell keys apart.
+const LISTED_KEY_CHARS: usize = 12;
+
+async fn operator_body(call: &mut Call) -> ApiResult<Value> {
+    require_operator(&call.req, &call.env)?;
+    read_json_object(&mut call.req, call.config.max_json_body_bytes).await
+}
+
+fn name_field(body: &Value, field: &str, required: bool) -> ApiResult<Option<String>> {
+    let name = if required { Some(required_string(body, field)?) } else { optional_string(body, field)? };
+    if let Some(name) = &name {
+        if name.trim().is_empty() {
+            return Err(ApiError::Invalid(format!("{field}: must not be empty")));
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(ApiError::Invalid(format!("{field}: must be at most {MAX_NAME_CHARS} characters")));
+        }
+    }
+    Ok(name.map(|n| n.trim().to_string()))
+}
+
+fn plan_field(body: &Value, required: bool) -> ApiResult<Option<Plan>> {
+    let plan = if required { Some(required_string(body, "plan")?) } else { optional_string(body, "plan")? };
+    plan.map(|p| {
+        Plan::parse(&p).ok_or_else(|| ApiError::Invalid(format!("plan: must be one of {}", Plan::NAMES)))
+    })
+    .transpose()
+}
+
+pub async fn create_org(call: &mut Call) -> ApiResult<Response> {
+    let body = operator_body(call).await?;
+    let name = name_field(&body, "name", true)?.unwrap_or_default();
+    let plan = plan_field(&body, true)?.unwrap_or(Plan::Free);
+    let record = new_org_record(random_id("org_", 8)?, name, plan, now_iso());
+    Directory::open(&call.env)?.save_org(&record).await?;
+    json_response(201, &record.org)
+}
+
+pub async fn get_org(call: &mut Call) -> ApiResult<Response> {
+    require_operator(&call.req, &call.env)?;
+    let record = Directory::open(&call.env)?.require_org(call.param(0)).await?;
+    json_response(200, &record.org)
+}
+
+pub async fn update_org(call: &mut Call) -> ApiResult<Response> {
+    let body = operator_body(call).await?;
+    let name = name_field(&body, "name", false)?;
+    let plan = plan_field(&body, false)?;
+    let directory = Directory::open(&call.env)?;
+    let mut record = directory.require_org(call.param(0)).await?;
+    if let Some(name) = name {
+        record.org.name = name;
+    }
+    if let Some(plan) = plan {
+        record.org.plan = plan;
+    }
+    directory.save_org(&record).await?;
+    json_response(200, &record.org)
+}
+
+pub async fn add_domain(call: &mut Call) -> ApiResult<Response> {
+    let body = operator_body(call).await?;
+    let domain = validate_domain(&required_string(&body, "domain")?)
+        .map_err(|rule| ApiError::Invalid(format!("domain: {rule}")))?;
+    let directory = Directory::open(&call.env)?;
+    let mut record = directory.require_org(call.param(0)).await?;
+    match directory.domain_owner(&domain).await? {
+        Some(owner) if owner == record.org.org_id => {}
+        Some(_) => {
+            return Err(ApiError::Conflict {
+                code: "domain_taken",
+                message: format!("domain {domain} already belongs to another organization"),
+            })
+        }
+        None => directory.claim_domain(&domain, &record.org.org_id).await?,
+    }
+    if !record.org.domains.contains(&domain) {
+        record.org.domains.push(domain.clone());
+        directory.save_org(&record).await?;
+    }
+    json_response(201, &serde_json::json!({ "orgId": record.org.org_id, "domain": domain }))
+}
+
+pub async fn remove_domain(call: &mut Call) -> ApiResult<Response> {
+    require_operator(&call.req, &call.env)?;
+    let directory = Directory::open(&call.env)?;
+    let mut record = directory.require_org(call.param(0)).await?;
+    let domain = call.param(1).to_ascii_lowercase();
+    if !record.org.domains.contains(&domain) {
+        return Err(ApiError::NotFound(format!("domain {domain} not found in this organization")));
+    }
+    record.org.domains.retain(|d| d != &domain);
+    directory.save_org(&record).await?;
+    if directory.domain_owner(&domain).await?.as_deref() == Some(record.org.org_id.as_str()) {
+        directory.release_domain(&domain).await?;
+    }
+    Ok(empty_response(204))
+}
+
+pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
+    let body = operator_body(call).await?;
+    let kind_name = required_string(&body, "kind")?;
+    let kind = KeyKind::parse(&kind_name)
+        .ok_or_else(|| ApiError::Invalid(format!("kind: must be one of {}", KeyKind::NAMES)))?;
+    let name = name_field(&body, "name", false)?;
+    let directory = Directory::open(&call.env)?;
+    let mut record = directory.require_org(call.param(0)).await?;
+
+    let key = new_api_key(kind)?;
+    let key_id = random_id("key_", 8)?;
+    let created_at = now_iso();
+    directory
+        .store_key(&sha256_hex(key.as_bytes()), &KeyRecord { key_id: key_id.clone(), org_id: record.org.org_id.clone(), kind })
+        .await?;
+    record.keys.push(KeyInfo {
+        key_id: key_id.clone(),
+        kind,
+        name: name.clone(),
+        key_prefix: key.chars().take(LISTED_KEY_CHARS).collect(),
+        created_at: created_at.clone(),
+        last_used_at: None,
+    });
+    directory.save_org(&record).await?;
+    json_response(201, &CreatedKey { key_id, kind, name, key, created_at })
+}
+
+pub async fn list_keys(call: &mut Call) -> ApiResult<Response> {
+    require_operator(&call.req, &call.env)?;
+    let record = Directory::open(&call.env)?.require_org(call.param(0)).await?;
+    json_response(200, &serde_json::json!({ "keys": record.keys }))
+}
+
+pub async fn revoke_key(call: &mut Call) -> ApiResult<Response> {
+    require_operator(&call.req, &call.env)?;
+    let directory = Directory::open(&call.env)?;
+    let key_id = call.param(0).to_string();
+    let removed = directory
+        .remove_key(&key_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("key {key_id} not found")))?;
+    if let Some(mut record) = directory.org(&removed.org_id).await? {
+        record.keys.retain(|k| k.key_id != key_id);
+        directory.save_org(&record).await?;
+    }
+    Ok(empty_response(204))
+}

@@ -1,0 +1,4 @@
+//! One module per endpoint family; each handler takes the [`crate::app::Call`].
+
+pub mod admin;
+pub mod health;
