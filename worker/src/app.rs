@@ -85,14 +85,14 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::CreateKey => routes::admin::create_key(call).await,
         Route::ListKeys => routes::admin::list_keys(call).await,
         Route::RevokeKey => routes::admin::revoke_key(call).await,
-        Route::PublishSite
-        | Route::GetSite
-        | Route::Search
-        | Route::Page
-        | Route::AssistantV1
-        | Route::AssistantV2
-        | Route::GetThread
-        | Route::StartExport
+        Route::PublishSite => routes::sites::publish(call).await,
+        Route::GetSite => routes::sites::get(call).await,
+        Route::Search => routes::search::search(call).await,
+        Route::Page => routes::search::page(call).await,
+        Route::AssistantV1 => routes::assistant::message_v1(call).await,
+        Route::AssistantV2 => routes::assistant::message_v2(call).await,
+        Route::GetThread => routes::threads::get(call).await,
+        Route::StartExport
         | Route::GetExport
         | Route::CreateBundle
         | Route::DownloadBundle => Err(ApiError::NotImplemented),

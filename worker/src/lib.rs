@@ -10,11 +10,14 @@ mod cors;
 mod directory;
 mod durable;
 mod error;
+mod generation;
 mod http;
 mod random;
 mod ratelimit;
 mod router;
 mod routes;
+mod sites;
+mod threads;
 
 #[event(start)]
 fn start() {

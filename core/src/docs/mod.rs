@@ -1,8 +1,22 @@
 //! Docs sites: a `.tar.gz` of a docs folder (docs.json + MDX pages) into a [`Site`].
 //!
-//! `archive` reads the upload safely, `config` reads docs.json navigation, `frontmatter` and `mdx` read
-//! pages, `site` puts them together.
+//! `archive` reads the upload safely, `config` reads docs.json (its navigation tree lives in `nav`),
+//! `frontmatter` and `mdx` read pages (`jsx` scans the JSX inside them, `sections` turns them into
+//! search text with `slug` anchors), `site` puts them together.
 
+pub mod archive;
+pub mod config;
+pub mod frontmatter;
+pub mod jsx;
+pub mod mdx;
 pub mod model;
+pub mod nav;
+pub mod sections;
+pub mod site;
+pub mod slug;
 
+pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
+pub use config::{ConfigError, SiteConfig};
 pub use model::{Page, Section, Site};
+pub use nav::{Division, DivisionKind, NavItem};
+pub use site::{build_site, SiteError};

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::config::SiteConfig;
+
 /// A whole docs site at one published version.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Site {
@@ -15,6 +17,9 @@ pub struct Site {
     pub pages: Vec<Page>,
     /// Pages named in navigation but missing, unreadable pages, bad frontmatter: never fatal.
     pub warnings: Vec<String>,
+    /// docs.json as read: name, logo, colours and the navigation tree (for the static export).
+    #[serde(default)]
+    pub config: SiteConfig,
 }
 
 /// One page of the site.
@@ -38,6 +43,20 @@ pub struct Page {
     /// Plain text of the page cut at headings; the first section holds the text before any heading
     /// and has an empty `heading`.
     pub sections: Vec<Section>,
+    /// Not shown in the rendered navigation: not listed in it, listed under a hidden tab or group,
+    /// or `hidden: true` in its frontmatter. Still served, as Mintlify serves hidden pages.
+    #[serde(default)]
+    pub hidden: bool,
+    /// Listed in docs.json navigation (`false` for pages found only as files).
+    #[serde(default)]
+    pub in_navigation: bool,
+    /// File in the uploaded tree the page was read from (`es/quickstart.mdx`); other frontmatter
+    /// keys (`icon`, `mode`, ...) are there, via `docs::frontmatter`.
+    #[serde(default)]
+    pub source: String,
+    /// `keywords:` frontmatter, extra search terms.
+    #[serde(default)]
+    pub keywords: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

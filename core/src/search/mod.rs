@@ -1,1 +1,26 @@
 //! Search over a published site: build once at publish time, query from the isolate cache.
+//!
+//! `chunk` cuts pages into sections, `tokenize` turns text into terms, `index` builds the term
+//! dictionary and postings, `score` is BM25F with the 0-1 normalisation, `query` runs a search,
+//! `page` serves whole pages back, `codec` is the byte format the worker caches.
+
+mod chunk;
+mod codec;
+mod index;
+mod page;
+mod postings;
+mod query;
+mod score;
+mod tokenize;
+
+pub use codec::{IndexError, FORMAT_VERSION};
+pub use index::SearchIndex;
+pub use page::{PageDoc, PageEntry};
+pub use query::{Hit, Query};
+
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+mod fixture;
+#[cfg(test)]
+mod tests;

@@ -1,4 +1,9 @@
 //! One module per endpoint family; each handler takes the [`crate::app::Call`].
 
 pub mod admin;
+pub mod assistant;
+pub mod discovery;
 pub mod health;
+pub mod search;
+pub mod sites;
+pub mod threads;

@@ -1,0 +1,615 @@
+//! The offline answer backend: quotes the best sentences, lists and one code block from the ranked
+//! passages, with numbered citations. Deterministic (no maps with random iteration, no clocks), so the
+//! same question over the same index always streams the same bytes — air-gapped deployments rely on
+//! that for their own tests.
+//!
+//! Composition, in order:
+//! 1. Question terms (`query::terms`); a passage is relevant when it contains about a third of them
+//!    (CJK bigrams count half, as many are word-boundary noise) and its score is at least `min_score`.
+//!    No relevant passage: a plain "not covered" answer listing the closest pages.
+//! 2. Every sentence, list and table of the relevant passages is scored by the question terms it
+//!    contains, each term weighted by how rare it is among those units, damped for long units and for
+//!    lower retrieval rank.
+//! 3. Up to `max_sources` passages whose best unit is at least half as good as the top one are quoted:
+//!    the best sentence overall leads, then the other picks of each passage in document order
+//!    (a sentence ending in `:` brings the list it introduces), grouped by passage, each group cited `[n]`.
+//!    Prose is capped at `max_prose_chars`.
+//! 4. For "how"/example questions, one code block from the quoted passages.
+//! 5. A "Sources" list maps `[n]` to section links. `Answer::sources` lists the passage indices in `[n]`
+//!    order.
+
+mod blocks;
+mod chunks;
+
+use super::passage::Passage;
+use super::query::{is_cjk, terms};
+use blocks::{parse_blocks, Block};
+
+pub use chunks::stream_chunks;
+
+/// Only the head of the ranking is read; lower passages would only dilute the answer.
+const MAX_PASSAGES: usize = 8;
+
+/// The composed answer, already cut into stream pieces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// Text pieces to stream in order; their concatenation is the whole Markdown answer.
+    pub chunks: Vec<String>,
+    /// Indices into the input passages actually quoted, in citation order (`[1]` first). Empty when
+    /// the documentation does not cover the question (the suggested pages are not sources).
+    pub sources: Vec<usize>,
+    /// False when the answer says the documentation does not cover the question.
+    pub covered: bool,
+}
+
+impl Answer {
+    pub fn text(&self) -> String {
+        self.chunks.concat()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractiveOptions {
+    /// Passages scoring below this are ignored. Retrieval scores are not calibrated across sites,
+    /// so the default only drops non-positive nonsense; term coverage does the real gating.
+    pub min_score: f32,
+    /// Cap on quoted prose (sentences, lists), in characters; code and the sources list are extra.
+    pub max_prose_chars: usize,
+    /// Most passages quoted.
+    pub max_sources: usize,
+    /// Longer code blocks are never quoted.
+    pub max_code_chars: usize,
+}
+
+impl Default for ExtractiveOptions {
+    fn default() -> Self {
+        Self {
+            min_score: 0.0,
+            max_prose_chars: 1200,
+            max_sources: 3,
+            max_code_chars: 1500,
+        }
+    }
+}
+
+/// The answer to `question` from ranked `passages` with default options.
+pub fn compose_answer(question: &str, passages: &[Passage]) -> Answer {
+    compose_answer_with(question, passages, &ExtractiveOptions::default())
+}
+
+/// Same as [`compose_answer`] with explicit thresholds and caps.
+pub fn compose_answer_with(
+    question: &str,
+    passages: &[Passage],
+    opts: &ExtractiveOptions,
+) -> Answer {
+    let words = Words::for_question(question);
+    let q = terms(question);
+    if q.is_empty() {
+        return finish(words.empty_question.to_string(), Vec::new(), false);
+    }
+    let analyzed: Vec<Analyzed> = passages
+        .iter()
+        .enumerate()
+        .take(MAX_PASSAGES)
+        .filter(|(_, p)| p.score >= opts.min_score)
+        .map(|(i, p)| Analyzed::new(i, p, &q))
+        .filter(|a| a.relevant)
+        .collect();
+    if analyzed.is_empty() {
+        return not_covered(&words, passages);
+    }
+    let weights = TermWeights::new(&q, &analyzed);
+    let mut scored: Vec<Scored> = analyzed
+        .iter()
+        .enumerate()
+        .map(|(rank, a)| Scored::new(a, rank, &weights))
+        .collect();
+    // Stable sort keeps retrieval order for ties.
+    scored.sort_by(|a, b| b.best.total_cmp(&a.best));
+    let top = scored.first().map(|s| s.best).unwrap_or(0.0);
+    if top <= 0.0 {
+        return not_covered(&words, passages);
+    }
+    let chosen: Vec<&Scored> = scored
+        .iter()
+        .filter(|s| s.best > 0.0 && s.best >= top * 0.6)
+        .take(opts.max_sources.max(1))
+        .collect();
+
+    let mut budget = opts.max_prose_chars;
+    let mut groups: Vec<Group> = Vec::new();
+    for (i, s) in chosen.iter().enumerate() {
+        let picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
+        if !picks.is_empty() {
+            groups.push(Group {
+                passage: s.a.index,
+                analyzed: s.a,
+                picks,
+                code: None,
+            });
+        }
+    }
+    if asks_for_code(question) {
+        attach_code(&mut groups, &weights, opts);
+    }
+    if groups.is_empty() {
+        return not_covered(&words, passages);
+    }
+
+    let mut text = String::new();
+    for (n, group) in groups.iter().enumerate() {
+        if n > 0 {
+            text.push_str("\n\n");
+        }
+        text.push_str(&group.render(n + 1, n == 0, &words));
+    }
+    text.push_str("\n\n");
+    text.push_str(words.sources);
+    for (n, group) in groups.iter().enumerate() {
+        let p = group.analyzed.passage;
+        text.push_str(&format!(
+            "\n{}. [{}]({})",
+            n + 1,
+            escape_label(&p.label()),
+            escape_url(&p.link())
+        ));
+    }
+    finish(text, groups.iter().map(|g| g.passage).collect(), true)
+}
+
+fn finish(text: String, sources: Vec<usize>, covered: bool) -> Answer {
+    Answer {
+        chunks: stream_chunks(&text),
+        sources,
+        covered,
+    }
+}
+
+fn not_covered(words: &Words, passages: &[Passage]) -> Answer {
+    let mut text = words.not_covered.to_string();
+    let mut links: Vec<String> = Vec::new();
+    for p in passages.iter().take(MAX_PASSAGES) {
+        let line = format!(
+            "- [{}]({})",
+            escape_label(&title_or_path(p)),
+            escape_url(&p.url)
+        );
+        if !p.url.is_empty() && !links.contains(&line) {
+            links.push(line);
+        }
+        if links.len() == 3 {
+            break;
+        }
+    }
+    if !links.is_empty() {
+        text.push(' ');
+        text.push_str(words.closest);
+        text.push('\n');
+        text.push_str(&links.join("\n"));
+    }
+    finish(text, Vec::new(), false)
+}
+
+/// "How do I …", "example", "command" and their es/fr/zh equivalents: questions a snippet answers.
+/// "How long/many/much …" asks for a quantity, not a procedure.
+fn asks_for_code(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let how = words.iter().enumerate().any(|(i, w)| {
+        *w == "how"
+            && !matches!(
+                words.get(i + 1),
+                Some(&("long" | "many" | "much" | "often" | "big" | "soon" | "old"))
+            )
+    });
+    let cue = words.iter().any(|w| {
+        matches!(
+            *w,
+            "example"
+                | "examples"
+                | "command"
+                | "commands"
+                | "code"
+                | "snippet"
+                | "syntax"
+                | "install"
+                | "configure"
+                | "setup"
+                | "curl"
+                | "cómo"
+                | "ejemplo"
+                | "comment"
+                | "exemple"
+        )
+    });
+    how || cue
+        || ["如何", "怎么", "怎样", "示例", "例子", "命令", "代码"]
+            .iter()
+            .any(|c| lower.contains(c))
+}
+
+/// One relevant passage, parsed.
+struct Analyzed<'p> {
+    index: usize,
+    passage: &'p Passage,
+    blocks: Vec<Block>,
+    units: Vec<Unit>,
+    heading_terms: Vec<String>,
+    relevant: bool,
+}
+
+/// A quotable piece: one sentence, or a whole list/table.
+struct Unit {
+    block: usize,
+    seq: usize,
+    text: String,
+    terms: Vec<String>,
+    is_list: bool,
+}
+
+impl<'p> Analyzed<'p> {
+    fn new(index: usize, passage: &'p Passage, q: &[String]) -> Self {
+        let blocks = parse_blocks(&passage.text);
+        let mut units = Vec::new();
+        let mut all_terms = terms(&format!("{} {}", passage.title, passage.heading));
+        let heading_terms = all_terms.clone();
+        for (b, block) in blocks.iter().enumerate() {
+            match block {
+                Block::Prose(sentences) => {
+                    for (seq, s) in sentences.iter().enumerate() {
+                        units.push(Unit {
+                            block: b,
+                            seq,
+                            text: s.clone(),
+                            terms: terms(s),
+                            is_list: false,
+                        });
+                    }
+                }
+                Block::List(items) | Block::Table(items) => {
+                    let text = items.join("\n");
+                    units.push(Unit {
+                        block: b,
+                        seq: 0,
+                        terms: terms(&text),
+                        text,
+                        is_list: true,
+                    });
+                }
+                Block::Code { code, .. } => all_terms.extend(terms(code)),
+            }
+        }
+        for u in &units {
+            all_terms.extend(u.terms.iter().cloned());
+        }
+        let matched: Vec<&String> = q.iter().filter(|t| all_terms.contains(t)).collect();
+        let have = effective_count(matched.iter().map(|t| t.as_str()));
+        let want = effective_count(q.iter().map(|t| t.as_str()));
+        let relevant = !matched.is_empty() && have + 1e-6 >= want.min((want * 0.34).max(1.0));
+        Self {
+            index,
+            passage,
+            blocks,
+            units,
+            heading_terms,
+            relevant,
+        }
+    }
+}
+
+/// Word terms count 1, CJK bigrams ½: a Chinese question yields bigrams across word boundaries that
+/// never match, and should not need more matches than its English twin.
+fn effective_count<'a>(terms: impl Iterator<Item = &'a str>) -> f32 {
+    terms
+        .map(|t| if t.chars().any(is_cjk) { 0.5 } else { 1.0 })
+        .sum()
+}
+
+/// Inverse unit frequency of each question term over the relevant passages.
+struct TermWeights {
+    weights: Vec<(String, f32)>,
+}
+
+impl TermWeights {
+    fn new(q: &[String], analyzed: &[Analyzed]) -> Self {
+        let units: Vec<&Unit> = analyzed.iter().flat_map(|a| a.units.iter()).collect();
+        let total = units.len().max(1) as f32;
+        let weights = q
+            .iter()
+            .map(|t| {
+                let df = units.iter().filter(|u| u.terms.contains(t)).count().max(1) as f32;
+                let cjk = if t.chars().any(is_cjk) { 0.5 } else { 1.0 };
+                (t.clone(), cjk * (1.0 + (total / df).ln()))
+            })
+            .collect();
+        Self { weights }
+    }
+
+    fn score(&self, terms: &[String]) -> f32 {
+        self.weights
+            .iter()
+            .filter(|(t, _)| terms.contains(t))
+            .map(|(_, w)| w)
+            .sum()
+    }
+}
+
+/// A relevant passage with its unit scores.
+struct Scored<'a, 'p> {
+    a: &'a Analyzed<'p>,
+    unit_scores: Vec<f32>,
+    best: f32,
+}
+
+impl<'a, 'p> Scored<'a, 'p> {
+    fn new(a: &'a Analyzed<'p>, rank: usize, weights: &TermWeights) -> Self {
+        let rank_factor = 1.0 / (1.0 + 0.15 * rank as f32);
+        let unit_scores: Vec<f32> = a
+            .units
+            .iter()
+            .map(|u| {
+                let len = u
+                    .text
+                    .split_whitespace()
+                    .count()
+                    .max(u.text.chars().count() / 3) as f32;
+                let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
+                weights.score(&u.terms) * length_factor * rank_factor
+            })
+            .collect();
+        let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
+        // A heading that names the question's subject makes the section the better source.
+        let heading_bonus = 0.3 * weights.score(&a.heading_terms) * rank_factor;
+        let best = if best_unit > 0.0 {
+            best_unit + heading_bonus
+        } else {
+            0.0
+        };
+        Self {
+            a,
+            unit_scores,
+            best,
+        }
+    }
+}
+
+/// Best units of one passage within the shared prose budget, plus the list a picked sentence
+/// introduces (and the sentence introducing a picked list).
+fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
+    let units = &s.a.units;
+    let mut order: Vec<usize> = (0..units.len())
+        .filter(|&i| s.unit_scores.get(i).is_some_and(|&v| v > 0.0))
+        .collect();
+    order.sort_by(|&x, &y| s.unit_scores[y].total_cmp(&s.unit_scores[x]));
+    let mut picks: Vec<usize> = Vec::new();
+    let take = |i: usize, picks: &mut Vec<usize>, budget: &mut usize| {
+        let len = units[i].text.chars().count() + 1;
+        if !picks.contains(&i) && len <= *budget {
+            *budget -= len;
+            picks.push(i);
+        }
+    };
+    let best = order
+        .first()
+        .and_then(|&i| s.unit_scores.get(i))
+        .copied()
+        .unwrap_or(0.0);
+    for i in order {
+        // Weak matches (one common term) are filler next to the best unit.
+        if picks.len() >= max_units || s.unit_scores[i] < best * 0.34 {
+            break;
+        }
+        take(i, &mut picks, budget);
+        if !picks.contains(&i) {
+            continue;
+        }
+        let u = &units[i];
+        if !u.is_list && ends_with_colon(&u.text) {
+            let list = units
+                .iter()
+                .position(|n| n.is_list && n.block == u.block + 1)
+                .filter(|_| is_last_sentence(units, i));
+            if let Some(next) = list {
+                take(next, &mut picks, budget);
+            }
+            // An intro whose list (or code) is not quoted would dangle.
+            if !list.is_some_and(|n| picks.contains(&n)) {
+                picks.retain(|&p| p != i);
+                *budget += units[i].text.chars().count() + 1;
+            }
+        } else if u.is_list {
+            if let Some(intro) = units
+                .iter()
+                .rposition(|p| !p.is_list && p.block + 1 == u.block)
+            {
+                if ends_with_colon(&units[intro].text) {
+                    take(intro, &mut picks, budget);
+                }
+            }
+        }
+    }
+    picks
+}
+
+fn ends_with_colon(text: &str) -> bool {
+    text.ends_with(':') || text.ends_with('：')
+}
+
+fn is_last_sentence(units: &[Unit], i: usize) -> bool {
+    units.get(i + 1).is_none_or(|n| n.block != units[i].block)
+}
+
+/// Quoted material of one passage.
+struct Group<'a, 'p> {
+    passage: usize,
+    analyzed: &'a Analyzed<'p>,
+    picks: Vec<usize>,
+    code: Option<(String, String)>,
+}
+
+impl Group<'_, '_> {
+    /// Paragraphs in document order, except that the group's lead sentence (its best) comes first
+    /// in the opening group; every prose paragraph ends with the citation.
+    fn render(&self, n: usize, lead: bool, words: &Words) -> String {
+        let units = &self.analyzed.units;
+        let mut order = self.picks.clone();
+        order.sort_by_key(|&i| (units[i].block, units[i].seq));
+        if lead {
+            // The lead keeps the picks that follow it in its paragraph; earlier ones come after.
+            if let Some(first) = self.picks.iter().copied().find(|&i| !units[i].is_list) {
+                let key = |i: usize| (units[i].block, units[i].seq);
+                let (follow, rest): (Vec<usize>, Vec<usize>) = order
+                    .iter()
+                    .partition(|&&i| units[i].block == units[first].block && key(i) >= key(first));
+                order = follow.into_iter().chain(rest).collect();
+            }
+        }
+        let cite = format!(" [{n}]");
+        // Consecutive sentences of one passage read as one paragraph even across source blocks; a
+        // list breaks the run. Each run ends with the citation.
+        let mut out: Vec<String> = Vec::new();
+        let mut run: Vec<&str> = Vec::new();
+        let mut any_prose = false;
+        for &i in &order {
+            let u = &units[i];
+            if u.is_list {
+                if !run.is_empty() {
+                    out.push(format!("{}{cite}", join_sentences(&run)));
+                    run.clear();
+                }
+                out.push(u.text.clone());
+            } else {
+                any_prose = true;
+                run.push(&u.text);
+            }
+        }
+        if !run.is_empty() {
+            out.push(format!("{}{cite}", join_sentences(&run)));
+        }
+        // A group of only lists or code still needs to say where it comes from.
+        if !any_prose {
+            out.insert(0, words.from(&self.analyzed.passage.label(), n));
+        }
+        if let Some((lang, code)) = &self.code {
+            let fence = "`".repeat(longest_backtick_run(code).max(2) + 1);
+            out.push(format!("{fence}{lang}\n{code}\n{fence}"));
+        }
+        out.join("\n\n")
+    }
+}
+
+fn longest_backtick_run(code: &str) -> usize {
+    code.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// Sentences joined with a space, except between CJK sentences, which are written without one.
+fn join_sentences(run: &[&str]) -> String {
+    let mut out = String::new();
+    for s in run {
+        let cjk_seam = out
+            .chars()
+            .last()
+            .is_some_and(|c| is_cjk(c) || is_cjk_punct(c))
+            && s.chars().next().is_some_and(is_cjk);
+        if !out.is_empty() && !cjk_seam {
+            out.push(' ');
+        }
+        out.push_str(s);
+    }
+    out
+}
+
+fn is_cjk_punct(c: char) -> bool {
+    matches!(c, '。' | '！' | '？' | '；' | '：' | '）' | '」' | '』')
+}
+
+/// Picks one code block from the quoted passages — the code should illustrate the text above it,
+/// and a relevant-looking snippet from an unquoted page (or another language's copy) misleads more
+/// than it helps. Ranked by shared question terms, the first group breaking ties; blocks too long to
+/// quote whole are skipped (a workflow file cut in the middle reads worse than the link).
+fn attach_code(groups: &mut [Group], weights: &TermWeights, opts: &ExtractiveOptions) {
+    let mut best: Option<(f32, usize, String, String)> = None;
+    for (g, group) in groups.iter().enumerate() {
+        let first = if g == 0 { 0.5 } else { 0.0 };
+        for block in &group.analyzed.blocks {
+            if let Block::Code { lang, code } = block {
+                if code.chars().count() > opts.max_code_chars {
+                    continue;
+                }
+                let score = weights.score(&terms(code)) + first;
+                if best.as_ref().is_none_or(|(s, ..)| score > *s) {
+                    best = Some((score, g, lang.clone(), code.clone()));
+                }
+            }
+        }
+    }
+    if let Some((_, g, lang, code)) = best {
+        if let Some(group) = groups.get_mut(g) {
+            group.code = Some((lang, code));
+        }
+    }
+}
+
+fn escape_label(label: &str) -> String {
+    label.replace('[', "\\[").replace(']', "\\]")
+}
+
+fn escape_url(url: &str) -> String {
+    url.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
+}
+
+fn title_or_path(p: &Passage) -> String {
+    if p.title.trim().is_empty() {
+        p.path.clone()
+    } else {
+        p.title.trim().to_string()
+    }
+}
+
+/// Fixed phrases of the answer, in the question's script (Chinese or English).
+struct Words {
+    not_covered: &'static str,
+    closest: &'static str,
+    empty_question: &'static str,
+    sources: &'static str,
+    zh: bool,
+}
+
+impl Words {
+    fn for_question(question: &str) -> Self {
+        if question.chars().any(is_cjk) {
+            Self {
+                not_covered: "文档中没有涉及这个问题。",
+                closest: "最接近的页面：",
+                empty_question: "请提出一个关于文档的问题。",
+                sources: "来源：",
+                zh: true,
+            }
+        } else {
+            Self {
+                not_covered: "The documentation doesn't cover this question.",
+                closest: "The closest pages I found:",
+                empty_question: "Ask a question about the documentation and I'll answer from it.",
+                sources: "Sources:",
+                zh: false,
+            }
+        }
+    }
+
+    fn from(&self, label: &str, n: usize) -> String {
+        if self.zh {
+            format!("摘自 {label} [{n}]：")
+        } else {
+            format!("From {label} [{n}]:")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

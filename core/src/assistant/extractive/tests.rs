@@ -1,0 +1,308 @@
+use super::*;
+
+fn passage(path: &str, title: &str, heading: &str, text: &str, score: f32) -> Passage {
+    Passage {
+        path: path.into(),
+        url: format!("https://docs.example.com/{path}"),
+        title: title.into(),
+        heading: heading.into(),
+        anchor: heading.to_lowercase().replace(' ', "-"),
+        text: text.into(),
+        score,
+    }
+}
+
+/// Shaped like the fixture's static export pages, with the MDX the docs parser may leave in.
+fn static_export_passages() -> Vec<Passage> {
+    vec![
+        passage(
+            "deploy/export",
+            "Offline export",
+            "Export your site",
+            "Navigate to your documentation directory containing your `docs.json` file and run:\n\
+             ```bash\nmint export\n```\n\
+             The CLI builds your site, crawls every page defined in your navigation, and packages the output into a zip file.",
+            9.1,
+        ),
+        passage(
+            "api/static-export/overview",
+            "Static export",
+            "How static export works",
+            "A static export runs as an asynchronous job. You start the job, poll for its status, and then generate a downloadable bundle once the job completes.\n\
+             <Steps>\n\
+             <Step title=\"Start a static export job\">\n\
+             Call [Start static export job](/api/static-export/start-job) with the domain you want to export. The API queues the job and returns a `jobId`.\n\
+             </Step>\n\
+             <Step title=\"Generate the bundle\">\n\
+             Call [Generate export bundle](/api/static-export/generate-bundle) with the `jobId`. The API returns `bundleUrl`, a presigned S3 link to the static export bundle, alongside an `expiresAt` timestamp. Download the bundle before the `expiresAt` time. Only the link is time-limited.\n\
+             </Step>\n\
+             </Steps>",
+            8.7,
+        ),
+        passage(
+            "api/static-export/start-job",
+            "Start static export job",
+            "",
+            "<Info>\n  This endpoint is in private beta and requires an enterprise agreement.\n</Info>\n\
+             Start a static export job for a deployment. The API queues the job and returns a `jobId` you poll for status.\n\
+             ```bash cURL\n\
+             curl -X POST https://api.mintlify.com/v1/static-export/jobs \\\n  -H \"Authorization: Bearer mint_xxx\" \\\n  -d '{\"domain\": \"docs.example.com\"}'\n\
+             ```",
+            8.2,
+        ),
+        passage(
+            "analytics/overview",
+            "Analytics",
+            "",
+            "See how readers use your docs: page views, searches and feedback. <Icon icon=\"check\" color=\"#16a34a\" />",
+            2.0,
+        ),
+    ]
+}
+
+#[test]
+fn cites_the_passage_that_contains_the_answer() {
+    let passages = static_export_passages();
+    let answer = compose_answer("How long is the bundle link valid?", &passages);
+    let text = answer.text();
+    assert!(answer.covered);
+    assert_eq!(answer.sources.first(), Some(&1), "{text}");
+    assert!(text.contains("expiresAt"), "{text}");
+    assert!(text.contains(" [1]"), "{text}");
+    assert!(text.contains("1. [Static export › How static export works](https://docs.example.com/api/static-export/overview#how-static-export-works)"), "{text}");
+    assert!(!answer.sources.contains(&3), "unrelated page cited: {text}");
+}
+
+#[test]
+fn lead_sentence_is_the_most_relevant_one() {
+    let answer = compose_answer(
+        "How long is the bundle link valid?",
+        &static_export_passages(),
+    );
+    let text = answer.text();
+    let first_paragraph = text.split("\n\n").next().unwrap();
+    assert!(first_paragraph.contains("link"), "{text}");
+}
+
+#[test]
+fn includes_the_code_block_for_a_how_do_i_question() {
+    let answer = compose_answer(
+        "How do I start a static export job?",
+        &static_export_passages(),
+    );
+    let text = answer.text();
+    assert!(answer.covered);
+    assert!(
+        text.contains("```bash\ncurl -X POST https://api.mintlify.com/v1/static-export/jobs"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("```").count(),
+        2,
+        "exactly one code block: {text}"
+    );
+    assert!(answer.sources.contains(&2), "{text}");
+    assert!(text.contains("Sources:"), "{text}");
+}
+
+#[test]
+fn no_code_block_for_a_what_question() {
+    let answer = compose_answer(
+        "What is the static export bundle?",
+        &static_export_passages(),
+    );
+    assert!(!answer.text().contains("```"), "{}", answer.text());
+}
+
+#[test]
+fn says_not_covered_for_an_unrelated_question() {
+    let answer = compose_answer(
+        "What is the best sourdough bread recipe?",
+        &static_export_passages(),
+    );
+    let text = answer.text();
+    assert!(!answer.covered);
+    assert!(answer.sources.is_empty());
+    assert!(
+        text.starts_with("The documentation doesn't cover this question."),
+        "{text}"
+    );
+    assert!(
+        text.contains("- [Offline export](https://docs.example.com/deploy/export)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn not_covered_when_scores_are_below_threshold() {
+    let opts = ExtractiveOptions {
+        min_score: 10.0,
+        ..Default::default()
+    };
+    let answer = compose_answer_with(
+        "How long is the bundle link valid?",
+        &static_export_passages(),
+        &opts,
+    );
+    assert!(!answer.covered);
+}
+
+#[test]
+fn same_input_twice_gives_the_same_output() {
+    let passages = static_export_passages();
+    for q in [
+        "How do I start a static export job?",
+        "How long is the bundle link valid?",
+        "静态导出",
+        "",
+    ] {
+        assert_eq!(compose_answer(q, &passages), compose_answer(q, &passages));
+    }
+}
+
+#[test]
+fn chunks_concatenate_to_the_full_text() {
+    let answer = compose_answer(
+        "How do I start a static export job?",
+        &static_export_passages(),
+    );
+    assert!(answer.chunks.len() > 5);
+    assert_eq!(answer.chunks.concat(), answer.text());
+    assert!(answer.chunks.iter().all(|c| !c.is_empty()));
+}
+
+#[test]
+fn does_not_echo_mdx_or_relative_links() {
+    let answer = compose_answer(
+        "How do I generate the export bundle with the jobId?",
+        &static_export_passages(),
+    );
+    let text = answer.text();
+    assert!(answer.covered, "{text}");
+    for markup in ["<Step", "</Step", "<Info", "<Icon", "](/api", "{/*"] {
+        assert!(!text.contains(markup), "{markup} in {text}");
+    }
+    assert!(text.contains("Generate export bundle"), "{text}");
+}
+
+#[test]
+fn prose_is_capped() {
+    let long: String = (0..200)
+        .map(|i| format!("The bundle link sentence number {i} is valid. "))
+        .collect();
+    let passages = vec![
+        passage("a", "A", "", &long, 1.0),
+        passage("b", "B", "", &long, 1.0),
+    ];
+    let answer = compose_answer("How long is the bundle link valid?", &passages);
+    let text = answer.text();
+    let prose = text.split("Sources:").next().unwrap();
+    assert!(prose.chars().count() < 1400, "{}", prose.chars().count());
+}
+
+#[test]
+fn handles_chinese() {
+    let passages = vec![passage(
+        "zh/api/static-export/overview",
+        "静态导出",
+        "静态导出的工作原理",
+        "静态导出以异步作业的形式运行。你启动作业、轮询其状态，然后在作业完成后生成可下载的包。\n\
+         <Step title=\"生成包\">\n\
+         使用 `jobId` 调用 [生成导出包](/zh/api/static-export/generate-bundle)。API 会将导出打包为单个归档文件，并返回 `bundleUrl`（即静态导出包的预签名 S3 链接）以及 `expiresAt` 时间戳。请在 `expiresAt` 之前下载该包——过期后，可再次调用生成导出包获取新的链接。仅链接有时限。\n\
+         </Step>",
+        5.0,
+    )];
+    let answer = compose_answer("导出包的链接有效期多长？", &passages);
+    let text = answer.text();
+    assert!(answer.covered, "{text}");
+    assert_eq!(answer.sources, vec![0]);
+    assert!(text.contains("链接"), "{text}");
+    assert!(text.contains("来源："), "{text}");
+    assert!(!text.contains("<Step"), "{text}");
+    assert_eq!(answer.chunks.concat(), text);
+
+    let unrelated = compose_answer("如何烤面包？", &passages);
+    assert!(!unrelated.covered, "{}", unrelated.text());
+    assert!(unrelated.text().starts_with("文档中没有涉及这个问题。"));
+}
+
+#[test]
+fn list_introduced_by_a_colon_sentence_stays_whole() {
+    let passages = vec![passage(
+        "deploy/export",
+        "Offline export",
+        "View the exported docs",
+        "Share the zip file with anyone who has Node.js installed. To view the exported docs:\n\
+         1. Unzip the archive.\n2. Open a terminal in the unzipped directory.\n3. Run `node serve.js`.\n4. Open `http://localhost:3000` in your browser.",
+        3.0,
+    )];
+    let text = compose_answer("How do I view the exported docs?", &passages).text();
+    assert!(
+        text.contains("To view the exported docs: [1]\n\n1. Unzip the archive.\n2."),
+        "{text}"
+    );
+    assert!(
+        text.contains("4. Open `http://localhost:3000` in your browser."),
+        "{text}"
+    );
+}
+
+#[test]
+fn odd_input_never_panics() {
+    let weird = [
+        "",
+        "   ",
+        "???",
+        "🙂🙂🙂",
+        "```",
+        "```rust\nfn main() {",
+        "<<<>>>[[[]]]((()))",
+        "[unclosed](",
+        "<Tag attr=\"unclosed",
+        "|||\n|-|\n|",
+        "1.\n-\n*",
+        "。。。！？",
+        "é\u{301}\u{0}\u{200b}",
+    ];
+    for q in weird {
+        for t in weird {
+            let passages = vec![
+                passage("p", t, t, t, f32::NAN),
+                passage(t, "", "", t, -1.0),
+                passage("x", "X", "", t, 1.0),
+            ];
+            let a = compose_answer(q, &passages);
+            assert_eq!(a.chunks.concat(), a.text());
+            let _ = compose_answer(q, &[]);
+            let _ = compose_answer(t, &passages[..1]);
+        }
+    }
+    let empty = compose_answer("How do I start a job?", &[]);
+    assert!(!empty.covered);
+    assert_eq!(
+        empty.text(),
+        "The documentation doesn't cover this question."
+    );
+}
+
+#[test]
+fn large_passages_stay_fast() {
+    let text: String = (0..3000)
+        .map(|i| format!("Sentence {i} about the static export bundle link and job status. "))
+        .collect();
+    let passages: Vec<Passage> = (0..8)
+        .map(|i| passage(&format!("p{i}"), "Static export", "", &text, 1.0))
+        .collect();
+    let started = std::time::Instant::now();
+    let answer = compose_answer(
+        "How long is the static export bundle link valid?",
+        &passages,
+    );
+    assert!(answer.covered);
+    // Generous for debug builds; the point is catching quadratic blow-ups (a Worker has ~10 ms of CPU).
+    assert!(
+        started.elapsed().as_millis() < 2_000,
+        "{:?}",
+        started.elapsed()
+    );
+}

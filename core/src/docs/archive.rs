@@ -1,0 +1,611 @@
+//! Reading an uploaded `.tar.gz` of a docs folder into memory, refusing anything that could escape the
+//! folder or exhaust the worker's memory.
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Read};
+
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use tar::{Archive, EntryType, Header};
+
+/// Files of the docs folder by normalised path (`es/quickstart.mdx`, `docs.json`).
+pub type SourceTree = BTreeMap<String, Vec<u8>>;
+
+/// Upper bounds for one upload; the defaults leave room for the site model inside 128 MB.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveLimits {
+    pub max_files: usize,
+    /// Sum of the uncompressed file sizes.
+    pub max_total_bytes: u64,
+    pub max_file_bytes: u64,
+}
+
+impl Default for ArchiveLimits {
+    fn default() -> Self {
+        Self {
+            max_files: 20_000,
+            max_total_bytes: 100 * 1024 * 1024,
+            max_file_bytes: 20 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ArchiveError {
+    NotGzip,
+    /// The gzip or tar stream is broken; `entry` is the last entry reached, if any.
+    Corrupt {
+        entry: Option<String>,
+        reason: String,
+    },
+    PathTraversal {
+        entry: String,
+    },
+    AbsolutePath {
+        entry: String,
+    },
+    BadPath {
+        entry: String,
+        reason: &'static str,
+    },
+    /// Symlinks, hardlinks, devices, fifos and other non-file entries.
+    UnsupportedEntry {
+        entry: String,
+        kind: &'static str,
+    },
+    TooManyFiles {
+        limit: usize,
+    },
+    FileTooLarge {
+        entry: String,
+        limit: u64,
+    },
+    TooLarge {
+        limit: u64,
+    },
+    MissingDocsJson,
+}
+
+impl fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotGzip => f.write_str("archive is not gzip-compressed (expected a .tar.gz)"),
+            Self::Corrupt {
+                entry: Some(entry),
+                reason,
+            } => {
+                write!(f, "corrupt archive after entry `{entry}`: {reason}")
+            }
+            Self::Corrupt {
+                entry: None,
+                reason,
+            } => write!(f, "corrupt archive: {reason}"),
+            Self::PathTraversal { entry } => write!(f, "entry `{entry}`: path contains `..`"),
+            Self::AbsolutePath { entry } => write!(f, "entry `{entry}`: absolute path"),
+            Self::BadPath { entry, reason } => write!(f, "entry `{entry}`: {reason}"),
+            Self::UnsupportedEntry { entry, kind } => {
+                write!(f, "entry `{entry}`: {kind} entries are not allowed")
+            }
+            Self::TooManyFiles { limit } => write!(f, "archive has more than {limit} files"),
+            Self::FileTooLarge { entry, limit } => {
+                write!(f, "entry `{entry}`: larger than {limit} bytes")
+            }
+            Self::TooLarge { limit } => {
+                write!(f, "archive expands to more than {limit} bytes")
+            }
+            Self::MissingDocsJson => f.write_str("archive has no docs.json at its root"),
+        }
+    }
+}
+
+impl std::error::Error for ArchiveError {}
+
+/// Counts inflated bytes and fails once the budget is spent, so a gzip bomb stops at the budget
+/// instead of being inflated whole (the tar reader skips unread entry data by reading through it).
+struct BudgetReader<'a, R> {
+    inner: R,
+    remaining: u64,
+    tripped: &'a Cell<bool>,
+}
+
+impl<R: Read> Read for BudgetReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.remaining == 0 {
+            self.tripped.set(true);
+            return Err(io::Error::other("decompressed size budget exceeded"));
+        }
+        let cap = usize::try_from(self.remaining)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let n = self.inner.read(&mut buf[..cap])?;
+        self.remaining -= n as u64;
+        Ok(n)
+    }
+}
+
+/// Reads a docs folder from a `.tar.gz`. Directories are skipped, `./` prefixes dropped, and a single
+/// top folder holding docs.json (`mydocs/docs.json`) is stripped.
+pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree, ArchiveError> {
+    if !gz.starts_with(&[0x1f, 0x8b]) {
+        return Err(ArchiveError::NotGzip);
+    }
+    let tripped = Cell::new(false);
+    // Headers and padding cost up to ~1.5 KB per entry on top of the file data.
+    let stream_budget = limits
+        .max_total_bytes
+        .saturating_add((limits.max_files as u64).saturating_mul(1536))
+        .saturating_add(64 * 1024);
+    let reader = BudgetReader {
+        inner: GzDecoder::new(gz),
+        remaining: stream_budget,
+        tripped: &tripped,
+    };
+    let mut archive = Archive::new(reader);
+    let mut tree = SourceTree::new();
+    let mut total: u64 = 0;
+    let mut files: usize = 0;
+    let mut last: Option<String> = None;
+
+    let corrupt = |err: io::Error, last: &Option<String>| {
+        if tripped.get() {
+            ArchiveError::TooLarge {
+                limit: limits.max_total_bytes,
+            }
+        } else {
+            ArchiveError::Corrupt {
+                entry: last.clone(),
+                reason: err.to_string(),
+            }
+        }
+    };
+
+    let entries = archive.entries().map_err(|e| corrupt(e, &last))?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| corrupt(e, &last))?;
+        let raw_path = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        last = Some(raw_path.clone());
+        let kind = entry.header().entry_type();
+        match kind {
+            EntryType::Regular | EntryType::Continuous => {}
+            EntryType::Directory => continue,
+            // Metadata records that `entries()` did not fold into the next entry carry no file.
+            EntryType::XGlobalHeader | EntryType::XHeader => continue,
+            other => {
+                return Err(ArchiveError::UnsupportedEntry {
+                    entry: raw_path,
+                    kind: entry_kind_name(other),
+                })
+            }
+        }
+        let path = normalise_path(&entry.path_bytes(), &raw_path)?;
+        if is_apple_double(&path) {
+            // macOS tar adds `._name` resource-fork companions; they are never docs.
+            continue;
+        }
+        files += 1;
+        if files > limits.max_files {
+            return Err(ArchiveError::TooManyFiles {
+                limit: limits.max_files,
+            });
+        }
+        let size = entry.size();
+        if size > limits.max_file_bytes {
+            return Err(ArchiveError::FileTooLarge {
+                entry: raw_path,
+                limit: limits.max_file_bytes,
+            });
+        }
+        total = total.saturating_add(size);
+        if total > limits.max_total_bytes {
+            return Err(ArchiveError::TooLarge {
+                limit: limits.max_total_bytes,
+            });
+        }
+        // `size` is bounded by max_file_bytes, so the capacity is trusted only that far.
+        let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        (&mut entry)
+            .take(size)
+            .read_to_end(&mut data)
+            .map_err(|e| corrupt(e, &last))?;
+        tree.insert(path, data);
+    }
+
+    let tree = strip_single_top_folder(tree);
+    if !tree.contains_key("docs.json") {
+        return Err(ArchiveError::MissingDocsJson);
+    }
+    Ok(tree)
+}
+
+fn entry_kind_name(kind: EntryType) -> &'static str {
+    match kind {
+        EntryType::Symlink => "symlink",
+        EntryType::Link => "hardlink",
+        EntryType::Char => "character device",
+        EntryType::Block => "block device",
+        EntryType::Fifo => "fifo",
+        EntryType::GNUSparse => "sparse file",
+        _ => "special",
+    }
+}
+
+fn normalise_path(bytes: &[u8], raw: &str) -> Result<String, ArchiveError> {
+    let bad = |reason| ArchiveError::BadPath {
+        entry: raw.to_owned(),
+        reason,
+    };
+    let path = std::str::from_utf8(bytes).map_err(|_| bad("path is not UTF-8"))?;
+    if path.starts_with('/') || path.as_bytes().get(1) == Some(&b':') {
+        return Err(ArchiveError::AbsolutePath {
+            entry: raw.to_owned(),
+        });
+    }
+    // A backslash would be a separator on Windows tooling and a name character here: refuse both readings.
+    if path.contains('\\') {
+        return Err(bad("path contains a backslash"));
+    }
+    let mut out = String::with_capacity(path.len());
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                return Err(ArchiveError::PathTraversal {
+                    entry: raw.to_owned(),
+                })
+            }
+            part => {
+                if !out.is_empty() {
+                    out.push('/');
+                }
+                out.push_str(part);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(bad("empty path"));
+    }
+    Ok(out)
+}
+
+fn is_apple_double(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .is_some_and(|name| name.starts_with("._"))
+}
+
+fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
+    if tree.contains_key("docs.json") {
+        return tree;
+    }
+    let Some(first) = tree.keys().next() else {
+        return tree;
+    };
+    let Some((top, _)) = first.split_once('/') else {
+        return tree;
+    };
+    let prefix = format!("{top}/");
+    let all_inside = tree.keys().all(|path| path.starts_with(&prefix));
+    if !all_inside || !tree.contains_key(&format!("{prefix}docs.json")) {
+        return tree;
+    }
+    tree.into_iter()
+        .map(|(path, data)| (path[prefix.len()..].to_owned(), data))
+        .collect()
+}
+
+/// Packs a tree as `.tar.gz` (tests and tooling). Entries whose path tar refuses (`..`, absolute)
+/// are left out, since a tree read by [`read_docs_archive`] never has them.
+pub fn pack_tree(tree: &SourceTree) -> Vec<u8> {
+    let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::fast()));
+    for (path, data) in tree {
+        let mut header = Header::new_gnu();
+        header.set_entry_type(EntryType::Regular);
+        header.set_mode(0o644);
+        header.set_size(data.len() as u64);
+        // Writing into a Vec cannot fail; a refused path only skips that entry.
+        let _ = builder.append_data(&mut header, path, data.as_slice());
+    }
+    match builder.into_inner() {
+        Ok(encoder) => encoder.finish().unwrap_or_default(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Gzips raw bytes; tests use it to wrap hand-made tar streams.
+#[cfg(test)]
+pub(crate) fn gzip(raw: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    let _ = encoder.write_all(raw);
+    encoder.finish().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> SourceTree {
+        files
+            .iter()
+            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+            .collect()
+    }
+
+    /// A tar stream written header by header, so tests can produce entries `tar::Builder` refuses.
+    struct RawTar(Vec<u8>);
+
+    impl RawTar {
+        fn new() -> Self {
+            Self(Vec::new())
+        }
+
+        fn entry(mut self, name: &str, kind: EntryType, data: &[u8]) -> Self {
+            let mut header = Header::new_gnu();
+            let field = &mut header.as_old_mut().name;
+            field.fill(0);
+            field[..name.len()].copy_from_slice(name.as_bytes());
+            header.set_entry_type(kind);
+            header.set_mode(0o644);
+            header.set_size(data.len() as u64);
+            if matches!(kind, EntryType::Symlink | EntryType::Link) {
+                header.set_link_name("docs.json").unwrap();
+                header.set_size(0);
+            }
+            header.set_cksum();
+            let size = header.size().unwrap() as usize;
+            self.0.extend_from_slice(header.as_bytes());
+            self.0.extend_from_slice(&data[..size]);
+            self.0.resize(self.0.len().next_multiple_of(512), 0);
+            self
+        }
+
+        fn file(self, name: &str, data: &str) -> Self {
+            self.entry(name, EntryType::Regular, data.as_bytes())
+        }
+
+        fn gz(self) -> Vec<u8> {
+            let mut raw = self.0;
+            raw.extend_from_slice(&[0u8; 1024]);
+            gzip(&raw)
+        }
+    }
+
+    fn read(gz: &[u8]) -> Result<SourceTree, ArchiveError> {
+        read_docs_archive(gz, &ArchiveLimits::default())
+    }
+
+    #[test]
+    fn round_trips_a_packed_tree() {
+        let src = tree(&[("docs.json", "{}"), ("a/b.mdx", "# B"), ("index.mdx", "hi")]);
+        assert_eq!(read(&pack_tree(&src)).unwrap(), src);
+    }
+
+    #[test]
+    fn strips_dot_slash_and_skips_directories() {
+        let gz = RawTar::new()
+            .entry("./", EntryType::Directory, b"")
+            .entry("./guides/", EntryType::Directory, b"")
+            .file("./docs.json", "{}")
+            .file("./guides/a.mdx", "A")
+            .gz();
+        let got = read(&gz).unwrap();
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            ["docs.json", "guides/a.mdx"]
+        );
+    }
+
+    #[test]
+    fn strips_single_top_folder_holding_docs_json() {
+        let src = tree(&[("mydocs/docs.json", "{}"), ("mydocs/es/a.mdx", "A")]);
+        let got = read(&pack_tree(&src)).unwrap();
+        assert_eq!(got.keys().collect::<Vec<_>>(), ["docs.json", "es/a.mdx"]);
+    }
+
+    #[test]
+    fn keeps_top_folder_when_docs_json_is_not_inside_it() {
+        let src = tree(&[("mydocs/other.json", "{}"), ("mydocs/a.mdx", "A")]);
+        assert_eq!(read(&pack_tree(&src)), Err(ArchiveError::MissingDocsJson));
+    }
+
+    #[test]
+    fn rejects_archive_without_docs_json() {
+        let src = tree(&[("index.mdx", "hi")]);
+        let err = read(&pack_tree(&src)).unwrap_err();
+        assert_eq!(err, ArchiveError::MissingDocsJson);
+        assert!(err.to_string().contains("docs.json"));
+    }
+
+    #[test]
+    fn rejects_path_traversal_entry() {
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .file("a/../../etc/passwd", "x")
+            .gz();
+        let err = read(&gz).unwrap_err();
+        assert_eq!(
+            err,
+            ArchiveError::PathTraversal {
+                entry: "a/../../etc/passwd".into()
+            }
+        );
+        assert!(err.to_string().contains("a/../../etc/passwd"));
+    }
+
+    #[test]
+    fn rejects_absolute_path_entry() {
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .file("/etc/cron.d/x", "x")
+            .gz();
+        assert!(
+            matches!(read(&gz), Err(ArchiveError::AbsolutePath { entry }) if entry == "/etc/cron.d/x")
+        );
+    }
+
+    #[test]
+    fn rejects_symlink_entry() {
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .entry("link.mdx", EntryType::Symlink, b"")
+            .gz();
+        let err = read(&gz).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "entry `link.mdx`: symlink entries are not allowed"
+        );
+    }
+
+    #[test]
+    fn rejects_hardlink_entry() {
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .entry("hard.mdx", EntryType::Link, b"")
+            .gz();
+        assert!(matches!(
+            read(&gz),
+            Err(ArchiveError::UnsupportedEntry {
+                kind: "hardlink",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn rejects_device_and_fifo_entries() {
+        for (kind, name) in [
+            (EntryType::Char, "character device"),
+            (EntryType::Block, "block device"),
+            (EntryType::Fifo, "fifo"),
+        ] {
+            let gz = RawTar::new()
+                .file("docs.json", "{}")
+                .entry("dev", kind, b"")
+                .gz();
+            assert!(
+                matches!(read(&gz), Err(ArchiveError::UnsupportedEntry { kind: k, .. }) if k == name),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_more_than_max_files() {
+        let src = tree(&[("docs.json", "{}"), ("a.mdx", "a"), ("b.mdx", "b")]);
+        let limits = ArchiveLimits {
+            max_files: 2,
+            ..ArchiveLimits::default()
+        };
+        assert_eq!(
+            read_docs_archive(&pack_tree(&src), &limits),
+            Err(ArchiveError::TooManyFiles { limit: 2 })
+        );
+    }
+
+    #[test]
+    fn rejects_file_over_max_file_bytes_by_name() {
+        let src = tree(&[("docs.json", "{}"), ("big.mdx", &"x".repeat(2000))]);
+        let limits = ArchiveLimits {
+            max_file_bytes: 1000,
+            ..ArchiveLimits::default()
+        };
+        let err = read_docs_archive(&pack_tree(&src), &limits).unwrap_err();
+        assert!(err.to_string().contains("big.mdx"), "{err}");
+    }
+
+    #[test]
+    fn rejects_more_than_max_total_bytes() {
+        let src = tree(&[
+            ("docs.json", "{}"),
+            ("a.mdx", &"a".repeat(600)),
+            ("b.mdx", &"b".repeat(600)),
+        ]);
+        let limits = ArchiveLimits {
+            max_total_bytes: 1000,
+            ..ArchiveLimits::default()
+        };
+        assert_eq!(
+            read_docs_archive(&pack_tree(&src), &limits),
+            Err(ArchiveError::TooLarge { limit: 1000 })
+        );
+    }
+
+    #[test]
+    fn rejects_oversized_entry_from_its_header_without_inflating_it() {
+        // The header claims 1 TiB; the data is not even there, so only the header can have been read.
+        let mut big = Header::new_gnu();
+        big.set_path("docs.json").unwrap();
+        big.set_size(1 << 40);
+        big.set_cksum();
+        let err = read(&gzip(big.as_bytes())).unwrap_err();
+        assert!(matches!(err, ArchiveError::FileTooLarge { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn stops_inflating_a_gzip_bomb_at_the_budget() {
+        // Directory data is skipped unread, but skipping still inflates it: 64 MiB of zeros (~64 KB
+        // compressed) must stop at the budget, not be inflated whole.
+        let mut raw = Vec::new();
+        let mut dir = Header::new_gnu();
+        dir.set_path("d/").unwrap();
+        dir.set_entry_type(EntryType::Directory);
+        dir.set_size(64 << 20);
+        dir.set_cksum();
+        raw.extend_from_slice(dir.as_bytes());
+        raw.resize(512 + (64 << 20), 0);
+        let bomb = gzip(&raw);
+        assert!(bomb.len() < 1 << 20);
+        let limits = ArchiveLimits {
+            max_files: 10,
+            max_total_bytes: 1 << 20,
+            max_file_bytes: 1 << 20,
+        };
+        assert_eq!(
+            read_docs_archive(&bomb, &limits),
+            Err(ArchiveError::TooLarge { limit: 1 << 20 })
+        );
+    }
+
+    #[test]
+    fn rejects_data_that_is_not_gzip() {
+        assert_eq!(read(b"PK\x03\x04zip"), Err(ArchiveError::NotGzip));
+        assert_eq!(read(b""), Err(ArchiveError::NotGzip));
+    }
+
+    #[test]
+    fn rejects_corrupt_tar_inside_gzip() {
+        let err = read(&gzip(&[7u8; 1500])).unwrap_err();
+        assert!(matches!(err, ArchiveError::Corrupt { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn rejects_truncated_gzip() {
+        let src = tree(&[("docs.json", "{}"), ("a.mdx", &"abc ".repeat(5000))]);
+        let gz = pack_tree(&src);
+        let err = read(&gz[..gz.len() / 2]).unwrap_err();
+        assert!(matches!(err, ArchiveError::Corrupt { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn skips_apple_double_files() {
+        let src = tree(&[
+            ("docs.json", "{}"),
+            ("._index.mdx", "junk"),
+            ("index.mdx", "hi"),
+        ]);
+        let got = read(&pack_tree(&src)).unwrap();
+        assert!(!got.contains_key("._index.mdx"));
+    }
+
+    #[test]
+    fn reads_long_paths_from_gnu_long_name_entries() {
+        let long = format!("{}/page.mdx", "deep".repeat(40));
+        let src = tree(&[("docs.json", "{}"), (long.as_str(), "x")]);
+        let got = read(&pack_tree(&src)).unwrap();
+        assert!(got.contains_key(&long));
+    }
+}

@@ -1,0 +1,584 @@
+//! docs.json (Mintlify format): site identity, colours and the navigation tree.
+//!
+//! Only the parts the service uses are read; `$ref` is resolved inside those parts alone, so a
+//! reference elsewhere (e.g. `redirects`) to a file that was not uploaded does no harm.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::archive::SourceTree;
+use super::nav::{Division, DivisionKind, NavItem};
+
+pub const CONFIG_FILE: &str = "docs.json";
+
+/// Deepest `$ref` chain followed; real configs use one level (docs.json -> es.json).
+const MAX_REF_DEPTH: usize = 8;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct SiteConfig {
+    pub name: String,
+    pub description: Option<String>,
+    pub theme: Option<String>,
+    pub logo: Option<Logo>,
+    pub favicon: Option<Favicon>,
+    pub colors: Colors,
+    /// The navigation tree: languages, versions, tabs, groups and pages as declared.
+    pub navigation: Vec<NavItem>,
+    /// `navigation.global`: links shown on every page (global anchors, tabs, ...).
+    pub global: Vec<NavItem>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Logo {
+    pub light: Option<String>,
+    pub dark: Option<String>,
+    pub href: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Favicon {
+    pub light: Option<String>,
+    pub dark: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Colors {
+    pub primary: Option<String>,
+    pub light: Option<String>,
+    pub dark: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    Missing,
+    /// `message` is serde_json's, which ends with the position.
+    Json {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    NotAnObject {
+        file: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Missing => write!(f, "{CONFIG_FILE} is missing"),
+            Self::Json { file, message, .. } => write!(f, "{file}: invalid JSON: {message}"),
+            Self::NotAnObject { file } => write!(f, "{file}: expected a JSON object"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Reads docs.json from the tree. Missing `$ref` targets and `$ref` cycles become warnings and the
+/// referencing node is dropped; invalid JSON in docs.json or a referenced file is an error.
+pub fn parse_config(
+    tree: &SourceTree,
+    warnings: &mut Vec<String>,
+) -> Result<SiteConfig, ConfigError> {
+    let bytes = tree.get(CONFIG_FILE).ok_or(ConfigError::Missing)?;
+    let root = parse_json(CONFIG_FILE, bytes)?;
+    let Value::Object(root) = root else {
+        return Err(ConfigError::NotAnObject {
+            file: CONFIG_FILE.into(),
+        });
+    };
+    let mut refs = RefResolver {
+        tree,
+        stack: vec![CONFIG_FILE.to_owned()],
+        warnings,
+    };
+    let mut field = |key: &str| -> Result<Value, ConfigError> {
+        match root.get(key) {
+            Some(value) => refs.resolve(value, CONFIG_FILE),
+            None => Ok(Value::Null),
+        }
+    };
+    let navigation = field("navigation")?;
+    let logo = field("logo")?;
+    let favicon = field("favicon")?;
+    let colors = field("colors")?;
+
+    let global = navigation
+        .get("global")
+        .map(division_children)
+        .unwrap_or_default();
+    if navigation.is_null() {
+        warnings.push(format!("{CONFIG_FILE}: no navigation"));
+    }
+    Ok(SiteConfig {
+        name: str_field(&root, "name").unwrap_or_default(),
+        description: str_field(&root, "description"),
+        theme: str_field(&root, "theme"),
+        logo: parse_logo(&logo),
+        favicon: parse_favicon(&favicon),
+        colors: Colors {
+            primary: colors.get("primary").and_then(as_string),
+            light: colors.get("light").and_then(as_string),
+            dark: colors.get("dark").and_then(as_string),
+        },
+        navigation: division_children(&navigation),
+        global,
+    })
+}
+
+fn parse_json(file: &str, bytes: &[u8]) -> Result<Value, ConfigError> {
+    serde_json::from_slice(bytes).map_err(|err| ConfigError::Json {
+        file: file.to_owned(),
+        line: err.line(),
+        column: err.column(),
+        message: err.to_string(),
+    })
+}
+
+struct RefResolver<'t, 'w> {
+    tree: &'t SourceTree,
+    /// Files being resolved, outermost first: a `$ref` to one of them is a cycle.
+    stack: Vec<String>,
+    warnings: &'w mut Vec<String>,
+}
+
+impl RefResolver<'_, '_> {
+    /// A copy of `value` with every `{"$ref": "file.json", ...}` replaced by that file's content,
+    /// sibling keys taking precedence. Paths are relative to the file holding the `$ref`.
+    fn resolve(&mut self, value: &Value, file: &str) -> Result<Value, ConfigError> {
+        match value {
+            Value::Array(items) => items
+                .iter()
+                .map(|item| self.resolve(item, file))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array),
+            Value::Object(map) => match map.get("$ref").and_then(Value::as_str) {
+                Some(target) => self.resolve_ref(map, target, file),
+                None => {
+                    let mut out = Map::with_capacity(map.len());
+                    for (key, item) in map {
+                        out.insert(key.clone(), self.resolve(item, file)?);
+                    }
+                    Ok(Value::Object(out))
+                }
+            },
+            other => Ok(other.clone()),
+        }
+    }
+
+    fn resolve_ref(
+        &mut self,
+        map: &Map<String, Value>,
+        target: &str,
+        file: &str,
+    ) -> Result<Value, ConfigError> {
+        let Some(path) = join_relative(file, target) else {
+            self.warnings.push(format!(
+                "{file}: $ref `{target}` points outside the docs folder"
+            ));
+            return Ok(Value::Null);
+        };
+        if self.stack.contains(&path) {
+            self.warnings
+                .push(format!("{file}: $ref cycle through `{path}`"));
+            return Ok(Value::Null);
+        }
+        if self.stack.len() > MAX_REF_DEPTH {
+            self.warnings
+                .push(format!("{file}: $ref chain too deep at `{path}`"));
+            return Ok(Value::Null);
+        }
+        let Some(bytes) = self.tree.get(&path) else {
+            self.warnings
+                .push(format!("{file}: $ref `{target}` not found"));
+            return Ok(Value::Null);
+        };
+        let loaded = parse_json(&path, bytes)?;
+        self.stack.push(path.clone());
+        let resolved = self.resolve(&loaded, &path);
+        self.stack.pop();
+        let mut resolved = resolved?;
+        if let Value::Object(out) = &mut resolved {
+            for (key, item) in map {
+                if key != "$ref" {
+                    let item = self.resolve(item, file)?;
+                    out.insert(key.clone(), item);
+                }
+            }
+        }
+        Ok(resolved)
+    }
+}
+
+/// `target` relative to the folder of `file` (`/x` is from the root); `None` if it climbs out.
+fn join_relative(file: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    if !target.starts_with('/') {
+        parts.extend(file.split('/'));
+        parts.pop();
+    }
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Child collections a navigation node may hold, with the kind and label key of their entries.
+const COLLECTIONS: [(&str, DivisionKind, &str); 8] = [
+    ("languages", DivisionKind::Language, "language"),
+    ("versions", DivisionKind::Version, "version"),
+    ("products", DivisionKind::Product, "product"),
+    ("tabs", DivisionKind::Tab, "tab"),
+    ("anchors", DivisionKind::Anchor, "anchor"),
+    ("dropdowns", DivisionKind::Dropdown, "dropdown"),
+    ("menu", DivisionKind::MenuItem, "item"),
+    ("groups", DivisionKind::Group, "group"),
+];
+
+fn division_children(node: &Value) -> Vec<NavItem> {
+    let mut items = Vec::new();
+    for (key, kind, label_key) in COLLECTIONS {
+        if let Some(Value::Array(entries)) = node.get(key) {
+            items.extend(
+                entries
+                    .iter()
+                    .filter_map(|entry| division(entry, kind, label_key))
+                    .map(NavItem::Division),
+            );
+        }
+    }
+    if let Some(Value::Array(pages)) = node.get("pages") {
+        for entry in pages {
+            match entry {
+                Value::String(path) => {
+                    if let Some(path) = page_path(path) {
+                        items.push(NavItem::Page(path));
+                    }
+                }
+                // Objects among pages are nested groups.
+                Value::Object(_) => {
+                    if let Some(group) = division(entry, DivisionKind::Group, "group") {
+                        items.push(NavItem::Division(group));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    items
+}
+
+fn division(entry: &Value, kind: DivisionKind, label_key: &str) -> Option<Division> {
+    let Value::Object(map) = entry else {
+        return None;
+    };
+    let mut division = Division::new(kind, str_field(map, label_key).unwrap_or_default());
+    division.href = str_field(map, "href");
+    division.icon = match map.get("icon") {
+        Some(Value::Object(icon)) => str_field(icon, "name"),
+        Some(icon) => as_string(icon),
+        None => None,
+    };
+    division.description = str_field(map, "description");
+    division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
+    division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
+    division.root = map.get("root").and_then(Value::as_str).and_then(page_path);
+    division.items = division_children(entry);
+    Some(division)
+}
+
+/// Page paths as the site serves them: docs.json may write `/guides/x.mdx` for `guides/x`.
+pub fn page_path(raw: &str) -> Option<String> {
+    let path = raw.trim().trim_start_matches('/');
+    let path = path
+        .strip_suffix(".mdx")
+        .or_else(|| path.strip_suffix(".md"))
+        .unwrap_or(path);
+    let path = path.trim_end_matches('/');
+    (!path.is_empty()).then(|| path.to_owned())
+}
+
+fn parse_logo(value: &Value) -> Option<Logo> {
+    match value {
+        Value::String(both) => Some(Logo {
+            light: Some(both.clone()),
+            dark: Some(both.clone()),
+            href: None,
+        }),
+        Value::Object(map) => Some(Logo {
+            light: str_field(map, "light"),
+            dark: str_field(map, "dark"),
+            href: str_field(map, "href"),
+        }),
+        _ => None,
+    }
+}
+
+fn parse_favicon(value: &Value) -> Option<Favicon> {
+    match value {
+        Value::String(both) => Some(Favicon {
+            light: Some(both.clone()),
+            dark: Some(both.clone()),
+        }),
+        Value::Object(map) => Some(Favicon {
+            light: str_field(map, "light"),
+            dark: str_field(map, "dark"),
+        }),
+        _ => None,
+    }
+}
+
+fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
+    map.get(key).and_then(as_string)
+}
+
+/// Labels are strings, but a version label written as a number (`"version": 2`) still reads.
+fn as_string(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::nav::page_refs;
+
+    fn tree(files: &[(&str, &str)]) -> SourceTree {
+        files
+            .iter()
+            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+            .collect()
+    }
+
+    fn parse(files: &[(&str, &str)]) -> (Result<SiteConfig, ConfigError>, Vec<String>) {
+        let mut warnings = Vec::new();
+        let config = parse_config(&tree(files), &mut warnings);
+        (config, warnings)
+    }
+
+    #[test]
+    fn reads_name_logo_colors_and_favicon() {
+        let (config, _) = parse(&[(
+            "docs.json",
+            r##"{"name": "Acme", "theme": "luma", "colors": {"primary": "#166E3F", "dark": "#000"},
+                "logo": {"light": "/l.svg", "dark": "/d.svg", "href": "https://acme.dev"},
+                "favicon": "/favicon.ico", "navigation": {"pages": ["index"]}}"##,
+        )]);
+        let config = config.unwrap();
+        assert_eq!(config.name, "Acme");
+        assert_eq!(config.theme.as_deref(), Some("luma"));
+        assert_eq!(config.colors.primary.as_deref(), Some("#166E3F"));
+        assert_eq!(config.colors.light, None);
+        assert_eq!(
+            config.logo.unwrap().href.as_deref(),
+            Some("https://acme.dev")
+        );
+        assert_eq!(
+            config.favicon.unwrap().dark.as_deref(),
+            Some("/favicon.ico")
+        );
+        assert_eq!(config.navigation, vec![NavItem::Page("index".into())]);
+    }
+
+    #[test]
+    fn reports_invalid_docs_json_with_line_and_column() {
+        let (config, _) = parse(&[("docs.json", "{\n  \"name\": \"x\",\n  oops\n}")]);
+        let err = config.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ConfigError::Json {
+                    line: 3,
+                    column: 3,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("docs.json: invalid JSON"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("line 3 column 3"), "{err}");
+    }
+
+    #[test]
+    fn rejects_docs_json_that_is_not_an_object() {
+        let (config, _) = parse(&[("docs.json", "[]")]);
+        assert!(matches!(config, Err(ConfigError::NotAnObject { .. })));
+    }
+
+    #[test]
+    fn resolves_language_refs_relative_to_the_referencing_file() {
+        let (config, warnings) = parse(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"languages": [
+                    {"language": "en", "groups": [{"group": "Start", "pages": ["index"]}]},
+                    {"$ref": "./nav/es.json"}]}}"#,
+            ),
+            (
+                "nav/es.json",
+                r#"{"language": "es", "tabs": [{"tab": "Docs", "groups": [{"$ref": "group.json"}]}]}"#,
+            ),
+            (
+                "nav/group.json",
+                r#"{"group": "Inicio", "pages": ["/es/index.mdx"]}"#,
+            ),
+        ]);
+        let config = config.unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let refs = page_refs(&config.navigation);
+        assert_eq!(refs.len(), 2);
+        assert_eq!(refs[1].path, "es/index");
+        assert_eq!(refs[1].language, Some("es"));
+        assert_eq!(refs[1].tab, Some("Docs"));
+        assert_eq!(refs[1].groups, ["Inicio"]);
+    }
+
+    #[test]
+    fn ref_sibling_keys_override_the_referenced_file() {
+        let (config, _) = parse(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"tabs": [{"$ref": "t.json", "tab": "Override"}]}}"#,
+            ),
+            ("t.json", r#"{"tab": "Original", "pages": ["a"]}"#),
+        ]);
+        let NavItem::Division(tab) = &config.unwrap().navigation[0] else {
+            panic!("expected a tab")
+        };
+        assert_eq!(tab.label, "Override");
+        assert_eq!(tab.items, vec![NavItem::Page("a".into())]);
+    }
+
+    #[test]
+    fn ref_cycle_is_a_warning_not_a_hang() {
+        let (config, warnings) = parse(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"tabs": [{"$ref": "a.json"}]}}"#,
+            ),
+            ("a.json", r#"{"tab": "A", "groups": [{"$ref": "b.json"}]}"#),
+            ("b.json", r#"{"group": "B", "pages": [{"$ref": "a.json"}]}"#),
+        ]);
+        assert!(config.is_ok());
+        assert!(warnings.iter().any(|w| w.contains("cycle")), "{warnings:?}");
+    }
+
+    #[test]
+    fn self_referencing_docs_json_is_a_cycle() {
+        let (config, warnings) =
+            parse(&[("docs.json", r#"{"navigation": {"$ref": "docs.json"}}"#)]);
+        assert!(config.is_ok());
+        assert!(warnings.iter().any(|w| w.contains("cycle")), "{warnings:?}");
+    }
+
+    #[test]
+    fn missing_ref_is_a_warning_and_refs_outside_navigation_are_ignored() {
+        let (config, warnings) = parse(&[(
+            "docs.json",
+            r#"{"redirects": {"$ref": "./redirects.json"},
+                "navigation": {"tabs": [{"tab": "A", "pages": ["a"]}, {"$ref": "gone.json"}]}}"#,
+        )]);
+        assert_eq!(config.unwrap().navigation.len(), 1);
+        assert_eq!(warnings, ["docs.json: $ref `gone.json` not found"]);
+    }
+
+    #[test]
+    fn invalid_json_in_a_referenced_file_names_that_file() {
+        let (config, _) = parse(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"languages": [{"$ref": "es.json"}]}}"#,
+            ),
+            ("es.json", "{,}"),
+        ]);
+        assert!(matches!(config, Err(ConfigError::Json { file, .. }) if file == "es.json"));
+    }
+
+    #[test]
+    fn reads_tabs_with_href_menus_hidden_flags_and_nested_groups() {
+        let (config, _) = parse(&[(
+            "docs.json",
+            r#"{"navigation": {"tabs": [
+                {"tab": "Blog", "href": "https://blog.example"},
+                {"tab": "Help", "hidden": true, "groups": [{"group": "FAQ", "pages": ["faq"]}]},
+                {"tab": "Learn", "menu": [{"item": "Guides", "icon": "book", "groups": [
+                    {"group": "Use cases", "root": "guides/index", "pages": [
+                        "guides/a", {"group": "Deep", "hidden": true, "pages": ["guides/b"]}]}]}]}
+            ]}}"#,
+        )]);
+        let config = config.unwrap();
+        let NavItem::Division(blog) = &config.navigation[0] else {
+            panic!()
+        };
+        assert_eq!(blog.href.as_deref(), Some("https://blog.example"));
+        assert!(blog.items.is_empty());
+        let refs = page_refs(&config.navigation);
+        let paths: Vec<_> = refs.iter().map(|r| r.path).collect();
+        assert_eq!(paths, ["faq", "guides/index", "guides/a", "guides/b"]);
+        assert!(refs[0].hidden);
+        assert_eq!(refs[1].tab, Some("Learn"));
+        assert_eq!(refs[1].groups, ["Use cases"]);
+        assert_eq!(refs[3].groups, ["Use cases", "Deep"]);
+        assert!(refs[3].hidden && !refs[2].hidden);
+    }
+
+    #[test]
+    fn reads_versions_anchors_and_dropdowns() {
+        let (config, _) = parse(&[(
+            "docs.json",
+            r#"{"navigation": {"versions": [
+                {"version": "v2", "default": true, "anchors": [{"anchor": "API", "pages": ["v2/api"]}]},
+                {"version": "v1", "dropdowns": [{"dropdown": "SDK", "pages": ["v1/sdk"]}]}]}}"#,
+        )]);
+        let config = config.unwrap();
+        let refs = page_refs(&config.navigation);
+        assert_eq!(refs[0].version, Some("v2"));
+        assert_eq!(refs[0].tab, Some("API"));
+        assert_eq!(refs[1].version, Some("v1"));
+        let NavItem::Division(v2) = &config.navigation[0] else {
+            panic!()
+        };
+        assert!(v2.default && v2.kind == DivisionKind::Version);
+    }
+
+    #[test]
+    fn normalises_page_paths() {
+        assert_eq!(page_path("/guides/x.mdx").as_deref(), Some("guides/x"));
+        assert_eq!(page_path("a/b.md").as_deref(), Some("a/b"));
+        assert_eq!(page_path(" index ").as_deref(), Some("index"));
+        assert_eq!(page_path("/"), None);
+    }
+
+    #[test]
+    fn join_relative_stays_inside_the_folder() {
+        assert_eq!(
+            join_relative("docs.json", "./es.json").as_deref(),
+            Some("es.json")
+        );
+        assert_eq!(
+            join_relative("nav/es.json", "../x.json").as_deref(),
+            Some("x.json")
+        );
+        assert_eq!(
+            join_relative("nav/es.json", "/root.json").as_deref(),
+            Some("root.json")
+        );
+        assert_eq!(join_relative("docs.json", "../../etc/passwd"), None);
+    }
+}

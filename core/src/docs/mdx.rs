@@ -1,0 +1,364 @@
+//! MDX body (frontmatter removed) -> a flat stream of blocks: Markdown runs, JSX tags that stand on
+//! their own lines, `{…}` expressions and `import`/`export` statements.
+//!
+//! This is the one place that knows MDX's block rules; text extraction (`sections`) and a later HTML
+//! renderer both walk the same stream and hand the Markdown runs to pulldown-cmark. The scan only
+//! tracks fenced code (so nothing inside a fence is taken for JSX or ESM); all other Markdown
+//! structure is left to pulldown-cmark.
+
+use std::borrow::Cow;
+
+use super::jsx::{self, Tag};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block<'a> {
+    /// Markdown for pulldown-cmark: dedented, and with a leading `<` escaped on lines that would
+    /// otherwise open a CommonMark HTML block (MDX has none: such a line is a paragraph holding
+    /// inline JSX, which then arrives as text or inline HTML).
+    Markdown(Cow<'a, str>),
+    /// A tag alone on its line(s) (`<Note>`, `</Note>`, `<Card title="x" />`).
+    Tag(Tag<'a>),
+    /// A `{…}` expression alone on its line(s), braces removed.
+    Expression(&'a str),
+    /// An `import`/`export` statement block, verbatim.
+    Esm(&'a str),
+}
+
+/// Splits an MDX body into blocks.
+pub fn blocks(body: &str) -> Vec<Block<'_>> {
+    let mut out = Vec::new();
+    let mut run_start: Option<usize> = None;
+    let mut fence: Option<Fence> = None;
+    let mut pos = 0;
+    while pos < body.len() {
+        let line_end = body[pos..].find('\n').map_or(body.len(), |i| pos + i + 1);
+        let line = &body[pos..line_end];
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+
+        if let Some(open) = fence {
+            if open.is_closed_by(trimmed) {
+                fence = None;
+            }
+            pos = line_end;
+            continue;
+        }
+        if let Some(open) = Fence::open(trimmed) {
+            fence = Some(open);
+            run_start.get_or_insert(pos);
+            pos = line_end;
+            continue;
+        }
+        if indent == 0 && is_esm_start(line) {
+            flush_run(body, &mut run_start, pos, &mut out);
+            let end = esm_end(body, pos);
+            out.push(Block::Esm(&body[pos..end]));
+            pos = end;
+            continue;
+        }
+        if trimmed.starts_with(['<', '{']) {
+            if let Some((items, end)) = flow_items(body, pos + indent) {
+                flush_run(body, &mut run_start, pos, &mut out);
+                out.extend(items);
+                pos = end;
+                continue;
+            }
+        }
+        run_start.get_or_insert(pos);
+        pos = line_end;
+    }
+    flush_run(body, &mut run_start, body.len(), &mut out);
+    out
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    marker: u8,
+    len: usize,
+}
+
+impl Fence {
+    /// Any indentation opens a fence: MDX has no indented code, and fences inside components are
+    /// routinely indented four spaces or more.
+    fn open(trimmed: &str) -> Option<Self> {
+        let marker = *trimmed.as_bytes().first()?;
+        if marker != b'`' && marker != b'~' {
+            return None;
+        }
+        let len = trimmed.bytes().take_while(|&c| c == marker).count();
+        if len < 3 || (marker == b'`' && trimmed[len..].contains('`')) {
+            return None;
+        }
+        Some(Self { marker, len })
+    }
+
+    fn is_closed_by(self, trimmed: &str) -> bool {
+        let len = trimmed.bytes().take_while(|&c| c == self.marker).count();
+        len >= self.len && trimmed[len..].trim().is_empty()
+    }
+}
+
+fn is_esm_start(line: &str) -> bool {
+    ["import", "export"].iter().any(|kw| {
+        line.strip_prefix(kw)
+            .is_some_and(|rest| rest.starts_with([' ', '\t', '{', '*']))
+    })
+}
+
+/// End of an ESM block starting at `start`: MDX ends it at a blank line once the JavaScript is
+/// complete, so brackets must balance first (`export const X = () => {` spans blank lines).
+/// When the scan cannot balance (unusual syntax), the first blank line ends it.
+fn esm_end(body: &str, start: usize) -> usize {
+    let b = body.as_bytes();
+    let first_blank = next_blank_line(body, start);
+    let mut depth: i64 = 0;
+    let mut i = start;
+    let mut line_start = true;
+    while i < b.len() {
+        if line_start && depth <= 0 && i > start && is_blank_line(body, i) {
+            return i;
+        }
+        line_start = false;
+        match b[i] {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => depth -= 1,
+            q @ (b'"' | b'\'' | b'`') => {
+                match body[i + 1..].find(|c: char| c == q as char || (c == '\n' && q != b'`')) {
+                    Some(k) if b[i + 1 + k] == q => i += 1 + k,
+                    // An unclosed template literal cannot balance; stop rescanning to the end.
+                    None if q == b'`' => return first_blank,
+                    _ => {}
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i += body[i..].find('\n').map_or(b.len() - i, |k| k) - 1;
+            }
+            b'\n' => line_start = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    if depth == 0 {
+        b.len()
+    } else {
+        first_blank
+    }
+}
+
+fn is_blank_line(body: &str, at: usize) -> bool {
+    let line = body[at..].split('\n').next().unwrap_or("");
+    line.trim().is_empty()
+}
+
+fn next_blank_line(body: &str, start: usize) -> usize {
+    let mut pos = start;
+    for line in body[start..].split_inclusive('\n') {
+        if pos > start && line.trim().is_empty() {
+            return pos;
+        }
+        pos += line.len();
+    }
+    body.len()
+}
+
+/// Tags and expressions filling the line(s) from `at` to a line end, or `None` if other text shares
+/// the line (then the line is a paragraph holding inline JSX). Returns the items and the position
+/// after the last line.
+fn flow_items(body: &str, mut at: usize) -> Option<(Vec<Block<'_>>, usize)> {
+    let mut items = Vec::new();
+    loop {
+        let rest = &body[at..];
+        let len = if rest.starts_with('<') {
+            let (tag, len) = jsx::scan_tag(rest)?;
+            items.push(Block::Tag(tag));
+            len
+        } else if rest.starts_with('{') {
+            let (expr, len) = jsx::scan_expression(rest)?;
+            items.push(Block::Expression(expr));
+            len
+        } else {
+            return None;
+        };
+        at += len;
+        let after = &body[at..];
+        let gap = after.len() - after.trim_start_matches([' ', '\t']).len();
+        at += gap;
+        match body.as_bytes().get(at) {
+            None => return Some((items, at)),
+            Some(b'\n') => return Some((items, at + 1)),
+            Some(b'\r') if body.as_bytes().get(at + 1) == Some(&b'\n') => {
+                return Some((items, at + 2))
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn flush_run<'a>(
+    body: &'a str,
+    run_start: &mut Option<usize>,
+    end: usize,
+    out: &mut Vec<Block<'a>>,
+) {
+    if let Some(start) = run_start.take() {
+        let run = &body[start..end];
+        if !run.trim().is_empty() {
+            out.push(Block::Markdown(normalise_run(run)));
+        }
+    }
+}
+
+/// Removes the indentation common to the run (content nested in components is indented, and four
+/// spaces would make CommonMark code) and escapes `<` at the start of lines that CommonMark would
+/// read as an HTML block. Fenced code lines keep their text.
+fn normalise_run(run: &str) -> Cow<'_, str> {
+    let mut common = usize::MAX;
+    let mut needs_escape = false;
+    let mut fence: Option<Fence> = None;
+    for line in run.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if let Some(open) = fence {
+            if open.is_closed_by(trimmed) {
+                fence = None;
+                common = common.min(indent);
+            }
+            continue;
+        }
+        if trimmed.is_empty() {
+            continue;
+        }
+        fence = Fence::open(trimmed);
+        common = common.min(indent);
+        needs_escape |= starts_html_block(trimmed);
+    }
+    let common = if common == usize::MAX { 0 } else { common };
+    if common == 0 && !needs_escape {
+        return Cow::Borrowed(run);
+    }
+    let mut out = String::with_capacity(run.len() + 8);
+    let mut fence: Option<Fence> = None;
+    for line in run.split_inclusive('\n') {
+        let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let line = &line[ws.min(common)..];
+        let trimmed = line.trim_start();
+        match fence {
+            Some(open) => {
+                if open.is_closed_by(trimmed) {
+                    fence = None;
+                }
+            }
+            None => {
+                fence = Fence::open(trimmed);
+                let indent = line.len() - trimmed.len();
+                if fence.is_none() && indent < 4 && starts_html_block(trimmed) {
+                    out.push_str(&line[..indent]);
+                    out.push('\\');
+                    out.push_str(trimmed);
+                    continue;
+                }
+            }
+        }
+        out.push_str(line);
+    }
+    Cow::Owned(out)
+}
+
+/// `<` followed by what CommonMark accepts as the start of an HTML block (tag, closing tag,
+/// comment, declaration or processing instruction).
+fn starts_html_block(trimmed: &str) -> bool {
+    let mut chars = trimmed.chars();
+    chars.next() == Some('<')
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::jsx::TagKind;
+
+    fn md<'b>(block: &'b Block<'b>) -> Option<&'b str> {
+        match block {
+            Block::Markdown(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn tag<'b>(block: &'b Block<'b>) -> Option<(&'b str, TagKind)> {
+        match block {
+            Block::Tag(tag) => Some((tag.name, tag.kind)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn tags_on_their_own_lines_become_tag_blocks_and_content_is_dedented() {
+        let out = blocks("Intro\n\n<Note>\n    Indented **text**\n</Note>\n");
+        assert_eq!(out.len(), 4);
+        assert_eq!(md(&out[0]), Some("Intro\n\n"));
+        assert_eq!(tag(&out[1]), Some(("Note", TagKind::Open)));
+        assert_eq!(md(&out[2]), Some("Indented **text**\n"));
+        assert_eq!(tag(&out[3]), Some(("Note", TagKind::Close)));
+    }
+
+    #[test]
+    fn several_tags_on_one_line_and_multi_line_tags() {
+        let out = blocks("</Step> <Step\n  title=\"Two\"\n>\nBody\n");
+        assert_eq!(tag(&out[0]), Some(("Step", TagKind::Close)));
+        assert_eq!(tag(&out[1]), Some(("Step", TagKind::Open)));
+        assert_eq!(md(&out[2]), Some("Body\n"));
+    }
+
+    #[test]
+    fn tag_followed_by_text_stays_in_markdown_with_escaped_angle() {
+        let out = blocks("<Frame>Some *text*</Frame>\n");
+        assert_eq!(out.len(), 1);
+        assert_eq!(md(&out[0]), Some("\\<Frame>Some *text*</Frame>\n"));
+    }
+
+    #[test]
+    fn fenced_code_inside_components_is_kept_whole() {
+        let src = "<CodeGroup>\n  ```bash npm\n  <Card title=\"not a tag\" />\n  import x from 'y'\n  ```\n</CodeGroup>\n";
+        let out = blocks(src);
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            md(&out[1]),
+            Some("```bash npm\n<Card title=\"not a tag\" />\nimport x from 'y'\n```\n")
+        );
+    }
+
+    #[test]
+    fn esm_blocks_run_to_a_blank_line_after_brackets_balance() {
+        let src = "import A from \"/snippets/a.mdx\";\nimport { B } from './b.jsx'\n\nexport const C = () => {\n  const s = \"}\";\n\n  return <div>{s}</div>;\n};\n\nText\n";
+        let out = blocks(src);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(matches!(out[0], Block::Esm(e) if e.ends_with("'./b.jsx'\n")));
+        assert!(
+            matches!(out[1], Block::Esm(e) if e.starts_with("export const C") && e.ends_with("};\n"))
+        );
+        assert_eq!(md(&out[2]), Some("\nText\n"));
+    }
+
+    #[test]
+    fn import_word_in_prose_is_not_esm() {
+        let out = blocks("important note\n  import x from 'y'\n");
+        assert_eq!(out.len(), 1);
+        assert!(md(&out[0]).is_some());
+    }
+
+    #[test]
+    fn flow_expressions_become_expression_blocks() {
+        let out = blocks("{/* editor note */}\nText {inline}\n");
+        assert_eq!(out[0], Block::Expression("/* editor note */"));
+        assert_eq!(md(&out[1]), Some("Text {inline}\n"));
+    }
+
+    #[test]
+    fn autolinks_and_comparisons_are_not_tags() {
+        let out = blocks("<https://example.com>\n< 5 apples\n");
+        assert_eq!(out.len(), 1);
+        assert!(md(&out[0]).is_some());
+    }
+}

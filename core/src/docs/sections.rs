@@ -1,0 +1,627 @@
+//! MDX body -> plain-text sections for search: prose, headings, list items, table rows, code,
+//! component children and title-like component attributes. Snippets imported from `.mdx` files are
+//! inlined where their tag stands.
+
+use std::collections::HashMap;
+
+use pulldown_cmark::{Event, Options, Parser, Tag as MdTag, TagEnd};
+
+use super::archive::SourceTree;
+use super::frontmatter;
+use super::jsx::{self, Tag, TagKind};
+use super::mdx::{blocks, Block};
+use super::model::Section;
+use super::slug::Slugger;
+
+/// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
+const TEXT_ATTRS: [&str; 8] = [
+    "title",
+    "label",
+    "name",
+    "description",
+    "caption",
+    "tip",
+    "headline",
+    "hint",
+];
+/// `ParamField` names its parameter by where it goes: `<ParamField body="email">`.
+const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
+/// Snippets may import snippets; deeper chains are left out rather than followed.
+const MAX_SNIPPET_DEPTH: usize = 3;
+/// Indented code is re-read as MDX (which has none); this bounds that recursion.
+const MAX_NESTING: usize = 8;
+
+/// Text of one page.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageText {
+    /// `sections[0]` is the text before the first heading (empty heading, level 0).
+    pub sections: Vec<Section>,
+    /// Text of the first level-1 heading, the title fallback.
+    pub first_h1: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Extracts the text of an MDX body (frontmatter already removed). `file` is the body's path in
+/// `tree`, against which relative snippet imports resolve.
+pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
+    let mut extractor = Extractor {
+        tree,
+        page: file,
+        out: PageText {
+            sections: vec![Section::default()],
+            ..PageText::default()
+        },
+        slugs: Slugger::default(),
+        snippets: Vec::new(),
+    };
+    extractor.mdx(body, file, 0);
+    for section in &mut extractor.out.sections {
+        let trimmed = section.text.trim_end().len();
+        section.text.truncate(trimmed);
+        // Growth by doubling leaves up to half of each buffer unused; the site lives on in memory
+        // next to the index being built from it.
+        section.text.shrink_to_fit();
+    }
+    extractor.out
+}
+
+struct Extractor<'t> {
+    tree: &'t SourceTree,
+    page: &'t str,
+    out: PageText,
+    slugs: Slugger,
+    /// Snippet files being inlined, to stop cycles.
+    snippets: Vec<String>,
+}
+
+impl Extractor<'_> {
+    fn mdx(&mut self, body: &str, file: &str, depth: usize) {
+        let blocks = blocks(body);
+        let imports: HashMap<&str, String> = blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Esm(esm) => Some(*esm),
+                _ => None,
+            })
+            .flat_map(|esm| esm.lines().filter_map(default_import))
+            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?)))
+            .collect();
+        for block in &blocks {
+            match block {
+                Block::Markdown(md) => self.markdown(md, file, depth),
+                Block::Tag(tag) => {
+                    if tag.kind == TagKind::Close {
+                        continue;
+                    }
+                    if let Some(path) = imports.get(tag.name) {
+                        self.snippet(path, depth);
+                    }
+                    for text in tag_texts(tag) {
+                        self.push_line(text);
+                    }
+                }
+                Block::Expression(expr) => {
+                    if let Some(text) = jsx::string_literal(expr) {
+                        self.push_line(text);
+                    }
+                }
+                Block::Esm(_) => {}
+            }
+        }
+    }
+
+    fn snippet(&mut self, path: &str, depth: usize) {
+        if depth >= MAX_SNIPPET_DEPTH || self.snippets.iter().any(|p| p == path) {
+            self.out.warnings.push(format!(
+                "{}: snippet `{path}` not inlined (nested too deep or cyclic)",
+                self.page
+            ));
+            return;
+        }
+        let Some(bytes) = self.tree.get(path) else {
+            self.out.warnings.push(format!(
+                "{}: imported snippet `{path}` is missing",
+                self.page
+            ));
+            return;
+        };
+        let Ok(source) = std::str::from_utf8(bytes) else {
+            self.out.warnings.push(format!(
+                "{}: snippet `{path}` is not valid UTF-8",
+                self.page
+            ));
+            return;
+        };
+        let (_, body) = frontmatter::split(source);
+        self.snippets.push(path.to_owned());
+        self.mdx(body, path, depth + 1);
+        self.snippets.pop();
+    }
+
+    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+        let options = Options::ENABLE_TABLES
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_TASKLISTS
+            | Options::ENABLE_FOOTNOTES
+            | Options::ENABLE_GFM;
+        let mut inline = Inline::default();
+        let mut code: Option<(bool, String)> = None;
+        let mut html: Option<String> = None;
+        let mut row: Vec<String> = Vec::new();
+        for event in Parser::new_ext(md, options) {
+            match event {
+                Event::Text(text) => match (&mut code, &mut html) {
+                    (Some((_, buf)), _) | (_, Some(buf)) => buf.push_str(&text),
+                    _ => inline.raw.push_str(&text),
+                },
+                Event::Code(text) => inline.code(&text),
+                Event::InlineHtml(text) | Event::Html(text) => match &mut html {
+                    Some(buf) => buf.push_str(&text),
+                    None => inline.raw.push_str(&text),
+                },
+                Event::InlineMath(text) | Event::DisplayMath(text) => inline.raw.push_str(&text),
+                // A paragraph is one line of text however it was wrapped.
+                Event::SoftBreak | Event::HardBreak => inline.raw.push(' '),
+                Event::Start(MdTag::Heading { .. }) => self.flush(&mut inline),
+                Event::End(TagEnd::Heading(level)) => {
+                    let (heading, extra) = inline.take();
+                    self.start_section(level as u8, heading);
+                    extra.into_iter().for_each(|t| self.push_line(&t));
+                }
+                Event::Start(MdTag::CodeBlock(kind)) => {
+                    self.flush(&mut inline);
+                    code = Some((kind.is_fenced(), String::new()));
+                }
+                Event::End(TagEnd::CodeBlock) => match code.take() {
+                    Some((true, text)) => self.push_code(&text),
+                    // MDX has no indented code: indentation pulldown-cmark read as code is content.
+                    Some((false, text)) if depth < MAX_NESTING => self.mdx(&text, file, depth + 1),
+                    Some((false, text)) => self.push_code(&text),
+                    None => {}
+                },
+                Event::Start(MdTag::HtmlBlock) => {
+                    self.flush(&mut inline);
+                    html = Some(String::new());
+                }
+                Event::End(TagEnd::HtmlBlock) => {
+                    if let Some(raw) = html.take() {
+                        let mut block = Inline {
+                            raw,
+                            ..Inline::default()
+                        };
+                        self.flush(&mut block);
+                    }
+                }
+                Event::Start(MdTag::TableCell) => inline = Inline::default(),
+                Event::End(TagEnd::TableCell) => {
+                    let (cell, extra) = inline.take();
+                    row.push(cell);
+                    row.extend(extra);
+                }
+                Event::End(TagEnd::TableHead | TagEnd::TableRow) => {
+                    self.push_line(&row.join(" | "));
+                    row.clear();
+                }
+                Event::Start(tag) if is_block(&tag) => self.flush(&mut inline),
+                Event::End(end) if is_block_end(end) => self.flush(&mut inline),
+                _ => {}
+            }
+        }
+        self.flush(&mut inline);
+    }
+
+    fn start_section(&mut self, level: u8, heading: String) {
+        if heading.is_empty() {
+            return;
+        }
+        if level == 1 && self.out.first_h1.is_none() {
+            self.out.first_h1 = Some(heading.clone());
+        }
+        let anchor = self.slugs.slug(&heading);
+        self.out.sections.push(Section {
+            heading,
+            anchor,
+            level,
+            text: String::new(),
+        });
+    }
+
+    fn flush(&mut self, inline: &mut Inline) {
+        let (text, extra) = inline.take();
+        for line in text.lines() {
+            self.push_line(line);
+        }
+        for line in extra {
+            self.push_line(&line);
+        }
+    }
+
+    /// Appends one block of prose, whitespace collapsed.
+    fn push_line(&mut self, text: &str) {
+        let mut words = text.split_whitespace().peekable();
+        if words.peek().is_none() {
+            return;
+        }
+        let section = self.current();
+        if !section.text.is_empty() {
+            section.text.push('\n');
+        }
+        for (i, word) in words.enumerate() {
+            if i > 0 {
+                section.text.push(' ');
+            }
+            section.text.push_str(word);
+        }
+    }
+
+    /// Appends code verbatim: indentation and line breaks carry meaning there.
+    fn push_code(&mut self, code: &str) {
+        let code = code.trim_end();
+        if code.trim().is_empty() {
+            return;
+        }
+        let section = self.current();
+        if !section.text.is_empty() {
+            section.text.push('\n');
+        }
+        section.text.push_str(code);
+    }
+
+    fn current(&mut self) -> &mut Section {
+        if self.out.sections.is_empty() {
+            self.out.sections.push(Section::default());
+        }
+        let last = self.out.sections.len() - 1;
+        &mut self.out.sections[last]
+    }
+}
+
+/// Inline content of the block being read. Markdown text and inline JSX arrive in pieces (text,
+/// inline HTML, breaks), so JSX is stripped once the block is complete; code spans are kept apart
+/// because their `<Card>` is literal text.
+#[derive(Default)]
+struct Inline {
+    raw: String,
+    done: String,
+    /// Texts of attributes on inline tags, added after the block.
+    extra: Vec<String>,
+}
+
+impl Inline {
+    fn code(&mut self, text: &str) {
+        strip_jsx(
+            &std::mem::take(&mut self.raw),
+            &mut self.done,
+            &mut self.extra,
+        );
+        self.done.push_str(text);
+    }
+
+    fn take(&mut self) -> (String, Vec<String>) {
+        strip_jsx(
+            &std::mem::take(&mut self.raw),
+            &mut self.done,
+            &mut self.extra,
+        );
+        let text = std::mem::take(&mut self.done).trim().to_owned();
+        (text, std::mem::take(&mut self.extra))
+    }
+}
+
+/// Copies `raw` to `out` without JSX tags, expressions and HTML comments.
+fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
+    let mut rest = raw;
+    while let Some(at) = rest.find(['<', '{']) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+        } else if let Some((tag, len)) =
+            rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten()
+        {
+            if tag.name.eq_ignore_ascii_case("br") {
+                out.push(' ');
+            }
+            if tag.kind != TagKind::Close {
+                extra.extend(tag_texts(&tag).map(str::to_owned));
+            }
+            rest = &rest[len..];
+        } else if let Some((expr, len)) = rest
+            .starts_with('{')
+            .then(|| jsx::scan_expression(rest))
+            .flatten()
+        {
+            if let Some(text) = jsx::string_literal(expr) {
+                out.push_str(text);
+            }
+            rest = &rest[len..];
+        } else {
+            out.push_str(&rest[..1]);
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+}
+
+fn tag_texts<'a>(tag: &'a Tag<'a>) -> impl Iterator<Item = &'a str> + 'a {
+    let param = tag.name == "ParamField";
+    tag.attrs
+        .iter()
+        .filter(move |a| TEXT_ATTRS.contains(&a.name) || (param && PARAM_ATTRS.contains(&a.name)))
+        .filter_map(|a| tag.text_attr(a.name))
+        .filter(|text| !text.trim().is_empty())
+}
+
+fn is_block(tag: &MdTag<'_>) -> bool {
+    !matches!(
+        tag,
+        MdTag::Emphasis
+            | MdTag::Strong
+            | MdTag::Strikethrough
+            | MdTag::Superscript
+            | MdTag::Subscript
+            | MdTag::Link { .. }
+            | MdTag::Image { .. }
+    )
+}
+
+fn is_block_end(end: TagEnd) -> bool {
+    !matches!(
+        end,
+        TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Superscript
+            | TagEnd::Subscript
+            | TagEnd::Link
+            | TagEnd::Image
+    )
+}
+
+/// `import Name from "source"` (a default import, the form snippets use) on one line.
+fn default_import(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim().strip_prefix("import")?;
+    let rest = rest.trim_start();
+    let name_len = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    let name = &rest[..name_len];
+    if name.is_empty() || name == "from" {
+        return None;
+    }
+    let from = rest[name_len..].find(" from ")? + name_len + " from ".len();
+    let source = rest[from..].trim().trim_end_matches(';').trim();
+    let quote = source.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let source = source.get(1..)?.strip_suffix(quote)?;
+    Some((name, source))
+}
+
+/// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
+/// Other imports (`.jsx`, packages) are not snippets with text.
+fn snippet_path(file: &str, source: &str) -> Option<String> {
+    if !(source.ends_with(".mdx") || source.ends_with(".md")) {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    if !source.starts_with('/') {
+        if !source.starts_with('.') {
+            return None;
+        }
+        parts.extend(file.split('/'));
+        parts.pop();
+    }
+    for part in source.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text_of(body: &str) -> PageText {
+        extract(body, "page.mdx", &SourceTree::new())
+    }
+
+    fn all_text(page: &PageText) -> String {
+        page.sections
+            .iter()
+            .map(|s| format!("{}\n{}", s.heading, s.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn intro_section_comes_first_and_headings_cut_sections() {
+        let page = text_of("Intro *text*.\n\n## Install it\n\nRun **this**.\n\n### Next\nMore");
+        let s = &page.sections;
+        assert_eq!(s.len(), 3);
+        assert_eq!(
+            (s[0].heading.as_str(), s[0].level, s[0].text.as_str()),
+            ("", 0, "Intro text.")
+        );
+        assert_eq!(
+            (s[1].heading.as_str(), s[1].anchor.as_str(), s[1].level),
+            ("Install it", "install-it", 2)
+        );
+        assert_eq!(s[1].text, "Run this.");
+        assert_eq!(s[2].text, "More");
+    }
+
+    #[test]
+    fn page_starting_with_a_heading_has_an_empty_intro() {
+        let page = text_of("# Title\n\nBody");
+        assert_eq!(page.sections[0], Section::default());
+        assert_eq!(page.first_h1.as_deref(), Some("Title"));
+    }
+
+    #[test]
+    fn duplicate_headings_get_suffixed_anchors() {
+        let page = text_of("## Example\n\n## Example\n\n## Example");
+        let anchors: Vec<_> = page.sections.iter().map(|s| s.anchor.as_str()).collect();
+        assert_eq!(anchors, ["", "example", "example-1", "example-2"]);
+    }
+
+    #[test]
+    fn list_items_and_table_rows_are_one_line_each() {
+        let page = text_of("- one\n- two\n  - nested\n\n| A | B |\n|---|---|\n| `x` | y |\n");
+        assert_eq!(page.sections[0].text, "one\ntwo\nnested\nA | B\nx | y");
+    }
+
+    #[test]
+    fn code_blocks_keep_their_lines_and_indentation() {
+        let page = text_of("Text\n\n```js\nfunction f() {\n  return 1;\n}\n```\n");
+        assert_eq!(
+            page.sections[0].text,
+            "Text\nfunction f() {\n  return 1;\n}"
+        );
+    }
+
+    #[test]
+    fn component_children_and_title_props_are_text_without_jsx() {
+        let page = text_of(
+            "<CardGroup cols={2}>\n  <Card title=\"Quick start\" icon=\"rocket\" href=\"/q\">\n    Deploy in *minutes*.\n  </Card>\n</CardGroup>\n\n<Note>A note with <Tooltip tip=\"explained\">jargon</Tooltip>.</Note>\n",
+        );
+        let text = &page.sections[0].text;
+        assert_eq!(
+            text,
+            "Quick start\nDeploy in minutes.\nA note with jargon.\nexplained"
+        );
+        assert!(!text.contains('<'));
+    }
+
+    #[test]
+    fn param_and_response_fields_contribute_their_names() {
+        let page = text_of(
+            "<ParamField body=\"email\" type=\"string\" required>\n  The address.\n</ParamField>\n<ResponseField name=\"id\" type=\"string\">\n  Job id.\n</ResponseField>\n",
+        );
+        assert_eq!(page.sections[0].text, "email\nThe address.\nid\nJob id.");
+    }
+
+    #[test]
+    fn fenced_code_inside_components_survives() {
+        let page = text_of(
+            "<CodeGroup>\n    ```bash npm\n    npm i mint\n    ```\n    ```html\n    <Card title=\"literal\" />\n    ```\n</CodeGroup>\n",
+        );
+        assert_eq!(
+            page.sections[0].text,
+            "npm i mint\n<Card title=\"literal\" />"
+        );
+    }
+
+    #[test]
+    fn inline_code_keeps_literal_tags() {
+        let page = text_of("Use the `<Card>` component {/* not this */}.");
+        assert_eq!(page.sections[0].text, "Use the <Card> component .");
+    }
+
+    #[test]
+    fn headings_inside_components_start_sections() {
+        let page =
+            text_of("<Update label=\"May 2025\">\n  ## New editor\n\n  Faster.\n</Update>\n");
+        assert_eq!(page.sections[0].text, "May 2025");
+        assert_eq!(page.sections[1].heading, "New editor");
+        assert_eq!(page.sections[1].text, "Faster.");
+    }
+
+    #[test]
+    fn import_and_export_lines_are_dropped() {
+        let page = text_of(
+            "import { X } from \"/snippets/x.jsx\";\nexport const Y = () => {\n  return <div>hidden</div>;\n};\n\nVisible.\n",
+        );
+        assert_eq!(all_text(&page).trim(), "Visible.");
+    }
+
+    #[test]
+    fn mdx_comments_and_expressions_are_dropped_but_string_literals_kept() {
+        let page = text_of("{/* todo */}\n\nHello {props.name}{\" \"}world.\n");
+        assert_eq!(page.sections[0].text, "Hello world.");
+    }
+
+    #[test]
+    fn html_comments_and_inline_html_are_stripped() {
+        let page = text_of(
+            "<!-- hidden -->\nA <b>bold</b> word<br/>next\n\n<div>\n\nInside div\n\n</div>\n",
+        );
+        assert_eq!(page.sections[0].text, "A bold word next\nInside div");
+    }
+
+    #[test]
+    fn deeply_indented_prose_inside_components_is_not_code() {
+        let page = text_of("<Steps>\n  <Step title=\"One\">\n        Deep **prose**.\n\n            Deeper *prose*.\n  </Step>\n</Steps>\n");
+        assert_eq!(page.sections[0].text, "One\nDeep prose.\nDeeper prose.");
+    }
+
+    fn tree(files: &[(&str, &str)]) -> SourceTree {
+        files
+            .iter()
+            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn mdx_snippets_are_inlined_where_used() {
+        let tree = tree(&[
+            (
+                "snippets/setup.mdx",
+                "---\ntitle: ignored\n---\nRun the **setup**.\n\n## Snippet heading\n",
+            ),
+            ("guides/local.mdx", "Local snippet."),
+        ]);
+        let body = "import Setup from \"/snippets/setup.mdx\";\nimport Local from './local.mdx'\nimport { Widget } from '/snippets/w.jsx'\n\nBefore.\n\n<Setup />\n\n<Local/>\n<Widget />\n";
+        let page = extract(body, "guides/page.mdx", &tree);
+        assert_eq!(page.sections[0].text, "Before.\nRun the setup.");
+        assert_eq!(page.sections[1].heading, "Snippet heading");
+        assert_eq!(page.sections[1].text, "Local snippet.");
+        assert!(page.warnings.is_empty(), "{:?}", page.warnings);
+        assert!(!all_text(&page).contains("import"));
+    }
+
+    #[test]
+    fn snippet_cycles_stop_with_a_warning() {
+        let tree = tree(&[
+            (
+                "snippets/a.mdx",
+                "import B from '/snippets/b.mdx'\n\nA text\n\n<B />\n",
+            ),
+            (
+                "snippets/b.mdx",
+                "import A from '/snippets/a.mdx'\n\nB text\n\n<A />\n",
+            ),
+        ]);
+        let page = extract("import A from '/snippets/a.mdx'\n\n<A />\n", "p.mdx", &tree);
+        assert_eq!(page.sections[0].text, "A text\nB text");
+        assert_eq!(page.warnings.len(), 1);
+    }
+
+    #[test]
+    fn missing_snippet_is_a_warning() {
+        let page = text_of("import Gone from '/snippets/gone.mdx'\n\n<Gone />\n");
+        assert_eq!(
+            page.warnings,
+            ["page.mdx: imported snippet `snippets/gone.mdx` is missing"]
+        );
+    }
+
+    #[test]
+    fn reads_default_imports_only() {
+        assert_eq!(
+            default_import("import A from \"/s/a.mdx\";"),
+            Some(("A", "/s/a.mdx"))
+        );
+        assert_eq!(default_import("import { A } from '/s/a.mdx'"), None);
+        assert_eq!(default_import("import * as jose from 'jose';"), None);
+        assert_eq!(
+            snippet_path("es/a/page.mdx", "../x.mdx").as_deref(),
+            Some("es/x.mdx")
+        );
+        assert_eq!(snippet_path("page.mdx", "react"), None);
+    }
+}

@@ -1,0 +1,621 @@
+//! Source tree -> [`Site`]: navigation decides which pages exist and where they sit; each page file
+//! is read once for its frontmatter and text.
+//!
+//! Decisions:
+//! - Pages listed in navigation come first, in navigation order. A page listed more than once gets
+//!   one [`Page`] per (path, language): the first listing decides its tab and groups.
+//! - `.mdx`/`.md` files that navigation does not list are still pages, as Mintlify serves them at
+//!   their path: they come after the listed pages, sorted by path, with `hidden: true` and
+//!   `in_navigation: false`, and one warning reports how many there are. Their language is the
+//!   first path segment when it is a site language (`es/foo` -> `es`), else the default.
+//! - Files under `snippets/` are never pages (Mintlify renders them only where imported), unless
+//!   navigation lists them explicitly.
+//! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
+//!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use super::archive::SourceTree;
+use super::config::{self, ConfigError};
+use super::frontmatter::{self, Frontmatter};
+use super::model::{Page, Site};
+use super::nav::{page_refs, DivisionKind, NavItem};
+use super::sections;
+
+/// Language of a site whose docs.json declares none.
+pub const DEFAULT_LANGUAGE: &str = "en";
+
+const SNIPPETS_DIR: &str = "snippets/";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SiteError {
+    Config(ConfigError),
+    NoPages,
+}
+
+impl fmt::Display for SiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Config(err) => err.fmt(f),
+            Self::NoPages => {
+                f.write_str("no pages: navigation lists none and there are no .mdx files")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SiteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Config(err) => Some(err),
+            Self::NoPages => None,
+        }
+    }
+}
+
+impl From<ConfigError> for SiteError {
+    fn from(err: ConfigError) -> Self {
+        Self::Config(err)
+    }
+}
+
+/// Builds the site model from an uploaded tree (see the module docs for the rules).
+pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
+    let mut warnings = Vec::new();
+    let config = config::parse_config(tree, &mut warnings)?;
+    let languages = languages(&config.navigation);
+    let versions = division_labels(&config.navigation, DivisionKind::Version);
+    let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str);
+
+    let mut pages: Vec<Page> = Vec::new();
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    // Source file -> index of the first page read from it, so a second listing is a copy.
+    let mut read: HashMap<&str, usize> = HashMap::new();
+    let refs = page_refs(&config.navigation);
+    for page_ref in &refs {
+        let language = page_ref.language.unwrap_or(default_language);
+        if !seen.insert((page_ref.path, language)) {
+            continue;
+        }
+        let Some(source) = find_source(tree, page_ref.path) else {
+            warnings.push(format!(
+                "{}: listed in navigation but missing",
+                page_ref.path
+            ));
+            continue;
+        };
+        let mut page = match read.get(source) {
+            Some(&i) => pages[i].clone(),
+            None => {
+                read.insert(source, pages.len());
+                read_page(tree, source, page_ref.path, &mut warnings)
+            }
+        };
+        page.language = language.to_owned();
+        page.version = page_ref.version.map(str::to_owned);
+        page.tab = page_ref.tab.map(str::to_owned);
+        page.groups = page_ref.groups.iter().map(|g| (*g).to_owned()).collect();
+        page.hidden |= page_ref.hidden;
+        page.in_navigation = true;
+        pages.push(page);
+    }
+
+    let listed: HashSet<&str> = refs.iter().map(|r| r.path).collect();
+    let mut unlisted = Vec::new();
+    for source in tree.keys() {
+        let Some(path) = source
+            .strip_suffix(".mdx")
+            .or_else(|| source.strip_suffix(".md"))
+        else {
+            continue;
+        };
+        let shadowed = source.ends_with(".md") && tree.contains_key(&format!("{path}.mdx"));
+        if source.starts_with(SNIPPETS_DIR)
+            || read.contains_key(source.as_str())
+            || listed.contains(path)
+            || shadowed
+        {
+            continue;
+        }
+        let mut page = read_page(tree, source, path, &mut warnings);
+        let first = path.split('/').next().unwrap_or("");
+        page.language = languages
+            .iter()
+            .find(|l| *l == first)
+            .map_or(default_language, String::as_str)
+            .to_owned();
+        page.version = versions.iter().find(|v| *v == first).cloned();
+        page.hidden = true;
+        unlisted.push(page.path.clone());
+        pages.push(page);
+    }
+    if !unlisted.is_empty() {
+        let examples: Vec<&str> = unlisted.iter().take(5).map(String::as_str).collect();
+        warnings.push(format!(
+            "{} pages not in navigation, included as hidden pages (e.g. {})",
+            unlisted.len(),
+            examples.join(", ")
+        ));
+    }
+    if pages.is_empty() {
+        return Err(SiteError::NoPages);
+    }
+
+    Ok(Site {
+        name: config.name.clone(),
+        languages,
+        versions,
+        pages,
+        warnings,
+        config,
+    })
+}
+
+/// The file a navigation path names; `guides` may be `guides.mdx` or `guides/index.mdx`.
+fn find_source<'t>(tree: &'t SourceTree, path: &str) -> Option<&'t str> {
+    ["{}.mdx", "{}.md", "{}/index.mdx", "{}/index.md"]
+        .iter()
+        .map(|pattern| pattern.replace("{}", path))
+        .find_map(|candidate| tree.get_key_value(&candidate).map(|(k, _)| k.as_str()))
+}
+
+fn read_page(tree: &SourceTree, source: &str, path: &str, warnings: &mut Vec<String>) -> Page {
+    let bytes = tree.get(source).map_or(&[][..], Vec::as_slice);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => {
+            warnings.push(format!(
+                "{path}: not valid UTF-8, read with replacement characters"
+            ));
+            String::from_utf8_lossy(bytes)
+        }
+    };
+    let (yaml, body) = frontmatter::split(&text);
+    let fm = match yaml.map(frontmatter::parse) {
+        None => Frontmatter::default(),
+        Some(Ok(fm)) => fm,
+        Some(Err(err)) => {
+            warnings.push(format!("{path}: {err}"));
+            yaml.map(frontmatter::salvage).unwrap_or_default()
+        }
+    };
+    let page_text = sections::extract(body, source, tree);
+    warnings.extend(page_text.warnings);
+    let title = [fm.title.as_deref(), page_text.first_h1.as_deref()]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|t| !t.is_empty())
+        .map_or_else(|| humanise(path), str::to_owned);
+    Page {
+        path: path.to_owned(),
+        title,
+        sidebar_title: fm.sidebar_title,
+        description: fm.description,
+        openapi: fm.openapi,
+        sections: page_text.sections,
+        hidden: fm.hidden,
+        source: source.to_owned(),
+        keywords: fm.keywords,
+        ..Page::default()
+    }
+}
+
+/// `api/get-job-status` -> `Get job status`; `cli/index` -> `Cli`.
+fn humanise(path: &str) -> String {
+    let segment = path.rsplit('/').find(|s| *s != "index").unwrap_or(path);
+    let words = segment.replace(['-', '_'], " ");
+    let mut chars = words.trim().chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => path.to_owned(),
+    }
+}
+
+/// Language codes, default first (marked `default`, else the first declared), then declared order.
+fn languages(nav: &[NavItem]) -> Vec<String> {
+    let mut declared = Vec::new();
+    collect_divisions(nav, DivisionKind::Language, &mut |d| {
+        declared.push((d.label.clone(), d.default));
+    });
+    let mut out: Vec<String> = Vec::new();
+    if let Some((code, _)) = declared
+        .iter()
+        .find(|(_, default)| *default)
+        .or(declared.first())
+    {
+        out.push(code.clone());
+    }
+    for (code, _) in declared {
+        if !code.is_empty() && !out.contains(&code) {
+            out.push(code);
+        }
+    }
+    if out.is_empty() {
+        out.push(DEFAULT_LANGUAGE.to_owned());
+    }
+    out
+}
+
+fn division_labels(nav: &[NavItem], kind: DivisionKind) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    collect_divisions(nav, kind, &mut |d| {
+        if !d.label.is_empty() && !out.contains(&d.label) {
+            out.push(d.label.clone());
+        }
+    });
+    out
+}
+
+fn collect_divisions(
+    nav: &[NavItem],
+    kind: DivisionKind,
+    f: &mut dyn FnMut(&super::nav::Division),
+) {
+    for item in nav {
+        if let NavItem::Division(division) = item {
+            if division.kind == kind {
+                f(division);
+            }
+            collect_divisions(&division.items, kind, f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
+
+    fn tree(files: &[(&str, &str)]) -> SourceTree {
+        files
+            .iter()
+            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+            .collect()
+    }
+
+    fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
+        site.pages
+            .iter()
+            .find(|p| p.path == path)
+            .unwrap_or_else(|| panic!("no page {path}"))
+    }
+
+    const I18N_DOCS: &str = r#"{"name": "Acme", "navigation": {"languages": [
+        {"language": "en", "tabs": [{"tab": "Docs", "groups": [
+            {"group": "Start", "pages": ["index", {"group": "CLI", "root": "cli/index", "pages": ["cli/install"]}]}]}]},
+        {"$ref": "es.json"}]}}"#;
+    const ES_NAV: &str = r#"{"language": "es", "tabs": [{"tab": "Documentación", "groups": [
+        {"group": "Inicio", "pages": ["es/index", "es/gone"]}]}]}"#;
+
+    #[test]
+    fn builds_pages_with_language_tab_groups_and_titles() {
+        let site = build_site(&tree(&[
+            ("docs.json", I18N_DOCS),
+            ("es.json", ES_NAV),
+            (
+                "index.mdx",
+                "---\ntitle: Welcome\nsidebarTitle: Home\ndescription: Hi\n---\nHello.",
+            ),
+            ("cli/index.mdx", "# The CLI\n\nText."),
+            ("cli/install.mdx", "No title here."),
+            ("es/index.mdx", "---\ntitle: Bienvenido\n---\nHola."),
+        ]))
+        .unwrap();
+        assert_eq!(site.name, "Acme");
+        assert_eq!(site.languages, ["en", "es"]);
+        let paths: Vec<_> = site.pages.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["index", "cli/index", "cli/install", "es/index"]);
+        let home = page(&site, "index");
+        assert_eq!(
+            (home.title.as_str(), home.sidebar_title.as_deref()),
+            ("Welcome", Some("Home"))
+        );
+        assert_eq!(
+            (home.language.as_str(), home.tab.as_deref()),
+            ("en", Some("Docs"))
+        );
+        assert_eq!(page(&site, "cli/index").title, "The CLI");
+        assert_eq!(page(&site, "cli/index").groups, ["Start", "CLI"]);
+        assert_eq!(page(&site, "cli/install").title, "Install");
+        let es = page(&site, "es/index");
+        assert_eq!(
+            (es.language.as_str(), es.tab.as_deref()),
+            ("es", Some("Documentación"))
+        );
+        assert_eq!(site.warnings, ["es/gone: listed in navigation but missing"]);
+        assert!(site.pages.iter().all(|p| p.in_navigation && !p.hidden));
+    }
+
+    #[test]
+    fn site_round_trips_through_postcard_and_json() {
+        let site = build_site(&tree(&[
+            ("docs.json", I18N_DOCS),
+            ("es.json", ES_NAV),
+            (
+                "index.mdx",
+                "---\ntitle: Home\nicon: house\n---\n## A\n\nText",
+            ),
+        ]))
+        .unwrap();
+        let bytes = postcard::to_allocvec(&site).unwrap();
+        assert_eq!(postcard::from_bytes::<Site>(&bytes).unwrap(), site);
+        let json = serde_json::to_string(&site).unwrap();
+        assert_eq!(serde_json::from_str::<Site>(&json).unwrap(), site);
+    }
+
+    #[test]
+    fn unlisted_pages_are_hidden_pages_and_snippets_are_not_pages() {
+        let site = build_site(&tree(&[
+            ("docs.json", I18N_DOCS),
+            ("es.json", ES_NAV),
+            ("index.mdx", "Home"),
+            ("es/index.mdx", "Hola"),
+            ("es/secret.mdx", "Oculto"),
+            ("extra.md", "# Extra"),
+            ("snippets/s.mdx", "Snippet"),
+        ]))
+        .unwrap();
+        let secret = page(&site, "es/secret");
+        assert!(secret.hidden && !secret.in_navigation);
+        assert_eq!(secret.language, "es");
+        assert_eq!(page(&site, "extra").language, "en");
+        assert!(site.pages.iter().all(|p| !p.path.starts_with("snippets/")));
+        assert!(
+            site.warnings
+                .iter()
+                .any(|w| w.starts_with("2 pages not in navigation")),
+            "{:?}",
+            site.warnings
+        );
+    }
+
+    #[test]
+    fn page_listed_twice_is_kept_once_per_language() {
+        let site = build_site(&tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"languages": [
+                    {"language": "en", "tabs": [{"tab": "A", "pages": ["shared"]}, {"tab": "B", "pages": ["shared"]}]},
+                    {"language": "fr", "default": true, "pages": ["shared"]}]}}"#,
+            ),
+            ("shared.mdx", "Text"),
+        ]))
+        .unwrap();
+        assert_eq!(site.languages, ["fr", "en"]);
+        let found: Vec<_> = site
+            .pages
+            .iter()
+            .map(|p| (p.language.as_str(), p.tab.as_deref()))
+            .collect();
+        assert_eq!(found, [("en", Some("A")), ("fr", None)]);
+    }
+
+    #[test]
+    fn hidden_tab_group_or_frontmatter_hides_a_listed_page() {
+        let site = build_site(&tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"tabs": [{"tab": "Help", "hidden": true, "pages": ["a"]},
+                    {"tab": "Docs", "pages": ["b", "c"]}]}}"#,
+            ),
+            ("a.mdx", "A"),
+            ("b.mdx", "---\nhidden: true\n---\nB"),
+            ("c.mdx", "C"),
+        ]))
+        .unwrap();
+        let hidden: Vec<_> = site.pages.iter().map(|p| p.hidden).collect();
+        assert_eq!(hidden, [true, true, false]);
+    }
+
+    #[test]
+    fn bad_frontmatter_and_invalid_utf8_are_warnings_not_failures() {
+        let mut files = tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"pages": ["bad", "latin1"]}}"#,
+            ),
+            ("bad.mdx", "---\ntitle: Setup: basics\n---\n# Heading\n"),
+        ]);
+        files.insert("latin1.mdx".into(), b"# Caf\xe9\n".to_vec());
+        let site = build_site(&files).unwrap();
+        assert_eq!(page(&site, "bad").title, "Setup: basics");
+        assert_eq!(page(&site, "latin1").title, "Caf\u{fffd}");
+        assert_eq!(site.warnings.len(), 2, "{:?}", site.warnings);
+        assert!(site.warnings[0].starts_with("bad: invalid frontmatter YAML"));
+        assert!(site.warnings[1].starts_with("latin1: not valid UTF-8"));
+    }
+
+    #[test]
+    fn versions_are_listed_in_declared_order() {
+        let site = build_site(&tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"versions": [{"version": "v2", "pages": ["v2/a"]}, {"version": "v1", "pages": ["v1/a"]}]}}"#,
+            ),
+            ("v2/a.mdx", "A2"),
+            ("v1/a.mdx", "A1"),
+        ]))
+        .unwrap();
+        assert_eq!(site.versions, ["v2", "v1"]);
+        assert_eq!(site.languages, ["en"]);
+        assert_eq!(page(&site, "v1/a").version.as_deref(), Some("v1"));
+    }
+
+    #[test]
+    fn navigation_path_may_name_a_folder_index() {
+        let site = build_site(&tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["/guides"]}}"#),
+            ("guides/index.mdx", "Guides"),
+        ]))
+        .unwrap();
+        assert_eq!(site.pages.len(), 1);
+        assert_eq!(
+            (site.pages[0].path.as_str(), site.pages[0].source.as_str()),
+            ("guides", "guides/index.mdx")
+        );
+    }
+
+    #[test]
+    fn site_without_pages_is_an_error() {
+        let err = build_site(&tree(&[(
+            "docs.json",
+            r#"{"navigation": {"pages": ["gone"]}}"#,
+        )]));
+        assert_eq!(err, Err(SiteError::NoPages));
+    }
+
+    #[test]
+    fn humanises_paths_for_missing_titles() {
+        assert_eq!(
+            humanise("api/static-export/get-job-status"),
+            "Get job status"
+        );
+        assert_eq!(humanise("cli/index"), "Cli");
+        assert_eq!(humanise("index"), "Index");
+    }
+
+    const FIXTURE: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/fixtures/mintlify-docs"
+    );
+
+    fn read_dir_tree(root: &std::path::Path) -> SourceTree {
+        let mut tree = SourceTree::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let rel = path
+                        .strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    tree.insert(rel, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn real_fixture_archive_builds_a_complete_site() {
+        let root = std::path::Path::new(FIXTURE);
+        assert!(
+            root.join("docs.json").is_file(),
+            "fixture missing: expected the Mintlify docs fixture at {FIXTURE} (the shared folder sits beside the repo)"
+        );
+        let gz = pack_tree(&read_dir_tree(root));
+
+        let started = std::time::Instant::now();
+        let tree = read_docs_archive(&gz, &ArchiveLimits::default()).unwrap();
+        let unpacked = started.elapsed();
+        let site = build_site(&tree).unwrap();
+        let elapsed = started.elapsed();
+
+        let count = |lang: &str| site.pages.iter().filter(|p| p.language == lang).count();
+        eprintln!(
+            "fixture: {} pages (en {}, es {}, fr {}, zh {}), {} hidden, {} warnings, archive->site {:?} (unpack {:?})",
+            site.pages.len(),
+            count("en"),
+            count("es"),
+            count("fr"),
+            count("zh"),
+            site.pages.iter().filter(|p| p.hidden).count(),
+            site.warnings.len(),
+            elapsed,
+            unpacked
+        );
+        for warning in &site.warnings {
+            eprintln!("  warning: {warning}");
+        }
+
+        // 1,101 .md/.mdx files: 44 are snippets, 976 are listed (8 listed paths are missing), 81 unlisted.
+        assert!(site.pages.len() >= 1_050, "{} pages", site.pages.len());
+        let mut others = site.languages[1..].to_vec();
+        others.sort();
+        assert_eq!(site.languages[0], "en");
+        assert_eq!(others, ["es", "fr", "zh"]);
+        assert!(site.pages.iter().all(|p| !p.title.trim().is_empty()));
+        assert_eq!(site.name, "Mintlify");
+        assert_eq!(site.config.colors.primary.as_deref(), Some("#166E3F"));
+
+        let overview = page(&site, "api/static-export/overview");
+        assert_eq!(overview.tab.as_deref(), Some("Learn"));
+        assert_eq!(overview.groups, ["Use cases"]);
+        assert_eq!(page(&site, "cli/install").groups, ["Get started", "CLI"]);
+
+        let es = page(&site, "es/quickstart");
+        assert_eq!(es.language, "es");
+        assert!(site
+            .pages
+            .iter()
+            .filter(|p| p.path.starts_with("es/"))
+            .all(|p| p.language == "es"));
+
+        let home_text = page(&site, "index").full_text();
+        assert!(
+            home_text.contains("Meet the next generation of documentation."),
+            "{home_text}"
+        );
+        assert!(home_text.contains("CLI installation"), "{home_text}");
+        // quickstart uses <Tip>, <Card title>, <Step title>, an inline <Tooltip> and an .mdx snippet.
+        let text = page(&site, "quickstart").full_text();
+        for expected in [
+            "Using an AI agent?",
+            "Use the web editor",
+            "Install the CLI",
+            "stored in your documentation repository.",
+            "Get my documentation live on a published Mintlify site.",
+        ] {
+            assert!(
+                text.contains(expected),
+                "quickstart lacks {expected:?}:\n{text}"
+            );
+        }
+        for jsx in [
+            "<Card",
+            "<Tip",
+            "<Step",
+            "<Tooltip",
+            "<SetupAgentPrompt",
+            "import ",
+        ] {
+            assert!(!text.contains(jsx), "quickstart has {jsx:?}:\n{text}");
+        }
+
+        // Top-level snippet imports must not reach the text; the same line inside a fenced example
+        // (migration/gitbook shows one) is content and may.
+        let mut checked = 0;
+        for page in &site.pages {
+            let source = std::str::from_utf8(&tree[&page.source]).unwrap();
+            let text = page.full_text();
+            for block in crate::docs::mdx::blocks(frontmatter::split(source).1) {
+                let crate::docs::mdx::Block::Esm(esm) = block else {
+                    continue;
+                };
+                for line in esm
+                    .lines()
+                    .filter(|l| l.starts_with("import ") && l.contains("/snippets/"))
+                {
+                    checked += 1;
+                    if source.matches(line).count() == 1 {
+                        assert!(
+                            !text.contains(line),
+                            "{}: import left in text: {line}",
+                            page.path
+                        );
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} snippet imports checked");
+        assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
+    }
+}

@@ -1,0 +1,295 @@
+//! The index data and how it is built from pages. Everything here is what gets serialised; the only
+//! thing derived again on load is the path lookup table.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::chunk::chunk_page;
+use super::postings::{self, Posting, HEADING, TEXT, TITLE};
+use super::tokenize::{tokenize, Mode};
+use crate::docs::Page;
+
+/// A built index: chunk texts, page metadata, term dictionary and postings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchIndex {
+    pub(crate) data: IndexData,
+    /// Page numbers sorted by path, for [`SearchIndex::page`].
+    pub(crate) by_path: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct IndexData {
+    /// In the order given to `build` (navigation order).
+    pub pages: Vec<PageMeta>,
+    /// Grouped by page, in page order, sections in page order.
+    pub chunks: Vec<ChunkMeta>,
+    /// All terms concatenated in sorted order; term `i` ends at `term_ends[i]`. One string instead of
+    /// one allocation per term keeps loading cheap.
+    pub terms: String,
+    pub term_ends: Vec<u32>,
+    /// Document frequency (chunks containing the term), for IDF without decoding the list.
+    pub dfs: Vec<u32>,
+    /// Postings of term `i` end at `posting_ends[i]` in `postings`.
+    pub posting_ends: Vec<u32>,
+    pub postings: Vec<u8>,
+    /// Average field length in terms per field, over chunks where the field is not empty: intro chunks
+    /// have no heading, and counting them would make every real heading look long.
+    pub avg_len: [f32; 3],
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct PageMeta {
+    pub path: String,
+    pub title: String,
+    pub sidebar_title: Option<String>,
+    pub language: String,
+    pub version: Option<String>,
+    pub tab: Option<String>,
+    pub groups: Vec<String>,
+    /// Terms in title + sidebar title: the title field length of every chunk of the page.
+    pub title_len: u32,
+    pub first_chunk: u32,
+    pub chunk_count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ChunkMeta {
+    pub page: u32,
+    pub heading: String,
+    pub anchor: String,
+    pub level: u8,
+    /// A later piece of a cut section: no heading line when the page is reassembled.
+    pub continued: bool,
+    pub text: String,
+    pub heading_len: u32,
+    pub text_len: u32,
+}
+
+impl SearchIndex {
+    /// Builds the index. Never fails: odd pages (no sections, empty titles) still get one chunk.
+    pub fn build(pages: &[Page]) -> SearchIndex {
+        let mut builder = Builder::default();
+        for page in pages {
+            builder.add_page(page);
+        }
+        SearchIndex::from_data(builder.finish())
+    }
+
+    pub(crate) fn from_data(data: IndexData) -> SearchIndex {
+        let mut by_path: Vec<u32> = (0..data.pages.len() as u32).collect();
+        // Stable sort: for a path present twice (e.g. in two versions) the first page wins.
+        by_path.sort_by(|&a, &b| page_path(&data, a).cmp(page_path(&data, b)));
+        SearchIndex { data, by_path }
+    }
+
+    /// Index of `term` in the dictionary.
+    pub(crate) fn find_term(&self, term: &str) -> Option<usize> {
+        let d = &self.data;
+        let (mut lo, mut hi) = (0usize, d.term_ends.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let candidate = self.term_at(mid)?;
+            match candidate.cmp(term) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    pub(crate) fn term_at(&self, i: usize) -> Option<&str> {
+        let d = &self.data;
+        let start = if i == 0 {
+            0
+        } else {
+            *d.term_ends.get(i - 1)? as usize
+        };
+        let end = *d.term_ends.get(i)? as usize;
+        d.terms.get(start..end)
+    }
+
+    pub(crate) fn postings_of(&self, i: usize) -> postings::Decoder<'_> {
+        let d = &self.data;
+        let start = if i == 0 {
+            Some(0)
+        } else {
+            d.posting_ends.get(i - 1).map(|&e| e as usize)
+        };
+        let end = d.posting_ends.get(i).map(|&e| e as usize);
+        let bytes = match (start, end) {
+            (Some(s), Some(e)) => d.postings.get(s..e).unwrap_or(&[]),
+            _ => &[],
+        };
+        postings::Decoder::new(bytes)
+    }
+}
+
+fn page_path(data: &IndexData, i: u32) -> &str {
+    data.pages.get(i as usize).map_or("", |p| p.path.as_str())
+}
+
+#[derive(Default)]
+struct Builder {
+    pages: Vec<PageMeta>,
+    chunks: Vec<ChunkMeta>,
+    term_ids: HashMap<String, u32>,
+    lists: Vec<Vec<Posting>>,
+    totals: [u64; 3],
+    non_empty: [u64; 3],
+    /// Reused per chunk: term id -> field frequencies.
+    counts: HashMap<u32, [u32; 3]>,
+}
+
+impl Builder {
+    fn add_page(&mut self, page: &Page) {
+        let page_no = self.pages.len() as u32;
+        let first_chunk = self.chunks.len() as u32;
+
+        let mut title_terms: Vec<u32> = Vec::new();
+        let mut title_text = page.title.clone();
+        if let Some(sidebar) = page.sidebar_title.as_deref().filter(|s| *s != page.title) {
+            title_text.push('\n');
+            title_text.push_str(sidebar);
+        }
+        tokenize(&title_text, Mode::Index, |t| {
+            title_terms.push(self.intern(t))
+        });
+
+        // Description and openapi line are searchable but not stored: the page text never had them.
+        let mut extra = String::new();
+        for s in [&page.description, &page.openapi].into_iter().flatten() {
+            extra.push_str(s);
+            extra.push('\n');
+        }
+
+        let drafts = chunk_page(page);
+        for (i, draft) in drafts.iter().enumerate() {
+            let chunk_no = self.chunks.len() as u32;
+            self.counts.clear();
+            for &t in &title_terms {
+                bump(&mut self.counts, t, TITLE);
+            }
+            let mut heading_len = 0u32;
+            // A continued piece still belongs under its heading, so it keeps the heading field.
+            let mut heading_terms = Vec::new();
+            tokenize(draft.heading, Mode::Index, |t| {
+                heading_terms.push(self.intern(t))
+            });
+            for t in heading_terms {
+                bump(&mut self.counts, t, HEADING);
+                heading_len += 1;
+            }
+            let mut text_terms = Vec::new();
+            tokenize(draft.text, Mode::Index, |t| text_terms.push(self.intern(t)));
+            if i == 0 {
+                tokenize(&extra, Mode::Index, |t| text_terms.push(self.intern(t)));
+            }
+            let text_len = text_terms.len() as u32;
+            for t in text_terms {
+                bump(&mut self.counts, t, TEXT);
+            }
+            for (&term, &tf) in &self.counts {
+                if let Some(list) = self.lists.get_mut(term as usize) {
+                    list.push(Posting {
+                        chunk: chunk_no,
+                        tf,
+                    });
+                }
+            }
+            for (field, len) in [
+                (TITLE, title_terms.len() as u64),
+                (HEADING, heading_len.into()),
+                (TEXT, text_len.into()),
+            ] {
+                self.totals[field] += len;
+                self.non_empty[field] += u64::from(len > 0);
+            }
+            self.chunks.push(ChunkMeta {
+                page: page_no,
+                heading: draft.heading.to_owned(),
+                anchor: draft.anchor.to_owned(),
+                level: draft.level,
+                continued: draft.continued,
+                text: draft.text.to_owned(),
+                heading_len,
+                text_len,
+            });
+        }
+
+        self.pages.push(PageMeta {
+            path: page.path.trim_matches('/').to_owned(),
+            title: page.title.clone(),
+            sidebar_title: page.sidebar_title.clone(),
+            language: page.language.clone(),
+            version: page.version.clone(),
+            tab: page.tab.clone(),
+            groups: page.groups.clone(),
+            title_len: title_terms.len() as u32,
+            first_chunk,
+            chunk_count: drafts.len() as u32,
+        });
+    }
+
+    fn intern(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.term_ids.get(term) {
+            return id;
+        }
+        let id = self.lists.len() as u32;
+        self.term_ids.insert(term.to_owned(), id);
+        self.lists.push(Vec::new());
+        id
+    }
+
+    fn finish(self) -> IndexData {
+        let Builder {
+            pages,
+            mut chunks,
+            term_ids,
+            mut lists,
+            totals,
+            non_empty,
+            ..
+        } = self;
+        let mut sorted: Vec<(String, u32)> = term_ids.into_iter().collect();
+        sorted.sort_unstable();
+
+        let mut terms = String::new();
+        let mut term_ends = Vec::with_capacity(sorted.len());
+        let mut dfs = Vec::with_capacity(sorted.len());
+        let mut posting_ends = Vec::with_capacity(sorted.len());
+        let mut blob = Vec::new();
+        for (term, id) in sorted {
+            let list = lists
+                .get_mut(id as usize)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            terms.push_str(&term);
+            term_ends.push(terms.len() as u32);
+            dfs.push(list.len() as u32);
+            postings::encode(&list, &mut blob);
+            posting_ends.push(blob.len() as u32);
+        }
+
+        let avg_len = [TITLE, HEADING, TEXT].map(|f| totals[f] as f32 / non_empty[f].max(1) as f32);
+        chunks.shrink_to_fit();
+        IndexData {
+            pages,
+            chunks,
+            terms,
+            term_ends,
+            dfs,
+            posting_ends,
+            postings: blob,
+            avg_len,
+        }
+    }
+}
+
+fn bump(counts: &mut HashMap<u32, [u32; 3]>, term: u32, field: usize) {
+    let entry = counts.entry(term).or_insert([0; 3]);
+    if let Some(slot) = entry.get_mut(field) {
+        *slot = slot.saturating_add(1);
+    }
+}

@@ -1,0 +1,230 @@
+//! Running a query: filter pages, score chunks, cut at the threshold, spread results over pages.
+
+use super::index::{PageMeta, SearchIndex};
+use super::score;
+use super::tokenize::query_terms;
+
+/// Long assistant questions become queries too; past this many distinct terms the rest add cost, not
+/// precision.
+const MAX_QUERY_TERMS: usize = 64;
+/// Chunks of one page allowed before other pages' chunks are used up.
+const PER_PAGE: usize = 2;
+/// `near_path` boosts raise the score to this power: same folder, then same top-level section.
+/// A power keeps scores below 1 and in order (a multiplier would tie the best hits at 1.0) and is
+/// modest: 0.5 -> 0.55 and 0.8 -> 0.83 for the same folder, so weak matches stay below strong ones.
+const SAME_FOLDER_BOOST: f32 = 0.85;
+const SAME_SECTION_BOOST: f32 = 0.95;
+
+/// A search request. `Query::new(text)` gives the defaults (10 results, no threshold, no filters).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Query<'a> {
+    pub text: &'a str,
+    /// Maximum number of hits; 0 returns none.
+    pub limit: usize,
+    /// Hits scoring below this (0-1) are dropped.
+    pub score_threshold: f32,
+    /// Exact language code (ASCII case-insensitive).
+    pub language: Option<&'a str>,
+    /// Exact version label. Pages without a version belong to every version, so they always pass.
+    pub version: Option<&'a str>,
+    /// The site model has no tags: a tag matches the page's tab or any of its navigation groups,
+    /// case-insensitively.
+    pub tag: Option<&'a str>,
+    /// The page the user is on; pages in the same folder get a modest boost.
+    pub near_path: Option<&'a str>,
+}
+
+impl<'a> Query<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Query {
+            text,
+            limit: 10,
+            score_threshold: 0.0,
+            language: None,
+            version: None,
+            tag: None,
+            near_path: None,
+        }
+    }
+}
+
+impl Default for Query<'_> {
+    fn default() -> Self {
+        Query::new("")
+    }
+}
+
+/// One matching chunk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub path: String,
+    pub title: String,
+    /// `None` for the text before the page's first heading.
+    pub heading: Option<String>,
+    pub anchor: Option<String>,
+    /// The chunk text.
+    pub text: String,
+    /// 0-1, comparable across queries (see `score.rs`).
+    pub score: f32,
+    pub language: String,
+    pub version: Option<String>,
+    pub groups: Vec<String>,
+}
+
+impl SearchIndex {
+    /// Best chunks first; at most two per page unless too few other pages match.
+    pub fn search(&self, q: &Query) -> Vec<Hit> {
+        if q.limit == 0 {
+            return Vec::new();
+        }
+        let d = &self.data;
+        let n_chunks = d.chunks.len();
+        let terms = query_terms(q.text, MAX_QUERY_TERMS);
+        if terms.is_empty() || n_chunks == 0 {
+            return Vec::new();
+        }
+
+        let tag = q.tag.map(|t| t.trim().to_lowercase());
+        let allowed: Vec<bool> = d
+            .pages
+            .iter()
+            .map(|p| passes_filters(p, q, tag.as_deref()))
+            .collect();
+        let mut raw = vec![0f32; n_chunks];
+        let mut matched = vec![0f32; n_chunks];
+        let mut touched: Vec<u32> = Vec::new();
+        let missing_idf = score::idf(n_chunks, 0);
+        let mut total_idf = 0.0;
+
+        for term in &terms {
+            let Some(t) = self.find_term(term) else {
+                total_idf += missing_idf;
+                continue;
+            };
+            let idf = score::idf(n_chunks, d.dfs.get(t).copied().unwrap_or(0));
+            total_idf += idf;
+            for posting in self.postings_of(t) {
+                let c = posting.chunk as usize;
+                let Some(chunk) = d.chunks.get(c) else {
+                    continue;
+                };
+                if !allowed.get(chunk.page as usize).copied().unwrap_or(false) {
+                    continue;
+                }
+                let title_len = d.pages.get(chunk.page as usize).map_or(0, |p| p.title_len);
+                let len = [title_len, chunk.heading_len, chunk.text_len];
+                let w = score::term_weight(posting.tf, len, d.avg_len);
+                if let (Some(r), Some(m)) = (raw.get_mut(c), matched.get_mut(c)) {
+                    if *m == 0.0 {
+                        touched.push(posting.chunk);
+                    }
+                    *r += idf * w;
+                    *m += idf;
+                }
+            }
+        }
+
+        let near = q.near_path.map(super::page::normalize_path);
+        let mut scored: Vec<(u32, f32)> = touched
+            .into_iter()
+            .filter_map(|c| {
+                let chunk = d.chunks.get(c as usize)?;
+                let r = *raw.get(c as usize)?;
+                let m = *matched.get(c as usize)?;
+                let mut s = score::normalise(r, m, total_idf);
+                if let (Some(near), Some(page)) = (near, d.pages.get(chunk.page as usize)) {
+                    s = s.powf(proximity_boost(near, &page.path));
+                }
+                (s > 0.0 && s >= q.score_threshold).then_some((c, s))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+
+        self.spread(&scored, q.limit)
+            .into_iter()
+            .filter_map(|(c, s)| self.hit(c, s))
+            .collect()
+    }
+
+    /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
+    /// remaining chunks fill it. Result stays in score order.
+    fn spread(&self, scored: &[(u32, f32)], limit: usize) -> Vec<(u32, f32)> {
+        let mut per_page = vec![0usize; self.data.pages.len()];
+        let mut picked = Vec::with_capacity(limit.min(scored.len()));
+        let mut overflow = Vec::new();
+        for &(c, s) in scored {
+            if picked.len() >= limit {
+                break;
+            }
+            let page = self
+                .data
+                .chunks
+                .get(c as usize)
+                .map_or(0, |ch| ch.page as usize);
+            match per_page.get_mut(page) {
+                Some(n) if *n < PER_PAGE => {
+                    *n += 1;
+                    picked.push((c, s));
+                }
+                _ => overflow.push((c, s)),
+            }
+        }
+        if picked.len() < limit {
+            let room = limit - picked.len();
+            picked.extend(overflow.into_iter().take(room));
+            picked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        }
+        picked
+    }
+
+    fn hit(&self, c: u32, score: f32) -> Option<Hit> {
+        let chunk = self.data.chunks.get(c as usize)?;
+        let page = self.data.pages.get(chunk.page as usize)?;
+        let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        Some(Hit {
+            path: page.path.clone(),
+            title: page.title.clone(),
+            heading: non_empty(&chunk.heading),
+            anchor: non_empty(&chunk.anchor),
+            text: chunk.text.trim().to_owned(),
+            score,
+            language: page.language.clone(),
+            version: page.version.clone(),
+            groups: page.groups.clone(),
+        })
+    }
+}
+
+/// `tag` is the query's tag, trimmed and lowercased once per query.
+fn passes_filters(page: &PageMeta, q: &Query, tag: Option<&str>) -> bool {
+    if let Some(lang) = q.language {
+        if !page.language.eq_ignore_ascii_case(lang) {
+            return false;
+        }
+    }
+    if let (Some(want), Some(have)) = (q.version, page.version.as_deref()) {
+        if want != have {
+            return false;
+        }
+    }
+    if let Some(tag) = tag {
+        let matches = |s: &String| s.trim().to_lowercase() == tag;
+        if !(page.tab.iter().any(matches) || page.groups.iter().any(matches)) {
+            return false;
+        }
+    }
+    true
+}
+
+fn folder(path: &str) -> Option<&str> {
+    path.rsplit_once('/').map(|(dir, _)| dir)
+}
+
+fn proximity_boost(near: &str, path: &str) -> f32 {
+    match (folder(near), folder(path)) {
+        (Some(a), Some(b)) if a == b => SAME_FOLDER_BOOST,
+        (None, None) => SAME_FOLDER_BOOST,
+        (Some(a), Some(b)) if a.split('/').next() == b.split('/').next() => SAME_SECTION_BOOST,
+        _ => 1.0,
+    }
+}

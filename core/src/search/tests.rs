@@ -1,0 +1,498 @@
+//! Behaviour of the search index on small hand-made sites.
+
+use super::*;
+use crate::docs::{Page, Section};
+
+fn section(heading: &str, level: u8, text: &str) -> Section {
+    let anchor = heading.to_lowercase().replace(' ', "-");
+    Section {
+        heading: heading.into(),
+        anchor,
+        level,
+        text: text.into(),
+    }
+}
+
+fn page(path: &str, title: &str, sections: Vec<Section>) -> Page {
+    Page {
+        path: path.into(),
+        title: title.into(),
+        language: "en".into(),
+        sections,
+        ..Default::default()
+    }
+}
+
+fn filler(n: usize) -> String {
+    "Lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor. ".repeat(n)
+}
+
+fn site() -> Vec<Page> {
+    vec![
+        page(
+            "guides/custom-domain",
+            "Custom domains",
+            vec![
+                section("", 0, "Serve your docs from your own domain."),
+                section(
+                    "Configure DNS",
+                    2,
+                    "Add a CNAME record pointing at the edge.",
+                ),
+                section("Verify", 2, "Verification takes a few minutes."),
+            ],
+        ),
+        page(
+            "guides/analytics",
+            "Analytics",
+            vec![section("", 0, &format!("Track page views. {}", filler(3)))],
+        ),
+        page(
+            "api/keys",
+            "API keys",
+            vec![
+                section(
+                    "",
+                    0,
+                    "Create keys in the dashboard. Each key belongs to one organization.",
+                ),
+                section(
+                    "Rotating keys",
+                    2,
+                    "Rotate a key by creating a new one and deleting the old.",
+                ),
+            ],
+        ),
+        page(
+            "reference/glossary",
+            "Glossary",
+            vec![section(
+                "Terms",
+                2,
+                &format!(
+                    "A domain is a name. {} Keys authenticate requests.",
+                    filler(4)
+                ),
+            )],
+        ),
+    ]
+}
+
+fn top(index: &SearchIndex, text: &str) -> Vec<Hit> {
+    index.search(&Query::new(text))
+}
+
+#[test]
+fn title_match_outranks_body_match() {
+    let index = SearchIndex::build(&site());
+    let hits = top(&index, "domain");
+    assert_eq!(hits[0].path, "guides/custom-domain");
+    assert!(hits.iter().any(|h| h.path == "reference/glossary"));
+    let glossary = hits
+        .iter()
+        .find(|h| h.path == "reference/glossary")
+        .unwrap();
+    assert!(hits[0].score > glossary.score);
+}
+
+#[test]
+fn heading_match_outranks_body_match() {
+    let pages = vec![
+        page(
+            "a",
+            "Alpha",
+            vec![section("Webhooks", 2, "Events are delivered.")],
+        ),
+        page(
+            "b",
+            "Beta",
+            vec![section("Events", 2, "Configure webhooks in settings.")],
+        ),
+    ];
+    let index = SearchIndex::build(&pages);
+    let hits = top(&index, "webhooks");
+    assert_eq!(hits[0].path, "a");
+    assert_eq!(hits[0].heading.as_deref(), Some("Webhooks"));
+    assert_eq!(hits[0].anchor.as_deref(), Some("webhooks"));
+}
+
+#[test]
+fn more_query_terms_beat_one_repeated_term() {
+    let pages = vec![
+        page(
+            "repeat",
+            "One",
+            vec![section("", 0, &"deploy the worker. ".repeat(30))],
+        ),
+        page(
+            "both",
+            "Two",
+            vec![section("", 0, "deploy with a preview branch and rollback.")],
+        ),
+        page(
+            "other",
+            "Three",
+            vec![section("", 0, "nothing relevant here at all")],
+        ),
+    ];
+    let index = SearchIndex::build(&pages);
+    let hits = top(&index, "deploy preview");
+    assert_eq!(hits[0].path, "both");
+}
+
+#[test]
+fn strong_match_scores_high_and_weak_match_low() {
+    let index = SearchIndex::build(&site());
+    let hits = top(&index, "custom domain dns");
+    assert_eq!(hits[0].path, "guides/custom-domain");
+    assert!(hits[0].score > 0.6, "strong {}", hits[0].score);
+    // The glossary mentions "domain" once in a long body and nothing else of the query.
+    let weak = hits
+        .iter()
+        .find(|h| h.path == "reference/glossary")
+        .unwrap();
+    assert!(weak.score < 0.2, "weak {}", weak.score);
+    assert!(hits.iter().all(|h| (0.0..=1.0).contains(&h.score)));
+}
+
+#[test]
+fn threshold_drops_weak_hits() {
+    let index = SearchIndex::build(&site());
+    let all = top(&index, "custom domain dns");
+    let strict = index.search(&Query {
+        score_threshold: 0.5,
+        ..Query::new("custom domain dns")
+    });
+    assert!(strict.len() < all.len());
+    assert!(!strict.is_empty());
+    assert!(strict.iter().all(|h| h.score >= 0.5));
+}
+
+#[test]
+fn unknown_and_stopword_queries_return_nothing() {
+    let index = SearchIndex::build(&site());
+    assert!(top(&index, "zebra").is_empty());
+    assert!(top(&index, "how is the").is_empty());
+    assert!(top(&index, "").is_empty());
+    assert!(index
+        .search(&Query {
+            limit: 0,
+            ..Query::new("domain")
+        })
+        .is_empty());
+}
+
+#[test]
+fn stemming_matches_inflections() {
+    let index = SearchIndex::build(&site());
+    let hits = top(&index, "rotate key");
+    assert_eq!(hits[0].path, "api/keys");
+    assert_eq!(hits[0].heading.as_deref(), Some("Rotating keys"));
+    assert_eq!(top(&index, "verifying")[0].path, "guides/custom-domain");
+}
+
+fn multilingual() -> Vec<Page> {
+    let mut es = page(
+        "es/quickstart",
+        "Inicio rápido",
+        vec![section("", 0, "Configura tu dominio.")],
+    );
+    es.language = "es".into();
+    let mut zh = page(
+        "zh/custom-domain",
+        "自定义域名",
+        vec![section(
+            "配置DNS",
+            2,
+            "添加一条CNAME记录，指向边缘网络。验证需要几分钟。",
+        )],
+    );
+    zh.language = "zh".into();
+    let en = page(
+        "quickstart",
+        "Quickstart",
+        vec![section("", 0, "Configure your domain.")],
+    );
+    vec![en, es, zh]
+}
+
+#[test]
+fn language_filter_excludes_other_languages() {
+    let index = SearchIndex::build(&multilingual());
+    let all = top(&index, "dominio domain");
+    assert!(all.iter().any(|h| h.language == "es"));
+    let es = index.search(&Query {
+        language: Some("es"),
+        ..Query::new("dominio domain")
+    });
+    assert!(!es.is_empty());
+    assert!(es.iter().all(|h| h.language == "es"));
+}
+
+#[test]
+fn accents_are_optional_in_queries() {
+    let index = SearchIndex::build(&multilingual());
+    assert_eq!(top(&index, "rapido")[0].path, "es/quickstart");
+}
+
+#[test]
+fn chinese_query_matches_bigrams() {
+    let index = SearchIndex::build(&multilingual());
+    let hits = top(&index, "域名");
+    assert_eq!(hits[0].path, "zh/custom-domain");
+    let hits = top(&index, "如何添加CNAME记录");
+    assert_eq!(hits[0].path, "zh/custom-domain");
+    assert_eq!(hits[0].heading.as_deref(), Some("配置DNS"));
+    // Unrelated Chinese shares no bigram.
+    assert!(top(&index, "价格计划").is_empty());
+}
+
+#[test]
+fn version_filter_keeps_unversioned_pages() {
+    let mut v1 = page(
+        "v1/auth",
+        "Auth",
+        vec![section("", 0, "Tokens in version one.")],
+    );
+    v1.version = Some("v1".into());
+    let mut v2 = page(
+        "v2/auth",
+        "Auth",
+        vec![section("", 0, "Tokens in version two.")],
+    );
+    v2.version = Some("v2".into());
+    let shared = page(
+        "changelog",
+        "Changelog",
+        vec![section("", 0, "Tokens changed.")],
+    );
+    let index = SearchIndex::build(&[v1, v2, shared]);
+    let hits = index.search(&Query {
+        version: Some("v2"),
+        ..Query::new("tokens")
+    });
+    let paths: Vec<_> = hits.iter().map(|h| h.path.as_str()).collect();
+    assert!(paths.contains(&"v2/auth"));
+    assert!(paths.contains(&"changelog"));
+    assert!(!paths.contains(&"v1/auth"));
+    assert_eq!(index.versions(), ["v1", "v2"]);
+}
+
+#[test]
+fn tag_matches_tab_or_group_case_insensitively() {
+    let mut a = page("a", "Limits", vec![section("", 0, "Rate limits apply.")]);
+    a.tab = Some("API Reference".into());
+    let mut b = page(
+        "b",
+        "Limits guide",
+        vec![section("", 0, "Rate limits explained.")],
+    );
+    b.groups = vec!["Guides".into(), "Operations".into()];
+    let index = SearchIndex::build(&[a, b]);
+    let by_tab = index.search(&Query {
+        tag: Some("api reference"),
+        ..Query::new("limits")
+    });
+    assert_eq!(
+        by_tab.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+        ["a"]
+    );
+    let by_group = index.search(&Query {
+        tag: Some("OPERATIONS"),
+        ..Query::new("limits")
+    });
+    assert_eq!(
+        by_group.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+        ["b"]
+    );
+    assert_eq!(by_group[0].groups, ["Guides", "Operations"]);
+}
+
+#[test]
+fn near_path_boosts_same_folder() {
+    let pages = vec![
+        page(
+            "guides/setup",
+            "Setup",
+            vec![section("", 0, "Install the command line tool.")],
+        ),
+        page(
+            "api/setup",
+            "Setup",
+            vec![section("", 0, "Install the command line tool.")],
+        ),
+    ];
+    let index = SearchIndex::build(&pages);
+    let plain = top(&index, "install setup");
+    assert_eq!(plain[0].path, "guides/setup");
+    let near = index.search(&Query {
+        near_path: Some("/api/overview"),
+        ..Query::new("install setup")
+    });
+    assert_eq!(near[0].path, "api/setup");
+    assert!(near[0].score <= 1.0);
+}
+
+#[test]
+fn one_page_does_not_flood_results() {
+    let sections: Vec<Section> = (0..6)
+        .map(|i| section(&format!("Webhook events {i}"), 2, "webhook payload"))
+        .collect();
+    let mut pages = vec![page("webhooks", "Webhooks", sections)];
+    pages.push(page(
+        "events",
+        "Events",
+        vec![section("", 0, "a webhook is sent per event")],
+    ));
+    pages.push(page(
+        "retries",
+        "Retries",
+        vec![section("", 0, "failed webhook deliveries retry")],
+    ));
+    let index = SearchIndex::build(&pages);
+
+    let hits = index.search(&Query {
+        limit: 4,
+        ..Query::new("webhook")
+    });
+    let from_big = hits.iter().filter(|h| h.path == "webhooks").count();
+    assert_eq!(hits.len(), 4);
+    assert_eq!(from_big, 2);
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+
+    // With room to spare, the page's other chunks fill in after the other pages.
+    let many = index.search(&Query {
+        limit: 20,
+        ..Query::new("webhook")
+    });
+    assert_eq!(many.len(), 8);
+}
+
+#[test]
+fn long_sections_are_cut_into_chunks() {
+    let para = format!("{}\n\n", filler(4));
+    let long = para.repeat(20);
+    let index = SearchIndex::build(&[page("long", "Long", vec![section("Body", 2, &long)])]);
+    assert!(index.chunk_count() > 3);
+    let hits = index.search(&Query {
+        limit: 50,
+        ..Query::new("lorem")
+    });
+    assert!(hits.iter().all(|h| h.text.chars().count() <= 1875));
+    assert!(hits.iter().all(|h| h.heading.as_deref() == Some("Body")));
+}
+
+#[test]
+fn page_text_reassembles_sections() {
+    let long = format!("{}\n\n", filler(4)).repeat(20);
+    let p = page(
+        "guide/long",
+        "Long",
+        vec![
+            section("", 0, "Intro line."),
+            section("Body", 2, &long),
+            section("Deeper", 3, "Nested text\nwith two lines"),
+            section("Empty", 2, ""),
+        ],
+    );
+    let index = SearchIndex::build(std::slice::from_ref(&p));
+    let doc = index.page("guide/long").unwrap();
+    assert_eq!(doc.text, p.full_text());
+    assert_eq!(doc.title, "Long");
+}
+
+#[test]
+fn page_lookup_tolerates_slashes_and_extensions() {
+    let index = SearchIndex::build(&site());
+    for path in [
+        "api/keys",
+        "/api/keys",
+        "/api/keys/",
+        "api/keys.mdx",
+        "api/keys.md",
+        "api/keys#rotating-keys",
+    ] {
+        assert_eq!(
+            index.page(path).map(|p| p.path),
+            Some("api/keys".to_owned()),
+            "{path}"
+        );
+    }
+    assert!(index.page("api/key").is_none());
+    assert!(index.page("").is_none());
+}
+
+#[test]
+fn listing_reports_pages_languages_and_versions() {
+    let index = SearchIndex::build(&multilingual());
+    assert_eq!(index.page_count(), 3);
+    assert_eq!(index.languages(), ["en", "es", "zh"]);
+    assert!(index.versions().is_empty());
+    let first = index.pages().next().unwrap();
+    assert_eq!((first.path, first.title), ("quickstart", "Quickstart"));
+}
+
+#[test]
+fn roundtrip_preserves_results() {
+    let mut pages = site();
+    pages.extend(multilingual());
+    let index = SearchIndex::build(&pages);
+    let bytes = index.to_bytes();
+    let loaded = SearchIndex::from_bytes(&bytes).unwrap();
+    assert_eq!(loaded, index);
+    for q in ["custom domain", "域名", "rotate keys", "dominio"] {
+        assert_eq!(
+            loaded.search(&Query::new(q)),
+            index.search(&Query::new(q)),
+            "{q}"
+        );
+    }
+    assert_eq!(loaded.page("api/keys"), index.page("api/keys"));
+}
+
+#[test]
+fn corrupt_bytes_are_an_error() {
+    let bytes = SearchIndex::build(&site()).to_bytes();
+    assert!(matches!(
+        SearchIndex::from_bytes(&[]),
+        Err(IndexError::Empty)
+    ));
+    let mut other = bytes.clone();
+    other[0] = FORMAT_VERSION + 1;
+    assert!(matches!(
+        SearchIndex::from_bytes(&other),
+        Err(IndexError::UnsupportedVersion(_))
+    ));
+    for len in 1..bytes.len() {
+        assert!(
+            SearchIndex::from_bytes(&bytes[..len]).is_err(),
+            "truncated at {len}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        SearchIndex::from_bytes(&longer),
+        Err(IndexError::TrailingBytes)
+    ));
+    // Garbage and bit flips must never panic; whatever loads must still answer queries.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..300 {
+        let garbage: Vec<u8> = (0..(next() % 400)).map(|_| next() as u8).collect();
+        let _ = SearchIndex::from_bytes(&garbage);
+        let mut flipped = bytes.clone();
+        let at = (next() as usize) % flipped.len();
+        flipped[at] ^= 1 << (next() % 8);
+        if let Ok(index) = SearchIndex::from_bytes(&flipped) {
+            let _ = index.search(&Query::new("custom domain keys"));
+            let _ = index.page("api/keys");
+        }
+    }
+    assert!(!IndexError::Empty.to_string().is_empty());
+}

@@ -1,0 +1,126 @@
+// The OpenAI-compatible and Anthropic backends against local servers speaking those providers' streaming
+// wire formats; and streaming that stays incremental for a client asking for gzip.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processDataStream } from '@ai-sdk/ui-utils';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { ROOT_TOKEN, tenant } from './support/api.mjs';
+import { publishFolder } from './support/docs.mjs';
+import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+
+const LLM_KEY = 'sk-test-provider-key-0123456789';
+let mock;
+const backends = {};
+
+before(async () => {
+  mock = await startLlmMock();
+  for (const name of ['openai', 'anthropic']) {
+    const state = mkdtempSync(join(tmpdir(), `docs-edge-${name}-`));
+    const worker = await startWorker({
+      persistTo: state,
+      vars: { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: LLM_KEY, LLM_MODEL: `${name}-test-model` },
+    });
+    const t = await tenant({ base: worker.baseUrl });
+    const published = await publishFolder(t.domain, t.adminKey, undefined, { base: worker.baseUrl });
+    assert.equal(published.status, 200, published.text);
+    backends[name] = { worker, state, t };
+  }
+});
+
+after(async () => {
+  for (const { worker, state } of Object.values(backends)) {
+    await worker.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+  await mock?.close();
+});
+
+/** Raw request recording each body chunk as it arrives. */
+function postRaw(name, question, headers = {}) {
+  const { worker, t } = backends[name];
+  const body = JSON.stringify({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', content: question, parts: [{ type: 'text', text: question }] }] });
+  return new Promise((resolve, reject) => {
+    const req = request(`${worker.baseUrl}/discovery/v1/assistant/${t.domain}/message`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json', ...headers },
+    }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, chunks, text: chunks.join('') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function parts(text) {
+  const events = [];
+  const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+  await processDataStream({
+    stream,
+    onTextPart: (v) => events.push(['text', v]),
+    onSourcePart: (v) => events.push(['source', v]),
+    onErrorPart: (v) => events.push(['error', v]),
+    onDataPart: (v) => events.push(['data', v]),
+    onFinishMessagePart: (v) => events.push(['finish', v]),
+    onStartStepPart: (v) => events.push(['start', v]),
+    onFinishStepPart: (v) => events.push(['step', v]),
+  });
+  return events;
+}
+
+for (const name of ['openai', 'anthropic']) {
+  test(`${name}: provider tokens stream through as text parts, with sources and usage`, async () => {
+    const before = mock.requests.length;
+    const res = await postRaw(name, 'How do I publish my docs?');
+    assert.equal(res.status, 200);
+    const events = await parts(res.text);
+    const text = events.filter(([k]) => k === 'text').map(([, v]) => v);
+    assert.deepEqual(text, MOCK_TOKENS);
+    assert.ok(events.some(([k, v]) => k === 'source' && v.url.startsWith('https://')));
+    const finish = events.find(([k]) => k === 'finish')[1];
+    assert.equal(finish.finishReason, 'stop');
+    assert.equal(finish.usage.promptTokens, 321);
+    assert.equal(finish.usage.completionTokens, 12);
+    assert.equal(finish.threadId, res.headers['x-thread-id']);
+    const sent = mock.requests.slice(before).at(-1);
+    assert.equal(sent.body.model, `${name}-test-model`);
+    assert.equal(sent.body.stream, true);
+    if (name === 'openai') {
+      assert.equal(sent.headers.authorization, `Bearer ${LLM_KEY}`);
+      assert.equal(sent.body.messages[0].role, 'system');
+    } else {
+      assert.equal(sent.headers['x-api-key'], LLM_KEY);
+      assert.equal(sent.headers['anthropic-version'], '2023-06-01');
+      assert.equal(typeof sent.body.system, 'string');
+    }
+    const prompt = JSON.stringify(sent.body.messages);
+    assert.match(prompt, /Publish your docs/, 'retrieved passages reach the model');
+  });
+
+  test(`${name}: an upstream error mid-stream ends the stream with a 3: part`, async () => {
+    const res = await postRaw(name, 'FAIL_MIDSTREAM how do I publish?');
+    assert.equal(res.status, 200);
+    const events = await parts(res.text);
+    assert.deepEqual(events.filter(([k]) => k === 'text').map(([, v]) => v), MOCK_TOKENS.slice(0, 2));
+    assert.equal(events.at(-1)[0], 'error');
+    assert.ok(!events.some(([k]) => k === 'finish'));
+    assert.ok(!res.text.includes(LLM_KEY));
+  });
+}
+
+test('with Accept-Encoding: gzip the first text part arrives before the stream ends', async () => {
+  const res = await postRaw('openai', 'How do I publish my docs?', { 'accept-encoding': 'gzip' });
+  assert.equal(res.status, 200);
+  assert.notEqual(res.headers['content-encoding'], 'gzip');
+  const firstText = res.chunks.findIndex((c) => /(^|\n)0:/.test(c));
+  assert.ok(firstText >= 0, 'a text part arrived');
+  const later = res.chunks.slice(firstText + 1).join('');
+  assert.match(later, /(^|\n)0:/, 'more text parts arrived in later chunks');
+  assert.match(later, /(^|\n)d:/, 'the finish part arrived after the first text part');
+});

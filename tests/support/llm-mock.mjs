@@ -1,0 +1,87 @@
+// Local stand-ins for LLM providers, speaking their documented streaming wire formats event for event:
+// OpenAI Chat Completions (`data: {chunk}` ... `data: [DONE]`) and Anthropic Messages (`event:` +
+// `data:` pairs from message_start to message_stop). Tokens are spaced in time so a test can see the
+// answer arrive piece by piece. A question containing FAIL_MIDSTREAM makes the provider fail after two
+// tokens, in that provider's own error shape.
+import { createServer } from 'node:http';
+
+export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export ', 'is one bundle.'];
+const GAP_MS = 120;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function lastUserText(body) {
+  const messages = body.messages ?? [];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return '';
+  return typeof last.content === 'string' ? last.content : last.content.map((c) => c.text ?? '').join('');
+}
+
+async function openai(req, res, body) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model: body.model };
+  const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  const fail = lastUserText(body).includes('FAIL_MIDSTREAM');
+  for (const [i, token] of MOCK_TOKENS.entries()) {
+    if (fail && i === 2) {
+      send({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
+      return res.end();
+    }
+    await sleep(GAP_MS);
+    send({ ...base, choices: [{ index: 0, delta: { content: token }, finish_reason: null }] });
+  }
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  send({ ...base, choices: [], usage: { prompt_tokens: 321, completion_tokens: 12, total_tokens: 333 } });
+  res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+async function anthropic(req, res, body) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (event, obj) => res.write(`event: ${event}\ndata: ${JSON.stringify(obj)}\n\n`);
+  send('message_start', {
+    type: 'message_start',
+    message: { id: 'msg_mock', type: 'message', role: 'assistant', content: [], model: body.model, stop_reason: null, stop_sequence: null, usage: { input_tokens: 321, output_tokens: 1 } },
+  });
+  send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  send('ping', { type: 'ping' });
+  const fail = lastUserText(body).includes('FAIL_MIDSTREAM');
+  for (const [i, token] of MOCK_TOKENS.entries()) {
+    if (fail && i === 2) {
+      send('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+      return res.end();
+    }
+    await sleep(GAP_MS);
+    send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: token } });
+  }
+  send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 12 } });
+  send('message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+/** Starts the mock on a free loopback port; `requests` records what the worker sent. */
+export async function startLlmMock() {
+  const requests = [];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', async () => {
+      let body;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        res.writeHead(400).end('{"error":{"message":"bad json"}}');
+        return;
+      }
+      requests.push({ path: req.url, headers: req.headers, body });
+      if (req.url === '/v1/chat/completions') return openai(req, res, body);
+      if (req.url === '/v1/messages') return anthropic(req, res, body);
+      res.writeHead(404).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((r) => server.close(r)) };
+}

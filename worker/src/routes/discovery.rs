@@ -1,0 +1,29 @@
+//! What every `/discovery/` endpoint does first: an assistant key of the domain's organization, then the
+//! rate limits, whose headers go on the response whatever happens next.
+
+use docs_edge_core::wire::KeyKind;
+
+use crate::app::Call;
+use crate::auth::{require_domain, require_key};
+use crate::directory::{Directory, KeyRecord};
+use crate::error::ApiResult;
+use crate::ratelimit;
+
+pub struct Caller {
+    pub key: KeyRecord,
+    pub domain: String,
+}
+
+pub async fn authorize(call: &mut Call) -> ApiResult<Caller> {
+    let directory = Directory::open(&call.env)?;
+    let key = require_key(&call.req, &directory, KeyKind::Assistant).await?;
+    let domain = require_domain(&directory, &key, call.param(0)).await?;
+    let ip = ratelimit::client_ip(&call.req);
+    match ratelimit::check(&call.env, &call.ctx, &call.config, &key.org_id, &ip) {
+        Ok(headers) => {
+            call.response_headers.extend(headers);
+            Ok(Caller { key, domain })
+        }
+        Err(err) => Err(err),
+    }
+}

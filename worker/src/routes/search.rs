@@ -1,0 +1,123 @@
+//! `POST /discovery/v1/search/{domain}` and `POST /discovery/v1/page/{domain}`: search the live docs and
+//! read one page. Shapes as the hosted service's discovery OpenAPI document.
+
+use docs_edge_core::search::Query;
+use docs_edge_core::wire::{PageContent, SearchFilter, SearchMetadata, SearchResult};
+use serde_json::Value;
+use worker::Response;
+
+use crate::app::Call;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{json_response, optional_string, read_json_object, required_string};
+use crate::routes::discovery::authorize;
+use crate::sites::live_index;
+
+const MAX_QUERY_CHARS: usize = 1_000;
+const MAX_PATH_CHARS: usize = 500;
+
+struct SearchRequest {
+    query: String,
+    page_size: usize,
+    score_threshold: f32,
+    filter: SearchFilter,
+}
+
+fn parse_search(body: &Value) -> ApiResult<SearchRequest> {
+    let query = required_string(body, "query")?;
+    if query.trim().is_empty() {
+        return Err(ApiError::Invalid("query: must not be empty".into()));
+    }
+    if query.chars().count() > MAX_QUERY_CHARS {
+        return Err(ApiError::Invalid(format!("query: must be at most {MAX_QUERY_CHARS} characters")));
+    }
+    let page_size = match body.get("pageSize") {
+        None | Some(Value::Null) => 10,
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=50).contains(&n) => n as usize,
+            _ => return Err(ApiError::Invalid("pageSize: must be an integer from 1 to 50".into())),
+        },
+    };
+    let score_threshold = match body.get("scoreThreshold") {
+        None | Some(Value::Null) => 0.0,
+        Some(v) => match v.as_f64() {
+            Some(t) if (0.0..=1.0).contains(&t) => t as f32,
+            _ => return Err(ApiError::Invalid("scoreThreshold: must be a number from 0 to 1".into())),
+        },
+    };
+    let filter = match body.get("filter") {
+        None | Some(Value::Null) => SearchFilter::default(),
+        Some(filter @ Value::Object(_)) => parse_filter(filter, "filter")?,
+        Some(_) => return Err(ApiError::Invalid("filter: must be an object".into())),
+    };
+    Ok(SearchRequest { query, page_size, score_threshold, filter })
+}
+
+pub fn parse_filter(filter: &Value, path: &str) -> ApiResult<SearchFilter> {
+    let field = |name: &str| {
+        optional_string(filter, name).map_err(|_| ApiError::Invalid(format!("{path}.{name}: must be a string")))
+    };
+    let groups = match filter.get("groups") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                item.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| ApiError::Invalid(format!("{path}.groups[{i}]: must be a string")))
+            })
+            .collect::<ApiResult<Vec<_>>>()?,
+        Some(_) => return Err(ApiError::Invalid(format!("{path}.groups: must be an array of strings"))),
+    };
+    Ok(SearchFilter { version: field("version")?, language: field("language")?, tag: field("tag")?, groups })
+}
+
+pub async fn search(call: &mut Call) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
+    let request = parse_search(&body)?;
+    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let query = Query {
+        text: &request.query,
+        limit: request.page_size,
+        score_threshold: request.score_threshold,
+        language: request.filter.language.as_deref(),
+        version: request.filter.version.as_deref(),
+        tag: request.filter.tag.as_deref(),
+        near_path: None,
+    };
+    let results: Vec<SearchResult> = index
+        .search(&query)
+        .into_iter()
+        .map(|hit| SearchResult {
+            content: hit.text,
+            path: hit.path,
+            metadata: SearchMetadata {
+                title: hit.title,
+                heading: hit.heading,
+                anchor: hit.anchor,
+                language: hit.language,
+                version: hit.version,
+                groups: hit.groups,
+                score: hit.score,
+            },
+        })
+        .collect();
+    json_response(200, &results)
+}
+
+pub async fn page(call: &mut Call) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
+    let path = required_string(&body, "path")?;
+    if path.chars().count() > MAX_PATH_CHARS {
+        return Err(ApiError::Invalid(format!("path: must be at most {MAX_PATH_CHARS} characters")));
+    }
+    match body.get("groups") {
+        None | Some(Value::Null) | Some(Value::Array(_)) => {}
+        Some(_) => return Err(ApiError::Invalid("groups: must be an array of strings".into())),
+    }
+    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let doc = index.page(&path).ok_or_else(|| ApiError::NotFound(format!("page {path} not found")))?;
+    json_response(200, &PageContent { path: doc.path, content: doc.text })
+}

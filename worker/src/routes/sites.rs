@@ -1,0 +1,71 @@
+//! `/v1/sites/{domain}`: publish a docs folder (`.tar.gz`) and read what is live. Admin keys only.
+
+use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits};
+use docs_edge_core::docs::site::build_site;
+use docs_edge_core::search::SearchIndex;
+use docs_edge_core::wire::{KeyKind, PublishedSite};
+use worker::Response;
+
+use crate::app::Call;
+use crate::auth::{require_domain, require_key};
+use crate::clock::now_iso;
+use crate::directory::Directory;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{json_response, read_body, require_content_type};
+use crate::random::random_id;
+use crate::sites::{self, SiteVersion};
+
+const ARCHIVE_TYPES: &[&str] = &["application/gzip", "application/x-gzip", "application/x-tar+gzip"];
+
+fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
+    PublishedSite {
+        domain: domain.to_string(),
+        published_at: version.published_at.clone(),
+        page_count: version.page_count,
+        languages: version.languages.clone(),
+        versions: version.versions.clone(),
+        warnings: version.warnings.clone(),
+    }
+}
+
+pub async fn publish(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
+    let domain = require_domain(&directory, &key, call.param(0)).await?;
+    require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
+    let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
+
+    let limits = ArchiveLimits {
+        max_files: call.config.max_source_files,
+        max_total_bytes: call.config.max_source_bytes,
+        ..ArchiveLimits::default()
+    };
+    let tree = read_docs_archive(&upload, &limits).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    drop(tree);
+    let index = SearchIndex::build(&site.pages).to_bytes();
+
+    let version = SiteVersion {
+        publish_id: random_id("pub_", 8)?,
+        published_at: now_iso(),
+        page_count: site.pages.len(),
+        languages: site.languages.clone(),
+        versions: site.versions.clone(),
+        warnings: site.warnings.clone(),
+        source_bytes: upload.len() as u64,
+        index_bytes: index.len() as u64,
+    };
+    drop(site);
+    sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index).await?;
+    json_response(200, &published(&domain, &version))
+}
+
+pub async fn get(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
+    let domain = require_domain(&directory, &key, call.param(0)).await?;
+    let version = sites::current_version(&sites::bucket(&call.env)?, &domain)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
+    json_response(200, &published(&domain, &version))
+}

@@ -1,0 +1,25 @@
+//! `GET /v1/threads/{threadId}`: the server's record of an assistant conversation. Admin keys only;
+//! another organization's thread is 404.
+
+use docs_edge_core::wire::KeyKind;
+use worker::Response;
+
+use crate::app::Call;
+use crate::auth::require_key;
+use crate::directory::Directory;
+use crate::error::{ApiError, ApiResult};
+use crate::http::json_response;
+use crate::threads;
+
+pub async fn get(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
+    let thread_id = call.param(0).to_string();
+    if thread_id.len() > 100 || !thread_id.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ApiError::NotFound(format!("thread not found")));
+    }
+    let record = threads::find(&call.env, &thread_id, &key.org_id, None)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id} not found")))?;
+    json_response(200, &record)
+}

@@ -1,0 +1,116 @@
+//! Published docs sites in R2, and the isolate's cache of their search indexes.
+//!
+//! Layout: `sites/{domain}/{publishId}/source.tar.gz` (the upload as received) and `.../index.bin` (the
+//! search index); `sites/{domain}/current.json` names the live version. Writing that one small object is
+//! the switch, so readers see the old version or the new one, never a mix, and a failed publish (which
+//! never reaches the switch) leaves the old one live.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use docs_edge_core::search::SearchIndex;
+use serde::{Deserialize, Serialize};
+use worker::{Bucket, Env};
+
+use crate::clock::now_ms;
+use crate::config::R2_BINDING;
+use crate::error::{ApiError, ApiResult};
+
+/// How long an isolate trusts its idea of the live version before asking R2 again.
+const POINTER_TTL_MS: u64 = 5_000;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteVersion {
+    pub publish_id: String,
+    pub published_at: String,
+    pub page_count: usize,
+    pub languages: Vec<String>,
+    pub versions: Vec<String>,
+    pub warnings: Vec<String>,
+    pub source_bytes: u64,
+    pub index_bytes: u64,
+}
+
+struct CachedSite {
+    version: SiteVersion,
+    index: Rc<SearchIndex>,
+    checked_ms: u64,
+}
+
+thread_local! {
+    static INDEXES: RefCell<HashMap<String, CachedSite>> = RefCell::new(HashMap::new());
+}
+
+pub fn bucket(env: &Env) -> ApiResult<Bucket> {
+    Ok(env.bucket(R2_BINDING)?)
+}
+
+fn current_key(domain: &str) -> String {
+    format!("sites/{domain}/current.json")
+}
+
+pub fn version_prefix(domain: &str, publish_id: &str) -> String {
+    format!("sites/{domain}/{publish_id}/")
+}
+
+pub async fn current_version(bucket: &Bucket, domain: &str) -> ApiResult<Option<SiteVersion>> {
+    let Some(object) = bucket.get(current_key(domain)).execute().await? else {
+        return Ok(None);
+    };
+    let Some(body) = object.body() else { return Ok(None) };
+    Ok(Some(serde_json::from_slice(&body.bytes().await?)?))
+}
+
+/// Stores a new version's objects, then switches the site to it.
+pub async fn publish(bucket: &Bucket, domain: &str, version: &SiteVersion, source: Vec<u8>, index: Vec<u8>) -> ApiResult<()> {
+    let prefix = version_prefix(domain, &version.publish_id);
+    bucket.put(format!("{prefix}source.tar.gz"), source).execute().await?;
+    bucket.put(format!("{prefix}index.bin"), index).execute().await?;
+    bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
+    INDEXES.with(|cache| cache.borrow_mut().remove(domain));
+    Ok(())
+}
+
+/// The live index of `domain`, from the isolate cache when it is fresh; 404 when nothing is published.
+pub async fn live_index(env: &Env, domain: &str) -> ApiResult<(SiteVersion, Rc<SearchIndex>)> {
+    let now = now_ms();
+    let cached = INDEXES.with(|cache| {
+        cache.borrow().get(domain).map(|c| (c.version.clone(), c.index.clone(), c.checked_ms))
+    });
+    if let Some((version, index, checked)) = &cached {
+        if now.saturating_sub(*checked) < POINTER_TTL_MS {
+            return Ok((version.clone(), index.clone()));
+        }
+    }
+    let bucket = bucket(env)?;
+    let version = current_version(&bucket, domain)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
+    if let Some((cached_version, index, _)) = cached {
+        if cached_version.publish_id == version.publish_id {
+            remember(domain, &version, index.clone());
+            return Ok((version, index));
+        }
+    }
+    let key = format!("{}index.bin", version_prefix(domain, &version.publish_id));
+    let object = bucket
+        .get(key)
+        .execute()
+        .await?
+        .ok_or_else(|| ApiError::Internal(format!("index of {domain} {} is missing", version.publish_id)))?;
+    let bytes = object.body().ok_or_else(|| ApiError::Internal("index object has no body".into()))?.bytes().await?;
+    let index = Rc::new(SearchIndex::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("index of {domain}: {e}")))?);
+    remember(domain, &version, index.clone());
+    Ok((version, index))
+}
+
+fn remember(domain: &str, version: &SiteVersion, index: Rc<SearchIndex>) {
+    INDEXES.with(|cache| {
+        cache.borrow_mut().insert(
+            domain.to_string(),
+            CachedSite { version: version.clone(), index, checked_ms: now_ms() },
+        );
+    });
+}
