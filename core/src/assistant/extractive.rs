@@ -347,7 +347,9 @@ struct Scored<'a, 'p> {
 
 impl<'a, 'p> Scored<'a, 'p> {
     fn new(a: &'a Analyzed<'p>, rank: usize, weights: &TermWeights) -> Self {
-        let rank_factor = 1.0 / (1.0 + 0.15 * rank as f32);
+        // Retrieval already weighed titles and headings; a lower-ranked passage must quote clearly
+        // better to be preferred.
+        let rank_factor = 1.0 / (1.0 + 0.3 * rank as f32);
         let unit_scores: Vec<f32> = a
             .units
             .iter()

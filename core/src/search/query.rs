@@ -92,6 +92,7 @@ impl SearchIndex {
             .collect();
         let mut raw = vec![0f32; n_chunks];
         let mut matched = vec![0f32; n_chunks];
+        let mut title_hits = vec![0u16; n_chunks];
         let mut touched: Vec<u32> = Vec::new();
         let missing_idf = score::idf(n_chunks, 0);
         let mut total_idf = 0.0;
@@ -121,6 +122,11 @@ impl SearchIndex {
                     *r += idf * w;
                     *m += idf;
                 }
+                if posting.tf[0] > 0 {
+                    if let Some(h) = title_hits.get_mut(c) {
+                        *h += 1;
+                    }
+                }
             }
         }
 
@@ -132,6 +138,9 @@ impl SearchIndex {
                 let r = *raw.get(c as usize)?;
                 let m = *matched.get(c as usize)?;
                 let mut s = score::normalise(r, m, total_idf);
+                let title_len = d.pages.get(chunk.page as usize).map_or(0, |p| p.title_len);
+                let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
+                s = title_containment_boost(s, hits, title_len);
                 if let (Some(near), Some(page)) = (near, d.pages.get(chunk.page as usize)) {
                     s = s.powf(proximity_boost(near, &page.path));
                 }
@@ -195,6 +204,18 @@ impl SearchIndex {
     }
 }
 
+/// A page whose whole title is in the query ("How do I add *redirects*?" and the page "Redirects") is
+/// nearly always the page asked about, however its body scores; BM25 alone lets long pages that repeat
+/// the question's verbs win. Closing a share of the gap to 1 keeps scores in 0-1 and in order.
+fn title_containment_boost(score: f32, title_terms_matched: u32, title_len: u32) -> f32 {
+    if title_len == 0 || title_terms_matched == 0 {
+        return score;
+    }
+    let share = (title_terms_matched as f32 / title_len as f32).min(1.0);
+    let gain = if share >= 1.0 { 0.6 } else if share >= 0.66 { 0.3 } else { 0.0 };
+    score + (1.0 - score) * gain
+}
+
 /// `tag` is the query's tag, trimmed and lowercased once per query.
 fn passes_filters(page: &PageMeta, q: &Query, tag: Option<&str>) -> bool {
     if let Some(lang) = q.language {
@@ -226,5 +247,24 @@ fn proximity_boost(near: &str, path: &str) -> f32 {
         (None, None) => SAME_FOLDER_BOOST,
         (Some(a), Some(b)) if a.split('/').next() == b.split('/').next() => SAME_SECTION_BOOST,
         _ => 1.0,
+    }
+}
+
+#[cfg(test)]
+mod containment_tests {
+    use super::title_containment_boost;
+
+    #[test]
+    fn a_title_wholly_in_the_query_outranks_a_stronger_body_match() {
+        let titled = title_containment_boost(0.5, 2, 2);
+        let other = title_containment_boost(0.7, 1, 5);
+        assert!(titled > other, "{titled} vs {other}");
+        assert!(titled <= 1.0);
+    }
+
+    #[test]
+    fn no_title_terms_no_boost() {
+        assert_eq!(title_containment_boost(0.4, 0, 3), 0.4);
+        assert_eq!(title_containment_boost(0.4, 1, 0), 0.4);
     }
 }

@@ -96,6 +96,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         encoder: AnswerEncoder::new(protocol, random_id("msg_", 8)?),
         request,
         passages,
+        query_text,
         thread: AppendRequest {
             thread_id,
             org_id: caller.key.org_id,
@@ -123,6 +124,8 @@ struct Generation {
     encoder: AnswerEncoder,
     request: AssistantRequest,
     passages: Vec<Passage>,
+    /// The question with what a follow-up leaves implicit ("and how long is it valid?").
+    query_text: String,
     thread: AppendRequest,
     request_id: String,
     sender: mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>,
@@ -194,7 +197,7 @@ impl Generation {
     }
 
     fn extractive(&mut self) -> Outcome {
-        let answer = compose_answer(self.request.question(), &self.passages);
+        let answer = compose_answer(&self.query_text, &self.passages);
         let Some(sources) = self.send_sources(answer.sources.clone()) else { return Outcome::ClientGone };
         for chunk in &answer.chunks {
             let part = self.encoder.text(chunk);

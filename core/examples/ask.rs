@@ -1,0 +1,47 @@
+//! Asks the extractive assistant a question about a docs folder, natively: what retrieval finds and what
+//! the answer cites. `cargo run --release -p docs-edge-core --example ask -- <folder> "question" ["earlier question"]`
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use docs_edge_core::assistant::extractive::compose_answer;
+use docs_edge_core::assistant::passage::Passage;
+use docs_edge_core::assistant::query::retrieval_query;
+use docs_edge_core::docs::site::build_site;
+use docs_edge_core::search::{Query, SearchIndex};
+
+fn read_folder(root: &Path, dir: &Path, tree: &mut BTreeMap<String, Vec<u8>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            read_folder(root, &path, tree);
+        } else if let (Ok(rel), Ok(bytes)) = (path.strip_prefix(root), std::fs::read(&path)) {
+            tree.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let folder = args.get(1).cloned().unwrap_or_default();
+    let mut tree = BTreeMap::new();
+    read_folder(Path::new(&folder), Path::new(&folder), &mut tree);
+    let site = build_site(&tree).expect("site");
+    let index = SearchIndex::build(&site.pages);
+    for question in args.iter().skip(2) {
+        let turns: Vec<&str> = question.split(" || ").collect::<Vec<_>>().into_iter().rev().collect();
+        let query = retrieval_query(&turns, &[]);
+        let hits = index.search(&Query { limit: 5, ..Query::new(&query) });
+        println!("Q: {question}\n  query: {query}");
+        for h in &hits {
+            println!("  hit {:.3} {} # {:?}", h.score, h.path, h.heading);
+        }
+        let passages: Vec<Passage> = hits
+            .into_iter()
+            .map(|h| Passage { url: format!("https://d/{}", h.path), path: h.path, title: h.title, heading: h.heading.unwrap_or_default(), anchor: h.anchor.unwrap_or_default(), text: h.text, score: h.score })
+            .collect();
+        let answer = compose_answer(&query, &passages);
+        let cited: Vec<&str> = answer.sources.iter().filter_map(|i| passages.get(*i)).map(|p| p.path.as_str()).collect();
+        println!("  cited: {cited:?} covered={}", answer.covered);
+    }
+}
