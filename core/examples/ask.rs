@@ -3,23 +3,15 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+mod support;
+use support::read_folder;
+
 use docs_edge_core::assistant::extractive::compose_answer;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::search::{Query, SearchIndex};
 
-fn read_folder(root: &Path, dir: &Path, tree: &mut BTreeMap<String, Vec<u8>>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            read_folder(root, &path, tree);
-        } else if let (Ok(rel), Ok(bytes)) = (path.strip_prefix(root), std::fs::read(&path)) {
-            tree.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
