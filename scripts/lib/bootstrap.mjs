@@ -41,8 +41,11 @@ export function bootstrap({ quiet = false } = {}) {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-    step('installing npm packages (npm ci)');
-    run('npm', ['ci', '--no-audit', '--no-fund']);
+    // `npm install` from the committed lock, not `npm ci`: the registry mirror omits workerd's other
+    // platforms' optional packages from every lock it produces, and `npm ci` then refuses the lock as
+    // out of sync. The versions installed are still exactly the locked ones.
+    step('installing npm packages from package-lock.json');
+    run('npm', ['install', '--no-audit', '--no-fund']);
   }
   log('tools ready');
 }
