@@ -6,7 +6,6 @@ use worker::Env;
 pub const KV_BINDING: &str = "STATE";
 pub const R2_BINDING: &str = "DOCS";
 pub const THREADS_BINDING: &str = "THREADS";
-pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
 
 #[derive(Debug, Clone)]
 pub struct Config {

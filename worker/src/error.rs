@@ -22,11 +22,8 @@ pub enum ApiError {
     InvalidArchive(String),
     Unauthorized(String),
     WrongKeyKind(String),
-    PlanRequired(String),
     Conflict { code: &'static str, message: String },
     RateLimited { message: String, retry_after_secs: u64, headers: Vec<(String, String)> },
-    LinkExpired,
-    LinkInvalid,
     /// A route that this build does not serve yet.
     NotImplemented,
     /// A fault of ours or of a binding: logged with its detail, answered without it.
@@ -44,8 +41,7 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) => 400,
             ApiError::Unauthorized(_) => 401,
-            ApiError::WrongKeyKind(_) | ApiError::PlanRequired(_) => 403,
-            ApiError::LinkExpired | ApiError::LinkInvalid => 403,
+            ApiError::WrongKeyKind(_) => 403,
             ApiError::Conflict { .. } => 409,
             ApiError::RateLimited { .. } => 429,
             ApiError::Internal(_) => 500,
@@ -65,9 +61,6 @@ impl ApiError {
             ApiError::InvalidArchive(_) => "invalid_archive",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::WrongKeyKind(_) => "wrong_key_kind",
-            ApiError::PlanRequired(_) => "plan_required",
-            ApiError::LinkExpired => "link_expired",
-            ApiError::LinkInvalid => "link_invalid",
             ApiError::Conflict { code, .. } => code,
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal_error",
@@ -80,8 +73,6 @@ impl ApiError {
         match self {
             ApiError::RouteNotFound => "no such route".into(),
             ApiError::MethodNotAllowed { allow } => format!("method not allowed; allowed: {allow}"),
-            ApiError::LinkExpired => "this download link has expired; generate a new one".into(),
-            ApiError::LinkInvalid => "this download link is not valid".into(),
             ApiError::Internal(_) => "internal error".into(),
             ApiError::NotImplemented => "this endpoint is not available in this build yet".into(),
             ApiError::NotFound(m)
@@ -91,8 +82,7 @@ impl ApiError {
             | ApiError::Invalid(m)
             | ApiError::InvalidArchive(m)
             | ApiError::Unauthorized(m)
-            | ApiError::WrongKeyKind(m)
-            | ApiError::PlanRequired(m) => m.clone(),
+            | ApiError::WrongKeyKind(m) => m.clone(),
             ApiError::Conflict { message, .. } | ApiError::RateLimited { message, .. } => message.clone(),
         }
     }

@@ -315,6 +315,12 @@ pub fn pack_tree(tree: &SourceTree) -> Vec<u8> {
     }
 }
 
+/// A source tree from `(path, text)` pairs, for tests.
+#[cfg(test)]
+pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
+    files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()
+}
+
 /// Gzips raw bytes; tests use it to wrap hand-made tar streams.
 #[cfg(test)]
 pub(crate) fn gzip(raw: &[u8]) -> Vec<u8> {
@@ -327,13 +333,6 @@ pub(crate) fn gzip(raw: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tree(files: &[(&str, &str)]) -> SourceTree {
-        files
-            .iter()
-            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-            .collect()
-    }
 
     /// A tar stream written header by header, so tests can produce entries `tar::Builder` refuses.
     struct RawTar(Vec<u8>);

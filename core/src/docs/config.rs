@@ -354,14 +354,9 @@ fn as_string(value: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::docs::archive::tree;
     use crate::docs::nav::page_refs;
 
-    fn tree(files: &[(&str, &str)]) -> SourceTree {
-        files
-            .iter()
-            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-            .collect()
-    }
 
     fn parse(files: &[(&str, &str)]) -> (Result<SiteConfig, ConfigError>, Vec<String>) {
         let mut warnings = Vec::new();

@@ -76,15 +76,7 @@ impl Page {
         let mut out = String::new();
         for section in &self.sections {
             if !section.heading.is_empty() {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                for _ in 0..section.level.max(1) {
-                    out.push('#');
-                }
-                out.push(' ');
-                out.push_str(&section.heading);
-                out.push('\n');
+                push_heading(&mut out, section.level, &section.heading);
             }
             out.push_str(&section.text);
             if !section.text.ends_with('\n') && !section.text.is_empty() {
@@ -93,4 +85,18 @@ impl Page {
         }
         out
     }
+}
+
+/// A heading as page text writes it: `## Heading` on its own line, a blank line before it unless it
+/// opens the text. The search index rebuilds page text with the same function, so both agree.
+pub fn push_heading(out: &mut String, level: u8, heading: &str) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    for _ in 0..level.max(1) {
+        out.push('#');
+    }
+    out.push(' ');
+    out.push_str(heading);
+    out.push('\n');
 }

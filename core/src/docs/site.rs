@@ -268,14 +268,9 @@ fn collect_divisions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::docs::archive::tree;
     use crate::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
 
-    fn tree(files: &[(&str, &str)]) -> SourceTree {
-        files
-            .iter()
-            .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-            .collect()
-    }
 
     fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
         site.pages

@@ -2,6 +2,7 @@
 //! so the page text is reassembled from chunks rather than stored twice.
 
 use super::index::{PageMeta, SearchIndex};
+use crate::docs::model::push_heading;
 
 /// A page as the page endpoint returns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,15 +43,7 @@ impl SearchIndex {
         let mut text = String::new();
         for (k, chunk) in chunks.iter().enumerate() {
             if !chunk.continued && !chunk.heading.is_empty() {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                for _ in 0..chunk.level.max(1) {
-                    text.push('#');
-                }
-                text.push(' ');
-                text.push_str(&chunk.heading);
-                text.push('\n');
+                push_heading(&mut text, chunk.level, &chunk.heading);
             }
             text.push_str(&chunk.text);
             let section_ends = !chunks.get(k + 1).is_some_and(|next| next.continued);

@@ -19,11 +19,7 @@ pub async fn authorize(call: &mut Call) -> ApiResult<Caller> {
     let key = require_key(&call.req, &directory, KeyKind::Assistant).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     let ip = ratelimit::client_ip(&call.req);
-    match ratelimit::check(&call.env, &call.ctx, &call.config, &key.org_id, &ip) {
-        Ok(headers) => {
-            call.response_headers.extend(headers);
-            Ok(Caller { key, domain })
-        }
-        Err(err) => Err(err),
-    }
+    let headers = ratelimit::check(&call.env, &call.ctx, &call.config, &key.org_id, &ip)?;
+    call.response_headers.extend(headers);
+    Ok(Caller { key, domain })
 }

@@ -16,7 +16,7 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let thread_id = call.param(0).to_string();
     if thread_id.len() > 100 || !thread_id.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(ApiError::NotFound(format!("thread not found")));
+        return Err(ApiError::NotFound("thread not found".into()));
     }
     let record = threads::find(&call.env, &thread_id, &key.org_id, None)
         .await?
