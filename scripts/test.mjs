@@ -31,30 +31,49 @@ function runAsync(cmd, args, options = {}) {
   });
 }
 
+/** `wrangler deploy --dry-run` bundles the worker, and its wasm stays inside the size budget. */
+function deployBundleFits() {
+  section('deploy bundle (wrangler deploy --dry-run)');
+  const outdir = mkdtempSync(join(tmpdir(), 'docs-edge-deploy-'));
+  try {
+    if (!run(join(nodeBin, 'wrangler'), ['deploy', '--dry-run', '--outdir', outdir])) return false;
+    const wasm = readdirSync(outdir).find((f) => f.endsWith('.wasm'));
+    if (!wasm) {
+      console.error('the deploy bundle has no .wasm module');
+      return false;
+    }
+    const size = gzipSync(readFileSync(join(outdir, wasm)), { level: 9 }).length;
+    console.log(`worker wasm: ${(size / 1024).toFixed(1)} KiB gzipped (budget ${WASM_BUDGET_KIB} KiB)`);
+    if (size > WASM_BUDGET_KIB * 1024) {
+      console.error('the worker wasm is over its size budget');
+      return false;
+    }
+    return true;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+const WASM_BUDGET_KIB = 600;
+
+// `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests and the
+// deploy check: the quick loop while working on one endpoint.
+const only = process.argv.slice(2);
+
 async function main() {
   section('bootstrap');
   bootstrap();
 
-  section('host tests (cargo test)');
-  if (!run('cargo', ['test', '-p', 'docs-edge-core', '--quiet'])) return 1;
+  if (only.length === 0) {
+    section('host tests (cargo test)');
+    if (!run('cargo', ['test', '-p', 'docs-edge-core', '--quiet'])) return 1;
+  }
 
   section('build the worker');
   buildWorker();
 
-  section('deploy bundle (wrangler deploy --dry-run)');
-  const outdir = mkdtempSync(join(tmpdir(), 'docs-edge-deploy-'));
-  try {
-    if (!run(join(nodeBin, 'wrangler'), ['deploy', '--dry-run', '--outdir', outdir])) return 1;
-    const wasm = readdirSync(outdir).find((f) => f.endsWith('.wasm'));
-    if (!wasm) {
-      console.error('the deploy bundle has no .wasm module');
-      return 1;
-    }
-    const size = gzipSync(readFileSync(join(outdir, wasm)), { level: 9 }).length;
-    console.log(`worker wasm: ${(size / 1024).toFixed(1)} KiB gzipped`);
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
+  if (only.length === 0 && !deployBundleFits()) return 1;
+
 
   section('integration tests against wrangler dev');
   const artifacts = join(root, 'test-artifacts');
@@ -68,7 +87,7 @@ async function main() {
   };
   const worker = await startWorker({ persistTo: state, vars: secrets, logFile });
   try {
-    const files = readdirSync(join(root, 'tests'))
+    const files = only.length > 0 ? only : readdirSync(join(root, 'tests'))
       .filter((f) => f.endsWith('.test.mjs'))
       .map((f) => join('tests', f));
     const ok = await runAsync(process.execPath, ['--test', '--test-concurrency=1', ...files], {

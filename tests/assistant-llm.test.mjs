@@ -1,5 +1,6 @@
-// The OpenAI-compatible and Anthropic backends against local servers speaking those providers' streaming
-// wire formats; and streaming that stays incremental for a client asking for gzip.
+// The OpenAI-compatible, Anthropic and Workers AI backends against local servers speaking those
+// providers' streaming wire formats (Workers AI through a stand-in for its binding); and streaming that
+// stays incremental for a client asking for gzip.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -11,18 +12,23 @@ import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { workersAiConfigs } from './support/workers-ai-config.mjs';
 
 const LLM_KEY = 'sk-test-provider-key-0123456789';
+const BACKENDS = ['openai', 'anthropic', 'workers-ai'];
 let mock;
 const backends = {};
 
 before(async () => {
   mock = await startLlmMock();
-  for (const name of ['openai', 'anthropic']) {
+  for (const name of BACKENDS) {
     const state = mkdtempSync(join(tmpdir(), `docs-edge-${name}-`));
     const worker = await startWorker({
       persistTo: state,
-      vars: { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: LLM_KEY, LLM_MODEL: `${name}-test-model` },
+      vars: name === 'workers-ai'
+        ? { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_MODEL: '@cf/test/model' }
+        : { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: LLM_KEY, LLM_MODEL: `${name}-test-model` },
+      configs: name === 'workers-ai' ? workersAiConfigs(state, mock.baseUrl) : [],
     });
     const t = await tenant({ base: worker.baseUrl });
     const published = await publishFolder(t.domain, t.adminKey, undefined, { base: worker.baseUrl });
@@ -74,7 +80,7 @@ async function parts(text) {
   return events;
 }
 
-for (const name of ['openai', 'anthropic']) {
+for (const name of BACKENDS) {
   test(`${name}: provider tokens stream through as text parts, with sources and usage`, async () => {
     const before = mock.requests.length;
     const res = await postRaw(name, 'How do I publish my docs?');
@@ -92,12 +98,17 @@ for (const name of ['openai', 'anthropic']) {
     assert.ok(finishLine.startsWith('d:'));
     assert.equal(JSON.parse(finishLine.slice(2)).threadId, res.headers['x-thread-id']);
     const sent = mock.requests.slice(before).at(-1);
-    assert.equal(sent.body.model, `${name}-test-model`);
     assert.equal(sent.body.stream, true);
-    if (name === 'openai') {
+    if (name === 'workers-ai') {
+      assert.equal(sent.path, '/v1/workers-ai/run/@cf/test/model', 'the model is the first argument of AI.run');
+      assert.equal(sent.body.messages[0].role, 'system');
+      assert.equal(typeof sent.body.max_tokens, 'number');
+    } else if (name === 'openai') {
+      assert.equal(sent.body.model, `${name}-test-model`);
       assert.equal(sent.headers.authorization, `Bearer ${LLM_KEY}`);
       assert.equal(sent.body.messages[0].role, 'system');
     } else {
+      assert.equal(sent.body.model, `${name}-test-model`);
       assert.equal(sent.headers['x-api-key'], LLM_KEY);
       assert.equal(sent.headers['anthropic-version'], '2023-06-01');
       assert.equal(typeof sent.body.system, 'string');

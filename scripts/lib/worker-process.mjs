@@ -19,13 +19,15 @@ export function freePort() {
 
 /**
  * Starts `wrangler dev` and resolves once `/health` answers.
- * @param {{port?: number, persistTo: string, vars?: Record<string,string>, logFile?: string, inherit?: boolean}} options
+ * `configs` runs other wrangler configs beside the main one (the first config is the service under
+ * test; the others are workers it binds to, as `wrangler dev -c a -c b` does).
+ * @param {{port?: number, persistTo: string, vars?: Record<string,string>, logFile?: string, inherit?: boolean, configs?: string[]}} options
  */
-export async function startWorker({ port, persistTo, vars = {}, logFile, inherit = false }) {
+export async function startWorker({ port, persistTo, vars = {}, logFile, inherit = false, configs = [] }) {
   port ??= await freePort();
   const inspectorPort = await freePort();
   const args = [
-    'dev', '--local', '--ip', '127.0.0.1', '--port', String(port),
+    'dev', ...configs.flatMap((c) => ['-c', c]), '--local', '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(inspectorPort), '--persist-to', persistTo,
     '--show-interactive-dev-session=false', '--log-level', 'log',
   ];

@@ -1,6 +1,6 @@
 // Local stand-ins for LLM providers, speaking their documented streaming wire formats event for event:
-// OpenAI Chat Completions (`data: {chunk}` ... `data: [DONE]`) and Anthropic Messages (`event:` +
-// `data:` pairs from message_start to message_stop). Tokens are spaced in time so a test can see the
+// OpenAI Chat Completions (`data: {chunk}` ... `data: [DONE]`), Anthropic Messages (`event:` +
+// `data:` pairs from message_start to message_stop) and Workers AI (`data: {"response"}` ... `[DONE]`). Tokens are spaced in time so a test can see the
 // answer arrive piece by piece. A question containing FAIL_MIDSTREAM makes the provider fail after two
 // tokens, in that provider's own error shape.
 import { createServer } from 'node:http';
@@ -61,6 +61,26 @@ async function anthropic(req, res, body) {
   res.end();
 }
 
+/** Workers AI: what `env.AI.run(model, {stream: true})` resolves to, the same SSE as its REST API
+ * (`data: {"response": token}` ... `data: [DONE]`). On failure the stream just breaks, as the
+ * binding's ReadableStream does. */
+async function workersAi(req, res, body) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+  const fail = lastUserText(body).includes('FAIL_MIDSTREAM');
+  for (const [i, token] of MOCK_TOKENS.entries()) {
+    if (fail && i === 2) {
+      await sleep(GAP_MS); // let the tokens already written reach the worker before the break
+      return res.destroy();
+    }
+    await sleep(GAP_MS);
+    send({ response: token, p: 'abcdefghij'.slice(0, i + 1) });
+  }
+  send({ response: '', usage: { prompt_tokens: 321, completion_tokens: 12, total_tokens: 333 } });
+  res.write('data: [DONE]\n\n');
+  res.end();
+}
+
 /** Starts the mock on a free loopback port; `requests` records what the worker sent. */
 export async function startLlmMock() {
   const requests = [];
@@ -78,6 +98,7 @@ export async function startLlmMock() {
       requests.push({ path: req.url, headers: req.headers, body });
       if (req.url === '/v1/chat/completions') return openai(req, res, body);
       if (req.url === '/v1/messages') return anthropic(req, res, body);
+      if (req.url.startsWith('/v1/workers-ai/run/')) return workersAi(req, res, body);
       res.writeHead(404).end();
     });
   });

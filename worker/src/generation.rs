@@ -1,18 +1,22 @@
 //! Answer backends, chosen by `ASSISTANT_BACKEND`: `extractive` (default, offline), `openai` (any
-//! OpenAI-compatible Chat Completions endpoint), `anthropic` (Messages API). The LLM backends stream
-//! their tokens straight through.
+//! OpenAI-compatible Chat Completions endpoint), `anthropic` (Messages API), `workers-ai` (the Workers
+//! AI binding `AI`). The LLM backends stream their tokens straight through.
 //!
 //! Settings: `LLM_BASE_URL` (default the provider's public API), `LLM_MODEL`, `LLM_MAX_TOKENS`
-//! (default 1024), and the secret `LLM_API_KEY`.
+//! (default 1024), and the secret `LLM_API_KEY`; `workers-ai` needs only `LLM_MODEL` (optional) and
+//! the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
 use docs_edge_core::assistant::providers::{
-    anthropic_headers, build_anthropic_request, build_openai_request, openai_headers, AnthropicStream, LlmEvent,
-    OpenAiStream,
+    anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
+    AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
 };
 use futures_util::StreamExt;
-use wasm_bindgen::JsValue;
-use worker::{Env, Fetch, Headers, Method, Request, RequestInit};
+use js_sys::{Function, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::ReadableStream;
+use worker::{ByteStream, Env, Fetch, Headers, Method, Request, RequestInit};
 
 use crate::config::text;
 use crate::error::{ApiError, ApiResult};
@@ -22,7 +26,19 @@ pub enum Backend {
     Extractive,
     OpenAi(LlmSettings),
     Anthropic(LlmSettings),
+    WorkersAi(WorkersAiSettings),
 }
+
+/// The `AI` binding is kept as a plain JS object and called by its `run` method, so any object with
+/// Workers AI's `run(model, inputs)` contract works (a test double bound as an RPC service, too).
+#[derive(Debug, Clone)]
+pub struct WorkersAiSettings {
+    pub binding: JsValue,
+    pub model: String,
+    pub max_tokens: u32,
+}
+
+pub const WORKERS_AI_BINDING: &str = "AI";
 
 #[derive(Debug, Clone)]
 pub struct LlmSettings {
@@ -49,8 +65,23 @@ impl Backend {
             "extractive" => Ok(Backend::Extractive),
             "openai" => Ok(Backend::OpenAi(settings("https://api.openai.com/v1", "gpt-4o-mini")?)),
             "anthropic" => Ok(Backend::Anthropic(settings("https://api.anthropic.com/v1", "claude-3-5-haiku-latest")?)),
+            "workers-ai" => {
+                let binding = Reflect::get(env, &JsValue::from_str(WORKERS_AI_BINDING))
+                    .ok()
+                    .filter(|b| b.is_object())
+                    .ok_or_else(|| {
+                        ApiError::Internal(format!(
+                            "ASSISTANT_BACKEND=workers-ai needs the binding {WORKERS_AI_BINDING} ([ai] in wrangler.toml)"
+                        ))
+                    })?;
+                Ok(Backend::WorkersAi(WorkersAiSettings {
+                    binding,
+                    model: text(env, "LLM_MODEL").unwrap_or_else(|| "@cf/meta/llama-3.1-8b-instruct".into()),
+                    max_tokens: text(env, "LLM_MAX_TOKENS").and_then(|v| v.parse().ok()).unwrap_or(1024),
+                }))
+            }
             other => Err(ApiError::Internal(format!(
-                "unknown ASSISTANT_BACKEND {other}; use extractive, openai or anthropic"
+                "unknown ASSISTANT_BACKEND {other}; use extractive, openai, anthropic or workers-ai"
             ))),
         }
     }
@@ -59,36 +90,28 @@ impl Backend {
 /// Streams one LLM answer: `on_event` gets every parsed event and returns false to stop early (the
 /// client went away), which drops the upstream response and so cancels it.
 pub async fn stream_llm(backend: &Backend, prompt: &ChatPrompt, mut on_event: impl FnMut(LlmEvent) -> bool) -> Result<(), String> {
-    let (url, body, header_list, mut parser): (String, String, Vec<(&str, String)>, Parser) = match backend {
+    let (mut body, mut parser) = match backend {
         Backend::Extractive => return Err("the extractive backend does not stream from a provider".into()),
         Backend::OpenAi(s) => (
-            format!("{}/chat/completions", s.base_url),
-            build_openai_request(&s.model, prompt, s.max_tokens).to_string(),
-            openai_headers(&s.api_key),
+            post_json(
+                &format!("{}/chat/completions", s.base_url),
+                &build_openai_request(&s.model, prompt, s.max_tokens).to_string(),
+                &openai_headers(&s.api_key),
+            )
+            .await?,
             Parser::OpenAi(OpenAiStream::new()),
         ),
         Backend::Anthropic(s) => (
-            format!("{}/messages", s.base_url),
-            build_anthropic_request(&s.model, prompt, s.max_tokens).to_string(),
-            anthropic_headers(&s.api_key),
+            post_json(
+                &format!("{}/messages", s.base_url),
+                &build_anthropic_request(&s.model, prompt, s.max_tokens).to_string(),
+                &anthropic_headers(&s.api_key),
+            )
+            .await?,
             Parser::Anthropic(AnthropicStream::new()),
         ),
+        Backend::WorkersAi(s) => (run_workers_ai(s, prompt).await?, Parser::WorkersAi(WorkersAiStream::new())),
     };
-    let headers = Headers::new();
-    for (name, value) in &header_list {
-        headers.set(name, value).map_err(|e| format!("header {name}: {e}"))?;
-    }
-    headers.set("content-type", "application/json").map_err(|e| e.to_string())?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_headers(headers).with_body(Some(JsValue::from_str(&body)));
-    let request = Request::new_with_init(&url, &init).map_err(|e| format!("request: {e}"))?;
-    let mut response = Fetch::Request(request).send().await.map_err(|e| format!("provider unreachable: {e}"))?;
-    let status = response.status_code();
-    if status >= 400 {
-        let detail = response.text().await.unwrap_or_default();
-        return Err(format!("provider answered {status}: {}", detail.chars().take(300).collect::<String>()));
-    }
-    let mut body = response.stream().map_err(|e| format!("provider body: {e}"))?;
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| format!("provider stream broke: {e}"))?;
         for event in parser.push(&chunk) {
@@ -105,9 +128,58 @@ pub async fn stream_llm(backend: &Backend, prompt: &ChatPrompt, mut on_event: im
     Ok(())
 }
 
+async fn post_json(url: &str, body: &str, header_list: &[(&str, String)]) -> Result<ByteStream, String> {
+    let headers = Headers::new();
+    for (name, value) in header_list {
+        headers.set(name, value).map_err(|e| format!("header {name}: {e}"))?;
+    }
+    headers.set("content-type", "application/json").map_err(|e| e.to_string())?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_headers(headers).with_body(Some(JsValue::from_str(body)));
+    let request = Request::new_with_init(url, &init).map_err(|e| format!("request: {e}"))?;
+    let mut response = Fetch::Request(request).send().await.map_err(|e| format!("provider unreachable: {e}"))?;
+    let status = response.status_code();
+    if status >= 400 {
+        let detail = response.text().await.unwrap_or_default();
+        return Err(format!("provider answered {status}: {}", detail.chars().take(300).collect::<String>()));
+    }
+    response.stream().map_err(|e| format!("provider body: {e}"))
+}
+
+/// `env.AI.run(model, {messages, max_tokens, stream: true})` resolves to the SSE byte stream.
+async fn run_workers_ai(settings: &WorkersAiSettings, prompt: &ChatPrompt) -> Result<ByteStream, String> {
+    let run: Function = Reflect::get(&settings.binding, &JsValue::from_str("run"))
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or("the AI binding has no run method")?;
+    let input = js_sys::JSON::parse(&build_workers_ai_input(prompt, settings.max_tokens).to_string())
+        .map_err(|_| "workers-ai input did not serialize")?;
+    // Reflect.apply, not `run.call(..)`: on an RPC stub `call` would be looked up as a remote method.
+    let args = js_sys::Array::of2(&JsValue::from_str(&settings.model), &input);
+    let pending = Reflect::apply(&run, &settings.binding, &args)
+        .map_err(|e| format!("workers-ai run failed: {}", js_error_text(&e)))?;
+    let output = JsFuture::from(js_sys::Promise::resolve(&pending))
+        .await
+        .map_err(|e| format!("workers-ai run failed: {}", js_error_text(&e)))?;
+    let stream: ReadableStream = output
+        .dyn_into()
+        .map_err(|_| "workers-ai returned no stream (is the model a text-generation model?)".to_string())?;
+    Ok(ByteStream::from(stream))
+}
+
+fn js_error_text(value: &JsValue) -> String {
+    let text = value
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| "unknown error".into());
+    text.chars().take(300).collect()
+}
+
 enum Parser {
     OpenAi(OpenAiStream),
     Anthropic(AnthropicStream),
+    WorkersAi(WorkersAiStream),
 }
 
 impl Parser {
@@ -115,6 +187,7 @@ impl Parser {
         match self {
             Parser::OpenAi(p) => p.push(bytes),
             Parser::Anthropic(p) => p.push(bytes),
+            Parser::WorkersAi(p) => p.push(bytes),
         }
     }
 
@@ -122,6 +195,7 @@ impl Parser {
         match self {
             Parser::OpenAi(p) => p.finish(),
             Parser::Anthropic(p) => p.finish(),
+            Parser::WorkersAi(p) => p.finish(),
         }
     }
 }
