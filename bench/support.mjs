@@ -1,0 +1,71 @@
+// What every bench needs: the worker built and running under wrangler dev with a throwaway state
+// folder, an enterprise organization with both key kinds, and a docs folder published to it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { root } from '../scripts/lib/env.mjs';
+import { bootstrap } from '../scripts/lib/bootstrap.mjs';
+import { buildWorker } from '../scripts/build-worker.mjs';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { OperatorClient } from '../scripts/lib/operator.mjs';
+import { packDocsFolder } from '../scripts/lib/pack.mjs';
+
+export const FIXTURE = join(root, '..', 'shared', 'fixtures', 'mintlify-docs');
+export const DOMAIN = 'bench.example.com';
+
+/** The value at quantile `p` of an ascending array. */
+export const pct = (sorted, p) => sorted[Math.round((sorted.length - 1) * p)];
+
+export const ms = (v) => `${v.toFixed(2)} ms`;
+
+/** `folder` as given on the command line, else the fixture. */
+export function docsFolder(arg) {
+  return resolve(arg ?? FIXTURE);
+}
+
+/** Starts a bench worker; `publish` times the upload of `folder` and returns the milliseconds. */
+export async function benchWorker({ vars = {} } = {}) {
+  bootstrap({ quiet: true });
+  buildWorker();
+  const state = mkdtempSync(join(tmpdir(), 'docs-edge-bench-'));
+  const rootToken = randomBytes(16).toString('hex');
+  const worker = await startWorker({
+    persistTo: state,
+    vars: { ROOT_TOKEN: rootToken, LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...vars },
+  });
+  const op = new OperatorClient(worker.baseUrl, rootToken);
+  const org = await op.createOrg('bench', 'enterprise');
+  await op.addDomain(org.orgId, DOMAIN);
+  const adminKey = (await op.createKey(org.orgId, 'admin')).key;
+  const assistantKey = (await op.createKey(org.orgId, 'assistant')).key;
+  return {
+    baseUrl: worker.baseUrl,
+    adminKey,
+    assistantKey,
+    async publish(folder) {
+      const archive = packDocsFolder(folder);
+      const started = performance.now();
+      const res = await fetch(`${worker.baseUrl}/v1/sites/${DOMAIN}/content`, {
+        method: 'PUT', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/gzip' }, body: archive,
+      });
+      const elapsed = performance.now() - started;
+      if (!res.ok) throw new Error(`publish failed: ${res.status} ${await res.text()}`);
+      return elapsed;
+    },
+    /** /health round trips, sorted ascending. */
+    async healthTimes(count) {
+      const times = [];
+      for (let i = 0; i < count; i++) {
+        const t = performance.now();
+        await (await fetch(`${worker.baseUrl}/health`)).arrayBuffer();
+        times.push(performance.now() - t);
+      }
+      return times.sort((a, b) => a - b);
+    },
+    async stop() {
+      await worker.stop();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
