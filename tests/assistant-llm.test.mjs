@@ -138,3 +138,21 @@ test('with Accept-Encoding: gzip the first text part arrives before the stream e
   assert.match(later, /(^|\n)0:/, 'more text parts arrived in later chunks');
   assert.match(later, /(^|\n)d:/, 'the finish part arrived after the first text part');
 });
+
+test('v2: an upstream error mid-stream ends the UI message stream with an error chunk', async () => {
+  const { worker, t } = backends.openai;
+  const question = 'FAIL_MIDSTREAM how do I publish?';
+  const res = await fetch(`${worker.baseUrl}/discovery/v2/assistant/${t.domain}/message`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: question }] }] }),
+  });
+  assert.equal(res.status, 200);
+  const data = (await res.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+  const chunks = data.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
+  assert.deepEqual(chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta), MOCK_TOKENS.slice(0, 2));
+  assert.equal(chunks.at(-1).type, 'error');
+  assert.equal(typeof chunks.at(-1).errorText, 'string');
+  assert.ok(!chunks.some((c) => c.type === 'finish'));
+  assert.ok(!data.join('\n').includes(LLM_KEY));
+});

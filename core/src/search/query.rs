@@ -30,6 +30,9 @@ pub struct Query<'a> {
     /// The site model has no tags: a tag matches the page's tab or any of its navigation groups,
     /// case-insensitively.
     pub tag: Option<&'a str>,
+    /// Navigation groups (assistant v2 `filter.groups`): a page passes when its tab or one of its
+    /// groups equals any of them, case-insensitively. Empty means no restriction.
+    pub groups: &'a [String],
     /// The page the user is on; pages in the same folder get a modest boost.
     pub near_path: Option<&'a str>,
 }
@@ -43,6 +46,7 @@ impl<'a> Query<'a> {
             language: None,
             version: None,
             tag: None,
+            groups: &[],
             near_path: None,
         }
     }
@@ -85,10 +89,11 @@ impl SearchIndex {
         }
 
         let tag = q.tag.map(|t| t.trim().to_lowercase());
+        let groups: Vec<String> = q.groups.iter().map(|g| g.trim().to_lowercase()).collect();
         let allowed: Vec<bool> = d
             .pages
             .iter()
-            .map(|p| passes_filters(p, q, tag.as_deref()))
+            .map(|p| passes_filters(p, q, tag.as_deref(), &groups))
             .collect();
         let mut raw = vec![0f32; n_chunks];
         let mut matched = vec![0f32; n_chunks];
@@ -216,8 +221,8 @@ fn title_containment_boost(score: f32, title_terms_matched: u32, title_len: u32)
     score + (1.0 - score) * gain
 }
 
-/// `tag` is the query's tag, trimmed and lowercased once per query.
-fn passes_filters(page: &PageMeta, q: &Query, tag: Option<&str>) -> bool {
+/// `tag` and `groups` are the query's, trimmed and lowercased once per query.
+fn passes_filters(page: &PageMeta, q: &Query, tag: Option<&str>, groups: &[String]) -> bool {
     if let Some(lang) = q.language {
         if !page.language.eq_ignore_ascii_case(lang) {
             return false;
@@ -231,6 +236,12 @@ fn passes_filters(page: &PageMeta, q: &Query, tag: Option<&str>) -> bool {
     if let Some(tag) = tag {
         let matches = |s: &String| s.trim().to_lowercase() == tag;
         if !(page.tab.iter().any(matches) || page.groups.iter().any(matches)) {
+            return false;
+        }
+    }
+    if !groups.is_empty() {
+        let listed = |s: &String| groups.contains(&s.trim().to_lowercase());
+        if !(page.tab.iter().any(listed) || page.groups.iter().any(listed)) {
             return false;
         }
     }

@@ -306,6 +306,23 @@ fn tag_matches_tab_or_group_case_insensitively() {
         ["b"]
     );
     assert_eq!(by_group[0].groups, ["Guides", "Operations"]);
+    let any_of = [String::from("nowhere"), String::from(" guides ")];
+    let by_groups = index.search(&Query {
+        groups: &any_of,
+        ..Query::new("limits")
+    });
+    assert_eq!(
+        by_groups.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+        ["b"]
+    );
+    let by_tab_name = index.search(&Query {
+        groups: &[String::from("API reference")],
+        ..Query::new("limits")
+    });
+    assert_eq!(
+        by_tab_name.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+        ["a"]
+    );
 }
 
 #[test]

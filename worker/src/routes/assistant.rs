@@ -74,6 +74,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         language: request.filter.language.as_deref(),
         version: request.filter.version.as_deref(),
         tag: None,
+        groups: &request.filter.groups,
         near_path: request.current_path.as_deref(),
     });
     let passages: Vec<Passage> = hits

@@ -84,6 +84,9 @@ pub async fn search(call: &mut Call) -> ApiResult<Response> {
         language: request.filter.language.as_deref(),
         version: request.filter.version.as_deref(),
         tag: request.filter.tag.as_deref(),
+        // Search's `groups` are access groups (who may see a page), not navigation groups; sites here
+        // have no access control, so every page is public and the field restricts nothing.
+        groups: &[],
         near_path: None,
     };
     let results: Vec<SearchResult> = index
