@@ -95,6 +95,7 @@ async function main() {
         ...toolEnv(),
         BASE_URL: worker.baseUrl,
         ROOT_TOKEN: secrets.ROOT_TOKEN,
+        LINK_SIGNING_KEY: secrets.LINK_SIGNING_KEY,
         WORKER_LOG: logFile,
         TEST_STATE_DIR: state,
       },

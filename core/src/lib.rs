@@ -21,6 +21,12 @@ pub mod assistant;
 #[cfg(feature = "server")]
 pub mod signing;
 #[cfg(feature = "server")]
+pub mod presign;
+#[cfg(feature = "server")]
 pub mod ratelimit;
 #[cfg(feature = "server")]
 pub mod domain;
+#[cfg(feature = "server")]
+pub mod export_api;
+#[cfg(feature = "server")]
+pub mod byte_range;

@@ -72,7 +72,7 @@ pub fn is_well_formed_key(key: &str) -> bool {
     rest.len() >= 32 && rest.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-fn hmac_sha256(secret: &[u8], message: &[u8]) -> Vec<u8> {
+pub fn hmac_sha256(secret: &[u8], message: &[u8]) -> Vec<u8> {
     // HMAC takes keys of any length, so this cannot fail.
     let mut mac = match Hmac::<Sha256>::new_from_slice(secret) {
         Ok(mac) => mac,

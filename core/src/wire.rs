@@ -4,11 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Every error response: `{"error": "<message>", "code": "<machine_code>"}`.
+/// Every error response: `{"error": "<message>", "code": "<machine_code>"}`; a conflict with a running
+/// export job also names it (`jobId`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ErrorBody {
     pub error: String,
     pub code: String,
+    #[serde(rename = "jobId", default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -49,7 +49,7 @@ export async function startWorker({ port, persistTo, vars = {}, logFile, inherit
     child.stderr.on('data', collect);
   }
   const baseUrl = `http://127.0.0.1:${port}`;
-  const handle = { baseUrl, port, child, stop: () => stopProcess(child), output: () => output };
+  const handle = { baseUrl, port, child, stop: () => stopProcess(child), kill: () => stopProcess(child, 'SIGKILL'), output: () => output };
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -67,8 +67,9 @@ export async function startWorker({ port, persistTo, vars = {}, logFile, inherit
   throw new Error(`wrangler dev did not answer /health within 180 s\n${output}`);
 }
 
-/** Stops wrangler and its workerd children (its own process group), waiting for the exit. */
-export function stopProcess(child) {
+/** Stops wrangler and its workerd children (its own process group), waiting for the exit; `SIGKILL`
+ * first is a crash, with no chance to finish what is running. */
+export function stopProcess(child, first = 'SIGTERM') {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const timer = setTimeout(() => signal('SIGKILL'), 10_000);
@@ -76,7 +77,7 @@ export function stopProcess(child) {
       clearTimeout(timer);
       resolve();
     });
-    signal('SIGTERM');
+    signal(first);
     function signal(name) {
       try {
         process.kill(-child.pid, name);

@@ -92,10 +92,10 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::AssistantV1 => routes::assistant::message_v1(call).await,
         Route::AssistantV2 => routes::assistant::message_v2(call).await,
         Route::GetThread => routes::threads::get(call).await,
-        Route::StartExport
-        | Route::GetExport
-        | Route::CreateBundle
-        | Route::DownloadBundle => Err(ApiError::NotImplemented),
+        Route::StartExport => routes::export::start(call).await,
+        Route::GetExport => routes::export::get(call).await,
+        Route::CreateBundle => routes::export::bundle(call).await,
+        Route::DownloadBundle => routes::export::download(call).await,
     }
 }
 

@@ -6,6 +6,11 @@ use worker::Env;
 pub const KV_BINDING: &str = "STATE";
 pub const R2_BINDING: &str = "DOCS";
 pub const THREADS_BINDING: &str = "THREADS";
+pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
+pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
+
+/// Bundle links live at most a week (the S3 presigning limit, too).
+pub const MAX_BUNDLE_LINK_TTL_SECS: u64 = 7 * 86_400;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -15,6 +20,10 @@ pub struct Config {
     pub max_upload_bytes: usize,
     pub max_source_files: usize,
     pub max_source_bytes: u64,
+    pub export_starts_per_hour: u64,
+    pub bundle_link_ttl_secs: u64,
+    /// Pages rendered per alarm of an export job.
+    pub export_batch_pages: u32,
 }
 
 impl Config {
@@ -26,6 +35,9 @@ impl Config {
             max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", 50 << 20) as usize,
             max_source_files: number(env, "MAX_SOURCE_FILES", 20_000) as usize,
             max_source_bytes: number(env, "MAX_SOURCE_BYTES", 100 << 20),
+            export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
+            bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
+            export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
         }
     }
 }

@@ -23,9 +23,18 @@ pub enum ApiError {
     Unauthorized(String),
     WrongKeyKind(String),
     Conflict { code: &'static str, message: String },
+    /// Another export job of this domain is queued or running.
+    JobActive { job_id: String },
+    /// The organization's plan does not include the feature.
+    PlanRequired(String),
+    /// A bundle link whose signature does not match what it grants.
+    LinkInvalid,
+    LinkExpired,
+    /// A `Range` outside the object; `size` goes into `Content-Range: bytes */size`.
+    RangeNotSatisfiable { size: u64 },
+    /// An error answered by one of our Durable Objects, passed on as it was made there.
+    Relayed { status: u16, body: ErrorBody, headers: Vec<(String, String)> },
     RateLimited { message: String, retry_after_secs: u64, headers: Vec<(String, String)> },
-    /// A route that this build does not serve yet.
-    NotImplemented,
     /// A fault of ours or of a binding: logged with its detail, answered without it.
     Internal(String),
 }
@@ -41,15 +50,16 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) => 400,
             ApiError::Unauthorized(_) => 401,
-            ApiError::WrongKeyKind(_) => 403,
-            ApiError::Conflict { .. } => 409,
+            ApiError::WrongKeyKind(_) | ApiError::PlanRequired(_) | ApiError::LinkInvalid | ApiError::LinkExpired => 403,
+            ApiError::Conflict { .. } | ApiError::JobActive { .. } => 409,
+            ApiError::RangeNotSatisfiable { .. } => 416,
+            ApiError::Relayed { status, .. } => *status,
             ApiError::RateLimited { .. } => 429,
             ApiError::Internal(_) => 500,
-            ApiError::NotImplemented => 501,
         }
     }
 
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> &str {
         match self {
             ApiError::RouteNotFound => "route_not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
@@ -62,9 +72,14 @@ impl ApiError {
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::WrongKeyKind(_) => "wrong_key_kind",
             ApiError::Conflict { code, .. } => code,
+            ApiError::JobActive { .. } => "job_active",
+            ApiError::PlanRequired(_) => "plan_required",
+            ApiError::LinkInvalid => "link_invalid",
+            ApiError::LinkExpired => "link_expired",
+            ApiError::RangeNotSatisfiable { .. } => "range_not_satisfiable",
+            ApiError::Relayed { body, .. } => &body.code,
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal_error",
-            ApiError::NotImplemented => "not_implemented",
         }
     }
 
@@ -74,7 +89,14 @@ impl ApiError {
             ApiError::RouteNotFound => "no such route".into(),
             ApiError::MethodNotAllowed { allow } => format!("method not allowed; allowed: {allow}"),
             ApiError::Internal(_) => "internal error".into(),
-            ApiError::NotImplemented => "this endpoint is not available in this build yet".into(),
+            ApiError::JobActive { job_id } => {
+                format!("an export job for this domain is already queued or running: {job_id}")
+            }
+            ApiError::LinkInvalid => "this bundle link is not valid (its signature does not match)".into(),
+            ApiError::LinkExpired => "this bundle link has expired; ask for a new one".into(),
+            ApiError::RangeNotSatisfiable { size } => format!("the range is outside the bundle ({size} bytes)"),
+            ApiError::Relayed { body, .. } => body.error.clone(),
+            ApiError::PlanRequired(m) => m.clone(),
             ApiError::NotFound(m)
             | ApiError::UnsupportedMediaType(m)
             | ApiError::PayloadTooLarge(m)
@@ -92,6 +114,8 @@ impl ApiError {
         match self {
             ApiError::MethodNotAllowed { allow } => vec![("Allow".into(), allow.clone())],
             ApiError::Unauthorized(_) => vec![("WWW-Authenticate".into(), "Bearer".into())],
+            ApiError::RangeNotSatisfiable { size } => vec![("Content-Range".into(), format!("bytes */{size}"))],
+            ApiError::Relayed { headers, .. } => headers.clone(),
             ApiError::RateLimited { retry_after_secs, headers, .. } => {
                 let mut all = headers.clone();
                 all.push(("Retry-After".into(), retry_after_secs.to_string()));
@@ -102,7 +126,12 @@ impl ApiError {
     }
 
     pub fn body(&self) -> ErrorBody {
-        ErrorBody { error: self.public_message(), code: self.code().to_string() }
+        let job_id = match self {
+            ApiError::JobActive { job_id } => Some(job_id.clone()),
+            ApiError::Relayed { body, .. } => body.job_id.clone(),
+            _ => None,
+        };
+        ErrorBody { error: self.public_message(), code: self.code().to_string(), job_id }
     }
 
     /// Detail for the log line; never holds request bodies or secrets, only our own messages.

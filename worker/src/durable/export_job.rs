@@ -1,20 +1,426 @@
-//! `ExportJob`: one Durable Object per static export job. The job pipeline is not built yet; the class
-//! exists so the binding and its migration are in place and deployments need no migration later.
+//! `ExportJob`: one Durable Object per static export job. It holds the job's state and renders the
+//! site in alarm-driven batches, each written to R2 as one gzip member of tar entries, so no alarm
+//! holds more than a batch of pages in memory or runs long. The job renders the version that was
+//! live when it started (its `publishId`), so a publish during the job changes nothing in it.
+//!
+//! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
+//! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
+//! same bytes. Polling the status re-arms a lost alarm.
+//!
+//! Internal protocol (worker → object): `POST /start` [`StartJob`], `POST /status` and `POST /bundle`
+//! with [`OwnerQuery`]; another organization's job reads as not found.
 
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
+use docs_edge_core::docs::site::build_site;
+use docs_edge_core::docs::Site;
+use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
+use docs_edge_core::export_api::{bundle_file_name, pages_progress};
+use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
+use serde::{Deserialize, Serialize};
+use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
+
+use crate::clock::{now_iso, now_ms};
+use crate::config::Config;
+use crate::durable_client::error_reply;
+use crate::error::{ApiError, ApiResult};
+use crate::exports::{bundle_key, content_disposition, part_key};
+use crate::sites;
+
+const JOB_KEY: &str = "job";
+/// Failed attempts at one step before the job is failed.
+const MAX_ATTEMPTS: u32 = 3;
+/// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
+const BUNDLE_PART_BYTES: usize = 5 << 20;
+/// An alarm this late never fired: a step takes seconds at most.
+const STALLED_ALARM_MS: i64 = 15_000;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartJob {
+    pub job_id: String,
+    pub org_id: String,
+    pub domain: String,
+    pub version: Option<String>,
+    pub paths: Option<Vec<String>>,
+    pub batch_pages: u32,
+    pub created_at: String,
+    pub created_unix: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerQuery {
+    pub org_id: String,
+}
+
+/// What `/bundle` answers once the archive is in R2; the worker turns it into a link.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleReady {
+    pub job_id: String,
+    pub domain: String,
+    pub created_at: String,
+    pub size_bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JobRecord {
+    job_id: String,
+    org_id: String,
+    domain: String,
+    publish_id: String,
+    version: Option<String>,
+    paths: Option<Vec<String>>,
+    status: JobStatus,
+    progress: f64,
+    page_count: u32,
+    total_pages: u32,
+    /// First page of the next batch, in plan order.
+    next_page: u32,
+    /// Parts written so far; part `n` holds batch `n`, the last one the finishing files and trailer.
+    parts: u32,
+    batch_pages: u32,
+    created_at: String,
+    created_unix: u64,
+    updated_at: String,
+    error: Option<String>,
+    failed_attempts: u32,
+    bundle_size: Option<u64>,
+}
+
+impl JobRecord {
+    fn view(&self) -> JobView {
+        JobView {
+            job_id: self.job_id.clone(),
+            status: self.status,
+            progress: self.progress,
+            page_count: self.page_count,
+            created_at: self.created_at.clone(),
+            updated_at: self.updated_at.clone(),
+            error: self.error.clone(),
+        }
+    }
+
+    fn active(&self) -> bool {
+        matches!(self.status, JobStatus::Queued | JobStatus::Running)
+    }
+
+    fn options(&self) -> ExportOptions {
+        ExportOptions {
+            version: self.version.clone(),
+            paths: self.paths.clone(),
+            domain: self.domain.clone(),
+            mtime: self.created_unix,
+        }
+    }
+}
+
+/// The site a job renders, parsed once per object instance and kept between alarms.
+struct Loaded {
+    publish_id: String,
+    tree: SourceTree,
+    site: Site,
+    plan: ExportPlan,
+}
 
 #[durable_object]
 pub struct ExportJob {
-    #[allow(dead_code)]
     state: State,
+    env: Env,
+    loaded: RefCell<Option<Rc<Loaded>>>,
+    /// Set while this instance packs the bundle, so a second `/bundle` waits instead of packing twice.
+    packing: RefCell<bool>,
 }
 
 impl DurableObject for ExportJob {
-    fn new(state: State, _env: Env) -> Self {
-        Self { state }
+    fn new(state: State, env: Env) -> Self {
+        Self { state, env, loaded: RefCell::new(None), packing: RefCell::new(false) }
     }
 
-    async fn fetch(&self, _req: Request) -> Result<Response> {
-        Response::error("static export is not available in this build yet", 501)
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let result = match req.path().as_str() {
+            "/start" => match req.json::<StartJob>().await {
+                Ok(start) => self.start(start).await.map(|job| (202, job)),
+                Err(err) => Err(ApiError::from(err)),
+            },
+            "/status" => match req.json::<OwnerQuery>().await {
+                Ok(owner) => self.status(&owner).await.map(|job| (200, job)),
+                Err(err) => Err(ApiError::from(err)),
+            },
+            "/bundle" => {
+                return match req.json::<OwnerQuery>().await {
+                    Ok(owner) => match self.bundle(&owner).await {
+                        Ok(ready) => Response::from_json(&ready),
+                        Err(err) => error_reply(&err),
+                    },
+                    Err(err) => error_reply(&ApiError::from(err)),
+                }
+            }
+            _ => Err(ApiError::Internal("no such export-job operation".into())),
+        };
+        match result {
+            Ok((status, job)) => Response::from_json(&job).map(|r| r.with_status(status)),
+            Err(err) => error_reply(&err),
+        }
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let storage = self.state.storage();
+        let Some(mut record) = storage.get::<JobRecord>(JOB_KEY).await? else {
+            return Response::ok("no job");
+        };
+        if !record.active() {
+            return Response::ok("idle");
+        }
+        match self.step(&mut record).await {
+            Ok(finished) => {
+                record.failed_attempts = 0;
+                record.updated_at = now_iso();
+                storage.put(JOB_KEY, &record).await?;
+                if !finished {
+                    storage.set_alarm(Duration::from_millis(0)).await?;
+                }
+            }
+            Err(err) => {
+                record.failed_attempts += 1;
+                record.updated_at = now_iso();
+                let reason = readable(&err);
+                worker::console_error!(
+                    "{}",
+                    serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.failed_attempts, "error": reason})
+                );
+                if record.failed_attempts >= MAX_ATTEMPTS || is_permanent(&err) {
+                    record.status = JobStatus::Failed;
+                    record.error = Some(format!("export failed after {} attempt(s): {reason}", record.failed_attempts));
+                    storage.put(JOB_KEY, &record).await?;
+                } else {
+                    storage.put(JOB_KEY, &record).await?;
+                    let backoff = 1_000u64 << record.failed_attempts.min(6);
+                    storage.set_alarm(Duration::from_millis(backoff)).await?;
+                }
+            }
+        }
+        Response::ok("stepped")
+    }
+}
+
+impl ExportJob {
+    async fn start(&self, start: StartJob) -> ApiResult<JobView> {
+        let storage = self.state.storage();
+        if let Some(existing) = storage.get::<JobRecord>(JOB_KEY).await? {
+            // Job ids are random; a second start of the same id is a retried call, answered the same.
+            return Ok(existing.view());
+        }
+        let bucket = sites::bucket(&self.env)?;
+        let version = sites::current_version(&bucket, &start.domain)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", start.domain)))?;
+        let mut record = JobRecord {
+            job_id: start.job_id,
+            org_id: start.org_id,
+            domain: start.domain,
+            publish_id: version.publish_id,
+            version: start.version,
+            paths: start.paths,
+            status: JobStatus::Queued,
+            progress: 0.0,
+            page_count: 0,
+            total_pages: 0,
+            next_page: 0,
+            parts: 0,
+            batch_pages: start.batch_pages.max(1),
+            created_at: start.created_at.clone(),
+            created_unix: start.created_unix,
+            updated_at: start.created_at,
+            error: None,
+            failed_attempts: 0,
+            bundle_size: None,
+        };
+        // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
+        let loaded = self.load(&record).await?;
+        record.total_pages = loaded.plan.page_count() as u32;
+        storage.put(JOB_KEY, &record).await?;
+        storage.set_alarm(Duration::from_millis(0)).await?;
+        Ok(record.view())
+    }
+
+    async fn status(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        let record = self.owned(owner).await?;
+        if record.active() {
+            // An alarm that is missing, or long overdue, was lost with a stopped runtime: carry on
+            // from the last finished batch.
+            let storage = self.state.storage();
+            let overdue = |at: i64| at < now_ms() as i64 - STALLED_ALARM_MS;
+            if storage.get_alarm().await?.is_none_or(overdue) {
+                storage.set_alarm(Duration::from_millis(0)).await?;
+            }
+        }
+        Ok(record.view())
+    }
+
+    async fn owned(&self, owner: &OwnerQuery) -> ApiResult<JobRecord> {
+        match self.state.storage().get::<JobRecord>(JOB_KEY).await? {
+            Some(record) if record.org_id == owner.org_id => Ok(record),
+            _ => Err(ApiError::NotFound("export job not found".into())),
+        }
+    }
+
+    async fn load(&self, record: &JobRecord) -> ApiResult<Rc<Loaded>> {
+        if let Some(loaded) = self.loaded.borrow().as_ref() {
+            if loaded.publish_id == record.publish_id {
+                return Ok(loaded.clone());
+            }
+        }
+        let key = format!("{}source.tar.gz", sites::version_prefix(&record.domain, &record.publish_id));
+        let object = sites::bucket(&self.env)?
+            .get(key)
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("the published version {} is gone", record.publish_id)))?;
+        let bytes = object.body().ok_or_else(|| ApiError::Internal("source object has no body".into()))?.bytes().await?;
+        let config = Config::from_env(&self.env);
+        let limits = ArchiveLimits {
+            max_files: config.max_source_files,
+            max_total_bytes: config.max_source_bytes,
+            ..ArchiveLimits::default()
+        };
+        let tree = read_docs_archive(&bytes, &limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
+        drop(bytes);
+        let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
+        let plan = ExportPlan::new(&site, &tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?;
+        let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), tree, site, plan });
+        *self.loaded.borrow_mut() = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
+    async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
+        record.status = JobStatus::Running;
+        let loaded = self.load(record).await?;
+        let bucket = sites::bucket(&self.env)?;
+        let total = record.total_pages;
+        if record.next_page < total {
+            let end = record.next_page.saturating_add(record.batch_pages).min(total);
+            let files = loaded.plan.render_pages(&loaded.site, &loaded.tree, record.next_page as usize..end as usize);
+            let member = tar_gz_member(&files, record.created_unix);
+            drop(files);
+            bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
+            record.parts += 1;
+            record.next_page = end;
+            record.page_count = end;
+            record.progress = pages_progress(end, total);
+            return Ok(false);
+        }
+        let files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        let mut member = tar_gz_member(&files, record.created_unix);
+        drop(files);
+        member.extend_from_slice(&tar_gz_trailer());
+        bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
+        record.parts += 1;
+        record.status = JobStatus::Completed;
+        record.progress = 100.0;
+        // The rendered site is no longer needed by this object.
+        *self.loaded.borrow_mut() = None;
+        Ok(true)
+    }
+
+    async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
+        let mut record = self.owned(owner).await?;
+        if record.status != JobStatus::Completed {
+            let status = serde_json::to_value(record.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            return Err(ApiError::Conflict {
+                code: "job_not_completed",
+                message: format!("the job is {status}; a bundle can be generated once it is completed"),
+            });
+        }
+        // Another call is packing in this instance: wait for it rather than pack twice.
+        for _ in 0..600 {
+            if !*self.packing.borrow() {
+                break;
+            }
+            worker::Delay::from(Duration::from_millis(100)).await;
+            record = self.owned(owner).await?;
+        }
+        if record.bundle_size.is_none() {
+            *self.packing.borrow_mut() = true;
+            let packed = self.pack(&record).await;
+            *self.packing.borrow_mut() = false;
+            record.bundle_size = Some(packed?);
+            self.state.storage().put(JOB_KEY, &record).await?;
+        }
+        Ok(BundleReady {
+            job_id: record.job_id.clone(),
+            domain: record.domain.clone(),
+            created_at: record.created_at.clone(),
+            size_bytes: record.bundle_size.unwrap_or(0),
+        })
+    }
+
+    /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
+    /// and one batch in memory. Returns the bundle's size.
+    async fn pack(&self, record: &JobRecord) -> ApiResult<u64> {
+        let bucket = sites::bucket(&self.env)?;
+        let file_name = bundle_file_name(&record.domain, &record.created_at);
+        let metadata = HashMap::from([
+            ("domain".to_string(), record.domain.clone()),
+            ("fileName".to_string(), file_name.clone()),
+        ]);
+        let upload = bucket
+            .create_multipart_upload(bundle_key(&record.job_id))
+            .http_metadata(HttpMetadata {
+                content_type: Some("application/gzip".into()),
+                content_disposition: Some(content_disposition(&file_name)),
+                ..HttpMetadata::default()
+            })
+            .custom_metadata(metadata)
+            .execute()
+            .await?;
+        let mut uploaded = Vec::new();
+        let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
+        let mut size = 0u64;
+        for index in 0..record.parts {
+            let object = bucket
+                .get(part_key(&record.job_id, index))
+                .execute()
+                .await?
+                .ok_or_else(|| ApiError::Internal(format!("part {index} of {} is missing", record.job_id)))?;
+            let bytes = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.bytes().await?;
+            size += bytes.len() as u64;
+            buffer.extend_from_slice(&bytes);
+            while buffer.len() >= BUNDLE_PART_BYTES {
+                let rest = buffer.split_off(BUNDLE_PART_BYTES);
+                let part_number = uploaded.len() as u16 + 1;
+                uploaded.push(upload.upload_part(part_number, std::mem::replace(&mut buffer, rest)).await?);
+            }
+        }
+        if !buffer.is_empty() || uploaded.is_empty() {
+            let part_number = uploaded.len() as u16 + 1;
+            uploaded.push(upload.upload_part(part_number, buffer).await?);
+        }
+        upload.complete(uploaded).await?;
+        let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
+        // The parts are only inputs to the bundle; a failed cleanup costs space, not correctness.
+        if let Err(err) = bucket.delete_multiple(parts).await {
+            worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+        }
+        Ok(size)
+    }
+}
+
+/// Failures that another attempt cannot fix.
+fn is_permanent(err: &ApiError) -> bool {
+    matches!(err, ApiError::Invalid(_) | ApiError::NotFound(_))
+}
+
+fn readable(err: &ApiError) -> String {
+    match err {
+        ApiError::Internal(detail) => detail.clone(),
+        other => other.public_message(),
     }
 }

@@ -8,6 +8,9 @@
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
+use crate::durable_client::error_reply;
+use crate::error::ApiError;
+
 /// Turns kept per thread; older ones are dropped first so storage stays bounded.
 pub const MAX_STORED_MESSAGES: usize = 200;
 /// Characters kept per stored message.
@@ -81,7 +84,7 @@ impl DurableObject for AssistantThread {
                 let existing: Option<ThreadRecord> = storage.get(RECORD_KEY).await?;
                 let mut record = match existing {
                     Some(record) if record.org_id == append.org_id && record.domain == append.domain => record,
-                    Some(_) => return Response::error("thread not found", 404),
+                    Some(_) => return not_found(),
                     None if append.create => ThreadRecord {
                         thread_id: append.thread_id.clone(),
                         org_id: append.org_id.clone(),
@@ -90,7 +93,7 @@ impl DurableObject for AssistantThread {
                         updated_at: append.now.clone(),
                         messages: Vec::new(),
                     },
-                    None => return Response::error("thread not found", 404),
+                    None => return not_found(),
                 };
                 for mut message in append.messages {
                     if message.content.chars().count() > MAX_STORED_CHARS {
@@ -114,10 +117,14 @@ impl DurableObject for AssistantThread {
                     {
                         Response::from_json(&record)
                     }
-                    _ => Response::error("thread not found", 404),
+                    _ => not_found(),
                 }
             }
-            _ => Response::error("no such thread operation", 404),
+            _ => error_reply(&ApiError::Internal("no such thread operation".into())),
         }
     }
+}
+
+fn not_found() -> Result<Response> {
+    error_reply(&ApiError::NotFound("thread not found".into()))
 }

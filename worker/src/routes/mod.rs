@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod assistant;
 pub mod discovery;
+pub mod export;
 pub mod health;
 pub mod search;
 pub mod sites;

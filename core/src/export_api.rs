@@ -1,0 +1,150 @@
+//! The static export API's own rules, apart from rendering: the start request, job ids, how far a
+//! job has come, and the name a bundle downloads under.
+
+use serde_json::Value;
+
+use crate::domain::validate_domain;
+use crate::validate::{max_chars, max_items, object, string, FieldError, Path};
+
+pub const MAX_PATHS: usize = 10_000;
+pub const MAX_PATH_CHARS: usize = 512;
+pub const MAX_VERSION_CHARS: usize = 100;
+/// Progress a job reports once every page is rendered; the rest is the search index and assets.
+pub const PAGES_PROGRESS_SHARE: f64 = 95.0;
+
+/// `POST /v1/static-export/jobs`, validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartRequest {
+    pub domain: String,
+    pub version: Option<String>,
+    pub paths: Option<Vec<String>>,
+}
+
+pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
+    let root = object(body, &Path::root())?;
+    let raw_domain = root.req_str("domain")?;
+    let domain = validate_domain(raw_domain).map_err(|rule| root.field_path("domain").error(rule))?;
+    let version = root
+        .opt_str_max("version", MAX_VERSION_CHARS)?
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string);
+    let paths = match root.opt_array("paths")? {
+        None => None,
+        Some(items) => {
+            let path = root.field_path("paths");
+            if items.is_empty() {
+                return Err(path.error("must list at least one page path (omit it to export every page)"));
+            }
+            max_items(items, MAX_PATHS, &path)?;
+            let mut paths = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let item_path = path.index(i);
+                let value = string(item, &item_path)?;
+                max_chars(value, MAX_PATH_CHARS, &item_path)?;
+                let normalized = normalize_page_path(value).ok_or_else(|| {
+                    item_path.error("must be a page path such as \"guides/quickstart\" (no scheme, query or \"..\")")
+                })?;
+                paths.push(normalized);
+            }
+            Some(paths)
+        }
+    };
+    Ok(StartRequest { domain, version, paths })
+}
+
+/// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
+/// cannot name a page.
+pub fn normalize_page_path(raw: &str) -> Option<String> {
+    let trimmed = raw.trim();
+    if trimmed.contains("://") || trimmed.contains(['?', '#', '\\']) {
+        return None;
+    }
+    let mut path = trimmed.trim_matches('/');
+    for ext in [".mdx", ".md", ".html"] {
+        if let Some(stripped) = path.strip_suffix(ext) {
+            path = stripped;
+        }
+    }
+    if path.split('/').any(|seg| seg == ".." || seg == ".") || path.contains("//") {
+        return None;
+    }
+    Some(if path.is_empty() { "index".to_string() } else { path.to_string() })
+}
+
+/// `se_` and 16 lowercase hex digits, as the hosted service's job ids.
+pub fn is_job_id(value: &str) -> bool {
+    value
+        .strip_prefix("se_")
+        .is_some_and(|hex| hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+}
+
+/// Progress after `done` of `total` pages: pages fill 0–95, finishing takes it to 100 (never here).
+pub fn pages_progress(done: u32, total: u32) -> f64 {
+    if total == 0 {
+        return PAGES_PROGRESS_SHARE;
+    }
+    let share = f64::from(done.min(total)) / f64::from(total) * PAGES_PROGRESS_SHARE;
+    (share * 10.0).floor() / 10.0
+}
+
+/// `{domain}-export-{YYYY-MM-DD}.tar.gz`, the date taken from the job's ISO 8601 creation time.
+pub fn bundle_file_name(domain: &str, created_at: &str) -> String {
+    let date = created_at.get(..10).filter(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'-')).unwrap_or("undated");
+    format!("{domain}-export-{date}.tar.gz")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn err(body: Value) -> String {
+        parse_start_request(&body).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn start_request_reads_domain_version_and_paths() {
+        let request = parse_start_request(&json!({
+            "domain": "Docs.Example.com", "version": " v2 ", "paths": ["/guides/x/", "index", "/", "api/y.mdx"]
+        }))
+        .unwrap();
+        assert_eq!(request.domain, "docs.example.com");
+        assert_eq!(request.version.as_deref(), Some("v2"));
+        assert_eq!(request.paths.unwrap(), ["guides/x", "index", "index", "api/y"]);
+    }
+
+    #[test]
+    fn start_request_errors_name_the_field() {
+        assert!(err(json!({})).starts_with("domain: "));
+        assert!(err(json!({"domain": "https://docs.example.com"})).starts_with("domain: "));
+        assert!(err(json!({"domain": "docs.example.com/docs"})).starts_with("domain: "));
+        assert!(err(json!({"domain": "docs.example.com", "version": 3})).starts_with("version: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": "index"})).starts_with("paths: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": []})).starts_with("paths: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": ["a", 1]})).starts_with("paths[1]: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": ["../etc"]})).starts_with("paths[0]: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
+    }
+
+    #[test]
+    fn job_ids() {
+        assert!(is_job_id("se_3f9a2c1b8e7d4a06"));
+        assert!(!is_job_id("se_3f9a2c1b8e7d4a0"));
+        assert!(!is_job_id("se_3F9A2C1B8E7D4A06"));
+        assert!(!is_job_id("xx_3f9a2c1b8e7d4a06"));
+    }
+
+    #[test]
+    fn progress_grows_to_the_pages_share() {
+        assert_eq!(pages_progress(0, 1057), 0.0);
+        assert_eq!(pages_progress(100, 1057), 8.9);
+        assert_eq!(pages_progress(1057, 1057), 95.0);
+        assert_eq!(pages_progress(0, 0), 95.0);
+    }
+
+    #[test]
+    fn file_name_uses_the_creation_date() {
+        assert_eq!(bundle_file_name("docs.example.com", "2026-11-22T10:00:00.000Z"), "docs.example.com-export-2026-11-22.tar.gz");
+    }
+}

@@ -1,0 +1,191 @@
+// Static export over HTTP on the published fixture: the whole flow (start, poll, bundle, download,
+// unpack), every error case with its status and code, signed links (tampered, expired, ranges,
+// conditional requests), and the per-domain and per-organization rules.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { call, assertError, tenant, addDomain } from './support/api.mjs';
+import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
+
+let t; // enterprise tenant with the fixture published
+let published; // what the publish answered
+let completed; // { job, bundle, dir, files } of the full run, shared by later tests
+
+before(async () => {
+  t = await tenant();
+  const res = await publishFolder(t.domain, t.adminKey, FIXTURE_DOCS);
+  assert.equal(res.status, 200, res.text);
+  published = res.body;
+});
+
+test('the whole flow: start, poll to completed, bundle, download; the archive has every page as .html', async () => {
+  const start = await startExport(t.adminKey, { domain: t.domain });
+  assert.equal(start.status, 202, start.text);
+  const job = start.body;
+  assert.match(job.jobId, /^se_[0-9a-f]{16}$/);
+  assert.ok(['queued', 'running'].includes(job.status));
+  assert.equal(job.progress, 0);
+  assert.equal(job.pageCount, 0);
+  assert.ok(!Number.isNaN(Date.parse(job.createdAt)) && !Number.isNaN(Date.parse(job.updatedAt)));
+
+  const { job: done, seen } = await waitForJob(t.adminKey, job.jobId);
+  assert.equal(done.status, 'completed', done.error);
+  assert.equal(done.progress, 100);
+  assert.equal(done.pageCount, published.pageCount, 'every page of the (only) version was exported');
+  assert.ok(new Set(seen.map((s) => s.pageCount)).size > 2, 'pageCount grew in steps while the job ran');
+  assert.equal(done.error, undefined);
+
+  const bundle = await requestBundle(t.adminKey, job.jobId);
+  assert.equal(bundle.status, 200, bundle.text);
+  assert.equal(bundle.body.jobId, job.jobId);
+  assert.ok(bundle.body.sizeBytes > 100_000);
+  const expires = Date.parse(bundle.body.expiresAt);
+  assert.ok(expires > Date.now() + 50 * 60_000 && expires <= Date.now() + 61 * 60_000, 'the link lives one hour by default');
+
+  const { dir, bytes, res } = await downloadBundle(bundle.body.bundleUrl);
+  assert.equal(res.headers.get('content-type'), 'application/gzip');
+  assert.equal(Number(res.headers.get('content-length')), bundle.body.sizeBytes);
+  assert.equal(bytes.length, bundle.body.sizeBytes);
+  assert.match(res.headers.get('content-disposition'), new RegExp(`^attachment; filename="${t.domain.replaceAll('.', '\\.')}-export-\\d{4}-\\d{2}-\\d{2}\\.tar\\.gz"$`));
+  assert.ok(res.headers.get('etag'));
+  const files = listFiles(dir);
+  const pages = files.filter((f) => f.endsWith('.html') && f !== '404.html');
+  assert.equal(pages.length, published.pageCount, 'one .html per page');
+  for (const page of ['index.html', 'quickstart.html', 'api/static-export/overview.html', 'fr/index.html', 'zh/quickstart.html']) {
+    assert.ok(files.includes(page), `${page} is in the bundle`);
+  }
+  for (const extra of ['404.html', 'robots.txt', 'sitemap.xml']) assert.ok(files.includes(extra), `${extra} is in the bundle`);
+  assert.ok(!files.some((f) => f.endsWith('.mdx')), 'no source files');
+  const overview = readFile(dir, 'api/static-export/overview.html').toString();
+  assert.match(overview, /<html/);
+  assert.match(overview, /Static export/i);
+  completed = { job: done, bundle: bundle.body, dir, files };
+});
+
+test('a second bundle call reuses the archive with a fresh link', async () => {
+  assert.ok(completed, 'needs the full flow');
+  const again = await requestBundle(t.adminKey, completed.job.jobId);
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.body.sizeBytes, completed.bundle.sizeBytes);
+  const first = await fetch(completed.bundle.bundleUrl, { method: 'HEAD' });
+  const second = await fetch(again.body.bundleUrl, { method: 'HEAD' });
+  assert.equal(second.headers.get('etag'), first.headers.get('etag'), 'the same archive');
+});
+
+test('bundle links: tampered and expired links are 403; ranges and conditional requests work', async () => {
+  assert.ok(completed, 'needs the full flow');
+  const url = new URL(completed.bundle.bundleUrl);
+  const sig = url.searchParams.get('sig');
+  const tampered = new URL(url);
+  tampered.searchParams.set('sig', sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')));
+  assertError(await call('GET', tampered.pathname + tampered.search), 403, 'link_invalid');
+  const longer = new URL(url);
+  longer.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+  assertError(await call('GET', longer.pathname + longer.search), 403, 'link_invalid');
+  const otherJob = url.pathname.replace(/se_[0-9a-f]{16}/, 'se_0000000000000000') + url.search;
+  assertError(await call('GET', otherJob), 403, 'link_invalid');
+  assertError(await call('GET', url.pathname), 403, 'link_invalid');
+
+  // A link signed with the real secret but already expired.
+  const secret = process.env.LINK_SIGNING_KEY;
+  assert.ok(secret, 'the test runner passes LINK_SIGNING_KEY');
+  const past = Math.floor(Date.now() / 1000) - 10;
+  const expiredSig = createHmac('sha256', secret).update(`bundle\n${completed.job.jobId}\n${past}`).digest('hex');
+  assertError(await call('GET', `${url.pathname}?expires=${past}&sig=${expiredSig}`), 403, 'link_expired');
+
+  const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+  const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
+  assert.equal(part.status, 206);
+  assert.equal(part.headers.get('content-range'), `bytes 100-199/${whole.length}`);
+  assert.deepEqual(Buffer.from(await part.arrayBuffer()), whole.subarray(100, 200));
+  const tail = await fetch(url, { headers: { range: 'bytes=-16' } });
+  assert.equal(tail.status, 206);
+  assert.deepEqual(Buffer.from(await tail.arrayBuffer()), whole.subarray(whole.length - 16));
+  const beyond = await call('GET', url.pathname + url.search, { headers: { range: `bytes=${whole.length}-` } });
+  assertError(beyond, 416, 'range_not_satisfiable');
+  assert.equal(beyond.headers.get('content-range'), `bytes */${whole.length}`);
+  const etag = part.headers.get('etag');
+  const notModified = await fetch(url, { headers: { 'if-none-match': etag } });
+  assert.equal(notModified.status, 304);
+});
+
+test('start: admin key of an enterprise organization only', async () => {
+  assertError(await call('POST', '/v1/static-export/jobs', { json: { domain: t.domain } }), 401, 'unauthorized');
+  assertError(await startExport(t.assistantKey, { domain: t.domain }), 403, 'wrong_key_kind');
+  const pro = await tenant({ plan: 'pro' });
+  assertError(await startExport(pro.adminKey, { domain: pro.domain }), 403, 'plan_required');
+  assertError(await call('GET', '/v1/static-export/jobs/se_0000000000000000', { token: pro.adminKey }), 403, 'plan_required');
+});
+
+test('start: the domain is a hostname, owned and published; version and paths must exist', async () => {
+  for (const [domain, why] of [
+    [`https://${t.domain}`, 'scheme'], [`${t.domain}/docs`, 'path'], [`${t.domain}/`, 'slash'], ['', 'empty'],
+  ]) {
+    const res = await startExport(t.adminKey, { domain });
+    assertError(res, 400, 'invalid_request');
+    assert.match(res.body.error, /^domain: /, why);
+  }
+  assertError(await startExport(t.adminKey, {}), 400, 'invalid_request');
+  assertError(await startExport(t.adminKey, { domain: 'someone-else.example.com' }), 404, 'not_found');
+  const stranger = await tenant();
+  assertError(await startExport(t.adminKey, { domain: stranger.domain }), 404, 'not_found');
+  const unpublished = await addDomain(t.org.orgId);
+  assertError(await startExport(t.adminKey, { domain: unpublished }), 404, 'not_found');
+  const badVersion = await startExport(t.adminKey, { domain: t.domain, version: 'v9' });
+  assertError(badVersion, 400, 'invalid_request');
+  assert.match(badVersion.body.error, /v9/);
+  const badPaths = await startExport(t.adminKey, { domain: t.domain, paths: ['quickstart', 'no/such/page'] });
+  assertError(badPaths, 400, 'invalid_request');
+  assert.match(badPaths.body.error, /no\/such\/page/);
+  const badPathType = await startExport(t.adminKey, { domain: t.domain, paths: ['quickstart', 7] });
+  assertError(badPathType, 400, 'invalid_request');
+  assert.match(badPathType.body.error, /^paths\[1\]: /);
+});
+
+test('one active job per domain: a second start is 409 job_active naming it; bundle before completion is 409', async () => {
+  const first = await startExport(t.adminKey, { domain: t.domain, paths: ['index', 'quickstart'] });
+  assert.equal(first.status, 202, first.text);
+  const second = await startExport(t.adminKey, { domain: t.domain });
+  if (second.status === 409) {
+    assertError(second, 409, 'job_active');
+    assert.equal(second.body.jobId, first.body.jobId);
+    const early = await requestBundle(t.adminKey, first.body.jobId);
+    if (early.status !== 200) assertError(early, 409, 'job_not_completed');
+  } else {
+    // The two-page job finished before the second start arrived; then a start is allowed.
+    assert.equal(second.status, 202, second.text);
+  }
+  const { job } = await waitForJob(t.adminKey, first.body.jobId);
+  assert.equal(job.status, 'completed');
+  assert.equal(job.pageCount, 2, 'paths limit the pages');
+});
+
+test('jobs: unknown ids and other organizations read as 404', async () => {
+  assertError(await call('GET', '/v1/static-export/jobs/se_0000000000000000', { token: t.adminKey }), 404, 'not_found');
+  assertError(await call('GET', '/v1/static-export/jobs/not-a-job', { token: t.adminKey }), 404, 'not_found');
+  assertError(await requestBundle(t.adminKey, 'se_0000000000000000'), 404, 'not_found');
+  assert.ok(completed, 'needs the full flow');
+  const stranger = await tenant();
+  assertError(await call('GET', `/v1/static-export/jobs/${completed.job.jobId}`, { token: stranger.adminKey }), 404, 'not_found');
+  assertError(await requestBundle(stranger.adminKey, completed.job.jobId), 404, 'not_found');
+});
+
+test('at most 10 starts per organization per hour, then 429 with Retry-After', async () => {
+  const org = await tenant();
+  const domains = [org.domain];
+  for (let i = 0; i < 10; i++) domains.push(await addDomain(org.org.orgId));
+  for (const domain of domains) assert.equal((await publishFolder(domain, org.adminKey)).status, 200);
+  for (const domain of domains.slice(0, 10)) {
+    const res = await startExport(org.adminKey, { domain });
+    assert.equal(res.status, 202, res.text);
+  }
+  const refused = await startExport(org.adminKey, { domain: domains[10] });
+  assertError(refused, 429, 'rate_limited');
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+});
+
+test('cleanup', () => {
+  if (completed) rmSync(completed.dir, { recursive: true, force: true });
+});

@@ -1,0 +1,48 @@
+// Headless Debian Chromium for browser tests (playwright-core drives it), and a plain static file
+// server for folders such as an unpacked export bundle.
+import { createServer } from 'node:http';
+import { createReadStream, existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags this machine's closed network needs (no background connections to Google's hosts). */
+export async function launchChromium() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', `--user-data-dir=${mkdtempSync(join(tmpdir(), 'chromium-'))}`,
+    ],
+  });
+}
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.ico': 'image/x-icon', '.txt': 'text/plain',
+  '.xml': 'application/xml', '.wasm': 'application/wasm', '.woff2': 'font/woff2',
+};
+
+/** Serves `dir` as any static host would: files as they are, `/` as index.html, 404.html for misses. */
+export async function serveFolder(dir) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = normalize(join(dir, path));
+    if (!file.startsWith(dir)) return res.writeHead(403).end();
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      const missing = join(dir, '404.html');
+      res.writeHead(404, { 'content-type': TYPES['.html'] });
+      return existsSync(missing) ? createReadStream(missing).pipe(res) : res.end('not found');
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}

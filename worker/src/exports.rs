@@ -1,0 +1,69 @@
+//! Static export storage and links: where a job's files live in R2, and the download link a bundle
+//! is handed out with (our HMAC-signed URL, or an R2 presigned URL when R2's S3 credentials are set).
+//!
+//! Layout: `exports/{jobId}/part-{n}.tgz` are the job's rendered batches, each one gzip member of tar
+//! entries, written as the job goes; `exports/{jobId}/bundle.tar.gz` is the bundle, their concatenation.
+
+use docs_edge_core::export_api::bundle_file_name;
+use docs_edge_core::presign::{presign_get, S3Credentials};
+use docs_edge_core::signing::sign_link;
+use worker::Env;
+
+use crate::config::text;
+use crate::error::{ApiError, ApiResult};
+
+pub fn part_key(job_id: &str, index: u32) -> String {
+    format!("exports/{job_id}/part-{index:05}.tgz")
+}
+
+pub fn bundle_key(job_id: &str) -> String {
+    format!("exports/{job_id}/bundle.tar.gz")
+}
+
+/// The signing secret; its absence is a deployment fault, never the caller's.
+pub fn link_secret(env: &Env) -> ApiResult<Vec<u8>> {
+    text(env, "LINK_SIGNING_KEY")
+        .map(String::into_bytes)
+        .ok_or_else(|| ApiError::Internal("the secret LINK_SIGNING_KEY is not set".into()))
+}
+
+/// Where a bundle can be downloaded until `expires_unix`.
+pub fn bundle_url(
+    env: &Env,
+    origin: &str,
+    job_id: &str,
+    domain: &str,
+    created_at: &str,
+    now_unix: u64,
+    expires_unix: u64,
+) -> ApiResult<String> {
+    if let Some((creds, bucket)) = r2_s3_credentials(env) {
+        let disposition = content_disposition(&bundle_file_name(domain, created_at));
+        return Ok(presign_get(
+            &creds,
+            &bucket,
+            &bundle_key(job_id),
+            now_unix,
+            expires_unix.saturating_sub(now_unix),
+            &[("response-content-disposition", &disposition)],
+        ));
+    }
+    let signature = sign_link(&link_secret(env)?, job_id, expires_unix);
+    Ok(format!("{origin}/v1/static-export/bundles/{job_id}?expires={expires_unix}&sig={signature}"))
+}
+
+pub fn content_disposition(file_name: &str) -> String {
+    format!("attachment; filename=\"{file_name}\"")
+}
+
+/// `R2_ACCESS_KEY_ID`, `R2_SECRET_ACCESS_KEY` (secrets), `R2_ACCOUNT_ID` and `R2_BUCKET_NAME`: all four,
+/// or presigning is off.
+fn r2_s3_credentials(env: &Env) -> Option<(S3Credentials, String)> {
+    let creds = S3Credentials {
+        access_key_id: text(env, "R2_ACCESS_KEY_ID")?,
+        secret_access_key: text(env, "R2_SECRET_ACCESS_KEY")?,
+        region: "auto".into(),
+        host: format!("{}.r2.cloudflarestorage.com", text(env, "R2_ACCOUNT_ID")?),
+    };
+    Some((creds, text(env, "R2_BUCKET_NAME")?))
+}

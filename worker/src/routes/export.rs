@@ -1,0 +1,138 @@
+//! `/v1/static-export`: start a job, poll it, get a bundle link (admin keys, enterprise plan), and
+//! the bundle download itself (no key: the signed link is the grant).
+
+use docs_edge_core::byte_range::{parse_range, RangeRequest};
+use docs_edge_core::export_api::{is_job_id, parse_start_request};
+use docs_edge_core::signing::{verify_link, LinkCheck};
+use docs_edge_core::wire::{BundleLink, ExportJob, KeyKind, Plan};
+use worker::{Headers, Range, Response, ResponseBuilder};
+
+use crate::app::Call;
+use crate::auth::{require_domain, require_key};
+use crate::clock::{iso_from_ms, now_iso, now_unix};
+use crate::config::{EXPORT_JOBS_BINDING, EXPORT_ORGS_BINDING};
+use crate::directory::{Directory, KeyRecord};
+use crate::durable::export_job::{BundleReady, OwnerQuery};
+use crate::durable::export_org::StartOrder;
+use crate::durable_client::post;
+use crate::error::{ApiError, ApiResult};
+use crate::exports::{bundle_key, bundle_url, link_secret};
+use crate::http::{header, json_response, read_json_object};
+use crate::sites;
+
+/// An admin key of an organization on the enterprise plan.
+async fn enterprise_admin(call: &Call, directory: &Directory) -> ApiResult<KeyRecord> {
+    let key = require_key(&call.req, directory, KeyKind::Admin).await?;
+    let org = directory.require_org(&key.org_id).await?;
+    if org.org.plan != Plan::Enterprise {
+        return Err(ApiError::PlanRequired(
+            "static export is available on the enterprise plan only; ask your operator to upgrade this organization".into(),
+        ));
+    }
+    Ok(key)
+}
+
+fn job_param(call: &Call) -> ApiResult<String> {
+    let job_id = call.param(0);
+    if is_job_id(job_id) {
+        Ok(job_id.to_string())
+    } else {
+        Err(ApiError::NotFound("export job not found".into()))
+    }
+}
+
+pub async fn start(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = enterprise_admin(call, &directory).await?;
+    let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
+    let request = parse_start_request(&body)?;
+    let domain = require_domain(&directory, &key, &request.domain).await?;
+    if sites::current_version(&sites::bucket(&call.env)?, &domain).await?.is_none() {
+        return Err(ApiError::NotFound(format!("no docs are published for {domain}")));
+    }
+    let order = StartOrder {
+        org_id: key.org_id.clone(),
+        domain,
+        version: request.version,
+        paths: request.paths,
+        starts_per_hour: call.config.export_starts_per_hour,
+        batch_pages: call.config.export_batch_pages,
+        now_unix: now_unix(),
+        now_iso: now_iso(),
+    };
+    let job: ExportJob = post(&call.env, EXPORT_ORGS_BINDING, &key.org_id, "start", &order).await?;
+    json_response(202, &job)
+}
+
+pub async fn get(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = enterprise_admin(call, &directory).await?;
+    let job_id = job_param(call)?;
+    let job: ExportJob = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "status", &OwnerQuery { org_id: key.org_id }).await?;
+    json_response(200, &job)
+}
+
+pub async fn bundle(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = enterprise_admin(call, &directory).await?;
+    let job_id = job_param(call)?;
+    let ready: BundleReady = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "bundle", &OwnerQuery { org_id: key.org_id }).await?;
+    let now = now_unix();
+    let expires = now + call.config.bundle_link_ttl_secs;
+    let url = call.req.url()?;
+    let origin = url.origin().ascii_serialization();
+    let bundle_url = bundle_url(&call.env, &origin, &job_id, &ready.domain, &ready.created_at, now, expires)?;
+    json_response(
+        200,
+        &BundleLink { job_id, bundle_url, size_bytes: ready.size_bytes, expires_at: iso_from_ms(expires * 1000) },
+    )
+}
+
+/// `GET /v1/static-export/bundles/{jobId}?expires=&sig=`: the archive, streamed from R2.
+pub async fn download(call: &mut Call) -> ApiResult<Response> {
+    let job_id = call.param(0).to_string();
+    let url = call.req.url()?;
+    let query = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+    let (Some(expires), Some(signature)) = (query("expires").and_then(|e| e.parse::<u64>().ok()), query("sig")) else {
+        return Err(ApiError::LinkInvalid);
+    };
+    match verify_link(&link_secret(&call.env)?, &job_id, expires, &signature, now_unix()) {
+        LinkCheck::Tampered => return Err(ApiError::LinkInvalid),
+        LinkCheck::Expired => return Err(ApiError::LinkExpired),
+        LinkCheck::Valid => {}
+    }
+    let bucket = sites::bucket(&call.env)?;
+    let key = bundle_key(&job_id);
+    let head = bucket.head(&key).await?.ok_or_else(|| ApiError::NotFound("bundle not found".into()))?;
+    let size = head.size();
+    let etag = head.http_etag();
+    let file_name = head.custom_metadata()?.get("fileName").cloned().unwrap_or_else(|| format!("{job_id}.tar.gz"));
+
+    let headers = Headers::new();
+    headers.set("content-type", "application/gzip")?;
+    headers.set("content-disposition", &crate::exports::content_disposition(&file_name))?;
+    headers.set("etag", &etag)?;
+    headers.set("accept-ranges", "bytes")?;
+    // The link stops working at `expires`; caches must not serve it longer, nor recompress it.
+    headers.set("cache-control", &format!("private, no-transform, max-age={}", expires.saturating_sub(now_unix())))?;
+
+    if header(&call.req, "if-none-match").is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*")) {
+        return Ok(ResponseBuilder::new().with_status(304).with_headers(headers).empty());
+    }
+    let (status, range) = match parse_range(header(&call.req, "range").as_deref(), size) {
+        RangeRequest::Whole => (200, None),
+        RangeRequest::Part { start, end } => (206, Some((start, end))),
+        RangeRequest::Unsatisfiable => return Err(ApiError::RangeNotSatisfiable { size }),
+    };
+    let mut get = bucket.get(&key);
+    if let Some((start, end)) = range {
+        get = get.range(Range::OffsetWithLength { offset: start, length: end - start + 1 });
+        headers.set("content-range", &format!("bytes {start}-{end}/{size}"))?;
+        headers.set("content-length", &(end - start + 1).to_string())?;
+    } else {
+        headers.set("content-length", &size.to_string())?;
+    }
+    let object = get.execute().await?.ok_or_else(|| ApiError::NotFound("bundle not found".into()))?;
+    let body = object.body().ok_or_else(|| ApiError::Internal("bundle object has no body".into()))?.response_body()?;
+    Ok(ResponseBuilder::new().with_status(status).with_headers(headers).body(body))
+}
