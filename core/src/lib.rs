@@ -4,23 +4,26 @@
 //! `wire` (shapes shared with the SDK) -> `validate` (request rules with field paths)
 //! -> `docs` (archive -> site model) -> `search` (index build and query)
 //! -> `assistant` (retrieval answer and the two stream formats) -> `signing` (links, key hashes).
+//! `export` renders a site as a static HTML bundle.
 //!
 //! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
 
-pub mod wire;
 pub mod stream;
+pub mod wire;
 
-#[cfg(feature = "server")]
-pub mod validate;
-#[cfg(feature = "server")]
-pub mod docs;
-#[cfg(feature = "server")]
-pub mod search;
 #[cfg(feature = "server")]
 pub mod assistant;
 #[cfg(feature = "server")]
-pub mod signing;
+pub mod docs;
+#[cfg(feature = "server")]
+pub mod domain;
+#[cfg(feature = "server")]
+pub mod export;
 #[cfg(feature = "server")]
 pub mod ratelimit;
 #[cfg(feature = "server")]
-pub mod domain;
+pub mod search;
+#[cfg(feature = "server")]
+pub mod signing;
+#[cfg(feature = "server")]
+pub mod validate;
