@@ -8,22 +8,22 @@
 //!
 //! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
 
-pub mod stream;
 pub mod wire;
+pub mod stream;
 
+#[cfg(feature = "server")]
+pub mod validate;
+#[cfg(feature = "server")]
+pub mod docs;
+#[cfg(feature = "server")]
+pub mod search;
 #[cfg(feature = "server")]
 pub mod assistant;
 #[cfg(feature = "server")]
-pub mod docs;
+pub mod signing;
+#[cfg(feature = "server")]
+pub mod ratelimit;
 #[cfg(feature = "server")]
 pub mod domain;
 #[cfg(feature = "server")]
 pub mod export;
-#[cfg(feature = "server")]
-pub mod ratelimit;
-#[cfg(feature = "server")]
-pub mod search;
-#[cfg(feature = "server")]
-pub mod signing;
-#[cfg(feature = "server")]
-pub mod validate;

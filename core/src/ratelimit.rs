@@ -70,10 +70,7 @@ impl Verdict {
 mod tests {
     use super::*;
 
-    const HOURLY: Limit = Limit {
-        limit: 3,
-        window_secs: 3600,
-    };
+    const HOURLY: Limit = Limit { limit: 3, window_secs: 3600 };
 
     #[test]
     fn requests_up_to_the_limit_are_allowed() {
@@ -91,10 +88,7 @@ mod tests {
 
     #[test]
     fn tighter_prefers_refusal_then_fewest_remaining() {
-        let daily = Limit {
-            limit: 10,
-            window_secs: 86400,
-        };
+        let daily = Limit { limit: 10, window_secs: 86400 };
         let a = HOURLY.judge(1, 0);
         let b = daily.judge(9, 0);
         assert_eq!(a.tighter(b), b);

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use crate::stream::{
-    DataStreamPart, FinishMessage, FinishReason, FinishStep, Source, SourceType, StartStep,
-    UiChunk, Usage, SSE_DONE,
+    DataStreamPart, FinishMessage, FinishReason, FinishStep, Source, SourceType, StartStep, UiChunk, Usage,
+    SSE_DONE,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,12 +48,7 @@ pub struct AnswerEncoder {
 
 impl AnswerEncoder {
     pub fn new(protocol: Protocol, message_id: impl Into<String>) -> Self {
-        AnswerEncoder {
-            protocol,
-            message_id: message_id.into(),
-            text_open: false,
-            sources: 0,
-        }
+        AnswerEncoder { protocol, message_id: message_id.into(), text_open: false, sources: 0 }
     }
 
     fn text_id(&self) -> String {
@@ -62,16 +57,12 @@ impl AnswerEncoder {
 
     pub fn start(&mut self) -> String {
         match self.protocol {
-            Protocol::DataStreamV1 => DataStreamPart::StartStep(StartStep {
-                message_id: self.message_id.clone(),
-            })
-            .encode(),
+            Protocol::DataStreamV1 => {
+                DataStreamPart::StartStep(StartStep { message_id: self.message_id.clone() }).encode()
+            }
             Protocol::UiMessageStreamV2 => {
-                let mut out = UiChunk::Start {
-                    message_id: Some(self.message_id.clone()),
-                    message_metadata: None,
-                }
-                .encode_sse();
+                let mut out =
+                    UiChunk::Start { message_id: Some(self.message_id.clone()), message_metadata: None }.encode_sse();
                 out.push_str(&UiChunk::StartStep.encode_sse());
                 out
             }
@@ -91,12 +82,7 @@ impl AnswerEncoder {
                 provider_metadata: None,
             })
             .encode(),
-            Protocol::UiMessageStreamV2 => UiChunk::SourceUrl {
-                source_id: id,
-                url: url.to_string(),
-                title,
-            }
-            .encode_sse(),
+            Protocol::UiMessageStreamV2 => UiChunk::SourceUrl { source_id: id, url: url.to_string(), title }.encode_sse(),
         }
     }
 
@@ -112,13 +98,7 @@ impl AnswerEncoder {
                     self.text_open = true;
                     out.push_str(&UiChunk::TextStart { id: self.text_id() }.encode_sse());
                 }
-                out.push_str(
-                    &UiChunk::TextDelta {
-                        id: self.text_id(),
-                        delta: delta.to_string(),
-                    }
-                    .encode_sse(),
-                );
+                out.push_str(&UiChunk::TextDelta { id: self.text_id(), delta: delta.to_string() }.encode_sse());
                 out
             }
         }
@@ -139,17 +119,10 @@ impl AnswerEncoder {
         match self.protocol {
             Protocol::DataStreamV1 => {
                 out.push_str(
-                    &DataStreamPart::FinishStep(FinishStep {
-                        finish_reason: reason,
-                        usage: Some(usage),
-                        is_continued: false,
-                    })
-                    .encode(),
-                );
-                out.push_str(
-                    &DataStreamPart::Data(vec![json!({"type": "finish", "threadId": thread_id})])
+                    &DataStreamPart::FinishStep(FinishStep { finish_reason: reason, usage: Some(usage), is_continued: false })
                         .encode(),
                 );
+                out.push_str(&DataStreamPart::Data(vec![json!({"type": "finish", "threadId": thread_id})]).encode());
                 out.push_str(
                     &DataStreamPart::FinishMessage(FinishMessage {
                         finish_reason: reason,
@@ -180,16 +153,9 @@ impl AnswerEncoder {
     pub fn error(&mut self, message: &str) -> String {
         let mut out = self.close_text();
         match self.protocol {
-            Protocol::DataStreamV1 => {
-                out.push_str(&DataStreamPart::Error(message.to_string()).encode())
-            }
+            Protocol::DataStreamV1 => out.push_str(&DataStreamPart::Error(message.to_string()).encode()),
             Protocol::UiMessageStreamV2 => {
-                out.push_str(
-                    &UiChunk::Error {
-                        error_text: message.to_string(),
-                    }
-                    .encode_sse(),
-                );
+                out.push_str(&UiChunk::Error { error_text: message.to_string() }.encode_sse());
                 out.push_str(SSE_DONE);
             }
         }
@@ -208,35 +174,18 @@ mod tests {
     use crate::stream::{DataStreamDecoder, DecodedEvent, UiEvent, UiStreamDecoder};
 
     fn usage() -> Usage {
-        Usage {
-            prompt_tokens: 10,
-            completion_tokens: 3,
-        }
+        Usage { prompt_tokens: 10, completion_tokens: 3 }
     }
 
     #[test]
     fn v1_answer_has_start_source_text_finish_step_data_and_finish_in_order() {
         let mut enc = AnswerEncoder::new(Protocol::DataStreamV1, "msg_1");
-        let body = [
-            enc.start(),
-            enc.source("https://d/x", "X"),
-            enc.text("Hello "),
-            enc.text("world"),
-            enc.finish(FinishReason::Stop, usage(), "thr_1"),
-        ]
-        .concat();
+        let body = [enc.start(), enc.source("https://d/x", "X"), enc.text("Hello "), enc.text("world"), enc.finish(FinishReason::Stop, usage(), "thr_1")].concat();
         let codes: Vec<char> = body.lines().map(|l| l.chars().next().unwrap()).collect();
         assert_eq!(codes, vec!['f', 'h', '0', '0', 'e', '2', 'd']);
-        assert!(
-            body.contains(r#"2:[{"threadId":"thr_1","type":"finish"}]"#)
-                || body.contains(r#"2:[{"type":"finish","threadId":"thr_1"}]"#)
-        );
+        assert!(body.contains(r#"2:[{"threadId":"thr_1","type":"finish"}]"#) || body.contains(r#"2:[{"type":"finish","threadId":"thr_1"}]"#));
         assert!(body.ends_with("\n"));
-        assert!(body
-            .lines()
-            .last()
-            .unwrap()
-            .contains(r#""threadId":"thr_1""#));
+        assert!(body.lines().last().unwrap().contains(r#""threadId":"thr_1""#));
         let events = DataStreamDecoder::new().push_str(&body);
         assert!(events.iter().all(|e| matches!(e, DecodedEvent::Part(_))));
     }
@@ -244,43 +193,19 @@ mod tests {
     #[test]
     fn v2_answer_opens_and_closes_the_text_part_and_ends_with_done() {
         let mut enc = AnswerEncoder::new(Protocol::UiMessageStreamV2, "msg_2");
-        let body = [
-            enc.start(),
-            enc.source("https://d/x", "X"),
-            enc.text("Hi"),
-            enc.text("!"),
-            enc.finish(FinishReason::Stop, usage(), "thr_2"),
-        ]
-        .concat();
+        let body = [enc.start(), enc.source("https://d/x", "X"), enc.text("Hi"), enc.text("!"), enc.finish(FinishReason::Stop, usage(), "thr_2")].concat();
         let mut decoder = UiStreamDecoder::new();
         let mut events = decoder.push_str(&body);
         events.extend(decoder.finish());
         let types: Vec<String> = events
             .iter()
             .map(|e| match e {
-                UiEvent::Chunk(c) => serde_json::to_value(c).unwrap()["type"]
-                    .as_str()
-                    .unwrap()
-                    .to_string(),
+                UiEvent::Chunk(c) => serde_json::to_value(c).unwrap()["type"].as_str().unwrap().to_string(),
                 UiEvent::Done => "[DONE]".into(),
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
-        assert_eq!(
-            types,
-            [
-                "start",
-                "start-step",
-                "source-url",
-                "text-start",
-                "text-delta",
-                "text-delta",
-                "text-end",
-                "finish-step",
-                "finish",
-                "[DONE]"
-            ]
-        );
+        assert_eq!(types, ["start", "start-step", "source-url", "text-start", "text-delta", "text-delta", "text-end", "finish-step", "finish", "[DONE]"]);
         assert!(body.contains(r#""messageMetadata":{"threadId":"thr_2"}"#));
     }
 

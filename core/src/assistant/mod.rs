@@ -1,9 +1,9 @@
 //! The assistant: request rules, retrieval query, answer composition and LLM provider wire formats.
 
+pub mod request;
 pub mod encode;
-pub mod extractive;
 pub mod passage;
+pub mod query;
+pub mod extractive;
 pub mod prompt;
 pub mod providers;
-pub mod query;
-pub mod request;

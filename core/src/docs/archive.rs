@@ -318,10 +318,7 @@ pub fn pack_tree(tree: &SourceTree) -> Vec<u8> {
 /// A source tree from `(path, text)` pairs, for tests.
 #[cfg(test)]
 pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
-    files
-        .iter()
-        .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-        .collect()
+    files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()
 }
 
 /// A docs folder on disk as a source tree (the fixture tests).
