@@ -23,7 +23,7 @@ use super::links::{encode_path, output_file};
 use super::ExportFile;
 
 /// Documents per chunk file.
-const CHUNK: usize = 64;
+const CHUNK: usize = 16;
 /// Results whose documents a query loads.
 pub(crate) const TOP: usize = 10;
 /// Prefix expansions of the last query word.
@@ -41,27 +41,33 @@ const STOP_WORDS: [&str; 36] = [
 /// scripts do not separate words). `site.js` implements the same rules.
 pub(crate) fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let push = |word: &mut String, out: &mut Vec<String>| {
+    for_each_token(text, |t| out.push(t.to_owned()));
+    out
+}
+
+/// [`tokens`] without an allocation per token: the index build calls it on every page's text.
+fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
+    let mut word = String::new();
+    let mut emit = |word: &mut String, f: &mut dyn FnMut(&str)| {
         if !word.is_empty() {
-            let w = std::mem::take(word);
-            if w.chars().count() <= MAX_TERM_CHARS && !STOP_WORDS.contains(&w.as_str()) {
-                out.push(w);
+            if word.chars().count() <= MAX_TERM_CHARS && !STOP_WORDS.contains(&word.as_str()) {
+                f(word);
             }
+            word.clear();
         }
     };
+    let mut buf = [0u8; 4];
     for c in text.chars() {
         if is_cjk(c) {
-            push(&mut current, &mut out);
-            out.push(c.to_string());
+            emit(&mut word, &mut f);
+            f(c.encode_utf8(&mut buf));
         } else if c.is_alphanumeric() {
-            current.extend(c.to_lowercase());
+            word.extend(c.to_lowercase());
         } else {
-            push(&mut current, &mut out);
+            emit(&mut word, &mut f);
         }
     }
-    push(&mut current, &mut out);
-    out
+    emit(&mut word, &mut f);
 }
 
 fn is_cjk(c: char) -> bool {
@@ -147,25 +153,35 @@ impl LanguageIndex {
             format!("{dir}/meta.json"),
             meta.to_string(),
         ));
-        let mut shards: BTreeMap<String, serde_json::Map<String, Value>> = BTreeMap::new();
+        // Terms are sorted, so the terms of one key are consecutive: one shard is written at a time.
+        let mut shard = String::new();
+        let mut shard_of: Option<String> = None;
         for (term, docs) in self.postings {
-            let mut flat = Vec::with_capacity(docs.len() * 2);
+            let key = shard_key(&term);
+            if shard_of.as_ref() != Some(&key) {
+                if let Some(done) = shard_of.replace(key) {
+                    shard.push('}');
+                    files.push(ExportFile::new(format!("{dir}/t/{done}.json"), std::mem::take(&mut shard)));
+                }
+                shard.push('{');
+            } else {
+                shard.push(',');
+            }
+            shard.push_str(&Value::String(term).to_string());
+            shard.push_str(":[");
             let mut last = 0u32;
-            for (doc, weight) in docs {
-                flat.push(doc - last);
-                flat.push(weight);
+            for (i, (doc, weight)) in docs.into_iter().enumerate() {
+                if i > 0 {
+                    shard.push(',');
+                }
+                shard.push_str(&format!("{},{weight}", doc - last));
                 last = doc;
             }
-            shards
-                .entry(shard_key(&term))
-                .or_default()
-                .insert(term, json!(flat));
+            shard.push(']');
         }
-        for (key, terms) in shards {
-            files.push(ExportFile::new(
-                format!("{dir}/t/{key}.json"),
-                Value::Object(terms).to_string(),
-            ));
+        if let Some(done) = shard_of {
+            shard.push('}');
+            files.push(ExportFile::new(format!("{dir}/t/{done}.json"), shard));
         }
         for (n, chunk) in self.docs.chunks(CHUNK).enumerate() {
             files.push(ExportFile::new(
