@@ -12,7 +12,6 @@ use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::search::{Query, SearchIndex};
 
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let folder = args.get(1).cloned().unwrap_or_default();
@@ -21,19 +20,40 @@ fn main() {
     let site = build_site(&tree).expect("site");
     let index = SearchIndex::build(&site.pages);
     for question in args.iter().skip(2) {
-        let turns: Vec<&str> = question.split(" || ").collect::<Vec<_>>().into_iter().rev().collect();
+        let turns: Vec<&str> = question
+            .split(" || ")
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         let query = retrieval_query(&turns, &[]);
-        let hits = index.search(&Query { limit: 5, ..Query::new(&query) });
+        let hits = index.search(&Query {
+            limit: 5,
+            ..Query::new(&query)
+        });
         println!("Q: {question}\n  query: {query}");
         for h in &hits {
             println!("  hit {:.3} {} # {:?}", h.score, h.path, h.heading);
         }
         let passages: Vec<Passage> = hits
             .into_iter()
-            .map(|h| Passage { url: format!("https://d/{}", h.path), path: h.path, title: h.title, heading: h.heading.unwrap_or_default(), anchor: h.anchor.unwrap_or_default(), text: h.text, score: h.score })
+            .map(|h| Passage {
+                url: format!("https://d/{}", h.path),
+                path: h.path,
+                title: h.title,
+                heading: h.heading.unwrap_or_default(),
+                anchor: h.anchor.unwrap_or_default(),
+                text: h.text,
+                score: h.score,
+            })
             .collect();
         let answer = compose_answer(&query, &passages);
-        let cited: Vec<&str> = answer.sources.iter().filter_map(|i| passages.get(*i)).map(|p| p.path.as_str()).collect();
+        let cited: Vec<&str> = answer
+            .sources
+            .iter()
+            .filter_map(|i| passages.get(*i))
+            .map(|p| p.path.as_str())
+            .collect();
         println!("  cited: {cited:?} covered={}", answer.covered);
     }
 }

@@ -4,6 +4,7 @@
 //! `wire` (shapes shared with the SDK) -> `validate` (request rules with field paths)
 //! -> `docs` (archive -> site model) -> `search` (index build and query)
 //! -> `assistant` (retrieval answer and the two stream formats) -> `signing` (links, key hashes).
+//! `export` renders a site as a static HTML bundle.
 //!
 //! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
 
@@ -26,6 +27,8 @@ pub mod presign;
 pub mod ratelimit;
 #[cfg(feature = "server")]
 pub mod domain;
+#[cfg(feature = "server")]
+pub mod export;
 #[cfg(feature = "server")]
 pub mod export_api;
 #[cfg(feature = "server")]

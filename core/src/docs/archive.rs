@@ -321,6 +321,29 @@ pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
     files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()
 }
 
+/// A docs folder on disk as a source tree (the fixture tests).
+#[cfg(test)]
+pub(crate) fn read_dir_tree(root: &std::path::Path) -> SourceTree {
+    let mut tree = SourceTree::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                tree.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    tree
+}
+
 /// Gzips raw bytes; tests use it to wrap hand-made tar streams.
 #[cfg(test)]
 pub(crate) fn gzip(raw: &[u8]) -> Vec<u8> {

@@ -151,7 +151,8 @@ fn string_list(value: &Yaml) -> Vec<String> {
     }
 }
 
-fn to_json(value: Yaml) -> Value {
+/// YAML as JSON; the static export reads YAML OpenAPI documents with it.
+pub(crate) fn to_json(value: Yaml) -> Value {
     match value {
         Yaml::String(s) => Value::String(s),
         Yaml::Integer(i) => Value::Number(i.into()),

@@ -27,9 +27,9 @@ const TEXT_ATTRS: [&str; 8] = [
 /// `ParamField` names its parameter by where it goes: `<ParamField body="email">`.
 const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
 /// Snippets may import snippets; deeper chains are left out rather than followed.
-const MAX_SNIPPET_DEPTH: usize = 3;
+pub(crate) const MAX_SNIPPET_DEPTH: usize = 3;
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
-const MAX_NESTING: usize = 8;
+pub(crate) const MAX_NESTING: usize = 8;
 
 /// Text of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -279,16 +279,17 @@ impl Extractor<'_> {
 /// Inline content of the block being read. Markdown text and inline JSX arrive in pieces (text,
 /// inline HTML, breaks), so JSX is stripped once the block is complete; code spans are kept apart
 /// because their `<Card>` is literal text.
+/// The static export renderer collects heading text with it too, so its anchors are these.
 #[derive(Default)]
-struct Inline {
-    raw: String,
+pub(crate) struct Inline {
+    pub(crate) raw: String,
     done: String,
     /// Texts of attributes on inline tags, added after the block.
     extra: Vec<String>,
 }
 
 impl Inline {
-    fn code(&mut self, text: &str) {
+    pub(crate) fn code(&mut self, text: &str) {
         strip_jsx(
             &std::mem::take(&mut self.raw),
             &mut self.done,
@@ -297,7 +298,7 @@ impl Inline {
         self.done.push_str(text);
     }
 
-    fn take(&mut self) -> (String, Vec<String>) {
+    pub(crate) fn take(&mut self) -> (String, Vec<String>) {
         strip_jsx(
             &std::mem::take(&mut self.raw),
             &mut self.done,
@@ -379,7 +380,7 @@ fn is_block_end(end: TagEnd) -> bool {
 }
 
 /// `import Name from "source"` (a default import, the form snippets use) on one line.
-fn default_import(line: &str) -> Option<(&str, &str)> {
+pub(crate) fn default_import(line: &str) -> Option<(&str, &str)> {
     let rest = line.trim().strip_prefix("import")?;
     let rest = rest.trim_start();
     let name_len = rest
@@ -398,7 +399,7 @@ fn default_import(line: &str) -> Option<(&str, &str)> {
 
 /// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
 /// Other imports (`.jsx`, packages) are not snippets with text.
-fn snippet_path(file: &str, source: &str) -> Option<String> {
+pub(crate) fn snippet_path(file: &str, source: &str) -> Option<String> {
     if !(source.ends_with(".mdx") || source.ends_with(".md")) {
         return None;
     }

@@ -268,9 +268,8 @@ fn collect_divisions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::docs::archive::tree;
+    use crate::docs::archive::{read_dir_tree, tree};
     use crate::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
-
 
     fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
         site.pages
@@ -477,27 +476,6 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/../../shared/fixtures/mintlify-docs"
     );
-
-    fn read_dir_tree(root: &std::path::Path) -> SourceTree {
-        let mut tree = SourceTree::new();
-        let mut stack = vec![root.to_path_buf()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    let rel = path
-                        .strip_prefix(root)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/");
-                    tree.insert(rel, std::fs::read(&path).unwrap());
-                }
-            }
-        }
-        tree
-    }
 
     #[test]
     fn real_fixture_archive_builds_a_complete_site() {

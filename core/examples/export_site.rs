@@ -1,0 +1,91 @@
+//! Renders a docs folder as the static export would, into a folder you can open or serve
+//! (`python3 -m http.server -d <out dir>`; search needs HTTP, not file://), plus `bundle.tar.gz`
+//! next to it, packed in batches as the worker packs it.
+//! `cargo run --release -p docs-edge-core --example export_site -- <docs dir> <out dir> [--domain d] [--version v] [--paths a,b]`
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+mod support;
+use support::read_folder;
+
+use docs_edge_core::docs::site::build_site;
+use docs_edge_core::export::{search_bytes_for_query, tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
+
+/// Pages per batch, as one Durable Object alarm would render them.
+const BATCH: usize = 100;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(docs), Some(out)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: export_site <docs dir> <out dir> [--domain d] [--version v] [--paths a,b]");
+        std::process::exit(2);
+    };
+    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let options = ExportOptions {
+        version: flag("--version"),
+        paths: flag("--paths").map(|p| p.split(',').map(str::to_owned).collect()),
+        domain: flag("--domain").unwrap_or_else(|| "docs.example.com".to_owned()),
+        mtime: 0,
+    };
+    let mut tree = BTreeMap::new();
+    read_folder(Path::new(docs), Path::new(docs), &mut tree);
+    let site = match build_site(&tree) {
+        Ok(site) => site,
+        Err(err) => {
+            eprintln!("{docs}: {err}");
+            std::process::exit(1);
+        }
+    };
+    let started = Instant::now();
+    let plan = match ExportPlan::new(&site, &tree, &options) {
+        Ok(plan) => plan,
+        Err(err) => {
+            eprintln!("{err}");
+            std::process::exit(1);
+        }
+    };
+    let mut files = Vec::new();
+    let mut bundle = Vec::new();
+    let mut packing = std::time::Duration::ZERO;
+    let mut pack = |files: &[docs_edge_core::export::ExportFile], bundle: &mut Vec<u8>| {
+        let t = Instant::now();
+        bundle.extend(tar_gz_member(files, options.mtime));
+        packing += t.elapsed();
+    };
+    for start in (0..plan.page_count()).step_by(BATCH) {
+        let batch = plan.render_pages(&site, &tree, start..start + BATCH);
+        pack(&batch, &mut bundle);
+        files.extend(batch);
+    }
+    let rendered = started.elapsed();
+    let finishing = plan.finishing_files(&site, &tree);
+    pack(&finishing, &mut bundle);
+    bundle.extend(tar_gz_trailer());
+    files.extend(finishing);
+    let total = started.elapsed();
+
+    let out = Path::new(out);
+    for file in &files {
+        let path = out.join(&file.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("create folder");
+        }
+        std::fs::write(&path, &file.bytes).expect("write file");
+    }
+    std::fs::write(out.join("bundle.tar.gz"), &bundle).expect("write bundle");
+    println!(
+        "{} pages, {} files, {:.1} MB raw, bundle {:.2} MB; pages {:.0} ms, all {:.0} ms (gzip {:.0} ms)",
+        plan.page_count(),
+        files.len(),
+        files.iter().map(|f| f.bytes.len()).sum::<usize>() as f64 / 1e6,
+        bundle.len() as f64 / 1e6,
+        rendered.as_secs_f64() * 1e3,
+        total.as_secs_f64() * 1e3,
+        packing.as_secs_f64() * 1e3
+    );
+    let language = site.languages.first().map_or("en", String::as_str);
+    for query in ["custom domain", "api key"] {
+        println!("search {query:?} loads {} bytes", search_bytes_for_query(&files, language, query));
+    }
+}

@@ -1,0 +1,108 @@
+//! Files of the uploaded tree that the bundle carries: what the rendered pages reference (images,
+//! downloads) and the logo and favicon.
+//!
+//! The finishing step may run in a fresh isolate without the rendered pages, so references are
+//! found again from the page sources: every word of a page's source and of the snippets it
+//! imports that `links::asset_path` resolves is copied. That is the function the renderer uses, so
+//! every file a page links to is found (a path only mentioned in prose may be copied as well).
+
+use std::collections::BTreeSet;
+
+use crate::docs::config::SiteConfig;
+use crate::docs::sections::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
+use crate::docs::{Page, SourceTree};
+
+use super::layout::Brand;
+use super::links::asset_path;
+
+/// Tree files referenced from `page` (source and imported snippets).
+pub(crate) fn referenced(page: &Page, tree: &SourceTree, out: &mut BTreeSet<String>) {
+    let mut visited = BTreeSet::new();
+    scan(&page.source, page, tree, 0, &mut visited, out);
+}
+
+fn scan(
+    file: &str,
+    page: &Page,
+    tree: &SourceTree,
+    depth: usize,
+    visited: &mut BTreeSet<String>,
+    out: &mut BTreeSet<String>,
+) {
+    if depth > MAX_SNIPPET_DEPTH || !visited.insert(file.to_owned()) {
+        return;
+    }
+    let Some(text) = tree.get(file).map(|b| String::from_utf8_lossy(b)) else {
+        return;
+    };
+    for word in text.split(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '(' | ')' | '"' | '\'' | '<' | '>' | '[' | ']' | '{' | '}' | '`' | ',' | '='
+            )
+    }) {
+        let word = word.trim_end_matches(['.', ';', ':']);
+        if word.len() < 3 || !word.contains('.') {
+            continue;
+        }
+        let word = word.replace('\\', "");
+        if let Some(path) = asset_path(tree, &page.path, &page.source, &word) {
+            out.insert(path);
+        }
+    }
+    for line in text.lines() {
+        if let Some(snippet) =
+            default_import(line).and_then(|(_, source)| snippet_path(file, source))
+        {
+            scan(&snippet, page, tree, depth + 1, visited, out);
+        }
+    }
+}
+
+/// Logo and favicon files, when docs.json names files of the tree.
+pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
+    let local = |url: Option<&String>| url.and_then(|u| asset_path(tree, "index", "docs.json", u));
+    let logo = config.logo.as_ref();
+    let favicon = config.favicon.as_ref();
+    Brand {
+        logo_light: local(logo.and_then(|l| l.light.as_ref())),
+        logo_dark: local(logo.and_then(|l| l.dark.as_ref())),
+        favicon: local(favicon.and_then(|f| f.light.as_ref().or(f.dark.as_ref()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+
+    #[test]
+    fn finds_images_links_and_snippet_references() {
+        let t = tree(&[
+            ("a/b.mdx", "import S from '/snippets/s.mdx'\n\n![x](/images/x.png \"t\") <img src={\"/images/y.png\"} />\n[pdf](../files/f.pdf).\n<S />\n"),
+            ("snippets/s.mdx", "<Card img=\"/images/z.png\" />"),
+            ("images/x.png", ""),
+            ("images/y.png", ""),
+            ("images/z.png", ""),
+            ("files/f.pdf", ""),
+            ("images/unused.png", ""),
+        ]);
+        let page = Page {
+            path: "a/b".into(),
+            source: "a/b.mdx".into(),
+            ..Page::default()
+        };
+        let mut out = BTreeSet::new();
+        referenced(&page, &t, &mut out);
+        assert_eq!(
+            out.into_iter().collect::<Vec<_>>(),
+            [
+                "files/f.pdf",
+                "images/x.png",
+                "images/y.png",
+                "images/z.png"
+            ]
+        );
+    }
+}

@@ -1,0 +1,823 @@
+//! MDX components and inline HTML tags -> semantic HTML.
+//!
+//! Each tag becomes an opening and a closing string; the renderer keeps a stack of the closings, so
+//! children (Markdown, other components) are written in between and the output stays balanced
+//! whatever the source does. Unknown capitalised components render only their children; lowercase
+//! HTML is passed through a short allow-list with its attributes re-written and escaped, so no
+//! source tag reaches the page verbatim and nothing loads from another host.
+
+use crate::docs::jsx::{AttrValue, Tag, TagKind};
+
+use super::html::{self, attr, class_token, element, open};
+use super::links::{Linker, Media};
+
+/// What a tag writes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Markup {
+    pub(crate) open: String,
+    /// Written when the tag closes (or right after `open` for a self-closing tag).
+    pub(crate) close: String,
+    /// Content up to the matching close is dropped (`<script>`, `<style>`).
+    pub(crate) suppress: bool,
+    /// HTML void element (`<img>`, `<br>`): nothing to close, even when written without `/>`.
+    pub(crate) void: bool,
+}
+
+impl Markup {
+    fn pair(open: String, close: &str) -> Self {
+        Self {
+            open,
+            close: close.to_owned(),
+            ..Self::default()
+        }
+    }
+}
+
+/// Markup of a component or HTML tag. `inline` is true inside a paragraph, where block elements
+/// would break the HTML: components then keep to inline markup.
+pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup {
+    if tag.name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return html_tag(tag, links);
+    }
+    if inline {
+        return inline_component(tag, links);
+    }
+    let mut out = String::new();
+    let close = match tag.name {
+        "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout" => {
+            callout(&mut out, tag);
+            "</div></div>"
+        }
+        "Card" | "Tile" | "HeroCard" | "FeatureCard" | "ThemeCard" => {
+            return card(tag, links);
+        }
+        "CardGroup" | "Columns" => {
+            let cols = number_attr(tag, "cols").unwrap_or(2).clamp(1, 4);
+            open(&mut out, "div", &format!("grid cols-{cols}"));
+            "</div>"
+        }
+        "Tabs" => {
+            out.push_str("<div class=\"tabs\" data-tabs>");
+            "</div>"
+        }
+        "Tab" => {
+            let title = tag.text_attr("title").unwrap_or("Tab");
+            out.push_str("<section class=\"tab-panel\"");
+            attr(&mut out, "data-title", title);
+            out.push('>');
+            element(&mut out, "p", "tab-title", title);
+            "</section>"
+        }
+        "CodeGroup" => {
+            out.push_str("<div class=\"code-group\" data-tabs>");
+            "</div>"
+        }
+        "RequestExample" | "ResponseExample" => {
+            let title = if tag.name == "RequestExample" {
+                "Request example"
+            } else {
+                "Response example"
+            };
+            out.push_str("<div class=\"example\" data-tabs>");
+            element(&mut out, "p", "example-title", title);
+            "</div>"
+        }
+        "Steps" => {
+            open(&mut out, "ol", "steps");
+            "</ol>"
+        }
+        "Step" => {
+            open(&mut out, "li", "step");
+            if let Some(title) = tag.text_attr("title") {
+                element(&mut out, "p", "step-title", title);
+            }
+            open(&mut out, "div", "step-body");
+            "</div></li>"
+        }
+        "AccordionGroup" => {
+            open(&mut out, "div", "accordion-group");
+            "</div>"
+        }
+        "Accordion" | "Expandable" => {
+            let class = if tag.name == "Accordion" {
+                "accordion"
+            } else {
+                "expandable"
+            };
+            out.push_str("<details");
+            attr(&mut out, "class", class);
+            if flag_attr(tag, "defaultOpen") {
+                out.push_str(" open");
+            }
+            out.push_str("><summary>");
+            icon(&mut out, tag.text_attr("icon"));
+            let fallback = if tag.name == "Accordion" {
+                "Details"
+            } else {
+                "Properties"
+            };
+            html::text(&mut out, tag.text_attr("title").unwrap_or(fallback));
+            if let Some(description) = tag.text_attr("description") {
+                element(&mut out, "span", "summary-description", description);
+            }
+            out.push_str("</summary>");
+            open(&mut out, "div", "details-body");
+            "</div></details>"
+        }
+        "Frame" => {
+            open(&mut out, "figure", "frame");
+            let mut close = String::new();
+            if let Some(caption) = tag.text_attr("caption") {
+                element(&mut close, "figcaption", "", caption);
+            }
+            if let Some(hint) = tag.text_attr("hint") {
+                element(&mut close, "p", "frame-hint", hint);
+            }
+            close.push_str("</figure>");
+            return Markup {
+                open: out,
+                close,
+                ..Markup::default()
+            };
+        }
+        "Update" => {
+            open(&mut out, "div", "update");
+            open(&mut out, "div", "update-meta");
+            if let Some(label) = tag.text_attr("label") {
+                element(&mut out, "span", "update-label", label);
+            }
+            if let Some(description) = tag.text_attr("description") {
+                element(&mut out, "p", "update-description", description);
+            }
+            out.push_str("</div>");
+            open(&mut out, "div", "update-body");
+            "</div></div>"
+        }
+        "ParamField" | "ResponseField" => {
+            field(&mut out, tag);
+            "</div></div>"
+        }
+        "Panel" => {
+            open(&mut out, "aside", "panel");
+            "</aside>"
+        }
+        "Prompt" => {
+            open(&mut out, "div", "prompt");
+            if let Some(description) = tag.text_attr("description") {
+                element(&mut out, "p", "prompt-title", description);
+            }
+            "</div>"
+        }
+        "Tree" | "FileTree" => {
+            open(&mut out, "ul", "tree");
+            "</ul>"
+        }
+        "Tree.Folder" => {
+            open(&mut out, "li", "tree-folder");
+            out.push_str("<details");
+            if flag_attr(tag, "defaultOpen") {
+                out.push_str(" open");
+            }
+            out.push_str("><summary>");
+            html::text(&mut out, tag.text_attr("name").unwrap_or(""));
+            out.push_str("</summary><ul>");
+            "</ul></details></li>"
+        }
+        "Tree.File" => {
+            element(
+                &mut out,
+                "li",
+                "tree-file",
+                tag.text_attr("name").unwrap_or(""),
+            );
+            ""
+        }
+        "Color" => {
+            open(&mut out, "div", "colors");
+            "</div>"
+        }
+        "Color.Row" => {
+            open(&mut out, "div", "color-row");
+            if let Some(title) = tag.text_attr("title") {
+                element(&mut out, "p", "color-row-title", title);
+            }
+            "</div>"
+        }
+        "Color.Item" => {
+            color_item(&mut out, tag);
+            ""
+        }
+        "Column" => {
+            open(&mut out, "div", "column");
+            "</div>"
+        }
+        _ => return inline_component(tag, links),
+    };
+    Markup::pair(out, close)
+}
+
+/// Components as they may appear inside a line of text.
+fn inline_component(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
+    let mut out = String::new();
+    let close = match tag.name {
+        "Icon" => {
+            icon(&mut out, tag.text_attr("icon"));
+            ""
+        }
+        "Tooltip" => {
+            out.push_str("<span class=\"tooltip\" tabindex=\"0\"");
+            let tip = [tag.text_attr("headline"), tag.text_attr("tip")]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(": ");
+            attr(&mut out, "title", &tip);
+            out.push('>');
+            "</span>"
+        }
+        "Badge" => {
+            let color = tag.text_attr("color").map(class_token).unwrap_or_default();
+            let class = if color.is_empty() {
+                "badge".to_owned()
+            } else {
+                format!("badge badge-{color}")
+            };
+            open(&mut out, "span", &class);
+            icon(&mut out, tag.text_attr("icon"));
+            "</span>"
+        }
+        "Card" | "Tile" => {
+            let title = tag.text_attr("title").unwrap_or("");
+            match tag.text_attr("href") {
+                Some(href) => {
+                    out.push_str("<a");
+                    attr(&mut out, "href", &links.href(href));
+                    out.push('>');
+                    html::text(&mut out, title);
+                    out.push_str("</a> ");
+                }
+                None if !title.is_empty() => {
+                    element(&mut out, "strong", "", title);
+                    out.push(' ');
+                }
+                None => {}
+            }
+            ""
+        }
+        // Unknown components (and block ones inside a line) show their children only.
+        _ => "",
+    };
+    Markup::pair(out, close)
+}
+
+fn callout(out: &mut String, tag: &Tag<'_>) {
+    let kind = match tag.name {
+        "Callout" => "note",
+        name => match name {
+            "Note" => "note",
+            "Warning" => "warning",
+            "Info" => "info",
+            "Tip" => "tip",
+            "Check" => "check",
+            _ => "danger",
+        },
+    };
+    open(out, "div", &format!("callout callout-{kind}"));
+    let glyph = match kind {
+        "warning" | "danger" => "!",
+        "tip" => "\u{2605}",
+        "check" => "\u{2713}",
+        _ => "i",
+    };
+    out.push_str("<span class=\"callout-icon\" aria-hidden=\"true\">");
+    html::text(out, glyph);
+    out.push_str("</span>");
+    open(out, "div", "callout-body");
+    if let Some(title) = tag.text_attr("title") {
+        element(out, "p", "callout-title", title);
+    }
+}
+
+fn card(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
+    let href = tag.text_attr("href").map(|h| links.href(h));
+    let mut out = String::new();
+    open(
+        &mut out,
+        "div",
+        if href.is_some() {
+            "card card-link"
+        } else {
+            "card"
+        },
+    );
+    if let Some(src) = tag.text_attr("img") {
+        if let Media::Local(src) = links.media(src) {
+            out.push_str("<img class=\"card-img\" loading=\"lazy\" alt=\"\"");
+            attr(&mut out, "src", &src);
+            out.push('>');
+        }
+    }
+    icon(&mut out, tag.text_attr("icon"));
+    let title = tag.text_attr("title").unwrap_or("");
+    let mut close = "</div>".to_owned();
+    match &href {
+        Some(href) => {
+            // The title is the link; CSS stretches it over the card, so links inside stay valid.
+            out.push_str("<p class=\"card-title\"><a");
+            attr(&mut out, "href", href);
+            out.push('>');
+            html::text(&mut out, if title.is_empty() { "Open" } else { title });
+            out.push_str("</a></p>");
+        }
+        None if !title.is_empty() => element(&mut out, "p", "card-title", title),
+        None => {}
+    }
+    open(&mut out, "div", "card-body");
+    if let Some(cta) = tag.text_attr("cta") {
+        let mut c = String::new();
+        element(&mut c, "p", "card-cta", cta);
+        close.insert_str(0, &c);
+    }
+    close.push_str("</div>");
+    Markup::pair(out, &close)
+}
+
+/// `ParamField` (`path`/`query`/`body`/`header` name the parameter) and `ResponseField` (`name`).
+fn field(out: &mut String, tag: &Tag<'_>) {
+    let param = tag.name == "ParamField";
+    let location = ["path", "query", "body", "header"]
+        .into_iter()
+        .find(|key| tag.text_attr(key).is_some());
+    let name = match location {
+        Some(key) if param => tag.text_attr(key),
+        _ => tag.text_attr("name"),
+    }
+    .unwrap_or("");
+    open(
+        out,
+        "div",
+        if param {
+            "field param-field"
+        } else {
+            "field response-field"
+        },
+    );
+    open(out, "div", "field-head");
+    element(out, "code", "field-name", name);
+    if let Some(kind) = tag.text_attr("type") {
+        element(out, "span", "field-type", kind);
+    }
+    if let (true, Some(location)) = (param, location) {
+        element(out, "span", "field-in", location);
+    }
+    if flag_attr(tag, "required") {
+        element(out, "span", "field-required", "required");
+    }
+    if flag_attr(tag, "deprecated") {
+        element(out, "span", "field-deprecated", "deprecated");
+    }
+    let default = match tag.attr("default") {
+        Some(AttrValue::Str(s)) => Some(*s),
+        Some(AttrValue::Expr(e)) => Some(crate::docs::jsx::string_literal(e).unwrap_or(e.trim())),
+        _ => None,
+    };
+    if let Some(default) = default {
+        out.push_str("<span class=\"field-default\">default: ");
+        element(out, "code", "", default);
+        out.push_str("</span>");
+    }
+    out.push_str("</div>");
+    open(out, "div", "field-body");
+}
+
+fn color_item(out: &mut String, tag: &Tag<'_>) {
+    let value = tag.text_attr("value").unwrap_or("");
+    open(out, "span", "color-item");
+    if let Some(color) = html::safe_color(value) {
+        out.push_str("<span class=\"swatch\"");
+        attr(out, "style", &format!("background:{color}"));
+        out.push_str("></span>");
+    }
+    if let Some(name) = tag.text_attr("name") {
+        element(out, "span", "color-name", name);
+    }
+    element(out, "code", "", value);
+    out.push_str("</span>");
+}
+
+/// A small glyph for an icon name; icon fonts are never fetched, so a few common names map to
+/// characters and the rest to a neutral dot.
+pub(crate) fn icon(out: &mut String, name: Option<&str>) {
+    let Some(name) = name.filter(|n| !n.trim().is_empty()) else {
+        return;
+    };
+    let glyph = match name.trim() {
+        "check" | "circle-check" | "square-check" | "check-circle" => "\u{2713}",
+        "x" | "xmark" | "circle-x" | "circle-xmark" => "\u{2715}",
+        "arrow-right" | "chevron-right" | "angle-right" => "\u{2192}",
+        "arrow-left" | "chevron-left" => "\u{2190}",
+        "triangle-exclamation" | "warning" | "triangle-alert" | "circle-alert" => "\u{26a0}",
+        "info" | "circle-info" => "\u{2139}",
+        "star" => "\u{2605}",
+        "heart" => "\u{2665}",
+        "lightbulb" => "\u{2600}",
+        "book" | "book-open" => "\u{25a4}",
+        "code" | "terminal" => "\u{276f}",
+        "plus" => "+",
+        "minus" => "\u{2212}",
+        _ => "\u{2022}",
+    };
+    out.push_str("<span class=\"icon\" aria-hidden=\"true\"");
+    attr(out, "data-icon", &class_token(name));
+    out.push('>');
+    html::text(out, glyph);
+    out.push_str("</span>");
+}
+
+/// Lowercase HTML written in MDX: allowed tags keep their safe attributes; media from other hosts
+/// and embeds become links; scripts and styles are dropped with their content.
+fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
+    const CONTAINERS: &[&str] = &[
+        "a",
+        "abbr",
+        "b",
+        "blockquote",
+        "caption",
+        "center",
+        "code",
+        "dd",
+        "del",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "i",
+        "ins",
+        "kbd",
+        "li",
+        "mark",
+        "ol",
+        "p",
+        "pre",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "summary",
+        "sup",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "u",
+        "ul",
+    ];
+    let name = tag.name.to_ascii_lowercase();
+    let mut out = String::new();
+    match name.as_str() {
+        "script" | "style" | "template" => Markup {
+            suppress: tag.kind == TagKind::Open,
+            ..Markup::default()
+        },
+        "br" | "hr" => Markup {
+            open: format!("<{name}>"),
+            void: true,
+            ..Markup::default()
+        },
+        "img" => {
+            let src = tag.text_attr("src").unwrap_or("");
+            let alt = tag.text_attr("alt").unwrap_or("");
+            match links.media(src) {
+                Media::Local(src) => {
+                    out.push_str("<img loading=\"lazy\"");
+                    attr(&mut out, "src", &src);
+                    attr(&mut out, "alt", alt);
+                    for key in ["width", "height", "title"] {
+                        if let Some(value) = tag.text_attr(key).or_else(|| number_text(tag, key)) {
+                            attr(&mut out, key, value);
+                        }
+                    }
+                    class_attr(&mut out, tag);
+                    out.push('>');
+                }
+                Media::Link(href) => external_link(&mut out, &href, alt, "Image"),
+            }
+            Markup {
+                open: out,
+                void: true,
+                ..Markup::default()
+            }
+        }
+        "video" | "audio" | "iframe" | "source" | "embed" | "object" => {
+            let src = tag
+                .text_attr("src")
+                .or_else(|| tag.text_attr("data"))
+                .unwrap_or("");
+            let playable = matches!(name.as_str(), "video" | "audio");
+            let void = matches!(name.as_str(), "source" | "embed");
+            if src.is_empty() {
+                // A <video> with <source> children: the children decide.
+                return if playable {
+                    Markup::pair(
+                        format!("<{name} controls preload=\"none\">"),
+                        &format!("</{name}>"),
+                    )
+                } else {
+                    Markup {
+                        void,
+                        ..Markup::default()
+                    }
+                };
+            }
+            match links.media(src) {
+                Media::Local(src) if playable || name == "source" => {
+                    out.push('<');
+                    out.push_str(&name);
+                    if playable {
+                        out.push_str(" controls preload=\"metadata\"");
+                    }
+                    attr(&mut out, "src", &src);
+                    out.push('>');
+                    let close = if void {
+                        String::new()
+                    } else {
+                        format!("</{name}>")
+                    };
+                    Markup {
+                        open: out,
+                        close,
+                        void,
+                        ..Markup::default()
+                    }
+                }
+                Media::Local(href) | Media::Link(href) => {
+                    let label = tag.text_attr("title").unwrap_or("");
+                    external_link(&mut out, &href, label, "Embedded media");
+                    Markup {
+                        open: out,
+                        void,
+                        // The fallback content of an embed is redundant next to the link.
+                        suppress: !void && tag.kind == TagKind::Open,
+                        ..Markup::default()
+                    }
+                }
+            }
+        }
+        _ if CONTAINERS.contains(&name.as_str()) => {
+            out.push('<');
+            out.push_str(&name);
+            class_attr(&mut out, tag);
+            if let Some(id) = tag.text_attr("id") {
+                attr(&mut out, "id", id);
+            }
+            if name == "a" {
+                if let Some(href) = tag.text_attr("href") {
+                    attr(&mut out, "href", &links.href(href));
+                }
+            }
+            for key in ["title", "colspan", "rowspan", "align", "start"] {
+                if let Some(value) = tag.text_attr(key).or_else(|| number_text(tag, key)) {
+                    attr(&mut out, key, value);
+                }
+            }
+            if name == "details" && tag.attr("open").is_some() {
+                out.push_str(" open");
+            }
+            out.push('>');
+            Markup::pair(out, &format!("</{name}>"))
+        }
+        // Other elements (svg, forms, custom elements) show their children.
+        _ => Markup::default(),
+    }
+}
+
+/// `<a class="external-media" href>label</a>`: media that must not load from another host.
+fn external_link(out: &mut String, href: &str, label: &str, fallback: &str) {
+    out.push_str("<a class=\"external-media\"");
+    attr(out, "href", href);
+    out.push('>');
+    html::text(
+        out,
+        if label.trim().is_empty() {
+            fallback
+        } else {
+            label
+        },
+    );
+    out.push_str("</a>");
+}
+
+fn class_attr(out: &mut String, tag: &Tag<'_>) {
+    if let Some(class) = tag
+        .text_attr("className")
+        .or_else(|| tag.text_attr("class"))
+    {
+        let class = class
+            .split_whitespace()
+            .map(class_token)
+            .filter(|c| !c.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !class.is_empty() {
+            attr(out, "class", &class);
+        }
+    }
+}
+
+/// `cols={3}` or `cols="3"`.
+fn number_attr(tag: &Tag<'_>, name: &str) -> Option<u32> {
+    match tag.attr(name)? {
+        AttrValue::Str(s) => s.trim().parse().ok(),
+        AttrValue::Expr(e) => e.trim().parse().ok(),
+        AttrValue::Flag => None,
+    }
+}
+
+fn number_text<'a>(tag: &Tag<'a>, name: &str) -> Option<&'a str> {
+    match tag.attr(name)? {
+        AttrValue::Expr(e) if e.trim().parse::<u32>().is_ok() => Some(e.trim()),
+        _ => None,
+    }
+}
+
+/// `required`, `required={true}` or `required="true"`.
+fn flag_attr(tag: &Tag<'_>, name: &str) -> bool {
+    match tag.attr(name) {
+        Some(AttrValue::Flag) => true,
+        Some(AttrValue::Expr(e)) => e.trim() == "true",
+        Some(AttrValue::Str(s)) => s.trim() == "true",
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::jsx::scan_tag;
+
+    fn render(src: &str, inline: bool) -> Markup {
+        let pages: BTreeMap<String, String> = [
+            ("a/b".to_string(), "a/b.html".to_string()),
+            ("c".into(), "c.html".into()),
+        ]
+        .into();
+        let tree = tree(&[("images/x.png", "png")]);
+        let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
+        let (tag, _) = scan_tag(src).expect("tag");
+        markup(&tag, inline, &links)
+    }
+
+    fn both(src: &str) -> String {
+        let m = render(src, false);
+        format!("{}|{}", m.open, m.close)
+    }
+
+    #[test]
+    fn callouts_are_labelled_blocks() {
+        let out = both("<Warning>");
+        assert!(
+            out.starts_with("<div class=\"callout callout-warning\">"),
+            "{out}"
+        );
+        assert!(out.ends_with("|</div></div>"), "{out}");
+        assert!(both("<Check>").contains("callout-check"));
+        assert!(both("<Danger>").contains("callout-danger"));
+    }
+
+    #[test]
+    fn card_with_href_links_its_title_relatively() {
+        let out = both("<Card title=\"Start\" icon=\"rocket\" href=\"/c\">");
+        assert!(out.contains("<a href=\"../c.html\">Start</a>"), "{out}");
+        assert!(out.contains("class=\"icon\""), "{out}");
+        let plain = both("<Card title=\"T\">");
+        assert!(plain.contains("<p class=\"card-title\">T</p>"), "{plain}");
+    }
+
+    #[test]
+    fn grids_tabs_steps_and_accordions() {
+        assert!(both("<CardGroup cols={3}>").contains("grid cols-3"));
+        assert!(both("<Columns cols=\"9\">").contains("cols-4"));
+        let tab = both("<Tab title=\"npm & yarn\">");
+        assert!(tab.contains("data-title=\"npm &amp; yarn\""), "{tab}");
+        assert!(both("<Tabs>").contains("data-tabs"));
+        assert!(both("<CodeGroup>").contains("code-group"));
+        let step = both("<Step title=\"Install\">");
+        assert!(
+            step.starts_with("<li class=\"step\"><p class=\"step-title\">Install</p>"),
+            "{step}"
+        );
+        let acc = both("<Accordion title=\"More\" defaultOpen>");
+        assert!(
+            acc.starts_with("<details class=\"accordion\" open><summary>More"),
+            "{acc}"
+        );
+        assert!(acc.ends_with("</div></details>"));
+        assert!(both("<Expandable title=\"child\">").contains("<details class=\"expandable\">"));
+    }
+
+    #[test]
+    fn frame_caption_comes_at_the_close() {
+        let out = both("<Frame caption=\"A <b> view\">");
+        assert_eq!(
+            out,
+            "<figure class=\"frame\">|<figcaption>A &lt;b&gt; view</figcaption></figure>"
+        );
+    }
+
+    #[test]
+    fn fields_show_name_location_type_required_and_default() {
+        let out = both("<ParamField query=\"limit\" type=\"integer\" required default={10}>");
+        for part in [
+            "<code class=\"field-name\">limit</code>",
+            "<span class=\"field-type\">integer</span>",
+            "<span class=\"field-in\">query</span>",
+            "field-required",
+            "default: <code>10</code>",
+        ] {
+            assert!(out.contains(part), "{part} in {out}");
+        }
+        let resp = both("<ResponseField name=\"id\" type=\"string\">");
+        assert!(
+            resp.contains("response-field") && resp.contains(">id</code>"),
+            "{resp}"
+        );
+    }
+
+    #[test]
+    fn inline_components_stay_inline() {
+        let tip = render("<Tooltip tip=\"Hi\">", true);
+        assert_eq!(
+            tip.open,
+            "<span class=\"tooltip\" tabindex=\"0\" title=\"Hi\">"
+        );
+        let badge = render("<Badge color=\"green\">", true);
+        assert_eq!(badge.open, "<span class=\"badge badge-green\">");
+        let icon = render("<Icon icon=\"check\" color=\"#16a34a\" />", true);
+        assert!(icon.open.contains("\u{2713}") && icon.close.is_empty());
+        let note = render("<Note>", true);
+        assert!(
+            note.open.is_empty(),
+            "block components in a line keep only their children"
+        );
+        let update = both("<Update label=\"2024-06\" description=\"v2\">");
+        assert!(update.contains("update-label\">2024-06<"), "{update}");
+    }
+
+    #[test]
+    fn unknown_components_render_only_children() {
+        assert_eq!(
+            render("<Visibility for=\"humans\">", false),
+            Markup::default()
+        );
+        assert_eq!(render("<SomethingElse x={1} />", true), Markup::default());
+    }
+
+    #[test]
+    fn html_images_local_copy_remote_link() {
+        let local = render("<img src=\"/images/x.png\" alt=\"X\" width={200} />", false);
+        assert_eq!(
+            local.open,
+            "<img loading=\"lazy\" src=\"../images/x.png\" alt=\"X\" width=\"200\">"
+        );
+        let remote = render("<img src=\"https://cdn.x/y.png\" alt=\"Y\" />", false);
+        assert_eq!(
+            remote.open,
+            "<a class=\"external-media\" href=\"https://cdn.x/y.png\">Y</a>"
+        );
+    }
+
+    #[test]
+    fn embeds_from_other_hosts_become_links_and_scripts_vanish() {
+        let iframe = render(
+            "<iframe src=\"https://www.youtube.com/embed/x\" title=\"Demo\">",
+            false,
+        );
+        assert!(iframe
+            .open
+            .contains("href=\"https://www.youtube.com/embed/x\">Demo</a>"));
+        assert!(iframe.suppress);
+        assert!(render("<script>", false).suppress);
+        let div = render("<div className=\"x y\" style={{a: 1}} onClick={f}>", false);
+        assert_eq!(div.open, "<div class=\"x y\">");
+        let a = render("<a href=\"javascript:x()\">", false);
+        assert_eq!(a.open, "<a href=\"#\">");
+    }
+}

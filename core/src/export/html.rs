@@ -1,0 +1,106 @@
+//! Escaping and the few markup helpers every part of the export writes with. Everything that came
+//! from the uploaded docs goes through these, so no input can open a tag or leave an attribute.
+
+/// Appends `text` escaped for an HTML text node.
+pub(crate) fn text(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Appends ` name="value"` with the value escaped for a double-quoted attribute.
+pub(crate) fn attr(out: &mut String, name: &str, value: &str) {
+    out.push(' ');
+    out.push_str(name);
+    out.push_str("=\"");
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `<tag class="class">` (class omitted when empty).
+pub(crate) fn open(out: &mut String, tag: &str, class: &str) {
+    out.push('<');
+    out.push_str(tag);
+    if !class.is_empty() {
+        attr(out, "class", class);
+    }
+    out.push('>');
+}
+
+/// `<tag class="class">text</tag>` with the text escaped.
+pub(crate) fn element(out: &mut String, tag: &str, class: &str, content: &str) {
+    open(out, tag, class);
+    text(out, content);
+    out.push_str("</");
+    out.push_str(tag);
+    out.push('>');
+}
+
+/// A CSS colour from docs.json or a component, or `None` when it holds anything but a plain colour
+/// (no `url(`, no `;`): the value lands in a style attribute and must not fetch or break out.
+pub(crate) fn safe_color(value: &str) -> Option<&str> {
+    let v = value.trim();
+    let plain = !v.is_empty()
+        && v.len() <= 64
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "#(),.% ".contains(c))
+        && !v.to_ascii_lowercase().contains("url");
+    plain.then_some(v)
+}
+
+/// A token safe inside a class name (`language-xx`, `method-post`): ASCII letters, digits, `-`, `_`, `+`.
+pub(crate) fn class_token(value: &str) -> String {
+    value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+'))
+        .take(40)
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_text_and_attributes() {
+        let mut out = String::new();
+        text(&mut out, "a < b & <Card>");
+        assert_eq!(out, "a &lt; b &amp; &lt;Card&gt;");
+        let mut out = String::new();
+        attr(&mut out, "title", "say \"hi\" & 'bye' <x>");
+        assert_eq!(
+            out,
+            " title=\"say &quot;hi&quot; &amp; &#39;bye&#39; &lt;x&gt;\""
+        );
+    }
+
+    #[test]
+    fn colours_that_could_fetch_or_escape_are_refused() {
+        assert_eq!(safe_color(" #166E3F "), Some("#166E3F"));
+        assert_eq!(safe_color("rgb(1, 2, 3)"), Some("rgb(1, 2, 3)"));
+        assert_eq!(safe_color("url(https://x/y.png)"), None);
+        assert_eq!(safe_color("red;background:blue"), None);
+        assert_eq!(safe_color(""), None);
+    }
+
+    #[test]
+    fn class_tokens_keep_only_safe_characters() {
+        assert_eq!(class_token("C++ \"x\""), "c++x");
+        assert_eq!(class_token("Type-Script"), "type-script");
+    }
+}

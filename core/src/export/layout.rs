@@ -1,0 +1,289 @@
+//! The page shell: head (canonical URL, stylesheet, script), header (brand, search, language switch,
+//! theme toggle), tab bar, sidebar, title block, body, previous/next links and table of contents.
+//! Also the 404 page. Every URL here is relative to the page's file, so the bundle works under any
+//! path prefix.
+
+use crate::docs::{Page, Site};
+
+use super::html::{self, attr, element};
+use super::links::Linker;
+use super::markdown::Heading;
+use super::nav::{self, Tab};
+
+pub(crate) const CSS_FILE: &str = "_static/site.css";
+pub(crate) const JS_FILE: &str = "_static/site.js";
+pub(crate) const SEARCH_DIR: &str = "_static/search";
+
+/// Applies the remembered theme before the first paint (a flash of the wrong theme otherwise).
+const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dark\"||t===\"light\")document.documentElement.setAttribute(\"data-theme\",t)}catch(e){}";
+
+/// Logo and favicon as files of the bundle, when the tree has them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Brand {
+    pub(crate) logo_light: Option<String>,
+    pub(crate) logo_dark: Option<String>,
+    pub(crate) favicon: Option<String>,
+}
+
+/// Everything the shell of one page shows.
+pub(crate) struct PageView<'a> {
+    pub(crate) site: &'a Site,
+    pub(crate) page: &'a Page,
+    pub(crate) index: usize,
+    pub(crate) links: &'a Linker<'a>,
+    pub(crate) brand: &'a Brand,
+    pub(crate) canonical: String,
+    pub(crate) home: Option<&'a str>,
+    pub(crate) tabs: &'a [Tab],
+    pub(crate) prev: Option<&'a Page>,
+    pub(crate) next: Option<&'a Page>,
+    /// Other languages: code and the page to link (its counterpart, else its home).
+    pub(crate) languages: Vec<(&'a str, &'a str)>,
+    pub(crate) body: &'a str,
+    pub(crate) toc: &'a [Heading],
+}
+
+pub(crate) fn page_html(v: &PageView<'_>) -> String {
+    let mut out = String::with_capacity(v.body.len() + 16 * 1024);
+    let title = if v.site.name.is_empty() || v.site.name == v.page.title {
+        v.page.title.clone()
+    } else {
+        format!("{} - {}", v.page.title, v.site.name)
+    };
+    head(&mut out, v, &title);
+    out.push_str("<body");
+    attr(&mut out, "data-root", &v.links.file(""));
+    attr(
+        &mut out,
+        "data-search",
+        &v.links.file(&format!("{SEARCH_DIR}/{}/", v.page.language)),
+    );
+    out.push('>');
+    out.push_str("<a class=\"skip\" href=\"#content\">Skip to content</a>");
+    header(&mut out, v);
+    let current_tab = nav::current_tab(v.tabs, v.index);
+    nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
+    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\">");
+    if !v.page.hidden || v.tabs.get(current_tab).is_some() {
+        nav::sidebar_html(&mut out, v.tabs.get(current_tab), v.index, v.site, v.links);
+    }
+    out.push_str("</aside><main class=\"content\" id=\"content\"><article>");
+    title_block(&mut out, v.page);
+    out.push_str("<div class=\"prose\">");
+    out.push_str(v.body);
+    out.push_str("</div>");
+    pager(&mut out, v);
+    out.push_str("</article><footer class=\"site-footer\">");
+    element(&mut out, "p", "", &v.site.name);
+    out.push_str("</footer></main>");
+    toc(&mut out, v.toc);
+    out.push_str("</div></body></html>\n");
+    out
+}
+
+fn head(out: &mut String, v: &PageView<'_>, title: &str) {
+    out.push_str("<!DOCTYPE html><html");
+    attr(out, "lang", &v.page.language);
+    out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    element(out, "title", "", title);
+    if let Some(description) = &v.page.description {
+        out.push_str("<meta name=\"description\"");
+        attr(out, "content", description);
+        out.push('>');
+    }
+    out.push_str("<link rel=\"canonical\"");
+    attr(out, "href", &v.canonical);
+    out.push('>');
+    if v.page.hidden {
+        out.push_str("<meta name=\"robots\" content=\"noindex\">");
+    }
+    shared_head(out, v.links, v.brand);
+    out.push_str("</head>");
+}
+
+/// Favicon, stylesheet, theme boot and script: the part of `<head>` every page shares.
+fn shared_head(out: &mut String, links: &Linker<'_>, brand: &Brand) {
+    if let Some(favicon) = &brand.favicon {
+        out.push_str("<link rel=\"icon\"");
+        attr(out, "href", &links.file(favicon));
+        out.push('>');
+    }
+    out.push_str("<link rel=\"stylesheet\"");
+    attr(out, "href", &links.file(CSS_FILE));
+    out.push_str("><script>");
+    out.push_str(THEME_BOOT);
+    out.push_str("</script><script defer");
+    attr(out, "src", &links.file(JS_FILE));
+    out.push_str("></script>");
+}
+
+fn header(out: &mut String, v: &PageView<'_>) {
+    out.push_str("<header class=\"topbar\">");
+    out.push_str("<button type=\"button\" class=\"menu-toggle\" aria-controls=\"sidebar\" aria-label=\"Menu\">&#9776;</button>");
+    brand(out, v.site, v.links, v.brand, v.home);
+    out.push_str("<div class=\"search\" role=\"search\"><input type=\"search\" class=\"search-input\" placeholder=\"Search\" aria-label=\"Search\" autocomplete=\"off\" disabled><div class=\"search-results\" hidden></div></div>");
+    if !v.languages.is_empty() {
+        out.push_str("<details class=\"lang-switch\"><summary>");
+        html::text(out, language_name(&v.page.language));
+        out.push_str("</summary><ul>");
+        for (code, path) in &v.languages {
+            out.push_str("<li><a");
+            attr(out, "href", &v.links.page(path));
+            attr(out, "hreflang", code);
+            attr(out, "lang", code);
+            out.push('>');
+            html::text(out, language_name(code));
+            out.push_str("</a></li>");
+        }
+        out.push_str("</ul></details>");
+    }
+    out.push_str("<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark mode\">&#9680;</button></header>");
+}
+
+fn brand(out: &mut String, site: &Site, links: &Linker<'_>, brand: &Brand, home: Option<&str>) {
+    out.push_str("<a class=\"brand\"");
+    attr(out, "href", &links.page(home.unwrap_or("index")));
+    out.push('>');
+    let light = brand.logo_light.as_ref().or(brand.logo_dark.as_ref());
+    let dark = brand.logo_dark.as_ref().or(brand.logo_light.as_ref());
+    match (light, dark) {
+        (Some(light), Some(dark)) => {
+            for (file, class) in [(light, "logo logo-light"), (dark, "logo logo-dark")] {
+                out.push_str("<img");
+                attr(out, "class", class);
+                attr(out, "src", &links.file(file));
+                attr(out, "alt", &site.name);
+                out.push('>');
+            }
+        }
+        _ => element(out, "span", "brand-name", &site.name),
+    }
+    out.push_str("</a>");
+}
+
+fn title_block(out: &mut String, page: &Page) {
+    out.push_str("<header class=\"page-header\">");
+    if let Some(group) = page.groups.last() {
+        element(out, "p", "eyebrow", group);
+    }
+    element(out, "h1", "", &page.title);
+    if let Some(description) = &page.description {
+        element(out, "p", "description", description);
+    }
+    out.push_str("</header>");
+}
+
+fn pager(out: &mut String, v: &PageView<'_>) {
+    if v.prev.is_none() && v.next.is_none() {
+        return;
+    }
+    out.push_str("<nav class=\"pager\" aria-label=\"Previous and next\">");
+    for (page, class, label) in [
+        (v.prev, "pager-prev", "Previous"),
+        (v.next, "pager-next", "Next"),
+    ] {
+        let Some(page) = page else {
+            out.push_str("<span></span>");
+            continue;
+        };
+        out.push_str("<a");
+        attr(out, "class", class);
+        attr(out, "href", &v.links.page(&page.path));
+        attr(
+            out,
+            "rel",
+            if class == "pager-prev" {
+                "prev"
+            } else {
+                "next"
+            },
+        );
+        out.push('>');
+        element(out, "span", "pager-label", label);
+        element(
+            out,
+            "span",
+            "pager-title",
+            page.sidebar_title.as_deref().unwrap_or(&page.title),
+        );
+        out.push_str("</a>");
+    }
+    out.push_str("</nav>");
+}
+
+fn toc(out: &mut String, headings: &[Heading]) {
+    out.push_str("<aside class=\"toc\">");
+    let shown: Vec<&Heading> = headings
+        .iter()
+        .filter(|h| (2..=3).contains(&h.level))
+        .collect();
+    if !shown.is_empty() {
+        out.push_str("<nav aria-label=\"On this page\">");
+        element(out, "p", "toc-title", "On this page");
+        out.push_str("<ul>");
+        for h in shown {
+            out.push_str("<li");
+            attr(out, "class", if h.level == 2 { "toc-2" } else { "toc-3" });
+            out.push_str("><a");
+            attr(out, "href", &format!("#{}", h.anchor));
+            out.push('>');
+            html::text(out, &h.text);
+            out.push_str("</a></li>");
+        }
+        out.push_str("</ul></nav>");
+    }
+    out.push_str("</aside>");
+}
+
+/// `404.html` at the bundle root. Static hosts serve it for any missing path, so it links home
+/// both relatively (served at the root) and by the absolute site URL.
+pub(crate) fn not_found_html(
+    site: &Site,
+    links: &Linker<'_>,
+    brand: &Brand,
+    home_url: &str,
+) -> String {
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
+    element(
+        &mut out,
+        "title",
+        "",
+        &format!("Page not found - {}", site.name),
+    );
+    shared_head(&mut out, links, brand);
+    out.push_str("</head><body><header class=\"topbar\">");
+    self::brand(&mut out, site, links, brand, None);
+    out.push_str("</header><main class=\"content not-found\" id=\"content\">");
+    element(&mut out, "h1", "", "Page not found");
+    out.push_str("<p>The page you are looking for does not exist. ");
+    out.push_str("<a");
+    attr(&mut out, "href", &links.page("index"));
+    out.push_str(">Go to the home page</a> or <a");
+    attr(&mut out, "href", home_url);
+    out.push_str(">the site</a>.</p></main></body></html>\n");
+    out
+}
+
+/// Names of common languages in their own language, for the switch.
+fn language_name(code: &str) -> &str {
+    match code {
+        "en" => "English",
+        "es" => "Espa\u{f1}ol",
+        "fr" => "Fran\u{e7}ais",
+        "de" => "Deutsch",
+        "it" => "Italiano",
+        "pt" | "pt-BR" => "Portugu\u{ea}s",
+        "ja" | "jp" => "\u{65e5}\u{672c}\u{8a9e}",
+        "ko" => "\u{d55c}\u{ad6d}\u{c5b4}",
+        "zh" | "cn" | "zh-Hans" => "\u{4e2d}\u{6587}",
+        "zh-Hant" => "\u{7e41}\u{9ad4}\u{4e2d}\u{6587}",
+        "ru" => "\u{420}\u{443}\u{441}\u{441}\u{43a}\u{438}\u{439}",
+        "nl" => "Nederlands",
+        "id" => "Bahasa Indonesia",
+        "tr" => "T\u{fc}rk\u{e7}e",
+        "ar" => "\u{627}\u{644}\u{639}\u{631}\u{628}\u{64a}\u{629}",
+        "sv" => "Svenska",
+        other => other,
+    }
+}

@@ -1,0 +1,444 @@
+//! Where every URL in a page points inside the bundle.
+//!
+//! Rules (one function each, tested below):
+//! - `#x`, `http(s):`, `mailto:`, `tel:` and `//host` links are kept; other schemes (`javascript:`,
+//!   `data:`) become `#`, since a docs page has no business running them.
+//! - A site path (`/a/b`, `a/b`, `../x`, with or without `.mdx`/`.md`/`.html`) that names an exported
+//!   page becomes a relative `.html` link from the current file, `#anchor` kept.
+//! - A path naming a file of the uploaded tree (an image, a PDF) becomes a relative link to its copy
+//!   in the bundle, which `assets` puts at the same path.
+//! - Anything else (pages of another version, pages left out by `paths`, missing files) becomes the
+//!   absolute extensionless URL on the site's domain, which the live site serves.
+
+use std::collections::BTreeMap;
+
+use crate::docs::SourceTree;
+
+/// Folder of the files the export itself adds (CSS, JS, search index): tree files there are not copied.
+pub(crate) const STATIC_DIR: &str = "_static";
+
+/// What an `src` becomes: a file in the bundle, or a page that may only be linked to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Media {
+    /// Relative URL of the copied file.
+    Local(String),
+    /// Not in the bundle: shown as a link (never loaded).
+    Link(String),
+}
+
+/// Resolves the URLs of one page.
+#[derive(Clone)]
+pub(crate) struct Linker<'a> {
+    /// Output file of the page (`a/b.html`); links are relative to it.
+    pub(crate) from: String,
+    /// Page path (`a/b`), against which relative URLs resolve as a browser would.
+    page_path: &'a str,
+    /// Source file of the page, the second base for relative image paths.
+    source: &'a str,
+    /// Exported page path -> its output file.
+    pages: &'a BTreeMap<String, String>,
+    tree: &'a SourceTree,
+    domain: &'a str,
+    /// Whether tree files may be linked as bundle copies (see [`Linker::without_assets`]).
+    assets: bool,
+}
+
+impl<'a> Linker<'a> {
+    pub(crate) fn new(
+        page_path: &'a str,
+        source: &'a str,
+        pages: &'a BTreeMap<String, String>,
+        tree: &'a SourceTree,
+        domain: &'a str,
+    ) -> Self {
+        Self {
+            from: output_file(page_path),
+            page_path,
+            source,
+            pages,
+            tree,
+            domain,
+            assets: true,
+        }
+    }
+
+    /// The same linker, but tree files become absolute links: for text whose references the asset
+    /// scan does not see (OpenAPI descriptions), so no relative link points at an uncopied file.
+    pub(crate) fn without_assets(&self) -> Self {
+        Self {
+            assets: false,
+            ..self.clone()
+        }
+    }
+
+    fn asset(&self, url: &str) -> Option<String> {
+        if !self.assets {
+            return None;
+        }
+        asset_path(self.tree, self.page_path, self.source, url)
+    }
+
+    /// The rewritten `href` of a link written as `url`.
+    pub(crate) fn href(&self, url: &str) -> String {
+        let url = url.trim();
+        if url.is_empty() || url.starts_with('#') {
+            return url.to_owned();
+        }
+        if let Some(scheme) = scheme(url) {
+            return match scheme.as_str() {
+                "http" | "https" | "mailto" | "tel" => url.to_owned(),
+                _ => "#".to_owned(),
+            };
+        }
+        if url.starts_with("//") {
+            return format!("https:{url}");
+        }
+        let (path, fragment) = split_url(url);
+        let resolved = resolve(self.page_path, path);
+        if let Some(file) = find_page(self.pages, &resolved) {
+            if *file == self.from && !fragment.is_empty() {
+                return fragment.to_owned();
+            }
+            return format!("{}{fragment}", relative(&self.from, file));
+        }
+        if let Some(asset) = self.asset(url) {
+            return format!("{}{fragment}", relative(&self.from, &asset));
+        }
+        format!("{}{fragment}", absolute(self.domain, &resolved))
+    }
+
+    /// Relative link to an exported page, by page path.
+    pub(crate) fn page(&self, path: &str) -> String {
+        relative(&self.from, &output_file(path))
+    }
+
+    /// Relative link to a file the export writes at `file` (`_static/site.css`).
+    pub(crate) fn file(&self, file: &str) -> String {
+        relative(&self.from, file)
+    }
+
+    /// What an `src` (image, video) becomes.
+    pub(crate) fn media(&self, url: &str) -> Media {
+        let url = url.trim();
+        if url.starts_with("data:image/") {
+            return Media::Local(url.to_owned());
+        }
+        if scheme(url).is_some() || url.starts_with("//") {
+            return Media::Link(self.href(url));
+        }
+        match self.asset(url) {
+            Some(asset) => Media::Local(relative(&self.from, &asset)),
+            None => Media::Link(self.href(url)),
+        }
+    }
+}
+
+/// Output file of a page: `a/b` -> `a/b.html`.
+pub(crate) fn output_file(page_path: &str) -> String {
+    format!("{page_path}.html")
+}
+
+/// The extensionless public URL of a site path: `index` is the root, `x/index` is `x`.
+pub(crate) fn absolute(domain: &str, path: &str) -> String {
+    let path = if path == "index" {
+        ""
+    } else {
+        path.strip_suffix("/index").unwrap_or(path)
+    };
+    format!("https://{domain}/{}", encode_path(path))
+}
+
+/// The exported page a resolved path names (`x` may be served by `x/index`).
+fn find_page<'p>(pages: &'p BTreeMap<String, String>, path: &str) -> Option<&'p String> {
+    if path.is_empty() {
+        return pages.get("index");
+    }
+    pages
+        .get(path)
+        .or_else(|| pages.get(&format!("{path}/index")))
+}
+
+/// The lowercase scheme of an absolute URL (`https`, `mailto`), if it has one.
+fn scheme(url: &str) -> Option<String> {
+    let colon = url.find(':')?;
+    let name = &url[..colon];
+    let valid = name.len() > 1
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then(|| name.to_ascii_lowercase())
+}
+
+/// Splits `a/b?x=1#frag` into the path and `#frag` (the query is dropped: static files ignore it).
+fn split_url(url: &str) -> (&str, &str) {
+    let (rest, fragment) = match url.find('#') {
+        Some(i) => (&url[..i], &url[i..]),
+        None => (url, ""),
+    };
+    let path = rest.split('?').next().unwrap_or("");
+    (path, fragment)
+}
+
+/// A URL path resolved to a site path: from the root when it starts with `/`, else from the folder
+/// of the page URL; `%xx` decoded, `.`/`..` applied (never above the root), the page extensions and
+/// trailing slash dropped. `""` is the root.
+pub(crate) fn resolve(page_path: &str, url_path: &str) -> String {
+    let decoded = percent_decode(url_path);
+    let mut parts: Vec<&str> = Vec::new();
+    if !decoded.starts_with('/') {
+        parts.extend(page_path.split('/'));
+        parts.pop();
+    }
+    for part in decoded.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    let trimmed = [".mdx", ".md", ".html"]
+        .iter()
+        .find_map(|ext| joined.strip_suffix(ext))
+        .unwrap_or(&joined);
+    trimmed.to_owned()
+}
+
+/// The tree file a local URL names, when it is a file the bundle may carry (not a page source, not
+/// in the export's own folder). Relative URLs are tried from the page URL's folder, then from the
+/// source file's folder (`guides/index.mdx` is served at `/guides`, but writes `img.png` for its own
+/// folder's image).
+pub(crate) fn asset_path(
+    tree: &SourceTree,
+    page_path: &str,
+    source: &str,
+    url: &str,
+) -> Option<String> {
+    let url = url.trim();
+    if url.is_empty() || url.starts_with('#') || url.starts_with("//") || scheme(url).is_some() {
+        return None;
+    }
+    let (path, _) = split_url(url);
+    let decoded = percent_decode(path);
+    let candidates = [join(page_path, &decoded), join(source, &decoded)];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|candidate| is_copyable(candidate) && tree.contains_key(candidate.as_str()))
+}
+
+/// Whether a tree file may be copied into the bundle as an asset.
+pub(crate) fn is_copyable(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    !(lower.ends_with(".mdx") || lower.ends_with(".md"))
+        && path != "docs.json"
+        && !path.starts_with(&format!("{STATIC_DIR}/"))
+        && is_safe_path(path)
+}
+
+/// Relative path with `/` segments only, none empty, `.` or `..`: safe as a tar entry name.
+pub(crate) fn is_safe_path(path: &str) -> bool {
+    !path.is_empty()
+        && !path.contains('\\')
+        && path
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != "..")
+}
+
+/// `target` from the folder of `base` (or from the root when it starts with `/`), without the page
+/// extension handling of [`resolve`]; `None` if it climbs above the root.
+fn join(base: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    if !target.starts_with('/') {
+        parts.extend(base.split('/'));
+        parts.pop();
+    }
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Relative URL from the file `from` to the file `to`, both bundle paths: `a/b.html` -> `c/d.html`
+/// is `../c/d.html`. Segments are percent-encoded.
+pub(crate) fn relative(from: &str, to: &str) -> String {
+    let from_dir: Vec<&str> = {
+        let mut parts: Vec<&str> = from.split('/').collect();
+        parts.pop();
+        parts
+    };
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let to_dir = &to_parts[..to_parts.len().saturating_sub(1)];
+    let common = from_dir
+        .iter()
+        .zip(to_dir)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = String::new();
+    for _ in common..from_dir.len() {
+        out.push_str("../");
+    }
+    out.push_str(&encode_path(&to_parts[common..].join("/")));
+    out
+}
+
+/// Percent-encodes what may not stand in a URL path (spaces, `#`, `?`, non-ASCII).
+pub(crate) fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        let keep = byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte);
+        if keep {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+
+    fn pages(paths: &[&str]) -> BTreeMap<String, String> {
+        paths
+            .iter()
+            .map(|p| (p.to_string(), output_file(p)))
+            .collect()
+    }
+
+    fn with<R>(page: &str, f: impl FnOnce(&Linker) -> R) -> R {
+        let pages = pages(&["index", "a/b", "c/d", "guides", "es/index"]);
+        let tree = tree(&[
+            ("images/x.png", "png"),
+            ("a/local.png", "png"),
+            ("guides/index.mdx", "g"),
+            ("guides/pic.png", "png"),
+            ("files/my doc.pdf", "pdf"),
+        ]);
+        let source = if page == "guides" {
+            "guides/index.mdx".to_owned()
+        } else {
+            format!("{page}.mdx")
+        };
+        let linker = Linker::new(page, &source, &pages, &tree, "docs.example.com");
+        f(&linker)
+    }
+
+    #[test]
+    fn page_links_become_relative_html_links_keeping_anchors() {
+        with("a/b", |l| {
+            assert_eq!(l.href("/c/d"), "../c/d.html");
+            assert_eq!(l.href("/c/d#setup"), "../c/d.html#setup");
+            assert_eq!(l.href("../c/d.mdx"), "../c/d.html");
+            assert_eq!(l.href("/"), "../index.html");
+            assert_eq!(l.href("/index"), "../index.html");
+            assert_eq!(l.href("/es"), "../es/index.html");
+            assert_eq!(l.href("/guides/"), "../guides.html");
+            assert_eq!(l.href("b#here"), "#here");
+            assert_eq!(l.href("/a/b?x=1"), "b.html");
+        });
+        with("index", |l| assert_eq!(l.href("/a/b"), "a/b.html"));
+    }
+
+    #[test]
+    fn links_to_pages_not_exported_become_absolute_extensionless_urls() {
+        with("a/b", |l| {
+            assert_eq!(l.href("/v1/old#x"), "https://docs.example.com/v1/old#x");
+            assert_eq!(l.href("/other.mdx"), "https://docs.example.com/other");
+        });
+    }
+
+    #[test]
+    fn external_anchor_and_unsafe_links() {
+        with("a/b", |l| {
+            assert_eq!(l.href("https://x.dev/y"), "https://x.dev/y");
+            assert_eq!(l.href("mailto:a@b.c"), "mailto:a@b.c");
+            assert_eq!(l.href("#top"), "#top");
+            assert_eq!(l.href("javascript:alert(1)"), "#");
+            assert_eq!(l.href("//cdn.x/y"), "https://cdn.x/y");
+        });
+    }
+
+    #[test]
+    fn local_files_become_relative_links_to_their_copies() {
+        with("a/b", |l| {
+            assert_eq!(
+                l.media("/images/x.png"),
+                Media::Local("../images/x.png".into())
+            );
+            assert_eq!(l.media("local.png"), Media::Local("local.png".into()));
+            assert_eq!(l.href("/files/my%20doc.pdf"), "../files/my%20doc.pdf");
+            assert_eq!(
+                l.media("https://cdn.x/y.png"),
+                Media::Link("https://cdn.x/y.png".into())
+            );
+            assert_eq!(
+                l.media("/images/missing.png"),
+                Media::Link("https://docs.example.com/images/missing.png".into())
+            );
+        });
+        // Served at /guides, but its images sit next to guides/index.mdx.
+        with("guides", |l| {
+            assert_eq!(l.media("pic.png"), Media::Local("guides/pic.png".into()))
+        });
+    }
+
+    #[test]
+    fn relative_paths_between_files() {
+        assert_eq!(relative("a/b.html", "c/d.html"), "../c/d.html");
+        assert_eq!(relative("a/b.html", "a/c.html"), "c.html");
+        assert_eq!(relative("index.html", "a/b.html"), "a/b.html");
+        assert_eq!(relative("a/b/c.html", "a/x.html"), "../x.html");
+        assert_eq!(
+            relative("a/b.html", "_static/site.css"),
+            "../_static/site.css"
+        );
+    }
+
+    #[test]
+    fn absolute_urls_are_extensionless_and_encoded() {
+        assert_eq!(absolute("d.io", "index"), "https://d.io/");
+        assert_eq!(absolute("d.io", "es/index"), "https://d.io/es");
+        assert_eq!(absolute("d.io", "a/b c"), "https://d.io/a/b%20c");
+    }
+
+    #[test]
+    fn resolve_never_climbs_above_the_root() {
+        assert_eq!(resolve("a/b", "../../../x"), "x");
+        assert_eq!(resolve("a/b", "./c.md"), "a/c");
+        assert!(!is_safe_path("../x") && !is_safe_path("a//b") && is_safe_path("a/b.png"));
+    }
+}

@@ -1,0 +1,892 @@
+//! MDX page body -> HTML: the `docs::mdx` block stream, Markdown runs through pulldown-cmark with our
+//! own event writer (links, images, headings and code need rewriting, and raw HTML must never pass
+//! through), components through `components`.
+//!
+//! Heading anchors are computed exactly as `docs::sections` computes `Section::anchor` (same text
+//! rules via `sections::Inline`, same slugger, same order of snippets and re-read indented code), so
+//! search results and the table of contents land on the rendered ids.
+
+use std::collections::BTreeMap;
+
+use pulldown_cmark::{
+    BlockQuoteKind, CodeBlockKind, Event, LinkType, Options, Parser, Tag as MdTag, TagEnd,
+};
+
+use crate::docs::frontmatter;
+use crate::docs::jsx::{self, Tag, TagKind};
+use crate::docs::mdx::{blocks, Block};
+use crate::docs::sections::{default_import, snippet_path, Inline, MAX_NESTING, MAX_SNIPPET_DEPTH};
+use crate::docs::slug::{slugify, Slugger};
+use crate::docs::SourceTree;
+
+use super::components::{self, Markup};
+use super::html::{self, attr, class_token};
+use super::links::{Linker, Media};
+
+/// Markdown extensions: the ones `docs::sections` reads with, so both see the same structure.
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_GFM
+}
+
+/// A heading of the rendered body, for the table of contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Heading {
+    pub(crate) level: u8,
+    pub(crate) text: String,
+    pub(crate) anchor: String,
+}
+
+/// The rendered body of a page.
+#[derive(Debug, Default)]
+pub(crate) struct Body {
+    pub(crate) html: String,
+    pub(crate) headings: Vec<Heading>,
+}
+
+/// Renders an MDX body (frontmatter removed); `file` is its path in the tree, for snippet imports.
+pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>) -> Body {
+    let mut renderer = Renderer::new(tree, links, true);
+    renderer.mdx(body, file, 0);
+    renderer.finish()
+}
+
+/// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
+pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>) -> String {
+    let mut renderer = Renderer::new(tree, links, false);
+    renderer.markdown(md, "", MAX_NESTING);
+    renderer.finish().html
+}
+
+/// An open component or HTML element: its name (for matching the close) and what closes it.
+struct Open {
+    name: String,
+    close: String,
+}
+
+/// `<script>`/`<style>` (or an embed turned link) being dropped: output and stack are cut back to
+/// these lengths when its close arrives.
+struct Suppress {
+    name: String,
+    out_len: usize,
+    stack_len: usize,
+}
+
+struct Renderer<'a> {
+    tree: &'a SourceTree,
+    links: &'a Linker<'a>,
+    anchors: bool,
+    out: String,
+    stack: Vec<Open>,
+    suppress: Option<Suppress>,
+    slugs: Slugger,
+    headings: Vec<Heading>,
+    /// Snippet files being inlined, to stop cycles.
+    snippets: Vec<String>,
+    /// Text and inline HTML of the current run of inline content, scanned for JSX when complete.
+    pending: String,
+    /// Stack length at each open Markdown block: components opened inside a paragraph close with it.
+    marks: Vec<usize>,
+    /// Closes of block components met inside a paragraph, applied when that paragraph ends.
+    deferred: Vec<String>,
+    /// Depth of `marks` at the current Markdown run's own level (outside any of its blocks).
+    run_depth: usize,
+}
+
+/// State of the Markdown run being written.
+#[derive(Default)]
+struct RunState {
+    heading: Option<(String, Inline)>,
+    image: Option<(String, String)>,
+    code: Option<(Option<String>, String)>,
+    html_block: bool,
+    table_head: bool,
+    aligns: Vec<pulldown_cmark::Alignment>,
+    cell: usize,
+}
+
+impl<'a> Renderer<'a> {
+    fn new(tree: &'a SourceTree, links: &'a Linker<'a>, anchors: bool) -> Self {
+        Self {
+            tree,
+            links,
+            anchors,
+            out: String::new(),
+            stack: Vec::new(),
+            suppress: None,
+            slugs: Slugger::default(),
+            headings: Vec::new(),
+            snippets: Vec::new(),
+            pending: String::new(),
+            marks: Vec::new(),
+            deferred: Vec::new(),
+            run_depth: 0,
+        }
+    }
+
+    fn finish(mut self) -> Body {
+        self.suppress = None;
+        while let Some(open) = self.stack.pop() {
+            self.out.push_str(&open.close);
+        }
+        Body {
+            html: self.out,
+            headings: self.headings,
+        }
+    }
+
+    fn mdx(&mut self, body: &str, file: &str, depth: usize) {
+        let blocks = blocks(body);
+        let imports: BTreeMap<&str, String> = blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Esm(esm) => Some(*esm),
+                _ => None,
+            })
+            .flat_map(|esm| esm.lines().filter_map(default_import))
+            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?)))
+            .collect();
+        for block in &blocks {
+            match block {
+                Block::Markdown(md) => self.markdown(md, file, depth),
+                Block::Tag(tag) => match imports.get(tag.name) {
+                    Some(path) if tag.kind != TagKind::Close => self.snippet(path, depth),
+                    Some(_) => {}
+                    None => self.tag(tag, false),
+                },
+                Block::Expression(expr) => {
+                    if let Some(text) = jsx::string_literal(expr) {
+                        html::element(&mut self.out, "p", "", text);
+                    }
+                }
+                Block::Esm(_) => {}
+            }
+        }
+    }
+
+    /// Inlines an imported `.mdx` snippet where its tag stands (same limits as `docs::sections`).
+    fn snippet(&mut self, path: &str, depth: usize) {
+        if depth >= MAX_SNIPPET_DEPTH || self.snippets.iter().any(|p| p == path) {
+            return;
+        }
+        let Some(source) = self
+            .tree
+            .get(path)
+            .and_then(|b| std::str::from_utf8(b).ok())
+        else {
+            return;
+        };
+        let (_, body) = frontmatter::split(source);
+        self.snippets.push(path.to_owned());
+        self.mdx(body, path, depth + 1);
+        self.snippets.pop();
+    }
+
+    /// Opens, closes or writes a component or HTML tag.
+    fn tag(&mut self, tag: &Tag<'_>, inline: bool) {
+        if tag.name.is_empty() {
+            return; // fragments `<>` `</>` carry nothing
+        }
+        if tag.kind == TagKind::Close {
+            self.close(tag.name, inline);
+            return;
+        }
+        let Markup {
+            open,
+            close,
+            suppress,
+            void,
+        } = components::markup(tag, inline, self.links);
+        self.out.push_str(&open);
+        if void {
+            return;
+        }
+        if tag.kind == TagKind::SelfClosing {
+            self.out.push_str(&close);
+            return;
+        }
+        if suppress && self.suppress.is_none() {
+            self.suppress = Some(Suppress {
+                name: tag.name.to_owned(),
+                out_len: self.out.len(),
+                stack_len: self.stack.len() + 1,
+            });
+        }
+        self.stack.push(Open {
+            name: tag.name.to_owned(),
+            close,
+        });
+    }
+
+    fn close(&mut self, name: &str, inline: bool) {
+        let Some(pos) = self.stack.iter().rposition(|o| o.name == name) else {
+            return; // a stray close: nothing of it is written
+        };
+        if let Some(s) = &self.suppress {
+            if s.name == name && pos + 1 == s.stack_len {
+                self.out.truncate(s.out_len);
+                self.stack.truncate(s.stack_len);
+                self.suppress = None;
+            }
+        }
+        let floor = self.marks.last().copied().unwrap_or(0);
+        if inline && pos < floor {
+            // `Text.</Note>`: the callout opened outside this paragraph closes after it.
+            self.deferred.push(name.to_owned());
+            return;
+        }
+        while self.stack.len() > pos {
+            if let Some(open) = self.stack.pop() {
+                self.out.push_str(&open.close);
+            }
+        }
+    }
+
+    /// Closes components opened since the innermost Markdown block began.
+    fn close_to_mark(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        while self.stack.len() > mark {
+            if let Some(open) = self.stack.pop() {
+                self.out.push_str(&open.close);
+            }
+        }
+    }
+
+    fn mark(&mut self) {
+        self.marks.push(self.stack.len());
+    }
+
+    /// Writes the pending inline text: JSX tags become components, `{"x"}` text, other `{…}` and
+    /// HTML comments nothing, the rest escaped text.
+    fn flush_text(&mut self, inline: bool) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let raw = std::mem::take(&mut self.pending);
+        let mut rest = raw.as_str();
+        while let Some(at) = rest.find(['<', '{']) {
+            html::text(&mut self.out, &rest[..at]);
+            rest = &rest[at..];
+            if let Some(after) = rest.strip_prefix("<!--") {
+                rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+                continue;
+            }
+            let scanned = if rest.starts_with('<') {
+                jsx::scan_tag(rest).map(|(tag, len)| (Some(tag), None, len))
+            } else {
+                jsx::scan_expression(rest).map(|(expr, len)| (None, Some(expr), len))
+            };
+            match scanned {
+                Some((Some(tag), _, len)) => {
+                    self.tag(&tag, inline);
+                    rest = &rest[len..];
+                }
+                Some((None, Some(expr), len)) => {
+                    if let Some(text) = jsx::string_literal(expr) {
+                        html::text(&mut self.out, text);
+                    }
+                    rest = &rest[len..];
+                }
+                _ => {
+                    html::text(&mut self.out, &rest[..1]);
+                    rest = &rest[1..];
+                }
+            }
+        }
+        html::text(&mut self.out, rest);
+    }
+
+    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+        let base_marks = self.marks.len();
+        let outer_run = self.run_depth;
+        self.mark();
+        self.run_depth = self.marks.len();
+        let mut st = RunState::default();
+        for event in Parser::new_ext(md, options()) {
+            self.event(event, &mut st, file, depth);
+        }
+        self.flush_text(!st.html_block);
+        while self.marks.len() > base_marks {
+            self.close_to_mark();
+        }
+        self.apply_deferred();
+        self.run_depth = outer_run;
+    }
+
+    fn apply_deferred(&mut self) {
+        for name in std::mem::take(&mut self.deferred) {
+            self.close(&name, false);
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>, st: &mut RunState, file: &str, depth: usize) {
+        match event {
+            Event::Text(text) => {
+                if let Some((_, code)) = &mut st.code {
+                    code.push_str(&text);
+                } else if let Some((_, alt)) = &mut st.image {
+                    alt.push_str(&text);
+                    if let Some((_, inline)) = &mut st.heading {
+                        inline.raw.push_str(&text);
+                    }
+                } else {
+                    self.pending.push_str(&text);
+                    if let Some((_, inline)) = &mut st.heading {
+                        inline.raw.push_str(&text);
+                    }
+                }
+            }
+            Event::Html(text) | Event::InlineHtml(text) => {
+                self.pending.push_str(&text);
+                if let Some((_, inline)) = &mut st.heading {
+                    inline.raw.push_str(&text);
+                }
+            }
+            Event::Code(text) => {
+                self.flush_text(true);
+                html::element(&mut self.out, "code", "", &text);
+                if let Some((_, inline)) = &mut st.heading {
+                    inline.code(&text);
+                }
+            }
+            Event::InlineMath(text) | Event::DisplayMath(text) => {
+                self.pending.push_str(&text);
+            }
+            Event::SoftBreak => {
+                if st.image.is_none() {
+                    self.pending.push('\n');
+                }
+                if let Some((_, inline)) = &mut st.heading {
+                    inline.raw.push(' ');
+                }
+            }
+            Event::HardBreak => {
+                self.flush_text(true);
+                self.out.push_str("<br>");
+                if let Some((_, inline)) = &mut st.heading {
+                    inline.raw.push(' ');
+                }
+            }
+            Event::Rule => {
+                self.flush_text(true);
+                self.out.push_str("<hr>");
+            }
+            Event::TaskListMarker(checked) => {
+                self.flush_text(true);
+                self.out.push_str(if checked {
+                    "<input type=\"checkbox\" disabled checked> "
+                } else {
+                    "<input type=\"checkbox\" disabled> "
+                });
+            }
+            Event::FootnoteReference(label) => {
+                self.flush_text(true);
+                let id = footnote_id(&label);
+                self.out.push_str("<sup class=\"footnote-ref\"><a");
+                attr(&mut self.out, "href", &format!("#{id}"));
+                self.out.push('>');
+                html::text(&mut self.out, &label);
+                self.out.push_str("</a></sup>");
+            }
+            Event::Start(tag) => self.start(tag, st),
+            Event::End(end) => self.end(end, st, file, depth),
+        }
+    }
+
+    fn start(&mut self, tag: MdTag<'_>, st: &mut RunState) {
+        if st.image.is_some() {
+            return; // alt text is plain: markup inside it is not written
+        }
+        self.flush_text(!st.html_block);
+        match tag {
+            MdTag::Paragraph => {
+                self.mark();
+                self.out.push_str("<p>");
+            }
+            MdTag::Heading { .. } => {
+                // The heading is written into its own buffer: its id is known only at its end.
+                self.mark();
+                let saved = std::mem::take(&mut self.out);
+                st.heading = Some((saved, Inline::default()));
+            }
+            MdTag::BlockQuote(kind) => {
+                self.mark();
+                match kind.map(alert_class) {
+                    Some(class) => {
+                        html::open(&mut self.out, "div", &format!("callout callout-{class}"));
+                        html::open(&mut self.out, "div", "callout-body");
+                    }
+                    None => self.out.push_str("<blockquote>"),
+                }
+            }
+            MdTag::CodeBlock(kind) => {
+                let info = match kind {
+                    CodeBlockKind::Fenced(info) => Some(info.into_string()),
+                    CodeBlockKind::Indented => None,
+                };
+                st.code = Some((info, String::new()));
+            }
+            MdTag::HtmlBlock => st.html_block = true,
+            MdTag::List(Some(1)) => {
+                self.mark();
+                self.out.push_str("<ol>");
+            }
+            MdTag::List(Some(start)) => {
+                self.mark();
+                self.out.push_str("<ol");
+                attr(&mut self.out, "start", &start.to_string());
+                self.out.push('>');
+            }
+            MdTag::List(None) => {
+                self.mark();
+                self.out.push_str("<ul>");
+            }
+            MdTag::Item => {
+                self.mark();
+                self.out.push_str("<li>");
+            }
+            MdTag::FootnoteDefinition(label) => {
+                self.mark();
+                self.out.push_str("<div class=\"footnote\"");
+                attr(&mut self.out, "id", &footnote_id(&label));
+                self.out.push_str("><span class=\"footnote-label\">");
+                html::text(&mut self.out, &label);
+                self.out.push_str("</span>");
+            }
+            MdTag::Table(aligns) => {
+                st.aligns = aligns;
+                self.out.push_str("<div class=\"table-wrap\"><table>");
+            }
+            MdTag::TableHead => {
+                st.table_head = true;
+                st.cell = 0;
+                self.out.push_str("<thead><tr>");
+            }
+            MdTag::TableRow => {
+                st.cell = 0;
+                self.out.push_str("<tr>");
+            }
+            MdTag::TableCell => {
+                self.mark();
+                self.out.push_str(if st.table_head { "<th" } else { "<td" });
+                let align = match st.aligns.get(st.cell) {
+                    Some(pulldown_cmark::Alignment::Left) => "left",
+                    Some(pulldown_cmark::Alignment::Center) => "center",
+                    Some(pulldown_cmark::Alignment::Right) => "right",
+                    _ => "",
+                };
+                if !align.is_empty() {
+                    attr(&mut self.out, "class", &format!("align-{align}"));
+                }
+                self.out.push('>');
+            }
+            MdTag::Emphasis => self.out.push_str("<em>"),
+            MdTag::Strong => self.out.push_str("<strong>"),
+            MdTag::Strikethrough => self.out.push_str("<del>"),
+            MdTag::Superscript => self.out.push_str("<sup>"),
+            MdTag::Subscript => self.out.push_str("<sub>"),
+            MdTag::Link {
+                link_type,
+                dest_url,
+                title,
+                ..
+            } => {
+                let href = if link_type == LinkType::Email && !dest_url.starts_with("mailto:") {
+                    format!("mailto:{dest_url}")
+                } else {
+                    self.links.href(&dest_url)
+                };
+                self.out.push_str("<a");
+                attr(&mut self.out, "href", &href);
+                if !title.is_empty() {
+                    attr(&mut self.out, "title", &title);
+                }
+                self.out.push('>');
+            }
+            MdTag::Image { dest_url, .. } => {
+                st.image = Some((dest_url.into_string(), String::new()));
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, end: TagEnd, st: &mut RunState, file: &str, depth: usize) {
+        if st.image.is_some() && end != TagEnd::Image {
+            return;
+        }
+        self.flush_text(!st.html_block);
+        match end {
+            TagEnd::Paragraph => {
+                self.close_to_mark();
+                self.out.push_str("</p>");
+            }
+            TagEnd::Heading(level) => {
+                self.close_to_mark();
+                if let Some((saved, mut inline)) = st.heading.take() {
+                    let inner = std::mem::replace(&mut self.out, saved);
+                    self.heading(level as u8, &inner, &mut inline);
+                }
+            }
+            TagEnd::BlockQuote(kind) => {
+                self.close_to_mark();
+                self.out.push_str(if kind.is_some() {
+                    "</div></div>"
+                } else {
+                    "</blockquote>"
+                });
+            }
+            TagEnd::CodeBlock => match st.code.take() {
+                Some((Some(info), code)) => self.code_block(&info, &code),
+                // MDX has no indented code: what pulldown-cmark read as code is content.
+                Some((None, code)) if depth < MAX_NESTING => self.mdx(&code, file, depth + 1),
+                Some((None, code)) => self.code_block("", &code),
+                None => {}
+            },
+            TagEnd::HtmlBlock => st.html_block = false,
+            TagEnd::List(ordered) => {
+                self.close_to_mark();
+                self.out.push_str(if ordered { "</ol>" } else { "</ul>" });
+            }
+            TagEnd::Item => {
+                self.close_to_mark();
+                self.out.push_str("</li>");
+            }
+            TagEnd::FootnoteDefinition => {
+                self.close_to_mark();
+                self.out.push_str("</div>");
+            }
+            TagEnd::Table => self.out.push_str("</tbody></table></div>"),
+            TagEnd::TableHead => {
+                st.table_head = false;
+                self.out.push_str("</tr></thead><tbody>");
+            }
+            TagEnd::TableRow => self.out.push_str("</tr>"),
+            TagEnd::TableCell => {
+                self.close_to_mark();
+                self.out
+                    .push_str(if st.table_head { "</th>" } else { "</td>" });
+                st.cell += 1;
+            }
+            TagEnd::Emphasis => self.out.push_str("</em>"),
+            TagEnd::Strong => self.out.push_str("</strong>"),
+            TagEnd::Strikethrough => self.out.push_str("</del>"),
+            TagEnd::Superscript => self.out.push_str("</sup>"),
+            TagEnd::Subscript => self.out.push_str("</sub>"),
+            TagEnd::Link => self.out.push_str("</a>"),
+            TagEnd::Image => {
+                if let Some((src, alt)) = st.image.take() {
+                    self.image(&src, &alt);
+                }
+            }
+            _ => {}
+        }
+        if self.marks.len() == self.run_depth && !self.deferred.is_empty() {
+            self.apply_deferred();
+        }
+    }
+
+    fn heading(&mut self, level: u8, inner: &str, inline: &mut Inline) {
+        let level = level.clamp(1, 6);
+        let (text, _) = inline.take();
+        let tag = format!("h{level}");
+        if text.is_empty() || !self.anchors {
+            self.out.push_str(&format!("<{tag}>{inner}</{tag}>"));
+            return;
+        }
+        let anchor = self.slugs.slug(&text);
+        self.out.push('<');
+        self.out.push_str(&tag);
+        attr(&mut self.out, "id", &anchor);
+        self.out.push('>');
+        self.out.push_str(inner);
+        self.out.push_str("<a class=\"anchor\"");
+        attr(&mut self.out, "href", &format!("#{anchor}"));
+        attr(&mut self.out, "aria-label", &format!("Link to {text}"));
+        self.out.push_str(">#</a></");
+        self.out.push_str(&tag);
+        self.out.push('>');
+        self.headings.push(Heading {
+            level,
+            text,
+            anchor,
+        });
+    }
+
+    fn image(&mut self, src: &str, alt: &str) {
+        match self.links.media(src) {
+            Media::Local(src) => {
+                self.out.push_str("<img loading=\"lazy\"");
+                attr(&mut self.out, "src", &src);
+                attr(&mut self.out, "alt", alt);
+                self.out.push('>');
+            }
+            Media::Link(href) => {
+                self.out.push_str("<a class=\"external-media\"");
+                attr(&mut self.out, "href", &href);
+                self.out.push('>');
+                html::text(
+                    &mut self.out,
+                    if alt.trim().is_empty() { "Image" } else { alt },
+                );
+                self.out.push_str("</a>");
+            }
+        }
+    }
+
+    /// A fenced block: `lang title` info (Mintlify writes ```` ```bash npm ````), titled when inside
+    /// a CodeGroup so the tabs have labels.
+    fn code_block(&mut self, info: &str, code: &str) {
+        let (lang, title) = parse_info(info);
+        let grouped = self.stack.iter().any(|o| {
+            matches!(
+                o.name.as_str(),
+                "CodeGroup" | "RequestExample" | "ResponseExample"
+            )
+        });
+        self.out.push_str(if grouped {
+            "<div class=\"code-block tab-panel\""
+        } else {
+            "<div class=\"code-block\""
+        });
+        if grouped {
+            let label = [title.as_str(), lang.as_str(), "Code"]
+                .into_iter()
+                .find(|s| !s.is_empty())
+                .unwrap_or("Code");
+            attr(&mut self.out, "data-title", label);
+        }
+        self.out.push('>');
+        if !title.is_empty() {
+            html::element(&mut self.out, "div", "code-title", &title);
+        }
+        self.out.push_str("<pre><code");
+        if !lang.is_empty() {
+            attr(&mut self.out, "class", &format!("language-{lang}"));
+        }
+        self.out.push('>');
+        html::text(&mut self.out, code.strip_suffix('\n').unwrap_or(code));
+        self.out.push_str("</code></pre></div>");
+    }
+}
+
+/// Language and title from a fence's info string: ```` ```ts title="api.ts" {1-3} ```` or
+/// ```` ```bash npm ````. Flags (`lines`, `wrap`, `expandable`) and `{…}` ranges are not titles.
+fn parse_info(info: &str) -> (String, String) {
+    let info = info.trim();
+    let (lang, rest) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
+    let lang = class_token(lang.split('{').next().unwrap_or(""));
+    let rest = rest.trim();
+    if let Some(start) = rest.find("title=") {
+        let value = &rest[start + 6..];
+        let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'');
+        let title = match quote {
+            Some(q) => value[1..].split(q).next().unwrap_or(""),
+            None => value.split_whitespace().next().unwrap_or(""),
+        };
+        return (lang, title.to_owned());
+    }
+    let title: Vec<&str> = rest
+        .split_whitespace()
+        .filter(|w| {
+            !w.starts_with('{')
+                && !w.contains('=')
+                && !matches!(*w, "lines" | "wrap" | "expandable" | "twoslash" | "focus")
+        })
+        .collect();
+    (lang, title.join(" "))
+}
+
+fn alert_class(kind: BlockQuoteKind) -> &'static str {
+    match kind {
+        BlockQuoteKind::Note => "note",
+        BlockQuoteKind::Tip => "tip",
+        BlockQuoteKind::Important => "info",
+        BlockQuoteKind::Warning => "warning",
+        BlockQuoteKind::Caution => "danger",
+    }
+}
+
+fn footnote_id(label: &str) -> String {
+    format!("fn-{}", slugify(label))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::sections;
+
+    fn render_with(body: &str, files: &[(&str, &str)]) -> Body {
+        let pages: BTreeMap<String, String> = [
+            ("a/b".to_string(), "a/b.html".to_string()),
+            ("c/d".into(), "c/d.html".into()),
+        ]
+        .into();
+        let tree = tree(files);
+        let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
+        render_mdx(body, "a/b.mdx", &tree, &links)
+    }
+
+    fn render(body: &str) -> String {
+        render_with(body, &[("images/x.png", "png")]).html
+    }
+
+    #[test]
+    fn markdown_basics_tables_lists_and_strikethrough() {
+        let out = render("Some *em* and **strong** ~~old~~.\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n- [x] done\n- item\n");
+        assert!(
+            out.contains("<p>Some <em>em</em> and <strong>strong</strong> <del>old</del>.</p>"),
+            "{out}"
+        );
+        assert!(out.contains("<th class=\"align-left\">a</th>"), "{out}");
+        assert!(out.contains("<td class=\"align-right\">2</td>"), "{out}");
+        assert!(
+            out.contains("<input type=\"checkbox\" disabled checked> done"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn headings_get_the_search_anchors_with_a_link() {
+        let body = "# Intro\n\n## Use `docs.json` <Badge>new</Badge>\n\n## Intro\n";
+        let out = render_with(body, &[]);
+        let ids: Vec<&str> = out.headings.iter().map(|h| h.anchor.as_str()).collect();
+        let text = sections::extract(body, "a/b.mdx", &SourceTree::new());
+        let anchors: Vec<&str> = text.sections[1..]
+            .iter()
+            .map(|s| s.anchor.as_str())
+            .collect();
+        assert_eq!(ids, anchors);
+        assert!(out.html.contains("<h2 id=\"use-docsjson-new\">Use <code>docs.json</code> <span class=\"badge\">new</span><a class=\"anchor\" href=\"#use-docsjson-new\""), "{}", out.html);
+        assert!(out.html.contains("id=\"intro-1\""));
+    }
+
+    #[test]
+    fn fenced_code_keeps_its_text_and_language() {
+        let out = render("```ts title=\"api.ts\" {2}\nconst a = <Card />;\n```\n");
+        assert!(out.contains("<div class=\"code-title\">api.ts</div><pre><code class=\"language-ts\">const a = &lt;Card /&gt;;</code></pre>"), "{out}");
+    }
+
+    #[test]
+    fn code_group_blocks_become_titled_tab_panels() {
+        let out = render(
+            "<CodeGroup>\n```bash npm\nnpm i\n```\n```bash yarn\nyarn add\n```\n</CodeGroup>\n",
+        );
+        assert!(
+            out.starts_with("<div class=\"code-group\" data-tabs>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<div class=\"code-block tab-panel\" data-title=\"npm\">"),
+            "{out}"
+        );
+        assert!(out.ends_with("</div>"));
+    }
+
+    #[test]
+    fn links_and_images_are_rewritten() {
+        let out = render("[D](/c/d#x) [ext](https://x.dev) ![Local](/images/x.png) ![Remote](https://cdn.x/y.png)\n");
+        assert!(out.contains("<a href=\"../c/d.html#x\">D</a>"), "{out}");
+        assert!(out.contains("<a href=\"https://x.dev\">ext</a>"), "{out}");
+        assert!(
+            out.contains("<img loading=\"lazy\" src=\"../images/x.png\" alt=\"Local\">"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<a class=\"external-media\" href=\"https://cdn.x/y.png\">Remote</a>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn components_nest_and_balance() {
+        let out = render("<Note>\n  Be **careful**.\n</Note>\n\n<Steps>\n<Step title=\"One\">\nDo it.\n</Step>\n</Steps>\n");
+        assert!(
+            out.starts_with("<div class=\"callout callout-note\">"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<p>Be <strong>careful</strong>.</p></div></div>"),
+            "{out}"
+        );
+        assert!(out.contains("<ol class=\"steps\"><li class=\"step\"><p class=\"step-title\">One</p><div class=\"step-body\"><p>Do it.</p></div></li></ol>"), "{out}");
+    }
+
+    #[test]
+    fn unclosed_and_stray_tags_still_give_balanced_html() {
+        let out = render("<Tabs>\n<Tab title=\"A\">\nText\n</Note>\n");
+        assert!(out.ends_with("</section></div>"), "{out}");
+        assert!(!out.contains("Note"));
+    }
+
+    #[test]
+    fn inline_jsx_in_text_renders_or_vanishes() {
+        let out = render("Hover <Tooltip tip=\"Hi there\">me</Tooltip> {\"lit\"} {props.x} {/* c */} <Custom a={1}>kid</Custom> a < b\n");
+        assert!(
+            out.contains("<span class=\"tooltip\" tabindex=\"0\" title=\"Hi there\">me</span>"),
+            "{out}"
+        );
+        assert!(out.contains(" lit "), "{out}");
+        assert!(!out.contains("props") && !out.contains("Custom"), "{out}");
+        assert!(out.contains("kid a &lt; b"), "{out}");
+    }
+
+    #[test]
+    fn line_start_component_followed_by_text() {
+        let out = render("<Frame>Some *text*</Frame>\n");
+        assert_eq!(out, "<p>Some <em>text</em></p>");
+    }
+
+    #[test]
+    fn close_inside_a_paragraph_closes_the_callout_after_it() {
+        let out = render("<Info>\nText.</Info>\n\nAfter\n");
+        assert!(
+            out.contains("<p>Text.</p></div></div><p>After</p>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn snippets_are_inlined_and_scripts_dropped() {
+        let out = render_with(
+            "import Setup from '/snippets/setup.mdx';\n\n<Setup />\n\n<script>\nalert(1)\n</script>\n\nEnd\n",
+            &[("snippets/setup.mdx", "---\ntitle: x\n---\n## From snippet\n")],
+        );
+        assert!(
+            out.html.contains("<h2 id=\"from-snippet\">"),
+            "{}",
+            out.html
+        );
+        assert!(
+            !out.html.contains("alert") && !out.html.contains("import"),
+            "{}",
+            out.html
+        );
+        assert!(out.html.ends_with("<p>End</p>"), "{}", out.html);
+    }
+
+    #[test]
+    fn gfm_alerts_and_footnotes() {
+        let out = render("> [!WARNING]\n> Careful\n\nSee[^1].\n\n[^1]: The note.\n");
+        assert!(out.contains("callout callout-warning"), "{out}");
+        assert!(out.contains("<a href=\"#fn-1\">1</a>"), "{out}");
+        assert!(out.contains("id=\"fn-1\""), "{out}");
+    }
+
+    #[test]
+    fn fence_info_parsing() {
+        assert_eq!(parse_info("bash npm"), ("bash".into(), "npm".into()));
+        assert_eq!(
+            parse_info("js title=\"a b.js\" lines"),
+            ("js".into(), "a b.js".into())
+        );
+        assert_eq!(
+            parse_info("yaml values.yaml {1,3}"),
+            ("yaml".into(), "values.yaml".into())
+        );
+        assert_eq!(parse_info(""), ("".into(), "".into()));
+    }
+}

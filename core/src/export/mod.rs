@@ -1,0 +1,135 @@
+//! Static export: a [`Site`] and its [`SourceTree`] -> the files of a self-contained HTML/CSS/JS
+//! website, packed as one `.tar.gz` that any static host serves.
+//!
+//! Made for a caller that renders in batches across Durable Object alarms, each possibly in a fresh
+//! isolate: everything is recomputed from the inputs, and the same inputs give the same bytes.
+//!
+//! ```text
+//! let plan = ExportPlan::new(&site, &tree, &options)?;          // cheap; again in every batch
+//! bundle += tar_gz_member(&plan.render_pages(&site, &tree, 0..100), options.mtime);
+//! bundle += tar_gz_member(&plan.render_pages(&site, &tree, 100..200), options.mtime);  // ...
+//! bundle += tar_gz_member(&plan.finishing_files(&site, &tree), options.mtime);
+//! bundle += tar_gz_trailer();
+//! ```
+//!
+//! The exported site (files at the archive root):
+//! - `a/b.html` for page `a/b`, `index.html` for the home page; every page of the chosen version in
+//!   all languages (or only `paths`). Links between exported pages are relative `.html` links;
+//!   links to pages not exported are absolute extensionless URLs on `domain`. Canonical URLs and
+//!   `sitemap.xml` use extensionless absolute URLs; `robots.txt` names the sitemap; `404.html`.
+//! - `_static/site.css` (docs.json colours, light and dark themes), `_static/site.js` (theme toggle,
+//!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
+//!   [`search_index`]), and the tree files pages reference (images, downloads), at their tree paths.
+//! - No page requests anything outside the bundle: images and embeds from other hosts become links.
+//!
+//! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
+//! and tabs), `markdown` (MDX body), `components` (MDX components and inline HTML), `openapi`
+//! (reference sections), `links` (URL rewriting), `assets` (files to copy), `search_index`,
+//! `archive` (gzip members), `html` (escaping).
+
+use std::fmt;
+
+use crate::docs::{Site, SourceTree};
+
+mod archive;
+mod assets;
+mod components;
+mod html;
+mod layout;
+mod links;
+mod markdown;
+mod nav;
+mod openapi;
+mod plan;
+pub mod search_index;
+
+#[cfg(test)]
+mod tests;
+
+pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use plan::ExportPlan;
+pub use search_index::search_bytes_for_query;
+
+/// What to export.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Version label; `None` is the site's default version (or everything when unversioned).
+    pub version: Option<String>,
+    /// Page paths (`guides/x`, `/guides/x`, `index`); only these are rendered and shown in the
+    /// navigation. `None` exports every page of the version.
+    pub paths: Option<Vec<String>>,
+    /// Host (optionally with a path prefix) of the live site, for canonical, sitemap and links to
+    /// pages not exported: `https://{domain}/a/b`.
+    pub domain: String,
+    /// Modification time of every tar entry (the job's creation time), so output is reproducible.
+    pub mtime: u64,
+}
+
+/// One file of the bundle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportFile {
+    /// Relative path inside the archive (`a/b.html`).
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+impl ExportFile {
+    pub(crate) fn new(path: String, text: String) -> Self {
+        Self {
+            path,
+            bytes: text.into_bytes(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExportError {
+    UnknownVersion {
+        version: String,
+        available: Vec<String>,
+    },
+    UnknownPaths {
+        paths: Vec<String>,
+    },
+    InvalidDomain {
+        domain: String,
+    },
+    /// The chosen version has no pages.
+    NoPages,
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownVersion { version, available } if available.is_empty() => {
+                write!(f, "unknown version `{version}`: the site is not versioned")
+            }
+            Self::UnknownVersion { version, available } => write!(
+                f,
+                "unknown version `{version}` (versions: {})",
+                available.join(", ")
+            ),
+            Self::UnknownPaths { paths } => {
+                write!(f, "unknown page paths: {}", paths.join(", "))
+            }
+            Self::InvalidDomain { domain } => write!(f, "invalid domain `{domain}`"),
+            Self::NoPages => f.write_str("nothing to export: the version has no pages"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// Renders a whole export in one go (tests, the example, small sites): page files in plan order,
+/// then the finishing files.
+pub fn export_files(
+    site: &Site,
+    tree: &SourceTree,
+    options: &ExportOptions,
+) -> Result<Vec<ExportFile>, ExportError> {
+    let plan = ExportPlan::new(site, tree, options)?;
+    let mut files = plan.render_pages(site, tree, 0..plan.page_count());
+    files.extend(plan.finishing_files(site, tree));
+    Ok(files)
+}

@@ -1,0 +1,468 @@
+//! The navigation of the exported site: docs.json's tree cut to one version and one language,
+//! limited to exported pages that are not hidden, as tabs of (nested) groups; and its HTML.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::docs::{DivisionKind, NavItem, Site};
+
+use super::html::{self, attr, element, open};
+use super::links::Linker;
+
+/// A tab of the header bar (anchors, dropdowns and products stand in where there are no tabs).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Tab {
+    /// Empty for the pages that sit outside any tab.
+    pub(crate) label: String,
+    /// Link of a tab that only points elsewhere.
+    pub(crate) href: Option<String>,
+    pub(crate) items: Vec<Node>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node {
+    /// Index into `Site::pages`.
+    Page(usize),
+    Group {
+        label: String,
+        root: Option<usize>,
+        items: Vec<Node>,
+    },
+}
+
+/// Navigation of every language, in docs.json order.
+pub(crate) type SiteNav = BTreeMap<String, Vec<Tab>>;
+
+enum Raw {
+    Lang(String, Vec<Raw>),
+    Tab(Tab),
+    Node(Node),
+}
+
+struct Cx<'a> {
+    site: &'a Site,
+    version: Option<&'a str>,
+    /// Exported page path -> index into `Site::pages`.
+    exported: &'a BTreeMap<String, usize>,
+}
+
+/// Builds the navigation of each language for the chosen version.
+pub(crate) fn build(
+    site: &Site,
+    version: Option<&str>,
+    exported: &BTreeMap<String, usize>,
+    default_language: &str,
+) -> SiteNav {
+    let cx = Cx {
+        site,
+        version,
+        exported,
+    };
+    let raws = convert(&site.config.navigation, &cx, false);
+    let mut nav = SiteNav::new();
+    let mut loose = Vec::new();
+    for raw in raws {
+        match raw {
+            Raw::Lang(code, inner) => nav.entry(code).or_default().extend(tabs_of(inner)),
+            other => loose.push(other),
+        }
+    }
+    if !loose.is_empty() {
+        nav.entry(default_language.to_owned())
+            .or_default()
+            .extend(tabs_of(loose));
+    }
+    nav
+}
+
+fn convert(items: &[NavItem], cx: &Cx<'_>, in_tab: bool) -> Vec<Raw> {
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            NavItem::Page(path) => {
+                if let Some(index) = cx.page(path) {
+                    out.push(Raw::Node(Node::Page(index)));
+                }
+            }
+            NavItem::Division(d) if d.hidden => {}
+            NavItem::Division(d) => match d.kind {
+                DivisionKind::Language => {
+                    out.push(Raw::Lang(d.label.clone(), convert(&d.items, cx, in_tab)))
+                }
+                DivisionKind::Version => {
+                    if cx.version.is_none_or(|v| v == d.label) {
+                        out.extend(convert(&d.items, cx, in_tab));
+                    }
+                }
+                DivisionKind::Tab
+                | DivisionKind::Anchor
+                | DivisionKind::Dropdown
+                | DivisionKind::Product
+                    if !in_tab =>
+                {
+                    let items = nodes_only(convert(&d.items, cx, true));
+                    let mut root_items = Vec::new();
+                    if let Some(root) = d.root.as_deref().and_then(|p| cx.page(p)) {
+                        root_items.push(Node::Page(root));
+                    }
+                    root_items.extend(items);
+                    out.push(Raw::Tab(Tab {
+                        label: d.label.clone(),
+                        href: d.href.clone(),
+                        items: root_items,
+                    }));
+                }
+                _ => {
+                    let items = nodes_only(convert(&d.items, cx, true));
+                    let root = d.root.as_deref().and_then(|p| cx.page(p));
+                    if !items.is_empty() || root.is_some() {
+                        out.push(Raw::Node(Node::Group {
+                            label: d.label.clone(),
+                            root,
+                            items,
+                        }));
+                    }
+                }
+            },
+        }
+    }
+    out
+}
+
+impl Cx<'_> {
+    /// A navigation path that is exported and shown.
+    fn page(&self, path: &str) -> Option<usize> {
+        let index = *self.exported.get(path)?;
+        let page = self.site.pages.get(index)?;
+        (!page.hidden).then_some(index)
+    }
+}
+
+fn nodes_only(raws: Vec<Raw>) -> Vec<Node> {
+    let mut out = Vec::new();
+    for raw in raws {
+        match raw {
+            Raw::Node(node) => out.push(node),
+            Raw::Tab(tab) if !tab.items.is_empty() => out.push(Node::Group {
+                label: tab.label,
+                root: None,
+                items: tab.items,
+            }),
+            Raw::Tab(_) => {}
+            Raw::Lang(_, inner) => out.extend(nodes_only(inner)),
+        }
+    }
+    out
+}
+
+/// Tabs in order; pages and groups outside any tab gather in unnamed tabs where they stand.
+fn tabs_of(raws: Vec<Raw>) -> Vec<Tab> {
+    let mut tabs: Vec<Tab> = Vec::new();
+    let mut loose: Vec<Node> = Vec::new();
+    let flush = |loose: &mut Vec<Node>, tabs: &mut Vec<Tab>| {
+        if !loose.is_empty() {
+            tabs.push(Tab {
+                label: String::new(),
+                href: None,
+                items: std::mem::take(loose),
+            });
+        }
+    };
+    for raw in raws {
+        match raw {
+            Raw::Tab(tab) => {
+                flush(&mut loose, &mut tabs);
+                if !tab.items.is_empty() || tab.href.is_some() {
+                    tabs.push(tab);
+                }
+            }
+            Raw::Node(node) => loose.push(node),
+            Raw::Lang(_, inner) => loose.extend(nodes_only(inner)),
+        }
+    }
+    flush(&mut loose, &mut tabs);
+    tabs
+}
+
+/// Pages of the tabs in reading order (a group's root before its pages), each once.
+pub(crate) fn order(tabs: &[Tab]) -> Vec<usize> {
+    fn walk(nodes: &[Node], seen: &mut BTreeSet<usize>, out: &mut Vec<usize>) {
+        for node in nodes {
+            match node {
+                Node::Page(i) => {
+                    if seen.insert(*i) {
+                        out.push(*i);
+                    }
+                }
+                Node::Group { root, items, .. } => {
+                    if let Some(i) = root {
+                        if seen.insert(*i) {
+                            out.push(*i);
+                        }
+                    }
+                    walk(items, seen, out);
+                }
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for tab in tabs {
+        walk(&tab.items, &mut seen, &mut out);
+    }
+    out
+}
+
+fn contains(nodes: &[Node], page: usize) -> bool {
+    nodes.iter().any(|node| match node {
+        Node::Page(i) => *i == page,
+        Node::Group { root, items, .. } => *root == Some(page) || contains(items, page),
+    })
+}
+
+/// Index of the tab holding `page`, else the first tab (hidden pages show the first tab's groups).
+pub(crate) fn current_tab(tabs: &[Tab], page: usize) -> usize {
+    tabs.iter()
+        .position(|tab| contains(&tab.items, page))
+        .unwrap_or(0)
+}
+
+/// First page of a tab, where its header link goes.
+fn first_page(nodes: &[Node]) -> Option<usize> {
+    nodes.iter().find_map(|node| match node {
+        Node::Page(i) => Some(*i),
+        Node::Group { root, items, .. } => root.or_else(|| first_page(items)),
+    })
+}
+
+/// The header tab bar; empty when the language has a single unnamed tab.
+pub(crate) fn tabs_html(
+    out: &mut String,
+    tabs: &[Tab],
+    current: usize,
+    site: &Site,
+    links: &Linker<'_>,
+) {
+    if tabs.len() < 2 && tabs.iter().all(|t| t.label.is_empty()) {
+        return;
+    }
+    out.push_str("<nav class=\"tabs-bar\" aria-label=\"Sections\">");
+    for (i, tab) in tabs.iter().enumerate() {
+        let href = match (first_page(&tab.items), &tab.href) {
+            (Some(page), _) => site.pages.get(page).map(|p| links.page(&p.path)),
+            (None, Some(href)) => Some(links.href(href)),
+            (None, None) => None,
+        };
+        let Some(href) = href else { continue };
+        out.push_str("<a");
+        attr(
+            out,
+            "class",
+            if i == current { "tab current" } else { "tab" },
+        );
+        attr(out, "href", &href);
+        out.push('>');
+        html::text(
+            out,
+            if tab.label.is_empty() {
+                "Docs"
+            } else {
+                &tab.label
+            },
+        );
+        out.push_str("</a>");
+    }
+    out.push_str("</nav>");
+}
+
+/// The sidebar: the groups of one tab, the current page marked and its groups open.
+pub(crate) fn sidebar_html(
+    out: &mut String,
+    tab: Option<&Tab>,
+    current: usize,
+    site: &Site,
+    links: &Linker<'_>,
+) {
+    out.push_str("<nav class=\"sidebar-nav\" aria-label=\"Pages\"><ul class=\"nav-tree\">");
+    if let Some(tab) = tab {
+        for node in &tab.items {
+            match node {
+                Node::Page(i) => page_item(out, *i, current, site, links),
+                Node::Group { label, root, items } => {
+                    out.push_str("<li class=\"nav-section\">");
+                    match root {
+                        Some(r) => {
+                            open(out, "p", "nav-section-label");
+                            page_link(out, *r, current, site, links, Some(label));
+                            out.push_str("</p>");
+                        }
+                        None => element(out, "p", "nav-section-label", label),
+                    }
+                    out.push_str("<ul>");
+                    group_items(out, items, current, site, links);
+                    out.push_str("</ul></li>");
+                }
+            }
+        }
+    }
+    out.push_str("</ul></nav>");
+}
+
+fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, links: &Linker<'_>) {
+    for node in items {
+        match node {
+            Node::Page(i) => page_item(out, *i, current, site, links),
+            Node::Group { label, root, items } => {
+                let here = *root == Some(current) || contains(items, current);
+                out.push_str("<li class=\"nav-group\"><details");
+                if here {
+                    out.push_str(" open");
+                }
+                out.push_str("><summary>");
+                match root {
+                    Some(r) => page_link(out, *r, current, site, links, Some(label)),
+                    None => html::text(out, label),
+                }
+                out.push_str("</summary><ul>");
+                group_items(out, items, current, site, links);
+                out.push_str("</ul></details></li>");
+            }
+        }
+    }
+}
+
+fn page_item(out: &mut String, index: usize, current: usize, site: &Site, links: &Linker<'_>) {
+    out.push_str("<li>");
+    page_link(out, index, current, site, links, None);
+    out.push_str("</li>");
+}
+
+fn page_link(
+    out: &mut String,
+    index: usize,
+    current: usize,
+    site: &Site,
+    links: &Linker<'_>,
+    label: Option<&str>,
+) {
+    let Some(page) = site.pages.get(index) else {
+        return;
+    };
+    let text = label
+        .or(page.sidebar_title.as_deref())
+        .unwrap_or(&page.title);
+    out.push_str("<a");
+    attr(out, "href", &links.page(&page.path));
+    if index == current {
+        out.push_str(" class=\"current\" aria-current=\"page\"");
+    }
+    out.push('>');
+    html::text(out, text);
+    out.push_str("</a>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::build_site;
+
+    fn site() -> Site {
+        build_site(&tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"languages": [
+                {"language": "en", "tabs": [
+                    {"tab": "Guides", "groups": [{"group": "Start", "pages": ["index", {"group": "Deep", "root": "deep", "pages": ["deep/a"]}]}]},
+                    {"tab": "Blog", "href": "https://blog.example"},
+                    {"tab": "API", "groups": [{"group": "Ref", "pages": ["api/x", "secret"]}]}]},
+                {"language": "es", "groups": [{"group": "Inicio", "pages": ["es/index"]}]}]}}"#,
+            ),
+            ("index.mdx", "---\ntitle: Home\n---\n"),
+            ("deep.mdx", "---\ntitle: Deep\n---\n"),
+            ("deep/a.mdx", "---\ntitle: Deep A\nsidebarTitle: A\n---\n"),
+            ("api/x.mdx", "---\ntitle: X\n---\n"),
+            ("secret.mdx", "---\ntitle: S\nhidden: true\n---\n"),
+            ("es/index.mdx", "---\ntitle: Inicio\n---\n"),
+        ]))
+        .unwrap()
+    }
+
+    fn exported(site: &Site) -> BTreeMap<String, usize> {
+        site.pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.path.clone(), i))
+            .collect()
+    }
+
+    #[test]
+    fn languages_tabs_groups_and_order() {
+        let site = site();
+        let nav = build(&site, None, &exported(&site), "en");
+        let en = &nav["en"];
+        assert_eq!(
+            en.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(),
+            ["Guides", "Blog", "API"]
+        );
+        let paths: Vec<&str> = order(en)
+            .iter()
+            .map(|&i| site.pages[i].path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            ["index", "deep", "deep/a", "api/x"],
+            "hidden pages are not listed"
+        );
+        assert_eq!(nav["es"].len(), 1);
+        assert_eq!(nav["es"][0].label, "");
+    }
+
+    #[test]
+    fn sidebar_marks_the_current_page_and_opens_its_groups() {
+        let site = site();
+        let pages: BTreeMap<String, String> = site
+            .pages
+            .iter()
+            .map(|p| (p.path.clone(), format!("{}.html", p.path)))
+            .collect();
+        let t = tree(&[]);
+        let links = Linker::new("deep/a", "deep/a.mdx", &pages, &t, "d.io");
+        let nav = build(&site, None, &exported(&site), "en");
+        let current = site.pages.iter().position(|p| p.path == "deep/a").unwrap();
+        let tab = current_tab(&nav["en"], current);
+        let mut out = String::new();
+        sidebar_html(&mut out, nav["en"].get(tab), current, &site, &links);
+        assert!(
+            out.contains("<details open><summary><a href=\"../deep.html\">Deep</a></summary>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<a href=\"a.html\" class=\"current\" aria-current=\"page\">A</a>"),
+            "{out}"
+        );
+        let mut bar = String::new();
+        tabs_html(&mut bar, &nav["en"], tab, &site, &links);
+        assert!(
+            bar.contains("<a class=\"tab current\" href=\"../index.html\">Guides</a>"),
+            "{bar}"
+        );
+        assert!(
+            bar.contains("href=\"https://blog.example\">Blog</a>"),
+            "{bar}"
+        );
+    }
+
+    #[test]
+    fn only_exported_pages_appear() {
+        let site = site();
+        let mut only = exported(&site);
+        only.retain(|path, _| path == "api/x");
+        let nav = build(&site, None, &only, "en");
+        let en = &nav["en"];
+        assert_eq!(order(en).len(), 1);
+        assert!(
+            en.iter().all(|t| t.label != "Guides"),
+            "empty tabs are dropped"
+        );
+    }
+}

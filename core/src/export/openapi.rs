@@ -1,0 +1,722 @@
+//! The reference section of pages with `openapi:` frontmatter, read from the OpenAPI document in the
+//! uploaded tree: endpoint, description, parameters, request body and responses, `$ref`s resolved
+//! within the document to a bounded depth.
+//!
+//! The document is the file named in the frontmatter (`/zh/admin-openapi.json POST /v1/x`), else the
+//! first document declaring the operation: files docs.json names under an `openapi` key first, then
+//! the other JSON/YAML files of the tree, those in the page's own top folder first.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+use crate::docs::frontmatter;
+use crate::docs::SourceTree;
+
+use super::html::{self, attr, class_token, element, open};
+use super::links::Linker;
+use super::markdown::{render_fragment, Heading};
+
+const METHODS: [&str; 8] = [
+    "get", "post", "put", "patch", "delete", "head", "options", "trace",
+];
+/// Deepest nesting of schema tables; deeper objects are named, not expanded.
+const MAX_SCHEMA_DEPTH: usize = 4;
+/// Longest `$ref` chain followed for one schema.
+const MAX_REF_HOPS: usize = 16;
+/// Rows written for one operation, so a huge or cyclic schema stays a readable page.
+const MAX_ROWS: usize = 400;
+/// Documents larger than this are not parsed while searching for an operation.
+const MAX_SPEC_BYTES: usize = 8 * 1024 * 1024;
+/// Documents parsed while searching for an operation that names no file.
+const MAX_CANDIDATES: usize = 64;
+
+/// The operation a page's `openapi:` value names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub(crate) file: Option<String>,
+    /// Lowercase method, or `webhook`.
+    pub(crate) method: String,
+    pub(crate) path: String,
+}
+
+/// Reads `"POST /v1/x"`, `"file.json GET /x"`, `"/spec.yaml webhook name"`.
+pub(crate) fn parse_target(value: &str) -> Option<Target> {
+    let mut words = value.split_whitespace().peekable();
+    let first = *words.peek()?;
+    let lower = first.to_ascii_lowercase();
+    let file = if [".json", ".yaml", ".yml"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        words.next();
+        Some(first.trim_start_matches('/').to_owned())
+    } else {
+        None
+    };
+    let method = words.next()?.to_ascii_lowercase();
+    if !METHODS.contains(&method.as_str()) && method != "webhook" {
+        return None;
+    }
+    let path = words.collect::<Vec<_>>().join(" ");
+    (!path.is_empty()).then_some(Target { file, method, path })
+}
+
+/// Parsed OpenAPI documents of one render batch, each parsed once.
+pub(crate) struct Specs<'t> {
+    tree: &'t SourceTree,
+    cache: BTreeMap<String, Option<Rc<Value>>>,
+    declared: Vec<String>,
+}
+
+impl<'t> Specs<'t> {
+    pub(crate) fn new(tree: &'t SourceTree) -> Self {
+        let mut declared = Vec::new();
+        if let Some(config) = tree
+            .get("docs.json")
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+        {
+            collect_declared(&config, &mut declared);
+        }
+        Self {
+            tree,
+            cache: BTreeMap::new(),
+            declared,
+        }
+    }
+
+    fn load(&mut self, path: &str) -> Option<Rc<Value>> {
+        if let Some(cached) = self.cache.get(path) {
+            return cached.clone();
+        }
+        let parsed = self
+            .tree
+            .get(path)
+            .filter(|b| b.len() <= MAX_SPEC_BYTES)
+            .and_then(|bytes| parse_document(path, bytes))
+            .filter(|v| v.get("paths").is_some() || v.get("webhooks").is_some())
+            .map(Rc::new);
+        self.cache.insert(path.to_owned(), parsed.clone());
+        parsed
+    }
+
+    /// The document and operation `target` names, for a page read from `source`.
+    fn find(&mut self, target: &Target, source: &str) -> Option<(Rc<Value>, Value, Value)> {
+        let candidates: Vec<String> = match &target.file {
+            Some(file) => {
+                let beside = match source.rsplit_once('/') {
+                    Some((dir, _)) => format!("{dir}/{file}"),
+                    None => file.clone(),
+                };
+                vec![file.clone(), beside]
+            }
+            None => self.candidates(source),
+        };
+        for path in candidates.iter().take(MAX_CANDIDATES) {
+            let Some(doc) = self.load(path) else { continue };
+            if let Some((item, op)) = operation(&doc, target) {
+                return Some((doc.clone(), item, op));
+            }
+        }
+        None
+    }
+
+    fn candidates(&self, source: &str) -> Vec<String> {
+        let top = source.split_once('/').map(|(t, _)| t);
+        let is_spec = |p: &&String| {
+            let l = p.to_ascii_lowercase();
+            p.as_str() != "docs.json"
+                && (l.ends_with(".json") || l.ends_with(".yaml") || l.ends_with(".yml"))
+        };
+        let mut out: Vec<String> = self.declared.clone();
+        let files: Vec<&String> = self.tree.keys().filter(is_spec).collect();
+        let in_top = |p: &&&String| top.is_some_and(|t| p.starts_with(&format!("{t}/")));
+        out.extend(files.iter().filter(in_top).map(|p| (*p).clone()));
+        out.extend(
+            files
+                .iter()
+                .filter(|p| !p.contains('/'))
+                .map(|p| (*p).clone()),
+        );
+        out.extend(files.iter().map(|p| (*p).clone()));
+        let mut seen = std::collections::BTreeSet::new();
+        out.retain(|p| seen.insert(p.clone()));
+        out
+    }
+}
+
+fn parse_document(path: &str, bytes: &[u8]) -> Option<Value> {
+    if path.to_ascii_lowercase().ends_with(".json") {
+        return serde_json::from_slice(bytes).ok();
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let docs = yaml_rust2::YamlLoader::load_from_str(text).ok()?;
+    docs.into_iter().next().map(frontmatter::to_json)
+}
+
+/// Files named by `openapi` keys of docs.json (a string, a list, or `{source}`), in document order.
+fn collect_declared(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                if key == "openapi" {
+                    let mut push = |v: &Value| {
+                        let s = v
+                            .as_str()
+                            .or_else(|| v.get("source").and_then(Value::as_str));
+                        if let Some(s) = s.filter(|s| !s.starts_with("http")) {
+                            out.push(s.trim_start_matches('/').to_owned());
+                        }
+                    };
+                    match item {
+                        Value::Array(items) => items.iter().for_each(&mut push),
+                        other => push(other),
+                    }
+                } else {
+                    collect_declared(item, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect_declared(i, out)),
+        _ => {}
+    }
+}
+
+/// The path item and operation of `target` in `doc`.
+fn operation(doc: &Value, target: &Target) -> Option<(Value, Value)> {
+    if target.method == "webhook" {
+        let item = doc.get("webhooks")?.get(&target.path)?;
+        let item = resolve(doc, item).clone();
+        let op = METHODS
+            .iter()
+            .find_map(|m| item.get(*m))
+            .map(|op| resolve(doc, op).clone())?;
+        return Some((item, op));
+    }
+    let item = resolve(doc, doc.get("paths")?.get(&target.path)?).clone();
+    let op = resolve(doc, item.get(&target.method)?).clone();
+    Some((item, op))
+}
+
+/// Follows `$ref` (`#/components/...`) within the document; other refs are left as they are.
+fn resolve<'v>(doc: &'v Value, mut value: &'v Value) -> &'v Value {
+    for _ in 0..MAX_REF_HOPS {
+        let Some(pointer) = value.get("$ref").and_then(Value::as_str) else {
+            return value;
+        };
+        let Some(target) = pointer.strip_prefix('#').and_then(|p| doc.pointer(p)) else {
+            return value;
+        };
+        value = target;
+    }
+    value
+}
+
+/// Writes the reference section; returns its headings for the table of contents.
+pub(crate) fn render(
+    out: &mut String,
+    value: &str,
+    source: &str,
+    specs: &mut Specs<'_>,
+    links: &Linker<'_>,
+) -> Vec<Heading> {
+    let Some(target) = parse_target(value) else {
+        return Vec::new();
+    };
+    out.push_str("<section class=\"api-ref\" aria-label=\"API reference\">");
+    open(out, "div", "endpoint");
+    let method = target.method.to_ascii_uppercase();
+    element(
+        out,
+        "span",
+        &format!("method method-{}", class_token(&target.method)),
+        &method,
+    );
+    element(out, "code", "api-path", &target.path);
+    out.push_str("</div>");
+    let mut headings = Vec::new();
+    let tree = specs.tree;
+    match specs.find(&target, source) {
+        Some((doc, item, op)) => {
+            let mut w = Writer {
+                out,
+                doc: &doc,
+                tree,
+                links,
+                rows: 0,
+                headings: &mut headings,
+            };
+            w.operation(&item, &op);
+        }
+        None => element(
+            out,
+            "p",
+            "api-missing",
+            "The OpenAPI document describing this endpoint is not part of the export.",
+        ),
+    }
+    out.push_str("</section>");
+    headings
+}
+
+struct Writer<'w, 'a> {
+    out: &'w mut String,
+    doc: &'w Value,
+    tree: &'w SourceTree,
+    links: &'w Linker<'a>,
+    rows: usize,
+    headings: &'w mut Vec<Heading>,
+}
+
+impl Writer<'_, '_> {
+    fn operation(&mut self, item: &Value, op: &Value) {
+        if let Some(server) = self
+            .doc
+            .get("servers")
+            .and_then(|s| s.get(0))
+            .and_then(|s| s.get("url"))
+            .and_then(Value::as_str)
+        {
+            self.out.push_str("<p class=\"api-server\">Base URL: ");
+            element(self.out, "code", "", server);
+            self.out.push_str("</p>");
+        }
+        if op.get("deprecated").and_then(Value::as_bool) == Some(true) {
+            element(self.out, "p", "badge badge-red", "Deprecated");
+        }
+        if let Some(summary) = str_of(op, "summary") {
+            element(self.out, "p", "api-summary", summary);
+        }
+        if let Some(description) = str_of(op, "description") {
+            self.markdown(description);
+        }
+        self.parameters(item, op);
+        if let Some(body) = op.get("requestBody") {
+            let body = resolve(self.doc, body);
+            self.heading(2, "Request body", "api-request-body");
+            if let Some(description) = str_of(body, "description") {
+                self.markdown(description);
+            }
+            self.content(body);
+        }
+        if let Some(Value::Object(responses)) = op.get("responses") {
+            self.heading(2, "Responses", "api-responses");
+            for (status, response) in responses {
+                let response = resolve(self.doc, response);
+                self.out.push_str("<div class=\"api-response\">");
+                self.out.push_str("<h3");
+                attr(
+                    self.out,
+                    "id",
+                    &format!("api-response-{}", class_token(status)),
+                );
+                self.out.push('>');
+                let class = format!("status status-{}", status.chars().next().unwrap_or('x'));
+                element(self.out, "span", &class_token_list(&class), status);
+                self.out.push_str("</h3>");
+                self.headings.push(Heading {
+                    level: 3,
+                    text: status.clone(),
+                    anchor: format!("api-response-{}", class_token(status)),
+                });
+                if let Some(description) = str_of(response, "description") {
+                    self.markdown(description);
+                }
+                self.content(response);
+                self.out.push_str("</div>");
+            }
+        }
+    }
+
+    fn heading(&mut self, level: u8, text: &str, anchor: &str) {
+        self.out.push_str(&format!("<h{level}"));
+        attr(self.out, "id", anchor);
+        self.out.push('>');
+        html::text(self.out, text);
+        self.out.push_str(&format!("</h{level}>"));
+        self.headings.push(Heading {
+            level,
+            text: text.to_owned(),
+            anchor: anchor.to_owned(),
+        });
+    }
+
+    fn markdown(&mut self, md: &str) {
+        self.out.push_str("<div class=\"api-description\">");
+        self.out
+            .push_str(&render_fragment(md, self.tree, self.links));
+        self.out.push_str("</div>");
+    }
+
+    /// Path-item parameters, overridden by the operation's of the same name and location.
+    fn parameters(&mut self, item: &Value, op: &Value) {
+        let mut params: Vec<&Value> = Vec::new();
+        for list in [item.get("parameters"), op.get("parameters")] {
+            let Some(Value::Array(list)) = list else {
+                continue;
+            };
+            for p in list {
+                let p = resolve(self.doc, p);
+                let key = (str_of(p, "name"), str_of(p, "in"));
+                params.retain(|q| (str_of(q, "name"), str_of(q, "in")) != key);
+                params.push(p);
+            }
+        }
+        if params.is_empty() {
+            return;
+        }
+        self.heading(2, "Parameters", "api-parameters");
+        self.out.push_str("<div class=\"table-wrap\"><table class=\"api-table\"><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>");
+        for p in params {
+            if self.rows >= MAX_ROWS {
+                break;
+            }
+            self.rows += 1;
+            self.out.push_str("<tr><td>");
+            element(self.out, "code", "", str_of(p, "name").unwrap_or(""));
+            if p.get("required").and_then(Value::as_bool) == Some(true) {
+                element(self.out, "span", "field-required", "required");
+            }
+            self.out.push_str("</td><td>");
+            html::text(self.out, str_of(p, "in").unwrap_or(""));
+            self.out.push_str("</td><td>");
+            let schema = p.get("schema").unwrap_or(&Value::Null);
+            html::text(self.out, &type_text(self.doc, schema));
+            self.out.push_str("</td><td>");
+            let description = str_of(p, "description")
+                .or_else(|| str_of(resolve(self.doc, schema), "description"));
+            if let Some(description) = description {
+                self.markdown(description);
+            }
+            self.out.push_str("</td></tr>");
+        }
+        self.out.push_str("</tbody></table></div>");
+    }
+
+    /// The schema of a request body or response, preferring JSON content.
+    fn content(&mut self, holder: &Value) {
+        let Some(Value::Object(content)) = holder.get("content") else {
+            return;
+        };
+        let chosen = content
+            .get("application/json")
+            .map(|v| ("application/json", v))
+            .or_else(|| content.iter().next().map(|(k, v)| (k.as_str(), v)));
+        let Some((media, body)) = chosen else { return };
+        self.out.push_str("<p class=\"api-media\">");
+        element(self.out, "code", "", media);
+        self.out.push_str("</p>");
+        if let Some(schema) = body.get("schema") {
+            self.schema(schema, 0);
+        }
+    }
+
+    fn schema(&mut self, schema: &Value, depth: usize) {
+        let doc = self.doc;
+        let schema = resolve(doc, schema);
+        let (properties, required) = properties(doc, schema, 0);
+        if !properties.is_empty() {
+            self.properties(&properties, &required, depth);
+            return;
+        }
+        if let Some(items) = schema.get("items") {
+            self.out.push_str("<p class=\"api-type\">");
+            html::text(self.out, &type_text(doc, schema));
+            self.out.push_str("</p>");
+            if depth < MAX_SCHEMA_DEPTH {
+                self.schema(items, depth + 1);
+            }
+            return;
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(variants)) = schema.get(key) {
+                element(self.out, "p", "api-type", "One of:");
+                for variant in variants.iter().take(8) {
+                    let resolved = resolve(doc, variant);
+                    self.out.push_str("<div class=\"api-variant\">");
+                    element(
+                        self.out,
+                        "p",
+                        "api-variant-title",
+                        &variant_title(doc, variant, resolved),
+                    );
+                    if depth < MAX_SCHEMA_DEPTH {
+                        self.schema(variant, depth + 1);
+                    }
+                    self.out.push_str("</div>");
+                }
+                return;
+            }
+        }
+        if !schema.is_null() {
+            self.out.push_str("<p class=\"api-type\">");
+            html::text(self.out, &type_text(doc, schema));
+            self.out.push_str("</p>");
+            if let Some(description) = str_of(schema, "description") {
+                self.markdown(description);
+            }
+        }
+    }
+
+    fn properties(&mut self, properties: &[(String, Value)], required: &[String], depth: usize) {
+        let doc = self.doc;
+        self.out.push_str("<div class=\"table-wrap\"><table class=\"api-table\"><thead><tr><th>Property</th><th>Type</th><th>Description</th></tr></thead><tbody>");
+        for (name, prop) in properties {
+            if self.rows >= MAX_ROWS {
+                break;
+            }
+            self.rows += 1;
+            let resolved = resolve(doc, prop);
+            self.out.push_str("<tr><td>");
+            element(self.out, "code", "", name);
+            if required.contains(name) {
+                element(self.out, "span", "field-required", "required");
+            }
+            self.out.push_str("</td><td>");
+            html::text(self.out, &type_text(doc, prop));
+            self.out.push_str("</td><td>");
+            if let Some(description) =
+                str_of(prop, "description").or_else(|| str_of(resolved, "description"))
+            {
+                self.markdown(description);
+            }
+            if let Some(default) = resolved.get("default") {
+                self.out.push_str("<p class=\"field-default\">default: ");
+                element(self.out, "code", "", &default.to_string());
+                self.out.push_str("</p>");
+            }
+            let nested = resolve(doc, resolved.get("items").unwrap_or(resolved));
+            let expandable = !properties_of(doc, nested).is_empty()
+                || nested.get("oneOf").is_some()
+                || nested.get("anyOf").is_some();
+            if expandable && depth + 1 < MAX_SCHEMA_DEPTH {
+                self.out.push_str("<details class=\"expandable\"><summary>Properties</summary><div class=\"details-body\">");
+                self.schema(nested, depth + 1);
+                self.out.push_str("</div></details>");
+            }
+            self.out.push_str("</td></tr>");
+        }
+        self.out.push_str("</tbody></table></div>");
+    }
+}
+
+fn properties_of(doc: &Value, schema: &Value) -> Vec<(String, Value)> {
+    properties(doc, schema, 0).0
+}
+
+/// Properties and required names of an object schema, `allOf` parts merged.
+fn properties(doc: &Value, schema: &Value, depth: usize) -> (Vec<(String, Value)>, Vec<String>) {
+    let schema = resolve(doc, schema);
+    let mut props: Vec<(String, Value)> = Vec::new();
+    let mut required: Vec<String> = Vec::new();
+    if depth > MAX_SCHEMA_DEPTH {
+        return (props, required);
+    }
+    if let Some(Value::Array(parts)) = schema.get("allOf") {
+        for part in parts {
+            let (p, r) = properties(doc, part, depth + 1);
+            for (name, value) in p {
+                props.retain(|(n, _)| *n != name);
+                props.push((name, value));
+            }
+            required.extend(r);
+        }
+    }
+    if let Some(Value::Object(map)) = schema.get("properties") {
+        merge(&mut props, map);
+    }
+    if let Some(Value::Array(names)) = schema.get("required") {
+        required.extend(names.iter().filter_map(Value::as_str).map(str::to_owned));
+    }
+    (props, required)
+}
+
+fn merge(props: &mut Vec<(String, Value)>, map: &Map<String, Value>) {
+    for (name, value) in map {
+        props.retain(|(n, _)| n != name);
+        props.push((name.clone(), value.clone()));
+    }
+}
+
+/// `string`, `integer<int64>`, `array of Job`, `enum: a | b`, `Job` (a `$ref` by name).
+fn type_text(doc: &Value, schema: &Value) -> String {
+    if let Some(name) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.rsplit('/').next())
+    {
+        let resolved = resolve(doc, schema);
+        let base = resolved
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("object");
+        return if base == "object" {
+            name.to_owned()
+        } else {
+            format!("{base} ({name})")
+        };
+    }
+    let mut text = match schema.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        _ if schema.get("properties").is_some() || schema.get("allOf").is_some() => "object".into(),
+        _ if schema.get("oneOf").is_some() || schema.get("anyOf").is_some() => "one of".into(),
+        _ => "any".into(),
+    };
+    if text == "array" {
+        if let Some(items) = schema.get("items") {
+            text = format!("array of {}", type_text(doc, items));
+        }
+    }
+    if let Some(format) = str_of(schema, "format") {
+        text.push_str(&format!(" <{format}>"));
+    }
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        let shown: Vec<String> = values
+            .iter()
+            .take(12)
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            .collect();
+        text.push_str(&format!(" (one of: {})", shown.join(", ")));
+    }
+    if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+        text.push_str(" | null");
+    }
+    text
+}
+
+fn variant_title(doc: &Value, variant: &Value, resolved: &Value) -> String {
+    str_of(resolved, "title")
+        .map(str::to_owned)
+        .unwrap_or_else(|| type_text(doc, variant))
+}
+
+fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+}
+
+fn class_token_list(class: &str) -> String {
+    class
+        .split_whitespace()
+        .map(class_token)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+
+    const SPEC: &str = r##"{"openapi": "3.0.0", "servers": [{"url": "https://api.x.dev/v1"}],
+      "paths": {"/jobs/{id}": {
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "Job id"}],
+        "post": {"summary": "Start job", "description": "Starts **a** job.",
+          "parameters": [{"$ref": "#/components/parameters/Limit"}],
+          "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Req"}}}},
+          "responses": {"202": {"description": "Accepted", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Job"}}}},
+                        "400": {"description": "Bad & wrong"}}}}},
+      "components": {
+        "parameters": {"Limit": {"name": "limit", "in": "query", "schema": {"type": "integer", "format": "int32"}}},
+        "schemas": {
+          "Req": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"type": "object", "required": ["domain"], "properties": {"domain": {"type": "string", "description": "Host"}, "paths": {"type": "array", "items": {"type": "string"}}}}]},
+          "Base": {"type": "object", "properties": {"version": {"type": "string", "enum": ["v1", "v2"]}}},
+          "Job": {"type": "object", "properties": {"jobId": {"type": "string"}, "self": {"$ref": "#/components/schemas/Job"}}}}}}"##;
+
+    fn render_page(value: &str, files: &[(&str, &str)]) -> (String, Vec<Heading>) {
+        let tree = tree(files);
+        let pages = BTreeMap::new();
+        let links = Linker::new("api/x", "api/x.mdx", &pages, &tree, "d.io");
+        let mut specs = Specs::new(&tree);
+        let mut out = String::new();
+        let headings = render(&mut out, value, "api/x.mdx", &mut specs, &links);
+        (out, headings)
+    }
+
+    #[test]
+    fn parses_the_three_frontmatter_forms() {
+        assert_eq!(
+            parse_target("POST /v1/x"),
+            Some(Target {
+                file: None,
+                method: "post".into(),
+                path: "/v1/x".into()
+            })
+        );
+        assert_eq!(
+            parse_target("/zh/spec.json get /a/{b}")
+                .unwrap()
+                .file
+                .as_deref(),
+            Some("zh/spec.json")
+        );
+        assert_eq!(
+            parse_target("openapi.json webhook orderUpdated")
+                .unwrap()
+                .method,
+            "webhook"
+        );
+        assert_eq!(parse_target("openapi-file-path method path"), None);
+        assert_eq!(parse_target(""), None);
+    }
+
+    #[test]
+    fn renders_endpoint_parameters_body_and_responses() {
+        let (out, headings) = render_page("POST /jobs/{id}", &[("spec.json", SPEC)]);
+        for part in [
+            "<span class=\"method method-post\">POST</span><code class=\"api-path\">/jobs/{id}</code>",
+            "Base URL: <code>https://api.x.dev/v1</code>",
+            "<p class=\"api-summary\">Start job</p>",
+            "<strong>a</strong>",
+            "<code>id</code><span class=\"field-required\">required</span></td><td>path</td><td>string</td>",
+            "<code>limit</code></td><td>query</td><td>integer &lt;int32&gt;</td>",
+            "<code>version</code></td><td>string (one of: v1, v2)</td>",
+            "<code>domain</code><span class=\"field-required\">required</span>",
+            "array of string",
+            "<span class=\"status status-2\">202</span>",
+            "Bad &amp; wrong",
+            "<code>jobId</code>",
+        ] {
+            assert!(out.contains(part), "missing {part} in {out}");
+        }
+        let anchors: Vec<&str> = headings.iter().map(|h| h.anchor.as_str()).collect();
+        assert_eq!(
+            anchors,
+            [
+                "api-parameters",
+                "api-request-body",
+                "api-responses",
+                "api-response-202",
+                "api-response-400"
+            ]
+        );
+    }
+
+    #[test]
+    fn named_file_and_missing_document() {
+        let (out, _) = render_page("/specs/a.json POST /jobs/{id}", &[("specs/a.json", SPEC)]);
+        assert!(out.contains("Start job"));
+        let (out, _) = render_page("GET /nowhere", &[("spec.json", SPEC)]);
+        assert!(
+            out.contains("GET</span><code class=\"api-path\">/nowhere</code>"),
+            "{out}"
+        );
+        assert!(out.contains("api-missing"));
+    }
+
+    #[test]
+    fn yaml_documents_and_webhooks() {
+        let yaml =
+            "openapi: 3.1.0\nwebhooks:\n  orderUpdated:\n    post:\n      summary: Order updated\n";
+        let (out, _) = render_page("hooks.yaml webhook orderUpdated", &[("hooks.yaml", yaml)]);
+        assert!(out.contains("Order updated"), "{out}");
+    }
+}

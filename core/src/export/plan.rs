@@ -1,0 +1,515 @@
+//! Which pages an export renders, in what order, and everything derived from the site that more
+//! than one page needs (link targets, navigation, language homes). Cheap to build, so every batch
+//! (possibly in a fresh isolate) builds it again from the same inputs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use crate::docs::config::page_path;
+use crate::docs::frontmatter;
+use crate::docs::{DivisionKind, NavItem, Site, SourceTree};
+
+use super::layout::{self, Brand, PageView, CSS_FILE, JS_FILE};
+use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
+use super::nav::{self, SiteNav};
+use super::openapi::Specs;
+use super::{assets, markdown, openapi, search_index};
+use super::{ExportError, ExportFile, ExportOptions};
+
+const SITE_CSS: &str = include_str!("static/site.css");
+const SITE_JS: &str = include_str!("static/site.js");
+
+/// The pages of one export and what rendering them needs.
+#[derive(Debug, Clone)]
+pub struct ExportPlan {
+    domain: String,
+    version: Option<String>,
+    /// Indices into `Site::pages`, in render order (the site's order: navigation, then unlisted).
+    pages: Vec<usize>,
+    /// Exported page path -> output file, for links.
+    files: BTreeMap<String, String>,
+    /// Exported page path -> index into `Site::pages`.
+    index_of: BTreeMap<String, usize>,
+    nav: SiteNav,
+    /// Navigation order per language, for previous/next.
+    order: BTreeMap<String, Vec<usize>>,
+    /// First page per language: where the language switch goes when a page has no counterpart.
+    homes: BTreeMap<String, usize>,
+    default_language: String,
+    brand: Brand,
+}
+
+impl ExportPlan {
+    /// Chooses the pages: the requested version (default: the docs.json default, else the first),
+    /// all languages, only `paths` when given. Unknown versions or paths are errors naming them.
+    pub fn new(
+        site: &Site,
+        tree: &SourceTree,
+        options: &ExportOptions,
+    ) -> Result<ExportPlan, ExportError> {
+        let domain = normalise_domain(&options.domain)?;
+        let version = choose_version(site, options.version.as_deref())?;
+        let mut pages = Vec::new();
+        let mut index_of = BTreeMap::new();
+        for (i, page) in site.pages.iter().enumerate() {
+            let in_version = match (&version, &page.version) {
+                (Some(chosen), Some(v)) => v == chosen,
+                _ => true,
+            };
+            // One file per path: a page listed under two languages is rendered once.
+            if in_version && is_safe_path(&page.path) && !index_of.contains_key(&page.path) {
+                index_of.insert(page.path.clone(), i);
+                pages.push(i);
+            }
+        }
+        if let Some(wanted) = &options.paths {
+            let mut keep = BTreeSet::new();
+            let mut unknown = Vec::new();
+            for raw in wanted {
+                let path = page_path(raw).unwrap_or_else(|| "index".to_owned());
+                match index_of.get(&path) {
+                    Some(&i) => {
+                        keep.insert(i);
+                    }
+                    None => unknown.push(raw.clone()),
+                }
+            }
+            if !unknown.is_empty() {
+                return Err(ExportError::UnknownPaths { paths: unknown });
+            }
+            pages.retain(|i| keep.contains(i));
+            index_of.retain(|_, i| keep.contains(i));
+        }
+        if pages.is_empty() {
+            return Err(ExportError::NoPages);
+        }
+        let files = index_of
+            .keys()
+            .map(|path| (path.clone(), output_file(path)))
+            .collect();
+        let default_language = site
+            .languages
+            .first()
+            .cloned()
+            .unwrap_or_else(|| crate::docs::site::DEFAULT_LANGUAGE.to_owned());
+        let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
+        let order: BTreeMap<String, Vec<usize>> = nav
+            .iter()
+            .map(|(language, tabs)| (language.clone(), nav::order(tabs)))
+            .collect();
+        let mut homes = BTreeMap::new();
+        for &i in &pages {
+            let Some(page) = site.pages.get(i) else {
+                continue;
+            };
+            let first_in_nav = order.get(&page.language).and_then(|o| o.first()).copied();
+            homes
+                .entry(page.language.clone())
+                .or_insert(first_in_nav.unwrap_or(i));
+        }
+        Ok(ExportPlan {
+            domain,
+            version,
+            pages,
+            files,
+            index_of,
+            nav,
+            order,
+            homes,
+            default_language,
+            brand: assets::brand(&site.config, tree),
+        })
+    }
+
+    /// Pages to render.
+    pub fn page_count(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// The version exported (`None` for an unversioned site).
+    pub fn version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
+    /// Page paths in render order.
+    pub fn page_paths<'s>(&self, site: &'s Site) -> Vec<&'s str> {
+        self.pages
+            .iter()
+            .filter_map(|&i| site.pages.get(i))
+            .map(|p| p.path.as_str())
+            .collect()
+    }
+
+    /// HTML of the pages at `range` of the plan order (clamped to the plan). `site` and `tree` must
+    /// be the ones the plan was made from.
+    pub fn render_pages(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        range: Range<usize>,
+    ) -> Vec<ExportFile> {
+        let end = range.end.min(self.pages.len());
+        let start = range.start.min(end);
+        let mut specs = Specs::new(tree);
+        self.pages[start..end]
+            .iter()
+            .filter_map(|&i| self.render_page(site, tree, &mut specs, i))
+            .collect()
+    }
+
+    fn render_page(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        specs: &mut Specs<'_>,
+        index: usize,
+    ) -> Option<ExportFile> {
+        let page = site.pages.get(index)?;
+        let links = Linker::new(&page.path, &page.source, &self.files, tree, &self.domain);
+        let source = tree
+            .get(&page.source)
+            .map(|b| String::from_utf8_lossy(b))
+            .unwrap_or_default();
+        let (_, body) = frontmatter::split(&source);
+        let rendered = markdown::render_mdx(body, &page.source, tree, &links);
+        let mut html = rendered.html;
+        let mut toc = rendered.headings;
+        if let Some(value) = &page.openapi {
+            toc.extend(openapi::render(
+                &mut html,
+                value,
+                &page.source,
+                specs,
+                &links.without_assets(),
+            ));
+        }
+        let empty = Vec::new();
+        let tabs = self.nav.get(&page.language).unwrap_or(&empty);
+        let order = self
+            .order
+            .get(&page.language)
+            .map_or(&[][..], Vec::as_slice);
+        let position = order.iter().position(|&i| i == index);
+        let neighbour = |p: Option<usize>| {
+            p.and_then(|p| order.get(p))
+                .and_then(|&i| site.pages.get(i))
+        };
+        let view = PageView {
+            site,
+            page,
+            index,
+            links: &links,
+            brand: &self.brand,
+            canonical: links::absolute(&self.domain, &page.path),
+            home: self
+                .homes
+                .get(&page.language)
+                .and_then(|&i| site.pages.get(i))
+                .map(|p| p.path.as_str()),
+            tabs,
+            prev: neighbour(position.and_then(|p| p.checked_sub(1))),
+            next: neighbour(position.map(|p| p + 1)),
+            languages: self.language_links(site, page),
+            body: &html,
+            toc: &toc,
+        };
+        Some(ExportFile::new(
+            output_file(&page.path),
+            layout::page_html(&view),
+        ))
+    }
+
+    /// Other languages of the site: the same page in that language when exported, else its home.
+    fn language_links<'s>(
+        &self,
+        site: &'s Site,
+        page: &crate::docs::Page,
+    ) -> Vec<(&'s str, &'s str)> {
+        let base = if page.language == self.default_language {
+            page.path.as_str()
+        } else {
+            page.path
+                .strip_prefix(&format!("{}/", page.language))
+                .unwrap_or(&page.path)
+        };
+        let mut out = Vec::new();
+        for language in &site.languages {
+            if *language == page.language {
+                continue;
+            }
+            let candidate = if *language == self.default_language {
+                base.to_owned()
+            } else {
+                format!("{language}/{base}")
+            };
+            let target = self
+                .index_of
+                .get(&candidate)
+                .filter(|&&i| site.pages.get(i).is_some_and(|p| p.language == *language))
+                .or_else(|| self.homes.get(language));
+            if let Some(target) = target.and_then(|&i| site.pages.get(i)) {
+                out.push((language.as_str(), target.path.as_str()));
+            }
+        }
+        out
+    }
+
+    /// Everything but the pages: stylesheet, script, search index, sitemap, robots.txt, 404 page
+    /// and the tree files the pages reference. Sorted by path.
+    pub fn finishing_files(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
+        let mut files = vec![
+            ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site)),
+            ExportFile::new(JS_FILE.to_owned(), SITE_JS.to_owned()),
+            ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
+            ExportFile::new(
+                "robots.txt".to_owned(),
+                format!(
+                    "User-agent: *\nAllow: /\n\nSitemap: https://{}/sitemap.xml\n",
+                    self.domain
+                ),
+            ),
+        ];
+        let root_links = Linker::new("404", "", &self.files, tree, &self.domain);
+        files.push(ExportFile::new(
+            "404.html".to_owned(),
+            layout::not_found_html(
+                site,
+                &root_links,
+                &self.brand,
+                &links::absolute(&self.domain, "index"),
+            ),
+        ));
+        files.extend(search_index::build(site, &self.pages));
+
+        let mut referenced = BTreeSet::new();
+        for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
+            assets::referenced(page, tree, &mut referenced);
+        }
+        let brand = [
+            &self.brand.logo_light,
+            &self.brand.logo_dark,
+            &self.brand.favicon,
+        ];
+        referenced.extend(brand.into_iter().flatten().cloned());
+        let taken: BTreeSet<String> = files
+            .iter()
+            .map(|f| f.path.clone())
+            .chain(self.files.values().cloned())
+            .collect();
+        for path in referenced {
+            if taken.contains(&path) || path.starts_with(&format!("{STATIC_DIR}/")) {
+                continue;
+            }
+            if let Some(bytes) = tree.get(&path) {
+                files.push(ExportFile {
+                    path,
+                    bytes: bytes.clone(),
+                });
+            }
+        }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files
+    }
+
+    /// The shared stylesheet, docs.json colours first.
+    fn stylesheet(&self, site: &Site) -> String {
+        let colors = &site.config.colors;
+        let pick = |c: Option<&String>, fallback: &'static str| -> String {
+            c.and_then(|c| crate::export::html::safe_color(c))
+                .unwrap_or(fallback)
+                .to_owned()
+        };
+        let primary = pick(colors.primary.as_ref(), "#2563eb");
+        let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
+        let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
+        format!(
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{SITE_CSS}"
+        )
+    }
+
+    /// Extensionless absolute URLs of the shown (not hidden) pages.
+    fn sitemap(&self, site: &Site) -> String {
+        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
+            if page.hidden {
+                continue;
+            }
+            out.push_str("<url><loc>");
+            crate::export::html::text(&mut out, &links::absolute(&self.domain, &page.path));
+            out.push_str("</loc></url>\n");
+        }
+        out.push_str("</urlset>\n");
+        out
+    }
+}
+
+/// `docs.example.com`, also from `https://docs.example.com/`; a subpath (`example.com/docs`) is kept.
+fn normalise_domain(raw: &str) -> Result<String, ExportError> {
+    let d = raw.trim();
+    let d = d
+        .strip_prefix("https://")
+        .or_else(|| d.strip_prefix("http://"))
+        .unwrap_or(d)
+        .trim_matches('/');
+    let valid = !d.is_empty()
+        && !d.starts_with('.')
+        && !d.contains("//")
+        && d.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '/' | '_' | '~'));
+    if valid {
+        Ok(d.to_owned())
+    } else {
+        Err(ExportError::InvalidDomain {
+            domain: raw.to_owned(),
+        })
+    }
+}
+
+fn choose_version(site: &Site, wanted: Option<&str>) -> Result<Option<String>, ExportError> {
+    match wanted {
+        Some(v) if site.versions.iter().any(|s| s == v) => Ok(Some(v.to_owned())),
+        Some(v) => Err(ExportError::UnknownVersion {
+            version: v.to_owned(),
+            available: site.versions.clone(),
+        }),
+        None if site.versions.is_empty() => Ok(None),
+        None => {
+            Ok(default_version(&site.config.navigation).or_else(|| site.versions.first().cloned()))
+        }
+    }
+}
+
+/// The version docs.json marks `default: true`.
+fn default_version(items: &[NavItem]) -> Option<String> {
+    items.iter().find_map(|item| match item {
+        NavItem::Division(d) if d.kind == DivisionKind::Version && d.default => {
+            Some(d.label.clone())
+        }
+        NavItem::Division(d) => default_version(&d.items),
+        NavItem::Page(_) => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::build_site;
+
+    fn opts() -> ExportOptions {
+        ExportOptions {
+            version: None,
+            paths: None,
+            domain: "docs.example.com".into(),
+            mtime: 0,
+        }
+    }
+
+    fn versioned() -> (Site, SourceTree) {
+        let t = tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"versions": [
+                    {"version": "v1", "pages": ["v1/a"]},
+                    {"version": "v2", "default": true, "pages": ["v2/a", "v2/b"]}]}}"#,
+            ),
+            ("v1/a.mdx", "[b](/v2/b) [old](/v1/a)"),
+            ("v2/a.mdx", "[b](/v2/b) [old](/v1/a)"),
+            ("v2/b.mdx", "B"),
+        ]);
+        (build_site(&t).unwrap(), t)
+    }
+
+    #[test]
+    fn default_version_is_the_marked_one_and_unknown_versions_are_named() {
+        let (site, t) = versioned();
+        let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
+        assert_eq!(plan.version(), Some("v2"));
+        assert_eq!(plan.page_paths(&site), ["v2/a", "v2/b"]);
+        let err = ExportPlan::new(
+            &site,
+            &t,
+            &ExportOptions {
+                version: Some("v9".into()),
+                ..opts()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("v9") && err.to_string().contains("v1"),
+            "{err}"
+        );
+        let v1 = ExportPlan::new(
+            &site,
+            &t,
+            &ExportOptions {
+                version: Some("v1".into()),
+                ..opts()
+            },
+        )
+        .unwrap();
+        assert_eq!(v1.page_paths(&site), ["v1/a"]);
+    }
+
+    #[test]
+    fn links_to_other_versions_stay_absolute() {
+        let (site, t) = versioned();
+        let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
+        let files = plan.render_pages(&site, &t, 0..1);
+        let html = String::from_utf8(files[0].bytes.clone()).unwrap();
+        assert!(html.contains("<a href=\"b.html\">b</a>"), "{html}");
+        assert!(
+            html.contains("<a href=\"https://docs.example.com/v1/a\">old</a>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn paths_filter_accepts_slashes_and_names_unknown_paths() {
+        let (site, t) = versioned();
+        let plan = ExportPlan::new(
+            &site,
+            &t,
+            &ExportOptions {
+                paths: Some(vec!["/v2/b".into()]),
+                ..opts()
+            },
+        )
+        .unwrap();
+        assert_eq!(plan.page_paths(&site), ["v2/b"]);
+        let err = ExportPlan::new(
+            &site,
+            &t,
+            &ExportOptions {
+                paths: Some(vec!["nope".into(), "v2/a".into(), "/x/".into()]),
+                ..opts()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ExportError::UnknownPaths {
+                paths: vec!["nope".into(), "/x/".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn domains_are_normalised_or_refused() {
+        assert_eq!(
+            normalise_domain("https://docs.x.dev/").unwrap(),
+            "docs.x.dev"
+        );
+        assert_eq!(normalise_domain("x.dev/docs").unwrap(), "x.dev/docs");
+        assert!(normalise_domain("").is_err());
+        assert!(normalise_domain("x.dev\"><script>").is_err());
+    }
+
+    #[test]
+    fn ranges_are_clamped() {
+        let (site, t) = versioned();
+        let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
+        assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 1);
+        assert!(plan.render_pages(&site, &t, 5..3).is_empty());
+    }
+}

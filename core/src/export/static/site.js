@@ -1,0 +1,194 @@
+/* Static export: theme toggle, tabs, copy buttons, menu and offline search. No network access
+   beyond files of this bundle, fetched by relative URL. */
+(function () {
+  "use strict";
+  var d = document, body = d.body, root = d.documentElement;
+
+  function isDark() {
+    var t = root.getAttribute("data-theme");
+    return t ? t === "dark" : !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches);
+  }
+  var themeButton = d.querySelector(".theme-toggle");
+  if (themeButton) themeButton.addEventListener("click", function () {
+    var next = isDark() ? "light" : "dark";
+    root.setAttribute("data-theme", next);
+    try { localStorage.setItem("theme", next); } catch (e) { /* storage may be disabled */ }
+  });
+
+  var menu = d.querySelector(".menu-toggle");
+  if (menu) menu.addEventListener("click", function () { body.classList.toggle("nav-open"); });
+
+  // Tabs and code groups: without JS every panel shows under its title; with it, one at a time.
+  d.querySelectorAll("[data-tabs]").forEach(function (box) {
+    var panels = [].filter.call(box.children, function (c) { return c.classList.contains("tab-panel"); });
+    if (!panels.length) return;
+    var bar = d.createElement("div");
+    bar.className = "tab-list";
+    bar.setAttribute("role", "tablist");
+    function show(n) {
+      panels.forEach(function (p, i) { p.classList.toggle("active", i === n); });
+      [].forEach.call(bar.children, function (b, i) {
+        b.classList.toggle("active", i === n);
+        b.setAttribute("aria-selected", i === n ? "true" : "false");
+      });
+    }
+    panels.forEach(function (p, i) {
+      var b = d.createElement("button");
+      b.type = "button";
+      b.className = "tab-button";
+      b.setAttribute("role", "tab");
+      b.textContent = p.getAttribute("data-title") || "Tab " + (i + 1);
+      b.addEventListener("click", function () { show(i); });
+      bar.appendChild(b);
+    });
+    box.insertBefore(bar, panels[0]);
+    box.classList.add("js-tabs");
+    show(0);
+  });
+
+  d.querySelectorAll(".code-block pre").forEach(function (pre) {
+    var b = d.createElement("button");
+    b.type = "button";
+    b.className = "copy";
+    b.textContent = "Copy";
+    b.addEventListener("click", function () {
+      if (!navigator.clipboard) return;
+      navigator.clipboard.writeText(pre.innerText).then(function () {
+        b.textContent = "Copied";
+        setTimeout(function () { b.textContent = "Copy"; }, 1500);
+      });
+    });
+    pre.parentNode.insertBefore(b, pre);
+  });
+
+  // Search: the same tokenizer and ranking as search_index.rs (see its module docs for the files).
+  var input = d.querySelector(".search-input"), box = d.querySelector(".search-results");
+  var base = body.getAttribute("data-search"), rootUrl = body.getAttribute("data-root") || "";
+  if (!input || !box || !base) return;
+  input.disabled = false;
+  var STOP = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "has", "have",
+    "how", "i", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "we", "were",
+    "what", "will", "with", "you", "your"]);
+  var ALNUM = /[\p{L}\p{N}]/u, cache = {}, seq = 0, timer = 0;
+
+  function cjk(c) {
+    var n = c.codePointAt(0);
+    return (n >= 0x3040 && n <= 0x30ff) || (n >= 0x3400 && n <= 0x4dbf) || (n >= 0x4e00 && n <= 0x9fff) ||
+      (n >= 0xf900 && n <= 0xfaff) || (n >= 0xff66 && n <= 0xff9f);
+  }
+  function tokens(s) {
+    var out = [], cur = "";
+    function push() { if (cur && Array.from(cur).length <= 40 && !STOP.has(cur)) out.push(cur); cur = ""; }
+    for (var ch of s) {
+      if (cjk(ch)) { push(); out.push(ch); } else if (ALNUM.test(ch)) cur += ch.toLowerCase(); else push();
+    }
+    push();
+    return out;
+  }
+  function key(t) {
+    var p = Array.from(t).slice(0, 2).join("");
+    if (/^[a-z0-9]+$/.test(p)) return p;
+    var h = "_";
+    new TextEncoder().encode(p).forEach(function (b) { h += (b < 16 ? "0" : "") + b.toString(16); });
+    return h;
+  }
+  function get(path) {
+    if (!cache[path]) cache[path] = fetch(base + path).then(function (r) { return r.ok ? r.json() : null; })
+      .catch(function () { return null; });
+    return cache[path];
+  }
+  function hide() { box.hidden = true; box.textContent = ""; }
+  function message(text) {
+    box.textContent = "";
+    var p = d.createElement("p");
+    p.className = "search-empty";
+    p.textContent = text;
+    box.appendChild(p);
+    box.hidden = false;
+  }
+  function show(docs) {
+    if (!docs.length) return message("No results");
+    box.textContent = "";
+    docs.forEach(function (doc) {
+      var a = d.createElement("a"), t = d.createElement("span"), s = d.createElement("span");
+      a.href = rootUrl + doc[2];
+      t.className = "search-title";
+      t.textContent = doc[1] ? doc[0] + " \u203a " + doc[1] : doc[0];
+      s.className = "search-snippet";
+      s.textContent = doc[3];
+      a.appendChild(t);
+      a.appendChild(s);
+      box.appendChild(a);
+    });
+    box.hidden = false;
+  }
+  function run(q) {
+    var my = ++seq, words = tokens(q);
+    if (!words.length) return hide();
+    Promise.all([get("meta.json")].concat(words.map(function (w) { return get("t/" + key(w) + ".json"); })))
+      .then(function (res) {
+        if (my !== seq) return;
+        var meta = res[0];
+        if (!meta) return message("Search needs the site to be served over HTTP.");
+        var total = meta.docs, size = meta.chunk, scores = new Map();
+        words.forEach(function (w, i) {
+          var shard = res[i + 1];
+          if (!shard) return;
+          var matched = [], n = 0;
+          if (shard[w]) matched.push([shard[w], 1]);
+          if (i === words.length - 1) {
+            for (var t in shard) {
+              if (n >= 30) break;
+              if (t !== w && t.indexOf(w) === 0) { matched.push([shard[t], 0.6]); n++; }
+            }
+          }
+          var best = new Map();
+          matched.forEach(function (m) {
+            var flat = m[0], idf = Math.log(1 + total / Math.max(1, flat.length >> 1)), doc = 0;
+            for (var j = 0; j < flat.length; j += 2) {
+              doc += flat[j];
+              var s = idf * flat[j + 1] * m[1];
+              if (!(best.get(doc) >= s)) best.set(doc, s);
+            }
+          });
+          best.forEach(function (s, doc) {
+            var e = scores.get(doc) || [0, 0];
+            e[0]++;
+            e[1] += s;
+            scores.set(doc, e);
+          });
+        });
+        var ranked = Array.from(scores).sort(function (a, b) {
+          return b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0];
+        }).slice(0, 10);
+        var chunks = Array.from(new Set(ranked.map(function (r) { return Math.floor(r[0] / size); })));
+        return Promise.all(chunks.map(function (c) { return get("d/" + c + ".json"); })).then(function (loaded) {
+          if (my !== seq) return;
+          var byChunk = {};
+          chunks.forEach(function (c, i) { byChunk[c] = loaded[i]; });
+          show(ranked.map(function (r) {
+            var chunk = byChunk[Math.floor(r[0] / size)];
+            return chunk && chunk[r[0] % size];
+          }).filter(Boolean));
+        });
+      });
+  }
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { run(input.value); }, 120);
+  });
+  input.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") { input.value = ""; hide(); }
+    if (e.key === "ArrowDown" && box.firstElementChild && box.firstElementChild.focus) {
+      e.preventDefault();
+      box.firstElementChild.focus();
+    }
+  });
+  d.addEventListener("keydown", function (e) {
+    if (e.key === "/" && d.activeElement !== input && !/INPUT|TEXTAREA/.test(d.activeElement.tagName)) {
+      e.preventDefault();
+      input.focus();
+    }
+  });
+  d.addEventListener("click", function (e) { if (!box.contains(e.target) && e.target !== input) box.hidden = true; });
+})();

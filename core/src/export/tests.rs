@@ -1,0 +1,400 @@
+//! The whole fixture site exported the way the Durable Object does it (batches of pages, then the
+//! finishing files, each a gzip member), checked page by page. Figures are printed:
+//! `cargo test -p docs-edge-core export::tests -- --nocapture`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::Path;
+use std::time::Instant;
+
+use flate2::read::MultiGzDecoder;
+
+use super::*;
+use crate::docs::archive::read_dir_tree;
+use crate::docs::build_site;
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/fixtures/mintlify-docs"
+);
+const BATCH: usize = 100;
+const MTIME: u64 = 1_700_000_000;
+
+fn options() -> ExportOptions {
+    ExportOptions {
+        version: None,
+        paths: None,
+        domain: "docs.example.com".into(),
+        mtime: MTIME,
+    }
+}
+
+/// Pages in batches and the finishing files, as files and as the concatenated bundle.
+fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) -> (Vec<ExportFile>, Vec<u8>) {
+    let plan = ExportPlan::new(site, tree, options).unwrap();
+    let mut files = Vec::new();
+    let mut bundle = Vec::new();
+    for start in (0..plan.page_count()).step_by(BATCH) {
+        let batch = plan.render_pages(site, tree, start..start + BATCH);
+        bundle.extend(tar_gz_member(&batch, options.mtime));
+        files.extend(batch);
+    }
+    let finishing = plan.finishing_files(site, tree);
+    bundle.extend(tar_gz_member(&finishing, options.mtime));
+    bundle.extend(tar_gz_trailer());
+    files.extend(finishing);
+    (files, bundle)
+}
+
+/// Values of `name="…"` attributes of the tags in `html`, entity-decoded, with the tag's name and
+/// whole text. Text never holds a raw `<`, so every `<` opens a tag.
+fn attributes<'h>(html: &'h str, name: &str) -> Vec<(&'h str, &'h str, String)> {
+    let needle = format!(" {name}=\"");
+    let mut out = Vec::new();
+    for chunk in html.split('<').skip(1) {
+        let tag = &chunk[..chunk.find('>').unwrap_or(chunk.len())];
+        let tag_name = tag
+            .split(|c: char| c.is_whitespace() || c == '/')
+            .next()
+            .unwrap_or("");
+        let mut from = 0;
+        while let Some(at) = tag[from..].find(&needle) {
+            let start = from + at + needle.len();
+            let Some(len) = tag[start..].find('"') else {
+                break;
+            };
+            let value = tag[start..start + len]
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            out.push((tag_name, tag, value));
+            from = start + len;
+        }
+    }
+    out
+}
+
+/// `<` followed by an ASCII capital outside `<pre>`/`<code>`: a component that was not rendered.
+fn raw_component(html: &str) -> Option<String> {
+    let b = html.as_bytes();
+    let mut depth = 0i32;
+    for i in 0..b.len() {
+        if b[i] != b'<' {
+            continue;
+        }
+        let rest = &html[i..];
+        if rest.starts_with("<pre") || rest.starts_with("<code") {
+            depth += 1;
+        } else if rest.starts_with("</pre") || rest.starts_with("</code") {
+            depth -= 1;
+        } else if depth <= 0 && b.get(i + 1).is_some_and(u8::is_ascii_uppercase) {
+            return Some(rest.chars().take(60).collect());
+        }
+    }
+    None
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A relative URL of `from` resolved to a bundle path.
+fn resolve_relative(from: &str, url: &str) -> String {
+    let path = url.split(['#', '?']).next().unwrap_or("");
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    let decoded = percent_decode(path);
+    for part in decoded.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+fn is_external(url: &str) -> bool {
+    let lower = url.to_ascii_lowercase();
+    ["http:", "https:", "mailto:", "tel:", "//"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+}
+
+/// Problems of one HTML file: raw components, dangling relative links, requests to other hosts.
+fn check_html(path: &str, html: &str, paths: &BTreeSet<&str>, problems: &mut Vec<String>) {
+    if let Some(raw) = raw_component(html) {
+        problems.push(format!("{path}: raw component {raw:?}"));
+    }
+    for attr in ["href", "src"] {
+        for (tag, whole, url) in attributes(html, attr) {
+            if url.is_empty() || url.starts_with('#') {
+                continue;
+            }
+            if is_external(&url) {
+                let fetched =
+                    attr == "src" || (tag == "link" && !whole.contains("rel=\"canonical\""));
+                if fetched {
+                    problems.push(format!(
+                        "{path}: <{tag} {attr}> loads from another host: {url}"
+                    ));
+                }
+                continue;
+            }
+            if url.contains(':') && !url.starts_with("data:image/") {
+                problems.push(format!("{path}: unexpected scheme {url}"));
+                continue;
+            }
+            let target = resolve_relative(path, &url);
+            if !url.starts_with("data:") && !paths.contains(target.as_str()) {
+                problems.push(format!("{path}: {attr}={url} -> missing {target}"));
+            }
+        }
+    }
+    for banned in ["<iframe", "<embed", "<object", "srcset=", "@import", "url("] {
+        if html.contains(banned) {
+            problems.push(format!("{path}: contains {banned}"));
+        }
+    }
+}
+
+fn text_of(file: &ExportFile) -> &str {
+    std::str::from_utf8(&file.bytes).unwrap_or("")
+}
+
+#[test]
+fn fixture_exports_a_complete_self_contained_site() {
+    let root = Path::new(FIXTURE);
+    assert!(
+        root.join("docs.json").is_file(),
+        "fixture missing at {FIXTURE}"
+    );
+    let tree = read_dir_tree(root);
+    let site = build_site(&tree).unwrap();
+
+    let started = Instant::now();
+    let (files, bundle) = export(&site, &tree, &options());
+    let elapsed = started.elapsed();
+
+    let by_path: BTreeMap<&str, &ExportFile> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    assert_eq!(by_path.len(), files.len(), "duplicate paths in the bundle");
+    let paths: BTreeSet<&str> = by_path.keys().copied().collect();
+
+    // Every page of the (unversioned) site, all languages.
+    let plan = ExportPlan::new(&site, &tree, &options()).unwrap();
+    let expected: BTreeSet<String> = site
+        .pages
+        .iter()
+        .map(|p| format!("{}.html", p.path))
+        .collect();
+    assert_eq!(plan.page_count(), expected.len());
+    for file in &expected {
+        assert!(paths.contains(file.as_str()), "missing {file}");
+    }
+    for required in [
+        "index.html",
+        "404.html",
+        "robots.txt",
+        "sitemap.xml",
+        "_static/site.css",
+        "_static/site.js",
+        "logo/light.svg",
+        "logo/dark.svg",
+    ] {
+        assert!(paths.contains(required), "missing {required}");
+    }
+
+    // Page by page: no raw components, links resolve, nothing from other hosts, anchors = search anchors.
+    let mut problems = Vec::new();
+    let mut anchor_mismatches = Vec::new();
+    for file in files.iter().filter(|f| f.path.ends_with(".html")) {
+        check_html(&file.path, text_of(file), &paths, &mut problems);
+    }
+    for page in &site.pages {
+        let html = text_of(by_path[format!("{}.html", page.path).as_str()]);
+        let rendered: Vec<String> = attributes(html, "href")
+            .into_iter()
+            .filter(|(_, whole, _)| whole.starts_with("a class=\"anchor\""))
+            .map(|(_, _, v)| v.trim_start_matches('#').to_owned())
+            .collect();
+        let expected: Vec<String> = page
+            .sections
+            .iter()
+            .filter(|s| !s.anchor.is_empty())
+            .map(|s| s.anchor.clone())
+            .collect();
+        if rendered != expected {
+            anchor_mismatches.push(format!(
+                "{}: rendered {rendered:?} sections {expected:?}",
+                page.path
+            ));
+        }
+    }
+    for p in problems.iter().take(30) {
+        eprintln!("  problem: {p}");
+    }
+    for p in anchor_mismatches.iter().take(10) {
+        eprintln!("  anchors: {p}");
+    }
+    assert!(problems.is_empty(), "{} problems", problems.len());
+    assert!(
+        anchor_mismatches.is_empty(),
+        "{} pages with other anchors",
+        anchor_mismatches.len()
+    );
+
+    // Sitemap and canonical URLs are extensionless and absolute.
+    let sitemap = text_of(by_path["sitemap.xml"]);
+    assert!(sitemap.contains("<loc>https://docs.example.com/api/static-export/overview</loc>"));
+    assert!(!sitemap.contains(".html"));
+    let overview = text_of(by_path["api/static-export/overview.html"]);
+    assert!(overview.contains(
+        "<link rel=\"canonical\" href=\"https://docs.example.com/api/static-export/overview\">"
+    ));
+    assert!(
+        overview.contains("href=\"start-job.html\""),
+        "relative link to a sibling page"
+    );
+    assert!(
+        text_of(by_path["robots.txt"]).contains("Sitemap: https://docs.example.com/sitemap.xml")
+    );
+
+    // An OpenAPI page shows its method and path.
+    let start_job = text_of(by_path["api/static-export/start-job.html"]);
+    assert!(start_job.contains("<span class=\"method method-post\">POST</span><code class=\"api-path\">/static-export/jobs</code>"));
+    assert!(
+        start_job.contains("<code>domain</code>"),
+        "request body properties"
+    );
+
+    // Language switch: the same page in Spanish.
+    let quickstart = text_of(by_path["quickstart.html"]);
+    assert!(
+        quickstart.contains("<a href=\"es/quickstart.html\" hreflang=\"es\""),
+        "language switch"
+    );
+
+    // The bundle reads back with the tar crate: the same files, byte for byte.
+    let mut archive = tar::Archive::new(MultiGzDecoder::new(bundle.as_slice()));
+    let mut count = 0;
+    for entry in archive.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        let path = entry.path().unwrap().to_string_lossy().into_owned();
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data).unwrap();
+        assert_eq!(by_path[path.as_str()].bytes, data, "{path}");
+        count += 1;
+    }
+    assert_eq!(count, files.len());
+
+    // Deterministic: everything again, the same bytes.
+    let (files_again, bundle_again) = export(&site, &tree, &options());
+    assert!(files == files_again, "files differ between runs");
+    assert!(bundle == bundle_again, "bundle differs between runs");
+
+    // A subset: only those pages, and the navigation shows only them.
+    let subset = ExportOptions {
+        paths: Some(vec![
+            "quickstart".into(),
+            "/api/static-export/overview".into(),
+            "index".into(),
+        ]),
+        ..options()
+    };
+    let (sub_files, _) = export(&site, &tree, &subset);
+    let sub_pages: BTreeSet<&str> = sub_files
+        .iter()
+        .map(|f| f.path.as_str())
+        .filter(|p| p.ends_with(".html") && *p != "404.html")
+        .collect();
+    assert_eq!(
+        sub_pages,
+        BTreeSet::from([
+            "api/static-export/overview.html",
+            "index.html",
+            "quickstart.html"
+        ])
+    );
+    let sub_paths: BTreeSet<&str> = sub_files.iter().map(|f| f.path.as_str()).collect();
+    for file in sub_files
+        .iter()
+        .filter(|f| sub_pages.contains(f.path.as_str()))
+    {
+        let html = text_of(file);
+        let sidebar = html
+            .split("<aside class=\"sidebar\"")
+            .nth(1)
+            .and_then(|s| s.split("</aside>").next())
+            .unwrap_or("");
+        for (_, _, href) in attributes(sidebar, "href") {
+            let target = resolve_relative(&file.path, &href);
+            assert!(
+                sub_pages.contains(target.as_str()),
+                "{}: nav links {href}",
+                file.path
+            );
+        }
+        let mut problems = Vec::new();
+        check_html(&file.path, html, &sub_paths, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+    let overview = sub_files
+        .iter()
+        .find(|f| f.path == "api/static-export/overview.html")
+        .unwrap();
+    assert!(
+        text_of(overview).contains("href=\"https://docs.example.com/api/static-export/start-job\""),
+        "pages left out link to the live site"
+    );
+
+    // Figures.
+    let html_count = files.iter().filter(|f| f.path.ends_with(".html")).count();
+    let search_bytes: usize = files
+        .iter()
+        .filter(|f| f.path.starts_with("_static/search/"))
+        .map(|f| f.bytes.len())
+        .sum();
+    let raw: usize = files.iter().map(|f| f.bytes.len()).sum();
+    eprintln!(
+        "export: {} files ({} html), {:.1} MB raw, bundle {:.2} MB gzip, search index {:.1} MB in {} files, render+pack {:?}",
+        files.len(),
+        html_count,
+        raw as f64 / 1e6,
+        bundle.len() as f64 / 1e6,
+        search_bytes as f64 / 1e6,
+        files.iter().filter(|f| f.path.starts_with("_static/search/")).count(),
+        elapsed
+    );
+    for (language, query) in [
+        ("en", "custom domain"),
+        ("en", "openapi playground"),
+        ("en", "analytics"),
+        ("es", "dominio personalizado"),
+        ("zh", "自定义域名"),
+        ("en", "the"),
+    ] {
+        eprintln!(
+            "  query {query:?} ({language}) loads {} bytes",
+            search_bytes_for_query(&files, language, query)
+        );
+    }
+    assert!(search_bytes_for_query(&files, "en", "custom domain") < 200_000);
+}
