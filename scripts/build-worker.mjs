@@ -2,7 +2,7 @@
 // Builds the worker with worker-build, offline, and skips the build when nothing it reads has changed.
 // Run by wrangler's [build] command and by the start and test scripts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, toolEnv } from './lib/env.mjs';
 
@@ -31,6 +31,18 @@ export function buildWorker({ force = false } = {}) {
   if (result.status !== 0) {
     throw new Error(`worker-build failed with status ${result.status}`);
   }
+  shrinkWasm(output);
+}
+
+/** wasm-opt -Oz without a names section, with the wasm features workerd supports (as worker-build
+ * enables them). */
+function shrinkWasm(path) {
+  const features = ['mutable-globals', 'sign-ext', 'nontrapping-float-to-int', 'bulk-memory', 'multivalue',
+    'reference-types', 'exception-handling'].map((f) => `--enable-${f}`);
+  const tmp = `${path}.opt`;
+  const result = spawnSync(toolEnv().WASM_OPT_BIN, [path, '-o', tmp, '-Oz', ...features], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`wasm-opt failed with status ${result.status}`);
+  renameSync(tmp, path);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
