@@ -820,7 +820,10 @@ mod tests {
             .contains("href=\"https://www.youtube.com/embed/x\">Demo</a>"));
         assert!(iframe.suppress);
         assert!(render("<script>", false).suppress);
-        let div = render("<div className=\"x dark:hidden\" style={{a: 1}} onClick={f}>", false);
+        let div = render(
+            "<div className=\"x dark:hidden\" style={{a: 1}} onClick={f}>",
+            false,
+        );
         assert_eq!(div.open, "<div class=\"x dark:hidden\">");
         let a = render("<a href=\"javascript:x()\">", false);
         assert_eq!(a.open, "<a href=\"#\">");
