@@ -10,7 +10,9 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::docs::site::build_site;
-use docs_edge_core::export::{search_bytes_for_query, tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
+use docs_edge_core::export::{
+    search_bytes_for_query, tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan,
+};
 
 /// Pages per batch, as one Durable Object alarm would render them.
 const BATCH: usize = 100;
@@ -18,10 +20,17 @@ const BATCH: usize = 100;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(docs), Some(out)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: export_site <docs dir> <out dir> [--domain d] [--version v] [--paths a,b]");
+        eprintln!(
+            "usage: export_site <docs dir> <out dir> [--domain d] [--version v] [--paths a,b]"
+        );
         std::process::exit(2);
     };
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let options = ExportOptions {
         version: flag("--version"),
         paths: flag("--paths").map(|p| p.split(',').map(str::to_owned).collect()),
@@ -86,6 +95,9 @@ fn main() {
     );
     let language = site.languages.first().map_or("en", String::as_str);
     for query in ["custom domain", "api key"] {
-        println!("search {query:?} loads {} bytes", search_bytes_for_query(&files, language, query));
+        println!(
+            "search {query:?} loads {} bytes",
+            search_bytes_for_query(&files, language, query)
+        );
     }
 }

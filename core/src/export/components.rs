@@ -627,9 +627,14 @@ fn class_attr(out: &mut String, tag: &Tag<'_>) {
         .text_attr("className")
         .or_else(|| tag.text_attr("class"))
     {
+        // `:` kept: light/dark image pairs use Tailwind's `dark:hidden`, which site.css honours.
         let class = class
             .split_whitespace()
-            .map(class_token)
+            .map(|c| {
+                c.chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+                    .collect::<String>()
+            })
             .filter(|c| !c.is_empty())
             .collect::<Vec<_>>()
             .join(" ");
@@ -815,8 +820,11 @@ mod tests {
             .contains("href=\"https://www.youtube.com/embed/x\">Demo</a>"));
         assert!(iframe.suppress);
         assert!(render("<script>", false).suppress);
-        let div = render("<div className=\"x y\" style={{a: 1}} onClick={f}>", false);
-        assert_eq!(div.open, "<div class=\"x y\">");
+        let div = render(
+            "<div className=\"x dark:hidden\" style={{a: 1}} onClick={f}>",
+            false,
+        );
+        assert_eq!(div.open, "<div class=\"x dark:hidden\">");
         let a = render("<a href=\"javascript:x()\">", false);
         assert_eq!(a.open, "<a href=\"#\">");
     }

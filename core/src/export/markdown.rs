@@ -877,6 +877,44 @@ mod tests {
     }
 
     #[test]
+    fn hostile_input_renders_without_panicking_or_raw_tags() {
+        let deep = "<Note>\n".repeat(300) + &"> ".repeat(200) + "x";
+        let inputs = [
+            "<Card title=\"a\" href=\"javascript:alert(1)\">x</Card>",
+            "<Tabs><Tab title={`x ${y}`}>\n# \u{0}\n</Tabs></Tab></Nope>",
+            "{unclosed <Frame caption='\"><script>'>\n```\nnever closed",
+            "<img src=\"//evil.example/x.png\" onerror=\"alert(1)\" />",
+            "import X from '/snippets/x.mdx'\n\n<X />\n<X>kid</X>",
+            "\u{feff}<>frag</> <a.b.c d='e'/> <Ünïcode> ß <ParamField body=",
+            deep.as_str(),
+        ];
+        for input in inputs {
+            let out = render_with(
+                input,
+                &[(
+                    "snippets/x.mdx",
+                    "import X from '/snippets/x.mdx'\n\n<X />\n",
+                )],
+            )
+            .html;
+            let raw = out.match_indices('<').any(|(i, _)| {
+                out.as_bytes()
+                    .get(i + 1)
+                    .is_some_and(u8::is_ascii_uppercase)
+                    && !out[..i].ends_with("<code>")
+            });
+            assert!(!raw, "{input:?} -> {out}");
+            assert!(
+                !out.contains("javascript:")
+                    && !out.contains("onerror")
+                    && !out.contains("src=\"//")
+                    && !out.contains("src=\"http"),
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
     fn fence_info_parsing() {
         assert_eq!(parse_info("bash npm"), ("bash".into(), "npm".into()));
         assert_eq!(

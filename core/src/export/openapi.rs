@@ -214,10 +214,12 @@ fn resolve<'v>(doc: &'v Value, mut value: &'v Value) -> &'v Value {
 }
 
 /// Writes the reference section; returns its headings for the table of contents.
+/// `title` is the page's, so a summary repeating it is not written twice.
 pub(crate) fn render(
     out: &mut String,
     value: &str,
     source: &str,
+    title: &str,
     specs: &mut Specs<'_>,
     links: &Linker<'_>,
 ) -> Vec<Heading> {
@@ -247,7 +249,7 @@ pub(crate) fn render(
                 rows: 0,
                 headings: &mut headings,
             };
-            w.operation(&item, &op);
+            w.operation(&item, &op, title);
         }
         None => element(
             out,
@@ -270,7 +272,7 @@ struct Writer<'w, 'a> {
 }
 
 impl Writer<'_, '_> {
-    fn operation(&mut self, item: &Value, op: &Value) {
+    fn operation(&mut self, item: &Value, op: &Value, title: &str) {
         if let Some(server) = self
             .doc
             .get("servers")
@@ -285,7 +287,7 @@ impl Writer<'_, '_> {
         if op.get("deprecated").and_then(Value::as_bool) == Some(true) {
             element(self.out, "p", "badge badge-red", "Deprecated");
         }
-        if let Some(summary) = str_of(op, "summary") {
+        if let Some(summary) = str_of(op, "summary").filter(|s| s.trim() != title.trim()) {
             element(self.out, "p", "api-summary", summary);
         }
         if let Some(description) = str_of(op, "description") {
@@ -637,7 +639,7 @@ mod tests {
         let links = Linker::new("api/x", "api/x.mdx", &pages, &tree, "d.io");
         let mut specs = Specs::new(&tree);
         let mut out = String::new();
-        let headings = render(&mut out, value, "api/x.mdx", &mut specs, &links);
+        let headings = render(&mut out, value, "api/x.mdx", "X", &mut specs, &links);
         (out, headings)
     }
 

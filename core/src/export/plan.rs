@@ -179,6 +179,7 @@ impl ExportPlan {
                 &mut html,
                 value,
                 &page.source,
+                &page.title,
                 specs,
                 &links.without_assets(),
             ));

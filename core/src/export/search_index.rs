@@ -48,7 +48,7 @@ pub(crate) fn tokens(text: &str) -> Vec<String> {
 /// [`tokens`] without an allocation per token: the index build calls it on every page's text.
 fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
     let mut word = String::new();
-    let mut emit = |word: &mut String, f: &mut dyn FnMut(&str)| {
+    let emit = |word: &mut String, f: &mut dyn FnMut(&str)| {
         if !word.is_empty() {
             if word.chars().count() <= MAX_TERM_CHARS && !STOP_WORDS.contains(&word.as_str()) {
                 f(word);
@@ -161,7 +161,10 @@ impl LanguageIndex {
             if shard_of.as_ref() != Some(&key) {
                 if let Some(done) = shard_of.replace(key) {
                     shard.push('}');
-                    files.push(ExportFile::new(format!("{dir}/t/{done}.json"), std::mem::take(&mut shard)));
+                    files.push(ExportFile::new(
+                        format!("{dir}/t/{done}.json"),
+                        std::mem::take(&mut shard),
+                    ));
                 }
                 shard.push('{');
             } else {

@@ -225,8 +225,26 @@ fn fixture_exports_a_complete_self_contained_site() {
     // Page by page: no raw components, links resolve, nothing from other hosts, anchors = search anchors.
     let mut problems = Vec::new();
     let mut anchor_mismatches = Vec::new();
+    let hidden: BTreeSet<String> = site
+        .pages
+        .iter()
+        .filter(|p| p.hidden)
+        .map(|p| format!("{}.html", p.path))
+        .collect();
+    assert!(hidden.len() > 50, "the fixture has hidden pages");
     for file in files.iter().filter(|f| f.path.ends_with(".html")) {
-        check_html(&file.path, text_of(file), &paths, &mut problems);
+        let html = text_of(file);
+        check_html(&file.path, html, &paths, &mut problems);
+        let sidebar = html
+            .split("<aside class=\"sidebar\"")
+            .nth(1)
+            .and_then(|s| s.split("</aside>").next())
+            .unwrap_or("");
+        for (_, _, href) in attributes(sidebar, "href") {
+            if hidden.contains(&resolve_relative(&file.path, &href)) {
+                problems.push(format!("{}: sidebar shows hidden page {href}", file.path));
+            }
+        }
     }
     for page in &site.pages {
         let html = text_of(by_path[format!("{}.html", page.path).as_str()]);
