@@ -4,6 +4,7 @@ pub mod admin;
 pub mod assistant;
 pub mod discovery;
 pub mod health;
+pub mod openapi;
 pub mod search;
 pub mod sites;
 pub mod threads;

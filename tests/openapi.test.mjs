@@ -1,0 +1,65 @@
+// The API reference: it lists exactly the worker's routes, the worker serves it, and the cases
+// schemathesis found stay fixed (each regression test below names what it found).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { call, ROOT_TOKEN } from './support/api.mjs';
+import { document, operations } from './contract/document.mjs';
+
+/** `ROUTES` of worker/src/router.rs: `("METHOD", "/pattern", Route::Name)` rows. */
+function routerTable() {
+  const source = readFileSync(new URL('../worker/src/router.rs', import.meta.url), 'utf8');
+  const table = source.slice(source.indexOf('pub const ROUTES'), source.indexOf('];', source.indexOf('pub const ROUTES')));
+  const rows = [...table.matchAll(/\(\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*Route::(\w+)\s*\)/g)];
+  // Every row of the table must have been read, or the comparison below would be vacuous.
+  assert.equal(rows.length, (table.match(/Route::/g) ?? []).length, 'a ROUTES row was not understood');
+  return rows.map(([, method, path]) => `${method} ${path}`);
+}
+
+test('the document lists exactly the routes of the router, both ways', () => {
+  const routes = new Set(routerTable());
+  const documented = new Set(operations().map((o) => `${o.method} ${o.path}`));
+  assert.ok(routes.size >= 20, `read ${routes.size} routes`);
+  const undocumented = [...routes].filter((r) => !documented.has(r));
+  const unrouted = [...documented].filter((r) => !routes.has(r));
+  assert.deepEqual(undocumented, [], 'routes missing from worker/openapi.json');
+  assert.deepEqual(unrouted, [], 'documented operations the router does not have');
+});
+
+test('every documented operation reaches a handler of the running worker', async () => {
+  for (const { method, path } of operations()) {
+    const concrete = path.replace(/\{[^}]+\}/g, 'x');
+    const res = await call(method, concrete);
+    assert.ok(!['route_not_found', 'method_not_allowed'].includes(res.body?.code), `${method} ${path}: ${res.status} ${res.text}`);
+  }
+});
+
+test('every operation has a unique id, one tag, a security requirement and its error shapes', () => {
+  const ids = operations().map((o) => o.operationId);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const { method, path, operation } of operations()) {
+    assert.equal(operation.tags?.length, 1, `${method} ${path} tags`);
+    assert.ok(Array.isArray(operation.security), `${method} ${path} declares its security`);
+    const schemes = operation.security.flatMap((s) => Object.keys(s));
+    const expected = path.startsWith('/v1/admin/') ? ['operatorToken']
+      : path.startsWith('/discovery/') ? ['assistantKey']
+      : ['/health', '/openapi.json', '/v1/static-export/bundles/{jobId}'].includes(path) ? []
+      : ['adminKey'];
+    assert.deepEqual(schemes, expected, `${method} ${path} security`);
+    if (schemes.length) assert.ok(operation.responses['401'], `${method} ${path} documents 401`);
+  }
+  for (const name of ['assistantKey', 'adminKey', 'operatorToken']) {
+    assert.equal(document.components.securitySchemes[name].scheme, 'bearer');
+  }
+});
+
+test('GET /openapi.json serves the document without a key', async () => {
+  const res = await call('GET', '/openapi.json');
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type'), /^application\/json/);
+  assert.equal(res.text, readFileSync(new URL('../worker/openapi.json', import.meta.url), 'utf8'));
+  assert.equal(res.body.openapi, '3.1.0');
+  assert.match(res.headers.get('cache-control'), /max-age=\d+/);
+  // A wrong token changes nothing: the document is public.
+  assert.equal((await call('GET', '/openapi.json', { token: ROOT_TOKEN })).status, 200);
+});
