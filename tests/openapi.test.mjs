@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { call, ROOT_TOKEN } from './support/api.mjs';
-import { document, operations } from './contract/document.mjs';
+import { call, assertError, tenant, ROOT_TOKEN } from './support/api.mjs';
+import { publishFolder } from './support/docs.mjs';
+import { document, operations, responseFor, validatorAt, mediaTypeKey, describeErrors } from './contract/document.mjs';
 
 /** `ROUTES` of worker/src/router.rs: `("METHOD", "/pattern", Route::Name)` rows. */
 function routerTable() {
@@ -62,4 +63,43 @@ test('GET /openapi.json serves the document without a key', async () => {
   assert.match(res.headers.get('cache-control'), /max-age=\d+/);
   // A wrong token changes nothing: the document is public.
   assert.equal((await call('GET', '/openapi.json', { token: ROOT_TOKEN })).status, 200);
+});
+
+// Found by schemathesis (the generated-identifiers pass, with tests/contract/hostile-ids.dict): KV
+// refuses keys over 512 bytes, so a long organization or key id reached storage and came back as 500.
+test('identifiers too long for a storage key are 404, not 500', async () => {
+  const longOrg = `org_${'f'.repeat(600)}`;
+  const cases = [
+    ['GET', `/v1/admin/orgs/${longOrg}`],
+    ['PATCH', `/v1/admin/orgs/${longOrg}`, { plan: 'pro' }],
+    ['POST', `/v1/admin/orgs/${longOrg}/domains`, { domain: 'long-id.example.com' }],
+    ['DELETE', `/v1/admin/orgs/${longOrg}/domains/long-id.example.com`],
+    ['POST', `/v1/admin/orgs/${longOrg}/keys`, { kind: 'admin' }],
+    ['GET', `/v1/admin/orgs/${longOrg}/keys`],
+    ['DELETE', `/v1/admin/keys/key_${'0'.repeat(600)}`],
+    ['GET', `/v1/admin/orgs/${'a'.repeat(600)}`],
+  ];
+  for (const [method, path, json] of cases) {
+    const res = await call(method, path, { token: ROOT_TOKEN, json });
+    assertError(res, 404, 'not_found');
+  }
+});
+
+// Found by schemathesis (response_schema_conformance on the v2 stream): it validates each server-sent
+// event against the 200 schema, which first described the whole stream as one string.
+test('every event of a v2 answer stream matches the documented event schema', async () => {
+  const t = await tenant();
+  assert.equal((await publishFolder(t.domain, t.adminKey)).status, 200);
+  const text = 'How do I publish my docs?';
+  const res = await call('POST', `/discovery/v2/assistant/${t.domain}/message`, {
+    token: t.assistantKey,
+    json: { fp: 'anonymous', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] },
+  });
+  assert.equal(res.status, 200);
+  const validate = validatorAt(`${responseFor('/discovery/v2/assistant/{domain}/message', 'POST', 200).pointer}/${mediaTypeKey('text/event-stream')}`);
+  const events = res.text.split('\n\n').filter(Boolean).map((block) => ({ data: block.replace(/^data: /, '') }));
+  assert.ok(events.length >= 5, res.text);
+  for (const event of events) assert.ok(validate(event), `${JSON.stringify(event)}: ${describeErrors(validate)}`);
+  assert.equal(events.at(-1).data, '[DONE]');
+  assert.equal(JSON.parse(events.at(-2).data).type, 'finish');
 });
