@@ -63,6 +63,11 @@ export function responseFor(template, method, status) {
   return { response, pointer };
 }
 
+/** The JSON pointer of an operation's request body schema for `media`. */
+export function requestSchemaPointer(template, method, media = 'application/json') {
+  return `/paths/${escapePointer(template)}/${method.toLowerCase()}/requestBody/${mediaTypeKey(media)}`;
+}
+
 const validators = new Map();
 
 /** A validator for the schema at a JSON pointer of the document, compiled once. */
