@@ -8,9 +8,10 @@ import schemathesis
 from hypothesis import strategies as st
 from hypothesis.internal import lambda_sources
 
-# Some CPython 3.11 releases (3.11.7, this machine's) raise SystemError ("AST constructor recursion depth mismatch") when
-# Hypothesis parses a large source file to describe a lambda, which aborts the operation being tested.
-# The description is cosmetic (it only names filtered strategies), so an unknown one is used instead.
+# Some CPython 3.11 releases (3.11.7, this machine's) raise SystemError ("AST constructor recursion
+# depth mismatch") when Hypothesis parses a large source file to describe a lambda, which aborts the
+# operation being tested. The description is cosmetic (it only names filtered strategies), so an
+# unknown one is used instead.
 _describe_lambda = lambda_sources.lambda_description
 
 
