@@ -24,7 +24,7 @@ async function api(bench, method, path, json) {
   return body;
 }
 
-/** Bytes fetched under `search/` while the exported site answers `query` in its search box. */
+/** Bytes fetched under `_static/search/` while the exported site answers `query` in its search box. */
 async function searchBytes(dir, query) {
   const server = await serveFolder(dir);
   const browser = await launchChromium();
@@ -34,14 +34,15 @@ async function searchBytes(dir, query) {
     let bytes = 0;
     const files = [];
     page.on('response', async (res) => {
-      if (!new URL(res.url()).pathname.startsWith('/search/')) return;
+      if (!new URL(res.url()).pathname.startsWith('/_static/search/')) return;
       const body = await res.body().catch(() => Buffer.alloc(0));
       bytes += body.length;
       files.push(new URL(res.url()).pathname);
     });
-    const box = page.locator('input[type="search"]').first();
+    const box = page.locator('.search-input');
+    await page.waitForFunction(() => !document.querySelector('.search-input').disabled);
     await box.fill(query);
-    await page.waitForSelector('[data-search-results] a', { timeout: 10_000 });
+    await page.waitForSelector('.search-results a', { timeout: 10_000 });
     await page.waitForTimeout(300);
     return { bytes, files };
   } finally {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything, on a fresh machine. Bootstraps, runs the host `cargo test`s, builds the worker,
 // checks that `wrangler deploy` can bundle it, starts it under `wrangler dev` on a free loopback port with
-// a throwaway state folder, runs the HTTP integration tests against it, and stops it whatever happens.
+// a throwaway state folder, runs the HTTP integration tests against it (each response checked against
+// worker/openapi.json), then schemathesis against the same worker, and stops it whatever happens.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { bootstrap } from './lib/bootstrap.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
 import { buildWorker } from './build-worker.mjs';
 import { startWorker } from './lib/worker-process.mjs';
+import { runSchemathesis } from '../tests/contract/run-schemathesis.mjs';
 
 function section(title) {
   console.log(`\n=== ${title}`);
@@ -62,7 +64,7 @@ const only = process.argv.slice(2);
 
 async function main() {
   section('bootstrap');
-  bootstrap();
+  bootstrap({ contractTests: true });
 
   if (only.length === 0) {
     section('host tests (cargo test)');
@@ -100,7 +102,13 @@ async function main() {
         TEST_STATE_DIR: state,
       },
     });
-    return ok ? 0 : 1;
+    section('contract fuzzing (schemathesis) against wrangler dev');
+    const fuzzed = await runSchemathesis({
+      baseUrl: worker.baseUrl,
+      rootToken: secrets.ROOT_TOKEN,
+      reportDir: join(artifacts, 'schemathesis'),
+    });
+    return ok && fuzzed ? 0 : 1;
   } finally {
     await worker.stop();
     rmSync(state, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
 import { workersAiConfigs } from './support/workers-ai-config.mjs';
+import { assertConforms } from './contract/conformance.mjs';
 
 const LLM_KEY = 'sk-test-provider-key-0123456789';
 const BACKENDS = ['openai', 'anthropic', 'workers-ai'];
@@ -56,7 +57,16 @@ function postRaw(name, question, headers = {}) {
     }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, chunks, text: chunks.join('') }));
+      res.on('end', () => {
+        const text = chunks.join('');
+        try {
+          assertConforms({ method: 'POST', url: req.path, status: res.statusCode, contentType: res.headers['content-type'], text });
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        resolve({ status: res.statusCode, headers: res.headers, chunks, text });
+      });
       res.on('error', reject);
     });
     req.on('error', reject);

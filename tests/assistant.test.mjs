@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { callChatApi } from '@ai-sdk/ui-utils';
 import { BASE_URL, call, assertError, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+import { contractFetch } from './contract/conformance.mjs';
 
 let t; // tenant with the fixture published
 
@@ -42,7 +43,7 @@ async function chatTurn(messages, extraBody = {}) {
     },
     generateId: () => `gen-${++nextId}`,
     lastMessage: messages[messages.length - 1],
-    fetch,
+    fetch: contractFetch,
   });
   return { ...finished, data: lastData, response, streamed };
 }

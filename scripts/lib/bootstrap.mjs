@@ -1,9 +1,11 @@
 // Installs what the build and tests need, and only what is missing: the wasm target, the pinned
-// wasm-bindgen-cli and worker-build, and the npm packages from the lock file. A second run takes seconds.
+// wasm-bindgen-cli and worker-build, the npm packages from the lock file, and (for `npm test`) pinned
+// schemathesis in .venv-schemathesis. A second run takes seconds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, cargoBin, pins, toolEnv } from './env.mjs';
+import { ensureSchemathesis } from './schemathesis.mjs';
 
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit', ...options });
@@ -19,7 +21,7 @@ function step(message) {
   console.log(`[bootstrap] ${message}`);
 }
 
-export function bootstrap({ quiet = false } = {}) {
+export function bootstrap({ quiet = false, contractTests = false } = {}) {
   const log = quiet ? () => {} : step;
   if (!output('rustup', ['target', 'list', '--installed']).split('\n').includes('wasm32-unknown-unknown')) {
     step('adding the wasm32-unknown-unknown target');
@@ -47,5 +49,6 @@ export function bootstrap({ quiet = false } = {}) {
     step('installing npm packages from package-lock.json');
     run('npm', ['install', '--no-audit', '--no-fund']);
   }
+  if (contractTests) ensureSchemathesis(step);
   log('tools ready');
 }

@@ -1,6 +1,8 @@
 // HTTP helpers shared by the integration tests: the running worker's URL, the operator token, and
-// small builders for organizations, domains and keys.
+// small builders for organizations, domains and keys. Every response `call` returns has been checked
+// against the API reference (worker/openapi.json).
 import assert from 'node:assert/strict';
+import { assertConforms } from '../contract/conformance.mjs';
 
 export const BASE_URL = process.env.BASE_URL;
 export const ROOT_TOKEN = process.env.ROOT_TOKEN;
@@ -24,6 +26,7 @@ export async function call(method, path, { token, json, body, headers = {}, base
   } catch {
     data = undefined;
   }
+  assertConforms({ method, url: path, status: res.status, contentType: res.headers.get('content-type'), text });
   return { status: res.status, headers: res.headers, body: data, text };
 }
 

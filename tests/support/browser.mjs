@@ -1,21 +1,21 @@
 // Headless Debian Chromium for browser tests (playwright-core drives it), and a plain static file
 // server for folders such as an unpacked export bundle.
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** The flags this machine's closed network needs (no background connections to Google's hosts). */
+/** The flags this machine's closed network needs (no background connections to Google's hosts);
+ * playwright gives every launch a fresh profile. */
 export async function launchChromium() {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${mkdtempSync(join(tmpdir(), 'chromium-'))}`,
+      '--disable-component-update', '--disable-sync',
     ],
   });
 }

@@ -77,6 +77,7 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
     match call.matched.route {
         Route::Health => routes::health::get(call).await,
+        Route::OpenApi => routes::openapi::get(call).await,
         Route::CreateOrg => routes::admin::create_org(call).await,
         Route::GetOrg => routes::admin::get_org(call).await,
         Route::UpdateOrg => routes::admin::update_org(call).await,

@@ -12,6 +12,19 @@ use worker::Env;
 
 use crate::config::KV_BINDING;
 use crate::error::{ApiError, ApiResult};
+use crate::random::{is_random_id, random_id};
+
+const ORG_ID_PREFIX: &str = "org_";
+const KEY_ID_PREFIX: &str = "key_";
+const ID_BYTES: usize = 8;
+
+pub fn new_org_id() -> ApiResult<String> {
+    random_id(ORG_ID_PREFIX, ID_BYTES)
+}
+
+pub fn new_key_id() -> ApiResult<String> {
+    random_id(KEY_ID_PREFIX, ID_BYTES)
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,6 +52,11 @@ impl Directory {
     }
 
     pub async fn org(&self, org_id: &str) -> ApiResult<Option<OrgRecord>> {
+        // An id of another shape was never issued, so it names nothing; looking it up would not only
+        // waste a read: KV refuses keys over 512 bytes, which turned a long id into a 500.
+        if !is_random_id(org_id, ORG_ID_PREFIX, ID_BYTES) {
+            return Ok(None);
+        }
         Ok(self.kv.get(&format!("org:{org_id}")).json().await?)
     }
 
@@ -79,6 +97,10 @@ impl Directory {
 
     /// Removes a key by id; returns the record it had, `None` when no such key exists.
     pub async fn remove_key(&self, key_id: &str) -> ApiResult<Option<KeyRecord>> {
+        // As in `org`: never issued, and possibly too long for a KV key.
+        if !is_random_id(key_id, KEY_ID_PREFIX, ID_BYTES) {
+            return Ok(None);
+        }
         let Some(hash) = self.kv.get(&format!("keyid:{key_id}")).text().await? else {
             return Ok(None);
         };

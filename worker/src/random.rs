@@ -16,6 +16,12 @@ pub fn random_id(prefix: &str, bytes: usize) -> ApiResult<String> {
     Ok(format!("{prefix}{}", to_hex(&random_bytes(bytes)?)))
 }
 
+/// Whether `id` has the shape [`random_id`] gives `prefix` and `bytes`.
+pub fn is_random_id(id: &str, prefix: &str, bytes: usize) -> bool {
+    id.strip_prefix(prefix)
+        .is_some_and(|hex| hex.len() == bytes * 2 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+}
+
 pub fn new_api_key(kind: KeyKind) -> ApiResult<String> {
     // Rejection sampling discards about 3% of bytes; four times the need never runs short in practice,
     // and a short run simply draws again.

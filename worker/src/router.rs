@@ -8,6 +8,7 @@ use crate::error::ApiError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
     Health,
+    OpenApi,
     CreateOrg,
     UpdateOrg,
     GetOrg,
@@ -31,6 +32,7 @@ pub enum Route {
 
 pub const ROUTES: &[(&str, &str, Route)] = &[
     ("GET", "/health", Route::Health),
+    ("GET", "/openapi.json", Route::OpenApi),
     ("POST", "/v1/admin/orgs", Route::CreateOrg),
     ("GET", "/v1/admin/orgs/{orgId}", Route::GetOrg),
     ("PATCH", "/v1/admin/orgs/{orgId}", Route::UpdateOrg),

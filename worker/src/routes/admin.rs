@@ -9,10 +9,10 @@ use worker::Response;
 use crate::app::Call;
 use crate::auth::require_operator;
 use crate::clock::now_iso;
-use crate::directory::{new_org_record, Directory, KeyRecord};
+use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, json_response, optional_string, read_json_object, required_string};
-use crate::random::{new_api_key, random_id};
+use crate::random::new_api_key;
 
 const MAX_NAME_CHARS: usize = 200;
 /// Characters of a key shown in listings: the prefix and a few more, enough to tell keys apart.
@@ -48,7 +48,7 @@ pub async fn create_org(call: &mut Call) -> ApiResult<Response> {
     let body = operator_body(call).await?;
     let name = name_field(&body, "name", true)?.unwrap_or_default();
     let plan = plan_field(&body, true)?.unwrap_or(Plan::Free);
-    let record = new_org_record(random_id("org_", 8)?, name, plan, now_iso());
+    let record = new_org_record(new_org_id()?, name, plan, now_iso());
     Directory::open(&call.env)?.save_org(&record).await?;
     json_response(201, &record.org)
 }
@@ -124,7 +124,7 @@ pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
     let mut record = directory.require_org(call.param(0)).await?;
 
     let key = new_api_key(kind)?;
-    let key_id = random_id("key_", 8)?;
+    let key_id = new_key_id()?;
     let created_at = now_iso();
     directory
         .store_key(&sha256_hex(key.as_bytes()), &KeyRecord { key_id: key_id.clone(), org_id: record.org.org_id.clone(), kind })

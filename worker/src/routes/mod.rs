@@ -5,6 +5,7 @@ pub mod assistant;
 pub mod discovery;
 pub mod export;
 pub mod health;
+pub mod openapi;
 pub mod search;
 pub mod sites;
 pub mod threads;

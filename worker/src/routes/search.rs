@@ -32,8 +32,9 @@ fn parse_search(body: &Value) -> ApiResult<SearchRequest> {
     }
     let page_size = match body.get("pageSize") {
         None | Some(Value::Null) => 10,
-        Some(v) => match v.as_u64() {
-            Some(n) if (1..=50).contains(&n) => n as usize,
+        // A whole number, as JSON Schema's `integer` means it: `5.0` counts, as in the assistant's rules.
+        Some(v) => match v.as_f64() {
+            Some(n) if n.fract() == 0.0 && (1.0..=50.0).contains(&n) => n as usize,
             _ => return Err(ApiError::Invalid("pageSize: must be an integer from 1 to 50".into())),
         },
     };
@@ -56,20 +57,25 @@ pub fn parse_filter(filter: &Value, path: &str) -> ApiResult<SearchFilter> {
     let field = |name: &str| {
         optional_string(filter, name).map_err(|_| ApiError::Invalid(format!("{path}.{name}: must be a string")))
     };
-    let groups = match filter.get("groups") {
-        None | Some(Value::Null) => Vec::new(),
+    let groups = groups(filter.get("groups"), &format!("{path}.groups"))?;
+    Ok(SearchFilter { version: field("version")?, language: field("language")?, tag: field("tag")?, groups })
+}
+
+/// Optional `groups`: absent or null is none; otherwise an array of strings, or a 400 naming `path`.
+fn groups(value: Option<&Value>, path: &str) -> ApiResult<Vec<String>> {
+    match value {
+        None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
             .map(|(i, item)| {
                 item.as_str()
                     .map(str::to_string)
-                    .ok_or_else(|| ApiError::Invalid(format!("{path}.groups[{i}]: must be a string")))
+                    .ok_or_else(|| ApiError::Invalid(format!("{path}[{i}]: must be a string")))
             })
-            .collect::<ApiResult<Vec<_>>>()?,
-        Some(_) => return Err(ApiError::Invalid(format!("{path}.groups: must be an array of strings"))),
-    };
-    Ok(SearchFilter { version: field("version")?, language: field("language")?, tag: field("tag")?, groups })
+            .collect(),
+        Some(_) => Err(ApiError::Invalid(format!("{path}: must be an array of strings"))),
+    }
 }
 
 pub async fn search(call: &mut Call) -> ApiResult<Response> {
@@ -116,10 +122,8 @@ pub async fn page(call: &mut Call) -> ApiResult<Response> {
     if path.chars().count() > MAX_PATH_CHARS {
         return Err(ApiError::Invalid(format!("path: must be at most {MAX_PATH_CHARS} characters")));
     }
-    match body.get("groups") {
-        None | Some(Value::Null) | Some(Value::Array(_)) => {}
-        Some(_) => return Err(ApiError::Invalid("groups: must be an array of strings".into())),
-    }
+    // Accepted for compatibility and checked like search's: no page here is restricted to groups.
+    groups(body.get("groups"), "groups")?;
     let (_, index) = live_index(&call.env, &caller.domain).await?;
     let doc = index.page(&path).ok_or_else(|| ApiError::NotFound(format!("page {path} not found")))?;
     json_response(200, &PageContent { path: doc.path, content: doc.text })
