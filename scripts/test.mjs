@@ -58,8 +58,8 @@ function deployBundleFits() {
 
 const WASM_BUDGET_KIB = 600;
 
-// `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests and the
-// deploy check: the quick loop while working on one endpoint.
+// `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
+// deploy check and schemathesis: the quick loop while working on one endpoint.
 const only = process.argv.slice(2);
 
 async function main() {
@@ -102,6 +102,7 @@ async function main() {
         TEST_STATE_DIR: state,
       },
     });
+    if (only.length > 0) return ok ? 0 : 1;
     section('contract fuzzing (schemathesis) against wrangler dev');
     const fuzzed = await runSchemathesis({
       baseUrl: worker.baseUrl,
