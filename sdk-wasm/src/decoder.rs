@@ -1,16 +1,23 @@
-//! The incremental stream parser JavaScript drives: the core crate's decoders (the same code the
-//! worker's tests encode with), their events written into an [`EventBatch`] per push.
+//! The incremental stream parser JavaScript drives, its events written into an [`EventBatch`] per
+//! push.
+//!
+//! v5+ UI message streams go through the core crate's decoder as they are. v4 data streams, the
+//! format whose throughput matters (every token is a line), take a fast path for the parts that are
+//! one JSON string (text, reasoning, error) and hand every other line to the core crate's
+//! `DataStreamPart::decode_line`, which stays the one definition of the format;
+//! `decoder_tests.rs` checks that the result equals the core decoder's on every split.
 
-use docs_edge_core::stream::{
-    DataStreamDecoder, DataStreamPart, DecodedEvent, UiChunk, UiEvent, UiStreamDecoder,
-};
+use std::borrow::Cow;
+
+use docs_edge_core::stream::{DataStreamPart, UiChunk, UiEvent, UiStreamDecoder};
 use wasm_bindgen::prelude::*;
 
 use crate::batch::*;
+use crate::lines::{LineResult, Lines};
 
 enum Protocol {
     /// AI SDK v4 data stream (`CODE:JSON` lines).
-    Data(DataStreamDecoder),
+    Data(Lines),
     /// AI SDK v5+ UI message stream (server-sent events).
     Ui(UiStreamDecoder),
 }
@@ -32,7 +39,7 @@ impl StreamDecoder {
         let protocol = if ui {
             Protocol::Ui(UiStreamDecoder::new())
         } else {
-            Protocol::Data(DataStreamDecoder::new())
+            Protocol::Data(Lines::default())
         };
         StreamDecoder {
             protocol,
@@ -44,7 +51,10 @@ impl StreamDecoder {
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<u32> {
         match &mut self.protocol {
-            Protocol::Data(d) => write_data_events(&mut self.batch, d.push_bytes(bytes)),
+            Protocol::Data(lines) => {
+                let batch = &mut self.batch;
+                lines.push(bytes, |line| data_line(batch, line));
+            }
             Protocol::Ui(d) => write_ui_events(&mut self.batch, d.push_bytes(bytes)),
         }
         self.hand_over()
@@ -58,7 +68,10 @@ impl StreamDecoder {
     /// Ends the stream: a last line without line end, a last event without blank line.
     pub fn finish(&mut self) -> Vec<u32> {
         match &mut self.protocol {
-            Protocol::Data(d) => write_data_events(&mut self.batch, d.finish()),
+            Protocol::Data(lines) => {
+                let batch = &mut self.batch;
+                lines.finish(|line| data_line(batch, line));
+            }
             Protocol::Ui(d) => write_ui_events(&mut self.batch, d.finish()),
         }
         self.hand_over()
@@ -82,7 +95,55 @@ impl StreamDecoder {
     }
 }
 
-pub fn write_data_events(batch: &mut EventBatch, events: Vec<DecodedEvent>) {
+/// One line of a v4 data stream; blank lines are skipped (but were counted), as in the core decoder.
+fn data_line(batch: &mut EventBatch, (number, line): LineResult) {
+    let text = match line {
+        Ok(text) => text,
+        Err(message) => return batch.error(number, &message),
+    };
+    if text.trim().is_empty() {
+        return;
+    }
+    if let Some((kind, value)) = string_part(text) {
+        return batch.text(kind, &value);
+    }
+    match DataStreamPart::decode_line(text) {
+        Ok(part) => write_part(batch, &part),
+        Err(message) => batch.error(number, &message),
+    }
+}
+
+/// `0:`, `g:` and `3:` lines whose payload is a valid JSON string. Without escapes (most tokens) the
+/// value is the text between the quotes as it is; otherwise serde_json reads the string. Anything
+/// else, errors included, is left to the core decoder so that messages stay the core's.
+fn string_part(line: &str) -> Option<(u32, Cow<'_, str>)> {
+    let kind = match line.as_bytes().get(..2)? {
+        b"0:" => V4_TEXT,
+        b"g:" => V4_REASONING,
+        b"3:" => V4_ERROR,
+        _ => return None,
+    };
+    // Index 2 is a character boundary: the two bytes before it are ASCII.
+    let json = &line[2..];
+    let bytes = json.as_bytes();
+    if bytes.len() >= 2 && bytes[0] == b'"' && bytes[bytes.len() - 1] == b'"' {
+        let inner = &json[1..json.len() - 1];
+        if inner.bytes().all(|b| b != b'"' && b != b'\\' && b >= 0x20) {
+            return Some((kind, Cow::Borrowed(inner)));
+        }
+    }
+    serde_json::from_str::<String>(json)
+        .ok()
+        .map(|value| (kind, Cow::Owned(value)))
+}
+
+/// The core decoder's events, in the same form (the tests compare both paths through this).
+#[cfg(test)]
+pub fn write_data_events(
+    batch: &mut EventBatch,
+    events: Vec<docs_edge_core::stream::DecodedEvent>,
+) {
+    use docs_edge_core::stream::DecodedEvent;
     for event in events {
         match event {
             DecodedEvent::Part(part) => write_part(batch, &part),

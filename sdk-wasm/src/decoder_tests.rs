@@ -233,3 +233,128 @@ fn ui_malformed_event_is_numbered_and_decoding_goes_on() {
     assert_eq!(events[0]["line"], 1);
     assert_eq!(events[1], json!({"type": "start-step"}));
 }
+
+// --- The v4 fast path against the core decoder, the reference.
+
+/// What the core crate's `DataStreamDecoder` gives for the same chunks, read the same way.
+fn core_decode(chunks: &[&[u8]]) -> Vec<Value> {
+    use crate::decoder::write_data_events;
+    use docs_edge_core::stream::DataStreamDecoder;
+    let mut decoder = DataStreamDecoder::new();
+    let mut batch = EventBatch::default();
+    let mut events = Vec::new();
+    for chunk in chunks.iter().copied() {
+        write_data_events(&mut batch, decoder.push_bytes(chunk));
+        let (records, heap) = batch.take();
+        events.extend(read_batch(&records, &String::from_utf8(heap).unwrap()));
+    }
+    write_data_events(&mut batch, decoder.finish());
+    let (records, heap) = batch.take();
+    events.extend(read_batch(&records, &String::from_utf8(heap).unwrap()));
+    events
+}
+
+/// Lines the fast path treats specially, and lines it must leave to the core decoder.
+const TRICKY: &[&[u8]] = &[
+    b"0:\"plain\"",
+    b"0:\"esc \\\" \\\\ \\n \\u00e9 \\ud83e\\udd80\"",
+    b"0: \"spaced\" ",
+    b"0:\"\"",
+    b"0:\"",
+    b"0:\"a\"b\"",
+    b"0:\"tab\there\"",
+    b"0:\"\\ud800\"",
+    b"0:5",
+    b"0:",
+    b"g:\"r\"",
+    b"3:\"e\"",
+    b"3:{\"x\":1}",
+    b"01:\"x\"",
+    b"0",
+    b"   ",
+    b"\xff0:\"x\"",
+    b"0:\"\xc3\xa9\"",
+    b"d:{\"finishReason\":\"weird\"}",
+];
+
+#[test]
+fn v4_fast_path_matches_the_core_decoder_on_tricky_lines() {
+    for line in TRICKY {
+        for end in [&b"\n"[..], b"\r\n", b"\r", b""] {
+            let input = [*line, end, b"0:\"next\"\n"].concat();
+            for at in 0..=input.len() {
+                let chunks = [&input[..at], &input[at..]];
+                assert_eq!(
+                    decode(false, &chunks),
+                    core_decode(&chunks),
+                    "{:?} split at {at}",
+                    String::from_utf8_lossy(&input)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn v4_fast_path_matches_the_core_decoder_on_random_input() {
+    // xorshift: deterministic, so a failure reproduces.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let pieces: &[&[u8]] = &[
+        b"0:\"",
+        b"\"",
+        b"\\",
+        b"n",
+        b"\n",
+        b"\r",
+        b"\r\n",
+        b"g:",
+        b"3:",
+        b"h:",
+        b"{",
+        b"}",
+        b"\xc3",
+        b"\xa9",
+        b"\xf0\x9f\xa6\x80",
+        b" ",
+        b"x",
+        b":",
+        b"d:{\"finishReason\":\"stop\"}",
+    ];
+    for _ in 0..3000 {
+        let len = (next() % 24) as usize;
+        let input: Vec<u8> = (0..len)
+            .flat_map(|_| {
+                pieces[(next() % pieces.len() as u64) as usize]
+                    .iter()
+                    .copied()
+            })
+            .collect();
+        let cut = (next() as usize) % (input.len() + 1);
+        let chunks = [&input[..cut], &input[cut..]];
+        assert_eq!(
+            decode(false, &chunks),
+            core_decode(&chunks),
+            "{:?}",
+            String::from_utf8_lossy(&input)
+        );
+    }
+}
+
+#[test]
+fn v4_overlong_lines_match_the_core_decoder() {
+    let long = vec![b'x'; docs_edge_core::stream::MAX_LINE_BYTES + 1];
+    let input = [&b"0:\""[..], &long, b"\"\n0:\"ok\"\n"].concat();
+    let half = input.len() / 2;
+    for chunks in [vec![&input[..]], vec![&input[..half], &input[half..]]] {
+        let events = decode(false, &chunks);
+        assert_eq!(events, core_decode(&chunks));
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[0]["type"], "parse-error");
+    }
+}

@@ -4,10 +4,12 @@
 //!
 //! - [`decoder`]: incremental v4 data stream / v5+ UI message stream parser, one batch per push.
 //! - [`batch`]: the compact form a batch crosses into JavaScript in.
+//! - [`lines`]: line splitting without a copy per line.
 //! - [`requests`]: request bodies and response checks through the core wire types.
 
 pub mod batch;
 pub mod decoder;
+pub mod lines;
 pub mod requests;
 
 #[cfg(test)]
