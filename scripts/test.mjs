@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything, on a fresh machine. Bootstraps, runs the host `cargo test`s, builds the worker,
-// checks that `wrangler deploy` can bundle it, starts it under `wrangler dev` on a free loopback port with
-// a throwaway state folder, runs the HTTP integration tests against it, and stops it whatever happens.
+// checks that `wrangler deploy` can bundle it, builds the SDK package, starts the worker under `wrangler dev`
+// on a free loopback port with a throwaway state folder, runs the HTTP, SDK (Node and Chromium) and web
+// demo tests against it, and stops it whatever happens.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { bootstrap } from './lib/bootstrap.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
 import { buildWorker } from './build-worker.mjs';
+import { buildSdk } from './build-sdk.mjs';
 import { startWorker } from './lib/worker-process.mjs';
 
 function section(title) {
@@ -36,7 +38,7 @@ async function main() {
   bootstrap();
 
   section('host tests (cargo test)');
-  if (!run('cargo', ['test', '-p', 'docs-edge-core', '--quiet'])) return 1;
+  if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '--quiet'])) return 1;
 
   section('build the worker');
   buildWorker();
@@ -55,6 +57,9 @@ async function main() {
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+
+  section('build the SDK package');
+  await buildSdk();
 
   section('integration tests against wrangler dev');
   const artifacts = join(root, 'test-artifacts');

@@ -3,7 +3,7 @@
 // outside the mapped folders, and an optional handler for dynamic routes.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -24,7 +24,7 @@ function resolveIn(folder, rest) {
   } catch {
     return null;
   }
-  const file = join(folder, relative || 'index.html');
+  const file = join(folder, relative);
   return file === folder || file.startsWith(folder + sep) ? file : null;
 }
 
@@ -34,13 +34,15 @@ function resolveIn(folder, rest) {
  * @returns {Promise<{url: string, close: () => Promise<void>}>}
  */
 export async function startStaticServer({ mounts, handle, port = 0, host = '127.0.0.1' }) {
-  const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
+  const folders = Object.fromEntries(Object.entries(mounts).map(([prefix, folder]) => [prefix, resolve(folder)]));
+  const prefixes = Object.keys(folders).sort((a, b) => b.length - a.length);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
     try {
       if (handle && (await handle(req, res, url))) return;
       const prefix = prefixes.find((p) => url.pathname.startsWith(p));
-      const file = prefix && resolveIn(mounts[prefix], url.pathname.slice(prefix.length));
+      let file = prefix && resolveIn(folders[prefix], url.pathname.slice(prefix.length));
+      if (file && (await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
       if (!file || req.method !== 'GET' || !(await stat(file).catch(() => null))?.isFile()) {
         res.writeHead(404, { 'content-type': 'text/plain' });
         return res.end('not found');
