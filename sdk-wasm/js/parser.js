@@ -15,10 +15,12 @@ const PARSE_ERROR = 16;
 const UI_CHUNK = 17;
 const UI_DONE = 18;
 
+const utf8 = new TextDecoder();
+
 function readBatch(records, decoder) {
   const n = records.length;
   if (n === 0) return [];
-  const heap = decoder.heap();
+  const heap = utf8.decode(decoder.heap());
   const events = [];
   for (let i = 0; i < n; i += 4) {
     const kind = records[i];

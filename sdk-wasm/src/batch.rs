@@ -78,6 +78,14 @@ impl EventBatch {
         self.records.extend_from_slice(&[kind, 0, 0, 0]);
     }
 
+    /// Room for the events of `input_bytes` of stream, so that a push does not grow the buffers
+    /// step by step: event text is about as long as the input, and a token line about 8 bytes or
+    /// more (a denser chunk only grows the records once more).
+    pub fn reserve_for(&mut self, input_bytes: usize) {
+        self.heap.reserve(input_bytes);
+        self.records.reserve(input_bytes / 8 * 4 + 4);
+    }
+
     pub fn len(&self) -> usize {
         self.records.len() / 4
     }
@@ -106,6 +114,10 @@ impl EventBatch {
 /// UTF-16 length of valid UTF-8: one unit per character, two for characters outside the BMP
 /// (those are exactly the ones with a 4-byte sequence, whose lead byte is 0xF0 or more).
 pub fn utf16_units(utf8: &[u8]) -> u32 {
+    // Most text is ASCII, which `is_ascii` checks a word at a time.
+    if utf8.is_ascii() {
+        return saturate(utf8.len());
+    }
     let units = utf8
         .iter()
         .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))

@@ -50,6 +50,7 @@ impl StreamDecoder {
 
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<u32> {
+        self.batch.reserve_for(bytes.len());
         match &mut self.protocol {
             Protocol::Data(lines) => {
                 let batch = &mut self.batch;
@@ -77,13 +78,10 @@ impl StreamDecoder {
         self.hand_over()
     }
 
-    /// The text of the last push's events, as one string.
-    pub fn heap(&mut self) -> String {
-        // Only ever filled from `&str`s and serde_json output, so always UTF-8; lossy is a
-        // no-op fallback that keeps this free of panics.
-        let bytes = std::mem::take(&mut self.heap);
-        String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    /// The text of the last push's events, as UTF-8 (JS decodes it in one `TextDecoder` call;
+    /// returning a `String` instead would validate it here once more).
+    pub fn heap(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.heap)
     }
 }
 

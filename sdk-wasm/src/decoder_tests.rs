@@ -56,10 +56,16 @@ fn decode(ui: bool, chunks: &[&[u8]]) -> Vec<Value> {
     let mut events = Vec::new();
     for chunk in chunks {
         let records = decoder.push_bytes(chunk);
-        events.extend(read_batch(&records, &decoder.heap()));
+        events.extend(read_batch(
+            &records,
+            &String::from_utf8(decoder.heap()).unwrap(),
+        ));
     }
     let records = decoder.finish();
-    events.extend(read_batch(&records, &decoder.heap()));
+    events.extend(read_batch(
+        &records,
+        &String::from_utf8(decoder.heap()).unwrap(),
+    ));
     events
 }
 

@@ -29,35 +29,52 @@ fn read(bytes: &[u8]) -> Result<&str, String> {
     std::str::from_utf8(bytes).map_err(|_| "line is not valid UTF-8".to_string())
 }
 
+/// The longest prefix of `bytes` that is valid UTF-8.
+fn valid_prefix(bytes: &[u8]) -> &str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    }
+}
+
 fn overlong() -> String {
     format!("line is longer than {MAX_LINE_BYTES} bytes")
 }
 
 impl Lines {
-    pub fn push(&mut self, mut bytes: &[u8], mut emit: impl FnMut(LineResult)) {
+    pub fn push(&mut self, chunk: &[u8], mut emit: impl FnMut(LineResult)) {
+        let mut at = 0;
         if self.after_cr {
-            if let Some((&first, rest)) = bytes.split_first() {
+            if let Some(&first) = chunk.first() {
                 self.after_cr = false;
                 if first == b'\n' {
-                    bytes = rest;
+                    at = 1;
                 }
             }
         }
-        while let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+        // One UTF-8 check for the whole chunk instead of one per line: a line that lies inside the
+        // valid part is a slice of it between ASCII bytes, so `get` finds it on char boundaries.
+        let valid = valid_prefix(chunk);
+        while let Some(len) = chunk[at..].iter().position(|&b| b == b'\n' || b == b'\r') {
+            let end = at + len;
             self.seen += 1;
             if self.buf.is_empty() && !self.overlong {
-                emit((self.seen, read(&bytes[..end])));
+                let line = match valid.get(at..end) {
+                    Some(text) if text.len() <= MAX_LINE_BYTES => Ok(text),
+                    _ => read(&chunk[at..end]),
+                };
+                emit((self.seen, line));
             } else {
-                self.append(&bytes[..end]);
+                self.append(&chunk[at..end]);
                 emit((self.seen, self.buffered()));
                 self.reset_line();
             }
-            let is_cr = bytes[end] == b'\r';
-            let crlf = is_cr && bytes.get(end + 1) == Some(&b'\n');
-            self.after_cr = is_cr && end + 1 == bytes.len();
-            bytes = &bytes[end + if crlf { 2 } else { 1 }..];
+            let is_cr = chunk[end] == b'\r';
+            let crlf = is_cr && chunk.get(end + 1) == Some(&b'\n');
+            self.after_cr = is_cr && end + 1 == chunk.len();
+            at = end + if crlf { 2 } else { 1 };
         }
-        self.append(bytes);
+        self.append(&chunk[at..]);
     }
 
     /// The last line, if it has no line end; the splitter can then be reused.

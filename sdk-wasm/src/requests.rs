@@ -113,6 +113,32 @@ mod tests {
     }
 
     #[test]
+    fn message_bodies_pass_the_workers_request_rules() {
+        use docs_edge_core::assistant::request::{parse_v1, parse_v2};
+        let input = json!({
+            "fp": "anonymous",
+            "messages": [
+                {"id": "u1", "role": "user", "content": "How do I export?"},
+                {"id": "a1", "role": "assistant", "content": "Start a job."},
+                {"id": "u2", "role": "user", "content": "and then?"},
+            ],
+            "threadId": "thr_0123456789abcdef",
+            "currentPath": "/export/overview",
+            "filter": {"language": "en"},
+            "context": [{"type": "code", "value": "fn main() {}", "path": "src/main.rs"}],
+            "retrievalPageSize": 4,
+        })
+        .to_string();
+        let v1 = parse_v1(&parsed(request_body("message-v1", &input))).unwrap();
+        let v2 = parse_v2(&parsed(request_body("message-v2", &input))).unwrap();
+        assert_eq!(v1, v2, "both protocols carry the same request");
+        assert_eq!(v1.question(), "and then?");
+        assert_eq!(v1.retrieval_page_size, 4);
+        assert_eq!(v1.thread_id.as_deref(), Some("thr_0123456789abcdef"));
+        assert_eq!(v1.context.len(), 1);
+    }
+
+    #[test]
     fn wrong_shapes_are_refused_before_sending() {
         let bad = [
             (
