@@ -45,7 +45,10 @@ export interface ParseErrorEvent {
   message: string;
 }
 
-/** AI SDK v4 data stream parts, named and shaped as `ai@4`'s `parseDataStreamPart` returns them. */
+/**
+ * AI SDK v4 data stream parts, named as `ai@4`'s `parseDataStreamPart` names them. Values are the JSON
+ * as sent, checked against the core types (so fields `ai@4` drops, such as `threadId`, are kept).
+ */
 export type DataStreamPart =
   | { type: 'text'; value: string }
   | { type: 'data'; value: unknown[] }
@@ -57,9 +60,9 @@ export type DataStreamPart =
   | { type: 'tool_call_delta'; value: { toolCallId: string; argsTextDelta: string } }
   | {
       type: 'finish_message';
-      value: { finishReason: FinishReason; usage?: Usage; threadId?: string; [extra: string]: unknown };
+      value: { finishReason: FinishReason | (string & {}); usage?: Usage; threadId?: string; [extra: string]: unknown };
     }
-  | { type: 'finish_step'; value: { finishReason: FinishReason; usage?: Usage; isContinued: boolean } }
+  | { type: 'finish_step'; value: { finishReason: FinishReason | (string & {}); usage?: Usage; isContinued?: boolean } }
   | { type: 'start_step'; value: { messageId: string } }
   | { type: 'reasoning'; value: string }
   | {
