@@ -17,9 +17,8 @@ class Answer {
   sources = [];
   threadId;
   usage = null;
-  finishReason;
 
-  /** @returns {object | undefined} the chat event for a stream event, undefined for none */
+  /** The chat event for a stream event; throws for an error part (the answer is incomplete). */
   take(event) {
     switch (event.type) {
       case 'text':
@@ -48,7 +47,6 @@ class Answer {
         const value = event.type === 'finish' ? event : event.value;
         this.threadId = value.threadId ?? value.messageMetadata?.threadId ?? this.threadId;
         this.usage = value.usage ?? this.usage;
-        this.finishReason = value.finishReason;
         return { type: 'finish', finishReason: value.finishReason, usage: this.usage, threadId: this.threadId };
       }
       default:
@@ -194,10 +192,7 @@ export class AssistantClient {
       try {
         const response = await http.send('POST', path, { body: payload, signal });
         answer.threadId = response.headers.get('x-thread-id') ?? threadId;
-        for await (const event of readEvents(response, { protocol })) {
-          const chat = answer.take(event);
-          if (chat) yield chat;
-        }
+        for await (const event of readEvents(response, { protocol })) yield answer.take(event);
       } catch (err) {
         const error = transportError(err, signal);
         // Stopped by the user: keep the question and what had arrived, as useChat's stop() does.

@@ -3,9 +3,11 @@
 //!
 //! v5+ UI message streams go through the core crate's decoder as they are. v4 data streams, the
 //! format whose throughput matters (every token is a line), take a fast path for the parts that are
-//! one JSON string (text, reasoning, error) and hand every other line to the core crate's
-//! `DataStreamPart::decode_line`, which stays the one definition of the format;
-//! `decoder_tests.rs` checks that the result equals the core decoder's on every split.
+//! one JSON string (text, reasoning, error) and a one-step check against the core types for the
+//! structured parts every answer carries; every other line, and any line those paths refuse, goes to
+//! the core crate's `DataStreamPart::decode_line`, which stays the one definition of the format.
+//! `decoder_tests.rs` checks that the events (types, line numbers, messages, string values) equal the
+//! core decoder's on every split of tricky lines and on random input.
 
 use std::borrow::Cow;
 
