@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: bootstrap, build, secrets in .dev.vars (created once), `wrangler dev` on 127.0.0.1:8787
 // (PORT overrides) with local KV, R2 and Durable Objects persisted under .wrangler/, a demo organization
-// seeded idempotently, and what to try printed.
+// seeded idempotently, the web demo on 127.0.0.1:8788 (DEMO_PORT overrides), and what to try printed.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap } from './lib/bootstrap.mjs';
@@ -11,6 +11,8 @@ import { OperatorClient } from './lib/operator.mjs';
 import { startWorker } from './lib/worker-process.mjs';
 import { buildWorker } from './build-worker.mjs';
 import { seedDemoDocs } from './lib/demo-docs.mjs';
+import { buildSdk } from './build-sdk.mjs';
+import { startDemoServer } from './lib/demo-server.mjs';
 
 const DEMO_DOMAIN = 'demo.docs-edge.local';
 const demoFile = join(root, '.wrangler', 'demo.json');
@@ -47,6 +49,7 @@ async function seedDemo(client) {
 async function main() {
   bootstrap();
   buildWorker();
+  await buildSdk();
   const { vars, created } = ensureDevVars(join(root, '.dev.vars'));
   if (created) console.log('[start] wrote .dev.vars with fresh ROOT_TOKEN and LINK_SIGNING_KEY');
   const port = Number(process.env.PORT ?? 8787);
@@ -55,8 +58,10 @@ async function main() {
   const demo = await seedDemo(client);
   const site = await seedDemoDocs(worker.baseUrl, demo);
   const base = worker.baseUrl;
+  const web = await startDemoServer({ workerUrl: base, demo, port: Number(process.env.DEMO_PORT ?? 8788) });
   console.log(`
 docs-edge is running at ${base}
+Web demo (chat and export, using the SDK package): ${web.url}/
 
   Demo organization ${demo.orgId} (enterprise), domain ${demo.domain}${site ? ` (${site.pageCount} pages published)` : ''}
   Assistant key (public, browser-safe): ${demo.assistantKey}
@@ -69,7 +74,7 @@ Try:
   npm run admin -- list-keys ${demo.orgId}
 
 Stop with Ctrl+C. State persists in .wrangler/state.`);
-  const stop = () => worker.stop().then(() => process.exit(0));
+  const stop = () => Promise.all([worker.stop(), web.close()]).then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await new Promise((resolve) => worker.child.on('exit', resolve));

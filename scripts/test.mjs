@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything, on a fresh machine. Bootstraps, runs the host `cargo test`s, builds the worker,
-// checks that `wrangler deploy` can bundle it, starts it under `wrangler dev` on a free loopback port with
-// a throwaway state folder, runs the HTTP integration tests against it (each response checked against
-// worker/openapi.json), then schemathesis against the same worker, and stops it whatever happens.
+// checks that `wrangler deploy` can bundle it, builds the SDK package, starts the worker under `wrangler dev`
+// on a free loopback port with a throwaway state folder, runs the HTTP, SDK (Node and Chromium) and web
+// demo tests against it (each response checked against worker/openapi.json), then schemathesis against
+// the same worker, and stops it whatever happens.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { bootstrap } from './lib/bootstrap.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
 import { buildWorker } from './build-worker.mjs';
+import { buildSdk } from './build-sdk.mjs';
 import { startWorker } from './lib/worker-process.mjs';
 import { runSchemathesis } from '../tests/contract/run-schemathesis.mjs';
 
@@ -68,7 +70,7 @@ async function main() {
 
   if (only.length === 0) {
     section('host tests (cargo test)');
-    if (!run('cargo', ['test', '-p', 'docs-edge-core', '--quiet'])) return 1;
+    if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '--quiet'])) return 1;
   }
 
   section('build the worker');
@@ -76,6 +78,8 @@ async function main() {
 
   if (only.length === 0 && !deployBundleFits()) return 1;
 
+  section('build the SDK package');
+  await buildSdk();
 
   section('integration tests against wrangler dev');
   const artifacts = join(root, 'test-artifacts');

@@ -195,3 +195,101 @@ pub struct BundleLink {
     pub size_bytes: u64,
     pub expires_at: String,
 }
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies as clients send them. The worker validates raw JSON itself (with field paths,
+// see `validate`); these types are what the SDK builds, so the shapes are written down once.
+
+/// `POST /discovery/v1/search/{domain}`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchRequest {
+    pub query: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_threshold: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<SearchFilter>,
+}
+
+/// `POST /discovery/v1/page/{domain}`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PageRequest {
+    pub path: String,
+}
+
+/// `POST /v1/static-export/jobs`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ExportRequest {
+    pub domain: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageRole {
+    System,
+    User,
+    Assistant,
+}
+
+/// The only part kind a client needs to send: the server reads a message's text.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum MessagePart {
+    Text { text: String },
+}
+
+/// One message of an assistant request: v1 (AI SDK v4) sends `content` and `parts`, v2 (AI SDK
+/// v5+) `parts` only.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RequestMessage {
+    pub id: String,
+    pub role: MessageRole,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(default)]
+    pub parts: Vec<MessagePart>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum ContextType {
+    Code,
+    TextSelection,
+}
+
+/// Code or a text selection the user shows the assistant with the question.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestContext {
+    #[serde(rename = "type")]
+    pub kind: ContextType,
+    pub value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element_id: Option<String>,
+}
+
+/// `POST /discovery/v{1,2}/assistant/{domain}/message`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageRequest {
+    pub fp: String,
+    pub messages: Vec<RequestMessage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<RequestContext>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<SearchFilter>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieval_page_size: Option<u32>,
+}

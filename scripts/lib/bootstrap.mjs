@@ -1,10 +1,10 @@
 // Installs what the build and tests need, and only what is missing: the wasm target, the pinned
-// wasm-bindgen-cli and worker-build, the npm packages from the lock file, and (for `npm test`) pinned
-// schemathesis in .venv-schemathesis. A second run takes seconds.
+// wasm-bindgen-cli and worker-build, the npm packages from the lock file, Debian's Chromium for the
+// browser tests, and (for `npm test`) pinned schemathesis in .venv-schemathesis. A second run takes seconds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cargoBin, pins, toolEnv } from './env.mjs';
+import { root, cargoBin, chromiumPath, pins, toolEnv } from './env.mjs';
 import { ensureSchemathesis } from './schemathesis.mjs';
 
 function run(cmd, args, options = {}) {
@@ -48,6 +48,13 @@ export function bootstrap({ quiet = false, contractTests = false } = {}) {
     // out of sync. The versions installed are still exactly the locked ones.
     step('installing npm packages from package-lock.json');
     run('npm', ['install', '--no-audit', '--no-fund']);
+  }
+  // playwright-core drives Debian's Chromium: `npx playwright install` downloads a browser build, which
+  // cannot work here. apt-get only when it is missing (the machines run as root).
+  if (!existsSync(chromiumPath)) {
+    step('installing Debian\'s chromium (once)');
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...toolEnv(), DEBIAN_FRONTEND: 'noninteractive' } });
   }
   if (contractTests) ensureSchemathesis(step);
   log('tools ready');

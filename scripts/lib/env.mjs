@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cargoBin = join(process.env.CARGO_HOME || join(homedir(), '.cargo'), 'bin');
 export const nodeBin = join(root, 'node_modules', '.bin');
+/** Debian's Chromium, installed by bootstrap, driven by playwright-core in the browser tests. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const pins = {
   wasmBindgen: '0.2.130',

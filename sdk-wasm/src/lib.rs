@@ -1,1 +1,24 @@
+//! The wasm half of the browser and Node SDK (`sdk-wasm/js/` is the other half): the stream
+//! parsers and the wire shapes, both from `docs-edge-core` built without its server feature, so
+//! the worker and the SDK share one definition of everything that crosses the wire.
+//!
+//! - [`decoder`]: incremental v4 data stream / v5+ UI message stream parser, one batch per push.
+//! - [`batch`]: the compact form a batch crosses into JavaScript in.
+//! - [`lines`]: line splitting without a copy per line.
+//! - [`requests`]: request bodies and response checks through the core wire types.
 
+pub mod batch;
+pub mod decoder;
+pub mod lines;
+pub mod requests;
+
+#[cfg(test)]
+mod decoder_tests;
+
+/// Called once by the JS loader. Panics cannot come from input (decoders report errors as
+/// events), but with the `panic-hook` feature a bug would at least print its message.
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(feature = "panic-hook")]
+    console_error_panic_hook::set_once();
+}

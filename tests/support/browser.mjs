@@ -1,23 +1,50 @@
-// Headless Debian Chromium for browser tests (playwright-core drives it), and a plain static file
-// server for folders such as an unpacked export bundle.
+// Headless Debian Chromium through playwright-core (no browser download: `npx playwright install` cannot
+// work here), with a fresh profile per launch; and a plain static file server for folders such as an
+// unpacked export bundle.
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumPath } from '../../scripts/lib/env.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
 
-/** The flags this machine's closed network needs (no background connections to Google's hosts);
- * playwright gives every launch a fresh profile. */
-export async function launchChromium() {
-  return chromium.launch({
-    executablePath: CHROMIUM,
+/** A browser context on a throwaway profile; `close()` removes the profile too. */
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'docs-edge-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
     headless: true,
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
-    ],
+    args: ARGS,
+    acceptDownloads: true,
+    viewport: { width: 1100, height: 800 },
   });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fails the test with the page's own errors rather than a timeout. */
+export function collectPageErrors(page) {
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return errors;
+}
+
+/** A plain browser (not a persistent context) for tests that make their own contexts. */
+export async function launchChromium() {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: ARGS });
 }
 
 const TYPES = {

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Builds the npm package in sdk-wasm/pkg/, offline: cargo (wasm32, release), the pinned wasm-bindgen CLI
+// (`--target web`: ESM whose init takes a URL or bytes, so one glue file serves browsers and Node),
+// npm binaryen's wasm-opt, then esbuild bundles the glue and the hand-written modules of sdk-wasm/js/
+// into one minified ESM file per platform (index.js for browsers, node.js for Node), next to the types.
+// Skips everything when nothing it reads changed since the last build. Prints the gzipped size.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root, nodeBin, cargoBin, toolEnv } from './lib/env.mjs';
+
+export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
+const jsSources = join(root, 'sdk-wasm', 'js');
+const wasmName = 'docs_edge_sdk';
+const inputs = [
+  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src/wire.rs', 'core/src/stream.rs',
+  'core/src/lib.rs', 'core/Cargo.toml', 'Cargo.toml', 'Cargo.lock',
+];
+const stamp = join(sdkPkg, `${wasmName}_bg.wasm`);
+
+function newestMtime(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((m, name) => Math.max(m, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+function sdkIsBuilt() {
+  if (!existsSync(stamp)) return false;
+  const built = statSync(stamp).mtimeMs;
+  return inputs.every((p) => !existsSync(join(root, p)) || newestMtime(join(root, p)) <= built);
+}
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with status ${result.status}`);
+}
+
+/** Gzipped bytes of what a page loads: the wasm module and the browser bundle. */
+export function sdkSize() {
+  const gz = (f) => gzipSync(readFileSync(join(sdkPkg, f)), { level: 9 }).length;
+  const wasm = gz(`${wasmName}_bg.wasm`);
+  const js = gz('index.js');
+  return { wasm, js, total: wasm + js };
+}
+
+async function bundle(dir) {
+  const { build } = await import('esbuild');
+  const common = { bundle: true, format: 'esm', target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning' };
+  await build({ ...common, entryPoints: [join(dir, 'index.js')], outfile: join(sdkPkg, 'index.js'), platform: 'browser' });
+  await build({ ...common, entryPoints: [join(dir, 'node.js')], outfile: join(sdkPkg, 'node.js'), platform: 'node' });
+}
+
+export async function buildSdk({ force = false } = {}) {
+  if (force || !sdkIsBuilt()) {
+    run('cargo', ['build', '-p', 'docs-edge-sdk', '--target', 'wasm32-unknown-unknown', '--release', '--quiet']);
+    const out = mkdtempSync(join(tmpdir(), 'docs-edge-sdk-'));
+    try {
+      const built = join(root, 'target', 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);
+      // --weak-refs: wasm objects a caller forgets to free are released by the garbage collector.
+      run(join(cargoBin, 'wasm-bindgen'), [
+        built, '--out-dir', out, '--out-name', wasmName, '--target', 'web', '--no-typescript', '--weak-refs',
+      ]);
+      rmSync(sdkPkg, { recursive: true, force: true });
+      mkdirSync(sdkPkg, { recursive: true });
+      // npm's binaryen, never Debian's (its wasm-opt 108 produces modules that fail to load).
+      run(join(nodeBin, 'wasm-opt'), ['-Oz', join(out, `${wasmName}_bg.wasm`), '-o', join(out, 'opt.wasm')]);
+      for (const file of readdirSync(jsSources)) copyFileSync(join(jsSources, file), join(out, file));
+      await bundle(out);
+      for (const file of ['index.d.ts', 'package.json', 'README.md']) copyFileSync(join(jsSources, file), join(sdkPkg, file));
+      // Last, so that its time stamps a complete build.
+      copyFileSync(join(out, 'opt.wasm'), stamp);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+  const size = sdkSize();
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(`sdk package: ${kib(size.total)} gzipped (wasm ${kib(size.wasm)}, JS ${kib(size.js)})`);
+  return size;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  buildSdk({ force: process.argv.includes('--force') }).catch((err) => {
+    console.error(err.message);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,220 @@
+// AssistantClient: the browser-safe client of the discovery endpoints (assistant, search, page), with a
+// public `svc_dsc_` key. Keeps the conversation and its thread across turns, as useChat does.
+import { keyKind } from './docs_edge_sdk.js';
+import { DocsEdgeError, transportError } from './errors.js';
+import { Http, body, json } from './http.js';
+import { readEvents } from './parser.js';
+
+function randomId(prefix) {
+  // getRandomValues exists in insecure contexts too, unlike crypto.randomUUID.
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return prefix + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** One protocol's events reduced to the events a chat shows, and the answer they add up to. */
+class Answer {
+  text = '';
+  sources = [];
+  threadId;
+  usage = null;
+
+  /** The chat event for a stream event; throws for an error part (the answer is incomplete). */
+  take(event) {
+    switch (event.type) {
+      case 'text':
+      case 'text-delta': {
+        const delta = event.type === 'text' ? event.value : event.delta;
+        this.text += delta;
+        return { type: 'text', delta };
+      }
+      case 'source':
+      case 'source-url': {
+        const s = event.type === 'source' ? event.value : { id: event.sourceId, url: event.url, title: event.title };
+        const source = { id: s.id, url: s.url, ...(s.title === undefined ? {} : { title: s.title }) };
+        this.sources.push(source);
+        return { type: 'source', source };
+      }
+      case 'error':
+        // The server failed after the stream started: the answer is incomplete.
+        throw new DocsEdgeError('value' in event ? event.value : event.errorText, {
+          status: 200,
+          code: 'stream_error',
+        });
+      case 'parse-error':
+        return event;
+      case 'finish_message':
+      case 'finish': {
+        const value = event.type === 'finish' ? event : event.value;
+        this.threadId = value.threadId ?? value.messageMetadata?.threadId ?? this.threadId;
+        this.usage = value.usage ?? this.usage;
+        return { type: 'finish', finishReason: value.finishReason, usage: this.usage, threadId: this.threadId };
+      }
+      default:
+        return { type: 'other', event };
+    }
+  }
+}
+
+/** A turn: async-iterable once for its events; `result` resolves to the whole answer either way. */
+export class ChatTurn {
+  #events;
+  #claimed = false;
+  #result;
+
+  constructor(run) {
+    let resolve;
+    let reject;
+    this.#result = new Promise((a, b) => {
+      resolve = a;
+      reject = b;
+    });
+    // Rejections are delivered to whoever awaits `result` or iterates; never "unhandled" otherwise.
+    this.#result.catch(() => {});
+    this.#events = (async function* () {
+      let settled = false;
+      try {
+        const result = yield* run();
+        settled = true;
+        resolve(result);
+      } catch (err) {
+        settled = true;
+        reject(err);
+        throw err;
+      } finally {
+        if (!settled) reject(new DocsEdgeError('the turn was stopped before its end', { code: 'aborted' }));
+      }
+    })();
+  }
+
+  [Symbol.asyncIterator]() {
+    if (this.#claimed) throw new TypeError('a turn can be iterated once');
+    this.#claimed = true;
+    return this.#events;
+  }
+
+  /** `{text, sources, threadId, usage}` once the stream ends; reads the stream itself if nobody iterates. */
+  get result() {
+    if (!this.#claimed) {
+      this.#claimed = true;
+      (async () => {
+        for await (const _ of this.#events);
+      })().catch(() => {});
+    }
+    return this.#result;
+  }
+}
+
+export class AssistantClient {
+  #http;
+  #domain;
+  #fp;
+  #protocol;
+  #messages = [];
+  #threadId;
+
+  /**
+   * @param {{baseUrl: string, domain: string, apiKey: string, fp?: string, protocol?: 'v1'|'v2',
+   *   retry?: boolean | {retries?: number, maxDelayMs?: number}, fetch?: typeof fetch}} options
+   */
+  constructor({ baseUrl, domain, apiKey, fp = 'anonymous', protocol = 'v1', retry, fetch } = {}) {
+    if (typeof apiKey !== 'string' || !apiKey) {
+      throw new DocsEdgeError('apiKey is required (a public svc_dsc_ key)', { code: 'invalid_options' });
+    }
+    if (keyKind(apiKey) === 'admin') {
+      throw new DocsEdgeError(
+        'AssistantClient takes a public assistant key (svc_dsc_…), not an admin key: admin keys are secrets',
+        { code: 'wrong_key_kind' },
+      );
+    }
+    if (typeof domain !== 'string' || !domain) throw new DocsEdgeError('domain is required', { code: 'invalid_options' });
+    if (protocol !== 'v1' && protocol !== 'v2') {
+      throw new DocsEdgeError("protocol must be 'v1' or 'v2'", { code: 'invalid_options' });
+    }
+    this.#http = new Http({ baseUrl, token: apiKey, fetch, retry });
+    this.#domain = encodeURIComponent(domain);
+    this.#fp = fp;
+    this.#protocol = protocol;
+  }
+
+  /** The conversation so far, oldest first (copies). */
+  get messages() {
+    return this.#messages.map((m) => ({ ...m, ...(m.sources ? { sources: [...m.sources] } : {}) }));
+  }
+
+  get threadId() {
+    return this.#threadId;
+  }
+
+  /** Forgets the conversation: the next message starts a new thread. */
+  reset() {
+    this.#messages = [];
+    this.#threadId = undefined;
+  }
+
+  /**
+   * Asks a question. `input` is the text, or `{text?, messages?, threadId?, context?, currentPath?,
+   * filter?, retrievalPageSize?}` where `messages` replaces the kept conversation.
+   */
+  sendMessage(input, { signal } = {}) {
+    const options = typeof input === 'string' ? { text: input } : { ...input };
+    const history = (options.messages ?? this.#messages).map((m) => ({
+      id: m.id ?? randomId('msg_'),
+      role: m.role,
+      content: m.content,
+    }));
+    const added = [];
+    if (options.text !== undefined) {
+      added.push({ id: randomId('msg_'), role: 'user', content: options.text });
+    }
+    const messages = [...history, ...added];
+    const threadId = 'threadId' in options ? options.threadId ?? undefined : this.#threadId;
+    const payload = body(this.#protocol === 'v2' ? 'message-v2' : 'message-v1', {
+      fp: this.#fp,
+      messages,
+      threadId,
+      context: options.context,
+      currentPath: options.currentPath,
+      filter: options.filter,
+      retrievalPageSize: options.retrievalPageSize,
+    });
+    const http = this.#http;
+    const protocol = this.#protocol === 'v2' ? 'v5' : 'v4';
+    const path = `/discovery/${this.#protocol}/assistant/${this.#domain}/message`;
+    const commit = (answer) => {
+      this.#messages = [
+        ...messages,
+        { id: randomId('msg_'), role: 'assistant', content: answer.text, sources: answer.sources },
+      ];
+      if (answer.threadId) this.#threadId = answer.threadId;
+    };
+    return new ChatTurn(async function* () {
+      const answer = new Answer();
+      try {
+        const response = await http.send('POST', path, { body: payload, signal });
+        answer.threadId = response.headers.get('x-thread-id') ?? threadId;
+        for await (const event of readEvents(response, { protocol })) yield answer.take(event);
+      } catch (err) {
+        const error = transportError(err, signal);
+        // Stopped by the user: keep the question and what had arrived, as useChat's stop() does.
+        if (error.code === 'aborted' && answer.text) commit(answer);
+        throw error;
+      }
+      commit(answer);
+      return { text: answer.text, sources: answer.sources, threadId: answer.threadId, usage: answer.usage };
+    });
+  }
+
+  /** `POST /discovery/v1/search/{domain}`: `options` are `{pageSize, scoreThreshold, filter, signal}`. */
+  async search(query, { signal, ...options } = {}) {
+    const payload = body('search', { query, ...options });
+    const response = await this.#http.send('POST', `/discovery/v1/search/${this.#domain}`, { body: payload, signal });
+    return json(response, 'search');
+  }
+
+  /** `POST /discovery/v1/page/{domain}`: the page's text. */
+  async page(path, { signal } = {}) {
+    const payload = body('page', { path });
+    const response = await this.#http.send('POST', `/discovery/v1/page/${this.#domain}`, { body: payload, signal });
+    return json(response, 'page');
+  }
+}

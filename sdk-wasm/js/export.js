@@ -1,0 +1,60 @@
+// StaticExportClient: the server-side client of the static export API. It takes an admin key, a
+// secret, so it refuses to run in a browser page unless told so explicitly.
+import { DocsEdgeError } from './errors.js';
+import { Http, body, json, sleep } from './http.js';
+
+const inBrowserPage = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+export class StaticExportClient {
+  #http;
+
+  /**
+   * @param {{baseUrl: string, adminKey: string, allowBrowser?: boolean,
+   *   retry?: boolean | {retries?: number, maxDelayMs?: number}, fetch?: typeof fetch}} options
+   */
+  constructor({ baseUrl, adminKey, allowBrowser = false, retry, fetch } = {}) {
+    if (inBrowserPage() && !allowBrowser) {
+      throw new DocsEdgeError(
+        'StaticExportClient uses a secret admin key and refuses to run in a browser page; call the export ' +
+          'API from a server (or pass allowBrowser: true if this page is not public)',
+        { code: 'browser_not_allowed' },
+      );
+    }
+    if (typeof adminKey !== 'string' || !adminKey) {
+      throw new DocsEdgeError('adminKey is required (a secret svc_ key)', { code: 'invalid_options' });
+    }
+    this.#http = new Http({ baseUrl, token: adminKey, fetch, retry });
+  }
+
+  /** Starts an export of `domain`; resolves to the job (`status` `queued` at first). */
+  async start(domain, { version, paths, signal } = {}) {
+    const payload = body('export', { domain, version, paths });
+    return json(await this.#http.send('POST', '/v1/static-export/jobs', { body: payload, signal }), 'export-job');
+  }
+
+  async status(jobId, { signal } = {}) {
+    return json(await this.#http.send('GET', `/v1/static-export/jobs/${encodeURIComponent(jobId)}`, { signal }), 'export-job');
+  }
+
+  /**
+   * Polls until the job completes (resolves to it) or fails (rejects with code `export_failed`).
+   * `onProgress(job)` sees every status read, the last one included.
+   */
+  async waitForCompletion(jobId, { onProgress, intervalMs = 1000, signal } = {}) {
+    while (true) {
+      const job = await this.status(jobId, { signal });
+      onProgress?.(job);
+      if (job.status === 'completed') return job;
+      if (job.status === 'failed') {
+        throw new DocsEdgeError(job.error || `export job ${jobId} failed`, { status: 200, code: 'export_failed' });
+      }
+      await sleep(intervalMs, signal);
+    }
+  }
+
+  /** A fresh download link of a completed job's archive: `{jobId, bundleUrl, sizeBytes, expiresAt}`. */
+  async bundle(jobId, { signal } = {}) {
+    const path = `/v1/static-export/jobs/${encodeURIComponent(jobId)}/bundle`;
+    return json(await this.#http.send('POST', path, { signal }), 'bundle');
+  }
+}

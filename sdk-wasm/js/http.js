@@ -1,0 +1,111 @@
+// One HTTP call of either client: bearer auth, JSON bodies built through the wasm wire types, errors
+// mapped to DocsEdgeError, and the optional wait-and-retry of a 429 after its Retry-After.
+import { requestBody, responseBody } from './docs_edge_sdk.js';
+import { DocsEdgeError, transportError } from './errors.js';
+
+/** `kind` names a wire type in sdk-wasm/src/requests.rs; a shape error is reported before sending. */
+export function body(kind, value) {
+  try {
+    return requestBody(kind, JSON.stringify(value));
+  } catch (err) {
+    throw new DocsEdgeError(`invalid request: ${err.message}`, { code: 'invalid_request' });
+  }
+}
+
+/** Parses and checks a JSON response against its wire type. */
+export async function json(response, kind) {
+  const text = await response.text();
+  try {
+    return JSON.parse(responseBody(kind, text));
+  } catch (err) {
+    throw new DocsEdgeError(`unexpected response from ${response.url || 'the server'}: ${err.message}`, {
+      status: response.status,
+      code: 'invalid_response',
+    });
+  }
+}
+
+function normalizeBaseUrl(baseUrl) {
+  if (typeof baseUrl !== 'string' || !/^https?:\/\//.test(baseUrl)) {
+    throw new DocsEdgeError('baseUrl must be an http(s) URL', { code: 'invalid_options' });
+  }
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/** `retry: true` or `{retries, maxDelayMs}`; off by default. */
+function retryPolicy(retry) {
+  if (!retry) return { retries: 0, maxDelayMs: 0 };
+  const { retries = 2, maxDelayMs = 60_000 } = retry === true ? {} : retry;
+  return { retries, maxDelayMs };
+}
+
+/** Waits, unless `signal` aborts first (then rejects with code `aborted`). */
+export function sleep(ms, signal) {
+  const aborted = () => new DocsEdgeError('waiting was aborted', { code: 'aborted' });
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    function abort() {
+      clearTimeout(timer);
+      reject(aborted());
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
+async function errorOf(response) {
+  const text = await response.text().catch(() => '');
+  let message = `HTTP ${response.status}`;
+  let code = 'http_error';
+  try {
+    ({ error: message, code } = JSON.parse(responseBody('error', text)));
+  } catch {
+    // not our error shape (a proxy's page, an empty body): keep the status line
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new DocsEdgeError(message, {
+    status: response.status,
+    code,
+    retryAfter: Number.isFinite(retryAfter) && response.headers.has('retry-after') ? retryAfter : undefined,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+  });
+}
+
+/** What both clients share: where, with which key, through which fetch, with which retry policy. */
+export class Http {
+  constructor({ baseUrl, token, fetch: fetchImpl, retry }) {
+    this.baseUrl = normalizeBaseUrl(baseUrl);
+    this.token = token;
+    this.fetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
+    this.retry = retryPolicy(retry);
+  }
+
+  /** Resolves to an ok Response; anything else becomes a DocsEdgeError. */
+  async send(method, path, { body: payload, signal, headers = {} } = {}) {
+    const init = {
+      method,
+      signal,
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
+    };
+    if (payload !== undefined) {
+      init.body = payload;
+      init.headers['content-type'] = 'application/json';
+    }
+    for (let attempt = 0; ; attempt++) {
+      let response;
+      try {
+        response = await this.fetch(`${this.baseUrl}${path}`, init);
+      } catch (err) {
+        throw transportError(err, signal);
+      }
+      if (response.ok) return response;
+      const error = await errorOf(response);
+      const waitMs = (error.retryAfter ?? 0) * 1000;
+      if (response.status !== 429 || attempt >= this.retry.retries || waitMs > this.retry.maxDelayMs) throw error;
+      await sleep(waitMs, signal);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+// The chat panel: streams each answer into the page as it arrives, lists its sources as links, keeps the
+// thread across follow-ups (the SDK client does), stops on request, and says plainly what went wrong.
+const $ = (selector) => document.querySelector(selector);
+
+/** What a reader should be told about a failed turn. */
+export function describeError(err, baseUrl) {
+  if (err.code === 'network_error') return `Cannot reach the service at ${baseUrl}. Is it running? (${err.message})`;
+  if (err.code === 'wrong_key_kind') return `${err.message}.`;
+  if (err.status === 401) return 'The assistant key was refused (401 unauthorized). Check the key below.';
+  if (err.status === 403) return `This key may not use the assistant (403 ${err.code}).`;
+  if (err.status === 429) return `Rate limited: too many questions. Try again in ${err.retryAfter ?? 'a few'} s.`;
+  if (err.code === 'stream_error') return `The answer failed midway: ${err.message}`;
+  return `${err.message}${err.status ? ` (${err.status} ${err.code})` : ''}`;
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+export function setupChat(config, makeClient) {
+  const keyInput = $('#api-key');
+  keyInput.value = config.assistantKey;
+  let client;
+  let controller;
+  const showError = (message) => {
+    $('#chat-error').textContent = message;
+    $('#chat-error').hidden = !message;
+  };
+  const renew = () => {
+    try {
+      client = makeClient(keyInput.value.trim());
+      showError('');
+    } catch (err) {
+      client = undefined;
+      showError(describeError(err, config.baseUrl));
+    }
+    $('#thread-id').textContent = 'none yet';
+    $('#messages').replaceChildren();
+  };
+  keyInput.addEventListener('change', renew);
+  $('#new-thread').addEventListener('click', renew);
+  renew();
+
+  const setBusy = (busy) => {
+    $('#send').disabled = busy;
+    $('#stop').disabled = !busy;
+  };
+  $('#stop').addEventListener('click', () => controller?.abort());
+  $('#ask').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const question = $('#question').value.trim();
+    if (!question || !client) return;
+    $('#question').value = '';
+    showError('');
+    $('#messages').append(element('li', 'user', question));
+    const item = element('li', 'assistant streaming');
+    const answer = element('div', 'answer');
+    const sources = element('ul', 'sources');
+    item.append(answer, sources);
+    $('#messages').append(item);
+    controller = new AbortController();
+    setBusy(true);
+    try {
+      for await (const e of client.sendMessage(question, { signal: controller.signal })) {
+        if (e.type === 'text') answer.textContent += e.delta;
+        else if (e.type === 'source') {
+          const link = element('a', null, e.source.title || e.source.url);
+          link.href = e.source.url;
+          link.target = '_blank';
+          link.rel = 'noopener';
+          sources.append(element('li'));
+          sources.lastChild.append(link);
+        } else if (e.type === 'finish' && e.threadId) $('#thread-id').textContent = e.threadId;
+      }
+    } catch (err) {
+      if (err.code === 'aborted') item.append(element('p', 'note', 'Stopped.'));
+      else {
+        showError(describeError(err, config.baseUrl));
+        if (!answer.textContent) item.remove();
+      }
+    } finally {
+      item.classList.remove('streaming');
+      if (client.threadId) $('#thread-id').textContent = client.threadId;
+      setBusy(false);
+    }
+  });
+  setBusy(false);
+}
