@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,7 +87,7 @@ test('readEvents takes a Response (protocol from its headers), a ReadableStream 
 
 // --- the package
 
-test('npm pack ships the wasm, the JS and the types, and the exports map resolves in Node', () => {
+test('npm pack ships the wasm, the JS and the types; the exports map resolves in Node and in tsc --strict', () => {
   const dir = mkdtempSync(join(tmpdir(), 'docs-edge-pack-'));
   try {
     const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PKG, encoding: 'utf8' }));
@@ -102,6 +102,15 @@ test('npm pack ships the wasm, the JS and the types, and the exports map resolve
       "import { DataStreamParser } from 'docs-edge-sdk'; console.log(JSON.stringify(new DataStreamParser().push('0:\"ok\"\\n')))"],
     { cwd: dir, encoding: 'utf8' });
     assert.deepEqual(JSON.parse(out), [{ type: 'text', value: 'ok' }]);
+    // The types, through the same exports map, used as callers use them.
+    copyFileSync(fileURLToPath(new URL('./support/sdk-usage.ts', import.meta.url)), join(dir, 'usage.ts'));
+    const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
+    try {
+      execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+        '--lib', 'es2022,dom,dom.iterable,esnext.disposable', 'usage.ts'], { cwd: dir, stdio: 'pipe' });
+    } catch (err) {
+      assert.fail(`tsc: ${err.stdout}${err.stderr}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
