@@ -316,6 +316,26 @@ pub fn pack_tree(tree: &SourceTree) -> Vec<u8> {
 }
 
 /// A source tree from `(path, text)` pairs, for tests.
+/// Tree path of `target` relative to the folder of `file` (`/x` is from the root); `None` if it climbs
+/// out. docs.json `$ref`s, snippet imports and page links all resolve with it.
+pub(crate) fn join_relative(file: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    if !target.starts_with('/') {
+        parts.extend(file.split('/'));
+        parts.pop();
+    }
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 #[cfg(test)]
 pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
     files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::archive::SourceTree;
+use super::archive::{join_relative, SourceTree};
 use super::nav::{Division, DivisionKind, NavItem};
 
 pub const CONFIG_FILE: &str = "docs.json";
@@ -212,25 +212,6 @@ impl RefResolver<'_, '_> {
         }
         Ok(resolved)
     }
-}
-
-/// `target` relative to the folder of `file` (`/x` is from the root); `None` if it climbs out.
-fn join_relative(file: &str, target: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    if !target.starts_with('/') {
-        parts.extend(file.split('/'));
-        parts.pop();
-    }
-    for part in target.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 /// Child collections a navigation node may hold, with the kind and label key of their entries.

@@ -2,11 +2,11 @@
 //! component children and title-like component attributes. Snippets imported from `.mdx` files are
 //! inlined where their tag stands.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use pulldown_cmark::{Event, Options, Parser, Tag as MdTag, TagEnd};
 
-use super::archive::SourceTree;
+use super::archive::{join_relative, SourceTree};
 use super::frontmatter;
 use super::jsx::{self, Tag, TagKind};
 use super::mdx::{blocks, Block};
@@ -77,15 +77,7 @@ struct Extractor<'t> {
 impl Extractor<'_> {
     fn mdx(&mut self, body: &str, file: &str, depth: usize) {
         let blocks = blocks(body);
-        let imports: HashMap<&str, String> = blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::Esm(esm) => Some(*esm),
-                _ => None,
-            })
-            .flat_map(|esm| esm.lines().filter_map(default_import))
-            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?)))
-            .collect();
+        let imports = snippet_imports(&blocks, file);
         for block in &blocks {
             match block {
                 Block::Markdown(md) => self.markdown(md, file, depth),
@@ -397,30 +389,29 @@ pub(crate) fn default_import(line: &str) -> Option<(&str, &str)> {
     Some((name, source))
 }
 
+/// The snippets a page imports (`import X from '/snippets/x.mdx'`): component name to tree path.
+pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<&'b str, String> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Esm(esm) => Some(*esm),
+            _ => None,
+        })
+        .flat_map(|esm| esm.lines().filter_map(default_import))
+        .filter_map(|(name, source)| Some((name, snippet_path(file, source)?)))
+        .collect()
+}
+
 /// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
 /// Other imports (`.jsx`, packages) are not snippets with text.
 pub(crate) fn snippet_path(file: &str, source: &str) -> Option<String> {
     if !(source.ends_with(".mdx") || source.ends_with(".md")) {
         return None;
     }
-    let mut parts: Vec<&str> = Vec::new();
-    if !source.starts_with('/') {
-        if !source.starts_with('.') {
-            return None;
-        }
-        parts.extend(file.split('/'));
-        parts.pop();
+    if !source.starts_with('/') && !source.starts_with('.') {
+        return None;
     }
-    for part in source.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
+    join_relative(file, source)
 }
 
 #[cfg(test)]

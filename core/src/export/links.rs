@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::docs::archive::join_relative;
 use crate::docs::SourceTree;
 
 /// Folder of the files the export itself adds (CSS, JS, search index): tree files there are not copied.
@@ -223,7 +224,7 @@ pub(crate) fn asset_path(
     }
     let (path, _) = split_url(url);
     let decoded = percent_decode(path);
-    let candidates = [join(page_path, &decoded), join(source, &decoded)];
+    let candidates = [join_relative(page_path, &decoded), join_relative(source, &decoded)];
     candidates
         .into_iter()
         .flatten()
@@ -246,26 +247,6 @@ pub(crate) fn is_safe_path(path: &str) -> bool {
         && path
             .split('/')
             .all(|p| !p.is_empty() && p != "." && p != "..")
-}
-
-/// `target` from the folder of `base` (or from the root when it starts with `/`), without the page
-/// extension handling of [`resolve`]; `None` if it climbs above the root.
-fn join(base: &str, target: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    if !target.starts_with('/') {
-        parts.extend(base.split('/'));
-        parts.pop();
-    }
-    for part in target.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 /// Relative URL from the file `from` to the file `to`, both bundle paths: `a/b.html` -> `c/d.html`

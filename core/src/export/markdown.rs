@@ -6,7 +6,6 @@
 //! rules via `sections::Inline`, same slugger, same order of snippets and re-read indented code), so
 //! search results and the table of contents land on the rendered ids.
 
-use std::collections::BTreeMap;
 
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, Event, LinkType, Options, Parser, Tag as MdTag, TagEnd,
@@ -15,7 +14,7 @@ use pulldown_cmark::{
 use crate::docs::frontmatter;
 use crate::docs::jsx::{self, Tag, TagKind};
 use crate::docs::mdx::{blocks, Block};
-use crate::docs::sections::{default_import, snippet_path, Inline, MAX_NESTING, MAX_SNIPPET_DEPTH};
+use crate::docs::sections::{snippet_imports, Inline, MAX_NESTING, MAX_SNIPPET_DEPTH};
 use crate::docs::slug::{slugify, Slugger};
 use crate::docs::SourceTree;
 
@@ -140,15 +139,7 @@ impl<'a> Renderer<'a> {
 
     fn mdx(&mut self, body: &str, file: &str, depth: usize) {
         let blocks = blocks(body);
-        let imports: BTreeMap<&str, String> = blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::Esm(esm) => Some(*esm),
-                _ => None,
-            })
-            .flat_map(|esm| esm.lines().filter_map(default_import))
-            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?)))
-            .collect();
+        let imports = snippet_imports(&blocks, file);
         for block in &blocks {
             match block {
                 Block::Markdown(md) => self.markdown(md, file, depth),
@@ -716,6 +707,7 @@ fn footnote_id(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
     use crate::docs::archive::tree;
     use crate::docs::sections;
 
