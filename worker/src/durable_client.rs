@@ -9,7 +9,7 @@ use worker::{Env, Headers, Method, Request, RequestInit};
 use crate::error::{ApiError, ApiResult};
 use docs_edge_core::wire::ErrorBody;
 
-/// What the object answered: `Ok(None)` for a plain 404 from objects that answer "not found" that way.
+/// The object's 2xx body, or its error as [`ApiError::Relayed`] (status, body and `Retry-After` kept).
 pub async fn post<B: Serialize, T: DeserializeOwned>(
     env: &Env,
     binding: &str,

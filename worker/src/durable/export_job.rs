@@ -1,7 +1,7 @@
 //! `ExportJob`: one Durable Object per static export job. It holds the job's state and renders the
 //! site in alarm-driven batches, each written to R2 as one gzip member of tar entries, so no alarm
 //! holds more than a batch of pages in memory or runs long. The job renders the version that was
-//! live when it started (its `publishId`), so a publish during the job changes nothing in it.
+//! live when it was requested (its `publishId`), so a publish during the job changes nothing in it.
 //!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
@@ -45,6 +45,8 @@ pub struct StartJob {
     pub job_id: String,
     pub org_id: String,
     pub domain: String,
+    /// The published version to render, read when the job was requested.
+    pub publish_id: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
     pub batch_pages: u32,
@@ -217,15 +219,11 @@ impl ExportJob {
             // Job ids are random; a second start of the same id is a retried call, answered the same.
             return Ok(existing.view());
         }
-        let bucket = sites::bucket(&self.env)?;
-        let version = sites::current_version(&bucket, &start.domain)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", start.domain)))?;
         let mut record = JobRecord {
             job_id: start.job_id,
             org_id: start.org_id,
             domain: start.domain,
-            publish_id: version.publish_id,
+            publish_id: start.publish_id,
             version: start.version,
             paths: start.paths,
             status: JobStatus::Queued,

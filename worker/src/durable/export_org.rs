@@ -26,6 +26,7 @@ const HOUR_SECS: u64 = 3600;
 pub struct StartOrder {
     pub org_id: String,
     pub domain: String,
+    pub publish_id: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
     pub starts_per_hour: u64,
@@ -116,6 +117,7 @@ impl ExportOrg {
             job_id: job_id.to_string(),
             org_id: order.org_id.clone(),
             domain: order.domain.clone(),
+            publish_id: order.publish_id.clone(),
             version: order.version.clone(),
             paths: order.paths.clone(),
             batch_pages: order.batch_pages,

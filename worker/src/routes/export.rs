@@ -47,12 +47,14 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_start_request(&body)?;
     let domain = require_domain(&directory, &key, &request.domain).await?;
-    if sites::current_version(&sites::bucket(&call.env)?, &domain).await?.is_none() {
-        return Err(ApiError::NotFound(format!("no docs are published for {domain}")));
-    }
+    // The job renders this version, whatever is published while it runs.
+    let live = sites::current_version(&sites::bucket(&call.env)?, &domain)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let order = StartOrder {
         org_id: key.org_id.clone(),
         domain,
+        publish_id: live.publish_id,
         version: request.version,
         paths: request.paths,
         starts_per_hour: call.config.export_starts_per_hour,
