@@ -2,7 +2,7 @@
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
-use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol};
+use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceRef};
 use docs_edge_core::assistant::extractive::compose_answer;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
@@ -94,7 +94,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let answer = Generation {
         env: call.env.clone(),
         backend,
-        encoder: AnswerEncoder::new(protocol, random_id("msg_", 8)?),
+        encoder: AnswerEncoder::new(protocol, random_id("msg_", 8)?, thread_id.clone()),
         request,
         passages,
         query_text,
@@ -165,8 +165,7 @@ impl Generation {
                     self.send(part);
                     return;
                 }
-                let thread_id = self.thread.thread_id.clone();
-                let part = self.encoder.finish(reason, usage, &thread_id);
+                let part = self.encoder.finish(reason, usage);
                 self.send(part);
             }
             Outcome::Failed(detail) => {
@@ -188,13 +187,9 @@ impl Generation {
             }
             sources.push(StoredSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });
         }
-        for source in &sources {
-            let part = self.encoder.source(&source.url, &source.title);
-            if !self.send(part) {
-                return None;
-            }
-        }
-        Some(sources)
+        let refs: Vec<SourceRef> = sources.iter().map(|s| SourceRef { url: &s.url, title: &s.title }).collect();
+        let part = self.encoder.sources(&self.query_text, &refs);
+        self.send(part).then_some(sources)
     }
 
     fn extractive(&mut self) -> Outcome {
@@ -281,8 +276,21 @@ impl Generation {
         let now = now_iso();
         self.thread.now = now.clone();
         self.thread.messages = vec![
-            StoredMessage { role: "user".into(), content: question, created_at: now.clone(), sources: Vec::new() },
-            StoredMessage { role: "assistant".into(), content: answer, created_at: now, sources },
+            StoredMessage {
+                id: None,
+                role: "user".into(),
+                content: question,
+                created_at: now.clone(),
+                sources: Vec::new(),
+            },
+            // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
+            StoredMessage {
+                id: Some(self.encoder.message_id().to_string()),
+                role: "assistant".into(),
+                content: answer,
+                created_at: now,
+                sources,
+            },
         ];
         match threads::append(&self.env, &self.thread).await? {
             Some(_) => Ok(()),
