@@ -28,7 +28,7 @@ before(async () => {
       persistTo: state,
       vars: name === 'workers-ai'
         ? { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_MODEL: '@cf/test/model' }
-        : { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: LLM_KEY, LLM_MODEL: `${name}-test-model` },
+        : { ROOT_TOKEN, ASSISTANT_BACKEND: name, LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: LLM_KEY, LLM_MODEL: `${name}-test-model`, ASSISTANT_KEEPALIVE_SECONDS: '1' },
       configs: name === 'workers-ai' ? workersAiConfigs(state, mock.baseUrl) : [],
     });
     const t = await tenant({ base: worker.baseUrl });
@@ -80,7 +80,7 @@ async function parts(text) {
   await processDataStream({
     stream,
     onTextPart: (v) => events.push(['text', v]),
-    onSourcePart: (v) => events.push(['source', v]),
+    onToolResultPart: (v) => v.result.forEach((source) => events.push(['source', source])),
     onErrorPart: (v) => events.push(['error', v]),
     onDataPart: (v) => events.push(['data', v]),
     onFinishMessagePart: (v) => events.push(['finish', v]),
@@ -127,13 +127,15 @@ for (const name of BACKENDS) {
     assert.match(prompt, /Publish your docs/, 'retrieved passages reach the model');
   });
 
-  test(`${name}: an upstream error mid-stream ends the stream with a 3: part`, async () => {
+  test(`${name}: an upstream error mid-stream ends the stream with a 3: part and a d: end`, async () => {
     const res = await postRaw(name, 'FAIL_MIDSTREAM how do I publish?');
     assert.equal(res.status, 200);
+    // `processDataStream` reports a 3: part to its callback; useChat would throw on it.
     const events = await parts(res.text);
     assert.deepEqual(events.filter(([k]) => k === 'text').map(([, v]) => v), MOCK_TOKENS.slice(0, 2));
-    assert.equal(events.at(-1)[0], 'error');
-    assert.ok(!events.some(([k]) => k === 'finish'));
+    assert.deepEqual(events.slice(-2).map(([k]) => k), ['error', 'finish']);
+    assert.equal(events.at(-1)[1].finishReason, 'error');
+    assert.equal(events.at(-2)[1], 'the answer could not be completed: the language model failed', 'no internal detail');
     assert.ok(!res.text.includes(LLM_KEY));
   });
 }
@@ -161,8 +163,30 @@ test('v2: an upstream error mid-stream ends the UI message stream with an error 
   const data = (await res.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
   const chunks = data.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
   assert.deepEqual(chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta), MOCK_TOKENS.slice(0, 2));
-  assert.equal(chunks.at(-1).type, 'error');
-  assert.equal(typeof chunks.at(-1).errorText, 'string');
-  assert.ok(!chunks.some((c) => c.type === 'finish'));
+  assert.deepEqual(chunks.slice(-2).map((c) => c.type), ['error', 'finish']);
+  assert.equal(chunks.at(-2).errorText, 'the answer could not be completed: the language model failed');
+  assert.equal(data.at(-1), '[DONE]');
   assert.ok(!data.join('\n').includes(LLM_KEY));
+});
+
+test('while the model is silent, keep-alives go out that the v4 parser skips (v1) and SSE comments (v2)', async () => {
+  const v1 = await postRaw('openai', 'SLOW_START how do I publish?');
+  assert.equal(v1.status, 200);
+  assert.equal(v1.headers['cache-control'], 'no-cache, no-transform');
+  assert.equal(v1.headers['x-accel-buffering'], 'no');
+  assert.ok(v1.chunks[0].length > 0 && !v1.chunks[0].includes('0:'), 'the first bytes went out before any text');
+  assert.match(v1.text, /\n\n/, 'an empty line (keep-alive) was sent');
+  const events = await parts(v1.text);
+  assert.deepEqual(events.filter(([k]) => k === 'text').map(([, v]) => v), MOCK_TOKENS);
+  assert.equal(events.at(-1)[0], 'finish');
+
+  const { worker, t } = backends.openai;
+  const res = await fetch(`${worker.baseUrl}/discovery/v2/assistant/${t.domain}/message`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'SLOW_START how?' }] }] }),
+  });
+  const text = await res.text();
+  assert.match(text, /^: keep-alive$/m);
+  assert.ok(text.endsWith('data: [DONE]\n\n'));
 });

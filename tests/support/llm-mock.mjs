@@ -2,11 +2,13 @@
 // OpenAI Chat Completions (`data: {chunk}` ... `data: [DONE]`), Anthropic Messages (`event:` +
 // `data:` pairs from message_start to message_stop) and Workers AI (`data: {"response"}` ... `[DONE]`). Tokens are spaced in time so a test can see the
 // answer arrive piece by piece. A question containing FAIL_MIDSTREAM makes the provider fail after two
-// tokens, in that provider's own error shape.
+// tokens, in that provider's own error shape; one containing SLOW_START makes the OpenAI stand-in wait
+// SLOW_START_MS before its first token.
 import { createServer } from 'node:http';
 
 export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export ', 'is one bundle.'];
 const GAP_MS = 120;
+export const SLOW_START_MS = 2500;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,6 +25,8 @@ async function openai(req, res, body) {
   const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
   send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   const fail = lastUserText(body).includes('FAIL_MIDSTREAM');
+  // A model that thinks before its first token: long enough for the worker's keep-alive to fire.
+  if (lastUserText(body).includes('SLOW_START')) await sleep(SLOW_START_MS);
   for (const [i, token] of MOCK_TOKENS.entries()) {
     if (fail && i === 2) {
       send({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } });

@@ -11,12 +11,17 @@ use docs_edge_core::assistant::providers::{
     anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
     AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
 };
+use std::future::Future;
+use std::pin::pin;
+use std::time::Duration;
+
+use futures_util::future::{select, Either};
 use futures_util::StreamExt;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::ReadableStream;
-use worker::{ByteStream, Env, Fetch, Headers, Method, Request, RequestInit};
+use worker::{ByteStream, Delay, Env, Fetch, Headers, Method, Request, RequestInit};
 
 use crate::config::text;
 use crate::error::{ApiError, ApiResult};
@@ -87,10 +92,61 @@ impl Backend {
     }
 }
 
+/// How long a backend may produce nothing before a keep-alive goes out: `ASSISTANT_KEEPALIVE_SECONDS`
+/// (default 10; proxies commonly drop connections idle for 30 to 100 s).
+pub fn keep_alive_interval(env: &Env) -> Duration {
+    let seconds = text(env, "ASSISTANT_KEEPALIVE_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(10);
+    Duration::from_secs(seconds)
+}
+
+/// Awaits `work`, calling `on_idle` each time `idle` passes without it completing. `on_idle`
+/// returning false (the client went away) gives up: `None`.
+async fn with_keep_alive<T>(work: impl Future<Output = T>, idle: Duration, on_idle: &mut impl FnMut() -> bool) -> Option<T> {
+    let mut work = pin!(work);
+    loop {
+        match select(work.as_mut(), Delay::from(idle)).await {
+            Either::Left((value, _)) => return Some(value),
+            Either::Right(((), _)) => {
+                if !on_idle() {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 /// Streams one LLM answer: `on_event` gets every parsed event and returns false to stop early (the
-/// client went away), which drops the upstream response and so cancels it.
-pub async fn stream_llm(backend: &Backend, prompt: &ChatPrompt, mut on_event: impl FnMut(LlmEvent) -> bool) -> Result<(), String> {
-    let (mut body, mut parser) = match backend {
+/// client went away), which drops the upstream response and so cancels it. While the provider is
+/// silent for `idle`, `on_idle` is called (to send a keep-alive); false from it stops too.
+pub async fn stream_llm(
+    backend: &Backend,
+    prompt: &ChatPrompt,
+    idle: Duration,
+    mut on_idle: impl FnMut() -> bool,
+    mut on_event: impl FnMut(LlmEvent) -> bool,
+) -> Result<(), String> {
+    let Some(opened) = with_keep_alive(open_llm(backend, prompt), idle, &mut on_idle).await else { return Ok(()) };
+    let (mut body, mut parser) = opened?;
+    loop {
+        let Some(next) = with_keep_alive(body.next(), idle, &mut on_idle).await else { return Ok(()) };
+        let Some(chunk) = next else { break };
+        let chunk = chunk.map_err(|e| format!("provider stream broke: {e}"))?;
+        for event in parser.push(&chunk) {
+            if !on_event(event) {
+                return Ok(());
+            }
+        }
+    }
+    for event in parser.finish() {
+        if !on_event(event) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream, Parser), String> {
+    Ok(match backend {
         Backend::Extractive => return Err("the extractive backend does not stream from a provider".into()),
         Backend::OpenAi(s) => (
             post_json(
@@ -111,21 +167,7 @@ pub async fn stream_llm(backend: &Backend, prompt: &ChatPrompt, mut on_event: im
             Parser::Anthropic(AnthropicStream::new()),
         ),
         Backend::WorkersAi(s) => (run_workers_ai(s, prompt).await?, Parser::WorkersAi(WorkersAiStream::new())),
-    };
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| format!("provider stream broke: {e}"))?;
-        for event in parser.push(&chunk) {
-            if !on_event(event) {
-                return Ok(());
-            }
-        }
-    }
-    for event in parser.finish() {
-        if !on_event(event) {
-            return Ok(());
-        }
-    }
-    Ok(())
+    })
 }
 
 async fn post_json(url: &str, body: &str, header_list: &[(&str, String)]) -> Result<ByteStream, String> {

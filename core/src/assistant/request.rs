@@ -325,7 +325,8 @@ fn v1_message(message: &Obj) -> Result<Message, FieldError> {
     message.opt_array("annotations")?;
     let parts_path = message.field_path("parts");
     let mut texts = Vec::new();
-    for (j, part) in message.req_array("parts")?.iter().enumerate() {
+    // `parts` arrived in ai@4.2; ai@4.1 clients send `content` (and `toolInvocations`) only.
+    for (j, part) in message.opt_array("parts")?.unwrap_or_default().iter().enumerate() {
         let part = object(part, &parts_path.index(j))?;
         if let Some(text) = v1_part(&part, role)? {
             texts.push(text);
@@ -589,6 +590,17 @@ mod tests {
     const TOOL: &str = "/messages/1/parts/3/toolInvocation";
 
     #[test]
+    fn v1_messages_without_parts_parse_as_ai_4_1_sends_them() {
+        let mut body = v1_body();
+        for m in body["messages"].as_array_mut().unwrap() {
+            m.as_object_mut().unwrap().remove("parts");
+        }
+        let request = parse_v1(&body).unwrap();
+        assert_eq!(request.question(), "And on Windows?");
+        assert_eq!(request.conversation[1].text, "Run the installer.");
+    }
+
+    #[test]
     fn accepts_a_use_chat_v4_body_with_extra_fields() {
         let request = parse_v1(&v1_body()).unwrap();
         assert_eq!(
@@ -805,7 +817,6 @@ mod tests {
                 "messages[1].content: must be at most 32000 characters",
             ),
             (set(v1_body(), "/messages/1/annotations", json!({})), "messages[1].annotations: must be an array"),
-            (remove(v1_body(), "/messages/1/parts"), "messages[1].parts: is required"),
             (set(v1_body(), m, json!("text")), "messages[1].parts: must be an array"),
             (set(v1_body(), &format!("{m}/0"), json!(1)), "messages[1].parts[0]: must be an object"),
             (set(v1_body(), &format!("{m}/0"), json!({})), "messages[1].parts[0].type: is required"),

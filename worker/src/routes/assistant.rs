@@ -18,7 +18,7 @@ use crate::app::Call;
 use crate::clock::now_iso;
 use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
-use crate::generation::{stream_llm, Backend};
+use crate::generation::{keep_alive_interval, stream_llm, Backend};
 use crate::http::read_json_object;
 use crate::random::random_id;
 use crate::routes::discovery::authorize;
@@ -235,9 +235,12 @@ impl Generation {
         let mut finish: Option<(FinishReason, Usage)> = None;
         let mut failure: Option<String> = None;
         let mut gone = false;
+        let keep_alive = self.encoder.keep_alive();
         let encoder = &mut self.encoder;
         let sender = &self.sender;
-        let result = stream_llm(backend, &prompt, |event| match event {
+        let idle = keep_alive_interval(&self.env);
+        let on_idle = || sender.unbounded_send(Ok(keep_alive.as_bytes().to_vec())).is_ok();
+        let result = stream_llm(backend, &prompt, idle, on_idle, |event| match event {
             LlmEvent::TextDelta(delta) => {
                 text.push_str(&delta);
                 let part = encoder.text(&delta);
@@ -262,7 +265,8 @@ impl Generation {
             }
         })
         .await;
-        if gone {
+        // A failed keep-alive also means the client went away.
+        if gone || self.sender.is_closed() {
             return Outcome::ClientGone;
         }
         if let Some(message) = failure.or(result.err()) {
