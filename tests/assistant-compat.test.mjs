@@ -6,7 +6,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { BASE_URL, call, tenant } from './support/api.mjs';
+import { BASE_URL, call, assertError, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 
 const require = createRequire(import.meta.url);
@@ -123,7 +123,7 @@ async function v2Transport(ai, body, status = 200) {
   return chunks;
 }
 
-async function v2Turn(ai, messages, extraBody = {}) {
+async function v2Turn(ai, messages, extraBody = {}, trigger = 'submit-message', messageId = undefined) {
   const raw = {};
   const transport = new ai.DefaultChatTransport({
     api: `${BASE_URL}/discovery/v2/assistant/${t.domain}/message`,
@@ -137,7 +137,7 @@ async function v2Turn(ai, messages, extraBody = {}) {
       return new Response(raw.text, { status: res.status, headers: res.headers });
     },
   });
-  const stream = await transport.sendMessages({ chatId: 'chat-compat', messages, trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+  const stream = await transport.sendMessages({ chatId: 'chat-compat', messages, trigger, messageId, abortSignal: undefined });
   let message;
   for await (const snapshot of ai.readUIMessageStream({ stream, terminateOnError: true })) message = snapshot;
   return { message, raw };
@@ -179,3 +179,63 @@ for (const [release, alias] of Object.entries(V5_PLUS)) {
     assert.deepEqual(chunks.slice(-2).map((c) => c.type), ['error', 'finish'], `ai@${release} accepts the error path`);
   });
 }
+
+test('v4 reload() replaces the last answer instead of adding a second one', async () => {
+  const first = v4User(QUESTION);
+  const one = await v4Turn('ai4_1_15', [first]);
+  const threadId = one.response.headers.get('x-thread-id');
+  // reload(): the history without the last answer, the question resent with its id.
+  const again = await v4Turn('ai4_1_15', [first], { threadId });
+  assert.equal(again.response.status, 200);
+  const thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+  assert.deepEqual(thread.body.messages.map((m) => m.role), ['user', 'assistant']);
+  assert.equal(thread.body.messages[1].id, again.message.id, 'the stored answer is the regenerated one');
+});
+
+test('v5+ regenerate-message replaces the named answer; bad trigger or messageId is a 400 and changes nothing', async () => {
+  const ai = await import('ai5_0_0');
+  const first = v2User(QUESTION);
+  const one = await v2Turn(ai, [first]);
+  const threadId = one.raw.headers.get('x-thread-id');
+  const follow = v2User(FOLLOW_UP);
+  const two = await v2Turn(ai, [first, one.message, follow], { threadId });
+  // regenerate() of the second answer: the client drops it and names it.
+  const again = await v2Turn(ai, [first, one.message, follow], { threadId }, 'regenerate-message', two.message.id);
+  assert.equal(again.message.metadata?.threadId, threadId);
+  let thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+  assert.deepEqual(thread.body.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+  assert.equal(thread.body.messages[3].id, again.message.id);
+  assert.equal(thread.body.messages[1].id, one.message.id, 'the earlier answer stays');
+
+  const url = `/discovery/v2/assistant/${t.domain}/message`;
+  const body = { fp: 'anonymous', threadId, messages: [first, one.message, follow] };
+  const unknownTrigger = await call('POST', url, { token: t.assistantKey, json: { ...body, trigger: 'rewind' } });
+  assertError(unknownTrigger, 400, 'invalid_request');
+  assert.match(unknownTrigger.body.error, /^trigger: must be one of submit-message, regenerate-message/);
+  const strangerId = await call('POST', url, { token: t.assistantKey, json: { ...body, trigger: 'regenerate-message', messageId: 'msg_not_here' } });
+  assertError(strangerId, 400, 'invalid_request');
+  assert.match(strangerId.body.error, /^messageId: /);
+  const after = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+  assert.deepEqual(after.body.messages, thread.body.messages, 'the thread is unchanged');
+});
+
+test('a long thread keeps working past the old single-record limit (messages stored one key each)', async () => {
+  const long = 'x'.repeat(30_000);
+  const v1 = `/discovery/v1/assistant/${t.domain}/message`;
+  let threadId;
+  for (let i = 0; i < 10; i++) {
+    const res = await fetch(`${BASE_URL}${v1}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fp: 'anonymous', ...(threadId ? { threadId } : {}), messages: [{ id: `long${i}`, role: 'user', content: `${long} static export ${i}` }] }),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200);
+    assert.match(text, /\nd:\{"finishReason":"stop"/, `answer ${i} finished: ${text.slice(-200)}`);
+    threadId = res.headers.get('x-thread-id');
+  }
+  // 10 questions of 16,000 stored characters each: about 165 KB, over the 128 KiB single-value limit.
+  const thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+  assert.equal(thread.body.messages.length, 20);
+  assert.ok(thread.body.messages.every((m) => m.role === 'assistant' || m.content.length === 16_000));
+});

@@ -2,6 +2,7 @@
 
 pub mod request;
 pub mod encode;
+pub mod regenerate;
 pub mod passage;
 pub mod query;
 pub mod extractive;

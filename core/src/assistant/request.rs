@@ -55,11 +55,28 @@ pub struct AssistantRequest {
     pub filter: SearchFilter,
     pub context: Vec<ContextItem>,
     pub current_path: Option<String>,
+    /// What the client asks for: a new answer, or another answer in place of an earlier one.
+    pub trigger: Trigger,
+    /// The client's id of the question (the last message), so that a resent question (v4 `reload()`,
+    /// v5+ `regenerate()`) replaces its earlier answer instead of adding a second one.
+    pub question_id: Option<String>,
     /// Every message that carries text, in order; the last one is the user's question.
     /// Client-sent `system` (and v1 `data`) turns are kept with their role: whoever builds the
     /// prompt decides how much to trust them.
     pub conversation: Vec<Turn>,
 }
+
+/// AI SDK v5+ `trigger` (v1 requests are always `Submit`; a v4 `reload()` is recognised by its
+/// resent question id).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Trigger {
+    Submit,
+    /// `regenerate-message`; `message_id` names the answer to replace (`messageId`).
+    Regenerate { message_id: Option<String> },
+}
+
+pub const MAX_MESSAGE_ID_CHARS: usize = 100;
 
 impl AssistantRequest {
     /// The user's question (the text of the last turn).
@@ -144,8 +161,19 @@ fn parse(body: &Value, version: Version) -> Result<AssistantRequest, FieldError>
             .field_path("fp")
             .error("must not be empty (send \"anonymous\" for anonymous users)"));
     }
+    let question_id = root
+        .req_array("messages")?
+        .last()
+        .and_then(|m| m.get("id"))
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty() && id.chars().count() <= MAX_MESSAGE_ID_CHARS)
+        .map(str::to_string);
     let conversation = conversation(&root, version)?;
     let thread_id = thread_id(&root)?;
+    let trigger = match version {
+        Version::V1 => Trigger::Submit,
+        Version::V2 => trigger(&root)?,
+    };
     let retrieval_page_size = match root.opt_number("retrievalPageSize")? {
         None => DEFAULT_RETRIEVAL_PAGE_SIZE,
         Some(n) => integer_in(
@@ -167,8 +195,19 @@ fn parse(body: &Value, version: Version) -> Result<AssistantRequest, FieldError>
         filter,
         context,
         current_path,
+        trigger,
+        question_id,
         conversation,
     })
+}
+
+fn trigger(root: &Obj) -> Result<Trigger, FieldError> {
+    let message_id = root.opt_str_max("messageId", MAX_MESSAGE_ID_CHARS)?.filter(|id| !id.is_empty()).map(str::to_string);
+    match root.opt_str("trigger")? {
+        None | Some("submit-message") => Ok(Trigger::Submit),
+        Some("regenerate-message") => Ok(Trigger::Regenerate { message_id }),
+        Some(_) => Err(root.field_path("trigger").error("must be one of submit-message, regenerate-message")),
+    }
 }
 
 fn thread_id(root: &Obj) -> Result<Option<String>, FieldError> {
@@ -590,6 +629,18 @@ mod tests {
     const TOOL: &str = "/messages/1/parts/3/toolInvocation";
 
     #[test]
+    fn v2_trigger_and_message_id_are_read_and_unknown_triggers_named() {
+        let body = set(v2_body(), "/trigger", json!("regenerate-message"));
+        let body = set(body, "/messageId", json!("msg_a"));
+        let request = parse_v2(&body).unwrap();
+        assert_eq!(request.trigger, Trigger::Regenerate { message_id: Some("msg_a".into()) });
+        assert!(request.question_id.is_some());
+        let err = parse_v2(&set(v2_body(), "/trigger", json!("resume-stream"))).unwrap_err();
+        assert_eq!(err.to_string(), "trigger: must be one of submit-message, regenerate-message");
+        assert_eq!(parse_v1(&set(v1_body(), "/trigger", json!("whatever"))).unwrap().trigger, Trigger::Submit);
+    }
+
+    #[test]
     fn v1_messages_without_parts_parse_as_ai_4_1_sends_them() {
         let mut body = v1_body();
         for m in body["messages"].as_array_mut().unwrap() {
@@ -612,6 +663,8 @@ mod tests {
                 filter: SearchFilter::default(),
                 context: vec![],
                 current_path: None,
+                trigger: Trigger::Submit,
+                question_id: Some(request.question_id.clone().expect("the last message has an id")),
                 conversation: vec![
                     Turn {
                         role: Role::User,

@@ -57,6 +57,10 @@ pub struct AppendRequest {
     pub domain: String,
     /// When false the thread must exist already (a client continuing a thread it was given).
     pub create: bool,
+    /// Drop every stored message after the first `keep` before appending: a regenerated answer
+    /// replaces its question and earlier answer.
+    #[serde(default)]
+    pub keep: Option<usize>,
     pub now: String,
     pub messages: Vec<StoredMessage>,
 }
@@ -156,6 +160,12 @@ impl AssistantThread {
             },
             None => return not_found(),
         };
+        if let Some(keep) = append.keep {
+            while meta.next_seq > meta.first_seq + keep as u64 {
+                meta.next_seq -= 1;
+                storage.delete(&message_key(meta.next_seq)).await?;
+            }
+        }
         for mut message in append.messages {
             if message.content.chars().count() > MAX_STORED_CHARS {
                 message.content = message.content.chars().take(MAX_STORED_CHARS).collect();

@@ -8,6 +8,7 @@ use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::query::retrieval_query;
+use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
 use docs_edge_core::search::Query;
 use docs_edge_core::stream::{FinishReason, Usage};
@@ -51,14 +52,17 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     };
     let backend = Backend::from_env(&call.env)?;
 
-    let (thread_id, create_thread) = match &request.thread_id {
+    let (thread_id, create_thread, keep) = match &request.thread_id {
         Some(id) => {
-            if threads::find(&call.env, id, &caller.key.org_id, Some(&caller.domain)).await?.is_none() {
+            let Some(record) = threads::find(&call.env, id, &caller.key.org_id, Some(&caller.domain)).await? else {
                 return Err(ApiError::NotFound(format!("thread {id} not found")));
-            }
-            (id.clone(), false)
+            };
+            let stored: Vec<StoredTurn> =
+                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref() }).collect();
+            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref())?;
+            (id.clone(), false, keep)
         }
-        None => (random_id("thr_", 8)?, true),
+        None => (random_id("thr_", 8)?, true, None),
     };
     call.response_headers.push(("x-thread-id".into(), thread_id.clone()));
 
@@ -103,6 +107,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
             org_id: caller.key.org_id,
             domain: caller.domain,
             create: create_thread,
+            keep,
             now: String::new(),
             messages: Vec::new(),
         },
@@ -281,7 +286,7 @@ impl Generation {
         self.thread.now = now.clone();
         self.thread.messages = vec![
             StoredMessage {
-                id: None,
+                id: self.request.question_id.clone(),
                 role: "user".into(),
                 content: question,
                 created_at: now.clone(),
