@@ -162,6 +162,8 @@ test('sendMessage streams text and sources, and a follow-up continues the thread
   const thread = await call('GET', `/v1/threads/${result.threadId}`, { token: t.adminKey });
   assert.equal(thread.body.messages.length, 4);
   assert.equal(thread.body.messages[3].content, followUp.text);
+  assert.equal(thread.body.messages[1].id, result.messageId, 'the answer id the stream gave is the stored one');
+  assert.equal(client.messages[1].id, result.messageId);
 });
 
 test('the v2 protocol (UI message stream) gives the same kind of result', async () => {
@@ -171,8 +173,12 @@ test('the v2 protocol (UI message stream) gives the same kind of result', async 
   assert.ok(result.sources.length >= 1);
   assert.match(result.threadId, /^thr_/);
   assert.equal(result.usage, null);
+  assert.match(result.messageId, /^msg_/);
   const again = await client.sendMessage('and per IP?').result;
   assert.equal(again.threadId, result.threadId);
+  const thread = await call('GET', `/v1/threads/${result.threadId}`, { token: t.adminKey });
+  assert.equal(thread.body.messages[1].id, result.messageId, 'the thread id and answer id came from the stream');
+  assert.equal(thread.body.messages[3].id, again.messageId);
 });
 
 test('search and page return the wire shapes; errors are typed', async () => {

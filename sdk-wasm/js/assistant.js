@@ -16,11 +16,39 @@ class Answer {
   text = '';
   sources = [];
   threadId;
+  /** The server's id of the answer (v2 `start.messageId`, v1 `f:`), the id its thread stores. */
+  messageId;
   usage = null;
+  #searchCalls = new Set();
 
-  /** The chat event for a stream event; throws for an error part (the answer is incomplete). */
+  #addSource(s) {
+    const source = { id: s.id, url: s.url, ...(s.title === undefined ? {} : { title: s.title }) };
+    this.sources.push(source);
+    return { type: 'source', source };
+  }
+
+  /** The chat event(s) for a stream event; throws for an error part (the answer is incomplete). */
   take(event) {
     switch (event.type) {
+      case 'start':
+        this.messageId = event.messageId ?? this.messageId;
+        this.threadId = event.messageMetadata?.threadId ?? this.threadId;
+        return { type: 'other', event };
+      case 'start_step':
+        this.messageId = event.value?.messageId ?? this.messageId;
+        return { type: 'other', event };
+      // v1 sources: the result of the server's `search` tool call (every ai@4 client parses 9:/a:).
+      case 'tool_call':
+        if (event.value?.toolName === 'search') this.#searchCalls.add(event.value.toolCallId);
+        return { type: 'other', event };
+      case 'tool_result':
+        if (this.#searchCalls.has(event.value?.toolCallId) && Array.isArray(event.value.result)) {
+          return event.value.result.map((s) => this.#addSource(s));
+        }
+        return { type: 'other', event };
+      case 'message-metadata':
+        this.threadId = event.messageMetadata?.threadId ?? this.threadId;
+        return { type: 'other', event };
       case 'text':
       case 'text-delta': {
         const delta = event.type === 'text' ? event.value : event.delta;
@@ -29,10 +57,7 @@ class Answer {
       }
       case 'source':
       case 'source-url': {
-        const s = event.type === 'source' ? event.value : { id: event.sourceId, url: event.url, title: event.title };
-        const source = { id: s.id, url: s.url, ...(s.title === undefined ? {} : { title: s.title }) };
-        this.sources.push(source);
-        return { type: 'source', source };
+        return this.#addSource(event.type === 'source' ? event.value : { id: event.sourceId, url: event.url, title: event.title });
       }
       case 'error':
         // The server failed after the stream started: the answer is incomplete.
@@ -183,7 +208,7 @@ export class AssistantClient {
     const commit = (answer) => {
       this.#messages = [
         ...messages,
-        { id: randomId('msg_'), role: 'assistant', content: answer.text, sources: answer.sources },
+        { id: answer.messageId ?? randomId('msg_'), role: 'assistant', content: answer.text, sources: answer.sources },
       ];
       if (answer.threadId) this.#threadId = answer.threadId;
     };
@@ -192,7 +217,11 @@ export class AssistantClient {
       try {
         const response = await http.send('POST', path, { body: payload, signal });
         answer.threadId = response.headers.get('x-thread-id') ?? threadId;
-        for await (const event of readEvents(response, { protocol })) yield answer.take(event);
+        for await (const event of readEvents(response, { protocol })) {
+          const taken = answer.take(event);
+          if (Array.isArray(taken)) yield* taken;
+          else yield taken;
+        }
       } catch (err) {
         const error = transportError(err, signal);
         // Stopped by the user: keep the question and what had arrived, as useChat's stop() does.
@@ -200,7 +229,7 @@ export class AssistantClient {
         throw error;
       }
       commit(answer);
-      return { text: answer.text, sources: answer.sources, threadId: answer.threadId, usage: answer.usage };
+      return { text: answer.text, sources: answer.sources, threadId: answer.threadId, messageId: answer.messageId, usage: answer.usage };
     });
   }
 

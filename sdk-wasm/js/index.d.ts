@@ -268,6 +268,8 @@ export interface ChatResult {
   text: string;
   sources: Source[];
   threadId?: string;
+  /** The server's id of the answer, the id its stored thread gives it. */
+  messageId?: string;
   /** `null` when the stream reports none (v2). */
   usage: Usage | null;
 }
