@@ -41,6 +41,20 @@ pub enum FinishReason {
     Unknown,
 }
 
+impl FinishReason {
+    /// A provider's reason, already in AI SDK terms (`stop`, `length`, …); anything else is `Other`.
+    pub fn from_ai_sdk(reason: &str) -> FinishReason {
+        match reason {
+            "stop" => FinishReason::Stop,
+            "length" => FinishReason::Length,
+            "content-filter" => FinishReason::ContentFilter,
+            "tool-calls" => FinishReason::ToolCalls,
+            "error" => FinishReason::Error,
+            _ => FinishReason::Other,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {

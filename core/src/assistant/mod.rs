@@ -3,6 +3,7 @@
 pub mod request;
 pub mod encode;
 pub mod regenerate;
+pub mod session;
 pub mod passage;
 pub mod query;
 pub mod extractive;

@@ -2,16 +2,16 @@
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
-use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceRef};
+use docs_edge_core::assistant::encode::{estimate_tokens, Protocol};
+use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use docs_edge_core::assistant::extractive::compose_answer;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
-use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
 use docs_edge_core::search::Query;
-use docs_edge_core::stream::{FinishReason, Usage};
+use docs_edge_core::stream::Usage;
 use futures_channel::mpsc;
 use worker::{Env, Response};
 
@@ -98,7 +98,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let answer = Generation {
         env: call.env.clone(),
         backend,
-        encoder: AnswerEncoder::new(protocol, random_id("msg_", 8)?, thread_id.clone()),
+        session: AnswerSession::new(protocol, random_id("msg_", 8)?, thread_id.clone()),
         request,
         passages,
         query_text,
@@ -127,7 +127,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
 struct Generation {
     env: Env,
     backend: Backend,
-    encoder: AnswerEncoder,
+    session: AnswerSession,
     request: AssistantRequest,
     passages: Vec<Passage>,
     /// The question with what a follow-up leaves implicit ("and how long is it valid?").
@@ -137,83 +137,72 @@ struct Generation {
     sender: mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>,
 }
 
-/// How a generation ended.
-enum Outcome {
-    Finished { text: String, sources: Vec<StoredSource>, reason: FinishReason, usage: Usage },
-    Failed(String),
-    ClientGone,
-}
-
 impl Generation {
     /// False once the client has gone: the receiver was dropped with the response stream.
     fn send(&self, text: String) -> bool {
-        text.is_empty() || self.sender.unbounded_send(Ok(text.into_bytes())).is_ok()
+        send_bytes(&self.sender, text)
     }
 
     async fn run(mut self) {
-        let start = self.encoder.start();
+        let start = self.session.start();
         if !self.send(start) {
             return;
         }
-        let outcome = match self.backend.clone() {
+        let delivered = match self.backend.clone() {
             Backend::Extractive => self.extractive(),
             backend => self.llm(&backend).await,
         };
-        match outcome {
-            Outcome::Finished { text, sources, reason, usage } => {
+        if !delivered || self.sender.is_closed() {
+            return;
+        }
+        match self.session.outcome() {
+            Ok(answer) => {
                 // Recorded before the finish part goes out, so a client that continues the thread the
                 // moment it reads the id finds it.
-                let question = self.request.question().to_string();
-                if let Err(err) = self.record(question, text, sources).await {
+                if let Err(err) = self.record(&answer).await {
                     log_failure(&self.request_id, &format!("thread not recorded: {err:?}"));
-                    let part = self.encoder.error("the conversation could not be saved");
+                    let part = self.session.fail("the conversation could not be saved");
                     self.send(part);
                     return;
                 }
-                let part = self.encoder.finish(reason, usage);
+                let part = self.session.finish(&answer);
                 self.send(part);
             }
-            Outcome::Failed(detail) => {
+            Err(detail) => {
                 log_failure(&self.request_id, &detail);
-                let part = self.encoder.error("the answer could not be completed: the language model failed");
+                let part = self.session.fail("the answer could not be completed: the language model failed");
                 self.send(part);
             }
-            Outcome::ClientGone => {}
         }
     }
 
-    /// Sources are whole pages: one per page, in the order first cited.
-    fn send_sources(&mut self, indices: impl IntoIterator<Item = usize>) -> Option<Vec<StoredSource>> {
-        let mut sources: Vec<StoredSource> = Vec::new();
-        for i in indices {
-            let Some(passage) = self.passages.get(i) else { continue };
-            if sources.iter().any(|s| s.url == passage.url) {
-                continue;
-            }
-            sources.push(StoredSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });
-        }
-        let refs: Vec<SourceRef> = sources.iter().map(|s| SourceRef { url: &s.url, title: &s.title }).collect();
-        let part = self.encoder.sources(&self.query_text, &refs);
-        self.send(part).then_some(sources)
-    }
-
-    fn extractive(&mut self) -> Outcome {
+    /// False when the client went away.
+    fn extractive(&mut self) -> bool {
         let answer = compose_answer(&self.query_text, &self.passages);
-        let Some(sources) = self.send_sources(answer.sources.clone()) else { return Outcome::ClientGone };
+        let part = self.session.cite(&self.query_text, &self.passages, answer.sources.iter().copied());
+        if !self.send(part) {
+            return false;
+        }
         for chunk in &answer.chunks {
-            let part = self.encoder.text(chunk);
+            let part = self.session.text(chunk);
             if !self.send(part) {
-                return Outcome::ClientGone;
+                return false;
             }
         }
         let prompt_text: usize = self.passages.iter().map(|p| p.text.len()).sum::<usize>() + self.request.question().len();
-        let text = answer.text();
-        let usage = Usage { prompt_tokens: (prompt_text as u64).div_ceil(4), completion_tokens: estimate_tokens(&text) };
-        Outcome::Finished { text, sources, reason: FinishReason::Stop, usage }
+        self.session.complete(Usage {
+            prompt_tokens: (prompt_text as u64).div_ceil(4),
+            completion_tokens: estimate_tokens(&answer.text()),
+        });
+        true
     }
 
-    async fn llm(&mut self, backend: &Backend) -> Outcome {
-        let Some(sources) = self.send_sources(0..self.passages.len()) else { return Outcome::ClientGone };
+    /// False when the client went away.
+    async fn llm(&mut self, backend: &Backend) -> bool {
+        let part = self.session.cite(&self.query_text, &self.passages, 0..self.passages.len());
+        if !self.send(part) {
+            return false;
+        }
         let turns: Vec<(PromptRole, &str)> = self
             .request
             .conversation
@@ -236,69 +225,44 @@ impl Generation {
             },
             &PromptBudget::default(),
         );
-        let mut text = String::new();
-        let mut finish: Option<(FinishReason, Usage)> = None;
-        let mut failure: Option<String> = None;
-        let mut gone = false;
-        let keep_alive = self.encoder.keep_alive();
-        let encoder = &mut self.encoder;
+        let keep_alive = self.session.keep_alive();
+        let session = &mut self.session;
         let sender = &self.sender;
         let idle = keep_alive_interval(&self.env);
-        let on_idle = || sender.unbounded_send(Ok(keep_alive.as_bytes().to_vec())).is_ok();
-        let result = stream_llm(backend, &prompt, idle, on_idle, |event| match event {
-            LlmEvent::TextDelta(delta) => {
-                text.push_str(&delta);
-                let part = encoder.text(&delta);
-                if part.is_empty() || sender.unbounded_send(Ok(part.into_bytes())).is_ok() {
-                    true
-                } else {
-                    gone = true;
-                    false
-                }
-            }
-            LlmEvent::Finish { reason, prompt_tokens, completion_tokens } => {
-                let usage = Usage {
-                    prompt_tokens: prompt_tokens.map(u64::from).unwrap_or(0),
-                    completion_tokens: completion_tokens.map(u64::from).unwrap_or_else(|| estimate_tokens(&text)),
-                };
-                finish = Some((finish_reason(&reason), usage));
-                true
-            }
-            LlmEvent::Error(message) => {
-                failure = Some(message);
-                false
-            }
+        let on_idle = || send_bytes(sender, keep_alive.to_string());
+        let result = stream_llm(backend, &prompt, idle, on_idle, |event| match session.on_llm_event(event) {
+            Next::Continue(bytes) => send_bytes(sender, bytes),
+            Next::Done => false,
         })
         .await;
-        // A failed keep-alive also means the client went away.
-        if gone || self.sender.is_closed() {
-            return Outcome::ClientGone;
+        if let Err(detail) = result {
+            self.session.on_backend_error(detail);
         }
-        if let Some(message) = failure.or(result.err()) {
-            return Outcome::Failed(message);
-        }
-        let (reason, usage) = finish.unwrap_or((FinishReason::Stop, Usage { prompt_tokens: 0, completion_tokens: estimate_tokens(&text) }));
-        Outcome::Finished { text, sources, reason, usage }
+        true
     }
 
-    async fn record(&mut self, question: String, answer: String, sources: Vec<StoredSource>) -> ApiResult<()> {
+    async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
         let now = now_iso();
         self.thread.now = now.clone();
         self.thread.messages = vec![
             StoredMessage {
                 id: self.request.question_id.clone(),
                 role: "user".into(),
-                content: question,
+                content: self.request.question().to_string(),
                 created_at: now.clone(),
                 sources: Vec::new(),
             },
             // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
             StoredMessage {
-                id: Some(self.encoder.message_id().to_string()),
+                id: Some(answer.message_id.clone()),
                 role: "assistant".into(),
-                content: answer,
+                content: answer.text.clone(),
                 created_at: now,
-                sources,
+                sources: answer
+                    .sources
+                    .iter()
+                    .map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() })
+                    .collect(),
             },
         ];
         match threads::append(&self.env, &self.thread).await? {
@@ -308,15 +272,9 @@ impl Generation {
     }
 }
 
-fn finish_reason(reason: &str) -> FinishReason {
-    match reason {
-        "stop" => FinishReason::Stop,
-        "length" => FinishReason::Length,
-        "content-filter" => FinishReason::ContentFilter,
-        "tool-calls" => FinishReason::ToolCalls,
-        "error" => FinishReason::Error,
-        _ => FinishReason::Other,
-    }
+/// False once the client has gone.
+fn send_bytes(sender: &mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>, text: String) -> bool {
+    text.is_empty() || sender.unbounded_send(Ok(text.into_bytes())).is_ok()
 }
 
 fn log_failure(request_id: &str, detail: &str) {

@@ -1,0 +1,186 @@
+//! One answer as a sans-IO pipeline: the caller (the worker, a native server) feeds it the retrieved
+//! passages and the backend's events and moves the bytes it returns; the session owns the encoding,
+//! the cited sources, the text, usage and finish reason, and what the thread stores.
+//!
+//! Order of use: [`AnswerSession::start`] (before retrieval, so the first bytes go out at once),
+//! [`AnswerSession::cite`], then text ([`AnswerSession::text`] or [`AnswerSession::on_llm_event`],
+//! with [`AnswerSession::keep_alive`] while a backend is silent), then [`AnswerSession::outcome`]:
+//! record the thread, and send [`AnswerSession::finish`] or [`AnswerSession::fail`].
+
+use crate::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceRef};
+use crate::assistant::passage::Passage;
+use crate::assistant::providers::LlmEvent;
+use crate::stream::{FinishReason, Usage};
+
+/// A cited page, as the thread stores it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CitedSource {
+    /// The page's site path.
+    pub id: String,
+    pub url: String,
+    pub title: String,
+}
+
+/// What a finished answer adds to its thread.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompletedAnswer {
+    pub message_id: String,
+    pub text: String,
+    pub sources: Vec<CitedSource>,
+    pub reason: FinishReason,
+    pub usage: Usage,
+}
+
+/// What the caller does after an event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Send these bytes (possibly none) and keep feeding events.
+    Continue(String),
+    /// The backend ended (finished or failed): ask [`AnswerSession::outcome`].
+    Done,
+}
+
+#[derive(Debug)]
+pub struct AnswerSession {
+    encoder: AnswerEncoder,
+    text: String,
+    sources: Vec<CitedSource>,
+    finish: Option<(FinishReason, Usage)>,
+    failure: Option<String>,
+}
+
+impl AnswerSession {
+    pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
+        AnswerSession {
+            encoder: AnswerEncoder::new(protocol, message_id, thread_id),
+            text: String::new(),
+            sources: Vec::new(),
+            finish: None,
+            failure: None,
+        }
+    }
+
+    pub fn message_id(&self) -> &str {
+        self.encoder.message_id()
+    }
+
+    pub fn start(&mut self) -> String {
+        self.encoder.start()
+    }
+
+    /// Cites the pages of `passages[indices]`: one source per page, in the order first cited.
+    pub fn cite(&mut self, query: &str, passages: &[Passage], indices: impl IntoIterator<Item = usize>) -> String {
+        for i in indices {
+            let Some(passage) = passages.get(i) else { continue };
+            if self.sources.iter().any(|s| s.url == passage.url) {
+                continue;
+            }
+            self.sources.push(CitedSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });
+        }
+        let refs: Vec<SourceRef> = self.sources.iter().map(|s| SourceRef { url: &s.url, title: &s.title }).collect();
+        self.encoder.sources(query, &refs)
+    }
+
+    /// Text composed without a provider (the extractive backend).
+    pub fn text(&mut self, delta: &str) -> String {
+        self.text.push_str(delta);
+        self.encoder.text(delta)
+    }
+
+    /// Ends a provider-less answer with its own usage.
+    pub fn complete(&mut self, usage: Usage) {
+        self.finish = Some((FinishReason::Stop, usage));
+    }
+
+    pub fn on_llm_event(&mut self, event: LlmEvent) -> Next {
+        match event {
+            LlmEvent::TextDelta(delta) => Next::Continue(self.text(&delta)),
+            LlmEvent::Finish { reason, prompt_tokens, completion_tokens } => {
+                let usage = Usage {
+                    prompt_tokens: prompt_tokens.map(u64::from).unwrap_or(0),
+                    completion_tokens: completion_tokens.map(u64::from).unwrap_or_else(|| estimate_tokens(&self.text)),
+                };
+                self.finish = Some((FinishReason::from_ai_sdk(&reason), usage));
+                Next::Continue(String::new())
+            }
+            LlmEvent::Error(message) => {
+                self.failure = Some(message);
+                Next::Done
+            }
+        }
+    }
+
+    /// A transport failure the caller saw (the provider unreachable, the body broken).
+    pub fn on_backend_error(&mut self, detail: String) {
+        self.failure.get_or_insert(detail);
+    }
+
+    pub fn keep_alive(&self) -> &'static str {
+        self.encoder.keep_alive()
+    }
+
+    /// The finished answer, or the internal reason it failed (for the log only, never the client).
+    pub fn outcome(&self) -> Result<CompletedAnswer, String> {
+        if let Some(detail) = &self.failure {
+            return Err(detail.clone());
+        }
+        let (reason, usage) =
+            self.finish.unwrap_or((FinishReason::Stop, Usage { prompt_tokens: 0, completion_tokens: estimate_tokens(&self.text) }));
+        Ok(CompletedAnswer { message_id: self.message_id().to_string(), text: self.text.clone(), sources: self.sources.clone(), reason, usage })
+    }
+
+    /// The last bytes of a finished answer (send them after the thread is recorded).
+    pub fn finish(&mut self, answer: &CompletedAnswer) -> String {
+        self.encoder.finish(answer.reason, answer.usage)
+    }
+
+    /// The last bytes of a failed answer; `public_message` is what readers see.
+    pub fn fail(&mut self, public_message: &str) -> String {
+        self.encoder.error(public_message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(path: &str) -> Passage {
+        Passage {
+            path: path.into(),
+            url: format!("https://d/{path}"),
+            title: path.to_uppercase(),
+            heading: String::new(),
+            anchor: String::new(),
+            text: "t".into(),
+            score: 1.0,
+        }
+    }
+
+    #[test]
+    fn an_llm_answer_collects_text_sources_and_usage() {
+        let mut s = AnswerSession::new(Protocol::UiMessageStreamV2, "msg_1", "thr_1");
+        let passages = [passage("a"), passage("a"), passage("b")];
+        assert!(s.start().contains("\"messageId\":\"msg_1\""));
+        let cited = s.cite("q", &passages, 0..3);
+        assert_eq!(cited.matches("source-url").count(), 2, "one source per page");
+        assert!(matches!(s.on_llm_event(LlmEvent::TextDelta("Hi ".into())), Next::Continue(b) if b.contains("text-delta")));
+        let _ = s.on_llm_event(LlmEvent::TextDelta("there".into()));
+        let _ = s.on_llm_event(LlmEvent::Finish { reason: "length".into(), prompt_tokens: Some(7), completion_tokens: None });
+        let answer = s.outcome().unwrap();
+        assert_eq!(answer.text, "Hi there");
+        assert_eq!(answer.sources.len(), 2);
+        assert_eq!(answer.reason, FinishReason::Length);
+        assert_eq!(answer.usage, Usage { prompt_tokens: 7, completion_tokens: 2 });
+        assert!(s.finish(&answer).ends_with("data: [DONE]\n\n"));
+    }
+
+    #[test]
+    fn a_provider_error_is_an_outcome_for_the_log_and_a_plain_message_for_the_client() {
+        let mut s = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
+        let _ = s.on_llm_event(LlmEvent::TextDelta("part".into()));
+        assert_eq!(s.on_llm_event(LlmEvent::Error("503 from upstream key sk-…".into())), Next::Done);
+        assert!(s.outcome().unwrap_err().contains("503"));
+        let out = s.fail("the answer could not be completed");
+        assert!(!out.contains("503") && out.contains("d:{\"finishReason\":\"error\""));
+    }
+}
