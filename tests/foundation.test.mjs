@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, assertError, ROOT_TOKEN } from './support/api.mjs';
+import { call, assertError, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { ensureDevVars } from '../scripts/lib/dev-vars.mjs';
 
 const crateVersion = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(new URL('../Cargo.toml', import.meta.url), 'utf8'))[1];
@@ -50,6 +50,30 @@ test('a body over the limit is a 413', async () => {
   const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024), plan: 'free' });
   const res = await call('POST', '/v1/admin/orgs', { token: ROOT_TOKEN, body: big, headers: { 'content-type': 'application/json' } });
   assertError(res, 413, 'payload_too_large');
+});
+
+test('a chunked body with no Content-Length is refused at the limit, not read whole', async () => {
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  const offered = 64 * 1024 * 1024;
+  let pulled = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      if (pulled >= offered) return controller.close();
+      pulled += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  const res = await fetch(`${BASE_URL}/v1/admin/orgs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  });
+  const text = await res.text();
+  assert.equal(res.status, 413, text);
+  assert.equal(JSON.parse(text).code, 'payload_too_large');
+  // The worker stopped reading near its 1 MiB limit; the client never had to send the 64 MiB.
+  assert.ok(pulled < offered / 2, `client sent ${pulled} bytes`);
 });
 
 test('every response carries a distinct x-request-id', async () => {
