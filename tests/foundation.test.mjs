@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, assertError, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
@@ -52,28 +53,26 @@ test('a body over the limit is a 413', async () => {
   assertError(res, 413, 'payload_too_large');
 });
 
-test('a chunked body with no Content-Length is refused at the limit, not read whole', async () => {
-  const chunk = new Uint8Array(64 * 1024).fill(0x20);
-  const offered = 64 * 1024 * 1024;
-  let pulled = 0;
-  const body = new ReadableStream({
-    pull(controller) {
-      if (pulled >= offered) return controller.close();
-      pulled += chunk.length;
-      controller.enqueue(chunk);
-    },
+// The body is never finished: a worker that read it whole before checking would never answer.
+test('a chunked body with no Content-Length is refused at the limit, not read whole', { timeout: 30_000 }, async () => {
+  const { status, text } = await new Promise((resolve, reject) => {
+    const req = httpRequest(`${BASE_URL}/v1/admin/orgs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      let data = '';
+      res.on('data', (d) => (data += d));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode, text: data });
+      });
+    });
+    req.on('error', reject);
+    req.write(Buffer.alloc(2 * 1024 * 1024 + 1, 0x20));
   });
-  const res = await fetch(`${BASE_URL}/v1/admin/orgs`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json' },
-    body,
-    duplex: 'half',
-  });
-  const text = await res.text();
-  assert.equal(res.status, 413, text);
+  assert.equal(status, 413, text);
   assert.equal(JSON.parse(text).code, 'payload_too_large');
-  // The worker stopped reading near its 1 MiB limit; the client never had to send the 64 MiB.
-  assert.ok(pulled < offered / 2, `client sent ${pulled} bytes`);
 });
 
 test('every response carries a distinct x-request-id', async () => {
