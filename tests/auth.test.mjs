@@ -87,10 +87,16 @@ test('keys have their kind prefix, are shown once, and list without secrets', as
   assert.equal(list.body.keys.length, 2);
   for (const k of list.body.keys) {
     assert.equal(k.key, undefined);
-    assert.ok(k.keyPrefix.length < 16);
+    assert.ok(['svc_dsc_', 'svc_'].includes(k.keyPrefix), k.keyPrefix);
+    assert.match(k.fingerprint, /^[0-9a-f]{10}$/);
+    const { createHash } = await import('node:crypto');
+    const listed = k.kind === 'admin' ? adminKey : assistant;
+    assert.equal(k.fingerprint, createHash('sha256').update(listed.key).digest('hex').slice(0, 10));
     assert.ok(['assistant', 'admin'].includes(k.kind));
   }
   assert.ok(!list.text.includes(assistant.key) && !list.text.includes(adminKey.key));
+  // Not even a few of the random characters: they would narrow a guess at an admin secret.
+  assert.ok(!list.text.includes(adminKey.key.slice(4, 10)) && !list.text.includes(assistant.key.slice(8, 14)));
   const badKind = await admin('POST', `/v1/admin/orgs/${org.orgId}/keys`, { kind: 'root' });
   assertError(badKind, 400, 'invalid_request');
   assert.match(badKind.body.error, /^kind: must be one of assistant, admin/);

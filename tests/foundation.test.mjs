@@ -2,9 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, assertError, ROOT_TOKEN } from './support/api.mjs';
+import { call, assertError, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { ensureDevVars } from '../scripts/lib/dev-vars.mjs';
 
 const crateVersion = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(new URL('../Cargo.toml', import.meta.url), 'utf8'))[1];
@@ -50,6 +51,28 @@ test('a body over the limit is a 413', async () => {
   const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024), plan: 'free' });
   const res = await call('POST', '/v1/admin/orgs', { token: ROOT_TOKEN, body: big, headers: { 'content-type': 'application/json' } });
   assertError(res, 413, 'payload_too_large');
+});
+
+// The body is never finished: a worker that read it whole before checking would never answer.
+test('a chunked body with no Content-Length is refused at the limit, not read whole', { timeout: 30_000 }, async () => {
+  const { status, text } = await new Promise((resolve, reject) => {
+    const req = httpRequest(`${BASE_URL}/v1/admin/orgs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ROOT_TOKEN}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      let data = '';
+      res.on('data', (d) => (data += d));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode, text: data });
+      });
+    });
+    req.on('error', reject);
+    req.write(Buffer.alloc(2 * 1024 * 1024 + 1, 0x20));
+  });
+  assert.equal(status, 413, text);
+  assert.equal(JSON.parse(text).code, 'payload_too_large');
 });
 
 test('every response carries a distinct x-request-id', async () => {

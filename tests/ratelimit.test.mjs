@@ -72,3 +72,28 @@ test('the organization limit applies across IPs', async () => {
   assert.match(last.body.error, /organization/);
   assert.ok(Number(last.headers.get('retry-after')) <= 3600);
 });
+
+test('requests one IP has past its limit do not drain its organization', async () => {
+  const t = await tenant({ base: worker.baseUrl });
+  assert.equal((await publishFolder(t.domain, t.adminKey, undefined, { base: worker.baseUrl })).status, 200);
+  for (let i = 0; i < IP_LIMIT + 6; i++) await searchFrom(t, '192.0.2.50');
+  let served = 0;
+  for (let i = 0; i < ORG_LIMIT - IP_LIMIT; i++) {
+    const res = await searchFrom(t, `192.0.2.${100 + i}`);
+    assert.equal(res.status, 200, `request ${i} from a fresh IP: ${res.text}`);
+    served++;
+  }
+  assert.equal(served, ORG_LIMIT - IP_LIMIT);
+});
+
+test('IPv6 clients count by their /64', async () => {
+  const t = await tenant({ base: worker.baseUrl });
+  assert.equal((await publishFolder(t.domain, t.adminKey, undefined, { base: worker.baseUrl })).status, 200);
+  for (let i = 0; i < IP_LIMIT; i++) {
+    assert.equal((await searchFrom(t, `2001:db8:7:7::${i + 1}`)).status, 200);
+  }
+  const sameNetwork = await searchFrom(t, '2001:db8:7:7:abcd::99');
+  assertError(sameNetwork, 429, 'rate_limited');
+  assert.match(sameNetwork.body.error, /client IP/);
+  assert.equal((await searchFrom(t, '2001:db8:7:8::1')).status, 200);
+});

@@ -15,6 +15,16 @@ pub fn sha256_hex(data: &[u8]) -> String {
     to_hex(&Sha256::digest(data))
 }
 
+/// Hex digits of a key's SHA-256 shown in listings: enough to tell an organization's keys apart, and
+/// nothing of the key itself.
+pub const KEY_FINGERPRINT_HEX: usize = 10;
+
+pub fn key_fingerprint(key: &str) -> String {
+    let mut hash = sha256_hex(key.as_bytes());
+    hash.truncate(KEY_FINGERPRINT_HEX);
+    hash
+}
+
 pub fn to_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);

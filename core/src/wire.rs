@@ -98,7 +98,8 @@ pub struct CreatedKey {
     pub created_at: String,
 }
 
-/// A key as listed: never the secret, only its first characters.
+/// A key as listed: never the secret and none of its random characters, only its kind's prefix and a
+/// fingerprint (the first hex digits of its SHA-256) to tell keys apart.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyInfo {
@@ -106,6 +107,9 @@ pub struct KeyInfo {
     pub kind: KeyKind,
     pub name: Option<String>,
     pub key_prefix: String,
+    /// Empty for keys listed before fingerprints existed.
+    #[serde(default)]
+    pub fingerprint: String,
     pub created_at: String,
     pub last_used_at: Option<String>,
 }

@@ -1,21 +1,33 @@
 //! Reading request bodies and writing JSON responses, with the limits and errors every endpoint shares.
 
+use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 use worker::{Headers, Request, Response};
 
 use crate::error::{ApiError, ApiResult};
 
-/// Reads the body, refusing more than `max_bytes` (413) before reading when `Content-Length` says so.
+/// Reads the body, refusing more than `max_bytes` (413): before reading when `Content-Length` says so,
+/// else while reading, so a chunked body never costs more than `max_bytes` plus one chunk of memory.
 pub async fn read_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>> {
     if let Some(declared) = header(req, "content-length").and_then(|v| v.parse::<u64>().ok()) {
         if declared > max_bytes as u64 {
             return Err(too_large(max_bytes));
         }
     }
-    let body = req.bytes().await.map_err(|e| ApiError::Internal(format!("reading body: {e}")))?;
-    if body.len() > max_bytes {
-        return Err(too_large(max_bytes));
+    let mut stream = match req.stream() {
+        Ok(stream) => stream,
+        Err(worker::Error::BodyUsed) => return Err(ApiError::Internal("reading body: already read".into())),
+        // No body at all.
+        Err(_) => return Ok(Vec::new()),
+    };
+    let mut body = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
+        if body.len() + chunk.len() > max_bytes {
+            return Err(too_large(max_bytes));
+        }
+        body.extend_from_slice(&chunk);
     }
     Ok(body)
 }

@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use docs_edge_core::ratelimit::{Limit, Verdict};
+use docs_edge_core::ratelimit::{admit, client_bucket, Limit, Verdict, WindowCount};
 use worker::{Context, Env};
 
 use crate::clock::{now_ms, now_unix};
@@ -20,10 +20,7 @@ const FLUSH_INTERVAL_MS: u64 = 1_000;
 
 #[derive(Default)]
 struct Counter {
-    /// Count last read from or written to KV.
-    stored: u64,
-    /// Requests counted here since the last flush.
-    pending: u64,
+    count: WindowCount,
     last_flush_ms: u64,
     flush_in_flight: bool,
 }
@@ -47,9 +44,21 @@ pub fn check(
     let org_key = format!("rl:org:{org_id}:{}", org_limit.window_index(now));
     let ip_key = format!("rl:ip:{client_ip}:{}", ip_limit.window_index(now));
 
-    let org_verdict = count(&org_key, org_limit, now);
-    let ip_verdict = count(&ip_key, ip_limit, now);
-    let verdict = org_verdict.tighter(ip_verdict);
+    let admission = COUNTERS.with(|counters| {
+        let mut counters = counters.borrow_mut();
+        let org_count = counters.entry(org_key.clone()).or_default().count.total();
+        let ip_count = counters.entry(ip_key.clone()).or_default().count.total();
+        let admission = admit(now, &[(org_limit, org_count), (ip_limit, ip_count)]);
+        if admission.refused_by.is_none() {
+            for key in [&org_key, &ip_key] {
+                if let Some(counter) = counters.get_mut(key) {
+                    counter.count.pending += 1;
+                }
+            }
+        }
+        admission
+    });
+    let verdict = admission.verdict;
     schedule_flush(env, ctx, &org_key, org_limit.window_secs);
     schedule_flush(env, ctx, &ip_key, ip_limit.window_secs);
 
@@ -57,7 +66,7 @@ pub fn check(
     if verdict.allowed {
         return Ok(headers);
     }
-    let which = if !org_verdict.allowed { "organization" } else { "client IP" };
+    let which = if admission.refused_by == Some(0) { "organization" } else { "client IP" };
     Err(ApiError::RateLimited {
         message: format!(
             "rate limit exceeded for this {which}: {} requests per {}",
@@ -66,19 +75,6 @@ pub fn check(
         ),
         retry_after_secs: verdict.reset_secs,
         headers,
-    })
-}
-
-/// Refused requests are not counted: a client hammering past the limit must not extend its own block.
-fn count(key: &str, limit: Limit, now: u64) -> Verdict {
-    COUNTERS.with(|counters| {
-        let mut counters = counters.borrow_mut();
-        let counter = counters.entry(key.to_string()).or_default();
-        let verdict = limit.judge(counter.stored + counter.pending + 1, now);
-        if verdict.allowed {
-            counter.pending += 1;
-        }
-        verdict
     })
 }
 
@@ -107,7 +103,8 @@ fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
     let key = key.to_string();
     ctx.wait_until(async move {
         if let Err(err) = flush(&env, &key, window_secs).await {
-            worker::console_error!("{{\"event\":\"ratelimit_flush_failed\",\"detail\":\"{err}\"}}");
+            let line = serde_json::json!({ "event": "ratelimit_flush_failed", "detail": err.to_string() });
+            worker::console_error!("{line}");
         }
         COUNTERS.with(|counters| {
             if let Some(counter) = counters.borrow_mut().get_mut(&key) {
@@ -119,21 +116,18 @@ fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
 }
 
 async fn flush(env: &Env, key: &str, window_secs: u64) -> worker::Result<()> {
-    let kv = env.kv(KV_BINDING)?;
-    let stored: u64 = kv.get(key).text().await?.and_then(|t| t.parse().ok()).unwrap_or(0);
-    let pending = COUNTERS.with(|counters| {
-        counters.borrow_mut().get_mut(key).map(|c| std::mem::take(&mut c.pending)).unwrap_or(0)
-    });
-    let total = stored + pending;
-    if pending > 0 {
-        // The window's key outlives the window a little so late flushes still land; KV needs >= 60 s.
-        kv.put(key, total.to_string())?.expiration_ttl(window_secs + 60).execute().await?;
-    }
+    let taken = COUNTERS
+        .with(|counters| counters.borrow_mut().get_mut(key).map(|c| c.count.take_pending()).unwrap_or(0));
+    let result = write_count(env, key, window_secs, taken).await;
     COUNTERS.with(|counters| {
         if let Some(counter) = counters.borrow_mut().get_mut(key) {
-            counter.stored = total;
+            match result {
+                Ok(stored_before) => counter.count.flushed(stored_before, taken),
+                Err(_) => counter.count.flush_failed(taken),
+            }
         }
     });
+    result?;
     // Old windows' counters are dropped so the map stays bounded by the live windows.
     let window_suffix = format!(":{}", key.rsplit(':').next().unwrap_or(""));
     let prefix = if key.starts_with("rl:org:") { "rl:org:" } else { "rl:ip:" };
@@ -143,8 +137,19 @@ async fn flush(env: &Env, key: &str, window_secs: u64) -> worker::Result<()> {
     Ok(())
 }
 
-/// The client's address as Cloudflare reports it; requests that reach the worker without it (local
-/// tools) share one bucket.
+/// Adds `taken` to the stored count; returns what was stored before.
+async fn write_count(env: &Env, key: &str, window_secs: u64, taken: u64) -> worker::Result<u64> {
+    let kv = env.kv(KV_BINDING)?;
+    let stored: u64 = kv.get(key).text().await?.and_then(|t| t.parse().ok()).unwrap_or(0);
+    if taken > 0 {
+        // The window's key outlives the window a little so late flushes still land; KV needs >= 60 s.
+        kv.put(key, stored.saturating_add(taken).to_string())?.expiration_ttl(window_secs + 60).execute().await?;
+    }
+    Ok(stored)
+}
+
+/// The client's bucket from the address Cloudflare reports (IPv6 by /64); requests that reach the worker
+/// without it (local tools) share one bucket.
 pub fn client_ip(req: &worker::Request) -> String {
-    crate::http::header(req, "cf-connecting-ip").unwrap_or_else(|| "unknown".into())
+    client_bucket(&crate::http::header(req, "cf-connecting-ip").unwrap_or_default())
 }

@@ -1,7 +1,7 @@
 //! The operator API under `/v1/admin`: organizations, their domains and API keys. ROOT_TOKEN only.
 
 use docs_edge_core::domain::validate_domain;
-use docs_edge_core::signing::sha256_hex;
+use docs_edge_core::signing::{key_fingerprint, sha256_hex};
 use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
 use serde_json::Value;
 use worker::Response;
@@ -15,8 +15,6 @@ use crate::http::{empty_response, json_response, optional_string, read_json_obje
 use crate::random::new_api_key;
 
 const MAX_NAME_CHARS: usize = 200;
-/// Characters of a key shown in listings: the prefix and a few more, enough to tell keys apart.
-const LISTED_KEY_CHARS: usize = 12;
 
 async fn operator_body(call: &mut Call) -> ApiResult<Value> {
     require_operator(&call.req, &call.env)?;
@@ -133,7 +131,8 @@ pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
         key_id: key_id.clone(),
         kind,
         name: name.clone(),
-        key_prefix: key.chars().take(LISTED_KEY_CHARS).collect(),
+        key_prefix: kind.prefix().to_string(),
+        fingerprint: key_fingerprint(&key),
         created_at: created_at.clone(),
         last_used_at: None,
     });
