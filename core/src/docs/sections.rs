@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use pulldown_cmark::{Event, Options, Parser, Tag as MdTag, TagEnd};
 
 use super::archive::{join_relative, SourceTree};
-use super::frontmatter;
-use super::jsx::{self, Tag, TagKind};
-use super::mdx::{blocks, Block};
+use super::jsx::{Tag, TagKind};
+use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
+use super::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, SnippetSkip};
 
 /// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
 const TEXT_ATTRS: [&str; 8] = [
@@ -54,7 +54,7 @@ pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
         slugs: Slugger::default(),
         snippets: Vec::new(),
     };
-    extractor.mdx(body, file, 0);
+    walk_mdx(&mut extractor, body, file, 0);
     for section in &mut extractor.out.sections {
         let trimmed = section.text.trim_end().len();
         section.text.truncate(trimmed);
@@ -74,63 +74,45 @@ struct Extractor<'t> {
     snippets: Vec<String>,
 }
 
-impl Extractor<'_> {
-    fn mdx(&mut self, body: &str, file: &str, depth: usize) {
-        let blocks = blocks(body);
-        let imports = snippet_imports(&blocks, file);
-        for block in &blocks {
-            match block {
-                Block::Markdown(md) => self.markdown(md, file, depth),
-                Block::Tag(tag) => {
-                    if tag.kind == TagKind::Close {
-                        continue;
-                    }
-                    if let Some(path) = imports.get(tag.name) {
-                        self.snippet(path, depth);
-                    }
-                    for text in tag_texts(tag) {
-                        self.push_line(text);
-                    }
-                }
-                Block::Expression(expr) => {
-                    if let Some(text) = jsx::string_literal(expr) {
-                        self.push_line(text);
-                    }
-                }
-                Block::Esm(_) => {}
+impl<'t> MdxVisitor<'t> for Extractor<'t> {
+    fn tree(&self) -> &'t SourceTree {
+        self.tree
+    }
+
+    fn snippet_stack(&mut self) -> &mut Vec<String> {
+        &mut self.snippets
+    }
+
+    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+        self.markdown_run(md, file, depth);
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>) {
+        if tag.kind != TagKind::Close {
+            for text in tag_texts(tag) {
+                self.push_line(text);
             }
         }
     }
 
-    fn snippet(&mut self, path: &str, depth: usize) {
-        if depth >= MAX_SNIPPET_DEPTH || self.snippets.iter().any(|p| p == path) {
-            self.out.warnings.push(format!(
-                "{}: snippet `{path}` not inlined (nested too deep or cyclic)",
-                self.page
-            ));
-            return;
-        }
-        let Some(bytes) = self.tree.get(path) else {
-            self.out.warnings.push(format!(
-                "{}: imported snippet `{path}` is missing",
-                self.page
-            ));
-            return;
-        };
-        let Ok(source) = std::str::from_utf8(bytes) else {
-            self.out.warnings.push(format!(
-                "{}: snippet `{path}` is not valid UTF-8",
-                self.page
-            ));
-            return;
-        };
-        let (_, body) = frontmatter::split(source);
-        self.snippets.push(path.to_owned());
-        self.mdx(body, path, depth + 1);
-        self.snippets.pop();
+    fn literal(&mut self, text: &str) {
+        self.push_line(text);
     }
 
-    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+    fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
+        let page = self.page;
+        self.out.warnings.push(match why {
+            SnippetSkip::TooDeepOrCyclic => {
+                format!("{page}: snippet `{path}` not inlined (nested too deep or cyclic)")
+            }
+            SnippetSkip::Missing => format!("{page}: imported snippet `{path}` is missing"),
+            SnippetSkip::NotUtf8 => format!("{page}: snippet `{path}` is not valid UTF-8"),
+        });
+    }
+}
+
+impl Extractor<'_> {
+    fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_STRIKETHROUGH
             | Options::ENABLE_TASKLISTS
@@ -167,7 +149,7 @@ impl Extractor<'_> {
                 Event::End(TagEnd::CodeBlock) => match code.take() {
                     Some((true, text)) => self.push_code(&text),
                     // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                    Some((false, text)) if depth < MAX_NESTING => self.mdx(&text, file, depth + 1),
+                    Some((false, text)) if depth < MAX_NESTING => walk_mdx(self, &text, file, depth + 1),
                     Some((false, text)) => self.push_code(&text),
                     None => {}
                 },
@@ -303,37 +285,17 @@ impl Inline {
 
 /// Copies `raw` to `out` without JSX tags, expressions and HTML comments.
 fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
-    let mut rest = raw;
-    while let Some(at) = rest.find(['<', '{']) {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-        } else if let Some((tag, len)) =
-            rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten()
-        {
+    inline_pieces(raw, |piece| match piece {
+        InlinePiece::Text(text) | InlinePiece::Literal(text) => out.push_str(text),
+        InlinePiece::Tag(tag) => {
             if tag.name.eq_ignore_ascii_case("br") {
                 out.push(' ');
             }
             if tag.kind != TagKind::Close {
                 extra.extend(tag_texts(&tag).map(str::to_owned));
             }
-            rest = &rest[len..];
-        } else if let Some((expr, len)) = rest
-            .starts_with('{')
-            .then(|| jsx::scan_expression(rest))
-            .flatten()
-        {
-            if let Some(text) = jsx::string_literal(expr) {
-                out.push_str(text);
-            }
-            rest = &rest[len..];
-        } else {
-            out.push_str(&rest[..1]);
-            rest = &rest[1..];
         }
-    }
-    out.push_str(rest);
+    });
 }
 
 fn tag_texts<'a>(tag: &'a Tag<'a>) -> impl Iterator<Item = &'a str> + 'a {
