@@ -36,7 +36,7 @@ mod assets;
 mod components;
 mod html;
 mod layout;
-mod links;
+pub(crate) mod links;
 mod markdown;
 mod nav;
 mod openapi;
