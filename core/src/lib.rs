@@ -33,6 +33,8 @@ pub mod export;
 pub(crate) mod markdown;
 #[cfg(feature = "server")]
 pub mod llms;
+#[cfg(feature = "server")]
+pub mod mcp;
 
 #[cfg(feature = "server")]
 pub mod export_api;
