@@ -63,11 +63,22 @@ pub async fn current_version(bucket: &Bucket, domain: &str) -> ApiResult<Option<
     Ok(Some(serde_json::from_slice(&body.bytes().await?)?))
 }
 
-/// Stores a new version's objects, then switches the site to it.
-pub async fn publish(bucket: &Bucket, domain: &str, version: &SiteVersion, source: Vec<u8>, index: Vec<u8>) -> ApiResult<()> {
+/// Stores a new version's objects (`extra`: more named objects under its prefix), then switches the
+/// site to it.
+pub async fn publish(
+    bucket: &Bucket,
+    domain: &str,
+    version: &SiteVersion,
+    source: Vec<u8>,
+    index: Vec<u8>,
+    extra: Vec<(&str, Vec<u8>)>,
+) -> ApiResult<()> {
     let prefix = version_prefix(domain, &version.publish_id);
     bucket.put(format!("{prefix}source.tar.gz"), source).execute().await?;
     bucket.put(format!("{prefix}index.bin"), index).execute().await?;
+    for (name, bytes) in extra {
+        bucket.put(format!("{prefix}{name}"), bytes).execute().await?;
+    }
     bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
     INDEXES.with(|cache| cache.borrow_mut().remove(domain));
     Ok(())

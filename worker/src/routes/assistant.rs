@@ -10,7 +10,7 @@ use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
 use docs_edge_core::search::Query;
-use docs_edge_core::stream::{FinishReason, Usage};
+use docs_edge_core::stream::{FinishReason, UiChunk, UiEvent, UiStreamDecoder, Usage};
 use futures_channel::mpsc;
 use worker::{Env, Response};
 
@@ -21,7 +21,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::generation::{stream_llm, Backend};
 use crate::http::read_json_object;
 use crate::random::random_id;
-use crate::routes::discovery::authorize;
+use crate::routes::discovery::{authorize, Caller};
 use crate::sites::live_index;
 use crate::threads;
 
@@ -49,6 +49,45 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         Protocol::DataStreamV1 => parse_v1(&body)?,
         Protocol::UiMessageStreamV2 => parse_v2(&body)?,
     };
+    let (answer, receiver) = prepare(call, caller, request, protocol).await?;
+    call.response_headers.push(("x-thread-id".into(), answer.thread.thread_id.clone()));
+    // wait_until keeps the isolate working on the answer for as long as the stream is read.
+    call.ctx.wait_until(answer.run());
+    let mut response = Response::from_stream(receiver)?;
+    let headers = response.headers_mut();
+    for (name, value) in protocol.headers() {
+        headers.set(name, value)?;
+    }
+    Ok(response)
+}
+
+/// An answer, not streamed (the MCP `ask` tool): the same pipeline, run to its end, its stream
+/// read back. Returns the text and the `(title, url)` of its sources; a failed answer is an error.
+pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
+    let (answer, mut receiver) = prepare(call, caller, request, Protocol::UiMessageStreamV2).await?;
+    answer.run().await;
+    let mut decoder = UiStreamDecoder::new();
+    let mut events = Vec::new();
+    while let Ok(part) = receiver.try_recv() {
+        events.extend(decoder.push_bytes(&part.map_err(ApiError::from)?));
+    }
+    events.extend(decoder.finish());
+    let (mut text, mut sources) = (String::new(), Vec::new());
+    for event in events {
+        match event {
+            UiEvent::Chunk(UiChunk::TextDelta { delta, .. }) => text.push_str(&delta),
+            UiEvent::Chunk(UiChunk::SourceUrl { url, title, .. }) => sources.push((title.unwrap_or_default(), url)),
+            UiEvent::Chunk(UiChunk::Error { error_text }) => return Err(ApiError::Internal(error_text)),
+            _ => {}
+        }
+    }
+    Ok((text, sources))
+}
+
+type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
+
+/// Everything before generation: the thread, retrieval from the live index, the backend.
+async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, protocol: Protocol) -> ApiResult<(Generation, PartReceiver)> {
     let backend = Backend::from_env(&call.env)?;
 
     let (thread_id, create_thread) = match &request.thread_id {
@@ -60,7 +99,6 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         }
         None => (random_id("thr_", 8)?, true),
     };
-    call.response_headers.push(("x-thread-id".into(), thread_id.clone()));
 
     let (_, index) = live_index(&call.env, &caller.domain).await?;
     let user_turns: Vec<&str> =
@@ -109,14 +147,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         request_id: call.request_id.clone(),
         sender,
     };
-    // wait_until keeps the isolate working on the answer for as long as the stream is read.
-    call.ctx.wait_until(answer.run());
-    let mut response = Response::from_stream(receiver)?;
-    let headers = response.headers_mut();
-    for (name, value) in protocol.headers() {
-        headers.set(name, value)?;
-    }
-    Ok(response)
+    Ok((answer, receiver))
 }
 
 struct Generation {

@@ -2,10 +2,12 @@
 
 use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits};
 use docs_edge_core::docs::site::build_site;
+use docs_edge_core::llms;
 use docs_edge_core::search::SearchIndex;
 use docs_edge_core::wire::{KeyKind, PublishedSite};
 use worker::Response;
 
+use crate::agent_docs;
 use crate::app::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::now_iso;
@@ -42,6 +44,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     };
     let tree = read_docs_archive(&upload, &limits).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain))?;
     drop(tree);
     let index = SearchIndex::build(&site.pages).to_bytes();
 
@@ -56,7 +59,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         index_bytes: index.len() as u64,
     };
     drop(site);
-    sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index).await?;
+    sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index, agent_objects).await?;
     json_response(200, &published(&domain, &version))
 }
 
