@@ -18,7 +18,8 @@ const mcpPath = (domain) => `/discovery/v1/mcp/${domain}`;
 async function connect(key, domain) {
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE_URL}${mcpPath(domain)}`), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    fetch: contractFetch,
+    // The SDK passes a URL object; the contract check reads string URLs.
+    fetch: (url, init) => contractFetch(String(url), init),
   });
   const client = new Client({ name: 'docs-edge-test', version: '1.0.0' });
   await client.connect(transport);

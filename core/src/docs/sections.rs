@@ -11,7 +11,7 @@ use super::jsx::{Tag, TagKind};
 use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
-use super::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, SnippetSkip};
+use super::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets, SnippetSkip};
 
 /// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
 const TEXT_ATTRS: [&str; 8] = [
@@ -26,6 +26,15 @@ const TEXT_ATTRS: [&str; 8] = [
 ];
 /// `ParamField` names its parameter by where it goes: `<ParamField body="email">`.
 const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
+/// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
+/// goes (`<ParamField query="limit">` is `("limit", Some("query"))`).
+pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
+    let location = PARAM_ATTRS.into_iter().find(|key| tag.text_attr(key).is_some());
+    match location {
+        Some(key) if tag.name == "ParamField" => (tag.text_attr(key).unwrap_or(""), Some(key)),
+        _ => (tag.text_attr("name").unwrap_or(""), None),
+    }
+}
 /// Snippets may import snippets; deeper chains are left out rather than followed.
 pub(crate) const MAX_SNIPPET_DEPTH: usize = 3;
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
@@ -45,14 +54,13 @@ pub struct PageText {
 /// `tree`, against which relative snippet imports resolve.
 pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
     let mut extractor = Extractor {
-        tree,
         page: file,
         out: PageText {
             sections: vec![Section::default()],
             ..PageText::default()
         },
         slugs: Slugger::default(),
-        snippets: Vec::new(),
+        snippets: Snippets::new(tree),
     };
     walk_mdx(&mut extractor, body, file, 0);
     for section in &mut extractor.out.sections {
@@ -66,20 +74,14 @@ pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
 }
 
 struct Extractor<'t> {
-    tree: &'t SourceTree,
     page: &'t str,
     out: PageText,
     slugs: Slugger,
-    /// Snippet files being inlined, to stop cycles.
-    snippets: Vec<String>,
+    snippets: Snippets<'t>,
 }
 
 impl<'t> MdxVisitor<'t> for Extractor<'t> {
-    fn tree(&self) -> &'t SourceTree {
-        self.tree
-    }
-
-    fn snippet_stack(&mut self) -> &mut Vec<String> {
+    fn snippets(&mut self) -> &mut Snippets<'t> {
         &mut self.snippets
     }
 

@@ -20,11 +20,22 @@ pub(crate) enum SnippetSkip {
     NotUtf8,
 }
 
+/// What the walk keeps in each reader: the tree snippets are read from, and the snippet files
+/// being inlined, innermost last (to stop cycles).
+pub(crate) struct Snippets<'t> {
+    tree: &'t SourceTree,
+    open: Vec<String>,
+}
+
+impl<'t> Snippets<'t> {
+    pub(crate) fn new(tree: &'t SourceTree) -> Self {
+        Self { tree, open: Vec::new() }
+    }
+}
+
 /// A reader of MDX bodies. `'t` is the lifetime of the source tree snippets are read from.
 pub(crate) trait MdxVisitor<'t> {
-    fn tree(&self) -> &'t SourceTree;
-    /// Snippet files being inlined, innermost last (the walk pushes and pops; it stops cycles).
-    fn snippet_stack(&mut self) -> &mut Vec<String>;
+    fn snippets(&mut self) -> &mut Snippets<'t>;
     /// A Markdown run. Readers hand it to pulldown-cmark; indentation pulldown-cmark reads as code
     /// is content in MDX, which they re-read with [`walk_mdx`] at `depth + 1`.
     fn markdown(&mut self, md: &str, file: &str, depth: usize);
@@ -64,11 +75,11 @@ pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
 
 /// Inlines an imported `.mdx` snippet where its tag stands.
 fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, depth: usize) {
-    if depth >= MAX_SNIPPET_DEPTH || visitor.snippet_stack().iter().any(|p| p == path) {
+    if depth >= MAX_SNIPPET_DEPTH || visitor.snippets().open.iter().any(|p| p == path) {
         visitor.snippet_skipped(path, SnippetSkip::TooDeepOrCyclic);
         return;
     }
-    let tree = visitor.tree();
+    let tree = visitor.snippets().tree;
     let Some(bytes) = tree.get(path) else {
         visitor.snippet_skipped(path, SnippetSkip::Missing);
         return;
@@ -78,9 +89,9 @@ fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, depth: u
         return;
     };
     let (_, body) = frontmatter::split(source);
-    visitor.snippet_stack().push(path.to_owned());
+    visitor.snippets().open.push(path.to_owned());
     walk_mdx(visitor, body, path, depth + 1);
-    visitor.snippet_stack().pop();
+    visitor.snippets().open.pop();
 }
 
 /// A piece of a line of text that may hold JSX.
@@ -130,19 +141,14 @@ mod tests {
     use super::*;
     use crate::docs::archive::tree;
 
-    #[derive(Default)]
     struct Log<'t> {
-        tree: Option<&'t SourceTree>,
-        stack: Vec<String>,
+        snippets: Snippets<'t>,
         seen: Vec<String>,
     }
 
     impl<'t> MdxVisitor<'t> for Log<'t> {
-        fn tree(&self) -> &'t SourceTree {
-            self.tree.expect("tree")
-        }
-        fn snippet_stack(&mut self) -> &mut Vec<String> {
-            &mut self.stack
+        fn snippets(&mut self) -> &mut Snippets<'t> {
+            &mut self.snippets
         }
         fn markdown(&mut self, md: &str, file: &str, _depth: usize) {
             self.seen.push(format!("md {file}: {}", md.trim()));
@@ -164,7 +170,7 @@ mod tests {
             ("s/a.mdx", "import A from '/s/a.mdx'\n\nIn A\n\n<A />\n"),
             ("p.mdx", "unused"),
         ]);
-        let mut log = Log { tree: Some(&t), ..Log::default() };
+        let mut log = Log { snippets: Snippets::new(&t), seen: Vec::new() };
         let body = "import A from '/s/a.mdx'\nimport B from '/s/b.mdx'\n\n<Note>\n{\"lit\"}\n<A />\n<B />\n</Note>\n";
         walk_mdx(&mut log, body, "p.mdx", 0);
         assert_eq!(
@@ -178,7 +184,7 @@ mod tests {
                 "tag Note Close",
             ]
         );
-        assert!(log.stack.is_empty());
+        assert!(log.snippets.open.is_empty());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use pulldown_cmark::{
 
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Inline, MAX_NESTING};
-use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor};
+use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::slug::{slugify, Slugger};
 use crate::docs::SourceTree;
 
@@ -74,7 +74,6 @@ struct Suppress {
 }
 
 struct Renderer<'a> {
-    tree: &'a SourceTree,
     links: &'a Linker<'a>,
     anchors: bool,
     out: String,
@@ -82,8 +81,7 @@ struct Renderer<'a> {
     suppress: Option<Suppress>,
     slugs: Slugger,
     headings: Vec<Heading>,
-    /// Snippet files being inlined, to stop cycles.
-    snippets: Vec<String>,
+    snippets: Snippets<'a>,
     /// Text and inline HTML of the current run of inline content, scanned for JSX when complete.
     pending: String,
     /// Stack length at each open Markdown block: components opened inside a paragraph close with it.
@@ -107,11 +105,7 @@ struct RunState {
 }
 
 impl<'a> MdxVisitor<'a> for Renderer<'a> {
-    fn tree(&self) -> &'a SourceTree {
-        self.tree
-    }
-
-    fn snippet_stack(&mut self) -> &mut Vec<String> {
+    fn snippets(&mut self) -> &mut Snippets<'a> {
         &mut self.snippets
     }
 
@@ -131,7 +125,6 @@ impl<'a> MdxVisitor<'a> for Renderer<'a> {
 impl<'a> Renderer<'a> {
     fn new(tree: &'a SourceTree, links: &'a Linker<'a>, anchors: bool) -> Self {
         Self {
-            tree,
             links,
             anchors,
             out: String::new(),
@@ -139,7 +132,7 @@ impl<'a> Renderer<'a> {
             suppress: None,
             slugs: Slugger::default(),
             headings: Vec::new(),
-            snippets: Vec::new(),
+            snippets: Snippets::new(tree),
             pending: String::new(),
             marks: Vec::new(),
             deferred: Vec::new(),

@@ -2,7 +2,8 @@
 //! have written by hand (callouts as quotes, steps as a numbered list, fields and cards as list
 //! items with their attributes spelled out); nothing with text is dropped, only scripts and styles.
 
-use crate::docs::jsx::{string_literal, AttrValue, Tag, TagKind};
+use crate::docs::jsx::{Tag, TagKind};
+use crate::docs::sections::field_name;
 
 use super::escape;
 
@@ -167,34 +168,15 @@ pub(crate) fn block(tag: &Tag<'_>, urls: &dyn Urls) -> BlockShape {
 
 /// `` `name` (type, query, required, default: `10`) `` for `ParamField` and `ResponseField`.
 fn field_head(tag: &Tag<'_>) -> String {
-    let param = tag.name == "ParamField";
-    let location = ["path", "query", "body", "header"]
-        .into_iter()
-        .find(|key| tag.text_attr(key).is_some());
-    let name = match location {
-        Some(key) if param => tag.text_attr(key),
-        _ => tag.text_attr("name"),
-    }
-    .unwrap_or("");
+    let (name, location) = field_name(tag);
     let mut notes: Vec<String> = Vec::new();
     if let Some(kind) = tag.text_attr("type").filter(|t| !t.trim().is_empty()) {
         notes.push(escape::text(kind.trim()));
     }
-    if let (true, Some(location)) = (param, location) {
-        notes.push(location.to_owned());
-    }
-    if flag(tag, "required") {
-        notes.push("required".to_owned());
-    }
-    if flag(tag, "deprecated") {
-        notes.push("deprecated".to_owned());
-    }
-    match tag.attr("default") {
-        Some(AttrValue::Str(s)) => notes.push(format!("default: {}", code_span(s))),
-        Some(AttrValue::Expr(e)) => {
-            notes.push(format!("default: {}", code_span(string_literal(e).unwrap_or(e.trim()))))
-        }
-        _ => {}
+    notes.extend(location.map(str::to_owned));
+    notes.extend(["required", "deprecated"].into_iter().filter(|f| tag.flag(f)).map(str::to_owned));
+    if let Some(default) = tag.shown_value("default") {
+        notes.push(format!("default: {}", code_span(default)));
     }
     let mut head = code_span(name);
     if !notes.is_empty() {
@@ -327,14 +309,4 @@ pub(crate) fn longest_run(text: &str, c: char) -> usize {
         }
     }
     longest
-}
-
-/// `required`, `required={true}` or `required="true"`.
-fn flag(tag: &Tag<'_>, name: &str) -> bool {
-    match tag.attr(name) {
-        Some(AttrValue::Flag) => true,
-        Some(AttrValue::Expr(e)) => e.trim() == "true",
-        Some(AttrValue::Str(s)) => s.trim() == "true",
-        None => false,
-    }
 }

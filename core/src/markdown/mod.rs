@@ -15,7 +15,7 @@ use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag as MdT
 use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::MAX_NESTING;
-use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor};
+use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::{Page, SourceTree};
 
 use components::{BlockShape, InlineShape};
@@ -96,9 +96,8 @@ struct Table {
 }
 
 struct Writer<'t, 'u> {
-    tree: &'t SourceTree,
     urls: &'u dyn Urls,
-    snippets: Vec<String>,
+    snippets: Snippets<'t>,
     out: String,
     containers: Vec<Container>,
     /// Next number of each open numbered list (`None` for bullets), innermost last.
@@ -120,11 +119,7 @@ struct Writer<'t, 'u> {
 }
 
 impl<'t> MdxVisitor<'t> for Writer<'t, '_> {
-    fn tree(&self) -> &'t SourceTree {
-        self.tree
-    }
-
-    fn snippet_stack(&mut self) -> &mut Vec<String> {
+    fn snippets(&mut self) -> &mut Snippets<'t> {
         &mut self.snippets
     }
 
@@ -144,9 +139,8 @@ impl<'t> MdxVisitor<'t> for Writer<'t, '_> {
 impl<'t, 'u> Writer<'t, 'u> {
     fn new(tree: &'t SourceTree, urls: &'u dyn Urls) -> Self {
         Self {
-            tree,
             urls,
-            snippets: Vec::new(),
+            snippets: Snippets::new(tree),
             out: String::new(),
             containers: Vec::new(),
             numbering: Vec::new(),
