@@ -103,7 +103,8 @@ async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<
         )));
     };
     let bucket = sites::bucket(&call.env)?;
-    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &version.publish_id, &doc.path)
+    let limits = call.config.archive_limits();
+    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &version.publish_id, &doc.path, &limits)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", doc.path)))?;
     Ok(ToolOutcome::Page(PageOutput { path: doc.path, markdown }))

@@ -133,7 +133,8 @@ pub async fn page(call: &mut Call) -> ApiResult<Response> {
     let (version, index) = live_index(&call.env, &caller.domain).await?;
     let doc = index.page(&path).ok_or_else(|| ApiError::NotFound(format!("page {path} not found")))?;
     let content = if markdown {
-        agent_docs::page_markdown(&sites::bucket(&call.env)?, &caller.domain, &version.publish_id, &doc.path)
+        let limits = call.config.archive_limits();
+        agent_docs::page_markdown(&sites::bucket(&call.env)?, &caller.domain, &version.publish_id, &doc.path, &limits)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("page {path} has no Markdown rendering")))?
     } else {

@@ -1,6 +1,6 @@
 //! `/v1/sites/{domain}`: publish a docs folder (`.tar.gz`) and read what is live. Admin keys only.
 
-use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits};
+use docs_edge_core::docs::archive::read_docs_archive;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::llms;
 use docs_edge_core::search::SearchIndex;
@@ -37,12 +37,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
     let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
 
-    let limits = ArchiveLimits {
-        max_files: call.config.max_source_files,
-        max_total_bytes: call.config.max_source_bytes,
-        ..ArchiveLimits::default()
-    };
-    let tree = read_docs_archive(&upload, &limits).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain))?;
     drop(tree);
