@@ -133,3 +133,25 @@ fn results_are_text_with_structured_content() {
     assert_eq!(failed["result"]["isError"], true);
     assert_eq!(excerpt(&"word ".repeat(500)).chars().count() <= 701, true);
 }
+
+#[test]
+fn the_schemas_state_the_limits_the_server_enforces() {
+    let list = reply(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, "2025-11-25");
+    let tools = &list["result"]["tools"];
+    assert!(!tools.to_string().contains("{site}") && tools.to_string().contains("docs.acme.dev"));
+    let search = |args: Value| one(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":args}}).to_string(), "2025-06-18");
+    let schema = &tools[0]["inputSchema"]["properties"];
+    let max_query = schema["query"]["maxLength"].as_u64().unwrap() as usize;
+    let max_limit = schema["limit"]["maximum"].as_u64().unwrap();
+    assert!(matches!(search(json!({"query": "x".repeat(max_query), "limit": max_limit})), Step::Call { .. }));
+    assert!(matches!(search(json!({"query": "x".repeat(max_query + 1)})), Step::Reply(_)));
+    assert!(matches!(search(json!({"query": "x", "limit": max_limit + 1})), Step::Reply(_)));
+    let max_path = tools[1]["inputSchema"]["properties"]["path"]["maxLength"].as_u64().unwrap() as usize;
+    let page = |path: String| one(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_page","arguments":{"path": path}}}).to_string(), "2025-06-18");
+    assert!(matches!(page("p".repeat(max_path)), Step::Call { .. }));
+    assert!(matches!(page("p".repeat(max_path + 1)), Step::Reply(_)));
+    let max_question = tools[2]["inputSchema"]["properties"]["question"]["maxLength"].as_u64().unwrap() as usize;
+    let ask = |q: String| one(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"question": q}}}).to_string(), "2025-06-18");
+    assert!(matches!(ask("q".repeat(max_question)), Step::Call { .. }));
+    assert!(matches!(ask("q".repeat(max_question + 1)), Step::Reply(_)));
+}

@@ -98,94 +98,37 @@ fn has_structured_output(version: &str) -> bool {
     version >= "2025-06-18"
 }
 
+/// The tool definitions; `{site}` and `{domain}` in their texts name the site. The limits in the
+/// schemas are the ones `read_call` enforces (a test holds them together).
+const DEFINITIONS: &str = include_str!("tools.json");
+
 pub(crate) fn definitions(version: &str, server: &ServerInfo<'_>) -> Value {
     let site = if server.site_name.trim().is_empty() { server.domain } else { server.site_name.trim() };
-    let read_only = json!({ "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false });
-    let filters = |props: &mut Map<String, Value>| {
-        props.insert("language".into(), json!({ "type": "string", "description": "Only pages in this language code (e.g. `en`, `fr`). Default: every language." }));
-        props.insert("version".into(), json!({ "type": "string", "description": "Only pages of this docs version label. Default: every version." }));
-    };
-    let mut search_props = Map::new();
-    search_props.insert("query".into(), json!({ "type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "description": "What to look for: keywords or a short question." }));
-    filters(&mut search_props);
-    search_props.insert("limit".into(), json!({ "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT, "description": "How many results to return." }));
-    let mut ask_props = Map::new();
-    ask_props.insert("question".into(), json!({ "type": "string", "minLength": 1, "maxLength": MAX_QUESTION_CHARS, "description": "The question, in full sentences." }));
-    filters(&mut ask_props);
-
-    let mut tools = vec![
-        json!({
-            "name": "search",
-            "title": format!("Search the {site} docs"),
-            "description": format!("Search the {site} documentation. Returns the best-matching sections, most relevant first, each with its page title, section heading, URL, page path and an excerpt. Use it to find which pages cover a topic, then call get_page with a result's path to read the whole page."),
-            "inputSchema": { "type": "object", "properties": search_props, "required": ["query"] },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "results": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "title": { "type": "string" },
-                                "heading": { "type": "string" },
-                                "url": { "type": "string" },
-                                "path": { "type": "string" },
-                                "excerpt": { "type": "string" },
-                                "score": { "type": "number" }
-                            },
-                            "required": ["title", "url", "path", "excerpt", "score"]
-                        }
-                    }
-                },
-                "required": ["results"]
-            },
-            "annotations": read_only,
-        }),
-        json!({
-            "name": "get_page",
-            "title": format!("Read a {site} docs page"),
-            "description": format!("Read one page of the {site} documentation as Markdown: its title, source URL, then the full text with code blocks, tables, steps and callouts. `path` is a page path as search results give it (e.g. `quickstart` or `api/overview`); a leading slash, a .md/.mdx extension, an #anchor or the page's full URL on {} also work.", server.domain),
-            "inputSchema": {
-                "type": "object",
-                "properties": { "path": { "type": "string", "minLength": 1, "maxLength": MAX_PATH_CHARS, "description": "Page path, e.g. `quickstart`; `index` is the home page." } },
-                "required": ["path"]
-            },
-            "annotations": read_only,
-        }),
-        json!({
-            "name": "ask",
-            "title": format!("Ask the {site} docs"),
-            "description": format!("Ask a question about {site} and get an answer written from its documentation, with the pages it is based on as sources. Good for how-to questions that span pages; read a source with get_page for exact wording or complete code."),
-            "inputSchema": { "type": "object", "properties": ask_props, "required": ["question"] },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "answer": { "type": "string" },
-                    "sources": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "properties": { "title": { "type": "string" }, "url": { "type": "string" } },
-                            "required": ["title", "url"]
-                        }
-                    }
-                },
-                "required": ["answer", "sources"]
-            },
-            "annotations": read_only,
-        }),
-    ];
-    if !has_structured_output(version) {
-        // `title` and `outputSchema` arrived in 2025-06-18.
-        for tool in &mut tools {
-            if let Some(tool) = tool.as_object_mut() {
+    let mut tools: Value = serde_json::from_str(DEFINITIONS).unwrap_or_else(|_| Value::Array(Vec::new()));
+    fill(&mut tools, &[("{site}", site), ("{domain}", server.domain)]);
+    if let Some(list) = tools.as_array_mut() {
+        for tool in list.iter_mut().filter_map(Value::as_object_mut) {
+            if !has_structured_output(version) {
+                // `title` and `outputSchema` arrived in 2025-06-18.
                 tool.remove("title");
                 tool.remove("outputSchema");
             }
         }
     }
-    Value::Array(tools)
+    tools
+}
+
+fn fill(value: &mut Value, names: &[(&str, &str)]) {
+    match value {
+        Value::String(text) if text.contains('{') => {
+            for (placeholder, name) in names {
+                *text = text.replace(placeholder, name);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| fill(v, names)),
+        Value::Object(fields) => fields.values_mut().for_each(|v| fill(v, names)),
+        _ => {}
+    }
 }
 
 pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerInfo<'_>) -> Result<ToolCall, ArgError> {

@@ -10,7 +10,7 @@ use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
 use docs_edge_core::search::Query;
-use docs_edge_core::stream::{FinishReason, UiChunk, UiEvent, UiStreamDecoder, Usage};
+use docs_edge_core::stream::{FinishReason, Usage};
 use futures_channel::mpsc;
 use worker::{Env, Response};
 
@@ -52,7 +52,9 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let (answer, receiver) = prepare(call, caller, request, protocol).await?;
     call.response_headers.push(("x-thread-id".into(), answer.thread.thread_id.clone()));
     // wait_until keeps the isolate working on the answer for as long as the stream is read.
-    call.ctx.wait_until(answer.run());
+    call.ctx.wait_until(async move {
+        answer.run().await;
+    });
     let mut response = Response::from_stream(receiver)?;
     let headers = response.headers_mut();
     for (name, value) in protocol.headers() {
@@ -61,27 +63,14 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     Ok(response)
 }
 
-/// An answer, not streamed (the MCP `ask` tool): the same pipeline, run to its end, its stream
-/// read back. Returns the text and the `(title, url)` of its sources; a failed answer is an error.
+/// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
+/// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
 pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
-    let (answer, mut receiver) = prepare(call, caller, request, Protocol::UiMessageStreamV2).await?;
-    answer.run().await;
-    let mut decoder = UiStreamDecoder::new();
-    let mut events = Vec::new();
-    while let Ok(part) = receiver.try_recv() {
-        events.extend(decoder.push_bytes(&part.map_err(ApiError::from)?));
-    }
-    events.extend(decoder.finish());
-    let (mut text, mut sources) = (String::new(), Vec::new());
-    for event in events {
-        match event {
-            UiEvent::Chunk(UiChunk::TextDelta { delta, .. }) => text.push_str(&delta),
-            UiEvent::Chunk(UiChunk::SourceUrl { url, title, .. }) => sources.push((title.unwrap_or_default(), url)),
-            UiEvent::Chunk(UiChunk::Error { error_text }) => return Err(ApiError::Internal(error_text)),
-            _ => {}
-        }
-    }
-    Ok((text, sources))
+    // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
+    let (answer, _stream) = prepare(call, caller, request, Protocol::UiMessageStreamV2).await?;
+    let (text, sources) =
+        answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
+    Ok((text, sources.into_iter().map(|s| (s.title, s.url)).collect()))
 }
 
 type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -176,10 +165,11 @@ impl Generation {
         text.is_empty() || self.sender.unbounded_send(Ok(text.into_bytes())).is_ok()
     }
 
-    async fn run(mut self) {
+    /// Generates, records and streams the answer; its text and sources once recorded.
+    async fn run(mut self) -> Option<(String, Vec<StoredSource>)> {
         let start = self.encoder.start();
         if !self.send(start) {
-            return;
+            return None;
         }
         let outcome = match self.backend.clone() {
             Backend::Extractive => self.extractive(),
@@ -190,22 +180,24 @@ impl Generation {
                 // Recorded before the finish part goes out, so a client that continues the thread the
                 // moment it reads the id finds it.
                 let question = self.request.question().to_string();
-                if let Err(err) = self.record(question, text, sources).await {
+                if let Err(err) = self.record(question, text.clone(), sources.clone()).await {
                     log_failure(&self.request_id, &format!("thread not recorded: {err:?}"));
                     let part = self.encoder.error("the conversation could not be saved");
                     self.send(part);
-                    return;
+                    return None;
                 }
                 let thread_id = self.thread.thread_id.clone();
                 let part = self.encoder.finish(reason, usage, &thread_id);
                 self.send(part);
+                Some((text, sources))
             }
             Outcome::Failed(detail) => {
                 log_failure(&self.request_id, &detail);
                 let part = self.encoder.error("the answer could not be completed: the language model failed");
                 self.send(part);
+                None
             }
-            Outcome::ClientGone => {}
+            Outcome::ClientGone => None,
         }
     }
 
