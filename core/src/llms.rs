@@ -6,9 +6,7 @@
 //! site's own absolute URLs, see [`agent_docs`]), and the static export puts them in the bundle
 //! (links are relative `.md` files, see `export::plan`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 
 use crate::docs::nav::{DivisionKind, NavItem};
 use crate::docs::{Page, Site, SourceTree};
@@ -23,16 +21,34 @@ pub struct AgentDocs {
     pub manifest: MarkdownManifest,
 }
 
-/// Where each page's Markdown sits in `llms-full.txt`, so one page is one ranged read.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Where each page's Markdown sits in `llms-full.txt`, so one page is one ranged read: one line per
+/// page, `offset length path` (bytes). Plain text, read by a scan: the worker reads it once per page
+/// request and it stays small (about 40 bytes a page).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MarkdownManifest {
-    /// Page path -> `[offset, length]` in bytes. The first page of a path wins (as in search).
-    pub pages: BTreeMap<String, [u64; 2]>,
+    pub text: String,
 }
 
 impl MarkdownManifest {
+    fn push(&mut self, path: &str, offset: usize, len: usize) {
+        self.text.push_str(&format!("{offset} {len} {path}\n"));
+    }
+
+    /// Byte range of `path`'s Markdown; the first page of a path wins (as in search).
     pub fn range(&self, path: &str) -> Option<(u64, u64)> {
-        self.pages.get(path).map(|[offset, len]| (*offset, *len))
+        self.text.lines().find_map(|line| {
+            let mut fields = line.splitn(3, ' ');
+            let (offset, len) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+            (fields.next()? == path).then_some((offset, len))
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.text.lines().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
     }
 }
 
@@ -48,15 +64,15 @@ pub fn agent_docs(site: &Site, tree: &SourceTree, domain: &str) -> AgentDocs {
     let llms_txt = llms_txt(site, &included, &|page| page_url(domain, &page.path));
     let mut llms_full = String::new();
     let mut manifest = MarkdownManifest::default();
+    let mut listed: HashMap<&str, usize> = HashMap::new();
     for page in included.iter().filter_map(|&i| site.pages.get(i)) {
         // No exported pages and no bundled assets: every link is absolute on the live domain.
         let linker = Linker::new(&page.path, &page.source, &no_pages, tree, domain).without_assets();
         let md = markdown::page_markdown(page, tree, &page_url(domain, &page.path), &linker);
         let offset = push_page(&mut llms_full, &md);
-        manifest
-            .pages
-            .entry(page.path.clone())
-            .or_insert([offset as u64, md.len() as u64]);
+        if !page.path.contains('\n') && listed.insert(&page.path, offset).is_none() {
+            manifest.push(&page.path, offset, md.len());
+        }
     }
     AgentDocs { llms_txt, llms_full, manifest }
 }
@@ -101,21 +117,20 @@ pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> 
     out.push_str(&format!("> {summary}\n\n"));
     out.push_str("Each link below is one page; `llms-full.txt` beside this file holds every page as Markdown.\n");
 
-    let wanted: BTreeSet<usize> = included.iter().copied().collect();
     let mut index_of: HashMap<&str, usize> = HashMap::new();
-    for (i, page) in site.pages.iter().enumerate() {
-        if wanted.contains(&i) {
+    for &i in included {
+        if let Some(page) = site.pages.get(i) {
             index_of.entry(page.path.as_str()).or_insert(i);
         }
     }
     let mut sections: Vec<(String, Vec<usize>)> = Vec::new();
-    let mut listed = BTreeSet::new();
+    let mut listed = vec![false; site.pages.len()];
     let mut trail = Vec::new();
     nav_sections(&site.config.navigation, &mut trail, &index_of, &mut listed, &mut sections, site);
     let rest: Vec<usize> = included
         .iter()
         .copied()
-        .filter(|i| !listed.contains(i))
+        .filter(|&i| !listed.get(i).copied().unwrap_or(true))
         .filter(|&i| site.pages.get(i).is_some_and(|p| !p.hidden))
         .collect();
     if !rest.is_empty() {
@@ -140,15 +155,16 @@ fn nav_sections(
     items: &[NavItem],
     trail: &mut Vec<String>,
     index_of: &HashMap<&str, usize>,
-    listed: &mut BTreeSet<usize>,
+    listed: &mut [bool],
     sections: &mut Vec<(String, Vec<usize>)>,
     site: &Site,
 ) {
-    let add = |path: &str, trail: &[String], listed: &mut BTreeSet<usize>, sections: &mut Vec<(String, Vec<usize>)>| {
+    let add = |path: &str, trail: &[String], listed: &mut [bool], sections: &mut Vec<(String, Vec<usize>)>| {
         let Some(&i) = index_of.get(path) else { return };
-        if site.pages.get(i).is_none_or(|p| p.hidden) || !listed.insert(i) {
+        if site.pages.get(i).is_none_or(|p| p.hidden) || listed.get(i).copied().unwrap_or(true) {
             return;
         }
+        listed[i] = true;
         let title = if trail.is_empty() { "Pages".to_owned() } else { trail.join(" › ") };
         match sections.last_mut() {
             Some((last, pages)) if *last == title => pages.push(i),
@@ -251,7 +267,7 @@ mod tests {
     fn llms_full_holds_every_page_and_the_manifest_slices_it() {
         let (site, t) = site();
         let docs = agent_docs(&site, &t, "docs.acme.dev");
-        assert_eq!(docs.manifest.pages.len(), site.pages.len());
+        assert_eq!(docs.manifest.len(), site.pages.len());
         let (offset, len) = docs.manifest.range("quickstart").expect("quickstart");
         let page = &docs.llms_full[offset as usize..(offset + len) as usize];
         assert!(page.starts_with("# Quickstart\n\nSource: https://docs.acme.dev/quickstart\n"), "{page}");

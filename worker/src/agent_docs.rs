@@ -1,6 +1,6 @@
 //! The live site's documents for agents in R2, written at publish beside the index:
 //! `sites/{domain}/{publishId}/llms.txt`, `.../llms-full.txt` (every page as Markdown) and
-//! `.../markdown.json` (where each page sits in `llms-full.txt`, so one page is one ranged read
+//! `.../markdown-pages.txt` (where each page sits in `llms-full.txt`, so one page is one ranged read
 //! and no request holds the whole site). Versions published before these existed get them on first
 //! use, made from their stored upload.
 
@@ -14,15 +14,15 @@ use crate::sites::{self, version_prefix};
 
 pub const LLMS_TXT: &str = "llms.txt";
 pub const LLMS_FULL_TXT: &str = "llms-full.txt";
-const MANIFEST: &str = "markdown.json";
+const MANIFEST: &str = "markdown-pages.txt";
 
 /// The objects to store with a new version (names under its prefix).
-pub fn objects(docs: AgentDocs) -> ApiResult<Vec<(&'static str, Vec<u8>)>> {
-    Ok(vec![
+pub fn objects(docs: AgentDocs) -> Vec<(&'static str, Vec<u8>)> {
+    vec![
         (LLMS_TXT, docs.llms_txt.into_bytes()),
         (LLMS_FULL_TXT, docs.llms_full.into_bytes()),
-        (MANIFEST, serde_json::to_vec(&docs.manifest)?),
-    ])
+        (MANIFEST, docs.manifest.text.into_bytes()),
+    ]
 }
 
 /// Makes the documents of a version published before they existed, from its stored upload (the
@@ -32,7 +32,7 @@ async fn backfill(bucket: &Bucket, domain: &str, publish_id: &str, limits: &Arch
     let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
     let prefix = version_prefix(domain, publish_id);
     // The manifest last: its presence says the others are there.
-    for (name, bytes) in objects(agent_docs(&site, &tree, domain))?.into_iter().rev() {
+    for (name, bytes) in objects(agent_docs(&site, &tree, domain)).into_iter().rev() {
         bucket.put(format!("{prefix}{name}"), bytes).execute().await?;
     }
     Ok(())
@@ -68,7 +68,7 @@ pub async fn document(bucket: &Bucket, domain: &str, publish_id: &str, name: &st
 pub async fn page_markdown(bucket: &Bucket, domain: &str, publish_id: &str, path: &str, limits: &ArchiveLimits) -> ApiResult<Option<String>> {
     let object = stored(bucket, domain, publish_id, MANIFEST, limits, None).await?;
     let bytes = object.body().ok_or_else(|| ApiError::Internal("Markdown manifest has no body".into()))?.bytes().await?;
-    let manifest: MarkdownManifest = serde_json::from_slice(&bytes)?;
+    let manifest = MarkdownManifest { text: String::from_utf8(bytes).map_err(|_| ApiError::Internal("Markdown manifest is not UTF-8".into()))? };
     let Some((offset, length)) = manifest.range(path) else { return Ok(None) };
     let range = Range::OffsetWithLength { offset, length };
     let object = stored(bucket, domain, publish_id, LLMS_FULL_TXT, limits, Some(range)).await?;

@@ -39,7 +39,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
 
     let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
-    let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain))?;
+    let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain));
     drop(tree);
     let index = SearchIndex::build(&site.pages).to_bytes();
 
