@@ -2,9 +2,6 @@
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol};
 use docs_edge_core::assistant::extractive::compose_answer;
 use docs_edge_core::assistant::passage::Passage;
@@ -55,9 +52,8 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let (answer, receiver) = prepare(call, caller, request, protocol).await?;
     call.response_headers.push(("x-thread-id".into(), answer.thread.thread_id.clone()));
     // wait_until keeps the isolate working on the answer for as long as the stream is read.
-    let run = answer.boxed_run();
     call.ctx.wait_until(async move {
-        run.await;
+        answer.run().await;
     });
     let mut response = Response::from_stream(receiver)?;
     let headers = response.headers_mut();
@@ -73,7 +69,7 @@ pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest)
     // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
     let (answer, _stream) = prepare(call, caller, request, Protocol::UiMessageStreamV2).await?;
     let (text, sources) =
-        answer.boxed_run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
+        answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
     Ok((text, sources.into_iter().map(|s| (s.title, s.url)).collect()))
 }
 
@@ -167,12 +163,6 @@ impl Generation {
     /// False once the client has gone: the receiver was dropped with the response stream.
     fn send(&self, text: String) -> bool {
         text.is_empty() || self.sender.unbounded_send(Ok(text.into_bytes())).is_ok()
-    }
-
-    /// [`Self::run`] behind one pointer: its two callers share one copy of the generation's code
-    /// in the wasm instead of each inlining it.
-    fn boxed_run(self) -> Pin<Box<dyn Future<Output = Option<(String, Vec<StoredSource>)>>>> {
-        Box::pin(self.run())
     }
 
     /// Generates, records and streams the answer; its text and sources once recorded.
