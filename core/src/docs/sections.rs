@@ -4,14 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{Event, Options, Parser, Tag as MdTag, TagEnd};
+use pulldown_cmark::{Event, Parser, Tag as MdTag, TagEnd};
 
 use super::archive::{join_relative, SourceTree};
 use super::jsx::{Tag, TagKind};
 use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
-use super::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets, SnippetSkip};
+use super::walk::{
+    inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, SnippetSkip, Snippets,
+};
 
 /// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
 const TEXT_ATTRS: [&str; 8] = [
@@ -115,16 +117,11 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
 
 impl Extractor<'_> {
     fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
-        let options = Options::ENABLE_TABLES
-            | Options::ENABLE_STRIKETHROUGH
-            | Options::ENABLE_TASKLISTS
-            | Options::ENABLE_FOOTNOTES
-            | Options::ENABLE_GFM;
         let mut inline = Inline::default();
         let mut code: Option<(bool, String)> = None;
         let mut html: Option<String> = None;
         let mut row: Vec<String> = Vec::new();
-        for event in Parser::new_ext(md, options) {
+        for event in Parser::new_ext(md, markdown_options()) {
             match event {
                 Event::Text(text) => match (&mut code, &mut html) {
                     (Some((_, buf)), _) | (_, Some(buf)) => buf.push_str(&text),

@@ -5,11 +5,22 @@
 //! and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and sees Markdown
 //! runs, tags and expressions with snippets already in place.
 
+use pulldown_cmark::Options;
+
 use super::archive::SourceTree;
 use super::frontmatter;
 use super::jsx::{self, Tag, TagKind};
 use super::mdx::{blocks, Block};
 use super::sections::{snippet_imports, MAX_SNIPPET_DEPTH};
+
+/// The Markdown extensions every reader parses Markdown runs with, so all see the same structure.
+pub(crate) fn markdown_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_GFM
+}
 
 /// Why an imported snippet was not inlined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,27 +8,18 @@
 
 
 use pulldown_cmark::{
-    BlockQuoteKind, CodeBlockKind, Event, LinkType, Options, Parser, Tag as MdTag, TagEnd,
+    BlockQuoteKind, CodeBlockKind, Event, LinkType, Parser, Tag as MdTag, TagEnd,
 };
 
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Inline, MAX_NESTING};
-use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets};
+use crate::docs::walk::{inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::slug::{slugify, Slugger};
 use crate::docs::SourceTree;
 
 use super::components::{self, Markup};
 use super::html::{self, attr, class_token};
 use super::links::{Linker, Media};
-
-/// Markdown extensions: the ones `docs::sections` reads with, so both see the same structure.
-fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_GFM
-}
 
 /// A heading of the rendered body, for the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,7 +235,7 @@ impl<'a> Renderer<'a> {
         self.mark();
         self.run_depth = self.marks.len();
         let mut st = RunState::default();
-        for event in Parser::new_ext(md, options()) {
+        for event in Parser::new_ext(md, markdown_options()) {
             self.event(event, &mut st, file, depth);
         }
         self.flush_text(!st.html_block);
