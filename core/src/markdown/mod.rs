@@ -70,6 +70,8 @@ struct Container {
     rest: String,
     started: bool,
     tail: String,
+    /// `<Steps>`: its children are numbered, and its close ends that numbering.
+    numbers_children: bool,
 }
 
 /// Inline markup open in the current paragraph.
@@ -122,7 +124,9 @@ impl<'t> MdxVisitor<'t> for Writer<'t, '_> {
     }
 
     fn literal(&mut self, text: &str) {
-        self.paragraph(&escape::text(text));
+        self.end_block();
+        self.inline_text(text);
+        self.end_block();
     }
 }
 
@@ -231,7 +235,7 @@ impl<'t, 'u> Writer<'t, 'u> {
 
     fn push_container(&mut self, name: &str, first: String, rest: String, tail: String) {
         self.end_block();
-        self.containers.push(Container { name: name.to_owned(), first, rest, started: false, tail });
+        self.containers.push(Container { tail, first, rest, ..transparent(name) });
     }
 
     fn close_container(&mut self, container: Container) {
@@ -270,9 +274,7 @@ impl<'t, 'u> Writer<'t, 'u> {
             BlockShape::Numbered => {
                 if !self_closing {
                     self.numbering.push(Some(1));
-                    let mut marker = transparent(tag.name);
-                    marker.tail = NUMBERED_MARK.to_owned();
-                    self.containers.push(marker);
+                    self.containers.push(Container { numbers_children: true, ..transparent(tag.name) });
                 }
             }
             BlockShape::Leaf(text) => self.paragraph(&text),
@@ -305,6 +307,14 @@ impl<'t, 'u> Writer<'t, 'u> {
         }
     }
 
+    /// At the close of `name`: when it is what is being dropped, its content goes.
+    fn end_suppression(&mut self, name: &str) {
+        if let Some(s) = self.suppressed.take_if(|s| s.name == name) {
+            self.out.truncate(s.len);
+            self.line_start = s.line_start;
+        }
+    }
+
     fn next_number(&mut self) -> u64 {
         match self.numbering.last_mut() {
             Some(Some(n)) => {
@@ -317,13 +327,8 @@ impl<'t, 'u> Writer<'t, 'u> {
     }
 
     fn close_component(&mut self, name: &str) {
-        if let Some(s) = &self.suppressed {
-            if s.name == name {
-                let (len, line_start) = (s.len, s.line_start);
-                self.suppressed = None;
-                self.out.truncate(len);
-                self.line_start = line_start;
-            }
+        if self.suppressed.is_some() {
+            self.end_suppression(name);
             return;
         }
         let Some(pos) = self.containers.iter().rposition(|c| c.name == name) else {
@@ -331,7 +336,7 @@ impl<'t, 'u> Writer<'t, 'u> {
         };
         while self.containers.len() > pos {
             if let Some(container) = self.containers.pop() {
-                if container.tail == NUMBERED_MARK {
+                if container.numbers_children {
                     self.numbering.pop();
                     self.end_block();
                 } else {
@@ -379,13 +384,8 @@ impl<'t, 'u> Writer<'t, 'u> {
             return;
         }
         if tag.kind == TagKind::Close {
-            if let Some(s) = &self.suppressed {
-                if s.name == tag.name {
-                    let (len, line_start) = (s.len, s.line_start);
-                    self.suppressed = None;
-                    self.out.truncate(len);
-                    self.line_start = line_start;
-                }
+            if self.suppressed.is_some() {
+                self.end_suppression(tag.name);
                 return;
             }
             if let Some(pos) = self.inline.iter().rposition(|o| o.name == tag.name) {
@@ -426,11 +426,15 @@ impl<'t, 'u> Writer<'t, 'u> {
     }
 }
 
-/// Marks the transparent container of `<Steps>`, whose close also ends its numbering.
-const NUMBERED_MARK: &str = "\u{0}numbered";
-
 fn transparent(name: &str) -> Container {
-    Container { name: name.to_owned(), first: String::new(), rest: String::new(), started: false, tail: String::new() }
+    Container {
+        name: name.to_owned(),
+        first: String::new(),
+        rest: String::new(),
+        started: false,
+        tail: String::new(),
+        numbers_children: false,
+    }
 }
 
 #[cfg(test)]
