@@ -12,6 +12,8 @@ pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-2
 const WITHOUT_HEADER: &str = "2025-03-26";
 /// The only revision with JSON-RPC batches.
 const BATCHING: &str = "2025-03-26";
+/// Messages in one batch at most: each may be a tool call, and a request's work stays bounded.
+pub const MAX_BATCH: usize = 20;
 
 /// A JSON-RPC response object (`{"jsonrpc": "2.0", "id": …, "result" | "error": …}`).
 pub type Reply = Value;
@@ -87,8 +89,12 @@ pub fn parse_body(body: &[u8], version: &str) -> Result<Incoming, Reply> {
                     &format!("Invalid Request: JSON-RPC batches are not part of MCP {version}; send one message per request"),
                 ));
             }
-            if items.is_empty() {
-                return Err(error(&Value::Null, ErrorCode::InvalidRequest, "Invalid Request: empty batch"));
+            if items.is_empty() || items.len() > MAX_BATCH {
+                return Err(error(
+                    &Value::Null,
+                    ErrorCode::InvalidRequest,
+                    &format!("Invalid Request: a batch holds 1 to {MAX_BATCH} messages"),
+                ));
             }
             Ok(Incoming { messages: items.iter().map(read_message).collect(), batch: true })
         }

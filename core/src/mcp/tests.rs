@@ -66,6 +66,11 @@ fn batches_only_in_2025_03_26() {
     let refused = parse_body(batch.as_bytes(), "2025-06-18").unwrap_err();
     assert_eq!(refused["error"]["code"], -32600);
     assert_eq!(parse_body(b"[]", "2025-03-26").unwrap_err()["error"]["code"], -32600);
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let full = format!("[{}]", vec![ping; protocol::MAX_BATCH].join(","));
+    assert_eq!(parse_body(full.as_bytes(), "2025-03-26").unwrap().messages.len(), protocol::MAX_BATCH);
+    let over = format!("[{}]", vec![ping; protocol::MAX_BATCH + 1].join(","));
+    assert_eq!(parse_body(over.as_bytes(), "2025-03-26").unwrap_err()["error"]["code"], -32600);
 }
 
 #[test]
