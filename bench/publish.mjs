@@ -26,6 +26,7 @@ console.log('native (release build):');
 console.log(`  pages ${n.pages} (${n.languages.join(', ')}), ${n.warnings} warnings`);
 console.log(`  source ${(n.sourceBytes / 1e6).toFixed(2)} MB, archive ${(n.archiveBytes / 1e6).toFixed(2)} MB, index ${(n.indexBytes / 1e6).toFixed(2)} MB (${n.indexToSource.toFixed(2)}x source)`);
 console.log(`  archive -> site -> index: ${n.publishMs.toFixed(0)} ms, peak heap ${(n.peakHeapBytes / 1048576).toFixed(1)} MiB (+ the ${(n.archiveBytes / 1048576).toFixed(1)} MiB upload)`);
+console.log(`  of which agent documents (every page as Markdown): ${n.agentDocsMs.toFixed(0)} ms; llms.txt ${(n.llmsTxtBytes / 1e3).toFixed(1)} kB, llms-full.txt ${(n.llmsFullBytes / 1e6).toFixed(2)} MB`);
 console.log(`  index load ${n.indexLoadMs.toFixed(1)} ms; query p50 ${n.queryP50Ms.toFixed(3)} ms, p99 ${n.queryP99Ms.toFixed(3)} ms`);
 
 const bench = await benchWorker();

@@ -74,6 +74,38 @@ test('a second bundle call reuses the archive with a fresh link', async () => {
   assert.equal(second.headers.get('etag'), first.headers.get('etag'), 'the same archive');
 });
 
+test('agents: page.md beside every page.html; llms.txt parses as the format and its links resolve in the bundle', async () => {
+  assert.ok(completed, 'needs the full flow');
+  const { dir, files } = completed;
+  const present = new Set(files);
+  const pages = files.filter((f) => f.endsWith('.html') && f !== '404.html');
+  assert.deepEqual(pages.filter((f) => !present.has(f.replace(/\.html$/, '.md'))), [], 'every page has its .md');
+  const llms = readFile(dir, 'llms.txt').toString();
+  const [title, blank, summary] = llms.split('\n');
+  assert.match(title, /^# \S/);
+  assert.equal(blank, '');
+  assert.match(summary, /^> \S/);
+  const sections = llms.split(/^## /m).slice(1);
+  assert.ok(sections.length > 5, `${sections.length} sections`);
+  const links = [];
+  for (const section of sections) {
+    const [heading, ...body] = section.split('\n');
+    assert.ok(heading.trim(), 'a section has a name');
+    for (const line of body.filter((l) => l.trim())) {
+      const m = /^- \[(.+?)\]\(([^)\s]+)\)(?:: (.+))?$/.exec(line);
+      assert.ok(m, `a section holds only links: ${line}`);
+      links.push(m[2]);
+    }
+  }
+  assert.ok(links.length > 100, `${links.length} links`);
+  assert.deepEqual(links.filter((l) => !present.has(l)), [], 'every llms.txt link is a file of the bundle');
+  assert.ok(links.includes('api/static-export/overview.md'));
+  const overview = readFile(dir, 'api/static-export/overview.md').toString();
+  assert.ok(overview.startsWith('# Static export\n'), overview.slice(0, 100));
+  assert.match(overview, /\[Start static export job\]\(start-job\.md\)/, 'links between pages are relative .md files');
+  assert.ok(readFile(dir, 'llms-full.txt').toString().includes(overview), 'llms-full.txt holds the pages');
+});
+
 test('bundle links: tampered and expired links are 403; ranges and conditional requests work', async () => {
   assert.ok(completed, 'needs the full flow');
   const url = new URL(completed.bundle.bundleUrl);

@@ -57,6 +57,11 @@ fn main() {
     let started = Instant::now();
     let tree = read_docs_archive(&archive, &ArchiveLimits::default()).expect("archive");
     let site = build_site(&tree).expect("site");
+    // As the worker publishes: the agent documents (every page as Markdown) while the tree is held.
+    let agent_started = Instant::now();
+    let agent = docs_edge_core::llms::agent_docs(&site, &tree, "docs.example.com");
+    let agent_ms = agent_started.elapsed().as_secs_f64() * 1000.0;
+    let (llms_txt_bytes, llms_full_bytes) = (agent.llms_txt.len(), agent.llms_full.len());
     drop(tree);
     let index = SearchIndex::build(&site.pages);
     let bytes = index.to_bytes();
@@ -94,6 +99,9 @@ fn main() {
             "indexBytes": bytes.len(),
             "indexToSource": bytes.len() as f64 / source_bytes as f64,
             "publishMs": publish_ms,
+            "agentDocsMs": agent_ms,
+            "llmsTxtBytes": llms_txt_bytes,
+            "llmsFullBytes": llms_full_bytes,
             "peakHeapBytes": peak,
             "indexLoadMs": load_ms,
             "queryP50Ms": percentile(&times, 0.5),

@@ -30,6 +30,13 @@ pub mod domain;
 #[cfg(feature = "server")]
 pub mod export;
 #[cfg(feature = "server")]
+pub(crate) mod markdown;
+#[cfg(feature = "server")]
+pub mod llms;
+#[cfg(feature = "server")]
+pub mod mcp;
+
+#[cfg(feature = "server")]
 pub mod export_api;
 #[cfg(feature = "server")]
 pub mod byte_range;

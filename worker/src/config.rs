@@ -1,5 +1,6 @@
 //! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally, `wrangler secret put` deployed).
 
+use docs_edge_core::docs::archive::ArchiveLimits;
 use worker::Env;
 
 /// Binding names, as in wrangler.toml.
@@ -38,6 +39,17 @@ impl Config {
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
+        }
+    }
+}
+
+impl Config {
+    /// What an uploaded (or stored) docs archive may hold.
+    pub fn archive_limits(&self) -> ArchiveLimits {
+        ArchiveLimits {
+            max_files: self.max_source_files,
+            max_total_bytes: self.max_source_bytes,
+            ..ArchiveLimits::default()
         }
     }
 }

@@ -19,8 +19,9 @@ pub fn add_headers(headers: &Headers) -> worker::Result<()> {
 /// Answer to `OPTIONS` on a discovery path.
 pub fn preflight() -> worker::Result<Response> {
     let headers = Headers::new();
-    headers.set("Access-Control-Allow-Methods", "POST, OPTIONS")?;
-    headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type")?;
+    headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")?;
+    // MCP clients in a browser send the protocol revision (and, to servers with sessions, the id).
+    headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID")?;
     headers.set("Access-Control-Max-Age", "86400")?;
     Ok(Response::empty()?.with_status(204).with_headers(headers))
 }

@@ -2,6 +2,7 @@
 
 use worker::{event, Context, Env, Request, Response, Result};
 
+mod agent_docs;
 mod app;
 mod auth;
 mod clock;

@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
 use docs_edge_core::search::SearchIndex;
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, Env};
@@ -63,14 +64,37 @@ pub async fn current_version(bucket: &Bucket, domain: &str) -> ApiResult<Option<
     Ok(Some(serde_json::from_slice(&body.bytes().await?)?))
 }
 
-/// Stores a new version's objects, then switches the site to it.
-pub async fn publish(bucket: &Bucket, domain: &str, version: &SiteVersion, source: Vec<u8>, index: Vec<u8>) -> ApiResult<()> {
+/// Stores a new version's objects (`extra`: more named objects under its prefix), then switches the
+/// site to it.
+pub async fn publish(
+    bucket: &Bucket,
+    domain: &str,
+    version: &SiteVersion,
+    source: Vec<u8>,
+    index: Vec<u8>,
+    extra: Vec<(&str, Vec<u8>)>,
+) -> ApiResult<()> {
     let prefix = version_prefix(domain, &version.publish_id);
     bucket.put(format!("{prefix}source.tar.gz"), source).execute().await?;
     bucket.put(format!("{prefix}index.bin"), index).execute().await?;
+    for (name, bytes) in extra {
+        bucket.put(format!("{prefix}{name}"), bytes).execute().await?;
+    }
     bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
     INDEXES.with(|cache| cache.borrow_mut().remove(domain));
     Ok(())
+}
+
+/// The docs tree of a published version, read back from its stored upload.
+pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<SourceTree> {
+    let key = format!("{}source.tar.gz", version_prefix(domain, publish_id));
+    let object = bucket
+        .get(key)
+        .execute()
+        .await?
+        .ok_or_else(|| ApiError::Internal(format!("the published version {publish_id} is gone")))?;
+    let bytes = object.body().ok_or_else(|| ApiError::Internal("source object has no body".into()))?.bytes().await?;
+    read_docs_archive(&bytes, limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))
 }
 
 /// The live index of `domain`, from the isolate cache when it is fresh; 404 when nothing is published.

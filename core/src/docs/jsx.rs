@@ -42,6 +42,26 @@ impl<'a> Tag<'a> {
         self.attrs.iter().find(|a| a.name == name).map(|a| &a.value)
     }
 
+    /// A boolean attribute: `required`, `required={true}` or `required="true"`.
+    pub fn flag(&self, name: &str) -> bool {
+        match self.attr(name) {
+            Some(AttrValue::Flag) => true,
+            Some(AttrValue::Expr(e)) => e.trim() == "true",
+            Some(AttrValue::Str(s)) => s.trim() == "true",
+            None => false,
+        }
+    }
+
+    /// An attribute as a reader sees it: a string's text, a literal's text, else the expression's
+    /// source (`default={10}` is `10`); `None` for a bare flag or no attribute.
+    pub fn shown_value(&self, name: &str) -> Option<&'a str> {
+        match self.attr(name)? {
+            AttrValue::Str(s) => Some(s),
+            AttrValue::Expr(e) => Some(string_literal(e).unwrap_or(e.trim())),
+            AttrValue::Flag => None,
+        }
+    }
+
     /// Text of an attribute when it is a string: `title="x"` or `title={"x"}`.
     pub fn text_attr(&self, name: &str) -> Option<&'a str> {
         match self.attr(name)? {

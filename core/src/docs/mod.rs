@@ -14,6 +14,7 @@ pub mod nav;
 pub mod sections;
 pub mod site;
 pub mod slug;
+pub(crate) mod walk;
 
 pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
 pub use config::{ConfigError, SiteConfig};

@@ -4,14 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{Event, Options, Parser, Tag as MdTag, TagEnd};
+use pulldown_cmark::{Event, Parser, Tag as MdTag, TagEnd};
 
 use super::archive::{join_relative, SourceTree};
-use super::frontmatter;
-use super::jsx::{self, Tag, TagKind};
-use super::mdx::{blocks, Block};
+use super::jsx::{Tag, TagKind};
+use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
+use super::walk::{
+    inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, SnippetSkip, Snippets,
+};
 
 /// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
 const TEXT_ATTRS: [&str; 8] = [
@@ -26,6 +28,15 @@ const TEXT_ATTRS: [&str; 8] = [
 ];
 /// `ParamField` names its parameter by where it goes: `<ParamField body="email">`.
 const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
+/// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
+/// goes (`<ParamField query="limit">` is `("limit", Some("query"))`).
+pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
+    let location = PARAM_ATTRS.into_iter().find(|key| tag.text_attr(key).is_some());
+    match location {
+        Some(key) if tag.name == "ParamField" => (tag.text_attr(key).unwrap_or(""), Some(key)),
+        _ => (tag.text_attr("name").unwrap_or(""), None),
+    }
+}
 /// Snippets may import snippets; deeper chains are left out rather than followed.
 pub(crate) const MAX_SNIPPET_DEPTH: usize = 3;
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
@@ -45,16 +56,15 @@ pub struct PageText {
 /// `tree`, against which relative snippet imports resolve.
 pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
     let mut extractor = Extractor {
-        tree,
         page: file,
         out: PageText {
             sections: vec![Section::default()],
             ..PageText::default()
         },
         slugs: Slugger::default(),
-        snippets: Vec::new(),
+        snippets: Snippets::new(tree),
     };
-    extractor.mdx(body, file, 0);
+    walk_mdx(&mut extractor, body, file, 0);
     for section in &mut extractor.out.sections {
         let trimmed = section.text.trim_end().len();
         section.text.truncate(trimmed);
@@ -66,81 +76,52 @@ pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
 }
 
 struct Extractor<'t> {
-    tree: &'t SourceTree,
     page: &'t str,
     out: PageText,
     slugs: Slugger,
-    /// Snippet files being inlined, to stop cycles.
-    snippets: Vec<String>,
+    snippets: Snippets<'t>,
 }
 
-impl Extractor<'_> {
-    fn mdx(&mut self, body: &str, file: &str, depth: usize) {
-        let blocks = blocks(body);
-        let imports = snippet_imports(&blocks, file);
-        for block in &blocks {
-            match block {
-                Block::Markdown(md) => self.markdown(md, file, depth),
-                Block::Tag(tag) => {
-                    if tag.kind == TagKind::Close {
-                        continue;
-                    }
-                    if let Some(path) = imports.get(tag.name) {
-                        self.snippet(path, depth);
-                    }
-                    for text in tag_texts(tag) {
-                        self.push_line(text);
-                    }
-                }
-                Block::Expression(expr) => {
-                    if let Some(text) = jsx::string_literal(expr) {
-                        self.push_line(text);
-                    }
-                }
-                Block::Esm(_) => {}
+impl<'t> MdxVisitor<'t> for Extractor<'t> {
+    fn snippets(&mut self) -> &mut Snippets<'t> {
+        &mut self.snippets
+    }
+
+    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+        self.markdown_run(md, file, depth);
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>) {
+        if tag.kind != TagKind::Close {
+            for text in tag_texts(tag) {
+                self.push_line(text);
             }
         }
     }
 
-    fn snippet(&mut self, path: &str, depth: usize) {
-        if depth >= MAX_SNIPPET_DEPTH || self.snippets.iter().any(|p| p == path) {
-            self.out.warnings.push(format!(
-                "{}: snippet `{path}` not inlined (nested too deep or cyclic)",
-                self.page
-            ));
-            return;
-        }
-        let Some(bytes) = self.tree.get(path) else {
-            self.out.warnings.push(format!(
-                "{}: imported snippet `{path}` is missing",
-                self.page
-            ));
-            return;
-        };
-        let Ok(source) = std::str::from_utf8(bytes) else {
-            self.out.warnings.push(format!(
-                "{}: snippet `{path}` is not valid UTF-8",
-                self.page
-            ));
-            return;
-        };
-        let (_, body) = frontmatter::split(source);
-        self.snippets.push(path.to_owned());
-        self.mdx(body, path, depth + 1);
-        self.snippets.pop();
+    fn literal(&mut self, text: &str) {
+        self.push_line(text);
     }
 
-    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
-        let options = Options::ENABLE_TABLES
-            | Options::ENABLE_STRIKETHROUGH
-            | Options::ENABLE_TASKLISTS
-            | Options::ENABLE_FOOTNOTES
-            | Options::ENABLE_GFM;
+    fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
+        let page = self.page;
+        self.out.warnings.push(match why {
+            SnippetSkip::TooDeepOrCyclic => {
+                format!("{page}: snippet `{path}` not inlined (nested too deep or cyclic)")
+            }
+            SnippetSkip::Missing => format!("{page}: imported snippet `{path}` is missing"),
+            SnippetSkip::NotUtf8 => format!("{page}: snippet `{path}` is not valid UTF-8"),
+        });
+    }
+}
+
+impl Extractor<'_> {
+    fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
         let mut inline = Inline::default();
         let mut code: Option<(bool, String)> = None;
         let mut html: Option<String> = None;
         let mut row: Vec<String> = Vec::new();
-        for event in Parser::new_ext(md, options) {
+        for event in Parser::new_ext(md, markdown_options()) {
             match event {
                 Event::Text(text) => match (&mut code, &mut html) {
                     (Some((_, buf)), _) | (_, Some(buf)) => buf.push_str(&text),
@@ -167,7 +148,7 @@ impl Extractor<'_> {
                 Event::End(TagEnd::CodeBlock) => match code.take() {
                     Some((true, text)) => self.push_code(&text),
                     // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                    Some((false, text)) if depth < MAX_NESTING => self.mdx(&text, file, depth + 1),
+                    Some((false, text)) if depth < MAX_NESTING => walk_mdx(self, &text, file, depth + 1),
                     Some((false, text)) => self.push_code(&text),
                     None => {}
                 },
@@ -303,37 +284,17 @@ impl Inline {
 
 /// Copies `raw` to `out` without JSX tags, expressions and HTML comments.
 fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
-    let mut rest = raw;
-    while let Some(at) = rest.find(['<', '{']) {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-        } else if let Some((tag, len)) =
-            rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten()
-        {
+    inline_pieces(raw, |piece| match piece {
+        InlinePiece::Text(text) | InlinePiece::Literal(text) => out.push_str(text),
+        InlinePiece::Tag(tag) => {
             if tag.name.eq_ignore_ascii_case("br") {
                 out.push(' ');
             }
             if tag.kind != TagKind::Close {
                 extra.extend(tag_texts(&tag).map(str::to_owned));
             }
-            rest = &rest[len..];
-        } else if let Some((expr, len)) = rest
-            .starts_with('{')
-            .then(|| jsx::scan_expression(rest))
-            .flatten()
-        {
-            if let Some(text) = jsx::string_literal(expr) {
-                out.push_str(text);
-            }
-            rest = &rest[len..];
-        } else {
-            out.push_str(&rest[..1]);
-            rest = &rest[1..];
         }
-    }
-    out.push_str(rest);
+    });
 }
 
 fn tag_texts<'a>(tag: &'a Tag<'a>) -> impl Iterator<Item = &'a str> + 'a {

@@ -7,6 +7,7 @@
 //! source tag reaches the page verbatim and nothing loads from another host.
 
 use crate::docs::jsx::{AttrValue, Tag, TagKind};
+use crate::docs::sections::field_name;
 
 use super::html::{self, attr, class_token, element, open};
 use super::links::{Linker, Media};
@@ -106,7 +107,7 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
             };
             out.push_str("<details");
             attr(&mut out, "class", class);
-            if flag_attr(tag, "defaultOpen") {
+            if tag.flag("defaultOpen") {
                 out.push_str(" open");
             }
             out.push_str("><summary>");
@@ -175,7 +176,7 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
         "Tree.Folder" => {
             open(&mut out, "li", "tree-folder");
             out.push_str("<details");
-            if flag_attr(tag, "defaultOpen") {
+            if tag.flag("defaultOpen") {
                 out.push_str(" open");
             }
             out.push_str("><summary>");
@@ -345,14 +346,7 @@ fn card(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
 /// `ParamField` (`path`/`query`/`body`/`header` name the parameter) and `ResponseField` (`name`).
 fn field(out: &mut String, tag: &Tag<'_>) {
     let param = tag.name == "ParamField";
-    let location = ["path", "query", "body", "header"]
-        .into_iter()
-        .find(|key| tag.text_attr(key).is_some());
-    let name = match location {
-        Some(key) if param => tag.text_attr(key),
-        _ => tag.text_attr("name"),
-    }
-    .unwrap_or("");
+    let (name, location) = field_name(tag);
     open(
         out,
         "div",
@@ -367,21 +361,16 @@ fn field(out: &mut String, tag: &Tag<'_>) {
     if let Some(kind) = tag.text_attr("type") {
         element(out, "span", "field-type", kind);
     }
-    if let (true, Some(location)) = (param, location) {
+    if let Some(location) = location {
         element(out, "span", "field-in", location);
     }
-    if flag_attr(tag, "required") {
+    if tag.flag("required") {
         element(out, "span", "field-required", "required");
     }
-    if flag_attr(tag, "deprecated") {
+    if tag.flag("deprecated") {
         element(out, "span", "field-deprecated", "deprecated");
     }
-    let default = match tag.attr("default") {
-        Some(AttrValue::Str(s)) => Some(*s),
-        Some(AttrValue::Expr(e)) => Some(crate::docs::jsx::string_literal(e).unwrap_or(e.trim())),
-        _ => None,
-    };
-    if let Some(default) = default {
+    if let Some(default) = tag.shown_value("default") {
         out.push_str("<span class=\"field-default\">default: ");
         element(out, "code", "", default);
         out.push_str("</span>");
@@ -657,16 +646,6 @@ fn number_text<'a>(tag: &Tag<'a>, name: &str) -> Option<&'a str> {
     match tag.attr(name)? {
         AttrValue::Expr(e) if e.trim().parse::<u32>().is_ok() => Some(e.trim()),
         _ => None,
-    }
-}
-
-/// `required`, `required={true}` or `required="true"`.
-fn flag_attr(tag: &Tag<'_>, name: &str) -> bool {
-    match tag.attr(name) {
-        Some(AttrValue::Flag) => true,
-        Some(AttrValue::Expr(e)) => e.trim() == "true",
-        Some(AttrValue::Str(s)) => s.trim() == "true",
-        None => false,
     }
 }
 

@@ -8,28 +8,18 @@
 
 
 use pulldown_cmark::{
-    BlockQuoteKind, CodeBlockKind, Event, LinkType, Options, Parser, Tag as MdTag, TagEnd,
+    BlockQuoteKind, CodeBlockKind, Event, LinkType, Parser, Tag as MdTag, TagEnd,
 };
 
-use crate::docs::frontmatter;
-use crate::docs::jsx::{self, Tag, TagKind};
-use crate::docs::mdx::{blocks, Block};
-use crate::docs::sections::{snippet_imports, Inline, MAX_NESTING, MAX_SNIPPET_DEPTH};
+use crate::docs::jsx::{Tag, TagKind};
+use crate::docs::sections::{Inline, MAX_NESTING};
+use crate::docs::walk::{inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::slug::{slugify, Slugger};
 use crate::docs::SourceTree;
 
 use super::components::{self, Markup};
 use super::html::{self, attr, class_token};
 use super::links::{Linker, Media};
-
-/// Markdown extensions: the ones `docs::sections` reads with, so both see the same structure.
-fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_GFM
-}
 
 /// A heading of the rendered body, for the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,14 +39,14 @@ pub(crate) struct Body {
 /// Renders an MDX body (frontmatter removed); `file` is its path in the tree, for snippet imports.
 pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>) -> Body {
     let mut renderer = Renderer::new(tree, links, true);
-    renderer.mdx(body, file, 0);
+    walk_mdx(&mut renderer, body, file, 0);
     renderer.finish()
 }
 
 /// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
 pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>) -> String {
     let mut renderer = Renderer::new(tree, links, false);
-    renderer.markdown(md, "", MAX_NESTING);
+    renderer.markdown_run(md, "", MAX_NESTING);
     renderer.finish().html
 }
 
@@ -75,7 +65,6 @@ struct Suppress {
 }
 
 struct Renderer<'a> {
-    tree: &'a SourceTree,
     links: &'a Linker<'a>,
     anchors: bool,
     out: String,
@@ -83,8 +72,7 @@ struct Renderer<'a> {
     suppress: Option<Suppress>,
     slugs: Slugger,
     headings: Vec<Heading>,
-    /// Snippet files being inlined, to stop cycles.
-    snippets: Vec<String>,
+    snippets: Snippets<'a>,
     /// Text and inline HTML of the current run of inline content, scanned for JSX when complete.
     pending: String,
     /// Stack length at each open Markdown block: components opened inside a paragraph close with it.
@@ -107,10 +95,27 @@ struct RunState {
     cell: usize,
 }
 
+impl<'a> MdxVisitor<'a> for Renderer<'a> {
+    fn snippets(&mut self) -> &mut Snippets<'a> {
+        &mut self.snippets
+    }
+
+    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+        self.markdown_run(md, file, depth);
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>) {
+        self.write_tag(tag, false);
+    }
+
+    fn literal(&mut self, text: &str) {
+        html::element(&mut self.out, "p", "", text);
+    }
+}
+
 impl<'a> Renderer<'a> {
     fn new(tree: &'a SourceTree, links: &'a Linker<'a>, anchors: bool) -> Self {
         Self {
-            tree,
             links,
             anchors,
             out: String::new(),
@@ -118,7 +123,7 @@ impl<'a> Renderer<'a> {
             suppress: None,
             slugs: Slugger::default(),
             headings: Vec::new(),
-            snippets: Vec::new(),
+            snippets: Snippets::new(tree),
             pending: String::new(),
             marks: Vec::new(),
             deferred: Vec::new(),
@@ -137,47 +142,8 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn mdx(&mut self, body: &str, file: &str, depth: usize) {
-        let blocks = blocks(body);
-        let imports = snippet_imports(&blocks, file);
-        for block in &blocks {
-            match block {
-                Block::Markdown(md) => self.markdown(md, file, depth),
-                Block::Tag(tag) => match imports.get(tag.name) {
-                    Some(path) if tag.kind != TagKind::Close => self.snippet(path, depth),
-                    Some(_) => {}
-                    None => self.tag(tag, false),
-                },
-                Block::Expression(expr) => {
-                    if let Some(text) = jsx::string_literal(expr) {
-                        html::element(&mut self.out, "p", "", text);
-                    }
-                }
-                Block::Esm(_) => {}
-            }
-        }
-    }
-
-    /// Inlines an imported `.mdx` snippet where its tag stands (same limits as `docs::sections`).
-    fn snippet(&mut self, path: &str, depth: usize) {
-        if depth >= MAX_SNIPPET_DEPTH || self.snippets.iter().any(|p| p == path) {
-            return;
-        }
-        let Some(source) = self
-            .tree
-            .get(path)
-            .and_then(|b| std::str::from_utf8(b).ok())
-        else {
-            return;
-        };
-        let (_, body) = frontmatter::split(source);
-        self.snippets.push(path.to_owned());
-        self.mdx(body, path, depth + 1);
-        self.snippets.pop();
-    }
-
     /// Opens, closes or writes a component or HTML tag.
-    fn tag(&mut self, tag: &Tag<'_>, inline: bool) {
+    fn write_tag(&mut self, tag: &Tag<'_>, inline: bool) {
         if tag.name.is_empty() {
             return; // fragments `<>` `</>` carry nothing
         }
@@ -257,46 +223,19 @@ impl<'a> Renderer<'a> {
             return;
         }
         let raw = std::mem::take(&mut self.pending);
-        let mut rest = raw.as_str();
-        while let Some(at) = rest.find(['<', '{']) {
-            html::text(&mut self.out, &rest[..at]);
-            rest = &rest[at..];
-            if let Some(after) = rest.strip_prefix("<!--") {
-                rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-                continue;
-            }
-            let scanned = if rest.starts_with('<') {
-                jsx::scan_tag(rest).map(|(tag, len)| (Some(tag), None, len))
-            } else {
-                jsx::scan_expression(rest).map(|(expr, len)| (None, Some(expr), len))
-            };
-            match scanned {
-                Some((Some(tag), _, len)) => {
-                    self.tag(&tag, inline);
-                    rest = &rest[len..];
-                }
-                Some((None, Some(expr), len)) => {
-                    if let Some(text) = jsx::string_literal(expr) {
-                        html::text(&mut self.out, text);
-                    }
-                    rest = &rest[len..];
-                }
-                _ => {
-                    html::text(&mut self.out, &rest[..1]);
-                    rest = &rest[1..];
-                }
-            }
-        }
-        html::text(&mut self.out, rest);
+        inline_pieces(&raw, |piece| match piece {
+            InlinePiece::Text(text) | InlinePiece::Literal(text) => html::text(&mut self.out, text),
+            InlinePiece::Tag(tag) => self.write_tag(&tag, inline),
+        });
     }
 
-    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+    fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
         let base_marks = self.marks.len();
         let outer_run = self.run_depth;
         self.mark();
         self.run_depth = self.marks.len();
         let mut st = RunState::default();
-        for event in Parser::new_ext(md, options()) {
+        for event in Parser::new_ext(md, markdown_options()) {
             self.event(event, &mut st, file, depth);
         }
         self.flush_text(!st.html_block);
@@ -532,7 +471,7 @@ impl<'a> Renderer<'a> {
             TagEnd::CodeBlock => match st.code.take() {
                 Some((Some(info), code)) => self.code_block(&info, &code),
                 // MDX has no indented code: what pulldown-cmark read as code is content.
-                Some((None, code)) if depth < MAX_NESTING => self.mdx(&code, file, depth + 1),
+                Some((None, code)) if depth < MAX_NESTING => walk_mdx(self, &code, file, depth + 1),
                 Some((None, code)) => self.code_block("", &code),
                 None => {}
             },

@@ -20,6 +20,8 @@
 //! - `_static/site.css` (docs.json colours, light and dark themes), `_static/site.js` (theme toggle,
 //!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
 //!   [`search_index`]), and the tree files pages reference (images, downloads), at their tree paths.
+//! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files), and
+//!   `llms.txt` and `llms-full.txt` at the root (see [`crate::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
 //!
 //! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
@@ -31,12 +33,13 @@ use std::fmt;
 
 use crate::docs::{Site, SourceTree};
 
+mod agent;
 mod archive;
 mod assets;
 mod components;
 mod html;
 mod layout;
-mod links;
+pub(crate) mod links;
 mod markdown;
 mod nav;
 mod openapi;

@@ -13,7 +13,7 @@ use super::layout::{self, Brand, PageView, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
-use super::{assets, markdown, openapi, search_index};
+use super::{agent, assets, markdown, openapi, search_index};
 use super::{ExportError, ExportFile, ExportOptions};
 
 const SITE_CSS: &str = include_str!("static/site.css");
@@ -140,7 +140,7 @@ impl ExportPlan {
             .collect()
     }
 
-    /// HTML of the pages at `range` of the plan order (clamped to the plan). `site` and `tree` must
+    /// HTML and Markdown (`a/b.html`, `a/b.md`) of the pages at `range` of the plan order (clamped to the plan). `site` and `tree` must
     /// be the ones the plan was made from.
     pub fn render_pages(
         &self,
@@ -151,10 +151,15 @@ impl ExportPlan {
         let end = range.end.min(self.pages.len());
         let start = range.start.min(end);
         let mut specs = Specs::new(tree);
-        self.pages[start..end]
-            .iter()
-            .filter_map(|&i| self.render_page(site, tree, &mut specs, i))
-            .collect()
+        let md_files = agent::markdown_files(&self.files);
+        let mut files = Vec::new();
+        for &i in &self.pages[start..end] {
+            files.extend(self.render_page(site, tree, &mut specs, i));
+            if let Some(page) = site.pages.get(i) {
+                files.push(agent::page_file(page, tree, &md_files, &self.domain));
+            }
+        }
+        files
     }
 
     fn render_page(
@@ -281,6 +286,8 @@ impl ExportPlan {
             ),
         ));
         files.extend(search_index::build(site, &self.pages));
+        let md_files = agent::markdown_files(&self.files);
+        files.extend(agent::llms_files(site, tree, &self.pages, &md_files, &self.domain));
 
         let mut referenced = BTreeSet::new();
         for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
@@ -510,7 +517,7 @@ mod tests {
     fn ranges_are_clamped() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
-        assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 1);
+        assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 2, "one page: its .html and .md");
         assert!(plan.render_pages(&site, &t, 5..3).is_empty());
     }
 }

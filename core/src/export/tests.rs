@@ -115,6 +115,41 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// A relative URL of `from` resolved to a bundle path.
+/// Destinations of `[text](dest)` links and images in Markdown, outside code.
+fn markdown_links(md: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in md.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let dest = match rest.strip_prefix('<') {
+                Some(inner) => inner.split('>').next().unwrap_or(""),
+                None => rest.split([')', ' ']).next().unwrap_or(""),
+            };
+            out.push(dest.to_owned());
+        }
+    }
+    out
+}
+
+/// Relative links in a Markdown file of the bundle that name no file of the bundle.
+fn markdown_link_problems(from: &str, md: &str, paths: &BTreeSet<&str>) -> Vec<String> {
+    markdown_links(md)
+        .into_iter()
+        .filter(|dest| !(dest.is_empty() || dest.starts_with('#') || dest.starts_with("https://") || dest.starts_with("http://") || dest.starts_with("mailto:") || dest.starts_with("data:")))
+        .filter(|dest| !paths.contains(resolve_relative(from, dest).as_str()))
+        .map(|dest| format!("{from}: link {dest} is not in the bundle"))
+        .collect()
+}
+
 fn resolve_relative(from: &str, url: &str) -> String {
     let path = url.split(['#', '?']).next().unwrap_or("");
     let mut parts: Vec<&str> = from.split('/').collect();
@@ -302,6 +337,31 @@ fn fixture_exports_a_complete_self_contained_site() {
         start_job.contains("<code>domain</code>"),
         "request body properties"
     );
+
+    // For agents: a Markdown twin of every page; llms.txt and every .md link only to bundle files.
+    let mut md_problems = Vec::new();
+    for page in &site.pages {
+        let md_path = format!("{}.md", page.path);
+        let Some(file) = by_path.get(md_path.as_str()) else {
+            md_problems.push(format!("missing {md_path}"));
+            continue;
+        };
+        let md = text_of(file);
+        if !md.starts_with("# ") || !md.contains("\nSource: https://docs.example.com/") {
+            md_problems.push(format!("{md_path}: no title or source line"));
+        }
+        md_problems.extend(markdown_link_problems(&md_path, md, &paths));
+    }
+    let llms = text_of(by_path["llms.txt"]);
+    assert!(llms.starts_with("# ") && llms.contains("\n> "), "{llms}");
+    let listed = markdown_links(llms).len();
+    assert!(listed * 2 > site.pages.len(), "llms.txt lists {listed} links");
+    md_problems.extend(markdown_link_problems("llms.txt", llms, &paths));
+    assert!(text_of(by_path["llms-full.txt"]).contains("# Static export"));
+    for p in md_problems.iter().take(20) {
+        eprintln!("  markdown: {p}");
+    }
+    assert!(md_problems.is_empty(), "{} Markdown problems", md_problems.len());
 
     // Language switch: the same page in Spanish.
     let quickstart = text_of(by_path["quickstart.html"]);

@@ -16,6 +16,7 @@ mod tokenize;
 pub use codec::{IndexError, FORMAT_VERSION};
 pub use index::SearchIndex;
 pub use page::{PageDoc, PageEntry};
+pub(crate) use page::normalize_path;
 pub use query::{Hit, Query};
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
+use docs_edge_core::docs::archive::SourceTree;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
@@ -275,21 +275,8 @@ impl ExportJob {
                 return Ok(loaded.clone());
             }
         }
-        let key = format!("{}source.tar.gz", sites::version_prefix(&record.domain, &record.publish_id));
-        let object = sites::bucket(&self.env)?
-            .get(key)
-            .execute()
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("the published version {} is gone", record.publish_id)))?;
-        let bytes = object.body().ok_or_else(|| ApiError::Internal("source object has no body".into()))?.bytes().await?;
-        let config = Config::from_env(&self.env);
-        let limits = ArchiveLimits {
-            max_files: config.max_source_files,
-            max_total_bytes: config.max_source_bytes,
-            ..ArchiveLimits::default()
-        };
-        let tree = read_docs_archive(&bytes, &limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
-        drop(bytes);
+        let limits = Config::from_env(&self.env).archive_limits();
+        let tree = sites::read_source(&sites::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
         let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
         let plan = ExportPlan::new(&site, &tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?;
         let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), tree, site, plan });

@@ -22,7 +22,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
 use crate::http::read_json_object;
 use crate::random::random_id;
-use crate::routes::discovery::authorize;
+use crate::routes::discovery::{authorize, Caller};
 use crate::sites::live_index;
 use crate::threads;
 
@@ -50,6 +50,33 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         Protocol::DataStreamV1 => parse_v1(&body)?,
         Protocol::UiMessageStreamV2 => parse_v2(&body)?,
     };
+    let (answer, receiver) = prepare(call, caller, request, protocol).await?;
+    call.response_headers.push(("x-thread-id".into(), answer.thread.thread_id.clone()));
+    // wait_until keeps the isolate working on the answer for as long as the stream is read.
+    call.ctx.wait_until(async move {
+        answer.run().await;
+    });
+    let mut response = Response::from_stream(receiver)?;
+    let headers = response.headers_mut();
+    for (name, value) in protocol.headers() {
+        headers.set(name, value)?;
+    }
+    Ok(response)
+}
+
+/// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
+/// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
+pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
+    // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
+    let (answer, _stream) = prepare(call, caller, request, Protocol::UiMessageStreamV2).await?;
+    let answer = answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
+    Ok((answer.text, answer.sources.into_iter().map(|s| (s.title, s.url)).collect()))
+}
+
+type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
+
+/// Everything before generation: the thread, retrieval from the live index, the backend.
+async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, protocol: Protocol) -> ApiResult<(Generation, PartReceiver)> {
     let backend = Backend::from_env(&call.env)?;
 
     let (thread_id, create_thread, keep) = match &request.thread_id {
@@ -64,7 +91,6 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         }
         None => (random_id("thr_", 8)?, true, None),
     };
-    call.response_headers.push(("x-thread-id".into(), thread_id.clone()));
 
     let (_, index) = live_index(&call.env, &caller.domain).await?;
     let user_turns: Vec<&str> =
@@ -114,14 +140,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         request_id: call.request_id.clone(),
         sender,
     };
-    // wait_until keeps the isolate working on the answer for as long as the stream is read.
-    call.ctx.wait_until(answer.run());
-    let mut response = Response::from_stream(receiver)?;
-    let headers = response.headers_mut();
-    for (name, value) in protocol.headers() {
-        headers.set(name, value)?;
-    }
-    Ok(response)
+    Ok((answer, receiver))
 }
 
 struct Generation {
@@ -143,17 +162,18 @@ impl Generation {
         send_bytes(&self.sender, text)
     }
 
-    async fn run(mut self) {
+    /// Generates, records and streams the answer; the answer once recorded.
+    async fn run(mut self) -> Option<CompletedAnswer> {
         let start = self.session.start();
         if !self.send(start) {
-            return;
+            return None;
         }
         let delivered = match self.backend.clone() {
             Backend::Extractive => self.extractive(),
             backend => self.llm(&backend).await,
         };
         if !delivered || self.sender.is_closed() {
-            return;
+            return None;
         }
         match self.session.outcome() {
             Ok(answer) => {
@@ -163,15 +183,17 @@ impl Generation {
                     log_failure(&self.request_id, &format!("thread not recorded: {err:?}"));
                     let part = self.session.fail("the conversation could not be saved");
                     self.send(part);
-                    return;
+                    return None;
                 }
                 let part = self.session.finish(&answer);
                 self.send(part);
+                Some(answer)
             }
             Err(detail) => {
                 log_failure(&self.request_id, &detail);
                 let part = self.session.fail("the answer could not be completed: the language model failed");
                 self.send(part);
+                None
             }
         }
     }

@@ -5,6 +5,8 @@ pub mod assistant;
 pub mod discovery;
 pub mod export;
 pub mod health;
+pub mod llms;
+pub mod mcp;
 pub mod openapi;
 pub mod search;
 pub mod sites;

@@ -10,7 +10,8 @@ use crate::app::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, optional_string, read_json_object, required_string};
 use crate::routes::discovery::authorize;
-use crate::sites::live_index;
+use crate::agent_docs;
+use crate::sites::{self, live_index};
 
 const MAX_QUERY_CHARS: usize = 1_000;
 const MAX_PATH_CHARS: usize = 500;
@@ -124,7 +125,20 @@ pub async fn page(call: &mut Call) -> ApiResult<Response> {
     }
     // Accepted for compatibility and checked like search's: no page here is restricted to groups.
     groups(body.get("groups"), "groups")?;
-    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let markdown = match optional_string(&body, "format")?.as_deref() {
+        None | Some("text") => false,
+        Some("markdown") => true,
+        Some(_) => return Err(ApiError::Invalid("format: must be \"text\" or \"markdown\"".into())),
+    };
+    let (version, index) = live_index(&call.env, &caller.domain).await?;
     let doc = index.page(&path).ok_or_else(|| ApiError::NotFound(format!("page {path} not found")))?;
-    json_response(200, &PageContent { path: doc.path, content: doc.text })
+    let content = if markdown {
+        let limits = call.config.archive_limits();
+        agent_docs::page_markdown(&sites::bucket(&call.env)?, &caller.domain, &version.publish_id, &doc.path, &limits)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("page {path} has no Markdown rendering")))?
+    } else {
+        doc.text
+    };
+    json_response(200, &PageContent { path: doc.path, content })
 }

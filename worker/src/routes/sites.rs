@@ -1,11 +1,13 @@
 //! `/v1/sites/{domain}`: publish a docs folder (`.tar.gz`) and read what is live. Admin keys only.
 
-use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits};
+use docs_edge_core::docs::archive::read_docs_archive;
 use docs_edge_core::docs::site::build_site;
+use docs_edge_core::llms;
 use docs_edge_core::search::SearchIndex;
 use docs_edge_core::wire::{KeyKind, PublishedSite};
 use worker::Response;
 
+use crate::agent_docs;
 use crate::app::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::now_iso;
@@ -35,13 +37,9 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
     let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
 
-    let limits = ArchiveLimits {
-        max_files: call.config.max_source_files,
-        max_total_bytes: call.config.max_source_bytes,
-        ..ArchiveLimits::default()
-    };
-    let tree = read_docs_archive(&upload, &limits).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain));
     drop(tree);
     let index = SearchIndex::build(&site.pages).to_bytes();
 
@@ -56,7 +54,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         index_bytes: index.len() as u64,
     };
     drop(site);
-    sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index).await?;
+    sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index, agent_objects).await?;
     json_response(200, &published(&domain, &version))
 }
 

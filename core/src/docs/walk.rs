@@ -1,0 +1,218 @@
+//! The one walk over an MDX body that every reader of pages shares: search text (`sections`), the
+//! static export's HTML (`export::markdown`) and Markdown for agents (`crate::markdown`).
+//!
+//! The walk owns the block order (`mdx::blocks`), snippet inlining (imports, depth limit, cycles)
+//! and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and sees Markdown
+//! runs, tags and expressions with snippets already in place.
+
+use pulldown_cmark::Options;
+
+use super::archive::SourceTree;
+use super::frontmatter;
+use super::jsx::{self, Tag, TagKind};
+use super::mdx::{blocks, Block};
+use super::sections::{snippet_imports, MAX_SNIPPET_DEPTH};
+
+/// The Markdown extensions every reader parses Markdown runs with, so all see the same structure.
+pub(crate) fn markdown_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_GFM
+}
+
+/// Why an imported snippet was not inlined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SnippetSkip {
+    /// Nested deeper than [`MAX_SNIPPET_DEPTH`] or importing itself.
+    TooDeepOrCyclic,
+    Missing,
+    NotUtf8,
+}
+
+/// What the walk keeps in each reader: the tree snippets are read from, and the snippet files
+/// being inlined, innermost last (to stop cycles).
+pub(crate) struct Snippets<'t> {
+    tree: &'t SourceTree,
+    open: Vec<String>,
+}
+
+impl<'t> Snippets<'t> {
+    pub(crate) fn new(tree: &'t SourceTree) -> Self {
+        Self { tree, open: Vec::new() }
+    }
+}
+
+/// A reader of MDX bodies. `'t` is the lifetime of the source tree snippets are read from.
+pub(crate) trait MdxVisitor<'t> {
+    fn snippets(&mut self) -> &mut Snippets<'t>;
+    /// A Markdown run. Readers hand it to pulldown-cmark; indentation pulldown-cmark reads as code
+    /// is content in MDX, which they re-read with [`walk_mdx`] at `depth + 1`.
+    fn markdown(&mut self, md: &str, file: &str, depth: usize);
+    /// A tag alone on its line(s) that is not an imported snippet.
+    fn tag(&mut self, tag: &Tag<'_>);
+    /// A string literal expression alone on its line(s) (`{"text"}`); other expressions carry nothing.
+    fn literal(&mut self, text: &str);
+    fn snippet_skipped(&mut self, _path: &str, _why: SnippetSkip) {}
+}
+
+/// Walks `body` (frontmatter removed); `file` is its tree path, against which snippet imports resolve.
+pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
+    visitor: &mut V,
+    body: &str,
+    file: &str,
+    depth: usize,
+) {
+    let blocks = blocks(body);
+    let imports = snippet_imports(&blocks, file);
+    for block in &blocks {
+        match block {
+            Block::Markdown(md) => visitor.markdown(md, file, depth),
+            Block::Tag(tag) => match imports.get(tag.name) {
+                Some(path) if tag.kind != TagKind::Close => snippet(visitor, path, depth),
+                Some(_) => {}
+                None => visitor.tag(tag),
+            },
+            Block::Expression(expr) => {
+                if let Some(text) = jsx::string_literal(expr) {
+                    visitor.literal(text);
+                }
+            }
+            Block::Esm(_) => {}
+        }
+    }
+}
+
+/// Inlines an imported `.mdx` snippet where its tag stands.
+fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, depth: usize) {
+    if depth >= MAX_SNIPPET_DEPTH || visitor.snippets().open.iter().any(|p| p == path) {
+        visitor.snippet_skipped(path, SnippetSkip::TooDeepOrCyclic);
+        return;
+    }
+    let tree = visitor.snippets().tree;
+    let Some(bytes) = tree.get(path) else {
+        visitor.snippet_skipped(path, SnippetSkip::Missing);
+        return;
+    };
+    let Ok(source) = std::str::from_utf8(bytes) else {
+        visitor.snippet_skipped(path, SnippetSkip::NotUtf8);
+        return;
+    };
+    let (_, body) = frontmatter::split(source);
+    visitor.snippets().open.push(path.to_owned());
+    walk_mdx(visitor, body, path, depth + 1);
+    visitor.snippets().open.pop();
+}
+
+/// A piece of a line of text that may hold JSX.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum InlinePiece<'a> {
+    /// Plain text, as written.
+    Text(&'a str),
+    /// A JSX or HTML tag inside the line.
+    Tag(Tag<'a>),
+    /// The text of a string literal expression (`{"x"}`).
+    Literal(&'a str),
+}
+
+/// Splits a completed run of inline text into text, tags and literals; HTML comments and other
+/// expressions are dropped, and a `<` or `{` that opens nothing is text.
+pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'a>)) {
+    let mut rest = raw;
+    while let Some(at) = rest.find(['<', '{']) {
+        if at > 0 {
+            each(InlinePiece::Text(&rest[..at]));
+        }
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+        } else if let Some((tag, len)) = rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten() {
+            each(InlinePiece::Tag(tag));
+            rest = &rest[len..];
+        } else if let Some((expr, len)) =
+            rest.starts_with('{').then(|| jsx::scan_expression(rest)).flatten()
+        {
+            if let Some(text) = jsx::string_literal(expr) {
+                each(InlinePiece::Literal(text));
+            }
+            rest = &rest[len..];
+        } else {
+            each(InlinePiece::Text(&rest[..1]));
+            rest = &rest[1..];
+        }
+    }
+    if !rest.is_empty() {
+        each(InlinePiece::Text(rest));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+
+    struct Log<'t> {
+        snippets: Snippets<'t>,
+        seen: Vec<String>,
+    }
+
+    impl<'t> MdxVisitor<'t> for Log<'t> {
+        fn snippets(&mut self) -> &mut Snippets<'t> {
+            &mut self.snippets
+        }
+        fn markdown(&mut self, md: &str, file: &str, _depth: usize) {
+            self.seen.push(format!("md {file}: {}", md.trim()));
+        }
+        fn tag(&mut self, tag: &Tag<'_>) {
+            self.seen.push(format!("tag {} {:?}", tag.name, tag.kind));
+        }
+        fn literal(&mut self, text: &str) {
+            self.seen.push(format!("literal {text}"));
+        }
+        fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
+            self.seen.push(format!("skipped {path} {why:?}"));
+        }
+    }
+
+    #[test]
+    fn snippets_are_walked_in_place_and_cycles_stop() {
+        let t = tree(&[
+            ("s/a.mdx", "import A from '/s/a.mdx'\n\nIn A\n\n<A />\n"),
+            ("p.mdx", "unused"),
+        ]);
+        let mut log = Log { snippets: Snippets::new(&t), seen: Vec::new() };
+        let body = "import A from '/s/a.mdx'\nimport B from '/s/b.mdx'\n\n<Note>\n{\"lit\"}\n<A />\n<B />\n</Note>\n";
+        walk_mdx(&mut log, body, "p.mdx", 0);
+        assert_eq!(
+            log.seen,
+            [
+                "tag Note Open",
+                "literal lit",
+                "md s/a.mdx: In A",
+                "skipped s/a.mdx TooDeepOrCyclic",
+                "skipped s/b.mdx Missing",
+                "tag Note Close",
+            ]
+        );
+        assert!(log.snippets.open.is_empty());
+    }
+
+    #[test]
+    fn inline_pieces_split_text_tags_and_literals() {
+        let mut pieces = Vec::new();
+        inline_pieces("a <b>x</b> {\"y\"}{z} <!-- c --> < d", |p| pieces.push(p));
+        let names: Vec<String> = pieces
+            .iter()
+            .map(|p| match p {
+                InlinePiece::Text(t) => format!("t:{t}"),
+                InlinePiece::Tag(tag) => format!("<{}:{:?}>", tag.name, tag.kind),
+                InlinePiece::Literal(l) => format!("l:{l}"),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            ["t:a ", "<b:Open>", "t:x", "<b:Close>", "t: ", "l:y", "t: ", "t: ", "t:<", "t: d"]
+        );
+    }
+}

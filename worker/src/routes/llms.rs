@@ -1,0 +1,32 @@
+//! `GET /discovery/v1/llms/{domain}/llms.txt` and `.../llms-full.txt`: the live site's index of
+//! pages for agents and every page as Markdown. Same key (assistant), CORS and rate limits as the
+//! other discovery endpoints: the public key is what a site already hands to browsers.
+
+use worker::{Headers, Response, ResponseBuilder};
+
+use crate::agent_docs::{self, LLMS_FULL_TXT, LLMS_TXT};
+use crate::app::Call;
+use crate::error::{ApiError, ApiResult};
+use crate::routes::discovery::authorize;
+use crate::sites;
+
+pub async fn llms_txt(call: &mut Call) -> ApiResult<Response> {
+    document(call, LLMS_TXT).await
+}
+
+pub async fn llms_full_txt(call: &mut Call) -> ApiResult<Response> {
+    document(call, LLMS_FULL_TXT).await
+}
+
+async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let bucket = sites::bucket(&call.env)?;
+    let version = sites::current_version(&bucket, &caller.domain)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
+    let body = agent_docs::document(&bucket, &caller.domain, &version.publish_id, name, &call.config.archive_limits()).await?;
+    let headers = Headers::new();
+    // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
+    headers.set("content-type", "text/plain; charset=utf-8")?;
+    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).body(body))
+}

@@ -1,0 +1,126 @@
+//! `POST /discovery/v1/mcp/{domain}`: the site's MCP server (Streamable HTTP, stateless). The
+//! protocol lives in `docs_edge_core::mcp`; here the body is read, each tool call runs against the
+//! live site (search index, stored Markdown, the assistant pipeline) and the replies go back as
+//! JSON, or 202 when there are none. `GET` is 405 by the route table: no server-initiated stream.
+
+use docs_edge_core::assistant::request::{AssistantRequest, Role, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
+use docs_edge_core::llms::page_url;
+use docs_edge_core::mcp::{
+    self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput, ServerInfo, Step,
+    ToolCall, ToolOutcome,
+};
+use docs_edge_core::search::Query;
+use docs_edge_core::wire::SearchFilter;
+use serde_json::Value;
+use worker::Response;
+
+use crate::agent_docs;
+use crate::app::Call;
+use crate::error::{ApiError, ApiResult};
+use crate::http::{empty_response, header, json_bytes_response, read_body, require_content_type};
+use crate::routes::assistant::answer_once;
+use crate::routes::discovery::{authorize, Caller};
+use crate::sites::{self, live_index};
+
+pub async fn post(call: &mut Call) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let version = mcp::header_version(header(&call.req, "mcp-protocol-version").as_deref()).map_err(ApiError::Invalid)?;
+    require_content_type(&call.req, &["application/json"], "JSON-RPC (Content-Type: application/json)")?;
+    let body = read_body(&mut call.req, call.config.max_json_body_bytes).await?;
+    let incoming = match mcp::parse_body(&body, version) {
+        Ok(incoming) => incoming,
+        Err(reply) => return Ok(json_bytes_response(400, serde_json::to_vec(&reply)?, &[])),
+    };
+    let server = ServerInfo { site_name: &caller.domain, domain: &caller.domain, version: env!("CARGO_PKG_VERSION") };
+    let mut replies: Vec<Value> = Vec::new();
+    for message in &incoming.messages {
+        match mcp::handle(message, version, &server) {
+            Step::Reply(reply) => replies.push(reply),
+            Step::Call { id, call: tool } => {
+                let outcome = run_tool(call, &caller, tool).await;
+                replies.push(mcp::tool_reply(&id, outcome, version));
+            }
+            Step::Nothing => {}
+        }
+    }
+    let body = match (replies.len(), incoming.batch) {
+        (0, _) => return Ok(empty_response(202)),
+        (1, false) => serde_json::to_vec(&replies[0])?,
+        _ => serde_json::to_vec(&replies)?,
+    };
+    Ok(json_bytes_response(200, body, &[]))
+}
+
+/// Runs a tool; what goes wrong is the tool's error, which the model reads (internal details only
+/// in the log).
+async fn run_tool(call: &Call, caller: &Caller, tool: ToolCall) -> ToolOutcome {
+    let result = match tool {
+        ToolCall::Search(args) => search(call, caller, args).await,
+        ToolCall::GetPage(args) => get_page(call, caller, args).await,
+        ToolCall::Ask(args) => ask(call, caller, args).await,
+    };
+    result.unwrap_or_else(|err| {
+        if let Some(detail) = err.log_detail() {
+            let line = serde_json::json!({ "event": "mcp_tool_failed", "requestId": call.request_id, "error": detail });
+            worker::console_error!("{line}");
+        }
+        ToolOutcome::Failed(err.public_message())
+    })
+}
+
+async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<ToolOutcome> {
+    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let hits = index.search(&Query {
+        text: &args.query,
+        limit: args.limit,
+        score_threshold: 0.0,
+        language: args.language.as_deref(),
+        version: args.version.as_deref(),
+        tag: None,
+        groups: &[],
+        near_path: None,
+    });
+    let results = hits
+        .into_iter()
+        .map(|hit| {
+            let mut url = page_url(&caller.domain, &hit.path);
+            if let Some(anchor) = hit.anchor.as_deref().filter(|a| !a.is_empty()) {
+                url.push('#');
+                url.push_str(anchor);
+            }
+            SearchItem { title: hit.title, heading: hit.heading, url, path: hit.path, excerpt: excerpt(&hit.text), score: hit.score }
+        })
+        .collect();
+    Ok(ToolOutcome::Search(SearchOutput { query: args.query, results }))
+}
+
+async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<ToolOutcome> {
+    let (version, index) = live_index(&call.env, &caller.domain).await?;
+    let Some(doc) = index.page(&args.path) else {
+        return Ok(ToolOutcome::Failed(format!(
+            "page `{}` not found; use a path from the search tool's results",
+            args.path
+        )));
+    };
+    let bucket = sites::bucket(&call.env)?;
+    let limits = call.config.archive_limits();
+    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &version.publish_id, &doc.path, &limits)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", doc.path)))?;
+    Ok(ToolOutcome::Page(PageOutput { path: doc.path, markdown }))
+}
+
+async fn ask(call: &Call, caller: &Caller, args: AskArgs) -> ApiResult<ToolOutcome> {
+    let request = AssistantRequest {
+        fp: "mcp".into(),
+        thread_id: None,
+        retrieval_page_size: DEFAULT_RETRIEVAL_PAGE_SIZE,
+        filter: SearchFilter { version: args.version, language: args.language, tag: None, groups: Vec::new() },
+        context: Vec::new(),
+        current_path: None,
+        conversation: vec![Turn { role: Role::User, text: args.question }],
+    };
+    let caller = Caller { key: caller.key.clone(), domain: caller.domain.clone() };
+    let (answer, sources) = answer_once(call, caller, request).await?;
+    Ok(ToolOutcome::Ask(AskOutput { answer, sources }))
+}
