@@ -33,3 +33,5 @@ pub mod export;
 pub mod export_api;
 #[cfg(feature = "server")]
 pub mod byte_range;
+#[cfg(feature = "server")]
+pub mod deployment;

@@ -29,6 +29,7 @@
 
 use std::fmt;
 
+use crate::deployment::Features;
 use crate::docs::{Site, SourceTree};
 
 mod archive;
@@ -37,6 +38,7 @@ mod components;
 mod html;
 mod layout;
 mod links;
+mod manifest;
 mod markdown;
 mod nav;
 mod openapi;
@@ -47,6 +49,8 @@ pub mod search_index;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use layout::content_security_policy;
+pub use manifest::{BundleManifest, MANIFEST_FILE};
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;
 
@@ -63,6 +67,9 @@ pub struct ExportOptions {
     pub domain: String,
     /// Modification time of every tar entry (the job's creation time), so output is reproducible.
     pub mtime: u64,
+    /// The deployment's switches: a feature that is off leaves no trace in the pages (no search box
+    /// and no search index without search).
+    pub features: Features,
 }
 
 /// One file of the bundle.
