@@ -18,10 +18,12 @@ use std::time::Duration;
 use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
-use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
+use docs_edge_core::deployment::Features;
+use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, BundleManifest, ExportOptions, ExportPlan, MANIFEST_FORMAT};
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
 use crate::clock::{now_iso, now_ms};
@@ -68,6 +70,8 @@ pub struct BundleReady {
     pub domain: String,
     pub created_at: String,
     pub size_bytes: u64,
+    /// SHA-256 of the archive, lowercase hex.
+    pub sha256: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -94,6 +98,11 @@ struct JobRecord {
     error: Option<String>,
     failed_attempts: u32,
     bundle_size: Option<u64>,
+    #[serde(default)]
+    bundle_sha256: Option<String>,
+    /// The deployment's switches when the job started: the pages and the manifest follow them.
+    #[serde(default)]
+    features: Features,
 }
 
 impl JobRecord {
@@ -119,6 +128,7 @@ impl JobRecord {
             paths: self.paths.clone(),
             domain: self.domain.clone(),
             mtime: self.created_unix,
+            features: self.features,
         }
     }
 }
@@ -239,6 +249,8 @@ impl ExportJob {
             error: None,
             failed_attempts: 0,
             bundle_size: None,
+            bundle_sha256: None,
+            features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -315,7 +327,20 @@ impl ExportJob {
             record.progress = pages_progress(end, total);
             return Ok(false);
         }
-        let files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        let mut files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        files.push(
+            BundleManifest {
+                format: MANIFEST_FORMAT,
+                domain: record.domain.clone(),
+                job_id: record.job_id.clone(),
+                version: loaded.plan.version().map(str::to_string),
+                publish_id: record.publish_id.clone(),
+                created_at: record.created_at.clone(),
+                page_count: total,
+                features: record.features,
+            }
+            .to_file(),
+        );
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
         member.extend_from_slice(&tar_gz_trailer());
@@ -345,11 +370,13 @@ impl ExportJob {
             worker::Delay::from(Duration::from_millis(100)).await;
             record = self.owned(owner).await?;
         }
-        if record.bundle_size.is_none() {
+        if record.bundle_size.is_none() || record.bundle_sha256.is_none() {
             *self.packing.borrow_mut() = true;
             let packed = self.pack(&record).await;
             *self.packing.borrow_mut() = false;
-            record.bundle_size = Some(packed?);
+            let (size, sha256) = packed?;
+            record.bundle_size = Some(size);
+            record.bundle_sha256 = Some(sha256);
             self.state.storage().put(JOB_KEY, &record).await?;
         }
         Ok(BundleReady {
@@ -357,12 +384,13 @@ impl ExportJob {
             domain: record.domain.clone(),
             created_at: record.created_at.clone(),
             size_bytes: record.bundle_size.unwrap_or(0),
+            sha256: record.bundle_sha256.clone().unwrap_or_default(),
         })
     }
 
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
-    /// and one batch in memory. Returns the bundle's size.
-    async fn pack(&self, record: &JobRecord) -> ApiResult<u64> {
+    /// and one batch in memory. Returns the bundle's size and SHA-256 (hex).
+    async fn pack(&self, record: &JobRecord) -> ApiResult<(u64, String)> {
         let bucket = sites::bucket(&self.env)?;
         let file_name = bundle_file_name(&record.domain, &record.created_at);
         let metadata = HashMap::from([
@@ -382,6 +410,7 @@ impl ExportJob {
         let mut uploaded = Vec::new();
         let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
         let mut size = 0u64;
+        let mut hasher = Sha256::new();
         for index in 0..record.parts {
             let object = bucket
                 .get(part_key(&record.job_id, index))
@@ -390,6 +419,7 @@ impl ExportJob {
                 .ok_or_else(|| ApiError::Internal(format!("part {index} of {} is missing", record.job_id)))?;
             let bytes = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.bytes().await?;
             size += bytes.len() as u64;
+            hasher.update(&bytes);
             buffer.extend_from_slice(&bytes);
             while buffer.len() >= BUNDLE_PART_BYTES {
                 let rest = buffer.split_off(BUNDLE_PART_BYTES);
@@ -407,7 +437,7 @@ impl ExportJob {
         if let Err(err) = bucket.delete_multiple(parts).await {
             worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
         }
-        Ok(size)
+        Ok((size, docs_edge_core::signing::to_hex(&hasher.finalize())))
     }
 }
 
