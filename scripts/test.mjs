@@ -70,13 +70,17 @@ async function main() {
 
   if (only.length === 0) {
     section('host tests (cargo test)');
-    if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '--quiet'])) return 1;
+    if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '-p', 'docs-edge-serve', '--quiet'])) return 1;
   }
 
   section('build the worker');
   buildWorker();
 
   if (only.length === 0 && !deployBundleFits()) return 1;
+
+  // tests/selfhost.test.mjs runs it. A debug build: it compiles in a fraction of the release time.
+  section('build docs-edge-serve');
+  if (!run('cargo', ['build', '-p', 'docs-edge-serve', '--quiet'])) return 1;
 
   section('build the SDK package');
   await buildSdk();

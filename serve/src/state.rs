@@ -31,6 +31,7 @@ pub struct State {
     config: RwLock<Arc<Config>>,
     active: RwLock<Option<Arc<Active>>>,
     last_error: RwLock<Option<String>>,
+    /// When the last download attempt finished (successful or not).
     last_attempt_at: RwLock<Option<String>>,
     loading: Mutex<()>,
     pub client: reqwest::Client,
@@ -109,10 +110,9 @@ impl State {
     /// with none yet, the cached archive of an earlier run is tried.
     pub async fn load_url(&self, url: &str, expected_sha256: Option<&str>) -> Result<(), String> {
         let _guard = self.loading.lock().await;
-        self.note_attempt();
         let config = self.config();
         let outcome = self.fetch_and_unpack(&config, url, expected_sha256).await;
-        match outcome {
+        let result = match outcome {
             Ok(unpacked) => {
                 self.activate(&config, unpacked, Source::Fresh);
                 self.set_error(None);
@@ -127,7 +127,9 @@ impl State {
                 }
                 Err(message)
             }
-        }
+        };
+        self.note_attempt();
+        result
     }
 
     async fn fetch_and_unpack(&self, config: &Arc<Config>, url: &str, expected: Option<&str>) -> Result<Unpacked, LoadError> {
@@ -206,6 +208,7 @@ impl State {
     pub fn record_error(&self, error: String) {
         log("refresh_failed", &error, self.active().is_some());
         self.set_error(Some(error));
+        self.note_attempt();
     }
 }
 
