@@ -1,11 +1,14 @@
 // Self-hosting: the demo site exported by the running worker, served by docs-edge-serve from its
-// bundleUrl, in Chromium with every other host blocked; then the ways a bundle can go wrong (expired
-// link, tampered archive, wrong SHA-256, pinned version, traversal entry) each keep the last good one
-// live; SIGHUP and the refresh loop pick up a republish; and a deployment with features switched off.
+// bundleUrl, in Chromium with every other host blocked; search and the assistant answered offline from
+// the bundle; then the ways a bundle can go wrong (expired link, tampered archive, wrong SHA-256, pinned
+// version, traversal entry) each keep the last good one live; SIGHUP and the refresh loop pick up a
+// republish; and a deployment with features switched off.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { callChatApi } from '@ai-sdk/ui-utils';
+import * as ai5 from 'ai5';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,13 +130,16 @@ test('the export, served by docs-edge-serve, works in Chromium with every other 
     const hrefs = await results.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     assert.ok(hrefs.some((h) => h.includes('quickstart')), hrefs.join(', '));
 
-    const missing = await page.goto(`${serve.url}/no/such/page`);
-    assert.equal(missing.status(), 404);
-    assert.match(await page.content(), /not found/i);
-
-    assert.deepEqual(outside, [], 'requests left the bundle');
     // CSP violations and script errors show up as console errors.
     assert.deepEqual(problems, []);
+
+    const missing = await page.goto(`${serve.url}/no/such/page`);
+    assert.equal(missing.status(), 404);
+    assert.match(await page.locator('h1').first().innerText(), /not found/i);
+    // Styled like every page although it is deeper than the bundle's 404.html.
+    assert.ok(await page.evaluate(() => document.styleSheets.length > 0 && document.styleSheets[0].cssRules.length > 0));
+    assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);
+    assert.deepEqual(outside, [], 'requests left the bundle');
   } finally {
     await browser.close();
   }
@@ -172,8 +178,12 @@ test('a restart after the link expired serves the cached bundle', async () => {
   const expired = new URL(first.link.bundleUrl);
   expired.searchParams.set('expires', String(past));
   expired.searchParams.set('sig', sig);
+  // A new instance (cache folders are one instance's) holding what the first one kept.
+  const cacheDir = join(scratch, 'restart-cache');
+  mkdirSync(cacheDir, { recursive: true });
+  cpSync(join(serve.cacheDir, 'bundle.tar.gz'), join(cacheDir, 'bundle.tar.gz'));
   const restarted = await startServe({
-    cacheDir: serve.cacheDir,
+    cacheDir,
     config: { static_export: { enabled: true, bundle_url: expired.toString() } },
   });
   try {
@@ -185,7 +195,68 @@ test('a restart after the link expired serves the cached bundle', async () => {
     assert.doesNotMatch(restarted.log(), new RegExp(sig), 'the link signature stays out of the log');
     assert.equal((await fetch(`${restarted.url}/quickstart`)).status, 200);
   } finally {
-    await restarted.stop();
+    await restarted.remove();
+  }
+});
+
+test('offline search and assistant from the bundle: same answers as the worker, useChat v4 and v5 unchanged', async () => {
+  // No way out: the link points at a closed port, so everything comes from the cached archive.
+  const cacheDir = join(scratch, 'assistant-cache');
+  mkdirSync(cacheDir, { recursive: true });
+  cpSync(join(serve.cacheDir, 'bundle.tar.gz'), join(cacheDir, 'bundle.tar.gz'));
+  const keyHash = createHash('sha256').update(t.assistantKey).digest('hex');
+  const offline = await startServe({
+    cacheDir,
+    config: { static_export: { enabled: true, bundle_url: 'http://127.0.0.1:9/gone.tar.gz' }, assistant: { enabled: true, key_sha256: [keyHash] } },
+  });
+  try {
+    assert.equal((await offline.waitFor((h) => h.jobId, 'the cached bundle')).source, 'cached');
+    const auth = { authorization: `Bearer ${t.assistantKey}` };
+    const query = { query: 'publish docs folder', pageSize: 3 };
+    const ours = await call('POST', `/discovery/v1/search/${t.domain}`, { base: offline.url, token: t.assistantKey, json: query });
+    const worker = await call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: query });
+    assert.equal(ours.status, 200, ours.text);
+    assert.ok(ours.body.length > 0);
+    assert.deepEqual(ours.body, worker.body, 'the same index and the same core search');
+    const denied = await call('POST', `/discovery/v1/search/${t.domain}`, { base: offline.url, token: 'svc_dsc_wrong', json: query });
+    assert.equal(denied.status, 401);
+    const bad = await call('POST', `/discovery/v1/search/${t.domain}`, { base: offline.url, token: t.assistantKey, json: { query: 'x', pageSize: 0 } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /^pageSize: /);
+
+    // AI SDK v4 (`callChatApi`, what useChat v4 runs).
+    let v4;
+    await callChatApi({
+      api: `${offline.url}/discovery/v1/assistant/${t.domain}/message`,
+      body: { id: 'c1', messages: [{ id: 'u1', role: 'user', content: 'How do I publish my docs?', parts: [{ type: 'text', text: 'How do I publish my docs?' }] }], fp: 'anonymous' },
+      streamProtocol: 'data',
+      headers: auth,
+      restoreMessagesOnFailure() {},
+      onResponse() {},
+      onUpdate() {},
+      onFinish(message, details) { v4 = { message, details }; },
+      generateId: () => 'g1',
+      lastMessage: undefined,
+      fetch,
+    });
+    assert.ok(v4.message.content.length > 40, v4.message.content);
+    assert.equal(v4.details.finishReason, 'stop');
+    assert.ok(v4.message.parts.some((p) => p.type === 'source' && p.source.url.startsWith(`https://${t.domain}/`)));
+
+    // AI SDK v5 (`DefaultChatTransport`, what useChat v5 posts and parses).
+    const transport = new ai5.DefaultChatTransport({ api: `${offline.url}/discovery/v2/assistant/${t.domain}/message`, headers: auth, body: { fp: 'anonymous' } });
+    const stream = await transport.sendMessages({
+      chatId: 'c2', trigger: 'submit-message', messageId: undefined, abortSignal: undefined,
+      messages: [{ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'How do I publish my docs?' }] }],
+    });
+    let v5;
+    for await (const snapshot of ai5.readUIMessageStream({ stream, terminateOnError: true })) v5 = snapshot;
+    const text = v5.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
+    assert.equal(text, v4.message.content, 'one extractive answer, two encodings');
+    assert.ok(v5.parts.some((p) => p.type === 'source-url'));
+    assert.match(v5.metadata?.threadId ?? '', /^thr_/);
+  } finally {
+    await offline.remove();
   }
 });
 

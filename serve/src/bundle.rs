@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use docs_edge_core::docs::archive::{for_each_archive_file, ArchiveError, ArchiveLimits};
-use docs_edge_core::export::{BundleManifest, MANIFEST_FILE};
+use std::sync::Arc;
+
+use docs_edge_core::export::{BundleManifest, MANIFEST_FILE, SEARCH_INDEX_FILE};
+use docs_edge_core::search::SearchIndex;
 use docs_edge_core::signing::to_hex;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
@@ -62,6 +65,8 @@ pub struct Unpacked {
     pub dir: PathBuf,
     pub manifest: BundleManifest,
     pub sha256: String,
+    /// The bundle's search index, read when the discovery API is on.
+    pub index: Option<Arc<SearchIndex>>,
 }
 
 pub const CACHED_ARCHIVE: &str = "bundle.tar.gz";
@@ -173,13 +178,31 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
                     return Err(LoadError::VersionMismatch { pinned: pinned.clone(), found: manifest.version });
                 }
             }
-            Ok(Unpacked { dir, manifest, sha256: sha256.to_string() })
+            let index = match read_index(&dir, config) {
+                Ok(index) => index,
+                Err(err) => {
+                    let _ = fs::remove_dir_all(&dir);
+                    return Err(err);
+                }
+            };
+            Ok(Unpacked { dir, manifest, sha256: sha256.to_string(), index })
         }
         Err(err) => {
             let _ = fs::remove_dir_all(&dir);
             Err(err)
         }
     }
+}
+
+fn read_index(dir: &Path, config: &Config) -> Result<Option<Arc<SearchIndex>>, LoadError> {
+    if !config.assistant.enabled {
+        return Ok(None);
+    }
+    let Ok(bytes) = fs::read(dir.join(SEARCH_INDEX_FILE)) else {
+        return Ok(None);
+    };
+    let index = SearchIndex::from_bytes(&bytes).map_err(|e| LoadError::Manifest(format!("{SEARCH_INDEX_FILE}: {e}")))?;
+    Ok(Some(Arc::new(index)))
 }
 
 fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleManifest, LoadError> {

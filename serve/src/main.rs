@@ -2,10 +2,11 @@
 //! `cargo run --release -p docs-edge-serve -- --config docs-edge-serve.toml` (README "Self-hosting").
 //!
 //! Modules: `config` (file and environment), `bundle` (download, verify, unpack), `state` (the live
-//! bundle and health), `static_site` (HTTP serving) and `refresh` (the export loop).
+//! bundle and health), `static_site` (HTTP serving), `refresh` (the export loop) and `discovery` (search and the assistant from the bundle).
 
 mod bundle;
 mod config;
+mod discovery;
 mod refresh;
 mod state;
 mod static_site;
@@ -52,9 +53,6 @@ async fn run() -> Result<(), String> {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let path = config_path()?;
     let config = read_config(path.as_deref())?;
-    if config.assistant.enabled {
-        return Err("[assistant] enabled = true: search and the assistant inside docs-edge-serve are not built yet".into());
-    }
     let listen = config.listen.clone();
     let state = Arc::new(State::new(config, path)?);
 
@@ -72,6 +70,7 @@ async fn run() -> Result<(), String> {
     );
     let app = Router::new()
         .route("/_docs-edge/health", get(health))
+        .merge(discovery::router())
         .fallback(static_site::serve)
         .layer(compression)
         .with_state(state.clone());

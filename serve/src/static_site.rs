@@ -14,7 +14,7 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use percent_encoding::percent_decode_str;
 use tower::ServiceExt;
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::services::ServeDir;
 
 use crate::state::State;
 
@@ -45,13 +45,15 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.split(',').any(|tag| weak_eq(tag.trim(), etag.to_str().unwrap_or(""))));
 
-    let service = ServeDir::new(dir)
-        .append_index_html_on_directories(true)
-        .not_found_service(ServeFile::new(dir.join("404.html")));
+    let head = req.method() == Method::HEAD;
+    let service = ServeDir::new(dir).append_index_html_on_directories(true);
     let mut res = match service.oneshot(req).await {
         Ok(res) => res.map(Body::new),
         Err(never) => match never {},
     };
+    if res.status() == StatusCode::NOT_FOUND {
+        res = not_found(dir, head).await;
+    }
     let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
     if res.status().is_success() {
         if not_modified {
@@ -70,6 +72,22 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
     headers.insert(header::CONTENT_SECURITY_POLICY, CSP.clone());
+    res
+}
+
+/// The bundle's `404.html`, status 404. Its links are relative to the bundle root, which is this
+/// server's root, while the missing URL may be any depth: a `<base href="/">` makes them resolve.
+async fn not_found(dir: &Path, head: bool) -> Response {
+    let Ok(page) = tokio::fs::read(dir.join("404.html")).await else {
+        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+    };
+    let mut html = String::from_utf8_lossy(&page).into_owned();
+    if let Some(at) = html.find("<head>") {
+        html.insert_str(at + "<head>".len(), "<base href=\"/\">");
+    }
+    let body = if head { Body::empty() } else { Body::from(html) };
+    let mut res = (StatusCode::NOT_FOUND, body).into_response();
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     res
 }
 

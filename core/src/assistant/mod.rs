@@ -5,5 +5,6 @@ pub mod encode;
 pub mod passage;
 pub mod query;
 pub mod extractive;
+pub mod offline;
 pub mod prompt;
 pub mod providers;

@@ -10,6 +10,10 @@ use crate::deployment::Features;
 use super::ExportFile;
 
 pub const MANIFEST_FILE: &str = "_docs-edge/manifest.json";
+/// The published site's search index (`search::SearchIndex` bytes), shipped when the exporting
+/// deployment has search or the assistant on, so a self-hosted server answers the discovery API
+/// offline. It covers every page of the publish, like the worker's.
+pub const SEARCH_INDEX_FILE: &str = "_docs-edge/search-index.bin";
 /// Bumped when the manifest or the bundle layout changes incompatibly.
 pub const MANIFEST_FORMAT: u32 = 1;
 

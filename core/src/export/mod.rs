@@ -50,7 +50,7 @@ mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
 pub use layout::content_security_policy;
-pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT};
+pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;
 

@@ -19,7 +19,9 @@ use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::deployment::Features;
-use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, BundleManifest, ExportOptions, ExportPlan, MANIFEST_FORMAT};
+use docs_edge_core::export::{
+    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
+};
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
@@ -341,6 +343,9 @@ impl ExportJob {
             }
             .to_file(),
         );
+        if record.features.search || record.features.assistant {
+            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.search_index(record).await? });
+        }
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
         member.extend_from_slice(&tar_gz_trailer());
@@ -351,6 +356,17 @@ impl ExportJob {
         // The rendered site is no longer needed by this object.
         *self.loaded.borrow_mut() = None;
         Ok(true)
+    }
+
+    /// The publish's search index as the worker stores it, for the bundle's discovery API.
+    async fn search_index(&self, record: &JobRecord) -> ApiResult<Vec<u8>> {
+        let key = format!("{}index.bin", sites::version_prefix(&record.domain, &record.publish_id));
+        let object = sites::bucket(&self.env)?
+            .get(key)
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("the index of {} is gone", record.publish_id)))?;
+        Ok(object.body().ok_or_else(|| ApiError::Internal("index object has no body".into()))?.bytes().await?)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
