@@ -12,7 +12,7 @@ export const SERVE_BIN = process.env.SERVE_BIN ?? join(root, 'target', 'debug', 
 
 /** TOML for `[static_export]` and friends: `{ bundle_url, sha256, version }` etc. as plain values. */
 export function toml(sections) {
-  const line = (k, v) => `${k} = ${typeof v === 'string' ? JSON.stringify(v) : v}`;
+  const line = (k, v) => `${k} = ${typeof v === 'string' || Array.isArray(v) ? JSON.stringify(v) : v}`;
   let out = '';
   for (const [name, values] of Object.entries(sections)) {
     if (values && typeof values === 'object') {
