@@ -11,7 +11,7 @@
 //! The table's "no" for search and the assistant on air-gapped deployments comes from the hosted
 //! service running both in its cloud; here both run locally (the offline index, the extractive
 //! assistant), so an operator may switch them on. What air-gapped forbids is any outbound request:
-//! see [`llm_base_url_allowed`]. Both the worker and `docs-edge-serve` read the same variables.
+//! see [`outbound_allowed`]. Both the worker and `docs-edge-serve` read the same variables.
 
 use std::fmt;
 
@@ -202,15 +202,15 @@ pub fn parse_switch(raw: &str) -> Option<bool> {
     }
 }
 
-/// Whether an air-gapped deployment may call the LLM backend at `base_url`: only when its host is one
-/// of `internal_hosts` (the operator's `INTERNAL_HOSTS`, comma-separated host names or `host:port`).
-/// Other kinds may call anything.
-pub fn llm_base_url_allowed(kind: DeploymentKind, base_url: Option<&str>, internal_hosts: &str) -> Result<(), String> {
+/// Whether an air-gapped deployment may send requests to `url` (`setting` names where it came from,
+/// such as `LLM_BASE_URL`): only when its host is one of `internal_hosts` (the operator's
+/// `INTERNAL_HOSTS`, comma-separated host names or `host:port`). Other kinds may call anything.
+pub fn outbound_allowed(kind: DeploymentKind, setting: &str, url: Option<&str>, internal_hosts: &str) -> Result<(), String> {
     if kind != DeploymentKind::AirGapped {
         return Ok(());
     }
-    let Some(url) = base_url.map(str::trim).filter(|u| !u.is_empty()) else {
-        return Err("an air-gapped deployment makes no outbound request: set LLM_BASE_URL to an internal address listed in INTERNAL_HOSTS, or use the extractive backend".into());
+    let Some(url) = url.map(str::trim).filter(|u| !u.is_empty()) else {
+        return Err(format!("an air-gapped deployment makes no outbound request: set {setting} to an internal address listed in INTERNAL_HOSTS"));
     };
     let authority = url
         .split_once("://")
@@ -233,7 +233,7 @@ pub fn llm_base_url_allowed(kind: DeploymentKind, base_url: Option<&str>, intern
         Ok(())
     } else {
         Err(format!(
-            "LLM_BASE_URL host `{host}` is not declared internal (INTERNAL_HOSTS); an air-gapped deployment makes no outbound request"
+            "{setting} host `{host}` is not declared internal (INTERNAL_HOSTS); an air-gapped deployment makes no outbound request"
         ))
     }
 }
@@ -283,13 +283,13 @@ mod tests {
     #[test]
     fn air_gapped_llm_only_on_declared_internal_hosts() {
         use DeploymentKind::*;
-        assert!(llm_base_url_allowed(Cloud, None, "").is_ok());
-        assert!(llm_base_url_allowed(AirGapped, None, "llm.internal").is_err());
-        assert!(llm_base_url_allowed(AirGapped, Some("https://api.openai.com/v1"), "llm.internal").is_err());
-        assert!(llm_base_url_allowed(AirGapped, Some("http://llm.internal:8000/v1"), "llm.internal").is_ok());
-        assert!(llm_base_url_allowed(AirGapped, Some("http://10.0.0.5:8000/v1"), "10.0.0.5:8000").is_ok());
-        assert!(llm_base_url_allowed(AirGapped, Some("http://10.0.0.5:9000/v1"), "10.0.0.5:8000").is_err());
+        assert!(outbound_allowed(Cloud, "LLM_BASE_URL", None, "").is_ok());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", None, "llm.internal").is_err());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("https://api.openai.com/v1"), "llm.internal").is_err());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal:8000/v1"), "llm.internal").is_ok());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:8000/v1"), "10.0.0.5:8000").is_ok());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:9000/v1"), "10.0.0.5:8000").is_err());
         // Userinfo cannot smuggle a declared name in front of another host.
-        assert!(llm_base_url_allowed(AirGapped, Some("http://llm.internal@evil.com/v1"), "llm.internal").is_err());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal@evil.com/v1"), "llm.internal").is_err());
     }
 }

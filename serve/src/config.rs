@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use docs_edge_core::deployment::{parse_switch, Deployment};
+use docs_edge_core::deployment::{outbound_allowed, parse_switch, Deployment};
 use serde::Deserialize;
 
 #[derive(Debug, Clone)]
@@ -180,6 +180,14 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         )?),
         download_attempts: number("DOCS_EDGE_DOWNLOAD_ATTEMPTS", file.limits.download_attempts.map(u64::from), 3)?.clamp(1, 10) as u32,
     };
+    // Air-gapped: the bundle and the export API must be on the operator's own network.
+    let internal = env("INTERNAL_HOSTS").unwrap_or_default();
+    if let Some(url) = &static_export.bundle_url {
+        outbound_allowed(deployment.kind, "static_export.bundle_url", Some(url), &internal)?;
+    }
+    if let Some(refresh) = &refresh {
+        outbound_allowed(deployment.kind, "refresh.api_url", Some(&refresh.api_url), &internal)?;
+    }
     Ok(Config {
         listen: env("DOCS_EDGE_LISTEN").or(file.listen).unwrap_or_else(|| "127.0.0.1:8080".into()),
         cache_dir: env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into()),
@@ -243,6 +251,11 @@ mod tests {
         let config = load_with(refresh, &[("DOCS_EDGE_ADMIN_KEY", "svc_x"), ("DOCS_EDGE_REFRESH_EVERY", "15m")]).unwrap();
         assert_eq!(config.refresh.unwrap().every, Duration::from_secs(900));
         assert!(load_with("", &[("DOCS_EDGE_STATIC_EXPORT_ENABLED", "perhaps")]).unwrap_err().contains("ENABLED"));
+        // Air-gapped: only hosts the operator declared internal.
+        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("DOCS_EDGE_BUNDLE_URL", "https://docs-edge.example.com/b")];
+        assert!(load_with("", &gapped).unwrap_err().contains("static_export.bundle_url"));
+        let declared = [gapped[0], gapped[1], ("INTERNAL_HOSTS", "docs-edge.example.com")];
+        assert!(load_with("", &declared).is_ok());
     }
 
     #[test]

@@ -87,7 +87,7 @@ async fn health(axum::extract::State(state): axum::extract::State<Arc<State>>) -
 /// The configured bundle, or (static export on but no link, or the link failing) the cached one.
 async fn initial_load(state: &Arc<State>) {
     let config = state.config();
-    if !config.static_export.enabled {
+    if !config.static_export.enabled || !config.deployment.features.static_export {
         return;
     }
     match &config.static_export.bundle_url {

@@ -7,7 +7,7 @@
 //! the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
-use docs_edge_core::deployment::llm_base_url_allowed;
+use docs_edge_core::deployment::outbound_allowed;
 use docs_edge_core::assistant::providers::{
     anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
     AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
@@ -57,7 +57,7 @@ impl Backend {
             // Air-gapped: no outbound request, so an LLM only at an address declared internal.
             let kind = crate::config::deployment(env).map_err(ApiError::Internal)?.kind;
             let internal = text(env, "INTERNAL_HOSTS").unwrap_or_default();
-            llm_base_url_allowed(kind, text(env, "LLM_BASE_URL").as_deref(), &internal)
+            outbound_allowed(kind, "LLM_BASE_URL", text(env, "LLM_BASE_URL").as_deref(), &internal)
                 .map_err(|rule| ApiError::Internal(format!("ASSISTANT_BACKEND={name}: {rule}")))?;
         }
         let settings = |default_base: &str, default_model: &str| -> ApiResult<LlmSettings> {
