@@ -1,6 +1,6 @@
-//! A whole extractive answer from a search index, with nothing outside the process: retrieval,
-//! composition and the encoded stream, for `docs-edge-serve`'s assistant (the worker streams the
-//! same parts as it produces them, and also records threads).
+//! Retrieval for the assistant (the worker's and `docs-edge-serve`'s), and a whole extractive answer
+//! with nothing outside the process, for `docs-edge-serve` (the worker streams the same parts as it
+//! produces them, and also records threads).
 
 use crate::search::{Query, SearchIndex};
 use crate::stream::{FinishReason, Usage};

@@ -4,12 +4,11 @@
 
 use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol};
 use docs_edge_core::assistant::extractive::compose_answer;
+use docs_edge_core::assistant::offline::retrieve;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
-use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
-use docs_edge_core::search::Query;
 use docs_edge_core::stream::{FinishReason, Usage};
 use futures_channel::mpsc;
 use worker::{Env, Response};
@@ -33,15 +32,6 @@ pub async fn message_v2(call: &mut Call) -> ApiResult<Response> {
     message(call, Protocol::UiMessageStreamV2).await
 }
 
-/// The page's address on the docs site itself, which is what a reader follows.
-fn page_url(domain: &str, path: &str) -> String {
-    if path == "index" {
-        format!("https://{domain}/")
-    } else {
-        format!("https://{domain}/{path}")
-    }
-}
-
 async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
@@ -63,32 +53,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     call.response_headers.push(("x-thread-id".into(), thread_id.clone()));
 
     let (_, index) = live_index(&call.env, &caller.domain).await?;
-    let user_turns: Vec<&str> =
-        request.conversation.iter().rev().filter(|t| t.role == Role::User).map(|t| t.text.as_str()).collect();
-    let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
-    let query_text = retrieval_query(&user_turns, &context);
-    let hits = index.search(&Query {
-        text: &query_text,
-        limit: request.retrieval_page_size,
-        score_threshold: 0.0,
-        language: request.filter.language.as_deref(),
-        version: request.filter.version.as_deref(),
-        tag: None,
-        groups: &request.filter.groups,
-        near_path: request.current_path.as_deref(),
-    });
-    let passages: Vec<Passage> = hits
-        .into_iter()
-        .map(|hit| Passage {
-            url: page_url(&caller.domain, &hit.path),
-            path: hit.path,
-            title: hit.title,
-            heading: hit.heading.unwrap_or_default(),
-            anchor: hit.anchor.unwrap_or_default(),
-            text: hit.text,
-            score: hit.score,
-        })
-        .collect();
+    let (query_text, passages) = retrieve(&index, &request, &caller.domain);
 
     let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();
     let answer = Generation {
