@@ -4,7 +4,7 @@
 //! archive that passed is kept as `bundle.tar.gz` so a restart can serve it after its link expired.
 
 use std::fs;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -16,6 +16,7 @@ use docs_edge_core::search::SearchIndex;
 use docs_edge_core::signing::to_hex;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
+use tokio::io::AsyncWriteExt;
 
 use crate::config::Config;
 
@@ -116,7 +117,7 @@ async fn download_once(client: &reqwest::Client, url: &str, dest: &Path, config:
     if response.content_length().is_some_and(|len| len > cap) {
         return Err(Attempt::Final(format!("the bundle is larger than max_bundle_bytes ({cap})")));
     }
-    let mut file = fs::File::create(dest).map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
+    let mut file = tokio::fs::File::create(dest).await.map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
     let mut hasher = Sha256::new();
     let mut written = 0u64;
     let mut body = response.bytes_stream();
@@ -127,9 +128,9 @@ async fn download_once(client: &reqwest::Client, url: &str, dest: &Path, config:
             return Err(Attempt::Final(format!("the bundle is larger than max_bundle_bytes ({cap})")));
         }
         hasher.update(&chunk);
-        file.write_all(&chunk).map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
+        file.write_all(&chunk).await.map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
     }
-    file.sync_all().map_err(|e| Attempt::Final(e.to_string()))?;
+    file.sync_all().await.map_err(|e| Attempt::Final(e.to_string()))?;
     Ok(to_hex(&hasher.finalize()))
 }
 
