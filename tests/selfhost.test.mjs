@@ -347,9 +347,18 @@ test('an air-gapped worker switches search and the assistant off, in its endpoin
     assert.equal(assistant.body.code, 'feature_disabled');
 
     // Served by docs-edge-serve: the manifest records the switches, the pages have no search box.
-    const gapped = await startServe({ config: { static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 } } });
+    // The server air-gapped too: the worker is declared internal, search and the assistant stay off.
+    const keyHash = createHash('sha256').update(own.assistantKey).digest('hex');
+    const gapped = await startServe({
+      config: { static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 }, assistant: { enabled: true, key_sha256: [keyHash] } },
+      env: { DEPLOYMENT_KIND: 'air-gapped', INTERNAL_HOSTS: new URL(base).host },
+    });
     try {
-      await gapped.waitFor((h) => h.jobId, 'the air-gapped bundle');
+      const health = await gapped.waitFor((h) => h.jobId, 'the air-gapped bundle');
+      assert.equal(health.deployment.kind, 'air-gapped');
+      const offSearch = await call('POST', `/discovery/v1/search/${own.domain}`, { base: gapped.url, token: own.assistantKey, json: { query: 'publish' } });
+      assert.equal(offSearch.status, 404);
+      assert.equal(offSearch.body.code, 'feature_disabled');
       const manifest = await (await fetch(`${gapped.url}/_docs-edge/manifest.json`)).json();
       assert.equal(manifest.features.search, false);
       assert.equal(manifest.features.staticExport, true);
