@@ -289,13 +289,7 @@ impl ExportJob {
                 return Ok(loaded.clone());
             }
         }
-        let key = format!("{}source.tar.gz", sites::version_prefix(&record.domain, &record.publish_id));
-        let object = sites::bucket(&self.env)?
-            .get(key)
-            .execute()
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("the published version {} is gone", record.publish_id)))?;
-        let bytes = object.body().ok_or_else(|| ApiError::Internal("source object has no body".into()))?.bytes().await?;
+        let bytes = self.published_file(record, "source.tar.gz").await?;
         let config = Config::from_env(&self.env);
         let limits = ArchiveLimits {
             max_files: config.max_source_files,
@@ -344,7 +338,7 @@ impl ExportJob {
             .to_file(),
         );
         if record.features.search || record.features.assistant {
-            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.search_index(record).await? });
+            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, "index.bin").await? });
         }
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
@@ -358,15 +352,16 @@ impl ExportJob {
         Ok(true)
     }
 
-    /// The publish's search index as the worker stores it, for the bundle's discovery API.
-    async fn search_index(&self, record: &JobRecord) -> ApiResult<Vec<u8>> {
-        let key = format!("{}index.bin", sites::version_prefix(&record.domain, &record.publish_id));
+    /// One stored file of the publish the job renders (`source.tar.gz`; `index.bin`, the search index
+    /// the bundle ships for a self-hosted discovery API).
+    async fn published_file(&self, record: &JobRecord, name: &str) -> ApiResult<Vec<u8>> {
+        let key = format!("{}{name}", sites::version_prefix(&record.domain, &record.publish_id));
         let object = sites::bucket(&self.env)?
             .get(key)
             .execute()
             .await?
-            .ok_or_else(|| ApiError::Internal(format!("the index of {} is gone", record.publish_id)))?;
-        Ok(object.body().ok_or_else(|| ApiError::Internal("index object has no body".into()))?.bytes().await?)
+            .ok_or_else(|| ApiError::Internal(format!("{name} of the published version {} is gone", record.publish_id)))?;
+        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
