@@ -224,37 +224,49 @@ test('offline search and assistant from the bundle: same answers as the worker, 
     assert.equal(bad.status, 400);
     assert.match(bad.body.error, /^pageSize: /);
 
-    // AI SDK v4 (`callChatApi`, what useChat v4 runs).
-    let v4;
-    await callChatApi({
-      api: `${offline.url}/discovery/v1/assistant/${t.domain}/message`,
-      body: { id: 'c1', messages: [{ id: 'u1', role: 'user', content: 'How do I publish my docs?', parts: [{ type: 'text', text: 'How do I publish my docs?' }] }], fp: 'anonymous' },
-      streamProtocol: 'data',
-      headers: auth,
-      restoreMessagesOnFailure() {},
-      onResponse() {},
-      onUpdate() {},
-      onFinish(message, details) { v4 = { message, details }; },
-      generateId: () => 'g1',
-      lastMessage: undefined,
-      fetch,
-    });
-    assert.ok(v4.message.content.length > 40, v4.message.content);
-    assert.equal(v4.details.finishReason, 'stop');
-    assert.ok(v4.message.parts.some((p) => p.type === 'source' && p.source.url.startsWith(`https://${t.domain}/`)));
+    // Each client against the server and against the worker: the same answer, parsed the same way.
+    const question = 'How do I publish my docs?';
+    const v4 = async (base, token) => {
+      let done;
+      await callChatApi({
+        api: `${base}/discovery/v1/assistant/${t.domain}/message`,
+        body: { id: 'c1', messages: [{ id: 'u1', role: 'user', content: question, parts: [{ type: 'text', text: question }] }], fp: 'anonymous' },
+        streamProtocol: 'data',
+        headers: { authorization: `Bearer ${token}` },
+        restoreMessagesOnFailure() {},
+        onResponse() {},
+        onUpdate() {},
+        onFinish(message, details) { done = { message, details }; },
+        generateId: () => 'g1',
+        lastMessage: undefined,
+        fetch,
+      });
+      return done;
+    };
+    const v5 = async (base) => {
+      const transport = new ai5.DefaultChatTransport({ api: `${base}/discovery/v2/assistant/${t.domain}/message`, headers: auth, body: { fp: 'anonymous' } });
+      const stream = await transport.sendMessages({
+        chatId: 'c2', trigger: 'submit-message', messageId: undefined, abortSignal: undefined,
+        messages: [{ id: 'u2', role: 'user', parts: [{ type: 'text', text: question }] }],
+      });
+      let message;
+      for await (const snapshot of ai5.readUIMessageStream({ stream, terminateOnError: true })) message = snapshot;
+      return message;
+    };
+    const types = (parts) => parts.map((p) => p.type);
 
-    // AI SDK v5 (`DefaultChatTransport`, what useChat v5 posts and parses).
-    const transport = new ai5.DefaultChatTransport({ api: `${offline.url}/discovery/v2/assistant/${t.domain}/message`, headers: auth, body: { fp: 'anonymous' } });
-    const stream = await transport.sendMessages({
-      chatId: 'c2', trigger: 'submit-message', messageId: undefined, abortSignal: undefined,
-      messages: [{ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'How do I publish my docs?' }] }],
-    });
-    let v5;
-    for await (const snapshot of ai5.readUIMessageStream({ stream, terminateOnError: true })) v5 = snapshot;
-    const text = v5.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
-    assert.equal(text, v4.message.content, 'one extractive answer, two encodings');
-    assert.ok(v5.parts.some((p) => p.type === 'source-url'));
-    assert.match(v5.metadata?.threadId ?? '', /^thr_/);
+    const [ours4, worker4] = [await v4(offline.url, t.assistantKey), await v4(process.env.BASE_URL, t.assistantKey)];
+    assert.ok(ours4.message.content.length > 40, ours4.message.content);
+    assert.equal(ours4.details.finishReason, 'stop');
+    assert.equal(ours4.message.content, worker4.message.content, 'the same extractive answer as the worker');
+    assert.deepEqual(types(ours4.message.parts), types(worker4.message.parts));
+
+    const [ours5, worker5] = [await v5(offline.url), await v5(process.env.BASE_URL)];
+    const text = (m) => m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('');
+    assert.equal(text(ours5), ours4.message.content, 'one extractive answer, two encodings');
+    assert.deepEqual(types(ours5.parts), types(worker5.parts));
+    assert.ok(ours5.parts.some((p) => p.type === 'source-url'), JSON.stringify(types(ours5.parts)));
+    assert.match(ours5.metadata?.threadId ?? '', /^thr_/);
   } finally {
     await offline.remove();
   }
