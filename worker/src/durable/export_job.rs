@@ -381,13 +381,17 @@ impl ExportJob {
             worker::Delay::from(Duration::from_millis(100)).await;
             record = self.owned(owner).await?;
         }
-        if record.bundle_size.is_none() || record.bundle_sha256.is_none() {
+        if record.bundle_size.is_none() {
             *self.packing.borrow_mut() = true;
             let packed = self.pack(&record).await;
             *self.packing.borrow_mut() = false;
             let (size, sha256) = packed?;
             record.bundle_size = Some(size);
             record.bundle_sha256 = Some(sha256);
+            self.state.storage().put(JOB_KEY, &record).await?;
+        } else if record.bundle_sha256.is_none() {
+            // Packed before bundles had a checksum; the parts are gone, so hash the bundle itself.
+            record.bundle_sha256 = Some(self.hash_bundle(&record).await?);
             self.state.storage().put(JOB_KEY, &record).await?;
         }
         Ok(BundleReady {
@@ -397,6 +401,22 @@ impl ExportJob {
             size_bytes: record.bundle_size.unwrap_or(0),
             sha256: record.bundle_sha256.clone().unwrap_or_default(),
         })
+    }
+
+    /// SHA-256 of the packed bundle, read as a stream (it may be far larger than memory allows).
+    async fn hash_bundle(&self, record: &JobRecord) -> ApiResult<String> {
+        use futures_util::StreamExt;
+        let object = sites::bucket(&self.env)?
+            .get(bundle_key(&record.job_id))
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("the bundle of {} is missing", record.job_id)))?;
+        let mut stream = object.body().ok_or_else(|| ApiError::Internal("bundle has no body".into()))?.stream()?;
+        let mut hasher = Sha256::new();
+        while let Some(chunk) = stream.next().await {
+            hasher.update(&chunk?);
+        }
+        Ok(docs_edge_core::signing::to_hex(&hasher.finalize()))
     }
 
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
