@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything, on a fresh machine. Bootstraps, runs the host `cargo test`s, builds the worker,
-// checks that `wrangler deploy` can bundle it, builds the SDK package, starts the worker under `wrangler dev`
-// on a free loopback port with a throwaway state folder, runs the HTTP, SDK (Node and Chromium) and web
-// demo tests against it (each response checked against worker/openapi.json), then schemathesis against
-// the same worker, and stops it whatever happens.
+// checks that `wrangler deploy` can bundle it, builds docs-edge-serve and the SDK package, starts the
+// worker under `wrangler dev` on a free loopback port with a throwaway state folder, runs the HTTP, SDK
+// (Node and Chromium), self-hosting and web demo tests against it (each response checked against
+// worker/openapi.json), then schemathesis against the same worker, and stops it whatever happens.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
@@ -70,13 +70,17 @@ async function main() {
 
   if (only.length === 0) {
     section('host tests (cargo test)');
-    if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '--quiet'])) return 1;
+    if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '-p', 'docs-edge-serve', '--quiet'])) return 1;
   }
 
   section('build the worker');
   buildWorker();
 
   if (only.length === 0 && !deployBundleFits()) return 1;
+
+  // tests/selfhost.test.mjs runs it. A debug build: it compiles in a fraction of the release time.
+  section('build docs-edge-serve');
+  if (!run('cargo', ['build', '-p', 'docs-edge-serve', '--quiet'])) return 1;
 
   section('build the SDK package');
   await buildSdk();

@@ -3,7 +3,7 @@
 // conditional requests), and the per-domain and per-organization rules.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { call, assertError, tenant, addDomain } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
@@ -48,6 +48,7 @@ test('the whole flow: start, poll to completed, bundle, download; the archive ha
   assert.equal(res.headers.get('content-type'), 'application/gzip');
   assert.equal(Number(res.headers.get('content-length')), bundle.body.sizeBytes);
   assert.equal(bytes.length, bundle.body.sizeBytes);
+  assert.equal(createHash('sha256').update(bytes).digest('hex'), bundle.body.sha256);
   assert.match(res.headers.get('content-disposition'), new RegExp(`^attachment; filename="${t.domain.replaceAll('.', '\\.')}-export-\\d{4}-\\d{2}-\\d{2}\\.tar\\.gz"$`));
   assert.ok(res.headers.get('etag'));
   const files = listFiles(dir);
@@ -58,6 +59,13 @@ test('the whole flow: start, poll to completed, bundle, download; the archive ha
   }
   for (const extra of ['404.html', 'robots.txt', 'sitemap.xml']) assert.ok(files.includes(extra), `${extra} is in the bundle`);
   assert.ok(!files.some((f) => f.endsWith('.mdx')), 'no source files');
+  const manifest = JSON.parse(readFile(dir, '_docs-edge/manifest.json'));
+  assert.deepEqual(
+    { domain: manifest.domain, jobId: manifest.jobId, createdAt: manifest.createdAt, pageCount: manifest.pageCount },
+    { domain: t.domain, jobId: job.jobId, createdAt: done.createdAt, pageCount: published.pageCount },
+  );
+  assert.match(manifest.publishId, /\S/);
+  assert.equal(manifest.features.search, true, 'the default (cloud) deployment exports with search');
   const overview = readFile(dir, 'api/static-export/overview.html').toString();
   assert.match(overview, /<html/);
   assert.match(overview, /Static export/i);

@@ -44,7 +44,7 @@ test('every operation has a unique id, one tag, a security requirement and its e
     const schemes = operation.security.flatMap((s) => Object.keys(s));
     const expected = path.startsWith('/v1/admin/') ? ['operatorToken']
       : path.startsWith('/discovery/') ? ['assistantKey']
-      : ['/health', '/openapi.json', '/v1/static-export/bundles/{jobId}'].includes(path) ? []
+      : ['/health', '/v1/features', '/openapi.json', '/v1/static-export/bundles/{jobId}'].includes(path) ? []
       : ['adminKey'];
     assert.deepEqual(schemes, expected, `${method} ${path} security`);
     if (schemes.length) assert.ok(operation.responses['401'], `${method} ${path} documents 401`);

@@ -254,7 +254,7 @@ test('StaticExportClient follows the export contract: start, progress, bundle, 4
   assert.deepEqual(progress, [['running', 50], ['completed', 100]]);
   assert.equal(done.pageCount, 6);
   const link = await client.bundle(job.jobId);
-  assert.deepEqual(Object.keys(link).sort(), ['bundleUrl', 'expiresAt', 'jobId', 'sizeBytes']);
+  assert.deepEqual(Object.keys(link).sort(), ['bundleUrl', 'expiresAt', 'jobId', 'sha256', 'sizeBytes']);
   const failing = await client.start('fails.example.com');
   await assert.rejects(client.waitForCompletion(failing.jobId, { intervalMs: 10 }), (e) => e.code === 'export_failed' && /could not be rendered/.test(e.message));
   const controller = new AbortController();

@@ -36,6 +36,7 @@ fn main() {
         paths: flag("--paths").map(|p| p.split(',').map(str::to_owned).collect()),
         domain: flag("--domain").unwrap_or_else(|| "docs.example.com".to_owned()),
         mtime: 0,
+        features: Default::default(),
     };
     let mut tree = BTreeMap::new();
     read_folder(Path::new(docs), Path::new(docs), &mut tree);

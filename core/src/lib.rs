@@ -40,3 +40,5 @@ pub mod mcp;
 pub mod export_api;
 #[cfg(feature = "server")]
 pub mod byte_range;
+#[cfg(feature = "server")]
+pub mod deployment;

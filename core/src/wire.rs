@@ -197,6 +197,9 @@ pub struct BundleLink {
     pub job_id: String,
     pub bundle_url: String,
     pub size_bytes: u64,
+    /// SHA-256 of the archive (lowercase hex): what a self-hosted server checks the download against.
+    #[serde(default)]
+    pub sha256: String,
     pub expires_at: String,
 }
 

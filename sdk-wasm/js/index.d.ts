@@ -198,6 +198,8 @@ export interface BundleLink {
   jobId: string;
   bundleUrl: string;
   sizeBytes: number;
+  /** SHA-256 of the archive, lowercase hex. */
+  sha256: string;
   expiresAt: string;
 }
 

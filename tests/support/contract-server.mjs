@@ -50,7 +50,7 @@ export async function startContractServer() {
     }
     if (req.method === 'POST' && match[2]) {
       if (job.status !== 'completed') return json(res, 409, { error: 'job is not completed', code: 'job_not_completed' });
-      return json(res, 200, { jobId: job.jobId, bundleUrl: `http://${req.headers.host}/b/${job.jobId}.tar.gz`, sizeBytes: 1234, expiresAt: now });
+      return json(res, 200, { jobId: job.jobId, bundleUrl: `http://${req.headers.host}/b/${job.jobId}.tar.gz`, sizeBytes: 1234, sha256: '0'.repeat(64), expiresAt: now });
     }
     json(res, 405, { error: 'method not allowed', code: 'method_not_allowed' });
   });

@@ -75,8 +75,14 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
 }
 
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
+    if let Some(feature) = call.matched.route.feature() {
+        if !crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features.enabled(feature) {
+            return Err(ApiError::FeatureDisabled(feature));
+        }
+    }
     match call.matched.route {
         Route::Health => routes::health::get(call).await,
+        Route::Features => routes::health::features(call).await,
         Route::OpenApi => routes::openapi::get(call).await,
         Route::CreateOrg => routes::admin::create_org(call).await,
         Route::GetOrg => routes::admin::get_org(call).await,

@@ -1,5 +1,6 @@
 //! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally, `wrangler secret put` deployed).
 
+use docs_edge_core::deployment::Deployment;
 use docs_edge_core::docs::archive::ArchiveLimits;
 use worker::Env;
 
@@ -52,6 +53,12 @@ impl Config {
             ..ArchiveLimits::default()
         }
     }
+}
+
+/// `DEPLOYMENT_KIND` and the `FEATURE_*` switches; a value that is neither is the operator's
+/// mistake, answered as a 500 with the variable named in the log.
+pub fn deployment(env: &Env) -> Result<Deployment, String> {
+    Deployment::from_lookup(|name| text(env, name)).map_err(|e| e.to_string())
 }
 
 /// A setting as text: secrets first, then plain vars; empty counts as unset.

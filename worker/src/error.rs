@@ -1,6 +1,7 @@
 //! The worker's one error type, and the one place it becomes an HTTP response.
 
 use docs_edge_core::wire::ErrorBody;
+use docs_edge_core::deployment::Feature;
 
 /// Everything a request can fail with. Each variant fixes its status and machine code.
 #[derive(Debug)]
@@ -35,6 +36,8 @@ pub enum ApiError {
     /// An error answered by one of our Durable Objects, passed on as it was made there.
     Relayed { status: u16, body: ErrorBody, headers: Vec<(String, String)> },
     RateLimited { message: String, retry_after_secs: u64, headers: Vec<(String, String)> },
+    /// The deployment switched the feature off (`DEPLOYMENT_KIND`, `FEATURE_*`).
+    FeatureDisabled(Feature),
     /// A fault of ours or of a binding: logged with its detail, answered without it.
     Internal(String),
 }
@@ -44,7 +47,7 @@ pub type ApiResult<T> = Result<T, ApiError>;
 impl ApiError {
     pub fn status(&self) -> u16 {
         match self {
-            ApiError::RouteNotFound | ApiError::NotFound(_) => 404,
+            ApiError::RouteNotFound | ApiError::NotFound(_) | ApiError::FeatureDisabled(_) => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::PayloadTooLarge(_) => 413,
@@ -79,6 +82,7 @@ impl ApiError {
             ApiError::RangeNotSatisfiable { .. } => "range_not_satisfiable",
             ApiError::Relayed { body, .. } => &body.code,
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::FeatureDisabled(_) => "feature_disabled",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -89,6 +93,9 @@ impl ApiError {
             ApiError::RouteNotFound => "no such route".into(),
             ApiError::MethodNotAllowed { allow } => format!("method not allowed; allowed: {allow}"),
             ApiError::Internal(_) => "internal error".into(),
+            ApiError::FeatureDisabled(feature) => {
+                format!("{} is switched off in this deployment (see GET /v1/features)", feature.name())
+            }
             ApiError::JobActive { job_id } => {
                 format!("an export job for this domain is already queued or running: {job_id}")
             }

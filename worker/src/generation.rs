@@ -7,6 +7,7 @@
 //! the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
+use docs_edge_core::deployment::outbound_allowed;
 use docs_edge_core::assistant::providers::{
     anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
     AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
@@ -57,6 +58,13 @@ impl Backend {
     /// A misconfigured backend is our fault, not the caller's: 500, with the reason in the log.
     pub fn from_env(env: &Env) -> ApiResult<Backend> {
         let name = text(env, "ASSISTANT_BACKEND").unwrap_or_else(|| "extractive".into());
+        if !matches!(name.as_str(), "extractive") {
+            // Air-gapped: no outbound request, so an LLM only at an address declared internal.
+            let kind = crate::config::deployment(env).map_err(ApiError::Internal)?.kind;
+            let internal = text(env, "INTERNAL_HOSTS").unwrap_or_default();
+            outbound_allowed(kind, "LLM_BASE_URL", text(env, "LLM_BASE_URL").as_deref(), &internal)
+                .map_err(|rule| ApiError::Internal(format!("ASSISTANT_BACKEND={name}: {rule}")))?;
+        }
         let settings = |default_base: &str, default_model: &str| -> ApiResult<LlmSettings> {
             Ok(LlmSettings {
                 base_url: text(env, "LLM_BASE_URL").unwrap_or_else(|| default_base.into()).trim_end_matches('/').to_string(),

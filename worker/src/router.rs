@@ -3,11 +3,14 @@
 //! `{name}` in a pattern captures one path segment. The table also answers 405 with `Allow`, and the
 //! API reference test reads it to prove the OpenAPI document lists exactly these routes.
 
+use docs_edge_core::deployment::Feature;
+
 use crate::error::ApiError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
     Health,
+    Features,
     OpenApi,
     CreateOrg,
     UpdateOrg,
@@ -35,6 +38,7 @@ pub enum Route {
 
 pub const ROUTES: &[(&str, &str, Route)] = &[
     ("GET", "/health", Route::Health),
+    ("GET", "/v1/features", Route::Features),
     ("GET", "/openapi.json", Route::OpenApi),
     ("POST", "/v1/admin/orgs", Route::CreateOrg),
     ("GET", "/v1/admin/orgs/{orgId}", Route::GetOrg),
@@ -59,6 +63,21 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
     ("POST", "/v1/static-export/jobs/{jobId}/bundle", Route::CreateBundle),
     ("GET", "/v1/static-export/bundles/{jobId}", Route::DownloadBundle),
 ];
+
+impl Route {
+    /// The feature of the deployment table the route belongs to; off, the route answers 404
+    /// `feature_disabled`. Analytics and the API playground have no routes yet.
+    pub fn feature(self) -> Option<Feature> {
+        match self {
+            Route::Search | Route::Page => Some(Feature::Search),
+            Route::AssistantV1 | Route::AssistantV2 | Route::GetThread => Some(Feature::Assistant),
+            Route::StartExport | Route::GetExport | Route::CreateBundle | Route::DownloadBundle => {
+                Some(Feature::StaticExport)
+            }
+            _ => None,
+        }
+    }
+}
 
 /// A matched route with its captured segments, in pattern order, percent-decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,5 +7,6 @@ pub mod session;
 pub mod passage;
 pub mod query;
 pub mod extractive;
+pub mod offline;
 pub mod prompt;
 pub mod providers;

@@ -8,6 +8,7 @@
 //! record the thread, and send [`AnswerSession::finish`] or [`AnswerSession::fail`].
 
 use crate::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceRef};
+use crate::assistant::extractive::compose_answer;
 use crate::assistant::passage::Passage;
 use crate::assistant::providers::LlmEvent;
 use crate::stream::{FinishReason, Usage};
@@ -90,6 +91,20 @@ impl AnswerSession {
     /// Ends a provider-less answer with its own usage.
     pub fn complete(&mut self, usage: Usage) {
         self.finish = Some((FinishReason::Stop, usage));
+    }
+
+    /// A whole answer composed from the passages, without a provider: the sources part, then the
+    /// text parts, in order (empty parts left out). Complete: [`AnswerSession::outcome`] follows.
+    pub fn extractive(&mut self, query: &str, passages: &[Passage], question: &str) -> Vec<String> {
+        let answer = compose_answer(query, passages);
+        let mut parts = vec![self.cite(query, passages, answer.sources.iter().copied())];
+        for chunk in &answer.chunks {
+            parts.push(self.text(chunk));
+        }
+        let prompt_text = passages.iter().map(|p| p.text.len()).sum::<usize>() + question.len();
+        self.complete(Usage { prompt_tokens: (prompt_text as u64).div_ceil(4), completion_tokens: estimate_tokens(&answer.text()) });
+        parts.retain(|p| !p.is_empty());
+        parts
     }
 
     pub fn on_llm_event(&mut self, event: LlmEvent) -> Next {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
 
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use tar::{Archive, EntryType, Header};
@@ -133,6 +133,35 @@ pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree
     if !gz.starts_with(&[0x1f, 0x8b]) {
         return Err(ArchiveError::NotGzip);
     }
+    let mut tree = SourceTree::new();
+    for_each_archive_file(gz, limits, |path, data, size| {
+        // `size` is bounded by max_file_bytes, so the capacity is trusted only that far.
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        data.read_to_end(&mut bytes)?;
+        tree.insert(path.to_owned(), bytes);
+        Ok::<(), ArchiveError>(())
+    })?;
+    let tree = strip_single_top_folder(tree);
+    if !tree.contains_key("docs.json") {
+        return Err(ArchiveError::MissingDocsJson);
+    }
+    Ok(tree)
+}
+
+/// Walks a (possibly multi-member) `.tar.gz` stream with the upload rules: no traversal, absolute or
+/// non-UTF-8 paths, no links or special entries, at most `limits` files and bytes, inflation capped
+/// so a gzip bomb stops at the budget. `on_file` gets each regular file's normalised path and data
+/// (at most its declared size). Uploads read into memory with it; `docs-edge-serve` unpacks bundles
+/// to disk with it, reading straight from the downloaded file.
+pub fn for_each_archive_file<R, E>(
+    gz: R,
+    limits: &ArchiveLimits,
+    mut on_file: impl FnMut(&str, &mut dyn Read, u64) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Read,
+    E: From<ArchiveError> + From<io::Error>,
+{
     let tripped = Cell::new(false);
     // Headers and padding cost up to ~1.5 KB per entry on top of the file data.
     let stream_budget = limits
@@ -140,12 +169,11 @@ pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree
         .saturating_add((limits.max_files as u64).saturating_mul(1536))
         .saturating_add(64 * 1024);
     let reader = BudgetReader {
-        inner: GzDecoder::new(gz),
+        inner: MultiGzDecoder::new(gz),
         remaining: stream_budget,
         tripped: &tripped,
     };
     let mut archive = Archive::new(reader);
-    let mut tree = SourceTree::new();
     let mut total: u64 = 0;
     let mut files: usize = 0;
     let mut last: Option<String> = None;
@@ -178,7 +206,8 @@ pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree
                 return Err(ArchiveError::UnsupportedEntry {
                     entry: raw_path,
                     kind: entry_kind_name(other),
-                })
+                }
+                .into())
             }
         }
         let path = normalise_path(&entry.path_bytes(), &raw_path)?;
@@ -190,35 +219,54 @@ pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree
         if files > limits.max_files {
             return Err(ArchiveError::TooManyFiles {
                 limit: limits.max_files,
-            });
+            }
+            .into());
         }
         let size = entry.size();
         if size > limits.max_file_bytes {
             return Err(ArchiveError::FileTooLarge {
                 entry: raw_path,
                 limit: limits.max_file_bytes,
-            });
+            }
+            .into());
         }
         total = total.saturating_add(size);
         if total > limits.max_total_bytes {
             return Err(ArchiveError::TooLarge {
                 limit: limits.max_total_bytes,
-            });
+            }
+            .into());
         }
-        // `size` is bounded by max_file_bytes, so the capacity is trusted only that far.
-        let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-        (&mut entry)
-            .take(size)
-            .read_to_end(&mut data)
-            .map_err(|e| corrupt(e, &last))?;
-        tree.insert(path, data);
+        let mut data = ReadErrors { inner: (&mut entry).take(size), failed: None };
+        let result = on_file(&path, &mut data, size);
+        // A read error inside `on_file` is the archive's fault: report it as such.
+        if let Some(err) = data.failed {
+            return Err(corrupt(err, &last).into());
+        }
+        result?;
     }
+    Ok(())
+}
 
-    let tree = strip_single_top_folder(tree);
-    if !tree.contains_key("docs.json") {
-        return Err(ArchiveError::MissingDocsJson);
+/// Remembers a read error of the entry data, so an `on_file` failure caused by the archive (a
+/// truncated stream, the inflation budget) is told apart from one of its own (a full disk).
+struct ReadErrors<R> {
+    inner: R,
+    failed: Option<io::Error>,
+}
+
+impl<R: Read> Read for ReadErrors<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).inspect_err(|err| {
+            self.failed = Some(io::Error::new(err.kind(), err.to_string()));
+        })
     }
-    Ok(tree)
+}
+
+impl From<io::Error> for ArchiveError {
+    fn from(err: io::Error) -> Self {
+        ArchiveError::Corrupt { entry: None, reason: err.to_string() }
+    }
 }
 
 fn entry_kind_name(kind: EntryType) -> &'static str {

@@ -12,7 +12,7 @@ use super::links::Linker;
 use super::ExportFile;
 
 /// Markdown file of a page: `a/b` -> `a/b.md`.
-pub(crate) fn markdown_file(page_path: &str) -> String {
+pub fn markdown_file(page_path: &str) -> String {
     format!("{page_path}.md")
 }
 

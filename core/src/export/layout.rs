@@ -15,7 +15,38 @@ pub(crate) const JS_FILE: &str = "_static/site.js";
 pub(crate) const SEARCH_DIR: &str = "_static/search";
 
 /// Applies the remembered theme before the first paint (a flash of the wrong theme otherwise).
+const SEARCH_BOX: &str = "<div class=\"search\" role=\"search\"><input type=\"search\" class=\"search-input\" placeholder=\"Search\" aria-label=\"Search\" autocomplete=\"off\" disabled><div class=\"search-results\" hidden></div></div>";
+
 const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dark\"||t===\"light\")document.documentElement.setAttribute(\"data-theme\",t)}catch(e){}";
+
+/// The `Content-Security-Policy` the exported pages satisfy: everything from the bundle's own
+/// origin, and the one inline script (the theme boot, before first paint) by its hash.
+pub fn content_security_policy() -> String {
+    use sha2::{Digest, Sha256};
+    let hash = base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
+    format!(
+        "default-src 'self'; script-src 'self' 'sha256-{hash}'; style-src 'self'; img-src 'self' data:; \
+         font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
+    )
+}
+
+pub(crate) fn base64_std(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
 
 /// Logo and favicon as files of the bundle, when the tree has them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -41,6 +72,7 @@ pub(crate) struct PageView<'a> {
     pub(crate) languages: Vec<(&'a str, &'a str)>,
     pub(crate) body: &'a str,
     pub(crate) toc: &'a [Heading],
+    pub(crate) search: bool,
 }
 
 pub(crate) fn page_html(v: &PageView<'_>) -> String {
@@ -53,11 +85,13 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     head(&mut out, v, &title);
     out.push_str("<body");
     attr(&mut out, "data-root", &v.links.file(""));
-    attr(
-        &mut out,
-        "data-search",
-        &v.links.file(&format!("{SEARCH_DIR}/{}/", v.page.language)),
-    );
+    if v.search {
+        attr(
+            &mut out,
+            "data-search",
+            &v.links.file(&format!("{SEARCH_DIR}/{}/", v.page.language)),
+        );
+    }
     out.push('>');
     out.push_str("<a class=\"skip\" href=\"#content\">Skip to content</a>");
     header(&mut out, v);
@@ -121,7 +155,9 @@ fn header(out: &mut String, v: &PageView<'_>) {
     out.push_str("<header class=\"topbar\">");
     out.push_str("<button type=\"button\" class=\"menu-toggle\" aria-controls=\"sidebar\" aria-label=\"Menu\">&#9776;</button>");
     brand(out, v.site, v.links, v.brand, v.home);
-    out.push_str("<div class=\"search\" role=\"search\"><input type=\"search\" class=\"search-input\" placeholder=\"Search\" aria-label=\"Search\" autocomplete=\"off\" disabled><div class=\"search-results\" hidden></div></div>");
+    if v.search {
+        out.push_str(SEARCH_BOX);
+    }
     if !v.languages.is_empty() {
         out.push_str("<details class=\"lang-switch\"><summary>");
         html::text(out, language_name(&v.page.language));

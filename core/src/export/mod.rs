@@ -31,6 +31,7 @@
 
 use std::fmt;
 
+use crate::deployment::Features;
 use crate::docs::{Site, SourceTree};
 
 mod agent;
@@ -40,6 +41,7 @@ mod components;
 mod html;
 mod layout;
 pub(crate) mod links;
+mod manifest;
 mod markdown;
 mod nav;
 mod openapi;
@@ -50,6 +52,9 @@ pub mod search_index;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use agent::markdown_file;
+pub use layout::content_security_policy;
+pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;
 
@@ -66,6 +71,9 @@ pub struct ExportOptions {
     pub domain: String,
     /// Modification time of every tar entry (the job's creation time), so output is reproducible.
     pub mtime: u64,
+    /// The deployment's switches: a feature that is off leaves no trace in the pages (no search box
+    /// and no search index without search).
+    pub features: Features,
 }
 
 /// One file of the bundle.

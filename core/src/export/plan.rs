@@ -37,6 +37,8 @@ pub struct ExportPlan {
     homes: BTreeMap<String, usize>,
     default_language: String,
     brand: Brand,
+    /// Search box and index in the pages (the deployment's search switch).
+    search: bool,
 }
 
 impl ExportPlan {
@@ -118,6 +120,7 @@ impl ExportPlan {
             homes,
             default_language,
             brand: assets::brand(&site.config, tree),
+            search: options.features.search,
         })
     }
 
@@ -218,6 +221,7 @@ impl ExportPlan {
             languages: self.language_links(site, page),
             body: &html,
             toc: &toc,
+            search: self.search,
         };
         Some(ExportFile::new(
             output_file(&page.path),
@@ -285,7 +289,9 @@ impl ExportPlan {
                 &links::absolute(&self.domain, "index"),
             ),
         ));
-        files.extend(search_index::build(site, &self.pages));
+        if self.search {
+            files.extend(search_index::build(site, &self.pages));
+        }
         let md_files = agent::markdown_files(&self.files);
         files.extend(agent::llms_files(site, tree, &self.pages, &md_files, &self.domain));
 
@@ -410,6 +416,7 @@ mod tests {
             paths: None,
             domain: "docs.example.com".into(),
             mtime: 0,
+            features: Default::default(),
         }
     }
 

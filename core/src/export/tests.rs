@@ -26,6 +26,7 @@ fn options() -> ExportOptions {
         paths: None,
         domain: "docs.example.com".into(),
         mtime: MTIME,
+        features: Default::default(),
     }
 }
 
@@ -475,4 +476,27 @@ fn fixture_exports_a_complete_self_contained_site() {
         );
     }
     assert!(search_bytes_for_query(&files, "en", "custom domain") < 200_000);
+}
+
+#[test]
+fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inline_script() {
+    let tree = read_dir_tree(Path::new(FIXTURE));
+    let site = build_site(&tree).unwrap();
+    let mut features = crate::deployment::Features::default();
+    features.search = false;
+    let options = ExportOptions { paths: Some(vec!["index".into()]), features, ..options() };
+    let (files, _) = export(&site, &tree, &options);
+    assert!(!files.iter().any(|f| f.path.starts_with("_static/search/")));
+    let index = files.iter().find(|f| f.path == "index.html").unwrap();
+    let html = String::from_utf8_lossy(&index.bytes);
+    assert!(!html.contains("search-input") && !html.contains("data-search"));
+
+    // The one inline script is the theme boot; the policy names its hash.
+    let script = html.split("<script>").nth(1).and_then(|s| s.split("</script>").next()).unwrap();
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(script.as_bytes());
+    let policy = content_security_policy();
+    assert!(policy.contains(&format!("'sha256-{}'", super::layout::base64_std(&digest))), "{policy}");
+    assert_eq!(html.matches("<script>").count(), 1);
+    assert!(!html.contains(" style=\""));
 }

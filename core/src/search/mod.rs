@@ -5,6 +5,7 @@
 //! `page` serves whole pages back, `codec` is the byte format the worker caches.
 
 mod chunk;
+mod discovery;
 mod codec;
 mod index;
 mod page;
@@ -14,6 +15,7 @@ mod score;
 mod tokenize;
 
 pub use codec::{IndexError, FORMAT_VERSION};
+pub use discovery::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};
 pub use index::SearchIndex;
 pub use page::{PageDoc, PageEntry};
 pub(crate) use page::normalize_path;

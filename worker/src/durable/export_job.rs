@@ -18,10 +18,14 @@ use std::time::Duration;
 use docs_edge_core::docs::archive::SourceTree;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
-use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
+use docs_edge_core::deployment::Features;
+use docs_edge_core::export::{
+    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
+};
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
 use crate::clock::{now_iso, now_ms};
@@ -68,6 +72,8 @@ pub struct BundleReady {
     pub domain: String,
     pub created_at: String,
     pub size_bytes: u64,
+    /// SHA-256 of the archive, lowercase hex.
+    pub sha256: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -94,6 +100,11 @@ struct JobRecord {
     error: Option<String>,
     failed_attempts: u32,
     bundle_size: Option<u64>,
+    #[serde(default)]
+    bundle_sha256: Option<String>,
+    /// The deployment's switches when the job started: the pages and the manifest follow them.
+    #[serde(default)]
+    features: Features,
 }
 
 impl JobRecord {
@@ -119,6 +130,7 @@ impl JobRecord {
             paths: self.paths.clone(),
             domain: self.domain.clone(),
             mtime: self.created_unix,
+            features: self.features,
         }
     }
 }
@@ -239,6 +251,8 @@ impl ExportJob {
             error: None,
             failed_attempts: 0,
             bundle_size: None,
+            bundle_sha256: None,
+            features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -302,7 +316,23 @@ impl ExportJob {
             record.progress = pages_progress(end, total);
             return Ok(false);
         }
-        let files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        let mut files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        files.push(
+            BundleManifest {
+                format: MANIFEST_FORMAT,
+                domain: record.domain.clone(),
+                job_id: record.job_id.clone(),
+                version: loaded.plan.version().map(str::to_string),
+                publish_id: record.publish_id.clone(),
+                created_at: record.created_at.clone(),
+                page_count: total,
+                features: record.features,
+            }
+            .to_file(),
+        );
+        if record.features.search || record.features.assistant {
+            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, "index.bin").await? });
+        }
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
         member.extend_from_slice(&tar_gz_trailer());
@@ -313,6 +343,18 @@ impl ExportJob {
         // The rendered site is no longer needed by this object.
         *self.loaded.borrow_mut() = None;
         Ok(true)
+    }
+
+    /// One stored file of the publish the job renders (`source.tar.gz`; `index.bin`, the search index
+    /// the bundle ships for a self-hosted discovery API).
+    async fn published_file(&self, record: &JobRecord, name: &str) -> ApiResult<Vec<u8>> {
+        let key = format!("{}{name}", sites::version_prefix(&record.domain, &record.publish_id));
+        let object = sites::bucket(&self.env)?
+            .get(key)
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("{name} of the published version {} is gone", record.publish_id)))?;
+        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
@@ -336,7 +378,13 @@ impl ExportJob {
             *self.packing.borrow_mut() = true;
             let packed = self.pack(&record).await;
             *self.packing.borrow_mut() = false;
-            record.bundle_size = Some(packed?);
+            let (size, sha256) = packed?;
+            record.bundle_size = Some(size);
+            record.bundle_sha256 = Some(sha256);
+            self.state.storage().put(JOB_KEY, &record).await?;
+        } else if record.bundle_sha256.is_none() {
+            // Packed before bundles had a checksum; the parts are gone, so hash the bundle itself.
+            record.bundle_sha256 = Some(self.hash_bundle(&record).await?);
             self.state.storage().put(JOB_KEY, &record).await?;
         }
         Ok(BundleReady {
@@ -344,12 +392,29 @@ impl ExportJob {
             domain: record.domain.clone(),
             created_at: record.created_at.clone(),
             size_bytes: record.bundle_size.unwrap_or(0),
+            sha256: record.bundle_sha256.clone().unwrap_or_default(),
         })
     }
 
+    /// SHA-256 of the packed bundle, read as a stream (it may be far larger than memory allows).
+    async fn hash_bundle(&self, record: &JobRecord) -> ApiResult<String> {
+        use futures_util::StreamExt;
+        let object = sites::bucket(&self.env)?
+            .get(bundle_key(&record.job_id))
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("the bundle of {} is missing", record.job_id)))?;
+        let mut stream = object.body().ok_or_else(|| ApiError::Internal("bundle has no body".into()))?.stream()?;
+        let mut hasher = Sha256::new();
+        while let Some(chunk) = stream.next().await {
+            hasher.update(&chunk?);
+        }
+        Ok(docs_edge_core::signing::to_hex(&hasher.finalize()))
+    }
+
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
-    /// and one batch in memory. Returns the bundle's size.
-    async fn pack(&self, record: &JobRecord) -> ApiResult<u64> {
+    /// and one batch in memory. Returns the bundle's size and SHA-256 (hex).
+    async fn pack(&self, record: &JobRecord) -> ApiResult<(u64, String)> {
         let bucket = sites::bucket(&self.env)?;
         let file_name = bundle_file_name(&record.domain, &record.created_at);
         let metadata = HashMap::from([
@@ -369,6 +434,7 @@ impl ExportJob {
         let mut uploaded = Vec::new();
         let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
         let mut size = 0u64;
+        let mut hasher = Sha256::new();
         for index in 0..record.parts {
             let object = bucket
                 .get(part_key(&record.job_id, index))
@@ -377,6 +443,7 @@ impl ExportJob {
                 .ok_or_else(|| ApiError::Internal(format!("part {index} of {} is missing", record.job_id)))?;
             let bytes = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.bytes().await?;
             size += bytes.len() as u64;
+            hasher.update(&bytes);
             buffer.extend_from_slice(&bytes);
             while buffer.len() >= BUNDLE_PART_BYTES {
                 let rest = buffer.split_off(BUNDLE_PART_BYTES);
@@ -394,7 +461,7 @@ impl ExportJob {
         if let Err(err) = bucket.delete_multiple(parts).await {
             worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
         }
-        Ok(size)
+        Ok((size, docs_edge_core::signing::to_hex(&hasher.finalize())))
     }
 }
 

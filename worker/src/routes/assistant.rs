@@ -2,16 +2,13 @@
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
-use docs_edge_core::assistant::encode::{estimate_tokens, Protocol};
+use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
-use docs_edge_core::assistant::extractive::compose_answer;
+use docs_edge_core::assistant::offline::retrieve;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
-use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
-use docs_edge_core::search::Query;
-use docs_edge_core::stream::Usage;
 use futures_channel::mpsc;
 use worker::{Env, Response};
 
@@ -32,15 +29,6 @@ pub async fn message_v1(call: &mut Call) -> ApiResult<Response> {
 
 pub async fn message_v2(call: &mut Call) -> ApiResult<Response> {
     message(call, Protocol::UiMessageStreamV2).await
-}
-
-/// The page's address on the docs site itself, which is what a reader follows.
-fn page_url(domain: &str, path: &str) -> String {
-    if path == "index" {
-        format!("https://{domain}/")
-    } else {
-        format!("https://{domain}/{path}")
-    }
 }
 
 async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
@@ -93,32 +81,7 @@ async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, protoco
     };
 
     let (_, index) = live_index(&call.env, &caller.domain).await?;
-    let user_turns: Vec<&str> =
-        request.conversation.iter().rev().filter(|t| t.role == Role::User).map(|t| t.text.as_str()).collect();
-    let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
-    let query_text = retrieval_query(&user_turns, &context);
-    let hits = index.search(&Query {
-        text: &query_text,
-        limit: request.retrieval_page_size,
-        score_threshold: 0.0,
-        language: request.filter.language.as_deref(),
-        version: request.filter.version.as_deref(),
-        tag: None,
-        groups: &request.filter.groups,
-        near_path: request.current_path.as_deref(),
-    });
-    let passages: Vec<Passage> = hits
-        .into_iter()
-        .map(|hit| Passage {
-            url: page_url(&caller.domain, &hit.path),
-            path: hit.path,
-            title: hit.title,
-            heading: hit.heading.unwrap_or_default(),
-            anchor: hit.anchor.unwrap_or_default(),
-            text: hit.text,
-            score: hit.score,
-        })
-        .collect();
+    let (query_text, passages) = retrieve(&index, &request, &caller.domain);
 
     let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();
     let answer = Generation {
@@ -200,23 +163,8 @@ impl Generation {
 
     /// False when the client went away.
     fn extractive(&mut self) -> bool {
-        let answer = compose_answer(&self.query_text, &self.passages);
-        let part = self.session.cite(&self.query_text, &self.passages, answer.sources.iter().copied());
-        if !self.send(part) {
-            return false;
-        }
-        for chunk in &answer.chunks {
-            let part = self.session.text(chunk);
-            if !self.send(part) {
-                return false;
-            }
-        }
-        let prompt_text: usize = self.passages.iter().map(|p| p.text.len()).sum::<usize>() + self.request.question().len();
-        self.session.complete(Usage {
-            prompt_tokens: (prompt_text as u64).div_ceil(4),
-            completion_tokens: estimate_tokens(&answer.text()),
-        });
-        true
+        let parts = self.session.extractive(&self.query_text, &self.passages, self.request.question());
+        parts.into_iter().all(|part| self.send(part))
     }
 
     /// False when the client went away.

@@ -86,7 +86,7 @@ pub async fn bundle(call: &mut Call) -> ApiResult<Response> {
     let bundle_url = bundle_url(&call.env, &origin, &job_id, &ready.domain, &ready.created_at, now, expires)?;
     json_response(
         200,
-        &BundleLink { job_id, bundle_url, size_bytes: ready.size_bytes, expires_at: iso_from_ms(expires * 1000) },
+        &BundleLink { job_id, bundle_url, size_bytes: ready.size_bytes, sha256: ready.sha256, expires_at: iso_from_ms(expires * 1000) },
     )
 }
 

@@ -3,7 +3,7 @@
 //! live site (search index, stored Markdown, the assistant pipeline) and the replies go back as
 //! JSON, or 202 when there are none. `GET` is 405 by the route table: no server-initiated stream.
 
-use docs_edge_core::assistant::request::{AssistantRequest, Role, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
+use docs_edge_core::assistant::request::{AssistantRequest, Role, Trigger, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
 use docs_edge_core::llms::page_url;
 use docs_edge_core::mcp::{
     self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput, ServerInfo, Step,
@@ -118,6 +118,8 @@ async fn ask(call: &Call, caller: &Caller, args: AskArgs) -> ApiResult<ToolOutco
         filter: SearchFilter { version: args.version, language: args.language, tag: None, groups: Vec::new() },
         context: Vec::new(),
         current_path: None,
+        trigger: Trigger::Submit,
+        question_id: None,
         conversation: vec![Turn { role: Role::User, text: args.question }],
     };
     let caller = Caller { key: caller.key.clone(), domain: caller.domain.clone() };

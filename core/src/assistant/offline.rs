@@ -1,0 +1,61 @@
+//! Retrieval for the assistant (the worker's and `docs-edge-serve`'s), and a whole extractive answer
+//! with nothing outside the process, for `docs-edge-serve` (the worker streams the same parts as it
+//! produces them, and also records threads).
+
+use crate::search::{Query, SearchIndex};
+use super::passage::Passage;
+use super::query::retrieval_query;
+use super::request::{AssistantRequest, Role};
+use super::session::AnswerSession;
+
+/// The page's address on the docs site itself, which is what a reader follows.
+pub fn page_url(domain: &str, path: &str) -> String {
+    if path == "index" {
+        format!("https://{domain}/")
+    } else {
+        format!("https://{domain}/{path}")
+    }
+}
+
+/// The retrieval query (the question with what a follow-up leaves implicit) and its passages.
+pub fn retrieve(index: &SearchIndex, request: &AssistantRequest, domain: &str) -> (String, Vec<Passage>) {
+    let user_turns: Vec<&str> =
+        request.conversation.iter().rev().filter(|t| t.role == Role::User).map(|t| t.text.as_str()).collect();
+    let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
+    let query_text = retrieval_query(&user_turns, &context);
+    let hits = index.search(&Query {
+        text: &query_text,
+        limit: request.retrieval_page_size,
+        score_threshold: 0.0,
+        language: request.filter.language.as_deref(),
+        version: request.filter.version.as_deref(),
+        tag: None,
+        groups: &request.filter.groups,
+        near_path: request.current_path.as_deref(),
+    });
+    let passages = hits
+        .into_iter()
+        .map(|hit| Passage {
+            url: page_url(domain, &hit.path),
+            path: hit.path,
+            title: hit.title,
+            heading: hit.heading.unwrap_or_default(),
+            anchor: hit.anchor.unwrap_or_default(),
+            text: hit.text,
+            score: hit.score,
+        })
+        .collect();
+    (query_text, passages)
+}
+
+/// Every part of one extractive answer, in the session's protocol: start, sources, text, finish.
+pub fn extractive_stream(session: &mut AnswerSession, request: &AssistantRequest, query_text: &str, passages: &[Passage]) -> Vec<String> {
+    let mut parts = vec![session.start()];
+    parts.extend(session.extractive(query_text, passages, request.question()));
+    match session.outcome() {
+        Ok(answer) => parts.push(session.finish(&answer)),
+        Err(_) => parts.push(session.fail("the answer could not be completed")),
+    }
+    parts.retain(|p| !p.is_empty());
+    parts
+}

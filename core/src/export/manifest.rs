@@ -1,0 +1,75 @@
+//! `_docs-edge/manifest.json`: what a bundle is, for the servers that host it. The export job writes
+//! it with the finishing files; `docs-edge-serve` reads it to check a pinned version and report what
+//! it serves. The archive's own SHA-256 cannot be inside the archive: the bundle endpoint returns it
+//! (`sha256`), and the server checks the download against it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::deployment::Features;
+
+use super::ExportFile;
+
+pub const MANIFEST_FILE: &str = "_docs-edge/manifest.json";
+/// The published site's search index (`search::SearchIndex` bytes), shipped when the exporting
+/// deployment has search or the assistant on, so a self-hosted server answers the discovery API
+/// offline. It covers every page of the publish, like the worker's.
+pub const SEARCH_INDEX_FILE: &str = "_docs-edge/search-index.bin";
+/// Bumped when the manifest or the bundle layout changes incompatibly.
+pub const MANIFEST_FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleManifest {
+    pub format: u32,
+    pub domain: String,
+    pub job_id: String,
+    /// Version label exported (`None`: an unversioned site).
+    pub version: Option<String>,
+    pub publish_id: String,
+    pub created_at: String,
+    pub page_count: u32,
+    /// The switches the pages were rendered with.
+    pub features: Features,
+}
+
+impl BundleManifest {
+    pub fn to_file(&self) -> ExportFile {
+        let text = serde_json::to_string_pretty(self).unwrap_or_default();
+        ExportFile::new(MANIFEST_FILE.to_owned(), text)
+    }
+
+    /// Reads a manifest; the format must be one this build knows.
+    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
+        let manifest: Self = serde_json::from_slice(bytes).map_err(|e| format!("manifest: {e}"))?;
+        if manifest.format != MANIFEST_FORMAT {
+            return Err(format!("manifest: format {} is not {MANIFEST_FORMAT}", manifest.format));
+        }
+        Ok(manifest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_round_trips_and_refuses_other_formats() {
+        let manifest = BundleManifest {
+            format: MANIFEST_FORMAT,
+            domain: "docs.example.com".into(),
+            job_id: "se_0123456789abcdef".into(),
+            version: Some("v2".into()),
+            publish_id: "p1".into(),
+            created_at: "2026-11-22T10:00:00.000Z".into(),
+            page_count: 3,
+            features: Features::default(),
+        };
+        let file = manifest.to_file();
+        assert_eq!(file.path, MANIFEST_FILE);
+        assert_eq!(BundleManifest::parse(&file.bytes).unwrap(), manifest);
+        let text = String::from_utf8(file.bytes).unwrap();
+        assert!(text.contains("\"jobId\"") && text.contains("\"staticExport\""), "{text}");
+        let newer = text.replace("\"format\": 1", "\"format\": 2");
+        assert!(BundleManifest::parse(newer.as_bytes()).is_err());
+    }
+}

@@ -1,0 +1,303 @@
+//! Getting a bundle live: download (streamed to disk, size cap, timeout, retries with backoff, SHA-256
+//! on the way), verify and unpack with core's archive rules into a fresh directory, read its manifest,
+//! check the pinned version. Only a bundle that passes all of it replaces the one being served; the
+//! archive that passed is kept as `bundle.tar.gz` so a restart can serve it after its link expired.
+
+use std::fs;
+use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use docs_edge_core::docs::archive::{for_each_archive_file, ArchiveError, ArchiveLimits};
+use std::sync::Arc;
+
+use docs_edge_core::export::{BundleManifest, MANIFEST_FILE, SEARCH_INDEX_FILE};
+use docs_edge_core::search::SearchIndex;
+use docs_edge_core::signing::to_hex;
+use futures_util::StreamExt;
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncWriteExt;
+
+use crate::config::Config;
+
+/// What went wrong, as health and the log show it.
+#[derive(Debug)]
+pub enum LoadError {
+    Download(String),
+    Checksum { expected: String, actual: String },
+    Archive(ArchiveError),
+    Manifest(String),
+    VersionMismatch { pinned: String, found: Option<String> },
+    Io(io::Error),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Download(reason) => write!(f, "download failed: {reason}"),
+            Self::Checksum { expected, actual } => write!(f, "archive SHA-256 is {actual}, expected {expected}"),
+            Self::Archive(err) => write!(f, "archive refused: {err}"),
+            Self::Manifest(reason) => write!(f, "bundle manifest: {reason}"),
+            Self::VersionMismatch { pinned, found } => write!(
+                f,
+                "bundle is version {}, the configuration pins {pinned}",
+                found.as_deref().unwrap_or("(unversioned)")
+            ),
+            Self::Io(err) => write!(f, "disk: {err}"),
+        }
+    }
+}
+
+impl From<ArchiveError> for LoadError {
+    fn from(err: ArchiveError) -> Self {
+        Self::Archive(err)
+    }
+}
+
+impl From<io::Error> for LoadError {
+    fn from(err: io::Error) -> Self {
+        Self::Io(err)
+    }
+}
+
+/// An unpacked, verified bundle.
+#[derive(Debug, Clone)]
+pub struct Unpacked {
+    pub dir: PathBuf,
+    pub manifest: BundleManifest,
+    pub sha256: String,
+    /// The bundle's search index, read when the discovery API is on.
+    pub index: Option<Arc<SearchIndex>>,
+}
+
+pub const CACHED_ARCHIVE: &str = "bundle.tar.gz";
+
+/// Downloads `url` to `dest`, returning the SHA-256 of what was written.
+pub async fn download(client: &reqwest::Client, url: &str, dest: &Path, config: &Config) -> Result<String, LoadError> {
+    let attempts = config.limits.download_attempts;
+    let mut last = String::new();
+    for attempt in 1..=attempts {
+        match download_once(client, url, dest, config).await {
+            Ok(sha) => return Ok(sha),
+            Err(Attempt::Final(reason)) => return Err(LoadError::Download(reason)),
+            Err(Attempt::Retry(reason)) => {
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"event": "download_retry", "attempt": attempt, "of": attempts, "error": reason})
+                );
+                last = reason;
+            }
+        }
+        if attempt < attempts {
+            tokio::time::sleep(Duration::from_millis(500u64 << attempt.min(6))).await;
+        }
+    }
+    Err(LoadError::Download(format!("{last} (after {attempts} attempts)")))
+}
+
+enum Attempt {
+    Retry(String),
+    Final(String),
+}
+
+async fn download_once(client: &reqwest::Client, url: &str, dest: &Path, config: &Config) -> Result<String, Attempt> {
+    let cap = config.limits.max_bundle_bytes;
+    let response = client
+        .get(url)
+        .timeout(config.limits.download_timeout)
+        .send()
+        .await
+        .map_err(|e| Attempt::Retry(describe(&e)))?;
+    let status = response.status();
+    if !status.is_success() {
+        let reason = format!("the bundle URL answered {status}");
+        // An expired or forged link, or a job that is gone, stays that way.
+        return Err(if status.is_client_error() { Attempt::Final(reason) } else { Attempt::Retry(reason) });
+    }
+    if response.content_length().is_some_and(|len| len > cap) {
+        return Err(Attempt::Final(format!("the bundle is larger than max_bundle_bytes ({cap})")));
+    }
+    let mut file = tokio::fs::File::create(dest).await.map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
+    let mut hasher = Sha256::new();
+    let mut written = 0u64;
+    let mut body = response.bytes_stream();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| Attempt::Retry(describe(&e)))?;
+        written += chunk.len() as u64;
+        if written > cap {
+            return Err(Attempt::Final(format!("the bundle is larger than max_bundle_bytes ({cap})")));
+        }
+        hasher.update(&chunk);
+        file.write_all(&chunk).await.map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
+    }
+    file.sync_all().await.map_err(|e| Attempt::Final(e.to_string()))?;
+    Ok(to_hex(&hasher.finalize()))
+}
+
+/// The URL is a secret (its signature); errors name the failure, never the link.
+fn describe(err: &reqwest::Error) -> String {
+    let kind = if err.is_timeout() {
+        "timed out"
+    } else if err.is_connect() {
+        "could not connect"
+    } else if err.is_body() || err.is_decode() {
+        "the body broke off"
+    } else {
+        "request failed"
+    };
+    let mut source = std::error::Error::source(err);
+    let mut detail = String::new();
+    while let Some(inner) = source {
+        detail = inner.to_string();
+        source = inner.source();
+    }
+    if detail.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}: {detail}")
+    }
+}
+
+pub fn file_sha256(path: &Path) -> io::Result<String> {
+    let mut hasher = Sha256::new();
+    io::copy(&mut BufReader::new(fs::File::open(path)?), &mut hasher)?;
+    Ok(to_hex(&hasher.finalize()))
+}
+
+/// Verifies and unpacks `archive` into a new directory under `sites`; blocking (run it off the
+/// async threads). On any failure the half-written directory is removed.
+pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Result<Unpacked, LoadError> {
+    fs::create_dir_all(sites)?;
+    let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_nanos();
+    let dir = sites.join(format!("{}-{stamp}", &sha256[..sha256.len().min(16)]));
+    let result = unpack_into(archive, &dir, config);
+    match result {
+        Ok(manifest) => {
+            if let Some(pinned) = &config.static_export.version {
+                if manifest.version.as_deref() != Some(pinned.as_str()) {
+                    let _ = fs::remove_dir_all(&dir);
+                    return Err(LoadError::VersionMismatch { pinned: pinned.clone(), found: manifest.version });
+                }
+            }
+            let index = match read_index(&dir, config) {
+                Ok(index) => index,
+                Err(err) => {
+                    let _ = fs::remove_dir_all(&dir);
+                    return Err(err);
+                }
+            };
+            Ok(Unpacked { dir, manifest, sha256: sha256.to_string(), index })
+        }
+        Err(err) => {
+            let _ = fs::remove_dir_all(&dir);
+            Err(err)
+        }
+    }
+}
+
+fn read_index(dir: &Path, config: &Config) -> Result<Option<Arc<SearchIndex>>, LoadError> {
+    if !config.assistant.enabled {
+        return Ok(None);
+    }
+    let Ok(bytes) = fs::read(dir.join(SEARCH_INDEX_FILE)) else {
+        return Ok(None);
+    };
+    let index = SearchIndex::from_bytes(&bytes).map_err(|e| LoadError::Manifest(format!("{SEARCH_INDEX_FILE}: {e}")))?;
+    Ok(Some(Arc::new(index)))
+}
+
+fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleManifest, LoadError> {
+    let limits = ArchiveLimits {
+        max_files: config.limits.max_files,
+        max_total_bytes: config.limits.max_unpacked_bytes,
+        max_file_bytes: config.limits.max_unpacked_bytes,
+    };
+    fs::create_dir_all(dir)?;
+    let reader = BufReader::new(fs::File::open(archive)?);
+    for_each_archive_file(reader, &limits, |path, data, _size| {
+        // Core refused `..`, absolute paths and links; the path is relative and stays inside `dir`.
+        let target = dir.join(path);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let mut file = fs::File::create_new(&target)?;
+        io::copy(data, &mut file)?;
+        Ok::<(), LoadError>(())
+    })?;
+    let bytes = fs::read(dir.join(MANIFEST_FILE))
+        .map_err(|_| LoadError::Manifest(format!("the bundle has no {MANIFEST_FILE}")))?;
+    let manifest = BundleManifest::parse(&bytes).map_err(LoadError::Manifest)?;
+    if !dir.join("index.html").is_file() {
+        return Err(LoadError::Manifest("the bundle has no index.html".into()));
+    }
+    Ok(manifest)
+}
+
+#[cfg(test)]
+mod tests {
+    use docs_edge_core::deployment::Features;
+    use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportFile, MANIFEST_FORMAT};
+
+    use super::*;
+
+    fn config(version: Option<&str>) -> Config {
+        let mut config = crate::config::load(None, &|_| None).unwrap();
+        config.static_export.version = version.map(str::to_string);
+        config
+    }
+
+    fn bundle(version: Option<&str>) -> Vec<u8> {
+        let manifest = BundleManifest {
+            format: MANIFEST_FORMAT,
+            domain: "docs.example.com".into(),
+            job_id: "se_0123456789abcdef".into(),
+            version: version.map(str::to_string),
+            publish_id: "p1".into(),
+            created_at: "2026-11-22T10:00:00.000Z".into(),
+            page_count: 1,
+            features: Features::default(),
+        };
+        let files = vec![
+            ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },
+            ExportFile { path: "a/b.html".into(), bytes: b"b".to_vec() },
+            manifest.to_file(),
+        ];
+        let mut out = tar_gz_member(&files, 1_700_000_000);
+        out.extend(tar_gz_trailer());
+        out
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("serve-bundle-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn unpacks_a_multi_member_bundle_and_reads_its_manifest() {
+        let dir = scratch("ok");
+        let archive = dir.join("b.tar.gz");
+        fs::write(&archive, bundle(Some("v2"))).unwrap();
+        let sha = file_sha256(&archive).unwrap();
+        let unpacked = unpack(&archive, &sha, &dir.join("sites"), &config(Some("v2"))).unwrap();
+        assert_eq!(fs::read_to_string(unpacked.dir.join("a/b.html")).unwrap(), "b");
+        assert_eq!(unpacked.manifest.version.as_deref(), Some("v2"));
+    }
+
+    #[test]
+    fn a_pinned_version_mismatch_and_a_broken_archive_leave_nothing_behind() {
+        let dir = scratch("bad");
+        let archive = dir.join("b.tar.gz");
+        fs::write(&archive, bundle(Some("v1"))).unwrap();
+        let sites = dir.join("sites");
+        let err = unpack(&archive, "00", &sites, &config(Some("v2"))).unwrap_err();
+        assert!(matches!(err, LoadError::VersionMismatch { .. }), "{err}");
+        let mut tampered = bundle(None);
+        let middle = tampered.len() / 2;
+        tampered[middle] ^= 0xff;
+        fs::write(&archive, tampered).unwrap();
+        assert!(unpack(&archive, "00", &sites, &config(None)).is_err());
+        assert_eq!(fs::read_dir(&sites).unwrap().count(), 0);
+    }
+}

@@ -1,0 +1,268 @@
+//! `docs-edge-serve.toml`, and the environment variables that override each key (README "Self-hosting").
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use docs_edge_core::deployment::{outbound_allowed, parse_switch, Deployment};
+use serde::Deserialize;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: String,
+    pub cache_dir: PathBuf,
+    pub static_export: StaticExport,
+    pub refresh: Option<Refresh>,
+    pub assistant: Assistant,
+    pub limits: Limits,
+    pub deployment: Deployment,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct StaticExport {
+    pub enabled: bool,
+    pub bundle_url: Option<String>,
+    /// Refuse any bundle whose manifest names another version label.
+    pub version: Option<String>,
+    /// Expected SHA-256 of the archive (what the bundle endpoint returned with the link).
+    pub sha256: Option<String>,
+}
+
+/// The export loop run by the server itself: start a job, poll it, generate the bundle, load it.
+#[derive(Debug, Clone)]
+pub struct Refresh {
+    pub api_url: String,
+    pub domain: String,
+    pub every: Duration,
+    /// From `DOCS_EDGE_ADMIN_KEY` only: never in the file.
+    pub admin_key: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Assistant {
+    pub enabled: bool,
+    /// SHA-256 (hex) of the assistant keys that may call the discovery endpoints.
+    pub key_hashes: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub max_bundle_bytes: u64,
+    pub max_files: usize,
+    pub max_unpacked_bytes: u64,
+    pub download_timeout: Duration,
+    pub download_attempts: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_bundle_bytes: 512 << 20,
+            max_files: 100_000,
+            max_unpacked_bytes: 2 << 30,
+            download_timeout: Duration::from_secs(300),
+            download_attempts: 3,
+        }
+    }
+}
+
+/// The file as written; every key optional so the environment can supply it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    listen: Option<String>,
+    cache_dir: Option<PathBuf>,
+    #[serde(default)]
+    static_export: FileStaticExport,
+    refresh: Option<FileRefresh>,
+    #[serde(default)]
+    assistant: FileAssistant,
+    #[serde(default)]
+    limits: FileLimits,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileStaticExport {
+    enabled: Option<bool>,
+    bundle_url: Option<String>,
+    version: Option<String>,
+    sha256: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileRefresh {
+    api_url: Option<String>,
+    domain: Option<String>,
+    every: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileAssistant {
+    enabled: Option<bool>,
+    key_sha256: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileLimits {
+    max_bundle_bytes: Option<u64>,
+    max_files: Option<usize>,
+    max_unpacked_bytes: Option<u64>,
+    download_timeout_secs: Option<u64>,
+    download_attempts: Option<u32>,
+}
+
+/// Reads the file (if any) and applies the environment (`lookup`) over it.
+pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Config, String> {
+    let file: File = match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => File::default(),
+    };
+    let env = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+    let switch = |name: &'static str, file: Option<bool>, default: bool| -> Result<bool, String> {
+        match env(name) {
+            Some(raw) => parse_switch(&raw).ok_or_else(|| format!("{name}: must be true or false, not `{raw}`")),
+            None => Ok(file.unwrap_or(default)),
+        }
+    };
+    let number = |name: &'static str, file: Option<u64>, default: u64| -> Result<u64, String> {
+        match env(name) {
+            Some(raw) => raw.trim().parse().map_err(|_| format!("{name}: must be a whole number, not `{raw}`")),
+            None => Ok(file.unwrap_or(default)),
+        }
+    };
+
+    let deployment = Deployment::from_lookup(|name| env(name)).map_err(|e| e.to_string())?;
+    let static_export = StaticExport {
+        enabled: switch("DOCS_EDGE_STATIC_EXPORT_ENABLED", file.static_export.enabled, true)?,
+        bundle_url: env("DOCS_EDGE_BUNDLE_URL").or(file.static_export.bundle_url),
+        version: env("DOCS_EDGE_BUNDLE_VERSION").or(file.static_export.version),
+        sha256: env("DOCS_EDGE_BUNDLE_SHA256").or(file.static_export.sha256).map(|s| s.trim().to_ascii_lowercase()),
+    };
+    if let Some(sha) = &static_export.sha256 {
+        if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err("static_export.sha256: must be 64 hex digits".into());
+        }
+    }
+    let refresh_file = file.refresh.unwrap_or_default();
+    let api_url = env("DOCS_EDGE_REFRESH_API_URL").or(refresh_file.api_url);
+    let refresh = match api_url {
+        None => None,
+        Some(api_url) => {
+            let domain = env("DOCS_EDGE_REFRESH_DOMAIN")
+                .or(refresh_file.domain)
+                .ok_or("refresh.domain: is required with refresh.api_url")?;
+            let every = env("DOCS_EDGE_REFRESH_EVERY").or(refresh_file.every).unwrap_or_else(|| "1h".into());
+            let every = parse_duration(&every).ok_or_else(|| format!("refresh.every: `{every}` is not a duration such as 30s, 15m or 1h"))?;
+            let admin_key = env("DOCS_EDGE_ADMIN_KEY").ok_or("refresh: the admin key comes from DOCS_EDGE_ADMIN_KEY (environment only)")?;
+            Some(Refresh { api_url: api_url.trim_end_matches('/').to_string(), domain, every, admin_key })
+        }
+    };
+    let assistant_enabled = switch("DOCS_EDGE_ASSISTANT_ENABLED", file.assistant.enabled, false)?;
+    let key_hashes = match env("DOCS_EDGE_ASSISTANT_KEY_SHA256") {
+        Some(list) => list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
+        None => file.assistant.key_sha256.unwrap_or_default(),
+    };
+    let defaults = Limits::default();
+    let limits = Limits {
+        max_bundle_bytes: number("DOCS_EDGE_MAX_BUNDLE_BYTES", file.limits.max_bundle_bytes, defaults.max_bundle_bytes)?,
+        max_files: number("DOCS_EDGE_MAX_FILES", file.limits.max_files.map(|n| n as u64), defaults.max_files as u64)? as usize,
+        max_unpacked_bytes: number("DOCS_EDGE_MAX_UNPACKED_BYTES", file.limits.max_unpacked_bytes, defaults.max_unpacked_bytes)?,
+        download_timeout: Duration::from_secs(number(
+            "DOCS_EDGE_DOWNLOAD_TIMEOUT_SECS",
+            file.limits.download_timeout_secs,
+            defaults.download_timeout.as_secs(),
+        )?),
+        download_attempts: number("DOCS_EDGE_DOWNLOAD_ATTEMPTS", file.limits.download_attempts.map(u64::from), 3)?.clamp(1, 10) as u32,
+    };
+    // Air-gapped: the bundle and the export API must be on the operator's own network.
+    let internal = env("INTERNAL_HOSTS").unwrap_or_default();
+    if let Some(url) = &static_export.bundle_url {
+        outbound_allowed(deployment.kind, "static_export.bundle_url", Some(url), &internal)?;
+    }
+    if let Some(refresh) = &refresh {
+        outbound_allowed(deployment.kind, "refresh.api_url", Some(&refresh.api_url), &internal)?;
+    }
+    Ok(Config {
+        listen: env("DOCS_EDGE_LISTEN").or(file.listen).unwrap_or_else(|| "127.0.0.1:8080".into()),
+        cache_dir: env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into()),
+        static_export,
+        refresh,
+        assistant: Assistant { enabled: assistant_enabled, key_hashes },
+        limits,
+        deployment,
+    })
+}
+
+/// `90`, `90s`, `15m`, `2h`, `1d`.
+pub fn parse_duration(raw: &str) -> Option<Duration> {
+    let raw = raw.trim();
+    let split = raw.find(|c: char| !c.is_ascii_digit()).unwrap_or(raw.len());
+    let (digits, unit) = raw.split_at(split);
+    let n: u64 = digits.parse().ok()?;
+    let secs = match unit {
+        "" | "s" => n,
+        "m" => n.checked_mul(60)?,
+        "h" => n.checked_mul(3600)?,
+        "d" => n.checked_mul(86_400)?,
+        _ => return None,
+    };
+    (secs > 0).then(|| Duration::from_secs(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn load_with(toml_text: &str, vars: &[(&str, &str)]) -> Result<Config, String> {
+        let dir = std::env::temp_dir().join(format!("serve-config-{}-{}", std::process::id(), toml_text.len()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(&path, toml_text).unwrap();
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        load(Some(&path), &|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn file_values_and_environment_overrides() {
+        let text = "listen = \"0.0.0.0:9000\"\n[static_export]\nenabled = true\nbundle_url = \"https://a/b\"\nversion = \"v1\"\n";
+        let config = load_with(text, &[]).unwrap();
+        assert_eq!(config.listen, "0.0.0.0:9000");
+        assert_eq!(config.static_export.version.as_deref(), Some("v1"));
+        assert!(config.refresh.is_none() && !config.assistant.enabled);
+        let config = load_with(text, &[("DOCS_EDGE_BUNDLE_URL", "https://c/d"), ("DOCS_EDGE_LISTEN", "127.0.0.1:1")]).unwrap();
+        assert_eq!(config.static_export.bundle_url.as_deref(), Some("https://c/d"));
+        assert_eq!(config.listen, "127.0.0.1:1");
+    }
+
+    #[test]
+    fn mistakes_name_the_key() {
+        assert!(load_with("lisen = \"x\"", &[]).unwrap_err().contains("lisen"));
+        assert!(load_with("[static_export]\nsha256 = \"abc\"", &[]).unwrap_err().contains("sha256"));
+        let refresh = "[refresh]\napi_url = \"http://x\"\ndomain = \"d.example.com\"\n";
+        assert!(load_with(refresh, &[]).unwrap_err().contains("DOCS_EDGE_ADMIN_KEY"));
+        let config = load_with(refresh, &[("DOCS_EDGE_ADMIN_KEY", "svc_x"), ("DOCS_EDGE_REFRESH_EVERY", "15m")]).unwrap();
+        assert_eq!(config.refresh.unwrap().every, Duration::from_secs(900));
+        assert!(load_with("", &[("DOCS_EDGE_STATIC_EXPORT_ENABLED", "perhaps")]).unwrap_err().contains("ENABLED"));
+        // Air-gapped: only hosts the operator declared internal.
+        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("DOCS_EDGE_BUNDLE_URL", "https://docs-edge.example.com/b")];
+        assert!(load_with("", &gapped).unwrap_err().contains("static_export.bundle_url"));
+        let declared = [gapped[0], gapped[1], ("INTERNAL_HOSTS", "docs-edge.example.com")];
+        assert!(load_with("", &declared).is_ok());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Some(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2h"), Some(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("0s"), None);
+        assert_eq!(parse_duration("5 weeks"), None);
+    }
+}

@@ -1,0 +1,162 @@
+//! With `[assistant] enabled = true`: the discovery API from the bundle itself, offline, with core's
+//! request rules, search and extractive answers, and the worker's wire formats, so the SDK and
+//! `useChat` apps work against this server unchanged. Keys are checked against the SHA-256 hashes in
+//! the configuration, in constant time. Threads are not stored here: the finish event carries the
+//! request's `threadId` (or a new one) so clients continue as they do against the worker.
+
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{Path, Request, State as AxumState};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use docs_edge_core::assistant::encode::Protocol;
+use docs_edge_core::assistant::session::AnswerSession;
+use docs_edge_core::assistant::offline::{extractive_stream, retrieve};
+use docs_edge_core::assistant::request::{parse_v1, parse_v2};
+use docs_edge_core::deployment::Feature;
+use docs_edge_core::export::markdown_file;
+use docs_edge_core::search::{parse_page_request, parse_search_request, PageFormat, SearchIndex};
+use docs_edge_core::signing::{constant_time_eq, sha256_hex};
+use docs_edge_core::wire::ErrorBody;
+use serde_json::Value;
+
+use crate::state::{Active, State};
+
+const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// Every failure of the discovery API, mapped to HTTP in one place.
+#[derive(Debug)]
+pub enum DiscoveryError {
+    Unauthorized,
+    FeatureDisabled(Feature),
+    NotFound(String),
+    Invalid(String),
+    TooLarge,
+    /// No bundle yet, or one without the search index.
+    Unavailable(&'static str),
+}
+
+impl IntoResponse for DiscoveryError {
+    fn into_response(self) -> Response {
+        let (status, code, error) = match self {
+            Self::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized", "a valid assistant key is required (Authorization: Bearer …)".to_string()),
+            Self::FeatureDisabled(f) => (StatusCode::NOT_FOUND, "feature_disabled", format!("{} is switched off in this deployment", f.name())),
+            Self::NotFound(message) => (StatusCode::NOT_FOUND, "not_found", message),
+            Self::Invalid(message) => (StatusCode::BAD_REQUEST, "invalid_request", message),
+            Self::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes")),
+            Self::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable", why.to_string()),
+        };
+        let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None })).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        res
+    }
+}
+
+pub fn router() -> Router<Arc<State>> {
+    Router::new()
+        .route("/discovery/v1/search/{domain}", post(search))
+        .route("/discovery/v1/page/{domain}", post(page))
+        .route("/discovery/v1/assistant/{domain}/message", post(message_v1))
+        .route("/discovery/v2/assistant/{domain}/message", post(message_v2))
+}
+
+/// The live bundle's index, after the key, the feature switch and the domain were checked.
+async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) -> Result<(Arc<Active>, Arc<SearchIndex>, Value), DiscoveryError> {
+    let config = state.config();
+    if !config.assistant.enabled {
+        return Err(DiscoveryError::NotFound("the discovery API is off here ([assistant] enabled = false)".into()));
+    }
+    if !config.deployment.features.enabled(feature) {
+        return Err(DiscoveryError::FeatureDisabled(feature));
+    }
+    let key = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .ok_or(DiscoveryError::Unauthorized)?;
+    let hash = sha256_hex(key.as_bytes());
+    // Every configured hash is compared, so the time taken does not depend on which one matched.
+    let known = config.assistant.key_hashes.iter().fold(false, |found, h| constant_time_eq(h.as_bytes(), hash.as_bytes()) | found);
+    if !known {
+        return Err(DiscoveryError::Unauthorized);
+    }
+    let active = state.active().ok_or(DiscoveryError::Unavailable("no bundle is loaded yet"))?;
+    if !active.bundle.manifest.domain.eq_ignore_ascii_case(domain) {
+        return Err(DiscoveryError::NotFound(format!("no docs are served for {domain}")));
+    }
+    let index = active.bundle.index.clone().ok_or(DiscoveryError::Unavailable("the bundle has no search index (export it with search or the assistant on)"))?;
+    let bytes = to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| DiscoveryError::TooLarge)?;
+    let body: Value = serde_json::from_slice(&bytes).map_err(|e| DiscoveryError::Invalid(format!("body: not JSON ({e})")))?;
+    if !body.is_object() {
+        return Err(DiscoveryError::Invalid("body: must be a JSON object".into()));
+    }
+    Ok((active, index, body))
+}
+
+async fn search(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+    let (_, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
+    let request = parse_search_request(&body).map_err(DiscoveryError::Invalid)?;
+    Ok(Json(index.discovery_search(&request)).into_response())
+}
+
+async fn page(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+    let (active, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
+    let request = parse_page_request(&body).map_err(DiscoveryError::Invalid)?;
+    let mut page =
+        index.discovery_page(&request.path).ok_or_else(|| DiscoveryError::NotFound(format!("page {} not found", request.path)))?;
+    if request.format == PageFormat::Markdown {
+        // The path is one the bundle's own index holds, so it names a file inside the bundle.
+        let file = active.bundle.dir.join(markdown_file(&page.path));
+        page.content = tokio::fs::read_to_string(&file)
+            .await
+            .map_err(|_| DiscoveryError::NotFound(format!("page {} has no Markdown rendering", page.path)))?;
+    }
+    Ok(Json(page).into_response())
+}
+
+async fn message_v1(state: AxumState<Arc<State>>, domain: Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+    message(state, domain, req, Protocol::DataStreamV1).await
+}
+
+async fn message_v2(state: AxumState<Arc<State>>, domain: Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+    message(state, domain, req, Protocol::UiMessageStreamV2).await
+}
+
+async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request, protocol: Protocol) -> Result<Response, DiscoveryError> {
+    let (active, index, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
+    let request = match protocol {
+        Protocol::DataStreamV1 => parse_v1(&body),
+        Protocol::UiMessageStreamV2 => parse_v2(&body),
+    }
+    .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+    let thread_id = request.thread_id.clone().unwrap_or_else(|| random_id("thr_"));
+    let (query_text, passages) = retrieve(&index, &request, &active.bundle.manifest.domain);
+    let mut session = AnswerSession::new(protocol, random_id("msg_"), thread_id.clone());
+    let parts = extractive_stream(&mut session, &request, &query_text, &passages);
+    let mut res = Body::from(parts.concat()).into_response();
+    for (name, value) in protocol.headers() {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            res.headers_mut().insert(*name, value);
+        }
+    }
+    if let Ok(value) = HeaderValue::from_str(&thread_id) {
+        res.headers_mut().insert("x-thread-id", value);
+    }
+    Ok(res)
+}
+
+/// Ids that only need to be unique (message and thread ids), from the standard library's per-process
+/// random hasher keys.
+fn random_id(prefix: &str) -> String {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    format!("{prefix}{:016x}", hasher.finish())
+}
