@@ -10,6 +10,7 @@
 
 pub mod wire;
 pub mod stream;
+pub mod wire_analytics;
 
 #[cfg(feature = "server")]
 pub mod validate;
@@ -33,3 +34,5 @@ pub mod export;
 pub mod export_api;
 #[cfg(feature = "server")]
 pub mod byte_range;
+#[cfg(feature = "server")]
+pub mod analytics;
