@@ -1,5 +1,6 @@
 //! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally, `wrangler secret put` deployed).
 
+use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use worker::Env;
 
 /// Binding names, as in wrangler.toml.
@@ -8,6 +9,7 @@ pub const R2_BINDING: &str = "DOCS";
 pub const THREADS_BINDING: &str = "THREADS";
 pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
 pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
+pub const ANALYTICS_BINDING: &str = "ANALYTICS";
 
 /// Bundle links live at most a week (the S3 presigning limit, too).
 pub const MAX_BUNDLE_LINK_TTL_SECS: u64 = 7 * 86_400;
@@ -24,6 +26,11 @@ pub struct Config {
     pub bundle_link_ttl_secs: u64,
     /// Pages rendered per alarm of an export job.
     pub export_batch_pages: u32,
+    /// Answer analytics, the analytics API and the exported pages' beacon (`FEATURE_ANALYTICS`).
+    pub analytics: bool,
+    /// The "Try it" panel on exported OpenAPI pages (`FEATURE_PLAYGROUND`).
+    pub playground: bool,
+    pub analytics_retention_days: u32,
 }
 
 impl Config {
@@ -38,6 +45,10 @@ impl Config {
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
+            analytics: switch(env, "FEATURE_ANALYTICS", true),
+            playground: switch(env, "FEATURE_PLAYGROUND", true),
+            analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))
+                .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
         }
     }
 }
@@ -58,4 +69,13 @@ pub fn text(env: &Env, name: &str) -> Option<String> {
 
 fn number(env: &Env, name: &str, default: u64) -> u64 {
     text(env, name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+}
+
+/// An on/off setting: `on`/`true`/`1` or `off`/`false`/`0`; anything else keeps the default.
+fn switch(env: &Env, name: &str, default: bool) -> bool {
+    match text(env, name).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("on" | "true" | "1") => true,
+        Some("off" | "false" | "0") => false,
+        _ => default,
+    }
 }

@@ -1,7 +1,8 @@
 //! The docs edge Worker: a thin layer binding `docs-edge-core` to HTTP, KV, R2 and Durable Objects.
 
-use worker::{event, Context, Env, Request, Response, Result};
+use worker::{event, Context, Env, Request, Response, Result, ScheduleContext, ScheduledEvent};
 
+mod analytics_store;
 mod app;
 mod auth;
 mod clock;
@@ -18,6 +19,7 @@ mod random;
 mod ratelimit;
 mod router;
 mod routes;
+mod scheduled;
 mod sites;
 mod threads;
 
@@ -29,4 +31,10 @@ fn start() {
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     Ok(app::handle(req, env, ctx).await)
+}
+
+/// Cron triggers (wrangler.toml `[triggers]`): every periodic job runs from here.
+#[event(scheduled)]
+async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    scheduled::run(&event, &env).await;
 }

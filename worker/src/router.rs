@@ -28,6 +28,10 @@ pub enum Route {
     GetExport,
     CreateBundle,
     DownloadBundle,
+    Feedback,
+    AnalyticsEvents,
+    AnalyticsReport,
+    ConversationsCsv,
 }
 
 pub const ROUTES: &[(&str, &str, Route)] = &[
@@ -52,6 +56,10 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
     ("GET", "/v1/static-export/jobs/{jobId}", Route::GetExport),
     ("POST", "/v1/static-export/jobs/{jobId}/bundle", Route::CreateBundle),
     ("GET", "/v1/static-export/bundles/{jobId}", Route::DownloadBundle),
+    ("POST", "/discovery/v1/assistant/{domain}/feedback", Route::Feedback),
+    ("POST", "/discovery/v1/analytics/{domain}/events", Route::AnalyticsEvents),
+    ("GET", "/v1/analytics/{domain}", Route::AnalyticsReport),
+    ("GET", "/v1/analytics/{domain}/conversations.csv", Route::ConversationsCsv),
 ];
 
 /// A matched route with its captured segments, in pattern order, percent-decoded.

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::validate::{array, max_items, object, FieldError, Path};
+use crate::validate::{max_items, object, FieldError, Path};
 
 pub const MAX_ID_CHARS: usize = 100;
 pub const MAX_COMMENT_CHARS: usize = 2000;
