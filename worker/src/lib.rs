@@ -3,6 +3,7 @@
 use worker::{event, Context, Env, Request, Response, Result, ScheduleContext, ScheduledEvent};
 
 mod analytics_store;
+mod answer_analytics;
 mod app;
 mod auth;
 mod clock;

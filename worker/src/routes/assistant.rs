@@ -2,6 +2,7 @@
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
+use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol};
 use docs_edge_core::assistant::extractive::compose_answer;
 use docs_edge_core::assistant::passage::Passage;
@@ -15,7 +16,9 @@ use futures_channel::mpsc;
 use worker::{Env, Response};
 
 use crate::app::Call;
-use crate::clock::now_iso;
+use crate::answer_analytics;
+use crate::clock::{now_iso, now_ms};
+use crate::config::Config;
 use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{stream_llm, Backend};
@@ -43,6 +46,7 @@ fn page_url(domain: &str, path: &str) -> String {
 }
 
 async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
+    let started_ms = now_ms();
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = match protocol {
@@ -91,10 +95,15 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         .collect();
 
     let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();
+    let message_id = random_id("msg_", 8)?;
     let answer = Generation {
         env: call.env.clone(),
+        config: call.config.clone(),
         backend,
-        encoder: AnswerEncoder::new(protocol, random_id("msg_", 8)?),
+        encoder: AnswerEncoder::new(protocol, message_id.clone()),
+        message_id,
+        started_ms,
+        first_text_ms: None,
         request,
         passages,
         query_text,
@@ -121,8 +130,14 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
 
 struct Generation {
     env: Env,
+    config: Config,
     backend: Backend,
     encoder: AnswerEncoder,
+    /// The answer's id, as the stream's start part gives it to the client (feedback names it).
+    message_id: String,
+    started_ms: u64,
+    /// When the first text part went out: the first byte a reader sees of the answer.
+    first_text_ms: Option<u64>,
     request: AssistantRequest,
     passages: Vec<Passage>,
     /// The question with what a follow-up leaves implicit ("and how long is it valid?").
@@ -168,6 +183,9 @@ impl Generation {
                 let thread_id = self.thread.thread_id.clone();
                 let part = self.encoder.finish(reason, usage, &thread_id);
                 self.send(part);
+                // The client has the whole answer once the stream ends; analytics come after.
+                self.sender.close_channel();
+                self.record_analytics().await;
             }
             Outcome::Failed(detail) => {
                 log_failure(&self.request_id, &detail);
@@ -201,6 +219,7 @@ impl Generation {
         let answer = compose_answer(&self.query_text, &self.passages);
         let Some(sources) = self.send_sources(answer.sources.clone()) else { return Outcome::ClientGone };
         for chunk in &answer.chunks {
+            self.first_text_ms.get_or_insert_with(now_ms);
             let part = self.encoder.text(chunk);
             if !self.send(part) {
                 return Outcome::ClientGone;
@@ -242,8 +261,10 @@ impl Generation {
         let mut gone = false;
         let encoder = &mut self.encoder;
         let sender = &self.sender;
+        let first_text_ms = &mut self.first_text_ms;
         let result = stream_llm(backend, &prompt, |event| match event {
             LlmEvent::TextDelta(delta) => {
+                first_text_ms.get_or_insert_with(now_ms);
                 text.push_str(&delta);
                 let part = encoder.text(&delta);
                 if part.is_empty() || sender.unbounded_send(Ok(part.into_bytes())).is_ok() {
@@ -275,6 +296,31 @@ impl Generation {
         }
         let (reason, usage) = finish.unwrap_or((FinishReason::Stop, Usage { prompt_tokens: 0, completion_tokens: estimate_tokens(&text) }));
         Outcome::Finished { text, sources, reason, usage }
+    }
+
+    async fn record_analytics(&self) {
+        let Some(StoredMessage { content: answer, sources, .. }) = self.thread.messages.last() else { return };
+        let cited: Vec<String> = sources.iter().map(|s| s.id.clone()).collect();
+        let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
+        let finished = now_ms();
+        let facts = AnswerFacts {
+            message_id: &self.message_id,
+            thread_id: &self.thread.thread_id,
+            org_id: &self.thread.org_id,
+            domain: &self.thread.domain,
+            started_ms: self.started_ms,
+            first_byte_ms: self.first_text_ms.unwrap_or(finished),
+            finished_ms: finished,
+            question: self.request.question(),
+            answer,
+            scores: &scores,
+            cited_paths: &cited,
+            backend: self.backend.name(),
+            fingerprint: Some(self.request.fp.as_str()),
+            salt: None,
+            new_thread: self.thread.create,
+        };
+        answer_analytics::record(&self.env, &self.config, facts, &self.request_id).await;
     }
 
     async fn record(&mut self, question: String, answer: String, sources: Vec<StoredSource>) -> ApiResult<()> {
