@@ -83,3 +83,22 @@ pub struct QueryCount {
     pub query: String,
     pub count: u64,
 }
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum FeedbackRating {
+    Up,
+    Down,
+}
+
+/// The body of `POST /discovery/v1/assistant/{domain}/feedback`, as clients build it (the worker
+/// checks the same rules field by field in `analytics::input`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbackRequest {
+    pub thread_id: String,
+    pub message_id: String,
+    pub rating: FeedbackRating,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}

@@ -16,6 +16,8 @@ class Answer {
   text = '';
   sources = [];
   threadId;
+  /** The id the server stored the answer under (v2 `start`, v1 first `start_step`): feedback names it. */
+  messageId;
   usage = null;
 
   /** The chat event for a stream event; throws for an error part (the answer is incomplete). */
@@ -42,6 +44,12 @@ class Answer {
         });
       case 'parse-error':
         return event;
+      case 'start':
+        this.messageId ??= event.messageId;
+        return { type: 'other', event };
+      case 'start_step':
+        this.messageId ??= event.value?.messageId;
+        return { type: 'other', event };
       case 'finish_message':
       case 'finish': {
         const value = event.type === 'finish' ? event : event.value;
@@ -183,7 +191,7 @@ export class AssistantClient {
     const commit = (answer) => {
       this.#messages = [
         ...messages,
-        { id: randomId('msg_'), role: 'assistant', content: answer.text, sources: answer.sources },
+        { id: answer.messageId ?? randomId('msg_'), role: 'assistant', content: answer.text, sources: answer.sources },
       ];
       if (answer.threadId) this.#threadId = answer.threadId;
     };
@@ -200,8 +208,24 @@ export class AssistantClient {
         throw error;
       }
       commit(answer);
-      return { text: answer.text, sources: answer.sources, threadId: answer.threadId, usage: answer.usage };
+      return { text: answer.text, sources: answer.sources, threadId: answer.threadId, messageId: answer.messageId, usage: answer.usage };
     });
+  }
+
+  /**
+   * `POST /discovery/v1/assistant/{domain}/feedback`: rates an answer `up` or `down` (a later rating
+   * replaces it). `messageId` and `threadId` default to the last answer of this conversation.
+   */
+  async feedback({ rating, comment, messageId, threadId, signal } = {}) {
+    const lastAnswer = this.#messages.findLast((m) => m.role === 'assistant');
+    const payload = body('feedback', {
+      threadId: threadId ?? this.#threadId,
+      messageId: messageId ?? lastAnswer?.id,
+      rating,
+      comment,
+    });
+    const path = `/discovery/v1/assistant/${this.#domain}/feedback`;
+    return json(await this.#http.send('POST', path, { body: payload, signal }), 'feedback');
   }
 
   /** `POST /discovery/v1/search/{domain}`: `options` are `{pageSize, scoreThreshold, filter, signal}`. */
