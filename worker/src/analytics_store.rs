@@ -46,8 +46,17 @@ impl AnalyticsStore {
         Ok(AnalyticsStore { db: env.d1(ANALYTICS_BINDING).map_err(d1_error)? })
     }
 
-    pub async fn record_answer(&self, row: &AnswerRow) -> ApiResult<()> {
-        let insert = statement(
+    /// Several answers' rows in one batch (one round trip).
+    pub async fn record_answers(&self, rows: &[AnswerRow]) -> ApiResult<()> {
+        let statements = rows.iter().map(|row| self.answer_insert(row)).collect::<ApiResult<Vec<_>>>()?;
+        if !statements.is_empty() {
+            self.db.batch(statements).await.map_err(d1_error)?;
+        }
+        Ok(())
+    }
+
+    fn answer_insert(&self, row: &AnswerRow) -> ApiResult<D1PreparedStatement> {
+        statement(
             &self.db,
             "INSERT OR REPLACE INTO answers (message_id, thread_id, org_id, domain, created_at, day, question, \
              question_key, answer, scores, sources, found, backend, first_byte_ms, total_ms, fingerprint, new_thread) \
@@ -71,9 +80,7 @@ impl AnalyticsStore {
                 row.fingerprint.as_deref().map(text).unwrap_or(JsValue::NULL),
                 number(u64::from(row.new_thread)),
             ],
-        )?;
-        insert.run().await.map_err(d1_error)?;
-        Ok(())
+        )
     }
 
     /// The recorded answer's thread, if `message_id` is an answer of this organization and domain.

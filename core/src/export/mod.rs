@@ -21,10 +21,14 @@
 //!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
 //!   [`search_index`]), and the tree files pages reference (images, downloads), at their tree paths.
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
+//!   Two optional [`PageExtras`] change that, each absent from the bundle when off: the analytics
+//!   beacon (page views and searches to the service) and the API playground, which calls the API
+//!   only when the reader presses Send.
 //!
 //! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
 //! and tabs), `markdown` (MDX body), `components` (MDX components and inline HTML), `openapi`
-//! (reference sections), `links` (URL rewriting), `assets` (files to copy), `search_index`,
+//! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
+//! `links` (URL rewriting), `assets` (files to copy), `search_index`,
 //! `archive` (gzip members), `html` (escaping).
 
 use std::fmt;
@@ -34,6 +38,7 @@ use crate::docs::{Site, SourceTree};
 mod archive;
 mod assets;
 mod components;
+mod extras;
 mod html;
 mod layout;
 mod links;
@@ -41,12 +46,14 @@ mod markdown;
 mod nav;
 mod openapi;
 mod plan;
+mod playground;
 pub mod search_index;
 
 #[cfg(test)]
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use extras::PageExtras;
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;
 

@@ -14,6 +14,7 @@ use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
 use super::{assets, markdown, openapi, search_index};
+use super::extras::PageExtras;
 use super::{ExportError, ExportFile, ExportOptions};
 
 const SITE_CSS: &str = include_str!("static/site.css");
@@ -37,6 +38,7 @@ pub struct ExportPlan {
     homes: BTreeMap<String, usize>,
     default_language: String,
     brand: Brand,
+    extras: PageExtras,
 }
 
 impl ExportPlan {
@@ -118,10 +120,18 @@ impl ExportPlan {
             homes,
             default_language,
             brand: assets::brand(&site.config, tree),
+            extras: PageExtras::default(),
         })
     }
 
     /// Pages to render.
+    /// The beacon and the playground, as the deployment has them switched (none by default). Every
+    /// batch's plan must get the same extras.
+    pub fn with_extras(mut self, extras: PageExtras) -> Self {
+        self.extras = extras;
+        self
+    }
+
     pub fn page_count(&self) -> usize {
         self.pages.len()
     }
@@ -151,6 +161,7 @@ impl ExportPlan {
         let end = range.end.min(self.pages.len());
         let start = range.start.min(end);
         let mut specs = Specs::new(tree);
+        specs.playground = self.extras.playground;
         self.pages[start..end]
             .iter()
             .filter_map(|&i| self.render_page(site, tree, &mut specs, i))
@@ -260,7 +271,7 @@ impl ExportPlan {
     pub fn finishing_files(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site)),
-            ExportFile::new(JS_FILE.to_owned(), SITE_JS.to_owned()),
+            ExportFile::new(JS_FILE.to_owned(), format!("{SITE_JS}{}", self.extras.script())),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
                 "robots.txt".to_owned(),
@@ -324,7 +335,8 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{SITE_CSS}"
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{SITE_CSS}{}",
+            self.extras.stylesheet()
         )
     }
 
