@@ -5,8 +5,9 @@ use super::playground;
 
 const BEACON_JS: &str = include_str!("static/beacon.js");
 
-/// What the exported pages get beyond the docs themselves.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What the exported pages get beyond the docs themselves. Serializable: export jobs keep it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct PageExtras {
     /// `https://service/discovery/v1/analytics/{domain}/events`: page views and searches go there.
     pub beacon_endpoint: Option<String>,

@@ -18,7 +18,7 @@ use std::time::Duration;
 use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
-use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan};
+use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan, PageExtras};
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
@@ -52,6 +52,8 @@ pub struct StartJob {
     pub batch_pages: u32,
     pub created_at: String,
     pub created_unix: u64,
+    #[serde(default)]
+    pub extras: PageExtras,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -94,6 +96,9 @@ struct JobRecord {
     error: Option<String>,
     failed_attempts: u32,
     bundle_size: Option<u64>,
+    /// Records written before the beacon and playground existed have neither.
+    #[serde(default)]
+    extras: PageExtras,
 }
 
 impl JobRecord {
@@ -239,6 +244,7 @@ impl ExportJob {
             error: None,
             failed_attempts: 0,
             bundle_size: None,
+            extras: start.extras,
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -291,7 +297,9 @@ impl ExportJob {
         let tree = read_docs_archive(&bytes, &limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
         drop(bytes);
         let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
-        let plan = ExportPlan::new(&site, &tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?;
+        let plan = ExportPlan::new(&site, &tree, &record.options())
+            .map_err(|e| ApiError::Invalid(e.to_string()))?
+            .with_extras(record.extras.clone());
         let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), tree, site, plan });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
