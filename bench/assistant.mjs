@@ -61,10 +61,10 @@ const summary = (values) => {
   return `p50 ${ms(pct(sorted, 0.5))}, p99 ${ms(pct(sorted, 0.99))}`;
 };
 
-for (const analytics of ['off', 'on']) {
+for (const analytics of ['false', 'true']) {
   const bench = await benchWorker({ vars: { FEATURE_ANALYTICS: analytics, ANALYTICS_SALT: 'bench-salt' } });
   try {
-    console.log(`\n== analytics ${analytics}`);
+    console.log(`\n== FEATURE_ANALYTICS=${analytics}`);
     console.log(`docs folder: ${folder}`);
     console.log(`published in ${(await bench.publish(folder)).toFixed(0)} ms; ${PER_CLIENT} requests per client; extractive backend`);
     await ask(bench, 'warm up the isolate caches', 0);

@@ -193,7 +193,7 @@ test('with analytics and the playground off, the bundle has neither', { timeout:
   cleanup.push(() => rmSync(state, { recursive: true, force: true }));
   const off = await startWorker({
     persistTo: state,
-    vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here', FEATURE_ANALYTICS: 'off', FEATURE_PLAYGROUND: 'off' },
+    vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here', FEATURE_ANALYTICS: 'false', FEATURE_PLAYGROUND: 'false' },
   });
   cleanup.push(() => off.stop());
   const { tenant: tn, dir } = await exportSite(await docsFolder(), off.baseUrl);

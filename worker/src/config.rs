@@ -71,11 +71,11 @@ fn number(env: &Env, name: &str, default: u64) -> u64 {
     text(env, name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
 }
 
-/// An on/off setting: `on`/`true`/`1` or `off`/`false`/`0`; anything else keeps the default.
+/// An on/off setting: `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`; anything else keeps the default.
 fn switch(env: &Env, name: &str, default: bool) -> bool {
     match text(env, name).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("on" | "true" | "1") => true,
-        Some("off" | "false" | "0") => false,
+        Some("true" | "1" | "yes" | "on") => true,
+        Some("false" | "0" | "no" | "off") => false,
         _ => default,
     }
 }
