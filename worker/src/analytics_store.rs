@@ -83,21 +83,6 @@ impl AnalyticsStore {
         )
     }
 
-    /// The recorded answer's thread, if `message_id` is an answer of this organization and domain.
-    pub async fn answer_thread(&self, message_id: &str, org_id: &str, domain: &str) -> ApiResult<Option<String>> {
-        #[derive(serde::Deserialize)]
-        struct Row {
-            thread_id: String,
-        }
-        let query = statement(
-            &self.db,
-            "SELECT thread_id FROM answers WHERE message_id = ?1 AND org_id = ?2 AND domain = ?3",
-            &[text(message_id), text(org_id), text(domain)],
-        )?;
-        let row: Option<Row> = query.first(None).await.map_err(d1_error)?;
-        Ok(row.map(|r| r.thread_id))
-    }
-
     /// One rating per answer: a later one replaces the earlier one.
     pub async fn put_feedback(&self, feedback: &Feedback, org_id: &str, domain: &str, now_ms: u64) -> ApiResult<()> {
         let upsert = statement(

@@ -27,6 +27,9 @@ pub struct StoredSource {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredMessage {
+    /// Answers carry the id their stream's start part gave the client, which feedback names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     pub role: String,
     pub content: String,
     pub created_at: String,

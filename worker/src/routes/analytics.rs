@@ -39,14 +39,19 @@ pub async fn feedback(call: &mut Call) -> ApiResult<Response> {
     let thread = threads::find(&call.env, &feedback.thread_id, org_id, Some(&caller.domain))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("thread {} not found", feedback.thread_id)))?;
-    let store = AnalyticsStore::open(&call.env)?;
-    let recorded = store.answer_thread(&feedback.message_id, org_id, &caller.domain).await?;
-    if recorded.as_deref() != Some(thread.thread_id.as_str()) {
+    // The thread is written before the answer's finish part goes out, so an answer the client has
+    // finished reading is always there (the analytics row may still be on its way).
+    let answered = thread
+        .messages
+        .iter()
+        .any(|m| m.role == "assistant" && m.id.as_deref() == Some(feedback.message_id.as_str()));
+    if !answered {
         return Err(ApiError::NotFound(format!(
             "message {} not found in thread {}",
             feedback.message_id, feedback.thread_id
         )));
     }
+    let store = AnalyticsStore::open(&call.env)?;
     let now = now_ms();
     store.put_feedback(&feedback, org_id, &caller.domain, now).await?;
     json_response(

@@ -327,8 +327,14 @@ impl Generation {
         let now = now_iso();
         self.thread.now = now.clone();
         self.thread.messages = vec![
-            StoredMessage { role: "user".into(), content: question, created_at: now.clone(), sources: Vec::new() },
-            StoredMessage { role: "assistant".into(), content: answer, created_at: now, sources },
+            StoredMessage { id: None, role: "user".into(), content: question, created_at: now.clone(), sources: Vec::new() },
+            StoredMessage {
+                id: Some(self.message_id.clone()),
+                role: "assistant".into(),
+                content: answer,
+                created_at: now,
+                sources,
+            },
         ];
         match threads::append(&self.env, &self.thread).await? {
             Some(_) => Ok(()),
