@@ -1,9 +1,6 @@
 // AnalyticsClient: the server-side client of the analytics API (the report and the conversations
 // CSV). It takes an admin key, a secret, so it refuses to run in a browser page unless told so.
-import { DocsEdgeError } from './errors.js';
-import { Http, json } from './http.js';
-
-const inBrowserPage = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+import { adminHttp, json } from './http.js';
 
 function rangeQuery({ from, to } = {}) {
   const query = new URLSearchParams();
@@ -20,18 +17,8 @@ export class AnalyticsClient {
    * @param {{baseUrl: string, adminKey: string, allowBrowser?: boolean,
    *   retry?: boolean | {retries?: number, maxDelayMs?: number}, fetch?: typeof fetch}} options
    */
-  constructor({ baseUrl, adminKey, allowBrowser = false, retry, fetch } = {}) {
-    if (inBrowserPage() && !allowBrowser) {
-      throw new DocsEdgeError(
-        'AnalyticsClient uses a secret admin key and refuses to run in a browser page; call the analytics ' +
-          'API from a server (or pass allowBrowser: true if this page is not public)',
-        { code: 'browser_not_allowed' },
-      );
-    }
-    if (typeof adminKey !== 'string' || !adminKey) {
-      throw new DocsEdgeError('adminKey is required (a secret svc_ key)', { code: 'invalid_options' });
-    }
-    this.#http = new Http({ baseUrl, token: adminKey, fetch, retry });
+  constructor(options) {
+    this.#http = adminHttp('AnalyticsClient', 'analytics', options);
   }
 
   /** `GET /v1/analytics/{domain}?from=&to=`: the report over UTC days (`YYYY-MM-DD`, both included). */

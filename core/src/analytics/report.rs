@@ -59,9 +59,8 @@ pub struct ReportRows {
 
 pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> AnalyticsReport {
     let mut days: Vec<DayCounts> = range.days().map(|day| DayCounts { day, ..DayCounts::default() }).collect();
-    let mut totals = Totals { unanswered: rows.unanswered, ..Totals::default() };
+    // A row's day comes from the same instant the range selected it by, so it is always a day of the range.
     for row in &rows.days {
-        // Rows outside the range (a clock skew at midnight) still count in the totals.
         if let Some(day) = days.iter_mut().find(|d| d.day == row.day) {
             day.conversations += row.conversations;
             day.questions += row.questions;
@@ -70,13 +69,17 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
             day.searches += row.searches;
             day.page_views += row.page_views;
         }
-        totals.conversations += row.conversations;
-        totals.questions += row.questions;
-        totals.feedback_up += row.up;
-        totals.feedback_down += row.down;
-        totals.searches += row.searches;
-        totals.page_views += row.page_views;
     }
+    let sum = |field: fn(&DayCounts) -> u64| days.iter().map(field).sum::<u64>();
+    let totals = Totals {
+        conversations: sum(|d| d.conversations),
+        questions: sum(|d| d.questions),
+        unanswered: rows.unanswered,
+        feedback_up: sum(|d| d.feedback_up),
+        feedback_down: sum(|d| d.feedback_down),
+        searches: sum(|d| d.searches),
+        page_views: sum(|d| d.page_views),
+    };
     let questions = |list: Vec<LabelCount>| list.into_iter().map(|r| QuestionCount { question: r.label, count: r.count }).collect();
     let pages = |list: Vec<LabelCount>| list.into_iter().map(|r| PageCount { path: r.label, count: r.count }).collect();
     AnalyticsReport {
