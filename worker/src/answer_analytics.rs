@@ -2,9 +2,9 @@
 //! answer runs inside `wait_until`, so the write delays no byte the client is waiting for).
 //!
 //! Rows are batched per isolate: an answer queues its row; if no flush is running, its own
-//! `wait_until` becomes the flusher and writes everything queued, `MAX_BATCH` rows per D1 batch, until
-//! the queue is empty. Under load that is one D1 round trip in flight per isolate instead of one per
-//! answer. The queue is bounded; a flusher that vanished (isolate evicted mid-flush) is taken over
+//! `wait_until` becomes the flusher and writes what is queued, `MAX_BATCH` rows per D1 batch, for at
+//! most `MAX_ROUNDS` batches. Under load that is one D1 round trip in flight per isolate instead of one
+//! per answer. The queue is bounded; a flusher that vanished (isolate evicted mid-flush) is taken over
 //! after `STALE_FLUSH_MS`.
 
 use std::cell::{Cell, RefCell};
@@ -19,8 +19,10 @@ use crate::error::ApiError;
 
 const MAX_BATCH: usize = 50;
 const MAX_QUEUED: usize = 2_000;
-/// Rounds one flusher runs before handing over, so no single `wait_until` runs unbounded.
-const MAX_ROUNDS: usize = 20;
+/// Batches one flusher writes before handing over: its `wait_until` stays short (a local `wrangler dev`
+/// holds the next request of the same connection until the previous one's `wait_until` is done), and
+/// rows queued after its last round go with the next answer's flush.
+const MAX_ROUNDS: usize = 2;
 const STALE_FLUSH_MS: u64 = 30_000;
 
 thread_local! {
