@@ -19,9 +19,8 @@ use crate::error::ApiError;
 
 const MAX_BATCH: usize = 50;
 const MAX_QUEUED: usize = 2_000;
-/// Batches one flusher writes before handing over: its `wait_until` stays short (a local `wrangler dev`
-/// holds the next request of the same connection until the previous one's `wait_until` is done), and
-/// rows queued after its last round go with the next answer's flush.
+/// Batches one flusher writes before handing over, so no answer's `wait_until` runs for long; rows
+/// queued after its last round go with the next answer's flush.
 const MAX_ROUNDS: usize = 2;
 const STALE_FLUSH_MS: u64 = 30_000;
 
