@@ -53,11 +53,12 @@ impl DayRange {
         (self.first..=self.last).map(day_string)
     }
 
-    pub fn from_string(&self) -> String {
+    /// `YYYY-MM-DD` of the first and the last day.
+    pub fn first_day(&self) -> String {
         day_string(self.first)
     }
 
-    pub fn to_string(&self) -> String {
+    pub fn last_day(&self) -> String {
         day_string(self.last)
     }
 }
@@ -65,6 +66,14 @@ impl DayRange {
 /// `YYYY-MM-DD` of a unix-milliseconds instant (UTC).
 pub fn day_of_ms(ms: u64) -> String {
     day_string((ms / DAY_MS as u64) as i64)
+}
+
+/// RFC 3339 UTC with milliseconds, as the API reports times.
+pub fn iso_of_ms(ms: u64) -> String {
+    let secs = ms / 1000;
+    let day = day_string((secs / 86_400) as i64);
+    let s = secs % 86_400;
+    format!("{day}T{:02}:{:02}:{:02}.{:03}Z", s / 3600, s / 60 % 60, s % 60, ms % 1000)
 }
 
 pub fn day_string(days: i64) -> String {
@@ -142,12 +151,4 @@ mod tests {
         assert!(DayRange::parse(Some("2021-01-01"), Some("2022-01-01"), 100).is_ok());
         assert_eq!(DayRange::parse(Some("2021-01-01"), Some("2022-01-02"), 100).unwrap_err().path, "to");
     }
-}
-
-/// RFC 3339 UTC with milliseconds, as the API reports times.
-pub fn iso_of_ms(ms: u64) -> String {
-    let secs = ms / 1000;
-    let day = day_string((secs / 86_400) as i64);
-    let s = secs % 86_400;
-    format!("{day}T{:02}:{:02}:{:02}.{:03}Z", s / 3600, s / 60 % 60, s % 60, ms % 1000)
 }

@@ -84,8 +84,8 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
     let pages = |list: Vec<LabelCount>| list.into_iter().map(|r| PageCount { path: r.label, count: r.count }).collect();
     AnalyticsReport {
         domain: domain.to_string(),
-        from: range.from_string(),
-        to: range.to_string(),
+        from: range.first_day(),
+        to: range.last_day(),
         totals,
         days,
         first_byte_ms: Percentiles { p50: percentile(&rows.first_byte, 50), p95: percentile(&rows.first_byte, 95) },
