@@ -12,6 +12,7 @@ import { publishFolder } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { reportWhen as reportWhenReady } from './support/analytics.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'analytics-browser');
 const cleanup = [];
@@ -80,14 +81,7 @@ async function context({ gpc = false } = {}) {
 
 const eventsPath = () => `/discovery/v1/analytics/${t.domain}/events`;
 
-async function reportWhen(ready) {
-  for (;;) {
-    const res = await call('GET', `/v1/analytics/${t.domain}`, { token: t.adminKey });
-    assert.equal(res.status, 200, res.text);
-    if (ready(res.body)) return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const reportWhen = (ready) => reportWhenReady(t.domain, t.adminKey, ready);
 
 test('each page view sends one beacon and is counted once; a search sends its result count', { timeout: 120_000 }, async () => {
   const { ctx, workerRequests } = await context();

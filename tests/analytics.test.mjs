@@ -10,6 +10,7 @@ import { publishFolder } from './support/docs.mjs';
 import { nodeBin, root, toolEnv } from '../scripts/lib/env.mjs';
 import { ANALYTICS_DATABASE } from '../scripts/lib/worker-process.mjs';
 import { parseCsv } from './support/csv.mjs';
+import { reportWhen as reportWhenReady } from './support/analytics.mjs';
 
 let t; // the tenant under test, demo docs published
 let other; // another organization, for the 404s
@@ -42,15 +43,7 @@ const beacon = (events, headers = {}) =>
     headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },
   });
 
-/** Rows are written after the response; polls until `ready(report)` (the hook's or test's timeout bounds it). */
-async function reportWhen(ready, query = '') {
-  for (;;) {
-    const res = await report(query);
-    assert.equal(res.status, 200, res.text);
-    if (ready(res.body)) return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const reportWhen = (ready) => reportWhenReady(t.domain, t.adminKey, ready);
 
 function sqlite(sql) {
   const result = spawnSync(join(nodeBin, 'wrangler'), [
