@@ -136,22 +136,32 @@ impl AnalyticsStore {
     pub async fn report_rows(&self, domain: &str, range: &DayRange) -> ApiResult<ReportRows> {
         let (from, to) = range.bounds_ms();
         let args = [text(domain), JsValue::from_f64(from as f64), JsValue::from_f64(to as f64)];
-        const IN_RANGE: &str = "domain = ?1 AND created_at >= ?2 AND created_at < ?3";
-        let top = format!("ORDER BY count DESC, latest DESC LIMIT {TOP_N}");
-        let sqls = [
-            format!("SELECT day, SUM(new_thread) AS conversations, COUNT(*) AS questions FROM answers WHERE {IN_RANGE} GROUP BY day"),
-            format!("SELECT day, SUM(rating = 'up') AS up, SUM(rating = 'down') AS down FROM feedback WHERE {IN_RANGE} GROUP BY day"),
-            format!("SELECT day, SUM(kind = 'search') AS searches, SUM(kind = 'pageview') AS page_views FROM events WHERE {IN_RANGE} GROUP BY day"),
-            format!("SELECT first_byte_ms AS value, COUNT(*) AS count FROM answers WHERE {IN_RANGE} GROUP BY first_byte_ms"),
-            format!("SELECT 'unanswered' AS label, COUNT(*) AS count FROM answers WHERE {IN_RANGE} AND found = 0"),
+        // Static text (concat!, not format!): the statements cost data, not code.
+        macro_rules! in_range {
+            () => {
+                " WHERE domain = ?1 AND created_at >= ?2 AND created_at < ?3"
+            };
+        }
+        macro_rules! top {
+            () => {
+                " ORDER BY count DESC, latest DESC LIMIT 20"
+            };
+        }
+        const _: () = assert!(TOP_N == 20, "top!() lists TOP_N rows");
+        const SQLS: [&str; 10] = [
+            concat!("SELECT day, SUM(new_thread) AS conversations, COUNT(*) AS questions FROM answers", in_range!(), " GROUP BY day"),
+            concat!("SELECT day, SUM(rating = 'up') AS up, SUM(rating = 'down') AS down FROM feedback", in_range!(), " GROUP BY day"),
+            concat!("SELECT day, SUM(kind = 'search') AS searches, SUM(kind = 'pageview') AS page_views FROM events", in_range!(), " GROUP BY day"),
+            concat!("SELECT first_byte_ms AS value, COUNT(*) AS count FROM answers", in_range!(), " GROUP BY first_byte_ms"),
+            concat!("SELECT 'unanswered' AS label, COUNT(*) AS count FROM answers", in_range!(), " AND found = 0"),
             // SQLite gives the bare `question` of the row that has MAX(created_at): the latest wording.
-            format!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers WHERE {IN_RANGE} GROUP BY question_key {top}"),
-            format!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers WHERE {IN_RANGE} AND found = 0 GROUP BY question_key {top}"),
-            format!("SELECT page.value AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers, json_each(answers.sources) AS page WHERE {IN_RANGE} GROUP BY page.value {top}"),
-            format!("SELECT query AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events WHERE {IN_RANGE} AND kind = 'search' AND result_count = 0 GROUP BY query_key {top}"),
-            format!("SELECT path AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events WHERE {IN_RANGE} AND kind = 'pageview' GROUP BY path {top}"),
+            concat!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers", in_range!(), " GROUP BY question_key", top!()),
+            concat!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers", in_range!(), " AND found = 0 GROUP BY question_key", top!()),
+            concat!("SELECT page.value AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers, json_each(answers.sources) AS page", in_range!(), " GROUP BY page.value", top!()),
+            concat!("SELECT query AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events", in_range!(), " AND kind = 'search' AND result_count = 0 GROUP BY query_key", top!()),
+            concat!("SELECT path AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events", in_range!(), " AND kind = 'pageview' GROUP BY path", top!()),
         ];
-        let statements = sqls.iter().map(|sql| statement(&self.db, sql, &args)).collect::<ApiResult<Vec<_>>>()?;
+        let statements = SQLS.iter().map(|sql| statement(&self.db, sql, &args)).collect::<ApiResult<Vec<_>>>()?;
         let results = self.db.batch(statements).await.map_err(d1_error)?;
         let [answers, feedback, events, first_byte, unanswered, top_questions, gaps, cited, zero, views] = results
             .try_into()
@@ -192,14 +202,19 @@ impl AnalyticsStore {
         let (after_time, after_id) = after.cloned().unwrap_or((0, String::new()));
         let query = statement(
             &self.db,
-            &format!(
-                "SELECT a.thread_id, a.created_at, a.question, a.answer, a.sources, f.rating, a.message_id \
-                 FROM answers AS a LEFT JOIN feedback AS f ON f.message_id = a.message_id \
-                 WHERE a.domain = ?1 AND a.created_at >= ?2 AND a.created_at < ?3 \
-                 AND (a.created_at > ?4 OR (a.created_at = ?4 AND a.message_id > ?5)) \
-                 ORDER BY a.created_at, a.message_id LIMIT {CSV_PAGE_ROWS}"
-            ),
-            &[text(domain), JsValue::from_f64(from as f64), JsValue::from_f64(to as f64), number(after_time), text(&after_id)],
+            "SELECT a.thread_id, a.created_at, a.question, a.answer, a.sources, f.rating, a.message_id \
+             FROM answers AS a LEFT JOIN feedback AS f ON f.message_id = a.message_id \
+             WHERE a.domain = ?1 AND a.created_at >= ?2 AND a.created_at < ?3 \
+             AND (a.created_at > ?4 OR (a.created_at = ?4 AND a.message_id > ?5)) \
+             ORDER BY a.created_at, a.message_id LIMIT ?6",
+            &[
+                text(domain),
+                JsValue::from_f64(from as f64),
+                JsValue::from_f64(to as f64),
+                number(after_time),
+                text(&after_id),
+                number(u64::from(CSV_PAGE_ROWS)),
+            ],
         )?;
         let result = query.all().await.map_err(d1_error)?;
         Ok(rows::<Row>(&result)?
@@ -221,10 +236,14 @@ impl AnalyticsStore {
 
     /// Deletes every row older than `cutoff_ms`; answers how many went.
     pub async fn delete_before(&self, cutoff_ms: u64) -> ApiResult<u64> {
-        let statements = ["answers", "feedback", "events"]
-            .iter()
-            .map(|table| statement(&self.db, &format!("DELETE FROM {table} WHERE created_at < ?1"), &[number(cutoff_ms)]))
-            .collect::<ApiResult<Vec<_>>>()?;
+        let statements = [
+            "DELETE FROM answers WHERE created_at < ?1",
+            "DELETE FROM feedback WHERE created_at < ?1",
+            "DELETE FROM events WHERE created_at < ?1",
+        ]
+        .iter()
+        .map(|sql| statement(&self.db, sql, &[number(cutoff_ms)]))
+        .collect::<ApiResult<Vec<_>>>()?;
         let results = self.db.batch(statements).await.map_err(d1_error)?;
         let mut deleted = 0;
         for result in results {

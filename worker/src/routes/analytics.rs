@@ -1,7 +1,7 @@
 //! Feedback and analytics:
 //! - `POST /discovery/v1/assistant/{domain}/feedback` (assistant key): rate one answer, up or down.
 //! - `POST /discovery/v1/analytics/{domain}/events` (no key: `navigator.sendBeacon` sends none):
-//!   page views and searches from exported pages, stored after the response.
+//!   page views and searches from exported pages, one D1 batch per beacon.
 //! - `GET /v1/analytics/{domain}?from=&to=` (admin key): the report.
 //! - `GET /v1/analytics/{domain}/conversations.csv` (admin key): every answered question, streamed.
 
@@ -87,15 +87,10 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
     let events = parse_events(&body)?;
     // The page does this too; a visitor whose browser says "do not track" is not counted either way.
     let opted_out = header(&call.req, "dnt").as_deref() == Some("1") || header(&call.req, "sec-gpc").as_deref() == Some("1");
+    // Written before answering: a beacon's response is read by nobody, so waiting costs no reader
+    // anything, and a 204 then means stored.
     if !opted_out {
-        let store = AnalyticsStore::open(&call.env)?;
-        let request_id = call.request_id.clone();
-        let now = now_ms();
-        call.ctx.wait_until(async move {
-            if let Err(err) = store.record_events(&events, &org_id, &domain, now).await {
-                log_failure(&request_id, &err);
-            }
-        });
+        AnalyticsStore::open(&call.env)?.record_events(&events, &org_id, &domain, now_ms()).await?;
     }
     Ok(empty_response(204))
 }
