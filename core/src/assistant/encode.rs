@@ -4,8 +4,7 @@
 use serde_json::json;
 
 use crate::stream::{
-    DataStreamPart, FinishMessage, FinishReason, FinishStep, Source, SourceType, StartStep, UiChunk, Usage,
-    SSE_DONE,
+    DataStreamPart, FinishMessage, FinishReason, FinishStep, StartStep, ToolCall, ToolResult, UiChunk, Usage, SSE_DONE,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,71 +17,119 @@ pub enum Protocol {
 
 impl Protocol {
     /// Response headers beyond the rate-limit and thread headers. `Content-Encoding: identity` keeps
-    /// a gzip-asking client's stream incremental (workerd would otherwise buffer text/plain to compress).
+    /// a gzip-asking client's stream incremental (workerd would otherwise buffer text/plain to compress);
+    /// `no-transform` and `X-Accel-Buffering: no` ask proxies (nginx, CDNs) not to buffer or rewrite it.
     pub fn headers(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Protocol::DataStreamV1 => &[
                 ("content-type", "text/plain; charset=utf-8"),
                 ("x-vercel-ai-data-stream", "v1"),
                 ("content-encoding", "identity"),
-                ("cache-control", "no-cache"),
+                ("cache-control", "no-cache, no-transform"),
+                ("x-accel-buffering", "no"),
             ],
             Protocol::UiMessageStreamV2 => &[
                 ("content-type", "text/event-stream"),
                 ("x-vercel-ai-ui-message-stream", "v1"),
                 ("content-encoding", "identity"),
-                ("cache-control", "no-cache"),
+                ("cache-control", "no-cache, no-transform"),
+                ("x-accel-buffering", "no"),
             ],
         }
     }
 }
 
+/// One source as the encoder writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceRef<'a> {
+    pub url: &'a str,
+    pub title: &'a str,
+}
+
+/// The name of the tool call that carries sources on v1, as the hosted service cites.
+pub const SEARCH_TOOL_NAME: &str = "search";
+
 /// Writes one assistant message. Keeps the little state v2 needs (whether a text part is open).
+///
+/// Compatibility rules (issue #13): every part must be accepted by the oldest supported client.
+/// v1 uses only the part codes `ai@4.1.15` parses (`0 2 3 8 9 a b c d e f g`): sources travel as a
+/// `search` tool call (`9:`) and its result (`a:`), never as `h:`. v2 puts no field on a chunk that
+/// `ai@5.0.0`'s strict chunk schema lacks: the thread id travels in `messageMetadata` on `start` and
+/// `finish`, and `finish` carries no `finishReason` (accepted only from `ai@5.0.92`).
 #[derive(Debug)]
 pub struct AnswerEncoder {
     protocol: Protocol,
     message_id: String,
+    thread_id: String,
     text_open: bool,
-    sources: usize,
+    sources_sent: bool,
 }
 
 impl AnswerEncoder {
-    pub fn new(protocol: Protocol, message_id: impl Into<String>) -> Self {
-        AnswerEncoder { protocol, message_id: message_id.into(), text_open: false, sources: 0 }
+    /// `message_id` is the id the stored assistant message gets: the client sees the same one.
+    pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
+        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false }
+    }
+
+    pub fn message_id(&self) -> &str {
+        &self.message_id
     }
 
     fn text_id(&self) -> String {
         format!("{}-text", self.message_id)
     }
 
+    fn metadata(&self) -> serde_json::Value {
+        json!({ "threadId": self.thread_id })
+    }
+
+    /// The first bytes of the answer, sent before retrieval and generation start.
     pub fn start(&mut self) -> String {
         match self.protocol {
             Protocol::DataStreamV1 => {
                 DataStreamPart::StartStep(StartStep { message_id: self.message_id.clone() }).encode()
             }
             Protocol::UiMessageStreamV2 => {
-                let mut out =
-                    UiChunk::Start { message_id: Some(self.message_id.clone()), message_metadata: None }.encode_sse();
+                let mut out = UiChunk::Start { message_id: Some(self.message_id.clone()), message_metadata: Some(self.metadata()) }
+                    .encode_sse();
                 out.push_str(&UiChunk::StartStep.encode_sse());
                 out
             }
         }
     }
 
-    pub fn source(&mut self, url: &str, title: &str) -> String {
-        self.sources += 1;
-        let id = format!("source-{}", self.sources);
-        let title = (!title.is_empty()).then(|| title.to_string());
+    /// The pages the answer draws on. v1: one `search` tool call and its result (what every `ai@4`
+    /// client parses into `toolInvocations`); v2: one `source-url` chunk each.
+    pub fn sources(&mut self, query: &str, sources: &[SourceRef<'_>]) -> String {
+        if self.sources_sent {
+            return String::new();
+        }
+        self.sources_sent = true;
         match self.protocol {
-            Protocol::DataStreamV1 => DataStreamPart::Source(Source {
-                source_type: SourceType::Url,
-                id,
-                url: url.to_string(),
-                title,
-                provider_metadata: None,
-            })
-            .encode(),
-            Protocol::UiMessageStreamV2 => UiChunk::SourceUrl { source_id: id, url: url.to_string(), title }.encode_sse(),
+            Protocol::DataStreamV1 => {
+                let tool_call_id = format!("{}-search", self.message_id);
+                let result: Vec<serde_json::Value> = sources
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| json!({ "id": format!("source-{}", i + 1), "url": s.url, "title": s.title }))
+                    .collect();
+                let mut out = DataStreamPart::ToolCall(ToolCall {
+                    tool_call_id: tool_call_id.clone(),
+                    tool_name: SEARCH_TOOL_NAME.to_string(),
+                    args: json!({ "query": query }),
+                })
+                .encode();
+                out.push_str(&DataStreamPart::ToolResult(ToolResult { tool_call_id, result: json!(result) }).encode());
+                out
+            }
+            Protocol::UiMessageStreamV2 => sources
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let title = (!s.title.is_empty()).then(|| s.title.to_string());
+                    UiChunk::SourceUrl { source_id: format!("source-{}", i + 1), url: s.url.to_string(), title }.encode_sse()
+                })
+                .collect(),
         }
     }
 
@@ -104,6 +151,16 @@ impl AnswerEncoder {
         }
     }
 
+    /// Sent while a backend has produced nothing for a while, so that proxies keep the connection.
+    /// v2: an SSE comment, which the event-source parser drops. v1: an empty line, which every `ai@4`
+    /// parser filters out before parsing (`split("\n").filter(line => line !== "")`).
+    pub fn keep_alive(&self) -> &'static str {
+        match self.protocol {
+            Protocol::DataStreamV1 => "\n",
+            Protocol::UiMessageStreamV2 => ": keep-alive\n\n",
+        }
+    }
+
     fn close_text(&mut self) -> String {
         if self.protocol == Protocol::UiMessageStreamV2 && self.text_open {
             self.text_open = false;
@@ -114,7 +171,7 @@ impl AnswerEncoder {
 
     /// The end of a successful answer: finish step, the thread id where each protocol's clients look
     /// for it, and the final part.
-    pub fn finish(&mut self, reason: FinishReason, usage: Usage, thread_id: &str) -> String {
+    pub fn finish(&mut self, reason: FinishReason, usage: Usage) -> String {
         let mut out = self.close_text();
         match self.protocol {
             Protocol::DataStreamV1 => {
@@ -122,41 +179,51 @@ impl AnswerEncoder {
                     &DataStreamPart::FinishStep(FinishStep { finish_reason: reason, usage: Some(usage), is_continued: false })
                         .encode(),
                 );
-                out.push_str(&DataStreamPart::Data(vec![json!({"type": "finish", "threadId": thread_id})]).encode());
-                out.push_str(
-                    &DataStreamPart::FinishMessage(FinishMessage {
-                        finish_reason: reason,
-                        usage: Some(usage),
-                        thread_id: Some(thread_id.to_string()),
-                        extra: Default::default(),
-                    })
-                    .encode(),
-                );
+                out.push_str(&self.thread_data_part());
+                out.push_str(&self.finish_message(reason, usage));
             }
             Protocol::UiMessageStreamV2 => {
                 out.push_str(&UiChunk::FinishStep.encode_sse());
-                out.push_str(
-                    &UiChunk::Finish {
-                        finish_reason: Some(reason),
-                        message_metadata: Some(json!({"threadId": thread_id})),
-                        thread_id: Some(thread_id.to_string()),
-                    }
-                    .encode_sse(),
-                );
-                out.push_str(SSE_DONE);
+                out.push_str(&self.ui_finish());
             }
         }
         out
     }
 
-    /// A failure after the stream started: the error part ends the stream.
+    fn thread_data_part(&self) -> String {
+        DataStreamPart::Data(vec![json!({"type": "finish", "threadId": self.thread_id})]).encode()
+    }
+
+    fn finish_message(&self, reason: FinishReason, usage: Usage) -> String {
+        DataStreamPart::FinishMessage(FinishMessage {
+            finish_reason: reason,
+            usage: Some(usage),
+            thread_id: Some(self.thread_id.clone()),
+            extra: Default::default(),
+        })
+        .encode()
+    }
+
+    fn ui_finish(&self) -> String {
+        let mut out =
+            UiChunk::Finish { finish_reason: None, message_metadata: Some(self.metadata()), thread_id: None }.encode_sse();
+        out.push_str(SSE_DONE);
+        out
+    }
+
+    /// A failure after the stream started: the error part, then a proper end (`d:` on v1; `finish`
+    /// and `[DONE]` on v2) so that no client waits for more. `message` is shown to readers: it must
+    /// carry no internal detail.
     pub fn error(&mut self, message: &str) -> String {
         let mut out = self.close_text();
         match self.protocol {
-            Protocol::DataStreamV1 => out.push_str(&DataStreamPart::Error(message.to_string()).encode()),
+            Protocol::DataStreamV1 => {
+                out.push_str(&DataStreamPart::Error(message.to_string()).encode());
+                out.push_str(&self.finish_message(FinishReason::Error, Usage { prompt_tokens: 0, completion_tokens: 0 }));
+            }
             Protocol::UiMessageStreamV2 => {
                 out.push_str(&UiChunk::Error { error_text: message.to_string() }.encode_sse());
-                out.push_str(SSE_DONE);
+                out.push_str(&self.ui_finish());
             }
         }
         out
@@ -177,23 +244,26 @@ mod tests {
         Usage { prompt_tokens: 10, completion_tokens: 3 }
     }
 
+    const X: SourceRef<'static> = SourceRef { url: "https://d/x", title: "X" };
+
     #[test]
-    fn v1_answer_has_start_source_text_finish_step_data_and_finish_in_order() {
-        let mut enc = AnswerEncoder::new(Protocol::DataStreamV1, "msg_1");
-        let body = [enc.start(), enc.source("https://d/x", "X"), enc.text("Hello "), enc.text("world"), enc.finish(FinishReason::Stop, usage(), "thr_1")].concat();
+    fn v1_answer_uses_only_codes_ai_4_1_15_parses() {
+        let mut enc = AnswerEncoder::new(Protocol::DataStreamV1, "msg_1", "thr_1");
+        let body = [enc.start(), enc.sources("q", &[X]), enc.text("Hello "), enc.text("world"), enc.finish(FinishReason::Stop, usage())].concat();
         let codes: Vec<char> = body.lines().map(|l| l.chars().next().unwrap()).collect();
-        assert_eq!(codes, vec!['f', 'h', '0', '0', 'e', '2', 'd']);
-        assert!(body.contains(r#"2:[{"threadId":"thr_1","type":"finish"}]"#) || body.contains(r#"2:[{"type":"finish","threadId":"thr_1"}]"#));
-        assert!(body.ends_with("\n"));
+        assert_eq!(codes, vec!['f', '9', 'a', '0', '0', 'e', '2', 'd']);
+        assert!(codes.iter().all(|c| "0238abcdefg9".contains(*c)));
+        assert!(body.contains(r#"f:{"messageId":"msg_1"}"#));
+        assert!(body.contains(r#""toolName":"search""#) && body.contains(r#""url":"https://d/x""#));
         assert!(body.lines().last().unwrap().contains(r#""threadId":"thr_1""#));
         let events = DataStreamDecoder::new().push_str(&body);
         assert!(events.iter().all(|e| matches!(e, DecodedEvent::Part(_))));
     }
 
     #[test]
-    fn v2_answer_opens_and_closes_the_text_part_and_ends_with_done() {
-        let mut enc = AnswerEncoder::new(Protocol::UiMessageStreamV2, "msg_2");
-        let body = [enc.start(), enc.source("https://d/x", "X"), enc.text("Hi"), enc.text("!"), enc.finish(FinishReason::Stop, usage(), "thr_2")].concat();
+    fn v2_answer_carries_the_thread_in_metadata_only() {
+        let mut enc = AnswerEncoder::new(Protocol::UiMessageStreamV2, "msg_2", "thr_2");
+        let body = [enc.start(), enc.sources("q", &[X]), enc.text("Hi"), enc.text("!"), enc.finish(FinishReason::Stop, usage())].concat();
         let mut decoder = UiStreamDecoder::new();
         let mut events = decoder.push_str(&body);
         events.extend(decoder.finish());
@@ -206,24 +276,37 @@ mod tests {
             })
             .collect();
         assert_eq!(types, ["start", "start-step", "source-url", "text-start", "text-delta", "text-delta", "text-end", "finish-step", "finish", "[DONE]"]);
-        assert!(body.contains(r#""messageMetadata":{"threadId":"thr_2"}"#));
+        assert!(body.contains(r#"{"type":"start","messageId":"msg_2","messageMetadata":{"threadId":"thr_2"}}"#));
+        assert!(body.contains(r#"{"type":"finish","messageMetadata":{"threadId":"thr_2"}}"#));
+        assert!(!body.contains("finishReason"));
     }
 
     #[test]
-    fn errors_end_the_stream_in_each_protocol() {
-        let mut v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m");
-        assert_eq!(v1.error("upstream failed"), "3:\"upstream failed\"\n");
-        let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m");
+    fn errors_end_the_stream_properly_in_each_protocol() {
+        let mut v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
+        let out = v1.error("upstream failed");
+        assert!(out.starts_with("3:\"upstream failed\"\nd:{\"finishReason\":\"error\""));
+        let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
         let _ = v2.text("partial");
         let out = v2.error("upstream failed");
         assert!(out.contains("text-end"));
         assert!(out.contains(r#""errorText":"upstream failed""#));
+        assert!(out.contains(r#""type":"finish""#));
         assert!(out.ends_with(SSE_DONE));
     }
 
     #[test]
+    fn keep_alives_decode_to_nothing() {
+        let v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
+        assert!(DataStreamDecoder::new().push_str(v1.keep_alive()).is_empty());
+        let v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
+        let mut decoder = UiStreamDecoder::new();
+        assert!(decoder.push_str(v2.keep_alive()).iter().all(|e| !matches!(e, UiEvent::Chunk(_))));
+    }
+
+    #[test]
     fn empty_deltas_write_nothing() {
-        let mut enc = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m");
+        let mut enc = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
         assert_eq!(enc.text(""), "");
     }
 }

@@ -27,7 +27,8 @@ pub struct StoredSource {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredMessage {
-    /// Answers carry the id their stream's start part gave the client, which feedback names.
+    /// For assistant messages, the id the stream gave the client (feedback names it); for user
+    /// messages, the client's own id when it sent one (v5+), so a regenerate can name it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub role: String,
@@ -67,11 +68,109 @@ pub struct OwnerQuery {
     pub domain: Option<String>,
 }
 
-const RECORD_KEY: &str = "thread";
+/// The thread without its messages: owner, times and which message keys are live.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ThreadMeta {
+    thread_id: String,
+    org_id: String,
+    domain: String,
+    created_at: String,
+    updated_at: String,
+    /// Messages live under `message:{seq}` for `first_seq <= seq < next_seq`.
+    first_seq: u64,
+    next_seq: u64,
+}
+
+/// One storage value per message: a single record holding the whole thread outgrew the Durable
+/// Object value limit (128 KiB) long before [`MAX_STORED_MESSAGES`] long messages, after which every
+/// answer on the thread failed.
+const META_KEY: &str = "meta";
+/// Where threads written before per-message storage keep their single record; moved on first use.
+const LEGACY_RECORD_KEY: &str = "thread";
+
+fn message_key(seq: u64) -> String {
+    format!("message:{seq:012}")
+}
 
 #[durable_object]
 pub struct AssistantThread {
     state: State,
+}
+
+impl AssistantThread {
+    async fn meta(&self) -> Result<Option<ThreadMeta>> {
+        let storage = self.state.storage();
+        if let Some(meta) = storage.get::<ThreadMeta>(META_KEY).await? {
+            return Ok(Some(meta));
+        }
+        let Some(legacy) = storage.get::<ThreadRecord>(LEGACY_RECORD_KEY).await? else { return Ok(None) };
+        let meta = ThreadMeta {
+            thread_id: legacy.thread_id,
+            org_id: legacy.org_id,
+            domain: legacy.domain,
+            created_at: legacy.created_at,
+            updated_at: legacy.updated_at,
+            first_seq: 0,
+            next_seq: legacy.messages.len() as u64,
+        };
+        for (seq, message) in legacy.messages.iter().enumerate() {
+            storage.put(&message_key(seq as u64), message).await?;
+        }
+        storage.put(META_KEY, &meta).await?;
+        storage.delete(LEGACY_RECORD_KEY).await?;
+        Ok(Some(meta))
+    }
+
+    async fn record(&self, meta: ThreadMeta) -> Result<ThreadRecord> {
+        let storage = self.state.storage();
+        let mut messages = Vec::with_capacity((meta.next_seq - meta.first_seq) as usize);
+        for seq in meta.first_seq..meta.next_seq {
+            if let Some(message) = storage.get::<StoredMessage>(&message_key(seq)).await? {
+                messages.push(message);
+            }
+        }
+        Ok(ThreadRecord {
+            thread_id: meta.thread_id,
+            org_id: meta.org_id,
+            domain: meta.domain,
+            created_at: meta.created_at,
+            updated_at: meta.updated_at,
+            messages,
+        })
+    }
+
+    async fn append(&self, append: AppendRequest) -> Result<Response> {
+        let storage = self.state.storage();
+        let mut meta = match self.meta().await? {
+            Some(meta) if meta.org_id == append.org_id && meta.domain == append.domain => meta,
+            Some(_) => return not_found(),
+            None if append.create => ThreadMeta {
+                thread_id: append.thread_id.clone(),
+                org_id: append.org_id.clone(),
+                domain: append.domain.clone(),
+                created_at: append.now.clone(),
+                updated_at: append.now.clone(),
+                first_seq: 0,
+                next_seq: 0,
+            },
+            None => return not_found(),
+        };
+        for mut message in append.messages {
+            if message.content.chars().count() > MAX_STORED_CHARS {
+                message.content = message.content.chars().take(MAX_STORED_CHARS).collect();
+            }
+            storage.put(&message_key(meta.next_seq), &message).await?;
+            meta.next_seq += 1;
+        }
+        while meta.next_seq - meta.first_seq > MAX_STORED_MESSAGES as u64 {
+            storage.delete(&message_key(meta.first_seq)).await?;
+            meta.first_seq += 1;
+        }
+        meta.updated_at = append.now;
+        storage.put(META_KEY, &meta).await?;
+        Response::from_json(&self.record(meta).await?)
+    }
 }
 
 impl DurableObject for AssistantThread {
@@ -80,45 +179,15 @@ impl DurableObject for AssistantThread {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
-        let storage = self.state.storage();
         match (req.method().to_string().as_str(), req.path().as_str()) {
-            ("POST", "/append") => {
-                let append: AppendRequest = req.json().await?;
-                let existing: Option<ThreadRecord> = storage.get(RECORD_KEY).await?;
-                let mut record = match existing {
-                    Some(record) if record.org_id == append.org_id && record.domain == append.domain => record,
-                    Some(_) => return not_found(),
-                    None if append.create => ThreadRecord {
-                        thread_id: append.thread_id.clone(),
-                        org_id: append.org_id.clone(),
-                        domain: append.domain.clone(),
-                        created_at: append.now.clone(),
-                        updated_at: append.now.clone(),
-                        messages: Vec::new(),
-                    },
-                    None => return not_found(),
-                };
-                for mut message in append.messages {
-                    if message.content.chars().count() > MAX_STORED_CHARS {
-                        message.content = message.content.chars().take(MAX_STORED_CHARS).collect();
-                    }
-                    record.messages.push(message);
-                }
-                let overflow = record.messages.len().saturating_sub(MAX_STORED_MESSAGES);
-                record.messages.drain(..overflow);
-                record.updated_at = append.now;
-                storage.put(RECORD_KEY, &record).await?;
-                Response::from_json(&record)
-            }
+            ("POST", "/append") => self.append(req.json().await?).await,
             ("POST", "/get") => {
                 let owner: OwnerQuery = req.json().await?;
-                let record: Option<ThreadRecord> = storage.get(RECORD_KEY).await?;
-                match record {
-                    Some(record)
-                        if record.org_id == owner.org_id
-                            && owner.domain.as_ref().is_none_or(|d| d == &record.domain) =>
+                match self.meta().await? {
+                    Some(meta)
+                        if meta.org_id == owner.org_id && owner.domain.as_ref().is_none_or(|d| d == &meta.domain) =>
                     {
-                        Response::from_json(&record)
+                        Response::from_json(&self.record(meta).await?)
                     }
                     _ => not_found(),
                 }

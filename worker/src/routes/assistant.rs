@@ -3,7 +3,7 @@
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
 use docs_edge_core::analytics::record::AnswerFacts;
-use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol};
+use docs_edge_core::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceRef};
 use docs_edge_core::assistant::extractive::compose_answer;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
@@ -95,13 +95,11 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         .collect();
 
     let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();
-    let message_id = random_id("msg_", 8)?;
     let answer = Generation {
         env: call.env.clone(),
         config: call.config.clone(),
         backend,
-        encoder: AnswerEncoder::new(protocol, message_id.clone()),
-        message_id,
+        encoder: AnswerEncoder::new(protocol, random_id("msg_", 8)?, thread_id.clone()),
         started_ms,
         first_text_ms: None,
         request,
@@ -133,8 +131,6 @@ struct Generation {
     config: Config,
     backend: Backend,
     encoder: AnswerEncoder,
-    /// The answer's id, as the stream's start part gives it to the client (feedback names it).
-    message_id: String,
     started_ms: u64,
     /// When the first text part went out: the first byte a reader sees of the answer.
     first_text_ms: Option<u64>,
@@ -180,8 +176,7 @@ impl Generation {
                     self.send(part);
                     return;
                 }
-                let thread_id = self.thread.thread_id.clone();
-                let part = self.encoder.finish(reason, usage, &thread_id);
+                let part = self.encoder.finish(reason, usage);
                 self.send(part);
                 // The client has the whole answer once the stream ends; analytics come after.
                 self.sender.close_channel();
@@ -206,13 +201,9 @@ impl Generation {
             }
             sources.push(StoredSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });
         }
-        for source in &sources {
-            let part = self.encoder.source(&source.url, &source.title);
-            if !self.send(part) {
-                return None;
-            }
-        }
-        Some(sources)
+        let refs: Vec<SourceRef> = sources.iter().map(|s| SourceRef { url: &s.url, title: &s.title }).collect();
+        let part = self.encoder.sources(&self.query_text, &refs);
+        self.send(part).then_some(sources)
     }
 
     fn extractive(&mut self) -> Outcome {
@@ -304,7 +295,7 @@ impl Generation {
         let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
         let finished = now_ms();
         let facts = AnswerFacts {
-            message_id: &self.message_id,
+            message_id: self.encoder.message_id(),
             thread_id: &self.thread.thread_id,
             org_id: &self.thread.org_id,
             domain: &self.thread.domain,
@@ -327,9 +318,16 @@ impl Generation {
         let now = now_iso();
         self.thread.now = now.clone();
         self.thread.messages = vec![
-            StoredMessage { id: None, role: "user".into(), content: question, created_at: now.clone(), sources: Vec::new() },
             StoredMessage {
-                id: Some(self.message_id.clone()),
+                id: None,
+                role: "user".into(),
+                content: question,
+                created_at: now.clone(),
+                sources: Vec::new(),
+            },
+            // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
+            StoredMessage {
+                id: Some(self.encoder.message_id().to_string()),
                 role: "assistant".into(),
                 content: answer,
                 created_at: now,
