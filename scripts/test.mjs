@@ -94,8 +94,9 @@ async function main() {
   const secrets = {
     ROOT_TOKEN: randomBytes(24).toString('hex'),
     LINK_SIGNING_KEY: randomBytes(24).toString('hex'),
+    ANALYTICS_SALT: randomBytes(24).toString('hex'),
   };
-  const worker = await startWorker({ persistTo: state, vars: secrets, logFile });
+  const worker = await startWorker({ persistTo: state, vars: secrets, logFile, testScheduled: true });
   try {
     const files = only.length > 0 ? only : readdirSync(join(root, 'tests'))
       .filter((f) => f.endsWith('.test.mjs'))
