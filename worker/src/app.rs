@@ -98,6 +98,8 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::Page => routes::search::page(call).await,
         Route::AssistantV1 => routes::assistant::message_v1(call).await,
         Route::AssistantV2 => routes::assistant::message_v2(call).await,
+        Route::AssistantV2Resume => routes::assistant::resume_v2(call).await,
+        Route::AssistantV2Stop => routes::assistant::stop_v2(call).await,
         Route::Mcp => routes::mcp::post(call).await,
         Route::LlmsTxt => routes::llms::llms_txt(call).await,
         Route::LlmsFullTxt => routes::llms::llms_full_txt(call).await,

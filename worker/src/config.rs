@@ -9,6 +9,7 @@ use worker::Env;
 pub const KV_BINDING: &str = "STATE";
 pub const R2_BINDING: &str = "DOCS";
 pub const THREADS_BINDING: &str = "THREADS";
+pub const CHATS_BINDING: &str = "CHATS";
 pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
 pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
 pub const ANALYTICS_BINDING: &str = "ANALYTICS";

@@ -3,10 +3,12 @@
 use worker::{event, Context, Env, Request, Response, Result, ScheduleContext, ScheduledEvent};
 
 mod agent_docs;
+mod answer;
 mod analytics_store;
 mod answer_analytics;
 mod app;
 mod auth;
+mod chats;
 mod clock;
 mod config;
 mod cors;

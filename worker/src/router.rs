@@ -26,6 +26,8 @@ pub enum Route {
     Page,
     AssistantV1,
     AssistantV2,
+    AssistantV2Resume,
+    AssistantV2Stop,
     Mcp,
     LlmsTxt,
     LlmsFullTxt,
@@ -58,6 +60,8 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
     ("POST", "/discovery/v1/page/{domain}", Route::Page),
     ("POST", "/discovery/v1/assistant/{domain}/message", Route::AssistantV1),
     ("POST", "/discovery/v2/assistant/{domain}/message", Route::AssistantV2),
+    ("GET", "/discovery/v2/assistant/{domain}/message/{chatId}/stream", Route::AssistantV2Resume),
+    ("POST", "/discovery/v2/assistant/{domain}/message/{chatId}/stop", Route::AssistantV2Stop),
     ("POST", "/discovery/v1/mcp/{domain}", Route::Mcp),
     ("GET", "/discovery/v1/llms/{domain}/llms.txt", Route::LlmsTxt),
     ("GET", "/discovery/v1/llms/{domain}/llms-full.txt", Route::LlmsFullTxt),
@@ -78,7 +82,7 @@ impl Route {
     pub fn feature(self) -> Option<Feature> {
         match self {
             Route::Search | Route::Page => Some(Feature::Search),
-            Route::AssistantV1 | Route::AssistantV2 | Route::GetThread => Some(Feature::Assistant),
+            Route::AssistantV1 | Route::AssistantV2 | Route::AssistantV2Resume | Route::AssistantV2Stop | Route::GetThread => Some(Feature::Assistant),
             Route::AnalyticsEvents | Route::AnalyticsReport => Some(Feature::Analytics),
             Route::StartExport | Route::GetExport | Route::CreateBundle | Route::DownloadBundle => {
                 Some(Feature::StaticExport)

@@ -13,12 +13,18 @@
 //! [`RESUME_WINDOW_MS`]" (replay it) and "nothing to resume" (`204`).
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::validate::{object, FieldError, Path};
 
 /// An entry is sealed (stored) once its open tail reaches this many bytes.
 pub const ENTRY_BYTES: usize = 8 * 1024;
 /// The most a journal holds: far above a 1,024-token answer's few tens of KB of SSE, so only a
 /// runaway backend reaches it.
 pub const MAX_JOURNAL_BYTES: u64 = 1 << 20;
+/// Room kept for an answer's end once the journal is nearly full: the generation is stopped when
+/// less than this is left, so its finish chunk and `[DONE]` still fit.
+pub const END_RESERVE_BYTES: u64 = 64 * 1024;
 /// A finished answer stays resumable this long after its end.
 pub const RESUME_WINDOW_MS: u64 = 60_000;
 /// A chat id the client chooses (AI SDK `useChat({ id })`, default a 16-character id): at most this long.
@@ -34,6 +40,21 @@ pub fn check_chat_id(id: &str) -> Result<(), &'static str> {
         return Err("must be one path segment: no '/', whitespace or control characters, not '.' or '..'");
     }
     Ok(())
+}
+
+/// The chat a v2 request's answer is resumable under, when it opts in: `"resumable": true` with the
+/// chat's `id` (what `DefaultChatTransport` sends as `id`, and later puts in `GET {api}/{id}/stream`).
+/// Without `resumable` (or `false`) the answer is bound to its request, as before.
+pub fn resumable_chat(body: &Value) -> Result<Option<String>, FieldError> {
+    let root = object(body, &Path::root())?;
+    match body.get("resumable") {
+        None | Some(Value::Bool(false)) | Some(Value::Null) => return Ok(None),
+        Some(Value::Bool(true)) => {}
+        Some(_) => return Err(root.field_path("resumable").error("must be a boolean")),
+    }
+    let id = root.opt_str("id")?.ok_or_else(|| root.field_path("id").error("is required when resumable is true (the chat id)"))?;
+    check_chat_id(id).map_err(|rule| root.field_path("id").error(rule))?;
+    Ok(Some(id.to_string()))
 }
 
 /// One sealed entry, to be stored under its sequence number.
@@ -95,6 +116,11 @@ impl Journal {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Time to stop the generation: only [`END_RESERVE_BYTES`] are left.
+    pub fn nearly_full(&self) -> bool {
+        self.len() + END_RESERVE_BYTES >= self.limit
     }
 
     /// Appends one whole chunk; the entry it sealed, if the open tail reached [`ENTRY_BYTES`].
@@ -281,10 +307,13 @@ mod tests {
 
     #[test]
     fn the_journal_is_bounded_by_bytes() {
-        let mut journal = Journal::with_limit(10);
+        let mut journal = Journal::with_limit(END_RESERVE_BYTES + 10);
+        assert!(!journal.nearly_full());
         assert!(journal.append("0123456789").is_ok());
+        assert!(journal.nearly_full(), "stop generating: only the end's reserve is left");
+        assert!(journal.append(&"e".repeat(END_RESERVE_BYTES as usize)).is_ok(), "the end still fits");
         assert_eq!(journal.append("x"), Err(JournalFull));
-        assert_eq!(journal.len(), 10, "the refused chunk is not half-appended");
+        assert_eq!(journal.len(), END_RESERVE_BYTES + 10, "the refused chunk is not half-appended");
     }
 
     #[test]
@@ -308,6 +337,17 @@ mod tests {
         assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS), Resumable::Nothing);
         assert!(chat.expired(5_000 + RESUME_WINDOW_MS));
         assert!(chat.owned_by("o", "d") && !chat.owned_by("o", "other") && !chat.owned_by("x", "d"));
+    }
+
+    #[test]
+    fn only_an_explicit_opt_in_makes_an_answer_resumable() {
+        use serde_json::json;
+        assert_eq!(resumable_chat(&json!({"id": "c1"})).unwrap(), None);
+        assert_eq!(resumable_chat(&json!({"id": "c1", "resumable": false})).unwrap(), None);
+        assert_eq!(resumable_chat(&json!({"id": "c1", "resumable": true})).unwrap(), Some("c1".into()));
+        assert_eq!(resumable_chat(&json!({"resumable": "yes"})).unwrap_err().to_string(), "resumable: must be a boolean");
+        assert!(resumable_chat(&json!({"resumable": true})).unwrap_err().to_string().starts_with("id: is required"));
+        assert!(resumable_chat(&json!({"resumable": true, "id": "a/b"})).unwrap_err().to_string().starts_with("id: must be one path segment"));
     }
 
     #[test]

@@ -3,3 +3,4 @@
 pub mod export_job;
 pub mod export_org;
 pub mod thread;
+pub mod chat;

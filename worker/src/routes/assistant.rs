@@ -1,26 +1,27 @@
 //! `POST /discovery/v1/assistant/{domain}/message` (AI SDK v4 data stream) and
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
+//!
+//! A v2 request with `"resumable": true` (and its chat `id`) hands generation to the chat's Durable
+//! Object; then `GET …/message/{chatId}/stream` replays and follows it, and `POST
+//! …/message/{chatId}/stop` ends it for every reader.
 
-use docs_edge_core::analytics::record::AnswerFacts;
-use docs_edge_core::assistant::encode::Protocol;
-use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
+use docs_edge_core::assistant::encode::{AnswerEncoder, Protocol};
 use docs_edge_core::assistant::offline::retrieve;
-use docs_edge_core::assistant::passage::Passage;
-use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
-use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
-use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
+use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest};
+use docs_edge_core::assistant::resume::{check_chat_id, resumable_chat};
 use futures_channel::mpsc;
-use worker::{Env, Response};
+use worker::Response;
 
+use crate::answer::{send_bytes, AnswerJob, Generation, PartSender};
 use crate::app::Call;
-use crate::answer_analytics;
-use crate::clock::{now_iso, now_ms};
-use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
+use crate::chats::{self, ChatKey, ReadReply};
+use crate::clock::now_ms;
+use crate::durable::thread::AppendRequest;
 use crate::error::{ApiError, ApiResult};
-use crate::generation::{keep_alive_interval, stream_llm, Backend};
-use crate::http::read_json_object;
+use crate::generation::{keep_alive_interval, Backend};
+use crate::http::{empty_response, json_response, read_json_object};
 use crate::random::random_id;
 use crate::routes::discovery::{authorize, Caller};
 use crate::sites::live_index;
@@ -38,16 +39,33 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let started_ms = now_ms();
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
-    let request = match protocol {
-        Protocol::DataStreamV1 => parse_v1(&body)?,
-        Protocol::UiMessageStreamV2 => parse_v2(&body)?,
+    let (request, chat_id) = match protocol {
+        Protocol::DataStreamV1 => (parse_v1(&body)?, None),
+        Protocol::UiMessageStreamV2 => (parse_v2(&body)?, resumable_chat(&body)?),
     };
-    let (answer, receiver) = prepare(call, caller, request, protocol, started_ms).await?;
-    call.response_headers.push(("x-thread-id".into(), answer.thread.thread_id.clone()));
-    // wait_until keeps the isolate working on the answer for as long as the stream is read.
-    call.ctx.wait_until(async move {
-        answer.run().await;
-    });
+    let key = chat_id.map(|chat_id| ChatKey { org_id: caller.key.org_id.clone(), domain: caller.domain.clone(), chat_id });
+    let (job, backend) = prepare(call, caller, request, started_ms).await?;
+    call.response_headers.push(("x-thread-id".into(), job.thread.thread_id.clone()));
+    let (sender, receiver) = mpsc::unbounded();
+    match key {
+        None => {
+            let answer = Generation::new(call.env.clone(), backend, job, protocol, sender);
+            // wait_until keeps the isolate working on the answer for as long as the stream is read.
+            call.ctx.wait_until(async move {
+                answer.run().await;
+            });
+        }
+        Some(key) => {
+            // The chat's object generates; this request is only its first reader.
+            chats::start(&call.env, &key, &job).await?;
+            let first = chats::read(&call.env, &key, 0, 0).await?;
+            follow_chat(call, key, first, sender);
+        }
+    }
+    stream_response(receiver, protocol)
+}
+
+fn stream_response(receiver: crate::answer::PartReceiver, protocol: Protocol) -> ApiResult<Response> {
     let mut response = Response::from_stream(receiver)?;
     let headers = response.headers_mut();
     for (name, value) in protocol.headers() {
@@ -56,25 +74,73 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     Ok(response)
 }
 
-/// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
-/// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
-pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
-    // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
-    let (answer, _stream) = prepare(call, caller, request, Protocol::UiMessageStreamV2, now_ms()).await?;
-    let answer = answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
-    Ok((answer.text, answer.sources.into_iter().map(|s| (s.title, s.url)).collect()))
+/// `GET /discovery/v2/assistant/{domain}/message/{chatId}/stream` (`useChat({ resume: true })`):
+/// the chat's running answer, or one that ended within the window, from its first byte and then
+/// live; `204` when there is none.
+pub async fn resume_v2(call: &mut Call) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let key = chat_key(call, caller)?;
+    let first = chats::read(&call.env, &key, 0, 0).await?;
+    if first.nothing {
+        return Ok(empty_response(204));
+    }
+    call.response_headers.push(("x-thread-id".into(), first.thread_id.clone()));
+    let (sender, receiver) = mpsc::unbounded();
+    follow_chat(call, key, first, sender);
+    stream_response(receiver, Protocol::UiMessageStreamV2)
 }
 
-type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
+/// `POST /discovery/v2/assistant/{domain}/message/{chatId}/stop`: ends the chat's running answer for
+/// every reader (finish and `[DONE]`; the partial answer is recorded in the thread). `{"stopped":
+/// false}` when nothing was running.
+pub async fn stop_v2(call: &mut Call) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let key = chat_key(call, caller)?;
+    let stopped = chats::stop(&call.env, &key).await?;
+    json_response(200, &serde_json::json!({ "stopped": stopped }))
+}
+
+fn chat_key(call: &Call, caller: Caller) -> ApiResult<ChatKey> {
+    let chat_id = call.param(1).to_string();
+    check_chat_id(&chat_id).map_err(|rule| ApiError::Invalid(format!("chatId: {rule}")))?;
+    Ok(ChatKey { org_id: caller.key.org_id, domain: caller.domain, chat_id })
+}
+
+/// Moves the chat's journal to this reader: `first`, then long-polls from where it ends until the
+/// answer ends or the reader leaves. While nothing new arrives a keep-alive goes out.
+fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) {
+    let env = call.env.clone();
+    let wait_ms = keep_alive_interval(&env).as_millis() as u64;
+    let keep_alive = AnswerEncoder::new(Protocol::UiMessageStreamV2, "", "").keep_alive();
+    call.ctx.wait_until(async move {
+        let mut reply = first;
+        loop {
+            let progressed = !reply.text.is_empty();
+            if !send_bytes(&sender, std::mem::take(&mut reply.text)) {
+                return;
+            }
+            if reply.ended {
+                return;
+            }
+            if !progressed && !send_bytes(&sender, keep_alive.to_string()) {
+                return;
+            }
+            reply = match chats::read(&env, &key, reply.next, wait_ms).await {
+                Ok(next) => next,
+                Err(err) => {
+                    crate::answer::log_failure("", &format!("chat journal unreadable: {err:?}"));
+                    let end = AnswerEncoder::new(Protocol::UiMessageStreamV2, reply.message_id.clone(), reply.thread_id.clone())
+                        .error("the answer stream was interrupted");
+                    send_bytes(&sender, end);
+                    return;
+                }
+            };
+        }
+    });
+}
 
 /// Everything before generation: the thread, retrieval from the live index, the backend.
-async fn prepare(
-    call: &Call,
-    caller: Caller,
-    request: AssistantRequest,
-    protocol: Protocol,
-    started_ms: u64,
-) -> ApiResult<(Generation, PartReceiver)> {
+async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, started_ms: u64) -> ApiResult<(AnswerJob, Backend)> {
     let backend = Backend::from_env(&call.env)?;
 
     let (thread_id, create_thread, keep) = match &request.thread_id {
@@ -93,13 +159,9 @@ async fn prepare(
     let (_, index) = live_index(&call.env, &caller.domain).await?;
     let (query_text, passages) = retrieve(&index, &request, &caller.domain);
 
-    let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();
-    let answer = Generation {
-        env: call.env.clone(),
-        backend,
+    let job = AnswerJob {
+        message_id: random_id("msg_", 8)?,
         started_ms,
-        first_text_ms: None,
-        session: AnswerSession::new(protocol, random_id("msg_", 8)?, thread_id.clone()),
         request,
         passages,
         query_text,
@@ -113,190 +175,17 @@ async fn prepare(
             messages: Vec::new(),
         },
         request_id: call.request_id.clone(),
-        sender,
     };
-    Ok((answer, receiver))
+    Ok((job, backend))
 }
 
-struct Generation {
-    env: Env,
-    backend: Backend,
-    started_ms: u64,
-    /// When the first text part went out: the first byte a reader sees of the answer.
-    first_text_ms: Option<u64>,
-    session: AnswerSession,
-    request: AssistantRequest,
-    passages: Vec<Passage>,
-    /// The question with what a follow-up leaves implicit ("and how long is it valid?").
-    query_text: String,
-    thread: AppendRequest,
-    request_id: String,
-    sender: mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>,
-}
-
-impl Generation {
-    /// False once the client has gone: the receiver was dropped with the response stream.
-    fn send(&self, text: String) -> bool {
-        send_bytes(&self.sender, text)
-    }
-
-    /// Generates, records and streams the answer; the answer once recorded.
-    async fn run(mut self) -> Option<CompletedAnswer> {
-        let start = self.session.start();
-        if !self.send(start) {
-            return None;
-        }
-        let delivered = match self.backend.clone() {
-            Backend::Extractive => self.extractive(),
-            backend => self.llm(&backend).await,
-        };
-        if !delivered || self.sender.is_closed() {
-            return None;
-        }
-        match self.session.outcome() {
-            Ok(answer) => {
-                // Recorded before the finish part goes out, so a client that continues the thread the
-                // moment it reads the id finds it.
-                if let Err(err) = self.record(&answer).await {
-                    log_failure(&self.request_id, &format!("thread not recorded: {err:?}"));
-                    let part = self.session.fail("the conversation could not be saved");
-                    self.send(part);
-                    return None;
-                }
-                let part = self.session.finish(&answer);
-                self.send(part);
-                // The client has the whole answer once the stream ends; analytics come after.
-                self.sender.close_channel();
-                self.record_analytics(&answer).await;
-                Some(answer)
-            }
-            Err(detail) => {
-                log_failure(&self.request_id, &detail);
-                let part = self.session.fail("the answer could not be completed: the language model failed");
-                self.send(part);
-                None
-            }
-        }
-    }
-
-    /// False when the client went away.
-    fn extractive(&mut self) -> bool {
-        let parts = self.session.extractive(&self.query_text, &self.passages, self.request.question());
-        self.first_text_ms.get_or_insert_with(now_ms);
-        parts.into_iter().all(|part| self.send(part))
-    }
-
-    /// False when the client went away.
-    async fn llm(&mut self, backend: &Backend) -> bool {
-        let part = self.session.cite(&self.query_text, &self.passages, 0..self.passages.len());
-        if !self.send(part) {
-            return false;
-        }
-        let turns: Vec<(PromptRole, &str)> = self
-            .request
-            .conversation
-            .iter()
-            .filter_map(|t| match t.role {
-                Role::User => Some((PromptRole::User, t.text.as_str())),
-                Role::Assistant => Some((PromptRole::Assistant, t.text.as_str())),
-                // Client-sent system and data turns could rewrite the rules: not passed on.
-                _ => None,
-            })
-            .collect();
-        let context: Vec<&str> = self.request.context.iter().map(|c| c.value.as_str()).collect();
-        let prompt = build_prompt(
-            &PromptInput {
-                site_name: &self.thread.domain,
-                turns: &turns,
-                passages: &self.passages,
-                current_path: self.request.current_path.as_deref(),
-                context: &context,
-            },
-            &PromptBudget::default(),
-        );
-        let keep_alive = self.session.keep_alive();
-        let session = &mut self.session;
-        let sender = &self.sender;
-        let idle = keep_alive_interval(&self.env);
-        let first_text_ms = &mut self.first_text_ms;
-        let on_idle = || send_bytes(sender, keep_alive.to_string());
-        let result = stream_llm(backend, &prompt, idle, on_idle, |event| {
-            if matches!(event, LlmEvent::TextDelta(_)) {
-                first_text_ms.get_or_insert_with(now_ms);
-            }
-            match session.on_llm_event(event) {
-                Next::Continue(bytes) => send_bytes(sender, bytes),
-                Next::Done => false,
-            }
-        })
-        .await;
-        if let Err(detail) = result {
-            self.session.on_backend_error(detail);
-        }
-        true
-    }
-
-    async fn record_analytics(&self, answer: &CompletedAnswer) {
-        let cited: Vec<String> = answer.sources.iter().map(|s| s.id.clone()).collect();
-        let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
-        let finished = now_ms();
-        let facts = AnswerFacts {
-            message_id: &answer.message_id,
-            thread_id: &self.thread.thread_id,
-            org_id: &self.thread.org_id,
-            domain: &self.thread.domain,
-            started_ms: self.started_ms,
-            first_byte_ms: self.first_text_ms.unwrap_or(finished),
-            finished_ms: finished,
-            question: self.request.question(),
-            answer: &answer.text,
-            scores: &scores,
-            cited_paths: &cited,
-            backend: self.backend.name(),
-            fingerprint: Some(self.request.fp.as_str()),
-            salt: None,
-            new_thread: self.thread.create,
-        };
-        answer_analytics::record(&self.env, facts, &self.request_id).await;
-    }
-
-    async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
-        let now = now_iso();
-        self.thread.now = now.clone();
-        self.thread.messages = vec![
-            StoredMessage {
-                id: self.request.question_id.clone(),
-                role: "user".into(),
-                content: self.request.question().to_string(),
-                created_at: now.clone(),
-                sources: Vec::new(),
-            },
-            // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
-            StoredMessage {
-                id: Some(answer.message_id.clone()),
-                role: "assistant".into(),
-                content: answer.text.clone(),
-                created_at: now,
-                sources: answer
-                    .sources
-                    .iter()
-                    .map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() })
-                    .collect(),
-            },
-        ];
-        match threads::append(&self.env, &self.thread).await? {
-            Some(_) => Ok(()),
-            None => Err(ApiError::Internal("thread disappeared while answering".into())),
-        }
-    }
-}
-
-/// False once the client has gone.
-fn send_bytes(sender: &mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>, text: String) -> bool {
-    text.is_empty() || sender.unbounded_send(Ok(text.into_bytes())).is_ok()
-}
-
-fn log_failure(request_id: &str, detail: &str) {
-    let line = serde_json::json!({ "event": "assistant_failed", "requestId": request_id, "error": detail });
-    worker::console_error!("{line}");
+/// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
+/// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
+pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
+    let (job, backend) = prepare(call, caller, request, now_ms()).await?;
+    // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
+    let (sender, _stream) = mpsc::unbounded();
+    let answer = Generation::new(call.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender);
+    let answer = answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
+    Ok((answer.text, answer.sources.into_iter().map(|s| (s.title, s.url)).collect()))
 }

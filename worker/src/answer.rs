@@ -1,0 +1,254 @@
+//! One answer being generated: retrieval is done, the [`AnswerJob`] says everything else. Run by the
+//! request that asked (`wait_until`), or, for a resumable v2 answer, by the chat's Durable Object
+//! ([`crate::durable::chat`]), which journals the bytes for every reader.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use docs_edge_core::analytics::record::AnswerFacts;
+use docs_edge_core::assistant::encode::Protocol;
+use docs_edge_core::assistant::passage::Passage;
+use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
+use docs_edge_core::assistant::providers::LlmEvent;
+use docs_edge_core::assistant::request::{AssistantRequest, Role};
+use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
+use futures_channel::mpsc;
+use serde::{Deserialize, Serialize};
+use worker::Env;
+
+use crate::answer_analytics;
+use crate::clock::{now_iso, now_ms};
+use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
+use crate::error::{ApiError, ApiResult};
+use crate::generation::{keep_alive_interval, stream_llm, Backend};
+use crate::threads;
+
+pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
+pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
+
+/// Everything an answer needs once the request is validated and retrieval has run: what a chat's
+/// Durable Object is handed to generate a resumable answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerJob {
+    pub message_id: String,
+    pub started_ms: u64,
+    pub request: AssistantRequest,
+    pub passages: Vec<Passage>,
+    /// The question with what a follow-up leaves implicit ("and how long is it valid?").
+    pub query_text: String,
+    pub thread: AppendRequest,
+    pub request_id: String,
+}
+
+pub struct Generation {
+    env: Env,
+    backend: Backend,
+    started_ms: u64,
+    /// When the first text part went out: the first byte a reader sees of the answer.
+    first_text_ms: Option<u64>,
+    session: AnswerSession,
+    request: AssistantRequest,
+    passages: Vec<Passage>,
+    /// The question with what a follow-up leaves implicit ("and how long is it valid?").
+    query_text: String,
+    thread: AppendRequest,
+    request_id: String,
+    sender: mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>,
+    /// Set by a stop request (resumable answers): generation ends, the partial answer is recorded and
+    /// finished like a whole one.
+    stop: Rc<Cell<bool>>,
+}
+
+impl Generation {
+    pub fn new(env: Env, backend: Backend, job: AnswerJob, protocol: Protocol, sender: PartSender) -> Generation {
+        Generation {
+            env,
+            backend,
+            started_ms: job.started_ms,
+            first_text_ms: None,
+            session: AnswerSession::new(protocol, job.message_id, job.thread.thread_id.clone()),
+            request: job.request,
+            passages: job.passages,
+            query_text: job.query_text,
+            thread: job.thread,
+            request_id: job.request_id,
+            sender,
+            stop: Rc::new(Cell::new(false)),
+        }
+    }
+
+    /// Setting it ends the generation as if the backend had finished.
+    pub fn stop_flag(&self) -> Rc<Cell<bool>> {
+        self.stop.clone()
+    }
+
+    /// False once the client has gone: the receiver was dropped with the response stream.
+    fn send(&self, text: String) -> bool {
+        send_bytes(&self.sender, text)
+    }
+
+    /// Generates, records and streams the answer; the answer once recorded.
+    pub async fn run(mut self) -> Option<CompletedAnswer> {
+        let start = self.session.start();
+        if !self.send(start) {
+            return None;
+        }
+        let delivered = match self.backend.clone() {
+            Backend::Extractive => self.extractive(),
+            backend => self.llm(&backend).await,
+        };
+        if !delivered || self.sender.is_closed() {
+            return None;
+        }
+        match self.session.outcome() {
+            Ok(answer) => {
+                // Recorded before the finish part goes out, so a client that continues the thread the
+                // moment it reads the id finds it.
+                if let Err(err) = self.record(&answer).await {
+                    log_failure(&self.request_id, &format!("thread not recorded: {err:?}"));
+                    let part = self.session.fail("the conversation could not be saved");
+                    self.send(part);
+                    return None;
+                }
+                let part = self.session.finish(&answer);
+                self.send(part);
+                // The client has the whole answer once the stream ends; analytics come after.
+                self.sender.close_channel();
+                self.record_analytics(&answer).await;
+                Some(answer)
+            }
+            Err(detail) => {
+                log_failure(&self.request_id, &detail);
+                let part = self.session.fail("the answer could not be completed: the language model failed");
+                self.send(part);
+                None
+            }
+        }
+    }
+
+    /// False when the client went away.
+    fn extractive(&mut self) -> bool {
+        let parts = self.session.extractive(&self.query_text, &self.passages, self.request.question());
+        self.first_text_ms.get_or_insert_with(now_ms);
+        parts.into_iter().all(|part| self.send(part))
+    }
+
+    /// False when the client went away.
+    async fn llm(&mut self, backend: &Backend) -> bool {
+        let part = self.session.cite(&self.query_text, &self.passages, 0..self.passages.len());
+        if !self.send(part) {
+            return false;
+        }
+        let turns: Vec<(PromptRole, &str)> = self
+            .request
+            .conversation
+            .iter()
+            .filter_map(|t| match t.role {
+                Role::User => Some((PromptRole::User, t.text.as_str())),
+                Role::Assistant => Some((PromptRole::Assistant, t.text.as_str())),
+                // Client-sent system and data turns could rewrite the rules: not passed on.
+                _ => None,
+            })
+            .collect();
+        let context: Vec<&str> = self.request.context.iter().map(|c| c.value.as_str()).collect();
+        let prompt = build_prompt(
+            &PromptInput {
+                site_name: &self.thread.domain,
+                turns: &turns,
+                passages: &self.passages,
+                current_path: self.request.current_path.as_deref(),
+                context: &context,
+            },
+            &PromptBudget::default(),
+        );
+        let keep_alive = self.session.keep_alive();
+        let session = &mut self.session;
+        let sender = &self.sender;
+        let idle = keep_alive_interval(&self.env);
+        let first_text_ms = &mut self.first_text_ms;
+        let stop = &self.stop;
+        let on_idle = || !stop.get() && send_bytes(sender, keep_alive.to_string());
+        let result = stream_llm(backend, &prompt, idle, on_idle, |event| {
+            if stop.get() {
+                return false;
+            }
+            if matches!(event, LlmEvent::TextDelta(_)) {
+                first_text_ms.get_or_insert_with(now_ms);
+            }
+            match session.on_llm_event(event) {
+                Next::Continue(bytes) => send_bytes(sender, bytes),
+                Next::Done => false,
+            }
+        })
+        .await;
+        if let Err(detail) = result {
+            self.session.on_backend_error(detail);
+        }
+        true
+    }
+
+    async fn record_analytics(&self, answer: &CompletedAnswer) {
+        let cited: Vec<String> = answer.sources.iter().map(|s| s.id.clone()).collect();
+        let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
+        let finished = now_ms();
+        let facts = AnswerFacts {
+            message_id: &answer.message_id,
+            thread_id: &self.thread.thread_id,
+            org_id: &self.thread.org_id,
+            domain: &self.thread.domain,
+            started_ms: self.started_ms,
+            first_byte_ms: self.first_text_ms.unwrap_or(finished),
+            finished_ms: finished,
+            question: self.request.question(),
+            answer: &answer.text,
+            scores: &scores,
+            cited_paths: &cited,
+            backend: self.backend.name(),
+            fingerprint: Some(self.request.fp.as_str()),
+            salt: None,
+            new_thread: self.thread.create,
+        };
+        answer_analytics::record(&self.env, facts, &self.request_id).await;
+    }
+
+    async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
+        let now = now_iso();
+        self.thread.now = now.clone();
+        self.thread.messages = vec![
+            StoredMessage {
+                id: self.request.question_id.clone(),
+                role: "user".into(),
+                content: self.request.question().to_string(),
+                created_at: now.clone(),
+                sources: Vec::new(),
+            },
+            // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
+            StoredMessage {
+                id: Some(answer.message_id.clone()),
+                role: "assistant".into(),
+                content: answer.text.clone(),
+                created_at: now,
+                sources: answer
+                    .sources
+                    .iter()
+                    .map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() })
+                    .collect(),
+            },
+        ];
+        match threads::append(&self.env, &self.thread).await? {
+            Some(_) => Ok(()),
+            None => Err(ApiError::Internal("thread disappeared while answering".into())),
+        }
+    }
+}
+
+/// False once the client has gone.
+pub fn send_bytes(sender: &PartSender, text: String) -> bool {
+    text.is_empty() || sender.unbounded_send(Ok(text.into_bytes())).is_ok()
+}
+
+pub fn log_failure(request_id: &str, detail: &str) {
+    let line = serde_json::json!({ "event": "assistant_failed", "requestId": request_id, "error": detail });
+    worker::console_error!("{line}");
+}

@@ -1,0 +1,80 @@
+//! The CHATS Durable Object namespace, seen from the worker: start a resumable answer, read its
+//! journal, stop it. One object per (organization, domain, chat id): another organization's chat id
+//! names another object, which knows nothing of it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::answer::AnswerJob;
+use crate::config::CHATS_BINDING;
+use crate::durable_client::post;
+use crate::error::ApiResult;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatKey {
+    pub org_id: String,
+    pub domain: String,
+    pub chat_id: String,
+}
+
+impl ChatKey {
+    /// The object's name. Chat ids hold no control characters, so the parts cannot run together.
+    fn object_name(&self) -> String {
+        format!("{}\n{}\n{}", self.org_id, self.domain, self.chat_id)
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartRequest {
+    pub key: ChatKey,
+    pub job: AnswerJob,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadRequest {
+    pub key: ChatKey,
+    /// The reader's byte offset in the journal.
+    pub from: u64,
+    /// How long to wait for bytes past `from` while the answer runs (0: answer at once).
+    pub wait_ms: u64,
+}
+
+/// Bytes from the reader's offset on.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadReply {
+    /// Nothing to resume: no answer ran, or the last one ended longer ago than the window.
+    pub nothing: bool,
+    pub text: String,
+    /// The offset to read from next.
+    pub next: u64,
+    /// The answer has ended and `text` reaches its last byte.
+    pub ended: bool,
+    pub message_id: String,
+    pub thread_id: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StopReply {
+    pub stopped: bool,
+}
+
+pub async fn start(env: &worker::Env, key: &ChatKey, job: &AnswerJob) -> ApiResult<()> {
+    let request = StartRequest { key: key.clone(), job: job.clone() };
+    let _: serde_json::Value = post(env, CHATS_BINDING, &key.object_name(), "start", &request).await?;
+    Ok(())
+}
+
+/// 404 (relayed) for a chat this organization never ran a resumable answer in.
+pub async fn read(env: &worker::Env, key: &ChatKey, from: u64, wait_ms: u64) -> ApiResult<ReadReply> {
+    post(env, CHATS_BINDING, &key.object_name(), "read", &ReadRequest { key: key.clone(), from, wait_ms }).await
+}
+
+/// Whether an answer was running (and is now ending).
+pub async fn stop(env: &worker::Env, key: &ChatKey) -> ApiResult<bool> {
+    let reply: StopReply = post(env, CHATS_BINDING, &key.object_name(), "stop", key).await?;
+    Ok(reply.stopped)
+}

@@ -1,0 +1,317 @@
+//! `AssistantChat`: one Durable Object per (organization, domain, chat id), the owner of that chat's
+//! resumable answer. It runs the generation (so the answer does not depend on the request that asked
+//! for it staying connected), appends every chunk to the chat's journal, and answers readers from it.
+//!
+//! Internal protocol (worker → object): `POST /start` ([`StartRequest`]) starts an answer; `POST
+//! /read` ([`ReadRequest`]) returns journal bytes from an offset, waiting up to `waitMs` for new ones
+//! while the answer runs; `POST /stop` ends the running answer. The journal's bookkeeping is core's
+//! [`Journal`]; its sealed entries are stored one value each, the open tail (under 8 KiB) is memory.
+//! An alarm deletes the entries once the resume window after the end has passed.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::Duration;
+
+use docs_edge_core::assistant::encode::{AnswerEncoder, Protocol};
+use docs_edge_core::assistant::resume::{
+    ChatRecord, GenerationRecord, GenerationState, Journal, Resumable, RESUME_WINDOW_MS,
+};
+use futures_channel::oneshot;
+use futures_util::future::{join, select};
+use futures_util::StreamExt;
+use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage};
+
+use crate::answer::{log_failure, Generation, PartReceiver};
+use crate::chats::{ChatKey, ReadReply, ReadRequest, StartRequest, StopReply};
+use crate::clock::now_ms;
+use crate::durable_client::error_reply;
+use crate::error::ApiError;
+use crate::generation::Backend;
+
+const RECORD_KEY: &str = "chat";
+/// Stored entries one read returns at most (8 KiB each).
+const ENTRIES_PER_READ: usize = 8;
+/// The longest a reader waits for new bytes in one read.
+const MAX_WAIT_MS: u64 = 30_000;
+
+fn entry_key(seq: usize) -> String {
+    format!("entry:{seq:06}")
+}
+
+/// The generation this object instance runs (or ran), in memory.
+struct Live {
+    message_id: String,
+    journal: Journal,
+    stop: Rc<Cell<bool>>,
+    running: bool,
+    /// Readers waiting for bytes past the end.
+    waiters: Vec<oneshot::Sender<()>>,
+}
+
+impl Live {
+    fn wake(&mut self) {
+        for waiter in self.waiters.drain(..) {
+            let _ = waiter.send(());
+        }
+    }
+}
+
+#[durable_object]
+pub struct AssistantChat {
+    state: State,
+    env: Env,
+    live: Rc<RefCell<Option<Live>>>,
+}
+
+impl AssistantChat {
+    async fn record(&self, key: &ChatKey) -> Result<Option<ChatRecord>> {
+        Ok(self
+            .state
+            .storage()
+            .get::<ChatRecord>(RECORD_KEY)
+            .await?
+            .filter(|r| r.owned_by(&key.org_id, &key.domain) && r.chat_id == key.chat_id))
+    }
+
+    fn running_live(&self, message_id: &str) -> Option<bool> {
+        self.live.borrow().as_ref().filter(|l| l.message_id == message_id).map(|l| l.running)
+    }
+
+    async fn start(&self, start: StartRequest) -> Result<Response> {
+        let storage = self.state.storage();
+        let key = start.key;
+        if self.live.borrow().as_ref().is_some_and(|l| l.running) {
+            return error_reply(&ApiError::Conflict {
+                code: "answer_running",
+                message: "id: an answer is still being generated in this chat; stop it (POST …/message/{chatId}/stop) or wait for its end".into(),
+            });
+        }
+        let backend = match Backend::from_env(&self.env) {
+            Ok(backend) => backend,
+            Err(err) => return error_reply(&err),
+        };
+        let mut record = match storage.get::<ChatRecord>(RECORD_KEY).await? {
+            Some(r) if !r.owned_by(&key.org_id, &key.domain) => return unknown_chat(),
+            Some(r) => r,
+            None => ChatRecord { org_id: key.org_id, domain: key.domain, chat_id: key.chat_id, generation: None },
+        };
+        if let Some(previous) = &record.generation {
+            for seq in 0..previous.sealed_ends.len() {
+                storage.delete(&entry_key(seq)).await?;
+            }
+        }
+        let job = start.job;
+        let message_id = job.message_id.clone();
+        record.generation = Some(GenerationRecord {
+            message_id: message_id.clone(),
+            thread_id: job.thread.thread_id.clone(),
+            state: GenerationState::Running,
+            started_ms: now_ms(),
+            ended_ms: None,
+            sealed_ends: Vec::new(),
+        });
+        storage.put(RECORD_KEY, &record).await?;
+
+        let (sender, receiver) = futures_channel::mpsc::unbounded();
+        let answer = Generation::new(self.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender);
+        *self.live.borrow_mut() =
+            Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true, waiters: Vec::new() });
+        let live = self.live.clone();
+        self.state.wait_until(async move {
+            let (_, journaled) = join(answer.run(), journal_answer(receiver, live.clone(), &storage, record)).await;
+            if let Err(err) = journaled {
+                log_failure("", &format!("chat journal not stored: {err}"));
+            }
+            if let Some(live) = live.borrow_mut().as_mut() {
+                live.running = false;
+                live.wake();
+            }
+        });
+        Response::from_json(&serde_json::json!({}))
+    }
+
+    async fn read(&self, read: ReadRequest) -> Result<Response> {
+        let storage = self.state.storage();
+        let Some(mut record) = self.record(&read.key).await? else { return unknown_chat() };
+        let Some(generation) = record.generation.clone() else { return Response::from_json(&nothing()) };
+        let now = now_ms();
+        let live_running = self.running_live(&generation.message_id);
+        if generation.state == GenerationState::Running && live_running.is_none() {
+            // This instance never ran it: the object was evicted or restarted mid-answer.
+            if let Some(g) = record.generation.as_mut() {
+                g.state = GenerationState::Interrupted;
+                g.ended_ms = Some(now);
+            }
+            storage.put(RECORD_KEY, &record).await?;
+        }
+        if read.from == 0 && record.resumable(now) == Resumable::Nothing {
+            return Response::from_json(&nothing());
+        }
+        let mut waited = false;
+        loop {
+            let (plan, open, running, len) = {
+                let live = self.live.borrow();
+                let ours = live.as_ref().filter(|l| l.message_id == generation.message_id);
+                let rebuilt;
+                let journal = match ours {
+                    Some(l) => &l.journal,
+                    None => {
+                        rebuilt = Journal::from_sealed(record.generation.as_ref().map(|g| g.sealed_ends.clone()).unwrap_or_default());
+                        &rebuilt
+                    }
+                };
+                let Some(plan) = journal.plan(read.from, ENTRIES_PER_READ) else {
+                    return error_reply(&ApiError::Internal(format!("read past the journal's end ({})", read.from)));
+                };
+                let open = plan.open_skip.and_then(|skip| journal.open_from(skip)).map(str::to_string);
+                (plan, open, ours.is_some_and(|l| l.running), journal.len())
+            };
+            if plan.stored.is_empty() && open.is_none() && running && read.wait_ms > 0 && !waited {
+                waited = true;
+                let (sender, receiver) = oneshot::channel();
+                if let Some(live) = self.live.borrow_mut().as_mut() {
+                    live.waiters.push(sender);
+                }
+                let wait = Delay::from(Duration::from_millis(read.wait_ms.min(MAX_WAIT_MS)));
+                let _ = select(receiver, wait).await;
+                continue;
+            }
+            let mut text = String::new();
+            for (seq, skip) in &plan.stored {
+                let Some(entry) = storage.get::<String>(&entry_key(*seq)).await? else {
+                    return error_reply(&ApiError::Internal(format!("journal entry {seq} missing")));
+                };
+                text.push_str(entry.get(*skip..).unwrap_or_default());
+            }
+            text.push_str(open.as_deref().unwrap_or_default());
+            let next = read.from + text.len() as u64;
+            let ended = !running && next >= len;
+            if ended && record.generation.as_ref().is_some_and(|g| g.state == GenerationState::Interrupted) {
+                text.push_str(
+                    &AnswerEncoder::new(Protocol::UiMessageStreamV2, generation.message_id.clone(), generation.thread_id.clone())
+                        .error("the answer was interrupted"),
+                );
+            }
+            return Response::from_json(&ReadReply {
+                nothing: false,
+                text,
+                next,
+                ended,
+                message_id: generation.message_id.clone(),
+                thread_id: generation.thread_id.clone(),
+            });
+        }
+    }
+
+    async fn stop(&self, key: ChatKey) -> Result<Response> {
+        let Some(record) = self.record(&key).await? else { return unknown_chat() };
+        let message_id = record.generation.map(|g| g.message_id).unwrap_or_default();
+        let stopped = match self.live.borrow().as_ref().filter(|l| l.message_id == message_id && l.running) {
+            Some(live) => {
+                live.stop.set(true);
+                true
+            }
+            None => false,
+        };
+        Response::from_json(&StopReply { stopped })
+    }
+}
+
+/// Moves the answer's chunks into the journal: sealed entries stored, readers woken. Keep-alives are
+/// left out (every reader sends its own while it waits). At the end the record says so and an alarm
+/// is set to delete the entries after the resume window.
+async fn journal_answer(
+    mut receiver: PartReceiver,
+    live: Rc<RefCell<Option<Live>>>,
+    storage: &Storage,
+    mut record: ChatRecord,
+) -> Result<()> {
+    while let Some(Ok(bytes)) = receiver.next().await {
+        let Ok(text) = String::from_utf8(bytes) else { continue };
+        if text.starts_with(':') {
+            continue;
+        }
+        let sealed = {
+            let mut live = live.borrow_mut();
+            let Some(live) = live.as_mut() else { continue };
+            let appended = live.journal.append(&text);
+            if live.journal.nearly_full() {
+                live.stop.set(true);
+            }
+            appended
+        };
+        match sealed {
+            Ok(Some(entry)) => store_entry(storage, &mut record, &live, entry.seq, &entry.text).await?,
+            Ok(None) => {}
+            Err(_) => log_failure("", "chat journal full: a chunk was dropped"),
+        }
+        if let Some(live) = live.borrow_mut().as_mut() {
+            live.wake();
+        }
+    }
+    let last = live.borrow_mut().as_mut().and_then(|l| l.journal.seal());
+    if let Some(entry) = last {
+        store_entry(storage, &mut record, &live, entry.seq, &entry.text).await?;
+    }
+    if let Some(g) = record.generation.as_mut() {
+        g.state = GenerationState::Ended;
+        g.ended_ms = Some(now_ms());
+    }
+    storage.put(RECORD_KEY, &record).await?;
+    storage.set_alarm(Duration::from_millis(RESUME_WINDOW_MS + 1_000)).await?;
+    Ok(())
+}
+
+async fn store_entry(storage: &Storage, record: &mut ChatRecord, live: &Rc<RefCell<Option<Live>>>, seq: usize, text: &str) -> Result<()> {
+    storage.put(&entry_key(seq), text).await?;
+    let ends = live.borrow().as_ref().map(|l| l.journal.sealed_ends().to_vec()).unwrap_or_default();
+    if let Some(g) = record.generation.as_mut() {
+        g.sealed_ends = ends;
+    }
+    storage.put(RECORD_KEY, &*record).await
+}
+
+fn nothing() -> ReadReply {
+    ReadReply { nothing: true, ..ReadReply::default() }
+}
+
+fn unknown_chat() -> Result<Response> {
+    error_reply(&ApiError::NotFound(
+        "chatId: no resumable answer was started in this chat by this organization on this domain".into(),
+    ))
+}
+
+impl DurableObject for AssistantChat {
+    fn new(state: State, env: Env) -> Self {
+        Self { state, env, live: Rc::new(RefCell::new(None)) }
+    }
+
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        match (req.method().to_string().as_str(), req.path().as_str()) {
+            ("POST", "/start") => self.start(req.json().await?).await,
+            ("POST", "/read") => self.read(req.json().await?).await,
+            ("POST", "/stop") => self.stop(req.json().await?).await,
+            _ => error_reply(&ApiError::Internal("no such chat operation".into())),
+        }
+    }
+
+    /// The resume window after the end has passed: the journal's entries go.
+    async fn alarm(&self) -> Result<Response> {
+        let storage = self.state.storage();
+        let Some(mut record) = storage.get::<ChatRecord>(RECORD_KEY).await? else { return Response::ok("") };
+        if record.expired(now_ms()) {
+            if let Some(g) = record.generation.as_mut() {
+                for seq in 0..g.sealed_ends.len() {
+                    storage.delete(&entry_key(seq)).await?;
+                }
+                g.sealed_ends.clear();
+            }
+            storage.put(RECORD_KEY, &record).await?;
+            let mut live = self.live.borrow_mut();
+            if live.as_ref().is_some_and(|l| !l.running) {
+                *live = None;
+            }
+        }
+        Response::ok("")
+    }
+}
