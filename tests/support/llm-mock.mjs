@@ -3,12 +3,14 @@
 // `data:` pairs from message_start to message_stop) and Workers AI (`data: {"response"}` ... `[DONE]`). Tokens are spaced in time so a test can see the
 // answer arrive piece by piece. A question containing FAIL_MIDSTREAM makes the provider fail after two
 // tokens, in that provider's own error shape; one containing SLOW_START makes the OpenAI stand-in wait
-// SLOW_START_MS before its first token.
+// SLOW_START_MS before its first token. SLOW_TOKENS spaces the OpenAI stand-in's tokens SLOW_GAP_MS apart;
+// STALL_AFTER_FIRST makes it send one token and then nothing until the caller hangs up (at most 30 s).
 import { createServer } from 'node:http';
 
 export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export ', 'is one bundle.'];
 const GAP_MS = 120;
 export const SLOW_START_MS = 2500;
+export const SLOW_GAP_MS = 400;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,12 +29,18 @@ async function openai(req, res, body) {
   const fail = lastUserText(body).includes('FAIL_MIDSTREAM');
   // A model that thinks before its first token: long enough for the worker's keep-alive to fire.
   if (lastUserText(body).includes('SLOW_START')) await sleep(SLOW_START_MS);
+  const gap = lastUserText(body).includes('SLOW_TOKENS') ? SLOW_GAP_MS : GAP_MS;
+  const stall = lastUserText(body).includes('STALL_AFTER_FIRST');
   for (const [i, token] of MOCK_TOKENS.entries()) {
     if (fail && i === 2) {
       send({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
       return res.end();
     }
-    await sleep(GAP_MS);
+    if (stall && i === 1) {
+      await new Promise((resolve) => { res.on('close', resolve); setTimeout(resolve, 30_000); });
+      return res.end();
+    }
+    await sleep(gap);
     send({ ...base, choices: [{ index: 0, delta: { content: token }, finish_reason: null }] });
   }
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });

@@ -117,6 +117,14 @@ pub fn keep_alive_interval(env: &Env) -> Duration {
     Duration::from_secs(seconds)
 }
 
+/// How long an ended resumable answer can still be resumed: `ASSISTANT_RESUME_WINDOW_SECONDS`
+/// (default 60).
+pub fn resume_window(env: &Env) -> Duration {
+    let default = docs_edge_core::assistant::resume::RESUME_WINDOW_MS / 1000;
+    let seconds = text(env, "ASSISTANT_RESUME_WINDOW_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(default);
+    Duration::from_secs(seconds)
+}
+
 /// Awaits `work`, calling `on_idle` each time `idle` passes without it completing. `on_idle`
 /// returning false (the client went away) gives up: `None`.
 async fn with_keep_alive<T>(work: impl Future<Output = T>, idle: Duration, on_idle: &mut impl FnMut() -> bool) -> Option<T> {

@@ -25,7 +25,7 @@ pub const MAX_JOURNAL_BYTES: u64 = 1 << 20;
 /// Room kept for an answer's end once the journal is nearly full: the generation is stopped when
 /// less than this is left, so its finish chunk and `[DONE]` still fit.
 pub const END_RESERVE_BYTES: u64 = 64 * 1024;
-/// A finished answer stays resumable this long after its end.
+/// A finished answer stays resumable this long after its end, by default.
 pub const RESUME_WINDOW_MS: u64 = 60_000;
 /// A chat id the client chooses (AI SDK `useChat({ id })`, default a 16-character id): at most this long.
 pub const MAX_CHAT_ID_CHARS: usize = 128;
@@ -218,17 +218,18 @@ impl ChatRecord {
         self.org_id == org_id && self.domain == domain
     }
 
-    pub fn resumable(&self, now_ms: u64) -> Resumable {
+    /// Whether a reader arriving at `now_ms` gets a replay; `window_ms` is how long an ended answer stays.
+    pub fn resumable(&self, now_ms: u64, window_ms: u64) -> Resumable {
         match &self.generation {
             Some(g) if g.state == GenerationState::Running => Resumable::Yes,
-            Some(g) if g.ended_ms.is_some_and(|end| now_ms.saturating_sub(end) < RESUME_WINDOW_MS) => Resumable::Yes,
+            Some(g) if g.ended_ms.is_some_and(|end| now_ms.saturating_sub(end) < window_ms) => Resumable::Yes,
             _ => Resumable::Nothing,
         }
     }
 
     /// True when the stored journal should be deleted: the window after the end has passed.
-    pub fn expired(&self, now_ms: u64) -> bool {
-        matches!(&self.generation, Some(g) if g.ended_ms.is_some_and(|end| now_ms.saturating_sub(end) >= RESUME_WINDOW_MS))
+    pub fn expired(&self, now_ms: u64, window_ms: u64) -> bool {
+        matches!(&self.generation, Some(g) if g.ended_ms.is_some_and(|end| now_ms.saturating_sub(end) >= window_ms))
     }
 }
 
@@ -319,7 +320,7 @@ mod tests {
     #[test]
     fn a_chat_is_resumable_while_running_and_for_the_window_after_its_end() {
         let mut chat = ChatRecord { org_id: "o".into(), domain: "d".into(), chat_id: "c".into(), generation: None };
-        assert_eq!(chat.resumable(0), Resumable::Nothing);
+        assert_eq!(chat.resumable(0, RESUME_WINDOW_MS), Resumable::Nothing);
         chat.generation = Some(GenerationRecord {
             message_id: "m".into(),
             thread_id: "t".into(),
@@ -328,14 +329,14 @@ mod tests {
             ended_ms: None,
             sealed_ends: vec![],
         });
-        assert_eq!(chat.resumable(1_000_000), Resumable::Yes);
+        assert_eq!(chat.resumable(1_000_000, RESUME_WINDOW_MS), Resumable::Yes);
         let g = chat.generation.as_mut().unwrap();
         g.state = GenerationState::Ended;
         g.ended_ms = Some(5_000);
-        assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS - 1), Resumable::Yes);
-        assert!(!chat.expired(5_000 + RESUME_WINDOW_MS - 1));
-        assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS), Resumable::Nothing);
-        assert!(chat.expired(5_000 + RESUME_WINDOW_MS));
+        assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS - 1, RESUME_WINDOW_MS), Resumable::Yes);
+        assert!(!chat.expired(5_000 + RESUME_WINDOW_MS - 1, RESUME_WINDOW_MS));
+        assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS, RESUME_WINDOW_MS), Resumable::Nothing);
+        assert!(chat.expired(5_000 + RESUME_WINDOW_MS, RESUME_WINDOW_MS));
         assert!(chat.owned_by("o", "d") && !chat.owned_by("o", "other") && !chat.owned_by("x", "d"));
     }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use docs_edge_core::assistant::encode::{AnswerEncoder, Protocol};
 use docs_edge_core::assistant::resume::{
-    ChatRecord, GenerationRecord, GenerationState, Journal, Resumable, RESUME_WINDOW_MS,
+    ChatRecord, GenerationRecord, GenerationState, Journal, Resumable,
 };
 use futures_channel::oneshot;
 use futures_util::future::{join, select};
@@ -26,7 +26,7 @@ use crate::chats::{ChatKey, ReadReply, ReadRequest, StartRequest, StopReply};
 use crate::clock::now_ms;
 use crate::durable_client::error_reply;
 use crate::error::ApiError;
-use crate::generation::Backend;
+use crate::generation::{resume_window, Backend};
 
 const RECORD_KEY: &str = "chat";
 /// Stored entries one read returns at most (8 KiB each).
@@ -73,6 +73,10 @@ impl AssistantChat {
             .filter(|r| r.owned_by(&key.org_id, &key.domain) && r.chat_id == key.chat_id))
     }
 
+    fn window_ms(&self) -> u64 {
+        resume_window(&self.env).as_millis() as u64
+    }
+
     fn running_live(&self, message_id: &str) -> Option<bool> {
         self.live.borrow().as_ref().filter(|l| l.message_id == message_id).map(|l| l.running)
     }
@@ -117,8 +121,9 @@ impl AssistantChat {
         *self.live.borrow_mut() =
             Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true, waiters: Vec::new() });
         let live = self.live.clone();
+        let window = resume_window(&self.env);
         self.state.wait_until(async move {
-            let (_, journaled) = join(answer.run(), journal_answer(receiver, live.clone(), &storage, record)).await;
+            let (_, journaled) = join(answer.run(), journal_answer(receiver, live.clone(), &storage, record, window)).await;
             if let Err(err) = journaled {
                 log_failure("", &format!("chat journal not stored: {err}"));
             }
@@ -144,7 +149,7 @@ impl AssistantChat {
             }
             storage.put(RECORD_KEY, &record).await?;
         }
-        if read.from == 0 && record.resumable(now) == Resumable::Nothing {
+        if read.from == 0 && record.resumable(now, self.window_ms()) == Resumable::Nothing {
             return Response::from_json(&nothing());
         }
         let mut waited = false;
@@ -225,6 +230,7 @@ async fn journal_answer(
     live: Rc<RefCell<Option<Live>>>,
     storage: &Storage,
     mut record: ChatRecord,
+    window: Duration,
 ) -> Result<()> {
     while let Some(Ok(bytes)) = receiver.next().await {
         let Ok(text) = String::from_utf8(bytes) else { continue };
@@ -258,7 +264,7 @@ async fn journal_answer(
         g.ended_ms = Some(now_ms());
     }
     storage.put(RECORD_KEY, &record).await?;
-    storage.set_alarm(Duration::from_millis(RESUME_WINDOW_MS + 1_000)).await?;
+    storage.set_alarm(window + Duration::from_secs(1)).await?;
     Ok(())
 }
 
@@ -299,7 +305,7 @@ impl DurableObject for AssistantChat {
     async fn alarm(&self) -> Result<Response> {
         let storage = self.state.storage();
         let Some(mut record) = storage.get::<ChatRecord>(RECORD_KEY).await? else { return Response::ok("") };
-        if record.expired(now_ms()) {
+        if record.expired(now_ms(), self.window_ms()) {
             if let Some(g) = record.generation.as_mut() {
                 for seq in 0..g.sealed_ends.len() {
                     storage.delete(&entry_key(seq)).await?;
