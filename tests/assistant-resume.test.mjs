@@ -270,3 +270,40 @@ test('unknown or another organization\'s chat, a bad chat id or opt-in: a 4xx na
   const none = await call('GET', `/discovery/v2/assistant/${t.domain}/message/${plainId}/stream`, { token: t.assistantKey, base });
   assertError(none, 404, 'not_found');
 });
+
+test('the SDK\'s AssistantClient: a resumable answer cut by its signal is resumed in full; stop; 204 is null', async () => {
+  const { AssistantClient } = await import(new URL('../sdk-wasm/pkg/node.js', import.meta.url));
+  const options = { baseUrl: worker.baseUrl, domain: t.domain, apiKey: t.assistantKey, protocol: 'v2', resumable: true };
+  const first = new AssistantClient(options);
+  const cut = new AbortController();
+  const turn = first.sendMessage(`SLOW_TOKENS ${QUESTION}`, { signal: cut.signal });
+  for await (const event of turn) {
+    if (event.type === 'text') break;
+  }
+  cut.abort();
+  await turn.result.catch(() => {});
+
+  // A reloaded page: the same chat id and the conversation it had stored.
+  const stored = [{ id: 'q1', role: 'user', content: `SLOW_TOKENS ${QUESTION}` }];
+  const reloaded = new AssistantClient({ ...options, chatId: first.chatId, messages: stored });
+  const resumed = await reloaded.resume();
+  const result = await resumed.result;
+  assert.equal(result.text, FULL, 'the whole answer, once');
+  assert.match(result.threadId, /^thr_/);
+  assert.deepEqual(reloaded.messages.map((m) => m.role), ['user', 'assistant'], 'the partial copy was replaced');
+  assert.equal(reloaded.messages[1].content, FULL);
+
+  const stalled = new AssistantClient(options);
+  const stalledTurn = stalled.sendMessage(`STALL_AFTER_FIRST ${QUESTION}`);
+  for await (const event of stalledTurn) {
+    if (event.type === 'text') assert.deepEqual(await stalled.stop(), { stopped: true });
+  }
+  assert.equal((await stalledTurn.result).text, MOCK_TOKENS[0]);
+  assert.deepEqual(await stalled.stop(), { stopped: false });
+
+  await sleep(WINDOW_SECONDS * 1000 + 500);
+  assert.equal(await reloaded.resume(), null, 'nothing to resume: 204');
+  const stranger = new AssistantClient({ ...options, chatId: `never${Date.now()}` });
+  await assert.rejects(stranger.resume(), (e) => e.status === 404 && e.code === 'not_found' && /^chatId: /.test(e.message));
+  assert.throws(() => new AssistantClient({ ...options, protocol: 'v1' }), (e) => e.code === 'invalid_options');
+});

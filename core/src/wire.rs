@@ -299,4 +299,10 @@ pub struct MessageRequest {
     pub filter: Option<SearchFilter>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retrieval_page_size: Option<u32>,
+    /// v2: the chat id (`useChat({ id })`); with `resumable`, the chat a resumable answer runs under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// v2: opt in to a resumable answer (see `assistant::resume`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumable: Option<bool>,
 }

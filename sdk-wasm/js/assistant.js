@@ -136,12 +136,16 @@ export class AssistantClient {
   #protocol;
   #messages = [];
   #threadId;
+  #chatId;
+  #resumable;
 
   /**
    * @param {{baseUrl: string, domain: string, apiKey: string, fp?: string, protocol?: 'v1'|'v2',
-   *   retry?: boolean | {retries?: number, maxDelayMs?: number}, fetch?: typeof fetch}} options
+   *   retry?: boolean | {retries?: number, maxDelayMs?: number}, fetch?: typeof fetch,
+   *   resumable?: boolean, chatId?: string, messages?: Array<{id?: string, role: string, content: string}>,
+   *   threadId?: string}} options
    */
-  constructor({ baseUrl, domain, apiKey, fp = 'anonymous', protocol = 'v1', retry, fetch } = {}) {
+  constructor({ baseUrl, domain, apiKey, fp = 'anonymous', protocol = 'v1', retry, fetch, resumable = false, chatId, messages, threadId } = {}) {
     if (typeof apiKey !== 'string' || !apiKey) {
       throw new DocsEdgeError('apiKey is required (a public svc_dsc_ key)', { code: 'invalid_options' });
     }
@@ -159,6 +163,19 @@ export class AssistantClient {
     this.#domain = encodeURIComponent(domain);
     this.#fp = fp;
     this.#protocol = protocol;
+    if (resumable && protocol !== 'v2') {
+      throw new DocsEdgeError("resumable answers need protocol 'v2'", { code: 'invalid_options' });
+    }
+    this.#resumable = Boolean(resumable);
+    this.#chatId = chatId ?? randomId('chat_');
+    // A conversation restored from storage (a reloaded page), to resume() or continue.
+    if (messages) this.#messages = messages.map((m) => ({ ...m }));
+    this.#threadId = threadId;
+  }
+
+  /** The chat id: what resumable answers run under (`id` in v2 requests). */
+  get chatId() {
+    return this.#chatId;
   }
 
   /** The conversation so far, oldest first (copies). */
@@ -174,6 +191,7 @@ export class AssistantClient {
   reset() {
     this.#messages = [];
     this.#threadId = undefined;
+    this.#chatId = randomId('chat_');
   }
 
   /**
@@ -201,21 +219,54 @@ export class AssistantClient {
       currentPath: options.currentPath,
       filter: options.filter,
       retrievalPageSize: options.retrievalPageSize,
+      ...(this.#resumable ? { id: this.#chatId, resumable: true } : {}),
     });
-    const http = this.#http;
-    const protocol = this.#protocol === 'v2' ? 'v5' : 'v4';
     const path = `/discovery/${this.#protocol}/assistant/${this.#domain}/message`;
+    return this.#turn(() => this.#http.send('POST', path, { body: payload, signal }), messages, threadId, signal);
+  }
+
+  /**
+   * Resumes the chat's resumable answer (`GET …/message/{chatId}/stream`, what `useChat({ resume:
+   * true })` sends): replayed from its start, then live. `null` when there is nothing to resume (204).
+   * The answer joins `messages` after the kept conversation (replacing a kept partial copy of it).
+   */
+  async resume({ signal } = {}) {
+    const response = await this.#http.send('GET', this.#chatPath('stream'), { signal });
+    if (response.status === 204) return null;
+    const kept = this.#messages;
+    return this.#turn(async () => response, kept, this.#threadId, signal, true);
+  }
+
+  /**
+   * Ends the chat's running resumable answer for every reader (`POST …/message/{chatId}/stop`); the
+   * partial answer is kept in the thread. `{stopped: false}` when nothing was running.
+   */
+  async stop({ signal } = {}) {
+    const response = await this.#http.send('POST', this.#chatPath('stop'), { signal });
+    const reply = await response.json();
+    return { stopped: reply.stopped === true };
+  }
+
+  #chatPath(action) {
+    if (this.#protocol !== 'v2') {
+      throw new DocsEdgeError("resume and stop need protocol 'v2'", { code: 'invalid_options' });
+    }
+    return `/discovery/v2/assistant/${this.#domain}/message/${encodeURIComponent(this.#chatId)}/${action}`;
+  }
+
+  /** A turn reading `respond()`'s stream; the answer joins `messages` (after `before`) when it ends. */
+  #turn(respond, before, threadId, signal, resumed = false) {
+    const protocol = this.#protocol === 'v2' ? 'v5' : 'v4';
     const commit = (answer) => {
-      this.#messages = [
-        ...messages,
-        { id: answer.messageId ?? randomId('msg_'), role: 'assistant', content: answer.text, sources: answer.sources },
-      ];
+      const id = answer.messageId ?? randomId('msg_');
+      const earlier = resumed ? before.filter((m) => m.id !== id) : before;
+      this.#messages = [...earlier, { id, role: 'assistant', content: answer.text, sources: answer.sources }];
       if (answer.threadId) this.#threadId = answer.threadId;
     };
     return new ChatTurn(async function* () {
       const answer = new Answer();
       try {
-        const response = await http.send('POST', path, { body: payload, signal });
+        const response = await respond();
         answer.threadId = response.headers.get('x-thread-id') ?? threadId;
         for await (const event of readEvents(response, { protocol })) {
           const taken = answer.take(event);
