@@ -4,6 +4,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
+use std::time::Duration;
 
 use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::Protocol;
@@ -58,6 +59,8 @@ pub struct Generation {
     /// Set by a stop request (resumable answers): generation ends, the partial answer is recorded and
     /// finished like a whole one.
     stop: Rc<Cell<bool>>,
+    /// How long the backend may be silent before `on_idle` (a keep-alive, and a look at `stop`).
+    idle: Option<Duration>,
 }
 
 impl Generation {
@@ -75,7 +78,16 @@ impl Generation {
             request_id: job.request_id,
             sender,
             stop: Rc::new(Cell::new(false)),
+            idle: None,
         }
+    }
+
+    /// Looks at the stop flag at least this often while the backend is silent (instead of once per
+    /// keep-alive interval), so a stop takes effect at once. Keep-alives go out as often: only for a
+    /// consumer that drops them (the chat journal does).
+    pub fn checking_stop_every(mut self, every: Duration) -> Generation {
+        self.idle = Some(every);
+        self
     }
 
     /// Setting it ends the generation as if the backend had finished.
@@ -165,7 +177,7 @@ impl Generation {
         let keep_alive = self.session.keep_alive();
         let session = &mut self.session;
         let sender = &self.sender;
-        let idle = keep_alive_interval(&self.env);
+        let idle = self.idle.unwrap_or_else(|| keep_alive_interval(&self.env));
         let first_text_ms = &mut self.first_text_ms;
         let stop = &self.stop;
         let on_idle = || !stop.get() && send_bytes(sender, keep_alive.to_string());

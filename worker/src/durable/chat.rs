@@ -31,6 +31,8 @@ use crate::generation::{resume_window, Backend};
 const RECORD_KEY: &str = "chat";
 /// Stored entries one read returns at most (8 KiB each).
 const ENTRIES_PER_READ: usize = 8;
+/// How soon a stop reaches a generation whose model is silent.
+const STOP_CHECK: Duration = Duration::from_millis(500);
 /// The longest a reader waits for new bytes in one read.
 const MAX_WAIT_MS: u64 = 30_000;
 
@@ -117,7 +119,8 @@ impl AssistantChat {
         storage.put(RECORD_KEY, &record).await?;
 
         let (sender, receiver) = futures_channel::mpsc::unbounded();
-        let answer = Generation::new(self.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender);
+        let answer = Generation::new(self.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender)
+            .checking_stop_every(STOP_CHECK);
         *self.live.borrow_mut() =
             Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true, waiters: Vec::new() });
         let live = self.live.clone();
