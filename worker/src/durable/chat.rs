@@ -27,6 +27,7 @@ use crate::clock::now_ms;
 use crate::durable_client::error_reply;
 use crate::error::ApiError;
 use crate::generation::{resume_window, Backend};
+use crate::memory::DurableSpan;
 
 const RECORD_KEY: &str = "chat";
 /// Stored entries one read returns at most (8 KiB each).
@@ -296,6 +297,7 @@ impl DurableObject for AssistantChat {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("AssistantChat", req.path());
         match (req.method().to_string().as_str(), req.path().as_str()) {
             ("POST", "/start") => self.start(req.json().await?).await,
             ("POST", "/read") => self.read(req.json().await?).await,
@@ -306,6 +308,7 @@ impl DurableObject for AssistantChat {
 
     /// The resume window after the end has passed: the journal's entries go.
     async fn alarm(&self) -> Result<Response> {
+        let _span = DurableSpan::start("AssistantChat", "alarm");
         let storage = self.state.storage();
         let Some(mut record) = storage.get::<ChatRecord>(RECORD_KEY).await? else { return Response::ok("") };
         if record.expired(now_ms(), self.window_ms()) {
