@@ -11,10 +11,11 @@ use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
+use docs_edge_core::assistant::offline::retrieve;
+use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{AssistantRequest, Role};
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use futures_channel::mpsc;
-use serde::{Deserialize, Serialize};
 use worker::Env;
 
 use crate::answer_analytics;
@@ -22,15 +23,15 @@ use crate::clock::{now_iso, now_ms};
 use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
+use crate::random::random_id;
+use crate::sites::live_index;
 use crate::threads;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
 
-/// Everything an answer needs once the request is validated and retrieval has run: what a chat's
-/// Durable Object is handed to generate a resumable answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// Everything an answer needs once the request is validated and retrieval has run.
+#[derive(Debug, Clone)]
 pub struct AnswerJob {
     pub message_id: String,
     pub started_ms: u64,
@@ -40,6 +41,54 @@ pub struct AnswerJob {
     pub query_text: String,
     pub thread: AppendRequest,
     pub request_id: String,
+}
+
+/// Everything before generation: the thread (which must be this owner's), retrieval from the live
+/// index, the backend. Run by the request, or by the chat's object for a resumable answer.
+pub async fn prepare(
+    env: &Env,
+    org_id: &str,
+    domain: &str,
+    request: AssistantRequest,
+    started_ms: u64,
+    request_id: &str,
+) -> ApiResult<(AnswerJob, Backend)> {
+    let backend = Backend::from_env(env)?;
+
+    let (thread_id, create_thread, keep) = match &request.thread_id {
+        Some(id) => {
+            let Some(record) = threads::find(env, id, org_id, Some(domain)).await? else {
+                return Err(ApiError::NotFound(format!("thread {id} not found")));
+            };
+            let stored: Vec<StoredTurn> =
+                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref() }).collect();
+            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref())?;
+            (id.clone(), false, keep)
+        }
+        None => (random_id("thr_", 8)?, true, None),
+    };
+
+    let (_, index) = live_index(env, domain).await?;
+    let (query_text, passages) = retrieve(&index, &request, domain);
+
+    let job = AnswerJob {
+        message_id: random_id("msg_", 8)?,
+        started_ms,
+        request,
+        passages,
+        query_text,
+        thread: AppendRequest {
+            thread_id,
+            org_id: org_id.to_string(),
+            domain: domain.to_string(),
+            create: create_thread,
+            keep,
+            now: String::new(),
+            messages: Vec::new(),
+        },
+        request_id: request_id.to_string(),
+    };
+    Ok((job, backend))
 }
 
 pub struct Generation {

@@ -4,7 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::answer::AnswerJob;
 use crate::config::CHATS_BINDING;
 use crate::durable_client::post;
 use crate::error::ApiResult;
@@ -24,11 +23,21 @@ impl ChatKey {
     }
 }
 
+/// The validated v2 body as the client sent it: the object prepares the answer itself (thread,
+/// retrieval, backend), so nothing but plain JSON crosses to it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StartRequest {
     pub key: ChatKey,
-    pub job: AnswerJob,
+    pub body: serde_json::Value,
+    pub started_ms: u64,
+    pub request_id: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartReply {
+    pub thread_id: String,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -62,10 +71,12 @@ pub struct StopReply {
     pub stopped: bool,
 }
 
-pub async fn start(env: &worker::Env, key: &ChatKey, job: &AnswerJob) -> ApiResult<()> {
-    let request = StartRequest { key: key.clone(), job: job.clone() };
-    let _: serde_json::Value = post(env, CHATS_BINDING, &key.object_name(), "start", &request).await?;
-    Ok(())
+/// Starts the chat's answer; its thread id. The object's 4xx (unknown thread, bad `messageId`, an
+/// answer still running) pass through.
+pub async fn start(env: &worker::Env, key: &ChatKey, body: &serde_json::Value, started_ms: u64, request_id: &str) -> ApiResult<String> {
+    let request = StartRequest { key: key.clone(), body: body.clone(), started_ms, request_id: request_id.to_string() };
+    let reply: StartReply = post(env, CHATS_BINDING, &key.object_name(), "start", &request).await?;
+    Ok(reply.thread_id)
 }
 
 /// 404 (relayed) for a chat this organization never ran a resumable answer in.

@@ -2,7 +2,8 @@
 //! resumable answer. It runs the generation (so the answer does not depend on the request that asked
 //! for it staying connected), appends every chunk to the chat's journal, and answers readers from it.
 //!
-//! Internal protocol (worker → object): `POST /start` ([`StartRequest`]) starts an answer; `POST
+//! Internal protocol (worker → object): `POST /start` ([`StartRequest`]: the validated v2 body; the
+//! object looks the thread up, retrieves and generates) starts an answer; `POST
 //! /read` ([`ReadRequest`]) returns journal bytes from an offset, waiting up to `waitMs` for new ones
 //! while the answer runs; `POST /stop` ends the running answer. The journal's bookkeeping is core's
 //! [`Journal`]; its sealed entries are stored one value each, the open tail (under 8 KiB) is memory.
@@ -13,6 +14,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use docs_edge_core::assistant::encode::{AnswerEncoder, Protocol};
+use docs_edge_core::assistant::request::parse_v2;
 use docs_edge_core::assistant::resume::{
     ChatRecord, GenerationRecord, GenerationState, Journal, Resumable,
 };
@@ -21,12 +23,12 @@ use futures_util::future::{join, select};
 use futures_util::StreamExt;
 use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage};
 
-use crate::answer::{log_failure, Generation, PartReceiver};
-use crate::chats::{ChatKey, ReadReply, ReadRequest, StartRequest, StopReply};
+use crate::answer::{log_failure, prepare, Generation, PartReceiver};
+use crate::chats::{ChatKey, ReadReply, ReadRequest, StartReply, StartRequest, StopReply};
 use crate::clock::now_ms;
 use crate::durable_client::error_reply;
 use crate::error::ApiError;
-use crate::generation::{resume_window, Backend};
+use crate::generation::resume_window;
 use crate::memory::DurableSpan;
 
 const RECORD_KEY: &str = "chat";
@@ -88,15 +90,19 @@ impl AssistantChat {
         let storage = self.state.storage();
         let key = start.key;
         if self.live.borrow().as_ref().is_some_and(|l| l.running) {
-            return error_reply(&ApiError::Conflict {
-                code: "answer_running",
-                message: "id: an answer is still being generated in this chat; stop it (POST …/message/{chatId}/stop) or wait for its end".into(),
-            });
+            return error_reply(&answer_running());
         }
-        let backend = match Backend::from_env(&self.env) {
-            Ok(backend) => backend,
+        let prepared = match parse_v2(&start.body) {
+            Ok(request) => prepare(&self.env, &key.org_id, &key.domain, request, start.started_ms, &start.request_id).await,
+            Err(err) => Err(err.into()),
+        };
+        let (job, backend) = match prepared {
+            Ok(prepared) => prepared,
             Err(err) => return error_reply(&err),
         };
+        if self.live.borrow().as_ref().is_some_and(|l| l.running) {
+            return error_reply(&answer_running());
+        }
         let mut record = match storage.get::<ChatRecord>(RECORD_KEY).await? {
             Some(r) if !r.owned_by(&key.org_id, &key.domain) => return unknown_chat(),
             Some(r) => r,
@@ -107,7 +113,7 @@ impl AssistantChat {
                 storage.delete(&entry_key(seq)).await?;
             }
         }
-        let job = start.job;
+        let thread_id = job.thread.thread_id.clone();
         let message_id = job.message_id.clone();
         record.generation = Some(GenerationRecord {
             message_id: message_id.clone(),
@@ -136,7 +142,7 @@ impl AssistantChat {
                 live.wake();
             }
         });
-        Response::from_json(&serde_json::json!({}))
+        Response::from_json(&StartReply { thread_id })
     }
 
     async fn read(&self, read: ReadRequest) -> Result<Response> {
@@ -279,6 +285,13 @@ async fn store_entry(storage: &Storage, record: &mut ChatRecord, live: &Rc<RefCe
         g.sealed_ends = ends;
     }
     storage.put(RECORD_KEY, &*record).await
+}
+
+fn answer_running() -> ApiError {
+    ApiError::Conflict {
+        code: "answer_running",
+        message: "id: an answer is still being generated in this chat; stop it (POST …/message/{chatId}/stop) or wait for its end".into(),
+    }
 }
 
 fn nothing() -> ReadReply {

@@ -7,25 +7,19 @@
 //! …/message/{chatId}/stop` ends it for every reader.
 
 use docs_edge_core::assistant::encode::{AnswerEncoder, Protocol};
-use docs_edge_core::assistant::offline::retrieve;
-use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest};
 use docs_edge_core::assistant::resume::{check_chat_id, resumable_chat};
 use futures_channel::mpsc;
 use worker::Response;
 
-use crate::answer::{send_bytes, AnswerJob, Generation, PartSender};
+use crate::answer::{prepare, send_bytes, Generation, PartSender};
 use crate::app::Call;
 use crate::chats::{self, ChatKey, ReadReply};
 use crate::clock::now_ms;
-use crate::durable::thread::AppendRequest;
 use crate::error::{ApiError, ApiResult};
-use crate::generation::{keep_alive_interval, Backend};
+use crate::generation::keep_alive_interval;
 use crate::http::{empty_response, json_response, read_json_object};
-use crate::random::random_id;
 use crate::routes::discovery::{authorize, Caller};
-use crate::sites::live_index;
-use crate::threads;
 
 pub async fn message_v1(call: &mut Call) -> ApiResult<Response> {
     message(call, Protocol::DataStreamV1).await
@@ -43,21 +37,24 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         Protocol::DataStreamV1 => (parse_v1(&body)?, None),
         Protocol::UiMessageStreamV2 => (parse_v2(&body)?, resumable_chat(&body)?),
     };
-    let key = chat_id.map(|chat_id| ChatKey { org_id: caller.key.org_id.clone(), domain: caller.domain.clone(), chat_id });
-    let (job, backend) = prepare(call, caller, request, started_ms).await?;
-    call.response_headers.push(("x-thread-id".into(), job.thread.thread_id.clone()));
     let (sender, receiver) = mpsc::unbounded();
-    match key {
+    match chat_id {
         None => {
+            let (job, backend) =
+                prepare(&call.env, &caller.key.org_id, &caller.domain, request, started_ms, &call.request_id).await?;
+            call.response_headers.push(("x-thread-id".into(), job.thread.thread_id.clone()));
             let answer = Generation::new(call.env.clone(), backend, job, protocol, sender);
             // wait_until keeps the isolate working on the answer for as long as the stream is read.
             call.ctx.wait_until(async move {
                 answer.run().await;
             });
         }
-        Some(key) => {
-            // The chat's object generates; this request is only its first reader.
-            chats::start(&call.env, &key, &job).await?;
+        Some(chat_id) => {
+            // The chat's object prepares and generates (from the body validated here); this request is
+            // only its first reader.
+            let key = ChatKey { org_id: caller.key.org_id, domain: caller.domain, chat_id };
+            let thread_id = chats::start(&call.env, &key, &body, started_ms, &call.request_id).await?;
+            call.response_headers.push(("x-thread-id".into(), thread_id));
             let first = chats::read(&call.env, &key, 0, 0).await?;
             follow_chat(call, key, first, sender);
         }
@@ -139,50 +136,10 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
     });
 }
 
-/// Everything before generation: the thread, retrieval from the live index, the backend.
-async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, started_ms: u64) -> ApiResult<(AnswerJob, Backend)> {
-    let backend = Backend::from_env(&call.env)?;
-
-    let (thread_id, create_thread, keep) = match &request.thread_id {
-        Some(id) => {
-            let Some(record) = threads::find(&call.env, id, &caller.key.org_id, Some(&caller.domain)).await? else {
-                return Err(ApiError::NotFound(format!("thread {id} not found")));
-            };
-            let stored: Vec<StoredTurn> =
-                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref() }).collect();
-            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref())?;
-            (id.clone(), false, keep)
-        }
-        None => (random_id("thr_", 8)?, true, None),
-    };
-
-    let (_, index) = live_index(&call.env, &caller.domain).await?;
-    let (query_text, passages) = retrieve(&index, &request, &caller.domain);
-
-    let job = AnswerJob {
-        message_id: random_id("msg_", 8)?,
-        started_ms,
-        request,
-        passages,
-        query_text,
-        thread: AppendRequest {
-            thread_id,
-            org_id: caller.key.org_id,
-            domain: caller.domain,
-            create: create_thread,
-            keep,
-            now: String::new(),
-            messages: Vec::new(),
-        },
-        request_id: call.request_id.clone(),
-    };
-    Ok((job, backend))
-}
-
 /// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
 /// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
 pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
-    let (job, backend) = prepare(call, caller, request, now_ms()).await?;
+    let (job, backend) = prepare(&call.env, &caller.key.org_id, &caller.domain, request, now_ms(), &call.request_id).await?;
     // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
     let (sender, _stream) = mpsc::unbounded();
     let answer = Generation::new(call.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender);
