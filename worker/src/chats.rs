@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::CHATS_BINDING;
-use crate::durable_client::post;
-use crate::error::ApiResult;
+use crate::durable_client::{post, post_for_bytes};
+use crate::error::{ApiError, ApiResult};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -34,11 +34,7 @@ pub struct StartRequest {
     pub request_id: String,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StartReply {
-    pub thread_id: String,
-}
+
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -50,9 +46,9 @@ pub struct ReadRequest {
     pub wait_ms: u64,
 }
 
-/// Bytes from the reader's offset on.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// Bytes from the reader's offset on. On the wire: `text` is the body (no JSON escaping of the
+/// stream), the rest are the `x-chat-*` headers.
+#[derive(Debug, Default)]
 pub struct ReadReply {
     /// Nothing to resume: no answer ran, or the last one ended longer ago than the window.
     pub nothing: bool,
@@ -65,27 +61,46 @@ pub struct ReadReply {
     pub thread_id: String,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StopReply {
-    pub stopped: bool,
-}
 
 /// Starts the chat's answer; its thread id. The object's 4xx (unknown thread, bad `messageId`, an
 /// answer still running) pass through.
 pub async fn start(env: &worker::Env, key: &ChatKey, body: &serde_json::Value, started_ms: u64, request_id: &str) -> ApiResult<String> {
     let request = StartRequest { key: key.clone(), body: body.clone(), started_ms, request_id: request_id.to_string() };
-    let reply: StartReply = post(env, CHATS_BINDING, &key.object_name(), "start", &request).await?;
-    Ok(reply.thread_id)
+    let reply: serde_json::Value = post(env, CHATS_BINDING, &key.object_name(), "start", &request).await?;
+    Ok(reply["threadId"].as_str().unwrap_or_default().to_string())
 }
 
 /// 404 (relayed) for a chat this organization never ran a resumable answer in.
 pub async fn read(env: &worker::Env, key: &ChatKey, from: u64, wait_ms: u64) -> ApiResult<ReadReply> {
-    post(env, CHATS_BINDING, &key.object_name(), "read", &ReadRequest { key: key.clone(), from, wait_ms }).await
+    let request = ReadRequest { key: key.clone(), from, wait_ms };
+    let (headers, bytes) = post_for_bytes(env, CHATS_BINDING, &key.object_name(), "read", &request).await?;
+    let header = |name: &str| headers.get(name).ok().flatten().unwrap_or_default();
+    Ok(ReadReply {
+        nothing: header("x-chat-nothing") == "1",
+        text: String::from_utf8(bytes).map_err(|_| ApiError::Internal("chat journal is not UTF-8".into()))?,
+        next: header("x-chat-next").parse().unwrap_or(from),
+        ended: header("x-chat-ended") == "1",
+        message_id: header("x-chat-message-id"),
+        thread_id: header("x-chat-thread-id"),
+    })
+}
+
+impl ReadReply {
+    /// The object's answer: the text as the body, the rest in headers.
+    pub fn into_response(self) -> worker::Result<worker::Response> {
+        let mut response = worker::Response::ok(self.text)?;
+        let headers = response.headers_mut();
+        headers.set("x-chat-nothing", if self.nothing { "1" } else { "0" })?;
+        headers.set("x-chat-next", &self.next.to_string())?;
+        headers.set("x-chat-ended", if self.ended { "1" } else { "0" })?;
+        headers.set("x-chat-message-id", &self.message_id)?;
+        headers.set("x-chat-thread-id", &self.thread_id)?;
+        Ok(response)
+    }
 }
 
 /// Whether an answer was running (and is now ending).
 pub async fn stop(env: &worker::Env, key: &ChatKey) -> ApiResult<bool> {
-    let reply: StopReply = post(env, CHATS_BINDING, &key.object_name(), "stop", key).await?;
-    Ok(reply.stopped)
+    let reply: serde_json::Value = post(env, CHATS_BINDING, &key.object_name(), "stop", key).await?;
+    Ok(reply["stopped"].as_bool().unwrap_or(false))
 }

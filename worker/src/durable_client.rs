@@ -17,6 +17,22 @@ pub async fn post<B: Serialize, T: DeserializeOwned>(
     op: &str,
     body: &B,
 ) -> ApiResult<T> {
+    let (_, bytes) = exchange(env, binding, name, op, body).await?;
+    Ok(serde_json::from_slice(&bytes)?)
+}
+
+/// [`post`] for an operation that answers plain bytes with its facts in headers: the headers and body.
+pub async fn post_for_bytes<B: Serialize>(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    op: &str,
+    body: &B,
+) -> ApiResult<(Headers, Vec<u8>)> {
+    exchange(env, binding, name, op, body).await
+}
+
+async fn exchange<B: Serialize>(env: &Env, binding: &str, name: &str, op: &str, body: &B) -> ApiResult<(Headers, Vec<u8>)> {
     let stub = env.durable_object(binding)?.id_from_name(name)?.get_stub()?;
     let headers = Headers::new();
     headers.set("content-type", "application/json")?;
@@ -29,7 +45,7 @@ pub async fn post<B: Serialize, T: DeserializeOwned>(
     let status = response.status_code();
     let bytes = response.bytes().await?;
     if (200..300).contains(&status) {
-        return Ok(serde_json::from_slice(&bytes)?);
+        return Ok((response.headers().clone(), bytes));
     }
     match serde_json::from_slice::<ErrorBody>(&bytes) {
         Ok(body) => {

@@ -24,7 +24,7 @@ use futures_util::StreamExt;
 use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage};
 
 use crate::answer::{log_failure, prepare, Generation, PartReceiver};
-use crate::chats::{ChatKey, ReadReply, ReadRequest, StartReply, StartRequest, StopReply};
+use crate::chats::{ChatKey, ReadReply, ReadRequest, StartRequest};
 use crate::clock::now_ms;
 use crate::durable_client::error_reply;
 use crate::error::ApiError;
@@ -142,13 +142,13 @@ impl AssistantChat {
                 live.wake();
             }
         });
-        Response::from_json(&StartReply { thread_id })
+        Response::from_json(&serde_json::json!({ "threadId": thread_id }))
     }
 
     async fn read(&self, read: ReadRequest) -> Result<Response> {
         let storage = self.state.storage();
         let Some(mut record) = self.record(&read.key).await? else { return unknown_chat() };
-        let Some(generation) = record.generation.clone() else { return Response::from_json(&nothing()) };
+        let Some(generation) = record.generation.clone() else { return nothing().into_response() };
         let now = now_ms();
         let live_running = self.running_live(&generation.message_id);
         if generation.state == GenerationState::Running && live_running.is_none() {
@@ -160,7 +160,7 @@ impl AssistantChat {
             storage.put(RECORD_KEY, &record).await?;
         }
         if read.from == 0 && record.resumable(now, self.window_ms()) == Resumable::Nothing {
-            return Response::from_json(&nothing());
+            return nothing().into_response();
         }
         let mut waited = false;
         loop {
@@ -207,14 +207,15 @@ impl AssistantChat {
                         .error("the answer was interrupted"),
                 );
             }
-            return Response::from_json(&ReadReply {
+            return ReadReply {
                 nothing: false,
                 text,
                 next,
                 ended,
                 message_id: generation.message_id.clone(),
                 thread_id: generation.thread_id.clone(),
-            });
+            }
+            .into_response();
         }
     }
 
@@ -228,7 +229,7 @@ impl AssistantChat {
             }
             None => false,
         };
-        Response::from_json(&StopReply { stopped })
+        Response::from_json(&serde_json::json!({ "stopped": stopped }))
     }
 }
 
