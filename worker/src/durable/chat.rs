@@ -18,8 +18,7 @@ use docs_edge_core::assistant::request::parse_v2;
 use docs_edge_core::assistant::resume::{
     ChatRecord, GenerationRecord, GenerationState, Journal, Resumable,
 };
-use futures_channel::oneshot;
-use futures_util::future::{join, select};
+use futures_util::future::join;
 use futures_util::StreamExt;
 use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage};
 
@@ -36,6 +35,8 @@ const RECORD_KEY: &str = "chat";
 const ENTRIES_PER_READ: usize = 8;
 /// How soon a stop reaches a generation whose model is silent.
 const STOP_CHECK: Duration = Duration::from_millis(500);
+/// How often a waiting reader looks for new bytes.
+const POLL: Duration = Duration::from_millis(100);
 /// The longest a reader waits for new bytes in one read.
 const MAX_WAIT_MS: u64 = 30_000;
 
@@ -49,16 +50,6 @@ struct Live {
     journal: Journal,
     stop: Rc<Cell<bool>>,
     running: bool,
-    /// Readers waiting for bytes past the end.
-    waiters: Vec<oneshot::Sender<()>>,
-}
-
-impl Live {
-    fn wake(&mut self) {
-        for waiter in self.waiters.drain(..) {
-            let _ = waiter.send(());
-        }
-    }
 }
 
 #[durable_object]
@@ -129,7 +120,7 @@ impl AssistantChat {
         let answer = Generation::new(self.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender)
             .checking_stop_every(STOP_CHECK);
         *self.live.borrow_mut() =
-            Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true, waiters: Vec::new() });
+            Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true });
         let live = self.live.clone();
         let window = resume_window(&self.env);
         self.state.wait_until(async move {
@@ -139,7 +130,6 @@ impl AssistantChat {
             }
             if let Some(live) = live.borrow_mut().as_mut() {
                 live.running = false;
-                live.wake();
             }
         });
         Response::from_json(&serde_json::json!({ "threadId": thread_id }))
@@ -162,7 +152,7 @@ impl AssistantChat {
         if read.from == 0 && record.resumable(now, self.window_ms()) == Resumable::Nothing {
             return nothing().into_response();
         }
-        let mut waited = false;
+        let deadline = now + read.wait_ms.min(MAX_WAIT_MS);
         loop {
             let (plan, open, running, len) = {
                 let live = self.live.borrow();
@@ -181,14 +171,9 @@ impl AssistantChat {
                 let open = plan.open_skip.and_then(|skip| journal.open_from(skip)).map(str::to_string);
                 (plan, open, ours.is_some_and(|l| l.running), journal.len())
             };
-            if plan.stored.is_empty() && open.is_none() && running && read.wait_ms > 0 && !waited {
-                waited = true;
-                let (sender, receiver) = oneshot::channel();
-                if let Some(live) = self.live.borrow_mut().as_mut() {
-                    live.waiters.push(sender);
-                }
-                let wait = Delay::from(Duration::from_millis(read.wait_ms.min(MAX_WAIT_MS)));
-                let _ = select(receiver, wait).await;
+            // Nothing new yet: look again shortly (in memory, no storage read) until the deadline.
+            if plan.stored.is_empty() && open.is_none() && running && now_ms() < deadline {
+                Delay::from(POLL).await;
                 continue;
             }
             let mut text = String::new();
@@ -233,7 +218,7 @@ impl AssistantChat {
     }
 }
 
-/// Moves the answer's chunks into the journal: sealed entries stored, readers woken. Keep-alives are
+/// Moves the answer's chunks into the journal: sealed entries stored. Keep-alives are
 /// left out (every reader sends its own while it waits). At the end the record says so and an alarm
 /// is set to delete the entries after the resume window.
 async fn journal_answer(
@@ -261,9 +246,6 @@ async fn journal_answer(
             Ok(Some(entry)) => store_entry(storage, &mut record, &live, entry.seq, &entry.text).await?,
             Ok(None) => {}
             Err(_) => log_failure("", "chat journal full: a chunk was dropped"),
-        }
-        if let Some(live) = live.borrow_mut().as_mut() {
-            live.wake();
         }
     }
     let last = live.borrow_mut().as_mut().and_then(|l| l.journal.seal());
