@@ -189,7 +189,6 @@ pub struct GenerationRecord {
     pub message_id: String,
     pub thread_id: String,
     pub state: GenerationState,
-    pub started_ms: u64,
     pub ended_ms: Option<u64>,
     pub sealed_ends: Vec<u64>,
 }
@@ -325,7 +324,6 @@ mod tests {
             message_id: "m".into(),
             thread_id: "t".into(),
             state: GenerationState::Running,
-            started_ms: 1_000,
             ended_ms: None,
             sealed_ends: vec![],
         });

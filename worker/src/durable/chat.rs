@@ -80,9 +80,6 @@ impl AssistantChat {
     async fn start(&self, start: StartRequest) -> Result<Response> {
         let storage = self.state.storage();
         let key = start.key;
-        if self.live.borrow().as_ref().is_some_and(|l| l.running) {
-            return error_reply(&answer_running());
-        }
         let prepared = match parse_v2(&start.body) {
             Ok(request) => prepare(&self.env, &key.org_id, &key.domain, request, start.started_ms, &start.request_id).await,
             Err(err) => Err(err.into()),
@@ -110,7 +107,6 @@ impl AssistantChat {
             message_id: message_id.clone(),
             thread_id: job.thread.thread_id.clone(),
             state: GenerationState::Running,
-            started_ms: now_ms(),
             ended_ms: None,
             sealed_ends: Vec::new(),
         });
@@ -273,7 +269,7 @@ async fn store_entry(storage: &Storage, record: &mut ChatRecord, live: &Rc<RefCe
 fn answer_running() -> ApiError {
     ApiError::Conflict {
         code: "answer_running",
-        message: "id: an answer is still being generated in this chat; stop it (POST …/message/{chatId}/stop) or wait for its end".into(),
+        message: "id: an answer is still running in this chat; stop it or wait for its end".into(),
     }
 }
 
