@@ -119,11 +119,10 @@ impl AssistantChat {
             Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true });
         let live = self.live.clone();
         let window = resume_window(&self.env);
-        let request_id = start.request_id;
         self.state.wait_until(async move {
             let (_, journaled) = join(answer.run(), journal_answer(receiver, live.clone(), &storage, record, window)).await;
             if let Err(err) = journaled {
-                log_failure(&request_id, &format!("chat journal not stored: {err}"));
+                log_failure("", &format!("chat journal not stored: {err}"));
             }
             if let Some(live) = live.borrow_mut().as_mut() {
                 live.running = false;

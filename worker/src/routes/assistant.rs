@@ -107,7 +107,6 @@ fn chat_key(call: &Call, caller: Caller) -> ApiResult<ChatKey> {
 /// answer ends or the reader leaves. While nothing new arrives a keep-alive goes out.
 fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) {
     let env = call.env.clone();
-    let request_id = call.request_id.clone();
     let wait_ms = keep_alive_interval(&env).as_millis() as u64;
     let keep_alive = AnswerEncoder::new(Protocol::UiMessageStreamV2, "", "").keep_alive();
     call.ctx.wait_until(async move {
@@ -126,7 +125,7 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
             reply = match chats::read(&env, &key, reply.next, wait_ms).await {
                 Ok(next) => next,
                 Err(err) => {
-                    crate::answer::log_failure(&request_id, &format!("chat journal unreadable: {err:?}"));
+                    crate::answer::log_failure("", &format!("chat journal unreadable: {err:?}"));
                     let end = AnswerEncoder::new(Protocol::UiMessageStreamV2, reply.message_id.clone(), reply.thread_id.clone())
                         .error("the answer stream was interrupted");
                     send_bytes(&sender, end);
