@@ -20,7 +20,7 @@ use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::deployment::Features;
 use docs_edge_core::export::{
-    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, PageExtras, MANIFEST_FORMAT,
+    content_security_policy, tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, PageExtras, MANIFEST_FORMAT,
     SEARCH_INDEX_FILE,
 };
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
@@ -339,6 +339,7 @@ impl ExportJob {
                 created_at: record.created_at.clone(),
                 page_count: total,
                 features: record.features,
+                content_security_policy: content_security_policy(&record.extras),
             }
             .to_file(),
         );
