@@ -86,6 +86,15 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     json_response(200, &job)
 }
 
+/// `DELETE /v1/static-export/jobs/{jobId}`: stops a queued or running job (its parts are deleted).
+pub async fn cancel(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = enterprise_admin(call, &directory).await?;
+    let job_id = job_param(call)?;
+    let job: ExportJob = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "cancel", &OwnerQuery { org_id: key.org_id }).await?;
+    json_response(200, &job)
+}
+
 pub async fn bundle(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = enterprise_admin(call, &directory).await?;
