@@ -79,3 +79,42 @@ test('DELETE cancels a queued or running job: 404 for another organization, 409 
   const next = await startExport(t.adminKey, { domain: t.domain }, base);
   assert.equal(next.status, 202, next.text);
 });
+
+test('a domain given to another organization brings none of the previous owner\'s content', async () => {
+  const a = await tenant({ base });
+  assert.equal((await publishFolder(a.domain, a.adminKey, DEMO_DOCS, { base })).status, 200);
+  const ask = { fp: 'anonymous', messages: [{ id: '1', role: 'user', content: 'rate limits', parts: [{ type: 'text', text: 'rate limits' }] }] };
+  const answer = await fetch(`${base}/discovery/v1/assistant/${a.domain}/message`, {
+    method: 'POST', headers: { authorization: `Bearer ${a.assistantKey}`, 'content-type': 'application/json' }, body: JSON.stringify(ask),
+  });
+  assert.equal(answer.status, 200);
+  await answer.text();
+  const threadId = answer.headers.get('x-thread-id');
+  assert.ok(threadId);
+  const job = await startExport(a.adminKey, { domain: a.domain }, base);
+  assert.equal(job.status, 202, job.text);
+  assert.equal((await waitForJob(a.adminKey, job.body.jobId, { base })).job.status, 'completed');
+
+  const removed = await call('DELETE', `/v1/admin/orgs/${a.org.orgId}/domains/${a.domain}`, { token: ROOT_TOKEN, base });
+  assert.equal(removed.status, 204, removed.text);
+  const b = await tenant({ base });
+  await addDomain(b.org.orgId, a.domain, base);
+
+  const asB = (method, path, token, json) => call(method, path, { token, json, base });
+  assertError(await asB('POST', `/discovery/v1/search/${a.domain}`, b.assistantKey, { query: 'rate limits' }), 404, 'not_found');
+  assertError(await asB('POST', `/discovery/v1/page/${a.domain}`, b.assistantKey, { path: 'index' }), 404, 'not_found');
+  assertError(await asB('POST', `/discovery/v1/assistant/${a.domain}/message`, b.assistantKey, ask), 404, 'not_found');
+  assertError(await asB('GET', `/discovery/v1/llms/${a.domain}/llms.txt`, b.assistantKey), 404, 'not_found');
+  assertError(await asB('GET', `/v1/sites/${a.domain}`, b.adminKey), 404, 'not_found');
+  assertError(await asB('POST', '/v1/static-export/jobs', b.adminKey, { domain: a.domain }), 404, 'not_found');
+  assertError(await asB('GET', `/v1/static-export/jobs/${job.body.jobId}`, b.adminKey), 404, 'not_found');
+  assertError(await asB('POST', `/v1/static-export/jobs/${job.body.jobId}/bundle`, b.adminKey), 404, 'not_found');
+  assertError(await asB('GET', `/v1/threads/${threadId}`, b.adminKey), 404, 'not_found');
+  const report = await asB('GET', `/v1/analytics/${a.domain}`, b.adminKey);
+  assert.equal(report.status, 200, report.text);
+  assert.equal(report.body.totals.questions, 0, 'the previous owner\'s questions are not in the new owner\'s report');
+
+  // B's own publish is served as usual.
+  assert.equal((await publishFolder(a.domain, b.adminKey, DEMO_DOCS, { base })).status, 200);
+  assert.equal((await asB('POST', `/discovery/v1/page/${a.domain}`, b.assistantKey, { path: 'index' })).status, 200);
+});

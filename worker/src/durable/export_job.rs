@@ -441,6 +441,14 @@ impl ExportJob {
                 message: format!("the job is {}; a bundle can be generated once it is completed", status_name(record.status)),
             });
         }
+        // The retention sweep deletes a job's files this long after it started.
+        let retention_days = Config::from_env(&self.env).export_retention_days;
+        if crate::clock::now_unix() >= record.created_unix.saturating_add(retention_days.saturating_mul(86_400)) {
+            return Err(ApiError::Conflict {
+                code: "bundle_expired",
+                message: format!("bundles are kept {retention_days} day(s) after their job started (EXPORT_RETENTION_DAYS); start a new job"),
+            });
+        }
         // Another call is packing in this instance: wait for it rather than pack twice.
         for _ in 0..600 {
             if !*self.packing.borrow() {
@@ -506,6 +514,29 @@ impl ExportJob {
             .custom_metadata(metadata)
             .execute()
             .await?;
+        match self.fill(record, &upload).await {
+            Ok((uploaded, size, sha256)) => {
+                upload.complete(uploaded).await?;
+                let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
+                // The parts are only inputs to the bundle; a failed cleanup costs space (until the
+                // retention sweep), not correctness.
+                if let Err(err) = bucket.delete_multiple(parts).await {
+                    worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                }
+                Ok((size, sha256))
+            }
+            Err(err) => {
+                // An unfinished multipart upload would hold its parts in R2 until R2's own cleanup.
+                if let Err(abort) = upload.abort().await {
+                    worker::console_error!("{}", serde_json::json!({"event": "export_abort_failed", "jobId": record.job_id, "error": abort.to_string()}));
+                }
+                Err(err)
+            }
+        }
+    }
+
+    async fn fill(&self, record: &JobRecord, upload: &worker::MultipartUpload) -> ApiResult<(Vec<worker::UploadedPart>, u64, String)> {
+        let bucket = sites::bucket(&self.env)?;
         let mut uploaded = Vec::new();
         let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
         let mut size = 0u64;
@@ -530,13 +561,7 @@ impl ExportJob {
             let part_number = uploaded.len() as u16 + 1;
             uploaded.push(upload.upload_part(part_number, buffer).await?);
         }
-        upload.complete(uploaded).await?;
-        let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
-        // The parts are only inputs to the bundle; a failed cleanup costs space, not correctness.
-        if let Err(err) = bucket.delete_multiple(parts).await {
-            worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
-        }
-        Ok((size, docs_edge_core::signing::to_hex(&hasher.finalize())))
+        Ok((uploaded, size, docs_edge_core::signing::to_hex(&hasher.finalize())))
     }
 }
 

@@ -49,7 +49,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let request = parse_start_request(&body)?;
     let domain = require_domain(&directory, &key, &request.domain).await?;
     // The job renders this version, whatever is published while it runs.
-    let live = sites::current_version(&sites::bucket(&call.env)?, &domain)
+    let live = sites::current_version(&sites::bucket(&call.env)?, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
