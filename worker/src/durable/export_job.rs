@@ -39,8 +39,9 @@ use crate::exports::{bundle_key, content_disposition, part_key};
 use crate::sites;
 
 const JOB_KEY: &str = "job";
-/// Test-only setting: a job of this domain aborts its isolate at every step (the fault the attempt
-/// bound exists for). Unset in every real deployment.
+/// Test-only setting: every step of a job of this domain dies after its attempt is stored, the way
+/// a step killed with its isolate (memory, CPU) does: the alarm ends with an error and nothing after
+/// the attempt is written; the runtime retries the alarm. Unset in every real deployment.
 const FAULT_DOMAIN_VAR: &str = "TEST_EXPORT_FAULT_DOMAIN";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 const BUNDLE_PART_BYTES: usize = 5 << 20;
@@ -216,7 +217,9 @@ impl DurableObject for ExportJob {
         record.updated_at = now_iso();
         storage.put(JOB_KEY, &record).await?;
         storage.sync().await?;
-        self.injected_fault(&record);
+        if self.injected_fault(&record) {
+            return Err(worker::Error::RustError("injected fault: the step died with its isolate".into()));
+        }
         match self.step(&mut record).await {
             Ok(finished) => {
                 record.attempts.succeeded();
@@ -341,13 +344,15 @@ impl ExportJob {
         Ok(())
     }
 
-    /// The test-only fault: abort the isolate mid-step, as running out of memory would.
-    fn injected_fault(&self, record: &JobRecord) {
-        let fault = crate::config::text(&self.env, FAULT_DOMAIN_VAR);
-        if fault.as_deref() == Some(record.domain.as_str()) {
-            worker::console_error!("{}", serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id}));
-            std::process::abort();
+    /// Whether the test-only fault applies to this job. (A real `abort()` here would not do: a Wasm
+    /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
+    /// failing it as a killed isolate does.)
+    fn injected_fault(&self, record: &JobRecord) -> bool {
+        let faulty = crate::config::text(&self.env, FAULT_DOMAIN_VAR).as_deref() == Some(record.domain.as_str());
+        if faulty {
+            worker::console_error!("{}", serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
         }
+        faulty
     }
 
     async fn owned(&self, owner: &OwnerQuery) -> ApiResult<JobRecord> {
