@@ -182,7 +182,8 @@ mod tests {
         let mut wrong = job.clone();
         wrong["status"] = json!("paused");
         assert!(response_body("export-job", &wrong.to_string()).is_err());
-        let link = json!({"jobId": "se_1", "bundleUrl": "https://x/b", "sizeBytes": 10, "expiresAt": "2026-01-01T00:00:00Z"});
+        let link = json!({"jobId": "se_1", "bundleUrl": "https://x/b", "sizeBytes": 10, "sha256": "ab".repeat(32),
+            "expiresAt": "2026-01-01T00:00:00Z"});
         assert_eq!(parsed(response_body("bundle", &link.to_string())), link);
         assert!(response_body("error", r#"{"error":"e"}"#).is_err());
         assert!(response_body("search", "[]").is_ok());

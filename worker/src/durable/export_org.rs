@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::config::EXPORT_JOBS_BINDING;
+use crate::memory::DurableSpan;
 use crate::durable::export_job::{OwnerQuery, StartJob};
 use crate::durable_client::{error_reply, post};
 use crate::error::{ApiError, ApiResult};
@@ -91,6 +92,7 @@ impl DurableObject for ExportOrg {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("ExportOrg", req.path());
         match req.path().as_str() {
             "/start" => {
                 let order: StartOrder = req.json().await?;
