@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { call, tenant } from './support/api.mjs';
+import { BASE_URL, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle } from './support/export.mjs';
 import { launchChromium } from './support/browser.mjs';

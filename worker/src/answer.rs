@@ -68,7 +68,7 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    let (_, index) = live_index(env, domain).await?;
+    let (_, index) = live_index(env, domain, org_id).await?;
     let (query_text, passages) = retrieve(&index, &request, domain);
 
     let job = AnswerJob {

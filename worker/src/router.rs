@@ -34,6 +34,7 @@ pub enum Route {
     GetThread,
     StartExport,
     GetExport,
+    CancelExport,
     CreateBundle,
     DownloadBundle,
     Feedback,
@@ -68,6 +69,7 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
     ("GET", "/v1/threads/{threadId}", Route::GetThread),
     ("POST", "/v1/static-export/jobs", Route::StartExport),
     ("GET", "/v1/static-export/jobs/{jobId}", Route::GetExport),
+    ("DELETE", "/v1/static-export/jobs/{jobId}", Route::CancelExport),
     ("POST", "/v1/static-export/jobs/{jobId}/bundle", Route::CreateBundle),
     ("GET", "/v1/static-export/bundles/{jobId}", Route::DownloadBundle),
     ("POST", "/discovery/v1/assistant/{domain}/feedback", Route::Feedback),
@@ -84,7 +86,7 @@ impl Route {
             Route::Search | Route::Page => Some(Feature::Search),
             Route::AssistantV1 | Route::AssistantV2 | Route::AssistantV2Resume | Route::AssistantV2Stop | Route::GetThread => Some(Feature::Assistant),
             Route::AnalyticsEvents | Route::AnalyticsReport => Some(Feature::Analytics),
-            Route::StartExport | Route::GetExport | Route::CreateBundle | Route::DownloadBundle => {
+            Route::StartExport | Route::GetExport | Route::CancelExport | Route::CreateBundle | Route::DownloadBundle => {
                 Some(Feature::StaticExport)
             }
             _ => None,
