@@ -15,16 +15,35 @@ pub struct StoredTurn<'a> {
 
 /// How many of the stored messages to keep before the new question and answer are appended; `None`
 /// keeps all of them. A `messageId` that names no answer of the thread is the caller's error.
-pub fn messages_to_keep(stored: &[StoredTurn<'_>], trigger: &Trigger, question_id: Option<&str>) -> Result<Option<usize>, FieldError> {
-    if let Trigger::Regenerate { message_id: Some(message_id) } = trigger {
-        let Some(answer) = stored.iter().rposition(|m| !m.is_user && m.id == Some(message_id.as_str())) else {
-            return Err(Path::root().key("messageId").error("must be the id of an answer in this thread"));
+pub fn messages_to_keep(
+    stored: &[StoredTurn<'_>],
+    trigger: &Trigger,
+    question_id: Option<&str>,
+) -> Result<Option<usize>, FieldError> {
+    if let Trigger::Regenerate {
+        message_id: Some(message_id),
+    } = trigger
+    {
+        let Some(answer) = stored
+            .iter()
+            .rposition(|m| !m.is_user && m.id == Some(message_id.as_str()))
+        else {
+            return Err(Path::root()
+                .key("messageId")
+                .error("must be the id of an answer in this thread"));
         };
-        let question = answer.checked_sub(1).filter(|&q| stored[q].is_user).unwrap_or(answer);
+        let question = answer
+            .checked_sub(1)
+            .filter(|&q| stored[q].is_user)
+            .unwrap_or(answer);
         return Ok(Some(question));
     }
-    let Some(question_id) = question_id else { return Ok(None) };
-    Ok(stored.iter().rposition(|m| m.is_user && m.id == Some(question_id)))
+    let Some(question_id) = question_id else {
+        return Ok(None);
+    };
+    Ok(stored
+        .iter()
+        .rposition(|m| m.is_user && m.id == Some(question_id)))
 }
 
 #[cfg(test)]
@@ -32,31 +51,71 @@ mod tests {
     use super::*;
 
     const THREAD: [StoredTurn<'static>; 4] = [
-        StoredTurn { is_user: true, id: Some("u1") },
-        StoredTurn { is_user: false, id: Some("msg_a") },
-        StoredTurn { is_user: true, id: Some("u2") },
-        StoredTurn { is_user: false, id: Some("msg_b") },
+        StoredTurn {
+            is_user: true,
+            id: Some("u1"),
+        },
+        StoredTurn {
+            is_user: false,
+            id: Some("msg_a"),
+        },
+        StoredTurn {
+            is_user: true,
+            id: Some("u2"),
+        },
+        StoredTurn {
+            is_user: false,
+            id: Some("msg_b"),
+        },
     ];
 
     #[test]
     fn a_new_question_keeps_everything() {
-        assert_eq!(messages_to_keep(&THREAD, &Trigger::Submit, Some("u3")).unwrap(), None);
-        assert_eq!(messages_to_keep(&THREAD, &Trigger::Submit, None).unwrap(), None);
+        assert_eq!(
+            messages_to_keep(&THREAD, &Trigger::Submit, Some("u3")).unwrap(),
+            None
+        );
+        assert_eq!(
+            messages_to_keep(&THREAD, &Trigger::Submit, None).unwrap(),
+            None
+        );
     }
 
     #[test]
     fn a_resent_question_replaces_its_answer() {
-        assert_eq!(messages_to_keep(&THREAD, &Trigger::Submit, Some("u2")).unwrap(), Some(2));
-        assert_eq!(messages_to_keep(&THREAD, &Trigger::Regenerate { message_id: None }, Some("u1")).unwrap(), Some(0));
+        assert_eq!(
+            messages_to_keep(&THREAD, &Trigger::Submit, Some("u2")).unwrap(),
+            Some(2)
+        );
+        assert_eq!(
+            messages_to_keep(
+                &THREAD,
+                &Trigger::Regenerate { message_id: None },
+                Some("u1")
+            )
+            .unwrap(),
+            Some(0)
+        );
     }
 
     #[test]
     fn regenerate_names_the_answer_it_replaces() {
-        let regenerate = |id: &str| Trigger::Regenerate { message_id: Some(id.into()) };
-        assert_eq!(messages_to_keep(&THREAD, &regenerate("msg_b"), Some("x")).unwrap(), Some(2));
-        assert_eq!(messages_to_keep(&THREAD, &regenerate("msg_a"), None).unwrap(), Some(0));
+        let regenerate = |id: &str| Trigger::Regenerate {
+            message_id: Some(id.into()),
+        };
+        assert_eq!(
+            messages_to_keep(&THREAD, &regenerate("msg_b"), Some("x")).unwrap(),
+            Some(2)
+        );
+        assert_eq!(
+            messages_to_keep(&THREAD, &regenerate("msg_a"), None).unwrap(),
+            Some(0)
+        );
         let err = messages_to_keep(&THREAD, &regenerate("u2"), None).unwrap_err();
-        assert_eq!(err.to_string(), "messageId: must be the id of an answer in this thread");
+        assert_eq!(
+            err.to_string(),
+            "messageId: must be the id of an answer in this thread"
+        );
         assert!(messages_to_keep(&THREAD, &regenerate("msg_zzz"), None).is_err());
     }
 }

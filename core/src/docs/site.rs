@@ -268,8 +268,8 @@ fn collect_divisions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::docs::archive::{read_dir_tree, tree};
     use crate::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
+    use crate::docs::archive::{read_dir_tree, tree};
 
     fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
         site.pages

@@ -51,8 +51,8 @@ pub mod search_index;
 #[cfg(test)]
 mod tests;
 
-pub use archive::{tar_gz_member, tar_gz_trailer};
 pub use agent::markdown_file;
+pub use archive::{tar_gz_member, tar_gz_trailer};
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use plan::ExportPlan;

@@ -293,7 +293,13 @@ impl ExportPlan {
             files.extend(search_index::build(site, &self.pages));
         }
         let md_files = agent::markdown_files(&self.files);
-        files.extend(agent::llms_files(site, tree, &self.pages, &md_files, &self.domain));
+        files.extend(agent::llms_files(
+            site,
+            tree,
+            &self.pages,
+            &md_files,
+            &self.domain,
+        ));
 
         let mut referenced = BTreeSet::new();
         for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
@@ -524,7 +530,11 @@ mod tests {
     fn ranges_are_clamped() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
-        assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 2, "one page: its .html and .md");
+        assert_eq!(
+            plan.render_pages(&site, &t, 1..99).len(),
+            2,
+            "one page: its .html and .md"
+        );
         assert!(plan.render_pages(&site, &t, 5..3).is_empty());
     }
 }
