@@ -30,7 +30,7 @@ macro_rules! data_stream_parts {
 
         /// Every v4 part type, in the order of `ai@4`'s `dataStreamParts`. The SDK's record kinds
         /// index this table.
-        pub static PART_TYPES: &[PartType] = &[
+        pub const PART_TYPES: &[PartType] = &[
             $(PartType { code: $code, name: $name, shape: $shape },)*
         ];
 
@@ -48,7 +48,7 @@ macro_rules! data_stream_parts {
             }
 
             /// The typed part of a line `check_line` accepted.
-            fn typed(raw: RawPart<'_>) -> Result<DataStreamPart, String> {
+            pub(super) fn typed(raw: RawPart<'_>) -> Result<DataStreamPart, String> {
                 let code = PART_TYPES[raw.part()].code;
                 let value = match raw {
                     RawPart::Text { value, .. } => Value::String(value.into_owned()),
