@@ -20,6 +20,13 @@ pub struct PartType {
     pub(crate) shape: Shape,
 }
 
+impl PartType {
+    /// Its payload is a JSON string (text, reasoning, error), decoded in [`RawPart::Text`].
+    pub fn is_string(&self) -> bool {
+        matches!(self.shape, Shape::Str)
+    }
+}
+
 macro_rules! data_stream_parts {
     ($($(#[$doc:meta])* $code:literal $name:literal $variant:ident($payload:ty) = $shape:expr;)*) => {
         /// One line of the v4 data stream.
