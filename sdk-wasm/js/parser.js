@@ -3,13 +3,22 @@
 import { StreamDecoder, v4PartNames, v4StringParts } from './docs_edge_sdk.js';
 
 // Record kinds (sdk-wasm/src/batch.rs): first the v4 part types of the core crate's table, named as
-// ai@4's parseDataStreamPart names them, then the three below.
-const V4_TYPES = v4PartNames().split(',');
-const STRING_VALUED = V4_TYPES.map(() => false);
-for (const kind of v4StringParts()) STRING_VALUED[kind] = true;
-const PARSE_ERROR = V4_TYPES.length;
-const UI_CHUNK = PARSE_ERROR + 1;
-const UI_DONE = PARSE_ERROR + 2;
+// ai@4's parseDataStreamPart names them, then the three below. Read from wasm on first use: the
+// module is not instantiated yet while this file is evaluated.
+let V4_TYPES;
+let STRING_VALUED;
+let PARSE_ERROR;
+let UI_CHUNK;
+let UI_DONE;
+
+function readKinds() {
+  V4_TYPES = v4PartNames().split(',');
+  STRING_VALUED = V4_TYPES.map(() => false);
+  for (const kind of v4StringParts()) STRING_VALUED[kind] = true;
+  PARSE_ERROR = V4_TYPES.length;
+  UI_CHUNK = PARSE_ERROR + 1;
+  UI_DONE = PARSE_ERROR + 2;
+}
 
 const utf8 = new TextDecoder();
 
@@ -34,6 +43,7 @@ class Parser {
   #decoder;
 
   constructor(ui) {
+    if (!V4_TYPES) readKinds();
     this.#decoder = new StreamDecoder(ui);
   }
 
