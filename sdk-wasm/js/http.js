@@ -7,7 +7,7 @@ import { DocsEdgeError, transportError } from './errors.js';
 const OPTION_TYPES = {
   fp: 'string', threadId: 'string', currentPath: 'string', query: 'string', path: 'string', domain: 'string',
   version: 'string', retrievalPageSize: 'integer', pageSize: 'integer', scoreThreshold: 'number',
-  messages: 'array', context: 'array', paths: 'array', filter: 'object',
+  messages: 'array', context: 'array', paths: 'array', filter: 'object', comment: 'string', rating: ['up', 'down'],
 };
 
 function typeOf(value) {
@@ -17,7 +17,7 @@ function typeOf(value) {
 }
 
 /**
- * The JSON body of a request. `kind`: `search`, `page`, `export`, `message-v1`, `message-v2`.
+ * The JSON body of a request. `kind`: `search`, `page`, `export`, `feedback`, `message-v1`, `message-v2`.
  * Messages come with `content`; v1 sends it and a text part, v2 (AI SDK v5+) the part only.
  */
 export function body(kind, value) {
@@ -25,8 +25,11 @@ export function body(kind, value) {
   for (const [name, v] of Object.entries(value)) {
     if (v === undefined || v === null) continue;
     const want = OPTION_TYPES[name];
+    if (Array.isArray(want) && !want.includes(v)) {
+      throw new DocsEdgeError(`invalid request: \`${name}\` must be one of ${want.join(', ')}`, { code: 'invalid_request' });
+    }
     const got = typeOf(v);
-    if (want && got !== want && !(want === 'number' && got === 'integer')) {
+    if (typeof want === 'string' && got !== want && !(want === 'number' && got === 'integer')) {
       throw new DocsEdgeError(`invalid request: \`${name}\` must be ${want === 'integer' ? 'an' : 'a'} ${want}`, { code: 'invalid_request' });
     }
     out[name] = v;
@@ -105,6 +108,26 @@ async function errorOf(response) {
 }
 
 /** What both clients share: where, with which key, through which fetch, with which retry policy. */
+const inBrowserPage = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+/**
+ * The Http of a client that holds a secret admin key: it refuses to run in a browser page unless
+ * `allowBrowser` (code `browser_not_allowed`), and needs the key (`invalid_options`).
+ */
+export function adminHttp(client, what, { baseUrl, adminKey, allowBrowser = false, retry, fetch } = {}) {
+  if (inBrowserPage() && !allowBrowser) {
+    throw new DocsEdgeError(
+      `${client} uses a secret admin key and refuses to run in a browser page; call the ${what} ` +
+        'API from a server (or pass allowBrowser: true if this page is not public)',
+      { code: 'browser_not_allowed' },
+    );
+  }
+  if (typeof adminKey !== 'string' || !adminKey) {
+    throw new DocsEdgeError('adminKey is required (a secret svc_ key)', { code: 'invalid_options' });
+  }
+  return new Http({ baseUrl, token: adminKey, fetch, retry });
+}
+
 export class Http {
   constructor({ baseUrl, token, fetch: fetchImpl, retry }) {
     this.baseUrl = normalizeBaseUrl(baseUrl);
