@@ -195,9 +195,6 @@ pub struct File {
     pub mime_type: String,
 }
 
-/// Serializes one of our own types. It cannot fail (string keys only, derived impls), and a
-/// panic would take the whole worker instance down, so a failure degrades to `null`.
-
 // The shapes of the payloads above, field by field (`shape_tests.rs` holds them to serde).
 impl ToolCall {
     const SHAPE: Shape = Shape::Struct(&Struct {
