@@ -204,7 +204,7 @@ impl<'a> Scanner<'a> {
                     Shape::Enum { names, open } => {
                         if !open && !names.contains(&text.as_ref()) {
                             note(mismatch, || {
-                                format!("unknown variant `{text}`, expected one of {names:?}")
+                                format!("unknown variant `{text}`, expected `{}`", names.join("` or `"))
                             });
                         }
                     }
