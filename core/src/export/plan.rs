@@ -9,11 +9,11 @@ use crate::docs::config::page_path;
 use crate::docs::frontmatter;
 use crate::docs::{DivisionKind, NavItem, Site, SourceTree};
 
+use super::extras::PageExtras;
 use super::layout::{self, Brand, PageView, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
-use super::extras::PageExtras;
 use super::{agent, assets, markdown, openapi, search_index};
 use super::{ExportError, ExportFile, ExportOptions};
 
@@ -280,7 +280,10 @@ impl ExportPlan {
     pub fn finishing_files(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site)),
-            ExportFile::new(JS_FILE.to_owned(), format!("{SITE_JS}{}", self.extras.script())),
+            ExportFile::new(
+                JS_FILE.to_owned(),
+                format!("{SITE_JS}{}", self.extras.script()),
+            ),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
                 "robots.txt".to_owned(),

@@ -74,6 +74,7 @@ const MAX_DEPTH: u32 = 127;
 
 pub(crate) fn check(json: &str, shape: &Shape) -> Result<(), Problem> {
     let mut scanner = Scanner {
+        text: json,
         bytes: json.as_bytes(),
         at: 0,
         depth: 0,
@@ -93,6 +94,7 @@ pub(crate) fn check(json: &str, shape: &Shape) -> Result<(), Problem> {
 /// `json` is valid JSON. `Err` carries the syntax error.
 pub(crate) fn string_field<'a>(json: &'a str, name: &str) -> Result<Option<Cow<'a, str>>, String> {
     let mut scanner = Scanner {
+        text: json,
         bytes: json.as_bytes(),
         at: 0,
         depth: 0,
@@ -127,6 +129,7 @@ pub(crate) fn string_field<'a>(json: &'a str, name: &str) -> Result<Option<Cow<'
 /// The text of a JSON string (`"…"` with nothing around it), or `None` when `json` is anything else.
 pub(crate) fn string_value(json: &str) -> Option<Cow<'_, str>> {
     let mut scanner = Scanner {
+        text: json,
         bytes: json.as_bytes(),
         at: 0,
         depth: 0,
@@ -139,6 +142,8 @@ pub(crate) fn string_value(json: &str) -> Option<Cow<'_, str>> {
 }
 
 struct Scanner<'a> {
+    text: &'a str,
+    /// `text` as bytes.
     bytes: &'a [u8],
     at: usize,
     depth: u32,
@@ -204,7 +209,10 @@ impl<'a> Scanner<'a> {
                     Shape::Enum { names, open } => {
                         if !open && !names.contains(&text.as_ref()) {
                             note(mismatch, || {
-                                format!("unknown variant `{text}`, expected `{}`", names.join("` or `"))
+                                format!(
+                                    "unknown variant `{text}`, expected `{}`",
+                                    names.join("` or `")
+                                )
                             });
                         }
                     }
@@ -350,8 +358,8 @@ impl<'a> Scanner<'a> {
                 }
                 self.at += 1;
             }
-            // The input is a `&str` and the run stops only at ASCII bytes: a valid slice.
-            let text = std::str::from_utf8(&bytes[run..self.at]).unwrap_or_default();
+            // The run starts and stops at ASCII bytes, so on character boundaries.
+            let text = self.text.get(run..self.at).unwrap_or_default();
             match bytes.get(self.at) {
                 None => return Err(self.error("EOF while parsing a string")),
                 Some(b'"') => {
@@ -361,9 +369,9 @@ impl<'a> Scanner<'a> {
                             s.push_str(text);
                             Cow::Owned(s)
                         }
-                        None => Cow::Borrowed(
-                            std::str::from_utf8(&bytes[start..self.at - 1]).unwrap_or_default(),
-                        ),
+                        None => {
+                            Cow::Borrowed(self.text.get(start..self.at - 1).unwrap_or_default())
+                        }
                     });
                 }
                 Some(b'\\') => {
