@@ -123,13 +123,7 @@ impl Features {
     }
 
     fn all_off() -> Self {
-        Self {
-            search: false,
-            assistant: false,
-            analytics: false,
-            playground: false,
-            static_export: false,
-        }
+        Self { search: false, assistant: false, analytics: false, playground: false, static_export: false }
     }
 
     pub fn enabled(&self, feature: Feature) -> bool {
@@ -211,12 +205,7 @@ pub fn parse_switch(raw: &str) -> Option<bool> {
 /// Whether an air-gapped deployment may send requests to `url` (`setting` names where it came from,
 /// such as `LLM_BASE_URL`): only when its host is one of `internal_hosts` (the operator's
 /// `INTERNAL_HOSTS`, comma-separated host names or `host:port`). Other kinds may call anything.
-pub fn outbound_allowed(
-    kind: DeploymentKind,
-    setting: &str,
-    url: Option<&str>,
-    internal_hosts: &str,
-) -> Result<(), String> {
+pub fn outbound_allowed(kind: DeploymentKind, setting: &str, url: Option<&str>, internal_hosts: &str) -> Result<(), String> {
     if kind != DeploymentKind::AirGapped {
         return Ok(());
     }
@@ -263,10 +252,7 @@ mod tests {
     use super::*;
 
     fn read(vars: &[(&str, &str)]) -> Result<Deployment, DeploymentError> {
-        let map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Deployment::from_lookup(|name| map.get(name).cloned())
     }
 
@@ -275,9 +261,7 @@ mod tests {
         let cloud = read(&[]).unwrap();
         assert_eq!(cloud.kind, DeploymentKind::Cloud);
         assert!(Feature::ALL.iter().all(|f| cloud.features.enabled(*f)));
-        let client = read(&[("DEPLOYMENT_KIND", "client-hosted")])
-            .unwrap()
-            .features;
+        let client = read(&[("DEPLOYMENT_KIND", "client-hosted")]).unwrap().features;
         assert!(client.search && client.assistant && client.playground && client.static_export);
         assert!(!client.analytics);
         let gapped = read(&[("DEPLOYMENT_KIND", "Air-Gapped")]).unwrap().features;
@@ -287,23 +271,10 @@ mod tests {
 
     #[test]
     fn switches_override_the_defaults_and_bad_values_name_the_variable() {
-        let d = read(&[
-            ("DEPLOYMENT_KIND", "air-gapped"),
-            ("FEATURE_SEARCH", "true"),
-            ("FEATURE_STATIC_EXPORT", "off"),
-        ])
-        .unwrap();
+        let d = read(&[("DEPLOYMENT_KIND", "air-gapped"), ("FEATURE_SEARCH", "true"), ("FEATURE_STATIC_EXPORT", "off")]).unwrap();
         assert!(d.features.search && !d.features.static_export);
-        assert_eq!(
-            read(&[("FEATURE_ASSISTANT", "maybe")])
-                .unwrap_err()
-                .variable,
-            "FEATURE_ASSISTANT"
-        );
-        assert_eq!(
-            read(&[("DEPLOYMENT_KIND", "edge")]).unwrap_err().variable,
-            "DEPLOYMENT_KIND"
-        );
+        assert_eq!(read(&[("FEATURE_ASSISTANT", "maybe")]).unwrap_err().variable, "FEATURE_ASSISTANT");
+        assert_eq!(read(&[("DEPLOYMENT_KIND", "edge")]).unwrap_err().variable, "DEPLOYMENT_KIND");
         let json = serde_json::to_value(d).unwrap();
         assert_eq!(json["kind"], "air-gapped");
         assert_eq!(json["features"]["staticExport"], false);
@@ -314,41 +285,11 @@ mod tests {
         use DeploymentKind::*;
         assert!(outbound_allowed(Cloud, "LLM_BASE_URL", None, "").is_ok());
         assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", None, "llm.internal").is_err());
-        assert!(outbound_allowed(
-            AirGapped,
-            "LLM_BASE_URL",
-            Some("https://api.openai.com/v1"),
-            "llm.internal"
-        )
-        .is_err());
-        assert!(outbound_allowed(
-            AirGapped,
-            "LLM_BASE_URL",
-            Some("http://llm.internal:8000/v1"),
-            "llm.internal"
-        )
-        .is_ok());
-        assert!(outbound_allowed(
-            AirGapped,
-            "LLM_BASE_URL",
-            Some("http://10.0.0.5:8000/v1"),
-            "10.0.0.5:8000"
-        )
-        .is_ok());
-        assert!(outbound_allowed(
-            AirGapped,
-            "LLM_BASE_URL",
-            Some("http://10.0.0.5:9000/v1"),
-            "10.0.0.5:8000"
-        )
-        .is_err());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("https://api.openai.com/v1"), "llm.internal").is_err());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal:8000/v1"), "llm.internal").is_ok());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:8000/v1"), "10.0.0.5:8000").is_ok());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:9000/v1"), "10.0.0.5:8000").is_err());
         // Userinfo cannot smuggle a declared name in front of another host.
-        assert!(outbound_allowed(
-            AirGapped,
-            "LLM_BASE_URL",
-            Some("http://llm.internal@evil.com/v1"),
-            "llm.internal"
-        )
-        .is_err());
+        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal@evil.com/v1"), "llm.internal").is_err());
     }
 }

@@ -23,8 +23,7 @@ pub struct StartRequest {
 pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
     let root = object(body, &Path::root())?;
     let raw_domain = root.req_str("domain")?;
-    let domain =
-        validate_domain(raw_domain).map_err(|rule| root.field_path("domain").error(rule))?;
+    let domain = validate_domain(raw_domain).map_err(|rule| root.field_path("domain").error(rule))?;
     let version = root
         .opt_str_max("version", MAX_VERSION_CHARS)?
         .map(str::trim)
@@ -35,9 +34,7 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
         Some(items) => {
             let path = root.field_path("paths");
             if items.is_empty() {
-                return Err(
-                    path.error("must list at least one page path (omit it to export every page)")
-                );
+                return Err(path.error("must list at least one page path (omit it to export every page)"));
             }
             max_items(items, MAX_PATHS, &path)?;
             let mut paths = Vec::with_capacity(items.len());
@@ -53,11 +50,7 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
             Some(paths)
         }
     };
-    Ok(StartRequest {
-        domain,
-        version,
-        paths,
-    })
+    Ok(StartRequest { domain, version, paths })
 }
 
 /// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
@@ -76,21 +69,14 @@ pub fn normalize_page_path(raw: &str) -> Option<String> {
     if path.split('/').any(|seg| seg == ".." || seg == ".") || path.contains("//") {
         return None;
     }
-    Some(if path.is_empty() {
-        "index".to_string()
-    } else {
-        path.to_string()
-    })
+    Some(if path.is_empty() { "index".to_string() } else { path.to_string() })
 }
 
 /// `se_` and 16 lowercase hex digits, as the hosted service's job ids.
 pub fn is_job_id(value: &str) -> bool {
-    value.strip_prefix("se_").is_some_and(|hex| {
-        hex.len() == 16
-            && hex
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    })
+    value
+        .strip_prefix("se_")
+        .is_some_and(|hex| hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
 }
 
 /// Progress after `done` of `total` pages: pages fill 0–95, finishing takes it to 100 (never here).
@@ -104,10 +90,7 @@ pub fn pages_progress(done: u32, total: u32) -> f64 {
 
 /// `{domain}-export-{YYYY-MM-DD}.tar.gz`, the date taken from the job's ISO 8601 creation time.
 pub fn bundle_file_name(domain: &str, created_at: &str) -> String {
-    let date = created_at
-        .get(..10)
-        .filter(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
-        .unwrap_or("undated");
+    let date = created_at.get(..10).filter(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'-')).unwrap_or("undated");
     format!("{domain}-export-{date}.tar.gz")
 }
 
@@ -128,10 +111,7 @@ mod tests {
         .unwrap();
         assert_eq!(request.domain, "docs.example.com");
         assert_eq!(request.version.as_deref(), Some("v2"));
-        assert_eq!(
-            request.paths.unwrap(),
-            ["guides/x", "index", "index", "api/y"]
-        );
+        assert_eq!(request.paths.unwrap(), ["guides/x", "index", "index", "api/y"]);
     }
 
     #[test]
@@ -142,17 +122,9 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "version": 3})).starts_with("version: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": "index"})).starts_with("paths: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": []})).starts_with("paths: "));
-        assert!(
-            err(json!({"domain": "docs.example.com", "paths": ["a", 1]})).starts_with("paths[1]: ")
-        );
-        assert!(
-            err(json!({"domain": "docs.example.com", "paths": ["../etc"]}))
-                .starts_with("paths[0]: ")
-        );
-        assert!(
-            err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]}))
-                .starts_with("paths[0]: ")
-        );
+        assert!(err(json!({"domain": "docs.example.com", "paths": ["a", 1]})).starts_with("paths[1]: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": ["../etc"]})).starts_with("paths[0]: "));
+        assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
     }
 
     #[test]
@@ -173,9 +145,6 @@ mod tests {
 
     #[test]
     fn file_name_uses_the_creation_date() {
-        assert_eq!(
-            bundle_file_name("docs.example.com", "2026-11-22T10:00:00.000Z"),
-            "docs.example.com-export-2026-11-22.tar.gz"
-        );
+        assert_eq!(bundle_file_name("docs.example.com", "2026-11-22T10:00:00.000Z"), "docs.example.com-export-2026-11-22.tar.gz");
     }
 }

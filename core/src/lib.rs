@@ -8,40 +8,40 @@
 //!
 //! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
 
-pub mod stream;
 pub mod wire;
+pub mod stream;
 pub mod wire_analytics;
 
 #[cfg(feature = "server")]
-pub mod assistant;
+pub mod validate;
 #[cfg(feature = "server")]
 pub mod docs;
 #[cfg(feature = "server")]
-pub mod domain;
+pub mod search;
 #[cfg(feature = "server")]
-pub mod export;
+pub mod assistant;
 #[cfg(feature = "server")]
-pub mod llms;
-#[cfg(feature = "server")]
-pub(crate) mod markdown;
-#[cfg(feature = "server")]
-pub mod mcp;
+pub mod signing;
 #[cfg(feature = "server")]
 pub mod presign;
 #[cfg(feature = "server")]
 pub mod ratelimit;
 #[cfg(feature = "server")]
-pub mod search;
+pub mod domain;
 #[cfg(feature = "server")]
-pub mod signing;
+pub mod export;
 #[cfg(feature = "server")]
-pub mod validate;
+pub(crate) mod markdown;
+#[cfg(feature = "server")]
+pub mod llms;
+#[cfg(feature = "server")]
+pub mod mcp;
 
 #[cfg(feature = "server")]
-pub mod analytics;
+pub mod export_api;
 #[cfg(feature = "server")]
 pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
 #[cfg(feature = "server")]
-pub mod export_api;
+pub mod analytics;

@@ -67,19 +67,14 @@ pub fn agent_docs(site: &Site, tree: &SourceTree, domain: &str) -> AgentDocs {
     let mut listed: HashMap<&str, usize> = HashMap::new();
     for page in included.iter().filter_map(|&i| site.pages.get(i)) {
         // No exported pages and no bundled assets: every link is absolute on the live domain.
-        let linker =
-            Linker::new(&page.path, &page.source, &no_pages, tree, domain).without_assets();
+        let linker = Linker::new(&page.path, &page.source, &no_pages, tree, domain).without_assets();
         let md = markdown::page_markdown(page, tree, &page_url(domain, &page.path), &linker);
         let offset = push_page(&mut llms_full, &md);
         if !page.path.contains('\n') && listed.insert(&page.path, offset).is_none() {
             manifest.push(&page.path, offset, md.len());
         }
     }
-    AgentDocs {
-        llms_txt,
-        llms_full,
-        manifest,
-    }
+    AgentDocs { llms_txt, llms_full, manifest }
 }
 
 /// Appends a page to `llms-full.txt`; returns where it starts.
@@ -109,11 +104,7 @@ impl Urls for Linker<'_> {
 /// languages joined by ` › `); hidden pages are left out; pages not in the navigation come last,
 /// under `## Optional` (the format's name for what may be skipped).
 pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String) -> String {
-    let name = if site.name.trim().is_empty() {
-        "Documentation"
-    } else {
-        site.name.trim()
-    };
+    let name = if site.name.trim().is_empty() { "Documentation" } else { site.name.trim() };
     let mut out = format!("# {}\n\n", one_line(name));
     let summary = site
         .config
@@ -122,13 +113,7 @@ pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> 
         .map(str::trim)
         .filter(|d| !d.is_empty())
         .map(one_line)
-        .unwrap_or_else(|| {
-            format!(
-                "Documentation of {}, {} pages.",
-                one_line(name),
-                included.len()
-            )
-        });
+        .unwrap_or_else(|| format!("Documentation of {}, {} pages.", one_line(name), included.len()));
     out.push_str(&format!("> {summary}\n\n"));
     out.push_str("Each link below is one page; `llms-full.txt` beside this file holds every page as Markdown.\n");
 
@@ -141,14 +126,7 @@ pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> 
     let mut sections: Vec<(String, Vec<usize>)> = Vec::new();
     let mut listed = vec![false; site.pages.len()];
     let mut trail = Vec::new();
-    nav_sections(
-        &site.config.navigation,
-        &mut trail,
-        &index_of,
-        &mut listed,
-        &mut sections,
-        site,
-    );
+    nav_sections(&site.config.navigation, &mut trail, &index_of, &mut listed, &mut sections, site);
     let rest: Vec<usize> = included
         .iter()
         .copied()
@@ -161,11 +139,7 @@ pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> 
     for (title, pages) in sections {
         out.push_str(&format!("\n## {}\n\n", one_line(&title)));
         for page in pages.iter().filter_map(|&i| site.pages.get(i)) {
-            out.push_str(&format!(
-                "- [{}]({})",
-                escape::text(&one_line(&page.title)),
-                destination(&link(page))
-            ));
+            out.push_str(&format!("- [{}]({})", escape::text(&one_line(&page.title)), destination(&link(page))));
             let description = describe(page);
             if !description.is_empty() {
                 out.push_str(": ");
@@ -185,20 +159,13 @@ fn nav_sections(
     sections: &mut Vec<(String, Vec<usize>)>,
     site: &Site,
 ) {
-    let add = |path: &str,
-               trail: &[String],
-               listed: &mut [bool],
-               sections: &mut Vec<(String, Vec<usize>)>| {
+    let add = |path: &str, trail: &[String], listed: &mut [bool], sections: &mut Vec<(String, Vec<usize>)>| {
         let Some(&i) = index_of.get(path) else { return };
         if site.pages.get(i).is_none_or(|p| p.hidden) || listed.get(i).copied().unwrap_or(true) {
             return;
         }
         listed[i] = true;
-        let title = if trail.is_empty() {
-            "Pages".to_owned()
-        } else {
-            trail.join(" › ")
-        };
+        let title = if trail.is_empty() { "Pages".to_owned() } else { trail.join(" › ") };
         match sections.last_mut() {
             Some((last, pages)) if *last == title => pages.push(i),
             _ => sections.push((title, vec![i])),
@@ -234,20 +201,10 @@ fn nav_sections(
 
 /// The page's one-line description: its frontmatter `description`, else the first sentence of its text.
 fn describe(page: &Page) -> String {
-    if let Some(d) = page
-        .description
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
+    if let Some(d) = page.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         return escape::text(&clip(&one_line(d)));
     }
-    let text = page
-        .sections
-        .iter()
-        .map(|s| s.text.trim())
-        .find(|t| !t.is_empty())
-        .unwrap_or("");
+    let text = page.sections.iter().map(|s| s.text.trim()).find(|t| !t.is_empty()).unwrap_or("");
     let first_line = text.lines().next().unwrap_or("");
     let sentence = match first_line.find(". ") {
         Some(end) => &first_line[..=end],
@@ -299,14 +256,9 @@ mod tests {
         let (site, t) = site();
         let docs = agent_docs(&site, &t, "docs.acme.dev");
         let txt = &docs.llms_txt;
-        assert!(
-            txt.starts_with("# Acme [Docs]\n\n> Acme's API and guides.\n\n"),
-            "{txt}"
-        );
+        assert!(txt.starts_with("# Acme [Docs]\n\n> Acme's API and guides.\n\n"), "{txt}");
         let guides = txt.find("## Guides › Start\n\n- [Welcome](https://docs.acme.dev/): What Acme is.\n- [Quickstart](https://docs.acme.dev/quickstart): Install it first.\n").expect(txt);
-        let api = txt
-            .find("## API › Reference\n\n- [Jobs](https://docs.acme.dev/api/jobs): domain\n")
-            .expect(txt);
+        let api = txt.find("## API › Reference\n\n- [Jobs](https://docs.acme.dev/api/jobs): domain\n").expect(txt);
         assert!(guides < api);
         assert!(!txt.contains("Secret"), "hidden pages are left out");
     }
@@ -318,20 +270,11 @@ mod tests {
         assert_eq!(docs.manifest.len(), site.pages.len());
         let (offset, len) = docs.manifest.range("quickstart").expect("quickstart");
         let page = &docs.llms_full[offset as usize..(offset + len) as usize];
-        assert!(
-            page.starts_with("# Quickstart\n\nSource: https://docs.acme.dev/quickstart\n"),
-            "{page}"
-        );
-        assert!(
-            page.contains("> **Note**\n>\n> Mind the **gap**."),
-            "{page}"
-        );
+        assert!(page.starts_with("# Quickstart\n\nSource: https://docs.acme.dev/quickstart\n"), "{page}");
+        assert!(page.contains("> **Note**\n>\n> Mind the **gap**."), "{page}");
         let (offset, len) = docs.manifest.range("index").expect("index");
         let home = &docs.llms_full[offset as usize..(offset + len) as usize];
-        assert!(
-            home.contains("Hello [start](https://docs.acme.dev/quickstart)."),
-            "{home}"
-        );
+        assert!(home.contains("Hello [start](https://docs.acme.dev/quickstart)."), "{home}");
         assert!(home.contains("\n> What Acme is.\n"), "{home}");
     }
 }

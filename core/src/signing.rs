@@ -128,9 +128,7 @@ mod tests {
     use super::*;
 
     fn random(n: usize, seed: u8) -> Vec<u8> {
-        (0..n)
-            .map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed))
-            .collect()
+        (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed)).collect()
     }
 
     #[test]
@@ -162,15 +160,9 @@ mod tests {
     #[test]
     fn malformed_keys_are_recognised() {
         assert!(!is_well_formed_key("svc_short"));
-        assert!(!is_well_formed_key(
-            "mint_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-        ));
-        assert!(!is_well_formed_key(
-            "svc_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!aaaa"
-        ));
-        assert!(is_well_formed_key(
-            "svc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-        ));
+        assert!(!is_well_formed_key("mint_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+        assert!(!is_well_formed_key("svc_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!aaaa"));
+        assert!(is_well_formed_key("svc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
     }
 
     #[test]
@@ -191,34 +183,16 @@ mod tests {
     #[test]
     fn signed_link_verifies_until_expiry() {
         let sig = sign_link(b"secret", "se_0123456789abcdef", 1000);
-        assert_eq!(
-            verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 999),
-            LinkCheck::Valid
-        );
-        assert_eq!(
-            verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 1000),
-            LinkCheck::Expired
-        );
+        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 999), LinkCheck::Valid);
+        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 1000), LinkCheck::Expired);
     }
 
     #[test]
     fn changing_job_expiry_or_secret_is_tampering() {
         let sig = sign_link(b"secret", "se_0123456789abcdef", 1000);
-        assert_eq!(
-            verify_link(b"secret", "se_0123456789abcdee", 1000, &sig, 1),
-            LinkCheck::Tampered
-        );
-        assert_eq!(
-            verify_link(b"secret", "se_0123456789abcdef", 1001, &sig, 1),
-            LinkCheck::Tampered
-        );
-        assert_eq!(
-            verify_link(b"other", "se_0123456789abcdef", 1000, &sig, 1),
-            LinkCheck::Tampered
-        );
-        assert_eq!(
-            verify_link(b"secret", "se_0123456789abcdef", 1000, "00", 1),
-            LinkCheck::Tampered
-        );
+        assert_eq!(verify_link(b"secret", "se_0123456789abcdee", 1000, &sig, 1), LinkCheck::Tampered);
+        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1001, &sig, 1), LinkCheck::Tampered);
+        assert_eq!(verify_link(b"other", "se_0123456789abcdef", 1000, &sig, 1), LinkCheck::Tampered);
+        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, "00", 1), LinkCheck::Tampered);
     }
 }

@@ -42,30 +42,15 @@ pub fn parse_feedback(body: &Value) -> Result<Feedback, FieldError> {
         "up" => Rating::Up,
         _ => Rating::Down,
     };
-    let comment = obj
-        .opt_str_max("comment", MAX_COMMENT_CHARS)?
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .map(str::to_string);
-    Ok(Feedback {
-        thread_id,
-        message_id,
-        rating,
-        comment,
-    })
+    let comment = obj.opt_str_max("comment", MAX_COMMENT_CHARS)?.map(str::trim).filter(|c| !c.is_empty()).map(str::to_string);
+    Ok(Feedback { thread_id, message_id, rating, comment })
 }
 
 /// One web-analytics event from an exported page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    PageView {
-        path: String,
-    },
-    Search {
-        path: String,
-        query: String,
-        result_count: u32,
-    },
+    PageView { path: String },
+    Search { path: String, query: String, result_count: u32 },
 }
 
 /// `{"events": [{"type": "pageview", "path"}, {"type": "search", "path", "query", "resultCount"}]}`.
@@ -81,10 +66,7 @@ pub fn parse_events(body: &Value) -> Result<Vec<Event>, FieldError> {
         events.push(match event.req_enum("type", &["pageview", "search"])? {
             "pageview" => Event::PageView { path },
             _ => {
-                let query = event
-                    .req_str_max("query", MAX_QUERY_CHARS)?
-                    .trim()
-                    .to_string();
+                let query = event.req_str_max("query", MAX_QUERY_CHARS)?.trim().to_string();
                 if query.is_empty() {
                     return Err(event.field_path("query").error("must not be empty"));
                 }
@@ -94,11 +76,7 @@ pub fn parse_events(body: &Value) -> Result<Vec<Event>, FieldError> {
                     MAX_RESULT_COUNT,
                     &event.field_path("resultCount"),
                 )?;
-                Event::Search {
-                    path,
-                    query,
-                    result_count: count,
-                }
+                Event::Search { path, query, result_count: count }
             }
         });
     }
@@ -129,26 +107,13 @@ mod tests {
         assert_eq!(ok.rating, Rating::Down);
         assert_eq!(ok.comment.as_deref(), Some("wrong"));
         let err = |body: Value| parse_feedback(&body).unwrap_err().to_string();
+        assert_eq!(err(json!({"threadId": "t", "messageId": "m", "rating": "meh"})), "rating: must be one of up, down");
+        assert_eq!(err(json!({"threadId": "t", "rating": "up"})), "messageId: is required");
         assert_eq!(
-            err(json!({"threadId": "t", "messageId": "m", "rating": "meh"})),
-            "rating: must be one of up, down"
-        );
-        assert_eq!(
-            err(json!({"threadId": "t", "rating": "up"})),
-            "messageId: is required"
-        );
-        assert_eq!(
-            err(
-                json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": "x".repeat(2001)})
-            ),
+            err(json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": "x".repeat(2001)})),
             "comment: must be at most 2000 characters"
         );
-        assert!(parse_feedback(
-            &json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null})
-        )
-        .unwrap()
-        .comment
-        .is_none());
+        assert!(parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null})).unwrap().comment.is_none());
     }
 
     #[test]
@@ -158,38 +123,13 @@ mod tests {
             {"type": "search", "path": "/", "query": " rate limits ", "resultCount": 0},
         ]}))
         .unwrap();
-        assert_eq!(
-            events[0],
-            Event::PageView {
-                path: "guides/setup".into()
-            }
-        );
-        assert_eq!(
-            events[1],
-            Event::Search {
-                path: "index".into(),
-                query: "rate limits".into(),
-                result_count: 0
-            }
-        );
+        assert_eq!(events[0], Event::PageView { path: "guides/setup".into() });
+        assert_eq!(events[1], Event::Search { path: "index".into(), query: "rate limits".into(), result_count: 0 });
         let err = |body: Value| parse_events(&body).unwrap_err().to_string();
-        assert_eq!(
-            err(json!({"events": [{"type": "click", "path": "/"}]})),
-            "events[0].type: must be one of pageview, search"
-        );
-        assert_eq!(
-            err(
-                json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})
-            ),
-            "events[0].resultCount: must be an integer from 0 to 1000000"
-        );
-        let many: Vec<Value> = (0..21)
-            .map(|_| json!({"type": "pageview", "path": "/"}))
-            .collect();
-        assert_eq!(
-            err(json!({ "events": many })),
-            "events: must have at most 20 items"
-        );
+        assert_eq!(err(json!({"events": [{"type": "click", "path": "/"}]})), "events[0].type: must be one of pageview, search");
+        assert_eq!(err(json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})), "events[0].resultCount: must be an integer from 0 to 1000000");
+        let many: Vec<Value> = (0..21).map(|_| json!({"type": "pageview", "path": "/"})).collect();
+        assert_eq!(err(json!({ "events": many })), "events: must have at most 20 items");
         assert_eq!(normalise_path("/a/index.html"), "a");
         assert_eq!(normalise_path("/index.html"), "index");
     }

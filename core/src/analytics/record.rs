@@ -60,12 +60,7 @@ pub struct AnswerFacts<'a> {
 
 impl AnswerRow {
     pub fn new(facts: &AnswerFacts<'_>) -> AnswerRow {
-        let scores: Vec<f64> = facts
-            .scores
-            .iter()
-            .take(MAX_SCORES)
-            .map(|s| (f64::from(*s) * 10_000.0).round() / 10_000.0)
-            .collect();
+        let scores: Vec<f64> = facts.scores.iter().take(MAX_SCORES).map(|s| (f64::from(*s) * 10_000.0).round() / 10_000.0).collect();
         AnswerRow {
             message_id: facts.message_id.into(),
             thread_id: facts.thread_id.into(),
@@ -95,10 +90,7 @@ impl AnswerRow {
 /// Questions that differ only in case, punctuation or spacing are the same question.
 pub fn question_key(question: &str) -> String {
     let mut key = String::with_capacity(question.len());
-    for word in question
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
+    for word in question.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
         if !key.is_empty() {
             key.push(' ');
         }
@@ -127,11 +119,7 @@ fn truncate(text: &str, max_chars: usize) -> String {
 mod tests {
     use super::*;
 
-    fn facts<'a>(
-        cited: &'a [String],
-        fp: Option<&'a str>,
-        salt: Option<&'a [u8]>,
-    ) -> AnswerFacts<'a> {
+    fn facts<'a>(cited: &'a [String], fp: Option<&'a str>, salt: Option<&'a [u8]>) -> AnswerFacts<'a> {
         AnswerFacts {
             message_id: "msg_1",
             thread_id: "thr_1",
@@ -173,10 +161,7 @@ mod tests {
 
     #[test]
     fn questions_group_across_case_punctuation_and_spacing() {
-        assert_eq!(
-            question_key("  What is  BM25F?? "),
-            question_key("what is bm25f")
-        );
+        assert_eq!(question_key("  What is  BM25F?? "), question_key("what is bm25f"));
         assert_eq!(question_key("Qu'est-ce que c'est ?"), "qu est ce que c est");
         assert_eq!(question_key("東京 の 天気"), "東京 の 天気");
         assert!(question_key(&"word ".repeat(200)).chars().count() <= 200);

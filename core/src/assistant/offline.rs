@@ -2,11 +2,11 @@
 //! with nothing outside the process, for `docs-edge-serve` (the worker streams the same parts as it
 //! produces them, and also records threads).
 
+use crate::search::{Query, SearchIndex};
 use super::passage::Passage;
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
 use super::session::AnswerSession;
-use crate::search::{Query, SearchIndex};
 
 /// The page's address on the docs site itself, which is what a reader follows.
 pub fn page_url(domain: &str, path: &str) -> String {
@@ -18,18 +18,9 @@ pub fn page_url(domain: &str, path: &str) -> String {
 }
 
 /// The retrieval query (the question with what a follow-up leaves implicit) and its passages.
-pub fn retrieve(
-    index: &SearchIndex,
-    request: &AssistantRequest,
-    domain: &str,
-) -> (String, Vec<Passage>) {
-    let user_turns: Vec<&str> = request
-        .conversation
-        .iter()
-        .rev()
-        .filter(|t| t.role == Role::User)
-        .map(|t| t.text.as_str())
-        .collect();
+pub fn retrieve(index: &SearchIndex, request: &AssistantRequest, domain: &str) -> (String, Vec<Passage>) {
+    let user_turns: Vec<&str> =
+        request.conversation.iter().rev().filter(|t| t.role == Role::User).map(|t| t.text.as_str()).collect();
     let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
     let query_text = retrieval_query(&user_turns, &context);
     let hits = index.search(&Query {
@@ -58,12 +49,7 @@ pub fn retrieve(
 }
 
 /// Every part of one extractive answer, in the session's protocol: start, sources, text, finish.
-pub fn extractive_stream(
-    session: &mut AnswerSession,
-    request: &AssistantRequest,
-    query_text: &str,
-    passages: &[Passage],
-) -> Vec<String> {
+pub fn extractive_stream(session: &mut AnswerSession, request: &AssistantRequest, query_text: &str, passages: &[Passage]) -> Vec<String> {
     let mut parts = vec![session.start()];
     parts.extend(session.extractive(query_text, passages, request.question()));
     match session.outcome() {

@@ -51,11 +51,7 @@ pub struct AnswerSession {
 }
 
 impl AnswerSession {
-    pub fn new(
-        protocol: Protocol,
-        message_id: impl Into<String>,
-        thread_id: impl Into<String>,
-    ) -> Self {
+    pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
         AnswerSession {
             encoder: AnswerEncoder::new(protocol, message_id, thread_id),
             text: String::new(),
@@ -74,33 +70,15 @@ impl AnswerSession {
     }
 
     /// Cites the pages of `passages[indices]`: one source per page, in the order first cited.
-    pub fn cite(
-        &mut self,
-        query: &str,
-        passages: &[Passage],
-        indices: impl IntoIterator<Item = usize>,
-    ) -> String {
+    pub fn cite(&mut self, query: &str, passages: &[Passage], indices: impl IntoIterator<Item = usize>) -> String {
         for i in indices {
-            let Some(passage) = passages.get(i) else {
-                continue;
-            };
+            let Some(passage) = passages.get(i) else { continue };
             if self.sources.iter().any(|s| s.url == passage.url) {
                 continue;
             }
-            self.sources.push(CitedSource {
-                id: passage.path.clone(),
-                url: passage.url.clone(),
-                title: passage.title.clone(),
-            });
+            self.sources.push(CitedSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });
         }
-        let refs: Vec<SourceRef> = self
-            .sources
-            .iter()
-            .map(|s| SourceRef {
-                url: &s.url,
-                title: &s.title,
-            })
-            .collect();
+        let refs: Vec<SourceRef> = self.sources.iter().map(|s| SourceRef { url: &s.url, title: &s.title }).collect();
         self.encoder.sources(query, &refs)
     }
 
@@ -124,10 +102,7 @@ impl AnswerSession {
             parts.push(self.text(chunk));
         }
         let prompt_text = passages.iter().map(|p| p.text.len()).sum::<usize>() + question.len();
-        self.complete(Usage {
-            prompt_tokens: (prompt_text as u64).div_ceil(4),
-            completion_tokens: estimate_tokens(&answer.text()),
-        });
+        self.complete(Usage { prompt_tokens: (prompt_text as u64).div_ceil(4), completion_tokens: estimate_tokens(&answer.text()) });
         parts.retain(|p| !p.is_empty());
         parts
     }
@@ -135,16 +110,10 @@ impl AnswerSession {
     pub fn on_llm_event(&mut self, event: LlmEvent) -> Next {
         match event {
             LlmEvent::TextDelta(delta) => Next::Continue(self.text(&delta)),
-            LlmEvent::Finish {
-                reason,
-                prompt_tokens,
-                completion_tokens,
-            } => {
+            LlmEvent::Finish { reason, prompt_tokens, completion_tokens } => {
                 let usage = Usage {
                     prompt_tokens: prompt_tokens.map(u64::from).unwrap_or(0),
-                    completion_tokens: completion_tokens
-                        .map(u64::from)
-                        .unwrap_or_else(|| estimate_tokens(&self.text)),
+                    completion_tokens: completion_tokens.map(u64::from).unwrap_or_else(|| estimate_tokens(&self.text)),
                 };
                 self.finish = Some((FinishReason::from_ai_sdk(&reason), usage));
                 Next::Continue(String::new())
@@ -170,20 +139,9 @@ impl AnswerSession {
         if let Some(detail) = &self.failure {
             return Err(detail.clone());
         }
-        let (reason, usage) = self.finish.unwrap_or((
-            FinishReason::Stop,
-            Usage {
-                prompt_tokens: 0,
-                completion_tokens: estimate_tokens(&self.text),
-            },
-        ));
-        Ok(CompletedAnswer {
-            message_id: self.message_id().to_string(),
-            text: self.text.clone(),
-            sources: self.sources.clone(),
-            reason,
-            usage,
-        })
+        let (reason, usage) =
+            self.finish.unwrap_or((FinishReason::Stop, Usage { prompt_tokens: 0, completion_tokens: estimate_tokens(&self.text) }));
+        Ok(CompletedAnswer { message_id: self.message_id().to_string(), text: self.text.clone(), sources: self.sources.clone(), reason, usage })
     }
 
     /// The last bytes of a finished answer (send them after the thread is recorded).
@@ -219,31 +177,15 @@ mod tests {
         let passages = [passage("a"), passage("a"), passage("b")];
         assert!(s.start().contains("\"messageId\":\"msg_1\""));
         let cited = s.cite("q", &passages, 0..3);
-        assert_eq!(
-            cited.matches("source-url").count(),
-            2,
-            "one source per page"
-        );
-        assert!(
-            matches!(s.on_llm_event(LlmEvent::TextDelta("Hi ".into())), Next::Continue(b) if b.contains("text-delta"))
-        );
+        assert_eq!(cited.matches("source-url").count(), 2, "one source per page");
+        assert!(matches!(s.on_llm_event(LlmEvent::TextDelta("Hi ".into())), Next::Continue(b) if b.contains("text-delta")));
         let _ = s.on_llm_event(LlmEvent::TextDelta("there".into()));
-        let _ = s.on_llm_event(LlmEvent::Finish {
-            reason: "length".into(),
-            prompt_tokens: Some(7),
-            completion_tokens: None,
-        });
+        let _ = s.on_llm_event(LlmEvent::Finish { reason: "length".into(), prompt_tokens: Some(7), completion_tokens: None });
         let answer = s.outcome().unwrap();
         assert_eq!(answer.text, "Hi there");
         assert_eq!(answer.sources.len(), 2);
         assert_eq!(answer.reason, FinishReason::Length);
-        assert_eq!(
-            answer.usage,
-            Usage {
-                prompt_tokens: 7,
-                completion_tokens: 2
-            }
-        );
+        assert_eq!(answer.usage, Usage { prompt_tokens: 7, completion_tokens: 2 });
         assert!(s.finish(&answer).ends_with("data: [DONE]\n\n"));
     }
 
@@ -251,10 +193,7 @@ mod tests {
     fn a_provider_error_is_an_outcome_for_the_log_and_a_plain_message_for_the_client() {
         let mut s = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
         let _ = s.on_llm_event(LlmEvent::TextDelta("part".into()));
-        assert_eq!(
-            s.on_llm_event(LlmEvent::Error("503 from upstream key sk-…".into())),
-            Next::Done
-        );
+        assert_eq!(s.on_llm_event(LlmEvent::Error("503 from upstream key sk-…".into())), Next::Done);
         assert!(s.outcome().unwrap_err().contains("503"));
         let out = s.fail("the answer could not be completed");
         assert!(!out.contains("503") && out.contains("d:{\"finishReason\":\"error\""));

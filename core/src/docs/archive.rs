@@ -237,10 +237,7 @@ where
             }
             .into());
         }
-        let mut data = ReadErrors {
-            inner: (&mut entry).take(size),
-            failed: None,
-        };
+        let mut data = ReadErrors { inner: (&mut entry).take(size), failed: None };
         let result = on_file(&path, &mut data, size);
         // A read error inside `on_file` is the archive's fault: report it as such.
         if let Some(err) = data.failed {
@@ -268,10 +265,7 @@ impl<R: Read> Read for ReadErrors<R> {
 
 impl From<io::Error> for ArchiveError {
     fn from(err: io::Error) -> Self {
-        ArchiveError::Corrupt {
-            entry: None,
-            reason: err.to_string(),
-        }
+        ArchiveError::Corrupt { entry: None, reason: err.to_string() }
     }
 }
 
@@ -392,10 +386,7 @@ pub(crate) fn join_relative(file: &str, target: &str) -> Option<String> {
 
 #[cfg(test)]
 pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
-    files
-        .iter()
-        .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
-        .collect()
+    files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()
 }
 
 /// A docs folder on disk as a source tree (the fixture tests).

@@ -338,6 +338,7 @@ mod tests {
     use crate::docs::archive::tree;
     use crate::docs::nav::page_refs;
 
+
     fn parse(files: &[(&str, &str)]) -> (Result<SiteConfig, ConfigError>, Vec<String>) {
         let mut warnings = Vec::new();
         let config = parse_config(&tree(files), &mut warnings);

@@ -31,9 +31,7 @@ const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
 /// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
 /// goes (`<ParamField query="limit">` is `("limit", Some("query"))`).
 pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
-    let location = PARAM_ATTRS
-        .into_iter()
-        .find(|key| tag.text_attr(key).is_some());
+    let location = PARAM_ATTRS.into_iter().find(|key| tag.text_attr(key).is_some());
     match location {
         Some(key) if tag.name == "ParamField" => (tag.text_attr(key).unwrap_or(""), Some(key)),
         _ => (tag.text_attr("name").unwrap_or(""), None),
@@ -150,9 +148,7 @@ impl Extractor<'_> {
                 Event::End(TagEnd::CodeBlock) => match code.take() {
                     Some((true, text)) => self.push_code(&text),
                     // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                    Some((false, text)) if depth < MAX_NESTING => {
-                        walk_mdx(self, &text, file, depth + 1)
-                    }
+                    Some((false, text)) if depth < MAX_NESTING => walk_mdx(self, &text, file, depth + 1),
                     Some((false, text)) => self.push_code(&text),
                     None => {}
                 },

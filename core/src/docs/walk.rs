@@ -40,10 +40,7 @@ pub(crate) struct Snippets<'t> {
 
 impl<'t> Snippets<'t> {
     pub(crate) fn new(tree: &'t SourceTree) -> Self {
-        Self {
-            tree,
-            open: Vec::new(),
-        }
+        Self { tree, open: Vec::new() }
     }
 }
 
@@ -130,15 +127,11 @@ pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'
         rest = &rest[at..];
         if let Some(after) = rest.strip_prefix("<!--") {
             rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-        } else if let Some((tag, len)) =
-            rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten()
-        {
+        } else if let Some((tag, len)) = rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten() {
             each(InlinePiece::Tag(tag));
             rest = &rest[len..];
-        } else if let Some((expr, len)) = rest
-            .starts_with('{')
-            .then(|| jsx::scan_expression(rest))
-            .flatten()
+        } else if let Some((expr, len)) =
+            rest.starts_with('{').then(|| jsx::scan_expression(rest)).flatten()
         {
             if let Some(text) = jsx::string_literal(expr) {
                 each(InlinePiece::Literal(text));
@@ -188,10 +181,7 @@ mod tests {
             ("s/a.mdx", "import A from '/s/a.mdx'\n\nIn A\n\n<A />\n"),
             ("p.mdx", "unused"),
         ]);
-        let mut log = Log {
-            snippets: Snippets::new(&t),
-            seen: Vec::new(),
-        };
+        let mut log = Log { snippets: Snippets::new(&t), seen: Vec::new() };
         let body = "import A from '/s/a.mdx'\nimport B from '/s/b.mdx'\n\n<Note>\n{\"lit\"}\n<A />\n<B />\n</Note>\n";
         walk_mdx(&mut log, body, "p.mdx", 0);
         assert_eq!(
@@ -222,18 +212,7 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            [
-                "t:a ",
-                "<b:Open>",
-                "t:x",
-                "<b:Close>",
-                "t: ",
-                "l:y",
-                "t: ",
-                "t: ",
-                "t:<",
-                "t: d"
-            ]
+            ["t:a ", "<b:Open>", "t:x", "<b:Close>", "t: ", "l:y", "t: ", "t: ", "t:<", "t: d"]
         );
     }
 }

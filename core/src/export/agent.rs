@@ -18,10 +18,7 @@ pub fn markdown_file(page_path: &str) -> String {
 
 /// Exported page path -> its Markdown file, the link targets inside Markdown pages.
 pub(crate) fn markdown_files(html_files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    html_files
-        .keys()
-        .map(|path| (path.clone(), markdown_file(path)))
-        .collect()
+    html_files.keys().map(|path| (path.clone(), markdown_file(path))).collect()
 }
 
 /// `a/b.md` of one page; `md_files` from [`markdown_files`]. Its `Source:` is the live URL.
@@ -35,12 +32,7 @@ pub(crate) fn page_file(
     ExportFile::new(markdown_file(&page.path), text)
 }
 
-fn render(
-    page: &Page,
-    tree: &SourceTree,
-    md_files: &BTreeMap<String, String>,
-    domain: &str,
-) -> String {
+fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, domain: &str) -> String {
     let links = Linker::new(&page.path, &page.source, md_files, tree, domain);
     page_markdown(page, tree, &page_url(domain, &page.path), &links)
 }

@@ -224,10 +224,7 @@ pub(crate) fn asset_path(
     }
     let (path, _) = split_url(url);
     let decoded = percent_decode(path);
-    let candidates = [
-        join_relative(page_path, &decoded),
-        join_relative(source, &decoded),
-    ];
+    let candidates = [join_relative(page_path, &decoded), join_relative(source, &decoded)];
     candidates
         .into_iter()
         .flatten()

@@ -42,10 +42,7 @@ impl BundleManifest {
     pub fn parse(bytes: &[u8]) -> Result<Self, String> {
         let manifest: Self = serde_json::from_slice(bytes).map_err(|e| format!("manifest: {e}"))?;
         if manifest.format != MANIFEST_FORMAT {
-            return Err(format!(
-                "manifest: format {} is not {MANIFEST_FORMAT}",
-                manifest.format
-            ));
+            return Err(format!("manifest: format {} is not {MANIFEST_FORMAT}", manifest.format));
         }
         Ok(manifest)
     }
@@ -71,10 +68,7 @@ mod tests {
         assert_eq!(file.path, MANIFEST_FILE);
         assert_eq!(BundleManifest::parse(&file.bytes).unwrap(), manifest);
         let text = String::from_utf8(file.bytes).unwrap();
-        assert!(
-            text.contains("\"jobId\"") && text.contains("\"staticExport\""),
-            "{text}"
-        );
+        assert!(text.contains("\"jobId\"") && text.contains("\"staticExport\""), "{text}");
         let newer = text.replace("\"format\": 1", "\"format\": 2");
         assert!(BundleManifest::parse(newer.as_bytes()).is_err());
     }

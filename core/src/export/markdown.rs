@@ -6,16 +6,15 @@
 //! rules via `sections::Inline`, same slugger, same order of snippets and re-read indented code), so
 //! search results and the table of contents land on the rendered ids.
 
+
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, Event, LinkType, Parser, Tag as MdTag, TagEnd,
 };
 
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Inline, MAX_NESTING};
+use crate::docs::walk::{inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::slug::{slugify, Slugger};
-use crate::docs::walk::{
-    inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, Snippets,
-};
 use crate::docs::SourceTree;
 
 use super::components::{self, Markup};
@@ -647,9 +646,9 @@ fn footnote_id(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
     use crate::docs::archive::tree;
     use crate::docs::sections;
-    use std::collections::BTreeMap;
 
     fn render_with(body: &str, files: &[(&str, &str)]) -> Body {
         let pages: BTreeMap<String, String> = [

@@ -57,11 +57,11 @@ pub mod search_index;
 #[cfg(test)]
 mod tests;
 
-pub use agent::markdown_file;
 pub use archive::{tar_gz_member, tar_gz_trailer};
-pub use extras::PageExtras;
+pub use agent::markdown_file;
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
+pub use extras::PageExtras;
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;
 

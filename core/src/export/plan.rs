@@ -9,11 +9,11 @@ use crate::docs::config::page_path;
 use crate::docs::frontmatter;
 use crate::docs::{DivisionKind, NavItem, Site, SourceTree};
 
-use super::extras::PageExtras;
 use super::layout::{self, Brand, PageView, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
+use super::extras::PageExtras;
 use super::{agent, assets, markdown, openapi, search_index};
 use super::{ExportError, ExportFile, ExportOptions};
 
@@ -280,10 +280,7 @@ impl ExportPlan {
     pub fn finishing_files(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site)),
-            ExportFile::new(
-                JS_FILE.to_owned(),
-                format!("{SITE_JS}{}", self.extras.script()),
-            ),
+            ExportFile::new(JS_FILE.to_owned(), format!("{SITE_JS}{}", self.extras.script())),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
                 "robots.txt".to_owned(),
@@ -307,13 +304,7 @@ impl ExportPlan {
             files.extend(search_index::build(site, &self.pages));
         }
         let md_files = agent::markdown_files(&self.files);
-        files.extend(agent::llms_files(
-            site,
-            tree,
-            &self.pages,
-            &md_files,
-            &self.domain,
-        ));
+        files.extend(agent::llms_files(site, tree, &self.pages, &md_files, &self.domain));
 
         let mut referenced = BTreeSet::new();
         for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
@@ -545,11 +536,7 @@ mod tests {
     fn ranges_are_clamped() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
-        assert_eq!(
-            plan.render_pages(&site, &t, 1..99).len(),
-            2,
-            "one page: its .html and .md"
-        );
+        assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 2, "one page: its .html and .md");
         assert!(plan.render_pages(&site, &t, 5..3).is_empty());
     }
 }

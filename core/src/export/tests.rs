@@ -145,14 +145,7 @@ fn markdown_links(md: &str) -> Vec<String> {
 fn markdown_link_problems(from: &str, md: &str, paths: &BTreeSet<&str>) -> Vec<String> {
     markdown_links(md)
         .into_iter()
-        .filter(|dest| {
-            !(dest.is_empty()
-                || dest.starts_with('#')
-                || dest.starts_with("https://")
-                || dest.starts_with("http://")
-                || dest.starts_with("mailto:")
-                || dest.starts_with("data:"))
-        })
+        .filter(|dest| !(dest.is_empty() || dest.starts_with('#') || dest.starts_with("https://") || dest.starts_with("http://") || dest.starts_with("mailto:") || dest.starts_with("data:")))
         .filter(|dest| !paths.contains(resolve_relative(from, dest).as_str()))
         .map(|dest| format!("{from}: link {dest} is not in the bundle"))
         .collect()
@@ -363,20 +356,13 @@ fn fixture_exports_a_complete_self_contained_site() {
     let llms = text_of(by_path["llms.txt"]);
     assert!(llms.starts_with("# ") && llms.contains("\n> "), "{llms}");
     let listed = markdown_links(llms).len();
-    assert!(
-        listed * 2 > site.pages.len(),
-        "llms.txt lists {listed} links"
-    );
+    assert!(listed * 2 > site.pages.len(), "llms.txt lists {listed} links");
     md_problems.extend(markdown_link_problems("llms.txt", llms, &paths));
     assert!(text_of(by_path["llms-full.txt"]).contains("# Static export"));
     for p in md_problems.iter().take(20) {
         eprintln!("  markdown: {p}");
     }
-    assert!(
-        md_problems.is_empty(),
-        "{} Markdown problems",
-        md_problems.len()
-    );
+    assert!(md_problems.is_empty(), "{} Markdown problems", md_problems.len());
 
     // Language switch: the same page in Spanish.
     let quickstart = text_of(by_path["quickstart.html"]);
@@ -498,11 +484,7 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     let site = build_site(&tree).unwrap();
     let mut features = crate::deployment::Features::default();
     features.search = false;
-    let options = ExportOptions {
-        paths: Some(vec!["index".into()]),
-        features,
-        ..options()
-    };
+    let options = ExportOptions { paths: Some(vec!["index".into()]), features, ..options() };
     let (files, _) = export(&site, &tree, &options);
     assert!(!files.iter().any(|f| f.path.starts_with("_static/search/")));
     let index = files.iter().find(|f| f.path == "index.html").unwrap();
@@ -510,18 +492,11 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     assert!(!html.contains("search-input") && !html.contains("data-search"));
 
     // The one inline script is the theme boot; the policy names its hash.
-    let script = html
-        .split("<script>")
-        .nth(1)
-        .and_then(|s| s.split("</script>").next())
-        .unwrap();
+    let script = html.split("<script>").nth(1).and_then(|s| s.split("</script>").next()).unwrap();
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(script.as_bytes());
     let policy = content_security_policy();
-    assert!(
-        policy.contains(&format!("'sha256-{}'", super::layout::base64_std(&digest))),
-        "{policy}"
-    );
+    assert!(policy.contains(&format!("'sha256-{}'", super::layout::base64_std(&digest))), "{policy}");
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(!html.contains(" style=\""));
 }

@@ -8,15 +8,10 @@ pub(crate) fn text(s: &str) -> String {
     for (i, &c) in chars.iter().enumerate() {
         let escape = match c {
             '\\' | '`' | '*' | '[' | ']' => true,
-            '<' => chars
-                .get(i + 1)
-                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')),
+            '<' => chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')),
             // Intraword underscores never emphasise; only those at a word edge can.
             '_' => {
-                let before = i
-                    .checked_sub(1)
-                    .and_then(|j| chars.get(j))
-                    .is_some_and(|p| p.is_alphanumeric());
+                let before = i.checked_sub(1).and_then(|j| chars.get(j)).is_some_and(|p| p.is_alphanumeric());
                 let after = chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
                 !(before && after)
             }
@@ -56,10 +51,7 @@ mod tests {
 
     #[test]
     fn escapes_markup_only() {
-        assert_eq!(
-            text("a *b* [c] snake_case _x_ a < b <Tag>"),
-            "a \\*b\\* \\[c\\] snake_case \\_x\\_ a < b \\<Tag>"
-        );
+        assert_eq!(text("a *b* [c] snake_case _x_ a < b <Tag>"), "a \\*b\\* \\[c\\] snake_case \\_x\\_ a < b \\<Tag>");
         assert_eq!(line_start("# not a heading"), "\\# not a heading");
         assert_eq!(line_start("1. one"), "\\1. one");
         assert_eq!(line_start("-5 degrees"), "-5 degrees");

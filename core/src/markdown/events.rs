@@ -64,9 +64,7 @@ impl Writer<'_, '_> {
             return;
         }
         match event {
-            Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => {
-                self.pending.push_str(&text)
-            }
+            Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => self.pending.push_str(&text),
             Event::SoftBreak => self.pending.push('\n'),
             Event::Code(text) => {
                 self.flush_text();
@@ -161,13 +159,7 @@ impl Writer<'_, '_> {
             }
             MdTag::Table(aligns) => {
                 self.end_block();
-                self.table = Some(Table {
-                    head: None,
-                    aligns,
-                    rows: Vec::new(),
-                    row: Vec::new(),
-                    saved: None,
-                });
+                self.table = Some(Table { head: None, aligns, rows: Vec::new(), row: Vec::new(), saved: None });
             }
             MdTag::TableHead | MdTag::TableRow => {
                 if let Some(table) = &mut self.table {
@@ -185,11 +177,7 @@ impl Writer<'_, '_> {
             MdTag::Strikethrough => self.write("~~"),
             MdTag::Superscript => self.write("^"),
             MdTag::Subscript => self.write("~"),
-            MdTag::Link {
-                link_type,
-                dest_url,
-                ..
-            } => {
+            MdTag::Link { link_type, dest_url, .. } => {
                 let href = if link_type == LinkType::Email && !dest_url.starts_with("mailto:") {
                     format!("mailto:{dest_url}")
                 } else {
@@ -198,9 +186,7 @@ impl Writer<'_, '_> {
                 self.write("[");
                 self.links.push(format!("]({})", destination(&href)));
             }
-            MdTag::Image { dest_url, .. } => {
-                self.image = Some((dest_url.into_string(), String::new()))
-            }
+            MdTag::Image { dest_url, .. } => self.image = Some((dest_url.into_string(), String::new())),
             _ => {}
         }
     }

@@ -16,18 +16,13 @@ use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::{Page, SourceTree};
 
-pub(crate) use components::{code_span, destination, Urls};
 use components::{BlockShape, InlineShape};
 use events::Table;
+pub(crate) use components::{code_span, destination, Urls};
 
 /// Renders `page` as Markdown: `# Title`, a `Source:` line with its URL, the description as a
 /// quote, then the body. `urls` decides where links and images point.
-pub(crate) fn page_markdown(
-    page: &Page,
-    tree: &SourceTree,
-    source_url: &str,
-    urls: &dyn Urls,
-) -> String {
+pub(crate) fn page_markdown(page: &Page, tree: &SourceTree, source_url: &str, urls: &dyn Urls) -> String {
     let source = tree
         .get(&page.source)
         .map(|b| String::from_utf8_lossy(b))
@@ -43,22 +38,12 @@ pub(crate) fn page_markdown(
     out.push_str("\n\nSource: ");
     out.push_str(source_url);
     out.push('\n');
-    if let Some(description) = page
-        .description
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
+    if let Some(description) = page.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         out.push_str("\n> ");
         out.push_str(&escape::text(&description.replace('\n', " ")));
         out.push('\n');
     }
-    if let Some(operation) = page
-        .openapi
-        .as_deref()
-        .map(str::trim)
-        .filter(|o| !o.is_empty())
-    {
+    if let Some(operation) = page.openapi.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         out.push_str("\nAPI operation: ");
         out.push_str(&code_span(operation));
         out.push('\n');
@@ -250,12 +235,7 @@ impl<'t, 'u> Writer<'t, 'u> {
 
     fn push_container(&mut self, name: &str, first: String, rest: String, tail: String) {
         self.end_block();
-        self.containers.push(Container {
-            tail,
-            first,
-            rest,
-            ..transparent(name)
-        });
+        self.containers.push(Container { tail, first, rest, ..transparent(name) });
     }
 
     fn close_container(&mut self, container: Container) {
@@ -294,10 +274,7 @@ impl<'t, 'u> Writer<'t, 'u> {
             BlockShape::Numbered => {
                 if !self_closing {
                     self.numbering.push(Some(1));
-                    self.containers.push(Container {
-                        numbers_children: true,
-                        ..transparent(tag.name)
-                    });
+                    self.containers.push(Container { numbers_children: true, ..transparent(tag.name) });
                 }
             }
             BlockShape::Leaf(text) => self.paragraph(&text),
@@ -310,13 +287,7 @@ impl<'t, 'u> Writer<'t, 'u> {
                     });
                 }
             }
-            BlockShape::Container {
-                first,
-                rest,
-                head,
-                tail,
-                numbered,
-            } => {
+            BlockShape::Container { first, rest, head, tail, numbered } => {
                 let (first, rest) = if numbered {
                     let n = self.next_number();
                     let marker = format!("{n}. ");
@@ -391,11 +362,7 @@ impl<'t, 'u> Writer<'t, 'u> {
         if self.suppressed.is_some() {
             return;
         }
-        let text = if self.heading {
-            text.replace('\n', " ")
-        } else {
-            text.to_owned()
-        };
+        let text = if self.heading { text.replace('\n', " ") } else { text.to_owned() };
         let escaped = escape::text(&text);
         // What would start a block at the start of a line is escaped there.
         let mut out = String::with_capacity(escaped.len());
@@ -433,12 +400,7 @@ impl<'t, 'u> Writer<'t, 'u> {
             }
             return;
         }
-        let InlineShape {
-            open,
-            close,
-            void,
-            suppress,
-        } = components::inline(tag, self.urls);
+        let InlineShape { open, close, void, suppress } = components::inline(tag, self.urls);
         if suppress && self.suppressed.is_none() {
             self.write(&open);
             self.suppressed = Some(Suppressed {
@@ -453,10 +415,7 @@ impl<'t, 'u> Writer<'t, 'u> {
             self.write(&close);
             return;
         }
-        self.inline.push(OpenInline {
-            name: tag.name.to_owned(),
-            close,
-        });
+        self.inline.push(OpenInline { name: tag.name.to_owned(), close });
     }
 
     /// Closes inline markup left open at the end of a block.

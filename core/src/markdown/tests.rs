@@ -5,11 +5,8 @@ use crate::docs::archive::tree;
 use crate::export::links::Linker;
 
 fn render_with(body: &str, files: &[(&str, &str)]) -> String {
-    let pages: BTreeMap<String, String> = [
-        ("a/b".to_string(), "a/b.md".to_string()),
-        ("c/d".into(), "c/d.md".into()),
-    ]
-    .into();
+    let pages: BTreeMap<String, String> =
+        [("a/b".to_string(), "a/b.md".to_string()), ("c/d".into(), "c/d.md".into())].into();
     let tree = tree(files);
     let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
     render_body(body, "a/b.mdx", &tree, &links)
@@ -22,57 +19,33 @@ fn render(body: &str) -> String {
 #[test]
 fn markdown_survives_with_links_rewritten() {
     let out = render("# Title\n\nSome *em*, **strong**, ~~old~~ and `code`.\n\n[D](/c/d#x) [ext](https://x.dev) ![Local](/images/x.png) ![Remote](https://cdn.x/y.png)\n\n| a | b |\n|:-|-:|\n| 1 | `x\\|y` |\n\n- [x] done\n- item\n  1. nested\n");
-    assert!(
-        out.starts_with("# Title\n\nSome *em*, **strong**, ~~old~~ and `code`.\n\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("# Title\n\nSome *em*, **strong**, ~~old~~ and `code`.\n\n"), "{out}");
     assert!(out.contains("[D](../c/d.md#x) [ext](https://x.dev) ![Local](../images/x.png) ![Remote](https://cdn.x/y.png)"), "{out}");
-    assert!(
-        out.contains("| a | b |\n| :-- | --: |\n| 1 | `x\\|y` |"),
-        "{out}"
-    );
+    assert!(out.contains("| a | b |\n| :-- | --: |\n| 1 | `x\\|y` |"), "{out}");
     assert!(out.contains("- [x] done\n\n- item\n\n  1. nested"), "{out}");
 }
 
 #[test]
 fn callouts_steps_and_fields_become_plain_markdown() {
     let out = render("<Warning title=\"Careful\">\n  Back up **first**.\n\n  Then go.\n</Warning>\n\n<Steps>\n<Step title=\"Install\">\nRun it:\n```bash\nnpm i x\n```\n</Step>\n<Step title=\"Use\">\nDone.\n</Step>\n</Steps>\n\n<ParamField query=\"limit\" type=\"integer\" required default={10}>\nHow many.\n</ParamField>\n");
-    assert!(
-        out.starts_with("> **Warning: Careful**\n>\n> Back up **first**.\n>\n> Then go.\n\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("> **Warning: Careful**\n>\n> Back up **first**.\n>\n> Then go.\n\n"), "{out}");
     assert!(out.contains("1. **Install**\n\n   Run it:\n\n   ```bash\n   npm i x\n   ```\n\n2. **Use**\n\n   Done.\n"), "{out}");
-    assert!(
-        out.contains("- `limit` (integer, query, required, default: `10`)\n\n  How many.\n"),
-        "{out}"
-    );
+    assert!(out.contains("- `limit` (integer, query, required, default: `10`)\n\n  How many.\n"), "{out}");
 }
 
 #[test]
 fn cards_tabs_code_groups_accordions_and_frames_keep_their_text() {
     let out = render("<CardGroup cols={2}>\n<Card title=\"Start\" href=\"/c/d\">\nDeploy fast.\n</Card>\n<Card title=\"Plain\" />\n</CardGroup>\n\n<Tabs>\n<Tab title=\"npm\">\n```bash npm\nnpm i\n```\n</Tab>\n</Tabs>\n\n<AccordionGroup>\n<Accordion title=\"Why?\">\nBecause.\n</Accordion>\n</AccordionGroup>\n\n<Frame caption=\"A view\">\n![Shot](/images/x.png)\n</Frame>\n");
-    assert!(
-        out.contains("- [Start](../c/d.md)\n\n  Deploy fast.\n\n- **Plain**\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("**npm**\n\n```bash npm\nnpm i\n```\n"),
-        "{out}"
-    );
+    assert!(out.contains("- [Start](../c/d.md)\n\n  Deploy fast.\n\n- **Plain**\n"), "{out}");
+    assert!(out.contains("**npm**\n\n```bash npm\nnpm i\n```\n"), "{out}");
     assert!(out.contains("**Why?**\n\nBecause.\n"), "{out}");
-    assert!(
-        out.contains("![Shot](../images/x.png)\n\n*A view*\n"),
-        "{out}"
-    );
+    assert!(out.contains("![Shot](../images/x.png)\n\n*A view*\n"), "{out}");
 }
 
 #[test]
 fn inline_jsx_becomes_inline_markdown() {
     let out = render("Hover <Tooltip tip=\"Hi there\">me</Tooltip> {\"lit\"} {props.x} <Badge>new</Badge> <Icon icon=\"x\" /> <a href=\"/c/d\">link</a> a < b\n\n<Note>One line **callout**.</Note>\n\n<Info>\nText.</Info>\n\nAfter\n");
-    assert!(
-        out.starts_with("Hover me (Hi there) lit  new  [link](../c/d.md) a < b\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("Hover me (Hi there) lit  new  [link](../c/d.md) a < b\n"), "{out}");
     assert!(out.contains("**Note:** One line **callout**."), "{out}");
     assert!(out.contains("> **Info**\n>\n> Text.\n\nAfter"), "{out}");
 }
@@ -89,10 +62,7 @@ fn snippets_inline_and_scripts_vanish() {
 #[test]
 fn text_that_looks_like_markup_is_escaped() {
     let out = render("\\# not a heading, \\*not em\\*, snake_case and a <= b\n");
-    assert!(
-        out.starts_with("\\# not a heading, \\*not em\\*, snake_case and a <= b"),
-        "{out}"
-    );
+    assert!(out.starts_with("\\# not a heading, \\*not em\\*, snake_case and a <= b"), "{out}");
     // Fenced code is never escaped and a fence inside code gets a longer fence.
     let code = render("````md\n```js\nx\n```\n````\n");
     assert_eq!(code, "````md\n```js\nx\n```\n````\n");

@@ -29,21 +29,12 @@ pub enum ErrorCode {
 /// One message of a POST body.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
-    Request {
-        id: Value,
-        method: String,
-        params: Option<Value>,
-    },
-    Notification {
-        method: String,
-    },
+    Request { id: Value, method: String, params: Option<Value> },
+    Notification { method: String },
     /// A response to a server request; this server sends none, so it is acknowledged and dropped.
     Response,
     /// Not a JSON-RPC message; `id` is the request's when it could be read, else null.
-    Invalid {
-        id: Value,
-        reason: String,
-    },
+    Invalid { id: Value, reason: String },
 }
 
 /// The messages of one POST body.
@@ -59,10 +50,7 @@ pub struct Incoming {
 pub enum Step {
     Reply(Reply),
     /// Run the tool, then answer with [`super::tool_reply`].
-    Call {
-        id: Value,
-        call: ToolCall,
-    },
+    Call { id: Value, call: ToolCall },
     /// Notifications and responses get no reply.
     Nothing,
 }
@@ -90,11 +78,7 @@ pub fn header_version(header: Option<&str>) -> Result<&'static str, String> {
 /// unsupported batch, or a single message that is not JSON-RPC (-32600); it goes back with 400.
 pub fn parse_body(body: &[u8], version: &str) -> Result<Incoming, Reply> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
-        error(
-            &Value::Null,
-            ErrorCode::ParseError,
-            &format!("Parse error: the body is not JSON ({e})"),
-        )
+        error(&Value::Null, ErrorCode::ParseError, &format!("Parse error: the body is not JSON ({e})"))
     })?;
     match value {
         Value::Array(items) => {
@@ -112,21 +96,13 @@ pub fn parse_body(body: &[u8], version: &str) -> Result<Incoming, Reply> {
                     &format!("Invalid Request: a batch holds 1 to {MAX_BATCH} messages"),
                 ));
             }
-            Ok(Incoming {
-                messages: items.iter().map(read_message).collect(),
-                batch: true,
-            })
+            Ok(Incoming { messages: items.iter().map(read_message).collect(), batch: true })
         }
         single => match read_message(&single) {
-            Message::Invalid { id, reason } => Err(error(
-                &id,
-                ErrorCode::InvalidRequest,
-                &format!("Invalid Request: {reason}"),
-            )),
-            message => Ok(Incoming {
-                messages: vec![message],
-                batch: false,
-            }),
+            Message::Invalid { id, reason } => {
+                Err(error(&id, ErrorCode::InvalidRequest, &format!("Invalid Request: {reason}")))
+            }
+            message => Ok(Incoming { messages: vec![message], batch: false }),
         },
     }
 }
@@ -145,15 +121,9 @@ fn read_message(value: &Value) -> Message {
         Some(Value::String(method)) => {
             let params = object.get("params").cloned();
             match (id, valid_id) {
-                (None, _) => Message::Notification {
-                    method: method.clone(),
-                },
+                (None, _) => Message::Notification { method: method.clone() },
                 (Some(_), None) => invalid(Value::Null, "`id` must be a string or an integer"),
-                (Some(_), Some(id)) => Message::Request {
-                    id: id.clone(),
-                    method: method.clone(),
-                    params,
-                },
+                (Some(_), Some(id)) => Message::Request { id: id.clone(), method: method.clone(), params },
             }
         }
         Some(_) => invalid(reply_id, "`method` must be a string"),
@@ -163,34 +133,21 @@ fn read_message(value: &Value) -> Message {
 }
 
 fn invalid(id: Value, reason: &str) -> Message {
-    Message::Invalid {
-        id,
-        reason: reason.to_owned(),
-    }
+    Message::Invalid { id, reason: reason.to_owned() }
 }
 
 pub(crate) fn handle(message: &Message, version: &str, server: &ServerInfo<'_>) -> Step {
     let (id, method, params) = match message {
         Message::Request { id, method, params } => (id, method.as_str(), params.as_ref()),
         Message::Invalid { id, reason } => {
-            return Step::Reply(error(
-                id,
-                ErrorCode::InvalidRequest,
-                &format!("Invalid Request: {reason}"),
-            ))
+            return Step::Reply(error(id, ErrorCode::InvalidRequest, &format!("Invalid Request: {reason}")))
         }
         Message::Notification { .. } | Message::Response => return Step::Nothing,
     };
     let params = match params {
         None | Some(Value::Null) => None,
         Some(p @ Value::Object(_)) => Some(p),
-        Some(_) => {
-            return Step::Reply(error(
-                id,
-                ErrorCode::InvalidParams,
-                "Invalid params: `params` must be an object",
-            ))
-        }
+        Some(_) => return Step::Reply(error(id, ErrorCode::InvalidParams, "Invalid params: `params` must be an object")),
     };
     let reply = match method {
         "initialize" => initialize(id, params, server),
@@ -215,27 +172,12 @@ pub(crate) fn handle(message: &Message, version: &str, server: &ServerInfo<'_>) 
 }
 
 fn initialize(id: &Value, params: Option<&Value>, server: &ServerInfo<'_>) -> Reply {
-    let Some(requested) = params
-        .and_then(|p| p.get("protocolVersion"))
-        .and_then(Value::as_str)
-    else {
-        return error(
-            id,
-            ErrorCode::InvalidParams,
-            "Invalid params: `protocolVersion` (a string) is required",
-        );
+    let Some(requested) = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str) else {
+        return error(id, ErrorCode::InvalidParams, "Invalid params: `protocolVersion` (a string) is required");
     };
     // The client's revision when spoken, else the newest: the client decides whether to go on.
-    let version = PROTOCOL_VERSIONS
-        .iter()
-        .find(|v| **v == requested)
-        .copied()
-        .unwrap_or(PROTOCOL_VERSIONS[0]);
-    let site = if server.site_name.trim().is_empty() {
-        server.domain
-    } else {
-        server.site_name.trim()
-    };
+    let version = PROTOCOL_VERSIONS.iter().find(|v| **v == requested).copied().unwrap_or(PROTOCOL_VERSIONS[0]);
+    let site = if server.site_name.trim().is_empty() { server.domain } else { server.site_name.trim() };
     result(
         id,
         json!({

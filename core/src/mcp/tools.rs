@@ -103,13 +103,8 @@ fn has_structured_output(version: &str) -> bool {
 const DEFINITIONS: &str = include_str!("tools.json");
 
 pub(crate) fn definitions(version: &str, server: &ServerInfo<'_>) -> Value {
-    let site = if server.site_name.trim().is_empty() {
-        server.domain
-    } else {
-        server.site_name.trim()
-    };
-    let mut tools: Value =
-        serde_json::from_str(DEFINITIONS).unwrap_or_else(|_| Value::Array(Vec::new()));
+    let site = if server.site_name.trim().is_empty() { server.domain } else { server.site_name.trim() };
+    let mut tools: Value = serde_json::from_str(DEFINITIONS).unwrap_or_else(|_| Value::Array(Vec::new()));
     fill(&mut tools, &[("{site}", site), ("{domain}", server.domain)]);
     if let Some(list) = tools.as_array_mut() {
         for tool in list.iter_mut().filter_map(Value::as_object_mut) {
@@ -136,11 +131,7 @@ fn fill(value: &mut Value, names: &[(&str, &str)]) {
     }
 }
 
-pub(crate) fn read_call(
-    params: Option<&Value>,
-    version: &str,
-    server: &ServerInfo<'_>,
-) -> Result<ToolCall, ArgError> {
+pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerInfo<'_>) -> Result<ToolCall, ArgError> {
     let name = params
         .and_then(|p| p.get("name"))
         .and_then(Value::as_str)
@@ -168,9 +159,7 @@ pub(crate) fn read_call(
             })),
             "get_page" => {
                 let raw = text(arguments, "path", MAX_PATH_CHARS)?;
-                Ok(ToolCall::GetPage(GetPageArgs {
-                    path: page_path(&raw, server.domain),
-                }))
+                Ok(ToolCall::GetPage(GetPageArgs { path: page_path(&raw, server.domain) }))
             }
             "ask" => Ok(ToolCall::Ask(AskArgs {
                 question: text(arguments, "question", MAX_QUESTION_CHARS)?,
@@ -192,9 +181,7 @@ pub(crate) fn read_call(
 
 fn text(arguments: &Value, field: &str, max: usize) -> Result<String, String> {
     match arguments.get(field) {
-        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= max => {
-            Ok(s.trim().to_owned())
-        }
+        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= max => Ok(s.trim().to_owned()),
         Some(Value::String(s)) if s.trim().is_empty() => Err(format!("{field}: must not be empty")),
         Some(Value::String(_)) => Err(format!("{field}: must be at most {max} characters")),
         Some(_) => Err(format!("{field}: must be a string")),
@@ -239,9 +226,7 @@ pub(crate) fn call_result(outcome: ToolOutcome, version: &str) -> Value {
     let structured = has_structured_output(version);
     match outcome {
         ToolOutcome::Failed(message) => error_result(&message),
-        ToolOutcome::Page(page) => {
-            json!({ "content": [{ "type": "text", "text": page.markdown }] })
-        }
+        ToolOutcome::Page(page) => json!({ "content": [{ "type": "text", "text": page.markdown }] }),
         ToolOutcome::Search(output) => {
             let text = search_text(&output);
             let mut result = json!({ "content": [{ "type": "text", "text": text }] });
@@ -266,23 +251,14 @@ pub(crate) fn call_result(outcome: ToolOutcome, version: &str) -> Value {
             if !output.sources.is_empty() {
                 text.push_str("\n\nSources:\n");
                 for (i, (title, url)) in output.sources.iter().enumerate() {
-                    text.push_str(&format!(
-                        "{}. [{}]({})\n",
-                        i + 1,
-                        escape::text(title),
-                        destination(url)
-                    ));
+                    text.push_str(&format!("{}. [{}]({})\n", i + 1, escape::text(title), destination(url)));
                 }
             }
             let mut result = json!({ "content": [{ "type": "text", "text": text }] });
             if structured {
-                let sources: Vec<Value> = output
-                    .sources
-                    .iter()
-                    .map(|(title, url)| json!({ "title": title, "url": url }))
-                    .collect();
-                result["structuredContent"] =
-                    json!({ "answer": output.answer, "sources": sources });
+                let sources: Vec<Value> =
+                    output.sources.iter().map(|(title, url)| json!({ "title": title, "url": url })).collect();
+                result["structuredContent"] = json!({ "answer": output.answer, "sources": sources });
             }
             result
         }
@@ -291,21 +267,12 @@ pub(crate) fn call_result(outcome: ToolOutcome, version: &str) -> Value {
 
 fn search_text(output: &SearchOutput) -> String {
     if output.results.is_empty() {
-        return format!(
-            "No results for \"{}\". Try other words or a broader query.",
-            output.query
-        );
+        return format!("No results for \"{}\". Try other words or a broader query.", output.query);
     }
-    let mut text = format!(
-        "{} results for \"{}\", most relevant first:\n",
-        output.results.len(),
-        output.query
-    );
+    let mut text = format!("{} results for \"{}\", most relevant first:\n", output.results.len(), output.query);
     for (i, r) in output.results.iter().enumerate() {
         let title = match &r.heading {
-            Some(heading) if !heading.is_empty() && *heading != r.title => {
-                format!("{} › {}", r.title, heading)
-            }
+            Some(heading) if !heading.is_empty() && *heading != r.title => format!("{} › {}", r.title, heading),
             _ => r.title.clone(),
         };
         text.push_str(&format!(

@@ -26,9 +26,7 @@ pub fn parse_search_request(body: &Value) -> Result<SearchRequest, String> {
         return Err("query: must not be empty".into());
     }
     if query.chars().count() > MAX_QUERY_CHARS {
-        return Err(format!(
-            "query: must be at most {MAX_QUERY_CHARS} characters"
-        ));
+        return Err(format!("query: must be at most {MAX_QUERY_CHARS} characters"));
     }
     let page_size = match body.get("pageSize") {
         None | Some(Value::Null) => 10,
@@ -50,25 +48,13 @@ pub fn parse_search_request(body: &Value) -> Result<SearchRequest, String> {
         Some(filter @ Value::Object(_)) => parse_filter(filter, "filter")?,
         Some(_) => return Err("filter: must be an object".into()),
     };
-    Ok(SearchRequest {
-        query,
-        page_size,
-        score_threshold,
-        filter,
-    })
+    Ok(SearchRequest { query, page_size, score_threshold, filter })
 }
 
 fn parse_filter(filter: &Value, path: &str) -> Result<SearchFilter, String> {
-    let field = |name: &str| {
-        optional_string(filter, name).map_err(|_| format!("{path}.{name}: must be a string"))
-    };
+    let field = |name: &str| optional_string(filter, name).map_err(|_| format!("{path}.{name}: must be a string"));
     let groups = parse_groups(filter.get("groups"), &format!("{path}.groups"))?;
-    Ok(SearchFilter {
-        version: field("version")?,
-        language: field("language")?,
-        tag: field("tag")?,
-        groups,
-    })
+    Ok(SearchFilter { version: field("version")?, language: field("language")?, tag: field("tag")?, groups })
 }
 
 /// Optional `groups`: absent or null is none; otherwise an array of strings, or an error naming `path`.
@@ -78,11 +64,7 @@ pub fn parse_groups(value: Option<&Value>, path: &str) -> Result<Vec<String>, St
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, item)| {
-                item.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{path}[{i}]: must be a string"))
-            })
+            .map(|(i, item)| item.as_str().map(str::to_string).ok_or_else(|| format!("{path}[{i}]: must be a string")))
             .collect(),
         Some(_) => Err(format!("{path}: must be an array of strings")),
     }
@@ -151,10 +133,7 @@ impl SearchIndex {
 
     /// Page's answer; `None` when the site has no such page.
     pub fn discovery_page(&self, path: &str) -> Option<PageContent> {
-        self.page(path).map(|doc| PageContent {
-            path: doc.path,
-            content: doc.text,
-        })
+        self.page(path).map(|doc| PageContent { path: doc.path, content: doc.text })
     }
 }
 
@@ -179,43 +158,16 @@ mod tests {
     #[test]
     fn search_bodies_and_their_errors() {
         let r = parse_search_request(&json!({"query": "keys", "pageSize": 5.0, "filter": {"language": "en", "groups": ["a"]}})).unwrap();
-        assert_eq!(
-            (
-                r.page_size,
-                r.filter.language.as_deref(),
-                r.filter.groups.len()
-            ),
-            (5, Some("en"), 1)
-        );
+        assert_eq!((r.page_size, r.filter.language.as_deref(), r.filter.groups.len()), (5, Some("en"), 1));
         let err = |body| parse_search_request(&body).unwrap_err();
         assert_eq!(err(json!({})), "query: is required");
         assert_eq!(err(json!({"query": " "})), "query: must not be empty");
         assert!(err(json!({"query": "x", "pageSize": 51})).starts_with("pageSize:"));
         assert!(err(json!({"query": "x", "scoreThreshold": 2})).starts_with("scoreThreshold:"));
-        assert_eq!(
-            err(json!({"query": "x", "filter": {"groups": [1]}})),
-            "filter.groups[0]: must be a string"
-        );
-        assert_eq!(
-            parse_page_request(&json!({"path": "a/b"})).unwrap(),
-            PageRequest {
-                path: "a/b".into(),
-                format: PageFormat::Text
-            }
-        );
-        assert_eq!(
-            parse_page_request(&json!({"path": "a", "format": "markdown"}))
-                .unwrap()
-                .format,
-            PageFormat::Markdown
-        );
-        assert_eq!(
-            parse_page_request(&json!({"path": "a", "format": "html"})).unwrap_err(),
-            "format: must be \"text\" or \"markdown\""
-        );
-        assert_eq!(
-            parse_page_request(&json!({"path": "a", "groups": "x"})).unwrap_err(),
-            "groups: must be an array of strings"
-        );
+        assert_eq!(err(json!({"query": "x", "filter": {"groups": [1]}})), "filter.groups[0]: must be a string");
+        assert_eq!(parse_page_request(&json!({"path": "a/b"})).unwrap(), PageRequest { path: "a/b".into(), format: PageFormat::Text });
+        assert_eq!(parse_page_request(&json!({"path": "a", "format": "markdown"})).unwrap().format, PageFormat::Markdown);
+        assert_eq!(parse_page_request(&json!({"path": "a", "format": "html"})).unwrap_err(), "format: must be \"text\" or \"markdown\"");
+        assert_eq!(parse_page_request(&json!({"path": "a", "groups": "x"})).unwrap_err(), "groups: must be an array of strings");
     }
 }

@@ -5,8 +5,8 @@
 //! `page` serves whole pages back, `codec` is the byte format the worker caches.
 
 mod chunk;
-mod codec;
 mod discovery;
+mod codec;
 mod index;
 mod page;
 mod postings;
@@ -15,12 +15,10 @@ mod score;
 mod tokenize;
 
 pub use codec::{IndexError, FORMAT_VERSION};
-pub use discovery::{
-    parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest,
-};
+pub use discovery::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};
 pub use index::SearchIndex;
-pub(crate) use page::normalize_path;
 pub use page::{PageDoc, PageEntry};
+pub(crate) use page::normalize_path;
 pub use query::{Hit, Query};
 
 #[cfg(test)]

@@ -217,13 +217,7 @@ fn title_containment_boost(score: f32, title_terms_matched: u32, title_len: u32)
         return score;
     }
     let share = (title_terms_matched as f32 / title_len as f32).min(1.0);
-    let gain = if share >= 1.0 {
-        0.6
-    } else if share >= 0.66 {
-        0.3
-    } else {
-        0.0
-    };
+    let gain = if share >= 1.0 { 0.6 } else if share >= 0.66 { 0.3 } else { 0.0 };
     score + (1.0 - score) * gain
 }
 

@@ -312,10 +312,7 @@ fn tag_matches_tab_or_group_case_insensitively() {
         ..Query::new("limits")
     });
     assert_eq!(
-        by_groups
-            .iter()
-            .map(|h| h.path.as_str())
-            .collect::<Vec<_>>(),
+        by_groups.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
         ["b"]
     );
     let by_tab_name = index.search(&Query {
@@ -323,10 +320,7 @@ fn tag_matches_tab_or_group_case_insensitively() {
         ..Query::new("limits")
     });
     assert_eq!(
-        by_tab_name
-            .iter()
-            .map(|h| h.path.as_str())
-            .collect::<Vec<_>>(),
+        by_tab_name.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
         ["a"]
     );
 }
