@@ -73,12 +73,7 @@ pub(crate) enum Problem {
 const MAX_DEPTH: u32 = 127;
 
 pub(crate) fn check(json: &str, shape: &Shape) -> Result<(), Problem> {
-    let mut scanner = Scanner {
-        text: json,
-        bytes: json.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut scanner = Scanner::new(json);
     let mut mismatch = None;
     scanner
         .value(shape, &mut mismatch)
@@ -93,12 +88,7 @@ pub(crate) fn check(json: &str, shape: &Shape) -> Result<(), Problem> {
 /// The value of a top-level string field `name` of a JSON object (the last one when repeated), if
 /// `json` is valid JSON. `Err` carries the syntax error.
 pub(crate) fn string_field<'a>(json: &'a str, name: &str) -> Result<Option<Cow<'a, str>>, String> {
-    let mut scanner = Scanner {
-        text: json,
-        bytes: json.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut scanner = Scanner::new(json);
     let mut found = None;
     scanner.whitespace();
     if scanner.peek() == Some(b'{') {
@@ -128,12 +118,7 @@ pub(crate) fn string_field<'a>(json: &'a str, name: &str) -> Result<Option<Cow<'
 
 /// The text of a JSON string (`"…"` with nothing around it), or `None` when `json` is anything else.
 pub(crate) fn string_value(json: &str) -> Option<Cow<'_, str>> {
-    let mut scanner = Scanner {
-        text: json,
-        bytes: json.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut scanner = Scanner::new(json);
     if scanner.peek() != Some(b'"') {
         return None;
     }
@@ -172,6 +157,15 @@ fn note(mismatch: &mut Option<String>, message: impl FnOnce() -> String) {
 }
 
 impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            depth: 0,
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
