@@ -15,7 +15,7 @@ export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
 const jsSources = join(root, 'sdk-wasm', 'js');
 const wasmName = 'docs_edge_sdk';
 const inputs = [
-  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src/wire.rs', 'core/src/wire_analytics.rs', 'core/src/stream.rs',
+  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src/wire.rs', 'core/src/stream',
   'core/src/lib.rs', 'core/Cargo.toml', 'Cargo.toml', 'Cargo.lock',
 ];
 const stamp = join(sdkPkg, `${wasmName}_bg.wasm`);
@@ -54,7 +54,10 @@ async function bundle(dir) {
 
 export async function buildSdk({ force = false } = {}) {
   if (force || !sdkIsBuilt()) {
-    run('cargo', ['build', '-p', 'docs-edge-sdk', '--target', 'wasm32-unknown-unknown', '--release', '--quiet']);
+    // The parser runs in the core crate's stream layer: give it the SDK's opt-level (Cargo.toml) in
+    // this build only, the worker keeps "z".
+    run('cargo', ['build', '-p', 'docs-edge-sdk', '--target', 'wasm32-unknown-unknown', '--release', '--quiet',
+      '--config', 'profile.release.package.docs-edge-core.opt-level=3']);
     const out = mkdtempSync(join(tmpdir(), 'docs-edge-sdk-'));
     try {
       const built = join(root, 'target', 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);

@@ -1,22 +1,54 @@
-// One HTTP call of either client: bearer auth, JSON bodies built through the wasm wire types, errors
-// mapped to DocsEdgeError, and the optional wait-and-retry of a 429 after its Retry-After.
-import { requestBody, responseBody } from './docs_edge_sdk.js';
+// One HTTP call of either client: bearer auth, JSON bodies, errors mapped to DocsEdgeError, and the
+// optional wait-and-retry of a 429 after its Retry-After. Bodies and responses are not checked against
+// the wire types here: the server checks every request and answers 400 naming the field and the rule.
 import { DocsEdgeError, transportError } from './errors.js';
 
-/** `kind` names a wire type in sdk-wasm/src/requests.rs; a shape error is reported before sending. */
-export function body(kind, value) {
-  try {
-    return requestBody(kind, JSON.stringify(value));
-  } catch (err) {
-    throw new DocsEdgeError(`invalid request: ${err.message}`, { code: 'invalid_request' });
-  }
+/** The JSON type each top-level option must have when given: a wrong one is refused before sending. */
+const OPTION_TYPES = {
+  fp: 'string', threadId: 'string', currentPath: 'string', query: 'string', path: 'string', domain: 'string',
+  version: 'string', retrievalPageSize: 'integer', pageSize: 'integer', scoreThreshold: 'number',
+  messages: 'array', context: 'array', paths: 'array', filter: 'object', comment: 'string', rating: ['up', 'down'],
+};
+
+function typeOf(value) {
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value;
 }
 
-/** Parses and checks a JSON response against its wire type. */
-export async function json(response, kind) {
+/**
+ * The JSON body of a request. `kind`: `search`, `page`, `export`, `feedback`, `message-v1`, `message-v2`.
+ * Messages come with `content`; v1 sends it and a text part, v2 (AI SDK v5+) the part only.
+ */
+export function body(kind, value) {
+  const out = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (v === undefined || v === null) continue;
+    const want = OPTION_TYPES[name];
+    if (Array.isArray(want) && !want.includes(v)) {
+      throw new DocsEdgeError(`invalid request: \`${name}\` must be one of ${want.join(', ')}`, { code: 'invalid_request' });
+    }
+    const got = typeOf(v);
+    if (typeof want === 'string' && got !== want && !(want === 'number' && got === 'integer')) {
+      throw new DocsEdgeError(`invalid request: \`${name}\` must be ${want === 'integer' ? 'an' : 'a'} ${want}`, { code: 'invalid_request' });
+    }
+    out[name] = v;
+  }
+  if (kind === 'message-v1' || kind === 'message-v2') {
+    out.messages = (out.messages ?? []).map(({ content, ...message }) => {
+      const text = content ?? '';
+      return { ...message, ...(kind === 'message-v1' ? { content: text } : {}), parts: [{ type: 'text', text }] };
+    });
+    if (out.context?.length === 0) delete out.context;
+  }
+  return JSON.stringify(out);
+}
+
+/** Parses a JSON response. */
+export async function json(response) {
   const text = await response.text();
   try {
-    return JSON.parse(responseBody(kind, text));
+    return JSON.parse(text);
   } catch (err) {
     throw new DocsEdgeError(`unexpected response from ${response.url || 'the server'}: ${err.message}`, {
       status: response.status,
@@ -61,9 +93,10 @@ async function errorOf(response) {
   let message = `HTTP ${response.status}`;
   let code = 'http_error';
   try {
-    ({ error: message, code } = JSON.parse(responseBody('error', text)));
+    const parsed = JSON.parse(text);
+    if (typeof parsed.error === 'string' && typeof parsed.code === 'string') ({ error: message, code } = parsed);
   } catch {
-    // not our error shape (a proxy's page, an empty body): keep the status line
+    // not JSON (a proxy's page, an empty body): keep the status line
   }
   const retryAfter = Number(response.headers.get('retry-after'));
   return new DocsEdgeError(message, {

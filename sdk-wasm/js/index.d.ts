@@ -47,7 +47,7 @@ export interface ParseErrorEvent {
 
 /**
  * AI SDK v4 data stream parts, named as `ai@4`'s `parseDataStreamPart` names them. Values are the JSON
- * as sent, checked against the core types (so fields `ai@4` drops, such as `threadId`, are kept).
+ * as sent, checked against the shapes of the core types (so fields `ai@4` drops, such as `threadId`, are kept).
  */
 export type DataStreamPart =
   | { type: 'text'; value: string }

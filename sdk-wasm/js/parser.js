@@ -1,19 +1,24 @@
 // Incremental stream parsers over the wasm decoder. One wasm call per pushed chunk returns all of its
 // events at once (records + one string, see sdk-wasm/src/batch.rs); here they become plain objects.
-import { StreamDecoder } from './docs_edge_sdk.js';
+import { StreamDecoder, v4PartNames, v4StringParts } from './docs_edge_sdk.js';
 
-// Record kinds, as in sdk-wasm/src/batch.rs. 0..15: v4 parts, named as ai@4's parseDataStreamPart names them.
-const V4_TYPES = [
-  'text', 'data', 'error', 'message_annotations', 'tool_call', 'tool_result', 'tool_call_streaming_start',
-  'tool_call_delta', 'finish_message', 'finish_step', 'start_step', 'reasoning', 'source', 'redacted_reasoning',
-  'reasoning_signature', 'file',
-];
-const TEXT = 0;
-const ERROR = 2;
-const REASONING = 11;
-const PARSE_ERROR = 16;
-const UI_CHUNK = 17;
-const UI_DONE = 18;
+// Record kinds (sdk-wasm/src/batch.rs): first the v4 part types of the core crate's table, named as
+// ai@4's parseDataStreamPart names them, then the three below. Read from wasm on first use: the
+// module is not instantiated yet while this file is evaluated.
+let V4_TYPES;
+let STRING_VALUED;
+let PARSE_ERROR;
+let UI_CHUNK;
+let UI_DONE;
+
+function readKinds() {
+  V4_TYPES = v4PartNames().split(',');
+  STRING_VALUED = V4_TYPES.map(() => false);
+  for (const kind of v4StringParts()) STRING_VALUED[kind] = true;
+  PARSE_ERROR = V4_TYPES.length;
+  UI_CHUNK = PARSE_ERROR + 1;
+  UI_DONE = PARSE_ERROR + 2;
+}
 
 const utf8 = new TextDecoder();
 
@@ -25,7 +30,7 @@ function readBatch(records, decoder) {
   for (let i = 0; i < n; i += 4) {
     const kind = records[i];
     const text = heap.slice(records[i + 1], records[i + 2]);
-    if (kind === TEXT || kind === ERROR || kind === REASONING) events.push({ type: V4_TYPES[kind], value: text });
+    if (kind < PARSE_ERROR && STRING_VALUED[kind]) events.push({ type: V4_TYPES[kind], value: text });
     else if (kind < PARSE_ERROR) events.push({ type: V4_TYPES[kind], value: JSON.parse(text) });
     else if (kind === UI_CHUNK) events.push(JSON.parse(text));
     else if (kind === PARSE_ERROR) events.push({ type: 'parse-error', line: records[i + 3], message: text });
@@ -38,6 +43,7 @@ class Parser {
   #decoder;
 
   constructor(ui) {
+    if (!V4_TYPES) readKinds();
     this.#decoder = new StreamDecoder(ui);
   }
 

@@ -8,33 +8,38 @@
 //!   event's slice of the decoded heap **in UTF-16 code units** (what `String.prototype.slice`
 //!   counts), so JS never scans the text again.
 //!
-//! `sdk-wasm/js/parser.js` is the other half of this format; the kinds are listed in both places.
+//! `sdk-wasm/js/parser.js` is the other half of this format; it learns the v4 kinds from
+//! `v4PartNames()` and `v4StringParts()`.
 
-use serde::Serialize;
+use docs_edge_core::stream::PART_TYPES;
 
-/// v4 parts: 0..=15 in the order of `V4_TYPES` in `parser.js` (`ai@4`'s part names).
-pub const V4_TEXT: u32 = 0;
-pub const V4_DATA: u32 = 1;
-pub const V4_ERROR: u32 = 2;
-pub const V4_MESSAGE_ANNOTATIONS: u32 = 3;
-pub const V4_TOOL_CALL: u32 = 4;
-pub const V4_TOOL_RESULT: u32 = 5;
-pub const V4_TOOL_CALL_START: u32 = 6;
-pub const V4_TOOL_CALL_DELTA: u32 = 7;
-pub const V4_FINISH_MESSAGE: u32 = 8;
-pub const V4_FINISH_STEP: u32 = 9;
-pub const V4_START_STEP: u32 = 10;
-pub const V4_REASONING: u32 = 11;
-pub const V4_SOURCE: u32 = 12;
-pub const V4_REDACTED_REASONING: u32 = 13;
-pub const V4_REASONING_SIGNATURE: u32 = 14;
-pub const V4_FILE: u32 = 15;
+/// v4 parts: the index of their type in the core crate's `PART_TYPES` (`v4PartNames()` gives JS
+/// their names in that order).
+pub const fn part_kind(code: char) -> u32 {
+    let mut i = 0;
+    while i < PART_TYPES.len() {
+        if PART_TYPES[i].code == code {
+            return i as u32;
+        }
+        i += 1;
+    }
+    u32::MAX
+}
 /// A line that could not be decoded: `line` is its 1-based number, the slice its message.
-pub const PARSE_ERROR: u32 = 16;
+pub const PARSE_ERROR: u32 = PART_TYPES.len() as u32;
 /// A v5+ UI message chunk: the slice is its JSON object.
-pub const UI_CHUNK: u32 = 17;
+pub const UI_CHUNK: u32 = PARSE_ERROR + 1;
 /// `data: [DONE]`; no slice.
-pub const UI_DONE: u32 = 18;
+pub const UI_DONE: u32 = PARSE_ERROR + 2;
+
+#[cfg(test)]
+pub const V4_TEXT: u32 = part_kind('0');
+#[cfg(test)]
+pub const V4_DATA: u32 = part_kind('2');
+#[cfg(test)]
+pub const V4_ERROR: u32 = part_kind('3');
+#[cfg(test)]
+pub const V4_REASONING: u32 = part_kind('g');
 
 /// Events of one push, in the compact form described above.
 #[derive(Debug, Default)]
@@ -52,8 +57,9 @@ impl EventBatch {
         self.records.extend_from_slice(&[kind, start, end, 0]);
     }
 
-    /// An event whose payload is a JSON value, written with the core crate's serde definitions.
-    pub fn json<T: Serialize + ?Sized>(&mut self, kind: u32, value: &T) {
+    /// An event whose payload is a JSON value, written with serde (the tests' reference path).
+    #[cfg(test)]
+    pub fn json<T: serde::Serialize + ?Sized>(&mut self, kind: u32, value: &T) {
         let before = self.heap.len();
         // Writing our own derived types into a Vec cannot fail; if it ever did, the half-written
         // bytes are dropped and the event becomes a parse error rather than broken JSON.

@@ -137,6 +137,15 @@ fn v4_sample() -> Vec<(&'static str, Value)> {
 }
 
 #[test]
+fn the_part_names_js_gets_are_ai_sdk_4s() {
+    assert_eq!(crate::decoder::v4_part_names(), V4_TYPES.join(","));
+    assert_eq!(
+        crate::decoder::v4_string_parts(),
+        vec![V4_TEXT, V4_ERROR, V4_REASONING]
+    );
+}
+
+#[test]
 fn every_v4_part_type_reads_as_ai_sdk_4_parses_it() {
     let sample = v4_sample();
     let codes: std::collections::BTreeSet<char> = sample

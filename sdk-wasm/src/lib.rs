@@ -1,15 +1,14 @@
 //! The wasm half of the browser and Node SDK (`sdk-wasm/js/` is the other half): the stream
-//! parsers and the wire shapes, both from `docs-edge-core` built without its server feature, so
-//! the worker and the SDK share one definition of everything that crosses the wire.
+//! parser, the core crate's stream layer built without its server feature, so the worker and the
+//! SDK share one definition of both stream formats. It stays off serde, whose derived code for
+//! every wire type was most of the package (README, "SDK figures").
 //!
 //! - [`decoder`]: incremental v4 data stream / v5+ UI message stream parser, one batch per push.
 //! - [`batch`]: the compact form a batch crosses into JavaScript in.
-//! - [`lines`]: line splitting without a copy per line.
-//! - [`requests`]: request bodies and response checks through the core wire types.
+//! - [`requests`]: the key kinds.
 
 pub mod batch;
 pub mod decoder;
-pub mod lines;
 pub mod requests;
 
 #[cfg(test)]

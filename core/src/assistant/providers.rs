@@ -19,7 +19,6 @@
 
 mod anthropic;
 mod openai;
-mod sse;
 mod workers_ai;
 
 pub use anthropic::{build_anthropic_request, AnthropicStream};

@@ -7,9 +7,9 @@
 //! `error` (`{"type":"error","error":{"type":"overloaded_error","message":...}}`) may replace the rest.
 //! Unknown event types are skipped, as Anthropic's versioning policy asks.
 
-use super::sse::SseDecoder;
 use super::{as_u32, error_message, map_anthropic_stop_reason, LlmEvent};
 use crate::assistant::prompt::ChatPrompt;
+use crate::stream::sse::SseDecoder;
 use serde_json::{json, Value};
 
 /// The system prompt is the top-level `system` field: the Messages API has no system role.
@@ -54,9 +54,9 @@ impl AnthropicStream {
             }
             self.handle(&event.event, &event.data, &mut out);
         }
-        if self.sse.overflowed() && !self.done {
+        if let (Some(failure), false) = (self.sse.failure(), self.done) {
             self.done = true;
-            out.push(LlmEvent::Error("stream line too long".into()));
+            out.push(LlmEvent::Error(format!("unreadable stream: {failure}")));
         }
         out
     }

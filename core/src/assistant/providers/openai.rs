@@ -5,9 +5,10 @@
 //! one more chunk follows with `choices: []` and `usage`, then `data: [DONE]`. Errors after the
 //! stream started arrive as a data line holding an `error` object.
 
-use super::sse::{SseDecoder, SseEvent};
 use super::{as_u32, chat_messages, error_message, map_openai_finish_reason, LlmEvent};
 use crate::assistant::prompt::ChatPrompt;
+use crate::stream::lines::LineError;
+use crate::stream::sse::{SseDecoder, SseEvent};
 use serde_json::{json, Value};
 
 /// `max_tokens` rather than `max_completion_tokens`: it is what OpenAI-compatible servers (vLLM,
@@ -35,14 +36,14 @@ impl OpenAiStream {
 
     pub fn push(&mut self, bytes: &[u8]) -> Vec<LlmEvent> {
         let events = self.sse.push(bytes);
-        let overflowed = self.sse.overflowed();
-        self.chunks.handle_all(events, overflowed, "other")
+        let failure = self.sse.failure();
+        self.chunks.handle_all(events, failure, "other")
     }
 
     /// End of body without `[DONE]`: a finish reason already seen still counts as a normal end.
     pub fn finish(&mut self) -> Vec<LlmEvent> {
         let events = self.sse.finish();
-        let mut out = self.chunks.handle_all(events, false, "other");
+        let mut out = self.chunks.handle_all(events, None, "other");
         out.extend(self.chunks.end_of_body());
         out
     }
@@ -62,7 +63,7 @@ impl ChunkState {
     pub fn handle_all(
         &mut self,
         events: Vec<SseEvent>,
-        overflowed: bool,
+        failure: Option<LineError>,
         done_reason: &str,
     ) -> Vec<LlmEvent> {
         let mut out = Vec::new();
@@ -72,9 +73,9 @@ impl ChunkState {
             }
             self.handle(&event.data, done_reason, &mut out);
         }
-        if overflowed && !self.done {
+        if let (Some(failure), false) = (failure, self.done) {
             self.done = true;
-            out.push(LlmEvent::Error("stream line too long".into()));
+            out.push(LlmEvent::Error(format!("unreadable stream: {failure}")));
         }
         out
     }

@@ -7,9 +7,9 @@
 //! so `[DONE]` means `stop`.
 
 use super::openai::ChunkState;
-use super::sse::SseDecoder;
 use super::{chat_messages, LlmEvent};
 use crate::assistant::prompt::{truncate_bytes, ChatPrompt};
+use crate::stream::sse::SseDecoder;
 use serde_json::{json, Value};
 
 /// The `inputs` argument of `env.AI.run(model, inputs)`; the model name is passed separately.
@@ -38,9 +38,9 @@ impl WorkersAiStream {
         for event in events {
             self.handle(&event.data, &mut out);
         }
-        if self.sse.overflowed() && !self.state.done {
+        if let (Some(failure), false) = (self.sse.failure(), self.state.done) {
             self.state.done = true;
-            out.push(LlmEvent::Error("stream line too long".into()));
+            out.push(LlmEvent::Error(format!("unreadable stream: {failure}")));
         }
         out
     }
