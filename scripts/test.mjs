@@ -59,10 +59,10 @@ function deployBundleFits() {
 }
 
 // Guards against unexplained growth (Cloudflare itself allows 3 MB gzipped on the free plan, 10 MB paid).
-// Raised from 600 to 700 when the MCP server and agent documents, analytics and the playground, and the
-// deployment switches landed together at 684 KiB; README "Figures" records what each added, and the
-// architecture work (one stream layer, fewer decoders) is to bring it back under 600.
-const WASM_BUDGET_KIB = 700;
+// Raised from 600 when the MCP server and agent documents, analytics and the playground, deployment
+// switches, platform limits and resumable answers landed together (README "Figures" records what each
+// added); the architecture issue's target is to bring it back under 600.
+const WASM_BUDGET_KIB = 750;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.
