@@ -106,6 +106,10 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::GetExport => routes::export::get(call).await,
         Route::CreateBundle => routes::export::bundle(call).await,
         Route::DownloadBundle => routes::export::download(call).await,
+        Route::Feedback => routes::analytics::feedback(call).await,
+        Route::AnalyticsEvents => routes::analytics::events(call).await,
+        Route::AnalyticsReport => routes::analytics::report(call).await,
+        Route::ConversationsCsv => routes::analytics::conversations_csv(call).await,
     }
 }
 

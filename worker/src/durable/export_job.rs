@@ -20,7 +20,8 @@ use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::deployment::Features;
 use docs_edge_core::export::{
-    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
+    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, PageExtras, MANIFEST_FORMAT,
+    SEARCH_INDEX_FILE,
 };
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -56,6 +57,8 @@ pub struct StartJob {
     pub batch_pages: u32,
     pub created_at: String,
     pub created_unix: u64,
+    #[serde(default)]
+    pub extras: PageExtras,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -105,6 +108,9 @@ struct JobRecord {
     /// The deployment's switches when the job started: the pages and the manifest follow them.
     #[serde(default)]
     features: Features,
+    /// Records written before the beacon and playground existed have neither.
+    #[serde(default)]
+    extras: PageExtras,
 }
 
 impl JobRecord {
@@ -253,6 +259,7 @@ impl ExportJob {
             bundle_size: None,
             bundle_sha256: None,
             features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
+            extras: start.extras,
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -292,7 +299,9 @@ impl ExportJob {
         let limits = Config::from_env(&self.env).archive_limits();
         let tree = sites::read_source(&sites::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
         let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
-        let plan = ExportPlan::new(&site, &tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?;
+        let plan = ExportPlan::new(&site, &tree, &record.options())
+            .map_err(|e| ApiError::Invalid(e.to_string()))?
+            .with_extras(record.extras.clone());
         let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), tree, site, plan });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)

@@ -8,6 +8,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use docs_edge_core::export::PageExtras;
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
@@ -33,6 +34,9 @@ pub struct StartOrder {
     pub batch_pages: u32,
     pub now_unix: u64,
     pub now_iso: String,
+    /// The beacon and playground, as the deployment switches them.
+    #[serde(default)]
+    pub extras: PageExtras,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -123,6 +127,7 @@ impl ExportOrg {
             batch_pages: order.batch_pages,
             created_at: order.now_iso.clone(),
             created_unix: order.now_unix,
+            extras: order.extras.clone(),
         };
         post(&self.env, EXPORT_JOBS_BINDING, job_id, "start", &start).await
     }

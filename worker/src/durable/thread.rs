@@ -27,8 +27,8 @@ pub struct StoredSource {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredMessage {
-    /// For assistant messages, the id the stream gave the client; for user messages, the client's own
-    /// id when it sent one (v5+), so a regenerate can name it.
+    /// For assistant messages, the id the stream gave the client (feedback names it); for user
+    /// messages, the client's own id when it sent one (v5+), so a regenerate can name it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub role: String,
