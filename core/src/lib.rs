@@ -43,4 +43,5 @@ pub mod export_api;
 pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
+#[cfg(feature = "server")]
 pub mod analytics;

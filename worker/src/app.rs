@@ -130,6 +130,7 @@ fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_
         "status": status,
         "durationMs": duration_ms,
         "error": detail,
+        "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
     });
     worker::console_log!("{line}");
 }

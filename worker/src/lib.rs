@@ -17,6 +17,7 @@ mod error;
 mod exports;
 mod generation;
 mod http;
+mod memory;
 mod random;
 mod ratelimit;
 mod router;

@@ -22,10 +22,11 @@ async fn analytics_retention(env: &Env, config: &Config) -> ApiResult<u64> {
 }
 
 fn log(job: &str, cron: &str, outcome: ApiResult<u64>) {
-    let line = match &outcome {
+    let mut line = match &outcome {
         Ok(deleted) => serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "deleted": deleted }),
         Err(err) => serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "error": err.log_detail() }),
     };
+    line["wasmMemoryBytes"] = crate::memory::wasm_memory_bytes().into();
     if outcome.is_ok() {
         worker::console_log!("{line}");
     } else {

@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
 use crate::clock::{now_iso, now_ms};
+use crate::memory::DurableSpan;
 use crate::config::Config;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
@@ -164,6 +165,7 @@ impl DurableObject for ExportJob {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("ExportJob", req.path());
         let result = match req.path().as_str() {
             "/start" => match req.json::<StartJob>().await {
                 Ok(start) => self.start(start).await.map(|job| (202, job)),
@@ -191,6 +193,7 @@ impl DurableObject for ExportJob {
     }
 
     async fn alarm(&self) -> Result<Response> {
+        let _span = DurableSpan::start("ExportJob", "alarm");
         let storage = self.state.storage();
         let Some(mut record) = storage.get::<JobRecord>(JOB_KEY).await? else {
             return Response::ok("no job");

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::config::EXPORT_JOBS_BINDING;
+use crate::memory::DurableSpan;
 use crate::durable::export_job::{OwnerQuery, StartJob};
 use crate::durable_client::{error_reply, post};
 use crate::error::{ApiError, ApiResult};
@@ -63,6 +64,7 @@ impl DurableObject for ExportOrg {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("ExportOrg", req.path());
         if req.path() != "/start" {
             return error_reply(&ApiError::Internal("no such export-org operation".into()));
         }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::durable_client::error_reply;
+use crate::memory::DurableSpan;
 use crate::error::ApiError;
 
 /// Turns kept per thread; older ones are dropped first so storage stays bounded.
@@ -189,6 +190,7 @@ impl DurableObject for AssistantThread {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("AssistantThread", req.path());
         match (req.method().to_string().as_str(), req.path().as_str()) {
             ("POST", "/append") => self.append(req.json().await?).await,
             ("POST", "/get") => {
