@@ -539,6 +539,48 @@ mod tests {
     }
 
     #[test]
+    fn other_sections_are_label_links_and_large_tabs_show_a_window() {
+        let groups: Vec<String> = (0..30)
+            .map(|g| format!(r#"{{"group": "G{g}", "pages": ["g{g}/a", "g{g}/b"]}}"#))
+            .collect();
+        let config = format!(r#"{{"navigation": {{"groups": [{}]}}}}"#, groups.join(","));
+        let mut files = vec![("docs.json".to_owned(), config)];
+        for g in 0..30 {
+            for p in ["a", "b"] {
+                files.push((format!("g{g}/{p}.mdx"), format!("---\ntitle: G{g} {p}\n---\n")));
+            }
+        }
+        let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let t = tree(&refs);
+        let site = build_site(&t).unwrap();
+        let pages: BTreeMap<String, String> = site
+            .pages
+            .iter()
+            .map(|p| (p.path.clone(), format!("{}.html", p.path)))
+            .collect();
+        let links = Linker::new("g20/b", "g20/b.mdx", &pages, &t, "d.io");
+        let nav = build(&site, None, &exported(&site), "en");
+        let tab = &nav["en"][0];
+        let current = site.pages.iter().position(|p| p.path == "g20/b").unwrap();
+        assert_eq!(shown_sections(tab, current), 6..30);
+        let mut out = String::new();
+        sidebar_html(&mut out, Some(tab), current, &site, &links, Some("../all.html"));
+        assert!(out.contains("<a href=\"a.html\">G20 a</a>"), "its section lists every page: {out}");
+        assert!(out.contains("aria-current=\"page\">G20 b</a>"), "{out}");
+        assert!(
+            out.contains("<li class=\"nav-section collapsed\"><p class=\"nav-section-label\"><a href=\"../g21/a.html\">G21</a></p></li>"),
+            "{out}"
+        );
+        assert!(!out.contains("g21/b.html"), "collapsed sections carry no entries");
+        assert!(!out.contains("G5<") && out.contains(">G6<"), "sections before the window are left out");
+        assert!(out.contains("<a href=\"../all.html\">All sections (6 more)</a>"), "{out}");
+        assert_eq!(out.matches("<li class=\"nav-section").count(), 24);
+        let mut contents = String::new();
+        contents_html(&mut contents, tab, &site, &links);
+        assert_eq!(contents.matches("<a href").count(), 60, "the contents page links every page");
+    }
+
+    #[test]
     fn only_exported_pages_appear() {
         let site = site();
         let mut only = exported(&site);
