@@ -299,12 +299,11 @@ fn landing(root: Option<usize>, items: &[Node]) -> Option<usize> {
     root.or_else(|| first_page(items))
 }
 
-/// The sidebar of one tab. The section (top-level group) holding the current page is open, the
-/// current page marked and the nested groups holding it open; every other section or nested group
-/// shows only its label, a link to its first page, where it opens in turn. So a page's size depends on its own
+/// The sidebar of one tab. The section (top-level group) holding the current page is open with
+/// every entry, the current page marked and its nested groups open; every other section shows only
+/// its label, a link to its first page, where it opens in turn. So a page's size depends on its own
 /// section and the number of sections, never on the number of pages; past [`SECTION_WINDOW`]
 /// sections only the neighbours of the current one are listed, with a link to `contents`.
-/// (A section that is itself huge and flat still lists all its pages: that is its own size.)
 pub(crate) fn sidebar_html(
     out: &mut String,
     tab: Option<&Tab>,
@@ -394,16 +393,17 @@ pub(crate) fn contents_html(out: &mut String, tab: &Tab, site: &Site, links: &Li
     out.push_str("</nav>");
 }
 
-/// Entries of the open section: nested groups on the way to the current page are open, with their
-/// entries; any other nested group is, like another section, one line linking to its first page.
 fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, links: &Linker<'_>) {
     for node in items {
         match node {
             Node::Page(i) => page_item(out, *i, current, site, links),
-            Node::Group { label, root, items }
-                if *root == Some(current) || contains(items, current) =>
-            {
-                out.push_str("<li class=\"nav-group\"><details open><summary>");
+            Node::Group { label, root, items } => {
+                let here = *root == Some(current) || contains(items, current);
+                out.push_str("<li class=\"nav-group\"><details");
+                if here {
+                    out.push_str(" open");
+                }
+                out.push_str("><summary>");
                 match root {
                     Some(r) => page_link(out, *r, current, site, links, Some(label)),
                     None => html::text(out, label),
@@ -411,14 +411,6 @@ fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, li
                 out.push_str("</summary><ul>");
                 group_items(out, items, current, site, links);
                 out.push_str("</ul></details></li>");
-            }
-            Node::Group { label, root, items } => {
-                out.push_str("<li class=\"nav-group collapsed\">");
-                match landing(*root, items) {
-                    Some(page) => page_link(out, page, current, site, links, Some(label)),
-                    None => html::text(out, label),
-                }
-                out.push_str("</li>");
             }
         }
     }
@@ -534,14 +526,6 @@ mod tests {
             out.contains("<a href=\"a.html\" class=\"current\" aria-current=\"page\">A</a>"),
             "{out}"
         );
-        let home = site.pages.iter().position(|p| p.path == "index").unwrap();
-        let mut from_home = String::new();
-        sidebar_html(&mut from_home, nav["en"].get(tab), home, &site, &links, None);
-        assert!(
-            from_home.contains("<li class=\"nav-group collapsed\"><a href=\"../deep.html\">Deep</a></li>"),
-            "a nested group off the current page's path is one link: {from_home}"
-        );
-        assert!(!from_home.contains("a.html"), "{from_home}");
         let mut bar = String::new();
         tabs_html(&mut bar, &nav["en"], tab, &site, &links);
         assert!(
