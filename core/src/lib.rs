@@ -44,4 +44,6 @@ pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
 #[cfg(feature = "server")]
+pub mod retention;
+#[cfg(feature = "server")]
 pub mod analytics;

@@ -43,6 +43,7 @@ use crate::docs::{Site, SourceTree};
 
 mod agent;
 mod archive;
+pub mod attempts;
 mod assets;
 mod components;
 mod extras;
@@ -61,6 +62,7 @@ pub mod search_index;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use attempts::{AfterError, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
 pub use agent::markdown_file;
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};

@@ -90,7 +90,7 @@ async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let (_, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
     let (query_text, passages) = retrieve(&index, &request, &caller.domain);
 
     let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();
