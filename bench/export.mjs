@@ -1,17 +1,23 @@
 #!/usr/bin/env node
-// Static export figures on a docs folder (default: the fixture), through the worker under wrangler dev:
-// time from start to completed and to the bundle link, pages per second, bundle size, and what one
-// search in the exported site loads (measured in headless Chromium). Prints figures; asserts nothing.
-//   node bench/export.mjs [docs folder] [query]
+// Static export figures through the worker under wrangler dev: pages per second (start -> completed),
+// median and max page bytes, bundle bytes, files in the bundle, and the bytes the exported site's
+// offline search fetches in headless Chromium for the first and the second query of one session.
+// Prints one JSON line per site; asserts nothing.
+//   node bench/export.mjs [docs folder]          the folder (default: the fixture)
+//   node bench/export.mjs --copies 4,40          sites of N copies of the fixture's English pages
+//                                                (scripts/lib/scale-site.mjs; 4 ≈ 1×, 40 ≈ 10×)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchWorker, docsFolder, DOMAIN } from './support.mjs';
+import { benchWorker, docsFolder, DOMAIN, FIXTURE } from './support.mjs';
 import { launchChromium, serveFolder } from '../tests/support/browser.mjs';
+import { offlineSearch, pageSizes } from '../tests/support/export-site.mjs';
+import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 
-const folder = docsFolder(process.argv[2]);
-const QUERY = process.argv[3] ?? 'static export bundle';
+const args = process.argv.slice(2);
+const copiesAt = args.indexOf('--copies');
+const QUERIES = ['static export bundle', 'custom domain'];
 
 async function api(bench, method, path, json) {
   const res = await fetch(`${bench.baseUrl}${path}`, {
@@ -24,60 +30,82 @@ async function api(bench, method, path, json) {
   return body;
 }
 
-/** Bytes fetched under `_static/search/` while the exported site answers `query` in its search box. */
-async function searchBytes(dir, query) {
+/** Bytes the first and the second query of one search session fetch, from the bundle's home page. */
+async function searchBytes(dir, home) {
   const server = await serveFolder(dir);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/index.html`);
-    let bytes = 0;
-    const files = [];
-    page.on('response', async (res) => {
-      if (!new URL(res.url()).pathname.startsWith('/_static/search/')) return;
-      const body = await res.body().catch(() => Buffer.alloc(0));
-      bytes += body.length;
-      files.push(new URL(res.url()).pathname);
-    });
-    const box = page.locator('.search-input');
-    await page.waitForFunction(() => !document.querySelector('.search-input').disabled);
-    await box.fill(query);
-    await page.waitForSelector('.search-results a', { timeout: 10_000 });
-    await page.waitForTimeout(300);
-    return { bytes, files };
+    await page.goto(`${server.url}/${home}`);
+    const out = [];
+    for (const query of QUERIES) out.push((await offlineSearch(page, query)).bytes);
+    return out;
   } finally {
     await browser.close();
     await server.close();
   }
 }
 
-const bench = await benchWorker();
-try {
-  console.log(`docs folder: ${folder}`);
-  console.log(`published in ${(await bench.publish(folder)).toFixed(0)} ms`);
+async function measure(bench, label, folder) {
+  const publishMs = await bench.publish(folder);
   const started = performance.now();
   const job = await api(bench, 'POST', '/v1/static-export/jobs', { domain: DOMAIN });
   let status = job;
   while (status.status === 'queued' || status.status === 'running') {
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 200));
     status = await api(bench, 'GET', `/v1/static-export/jobs/${job.jobId}`);
   }
   const completedMs = performance.now() - started;
   if (status.status !== 'completed') throw new Error(`job ${status.status}: ${status.error}`);
   const link = await api(bench, 'POST', `/v1/static-export/jobs/${job.jobId}/bundle`);
-  const bundledMs = performance.now() - started;
   const download = Buffer.from(await (await fetch(link.bundleUrl)).arrayBuffer());
   const dir = mkdtempSync(join(tmpdir(), 'docs-edge-export-bench-'));
-  writeFileSync(join(dir, '..', `${dir.split('/').pop()}.tar.gz`), download);
-  spawnSync('tar', ['-xzf', join(dir, '..', `${dir.split('/').pop()}.tar.gz`), '-C', dir]);
-  const files = spawnSync('tar', ['-tzf', join(dir, '..', `${dir.split('/').pop()}.tar.gz`)], { encoding: 'utf8' }).stdout.trim().split('\n');
-  console.log(`pages ${status.pageCount}; files in the bundle ${files.length}`);
-  console.log(`start -> completed ${(completedMs / 1000).toFixed(2)} s (${(status.pageCount / (completedMs / 1000)).toFixed(0)} pages/s)`);
-  console.log(`start -> bundle link ${(bundledMs / 1000).toFixed(2)} s (packing ${((bundledMs - completedMs) / 1000).toFixed(2)} s)`);
-  console.log(`bundle ${(link.sizeBytes / 1e6).toFixed(2)} MB (.tar.gz)`);
-  const search = await searchBytes(dir, QUERY);
-  console.log(`search for "${QUERY}": ${(search.bytes / 1024).toFixed(1)} KiB in ${search.files.length} files (${search.files.join(', ')})`);
-  rmSync(dir, { recursive: true, force: true });
+  const archive = `${dir}.tar.gz`;
+  try {
+    writeFileSync(archive, download);
+    spawnSync('tar', ['-xzf', archive, '-C', dir]);
+    const files = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8', maxBuffer: 256 << 20 }).stdout.trim().split('\n');
+    const sizes = pageSizes(dir, files);
+    // The brand link of the 404 page names the home page.
+    const home = files.includes('index.html') ? 'index.html' : files.find((f) => f.endsWith('/index.html') && !f.startsWith('_static/'));
+    const [firstQuery, secondQuery] = await searchBytes(dir, home);
+    const figures = {
+      site: label,
+      pages: status.pageCount,
+      publishMs: Math.round(publishMs),
+      exportMs: Math.round(completedMs),
+      pagesPerSecond: Math.round(status.pageCount / (completedMs / 1000)),
+      medianPageBytes: sizes[Math.floor(sizes.length / 2)],
+      maxPageBytes: sizes.at(-1),
+      bundleBytes: link.sizeBytes,
+      bundleBytesPerPage: Math.round(link.sizeBytes / status.pageCount),
+      files: files.length,
+      queries: QUERIES,
+      firstQueryBytes: firstQuery,
+      secondQueryBytes: secondQuery,
+    };
+    console.log(JSON.stringify(figures));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(archive, { force: true });
+  }
+}
+
+// The scale sites exceed the platform-sized upload defaults (5 MiB upload, 9 MiB source).
+const bench = await benchWorker({ vars: { MAX_UPLOAD_BYTES: String(128 << 20), MAX_SOURCE_BYTES: String(128 << 20) } });
+try {
+  if (copiesAt >= 0) {
+    for (const copies of args[copiesAt + 1].split(',').map(Number)) {
+      const site = writeScaleSite(FIXTURE, copies);
+      try {
+        await measure(bench, `${copies} copies`, site.dir);
+      } finally {
+        rmSync(site.dir, { recursive: true, force: true });
+      }
+    }
+  } else {
+    await measure(bench, args[0] ?? 'fixture', docsFolder(args[0]));
+  }
 } finally {
   await bench.stop();
 }

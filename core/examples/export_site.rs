@@ -94,8 +94,19 @@ fn main() {
         total.as_secs_f64() * 1e3,
         packing.as_secs_f64() * 1e3
     );
+    let mut page_bytes: Vec<usize> = files
+        .iter()
+        .filter(|f| f.path.ends_with(".html") && !f.path.starts_with("_static/") && f.path != "404.html")
+        .map(|f| f.bytes.len())
+        .collect();
+    page_bytes.sort_unstable();
+    println!(
+        "page bytes: median {}, max {}",
+        page_bytes.get(page_bytes.len() / 2).copied().unwrap_or(0),
+        page_bytes.last().copied().unwrap_or(0)
+    );
     let language = site.languages.first().map_or("en", String::as_str);
-    for query in ["custom domain", "api key"] {
+    for query in ["custom domain", "api key", "static export bundle"] {
         println!(
             "search {query:?} loads {} bytes",
             search_bytes_for_query(&files, language, query)

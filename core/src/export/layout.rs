@@ -14,6 +14,8 @@ use super::nav::{self, Tab};
 pub(crate) const CSS_FILE: &str = "_static/site.css";
 pub(crate) const JS_FILE: &str = "_static/site.js";
 pub(crate) const SEARCH_DIR: &str = "_static/search";
+/// Contents pages of tabs too large for one sidebar.
+pub(crate) const CONTENTS_DIR: &str = "_static/contents";
 
 /// Applies the remembered theme before the first paint (a flash of the wrong theme otherwise).
 const SEARCH_BOX: &str = "<div class=\"search\" role=\"search\"><input type=\"search\" class=\"search-input\" placeholder=\"Search\" aria-label=\"Search\" autocomplete=\"off\" disabled><div class=\"search-results\" hidden></div></div>";
@@ -85,6 +87,8 @@ pub(crate) struct PageView<'a> {
     pub(crate) canonical: String,
     pub(crate) home: Option<&'a str>,
     pub(crate) tabs: &'a [Tab],
+    /// The contents page of the current tab, when its sidebar cannot list every section.
+    pub(crate) contents: Option<String>,
     pub(crate) prev: Option<&'a Page>,
     pub(crate) next: Option<&'a Page>,
     /// Other languages: code and the page to link (its counterpart, else its home).
@@ -118,7 +122,14 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
     out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\">");
     if !v.page.hidden || v.tabs.get(current_tab).is_some() {
-        nav::sidebar_html(&mut out, v.tabs.get(current_tab), v.index, v.site, v.links);
+        nav::sidebar_html(
+            &mut out,
+            v.tabs.get(current_tab),
+            v.index,
+            v.site,
+            v.links,
+            v.contents.as_deref(),
+        );
     }
     out.push_str("</aside><main class=\"content\" id=\"content\"><article>");
     title_block(&mut out, v.page);
@@ -317,6 +328,32 @@ pub(crate) fn not_found_html(
     out.push_str(">Go to the home page</a> or <a");
     attr(&mut out, "href", home_url);
     out.push_str(">the site</a>.</p></main></body></html>\n");
+    out
+}
+
+/// The contents page of one tab (`_static/contents/…`): every section and page of the tab, for
+/// readers of a tab whose sidebars list only the neighbouring sections.
+pub(crate) fn contents_page_html(
+    site: &Site,
+    tab: &Tab,
+    language: &str,
+    links: &Linker<'_>,
+    brand: &Brand,
+    home: Option<&str>,
+) -> String {
+    let label = if tab.label.is_empty() { "Docs" } else { &tab.label };
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html><html");
+    attr(&mut out, "lang", language);
+    out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
+    element(&mut out, "title", "", &format!("{label} - {}", site.name));
+    shared_head(&mut out, links, brand);
+    out.push_str("</head><body><header class=\"topbar\">");
+    self::brand(&mut out, site, links, brand, home);
+    out.push_str("</header><main class=\"content contents-page\" id=\"content\">");
+    element(&mut out, "h1", "", label);
+    nav::contents_html(&mut out, tab, site, links);
+    out.push_str("</main></body></html>\n");
     out
 }
 

@@ -17,6 +17,9 @@
 //!   all languages (or only `paths`). Links between exported pages are relative `.html` links;
 //!   links to pages not exported are absolute extensionless URLs on `domain`. Canonical URLs and
 //!   `sitemap.xml` use extensionless absolute URLs; `robots.txt` names the sitemap; `404.html`.
+//! - Each page's sidebar opens only its own section; other sections are label links to their first
+//!   page, so page size depends on the section, not the site (see [`nav`]). Tabs of many sections
+//!   also get `_static/contents/<n>-<tab>.html`, listing every page of the tab.
 //! - `_static/site.css` (docs.json colours, light and dark themes), `_static/site.js` (theme toggle,
 //!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
 //!   [`search_index`]), and the tree files pages reference (images, downloads), at their tree paths.

@@ -2,6 +2,7 @@
 //! limited to exported pages that are not hidden, as tabs of (nested) groups; and its HTML.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use crate::docs::{DivisionKind, NavItem, Site};
 
@@ -274,20 +275,56 @@ pub(crate) fn tabs_html(
     out.push_str("</nav>");
 }
 
-/// The sidebar: the groups of one tab, the current page marked and its groups open.
+/// Top-level entries of a tab the sidebar shows at most: the current one and its neighbours. A tab
+/// with more gets a contents page listing everything (see [`contents_html`]), linked from the sidebar.
+pub(crate) const SECTION_WINDOW: usize = 24;
+
+/// The top-level entries of `tab` the sidebar of `current` shows, in order.
+pub(crate) fn shown_sections(tab: &Tab, current: usize) -> Range<usize> {
+    let len = tab.items.len();
+    if len <= SECTION_WINDOW {
+        return 0..len;
+    }
+    let here = tab
+        .items
+        .iter()
+        .position(|node| contains(std::slice::from_ref(node), current))
+        .unwrap_or(0);
+    let start = here.saturating_sub(SECTION_WINDOW / 2).min(len - SECTION_WINDOW);
+    start..start + SECTION_WINDOW
+}
+
+/// Where a collapsed group's label goes: its root page, else its first page.
+fn landing(root: Option<usize>, items: &[Node]) -> Option<usize> {
+    root.or_else(|| first_page(items))
+}
+
+/// The sidebar of one tab. The section (top-level group) holding the current page is open with
+/// every entry, the current page marked and its nested groups open; every other section shows only
+/// its label, a link to its first page, where it opens in turn. So a page's size depends on its own
+/// section and the number of sections, never on the number of pages; past [`SECTION_WINDOW`]
+/// sections only the neighbours of the current one are listed, with a link to `contents`.
 pub(crate) fn sidebar_html(
     out: &mut String,
     tab: Option<&Tab>,
     current: usize,
     site: &Site,
     links: &Linker<'_>,
+    contents: Option<&str>,
 ) {
     out.push_str("<nav class=\"sidebar-nav\" aria-label=\"Pages\"><ul class=\"nav-tree\">");
     if let Some(tab) = tab {
-        for node in &tab.items {
+        let shown = shown_sections(tab, current);
+        if shown.start > 0 {
+            contents_link(out, contents, shown.start);
+        }
+        let after = tab.items.len() - shown.end;
+        for node in &tab.items[shown] {
             match node {
                 Node::Page(i) => page_item(out, *i, current, site, links),
-                Node::Group { label, root, items } => {
+                Node::Group { label, root, items }
+                    if *root == Some(current) || contains(items, current) =>
+                {
                     out.push_str("<li class=\"nav-section\">");
                     match root {
                         Some(r) => {
@@ -301,10 +338,59 @@ pub(crate) fn sidebar_html(
                     group_items(out, items, current, site, links);
                     out.push_str("</ul></li>");
                 }
+                Node::Group { label, root, items } => {
+                    out.push_str("<li class=\"nav-section collapsed\">");
+                    open(out, "p", "nav-section-label");
+                    match landing(*root, items) {
+                        Some(page) => page_link(out, page, current, site, links, Some(label)),
+                        None => html::text(out, label),
+                    }
+                    out.push_str("</p></li>");
+                }
             }
+        }
+        if after > 0 {
+            contents_link(out, contents, after);
         }
     }
     out.push_str("</ul></nav>");
+}
+
+fn contents_link(out: &mut String, contents: Option<&str>, hidden: usize) {
+    let Some(href) = contents else { return };
+    out.push_str("<li class=\"nav-more\"><a");
+    attr(out, "href", href);
+    out.push('>');
+    html::text(out, &format!("All sections ({hidden} more)"));
+    out.push_str("</a></li>");
+}
+
+/// The whole navigation of one tab as nested lists, every page linked: the body of the tab's
+/// contents page, which readers reach from any sidebar that cannot list all sections.
+pub(crate) fn contents_html(out: &mut String, tab: &Tab, site: &Site, links: &Linker<'_>) {
+    fn nodes(out: &mut String, items: &[Node], site: &Site, links: &Linker<'_>) {
+        out.push_str("<ul>");
+        for node in items {
+            match node {
+                Node::Page(i) => page_item(out, *i, usize::MAX, site, links),
+                Node::Group { label, root, items } => {
+                    out.push_str("<li>");
+                    open(out, "p", "nav-section-label");
+                    match root {
+                        Some(r) => page_link(out, *r, usize::MAX, site, links, Some(label)),
+                        None => html::text(out, label),
+                    }
+                    out.push_str("</p>");
+                    nodes(out, items, site, links);
+                    out.push_str("</li>");
+                }
+            }
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("<nav class=\"contents\" aria-label=\"All pages\">");
+    nodes(out, &tab.items, site, links);
+    out.push_str("</nav>");
 }
 
 fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, links: &Linker<'_>) {
@@ -431,7 +517,7 @@ mod tests {
         let current = site.pages.iter().position(|p| p.path == "deep/a").unwrap();
         let tab = current_tab(&nav["en"], current);
         let mut out = String::new();
-        sidebar_html(&mut out, nav["en"].get(tab), current, &site, &links);
+        sidebar_html(&mut out, nav["en"].get(tab), current, &site, &links, None);
         assert!(
             out.contains("<details open><summary><a href=\"../deep.html\">Deep</a></summary>"),
             "{out}"
@@ -450,6 +536,48 @@ mod tests {
             bar.contains("href=\"https://blog.example\">Blog</a>"),
             "{bar}"
         );
+    }
+
+    #[test]
+    fn other_sections_are_label_links_and_large_tabs_show_a_window() {
+        let groups: Vec<String> = (0..30)
+            .map(|g| format!(r#"{{"group": "G{g}", "pages": ["g{g}/a", "g{g}/b"]}}"#))
+            .collect();
+        let config = format!(r#"{{"navigation": {{"groups": [{}]}}}}"#, groups.join(","));
+        let mut files = vec![("docs.json".to_owned(), config)];
+        for g in 0..30 {
+            for p in ["a", "b"] {
+                files.push((format!("g{g}/{p}.mdx"), format!("---\ntitle: G{g} {p}\n---\n")));
+            }
+        }
+        let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let t = tree(&refs);
+        let site = build_site(&t).unwrap();
+        let pages: BTreeMap<String, String> = site
+            .pages
+            .iter()
+            .map(|p| (p.path.clone(), format!("{}.html", p.path)))
+            .collect();
+        let links = Linker::new("g20/b", "g20/b.mdx", &pages, &t, "d.io");
+        let nav = build(&site, None, &exported(&site), "en");
+        let tab = &nav["en"][0];
+        let current = site.pages.iter().position(|p| p.path == "g20/b").unwrap();
+        assert_eq!(shown_sections(tab, current), 6..30);
+        let mut out = String::new();
+        sidebar_html(&mut out, Some(tab), current, &site, &links, Some("../all.html"));
+        assert!(out.contains("<a href=\"a.html\">G20 a</a>"), "its section lists every page: {out}");
+        assert!(out.contains("aria-current=\"page\">G20 b</a>"), "{out}");
+        assert!(
+            out.contains("<li class=\"nav-section collapsed\"><p class=\"nav-section-label\"><a href=\"../g21/a.html\">G21</a></p></li>"),
+            "{out}"
+        );
+        assert!(!out.contains("g21/b.html"), "collapsed sections carry no entries");
+        assert!(!out.contains("G5<") && out.contains(">G6<"), "sections before the window are left out");
+        assert!(out.contains("<a href=\"../all.html\">All sections (6 more)</a>"), "{out}");
+        assert_eq!(out.matches("<li class=\"nav-section").count(), 24);
+        let mut contents = String::new();
+        contents_html(&mut contents, tab, &site, &links);
+        assert_eq!(contents.matches("<a href").count(), 60, "the contents page links every page");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::docs::config::page_path;
 use crate::docs::frontmatter;
 use crate::docs::{DivisionKind, NavItem, Site, SourceTree};
 
-use super::layout::{self, Brand, PageView, CSS_FILE, JS_FILE};
+use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
@@ -205,6 +205,12 @@ impl ExportPlan {
         }
         let empty = Vec::new();
         let tabs = self.nav.get(&page.language).unwrap_or(&empty);
+        let tab = nav::current_tab(tabs, index);
+        let contents = tabs
+            .get(tab)
+            .filter(|t| t.items.len() > nav::SECTION_WINDOW)
+            .and_then(|_| self.contents_page(&page.language, tab))
+            .map(|path| links.file(&output_file(&path)));
         let order = self
             .order
             .get(&page.language)
@@ -227,6 +233,7 @@ impl ExportPlan {
                 .and_then(|&i| site.pages.get(i))
                 .map(|p| p.path.as_str()),
             tabs,
+            contents,
             prev: neighbour(position.and_then(|p| p.checked_sub(1))),
             next: neighbour(position.map(|p| p + 1)),
             languages: self.language_links(site, page),
@@ -238,6 +245,37 @@ impl ExportPlan {
             output_file(&page.path),
             layout::page_html(&view),
         ))
+    }
+
+    /// Page path (without `.html`) of the contents page of tab `tab` of `language`. Languages are
+    /// numbered rather than named so that no docs.json label ends up in a file name.
+    fn contents_page(&self, language: &str, tab: usize) -> Option<String> {
+        let n = self.nav.keys().position(|l| l == language)?;
+        Some(format!("{CONTENTS_DIR}/{n}-{tab}"))
+    }
+
+    /// The contents pages of the tabs whose sidebars cannot list every section.
+    fn contents_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
+        let mut files = Vec::new();
+        for (language, tabs) in &self.nav {
+            let home = self
+                .homes
+                .get(language)
+                .and_then(|&i| site.pages.get(i))
+                .map(|p| p.path.as_str());
+            for (i, tab) in tabs.iter().enumerate() {
+                if tab.items.len() <= nav::SECTION_WINDOW {
+                    continue;
+                }
+                let Some(path) = self.contents_page(language, i) else {
+                    continue;
+                };
+                let links = Linker::new(&path, "", &self.files, tree, &self.domain);
+                let html = layout::contents_page_html(site, tab, language, &links, &self.brand, home);
+                files.push(ExportFile::new(output_file(&path), html));
+            }
+        }
+        files
     }
 
     /// Other languages of the site: the same page in that language when exported, else its home.
@@ -300,6 +338,7 @@ impl ExportPlan {
                 &links::absolute(&self.domain, "index"),
             ),
         ));
+        files.extend(self.contents_pages(site, tree));
         if self.search {
             files.extend(search_index::build(site, &self.pages));
         }

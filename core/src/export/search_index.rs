@@ -1,16 +1,22 @@
 //! The offline search index of the bundle, split so one query loads little.
 //!
 //! Per language, under `_static/search/<lang>/`:
-//! - `meta.json`: `{"docs": N, "chunk": C}`.
-//! - `t/<key>.json`: postings of every term whose first two characters are `key` (ASCII keys as they
-//!   are, others `_` + UTF-8 hex): `{"term": [doc, weight, doc-delta, weight, ...]}`.
+//! - `meta.json`: `{"docs": N, "chunk": C, "split": [prefix, ...]}`.
+//! - `t/<key>.json`: postings of the terms of one key (file names: ASCII keys as they are, others
+//!   `_` + UTF-8 hex): `{"term": [df, doc, weight, doc-delta, weight, ...]}`. A term's key is its
+//!   first two characters, lengthened one character at a time while the key is in `split`: a shard
+//!   over [`SHARD_BYTES`] is split by the next character, so no term file grows with the site.
+//!   Terms equal to a split key stay in its file.
 //! - `d/<n>.json`: documents `n*C .. (n+1)*C` as `[title, heading, url, snippet]`, url relative to
 //!   the bundle root.
 //!
 //! A document is a section of a page (the intro carries the title, description and keywords), so
-//! a result links to the heading. `site.js` tokenizes the query as [`tokens`] does, loads the term
-//! files of its words (the last word also matches as a prefix), ranks, then loads only the document
-//! chunks of the top hits. [`search_bytes_for_query`] replays that to measure what a query costs.
+//! a result links to the heading. A term keeps the postings of its [`MAX_POSTINGS`] best-weighted
+//! documents (`df` counts them all, for idf), and a page contributes at most
+//! [`PAGE_TERMS`] prose words: a common word costs the same bytes on any site size. `site.js`
+//! tokenizes the query as [`tokens`] does, loads the term files of its words (the last word also
+//! matches as a prefix), ranks, then loads only the document chunks of the top hits.
+//! [`search_bytes_for_query`] replays that to measure what a query costs.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +34,13 @@ const CHUNK: usize = 16;
 pub(crate) const TOP: usize = 10;
 /// Prefix expansions of the last query word.
 const PREFIX_TERMS: usize = 30;
+/// Postings kept per term, the best-weighted ones: enough for ten results of a several-word query.
+pub(crate) const MAX_POSTINGS: usize = 128;
+/// Prose words a page contributes to the index (headings, title and description always count):
+/// long reference pages would otherwise dominate the postings of common words.
+pub(crate) const PAGE_TERMS: usize = 2_000;
+/// A term file over this size is split by the next character of its terms.
+pub(crate) const SHARD_BYTES: usize = 8 * 1024;
 const MAX_TERM_CHARS: usize = 40;
 const SNIPPET_CHARS: usize = 160;
 /// Words too common to help ranking; their postings would be the largest files.
@@ -74,20 +87,98 @@ fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF66..=0xFF9F)
 }
 
-/// File key of a term: its first two characters, `_`+hex when not plain ASCII letters/digits.
-pub(crate) fn shard_key(term: &str) -> String {
-    let prefix: String = term.chars().take(2).collect();
-    if prefix
+/// The key of `term`: its first two characters, one more while the key is in `split`.
+pub(crate) fn term_key(term: &str, split: &BTreeSet<String>) -> String {
+    let chars: Vec<char> = term.chars().collect();
+    let mut len = chars.len().min(2);
+    while len < chars.len() && split.contains(&chars[..len].iter().collect::<String>()) {
+        len += 1;
+    }
+    chars[..len].iter().collect()
+}
+
+/// File name (without `.json`) of a key: as it is when plain ASCII letters/digits, else `_`+hex.
+pub(crate) fn key_file(key: &str) -> String {
+    if key
         .bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
     {
-        prefix
+        key.to_owned()
     } else {
-        let mut key = String::from("_");
-        for b in prefix.bytes() {
-            key.push_str(&format!("{b:02x}"));
+        let mut name = String::from("_");
+        for b in key.bytes() {
+            name.push_str(&format!("{b:02x}"));
         }
-        key
+        name
+    }
+}
+
+/// The JSON of one term's postings: `df`, then the kept documents as (delta, weight) pairs.
+fn postings_json(out: &mut String, docs: &BTreeMap<u32, u32>) {
+    out.push('[');
+    out.push_str(&docs.len().to_string());
+    let mut kept: Vec<(u32, u32)> = docs.iter().map(|(&d, &w)| (d, w)).collect();
+    if kept.len() > MAX_POSTINGS {
+        kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        kept.truncate(MAX_POSTINGS);
+        kept.sort_unstable();
+    }
+    let mut last = 0u32;
+    for (doc, weight) in kept {
+        out.push_str(&format!(",{},{weight}", doc - last));
+        last = doc;
+    }
+    out.push(']');
+}
+
+/// Term files of one group of terms (sorted, all starting with `key`): one file, or when that is
+/// over [`SHARD_BYTES`] and some term is longer than the key, one file per next character (terms
+/// equal to the key stay in the key's file), recursively. Split keys go to `split`.
+fn shard(
+    key: &str,
+    terms: &[(String, String)],
+    split: &mut BTreeSet<String>,
+    out: &mut Vec<(String, String)>,
+) {
+    let key_chars = key.chars().count();
+    let size: usize = terms.iter().map(|(t, p)| t.len() + p.len() + 4).sum();
+    if size <= SHARD_BYTES || terms.iter().all(|(t, _)| t.chars().count() <= key_chars) {
+        let mut file = String::from("{");
+        for (i, (term, postings)) in terms.iter().enumerate() {
+            if i > 0 {
+                file.push(',');
+            }
+            file.push_str(&Value::String(term.clone()).to_string());
+            file.push(':');
+            file.push_str(postings);
+        }
+        file.push('}');
+        out.push((key.to_owned(), file));
+        return;
+    }
+    split.insert(key.to_owned());
+    let exact: Vec<(String, String)> = terms
+        .iter()
+        .filter(|(t, _)| t.chars().count() <= key_chars)
+        .cloned()
+        .collect();
+    if !exact.is_empty() {
+        shard(key, &exact, split, out);
+    }
+    let longer: Vec<&(String, String)> = terms
+        .iter()
+        .filter(|(t, _)| t.chars().count() > key_chars)
+        .collect();
+    let mut start = 0;
+    while start < longer.len() {
+        let child: String = longer[start].0.chars().take(key_chars + 1).collect();
+        let end = longer[start..]
+            .iter()
+            .position(|(t, _)| !t.starts_with(&child))
+            .map_or(longer.len(), |n| start + n);
+        let group: Vec<(String, String)> = longer[start..end].iter().map(|&t| t.clone()).collect();
+        shard(&child, &group, split, out);
+        start = end;
     }
 }
 
@@ -99,8 +190,14 @@ struct LanguageIndex {
 }
 
 impl LanguageIndex {
-    fn add(&mut self, doc: u32, text: &str, weight: u32, cap: u32) {
+    /// Adds the terms of `text`, at most `budget` of them; returns how many it added.
+    fn add(&mut self, doc: u32, text: &str, weight: u32, cap: u32, budget: usize) -> usize {
+        let mut added = 0;
         for term in tokens(text) {
+            if added == budget {
+                break;
+            }
+            added += 1;
             let w = self
                 .postings
                 .entry(term)
@@ -109,10 +206,12 @@ impl LanguageIndex {
                 .or_insert(0);
             *w = (*w + weight).min(cap.max(*w));
         }
+        added
     }
 
     fn add_page(&mut self, page: &Page) {
         let url = encode_path(&output_file(&page.path));
+        let mut prose = PAGE_TERMS;
         for (i, section) in page.sections.iter().enumerate() {
             if i > 0 && section.heading.is_empty() && section.text.is_empty() {
                 continue;
@@ -132,59 +231,43 @@ impl LanguageIndex {
                 snippet(&section.text),
             ]);
             // Prose counts once a mention up to 8; a heading or the title outweighs any prose.
-            self.add(doc, &section.text, 1, 8);
-            self.add(doc, &section.heading, 12, 40);
+            prose -= self.add(doc, &section.text, 1, 8, prose);
+            self.add(doc, &section.heading, 12, 40, usize::MAX);
             if i == 0 {
-                self.add(doc, &page.title, 20, 60);
+                self.add(doc, &page.title, 20, 60, usize::MAX);
                 if let Some(description) = &page.description {
-                    self.add(doc, description, 4, 60);
+                    self.add(doc, description, 4, 60, usize::MAX);
                 }
                 for keyword in &page.keywords {
-                    self.add(doc, keyword, 6, 60);
+                    self.add(doc, keyword, 6, 60, usize::MAX);
                 }
             }
         }
     }
 
     fn files(self, dir: &str) -> Vec<ExportFile> {
-        let mut files = Vec::new();
-        let meta = json!({"docs": self.docs.len(), "chunk": CHUNK});
-        files.push(ExportFile::new(
-            format!("{dir}/meta.json"),
-            meta.to_string(),
-        ));
-        // Terms are sorted, so the terms of one key are consecutive: one shard is written at a time.
-        let mut shard = String::new();
-        let mut shard_of: Option<String> = None;
+        let mut split = BTreeSet::new();
+        let mut shards = Vec::new();
+        // Terms are sorted, so the terms of one two-character prefix are consecutive.
+        let mut group: Vec<(String, String)> = Vec::new();
+        let mut group_key = String::new();
         for (term, docs) in self.postings {
-            let key = shard_key(&term);
-            if shard_of.as_ref() != Some(&key) {
-                if let Some(done) = shard_of.replace(key) {
-                    shard.push('}');
-                    files.push(ExportFile::new(
-                        format!("{dir}/t/{done}.json"),
-                        std::mem::take(&mut shard),
-                    ));
-                }
-                shard.push('{');
-            } else {
-                shard.push(',');
+            let key: String = term.chars().take(2).collect();
+            if key != group_key && !group.is_empty() {
+                shard(&group_key, &std::mem::take(&mut group), &mut split, &mut shards);
             }
-            shard.push_str(&Value::String(term).to_string());
-            shard.push_str(":[");
-            let mut last = 0u32;
-            for (i, (doc, weight)) in docs.into_iter().enumerate() {
-                if i > 0 {
-                    shard.push(',');
-                }
-                shard.push_str(&format!("{},{weight}", doc - last));
-                last = doc;
-            }
-            shard.push(']');
+            group_key = key;
+            let mut postings = String::new();
+            postings_json(&mut postings, &docs);
+            group.push((term, postings));
         }
-        if let Some(done) = shard_of {
-            shard.push('}');
-            files.push(ExportFile::new(format!("{dir}/t/{done}.json"), shard));
+        if !group.is_empty() {
+            shard(&group_key, &group, &mut split, &mut shards);
+        }
+        let meta = json!({"docs": self.docs.len(), "chunk": CHUNK, "split": split});
+        let mut files = vec![ExportFile::new(format!("{dir}/meta.json"), meta.to_string())];
+        for (key, text) in shards {
+            files.push(ExportFile::new(format!("{dir}/t/{}.json", key_file(&key)), text));
         }
         for (n, chunk) in self.docs.chunks(CHUNK).enumerate() {
             files.push(ExportFile::new(
@@ -238,18 +321,21 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
         return 0;
     };
     let mut bytes = meta.bytes.len();
-    let total = serde_json::from_slice::<Value>(&meta.bytes)
-        .ok()
-        .and_then(|m| m.get("docs").and_then(Value::as_u64))
-        .unwrap_or(0) as f64;
+    let meta: Value = serde_json::from_slice(&meta.bytes).unwrap_or(Value::Null);
+    let total = meta.get("docs").and_then(Value::as_u64).unwrap_or(0) as f64;
+    let split: BTreeSet<String> = meta
+        .get("split")
+        .and_then(Value::as_array)
+        .map(|keys| keys.iter().filter_map(|k| k.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default();
     let words = tokens(query);
     let mut shards: BTreeMap<String, Value> = BTreeMap::new();
     for word in &words {
-        let key = shard_key(word);
+        let key = term_key(word, &split);
         if shards.contains_key(&key) {
             continue;
         }
-        let parsed = match find(&format!("{dir}/t/{key}.json")) {
+        let parsed = match find(&format!("{dir}/t/{}.json", key_file(&key))) {
             Some(file) => {
                 bytes += file.bytes.len();
                 serde_json::from_slice(&file.bytes).unwrap_or(Value::Null)
@@ -262,10 +348,12 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
     // words rank first.
     let mut scores: BTreeMap<u64, (usize, f64)> = BTreeMap::new();
     for (i, word) in words.iter().enumerate() {
-        let Some(Value::Object(terms)) = shards.get(&shard_key(word)) else {
+        let key = term_key(word, &split);
+        let Some(Value::Object(terms)) = shards.get(&key) else {
             continue;
         };
-        let last = i + 1 == words.len();
+        // Prefix matches of the last word are in its file unless that file was split at the word.
+        let last = i + 1 == words.len() && !split.contains(&key);
         let mut matched: Vec<(&Value, f64)> = Vec::new();
         if let Some(p) = terms.get(word) {
             matched.push((p, 1.0));
@@ -284,10 +372,10 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
             let Some(flat) = postings.as_array() else {
                 continue;
             };
-            let df = (flat.len() / 2).max(1) as f64;
+            let df = flat.first().and_then(Value::as_u64).unwrap_or(0).max(1) as f64;
             let idf = (1.0 + total / df).ln();
             let mut doc = 0u64;
-            for pair in flat.chunks(2) {
+            for pair in flat[1.min(flat.len())..].chunks(2) {
                 doc += pair[0].as_u64().unwrap_or(0);
                 let w = pair.get(1).and_then(Value::as_u64).unwrap_or(0) as f64;
                 let s = idf * w * factor;
@@ -362,11 +450,64 @@ mod tests {
     }
 
     #[test]
-    fn shard_keys_are_safe_file_names() {
-        assert_eq!(shard_key("domain"), "do");
-        assert_eq!(shard_key("x"), "x");
-        assert_eq!(shard_key("配"), "_e9858d");
-        assert_eq!(shard_key("éd"), "_c3a964");
+    fn keys_lengthen_where_split_and_file_names_are_safe() {
+        let none = BTreeSet::new();
+        assert_eq!(term_key("domain", &none), "do");
+        assert_eq!(term_key("x", &none), "x");
+        let split = BTreeSet::from(["do".to_owned(), "dom".to_owned()]);
+        assert_eq!(term_key("domain", &split), "doma");
+        assert_eq!(term_key("dom", &split), "dom");
+        assert_eq!(term_key("docs", &split), "doc");
+        assert_eq!(key_file("doma"), "doma");
+        assert_eq!(key_file("配"), "_e9858d");
+        assert_eq!(key_file("éd"), "_c3a964");
+    }
+
+    #[test]
+    fn big_shards_split_common_terms_keep_their_best_postings_and_costs_stay_flat() {
+        let words = ["domain", "docs"];
+        let pages: Vec<Page> = (0..600)
+            .map(|i| {
+                let text = format!("{} dom{i} doc{i} {}", words[i % 2], "filler ".repeat(i % 5));
+                let title = if i == 599 { "Domain setup" } else { "Page" };
+                page(&format!("p{i}"), title, &[("", &text)])
+            })
+            .collect();
+        let site = Site { pages, ..Site::default() };
+        let files = build(&site, &(0..600).collect::<Vec<_>>());
+        let meta: Value = serde_json::from_slice(&files[0].bytes).unwrap();
+        let split: BTreeSet<String> = meta["split"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_owned())
+            .collect();
+        assert!(split.contains("do"), "{meta}");
+        for file in files.iter().filter(|f| f.path.contains("/t/")) {
+            assert!(file.bytes.len() <= SHARD_BYTES || !file.path.ends_with("do.json"), "{}", file.path);
+            let terms: serde_json::Map<String, Value> = serde_json::from_slice(&file.bytes).unwrap();
+            for (term, postings) in terms {
+                let name = format!("{SEARCH_DIR}/en/t/{}.json", key_file(&term_key(&term, &split)));
+                assert_eq!(file.path, name, "{term} is in the file its key names");
+                let postings = postings.as_array().unwrap();
+                assert!(postings.len() <= 1 + 2 * MAX_POSTINGS);
+            }
+        }
+        let domain = files
+            .iter()
+            .find(|f| f.path.ends_with(&format!("t/{}.json", key_file(&term_key("domain", &split)))))
+            .unwrap();
+        let v: Value = serde_json::from_slice(&domain.bytes).unwrap();
+        assert_eq!(v["domain"][0], 301, "df counts every document");
+        let mut doc = 0;
+        let mut docs = Vec::new();
+        for pair in v["domain"].as_array().unwrap()[1..].chunks(2) {
+            doc += pair[0].as_u64().unwrap();
+            docs.push(doc);
+        }
+        assert_eq!(docs.len(), MAX_POSTINGS);
+        assert!(docs.contains(&599), "the page titled Domain is kept");
+        assert!(search_bytes_for_query(&files, "en", "domain") < 3 * SHARD_BYTES);
     }
 
     #[test]
@@ -392,7 +533,8 @@ mod tests {
             .find(|f| f.path.ends_with("t/do.json"))
             .unwrap();
         let v: Value = serde_json::from_slice(&shard.bytes).unwrap();
-        assert_eq!(v["domain"][0], 0, "first doc id");
+        assert_eq!(v["domain"][0], 2, "document frequency");
+        assert_eq!(v["domain"][1], 0, "first doc id");
         assert!(v["domains"].is_array());
         let docs = files.iter().find(|f| f.path.ends_with("d/0.json")).unwrap();
         let v: Value = serde_json::from_slice(&docs.bytes).unwrap();

@@ -85,11 +85,16 @@
     push();
     return out;
   }
-  function key(t) {
-    var p = Array.from(t).slice(0, 2).join("");
-    if (/^[a-z0-9]+$/.test(p)) return p;
+  // A term's file: its first two characters, one more while that prefix was split (meta.split).
+  function key(t, split) {
+    var c = Array.from(t), n = Math.min(2, c.length);
+    while (n < c.length && split.has(c.slice(0, n).join(""))) n++;
+    return c.slice(0, n).join("");
+  }
+  function file(k) {
+    if (/^[a-z0-9]+$/.test(k)) return k;
     var h = "_";
-    new TextEncoder().encode(p).forEach(function (b) { h += (b < 16 ? "0" : "") + b.toString(16); });
+    new TextEncoder().encode(k).forEach(function (b) { h += (b < 16 ? "0" : "") + b.toString(16); });
     return h;
   }
   function get(path) {
@@ -125,18 +130,23 @@
   function run(q) {
     var my = ++seq, words = tokens(q);
     if (!words.length) return hide();
-    Promise.all([get("meta.json")].concat(words.map(function (w) { return get("t/" + key(w) + ".json"); })))
-      .then(function (res) {
+    get("meta.json").then(function (meta) {
+      if (!meta) return [null];
+      var split = new Set(meta.split || []);
+      var keys = words.map(function (w) { return key(w, split); });
+      return Promise.all([meta, split, keys].concat(keys.map(function (k) { return get("t/" + file(k) + ".json"); })));
+    }).then(function (res) {
         if (my !== seq) return;
-        var meta = res[0];
+        var meta = res[0], split = res[1], keys = res[2];
         if (!meta) return message("Search needs the site to be served over HTTP.");
         var total = meta.docs, size = meta.chunk, scores = new Map();
         words.forEach(function (w, i) {
-          var shard = res[i + 1];
+          var shard = res[i + 3];
           if (!shard) return;
           var matched = [], n = 0;
           if (shard[w]) matched.push([shard[w], 1]);
-          if (i === words.length - 1) {
+          // Prefix matches are in the word's file unless the file was split at the word itself.
+          if (i === words.length - 1 && !split.has(keys[i])) {
             for (var t in shard) {
               if (n >= 30) break;
               if (t !== w && t.indexOf(w) === 0) { matched.push([shard[t], 0.6]); n++; }
@@ -144,8 +154,9 @@
           }
           var best = new Map();
           matched.forEach(function (m) {
-            var flat = m[0], idf = Math.log(1 + total / Math.max(1, flat.length >> 1)), doc = 0;
-            for (var j = 0; j < flat.length; j += 2) {
+            // [df, doc, weight, doc-delta, weight, ...]: only the best-weighted postings are kept.
+            var flat = m[0], idf = Math.log(1 + total / Math.max(1, flat[0])), doc = 0;
+            for (var j = 1; j < flat.length; j += 2) {
               doc += flat[j];
               var s = idf * flat[j + 1] * m[1];
               if (!(best.get(doc) >= s)) best.set(doc, s);

@@ -1,0 +1,147 @@
+// The static export of a site three times the fixture's size (scripts/lib/scale-site.mjs: 12 copies
+// of its English pages, one tab of 61 sections) against the same site at 1× (4 copies), by bytes:
+// pages do not grow with the site, nor does what the offline search fetches. In Chromium, with
+// every other host blocked: into a collapsed section and back, with and without JavaScript; the
+// contents page of a tab too large for one sidebar; search results.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { BASE_URL, tenant } from './support/api.mjs';
+import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+import { startExport, waitForJob, requestBundle, downloadBundle, listFiles } from './support/export.mjs';
+import { offlineSearch, pageSizes } from './support/export-site.mjs';
+import { launchChromium, serveFolder } from './support/browser.mjs';
+import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+
+const HOME = 'part0/index.html';
+const QUERY = 'static export bundle';
+const sites = {};
+const cleanup = [];
+let browser;
+const outside = []; // requests to any host but the static server, analytics beacons aside
+
+/** Publishes `copies` copies, exports them and serves the unpacked bundle. */
+async function exported(copies) {
+  const site = writeScaleSite(FIXTURE_DOCS, copies);
+  cleanup.push(site.dir);
+  const t = await tenant();
+  assert.equal((await publishFolder(t.domain, t.adminKey, site.dir)).status, 200);
+  const start = await startExport(t.adminKey, { domain: t.domain });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  assert.equal(job.pageCount >= site.pages, true, `${job.pageCount} pages exported of ${site.pages}`);
+  const bundle = await requestBundle(t.adminKey, job.jobId);
+  const { dir, bytes } = await downloadBundle(bundle.body.bundleUrl);
+  cleanup.push(dir);
+  const files = listFiles(dir);
+  const eventsUrl = `${BASE_URL}/discovery/v1/analytics/${t.domain}/events`;
+  return { dir, files, bundleBytes: bytes.length, pages: job.pageCount, eventsUrl, server: await serveFolder(dir) };
+}
+
+/** A browser context that lets only the site's static server answer (and swallows its beacons). */
+async function contextFor(site, options = {}) {
+  const context = await browser.newContext(options);
+  const own = new URL(site.server.url).host;
+  await context.route('**/*', (route) => {
+    if (new URL(route.request().url()).host === own) return route.continue();
+    if (route.request().url() === site.eventsUrl && route.request().method() === 'POST') return route.fulfill({ status: 204 });
+    outside.push(route.request().url());
+    return route.abort('blockedbyclient');
+  });
+  return context;
+}
+
+before(async () => {
+  sites.one = await exported(4);
+  sites.three = await exported(12);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  for (const site of Object.values(sites)) await site.server.close();
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+});
+
+test('pages and bundle bytes per page do not grow with the site', () => {
+  const median = (sizes) => sizes[Math.floor(sizes.length / 2)];
+  const one = pageSizes(sites.one.dir, sites.one.files);
+  const three = pageSizes(sites.three.dir, sites.three.files);
+  assert.ok(three.length > 3000 && one.length > 1000, `${one.length} and ${three.length} pages`);
+  assert.ok(median(three) <= 1.2 * median(one), `median page ${median(three)} B at 3× vs ${median(one)} B at 1×`);
+  const perPage = (site) => site.bundleBytes / site.pages;
+  assert.ok(perPage(sites.three) <= 1.2 * perPage(sites.one), `bundle ${perPage(sites.three)} B/page at 3× vs ${perPage(sites.one)} at 1×`);
+});
+
+test('into a collapsed section and back, with and without JavaScript', async () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await contextFor(sites.three, { javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto(`${sites.three.server.url}/${HOME}`);
+    const openSection = page.locator('aside.sidebar li.nav-section:not(.collapsed)');
+    assert.equal(await openSection.count(), 1, 'one section is open');
+    assert.equal(await openSection.locator('a[aria-current="page"]').count(), 1, 'the current page is marked in it');
+    const own = (await openSection.locator('.nav-section-label').innerText()).trim();
+    const collapsed = page.locator('aside.sidebar li.nav-section.collapsed');
+    assert.ok((await collapsed.count()) >= 10, 'other sections show as labels');
+    assert.equal(await collapsed.locator('ul').count(), 0, 'collapsed sections carry no entries');
+
+    const target = collapsed.nth(3);
+    const label = (await target.innerText()).trim();
+    await target.locator('a').click();
+    await page.waitForLoadState('load');
+    const opened = page.locator('aside.sidebar li.nav-section:not(.collapsed)');
+    assert.equal((await opened.locator('.nav-section-label').innerText()).trim(), label, 'the section clicked is open now');
+    assert.equal(await opened.locator('a[aria-current="page"]').count(), 1);
+    assert.ok((await opened.locator('a').count()) >= 20, 'with its pages');
+
+    await page.locator('aside.sidebar li.nav-section.collapsed a', { hasText: new RegExp(`^${own}$`) }).click();
+    await page.waitForLoadState('load');
+    assert.equal((await page.locator('aside.sidebar li.nav-section:not(.collapsed) .nav-section-label').innerText()).trim(), own);
+    await context.close();
+  }
+});
+
+test('a tab of more sections than a sidebar lists links a contents page with every page', async () => {
+  const context = await contextFor(sites.three, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${sites.three.server.url}/${HOME}`);
+  const more = page.locator('aside.sidebar .nav-more a');
+  assert.equal(await more.count(), 1);
+  await more.click();
+  await page.waitForLoadState('load');
+  const links = page.locator('main nav.contents a');
+  assert.ok((await links.count()) >= sites.three.pages - 50, `${await links.count()} pages listed`);
+  const last = links.last();
+  const href = await last.getAttribute('href');
+  await last.click();
+  await page.waitForLoadState('load');
+  assert.equal(new URL(page.url()).pathname.endsWith(href.replace(/^(\.\.\/)+/, '')), true, page.url());
+  assert.equal(await page.locator('aside.sidebar a[aria-current="page"]').count(), 1, 'the far page is in its open section');
+  await context.close();
+});
+
+test('offline search finds pages; a first query fetches under 40 KB at 1× and under 1.75× that at 3×', async () => {
+  const bytes = {};
+  for (const [name, site] of Object.entries(sites)) {
+    const context = await contextFor(site);
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/${HOME}`);
+    const first = await offlineSearch(page, QUERY);
+    assert.ok(first.links.some((h) => h.includes('api/static-export/')), first.links.join(', '));
+    const second = await offlineSearch(page, 'custom domain');
+    assert.ok(second.links.length > 0);
+    assert.ok(!second.files.some((f) => f.path.endsWith('/meta.json')), 'the second query reuses what the first loaded');
+    bytes[name] = first.bytes;
+    await context.close();
+  }
+  // Bounded by design: the meta file, one term file of at most 8 KiB per word, ten documents' chunks.
+  // (Before term files were split and postings capped: 92 KB at 1×, 254 KB at 3×.)
+  assert.ok(bytes.one <= 40_000, `first query ${bytes.one} B at 1×`);
+  assert.ok(bytes.three <= 1.75 * bytes.one, `first query ${bytes.three} B at 3× vs ${bytes.one} B at 1×`);
+});
+
+test('no request left the bundle', () => {
+  assert.deepEqual(outside, []);
+});
