@@ -11,6 +11,7 @@ pub mod jsx;
 pub mod mdx;
 pub mod model;
 pub mod nav;
+pub mod page_path;
 pub mod sections;
 pub mod site;
 pub mod slug;

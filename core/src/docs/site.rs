@@ -22,6 +22,7 @@ use super::config::{self, ConfigError};
 use super::frontmatter::{self, Frontmatter};
 use super::model::{Page, Site};
 use super::nav::{page_refs, DivisionKind, NavItem};
+use super::page_path::page_path_problem;
 use super::sections;
 
 /// Language of a site whose docs.json declares none.
@@ -34,6 +35,11 @@ const SNIPPETS_DIR: &str = "snippets/";
 pub enum SiteError {
     Config(ConfigError),
     NoPages,
+    /// A page file (`.mdx`/`.md`) whose path breaks the page path rule.
+    BadPageFile {
+        file: String,
+        rule: &'static str,
+    },
 }
 
 impl fmt::Display for SiteError {
@@ -43,6 +49,10 @@ impl fmt::Display for SiteError {
             Self::NoPages => {
                 f.write_str("no pages: navigation lists none and there are no .mdx files")
             }
+            Self::BadPageFile { file, rule } => write!(
+                f,
+                "page file {file:?}: its path {rule}; page paths must be plain relative paths"
+            ),
         }
     }
 }
@@ -51,7 +61,7 @@ impl std::error::Error for SiteError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Config(err) => Some(err),
-            Self::NoPages => None,
+            Self::NoPages | Self::BadPageFile { .. } => None,
         }
     }
 }
@@ -112,6 +122,12 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
         else {
             continue;
         };
+        if let Some(rule) = page_path_problem(path) {
+            return Err(SiteError::BadPageFile {
+                file: source.chars().take(200).collect(),
+                rule,
+            });
+        }
         let shadowed = source.ends_with(".md") && tree.contains_key(&format!("{path}.mdx"));
         if source.starts_with(SNIPPETS_DIR)
             || read.contains_key(source.as_str())
@@ -284,6 +300,18 @@ mod tests {
         {"$ref": "es.json"}]}}"#;
     const ES_NAV: &str = r#"{"language": "es", "tabs": [{"tab": "Documentación", "groups": [
         {"group": "Inicio", "pages": ["es/index", "es/gone"]}]}]}"#;
+
+    #[test]
+    fn an_unlisted_page_file_named_like_a_url_scheme_is_refused() {
+        let err = build_site(&tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+            ("index.mdx", "Home"),
+            ("javascript:alert(document.domain).mdx", "x"),
+        ]))
+        .unwrap_err();
+        assert!(matches!(&err, SiteError::BadPageFile { file, .. } if file == "javascript:alert(document.domain).mdx"), "{err:?}");
+        assert!(err.to_string().contains("URL scheme"), "{err}");
+    }
 
     #[test]
     fn builds_pages_with_language_tab_groups_and_titles() {

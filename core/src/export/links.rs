@@ -268,8 +268,25 @@ pub(crate) fn relative(from: &str, to: &str) -> String {
     for _ in common..from_dir.len() {
         out.push_str("../");
     }
-    out.push_str(&encode_path(&to_parts[common..].join("/")));
+    let rest = encode_path(&to_parts[common..].join("/"));
+    if out.is_empty() {
+        return unambiguous(rest);
+    }
+    out.push_str(&rest);
     out
+}
+
+/// A relative URL that no browser reads as a scheme or a host: RFC 3986 4.2 says a relative path
+/// whose first segment holds `:` (`javascript:x.html`) must start with `./`, and one starting with
+/// `//` would name a host. Page paths cannot hold either (see `docs::page_path`); this holds for
+/// every relative URL the export writes all the same.
+pub(crate) fn unambiguous(relative: String) -> String {
+    let first = relative.split(['/', '?', '#']).next().unwrap_or("");
+    if first.contains(':') || relative.starts_with("//") || relative.starts_with('\\') {
+        format!("./{relative}")
+    } else {
+        relative
+    }
 }
 
 /// Percent-encodes what may not stand in a URL path (spaces, `#`, `?`, non-ASCII).
@@ -414,6 +431,22 @@ mod tests {
         assert_eq!(absolute("d.io", "index"), "https://d.io/");
         assert_eq!(absolute("d.io", "es/index"), "https://d.io/es");
         assert_eq!(absolute("d.io", "a/b c"), "https://d.io/a/b%20c");
+    }
+
+    #[test]
+    fn relative_urls_are_never_read_as_a_scheme() {
+        let pages = pages(&["index", "javascript:alert(1)", "a/data:x"]);
+        let tree = tree(&[]);
+        let linker = Linker::new("index", "index.mdx", &pages, &tree, "d.io");
+        assert_eq!(linker.page("javascript:alert(1)"), "./javascript:alert(1).html");
+        assert_eq!(linker.href("./javascript:alert(1)"), "./javascript:alert(1).html");
+        assert_eq!(linker.href("javascript:alert(1)"), "#");
+        assert_eq!(linker.href("a/data:x"), "a/data:x.html");
+        let inner = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
+        assert_eq!(inner.href("data:x"), "#");
+        assert_eq!(inner.href("./data:x"), "./data:x.html");
+        assert_eq!(unambiguous("a:b/c".into()), "./a:b/c");
+        assert_eq!(unambiguous("a/b:c".into()), "a/b:c");
     }
 
     #[test]
