@@ -547,7 +547,7 @@ impl<'a> Renderer<'a> {
 
     fn image(&mut self, src: &str, alt: &str) {
         match self.links.media(src) {
-            Media::Local(src) => {
+            Media::Local(src) | Media::ImageOnly { src, .. } => {
                 self.out.push_str("<img loading=\"lazy\"");
                 attr(&mut self.out, "src", &src);
                 attr(&mut self.out, "alt", alt);

@@ -19,7 +19,9 @@
 //!   `sitemap.xml` use extensionless absolute URLs; `robots.txt` names the sitemap; `404.html`.
 //! - `_static/site.css` (docs.json colours, light and dark themes), `_static/site.js` (theme toggle,
 //!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
-//!   [`search_index`]), and the tree files pages reference (images, downloads), at their tree paths.
+//!   [`search_index`]), and the tree files pages reference as media or downloads, at their tree
+//!   paths: passive types only (`links::PASSIVE_EXTENSIONS`); `.html`, `.js` and other active files
+//!   are never copied, SVG images are inlined into `<img>` as `data:` URLs (see [`links`]).
 //! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files), and
 //!   `llms.txt` and `llms-full.txt` at the root (see [`crate::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
@@ -48,6 +50,10 @@ mod openapi;
 mod plan;
 pub mod search_index;
 
+#[cfg(test)]
+mod active_content;
+#[cfg(test)]
+mod hostile_tests;
 #[cfg(test)]
 mod tests;
 
