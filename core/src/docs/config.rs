@@ -3,7 +3,9 @@
 //! Only the parts the service uses are read; `$ref` is resolved inside those parts alone, so a
 //! reference elsewhere (e.g. `redirects`) to a file that was not uploaded does no harm.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -16,6 +18,11 @@ pub const CONFIG_FILE: &str = "docs.json";
 
 /// Deepest `$ref` chain followed; real configs use one level (docs.json -> es.json).
 const MAX_REF_DEPTH: usize = 8;
+
+/// Nodes plus string bytes the resolved parts of docs.json may hold, `$ref`s expanded: every
+/// `$ref` copies its file, so 30 references per file over 8 levels would otherwise mean 30^8
+/// copies from a few KB. Real configs resolve to well under 1 MB.
+pub const MAX_REF_EXPANSION: u64 = 4 << 20;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct SiteConfig {
@@ -65,6 +72,11 @@ pub enum ConfigError {
     NotAnObject {
         file: String,
     },
+    /// `$ref`s expanded past [`MAX_REF_EXPANSION`]; `file` is where the bound was reached.
+    RefExpansion {
+        file: String,
+        limit: u64,
+    },
     /// A page path that breaks [`page_path_problem`]; `field` is where (`navigation.tabs[0].pages[3]`).
     BadPagePath {
         field: String,
@@ -79,6 +91,10 @@ impl fmt::Display for ConfigError {
             Self::Missing => write!(f, "{CONFIG_FILE} is missing"),
             Self::Json { file, message, .. } => write!(f, "{file}: invalid JSON: {message}"),
             Self::NotAnObject { file } => write!(f, "{file}: expected a JSON object"),
+            Self::RefExpansion { file, limit } => write!(
+                f,
+                "{file}: $ref expansion exceeds {limit} nodes and bytes (each $ref copies the file it names)"
+            ),
             Self::BadPagePath { field, path, rule } => write!(
                 f,
                 "{CONFIG_FILE} {field}: page path {path:?} {rule}; page paths must be plain relative paths"
@@ -106,6 +122,8 @@ pub fn parse_config(
         tree,
         stack: vec![CONFIG_FILE.to_owned()],
         warnings,
+        parsed: HashMap::new(),
+        spent: 0,
     };
     let mut field = |key: &str| -> Result<Value, ConfigError> {
         match root.get(key) {
@@ -155,12 +173,27 @@ struct RefResolver<'t, 'w> {
     /// Files being resolved, outermost first: a `$ref` to one of them is a cycle.
     stack: Vec<String>,
     warnings: &'w mut Vec<String>,
+    /// Referenced files by path, each parsed once however often it is referenced.
+    parsed: HashMap<String, Rc<Value>>,
+    /// Nodes and string bytes resolved so far, bounded by [`MAX_REF_EXPANSION`].
+    spent: u64,
 }
 
 impl RefResolver<'_, '_> {
     /// A copy of `value` with every `{"$ref": "file.json", ...}` replaced by that file's content,
     /// sibling keys taking precedence. Paths are relative to the file holding the `$ref`.
     fn resolve(&mut self, value: &Value, file: &str) -> Result<Value, ConfigError> {
+        let size = match value {
+            Value::String(s) => 1 + s.len() as u64,
+            _ => 1,
+        };
+        self.spent = self.spent.saturating_add(size);
+        if self.spent > MAX_REF_EXPANSION {
+            return Err(ConfigError::RefExpansion {
+                file: file.to_owned(),
+                limit: MAX_REF_EXPANSION,
+            });
+        }
         match value {
             Value::Array(items) => items
                 .iter()
@@ -203,12 +236,19 @@ impl RefResolver<'_, '_> {
                 .push(format!("{file}: $ref chain too deep at `{path}`"));
             return Ok(Value::Null);
         }
-        let Some(bytes) = self.tree.get(&path) else {
-            self.warnings
-                .push(format!("{file}: $ref `{target}` not found"));
-            return Ok(Value::Null);
+        let loaded = match self.parsed.get(&path) {
+            Some(loaded) => Rc::clone(loaded),
+            None => {
+                let Some(bytes) = self.tree.get(&path) else {
+                    self.warnings
+                        .push(format!("{file}: $ref `{target}` not found"));
+                    return Ok(Value::Null);
+                };
+                let loaded = Rc::new(parse_json(&path, bytes)?);
+                self.parsed.insert(path.clone(), Rc::clone(&loaded));
+                loaded
+            }
         };
-        let loaded = parse_json(&path, bytes)?;
         self.stack.push(path.clone());
         let resolved = self.resolve(&loaded, &path);
         self.stack.pop();
@@ -590,6 +630,27 @@ mod tests {
                 "{bad}: {config:?}"
             );
         }
+    }
+
+    #[test]
+    fn ref_fan_out_is_refused_after_bounded_work() {
+        // 30 references per file over 8 files: 30^8 copies if expanded naively.
+        let mut files = vec![(
+            "docs.json".to_owned(),
+            format!(r#"{{"navigation": {{"groups": [{}]}}}}"#, vec![r#"{"$ref": "l1.json"}"#; 30].join(",")),
+        )];
+        for level in 1..8 {
+            let refs = vec![format!(r#"{{"$ref": "l{}.json"}}"#, level + 1); 30].join(",");
+            files.push((format!("l{level}.json"), format!(r#"{{"group": "g", "pages": [{refs}]}}"#)));
+        }
+        files.push(("l8.json".into(), r#"{"group": "leaf", "pages": ["a"]}"#.into()));
+        let input: usize = files.iter().map(|(_, f)| f.len()).sum();
+        assert!(input < 16 * 1024, "{input} bytes");
+        let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, d)| (p.as_str(), d.as_str())).collect();
+        let (config, _) = parse(&borrowed);
+        let err = config.unwrap_err();
+        assert!(matches!(err, ConfigError::RefExpansion { limit: MAX_REF_EXPANSION, .. }), "{err:?}");
+        assert!(err.to_string().contains("$ref expansion exceeds"), "{err}");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod sections;
 pub mod site;
 pub mod slug;
 pub(crate) mod walk;
+pub mod yaml_budget;
 
 pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
 pub use config::{ConfigError, SiteConfig};
