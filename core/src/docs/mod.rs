@@ -8,6 +8,8 @@ pub mod archive;
 pub mod config;
 pub mod frontmatter;
 pub mod jsx;
+#[cfg(test)]
+mod linear_tests;
 pub mod mdx;
 pub mod model;
 pub mod nav;
