@@ -42,3 +42,6 @@ pub mod export_api;
 pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
+
+#[cfg(all(test, feature = "server"))]
+mod fuzz;

@@ -55,6 +55,8 @@ mod active_content;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod render_fuzz;
+#[cfg(test)]
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
