@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Assistant v1 latency with the extractive backend on a published docs folder (default: the fixture):
 // time to the first text byte (`0:` part) and total time, p50/p99, for 1 and 16 concurrent clients,
-// beside /health on the same run and at the same concurrency. Prints figures; asserts nothing.
+// beside /health on the same run and at the same concurrency, with analytics off and on (each answer's
+// row is written to D1 after its stream closes: this shows what that costs). Prints figures; asserts nothing.
 //   node bench/assistant.mjs [docs folder] [requests per client]
 import { benchWorker, docsFolder, DOMAIN, ms, pct } from './support.mjs';
 
@@ -60,19 +61,22 @@ const summary = (values) => {
   return `p50 ${ms(pct(sorted, 0.5))}, p99 ${ms(pct(sorted, 0.99))}`;
 };
 
-const bench = await benchWorker();
-try {
-  console.log(`docs folder: ${folder}`);
-  console.log(`published in ${(await bench.publish(folder)).toFixed(0)} ms; ${PER_CLIENT} requests per client; extractive backend`);
-  await ask(bench, 'warm up the isolate caches', 0);
-  for (const clients of [1, 16]) {
-    const answers = await level(clients, (client, i) => ask(bench, QUESTIONS[(client + i) % QUESTIONS.length], client));
-    const healthTimes = await level(clients, () => health(bench));
-    console.log(`${clients} client${clients > 1 ? 's' : ''} (${answers.length} answers):`);
-    console.log(`  first text byte ${summary(answers.map((a) => a.firstText))}`);
-    console.log(`  total           ${summary(answers.map((a) => a.total))}`);
-    console.log(`  /health         ${summary(healthTimes)}`);
+for (const analytics of ['false', 'true']) {
+  const bench = await benchWorker({ vars: { FEATURE_ANALYTICS: analytics, ANALYTICS_SALT: 'bench-salt' } });
+  try {
+    console.log(`\n== FEATURE_ANALYTICS=${analytics}`);
+    console.log(`docs folder: ${folder}`);
+    console.log(`published in ${(await bench.publish(folder)).toFixed(0)} ms; ${PER_CLIENT} requests per client; extractive backend`);
+    await ask(bench, 'warm up the isolate caches', 0);
+    for (const clients of [1, 16]) {
+      const answers = await level(clients, (client, i) => ask(bench, QUESTIONS[(client + i) % QUESTIONS.length], client));
+      const healthTimes = await level(clients, () => health(bench));
+      console.log(`${clients} client${clients > 1 ? 's' : ''} (${answers.length} answers):`);
+      console.log(`  first text byte ${summary(answers.map((a) => a.firstText))}`);
+      console.log(`  total           ${summary(answers.map((a) => a.total))}`);
+      console.log(`  /health         ${summary(healthTimes)}`);
+    }
+  } finally {
+    await bench.stop();
   }
-} finally {
-  await bench.stop();
 }

@@ -58,7 +58,11 @@ function deployBundleFits() {
   }
 }
 
-const WASM_BUDGET_KIB = 600;
+// Guards against unexplained growth (Cloudflare itself allows 3 MB gzipped on the free plan, 10 MB paid).
+// Raised from 600 to 700 when the MCP server and agent documents, analytics and the playground, and the
+// deployment switches landed together at 684 KiB; README "Figures" records what each added, and the
+// architecture work (one stream layer, fewer decoders) is to bring it back under 600.
+const WASM_BUDGET_KIB = 700;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.
@@ -94,8 +98,9 @@ async function main() {
   const secrets = {
     ROOT_TOKEN: randomBytes(24).toString('hex'),
     LINK_SIGNING_KEY: randomBytes(24).toString('hex'),
+    ANALYTICS_SALT: randomBytes(24).toString('hex'),
   };
-  const worker = await startWorker({ persistTo: state, vars: secrets, logFile });
+  const worker = await startWorker({ persistTo: state, vars: secrets, logFile, testScheduled: true });
   try {
     const files = only.length > 0 ? only : readdirSync(join(root, 'tests'))
       .filter((f) => f.endsWith('.test.mjs'))

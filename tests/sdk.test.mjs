@@ -15,7 +15,7 @@ import { V4_LINES, V4_STREAM, V4_BROKEN, V5_STREAM, V5_EVENTS, splitEverywhere, 
 
 const PKG = fileURLToPath(new URL('../sdk-wasm/pkg/', import.meta.url));
 const sdk = await import(join(PKG, 'node.js'));
-const { DataStreamParser, UiStreamParser, readEvents, readEventBatches, AssistantClient, StaticExportClient, DocsEdgeError } = sdk;
+const { DataStreamParser, UiStreamParser, readEvents, readEventBatches, AssistantClient, StaticExportClient, AnalyticsClient, DocsEdgeError } = sdk;
 const utf8 = (s) => new TextEncoder().encode(s);
 
 let t; // tenant with the demo docs published
@@ -263,6 +263,28 @@ test('StaticExportClient follows the export contract: start, progress, bundle, 4
   setTimeout(() => controller.abort(), 50);
   await assert.rejects(waiting, (e) => e.code === 'aborted');
   assert.ok(contract.requests.includes('POST /v1/static-export/jobs'));
+});
+
+test('feedback() rates the last answer (a later rating replaces it); AnalyticsClient reads the report and CSV', async () => {
+  const client = assistant({ protocol: 'v2' });
+  const result = await client.sendMessage('How do I publish my docs?').result;
+  assert.match(result.messageId, /^msg_/);
+  assert.equal(client.messages.at(-1).id, result.messageId);
+  await assert.rejects(client.feedback({ rating: 'meh' }), (e) => e.code === 'invalid_request' && e.status === 0);
+  const first = await client.feedback({ rating: 'down' });
+  assert.deepEqual({ ...first, createdAt: undefined }, { threadId: result.threadId, messageId: result.messageId, rating: 'down', createdAt: undefined });
+  assert.equal((await client.feedback({ rating: 'up', comment: 'clear' })).rating, 'up');
+  await assert.rejects(client.feedback({ rating: 'up', messageId: 'msg_0000000000000000' }), (e) => e.status === 404);
+
+  const analytics = new AnalyticsClient({ baseUrl: BASE_URL, adminKey: t.adminKey });
+  const report = await analytics.report(t.domain);
+  assert.equal(report.totals.feedbackUp, 1);
+  assert.equal(report.totals.feedbackDown, 0);
+  assert.equal(report.days.length, 30);
+  const csv = await analytics.conversationsCsv(t.domain, { from: report.from, to: report.to });
+  assert.ok(csv.startsWith('conversation_id,time,question,answer,sources,rating\r\n'));
+  assert.ok(csv.includes(`${result.threadId},`));
+  await assert.rejects(analytics.report(t.domain, { from: 'soon' }), (e) => e.status === 400 && /^from:/.test(e.message));
 });
 
 test('StaticExportClient against the running worker', async () => {

@@ -80,6 +80,26 @@ test('a question streams an answer with source links; a follow-up stays on the s
   await page.screenshot({ path: join(ARTIFACTS, 'web-demo-follow-up.png'), fullPage: true });
 });
 
+test('thumbs rate an answer (a later click replaces it); the analytics view charts the report', async () => {
+  const answer = page.locator('#messages li.assistant').first();
+  await answer.locator('.thumb-down').click();
+  await answer.locator('.thumb-down[aria-pressed="true"]').waitFor();
+  await answer.locator('.thumb-up').click();
+  await answer.locator('.thumb-up[aria-pressed="true"]').waitFor();
+  assert.equal(await answer.locator('.thumb-down').getAttribute('aria-pressed'), 'false');
+  let totals = '';
+  for (let i = 0; i < 100 && !/ 2 questions/.test(totals); i++) {
+    await page.click('#analytics-refresh');
+    await page.waitForTimeout(100);
+    totals = await page.textContent('#analytics-totals');
+  }
+  assert.match(totals, /: 1 conversations, 2 questions \(0 without a source\)/);
+  assert.equal(await page.locator('#chart-questions svg rect.bar').count(), 30, 'one bar per day');
+  assert.match(await page.textContent('#chart-feedback'), /^1 up \(100%\) · 0 down$/);
+  assert.ok((await page.locator('#chart-pages svg rect').count()) >= 1);
+  await page.locator('#analytics').screenshot({ path: join(ARTIFACTS, 'web-demo-analytics.png') });
+});
+
 test('the admin key never reaches the browser', async () => {
   const config = await page.evaluate(() => fetch('/demo-api/config').then((r) => r.text()));
   assert.ok(config.includes(t.assistantKey));

@@ -1,5 +1,6 @@
 // The chat panel: streams each answer into the page as it arrives, lists its sources as links, keeps the
 // thread across follow-ups (the SDK client does), stops on request, and says plainly what went wrong.
+// Each finished answer gets thumbs up/down (AssistantClient.feedback; a later click replaces the rating).
 const $ = (selector) => document.querySelector(selector);
 
 /** What a reader should be told about a failed turn. */
@@ -18,6 +19,30 @@ function element(tag, className, text) {
   if (className) node.className = className;
   if (text) node.textContent = text;
   return node;
+}
+
+/** Thumbs up/down under a finished answer; the pressed one shows the stored rating. */
+function thumbs(client, answer, showError, config) {
+  const box = element('div', 'thumbs');
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', 'Was this answer helpful?');
+  for (const [rating, label, symbol] of [['up', 'Helpful', '\u{1F44D}'], ['down', 'Not helpful', '\u{1F44E}']]) {
+    const button = element('button', `thumb thumb-${rating}`, symbol);
+    button.type = 'button';
+    button.title = label;
+    button.setAttribute('aria-label', label);
+    button.setAttribute('aria-pressed', 'false');
+    button.addEventListener('click', async () => {
+      try {
+        await client.feedback({ rating, messageId: answer.messageId, threadId: answer.threadId });
+        for (const other of box.children) other.setAttribute('aria-pressed', String(other === button));
+      } catch (err) {
+        showError(describeError(err, config.baseUrl));
+      }
+    });
+    box.append(button);
+  }
+  return box;
 }
 
 export function setupChat(config, makeClient) {
@@ -63,8 +88,9 @@ export function setupChat(config, makeClient) {
     $('#messages').append(item);
     controller = new AbortController();
     setBusy(true);
+    const turn = client.sendMessage(question, { signal: controller.signal });
     try {
-      for await (const e of client.sendMessage(question, { signal: controller.signal })) {
+      for await (const e of turn) {
         if (e.type === 'text') answer.textContent += e.delta;
         else if (e.type === 'source') {
           const link = element('a', null, e.source.title || e.source.url);
@@ -75,6 +101,8 @@ export function setupChat(config, makeClient) {
           sources.lastChild.append(link);
         } else if (e.type === 'finish' && e.threadId) $('#thread-id').textContent = e.threadId;
       }
+      const result = await turn.result;
+      if (result.messageId && result.threadId) item.append(thumbs(client, result, showError, config));
     } catch (err) {
       if (err.code === 'aborted') item.append(element('p', 'note', 'Stopped.'));
       else {

@@ -10,6 +10,7 @@
 
 pub mod wire;
 pub mod stream;
+pub mod wire_analytics;
 
 #[cfg(feature = "server")]
 pub mod validate;
@@ -42,6 +43,8 @@ pub mod export_api;
 pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
+#[cfg(feature = "server")]
+pub mod analytics;
 
 #[cfg(all(test, feature = "server"))]
 mod fuzz;

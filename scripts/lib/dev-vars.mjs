@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-export const REQUIRED_SECRETS = ['ROOT_TOKEN', 'LINK_SIGNING_KEY'];
+export const REQUIRED_SECRETS = ['ROOT_TOKEN', 'LINK_SIGNING_KEY', 'ANALYTICS_SALT'];
 
 export function parseDevVars(text) {
   const vars = {};

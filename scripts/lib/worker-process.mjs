@@ -1,5 +1,5 @@
 // Runs the built worker under `wrangler dev` (workerd with local KV, R2 and Durable Objects) and stops it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -17,13 +17,31 @@ export function freePort() {
   });
 }
 
+/** The D1 database's name in wrangler.toml, whose migrations (worker/migrations) every start applies. */
+export const ANALYTICS_DATABASE = 'docs-edge-analytics';
+
 /**
- * Starts `wrangler dev` and resolves once `/health` answers.
+ * Applies the D1 migrations to the local database under `persistTo` (`wrangler d1 migrations apply
+ * --local`); already applied ones are skipped, so this is cheap on later starts.
+ */
+export function applyMigrations(persistTo, { inherit = false } = {}) {
+  const result = spawnSync(join(nodeBin, 'wrangler'), [
+    'd1', 'migrations', 'apply', ANALYTICS_DATABASE, '--local', '--persist-to', persistTo,
+  ], { cwd: root, env: toolEnv({ FORCE_COLOR: '0', CI: '1' }), encoding: 'utf8', stdio: inherit ? 'inherit' : 'pipe' });
+  if (result.status !== 0) {
+    throw new Error(`wrangler d1 migrations apply failed (${result.status})\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+  }
+}
+
+/**
+ * Starts `wrangler dev` and resolves once `/health` answers. The D1 migrations are applied first.
+ * `testScheduled` exposes `/__scheduled` (runs the `scheduled` handler, as a cron trigger would).
  * `configs` runs other wrangler configs beside the main one (the first config is the service under
  * test; the others are workers it binds to, as `wrangler dev -c a -c b` does).
- * @param {{port?: number, persistTo: string, vars?: Record<string,string>, logFile?: string, inherit?: boolean, configs?: string[]}} options
+ * @param {{port?: number, persistTo: string, vars?: Record<string,string>, logFile?: string, inherit?: boolean, configs?: string[], testScheduled?: boolean}} options
  */
-export async function startWorker({ port, persistTo, vars = {}, logFile, inherit = false, configs = [] }) {
+export async function startWorker({ port, persistTo, vars = {}, logFile, inherit = false, configs = [], testScheduled = false }) {
+  applyMigrations(persistTo, { inherit });
   port ??= await freePort();
   const inspectorPort = await freePort();
   const args = [
@@ -31,6 +49,7 @@ export async function startWorker({ port, persistTo, vars = {}, logFile, inherit
     '--inspector-port', String(inspectorPort), '--persist-to', persistTo,
     '--show-interactive-dev-session=false', '--log-level', 'log',
   ];
+  if (testScheduled) args.push('--test-scheduled');
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   const child = spawn(join(nodeBin, 'wrangler'), args, {
     cwd: root,

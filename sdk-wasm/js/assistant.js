@@ -16,7 +16,7 @@ class Answer {
   text = '';
   sources = [];
   threadId;
-  /** The server's id of the answer (v2 `start.messageId`, v1 `f:`), the id its thread stores. */
+  /** The server's id of the answer (v2 `start.messageId`, v1 `f:`), the id its thread stores and `feedback()` names. */
   messageId;
   usage = null;
   #searchCalls = new Set();
@@ -231,6 +231,22 @@ export class AssistantClient {
       commit(answer);
       return { text: answer.text, sources: answer.sources, threadId: answer.threadId, messageId: answer.messageId, usage: answer.usage };
     });
+  }
+
+  /**
+   * `POST /discovery/v1/assistant/{domain}/feedback`: rates an answer `up` or `down` (a later rating
+   * replaces it). `messageId` and `threadId` default to the last answer of this conversation.
+   */
+  async feedback({ rating, comment, messageId, threadId, signal } = {}) {
+    const lastAnswer = this.#messages.findLast((m) => m.role === 'assistant');
+    const payload = body('feedback', {
+      threadId: threadId ?? this.#threadId,
+      messageId: messageId ?? lastAnswer?.id,
+      rating,
+      comment,
+    });
+    const path = `/discovery/v1/assistant/${this.#domain}/feedback`;
+    return json(await this.#http.send('POST', path, { body: payload, signal }), 'feedback');
   }
 
   /** `POST /discovery/v1/search/{domain}`: `options` are `{pageSize, scoreThreshold, filter, signal}`. */

@@ -1,9 +1,7 @@
 // StaticExportClient: the server-side client of the static export API. It takes an admin key, a
 // secret, so it refuses to run in a browser page unless told so explicitly.
 import { DocsEdgeError } from './errors.js';
-import { Http, body, json, sleep } from './http.js';
-
-const inBrowserPage = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+import { adminHttp, body, json, sleep } from './http.js';
 
 export class StaticExportClient {
   #http;
@@ -12,18 +10,8 @@ export class StaticExportClient {
    * @param {{baseUrl: string, adminKey: string, allowBrowser?: boolean,
    *   retry?: boolean | {retries?: number, maxDelayMs?: number}, fetch?: typeof fetch}} options
    */
-  constructor({ baseUrl, adminKey, allowBrowser = false, retry, fetch } = {}) {
-    if (inBrowserPage() && !allowBrowser) {
-      throw new DocsEdgeError(
-        'StaticExportClient uses a secret admin key and refuses to run in a browser page; call the export ' +
-          'API from a server (or pass allowBrowser: true if this page is not public)',
-        { code: 'browser_not_allowed' },
-      );
-    }
-    if (typeof adminKey !== 'string' || !adminKey) {
-      throw new DocsEdgeError('adminKey is required (a secret svc_ key)', { code: 'invalid_options' });
-    }
-    this.#http = new Http({ baseUrl, token: adminKey, fetch, retry });
+  constructor(options) {
+    this.#http = adminHttp('StaticExportClient', 'export', options);
   }
 
   /** Starts an export of `domain`; resolves to the job (`status` `queued` at first). */

@@ -75,6 +75,26 @@ async function errorOf(response) {
 }
 
 /** What both clients share: where, with which key, through which fetch, with which retry policy. */
+const inBrowserPage = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+/**
+ * The Http of a client that holds a secret admin key: it refuses to run in a browser page unless
+ * `allowBrowser` (code `browser_not_allowed`), and needs the key (`invalid_options`).
+ */
+export function adminHttp(client, what, { baseUrl, adminKey, allowBrowser = false, retry, fetch } = {}) {
+  if (inBrowserPage() && !allowBrowser) {
+    throw new DocsEdgeError(
+      `${client} uses a secret admin key and refuses to run in a browser page; call the ${what} ` +
+        'API from a server (or pass allowBrowser: true if this page is not public)',
+      { code: 'browser_not_allowed' },
+    );
+  }
+  if (typeof adminKey !== 'string' || !adminKey) {
+    throw new DocsEdgeError('adminKey is required (a secret svc_ key)', { code: 'invalid_options' });
+  }
+  return new Http({ baseUrl, token: adminKey, fetch, retry });
+}
+
 export class Http {
   constructor({ baseUrl, token, fetch: fetchImpl, retry }) {
     this.baseUrl = normalizeBaseUrl(baseUrl);

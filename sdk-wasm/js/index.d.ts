@@ -270,7 +270,7 @@ export interface ChatResult {
   text: string;
   sources: Source[];
   threadId?: string;
-  /** The server's id of the answer, the id its stored thread gives it. */
+  /** The server's id of the answer, the id its stored thread gives it; `feedback()` names it. */
   messageId?: string;
   /** `null` when the stream reports none (v2). */
   usage: Usage | null;
@@ -303,6 +303,80 @@ export class AssistantClient {
     options?: { pageSize?: number; scoreThreshold?: number; filter?: SearchFilter; signal?: AbortSignal },
   ): Promise<SearchResult[]>;
   page(path: string, options?: { signal?: AbortSignal }): Promise<PageContent>;
+  /**
+   * Rates an answer; a later rating of the same answer replaces it. `messageId` and `threadId`
+   * default to the last answer of this conversation.
+   * @throws DocsEdgeError `invalid_request` (before sending) for an unknown rating; 404 `not_found`
+   *   for an answer that is not in this organization's thread.
+   */
+  feedback(input: FeedbackInput): Promise<FeedbackReceipt>;
+}
+
+export type FeedbackRating = 'up' | 'down';
+
+export interface FeedbackInput {
+  rating: FeedbackRating;
+  /** At most 2000 characters. */
+  comment?: string;
+  messageId?: string;
+  threadId?: string;
+  signal?: AbortSignal;
+}
+
+export interface FeedbackReceipt {
+  threadId: string;
+  messageId: string;
+  rating: FeedbackRating;
+  createdAt: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// AnalyticsClient
+
+export interface DayCounts {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  conversations: number;
+  questions: number;
+  feedbackUp: number;
+  feedbackDown: number;
+  searches: number;
+  pageViews: number;
+}
+
+export interface AnalyticsReport {
+  domain: string;
+  from: string;
+  to: string;
+  totals: Omit<DayCounts, 'day'> & { unanswered: number };
+  /** Every day of the range, oldest first. */
+  days: DayCounts[];
+  /** Time to the answer's first text, in milliseconds; `null` without answers. */
+  firstByteMs: { p50: number | null; p95: number | null };
+  /** Questions grouped by their normalised text, most asked first (each with its latest wording). */
+  topQuestions: { question: string; count: number }[];
+  /** Questions answered without a source: what the docs do not cover. */
+  coverageGaps: { question: string; count: number }[];
+  topCitedPages: { path: string; count: number }[];
+  zeroResultSearches: { query: string; count: number }[];
+  pageViews: { path: string; count: number }[];
+}
+
+export interface AnalyticsRange {
+  /** First UTC day, `YYYY-MM-DD`. */
+  from?: string;
+  /** Last UTC day, `YYYY-MM-DD` (at most 366 days after `from`). */
+  to?: string;
+  signal?: AbortSignal;
+}
+
+/** The analytics API; takes a secret admin key, so it refuses to run in a browser page by default. */
+export class AnalyticsClient {
+  /** @throws DocsEdgeError `browser_not_allowed` in a browser page without `allowBrowser`. */
+  constructor(options: StaticExportClientOptions);
+  report(domain: string, range?: AnalyticsRange): Promise<AnalyticsReport>;
+  /** `conversation_id,time,question,answer,sources,rating` rows (RFC 4180). */
+  conversationsCsv(domain: string, range?: AnalyticsRange): Promise<string>;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,3 +3,4 @@ export { DocsEdgeError } from './errors.js';
 export { DataStreamParser, UiStreamParser, readEvents, readEventBatches, protocolOf } from './parser.js';
 export { AssistantClient, ChatTurn } from './assistant.js';
 export { StaticExportClient } from './export.js';
+export { AnalyticsClient } from './analytics.js';

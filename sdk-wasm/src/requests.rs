@@ -5,6 +5,7 @@ use docs_edge_core::wire::{
     BundleLink, ErrorBody, ExportJob, ExportRequest, KeyKind, MessagePart, MessageRequest,
     PageContent, PageRequest, SearchRequest, SearchResult,
 };
+use docs_edge_core::wire_analytics::{AnalyticsReport, FeedbackReceipt, FeedbackRequest};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -16,13 +17,14 @@ fn through<T: DeserializeOwned + Serialize>(json: &str) -> Result<String, String
     serde_json::to_string(&value).map_err(|e| e.to_string())
 }
 
-/// The body of a request. `kind`: `search`, `page`, `export`, `message-v1`, `message-v2`.
+/// The body of a request. `kind`: `search`, `page`, `export`, `feedback`, `message-v1`, `message-v2`.
 /// Messages come with `content`; v1 sends it and a text part, v2 (AI SDK v5+) the part only.
 pub fn request_body(kind: &str, json: &str) -> Result<String, String> {
     match kind {
         "search" => through::<SearchRequest>(json),
         "page" => through::<PageRequest>(json),
         "export" => through::<ExportRequest>(json),
+        "feedback" => through::<FeedbackRequest>(json),
         "message-v1" | "message-v2" => {
             let mut request: MessageRequest =
                 serde_json::from_str(json).map_err(|e| e.to_string())?;
@@ -40,7 +42,7 @@ pub fn request_body(kind: &str, json: &str) -> Result<String, String> {
 }
 
 /// A response body checked against its shape and written back as JSON. `kind`: `search`,
-/// `page`, `export-job`, `bundle`, `error`.
+/// `page`, `export-job`, `bundle`, `error`, `feedback`, `analytics`.
 pub fn response_body(kind: &str, json: &str) -> Result<String, String> {
     match kind {
         "search" => through::<Vec<SearchResult>>(json),
@@ -48,6 +50,8 @@ pub fn response_body(kind: &str, json: &str) -> Result<String, String> {
         "export-job" => through::<ExportJob>(json),
         "bundle" => through::<BundleLink>(json),
         "error" => through::<ErrorBody>(json),
+        "feedback" => through::<FeedbackReceipt>(json),
+        "analytics" => through::<AnalyticsReport>(json),
         _ => Err(format!("unknown response kind `{kind}`")),
     }
 }
@@ -154,6 +158,8 @@ mod tests {
             ("search", json!({"query": "q", "filter": {"language": 1}})),
             ("page", json!({})),
             ("export", json!({"domain": "d", "paths": "/a"})),
+            ("feedback", json!({"threadId": "t", "messageId": "m", "rating": "meh"})),
+            ("feedback", json!({"threadId": "t", "rating": "up"})),
         ];
         for (kind, body) in bad {
             assert!(
@@ -176,11 +182,15 @@ mod tests {
         let mut wrong = job.clone();
         wrong["status"] = json!("paused");
         assert!(response_body("export-job", &wrong.to_string()).is_err());
-        let link = json!({"jobId": "se_1", "bundleUrl": "https://x/b", "sizeBytes": 10, "expiresAt": "2026-01-01T00:00:00Z"});
+        let link = json!({"jobId": "se_1", "bundleUrl": "https://x/b", "sizeBytes": 10, "sha256": "ab".repeat(32),
+            "expiresAt": "2026-01-01T00:00:00Z"});
         assert_eq!(parsed(response_body("bundle", &link.to_string())), link);
         assert!(response_body("error", r#"{"error":"e"}"#).is_err());
         assert!(response_body("search", "[]").is_ok());
         assert!(response_body("page", r#"{"path":"a"}"#).is_err());
+        let receipt = json!({"threadId": "t", "messageId": "m", "rating": "up", "createdAt": "2026-01-01T00:00:00.000Z"});
+        assert_eq!(parsed(response_body("feedback", &receipt.to_string())), receipt);
+        assert!(response_body("analytics", r#"{"domain":"d"}"#).is_err());
     }
 
     #[test]

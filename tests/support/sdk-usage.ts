@@ -1,8 +1,9 @@
 // Compiled by tests/sdk.test.mjs with tsc --strict against the packed package: index.d.ts must type
 // every client, event union, error and result the way callers use them (narrowing on `type`).
 import {
-  AssistantClient, StaticExportClient, DataStreamParser, UiStreamParser, readEvents, readEventBatches, DocsEdgeError,
+  AssistantClient, StaticExportClient, AnalyticsClient, DataStreamParser, UiStreamParser, readEvents, readEventBatches, DocsEdgeError,
   type ChatEvent, type ChatResult, type ExportJob, type BundleLink, type DataStreamEvent, type UiStreamEvent, type SearchResult,
+  type AnalyticsReport, type FeedbackReceipt,
 } from 'docs-edge-sdk';
 
 async function main(): Promise<void> {
@@ -20,6 +21,11 @@ async function main(): Promise<void> {
   const hits: SearchResult[] = await client.search('q', { pageSize: 2 });
   hits[0].metadata.score.toFixed();
   (await client.page('a')).content.length;
+  const receipt: FeedbackReceipt = await client.feedback({ rating: 'up', comment: 'thanks', messageId: result.messageId });
+  receipt.createdAt.length;
+  const report: AnalyticsReport = await new AnalyticsClient({ baseUrl: 'http://x', adminKey: 'svc_x' }).report('d', { from: '2026-01-01' });
+  report.days[0].feedbackUp.toFixed();
+  report.firstByteMs.p95?.toFixed();
   const exporter = new StaticExportClient({ baseUrl: 'http://x', adminKey: 'svc_x' });
   const job: ExportJob = await exporter.waitForCompletion((await exporter.start('d', { paths: ['/a'] })).jobId, { onProgress: (j) => j.progress });
   const link: BundleLink = await exporter.bundle(job.jobId);

@@ -106,6 +106,10 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::GetExport => routes::export::get(call).await,
         Route::CreateBundle => routes::export::bundle(call).await,
         Route::DownloadBundle => routes::export::download(call).await,
+        Route::Feedback => routes::analytics::feedback(call).await,
+        Route::AnalyticsEvents => routes::analytics::events(call).await,
+        Route::AnalyticsReport => routes::analytics::report(call).await,
+        Route::ConversationsCsv => routes::analytics::conversations_csv(call).await,
     }
 }
 
@@ -126,6 +130,7 @@ fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_
         "status": status,
         "durationMs": duration_ms,
         "error": detail,
+        "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
     });
     worker::console_log!("{line}");
 }

@@ -2,6 +2,7 @@
 
 use docs_edge_core::deployment::Deployment;
 use docs_edge_core::docs::archive::ArchiveLimits;
+use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use worker::Env;
 
 /// Binding names, as in wrangler.toml.
@@ -10,6 +11,7 @@ pub const R2_BINDING: &str = "DOCS";
 pub const THREADS_BINDING: &str = "THREADS";
 pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
 pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
+pub const ANALYTICS_BINDING: &str = "ANALYTICS";
 
 /// Bundle links live at most a week (the S3 presigning limit, too).
 pub const MAX_BUNDLE_LINK_TTL_SECS: u64 = 7 * 86_400;
@@ -26,6 +28,7 @@ pub struct Config {
     pub bundle_link_ttl_secs: u64,
     /// Pages rendered per alarm of an export job.
     pub export_batch_pages: u32,
+    pub analytics_retention_days: u32,
 }
 
 impl Config {
@@ -40,6 +43,8 @@ impl Config {
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
+            analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))
+                .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
         }
     }
 }

@@ -1,10 +1,11 @@
-//! CORS for the browser-facing endpoints (everything under `/discovery/`); no other endpoint sends
+//! CORS for the browser-facing endpoints (everything under `/discovery/`, and the keyless `/health`
+//! and `/openapi.json`, which API playgrounds on docs sites call); no other endpoint sends
 //! `Access-Control-Allow-*`, so browsers cannot call the admin, export or operator APIs cross-origin.
 
 use worker::{Headers, Response};
 
 pub fn applies_to(path: &str) -> bool {
-    path.starts_with("/discovery/")
+    path.starts_with("/discovery/") || path == "/health" || path == "/openapi.json"
 }
 
 const EXPOSED: &str =

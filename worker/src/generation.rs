@@ -55,6 +55,16 @@ pub struct LlmSettings {
 }
 
 impl Backend {
+    /// As `ASSISTANT_BACKEND` names it (analytics record which backend answered).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Extractive => "extractive",
+            Backend::OpenAi(_) => "openai",
+            Backend::Anthropic(_) => "anthropic",
+            Backend::WorkersAi(_) => "workers-ai",
+        }
+    }
+
     /// A misconfigured backend is our fault, not the caller's: 500, with the reason in the log.
     pub fn from_env(env: &Env) -> ApiResult<Backend> {
         let name = text(env, "ASSISTANT_BACKEND").unwrap_or_else(|| "extractive".into());

@@ -1,8 +1,10 @@
 //! The docs edge Worker: a thin layer binding `docs-edge-core` to HTTP, KV, R2 and Durable Objects.
 
-use worker::{event, Context, Env, Request, Response, Result};
+use worker::{event, Context, Env, Request, Response, Result, ScheduleContext, ScheduledEvent};
 
 mod agent_docs;
+mod analytics_store;
+mod answer_analytics;
 mod app;
 mod auth;
 mod clock;
@@ -15,10 +17,12 @@ mod error;
 mod exports;
 mod generation;
 mod http;
+mod memory;
 mod random;
 mod ratelimit;
 mod router;
 mod routes;
+mod scheduled;
 mod sites;
 mod threads;
 
@@ -30,4 +34,10 @@ fn start() {
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     Ok(app::handle(req, env, ctx).await)
+}
+
+/// Cron triggers (wrangler.toml `[triggers]`): every periodic job runs from here.
+#[event(scheduled)]
+async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    scheduled::run(&event, &env).await;
 }

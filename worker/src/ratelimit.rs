@@ -38,11 +38,24 @@ pub fn check(
     org_id: &str,
     client_ip: &str,
 ) -> ApiResult<Vec<(String, String)>> {
+    check_bucket(env, ctx, config, "", org_id, client_ip)
+}
+
+/// [`check`] with counters of their own (`bucket` such as `/events`), so one kind of traffic
+/// (page-view beacons) cannot use up another's allowance (the assistant's).
+pub fn check_bucket(
+    env: &Env,
+    ctx: &Context,
+    config: &Config,
+    bucket: &str,
+    org_id: &str,
+    client_ip: &str,
+) -> ApiResult<Vec<(String, String)>> {
     let now = now_unix();
     let org_limit = Limit { limit: config.org_requests_per_hour, window_secs: 3600 };
     let ip_limit = Limit { limit: config.ip_requests_per_day, window_secs: 86_400 };
-    let org_key = format!("rl:org:{org_id}:{}", org_limit.window_index(now));
-    let ip_key = format!("rl:ip:{client_ip}:{}", ip_limit.window_index(now));
+    let org_key = format!("rl:org:{org_id}{bucket}:{}", org_limit.window_index(now));
+    let ip_key = format!("rl:ip:{client_ip}{bucket}:{}", ip_limit.window_index(now));
 
     let admission = COUNTERS.with(|counters| {
         let mut counters = counters.borrow_mut();

@@ -34,6 +34,10 @@ pub enum Route {
     GetExport,
     CreateBundle,
     DownloadBundle,
+    Feedback,
+    AnalyticsEvents,
+    AnalyticsReport,
+    ConversationsCsv,
 }
 
 pub const ROUTES: &[(&str, &str, Route)] = &[
@@ -62,15 +66,20 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
     ("GET", "/v1/static-export/jobs/{jobId}", Route::GetExport),
     ("POST", "/v1/static-export/jobs/{jobId}/bundle", Route::CreateBundle),
     ("GET", "/v1/static-export/bundles/{jobId}", Route::DownloadBundle),
+    ("POST", "/discovery/v1/assistant/{domain}/feedback", Route::Feedback),
+    ("POST", "/discovery/v1/analytics/{domain}/events", Route::AnalyticsEvents),
+    ("GET", "/v1/analytics/{domain}", Route::AnalyticsReport),
+    ("GET", "/v1/analytics/{domain}/conversations.csv", Route::ConversationsCsv),
 ];
 
 impl Route {
     /// The feature of the deployment table the route belongs to; off, the route answers 404
-    /// `feature_disabled`. Analytics and the API playground have no routes yet.
+    /// `feature_disabled`. The API playground has no route: it is a panel in exported pages.
     pub fn feature(self) -> Option<Feature> {
         match self {
             Route::Search | Route::Page => Some(Feature::Search),
             Route::AssistantV1 | Route::AssistantV2 | Route::GetThread => Some(Feature::Assistant),
+            Route::AnalyticsEvents | Route::AnalyticsReport => Some(Feature::Analytics),
             Route::StartExport | Route::GetExport | Route::CreateBundle | Route::DownloadBundle => {
                 Some(Feature::StaticExport)
             }

@@ -674,6 +674,5 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} snippet imports checked");
-        assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
     }
 }

@@ -25,10 +25,14 @@
 //! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files), and
 //!   `llms.txt` and `llms-full.txt` at the root (see [`crate::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
+//!   Two optional [`PageExtras`] change that, each absent from the bundle when off: the analytics
+//!   beacon (page views and searches to the service) and the API playground, which calls the API
+//!   only when the reader presses Send.
 //!
 //! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
 //! and tabs), `markdown` (MDX body), `components` (MDX components and inline HTML), `openapi`
-//! (reference sections), `links` (URL rewriting), `assets` (files to copy), `search_index`,
+//! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
+//! `links` (URL rewriting), `assets` (files to copy), `search_index`,
 //! `archive` (gzip members), `html` (escaping).
 
 use std::fmt;
@@ -40,6 +44,7 @@ mod agent;
 mod archive;
 mod assets;
 mod components;
+mod extras;
 mod html;
 mod layout;
 pub(crate) mod links;
@@ -48,6 +53,7 @@ mod markdown;
 mod nav;
 mod openapi;
 mod plan;
+mod playground;
 pub mod search_index;
 
 #[cfg(test)]
@@ -63,6 +69,7 @@ pub use archive::{tar_gz_member, tar_gz_trailer};
 pub use agent::markdown_file;
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
+pub use extras::PageExtras;
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;
 

@@ -66,6 +66,8 @@ pub(crate) fn parse_target(value: &str) -> Option<Target> {
 /// Parsed OpenAPI documents of one render batch, each parsed once.
 pub(crate) struct Specs<'t> {
     tree: &'t SourceTree,
+    /// Endpoint pages get a "Try it" panel (see `playground`).
+    pub(crate) playground: bool,
     cache: BTreeMap<String, Option<Rc<Value>>>,
     declared: Vec<String>,
 }
@@ -81,6 +83,7 @@ impl<'t> Specs<'t> {
         }
         Self {
             tree,
+            playground: false,
             cache: BTreeMap::new(),
             declared,
         }
@@ -202,7 +205,7 @@ fn operation(doc: &Value, target: &Target) -> Option<(Value, Value)> {
 }
 
 /// Follows `$ref` (`#/components/...`) within the document; other refs are left as they are.
-fn resolve<'v>(doc: &'v Value, mut value: &'v Value) -> &'v Value {
+pub(crate) fn resolve<'v>(doc: &'v Value, mut value: &'v Value) -> &'v Value {
     for _ in 0..MAX_REF_HOPS {
         let Some(pointer) = value.get("$ref").and_then(Value::as_str) else {
             return value;
@@ -241,6 +244,7 @@ pub(crate) fn render(
     out.push_str("</div>");
     let mut headings = Vec::new();
     let tree = specs.tree;
+    let playground = specs.playground && target.method != "webhook";
     match specs.find(&target, source) {
         Some((doc, item, op)) => {
             let mut w = Writer {
@@ -252,6 +256,9 @@ pub(crate) fn render(
                 headings: &mut headings,
             };
             w.operation(&item, &op, title);
+            if playground {
+                super::playground::panel(out, &doc, &item, &op, &target.method, &target.path);
+            }
         }
         None => element(
             out,
@@ -600,7 +607,7 @@ fn variant_title(doc: &Value, variant: &Value, resolved: &Value) -> String {
         .unwrap_or_else(|| type_text(doc, variant))
 }
 
-fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value
         .get(key)
         .and_then(Value::as_str)

@@ -13,6 +13,7 @@ use super::layout::{self, Brand, PageView, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
+use super::extras::PageExtras;
 use super::{agent, assets, markdown, openapi, search_index};
 use super::{ExportError, ExportFile, ExportOptions};
 
@@ -39,6 +40,7 @@ pub struct ExportPlan {
     brand: Brand,
     /// Search box and index in the pages (the deployment's search switch).
     search: bool,
+    extras: PageExtras,
 }
 
 impl ExportPlan {
@@ -121,10 +123,18 @@ impl ExportPlan {
             default_language,
             brand: assets::brand(&site.config, tree),
             search: options.features.search,
+            extras: PageExtras::default(),
         })
     }
 
     /// Pages to render.
+    /// The beacon and the playground, as the deployment has them switched (none by default). Every
+    /// batch's plan must get the same extras.
+    pub fn with_extras(mut self, extras: PageExtras) -> Self {
+        self.extras = extras;
+        self
+    }
+
     pub fn page_count(&self) -> usize {
         self.pages.len()
     }
@@ -154,6 +164,7 @@ impl ExportPlan {
         let end = range.end.min(self.pages.len());
         let start = range.start.min(end);
         let mut specs = Specs::new(tree);
+        specs.playground = self.extras.playground;
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
         for &i in &self.pages[start..end] {
@@ -269,7 +280,7 @@ impl ExportPlan {
     pub fn finishing_files(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site)),
-            ExportFile::new(JS_FILE.to_owned(), SITE_JS.to_owned()),
+            ExportFile::new(JS_FILE.to_owned(), format!("{SITE_JS}{}", self.extras.script())),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
                 "robots.txt".to_owned(),
@@ -332,7 +343,8 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{SITE_CSS}"
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{SITE_CSS}{}",
+            self.extras.stylesheet()
         )
     }
 

@@ -20,7 +20,8 @@ use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::deployment::Features;
 use docs_edge_core::export::{
-    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
+    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, PageExtras, MANIFEST_FORMAT,
+    SEARCH_INDEX_FILE,
 };
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -29,6 +30,7 @@ use sha2::{Digest, Sha256};
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
 use crate::clock::{now_iso, now_ms};
+use crate::memory::DurableSpan;
 use crate::config::Config;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
@@ -56,6 +58,8 @@ pub struct StartJob {
     pub batch_pages: u32,
     pub created_at: String,
     pub created_unix: u64,
+    #[serde(default)]
+    pub extras: PageExtras,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -105,6 +109,9 @@ struct JobRecord {
     /// The deployment's switches when the job started: the pages and the manifest follow them.
     #[serde(default)]
     features: Features,
+    /// Records written before the beacon and playground existed have neither.
+    #[serde(default)]
+    extras: PageExtras,
 }
 
 impl JobRecord {
@@ -158,6 +165,7 @@ impl DurableObject for ExportJob {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("ExportJob", req.path());
         let result = match req.path().as_str() {
             "/start" => match req.json::<StartJob>().await {
                 Ok(start) => self.start(start).await.map(|job| (202, job)),
@@ -185,6 +193,7 @@ impl DurableObject for ExportJob {
     }
 
     async fn alarm(&self) -> Result<Response> {
+        let _span = DurableSpan::start("ExportJob", "alarm");
         let storage = self.state.storage();
         let Some(mut record) = storage.get::<JobRecord>(JOB_KEY).await? else {
             return Response::ok("no job");
@@ -253,6 +262,7 @@ impl ExportJob {
             bundle_size: None,
             bundle_sha256: None,
             features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
+            extras: start.extras,
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -292,7 +302,9 @@ impl ExportJob {
         let limits = Config::from_env(&self.env).archive_limits();
         let tree = sites::read_source(&sites::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
         let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
-        let plan = ExportPlan::new(&site, &tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?;
+        let plan = ExportPlan::new(&site, &tree, &record.options())
+            .map_err(|e| ApiError::Invalid(e.to_string()))?
+            .with_extras(record.extras.clone());
         let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), tree, site, plan });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)

@@ -8,11 +8,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use docs_edge_core::export::PageExtras;
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::config::EXPORT_JOBS_BINDING;
+use crate::memory::DurableSpan;
 use crate::durable::export_job::{OwnerQuery, StartJob};
 use crate::durable_client::{error_reply, post};
 use crate::error::{ApiError, ApiResult};
@@ -33,6 +35,9 @@ pub struct StartOrder {
     pub batch_pages: u32,
     pub now_unix: u64,
     pub now_iso: String,
+    /// The beacon and playground, as the deployment switches them.
+    #[serde(default)]
+    pub extras: PageExtras,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -59,6 +64,7 @@ impl DurableObject for ExportOrg {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("ExportOrg", req.path());
         if req.path() != "/start" {
             return error_reply(&ApiError::Internal("no such export-org operation".into()));
         }
@@ -123,6 +129,7 @@ impl ExportOrg {
             batch_pages: order.batch_pages,
             created_at: order.now_iso.clone(),
             created_unix: order.now_unix,
+            extras: order.extras.clone(),
         };
         post(&self.env, EXPORT_JOBS_BINDING, job_id, "start", &start).await
     }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::durable_client::error_reply;
+use crate::memory::DurableSpan;
 use crate::error::ApiError;
 
 /// Turns kept per thread; older ones are dropped first so storage stays bounded.
@@ -27,8 +28,8 @@ pub struct StoredSource {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredMessage {
-    /// For assistant messages, the id the stream gave the client; for user messages, the client's own
-    /// id when it sent one (v5+), so a regenerate can name it.
+    /// For assistant messages, the id the stream gave the client (feedback names it); for user
+    /// messages, the client's own id when it sent one (v5+), so a regenerate can name it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub role: String,
@@ -189,6 +190,7 @@ impl DurableObject for AssistantThread {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("AssistantThread", req.path());
         match (req.method().to_string().as_str(), req.path().as_str()) {
             ("POST", "/append") => self.append(req.json().await?).await,
             ("POST", "/get") => {

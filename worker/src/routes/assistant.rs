@@ -2,18 +2,21 @@
 //! `POST /discovery/v2/assistant/{domain}/message` (AI SDK v5+ UI message stream): one pipeline,
 //! two encodings. Retrieval from the live index, then generation, streamed as it is produced.
 
+use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use docs_edge_core::assistant::offline::retrieve;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
+use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2, AssistantRequest, Role};
 use futures_channel::mpsc;
 use worker::{Env, Response};
 
 use crate::app::Call;
-use crate::clock::now_iso;
+use crate::answer_analytics;
+use crate::clock::{now_iso, now_ms};
 use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
@@ -32,13 +35,14 @@ pub async fn message_v2(call: &mut Call) -> ApiResult<Response> {
 }
 
 async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
+    let started_ms = now_ms();
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = match protocol {
         Protocol::DataStreamV1 => parse_v1(&body)?,
         Protocol::UiMessageStreamV2 => parse_v2(&body)?,
     };
-    let (answer, receiver) = prepare(call, caller, request, protocol).await?;
+    let (answer, receiver) = prepare(call, caller, request, protocol, started_ms).await?;
     call.response_headers.push(("x-thread-id".into(), answer.thread.thread_id.clone()));
     // wait_until keeps the isolate working on the answer for as long as the stream is read.
     call.ctx.wait_until(async move {
@@ -56,7 +60,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
 /// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
 pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
     // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
-    let (answer, _stream) = prepare(call, caller, request, Protocol::UiMessageStreamV2).await?;
+    let (answer, _stream) = prepare(call, caller, request, Protocol::UiMessageStreamV2, now_ms()).await?;
     let answer = answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
     Ok((answer.text, answer.sources.into_iter().map(|s| (s.title, s.url)).collect()))
 }
@@ -64,7 +68,13 @@ pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest)
 type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
 
 /// Everything before generation: the thread, retrieval from the live index, the backend.
-async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, protocol: Protocol) -> ApiResult<(Generation, PartReceiver)> {
+async fn prepare(
+    call: &Call,
+    caller: Caller,
+    request: AssistantRequest,
+    protocol: Protocol,
+    started_ms: u64,
+) -> ApiResult<(Generation, PartReceiver)> {
     let backend = Backend::from_env(&call.env)?;
 
     let (thread_id, create_thread, keep) = match &request.thread_id {
@@ -87,6 +97,8 @@ async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, protoco
     let answer = Generation {
         env: call.env.clone(),
         backend,
+        started_ms,
+        first_text_ms: None,
         session: AnswerSession::new(protocol, random_id("msg_", 8)?, thread_id.clone()),
         request,
         passages,
@@ -109,6 +121,9 @@ async fn prepare(call: &Call, caller: Caller, request: AssistantRequest, protoco
 struct Generation {
     env: Env,
     backend: Backend,
+    started_ms: u64,
+    /// When the first text part went out: the first byte a reader sees of the answer.
+    first_text_ms: Option<u64>,
     session: AnswerSession,
     request: AssistantRequest,
     passages: Vec<Passage>,
@@ -150,6 +165,9 @@ impl Generation {
                 }
                 let part = self.session.finish(&answer);
                 self.send(part);
+                // The client has the whole answer once the stream ends; analytics come after.
+                self.sender.close_channel();
+                self.record_analytics(&answer).await;
                 Some(answer)
             }
             Err(detail) => {
@@ -164,6 +182,7 @@ impl Generation {
     /// False when the client went away.
     fn extractive(&mut self) -> bool {
         let parts = self.session.extractive(&self.query_text, &self.passages, self.request.question());
+        self.first_text_ms.get_or_insert_with(now_ms);
         parts.into_iter().all(|part| self.send(part))
     }
 
@@ -199,16 +218,46 @@ impl Generation {
         let session = &mut self.session;
         let sender = &self.sender;
         let idle = keep_alive_interval(&self.env);
+        let first_text_ms = &mut self.first_text_ms;
         let on_idle = || send_bytes(sender, keep_alive.to_string());
-        let result = stream_llm(backend, &prompt, idle, on_idle, |event| match session.on_llm_event(event) {
-            Next::Continue(bytes) => send_bytes(sender, bytes),
-            Next::Done => false,
+        let result = stream_llm(backend, &prompt, idle, on_idle, |event| {
+            if matches!(event, LlmEvent::TextDelta(_)) {
+                first_text_ms.get_or_insert_with(now_ms);
+            }
+            match session.on_llm_event(event) {
+                Next::Continue(bytes) => send_bytes(sender, bytes),
+                Next::Done => false,
+            }
         })
         .await;
         if let Err(detail) = result {
             self.session.on_backend_error(detail);
         }
         true
+    }
+
+    async fn record_analytics(&self, answer: &CompletedAnswer) {
+        let cited: Vec<String> = answer.sources.iter().map(|s| s.id.clone()).collect();
+        let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
+        let finished = now_ms();
+        let facts = AnswerFacts {
+            message_id: &answer.message_id,
+            thread_id: &self.thread.thread_id,
+            org_id: &self.thread.org_id,
+            domain: &self.thread.domain,
+            started_ms: self.started_ms,
+            first_byte_ms: self.first_text_ms.unwrap_or(finished),
+            finished_ms: finished,
+            question: self.request.question(),
+            answer: &answer.text,
+            scores: &scores,
+            cited_paths: &cited,
+            backend: self.backend.name(),
+            fingerprint: Some(self.request.fp.as_str()),
+            salt: None,
+            new_thread: self.thread.create,
+        };
+        answer_analytics::record(&self.env, facts, &self.request_id).await;
     }
 
     async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {

@@ -2,6 +2,7 @@
 //! the bundle download itself (no key: the signed link is the grant).
 
 use docs_edge_core::byte_range::{parse_range, RangeRequest};
+use docs_edge_core::export::PageExtras;
 use docs_edge_core::export_api::{is_job_id, parse_start_request};
 use docs_edge_core::signing::{verify_link, LinkCheck};
 use docs_edge_core::wire::{BundleLink, ExportJob, KeyKind, Plan};
@@ -51,6 +52,16 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let live = sites::current_version(&sites::bucket(&call.env)?, &domain)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
+    let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+    let extras = PageExtras {
+        // The beacon reports to this service, at the address the export was requested from.
+        beacon_endpoint: features
+            .analytics
+            .then(|| call.req.url().ok())
+            .flatten()
+            .map(|url| format!("{}/discovery/v1/analytics/{domain}/events", url.origin().ascii_serialization())),
+        playground: features.playground,
+    };
     let order = StartOrder {
         org_id: key.org_id.clone(),
         domain,
@@ -61,6 +72,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         batch_pages: call.config.export_batch_pages,
         now_unix: now_unix(),
         now_iso: now_iso(),
+        extras,
     };
     let job: ExportJob = post(&call.env, EXPORT_ORGS_BINDING, &key.org_id, "start", &order).await?;
     json_response(202, &job)

@@ -1,6 +1,7 @@
 //! One module per endpoint family; each handler takes the [`crate::app::Call`].
 
 pub mod admin;
+pub mod analytics;
 pub mod assistant;
 pub mod discovery;
 pub mod export;

@@ -158,6 +158,7 @@
             scores.set(doc, e);
           });
         });
+        var found = scores.size;
         var ranked = Array.from(scores).sort(function (a, b) {
           return b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0];
         }).slice(0, 10);
@@ -170,6 +171,8 @@
             var chunk = byChunk[Math.floor(r[0] / size)];
             return chunk && chunk[r[0] % size];
           }).filter(Boolean));
+          // For listeners such as the analytics beacon, when the export has one.
+          d.dispatchEvent(new CustomEvent("docs-edge:search", { detail: { query: q, resultCount: found } }));
         });
       });
   }

@@ -1,0 +1,136 @@
+//! Request bodies of `POST …/assistant/{domain}/feedback` and `POST …/analytics/{domain}/events`.
+
+use serde_json::Value;
+
+use crate::validate::{max_items, object, FieldError, Path};
+
+pub const MAX_ID_CHARS: usize = 100;
+pub const MAX_COMMENT_CHARS: usize = 2000;
+pub const MAX_EVENTS: usize = 20;
+pub const MAX_PATH_CHARS: usize = 512;
+pub const MAX_QUERY_CHARS: usize = 200;
+pub const MAX_RESULT_COUNT: u32 = 1_000_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rating {
+    Up,
+    Down,
+}
+
+impl Rating {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rating::Up => "up",
+            Rating::Down => "down",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Feedback {
+    pub thread_id: String,
+    pub message_id: String,
+    pub rating: Rating,
+    pub comment: Option<String>,
+}
+
+pub fn parse_feedback(body: &Value) -> Result<Feedback, FieldError> {
+    let obj = object(body, &Path::root())?;
+    let thread_id = obj.req_str_max("threadId", MAX_ID_CHARS)?.to_string();
+    let message_id = obj.req_str_max("messageId", MAX_ID_CHARS)?.to_string();
+    let rating = match obj.req_enum("rating", &["up", "down"])? {
+        "up" => Rating::Up,
+        _ => Rating::Down,
+    };
+    let comment = obj.opt_str_max("comment", MAX_COMMENT_CHARS)?.map(str::trim).filter(|c| !c.is_empty()).map(str::to_string);
+    Ok(Feedback { thread_id, message_id, rating, comment })
+}
+
+/// One web-analytics event from an exported page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    PageView { path: String },
+    Search { path: String, query: String, result_count: u32 },
+}
+
+/// `{"events": [{"type": "pageview", "path"}, {"type": "search", "path", "query", "resultCount"}]}`.
+pub fn parse_events(body: &Value) -> Result<Vec<Event>, FieldError> {
+    let obj = object(body, &Path::root())?;
+    let items = obj.req_array("events")?;
+    let list_path = obj.field_path("events");
+    max_items(items, MAX_EVENTS, &list_path)?;
+    let mut events = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let event = object(item, &list_path.index(i))?;
+        let path = normalise_path(event.req_str_max("path", MAX_PATH_CHARS)?);
+        events.push(match event.req_enum("type", &["pageview", "search"])? {
+            "pageview" => Event::PageView { path },
+            _ => {
+                let query = event.req_str_max("query", MAX_QUERY_CHARS)?.trim().to_string();
+                if query.is_empty() {
+                    return Err(event.field_path("query").error("must not be empty"));
+                }
+                let count = crate::validate::integer_in(
+                    event.req_number("resultCount")?,
+                    0,
+                    MAX_RESULT_COUNT,
+                    &event.field_path("resultCount"),
+                )?;
+                Event::Search { path, query, result_count: count }
+            }
+        });
+    }
+    Ok(events)
+}
+
+/// Page paths as the report lists them: no query or fragment, no `.html`, `index` for the home page.
+pub fn normalise_path(raw: &str) -> String {
+    let path = raw.split(['?', '#']).next().unwrap_or("");
+    let path = path.trim_matches('/');
+    let path = path.strip_suffix(".html").unwrap_or(path);
+    let path = path.strip_suffix("/index").unwrap_or(path);
+    if path.is_empty() {
+        "index".into()
+    } else {
+        path.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn feedback_is_read_and_its_rules_name_the_field() {
+        let ok = parse_feedback(&json!({"threadId": "thr_1", "messageId": "msg_1", "rating": "down", "comment": "  wrong  "})).unwrap();
+        assert_eq!(ok.rating, Rating::Down);
+        assert_eq!(ok.comment.as_deref(), Some("wrong"));
+        let err = |body: Value| parse_feedback(&body).unwrap_err().to_string();
+        assert_eq!(err(json!({"threadId": "t", "messageId": "m", "rating": "meh"})), "rating: must be one of up, down");
+        assert_eq!(err(json!({"threadId": "t", "rating": "up"})), "messageId: is required");
+        assert_eq!(
+            err(json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": "x".repeat(2001)})),
+            "comment: must be at most 2000 characters"
+        );
+        assert!(parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null})).unwrap().comment.is_none());
+    }
+
+    #[test]
+    fn events_are_bounded_and_paths_normalised() {
+        let events = parse_events(&json!({"events": [
+            {"type": "pageview", "path": "/guides/setup.html?x=1#top"},
+            {"type": "search", "path": "/", "query": " rate limits ", "resultCount": 0},
+        ]}))
+        .unwrap();
+        assert_eq!(events[0], Event::PageView { path: "guides/setup".into() });
+        assert_eq!(events[1], Event::Search { path: "index".into(), query: "rate limits".into(), result_count: 0 });
+        let err = |body: Value| parse_events(&body).unwrap_err().to_string();
+        assert_eq!(err(json!({"events": [{"type": "click", "path": "/"}]})), "events[0].type: must be one of pageview, search");
+        assert_eq!(err(json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})), "events[0].resultCount: must be an integer from 0 to 1000000");
+        let many: Vec<Value> = (0..21).map(|_| json!({"type": "pageview", "path": "/"})).collect();
+        assert_eq!(err(json!({ "events": many })), "events: must have at most 20 items");
+        assert_eq!(normalise_path("/a/index.html"), "a");
+        assert_eq!(normalise_path("/index.html"), "index");
+    }
+}

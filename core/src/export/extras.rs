@@ -1,0 +1,90 @@
+//! Optional parts of an export, switched per deployment: the web analytics beacon and the API
+//! playground ("Try it" on OpenAPI endpoint pages). Off, the bundle holds none of their code.
+
+use super::playground;
+
+const BEACON_JS: &str = include_str!("static/beacon.js");
+
+/// What the exported pages get beyond the docs themselves. Serializable: export jobs keep it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PageExtras {
+    /// `https://service/discovery/v1/analytics/{domain}/events`: page views and searches go there.
+    pub beacon_endpoint: Option<String>,
+    /// A "Try it" panel on every OpenAPI endpoint page.
+    pub playground: bool,
+}
+
+impl PageExtras {
+    /// What follows `site.js`'s own code in `_static/site.js`.
+    pub(crate) fn script(&self) -> String {
+        let mut out = String::new();
+        if self.playground {
+            out.push('\n');
+            out.push_str(playground::SCRIPT);
+        }
+        if let Some(endpoint) = &self.beacon_endpoint {
+            // A JSON string is a JavaScript string literal; `<` escaped so no `</script>` can appear.
+            let literal = serde_json::to_string(endpoint).unwrap_or_else(|_| "\"\"".into()).replace('<', "\\u003c");
+            out.push('\n');
+            out.push_str(&BEACON_JS.replace("DOCS_EDGE_BEACON_ENDPOINT", &literal));
+        }
+        out
+    }
+
+    /// What follows `site.css`.
+    pub(crate) fn stylesheet(&self) -> &'static str {
+        if self.playground {
+            playground::STYLE
+        } else {
+            ""
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::build_site;
+    use crate::export::{ExportOptions, ExportPlan};
+
+    fn bundle_text(extras: PageExtras) -> String {
+        let t = tree(&[
+            ("docs.json", r#"{"name": "API", "navigation": {"pages": ["index", "api/health"]}}"#),
+            ("index.mdx", "---\ntitle: Home\n---\nHello."),
+            ("api/health.mdx", "---\ntitle: Health\nopenapi: GET /health\n---\n"),
+            ("openapi.json", r#"{"openapi": "3.1.0", "servers": [{"url": "https://api.example.com"}], "paths": {"/health": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#),
+        ]);
+        let site = build_site(&t).unwrap();
+        let options = ExportOptions { domain: "docs.example.com".into(), ..ExportOptions::default() };
+        let plan = ExportPlan::new(&site, &t, &options).unwrap().with_extras(extras);
+        let mut files = plan.render_pages(&site, &t, 0..plan.page_count());
+        files.extend(plan.finishing_files(&site, &t));
+        files.iter().map(|f| format!("== {}\n{}\n", f.path, String::from_utf8_lossy(&f.bytes))).collect()
+    }
+
+    #[test]
+    fn off_the_bundle_has_no_beacon_and_no_playground() {
+        let text = bundle_text(PageExtras::default());
+        for absent in ["sendBeacon", "docs-edge:search\", function", "try-it", "Try it", "/events"] {
+            assert!(!text.contains(absent), "{absent} found");
+        }
+        assert!(text.contains("api-ref"), "the reference itself is there");
+    }
+
+    #[test]
+    fn on_the_beacon_names_its_endpoint_and_endpoint_pages_get_a_panel() {
+        let endpoint = "https://edge.example.com/discovery/v1/analytics/docs.example.com/events";
+        let text = bundle_text(PageExtras { beacon_endpoint: Some(endpoint.into()), playground: true });
+        assert!(text.contains("sendBeacon"));
+        assert!(text.contains(&format!("(\"{endpoint}\")")), "the endpoint is the beacon's argument");
+        assert!(!text.contains("DOCS_EDGE_BEACON_ENDPOINT"));
+        let health = text.split("== ").find(|f| f.starts_with("api/health.html")).unwrap();
+        assert!(health.contains("class=\"try-it-spec\">{"), "{health}");
+        assert!(health.contains("\"servers\":[\"https://api.example.com\"]"));
+        let home = text.split("== ").find(|f| f.starts_with("index.html")).unwrap();
+        assert!(!home.contains("try-it"), "only endpoint pages get a panel");
+        assert!(text.contains(".try-it-panel"), "the stylesheet styles it");
+    }
+}

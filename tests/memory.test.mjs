@@ -1,0 +1,71 @@
+// The isolate's memory as the log reports it (issue: see the limit). `wrangler dev` does not enforce
+// Cloudflare's 128 MB per isolate, so this test reads `wasmMemoryBytes` from the worker's own log lines
+// and budgets it: publishing the 1,057-page fixture, searching it and answering from it must stay
+// under the platform limit with a margin.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { BASE_URL, call, tenant } from './support/api.mjs';
+import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+
+const PLATFORM_BYTES = 128 * 1024 * 1024;
+/** What this workload may reach: the platform limit less a quarter for other tenants and headroom. */
+const BUDGET_BYTES = 96 * 1024 * 1024;
+
+/** The JSON log lines of the worker's log (wrangler prints console.log lines as they are). */
+function logLines() {
+  return readFileSync(process.env.WORKER_LOG, 'utf8')
+    .split('\n')
+    .map((line) => line.slice(line.indexOf('{')))
+    .filter((line) => line.startsWith('{'))
+    .map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return null;
+      }
+    })
+    .filter(Boolean);
+}
+
+async function linesFor(requestIds) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const lines = logLines().filter((l) => l.event === 'request' && requestIds.includes(l.requestId));
+    if (lines.length === requestIds.length || Date.now() > deadline) return lines;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('every request and Durable Object log line carries wasmMemoryBytes, inside the budget', async () => {
+  const t = await tenant();
+  const published = await publishFolder(t.domain, t.adminKey, FIXTURE_DOCS);
+  assert.equal(published.status, 200, published.text);
+  const search = await call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: { query: 'static export bundle' } });
+  assert.equal(search.status, 200, search.text);
+  const answer = await fetch(`${BASE_URL}/discovery/v1/assistant/${t.domain}/message`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ fp: 'anonymous', messages: [{ id: 'q1', role: 'user', content: 'How do I rotate an API key?' }] }),
+  });
+  assert.equal(answer.status, 200);
+  await answer.text();
+  const threadId = answer.headers.get('x-thread-id');
+  const thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+  assert.equal(thread.status, 200, thread.text);
+
+  const ids = [published, search, answer, thread].map((r) => r.headers.get('x-request-id'));
+  const lines = await linesFor(ids);
+  assert.equal(lines.length, ids.length, 'one request line each');
+  for (const line of lines) {
+    assert.ok(Number.isInteger(line.wasmMemoryBytes) && line.wasmMemoryBytes > 0, JSON.stringify(line));
+    assert.equal(line.wasmMemoryBytes % 65536, 0, 'whole wasm pages');
+  }
+  const durable = logLines().filter((l) => l.event === 'durable' && l.class === 'AssistantThread');
+  assert.ok(durable.length > 0, 'the thread object logs its operations');
+  assert.ok(durable.every((l) => Number.isInteger(l.wasmMemoryBytes) && l.wasmMemoryBytes > 0));
+
+  const highWater = Math.max(...logLines().map((l) => l.wasmMemoryBytes ?? 0));
+  console.log(`wasmMemoryBytes high-water: ${(highWater / 1048576).toFixed(1)} MiB (budget ${BUDGET_BYTES / 1048576} MiB of ${PLATFORM_BYTES / 1048576})`);
+  assert.ok(highWater <= BUDGET_BYTES, `high-water ${highWater} bytes is over the ${BUDGET_BYTES}-byte budget`);
+});
