@@ -47,12 +47,14 @@ for (const [pkg, name] of targets) {
       encoding: 'utf8',
     });
     if (run.status !== 0) {
-      failure = (run.stdout + run.stderr).split('\n').filter((l) => /minimal failing|panicked|Test failed/.test(l)).join('\n');
+      const lines = (run.stdout + run.stderr).split('\n');
+      const found = lines.filter((l) => /minimal failing|panicked|Test failed/.test(l));
+      failure = (found.length ? found : lines.slice(-20)).join('\n') || `exit status ${run.status}`;
       break;
     }
     rounds += 1;
   } while (Date.now() < until);
-  console.log(`${name}: ${rounds * cases} cases${failure ? `, FAILED\n${failure}` : ', no failures'}`);
-  if (failure) failed += 1;
+  console.log(`${name}: ${rounds * cases} cases${failure !== null ? `, FAILED\n${failure}` : ', no failures'}`);
+  if (failure !== null) failed += 1;
 }
 process.exit(failed ? 1 : 0);
