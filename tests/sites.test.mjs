@@ -130,10 +130,23 @@ function rawTarGz(entries) {
 
 const DOCS_JSON = JSON.stringify({ name: 'Evil', navigation: { pages: ['index'] } });
 
-test('unsafe archives are rejected with 400 and the site is unchanged', async () => {
+/** Publishes the demo docs to a new tenant, then each `[name, archive, pattern]` of `cases`: every one
+ * is 400 `invalid_archive` with an error matching `pattern`, and the demo site stays live unchanged. */
+async function assertRefusedKeepingTheSite(cases) {
   const t = await tenant();
   assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
   const before = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
+  for (const [name, archive, pattern] of cases) {
+    const res = await publish(t.domain, t.adminKey, archive);
+    assertError(res, 400, 'invalid_archive');
+    assert.match(res.body.error, pattern, `${name}: ${res.body.error}`);
+  }
+  const after = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
+  assert.deepEqual(after.body, before.body);
+  assert.equal((await search({ query: 'rate limits' }, t)).body[0].path, 'assistant/rate-limits');
+}
+
+test('unsafe archives are rejected with 400 and the site is unchanged', async () => {
   const cases = [
     ['path traversal', rawTarGz([{ name: 'docs.json', data: DOCS_JSON }, { name: '../escape.mdx', data: 'x' }]), /\.\./],
     ['absolute path', rawTarGz([{ name: 'docs.json', data: DOCS_JSON }, { name: '/etc/passwd', data: 'x' }]), /absolute/i],
@@ -143,14 +156,7 @@ test('unsafe archives are rejected with 400 and the site is unchanged', async ()
     ['unparseable docs.json', tarGz((d) => writeFileSync(join(d, 'docs.json'), '{ nope')), /docs\.json/],
     ['not gzip', Buffer.from('this is not an archive'), /gzip|archive/i],
   ];
-  for (const [name, archive, pattern] of cases) {
-    const res = await publish(t.domain, t.adminKey, archive);
-    assertError(res, 400, 'invalid_archive');
-    assert.match(res.body.error, pattern, `${name}: ${res.body.error}`);
-  }
-  const after = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
-  assert.deepEqual(after.body, before.body);
-  assert.equal((await search({ query: 'rate limits' }, t)).body[0].path, 'assistant/rate-limits');
+  await assertRefusedKeepingTheSite(cases);
 });
 
 /** Nine levels of nine YAML aliases: 9^9 nodes once expanded, from under a kilobyte. */
@@ -164,9 +170,6 @@ function billionLaughs() {
 }
 
 test('hostile docs are refused with 400 naming the file or field and the rule; the live site stays', async () => {
-  const t = await tenant();
-  assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
-  const before = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
   const evilPage = 'javascript:alert(document.domain)';
   const listed = JSON.stringify({ name: 'Evil', navigation: { tabs: [{ tab: 'T', pages: ['index', evilPage] }] } });
   const fanOut = (level) => JSON.stringify({ group: 'g', pages: Array(30).fill({ $ref: `l${level + 1}.json` }) });
@@ -185,16 +188,9 @@ test('hostile docs are refused with 400 naming the file or field and the rule; t
     ['YAML aliases in an OpenAPI file', [{ name: 'docs.json', data: DOCS_JSON }, { name: 'index.mdx', data: 'x' }, { name: 'api/openapi.yaml', data: billionLaughs() }],
       /api\/openapi\.yaml: YAML aliases expand/],
   ];
-  for (const [name, entries, pattern] of cases) {
-    const archive = rawTarGz(entries);
-    assert.ok(archive.length < 16 * 1024, `${name}: ${archive.length} bytes`);
-    const res = await publish(t.domain, t.adminKey, archive);
-    assertError(res, 400, 'invalid_archive');
-    assert.match(res.body.error, pattern, `${name}: ${res.body.error}`);
-  }
-  const after = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
-  assert.deepEqual(after.body, before.body);
-  assert.equal((await search({ query: 'rate limits' }, t)).body[0].path, 'assistant/rate-limits');
+  const archives = cases.map(([name, entries, pattern]) => [name, rawTarGz(entries), pattern]);
+  for (const [name, archive] of archives) assert.ok(archive.length < 16 * 1024, `${name}: ${archive.length} bytes`);
+  await assertRefusedKeepingTheSite(archives);
 });
 
 test('too many files and too many bytes are rejected before anything is stored', async (t2) => {

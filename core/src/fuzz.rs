@@ -132,32 +132,36 @@ mod streams {
         /// are split across pushes (a UTF-8 character or a CRLF cut in two included).
         #[test]
         fn fuzz_data_stream_decoder(bytes in stream_bytes(DATA_TOKENS), cuts in prop::collection::vec(any::<usize>(), 0..8)) {
-            let mut whole = DataStreamDecoder::new();
-            let mut expected = whole.push_bytes(&bytes);
-            expected.extend(whole.finish());
-            let mut split = DataStreamDecoder::new();
-            let mut got = Vec::new();
-            for piece in pieces(&bytes, &cuts) {
-                got.extend(split.push_bytes(&piece));
-            }
-            got.extend(split.finish());
+            let (got, expected) = split_and_whole(&bytes, &cuts, DataStreamDecoder::new, DataStreamDecoder::push_bytes, DataStreamDecoder::finish);
             prop_assert_eq!(got, expected);
         }
 
         /// The same for the UI message stream (SSE) decoder.
         #[test]
         fn fuzz_ui_stream_decoder(bytes in stream_bytes(UI_TOKENS), cuts in prop::collection::vec(any::<usize>(), 0..8)) {
-            let mut whole = UiStreamDecoder::new();
-            let mut expected = whole.push_bytes(&bytes);
-            expected.extend(whole.finish());
-            let mut split = UiStreamDecoder::new();
-            let mut got = Vec::new();
-            for piece in pieces(&bytes, &cuts) {
-                got.extend(split.push_bytes(&piece));
-            }
-            got.extend(split.finish());
+            let (got, expected) = split_and_whole(&bytes, &cuts, UiStreamDecoder::new, UiStreamDecoder::push_bytes, UiStreamDecoder::finish);
             prop_assert_eq!(got, expected);
         }
+    }
+
+    /// The events of `bytes` pushed in pieces cut at `cuts`, and of `bytes` in one push.
+    fn split_and_whole<D, E>(
+        bytes: &[u8],
+        cuts: &[usize],
+        new: fn() -> D,
+        push: fn(&mut D, &[u8]) -> Vec<E>,
+        finish: fn(&mut D) -> Vec<E>,
+    ) -> (Vec<E>, Vec<E>) {
+        let mut whole = new();
+        let mut expected = push(&mut whole, bytes);
+        expected.extend(finish(&mut whole));
+        let mut split = new();
+        let mut got = Vec::new();
+        for piece in pieces(bytes, cuts) {
+            got.extend(push(&mut split, &piece));
+        }
+        got.extend(finish(&mut split));
+        (got, expected)
     }
 }
 
