@@ -41,3 +41,13 @@ proptest! {
     }
 }
 
+
+/// Found by this fuzzer: a heading holding an unterminated inline tag, then `<script>` blocks.
+#[test]
+fn heading_with_an_unterminated_tag_then_scripts_runs_nothing() {
+    let t = tree(&[]);
+    let pages = std::collections::BTreeMap::new();
+    let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
+    let html = render_mdx("# <img src=\"<script>\n<script></script><script>", "a/b.mdx", &t, &links).html;
+    assert_eq!(find_active(&html, &[]), None, "{html}");
+}
