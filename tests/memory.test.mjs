@@ -1,12 +1,24 @@
-// The isolate's memory as the log reports it (issue: see the limit). `wrangler dev` does not enforce
-// Cloudflare's 128 MB per isolate, so this test reads `wasmMemoryBytes` from the worker's own log lines
-// and budgets it: publishing the 1,057-page fixture, searching it and answering from it must stay
-// under the platform limit with a margin.
-import test from 'node:test';
+// The isolate's memory as the log reports it. `wrangler dev` does not enforce Cloudflare's 128 MB per
+// isolate, so this test reads `wasmMemoryBytes` from the worker's own log lines and budgets it: a
+// fresh worker (its own isolate, so other tests' work does not count) publishes the 1,057-page
+// fixture, searches it and answers from it, and must stay under the platform limit with a margin.
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { BASE_URL, call, tenant } from './support/api.mjs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+
+const state = mkdtempSync(join(tmpdir(), 'docs-edge-memory-'));
+const logFile = join(state, 'worker.log');
+let worker;
+
+after(async () => {
+  await worker?.stop();
+  rmSync(state, { recursive: true, force: true });
+});
 
 const PLATFORM_BYTES = 128 * 1024 * 1024;
 /** What this workload may reach: the platform limit less a quarter for other tenants and headroom. */
@@ -14,7 +26,7 @@ const BUDGET_BYTES = 96 * 1024 * 1024;
 
 /** The JSON log lines of the worker's log (wrangler prints console.log lines as they are). */
 function logLines() {
-  return readFileSync(process.env.WORKER_LOG, 'utf8')
+  return readFileSync(logFile, 'utf8')
     .split('\n')
     .map((line) => line.slice(line.indexOf('{')))
     .filter((line) => line.startsWith('{'))
@@ -38,12 +50,14 @@ async function linesFor(requestIds) {
 }
 
 test('every request and Durable Object log line carries wasmMemoryBytes, inside the budget', async () => {
-  const t = await tenant();
-  const published = await publishFolder(t.domain, t.adminKey, FIXTURE_DOCS);
+  worker = await startWorker({ persistTo: join(state, 'state'), logFile, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here' } });
+  const base = worker.baseUrl;
+  const t = await tenant({ base });
+  const published = await publishFolder(t.domain, t.adminKey, FIXTURE_DOCS, { base });
   assert.equal(published.status, 200, published.text);
-  const search = await call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: { query: 'static export bundle' } });
+  const search = await call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: { query: 'static export bundle' }, base });
   assert.equal(search.status, 200, search.text);
-  const answer = await fetch(`${BASE_URL}/discovery/v1/assistant/${t.domain}/message`, {
+  const answer = await fetch(`${base}/discovery/v1/assistant/${t.domain}/message`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ fp: 'anonymous', messages: [{ id: 'q1', role: 'user', content: 'How do I rotate an API key?' }] }),
@@ -51,7 +65,7 @@ test('every request and Durable Object log line carries wasmMemoryBytes, inside 
   assert.equal(answer.status, 200);
   await answer.text();
   const threadId = answer.headers.get('x-thread-id');
-  const thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+  const thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey, base });
   assert.equal(thread.status, 200, thread.text);
 
   const ids = [published, search, answer, thread].map((r) => r.headers.get('x-request-id'));

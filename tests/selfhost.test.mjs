@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { call, tenant } from './support/api.mjs';
+import { BASE_URL, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle } from './support/export.mjs';
 import { launchChromium } from './support/browser.mjs';
@@ -101,8 +101,17 @@ test('the export, served by docs-edge-serve, works in Chromium with every other 
     const context = await browser.newContext();
     const own = new URL(serve.url).host;
     const outside = [];
+    // Analytics is on in this (cloud) deployment: the pages' beacon reports to the service, the one
+    // request allowed to leave the bundle (the CSP the server sends names that origin alone).
+    const service = new URL(BASE_URL).host;
+    const beacons = [];
     await context.route('**/*', (route) => {
-      if (new URL(route.request().url()).host === own) return route.continue();
+      const url = new URL(route.request().url());
+      if (url.host === own) return route.continue();
+      if (url.host === service && url.pathname === `/discovery/v1/analytics/${t.domain}/events`) {
+        beacons.push(url.href);
+        return route.continue();
+      }
       outside.push(route.request().url());
       return route.abort('blockedbyclient');
     });
@@ -140,6 +149,7 @@ test('the export, served by docs-edge-serve, works in Chromium with every other 
     assert.ok(await page.evaluate(() => document.styleSheets.length > 0 && document.styleSheets[0].cssRules.length > 0));
     assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);
     assert.deepEqual(outside, [], 'requests left the bundle');
+    assert.ok(beacons.length >= 3, `page views were reported (${beacons.length} beacons)`);
   } finally {
     await browser.close();
   }

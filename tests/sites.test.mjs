@@ -155,6 +155,10 @@ test('unsafe archives are rejected with 400 and the site is unchanged', async ()
     ['no docs.json', tarGz((d) => writeFileSync(join(d, 'index.mdx'), '# hi')), /docs\.json/],
     ['unparseable docs.json', tarGz((d) => writeFileSync(join(d, 'docs.json'), '{ nope')), /docs\.json/],
     ['not gzip', Buffer.from('this is not an archive'), /gzip|archive/i],
+    // ~100 KB on the wire; the tar crate alone would read the 100 MB name whole, past every limit.
+    ['100 MB GNU long name', rawTarGz([{ name: '././@LongLink', type: 'L', data: 'a'.repeat(100 << 20) }, { name: 'docs.json', data: DOCS_JSON }]), /long-name or PAX header record is larger than 65536 bytes/],
+    ['1 MB PAX record', rawTarGz([{ name: 'PaxHeaders/x', type: 'x', data: `1048576 comment=${'a'.repeat((1 << 20) - 17)}\n` }, { name: 'docs.json', data: DOCS_JSON }]), /PAX/],
+    ['2 KB path', rawTarGz([{ name: '././@LongLink', type: 'L', data: `${'a/'.repeat(1024)}x.mdx` }, { name: 'x.mdx', data: 'x' }, { name: 'docs.json', data: DOCS_JSON }]), /longer than 1024 bytes/],
   ];
   await assertRefusedKeepingTheSite(cases);
 });

@@ -41,7 +41,7 @@ export function setupExport() {
         job = await call('GET', `/jobs/${job.jobId}`);
         show(job);
       }
-      if (job.status === 'failed') throw new Error(`The export failed: ${job.error ?? 'no reason given'}`);
+      if (job.status === 'failed' || job.status === 'cancelled') throw new Error(`The export failed: ${job.error ?? 'no reason given'}`);
       const link = await call('POST', `/jobs/${job.jobId}/bundle`);
       $('#export-link').href = link.bundleUrl;
       $('#export-link').textContent = `Download the bundle (${(link.sizeBytes / 1024).toFixed(1)} KiB)`;

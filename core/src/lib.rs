@@ -44,6 +44,8 @@ pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
 #[cfg(feature = "server")]
+pub mod retention;
+#[cfg(feature = "server")]
 pub mod analytics;
 
 #[cfg(all(test, feature = "server"))]

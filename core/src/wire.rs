@@ -176,6 +176,8 @@ pub enum JobStatus {
     Running,
     Completed,
     Failed,
+    /// Stopped by `DELETE /v1/static-export/jobs/{jobId}`.
+    Cancelled,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -33,8 +33,8 @@ export class StaticExportClient {
       const job = await this.status(jobId, { signal });
       onProgress?.(job);
       if (job.status === 'completed') return job;
-      if (job.status === 'failed') {
-        throw new DocsEdgeError(job.error || `export job ${jobId} failed`, { status: 200, code: 'export_failed' });
+      if (job.status === 'failed' || job.status === 'cancelled') {
+        throw new DocsEdgeError(job.error || `export job ${jobId} ${job.status}`, { status: 200, code: 'export_failed' });
       }
       await sleep(intervalMs, signal);
     }

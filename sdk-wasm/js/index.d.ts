@@ -180,7 +180,7 @@ export interface PageContent {
   content: string;
 }
 
-export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface ExportJob {
   /** `se_<16 hex>` */
@@ -397,7 +397,7 @@ export class StaticExportClient {
   constructor(options: StaticExportClientOptions);
   start(domain: string, options?: { version?: string; paths?: string[]; signal?: AbortSignal }): Promise<ExportJob>;
   status(jobId: string, options?: { signal?: AbortSignal }): Promise<ExportJob>;
-  /** Polls every `intervalMs` (1000) until `completed`; rejects with `export_failed` if the job fails. */
+  /** Polls every `intervalMs` (1000) until `completed`; rejects with `export_failed` if the job fails or is cancelled. */
   waitForCompletion(
     jobId: string,
     options?: { onProgress?: (job: ExportJob) => void; intervalMs?: number; signal?: AbortSignal },

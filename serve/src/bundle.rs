@@ -256,6 +256,7 @@ mod tests {
             created_at: "2026-11-22T10:00:00.000Z".into(),
             page_count: 1,
             features: Features::default(),
+            content_security_policy: "default-src 'self'".into(),
         };
         let files = vec![
             ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },

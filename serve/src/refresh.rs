@@ -44,7 +44,9 @@ async fn round(state: &State, refresh: &Refresh) -> Result<(), String> {
             .map_err(|e| format!("polling {job_id}: {e}"))?;
         match job.status {
             JobStatus::Completed => break,
-            JobStatus::Failed => return Err(format!("export job {job_id} failed: {}", job.error.unwrap_or_default())),
+            JobStatus::Failed | JobStatus::Cancelled => {
+                return Err(format!("export job {job_id} is {:?}: {}", job.status, job.error.unwrap_or_default()))
+            }
             _ if started.elapsed() > JOB_DEADLINE => return Err(format!("export job {job_id} still {:?} after 30 minutes", job.status)),
             _ => tokio::time::sleep(POLL_EVERY).await,
         }

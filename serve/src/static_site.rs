@@ -16,10 +16,13 @@ use percent_encoding::percent_decode_str;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
+use docs_edge_core::export::{content_security_policy, PageExtras};
+
 use crate::state::State;
 
-static CSP: LazyLock<HeaderValue> = LazyLock::new(|| {
-    HeaderValue::from_str(&docs_edge_core::export::content_security_policy())
+/// For bundles whose manifest records no policy: the strict one of pages without extras.
+static DEFAULT_CSP: LazyLock<HeaderValue> = LazyLock::new(|| {
+    HeaderValue::from_str(&content_security_policy(&PageExtras::default()))
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
 });
 
@@ -71,7 +74,9 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, CSP.clone());
+    let recorded = &active.bundle.manifest.content_security_policy;
+    let csp = (!recorded.is_empty()).then(|| HeaderValue::from_str(recorded).ok()).flatten();
+    headers.insert(header::CONTENT_SECURITY_POLICY, csp.unwrap_or_else(|| DEFAULT_CSP.clone()));
     res
 }
 

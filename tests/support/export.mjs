@@ -26,7 +26,7 @@ export async function waitForJob(adminKey, jobId, { base, intervalMs = 150, time
     }
     seen.push(job);
     await onStatus?.(job);
-    if (job.status === 'completed' || job.status === 'failed') return { job, seen };
+    if (['completed', 'failed', 'cancelled'].includes(job.status)) return { job, seen };
     assert.ok(Date.now() < deadline, `job ${jobId} still ${job.status} at ${job.progress}%`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }

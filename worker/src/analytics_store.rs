@@ -133,13 +133,14 @@ impl AnalyticsStore {
     }
 
     /// The grouped reads of one report, in one round trip.
-    pub async fn report_rows(&self, domain: &str, range: &DayRange) -> ApiResult<ReportRows> {
+    /// Only `org_id`'s rows: a domain that changed hands does not show the previous owner's.
+    pub async fn report_rows(&self, domain: &str, org_id: &str, range: &DayRange) -> ApiResult<ReportRows> {
         let (from, to) = range.bounds_ms();
-        let args = [text(domain), JsValue::from_f64(from as f64), JsValue::from_f64(to as f64)];
+        let args = [text(domain), JsValue::from_f64(from as f64), JsValue::from_f64(to as f64), text(org_id)];
         // Static text (concat!, not format!): the statements cost data, not code.
         macro_rules! in_range {
             () => {
-                " WHERE domain = ?1 AND created_at >= ?2 AND created_at < ?3"
+                " WHERE domain = ?1 AND created_at >= ?2 AND created_at < ?3 AND org_id = ?4"
             };
         }
         macro_rules! top {
@@ -185,6 +186,7 @@ impl AnalyticsStore {
     pub async fn conversations_page(
         &self,
         domain: &str,
+        org_id: &str,
         range: &DayRange,
         after: Option<&(u64, String)>,
     ) -> ApiResult<Vec<(ConversationRow, (u64, String))>> {
@@ -205,7 +207,7 @@ impl AnalyticsStore {
             "SELECT a.thread_id, a.created_at, a.question, a.answer, a.sources, f.rating, a.message_id \
              FROM answers AS a LEFT JOIN feedback AS f ON f.message_id = a.message_id \
              WHERE a.domain = ?1 AND a.created_at >= ?2 AND a.created_at < ?3 \
-             AND (a.created_at > ?4 OR (a.created_at = ?4 AND a.message_id > ?5)) \
+             AND (a.created_at > ?4 OR (a.created_at = ?4 AND a.message_id > ?5)) AND a.org_id = ?7 \
              ORDER BY a.created_at, a.message_id LIMIT ?6",
             &[
                 text(domain),
@@ -214,6 +216,7 @@ impl AnalyticsStore {
                 number(after_time),
                 text(&after_id),
                 number(u64::from(CSV_PAGE_ROWS)),
+                text(org_id),
             ],
         )?;
         let result = query.all().await.map_err(d1_error)?;

@@ -104,6 +104,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::GetThread => routes::threads::get(call).await,
         Route::StartExport => routes::export::start(call).await,
         Route::GetExport => routes::export::get(call).await,
+        Route::CancelExport => routes::export::cancel(call).await,
         Route::CreateBundle => routes::export::bundle(call).await,
         Route::DownloadBundle => routes::export::download(call).await,
         Route::Feedback => routes::analytics::feedback(call).await,

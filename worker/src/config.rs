@@ -25,6 +25,11 @@ pub struct Config {
     pub max_source_files: usize,
     pub max_source_bytes: u64,
     pub export_starts_per_hour: u64,
+    /// Publishes per organization per rolling hour (each unpacks and indexes a whole site).
+    pub publishes_per_hour: u64,
+    /// Days an unreferenced published version, an export bundle or a leftover job part is kept.
+    pub publish_retention_days: u64,
+    pub export_retention_days: u64,
     pub bundle_link_ttl_secs: u64,
     /// Pages rendered per alarm of an export job.
     pub export_batch_pages: u32,
@@ -37,10 +42,13 @@ impl Config {
             org_requests_per_hour: number(env, "RATE_LIMIT_ORG_PER_HOUR", 10_000),
             ip_requests_per_day: number(env, "RATE_LIMIT_IP_PER_DAY", 10_000),
             max_json_body_bytes: number(env, "MAX_JSON_BODY_BYTES", 1 << 20) as usize,
-            max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", 50 << 20) as usize,
+            max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", 5 << 20) as usize,
             max_source_files: number(env, "MAX_SOURCE_FILES", 20_000) as usize,
-            max_source_bytes: number(env, "MAX_SOURCE_BYTES", 100 << 20),
+            max_source_bytes: number(env, "MAX_SOURCE_BYTES", 9 << 20),
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
+            publishes_per_hour: number(env, "PUBLISHES_PER_HOUR", 30),
+            publish_retention_days: number(env, "PUBLISH_RETENTION_DAYS", 7).min(3650),
+            export_retention_days: number(env, "EXPORT_RETENTION_DAYS", 7).min(3650),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
             analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))

@@ -32,6 +32,7 @@ pub enum Route {
     GetThread,
     StartExport,
     GetExport,
+    CancelExport,
     CreateBundle,
     DownloadBundle,
     Feedback,
@@ -64,6 +65,7 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
     ("GET", "/v1/threads/{threadId}", Route::GetThread),
     ("POST", "/v1/static-export/jobs", Route::StartExport),
     ("GET", "/v1/static-export/jobs/{jobId}", Route::GetExport),
+    ("DELETE", "/v1/static-export/jobs/{jobId}", Route::CancelExport),
     ("POST", "/v1/static-export/jobs/{jobId}/bundle", Route::CreateBundle),
     ("GET", "/v1/static-export/bundles/{jobId}", Route::DownloadBundle),
     ("POST", "/discovery/v1/assistant/{domain}/feedback", Route::Feedback),
@@ -80,7 +82,7 @@ impl Route {
             Route::Search | Route::Page => Some(Feature::Search),
             Route::AssistantV1 | Route::AssistantV2 | Route::GetThread => Some(Feature::Assistant),
             Route::AnalyticsEvents | Route::AnalyticsReport => Some(Feature::Analytics),
-            Route::StartExport | Route::GetExport | Route::CreateBundle | Route::DownloadBundle => {
+            Route::StartExport | Route::GetExport | Route::CancelExport | Route::CreateBundle | Route::DownloadBundle => {
                 Some(Feature::StaticExport)
             }
             _ => None,

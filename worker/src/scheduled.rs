@@ -2,17 +2,75 @@
 //! outcome; one failing does not stop the others.
 
 use docs_edge_core::analytics::retention_cutoff_ms;
+use docs_edge_core::retention::{site_domain, sweep_decision, Decision, Retention};
 use worker::{Env, ScheduledEvent};
 
 use crate::analytics_store::AnalyticsStore;
 use crate::clock::now_ms;
-use crate::config::Config;
+use crate::config::{Config, KV_BINDING};
 use crate::error::ApiResult;
+use crate::sites;
+
+/// R2 list pages (1,000 keys each) one run looks at; a longer sweep resumes from its cursor.
+const SWEEP_PAGES_PER_RUN: usize = 20;
+const SWEEP_CURSOR_KEY: &str = "sweep:r2-cursor";
 
 pub async fn run(event: &ScheduledEvent, env: &Env) {
     let config = Config::from_env(env);
     let outcome = analytics_retention(env, &config).await;
     log("analytics_retention", &event.cron(), outcome);
+    let outcome = storage_retention(env, &config).await;
+    log("storage_retention", &event.cron(), outcome);
+}
+
+/// Deletes unreferenced published versions, export bundles and leftover parts past their retention
+/// (`core::retention`), at most [`SWEEP_PAGES_PER_RUN`] list pages per run, resuming from a cursor
+/// kept in KV. Returns the number of objects deleted.
+async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
+    let bucket = sites::bucket(env)?;
+    let kv = env.kv(KV_BINDING)?;
+    let retention = Retention { publish_days: config.publish_retention_days, export_days: config.export_retention_days };
+    let now = now_ms();
+    let mut cursor = kv.get(SWEEP_CURSOR_KEY).text().await?;
+    let mut deleted = 0u64;
+    // The live publish id of the domain whose keys are being listed (keys come in order).
+    let mut live: Option<(String, Option<String>)> = None;
+    for _ in 0..SWEEP_PAGES_PER_RUN {
+        let mut list = bucket.list().limit(1000);
+        if let Some(at) = &cursor {
+            list = list.cursor(at.clone());
+        }
+        let page = list.execute().await?;
+        let mut doomed = Vec::new();
+        for object in page.objects() {
+            let key = object.key();
+            let live_id = match site_domain(&key) {
+                Some(domain) => {
+                    if live.as_ref().is_none_or(|(seen, _)| seen != domain) {
+                        live = Some((domain.to_string(), sites::live_publish_id(&bucket, domain).await?));
+                    }
+                    live.as_ref().and_then(|(_, id)| id.clone())
+                }
+                None => None,
+            };
+            if sweep_decision(&key, object.uploaded().as_millis(), now, live_id.as_deref(), retention) == Decision::Delete {
+                doomed.push(key);
+            }
+        }
+        if !doomed.is_empty() {
+            deleted += doomed.len() as u64;
+            bucket.delete_multiple(doomed).await?;
+        }
+        cursor = if page.truncated() { page.cursor() } else { None };
+        if cursor.is_none() {
+            break;
+        }
+    }
+    match &cursor {
+        Some(at) => kv.put(SWEEP_CURSOR_KEY, at)?.execute().await?,
+        None => kv.delete(SWEEP_CURSOR_KEY).await?,
+    }
+    Ok(deleted)
 }
 
 /// Deletes analytics rows older than `ANALYTICS_RETENTION_DAYS`.

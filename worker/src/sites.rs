@@ -4,6 +4,10 @@
 //! search index); `sites/{domain}/current.json` names the live version. Writing that one small object is
 //! the switch, so readers see the old version or the new one, never a mix, and a failed publish (which
 //! never reaches the switch) leaves the old one live.
+//!
+//! A version names the organization that published it, and readers pass theirs: when a domain
+//! changes hands, the previous owner's versions read as nothing published (and removing a domain
+//! deletes its pointer; the retention sweep deletes the unreferenced versions).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -32,6 +36,16 @@ pub struct SiteVersion {
     pub warnings: Vec<String>,
     pub source_bytes: u64,
     pub index_bytes: u64,
+    /// The publishing organization (versions published before this field have none, and are read
+    /// by whoever owns the domain; removing the domain deletes their pointer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub org_id: Option<String>,
+}
+
+impl SiteVersion {
+    fn readable_by(&self, org_id: &str) -> bool {
+        self.org_id.as_deref().is_none_or(|owner| owner == org_id)
+    }
 }
 
 struct CachedSite {
@@ -48,7 +62,7 @@ pub fn bucket(env: &Env) -> ApiResult<Bucket> {
     Ok(env.bucket(R2_BINDING)?)
 }
 
-fn current_key(domain: &str) -> String {
+pub fn current_key(domain: &str) -> String {
     format!("sites/{domain}/current.json")
 }
 
@@ -56,12 +70,32 @@ pub fn version_prefix(domain: &str, publish_id: &str) -> String {
     format!("sites/{domain}/{publish_id}/")
 }
 
-pub async fn current_version(bucket: &Bucket, domain: &str) -> ApiResult<Option<SiteVersion>> {
+/// The live version of `domain` as `org_id` may see it: another organization's is `None`.
+pub async fn current_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<Option<SiteVersion>> {
     let Some(object) = bucket.get(current_key(domain)).execute().await? else {
         return Ok(None);
     };
     let Some(body) = object.body() else { return Ok(None) };
-    Ok(Some(serde_json::from_slice(&body.bytes().await?)?))
+    let version: SiteVersion = serde_json::from_slice(&body.bytes().await?)?;
+    Ok(version.readable_by(org_id).then_some(version))
+}
+
+/// The publish id `domain`'s pointer names, whoever published it (the retention sweep keeps it).
+pub async fn live_publish_id(bucket: &Bucket, domain: &str) -> ApiResult<Option<String>> {
+    let Some(object) = bucket.get(current_key(domain)).execute().await? else {
+        return Ok(None);
+    };
+    let Some(body) = object.body() else { return Ok(None) };
+    let version: SiteVersion = serde_json::from_slice(&body.bytes().await?)?;
+    Ok(Some(version.publish_id))
+}
+
+/// Takes `domain`'s site offline (its organization lost the domain): the pointer goes, and this
+/// isolate forgets the index. The versions themselves are left to the retention sweep.
+pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
+    bucket.delete(current_key(domain)).await?;
+    INDEXES.with(|cache| cache.borrow_mut().remove(domain));
+    Ok(())
 }
 
 /// Stores a new version's objects (`extra`: more named objects under its prefix), then switches the
@@ -97,19 +131,20 @@ pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits
     read_docs_archive(&bytes, limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))
 }
 
-/// The live index of `domain`, from the isolate cache when it is fresh; 404 when nothing is published.
-pub async fn live_index(env: &Env, domain: &str) -> ApiResult<(SiteVersion, Rc<SearchIndex>)> {
+/// The live index of `domain` for `org_id`, from the isolate cache when it is fresh; 404 when nothing
+/// is published (or only by another organization).
+pub async fn live_index(env: &Env, domain: &str, org_id: &str) -> ApiResult<(SiteVersion, Rc<SearchIndex>)> {
     let now = now_ms();
     let cached = INDEXES.with(|cache| {
         cache.borrow().get(domain).map(|c| (c.version.clone(), c.index.clone(), c.checked_ms))
     });
     if let Some((version, index, checked)) = &cached {
-        if now.saturating_sub(*checked) < POINTER_TTL_MS {
+        if now.saturating_sub(*checked) < POINTER_TTL_MS && version.readable_by(org_id) {
             return Ok((version.clone(), index.clone()));
         }
     }
     let bucket = bucket(env)?;
-    let version = current_version(&bucket, domain)
+    let version = current_version(&bucket, domain, org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     if let Some((cached_version, index, _)) = cached {

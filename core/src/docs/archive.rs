@@ -9,12 +9,19 @@ use std::io::{self, Read};
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use tar::{Archive, EntryType, Header};
+use tar::{Archive, EntryType, Header, PaxExtensions};
 
 /// Files of the docs folder by normalised path (`es/quickstart.mdx`, `docs.json`).
 pub type SourceTree = BTreeMap<String, Vec<u8>>;
 
-/// Upper bounds for one upload; the defaults leave room for the site model inside 128 MB.
+/// Largest GNU long-name/long-link or PAX record read: real ones hold one path and a few attributes.
+/// The tar crate would read them whole, outside every per-file limit, so they are read here instead.
+pub const MAX_EXTENSION_BYTES: u64 = 64 * 1024;
+/// Longest entry path, in bytes.
+pub const MAX_PATH_BYTES: usize = 1024;
+
+/// Upper bounds for one upload. Publishing the 8.03 MiB fixture takes a Worker's Wasm memory to
+/// 87 MiB (README "Limits"), so the default 9 MiB source stays near 100 MiB, inside 128 MB.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveLimits {
     pub max_files: usize,
@@ -27,8 +34,8 @@ impl Default for ArchiveLimits {
     fn default() -> Self {
         Self {
             max_files: 20_000,
-            max_total_bytes: 100 * 1024 * 1024,
-            max_file_bytes: 20 * 1024 * 1024,
+            max_total_bytes: 9 * 1024 * 1024,
+            max_file_bytes: 9 * 1024 * 1024,
         }
     }
 }
@@ -67,6 +74,12 @@ pub enum ArchiveError {
     TooLarge {
         limit: u64,
     },
+    /// A GNU long-name/long-link or PAX record over [`MAX_EXTENSION_BYTES`]; `after` is the last
+    /// entry read before it.
+    ExtensionTooLarge {
+        after: Option<String>,
+        limit: u64,
+    },
     MissingDocsJson,
 }
 
@@ -96,6 +109,13 @@ impl fmt::Display for ArchiveError {
             }
             Self::TooLarge { limit } => {
                 write!(f, "archive expands to more than {limit} bytes")
+            }
+            Self::ExtensionTooLarge { after, limit } => {
+                write!(f, "a long-name or PAX header record is larger than {limit} bytes")?;
+                match after {
+                    Some(entry) => write!(f, " (after entry `{entry}`)"),
+                    None => Ok(()),
+                }
             }
             Self::MissingDocsJson => f.write_str("archive has no docs.json at its root"),
         }
@@ -191,17 +211,39 @@ where
         }
     };
 
-    let entries = archive.entries().map_err(|e| corrupt(e, &last))?;
+    // Raw entries: long names and PAX records come through as entries, read here with a bound.
+    let entries = archive.entries().map_err(|e| corrupt(e, &last))?.raw(true);
+    let mut pending = PendingNames::default();
     for entry in entries {
         let mut entry = entry.map_err(|e| corrupt(e, &last))?;
-        let raw_path = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-        last = Some(raw_path.clone());
         let kind = entry.header().entry_type();
+        if is_extension(kind) {
+            let size = entry.size();
+            if size > MAX_EXTENSION_BYTES {
+                return Err(ArchiveError::ExtensionTooLarge { after: last.clone(), limit: MAX_EXTENSION_BYTES }.into());
+            }
+            let mut record = Vec::with_capacity(size as usize);
+            (&mut entry).take(size).read_to_end(&mut record).map_err(|e| corrupt(e, &last))?;
+            pending.absorb(kind, record).map_err(|reason| ArchiveError::Corrupt { entry: last.clone(), reason })?;
+            continue;
+        }
+        let names = std::mem::take(&mut pending);
+        if names.size.is_some_and(|size| size != entry.size()) {
+            return Err(ArchiveError::Corrupt {
+                entry: last.clone(),
+                reason: "a PAX size record disagrees with the entry's header".into(),
+            }
+            .into());
+        }
+        let path_bytes = names.path.unwrap_or_else(|| entry.path_bytes().into_owned());
+        let raw_path = display_path(&path_bytes);
+        last = Some(raw_path.clone());
+        if path_bytes.len() > MAX_PATH_BYTES {
+            return Err(ArchiveError::BadPath { entry: raw_path, reason: "path is longer than 1024 bytes" }.into());
+        }
         match kind {
             EntryType::Regular | EntryType::Continuous => {}
             EntryType::Directory => continue,
-            // Metadata records that `entries()` did not fold into the next entry carry no file.
-            EntryType::XGlobalHeader | EntryType::XHeader => continue,
             other => {
                 return Err(ArchiveError::UnsupportedEntry {
                     entry: raw_path,
@@ -210,7 +252,7 @@ where
                 .into())
             }
         }
-        let path = normalise_path(&entry.path_bytes(), &raw_path)?;
+        let path = normalise_path(&path_bytes, &raw_path)?;
         if is_apple_double(&path) {
             // macOS tar adds `._name` resource-fork companions; they are never docs.
             continue;
@@ -246,6 +288,57 @@ where
         result?;
     }
     Ok(())
+}
+
+fn is_extension(kind: EntryType) -> bool {
+    kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions() || kind.is_pax_global_extensions()
+}
+
+/// What the extension records before an entry say about it: a GNU long name or a PAX `path` (PAX
+/// wins, as in the tar crate), and a PAX `size`, which must agree with the header since raw entries
+/// are framed by the header's size.
+#[derive(Default)]
+struct PendingNames {
+    path: Option<Vec<u8>>,
+    size: Option<u64>,
+}
+
+impl PendingNames {
+    fn absorb(&mut self, kind: EntryType, record: Vec<u8>) -> Result<(), String> {
+        if kind.is_gnu_longname() {
+            let mut name = record;
+            while name.last() == Some(&0) {
+                name.pop();
+            }
+            if self.path.is_none() {
+                self.path = Some(name);
+            }
+        } else if kind.is_pax_local_extensions() {
+            for extension in PaxExtensions::new(&record) {
+                let extension = extension.map_err(|e| format!("bad PAX record: {e}"))?;
+                match extension.key() {
+                    Ok("path") => self.path = Some(extension.value_bytes().to_vec()),
+                    Ok("size") => {
+                        let size = extension.value().ok().and_then(|v| v.parse().ok());
+                        self.size = Some(size.ok_or("bad PAX size record")?);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Long link names and global records say nothing this reader uses (links are refused).
+        Ok(())
+    }
+}
+
+/// An entry path for messages: lossy UTF-8, cut short so a long name cannot bloat an error.
+fn display_path(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
+    if bytes.len() > 200 {
+        format!("{text}…")
+    } else {
+        text
+    }
 }
 
 /// Remembers a read error of the entry data, so an `on_file` failure caused by the archive (a
@@ -689,6 +782,89 @@ mod tests {
         ]);
         let got = read(&pack_tree(&src)).unwrap();
         assert!(!got.contains_key("._index.mdx"));
+    }
+
+    /// A PAX record line: its length counts itself.
+    fn pax_record(key: &str, value: &str) -> Vec<u8> {
+        let body = format!(" {key}={value}\n");
+        let mut len = body.len() + 1;
+        while format!("{len}{body}").len() != len {
+            len += 1;
+        }
+        format!("{len}{body}").into_bytes()
+    }
+
+    /// An extension entry whose data is `size` zero bytes (a long name of NULs), gzipped: a few KB
+    /// per MB, so a hostile upload is small.
+    fn huge_extension(kind: EntryType, size: usize) -> Vec<u8> {
+        let mut raw = Vec::new();
+        let mut header = Header::new_gnu();
+        header.as_old_mut().name[..13].copy_from_slice(b"././@LongLink");
+        header.set_entry_type(kind);
+        header.set_size(size as u64);
+        header.set_cksum();
+        raw.extend_from_slice(header.as_bytes());
+        raw.resize(512 + size.next_multiple_of(512), b'a');
+        let mut rest = RawTar::new().file("docs.json", "{}").0;
+        raw.append(&mut rest);
+        raw.extend_from_slice(&[0u8; 1024]);
+        gzip(&raw)
+    }
+
+    #[test]
+    fn refuses_a_huge_gnu_long_name_without_reading_it() {
+        // 16 MiB of name in well under 100 KB of upload: the tar crate alone would read it whole.
+        let gz = huge_extension(EntryType::GNULongName, 16 << 20);
+        assert!(gz.len() < 100 * 1024, "{}", gz.len());
+        let err = read(&gz).unwrap_err();
+        assert_eq!(err, ArchiveError::ExtensionTooLarge { after: None, limit: MAX_EXTENSION_BYTES });
+        assert!(err.to_string().contains("65536"), "{err}");
+    }
+
+    #[test]
+    fn refuses_huge_pax_records_local_and_global() {
+        for kind in [EntryType::XHeader, EntryType::XGlobalHeader, EntryType::GNULongLink] {
+            let err = read(&huge_extension(kind, 1 << 20)).unwrap_err();
+            assert!(matches!(err, ArchiveError::ExtensionTooLarge { .. }), "{kind:?}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn refuses_paths_longer_than_the_limit() {
+        let long = format!("{}.mdx", "a/".repeat(600));
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .entry("././@LongLink", EntryType::GNULongName, long.as_bytes())
+            .file("short.mdx", "x")
+            .gz();
+        let err = read(&gz).unwrap_err();
+        assert!(
+            matches!(&err, ArchiveError::BadPath { reason, entry } if reason.contains("1024") && entry.len() < 300),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn reads_paths_from_pax_records() {
+        let long = format!("{}/page.mdx", "deep".repeat(40));
+        let gz = RawTar::new()
+            .entry("PaxHeaders/x", EntryType::XHeader, &pax_record("path", &long))
+            .file("short.mdx", "x")
+            .entry("pax_global_header", EntryType::XGlobalHeader, &pax_record("comment", "hi"))
+            .file("docs.json", "{}")
+            .gz();
+        let got = read(&gz).unwrap();
+        assert_eq!(got.keys().collect::<Vec<_>>(), [long.as_str(), "docs.json"]);
+    }
+
+    #[test]
+    fn refuses_a_pax_size_that_disagrees_with_the_header() {
+        let gz = RawTar::new()
+            .entry("PaxHeaders/x", EntryType::XHeader, &pax_record("size", "5000"))
+            .file("docs.json", "{}")
+            .gz();
+        let err = read(&gz).unwrap_err();
+        assert!(matches!(&err, ArchiveError::Corrupt { reason, .. } if reason.contains("PAX size")), "{err:?}");
     }
 
     #[test]

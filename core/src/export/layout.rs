@@ -5,6 +5,7 @@
 
 use crate::docs::{Page, Site};
 
+use super::extras::PageExtras;
 use super::html::{self, attr, element};
 use super::links::Linker;
 use super::markdown::Heading;
@@ -20,14 +21,32 @@ const SEARCH_BOX: &str = "<div class=\"search\" role=\"search\"><input type=\"se
 const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dark\"||t===\"light\")document.documentElement.setAttribute(\"data-theme\",t)}catch(e){}";
 
 /// The `Content-Security-Policy` the exported pages satisfy: everything from the bundle's own
-/// origin, and the one inline script (the theme boot, before first paint) by its hash.
-pub fn content_security_policy() -> String {
+/// origin, and the one inline script (the theme boot, before first paint) by its hash. The extras
+/// widen `connect-src` only as far as they need: the beacon's origin, and for the playground any
+/// http(s) API, since its reader picks the server.
+pub fn content_security_policy(extras: &PageExtras) -> String {
     use sha2::{Digest, Sha256};
     let hash = base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
+    let mut connect = String::from("'self'");
+    if extras.playground {
+        connect.push_str(" https: http:");
+    } else if let Some(origin) = extras.beacon_endpoint.as_deref().and_then(origin_of) {
+        connect.push(' ');
+        connect.push_str(origin);
+    }
     format!(
         "default-src 'self'; script-src 'self' 'sha256-{hash}'; style-src 'self'; img-src 'self' data:; \
-         font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
+         font-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
     )
+}
+
+/// `scheme://host[:port]` of an absolute http(s) URL; `None` for anything else (nothing is added).
+fn origin_of(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"))?;
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = &rest[..host_end];
+    let plain = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    plain.then(|| &url[..url.len() - rest.len() + host_end])
 }
 
 pub(crate) fn base64_std(bytes: &[u8]) -> String {

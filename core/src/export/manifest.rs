@@ -30,6 +30,10 @@ pub struct BundleManifest {
     pub page_count: u32,
     /// The switches the pages were rendered with.
     pub features: Features,
+    /// The `Content-Security-Policy` the pages satisfy (see `export::content_security_policy`); a
+    /// server sends it with every file. Empty in bundles made before it was recorded.
+    #[serde(default)]
+    pub content_security_policy: String,
 }
 
 impl BundleManifest {
@@ -63,6 +67,7 @@ mod tests {
             created_at: "2026-11-22T10:00:00.000Z".into(),
             page_count: 3,
             features: Features::default(),
+            content_security_policy: "default-src 'self'".into(),
         };
         let file = manifest.to_file();
         assert_eq!(file.path, MANIFEST_FILE);

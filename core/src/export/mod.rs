@@ -42,6 +42,7 @@ use crate::docs::{Site, SourceTree};
 
 mod agent;
 mod archive;
+pub mod attempts;
 mod assets;
 mod components;
 mod extras;
@@ -66,6 +67,7 @@ mod render_fuzz;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use attempts::{AfterError, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
 pub use agent::markdown_file;
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};

@@ -5,10 +5,12 @@
 //!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
-//! same bytes. Polling the status re-arms a lost alarm.
+//! same bytes. Polling the status re-arms a lost alarm while attempts are left: each attempt is
+//! counted and stored before its step runs ([`StepAttempts`]), so a step that takes the isolate
+//! down still counts, and the job fails after the bound instead of running forever.
 //!
-//! Internal protocol (worker → object): `POST /start` [`StartJob`], `POST /status` and `POST /bundle`
-//! with [`OwnerQuery`]; another organization's job reads as not found.
+//! Internal protocol (worker → object): `POST /start` [`StartJob`], `POST /status`, `POST /bundle`
+//! and `POST /cancel` with [`OwnerQuery`]; another organization's job reads as not found.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -20,7 +22,8 @@ use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::deployment::Features;
 use docs_edge_core::export::{
-    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, ExportOptions, ExportPlan, PageExtras, MANIFEST_FORMAT,
+    content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
+    PageExtras, StepAttempts, MANIFEST_FORMAT,
     SEARCH_INDEX_FILE,
 };
 use docs_edge_core::export_api::{bundle_file_name, pages_progress};
@@ -38,8 +41,10 @@ use crate::exports::{bundle_key, content_disposition, part_key};
 use crate::sites;
 
 const JOB_KEY: &str = "job";
-/// Failed attempts at one step before the job is failed.
-const MAX_ATTEMPTS: u32 = 3;
+/// Test-only setting: every step of a job of this domain dies after its attempt is stored, the way
+/// a step killed with its isolate (memory, CPU) does: the alarm ends with an error and nothing after
+/// the attempt is written; the runtime retries the alarm. Unset in every real deployment.
+const FAULT_DOMAIN_VAR: &str = "TEST_EXPORT_FAULT_DOMAIN";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 const BUNDLE_PART_BYTES: usize = 5 << 20;
 /// An alarm this late never fired: a step takes seconds at most.
@@ -102,7 +107,9 @@ struct JobRecord {
     created_unix: u64,
     updated_at: String,
     error: Option<String>,
-    failed_attempts: u32,
+    /// Attempts at the current step (records from before this field start with none).
+    #[serde(default)]
+    attempts: StepAttempts,
     bundle_size: Option<u64>,
     #[serde(default)]
     bundle_sha256: Option<String>,
@@ -175,6 +182,10 @@ impl DurableObject for ExportJob {
                 Ok(owner) => self.status(&owner).await.map(|job| (200, job)),
                 Err(err) => Err(ApiError::from(err)),
             },
+            "/cancel" => match req.json::<OwnerQuery>().await {
+                Ok(owner) => self.cancel(&owner).await.map(|job| (200, job)),
+                Err(err) => Err(ApiError::from(err)),
+            },
             "/bundle" => {
                 return match req.json::<OwnerQuery>().await {
                     Ok(owner) => match self.bundle(&owner).await {
@@ -201,9 +212,21 @@ impl DurableObject for ExportJob {
         if !record.active() {
             return Response::ok("idle");
         }
+        if let BeforeStep::Fail(reason) = record.attempts.before_step() {
+            self.fail(&mut record, reason).await.map_err(alarm_error)?;
+            return Response::ok("failed");
+        }
+        // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
+        record.status = JobStatus::Running;
+        record.updated_at = now_iso();
+        storage.put(JOB_KEY, &record).await?;
+        storage.sync().await?;
+        if self.injected_fault(&record) {
+            return Err(worker::Error::RustError("injected fault: the step died with its isolate".into()));
+        }
         match self.step(&mut record).await {
             Ok(finished) => {
-                record.failed_attempts = 0;
+                record.attempts.succeeded();
                 record.updated_at = now_iso();
                 storage.put(JOB_KEY, &record).await?;
                 if !finished {
@@ -211,21 +234,18 @@ impl DurableObject for ExportJob {
                 }
             }
             Err(err) => {
-                record.failed_attempts += 1;
-                record.updated_at = now_iso();
                 let reason = readable(&err);
                 worker::console_error!(
                     "{}",
-                    serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.failed_attempts, "error": reason})
+                    serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason})
                 );
-                if record.failed_attempts >= MAX_ATTEMPTS || is_permanent(&err) {
-                    record.status = JobStatus::Failed;
-                    record.error = Some(format!("export failed after {} attempt(s): {reason}", record.failed_attempts));
-                    storage.put(JOB_KEY, &record).await?;
-                } else {
-                    storage.put(JOB_KEY, &record).await?;
-                    let backoff = 1_000u64 << record.failed_attempts.min(6);
-                    storage.set_alarm(Duration::from_millis(backoff)).await?;
+                match record.attempts.failed(&reason, is_permanent(&err)) {
+                    AfterError::Fail(reason) => self.fail(&mut record, reason).await.map_err(alarm_error)?,
+                    AfterError::RetryAfterMs(backoff) => {
+                        record.updated_at = now_iso();
+                        storage.put(JOB_KEY, &record).await?;
+                        storage.set_alarm(Duration::from_millis(backoff)).await?;
+                    }
                 }
             }
         }
@@ -258,7 +278,7 @@ impl ExportJob {
             created_unix: start.created_unix,
             updated_at: start.created_at,
             error: None,
-            failed_attempts: 0,
+            attempts: StepAttempts::default(),
             bundle_size: None,
             bundle_sha256: None,
             features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
@@ -273,17 +293,70 @@ impl ExportJob {
     }
 
     async fn status(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
-        let record = self.owned(owner).await?;
+        let mut record = self.owned(owner).await?;
         if record.active() {
             // An alarm that is missing, or long overdue, was lost with a stopped runtime: carry on
-            // from the last finished batch.
+            // from the last finished batch, while attempts are left.
             let storage = self.state.storage();
             let overdue = |at: i64| at < now_ms() as i64 - STALLED_ALARM_MS;
             if storage.get_alarm().await?.is_none_or(overdue) {
-                storage.set_alarm(Duration::from_millis(0)).await?;
+                match record.attempts.exhausted_reason() {
+                    None => storage.set_alarm(Duration::from_millis(0)).await?,
+                    Some(reason) => self.fail(&mut record, reason).await?,
+                }
             }
         }
         Ok(record.view())
+    }
+
+    /// Ends an active job: `failed` with `reason`, no alarm, its parts deleted.
+    async fn fail(&self, record: &mut JobRecord, reason: String) -> ApiResult<()> {
+        record.status = JobStatus::Failed;
+        record.error = Some(reason);
+        self.finish_early(record).await
+    }
+
+    async fn cancel(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        let mut record = self.owned(owner).await?;
+        if !record.active() {
+            return Err(ApiError::Conflict {
+                code: "job_not_active",
+                message: format!("the job is {}; only a queued or running job can be cancelled", status_name(record.status)),
+            });
+        }
+        record.status = JobStatus::Cancelled;
+        record.error = Some("cancelled by an admin key of the organization".into());
+        self.finish_early(&mut record).await?;
+        Ok(record.view())
+    }
+
+    /// Stores a job that ended before completing, stops its alarm and deletes its parts (they are
+    /// only inputs to a bundle that will never be packed).
+    async fn finish_early(&self, record: &mut JobRecord) -> ApiResult<()> {
+        record.updated_at = now_iso();
+        let storage = self.state.storage();
+        storage.put(JOB_KEY, &*record).await?;
+        storage.delete_alarm().await?;
+        *self.loaded.borrow_mut() = None;
+        let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
+        if !parts.is_empty() {
+            if let Err(err) = sites::bucket(&self.env)?.delete_multiple(parts).await {
+                // The retention sweep removes leftover parts later.
+                worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the test-only fault applies to this job. (A real `abort()` here would not do: a Wasm
+    /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
+    /// failing it as a killed isolate does.)
+    fn injected_fault(&self, record: &JobRecord) -> bool {
+        let faulty = crate::config::text(&self.env, FAULT_DOMAIN_VAR).as_deref() == Some(record.domain.as_str());
+        if faulty {
+            worker::console_error!("{}", serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
+        }
+        faulty
     }
 
     async fn owned(&self, owner: &OwnerQuery) -> ApiResult<JobRecord> {
@@ -339,6 +412,7 @@ impl ExportJob {
                 created_at: record.created_at.clone(),
                 page_count: total,
                 features: record.features,
+                content_security_policy: content_security_policy(&record.extras),
             }
             .to_file(),
         );
@@ -372,10 +446,17 @@ impl ExportJob {
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
         let mut record = self.owned(owner).await?;
         if record.status != JobStatus::Completed {
-            let status = serde_json::to_value(record.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
             return Err(ApiError::Conflict {
                 code: "job_not_completed",
-                message: format!("the job is {status}; a bundle can be generated once it is completed"),
+                message: format!("the job is {}; a bundle can be generated once it is completed", status_name(record.status)),
+            });
+        }
+        // The retention sweep deletes a job's files this long after it started.
+        let retention_days = Config::from_env(&self.env).export_retention_days;
+        if crate::clock::now_unix() >= record.created_unix.saturating_add(retention_days.saturating_mul(86_400)) {
+            return Err(ApiError::Conflict {
+                code: "bundle_expired",
+                message: format!("bundles are kept {retention_days} day(s) after their job started (EXPORT_RETENTION_DAYS); start a new job"),
             });
         }
         // Another call is packing in this instance: wait for it rather than pack twice.
@@ -443,6 +524,29 @@ impl ExportJob {
             .custom_metadata(metadata)
             .execute()
             .await?;
+        match self.fill(record, &upload).await {
+            Ok((uploaded, size, sha256)) => {
+                upload.complete(uploaded).await?;
+                let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
+                // The parts are only inputs to the bundle; a failed cleanup costs space (until the
+                // retention sweep), not correctness.
+                if let Err(err) = bucket.delete_multiple(parts).await {
+                    worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                }
+                Ok((size, sha256))
+            }
+            Err(err) => {
+                // An unfinished multipart upload would hold its parts in R2 until R2's own cleanup.
+                if let Err(abort) = upload.abort().await {
+                    worker::console_error!("{}", serde_json::json!({"event": "export_abort_failed", "jobId": record.job_id, "error": abort.to_string()}));
+                }
+                Err(err)
+            }
+        }
+    }
+
+    async fn fill(&self, record: &JobRecord, upload: &worker::MultipartUpload) -> ApiResult<(Vec<worker::UploadedPart>, u64, String)> {
+        let bucket = sites::bucket(&self.env)?;
         let mut uploaded = Vec::new();
         let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
         let mut size = 0u64;
@@ -467,14 +571,16 @@ impl ExportJob {
             let part_number = uploaded.len() as u16 + 1;
             uploaded.push(upload.upload_part(part_number, buffer).await?);
         }
-        upload.complete(uploaded).await?;
-        let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
-        // The parts are only inputs to the bundle; a failed cleanup costs space, not correctness.
-        if let Err(err) = bucket.delete_multiple(parts).await {
-            worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
-        }
-        Ok((size, docs_edge_core::signing::to_hex(&hasher.finalize())))
+        Ok((uploaded, size, docs_edge_core::signing::to_hex(&hasher.finalize())))
     }
+}
+
+fn alarm_error(err: ApiError) -> worker::Error {
+    worker::Error::RustError(err.log_detail().map_or_else(|| err.public_message(), str::to_string))
+}
+
+fn status_name(status: JobStatus) -> String {
+    serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// Failures that another attempt cannot fix.

@@ -1,9 +1,12 @@
-//! `ExportOrg`: one Durable Object per organization that starts its export jobs, so the two rules
-//! that span jobs hold exactly: one active (queued or running) job per domain, and at most
-//! `EXPORT_STARTS_PER_HOUR` starts per organization per rolling hour.
+//! `ExportOrg`: one Durable Object per organization that starts its export jobs and admits its
+//! publishes, so the rules that span requests hold exactly: one active (queued or running) job per
+//! domain, at most `EXPORT_STARTS_PER_HOUR` starts and `PUBLISHES_PER_HOUR` publishes per
+//! organization per rolling hour. A start takes its slot before it awaits the job object, so
+//! concurrent starts on different domains cannot pass the limit together.
 //!
 //! Internal protocol: `POST /start` with [`StartOrder`] answers the new job (202's body) or an error
-//! made with the worker's error type (409 `job_active`, 429, or what the job refused, e.g. a 400).
+//! made with the worker's error type (409 `job_active`, 429, or what the job refused, e.g. a 400);
+//! `POST /publish` with [`PublishOrder`] answers `{}` or 429.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -40,6 +43,13 @@ pub struct StartOrder {
     pub extras: PageExtras,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishOrder {
+    pub per_hour: u64,
+    pub now_unix: u64,
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct OrgRecord {
@@ -47,6 +57,24 @@ struct OrgRecord {
     starts: Vec<u64>,
     /// The latest job of each domain.
     latest: HashMap<String, String>,
+    /// Publish times (unix seconds) within the last hour.
+    #[serde(default)]
+    publishes: Vec<u64>,
+}
+
+/// Keeps the last hour of `times` and takes a slot at `now`, or answers the 429 of `what`.
+fn take_slot(times: &mut Vec<u64>, per_hour: u64, now: u64, what: &str) -> ApiResult<()> {
+    times.retain(|t| t + HOUR_SECS > now);
+    if times.len() as u64 >= per_hour {
+        let oldest = times.iter().min().copied().unwrap_or(now);
+        return Err(ApiError::RateLimited {
+            message: format!("at most {per_hour} {what} per organization per hour"),
+            retry_after_secs: (oldest + HOUR_SECS).saturating_sub(now).max(1),
+            headers: Vec::new(),
+        });
+    }
+    times.push(now);
+    Ok(())
 }
 
 #[durable_object]
@@ -65,13 +93,22 @@ impl DurableObject for ExportOrg {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let _span = DurableSpan::start("ExportOrg", req.path());
-        if req.path() != "/start" {
-            return error_reply(&ApiError::Internal("no such export-org operation".into()));
-        }
-        let order: StartOrder = req.json().await?;
-        match self.start(order).await {
-            Ok(job) => Response::from_json(&job).map(|r| r.with_status(202)),
-            Err(err) => error_reply(&err),
+        match req.path().as_str() {
+            "/start" => {
+                let order: StartOrder = req.json().await?;
+                match self.start(order).await {
+                    Ok(job) => Response::from_json(&job).map(|r| r.with_status(202)),
+                    Err(err) => error_reply(&err),
+                }
+            }
+            "/publish" => {
+                let order: PublishOrder = req.json().await?;
+                match self.admit_publish(&order).await {
+                    Ok(()) => Response::from_json(&serde_json::json!({})),
+                    Err(err) => error_reply(&err),
+                }
+            }
+            _ => error_reply(&ApiError::Internal("no such export-org operation".into())),
         }
     }
 }
@@ -83,32 +120,38 @@ impl ExportOrg {
         }
         let storage = self.state.storage();
         let mut record: OrgRecord = storage.get(RECORD_KEY).await?.unwrap_or_default();
-        record.starts.retain(|t| t + HOUR_SECS > order.now_unix);
-        if record.starts.len() as u64 >= order.starts_per_hour {
-            let oldest = record.starts.iter().min().copied().unwrap_or(order.now_unix);
-            let retry_after_secs = (oldest + HOUR_SECS).saturating_sub(order.now_unix).max(1);
-            return Err(ApiError::RateLimited {
-                message: format!("at most {} export jobs may start per organization per hour", order.starts_per_hour),
-                retry_after_secs,
-                headers: Vec::new(),
-            });
-        }
+        take_slot(&mut record.starts, order.starts_per_hour, order.now_unix, "export jobs may start")?;
         let job_id = random_id("se_", 8)?;
-        // Checked again: another start may have begun while storage was read.
-        if let Some(other) = self.starting.borrow().get(&order.domain) {
-            return Err(ApiError::JobActive { job_id: other.clone() });
-        }
+        // The slot is stored before the job object is awaited, so a concurrent start sees it.
+        storage.put(RECORD_KEY, &record).await?;
         self.starting.borrow_mut().insert(order.domain.clone(), job_id.clone());
         let result = self.create(&order, &job_id, record.latest.get(&order.domain).cloned()).await;
         self.starting.borrow_mut().remove(&order.domain);
-        let job = result?;
-        // Read again: other domains' starts may have been recorded meanwhile.
+        // Read again: other starts and publishes may have been recorded meanwhile.
         let mut record: OrgRecord = storage.get(RECORD_KEY).await?.unwrap_or_default();
-        record.starts.retain(|t| t + HOUR_SECS > order.now_unix);
-        record.starts.push(order.now_unix);
-        record.latest.insert(order.domain.clone(), job_id);
+        match result {
+            Ok(job) => {
+                record.latest.insert(order.domain.clone(), job_id);
+                storage.put(RECORD_KEY, &record).await?;
+                Ok(job)
+            }
+            Err(err) => {
+                // A refused start gives its slot back.
+                if let Some(at) = record.starts.iter().position(|t| *t == order.now_unix) {
+                    record.starts.remove(at);
+                }
+                storage.put(RECORD_KEY, &record).await?;
+                Err(err)
+            }
+        }
+    }
+
+    async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
+        let storage = self.state.storage();
+        let mut record: OrgRecord = storage.get(RECORD_KEY).await?.unwrap_or_default();
+        take_slot(&mut record.publishes, order.per_hour, order.now_unix, "publishes")?;
         storage.put(RECORD_KEY, &record).await?;
-        Ok(job)
+        Ok(())
     }
 
     async fn create(&self, order: &StartOrder, job_id: &str, previous: Option<String>) -> ApiResult<JobView> {

@@ -88,8 +88,8 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
     Ok(empty_response(204))
 }
 
-/// The report's key, domain and day range.
-async fn report_scope(call: &mut Call) -> ApiResult<(String, DayRange)> {
+/// The report's domain, organization and day range.
+async fn report_scope(call: &mut Call) -> ApiResult<(String, String, DayRange)> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
@@ -97,31 +97,32 @@ async fn report_scope(call: &mut Call) -> ApiResult<(String, DayRange)> {
     let query = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
     let today = (now_ms() / 86_400_000) as i64;
     let range = DayRange::parse(query("from").as_deref(), query("to").as_deref(), today)?;
-    Ok((domain, range))
+    Ok((domain, key.org_id, range))
 }
 
 pub async fn report(call: &mut Call) -> ApiResult<Response> {
-    let (domain, range) = report_scope(call).await?;
-    let rows = AnalyticsStore::open(&call.env)?.report_rows(&domain, &range).await?;
+    let (domain, org_id, range) = report_scope(call).await?;
+    let rows = AnalyticsStore::open(&call.env)?.report_rows(&domain, &org_id, &range).await?;
     json_response(200, &build_report(&domain, &range, rows))
 }
 
 /// Streamed a page of rows at a time, so an export of any length holds one page in memory.
 pub async fn conversations_csv(call: &mut Call) -> ApiResult<Response> {
-    let (domain, range) = report_scope(call).await?;
+    let (domain, org_id, range) = report_scope(call).await?;
     let store = AnalyticsStore::open(&call.env)?;
     // The first page is read before answering, so a database failure is still a clean 500.
-    let first = store.conversations_page(&domain, &range, None).await?;
+    let first = store.conversations_page(&domain, &org_id, &range, None).await?;
     let request_id = call.request_id.clone();
     struct State {
         store: AnalyticsStore,
         domain: String,
+        org_id: String,
         range: DayRange,
         page: Option<Vec<(docs_edge_core::analytics::csv::ConversationRow, (u64, String))>>,
         header: bool,
         request_id: String,
     }
-    let state = State { store, domain, range, page: Some(first), header: true, request_id };
+    let state = State { store, domain, org_id, range, page: Some(first), header: true, request_id };
     let stream = futures_util::stream::unfold(state, |mut state| async move {
         if state.header {
             state.header = false;
@@ -137,7 +138,7 @@ pub async fn conversations_csv(call: &mut Call) -> ApiResult<Response> {
         }
         if page.len() as u32 == crate::analytics_store::CSV_PAGE_ROWS {
             let cursor = page.last().map(|(_, c)| c.clone());
-            match state.store.conversations_page(&state.domain, &state.range, cursor.as_ref()).await {
+            match state.store.conversations_page(&state.domain, &state.org_id, &state.range, cursor.as_ref()).await {
                 Ok(next) => state.page = Some(next),
                 // Aborting the body tells the client the file is incomplete; a short CSV would not.
                 Err(err) => {

@@ -83,14 +83,14 @@ async fn prepare(
                 return Err(ApiError::NotFound(format!("thread {id} not found")));
             };
             let stored: Vec<StoredTurn> =
-                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref() }).collect();
-            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref())?;
+                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref(), text: &m.content }).collect();
+            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), request.question())?;
             (id.clone(), false, keep)
         }
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let (_, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
     let (query_text, passages) = retrieve(&index, &request, &caller.domain);
 
     let (sender, receiver) = mpsc::unbounded::<Result<Vec<u8>, worker::Error>>();

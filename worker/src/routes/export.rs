@@ -49,7 +49,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let request = parse_start_request(&body)?;
     let domain = require_domain(&directory, &key, &request.domain).await?;
     // The job renders this version, whatever is published while it runs.
-    let live = sites::current_version(&sites::bucket(&call.env)?, &domain)
+    let live = sites::current_version(&sites::bucket(&call.env)?, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
@@ -83,6 +83,15 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let key = enterprise_admin(call, &directory).await?;
     let job_id = job_param(call)?;
     let job: ExportJob = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "status", &OwnerQuery { org_id: key.org_id }).await?;
+    json_response(200, &job)
+}
+
+/// `DELETE /v1/static-export/jobs/{jobId}`: stops a queued or running job (its parts are deleted).
+pub async fn cancel(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = enterprise_admin(call, &directory).await?;
+    let job_id = job_param(call)?;
+    let job: ExportJob = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "cancel", &OwnerQuery { org_id: key.org_id }).await?;
     json_response(200, &job)
 }
 

@@ -21,7 +21,7 @@ pub async fn llms_full_txt(call: &mut Call) -> ApiResult<Response> {
 async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = sites::bucket(&call.env)?;
-    let version = sites::current_version(&bucket, &caller.domain)
+    let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
     let body = agent_docs::document(&bucket, &caller.domain, &version.publish_id, name, &call.config.archive_limits()).await?;

@@ -69,7 +69,7 @@ async fn run_tool(call: &Call, caller: &Caller, tool: ToolCall) -> ToolOutcome {
 }
 
 async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<ToolOutcome> {
-    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let (_, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
     let hits = index.search(&Query {
         text: &args.query,
         limit: args.limit,
@@ -95,7 +95,7 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
 }
 
 async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<ToolOutcome> {
-    let (version, index) = live_index(&call.env, &caller.domain).await?;
+    let (version, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
     let Some(doc) = index.page(&args.path) else {
         return Ok(ToolOutcome::Failed(format!(
             "page `{}` not found; use a path from the search tool's results",

@@ -16,7 +16,7 @@ pub async fn search(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_search_request(&body).map_err(ApiError::Invalid)?;
-    let (_, index) = live_index(&call.env, &caller.domain).await?;
+    let (_, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
     json_response(200, &index.discovery_search(&request))
 }
 
@@ -24,7 +24,7 @@ pub async fn page(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_page_request(&body).map_err(ApiError::Invalid)?;
-    let (version, index) = live_index(&call.env, &caller.domain).await?;
+    let (version, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
     let mut page = index.discovery_page(&request.path).ok_or_else(|| ApiError::NotFound(format!("page {} not found", request.path)))?;
     if request.format == PageFormat::Markdown {
         let limits = call.config.archive_limits();

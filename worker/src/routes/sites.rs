@@ -10,7 +10,10 @@ use worker::Response;
 use crate::agent_docs;
 use crate::app::Call;
 use crate::auth::{require_domain, require_key};
-use crate::clock::now_iso;
+use crate::clock::{now_iso, now_unix};
+use crate::config::EXPORT_ORGS_BINDING;
+use crate::durable::export_org::PublishOrder;
+use crate::durable_client::post;
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_body, require_content_type};
@@ -35,6 +38,9 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
+    // Counted before the upload is read: every publish attempt unpacks and indexes a whole site.
+    let order = PublishOrder { per_hour: call.config.publishes_per_hour, now_unix: now_unix() };
+    let _: serde_json::Value = post(&call.env, EXPORT_ORGS_BINDING, &key.org_id, "publish", &order).await?;
     let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
 
     let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
@@ -52,6 +58,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         warnings: site.warnings.clone(),
         source_bytes: upload.len() as u64,
         index_bytes: index.len() as u64,
+        org_id: Some(key.org_id.clone()),
     };
     drop(site);
     sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index, agent_objects).await?;
@@ -62,7 +69,7 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
-    let version = sites::current_version(&sites::bucket(&call.env)?, &domain)
+    let version = sites::current_version(&sites::bucket(&call.env)?, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     json_response(200, &published(&domain, &version))

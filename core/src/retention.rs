@@ -1,0 +1,98 @@
+//! What the daily storage sweep deletes, sans IO: the worker lists R2 and asks [`sweep_decision`]
+//! about each object.
+//!
+//! - `sites/{domain}/{publishId}/…`: a published version the domain no longer serves (not the one
+//!   `sites/{domain}/current.json` names, or none when the domain was removed), older than the
+//!   publish retention. The live version and the pointer are never deleted.
+//! - `exports/{jobId}/…`: bundles and leftover batch parts older than the export retention (a job
+//!   finishes in minutes; a bundle link is valid for at most 7 days).
+
+/// Milliseconds in a day.
+const DAY_MS: u64 = 86_400_000;
+
+/// Retention periods in days (0 = as soon as unreferenced; tests use it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    pub publish_days: u64,
+    pub export_days: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Keep,
+    Delete,
+}
+
+/// The domain segment of a `sites/` key (`sites/{domain}/…`).
+pub fn site_domain(key: &str) -> Option<&str> {
+    key.strip_prefix("sites/")?.split('/').next().filter(|d| !d.is_empty())
+}
+
+/// `live`: the publish id `domain`'s pointer names (`None`: no pointer).
+pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<&str>, retention: Retention) -> Decision {
+    let older_than = |days: u64| uploaded_ms.saturating_add(days.saturating_mul(DAY_MS)) <= now_ms;
+    if let Some(rest) = key.strip_prefix("exports/") {
+        // `exports/{jobId}/{file}` only; anything else under it is not ours to judge.
+        let delete = rest.split('/').count() == 2 && older_than(retention.export_days);
+        return if delete { Decision::Delete } else { Decision::Keep };
+    }
+    let Some(rest) = key.strip_prefix("sites/") else { return Decision::Keep };
+    let mut parts = rest.splitn(3, '/');
+    let (Some(_domain), Some(version), Some(_file)) = (parts.next(), parts.next(), parts.next()) else {
+        // `sites/{domain}/current.json` and anything unexpected stay.
+        return Decision::Keep;
+    };
+    if Some(version) == live || !older_than(retention.publish_days) {
+        Decision::Keep
+    } else {
+        Decision::Delete
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const R: Retention = Retention { publish_days: 7, export_days: 3 };
+    const NOW: u64 = 100 * DAY_MS;
+
+    #[test]
+    fn the_live_version_and_the_pointer_are_never_deleted() {
+        for age in [0, 8, 50] {
+            let at = NOW - age * DAY_MS;
+            assert_eq!(sweep_decision("sites/d.com/pub_a/source.tar.gz", at, NOW, Some("pub_a"), R), Decision::Keep);
+            assert_eq!(sweep_decision("sites/d.com/current.json", at, NOW, None, R), Decision::Keep);
+        }
+    }
+
+    #[test]
+    fn old_versions_go_after_the_publish_retention() {
+        let key = "sites/d.com/pub_old/index.bin";
+        assert_eq!(sweep_decision(key, NOW - 6 * DAY_MS, NOW, Some("pub_new"), R), Decision::Keep);
+        assert_eq!(sweep_decision(key, NOW - 7 * DAY_MS, NOW, Some("pub_new"), R), Decision::Delete);
+        // A removed domain has no pointer: every version goes after the retention.
+        assert_eq!(sweep_decision(key, NOW - 8 * DAY_MS, NOW, None, R), Decision::Delete);
+    }
+
+    #[test]
+    fn export_files_go_after_the_export_retention() {
+        assert_eq!(sweep_decision("exports/se_1/part-00000.tgz", NOW - 2 * DAY_MS, NOW, None, R), Decision::Keep);
+        assert_eq!(sweep_decision("exports/se_1/bundle.tar.gz", NOW - 3 * DAY_MS, NOW, None, R), Decision::Delete);
+        assert_eq!(sweep_decision("exports/odd", 0, NOW, None, R), Decision::Keep);
+        assert_eq!(sweep_decision("other/x", 0, NOW, None, R), Decision::Keep);
+    }
+
+    #[test]
+    fn zero_days_means_as_soon_as_unreferenced() {
+        let zero = Retention { publish_days: 0, export_days: 0 };
+        assert_eq!(sweep_decision("sites/d.com/pub_old/x", NOW, NOW, Some("pub_new"), zero), Decision::Delete);
+        assert_eq!(sweep_decision("exports/se_1/bundle.tar.gz", NOW, NOW, None, zero), Decision::Delete);
+    }
+
+    #[test]
+    fn domains_are_read_from_site_keys() {
+        assert_eq!(site_domain("sites/d.com/pub_a/x"), Some("d.com"));
+        assert_eq!(site_domain("sites//x"), None);
+        assert_eq!(site_domain("exports/x"), None);
+    }
+}

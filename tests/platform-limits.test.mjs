@@ -1,0 +1,189 @@
+// Tenants that misbehave, on a worker of its own with test-only settings: the storage sweep (zero-day
+// retention), publish and export-start limits under concurrency, an export step that kills its
+// isolate (TEST_EXPORT_FAULT_DOMAIN: it dies after its attempt is stored), cancelling jobs, and a domain that changes hands.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { ROOT_TOKEN, addDomain, assertError, call, tenant } from './support/api.mjs';
+import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
+import { startExport, waitForJob } from './support/export.mjs';
+
+const FAULT_DOMAIN = 'crash.export.test';
+const state = mkdtempSync(join(tmpdir(), 'docs-edge-limits-'));
+const vars = {
+  ROOT_TOKEN,
+  LINK_SIGNING_KEY: process.env.LINK_SIGNING_KEY,
+  TEST_EXPORT_FAULT_DOMAIN: FAULT_DOMAIN,
+  PUBLISH_RETENTION_DAYS: '0',
+  EXPORT_RETENTION_DAYS: '0',
+  PUBLISHES_PER_HOUR: '4',
+  EXPORT_STARTS_PER_HOUR: '2',
+};
+let worker;
+let base;
+
+before(async () => {
+  worker = await startWorker({ persistTo: state, vars, testScheduled: true });
+  base = worker.baseUrl;
+});
+
+after(async () => {
+  await worker?.stop();
+  rmSync(state, { recursive: true, force: true });
+});
+
+/** Runs the daily jobs; answers how many objects the storage sweep deleted. */
+async function sweep() {
+  const seen = (worker.output().match(/"job":"storage_retention"/g) ?? []).length;
+  const res = await fetch(`${base}/__scheduled?cron=${encodeURIComponent('17 3 * * *')}`);
+  assert.equal(res.status, 200, await res.text());
+  for (let i = 0; i < 100; i++) {
+    const lines = worker.output().split('\n').filter((l) => l.includes('"job":"storage_retention"'));
+    if (lines.length > seen) {
+      const line = JSON.parse(lines.at(-1).slice(lines.at(-1).indexOf('{')));
+      assert.equal(line.error, undefined, lines.at(-1));
+      return line.deleted;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the storage sweep logged nothing');
+}
+
+// First in the file: the sweep counts only what this test stored.
+test('the daily sweep deletes replaced versions and old export files, never the live version', async () => {
+  const t = await tenant({ base });
+  for (let i = 0; i < 2; i++) assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const perVersion = await sweep();
+  assert.ok(perVersion >= 2, `the replaced version's objects (source, index, agent documents): ${perVersion}`);
+  assert.equal(await sweep(), 0, 'nothing else is unreferenced');
+  const page = () => call('POST', `/discovery/v1/page/${t.domain}`, { token: t.assistantKey, json: { path: 'index' }, base });
+  assert.equal((await page()).status, 200, 'the live version is served after the sweep');
+  assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  assert.equal(await sweep(), perVersion, 'the next replaced version goes the same way');
+  assert.equal((await page()).status, 200);
+
+  const job = await startExport(t.adminKey, { domain: t.domain }, base);
+  assert.equal((await waitForJob(t.adminKey, job.body.jobId, { base })).job.status, 'completed');
+  assert.ok(await sweep() >= 1, 'the job\'s parts are deleted');
+  // Zero-day export retention: the bundle has expired, a clear 409 rather than a missing file.
+  const bundle = await call('POST', `/v1/static-export/jobs/${job.body.jobId}/bundle`, { token: t.adminKey, base });
+  assertError(bundle, 409, 'bundle_expired');
+  assert.match(bundle.body.error, /EXPORT_RETENTION_DAYS/);
+});
+
+test('publishes past PUBLISHES_PER_HOUR are 429 with Retry-After; the live version stays', async () => {
+  const t = await tenant({ base });
+  for (let i = 0; i < 4; i++) assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const before = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey, base });
+  const refused = await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base });
+  assertError(refused, 429, 'rate_limited');
+  assert.match(refused.body.error, /at most 4 publishes per organization per hour/);
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  assert.ok(retryAfter > 0 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
+  assert.deepEqual((await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey, base })).body, before.body);
+});
+
+test('concurrent export starts on different domains cannot pass EXPORT_STARTS_PER_HOUR together', async () => {
+  const t = await tenant({ base });
+  const domains = [t.domain, await addDomain(t.org.orgId, undefined, base), await addDomain(t.org.orgId, undefined, base)];
+  for (const domain of domains) assert.equal((await publishFolder(domain, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const starts = await Promise.all(domains.map((domain) => startExport(t.adminKey, { domain }, base)));
+  const statuses = starts.map((r) => r.status).sort();
+  assert.deepEqual(statuses, [202, 202, 429], starts.map((r) => r.text).join('\n'));
+  const refused = starts.find((r) => r.status === 429);
+  assertError(refused, 429, 'rate_limited');
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+});
+
+const cancel = (adminKey, jobId) => call('DELETE', `/v1/static-export/jobs/${jobId}`, { token: adminKey, base });
+
+test('an export step that kills its isolate fails the job after three attempts; the domain can start again', async () => {
+  const t = await tenant({ base });
+  await addDomain(t.org.orgId, FAULT_DOMAIN, base);
+  assert.equal((await publishFolder(FAULT_DOMAIN, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const start = await startExport(t.adminKey, { domain: FAULT_DOMAIN }, base);
+  assert.equal(start.status, 202, start.text);
+
+  const { job, seen } = await waitForJob(t.adminKey, start.body.jobId, { base, intervalMs: 500, timeoutMs: 120_000 });
+  assert.ok(seen.some((j) => j.status === 'running'), 'the job was seen running between its attempts');
+  assert.equal(job.status, 'failed');
+  assert.match(job.error, /after 3 attempt\(s\).*never finished/);
+  // Polling a failed job neither revives it nor changes it.
+  const again = await call('GET', `/v1/static-export/jobs/${job.jobId}`, { token: t.adminKey, base });
+  assert.deepEqual(again.body, job);
+  // The failed job no longer holds the domain.
+  const next = await startExport(t.adminKey, { domain: FAULT_DOMAIN }, base);
+  assert.equal(next.status, 202, next.text);
+  assert.equal((await cancel(t.adminKey, next.body.jobId)).body.status, 'cancelled');
+});
+
+test('DELETE cancels a queued or running job: 404 for another organization, 409 once it is over', async () => {
+  const t = await tenant({ base });
+  assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const start = await startExport(t.adminKey, { domain: t.domain }, base);
+  assert.equal(start.status, 202, start.text);
+  const jobId = start.body.jobId;
+
+  const stranger = await tenant({ base });
+  assertError(await cancel(stranger.adminKey, jobId), 404, 'not_found');
+  assertError(await cancel(t.assistantKey, jobId), 403, 'wrong_key_kind');
+
+  const cancelled = await cancel(t.adminKey, jobId);
+  if (cancelled.status === 409) {
+    // The demo docs are small: the job may have completed before the cancel arrived.
+    assert.equal(cancelled.body.code, 'job_not_active');
+    assert.match(cancelled.body.error, /completed/);
+  } else {
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.status, 'cancelled');
+    assert.match(cancelled.body.error, /cancelled/);
+    const polled = await call('GET', `/v1/static-export/jobs/${jobId}`, { token: t.adminKey, base });
+    assert.equal(polled.body.status, 'cancelled');
+    assertError(await call('POST', `/v1/static-export/jobs/${jobId}/bundle`, { token: t.adminKey, base }), 409, 'job_not_completed');
+  }
+  assertError(await cancel(t.adminKey, jobId), 409, 'job_not_active');
+  const next = await startExport(t.adminKey, { domain: t.domain }, base);
+  assert.equal(next.status, 202, next.text);
+});
+
+test('a domain given to another organization brings none of the previous owner\'s content', async () => {
+  const a = await tenant({ base });
+  assert.equal((await publishFolder(a.domain, a.adminKey, DEMO_DOCS, { base })).status, 200);
+  const ask = { fp: 'anonymous', messages: [{ id: '1', role: 'user', content: 'rate limits', parts: [{ type: 'text', text: 'rate limits' }] }] };
+  const answer = await fetch(`${base}/discovery/v1/assistant/${a.domain}/message`, {
+    method: 'POST', headers: { authorization: `Bearer ${a.assistantKey}`, 'content-type': 'application/json' }, body: JSON.stringify(ask),
+  });
+  assert.equal(answer.status, 200);
+  await answer.text();
+  const threadId = answer.headers.get('x-thread-id');
+  assert.ok(threadId);
+  const job = await startExport(a.adminKey, { domain: a.domain }, base);
+  assert.equal(job.status, 202, job.text);
+  assert.equal((await waitForJob(a.adminKey, job.body.jobId, { base })).job.status, 'completed');
+
+  const removed = await call('DELETE', `/v1/admin/orgs/${a.org.orgId}/domains/${a.domain}`, { token: ROOT_TOKEN, base });
+  assert.equal(removed.status, 204, removed.text);
+  const b = await tenant({ base });
+  await addDomain(b.org.orgId, a.domain, base);
+
+  const asB = (method, path, token, json) => call(method, path, { token, json, base });
+  assertError(await asB('POST', `/discovery/v1/search/${a.domain}`, b.assistantKey, { query: 'rate limits' }), 404, 'not_found');
+  assertError(await asB('POST', `/discovery/v1/page/${a.domain}`, b.assistantKey, { path: 'index' }), 404, 'not_found');
+  assertError(await asB('POST', `/discovery/v1/assistant/${a.domain}/message`, b.assistantKey, ask), 404, 'not_found');
+  assertError(await asB('GET', `/discovery/v1/llms/${a.domain}/llms.txt`, b.assistantKey), 404, 'not_found');
+  assertError(await asB('GET', `/v1/sites/${a.domain}`, b.adminKey), 404, 'not_found');
+  assertError(await asB('POST', '/v1/static-export/jobs', b.adminKey, { domain: a.domain }), 404, 'not_found');
+  assertError(await asB('GET', `/v1/static-export/jobs/${job.body.jobId}`, b.adminKey), 404, 'not_found');
+  assertError(await asB('POST', `/v1/static-export/jobs/${job.body.jobId}/bundle`, b.adminKey), 404, 'not_found');
+  assertError(await asB('GET', `/v1/threads/${threadId}`, b.adminKey), 404, 'not_found');
+  const report = await asB('GET', `/v1/analytics/${a.domain}`, b.adminKey);
+  assert.equal(report.status, 200, report.text);
+  assert.equal(report.body.totals.questions, 0, 'the previous owner\'s questions are not in the new owner\'s report');
+
+  // B's own publish is served as usual.
+  assert.equal((await publishFolder(a.domain, b.adminKey, DEMO_DOCS, { base })).status, 200);
+  assert.equal((await asB('POST', `/discovery/v1/page/${a.domain}`, b.assistantKey, { path: 'index' })).status, 200);
+});
