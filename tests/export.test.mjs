@@ -4,7 +4,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { call, assertError, tenant, addDomain } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
@@ -224,6 +226,42 @@ test('at most 10 starts per organization per hour, then 429 with Retry-After', a
   const refused = await startExport(org.adminKey, { domain: domains[10] });
   assertError(refused, 429, 'rate_limited');
   assert.ok(Number(refused.headers.get('retry-after')) > 0);
+});
+
+test('hostile docs: the bundle carries only passive upload files and no link that runs script', async () => {
+  const org = await tenant();
+  const src = mkdtempSync(join(tmpdir(), 'hostile-docs-'));
+  mkdirSync(join(src, 'images'));
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
+  writeFileSync(join(src, 'docs.json'), JSON.stringify({ name: 'Evil', logo: '/images/evil.svg', navigation: { pages: ['index', 'guide'] } }));
+  writeFileSync(join(src, 'index.mdx'), 'Home');
+  writeFileSync(join(src, 'guide.mdx'), '[a](./javascript:alert(1)) [b](javascript:alert(1)) [c](/evil.html) [d](/evil.js)\n\n'
+    + '![p](/images/pic.png) ![s](/images/evil.svg)\n\n<a href="javascript:alert(1)" onclick="alert(1)">x</a>\n');
+  writeFileSync(join(src, 'evil.html'), '<script>alert(document.domain)</script>');
+  writeFileSync(join(src, 'evil.js'), 'alert(document.domain)');
+  writeFileSync(join(src, 'images', 'evil.svg'), svg);
+  writeFileSync(join(src, 'images', 'pic.png'), 'png');
+  assert.equal((await publishFolder(org.domain, org.adminKey, src)).status, 200);
+  rmSync(src, { recursive: true, force: true });
+  const start = await startExport(org.adminKey, { domain: org.domain });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(org.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  const { dir } = await downloadBundle((await requestBundle(org.adminKey, job.jobId)).body.bundleUrl);
+  try {
+    const files = listFiles(dir);
+    assert.ok(files.includes('images/pic.png'));
+    for (const active of ['evil.html', 'evil.js', 'images/evil.svg']) assert.ok(!files.includes(active), `${active} was copied`);
+    for (const file of files.filter((f) => /\.(html|md|txt|json)$/.test(f))) {
+      const text = readFile(dir, file).toString();
+      assert.doesNotMatch(text, /(href|src)\s*=\s*["']?\s*(javascript|vbscript|data:text)/i, file);
+      assert.doesNotMatch(text, /\]\((javascript|data):/i, file);
+      assert.doesNotMatch(text, /<a [^>]*\bon\w+=/i, file);
+    }
+    assert.match(readFile(dir, 'guide.html').toString(), /src="data:image\/svg\+xml;base64,/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('cleanup', () => {

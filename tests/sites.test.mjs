@@ -130,10 +130,23 @@ function rawTarGz(entries) {
 
 const DOCS_JSON = JSON.stringify({ name: 'Evil', navigation: { pages: ['index'] } });
 
-test('unsafe archives are rejected with 400 and the site is unchanged', async () => {
+/** Publishes the demo docs to a new tenant, then each `[name, archive, pattern]` of `cases`: every one
+ * is 400 `invalid_archive` with an error matching `pattern`, and the demo site stays live unchanged. */
+async function assertRefusedKeepingTheSite(cases) {
   const t = await tenant();
   assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
   const before = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
+  for (const [name, archive, pattern] of cases) {
+    const res = await publish(t.domain, t.adminKey, archive);
+    assertError(res, 400, 'invalid_archive');
+    assert.match(res.body.error, pattern, `${name}: ${res.body.error}`);
+  }
+  const after = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
+  assert.deepEqual(after.body, before.body);
+  assert.equal((await search({ query: 'rate limits' }, t)).body[0].path, 'assistant/rate-limits');
+}
+
+test('unsafe archives are rejected with 400 and the site is unchanged', async () => {
   const cases = [
     ['path traversal', rawTarGz([{ name: 'docs.json', data: DOCS_JSON }, { name: '../escape.mdx', data: 'x' }]), /\.\./],
     ['absolute path', rawTarGz([{ name: 'docs.json', data: DOCS_JSON }, { name: '/etc/passwd', data: 'x' }]), /absolute/i],
@@ -147,14 +160,41 @@ test('unsafe archives are rejected with 400 and the site is unchanged', async ()
     ['1 MB PAX record', rawTarGz([{ name: 'PaxHeaders/x', type: 'x', data: `1048576 comment=${'a'.repeat((1 << 20) - 17)}\n` }, { name: 'docs.json', data: DOCS_JSON }]), /PAX/],
     ['2 KB path', rawTarGz([{ name: '././@LongLink', type: 'L', data: `${'a/'.repeat(1024)}x.mdx` }, { name: 'x.mdx', data: 'x' }, { name: 'docs.json', data: DOCS_JSON }]), /longer than 1024 bytes/],
   ];
-  for (const [name, archive, pattern] of cases) {
-    const res = await publish(t.domain, t.adminKey, archive);
-    assertError(res, 400, 'invalid_archive');
-    assert.match(res.body.error, pattern, `${name}: ${res.body.error}`);
+  await assertRefusedKeepingTheSite(cases);
+});
+
+/** Nine levels of nine YAML aliases: 9^9 nodes once expanded, from under a kilobyte. */
+function billionLaughs() {
+  const names = 'abcdefghi'.split('');
+  let yaml = `a: &a [${Array(9).fill('"lol"').join(',')}]\n`;
+  for (let i = 1; i < names.length; i++) {
+    yaml += `${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(',')}]\n`;
   }
-  const after = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
-  assert.deepEqual(after.body, before.body);
-  assert.equal((await search({ query: 'rate limits' }, t)).body[0].path, 'assistant/rate-limits');
+  return yaml;
+}
+
+test('hostile docs are refused with 400 naming the file or field and the rule; the live site stays', async () => {
+  const evilPage = 'javascript:alert(document.domain)';
+  const listed = JSON.stringify({ name: 'Evil', navigation: { tabs: [{ tab: 'T', pages: ['index', evilPage] }] } });
+  const fanOut = (level) => JSON.stringify({ group: 'g', pages: Array(30).fill({ $ref: `l${level + 1}.json` }) });
+  const refs = [{ name: 'docs.json', data: JSON.stringify({ navigation: { groups: Array(30).fill({ $ref: 'l1.json' }) } }) }];
+  for (let level = 1; level < 8; level++) refs.push({ name: `l${level}.json`, data: fanOut(level) });
+  refs.push({ name: 'l8.json', data: JSON.stringify({ group: 'leaf', pages: ['index'] }) }, { name: 'index.mdx', data: 'x' });
+  const cases = [
+    ['a listed page path with a scheme', [{ name: 'docs.json', data: listed }, { name: 'index.mdx', data: 'x' }, { name: `${evilPage}.mdx`, data: 'x' }],
+      /docs\.json navigation\.tabs\[0\]\.pages\[1\]: .*URL scheme/],
+    ['a page path naming a host', [{ name: 'docs.json', data: JSON.stringify({ navigation: { pages: ['//evil.example/x'] } }) }], /pages\[0\].*host/],
+    ['an unlisted page file with a scheme', [{ name: 'docs.json', data: DOCS_JSON }, { name: 'index.mdx', data: 'x' }, { name: 'data:text.mdx', data: 'x' }],
+      /page file "data:text\.mdx".*URL scheme/],
+    ['$ref fan-out', refs, /\$ref expansion exceeds/],
+    ['YAML aliases in frontmatter', [{ name: 'docs.json', data: DOCS_JSON }, { name: 'index.mdx', data: `---\n${billionLaughs()}---\nx` }],
+      /index\.mdx: YAML aliases expand/],
+    ['YAML aliases in an OpenAPI file', [{ name: 'docs.json', data: DOCS_JSON }, { name: 'index.mdx', data: 'x' }, { name: 'api/openapi.yaml', data: billionLaughs() }],
+      /api\/openapi\.yaml: YAML aliases expand/],
+  ];
+  const archives = cases.map(([name, entries, pattern]) => [name, rawTarGz(entries), pattern]);
+  for (const [name, archive] of archives) assert.ok(archive.length < 16 * 1024, `${name}: ${archive.length} bytes`);
+  await assertRefusedKeepingTheSite(archives);
 });
 
 test('too many files and too many bytes are rejected before anything is stored', async (t2) => {

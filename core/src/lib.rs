@@ -47,3 +47,6 @@ pub mod deployment;
 pub mod retention;
 #[cfg(feature = "server")]
 pub mod analytics;
+
+#[cfg(all(test, feature = "server"))]
+mod fuzz;

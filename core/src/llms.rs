@@ -94,7 +94,7 @@ impl Urls for Linker<'_> {
 
     fn media(&self, url: &str) -> String {
         match Linker::media(self, url) {
-            Media::Local(url) | Media::Link(url) => url,
+            Media::Local(url) | Media::Link(url) | Media::ImageOnly { link: url, .. } => url,
         }
     }
 }

@@ -51,7 +51,7 @@ fn read_batch(records: &[u32], heap: &str) -> Vec<Value> {
         .collect()
 }
 
-fn decode(ui: bool, chunks: &[&[u8]]) -> Vec<Value> {
+pub(crate) fn decode(ui: bool, chunks: &[&[u8]]) -> Vec<Value> {
     let mut decoder = StreamDecoder::new(ui);
     let mut events = Vec::new();
     for chunk in chunks {

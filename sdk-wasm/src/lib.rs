@@ -13,6 +13,8 @@ pub mod requests;
 
 #[cfg(test)]
 mod decoder_tests;
+#[cfg(test)]
+mod decoder_fuzz;
 
 /// Called once by the JS loader. Panics cannot come from input (decoders report errors as
 /// events), but with the `panic-hook` feature a bug would at least print its message.

@@ -3,18 +3,26 @@
 //! Only the parts the service uses are read; `$ref` is resolved inside those parts alone, so a
 //! reference elsewhere (e.g. `redirects`) to a file that was not uploaded does no harm.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::archive::{join_relative, SourceTree};
 use super::nav::{Division, DivisionKind, NavItem};
+use super::page_path::page_path_problem;
 
 pub const CONFIG_FILE: &str = "docs.json";
 
 /// Deepest `$ref` chain followed; real configs use one level (docs.json -> es.json).
 const MAX_REF_DEPTH: usize = 8;
+
+/// Nodes plus string bytes the resolved parts of docs.json may hold, `$ref`s expanded: every
+/// `$ref` copies its file, so 30 references per file over 8 levels would otherwise mean 30^8
+/// copies from a few KB. Real configs resolve to well under 1 MB.
+pub const MAX_REF_EXPANSION: u64 = 4 << 20;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct SiteConfig {
@@ -64,6 +72,17 @@ pub enum ConfigError {
     NotAnObject {
         file: String,
     },
+    /// `$ref`s expanded past [`MAX_REF_EXPANSION`]; `file` is where the bound was reached.
+    RefExpansion {
+        file: String,
+        limit: u64,
+    },
+    /// A page path that breaks [`page_path_problem`]; `field` is where (`navigation.tabs[0].pages[3]`).
+    BadPagePath {
+        field: String,
+        path: String,
+        rule: &'static str,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -72,6 +91,14 @@ impl fmt::Display for ConfigError {
             Self::Missing => write!(f, "{CONFIG_FILE} is missing"),
             Self::Json { file, message, .. } => write!(f, "{file}: invalid JSON: {message}"),
             Self::NotAnObject { file } => write!(f, "{file}: expected a JSON object"),
+            Self::RefExpansion { file, limit } => write!(
+                f,
+                "{file}: $ref expansion exceeds {limit} nodes and bytes (each $ref copies the file it names)"
+            ),
+            Self::BadPagePath { field, path, rule } => write!(
+                f,
+                "{CONFIG_FILE} {field}: page path {path:?} {rule}; page paths must be plain relative paths"
+            ),
         }
     }
 }
@@ -95,6 +122,8 @@ pub fn parse_config(
         tree,
         stack: vec![CONFIG_FILE.to_owned()],
         warnings,
+        parsed: HashMap::new(),
+        spent: 0,
     };
     let mut field = |key: &str| -> Result<Value, ConfigError> {
         match root.get(key) {
@@ -107,10 +136,10 @@ pub fn parse_config(
     let favicon = field("favicon")?;
     let colors = field("colors")?;
 
-    let global = navigation
-        .get("global")
-        .map(division_children)
-        .unwrap_or_default();
+    let global = match navigation.get("global") {
+        Some(global) => division_children(global, "navigation.global")?,
+        None => Vec::new(),
+    };
     if navigation.is_null() {
         warnings.push(format!("{CONFIG_FILE}: no navigation"));
     }
@@ -125,7 +154,7 @@ pub fn parse_config(
             light: colors.get("light").and_then(as_string),
             dark: colors.get("dark").and_then(as_string),
         },
-        navigation: division_children(&navigation),
+        navigation: division_children(&navigation, "navigation")?,
         global,
     })
 }
@@ -144,12 +173,27 @@ struct RefResolver<'t, 'w> {
     /// Files being resolved, outermost first: a `$ref` to one of them is a cycle.
     stack: Vec<String>,
     warnings: &'w mut Vec<String>,
+    /// Referenced files by path, each parsed once however often it is referenced.
+    parsed: HashMap<String, Rc<Value>>,
+    /// Nodes and string bytes resolved so far, bounded by [`MAX_REF_EXPANSION`].
+    spent: u64,
 }
 
 impl RefResolver<'_, '_> {
     /// A copy of `value` with every `{"$ref": "file.json", ...}` replaced by that file's content,
     /// sibling keys taking precedence. Paths are relative to the file holding the `$ref`.
     fn resolve(&mut self, value: &Value, file: &str) -> Result<Value, ConfigError> {
+        let size = match value {
+            Value::String(s) => 1 + s.len() as u64,
+            _ => 1,
+        };
+        self.spent = self.spent.saturating_add(size);
+        if self.spent > MAX_REF_EXPANSION {
+            return Err(ConfigError::RefExpansion {
+                file: file.to_owned(),
+                limit: MAX_REF_EXPANSION,
+            });
+        }
         match value {
             Value::Array(items) => items
                 .iter()
@@ -192,12 +236,19 @@ impl RefResolver<'_, '_> {
                 .push(format!("{file}: $ref chain too deep at `{path}`"));
             return Ok(Value::Null);
         }
-        let Some(bytes) = self.tree.get(&path) else {
-            self.warnings
-                .push(format!("{file}: $ref `{target}` not found"));
-            return Ok(Value::Null);
+        let loaded = match self.parsed.get(&path) {
+            Some(loaded) => Rc::clone(loaded),
+            None => {
+                let Some(bytes) = self.tree.get(&path) else {
+                    self.warnings
+                        .push(format!("{file}: $ref `{target}` not found"));
+                    return Ok(Value::Null);
+                };
+                let loaded = Rc::new(parse_json(&path, bytes)?);
+                self.parsed.insert(path.clone(), Rc::clone(&loaded));
+                loaded
+            }
         };
-        let loaded = parse_json(&path, bytes)?;
         self.stack.push(path.clone());
         let resolved = self.resolve(&loaded, &path);
         self.stack.pop();
@@ -226,29 +277,29 @@ const COLLECTIONS: [(&str, DivisionKind, &str); 8] = [
     ("groups", DivisionKind::Group, "group"),
 ];
 
-fn division_children(node: &Value) -> Vec<NavItem> {
+fn division_children(node: &Value, field: &str) -> Result<Vec<NavItem>, ConfigError> {
     let mut items = Vec::new();
     for (key, kind, label_key) in COLLECTIONS {
         if let Some(Value::Array(entries)) = node.get(key) {
-            items.extend(
-                entries
-                    .iter()
-                    .filter_map(|entry| division(entry, kind, label_key))
-                    .map(NavItem::Division),
-            );
+            for (i, entry) in entries.iter().enumerate() {
+                if let Some(division) = division(entry, kind, label_key, &format!("{field}.{key}[{i}]"))? {
+                    items.push(NavItem::Division(division));
+                }
+            }
         }
     }
     if let Some(Value::Array(pages)) = node.get("pages") {
-        for entry in pages {
+        for (i, entry) in pages.iter().enumerate() {
+            let field = format!("{field}.pages[{i}]");
             match entry {
                 Value::String(path) => {
-                    if let Some(path) = page_path(path) {
+                    if let Some(path) = checked_page_path(path, &field)? {
                         items.push(NavItem::Page(path));
                     }
                 }
                 // Objects among pages are nested groups.
                 Value::Object(_) => {
-                    if let Some(group) = division(entry, DivisionKind::Group, "group") {
+                    if let Some(group) = division(entry, DivisionKind::Group, "group", &field)? {
                         items.push(NavItem::Division(group));
                     }
                 }
@@ -256,12 +307,17 @@ fn division_children(node: &Value) -> Vec<NavItem> {
             }
         }
     }
-    items
+    Ok(items)
 }
 
-fn division(entry: &Value, kind: DivisionKind, label_key: &str) -> Option<Division> {
+fn division(
+    entry: &Value,
+    kind: DivisionKind,
+    label_key: &str,
+    field: &str,
+) -> Result<Option<Division>, ConfigError> {
     let Value::Object(map) = entry else {
-        return None;
+        return Ok(None);
     };
     let mut division = Division::new(kind, str_field(map, label_key).unwrap_or_default());
     division.href = str_field(map, "href");
@@ -273,9 +329,24 @@ fn division(entry: &Value, kind: DivisionKind, label_key: &str) -> Option<Divisi
     division.description = str_field(map, "description");
     division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
     division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
-    division.root = map.get("root").and_then(Value::as_str).and_then(page_path);
-    division.items = division_children(entry);
-    Some(division)
+    division.root = match map.get("root").and_then(Value::as_str) {
+        Some(root) => checked_page_path(root, &format!("{field}.root"))?,
+        None => None,
+    };
+    division.items = division_children(entry, field)?;
+    Ok(Some(division))
+}
+
+/// [`page_path`] of a path docs.json lists at `field`, refused when it breaks the page path rule.
+fn checked_page_path(raw: &str, field: &str) -> Result<Option<String>, ConfigError> {
+    match page_path_problem(raw) {
+        Some(rule) => Err(ConfigError::BadPagePath {
+            field: field.to_owned(),
+            path: raw.chars().take(200).collect(),
+            rule,
+        }),
+        None => Ok(page_path(raw)),
+    }
 }
 
 /// Page paths as the site serves them: docs.json may write `/guides/x.mdx` for `guides/x`.
@@ -531,6 +602,55 @@ mod tests {
             panic!()
         };
         assert!(v2.default && v2.kind == DivisionKind::Version);
+    }
+
+    #[test]
+    fn page_paths_a_browser_reads_as_a_scheme_or_host_are_refused_naming_the_field() {
+        let (config, _) = parse(&[(
+            "docs.json",
+            r#"{"navigation": {"tabs": [{"tab": "T", "groups": [{"group": "G",
+                "pages": ["a", "b", "c", "javascript:alert(document.domain)"]}]}]}}"#,
+        )]);
+        let err = config.unwrap_err();
+        assert!(
+            matches!(&err, ConfigError::BadPagePath { field, .. } if field == "navigation.tabs[0].groups[0].pages[3]"),
+            "{err:?}"
+        );
+        assert!(err.to_string().starts_with("docs.json navigation.tabs[0].groups[0].pages[3]: "), "{err}");
+        for (bad, field) in [
+            (r#"{"navigation": {"pages": ["//evil.example/x"]}}"#, "navigation.pages[0]"),
+            (r#"{"navigation": {"pages": ["../x"]}}"#, "navigation.pages[0]"),
+            (r#"{"navigation": {"pages": ["a\b"]}}"#, "navigation.pages[0]"),
+            (r#"{"navigation": {"groups": [{"group": "G", "root": "data:x", "pages": []}]}}"#, "navigation.groups[0].root"),
+            (r#"{"navigation": {"global": {"tabs": [{"tab": "x", "pages": ["a\nb"]}]}}}"#, "navigation.global.tabs[0].pages[0]"),
+        ] {
+            let (config, _) = parse(&[("docs.json", bad)]);
+            assert!(
+                matches!(&config, Err(ConfigError::BadPagePath { field: f, .. }) if f == field),
+                "{bad}: {config:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn ref_fan_out_is_refused_after_bounded_work() {
+        // 30 references per file over 8 files: 30^8 copies if expanded naively.
+        let mut files = vec![(
+            "docs.json".to_owned(),
+            format!(r#"{{"navigation": {{"groups": [{}]}}}}"#, vec![r#"{"$ref": "l1.json"}"#; 30].join(",")),
+        )];
+        for level in 1..8 {
+            let refs = vec![format!(r#"{{"$ref": "l{}.json"}}"#, level + 1); 30].join(",");
+            files.push((format!("l{level}.json"), format!(r#"{{"group": "g", "pages": [{refs}]}}"#)));
+        }
+        files.push(("l8.json".into(), r#"{"group": "leaf", "pages": ["a"]}"#.into()));
+        let input: usize = files.iter().map(|(_, f)| f.len()).sum();
+        assert!(input < 16 * 1024, "{input} bytes");
+        let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, d)| (p.as_str(), d.as_str())).collect();
+        let (config, _) = parse(&borrowed);
+        let err = config.unwrap_err();
+        assert!(matches!(err, ConfigError::RefExpansion { limit: MAX_REF_EXPANSION, .. }), "{err:?}");
+        assert!(err.to_string().contains("$ref expansion exceeds"), "{err}");
     }
 
     #[test]

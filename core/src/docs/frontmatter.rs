@@ -5,6 +5,8 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 use yaml_rust2::{Yaml, YamlLoader};
 
+use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Frontmatter {
     pub title: Option<String>,
@@ -22,6 +24,8 @@ pub enum FrontmatterError {
     /// yaml-rust2's message, which includes line and column.
     Yaml(String),
     NotAMapping,
+    /// Aliases that would expand past the bound: refused, never salvaged.
+    Aliases(AliasExpansionTooLarge),
 }
 
 impl fmt::Display for FrontmatterError {
@@ -29,6 +33,7 @@ impl fmt::Display for FrontmatterError {
         match self {
             Self::Yaml(message) => write!(f, "invalid frontmatter YAML: {message}"),
             Self::NotAMapping => f.write_str("frontmatter is not a key: value mapping"),
+            Self::Aliases(err) => write!(f, "frontmatter: {err}"),
         }
     }
 }
@@ -64,6 +69,7 @@ fn strip_delimiter_line(text: &str) -> Option<&str> {
 
 /// Parses frontmatter YAML. Empty input is an empty frontmatter.
 pub fn parse(yaml: &str) -> Result<Frontmatter, FrontmatterError> {
+    check_alias_expansion(yaml).map_err(FrontmatterError::Aliases)?;
     let docs =
         YamlLoader::load_from_str(yaml).map_err(|e| FrontmatterError::Yaml(e.to_string()))?;
     let Some(doc) = docs.into_iter().next() else {

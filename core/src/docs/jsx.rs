@@ -1,9 +1,45 @@
 //! A small scanner for the JSX that MDX mixes into Markdown: tags with their attributes and `{…}`
 //! expressions. It only finds where they start and end; it does not parse JavaScript.
 
-/// Longest tag or expression scanned; beyond it the `<` or `{` is taken as text. Bounds the work a
-/// hostile page can cause, since every `<` may start a scan.
+use std::cell::Cell;
+
+/// Longest tag or expression scanned; beyond it the `<` or `{` is taken as text.
 const MAX_SCAN: usize = 16 * 1024;
+
+/// Bytes the scans over one text may examine, shared by all of them: every `<` and `{` may start a
+/// scan, and failed scans overlap (`<a x="<a x="…` rescans the same window from each `<`), so a
+/// page pays at most a fixed multiple of its length; past that, `<` and `{` are text. Ordinary
+/// pages examine each byte about once.
+#[derive(Debug)]
+pub struct ScanBudget {
+    remaining: usize,
+}
+
+impl ScanBudget {
+    /// Bytes examined per byte of text before scans stop.
+    const PER_BYTE: usize = 8;
+
+    /// The budget for scanning `text`.
+    pub fn for_text(text: &str) -> Self {
+        Self { remaining: text.len().saturating_mul(Self::PER_BYTE).saturating_add(MAX_SCAN) }
+    }
+
+    fn window(&self, s: &str) -> usize {
+        s.len().min(MAX_SCAN).min(self.remaining)
+    }
+
+    fn charge(&mut self, examined: usize) {
+        #[cfg(test)]
+        EXAMINED.with(|e| e.set(e.get() + examined.max(1)));
+        self.remaining = self.remaining.saturating_sub(examined.max(1));
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes the scans of this thread examined, for the linear-work tests.
+    pub(crate) static EXAMINED: Cell<usize> = const { Cell::new(0) };
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TagKind {
@@ -74,19 +110,32 @@ impl<'a> Tag<'a> {
 
 /// Scans a tag at the start of `s` (which begins with `<`); returns it and its length in bytes.
 pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
+    scan_tag_within(s, &mut ScanBudget::for_text(s))
+}
+
+/// [`scan_tag`], charging the bytes it examines to `budget`.
+pub fn scan_tag_within<'a>(s: &'a str, budget: &mut ScanBudget) -> Option<(Tag<'a>, usize)> {
+    let reach = Cell::new(0);
+    let found = scan_tag_inner(s, budget.window(s), &reach);
+    budget.charge(found.as_ref().map_or(reach.get(), |(_, len)| *len));
+    found
+}
+
+/// `reach` is raised to every index the scan looks at, so a failed scan is charged what it read.
+fn scan_tag_inner<'a>(s: &'a str, limit: usize, reach: &Cell<usize>) -> Option<(Tag<'a>, usize)> {
     let b = s.as_bytes();
-    let limit = b.len().min(MAX_SCAN);
     let mut i = 1;
     let closing = b.get(i) == Some(&b'/');
     if closing {
         i += 1;
     }
     let name_start = i;
-    if b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+    if i < limit && b[i].is_ascii_alphabetic() {
         while i < limit && is_name_byte(b[i]) {
             i += 1;
         }
     }
+    reach.set(i + 1);
     let name = s.get(name_start..i)?;
     if name.is_empty() {
         // Only the fragments `<>` and `</>` have no name.
@@ -111,6 +160,7 @@ pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
         let after_ws = skip_ws(b, i, limit);
         let had_ws = after_ws > i;
         i = after_ws;
+        reach.set(reach.get().max(i + 1));
         match *b.get(i).filter(|_| i < limit)? {
             b'>' => {
                 let kind = if closing {
@@ -122,6 +172,7 @@ pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
             }
             b'/' if !closing => {
                 let j = skip_ws(b, i + 1, limit);
+                reach.set(reach.get().max(j + 1));
                 return (b.get(j) == Some(&b'>')).then(|| {
                     (
                         Tag {
@@ -134,7 +185,7 @@ pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
                 });
             }
             b'{' if !closing => {
-                let end = scan_braces(s, i, limit)?;
+                let end = scan_braces(s, i, limit, reach)?;
                 attrs.push(Attr {
                     name: "",
                     value: AttrValue::Expr(s.get(i + 1..end - 1)?),
@@ -148,6 +199,7 @@ pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
                 }
                 let attr_name = s.get(start..i)?;
                 let j = skip_ws(b, i, limit);
+                reach.set(reach.get().max(j + 1));
                 if b.get(j) != Some(&b'=') {
                     attrs.push(Attr {
                         name: attr_name,
@@ -156,13 +208,15 @@ pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
                     continue;
                 }
                 i = skip_ws(b, j + 1, limit);
+                reach.set(reach.get().max(i + 1));
                 let (value, end) = match *b.get(i).filter(|_| i < limit)? {
                     q @ (b'"' | b'\'') => {
+                        reach.set(limit);
                         let close = i + 1 + s.get(i + 1..limit)?.find(q as char)?;
                         (AttrValue::Str(s.get(i + 1..close)?), close + 1)
                     }
                     b'{' => {
-                        let end = scan_braces(s, i, limit)?;
+                        let end = scan_braces(s, i, limit, reach)?;
                         (AttrValue::Expr(s.get(i + 1..end - 1)?), end)
                     }
                     _ => return None,
@@ -180,22 +234,33 @@ pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
 
 /// Scans a `{…}` expression at the start of `s`; returns its inside (braces removed) and its length.
 pub fn scan_expression(s: &str) -> Option<(&str, usize)> {
-    let end = scan_braces(s, 0, s.len().min(MAX_SCAN))?;
-    Some((s.get(1..end - 1)?, end))
+    scan_expression_within(s, &mut ScanBudget::for_text(s))
+}
+
+/// [`scan_expression`], charging the bytes it examines to `budget`.
+pub fn scan_expression_within<'a>(s: &'a str, budget: &mut ScanBudget) -> Option<(&'a str, usize)> {
+    let reach = Cell::new(0);
+    let end = scan_braces(s, 0, budget.window(s), &reach);
+    budget.charge(end.unwrap_or(reach.get()));
+    Some((s.get(1..end? - 1)?, end?))
 }
 
 /// The end (exclusive) of the balanced `{…}` starting at `start`, skipping strings, template
 /// literals and comments so their braces do not count.
-fn scan_braces(s: &str, start: usize, limit: usize) -> Option<usize> {
+fn scan_braces(s: &str, start: usize, limit: usize, reach: &Cell<usize>) -> Option<usize> {
     let b = s.as_bytes();
     let mut depth = 0usize;
     let mut i = start;
+    // Unless the braces balance, the scan reads (strings and comments included) up to `limit`.
+    let before = reach.get();
+    reach.set(before.max(limit));
     while i < limit {
         match b[i] {
             b'{' => depth += 1,
             b'}' => {
                 depth = depth.checked_sub(1)?;
                 if depth == 0 {
+                    reach.set(before.max(i + 1));
                     return Some(i + 1);
                 }
             }

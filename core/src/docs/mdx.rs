@@ -26,6 +26,8 @@ pub enum Block<'a> {
 
 /// Splits an MDX body into blocks.
 pub fn blocks(body: &str) -> Vec<Block<'_>> {
+    let mut scans = jsx::ScanBudget::for_text(body);
+    let mut esm_budget = EsmBudget::for_text(body);
     let mut out = Vec::new();
     let mut run_start: Option<usize> = None;
     let mut fence: Option<Fence> = None;
@@ -51,13 +53,13 @@ pub fn blocks(body: &str) -> Vec<Block<'_>> {
         }
         if indent == 0 && is_esm_start(line) {
             flush_run(body, &mut run_start, pos, &mut out);
-            let end = esm_end(body, pos);
+            let end = esm_end(body, pos, &mut esm_budget);
             out.push(Block::Esm(&body[pos..end]));
             pos = end;
             continue;
         }
         if trimmed.starts_with(['<', '{']) {
-            if let Some((items, end)) = flow_items(body, pos + indent) {
+            if let Some((items, end)) = flow_items(body, pos + indent, &mut scans) {
                 flush_run(body, &mut run_start, pos, &mut out);
                 out.extend(items);
                 pos = end;
@@ -105,18 +107,49 @@ fn is_esm_start(line: &str) -> bool {
     })
 }
 
+/// Bytes the bracket scans of ESM blocks may read over one body. A block whose brackets never
+/// balance is read to the end of the body, so a page of such blocks would read it once per block;
+/// past the budget a block ends at its first blank line (the fallback for unbalanced JavaScript).
+struct EsmBudget {
+    remaining: usize,
+}
+
+impl EsmBudget {
+    fn for_text(body: &str) -> Self {
+        Self { remaining: body.len().saturating_mul(4).saturating_add(64 * 1024) }
+    }
+}
+
 /// End of an ESM block starting at `start`: MDX ends it at a blank line once the JavaScript is
 /// complete, so brackets must balance first (`export const X = () => {` spans blank lines).
-/// When the scan cannot balance (unusual syntax), the first blank line ends it.
-fn esm_end(body: &str, start: usize) -> usize {
-    let b = body.as_bytes();
+/// When the scan cannot balance (unusual syntax) or `budget` is spent, the first blank line ends it.
+fn esm_end(body: &str, start: usize, budget: &mut EsmBudget) -> usize {
     let first_blank = next_blank_line(body, start);
+    let limit = body.len().min(start.saturating_add(budget.remaining));
+    let (end, read_to) = esm_scan(body, start, limit);
+    let read = read_to.saturating_sub(start);
+    #[cfg(test)]
+    ESM_READ.with(|r| r.set(r.get() + read));
+    budget.remaining = budget.remaining.saturating_sub(read);
+    end.unwrap_or(first_blank)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes the ESM bracket scans of this thread read, for the linear-work tests.
+    pub(crate) static ESM_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The bracket scan of [`esm_end`] up to `limit`: the end when the brackets balance (`None` when
+/// they do not, or `limit` came first), and how far it read.
+fn esm_scan(body: &str, start: usize, limit: usize) -> (Option<usize>, usize) {
+    let b = body.as_bytes();
     let mut depth: i64 = 0;
     let mut i = start;
     let mut line_start = true;
-    while i < b.len() {
+    while i < limit {
         if line_start && depth <= 0 && i > start && is_blank_line(body, i) {
-            return i;
+            return (Some(i), i);
         }
         line_start = false;
         match b[i] {
@@ -125,8 +158,8 @@ fn esm_end(body: &str, start: usize) -> usize {
             q @ (b'"' | b'\'' | b'`') => {
                 match body[i + 1..].find(|c: char| c == q as char || (c == '\n' && q != b'`')) {
                     Some(k) if b[i + 1 + k] == q => i += 1 + k,
-                    // An unclosed template literal cannot balance; stop rescanning to the end.
-                    None if q == b'`' => return first_blank,
+                    // An unclosed template literal cannot balance.
+                    None if q == b'`' => return (None, b.len()),
                     _ => {}
                 }
             }
@@ -138,11 +171,8 @@ fn esm_end(body: &str, start: usize) -> usize {
         }
         i += 1;
     }
-    if depth == 0 {
-        b.len()
-    } else {
-        first_blank
-    }
+    let complete = limit == b.len() && depth == 0;
+    (complete.then_some(b.len()), i)
 }
 
 fn is_blank_line(body: &str, at: usize) -> bool {
@@ -164,16 +194,20 @@ fn next_blank_line(body: &str, start: usize) -> usize {
 /// Tags and expressions filling the line(s) from `at` to a line end, or `None` if other text shares
 /// the line (then the line is a paragraph holding inline JSX). Returns the items and the position
 /// after the last line.
-fn flow_items(body: &str, mut at: usize) -> Option<(Vec<Block<'_>>, usize)> {
+fn flow_items<'a>(
+    body: &'a str,
+    mut at: usize,
+    scans: &mut jsx::ScanBudget,
+) -> Option<(Vec<Block<'a>>, usize)> {
     let mut items = Vec::new();
     loop {
         let rest = &body[at..];
         let len = if rest.starts_with('<') {
-            let (tag, len) = jsx::scan_tag(rest)?;
+            let (tag, len) = jsx::scan_tag_within(rest, scans)?;
             items.push(Block::Tag(tag));
             len
         } else if rest.starts_with('{') {
-            let (expr, len) = jsx::scan_expression(rest)?;
+            let (expr, len) = jsx::scan_expression_within(rest, scans)?;
             items.push(Block::Expression(expr));
             len
         } else {

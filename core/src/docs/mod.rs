@@ -8,13 +8,17 @@ pub mod archive;
 pub mod config;
 pub mod frontmatter;
 pub mod jsx;
+#[cfg(test)]
+mod linear_tests;
 pub mod mdx;
 pub mod model;
 pub mod nav;
+pub mod page_path;
 pub mod sections;
 pub mod site;
 pub mod slug;
 pub(crate) mod walk;
+pub mod yaml_budget;
 
 pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
 pub use config::{ConfigError, SiteConfig};

@@ -19,9 +19,11 @@ use std::fmt;
 
 use super::archive::SourceTree;
 use super::config::{self, ConfigError};
-use super::frontmatter::{self, Frontmatter};
+use super::frontmatter::{self, Frontmatter, FrontmatterError};
 use super::model::{Page, Site};
 use super::nav::{page_refs, DivisionKind, NavItem};
+use super::page_path::page_path_problem;
+use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 use super::sections;
 
 /// Language of a site whose docs.json declares none.
@@ -34,6 +36,16 @@ const SNIPPETS_DIR: &str = "snippets/";
 pub enum SiteError {
     Config(ConfigError),
     NoPages,
+    /// A page file (`.mdx`/`.md`) whose path breaks the page path rule.
+    BadPageFile {
+        file: String,
+        rule: &'static str,
+    },
+    /// YAML (a page's frontmatter, an OpenAPI file) whose aliases expand past the bound.
+    YamlAliases {
+        file: String,
+        err: AliasExpansionTooLarge,
+    },
 }
 
 impl fmt::Display for SiteError {
@@ -43,6 +55,11 @@ impl fmt::Display for SiteError {
             Self::NoPages => {
                 f.write_str("no pages: navigation lists none and there are no .mdx files")
             }
+            Self::BadPageFile { file, rule } => write!(
+                f,
+                "page file {file:?}: its path {rule}; page paths must be plain relative paths"
+            ),
+            Self::YamlAliases { file, err } => write!(f, "{file}: {err}"),
         }
     }
 }
@@ -51,7 +68,8 @@ impl std::error::Error for SiteError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Config(err) => Some(err),
-            Self::NoPages => None,
+            Self::YamlAliases { err, .. } => Some(err),
+            Self::NoPages | Self::BadPageFile { .. } => None,
         }
     }
 }
@@ -64,6 +82,7 @@ impl From<ConfigError> for SiteError {
 
 /// Builds the site model from an uploaded tree (see the module docs for the rules).
 pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
+    check_yaml_files(tree)?;
     let mut warnings = Vec::new();
     let config = config::parse_config(tree, &mut warnings)?;
     let languages = languages(&config.navigation);
@@ -91,7 +110,7 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
             Some(&i) => pages[i].clone(),
             None => {
                 read.insert(source, pages.len());
-                read_page(tree, source, page_ref.path, &mut warnings)
+                read_page(tree, source, page_ref.path, &mut warnings)?
             }
         };
         page.language = language.to_owned();
@@ -112,6 +131,12 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
         else {
             continue;
         };
+        if let Some(rule) = page_path_problem(path) {
+            return Err(SiteError::BadPageFile {
+                file: source.chars().take(200).collect(),
+                rule,
+            });
+        }
         let shadowed = source.ends_with(".md") && tree.contains_key(&format!("{path}.mdx"));
         if source.starts_with(SNIPPETS_DIR)
             || read.contains_key(source.as_str())
@@ -120,7 +145,7 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
         {
             continue;
         }
-        let mut page = read_page(tree, source, path, &mut warnings);
+        let mut page = read_page(tree, source, path, &mut warnings)?;
         let first = path.split('/').next().unwrap_or("");
         page.language = languages
             .iter()
@@ -162,7 +187,29 @@ fn find_source<'t>(tree: &'t SourceTree, path: &str) -> Option<&'t str> {
         .find_map(|candidate| tree.get_key_value(&candidate).map(|(k, _)| k.as_str()))
 }
 
-fn read_page(tree: &SourceTree, source: &str, path: &str, warnings: &mut Vec<String>) -> Page {
+/// YAML files of the upload (OpenAPI specs, read by the export) within the alias bound.
+fn check_yaml_files(tree: &SourceTree) -> Result<(), SiteError> {
+    for (file, bytes) in tree {
+        let lower = file.to_ascii_lowercase();
+        if !(lower.ends_with(".yaml") || lower.ends_with(".yml")) {
+            continue;
+        }
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            check_alias_expansion(text).map_err(|err| SiteError::YamlAliases {
+                file: file.clone(),
+                err,
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn read_page(
+    tree: &SourceTree,
+    source: &str,
+    path: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Page, SiteError> {
     let bytes = tree.get(source).map_or(&[][..], Vec::as_slice);
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
@@ -177,6 +224,12 @@ fn read_page(tree: &SourceTree, source: &str, path: &str, warnings: &mut Vec<Str
     let fm = match yaml.map(frontmatter::parse) {
         None => Frontmatter::default(),
         Some(Ok(fm)) => fm,
+        Some(Err(FrontmatterError::Aliases(err))) => {
+            return Err(SiteError::YamlAliases {
+                file: source.to_owned(),
+                err,
+            })
+        }
         Some(Err(err)) => {
             warnings.push(format!("{path}: {err}"));
             yaml.map(frontmatter::salvage).unwrap_or_default()
@@ -190,7 +243,7 @@ fn read_page(tree: &SourceTree, source: &str, path: &str, warnings: &mut Vec<Str
         .map(str::trim)
         .find(|t| !t.is_empty())
         .map_or_else(|| humanise(path), str::to_owned);
-    Page {
+    Ok(Page {
         path: path.to_owned(),
         title,
         sidebar_title: fm.sidebar_title,
@@ -201,7 +254,7 @@ fn read_page(tree: &SourceTree, source: &str, path: &str, warnings: &mut Vec<Str
         source: source.to_owned(),
         keywords: fm.keywords,
         ..Page::default()
-    }
+    })
 }
 
 /// `api/get-job-status` -> `Get job status`; `cli/index` -> `Cli`.
@@ -284,6 +337,38 @@ mod tests {
         {"$ref": "es.json"}]}}"#;
     const ES_NAV: &str = r#"{"language": "es", "tabs": [{"tab": "Documentación", "groups": [
         {"group": "Inicio", "pages": ["es/index", "es/gone"]}]}]}"#;
+
+    #[test]
+    fn an_unlisted_page_file_named_like_a_url_scheme_is_refused() {
+        let err = build_site(&tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+            ("index.mdx", "Home"),
+            ("javascript:alert(document.domain).mdx", "x"),
+        ]))
+        .unwrap_err();
+        assert!(matches!(&err, SiteError::BadPageFile { file, .. } if file == "javascript:alert(document.domain).mdx"), "{err:?}");
+        assert!(err.to_string().contains("URL scheme"), "{err}");
+    }
+
+    #[test]
+    fn yaml_aliases_past_the_bound_are_refused_naming_the_file() {
+        let laughs = crate::docs::yaml_budget::tests::billion_laughs();
+        let page = format!("---\ntitle: x\n{laughs}---\nBody");
+        let err = build_site(&tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+            ("index.mdx", &page),
+        ]))
+        .unwrap_err();
+        assert!(matches!(&err, SiteError::YamlAliases { file, .. } if file == "index.mdx"), "{err:?}");
+        assert!(err.to_string().contains("aliases expand"), "{err}");
+        let err = build_site(&tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+            ("index.mdx", "Home"),
+            ("api/openapi.yaml", &laughs),
+        ]))
+        .unwrap_err();
+        assert!(matches!(&err, SiteError::YamlAliases { file, .. } if file == "api/openapi.yaml"), "{err:?}");
+    }
 
     #[test]
     fn builds_pages_with_language_tab_groups_and_titles() {

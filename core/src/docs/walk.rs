@@ -119,6 +119,7 @@ pub(crate) enum InlinePiece<'a> {
 /// Splits a completed run of inline text into text, tags and literals; HTML comments and other
 /// expressions are dropped, and a `<` or `{` that opens nothing is text.
 pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'a>)) {
+    let mut budget = jsx::ScanBudget::for_text(raw);
     let mut rest = raw;
     while let Some(at) = rest.find(['<', '{']) {
         if at > 0 {
@@ -127,11 +128,13 @@ pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'
         rest = &rest[at..];
         if let Some(after) = rest.strip_prefix("<!--") {
             rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-        } else if let Some((tag, len)) = rest.starts_with('<').then(|| jsx::scan_tag(rest)).flatten() {
+        } else if let Some((tag, len)) =
+            rest.starts_with('<').then(|| jsx::scan_tag_within(rest, &mut budget)).flatten()
+        {
             each(InlinePiece::Tag(tag));
             rest = &rest[len..];
         } else if let Some((expr, len)) =
-            rest.starts_with('{').then(|| jsx::scan_expression(rest)).flatten()
+            rest.starts_with('{').then(|| jsx::scan_expression_within(rest, &mut budget)).flatten()
         {
             if let Some(text) = jsx::string_literal(expr) {
                 each(InlinePiece::Literal(text));

@@ -8,7 +8,7 @@ use crate::docs::{Page, Site, SourceTree};
 use crate::llms::{self, page_url};
 use crate::markdown::page_markdown;
 
-use super::links::Linker;
+use super::links::{encode_path, unambiguous, Linker};
 use super::ExportFile;
 
 /// Markdown file of a page: `a/b` -> `a/b.md`.
@@ -45,7 +45,7 @@ pub(crate) fn llms_files(
     md_files: &BTreeMap<String, String>,
     domain: &str,
 ) -> Vec<ExportFile> {
-    let index = llms::llms_txt(site, pages, &|page| markdown_file(&page.path));
+    let index = llms::llms_txt(site, pages, &|page| unambiguous(encode_path(&markdown_file(&page.path))));
     let mut full = String::new();
     for page in pages.iter().filter_map(|&i| site.pages.get(i)) {
         llms::push_page(&mut full, &render(page, tree, md_files, domain));

@@ -13,7 +13,7 @@ use crate::docs::sections::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
 use crate::docs::{Page, SourceTree};
 
 use super::layout::Brand;
-use super::links::asset_path;
+use super::links::{asset_path, svg_data_url, svg_path};
 
 /// Tree files referenced from `page` (source and imported snippets).
 pub(crate) fn referenced(page: &Page, tree: &SourceTree, out: &mut BTreeSet<String>) {
@@ -60,9 +60,18 @@ fn scan(
     }
 }
 
-/// Logo and favicon files, when docs.json names files of the tree.
+/// Logo and favicon files, when docs.json names files of the tree; an SVG one is inlined as a
+/// `data:` URL (see `links`), never copied.
 pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
-    let local = |url: Option<&String>| url.and_then(|u| asset_path(tree, "index", "docs.json", u));
+    let local = |url: Option<&String>| {
+        url.and_then(|u| {
+            asset_path(tree, "index", "docs.json", u).or_else(|| {
+                svg_path(tree, "index", "docs.json", u)
+                    .and_then(|path| tree.get(&path))
+                    .and_then(|bytes| svg_data_url(bytes))
+            })
+        })
+    };
     let logo = config.logo.as_ref();
     let favicon = config.favicon.as_ref();
     Brand {

@@ -312,7 +312,7 @@ fn card(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
         },
     );
     if let Some(src) = tag.text_attr("img") {
-        if let Media::Local(src) = links.media(src) {
+        if let Media::Local(src) | Media::ImageOnly { src, .. } = links.media(src) {
             out.push_str("<img class=\"card-img\" loading=\"lazy\" alt=\"\"");
             attr(&mut out, "src", &src);
             out.push('>');
@@ -492,7 +492,7 @@ fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
             let src = tag.text_attr("src").unwrap_or("");
             let alt = tag.text_attr("alt").unwrap_or("");
             match links.media(src) {
-                Media::Local(src) => {
+                Media::Local(src) | Media::ImageOnly { src, .. } => {
                     out.push_str("<img loading=\"lazy\"");
                     attr(&mut out, "src", &src);
                     attr(&mut out, "alt", alt);
@@ -554,7 +554,7 @@ fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
                         ..Markup::default()
                     }
                 }
-                Media::Local(href) | Media::Link(href) => {
+                Media::Local(href) | Media::Link(href) | Media::ImageOnly { link: href, .. } => {
                     let label = tag.text_attr("title").unwrap_or("");
                     external_link(&mut out, &href, label, "Embedded media");
                     Markup {

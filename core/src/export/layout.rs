@@ -69,12 +69,31 @@ pub(crate) fn base64_std(bytes: &[u8]) -> String {
     out
 }
 
-/// Logo and favicon as files of the bundle, when the tree has them.
+/// Logo and favicon as files of the bundle (or SVGs inlined as `data:` URLs), when the tree has them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Brand {
     pub(crate) logo_light: Option<String>,
     pub(crate) logo_dark: Option<String>,
     pub(crate) favicon: Option<String>,
+}
+
+impl Brand {
+    /// Bundle files among the images, which the bundle must carry.
+    pub(crate) fn files(&self) -> impl Iterator<Item = &String> {
+        [&self.logo_light, &self.logo_dark, &self.favicon]
+            .into_iter()
+            .flatten()
+            .filter(|image| !image.starts_with("data:"))
+    }
+}
+
+/// The `src`/`href` of a brand image from the page `links` is for.
+fn brand_url(links: &Linker<'_>, image: &str) -> String {
+    if image.starts_with("data:") {
+        image.to_owned()
+    } else {
+        links.file(image)
+    }
 }
 
 /// Everything the shell of one page shows.
@@ -169,7 +188,7 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
 fn shared_head(out: &mut String, links: &Linker<'_>, brand: &Brand) {
     if let Some(favicon) = &brand.favicon {
         out.push_str("<link rel=\"icon\"");
-        attr(out, "href", &links.file(favicon));
+        attr(out, "href", &brand_url(links, favicon));
         out.push('>');
     }
     out.push_str("<link rel=\"stylesheet\"");
@@ -217,7 +236,7 @@ fn brand(out: &mut String, site: &Site, links: &Linker<'_>, brand: &Brand, home:
             for (file, class) in [(light, "logo logo-light"), (dark, "logo logo-dark")] {
                 out.push_str("<img");
                 attr(out, "class", class);
-                attr(out, "src", &links.file(file));
+                attr(out, "src", &brand_url(links, file));
                 attr(out, "alt", &site.name);
                 out.push('>');
             }

@@ -5,8 +5,12 @@
 //!   `data:`) become `#`, since a docs page has no business running them.
 //! - A site path (`/a/b`, `a/b`, `../x`, with or without `.mdx`/`.md`/`.html`) that names an exported
 //!   page becomes a relative `.html` link from the current file, `#anchor` kept.
-//! - A path naming a file of the uploaded tree (an image, a PDF) becomes a relative link to its copy
-//!   in the bundle, which `assets` puts at the same path.
+//! - A path naming a file of the uploaded tree that can run nothing when opened (an image, a PDF,
+//!   see [`PASSIVE_EXTENSIONS`]) becomes a relative link to its copy in the bundle, which `assets`
+//!   puts at the same path. Other tree files (`.html`, `.js`, ...) are never copied.
+//! - An SVG of the tree is never a file of the bundle: opened as a document it runs its scripts.
+//!   As an image (`<img>`, which runs none) it is inlined as a `data:` URL of at most
+//!   [`MAX_INLINE_SVG_BYTES`]; a link to it is the live site's URL.
 //! - Anything else (pages of another version, pages left out by `paths`, missing files) becomes the
 //!   absolute extensionless URL on the site's domain, which the live site serves.
 
@@ -18,11 +22,24 @@ use crate::docs::SourceTree;
 /// Folder of the files the export itself adds (CSS, JS, search index): tree files there are not copied.
 pub(crate) const STATIC_DIR: &str = "_static";
 
+/// Files the bundle may carry as media or downloads, by lowercase extension: none is a document a
+/// browser runs script in (no `.html`, `.svg`, `.js`, `.xml`, ...).
+pub(crate) const PASSIVE_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "avif", "ico", "bmp", "mp4", "webm", "mov", "m4v", "ogv",
+    "mp3", "wav", "ogg", "oga", "m4a", "flac", "pdf", "zip", "gz", "tgz", "tar", "csv", "txt",
+    "json", "yaml", "yml",
+];
+
+/// Largest SVG inlined into an `<img>` (a logo is inlined into every page).
+pub(crate) const MAX_INLINE_SVG_BYTES: usize = 32 * 1024;
+
 /// What an `src` becomes: a file in the bundle, or a page that may only be linked to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Media {
     /// Relative URL of the copied file.
     Local(String),
+    /// A `data:` image URL that only an `<img>` may load; `link` is what anything else points at.
+    ImageOnly { src: String, link: String },
     /// Not in the bundle: shown as a link (never loaded).
     Link(String),
 }
@@ -121,17 +138,54 @@ impl<'a> Linker<'a> {
     /// What an `src` (image, video) becomes.
     pub(crate) fn media(&self, url: &str) -> Media {
         let url = url.trim();
-        if url.starts_with("data:image/") {
-            return Media::Local(url.to_owned());
+        if is_data_image(url) {
+            return Media::ImageOnly {
+                src: url.to_owned(),
+                link: "#".to_owned(),
+            };
         }
         if scheme(url).is_some() || url.starts_with("//") {
             return Media::Link(self.href(url));
+        }
+        if let Some(src) = self.assets.then(|| self.inline_svg(url)).flatten() {
+            return Media::ImageOnly {
+                src,
+                link: self.href(url),
+            };
         }
         match self.asset(url) {
             Some(asset) => Media::Local(relative(&self.from, &asset)),
             None => Media::Link(self.href(url)),
         }
     }
+
+    fn inline_svg(&self, url: &str) -> Option<String> {
+        let path = tree_file(self.tree, self.page_path, self.source, url, is_svg)?;
+        svg_data_url(self.tree.get(&path)?)
+    }
+}
+
+/// `data:` URL of an SVG small enough to inline, for `<img src>` only.
+pub(crate) fn svg_data_url(bytes: &[u8]) -> Option<String> {
+    (bytes.len() <= MAX_INLINE_SVG_BYTES)
+        .then(|| format!("data:image/svg+xml;base64,{}", super::layout::base64_std(bytes)))
+}
+
+/// The SVG file of the tree a local URL names (for logos: from docs.json at the root).
+pub(crate) fn svg_path(tree: &SourceTree, page_path: &str, source: &str, url: &str) -> Option<String> {
+    tree_file(tree, page_path, source, url, is_svg)
+}
+
+fn is_svg(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".svg") && is_safe_path(path)
+}
+
+/// A `data:` URL of a raster or SVG image: shown by `<img>`, which runs no script.
+fn is_data_image(url: &str) -> bool {
+    let lower = url.get(..24).unwrap_or(url).to_ascii_lowercase();
+    ["data:image/png", "data:image/jpeg", "data:image/gif", "data:image/webp", "data:image/svg+xml"]
+        .iter()
+        .any(|prefix| lower.starts_with(prefix))
 }
 
 /// Output file of a page: `a/b` -> `a/b.html`.
@@ -218,6 +272,17 @@ pub(crate) fn asset_path(
     source: &str,
     url: &str,
 ) -> Option<String> {
+    tree_file(tree, page_path, source, url, is_copyable)
+}
+
+/// The tree file a local URL names that `accept` takes, tried as [`asset_path`] describes.
+fn tree_file(
+    tree: &SourceTree,
+    page_path: &str,
+    source: &str,
+    url: &str,
+    accept: fn(&str) -> bool,
+) -> Option<String> {
     let url = url.trim();
     if url.is_empty() || url.starts_with('#') || url.starts_with("//") || scheme(url).is_some() {
         return None;
@@ -228,16 +293,17 @@ pub(crate) fn asset_path(
     candidates
         .into_iter()
         .flatten()
-        .find(|candidate| is_copyable(candidate) && tree.contains_key(candidate.as_str()))
+        .find(|candidate| accept(candidate) && tree.contains_key(candidate.as_str()))
 }
 
-/// Whether a tree file may be copied into the bundle as an asset.
+/// Whether a tree file may be copied into the bundle as an asset: a passive file type (see
+/// [`PASSIVE_EXTENSIONS`]) outside the export's own folder.
 pub(crate) fn is_copyable(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    !(lower.ends_with(".mdx") || lower.ends_with(".md"))
-        && path != "docs.json"
-        && !path.starts_with(&format!("{STATIC_DIR}/"))
-        && is_safe_path(path)
+    let passive = lower
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| PASSIVE_EXTENSIONS.contains(&ext));
+    passive && !path.starts_with(&format!("{STATIC_DIR}/")) && is_safe_path(path)
 }
 
 /// Relative path with `/` segments only, none empty, `.` or `..`: safe as a tar entry name.
@@ -268,8 +334,25 @@ pub(crate) fn relative(from: &str, to: &str) -> String {
     for _ in common..from_dir.len() {
         out.push_str("../");
     }
-    out.push_str(&encode_path(&to_parts[common..].join("/")));
+    let rest = encode_path(&to_parts[common..].join("/"));
+    if out.is_empty() {
+        return unambiguous(rest);
+    }
+    out.push_str(&rest);
     out
+}
+
+/// A relative URL that no browser reads as a scheme or a host: RFC 3986 4.2 says a relative path
+/// whose first segment holds `:` (`javascript:x.html`) must start with `./`, and one starting with
+/// `//` would name a host. Page paths cannot hold either (see `docs::page_path`); this holds for
+/// every relative URL the export writes all the same.
+pub(crate) fn unambiguous(relative: String) -> String {
+    let first = relative.split(['/', '?', '#']).next().unwrap_or("");
+    if first.contains(':') || relative.starts_with("//") || relative.starts_with('\\') {
+        format!("./{relative}")
+    } else {
+        relative
+    }
 }
 
 /// Percent-encodes what may not stand in a URL path (spaces, `#`, `?`, non-ASCII).
@@ -414,6 +497,22 @@ mod tests {
         assert_eq!(absolute("d.io", "index"), "https://d.io/");
         assert_eq!(absolute("d.io", "es/index"), "https://d.io/es");
         assert_eq!(absolute("d.io", "a/b c"), "https://d.io/a/b%20c");
+    }
+
+    #[test]
+    fn relative_urls_are_never_read_as_a_scheme() {
+        let pages = pages(&["index", "javascript:alert(1)", "a/data:x"]);
+        let tree = tree(&[]);
+        let linker = Linker::new("index", "index.mdx", &pages, &tree, "d.io");
+        assert_eq!(linker.page("javascript:alert(1)"), "./javascript:alert(1).html");
+        assert_eq!(linker.href("./javascript:alert(1)"), "./javascript:alert(1).html");
+        assert_eq!(linker.href("javascript:alert(1)"), "#");
+        assert_eq!(linker.href("a/data:x"), "a/data:x.html");
+        let inner = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
+        assert_eq!(inner.href("data:x"), "#");
+        assert_eq!(inner.href("./data:x"), "./data:x.html");
+        assert_eq!(unambiguous("a:b/c".into()), "./a:b/c");
+        assert_eq!(unambiguous("a/b:c".into()), "a/b:c");
     }
 
     #[test]

@@ -62,6 +62,10 @@ struct Suppress {
     name: String,
     out_len: usize,
     stack_len: usize,
+    /// `Renderer::buffer` when it began: `out_len` measures that buffer only. A heading swaps in
+    /// its own buffer, so a `<script>` opened in a heading may close after the swap back; cutting
+    /// the page's buffer at the heading buffer's length would then cut a tag in half.
+    buffer: usize,
 }
 
 struct Renderer<'a> {
@@ -70,6 +74,8 @@ struct Renderer<'a> {
     out: String,
     stack: Vec<Open>,
     suppress: Option<Suppress>,
+    /// Counts swaps of `out` (headings render into their own buffer).
+    buffer: usize,
     slugs: Slugger,
     headings: Vec<Heading>,
     snippets: Snippets<'a>,
@@ -121,6 +127,7 @@ impl<'a> Renderer<'a> {
             out: String::new(),
             stack: Vec::new(),
             suppress: None,
+            buffer: 0,
             slugs: Slugger::default(),
             headings: Vec::new(),
             snippets: Snippets::new(tree),
@@ -170,6 +177,7 @@ impl<'a> Renderer<'a> {
                 name: tag.name.to_owned(),
                 out_len: self.out.len(),
                 stack_len: self.stack.len() + 1,
+                buffer: self.buffer,
             });
         }
         self.stack.push(Open {
@@ -184,7 +192,9 @@ impl<'a> Renderer<'a> {
         };
         if let Some(s) = &self.suppress {
             if s.name == name && pos + 1 == s.stack_len {
-                self.out.truncate(s.out_len);
+                if s.buffer == self.buffer {
+                    self.out.truncate(s.out_len);
+                }
                 self.stack.truncate(s.stack_len);
                 self.suppress = None;
             }
@@ -340,6 +350,7 @@ impl<'a> Renderer<'a> {
                 // The heading is written into its own buffer: its id is known only at its end.
                 self.mark();
                 let saved = std::mem::take(&mut self.out);
+                self.buffer += 1;
                 st.heading = Some((saved, Inline::default()));
             }
             MdTag::BlockQuote(kind) => {
@@ -457,6 +468,7 @@ impl<'a> Renderer<'a> {
                 self.close_to_mark();
                 if let Some((saved, mut inline)) = st.heading.take() {
                     let inner = std::mem::replace(&mut self.out, saved);
+                    self.buffer += 1;
                     self.heading(level as u8, &inner, &mut inline);
                 }
             }
@@ -547,7 +559,7 @@ impl<'a> Renderer<'a> {
 
     fn image(&mut self, src: &str, alt: &str) {
         match self.links.media(src) {
-            Media::Local(src) => {
+            Media::Local(src) | Media::ImageOnly { src, .. } => {
                 self.out.push_str("<img loading=\"lazy\"");
                 attr(&mut self.out, "src", &src);
                 attr(&mut self.out, "alt", alt);

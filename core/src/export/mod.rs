@@ -22,7 +22,9 @@
 //!   also get `_static/contents/<n>-<tab>.html`, listing every page of the tab.
 //! - `_static/site.css` (docs.json colours, light and dark themes), `_static/site.js` (theme toggle,
 //!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
-//!   [`search_index`]), and the tree files pages reference (images, downloads), at their tree paths.
+//!   [`search_index`]), and the tree files pages reference as media or downloads, at their tree
+//!   paths: passive types only (`links::PASSIVE_EXTENSIONS`); `.html`, `.js` and other active files
+//!   are never copied, SVG images are inlined into `<img>` as `data:` URLs (see [`links`]).
 //! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files), and
 //!   `llms.txt` and `llms-full.txt` at the root (see [`crate::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
@@ -58,6 +60,12 @@ mod plan;
 mod playground;
 pub mod search_index;
 
+#[cfg(test)]
+mod active_content;
+#[cfg(test)]
+mod hostile_tests;
+#[cfg(test)]
+mod render_fuzz;
 #[cfg(test)]
 mod tests;
 

@@ -154,6 +154,8 @@ fn parse_document(path: &str, bytes: &[u8]) -> Option<Value> {
         return serde_json::from_slice(bytes).ok();
     }
     let text = std::str::from_utf8(bytes).ok()?;
+    // Publish refused YAML whose aliases expand past the bound; a tree stored before that is skipped.
+    crate::docs::yaml_budget::check_alias_expansion(text).ok()?;
     let docs = yaml_rust2::YamlLoader::load_from_str(text).ok()?;
     docs.into_iter().next().map(frontmatter::to_json)
 }

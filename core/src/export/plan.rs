@@ -349,12 +349,7 @@ impl ExportPlan {
         for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
             assets::referenced(page, tree, &mut referenced);
         }
-        let brand = [
-            &self.brand.logo_light,
-            &self.brand.logo_dark,
-            &self.brand.favicon,
-        ];
-        referenced.extend(brand.into_iter().flatten().cloned());
+        referenced.extend(self.brand.files().cloned());
         let taken: BTreeSet<String> = files
             .iter()
             .map(|f| f.path.clone())

@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use crate::docs::{Page, Site};
 
 use super::layout::SEARCH_DIR;
-use super::links::{encode_path, output_file};
+use super::links::{encode_path, output_file, unambiguous};
 use super::ExportFile;
 
 /// Documents per chunk file.
@@ -210,7 +210,7 @@ impl LanguageIndex {
     }
 
     fn add_page(&mut self, page: &Page) {
-        let url = encode_path(&output_file(&page.path));
+        let url = unambiguous(encode_path(&output_file(&page.path)));
         let mut prose = PAGE_TERMS;
         for (i, section) in page.sections.iter().enumerate() {
             if i > 0 && section.heading.is_empty() && section.text.is_empty() {

@@ -20,7 +20,7 @@ const FIXTURE: &str = concat!(
 const BATCH: usize = 100;
 const MTIME: u64 = 1_700_000_000;
 
-fn options() -> ExportOptions {
+pub(super) fn options() -> ExportOptions {
     ExportOptions {
         version: None,
         paths: None,
@@ -31,7 +31,7 @@ fn options() -> ExportOptions {
 }
 
 /// Pages in batches and the finishing files, as files and as the concatenated bundle.
-fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) -> (Vec<ExportFile>, Vec<u8>) {
+pub(super) fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) -> (Vec<ExportFile>, Vec<u8>) {
     let plan = ExportPlan::new(site, tree, options).unwrap();
     let mut files = Vec::new();
     let mut bundle = Vec::new();
@@ -252,11 +252,15 @@ fn fixture_exports_a_complete_self_contained_site() {
         "sitemap.xml",
         "_static/site.css",
         "_static/site.js",
-        "logo/light.svg",
-        "logo/dark.svg",
     ] {
         assert!(paths.contains(required), "missing {required}");
     }
+    // SVGs run script when opened as documents: the logos are inlined into `<img>`, never files.
+    assert!(!paths.iter().any(|p| p.to_ascii_lowercase().ends_with(".svg")), "an SVG was copied");
+    assert!(
+        text_of(by_path["index.html"]).contains("<img class=\"logo logo-light\" src=\"data:image/svg+xml;base64,"),
+        "the light logo is not inlined"
+    );
 
     // Page by page: no raw components, links resolve, nothing from other hosts, anchors = search anchors.
     let mut problems = Vec::new();

@@ -1,0 +1,64 @@
+//! Hostile docs through the whole export: nothing in the bundle runs script, and only passive
+//! files of the upload are copied.
+
+use super::active_content::find_active;
+use super::tests::{export, options};
+use super::*;
+use crate::docs::archive::tree;
+use crate::docs::build_site;
+
+const SVG: &str = r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script><circle r="4"/></svg>"#;
+
+#[test]
+fn the_bundle_copies_only_passive_files_and_runs_nothing() {
+    let guide = "# Guide\n\n[x](./javascript:alert(1)) [y](javascript:alert(1)) [z](JaVaScRiPt:alert(1))\n\
+        [d](data:text/html,<script>alert(1)</script>) [v](vbscript:msgbox)\n\n\
+        ![pic](/images/pic.png) ![vector](/images/evil.svg)\n\n\
+        [page](/evil.html) [code](/evil.js) [vector](/images/evil.svg) [pdf](/files/f.pdf)\n\n\
+        <img src=\"/evil.html\" onerror=\"alert(1)\" />\n\n<a href=\"javascript:alert(1)\" onclick=\"alert(1)\">a</a>\n\n\
+        <script>alert(1)</script>\n\n<Card title=\"c\" href=\"javascript:alert(1)\" img=\"/images/evil.svg\" />\n";
+    let tree = tree(&[
+        (
+            "docs.json",
+            r#"{"name": "Evil", "logo": "/images/evil.svg", "favicon": "/evil.html",
+                "navigation": {"tabs": [{"tab": "T", "href": "javascript:alert(1)"},
+                    {"tab": "Docs", "pages": ["index", "guide"]}]}}"#,
+        ),
+        ("index.mdx", "Home"),
+        ("guide.mdx", guide),
+        ("evil.html", "<script>alert(document.domain)</script>"),
+        ("evil.js", "alert(document.domain)"),
+        ("images/evil.svg", SVG),
+        ("images/pic.png", "png"),
+        ("files/f.pdf", "pdf"),
+    ]);
+    let site = build_site(&tree).unwrap();
+    let (files, _) = export(&site, &tree, &options());
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"images/pic.png") && paths.contains(&"files/f.pdf"), "{paths:?}");
+    for active in ["evil.html", "evil.js", "images/evil.svg"] {
+        assert!(!paths.contains(&active), "{active} was copied");
+    }
+    let shell_scripts = shell_scripts(&files);
+    let allowed: Vec<&str> = shell_scripts.iter().map(String::as_str).collect();
+    for file in files.iter().filter(|f| f.path.ends_with(".html")) {
+        let html = String::from_utf8_lossy(&file.bytes);
+        assert_eq!(find_active(&html, &allowed), None, "{}", file.path);
+    }
+    let guide_html = files.iter().find(|f| f.path == "guide.html").unwrap();
+    let guide_html = String::from_utf8_lossy(&guide_html.bytes);
+    assert!(guide_html.contains("src=\"data:image/svg+xml;base64,"), "the SVG image is inlined");
+    for file in files.iter().filter(|f| f.path.ends_with(".md") || f.path.starts_with("llms")) {
+        let text = String::from_utf8_lossy(&file.bytes).to_ascii_lowercase();
+        assert!(!text.contains("](javascript:") && !text.contains("](data:"), "{}", file.path);
+    }
+}
+
+/// The `<script …>` openings of the page shell (theme boot, site script), as the 404 page has them.
+fn shell_scripts(files: &[ExportFile]) -> Vec<String> {
+    let page = files.iter().find(|f| f.path == "404.html").unwrap();
+    let html = String::from_utf8_lossy(&page.bytes);
+    html.match_indices("<script")
+        .map(|(i, _)| html[i..i + html[i..].find('>').unwrap() + 1].to_owned())
+        .collect()
+}

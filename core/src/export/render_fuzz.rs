@@ -1,0 +1,53 @@
+//! Fuzzing the MDX -> HTML renderer (see `crate::fuzz`): whatever a page holds, the HTML of its
+//! body holds no script, no event handler attribute and no URL that runs script
+//! (`active_content` is the oracle).
+
+use proptest::prelude::*;
+
+use super::active_content::find_active;
+use super::links::Linker;
+use super::markdown::render_mdx;
+use crate::docs::archive::tree;
+use crate::fuzz::{default_cases, text_from};
+
+const MDX_TOKENS: &[&str] = &[
+    "<script>", "</script>", "<img src=", "<a href=", "\"", "'", " onerror=", " onclick=", " on", "=",
+    "javascript:", "JaVaScRiPt:", "java\tscript:", "&#106;", "&colon;", "data:text/html,", "data:image/svg+xml,",
+    "vbscript:", "./", "/", "x", "alert(1)", ">", "<", "/>", "\n", "\n\n", "  ", "[x](", "](", ")", "![i](",
+    "<Card href=", "<Card img=", "<Frame>", "</Frame>", "<iframe src=", "<svg>", "<style>", "<object data=",
+    "<video poster=", "<source src=", "{", "}", "{\"", "`", "```", "<!--", "-->", "# ", "<div style=",
+    "url(", "expression(", "<Tab title=", "</Tab>", "<Tabs>", "</Tabs>", "<base href=", "<meta http-equiv=",
+    "<form action=", "<button formaction=", "import X from './s.mdx'\n", "<X />", "&", "&amp;", "<br>",
+    "<Note>", "</Note>", "srcdoc=", "<details>", "<summary>", "\\", "evil.svg", "evil.html", "pic.png",
+];
+
+proptest! {
+    #![proptest_config(default_cases(256))]
+
+    #[test]
+    fn fuzz_mdx_renderer(body in text_from(MDX_TOKENS, 40)) {
+        let t = tree(&[
+            ("s.mdx", "<script>alert(1)</script> [s](javascript:alert(1))"),
+            ("evil.svg", "<svg><script>alert(1)</script></svg>"),
+            ("evil.html", "<script>alert(1)</script>"),
+            ("pic.png", "png"),
+        ]);
+        let pages = [("index".to_owned(), "index.html".to_owned()), ("a/b".to_owned(), "a/b.html".to_owned())]
+            .into_iter()
+            .collect();
+        let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
+        let html = render_mdx(&body, "a/b.mdx", &t, &links).html;
+        prop_assert_eq!(find_active(&html, &[]), None, "{}", html);
+    }
+}
+
+
+/// Found by this fuzzer: a heading holding an unterminated inline tag, then `<script>` blocks.
+#[test]
+fn heading_with_an_unterminated_tag_then_scripts_runs_nothing() {
+    let t = tree(&[]);
+    let pages = std::collections::BTreeMap::new();
+    let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
+    let html = render_mdx("# <img src=\"<script>\n<script></script><script>", "a/b.mdx", &t, &links).html;
+    assert_eq!(find_active(&html, &[]), None, "{html}");
+}
