@@ -139,6 +139,18 @@ test('malformed JSON-RPC gets the spec\'s error codes; notifications 202; GET 40
   assert.match(preflight.headers.get('access-control-allow-headers'), /Mcp-Protocol-Version/);
 });
 
+test('the MCP endpoint and llms.txt count against the assistant\'s rate limits, with its headers', async () => {
+  const remaining = (res) => Number(res.headers.get('ratelimit-remaining'));
+  const one = await rpc({ jsonrpc: '2.0', id: 1, method: 'ping' }, { version: '2025-11-25' });
+  const two = await rpc({ jsonrpc: '2.0', id: 2, method: 'ping' }, { version: '2025-11-25' });
+  const three = await call('GET', `/discovery/v1/llms/${t.domain}/llms.txt`, { token: t.assistantKey });
+  for (const res of [one, two, three]) {
+    assert.equal(res.status, 200);
+    assert.ok(Number.isInteger(remaining(res)) && res.headers.get('ratelimit-limit'), 'RateLimit headers');
+  }
+  assert.ok(remaining(two) < remaining(one) && remaining(three) < remaining(two), 'each request counts');
+});
+
 test('revision negotiation: 2025-03-26 clients get their revision and batches; later ones no batches', async () => {
   const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } } });
   assert.equal(init.body.result.protocolVersion, '2025-03-26');

@@ -229,6 +229,16 @@ test('a 429 is a typed error with retryAfter, and is retried after Retry-After w
   await assert.rejects(impatient.search('q'), (e) => e.status === 429);
 });
 
+test('v2: the thread id is taken from message metadata when no x-thread-id header arrives', async () => {
+  const client = new AssistantClient({ baseUrl: contract.baseUrl, domain: 'metadata-only.example.com', apiKey: 'svc_dsc_x', protocol: 'v2' });
+  const first = await client.sendMessage('Hi?').result;
+  assert.equal(first.text, 'Hello.');
+  assert.equal(first.threadId, 'thr_from_metadata');
+  assert.equal(client.threadId, 'thr_from_metadata');
+  await client.sendMessage('And then?').result;
+  assert.equal(contract.bodies.at(-1).threadId, 'thr_from_metadata', 'the follow-up continues the thread');
+});
+
 // --- StaticExportClient
 
 test('StaticExportClient refuses to run in a browser page unless allowed', () => {

@@ -11,6 +11,7 @@ const json = (res, status, body, headers = {}) => {
 export async function startContractServer() {
   const jobs = new Map();
   const requests = [];
+  const bodies = [];
   const searched = new Set();
   const server = createServer(async (req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -25,6 +26,20 @@ export async function startContractServer() {
         return json(res, 429, { error: 'slow down', code: 'rate_limited' }, { 'retry-after': '1' });
       }
       return json(res, 200, []);
+    }
+    if (req.url === '/discovery/v2/assistant/metadata-only.example.com/message') {
+      // A v2 answer whose thread id travels only in message metadata (no x-thread-id header, as
+      // behind a proxy that drops unknown headers); the follow-up names it in its body.
+      const { threadId } = JSON.parse(body);
+      bodies.push(JSON.parse(body));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunks = [
+        { type: 'start', messageId: 'msg_meta', messageMetadata: { threadId: threadId ?? 'thr_from_metadata' } },
+        { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Hello.' }, { type: 'text-end', id: 't' },
+        { type: 'finish', messageMetadata: { threadId: threadId ?? 'thr_from_metadata' } },
+      ];
+      res.end(`${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}: keep-alive\n\ndata: [DONE]\n\n`);
+      return;
     }
     if (!auth.startsWith('Bearer svc_') || auth.startsWith('Bearer svc_dsc_')) {
       return json(res, 401, { error: 'admin key required', code: 'unauthorized' });
@@ -56,5 +71,5 @@ export async function startContractServer() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${server.address().port}`;
-  return { baseUrl, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { baseUrl, requests, bodies, close: () => new Promise((resolve) => server.close(resolve)) };
 }

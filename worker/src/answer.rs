@@ -1,5 +1,7 @@
-//! One answer being generated: retrieval is done, the [`AnswerJob`] says everything else. Run by the
-//! request that asked (`wait_until`), or, for a resumable v2 answer, by the chat's Durable Object
+//! One answer being generated: the [`AnswerJob`] says what was checked before the response began
+//! (the thread, the live site, the backend); retrieval runs after the first part has gone out, so a
+//! client (and any proxy between) sees bytes at once, however long the index takes to read. Run by
+//! the request that asked (`wait_until`), or, for a resumable v2 answer, by the chat's Durable Object
 //! ([`crate::durable::chat`]), which journals the bytes for every reader.
 
 use std::cell::Cell;
@@ -16,7 +18,7 @@ use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{AssistantRequest, Role};
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use futures_channel::mpsc;
-use worker::Env;
+use worker::{Delay, Env};
 
 use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
@@ -24,27 +26,26 @@ use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
 use crate::random::random_id;
-use crate::sites::live_index;
+use crate::sites::{self, live_index};
 use crate::threads;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
 
-/// Everything an answer needs once the request is validated and retrieval has run.
+/// Everything an answer needs once the request is validated: what can refuse it with a status code
+/// is settled; retrieval is the generation's first step.
 #[derive(Debug, Clone)]
 pub struct AnswerJob {
     pub message_id: String,
     pub started_ms: u64,
     pub request: AssistantRequest,
-    pub passages: Vec<Passage>,
-    /// The question with what a follow-up leaves implicit ("and how long is it valid?").
-    pub query_text: String,
     pub thread: AppendRequest,
     pub request_id: String,
 }
 
-/// Everything before generation: the thread (which must be this owner's), retrieval from the live
-/// index, the backend. Run by the request, or by the chat's object for a resumable answer.
+/// Everything before the response: the thread (which must be this owner's), a live site for the
+/// caller (404 otherwise), the backend. Run by the request, or by the chat's object for a resumable
+/// answer.
 pub async fn prepare(
     env: &Env,
     org_id: &str,
@@ -68,15 +69,12 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    let (_, index) = live_index(env, domain, org_id).await?;
-    let (query_text, passages) = retrieve(&index, &request, domain);
+    sites::require_live(env, domain, org_id).await?;
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,
         started_ms,
         request,
-        passages,
-        query_text,
         thread: AppendRequest {
             thread_id,
             org_id: org_id.to_string(),
@@ -121,8 +119,8 @@ impl Generation {
             first_text_ms: None,
             session: AnswerSession::new(protocol, job.message_id, job.thread.thread_id.clone()),
             request: job.request,
-            passages: job.passages,
-            query_text: job.query_text,
+            passages: Vec::new(),
+            query_text: String::new(),
             thread: job.thread,
             request_id: job.request_id,
             sender,
@@ -153,6 +151,12 @@ impl Generation {
     pub async fn run(mut self) -> Option<CompletedAnswer> {
         let start = self.session.start();
         if !self.send(start) {
+            return None;
+        }
+        if let Err(err) = self.retrieve().await {
+            log_failure(&self.request_id, &format!("retrieval failed: {err:?}"));
+            let part = self.session.fail("the answer could not be completed: the docs could not be searched");
+            self.send(part);
             return None;
         }
         let delivered = match self.backend.clone() {
@@ -186,6 +190,26 @@ impl Generation {
                 None
             }
         }
+    }
+
+    /// The passages from the live index (read after the start part went out), and one log line with
+    /// how long that took.
+    async fn retrieve(&mut self) -> ApiResult<()> {
+        let started = now_ms();
+        if let Some(delay) = test_retrieval_delay(&self.env) {
+            Delay::from(delay).await;
+        }
+        let (_, index) = live_index(&self.env, &self.thread.domain, &self.thread.org_id).await?;
+        (self.query_text, self.passages) = retrieve(&index, &self.request, &self.thread.domain);
+        let line = serde_json::json!({
+            "event": "retrieval",
+            "requestId": self.request_id,
+            "durationMs": now_ms().saturating_sub(started),
+            "passages": self.passages.len(),
+            "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
+        });
+        worker::console_log!("{line}");
+        Ok(())
     }
 
     /// False when the client went away.
@@ -302,6 +326,13 @@ impl Generation {
             None => Err(ApiError::Internal("thread disappeared while answering".into())),
         }
     }
+}
+
+/// Test-only (`TEST_RETRIEVAL_DELAY_MS`, never set in wrangler.toml): holds retrieval back so a test
+/// can see the first bytes arrive before it ends.
+fn test_retrieval_delay(env: &Env) -> Option<Duration> {
+    let ms: u64 = crate::config::text(env, "TEST_RETRIEVAL_DELAY_MS")?.trim().parse().ok()?;
+    Some(Duration::from_millis(ms.min(30_000)))
 }
 
 /// False once the client has gone.

@@ -80,6 +80,24 @@ pub async fn current_version(bucket: &Bucket, domain: &str, org_id: &str) -> Api
     Ok(version.readable_by(org_id).then_some(version))
 }
 
+/// 404 unless `org_id` has a live version of `domain`: checked before an answer's response starts,
+/// while retrieval itself runs after its first bytes. A fresh cached index answers without R2.
+pub async fn require_live(env: &Env, domain: &str, org_id: &str) -> ApiResult<()> {
+    let now = now_ms();
+    let fresh = INDEXES.with(|cache| {
+        cache.borrow().get(domain).is_some_and(|c| {
+            now.saturating_sub(c.checked_ms) < POINTER_TTL_MS && c.version.readable_by(org_id)
+        })
+    });
+    if fresh {
+        return Ok(());
+    }
+    match current_version(&bucket(env)?, domain, org_id).await? {
+        Some(_) => Ok(()),
+        None => Err(ApiError::NotFound(format!("no docs are published for {domain}"))),
+    }
+}
+
 /// The publish id `domain`'s pointer names, whoever published it (the retention sweep keeps it).
 pub async fn live_publish_id(bucket: &Bucket, domain: &str) -> ApiResult<Option<String>> {
     let Some(object) = bucket.get(current_key(domain)).execute().await? else {
