@@ -367,6 +367,18 @@ test('an air-gapped worker switches search and the assistant off, in its endpoin
     const assistant = await call('POST', `/discovery/v2/assistant/${own.domain}/message`, { base, token: own.assistantKey, json: message });
     assert.equal(assistant.status, 404);
     assert.equal(assistant.body.code, 'feature_disabled');
+    // The MCP server's tools are search and the assistant: with both off, so is the route; llms.txt
+    // follows search.
+    const mcp = await call('POST', `/discovery/v1/mcp/${own.domain}`, {
+      base,
+      token: own.assistantKey,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(mcp.status, 404, mcp.text);
+    assert.equal(mcp.body.code, 'feature_disabled');
+    const llms = await call('GET', `/discovery/v1/llms/${own.domain}/llms.txt`, { base, token: own.assistantKey });
+    assert.equal(llms.body.code, 'feature_disabled');
 
     // Served by docs-edge-serve: the manifest records the switches, the pages have no search box.
     // The server air-gapped too: the worker is declared internal, search and the assistant stay off.
