@@ -257,6 +257,7 @@ mod tests {
             page_count: 1,
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
+            beacon_endpoint: None,
         };
         let files = vec![
             ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },
@@ -302,3 +303,4 @@ mod tests {
         assert_eq!(fs::read_dir(&sites).unwrap().count(), 0);
     }
 }
+
