@@ -166,6 +166,11 @@ test('a server with analytics off keeps the bundle\'s beacon in: its policy drop
   try {
     const health = await quiet.waitFor((h) => h.jobId === first.job.jobId, 'the bundle');
     assert.deepEqual([health.pages.analytics, health.pages.playground], [false, false]);
+    // The bundle does carry a beacon (the manifest says where it posts), and the cloud server above
+    // lets it through.
+    const manifest = await (await fetch(`${quiet.url}/_docs-edge/manifest.json`)).json();
+    assert.ok(manifest.beaconEndpoint.endsWith(`/discovery/v1/analytics/${t.domain}/events`), manifest.beaconEndpoint);
+    assert.equal((await serve.health()).pages.analytics, true);
     const res = await fetch(`${quiet.url}/quickstart`);
     assert.equal(res.headers.get('content-security-policy'), health.pages.contentSecurityPolicy);
     assert.match(res.headers.get('content-security-policy'), /connect-src 'self';/);
