@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_URL, ROOT_TOKEN, call, tenant } from './support/api.mjs';
+import { BASE_URL, ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
@@ -199,5 +199,21 @@ test('with analytics and the playground off, the bundle has neither', { timeout:
     body: JSON.stringify({ events: [{ type: 'pageview', path: '/' }] }),
     headers: { 'content-type': 'text/plain' },
   });
-  assert.equal(events.status, 404);
+  assertError(events, 404, 'feature_disabled');
+  // Every analytics endpoint is off, the CSV included, and feedback too: a rating would be stored
+  // for a report nobody can read.
+  assertError(await call('GET', `/v1/analytics/${tn.domain}`, { base: off.baseUrl, token: tn.adminKey }), 404, 'feature_disabled');
+  assertError(await call('GET', `/v1/analytics/${tn.domain}/conversations.csv`, { base: off.baseUrl, token: tn.adminKey }), 404, 'feature_disabled');
+  const question = { fp: 'anonymous', messages: [{ id: 'm1', role: 'user', content: 'publish', parts: [{ type: 'text', text: 'publish' }] }] };
+  const answer = await call('POST', `/discovery/v2/assistant/${tn.domain}/message`, { base: off.baseUrl, token: tn.assistantKey, json: question });
+  assert.equal(answer.status, 200, 'the assistant itself stays on');
+  const messageId = answer.text.match(/"messageId":"([^"]+)"/)?.[1];
+  assert.ok(messageId, answer.text);
+  const feedback = await call('POST', `/discovery/v1/assistant/${tn.domain}/feedback`, {
+    base: off.baseUrl,
+    token: tn.assistantKey,
+    json: { threadId: answer.headers.get('x-thread-id'), messageId, rating: 'up' },
+  });
+  assertError(feedback, 404, 'feature_disabled');
+  assert.match(feedback.body.error, /analytics/);
 });

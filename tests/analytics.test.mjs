@@ -162,17 +162,22 @@ test('the retention job deletes rows older than ANALYTICS_RETENTION_DAYS and kee
   const old = Date.UTC(2020, 0, 2);
   sqlite(
     `INSERT INTO events (org_id, domain, created_at, day, kind, path) VALUES ('${t.org.orgId}', '${t.domain}', ${old}, '2020-01-02', 'pageview', 'old-page');` +
-    `INSERT INTO feedback (message_id, thread_id, org_id, domain, rating, created_at, day) VALUES ('msg_old_${t.org.orgId}', 'thr_old', '${t.org.orgId}', '${t.domain}', 'up', ${old}, '2020-01-02');`,
+    `INSERT INTO feedback (message_id, thread_id, org_id, domain, rating, created_at, day) VALUES ('msg_old_${t.org.orgId}', 'thr_old', '${t.org.orgId}', '${t.domain}', 'up', ${old}, '2020-01-02');` +
+    // The answer rows hold questions and answer text: the rows retention matters most for.
+    `INSERT INTO answers (message_id, thread_id, org_id, domain, created_at, day, question, question_key, answer, scores, sources, found, backend, first_byte_ms, total_ms, fingerprint, new_thread) VALUES ('msg_old_${t.org.orgId}', 'thr_old', '${t.org.orgId}', '${t.domain}', ${old}, '2020-01-02', 'An old question?', 'an old question', 'An old answer.', '[]', '[]', 0, 'extractive', 5, 9, NULL, 1);`,
   );
   const window = '?from=2020-01-01&to=2020-01-03';
   const before = (await report(window)).body.totals;
-  assert.deepEqual([before.pageViews, before.feedbackUp], [1, 1]);
+  assert.deepEqual([before.pageViews, before.feedbackUp, before.questions], [1, 1, 1]);
+  const csv = (range) => call('GET', `/v1/analytics/${t.domain}/conversations.csv${range}`, { token: t.adminKey });
+  assert.match((await csv(window)).text, /An old question\?/);
 
   const res = await fetch(`${BASE_URL}/__scheduled?cron=${encodeURIComponent('17 3 * * *')}`);
   assert.equal(res.status, 200, await res.text());
 
   const after = (await report(window)).body.totals;
-  assert.deepEqual([after.pageViews, after.feedbackUp], [0, 0]);
+  assert.deepEqual([after.pageViews, after.feedbackUp, after.questions], [0, 0, 0]);
+  assert.doesNotMatch((await csv(window)).text, /An old question/);
   const recent = (await report()).body.totals;
   assert.equal(recent.questions, 5);
   assert.equal(recent.pageViews, 3);

@@ -97,3 +97,25 @@ test('IPv6 clients count by their /64', async () => {
   assert.match(sameNetwork.body.error, /client IP/);
   assert.equal((await searchFrom(t, '2001:db8:7:8::1')).status, 200);
 });
+
+test('the beacon endpoint is limited per IP with counters of its own, apart from the assistant\'s', async () => {
+  const t = await tenant({ base: worker.baseUrl });
+  assert.equal((await publishFolder(t.domain, t.adminKey, undefined, { base: worker.baseUrl })).status, 200);
+  const beaconFrom = (ip) => call('POST', `/discovery/v1/analytics/${t.domain}/events`, {
+    base: worker.baseUrl,
+    body: JSON.stringify({ events: [{ type: 'pageview', path: '/' }] }),
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'cf-connecting-ip': ip },
+  });
+  const remaining = [];
+  for (let i = 0; i < IP_LIMIT; i++) {
+    const res = await beaconFrom('203.0.113.90');
+    assert.ok(res.status < 300, `beacon ${i}: ${res.status} ${res.text}`);
+    remaining.push(Number(res.headers.get('ratelimit-remaining')));
+  }
+  assert.deepEqual(remaining, [2, 1, 0]);
+  const refused = await beaconFrom('203.0.113.90');
+  assertError(refused, 429, 'rate_limited');
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+  // The beacons used up only their own bucket: the same IP still has its search allowance.
+  assert.equal((await searchFrom(t, '203.0.113.90')).status, 200);
+});

@@ -155,6 +155,50 @@ test('the export, served by docs-edge-serve, works in Chromium with every other 
   }
 });
 
+test('a server with analytics off keeps the bundle\'s beacon in: its policy drops the beacon origin', async () => {
+  // The same bundle (exported with analytics on) on a server whose own deployment has analytics off:
+  // the first test lets the beacon through because there the server's switches allow it.
+  const quiet = await startServe({
+    config: { static_export: { enabled: true, bundle_url: first.link.bundleUrl, sha256: first.link.sha256 } },
+    env: { FEATURE_ANALYTICS: 'false' },
+  });
+  const browser = await launchChromium();
+  try {
+    const health = await quiet.waitFor((h) => h.jobId === first.job.jobId, 'the bundle');
+    assert.deepEqual([health.pages.analytics, health.pages.playground], [false, false]);
+    // The bundle does carry a beacon (the manifest says where it posts), and the cloud server above
+    // lets it through.
+    const manifest = await (await fetch(`${quiet.url}/_docs-edge/manifest.json`)).json();
+    assert.ok(manifest.beaconEndpoint.endsWith(`/discovery/v1/analytics/${t.domain}/events`), manifest.beaconEndpoint);
+    assert.equal((await serve.health()).pages.analytics, true);
+    const res = await fetch(`${quiet.url}/quickstart`);
+    assert.equal(res.headers.get('content-security-policy'), health.pages.contentSecurityPolicy);
+    assert.match(res.headers.get('content-security-policy'), /connect-src 'self';/);
+    const context = await browser.newContext();
+    const own = new URL(quiet.url).host;
+    const outside = [];
+    // Every other host blocked, the service's included: nothing may even be attempted.
+    await context.route('**/*', (route) => {
+      if (new URL(route.request().url()).host === own) return route.continue();
+      outside.push(route.request().url());
+      return route.abort('blockedbyclient');
+    });
+    const page = await context.newPage();
+    const refused = [];
+    page.on('console', (msg) => { if (/Content Security Policy/.test(msg.text())) refused.push(msg.text()); });
+    for (const path of ['/', '/quickstart']) {
+      assert.equal((await page.goto(`${quiet.url}${path}`)).status(), 200);
+      await page.waitForLoadState('load');
+    }
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    assert.deepEqual(outside, [], 'no request left for the beacon host or any other');
+    assert.ok(refused.some((m) => m.includes('/analytics/')), `the browser refused the beacon: ${refused.join(' | ')}`);
+  } finally {
+    await browser.close();
+    await quiet.remove();
+  }
+});
+
 test('static hosting: content types, ETag, Range, HEAD, compression, caching and security headers', async () => {
   const res = await fetch(`${serve.url}/quickstart`, { headers: { 'accept-encoding': 'gzip' } });
   assert.equal(res.status, 200);
@@ -367,6 +411,18 @@ test('an air-gapped worker switches search and the assistant off, in its endpoin
     const assistant = await call('POST', `/discovery/v2/assistant/${own.domain}/message`, { base, token: own.assistantKey, json: message });
     assert.equal(assistant.status, 404);
     assert.equal(assistant.body.code, 'feature_disabled');
+    // The MCP server's tools are search and the assistant: with both off, so is the route; llms.txt
+    // follows search.
+    const mcp = await call('POST', `/discovery/v1/mcp/${own.domain}`, {
+      base,
+      token: own.assistantKey,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(mcp.status, 404, mcp.text);
+    assert.equal(mcp.body.code, 'feature_disabled');
+    const llms = await call('GET', `/discovery/v1/llms/${own.domain}/llms.txt`, { base, token: own.assistantKey });
+    assert.equal(llms.body.code, 'feature_disabled');
 
     // Served by docs-edge-serve: the manifest records the switches, the pages have no search box.
     // The server air-gapped too: the worker is declared internal, search and the assistant stay off.

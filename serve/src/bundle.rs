@@ -257,6 +257,7 @@ mod tests {
             page_count: 1,
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
+            beacon_endpoint: None,
         };
         let files = vec![
             ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },
@@ -300,5 +301,157 @@ mod tests {
         fs::write(&archive, tampered).unwrap();
         assert!(unpack(&archive, "00", &sites, &config(None)).is_err());
         assert_eq!(fs::read_dir(&sites).unwrap().count(), 0);
+    }
+}
+
+/// The download against a local HTTP server misbehaving on purpose: each failure must leave the
+/// bundle being served (and the cached archive) as they were.
+#[cfg(test)]
+mod download_tests {
+    use std::convert::Infallible;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use axum::body::Body;
+    use axum::extract::State as AxumState;
+    use axum::http::{header, StatusCode};
+    use axum::response::{IntoResponse, Response};
+    use axum::routing::get;
+    use axum::Router;
+    use futures_util::stream;
+
+    use crate::state::State;
+    use crate::testing::{bundle_bytes, config_with, manifest, scratch};
+
+    const CAP: u64 = 64 * 1024;
+
+    struct Origin {
+        good: Vec<u8>,
+        hits: [AtomicUsize; 4],
+    }
+
+    fn hit(origin: &Origin, i: usize) -> usize {
+        origin.hits[i].fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// `/good`: a valid bundle; `/big-length`: over the cap, announced by Content-Length;
+    /// `/big-chunked`: over the cap, chunked (no length); `/flaky`: 503 once, then the bundle;
+    /// `/gone`: 403 (an expired link); `/stall`: a few bytes, then nothing.
+    async fn origin() -> (String, Arc<Origin>) {
+        let good = bundle_bytes(&manifest("se_good000000000000"), &[("index.html", b"<p>good</p>")]);
+        let origin = Arc::new(Origin { good, hits: Default::default() });
+        let big = || vec![7u8; CAP as usize + 1];
+        let app = Router::new()
+            .route("/good", get(|AxumState(o): AxumState<Arc<Origin>>| async move { o.good.clone() }))
+            .route("/big-length", get(move || async move { big() }))
+            .route(
+                "/big-chunked",
+                get(|| async {
+                    // Many small chunks and no Content-Length: only counting the bytes can stop it.
+                    let chunks = stream::iter((0..(CAP / 1024 + 8)).map(|_| Ok::<_, Infallible>(vec![7u8; 1024])));
+                    Body::from_stream(chunks)
+                }),
+            )
+            .route(
+                "/flaky",
+                get(|AxumState(o): AxumState<Arc<Origin>>| async move {
+                    if hit(&o, 0) == 1 {
+                        StatusCode::SERVICE_UNAVAILABLE.into_response()
+                    } else {
+                        o.good.clone().into_response()
+                    }
+                }),
+            )
+            .route(
+                "/gone",
+                get(|AxumState(o): AxumState<Arc<Origin>>| async move {
+                    hit(&o, 1);
+                    StatusCode::FORBIDDEN
+                }),
+            )
+            .route(
+                "/stall",
+                get(|AxumState(o): AxumState<Arc<Origin>>| async move {
+                    hit(&o, 2);
+                    let first = stream::once(async { Ok::<_, Infallible>(vec![0x1f, 0x8b]) });
+                    let body = Body::from_stream(futures_util::StreamExt::chain(first, stream::pending()));
+                    Response::builder().header(header::CONTENT_LENGTH, "4096").body(body).unwrap()
+                }),
+            )
+            .with_state(origin.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (base, origin)
+    }
+
+    /// A server state with a 1 s timeout, two attempts and the cap, already serving `/good`.
+    async fn serving_good(name: &str, base: &str) -> State {
+        let vars = [
+            ("DOCS_EDGE_MAX_BUNDLE_BYTES", "65536"),
+            ("DOCS_EDGE_DOWNLOAD_TIMEOUT_SECS", "1"),
+            ("DOCS_EDGE_DOWNLOAD_ATTEMPTS", "2"),
+        ];
+        let state = State::new(config_with(&vars, &scratch(name)), None).unwrap();
+        state.load_url(&format!("{base}/good"), None).await.unwrap();
+        state
+    }
+
+    fn still_good(state: &State) {
+        let active = state.active().expect("a bundle is still served");
+        assert_eq!(active.bundle.manifest.job_id, "se_good000000000000");
+        let cached = state.config().cache_dir.join(super::CACHED_ARCHIVE);
+        assert_eq!(super::file_sha256(&cached).unwrap(), active.bundle.sha256, "the cached archive is the good one");
+    }
+
+    #[tokio::test]
+    async fn over_the_cap_is_refused_with_or_without_a_content_length() {
+        let (base, _) = origin().await;
+        let state = serving_good("cap", &base).await;
+        for path in ["/big-length", "/big-chunked"] {
+            let err = state.load_url(&format!("{base}{path}"), None).await.unwrap_err();
+            assert!(err.contains("larger than max_bundle_bytes"), "{path}: {err}");
+            assert!(!err.contains("after"), "{path}: a size refusal is not retried: {err}");
+            still_good(&state);
+            assert_eq!(state.health().last_refresh_error.as_deref(), Some(err.as_str()));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_5xx_is_retried_and_then_succeeds() {
+        let (base, origin) = origin().await;
+        let state = State::new(
+            config_with(&[("DOCS_EDGE_DOWNLOAD_ATTEMPTS", "3"), ("DOCS_EDGE_DOWNLOAD_TIMEOUT_SECS", "5")], &scratch("flaky")),
+            None,
+        )
+        .unwrap();
+        state.load_url(&format!("{base}/flaky"), None).await.unwrap();
+        assert_eq!(origin.hits[0].load(Ordering::SeqCst), 2, "one 503, then the bundle");
+        assert_eq!(state.active().unwrap().bundle.manifest.job_id, "se_good000000000000");
+        assert_eq!(state.health().last_refresh_error, None);
+    }
+
+    #[tokio::test]
+    async fn a_4xx_is_not_retried() {
+        let (base, origin) = origin().await;
+        let state = serving_good("gone", &base).await;
+        let err = state.load_url(&format!("{base}/gone"), None).await.unwrap_err();
+        assert!(err.contains("403"), "{err}");
+        assert_eq!(origin.hits[1].load(Ordering::SeqCst), 1, "an expired link is asked once");
+        still_good(&state);
+    }
+
+    #[tokio::test]
+    async fn a_stalled_body_hits_the_timeout_on_every_attempt() {
+        let (base, origin) = origin().await;
+        let state = serving_good("stall", &base).await;
+        let started = Instant::now();
+        let err = state.load_url(&format!("{base}/stall"), None).await.unwrap_err();
+        assert!(err.contains("timed out") && err.contains("after 2 attempts"), "{err}");
+        assert_eq!(origin.hits[2].load(Ordering::SeqCst), 2);
+        // Two 1 s timeouts and one backoff of 1 s, not the origin's "forever".
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+        still_good(&state);
     }
 }

@@ -15,6 +15,9 @@ pub struct Config {
     pub assistant: Assistant,
     pub limits: Limits,
     pub deployment: Deployment,
+    /// `INTERNAL_HOSTS`: what an air-gapped deployment may reach (the bundle link, the export API,
+    /// and the host its pages' beacon posts to).
+    pub internal_hosts: String,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -196,6 +199,7 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         assistant: Assistant { enabled: assistant_enabled, key_hashes },
         limits,
         deployment,
+        internal_hosts: internal,
     })
 }
 

@@ -10,6 +10,8 @@ mod discovery;
 mod refresh;
 mod state;
 mod static_site;
+#[cfg(test)]
+mod testing;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,8 +51,6 @@ fn read_config(path: Option<&std::path::Path>) -> Result<config::Config, String>
 }
 
 async fn run() -> Result<(), String> {
-    // One TLS backend for the client, chosen here (ring: no C toolchain beyond cc).
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let path = config_path()?;
     let config = read_config(path.as_deref())?;
     let listen = config.listen.clone();
@@ -60,6 +60,15 @@ async fn run() -> Result<(), String> {
     tokio::spawn(refresh::run(state.clone()));
     tokio::spawn(reload_on_sighup(state.clone()));
 
+    let app = app(state.clone());
+    let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("listen {listen}: {e}"))?;
+    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);
+    eprintln!("{}", serde_json::json!({"event": "listening", "address": local}));
+    axum::serve(listener, app).await.map_err(|e| format!("server: {e}"))
+}
+
+/// Every route: health, the discovery API, and the bundle's files; compressed when the client accepts.
+fn app(state: Arc<State>) -> Router {
     let compression = CompressionLayer::new().gzip(true).br(true).compress_when(
         DefaultPredicate::new()
             .and(NotForContentType::const_new("application/gzip"))
@@ -68,16 +77,12 @@ async fn run() -> Result<(), String> {
                 !headers.contains_key(axum::http::header::CONTENT_RANGE)
             }),
     );
-    let app = Router::new()
+    Router::new()
         .route("/_docs-edge/health", get(health))
         .merge(discovery::router())
         .fallback(static_site::serve)
         .layer(compression)
-        .with_state(state.clone());
-    let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("listen {listen}: {e}"))?;
-    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(listen);
-    eprintln!("{}", serde_json::json!({"event": "listening", "address": local}));
-    axum::serve(listener, app).await.map_err(|e| format!("server: {e}"))
+        .with_state(state)
 }
 
 async fn health(axum::extract::State(state): axum::extract::State<Arc<State>>) -> Json<state::Health> {
@@ -113,5 +118,76 @@ async fn reload_on_sighup(state: Arc<State>) {
             }
             Err(err) => state.record_error(format!("SIGHUP: configuration kept: {err}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::{to_bytes, Body};
+    use axum::http::{header, Request, StatusCode};
+    use tower::ServiceExt;
+
+    use super::*;
+    use crate::testing::{config_with, manifest, scratch, serving};
+
+    const PAGE: &str = "<!doctype html><html><head><title>Guide</title></head><body>";
+
+    fn site(name: &str, vars: &[(&str, &str)]) -> Router {
+        let guide = format!("{PAGE}{}</body></html>", "<p>Publish your docs with one upload.</p>".repeat(60));
+        let mut m = manifest("se_0123456789abcdef");
+        m.beacon_endpoint = Some("https://api.example.com/discovery/v1/analytics/docs.example.com/events".into());
+        let files: [(&str, &[u8]); 3] = [("index.html", b"<p>home</p>"), ("guide.html", guide.as_bytes()), ("dir/index.html", b"<p>dir index</p>")];
+        app(serving(config_with(vars, &scratch(name)), &m, &files))
+    }
+
+    async fn get(app: &Router, path: &str, headers: &[(&str, &str)]) -> axum::response::Response {
+        let mut req = Request::get(path);
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        app.clone().oneshot(req.body(Body::empty()).unwrap()).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn brotli_when_accepted_and_identity_otherwise() {
+        let app = site("brotli", &[]);
+        let plain = get(&app, "/guide", &[]).await;
+        assert_eq!(plain.status(), StatusCode::OK);
+        assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+        let plain = to_bytes(plain.into_body(), usize::MAX).await.unwrap();
+        let br = get(&app, "/guide", &[("accept-encoding", "br")]).await;
+        assert_eq!(br.status(), StatusCode::OK);
+        assert_eq!(br.headers().get(header::CONTENT_ENCODING).unwrap(), "br");
+        let squeezed = to_bytes(br.into_body(), usize::MAX).await.unwrap();
+        assert!(!squeezed.is_empty() && squeezed.len() < plain.len() / 4, "{} of {}", squeezed.len(), plain.len());
+        // A client that offers only gzip gets gzip.
+        let gzip = get(&app, "/guide", &[("accept-encoding", "gzip")]).await;
+        assert_eq!(gzip.headers().get(header::CONTENT_ENCODING).unwrap(), "gzip");
+    }
+
+    #[tokio::test]
+    async fn a_directory_url_serves_its_index() {
+        let app = site("dir", &[]);
+        let res = get(&app, "/dir/", &[]).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        assert!(res.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"));
+        assert_eq!(to_bytes(res.into_body(), usize::MAX).await.unwrap(), "<p>dir index</p>");
+        let root = get(&app, "/", &[]).await;
+        assert_eq!(to_bytes(root.into_body(), usize::MAX).await.unwrap(), "<p>home</p>");
+    }
+
+    #[tokio::test]
+    async fn the_policy_and_health_follow_this_servers_switches() {
+        let csp = |res: &axum::response::Response| res.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_string();
+        let on = site("policy-on", &[]);
+        assert!(csp(&get(&on, "/guide", &[]).await).contains("connect-src 'self' https: http:;"));
+        let off = site("policy-off", &[("FEATURE_ANALYTICS", "false")]);
+        let policy = csp(&get(&off, "/guide", &[]).await);
+        assert!(policy.contains("connect-src 'self';"), "{policy}");
+        let health = get(&off, "/_docs-edge/health", &[]).await;
+        let health: serde_json::Value = serde_json::from_slice(&to_bytes(health.into_body(), usize::MAX).await.unwrap()).unwrap();
+        assert_eq!(health["pages"]["analytics"], false);
+        assert_eq!(health["pages"]["playground"], false);
+        assert_eq!(health["pages"]["contentSecurityPolicy"], policy);
     }
 }

@@ -53,10 +53,16 @@ pub struct Health {
     pub last_attempt_at: Option<String>,
     pub last_refresh_error: Option<String>,
     pub deployment: docs_edge_core::deployment::Deployment,
+    /// What the live bundle's pages may do under this server's switches (`analytics`: the beacon
+    /// may post, `playground`: the panel may call out) and the policy sent with them.
+    pub pages: Option<crate::static_site::PagePolicy>,
 }
 
 impl State {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, String> {
+        // One TLS backend for the client (ring: no C toolchain beyond cc). Installed here, where the
+        // client is built, because reqwest panics without one; a second install is a no-op.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .connect_timeout(std::time::Duration::from_secs(15))
             .redirect(reqwest::redirect::Policy::limited(5))
@@ -89,6 +95,7 @@ impl State {
 
     pub fn health(&self) -> Health {
         let active = self.active();
+        let config = self.config();
         let manifest = active.as_ref().map(|a| &a.bundle.manifest);
         Health {
             status: if active.is_some() { "ok" } else { "no_bundle" },
@@ -102,7 +109,8 @@ impl State {
             source: active.as_ref().map(|a| a.source),
             last_attempt_at: self.last_attempt_at.read().ok().and_then(|e| e.clone()),
             last_refresh_error: self.last_error.read().ok().and_then(|e| e.clone()),
-            deployment: self.config().deployment,
+            deployment: config.deployment,
+            pages: manifest.map(|m| crate::static_site::page_policy(m, &config)),
         }
     }
 
@@ -181,7 +189,7 @@ impl State {
         }
     }
 
-    fn activate(&self, config: &Config, bundle: Unpacked, source: Source) {
+    pub(crate) fn activate(&self, config: &Config, bundle: Unpacked, source: Source) {
         let dir = bundle.dir.clone();
         let active = Arc::new(Active { bundle, loaded_at: now_iso(), source });
         eprintln!(

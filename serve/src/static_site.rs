@@ -2,10 +2,11 @@
 //! `/` → `index.html`), `404.html` with status 404, and from tower-http's `ServeDir` content types,
 //! `Range`, `HEAD` and `Last-Modified`. Here: `ETag`/`If-None-Match` (the bundle's hash: a file
 //! changes only with the bundle), `Cache-Control` (revalidate HTML and unhashed assets, keep hashed
-//! ones a year) and the security headers, with a CSP the exported pages satisfy.
+//! ones a year) and the security headers, with a CSP the exported pages satisfy, narrowed by this
+//! server's own analytics and playground switches ([`page_policy`]).
 
 use std::path::Path;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State as AxumState};
@@ -16,15 +17,44 @@ use percent_encoding::percent_decode_str;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
-use docs_edge_core::export::{content_security_policy, PageExtras};
+use docs_edge_core::deployment::outbound_allowed;
+use docs_edge_core::export::{content_security_policy, BundleManifest, PageExtras};
 
+use crate::config::Config;
 use crate::state::State;
 
-/// For bundles whose manifest records no policy: the strict one of pages without extras.
-static DEFAULT_CSP: LazyLock<HeaderValue> = LazyLock::new(|| {
-    HeaderValue::from_str(&content_security_policy(&PageExtras::default()))
-        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
-});
+/// What the served pages may do beyond this origin, and the `Content-Security-Policy` that holds them
+/// to it. The pages were rendered with the exporting deployment's switches; this server's own switches
+/// can only take away. The policy is the enforcement: the bundle's files are served as they are.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PagePolicy {
+    /// The analytics beacon may reach its endpoint.
+    pub analytics: bool,
+    /// The "Try it" panel may call any http(s) server.
+    pub playground: bool,
+    pub content_security_policy: String,
+}
+
+/// The policy for `manifest`'s pages on this server:
+/// - the beacon only when the bundle has one, this server's analytics switch is on and, air-gapped,
+///   the beacon's host is in `INTERNAL_HOSTS` (an air-gapped site sends nothing outside);
+/// - the playground only when the bundle has it and this server's playground switch is on;
+/// - and when the beacon is refused, no playground either: the playground's `connect-src https: http:`
+///   would let the beacon through, and a policy cannot allow every host but one. A switched-off
+///   beacon must stay off; the panel then says its calls were blocked.
+pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
+    let deployment = &config.deployment;
+    let bundle_beacon = manifest.beacon_endpoint.as_deref().filter(|_| manifest.features.analytics);
+    let beacon = bundle_beacon.filter(|url| {
+        deployment.features.analytics
+            && outbound_allowed(deployment.kind, "the beacon endpoint", Some(url), &config.internal_hosts).is_ok()
+    });
+    let beacon_refused = bundle_beacon.is_some() && beacon.is_none();
+    let playground = manifest.features.playground && deployment.features.playground && !beacon_refused;
+    let extras = PageExtras { beacon_endpoint: beacon.map(str::to_string), playground };
+    PagePolicy { analytics: beacon.is_some(), playground, content_security_policy: content_security_policy(&extras) }
+}
 
 pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) -> Response {
     if req.method() != Method::GET && req.method() != Method::HEAD {
@@ -74,9 +104,9 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
-    let recorded = &active.bundle.manifest.content_security_policy;
-    let csp = (!recorded.is_empty()).then(|| HeaderValue::from_str(recorded).ok()).flatten();
-    headers.insert(header::CONTENT_SECURITY_POLICY, csp.unwrap_or_else(|| DEFAULT_CSP.clone()));
+    let policy = page_policy(&active.bundle.manifest, &state.config());
+    let csp = HeaderValue::from_str(&policy.content_security_policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, csp);
     res
 }
 
@@ -157,5 +187,67 @@ mod tests {
         assert_eq!(map("/guides/missing"), None);
         assert_eq!(map("/guides/../outside"), None);
         assert_eq!(map("/_static/site.css"), None);
+    }
+}
+
+#[cfg(test)]
+mod policy_tests {
+    use super::*;
+    use crate::testing::{config_with, manifest, scratch};
+
+    const BEACON: &str = "https://api.example.com:8443/discovery/v1/analytics/docs.example.com/events";
+
+    fn policy(bundle: (bool, bool), vars: &[(&str, &str)]) -> PagePolicy {
+        let mut m = manifest("se_0123456789abcdef");
+        m.features.analytics = bundle.0;
+        m.features.playground = bundle.1;
+        m.beacon_endpoint = bundle.0.then(|| BEACON.to_string());
+        page_policy(&m, &config_with(vars, &scratch("policy")))
+    }
+
+    fn connect(p: &PagePolicy) -> &str {
+        let csp = p.content_security_policy.as_str();
+        let start = csp.find("connect-src").unwrap();
+        &csp[start..start + csp[start..].find(';').unwrap()]
+    }
+
+    #[test]
+    fn the_bundles_extras_stand_while_this_server_allows_them() {
+        let both = policy((true, true), &[]);
+        assert!(both.analytics && both.playground);
+        assert_eq!(connect(&both), "connect-src 'self' https: http:");
+        let beacon_only = policy((true, false), &[]);
+        assert_eq!(connect(&beacon_only), "connect-src 'self' https://api.example.com:8443");
+        // The server's switches cannot add what the bundle lacks.
+        assert_eq!(connect(&policy((false, false), &[])), "connect-src 'self'");
+    }
+
+    #[test]
+    fn analytics_off_here_takes_the_beacon_origin_and_any_wildcard_away() {
+        let off = policy((true, true), &[("FEATURE_ANALYTICS", "false")]);
+        assert!(!off.analytics && !off.playground, "{off:?}");
+        assert_eq!(connect(&off), "connect-src 'self'");
+        let client_hosted = policy((true, false), &[("DEPLOYMENT_KIND", "client-hosted")]);
+        assert_eq!(connect(&client_hosted), "connect-src 'self'");
+    }
+
+    #[test]
+    fn playground_off_here_means_no_arbitrary_connect() {
+        let p = policy((true, true), &[("FEATURE_PLAYGROUND", "false")]);
+        assert!(p.analytics && !p.playground);
+        assert_eq!(connect(&p), "connect-src 'self' https://api.example.com:8443");
+        let p = policy((false, true), &[("FEATURE_PLAYGROUND", "false")]);
+        assert_eq!(connect(&p), "connect-src 'self'");
+    }
+
+    #[test]
+    fn air_gapped_sends_the_beacon_only_to_an_internal_host() {
+        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("FEATURE_ANALYTICS", "true"), ("FEATURE_PLAYGROUND", "true")];
+        let outside = policy((true, true), &gapped);
+        assert!(!outside.analytics && !outside.playground);
+        assert_eq!(connect(&outside), "connect-src 'self'");
+        let declared = [gapped[0], gapped[1], gapped[2], ("INTERNAL_HOSTS", "api.example.com:8443")];
+        let inside = policy((true, true), &declared);
+        assert!(inside.analytics && inside.playground);
     }
 }

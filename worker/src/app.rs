@@ -5,7 +5,7 @@ use worker::{Context, Env, Request, Response};
 use crate::clock::now_ms;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
-use crate::router::{match_route, Matched, Route};
+use crate::router::{match_route, Gate, Matched, Route};
 use crate::{cors, http, random, routes};
 
 /// Everything a handler gets: one shape for all of them, so the router stays a table.
@@ -75,8 +75,10 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
 }
 
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
-    if let Some(feature) = call.matched.route.feature() {
-        if !crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features.enabled(feature) {
+    let gate = call.matched.route.gate();
+    if gate != Gate::Open {
+        let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+        if let Some(feature) = gate.refused(&features) {
             return Err(ApiError::FeatureDisabled(feature));
         }
     }

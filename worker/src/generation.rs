@@ -7,7 +7,7 @@
 //! the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
-use docs_edge_core::deployment::outbound_allowed;
+use docs_edge_core::deployment::{outbound_allowed, DeploymentKind};
 use docs_edge_core::assistant::providers::{
     anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
     AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
@@ -71,6 +71,13 @@ impl Backend {
         if !matches!(name.as_str(), "extractive") {
             // Air-gapped: no outbound request, so an LLM only at an address declared internal.
             let kind = crate::config::deployment(env).map_err(ApiError::Internal)?.kind;
+            if kind == DeploymentKind::AirGapped && name == "workers-ai" {
+                // The binding runs the model on Cloudflare's network whatever LLM_BASE_URL says, so
+                // no INTERNAL_HOSTS entry can make it internal.
+                return Err(ApiError::Internal(
+                    "ASSISTANT_BACKEND=workers-ai: the Workers AI binding always calls Cloudflare's network (it never uses LLM_BASE_URL), which an air-gapped deployment forbids; use openai or anthropic with an internal LLM_BASE_URL, or extractive".into(),
+                ));
+            }
             let internal = text(env, "INTERNAL_HOSTS").unwrap_or_default();
             outbound_allowed(kind, "LLM_BASE_URL", text(env, "LLM_BASE_URL").as_deref(), &internal)
                 .map_err(|rule| ApiError::Internal(format!("ASSISTANT_BACKEND={name}: {rule}")))?;

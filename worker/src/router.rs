@@ -3,7 +3,7 @@
 //! `{name}` in a pattern captures one path segment. The table also answers 405 with `Allow`, and the
 //! API reference test reads it to prove the OpenAPI document lists exactly these routes.
 
-use docs_edge_core::deployment::Feature;
+use docs_edge_core::deployment::{Feature, Features};
 
 use crate::error::ApiError;
 
@@ -79,17 +79,52 @@ pub const ROUTES: &[(&str, &str, Route)] = &[
 ];
 
 impl Route {
-    /// The feature of the deployment table the route belongs to; off, the route answers 404
-    /// `feature_disabled`. The API playground has no route: it is a panel in exported pages.
-    pub fn feature(self) -> Option<Feature> {
+    /// The switches of the deployment table the route needs; when the gate refuses, the route
+    /// answers 404 `feature_disabled`. The API playground has no route: it is a panel in exported
+    /// pages.
+    pub fn gate(self) -> Gate {
+        use Feature::*;
         match self {
-            Route::Search | Route::Page => Some(Feature::Search),
-            Route::AssistantV1 | Route::AssistantV2 | Route::AssistantV2Resume | Route::AssistantV2Stop | Route::GetThread => Some(Feature::Assistant),
-            Route::AnalyticsEvents | Route::AnalyticsReport => Some(Feature::Analytics),
-            Route::StartExport | Route::GetExport | Route::CancelExport | Route::CreateBundle | Route::DownloadBundle => {
-                Some(Feature::StaticExport)
+            // llms.txt and llms-full.txt are the site's pages for agents, read from the published
+            // Markdown like `/discovery/v1/page`: they follow search.
+            Route::Search | Route::Page | Route::LlmsTxt | Route::LlmsFullTxt => Gate::All(&[Search]),
+            Route::AssistantV1 | Route::AssistantV2 | Route::AssistantV2Resume | Route::AssistantV2Stop | Route::GetThread => {
+                Gate::All(&[Assistant])
             }
-            _ => None,
+            // The MCP server's tools are search and get_page (search) and ask (the assistant): the
+            // route is there while either is on, and offers only the tools whose switch is on.
+            Route::Mcp => Gate::Any(&[Search, Assistant]),
+            Route::AnalyticsEvents | Route::AnalyticsReport | Route::ConversationsCsv => Gate::All(&[Analytics]),
+            // A rating is stored in the analytics database and read only by the analytics report
+            // and CSV: with analytics off it would be written for nobody (and analytics off promises
+            // no rows), so the endpoint is off too; it rates an assistant answer, so it needs that.
+            Route::Feedback => Gate::All(&[Assistant, Analytics]),
+            Route::StartExport | Route::GetExport | Route::CancelExport | Route::CreateBundle | Route::DownloadBundle => {
+                Gate::All(&[StaticExport])
+            }
+            _ => Gate::Open,
+        }
+    }
+}
+
+/// What a route needs of the deployment's switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    Open,
+    /// Every one of these on.
+    All(&'static [Feature]),
+    /// At least one of these on.
+    Any(&'static [Feature]),
+}
+
+impl Gate {
+    /// The switched-off feature to name in the 404, or `None` when the route may run.
+    pub fn refused(self, features: &Features) -> Option<Feature> {
+        match self {
+            Gate::Open => None,
+            Gate::All(needed) => needed.iter().copied().find(|f| !features.enabled(*f)),
+            Gate::Any(needed) if needed.iter().any(|f| features.enabled(*f)) => None,
+            Gate::Any(needed) => needed.first().copied(),
         }
     }
 }

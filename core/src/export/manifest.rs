@@ -34,6 +34,12 @@ pub struct BundleManifest {
     /// server sends it with every file. Empty in bundles made before it was recorded.
     #[serde(default)]
     pub content_security_policy: String,
+    /// Where the pages' analytics beacon posts (`None`: the pages carry no beacon). A server
+    /// hosting the bundle needs it to build its own policy: its switches may forbid the beacon that
+    /// the exporting deployment allowed (docs-edge-serve with analytics off, or air-gapped with the
+    /// beacon's host not internal). Absent in bundles made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_endpoint: Option<String>,
 }
 
 impl BundleManifest {
@@ -68,6 +74,7 @@ mod tests {
             page_count: 3,
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
+            beacon_endpoint: Some("https://api.example.com/discovery/v1/analytics/docs.example.com/events".into()),
         };
         let file = manifest.to_file();
         assert_eq!(file.path, MANIFEST_FILE);

@@ -33,6 +33,12 @@ pub struct ServerInfo<'a> {
     pub domain: &'a str,
     /// The service version.
     pub version: &'a str,
+    /// Which of the deployment's switches are on: `search` offers the `search` and `get_page` tools,
+    /// `assistant` the `ask` tool. A switched-off tool is left out of `tools/list` and `initialize`'s
+    /// instructions, and calling it is a -32602 error (as for an unknown tool), so a client never
+    /// sees a tool it cannot use.
+    pub search: bool,
+    pub assistant: bool,
 }
 
 /// Answers one message: a reply, a tool call for the caller to run, or nothing (notifications and

@@ -188,12 +188,21 @@ fn initialize(id: &Value, params: Option<&Value>, server: &ServerInfo<'_>) -> Re
                 "title": format!("{site} documentation"),
                 "version": server.version,
             },
-            "instructions": format!(
-                "Documentation of {site} ({domain}). Use `search` to find the pages about a topic, `get_page` to read one page as Markdown, and `ask` for an answer written from the documentation with its sources. Cite page URLs when you use them.",
-                domain = server.domain
-            ),
+            "instructions": instructions(site, server),
         }),
     )
+}
+
+/// What the model is told about the tools: only those the deployment's switches offer.
+fn instructions(site: &str, server: &ServerInfo<'_>) -> String {
+    let mut uses = Vec::new();
+    if server.search {
+        uses.push("`search` to find the pages about a topic, `get_page` to read one page as Markdown");
+    }
+    if server.assistant {
+        uses.push("`ask` for an answer written from the documentation with its sources");
+    }
+    format!("Documentation of {site} ({}). Use {}. Cite page URLs when you use them.", server.domain, uses.join(", and "))
 }
 
 pub(crate) fn result(id: &Value, result: Value) -> Reply {

@@ -2,7 +2,8 @@ use serde_json::{json, Value};
 
 use super::*;
 
-const SERVER: ServerInfo<'static> = ServerInfo { site_name: "Acme", domain: "docs.acme.dev", version: "0.1.0" };
+const SERVER: ServerInfo<'static> =
+    ServerInfo { site_name: "Acme", domain: "docs.acme.dev", version: "0.1.0", search: true, assistant: true };
 
 fn one(body: &str, version: &str) -> Step {
     let incoming = parse_body(body.as_bytes(), version).expect("parses");
@@ -159,4 +160,36 @@ fn the_schemas_state_the_limits_the_server_enforces() {
     let ask = |q: String| one(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"question": q}}}).to_string(), "2025-06-18");
     assert!(matches!(ask("q".repeat(max_question)), Step::Call { .. }));
     assert!(matches!(ask("q".repeat(max_question + 1)), Step::Reply(_)));
+}
+
+#[test]
+fn switched_off_features_take_their_tools_away() {
+    let list = |server: &ServerInfo<'_>| -> Vec<String> {
+        let incoming = parse_body(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, "2025-11-25").unwrap();
+        let Step::Reply(reply) = handle(&incoming.messages[0], "2025-11-25", server) else { panic!("a reply") };
+        reply["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect()
+    };
+    let call = |server: &ServerInfo<'_>, name: &str, args: Value| -> Step {
+        let body = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":name,"arguments":args}}).to_string();
+        let incoming = parse_body(body.as_bytes(), "2025-11-25").unwrap();
+        handle(&incoming.messages[0], "2025-11-25", server)
+    };
+    let no_assistant = ServerInfo { assistant: false, ..SERVER };
+    assert_eq!(list(&no_assistant), ["search", "get_page"]);
+    let refused = call(&no_assistant, "ask", json!({"question": "how?"}));
+    let Step::Reply(refused) = refused else { panic!("ask must not run: {refused:?}") };
+    assert_eq!(refused["error"]["code"], -32602);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("switched off"), "{refused}");
+    assert!(matches!(call(&no_assistant, "search", json!({"query": "x"})), Step::Call { .. }));
+
+    let no_search = ServerInfo { search: false, ..SERVER };
+    assert_eq!(list(&no_search), ["ask"]);
+    for (name, args) in [("search", json!({"query": "x"})), ("get_page", json!({"path": "a"}))] {
+        assert!(matches!(call(&no_search, name, args), Step::Reply(r) if r["error"]["code"] == -32602), "{name}");
+    }
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#;
+    let incoming = parse_body(init.as_bytes(), "2025-11-25").unwrap();
+    let Step::Reply(init) = handle(&incoming.messages[0], "2025-11-25", &no_search) else { panic!("a reply") };
+    let text = init["result"]["instructions"].as_str().unwrap();
+    assert!(text.contains("`ask`") && !text.contains("`search`") && !text.contains("get_page"), "{text}");
 }

@@ -107,6 +107,7 @@ pub(crate) fn definitions(version: &str, server: &ServerInfo<'_>) -> Value {
     let mut tools: Value = serde_json::from_str(DEFINITIONS).unwrap_or_else(|_| Value::Array(Vec::new()));
     fill(&mut tools, &[("{site}", site), ("{domain}", server.domain)]);
     if let Some(list) = tools.as_array_mut() {
+        list.retain(|tool| tool.get("name").and_then(Value::as_str).is_some_and(|name| tool_enabled(name, server)));
         for tool in list.iter_mut().filter_map(Value::as_object_mut) {
             if !has_structured_output(version) {
                 // `title` and `outputSchema` arrived in 2025-06-18.
@@ -131,11 +132,33 @@ fn fill(value: &mut Value, names: &[(&str, &str)]) {
     }
 }
 
+/// Whether the deployment's switches offer the tool `name` (unknown names: true, so they get the
+/// unknown-tool error). `search` and `get_page` read the search index (search); `ask` is the assistant.
+pub(crate) fn tool_enabled(name: &str, server: &ServerInfo<'_>) -> bool {
+    match name {
+        "search" | "get_page" => server.search,
+        "ask" => server.assistant,
+        _ => true,
+    }
+}
+
+/// The offered tools' names, for messages.
+pub(crate) fn enabled_names(server: &ServerInfo<'_>) -> Vec<&'static str> {
+    ["search", "get_page", "ask"].into_iter().filter(|name| tool_enabled(name, server)).collect()
+}
+
 pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerInfo<'_>) -> Result<ToolCall, ArgError> {
     let name = params
         .and_then(|p| p.get("name"))
         .and_then(Value::as_str)
         .ok_or_else(|| ArgError::Protocol("`name` (a string) is required".into()))?;
+    if !tool_enabled(name, server) {
+        let feature = if name == "ask" { "assistant" } else { "search" };
+        return Err(ArgError::Protocol(format!(
+            "tool `{name}` is switched off on this deployment (feature `{feature}`); tools: {}",
+            enabled_names(server).join(", ")
+        )));
+    }
     let empty = Value::Object(Map::new());
     let arguments = match params.and_then(|p| p.get("arguments")) {
         None | Some(Value::Null) => &empty,
@@ -172,8 +195,9 @@ pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerIn
     match read() {
         Ok(call) => Ok(call),
         Err(message) if message.is_empty() => Err(ArgError::Protocol(format!(
-            "unknown tool `{}` (tools: search, get_page, ask)",
-            name.chars().take(80).collect::<String>()
+            "unknown tool `{}` (tools: {})",
+            name.chars().take(80).collect::<String>(),
+            enabled_names(server).join(", ")
         ))),
         Err(message) => Err(argument_error(message)),
     }

@@ -413,6 +413,7 @@ impl ExportJob {
                 page_count: total,
                 features: record.features,
                 content_security_policy: content_security_policy(&record.extras),
+                beacon_endpoint: record.extras.beacon_endpoint.clone(),
             }
             .to_file(),
         );

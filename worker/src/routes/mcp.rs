@@ -31,7 +31,15 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
         Ok(incoming) => incoming,
         Err(reply) => return Ok(json_bytes_response(400, serde_json::to_vec(&reply)?, &[])),
     };
-    let server = ServerInfo { site_name: &caller.domain, domain: &caller.domain, version: env!("CARGO_PKG_VERSION") };
+    // The route's gate let it through with search or the assistant on; the tools follow each switch.
+    let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+    let server = ServerInfo {
+        site_name: &caller.domain,
+        domain: &caller.domain,
+        version: env!("CARGO_PKG_VERSION"),
+        search: features.search,
+        assistant: features.assistant,
+    };
     let mut replies: Vec<Value> = Vec::new();
     for message in &incoming.messages {
         match mcp::handle(message, version, &server) {

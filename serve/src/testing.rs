@@ -1,0 +1,64 @@
+//! Test helpers: configurations from a variable list, scratch directories, bundles built with core's
+//! own tar writer, and a state serving one.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use docs_edge_core::deployment::Features;
+use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, MANIFEST_FORMAT};
+
+use crate::config::Config;
+use crate::state::{Source, State};
+
+/// A configuration from the environment `vars` only (no file), its cache in `cache_dir`.
+pub fn config_with(vars: &[(&str, &str)], cache_dir: &std::path::Path) -> Config {
+    let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let mut config = crate::config::load(None, &|name| map.get(name).cloned()).expect("test configuration");
+    config.cache_dir = cache_dir.to_path_buf();
+    config
+}
+
+/// A fresh, empty directory of its own for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("serve-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+pub fn manifest(job_id: &str) -> BundleManifest {
+    BundleManifest {
+        format: MANIFEST_FORMAT,
+        domain: "docs.example.com".into(),
+        job_id: job_id.into(),
+        version: None,
+        publish_id: "p1".into(),
+        created_at: "2026-11-22T10:00:00.000Z".into(),
+        page_count: 1,
+        features: Features::default(),
+        content_security_policy: String::new(),
+        beacon_endpoint: None,
+    }
+}
+
+/// A `.tar.gz` bundle of `files` plus the manifest.
+pub fn bundle_bytes(manifest: &BundleManifest, files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut all: Vec<ExportFile> = files.iter().map(|(p, b)| ExportFile { path: (*p).into(), bytes: b.to_vec() }).collect();
+    all.push(manifest.to_file());
+    let mut out = tar_gz_member(&all, 1_700_000_000);
+    out.extend(tar_gz_trailer());
+    out
+}
+
+/// A state whose live bundle is `files` (unpacked as a load would), under `config`.
+pub fn serving(config: Config, manifest: &BundleManifest, files: &[(&str, &[u8])]) -> Arc<State> {
+    std::fs::create_dir_all(&config.cache_dir).expect("cache dir");
+    let archive = config.cache_dir.join("fixture.tar.gz");
+    std::fs::write(&archive, bundle_bytes(manifest, files)).expect("archive");
+    let sha = crate::bundle::file_sha256(&archive).expect("sha");
+    let unpacked = crate::bundle::unpack(&archive, &sha, &config.cache_dir.join("sites"), &config).expect("unpacks");
+    let state = Arc::new(State::new(config.clone(), None).expect("state"));
+    state.activate(&config, unpacked, Source::Fresh);
+    state
+}
