@@ -11,7 +11,7 @@ use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
-use docs_edge_core::assistant::offline::retrieve;
+use docs_edge_core::assistant::offline::{passages, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{AssistantRequest, Role};
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
@@ -24,7 +24,7 @@ use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
 use crate::random::random_id;
-use crate::sites::live_index;
+use crate::search_store;
 use crate::threads;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
@@ -68,8 +68,10 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    let (_, index) = live_index(env, domain, org_id).await?;
-    let (query_text, passages) = retrieve(&index, &request, domain);
+    let site = search_store::open(env, crate::config::search_cache_bytes(env), domain, org_id).await?;
+    let query_text = retrieval_text(&request);
+    let hits = site.search(&retrieval_search(&request, &query_text)).await?;
+    let passages = passages(hits, domain);
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,

@@ -18,7 +18,10 @@ pub mod shard;
 mod tokenize;
 
 pub use codec::{IndexError, FORMAT_VERSION};
-pub use discovery::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};
+pub use discovery::{
+    discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat, PageRequest,
+    SearchRequest,
+};
 pub use index::SearchIndex;
 pub use page::{PageDoc, PageEntry};
 pub(crate) use page::normalize_path;

@@ -70,8 +70,9 @@ impl SearchMeta {
         if shards == 0 || shards > MAX_SHARDS as usize {
             return Err(Inconsistent("shard count"));
         }
-        check_ends(&data.shard_ends, usize::MAX).ok_or(Inconsistent("shard offsets"))?;
-        check_ends(&data.block_ends, usize::MAX).ok_or(Inconsistent("block offsets"))?;
+        // Packs stay far below 4 GiB (a publish fits in one isolate); larger offsets are corruption.
+        check_ends(&data.shard_ends, u32::MAX as usize).ok_or(Inconsistent("shard offsets"))?;
+        check_ends(&data.block_ends, u32::MAX as usize).ok_or(Inconsistent("block offsets"))?;
         let starts = &data.block_starts;
         if starts.len() != data.block_ends.len()
             || starts.first().is_some_and(|&s| s != 0)

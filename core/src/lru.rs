@@ -1,0 +1,156 @@
+//! A cache bounded by bytes, evicting the least recently used entry: what an isolate keeps of the
+//! sites it serves (search meta, term shards, text blocks, live-version pointers). Each entry is
+//! charged the size its inserter states; values are shared (`Rc`), so an entry evicted while a
+//! request still holds it lives until that request ends, and the bound is on what the cache keeps.
+
+use std::collections::{BTreeMap, HashMap};
+
+pub struct ByteLru<V> {
+    capacity: usize,
+    bytes: usize,
+    tick: u64,
+    entries: HashMap<String, Entry<V>>,
+    /// Last use -> key, oldest first.
+    order: BTreeMap<u64, String>,
+    evictions: u64,
+}
+
+struct Entry<V> {
+    value: V,
+    bytes: usize,
+    used: u64,
+}
+
+impl<V: Clone> ByteLru<V> {
+    pub fn new(capacity: usize) -> Self {
+        ByteLru { capacity, bytes: 0, tick: 0, entries: HashMap::new(), order: BTreeMap::new(), evictions: 0 }
+    }
+
+    /// Changes the bound (a setting read per request), evicting down to it.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        self.shrink();
+    }
+
+    /// The value, now the most recently used.
+    pub fn get(&mut self, key: &str) -> Option<V> {
+        self.tick += 1;
+        let entry = self.entries.get_mut(key)?;
+        self.order.remove(&entry.used);
+        entry.used = self.tick;
+        self.order.insert(self.tick, key.to_string());
+        Some(entry.value.clone())
+    }
+
+    /// Stores `value` charged `bytes`, evicting least recently used entries past the bound. A value
+    /// larger than the whole bound is not kept (and evicts nothing).
+    pub fn insert(&mut self, key: &str, value: V, bytes: usize) {
+        self.remove(key);
+        if bytes > self.capacity {
+            return;
+        }
+        self.tick += 1;
+        self.entries.insert(key.to_string(), Entry { value, bytes, used: self.tick });
+        self.order.insert(self.tick, key.to_string());
+        self.bytes += bytes;
+        self.shrink();
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<V> {
+        let entry = self.entries.remove(key)?;
+        self.order.remove(&entry.used);
+        self.bytes -= entry.bytes;
+        Some(entry.value)
+    }
+
+    /// Removes every entry whose key starts with `prefix`.
+    pub fn remove_prefix(&mut self, prefix: &str) {
+        let keys: Vec<String> = self.entries.keys().filter(|k| k.starts_with(prefix)).cloned().collect();
+        for key in keys {
+            self.remove(&key);
+        }
+    }
+
+    /// Bytes charged by the entries kept.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Entries evicted to stay within the bound, since the cache was made.
+    pub fn evictions(&self) -> u64 {
+        self.evictions
+    }
+
+    fn shrink(&mut self) {
+        while self.bytes > self.capacity {
+            let Some((_, key)) = self.order.pop_first() else { break };
+            if let Some(entry) = self.entries.remove(&key) {
+                self.bytes -= entry.bytes;
+                self.evictions += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ByteLru;
+
+    #[test]
+    fn evicts_least_recently_used_past_the_bound() {
+        let mut cache = ByteLru::new(100);
+        cache.insert("a", 1, 40);
+        cache.insert("b", 2, 40);
+        assert_eq!(cache.get("a"), Some(1)); // b is now the oldest
+        cache.insert("c", 3, 40);
+        assert_eq!((cache.get("b"), cache.get("a"), cache.get("c")), (None, Some(1), Some(3)));
+        assert_eq!((cache.bytes(), cache.len(), cache.evictions()), (80, 2, 1));
+    }
+
+    #[test]
+    fn replacing_recharges_and_oversized_values_are_not_kept() {
+        let mut cache = ByteLru::new(100);
+        cache.insert("a", 1, 60);
+        cache.insert("a", 2, 30);
+        assert_eq!((cache.bytes(), cache.get("a")), (30, Some(2)));
+        cache.insert("huge", 9, 101);
+        assert_eq!((cache.get("huge"), cache.get("a"), cache.bytes()), (None, Some(2), 30));
+        cache.insert("b", 3, 50);
+        cache.remove_prefix("a");
+        assert_eq!((cache.bytes(), cache.len()), (50, 1));
+        cache.set_capacity(10);
+        assert!(cache.is_empty() && cache.bytes() == 0);
+    }
+
+    #[test]
+    fn never_exceeds_the_bound_under_a_random_workload() {
+        let mut cache = ByteLru::new(1_000);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..10_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let key = format!("k{}", seed % 64);
+            if seed % 3 == 0 {
+                cache.get(&key);
+            } else {
+                cache.insert(&key, seed, (seed % 300) as usize);
+            }
+            assert!(cache.bytes() <= 1_000);
+            assert_eq!(cache.len(), cache.order.len());
+        }
+        assert!(cache.evictions() > 0);
+    }
+}
