@@ -8,24 +8,22 @@
 //! objects from it and stores them (the same bytes whichever isolate does it), later reads are
 //! like any other version's. That first read holds the whole index once, as every read did before.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use docs_edge_core::lru::ByteLru;
 use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock};
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query, SearchIndex};
-use futures_util::future::try_join_all;
+use futures_util::future::join_all;
 use worker::{Bucket, Env, Range};
 
 use crate::error::{ApiError, ApiResult};
 use crate::sites::{self, version_key, IndexFormat, SiteVersion, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
 
-#[derive(Clone)]
-enum Cached {
-    Meta(Rc<SearchMeta>),
-    Shard(Rc<TermShard>),
-    Block(Rc<TextBlock>),
-}
+/// One cache of type-erased values (meta, term shards, text blocks, live-version pointers), so the
+/// cache's code is in the module once.
+pub type Cached = Rc<dyn Any>;
 
 thread_local! {
     static CACHE: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(crate::config::DEFAULT_SEARCH_CACHE_BYTES));
@@ -44,8 +42,8 @@ pub fn forget_site(domain: &str) {
     CACHE.with(|c| c.borrow_mut().remove_prefix(&format!("{domain}/")));
 }
 
-fn cache_get(key: &str) -> Option<Cached> {
-    CACHE.with(|c| c.borrow_mut().get(key))
+fn cache_get<T: 'static>(key: &str) -> Option<Rc<T>> {
+    CACHE.with(|c| c.borrow_mut().get(key))?.downcast::<T>().ok()
 }
 
 fn cache_put(key: &str, value: Cached, bytes: usize) {
@@ -81,7 +79,7 @@ pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> 
 
 async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<SearchMeta>> {
     let key = format!("{domain}/{}/meta", version.publish_id);
-    if let Some(Cached::Meta(meta)) = cache_get(&key) {
+    if let Some(meta) = cache_get::<SearchMeta>(&key) {
         return Ok(meta);
     }
     let stored = match read(bucket, &version_key(domain, &version.publish_id, SEARCH_META), None).await? {
@@ -100,7 +98,7 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
         (Some(Err(e)), _) => return Err(corrupt("meta", domain, e)),
     };
     let meta = Rc::new(meta);
-    cache_put(&key, Cached::Meta(meta.clone()), meta.heap_bytes());
+    cache_put(&key, meta.clone(), meta.heap_bytes());
     Ok(meta)
 }
 
@@ -133,61 +131,55 @@ async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -
     Ok(Some(body.bytes().await?))
 }
 
-/// A term shard or a text block: which pack it is in, where, and how it loads.
-trait Part: Sized {
-    const PACK: &'static str;
-    const TAG: &'static str;
-    fn range(meta: &SearchMeta, id: u32) -> Option<std::ops::Range<u64>>;
-    fn load(bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<Self, IndexError>;
-    fn heap_bytes(&self) -> usize;
-    fn wrap(part: Rc<Self>) -> Cached;
-    fn unwrap(cached: Cached) -> Option<Rc<Self>>;
+/// Term shards or text blocks: which pack they are in, where, and how one loads.
+#[derive(Clone, Copy)]
+enum Kind {
+    Shard,
+    Block,
 }
 
-impl Part for TermShard {
-    const PACK: &'static str = SEARCH_TERMS;
-    const TAG: &'static str = "t";
-    fn range(meta: &SearchMeta, id: u32) -> Option<std::ops::Range<u64>> {
-        meta.shard_range(id)
-    }
-    fn load(bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<Self, IndexError> {
-        TermShard::from_bytes(bytes, id, meta.shard_count(), meta.chunk_count())
-    }
-    fn heap_bytes(&self) -> usize {
-        TermShard::heap_bytes(self)
-    }
-    fn wrap(part: Rc<Self>) -> Cached {
-        Cached::Shard(part)
-    }
-    fn unwrap(cached: Cached) -> Option<Rc<Self>> {
-        match cached {
-            Cached::Shard(s) => Some(s),
-            _ => None,
+impl Kind {
+    fn pack(self) -> &'static str {
+        match self {
+            Kind::Shard => SEARCH_TERMS,
+            Kind::Block => SEARCH_TEXT,
         }
+    }
+    fn tag(self) -> &'static str {
+        match self {
+            Kind::Shard => "t",
+            Kind::Block => "x",
+        }
+    }
+    fn range(self, meta: &SearchMeta, id: u32) -> Option<std::ops::Range<u64>> {
+        match self {
+            Kind::Shard => meta.shard_range(id),
+            Kind::Block => meta.block_range(id),
+        }
+    }
+    /// The loaded part and the bytes to charge for it.
+    fn load(self, bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<(Cached, usize), IndexError> {
+        Ok(match self {
+            Kind::Shard => {
+                let shard = TermShard::from_bytes(bytes, id, meta.shard_count(), meta.chunk_count())?;
+                let size = shard.heap_bytes();
+                (Rc::new(shard), size)
+            }
+            Kind::Block => {
+                let block = TextBlock::from_bytes(bytes, id, meta)?;
+                let size = block.heap_bytes();
+                (Rc::new(block), size)
+            }
+        })
     }
 }
 
-impl Part for TextBlock {
-    const PACK: &'static str = SEARCH_TEXT;
-    const TAG: &'static str = "x";
-    fn range(meta: &SearchMeta, id: u32) -> Option<std::ops::Range<u64>> {
-        meta.block_range(id)
-    }
-    fn load(bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<Self, IndexError> {
-        TextBlock::from_bytes(bytes, id, meta)
-    }
-    fn heap_bytes(&self) -> usize {
-        TextBlock::heap_bytes(self)
-    }
-    fn wrap(part: Rc<Self>) -> Cached {
-        Cached::Block(part)
-    }
-    fn unwrap(cached: Cached) -> Option<Rc<Self>> {
-        match cached {
-            Cached::Block(b) => Some(b),
-            _ => None,
-        }
-    }
+/// Parts of one kind as their type.
+fn typed<T: 'static>(parts: Vec<Cached>) -> ApiResult<Vec<Rc<T>>> {
+    parts
+        .into_iter()
+        .map(|p| p.downcast::<T>().map_err(|_| ApiError::Internal("search cache: wrong type".into())))
+        .collect()
 }
 
 impl SiteSearch {
@@ -196,11 +188,11 @@ impl SiteSearch {
         if q.limit == 0 {
             return Ok(Vec::new());
         }
-        let shards: Vec<Rc<TermShard>> = self.parts(&self.meta.shards_for(q.text)).await?;
+        let shards: Vec<Rc<TermShard>> = typed(self.parts(Kind::Shard, &self.meta.shards_for(q.text)).await?)?;
         let shard_refs: Vec<&TermShard> = shards.iter().map(Rc::as_ref).collect();
         let ranked = score(&self.meta, &shard_refs, q).map_err(|e| corrupt("shards", &self.domain, e))?;
         drop(shards);
-        let blocks: Vec<Rc<TextBlock>> = self.parts(&self.meta.blocks_for(&ranked)).await?;
+        let blocks: Vec<Rc<TextBlock>> = typed(self.parts(Kind::Block, &self.meta.blocks_for(&ranked)).await?)?;
         let block_refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
         hits(&self.meta, &block_refs, &ranked).map_err(|e| corrupt("text", &self.domain, e))
     }
@@ -208,16 +200,16 @@ impl SiteSearch {
     /// The page at `path`; `None` when the site has no such page.
     pub async fn page(&self, path: &str) -> ApiResult<Option<PageDoc>> {
         let Some((page, ids)) = self.meta.page_blocks(path) else { return Ok(None) };
-        let blocks: Vec<Rc<TextBlock>> = self.parts(&ids).await?;
+        let blocks: Vec<Rc<TextBlock>> = typed(self.parts(Kind::Block, &ids).await?)?;
         let refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
         page_from_blocks(&self.meta, page, &refs).map(Some).map_err(|e| corrupt("text", &self.domain, e))
     }
 
     /// Parts `ids` (ascending), from the cache or read: runs of adjacent missing ids are one ranged
     /// read each, and the reads run concurrently.
-    async fn parts<P: Part>(&self, ids: &[u32]) -> ApiResult<Vec<Rc<P>>> {
-        let key = |id: u32| format!("{}/{}/{}/{id}", self.domain, self.version.publish_id, P::TAG);
-        let mut found: Vec<Option<Rc<P>>> = ids.iter().map(|&id| cache_get(&key(id)).and_then(P::unwrap)).collect();
+    async fn parts(&self, kind: Kind, ids: &[u32]) -> ApiResult<Vec<Cached>> {
+        let key = |id: u32| format!("{}/{}/{}/{id}", self.domain, self.version.publish_id, kind.tag());
+        let mut found: Vec<Option<Cached>> = ids.iter().map(|&id| CACHE.with(|c| c.borrow_mut().get(&key(id)))).collect();
         let mut runs: Vec<Vec<(usize, u32)>> = Vec::new();
         for (at, &id) in ids.iter().enumerate() {
             if found.get(at).is_some_and(Option::is_some) {
@@ -228,11 +220,11 @@ impl SiteSearch {
                 _ => runs.push(vec![(at, id)]),
             }
         }
-        let pack = version_key(&self.domain, &self.version.publish_id, P::PACK);
-        let reads = runs.iter().map(|run| self.read_run::<P>(&pack, run));
-        for loaded in try_join_all(reads).await? {
-            for (at, id, part) in loaded {
-                cache_put(&key(id), P::wrap(part.clone()), part.heap_bytes());
+        let pack = version_key(&self.domain, &self.version.publish_id, kind.pack());
+        let reads = runs.iter().map(|run| self.read_run(kind, &pack, run));
+        for loaded in join_all(reads).await {
+            for (at, id, part, size) in loaded? {
+                cache_put(&key(id), part.clone(), size);
                 if let Some(slot) = found.get_mut(at) {
                     *slot = Some(part);
                 }
@@ -240,16 +232,16 @@ impl SiteSearch {
         }
         found
             .into_iter()
-            .map(|p| p.ok_or_else(|| ApiError::Internal(format!("search {} of {} not read", P::TAG, self.domain))))
+            .map(|p| p.ok_or_else(|| ApiError::Internal(format!("search {} of {} not read", kind.tag(), self.domain))))
             .collect()
     }
 
     /// One ranged read of adjacent parts, cut into the parts.
-    async fn read_run<P: Part>(&self, pack: &str, run: &[(usize, u32)]) -> ApiResult<Vec<(usize, u32, Rc<P>)>> {
+    async fn read_run(&self, kind: Kind, pack: &str, run: &[(usize, u32)]) -> ApiResult<Vec<(usize, u32, Cached, usize)>> {
         let ranges: Vec<(usize, u32, std::ops::Range<u64>)> = run
             .iter()
             .map(|&(at, id)| {
-                let r = P::range(&self.meta, id).ok_or_else(|| ApiError::Internal(format!("search {} {id} out of range", P::TAG)))?;
+                let r = kind.range(&self.meta, id).ok_or_else(|| ApiError::Internal(format!("search {} {id} out of range", kind.tag())))?;
                 Ok((at, id, r))
             })
             .collect::<ApiResult<_>>()?;
@@ -267,8 +259,8 @@ impl SiteSearch {
                 let slice = bytes
                     .get((r.start - span.start) as usize..(r.end - span.start) as usize)
                     .ok_or_else(|| ApiError::Internal(format!("{pack}: range")))?;
-                let part = P::load(slice, id, &self.meta).map_err(|e| corrupt(P::TAG, &self.domain, e))?;
-                Ok((at, id, Rc::new(part)))
+                let (part, size) = kind.load(slice, id, &self.meta).map_err(|e| corrupt(kind.tag(), &self.domain, e))?;
+                Ok((at, id, part, size))
             })
             .collect()
     }

@@ -22,6 +22,7 @@ use worker::{Bucket, Env};
 
 use crate::clock::now_ms;
 use crate::config::R2_BINDING;
+use crate::search_store::Cached;
 use crate::error::{ApiError, ApiResult};
 
 /// How long an isolate trusts its idea of the live version before asking R2 again.
@@ -78,7 +79,8 @@ struct Pointer {
 }
 
 thread_local! {
-    static POINTERS: RefCell<ByteLru<Rc<Pointer>>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
+    /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
+    static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
 }
 
 pub fn bucket(env: &Env) -> ApiResult<Bucket> {
@@ -162,7 +164,7 @@ pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits
 /// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization).
 pub async fn live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
     let now = now_ms();
-    let cached = POINTERS.with(|cache| cache.borrow_mut().get(domain));
+    let cached = POINTERS.with(|cache| cache.borrow_mut().get(domain)).and_then(|p| p.downcast::<Pointer>().ok());
     if let Some(pointer) = cached {
         if now.saturating_sub(pointer.checked_ms) < POINTER_TTL_MS && pointer.version.readable_by(org_id) {
             return Ok(pointer.version.clone());
@@ -172,7 +174,7 @@ pub async fn live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiRes
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let bytes = domain.len() + approx_bytes(&version);
-    let pointer = Rc::new(Pointer { version: version.clone(), checked_ms: now_ms() });
+    let pointer: Cached = Rc::new(Pointer { version: version.clone(), checked_ms: now_ms() });
     POINTERS.with(|cache| cache.borrow_mut().insert(domain, pointer, bytes));
     Ok(version)
 }
