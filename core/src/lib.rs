@@ -11,6 +11,7 @@
 pub mod wire;
 pub mod stream;
 pub mod wire_analytics;
+pub mod lru;
 
 #[cfg(feature = "server")]
 pub mod validate;

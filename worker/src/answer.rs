@@ -13,7 +13,7 @@ use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
-use docs_edge_core::assistant::offline::retrieve;
+use docs_edge_core::assistant::offline::{passages, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::{AssistantRequest, Role};
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
@@ -26,7 +26,8 @@ use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
 use crate::random::random_id;
-use crate::sites::{self, live_index};
+use crate::search_store;
+use crate::sites;
 use crate::threads;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
@@ -69,7 +70,7 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    sites::require_live(env, domain, org_id).await?;
+    sites::live_version(&sites::bucket(env)?, domain, org_id).await?;
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,
@@ -199,8 +200,11 @@ impl Generation {
         if let Some(delay) = test_retrieval_delay(&self.env) {
             Delay::from(delay).await;
         }
-        let (_, index) = live_index(&self.env, &self.thread.domain, &self.thread.org_id).await?;
-        (self.query_text, self.passages) = retrieve(&index, &self.request, &self.thread.domain);
+        let (domain, org_id) = (&self.thread.domain, &self.thread.org_id);
+        let site = search_store::open(&self.env, crate::config::search_cache_bytes(&self.env), domain, org_id).await?;
+        self.query_text = retrieval_text(&self.request);
+        let hits = site.search(&retrieval_search(&self.request, &self.query_text)).await?;
+        self.passages = passages(hits, domain);
         let line = serde_json::json!({
             "event": "retrieval",
             "requestId": self.request_id,

@@ -127,6 +127,7 @@ pub fn error_response(err: &ApiError) -> Response {
 /// One JSON line per request. Never the query string (signed links carry their signature there),
 /// never headers or bodies (keys and tokens live there).
 fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_id: &str, detail: Option<String>) {
+    let (cache_bytes, cache_entries, cache_evictions) = crate::search_store::cache_stats();
     let line = serde_json::json!({
         "event": "request",
         "requestId": request_id,
@@ -136,6 +137,9 @@ fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_
         "durationMs": duration_ms,
         "error": detail,
         "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
+        "searchCacheBytes": cache_bytes,
+        "searchCacheEntries": cache_entries,
+        "searchCacheEvictions": cache_evictions,
     });
     worker::console_log!("{line}");
 }

@@ -35,6 +35,8 @@ pub struct Config {
     /// Pages rendered per alarm of an export job.
     pub export_batch_pages: u32,
     pub analytics_retention_days: u32,
+    /// Bytes of search objects (site meta, term shards, text blocks) an isolate keeps.
+    pub search_cache_bytes: usize,
 }
 
 impl Config {
@@ -54,6 +56,7 @@ impl Config {
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
             analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))
                 .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
+            search_cache_bytes: search_cache_bytes(env),
         }
     }
 }
@@ -67,6 +70,18 @@ impl Config {
             ..ArchiveLimits::default()
         }
     }
+}
+
+/// The isolate's search cache, `SEARCH_CACHE_BYTES`. The default, 8 MiB, is sized against the
+/// 128 MB (122 MiB) an isolate has: publishing at the source limits peaks near 101 MiB (README
+/// "Limits"), and an isolate that publishes may also search, so the cache must fit beside that peak
+/// (109 MiB) with room for the runtime. 8 MiB keeps the meta of a dozen 1,000-page sites (about
+/// 0.45 MiB each) and the shards and text blocks of the last 20-30 distinct queries (about 110 KiB
+/// each on the fixture); everything else is one R2 read away.
+pub const DEFAULT_SEARCH_CACHE_BYTES: usize = 8 << 20;
+
+pub fn search_cache_bytes(env: &Env) -> usize {
+    number(env, "SEARCH_CACHE_BYTES", DEFAULT_SEARCH_CACHE_BYTES as u64).min(1 << 30) as usize
 }
 
 /// `DEPLOYMENT_KIND` and the `FEATURE_*` switches; a value that is neither is the operator's

@@ -25,6 +25,7 @@ mod ratelimit;
 mod router;
 mod routes;
 mod scheduled;
+mod search_store;
 mod sites;
 mod threads;
 

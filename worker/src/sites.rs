@@ -1,25 +1,28 @@
-//! Published docs sites in R2, and the isolate's cache of their search indexes.
+//! Published docs sites in R2, and the isolate's bounded cache of which version is live.
 //!
-//! Layout: `sites/{domain}/{publishId}/source.tar.gz` (the upload as received) and `.../index.bin` (the
-//! search index); `sites/{domain}/current.json` names the live version. Writing that one small object is
-//! the switch, so readers see the old version or the new one, never a mix, and a failed publish (which
-//! never reaches the switch) leaves the old one live.
+//! Layout under `sites/{domain}/{publishId}/` (every key made by [`version_key`]): `source.tar.gz` (the
+//! upload as received); `index.bin`, the whole search index (what an export ships to docs-edge-serve);
+//! `search/meta.bin`, `search/terms.bin` and `search/text.bin`, the same index split so a query reads
+//! only its term shards and its hits' text blocks (`crate::search_store`); and the agent documents
+//! (`crate::agent_docs`). `sites/{domain}/current.json` names the live version. Writing that one
+//! small object is the switch, so readers see the old version or the new one, never a mix, and a
+//! failed publish (which never reaches the switch) leaves the old one live.
 //!
 //! A version names the organization that published it, and readers pass theirs: when a domain
 //! changes hands, the previous owner's versions read as nothing published (and removing a domain
 //! deletes its pointer; the retention sweep deletes the unreferenced versions).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
-use docs_edge_core::search::SearchIndex;
+use docs_edge_core::lru::ByteLru;
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, Env};
 
 use crate::clock::now_ms;
 use crate::config::R2_BINDING;
+use crate::search_store::Cached;
 use crate::error::{ApiError, ApiResult};
 
 /// How long an isolate trusts its idea of the live version before asking R2 again.
@@ -40,6 +43,8 @@ pub struct SiteVersion {
     /// by whoever owns the domain; removing the domain deletes their pointer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub org_id: Option<String>,
+    #[serde(default)]
+    pub index_format: IndexFormat,
 }
 
 impl SiteVersion {
@@ -48,14 +53,34 @@ impl SiteVersion {
     }
 }
 
-struct CachedSite {
+/// Which search objects a version has. Versions published before the split have only the whole
+/// index (the field is absent from their record); their split objects are made on first use.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum IndexFormat {
+    #[default]
+    Whole,
+    /// `index.bin` and the split objects under `search/`.
+    Sharded,
+}
+
+pub const INDEX_OBJECT: &str = "index.bin";
+pub const SEARCH_META: &str = "search/meta.bin";
+pub const SEARCH_TERMS: &str = "search/terms.bin";
+pub const SEARCH_TEXT: &str = "search/text.bin";
+
+/// Live-version pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about
+/// a thousand domains), least recently used first out.
+const POINTER_CACHE_BYTES: usize = 256 << 10;
+
+struct Pointer {
     version: SiteVersion,
-    index: Rc<SearchIndex>,
     checked_ms: u64,
 }
 
 thread_local! {
-    static INDEXES: RefCell<HashMap<String, CachedSite>> = RefCell::new(HashMap::new());
+    /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
+    static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
 }
 
 pub fn bucket(env: &Env) -> ApiResult<Bucket> {
@@ -70,6 +95,11 @@ pub fn version_prefix(domain: &str, publish_id: &str) -> String {
     format!("sites/{domain}/{publish_id}/")
 }
 
+/// The key of object `name` of a published version.
+pub fn version_key(domain: &str, publish_id: &str, name: &str) -> String {
+    format!("{}{name}", version_prefix(domain, publish_id))
+}
+
 /// The live version of `domain` as `org_id` may see it: another organization's is `None`.
 pub async fn current_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<Option<SiteVersion>> {
     let Some(object) = bucket.get(current_key(domain)).execute().await? else {
@@ -78,24 +108,6 @@ pub async fn current_version(bucket: &Bucket, domain: &str, org_id: &str) -> Api
     let Some(body) = object.body() else { return Ok(None) };
     let version: SiteVersion = serde_json::from_slice(&body.bytes().await?)?;
     Ok(version.readable_by(org_id).then_some(version))
-}
-
-/// 404 unless `org_id` has a live version of `domain`: checked before an answer's response starts,
-/// while retrieval itself runs after its first bytes. A fresh cached index answers without R2.
-pub async fn require_live(env: &Env, domain: &str, org_id: &str) -> ApiResult<()> {
-    let now = now_ms();
-    let fresh = INDEXES.with(|cache| {
-        cache.borrow().get(domain).is_some_and(|c| {
-            now.saturating_sub(c.checked_ms) < POINTER_TTL_MS && c.version.readable_by(org_id)
-        })
-    });
-    if fresh {
-        return Ok(());
-    }
-    match current_version(&bucket(env)?, domain, org_id).await? {
-        Some(_) => Ok(()),
-        None => Err(ApiError::NotFound(format!("no docs are published for {domain}"))),
-    }
 }
 
 /// The publish id `domain`'s pointer names, whoever published it (the retention sweep keeps it).
@@ -109,37 +121,36 @@ pub async fn live_publish_id(bucket: &Bucket, domain: &str) -> ApiResult<Option<
 }
 
 /// Takes `domain`'s site offline (its organization lost the domain): the pointer goes, and this
-/// isolate forgets the index. The versions themselves are left to the retention sweep.
+/// isolate forgets it and the site's search objects. The versions themselves are left to the
+/// retention sweep.
 pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
     bucket.delete(current_key(domain)).await?;
-    INDEXES.with(|cache| cache.borrow_mut().remove(domain));
+    forget(domain);
     Ok(())
 }
 
-/// Stores a new version's objects (`extra`: more named objects under its prefix), then switches the
-/// site to it.
-pub async fn publish(
-    bucket: &Bucket,
-    domain: &str,
-    version: &SiteVersion,
-    source: Vec<u8>,
-    index: Vec<u8>,
-    extra: Vec<(&str, Vec<u8>)>,
-) -> ApiResult<()> {
-    let prefix = version_prefix(domain, &version.publish_id);
-    bucket.put(format!("{prefix}source.tar.gz"), source).execute().await?;
-    bucket.put(format!("{prefix}index.bin"), index).execute().await?;
-    for (name, bytes) in extra {
-        bucket.put(format!("{prefix}{name}"), bytes).execute().await?;
-    }
-    bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
-    INDEXES.with(|cache| cache.borrow_mut().remove(domain));
+/// Stores one object of a version not yet live. A publish stores each as soon as it is made, so
+/// the isolate does not hold them all at once.
+pub async fn store(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, bytes: Vec<u8>) -> ApiResult<()> {
+    bucket.put(version_key(domain, publish_id, name), bytes).execute().await?;
     Ok(())
+}
+
+/// Makes `version` (all of whose objects are stored) the live one.
+pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
+    bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
+    forget(domain);
+    Ok(())
+}
+
+fn forget(domain: &str) {
+    POINTERS.with(|cache| cache.borrow_mut().remove(domain));
+    crate::search_store::forget_site(domain);
 }
 
 /// The docs tree of a published version, read back from its stored upload.
 pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<SourceTree> {
-    let key = format!("{}source.tar.gz", version_prefix(domain, publish_id));
+    let key = version_key(domain, publish_id, "source.tar.gz");
     let object = bucket
         .get(key)
         .execute()
@@ -149,45 +160,34 @@ pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits
     read_docs_archive(&bytes, limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))
 }
 
-/// The live index of `domain` for `org_id`, from the isolate cache when it is fresh; 404 when nothing
-/// is published (or only by another organization).
-pub async fn live_index(env: &Env, domain: &str, org_id: &str) -> ApiResult<(SiteVersion, Rc<SearchIndex>)> {
+/// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked
+/// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization).
+pub async fn live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
     let now = now_ms();
-    let cached = INDEXES.with(|cache| {
-        cache.borrow().get(domain).map(|c| (c.version.clone(), c.index.clone(), c.checked_ms))
-    });
-    if let Some((version, index, checked)) = &cached {
-        if now.saturating_sub(*checked) < POINTER_TTL_MS && version.readable_by(org_id) {
-            return Ok((version.clone(), index.clone()));
+    let cached = POINTERS.with(|cache| cache.borrow_mut().get(domain)).and_then(|p| p.downcast::<Pointer>().ok());
+    if let Some(pointer) = cached {
+        if now.saturating_sub(pointer.checked_ms) < POINTER_TTL_MS && pointer.version.readable_by(org_id) {
+            return Ok(pointer.version.clone());
         }
     }
-    let bucket = bucket(env)?;
-    let version = current_version(&bucket, domain, org_id)
+    let version = current_version(bucket, domain, org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
-    if let Some((cached_version, index, _)) = cached {
-        if cached_version.publish_id == version.publish_id {
-            remember(domain, &version, index.clone());
-            return Ok((version, index));
-        }
-    }
-    let key = format!("{}index.bin", version_prefix(domain, &version.publish_id));
-    let object = bucket
-        .get(key)
-        .execute()
-        .await?
-        .ok_or_else(|| ApiError::Internal(format!("index of {domain} {} is missing", version.publish_id)))?;
-    let bytes = object.body().ok_or_else(|| ApiError::Internal("index object has no body".into()))?.bytes().await?;
-    let index = Rc::new(SearchIndex::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("index of {domain}: {e}")))?);
-    remember(domain, &version, index.clone());
-    Ok((version, index))
+    let bytes = domain.len() + approx_bytes(&version);
+    let pointer: Cached = Rc::new(Pointer { version: version.clone(), checked_ms: now_ms() });
+    POINTERS.with(|cache| cache.borrow_mut().insert(domain, pointer, bytes));
+    Ok(version)
 }
 
-fn remember(domain: &str, version: &SiteVersion, index: Rc<SearchIndex>) {
-    INDEXES.with(|cache| {
-        cache.borrow_mut().insert(
-            domain.to_string(),
-            CachedSite { version: version.clone(), index, checked_ms: now_ms() },
-        );
-    });
+/// Heap a cached pointer takes, about.
+fn approx_bytes(v: &SiteVersion) -> usize {
+    let strings = |items: &[String]| items.iter().map(|s| s.len() + 24).sum::<usize>();
+    std::mem::size_of::<Pointer>()
+        + 64
+        + v.publish_id.len()
+        + v.published_at.len()
+        + strings(&v.languages)
+        + strings(&v.versions)
+        + strings(&v.warnings)
+        + v.org_id.as_ref().map_or(0, String::len)
 }

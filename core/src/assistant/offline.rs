@@ -2,7 +2,7 @@
 //! with nothing outside the process, for `docs-edge-serve` (the worker streams the same parts as it
 //! produces them, and also records threads).
 
-use crate::search::{Query, SearchIndex};
+use crate::search::{Hit, Query, SearchIndex};
 use super::passage::Passage;
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
@@ -17,14 +17,26 @@ pub fn page_url(domain: &str, path: &str) -> String {
     }
 }
 
-/// The retrieval query (the question with what a follow-up leaves implicit) and its passages.
+/// The retrieval query (the question with what a follow-up leaves implicit) and its passages, from
+/// a whole index (`docs-edge-serve`); the worker runs the same three steps over the split index.
 pub fn retrieve(index: &SearchIndex, request: &AssistantRequest, domain: &str) -> (String, Vec<Passage>) {
+    let query_text = retrieval_text(request);
+    let hits = index.search(&retrieval_search(request, &query_text));
+    (query_text, passages(hits, domain))
+}
+
+/// The text retrieval searches for: the question with what a follow-up leaves implicit.
+pub fn retrieval_text(request: &AssistantRequest) -> String {
     let user_turns: Vec<&str> =
         request.conversation.iter().rev().filter(|t| t.role == Role::User).map(|t| t.text.as_str()).collect();
     let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
-    let query_text = retrieval_query(&user_turns, &context);
-    let hits = index.search(&Query {
-        text: &query_text,
+    retrieval_query(&user_turns, &context)
+}
+
+/// The search retrieval runs for `query_text`: the request's size, filters and current page.
+pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) -> Query<'a> {
+    Query {
+        text: query_text,
         limit: request.retrieval_page_size,
         score_threshold: 0.0,
         language: request.filter.language.as_deref(),
@@ -32,9 +44,12 @@ pub fn retrieve(index: &SearchIndex, request: &AssistantRequest, domain: &str) -
         tag: None,
         groups: &request.filter.groups,
         near_path: request.current_path.as_deref(),
-    });
-    let passages = hits
-        .into_iter()
+    }
+}
+
+/// The hits as passages to answer from and cite.
+pub fn passages(hits: Vec<Hit>, domain: &str) -> Vec<Passage> {
+    hits.into_iter()
         .map(|hit| Passage {
             url: page_url(domain, &hit.path),
             path: hit.path,
@@ -44,8 +59,7 @@ pub fn retrieve(index: &SearchIndex, request: &AssistantRequest, domain: &str) -
             text: hit.text,
             score: hit.score,
         })
-        .collect();
-    (query_text, passages)
+        .collect()
 }
 
 /// Every part of one extractive answer, in the session's protocol: start, sources, text, finish.

@@ -5,6 +5,9 @@
 
 use std::fmt;
 
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
 use super::index::{IndexData, SearchIndex};
 
 /// Bump on any change to `IndexData` or the postings layout; old blobs are then rebuilt, not misread.
@@ -48,54 +51,45 @@ impl std::error::Error for IndexError {
 
 impl SearchIndex {
     pub fn to_bytes(&self) -> Vec<u8> {
-        let out = vec![FORMAT_VERSION];
-        // Serialising plain owned structs into a Vec cannot fail; an empty index is the safe fallback.
-        match postcard::to_extend(&self.data, out) {
-            Ok(bytes) => bytes,
-            Err(_) => vec![FORMAT_VERSION],
-        }
+        encode(&[FORMAT_VERSION], &self.data)
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<SearchIndex, IndexError> {
-        let (&version, body) = bytes.split_first().ok_or(IndexError::Empty)?;
-        if version != FORMAT_VERSION {
-            return Err(IndexError::UnsupportedVersion(version));
-        }
-        let (data, rest): (IndexData, _) =
-            postcard::take_from_bytes(body).map_err(IndexError::Decode)?;
-        if !rest.is_empty() {
-            return Err(IndexError::TrailingBytes);
-        }
-        validate(&data)?;
-        Ok(SearchIndex::from_data(data))
+        let data: IndexData = decode(bytes, &[FORMAT_VERSION])?;
+        let index = SearchIndex::from_data(data);
+        validate(&index)?;
+        Ok(index)
     }
 }
 
-fn validate(d: &IndexData) -> Result<(), IndexError> {
+/// `header` (format version, and for the sharded objects their kind), then the postcard encoding.
+pub(crate) fn encode<T: Serialize>(header: &[u8], value: &T) -> Vec<u8> {
+    // Serialising plain owned structs into a Vec cannot fail; the bare header (which never decodes)
+    // is the safe fallback.
+    postcard::to_extend(value, header.to_vec()).unwrap_or_else(|_| header.to_vec())
+}
+
+/// The inverse of [`encode`]: the header must match exactly and nothing may follow the value.
+pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8], header: &[u8]) -> Result<T, IndexError> {
+    let (&version, _) = bytes.split_first().ok_or(IndexError::Empty)?;
+    if Some(&version) != header.first() {
+        return Err(IndexError::UnsupportedVersion(version));
+    }
+    let body = bytes
+        .strip_prefix(header)
+        .ok_or(IndexError::Inconsistent("object kind"))?;
+    let (value, rest): (T, _) = postcard::take_from_bytes(body).map_err(IndexError::Decode)?;
+    if !rest.is_empty() {
+        return Err(IndexError::TrailingBytes);
+    }
+    Ok(value)
+}
+
+fn validate(index: &SearchIndex) -> Result<(), IndexError> {
     use IndexError::Inconsistent;
-    let n_terms = d.term_ends.len();
-    if d.dfs.len() != n_terms || d.posting_ends.len() != n_terms {
-        return Err(Inconsistent("dictionary lengths differ"));
-    }
-    check_ends(&d.term_ends, d.terms.len()).ok_or(Inconsistent("term offsets"))?;
-    check_ends(&d.posting_ends, d.postings.len()).ok_or(Inconsistent("posting offsets"))?;
-    let mut prev: Option<&str> = None;
-    let mut start = 0usize;
-    for &end in &d.term_ends {
-        let term = d
-            .terms
-            .get(start..end as usize)
-            .ok_or(Inconsistent("term boundary"))?;
-        if prev.is_some_and(|p| p >= term) {
-            return Err(Inconsistent("terms not sorted"));
-        }
-        prev = Some(term);
-        start = end as usize;
-    }
+    let d = &index.data;
     let n_chunks = d.chunks.len();
-    if d.dfs.iter().any(|&df| df as usize > n_chunks) {
-        return Err(Inconsistent("document frequency"));
-    }
+    index.dict().validate(n_chunks)?;
     for page in &d.pages {
         let end = u64::from(page.first_chunk) + u64::from(page.chunk_count);
         if end > n_chunks as u64 {
@@ -105,20 +99,12 @@ fn validate(d: &IndexData) -> Result<(), IndexError> {
     if d.chunks.iter().any(|c| c.page as usize >= d.pages.len()) {
         return Err(Inconsistent("chunk page"));
     }
-    if d.avg_len.iter().any(|a| !a.is_finite() || *a < 0.0) {
-        return Err(Inconsistent("field lengths"));
-    }
-    Ok(())
+    check_avg_len(d.avg_len)
 }
 
-/// Offsets must not decrease and must stay within `len`.
-fn check_ends(ends: &[u32], len: usize) -> Option<()> {
-    let mut prev = 0u32;
-    for &e in ends {
-        if e < prev || e as usize > len {
-            return None;
-        }
-        prev = e;
+pub(crate) fn check_avg_len(avg_len: [f32; 3]) -> Result<(), IndexError> {
+    if avg_len.iter().any(|a| !a.is_finite() || *a < 0.0) {
+        return Err(IndexError::Inconsistent("field lengths"));
     }
-    Some(())
+    Ok(())
 }

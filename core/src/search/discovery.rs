@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::wire::{PageContent, SearchFilter, SearchMetadata, SearchResult};
 
-use super::{Query, SearchIndex};
+use super::{Hit, PageDoc, Query, SearchIndex};
 
 pub const MAX_QUERY_CHARS: usize = 1_000;
 pub const MAX_PATH_CHARS: usize = 500;
@@ -100,41 +100,55 @@ pub fn parse_page_request(body: &Value) -> Result<PageRequest, String> {
 }
 
 impl SearchIndex {
-    /// Search's answer. `groups` are access groups (who may see a page), not navigation groups;
-    /// sites here have no access control, so every page is public and the field restricts nothing.
+    /// Search's answer.
     pub fn discovery_search(&self, request: &SearchRequest) -> Vec<SearchResult> {
-        let query = Query {
-            text: &request.query,
-            limit: request.page_size,
-            score_threshold: request.score_threshold,
-            language: request.filter.language.as_deref(),
-            version: request.filter.version.as_deref(),
-            tag: request.filter.tag.as_deref(),
-            groups: &[],
-            near_path: None,
-        };
-        self.search(&query)
-            .into_iter()
-            .map(|hit| SearchResult {
-                content: hit.text,
-                path: hit.path,
-                metadata: SearchMetadata {
-                    title: hit.title,
-                    heading: hit.heading,
-                    anchor: hit.anchor,
-                    language: hit.language,
-                    version: hit.version,
-                    groups: hit.groups,
-                    score: hit.score,
-                },
-            })
-            .collect()
+        discovery_results(self.search(&discovery_query(request)))
     }
 
     /// Page's answer; `None` when the site has no such page.
     pub fn discovery_page(&self, path: &str) -> Option<PageContent> {
-        self.page(path).map(|doc| PageContent { path: doc.path, content: doc.text })
+        self.page(path).map(page_content)
     }
+}
+
+/// The search a discovery request runs (whichever form of the index runs it). `groups` are access
+/// groups (who may see a page), not navigation groups; sites here have no access control, so every
+/// page is public and the field restricts nothing.
+pub fn discovery_query(request: &SearchRequest) -> Query<'_> {
+    Query {
+        text: &request.query,
+        limit: request.page_size,
+        score_threshold: request.score_threshold,
+        language: request.filter.language.as_deref(),
+        version: request.filter.version.as_deref(),
+        tag: request.filter.tag.as_deref(),
+        groups: &[],
+        near_path: None,
+    }
+}
+
+/// Hits in the wire shape of search's answer.
+pub fn discovery_results(hits: Vec<Hit>) -> Vec<SearchResult> {
+    hits.into_iter()
+        .map(|hit| SearchResult {
+            content: hit.text,
+            path: hit.path,
+            metadata: SearchMetadata {
+                title: hit.title,
+                heading: hit.heading,
+                anchor: hit.anchor,
+                language: hit.language,
+                version: hit.version,
+                groups: hit.groups,
+                score: hit.score,
+            },
+        })
+        .collect()
+}
+
+/// A page in the wire shape of page's answer.
+pub fn page_content(doc: PageDoc) -> PageContent {
+    PageContent { path: doc.path, content: doc.text }
 }
 
 fn optional_string(body: &Value, field: &str) -> Result<Option<String>, String> {

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::chunk::chunk_page;
+use super::dict::Dict;
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
 use super::tokenize::{tokenize, Mode};
 use crate::docs::Page;
@@ -77,57 +78,38 @@ impl SearchIndex {
     }
 
     pub(crate) fn from_data(data: IndexData) -> SearchIndex {
-        let mut by_path: Vec<u32> = (0..data.pages.len() as u32).collect();
-        // Stable sort: for a path present twice (e.g. in two versions) the first page wins.
-        by_path.sort_by(|&a, &b| page_path(&data, a).cmp(page_path(&data, b)));
+        let by_path = sorted_by_path(&data.pages);
         SearchIndex { data, by_path }
     }
 
-    /// Index of `term` in the dictionary.
-    pub(crate) fn find_term(&self, term: &str) -> Option<usize> {
+    /// The term dictionary and postings.
+    pub(crate) fn dict(&self) -> Dict<'_> {
         let d = &self.data;
-        let (mut lo, mut hi) = (0usize, d.term_ends.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let candidate = self.term_at(mid)?;
-            match candidate.cmp(term) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(mid),
-            }
+        Dict {
+            terms: &d.terms,
+            term_ends: &d.term_ends,
+            dfs: &d.dfs,
+            posting_ends: &d.posting_ends,
+            postings: &d.postings,
         }
-        None
-    }
-
-    pub(crate) fn term_at(&self, i: usize) -> Option<&str> {
-        let d = &self.data;
-        let start = if i == 0 {
-            0
-        } else {
-            *d.term_ends.get(i - 1)? as usize
-        };
-        let end = *d.term_ends.get(i)? as usize;
-        d.terms.get(start..end)
-    }
-
-    pub(crate) fn postings_of(&self, i: usize) -> postings::Decoder<'_> {
-        let d = &self.data;
-        let start = if i == 0 {
-            Some(0)
-        } else {
-            d.posting_ends.get(i - 1).map(|&e| e as usize)
-        };
-        let end = d.posting_ends.get(i).map(|&e| e as usize);
-        let bytes = match (start, end) {
-            (Some(s), Some(e)) => d.postings.get(s..e).unwrap_or(&[]),
-            _ => &[],
-        };
-        postings::Decoder::new(bytes)
     }
 }
 
-fn page_path(data: &IndexData, i: u32) -> &str {
-    data.pages.get(i as usize).map_or("", |p| p.path.as_str())
+/// Page numbers sorted by path. Stable: for a path present twice (e.g. in two versions) the first
+/// page in navigation order comes first, and [`find_page`] returns it.
+pub(crate) fn sorted_by_path(pages: &[PageMeta]) -> Vec<u32> {
+    let path = |i: u32| pages.get(i as usize).map_or("", |p| p.path.as_str());
+    let mut by_path: Vec<u32> = (0..pages.len() as u32).collect();
+    by_path.sort_by(|&a, &b| path(a).cmp(path(b)));
+    by_path
+}
+
+/// The page at `path` (already normalised) through the table [`sorted_by_path`] made.
+pub(crate) fn find_page(pages: &[PageMeta], by_path: &[u32], path: &str) -> Option<u32> {
+    let meta = |i: u32| pages.get(i as usize);
+    let at = by_path.partition_point(|&i| meta(i).is_some_and(|p| p.path.as_str() < path));
+    let &i = by_path.get(at)?;
+    meta(i).filter(|p| p.path == path).map(|_| i)
 }
 
 #[derive(Default)]

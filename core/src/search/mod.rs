@@ -2,20 +2,26 @@
 //!
 //! `chunk` cuts pages into sections, `tokenize` turns text into terms, `index` builds the term
 //! dictionary and postings, `score` is BM25F with the 0-1 normalisation, `query` runs a search,
-//! `page` serves whole pages back, `codec` is the byte format the worker caches.
+//! `page` serves whole pages back, `codec` is the byte format of the whole index (what docs-edge-serve
+//! loads), `shard` the same index split so the worker reads only what a query needs.
 
 mod chunk;
 mod discovery;
 mod codec;
+mod dict;
 mod index;
 mod page;
 mod postings;
 mod query;
 mod score;
+pub mod shard;
 mod tokenize;
 
 pub use codec::{IndexError, FORMAT_VERSION};
-pub use discovery::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};
+pub use discovery::{
+    discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat, PageRequest,
+    SearchRequest,
+};
 pub use index::SearchIndex;
 pub use page::{PageDoc, PageEntry};
 pub(crate) use page::normalize_path;

@@ -1,7 +1,7 @@
 //! Whole pages out of the index, for the page endpoint and listings: the index is all a worker loads,
 //! so the page text is reassembled from chunks rather than stored twice.
 
-use super::index::{PageMeta, SearchIndex};
+use super::index::{find_page, ChunkMeta, PageMeta, SearchIndex};
 use crate::docs::model::push_heading;
 
 /// A page as the page endpoint returns it.
@@ -24,40 +24,64 @@ pub struct PageEntry<'a> {
     pub version: Option<&'a str>,
 }
 
+/// What hits and page text need of one chunk, borrowed from whichever form of the index holds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ChunkText<'a> {
+    pub heading: &'a str,
+    pub anchor: &'a str,
+    pub level: u8,
+    pub continued: bool,
+    pub text: &'a str,
+}
+
+impl ChunkMeta {
+    pub(crate) fn view(&self) -> ChunkText<'_> {
+        ChunkText {
+            heading: &self.heading,
+            anchor: &self.anchor,
+            level: self.level,
+            continued: self.continued,
+            text: &self.text,
+        }
+    }
+}
+
+/// The page's text from its chunks in order, the same shape as `Page::full_text`.
+pub(crate) fn assemble(meta: &PageMeta, chunks: &[ChunkText<'_>]) -> PageDoc {
+    let mut text = String::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        if !chunk.continued && !chunk.heading.is_empty() {
+            push_heading(&mut text, chunk.level, chunk.heading);
+        }
+        text.push_str(chunk.text);
+        let section_ends = !chunks.get(k + 1).is_some_and(|next| next.continued);
+        if section_ends && !chunk.text.is_empty() && !chunk.text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    PageDoc {
+        path: meta.path.clone(),
+        title: meta.title.clone(),
+        language: meta.language.clone(),
+        version: meta.version.clone(),
+        text,
+    }
+}
+
 impl SearchIndex {
     /// Looks a page up by path. Accepts what clients plausibly send: a leading or trailing `/`, a
     /// `.md`/`.mdx` extension, a `#anchor` or `?query`; an empty path means `index`. When the same
     /// path exists in several versions, the first in navigation order is returned.
     pub fn page(&self, path: &str) -> Option<PageDoc> {
-        let path = normalize_path(path);
         let d = &self.data;
-        let at = self
-            .by_path
-            .partition_point(|&i| page_meta(self, i).is_some_and(|p| p.path.as_str() < path));
-        let &i = self.by_path.get(at)?;
-        let meta = page_meta(self, i).filter(|p| p.path == path)?;
+        let i = find_page(&d.pages, &self.by_path, normalize_path(path))?;
+        let meta = d.pages.get(i as usize)?;
         let chunks = d
             .chunks
             .get(meta.first_chunk as usize..)?
             .get(..meta.chunk_count as usize)?;
-        let mut text = String::new();
-        for (k, chunk) in chunks.iter().enumerate() {
-            if !chunk.continued && !chunk.heading.is_empty() {
-                push_heading(&mut text, chunk.level, &chunk.heading);
-            }
-            text.push_str(&chunk.text);
-            let section_ends = !chunks.get(k + 1).is_some_and(|next| next.continued);
-            if section_ends && !chunk.text.is_empty() && !chunk.text.ends_with('\n') {
-                text.push('\n');
-            }
-        }
-        Some(PageDoc {
-            path: meta.path.clone(),
-            title: meta.title.clone(),
-            language: meta.language.clone(),
-            version: meta.version.clone(),
-            text,
-        })
+        let views: Vec<ChunkText<'_>> = chunks.iter().map(ChunkMeta::view).collect();
+        Some(assemble(meta, &views))
     }
 
     pub fn page_count(&self) -> usize {
@@ -88,10 +112,6 @@ impl SearchIndex {
             version: p.version.as_deref(),
         })
     }
-}
-
-fn page_meta(index: &SearchIndex, i: u32) -> Option<&PageMeta> {
-    index.data.pages.get(i as usize)
 }
 
 fn distinct<'a>(items: impl Iterator<Item = Option<&'a str>>) -> Vec<&'a str> {

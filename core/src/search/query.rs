@@ -1,12 +1,14 @@
 //! Running a query: filter pages, score chunks, cut at the threshold, spread results over pages.
 
 use super::index::{PageMeta, SearchIndex};
+use super::page::ChunkText;
+use super::postings;
 use super::score;
 use super::tokenize::query_terms;
 
 /// Long assistant questions become queries too; past this many distinct terms the rest add cost, not
 /// precision.
-const MAX_QUERY_TERMS: usize = 64;
+pub(crate) const MAX_QUERY_TERMS: usize = 64;
 /// Chunks of one page allowed before other pages' chunks are used up.
 const PER_PAGE: usize = 2;
 /// `near_path` boosts raise the score to this power: same folder, then same top-level section.
@@ -75,137 +77,175 @@ pub struct Hit {
     pub groups: Vec<String>,
 }
 
+/// What scoring reads: global statistics, page metadata and each term's postings. The whole index
+/// and the sharded form (meta plus the query's term shards) both provide it, so there is one scorer.
+pub(crate) trait Corpus {
+    /// Every page, in navigation order.
+    fn pages(&self) -> &[PageMeta];
+    fn chunk_count(&self) -> usize;
+    fn chunk(&self, c: usize) -> Option<ChunkStats>;
+    /// Average field lengths over the whole site.
+    fn avg_len(&self) -> [f32; 3];
+    /// The term's site-wide document frequency and its postings; `None` when no chunk has it.
+    fn term(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)>;
+}
+
+/// What scoring needs of one chunk.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ChunkStats {
+    pub page: u32,
+    pub heading_len: u32,
+    pub text_len: u32,
+}
+
+impl Corpus for SearchIndex {
+    fn pages(&self) -> &[PageMeta] {
+        &self.data.pages
+    }
+    fn chunk_count(&self) -> usize {
+        self.data.chunks.len()
+    }
+    fn chunk(&self, c: usize) -> Option<ChunkStats> {
+        self.data.chunks.get(c).map(|ch| ChunkStats { page: ch.page, heading_len: ch.heading_len, text_len: ch.text_len })
+    }
+    fn avg_len(&self) -> [f32; 3] {
+        self.data.avg_len
+    }
+    fn term(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {
+        self.dict().lookup(term)
+    }
+}
+
 impl SearchIndex {
     /// Best chunks first; at most two per page unless too few other pages match.
     pub fn search(&self, q: &Query) -> Vec<Hit> {
-        if q.limit == 0 {
-            return Vec::new();
-        }
-        let d = &self.data;
-        let n_chunks = d.chunks.len();
-        let terms = query_terms(q.text, MAX_QUERY_TERMS);
-        if terms.is_empty() || n_chunks == 0 {
-            return Vec::new();
-        }
-
-        let tag = q.tag.map(|t| t.trim().to_lowercase());
-        let groups: Vec<String> = q.groups.iter().map(|g| g.trim().to_lowercase()).collect();
-        let allowed: Vec<bool> = d
-            .pages
-            .iter()
-            .map(|p| passes_filters(p, q, tag.as_deref(), &groups))
-            .collect();
-        let mut raw = vec![0f32; n_chunks];
-        let mut matched = vec![0f32; n_chunks];
-        let mut title_hits = vec![0u16; n_chunks];
-        let mut touched: Vec<u32> = Vec::new();
-        let missing_idf = score::idf(n_chunks, 0);
-        let mut total_idf = 0.0;
-
-        for term in &terms {
-            let Some(t) = self.find_term(term) else {
-                total_idf += missing_idf;
-                continue;
-            };
-            let idf = score::idf(n_chunks, d.dfs.get(t).copied().unwrap_or(0));
-            total_idf += idf;
-            for posting in self.postings_of(t) {
-                let c = posting.chunk as usize;
-                let Some(chunk) = d.chunks.get(c) else {
-                    continue;
-                };
-                if !allowed.get(chunk.page as usize).copied().unwrap_or(false) {
-                    continue;
-                }
-                let title_len = d.pages.get(chunk.page as usize).map_or(0, |p| p.title_len);
-                let len = [title_len, chunk.heading_len, chunk.text_len];
-                let w = score::term_weight(posting.tf, len, d.avg_len);
-                if let (Some(r), Some(m)) = (raw.get_mut(c), matched.get_mut(c)) {
-                    if *m == 0.0 {
-                        touched.push(posting.chunk);
-                    }
-                    *r += idf * w;
-                    *m += idf;
-                }
-                if posting.tf[0] > 0 {
-                    if let Some(h) = title_hits.get_mut(c) {
-                        *h += 1;
-                    }
-                }
-            }
-        }
-
-        let near = q.near_path.map(super::page::normalize_path);
-        let mut scored: Vec<(u32, f32)> = touched
+        rank(self, q)
             .into_iter()
-            .filter_map(|c| {
-                let chunk = d.chunks.get(c as usize)?;
-                let r = *raw.get(c as usize)?;
-                let m = *matched.get(c as usize)?;
-                let mut s = score::normalise(r, m, total_idf);
-                let title_len = d.pages.get(chunk.page as usize).map_or(0, |p| p.title_len);
-                let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
-                s = title_containment_boost(s, hits, title_len);
-                if let (Some(near), Some(page)) = (near, d.pages.get(chunk.page as usize)) {
-                    s = s.powf(proximity_boost(near, &page.path));
-                }
-                (s > 0.0 && s >= q.score_threshold).then_some((c, s))
+            .filter_map(|(c, s)| {
+                let chunk = self.data.chunks.get(c as usize)?;
+                let page = self.data.pages.get(chunk.page as usize)?;
+                Some(make_hit(page, chunk.view(), s))
             })
-            .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-
-        self.spread(&scored, q.limit)
-            .into_iter()
-            .filter_map(|(c, s)| self.hit(c, s))
             .collect()
     }
+}
 
-    /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
-    /// remaining chunks fill it. Result stays in score order.
-    fn spread(&self, scored: &[(u32, f32)], limit: usize) -> Vec<(u32, f32)> {
-        let mut per_page = vec![0usize; self.data.pages.len()];
-        let mut picked = Vec::with_capacity(limit.min(scored.len()));
-        let mut overflow = Vec::new();
-        for &(c, s) in scored {
-            if picked.len() >= limit {
-                break;
+/// The chunks a query returns with their scores, best first, spread over pages: the whole of search
+/// but for fetching the chunks' text.
+pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<(u32, f32)> {
+    if q.limit == 0 {
+        return Vec::new();
+    }
+    let n_chunks = corpus.chunk_count();
+    let terms = query_terms(q.text, MAX_QUERY_TERMS);
+    if terms.is_empty() || n_chunks == 0 {
+        return Vec::new();
+    }
+    let pages = corpus.pages();
+    let avg_len = corpus.avg_len();
+    let title_len_of = |page: u32| pages.get(page as usize).map_or(0, |p| p.title_len);
+
+    let tag = q.tag.map(|t| t.trim().to_lowercase());
+    let groups: Vec<String> = q.groups.iter().map(|g| g.trim().to_lowercase()).collect();
+    let allowed: Vec<bool> = pages.iter().map(|p| passes_filters(p, q, tag.as_deref(), &groups)).collect();
+    let mut raw = vec![0f32; n_chunks];
+    let mut matched = vec![0f32; n_chunks];
+    let mut title_hits = vec![0u16; n_chunks];
+    let mut touched: Vec<u32> = Vec::new();
+    let missing_idf = score::idf(n_chunks, 0);
+    let mut total_idf = 0.0;
+
+    for term in &terms {
+        let Some((df, postings)) = corpus.term(term) else {
+            total_idf += missing_idf;
+            continue;
+        };
+        let idf = score::idf(n_chunks, df);
+        total_idf += idf;
+        for posting in postings {
+            let c = posting.chunk as usize;
+            let Some(chunk) = corpus.chunk(c) else {
+                continue;
+            };
+            if !allowed.get(chunk.page as usize).copied().unwrap_or(false) {
+                continue;
             }
-            let page = self
-                .data
-                .chunks
-                .get(c as usize)
-                .map_or(0, |ch| ch.page as usize);
-            match per_page.get_mut(page) {
-                Some(n) if *n < PER_PAGE => {
-                    *n += 1;
-                    picked.push((c, s));
+            let len = [title_len_of(chunk.page), chunk.heading_len, chunk.text_len];
+            let w = score::term_weight(posting.tf, len, avg_len);
+            if let (Some(r), Some(m)) = (raw.get_mut(c), matched.get_mut(c)) {
+                if *m == 0.0 {
+                    touched.push(posting.chunk);
                 }
-                _ => overflow.push((c, s)),
+                *r += idf * w;
+                *m += idf;
+            }
+            if posting.tf[0] > 0 {
+                if let Some(h) = title_hits.get_mut(c) {
+                    *h += 1;
+                }
             }
         }
-        if picked.len() < limit {
-            let room = limit - picked.len();
-            picked.extend(overflow.into_iter().take(room));
-            picked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        }
-        picked
     }
 
-    fn hit(&self, c: u32, score: f32) -> Option<Hit> {
-        let chunk = self.data.chunks.get(c as usize)?;
-        let page = self.data.pages.get(chunk.page as usize)?;
-        let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        Some(Hit {
-            path: page.path.clone(),
-            title: page.title.clone(),
-            heading: non_empty(&chunk.heading),
-            anchor: non_empty(&chunk.anchor),
-            text: chunk.text.trim().to_owned(),
-            score,
-            language: page.language.clone(),
-            version: page.version.clone(),
-            groups: page.groups.clone(),
+    let near = q.near_path.map(super::page::normalize_path);
+    let mut scored: Vec<(u32, u32, f32)> = touched
+        .into_iter()
+        .filter_map(|c| {
+            let chunk = corpus.chunk(c as usize)?;
+            let r = *raw.get(c as usize)?;
+            let m = *matched.get(c as usize)?;
+            let mut s = score::normalise(r, m, total_idf);
+            let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
+            s = title_containment_boost(s, hits, title_len_of(chunk.page));
+            if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
+                s = s.powf(proximity_boost(near, &page.path));
+            }
+            (s > 0.0 && s >= q.score_threshold).then_some((c, chunk.page, s))
         })
+        .collect();
+    scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    spread(&scored, pages.len(), q.limit)
+}
+
+/// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
+/// remaining chunks fill it. Result stays in score order.
+fn spread(scored: &[(u32, u32, f32)], n_pages: usize, limit: usize) -> Vec<(u32, f32)> {
+    let mut per_page = vec![0usize; n_pages];
+    let mut picked = Vec::with_capacity(limit.min(scored.len()));
+    let mut overflow = Vec::new();
+    for &(c, page, s) in scored {
+        if picked.len() >= limit {
+            break;
+        }
+        match per_page.get_mut(page as usize) {
+            Some(n) if *n < PER_PAGE => {
+                *n += 1;
+                picked.push((c, s));
+            }
+            _ => overflow.push((c, s)),
+        }
+    }
+    if picked.len() < limit {
+        let room = limit - picked.len();
+        picked.extend(overflow.into_iter().take(room));
+        picked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+    picked
+}
+
+/// A hit from its page and chunk, whichever form of the index they came from.
+pub(crate) fn make_hit(page: &PageMeta, chunk: ChunkText<'_>, score: f32) -> Hit {
+    let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    Hit {
+        path: page.path.clone(),
+        title: page.title.clone(),
+        heading: non_empty(chunk.heading),
+        anchor: non_empty(chunk.anchor),
+        text: chunk.text.trim().to_owned(),
+        score,
+        language: page.language.clone(),
+        version: page.version.clone(),
+        groups: page.groups.clone(),
     }
 }
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::docs::{Page, Section};
 
-fn section(heading: &str, level: u8, text: &str) -> Section {
+pub(super) fn section(heading: &str, level: u8, text: &str) -> Section {
     let anchor = heading.to_lowercase().replace(' ', "-");
     Section {
         heading: heading.into(),
@@ -13,7 +13,7 @@ fn section(heading: &str, level: u8, text: &str) -> Section {
     }
 }
 
-fn page(path: &str, title: &str, sections: Vec<Section>) -> Page {
+pub(super) fn page(path: &str, title: &str, sections: Vec<Section>) -> Page {
     Page {
         path: path.into(),
         title: title.into(),
@@ -23,11 +23,11 @@ fn page(path: &str, title: &str, sections: Vec<Section>) -> Page {
     }
 }
 
-fn filler(n: usize) -> String {
+pub(super) fn filler(n: usize) -> String {
     "Lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor. ".repeat(n)
 }
 
-fn site() -> Vec<Page> {
+pub(super) fn site() -> Vec<Page> {
     vec![
         page(
             "guides/custom-domain",
@@ -191,7 +191,7 @@ fn stemming_matches_inflections() {
     assert_eq!(top(&index, "verifying")[0].path, "guides/custom-domain");
 }
 
-fn multilingual() -> Vec<Page> {
+pub(super) fn multilingual() -> Vec<Page> {
     let mut es = page(
         "es/quickstart",
         "Inicio rápido",

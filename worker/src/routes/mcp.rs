@@ -20,7 +20,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, header, json_bytes_response, read_body, require_content_type};
 use crate::routes::assistant::answer_once;
 use crate::routes::discovery::{authorize, Caller};
-use crate::sites::{self, live_index};
+use crate::search_store;
+use crate::sites;
 
 pub async fn post(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
@@ -77,8 +78,8 @@ async fn run_tool(call: &Call, caller: &Caller, tool: ToolCall) -> ToolOutcome {
 }
 
 async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<ToolOutcome> {
-    let (_, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
-    let hits = index.search(&Query {
+    let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
+    let hits = site.search(&Query {
         text: &args.query,
         limit: args.limit,
         score_threshold: 0.0,
@@ -87,7 +88,8 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
         tag: None,
         groups: &[],
         near_path: None,
-    });
+    })
+    .await?;
     let results = hits
         .into_iter()
         .map(|hit| {
@@ -103,8 +105,8 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
 }
 
 async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<ToolOutcome> {
-    let (version, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
-    let Some(doc) = index.page(&args.path) else {
+    let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
+    let Some(doc) = site.page(&args.path).await? else {
         return Ok(ToolOutcome::Failed(format!(
             "page `{}` not found; use a path from the search tool's results",
             args.path
@@ -112,7 +114,7 @@ async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<
     };
     let bucket = sites::bucket(&call.env)?;
     let limits = call.config.archive_limits();
-    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &version.publish_id, &doc.path, &limits)
+    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &site.version.publish_id, &doc.path, &limits)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", doc.path)))?;
     Ok(ToolOutcome::Page(PageOutput { path: doc.path, markdown }))

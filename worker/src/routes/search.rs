@@ -2,7 +2,7 @@
 //! read one page. Shapes as the hosted service's discovery OpenAPI document; rules and answers in
 //! core's `search::discovery`, shared with docs-edge-serve.
 
-use docs_edge_core::search::{parse_page_request, parse_search_request, PageFormat};
+use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
 use worker::Response;
 
 use crate::app::Call;
@@ -10,25 +10,28 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_json_object};
 use crate::routes::discovery::authorize;
 use crate::agent_docs;
-use crate::sites::{self, live_index};
+use crate::search_store;
+use crate::sites;
 
 pub async fn search(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_search_request(&body).map_err(ApiError::Invalid)?;
-    let (_, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
-    json_response(200, &index.discovery_search(&request))
+    let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
+    let hits = site.search(&discovery_query(&request)).await?;
+    json_response(200, &discovery_results(hits))
 }
 
 pub async fn page(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_page_request(&body).map_err(ApiError::Invalid)?;
-    let (version, index) = live_index(&call.env, &caller.domain, &caller.key.org_id).await?;
-    let mut page = index.discovery_page(&request.path).ok_or_else(|| ApiError::NotFound(format!("page {} not found", request.path)))?;
+    let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
+    let doc = site.page(&request.path).await?.ok_or_else(|| ApiError::NotFound(format!("page {} not found", request.path)))?;
+    let mut page = page_content(doc);
     if request.format == PageFormat::Markdown {
         let limits = call.config.archive_limits();
-        page.content = agent_docs::page_markdown(&sites::bucket(&call.env)?, &caller.domain, &version.publish_id, &page.path, &limits)
+        page.content = agent_docs::page_markdown(&sites::bucket(&call.env)?, &caller.domain, &site.version.publish_id, &page.path, &limits)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", page.path)))?;
     }

@@ -3,6 +3,7 @@
 use docs_edge_core::docs::archive::read_docs_archive;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::llms;
+use docs_edge_core::search::shard::ShardedIndex;
 use docs_edge_core::search::SearchIndex;
 use docs_edge_core::wire::{KeyKind, PublishedSite};
 use worker::Response;
@@ -18,7 +19,7 @@ use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_body, require_content_type};
 use crate::random::random_id;
-use crate::sites::{self, SiteVersion};
+use crate::sites::{self, IndexFormat, SiteVersion, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
 
 const ARCHIVE_TYPES: &[&str] = &["application/gzip", "application/x-gzip", "application/x-tar+gzip"];
 
@@ -47,21 +48,40 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain));
     drop(tree);
-    let index = SearchIndex::build(&site.pages).to_bytes();
 
-    let version = SiteVersion {
-        publish_id: random_id("pub_", 8)?,
+    // Each object is stored as soon as it is made and then dropped, so the isolate never holds the
+    // upload, the agent documents, the whole index and its split at once. Nothing is live until
+    // the switch at the end.
+    let bucket = sites::bucket(&call.env)?;
+    let publish_id = random_id("pub_", 8)?;
+    let source_bytes = upload.len() as u64;
+    sites::store(&bucket, &domain, &publish_id, "source.tar.gz", upload).await?;
+    for (name, bytes) in agent_objects {
+        sites::store(&bucket, &domain, &publish_id, name, bytes).await?;
+    }
+    let index = SearchIndex::build(&site.pages);
+    let mut version = SiteVersion {
+        publish_id,
         published_at: now_iso(),
         page_count: site.pages.len(),
         languages: site.languages.clone(),
         versions: site.versions.clone(),
         warnings: site.warnings.clone(),
-        source_bytes: upload.len() as u64,
-        index_bytes: index.len() as u64,
+        source_bytes,
+        index_bytes: 0,
         org_id: Some(key.org_id.clone()),
+        index_format: IndexFormat::Sharded,
     };
     drop(site);
-    sites::publish(&sites::bucket(&call.env)?, &domain, &version, upload, index, agent_objects).await?;
+    let whole = index.to_bytes();
+    version.index_bytes = whole.len() as u64;
+    sites::store(&bucket, &domain, &version.publish_id, INDEX_OBJECT, whole).await?;
+    let split = ShardedIndex::build(&index).map_err(|e| ApiError::Internal(format!("splitting the index: {e}")))?;
+    drop(index);
+    for (name, bytes) in [(SEARCH_TERMS, split.terms), (SEARCH_TEXT, split.text), (SEARCH_META, split.meta)] {
+        sites::store(&bucket, &domain, &version.publish_id, name, bytes).await?;
+    }
+    sites::switch_to(&bucket, &domain, &version).await?;
     json_response(200, &published(&domain, &version))
 }
 

@@ -1,0 +1,223 @@
+//! The one object a site's queries always need: page metadata and the global statistics scoring uses
+//! (field lengths per chunk, average lengths), and the map from shard and block numbers to byte ranges
+//! in the packs. Small next to the index: no terms, no postings, no text.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::codec::{check_avg_len, decode, encode, IndexError};
+use super::super::dict::check_ends;
+use super::super::index::{find_page, sorted_by_path, PageMeta};
+use super::super::page::normalize_path;
+use super::super::query::{ChunkStats, MAX_QUERY_TERMS};
+use super::super::tokenize::query_terms;
+use super::terms::shard_of;
+use super::{KIND_META, SHARD_FORMAT_VERSION};
+
+/// At most this many term shards, whatever the site's size (1,024 shards of 32 KiB is 32 MiB of
+/// postings, several times the largest site a publish can build within an isolate's memory).
+pub(crate) const MAX_SHARDS: u32 = 1024;
+
+/// What is serialised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct MetaData {
+    pub pages: Vec<PageMeta>,
+    /// Per chunk, in chunk order.
+    pub heading_len: Vec<u32>,
+    pub text_len: Vec<u32>,
+    pub avg_len: [f32; 3],
+    /// Term shard `i` ends at byte `shard_ends[i]` of the terms pack; there are `shard_ends.len()`.
+    pub shard_ends: Vec<u64>,
+    /// First chunk of each text block; block `i` holds chunks up to the next block's first.
+    pub block_starts: Vec<u32>,
+    /// Text block `i` ends at byte `block_ends[i]` of the text pack.
+    pub block_ends: Vec<u64>,
+}
+
+/// A loaded meta object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchMeta {
+    pub(crate) data: MetaData,
+    /// Page of each chunk, derived: pages own consecutive chunk ranges in page order.
+    pub(crate) chunk_page: Vec<u32>,
+    pub(crate) by_path: Vec<u32>,
+}
+
+impl SearchMeta {
+    pub(crate) fn new(data: MetaData) -> Result<SearchMeta, IndexError> {
+        use IndexError::Inconsistent;
+        let n_chunks = data.heading_len.len();
+        if data.text_len.len() != n_chunks {
+            return Err(Inconsistent("chunk lengths"));
+        }
+        let mut chunk_page = Vec::with_capacity(n_chunks);
+        for (i, page) in data.pages.iter().enumerate() {
+            if page.first_chunk as usize != chunk_page.len() {
+                return Err(Inconsistent("page chunk range"));
+            }
+            let end = chunk_page.len() as u64 + u64::from(page.chunk_count);
+            if end > n_chunks as u64 {
+                return Err(Inconsistent("page chunk range"));
+            }
+            chunk_page.resize(end as usize, i as u32);
+        }
+        if chunk_page.len() != n_chunks {
+            return Err(Inconsistent("chunks without a page"));
+        }
+        check_avg_len(data.avg_len)?;
+        let shards = data.shard_ends.len();
+        if shards == 0 || shards > MAX_SHARDS as usize {
+            return Err(Inconsistent("shard count"));
+        }
+        // Packs stay far below 4 GiB (a publish fits in one isolate); larger offsets are corruption.
+        check_ends(&data.shard_ends, u32::MAX as usize).ok_or(Inconsistent("shard offsets"))?;
+        check_ends(&data.block_ends, u32::MAX as usize).ok_or(Inconsistent("block offsets"))?;
+        let starts = &data.block_starts;
+        if starts.len() != data.block_ends.len()
+            || starts.first().is_some_and(|&s| s != 0)
+            || (n_chunks > 0 && starts.is_empty())
+            || starts.windows(2).any(|w| w[0] >= w[1])
+            || starts.last().is_some_and(|&s| s as usize >= n_chunks)
+        {
+            return Err(Inconsistent("block starts"));
+        }
+        let by_path = sorted_by_path(&data.pages);
+        Ok(SearchMeta { data, chunk_page, by_path })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(&[SHARD_FORMAT_VERSION, KIND_META], &self.data)
+    }
+
+    /// Loads and checks every count and offset, so corrupt bytes are an error here, not a panic later.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SearchMeta, IndexError> {
+        SearchMeta::new(decode(bytes, &[SHARD_FORMAT_VERSION, KIND_META])?)
+    }
+
+    pub fn page_count(&self) -> usize {
+        self.data.pages.len()
+    }
+
+    pub fn chunk_count(&self) -> usize {
+        self.chunk_page.len()
+    }
+
+    pub fn shard_count(&self) -> u32 {
+        self.data.shard_ends.len() as u32
+    }
+
+    pub fn block_count(&self) -> u32 {
+        self.data.block_starts.len() as u32
+    }
+
+    /// Term shards the query's terms live in, ascending, each once.
+    pub fn shards_for(&self, query_text: &str) -> Vec<u32> {
+        let mut ids: Vec<u32> = query_terms(query_text, MAX_QUERY_TERMS)
+            .iter()
+            .map(|t| shard_of(t, self.shard_count()))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Byte range of term shard `id` in the terms pack.
+    pub fn shard_range(&self, id: u32) -> Option<Range<u64>> {
+        pack_range(&self.data.shard_ends, id)
+    }
+
+    /// Byte range of text block `id` in the text pack.
+    pub fn block_range(&self, id: u32) -> Option<Range<u64>> {
+        pack_range(&self.data.block_ends, id)
+    }
+
+    /// Text blocks holding the ranked chunks (as [`score`](super::score) returns them), ascending,
+    /// each once.
+    pub fn blocks_for(&self, ranked: &[(u32, f32)]) -> Vec<u32> {
+        let mut ids: Vec<u32> = ranked.iter().filter_map(|&(c, _)| self.block_of(c)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// The page at `path` (as [`SearchIndex::page`](super::super::SearchIndex::page) accepts it) and
+    /// the text blocks holding its chunks, ascending.
+    pub fn page_blocks(&self, path: &str) -> Option<(u32, Vec<u32>)> {
+        let page = find_page(&self.data.pages, &self.by_path, normalize_path(path))?;
+        let meta = self.data.pages.get(page as usize)?;
+        let first = self.block_of(meta.first_chunk);
+        let last = self.block_of((meta.first_chunk + meta.chunk_count).saturating_sub(1));
+        let blocks = match (first, last) {
+            (Some(a), Some(b)) if meta.chunk_count > 0 => (a..=b).collect(),
+            _ => Vec::new(),
+        };
+        Some((page, blocks))
+    }
+
+    /// The block holding chunk `c`.
+    pub(crate) fn block_of(&self, c: u32) -> Option<u32> {
+        if c as usize >= self.chunk_count() {
+            return None;
+        }
+        let after = self.data.block_starts.partition_point(|&s| s <= c);
+        after.checked_sub(1).map(|b| b as u32)
+    }
+
+    /// Chunks of block `id`.
+    pub(crate) fn block_chunks(&self, id: u32) -> Option<Range<u32>> {
+        let start = *self.data.block_starts.get(id as usize)?;
+        let end = self
+            .data
+            .block_starts
+            .get(id as usize + 1)
+            .copied()
+            .unwrap_or(self.chunk_count() as u32);
+        Some(start..end)
+    }
+
+    pub(crate) fn pages(&self) -> &[PageMeta] {
+        &self.data.pages
+    }
+
+    pub(crate) fn chunk_stats(&self, c: usize) -> Option<ChunkStats> {
+        Some(ChunkStats {
+            page: *self.chunk_page.get(c)?,
+            heading_len: *self.data.heading_len.get(c)?,
+            text_len: *self.data.text_len.get(c)?,
+        })
+    }
+
+    /// About what this holds on the heap, for a byte-bounded cache.
+    pub fn heap_bytes(&self) -> usize {
+        let d = &self.data;
+        let strings: usize = d
+            .pages
+            .iter()
+            .map(|p| {
+                p.path.len()
+                    + p.title.len()
+                    + p.sidebar_title.as_ref().map_or(0, String::len)
+                    + p.language.len()
+                    + p.version.as_ref().map_or(0, String::len)
+                    + p.tab.as_ref().map_or(0, String::len)
+                    + p.groups.iter().map(|g| g.len() + 24).sum::<usize>()
+            })
+            .sum();
+        let u32s = d.heading_len.len() + d.text_len.len() + d.block_starts.len() + self.chunk_page.len() + self.by_path.len();
+        std::mem::size_of::<SearchMeta>()
+            + d.pages.len() * std::mem::size_of::<PageMeta>()
+            + strings
+            + u32s * 4
+            + (d.shard_ends.len() + d.block_ends.len()) * 8
+    }
+}
+
+fn pack_range(ends: &[u64], id: u32) -> Option<Range<u64>> {
+    let end = *ends.get(id as usize)?;
+    let start = match id.checked_sub(1) {
+        None => 0,
+        Some(prev) => *ends.get(prev as usize)?,
+    };
+    Some(start..end)
+}

@@ -1,0 +1,103 @@
+//! Term shards: the dictionary cut by a stable hash of the term. Each term sits in exactly one shard
+//! with its site-wide document frequency and its whole posting list, so one shard answers for a term
+//! without any other. The hash is FNV-1a, fixed here (std's hasher is randomised per process, and a
+//! shard number must mean the same thing at publish and in every isolate for the life of the format).
+
+use serde::{Deserialize, Serialize};
+
+use super::super::codec::{decode, encode, IndexError};
+use super::super::dict::Dict;
+use super::super::postings;
+use super::{KIND_TERMS, SHARD_FORMAT_VERSION};
+
+/// The shard a term belongs to among `count`.
+pub(crate) fn shard_of(term: &str, count: u32) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in term.as_bytes() {
+        hash ^= u32::from(b);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash % count.max(1)
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub(crate) struct ShardData {
+    /// Which shard this is, checked on load against the number asked for.
+    pub id: u32,
+    pub terms: String,
+    pub term_ends: Vec<u32>,
+    pub dfs: Vec<u32>,
+    pub posting_ends: Vec<u32>,
+    pub postings: Vec<u8>,
+}
+
+/// One loaded term shard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermShard {
+    pub(crate) data: ShardData,
+}
+
+impl TermShard {
+    pub fn id(&self) -> u32 {
+        self.data.id
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(&[SHARD_FORMAT_VERSION, KIND_TERMS], &self.data)
+    }
+
+    /// Loads shard `id` of a site whose meta says `shard_count` shards and `chunk_count` chunks;
+    /// every offset, the sort order and each term's shard are checked.
+    pub fn from_bytes(bytes: &[u8], id: u32, shard_count: u32, chunk_count: usize) -> Result<TermShard, IndexError> {
+        let data: ShardData = decode(bytes, &[SHARD_FORMAT_VERSION, KIND_TERMS])?;
+        if data.id != id {
+            return Err(IndexError::Inconsistent("shard number"));
+        }
+        let shard = TermShard { data };
+        let dict = shard.dict();
+        dict.validate(chunk_count)?;
+        for i in 0..dict.term_ends.len() {
+            if dict.term_at(i).is_none_or(|t| shard_of(t, shard_count) != id) {
+                return Err(IndexError::Inconsistent("term in the wrong shard"));
+            }
+        }
+        Ok(shard)
+    }
+
+    pub(crate) fn dict(&self) -> Dict<'_> {
+        let d = &self.data;
+        Dict {
+            terms: &d.terms,
+            term_ends: &d.term_ends,
+            dfs: &d.dfs,
+            posting_ends: &d.posting_ends,
+            postings: &d.postings,
+        }
+    }
+
+    pub(crate) fn lookup(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {
+        self.dict().lookup(term)
+    }
+
+    /// About what this holds on the heap, for a byte-bounded cache.
+    pub fn heap_bytes(&self) -> usize {
+        let d = &self.data;
+        std::mem::size_of::<TermShard>()
+            + d.terms.len()
+            + (d.term_ends.len() + d.dfs.len() + d.posting_ends.len()) * 4
+            + d.postings.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shard_of;
+
+    #[test]
+    fn the_hash_is_fixed() {
+        // FNV-1a 32 of "a" is 0xe40c292c; a change here re-shards every published site.
+        assert_eq!(shard_of("a", u32::MAX), 0xe40c_292c % u32::MAX);
+        assert_eq!(shard_of("anything", 1), 0);
+        assert_eq!(shard_of("x", 0), 0);
+    }
+}

@@ -1,0 +1,267 @@
+//! Search and page text of the live site through the split index (core's `search::shard`): a query
+//! reads the site's meta, its terms' shards and its hits' text blocks, as ranged reads of the
+//! version's packs in R2 (adjacent ones in one read, the reads concurrently), and the isolate keeps
+//! what it read in one byte-bounded LRU cache (`SEARCH_CACHE_BYTES`) shared by every site it serves.
+//! Before, each site's whole index was loaded and kept forever, which ran isolates out of memory.
+//!
+//! Versions published before the split have only `index.bin`: the first read makes their split
+//! objects from it and stores them (the same bytes whichever isolate does it), later reads are
+//! like any other version's. That first read holds the whole index once, as every read did before.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use docs_edge_core::lru::ByteLru;
+use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock};
+use docs_edge_core::search::{Hit, IndexError, PageDoc, Query, SearchIndex};
+use futures_util::future::join_all;
+use worker::{Bucket, Env, Range};
+
+use crate::error::{ApiError, ApiResult};
+use crate::sites::{self, version_key, IndexFormat, SiteVersion, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
+
+/// One cache of type-erased values (meta, term shards, text blocks, live-version pointers), so the
+/// cache's code is in the module once.
+pub type Cached = Rc<dyn Any>;
+
+thread_local! {
+    static CACHE: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(crate::config::DEFAULT_SEARCH_CACHE_BYTES));
+}
+
+/// Bytes the cache holds, its entries, and evictions so far: for the request log line.
+pub fn cache_stats() -> (usize, usize, u64) {
+    CACHE.with(|c| {
+        let c = c.borrow();
+        (c.bytes(), c.len(), c.evictions())
+    })
+}
+
+/// Drops what the isolate holds of `domain`'s versions (a publish or unpublish switched it).
+pub fn forget_site(domain: &str) {
+    CACHE.with(|c| c.borrow_mut().remove_prefix(&format!("{domain}/")));
+}
+
+fn cache_get<T: 'static>(key: &str) -> Option<Rc<T>> {
+    CACHE.with(|c| c.borrow_mut().get(key))?.downcast::<T>().ok()
+}
+
+fn cache_put(key: &str, value: Cached, bytes: usize) {
+    CACHE.with(|c| c.borrow_mut().insert(key, value, bytes));
+}
+
+fn corrupt(what: &str, domain: &str, err: IndexError) -> ApiError {
+    ApiError::Internal(format!("search {what} of {domain}: {err}"))
+}
+
+/// The live site of a domain, ready to search.
+pub struct SiteSearch {
+    pub version: SiteVersion,
+    domain: String,
+    bucket: Bucket,
+    meta: Rc<SearchMeta>,
+}
+
+/// The live version of `domain` for `org_id` and its search meta; 404 when nothing is published.
+/// `cache_bytes` is the setting (`Config::search_cache_bytes`), applied to the isolate's cache.
+pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> ApiResult<SiteSearch> {
+    let capacity = cache_bytes;
+    CACHE.with(|c| {
+        if c.borrow().capacity() != capacity {
+            c.borrow_mut().set_capacity(capacity);
+        }
+    });
+    let bucket = sites::bucket(env)?;
+    let version = sites::live_version(&bucket, domain, org_id).await?;
+    let meta = load_meta(&bucket, domain, &version).await?;
+    Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta })
+}
+
+async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<SearchMeta>> {
+    let key = format!("{domain}/{}/meta", version.publish_id);
+    if let Some(meta) = cache_get::<SearchMeta>(&key) {
+        return Ok(meta);
+    }
+    let stored = match read(bucket, &version_key(domain, &version.publish_id, SEARCH_META), None).await? {
+        Some(bytes) => Some(SearchMeta::from_bytes(&bytes)),
+        None => None,
+    };
+    let meta = match (stored, version.index_format) {
+        (Some(Ok(meta)), _) => meta,
+        // Older than the split, or split in a format this build does not read: split it again.
+        (None, IndexFormat::Whole) | (Some(Err(IndexError::UnsupportedVersion(_))), _) => {
+            split_whole_index(bucket, domain, &version.publish_id).await?
+        }
+        (None, IndexFormat::Sharded) => {
+            return Err(ApiError::Internal(format!("search meta of {domain} {} is missing", version.publish_id)))
+        }
+        (Some(Err(e)), _) => return Err(corrupt("meta", domain, e)),
+    };
+    let meta = Rc::new(meta);
+    cache_put(&key, meta.clone(), meta.heap_bytes());
+    Ok(meta)
+}
+
+/// Makes and stores the split objects of a version that has only the whole index; meta last, as
+/// its presence says the packs are there.
+async fn split_whole_index(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult<SearchMeta> {
+    let bytes = read(bucket, &version_key(domain, publish_id, INDEX_OBJECT), None)
+        .await?
+        .ok_or_else(|| ApiError::Internal(format!("index of {domain} {publish_id} is missing")))?;
+    let index = SearchIndex::from_bytes(&bytes).map_err(|e| corrupt("index", domain, e))?;
+    drop(bytes);
+    let split = ShardedIndex::build(&index).map_err(|e| corrupt("index", domain, e))?;
+    drop(index);
+    let ShardedIndex { meta, terms, text } = split;
+    let loaded = SearchMeta::from_bytes(&meta).map_err(|e| corrupt("meta", domain, e))?;
+    sites::store(bucket, domain, publish_id, SEARCH_TERMS, terms).await?;
+    sites::store(bucket, domain, publish_id, SEARCH_TEXT, text).await?;
+    sites::store(bucket, domain, publish_id, SEARCH_META, meta).await?;
+    Ok(loaded)
+}
+
+/// An object, or the given byte range of it; `None` when it does not exist.
+async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
+    let mut get = bucket.get(key);
+    if let Some(r) = range {
+        get = get.range(Range::OffsetWithLength { offset: r.start, length: r.end - r.start });
+    }
+    let Some(object) = get.execute().await? else { return Ok(None) };
+    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?;
+    Ok(Some(body.bytes().await?))
+}
+
+/// Term shards or text blocks: which pack they are in, where, and how one loads.
+#[derive(Clone, Copy)]
+enum Kind {
+    Shard,
+    Block,
+}
+
+impl Kind {
+    fn pack(self) -> &'static str {
+        match self {
+            Kind::Shard => SEARCH_TERMS,
+            Kind::Block => SEARCH_TEXT,
+        }
+    }
+    fn tag(self) -> &'static str {
+        match self {
+            Kind::Shard => "t",
+            Kind::Block => "x",
+        }
+    }
+    fn range(self, meta: &SearchMeta, id: u32) -> Option<std::ops::Range<u64>> {
+        match self {
+            Kind::Shard => meta.shard_range(id),
+            Kind::Block => meta.block_range(id),
+        }
+    }
+    /// The loaded part and the bytes to charge for it.
+    fn load(self, bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<(Cached, usize), IndexError> {
+        Ok(match self {
+            Kind::Shard => {
+                let shard = TermShard::from_bytes(bytes, id, meta.shard_count(), meta.chunk_count())?;
+                let size = shard.heap_bytes();
+                (Rc::new(shard), size)
+            }
+            Kind::Block => {
+                let block = TextBlock::from_bytes(bytes, id, meta)?;
+                let size = block.heap_bytes();
+                (Rc::new(block), size)
+            }
+        })
+    }
+}
+
+/// Parts of one kind as their type.
+fn typed<T: 'static>(parts: Vec<Cached>) -> ApiResult<Vec<Rc<T>>> {
+    parts
+        .into_iter()
+        .map(|p| p.downcast::<T>().map_err(|_| ApiError::Internal("search cache: wrong type".into())))
+        .collect()
+}
+
+impl SiteSearch {
+    /// The hits of `q`, as the whole index would answer them.
+    pub async fn search(&self, q: &Query<'_>) -> ApiResult<Vec<Hit>> {
+        if q.limit == 0 {
+            return Ok(Vec::new());
+        }
+        let shards: Vec<Rc<TermShard>> = typed(self.parts(Kind::Shard, &self.meta.shards_for(q.text)).await?)?;
+        let shard_refs: Vec<&TermShard> = shards.iter().map(Rc::as_ref).collect();
+        let ranked = score(&self.meta, &shard_refs, q).map_err(|e| corrupt("shards", &self.domain, e))?;
+        drop(shards);
+        let blocks: Vec<Rc<TextBlock>> = typed(self.parts(Kind::Block, &self.meta.blocks_for(&ranked)).await?)?;
+        let block_refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
+        hits(&self.meta, &block_refs, &ranked).map_err(|e| corrupt("text", &self.domain, e))
+    }
+
+    /// The page at `path`; `None` when the site has no such page.
+    pub async fn page(&self, path: &str) -> ApiResult<Option<PageDoc>> {
+        let Some((page, ids)) = self.meta.page_blocks(path) else { return Ok(None) };
+        let blocks: Vec<Rc<TextBlock>> = typed(self.parts(Kind::Block, &ids).await?)?;
+        let refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
+        page_from_blocks(&self.meta, page, &refs).map(Some).map_err(|e| corrupt("text", &self.domain, e))
+    }
+
+    /// Parts `ids` (ascending), from the cache or read: runs of adjacent missing ids are one ranged
+    /// read each, and the reads run concurrently.
+    async fn parts(&self, kind: Kind, ids: &[u32]) -> ApiResult<Vec<Cached>> {
+        let key = |id: u32| format!("{}/{}/{}/{id}", self.domain, self.version.publish_id, kind.tag());
+        let mut found: Vec<Option<Cached>> = ids.iter().map(|&id| CACHE.with(|c| c.borrow_mut().get(&key(id)))).collect();
+        let mut runs: Vec<Vec<(usize, u32)>> = Vec::new();
+        for (at, &id) in ids.iter().enumerate() {
+            if found.get(at).is_some_and(Option::is_some) {
+                continue;
+            }
+            match runs.last_mut() {
+                Some(run) if run.last().is_some_and(|&(_, prev)| prev + 1 == id) => run.push((at, id)),
+                _ => runs.push(vec![(at, id)]),
+            }
+        }
+        let pack = version_key(&self.domain, &self.version.publish_id, kind.pack());
+        let reads = runs.iter().map(|run| self.read_run(kind, &pack, run));
+        for loaded in join_all(reads).await {
+            for (at, id, part, size) in loaded? {
+                cache_put(&key(id), part.clone(), size);
+                if let Some(slot) = found.get_mut(at) {
+                    *slot = Some(part);
+                }
+            }
+        }
+        found
+            .into_iter()
+            .map(|p| p.ok_or_else(|| ApiError::Internal(format!("search {} of {} not read", kind.tag(), self.domain))))
+            .collect()
+    }
+
+    /// One ranged read of adjacent parts, cut into the parts.
+    async fn read_run(&self, kind: Kind, pack: &str, run: &[(usize, u32)]) -> ApiResult<Vec<(usize, u32, Cached, usize)>> {
+        let ranges: Vec<(usize, u32, std::ops::Range<u64>)> = run
+            .iter()
+            .map(|&(at, id)| {
+                let r = kind.range(&self.meta, id).ok_or_else(|| ApiError::Internal(format!("search {} {id} out of range", kind.tag())))?;
+                Ok((at, id, r))
+            })
+            .collect::<ApiResult<_>>()?;
+        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else { return Ok(Vec::new()) };
+        let span = first.2.start..last.2.end;
+        let bytes = read(&self.bucket, pack, Some(span.clone()))
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("{pack} is missing")))?;
+        if bytes.len() as u64 != span.end - span.start {
+            return Err(ApiError::Internal(format!("{pack}: short read")));
+        }
+        ranges
+            .into_iter()
+            .map(|(at, id, r)| {
+                let slice = bytes
+                    .get((r.start - span.start) as usize..(r.end - span.start) as usize)
+                    .ok_or_else(|| ApiError::Internal(format!("{pack}: range")))?;
+                let (part, size) = kind.load(slice, id, &self.meta).map_err(|e| corrupt(kind.tag(), &self.domain, e))?;
+                Ok((at, id, part, size))
+            })
+            .collect()
+    }
+}
