@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { root, toolEnv } from './lib/env.mjs';
 
 const output = join(root, 'worker', 'build', 'index_bg.wasm');
-const inputs = ['core/src', 'core/Cargo.toml', 'worker/src', 'worker/openapi.json', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock'];
+const inputs = ['core/src', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock'];
 
 function newestMtime(path) {
   const stat = statSync(path);

@@ -23,7 +23,7 @@ test('the document lists exactly the routes of the router, both ways', () => {
   assert.ok(routes.size >= 20, `read ${routes.size} routes`);
   const undocumented = [...routes].filter((r) => !documented.has(r));
   const unrouted = [...documented].filter((r) => !routes.has(r));
-  assert.deepEqual(undocumented, [], 'routes missing from worker/openapi.json');
+  assert.deepEqual(undocumented, [], 'routes missing from worker/public/openapi.json');
   assert.deepEqual(unrouted, [], 'documented operations the router does not have');
 });
 
@@ -60,7 +60,7 @@ test('GET /openapi.json serves the document without a key', async () => {
   const res = await call('GET', '/openapi.json');
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type'), /^application\/json/);
-  assert.equal(res.text, readFileSync(new URL('../worker/openapi.json', import.meta.url), 'utf8'));
+  assert.equal(res.text, readFileSync(new URL('../worker/public/openapi.json', import.meta.url), 'utf8'));
   assert.equal(res.body.openapi, '3.1.0');
   assert.match(res.headers.get('cache-control'), /max-age=\d+/);
   // A wrong token changes nothing: the document is public.

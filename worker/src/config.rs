@@ -13,6 +13,7 @@ pub const CHATS_BINDING: &str = "CHATS";
 pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
 pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
 pub const ANALYTICS_BINDING: &str = "ANALYTICS";
+pub const ASSETS_BINDING: &str = "ASSETS";
 
 /// Bundle links live at most a week (the S3 presigning limit, too).
 pub const MAX_BUNDLE_LINK_TTL_SECS: u64 = 7 * 86_400;
