@@ -156,12 +156,13 @@ test('DELETE cancels a running job mid-step: the step\'s write-back does not rev
   assert.equal(cancelled.body.status, 'cancelled');
   assert.match(cancelled.body.error, /cancelled/);
 
-  // The step ends after the cancel; it must drop its result rather than store `running` and re-arm.
-  await logged('export_step_discarded', jobId);
-  await new Promise((r) => setTimeout(r, STEP_DELAY_MS + 1000));
+  // The step ends after the cancel; it must drop its result rather than store `running` and re-arm
+  // (which revived the job: it ran on and completed with its first part deleted).
+  await new Promise((r) => setTimeout(r, STEP_DELAY_MS + 1500));
   const polled = await call('GET', `/v1/static-export/jobs/${jobId}`, { token: t.adminKey, base });
   assert.equal(polled.body.status, 'cancelled', polled.text);
   assert.equal(polled.body.updatedAt, cancelled.body.updatedAt, 'nothing was stored after the cancel');
+  await logged('export_step_discarded', jobId);
   assert.equal((worker.output().match(new RegExp(`"event":"export_step_delay","jobId":"${jobId}"`, 'g')) ?? []).length, 1,
     'no further step ran');
   assertError(await call('POST', `/v1/static-export/jobs/${jobId}/bundle`, { token: t.adminKey, base }), 409, 'job_not_completed');
