@@ -17,6 +17,11 @@ const TARGETS = [
   ['docs-edge-core', 'fuzz::config::fuzz_frontmatter'],
   ['docs-edge-core', 'export::render_fuzz::fuzz_mdx_renderer'],
   ['docs-edge-core', 'fuzz::ranges::fuzz_byte_range'],
+  ['docs-edge-core', 'fuzz::analytics::fuzz_analytics_events'],
+  ['docs-edge-core', 'fuzz::analytics::fuzz_feedback'],
+  ['docs-edge-core', 'fuzz::analytics::fuzz_day_range'],
+  ['docs-edge-core', 'fuzz::mcp::fuzz_mcp_body'],
+  ['docs-edge-core', 'fuzz::domains::fuzz_domain'],
 ];
 
 function option(name, fallback) {

@@ -1,6 +1,8 @@
 // Tenants that misbehave, on a worker of its own with test-only settings: the storage sweep (zero-day
 // retention), publish and export-start limits under concurrency, an export step that kills its
-// isolate (TEST_EXPORT_FAULT_DOMAIN: it dies after its attempt is stored), cancelling jobs, and a domain that changes hands.
+// isolate (TEST_EXPORT_FAULT_DOMAIN: it dies after its attempt is stored), cancelling a job in the middle
+// of a step (TEST_EXPORT_STEP_DELAY_*: each batch step of one domain waits after writing its part), and a
+// domain that changes hands.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,11 +14,15 @@ import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob } from './support/export.mjs';
 
 const FAULT_DOMAIN = 'crash.export.test';
+const SLOW_DOMAIN = 'slow.export.test';
+const STEP_DELAY_MS = 3000;
 const state = mkdtempSync(join(tmpdir(), 'docs-edge-limits-'));
 const vars = {
   ROOT_TOKEN,
   LINK_SIGNING_KEY: process.env.LINK_SIGNING_KEY,
   TEST_EXPORT_FAULT_DOMAIN: FAULT_DOMAIN,
+  TEST_EXPORT_STEP_DELAY_DOMAIN: SLOW_DOMAIN,
+  TEST_EXPORT_STEP_DELAY_MS: String(STEP_DELAY_MS),
   PUBLISH_RETENTION_DAYS: '0',
   EXPORT_RETENTION_DAYS: '0',
   PUBLISHES_PER_HOUR: '4',
@@ -120,10 +126,21 @@ test('an export step that kills its isolate fails the job after three attempts; 
   assert.equal((await cancel(t.adminKey, next.body.jobId)).body.status, 'cancelled');
 });
 
-test('DELETE cancels a queued or running job: 404 for another organization, 409 once it is over', async () => {
+/** Waits until the worker logged `event` for `jobId` (at least `count` times). */
+async function logged(event, jobId, count = 1) {
+  const pattern = new RegExp(`"event":"${event}","jobId":"${jobId}"`, 'g');
+  for (let i = 0; i < 300; i++) {
+    if ((worker.output().match(pattern) ?? []).length >= count) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${event} logged for ${jobId}`);
+}
+
+test('DELETE cancels a running job mid-step: the step\'s write-back does not revive it; 404 for another organization, 409 once it is over', async () => {
   const t = await tenant({ base });
-  assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base })).status, 200);
-  const start = await startExport(t.adminKey, { domain: t.domain }, base);
+  await addDomain(t.org.orgId, SLOW_DOMAIN, base);
+  assert.equal((await publishFolder(SLOW_DOMAIN, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const start = await startExport(t.adminKey, { domain: SLOW_DOMAIN }, base);
   assert.equal(start.status, 202, start.text);
   const jobId = start.body.jobId;
 
@@ -131,22 +148,29 @@ test('DELETE cancels a queued or running job: 404 for another organization, 409 
   assertError(await cancel(stranger.adminKey, jobId), 404, 'not_found');
   assertError(await cancel(t.assistantKey, jobId), 403, 'wrong_key_kind');
 
+  // The first batch step has written its part and waits (TEST_EXPORT_STEP_DELAY_MS) before the alarm
+  // stores the job: the cancel lands while the alarm holds its `running` copy.
+  await logged('export_step_delay', jobId);
   const cancelled = await cancel(t.adminKey, jobId);
-  if (cancelled.status === 409) {
-    // The demo docs are small: the job may have completed before the cancel arrived.
-    assert.equal(cancelled.body.code, 'job_not_active');
-    assert.match(cancelled.body.error, /completed/);
-  } else {
-    assert.equal(cancelled.status, 200, cancelled.text);
-    assert.equal(cancelled.body.status, 'cancelled');
-    assert.match(cancelled.body.error, /cancelled/);
-    const polled = await call('GET', `/v1/static-export/jobs/${jobId}`, { token: t.adminKey, base });
-    assert.equal(polled.body.status, 'cancelled');
-    assertError(await call('POST', `/v1/static-export/jobs/${jobId}/bundle`, { token: t.adminKey, base }), 409, 'job_not_completed');
-  }
+  assert.equal(cancelled.status, 200, cancelled.text);
+  assert.equal(cancelled.body.status, 'cancelled');
+  assert.match(cancelled.body.error, /cancelled/);
+
+  // The step ends after the cancel; it must drop its result rather than store `running` and re-arm
+  // (which revived the job: it ran on and completed with its first part deleted).
+  await new Promise((r) => setTimeout(r, STEP_DELAY_MS + 1500));
+  const polled = await call('GET', `/v1/static-export/jobs/${jobId}`, { token: t.adminKey, base });
+  assert.equal(polled.body.status, 'cancelled', polled.text);
+  assert.equal(polled.body.updatedAt, cancelled.body.updatedAt, 'nothing was stored after the cancel');
+  await logged('export_step_discarded', jobId);
+  assert.equal((worker.output().match(new RegExp(`"event":"export_step_delay","jobId":"${jobId}"`, 'g')) ?? []).length, 1,
+    'no further step ran');
+  assertError(await call('POST', `/v1/static-export/jobs/${jobId}/bundle`, { token: t.adminKey, base }), 409, 'job_not_completed');
   assertError(await cancel(t.adminKey, jobId), 409, 'job_not_active');
-  const next = await startExport(t.adminKey, { domain: t.domain }, base);
+
+  const next = await startExport(t.adminKey, { domain: SLOW_DOMAIN }, base);
   assert.equal(next.status, 202, next.text);
+  assert.equal((await cancel(t.adminKey, next.body.jobId)).body.status, 'cancelled');
 });
 
 test('a domain given to another organization brings none of the previous owner\'s content', async () => {

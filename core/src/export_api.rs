@@ -94,10 +94,38 @@ pub fn bundle_file_name(domain: &str, created_at: &str) -> String {
     format!("{domain}-export-{date}.tar.gz")
 }
 
+/// The code of the 409 for a stored version that today's rules refuse.
+pub const REPUBLISH_REQUIRED: &str = "republish_required";
+
+/// The message of that 409: a version published before a rule (the page-path rule, the `$ref` and
+/// YAML alias bounds) is still stored as it was, but can no longer be built; the client's fix is to
+/// publish again (which checks the rules and names the file and rule to change). `refusal` is what
+/// building the stored source answered.
+pub fn republish_message(refusal: &impl std::fmt::Display) -> String {
+    format!(
+        "the live version was published before a rule it breaks, so it cannot be exported: {refusal}; \
+         fix the docs and publish them again, then start the export"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_version_published_before_the_page_path_rule_needs_a_republish() {
+        let stored = crate::docs::archive::tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["index", "javascript:alert(1)"]}}"#),
+            ("index.mdx", "# Home"),
+            ("javascript:alert(1).mdx", "# x"),
+        ]);
+        let refusal = crate::docs::site::build_site(&stored).unwrap_err();
+        let message = republish_message(&refusal);
+        assert!(message.contains("publish them again"), "{message}");
+        assert!(message.contains("docs.json navigation.pages[1]"), "{message}");
+        assert_eq!(REPUBLISH_REQUIRED, "republish_required");
+    }
 
     fn err(body: Value) -> String {
         parse_start_request(&body).unwrap_err().to_string()

@@ -330,3 +330,150 @@ mod ranges {
         }
     }
 }
+
+mod analytics {
+    use super::*;
+    use crate::analytics::input::{parse_events, parse_feedback, Event, MAX_COMMENT_CHARS, MAX_EVENTS, MAX_ID_CHARS, MAX_QUERY_CHARS, MAX_RESULT_COUNT};
+    use crate::analytics::range::{parse_day, DayRange, MAX_DAYS};
+
+    const KEYS: &[&str] = &["events", "type", "path", "query", "resultCount", "threadId", "messageId", "rating", "comment"];
+    const STRINGS: &[&str] = &[
+        "pageview", "search", "up", "down", "/", "/a/b.html?x=1#y", "index", "/x/index", "?", "#", " ", "",
+        "\u{0}", "ü", "thr_1", "msg_1", "javascript:alert(1)", "../../etc", "1e3", "-1",
+    ];
+    const DAY_TOKENS: &[&str] = &["2024", "1970", "9999", "0000", "-", "01", "02", "29", "30", "31", "13", "00", "+1", " ", "x"];
+
+    fn day_text() -> BoxedStrategy<Option<String>> {
+        prop::option::of(prop_oneof![
+            3 => text_from(DAY_TOKENS, 6),
+            1 => (1960i64..10_010, 0i64..14, 0i64..33).prop_map(|(y, m, d)| format!("{y:04}-{m:02}-{d:02}")),
+        ])
+        .boxed()
+    }
+
+    proptest! {
+        #![proptest_config(default_cases(256))]
+
+        /// Analytics beacons: at most MAX_EVENTS events with normalised paths and bounded queries and
+        /// counts, or an error naming a field and a rule.
+        #[test]
+        fn fuzz_analytics_events(body in json_from(KEYS, STRINGS)) {
+            match parse_events(&body) {
+                Ok(events) => {
+                    prop_assert!(events.len() <= MAX_EVENTS);
+                    for event in events {
+                        let path = match &event {
+                            Event::PageView { path } => path,
+                            Event::Search { path, query, result_count } => {
+                                prop_assert!(!query.is_empty() && query.chars().count() <= MAX_QUERY_CHARS && query.trim() == query);
+                                prop_assert!(*result_count <= MAX_RESULT_COUNT);
+                                path
+                            }
+                        };
+                        prop_assert!(!path.is_empty() && !path.contains(['?', '#']), "{path:?}");
+                    }
+                }
+                Err(err) => prop_assert!(!err.path.is_empty() && !err.rule.is_empty(), "{err:?}"),
+            }
+        }
+
+        /// Feedback: bounded ids and comment, or an error naming a field and a rule.
+        #[test]
+        fn fuzz_feedback(body in json_from(KEYS, STRINGS)) {
+            match parse_feedback(&body) {
+                Ok(feedback) => {
+                    prop_assert!(feedback.thread_id.chars().count() <= MAX_ID_CHARS && feedback.message_id.chars().count() <= MAX_ID_CHARS);
+                    prop_assert!(feedback.comment.as_ref().is_none_or(|c| c.chars().count() <= MAX_COMMENT_CHARS));
+                }
+                Err(err) => prop_assert!(!err.path.is_empty() && !err.rule.is_empty(), "{err:?}"),
+            }
+        }
+
+        /// Report ranges from any query strings: ordered, at most MAX_DAYS, starting on the day given;
+        /// or an error on `from` or `to`.
+        #[test]
+        fn fuzz_day_range(from in day_text(), to in day_text(), today in 0i64..2_932_897) {
+            match DayRange::parse(from.as_deref(), to.as_deref(), today) {
+                Ok(range) => {
+                    prop_assert!(range.first <= range.last && range.last - range.first < MAX_DAYS, "{range:?}");
+                    if let Some(from) = &from {
+                        prop_assert_eq!(Some(range.first), parse_day(from));
+                    }
+                    let (start, end) = range.bounds_ms();
+                    prop_assert!(start < end);
+                    prop_assert_eq!(range.days().count() as i64, range.last - range.first + 1);
+                }
+                Err(err) => prop_assert!(err.path == "from" || err.path == "to", "{err:?}"),
+            }
+        }
+    }
+}
+
+mod mcp {
+    use super::*;
+    use crate::mcp::protocol::{header_version, parse_body, Message, MAX_BATCH, PROTOCOL_VERSIONS};
+
+    const TOKENS: &[&str] = &[
+        "{", "}", "[", "]", ",", ":", "\"jsonrpc\"", "\"2.0\"", "\"1.0\"", "\"id\"", "1", "null", "\"x\"", "\"method\"",
+        "\"initialize\"", "\"tools/list\"", "\"tools/call\"", "\"notifications/initialized\"", "\"params\"",
+        "\"result\"", "\"error\"", "\"name\"", "\"search\"", "\"arguments\"", "{}", "[]", "true", "1.5", "\"\\u0000\"", " ",
+    ];
+
+    proptest! {
+        #![proptest_config(default_cases(256))]
+
+        /// MCP POST bodies in every revision: messages (batches only in 2025-03-26, at most MAX_BATCH),
+        /// or one JSON-RPC error reply (-32700 or -32600); no panic.
+        #[test]
+        fn fuzz_mcp_body(
+            body in prop_oneof![4 => text_from(TOKENS, 40).prop_map(String::into_bytes), 1 => prop::collection::vec(any::<u8>(), 0..200)],
+            header in prop::option::of(prop_oneof![prop::sample::select(PROTOCOL_VERSIONS.to_vec()).prop_map(str::to_owned), any::<String>()]),
+        ) {
+            let Ok(version) = header_version(header.as_deref()) else { return Ok(()) };
+            match parse_body(&body, version) {
+                Ok(incoming) => {
+                    prop_assert!(!incoming.messages.is_empty() && incoming.messages.len() <= MAX_BATCH);
+                    prop_assert!(!incoming.batch || version == "2025-03-26");
+                    if !incoming.batch {
+                        prop_assert!(!matches!(incoming.messages[0], Message::Invalid { .. }), "a single invalid message is an error reply");
+                    }
+                }
+                Err(reply) => {
+                    prop_assert_eq!(reply.get("jsonrpc").and_then(Value::as_str), Some("2.0"));
+                    let code = reply.pointer("/error/code").and_then(Value::as_i64);
+                    prop_assert!(code == Some(-32700) || code == Some(-32600), "{reply}");
+                }
+            }
+        }
+    }
+}
+
+mod domains {
+    use super::*;
+    use crate::domain::validate_domain;
+
+    const TOKENS: &[&str] = &[
+        "docs", "example", "com", ".", "-", "A", "z", "0", "9", "_", "/", ":", "://", "https", "443", "ü", " ", "\u{0}",
+        "xn--", "..", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    ];
+
+    proptest! {
+        #![proptest_config(default_cases(256))]
+
+        /// Domains: a lowercase hostname within the DNS limits that validates to itself, or a rule.
+        #[test]
+        fn fuzz_domain(input in text_from(TOKENS, 30)) {
+            match validate_domain(&input) {
+                Ok(host) => {
+                    prop_assert!(host.len() <= 253 && host == input.to_ascii_lowercase());
+                    for label in host.split('.') {
+                        prop_assert!(!label.is_empty() && label.len() <= 63 && !label.starts_with('-') && !label.ends_with('-'));
+                        prop_assert!(label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'), "{host}");
+                    }
+                    prop_assert_eq!(validate_domain(&host), Ok(host.clone()));
+                }
+                Err(rule) => prop_assert!(!rule.is_empty()),
+            }
+        }
+    }
+}

@@ -25,6 +25,16 @@ pub fn key_fingerprint(key: &str) -> String {
     hash
 }
 
+/// The fingerprint from a stored key hash (what `key_fingerprint` gives for the key itself), so keys
+/// stored before fingerprints existed can be listed by one. `None` for anything but lowercase hex.
+pub fn fingerprint_of_hash(hash: &str) -> Option<String> {
+    let prefix = hash.get(..KEY_FINGERPRINT_HEX)?;
+    prefix
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        .then(|| prefix.to_string())
+}
+
 pub fn to_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);

@@ -1,10 +1,11 @@
-// Installs what the build and tests need, and only what is missing: the wasm target, the pinned
+// Installs what the build and tests need, and only what is missing: the wasm target (stable and, for
+// the worker's panic=unwind build, nightly with rust-src), the pinned
 // wasm-bindgen-cli and worker-build, the npm packages from the lock file, Debian's Chromium for the
 // browser tests, and (for `npm test`) pinned schemathesis in .venv-schemathesis. A second run takes seconds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, cargoBin, chromiumPath, pins, toolEnv } from './env.mjs';
+import { root, cargoBin, chromiumPath, panicUnwind, pins, toolEnv } from './env.mjs';
 import { ensureSchemathesis } from './schemathesis.mjs';
 
 function run(cmd, args, options = {}) {
@@ -27,6 +28,9 @@ export function bootstrap({ quiet = false, contractTests = false } = {}) {
     step('adding the wasm32-unknown-unknown target');
     run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
   }
+  // A panic=unwind build (DOCS_EDGE_PANIC_UNWIND=1, scripts/build-worker.mjs) rebuilds std with
+  // nightly: nightly itself, its rust-src and its wasm target, each only when missing.
+  if (panicUnwind()) ensureNightly();
   // Installed where cargo puts them by default, so a fresh clone on the same machine reuses them.
   const tools = [
     ['wasm-bindgen', 'wasm-bindgen-cli', pins.wasmBindgen],
@@ -58,4 +62,20 @@ export function bootstrap({ quiet = false, contractTests = false } = {}) {
   }
   if (contractTests) ensureSchemathesis(step);
   log('tools ready');
+}
+
+/** Nightly with rust-src and the wasm target, for worker-build --panic-unwind. */
+function ensureNightly() {
+  if (!output('rustup', ['toolchain', 'list']).split('\n').some((l) => l.startsWith('nightly'))) {
+    step('installing the nightly toolchain (for panic=unwind; once)');
+    run('rustup', ['toolchain', 'install', 'nightly', '--profile', 'minimal']);
+  }
+  if (!output('rustup', ['+nightly', 'component', 'list', '--installed']).split('\n').some((l) => l.startsWith('rust-src'))) {
+    step('adding rust-src to nightly (panic=unwind rebuilds std from it)');
+    run('rustup', ['+nightly', 'component', 'add', 'rust-src']);
+  }
+  if (!output('rustup', ['+nightly', 'target', 'list', '--installed']).split('\n').includes('wasm32-unknown-unknown')) {
+    step('adding the wasm32-unknown-unknown target to nightly');
+    run('rustup', ['+nightly', 'target', 'add', 'wasm32-unknown-unknown']);
+  }
 }

@@ -30,3 +30,13 @@ export function toolEnv(extra = {}) {
     ...extra,
   };
 }
+
+/**
+ * Whether the worker is built with panic=unwind (`DOCS_EDGE_PANIC_UNWIND=1`): worker-build
+ * --panic-unwind on nightly, so a panic is the 500 of the one request that panicked instead of a trap
+ * of the Wasm instance and every request and stream in flight in it. Off by default because it does
+ * not fit the wasm size budget of scripts/test.mjs (figures in README "Panics").
+ */
+export function panicUnwind() {
+  return process.env.DOCS_EDGE_PANIC_UNWIND === '1';
+}

@@ -1,5 +1,9 @@
 //! The request pipeline: request id, routing, CORS, the error-to-response mapping and the log line.
 
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt;
 use worker::{Context, Env, Request, Response};
 
 use crate::clock::now_ms;
@@ -48,7 +52,13 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
                     request_id: request_id.clone(),
                     response_headers: Vec::new(),
                 };
-                let result = dispatch(&mut call).await;
+                // The worker is built with panic=unwind (scripts/build-worker.mjs): a panic in a
+                // handler unwinds to here and becomes this request's 500, and the Wasm instance, with
+                // the other requests and streams in flight in it, carries on.
+                let result = match AssertUnwindSafe(dispatch(&mut call)).catch_unwind().await {
+                    Ok(result) => result,
+                    Err(payload) => Err(ApiError::Internal(format!("panic: {}", panic_message(payload.as_ref())))),
+                };
                 (result, call.response_headers)
             }
             Err(err) => (Err(err), Vec::new()),
@@ -116,6 +126,15 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::AnalyticsReport => routes::analytics::report(call).await,
         Route::ConversationsCsv => routes::analytics::conversations_csv(call).await,
     }
+}
+
+/// The message of a caught panic (`panic!` with a literal or a formatted message).
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message")
 }
 
 /// The one place an error becomes HTTP: its status, its headers, `{"error", "code"}`.

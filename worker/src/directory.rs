@@ -95,6 +95,14 @@ impl Directory {
         Ok(())
     }
 
+    /// The stored SHA-256 of a key, by id (`None` when there is no such key).
+    pub async fn key_hash(&self, key_id: &str) -> ApiResult<Option<String>> {
+        if !is_random_id(key_id, KEY_ID_PREFIX, ID_BYTES) {
+            return Ok(None);
+        }
+        Ok(self.kv.get(&format!("keyid:{key_id}")).text().await?)
+    }
+
     /// Removes a key by id; returns the record it had, `None` when no such key exists.
     pub async fn remove_key(&self, key_id: &str) -> ApiResult<Option<KeyRecord>> {
         // As in `org`: never issued, and possibly too long for a KV key.

@@ -175,11 +175,24 @@ struct RefResolver<'t, 'w> {
     warnings: &'w mut Vec<String>,
     /// Referenced files by path, each parsed once however often it is referenced.
     parsed: HashMap<String, Rc<Value>>,
-    /// Nodes and string bytes resolved so far, bounded by [`MAX_REF_EXPANSION`].
+    /// Nodes, string bytes and object key bytes resolved so far, bounded by [`MAX_REF_EXPANSION`].
     spent: u64,
 }
 
 impl RefResolver<'_, '_> {
+    /// Charges `amount` to the expansion budget; every byte the output copies must pass here, or a
+    /// copied part (a 1 MB key behind a fan-out) escapes the bound.
+    fn charge(&mut self, amount: u64, file: &str) -> Result<(), ConfigError> {
+        self.spent = self.spent.saturating_add(amount);
+        if self.spent > MAX_REF_EXPANSION {
+            return Err(ConfigError::RefExpansion {
+                file: file.to_owned(),
+                limit: MAX_REF_EXPANSION,
+            });
+        }
+        Ok(())
+    }
+
     /// A copy of `value` with every `{"$ref": "file.json", ...}` replaced by that file's content,
     /// sibling keys taking precedence. Paths are relative to the file holding the `$ref`.
     fn resolve(&mut self, value: &Value, file: &str) -> Result<Value, ConfigError> {
@@ -187,13 +200,7 @@ impl RefResolver<'_, '_> {
             Value::String(s) => 1 + s.len() as u64,
             _ => 1,
         };
-        self.spent = self.spent.saturating_add(size);
-        if self.spent > MAX_REF_EXPANSION {
-            return Err(ConfigError::RefExpansion {
-                file: file.to_owned(),
-                limit: MAX_REF_EXPANSION,
-            });
-        }
+        self.charge(size, file)?;
         match value {
             Value::Array(items) => items
                 .iter()
@@ -205,6 +212,8 @@ impl RefResolver<'_, '_> {
                 None => {
                     let mut out = Map::with_capacity(map.len());
                     for (key, item) in map {
+                        // Charged before the copy: the key is cloned into the output as its value is.
+                        self.charge(key.len() as u64, file)?;
                         out.insert(key.clone(), self.resolve(item, file)?);
                     }
                     Ok(Value::Object(out))
@@ -256,6 +265,7 @@ impl RefResolver<'_, '_> {
         if let Value::Object(out) = &mut resolved {
             for (key, item) in map {
                 if key != "$ref" {
+                    self.charge(key.len() as u64, file)?;
                     let item = self.resolve(item, file)?;
                     out.insert(key.clone(), item);
                 }
@@ -651,6 +661,46 @@ mod tests {
         let err = config.unwrap_err();
         assert!(matches!(err, ConfigError::RefExpansion { limit: MAX_REF_EXPANSION, .. }), "{err:?}");
         assert!(err.to_string().contains("$ref expansion exceeds"), "{err}");
+    }
+
+    #[test]
+    fn ref_fan_out_of_a_big_key_is_refused_after_bounded_work() {
+        // Few nodes, but each copy of the leaf clones a 1 MiB object key: 30 copies are 30 MiB of
+        // output that a node-and-string count alone lets through.
+        let key = "k".repeat(1 << 20);
+        let leaf = format!(r#"{{"group": "leaf", "pages": ["a"], "{key}": 0}}"#);
+        let docs = format!(
+            r#"{{"navigation": {{"groups": [{}]}}}}"#,
+            vec![r#"{"$ref": "leaf.json"}"#; 30].join(",")
+        );
+        let files = tree(&[("docs.json", docs.as_str()), ("leaf.json", leaf.as_str())]);
+        let mut warnings = Vec::new();
+        let err = parse_config(&files, &mut warnings).unwrap_err();
+        assert!(matches!(err, ConfigError::RefExpansion { limit: MAX_REF_EXPANSION, .. }), "{err:?}");
+
+        // Bounded work: the resolver stops within one key of the budget, not after all 30 copies.
+        let value: Value = serde_json::from_str(&docs).unwrap();
+        let mut refs = RefResolver {
+            tree: &files,
+            stack: vec![CONFIG_FILE.to_owned()],
+            warnings: &mut warnings,
+            parsed: HashMap::new(),
+            spent: 0,
+        };
+        assert!(refs.resolve(&value, CONFIG_FILE).is_err());
+        assert!(refs.spent <= MAX_REF_EXPANSION + key.len() as u64 + 1, "spent {}", refs.spent);
+
+        // Sibling keys next to a `$ref` are charged too.
+        let docs = format!(
+            r#"{{"navigation": {{"groups": [{}]}}}}"#,
+            vec![format!(r#"{{"$ref": "small.json", "{key}": 0}}"#); 5].join(",")
+        );
+        let files = tree(&[
+            ("docs.json", docs.as_str()),
+            ("small.json", r#"{"group": "g", "pages": ["a"]}"#),
+        ]);
+        let err = parse_config(&files, &mut Vec::new()).unwrap_err();
+        assert!(matches!(err, ConfigError::RefExpansion { .. }), "{err:?}");
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::wire::JobStatus;
+
 /// Attempts at one step before the job fails.
 pub const MAX_STEP_ATTEMPTS: u32 = 3;
 
@@ -87,9 +89,44 @@ impl StepAttempts {
     }
 }
 
+/// What an alarm does with the result of a step it ran, decided by the job **as stored after the
+/// step returned**, not by the copy the alarm held while it awaited R2.
+///
+/// A cancel (or a status poll that failed the job) can land while the step awaits I/O: it stores the
+/// job ended, stops the alarm and deletes the parts stored so far. Writing the alarm's copy back then
+/// would revive the job as `running`, re-arm it, and resume with parts missing: a broken bundle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterStep {
+    /// The job is still active: store the step's result (and re-arm if it is unfinished).
+    Store,
+    /// The job ended during the step: store nothing, do not re-arm, and delete the part the step
+    /// wrote (the ending deleted only the parts it knew of).
+    Discard,
+}
+
+/// `stored_now`: the job's status read back after the step (`None`: no job is stored any more).
+pub fn after_step(stored_now: Option<JobStatus>) -> AfterStep {
+    match stored_now {
+        Some(JobStatus::Queued | JobStatus::Running) => AfterStep::Store,
+        Some(JobStatus::Completed | JobStatus::Failed | JobStatus::Cancelled) | None => AfterStep::Discard,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_job_that_ended_during_its_step_is_not_written_back() {
+        // The alarm stored `running` and began the step; a cancel stored `cancelled` meanwhile.
+        assert_eq!(after_step(Some(JobStatus::Cancelled)), AfterStep::Discard);
+        assert_eq!(after_step(Some(JobStatus::Failed)), AfterStep::Discard);
+        assert_eq!(after_step(Some(JobStatus::Completed)), AfterStep::Discard);
+        assert_eq!(after_step(None), AfterStep::Discard);
+        // Nothing happened meanwhile: the step's result is stored.
+        assert_eq!(after_step(Some(JobStatus::Running)), AfterStep::Store);
+        assert_eq!(after_step(Some(JobStatus::Queued)), AfterStep::Store);
+    }
 
     #[test]
     fn a_step_that_kills_its_isolate_fails_the_job_after_the_bound() {

@@ -70,7 +70,7 @@ mod render_fuzz;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
-pub use attempts::{AfterError, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
+pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
 pub use agent::markdown_file;
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};

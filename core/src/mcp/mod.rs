@@ -11,7 +11,7 @@
 //! `protocol` reads and answers JSON-RPC; `tools` defines the tools, reads their arguments and
 //! formats their results.
 
-mod protocol;
+pub(crate) mod protocol;
 mod tools;
 
 #[cfg(test)]

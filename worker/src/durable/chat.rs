@@ -10,6 +10,7 @@
 //! An alarm deletes the entries once the resume window after the end has passed.
 
 use std::cell::{Cell, RefCell};
+use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -56,7 +57,8 @@ struct Live {
 pub struct AssistantChat {
     state: State,
     env: Env,
-    live: Rc<RefCell<Option<Live>>>,
+    /// `AssertUnwindSafe`: see `ExportJob::loaded`.
+    live: AssertUnwindSafe<Rc<RefCell<Option<Live>>>>,
 }
 
 impl AssistantChat {
@@ -285,7 +287,7 @@ fn unknown_chat() -> Result<Response> {
 
 impl DurableObject for AssistantChat {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, live: Rc::new(RefCell::new(None)) }
+        Self { state, env, live: AssertUnwindSafe(Rc::new(RefCell::new(None))) }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {

@@ -13,6 +13,7 @@
 //! and `POST /cancel` with [`OwnerQuery`]; another organization's job reads as not found.
 
 use std::cell::RefCell;
+use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
@@ -22,11 +23,11 @@ use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::deployment::Features;
 use docs_edge_core::export::{
-    content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
+    after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
     PageExtras, StepAttempts, MANIFEST_FORMAT,
     SEARCH_INDEX_FILE,
 };
-use docs_edge_core::export_api::{bundle_file_name, pages_progress};
+use docs_edge_core::export_api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -45,6 +46,11 @@ const JOB_KEY: &str = "job";
 /// a step killed with its isolate (memory, CPU) does: the alarm ends with an error and nothing after
 /// the attempt is written; the runtime retries the alarm. Unset in every real deployment.
 const FAULT_DOMAIN_VAR: &str = "TEST_EXPORT_FAULT_DOMAIN";
+/// Test-only settings: every batch step of a job of `TEST_EXPORT_STEP_DELAY_DOMAIN` waits
+/// `TEST_EXPORT_STEP_DELAY_MS` after writing its part, before the alarm stores the job, so a test can
+/// land a cancel mid-step deterministically. Unset in every real deployment.
+const DELAY_DOMAIN_VAR: &str = "TEST_EXPORT_STEP_DELAY_DOMAIN";
+const DELAY_MS_VAR: &str = "TEST_EXPORT_STEP_DELAY_MS";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 const BUNDLE_PART_BYTES: usize = 5 << 20;
 /// An alarm this late never fired: a step takes seconds at most.
@@ -161,14 +167,18 @@ struct Loaded {
 pub struct ExportJob {
     state: State,
     env: Env,
-    loaded: RefCell<Option<Rc<Loaded>>>,
+    /// Under panic=unwind (scripts/build-worker.mjs) wasm-bindgen asks that a Durable Object be
+    /// `RefUnwindSafe`, which a `RefCell` is not. Asserted: a panic drops its borrows as it unwinds, and
+    /// what it can leave behind is a cache (dropped on the next load of another version) or a flag
+    /// that only makes a concurrent call wait; the stored job is the state that counts.
+    loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
     /// Set while this instance packs the bundle, so a second `/bundle` waits instead of packing twice.
-    packing: RefCell<bool>,
+    packing: AssertUnwindSafe<RefCell<bool>>,
 }
 
 impl DurableObject for ExportJob {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, loaded: RefCell::new(None), packing: RefCell::new(false) }
+        Self { state, env, loaded: AssertUnwindSafe(RefCell::new(None)), packing: AssertUnwindSafe(RefCell::new(false)) }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -224,7 +234,28 @@ impl DurableObject for ExportJob {
         if self.injected_fault(&record) {
             return Err(worker::Error::RustError("injected fault: the step died with its isolate".into()));
         }
-        match self.step(&mut record).await {
+        // The part this step writes, if any: a job that ends meanwhile never learns of it.
+        let writing_part = record.parts;
+        let stepped = self.step(&mut record).await;
+        // The step awaited R2 (and a cancel may have landed then): decide by the job as stored now.
+        // No await but storage between this read and the writes below, so no other event of this
+        // object runs between them (the input gate holds events during storage operations).
+        let stored_now = storage.get::<JobRecord>(JOB_KEY).await?.map(|stored| stored.status);
+        if after_step(stored_now) == AfterStep::Discard {
+            worker::console_log!(
+                "{}",
+                serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)})
+            );
+            if let Ok(bucket) = sites::bucket(&self.env) {
+                // Best effort: the retention sweep removes a part left over by a failed delete.
+                if let Err(err) = bucket.delete(part_key(&record.job_id, writing_part)).await {
+                    worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                }
+            }
+            *self.loaded.borrow_mut() = None;
+            return Response::ok("discarded");
+        }
+        match stepped {
             Ok(finished) => {
                 record.attempts.succeeded();
                 record.updated_at = now_iso();
@@ -359,6 +390,19 @@ impl ExportJob {
         faulty
     }
 
+    /// The test-only delay of a batch step (see [`DELAY_DOMAIN_VAR`]), capped at a minute.
+    async fn injected_delay(&self, record: &JobRecord) {
+        if crate::config::text(&self.env, DELAY_DOMAIN_VAR).as_deref() != Some(record.domain.as_str()) {
+            return;
+        }
+        let ms = crate::config::text(&self.env, DELAY_MS_VAR).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        if ms > 0 {
+            // Logged first, so a test knows the step is inside its delay before it cancels.
+            worker::console_log!("{}", serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));
+            worker::Delay::from(Duration::from_millis(ms)).await;
+        }
+    }
+
     async fn owned(&self, owner: &OwnerQuery) -> ApiResult<JobRecord> {
         match self.state.storage().get::<JobRecord>(JOB_KEY).await? {
             Some(record) if record.org_id == owner.org_id => Ok(record),
@@ -374,7 +418,9 @@ impl ExportJob {
         }
         let limits = Config::from_env(&self.env).archive_limits();
         let tree = sites::read_source(&sites::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
-        let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
+        // A version that passed the rules of its day but breaks one added since: the client can fix
+        // it (publish again), so a 409 naming the rule, not a 500.
+        let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
         let plan = ExportPlan::new(&site, &tree, &record.options())
             .map_err(|e| ApiError::Invalid(e.to_string()))?
             .with_extras(record.extras.clone());
@@ -395,6 +441,7 @@ impl ExportJob {
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
             bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
+            self.injected_delay(record).await;
             record.parts += 1;
             record.next_page = end;
             record.page_count = end;
@@ -586,7 +633,7 @@ fn status_name(status: JobStatus) -> String {
 
 /// Failures that another attempt cannot fix.
 fn is_permanent(err: &ApiError) -> bool {
-    matches!(err, ApiError::Invalid(_) | ApiError::NotFound(_))
+    matches!(err, ApiError::Invalid(_) | ApiError::NotFound(_) | ApiError::Conflict { code: REPUBLISH_REQUIRED, .. })
 }
 
 fn readable(err: &ApiError) -> String {

@@ -9,6 +9,7 @@
 //! `POST /publish` with [`PublishOrder`] answers `{}` or 429.
 
 use std::cell::RefCell;
+use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;
 
 use docs_edge_core::export::PageExtras;
@@ -83,12 +84,13 @@ pub struct ExportOrg {
     env: Env,
     /// Domains whose start is under way in this instance, with the job id being created: a second
     /// start arriving while the first awaits the job object is refused instead of racing it.
-    starting: RefCell<HashMap<String, String>>,
+    /// `AssertUnwindSafe`: see `ExportJob::loaded`.
+    starting: AssertUnwindSafe<RefCell<HashMap<String, String>>>,
 }
 
 impl DurableObject for ExportOrg {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, starting: RefCell::new(HashMap::new()) }
+        Self { state, env, starting: AssertUnwindSafe(RefCell::new(HashMap::new())) }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {

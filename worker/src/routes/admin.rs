@@ -1,7 +1,7 @@
 //! The operator API under `/v1/admin`: organizations, their domains and API keys. ROOT_TOKEN only.
 
 use docs_edge_core::domain::validate_domain;
-use docs_edge_core::signing::{key_fingerprint, sha256_hex};
+use docs_edge_core::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
 use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
 use serde_json::Value;
 use worker::Response;
@@ -144,8 +144,20 @@ pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
 
 pub async fn list_keys(call: &mut Call) -> ApiResult<Response> {
     require_operator(&call.req, &call.env)?;
-    let record = Directory::open(&call.env)?.require_org(call.param(0)).await?;
-    json_response(200, &serde_json::json!({ "keys": record.keys }))
+    let directory = Directory::open(&call.env)?;
+    let record = directory.require_org(call.param(0)).await?;
+    let mut keys = Vec::with_capacity(record.keys.len());
+    for key in record.keys {
+        // Records from before fingerprints hold key characters in `keyPrefix`; `listed` drops them
+        // and takes the fingerprint from the stored hash (one KV read, for those old records only).
+        let hash = if fingerprint_of_hash(&key.fingerprint).is_none() {
+            directory.key_hash(&key.key_id).await?
+        } else {
+            None
+        };
+        keys.push(key.listed(hash.as_deref()));
+    }
+    json_response(200, &serde_json::json!({ "keys": keys }))
 }
 
 pub async fn revoke_key(call: &mut Call) -> ApiResult<Response> {
