@@ -30,7 +30,7 @@ export function workerIsBuilt() {
 
 export function buildWorker({ force = false } = {}) {
   if (!force && workerIsBuilt()) return;
-  // --panic-unwind (opt-in, DOCS_EDGE_PANIC_UNWIND=1): nightly with rust-src rebuilds std with
+  // --panic-unwind (the default where nightly is ready, lib/env.mjs panicUnwind): nightly with rust-src rebuilds std with
   // panic=unwind, so a panic becomes an error of the one call that panicked (app.rs turns it into a
   // 500) instead of trapping the Wasm instance and every request and stream in flight in it.
   // -Zpanic-in-drop=abort: drop glue gets no unwind paths (a panic inside a Drop traps, as every panic

@@ -60,9 +60,10 @@ function deployBundleFits() {
 
 // Guards against unexplained growth (Cloudflare itself allows 3 MB gzipped on the free plan, 10 MB paid).
 // Raised from 600 when the MCP server and agent documents, analytics and the playground, deployment
-// switches, platform limits and resumable answers landed together (README "Figures" records what each
-// added); the architecture issue's target is to bring it back under 600.
-const WASM_BUDGET_KIB = 750;
+// switches, platform limits and resumable answers landed together, and to 800 for panic=unwind
+// (+52 KiB: a panic fails its own request, not every stream in the isolate; README "Panics"); the
+// architecture issue's target is to bring it back under 600.
+const WASM_BUDGET_KIB = 800;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.

@@ -1,6 +1,6 @@
-// A panic in one request under panic=unwind (DOCS_EDGE_PANIC_UNWIND=1, scripts/build-worker.mjs): it is
+// A panic in one request under panic=unwind (the default build, scripts/build-worker.mjs): it is
 // that request's 500 `{"error","code"}`, and an answer streaming from the same isolate at that moment
-// completes whole. Skipped for the default panic=abort build, where the panic traps the instance and
+// completes whole. Skipped for a panic=abort build (DOCS_EDGE_PANIC_UNWIND=0), where the panic traps the instance and
 // the stream beside it fails (README "Panics").
 // Its own worker, the only one with the test-only TEST_PANIC_ROUTE=1 (`GET /health` with an
 // `x-test-panic` header panics), and the OpenAI-compatible backend against the local stand-in with
@@ -80,7 +80,7 @@ function streamAnswer(question, onChunk) {
 const answerText = (text) => text.split('\n').filter((l) => l.startsWith('0:')).map((l) => JSON.parse(l.slice(2))).join('');
 
 test('a panic in one request is its 500; the answer streaming beside it completes, and the next request works', {
-  skip: !unwind && 'the worker is built with panic=abort (set DOCS_EDGE_PANIC_UNWIND=1 to build with panic=unwind)',
+  skip: !unwind && 'the worker is built with panic=abort (DOCS_EDGE_PANIC_UNWIND=0, or nightly missing: see the bootstrap log)',
 }, async () => {
   let panicked;
   const streamed = streamAnswer('How do I start a static export? SLOW_TOKENS', (soFar) => {

@@ -1,5 +1,6 @@
 // Paths and environment shared by the scripts: where the pinned tools live and how to keep wrangler
 // and worker-build off the network.
+import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,11 +33,36 @@ export function toolEnv(extra = {}) {
 }
 
 /**
- * Whether the worker is built with panic=unwind (`DOCS_EDGE_PANIC_UNWIND=1`): worker-build
- * --panic-unwind on nightly, so a panic is the 500 of the one request that panicked instead of a trap
- * of the Wasm instance and every request and stream in flight in it. Off by default because it does
- * not fit the wasm size budget of scripts/test.mjs (figures in README "Panics").
+ * Whether the worker is built with panic=unwind: worker-build --panic-unwind on nightly, so a panic is
+ * the 500 of the one request that panicked instead of a trap of the Wasm instance and every request
+ * and stream in flight in it. On whenever nightly with rust-src and the wasm target is there (the
+ * bootstrap installs them); `DOCS_EDGE_PANIC_UNWIND=0` builds with panic=abort (52 KiB gzipped
+ * smaller, README "Panics"), `=1` insists on unwind.
  */
 export function panicUnwind() {
-  return process.env.DOCS_EDGE_PANIC_UNWIND === '1';
+  const wanted = process.env.DOCS_EDGE_PANIC_UNWIND;
+  if (wanted === '0') return false;
+  return wanted === '1' || nightlyMissing().length === 0;
+}
+
+let nightlyMissingMemo;
+
+/** What worker-build --panic-unwind needs of nightly and this machine lacks, in install order. */
+export function nightlyMissing() {
+  if (nightlyMissingMemo) return nightlyMissingMemo;
+  const lines = (args) => {
+    const result = spawnSync('rustup', args, { encoding: 'utf8' });
+    return result.status === 0 ? result.stdout.split('\n').map((l) => l.trim()) : [];
+  };
+  const missing = [];
+  if (!lines(['toolchain', 'list']).some((l) => l.startsWith('nightly'))) missing.push('toolchain');
+  if (!lines(['+nightly', 'component', 'list', '--installed']).some((l) => l.startsWith('rust-src'))) missing.push('rust-src');
+  if (!lines(['+nightly', 'target', 'list', '--installed']).includes('wasm32-unknown-unknown')) missing.push('target');
+  nightlyMissingMemo = missing;
+  return missing;
+}
+
+/** Forgets what `nightlyMissing` found (after the bootstrap installed something). */
+export function recheckNightly() {
+  nightlyMissingMemo = undefined;
 }
