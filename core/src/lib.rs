@@ -18,6 +18,8 @@ pub mod validate;
 #[cfg(feature = "server")]
 pub mod docs;
 #[cfg(feature = "server")]
+pub mod text;
+#[cfg(feature = "server")]
 pub mod search;
 #[cfg(feature = "server")]
 pub mod assistant;

@@ -22,7 +22,8 @@ mod blocks;
 mod chunks;
 
 use super::passage::Passage;
-use super::query::{is_cjk, terms};
+use super::query::terms;
+use crate::text::is_cjk;
 use blocks::{parse_blocks, Block};
 
 pub use chunks::stream_chunks;

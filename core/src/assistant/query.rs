@@ -2,7 +2,10 @@
 //! shares with it (so "what the question asks about" means the same thing in both places).
 //!
 //! Inputs are plain strings so this does not depend on the request types: the caller passes the
-//! user turns newest first and the values of the request's `context` items.
+//! user turns newest first and the values of the request's `context` items. The terms are
+//! `crate::text`'s [`Analyzer::AssistantKeywords`].
+
+use crate::text::{Analyzer, Piece};
 
 /// Longest slice of the newest user message that goes into the query; BM25 gains nothing from a
 /// pasted essay and the search cost grows with query length.
@@ -49,7 +52,7 @@ pub fn retrieval_query(user_turns_latest_first: &[&str], context_values: &[&str]
                 if taken == cap {
                     break;
                 }
-                let key = normalize_word(&term);
+                let key = Analyzer::AssistantKeywords.stem(&term);
                 if seen.contains(&key) {
                     continue;
                 }
@@ -81,134 +84,28 @@ pub fn is_follow_up(message: &str) -> bool {
     starts_with_link || refers_back || terms(message).len() < 2
 }
 
-/// Normalized, de-duplicated content terms of `text`, in order of first appearance: lowercased,
-/// stop words dropped, a plural `s` stripped; runs of CJK ideographs become overlapping bigrams
-/// because that text has no spaces to split on.
+/// Normalized, de-duplicated content terms of `text`, in order of first appearance: the
+/// [`Analyzer::AssistantKeywords`] terms (lowercased, stop words dropped, a plural `s` stripped,
+/// runs of CJK ideographs as overlapping bigrams because that text has no spaces to split on).
 pub fn terms(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    // The set only answers "seen?"; order comes from `out`, so output stays deterministic.
-    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut push = |t: String| {
-        if !t.is_empty() && seen.insert(t.clone()) {
-            out.push(t);
-        }
-    };
-    for token in tokens(text) {
-        match token {
-            Token::Word(w) => {
-                if !is_stop_word(&w) {
-                    push(normalize_word(&w));
-                }
-            }
-            Token::Cjk(run) => {
-                if run.len() == 1 {
-                    push(run.iter().collect());
-                }
-                for pair in run.windows(2) {
-                    let bigram: String = pair.iter().collect();
-                    if !CJK_STOP_BIGRAMS.contains(&bigram.as_str()) {
-                        push(bigram);
-                    }
-                }
-            }
-        }
-    }
-    out
+    Analyzer::AssistantKeywords.distinct_terms(text, usize::MAX)
 }
 
 /// Like `terms`, but keeps the surface form (lowercased) so the query reads naturally.
 fn content_words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for token in tokens(text) {
-        match token {
-            Token::Word(w) if !is_stop_word(&w) => {
-                if !out.contains(&w) {
-                    out.push(w);
-                }
-            }
-            Token::Cjk(run) => {
-                let s: String = run.into_iter().collect();
-                if !out.contains(&s) {
-                    out.push(s);
-                }
-            }
-            Token::Word(_) => {}
+    let analyzer = Analyzer::AssistantKeywords;
+    let mut out: Vec<String> = Vec::new();
+    analyzer.pieces(text, |piece| {
+        let word = match piece {
+            Piece::Word(w) if !analyzer.is_stop_word(w) => w.to_owned(),
+            Piece::Word(_) => return,
+            Piece::Run(run) => run.iter().collect(),
+        };
+        if !out.contains(&word) {
+            out.push(word);
         }
-    }
+    });
     out
-}
-
-enum Token {
-    Word(String),
-    Cjk(Vec<char>),
-}
-
-fn tokens(text: &str) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut cjk: Vec<char> = Vec::new();
-    for c in text.chars() {
-        if is_cjk(c) {
-            if !word.is_empty() {
-                out.push(Token::Word(std::mem::take(&mut word)));
-            }
-            cjk.push(c);
-        } else if c.is_alphanumeric() {
-            if !cjk.is_empty() {
-                out.push(Token::Cjk(std::mem::take(&mut cjk)));
-            }
-            word.extend(c.to_lowercase());
-        } else {
-            if !word.is_empty() {
-                out.push(Token::Word(std::mem::take(&mut word)));
-            }
-            if !cjk.is_empty() {
-                out.push(Token::Cjk(std::mem::take(&mut cjk)));
-            }
-        }
-    }
-    if !word.is_empty() {
-        out.push(Token::Word(word));
-    }
-    if !cjk.is_empty() {
-        out.push(Token::Cjk(cjk));
-    }
-    out
-}
-
-/// Han, kana and Hangul: scripts written without spaces between words.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}'
-        | '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{AC00}'..='\u{D7AF}'
-        | '\u{F900}'..='\u{FAFF}')
-}
-
-/// Folds English plurals so "jobs" finds "job"; conservative because both sides get it.
-fn normalize_word(word: &str) -> String {
-    let n = word.chars().count();
-    if !word.is_ascii() || n <= 3 {
-        return word.to_string();
-    }
-    if let Some(stem) = word.strip_suffix("ies") {
-        if n > 4 {
-            return format!("{stem}y");
-        }
-    }
-    if word.ends_with('s')
-        && !word.ends_with("ss")
-        && !word.ends_with("us")
-        && !word.ends_with("is")
-    {
-        return word[..word.len() - 1].to_string();
-    }
-    word.to_string()
-}
-
-fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok() || (word.chars().count() == 1 && word.is_ascii())
 }
 
 fn collapse_whitespace(text: &str, max_chars: usize) -> String {
@@ -245,38 +142,9 @@ const ANAPHORA: &[&str] = &[
     "ones", "same", "above", "eso", "esto", "ello", "ça", "cela", "celui", "celle",
 ];
 
-/// Chinese question scaffolding that would otherwise match every page.
-const CJK_STOP_BIGRAMS: &[&str] = &[
-    "如何", "怎么", "什么", "哪些", "可以", "我的", "是否", "吗？", "么做",
-];
-
-/// Sorted (binary search): English, Spanish and French function words and question scaffolding.
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "al", "all", "also", "am", "an", "and", "any", "are", "as", "at", "au", "aux",
-    "be", "been", "being", "both", "but", "by", "can", "ce", "cette", "comment", "como", "con",
-    "could", "cuál", "cómo", "dans", "de", "del", "des", "did", "do", "does", "doing", "done",
-    "du", "each", "el", "ella", "elle", "en", "es", "est", "esta", "está", "et", "etc", "explain",
-    "for", "from", "get", "got", "had", "has", "have", "having", "he", "her", "here", "his", "how",
-    "i", "if", "il", "in", "into", "is", "it", "its", "je", "just", "la", "las", "le", "les",
-    "let", "lo", "los", "me", "mes", "mi", "mis", "mon", "more", "most", "my", "need", "no", "not",
-    "nous", "o", "of", "on", "or", "other", "ou", "our", "par", "para", "pas", "please", "por",
-    "pour", "puedo", "que", "quel", "quelle", "qui", "quoi", "qué", "se", "she", "should", "show",
-    "so", "some", "son", "sont", "su", "sus", "than", "that", "the", "their", "them", "then",
-    "there", "these", "they", "this", "those", "to", "too", "un", "una", "une", "uno", "unos",
-    "us", "use", "using", "very", "vous", "want", "was", "way", "we", "were", "what", "when",
-    "where", "which", "who", "why", "will", "with", "would", "y", "yes", "you", "your",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stop_words_are_sorted_for_binary_search() {
-        let mut sorted = STOP_WORDS.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, STOP_WORDS);
-    }
 
     #[test]
     fn terms_drop_stop_words_and_fold_plurals() {

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Value};
 
 use crate::docs::{Page, Site};
+use crate::text::Analyzer;
 
 use super::layout::SEARCH_DIR;
 use super::links::{encode_path, output_file, unambiguous};
@@ -41,50 +42,13 @@ pub(crate) const MAX_POSTINGS: usize = 128;
 pub(crate) const PAGE_TERMS: usize = 2_000;
 /// A term file over this size is split by the next character of its terms.
 pub(crate) const SHARD_BYTES: usize = 8 * 1024;
-const MAX_TERM_CHARS: usize = 40;
 const SNIPPET_CHARS: usize = 160;
-/// Words too common to help ranking; their postings would be the largest files.
-const STOP_WORDS: [&str; 36] = [
-    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "has", "have",
-    "how", "i", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to",
-    "was", "we", "were", "what", "will", "with", "you", "your",
-];
 
-/// Lowercase words of letters and digits; CJK ideographs and kana are one token each (those
-/// scripts do not separate words). `site.js` implements the same rules.
+/// The terms of `text` by [`Analyzer::OfflineShard`]: lowercase words of letters and digits
+/// (stop words and words over 40 characters dropped), each Han or kana character a term of its
+/// own. `site.js` implements the same rules (held to `text/vectors.json` on both sides).
 pub(crate) fn tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for_each_token(text, |t| out.push(t.to_owned()));
-    out
-}
-
-/// [`tokens`] without an allocation per token: the index build calls it on every page's text.
-fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
-    let mut word = String::new();
-    let emit = |word: &mut String, f: &mut dyn FnMut(&str)| {
-        if !word.is_empty() {
-            if word.chars().count() <= MAX_TERM_CHARS && !STOP_WORDS.contains(&word.as_str()) {
-                f(word);
-            }
-            word.clear();
-        }
-    };
-    let mut buf = [0u8; 4];
-    for c in text.chars() {
-        if is_cjk(c) {
-            emit(&mut word, &mut f);
-            f(c.encode_utf8(&mut buf));
-        } else if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else {
-            emit(&mut word, &mut f);
-        }
-    }
-    emit(&mut word, &mut f);
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF66..=0xFF9F)
+    Analyzer::OfflineShard.analyze(text)
 }
 
 /// The key of `term`: its first two characters, one more while the key is in `split`.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::chunk::chunk_page;
 use super::dict::Dict;
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
-use super::tokenize::{tokenize, Mode};
+use crate::text::Analyzer;
 use crate::docs::Page;
 
 /// A built index: chunk texts, page metadata, term dictionary and postings.
@@ -135,9 +135,7 @@ impl Builder {
             title_text.push('\n');
             title_text.push_str(sidebar);
         }
-        tokenize(&title_text, Mode::Index, |t| {
-            title_terms.push(self.intern(t))
-        });
+        Analyzer::Index.terms(&title_text, |t| title_terms.push(self.intern(t)));
 
         // Description and openapi line are searchable but not stored: the page text never had them.
         let mut extra = String::new();
@@ -156,17 +154,15 @@ impl Builder {
             let mut heading_len = 0u32;
             // A continued piece still belongs under its heading, so it keeps the heading field.
             let mut heading_terms = Vec::new();
-            tokenize(draft.heading, Mode::Index, |t| {
-                heading_terms.push(self.intern(t))
-            });
+            Analyzer::Index.terms(draft.heading, |t| heading_terms.push(self.intern(t)));
             for t in heading_terms {
                 bump(&mut self.counts, t, HEADING);
                 heading_len += 1;
             }
             let mut text_terms = Vec::new();
-            tokenize(draft.text, Mode::Index, |t| text_terms.push(self.intern(t)));
+            Analyzer::Index.terms(draft.text, |t| text_terms.push(self.intern(t)));
             if i == 0 {
-                tokenize(&extra, Mode::Index, |t| text_terms.push(self.intern(t)));
+                Analyzer::Index.terms(&extra, |t| text_terms.push(self.intern(t)));
             }
             let text_len = text_terms.len() as u32;
             for t in text_terms {

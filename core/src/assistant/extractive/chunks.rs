@@ -1,11 +1,12 @@
 //! Cuts the answer into stream-sized pieces so the client renders it progressively, like a model's
 //! tokens. Pure function of the text: concatenating the pieces gives the text back exactly.
 
-use crate::assistant::query::is_cjk;
+use crate::text::is_cjk;
 
 /// Cut after whitespace once a piece has this many bytes (about six English words).
 const TARGET_BYTES: usize = 40;
-/// Chinese has no spaces: cut after any ideograph or CJK punctuation past this size (~16 characters).
+/// Chinese and Japanese have no spaces: cut after any ideograph, kana or CJK punctuation past this
+/// size (~16 characters).
 const CJK_TARGET_BYTES: usize = 48;
 /// Long URLs or code tokens are cut anywhere (on a char boundary) past this.
 const HARD_BYTES: usize = 120;

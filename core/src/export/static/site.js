@@ -66,25 +66,36 @@
   var base = body.getAttribute("data-search"), rootUrl = body.getAttribute("data-root") || "";
   if (!input || !box || !base) return;
   input.disabled = false;
+  var cache = {}, seq = 0, timer = 0;
+
+  // analyzer:begin. The OfflineShard analyzer of core/src/text/ (its stop list is the table in
+  // analyzers.rs, its CJK ranges are is_cjk): tests/analyzer-vectors.test.mjs runs this block
+  // against core/src/text/vectors.json, as the crate's tests run the Rust side.
   var STOP = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "has", "have",
     "how", "i", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "we", "were",
     "what", "will", "with", "you", "your"]);
-  var ALNUM = /[\p{L}\p{N}]/u, cache = {}, seq = 0, timer = 0;
-
-  function cjk(c) {
-    var n = c.codePointAt(0);
-    return (n >= 0x3040 && n <= 0x30ff) || (n >= 0x3400 && n <= 0x4dbf) || (n >= 0x4e00 && n <= 0x9fff) ||
-      (n >= 0xf900 && n <= 0xfaff) || (n >= 0xff66 && n <= 0xff9f);
+  // Rust's char::is_alphanumeric: the Alphabetic property (which includes vowel signs) or a number.
+  var WORD = /[\p{Alphabetic}\p{N}]/u;
+  function cjk(n) {
+    return (n >= 0x3040 && n <= 0x30ff) || (n >= 0x31f0 && n <= 0x31ff) || (n >= 0x3400 && n <= 0x4dbf) ||
+      (n >= 0x4e00 && n <= 0x9fff) || (n >= 0xf900 && n <= 0xfaff) || (n >= 0xff66 && n <= 0xff9f) ||
+      (n >= 0x20000 && n <= 0x2fa1f) || (n >= 0x30000 && n <= 0x323af);
   }
+  // Lowercase words (at most 40 characters of the text) minus stop words; each Han or kana
+  // character a term of its own.
   function tokens(s) {
-    var out = [], cur = "";
-    function push() { if (cur && Array.from(cur).length <= 40 && !STOP.has(cur)) out.push(cur); cur = ""; }
+    var out = [], cur = "", len = 0;
+    function push() { if (cur && len <= 40 && !STOP.has(cur)) out.push(cur); cur = ""; len = 0; }
     for (var ch of s) {
-      if (cjk(ch)) { push(); out.push(ch); } else if (ALNUM.test(ch)) cur += ch.toLowerCase(); else push();
+      if (cjk(ch.codePointAt(0))) { push(); out.push(ch); }
+      else if (WORD.test(ch)) { cur += ch.toLowerCase(); len++; }
+      else push();
     }
     push();
     return out;
   }
+  // analyzer:end
+
   // A term's file: its first two characters, one more while that prefix was split (meta.split).
   function key(t, split) {
     var c = Array.from(t), n = Math.min(2, c.length);
