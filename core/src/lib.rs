@@ -4,7 +4,8 @@
 //! `wire` (shapes shared with the SDK) -> `validate` (request rules with field paths)
 //! -> `docs` (archive -> site model) -> `search` (index build and query)
 //! -> `assistant` (retrieval answer and the two stream formats) -> `signing` (links, key hashes).
-//! `export` renders a site as a static HTML bundle.
+//! `export` renders a site as a static HTML bundle. `routes` is the service's route table (method,
+//! pattern, feature gate), declared once and held to the OpenAPI document by a host test.
 //!
 //! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
 
@@ -46,6 +47,8 @@ pub mod export_api;
 pub mod byte_range;
 #[cfg(feature = "server")]
 pub mod deployment;
+#[cfg(feature = "server")]
+pub mod routes;
 #[cfg(feature = "server")]
 pub mod retention;
 #[cfg(feature = "server")]

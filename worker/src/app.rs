@@ -1,18 +1,19 @@
-//! The request pipeline: request id, routing, CORS, the error-to-response mapping and the log line.
+//! The request pipeline: request id, routing (the table is `docs_edge_core::routes`), CORS, the
+//! error-to-response mapping and the log line.
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 
+use docs_edge_core::routes::{match_route, Gate, Matched, Route};
 use futures_util::FutureExt;
 use worker::{Context, Env, Request, Response};
 
 use crate::clock::now_ms;
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
-use crate::router::{match_route, Gate, Matched, Route};
 use crate::{cors, http, random, routes};
 
-/// Everything a handler gets: one shape for all of them, so the router stays a table.
+/// Everything a handler gets: one shape for all of them.
 pub struct Call {
     pub req: Request,
     pub env: Env,
@@ -61,7 +62,7 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
                 };
                 (result, call.response_headers)
             }
-            Err(err) => (Err(err), Vec::new()),
+            Err(err) => (Err(ApiError::from(err)), Vec::new()),
         }
     };
 
@@ -84,6 +85,8 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
     response
 }
 
+/// The route's gate, then its handler. The match is exhaustive over the core's `Route`: a route
+/// added to the table (`core/src/routes.rs`) does not compile until it has a handler here.
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
     let gate = call.matched.route.gate();
     if gate != Gate::Open {

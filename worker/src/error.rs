@@ -2,6 +2,7 @@
 
 use docs_edge_core::wire::ErrorBody;
 use docs_edge_core::deployment::Feature;
+use docs_edge_core::routes::RouteError;
 
 /// Everything a request can fail with. Each variant fixes its status and machine code.
 #[derive(Debug)]
@@ -146,6 +147,16 @@ impl ApiError {
         match self {
             ApiError::Internal(detail) => Some(detail),
             _ => None,
+        }
+    }
+}
+
+/// The route table's answer when nothing matches (`docs_edge_core::routes::match_route`).
+impl From<RouteError> for ApiError {
+    fn from(err: RouteError) -> Self {
+        match err {
+            RouteError::NotFound => ApiError::RouteNotFound,
+            RouteError::MethodNotAllowed { allow } => ApiError::MethodNotAllowed { allow },
         }
     }
 }

@@ -22,7 +22,6 @@ mod http;
 mod memory;
 mod random;
 mod ratelimit;
-mod router;
 mod routes;
 mod scheduled;
 mod search_store;
