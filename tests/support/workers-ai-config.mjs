@@ -9,6 +9,8 @@ import { root } from '../../scripts/lib/env.mjs';
 export function workersAiConfigs(dir, llmMockUrl) {
   const base = readFileSync(join(root, 'wrangler.toml'), 'utf8')
     .replace(/^main = .*$/m, `main = ${JSON.stringify(join(root, 'worker/build/index.js'))}`)
+    // Paths in wrangler.toml are relative to it; this copy lives elsewhere.
+    .replace(/^directory = "(.*)"$/m, (_, dir) => `directory = ${JSON.stringify(join(root, dir))}`)
     // The worker is already built by npm test; a config outside the repository can't run the build.
     .replace(/^\[build\]\n(?:[^\[\n].*\n|\n)*/m, '');
   const worker = join(dir, 'wrangler.workers-ai.toml');
