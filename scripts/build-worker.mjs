@@ -34,11 +34,13 @@ export function buildWorker({ force = false } = {}) {
   // panic=unwind, so a panic becomes an error of the one call that panicked (app.rs turns it into a
   // 500) instead of trapping the Wasm instance and every request and stream in flight in it.
   // -Zpanic-in-drop=abort: drop glue gets no unwind paths (a panic inside a Drop traps, as every panic
-  // does under panic=abort), measured 24 KiB gzipped smaller. RUSTUP_TOOLCHAIN: worker-build's own
+  // does under panic=abort), measured 24 KiB gzipped smaller. -Zlocation-detail=none: panic messages
+  // keep their text but not the file and line of every panic site, which otherwise fill the data
+  // section. RUSTUP_TOOLCHAIN: worker-build's own
   // `cargo metadata` runs with these RUSTFLAGS too, and only nightly accepts -Z.
   const unwind = panicUnwind();
   const env = unwind
-    ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort'].filter(Boolean).join(' ') })
+    ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none'].filter(Boolean).join(' ') })
     : toolEnv();
   const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : [])], {
     cwd: join(root, 'worker'),
