@@ -67,5 +67,5 @@ pub fn error_reply(err: &ApiError) -> worker::Result<worker::Response> {
     if let Some(detail) = err.log_detail() {
         worker::console_error!("{}", serde_json::json!({ "event": "durable_object_error", "error": detail }));
     }
-    Ok(crate::app::error_response(err))
+    Ok(crate::error::error_response(err))
 }

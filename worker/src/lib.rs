@@ -11,6 +11,7 @@ mod auth;
 mod chats;
 mod clock;
 mod config;
+mod context;
 mod cors;
 mod directory;
 mod durable_client;

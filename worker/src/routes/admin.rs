@@ -6,7 +6,7 @@ use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
 use serde_json::Value;
 use worker::Response;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::require_operator;
 use crate::clock::now_iso;
 use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord};

@@ -15,7 +15,7 @@ use serde_json::Value;
 use worker::{Headers, Response};
 
 use crate::analytics_store::AnalyticsStore;
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::now_ms;
 use crate::directory::Directory;

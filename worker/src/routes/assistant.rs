@@ -13,7 +13,7 @@ use futures_channel::mpsc;
 use worker::Response;
 
 use crate::answer::{prepare, send_bytes, Generation, PartSender};
-use crate::app::Call;
+use crate::context::Call;
 use crate::chats::{self, ChatKey, ReadReply};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};

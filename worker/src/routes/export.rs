@@ -8,7 +8,7 @@ use docs_edge_core::signing::{verify_link, LinkCheck};
 use docs_edge_core::wire::{BundleLink, ExportJob, KeyKind, Plan};
 use worker::{Headers, Range, Response, ResponseBuilder};
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{iso_from_ms, now_iso, now_unix};
 use crate::config::{EXPORT_JOBS_BINDING, EXPORT_ORGS_BINDING};

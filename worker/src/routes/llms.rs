@@ -5,7 +5,7 @@
 use worker::{Headers, Response, ResponseBuilder};
 
 use crate::agent_docs::{self, LLMS_FULL_TXT, LLMS_TXT};
-use crate::app::Call;
+use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::discovery::authorize;
 use crate::sites;

@@ -15,7 +15,7 @@ use serde_json::Value;
 use worker::Response;
 
 use crate::agent_docs;
-use crate::app::Call;
+use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, header, json_bytes_response, read_body, require_content_type};
 use crate::routes::assistant::answer_once;

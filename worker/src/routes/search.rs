@@ -5,7 +5,7 @@
 use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
 use worker::Response;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_json_object};
 use crate::routes::discovery::authorize;

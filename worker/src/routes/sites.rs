@@ -9,7 +9,7 @@ use docs_edge_core::wire::{KeyKind, PublishedSite};
 use worker::Response;
 
 use crate::agent_docs;
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_iso, now_unix};
 use crate::config::EXPORT_ORGS_BINDING;

@@ -4,7 +4,7 @@
 use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::require_key;
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
