@@ -22,13 +22,12 @@ use worker::{Delay, Env};
 
 use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
-use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
+use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource, ThreadClient};
 use crate::error::{ApiError, ApiResult};
 use crate::generation::{keep_alive_interval, stream_llm, Backend};
 use crate::random::random_id;
 use crate::search_store;
 use crate::sites;
-use crate::threads;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -59,7 +58,7 @@ pub async fn prepare(
 
     let (thread_id, create_thread, keep) = match &request.thread_id {
         Some(id) => {
-            let Some(record) = threads::find(env, id, org_id, Some(domain)).await? else {
+            let Some(record) = ThreadClient::new(env).find(id, org_id, Some(domain)).await? else {
                 return Err(ApiError::NotFound(format!("thread {id} not found")));
             };
             let stored: Vec<StoredTurn> =
@@ -325,7 +324,7 @@ impl Generation {
                     .collect(),
             },
         ];
-        match threads::append(&self.env, &self.thread).await? {
+        match ThreadClient::new(&self.env).append(&self.thread).await? {
             Some(_) => Ok(()),
             None => Err(ApiError::Internal("thread disappeared while answering".into())),
         }

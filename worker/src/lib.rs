@@ -8,7 +8,6 @@ mod analytics_store;
 mod answer_analytics;
 mod app;
 mod auth;
-mod chats;
 mod clock;
 mod config;
 mod context;
@@ -27,7 +26,6 @@ mod routes;
 mod scheduled;
 mod search_store;
 mod sites;
-mod threads;
 
 #[event(start)]
 fn start() {

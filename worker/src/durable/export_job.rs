@@ -9,8 +9,8 @@
 //! counted and stored before its step runs ([`StepAttempts`]), so a step that takes the isolate
 //! down still counts, and the job fails after the bound instead of running forever.
 //!
-//! Internal protocol (worker → object): `POST /start` [`StartJob`], `POST /status`, `POST /bundle`
-//! and `POST /cancel` with [`OwnerQuery`]; another organization's job reads as not found.
+//! Internal protocol ([`ExportJobOp`], sent by [`ExportJobClient`]): `start` with [`StartJob`];
+//! `status`, `bundle` and `cancel` with [`OwnerQuery`]; another organization's job reads as not found.
 
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
@@ -35,8 +35,8 @@ use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response
 
 use crate::clock::{now_iso, now_ms};
 use crate::memory::DurableSpan;
-use crate::config::Config;
-use crate::durable_client::error_reply;
+use crate::config::{Config, EXPORT_JOBS_BINDING};
+use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::exports::{bundle_key, content_disposition, part_key};
 use crate::sites;
@@ -79,7 +79,49 @@ pub struct OwnerQuery {
     pub org_id: String,
 }
 
-/// What `/bundle` answers once the archive is in R2; the worker turns it into a link.
+durable_operations! {
+    binding: EXPORT_JOBS_BINDING;
+    /// What an `ExportJob` object does.
+    pub enum ExportJobOp / ExportJobCall {
+        Start(StartJob) => "start",
+        Status(OwnerQuery) => "status",
+        Cancel(OwnerQuery) => "cancel",
+        Bundle(OwnerQuery) => "bundle",
+    }
+}
+
+/// The `ExportJob` object of one job, seen from its callers. Another organization's job, or none,
+/// is a relayed 404.
+pub struct ExportJobClient<'a> {
+    env: &'a Env,
+    job_id: &'a str,
+}
+
+impl<'a> ExportJobClient<'a> {
+    pub fn new(env: &'a Env, job_id: &'a str) -> Self {
+        ExportJobClient { env, job_id }
+    }
+
+    /// Creates the job (the object refuses a second start).
+    pub async fn start(&self, start: &StartJob) -> ApiResult<JobView> {
+        send(self.env, self.job_id, &ExportJobCall::Start(start)).await
+    }
+
+    pub async fn status(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        send(self.env, self.job_id, &ExportJobCall::Status(owner)).await
+    }
+
+    pub async fn cancel(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        send(self.env, self.job_id, &ExportJobCall::Cancel(owner)).await
+    }
+
+    /// The finished bundle's facts, once it is in R2.
+    pub async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
+        send(self.env, self.job_id, &ExportJobCall::Bundle(owner)).await
+    }
+}
+
+/// What `bundle` answers once the archive is in R2; the worker turns it into a link.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BundleReady {
@@ -183,29 +225,17 @@ impl DurableObject for ExportJob {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let _span = DurableSpan::start("ExportJob", req.path());
-        let result = match req.path().as_str() {
-            "/start" => match req.json::<StartJob>().await {
-                Ok(start) => self.start(start).await.map(|job| (202, job)),
-                Err(err) => Err(ApiError::from(err)),
-            },
-            "/status" => match req.json::<OwnerQuery>().await {
-                Ok(owner) => self.status(&owner).await.map(|job| (200, job)),
-                Err(err) => Err(ApiError::from(err)),
-            },
-            "/cancel" => match req.json::<OwnerQuery>().await {
-                Ok(owner) => self.cancel(&owner).await.map(|job| (200, job)),
-                Err(err) => Err(ApiError::from(err)),
-            },
-            "/bundle" => {
-                return match req.json::<OwnerQuery>().await {
-                    Ok(owner) => match self.bundle(&owner).await {
-                        Ok(ready) => Response::from_json(&ready),
-                        Err(err) => error_reply(&err),
-                    },
-                    Err(err) => error_reply(&ApiError::from(err)),
+        let result = match ExportJobOp::receive(&mut req).await {
+            Err(err) => Err(err),
+            Ok(ExportJobOp::Start(start)) => self.start(start).await.map(|job| (202, job)),
+            Ok(ExportJobOp::Status(owner)) => self.status(&owner).await.map(|job| (200, job)),
+            Ok(ExportJobOp::Cancel(owner)) => self.cancel(&owner).await.map(|job| (200, job)),
+            Ok(ExportJobOp::Bundle(owner)) => {
+                return match self.bundle(&owner).await {
+                    Ok(ready) => Response::from_json(&ready),
+                    Err(err) => error_reply(&err),
                 }
             }
-            _ => Err(ApiError::Internal("no such export-job operation".into())),
         };
         match result {
             Ok((status, job)) => Response::from_json(&job).map(|r| r.with_status(status)),

@@ -12,9 +12,7 @@ use crate::agent_docs;
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_iso, now_unix};
-use crate::config::EXPORT_ORGS_BINDING;
-use crate::durable::export_org::PublishOrder;
-use crate::durable_client::post;
+use crate::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_body, require_content_type};
@@ -41,7 +39,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
     // Counted before the upload is read: every publish attempt unpacks and indexes a whole site.
     let order = PublishOrder { per_hour: call.config.publishes_per_hour, now_unix: now_unix() };
-    let _: serde_json::Value = post(&call.env, EXPORT_ORGS_BINDING, &key.org_id, "publish", &order).await?;
+    ExportOrgClient::new(&call.env, &key.org_id).admit_publish(&order).await?;
     let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
 
     let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
