@@ -24,7 +24,8 @@ use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
 use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource, ThreadClient};
 use crate::error::{ApiError, ApiResult};
-use crate::generation::{keep_alive_interval, stream_llm, Backend};
+use crate::config::keep_alive_interval;
+use crate::generation::{stream_llm, Backend};
 use crate::random::random_id;
 use crate::search_store;
 use crate::sites;
@@ -196,7 +197,7 @@ impl Generation {
     /// how long that took.
     async fn retrieve(&mut self) -> ApiResult<()> {
         let started = now_ms();
-        if let Some(delay) = test_retrieval_delay(&self.env) {
+        if let Some(delay) = crate::config::test_only::retrieval_delay(&self.env) {
             Delay::from(delay).await;
         }
         let (domain, org_id) = (&self.thread.domain, &self.thread.org_id);
@@ -329,13 +330,6 @@ impl Generation {
             None => Err(ApiError::Internal("thread disappeared while answering".into())),
         }
     }
-}
-
-/// Test-only (`TEST_RETRIEVAL_DELAY_MS`, never set in wrangler.toml): holds retrieval back so a test
-/// can see the first bytes arrive before it ends.
-fn test_retrieval_delay(env: &Env) -> Option<Duration> {
-    let ms: u64 = crate::config::text(env, "TEST_RETRIEVAL_DELAY_MS")?.trim().parse().ok()?;
-    Some(Duration::from_millis(ms.min(30_000)))
 }
 
 /// False once the client has gone.

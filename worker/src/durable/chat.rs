@@ -26,10 +26,9 @@ use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Resul
 
 use crate::answer::{log_failure, prepare, Generation, PartReceiver};
 use crate::clock::now_ms;
-use crate::config::CHATS_BINDING;
+use crate::config::{resume_window, CHATS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send, send_for_bytes};
 use crate::error::{ApiError, ApiResult};
-use crate::generation::resume_window;
 use crate::memory::DurableSpan;
 
 const RECORD_KEY: &str = "chat";

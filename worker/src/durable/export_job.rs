@@ -35,22 +35,13 @@ use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response
 
 use crate::clock::{now_iso, now_ms};
 use crate::memory::DurableSpan;
-use crate::config::{Config, EXPORT_JOBS_BINDING};
+use crate::config::{test_only, Config, EXPORT_JOBS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::exports::{bundle_key, content_disposition, part_key};
 use crate::sites;
 
 const JOB_KEY: &str = "job";
-/// Test-only setting: every step of a job of this domain dies after its attempt is stored, the way
-/// a step killed with its isolate (memory, CPU) does: the alarm ends with an error and nothing after
-/// the attempt is written; the runtime retries the alarm. Unset in every real deployment.
-const FAULT_DOMAIN_VAR: &str = "TEST_EXPORT_FAULT_DOMAIN";
-/// Test-only settings: every batch step of a job of `TEST_EXPORT_STEP_DELAY_DOMAIN` waits
-/// `TEST_EXPORT_STEP_DELAY_MS` after writing its part, before the alarm stores the job, so a test can
-/// land a cancel mid-step deterministically. Unset in every real deployment.
-const DELAY_DOMAIN_VAR: &str = "TEST_EXPORT_STEP_DELAY_DOMAIN";
-const DELAY_MS_VAR: &str = "TEST_EXPORT_STEP_DELAY_MS";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 const BUNDLE_PART_BYTES: usize = 5 << 20;
 /// An alarm this late never fired: a step takes seconds at most.
@@ -413,19 +404,20 @@ impl ExportJob {
     /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
     /// failing it as a killed isolate does.)
     fn injected_fault(&self, record: &JobRecord) -> bool {
-        let faulty = crate::config::text(&self.env, FAULT_DOMAIN_VAR).as_deref() == Some(record.domain.as_str());
+        let faulty = test_only::export_fault_domain(&self.env).as_deref() == Some(record.domain.as_str());
         if faulty {
             worker::console_error!("{}", serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
         }
         faulty
     }
 
-    /// The test-only delay of a batch step (see [`DELAY_DOMAIN_VAR`]), capped at a minute.
+    /// The test-only delay of a batch step (see [`test_only::export_step_delay`]), capped at a minute.
     async fn injected_delay(&self, record: &JobRecord) {
-        if crate::config::text(&self.env, DELAY_DOMAIN_VAR).as_deref() != Some(record.domain.as_str()) {
+        let Some((domain, delay)) = test_only::export_step_delay(&self.env) else { return };
+        if domain != record.domain {
             return;
         }
-        let ms = crate::config::text(&self.env, DELAY_MS_VAR).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        let ms = delay.as_millis() as u64;
         if ms > 0 {
             // Logged first, so a test knows the step is inside its delay before it cancels.
             worker::console_log!("{}", serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));

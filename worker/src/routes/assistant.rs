@@ -17,7 +17,7 @@ use crate::context::Call;
 use crate::durable::chat::{ChatClient, ChatKey, ReadReply};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::generation::keep_alive_interval;
+use crate::config::keep_alive_interval;
 use crate::http::{empty_response, json_response, read_json_object};
 use crate::routes::discovery::{authorize, Caller};
 
