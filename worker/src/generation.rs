@@ -50,7 +50,8 @@ pub const WORKERS_AI_BINDING: &str = "AI";
 pub struct LlmSettings {
     pub base_url: String,
     pub model: String,
-    pub api_key: String,
+    /// `Debug` shows it as set, never its value.
+    pub api_key: config::Secret,
     pub max_tokens: u32,
 }
 
@@ -88,8 +89,7 @@ impl Backend {
                 model: set.llm_model.clone().unwrap_or_else(|| default_model.into()),
                 api_key: set
                     .llm_api_key
-                    .as_ref()
-                    .map(|key| key.expose().to_string())
+                    .clone()
                     .ok_or_else(|| ApiError::Internal(format!("ASSISTANT_BACKEND={name} needs the secret LLM_API_KEY")))?,
                 max_tokens: set.llm_max_tokens,
             })
@@ -173,7 +173,7 @@ async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream,
             post_json(
                 &format!("{}/chat/completions", s.base_url),
                 &build_openai_request(&s.model, prompt, s.max_tokens).to_string(),
-                &openai_headers(&s.api_key),
+                &openai_headers(s.api_key.expose()),
             )
             .await?,
             Parser::OpenAi(OpenAiStream::new()),
@@ -182,7 +182,7 @@ async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream,
             post_json(
                 &format!("{}/messages", s.base_url),
                 &build_anthropic_request(&s.model, prompt, s.max_tokens).to_string(),
-                &anthropic_headers(&s.api_key),
+                &anthropic_headers(s.api_key.expose()),
             )
             .await?,
             Parser::Anthropic(AnthropicStream::new()),
