@@ -29,6 +29,7 @@ use crate::generation::{stream_llm, Backend};
 use crate::random::random_id;
 use crate::search_store;
 use crate::sites;
+use crate::storage;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -70,7 +71,7 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    sites::live_version(&sites::bucket(env)?, domain, org_id).await?;
+    sites::live_version(&storage::bucket(env)?, domain, org_id).await?;
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,

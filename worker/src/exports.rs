@@ -1,8 +1,6 @@
-//! Static export storage and links: where a job's files live in R2, and the download link a bundle
-//! is handed out with (our HMAC-signed URL, or an R2 presigned URL when R2's S3 credentials are set).
-//!
-//! Layout: `exports/{jobId}/part-{n}.tgz` are the job's rendered batches, each one gzip member of tar
-//! entries, written as the job goes; `exports/{jobId}/bundle.tar.gz` is the bundle, their concatenation.
+//! Static export links: the download link a bundle is handed out with (our HMAC-signed URL, or an R2
+//! presigned URL when R2's S3 credentials are set). Where a job's files live in R2 is
+//! `crate::storage`'s.
 
 use docs_edge_core::export_api::bundle_file_name;
 use docs_edge_core::presign::{presign_get, S3Credentials};
@@ -11,14 +9,7 @@ use worker::Env;
 
 use crate::config::{self, LINK_SIGNING_KEY};
 use crate::error::{ApiError, ApiResult};
-
-pub fn part_key(job_id: &str, index: u32) -> String {
-    format!("exports/{job_id}/part-{index:05}.tgz")
-}
-
-pub fn bundle_key(job_id: &str) -> String {
-    format!("exports/{job_id}/bundle.tar.gz")
-}
+use crate::storage::bundle_key;
 
 /// The signing secret; its absence is a deployment fault, never the caller's.
 pub fn link_secret(env: &Env) -> ApiResult<Vec<u8>> {

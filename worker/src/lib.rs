@@ -26,6 +26,7 @@ mod routes;
 mod scheduled;
 mod search_store;
 mod sites;
+mod storage;
 
 #[event(start)]
 fn start() {

@@ -19,7 +19,8 @@ use futures_util::future::join_all;
 use worker::{Bucket, Env, Range};
 
 use crate::error::{ApiError, ApiResult};
-use crate::sites::{self, version_key, IndexFormat, SiteVersion, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
+use crate::sites::{self, IndexFormat, SiteVersion};
+use crate::storage::{self, version_key, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
 
 /// One cache of type-erased values (meta, term shards, text blocks, live-version pointers), so the
 /// cache's code is in the module once.
@@ -71,7 +72,7 @@ pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> 
             c.borrow_mut().set_capacity(capacity);
         }
     });
-    let bucket = sites::bucket(env)?;
+    let bucket = storage::bucket(env)?;
     let version = sites::live_version(&bucket, domain, org_id).await?;
     let meta = load_meta(&bucket, domain, &version).await?;
     Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta })

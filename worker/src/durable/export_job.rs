@@ -38,8 +38,9 @@ use crate::memory::DurableSpan;
 use crate::config::{test_only, Config, EXPORT_JOBS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
-use crate::exports::{bundle_key, content_disposition, part_key};
+use crate::exports::content_disposition;
 use crate::sites;
+use crate::storage::{self, bundle_key, part_key, version_key, INDEX_OBJECT};
 
 const JOB_KEY: &str = "job";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
@@ -267,7 +268,7 @@ impl DurableObject for ExportJob {
                 "{}",
                 serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)})
             );
-            if let Ok(bucket) = sites::bucket(&self.env) {
+            if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
                 if let Err(err) = bucket.delete(part_key(&record.job_id, writing_part)).await {
                     worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
@@ -392,7 +393,7 @@ impl ExportJob {
         *self.loaded.borrow_mut() = None;
         let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
         if !parts.is_empty() {
-            if let Err(err) = sites::bucket(&self.env)?.delete_multiple(parts).await {
+            if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
                 worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
             }
@@ -439,7 +440,7 @@ impl ExportJob {
             }
         }
         let limits = Config::from_env(&self.env).archive_limits();
-        let tree = sites::read_source(&sites::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
+        let tree = sites::read_source(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
         // A version that passed the rules of its day but breaks one added since: the client can fix
         // it (publish again), so a 409 naming the rule, not a 500.
         let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
@@ -455,7 +456,7 @@ impl ExportJob {
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
         let loaded = self.load(record).await?;
-        let bucket = sites::bucket(&self.env)?;
+        let bucket = storage::bucket(&self.env)?;
         let total = record.total_pages;
         if record.next_page < total {
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
@@ -487,7 +488,7 @@ impl ExportJob {
             .to_file(),
         );
         if record.features.search || record.features.assistant {
-            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, "index.bin").await? });
+            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, INDEX_OBJECT).await? });
         }
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
@@ -504,8 +505,8 @@ impl ExportJob {
     /// One stored file of the publish the job renders (`source.tar.gz`; `index.bin`, the search index
     /// the bundle ships for a self-hosted discovery API).
     async fn published_file(&self, record: &JobRecord, name: &str) -> ApiResult<Vec<u8>> {
-        let key = format!("{}{name}", sites::version_prefix(&record.domain, &record.publish_id));
-        let object = sites::bucket(&self.env)?
+        let key = version_key(&record.domain, &record.publish_id, name);
+        let object = storage::bucket(&self.env)?
             .get(key)
             .execute()
             .await?
@@ -562,7 +563,7 @@ impl ExportJob {
     /// SHA-256 of the packed bundle, read as a stream (it may be far larger than memory allows).
     async fn hash_bundle(&self, record: &JobRecord) -> ApiResult<String> {
         use futures_util::StreamExt;
-        let object = sites::bucket(&self.env)?
+        let object = storage::bucket(&self.env)?
             .get(bundle_key(&record.job_id))
             .execute()
             .await?
@@ -578,7 +579,7 @@ impl ExportJob {
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
     /// and one batch in memory. Returns the bundle's size and SHA-256 (hex).
     async fn pack(&self, record: &JobRecord) -> ApiResult<(u64, String)> {
-        let bucket = sites::bucket(&self.env)?;
+        let bucket = storage::bucket(&self.env)?;
         let file_name = bundle_file_name(&record.domain, &record.created_at);
         let metadata = HashMap::from([
             ("domain".to_string(), record.domain.clone()),
@@ -616,7 +617,7 @@ impl ExportJob {
     }
 
     async fn fill(&self, record: &JobRecord, upload: &worker::MultipartUpload) -> ApiResult<(Vec<worker::UploadedPart>, u64, String)> {
-        let bucket = sites::bucket(&self.env)?;
+        let bucket = storage::bucket(&self.env)?;
         let mut uploaded = Vec::new();
         let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
         let mut size = 0u64;

@@ -15,7 +15,8 @@ use crate::directory::{Directory, KeyRecord};
 use crate::durable::export_job::{ExportJobClient, OwnerQuery};
 use crate::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::error::{ApiError, ApiResult};
-use crate::exports::{bundle_key, bundle_url, link_secret};
+use crate::exports::{bundle_url, link_secret};
+use crate::storage::{self, bundle_key};
 use crate::http::{header, json_response, read_json_object};
 use crate::sites;
 
@@ -47,7 +48,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let request = parse_start_request(&body)?;
     let domain = require_domain(&directory, &key, &request.domain).await?;
     // The job renders this version, whatever is published while it runs.
-    let live = sites::current_version(&sites::bucket(&call.env)?, &domain, &key.org_id)
+    let live = sites::current_version(&storage::bucket(&call.env)?, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
@@ -122,7 +123,7 @@ pub async fn download(call: &mut Call) -> ApiResult<Response> {
         LinkCheck::Expired => return Err(ApiError::LinkExpired),
         LinkCheck::Valid => {}
     }
-    let bucket = sites::bucket(&call.env)?;
+    let bucket = storage::bucket(&call.env)?;
     let key = bundle_key(&job_id);
     let head = bucket.head(&key).await?.ok_or_else(|| ApiError::NotFound("bundle not found".into()))?;
     let size = head.size();
