@@ -128,7 +128,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 /// One JSON line per request. Never the query string (signed links carry their signature there),
 /// never headers or bodies (keys and tokens live there).
 fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_id: &str, detail: Option<String>) {
-    let (cache_bytes, cache_entries, cache_evictions) = crate::search_store::cache_stats();
+    let (cache_bytes, cache_entries, cache_evictions) = crate::search_cache::stats();
     let line = serde_json::json!({
         "event": "request",
         "requestId": request_id,

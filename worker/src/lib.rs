@@ -24,6 +24,7 @@ mod random;
 mod ratelimit;
 mod routes;
 mod scheduled;
+mod search_cache;
 mod search_store;
 mod sites;
 mod storage;

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use worker::Bucket;
 
 use crate::clock::now_ms;
-use crate::search_store::Cached;
+use crate::search_cache::{self, Cached};
 use crate::storage::{current_key, version_key, SOURCE_OBJECT};
 use crate::error::{ApiError, ApiResult};
 
@@ -120,7 +120,7 @@ pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> 
 
 fn forget(domain: &str) {
     POINTERS.with(|cache| cache.borrow_mut().remove(domain));
-    crate::search_store::forget_site(domain);
+    search_cache::forget_site(domain);
 }
 
 /// The docs tree of a published version, read back from its stored upload.
