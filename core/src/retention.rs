@@ -7,6 +7,11 @@
 //! - `exports/{jobId}/…`: bundles and leftover batch parts older than the export retention (a job
 //!   finishes in minutes; a bundle link is valid for at most 7 days).
 
+/// The top-level prefixes of the R2 layout (the worker makes every key in `worker/src/storage.rs`
+/// from these): published sites, and export jobs' files.
+pub const SITES_PREFIX: &str = "sites/";
+pub const EXPORTS_PREFIX: &str = "exports/";
+
 /// Milliseconds in a day.
 const DAY_MS: u64 = 86_400_000;
 
@@ -25,18 +30,18 @@ pub enum Decision {
 
 /// The domain segment of a `sites/` key (`sites/{domain}/…`).
 pub fn site_domain(key: &str) -> Option<&str> {
-    key.strip_prefix("sites/")?.split('/').next().filter(|d| !d.is_empty())
+    key.strip_prefix(SITES_PREFIX)?.split('/').next().filter(|d| !d.is_empty())
 }
 
 /// `live`: the publish id `domain`'s pointer names (`None`: no pointer).
 pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<&str>, retention: Retention) -> Decision {
     let older_than = |days: u64| uploaded_ms.saturating_add(days.saturating_mul(DAY_MS)) <= now_ms;
-    if let Some(rest) = key.strip_prefix("exports/") {
+    if let Some(rest) = key.strip_prefix(EXPORTS_PREFIX) {
         // `exports/{jobId}/{file}` only; anything else under it is not ours to judge.
         let delete = rest.split('/').count() == 2 && older_than(retention.export_days);
         return if delete { Decision::Delete } else { Decision::Keep };
     }
-    let Some(rest) = key.strip_prefix("sites/") else { return Decision::Keep };
+    let Some(rest) = key.strip_prefix(SITES_PREFIX) else { return Decision::Keep };
     let mut parts = rest.splitn(3, '/');
     let (Some(_domain), Some(version), Some(_file)) = (parts.next(), parts.next(), parts.next()) else {
         // `sites/{domain}/current.json` and anything unexpected stay.

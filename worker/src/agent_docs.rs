@@ -1,6 +1,6 @@
-//! The live site's documents for agents in R2, written at publish beside the index:
-//! `sites/{domain}/{publishId}/llms.txt`, `.../llms-full.txt` (every page as Markdown) and
-//! `.../markdown-pages.txt` (where each page sits in `llms-full.txt`, so one page is one ranged read
+//! The live site's documents for agents in R2, written at publish beside the index (keys and names
+//! in `crate::storage`): `llms.txt`, `llms-full.txt` (every page as Markdown) and
+//! `markdown-pages.txt` (where each page sits in `llms-full.txt`, so one page is one ranged read
 //! and no request holds the whole site). Versions published before these existed get them on first
 //! use, made from their stored upload.
 
@@ -10,11 +10,8 @@ use docs_edge_core::llms::{agent_docs, AgentDocs, MarkdownManifest};
 use worker::{Bucket, Object, Range, ResponseBody};
 
 use crate::error::{ApiError, ApiResult};
-use crate::sites::{self, version_prefix};
-
-pub const LLMS_TXT: &str = "llms.txt";
-pub const LLMS_FULL_TXT: &str = "llms-full.txt";
-const MANIFEST: &str = "markdown-pages.txt";
+use crate::sites;
+use crate::storage::{version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST as MANIFEST};
 
 /// The objects to store with a new version (names under its prefix).
 pub fn objects(docs: AgentDocs) -> Vec<(&'static str, Vec<u8>)> {
@@ -30,18 +27,17 @@ pub fn objects(docs: AgentDocs) -> Vec<(&'static str, Vec<u8>)> {
 async fn backfill(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<()> {
     let tree = sites::read_source(bucket, domain, publish_id, limits).await?;
     let site = build_site(&tree).map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
-    let prefix = version_prefix(domain, publish_id);
     // The manifest last: its presence says the others are there.
     for (name, bytes) in objects(agent_docs(&site, &tree, domain)).into_iter().rev() {
-        bucket.put(format!("{prefix}{name}"), bytes).execute().await?;
+        bucket.put(version_key(domain, publish_id, name), bytes).execute().await?;
     }
     Ok(())
 }
 
 /// An object of the version's documents, made first if the version predates them.
 async fn stored(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, limits: &ArchiveLimits, range: Option<Range>) -> ApiResult<Object> {
-    let key = format!("{}{name}", version_prefix(domain, publish_id));
-    let manifest_key = format!("{}{MANIFEST}", version_prefix(domain, publish_id));
+    let key = version_key(domain, publish_id, name);
+    let manifest_key = version_key(domain, publish_id, MANIFEST);
     for attempt in 0..2 {
         let mut get = bucket.get(&key);
         if let Some(range) = &range {

@@ -22,13 +22,14 @@ use worker::{Delay, Env};
 
 use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
-use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource};
+use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource, ThreadClient};
 use crate::error::{ApiError, ApiResult};
-use crate::generation::{keep_alive_interval, stream_llm, Backend};
+use crate::config::keep_alive_interval;
+use crate::generation::{stream_llm, Backend};
 use crate::random::random_id;
 use crate::search_store;
 use crate::sites;
-use crate::threads;
+use crate::storage;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -59,7 +60,7 @@ pub async fn prepare(
 
     let (thread_id, create_thread, keep) = match &request.thread_id {
         Some(id) => {
-            let Some(record) = threads::find(env, id, org_id, Some(domain)).await? else {
+            let Some(record) = ThreadClient::new(env).find(id, org_id, Some(domain)).await? else {
                 return Err(ApiError::NotFound(format!("thread {id} not found")));
             };
             let stored: Vec<StoredTurn> =
@@ -70,7 +71,7 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    sites::live_version(&sites::bucket(env)?, domain, org_id).await?;
+    sites::live_version(&storage::bucket(env)?, domain, org_id).await?;
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,
@@ -197,7 +198,7 @@ impl Generation {
     /// how long that took.
     async fn retrieve(&mut self) -> ApiResult<()> {
         let started = now_ms();
-        if let Some(delay) = test_retrieval_delay(&self.env) {
+        if let Some(delay) = crate::config::test_only::retrieval_delay(&self.env) {
             Delay::from(delay).await;
         }
         let (domain, org_id) = (&self.thread.domain, &self.thread.org_id);
@@ -325,18 +326,11 @@ impl Generation {
                     .collect(),
             },
         ];
-        match threads::append(&self.env, &self.thread).await? {
+        match ThreadClient::new(&self.env).append(&self.thread).await? {
             Some(_) => Ok(()),
             None => Err(ApiError::Internal("thread disappeared while answering".into())),
         }
     }
-}
-
-/// Test-only (`TEST_RETRIEVAL_DELAY_MS`, never set in wrangler.toml): holds retrieval back so a test
-/// can see the first bytes arrive before it ends.
-fn test_retrieval_delay(env: &Env) -> Option<Duration> {
-    let ms: u64 = crate::config::text(env, "TEST_RETRIEVAL_DELAY_MS")?.trim().parse().ok()?;
-    Some(Duration::from_millis(ms.min(30_000)))
 }
 
 /// False once the client has gone.

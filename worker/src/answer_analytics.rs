@@ -36,8 +36,8 @@ pub async fn record(env: &Env, facts: AnswerFacts<'_>, request_id: &str) {
     if !config::deployment(env).is_ok_and(|d| d.features.analytics) {
         return;
     }
-    let salt = config::text(env, "ANALYTICS_SALT");
-    let facts = AnswerFacts { salt: salt.as_deref().map(str::as_bytes), ..facts };
+    let salt = config::analytics_salt(env);
+    let facts = AnswerFacts { salt: salt.as_ref().map(|s| s.expose().as_bytes()), ..facts };
     let row = AnswerRow::new(&facts);
     let dropped = QUEUE.with(|queue| {
         let mut queue = queue.borrow_mut();

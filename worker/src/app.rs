@@ -1,35 +1,20 @@
 //! The request pipeline: request id, routing (the table is `docs_edge_core::routes`), CORS, the
-//! error-to-response mapping and the log line.
+//! log line. The top of the worker's module graph: it imports `crate::routes`, which import the
+//! request context from `crate::context` and never this module; errors become responses in
+//! `crate::error`.
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 
-use docs_edge_core::routes::{match_route, Gate, Matched, Route};
+use docs_edge_core::routes::{match_route, Gate, Route};
 use futures_util::FutureExt;
 use worker::{Context, Env, Request, Response};
 
 use crate::clock::now_ms;
 use crate::config::Config;
-use crate::error::{ApiError, ApiResult};
-use crate::{cors, http, random, routes};
-
-/// Everything a handler gets: one shape for all of them.
-pub struct Call {
-    pub req: Request,
-    pub env: Env,
-    pub ctx: Context,
-    pub config: Config,
-    pub matched: Matched,
-    pub request_id: String,
-    /// Headers to put on the response whatever its outcome (rate-limit state, thread id).
-    pub response_headers: Vec<(String, String)>,
-}
-
-impl Call {
-    pub fn param(&self, index: usize) -> &str {
-        self.matched.param(index)
-    }
-}
+use crate::context::Call;
+use crate::error::{error_response, ApiError, ApiResult};
+use crate::{cors, random, routes};
 
 pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
     let started = now_ms();
@@ -140,16 +125,10 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         .unwrap_or("a panic without a message")
 }
 
-/// The one place an error becomes HTTP: its status, its headers, `{"error", "code"}`.
-pub fn error_response(err: &ApiError) -> Response {
-    let body = serde_json::to_vec(&err.body()).unwrap_or_default();
-    http::json_bytes_response(err.status(), body, &err.headers())
-}
-
 /// One JSON line per request. Never the query string (signed links carry their signature there),
 /// never headers or bodies (keys and tokens live there).
 fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_id: &str, detail: Option<String>) {
-    let (cache_bytes, cache_entries, cache_evictions) = crate::search_store::cache_stats();
+    let (cache_bytes, cache_entries, cache_evictions) = crate::search_cache::stats();
     let line = serde_json::json!({
         "event": "request",
         "requestId": request_id,

@@ -29,11 +29,11 @@ fn bearer(req: &Request) -> ApiResult<String> {
 /// even the token's length.
 pub fn require_operator(req: &Request, env: &Env) -> ApiResult<()> {
     let token = bearer(req)?;
-    let Some(root) = config::text(env, "ROOT_TOKEN") else {
+    let Some(root) = config::root_token(env) else {
         return Err(ApiError::Unauthorized("the operator API is disabled: ROOT_TOKEN is not set".into()));
     };
     let given = sha256_hex(token.as_bytes());
-    let expected = sha256_hex(root.as_bytes());
+    let expected = sha256_hex(root.expose().as_bytes());
     if constant_time_eq(given.as_bytes(), expected.as_bytes()) {
         Ok(())
     } else {

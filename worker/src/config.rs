@@ -1,8 +1,13 @@
 //! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally, `wrangler secret put` deployed).
+//! Every setting the worker reads is read here, by name, once: [`Config`] for the numeric limits,
+//! a function each for the rest. Secrets come back as [`Secret`], which never prints its value.
 
 use docs_edge_core::deployment::Deployment;
 use docs_edge_core::docs::archive::ArchiveLimits;
 use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
+use std::fmt;
+use std::time::Duration;
+
 use worker::Env;
 
 /// Binding names, as in wrangler.toml.
@@ -91,8 +96,146 @@ pub fn deployment(env: &Env) -> Result<Deployment, String> {
     Deployment::from_lookup(|name| text(env, name)).map_err(|e| e.to_string())
 }
 
+/// A secret setting's value. `Debug` shows only that it is set, so a secret in a struct cannot reach
+/// a log line; [`Secret::expose`] is the one way to the value.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+fn secret(env: &Env, name: &str) -> Option<Secret> {
+    text(env, name).map(Secret)
+}
+
+/// `ROOT_TOKEN`: the operator API's token; unset, the operator API is off.
+pub fn root_token(env: &Env) -> Option<Secret> {
+    secret(env, "ROOT_TOKEN")
+}
+
+/// `LINK_SIGNING_KEY`: signs bundle download links.
+pub const LINK_SIGNING_KEY: &str = "LINK_SIGNING_KEY";
+
+pub fn link_signing_key(env: &Env) -> Option<Secret> {
+    secret(env, LINK_SIGNING_KEY)
+}
+
+/// `ANALYTICS_SALT`: salts the hashes analytics keep of questions' askers.
+pub fn analytics_salt(env: &Env) -> Option<Secret> {
+    secret(env, "ANALYTICS_SALT")
+}
+
+/// R2's S3 API, for presigned bundle links.
+#[derive(Debug, Clone)]
+pub struct R2S3Settings {
+    pub access_key_id: String,
+    pub secret_access_key: Secret,
+    pub account_id: String,
+    pub bucket_name: String,
+}
+
+/// `R2_ACCESS_KEY_ID`, `R2_SECRET_ACCESS_KEY` (secrets), `R2_ACCOUNT_ID` and `R2_BUCKET_NAME`: all
+/// four, or `None` (presigning is off).
+pub fn r2_s3(env: &Env) -> Option<R2S3Settings> {
+    Some(R2S3Settings {
+        access_key_id: text(env, "R2_ACCESS_KEY_ID")?,
+        secret_access_key: secret(env, "R2_SECRET_ACCESS_KEY")?,
+        account_id: text(env, "R2_ACCOUNT_ID")?,
+        bucket_name: text(env, "R2_BUCKET_NAME")?,
+    })
+}
+
+/// The answer backend's settings as set (defaults are the backend's, `crate::generation`).
+#[derive(Debug, Clone)]
+pub struct BackendSettings {
+    /// `ASSISTANT_BACKEND`, default `extractive`.
+    pub backend: String,
+    /// `INTERNAL_HOSTS`: the hosts an air-gapped deployment may call.
+    pub internal_hosts: String,
+    pub llm_base_url: Option<String>,
+    pub llm_model: Option<String>,
+    /// The secret `LLM_API_KEY`.
+    pub llm_api_key: Option<Secret>,
+    /// `LLM_MAX_TOKENS`, default 1024.
+    pub llm_max_tokens: u32,
+}
+
+pub fn backend_settings(env: &Env) -> BackendSettings {
+    BackendSettings {
+        backend: text(env, "ASSISTANT_BACKEND").unwrap_or_else(|| "extractive".into()),
+        internal_hosts: text(env, "INTERNAL_HOSTS").unwrap_or_default(),
+        llm_base_url: text(env, "LLM_BASE_URL"),
+        llm_model: text(env, "LLM_MODEL"),
+        llm_api_key: secret(env, "LLM_API_KEY"),
+        llm_max_tokens: text(env, "LLM_MAX_TOKENS").and_then(|v| v.parse().ok()).unwrap_or(1024),
+    }
+}
+
+/// How long a backend may produce nothing before a keep-alive goes out: `ASSISTANT_KEEPALIVE_SECONDS`
+/// (default 10; proxies commonly drop connections idle for 30 to 100 s).
+pub fn keep_alive_interval(env: &Env) -> Duration {
+    let seconds = text(env, "ASSISTANT_KEEPALIVE_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(10);
+    Duration::from_secs(seconds)
+}
+
+/// How long an ended resumable answer can still be resumed: `ASSISTANT_RESUME_WINDOW_SECONDS`
+/// (default 60).
+pub fn resume_window(env: &Env) -> Duration {
+    let default = docs_edge_core::assistant::resume::RESUME_WINDOW_MS / 1000;
+    let seconds = text(env, "ASSISTANT_RESUME_WINDOW_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(default);
+    Duration::from_secs(seconds)
+}
+
+/// Test-only settings, unset in every real deployment (never in wrangler.toml).
+pub mod test_only {
+    use std::time::Duration;
+
+    use worker::Env;
+
+    use super::text;
+
+    /// `TEST_PANIC_ROUTE=1`: `GET /health` with an `x-test-panic` header panics (after an await, as a
+    /// handler deep in a request would), so a test can prove that one request's panic leaves the
+    /// others in flight in the isolate, streams included, running.
+    pub fn panic_route(env: &Env) -> bool {
+        text(env, "TEST_PANIC_ROUTE").as_deref() == Some("1")
+    }
+
+    /// `TEST_RETRIEVAL_DELAY_MS`: holds retrieval back so a test can see the first bytes arrive
+    /// before it ends (at most 30 s).
+    pub fn retrieval_delay(env: &Env) -> Option<Duration> {
+        let ms: u64 = text(env, "TEST_RETRIEVAL_DELAY_MS")?.trim().parse().ok()?;
+        Some(Duration::from_millis(ms.min(30_000)))
+    }
+
+    /// `TEST_EXPORT_FAULT_DOMAIN`: every step of a job of this domain dies after its attempt is
+    /// stored, the way a step killed with its isolate (memory, CPU) does: the alarm ends with an
+    /// error and nothing after the attempt is written; the runtime retries the alarm.
+    pub fn export_fault_domain(env: &Env) -> Option<String> {
+        text(env, "TEST_EXPORT_FAULT_DOMAIN")
+    }
+
+    /// `TEST_EXPORT_STEP_DELAY_DOMAIN` and `TEST_EXPORT_STEP_DELAY_MS`: every batch step of a job of
+    /// that domain waits that long (at most a minute) after writing its part, before the alarm stores
+    /// the job, so a test can land a cancel mid-step deterministically. The domain and the delay.
+    pub fn export_step_delay(env: &Env) -> Option<(String, Duration)> {
+        let domain = text(env, "TEST_EXPORT_STEP_DELAY_DOMAIN")?;
+        let ms = text(env, "TEST_EXPORT_STEP_DELAY_MS").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        Some((domain, Duration::from_millis(ms)))
+    }
+}
+
 /// A setting as text: secrets first, then plain vars; empty counts as unset.
-pub fn text(env: &Env, name: &str) -> Option<String> {
+fn text(env: &Env, name: &str) -> Option<String> {
     let value = env
         .secret(name)
         .map(|s| s.to_string())

@@ -1,46 +1,102 @@
 //! Calls from the worker (or one Durable Object) to a Durable Object: a JSON POST to an internal
-//! path of the object named `name`. Errors made by the object pass through as it made them.
+//! path of the object named `name`, the operation's name. Each object declares its operations once
+//! with [`durable_operations!`] and has a typed client beside it (`crate::durable::*`); errors made
+//! by the object pass through as it made them.
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use wasm_bindgen::JsValue;
 use worker::{Env, Headers, Method, Request, RequestInit};
 
 use crate::error::{ApiError, ApiResult};
 use docs_edge_core::wire::ErrorBody;
 
+/// One operation of a Durable Object class, as a client sends it: made by [`durable_operations!`],
+/// which writes each operation's name once, for the client's path and the object's dispatch alike.
+pub trait Operation {
+    /// The class's binding (wrangler.toml).
+    const BINDING: &'static str;
+    /// The operation's name, the path it is posted to.
+    fn name(&self) -> &'static str;
+    /// The operation's body as JSON.
+    fn body(&self) -> serde_json::Result<String>;
+}
+
+/// Declares a Durable Object's operations: `$op`, the owned enum the object's `fetch` decodes
+/// ([`$op::receive`]) and matches on, and `$call<'a>`, the same operations borrowed, which the
+/// object's typed client sends ([`Operation`]). On the wire an operation is a `POST /{name}` with its
+/// payload as the JSON body.
+macro_rules! durable_operations {
+    (
+        binding: $binding:expr;
+        $(#[$meta:meta])*
+        $vis:vis enum $op:ident / $call:ident {
+            $( $(#[$vmeta:meta])* $variant:ident($payload:ty) => $name:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $op {
+            $( $(#[$vmeta])* $variant($payload), )+
+        }
+
+        #[doc = concat!("[`", stringify!($op), "`] borrowed: what the client sends.")]
+        $vis enum $call<'a> {
+            $( $variant(&'a $payload), )+
+        }
+
+        impl $op {
+            /// The operation a request to the object names (its path) with its decoded body: a 500
+            /// for a name no operation has or a body that is not its payload.
+            $vis async fn receive(req: &mut worker::Request) -> $crate::error::ApiResult<Self> {
+                let path = req.path();
+                let body = req.bytes().await?;
+                match path.strip_prefix('/').unwrap_or(&path) {
+                    $( $name => Ok($op::$variant(serde_json::from_slice(&body)?)), )+
+                    other => Err($crate::error::ApiError::Internal(format!("no such {} operation: {other}", $binding))),
+                }
+            }
+        }
+
+        impl $crate::durable_client::Operation for $call<'_> {
+            const BINDING: &'static str = $binding;
+
+            fn name(&self) -> &'static str {
+                match self {
+                    $( $call::$variant(_) => $name, )+
+                }
+            }
+
+            fn body(&self) -> serde_json::Result<String> {
+                match self {
+                    $( $call::$variant(payload) => serde_json::to_string(payload), )+
+                }
+            }
+        }
+    };
+}
+pub(crate) use durable_operations;
+
 /// The object's 2xx body, or its error as [`ApiError::Relayed`] (status, body and `Retry-After` kept).
-pub async fn post<B: Serialize, T: DeserializeOwned>(
-    env: &Env,
-    binding: &str,
-    name: &str,
-    op: &str,
-    body: &B,
-) -> ApiResult<T> {
-    let (_, bytes) = exchange(env, binding, name, op, body).await?;
+pub async fn send<O: Operation, T: DeserializeOwned>(env: &Env, name: &str, op: &O) -> ApiResult<T> {
+    let (_, bytes) = exchange(env, name, op).await?;
     Ok(serde_json::from_slice(&bytes)?)
 }
 
-/// [`post`] for an operation that answers plain bytes with its facts in headers: the headers and body.
-pub async fn post_for_bytes<B: Serialize>(
-    env: &Env,
-    binding: &str,
-    name: &str,
-    op: &str,
-    body: &B,
-) -> ApiResult<(Headers, Vec<u8>)> {
-    exchange(env, binding, name, op, body).await
+/// [`send`] for an operation that answers plain bytes with its facts in headers: the headers and body.
+pub async fn send_for_bytes<O: Operation>(env: &Env, name: &str, op: &O) -> ApiResult<(Headers, Vec<u8>)> {
+    exchange(env, name, op).await
 }
 
-async fn exchange<B: Serialize>(env: &Env, binding: &str, name: &str, op: &str, body: &B) -> ApiResult<(Headers, Vec<u8>)> {
+async fn exchange<O: Operation>(env: &Env, name: &str, op: &O) -> ApiResult<(Headers, Vec<u8>)> {
+    let binding = O::BINDING;
+    let op_name = op.name();
     let stub = env.durable_object(binding)?.id_from_name(name)?.get_stub()?;
     let headers = Headers::new();
     headers.set("content-type", "application/json")?;
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_headers(headers)
-        .with_body(Some(JsValue::from_str(&serde_json::to_string(body)?)));
-    let request = Request::new_with_init(&format!("https://durable-object/{op}"), &init)?;
+        .with_body(Some(JsValue::from_str(&op.body()?)));
+    let request = Request::new_with_init(&format!("https://durable-object/{op_name}"), &init)?;
     let mut response = stub.fetch_with_request(request).await?;
     let status = response.status_code();
     let bytes = response.bytes().await?;
@@ -56,7 +112,7 @@ async fn exchange<B: Serialize>(env: &Env, binding: &str, name: &str, op: &str, 
             Err(ApiError::Relayed { status, body, headers })
         }
         Err(_) => Err(ApiError::Internal(format!(
-            "{binding} object answered {status} to {op}: {}",
+            "{binding} object answered {status} to {op_name}: {}",
             String::from_utf8_lossy(&bytes).chars().take(200).collect::<String>()
         ))),
     }
@@ -67,5 +123,5 @@ pub fn error_reply(err: &ApiError) -> worker::Result<worker::Response> {
     if let Some(detail) = err.log_detail() {
         worker::console_error!("{}", serde_json::json!({ "event": "durable_object_error", "error": detail }));
     }
-    Ok(crate::app::error_response(err))
+    Ok(crate::error::error_response(err))
 }

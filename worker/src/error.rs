@@ -3,6 +3,7 @@
 use docs_edge_core::wire::ErrorBody;
 use docs_edge_core::deployment::Feature;
 use docs_edge_core::routes::RouteError;
+use worker::{Headers, Response};
 
 /// Everything a request can fail with. Each variant fixes its status and machine code.
 #[derive(Debug)]
@@ -149,6 +150,18 @@ impl ApiError {
             _ => None,
         }
     }
+}
+
+/// The one place an error becomes HTTP: its status, its headers, `{"error", "code"}` as JSON (the
+/// response `crate::http::json_bytes_response` makes, built here so this module imports no other).
+pub fn error_response(err: &ApiError) -> Response {
+    let body = serde_json::to_vec(&err.body()).unwrap_or_default();
+    let headers = Headers::new();
+    let _ = headers.set("content-type", "application/json; charset=utf-8");
+    for (name, value) in err.headers() {
+        let _ = headers.set(&name, &value);
+    }
+    Response::builder().with_status(err.status()).with_headers(headers).fixed(body)
 }
 
 /// The route table's answer when nothing matches (`docs_edge_core::routes::match_route`).

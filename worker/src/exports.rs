@@ -1,30 +1,21 @@
-//! Static export storage and links: where a job's files live in R2, and the download link a bundle
-//! is handed out with (our HMAC-signed URL, or an R2 presigned URL when R2's S3 credentials are set).
-//!
-//! Layout: `exports/{jobId}/part-{n}.tgz` are the job's rendered batches, each one gzip member of tar
-//! entries, written as the job goes; `exports/{jobId}/bundle.tar.gz` is the bundle, their concatenation.
+//! Static export links: the download link a bundle is handed out with (our HMAC-signed URL, or an R2
+//! presigned URL when R2's S3 credentials are set). Where a job's files live in R2 is
+//! `crate::storage`'s.
 
 use docs_edge_core::export_api::bundle_file_name;
 use docs_edge_core::presign::{presign_get, S3Credentials};
 use docs_edge_core::signing::sign_link;
 use worker::Env;
 
-use crate::config::text;
+use crate::config::{self, LINK_SIGNING_KEY};
 use crate::error::{ApiError, ApiResult};
-
-pub fn part_key(job_id: &str, index: u32) -> String {
-    format!("exports/{job_id}/part-{index:05}.tgz")
-}
-
-pub fn bundle_key(job_id: &str) -> String {
-    format!("exports/{job_id}/bundle.tar.gz")
-}
+use crate::storage::bundle_key;
 
 /// The signing secret; its absence is a deployment fault, never the caller's.
 pub fn link_secret(env: &Env) -> ApiResult<Vec<u8>> {
-    text(env, "LINK_SIGNING_KEY")
-        .map(String::into_bytes)
-        .ok_or_else(|| ApiError::Internal("the secret LINK_SIGNING_KEY is not set".into()))
+    config::link_signing_key(env)
+        .map(|key| key.expose().as_bytes().to_vec())
+        .ok_or_else(|| ApiError::Internal(format!("the secret {LINK_SIGNING_KEY} is not set")))
 }
 
 /// Where a bundle can be downloaded until `expires_unix`.
@@ -56,14 +47,14 @@ pub fn content_disposition(file_name: &str) -> String {
     format!("attachment; filename=\"{file_name}\"")
 }
 
-/// `R2_ACCESS_KEY_ID`, `R2_SECRET_ACCESS_KEY` (secrets), `R2_ACCOUNT_ID` and `R2_BUCKET_NAME`: all four,
-/// or presigning is off.
+/// R2's S3 credentials and bucket ([`config::r2_s3`]), or presigning is off.
 fn r2_s3_credentials(env: &Env) -> Option<(S3Credentials, String)> {
+    let set = config::r2_s3(env)?;
     let creds = S3Credentials {
-        access_key_id: text(env, "R2_ACCESS_KEY_ID")?,
-        secret_access_key: text(env, "R2_SECRET_ACCESS_KEY")?,
+        access_key_id: set.access_key_id,
+        secret_access_key: set.secret_access_key.expose().to_string(),
         region: "auto".into(),
-        host: format!("{}.r2.cloudflarestorage.com", text(env, "R2_ACCOUNT_ID")?),
+        host: format!("{}.r2.cloudflarestorage.com", set.account_id),
     };
-    Some((creds, text(env, "R2_BUCKET_NAME")?))
+    Some((creds, set.bucket_name))
 }

@@ -2,9 +2,9 @@
 //! OpenAI-compatible Chat Completions endpoint), `anthropic` (Messages API), `workers-ai` (the Workers
 //! AI binding `AI`). The LLM backends stream their tokens straight through.
 //!
-//! Settings: `LLM_BASE_URL` (default the provider's public API), `LLM_MODEL`, `LLM_MAX_TOKENS`
-//! (default 1024), and the secret `LLM_API_KEY`; `workers-ai` needs only `LLM_MODEL` (optional) and
-//! the binding, which authenticates itself.
+//! Settings (read in `crate::config::backend_settings`): `LLM_BASE_URL` (default the provider's
+//! public API), `LLM_MODEL`, `LLM_MAX_TOKENS` (default 1024), and the secret `LLM_API_KEY`;
+//! `workers-ai` needs only `LLM_MODEL` (optional) and the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
 use docs_edge_core::deployment::{outbound_allowed, DeploymentKind};
@@ -24,7 +24,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::ReadableStream;
 use worker::{ByteStream, Delay, Env, Fetch, Headers, Method, Request, RequestInit};
 
-use crate::config::text;
+use crate::config;
 use crate::error::{ApiError, ApiResult};
 
 #[derive(Debug, Clone)]
@@ -50,7 +50,8 @@ pub const WORKERS_AI_BINDING: &str = "AI";
 pub struct LlmSettings {
     pub base_url: String,
     pub model: String,
-    pub api_key: String,
+    /// `Debug` shows it as set, never its value.
+    pub api_key: config::Secret,
     pub max_tokens: u32,
 }
 
@@ -67,10 +68,11 @@ impl Backend {
 
     /// A misconfigured backend is our fault, not the caller's: 500, with the reason in the log.
     pub fn from_env(env: &Env) -> ApiResult<Backend> {
-        let name = text(env, "ASSISTANT_BACKEND").unwrap_or_else(|| "extractive".into());
+        let set = config::backend_settings(env);
+        let name = set.backend.clone();
         if !matches!(name.as_str(), "extractive") {
             // Air-gapped: no outbound request, so an LLM only at an address declared internal.
-            let kind = crate::config::deployment(env).map_err(ApiError::Internal)?.kind;
+            let kind = config::deployment(env).map_err(ApiError::Internal)?.kind;
             if kind == DeploymentKind::AirGapped && name == "workers-ai" {
                 // The binding runs the model on Cloudflare's network whatever LLM_BASE_URL says, so
                 // no INTERNAL_HOSTS entry can make it internal.
@@ -78,17 +80,18 @@ impl Backend {
                     "ASSISTANT_BACKEND=workers-ai: the Workers AI binding always calls Cloudflare's network (it never uses LLM_BASE_URL), which an air-gapped deployment forbids; use openai or anthropic with an internal LLM_BASE_URL, or extractive".into(),
                 ));
             }
-            let internal = text(env, "INTERNAL_HOSTS").unwrap_or_default();
-            outbound_allowed(kind, "LLM_BASE_URL", text(env, "LLM_BASE_URL").as_deref(), &internal)
+            outbound_allowed(kind, "LLM_BASE_URL", set.llm_base_url.as_deref(), &set.internal_hosts)
                 .map_err(|rule| ApiError::Internal(format!("ASSISTANT_BACKEND={name}: {rule}")))?;
         }
         let settings = |default_base: &str, default_model: &str| -> ApiResult<LlmSettings> {
             Ok(LlmSettings {
-                base_url: text(env, "LLM_BASE_URL").unwrap_or_else(|| default_base.into()).trim_end_matches('/').to_string(),
-                model: text(env, "LLM_MODEL").unwrap_or_else(|| default_model.into()),
-                api_key: text(env, "LLM_API_KEY")
+                base_url: set.llm_base_url.clone().unwrap_or_else(|| default_base.into()).trim_end_matches('/').to_string(),
+                model: set.llm_model.clone().unwrap_or_else(|| default_model.into()),
+                api_key: set
+                    .llm_api_key
+                    .clone()
                     .ok_or_else(|| ApiError::Internal(format!("ASSISTANT_BACKEND={name} needs the secret LLM_API_KEY")))?,
-                max_tokens: text(env, "LLM_MAX_TOKENS").and_then(|v| v.parse().ok()).unwrap_or(1024),
+                max_tokens: set.llm_max_tokens,
             })
         };
         match name.as_str() {
@@ -106,8 +109,8 @@ impl Backend {
                     })?;
                 Ok(Backend::WorkersAi(WorkersAiSettings {
                     binding,
-                    model: text(env, "LLM_MODEL").unwrap_or_else(|| "@cf/meta/llama-3.1-8b-instruct".into()),
-                    max_tokens: text(env, "LLM_MAX_TOKENS").and_then(|v| v.parse().ok()).unwrap_or(1024),
+                    model: set.llm_model.clone().unwrap_or_else(|| "@cf/meta/llama-3.1-8b-instruct".into()),
+                    max_tokens: set.llm_max_tokens,
                 }))
             }
             other => Err(ApiError::Internal(format!(
@@ -115,21 +118,6 @@ impl Backend {
             ))),
         }
     }
-}
-
-/// How long a backend may produce nothing before a keep-alive goes out: `ASSISTANT_KEEPALIVE_SECONDS`
-/// (default 10; proxies commonly drop connections idle for 30 to 100 s).
-pub fn keep_alive_interval(env: &Env) -> Duration {
-    let seconds = text(env, "ASSISTANT_KEEPALIVE_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(10);
-    Duration::from_secs(seconds)
-}
-
-/// How long an ended resumable answer can still be resumed: `ASSISTANT_RESUME_WINDOW_SECONDS`
-/// (default 60).
-pub fn resume_window(env: &Env) -> Duration {
-    let default = docs_edge_core::assistant::resume::RESUME_WINDOW_MS / 1000;
-    let seconds = text(env, "ASSISTANT_RESUME_WINDOW_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(default);
-    Duration::from_secs(seconds)
 }
 
 /// Awaits `work`, calling `on_idle` each time `idle` passes without it completing. `on_idle`
@@ -185,7 +173,7 @@ async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream,
             post_json(
                 &format!("{}/chat/completions", s.base_url),
                 &build_openai_request(&s.model, prompt, s.max_tokens).to_string(),
-                &openai_headers(&s.api_key),
+                &openai_headers(s.api_key.expose()),
             )
             .await?,
             Parser::OpenAi(OpenAiStream::new()),
@@ -194,7 +182,7 @@ async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream,
             post_json(
                 &format!("{}/messages", s.base_url),
                 &build_anthropic_request(&s.model, prompt, s.max_tokens).to_string(),
-                &anthropic_headers(&s.api_key),
+                &anthropic_headers(s.api_key.expose()),
             )
             .await?,
             Parser::Anthropic(AnthropicStream::new()),

@@ -8,9 +8,9 @@ mod analytics_store;
 mod answer_analytics;
 mod app;
 mod auth;
-mod chats;
 mod clock;
 mod config;
+mod context;
 mod cors;
 mod directory;
 mod durable_client;
@@ -24,9 +24,10 @@ mod random;
 mod ratelimit;
 mod routes;
 mod scheduled;
+mod search_cache;
 mod search_store;
 mod sites;
-mod threads;
+mod storage;
 
 #[event(start)]
 fn start() {

@@ -10,6 +10,7 @@ use crate::clock::now_ms;
 use crate::config::{Config, KV_BINDING};
 use crate::error::ApiResult;
 use crate::sites;
+use crate::storage;
 
 /// R2 list pages (1,000 keys each) one run looks at; a longer sweep resumes from its cursor.
 const SWEEP_PAGES_PER_RUN: usize = 20;
@@ -27,7 +28,7 @@ pub async fn run(event: &ScheduledEvent, env: &Env) {
 /// (`core::retention`), at most [`SWEEP_PAGES_PER_RUN`] list pages per run, resuming from a cursor
 /// kept in KV. Returns the number of objects deleted.
 async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
-    let bucket = sites::bucket(env)?;
+    let bucket = storage::bucket(env)?;
     let kv = env.kv(KV_BINDING)?;
     let retention = Retention { publish_days: config.publish_retention_days, export_days: config.export_retention_days };
     let now = now_ms();

@@ -8,47 +8,17 @@
 //! objects from it and stores them (the same bytes whichever isolate does it), later reads are
 //! like any other version's. That first read holds the whole index once, as every read did before.
 
-use std::any::Any;
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use docs_edge_core::lru::ByteLru;
 use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock};
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query, SearchIndex};
 use futures_util::future::join_all;
 use worker::{Bucket, Env, Range};
 
 use crate::error::{ApiError, ApiResult};
-use crate::sites::{self, version_key, IndexFormat, SiteVersion, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
-
-/// One cache of type-erased values (meta, term shards, text blocks, live-version pointers), so the
-/// cache's code is in the module once.
-pub type Cached = Rc<dyn Any>;
-
-thread_local! {
-    static CACHE: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(crate::config::DEFAULT_SEARCH_CACHE_BYTES));
-}
-
-/// Bytes the cache holds, its entries, and evictions so far: for the request log line.
-pub fn cache_stats() -> (usize, usize, u64) {
-    CACHE.with(|c| {
-        let c = c.borrow();
-        (c.bytes(), c.len(), c.evictions())
-    })
-}
-
-/// Drops what the isolate holds of `domain`'s versions (a publish or unpublish switched it).
-pub fn forget_site(domain: &str) {
-    CACHE.with(|c| c.borrow_mut().remove_prefix(&format!("{domain}/")));
-}
-
-fn cache_get<T: 'static>(key: &str) -> Option<Rc<T>> {
-    CACHE.with(|c| c.borrow_mut().get(key))?.downcast::<T>().ok()
-}
-
-fn cache_put(key: &str, value: Cached, bytes: usize) {
-    CACHE.with(|c| c.borrow_mut().insert(key, value, bytes));
-}
+use crate::search_cache::{self, Cached};
+use crate::sites::{self, IndexFormat, SiteVersion};
+use crate::storage::{self, version_key, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
 
 fn corrupt(what: &str, domain: &str, err: IndexError) -> ApiError {
     ApiError::Internal(format!("search {what} of {domain}: {err}"))
@@ -65,13 +35,8 @@ pub struct SiteSearch {
 /// The live version of `domain` for `org_id` and its search meta; 404 when nothing is published.
 /// `cache_bytes` is the setting (`Config::search_cache_bytes`), applied to the isolate's cache.
 pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> ApiResult<SiteSearch> {
-    let capacity = cache_bytes;
-    CACHE.with(|c| {
-        if c.borrow().capacity() != capacity {
-            c.borrow_mut().set_capacity(capacity);
-        }
-    });
-    let bucket = sites::bucket(env)?;
+    search_cache::set_capacity(cache_bytes);
+    let bucket = storage::bucket(env)?;
     let version = sites::live_version(&bucket, domain, org_id).await?;
     let meta = load_meta(&bucket, domain, &version).await?;
     Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta })
@@ -79,7 +44,7 @@ pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> 
 
 async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<SearchMeta>> {
     let key = format!("{domain}/{}/meta", version.publish_id);
-    if let Some(meta) = cache_get::<SearchMeta>(&key) {
+    if let Some(meta) = search_cache::get::<SearchMeta>(&key) {
         return Ok(meta);
     }
     let stored = match read(bucket, &version_key(domain, &version.publish_id, SEARCH_META), None).await? {
@@ -98,7 +63,7 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
         (Some(Err(e)), _) => return Err(corrupt("meta", domain, e)),
     };
     let meta = Rc::new(meta);
-    cache_put(&key, meta.clone(), meta.heap_bytes());
+    search_cache::put(&key, meta.clone(), meta.heap_bytes());
     Ok(meta)
 }
 
@@ -209,7 +174,7 @@ impl SiteSearch {
     /// read each, and the reads run concurrently.
     async fn parts(&self, kind: Kind, ids: &[u32]) -> ApiResult<Vec<Cached>> {
         let key = |id: u32| format!("{}/{}/{}/{id}", self.domain, self.version.publish_id, kind.tag());
-        let mut found: Vec<Option<Cached>> = ids.iter().map(|&id| CACHE.with(|c| c.borrow_mut().get(&key(id)))).collect();
+        let mut found: Vec<Option<Cached>> = ids.iter().map(|&id| search_cache::get_raw(&key(id))).collect();
         let mut runs: Vec<Vec<(usize, u32)>> = Vec::new();
         for (at, &id) in ids.iter().enumerate() {
             if found.get(at).is_some_and(Option::is_some) {
@@ -224,7 +189,7 @@ impl SiteSearch {
         let reads = runs.iter().map(|run| self.read_run(kind, &pack, run));
         for loaded in join_all(reads).await {
             for (at, id, part, size) in loaded? {
-                cache_put(&key(id), part.clone(), size);
+                search_cache::put(&key(id), part.clone(), size);
                 if let Some(slot) = found.get_mut(at) {
                     *slot = Some(part);
                 }

@@ -1,10 +1,7 @@
 //! Published docs sites in R2, and the isolate's bounded cache of which version is live.
 //!
-//! Layout under `sites/{domain}/{publishId}/` (every key made by [`version_key`]): `source.tar.gz` (the
-//! upload as received); `index.bin`, the whole search index (what an export ships to docs-edge-serve);
-//! `search/meta.bin`, `search/terms.bin` and `search/text.bin`, the same index split so a query reads
-//! only its term shards and its hits' text blocks (`crate::search_store`); and the agent documents
-//! (`crate::agent_docs`). `sites/{domain}/current.json` names the live version. Writing that one
+//! A version's objects live under `sites/{domain}/{publishId}/`, and `sites/{domain}/current.json`
+//! names the live version (the keys and object names are `crate::storage`'s). Writing that one
 //! small object is the switch, so readers see the old version or the new one, never a mix, and a
 //! failed publish (which never reaches the switch) leaves the old one live.
 //!
@@ -18,11 +15,11 @@ use std::rc::Rc;
 use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
 use docs_edge_core::lru::ByteLru;
 use serde::{Deserialize, Serialize};
-use worker::{Bucket, Env};
+use worker::Bucket;
 
 use crate::clock::now_ms;
-use crate::config::R2_BINDING;
-use crate::search_store::Cached;
+use crate::search_cache::{self, Cached};
+use crate::storage::{current_key, version_key, SOURCE_OBJECT};
 use crate::error::{ApiError, ApiResult};
 
 /// How long an isolate trusts its idea of the live version before asking R2 again.
@@ -64,11 +61,6 @@ pub enum IndexFormat {
     Sharded,
 }
 
-pub const INDEX_OBJECT: &str = "index.bin";
-pub const SEARCH_META: &str = "search/meta.bin";
-pub const SEARCH_TERMS: &str = "search/terms.bin";
-pub const SEARCH_TEXT: &str = "search/text.bin";
-
 /// Live-version pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about
 /// a thousand domains), least recently used first out.
 const POINTER_CACHE_BYTES: usize = 256 << 10;
@@ -81,23 +73,6 @@ struct Pointer {
 thread_local! {
     /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
     static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
-}
-
-pub fn bucket(env: &Env) -> ApiResult<Bucket> {
-    Ok(env.bucket(R2_BINDING)?)
-}
-
-pub fn current_key(domain: &str) -> String {
-    format!("sites/{domain}/current.json")
-}
-
-pub fn version_prefix(domain: &str, publish_id: &str) -> String {
-    format!("sites/{domain}/{publish_id}/")
-}
-
-/// The key of object `name` of a published version.
-pub fn version_key(domain: &str, publish_id: &str, name: &str) -> String {
-    format!("{}{name}", version_prefix(domain, publish_id))
 }
 
 /// The live version of `domain` as `org_id` may see it: another organization's is `None`.
@@ -145,12 +120,12 @@ pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> 
 
 fn forget(domain: &str) {
     POINTERS.with(|cache| cache.borrow_mut().remove(domain));
-    crate::search_store::forget_site(domain);
+    search_cache::forget_site(domain);
 }
 
 /// The docs tree of a published version, read back from its stored upload.
 pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<SourceTree> {
-    let key = version_key(domain, publish_id, "source.tar.gz");
+    let key = version_key(domain, publish_id, SOURCE_OBJECT);
     let object = bucket
         .get(key)
         .execute()

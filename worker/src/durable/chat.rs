@@ -2,10 +2,10 @@
 //! resumable answer. It runs the generation (so the answer does not depend on the request that asked
 //! for it staying connected), appends every chunk to the chat's journal, and answers readers from it.
 //!
-//! Internal protocol (worker → object): `POST /start` ([`StartRequest`]: the validated v2 body; the
-//! object looks the thread up, retrieves and generates) starts an answer; `POST
-//! /read` ([`ReadRequest`]) returns journal bytes from an offset, waiting up to `waitMs` for new ones
-//! while the answer runs; `POST /stop` ends the running answer. The journal's bookkeeping is core's
+//! Internal protocol ([`ChatOp`], sent by [`ChatClient`]): `start` ([`StartRequest`]: the validated
+//! v2 body; the object looks the thread up, retrieves and generates) starts an answer; `read`
+//! ([`ReadRequest`]) returns journal bytes from an offset, waiting up to `waitMs` for new ones while
+//! the answer runs; `stop` ([`ChatKey`]) ends the running answer. The journal's bookkeeping is core's
 //! [`Journal`]; its sealed entries are stored one value each, the open tail (under 8 KiB) is memory.
 //! An alarm deletes the entries once the resume window after the end has passed.
 
@@ -21,14 +21,14 @@ use docs_edge_core::assistant::resume::{
 };
 use futures_util::future::join;
 use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
 use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage};
 
 use crate::answer::{log_failure, prepare, Generation, PartReceiver};
-use crate::chats::{ChatKey, ReadReply, ReadRequest, StartRequest};
 use crate::clock::now_ms;
-use crate::durable_client::error_reply;
-use crate::error::ApiError;
-use crate::generation::resume_window;
+use crate::config::{resume_window, CHATS_BINDING};
+use crate::durable_client::{durable_operations, error_reply, send, send_for_bytes};
+use crate::error::{ApiError, ApiResult};
 use crate::memory::DurableSpan;
 
 const RECORD_KEY: &str = "chat";
@@ -43,6 +43,124 @@ const MAX_WAIT_MS: u64 = 30_000;
 
 fn entry_key(seq: usize) -> String {
     format!("entry:{seq:06}")
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatKey {
+    pub org_id: String,
+    pub domain: String,
+    pub chat_id: String,
+}
+
+impl ChatKey {
+    /// The object's name. Chat ids hold no control characters, so the parts cannot run together.
+    fn object_name(&self) -> String {
+        format!("{}\n{}\n{}", self.org_id, self.domain, self.chat_id)
+    }
+}
+
+/// The validated v2 body as the client sent it: the object prepares the answer itself (thread,
+/// retrieval, backend), so nothing but plain JSON crosses to it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartRequest {
+    pub key: ChatKey,
+    pub body: serde_json::Value,
+    pub started_ms: u64,
+    pub request_id: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadRequest {
+    pub key: ChatKey,
+    /// The reader's byte offset in the journal.
+    pub from: u64,
+    /// How long to wait for bytes past `from` while the answer runs (0: answer at once).
+    pub wait_ms: u64,
+}
+
+/// Bytes from the reader's offset on. On the wire: `text` is the body (no JSON escaping of the
+/// stream), the rest are the `x-chat-*` headers.
+#[derive(Debug, Default)]
+pub struct ReadReply {
+    /// Nothing to resume: no answer ran, or the last one ended longer ago than the window.
+    pub nothing: bool,
+    pub text: String,
+    /// The offset to read from next.
+    pub next: u64,
+    /// The answer has ended and `text` reaches its last byte.
+    pub ended: bool,
+    pub message_id: String,
+    pub thread_id: String,
+}
+
+impl ReadReply {
+    /// The object's answer: the text as the body, the rest in headers.
+    pub fn into_response(self) -> worker::Result<worker::Response> {
+        let mut response = worker::Response::ok(self.text)?;
+        let headers = response.headers_mut();
+        headers.set("x-chat-nothing", if self.nothing { "1" } else { "0" })?;
+        headers.set("x-chat-next", &self.next.to_string())?;
+        headers.set("x-chat-ended", if self.ended { "1" } else { "0" })?;
+        headers.set("x-chat-message-id", &self.message_id)?;
+        headers.set("x-chat-thread-id", &self.thread_id)?;
+        Ok(response)
+    }
+}
+
+durable_operations! {
+    binding: CHATS_BINDING;
+    /// What an `AssistantChat` object does.
+    pub enum ChatOp / ChatCall {
+        Start(StartRequest) => "start",
+        Read(ReadRequest) => "read",
+        Stop(ChatKey) => "stop",
+    }
+}
+
+/// The `AssistantChat` object of one chat, seen from the worker: start a resumable answer, read its
+/// journal, stop it. One object per (organization, domain, chat id): another organization's chat id
+/// names another object, which knows nothing of it.
+pub struct ChatClient<'a> {
+    env: &'a Env,
+    key: &'a ChatKey,
+}
+
+impl<'a> ChatClient<'a> {
+    pub fn new(env: &'a Env, key: &'a ChatKey) -> Self {
+        ChatClient { env, key }
+    }
+
+    /// Starts the chat's answer; its thread id. The object's 4xx (unknown thread, bad `messageId`, an
+    /// answer still running) pass through.
+    pub async fn start(&self, body: &serde_json::Value, started_ms: u64, request_id: &str) -> ApiResult<String> {
+        let request = StartRequest { key: self.key.clone(), body: body.clone(), started_ms, request_id: request_id.to_string() };
+        let reply: serde_json::Value = send(self.env, &self.key.object_name(), &ChatCall::Start(&request)).await?;
+        Ok(reply["threadId"].as_str().unwrap_or_default().to_string())
+    }
+
+    /// 404 (relayed) for a chat this organization never ran a resumable answer in.
+    pub async fn read(&self, from: u64, wait_ms: u64) -> ApiResult<ReadReply> {
+        let request = ReadRequest { key: self.key.clone(), from, wait_ms };
+        let (headers, bytes) = send_for_bytes(self.env, &self.key.object_name(), &ChatCall::Read(&request)).await?;
+        let header = |name: &str| headers.get(name).ok().flatten().unwrap_or_default();
+        Ok(ReadReply {
+            nothing: header("x-chat-nothing") == "1",
+            text: String::from_utf8(bytes).map_err(|_| ApiError::Internal("chat journal is not UTF-8".into()))?,
+            next: header("x-chat-next").parse().unwrap_or(from),
+            ended: header("x-chat-ended") == "1",
+            message_id: header("x-chat-message-id"),
+            thread_id: header("x-chat-thread-id"),
+        })
+    }
+
+    /// Whether an answer was running (and is now ending).
+    pub async fn stop(&self) -> ApiResult<bool> {
+        let reply: serde_json::Value = send(self.env, &self.key.object_name(), &ChatCall::Stop(self.key)).await?;
+        Ok(reply["stopped"].as_bool().unwrap_or(false))
+    }
 }
 
 /// The generation this object instance runs (or ran), in memory.
@@ -292,11 +410,11 @@ impl DurableObject for AssistantChat {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let _span = DurableSpan::start("AssistantChat", req.path());
-        match (req.method().to_string().as_str(), req.path().as_str()) {
-            ("POST", "/start") => self.start(req.json().await?).await,
-            ("POST", "/read") => self.read(req.json().await?).await,
-            ("POST", "/stop") => self.stop(req.json().await?).await,
-            _ => error_reply(&ApiError::Internal("no such chat operation".into())),
+        match ChatOp::receive(&mut req).await {
+            Ok(ChatOp::Start(start)) => self.start(start).await,
+            Ok(ChatOp::Read(read)) => self.read(read).await,
+            Ok(ChatOp::Stop(key)) => self.stop(key).await,
+            Err(err) => error_reply(&err),
         }
     }
 

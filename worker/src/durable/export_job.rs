@@ -9,8 +9,8 @@
 //! counted and stored before its step runs ([`StepAttempts`]), so a step that takes the isolate
 //! down still counts, and the job fails after the bound instead of running forever.
 //!
-//! Internal protocol (worker → object): `POST /start` [`StartJob`], `POST /status`, `POST /bundle`
-//! and `POST /cancel` with [`OwnerQuery`]; another organization's job reads as not found.
+//! Internal protocol ([`ExportJobOp`], sent by [`ExportJobClient`]): `start` with [`StartJob`];
+//! `status`, `bundle` and `cancel` with [`OwnerQuery`]; another organization's job reads as not found.
 
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
@@ -35,22 +35,14 @@ use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response
 
 use crate::clock::{now_iso, now_ms};
 use crate::memory::DurableSpan;
-use crate::config::Config;
-use crate::durable_client::error_reply;
+use crate::config::{test_only, Config, EXPORT_JOBS_BINDING};
+use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
-use crate::exports::{bundle_key, content_disposition, part_key};
+use crate::exports::content_disposition;
 use crate::sites;
+use crate::storage::{self, bundle_key, part_key, version_key, INDEX_OBJECT};
 
 const JOB_KEY: &str = "job";
-/// Test-only setting: every step of a job of this domain dies after its attempt is stored, the way
-/// a step killed with its isolate (memory, CPU) does: the alarm ends with an error and nothing after
-/// the attempt is written; the runtime retries the alarm. Unset in every real deployment.
-const FAULT_DOMAIN_VAR: &str = "TEST_EXPORT_FAULT_DOMAIN";
-/// Test-only settings: every batch step of a job of `TEST_EXPORT_STEP_DELAY_DOMAIN` waits
-/// `TEST_EXPORT_STEP_DELAY_MS` after writing its part, before the alarm stores the job, so a test can
-/// land a cancel mid-step deterministically. Unset in every real deployment.
-const DELAY_DOMAIN_VAR: &str = "TEST_EXPORT_STEP_DELAY_DOMAIN";
-const DELAY_MS_VAR: &str = "TEST_EXPORT_STEP_DELAY_MS";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 const BUNDLE_PART_BYTES: usize = 5 << 20;
 /// An alarm this late never fired: a step takes seconds at most.
@@ -79,7 +71,49 @@ pub struct OwnerQuery {
     pub org_id: String,
 }
 
-/// What `/bundle` answers once the archive is in R2; the worker turns it into a link.
+durable_operations! {
+    binding: EXPORT_JOBS_BINDING;
+    /// What an `ExportJob` object does.
+    pub enum ExportJobOp / ExportJobCall {
+        Start(StartJob) => "start",
+        Status(OwnerQuery) => "status",
+        Cancel(OwnerQuery) => "cancel",
+        Bundle(OwnerQuery) => "bundle",
+    }
+}
+
+/// The `ExportJob` object of one job, seen from its callers. Another organization's job, or none,
+/// is a relayed 404.
+pub struct ExportJobClient<'a> {
+    env: &'a Env,
+    job_id: &'a str,
+}
+
+impl<'a> ExportJobClient<'a> {
+    pub fn new(env: &'a Env, job_id: &'a str) -> Self {
+        ExportJobClient { env, job_id }
+    }
+
+    /// Creates the job (the object refuses a second start).
+    pub async fn start(&self, start: &StartJob) -> ApiResult<JobView> {
+        send(self.env, self.job_id, &ExportJobCall::Start(start)).await
+    }
+
+    pub async fn status(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        send(self.env, self.job_id, &ExportJobCall::Status(owner)).await
+    }
+
+    pub async fn cancel(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        send(self.env, self.job_id, &ExportJobCall::Cancel(owner)).await
+    }
+
+    /// The finished bundle's facts, once it is in R2.
+    pub async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
+        send(self.env, self.job_id, &ExportJobCall::Bundle(owner)).await
+    }
+}
+
+/// What `bundle` answers once the archive is in R2; the worker turns it into a link.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BundleReady {
@@ -183,29 +217,17 @@ impl DurableObject for ExportJob {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let _span = DurableSpan::start("ExportJob", req.path());
-        let result = match req.path().as_str() {
-            "/start" => match req.json::<StartJob>().await {
-                Ok(start) => self.start(start).await.map(|job| (202, job)),
-                Err(err) => Err(ApiError::from(err)),
-            },
-            "/status" => match req.json::<OwnerQuery>().await {
-                Ok(owner) => self.status(&owner).await.map(|job| (200, job)),
-                Err(err) => Err(ApiError::from(err)),
-            },
-            "/cancel" => match req.json::<OwnerQuery>().await {
-                Ok(owner) => self.cancel(&owner).await.map(|job| (200, job)),
-                Err(err) => Err(ApiError::from(err)),
-            },
-            "/bundle" => {
-                return match req.json::<OwnerQuery>().await {
-                    Ok(owner) => match self.bundle(&owner).await {
-                        Ok(ready) => Response::from_json(&ready),
-                        Err(err) => error_reply(&err),
-                    },
-                    Err(err) => error_reply(&ApiError::from(err)),
+        let result = match ExportJobOp::receive(&mut req).await {
+            Err(err) => Err(err),
+            Ok(ExportJobOp::Start(start)) => self.start(start).await.map(|job| (202, job)),
+            Ok(ExportJobOp::Status(owner)) => self.status(&owner).await.map(|job| (200, job)),
+            Ok(ExportJobOp::Cancel(owner)) => self.cancel(&owner).await.map(|job| (200, job)),
+            Ok(ExportJobOp::Bundle(owner)) => {
+                return match self.bundle(&owner).await {
+                    Ok(ready) => Response::from_json(&ready),
+                    Err(err) => error_reply(&err),
                 }
             }
-            _ => Err(ApiError::Internal("no such export-job operation".into())),
         };
         match result {
             Ok((status, job)) => Response::from_json(&job).map(|r| r.with_status(status)),
@@ -246,7 +268,7 @@ impl DurableObject for ExportJob {
                 "{}",
                 serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)})
             );
-            if let Ok(bucket) = sites::bucket(&self.env) {
+            if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
                 if let Err(err) = bucket.delete(part_key(&record.job_id, writing_part)).await {
                     worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
@@ -371,7 +393,7 @@ impl ExportJob {
         *self.loaded.borrow_mut() = None;
         let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
         if !parts.is_empty() {
-            if let Err(err) = sites::bucket(&self.env)?.delete_multiple(parts).await {
+            if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
                 worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
             }
@@ -383,19 +405,20 @@ impl ExportJob {
     /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
     /// failing it as a killed isolate does.)
     fn injected_fault(&self, record: &JobRecord) -> bool {
-        let faulty = crate::config::text(&self.env, FAULT_DOMAIN_VAR).as_deref() == Some(record.domain.as_str());
+        let faulty = test_only::export_fault_domain(&self.env).as_deref() == Some(record.domain.as_str());
         if faulty {
             worker::console_error!("{}", serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
         }
         faulty
     }
 
-    /// The test-only delay of a batch step (see [`DELAY_DOMAIN_VAR`]), capped at a minute.
+    /// The test-only delay of a batch step (see [`test_only::export_step_delay`]), capped at a minute.
     async fn injected_delay(&self, record: &JobRecord) {
-        if crate::config::text(&self.env, DELAY_DOMAIN_VAR).as_deref() != Some(record.domain.as_str()) {
+        let Some((domain, delay)) = test_only::export_step_delay(&self.env) else { return };
+        if domain != record.domain {
             return;
         }
-        let ms = crate::config::text(&self.env, DELAY_MS_VAR).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        let ms = delay.as_millis() as u64;
         if ms > 0 {
             // Logged first, so a test knows the step is inside its delay before it cancels.
             worker::console_log!("{}", serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));
@@ -417,7 +440,7 @@ impl ExportJob {
             }
         }
         let limits = Config::from_env(&self.env).archive_limits();
-        let tree = sites::read_source(&sites::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
+        let tree = sites::read_source(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
         // A version that passed the rules of its day but breaks one added since: the client can fix
         // it (publish again), so a 409 naming the rule, not a 500.
         let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
@@ -433,7 +456,7 @@ impl ExportJob {
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
         let loaded = self.load(record).await?;
-        let bucket = sites::bucket(&self.env)?;
+        let bucket = storage::bucket(&self.env)?;
         let total = record.total_pages;
         if record.next_page < total {
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
@@ -465,7 +488,7 @@ impl ExportJob {
             .to_file(),
         );
         if record.features.search || record.features.assistant {
-            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, "index.bin").await? });
+            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, INDEX_OBJECT).await? });
         }
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
@@ -482,8 +505,8 @@ impl ExportJob {
     /// One stored file of the publish the job renders (`source.tar.gz`; `index.bin`, the search index
     /// the bundle ships for a self-hosted discovery API).
     async fn published_file(&self, record: &JobRecord, name: &str) -> ApiResult<Vec<u8>> {
-        let key = format!("{}{name}", sites::version_prefix(&record.domain, &record.publish_id));
-        let object = sites::bucket(&self.env)?
+        let key = version_key(&record.domain, &record.publish_id, name);
+        let object = storage::bucket(&self.env)?
             .get(key)
             .execute()
             .await?
@@ -540,7 +563,7 @@ impl ExportJob {
     /// SHA-256 of the packed bundle, read as a stream (it may be far larger than memory allows).
     async fn hash_bundle(&self, record: &JobRecord) -> ApiResult<String> {
         use futures_util::StreamExt;
-        let object = sites::bucket(&self.env)?
+        let object = storage::bucket(&self.env)?
             .get(bundle_key(&record.job_id))
             .execute()
             .await?
@@ -556,7 +579,7 @@ impl ExportJob {
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
     /// and one batch in memory. Returns the bundle's size and SHA-256 (hex).
     async fn pack(&self, record: &JobRecord) -> ApiResult<(u64, String)> {
-        let bucket = sites::bucket(&self.env)?;
+        let bucket = storage::bucket(&self.env)?;
         let file_name = bundle_file_name(&record.domain, &record.created_at);
         let metadata = HashMap::from([
             ("domain".to_string(), record.domain.clone()),
@@ -594,7 +617,7 @@ impl ExportJob {
     }
 
     async fn fill(&self, record: &JobRecord, upload: &worker::MultipartUpload) -> ApiResult<(Vec<worker::UploadedPart>, u64, String)> {
-        let bucket = sites::bucket(&self.env)?;
+        let bucket = storage::bucket(&self.env)?;
         let mut uploaded = Vec::new();
         let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
         let mut size = 0u64;

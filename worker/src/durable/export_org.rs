@@ -4,9 +4,9 @@
 //! organization per rolling hour. A start takes its slot before it awaits the job object, so
 //! concurrent starts on different domains cannot pass the limit together.
 //!
-//! Internal protocol: `POST /start` with [`StartOrder`] answers the new job (202's body) or an error
-//! made with the worker's error type (409 `job_active`, 429, or what the job refused, e.g. a 400);
-//! `POST /publish` with [`PublishOrder`] answers `{}` or 429.
+//! Internal protocol ([`ExportOrgOp`], sent by [`ExportOrgClient`]): `start` with [`StartOrder`]
+//! answers the new job (202's body) or an error made with the worker's error type (409 `job_active`,
+//! 429, or what the job refused, e.g. a 400); `publish` with [`PublishOrder`] answers `{}` or 429.
 
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
@@ -17,10 +17,10 @@ use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::config::EXPORT_JOBS_BINDING;
+use crate::config::EXPORT_ORGS_BINDING;
 use crate::memory::DurableSpan;
-use crate::durable::export_job::{OwnerQuery, StartJob};
-use crate::durable_client::{error_reply, post};
+use crate::durable::export_job::{ExportJobClient, OwnerQuery, StartJob};
+use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::random::random_id;
 
@@ -49,6 +49,38 @@ pub struct StartOrder {
 pub struct PublishOrder {
     pub per_hour: u64,
     pub now_unix: u64,
+}
+
+durable_operations! {
+    binding: EXPORT_ORGS_BINDING;
+    /// What an `ExportOrg` object does.
+    pub enum ExportOrgOp / ExportOrgCall {
+        Start(StartOrder) => "start",
+        Publish(PublishOrder) => "publish",
+    }
+}
+
+/// The `ExportOrg` object of one organization, seen from its callers.
+pub struct ExportOrgClient<'a> {
+    env: &'a Env,
+    org_id: &'a str,
+}
+
+impl<'a> ExportOrgClient<'a> {
+    pub fn new(env: &'a Env, org_id: &'a str) -> Self {
+        ExportOrgClient { env, org_id }
+    }
+
+    /// Starts an export job: the job, or the refusal (409 `job_active`, 429, the job's 4xx) relayed.
+    pub async fn start(&self, order: &StartOrder) -> ApiResult<JobView> {
+        send(self.env, self.org_id, &ExportOrgCall::Start(order)).await
+    }
+
+    /// Takes a publish slot, or the 429 relayed.
+    pub async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
+        let _: serde_json::Value = send(self.env, self.org_id, &ExportOrgCall::Publish(order)).await?;
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -95,22 +127,19 @@ impl DurableObject for ExportOrg {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let _span = DurableSpan::start("ExportOrg", req.path());
-        match req.path().as_str() {
-            "/start" => {
-                let order: StartOrder = req.json().await?;
-                match self.start(order).await {
-                    Ok(job) => Response::from_json(&job).map(|r| r.with_status(202)),
-                    Err(err) => error_reply(&err),
-                }
-            }
-            "/publish" => {
-                let order: PublishOrder = req.json().await?;
-                match self.admit_publish(&order).await {
-                    Ok(()) => Response::from_json(&serde_json::json!({})),
-                    Err(err) => error_reply(&err),
-                }
-            }
-            _ => error_reply(&ApiError::Internal("no such export-org operation".into())),
+        let op = match ExportOrgOp::receive(&mut req).await {
+            Ok(op) => op,
+            Err(err) => return error_reply(&err),
+        };
+        match op {
+            ExportOrgOp::Start(order) => match self.start(order).await {
+                Ok(job) => Response::from_json(&job).map(|r| r.with_status(202)),
+                Err(err) => error_reply(&err),
+            },
+            ExportOrgOp::Publish(order) => match self.admit_publish(&order).await {
+                Ok(()) => Response::from_json(&serde_json::json!({})),
+                Err(err) => error_reply(&err),
+            },
         }
     }
 }
@@ -159,7 +188,7 @@ impl ExportOrg {
     async fn create(&self, order: &StartOrder, job_id: &str, previous: Option<String>) -> ApiResult<JobView> {
         if let Some(previous) = previous {
             let owner = OwnerQuery { org_id: order.org_id.clone() };
-            let view: JobView = post(&self.env, EXPORT_JOBS_BINDING, &previous, "status", &owner).await?;
+            let view = ExportJobClient::new(&self.env, &previous).status(&owner).await?;
             if matches!(view.status, JobStatus::Queued | JobStatus::Running) {
                 return Err(ApiError::JobActive { job_id: previous });
             }
@@ -176,6 +205,6 @@ impl ExportOrg {
             created_unix: order.now_unix,
             extras: order.extras.clone(),
         };
-        post(&self.env, EXPORT_JOBS_BINDING, job_id, "start", &start).await
+        ExportJobClient::new(&self.env, job_id).start(&start).await
     }
 }

@@ -1,16 +1,17 @@
 //! `AssistantThread`: one Durable Object per conversation thread, the server's record of it.
 //!
-//! Internal protocol (worker → object, never exposed): `POST /append` with [`AppendRequest`] creates the
-//! thread on first use and appends turns; `GET /thread` returns the [`ThreadRecord`]. The owner
-//! (organization and domain) is fixed at creation; a request for another owner is answered 404, the
-//! same as an unknown thread.
+//! Internal protocol ([`ThreadOp`], sent by [`ThreadClient`], never exposed): `append` with
+//! [`AppendRequest`] creates the thread on first use and appends turns; `get` with [`OwnerQuery`]
+//! returns the [`ThreadRecord`]. The owner (organization and domain) is fixed at creation; a request
+//! for another owner is answered 404, the same as an unknown thread.
 
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::durable_client::error_reply;
+use crate::config::THREADS_BINDING;
+use crate::durable_client::{durable_operations, error_reply, send};
 use crate::memory::DurableSpan;
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiResult};
 
 /// Turns kept per thread; older ones are dropped first so storage stays bounded.
 pub const MAX_STORED_MESSAGES: usize = 200;
@@ -71,6 +72,46 @@ pub struct AppendRequest {
 pub struct OwnerQuery {
     pub org_id: String,
     pub domain: Option<String>,
+}
+
+durable_operations! {
+    binding: THREADS_BINDING;
+    /// What an `AssistantThread` object does.
+    pub enum ThreadOp / ThreadCall {
+        Append(AppendRequest) => "append",
+        Get(OwnerQuery) => "get",
+    }
+}
+
+/// The THREADS namespace seen from the worker: look a thread up, append turns.
+pub struct ThreadClient<'a> {
+    env: &'a Env,
+}
+
+impl<'a> ThreadClient<'a> {
+    pub fn new(env: &'a Env) -> Self {
+        ThreadClient { env }
+    }
+
+    /// The thread if it exists and belongs to this organization (and domain, when given).
+    pub async fn find(&self, thread_id: &str, org_id: &str, domain: Option<&str>) -> ApiResult<Option<ThreadRecord>> {
+        let owner = OwnerQuery { org_id: org_id.into(), domain: domain.map(str::to_string) };
+        absent_as_none(send(self.env, thread_id, &ThreadCall::Get(&owner)).await)
+    }
+
+    /// Appends turns; `None` when `create` is false and the thread does not exist for this owner.
+    pub async fn append(&self, request: &AppendRequest) -> ApiResult<Option<ThreadRecord>> {
+        absent_as_none(send(self.env, &request.thread_id, &ThreadCall::Append(request)).await)
+    }
+}
+
+/// The object answers 404 for a thread that does not exist for this owner.
+fn absent_as_none(result: ApiResult<ThreadRecord>) -> ApiResult<Option<ThreadRecord>> {
+    match result {
+        Ok(record) => Ok(Some(record)),
+        Err(ApiError::Relayed { status: 404, .. }) => Ok(None),
+        Err(err) => Err(err),
+    }
 }
 
 /// The thread without its messages: owner, times and which message keys are live.
@@ -191,20 +232,18 @@ impl DurableObject for AssistantThread {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let _span = DurableSpan::start("AssistantThread", req.path());
-        match (req.method().to_string().as_str(), req.path().as_str()) {
-            ("POST", "/append") => self.append(req.json().await?).await,
-            ("POST", "/get") => {
-                let owner: OwnerQuery = req.json().await?;
-                match self.meta().await? {
-                    Some(meta)
-                        if meta.org_id == owner.org_id && owner.domain.as_ref().is_none_or(|d| d == &meta.domain) =>
-                    {
-                        Response::from_json(&self.record(meta).await?)
-                    }
-                    _ => not_found(),
+        let op = match ThreadOp::receive(&mut req).await {
+            Ok(op) => op,
+            Err(err) => return error_reply(&err),
+        };
+        match op {
+            ThreadOp::Append(append) => self.append(append).await,
+            ThreadOp::Get(owner) => match self.meta().await? {
+                Some(meta) if meta.org_id == owner.org_id && owner.domain.as_ref().is_none_or(|d| d == &meta.domain) => {
+                    Response::from_json(&self.record(meta).await?)
                 }
-            }
-            _ => error_reply(&ApiError::Internal("no such thread operation".into())),
+                _ => not_found(),
+            },
         }
     }
 }

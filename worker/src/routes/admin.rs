@@ -6,7 +6,7 @@ use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
 use serde_json::Value;
 use worker::Response;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::require_operator;
 use crate::clock::now_iso;
 use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord};
@@ -109,7 +109,7 @@ pub async fn remove_domain(call: &mut Call) -> ApiResult<Response> {
     if directory.domain_owner(&domain).await?.as_deref() == Some(record.org.org_id.as_str()) {
         directory.release_domain(&domain).await?;
         // The content stays with the organization that published it: offline now, swept later.
-        crate::sites::unpublish(&crate::sites::bucket(&call.env)?, &domain).await?;
+        crate::sites::unpublish(&crate::storage::bucket(&call.env)?, &domain).await?;
     }
     Ok(empty_response(204))
 }

@@ -15,14 +15,15 @@ use serde_json::Value;
 use worker::{Headers, Response};
 
 use crate::analytics_store::AnalyticsStore;
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::now_ms;
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, header, json_response, read_body, read_json_object, require_content_type};
 use crate::routes::discovery::authorize;
-use crate::{ratelimit, threads};
+use crate::durable::thread::ThreadClient;
+use crate::ratelimit;
 
 /// A beacon carries at most 20 small events.
 const MAX_EVENTS_BODY_BYTES: usize = 16 * 1024;
@@ -32,7 +33,7 @@ pub async fn feedback(call: &mut Call) -> ApiResult<Response> {
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let feedback = parse_feedback(&body)?;
     let org_id = &caller.key.org_id;
-    let thread = threads::find(&call.env, &feedback.thread_id, org_id, Some(&caller.domain))
+    let thread = ThreadClient::new(&call.env).find(&feedback.thread_id, org_id, Some(&caller.domain))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("thread {} not found", feedback.thread_id)))?;
     // The thread is written before the answer's finish part goes out, so an answer the client has

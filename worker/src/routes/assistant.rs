@@ -13,11 +13,11 @@ use futures_channel::mpsc;
 use worker::Response;
 
 use crate::answer::{prepare, send_bytes, Generation, PartSender};
-use crate::app::Call;
-use crate::chats::{self, ChatKey, ReadReply};
+use crate::context::Call;
+use crate::durable::chat::{ChatClient, ChatKey, ReadReply};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::generation::keep_alive_interval;
+use crate::config::keep_alive_interval;
 use crate::http::{empty_response, json_response, read_json_object};
 use crate::routes::discovery::{authorize, Caller};
 
@@ -53,9 +53,9 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
             // The chat's object prepares and generates (from the body validated here); this request is
             // only its first reader.
             let key = ChatKey { org_id: caller.key.org_id, domain: caller.domain, chat_id };
-            let thread_id = chats::start(&call.env, &key, &body, started_ms, &call.request_id).await?;
+            let thread_id = ChatClient::new(&call.env, &key).start(&body, started_ms, &call.request_id).await?;
             call.response_headers.push(("x-thread-id".into(), thread_id));
-            let first = chats::read(&call.env, &key, 0, 0).await?;
+            let first = ChatClient::new(&call.env, &key).read(0, 0).await?;
             follow_chat(call, key, first, sender);
         }
     }
@@ -77,7 +77,7 @@ fn stream_response(receiver: crate::answer::PartReceiver, protocol: Protocol) ->
 pub async fn resume_v2(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let key = chat_key(call, caller)?;
-    let first = chats::read(&call.env, &key, 0, 0).await?;
+    let first = ChatClient::new(&call.env, &key).read(0, 0).await?;
     if first.nothing {
         return Ok(empty_response(204));
     }
@@ -93,7 +93,7 @@ pub async fn resume_v2(call: &mut Call) -> ApiResult<Response> {
 pub async fn stop_v2(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let key = chat_key(call, caller)?;
-    let stopped = chats::stop(&call.env, &key).await?;
+    let stopped = ChatClient::new(&call.env, &key).stop().await?;
     json_response(200, &serde_json::json!({ "stopped": stopped }))
 }
 
@@ -122,7 +122,7 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
             if !progressed && !send_bytes(&sender, keep_alive.to_string()) {
                 return;
             }
-            reply = match chats::read(&env, &key, reply.next, wait_ms).await {
+            reply = match ChatClient::new(&env, &key).read(reply.next, wait_ms).await {
                 Ok(next) => next,
                 Err(err) => {
                     crate::answer::log_failure("", &format!("chat journal unreadable: {err:?}"));

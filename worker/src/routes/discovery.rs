@@ -3,7 +3,7 @@
 
 use docs_edge_core::wire::KeyKind;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::directory::{Directory, KeyRecord};
 use crate::error::ApiResult;

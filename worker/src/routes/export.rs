@@ -5,19 +5,18 @@ use docs_edge_core::byte_range::{parse_range, RangeRequest};
 use docs_edge_core::export::PageExtras;
 use docs_edge_core::export_api::{is_job_id, parse_start_request};
 use docs_edge_core::signing::{verify_link, LinkCheck};
-use docs_edge_core::wire::{BundleLink, ExportJob, KeyKind, Plan};
+use docs_edge_core::wire::{BundleLink, KeyKind, Plan};
 use worker::{Headers, Range, Response, ResponseBuilder};
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{iso_from_ms, now_iso, now_unix};
-use crate::config::{EXPORT_JOBS_BINDING, EXPORT_ORGS_BINDING};
 use crate::directory::{Directory, KeyRecord};
-use crate::durable::export_job::{BundleReady, OwnerQuery};
-use crate::durable::export_org::StartOrder;
-use crate::durable_client::post;
+use crate::durable::export_job::{ExportJobClient, OwnerQuery};
+use crate::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::error::{ApiError, ApiResult};
-use crate::exports::{bundle_key, bundle_url, link_secret};
+use crate::exports::{bundle_url, link_secret};
+use crate::storage::{self, bundle_key};
 use crate::http::{header, json_response, read_json_object};
 use crate::sites;
 
@@ -49,7 +48,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let request = parse_start_request(&body)?;
     let domain = require_domain(&directory, &key, &request.domain).await?;
     // The job renders this version, whatever is published while it runs.
-    let live = sites::current_version(&sites::bucket(&call.env)?, &domain, &key.org_id)
+    let live = sites::current_version(&storage::bucket(&call.env)?, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
@@ -74,7 +73,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         now_iso: now_iso(),
         extras,
     };
-    let job: ExportJob = post(&call.env, EXPORT_ORGS_BINDING, &key.org_id, "start", &order).await?;
+    let job = ExportOrgClient::new(&call.env, &key.org_id).start(&order).await?;
     json_response(202, &job)
 }
 
@@ -82,7 +81,7 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = enterprise_admin(call, &directory).await?;
     let job_id = job_param(call)?;
-    let job: ExportJob = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "status", &OwnerQuery { org_id: key.org_id }).await?;
+    let job = ExportJobClient::new(&call.env, &job_id).status(&OwnerQuery { org_id: key.org_id }).await?;
     json_response(200, &job)
 }
 
@@ -91,7 +90,7 @@ pub async fn cancel(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = enterprise_admin(call, &directory).await?;
     let job_id = job_param(call)?;
-    let job: ExportJob = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "cancel", &OwnerQuery { org_id: key.org_id }).await?;
+    let job = ExportJobClient::new(&call.env, &job_id).cancel(&OwnerQuery { org_id: key.org_id }).await?;
     json_response(200, &job)
 }
 
@@ -99,7 +98,7 @@ pub async fn bundle(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = enterprise_admin(call, &directory).await?;
     let job_id = job_param(call)?;
-    let ready: BundleReady = post(&call.env, EXPORT_JOBS_BINDING, &job_id, "bundle", &OwnerQuery { org_id: key.org_id }).await?;
+    let ready = ExportJobClient::new(&call.env, &job_id).bundle(&OwnerQuery { org_id: key.org_id }).await?;
     let now = now_unix();
     let expires = now + call.config.bundle_link_ttl_secs;
     let url = call.req.url()?;
@@ -124,7 +123,7 @@ pub async fn download(call: &mut Call) -> ApiResult<Response> {
         LinkCheck::Expired => return Err(ApiError::LinkExpired),
         LinkCheck::Valid => {}
     }
-    let bucket = sites::bucket(&call.env)?;
+    let bucket = storage::bucket(&call.env)?;
     let key = bundle_key(&job_id);
     let head = bucket.head(&key).await?.ok_or_else(|| ApiError::NotFound("bundle not found".into()))?;
     let size = head.size();

@@ -4,11 +4,13 @@
 
 use worker::{Headers, Response, ResponseBuilder};
 
-use crate::agent_docs::{self, LLMS_FULL_TXT, LLMS_TXT};
-use crate::app::Call;
+use crate::agent_docs;
+use crate::storage::{LLMS_FULL_TXT, LLMS_TXT};
+use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::discovery::authorize;
 use crate::sites;
+use crate::storage;
 
 pub async fn llms_txt(call: &mut Call) -> ApiResult<Response> {
     document(call, LLMS_TXT).await
@@ -20,7 +22,7 @@ pub async fn llms_full_txt(call: &mut Call) -> ApiResult<Response> {
 
 async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let caller = authorize(call).await?;
-    let bucket = sites::bucket(&call.env)?;
+    let bucket = storage::bucket(&call.env)?;
     let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;

@@ -15,13 +15,13 @@ use serde_json::Value;
 use worker::Response;
 
 use crate::agent_docs;
-use crate::app::Call;
+use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, header, json_bytes_response, read_body, require_content_type};
 use crate::routes::assistant::answer_once;
 use crate::routes::discovery::{authorize, Caller};
 use crate::search_store;
-use crate::sites;
+use crate::storage;
 
 pub async fn post(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
@@ -112,7 +112,7 @@ async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<
             args.path
         )));
     };
-    let bucket = sites::bucket(&call.env)?;
+    let bucket = storage::bucket(&call.env)?;
     let limits = call.config.archive_limits();
     let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &site.version.publish_id, &doc.path, &limits)
         .await?

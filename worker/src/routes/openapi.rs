@@ -6,7 +6,7 @@
 
 use worker::Response;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::config::ASSETS_BINDING;
 use crate::error::{ApiError, ApiResult};
 

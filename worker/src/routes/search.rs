@@ -5,13 +5,13 @@
 use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
 use worker::Response;
 
-use crate::app::Call;
+use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_json_object};
 use crate::routes::discovery::authorize;
 use crate::agent_docs;
 use crate::search_store;
-use crate::sites;
+use crate::storage;
 
 pub async fn search(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
@@ -31,7 +31,7 @@ pub async fn page(call: &mut Call) -> ApiResult<Response> {
     let mut page = page_content(doc);
     if request.format == PageFormat::Markdown {
         let limits = call.config.archive_limits();
-        page.content = agent_docs::page_markdown(&sites::bucket(&call.env)?, &caller.domain, &site.version.publish_id, &page.path, &limits)
+        page.content = agent_docs::page_markdown(&storage::bucket(&call.env)?, &caller.domain, &site.version.publish_id, &page.path, &limits)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", page.path)))?;
     }

@@ -9,17 +9,16 @@ use docs_edge_core::wire::{KeyKind, PublishedSite};
 use worker::Response;
 
 use crate::agent_docs;
-use crate::app::Call;
+use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_iso, now_unix};
-use crate::config::EXPORT_ORGS_BINDING;
-use crate::durable::export_org::PublishOrder;
-use crate::durable_client::post;
+use crate::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_body, require_content_type};
 use crate::random::random_id;
-use crate::sites::{self, IndexFormat, SiteVersion, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
+use crate::sites::{self, IndexFormat, SiteVersion};
+use crate::storage::{self, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT, SOURCE_OBJECT};
 
 const ARCHIVE_TYPES: &[&str] = &["application/gzip", "application/x-gzip", "application/x-tar+gzip"];
 
@@ -41,7 +40,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
     // Counted before the upload is read: every publish attempt unpacks and indexes a whole site.
     let order = PublishOrder { per_hour: call.config.publishes_per_hour, now_unix: now_unix() };
-    let _: serde_json::Value = post(&call.env, EXPORT_ORGS_BINDING, &key.org_id, "publish", &order).await?;
+    ExportOrgClient::new(&call.env, &key.org_id).admit_publish(&order).await?;
     let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
 
     let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
@@ -52,10 +51,10 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     // Each object is stored as soon as it is made and then dropped, so the isolate never holds the
     // upload, the agent documents, the whole index and its split at once. Nothing is live until
     // the switch at the end.
-    let bucket = sites::bucket(&call.env)?;
+    let bucket = storage::bucket(&call.env)?;
     let publish_id = random_id("pub_", 8)?;
     let source_bytes = upload.len() as u64;
-    sites::store(&bucket, &domain, &publish_id, "source.tar.gz", upload).await?;
+    sites::store(&bucket, &domain, &publish_id, SOURCE_OBJECT, upload).await?;
     for (name, bytes) in agent_objects {
         sites::store(&bucket, &domain, &publish_id, name, bytes).await?;
     }
@@ -89,7 +88,7 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
-    let version = sites::current_version(&sites::bucket(&call.env)?, &domain, &key.org_id)
+    let version = sites::current_version(&storage::bucket(&call.env)?, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     json_response(200, &published(&domain, &version))

@@ -1,0 +1,52 @@
+//! The R2 bucket and every key in it: the one place a key is formatted. The layout's top-level
+//! prefixes are core's (`docs_edge_core::retention`), so the retention sweep parses what is made here.
+//!
+//! - `sites/{domain}/current.json` ([`current_key`]): the live version's pointer (`crate::sites`).
+//! - `sites/{domain}/{publishId}/{name}` ([`version_key`]): a published version's objects, `name`
+//!   one of the `*_OBJECT` constants below: the upload as received, the whole search index (what an
+//!   export ships to docs-edge-serve), the same index split so a query reads only its term shards
+//!   and its hits' text blocks (`crate::search_store`), and the agent documents (`crate::agent_docs`).
+//! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
+//!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
+//!   concatenation (`crate::durable::export_job`).
+
+use docs_edge_core::retention::{EXPORTS_PREFIX, SITES_PREFIX};
+use worker::{Bucket, Env};
+
+use crate::config::R2_BINDING;
+use crate::error::ApiResult;
+
+pub fn bucket(env: &Env) -> ApiResult<Bucket> {
+    Ok(env.bucket(R2_BINDING)?)
+}
+
+/// The upload as received.
+pub const SOURCE_OBJECT: &str = "source.tar.gz";
+/// The whole search index.
+pub const INDEX_OBJECT: &str = "index.bin";
+/// The split search index.
+pub const SEARCH_META: &str = "search/meta.bin";
+pub const SEARCH_TERMS: &str = "search/terms.bin";
+pub const SEARCH_TEXT: &str = "search/text.bin";
+/// The agent documents: `llms.txt`, `llms-full.txt` (every page as Markdown) and where each page
+/// sits in it.
+pub const LLMS_TXT: &str = "llms.txt";
+pub const LLMS_FULL_TXT: &str = "llms-full.txt";
+pub const MARKDOWN_MANIFEST: &str = "markdown-pages.txt";
+
+pub fn current_key(domain: &str) -> String {
+    format!("{SITES_PREFIX}{domain}/current.json")
+}
+
+/// The key of object `name` of a published version.
+pub fn version_key(domain: &str, publish_id: &str, name: &str) -> String {
+    format!("{SITES_PREFIX}{domain}/{publish_id}/{name}")
+}
+
+pub fn part_key(job_id: &str, index: u32) -> String {
+    format!("{EXPORTS_PREFIX}{job_id}/part-{index:05}.tgz")
+}
+
+pub fn bundle_key(job_id: &str) -> String {
+    format!("{EXPORTS_PREFIX}{job_id}/bundle.tar.gz")
+}
