@@ -5,12 +5,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
+import { logLines } from './support/worker-log.mjs';
 
 const state = mkdtempSync(join(tmpdir(), 'docs-edge-first-bytes-'));
 const logFile = join(state, 'worker.log');
@@ -34,9 +35,7 @@ after(async () => {
 });
 
 function retrievalLogged(requestId) {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .some((line) => line.includes('"event":"retrieval"') && line.includes(`"requestId":"${requestId}"`));
+  return logLines(logFile).some((l) => l.event === 'retrieval' && l.requestId === requestId);
 }
 
 /** Streams one answer; at its first chunk, records whether retrieval had already been logged. */

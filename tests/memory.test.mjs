@@ -4,12 +4,13 @@
 // fixture, searches it and answers from it, and must stay under the platform limit with a margin.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+import { logLines as allLogLines } from './support/worker-log.mjs';
 
 const state = mkdtempSync(join(tmpdir(), 'docs-edge-memory-'));
 const logFile = join(state, 'worker.log');
@@ -24,21 +25,7 @@ const PLATFORM_BYTES = 128 * 1024 * 1024;
 /** What this workload may reach: the platform limit less a quarter for other tenants and headroom. */
 const BUDGET_BYTES = 96 * 1024 * 1024;
 
-/** The JSON log lines of the worker's log (wrangler prints console.log lines as they are). */
-function logLines() {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .map((line) => line.slice(line.indexOf('{')))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return null;
-      }
-    })
-    .filter(Boolean);
-}
+const logLines = () => allLogLines(logFile);
 
 async function linesFor(requestIds) {
   const deadline = Date.now() + 10_000;

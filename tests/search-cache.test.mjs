@@ -7,12 +7,13 @@
 // answers varied searches and page reads round-robin across the four sites, twice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS, FIXTURE_DOCS } from './support/docs.mjs';
+import { logLines as allLogLines } from './support/worker-log.mjs';
 
 /** 1 MiB: room for the fixture's meta (charged about 0.45 MiB) and a few queries' shards and text
  * blocks (about 110 KiB a query), far less than the rounds below read, so the cache must evict. */
@@ -60,20 +61,7 @@ after(async () => {
   rmSync(state, { recursive: true, force: true });
 });
 
-function logLines() {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .map((line) => line.slice(line.indexOf('{')))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return null;
-      }
-    })
-    .filter((l) => l && l.event === 'request');
-}
+const logLines = () => allLogLines(logFile).filter((l) => l.event === 'request');
 
 const FIXTURE_SEARCHES = [
   { query: 'static export bundle' },
