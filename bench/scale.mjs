@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The scale site through a local worker (wrangler dev): the fixture's English pages copied N times
-// under part0/ … part{N-1}/ (scripts/lib/scale-site.mjs; 40 copies = the 10,160-page site of the
-// scale issue), published, searched and asked. Three phases, each in a fresh worker process on the
+// under part0/ … part{N-1}/ (scripts/lib/scale-site.mjs; 40 copies is the scale issue's ~10,000-page
+// site: 10,200 page files, 10,205 published pages on the current fixture), published, searched and
+// asked. Three phases, each in a fresh worker process on the
 // same --persist-to state, so each phase's isolate starts empty and its wasm memory high-water
 // (the largest `wasmMemoryBytes` of its log lines) is its own:
 //   publish    bootstrap an organization, upload the site (publish ms)
