@@ -15,7 +15,7 @@ export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
 const jsSources = join(root, 'sdk-wasm', 'js');
 const wasmName = 'docs_edge_sdk';
 const inputs = [
-  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src/wire.rs', 'core/src/stream',
+  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src/wire', 'core/src/stream',
   'core/src/lib.rs', 'core/Cargo.toml', 'Cargo.toml', 'Cargo.lock',
 ];
 const stamp = join(sdkPkg, `${wasmName}_bg.wasm`);

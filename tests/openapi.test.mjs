@@ -1,6 +1,6 @@
 // The API reference: every documented operation reaches a handler, the worker serves it, and the cases
 // schemathesis found stay fixed (each regression test below names what it found). That the document
-// lists exactly the route table, both ways, is a host test next to the table (core/src/routes.rs).
+// lists exactly the route table, both ways, is a host test next to the table (core/src/http/routes.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

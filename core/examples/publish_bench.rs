@@ -59,7 +59,7 @@ fn main() {
     let site = build_site(&tree).expect("site");
     // As the worker publishes: the agent documents (every page as Markdown) while the tree is held.
     let agent_started = Instant::now();
-    let agent = docs_edge_core::llms::agent_docs(&site, &tree, "docs.example.com");
+    let agent = docs_edge_core::agents::llms::agent_docs(&site, &tree, "docs.example.com");
     let agent_ms = agent_started.elapsed().as_secs_f64() * 1000.0;
     let (llms_txt_bytes, llms_full_bytes) = (agent.llms_txt.len(), agent.llms_full.len());
     drop(tree);

@@ -53,7 +53,7 @@ pub(crate) fn json_from(keys: &'static [&'static str], strings: &'static [&'stat
 mod requests {
     use super::*;
     use crate::assistant::request::{parse_v1, parse_v2};
-    use crate::export_api::parse_start_request;
+    use crate::export::api::parse_start_request;
     use crate::search::{parse_page_request, parse_search_request};
 
     const KEYS: &[&str] = &[
@@ -310,7 +310,7 @@ mod config {
 
 mod ranges {
     use super::*;
-    use crate::byte_range::{parse_range, RangeRequest};
+    use crate::http::byte_range::{parse_range, RangeRequest};
 
     const TOKENS: &[&str] = &[
         "bytes=", "bytes", "=", "-", ",", " ", "0", "1", "9", "18446744073709551615", "18446744073709551616",
@@ -411,7 +411,7 @@ mod analytics {
 
 mod mcp {
     use super::*;
-    use crate::mcp::protocol::{header_version, parse_body, Message, MAX_BATCH, PROTOCOL_VERSIONS};
+    use crate::agents::mcp::protocol::{header_version, parse_body, Message, MAX_BATCH, PROTOCOL_VERSIONS};
 
     const TOKENS: &[&str] = &[
         "{", "}", "[", "]", ",", ":", "\"jsonrpc\"", "\"2.0\"", "\"1.0\"", "\"id\"", "1", "null", "\"x\"", "\"method\"",
@@ -450,7 +450,7 @@ mod mcp {
 
 mod domains {
     use super::*;
-    use crate::domain::validate_domain;
+    use crate::http::domain::validate_domain;
 
     const TOKENS: &[&str] = &[
         "docs", "example", "com", ".", "-", "A", "z", "0", "9", "_", "/", ":", "://", "https", "443", "ü", " ", "\u{0}",

@@ -1,21 +1,31 @@
 //! Pure logic of the docs edge service, exercised on the host by `cargo test`.
 //!
-//! Stages, in the order a request meets them:
-//! `wire` (shapes shared with the SDK) -> `validate` (request rules with field paths)
-//! -> `docs` (archive -> site model) -> `search` (index build and query)
-//! -> `assistant` (retrieval answer and the two stream formats) -> `signing` (links, key hashes).
-//! `export` renders a site as a static HTML bundle. `routes` is the service's route table (method,
-//! pattern, feature gate), declared once and held to the OpenAPI document by a host test.
+//! One folder per concern, in roughly the order a request meets them:
 //!
-//! Without the `server` feature only `wire` and the stream codecs are built, which is what the SDK needs.
+//! - `wire`: JSON shapes shared with the SDK (`wire::analytics` for the analytics API).
+//! - `stream`: the assistant stream formats and provider server-sent events, on one line splitter.
+//! - `http`: route table, request-body validation with field paths, the domain rule, byte ranges.
+//! - `security`: key hashes and signed links, S3 presigning, rate-limit arithmetic.
+//! - `docs`: a docs archive -> the site model.
+//! - `text`: text -> terms, the one analyzer behind every match.
+//! - `search`: index build and query.
+//! - `assistant`: request rules, retrieval, answer composition, provider wire formats.
+//! - `agents`: `llms.txt`, per-page Markdown and the MCP server.
+//! - `export`: a site as a static HTML bundle (`export::api`: the export API's own rules).
+//! - `analytics`: assistant feedback and web analytics rows and reports.
+//! - `platform`: deployment kinds and feature switches, storage retention, the isolate's LRU cache.
+//!
+//! Without the `server` feature only `wire`, `stream` and `platform::lru` (std only) are built;
+//! `wire` and `stream` are what the SDK needs.
 
 pub mod wire;
 pub mod stream;
-pub mod wire_analytics;
-pub mod lru;
+pub mod platform;
 
 #[cfg(feature = "server")]
-pub mod validate;
+pub mod http;
+#[cfg(feature = "server")]
+pub mod security;
 #[cfg(feature = "server")]
 pub mod docs;
 #[cfg(feature = "server")]
@@ -25,32 +35,9 @@ pub mod search;
 #[cfg(feature = "server")]
 pub mod assistant;
 #[cfg(feature = "server")]
-pub mod signing;
-#[cfg(feature = "server")]
-pub mod presign;
-#[cfg(feature = "server")]
-pub mod ratelimit;
-#[cfg(feature = "server")]
-pub mod domain;
+pub mod agents;
 #[cfg(feature = "server")]
 pub mod export;
-#[cfg(feature = "server")]
-pub(crate) mod markdown;
-#[cfg(feature = "server")]
-pub mod llms;
-#[cfg(feature = "server")]
-pub mod mcp;
-
-#[cfg(feature = "server")]
-pub mod export_api;
-#[cfg(feature = "server")]
-pub mod byte_range;
-#[cfg(feature = "server")]
-pub mod deployment;
-#[cfg(feature = "server")]
-pub mod routes;
-#[cfg(feature = "server")]
-pub mod retention;
 #[cfg(feature = "server")]
 pub mod analytics;
 

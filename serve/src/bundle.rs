@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use docs_edge_core::export::{BundleManifest, MANIFEST_FILE, SEARCH_INDEX_FILE};
 use docs_edge_core::search::SearchIndex;
-use docs_edge_core::signing::to_hex;
+use docs_edge_core::security::signing::to_hex;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
@@ -235,7 +235,7 @@ fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleMani
 
 #[cfg(test)]
 mod tests {
-    use docs_edge_core::deployment::Features;
+    use docs_edge_core::platform::deployment::Features;
     use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportFile, MANIFEST_FORMAT};
 
     use super::*;

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use docs_edge_core::deployment::{outbound_allowed, parse_switch, Deployment};
+use docs_edge_core::platform::deployment::{outbound_allowed, parse_switch, Deployment};
 use serde::Deserialize;
 
 #[derive(Debug, Clone)]

@@ -17,10 +17,10 @@ use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::session::AnswerSession;
 use docs_edge_core::assistant::offline::{extractive_stream, retrieve};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2};
-use docs_edge_core::deployment::Feature;
+use docs_edge_core::platform::deployment::Feature;
 use docs_edge_core::export::markdown_file;
 use docs_edge_core::search::{parse_page_request, parse_search_request, PageFormat, SearchIndex};
-use docs_edge_core::signing::{constant_time_eq, sha256_hex};
+use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
 use docs_edge_core::wire::ErrorBody;
 use serde_json::Value;
 

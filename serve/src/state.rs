@@ -52,7 +52,7 @@ pub struct Health {
     pub source: Option<Source>,
     pub last_attempt_at: Option<String>,
     pub last_refresh_error: Option<String>,
-    pub deployment: docs_edge_core::deployment::Deployment,
+    pub deployment: docs_edge_core::platform::deployment::Deployment,
     /// What the live bundle's pages may do under this server's switches (`analytics`: the beacon
     /// may post, `playground`: the panel may call out) and the policy sent with them.
     pub pages: Option<crate::static_site::PagePolicy>,
@@ -239,7 +239,7 @@ fn log(event: &str, error: &str, still_serving: bool) {
 pub fn now_iso() -> String {
     let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as i64;
     let secs = ms.div_euclid(1000);
-    let (y, m, d) = docs_edge_core::presign::civil_from_days(secs.div_euclid(86_400));
+    let (y, m, d) = docs_edge_core::security::presign::civil_from_days(secs.div_euclid(86_400));
     let day = secs.rem_euclid(86_400);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z", day / 3600, day / 60 % 60, day % 60, ms.rem_euclid(1000))
 }

@@ -17,7 +17,7 @@ use percent_encoding::percent_decode_str;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
-use docs_edge_core::deployment::outbound_allowed;
+use docs_edge_core::platform::deployment::outbound_allowed;
 use docs_edge_core::export::{content_security_policy, BundleManifest, PageExtras};
 
 use crate::config::Config;

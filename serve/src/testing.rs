@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use docs_edge_core::deployment::Features;
+use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, MANIFEST_FORMAT};
 
 use crate::config::Config;

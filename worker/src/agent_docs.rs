@@ -6,7 +6,7 @@
 
 use docs_edge_core::docs::archive::ArchiveLimits;
 use docs_edge_core::docs::site::build_site;
-use docs_edge_core::llms::{agent_docs, AgentDocs, MarkdownManifest};
+use docs_edge_core::agents::llms::{agent_docs, AgentDocs, MarkdownManifest};
 use worker::{Bucket, Object, Range, ResponseBody};
 
 use crate::error::{ApiError, ApiResult};

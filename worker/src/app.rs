@@ -1,4 +1,4 @@
-//! The request pipeline: request id, routing (the table is `docs_edge_core::routes`), CORS, the
+//! The request pipeline: request id, routing (the table is `docs_edge_core::http::routes`), CORS, the
 //! log line. The top of the worker's module graph: it imports `crate::routes`, which import the
 //! request context from `crate::context` and never this module; errors become responses in
 //! `crate::error`.
@@ -6,7 +6,7 @@
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 
-use docs_edge_core::routes::{match_route, Gate, Route};
+use docs_edge_core::http::routes::{match_route, Gate, Route};
 use futures_util::FutureExt;
 use worker::{Context, Env, Request, Response};
 
@@ -71,7 +71,7 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
 }
 
 /// The route's gate, then its handler. The match is exhaustive over the core's `Route`: a route
-/// added to the table (`core/src/routes.rs`) does not compile until it has a handler here.
+/// added to the table (`core/src/http/routes.rs`) does not compile until it has a handler here.
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
     let gate = call.matched.route.gate();
     if gate != Gate::Open {

@@ -1,6 +1,6 @@
 //! Who is calling: the operator (ROOT_TOKEN, `/v1/admin` only) or an organization's API key.
 
-use docs_edge_core::signing::{constant_time_eq, is_well_formed_key, sha256_hex};
+use docs_edge_core::security::signing::{constant_time_eq, is_well_formed_key, sha256_hex};
 use docs_edge_core::wire::KeyKind;
 use worker::{Env, Request};
 
@@ -65,7 +65,7 @@ pub async fn require_key(req: &Request, directory: &Directory, kind: KeyKind) ->
 
 /// The domain must belong to the key's organization; unknown and foreign domains are the same 404.
 pub async fn require_domain(directory: &Directory, key: &KeyRecord, domain: &str) -> ApiResult<String> {
-    let host = docs_edge_core::domain::validate_domain(domain)
+    let host = docs_edge_core::http::domain::validate_domain(domain)
         .map_err(|_| ApiError::NotFound("domain not found".into()))?;
     match directory.domain_owner(&host).await? {
         Some(owner) if owner == key.org_id => Ok(host),

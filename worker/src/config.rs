@@ -2,7 +2,7 @@
 //! Every setting the worker reads is read here, by name, once: [`Config`] for the numeric limits,
 //! a function each for the rest. Secrets come back as [`Secret`], which never prints its value.
 
-use docs_edge_core::deployment::Deployment;
+use docs_edge_core::platform::deployment::Deployment;
 use docs_edge_core::docs::archive::ArchiveLimits;
 use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use std::fmt;

@@ -1,7 +1,7 @@
 //! The per-request context every handler takes: [`Call`]. Made by `crate::app`, read by `crate::routes`;
 //! it depends on neither.
 
-use docs_edge_core::routes::Matched;
+use docs_edge_core::http::routes::Matched;
 use worker::{Context, Env, Request};
 
 use crate::config::Config;

@@ -1,8 +1,8 @@
 //! The worker's one error type, and the one place it becomes an HTTP response.
 
 use docs_edge_core::wire::ErrorBody;
-use docs_edge_core::deployment::Feature;
-use docs_edge_core::routes::RouteError;
+use docs_edge_core::platform::deployment::Feature;
+use docs_edge_core::http::routes::RouteError;
 use worker::{Headers, Response};
 
 /// Everything a request can fail with. Each variant fixes its status and machine code.
@@ -164,7 +164,7 @@ pub fn error_response(err: &ApiError) -> Response {
     Response::builder().with_status(err.status()).with_headers(headers).fixed(body)
 }
 
-/// The route table's answer when nothing matches (`docs_edge_core::routes::match_route`).
+/// The route table's answer when nothing matches (`docs_edge_core::http::routes::match_route`).
 impl From<RouteError> for ApiError {
     fn from(err: RouteError) -> Self {
         match err {
@@ -192,8 +192,8 @@ impl From<serde_json::Error> for ApiError {
     }
 }
 
-impl From<docs_edge_core::validate::FieldError> for ApiError {
-    fn from(err: docs_edge_core::validate::FieldError) -> Self {
+impl From<docs_edge_core::http::validate::FieldError> for ApiError {
+    fn from(err: docs_edge_core::http::validate::FieldError) -> Self {
         ApiError::Invalid(err.to_string())
     }
 }

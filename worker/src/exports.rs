@@ -2,9 +2,9 @@
 //! presigned URL when R2's S3 credentials are set). Where a job's files live in R2 is
 //! `crate::storage`'s.
 
-use docs_edge_core::export_api::bundle_file_name;
-use docs_edge_core::presign::{presign_get, S3Credentials};
-use docs_edge_core::signing::sign_link;
+use docs_edge_core::export::api::bundle_file_name;
+use docs_edge_core::security::presign::{presign_get, S3Credentials};
+use docs_edge_core::security::signing::sign_link;
 use worker::Env;
 
 use crate::config::{self, LINK_SIGNING_KEY};

@@ -7,7 +7,7 @@
 //! `workers-ai` needs only `LLM_MODEL` (optional) and the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
-use docs_edge_core::deployment::{outbound_allowed, DeploymentKind};
+use docs_edge_core::platform::deployment::{outbound_allowed, DeploymentKind};
 use docs_edge_core::assistant::providers::{
     anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
     AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,

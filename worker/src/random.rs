@@ -1,6 +1,6 @@
 //! Identifiers and secrets from the platform CSPRNG (`crypto.getRandomValues` through getrandom).
 
-use docs_edge_core::signing::{key_from_random, to_hex, KEY_RANDOM_CHARS};
+use docs_edge_core::security::signing::{key_from_random, to_hex, KEY_RANDOM_CHARS};
 use docs_edge_core::wire::KeyKind;
 
 use crate::error::{ApiError, ApiResult};

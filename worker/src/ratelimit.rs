@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use docs_edge_core::ratelimit::{admit, client_bucket, Limit, Verdict, WindowCount};
+use docs_edge_core::security::ratelimit::{admit, client_bucket, Limit, Verdict, WindowCount};
 use worker::{Context, Env};
 
 use crate::clock::{now_ms, now_unix};

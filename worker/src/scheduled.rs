@@ -2,7 +2,7 @@
 //! outcome; one failing does not stop the others.
 
 use docs_edge_core::analytics::retention_cutoff_ms;
-use docs_edge_core::retention::{site_domain, sweep_decision, Decision, Retention};
+use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Retention};
 use worker::{Env, ScheduledEvent};
 
 use crate::analytics_store::AnalyticsStore;

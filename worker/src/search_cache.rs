@@ -7,7 +7,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use docs_edge_core::lru::ByteLru;
+use docs_edge_core::platform::lru::ByteLru;
 
 /// One cache of type-erased values (meta, term shards, text blocks, live-version pointers), so the
 /// cache's code is in the module once.

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
-use docs_edge_core::lru::ByteLru;
+use docs_edge_core::platform::lru::ByteLru;
 use serde::{Deserialize, Serialize};
 use worker::Bucket;
 

@@ -1,5 +1,5 @@
 //! The R2 bucket and every key in it: the one place a key is formatted. The layout's top-level
-//! prefixes are core's (`docs_edge_core::retention`), so the retention sweep parses what is made here.
+//! prefixes are core's (`docs_edge_core::platform::retention`), so the retention sweep parses what is made here.
 //!
 //! - `sites/{domain}/current.json` ([`current_key`]): the live version's pointer (`crate::sites`).
 //! - `sites/{domain}/{publishId}/{name}` ([`version_key`]): a published version's objects, `name`
@@ -10,7 +10,7 @@
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
 //!   concatenation (`crate::durable::export_job`).
 
-use docs_edge_core::retention::{EXPORTS_PREFIX, SITES_PREFIX};
+use docs_edge_core::platform::retention::{EXPORTS_PREFIX, SITES_PREFIX};
 use worker::{Bucket, Env};
 
 use crate::config::R2_BINDING;

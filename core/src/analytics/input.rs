@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::validate::{max_items, object, FieldError, Path};
+use crate::http::validate::{max_items, object, FieldError, Path};
 
 pub const MAX_ID_CHARS: usize = 100;
 pub const MAX_COMMENT_CHARS: usize = 2000;
@@ -70,7 +70,7 @@ pub fn parse_events(body: &Value) -> Result<Vec<Event>, FieldError> {
                 if query.is_empty() {
                     return Err(event.field_path("query").error("must not be empty"));
                 }
-                let count = crate::validate::integer_in(
+                let count = crate::http::validate::integer_in(
                     event.req_number("resultCount")?,
                     0,
                     MAX_RESULT_COUNT,

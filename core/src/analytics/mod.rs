@@ -4,7 +4,7 @@
 //! - [`input`]: the feedback and web-analytics event bodies, validated with field paths.
 //! - [`range`]: `from`/`to` UTC days of a report, and day arithmetic.
 //! - [`record`]: one answer's analytics row (grouping key, hashed fingerprint, relevance).
-//! - [`report`]: grouped rows → [`crate::wire_analytics::AnalyticsReport`], percentiles.
+//! - [`report`]: grouped rows → [`crate::wire::analytics::AnalyticsReport`], percentiles.
 //! - [`csv`]: RFC 4180 rows, safe to open in a spreadsheet.
 
 pub mod csv;

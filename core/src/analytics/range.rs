@@ -1,8 +1,8 @@
 //! The day range of a report: `from` and `to` are UTC dates (`YYYY-MM-DD`, both included).
 //! Without them the report covers the 30 days up to today; a range is at most 366 days long.
 
-use crate::presign::civil_from_days;
-use crate::validate::FieldError;
+use crate::security::presign::civil_from_days;
+use crate::http::validate::FieldError;
 
 pub const DEFAULT_DAYS: i64 = 30;
 pub const MAX_DAYS: i64 = 366;

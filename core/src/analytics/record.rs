@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::signing::{hmac_sha256, to_hex};
+use crate::security::signing::{hmac_sha256, to_hex};
 
 /// Characters of a question kept (the thread keeps the whole conversation).
 pub const MAX_QUESTION_CHARS: usize = 2000;

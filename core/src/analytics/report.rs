@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use super::range::DayRange;
-use crate::wire_analytics::{
+use crate::wire::analytics::{
     AnalyticsReport, DayCounts, PageCount, Percentiles, QueryCount, QuestionCount, Totals,
 };
 

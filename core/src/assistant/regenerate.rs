@@ -5,7 +5,7 @@
 //! HTTP callers often send a fixed one) is a new question: nothing is dropped.
 
 use crate::assistant::request::Trigger;
-use crate::validate::{FieldError, Path};
+use crate::http::validate::{FieldError, Path};
 
 /// One stored message as far as replacement cares.
 #[derive(Debug, Clone, Copy)]

@@ -8,7 +8,7 @@
 //! Rules are the specification's §2.1 plus the bounds below. Unknown fields are accepted
 //! everywhere because real clients send many (`id`, `data`, `trigger`, `messageId`,
 //! `toolInvocations`, `providerMetadata`, `state`, …). The first broken rule is reported, in the
-//! order of the specification's tables (see `crate::validate`).
+//! order of the specification's tables (see `crate::http::validate`).
 //!
 //! Decisions where the specification is silent:
 //! - The last message must be a `user` message with non-empty text: it is the question. Both
@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::validate::{self, integer_in, max_chars, max_items, object, FieldError, Obj, Path};
+use crate::http::validate::{self, integer_in, max_chars, max_items, object, FieldError, Obj, Path};
 use crate::wire::SearchFilter;
 
 pub const MAX_MESSAGES: usize = 100;

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::validate::{object, FieldError, Path};
+use crate::http::validate::{object, FieldError, Path};
 
 /// An entry is sealed (stored) once its open tail reaches this many bytes.
 pub const ENTRY_BYTES: usize = 8 * 1024;

@@ -1,5 +1,5 @@
 //! The one walk over an MDX body that every reader of pages shares: search text (`sections`), the
-//! static export's HTML (`export::markdown`) and Markdown for agents (`crate::markdown`).
+//! static export's HTML (`export::markdown`) and Markdown for agents (`crate::agents::markdown`).
 //!
 //! The walk owns the block order (`mdx::blocks`), snippet inlining (imports, depth limit, cycles)
 //! and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and sees Markdown

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use crate::docs::{Page, Site, SourceTree};
-use crate::llms::{self, page_url};
-use crate::markdown::page_markdown;
+use crate::agents::llms::{self, page_url};
+use crate::agents::markdown::page_markdown;
 
 use super::links::{encode_path, unambiguous, Linker};
 use super::ExportFile;

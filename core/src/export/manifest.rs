@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::deployment::Features;
+use crate::platform::deployment::Features;
 
 use super::ExportFile;
 

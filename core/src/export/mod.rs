@@ -26,7 +26,7 @@
 //!   paths: passive types only (`links::PASSIVE_EXTENSIONS`); `.html`, `.js` and other active files
 //!   are never copied, SVG images are inlined into `<img>` as `data:` URLs (see [`links`]).
 //! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files), and
-//!   `llms.txt` and `llms-full.txt` at the root (see [`crate::llms`]).
+//!   `llms.txt` and `llms-full.txt` at the root (see [`crate::agents::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
 //!   Two optional [`PageExtras`] change that, each absent from the bundle when off: the analytics
 //!   beacon (page views and searches to the service) and the API playground, which calls the API
@@ -36,14 +36,16 @@
 //! and tabs), `markdown` (MDX body), `components` (MDX components and inline HTML), `openapi`
 //! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
 //! `links` (URL rewriting), `assets` (files to copy), `search_index`,
-//! `archive` (gzip members), `html` (escaping).
+//! `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
+//! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
 use std::fmt;
 
-use crate::deployment::Features;
+use crate::platform::deployment::Features;
 use crate::docs::{Site, SourceTree};
 
 mod agent;
+pub mod api;
 mod archive;
 pub mod attempts;
 mod assets;

@@ -486,7 +486,7 @@ fn fixture_exports_a_complete_self_contained_site() {
 fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inline_script() {
     let tree = read_dir_tree(Path::new(FIXTURE));
     let site = build_site(&tree).unwrap();
-    let mut features = crate::deployment::Features::default();
+    let mut features = crate::platform::deployment::Features::default();
     features.search = false;
     let options = ExportOptions { paths: Some(vec!["index".into()]), features, ..options() };
     let (files, _) = export(&site, &tree, &options);

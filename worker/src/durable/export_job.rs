@@ -21,13 +21,13 @@ use std::time::Duration;
 use docs_edge_core::docs::archive::SourceTree;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
-use docs_edge_core::deployment::Features;
+use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
     after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
     PageExtras, StepAttempts, MANIFEST_FORMAT,
     SEARCH_INDEX_FILE,
 };
-use docs_edge_core::export_api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
+use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -573,7 +573,7 @@ impl ExportJob {
         while let Some(chunk) = stream.next().await {
             hasher.update(&chunk?);
         }
-        Ok(docs_edge_core::signing::to_hex(&hasher.finalize()))
+        Ok(docs_edge_core::security::signing::to_hex(&hasher.finalize()))
     }
 
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
@@ -642,7 +642,7 @@ impl ExportJob {
             let part_number = uploaded.len() as u16 + 1;
             uploaded.push(upload.upload_part(part_number, buffer).await?);
         }
-        Ok((uploaded, size, docs_edge_core::signing::to_hex(&hasher.finalize())))
+        Ok((uploaded, size, docs_edge_core::security::signing::to_hex(&hasher.finalize())))
     }
 }
 

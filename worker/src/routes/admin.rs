@@ -1,7 +1,7 @@
 //! The operator API under `/v1/admin`: organizations, their domains and API keys. ROOT_TOKEN only.
 
-use docs_edge_core::domain::validate_domain;
-use docs_edge_core::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
+use docs_edge_core::http::domain::validate_domain;
+use docs_edge_core::security::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
 use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
 use serde_json::Value;
 use worker::Response;

@@ -10,7 +10,7 @@ use docs_edge_core::analytics::input::{parse_events, parse_feedback};
 use docs_edge_core::analytics::range::{iso_of_ms, DayRange};
 use docs_edge_core::analytics::report::build_report;
 use docs_edge_core::wire::KeyKind;
-use docs_edge_core::wire_analytics::FeedbackReceipt;
+use docs_edge_core::wire::analytics::FeedbackReceipt;
 use serde_json::Value;
 use worker::{Headers, Response};
 
@@ -66,7 +66,7 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
     // sendBeacon posts a string as text/plain, which needs no CORS preflight.
     require_content_type(&call.req, &["text/plain", "application/json"], "JSON (as text/plain or application/json)")?;
     let directory = Directory::open(&call.env)?;
-    let domain = docs_edge_core::domain::validate_domain(call.param(0))
+    let domain = docs_edge_core::http::domain::validate_domain(call.param(0))
         .map_err(|_| ApiError::NotFound("domain not found".into()))?;
     let org_id = directory
         .domain_owner(&domain)

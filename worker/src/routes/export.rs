@@ -1,10 +1,10 @@
 //! `/v1/static-export`: start a job, poll it, get a bundle link (admin keys, enterprise plan), and
 //! the bundle download itself (no key: the signed link is the grant).
 
-use docs_edge_core::byte_range::{parse_range, RangeRequest};
+use docs_edge_core::http::byte_range::{parse_range, RangeRequest};
 use docs_edge_core::export::PageExtras;
-use docs_edge_core::export_api::{is_job_id, parse_start_request};
-use docs_edge_core::signing::{verify_link, LinkCheck};
+use docs_edge_core::export::api::{is_job_id, parse_start_request};
+use docs_edge_core::security::signing::{verify_link, LinkCheck};
 use docs_edge_core::wire::{BundleLink, KeyKind, Plan};
 use worker::{Headers, Range, Response, ResponseBuilder};
 

@@ -1,11 +1,11 @@
 //! `POST /discovery/v1/mcp/{domain}`: the site's MCP server (Streamable HTTP, stateless). The
-//! protocol lives in `docs_edge_core::mcp`; here the body is read, each tool call runs against the
+//! protocol lives in `docs_edge_core::agents::mcp`; here the body is read, each tool call runs against the
 //! live site (search index, stored Markdown, the assistant pipeline) and the replies go back as
 //! JSON, or 202 when there are none. `GET` is 405 by the route table: no server-initiated stream.
 
 use docs_edge_core::assistant::request::{AssistantRequest, Role, Trigger, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
-use docs_edge_core::llms::page_url;
-use docs_edge_core::mcp::{
+use docs_edge_core::agents::llms::page_url;
+use docs_edge_core::agents::mcp::{
     self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput, ServerInfo, Step,
     ToolCall, ToolOutcome,
 };

@@ -2,7 +2,7 @@
 
 use docs_edge_core::docs::archive::read_docs_archive;
 use docs_edge_core::docs::site::build_site;
-use docs_edge_core::llms;
+use docs_edge_core::agents::llms;
 use docs_edge_core::search::shard::ShardedIndex;
 use docs_edge_core::search::SearchIndex;
 use docs_edge_core::wire::{KeyKind, PublishedSite};

@@ -3,7 +3,7 @@
 //!
 //! Only what a presigned GET needs: the `host` header signed, payload `UNSIGNED-PAYLOAD`.
 
-use crate::signing::{hmac_sha256, sha256_hex, to_hex};
+use crate::security::signing::{hmac_sha256, sha256_hex, to_hex};
 
 /// Where and as whom to sign. For R2: endpoint host `{account}.r2.cloudflarestorage.com`, region `auto`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //! syntax as the OpenAPI document). Matching is pure: the worker maps [`RouteError`] into its error
 //! type in one place.
 
-use crate::deployment::{Feature, Features};
+use crate::platform::deployment::{Feature, Features};
 
 /// One row of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,7 +227,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     /// The API reference the worker serves (a static asset), read at compile time.
-    const OPENAPI: &str = include_str!("../../worker/public/openapi.json");
+    const OPENAPI: &str = include_str!("../../../worker/public/openapi.json");
 
     /// Every operation the document lists, as `METHOD /template`.
     fn documented(document: &serde_json::Value) -> BTreeSet<String> {

@@ -1,6 +1,12 @@
 //! JSON shapes that cross the wire, defined once for the worker and the SDK.
 //!
 //! Field names follow `../shared/reference/` (the hosted service's OpenAPI documents): camelCase.
+//!
+//! Built without the `server` feature: the SDK deserializes these same types, so nothing here may
+//! need more than serde. The service's core shapes (errors, sites, search, assistant, export jobs)
+//! are in this file; [`analytics`] holds the analytics report and assistant feedback shapes.
+
+pub mod analytics;
 
 use serde::{Deserialize, Serialize};
 
@@ -123,11 +129,11 @@ impl KeyInfo {
     /// has none. A stored fingerprint that is not one (not 10 lowercase hex digits) is not shown.
     pub fn listed(mut self, stored_hash: Option<&str>) -> KeyInfo {
         self.key_prefix = self.kind.prefix().to_string();
-        let valid = crate::signing::fingerprint_of_hash(&self.fingerprint)
+        let valid = crate::security::signing::fingerprint_of_hash(&self.fingerprint)
             .is_some_and(|f| f.len() == self.fingerprint.len());
         if !valid {
             self.fingerprint = stored_hash
-                .and_then(crate::signing::fingerprint_of_hash)
+                .and_then(crate::security::signing::fingerprint_of_hash)
                 .unwrap_or_default();
         }
         self
@@ -137,7 +143,7 @@ impl KeyInfo {
 #[cfg(all(test, feature = "server"))]
 mod key_info_tests {
     use super::*;
-    use crate::signing::{key_fingerprint, sha256_hex};
+    use crate::security::signing::{key_fingerprint, sha256_hex};
 
     #[test]
     fn old_records_list_no_key_characters() {

@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::ServerInfo;
-use crate::markdown::{code_span, destination, escape};
+use crate::agents::markdown::{code_span, destination, escape};
 use crate::search::normalize_path;
 
 const MAX_QUERY_CHARS: usize = 1_000;

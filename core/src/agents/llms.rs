@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::docs::nav::{DivisionKind, NavItem};
 use crate::docs::{Page, Site, SourceTree};
 use crate::export::links::{self, Linker, Media};
-use crate::markdown::{self, destination, escape, Urls};
+use crate::agents::markdown::{self, destination, escape, Urls};
 
 /// What the worker stores at publish.
 #[derive(Debug, Clone, PartialEq)]

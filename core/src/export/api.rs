@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::domain::validate_domain;
-use crate::validate::{max_chars, max_items, object, string, FieldError, Path};
+use crate::http::domain::validate_domain;
+use crate::http::validate::{max_chars, max_items, object, string, FieldError, Path};
 
 pub const MAX_PATHS: usize = 10_000;
 pub const MAX_PATH_CHARS: usize = 512;

@@ -1,0 +1,12 @@
+//! Secrets, signatures and limits: what stands between the service and a caller it should not
+//! trust or should not let run unchecked.
+//!
+//! - [`signing`]: API keys stored as SHA-256 hashes and compared in constant time; download links
+//!   carrying an HMAC-SHA256 over what they grant.
+//! - [`presign`]: S3 SigV4 query-string presigning, for R2 download links R2 serves itself.
+//! - [`ratelimit`]: the fixed-window arithmetic of the assistant's per-organization and per-IP
+//!   limits (the counts live in the worker).
+
+pub mod presign;
+pub mod ratelimit;
+pub mod signing;
