@@ -18,6 +18,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 import { bootstrap } from '../scripts/lib/bootstrap.mjs';
 import { buildWorker } from '../scripts/build-worker.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -86,26 +87,6 @@ function workload(dir) {
   return { searches, questions };
 }
 
-/** The JSON log lines a worker wrote to `file`. */
-function logLines(file) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  return text.split('\n')
-    .map((line) => line.slice(line.indexOf('{')))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return null;
-      }
-    })
-    .filter(Boolean);
-}
 
 /** Waits until the log holds a request line for every id (or 10 s), then returns its lines. */
 async function settledLog(file, requestIds) {

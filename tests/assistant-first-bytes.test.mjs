@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
-import { logLines } from './support/worker-log.mjs';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 
 const state = mkdtempSync(join(tmpdir(), 'docs-edge-first-bytes-'));
 const logFile = join(state, 'worker.log');

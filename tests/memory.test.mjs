@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
-import { logLines as allLogLines } from './support/worker-log.mjs';
+import { logLines as allLogLines } from '../scripts/lib/worker-log.mjs';
 
 const state = mkdtempSync(join(tmpdir(), 'docs-edge-memory-'));
 const logFile = join(state, 'worker.log');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS, FIXTURE_DOCS } from './support/docs.mjs';
-import { logLines as allLogLines } from './support/worker-log.mjs';
+import { logLines as allLogLines } from '../scripts/lib/worker-log.mjs';
 
 /** 1 MiB: room for the fixture's meta (charged about 0.45 MiB) and a few queries' shards and text
  * blocks (about 110 KiB a query), far less than the rounds below read, so the cache must evict. */
