@@ -270,8 +270,12 @@ export class AssistantClient {
         answer.threadId = response.headers.get('x-thread-id') ?? threadId;
         for await (const event of readEvents(response, { protocol })) {
           const taken = answer.take(event);
-          if (Array.isArray(taken)) yield* taken;
-          else yield taken;
+          for (const item of Array.isArray(taken) ? taken : [taken]) {
+            yield item;
+            // Aborted while the consumer held the event: stop here rather than wait for the body
+            // to report the abort (an already-received body never does).
+            if (signal?.aborted) throw signal.reason ?? new DOMException('aborted', 'AbortError');
+          }
         }
       } catch (err) {
         const error = transportError(err, signal);

@@ -112,9 +112,11 @@ async function* chunksOf(source) {
       }
       done = true;
     } finally {
-      // Stopped early (break, error): tell the producer, so a fetch body stops downloading.
+      // Stopped early (break, error): tell the producer, so a fetch body stops downloading. Not
+      // awaited: a body whose fetch was aborted may never settle its cancel, and the consumer has
+      // already stopped.
       if (done) reader.releaseLock();
-      else await reader.cancel().catch(() => {});
+      else reader.cancel().catch(() => {});
     }
   } else if (source && typeof source[Symbol.asyncIterator] === 'function') {
     yield* source;
