@@ -4,7 +4,7 @@
 // beside /health on the same run and at the same concurrency, with analytics off and on (each answer's
 // row is written to D1 after its stream closes: this shows what that costs). Prints figures; asserts nothing.
 //   node bench/assistant.mjs [docs folder] [requests per client]
-import { benchWorker, docsFolder, DOMAIN, ms, pct } from './support.mjs';
+import { benchWorker, docsFolder, DOMAIN, ms, pct, timeAnswer } from './support.mjs';
 
 const folder = docsFolder(process.argv[2]);
 const PER_CLIENT = Number(process.argv[3] ?? 20);
@@ -29,16 +29,7 @@ async function ask(bench, question, client) {
     body: JSON.stringify({ fp: 'bench', messages: [{ id: 'm1', role: 'user', content: question, parts: [{ type: 'text', text: question }] }] }),
   });
   if (!res.ok) throw new Error(`assistant answered ${res.status}: ${await res.text()}`);
-  const decoder = new TextDecoder();
-  let seen = '';
-  let firstText;
-  for await (const chunk of res.body) {
-    if (firstText === undefined) {
-      seen += decoder.decode(chunk, { stream: true });
-      if (/(^|\n)0:/.test(seen)) firstText = performance.now() - started;
-    }
-  }
-  return { firstText: firstText ?? Number.NaN, total: performance.now() - started };
+  return timeAnswer(res, started);
 }
 
 async function health(bench) {

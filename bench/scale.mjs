@@ -25,7 +25,7 @@ import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { OperatorClient } from '../scripts/lib/operator.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
-import { DOMAIN, FIXTURE, pct } from './support.mjs';
+import { DOMAIN, FIXTURE, pct, timeAnswer } from './support.mjs';
 
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
@@ -180,16 +180,7 @@ async function measure(copies) {
         });
         if (!res.ok) throw new Error(`assistant answered ${res.status}: ${await res.text()}`);
         ids.push(res.headers.get('x-request-id'));
-        const decoder = new TextDecoder();
-        let seen = '';
-        let firstText;
-        for await (const chunk of res.body) {
-          if (firstText === undefined) {
-            seen += decoder.decode(chunk, { stream: true });
-            if (/(^|\n)0:/.test(seen)) firstText = performance.now() - started;
-          }
-        }
-        return { firstText: firstText ?? Number.NaN, total: performance.now() - started };
+        return timeAnswer(res, started);
       };
       const first = await ask('How do I get started?', 0);
       const answers = [];

@@ -69,3 +69,17 @@ export async function benchWorker({ vars = {} } = {}) {
     },
   };
 }
+
+/** Reads a v1 answer's body to its end: ms from `started` to the first text part (`0:`), and in all. */
+export async function timeAnswer(res, started) {
+  const decoder = new TextDecoder();
+  let seen = '';
+  let firstText;
+  for await (const chunk of res.body) {
+    if (firstText === undefined) {
+      seen += decoder.decode(chunk, { stream: true });
+      if (/(^|\n)0:/.test(seen)) firstText = performance.now() - started;
+    }
+  }
+  return { firstText: firstText ?? Number.NaN, total: performance.now() - started };
+}
