@@ -83,7 +83,7 @@ async function main() {
 
   if (only.length === 0 && !deployBundleFits()) return 1;
 
-  // tests/selfhost.test.mjs runs it. A debug build: it compiles in a fraction of the release time.
+  // tests/selfhost.test.mjs and tests/export.test.mjs run it. A debug build: it compiles in a fraction of the release time.
   section('build docs-edge-serve');
   if (!run('cargo', ['build', '-p', 'docs-edge-serve', '--quiet'])) return 1;
 

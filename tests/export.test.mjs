@@ -1,6 +1,7 @@
 // Static export over HTTP on the published fixture: the whole flow (start, poll, bundle, download,
 // unpack), every error case with its status and code, signed links (tampered, expired, ranges,
-// conditional requests), and the per-domain and per-organization rules.
+// conditional requests), the per-domain and per-organization rules, and docs-edge-serve answering the
+// discovery API from the bundle's search packs as the worker does.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { call, assertError, tenant, addDomain } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
+import { startServe } from './support/serve.mjs';
 
 let t; // enterprise tenant with the fixture published
 let published; // what the publish answered
@@ -68,10 +70,52 @@ test('the whole flow: start, poll to completed, bundle, download; the archive ha
   );
   assert.match(manifest.publishId, /\S/);
   assert.equal(manifest.features.search, true, 'the default (cloud) deployment exports with search');
+  // The search index as the split packs, copied from the version in pieces of at most 4 MiB (the text
+  // pack of this fixture is larger, so it went into the bundle as several members).
+  assert.equal(manifest.searchIndex, 'packs');
+  assert.ok(!files.includes('_docs-edge/search-index.bin'), 'no whole index');
+  for (const [name, kind] of [['meta', 'M'], ['terms', 'T'], ['text', 'X']]) {
+    const pack = readFile(dir, `_docs-edge/search/${name}.bin`);
+    assert.deepEqual([pack[0], String.fromCharCode(pack[1])], [1, kind], `${name}.bin starts with its format and kind`);
+  }
+  assert.ok(readFile(dir, '_docs-edge/search/text.bin').length > 4 << 20, 'the text pack spans pieces');
   const overview = readFile(dir, 'api/static-export/overview.html').toString();
   assert.match(overview, /<html/);
   assert.match(overview, /Static export/i);
   completed = { job: done, bundle: bundle.body, dir, files };
+});
+
+test('docs-edge-serve answers search and pages from the bundle\'s packs exactly as the worker', async () => {
+  assert.ok(completed, 'needs the full flow');
+  const keyHash = createHash('sha256').update(t.assistantKey).digest('hex');
+  const serve = await startServe({
+    config: {
+      static_export: { enabled: true, bundle_url: completed.bundle.bundleUrl, sha256: completed.bundle.sha256 },
+      assistant: { enabled: true, key_sha256: [keyHash], search_cache_bytes: 262144 },
+    },
+  });
+  try {
+    await serve.waitFor((h) => h.jobId === completed.job.jobId, 'the fixture bundle');
+    const both = async (path, json) => {
+      const ours = await call('POST', `${path}/${t.domain}`, { base: serve.url, token: t.assistantKey, json });
+      const worker = await call('POST', `${path}/${t.domain}`, { token: t.assistantKey, json });
+      assert.equal(ours.status, worker.status, `${path} ${JSON.stringify(json)}: ${ours.text}`);
+      assert.deepEqual(ours.body, worker.body, `${path} ${JSON.stringify(json)}`);
+      return ours;
+    };
+    for (const query of ['custom domain', 'static export bundle', 'api key rate limits', '自定义域名', 'domaine personnalisé']) {
+      assert.ok((await both('/discovery/v1/search', { query, pageSize: 10 })).body.length > 0, query);
+    }
+    // Pages spread over the site, so their text blocks come from every piece of the text pack.
+    const pages = completed.files.filter((f) => f.endsWith('.md') && completed.files.includes(f.replace(/\.md$/, '.html'))).map((f) => f.replace(/\.md$/, '')).sort();
+    assert.ok(pages.length > 100);
+    const spread = pages.filter((_, i) => i % Math.ceil(pages.length / 40) === 0).concat(pages.at(-1));
+    for (const path of spread) assert.equal((await both('/discovery/v1/page', { path })).status, 200, path);
+    const { search } = await serve.health();
+    assert.ok(search.cacheEntries > 0 && search.cacheBytes <= 262144, JSON.stringify(search));
+  } finally {
+    await serve.remove();
+  }
 });
 
 test('a second bundle call reuses the archive with a fresh link', async () => {

@@ -1,6 +1,6 @@
 // Self-hosting: the demo site exported by the running worker, served by docs-edge-serve from its
-// bundleUrl, in Chromium with every other host blocked; search and the assistant answered offline from
-// the bundle; then the ways a bundle can go wrong (expired link, tampered archive, wrong SHA-256, pinned
+// bundleUrl, in Chromium with every other host blocked; search, pages and the assistant answered
+// offline from the bundle's search packs; then the ways a bundle can go wrong (expired link, tampered archive, wrong SHA-256, pinned
 // version, traversal entry) each keep the last good one live; SIGHUP and the refresh loop pick up a
 // republish; and a deployment with features switched off.
 import { test, before, after } from 'node:test';
@@ -272,6 +272,13 @@ test('offline search and assistant from the bundle: same answers as the worker, 
     assert.equal(ours.status, 200, ours.text);
     assert.ok(ours.body.length > 0);
     assert.deepEqual(ours.body, worker.body, 'the same index and the same core search');
+    const pageQuery = { path: 'quickstart' };
+    const ourPage = await call('POST', `/discovery/v1/page/${t.domain}`, { base: offline.url, token: t.assistantKey, json: pageQuery });
+    assert.equal(ourPage.status, 200, ourPage.text);
+    assert.deepEqual(ourPage.body, (await call('POST', `/discovery/v1/page/${t.domain}`, { token: t.assistantKey, json: pageQuery })).body);
+    // Read from the bundle's packs through the cache: the meta and what these reads touched.
+    const { search } = await offline.health();
+    assert.ok(search.metaBytes > 0 && search.cacheEntries > 0 && search.cacheBytes <= search.cacheCapacity, JSON.stringify(search));
     const denied = await call('POST', `/discovery/v1/search/${t.domain}`, { base: offline.url, token: 'svc_dsc_wrong', json: query });
     assert.equal(denied.status, 401);
     const bad = await call('POST', `/discovery/v1/search/${t.domain}`, { base: offline.url, token: t.assistantKey, json: { query: 'x', pageSize: 0 } });

@@ -11,14 +11,14 @@ use std::time::{Duration, SystemTime};
 use docs_edge_core::docs::archive::{for_each_archive_file, ArchiveError, ArchiveLimits};
 use std::sync::Arc;
 
-use docs_edge_core::export::{BundleManifest, MANIFEST_FILE, SEARCH_INDEX_FILE};
-use docs_edge_core::search::SearchIndex;
+use docs_edge_core::export::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, SEARCH_INDEX_FILE};
 use docs_edge_core::security::signing::to_hex;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
 use crate::config::Config;
+use crate::search_packs::{split_whole_index, PackIndex};
 
 /// What went wrong, as health and the log show it.
 #[derive(Debug)]
@@ -66,8 +66,8 @@ pub struct Unpacked {
     pub dir: PathBuf,
     pub manifest: BundleManifest,
     pub sha256: String,
-    /// The bundle's search index, read when the discovery API is on.
-    pub index: Option<Arc<SearchIndex>>,
+    /// The bundle's search index, opened when the discovery API is on.
+    pub index: Option<Arc<PackIndex>>,
 }
 
 pub const CACHED_ARCHIVE: &str = "bundle.tar.gz";
@@ -179,7 +179,7 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
                     return Err(LoadError::VersionMismatch { pinned: pinned.clone(), found: manifest.version });
                 }
             }
-            let index = match read_index(&dir, config) {
+            let index = match read_index(&dir, &manifest, config) {
                 Ok(index) => index,
                 Err(err) => {
                     let _ = fs::remove_dir_all(&dir);
@@ -195,14 +195,19 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
     }
 }
 
-fn read_index(dir: &Path, config: &Config) -> Result<Option<Arc<SearchIndex>>, LoadError> {
+/// The bundle's search index: its packs, or (bundles made before them) its whole index split into
+/// packs first; `None` when it carries neither or the discovery API is off.
+fn read_index(dir: &Path, manifest: &BundleManifest, config: &Config) -> Result<Option<Arc<PackIndex>>, LoadError> {
     if !config.assistant.enabled {
         return Ok(None);
     }
-    let Ok(bytes) = fs::read(dir.join(SEARCH_INDEX_FILE)) else {
-        return Ok(None);
-    };
-    let index = SearchIndex::from_bytes(&bytes).map_err(|e| LoadError::Manifest(format!("{SEARCH_INDEX_FILE}: {e}")))?;
+    if manifest.search_index != Some(SearchIndexFormat::Packs) {
+        if !dir.join(SEARCH_INDEX_FILE).is_file() {
+            return Ok(None);
+        }
+        split_whole_index(dir).map_err(LoadError::Manifest)?;
+    }
+    let index = PackIndex::open(dir, config.assistant.search_cache_bytes).map_err(LoadError::Manifest)?;
     Ok(Some(Arc::new(index)))
 }
 
@@ -258,6 +263,7 @@ mod tests {
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
             beacon_endpoint: None,
+            search_index: None,
         };
         let files = vec![
             ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },

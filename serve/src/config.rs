@@ -40,12 +40,17 @@ pub struct Refresh {
     pub admin_key: String,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Assistant {
     pub enabled: bool,
     /// SHA-256 (hex) of the assistant keys that may call the discovery endpoints.
     pub key_hashes: Vec<String>,
+    /// Bound of the cache of term shards and text blocks search reads from the bundle's packs.
+    pub search_cache_bytes: usize,
 }
+
+/// As the worker's `SEARCH_CACHE_BYTES` default.
+pub const DEFAULT_SEARCH_CACHE_BYTES: usize = 8 << 20;
 
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -105,6 +110,7 @@ struct FileRefresh {
 struct FileAssistant {
     enabled: Option<bool>,
     key_sha256: Option<Vec<String>>,
+    search_cache_bytes: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -171,6 +177,8 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         Some(list) => list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
         None => file.assistant.key_sha256.unwrap_or_default(),
     };
+    let search_cache_bytes =
+        number("DOCS_EDGE_SEARCH_CACHE_BYTES", file.assistant.search_cache_bytes, DEFAULT_SEARCH_CACHE_BYTES as u64)?.min(1 << 32) as usize;
     let defaults = Limits::default();
     let limits = Limits {
         max_bundle_bytes: number("DOCS_EDGE_MAX_BUNDLE_BYTES", file.limits.max_bundle_bytes, defaults.max_bundle_bytes)?,
@@ -196,7 +204,7 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         cache_dir: env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into()),
         static_export,
         refresh,
-        assistant: Assistant { enabled: assistant_enabled, key_hashes },
+        assistant: Assistant { enabled: assistant_enabled, key_hashes, search_cache_bytes },
         limits,
         deployment,
         internal_hosts: internal,

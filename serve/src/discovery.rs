@@ -15,15 +15,16 @@ use axum::routing::post;
 use axum::{Json, Router};
 use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::session::AnswerSession;
-use docs_edge_core::assistant::offline::{extractive_stream, retrieve};
+use docs_edge_core::assistant::offline::{extractive_stream, passages, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2};
 use docs_edge_core::platform::deployment::Feature;
 use docs_edge_core::export::markdown_file;
-use docs_edge_core::search::{parse_page_request, parse_search_request, PageFormat, SearchIndex};
+use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
 use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
 use docs_edge_core::wire::ErrorBody;
 use serde_json::Value;
 
+use crate::search_packs::PackIndex;
 use crate::state::{Active, State};
 
 const MAX_BODY_BYTES: usize = 1 << 20;
@@ -38,6 +39,8 @@ pub enum DiscoveryError {
     TooLarge,
     /// No bundle yet, or one without the search index.
     Unavailable(&'static str),
+    /// The bundle's index could not be read (logged, never sent).
+    Internal(String),
 }
 
 impl IntoResponse for DiscoveryError {
@@ -49,6 +52,10 @@ impl IntoResponse for DiscoveryError {
             Self::Invalid(message) => (StatusCode::BAD_REQUEST, "invalid_request", message),
             Self::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes")),
             Self::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable", why.to_string()),
+            Self::Internal(detail) => {
+                eprintln!("{}", serde_json::json!({"event": "search_failed", "error": detail}));
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the bundle's search index could not be read".to_string())
+            }
         };
         let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None })).into_response();
         if status == StatusCode::UNAUTHORIZED {
@@ -67,7 +74,7 @@ pub fn router() -> Router<Arc<State>> {
 }
 
 /// The live bundle's index, after the key, the feature switch and the domain were checked.
-async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) -> Result<(Arc<Active>, Arc<SearchIndex>, Value), DiscoveryError> {
+async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) -> Result<(Arc<Active>, Arc<PackIndex>, Value), DiscoveryError> {
     let config = state.config();
     if !config.assistant.enabled {
         return Err(DiscoveryError::NotFound("the discovery API is off here ([assistant] enabled = false)".into()));
@@ -101,17 +108,32 @@ async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) 
     Ok((active, index, body))
 }
 
+/// `read` over the index on the blocking threads: it reads the pack files.
+async fn read_index<T: Send + 'static>(
+    index: Arc<PackIndex>,
+    read: impl FnOnce(&PackIndex) -> Result<T, String> + Send + 'static,
+) -> Result<T, DiscoveryError> {
+    tokio::task::spawn_blocking(move || read(&index))
+        .await
+        .map_err(|e| DiscoveryError::Internal(e.to_string()))?
+        .map_err(DiscoveryError::Internal)
+}
+
 async fn search(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (_, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
     let request = parse_search_request(&body).map_err(DiscoveryError::Invalid)?;
-    Ok(Json(index.discovery_search(&request)).into_response())
+    let hits = read_index(index, move |index| index.search(&discovery_query(&request))).await?;
+    Ok(Json(discovery_results(hits)).into_response())
 }
 
 async fn page(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (active, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
     let request = parse_page_request(&body).map_err(DiscoveryError::Invalid)?;
-    let mut page =
-        index.discovery_page(&request.path).ok_or_else(|| DiscoveryError::NotFound(format!("page {} not found", request.path)))?;
+    let path = request.path.clone();
+    let mut page = read_index(index, move |index| index.page(&path))
+        .await?
+        .map(page_content)
+        .ok_or_else(|| DiscoveryError::NotFound(format!("page {} not found", request.path)))?;
     if request.format == PageFormat::Markdown {
         // The path is one the bundle's own index holds, so it names a file inside the bundle.
         let file = active.bundle.dir.join(markdown_file(&page.path));
@@ -138,7 +160,13 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
     }
     .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let thread_id = request.thread_id.clone().unwrap_or_else(|| random_id("thr_"));
-    let (query_text, passages) = retrieve(&index, &request, &active.bundle.manifest.domain);
+    let query_text = retrieval_text(&request);
+    let (request, query_text, hits) = read_index(index, move |index| {
+        let hits = index.search(&retrieval_search(&request, &query_text))?;
+        Ok((request, query_text, hits))
+    })
+    .await?;
+    let passages = passages(hits, &active.bundle.manifest.domain);
     let mut session = AnswerSession::new(protocol, random_id("msg_"), thread_id.clone());
     let parts = extractive_stream(&mut session, &request, &query_text, &passages);
     let mut res = Body::from(parts.concat()).into_response();

@@ -8,6 +8,7 @@ mod bundle;
 mod config;
 mod discovery;
 mod refresh;
+mod search_packs;
 mod state;
 mod static_site;
 #[cfg(test)]

@@ -56,6 +56,8 @@ pub struct Health {
     /// What the live bundle's pages may do under this server's switches (`analytics`: the beacon
     /// may post, `playground`: the panel may call out) and the policy sent with them.
     pub pages: Option<crate::static_site::PagePolicy>,
+    /// What search holds of the live bundle's index (`None`: no index, or the discovery API is off).
+    pub search: Option<crate::search_packs::SearchStats>,
 }
 
 impl State {
@@ -111,6 +113,7 @@ impl State {
             last_refresh_error: self.last_error.read().ok().and_then(|e| e.clone()),
             deployment: config.deployment,
             pages: manifest.map(|m| crate::static_site::page_policy(m, &config)),
+            search: active.as_ref().and_then(|a| a.bundle.index.as_ref()).map(|index| index.stats()),
         }
     }
 

@@ -16,6 +16,7 @@ mod directory;
 mod durable_client;
 mod durable;
 mod error;
+mod export_search;
 mod exports;
 mod generation;
 mod http;

@@ -6,7 +6,8 @@
 //!
 //! Versions published before the split have only `index.bin`: the first read makes their split
 //! objects from it and stores them (the same bytes whichever isolate does it), later reads are
-//! like any other version's. That first read holds the whole index once, as every read did before.
+//! like any other version's. That first read holds the whole index once, as every read did before; a
+//! static export of such a version makes them the same way first ([`ensure_split`]).
 
 use std::rc::Rc;
 
@@ -67,6 +68,19 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
     Ok(meta)
 }
 
+/// Makes the split objects of a version published before the split, if no read has yet: what a static
+/// export of it copies into the bundle (the export reads only the packs). Holds the whole index once,
+/// as the first search of such a version does.
+pub async fn ensure_split(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
+    if version.index_format == IndexFormat::Sharded {
+        return Ok(());
+    }
+    if bucket.head(version_key(domain, &version.publish_id, SEARCH_META)).await?.is_some() {
+        return Ok(());
+    }
+    split_whole_index(bucket, domain, &version.publish_id).await.map(drop)
+}
+
 /// Makes and stores the split objects of a version that has only the whole index; meta last, as
 /// its presence says the packs are there.
 async fn split_whole_index(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult<SearchMeta> {
@@ -86,7 +100,7 @@ async fn split_whole_index(bucket: &Bucket, domain: &str, publish_id: &str) -> A
 }
 
 /// An object, or the given byte range of it; `None` when it does not exist.
-async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
+pub(crate) async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
     let mut get = bucket.get(key);
     if let Some(r) = range {
         get = get.range(Range::OffsetWithLength { offset: r.start, length: r.end - r.start });

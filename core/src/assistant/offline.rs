@@ -1,8 +1,9 @@
-//! Retrieval for the assistant (the worker's and `docs-edge-serve`'s), and a whole extractive answer
+//! Retrieval for the assistant (the worker's and `docs-edge-serve`'s, each running [`retrieval_text`],
+//! [`retrieval_search`] over the split index and [`passages`]), and a whole extractive answer
 //! with nothing outside the process, for `docs-edge-serve` (the worker streams the same parts as it
 //! produces them, and also records threads).
 
-use crate::search::{Hit, Query, SearchIndex};
+use crate::search::{Hit, Query};
 use super::passage::Passage;
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
@@ -15,14 +16,6 @@ pub fn page_url(domain: &str, path: &str) -> String {
     } else {
         format!("https://{domain}/{path}")
     }
-}
-
-/// The retrieval query (the question with what a follow-up leaves implicit) and its passages, from
-/// a whole index (`docs-edge-serve`); the worker runs the same three steps over the split index.
-pub fn retrieve(index: &SearchIndex, request: &AssistantRequest, domain: &str) -> (String, Vec<Passage>) {
-    let query_text = retrieval_text(request);
-    let hits = index.search(&retrieval_search(request, &query_text));
-    (query_text, passages(hits, domain))
 }
 
 /// The text retrieval searches for: the question with what a follow-up leaves implicit.

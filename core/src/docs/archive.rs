@@ -482,27 +482,21 @@ pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
     files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()
 }
 
-/// A docs folder on disk as a source tree (the fixture tests).
-#[cfg(test)]
-pub(crate) fn read_dir_tree(root: &std::path::Path) -> SourceTree {
+/// A docs folder on disk as a source tree (the fixture tests, here and in docs-edge-serve).
+pub fn read_dir_tree(root: &std::path::Path) -> std::io::Result<SourceTree> {
     let mut tree = SourceTree::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
             if path.is_dir() {
                 stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                tree.insert(rel, std::fs::read(&path).unwrap());
+            } else if let Ok(rel) = path.strip_prefix(root) {
+                tree.insert(rel.to_string_lossy().replace('\\', "/"), std::fs::read(&path)?);
             }
         }
     }
-    tree
+    Ok(tree)
 }
 
 /// Gzips raw bytes; tests use it to wrap hand-made tar streams.

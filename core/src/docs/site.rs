@@ -569,7 +569,7 @@ mod tests {
             root.join("docs.json").is_file(),
             "fixture missing: expected the Mintlify docs fixture at {FIXTURE} (the shared folder sits beside the repo)"
         );
-        let gz = pack_tree(&read_dir_tree(root));
+        let gz = pack_tree(&read_dir_tree(root).unwrap());
 
         let started = std::time::Instant::now();
         let tree = read_docs_archive(&gz, &ArchiveLimits::default()).unwrap();

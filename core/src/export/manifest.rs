@@ -10,9 +10,8 @@ use crate::platform::deployment::Features;
 use super::ExportFile;
 
 pub const MANIFEST_FILE: &str = "_docs-edge/manifest.json";
-/// The published site's search index (`search::SearchIndex` bytes), shipped when the exporting
-/// deployment has search or the assistant on, so a self-hosted server answers the discovery API
-/// offline. It covers every page of the publish, like the worker's.
+/// The whole search index (`search::SearchIndex` bytes), which bundles made before the split packs
+/// ([`SearchIndexFormat::Packs`]) carry instead of them; servers still read it.
 pub const SEARCH_INDEX_FILE: &str = "_docs-edge/search-index.bin";
 /// Bumped when the manifest or the bundle layout changes incompatibly.
 pub const MANIFEST_FORMAT: u32 = 1;
@@ -40,6 +39,20 @@ pub struct BundleManifest {
     /// beacon's host not internal). Absent in bundles made before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon_endpoint: Option<String>,
+    /// The search index the bundle carries, shipped when the exporting deployment has search or the
+    /// assistant on so a self-hosted server answers the discovery API offline; it covers every page
+    /// of the publish, like the worker's. Absent: no index, or (bundles made before the packs) the
+    /// whole index at [`SEARCH_INDEX_FILE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_index: Option<SearchIndexFormat>,
+}
+
+/// How a bundle's search index is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SearchIndexFormat {
+    /// The split index's three packs (`search::shard`) at [`SEARCH_PACK_FILES`](super::SEARCH_PACK_FILES).
+    Packs,
 }
 
 impl BundleManifest {
@@ -75,12 +88,14 @@ mod tests {
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
             beacon_endpoint: Some("https://api.example.com/discovery/v1/analytics/docs.example.com/events".into()),
+            search_index: Some(SearchIndexFormat::Packs),
         };
         let file = manifest.to_file();
         assert_eq!(file.path, MANIFEST_FILE);
         assert_eq!(BundleManifest::parse(&file.bytes).unwrap(), manifest);
         let text = String::from_utf8(file.bytes).unwrap();
         assert!(text.contains("\"jobId\"") && text.contains("\"staticExport\""), "{text}");
+        assert!(text.contains("\"searchIndex\": \"packs\""), "{text}");
         let newer = text.replace("\"format\": 1", "\"format\": 2");
         assert!(BundleManifest::parse(newer.as_bytes()).is_err());
     }

@@ -36,7 +36,7 @@
 //! and tabs), `markdown` (MDX body), `components` (MDX components and inline HTML), `openapi`
 //! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
 //! `links` (URL rewriting), `assets` (files to copy), `search_index`,
-//! `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
+//! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
 //! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
 use std::fmt;
@@ -61,6 +61,7 @@ mod openapi;
 mod plan;
 mod playground;
 pub mod search_index;
+mod search_packs;
 
 #[cfg(test)]
 mod active_content;
@@ -71,11 +72,12 @@ mod render_fuzz;
 #[cfg(test)]
 mod tests;
 
-pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
 pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
 pub use agent::markdown_file;
 pub use layout::content_security_policy;
-pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
+pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
+pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use extras::PageExtras;
 pub use plan::ExportPlan;
 pub use search_index::search_bytes_for_query;

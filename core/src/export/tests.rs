@@ -223,7 +223,7 @@ fn fixture_exports_a_complete_self_contained_site() {
         root.join("docs.json").is_file(),
         "fixture missing at {FIXTURE}"
     );
-    let tree = read_dir_tree(root);
+    let tree = read_dir_tree(root).unwrap();
     let site = build_site(&tree).unwrap();
 
     let started = Instant::now();
@@ -484,7 +484,7 @@ fn fixture_exports_a_complete_self_contained_site() {
 
 #[test]
 fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inline_script() {
-    let tree = read_dir_tree(Path::new(FIXTURE));
+    let tree = read_dir_tree(Path::new(FIXTURE)).unwrap();
     let site = build_site(&tree).unwrap();
     let mut features = crate::platform::deployment::Features::default();
     features.search = false;

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::wire::{PageContent, SearchFilter, SearchMetadata, SearchResult};
 
-use super::{Hit, PageDoc, Query, SearchIndex};
+use super::{Hit, PageDoc, Query};
 
 pub const MAX_QUERY_CHARS: usize = 1_000;
 pub const MAX_PATH_CHARS: usize = 500;
@@ -97,18 +97,6 @@ pub fn parse_page_request(body: &Value) -> Result<PageRequest, String> {
         Some(_) => return Err("format: must be \"text\" or \"markdown\"".into()),
     };
     Ok(PageRequest { path, format })
-}
-
-impl SearchIndex {
-    /// Search's answer.
-    pub fn discovery_search(&self, request: &SearchRequest) -> Vec<SearchResult> {
-        discovery_results(self.search(&discovery_query(request)))
-    }
-
-    /// Page's answer; `None` when the site has no such page.
-    pub fn discovery_page(&self, path: &str) -> Option<PageContent> {
-        self.page(path).map(page_content)
-    }
 }
 
 /// The search a discovery request runs (whichever form of the index runs it). `groups` are access

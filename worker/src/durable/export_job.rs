@@ -1,7 +1,9 @@
 //! `ExportJob`: one Durable Object per static export job. It holds the job's state and renders the
 //! site in alarm-driven batches, each written to R2 as one gzip member of tar entries, so no alarm
-//! holds more than a batch of pages in memory or runs long. The job renders the version that was
-//! live when it was requested (its `publishId`), so a publish during the job changes nothing in it.
+//! holds more than a batch of pages in memory or runs long. After the pages, a deployment with search
+//! or the assistant on copies the version's search index packs a piece per step
+//! (`crate::export_search`). The job renders the version that was live when it was requested (its
+//! `publishId`), so a publish during the job changes nothing in it.
 //!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
@@ -23,9 +25,8 @@ use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::Site;
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
-    after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
-    PageExtras, StepAttempts, MANIFEST_FORMAT,
-    SEARCH_INDEX_FILE,
+    after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportOptions, ExportPlan,
+    PackCursor, PageExtras, SearchIndexFormat, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -40,7 +41,7 @@ use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::exports::content_disposition;
 use crate::sites;
-use crate::storage::{self, bundle_key, part_key, version_key, INDEX_OBJECT};
+use crate::storage::{self, bundle_key, part_key};
 
 const JOB_KEY: &str = "job";
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
@@ -159,6 +160,9 @@ struct JobRecord {
     /// Records written before the beacon and playground existed have neither.
     #[serde(default)]
     extras: PageExtras,
+    /// How much of the search index's packs the parts hold, after the pages (`crate::export_search`).
+    #[serde(default)]
+    search_copied: PackCursor,
 }
 
 impl JobRecord {
@@ -176,6 +180,11 @@ impl JobRecord {
 
     fn active(&self) -> bool {
         matches!(self.status, JobStatus::Queued | JobStatus::Running)
+    }
+
+    /// The bundle carries the search index when the deployment has search or the assistant on.
+    fn ships_search_index(&self) -> bool {
+        self.features.search || self.features.assistant
     }
 
     fn options(&self) -> ExportOptions {
@@ -336,6 +345,7 @@ impl ExportJob {
             bundle_sha256: None,
             features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
             extras: start.extras,
+            search_copied: PackCursor::default(),
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -471,6 +481,15 @@ impl ExportJob {
             record.progress = pages_progress(end, total);
             return Ok(false);
         }
+        if record.ships_search_index() {
+            let piece = crate::export_search::next_piece(&bucket, &record.domain, &record.publish_id, record.search_copied, record.created_unix).await?;
+            if let Some((member, after)) = piece {
+                bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
+                record.parts += 1;
+                record.search_copied = after;
+                return Ok(false);
+            }
+        }
         let mut files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
         files.push(
             BundleManifest {
@@ -484,12 +503,10 @@ impl ExportJob {
                 features: record.features,
                 content_security_policy: content_security_policy(&record.extras),
                 beacon_endpoint: record.extras.beacon_endpoint.clone(),
+                search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
             }
             .to_file(),
         );
-        if record.features.search || record.features.assistant {
-            files.push(ExportFile { path: SEARCH_INDEX_FILE.to_owned(), bytes: self.published_file(record, INDEX_OBJECT).await? });
-        }
         let mut member = tar_gz_member(&files, record.created_unix);
         drop(files);
         member.extend_from_slice(&tar_gz_trailer());
@@ -500,18 +517,6 @@ impl ExportJob {
         // The rendered site is no longer needed by this object.
         *self.loaded.borrow_mut() = None;
         Ok(true)
-    }
-
-    /// One stored file of the publish the job renders (`source.tar.gz`; `index.bin`, the search index
-    /// the bundle ships for a self-hosted discovery API).
-    async fn published_file(&self, record: &JobRecord, name: &str) -> ApiResult<Vec<u8>> {
-        let key = version_key(&record.domain, &record.publish_id, name);
-        let object = storage::bucket(&self.env)?
-            .get(key)
-            .execute()
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("{name} of the published version {} is gone", record.publish_id)))?;
-        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {

@@ -18,6 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::exports::{bundle_url, link_secret};
 use crate::storage::{self, bundle_key};
 use crate::http::{header, json_response, read_json_object};
+use crate::search_store;
 use crate::sites;
 
 /// An admin key of an organization on the enterprise plan.
@@ -52,6 +53,10 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+    if features.search || features.assistant {
+        // The bundle ships the version's search packs; a version older than them gets them now.
+        search_store::ensure_split(&storage::bucket(&call.env)?, &domain, &live).await?;
+    }
     let extras = PageExtras {
         // The beacon reports to this service, at the address the export was requested from.
         beacon_endpoint: features

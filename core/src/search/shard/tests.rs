@@ -220,7 +220,7 @@ fn fixture_pages() -> Option<Vec<Page>> {
         eprintln!("fixture not found at {FIXTURE}");
         return None;
     }
-    let mut pages = build_site(&read_dir_tree(root)).ok()?.pages;
+    let mut pages = build_site(&read_dir_tree(root).ok()?).ok()?.pages;
     // The fixture has no versions: give a third of the pages one, so the filter is exercised.
     for (i, p) in pages.iter_mut().enumerate() {
         p.version = match i % 3 {
