@@ -14,11 +14,12 @@
 // Prints one JSON line per size; asserts nothing.
 //   node bench/scale.mjs                  40 copies and 1 copy
 //   node bench/scale.mjs --copies 1,4     the given sizes, in order
+//   node bench/scale.mjs --cache-bytes N  with SEARCH_CACHE_BYTES=N
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { logLines } from '../scripts/lib/worker-log.mjs';
+import { settledLog } from '../scripts/lib/worker-log.mjs';
 import { bootstrap } from '../scripts/lib/bootstrap.mjs';
 import { buildWorker } from '../scripts/build-worker.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -36,6 +37,9 @@ const QUESTIONS = 50;
 // The scale sites exceed the platform-sized upload defaults (5 MiB upload, 9 MiB source), as in
 // bench/export.mjs; 40 copies is about 20 MB of source.
 const LIMITS = { MAX_UPLOAD_BYTES: String(256 << 20), MAX_SOURCE_BYTES: String(256 << 20) };
+// `--cache-bytes N` sets SEARCH_CACHE_BYTES (else the worker's default).
+const cacheAt = args.indexOf('--cache-bytes');
+const CACHE = cacheAt >= 0 ? { SEARCH_CACHE_BYTES: args[cacheAt + 1] } : {};
 
 /** A deterministic shuffle (so every size asks the same things in the same order). */
 function shuffled(items, seed = 7) {
@@ -88,16 +92,6 @@ function workload(dir) {
 }
 
 
-/** Waits until the log holds a request line for every id (or 10 s), then returns its lines. */
-async function settledLog(file, requestIds) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const lines = logLines(file);
-    const seen = new Set(lines.filter((l) => l.event === 'request').map((l) => l.requestId));
-    if (requestIds.every((id) => seen.has(id)) || Date.now() > deadline) return lines;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const highWater = (lines) => Math.max(0, ...lines.map((l) => l.wasmMemoryBytes ?? 0));
 const round2 = (v) => Math.round(v * 100) / 100;
@@ -122,7 +116,7 @@ async function phase(state, name, vars, work) {
 async function measure(copies) {
   const site = writeScaleSite(FIXTURE, copies);
   const state = mkdtempSync(join(tmpdir(), `docs-edge-scale-bench-${copies}x-`));
-  const vars = { ROOT_TOKEN: randomBytes(16).toString('hex'), LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...LIMITS };
+  const vars = { ROOT_TOKEN: randomBytes(16).toString('hex'), LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...LIMITS, ...CACHE };
   try {
     const { searches, questions } = workload(site.dir);
     const archive = packDocsFolder(site.dir);

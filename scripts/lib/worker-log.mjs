@@ -19,3 +19,16 @@ export function logLines(file) {
     })
     .filter(Boolean);
 }
+
+/** The log lines once every request id in `requestIds` has its `request` line (or after `waitMs`):
+ * wrangler writes a request's line after its response, so a reader right after the last response
+ * could miss it. */
+export async function settledLog(file, requestIds, waitMs = 10_000) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const lines = logLines(file);
+    const seen = new Set(lines.filter((l) => l.event === 'request').map((l) => l.requestId));
+    if (requestIds.every((id) => seen.has(id)) || Date.now() > deadline) return lines;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
