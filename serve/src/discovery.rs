@@ -103,13 +103,13 @@ async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) 
 
 async fn search(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (_, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
-    let request = parse_search_request(&body).map_err(DiscoveryError::Invalid)?;
+    let request = parse_search_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     Ok(Json(index.discovery_search(&request)).into_response())
 }
 
 async fn page(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (active, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
-    let request = parse_page_request(&body).map_err(DiscoveryError::Invalid)?;
+    let request = parse_page_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let mut page =
         index.discovery_page(&request.path).ok_or_else(|| DiscoveryError::NotFound(format!("page {} not found", request.path)))?;
     if request.format == PageFormat::Markdown {
