@@ -17,8 +17,8 @@ use crate::docs::walk::{inline_pieces, markdown_options, walk_mdx, InlinePiece, 
 use crate::docs::slug::{slugify, Slugger};
 use crate::docs::SourceTree;
 
-use super::components::{self, Markup};
-use super::html::{self, attr, class_token};
+use super::components;
+use super::html::{self, attr, class_token, Markup};
 use super::links::{Linker, Media};
 
 /// A heading of the rendered body, for the table of contents.
