@@ -4,8 +4,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag as MdTag, TagEnd};
 
-use crate::docs::sections::MAX_NESTING;
-use crate::docs::walk::{markdown_options, walk_mdx};
+use crate::docs::walk::{markdown_options, walk_mdx, MAX_NESTING};
 
 use super::components::{self, code_span, destination};
 use super::Writer;
