@@ -33,4 +33,6 @@ mod bench;
 #[cfg(test)]
 mod fixture;
 #[cfg(test)]
+mod test_rng;
+#[cfg(test)]
 mod tests;
