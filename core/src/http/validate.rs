@@ -1,8 +1,10 @@
-//! Field-path validation errors.
+//! The one request-validation vocabulary: field paths, rules and the [`FieldError`] naming both.
 //!
-//! Request rules read a `serde_json::Value` through these helpers so that every rejection names
-//! the field it is about (`messages[1].parts[0].toolInvocation.state: must be one of …`); the
-//! worker turns a [`FieldError`] into a 400 body as is.
+//! Every request parser (each endpoint family's API module: `search::api`, `assistant::request`,
+//! `export::api`, `analytics::input`, `admin`, the MCP tools' arguments) reads its
+//! `serde_json::Value` through these helpers, so that every rejection names the field it is about
+//! and the rule it breaks in the same words (`messages[1].parts[0].toolInvocation.state: must be
+//! one of …`); the worker turns a [`FieldError`] into a 400 `{"error","code"}` body as is.
 //!
 //! Only the FIRST error is reported. Callers check fields in a fixed order (the order of the
 //! specification's tables, array items by index), so the same body always gives the same message,
