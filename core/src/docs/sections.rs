@@ -192,8 +192,8 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
         self.flush(&mut run.inline);
     }
 
-    fn slugs(&mut self) -> &mut Slugger {
-        &mut self.slugs
+    fn slugs(&mut self) -> Option<&mut Slugger> {
+        Some(&mut self.slugs)
     }
 }
 

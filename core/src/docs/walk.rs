@@ -4,11 +4,11 @@
 //! Two levels. [`walk_mdx`] owns the block order (`mdx::blocks`), snippet inlining (imports, depth
 //! limit, cycles) and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and
 //! sees Markdown runs, tags and expressions with snippets already in place. [`walk_markdown`] reads
-//! one Markdown run for the two visitors that must agree on its blocks, text (`sections`) and HTML
-//! (`export::markdown`): it parses with the shared options, re-reads indented code as MDX (which has
-//! none), and names each heading (its text by the text rules of `sections::Inline`, its anchor from
-//! the page's one slug sequence), so search results and the table of contents land on the rendered
-//! ids by construction.
+//! each Markdown run for its visitors, text (`sections`), HTML (`export::markdown`) and Markdown
+//! (`agents::markdown`), through [`MarkdownVisitor`]: it parses with the shared options, re-reads
+//! indented code as MDX (which has none), and names each heading (its text by the text rules of
+//! `sections::Inline`, its anchor from the page's one slug sequence), so search results and the
+//! table of contents land on the rendered ids by construction.
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag as MdTag, TagEnd};
 
@@ -120,7 +120,7 @@ pub(crate) struct Heading {
     pub(crate) level: u8,
     /// Its text without markup or JSX; may be empty.
     pub(crate) text: String,
-    /// The page-unique slug of `text`; `None` when the text is empty.
+    /// The page-unique slug of `text`; `None` when the text is empty or the visitor keeps no slugs.
     pub(crate) anchor: Option<String>,
     /// Visible attribute texts of inline tags in it (`<Tooltip tip="…">`).
     pub(crate) extra: Vec<String>,
@@ -140,8 +140,9 @@ pub(crate) trait MarkdownVisitor<'t>: MdxVisitor<'t> {
     /// (`info` empty). Indented code within the limit is re-read as MDX instead.
     fn code_block(&mut self, run: &mut Self::Run, info: &str, code: &str);
     fn end_run(&mut self, run: Self::Run);
-    /// The page's heading slugs, shared by every run and snippet of the page.
-    fn slugs(&mut self) -> &mut Slugger;
+    /// The page's heading slugs, shared by every run and snippet of the page; `None` for a visitor
+    /// that writes no anchors (its headings have none).
+    fn slugs(&mut self) -> Option<&mut Slugger>;
 }
 
 /// Reads one Markdown run of the MDX file `file` at snippet and re-read `depth`.
@@ -179,7 +180,7 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
             Event::Start(MdTag::Heading { .. }) => heading = Some(Inline::default()),
             Event::End(TagEnd::Heading(level)) => {
                 let (text, extra) = heading.take().map(|mut inline| inline.take()).unwrap_or_default();
-                let anchor = (!text.is_empty()).then(|| visitor.slugs().slug(&text));
+                let anchor = if text.is_empty() { None } else { visitor.slugs().map(|slugs| slugs.slug(&text)) };
                 visitor.heading(&mut run, Heading { level: *level as u8, text, anchor, extra });
                 continue;
             }

@@ -168,8 +168,8 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
         self.run_depth = st.outer_run;
     }
 
-    fn slugs(&mut self) -> &mut Slugger {
-        &mut self.slugs
+    fn slugs(&mut self) -> Option<&mut Slugger> {
+        Some(&mut self.slugs)
     }
 }
 
