@@ -3,17 +3,15 @@
 // stays incremental for a client asking for gzip.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processDataStream } from '@ai-sdk/ui-utils';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
-import { ROOT_TOKEN, tenant } from './support/api.mjs';
+import { ROOT_TOKEN, streamQuestion, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
 import { workersAiConfigs } from './support/workers-ai-config.mjs';
-import { assertConforms } from './contract/conformance.mjs';
 
 const LLM_KEY = 'sk-test-provider-key-0123456789';
 const BACKENDS = ['openai', 'anthropic', 'workers-ai'];
@@ -49,29 +47,7 @@ after(async () => {
 /** Raw request recording each body chunk as it arrives. */
 function postRaw(name, question, headers = {}) {
   const { worker, t } = backends[name];
-  const body = JSON.stringify({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', content: question, parts: [{ type: 'text', text: question }] }] });
-  return new Promise((resolve, reject) => {
-    const req = request(`${worker.baseUrl}/discovery/v1/assistant/${t.domain}/message`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json', ...headers },
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c.toString('utf8')));
-      res.on('end', () => {
-        const text = chunks.join('');
-        try {
-          assertConforms({ method: 'POST', url: req.path, status: res.statusCode, contentType: res.headers['content-type'], text });
-        } catch (err) {
-          reject(err);
-          return;
-        }
-        resolve({ status: res.statusCode, headers: res.headers, chunks, text });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return streamQuestion({ base: worker.baseUrl, domain: t.domain, key: t.assistantKey, question, headers });
 }
 
 async function parts(text) {

@@ -7,16 +7,14 @@
 // its tokens 400 ms apart (SLOW_TOKENS).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { builtPanicStrategy } from '../scripts/build-worker.mjs';
-import { ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
+import { ROOT_TOKEN, assertError, call, streamQuestion, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
-import { assertConforms } from './contract/conformance.mjs';
 
 let mock;
 let worker;
@@ -48,32 +46,7 @@ after(async () => {
 
 /** A v1 answer as raw chunks; `onChunk` sees each as it arrives. */
 function streamAnswer(question, onChunk) {
-  const body = JSON.stringify({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', content: question, parts: [{ type: 'text', text: question }] }] });
-  return new Promise((resolve, reject) => {
-    const req = request(`${worker.baseUrl}/discovery/v1/assistant/${t.domain}/message`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
-    }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => {
-        chunks.push(c.toString('utf8'));
-        onChunk?.(chunks.join(''));
-      });
-      res.on('end', () => {
-        const text = chunks.join('');
-        try {
-          assertConforms({ method: 'POST', url: req.path, status: res.statusCode, contentType: res.headers['content-type'], text });
-        } catch (err) {
-          reject(err);
-          return;
-        }
-        resolve({ status: res.statusCode, text });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return streamQuestion({ base: worker.baseUrl, domain: t.domain, key: t.assistantKey, question, onChunk });
 }
 
 /** The answer's text from v4 data stream `0:` parts. */

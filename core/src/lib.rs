@@ -5,10 +5,11 @@
 //! - `wire`: JSON shapes shared with the SDK (`wire::analytics` for the analytics API).
 //! - `stream`: the assistant stream formats and provider server-sent events, on one line splitter.
 //! - `http`: route table, request-body validation with field paths, the domain rule, byte ranges.
+//! - `admin`: the operator API's request bodies (organizations, domains, keys).
 //! - `security`: key hashes and signed links, S3 presigning, rate-limit arithmetic.
 //! - `docs`: a docs archive -> the site model.
 //! - `text`: text -> terms, the one analyzer behind every match.
-//! - `search`: index build and query.
+//! - `search`: index build and query (`search::api`: the discovery endpoints' request bodies).
 //! - `assistant`: request rules, retrieval, answer composition, provider wire formats.
 //! - `agents`: `llms.txt`, per-page Markdown and the MCP server.
 //! - `export`: a site as a static HTML bundle (`export::api`: the export API's own rules).
@@ -24,6 +25,8 @@ pub mod platform;
 
 #[cfg(feature = "server")]
 pub mod http;
+#[cfg(feature = "server")]
+pub mod admin;
 #[cfg(feature = "server")]
 pub mod security;
 #[cfg(feature = "server")]

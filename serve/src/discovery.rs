@@ -121,14 +121,14 @@ async fn read_index<T: Send + 'static>(
 
 async fn search(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (_, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
-    let request = parse_search_request(&body).map_err(DiscoveryError::Invalid)?;
+    let request = parse_search_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let hits = read_index(index, move |index| index.search(&discovery_query(&request))).await?;
     Ok(Json(discovery_results(hits)).into_response())
 }
 
 async fn page(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (active, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
-    let request = parse_page_request(&body).map_err(DiscoveryError::Invalid)?;
+    let request = parse_page_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let path = request.path.clone();
     let mut page = read_index(index, move |index| index.page(&path))
         .await?

@@ -2,6 +2,7 @@
 // small builders for organizations, domains and keys. Every response `call` returns has been checked
 // against the API reference (worker/public/openapi.json).
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { assertConforms } from '../contract/conformance.mjs';
 
 export const BASE_URL = process.env.BASE_URL;
@@ -28,6 +29,40 @@ export async function call(method, path, { token, json, body, headers = {}, base
   }
   assertConforms({ method, url: path, status: res.status, contentType: res.headers.get('content-type'), text });
   return { status: res.status, headers: res.headers, body: data, text };
+}
+
+/**
+ * A question to the v1 assistant (AI SDK v4 data stream) over node:http, which hands the body over
+ * chunk by chunk as it arrives (`onChunk` sees the text so far): `{status, headers, chunks, text}`,
+ * the whole response checked against the API reference once it ends.
+ */
+export function streamQuestion({ base = BASE_URL, domain, key, question, headers = {}, onChunk }) {
+  const body = JSON.stringify({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', content: question, parts: [{ type: 'text', text: question }] }] });
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}/discovery/v1/assistant/${domain}/message`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+    }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => {
+        chunks.push(c.toString('utf8'));
+        onChunk?.(chunks.join(''));
+      });
+      res.on('end', () => {
+        const text = chunks.join('');
+        try {
+          assertConforms({ method: 'POST', url: req.path, status: res.statusCode, contentType: res.headers['content-type'], text });
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        resolve({ status: res.statusCode, headers: res.headers, chunks, text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Asserts an error response: status, `{error, code}` shape, and the code. */

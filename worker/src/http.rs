@@ -99,17 +99,3 @@ pub fn json_bytes_response(status: u16, body: Vec<u8>, extra_headers: &[(String,
 pub fn empty_response(status: u16) -> Response {
     Response::builder().with_status(status).empty()
 }
-
-/// Fields of a JSON body the handler reads as optional strings: absent or null is `None`, any other
-/// non-string is a 400 naming the field.
-pub fn optional_string(body: &Value, field: &str) -> ApiResult<Option<String>> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(ApiError::Invalid(format!("{field}: must be a string"))),
-    }
-}
-
-pub fn required_string(body: &Value, field: &str) -> ApiResult<String> {
-    optional_string(body, field)?.ok_or_else(|| ApiError::Invalid(format!("{field}: is required")))
-}

@@ -120,3 +120,12 @@ fn chat_messages(prompt: &super::prompt::ChatPrompt) -> Vec<serde_json::Value> {
 
 #[cfg(test)]
 mod split_tests;
+
+/// The prompt the providers' request-body tests build from: a system text and one question.
+#[cfg(test)]
+fn sample_prompt() -> super::prompt::ChatPrompt {
+    super::prompt::ChatPrompt {
+        system: "rules".into(),
+        messages: vec![(crate::assistant::prompt::PromptRole::User, "q".into())],
+    }
+}

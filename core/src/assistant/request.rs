@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::http::validate::{self, integer_in, max_chars, max_items, object, FieldError, Obj, Path};
+use crate::http::validate::{integer_in, max_chars, max_items, object, FieldError, Obj, Path};
 use crate::wire::SearchFilter;
 
 pub const MAX_MESSAGES: usize = 100;
@@ -36,9 +36,8 @@ pub const MAX_CONTEXT_VALUE_CHARS: usize = 8_000;
 pub const MAX_FP_CHARS: usize = 200;
 pub const MAX_THREAD_ID_CHARS: usize = 100;
 pub const MAX_CURRENT_PATH_CHARS: usize = 200;
-/// Context `path` and `elementId`, filter `version`, `language` and each group.
-pub const MAX_LABEL_CHARS: usize = 200;
-pub const MAX_FILTER_GROUPS: usize = 50;
+/// Context `path` and `elementId`, filter `version`, `language` and each group (search's rule).
+pub use crate::search::api::{MAX_FILTER_GROUPS, MAX_LABEL_CHARS};
 pub const DEFAULT_RETRIEVAL_PAGE_SIZE: usize = 5;
 pub const MIN_RETRIEVAL_PAGE_SIZE: u32 = 1;
 pub const MAX_RETRIEVAL_PAGE_SIZE: u32 = 20;
@@ -238,7 +237,7 @@ fn filter(root: &Obj, version: Version) -> Result<SearchFilter, FieldError> {
     // v1 has no groups; a v1 client sending them gets them ignored like any unknown field.
     let groups = match version {
         Version::V1 => Vec::new(),
-        Version::V2 => groups(&filter)?,
+        Version::V2 => crate::search::api::groups(&filter)?,
     };
     Ok(SearchFilter {
         version: version_label,
@@ -246,24 +245,6 @@ fn filter(root: &Obj, version: Version) -> Result<SearchFilter, FieldError> {
         tag: None,
         groups,
     })
-}
-
-fn groups(filter: &Obj) -> Result<Vec<String>, FieldError> {
-    let Some(items) = filter.opt_array("groups")? else {
-        return Ok(Vec::new());
-    };
-    let path = filter.field_path("groups");
-    max_items(items, MAX_FILTER_GROUPS, &path)?;
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let item_path = path.index(i);
-            let group = validate::string(item, &item_path)?;
-            max_chars(group, MAX_LABEL_CHARS, &item_path)?;
-            Ok(group.to_string())
-        })
-        .collect()
 }
 
 fn context(root: &Obj) -> Result<Vec<ContextItem>, FieldError> {

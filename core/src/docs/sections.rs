@@ -1,10 +1,11 @@
-//! MDX body -> plain-text sections for search: prose, headings, list items, table rows, code,
-//! component children and title-like component attributes. Snippets imported from `.mdx` files are
-//! inlined where their tag stands.
+//! MDX body -> plain-text sections for search and the assistant: prose, headings, list items, table
+//! rows, code, component children and title-like component attributes. The text visitor of
+//! `docs::walk` (the HTML one is `export::markdown`): the walk inlines snippets where their tag
+//! stands, re-reads indented code and names the headings that start sections.
 
 use std::collections::BTreeMap;
 
-use pulldown_cmark::{Event, Parser, Tag as MdTag, TagEnd};
+use pulldown_cmark::{Event, Tag as MdTag, TagEnd};
 
 use super::archive::{join_relative, SourceTree};
 use super::jsx::{Tag, TagKind};
@@ -12,7 +13,7 @@ use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
 use super::walk::{
-    inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, SnippetSkip, Snippets,
+    inline_pieces, walk_markdown, walk_mdx, Heading, InlinePiece, MarkdownVisitor, MdxVisitor, SnippetSkip, Snippets,
 };
 
 /// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
@@ -39,8 +40,6 @@ pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
 }
 /// Snippets may import snippets; deeper chains are left out rather than followed.
 pub(crate) const MAX_SNIPPET_DEPTH: usize = 3;
-/// Indented code is re-read as MDX (which has none); this bounds that recursion.
-pub(crate) const MAX_NESTING: usize = 8;
 
 /// Text of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -88,7 +87,7 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
     }
 
     fn markdown(&mut self, md: &str, file: &str, depth: usize) {
-        self.markdown_run(md, file, depth);
+        walk_markdown(self, md, file, depth);
     }
 
     fn tag(&mut self, tag: &Tag<'_>) {
@@ -115,82 +114,94 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
     }
 }
 
-impl Extractor<'_> {
-    fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
-        let mut inline = Inline::default();
-        let mut code: Option<(bool, String)> = None;
-        let mut html: Option<String> = None;
-        let mut row: Vec<String> = Vec::new();
-        for event in Parser::new_ext(md, markdown_options()) {
-            match event {
-                Event::Text(text) => match (&mut code, &mut html) {
-                    (Some((_, buf)), _) | (_, Some(buf)) => buf.push_str(&text),
-                    _ => inline.raw.push_str(&text),
-                },
-                Event::Code(text) => inline.code(&text),
-                Event::InlineHtml(text) | Event::Html(text) => match &mut html {
-                    Some(buf) => buf.push_str(&text),
-                    None => inline.raw.push_str(&text),
-                },
-                Event::InlineMath(text) | Event::DisplayMath(text) => inline.raw.push_str(&text),
-                // A paragraph is one line of text however it was wrapped.
-                Event::SoftBreak | Event::HardBreak => inline.raw.push(' '),
-                Event::Start(MdTag::Heading { .. }) => self.flush(&mut inline),
-                Event::End(TagEnd::Heading(level)) => {
-                    let (heading, extra) = inline.take();
-                    self.start_section(level as u8, heading);
-                    extra.into_iter().for_each(|t| self.push_line(&t));
-                }
-                Event::Start(MdTag::CodeBlock(kind)) => {
-                    self.flush(&mut inline);
-                    code = Some((kind.is_fenced(), String::new()));
-                }
-                Event::End(TagEnd::CodeBlock) => match code.take() {
-                    Some((true, text)) => self.push_code(&text),
-                    // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                    Some((false, text)) if depth < MAX_NESTING => walk_mdx(self, &text, file, depth + 1),
-                    Some((false, text)) => self.push_code(&text),
-                    None => {}
-                },
-                Event::Start(MdTag::HtmlBlock) => {
-                    self.flush(&mut inline);
-                    html = Some(String::new());
-                }
-                Event::End(TagEnd::HtmlBlock) => {
-                    if let Some(raw) = html.take() {
-                        let mut block = Inline {
-                            raw,
-                            ..Inline::default()
-                        };
-                        self.flush(&mut block);
-                    }
-                }
-                Event::Start(MdTag::TableCell) => inline = Inline::default(),
-                Event::End(TagEnd::TableCell) => {
-                    let (cell, extra) = inline.take();
-                    row.push(cell);
-                    row.extend(extra);
-                }
-                Event::End(TagEnd::TableHead | TagEnd::TableRow) => {
-                    self.push_line(&row.join(" | "));
-                    row.clear();
-                }
-                Event::Start(tag) if is_block(&tag) => self.flush(&mut inline),
-                Event::End(end) if is_block_end(end) => self.flush(&mut inline),
-                _ => {}
-            }
-        }
-        self.flush(&mut inline);
+/// The text visitor's state in one Markdown run.
+#[derive(Default)]
+struct TextRun {
+    inline: Inline,
+    /// An HTML block's text, stripped of JSX as one piece at its end.
+    html: Option<String>,
+    /// Cells of the table row being read.
+    row: Vec<String>,
+}
+
+impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
+    type Run = TextRun;
+
+    fn start_run(&mut self) -> TextRun {
+        TextRun::default()
     }
 
-    fn start_section(&mut self, level: u8, heading: String) {
-        if heading.is_empty() {
-            return;
+    fn event(&mut self, run: &mut TextRun, event: Event<'_>) {
+        let inline = &mut run.inline;
+        match event {
+            Event::Text(text) => match &mut run.html {
+                Some(buf) => buf.push_str(&text),
+                None => inline.raw.push_str(&text),
+            },
+            Event::Code(text) => inline.code(&text),
+            Event::InlineHtml(text) | Event::Html(text) => match &mut run.html {
+                Some(buf) => buf.push_str(&text),
+                None => inline.raw.push_str(&text),
+            },
+            Event::InlineMath(text) | Event::DisplayMath(text) => inline.raw.push_str(&text),
+            // A paragraph is one line of text however it was wrapped.
+            Event::SoftBreak | Event::HardBreak => inline.raw.push(' '),
+            Event::Start(MdTag::HtmlBlock) => {
+                self.flush(inline);
+                run.html = Some(String::new());
+            }
+            Event::End(TagEnd::HtmlBlock) => {
+                if let Some(raw) = run.html.take() {
+                    let mut block = Inline {
+                        raw,
+                        ..Inline::default()
+                    };
+                    self.flush(&mut block);
+                }
+            }
+            Event::Start(MdTag::TableCell) => *inline = Inline::default(),
+            Event::End(TagEnd::TableCell) => {
+                let (cell, extra) = inline.take();
+                run.row.push(cell);
+                run.row.extend(extra);
+            }
+            Event::End(TagEnd::TableHead | TagEnd::TableRow) => {
+                self.push_line(&run.row.join(" | "));
+                run.row.clear();
+            }
+            Event::Start(tag) if is_block(&tag) => self.flush(inline),
+            Event::End(end) if is_block_end(end) => self.flush(inline),
+            _ => {}
         }
+    }
+
+    fn heading(&mut self, run: &mut TextRun, heading: Heading) {
+        // The walk named the heading from the same events: what this run gathered of it is spent.
+        run.inline = Inline::default();
+        if let Some(anchor) = heading.anchor {
+            self.start_section(heading.level, heading.text, anchor);
+        }
+        heading.extra.iter().for_each(|t| self.push_line(t));
+    }
+
+    fn code_block(&mut self, _run: &mut TextRun, _info: &str, code: &str) {
+        self.push_code(code);
+    }
+
+    fn end_run(&mut self, mut run: TextRun) {
+        self.flush(&mut run.inline);
+    }
+
+    fn slugs(&mut self) -> Option<&mut Slugger> {
+        Some(&mut self.slugs)
+    }
+}
+
+impl Extractor<'_> {
+    fn start_section(&mut self, level: u8, heading: String, anchor: String) {
         if level == 1 && self.out.first_h1.is_none() {
             self.out.first_h1 = Some(heading.clone());
         }
-        let anchor = self.slugs.slug(&heading);
         self.out.sections.push(Section {
             heading,
             anchor,
@@ -251,8 +262,7 @@ impl Extractor<'_> {
 
 /// Inline content of the block being read. Markdown text and inline JSX arrive in pieces (text,
 /// inline HTML, breaks), so JSX is stripped once the block is complete; code spans are kept apart
-/// because their `<Card>` is literal text.
-/// The static export renderer collects heading text with it too, so its anchors are these.
+/// because their `<Card>` is literal text. The walk names every visitor's headings with it.
 #[derive(Default)]
 pub(crate) struct Inline {
     pub(crate) raw: String,

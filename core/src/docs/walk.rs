@@ -1,17 +1,26 @@
 //! The one walk over an MDX body that every reader of pages shares: search text (`sections`), the
 //! static export's HTML (`export::markdown`) and Markdown for agents (`crate::agents::markdown`).
 //!
-//! The walk owns the block order (`mdx::blocks`), snippet inlining (imports, depth limit, cycles)
-//! and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and sees Markdown
-//! runs, tags and expressions with snippets already in place.
+//! Two levels. [`walk_mdx`] owns the block order (`mdx::blocks`), snippet inlining (imports, depth
+//! limit, cycles) and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and
+//! sees Markdown runs, tags and expressions with snippets already in place. [`walk_markdown`] reads
+//! each Markdown run for its visitors, text (`sections`), HTML (`export::markdown`) and Markdown
+//! (`agents::markdown`), through [`MarkdownVisitor`]: it parses with the shared options, re-reads
+//! indented code as MDX (which has none), and names each heading (its text by the text rules of
+//! `sections::Inline`, its anchor from the page's one slug sequence), so search results and the
+//! table of contents land on the rendered ids by construction.
 
-use pulldown_cmark::Options;
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag as MdTag, TagEnd};
 
 use super::archive::SourceTree;
 use super::frontmatter;
 use super::jsx::{self, Tag, TagKind};
 use super::mdx::{blocks, Block};
-use super::sections::{snippet_imports, MAX_SNIPPET_DEPTH};
+use super::sections::{snippet_imports, Inline, MAX_SNIPPET_DEPTH};
+use super::slug::Slugger;
+
+/// Indented code is re-read as MDX (which has none); this bounds that recursion.
+pub(crate) const MAX_NESTING: usize = 8;
 
 /// The Markdown extensions every reader parses Markdown runs with, so all see the same structure.
 pub(crate) fn markdown_options() -> Options {
@@ -103,6 +112,99 @@ fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, depth: u
     visitor.snippets().open.push(path.to_owned());
     walk_mdx(visitor, body, path, depth + 1);
     visitor.snippets().open.pop();
+}
+
+/// A heading of a Markdown run, named once for every visitor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Heading {
+    pub(crate) level: u8,
+    /// Its text without markup or JSX; may be empty.
+    pub(crate) text: String,
+    /// The page-unique slug of `text`; `None` when the text is empty or the visitor keeps no slugs.
+    pub(crate) anchor: Option<String>,
+    /// Visible attribute texts of inline tags in it (`<Tooltip tip="…">`).
+    pub(crate) extra: Vec<String>,
+}
+
+/// A reader of Markdown runs through [`walk_markdown`]. `Run` is its state for one run (runs nest:
+/// indented code re-read as MDX holds runs of its own).
+pub(crate) trait MarkdownVisitor<'t>: MdxVisitor<'t> {
+    type Run;
+    fn start_run(&mut self) -> Self::Run;
+    /// Every pulldown-cmark event except a heading's end (see `heading`) and the text and end of a
+    /// code block (see `code_block`); a code block's start comes here.
+    fn event(&mut self, run: &mut Self::Run, event: Event<'_>);
+    /// In place of a heading's end.
+    fn heading(&mut self, run: &mut Self::Run, heading: Heading);
+    /// A code block at its end: fenced (`info` its info string), or indented past [`MAX_NESTING`]
+    /// (`info` empty). Indented code within the limit is re-read as MDX instead.
+    fn code_block(&mut self, run: &mut Self::Run, info: &str, code: &str);
+    fn end_run(&mut self, run: Self::Run);
+    /// The page's heading slugs, shared by every run and snippet of the page; `None` for a visitor
+    /// that writes no anchors (its headings have none).
+    fn slugs(&mut self) -> Option<&mut Slugger>;
+}
+
+/// Reads one Markdown run of the MDX file `file` at snippet and re-read `depth`.
+pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &str, file: &str, depth: usize) {
+    let mut run = visitor.start_run();
+    // A code block's info string (`None` when indented) and text so far.
+    let mut code: Option<(Option<String>, String)> = None;
+    let mut heading: Option<Inline> = None;
+    for event in Parser::new_ext(md, markdown_options()) {
+        if let Some((info, text)) = &mut code {
+            match event {
+                Event::Text(chunk) => text.push_str(&chunk),
+                Event::End(TagEnd::CodeBlock) => {
+                    let (info, text) = (info.take(), std::mem::take(text));
+                    code = None;
+                    match info {
+                        Some(info) => visitor.code_block(&mut run, &info, &text),
+                        // MDX has no indented code: indentation pulldown-cmark read as code is content.
+                        None if depth < MAX_NESTING => walk_mdx(visitor, &text, file, depth + 1),
+                        None => visitor.code_block(&mut run, "", &text),
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match &event {
+            Event::Start(MdTag::CodeBlock(kind)) => {
+                let info = match kind {
+                    CodeBlockKind::Fenced(info) => Some(info.to_string()),
+                    CodeBlockKind::Indented => None,
+                };
+                code = Some((info, String::new()));
+            }
+            Event::Start(MdTag::Heading { .. }) => heading = Some(Inline::default()),
+            Event::End(TagEnd::Heading(level)) => {
+                let (text, extra) = heading.take().map(|mut inline| inline.take()).unwrap_or_default();
+                let anchor = if text.is_empty() { None } else { visitor.slugs().map(|slugs| slugs.slug(&text)) };
+                visitor.heading(&mut run, Heading { level: *level as u8, text, anchor, extra });
+                continue;
+            }
+            _ => {
+                if let Some(inline) = &mut heading {
+                    heading_text(inline, &event);
+                }
+            }
+        }
+        visitor.event(&mut run, event);
+    }
+    visitor.end_run(run);
+}
+
+/// What of an event inside a heading is the heading's text.
+fn heading_text(inline: &mut Inline, event: &Event<'_>) {
+    match event {
+        Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) | Event::InlineMath(text) => {
+            inline.raw.push_str(text)
+        }
+        Event::Code(text) => inline.code(text),
+        Event::SoftBreak | Event::HardBreak => inline.raw.push(' '),
+        _ => {}
+    }
 }
 
 /// A piece of a line of text that may hold JSX.

@@ -3,42 +3,20 @@
 //! Each tag becomes an opening and a closing string; the renderer keeps a stack of the closings, so
 //! children (Markdown, other components) are written in between and the output stays balanced
 //! whatever the source does. Unknown capitalised components render only their children; lowercase
-//! HTML is passed through a short allow-list with its attributes re-written and escaped, so no
-//! source tag reaches the page verbatim and nothing loads from another host.
+//! HTML goes through `sanitize`.
 
-use crate::docs::jsx::{AttrValue, Tag, TagKind};
+use crate::docs::jsx::{AttrValue, Tag};
 use crate::docs::sections::field_name;
 
-use super::html::{self, attr, class_token, element, open};
+use super::html::{self, attr, class_token, element, open, Markup};
+use super::sanitize;
 use super::links::{Linker, Media};
-
-/// What a tag writes.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub(crate) struct Markup {
-    pub(crate) open: String,
-    /// Written when the tag closes (or right after `open` for a self-closing tag).
-    pub(crate) close: String,
-    /// Content up to the matching close is dropped (`<script>`, `<style>`).
-    pub(crate) suppress: bool,
-    /// HTML void element (`<img>`, `<br>`): nothing to close, even when written without `/>`.
-    pub(crate) void: bool,
-}
-
-impl Markup {
-    fn pair(open: String, close: &str) -> Self {
-        Self {
-            open,
-            close: close.to_owned(),
-            ..Self::default()
-        }
-    }
-}
 
 /// Markup of a component or HTML tag. `inline` is true inside a paragraph, where block elements
 /// would break the HTML: components then keep to inline markup.
 pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup {
     if tag.name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return html_tag(tag, links);
+        return sanitize::html_tag(tag, links);
     }
     if inline {
         return inline_component(tag, links);
@@ -423,229 +401,12 @@ pub(crate) fn icon(out: &mut String, name: Option<&str>) {
     out.push_str("</span>");
 }
 
-/// Lowercase HTML written in MDX: allowed tags keep their safe attributes; media from other hosts
-/// and embeds become links; scripts and styles are dropped with their content.
-fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
-    const CONTAINERS: &[&str] = &[
-        "a",
-        "abbr",
-        "b",
-        "blockquote",
-        "caption",
-        "center",
-        "code",
-        "dd",
-        "del",
-        "details",
-        "div",
-        "dl",
-        "dt",
-        "em",
-        "figcaption",
-        "figure",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "i",
-        "ins",
-        "kbd",
-        "li",
-        "mark",
-        "ol",
-        "p",
-        "pre",
-        "q",
-        "s",
-        "samp",
-        "small",
-        "span",
-        "strong",
-        "sub",
-        "summary",
-        "sup",
-        "table",
-        "tbody",
-        "td",
-        "tfoot",
-        "th",
-        "thead",
-        "tr",
-        "u",
-        "ul",
-    ];
-    let name = tag.name.to_ascii_lowercase();
-    let mut out = String::new();
-    match name.as_str() {
-        "script" | "style" | "template" => Markup {
-            suppress: tag.kind == TagKind::Open,
-            ..Markup::default()
-        },
-        "br" | "hr" => Markup {
-            open: format!("<{name}>"),
-            void: true,
-            ..Markup::default()
-        },
-        "img" => {
-            let src = tag.text_attr("src").unwrap_or("");
-            let alt = tag.text_attr("alt").unwrap_or("");
-            match links.media(src) {
-                Media::Local(src) | Media::ImageOnly { src, .. } => {
-                    out.push_str("<img loading=\"lazy\"");
-                    attr(&mut out, "src", &src);
-                    attr(&mut out, "alt", alt);
-                    for key in ["width", "height", "title"] {
-                        if let Some(value) = tag.text_attr(key).or_else(|| number_text(tag, key)) {
-                            attr(&mut out, key, value);
-                        }
-                    }
-                    class_attr(&mut out, tag);
-                    out.push('>');
-                }
-                Media::Link(href) => external_link(&mut out, &href, alt, "Image"),
-            }
-            Markup {
-                open: out,
-                void: true,
-                ..Markup::default()
-            }
-        }
-        "video" | "audio" | "iframe" | "source" | "embed" | "object" => {
-            let src = tag
-                .text_attr("src")
-                .or_else(|| tag.text_attr("data"))
-                .unwrap_or("");
-            let playable = matches!(name.as_str(), "video" | "audio");
-            let void = matches!(name.as_str(), "source" | "embed");
-            if src.is_empty() {
-                // A <video> with <source> children: the children decide.
-                return if playable {
-                    Markup::pair(
-                        format!("<{name} controls preload=\"none\">"),
-                        &format!("</{name}>"),
-                    )
-                } else {
-                    Markup {
-                        void,
-                        ..Markup::default()
-                    }
-                };
-            }
-            match links.media(src) {
-                Media::Local(src) if playable || name == "source" => {
-                    out.push('<');
-                    out.push_str(&name);
-                    if playable {
-                        out.push_str(" controls preload=\"metadata\"");
-                    }
-                    attr(&mut out, "src", &src);
-                    out.push('>');
-                    let close = if void {
-                        String::new()
-                    } else {
-                        format!("</{name}>")
-                    };
-                    Markup {
-                        open: out,
-                        close,
-                        void,
-                        ..Markup::default()
-                    }
-                }
-                Media::Local(href) | Media::Link(href) | Media::ImageOnly { link: href, .. } => {
-                    let label = tag.text_attr("title").unwrap_or("");
-                    external_link(&mut out, &href, label, "Embedded media");
-                    Markup {
-                        open: out,
-                        void,
-                        // The fallback content of an embed is redundant next to the link.
-                        suppress: !void && tag.kind == TagKind::Open,
-                        ..Markup::default()
-                    }
-                }
-            }
-        }
-        _ if CONTAINERS.contains(&name.as_str()) => {
-            out.push('<');
-            out.push_str(&name);
-            class_attr(&mut out, tag);
-            if let Some(id) = tag.text_attr("id") {
-                attr(&mut out, "id", id);
-            }
-            if name == "a" {
-                if let Some(href) = tag.text_attr("href") {
-                    attr(&mut out, "href", &links.href(href));
-                }
-            }
-            for key in ["title", "colspan", "rowspan", "align", "start"] {
-                if let Some(value) = tag.text_attr(key).or_else(|| number_text(tag, key)) {
-                    attr(&mut out, key, value);
-                }
-            }
-            if name == "details" && tag.attr("open").is_some() {
-                out.push_str(" open");
-            }
-            out.push('>');
-            Markup::pair(out, &format!("</{name}>"))
-        }
-        // Other elements (svg, forms, custom elements) show their children.
-        _ => Markup::default(),
-    }
-}
-
-/// `<a class="external-media" href>label</a>`: media that must not load from another host.
-fn external_link(out: &mut String, href: &str, label: &str, fallback: &str) {
-    out.push_str("<a class=\"external-media\"");
-    attr(out, "href", href);
-    out.push('>');
-    html::text(
-        out,
-        if label.trim().is_empty() {
-            fallback
-        } else {
-            label
-        },
-    );
-    out.push_str("</a>");
-}
-
-fn class_attr(out: &mut String, tag: &Tag<'_>) {
-    if let Some(class) = tag
-        .text_attr("className")
-        .or_else(|| tag.text_attr("class"))
-    {
-        // `:` kept: light/dark image pairs use Tailwind's `dark:hidden`, which site.css honours.
-        let class = class
-            .split_whitespace()
-            .map(|c| {
-                c.chars()
-                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
-                    .collect::<String>()
-            })
-            .filter(|c| !c.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
-        if !class.is_empty() {
-            attr(out, "class", &class);
-        }
-    }
-}
-
 /// `cols={3}` or `cols="3"`.
 fn number_attr(tag: &Tag<'_>, name: &str) -> Option<u32> {
     match tag.attr(name)? {
         AttrValue::Str(s) => s.trim().parse().ok(),
         AttrValue::Expr(e) => e.trim().parse().ok(),
         AttrValue::Flag => None,
-    }
-}
-
-fn number_text<'a>(tag: &Tag<'a>, name: &str) -> Option<&'a str> {
-    match tag.attr(name)? {
-        AttrValue::Expr(e) if e.trim().parse::<u32>().is_ok() => Some(e.trim()),
-        _ => None,
     }
 }
 
@@ -772,39 +533,5 @@ mod tests {
             Markup::default()
         );
         assert_eq!(render("<SomethingElse x={1} />", true), Markup::default());
-    }
-
-    #[test]
-    fn html_images_local_copy_remote_link() {
-        let local = render("<img src=\"/images/x.png\" alt=\"X\" width={200} />", false);
-        assert_eq!(
-            local.open,
-            "<img loading=\"lazy\" src=\"../images/x.png\" alt=\"X\" width=\"200\">"
-        );
-        let remote = render("<img src=\"https://cdn.x/y.png\" alt=\"Y\" />", false);
-        assert_eq!(
-            remote.open,
-            "<a class=\"external-media\" href=\"https://cdn.x/y.png\">Y</a>"
-        );
-    }
-
-    #[test]
-    fn embeds_from_other_hosts_become_links_and_scripts_vanish() {
-        let iframe = render(
-            "<iframe src=\"https://www.youtube.com/embed/x\" title=\"Demo\">",
-            false,
-        );
-        assert!(iframe
-            .open
-            .contains("href=\"https://www.youtube.com/embed/x\">Demo</a>"));
-        assert!(iframe.suppress);
-        assert!(render("<script>", false).suppress);
-        let div = render(
-            "<div className=\"x dark:hidden\" style={{a: 1}} onClick={f}>",
-            false,
-        );
-        assert_eq!(div.open, "<div class=\"x dark:hidden\">");
-        let a = render("<a href=\"javascript:x()\">", false);
-        assert_eq!(a.open, "<a href=\"#\">");
     }
 }

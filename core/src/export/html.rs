@@ -72,6 +72,28 @@ pub(crate) fn class_token(value: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// What a tag writes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Markup {
+    pub(crate) open: String,
+    /// Written when the tag closes (or right after `open` for a self-closing tag).
+    pub(crate) close: String,
+    /// Content up to the matching close is dropped (`<script>`, `<style>`).
+    pub(crate) suppress: bool,
+    /// HTML void element (`<img>`, `<br>`): nothing to close, even when written without `/>`.
+    pub(crate) void: bool,
+}
+
+impl Markup {
+    pub(crate) fn pair(open: String, close: &str) -> Self {
+        Self {
+            open,
+            close: close.to_owned(),
+            ..Self::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,24 +1,23 @@
-//! MDX page body -> HTML: the `docs::mdx` block stream, Markdown runs through pulldown-cmark with our
-//! own event writer (links, images, headings and code need rewriting, and raw HTML must never pass
-//! through), components through `components`.
+//! MDX page body -> HTML: the HTML visitor of `docs::walk` (the text one is `docs::sections`), with
+//! our own event writer (links, images, headings and code need rewriting, and raw HTML must never
+//! pass through), components through `components`, inline HTML through `sanitize`.
 //!
-//! Heading anchors are computed exactly as `docs::sections` computes `Section::anchor` (same text
-//! rules via `sections::Inline`, same slugger, same order of snippets and re-read indented code), so
-//! search results and the table of contents land on the rendered ids.
+//! The walk names headings for both visitors, so the anchors here are `Section::anchor` and search
+//! results land on the rendered ids.
 
 
-use pulldown_cmark::{
-    BlockQuoteKind, CodeBlockKind, Event, LinkType, Parser, Tag as MdTag, TagEnd,
-};
+use pulldown_cmark::{BlockQuoteKind, Event, LinkType, Tag as MdTag, TagEnd};
 
 use crate::docs::jsx::{Tag, TagKind};
-use crate::docs::sections::{Inline, MAX_NESTING};
-use crate::docs::walk::{inline_pieces, markdown_options, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::slug::{slugify, Slugger};
+use crate::docs::walk::{
+    inline_pieces, walk_markdown, walk_mdx, Heading as WalkHeading, InlinePiece, MarkdownVisitor, MdxVisitor, Snippets,
+    MAX_NESTING,
+};
 use crate::docs::SourceTree;
 
-use super::components::{self, Markup};
-use super::html::{self, attr, class_token};
+use super::components;
+use super::html::{self, attr, class_token, Markup};
 use super::links::{Linker, Media};
 
 /// A heading of the rendered body, for the table of contents.
@@ -46,7 +45,7 @@ pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Link
 /// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
 pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>) -> String {
     let mut renderer = Renderer::new(tree, links, false);
-    renderer.markdown_run(md, "", MAX_NESTING);
+    walk_markdown(&mut renderer, md, "", MAX_NESTING);
     renderer.finish().html
 }
 
@@ -90,11 +89,13 @@ struct Renderer<'a> {
 }
 
 /// State of the Markdown run being written.
-#[derive(Default)]
 struct RunState {
-    heading: Option<(String, Inline)>,
+    /// `Renderer::marks` and `run_depth` when the run began, restored at its end.
+    base_marks: usize,
+    outer_run: usize,
+    /// The page's output while a heading is written into its own buffer.
+    heading: Option<String>,
     image: Option<(String, String)>,
-    code: Option<(Option<String>, String)>,
     html_block: bool,
     table_head: bool,
     aligns: Vec<pulldown_cmark::Alignment>,
@@ -107,7 +108,7 @@ impl<'a> MdxVisitor<'a> for Renderer<'a> {
     }
 
     fn markdown(&mut self, md: &str, file: &str, depth: usize) {
-        self.markdown_run(md, file, depth);
+        walk_markdown(self, md, file, depth);
     }
 
     fn tag(&mut self, tag: &Tag<'_>) {
@@ -116,6 +117,59 @@ impl<'a> MdxVisitor<'a> for Renderer<'a> {
 
     fn literal(&mut self, text: &str) {
         html::element(&mut self.out, "p", "", text);
+    }
+}
+
+impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
+    type Run = RunState;
+
+    fn start_run(&mut self) -> RunState {
+        let base_marks = self.marks.len();
+        let outer_run = self.run_depth;
+        self.mark();
+        self.run_depth = self.marks.len();
+        RunState {
+            base_marks,
+            outer_run,
+            heading: None,
+            image: None,
+            html_block: false,
+            table_head: false,
+            aligns: Vec::new(),
+            cell: 0,
+        }
+    }
+
+    fn event(&mut self, st: &mut RunState, event: Event<'_>) {
+        self.write_event(event, st);
+    }
+
+    fn heading(&mut self, st: &mut RunState, heading: WalkHeading) {
+        self.end_block(st, |this, st| {
+            this.close_to_mark();
+            if let Some(saved) = st.heading.take() {
+                let inner = std::mem::replace(&mut this.out, saved);
+                this.buffer += 1;
+                this.heading(heading, &inner);
+            }
+        });
+    }
+
+    fn code_block(&mut self, st: &mut RunState, info: &str, code: &str) {
+        self.end_block(st, |this, _| this.write_code_block(info, code));
+    }
+
+    fn end_run(&mut self, st: RunState) {
+        self.flush_text(!st.html_block);
+        while self.marks.len() > st.base_marks {
+            self.close_to_mark();
+        }
+        self.apply_deferred();
+        self.run_depth = st.outer_run;
+    }
+
+    fn slugs(&mut self) -> Option<&mut Slugger> {
+        Some(&mut self.slugs)
     }
 }
 
@@ -239,58 +293,22 @@ impl<'a> Renderer<'a> {
         });
     }
 
-    fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
-        let base_marks = self.marks.len();
-        let outer_run = self.run_depth;
-        self.mark();
-        self.run_depth = self.marks.len();
-        let mut st = RunState::default();
-        for event in Parser::new_ext(md, markdown_options()) {
-            self.event(event, &mut st, file, depth);
-        }
-        self.flush_text(!st.html_block);
-        while self.marks.len() > base_marks {
-            self.close_to_mark();
-        }
-        self.apply_deferred();
-        self.run_depth = outer_run;
-    }
-
     fn apply_deferred(&mut self) {
         for name in std::mem::take(&mut self.deferred) {
             self.close(&name, false);
         }
     }
 
-    fn event(&mut self, event: Event<'_>, st: &mut RunState, file: &str, depth: usize) {
+    fn write_event(&mut self, event: Event<'_>, st: &mut RunState) {
         match event {
-            Event::Text(text) => {
-                if let Some((_, code)) = &mut st.code {
-                    code.push_str(&text);
-                } else if let Some((_, alt)) = &mut st.image {
-                    alt.push_str(&text);
-                    if let Some((_, inline)) = &mut st.heading {
-                        inline.raw.push_str(&text);
-                    }
-                } else {
-                    self.pending.push_str(&text);
-                    if let Some((_, inline)) = &mut st.heading {
-                        inline.raw.push_str(&text);
-                    }
-                }
-            }
-            Event::Html(text) | Event::InlineHtml(text) => {
-                self.pending.push_str(&text);
-                if let Some((_, inline)) = &mut st.heading {
-                    inline.raw.push_str(&text);
-                }
-            }
+            Event::Text(text) => match &mut st.image {
+                Some((_, alt)) => alt.push_str(&text),
+                None => self.pending.push_str(&text),
+            },
+            Event::Html(text) | Event::InlineHtml(text) => self.pending.push_str(&text),
             Event::Code(text) => {
                 self.flush_text(true);
                 html::element(&mut self.out, "code", "", &text);
-                if let Some((_, inline)) = &mut st.heading {
-                    inline.code(&text);
-                }
             }
             Event::InlineMath(text) | Event::DisplayMath(text) => {
                 self.pending.push_str(&text);
@@ -299,16 +317,10 @@ impl<'a> Renderer<'a> {
                 if st.image.is_none() {
                     self.pending.push('\n');
                 }
-                if let Some((_, inline)) = &mut st.heading {
-                    inline.raw.push(' ');
-                }
             }
             Event::HardBreak => {
                 self.flush_text(true);
                 self.out.push_str("<br>");
-                if let Some((_, inline)) = &mut st.heading {
-                    inline.raw.push(' ');
-                }
             }
             Event::Rule => {
                 self.flush_text(true);
@@ -332,7 +344,9 @@ impl<'a> Renderer<'a> {
                 self.out.push_str("</a></sup>");
             }
             Event::Start(tag) => self.start(tag, st),
-            Event::End(end) => self.end(end, st, file, depth),
+            // Inside an image's alt text nothing but its end counts.
+            Event::End(end) if st.image.is_some() && end != TagEnd::Image => {}
+            Event::End(end) => self.end_block(st, |this, st| this.end(end, st)),
         }
     }
 
@@ -351,7 +365,7 @@ impl<'a> Renderer<'a> {
                 self.mark();
                 let saved = std::mem::take(&mut self.out);
                 self.buffer += 1;
-                st.heading = Some((saved, Inline::default()));
+                st.heading = Some(saved);
             }
             MdTag::BlockQuote(kind) => {
                 self.mark();
@@ -362,13 +376,6 @@ impl<'a> Renderer<'a> {
                     }
                     None => self.out.push_str("<blockquote>"),
                 }
-            }
-            MdTag::CodeBlock(kind) => {
-                let info = match kind {
-                    CodeBlockKind::Fenced(info) => Some(info.into_string()),
-                    CodeBlockKind::Indented => None,
-                };
-                st.code = Some((info, String::new()));
             }
             MdTag::HtmlBlock => st.html_block = true,
             MdTag::List(Some(1)) => {
@@ -454,23 +461,21 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn end(&mut self, end: TagEnd, st: &mut RunState, file: &str, depth: usize) {
-        if st.image.is_some() && end != TagEnd::Image {
-            return;
-        }
+    /// The end of an element, heading or code block: pending text written first, then `write`, then
+    /// the closes deferred to the run's own level.
+    fn end_block(&mut self, st: &mut RunState, write: impl FnOnce(&mut Self, &mut RunState)) {
         self.flush_text(!st.html_block);
+        write(self, st);
+        if self.marks.len() == self.run_depth && !self.deferred.is_empty() {
+            self.apply_deferred();
+        }
+    }
+
+    fn end(&mut self, end: TagEnd, st: &mut RunState) {
         match end {
             TagEnd::Paragraph => {
                 self.close_to_mark();
                 self.out.push_str("</p>");
-            }
-            TagEnd::Heading(level) => {
-                self.close_to_mark();
-                if let Some((saved, mut inline)) = st.heading.take() {
-                    let inner = std::mem::replace(&mut self.out, saved);
-                    self.buffer += 1;
-                    self.heading(level as u8, &inner, &mut inline);
-                }
             }
             TagEnd::BlockQuote(kind) => {
                 self.close_to_mark();
@@ -480,13 +485,6 @@ impl<'a> Renderer<'a> {
                     "</blockquote>"
                 });
             }
-            TagEnd::CodeBlock => match st.code.take() {
-                Some((Some(info), code)) => self.code_block(&info, &code),
-                // MDX has no indented code: what pulldown-cmark read as code is content.
-                Some((None, code)) if depth < MAX_NESTING => walk_mdx(self, &code, file, depth + 1),
-                Some((None, code)) => self.code_block("", &code),
-                None => {}
-            },
             TagEnd::HtmlBlock => st.html_block = false,
             TagEnd::List(ordered) => {
                 self.close_to_mark();
@@ -525,20 +523,16 @@ impl<'a> Renderer<'a> {
             }
             _ => {}
         }
-        if self.marks.len() == self.run_depth && !self.deferred.is_empty() {
-            self.apply_deferred();
-        }
     }
 
-    fn heading(&mut self, level: u8, inner: &str, inline: &mut Inline) {
-        let level = level.clamp(1, 6);
-        let (text, _) = inline.take();
+    fn heading(&mut self, heading: WalkHeading, inner: &str) {
+        let level = heading.level.clamp(1, 6);
+        let text = heading.text;
         let tag = format!("h{level}");
-        if text.is_empty() || !self.anchors {
+        let Some(anchor) = heading.anchor.filter(|_| self.anchors) else {
             self.out.push_str(&format!("<{tag}>{inner}</{tag}>"));
             return;
-        }
-        let anchor = self.slugs.slug(&text);
+        };
         self.out.push('<');
         self.out.push_str(&tag);
         attr(&mut self.out, "id", &anchor);
@@ -580,7 +574,7 @@ impl<'a> Renderer<'a> {
 
     /// A fenced block: `lang title` info (Mintlify writes ```` ```bash npm ````), titled when inside
     /// a CodeGroup so the tabs have labels.
-    fn code_block(&mut self, info: &str, code: &str) {
+    fn write_code_block(&mut self, info: &str, code: &str) {
         let (lang, title) = parse_info(info);
         let grouped = self.stack.iter().any(|o| {
             matches!(
@@ -869,5 +863,31 @@ mod tests {
             ("yaml".into(), "values.yaml".into())
         );
         assert_eq!(parse_info(""), ("".into(), "".into()));
+    }
+
+    /// The walk names headings once for both visitors: on every page source of the fixture, the
+    /// text visitor's sections and the HTML visitor's headings are the same headings (level, text,
+    /// anchor) in the same order.
+    #[test]
+    fn text_and_html_visitors_see_the_same_blocks_on_every_fixture_page() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
+        let tree = crate::docs::archive::read_dir_tree(std::path::Path::new(root)).expect("the fixture is readable");
+        let pages = BTreeMap::new();
+        let (mut files, mut headings) = (0, 0);
+        for (file, bytes) in tree.iter().filter(|(path, _)| path.ends_with(".mdx")) {
+            let Ok(source) = std::str::from_utf8(bytes) else { continue };
+            let (_, body) = crate::docs::frontmatter::split(source);
+            let text = sections::extract(body, file, &tree);
+            let links = Linker::new("p", file, &pages, &tree, "d.io");
+            let html = render_mdx(body, file, &tree, &links);
+            let from_text: Vec<(u8, &str, &str)> =
+                text.sections.iter().skip(1).map(|s| (s.level, s.heading.as_str(), s.anchor.as_str())).collect();
+            let from_html: Vec<(u8, &str, &str)> =
+                html.headings.iter().map(|h| (h.level, h.text.as_str(), h.anchor.as_str())).collect();
+            assert_eq!(from_text, from_html, "{file}");
+            files += 1;
+            headings += from_html.len();
+        }
+        assert!(files > 50 && headings > 200, "{files} files, {headings} headings");
     }
 }

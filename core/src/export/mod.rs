@@ -33,7 +33,8 @@
 //!   only when the reader presses Send.
 //!
 //! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
-//! and tabs), `markdown` (MDX body), `components` (MDX components and inline HTML), `openapi`
+//! and tabs), `markdown` (MDX body), `components` (MDX components), `sanitize` (inline HTML, the
+//! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `openapi`
 //! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
 //! `links` (URL rewriting), `assets` (files to copy), `search_index`,
 //! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
@@ -60,6 +61,7 @@ mod nav;
 mod openapi;
 mod plan;
 mod playground;
+mod sanitize;
 pub mod search_index;
 mod search_packs;
 

@@ -47,6 +47,14 @@ pub(super) fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) ->
     (files, bundle)
 }
 
+/// The page's sidebar markup (empty when it has none).
+fn sidebar_of(html: &str) -> &str {
+    html.split("<aside class=\"sidebar\"")
+        .nth(1)
+        .and_then(|s| s.split("</aside>").next())
+        .unwrap_or("")
+}
+
 /// Values of `name="…"` attributes of the tags in `html`, entity-decoded, with the tag's name and
 /// whole text. Text never holds a raw `<`, so every `<` opens a tag.
 fn attributes<'h>(html: &'h str, name: &str) -> Vec<(&'h str, &'h str, String)> {
@@ -275,11 +283,7 @@ fn fixture_exports_a_complete_self_contained_site() {
     for file in files.iter().filter(|f| f.path.ends_with(".html")) {
         let html = text_of(file);
         check_html(&file.path, html, &paths, &mut problems);
-        let sidebar = html
-            .split("<aside class=\"sidebar\"")
-            .nth(1)
-            .and_then(|s| s.split("</aside>").next())
-            .unwrap_or("");
+        let sidebar = sidebar_of(html);
         for (_, _, href) in attributes(sidebar, "href") {
             if hidden.contains(&resolve_relative(&file.path, &href)) {
                 problems.push(format!("{}: sidebar shows hidden page {href}", file.path));
@@ -422,11 +426,7 @@ fn fixture_exports_a_complete_self_contained_site() {
         .filter(|f| sub_pages.contains(f.path.as_str()))
     {
         let html = text_of(file);
-        let sidebar = html
-            .split("<aside class=\"sidebar\"")
-            .nth(1)
-            .and_then(|s| s.split("</aside>").next())
-            .unwrap_or("");
+        let sidebar = sidebar_of(html);
         for (_, _, href) in attributes(sidebar, "href") {
             let target = resolve_relative(&file.path, &href);
             assert!(

@@ -3,7 +3,8 @@
 //!
 //! - [`routes`]: the route table (method, path pattern, feature gate), declared once and held to
 //!   `worker/public/openapi.json` by a host test.
-//! - [`validate`]: field-path validation of JSON request bodies (the 400 messages).
+//! - [`validate`]: the one vocabulary every request-body parser uses (field paths, rules: the 400
+//!   messages); the parsers live with their endpoints' wire types.
 //! - [`domain`]: the docs site domain rule, for path parameters and request bodies alike.
 //! - [`byte_range`]: `Range: bytes=...` on downloads.
 

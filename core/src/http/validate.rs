@@ -1,8 +1,10 @@
-//! Field-path validation errors.
+//! The one request-validation vocabulary: field paths, rules and the [`FieldError`] naming both.
 //!
-//! Request rules read a `serde_json::Value` through these helpers so that every rejection names
-//! the field it is about (`messages[1].parts[0].toolInvocation.state: must be one of …`); the
-//! worker turns a [`FieldError`] into a 400 body as is.
+//! Every request parser (each endpoint family's API module: `search::api`, `assistant::request`,
+//! `export::api`, `analytics::input`, `admin`, the MCP tools' arguments) reads its
+//! `serde_json::Value` through these helpers, so that every rejection names the field it is about
+//! and the rule it breaks in the same words (`messages[1].parts[0].toolInvocation.state: must be
+//! one of …`); the worker turns a [`FieldError`] into a 400 `{"error","code"}` body as is.
 //!
 //! Only the FIRST error is reported. Callers check fields in a fixed order (the order of the
 //! specification's tables, array items by index), so the same body always gives the same message,
@@ -197,6 +199,25 @@ impl<'a> Obj<'a> {
         Ok(value)
     }
 
+    /// An optional list of strings: at most `max` items of at most `max_chars` characters each.
+    pub fn opt_str_list(&self, key: &str, max: usize, max_chars_each: usize) -> Result<Vec<&'a str>, FieldError> {
+        let Some(items) = self.opt_array(key)? else {
+            return Ok(Vec::new());
+        };
+        let path = self.field_path(key);
+        max_items(items, max, &path)?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let item_path = path.index(i);
+                let value = string(item, &item_path)?;
+                max_chars(value, max_chars_each, &item_path)?;
+                Ok(value)
+            })
+            .collect()
+    }
+
     /// An optional string in ISO 8601 / RFC 3339 date-time form.
     pub fn opt_date_time(&self, key: &str) -> Result<Option<&'a str>, FieldError> {
         let value = self.opt_str(key)?;
@@ -240,6 +261,24 @@ pub fn max_chars(value: &str, max: usize, path: &Path) -> Result<(), FieldError>
         Ok(())
     } else {
         Err(path.error(format!("must be at most {max} characters")))
+    }
+}
+
+/// Text with something in it besides whitespace.
+pub fn not_blank(value: &str, path: &Path) -> Result<(), FieldError> {
+    if value.trim().is_empty() {
+        Err(path.error("must not be empty"))
+    } else {
+        Ok(())
+    }
+}
+
+/// A number within `min..=max`.
+pub fn number_in(value: f64, min: f64, max: f64, path: &Path) -> Result<f64, FieldError> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(path.error(format!("must be a number from {min} to {max}")))
     }
 }
 
@@ -403,6 +442,26 @@ mod tests {
         assert!(integer_in(2.5, 1, 20, &path).is_err());
         assert!(integer_in(0.0, 1, 20, &path).is_err());
         assert!(integer_in(21.0, 1, 20, &path).is_err());
+    }
+
+    #[test]
+    fn string_lists_are_capped_in_length_and_items() {
+        let doc = json!({"g": ["a", "bb"], "long": ["a", "b", "c"], "wide": ["abc"], "mixed": ["a", 1]});
+        let obj = object(&doc, &Path::root()).unwrap();
+        assert_eq!(obj.opt_str_list("g", 2, 2).unwrap(), ["a", "bb"]);
+        assert_eq!(obj.opt_str_list("none", 2, 2).unwrap(), Vec::<&str>::new());
+        assert_eq!(obj.opt_str_list("long", 2, 2).unwrap_err().to_string(), "long: must have at most 2 items");
+        assert_eq!(obj.opt_str_list("wide", 2, 2).unwrap_err().to_string(), "wide[0]: must be at most 2 characters");
+        assert_eq!(obj.opt_str_list("mixed", 2, 2).unwrap_err().to_string(), "mixed[1]: must be a string");
+    }
+
+    #[test]
+    fn blank_text_and_out_of_range_numbers_are_named() {
+        let path = Path::root().key("q");
+        assert_eq!(not_blank(" \n", &path).unwrap_err().to_string(), "q: must not be empty");
+        assert!(not_blank(" x ", &path).is_ok());
+        assert_eq!(number_in(0.5, 0.0, 1.0, &path).unwrap(), 0.5);
+        assert_eq!(number_in(1.5, 0.0, 1.0, &path).unwrap_err().to_string(), "q: must be a number from 0 to 1");
     }
 
     #[test]

@@ -3,24 +3,8 @@
 use std::time::Instant;
 
 use super::*;
+use super::test_rng::Rng;
 use crate::docs::{Page, Section};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Roughly Zipf-distributed word rank, as natural text is.
-    fn zipf(&mut self, n: usize) -> usize {
-        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
-        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
-    }
-}
 
 fn vocabulary(rng: &mut Rng, n: usize) -> Vec<String> {
     const SYL: &[&str] = &[
@@ -127,9 +111,9 @@ fn synthetic_10k_chunks_figures() {
     println!(
         "bytes: chunk text {:.2} MB, postings {:.2} MB, terms {} ({:.2} MB), gzip -6 {:.2} MB",
         stored as f64 / 1e6,
-        d.postings.len() as f64 / 1e6,
-        d.term_ends.len(),
-        d.terms.len() as f64 / 1e6,
+        d.table.postings.len() as f64 / 1e6,
+        d.table.term_ends.len(),
+        d.table.terms.len() as f64 / 1e6,
         gzip_len(&bytes) as f64 / 1e6,
     );
 

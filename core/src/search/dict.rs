@@ -2,8 +2,48 @@
 //! every term shard has one. Lookup and load-time checks live here once, so the two forms cannot
 //! disagree about what a term's postings are.
 
+use serde::{Deserialize, Serialize};
+
 use super::codec::IndexError;
 use super::postings;
+
+/// The arrays a [`Dict`] views, owned: the whole index holds one, every term shard holds one.
+/// Nested in their data as it is encoded, which postcard writes as the fields in order, the same
+/// bytes as when they stood in the data directly.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub(crate) struct TermTable {
+    /// All terms concatenated in sorted order; term `i` ends at `term_ends[i]`. One string instead of
+    /// one allocation per term keeps loading cheap.
+    pub terms: String,
+    pub term_ends: Vec<u32>,
+    /// Document frequency (chunks containing the term), for IDF without decoding the list.
+    pub dfs: Vec<u32>,
+    /// Postings of term `i` end at `posting_ends[i]` in `postings`.
+    pub posting_ends: Vec<u32>,
+    pub postings: Vec<u8>,
+}
+
+impl TermTable {
+    /// Appends a term, which sorts after every term before it, with its document frequency;
+    /// `write_postings` appends its encoded postings.
+    pub fn push(&mut self, term: &str, df: u32, write_postings: impl FnOnce(&mut Vec<u8>)) {
+        self.terms.push_str(term);
+        self.term_ends.push(self.terms.len() as u32);
+        self.dfs.push(df);
+        write_postings(&mut self.postings);
+        self.posting_ends.push(self.postings.len() as u32);
+    }
+
+    pub fn dict(&self) -> Dict<'_> {
+        Dict {
+            terms: &self.terms,
+            term_ends: &self.term_ends,
+            dfs: &self.dfs,
+            posting_ends: &self.posting_ends,
+            postings: &self.postings,
+        }
+    }
+}
 
 /// Terms sorted and concatenated; term `i` ends at `term_ends[i]`, its postings at `posting_ends[i]`.
 #[derive(Debug, Clone, Copy)]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::chunk::chunk_page;
-use super::dict::Dict;
+use super::dict::{Dict, TermTable};
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
 use crate::text::Analyzer;
 use crate::docs::Page;
@@ -25,15 +25,7 @@ pub(crate) struct IndexData {
     pub pages: Vec<PageMeta>,
     /// Grouped by page, in page order, sections in page order.
     pub chunks: Vec<ChunkMeta>,
-    /// All terms concatenated in sorted order; term `i` ends at `term_ends[i]`. One string instead of
-    /// one allocation per term keeps loading cheap.
-    pub terms: String,
-    pub term_ends: Vec<u32>,
-    /// Document frequency (chunks containing the term), for IDF without decoding the list.
-    pub dfs: Vec<u32>,
-    /// Postings of term `i` end at `posting_ends[i]` in `postings`.
-    pub posting_ends: Vec<u32>,
-    pub postings: Vec<u8>,
+    pub table: TermTable,
     /// Average field length in terms per field, over chunks where the field is not empty: intro chunks
     /// have no heading, and counting them would make every real heading look long.
     pub avg_len: [f32; 3],
@@ -84,14 +76,7 @@ impl SearchIndex {
 
     /// The term dictionary and postings.
     pub(crate) fn dict(&self) -> Dict<'_> {
-        let d = &self.data;
-        Dict {
-            terms: &d.terms,
-            term_ends: &d.term_ends,
-            dfs: &d.dfs,
-            posting_ends: &d.posting_ends,
-            postings: &d.postings,
-        }
+        self.data.table.dict()
     }
 }
 
@@ -233,21 +218,18 @@ impl Builder {
         let mut sorted: Vec<(String, u32)> = term_ids.into_iter().collect();
         sorted.sort_unstable();
 
-        let mut terms = String::new();
-        let mut term_ends = Vec::with_capacity(sorted.len());
-        let mut dfs = Vec::with_capacity(sorted.len());
-        let mut posting_ends = Vec::with_capacity(sorted.len());
-        let mut blob = Vec::new();
+        let mut table = TermTable {
+            term_ends: Vec::with_capacity(sorted.len()),
+            dfs: Vec::with_capacity(sorted.len()),
+            posting_ends: Vec::with_capacity(sorted.len()),
+            ..TermTable::default()
+        };
         for (term, id) in sorted {
             let list = lists
                 .get_mut(id as usize)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            terms.push_str(&term);
-            term_ends.push(terms.len() as u32);
-            dfs.push(list.len() as u32);
-            postings::encode(&list, &mut blob);
-            posting_ends.push(blob.len() as u32);
+            table.push(&term, list.len() as u32, |blob| postings::encode(&list, blob));
         }
 
         let avg_len = [TITLE, HEADING, TEXT].map(|f| totals[f] as f32 / non_empty[f].max(1) as f32);
@@ -255,11 +237,7 @@ impl Builder {
         IndexData {
             pages,
             chunks,
-            terms,
-            term_ends,
-            dfs,
-            posting_ends,
-            postings: blob,
+            table,
             avg_len,
         }
     }

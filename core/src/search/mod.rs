@@ -4,8 +4,10 @@
 //! query analyzers), `index` builds the term dictionary and postings, `score` is BM25F with the
 //! 0-1 normalisation, `query` runs a search, `page` serves whole pages back, `codec` is the byte
 //! format of the whole index, `shard` the same index split so a reader (the worker, from R2;
-//! docs-edge-serve, from the bundle's files) reads only what a query needs.
+//! docs-edge-serve, from the bundle's files) reads only what a query needs. `api` holds the
+//! discovery endpoints' request bodies with their rules, `discovery` their answers.
 
+pub mod api;
 mod chunk;
 mod discovery;
 mod codec;
@@ -19,10 +21,8 @@ pub mod shard;
 mod tokenize;
 
 pub use codec::{IndexError, FORMAT_VERSION};
-pub use discovery::{
-    discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat, PageRequest,
-    SearchRequest,
-};
+pub use api::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};
+pub use discovery::{discovery_query, discovery_results, page_content};
 pub use index::SearchIndex;
 pub use page::{PageDoc, PageEntry};
 pub(crate) use page::normalize_path;
@@ -32,5 +32,7 @@ pub use query::{Hit, Query};
 mod bench;
 #[cfg(test)]
 mod fixture;
+#[cfg(test)]
+mod test_rng;
 #[cfg(test)]
 mod tests;

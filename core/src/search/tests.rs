@@ -493,23 +493,11 @@ fn corrupt_bytes_are_an_error() {
         Err(IndexError::TrailingBytes)
     ));
     // Garbage and bit flips must never panic; whatever loads must still answer queries.
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    for _ in 0..300 {
-        let garbage: Vec<u8> = (0..(next() % 400)).map(|_| next() as u8).collect();
-        let _ = SearchIndex::from_bytes(&garbage);
-        let mut flipped = bytes.clone();
-        let at = (next() as usize) % flipped.len();
-        flipped[at] ^= 1 << (next() % 8);
-        if let Ok(index) = SearchIndex::from_bytes(&flipped) {
+    super::test_rng::each_corruption(&bytes, |corrupt| {
+        if let Ok(index) = SearchIndex::from_bytes(corrupt) {
             let _ = index.search(&Query::new("custom domain keys"));
             let _ = index.page("api/keys");
         }
-    }
+    });
     assert!(!IndexError::Empty.to_string().is_empty());
 }

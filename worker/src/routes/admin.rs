@@ -1,8 +1,9 @@
 //! The operator API under `/v1/admin`: organizations, their domains and API keys. ROOT_TOKEN only.
+//! Request bodies and their rules are core's `admin`.
 
-use docs_edge_core::http::domain::validate_domain;
+use docs_edge_core::admin::{parse_add_domain, parse_create_key, parse_create_org, parse_update_org, CreateKey, CreateOrg, UpdateOrg};
 use docs_edge_core::security::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
-use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind, Plan};
+use docs_edge_core::wire::{CreatedKey, KeyInfo};
 use serde_json::Value;
 use worker::Response;
 
@@ -11,41 +12,16 @@ use crate::auth::require_operator;
 use crate::clock::now_iso;
 use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord};
 use crate::error::{ApiError, ApiResult};
-use crate::http::{empty_response, json_response, optional_string, read_json_object, required_string};
+use crate::http::{empty_response, json_response, read_json_object};
 use crate::random::new_api_key;
-
-const MAX_NAME_CHARS: usize = 200;
 
 async fn operator_body(call: &mut Call) -> ApiResult<Value> {
     require_operator(&call.req, &call.env)?;
     read_json_object(&mut call.req, call.config.max_json_body_bytes).await
 }
 
-fn name_field(body: &Value, field: &str, required: bool) -> ApiResult<Option<String>> {
-    let name = if required { Some(required_string(body, field)?) } else { optional_string(body, field)? };
-    if let Some(name) = &name {
-        if name.trim().is_empty() {
-            return Err(ApiError::Invalid(format!("{field}: must not be empty")));
-        }
-        if name.chars().count() > MAX_NAME_CHARS {
-            return Err(ApiError::Invalid(format!("{field}: must be at most {MAX_NAME_CHARS} characters")));
-        }
-    }
-    Ok(name.map(|n| n.trim().to_string()))
-}
-
-fn plan_field(body: &Value, required: bool) -> ApiResult<Option<Plan>> {
-    let plan = if required { Some(required_string(body, "plan")?) } else { optional_string(body, "plan")? };
-    plan.map(|p| {
-        Plan::parse(&p).ok_or_else(|| ApiError::Invalid(format!("plan: must be one of {}", Plan::NAMES)))
-    })
-    .transpose()
-}
-
 pub async fn create_org(call: &mut Call) -> ApiResult<Response> {
-    let body = operator_body(call).await?;
-    let name = name_field(&body, "name", true)?.unwrap_or_default();
-    let plan = plan_field(&body, true)?.unwrap_or(Plan::Free);
+    let CreateOrg { name, plan } = parse_create_org(&operator_body(call).await?)?;
     let record = new_org_record(new_org_id()?, name, plan, now_iso());
     Directory::open(&call.env)?.save_org(&record).await?;
     json_response(201, &record.org)
@@ -58,9 +34,7 @@ pub async fn get_org(call: &mut Call) -> ApiResult<Response> {
 }
 
 pub async fn update_org(call: &mut Call) -> ApiResult<Response> {
-    let body = operator_body(call).await?;
-    let name = name_field(&body, "name", false)?;
-    let plan = plan_field(&body, false)?;
+    let UpdateOrg { name, plan } = parse_update_org(&operator_body(call).await?)?;
     let directory = Directory::open(&call.env)?;
     let mut record = directory.require_org(call.param(0)).await?;
     if let Some(name) = name {
@@ -74,9 +48,7 @@ pub async fn update_org(call: &mut Call) -> ApiResult<Response> {
 }
 
 pub async fn add_domain(call: &mut Call) -> ApiResult<Response> {
-    let body = operator_body(call).await?;
-    let domain = validate_domain(&required_string(&body, "domain")?)
-        .map_err(|rule| ApiError::Invalid(format!("domain: {rule}")))?;
+    let domain = parse_add_domain(&operator_body(call).await?)?;
     let directory = Directory::open(&call.env)?;
     let mut record = directory.require_org(call.param(0)).await?;
     match directory.domain_owner(&domain).await? {
@@ -115,11 +87,7 @@ pub async fn remove_domain(call: &mut Call) -> ApiResult<Response> {
 }
 
 pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
-    let body = operator_body(call).await?;
-    let kind_name = required_string(&body, "kind")?;
-    let kind = KeyKind::parse(&kind_name)
-        .ok_or_else(|| ApiError::Invalid(format!("kind: must be one of {}", KeyKind::NAMES)))?;
-    let name = name_field(&body, "name", false)?;
+    let CreateKey { kind, name } = parse_create_key(&operator_body(call).await?)?;
     let directory = Directory::open(&call.env)?;
     let mut record = directory.require_org(call.param(0)).await?;
 

@@ -1,6 +1,6 @@
 //! `POST /discovery/v1/search/{domain}` and `POST /discovery/v1/page/{domain}`: search the live docs and
-//! read one page. Shapes as the hosted service's discovery OpenAPI document; rules and answers in
-//! core's `search::discovery`, shared with docs-edge-serve.
+//! read one page. Shapes as the hosted service's discovery OpenAPI document; request rules in core's
+//! `search::api`, answers in `search::discovery`, both shared with docs-edge-serve.
 
 use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
 use worker::Response;
@@ -16,7 +16,7 @@ use crate::storage;
 pub async fn search(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
-    let request = parse_search_request(&body).map_err(ApiError::Invalid)?;
+    let request = parse_search_request(&body)?;
     let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
     let hits = site.search(&discovery_query(&request)).await?;
     json_response(200, &discovery_results(hits))
@@ -25,7 +25,7 @@ pub async fn search(call: &mut Call) -> ApiResult<Response> {
 pub async fn page(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
-    let request = parse_page_request(&body).map_err(ApiError::Invalid)?;
+    let request = parse_page_request(&body)?;
     let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
     let doc = site.page(&request.path).await?.ok_or_else(|| ApiError::NotFound(format!("page {} not found", request.path)))?;
     let mut page = page_content(doc);

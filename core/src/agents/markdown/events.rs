@@ -1,11 +1,12 @@
-//! Markdown runs: pulldown-cmark's events written back as Markdown (links and images through the
-//! caller's URL rules, inline JSX resolved, indented code re-read as MDX), with tables and fenced
-//! code, which need their whole content before they are written.
+//! Markdown runs, as the Markdown visitor of `docs::walk`: pulldown-cmark's events written back as
+//! Markdown (links and images through the caller's URL rules, inline JSX resolved; the walk re-reads
+//! indented code as MDX), with tables and fenced code, which need their whole content before they
+//! are written.
 
-use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag as MdTag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Tag as MdTag, TagEnd};
 
-use crate::docs::sections::MAX_NESTING;
-use crate::docs::walk::{markdown_options, walk_mdx};
+use crate::docs::slug::Slugger;
+use crate::docs::walk::{Heading, MarkdownVisitor};
 
 use super::components::{self, code_span, destination};
 use super::Writer;
@@ -20,14 +21,39 @@ pub(super) struct Table {
     pub(super) saved: Option<String>,
 }
 
-impl Writer<'_, '_> {
-    pub(super) fn markdown_run(&mut self, md: &str, file: &str, depth: usize) {
+/// The container depth a run began at, and the enclosing run's, restored at its end.
+pub(super) struct RunBase {
+    base: usize,
+    outer: usize,
+}
+
+impl<'t> MarkdownVisitor<'t> for Writer<'t, '_> {
+    type Run = RunBase;
+
+    fn start_run(&mut self) -> RunBase {
         let base = self.containers.len();
-        let outer_base = std::mem::replace(&mut self.run_base, base);
-        for event in Parser::new_ext(md, markdown_options()) {
-            self.event(event, file, depth);
-        }
-        self.run_base = outer_base;
+        RunBase { base, outer: std::mem::replace(&mut self.run_base, base) }
+    }
+
+    fn event(&mut self, _run: &mut RunBase, event: Event<'_>) {
+        self.write_event(event);
+    }
+
+    fn heading(&mut self, _run: &mut RunBase, _heading: Heading) {
+        self.flush_text();
+        self.close_inline();
+        self.heading = false;
+        self.end_block();
+        self.close_deferred_at_run_level();
+    }
+
+    fn code_block(&mut self, _run: &mut RunBase, info: &str, code: &str) {
+        self.write_code_block(info, code);
+    }
+
+    fn end_run(&mut self, run: RunBase) {
+        let base = run.base;
+        self.run_base = run.outer;
         self.flush_text();
         self.close_inline();
         // Markdown blocks the run left open (it never does, pulldown-cmark balances them).
@@ -41,7 +67,13 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn event(&mut self, event: Event<'_>, file: &str, depth: usize) {
+    fn slugs(&mut self) -> Option<&mut Slugger> {
+        None
+    }
+}
+
+impl Writer<'_, '_> {
+    fn write_event(&mut self, event: Event<'_>) {
         if let Some((_, alt)) = &mut self.image {
             match event {
                 Event::Text(text) | Event::Code(text) => alt.push_str(&text),
@@ -51,14 +83,6 @@ impl Writer<'_, '_> {
                         self.write(&md);
                     }
                 }
-                _ => {}
-            }
-            return;
-        }
-        if let Some((_, code)) = &mut self.code {
-            match event {
-                Event::Text(text) => code.push_str(&text),
-                Event::End(TagEnd::CodeBlock) => self.end_code(file, depth),
                 _ => {}
             }
             return;
@@ -100,11 +124,16 @@ impl Writer<'_, '_> {
             Event::End(end) => {
                 self.flush_text();
                 self.end(end);
-                if self.containers.len() == self.run_base && !self.deferred.is_empty() {
-                    for name in std::mem::take(&mut self.deferred) {
-                        self.close_component(&name);
-                    }
-                }
+                self.close_deferred_at_run_level();
+            }
+        }
+    }
+
+    /// Components closed inside a paragraph close once the run is back at its own level.
+    fn close_deferred_at_run_level(&mut self) {
+        if self.containers.len() == self.run_base && !self.deferred.is_empty() {
+            for name in std::mem::take(&mut self.deferred) {
+                self.close_component(&name);
             }
         }
     }
@@ -130,13 +159,6 @@ impl Writer<'_, '_> {
                     };
                     self.write(&format!("[!{label}]\n"));
                 }
-            }
-            MdTag::CodeBlock(kind) => {
-                let info = match kind {
-                    CodeBlockKind::Fenced(info) => Some(info.into_string()),
-                    CodeBlockKind::Indented => None,
-                };
-                self.code = Some((info, String::new()));
             }
             MdTag::List(start) => {
                 self.end_block();
@@ -197,11 +219,6 @@ impl Writer<'_, '_> {
                 self.close_inline();
                 self.end_block();
             }
-            TagEnd::Heading(_) => {
-                self.close_inline();
-                self.heading = false;
-                self.end_block();
-            }
             TagEnd::BlockQuote(_) | TagEnd::Item | TagEnd::FootnoteDefinition => {
                 self.close_inline();
                 if let Some(container) = self.containers.pop() {
@@ -251,17 +268,7 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn end_code(&mut self, file: &str, depth: usize) {
-        match self.code.take() {
-            Some((Some(info), code)) => self.code_block(&info, &code),
-            // MDX has no indented code: what pulldown-cmark read as code is content.
-            Some((None, code)) if depth < MAX_NESTING => walk_mdx(self, &code, file, depth + 1),
-            Some((None, code)) => self.code_block("", &code),
-            None => {}
-        }
-    }
-
-    fn code_block(&mut self, info: &str, code: &str) {
+    fn write_code_block(&mut self, info: &str, code: &str) {
         let fence = "`".repeat(components::longest_run(code, '`').max(2) + 1);
         let info = info.trim().replace('`', "");
         let code = code.strip_suffix('\n').unwrap_or(code);

@@ -13,7 +13,7 @@ mod events;
 
 use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
-use crate::docs::walk::{inline_pieces, walk_mdx, InlinePiece, MdxVisitor, Snippets};
+use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Snippets};
 use crate::docs::{Page, SourceTree};
 
 use components::{BlockShape, InlineShape};
@@ -105,7 +105,6 @@ struct Writer<'t, 'u> {
     /// Container depth at the current Markdown run's own level.
     run_base: usize,
     image: Option<(String, String)>,
-    code: Option<(Option<String>, String)>,
     links: Vec<String>,
     table: Option<Table>,
 }
@@ -116,7 +115,7 @@ impl<'t> MdxVisitor<'t> for Writer<'t, '_> {
     }
 
     fn markdown(&mut self, md: &str, file: &str, depth: usize) {
-        self.markdown_run(md, file, depth);
+        walk_markdown(self, md, file, depth);
     }
 
     fn tag(&mut self, tag: &Tag<'_>) {
@@ -147,7 +146,6 @@ impl<'t, 'u> Writer<'t, 'u> {
             heading: false,
             run_base: 0,
             image: None,
-            code: None,
             links: Vec::new(),
             table: None,
         }

@@ -5,12 +5,12 @@ use serde_json::{json, Map, Value};
 
 use super::ServerInfo;
 use crate::agents::markdown::{code_span, destination, escape};
+use crate::http::validate::{integer_in, max_chars, not_blank, object, FieldError, Obj, Path};
+use crate::search::api::{MAX_PATH_CHARS, MAX_QUERY_CHARS};
 use crate::search::normalize_path;
 
-const MAX_QUERY_CHARS: usize = 1_000;
 const MAX_QUESTION_CHARS: usize = 2_000;
-const MAX_PATH_CHARS: usize = 500;
-const MAX_LIMIT: u64 = 20;
+const MAX_LIMIT: u32 = 20;
 const DEFAULT_LIMIT: usize = 5;
 /// Excerpts are cut here: enough to judge a hit, while `get_page` gives the whole page.
 const EXCERPT_CHARS: usize = 700;
@@ -165,70 +165,60 @@ pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerIn
         Some(a @ Value::Object(_)) => a,
         Some(_) => return Err(ArgError::Protocol("`arguments` must be an object".into())),
     };
-    let argument_error = |message: String| {
-        if version >= "2025-11-25" {
-            ArgError::Tool(format!("Invalid arguments: {message}"))
-        } else {
-            ArgError::Protocol(message)
-        }
-    };
-    let read = || -> Result<ToolCall, String> {
-        match name {
-            "search" => Ok(ToolCall::Search(SearchArgs {
-                query: text(arguments, "query", MAX_QUERY_CHARS)?,
-                language: optional(arguments, "language")?,
-                version: optional(arguments, "version")?,
-                limit: limit(arguments)?,
-            })),
+    let arguments = object(arguments, &Path::root()).map_err(|e| ArgError::Protocol(e.to_string()))?;
+    let read = || -> Result<ToolCall, FieldError> {
+        Ok(match name {
+            "search" => ToolCall::Search(SearchArgs {
+                query: text(&arguments, "query", MAX_QUERY_CHARS)?,
+                language: optional(&arguments, "language")?,
+                version: optional(&arguments, "version")?,
+                limit: limit(&arguments)?,
+            }),
             "get_page" => {
-                let raw = text(arguments, "path", MAX_PATH_CHARS)?;
-                Ok(ToolCall::GetPage(GetPageArgs { path: page_path(&raw, server.domain) }))
+                let raw = text(&arguments, "path", MAX_PATH_CHARS)?;
+                ToolCall::GetPage(GetPageArgs { path: page_path(&raw, server.domain) })
             }
-            "ask" => Ok(ToolCall::Ask(AskArgs {
-                question: text(arguments, "question", MAX_QUESTION_CHARS)?,
-                language: optional(arguments, "language")?,
-                version: optional(arguments, "version")?,
-            })),
-            _ => Err(String::new()),
-        }
+            _ => ToolCall::Ask(AskArgs {
+                question: text(&arguments, "question", MAX_QUESTION_CHARS)?,
+                language: optional(&arguments, "language")?,
+                version: optional(&arguments, "version")?,
+            }),
+        })
     };
-    match read() {
-        Ok(call) => Ok(call),
-        Err(message) if message.is_empty() => Err(ArgError::Protocol(format!(
+    if !matches!(name, "search" | "get_page" | "ask") {
+        return Err(ArgError::Protocol(format!(
             "unknown tool `{}` (tools: {})",
             name.chars().take(80).collect::<String>(),
             enabled_names(server).join(", ")
-        ))),
-        Err(message) => Err(argument_error(message)),
+        )));
     }
+    read().map_err(|err| {
+        if version >= "2025-11-25" {
+            ArgError::Tool(format!("Invalid arguments: {err}"))
+        } else {
+            ArgError::Protocol(err.to_string())
+        }
+    })
 }
 
-fn text(arguments: &Value, field: &str, max: usize) -> Result<String, String> {
-    match arguments.get(field) {
-        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= max => Ok(s.trim().to_owned()),
-        Some(Value::String(s)) if s.trim().is_empty() => Err(format!("{field}: must not be empty")),
-        Some(Value::String(_)) => Err(format!("{field}: must be at most {max} characters")),
-        Some(_) => Err(format!("{field}: must be a string")),
-        None => Err(format!("{field}: is required")),
-    }
+fn text(arguments: &Obj, field: &str, max: usize) -> Result<String, FieldError> {
+    let value = arguments.req_str(field)?;
+    let path = arguments.field_path(field);
+    not_blank(value, &path)?;
+    max_chars(value, max, &path)?;
+    Ok(value.trim().to_owned())
 }
 
-fn optional(arguments: &Value, field: &str) -> Result<Option<String>, String> {
-    match arguments.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.trim().chars().take(100).collect())),
-        Some(_) => Err(format!("{field}: must be a string")),
-    }
+/// A label an agent may leave out or blank; an over-long one is cut rather than refused.
+fn optional(arguments: &Obj, field: &str) -> Result<Option<String>, FieldError> {
+    let value = arguments.opt_str(field)?.map(str::trim).filter(|s| !s.is_empty());
+    Ok(value.map(|s| s.chars().take(100).collect()))
 }
 
-fn limit(arguments: &Value) -> Result<usize, String> {
-    match arguments.get("limit") {
-        None | Some(Value::Null) => Ok(DEFAULT_LIMIT),
-        Some(v) => match v.as_f64() {
-            Some(n) if n.fract() == 0.0 && (1.0..=MAX_LIMIT as f64).contains(&n) => Ok(n as usize),
-            _ => Err(format!("limit: must be an integer from 1 to {MAX_LIMIT}")),
-        },
+fn limit(arguments: &Obj) -> Result<usize, FieldError> {
+    match arguments.opt_number("limit")? {
+        None => Ok(DEFAULT_LIMIT),
+        Some(n) => Ok(integer_in(n, 1, MAX_LIMIT, &arguments.field_path("limit"))? as usize),
     }
 }
 

@@ -156,14 +156,10 @@ fn push_text(text: Option<&Value>, out: &mut Vec<LlmEvent>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::prompt::PromptRole;
 
     #[test]
     fn request_body_has_top_level_system() {
-        let prompt = ChatPrompt {
-            system: "rules".into(),
-            messages: vec![(PromptRole::User, "q".into())],
-        };
+        let prompt = super::super::sample_prompt();
         assert_eq!(
             build_anthropic_request("claude-haiku-4-5", &prompt, 1024),
             json!({

@@ -157,14 +157,10 @@ impl ChunkState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::prompt::PromptRole;
 
     #[test]
     fn request_body_streams_with_usage() {
-        let prompt = ChatPrompt {
-            system: "rules".into(),
-            messages: vec![(PromptRole::User, "q".into())],
-        };
+        let prompt = super::super::sample_prompt();
         let body = build_openai_request("gpt-4o-mini", &prompt, 800);
         assert_eq!(
             body,

@@ -97,14 +97,10 @@ impl WorkersAiStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::prompt::PromptRole;
 
     #[test]
     fn input_has_messages_and_stream() {
-        let prompt = ChatPrompt {
-            system: "rules".into(),
-            messages: vec![(PromptRole::User, "q".into())],
-        };
+        let prompt = super::super::sample_prompt();
         assert_eq!(
             build_workers_ai_input(&prompt, 512),
             json!({

@@ -69,13 +69,10 @@ fn term_pack(dict: Dict<'_>) -> (Vec<u8>, Vec<u64>) {
     for i in 0..n_terms {
         let Some(term) = dict.term_at(i) else { continue };
         let Some(shard) = shards.get_mut(shard_of(term, count) as usize) else { continue };
-        shard.terms.push_str(term);
-        shard.term_ends.push(shard.terms.len() as u32);
-        shard.dfs.push(dict.dfs.get(i).copied().unwrap_or(0));
         let start = if i == 0 { 0 } else { dict.posting_ends.get(i - 1).copied().unwrap_or(0) as usize };
         let end = dict.posting_ends.get(i).copied().unwrap_or(0) as usize;
-        shard.postings.extend_from_slice(dict.postings.get(start..end).unwrap_or(&[]));
-        shard.posting_ends.push(shard.postings.len() as u32);
+        let postings = dict.postings.get(start..end).unwrap_or(&[]);
+        shard.table.push(term, dict.dfs.get(i).copied().unwrap_or(0), |out| out.extend_from_slice(postings));
     }
     let mut pack = Vec::new();
     let mut ends = Vec::with_capacity(shards.len());

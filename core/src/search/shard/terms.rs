@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::codec::{decode, encode, IndexError};
-use super::super::dict::Dict;
+use super::super::dict::{Dict, TermTable};
 use super::super::postings;
 use super::{KIND_TERMS, SHARD_FORMAT_VERSION};
 
@@ -24,11 +24,7 @@ pub(crate) fn shard_of(term: &str, count: u32) -> u32 {
 pub(crate) struct ShardData {
     /// Which shard this is, checked on load against the number asked for.
     pub id: u32,
-    pub terms: String,
-    pub term_ends: Vec<u32>,
-    pub dfs: Vec<u32>,
-    pub posting_ends: Vec<u32>,
-    pub postings: Vec<u8>,
+    pub table: TermTable,
 }
 
 /// One loaded term shard.
@@ -65,14 +61,7 @@ impl TermShard {
     }
 
     pub(crate) fn dict(&self) -> Dict<'_> {
-        let d = &self.data;
-        Dict {
-            terms: &d.terms,
-            term_ends: &d.term_ends,
-            dfs: &d.dfs,
-            posting_ends: &d.posting_ends,
-            postings: &d.postings,
-        }
+        self.data.table.dict()
     }
 
     pub(crate) fn lookup(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {
@@ -81,7 +70,7 @@ impl TermShard {
 
     /// About what this holds on the heap, for a byte-bounded cache.
     pub fn heap_bytes(&self) -> usize {
-        let d = &self.data;
+        let d = &self.data.table;
         std::mem::size_of::<TermShard>()
             + d.terms.len()
             + (d.term_ends.len() + d.dfs.len() + d.posting_ends.len()) * 4

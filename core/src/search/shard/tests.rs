@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use super::super::test_rng::Rng;
 use super::super::tests::{multilingual, page, section, site};
 use super::super::*;
 use super::*;
@@ -142,21 +143,9 @@ fn check_corruption(bytes: &[u8], load: impl Fn(&[u8]) -> bool) {
     let mut other = bytes.to_vec();
     other[0] = SHARD_FORMAT_VERSION + 1;
     assert!(!load(&other), "other version");
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    for _ in 0..300 {
-        let garbage: Vec<u8> = (0..(next() % 400)).map(|_| next() as u8).collect();
-        let _ = load(&garbage);
-        let mut flipped = bytes.to_vec();
-        let at = (next() as usize) % flipped.len();
-        flipped[at] ^= 1 << (next() % 8);
-        let _ = load(&flipped);
-    }
+    super::super::test_rng::each_corruption(bytes, |corrupt| {
+        let _ = load(corrupt);
+    });
 }
 
 #[test]
@@ -230,20 +219,6 @@ fn fixture_pages() -> Option<Vec<Page>> {
         };
     }
     Some(pages)
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
 }
 
 /// Query texts of the tests plus `n` made of words of the fixture's own pages (1-5 words each).

@@ -1,0 +1,347 @@
+//! The HTML sanitizer: lowercase HTML written in MDX -> the markup the export writes for it.
+//!
+//! An allow-list, not a filter: a tag the list does not name writes nothing but its children, and an
+//! allowed tag is written anew from the few attributes it may keep (class, id, title, table spans,
+//! `a href` through the link rewriter, media `src` only when the upload holds the file), every value
+//! escaped. Event handlers, `style`, and any other attribute never reach the page; `<script>`,
+//! `<style>` and `<template>` are dropped with their content; embeds and media from other hosts
+//! become plain links, so nothing loads from another host. `active_content` is the independent
+//! checker the tests and the fuzzers hold this output to.
+
+use crate::docs::jsx::{AttrValue, Tag, TagKind};
+
+use super::html::{self, attr, Markup};
+use super::links::{Linker, Media};
+
+/// Lowercase HTML written in MDX: allowed tags keep their safe attributes; media from other hosts
+/// and embeds become links; scripts and styles are dropped with their content.
+pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
+    const CONTAINERS: &[&str] = &[
+        "a",
+        "abbr",
+        "b",
+        "blockquote",
+        "caption",
+        "center",
+        "code",
+        "dd",
+        "del",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "i",
+        "ins",
+        "kbd",
+        "li",
+        "mark",
+        "ol",
+        "p",
+        "pre",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "summary",
+        "sup",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "u",
+        "ul",
+    ];
+    let name = tag.name.to_ascii_lowercase();
+    let mut out = String::new();
+    match name.as_str() {
+        "script" | "style" | "template" => Markup {
+            suppress: tag.kind == TagKind::Open,
+            ..Markup::default()
+        },
+        "br" | "hr" => Markup {
+            open: format!("<{name}>"),
+            void: true,
+            ..Markup::default()
+        },
+        "img" => {
+            let src = tag.text_attr("src").unwrap_or("");
+            let alt = tag.text_attr("alt").unwrap_or("");
+            match links.media(src) {
+                Media::Local(src) | Media::ImageOnly { src, .. } => {
+                    out.push_str("<img loading=\"lazy\"");
+                    attr(&mut out, "src", &src);
+                    attr(&mut out, "alt", alt);
+                    for key in ["width", "height", "title"] {
+                        if let Some(value) = tag.text_attr(key).or_else(|| number_text(tag, key)) {
+                            attr(&mut out, key, value);
+                        }
+                    }
+                    class_attr(&mut out, tag);
+                    out.push('>');
+                }
+                Media::Link(href) => external_link(&mut out, &href, alt, "Image"),
+            }
+            Markup {
+                open: out,
+                void: true,
+                ..Markup::default()
+            }
+        }
+        "video" | "audio" | "iframe" | "source" | "embed" | "object" => {
+            let src = tag
+                .text_attr("src")
+                .or_else(|| tag.text_attr("data"))
+                .unwrap_or("");
+            let playable = matches!(name.as_str(), "video" | "audio");
+            let void = matches!(name.as_str(), "source" | "embed");
+            if src.is_empty() {
+                // A <video> with <source> children: the children decide.
+                return if playable {
+                    Markup::pair(
+                        format!("<{name} controls preload=\"none\">"),
+                        &format!("</{name}>"),
+                    )
+                } else {
+                    Markup {
+                        void,
+                        ..Markup::default()
+                    }
+                };
+            }
+            match links.media(src) {
+                Media::Local(src) if playable || name == "source" => {
+                    out.push('<');
+                    out.push_str(&name);
+                    if playable {
+                        out.push_str(" controls preload=\"metadata\"");
+                    }
+                    attr(&mut out, "src", &src);
+                    out.push('>');
+                    let close = if void {
+                        String::new()
+                    } else {
+                        format!("</{name}>")
+                    };
+                    Markup {
+                        open: out,
+                        close,
+                        void,
+                        ..Markup::default()
+                    }
+                }
+                Media::Local(href) | Media::Link(href) | Media::ImageOnly { link: href, .. } => {
+                    let label = tag.text_attr("title").unwrap_or("");
+                    external_link(&mut out, &href, label, "Embedded media");
+                    Markup {
+                        open: out,
+                        void,
+                        // The fallback content of an embed is redundant next to the link.
+                        suppress: !void && tag.kind == TagKind::Open,
+                        ..Markup::default()
+                    }
+                }
+            }
+        }
+        _ if CONTAINERS.contains(&name.as_str()) => {
+            out.push('<');
+            out.push_str(&name);
+            class_attr(&mut out, tag);
+            if let Some(id) = tag.text_attr("id") {
+                attr(&mut out, "id", id);
+            }
+            if name == "a" {
+                if let Some(href) = tag.text_attr("href") {
+                    attr(&mut out, "href", &links.href(href));
+                }
+            }
+            for key in ["title", "colspan", "rowspan", "align", "start"] {
+                if let Some(value) = tag.text_attr(key).or_else(|| number_text(tag, key)) {
+                    attr(&mut out, key, value);
+                }
+            }
+            if name == "details" && tag.attr("open").is_some() {
+                out.push_str(" open");
+            }
+            out.push('>');
+            Markup::pair(out, &format!("</{name}>"))
+        }
+        // Other elements (svg, forms, custom elements) show their children.
+        _ => Markup::default(),
+    }
+}
+
+/// `<a class="external-media" href>label</a>`: media that must not load from another host.
+fn external_link(out: &mut String, href: &str, label: &str, fallback: &str) {
+    out.push_str("<a class=\"external-media\"");
+    attr(out, "href", href);
+    out.push('>');
+    html::text(
+        out,
+        if label.trim().is_empty() {
+            fallback
+        } else {
+            label
+        },
+    );
+    out.push_str("</a>");
+}
+
+fn class_attr(out: &mut String, tag: &Tag<'_>) {
+    if let Some(class) = tag
+        .text_attr("className")
+        .or_else(|| tag.text_attr("class"))
+    {
+        // `:` kept: light/dark image pairs use Tailwind's `dark:hidden`, which site.css honours.
+        let class = class
+            .split_whitespace()
+            .map(|c| {
+                c.chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+                    .collect::<String>()
+            })
+            .filter(|c| !c.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !class.is_empty() {
+            attr(out, "class", &class);
+        }
+    }
+}
+
+fn number_text<'a>(tag: &Tag<'a>, name: &str) -> Option<&'a str> {
+    match tag.attr(name)? {
+        AttrValue::Expr(e) if e.trim().parse::<u32>().is_ok() => Some(e.trim()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::jsx::scan_tag;
+    use crate::export::active_content::find_active;
+
+    fn render(src: &str, _inline: bool) -> Markup {
+        let pages: BTreeMap<String, String> = [("a/b".to_string(), "a/b.html".to_string())].into();
+        let tree = tree(&[("images/x.png", "png"), ("media/v.mp4", "mp4")]);
+        let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
+        let (tag, _) = scan_tag(src).expect("tag");
+        html_tag(&tag, &links)
+    }
+
+    /// The tag's markup around some child text, as a page would hold it; held to the checker.
+    fn written(src: &str) -> String {
+        let markup = render(src, false);
+        let html = format!("{}child{}", markup.open, markup.close);
+        assert_eq!(find_active(&html, &[]), None, "{src} wrote {html}");
+        html
+    }
+
+    #[test]
+    fn html_images_local_copy_remote_link() {
+        let local = render("<img src=\"/images/x.png\" alt=\"X\" width={200} />", false);
+        assert_eq!(
+            local.open,
+            "<img loading=\"lazy\" src=\"../images/x.png\" alt=\"X\" width=\"200\">"
+        );
+        let remote = render("<img src=\"https://cdn.x/y.png\" alt=\"Y\" />", false);
+        assert_eq!(
+            remote.open,
+            "<a class=\"external-media\" href=\"https://cdn.x/y.png\">Y</a>"
+        );
+    }
+
+    #[test]
+    fn embeds_from_other_hosts_become_links_and_scripts_vanish() {
+        let iframe = render(
+            "<iframe src=\"https://www.youtube.com/embed/x\" title=\"Demo\">",
+            false,
+        );
+        assert!(iframe
+            .open
+            .contains("href=\"https://www.youtube.com/embed/x\">Demo</a>"));
+        assert!(iframe.suppress);
+        assert!(render("<script>", false).suppress);
+        let div = render(
+            "<div className=\"x dark:hidden\" style={{a: 1}} onClick={f}>",
+            false,
+        );
+        assert_eq!(div.open, "<div class=\"x dark:hidden\">");
+        let a = render("<a href=\"javascript:x()\">", false);
+        assert_eq!(a.open, "<a href=\"#\">");
+    }
+
+    #[test]
+    fn event_handlers_styles_and_unknown_attributes_never_pass() {
+        for src in [
+            "<div onclick=\"alert(1)\" onMouseOver={f} style=\"background:url(javascript:x)\" data-x=\"1\">",
+            "<p ONLOAD=\"x\" srcdoc=\"<script>\" formaction=\"javascript:x\">",
+            "<span title=\"t\" onfocus=\"x\" autofocus tabindex=\"1\">",
+        ] {
+            let html = written(src);
+            assert!(!html.to_ascii_lowercase().contains(" on"), "{html}");
+            assert!(!html.contains("style") && !html.contains("data-x") && !html.contains("srcdoc"), "{html}");
+        }
+    }
+
+    #[test]
+    fn script_urls_in_links_and_media_never_pass() {
+        for src in [
+            "<a href=\"javascript:alert(1)\">",
+            "<a href=\"JaVaScRiPt:alert(1)\">",
+            "<a href=\" javascript:alert(1)\">",
+            "<a href=\"java&#115;cript:alert(1)\">",
+            "<a href=\"vbscript:msgbox\">",
+            "<a href=\"data:text/html,<script>alert(1)</script>\">",
+            "<img src=\"javascript:alert(1)\" alt=\"x\" />",
+            "<img src=\"data:image/svg+xml,<svg onload=alert(1)>\" />",
+            "<video src=\"javascript:alert(1)\">",
+            "<source src=\"https://evil.example/x.mp4\" />",
+            "<iframe src=\"javascript:alert(1)\">",
+            "<object data=\"data:text/html,x\">",
+            "<embed src=\"https://evil.example/x.swf\" />",
+        ] {
+            written(src);
+        }
+        assert_eq!(render("<video src=\"/media/v.mp4\">", false).open, "<video controls preload=\"metadata\" src=\"../media/v.mp4\">");
+    }
+
+    #[test]
+    fn active_elements_write_nothing_and_scripts_drop_their_content() {
+        for src in ["<script>", "<sCrIpT src=\"x.js\">", "<style>", "<template>"] {
+            let markup = render(src, false);
+            assert!(markup.suppress && markup.open.is_empty() && markup.close.is_empty(), "{src}");
+        }
+        for src in ["<svg onload=\"x\">", "<math>", "<form action=\"javascript:x\">", "<base href=\"https://evil\" />",
+                    "<meta http-equiv=\"refresh\" />", "<link rel=\"import\" />", "<x-widget>", "<noscript>"] {
+            assert_eq!(render(src, false), Markup::default(), "{src}");
+        }
+    }
+
+    #[test]
+    fn values_are_escaped_and_classes_cut_to_safe_characters() {
+        let html = written("<span title='\"><script>alert(1)</script>' id='a\" onclick=\"x'>");
+        assert!(html.contains("title=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\""), "{html}");
+        assert!(html.contains("id=\"a&quot; onclick=&quot;x\""), "{html}");
+        let class = written("<div className='x\" onload=\"y <b>'>");
+        assert_eq!(class, "<div class=\"x onloady b\">child</div>");
+    }
+}
