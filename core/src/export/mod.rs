@@ -42,6 +42,7 @@
 use std::fmt;
 
 use crate::platform::deployment::Features;
+#[cfg(feature = "embedded-static")]
 use crate::docs::{Site, SourceTree};
 
 mod agent;
@@ -61,6 +62,7 @@ mod openapi;
 mod plan;
 mod playground;
 pub mod search_index;
+mod static_files;
 
 #[cfg(test)]
 mod active_content;
@@ -78,6 +80,7 @@ pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use extras::PageExtras;
 pub use plan::ExportPlan;
+pub use static_files::StaticFiles;
 pub use search_index::search_bytes_for_query;
 
 /// What to export.
@@ -156,6 +159,7 @@ impl std::error::Error for ExportError {}
 
 /// Renders a whole export in one go (tests, the example, small sites): page files in plan order,
 /// then the finishing files.
+#[cfg(feature = "embedded-static")]
 pub fn export_files(
     site: &Site,
     tree: &SourceTree,

@@ -24,7 +24,7 @@ use docs_edge_core::docs::Site;
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
     after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
-    PageExtras, StepAttempts, MANIFEST_FORMAT,
+    PageExtras, StaticFiles, StepAttempts, MANIFEST_FORMAT,
     SEARCH_INDEX_FILE,
 };
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
@@ -471,7 +471,8 @@ impl ExportJob {
             record.progress = pages_progress(end, total);
             return Ok(false);
         }
-        let mut files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        let statics = crate::assets::export_static(&self.env).await?;
+        let mut files = loaded.plan.finishing_files_with(&loaded.site, &loaded.tree, &StaticFiles::from_texts(&statics));
         files.push(
             BundleManifest {
                 format: MANIFEST_FORMAT,
