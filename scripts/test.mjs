@@ -61,9 +61,10 @@ function deployBundleFits() {
 // Guards against unexplained growth (Cloudflare itself allows 3 MB gzipped on the free plan, 10 MB paid).
 // Raised from 600 when the MCP server and agent documents, analytics and the playground, deployment
 // switches, platform limits and resumable answers landed together, and to 800 for panic=unwind
-// (+52 KiB: a panic fails its own request, not every stream in the isolate; README "Panics"); the
-// architecture issue's target is to bring it back under 600.
-const WASM_BUDGET_KIB = 800;
+// (+52 KiB: a panic fails its own request, not every stream in the isolate; README "Panics"); lowered
+// to 700 when std's optimize_for_size, the export's CSS/JS as assets and the ASCII-only idna back end
+// took it from 770.0 to 687.1 KiB (README "Figures"). The architecture issue's target is 600.
+const WASM_BUDGET_KIB = 700;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.

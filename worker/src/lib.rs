@@ -7,6 +7,7 @@ mod answer;
 mod analytics_store;
 mod answer_analytics;
 mod app;
+mod assets;
 mod auth;
 mod clock;
 mod config;

@@ -1,9 +1,7 @@
 //! Optional parts of an export, switched per deployment: the web analytics beacon and the API
 //! playground ("Try it" on OpenAPI endpoint pages). Off, the bundle holds none of their code.
 
-use super::playground;
-
-const BEACON_JS: &str = include_str!("static/beacon.js");
+use super::static_files::StaticFiles;
 
 /// What the exported pages get beyond the docs themselves. Serializable: export jobs keep it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -17,25 +15,25 @@ pub struct PageExtras {
 
 impl PageExtras {
     /// What follows `site.js`'s own code in `_static/site.js`.
-    pub(crate) fn script(&self) -> String {
+    pub(crate) fn script(&self, statics: &StaticFiles) -> String {
         let mut out = String::new();
         if self.playground {
             out.push('\n');
-            out.push_str(playground::SCRIPT);
+            out.push_str(statics.playground_js);
         }
         if let Some(endpoint) = &self.beacon_endpoint {
             // A JSON string is a JavaScript string literal; `<` escaped so no `</script>` can appear.
             let literal = serde_json::to_string(endpoint).unwrap_or_else(|_| "\"\"".into()).replace('<', "\\u003c");
             out.push('\n');
-            out.push_str(&BEACON_JS.replace("DOCS_EDGE_BEACON_ENDPOINT", &literal));
+            out.push_str(&statics.beacon_js.replace("DOCS_EDGE_BEACON_ENDPOINT", &literal));
         }
         out
     }
 
     /// What follows `site.css`.
-    pub(crate) fn stylesheet(&self) -> &'static str {
+    pub(crate) fn stylesheet<'a>(&self, statics: &StaticFiles<'a>) -> &'a str {
         if self.playground {
-            playground::STYLE
+            statics.playground_css
         } else {
             ""
         }

@@ -43,6 +43,7 @@
 use std::fmt;
 
 use crate::platform::deployment::Features;
+#[cfg(feature = "embedded-static")]
 use crate::docs::{Site, SourceTree};
 
 mod agent;
@@ -64,6 +65,7 @@ mod playground;
 mod sanitize;
 pub mod search_index;
 mod search_packs;
+mod static_files;
 
 #[cfg(test)]
 mod active_content;
@@ -82,6 +84,7 @@ pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FO
 pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use extras::PageExtras;
 pub use plan::ExportPlan;
+pub use static_files::StaticFiles;
 pub use search_index::search_bytes_for_query;
 
 /// What to export.
@@ -160,6 +163,7 @@ impl std::error::Error for ExportError {}
 
 /// Renders a whole export in one go (tests, the example, small sites): page files in plan order,
 /// then the finishing files.
+#[cfg(feature = "embedded-static")]
 pub fn export_files(
     site: &Site,
     tree: &SourceTree,

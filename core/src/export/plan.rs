@@ -14,11 +14,9 @@ use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
 use super::extras::PageExtras;
+use super::static_files::StaticFiles;
 use super::{agent, assets, markdown, openapi, search_index};
 use super::{ExportError, ExportFile, ExportOptions};
-
-const SITE_CSS: &str = include_str!("static/site.css");
-const SITE_JS: &str = include_str!("static/site.js");
 
 /// The pages of one export and what rendering them needs.
 #[derive(Debug, Clone)]
@@ -315,10 +313,16 @@ impl ExportPlan {
 
     /// Everything but the pages: stylesheet, script, search index, sitemap, robots.txt, 404 page
     /// and the tree files the pages reference. Sorted by path.
+    #[cfg(feature = "embedded-static")]
     pub fn finishing_files(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
+        self.finishing_files_with(site, tree, &StaticFiles::EMBEDDED)
+    }
+
+    /// `finishing_files` with the files of `static/` as given (the worker reads them from its assets).
+    pub fn finishing_files_with(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
         let mut files = vec![
-            ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site)),
-            ExportFile::new(JS_FILE.to_owned(), format!("{SITE_JS}{}", self.extras.script())),
+            ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
+            ExportFile::new(JS_FILE.to_owned(), format!("{}{}", statics.site_js, self.extras.script(statics))),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
                 "robots.txt".to_owned(),
@@ -371,7 +375,7 @@ impl ExportPlan {
     }
 
     /// The shared stylesheet, docs.json colours first.
-    fn stylesheet(&self, site: &Site) -> String {
+    fn stylesheet(&self, site: &Site, statics: &StaticFiles) -> String {
         let colors = &site.config.colors;
         let pick = |c: Option<&String>, fallback: &'static str| -> String {
             c.and_then(|c| crate::export::html::safe_color(c))
@@ -382,8 +386,9 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{SITE_CSS}{}",
-            self.extras.stylesheet()
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{}{}",
+            statics.site_css,
+            self.extras.stylesheet(statics)
         )
     }
 

@@ -6,9 +6,6 @@ use serde_json::{json, Map, Value};
 
 use super::openapi::{resolve, str_of};
 
-pub(crate) const SCRIPT: &str = include_str!("static/playground.js");
-pub(crate) const STYLE: &str = include_str!("static/playground.css");
-
 /// Nesting followed when making a body example from a schema.
 const MAX_EXAMPLE_DEPTH: usize = 5;
 /// Properties per object in a generated example.

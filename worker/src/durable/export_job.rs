@@ -26,7 +26,7 @@ use docs_edge_core::docs::Site;
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
     after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportOptions, ExportPlan,
-    PackCursor, PageExtras, SearchIndexFormat, StepAttempts, MANIFEST_FORMAT,
+    PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -490,7 +490,8 @@ impl ExportJob {
                 return Ok(false);
             }
         }
-        let mut files = loaded.plan.finishing_files(&loaded.site, &loaded.tree);
+        let statics = crate::assets::export_static(&self.env).await?;
+        let mut files = loaded.plan.finishing_files_with(&loaded.site, &loaded.tree, &StaticFiles::from_texts(&statics));
         files.push(
             BundleManifest {
                 format: MANIFEST_FORMAT,

@@ -7,17 +7,10 @@
 use worker::Response;
 
 use crate::context::Call;
-use crate::config::ASSETS_BINDING;
-use crate::error::{ApiError, ApiResult};
-
-/// The asset's path under the assets directory; the host is never looked at by the binding.
-const DOCUMENT_URL: &str = "https://assets.invalid/openapi.json";
+use crate::error::ApiResult;
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
-    let mut asset = call.env.assets(ASSETS_BINDING)?.fetch(DOCUMENT_URL, None).await?;
-    if asset.status_code() != 200 {
-        return Err(ApiError::Internal(format!("the openapi.json asset answered {}", asset.status_code())));
-    }
+    let mut asset = crate::assets::fetch(&call.env, "openapi.json").await?;
     let mut response = Response::from_stream(asset.stream()?)?;
     let headers = response.headers_mut();
     headers.set("content-type", "application/json; charset=utf-8")?;
