@@ -49,6 +49,7 @@ pub mod api;
 mod archive;
 pub mod attempts;
 mod assets;
+mod batch;
 mod components;
 mod extras;
 mod html;
@@ -72,6 +73,7 @@ mod render_fuzz;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
+pub use batch::{batch_tree, outline, read_by_every_batch};
 pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
 pub use agent::markdown_file;
 pub use layout::content_security_policy;

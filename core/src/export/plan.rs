@@ -161,19 +161,34 @@ impl ExportPlan {
         tree: &SourceTree,
         range: Range<usize>,
     ) -> Vec<ExportFile> {
-        let end = range.end.min(self.pages.len());
-        let start = range.start.min(end);
         let mut specs = Specs::new(tree);
         specs.playground = self.extras.playground;
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
-        for &i in &self.pages[start..end] {
+        for &i in self.batch(range) {
             files.extend(self.render_page(site, tree, &mut specs, i));
             if let Some(page) = site.pages.get(i) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
         }
         files
+    }
+
+    /// Source files of the pages at `range` (clamped as [`ExportPlan::render_pages`] clamps it):
+    /// with what they import and the files [`super::batch::read_by_every_batch`] names, all a batch
+    /// reads.
+    pub fn page_sources<'s>(&self, site: &'s Site, range: Range<usize>) -> Vec<&'s str> {
+        self.batch(range)
+            .iter()
+            .filter_map(|&i| site.pages.get(i))
+            .map(|p| p.source.as_str())
+            .collect()
+    }
+
+    fn batch(&self, range: Range<usize>) -> &[usize] {
+        let end = range.end.min(self.pages.len());
+        let start = range.start.min(end);
+        &self.pages[start..end]
     }
 
     fn render_page(
