@@ -27,6 +27,7 @@ pub(crate) fn options() -> ExportOptions {
         domain: "docs.example.com".into(),
         mtime: MTIME,
         features: Default::default(),
+        markdown: None,
     }
 }
 

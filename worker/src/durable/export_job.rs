@@ -24,7 +24,7 @@ use docs_edge_core::docs::Site;
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
     after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
-    PageExtras, StepAttempts, MANIFEST_FORMAT,
+    MarkdownPages, PageExtras, StepAttempts, MANIFEST_FORMAT,
     SEARCH_INDEX_FILE,
 };
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
@@ -58,6 +58,8 @@ pub struct StartJob {
     pub publish_id: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
+    #[serde(default)]
+    pub markdown: Option<MarkdownPages>,
     pub batch_pages: u32,
     pub created_at: String,
     pub created_unix: u64,
@@ -134,6 +136,9 @@ struct JobRecord {
     publish_id: String,
     version: Option<String>,
     paths: Option<Vec<String>>,
+    /// As requested; records from before the choice existed have `None`, the default.
+    #[serde(default)]
+    markdown: Option<MarkdownPages>,
     status: JobStatus,
     progress: f64,
     page_count: u32,
@@ -185,6 +190,7 @@ impl JobRecord {
             domain: self.domain.clone(),
             mtime: self.created_unix,
             features: self.features,
+            markdown: self.markdown,
         }
     }
 }
@@ -320,6 +326,7 @@ impl ExportJob {
             publish_id: start.publish_id,
             version: start.version,
             paths: start.paths,
+            markdown: start.markdown,
             status: JobStatus::Queued,
             progress: 0.0,
             page_count: 0,
