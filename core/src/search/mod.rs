@@ -8,7 +8,7 @@
 
 mod chunk;
 mod discovery;
-mod codec;
+pub(crate) mod codec;
 mod dict;
 mod index;
 mod page;
