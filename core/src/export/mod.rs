@@ -74,7 +74,7 @@ mod render_fuzz;
 mod tests;
 
 pub use archive::{tar_gz_member, tar_gz_trailer};
-pub use batch::{batch_tree, outline, read_by_every_batch};
+pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
 pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
 pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 pub use layout::content_security_policy;
