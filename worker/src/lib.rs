@@ -16,6 +16,7 @@ mod directory;
 mod durable_client;
 mod durable;
 mod error;
+mod export_source;
 mod exports;
 mod generation;
 mod http;

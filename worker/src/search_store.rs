@@ -86,7 +86,7 @@ async fn split_whole_index(bucket: &Bucket, domain: &str, publish_id: &str) -> A
 }
 
 /// An object, or the given byte range of it; `None` when it does not exist.
-async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
+pub(crate) async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
     let mut get = bucket.get(key);
     if let Some(r) = range {
         get = get.range(Range::OffsetWithLength { offset: r.start, length: r.end - r.start });
