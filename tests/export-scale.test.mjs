@@ -177,7 +177,9 @@ test('the export object stays inside its wasm memory budget', () => {
   const lines = logLines(logFile).filter((l) => l.event === 'durable' && l.class === 'ExportJob');
   assert.ok(lines.some((l) => l.operation === 'alarm'), 'the export steps were logged');
   const highWater = Math.max(...lines.map((l) => l.wasmMemoryBytes));
-  console.log(`export wasmMemoryBytes high-water at 3×: ${(highWater / 1048576).toFixed(1)} MiB`);
+  const first = lines.find((l) => l.wasmMemoryBytes === highWater);
+  const steps = lines.map((l) => `${l.operation}:${Math.round(l.wasmMemoryBytes / 1048576)}`).join(' ');
+  console.log(`export wasmMemoryBytes high-water at 3×: ${(highWater / 1048576).toFixed(1)} MiB, first at ${first.operation}; ${steps}`);
   assert.ok(highWater <= EXPORT_MEMORY_BUDGET, `${highWater} bytes over the ${EXPORT_MEMORY_BUDGET}-byte budget`);
 });
 

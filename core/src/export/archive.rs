@@ -21,9 +21,10 @@ const TRAILER_LEN: usize = 1024;
 const GZIP_LEVEL: u32 = 3;
 
 /// Tar entries of `files`, without the end-of-archive blocks, as one gzip member. Files whose path
-/// is not a safe relative path are left out (the plan never produces one).
+/// is not a safe relative path are left out (the plan never produces one). The entries stream into
+/// the compressor: no uncompressed copy of the batch is made.
 pub fn tar_gz_member(files: &[ExportFile], mtime: u64) -> Vec<u8> {
-    let mut builder = tar::Builder::new(Vec::new());
+    let mut builder = tar::Builder::new(Member { gzip: Some(encoder()) });
     builder.mode(tar::HeaderMode::Deterministic);
     for file in files {
         if !is_safe_path(&file.path) {
@@ -36,13 +37,32 @@ pub fn tar_gz_member(files: &[ExportFile], mtime: u64) -> Vec<u8> {
         header.set_gid(0);
         header.set_mtime(mtime);
         header.set_size(file.bytes.len() as u64);
-        // Long paths get a GNU long-name entry; writing into a Vec cannot fail otherwise.
+        // Long paths get a GNU long-name entry; writing into memory cannot fail otherwise.
         let _ = builder.append_data(&mut header, &file.path, file.bytes.as_slice());
     }
-    let mut raw = builder.into_inner().unwrap_or_default();
-    // `into_inner` finishes the archive with the two zero blocks; only the trailer member has them.
-    raw.truncate(raw.len().saturating_sub(TRAILER_LEN));
-    gzip(&raw)
+    // Finishing the archive writes its two zero blocks: only the trailer member has them, so the
+    // compressor is taken out first and what follows goes nowhere.
+    let gzip = builder.get_mut().gzip.take();
+    drop(builder);
+    gzip.and_then(|g| g.finish().ok()).unwrap_or_default()
+}
+
+/// The writer under a member's tar builder: the compressor, until it is taken.
+struct Member {
+    gzip: Option<GzEncoder<Vec<u8>>>,
+}
+
+impl Write for Member {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.gzip {
+            Some(gzip) => gzip.write(buf),
+            None => Ok(buf.len()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The end-of-archive blocks as the last gzip member.
@@ -51,11 +71,14 @@ pub fn tar_gz_trailer() -> Vec<u8> {
 }
 
 fn gzip(raw: &[u8]) -> Vec<u8> {
-    // GzBuilder writes mtime 0 and no file name: nothing in the header varies between runs.
-    let mut encoder: GzEncoder<Vec<u8>> =
-        GzBuilder::new().write(Vec::new(), Compression::new(GZIP_LEVEL));
+    let mut encoder = encoder();
     let _ = encoder.write_all(raw);
     encoder.finish().unwrap_or_default()
+}
+
+fn encoder() -> GzEncoder<Vec<u8>> {
+    // GzBuilder writes mtime 0 and no file name: nothing in the header varies between runs.
+    GzBuilder::new().write(Vec::new(), Compression::new(GZIP_LEVEL))
 }
 
 #[cfg(test)]
