@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Static export figures through the worker under wrangler dev: pages per second (start -> completed),
-// median and max page bytes, bundle bytes, files in the bundle, and the bytes the exported site's
-// offline search fetches in headless Chromium for the first and the second query of one session.
-// Prints one JSON line per site; asserts nothing.
+// median and max page bytes, bundle bytes, files in the bundle (and of them `.md` files), the
+// export Durable Object's wasm memory high-water (the largest `wasmMemoryBytes` of its log lines;
+// the export runs in a worker process started after the publish, so the isolate is its own), and
+// the bytes the exported site's offline search fetches in headless Chromium for the first and the
+// second query of one session. Prints one JSON line per site; asserts nothing.
 //   node bench/export.mjs [docs folder]          the folder (default: the fixture)
 //   node bench/export.mjs --copies 4,40          sites of N copies of the fixture's English pages
 //                                                (scripts/lib/scale-site.mjs; 4 ≈ 1×, 40 ≈ 10×)
+//   --markdown pages|llms-full                   the start request's `markdown` (default: by size)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 import { benchWorker, docsFolder, DOMAIN, FIXTURE } from './support.mjs';
 import { launchChromium, serveFolder } from '../tests/support/browser.mjs';
 import { offlineSearch, pageSizes } from '../tests/support/export-site.mjs';
@@ -17,6 +21,9 @@ import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
+const markdownAt = args.indexOf('--markdown');
+const markdown = markdownAt >= 0 ? args[markdownAt + 1] : undefined;
+const folderArg = args.find((a, i) => !a.startsWith('--') && i !== copiesAt + 1 && i !== markdownAt + 1);
 const QUERIES = ['static export bundle', 'custom domain'];
 
 async function api(bench, method, path, json) {
@@ -48,8 +55,10 @@ async function searchBytes(dir, home) {
 
 async function measure(bench, label, folder) {
   const publishMs = await bench.publish(folder);
+  const logFile = join(mkdtempSync(join(tmpdir(), 'docs-edge-export-log-')), 'worker.log');
+  await bench.restart({ logFile });
   const started = performance.now();
-  const job = await api(bench, 'POST', '/v1/static-export/jobs', { domain: DOMAIN });
+  const job = await api(bench, 'POST', '/v1/static-export/jobs', { domain: DOMAIN, ...(markdown ? { markdown } : {}) });
   let status = job;
   while (status.status === 'queued' || status.status === 'running') {
     await new Promise((r) => setTimeout(r, 200));
@@ -58,6 +67,9 @@ async function measure(bench, label, folder) {
   const completedMs = performance.now() - started;
   if (status.status !== 'completed') throw new Error(`job ${status.status}: ${status.error}`);
   const link = await api(bench, 'POST', `/v1/static-export/jobs/${job.jobId}/bundle`);
+  const exportLines = logLines(logFile).filter((l) => l.event === 'durable' && l.class === 'ExportJob');
+  const exportMemory = Math.max(0, ...exportLines.map((l) => l.wasmMemoryBytes ?? 0));
+  rmSync(dirname(logFile), { recursive: true, force: true });
   const download = Buffer.from(await (await fetch(link.bundleUrl)).arrayBuffer());
   const dir = mkdtempSync(join(tmpdir(), 'docs-edge-export-bench-'));
   const archive = `${dir}.tar.gz`;
@@ -80,6 +92,8 @@ async function measure(bench, label, folder) {
       bundleBytes: link.sizeBytes,
       bundleBytesPerPage: Math.round(link.sizeBytes / status.pageCount),
       files: files.length,
+      markdownFiles: files.filter((f) => f.endsWith('.md')).length,
+      exportWasmMemoryMiB: Math.round((exportMemory / 1048576) * 10) / 10,
       queries: QUERIES,
       firstQueryBytes: firstQuery,
       secondQueryBytes: secondQuery,
@@ -104,7 +118,7 @@ try {
       }
     }
   } else {
-    await measure(bench, args[0] ?? 'fixture', docsFolder(args[0]));
+    await measure(bench, folderArg ?? 'fixture', docsFolder(folderArg));
   }
 } finally {
   await bench.stop();

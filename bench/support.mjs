@@ -24,23 +24,30 @@ export function docsFolder(arg) {
   return resolve(arg ?? FIXTURE);
 }
 
-/** Starts a bench worker; `publish` times the upload of `folder` and returns the milliseconds. */
+/** Starts a bench worker; `publish` times the upload of `folder` and returns the milliseconds;
+ * `restart` starts a new worker process on the same state, so what follows runs in fresh isolates
+ * (wasm memory only grows, so a phase's high-water is its own only in an isolate of its own), its
+ * output appended to `logFile` when given. */
 export async function benchWorker({ vars = {} } = {}) {
   bootstrap({ quiet: true });
   buildWorker();
   const state = mkdtempSync(join(tmpdir(), 'docs-edge-bench-'));
   const rootToken = randomBytes(16).toString('hex');
-  const worker = await startWorker({
-    persistTo: state,
-    vars: { ROOT_TOKEN: rootToken, LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...vars },
-  });
+  const allVars = { ROOT_TOKEN: rootToken, LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...vars };
+  let worker = await startWorker({ persistTo: state, vars: allVars });
   const op = new OperatorClient(worker.baseUrl, rootToken);
   const org = await op.createOrg('bench', 'enterprise');
   await op.addDomain(org.orgId, DOMAIN);
   const adminKey = (await op.createKey(org.orgId, 'admin')).key;
   const assistantKey = (await op.createKey(org.orgId, 'assistant')).key;
   return {
-    baseUrl: worker.baseUrl,
+    get baseUrl() {
+      return worker.baseUrl;
+    },
+    async restart({ logFile } = {}) {
+      await worker.stop();
+      worker = await startWorker({ persistTo: state, vars: allVars, logFile });
+    },
     adminKey,
     assistantKey,
     async publish(folder) {

@@ -230,6 +230,27 @@ test('start: the domain is a hostname, owned and published; version and paths mu
   assert.match(badPathType.body.error, /^paths\[1\]: /);
 });
 
+test('markdown "llms-full": no .md files; llms.txt links the .html pages, llms-full.txt holds the Markdown', async () => {
+  const bad = await startExport(t.adminKey, { domain: t.domain, markdown: 'all' });
+  assertError(bad, 400, 'invalid_request');
+  assert.match(bad.body.error, /^markdown: /);
+  const start = await startExport(t.adminKey, { domain: t.domain, paths: ['index', 'quickstart', 'api/static-export/overview'], markdown: 'llms-full' });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  const bundle = await requestBundle(t.adminKey, job.jobId);
+  const { dir } = await downloadBundle(bundle.body.bundleUrl);
+  try {
+    const files = listFiles(dir);
+    assert.deepEqual(files.filter((f) => f.endsWith('.md')), []);
+    const links = [...readFile(dir, 'llms.txt').toString().matchAll(/^- \[.+?\]\(([^)\s]+)\)/gm)].map((m) => m[1]);
+    assert.deepEqual(links.sort(), ['api/static-export/overview.html', 'index.html', 'quickstart.html']);
+    assert.ok(readFile(dir, 'llms-full.txt').toString().includes('# Static export\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('one active job per domain: a second start is 409 job_active naming it; bundle before completion is 409', async () => {
   const first = await startExport(t.adminKey, { domain: t.domain, paths: ['index', 'quickstart'] });
   assert.equal(first.status, 202, first.text);

@@ -1,7 +1,7 @@
 //! Renders a docs folder as the static export would, into a folder you can open or serve
 //! (`python3 -m http.server -d <out dir>`; search needs HTTP, not file://), plus `bundle.tar.gz`
 //! next to it, packed in batches as the worker packs it.
-//! `cargo run --release -p docs-edge-core --example export_site -- <docs dir> <out dir> [--domain d] [--version v] [--paths a,b]`
+//! `cargo run --release -p docs-edge-core --example export_site -- <docs dir> <out dir> [--domain d] [--version v] [--paths a,b] [--markdown pages|llms-full]`
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -11,7 +11,7 @@ use support::read_folder;
 
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::export::{
-    search_bytes_for_query, tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan,
+    search_bytes_for_query, tar_gz_member, MarkdownPages, tar_gz_trailer, ExportOptions, ExportPlan,
 };
 
 /// Pages per batch, as one Durable Object alarm would render them.
@@ -21,7 +21,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(docs), Some(out)) = (args.first(), args.get(1)) else {
         eprintln!(
-            "usage: export_site <docs dir> <out dir> [--domain d] [--version v] [--paths a,b]"
+            "usage: export_site <docs dir> <out dir> [--domain d] [--version v] [--paths a,b] [--markdown pages|llms-full]"
         );
         std::process::exit(2);
     };
@@ -37,6 +37,7 @@ fn main() {
         domain: flag("--domain").unwrap_or_else(|| "docs.example.com".to_owned()),
         mtime: 0,
         features: Default::default(),
+        markdown: flag("--markdown").map(|m| MarkdownPages::from_name(&m).expect("--markdown pages|llms-full")),
     };
     let mut tree = BTreeMap::new();
     read_folder(Path::new(docs), Path::new(docs), &mut tree);

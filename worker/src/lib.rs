@@ -18,6 +18,7 @@ mod durable_client;
 mod durable;
 mod error;
 mod export_search;
+mod export_source;
 mod exports;
 mod generation;
 mod http;

@@ -6,6 +6,11 @@
 //!   one of the `*_OBJECT` constants below: the upload as received, the whole search index (what an
 //!   export ships to docs-edge-serve), the same index split so a query reads only its term shards
 //!   and its hits' text blocks (`crate::search_store`), and the agent documents (`crate::agent_docs`).
+//!   The upload's files are also kept unpacked: source packs ([`source_pack`]) and the file table
+//!   ([`SOURCE_FILE_TABLE`]) saying where each file sits (`docs_edge_core::docs::packed`), with the
+//!   site outline ([`SITE_OUTLINE`], `docs_edge_core::docs::outline`): a reader that needs a few
+//!   pages reads the outline and those pages' files, never the whole upload. A publish in progress
+//!   keeps its intermediate objects under `build/` ([`build_object`]) and deletes them once live.
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
 //!   concatenation (`crate::durable::export_job`).
@@ -33,6 +38,20 @@ pub const SEARCH_TEXT: &str = "search/text.bin";
 pub const LLMS_TXT: &str = "llms.txt";
 pub const LLMS_FULL_TXT: &str = "llms-full.txt";
 pub const MARKDOWN_MANIFEST: &str = "markdown-pages.txt";
+/// Where each file of the upload sits in the source packs ([`docs_edge_core::docs::FileTable`]).
+pub const SOURCE_FILE_TABLE: &str = "source/files.bin";
+/// The site without page bodies ([`docs_edge_core::docs::SiteOutline`]).
+pub const SITE_OUTLINE: &str = "outline.bin";
+
+/// Source pack `index` of a version: about a MiB of the upload's files, concatenated.
+pub fn source_pack(index: u32) -> String {
+    format!("source/pack-{index:05}.bin")
+}
+
+/// An intermediate object of a publish in progress (`part` names it: `plan.bin`, `batch-00003-text.bin`).
+pub fn build_object(part: &str) -> String {
+    format!("build/{part}")
+}
 
 pub fn current_key(domain: &str) -> String {
     format!("{SITES_PREFIX}{domain}/current.json")

@@ -290,7 +290,7 @@ where
     Ok(())
 }
 
-fn is_extension(kind: EntryType) -> bool {
+pub(crate) fn is_extension(kind: EntryType) -> bool {
     kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions() || kind.is_pax_global_extensions()
 }
 
@@ -298,13 +298,13 @@ fn is_extension(kind: EntryType) -> bool {
 /// wins, as in the tar crate), and a PAX `size`, which must agree with the header since raw entries
 /// are framed by the header's size.
 #[derive(Default)]
-struct PendingNames {
-    path: Option<Vec<u8>>,
-    size: Option<u64>,
+pub(crate) struct PendingNames {
+    pub(crate) path: Option<Vec<u8>>,
+    pub(crate) size: Option<u64>,
 }
 
 impl PendingNames {
-    fn absorb(&mut self, kind: EntryType, record: Vec<u8>) -> Result<(), String> {
+    pub(crate) fn absorb(&mut self, kind: EntryType, record: Vec<u8>) -> Result<(), String> {
         if kind.is_gnu_longname() {
             let mut name = record;
             while name.last() == Some(&0) {
@@ -332,7 +332,7 @@ impl PendingNames {
 }
 
 /// An entry path for messages: lossy UTF-8, cut short so a long name cannot bloat an error.
-fn display_path(bytes: &[u8]) -> String {
+pub(crate) fn display_path(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
     if bytes.len() > 200 {
         format!("{text}…")
@@ -362,7 +362,7 @@ impl From<io::Error> for ArchiveError {
     }
 }
 
-fn entry_kind_name(kind: EntryType) -> &'static str {
+pub(crate) fn entry_kind_name(kind: EntryType) -> &'static str {
     match kind {
         EntryType::Symlink => "symlink",
         EntryType::Link => "hardlink",
@@ -374,7 +374,7 @@ fn entry_kind_name(kind: EntryType) -> &'static str {
     }
 }
 
-fn normalise_path(bytes: &[u8], raw: &str) -> Result<String, ArchiveError> {
+pub(crate) fn normalise_path(bytes: &[u8], raw: &str) -> Result<String, ArchiveError> {
     let bad = |reason| ArchiveError::BadPath {
         entry: raw.to_owned(),
         reason,
@@ -412,13 +412,13 @@ fn normalise_path(bytes: &[u8], raw: &str) -> Result<String, ArchiveError> {
     Ok(out)
 }
 
-fn is_apple_double(path: &str) -> bool {
+pub(crate) fn is_apple_double(path: &str) -> bool {
     path.rsplit('/')
         .next()
         .is_some_and(|name| name.starts_with("._"))
 }
 
-fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
+pub(crate) fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
     if tree.contains_key("docs.json") {
         return tree;
     }
@@ -552,7 +552,21 @@ mod tests {
     }
 
     fn read(gz: &[u8]) -> Result<SourceTree, ArchiveError> {
-        read_docs_archive(gz, &ArchiveLimits::default())
+        read_with(gz, &ArchiveLimits::default())
+    }
+
+    /// Reads with both readers, whole and in pieces of several sizes, and holds them to one answer.
+    fn read_with(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree, ArchiveError> {
+        let whole = read_docs_archive(gz, limits);
+        for piece in [1, 7, 512, 4096, usize::MAX] {
+            let streamed = crate::docs::unpack::read_in_pieces(gz, limits, piece);
+            match (&whole, &streamed) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "piece {piece}"),
+                (Err(a), Err(b)) => assert_eq!(std::mem::discriminant(a), std::mem::discriminant(b), "piece {piece}: {b:?} vs {a:?}"),
+                _ => panic!("piece {piece}: {streamed:?} vs {whole:?}"),
+            }
+        }
+        whole
     }
 
     #[test]
@@ -678,7 +692,7 @@ mod tests {
             ..ArchiveLimits::default()
         };
         assert_eq!(
-            read_docs_archive(&pack_tree(&src), &limits),
+            read_with(&pack_tree(&src), &limits),
             Err(ArchiveError::TooManyFiles { limit: 2 })
         );
     }
@@ -690,7 +704,7 @@ mod tests {
             max_file_bytes: 1000,
             ..ArchiveLimits::default()
         };
-        let err = read_docs_archive(&pack_tree(&src), &limits).unwrap_err();
+        let err = read_with(&pack_tree(&src), &limits).unwrap_err();
         assert!(err.to_string().contains("big.mdx"), "{err}");
     }
 
@@ -706,7 +720,7 @@ mod tests {
             ..ArchiveLimits::default()
         };
         assert_eq!(
-            read_docs_archive(&pack_tree(&src), &limits),
+            read_with(&pack_tree(&src), &limits),
             Err(ArchiveError::TooLarge { limit: 1000 })
         );
     }
@@ -742,7 +756,7 @@ mod tests {
             max_file_bytes: 1 << 20,
         };
         assert_eq!(
-            read_docs_archive(&bomb, &limits),
+            read_with(&bomb, &limits),
             Err(ArchiveError::TooLarge { limit: 1 << 20 })
         );
     }

@@ -13,10 +13,13 @@ mod linear_tests;
 pub mod mdx;
 pub mod model;
 pub mod nav;
+pub mod outline;
+pub mod packed;
 pub mod page_path;
 pub mod sections;
 pub mod site;
 pub mod slug;
+pub mod unpack;
 pub(crate) mod walk;
 pub mod yaml_budget;
 
@@ -24,4 +27,7 @@ pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, Sou
 pub use config::{ConfigError, SiteConfig};
 pub use model::{Page, Section, Site};
 pub use nav::{Division, DivisionKind, NavItem};
+pub use outline::{SiteOutline, SitePlan};
+pub use packed::{FileTable, PackWriter};
 pub use site::{build_site, SiteError};
+pub use unpack::Unpacker;

@@ -20,7 +20,9 @@ use std::fmt;
 use super::archive::SourceTree;
 use super::config::{self, ConfigError};
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
-use super::model::{Page, Site};
+use super::model::Page;
+use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
+use super::model::Site;
 use super::nav::{page_refs, DivisionKind, NavItem};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
@@ -80,51 +82,75 @@ impl From<ConfigError> for SiteError {
     }
 }
 
-/// Builds the site model from an uploaded tree (see the module docs for the rules).
+/// Builds the site model from an uploaded tree (see the module docs for the rules): the plan
+/// ([`plan_site`]), then every planned page read, as the publish job does in batches.
 pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
     check_yaml_files(tree)?;
-    let mut warnings = Vec::new();
-    let config = config::parse_config(tree, &mut warnings)?;
+    let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
+    let plan = plan_site(tree, &paths)?;
+    let mut pages: Vec<PageRead> = Vec::new();
+    for planned in plan.pages() {
+        let read = match planned.copy_of.and_then(|i| pages.get(i as usize)) {
+            Some(first) => {
+                let mut page = first.page.clone();
+                planned.apply(&mut page);
+                PageRead { page, warnings: Vec::new() }
+            }
+            None => read_planned(tree, planned)?,
+        };
+        pages.push(read);
+    }
+    Ok(plan.finish(pages))
+}
+
+/// What navigation and the file list decide before any page is read: `config_tree` holds docs.json
+/// and the files it `$ref`s, `paths` is every file of the upload, sorted.
+pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, SiteError> {
+    let mut config_warnings = Vec::new();
+    let config = config::parse_config(config_tree, &mut config_warnings)?;
     let languages = languages(&config.navigation);
     let versions = division_labels(&config.navigation, DivisionKind::Version);
-    let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str);
+    let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str).to_owned();
+    let has = |path: &str| paths.binary_search(&path).is_ok();
 
-    let mut pages: Vec<Page> = Vec::new();
-    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    let mut items: Vec<PlanItem> = Vec::new();
+    let mut planned: Vec<PlannedPage> = Vec::new();
+    let mut seen: HashSet<(String, String)> = HashSet::new();
     // Source file -> index of the first page read from it, so a second listing is a copy.
-    let mut read: HashMap<&str, usize> = HashMap::new();
+    let mut read: HashMap<String, usize> = HashMap::new();
     let refs = page_refs(&config.navigation);
     for page_ref in &refs {
-        let language = page_ref.language.unwrap_or(default_language);
-        if !seen.insert((page_ref.path, language)) {
+        let language = page_ref.language.unwrap_or(&default_language);
+        if !seen.insert((page_ref.path.to_owned(), language.to_owned())) {
             continue;
         }
-        let Some(source) = find_source(tree, page_ref.path) else {
-            warnings.push(format!(
-                "{}: listed in navigation but missing",
-                page_ref.path
-            ));
+        let Some(source) = find_source(&has, page_ref.path) else {
+            items.push(PlanItem::Missing(format!("{}: listed in navigation but missing", page_ref.path)));
             continue;
         };
-        let mut page = match read.get(source) {
-            Some(&i) => pages[i].clone(),
-            None => {
-                read.insert(source, pages.len());
-                read_page(tree, source, page_ref.path, &mut warnings)?
-            }
-        };
-        page.language = language.to_owned();
-        page.version = page_ref.version.map(str::to_owned);
-        page.tab = page_ref.tab.map(str::to_owned);
-        page.groups = page_ref.groups.iter().map(|g| (*g).to_owned()).collect();
-        page.hidden |= page_ref.hidden;
-        page.in_navigation = true;
-        pages.push(page);
+        let copy_of = read.get(&source).copied();
+        // A copy starts from the first page read from its file, hidden flag included.
+        let first_hidden = copy_of.and_then(|i| planned.get(i)).is_some_and(|p| p.hidden);
+        if copy_of.is_none() {
+            read.insert(source.clone(), planned.len());
+        }
+        planned.push(PlannedPage {
+            path: page_ref.path.to_owned(),
+            source,
+            language: language.to_owned(),
+            version: page_ref.version.map(str::to_owned),
+            tab: page_ref.tab.map(str::to_owned),
+            groups: page_ref.groups.iter().map(|g| (*g).to_owned()).collect(),
+            hidden: page_ref.hidden || first_hidden,
+            in_navigation: true,
+            copy_of: copy_of.map(|i| i as u32),
+        });
+        items.push(PlanItem::Page);
     }
 
     let listed: HashSet<&str> = refs.iter().map(|r| r.path).collect();
     let mut unlisted = Vec::new();
-    for source in tree.keys() {
+    for &source in paths {
         let Some(path) = source
             .strip_suffix(".mdx")
             .or_else(|| source.strip_suffix(".md"))
@@ -137,69 +163,71 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
                 rule,
             });
         }
-        let shadowed = source.ends_with(".md") && tree.contains_key(&format!("{path}.mdx"));
+        let shadowed = source.ends_with(".md") && has(&format!("{path}.mdx"));
         if source.starts_with(SNIPPETS_DIR)
-            || read.contains_key(source.as_str())
+            || read.contains_key(source)
             || listed.contains(path)
             || shadowed
         {
             continue;
         }
-        let mut page = read_page(tree, source, path, &mut warnings)?;
         let first = path.split('/').next().unwrap_or("");
-        page.language = languages
-            .iter()
-            .find(|l| *l == first)
-            .map_or(default_language, String::as_str)
-            .to_owned();
-        page.version = versions.iter().find(|v| *v == first).cloned();
-        page.hidden = true;
-        unlisted.push(page.path.clone());
-        pages.push(page);
+        planned.push(PlannedPage {
+            path: path.to_owned(),
+            source: source.to_owned(),
+            language: languages
+                .iter()
+                .find(|l| *l == first)
+                .map_or(default_language.as_str(), String::as_str)
+                .to_owned(),
+            version: versions.iter().find(|v| *v == first).cloned(),
+            tab: None,
+            groups: Vec::new(),
+            hidden: true,
+            in_navigation: false,
+            copy_of: None,
+        });
+        items.push(PlanItem::Page);
+        unlisted.push(path.to_owned());
     }
-    if !unlisted.is_empty() {
-        let examples: Vec<&str> = unlisted.iter().take(5).map(String::as_str).collect();
-        warnings.push(format!(
-            "{} pages not in navigation, included as hidden pages (e.g. {})",
-            unlisted.len(),
-            examples.join(", ")
-        ));
-    }
-    if pages.is_empty() {
+    if planned.is_empty() {
         return Err(SiteError::NoPages);
     }
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
+}
 
-    Ok(Site {
-        name: config.name.clone(),
-        languages,
-        versions,
-        pages,
-        warnings,
-        config,
-    })
+/// Reads one planned page from a tree holding its source (and what it imports).
+pub fn read_planned(tree: &SourceTree, planned: &PlannedPage) -> Result<PageRead, SiteError> {
+    let mut warnings = Vec::new();
+    let mut page = read_page(tree, &planned.source, &planned.path, &mut warnings)?;
+    planned.apply(&mut page);
+    Ok(PageRead { page, warnings })
 }
 
 /// The file a navigation path names; `guides` may be `guides.mdx` or `guides/index.mdx`.
-fn find_source<'t>(tree: &'t SourceTree, path: &str) -> Option<&'t str> {
+fn find_source(has: &dyn Fn(&str) -> bool, path: &str) -> Option<String> {
     ["{}.mdx", "{}.md", "{}/index.mdx", "{}/index.md"]
         .iter()
         .map(|pattern| pattern.replace("{}", path))
-        .find_map(|candidate| tree.get_key_value(&candidate).map(|(k, _)| k.as_str()))
+        .find(|candidate| has(candidate))
 }
 
 /// YAML files of the upload (OpenAPI specs, read by the export) within the alias bound.
 fn check_yaml_files(tree: &SourceTree) -> Result<(), SiteError> {
-    for (file, bytes) in tree {
-        let lower = file.to_ascii_lowercase();
-        if !(lower.ends_with(".yaml") || lower.ends_with(".yml")) {
-            continue;
-        }
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            check_alias_expansion(text).map_err(|err| SiteError::YamlAliases {
-                file: file.clone(),
-                err,
-            })?;
-        }
+    tree.iter().try_for_each(|(file, bytes)| check_yaml_file(file, bytes))
+}
+
+/// One file of the upload: a YAML file within the alias bound (other files pass).
+pub fn check_yaml_file(file: &str, bytes: &[u8]) -> Result<(), SiteError> {
+    let lower = file.to_ascii_lowercase();
+    if !(lower.ends_with(".yaml") || lower.ends_with(".yml")) {
+        return Ok(());
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        check_alias_expansion(text).map_err(|err| SiteError::YamlAliases {
+            file: file.to_owned(),
+            err,
+        })?;
     }
     Ok(())
 }

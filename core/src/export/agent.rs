@@ -1,6 +1,6 @@
-//! The bundle's files for agents: `a/b.md` next to every `a/b.html`, and `llms.txt` and
-//! `llms-full.txt` at the root, whose links are the relative `.md` files (so they resolve inside
-//! the bundle wherever it is served).
+//! The bundle's files for agents: `llms.txt` and `llms-full.txt` at the root and, as
+//! [`MarkdownPages`] chooses, `a/b.md` next to every `a/b.html`. Their links are relative (the `.md`
+//! files, else the `.html` pages), so they resolve inside the bundle wherever it is served.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +10,38 @@ use crate::agents::markdown::page_markdown;
 
 use super::links::{encode_path, unambiguous, Linker};
 use super::ExportFile;
+
+/// Whether the bundle carries every page as its own Markdown file (`"markdown"` of the start request).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MarkdownPages {
+    /// `a/b.md` beside every `a/b.html`; `llms.txt` and the Markdown link the `.md` files.
+    Pages,
+    /// No per-page files: every page's Markdown is in `llms-full.txt` alone, and `llms.txt` links
+    /// the `.html` pages. A bundle of N pages then holds about N files fewer.
+    LlmsFull,
+}
+
+/// Exports up to this many pages carry `.md` files unless asked otherwise: two files a page plus
+/// the offline search (about 0.8 files a page at 10,000 pages) stay under the 20,000 files common
+/// static hosts accept up to about 7,000 pages.
+pub const MARKDOWN_PAGES_DEFAULT_MAX: usize = 6_000;
+
+impl MarkdownPages {
+    /// What `requested` names, else the default for an export of `pages` pages.
+    pub fn resolve(requested: Option<MarkdownPages>, pages: usize) -> MarkdownPages {
+        requested.unwrap_or(if pages <= MARKDOWN_PAGES_DEFAULT_MAX { MarkdownPages::Pages } else { MarkdownPages::LlmsFull })
+    }
+
+    /// The request value, as the API spells it.
+    pub fn from_name(name: &str) -> Option<MarkdownPages> {
+        match name {
+            "pages" => Some(MarkdownPages::Pages),
+            "llms-full" => Some(MarkdownPages::LlmsFull),
+            _ => None,
+        }
+    }
+}
 
 /// Markdown file of a page: `a/b` -> `a/b.md`.
 pub fn markdown_file(page_path: &str) -> String {
@@ -37,18 +69,20 @@ fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, d
     page_markdown(page, tree, &page_url(domain, &page.path), &links)
 }
 
-/// `llms.txt` and `llms-full.txt` for the exported pages (`pages`: indices into `site.pages`).
+/// `llms.txt` and `llms-full.txt` for the exported pages (`pages`: indices into `site.pages`);
+/// `targets`: exported page path -> the file their links name (`.md` or `.html`).
 pub(crate) fn llms_files(
     site: &Site,
     tree: &SourceTree,
     pages: &[usize],
-    md_files: &BTreeMap<String, String>,
+    targets: &BTreeMap<String, String>,
     domain: &str,
 ) -> Vec<ExportFile> {
-    let index = llms::llms_txt(site, pages, &|page| unambiguous(encode_path(&markdown_file(&page.path))));
+    let link = |page: &Page| targets.get(&page.path).map_or_else(String::new, |file| unambiguous(encode_path(file)));
+    let index = llms::llms_txt(site, pages, &link);
     let mut full = String::new();
     for page in pages.iter().filter_map(|&i| site.pages.get(i)) {
-        llms::push_page(&mut full, &render(page, tree, md_files, domain));
+        llms::push_page(&mut full, &render(page, tree, targets, domain));
     }
     vec![
         ExportFile::new("llms.txt".to_owned(), index),

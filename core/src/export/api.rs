@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::agent::MarkdownPages;
 use crate::http::domain::validate_domain;
 use crate::http::validate::{max_chars, max_items, object, string, FieldError, Path};
 
@@ -18,6 +19,8 @@ pub struct StartRequest {
     pub domain: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
+    /// `"pages"` or `"llms-full"`; `None`: the default for the export's size.
+    pub markdown: Option<MarkdownPages>,
 }
 
 pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
@@ -50,7 +53,14 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
             Some(paths)
         }
     };
-    Ok(StartRequest { domain, version, paths })
+    let markdown = match root.opt_str("markdown")? {
+        None => None,
+        Some(name) => Some(
+            MarkdownPages::from_name(name)
+                .ok_or_else(|| root.field_path("markdown").error("must be \"pages\" or \"llms-full\""))?,
+        ),
+    };
+    Ok(StartRequest { domain, version, paths, markdown })
 }
 
 /// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
@@ -140,6 +150,9 @@ mod tests {
         assert_eq!(request.domain, "docs.example.com");
         assert_eq!(request.version.as_deref(), Some("v2"));
         assert_eq!(request.paths.unwrap(), ["guides/x", "index", "index", "api/y"]);
+        assert_eq!(request.markdown, None);
+        let llms = parse_start_request(&json!({"domain": "docs.example.com", "markdown": "llms-full"})).unwrap();
+        assert_eq!(llms.markdown, Some(MarkdownPages::LlmsFull));
     }
 
     #[test]
@@ -153,6 +166,8 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "paths": ["a", 1]})).starts_with("paths[1]: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": ["../etc"]})).starts_with("paths[0]: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
+        assert!(err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: "));
+        assert!(err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: "));
     }
 
     #[test]

@@ -23,18 +23,19 @@ const TRAILER_LEN: usize = 2 * BLOCK;
 const GZIP_LEVEL: u32 = 3;
 
 /// Tar entries of `files`, without the end-of-archive blocks, as one gzip member. Files whose path
-/// is not a safe relative path are left out (the plan never produces one).
+/// is not a safe relative path are left out (the plan never produces one). The entries stream into
+/// the compressor: no uncompressed copy of the batch is made.
 pub fn tar_gz_member(files: &[ExportFile], mtime: u64) -> Vec<u8> {
-    let mut raw = Vec::new();
+    let mut gzip = encoder();
     for file in files {
         let size = file.bytes.len() as u64;
-        if let Some(header) = entry_header(&file.path, size, mtime) {
-            raw.extend_from_slice(&header);
-            raw.extend_from_slice(&file.bytes);
-            raw.resize(raw.len() + padding(size), 0);
-        }
+        let Some(header) = entry_header(&file.path, size, mtime) else { continue };
+        // Writing into memory cannot fail.
+        let _ = gzip.write_all(&header);
+        let _ = gzip.write_all(&file.bytes);
+        let _ = gzip.write_all(&[0; BLOCK][..padding(size)]);
     }
-    gzip(&raw)
+    gzip.finish().unwrap_or_default()
 }
 
 /// One piece of a tar entry of `size` bytes at `path` as its own gzip member: the entry's header
@@ -92,11 +93,14 @@ pub fn tar_gz_trailer() -> Vec<u8> {
 }
 
 fn gzip(raw: &[u8]) -> Vec<u8> {
-    // GzBuilder writes mtime 0 and no file name: nothing in the header varies between runs.
-    let mut encoder: GzEncoder<Vec<u8>> =
-        GzBuilder::new().write(Vec::new(), Compression::new(GZIP_LEVEL));
+    let mut encoder = encoder();
     let _ = encoder.write_all(raw);
     encoder.finish().unwrap_or_default()
+}
+
+fn encoder() -> GzEncoder<Vec<u8>> {
+    // GzBuilder writes mtime 0 and no file name: nothing in the header varies between runs.
+    GzBuilder::new().write(Vec::new(), Compression::new(GZIP_LEVEL))
 }
 
 #[cfg(test)]

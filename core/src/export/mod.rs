@@ -25,7 +25,8 @@
 //!   [`search_index`]), and the tree files pages reference as media or downloads, at their tree
 //!   paths: passive types only (`links::PASSIVE_EXTENSIONS`); `.html`, `.js` and other active files
 //!   are never copied, SVG images are inlined into `<img>` as `data:` URLs (see [`links`]).
-//! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files), and
+//! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files) unless
+//!   [`MarkdownPages::LlmsFull`] (the default past [`MARKDOWN_PAGES_DEFAULT_MAX`] pages), and
 //!   `llms.txt` and `llms-full.txt` at the root (see [`crate::agents::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
 //!   Two optional [`PageExtras`] change that, each absent from the bundle when off: the analytics
@@ -51,6 +52,7 @@ pub mod api;
 mod archive;
 pub mod attempts;
 mod assets;
+mod batch;
 mod components;
 mod extras;
 mod html;
@@ -77,8 +79,9 @@ mod render_fuzz;
 mod tests;
 
 pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
+pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
 pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
-pub use agent::markdown_file;
+pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
@@ -103,6 +106,8 @@ pub struct ExportOptions {
     /// The deployment's switches: a feature that is off leaves no trace in the pages (no search box
     /// and no search index without search).
     pub features: Features,
+    /// `.md` files beside the pages; `None`: [`MarkdownPages::resolve`]'s default for the page count.
+    pub markdown: Option<MarkdownPages>,
 }
 
 /// One file of the bundle.

@@ -13,6 +13,7 @@ use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
+use super::agent::MarkdownPages;
 use super::extras::PageExtras;
 use super::static_files::StaticFiles;
 use super::{agent, assets, markdown, openapi, search_index};
@@ -38,6 +39,7 @@ pub struct ExportPlan {
     brand: Brand,
     /// Search box and index in the pages (the deployment's search switch).
     search: bool,
+    markdown: MarkdownPages,
     extras: PageExtras,
 }
 
@@ -109,6 +111,7 @@ impl ExportPlan {
                 .entry(page.language.clone())
                 .or_insert(first_in_nav.unwrap_or(i));
         }
+        let markdown = MarkdownPages::resolve(options.markdown, pages.len());
         Ok(ExportPlan {
             domain,
             version,
@@ -121,6 +124,7 @@ impl ExportPlan {
             default_language,
             brand: assets::brand(&site.config, tree),
             search: options.features.search,
+            markdown,
             extras: PageExtras::default(),
         })
     }
@@ -151,27 +155,48 @@ impl ExportPlan {
             .collect()
     }
 
-    /// HTML and Markdown (`a/b.html`, `a/b.md`) of the pages at `range` of the plan order (clamped to the plan). `site` and `tree` must
-    /// be the ones the plan was made from.
+    /// Whether the bundle carries `.md` files beside the pages.
+    pub fn markdown(&self) -> MarkdownPages {
+        self.markdown
+    }
+
+    /// HTML and, unless [`MarkdownPages::LlmsFull`], Markdown (`a/b.html`, `a/b.md`) of the pages at
+    /// `range` of the plan order (clamped to the plan). `site` and `tree` must be the ones the plan
+    /// was made from, or its outline and a batch tree (see [`super::batch`]).
     pub fn render_pages(
         &self,
         site: &Site,
         tree: &SourceTree,
         range: Range<usize>,
     ) -> Vec<ExportFile> {
-        let end = range.end.min(self.pages.len());
-        let start = range.start.min(end);
         let mut specs = Specs::new(tree);
         specs.playground = self.extras.playground;
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
-        for &i in &self.pages[start..end] {
+        for &i in self.batch(range) {
             files.extend(self.render_page(site, tree, &mut specs, i));
-            if let Some(page) = site.pages.get(i) {
+            if let Some(page) = site.pages.get(i).filter(|_| self.markdown == MarkdownPages::Pages) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
         }
         files
+    }
+
+    /// Source files of the pages at `range` (clamped as [`ExportPlan::render_pages`] clamps it):
+    /// with what they import and the files [`super::batch::read_by_every_batch`] names, all a batch
+    /// reads.
+    pub fn page_sources<'s>(&self, site: &'s Site, range: Range<usize>) -> Vec<&'s str> {
+        self.batch(range)
+            .iter()
+            .filter_map(|&i| site.pages.get(i))
+            .map(|p| p.source.as_str())
+            .collect()
+    }
+
+    fn batch(&self, range: Range<usize>) -> &[usize] {
+        let end = range.end.min(self.pages.len());
+        let start = range.start.min(end);
+        &self.pages[start..end]
     }
 
     fn render_page(
@@ -346,8 +371,11 @@ impl ExportPlan {
         if self.search {
             files.extend(search_index::build(site, &self.pages));
         }
-        let md_files = agent::markdown_files(&self.files);
-        files.extend(agent::llms_files(site, tree, &self.pages, &md_files, &self.domain));
+        let targets = match self.markdown {
+            MarkdownPages::Pages => agent::markdown_files(&self.files),
+            MarkdownPages::LlmsFull => self.files.clone(),
+        };
+        files.extend(agent::llms_files(site, tree, &self.pages, &targets, &self.domain));
 
         let mut referenced = BTreeSet::new();
         for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
@@ -459,6 +487,7 @@ fn default_version(items: &[NavItem]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::docs::archive::tree;
+    use crate::export::MARKDOWN_PAGES_DEFAULT_MAX;
     use crate::docs::build_site;
 
     fn opts() -> ExportOptions {
@@ -468,6 +497,7 @@ mod tests {
             domain: "docs.example.com".into(),
             mtime: 0,
             features: Default::default(),
+            markdown: None,
         }
     }
 
@@ -577,5 +607,25 @@ mod tests {
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
         assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 2, "one page: its .html and .md");
         assert!(plan.render_pages(&site, &t, 5..3).is_empty());
+    }
+
+    #[test]
+    fn without_markdown_pages_llms_files_link_the_html_pages() {
+        let (site, t) = versioned();
+        let options = ExportOptions { markdown: Some(MarkdownPages::LlmsFull), ..opts() };
+        let plan = ExportPlan::new(&site, &t, &options).unwrap();
+        let pages = plan.render_pages(&site, &t, 0..9);
+        assert_eq!(pages.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["v2/a.html", "v2/b.html"]);
+        let finishing = plan.finishing_files(&site, &t);
+        assert!(!finishing.iter().any(|f| f.path.ends_with(".md")));
+        let text = |name: &str| String::from_utf8(finishing.iter().find(|f| f.path == name).unwrap().bytes.clone()).unwrap();
+        let index = text("llms.txt");
+        assert!(index.contains("(v2/b.html)") && !index.contains(".md)"), "{index}");
+        let full = text("llms-full.txt");
+        assert!(full.contains("[b](b.html)") && !full.contains(".md)"), "{full}");
+
+        assert_eq!(MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX), MarkdownPages::Pages);
+        assert_eq!(MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX + 1), MarkdownPages::LlmsFull);
+        assert_eq!(MarkdownPages::resolve(Some(MarkdownPages::Pages), 50_000), MarkdownPages::Pages);
     }
 }

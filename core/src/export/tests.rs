@@ -13,20 +13,21 @@ use super::*;
 use crate::docs::archive::read_dir_tree;
 use crate::docs::build_site;
 
-const FIXTURE: &str = concat!(
+pub(super) const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../shared/fixtures/mintlify-docs"
 );
 const BATCH: usize = 100;
 const MTIME: u64 = 1_700_000_000;
 
-pub(super) fn options() -> ExportOptions {
+pub(crate) fn options() -> ExportOptions {
     ExportOptions {
         version: None,
         paths: None,
         domain: "docs.example.com".into(),
         mtime: MTIME,
         features: Default::default(),
+        markdown: None,
     }
 }
 

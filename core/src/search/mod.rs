@@ -10,7 +10,7 @@
 pub mod api;
 mod chunk;
 mod discovery;
-mod codec;
+pub(crate) mod codec;
 mod dict;
 mod index;
 mod page;

@@ -295,6 +295,9 @@ pub struct ExportRequest {
     pub version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paths: Option<Vec<String>>,
+    /// `"pages"` (a `.md` file beside every page) or `"llms-full"` (only `llms.txt`/`llms-full.txt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]

@@ -5,6 +5,11 @@
 //! (`crate::export_search`). The job renders the version that was live when it was requested (its
 //! `publishId`), so a publish during the job changes nothing in it.
 //!
+//! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
+//! files from the source packs ([`ExportSource`]), so its work does not grow with the site. The
+//! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
+//! page references) still reads the whole source once.
+//!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
 //! same bytes. Polling the status re-arms a lost alarm while attempts are left: each attempt is
@@ -20,13 +25,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use docs_edge_core::docs::archive::SourceTree;
 use docs_edge_core::docs::site::build_site;
-use docs_edge_core::docs::Site;
+use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
-    after_step, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportOptions, ExportPlan,
-    PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
+    after_step, batch_files, batch_tree, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
+    MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -39,6 +43,7 @@ use crate::memory::DurableSpan;
 use crate::config::{test_only, Config, EXPORT_JOBS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
+use crate::export_source::ExportSource;
 use crate::exports::content_disposition;
 use crate::sites;
 use crate::storage::{self, bundle_key, part_key};
@@ -59,6 +64,8 @@ pub struct StartJob {
     pub publish_id: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
+    #[serde(default)]
+    pub markdown: Option<MarkdownPages>,
     pub batch_pages: u32,
     pub created_at: String,
     pub created_unix: u64,
@@ -135,6 +142,9 @@ struct JobRecord {
     publish_id: String,
     version: Option<String>,
     paths: Option<Vec<String>>,
+    /// As requested; records from before the choice existed have `None`, the default.
+    #[serde(default)]
+    markdown: Option<MarkdownPages>,
     status: JobStatus,
     progress: f64,
     page_count: u32,
@@ -194,15 +204,16 @@ impl JobRecord {
             domain: self.domain.clone(),
             mtime: self.created_unix,
             features: self.features,
+            markdown: self.markdown,
         }
     }
 }
 
-/// The site a job renders, parsed once per object instance and kept between alarms.
+/// The version a job renders, without its page bodies, read once per object instance and kept
+/// between alarms.
 struct Loaded {
     publish_id: String,
-    tree: SourceTree,
-    site: Site,
+    source: ExportSource,
     plan: ExportPlan,
 }
 
@@ -329,6 +340,7 @@ impl ExportJob {
             publish_id: start.publish_id,
             version: start.version,
             paths: start.paths,
+            markdown: start.markdown,
             status: JobStatus::Queued,
             progress: 0.0,
             page_count: 0,
@@ -449,28 +461,51 @@ impl ExportJob {
                 return Ok(loaded.clone());
             }
         }
+        *self.loaded.borrow_mut() = None;
+        let limits = Config::from_env(&self.env).archive_limits();
+        let source = ExportSource::open(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
+        let plan = Self::plan(record, &source.outline, &batch_tree(&source.table, source.shared.clone()))?;
+        let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), source, plan });
+        *self.loaded.borrow_mut() = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    /// The job's plan over `site` (the outline, or the whole site when finishing); the same pages
+    /// in the same order either way.
+    fn plan(record: &JobRecord, site: &Site, tree: &SourceTree) -> ApiResult<ExportPlan> {
+        Ok(ExportPlan::new(site, tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?.with_extras(record.extras.clone()))
+    }
+
+    /// The finishing files need every page's text (the offline search index, `llms-full.txt`) and
+    /// every referenced asset: the whole source, read once, with the per-isolate outline dropped
+    /// first so the two are never held together.
+    async fn finishing_files(&self, record: &JobRecord) -> ApiResult<(Vec<ExportFile>, Option<String>)> {
+        *self.loaded.borrow_mut() = None;
         let limits = Config::from_env(&self.env).archive_limits();
         let tree = sites::read_source(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
         // A version that passed the rules of its day but breaks one added since: the client can fix
         // it (publish again), so a 409 naming the rule, not a 500.
         let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
-        let plan = ExportPlan::new(&site, &tree, &record.options())
-            .map_err(|e| ApiError::Invalid(e.to_string()))?
-            .with_extras(record.extras.clone());
-        let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), tree, site, plan });
-        *self.loaded.borrow_mut() = Some(loaded.clone());
-        Ok(loaded)
+        let plan = Self::plan(record, &site, &tree)?;
+        let statics = crate::assets::export_static(&self.env).await?;
+        Ok((plan.finishing_files_with(&site, &tree, &StaticFiles::from_texts(&statics)), plan.version().map(str::to_string)))
     }
 
     /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
-        let loaded = self.load(record).await?;
         let bucket = storage::bucket(&self.env)?;
         let total = record.total_pages;
         if record.next_page < total {
+            let loaded = self.load(record).await?;
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
-            let files = loaded.plan.render_pages(&loaded.site, &loaded.tree, record.next_page as usize..end as usize);
+            let range = record.next_page as usize..end as usize;
+            let source = &loaded.source;
+            let mut tree = source.read(&bucket, &batch_files(&loaded.plan, &source.outline, &source.table, range.clone())).await?;
+            tree.extend(source.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
+            let tree = batch_tree(&source.table, tree);
+            let files = loaded.plan.render_pages(&source.outline, &tree, range);
+            drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
             bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
@@ -490,14 +525,13 @@ impl ExportJob {
                 return Ok(false);
             }
         }
-        let statics = crate::assets::export_static(&self.env).await?;
-        let mut files = loaded.plan.finishing_files_with(&loaded.site, &loaded.tree, &StaticFiles::from_texts(&statics));
+        let (mut files, version) = self.finishing_files(record).await?;
         files.push(
             BundleManifest {
                 format: MANIFEST_FORMAT,
                 domain: record.domain.clone(),
                 job_id: record.job_id.clone(),
-                version: loaded.plan.version().map(str::to_string),
+                version,
                 publish_id: record.publish_id.clone(),
                 created_at: record.created_at.clone(),
                 page_count: total,
@@ -515,8 +549,6 @@ impl ExportJob {
         record.parts += 1;
         record.status = JobStatus::Completed;
         record.progress = 100.0;
-        // The rendered site is no longer needed by this object.
-        *self.loaded.borrow_mut() = None;
         Ok(true)
     }
 

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;
 
-use docs_edge_core::export::PageExtras;
+use docs_edge_core::export::{MarkdownPages, PageExtras};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
@@ -35,6 +35,9 @@ pub struct StartOrder {
     pub publish_id: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
+    /// `.md` files beside the pages, as the request asked (`None`: the default for the size).
+    #[serde(default)]
+    pub markdown: Option<MarkdownPages>,
     pub starts_per_hour: u64,
     pub batch_pages: u32,
     pub now_unix: u64,
@@ -200,6 +203,7 @@ impl ExportOrg {
             publish_id: order.publish_id.clone(),
             version: order.version.clone(),
             paths: order.paths.clone(),
+            markdown: order.markdown,
             batch_pages: order.batch_pages,
             created_at: order.now_iso.clone(),
             created_unix: order.now_unix,

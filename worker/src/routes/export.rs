@@ -72,6 +72,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         publish_id: live.publish_id,
         version: request.version,
         paths: request.paths,
+        markdown: request.markdown,
         starts_per_hour: call.config.export_starts_per_hour,
         batch_pages: call.config.export_batch_pages,
         now_unix: now_unix(),

@@ -1,0 +1,312 @@
+//! A published version's source files, stored once in **source packs** (about 1 MiB of file bytes
+//! each, concatenated, no framing) with a **file table** naming where each file sits (path -> pack,
+//! offset, length). The publish job writes them while it inflates the upload ([`PackWriter`]); later
+//! steps, and the static export, read only the files they need by ranged reads
+//! ([`FileTable::reads_for`]) and get an ordinary [`SourceTree`] of just those files
+//! ([`FileTable::tree_from`]).
+//!
+//! Pages import snippets (`import X from '/snippets/x.mdx'`), and parsing a page needs them, so the
+//! table also records each Markdown file's imports (read by a line scan, a superset of what the MDX
+//! parser resolves) and [`FileTable::needed_by`] follows them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::archive::{ArchiveError, SourceTree};
+use super::sections::{default_import, snippet_path};
+use crate::search::codec::{decode, encode, IndexError};
+
+/// File bytes per source pack: small enough that reading one page's pack costs little, large
+/// enough that a 10,000-page site is a few dozen objects.
+pub const TARGET_PACK_BYTES: usize = 1 << 20;
+
+const FORMAT: u8 = 1;
+const KIND_FILE_TABLE: u8 = b'F';
+
+/// Where one file of the upload sits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// Normalised path in the docs folder (`es/quickstart.mdx`, `docs.json`).
+    pub path: String,
+    pub pack: u32,
+    pub offset: u32,
+    pub len: u32,
+    /// Import sources of a Markdown file as written (`/snippets/x.mdx`, `./y.mdx`), resolved
+    /// against its path when read (a stripped top folder changes what an absolute one names).
+    pub imports: Vec<String>,
+}
+
+/// Every file of a version, sorted by path.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileTable {
+    files: Vec<FileEntry>,
+    pack_count: u32,
+}
+
+/// One byte range of one pack to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackRead {
+    pub pack: u32,
+    pub start: u32,
+    /// Exclusive.
+    pub end: u32,
+}
+
+/// One finished source pack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourcePack {
+    pub index: u32,
+    pub bytes: Vec<u8>,
+}
+
+impl FileTable {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(&[FORMAT, KIND_FILE_TABLE], self)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<FileTable, IndexError> {
+        let table: FileTable = decode(bytes, &[FORMAT, KIND_FILE_TABLE])?;
+        let sorted = table.files.windows(2).all(|w| w[0].path < w[1].path);
+        let in_packs = table.files.iter().all(|f| f.pack < table.pack_count && f.offset.checked_add(f.len).is_some());
+        if !sorted || !in_packs {
+            return Err(IndexError::Inconsistent("file table"));
+        }
+        Ok(table)
+    }
+
+    pub fn pack_count(&self) -> u32 {
+        self.pack_count
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn files(&self) -> &[FileEntry] {
+        &self.files
+    }
+
+    pub fn get(&self, path: &str) -> Option<&FileEntry> {
+        self.files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().and_then(|i| self.files.get(i))
+    }
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.get(path).is_some()
+    }
+
+    /// Total bytes of the files `keep` accepts.
+    pub fn bytes_of(&self, keep: impl Fn(&str) -> bool) -> u64 {
+        self.files.iter().filter(|f| keep(&f.path)).map(|f| u64::from(f.len)).sum()
+    }
+
+    /// The files parsing or rendering `sources` reads: the sources, the snippets they import (and
+    /// those import), and every SVG (rendered Markdown inlines SVG images as data URLs).
+    pub fn needed_by<'a>(&self, sources: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut todo: Vec<String> = sources.into_iter().map(str::to_owned).collect();
+        todo.extend(self.files.iter().filter(|f| f.path.to_ascii_lowercase().ends_with(".svg")).map(|f| f.path.clone()));
+        while let Some(path) = todo.pop() {
+            let Some(entry) = self.get(&path) else { continue };
+            let imports = entry.imports.iter().filter_map(|source| snippet_path(&entry.path, source));
+            let imports: Vec<String> = imports.filter(|i| !out.contains(i)).collect();
+            if out.insert(path) {
+                todo.extend(imports);
+            }
+        }
+        out
+    }
+
+    /// The ranged reads that fetch `paths`: one per pack, covering its wanted files (files of a pack
+    /// that sit between wanted ones are read too; a pack is at most about a MiB).
+    pub fn reads_for<'a>(&self, paths: impl IntoIterator<Item = &'a String>) -> Vec<PackRead> {
+        let mut by_pack: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
+        for entry in paths.into_iter().filter_map(|p| self.get(p)) {
+            let end = entry.offset + entry.len;
+            by_pack
+                .entry(entry.pack)
+                .and_modify(|r| *r = (r.0.min(entry.offset), r.1.max(end)))
+                .or_insert((entry.offset, end));
+        }
+        by_pack.into_iter().map(|(pack, (start, end))| PackRead { pack, start, end }).collect()
+    }
+
+    /// The tree of `paths` from the bytes of `reads` (as [`FileTable::reads_for`] made them, in any
+    /// order); a file whose bytes are missing is left out.
+    pub fn tree_from<'a>(&self, paths: impl IntoIterator<Item = &'a String>, reads: &[(PackRead, Vec<u8>)]) -> SourceTree {
+        let mut tree = SourceTree::new();
+        for entry in paths.into_iter().filter_map(|p| self.get(p)) {
+            let bytes = reads.iter().find_map(|(read, bytes)| {
+                let start = entry.offset.checked_sub(read.start)? as usize;
+                (read.pack == entry.pack).then(|| bytes.get(start..start + entry.len as usize)).flatten()
+            });
+            if let Some(bytes) = bytes {
+                tree.insert(entry.path.clone(), bytes.to_vec());
+            }
+        }
+        tree
+    }
+}
+
+/// Packs files as they come out of the upload.
+#[derive(Debug, Default)]
+pub struct PackWriter {
+    current: Vec<u8>,
+    packs: u32,
+    files: Vec<FileEntry>,
+}
+
+impl PackWriter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file; returns the pack it completed, if it did. Files never straddle packs (a file
+    /// larger than the target makes a pack of its own).
+    pub fn add(&mut self, path: String, bytes: &[u8]) -> Option<SourcePack> {
+        let done = if !self.current.is_empty() && self.current.len() + bytes.len() > TARGET_PACK_BYTES {
+            self.seal()
+        } else {
+            None
+        };
+        let imports = if is_markdown(&path) { imports_of(bytes) } else { Vec::new() };
+        self.files.push(FileEntry {
+            path,
+            pack: self.packs,
+            offset: self.current.len() as u32,
+            len: bytes.len() as u32,
+            imports,
+        });
+        self.current.extend_from_slice(bytes);
+        done
+    }
+
+    fn seal(&mut self) -> Option<SourcePack> {
+        let bytes = std::mem::take(&mut self.current);
+        let index = self.packs;
+        self.packs += 1;
+        Some(SourcePack { index, bytes })
+    }
+
+    /// The last pack (if it holds anything) and the table. A single top folder holding docs.json
+    /// (`mydocs/docs.json`) is stripped, as [`super::archive::read_docs_archive`] strips it; an
+    /// upload without docs.json is refused.
+    pub fn finish(mut self) -> Result<(Option<SourcePack>, FileTable), ArchiveError> {
+        let last = if self.current.is_empty() { None } else { self.seal() };
+        let mut files = self.files;
+        // Later entries of one path win, as inserting into a tree does.
+        files.reverse();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.dedup_by(|later, first| later.path == first.path);
+        strip_single_top_folder(&mut files);
+        if files.binary_search_by(|f| f.path.as_str().cmp("docs.json")).is_err() {
+            return Err(ArchiveError::MissingDocsJson);
+        }
+        Ok((last, FileTable { files, pack_count: self.packs }))
+    }
+}
+
+fn strip_single_top_folder(files: &mut [FileEntry]) {
+    let Some((top, _)) = files.first().and_then(|f| f.path.split_once('/')) else { return };
+    let prefix = format!("{top}/");
+    let inside = files.iter().all(|f| f.path.starts_with(&prefix));
+    let has_config = files.iter().any(|f| f.path == format!("{prefix}docs.json"));
+    if files.iter().any(|f| f.path == "docs.json") || !inside || !has_config {
+        return;
+    }
+    for file in files.iter_mut() {
+        file.path = file.path[prefix.len()..].to_owned();
+    }
+}
+
+fn is_markdown(path: &str) -> bool {
+    path.ends_with(".mdx") || path.ends_with(".md")
+}
+
+/// The Markdown imports of a file, by a line scan (imports inside code blocks count too: a superset
+/// is harmless, it only reads a file more).
+fn imports_of(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out: Vec<String> = text
+        .lines()
+        .filter_map(|line| default_import(line.trim()))
+        .map(|(_, source)| source.to_owned())
+        .filter(|source| is_markdown(source))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(files: &[(&str, &str)]) -> (Vec<SourcePack>, FileTable) {
+        let mut writer = PackWriter::new();
+        let mut packs = Vec::new();
+        for (path, text) in files {
+            packs.extend(writer.add((*path).to_owned(), text.as_bytes()));
+        }
+        let (last, table) = writer.finish().unwrap();
+        packs.extend(last);
+        (packs, table)
+    }
+
+    fn read(packs: &[SourcePack], table: &FileTable, paths: &BTreeSet<String>) -> SourceTree {
+        let reads: Vec<(PackRead, Vec<u8>)> = table
+            .reads_for(paths)
+            .into_iter()
+            .map(|r| (r, packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec()))
+            .collect();
+        table.tree_from(paths, &reads)
+    }
+
+    #[test]
+    fn files_come_back_from_ranged_reads_with_their_imports() {
+        let big = "x".repeat(TARGET_PACK_BYTES - 10);
+        let (packs, table) = write(&[
+            ("docs.json", "{}"),
+            ("big.bin", &big),
+            ("guides/a.mdx", "import Note from '/snippets/note.mdx'\nimport Rel from './rel.mdx'\n\n<Note />"),
+            ("snippets/note.mdx", "import Deep from './deep.mdx'\nNote"),
+            ("snippets/deep.mdx", "Deep"),
+            ("guides/rel.mdx", "Rel"),
+            ("logo.svg", "<svg/>"),
+            ("other.mdx", "Other"),
+        ]);
+        assert_eq!(packs.len(), 2);
+        assert_eq!(table.pack_count(), 2);
+        let table = FileTable::from_bytes(&table.to_bytes()).unwrap();
+        let needed = table.needed_by(["guides/a.mdx"]);
+        let names: Vec<&str> = needed.iter().map(String::as_str).collect();
+        assert_eq!(names, ["guides/a.mdx", "guides/rel.mdx", "logo.svg", "snippets/deep.mdx", "snippets/note.mdx"]);
+        let tree = read(&packs, &table, &needed);
+        assert_eq!(tree.len(), 5);
+        assert_eq!(tree["snippets/deep.mdx"], b"Deep");
+        assert_eq!(tree["logo.svg"], b"<svg/>");
+    }
+
+    #[test]
+    fn a_single_top_folder_is_stripped_and_docs_json_is_required() {
+        let (_, table) = write(&[("site/docs.json", "{}"), ("site/a.mdx", "import S from './s.mdx'"), ("site/s.mdx", "S")]);
+        assert!(table.contains("docs.json"));
+        assert_eq!(table.needed_by(["a.mdx"]).into_iter().collect::<Vec<_>>(), ["a.mdx", "s.mdx"]);
+        let mut writer = PackWriter::new();
+        writer.add("a.mdx".into(), b"A");
+        assert_eq!(writer.finish().unwrap_err(), ArchiveError::MissingDocsJson);
+    }
+
+    #[test]
+    fn a_corrupt_table_is_refused() {
+        let (_, table) = write(&[("docs.json", "{}")]);
+        let mut bytes = table.to_bytes();
+        bytes.truncate(bytes.len() - 1);
+        assert!(FileTable::from_bytes(&bytes).is_err());
+        assert!(FileTable::from_bytes(b"").is_err());
+    }
+}

@@ -1,0 +1,84 @@
+//! A published version as the static export reads it: the site outline, the file table and the
+//! files every batch reads ([`docs_edge_core::export::shared_files`]), kept per isolate; a batch
+//! then reads only its pages' files, by ranged reads of the source packs
+//! ([`docs_edge_core::docs::packed`]). Nothing here holds the whole source.
+//!
+//! A version published before the source layout has only its upload: its first export writes the
+//! layout from it, once (the whole source in memory that one time, as every export batch held it
+//! before), under the version's own keys, so the retention sweep removes it with the version.
+
+use docs_edge_core::docs::{build_site, ArchiveLimits, FileTable, PackWriter, Site, SiteOutline, SourceTree};
+use docs_edge_core::export::api::{republish_message, REPUBLISH_REQUIRED};
+use docs_edge_core::export::shared_files;
+use worker::Bucket;
+
+use crate::error::{ApiError, ApiResult};
+use crate::search_store::read;
+use crate::sites;
+use crate::storage::{source_pack, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
+
+pub struct ExportSource {
+    domain: String,
+    publish_id: String,
+    /// The site without page bodies.
+    pub outline: Site,
+    pub table: FileTable,
+    /// The files of [`shared_files`], with their bytes.
+    pub shared: SourceTree,
+}
+
+impl ExportSource {
+    /// The version's outline, file table and shared files, writing the layout first for a version
+    /// published before it.
+    pub async fn open(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<ExportSource> {
+        let table = match read(bucket, &version_key(domain, publish_id, SOURCE_FILE_TABLE), None).await? {
+            Some(bytes) => bytes,
+            None => write_layout(bucket, domain, publish_id, limits).await?,
+        };
+        let table = FileTable::from_bytes(&table).map_err(|e| ApiError::Internal(format!("stored file table: {e}")))?;
+        let outline = read(bucket, &version_key(domain, publish_id, SITE_OUTLINE), None)
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("the outline of {publish_id} is missing")))?;
+        let outline = SiteOutline::from_bytes(&outline).map_err(|e| ApiError::Internal(format!("stored outline: {e}")))?.site;
+        let mut source = ExportSource { domain: domain.to_owned(), publish_id: publish_id.to_owned(), outline, table, shared: SourceTree::new() };
+        source.shared = source.read(bucket, &shared_files(&source.table)).await?;
+        Ok(source)
+    }
+
+    /// The bytes of `paths`: one ranged read per source pack that holds any of them.
+    pub async fn read<'a>(&self, bucket: &Bucket, paths: &std::collections::BTreeSet<String>) -> ApiResult<SourceTree> {
+        let mut reads = Vec::new();
+        for range in self.table.reads_for(paths) {
+            let key = version_key(&self.domain, &self.publish_id, &source_pack(range.pack));
+            let span = u64::from(range.start)..u64::from(range.end);
+            let bytes = read(bucket, &key, Some(span)).await?.ok_or_else(|| ApiError::Internal(format!("source pack {} is missing", range.pack)))?;
+            reads.push((range, bytes));
+        }
+        Ok(self.table.tree_from(paths, &reads))
+    }
+}
+
+/// Source packs, outline, then the file table (whose presence says the layout is whole), from the
+/// stored upload; returns the table's bytes. Building the site answers a version that breaks a rule
+/// added since it was published with 409 `republish_required`.
+async fn write_layout(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<Vec<u8>> {
+    let tree = sites::read_source(bucket, domain, publish_id, limits).await?;
+    let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
+    let outline = SiteOutline::of(&site).to_bytes();
+    drop(site);
+    let mut writer = PackWriter::new();
+    for (path, bytes) in &tree {
+        if let Some(pack) = writer.add(path.clone(), bytes) {
+            sites::store(bucket, domain, publish_id, &source_pack(pack.index), pack.bytes).await?;
+        }
+    }
+    drop(tree);
+    let (last, table) = writer.finish().map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
+    if let Some(pack) = last {
+        sites::store(bucket, domain, publish_id, &source_pack(pack.index), pack.bytes).await?;
+    }
+    sites::store(bucket, domain, publish_id, SITE_OUTLINE, outline).await?;
+    let table = table.to_bytes();
+    sites::store(bucket, domain, publish_id, SOURCE_FILE_TABLE, table.clone()).await?;
+    Ok(table)
+}
