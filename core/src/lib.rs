@@ -41,5 +41,7 @@ pub mod export;
 #[cfg(feature = "server")]
 pub mod analytics;
 
+pub mod publish;
+
 #[cfg(all(test, feature = "server"))]
 mod fuzz;

@@ -65,7 +65,10 @@ impl TermShard {
     }
 
     pub(crate) fn dict(&self) -> Dict<'_> {
-        let d = &self.data;
+        Self::dict_of(&self.data)
+    }
+
+    pub(crate) fn dict_of(d: &ShardData) -> Dict<'_> {
         Dict {
             terms: &d.terms,
             term_ends: &d.term_ends,
