@@ -12,8 +12,8 @@
 //!    [`BatchRecord`] (pages without bodies, search records, manifest lines).
 //! 4. **Merge**: each shard group is merged from every batch's range of it
 //!    ([`crate::search::shard::batched::merge_group`]).
-//! 5. **Concatenate**: text blocks, term groups and `llms-full.txt` pieces become one object each,
-//!    through multipart uploads of equal parts ([`part_reads`]).
+//! 5. **Concatenate**: text blocks, term groups and `llms-full.txt` pieces become one object each
+//!    (the worker's multipart uploads).
 //! 6. **Finish** ([`Finisher`]): from the records, in order: the search meta, the site outline,
 //!    `llms.txt` and the Markdown manifest. Then the worker switches `current.json`.
 //!
@@ -228,18 +228,19 @@ impl BatchRecord {
     }
 }
 
-/// Step 3: batch `range` of `plan`, its files in `tree`; `last` for the final batch.
+/// Step 3: batch `range` of `plan` (`last`: the final one), its files in `tree`.
 pub fn run_batch(
-    planned: &Planned,
+    plan: &SitePlan,
     range: &Range<u32>,
+    last: bool,
+    layout: &ShardLayout,
     tree: &SourceTree,
     state: &mut BatchState,
     domain: &str,
 ) -> Result<BatchResult, PublishError> {
-    let last = planned.batches.last() == Some(range);
     let mut pages = Vec::with_capacity(range.len());
     let mut reads = Vec::with_capacity(range.len());
-    for planned_page in planned.plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]) {
+    for planned_page in plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]) {
         let mut read = read_planned(tree, planned_page)?;
         if planned_page.copy_of.is_some() {
             // The first page read from the file reported them.
@@ -262,7 +263,7 @@ pub fn run_batch(
         markdown.push((page.path.clone(), offset, md.len() as u64));
     }
     state.llms_len += llms.len() as u64;
-    let search = build_batch(&pages, &mut state.search, &planned.layout, last)?;
+    let search = build_batch(&pages, &mut state.search, layout, last)?;
     Ok(BatchResult {
         postings: search.postings,
         group_ends: search.group_ends,
@@ -320,26 +321,4 @@ impl Finisher {
             site: outline.site,
         })
     }
-}
-
-/// Step 5: the byte ranges of `pieces` (their lengths, in order) that part `part` of their
-/// concatenation holds, when every part but the last is `part_bytes` long: `(piece, start, end)`.
-pub fn part_reads(piece_lens: &[u64], part_bytes: u64, part: u32) -> Vec<(u32, u64, u64)> {
-    let from = u64::from(part) * part_bytes;
-    let to = from + part_bytes;
-    let mut out = Vec::new();
-    let mut at = 0u64;
-    for (i, &len) in piece_lens.iter().enumerate() {
-        let (start, end) = (at.max(from), (at + len).min(to));
-        if start < end {
-            out.push((i as u32, start - at, end - at));
-        }
-        at += len;
-    }
-    out
-}
-
-/// Parts of a concatenation of `total` bytes (at least one, so an empty object is still written).
-pub fn part_count(total: u64, part_bytes: u64) -> u32 {
-    total.div_ceil(part_bytes.max(1)).max(1) as u32
 }
