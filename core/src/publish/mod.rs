@@ -312,11 +312,11 @@ impl Finisher {
     pub fn finish(self, plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
         let meta = self.meta.finish(shard_lens)?;
         let site = plan.finish(self.reads);
-        let outline = SiteOutline { site };
+        let outline = SiteOutline { site, summaries: self.summaries };
         Ok(Finished {
             meta,
             outline: outline.to_bytes(),
-            llms_txt: live_llms_txt(&outline.site, &self.summaries, domain),
+            llms_txt: live_llms_txt(&outline.site, &outline.summaries, domain),
             manifest: self.manifest.finish().text,
             site: outline.site,
         })
