@@ -116,7 +116,9 @@ test('a publish that fails midway, and one killed midway, leave the old version 
   await w.kill();
   workers.splice(workers.indexOf(w), 1);
 
-  w = await worker('faults-restarted');
+  // Restarted, the publish resumes from its step; each step still waits a little, so the old version
+  // can be seen live before the new one switches.
+  w = await worker('faults-restarted', { TEST_PUBLISH_STEP_DELAY_DOMAIN: t.domain, TEST_PUBLISH_STEP_DELAY_MS: '3000' });
   await assertLive(w.baseUrl, t, first, 'aardvark');
   const resumed = await waitForPublish(t.domain, t.adminKey, started.body.publishId, { base: w.baseUrl, timeoutMs: 120_000 });
   assert.equal(resumed.status, 200, resumed.text);

@@ -49,6 +49,8 @@ pub const MAX_ATTEMPTS: u32 = 3;
 const RESERVATION_MS: u64 = 10 * 60_000;
 /// An alarm this late never fired.
 const STALLED_ALARM_MS: i64 = 15_000;
+/// Steps that start within this long of an alarm's start run in it; later ones get their own.
+const ALARM_STEPS_MS: u64 = 1_000;
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 pub const PART_BYTES: usize = 5 << 20;
 /// Compressed bytes of the upload fed to the unpacker at a time.
@@ -187,6 +189,12 @@ impl Record {
         matches!(self.status, PublishState::Queued | PublishState::Running)
     }
 
+    /// Whether an alarm has a step to run: uploaded and not failed or done (a live publish still
+    /// cleans up its intermediate objects).
+    fn has_work(&self) -> bool {
+        self.status != PublishState::Failed && !matches!(self.step, Step::Upload | Step::Done)
+    }
+
     /// Batches weigh most; the rest share what is left.
     fn progress(&self) -> f64 {
         let batches = self.batches.len().max(1) as f64;
@@ -264,46 +272,59 @@ impl DurableObject for PublishJob {
         let storage = self.state.storage();
         let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Response::ok("idle") };
         let Some(mut record) = storage.get::<Record>(&job_key(&id)).await? else { return Response::ok("idle") };
-        if !record.active() || record.step == Step::Upload {
+        if !record.has_work() {
             return Response::ok("idle");
         }
-        if record.attempts >= MAX_ATTEMPTS {
-            let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
-            self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
-            return Response::ok("failed");
-        }
-        // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
-        record.attempts += 1;
-        record.status = PublishState::Running;
-        record.updated_at = now_iso();
-        storage.put(&job_key(&id), &record).await?;
-        storage.sync().await?;
-        self.injected_delay(&record).await;
-        let stepped = match self.injected_fault(&record) {
-            true => Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into()))),
-            false => self.step(&mut record).await,
-        };
-        match stepped {
-            Ok(()) => {
-                record.attempts = 0;
-                record.updated_at = now_iso();
-                storage.put(&job_key(&id), &record).await?;
-                if record.active() {
-                    storage.set_alarm(Duration::from_millis(0)).await?;
-                }
+        // Quick steps (a small site's every step) run back to back in one alarm; a step that starts
+        // after this alarm has run for a while gets an alarm of its own.
+        let started = now_ms();
+        loop {
+            if record.attempts >= MAX_ATTEMPTS {
+                let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
+                self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
+                return Response::ok("failed");
             }
-            Err(StepError::Publish(err)) => {
-                let invalid = err.is_invalid_upload();
-                self.fail(&mut record, err.to_string(), invalid).await.map_err(alarm_error)?;
+            // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
+            record.attempts += 1;
+            if record.status == PublishState::Queued {
+                record.status = PublishState::Running;
             }
-            Err(StepError::Api(err)) => {
-                let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
-                worker::console_error!("{}", serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
-                if record.attempts >= MAX_ATTEMPTS {
-                    self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
-                } else {
+            record.updated_at = now_iso();
+            storage.put(&job_key(&id), &record).await?;
+            storage.sync().await?;
+            self.injected_delay(&record).await;
+            let stepped = match self.injected_fault(&record) {
+                true => Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into()))),
+                false => self.step(&mut record).await,
+            };
+            match stepped {
+                Ok(()) => {
+                    record.attempts = 0;
+                    record.updated_at = now_iso();
                     storage.put(&job_key(&id), &record).await?;
-                    storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
+                    if !record.has_work() {
+                        break;
+                    }
+                    if now_ms().saturating_sub(started) >= ALARM_STEPS_MS {
+                        storage.set_alarm(Duration::from_millis(0)).await?;
+                        break;
+                    }
+                }
+                Err(StepError::Publish(err)) => {
+                    let invalid = err.is_invalid_upload();
+                    self.fail(&mut record, err.to_string(), invalid).await.map_err(alarm_error)?;
+                    break;
+                }
+                Err(StepError::Api(err)) => {
+                    let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
+                    worker::console_error!("{}", serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
+                    if record.attempts >= MAX_ATTEMPTS {
+                        self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
+                    } else {
+                        storage.put(&job_key(&id), &record).await?;
+                        storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
+                    }
+                    break;
                 }
             }
         }
@@ -343,6 +364,7 @@ impl PublishJob {
         if let Some(active) = self.active_record().await? {
             let abandoned = active.step == Step::Upload && now_ms().saturating_sub(active.created_ms) > RESERVATION_MS;
             if active.active() && !abandoned {
+                self.rearm_if_lost(&active).await?;
                 return Err(ApiError::Conflict {
                     code: "publish_in_progress",
                     message: format!("a publish of {} is in progress ({}); publish again once it is live or failed", begin.domain, active.publish_id),
@@ -404,15 +426,21 @@ impl PublishJob {
         if record.org_id != query.org_id {
             return Err(ApiError::NotFound("publish not found".into()));
         }
-        if record.active() && record.step != Step::Upload {
-            // An alarm that is missing, or long overdue, was lost with a stopped runtime.
-            let storage = self.state.storage();
-            let overdue = |at: i64| at < now_ms() as i64 - STALLED_ALARM_MS;
-            if storage.get_alarm().await?.is_none_or(overdue) {
-                storage.set_alarm(Duration::from_millis(0)).await?;
-            }
-        }
+        self.rearm_if_lost(&record).await?;
         Ok(record)
+    }
+
+    /// Sets the alarm again when one is missing, or long overdue (lost with a stopped runtime).
+    async fn rearm_if_lost(&self, record: &Record) -> ApiResult<()> {
+        if !record.has_work() {
+            return Ok(());
+        }
+        let storage = self.state.storage();
+        let overdue = |at: i64| at < now_ms() as i64 - STALLED_ALARM_MS;
+        if storage.get_alarm().await?.is_none_or(overdue) {
+            storage.set_alarm(Duration::from_millis(0)).await?;
+        }
+        Ok(())
     }
 
     async fn record(&self, publish_id: &str) -> ApiResult<Record> {

@@ -62,10 +62,10 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let mut status = jobs.start(&Start { publish_id: publish_id.clone(), source_bytes }).await?;
     let query = Query { publish_id: publish_id.clone(), org_id: key.org_id.clone() };
     let deadline = now_ms() + call.config.publish_wait_ms;
-    let mut pause = 50;
+    let mut pause = 25;
     while now_ms() < deadline {
         worker::Delay::from(Duration::from_millis(pause)).await;
-        pause = (pause * 2).min(500);
+        pause = (pause * 2).min(200);
         let record = jobs.status(&query).await?;
         match (record.view().status, record.version()) {
             (PublishState::Live, Some(version)) => return json_response(200, &published(&domain, version)),
