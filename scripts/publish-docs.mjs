@@ -1,23 +1,40 @@
 #!/usr/bin/env node
 // `npm run publish-docs -- <folder> --domain <domain> [--url URL] [--key ADMIN_KEY]`
-// Packs the docs folder and uploads it. URL from --url or DOCS_EDGE_URL (default http://127.0.0.1:8787);
-// the admin key from --key or DOCS_EDGE_ADMIN_KEY.
+// Packs the docs folder and uploads it, then waits until the new version is live: a large site
+// answers 202 and is built in the background, so this polls its status resource and reports
+// progress (`onProgress`, on stderr from the command line). URL from --url or DOCS_EDGE_URL
+// (default http://127.0.0.1:8787); the admin key from --key or DOCS_EDGE_ADMIN_KEY.
 import { packDocsFolder } from './lib/pack.mjs';
 
-export async function publishDocs({ baseUrl, adminKey, domain, folder }) {
+function failure(res, body) {
+  const err = new Error(`publish failed: ${res.status} ${body?.error ?? ''}`);
+  err.status = res.status;
+  return err;
+}
+
+export async function publishDocs({ baseUrl, adminKey, domain, folder, onProgress = () => {} }) {
   const archive = packDocsFolder(folder);
-  const res = await fetch(`${baseUrl.replace(/\/$/, '')}/v1/sites/${encodeURIComponent(domain)}/content`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/gzip' },
-    body: archive,
-  });
+  const base = baseUrl.replace(/\/$/, '');
+  const site = `${base}/v1/sites/${encodeURIComponent(domain)}`;
+  const headers = { authorization: `Bearer ${adminKey}` };
+  const res = await fetch(`${site}/content`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/gzip' }, body: archive });
   const body = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = new Error(`publish failed: ${res.status} ${body?.error ?? ''}`);
-    err.status = res.status;
-    throw err;
+  if (!res.ok) throw failure(res, body);
+  if (res.status !== 202) return body;
+  const statusUrl = `${base}${res.headers.get('location')}`;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const poll = await fetch(statusUrl, { headers });
+    const status = await poll.json().catch(() => null);
+    if (!poll.ok) throw failure(poll, status);
+    onProgress(status);
+    if (status.status === 'failed') throw Object.assign(new Error(`publish failed: ${status.error ?? 'unknown error'}`), { status: 400 });
+    if (status.status === 'live') break;
   }
-  return body;
+  const live = await fetch(site, { headers });
+  const published = await live.json().catch(() => null);
+  if (!live.ok) throw failure(live, published);
+  return published;
 }
 
 function option(args, name) {
@@ -36,7 +53,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: npm run publish-docs -- <folder> --domain <domain> [--url URL] [--key ADMIN_KEY]\n(the key may also come from DOCS_EDGE_ADMIN_KEY)');
     process.exit(2);
   }
-  publishDocs({ baseUrl, adminKey, domain, folder }).then(
+  const onProgress = (s) => console.error(`${s.status} ${Math.round(s.progress * 100)}%${s.pageCount ? ` (${s.pageCount} pages)` : ''}`);
+  publishDocs({ baseUrl, adminKey, domain, folder, onProgress }).then(
     (site) => console.log(JSON.stringify(site, null, 2)),
     (err) => {
       console.error(err.message);

@@ -43,6 +43,8 @@ pub mod agents;
 pub mod export;
 #[cfg(feature = "server")]
 pub mod analytics;
+#[cfg(feature = "server")]
+pub mod publish;
 
 #[cfg(all(test, feature = "server"))]
 mod fuzz;

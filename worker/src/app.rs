@@ -94,6 +94,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::RevokeKey => routes::admin::revoke_key(call).await,
         Route::PublishSite => routes::sites::publish(call).await,
         Route::GetSite => routes::sites::get(call).await,
+        Route::GetPublish => routes::sites::publish_status(call).await,
         Route::Search => routes::search::search(call).await,
         Route::Page => routes::search::page(call).await,
         Route::AssistantV1 => routes::assistant::message_v1(call).await,

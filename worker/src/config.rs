@@ -17,6 +17,7 @@ pub const THREADS_BINDING: &str = "THREADS";
 pub const CHATS_BINDING: &str = "CHATS";
 pub const EXPORT_JOBS_BINDING: &str = "EXPORT_JOBS";
 pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
+pub const PUBLISH_JOBS_BINDING: &str = "PUBLISH_JOBS";
 pub const ANALYTICS_BINDING: &str = "ANALYTICS";
 pub const ASSETS_BINDING: &str = "ASSETS";
 
@@ -34,6 +35,9 @@ pub struct Config {
     pub export_starts_per_hour: u64,
     /// Publishes per organization per rolling hour (each unpacks and indexes a whole site).
     pub publishes_per_hour: u64,
+    /// How long `PUT /v1/sites/{domain}/content` waits for the publish to go live before it
+    /// answers 202 with the publish's status resource (`PUBLISH_WAIT_MS`, default 20 s; 0 never waits).
+    pub publish_wait_ms: u64,
     /// Days an unreferenced published version, an export bundle or a leftover job part is kept.
     pub publish_retention_days: u64,
     pub export_retention_days: u64,
@@ -56,6 +60,7 @@ impl Config {
             max_source_bytes: number(env, "MAX_SOURCE_BYTES", 9 << 20),
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             publishes_per_hour: number(env, "PUBLISHES_PER_HOUR", 30),
+            publish_wait_ms: number(env, "PUBLISH_WAIT_MS", 20_000).min(60_000),
             publish_retention_days: number(env, "PUBLISH_RETENTION_DAYS", 7).min(3650),
             export_retention_days: number(env, "EXPORT_RETENTION_DAYS", 7).min(3650),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
@@ -222,6 +227,22 @@ pub mod test_only {
     /// error and nothing after the attempt is written; the runtime retries the alarm.
     pub fn export_fault_domain(env: &Env) -> Option<String> {
         text(env, "TEST_EXPORT_FAULT_DOMAIN")
+    }
+
+    /// `TEST_PUBLISH_FAULT_DOMAIN`: every batch and merge step of a publish to this domain fails (a
+    /// fault of the stored data, so the publish fails at once), so a test can see a publish that
+    /// dies midway leave the previous version live.
+    pub fn publish_fault_domain(env: &Env) -> Option<String> {
+        text(env, "TEST_PUBLISH_FAULT_DOMAIN")
+    }
+
+    /// `TEST_PUBLISH_STEP_DELAY_DOMAIN` and `TEST_PUBLISH_STEP_DELAY_MS`: every step of a publish to
+    /// that domain waits that long (at most a minute) after storing its attempt, so a test can kill
+    /// the runtime inside a step deterministically.
+    pub fn publish_step_delay(env: &Env) -> Option<(String, Duration)> {
+        let domain = text(env, "TEST_PUBLISH_STEP_DELAY_DOMAIN")?;
+        let ms = text(env, "TEST_PUBLISH_STEP_DELAY_MS").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        Some((domain, Duration::from_millis(ms)))
     }
 
     /// `TEST_EXPORT_STEP_DELAY_DOMAIN` and `TEST_EXPORT_STEP_DELAY_MS`: every batch step of a job of

@@ -32,7 +32,7 @@ pub async fn read_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>
     Ok(body)
 }
 
-fn too_large(max_bytes: usize) -> ApiError {
+pub fn too_large(max_bytes: usize) -> ApiError {
     ApiError::PayloadTooLarge(format!("request body exceeds the limit of {max_bytes} bytes"))
 }
 

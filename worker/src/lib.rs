@@ -31,6 +31,7 @@ mod search_cache;
 mod search_store;
 mod sites;
 mod storage;
+mod upload;
 
 #[event(start)]
 fn start() {

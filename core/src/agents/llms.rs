@@ -6,7 +6,7 @@
 //! site's own absolute URLs, see [`agent_docs`]), and the static export puts them in the bundle
 //! (links are relative `.md` files, see `export::plan`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::docs::nav::{DivisionKind, NavItem};
 use crate::docs::{Page, Site, SourceTree};
@@ -59,22 +59,51 @@ pub fn page_url(domain: &str, path: &str) -> String {
 
 /// The agent documents of the live site: every page, links to the site's own URLs.
 pub fn agent_docs(site: &Site, tree: &SourceTree, domain: &str) -> AgentDocs {
-    let included: Vec<usize> = (0..site.pages.len()).collect();
-    let no_pages = BTreeMap::new();
-    let llms_txt = llms_txt(site, &included, &|page| page_url(domain, &page.path));
     let mut llms_full = String::new();
-    let mut manifest = MarkdownManifest::default();
-    let mut listed: HashMap<&str, usize> = HashMap::new();
-    for page in included.iter().filter_map(|&i| site.pages.get(i)) {
-        // No exported pages and no bundled assets: every link is absolute on the live domain.
-        let linker = Linker::new(&page.path, &page.source, &no_pages, tree, domain).without_assets();
-        let md = markdown::page_markdown(page, tree, &page_url(domain, &page.path), &linker);
+    let mut manifest = ManifestBuilder::default();
+    for page in &site.pages {
+        let md = live_page_markdown(page, tree, domain);
         let offset = push_page(&mut llms_full, &md);
-        if !page.path.contains('\n') && listed.insert(&page.path, offset).is_none() {
-            manifest.push(&page.path, offset, md.len());
+        manifest.add(&page.path, offset as u64, md.len() as u64);
+    }
+    let summaries: Vec<String> = site.pages.iter().map(page_summary).collect();
+    AgentDocs { llms_txt: live_llms_txt(site, &summaries, domain), llms_full, manifest: manifest.manifest }
+}
+
+/// `llms.txt` of the live site from its pages' metadata (an outline will do) and their
+/// [`page_summary`]s, in page order.
+pub fn live_llms_txt(site: &Site, summaries: &[String], domain: &str) -> String {
+    let included: Vec<usize> = (0..site.pages.len()).collect();
+    let summary = |i: usize, _: &Page| summaries.get(i).cloned().unwrap_or_default();
+    llms_txt_with(site, &included, &|page| page_url(domain, &page.path), &summary)
+}
+
+/// One page's Markdown for the live site; `tree` holds its source and what it imports.
+pub fn live_page_markdown(page: &Page, tree: &SourceTree, domain: &str) -> String {
+    // No exported pages and no bundled assets: every link is absolute on the live domain.
+    let no_pages = BTreeMap::new();
+    let linker = Linker::new(&page.path, &page.source, &no_pages, tree, domain).without_assets();
+    markdown::page_markdown(page, tree, &page_url(domain, &page.path), &linker)
+}
+
+/// The manifest of `llms-full.txt` as pages are appended, in site order: the first page of a path
+/// wins (as in search).
+#[derive(Debug, Clone, Default)]
+pub struct ManifestBuilder {
+    manifest: MarkdownManifest,
+    listed: HashSet<String>,
+}
+
+impl ManifestBuilder {
+    pub fn add(&mut self, path: &str, offset: u64, len: u64) {
+        if !path.contains('\n') && self.listed.insert(path.to_owned()) {
+            self.manifest.push(path, offset as usize, len as usize);
         }
     }
-    AgentDocs { llms_txt, llms_full, manifest }
+
+    pub fn finish(self) -> MarkdownManifest {
+        self.manifest
+    }
 }
 
 /// Appends a page to `llms-full.txt`; returns where it starts.
@@ -104,6 +133,12 @@ impl Urls for Linker<'_> {
 /// languages joined by ` › `); hidden pages are left out; pages not in the navigation come last,
 /// under `## Optional` (the format's name for what may be skipped).
 pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String) -> String {
+    llms_txt_with(site, included, link, &|_, page| page_summary(page))
+}
+
+/// [`llms_txt`] with each page's one-line description from `summary` (given the page's index): a
+/// site outline has no page text to take it from, so the publish keeps them from its batches.
+fn llms_txt_with(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String, describe: &dyn Fn(usize, &Page) -> String) -> String {
     let name = if site.name.trim().is_empty() { "Documentation" } else { site.name.trim() };
     let mut out = format!("# {}\n\n", one_line(name));
     let summary = site
@@ -138,9 +173,9 @@ pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> 
     }
     for (title, pages) in sections {
         out.push_str(&format!("\n## {}\n\n", one_line(&title)));
-        for page in pages.iter().filter_map(|&i| site.pages.get(i)) {
+        for (i, page) in pages.iter().filter_map(|&i| Some((i, site.pages.get(i)?))) {
             out.push_str(&format!("- [{}]({})", escape::text(&one_line(&page.title)), destination(&link(page))));
-            let description = describe(page);
+            let description = describe(i, page);
             if !description.is_empty() {
                 out.push_str(": ");
                 out.push_str(&description);
@@ -199,8 +234,9 @@ fn nav_sections(
     }
 }
 
-/// The page's one-line description: its frontmatter `description`, else the first sentence of its text.
-fn describe(page: &Page) -> String {
+/// The page's one-line description in `llms.txt`: its frontmatter `description`, else the first
+/// sentence of its text.
+pub fn page_summary(page: &Page) -> String {
     if let Some(d) = page.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         return escape::text(&clip(&one_line(d)));
     }

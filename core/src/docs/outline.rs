@@ -133,25 +133,32 @@ impl SitePlan {
 pub struct SiteOutline {
     /// Every page's `sections` is empty.
     pub site: Site,
+    /// Each page's one-line description as `llms.txt` lists it (`agents::llms::page_summary`, which
+    /// falls back to the page's first sentence: text the outline does not hold), in page order.
+    pub summaries: Vec<String>,
 }
 
 impl SiteOutline {
     /// The outline of a whole site.
     pub fn of(site: &Site) -> SiteOutline {
+        let summaries = site.pages.iter().map(crate::agents::llms::page_summary).collect();
         let mut site = site.clone();
         for page in &mut site.pages {
             page.sections = Vec::new();
         }
-        SiteOutline { site }
+        SiteOutline { site, summaries }
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        encode(&[FORMAT, KIND_OUTLINE], &self.site)
+        encode(&[FORMAT, KIND_OUTLINE], self)
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<SiteOutline, IndexError> {
-        let site: Site = decode(bytes, &[FORMAT, KIND_OUTLINE])?;
-        Ok(SiteOutline { site })
+        let outline: SiteOutline = decode(bytes, &[FORMAT, KIND_OUTLINE])?;
+        if outline.summaries.len() != outline.site.pages.len() {
+            return Err(IndexError::Inconsistent("outline summaries"));
+        }
+        Ok(outline)
     }
 }
 

@@ -89,6 +89,7 @@ routes! {
     RevokeKey         DELETE "/v1/admin/keys/{keyId}"                                 => Open,
     PublishSite       PUT    "/v1/sites/{domain}/content"                             => Open,
     GetSite           GET    "/v1/sites/{domain}"                                     => Open,
+    GetPublish        GET    "/v1/sites/{domain}/publishes/{publishId}"               => Open,
     Search            POST   "/discovery/v1/search/{domain}"                          => All(Search),
     Page              POST   "/discovery/v1/page/{domain}"                            => All(Search),
     AssistantV1       POST   "/discovery/v1/assistant/{domain}/message"               => All(Assistant),

@@ -76,7 +76,13 @@ impl SearchIndex {
 
     /// The term dictionary and postings.
     pub(crate) fn dict(&self) -> Dict<'_> {
-        self.data.table.dict()
+        self.data.dict()
+    }
+}
+
+impl IndexData {
+    pub(crate) fn dict(&self) -> Dict<'_> {
+        self.table.dict()
     }
 }
 
@@ -98,7 +104,11 @@ pub(crate) fn find_page(pages: &[PageMeta], by_path: &[u32], path: &str) -> Opti
 }
 
 #[derive(Default)]
-struct Builder {
+pub(crate) struct Builder {
+    /// Numbers of this builder's first page and chunk in the site: a batch of a larger site
+    /// numbers its pages and chunks (and so its postings) as the whole build would.
+    page_base: u32,
+    chunk_base: u32,
     pages: Vec<PageMeta>,
     chunks: Vec<ChunkMeta>,
     term_ids: HashMap<String, u32>,
@@ -110,9 +120,14 @@ struct Builder {
 }
 
 impl Builder {
-    fn add_page(&mut self, page: &Page) {
-        let page_no = self.pages.len() as u32;
-        let first_chunk = self.chunks.len() as u32;
+    /// A builder whose first page and chunk are numbered `page_base` and `chunk_base`.
+    pub(crate) fn starting_at(page_base: u32, chunk_base: u32) -> Builder {
+        Builder { page_base, chunk_base, ..Builder::default() }
+    }
+
+    pub(crate) fn add_page(&mut self, page: &Page) {
+        let page_no = self.page_base + self.pages.len() as u32;
+        let first_chunk = self.chunk_base + self.chunks.len() as u32;
 
         let mut title_terms: Vec<u32> = Vec::new();
         let mut title_text = page.title.clone();
@@ -131,7 +146,7 @@ impl Builder {
 
         let drafts = chunk_page(page);
         for (i, draft) in drafts.iter().enumerate() {
-            let chunk_no = self.chunks.len() as u32;
+            let chunk_no = self.chunk_base + self.chunks.len() as u32;
             self.counts.clear();
             for &t in &title_terms {
                 bump(&mut self.counts, t, TITLE);
@@ -206,6 +221,12 @@ impl Builder {
     }
 
     fn finish(self) -> IndexData {
+        self.finish_parts().0
+    }
+
+    /// The data, and the field length totals and non-empty counts its averages come from (a
+    /// batched build sums them over batches).
+    pub(crate) fn finish_parts(self) -> (IndexData, [u64; 3], [u64; 3]) {
         let Builder {
             pages,
             mut chunks,
@@ -232,15 +253,20 @@ impl Builder {
             table.push(&term, list.len() as u32, |blob| postings::encode(&list, blob));
         }
 
-        let avg_len = [TITLE, HEADING, TEXT].map(|f| totals[f] as f32 / non_empty[f].max(1) as f32);
         chunks.shrink_to_fit();
-        IndexData {
+        let data = IndexData {
             pages,
             chunks,
             table,
-            avg_len,
-        }
+            avg_len: average_lengths(totals, non_empty),
+        };
+        (data, totals, non_empty)
     }
+}
+
+/// Average field length in terms per field, over chunks where the field is not empty.
+pub(crate) fn average_lengths(totals: [u64; 3], non_empty: [u64; 3]) -> [f32; 3] {
+    [TITLE, HEADING, TEXT].map(|f| totals[f] as f32 / non_empty[f].max(1) as f32)
 }
 
 fn bump(counts: &mut HashMap<u32, [u32; 3]>, term: u32, field: usize) {

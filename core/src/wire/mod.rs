@@ -228,6 +228,34 @@ pub struct PublishedSite {
     pub warnings: Vec<String>,
 }
 
+/// A publish as its status resource shows it (`GET /v1/sites/{domain}/publishes/{publishId}`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishStatus {
+    pub publish_id: String,
+    pub domain: String,
+    pub status: PublishState,
+    /// 0 to 1.
+    pub progress: f64,
+    /// Pages of the site once planned (0 before).
+    pub page_count: u32,
+    pub created_at: String,
+    pub updated_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `queued` (uploaded, waiting for its first step), `running`, `live` (the version is served) or
+/// `failed` (the previous version, if any, stays live).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PublishState {
+    Queued,
+    Running,
+    Live,
+    Failed,
+}
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum JobStatus {

@@ -4,5 +4,6 @@
 
 pub mod export_job;
 pub mod export_org;
+pub mod publish_job;
 pub mod thread;
 pub mod chat;

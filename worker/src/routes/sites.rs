@@ -1,24 +1,22 @@
 //! `/v1/sites/{domain}`: publish a docs folder (`.tar.gz`) and read what is live. Admin keys only.
 
-use docs_edge_core::docs::archive::read_docs_archive;
-use docs_edge_core::docs::site::build_site;
-use docs_edge_core::agents::llms;
-use docs_edge_core::search::shard::ShardedIndex;
-use docs_edge_core::search::SearchIndex;
-use docs_edge_core::wire::{KeyKind, PublishedSite};
+use std::time::Duration;
+
+use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::Response;
 
-use crate::agent_docs;
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
-use crate::clock::{now_iso, now_unix};
+use crate::clock::{now_ms, now_unix};
 use crate::durable::export_org::{ExportOrgClient, PublishOrder};
+use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, read_body, require_content_type};
+use crate::http::{json_response, require_content_type};
 use crate::random::random_id;
-use crate::sites::{self, IndexFormat, SiteVersion};
-use crate::storage::{self, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT, SOURCE_OBJECT};
+use crate::sites::{self, SiteVersion};
+use crate::storage::{self, version_key, SOURCE_OBJECT};
+use crate::upload::store_body;
 
 const ARCHIVE_TYPES: &[&str] = &["application/gzip", "application/x-gzip", "application/x-tar+gzip"];
 
@@ -33,6 +31,9 @@ fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
     }
 }
 
+/// Stores the upload (streamed, never whole) and starts its publish in the domain's `PublishJob`;
+/// answers 200 with the live site if it goes live within `PUBLISH_WAIT_MS`, 400 if the upload is
+/// refused by then, else 202 with the publish's status resource (also in `Location`).
 pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
@@ -41,47 +42,53 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     // Counted before the upload is read: every publish attempt unpacks and indexes a whole site.
     let order = PublishOrder { per_hour: call.config.publishes_per_hour, now_unix: now_unix() };
     ExportOrgClient::new(&call.env, &key.org_id).admit_publish(&order).await?;
-    let upload = read_body(&mut call.req, call.config.max_upload_bytes).await?;
 
-    let tree = read_docs_archive(&upload, &call.config.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
-    let site = build_site(&tree).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
-    let agent_objects = agent_docs::objects(llms::agent_docs(&site, &tree, &domain));
-    drop(tree);
-
-    // Each object is stored as soon as it is made and then dropped, so the isolate never holds the
-    // upload, the agent documents, the whole index and its split at once. Nothing is live until
-    // the switch at the end.
-    let bucket = storage::bucket(&call.env)?;
     let publish_id = random_id("pub_", 8)?;
-    let source_bytes = upload.len() as u64;
-    sites::store(&bucket, &domain, &publish_id, SOURCE_OBJECT, upload).await?;
-    for (name, bytes) in agent_objects {
-        sites::store(&bucket, &domain, &publish_id, name, bytes).await?;
-    }
-    let index = SearchIndex::build(&site.pages);
-    let mut version = SiteVersion {
-        publish_id,
-        published_at: now_iso(),
-        page_count: site.pages.len(),
-        languages: site.languages.clone(),
-        versions: site.versions.clone(),
-        warnings: site.warnings.clone(),
-        source_bytes,
-        index_bytes: 0,
-        org_id: Some(key.org_id.clone()),
-        index_format: IndexFormat::Sharded,
+    let jobs = PublishJobClient::new(&call.env, &domain);
+    jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: key.org_id.clone(), domain: domain.clone() }).await?;
+    let bucket = storage::bucket(&call.env)?;
+    let source_key = version_key(&domain, &publish_id, SOURCE_OBJECT);
+    let stored = store_body(&mut call.req, &bucket, &source_key, call.config.max_upload_bytes).await;
+    let source_bytes = match stored {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            // Releases the domain and deletes whatever of the upload was stored.
+            if let Err(abandon) = jobs.abandon(&Start { publish_id, source_bytes: 0 }).await {
+                worker::console_error!("{}", serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
+            }
+            return Err(err);
+        }
     };
-    drop(site);
-    let whole = index.to_bytes();
-    version.index_bytes = whole.len() as u64;
-    sites::store(&bucket, &domain, &version.publish_id, INDEX_OBJECT, whole).await?;
-    let split = ShardedIndex::build(&index).map_err(|e| ApiError::Internal(format!("splitting the index: {e}")))?;
-    drop(index);
-    for (name, bytes) in [(SEARCH_TERMS, split.terms), (SEARCH_TEXT, split.text), (SEARCH_META, split.meta)] {
-        sites::store(&bucket, &domain, &version.publish_id, name, bytes).await?;
+    let mut status = jobs.start(&Start { publish_id: publish_id.clone(), source_bytes }).await?;
+    let query = Query { publish_id: publish_id.clone(), org_id: key.org_id.clone() };
+    let deadline = now_ms() + call.config.publish_wait_ms;
+    let mut pause = 25;
+    while now_ms() < deadline {
+        worker::Delay::from(Duration::from_millis(pause)).await;
+        pause = (pause * 2).min(200);
+        let record = jobs.status(&query).await?;
+        match (record.view().status, record.version()) {
+            (PublishState::Live, Some(version)) => return json_response(200, &published(&domain, version)),
+            (PublishState::Failed, _) => {
+                let message = record.error.clone().unwrap_or_else(|| "the publish failed".into());
+                return Err(if record.invalid_upload { ApiError::InvalidArchive(message) } else { ApiError::Internal(message) });
+            }
+            _ => status = record.view(),
+        }
     }
-    sites::switch_to(&bucket, &domain, &version).await?;
-    json_response(200, &published(&domain, &version))
+    let mut response = json_response(202, &status)?;
+    response.headers_mut().set("location", &format!("/v1/sites/{domain}/publishes/{publish_id}"))?;
+    Ok(response)
+}
+
+/// `GET /v1/sites/{domain}/publishes/{publishId}`: where a publish is.
+pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
+    let directory = Directory::open(&call.env)?;
+    let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
+    let domain = require_domain(&directory, &key, call.param(0)).await?;
+    let query = Query { publish_id: call.param(1).to_owned(), org_id: key.org_id.clone() };
+    let record = PublishJobClient::new(&call.env, &domain).status(&query).await?;
+    json_response(200, &record.view())
 }
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {

@@ -4,7 +4,9 @@
 
 use super::super::codec::IndexError;
 use super::super::dict::Dict;
-use super::super::index::SearchIndex;
+use serde::{Deserialize, Serialize};
+
+use super::super::index::{ChunkMeta, SearchIndex};
 use super::blocks::{BlockChunk, BlockData, TextBlock};
 use super::meta::{MetaData, SearchMeta, MAX_SHARDS};
 use super::terms::{shard_of, ShardData, TermShard};
@@ -32,6 +34,13 @@ impl ShardedIndex {
     /// Splits `index`. Fails only for an index whose pages do not own consecutive chunk ranges in
     /// order, which [`SearchIndex::build`] never makes.
     pub fn build(index: &SearchIndex) -> Result<ShardedIndex, IndexError> {
+        let dict = index.dict();
+        Self::build_with_shards(index, shard_count(dict.terms.len() + dict.postings.len() + dict.term_ends.len() * 12))
+    }
+
+    /// Splits `index` into `shards` term shards (clamped to 1..=[`MAX_SHARDS`]). A batched publish
+    /// picks the number before the dictionary exists, from the source size (`super::batched`).
+    pub fn build_with_shards(index: &SearchIndex, shards: u32) -> Result<ShardedIndex, IndexError> {
         let d = &index.data;
         for (i, chunk) in d.chunks.iter().enumerate() {
             let page = d.pages.get(chunk.page as usize).ok_or(IndexError::Inconsistent("chunk page"))?;
@@ -39,7 +48,7 @@ impl ShardedIndex {
                 return Err(IndexError::Inconsistent("page chunk range"));
             }
         }
-        let (terms, shard_ends) = term_pack(index.dict());
+        let (terms, shard_ends) = term_pack(index.dict(), shards.clamp(1, MAX_SHARDS));
         let (text, block_starts, block_ends) = text_pack(index);
         let data = MetaData {
             pages: d.pages.clone(),
@@ -57,13 +66,12 @@ impl ShardedIndex {
 }
 
 /// Number of shards for a dictionary of `bytes`.
-fn shard_count(bytes: usize) -> u32 {
+pub(crate) fn shard_count(bytes: usize) -> u32 {
     (bytes.div_ceil(TARGET_SHARD_BYTES) as u32).clamp(1, MAX_SHARDS)
 }
 
-fn term_pack(dict: Dict<'_>) -> (Vec<u8>, Vec<u64>) {
+pub(crate) fn term_pack(dict: Dict<'_>, count: u32) -> (Vec<u8>, Vec<u64>) {
     let n_terms = dict.term_ends.len();
-    let count = shard_count(dict.terms.len() + dict.postings.len() + n_terms * 12);
     let mut shards: Vec<ShardData> = (0..count).map(|id| ShardData { id, ..ShardData::default() }).collect();
     // Terms arrive sorted, so each shard's stay sorted.
     for i in 0..n_terms {
@@ -84,37 +92,74 @@ fn term_pack(dict: Dict<'_>) -> (Vec<u8>, Vec<u64>) {
 }
 
 fn text_pack(index: &SearchIndex) -> (Vec<u8>, Vec<u32>, Vec<u64>) {
-    let chunks = &index.data.chunks;
-    let mut pack = Vec::new();
-    let mut starts = Vec::new();
-    let mut ends = Vec::new();
-    let mut block: Vec<BlockChunk> = Vec::new();
-    let mut first = 0u32;
-    let mut size = 0usize;
-    let mut flush = |block: &mut Vec<BlockChunk>, first: u32| {
-        let id = starts.len() as u32;
-        starts.push(first);
-        let chunks = std::mem::take(block);
-        pack.extend(TextBlock { data: BlockData { id, first_chunk: first, chunks } }.to_bytes());
-        ends.push(pack.len() as u64);
-    };
-    for (i, chunk) in chunks.iter().enumerate() {
-        if size >= TARGET_BLOCK_BYTES {
-            flush(&mut block, first);
-            first = i as u32;
-            size = 0;
+    let mut cutter = BlockCutter::default();
+    let mut out = BlockOut::default();
+    for (i, chunk) in index.data.chunks.iter().enumerate() {
+        cutter.push(i as u32, BlockChunk::of(chunk), &mut out);
+    }
+    cutter.finish(&mut out);
+    (out.pack, out.starts, out.ends)
+}
+
+/// Cuts consecutive chunks into text blocks of about [`TARGET_BLOCK_BYTES`]. Its state is small (the
+/// block being filled), so a batched build carries it from one batch to the next and cuts exactly
+/// where the whole build does.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct BlockCutter {
+    block: Vec<BlockChunk>,
+    first: u32,
+    size: usize,
+    /// Blocks finished so far, and the text pack's length after them.
+    blocks: u32,
+    pack_len: u64,
+}
+
+/// Blocks a cutter finished: their bytes (to append to the text pack), first chunks and pack ends.
+#[derive(Debug, Default)]
+pub(crate) struct BlockOut {
+    pub pack: Vec<u8>,
+    pub starts: Vec<u32>,
+    pub ends: Vec<u64>,
+}
+
+impl BlockCutter {
+    /// Adds chunk number `i` (chunks come in order).
+    pub(crate) fn push(&mut self, i: u32, chunk: BlockChunk, out: &mut BlockOut) {
+        if self.size >= TARGET_BLOCK_BYTES {
+            self.flush(out);
+            self.first = i;
+            self.size = 0;
         }
-        size += chunk.heading.len() + chunk.anchor.len() + chunk.text.len();
-        block.push(BlockChunk {
+        self.size += chunk.heading.len() + chunk.anchor.len() + chunk.text.len();
+        self.block.push(chunk);
+    }
+
+    /// Ends the last block (after the last chunk of the site).
+    pub(crate) fn finish(&mut self, out: &mut BlockOut) {
+        if !self.block.is_empty() {
+            self.flush(out);
+        }
+    }
+
+    fn flush(&mut self, out: &mut BlockOut) {
+        let chunks = std::mem::take(&mut self.block);
+        let bytes = TextBlock { data: BlockData { id: self.blocks, first_chunk: self.first, chunks } }.to_bytes();
+        self.blocks += 1;
+        self.pack_len += bytes.len() as u64;
+        out.starts.push(self.first);
+        out.ends.push(self.pack_len);
+        out.pack.extend(bytes);
+    }
+}
+
+impl BlockChunk {
+    pub(crate) fn of(chunk: &ChunkMeta) -> BlockChunk {
+        BlockChunk {
             heading: chunk.heading.clone(),
             anchor: chunk.anchor.clone(),
             level: chunk.level,
             continued: chunk.continued,
             text: chunk.text.clone(),
-        });
+        }
     }
-    if !block.is_empty() {
-        flush(&mut block, first);
-    }
-    (pack, starts, ends)
 }

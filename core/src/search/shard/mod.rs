@@ -18,6 +18,7 @@
 //! blocks holding the ranked chunks and [`hits`] makes the hits; pages go through
 //! [`SearchMeta::page_blocks`] and [`page_from_blocks`].
 
+pub mod batched;
 mod blocks;
 mod build;
 mod meta;

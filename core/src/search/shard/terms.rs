@@ -61,7 +61,11 @@ impl TermShard {
     }
 
     pub(crate) fn dict(&self) -> Dict<'_> {
-        self.data.table.dict()
+        Self::dict_of(&self.data)
+    }
+
+    pub(crate) fn dict_of(d: &ShardData) -> Dict<'_> {
+        d.table.dict()
     }
 
     pub(crate) fn lookup(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {

@@ -28,7 +28,10 @@ fn slice(pack: &[u8], range: std::ops::Range<u64>) -> &[u8] {
 }
 
 fn load(index: &SearchIndex) -> Loaded {
-    let split = ShardedIndex::build(index).unwrap();
+    load_split(ShardedIndex::build(index).unwrap())
+}
+
+fn load_split(split: ShardedIndex) -> Loaded {
     let meta = SearchMeta::from_bytes(&split.meta).unwrap();
     let shards = (0..meta.shard_count())
         .map(|id| {
@@ -250,7 +253,24 @@ fn the_fixture_answers_the_same_for_hundreds_of_queries_and_every_page() {
     let index = SearchIndex::build(&pages);
     let loaded = load(&index);
     assert!(loaded.meta.shard_count() > 10, "{} shards", loaded.meta.shard_count());
+    assert_answers_like_whole(&pages, &index, &loaded);
+}
 
+/// A publish fixes the shard count from the source size before the dictionary exists (the batched
+/// build gives these bytes exactly: `publish::tests`); split so, the fixture answers the same too.
+#[test]
+fn the_fixture_answers_the_same_split_at_the_publish_shard_count() {
+    let Some(pages) = fixture_pages() else { return };
+    let index = SearchIndex::build(&pages);
+    let source: u64 = read_dir_tree(Path::new(FIXTURE)).expect("the fixture is readable").iter().filter(|(p, _)| p.ends_with(".mdx") || p.ends_with(".md")).map(|(_, b)| b.len() as u64).sum();
+    let layout = batched::ShardLayout::for_source_bytes(source);
+    let loaded = load_split(ShardedIndex::build_with_shards(&index, layout.shard_count).unwrap());
+    assert_eq!(loaded.meta.shard_count(), layout.shard_count);
+    assert_ne!(layout.shard_count, load(&index).meta.shard_count(), "a different split than the whole build's");
+    assert_answers_like_whole(&pages, &index, &loaded);
+}
+
+fn assert_answers_like_whole(pages: &[Page], index: &SearchIndex, loaded: &Loaded) {
     let tags: Vec<String> = pages.iter().flat_map(|p| p.tab.iter().chain(&p.groups)).cloned().collect::<BTreeSet<_>>().into_iter().collect();
     let paths: Vec<&str> = pages.iter().map(|p| p.path.as_str()).collect();
     let languages = ["en", "fr", "es", "zh", "EN"];
@@ -274,7 +294,7 @@ fn the_fixture_answers_the_same_for_hundreds_of_queries_and_every_page() {
         assert_eq!(loaded.search(&q).0, expected, "{q:?}");
     }
     assert!(nonempty > 300, "{nonempty} queries with hits");
-    for p in &pages {
+    for p in pages {
         assert_eq!(loaded.page(&p.path), index.page(&p.path), "{}", p.path);
     }
 }

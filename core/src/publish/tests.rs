@@ -1,0 +1,190 @@
+//! The batched publish gives what the whole build gives: the same split index bytes, agent
+//! documents and outline, whatever the batch and read sizes; and its failures are errors naming
+//! the upload's fault.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::*;
+use crate::agents::llms::agent_docs;
+use crate::docs::archive::{pack_tree, read_dir_tree, tree};
+use crate::docs::build_site;
+use crate::docs::packed::PackRead;
+use crate::search::shard::batched::merge_group;
+use crate::search::shard::ShardedIndex;
+use crate::search::SearchIndex;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
+const DOMAIN: &str = "docs.example.com";
+
+/// Everything a publish stores, as R2 would hold it.
+#[derive(Debug)]
+struct Published {
+    meta: Vec<u8>,
+    terms: Vec<u8>,
+    text: Vec<u8>,
+    llms_full: Vec<u8>,
+    finished: Finished,
+    layout: ShardLayout,
+}
+
+/// The whole pipeline over an in-memory store: the upload fed `piece` bytes at a time, batches cut
+/// by `batches` when given (else by source size).
+fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published, PublishError> {
+    let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
+    let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    for chunk in gz.chunks(piece) {
+        packs.extend(writer.push(chunk)?.into_iter().map(|p| (p.index, p.bytes)));
+    }
+    let (last, table) = writer.finish()?;
+    packs.extend(last.into_iter().map(|p| (p.index, p.bytes)));
+    let table = FileTable::from_bytes(&table.to_bytes())?;
+    let read = |paths: &BTreeSet<String>| {
+        let reads: Vec<(PackRead, Vec<u8>)> =
+            table.reads_for(paths).into_iter().map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec())).collect();
+        table.tree_from(paths, &reads)
+    };
+
+    let config: BTreeSet<String> = config_files(&table).into_iter().collect();
+    let mut planned = plan(&read(&config), &table)?;
+    if let Some(n) = batches_of {
+        let pages = planned.plan.pages().len() as u32;
+        planned.batches = (0..pages.div_ceil(n)).map(|b| b * n..((b + 1) * n).min(pages)).collect();
+    }
+    let plan_bytes = planned.plan.to_bytes();
+
+    let mut state = BatchState::default();
+    let mut postings = Vec::new();
+    let mut text = Vec::new();
+    let mut llms_full = Vec::new();
+    let mut records = Vec::new();
+    for range in planned.batches.clone() {
+        let files = batch_files(&planned.plan, &range, &table);
+        // Redone from the same state, a batch gives the same bytes (an alarm cut short redoes it).
+        let before = state.clone();
+        let last = planned.batches.last() == Some(&range);
+        let result = run_batch(&planned.plan, &range, last, &planned.layout, &read(&files), &mut state, DOMAIN)?;
+        let mut again_state = before;
+        let again = run_batch(&planned.plan, &range, last, &planned.layout, &read(&files), &mut again_state, DOMAIN)?;
+        assert_eq!((again.postings, again.text, &again_state), (result.postings.clone(), result.text.clone(), &state));
+        postings.push((result.postings, result.group_ends));
+        text.extend(result.text);
+        llms_full.extend(result.llms);
+        records.push(result.record.to_bytes());
+    }
+
+    let chunk_count = state.search.chunks as usize;
+    let mut terms = Vec::new();
+    let mut shard_lens = Vec::new();
+    for group in 0..planned.layout.group_count() {
+        let parts: Vec<Vec<u8>> = postings
+            .iter()
+            .map(|(bytes, ends)| {
+                let start = if group == 0 { 0 } else { ends[group as usize - 1] as usize };
+                bytes[start..ends[group as usize] as usize].to_vec()
+            })
+            .collect();
+        let merged = merge_group(&planned.layout, group, &parts, chunk_count)?;
+        terms.extend(merged.bytes);
+        shard_lens.extend(merged.shard_lens);
+    }
+
+    let mut finisher = Finisher::default();
+    for record in &records {
+        finisher.add(BatchRecord::from_bytes(record)?);
+    }
+    let layout = planned.layout;
+    let finished = finisher.finish(SitePlan::from_bytes(&plan_bytes)?, &shard_lens, DOMAIN)?;
+    Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout })
+}
+
+fn assert_same_as_whole(files: &SourceTree, published: &Published) {
+    let site = build_site(files).unwrap();
+    let index = SearchIndex::build(&site.pages);
+    let whole = ShardedIndex::build_with_shards(&index, published.layout.shard_count).unwrap();
+    assert!(published.meta == whole.meta, "meta differs");
+    assert!(published.terms == whole.terms, "terms pack differs ({} vs {} bytes)", published.terms.len(), whole.terms.len());
+    assert!(published.text == whole.text, "text pack differs");
+    let docs = agent_docs(&site, files, DOMAIN);
+    assert!(published.llms_full == docs.llms_full.as_bytes(), "llms-full.txt differs");
+    assert_eq!(published.finished.llms_txt, docs.llms_txt);
+    assert_eq!(published.finished.manifest, docs.manifest.text);
+    let outline = SiteOutline::from_bytes(&published.finished.outline).unwrap();
+    assert_eq!(outline, SiteOutline::of(&site));
+    assert_eq!(published.finished.site.warnings, site.warnings);
+}
+
+#[test]
+fn the_fixture_publishes_in_batches_exactly_as_built_whole() {
+    let root = Path::new(FIXTURE);
+    if !root.join("docs.json").is_file() {
+        eprintln!("fixture not found at {FIXTURE}");
+        return;
+    }
+    let files = read_dir_tree(root).expect("the fixture is readable");
+    let gz = pack_tree(&files);
+    for (piece, batches) in [(64 << 10, None), (4096, Some(37)), (1 << 20, Some(1000))] {
+        let published = publish(&gz, piece, batches).unwrap();
+        assert!(published.layout.shard_count > 10 && published.layout.group_count() >= 1);
+        assert_same_as_whole(&files, &published);
+    }
+}
+
+#[test]
+fn a_small_site_with_copies_missing_pages_snippets_and_warnings_publishes_the_same() {
+    let files = tree(&[
+        ("docs.json", r#"{"name": "Acme", "navigation": {"tabs": [
+            {"tab": "Docs", "groups": [{"group": "Start", "pages": ["index", "gone", "guide"]}]},
+            {"tab": "Hidden", "hidden": true, "groups": [{"group": "Again", "pages": ["guide"]}]}]}}"#),
+        ("index.mdx", "---\ntitle: Home\n---\nimport Note from '/snippets/note.mdx'\n\n<Note />\n\n## Install\n\nRun it."),
+        ("snippets/note.mdx", "A shared note about tokens."),
+        ("guide.mdx", "---\ntitle: [bad\n---\n# Guide\n\nText about zebras."),
+        ("extra.md", "Not in navigation."),
+        ("logo.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>"),
+    ]);
+    let gz = pack_tree(&files);
+    for batches in [Some(1), Some(2), None] {
+        assert_same_as_whole(&files, &publish(&gz, 100, batches).unwrap());
+    }
+}
+
+#[test]
+fn upload_faults_fail_the_publish_naming_them() {
+    let good = tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "Home")]);
+    let gz = pack_tree(&good);
+    let truncated = publish(&gz[..gz.len() - 8], 64, None).unwrap_err();
+    assert!(matches!(truncated, PublishError::Archive(ArchiveError::Corrupt { .. })), "{truncated:?}");
+    assert!(truncated.is_invalid_upload());
+
+    let laughs = crate::docs::yaml_budget::tests::billion_laughs();
+    let mut bomb = good.clone();
+    bomb.insert("api/openapi.yaml".into(), laughs.into_bytes());
+    let err = publish(&pack_tree(&bomb), 64, None).unwrap_err();
+    assert!(matches!(&err, PublishError::Site(SiteError::YamlAliases { file, .. }) if file == "api/openapi.yaml"), "{err:?}");
+
+    let mut no_config = good.clone();
+    no_config.remove("docs.json");
+    let err = publish(&pack_tree(&no_config), 64, None).unwrap_err();
+    assert!(matches!(err, PublishError::Archive(ArchiveError::MissingDocsJson)), "{err:?}");
+
+    let err = publish(b"plain text, not gzip", 4, None).unwrap_err();
+    assert!(matches!(err, PublishError::Archive(ArchiveError::NotGzip)), "{err:?}");
+}
+
+#[test]
+fn corrupt_intermediate_objects_are_errors_not_panics() {
+    let layout = ShardLayout { shard_count: 4, group_shards: 2 };
+    for bytes in [vec![], vec![9, 0, 0, 0, 1], vec![0xff; 64]] {
+        assert!(merge_group(&layout, 0, &[bytes], 10).is_err());
+    }
+    assert!(BatchRecord::from_bytes(b"junk").is_err());
+    assert!(SitePlan::from_bytes(b"").is_err());
+}
+
+#[test]
+fn batches_follow_source_bytes_and_the_page_cap() {
+    assert_eq!(batches([BATCH_SOURCE_BYTES, 1, 1]), [0..1, 1..3]);
+    assert_eq!(batches([BATCH_SOURCE_BYTES * 3]), [0..1]);
+    assert_eq!(batches(std::iter::repeat_n(1, 1001)).len(), 3);
+    assert!(batches([]).is_empty());
+}

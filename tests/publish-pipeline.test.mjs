@@ -1,0 +1,151 @@
+// The publish pipeline (worker/src/durable/publish_job.rs) on workers of its own: a ~3,000-page site
+// publishes within a 64 MiB wasm high-water and answers searches; a publish that fails midway and one
+// whose runtime is killed midway leave the previous version live, and the next publish works; two
+// concurrent publishes to one domain end with one of them live, whole.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { logLines } from '../scripts/lib/worker-log.mjs';
+import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+import { packDocsFolder } from '../scripts/lib/pack.mjs';
+import { ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
+import { FIXTURE_DOCS, publish, waitForPublish } from './support/docs.mjs';
+
+const root = mkdtempSync(join(tmpdir(), 'docs-edge-publish-'));
+const workers = [];
+after(async () => {
+  for (const w of workers) await w.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const MIB = 1024 * 1024;
+const BUDGET_BYTES = 64 * MIB;
+/** The scale sites exceed the platform-sized upload defaults, as in bench/scale.mjs. */
+const LIMITS = { MAX_UPLOAD_BYTES: String(256 << 20), MAX_SOURCE_BYTES: String(256 << 20) };
+
+async function worker(name, vars = {}) {
+  const logFile = join(root, `${name}.log`);
+  const w = await startWorker({ persistTo: join(root, name.split('-')[0]), logFile, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here', ...LIMITS, ...vars } });
+  workers.push(w);
+  return { ...w, logFile };
+}
+
+async function stop(w) {
+  await w.stop();
+  workers.splice(workers.indexOf(w), 1);
+}
+
+/** A small docs folder whose one page says `word`. */
+function smallSite(word, pages = 1) {
+  const dir = mkdtempSync(join(root, 'site-'));
+  const names = Array.from({ length: pages }, (_, i) => `page-${i}`);
+  writeFileSync(join(dir, 'docs.json'), JSON.stringify({ name: word, navigation: { pages: names } }));
+  for (const n of names) writeFileSync(join(dir, `${n}.mdx`), `---\ntitle: ${word} ${n}\n---\n\nThis page is about ${word} only.\n`);
+  return { dir, archive: packDocsFolder(dir), pages };
+}
+
+const search = (base, t, query) => call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: { query }, base });
+const live = (base, t) => call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey, base });
+
+async function assertLive(base, t, site, word) {
+  const got = await live(base, t);
+  assert.equal(got.status, 200, got.text);
+  assert.equal(got.body.pageCount, site.pages, `the live version is the one with ${site.pages} pages`);
+  const hits = await search(base, t, word);
+  assert.equal(hits.status, 200, hits.text);
+  assert.ok(hits.body.length > 0, `a search of ${word} finds the live version's page: ${hits.text}`);
+}
+
+test('a 3,000-page site publishes within 64 MiB of wasm memory and answers searches', async () => {
+  const w = await worker('scale');
+  const base = w.baseUrl;
+  const t = await tenant({ base });
+  const site = writeScaleSite(FIXTURE_DOCS, 12);
+  try {
+    const published = await publish(t.domain, t.adminKey, packDocsFolder(site.dir), { base });
+    assert.equal(published.status, 200, published.text);
+    // A few page files are listed under two languages, so the site has a few more pages than files.
+    assert.ok(published.body.pageCount >= site.pages && published.body.pageCount < site.pages + 20, published.text);
+    const hits = await search(base, t, 'custom domain');
+    assert.equal(hits.status, 200, hits.text);
+    assert.ok(hits.body.length > 0);
+    const page = hits.body[0];
+    assert.match(page.path ?? page.url ?? JSON.stringify(page), /part\d+\//);
+
+    const lines = logLines(w.logFile).filter((l) => typeof l.wasmMemoryBytes === 'number');
+    assert.ok(lines.some((l) => l.event === 'durable' && l.class === 'PublishJob' && l.operation === 'alarm'), 'the publish ran in PublishJob alarms');
+    const highWater = Math.max(...lines.map((l) => l.wasmMemoryBytes));
+    console.log(`# ${published.body.pageCount} pages: wasm high-water ${(highWater / MIB).toFixed(1)} MiB over ${lines.length} log lines`);
+    assert.ok(highWater <= BUDGET_BYTES, `wasm high-water ${(highWater / MIB).toFixed(1)} MiB over the ${BUDGET_BYTES / MIB} MiB budget`);
+  } finally {
+    rmSync(site.dir, { recursive: true, force: true });
+    await stop(w);
+  }
+});
+
+test('a publish that fails midway, and one killed midway, leave the old version live; the next one works', async () => {
+  const first = smallSite('aardvark', 3);
+  const second = smallSite('bandicoot', 5);
+  const third = smallSite('capybara', 7);
+
+  let w = await worker('faults-plain');
+  const t = await tenant({ base: w.baseUrl });
+  const ok = await publish(t.domain, t.adminKey, first.archive, { base: w.baseUrl });
+  assert.equal(ok.status, 200, ok.text);
+  await stop(w);
+
+  // Every batch step fails: the publish fails after its attempts; the first version stays.
+  w = await worker('faults-failing', { TEST_PUBLISH_FAULT_DOMAIN: t.domain });
+  const failed = await publish(t.domain, t.adminKey, second.archive, { base: w.baseUrl });
+  assertError(failed, 500, 'internal_error');
+  await assertLive(w.baseUrl, t, first, 'aardvark');
+  await stop(w);
+
+  // Killed inside a step (the delay holds it there), then started again on the same state.
+  w = await worker('faults-killed', { TEST_PUBLISH_STEP_DELAY_DOMAIN: t.domain, TEST_PUBLISH_STEP_DELAY_MS: '60000', PUBLISH_WAIT_MS: '0' });
+  const started = await publish(t.domain, t.adminKey, second.archive, { base: w.baseUrl, wait: false });
+  assert.equal(started.status, 202, started.text);
+  assert.match(started.headers.get('location'), new RegExp(`/v1/sites/${t.domain}/publishes/${started.body.publishId}$`));
+  for (const deadline = Date.now() + 30_000; !logLines(w.logFile).some((l) => l.event === 'publish_step_delay'); ) {
+    assert.ok(Date.now() < deadline, 'the publish reached its delayed step');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await w.kill();
+  workers.splice(workers.indexOf(w), 1);
+
+  // Restarted, the publish resumes from its step; each step still waits a little, so the old version
+  // can be seen live before the new one switches.
+  w = await worker('faults-restarted', { TEST_PUBLISH_STEP_DELAY_DOMAIN: t.domain, TEST_PUBLISH_STEP_DELAY_MS: '3000' });
+  await assertLive(w.baseUrl, t, first, 'aardvark');
+  const resumed = await waitForPublish(t.domain, t.adminKey, started.body.publishId, { base: w.baseUrl, timeoutMs: 120_000 });
+  assert.equal(resumed.status, 200, resumed.text);
+  assert.ok(['live', 'failed'].includes(resumed.body.status), resumed.text);
+  if (resumed.body.status === 'live') await assertLive(w.baseUrl, t, second, 'bandicoot');
+  else await assertLive(w.baseUrl, t, first, 'aardvark');
+
+  const next = await publish(t.domain, t.adminKey, third.archive, { base: w.baseUrl });
+  assert.equal(next.status, 200, next.text);
+  await assertLive(w.baseUrl, t, third, 'capybara');
+  const nothing = await search(w.baseUrl, t, 'aardvark');
+  assert.deepEqual(nothing.body, [], 'the old version is gone from search');
+  await stop(w);
+});
+
+test('two concurrent publishes to one domain end with one of them live, whole', async () => {
+  const w = await worker('concurrent');
+  const t = await tenant({ base: w.baseUrl });
+  const a = smallSite('dromedary', 4);
+  const b = smallSite('echidna', 6);
+  const [ra, rb] = await Promise.all([a, b].map((s) => publish(t.domain, t.adminKey, s.archive, { base: w.baseUrl })));
+  for (const r of [ra, rb]) assert.ok(r.status === 200 || r.status === 409, r.text);
+  for (const r of [ra, rb].filter((r) => r.status === 409)) assertError(r, 409, 'publish_in_progress');
+  const got = await live(w.baseUrl, t);
+  const winner = got.body.pageCount === a.pages ? { site: a, word: 'dromedary', other: 'echidna' } : { site: b, word: 'echidna', other: 'dromedary' };
+  await assertLive(w.baseUrl, t, winner.site, winner.word);
+  const other = await search(w.baseUrl, t, winner.other);
+  assert.deepEqual(other.body, [], 'nothing of the other publish is live');
+  await stop(w);
+});

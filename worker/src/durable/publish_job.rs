@@ -1,0 +1,772 @@
+//! `PublishJob`: one Durable Object per domain. It serialises the domain's publishes (one at a
+//! time: a second is refused with 409 `publish_in_progress` while one runs) and runs each as
+//! alarm-driven steps of `docs_edge_core::publish`, so no step holds more than a batch of pages:
+//! unpack the stored upload into source packs, plan, parse and index batches, merge the term
+//! groups, concatenate the packs, finish the meta, outline and agent documents, switch
+//! `current.json`, delete the intermediate objects.
+//!
+//! Resuming: every step writes its objects before the state that counts it, and its bytes depend
+//! only on the job, so an alarm cut short (or an isolate killed) redoes its step. Each step's
+//! attempts are stored before it runs: after [`MAX_ATTEMPTS`] the publish fails. A status poll
+//! re-arms a lost alarm. Nothing is live until the switch, so a failed or abandoned publish leaves
+//! the previous version serving (its objects go with the retention sweep, or the cleanup here).
+//!
+//! Internal protocol ([`PublishJobOp`], sent by [`PublishJobClient`]): `begin` reserves the domain
+//! for an upload, `start` starts it once stored, `abandon` releases a reservation whose upload failed,
+//! `status` reads one publish.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::time::Duration;
+
+use docs_edge_core::docs::archive::SourceTree;
+use docs_edge_core::docs::outline::SitePlan;
+use docs_edge_core::docs::packed::{FileTable, PackRead};
+use docs_edge_core::publish::{self, BatchRecord, BatchState, Finisher, Planned, PublishError, SourceWriter};
+use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
+use docs_edge_core::wire::{PublishState, PublishStatus};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
+
+use crate::clock::{now_iso, now_ms};
+use crate::config::{test_only, Config, PUBLISH_JOBS_BINDING};
+use crate::durable_client::{durable_operations, error_reply, send};
+use crate::error::{ApiError, ApiResult};
+use crate::memory::DurableSpan;
+use crate::sites::{self, IndexFormat, SiteVersion};
+use crate::storage::{
+    self, build_object, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
+    SEARCH_TEXT, SITE_OUTLINE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
+};
+
+const ACTIVE_KEY: &str = "active";
+/// Attempts at one step before the publish fails.
+pub const MAX_ATTEMPTS: u32 = 3;
+/// A reservation whose upload never started is released after this long.
+const RESERVATION_MS: u64 = 10 * 60_000;
+/// An alarm this late never fired.
+const STALLED_ALARM_MS: i64 = 15_000;
+/// Steps that start within this long of an alarm's start run in it; later ones get their own.
+const ALARM_STEPS_MS: u64 = 1_000;
+/// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
+pub const PART_BYTES: usize = 5 << 20;
+/// Compressed bytes of the upload fed to the unpacker at a time.
+const UPLOAD_READ_BYTES: u64 = 1 << 20;
+const PLAN_OBJECT: &str = "plan.bin";
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Begin {
+    pub publish_id: String,
+    pub org_id: String,
+    pub domain: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Start {
+    pub publish_id: String,
+    pub source_bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Query {
+    pub publish_id: String,
+    pub org_id: String,
+}
+
+durable_operations! {
+    binding: PUBLISH_JOBS_BINDING;
+    /// What a `PublishJob` object does.
+    pub enum PublishJobOp / PublishJobCall {
+        Begin(Begin) => "begin",
+        Start(Start) => "start",
+        Abandon(Start) => "abandon",
+        Status(Query) => "status",
+    }
+}
+
+/// The `PublishJob` object of one domain, seen from its callers.
+pub struct PublishJobClient<'a> {
+    env: &'a Env,
+    domain: &'a str,
+}
+
+impl<'a> PublishJobClient<'a> {
+    pub fn new(env: &'a Env, domain: &'a str) -> Self {
+        PublishJobClient { env, domain }
+    }
+
+    /// Reserves the domain for an upload (409 `publish_in_progress` while another runs).
+    pub async fn begin(&self, begin: &Begin) -> ApiResult<PublishStatus> {
+        send(self.env, self.domain, &PublishJobCall::Begin(begin)).await
+    }
+
+    pub async fn start(&self, start: &Start) -> ApiResult<PublishStatus> {
+        send(self.env, self.domain, &PublishJobCall::Start(start)).await
+    }
+
+    pub async fn abandon(&self, start: &Start) -> ApiResult<PublishStatus> {
+        send(self.env, self.domain, &PublishJobCall::Abandon(start)).await
+    }
+
+    pub async fn status(&self, query: &Query) -> ApiResult<Record> {
+        send(self.env, self.domain, &PublishJobCall::Status(query)).await
+    }
+}
+
+/// Where a publish is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", content = "at", rename_all = "camelCase")]
+enum Step {
+    /// Reserved; the upload is being stored.
+    Upload,
+    Unpack,
+    Plan,
+    Batch(u32),
+    Merge(u32),
+    Concat,
+    Finish,
+    Switch,
+    Cleanup,
+    Done,
+}
+
+/// One publish, stored under `job:{publishId}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub publish_id: String,
+    pub org_id: String,
+    pub domain: String,
+    pub status: PublishState,
+    step: Step,
+    pub page_count: u32,
+    pub created_at: String,
+    created_ms: u64,
+    pub updated_at: String,
+    pub error: Option<String>,
+    /// Whether the upload is at fault (the publish route answers 400 `invalid_archive`).
+    pub invalid_upload: bool,
+    source_bytes: u64,
+    attempts: u32,
+    batches: Vec<(u32, u32)>,
+    layout: Option<ShardLayout>,
+    batch_state: BatchState,
+    /// Every batch's text-block and `llms-full.txt` bytes, and each group's term bytes.
+    text_lens: Vec<u64>,
+    llms_lens: Vec<u64>,
+    group_lens: Vec<u64>,
+    /// Every term shard's length, in shard order (groups append theirs).
+    shard_lens: Vec<u64>,
+    /// The finished version, once the finish step made it.
+    version: Option<SiteVersion>,
+}
+
+impl Record {
+    pub fn view(&self) -> PublishStatus {
+        PublishStatus {
+            publish_id: self.publish_id.clone(),
+            domain: self.domain.clone(),
+            status: self.status,
+            progress: self.progress(),
+            page_count: self.page_count,
+            created_at: self.created_at.clone(),
+            updated_at: self.updated_at.clone(),
+            error: self.error.clone(),
+        }
+    }
+
+    pub fn version(&self) -> Option<&SiteVersion> {
+        self.version.as_ref()
+    }
+
+    fn active(&self) -> bool {
+        matches!(self.status, PublishState::Queued | PublishState::Running)
+    }
+
+    /// Whether an alarm has a step to run: uploaded and not failed or done (a live publish still
+    /// cleans up its intermediate objects).
+    fn has_work(&self) -> bool {
+        self.status != PublishState::Failed && !matches!(self.step, Step::Upload | Step::Done)
+    }
+
+    /// Batches weigh most; the rest share what is left.
+    fn progress(&self) -> f64 {
+        let batches = self.batches.len().max(1) as f64;
+        let groups = self.layout.map_or(1, |l| l.group_count()) as f64;
+        let share = match self.step {
+            Step::Upload | Step::Unpack => 0.0,
+            Step::Plan => 0.05,
+            Step::Batch(b) => 0.1 + 0.6 * f64::from(b) / batches,
+            Step::Merge(g) => 0.7 + 0.15 * f64::from(g) / groups,
+            Step::Concat => 0.85,
+            Step::Finish => 0.9,
+            Step::Switch => 0.95,
+            Step::Cleanup | Step::Done => 1.0,
+        };
+        if self.status == PublishState::Live {
+            1.0
+        } else {
+            share
+        }
+    }
+}
+
+fn job_key(publish_id: &str) -> String {
+    format!("job:{publish_id}")
+}
+
+/// The group ends of batch `b`'s partial postings, kept beside the record (one key per batch, so
+/// no stored value grows with the site).
+fn groups_key(batch: u32) -> String {
+    format!("groups:{batch}")
+}
+
+/// What one instance keeps between alarms: the plan and the file table of the publish it runs.
+struct Loaded {
+    publish_id: String,
+    plan: SitePlan,
+    table: FileTable,
+}
+
+#[durable_object]
+pub struct PublishJob {
+    state: State,
+    env: Env,
+    /// Asserted unwind-safe as in `ExportJob`: what a panic can leave behind is a cache.
+    loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
+}
+
+impl DurableObject for PublishJob {
+    fn new(state: State, env: Env) -> Self {
+        Self { state, env, loaded: AssertUnwindSafe(RefCell::new(None)) }
+    }
+
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("PublishJob", req.path());
+        let result = match PublishJobOp::receive(&mut req).await {
+            Err(err) => Err(err),
+            Ok(PublishJobOp::Begin(begin)) => self.begin(begin).await.map(|r| r.view()),
+            Ok(PublishJobOp::Start(start)) => self.start(start).await.map(|r| r.view()),
+            Ok(PublishJobOp::Abandon(start)) => self.abandon(&start.publish_id).await.map(|r| r.view()),
+            Ok(PublishJobOp::Status(query)) => {
+                return match self.status(&query).await {
+                    Ok(record) => Response::from_json(&record),
+                    Err(err) => error_reply(&err),
+                }
+            }
+        };
+        match result {
+            Ok(view) => Response::from_json(&view),
+            Err(err) => error_reply(&err),
+        }
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let _span = DurableSpan::start("PublishJob", "alarm");
+        let storage = self.state.storage();
+        let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Response::ok("idle") };
+        let Some(mut record) = storage.get::<Record>(&job_key(&id)).await? else { return Response::ok("idle") };
+        if !record.has_work() {
+            return Response::ok("idle");
+        }
+        // Quick steps (a small site's every step) run back to back in one alarm; a step that starts
+        // after this alarm has run for a while gets an alarm of its own.
+        let started = now_ms();
+        loop {
+            if record.attempts >= MAX_ATTEMPTS {
+                let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
+                self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
+                return Response::ok("failed");
+            }
+            // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
+            record.attempts += 1;
+            if record.status == PublishState::Queued {
+                record.status = PublishState::Running;
+            }
+            record.updated_at = now_iso();
+            storage.put(&job_key(&id), &record).await?;
+            storage.sync().await?;
+            self.injected_delay(&record).await;
+            let stepped = match self.injected_fault(&record) {
+                true => Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into()))),
+                false => self.step(&mut record).await,
+            };
+            match stepped {
+                Ok(()) => {
+                    record.attempts = 0;
+                    record.updated_at = now_iso();
+                    storage.put(&job_key(&id), &record).await?;
+                    if !record.has_work() {
+                        break;
+                    }
+                    if now_ms().saturating_sub(started) >= ALARM_STEPS_MS {
+                        storage.set_alarm(Duration::from_millis(0)).await?;
+                        break;
+                    }
+                }
+                Err(StepError::Publish(err)) => {
+                    let invalid = err.is_invalid_upload();
+                    self.fail(&mut record, err.to_string(), invalid).await.map_err(alarm_error)?;
+                    break;
+                }
+                Err(StepError::Api(err)) => {
+                    let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
+                    worker::console_error!("{}", serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
+                    if record.attempts >= MAX_ATTEMPTS {
+                        self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
+                    } else {
+                        storage.put(&job_key(&id), &record).await?;
+                        storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
+                    }
+                    break;
+                }
+            }
+        }
+        Response::ok("stepped")
+    }
+}
+
+/// A step's failure: the upload's (or the stored data's) fault, final; or the platform's, retried.
+enum StepError {
+    Publish(PublishError),
+    Api(ApiError),
+}
+
+impl From<PublishError> for StepError {
+    fn from(err: PublishError) -> Self {
+        StepError::Publish(err)
+    }
+}
+
+impl From<ApiError> for StepError {
+    fn from(err: ApiError) -> Self {
+        StepError::Api(err)
+    }
+}
+
+impl From<worker::Error> for StepError {
+    fn from(err: worker::Error) -> Self {
+        StepError::Api(err.into())
+    }
+}
+
+type StepResult<T> = std::result::Result<T, StepError>;
+
+impl PublishJob {
+    async fn begin(&self, begin: Begin) -> ApiResult<Record> {
+        let storage = self.state.storage();
+        if let Some(active) = self.active_record().await? {
+            let abandoned = active.step == Step::Upload && now_ms().saturating_sub(active.created_ms) > RESERVATION_MS;
+            if active.active() && !abandoned {
+                self.rearm_if_lost(&active).await?;
+                return Err(ApiError::Conflict {
+                    code: "publish_in_progress",
+                    message: format!("a publish of {} is in progress ({}); publish again once it is live or failed", begin.domain, active.publish_id),
+                });
+            }
+        }
+        let now = now_iso();
+        let record = Record {
+            publish_id: begin.publish_id.clone(),
+            org_id: begin.org_id,
+            domain: begin.domain,
+            status: PublishState::Queued,
+            step: Step::Upload,
+            page_count: 0,
+            created_at: now.clone(),
+            created_ms: now_ms(),
+            updated_at: now,
+            error: None,
+            invalid_upload: false,
+            source_bytes: 0,
+            attempts: 0,
+            batches: Vec::new(),
+            layout: None,
+            batch_state: BatchState::default(),
+            text_lens: Vec::new(),
+            llms_lens: Vec::new(),
+            group_lens: Vec::new(),
+            shard_lens: Vec::new(),
+            version: None,
+        };
+        storage.put(&job_key(&record.publish_id), &record).await?;
+        storage.put(ACTIVE_KEY, &record.publish_id).await?;
+        Ok(record)
+    }
+
+    async fn start(&self, start: Start) -> ApiResult<Record> {
+        let storage = self.state.storage();
+        let mut record = self.record(&start.publish_id).await?;
+        if record.step == Step::Upload && record.active() {
+            record.step = Step::Unpack;
+            record.source_bytes = start.source_bytes;
+            record.updated_at = now_iso();
+            storage.put(&job_key(&record.publish_id), &record).await?;
+            storage.set_alarm(Duration::from_millis(0)).await?;
+        }
+        Ok(record)
+    }
+
+    async fn abandon(&self, publish_id: &str) -> ApiResult<Record> {
+        let mut record = self.record(publish_id).await?;
+        if record.step == Step::Upload && record.active() {
+            self.fail(&mut record, "the upload did not complete".into(), true).await?;
+        }
+        Ok(record)
+    }
+
+    async fn status(&self, query: &Query) -> ApiResult<Record> {
+        let record = self.record(&query.publish_id).await?;
+        if record.org_id != query.org_id {
+            return Err(ApiError::NotFound("publish not found".into()));
+        }
+        self.rearm_if_lost(&record).await?;
+        Ok(record)
+    }
+
+    /// Sets the alarm again when one is missing, or long overdue (lost with a stopped runtime).
+    async fn rearm_if_lost(&self, record: &Record) -> ApiResult<()> {
+        if !record.has_work() {
+            return Ok(());
+        }
+        let storage = self.state.storage();
+        let overdue = |at: i64| at < now_ms() as i64 - STALLED_ALARM_MS;
+        if storage.get_alarm().await?.is_none_or(overdue) {
+            storage.set_alarm(Duration::from_millis(0)).await?;
+        }
+        Ok(())
+    }
+
+    async fn record(&self, publish_id: &str) -> ApiResult<Record> {
+        self.state
+            .storage()
+            .get::<Record>(&job_key(publish_id))
+            .await?
+            .ok_or_else(|| ApiError::NotFound("publish not found".into()))
+    }
+
+    async fn active_record(&self) -> ApiResult<Option<Record>> {
+        let storage = self.state.storage();
+        let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Ok(None) };
+        Ok(storage.get::<Record>(&job_key(&id)).await?)
+    }
+
+    /// Ends a publish that did not go live: the previous version stays; the new one's objects
+    /// are deleted (what a failed delete leaves, the retention sweep removes).
+    async fn fail(&self, record: &mut Record, reason: String, invalid_upload: bool) -> ApiResult<()> {
+        worker::console_error!("{}", serde_json::json!({"event": "publish_failed", "publishId": record.publish_id, "domain": record.domain, "error": reason}));
+        record.status = PublishState::Failed;
+        record.error = Some(reason);
+        record.invalid_upload = invalid_upload;
+        record.updated_at = now_iso();
+        let storage = self.state.storage();
+        storage.put(&job_key(&record.publish_id), &*record).await?;
+        storage.delete_alarm().await?;
+        *self.loaded.borrow_mut() = None;
+        let bucket = storage::bucket(&self.env)?;
+        if let Err(err) = delete_prefix(&bucket, &version_key(&record.domain, &record.publish_id, "")).await {
+            worker::console_error!("{}", serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
+        }
+        Ok(())
+    }
+
+    fn injected_fault(&self, record: &Record) -> bool {
+        let faulty = test_only::publish_fault_domain(&self.env).as_deref() == Some(record.domain.as_str()) && matches!(record.step, Step::Batch(_) | Step::Merge(_));
+        if faulty {
+            worker::console_error!("{}", serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
+        }
+        faulty
+    }
+
+    /// The test-only delay before each step (see [`test_only::publish_step_delay`]).
+    async fn injected_delay(&self, record: &Record) {
+        let Some((domain, delay)) = test_only::publish_step_delay(&self.env) else { return };
+        if domain != record.domain || delay.is_zero() {
+            return;
+        }
+        worker::console_log!("{}", serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}));
+        worker::Delay::from(delay).await;
+    }
+
+    async fn step(&self, record: &mut Record) -> StepResult<()> {
+        let bucket = storage::bucket(&self.env)?;
+        let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone() };
+        record.step = match record.step {
+            Step::Upload | Step::Done => return Ok(()),
+            Step::Unpack => {
+                self.unpack(&store).await?;
+                Step::Plan
+            }
+            Step::Plan => {
+                let planned = self.plan(&store).await?;
+                record.page_count = planned.plan.pages().len() as u32;
+                record.batches = planned.batches.iter().map(|r| (r.start, r.end)).collect();
+                record.layout = Some(planned.layout);
+                record.batch_state = BatchState::default();
+                record.text_lens.clear();
+                record.llms_lens.clear();
+                Step::Batch(0)
+            }
+            Step::Batch(b) => {
+                self.batch(&store, record, b).await?;
+                if b + 1 < record.batches.len() as u32 { Step::Batch(b + 1) } else { Step::Merge(0) }
+            }
+            Step::Merge(g) => {
+                let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
+                if g == 0 {
+                    record.group_lens.clear();
+                    record.shard_lens.clear();
+                }
+                self.merge(&store, record, layout, g).await?;
+                if g + 1 < layout.group_count() { Step::Merge(g + 1) } else { Step::Concat }
+            }
+            Step::Concat => {
+                let batches = record.batches.len() as u32;
+                let groups = record.group_lens.len() as u32;
+                store.concat(SEARCH_TEXT, (0..batches).map(|b| build_object(&format!("text-{b:05}.bin")))).await?;
+                store.concat(SEARCH_TERMS, (0..groups).map(|g| build_object(&format!("terms-{g:05}.bin")))).await?;
+                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| build_object(&format!("llms-{b:05}.txt")))).await?;
+                Step::Finish
+            }
+            Step::Finish => {
+                record.version = Some(self.finish(&store, record).await?);
+                Step::Switch
+            }
+            Step::Switch => {
+                let version = record.version.clone().ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
+                sites::switch_to(&bucket, &record.domain, &version).await?;
+                record.status = PublishState::Live;
+                worker::console_log!("{}", serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}));
+                Step::Cleanup
+            }
+            Step::Cleanup => {
+                // Best effort: the retention sweep leaves the live version alone, build/ included.
+                if let Err(err) = delete_prefix(&bucket, &version_key(&record.domain, &record.publish_id, &build_object(""))).await {
+                    worker::console_error!("{}", serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
+                }
+                *self.loaded.borrow_mut() = None;
+                Step::Done
+            }
+        };
+        Ok(())
+    }
+
+    /// Inflates the stored upload into source packs and the file table, a range at a time.
+    async fn unpack(&self, store: &Store<'_>) -> StepResult<()> {
+        let limits = Config::from_env(&self.env).archive_limits();
+        let mut writer = SourceWriter::new(&limits);
+        let head = store.bucket.head(store.key(SOURCE_OBJECT)).await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
+        let size = head.size();
+        let mut offset = 0u64;
+        while offset < size {
+            let length = UPLOAD_READ_BYTES.min(size - offset);
+            let bytes = store.read_range(SOURCE_OBJECT, offset, length).await?;
+            offset += length;
+            for pack in writer.push(&bytes)? {
+                store.put(&source_pack(pack.index), pack.bytes).await?;
+            }
+        }
+        let (packs, table) = writer.finish()?;
+        for pack in packs {
+            store.put(&source_pack(pack.index), pack.bytes).await?;
+        }
+        store.put(SOURCE_FILE_TABLE, table.to_bytes()).await?;
+        Ok(())
+    }
+
+    async fn plan(&self, store: &Store<'_>) -> StepResult<Planned> {
+        let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
+        let config: BTreeSet<String> = publish::config_files(&table).into_iter().collect();
+        let tree = store.files(&table, &config).await?;
+        let planned = publish::plan(&tree, &table)?;
+        store.put(&build_object(PLAN_OBJECT), planned.plan.to_bytes()).await?;
+        *self.loaded.borrow_mut() = None;
+        Ok(planned)
+    }
+
+    async fn load(&self, store: &Store<'_>) -> StepResult<Rc<Loaded>> {
+        if let Some(loaded) = self.loaded.borrow().as_ref() {
+            if loaded.publish_id == store.publish_id.as_str() {
+                return Ok(loaded.clone());
+            }
+        }
+        let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
+        let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
+        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table });
+        *self.loaded.borrow_mut() = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<()> {
+        let loaded = self.load(store).await?;
+        let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
+        let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
+        let range = start..end;
+        let last = b as usize + 1 == record.batches.len();
+        let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
+        let tree = store.files(&loaded.table, &files).await?;
+        let mut state = record.batch_state.clone();
+        let result = publish::run_batch(&loaded.plan, &range, last, &layout, &tree, &mut state, &record.domain)?;
+        drop(tree);
+        store.put(&build_object(&format!("postings-{b:05}.bin")), result.postings).await?;
+        store.put(&build_object(&format!("text-{b:05}.bin")), result.text.clone()).await?;
+        store.put(&build_object(&format!("llms-{b:05}.txt")), result.llms.clone()).await?;
+        store.put(&build_object(&format!("record-{b:05}.bin")), result.record.to_bytes()).await?;
+        self.state.storage().put(&groups_key(b), &result.group_ends).await?;
+        record.text_lens.truncate(b as usize);
+        record.llms_lens.truncate(b as usize);
+        record.text_lens.push(result.text.len() as u64);
+        record.llms_lens.push(result.llms.len() as u64);
+        record.batch_state = state;
+        Ok(())
+    }
+
+    async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
+        let storage = self.state.storage();
+        let mut parts = Vec::with_capacity(record.batches.len());
+        for b in 0..record.batches.len() as u32 {
+            let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
+            let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
+            let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
+            parts.push(store.read_range(&build_object(&format!("postings-{b:05}.bin")), start, end - start).await?);
+        }
+        let chunk_count = record.batch_state.search.chunks as usize;
+        let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
+        drop(parts);
+        let len = merged.bytes.len() as u64;
+        store.put(&build_object(&format!("terms-{g:05}.bin")), merged.bytes).await?;
+        let shards_before = layout.group(0).len() * g as usize;
+        record.shard_lens.truncate(shards_before);
+        record.shard_lens.extend(merged.shard_lens);
+        record.group_lens.truncate(g as usize);
+        record.group_lens.push(len);
+        Ok(())
+    }
+
+    async fn finish(&self, store: &Store<'_>, record: &Record) -> StepResult<SiteVersion> {
+        let loaded = self.load(store).await?;
+        let mut finisher = Finisher::default();
+        for b in 0..record.batches.len() as u32 {
+            let bytes = store.get(&build_object(&format!("record-{b:05}.bin"))).await?;
+            finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?);
+        }
+        let finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
+        let meta_len = finished.meta.len() as u64;
+        store.put(SEARCH_META, finished.meta).await?;
+        store.put(SITE_OUTLINE, finished.outline).await?;
+        store.put(LLMS_TXT, finished.llms_txt.into_bytes()).await?;
+        // The manifest last: its presence says the agent documents are there.
+        store.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
+        let site = finished.site;
+        Ok(SiteVersion {
+            publish_id: record.publish_id.clone(),
+            published_at: now_iso(),
+            page_count: site.pages.len(),
+            languages: site.languages,
+            versions: site.versions,
+            warnings: site.warnings,
+            source_bytes: record.source_bytes,
+            index_bytes: meta_len + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>(),
+            org_id: Some(record.org_id.clone()),
+            index_format: IndexFormat::Sharded,
+        })
+    }
+}
+
+/// The objects of one version in R2.
+struct Store<'a> {
+    bucket: &'a Bucket,
+    domain: String,
+    publish_id: String,
+}
+
+impl Store<'_> {
+    fn key(&self, name: &str) -> String {
+        version_key(&self.domain, &self.publish_id, name)
+    }
+
+    async fn put(&self, name: &str, bytes: Vec<u8>) -> ApiResult<()> {
+        self.bucket.put(self.key(name), bytes).execute().await?;
+        Ok(())
+    }
+
+    async fn get(&self, name: &str) -> ApiResult<Vec<u8>> {
+        let object = self.bucket.get(self.key(name)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{name} is missing")))?;
+        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?)
+    }
+
+    async fn read_range(&self, name: &str, offset: u64, length: u64) -> ApiResult<Vec<u8>> {
+        if length == 0 {
+            return Ok(Vec::new());
+        }
+        let key = self.key(name);
+        let object = self
+            .bucket
+            .get(&key)
+            .range(Range::OffsetWithLength { offset, length })
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?)
+    }
+
+    /// The files `paths` of the upload, by ranged reads of their packs.
+    async fn files(&self, table: &FileTable, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
+        let mut reads: Vec<(PackRead, Vec<u8>)> = Vec::new();
+        for read in table.reads_for(paths) {
+            let bytes = self.read_range(&source_pack(read.pack), u64::from(read.start), u64::from(read.end - read.start)).await?;
+            reads.push((read, bytes));
+        }
+        Ok(table.tree_from(paths, &reads))
+    }
+
+    /// Writes `name` as the concatenation of the objects `pieces`, through a multipart upload of
+    /// equal parts, holding one part and one piece at a time.
+    async fn concat(&self, name: &str, pieces: impl Iterator<Item = String>) -> ApiResult<()> {
+        let upload = self.bucket.create_multipart_upload(self.key(name)).execute().await?;
+        let mut uploaded = Vec::new();
+        let mut buffer: Vec<u8> = Vec::new();
+        for piece in pieces {
+            let object = self.bucket.get(self.key(&piece)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{piece} is missing")))?;
+            let Some(body) = object.body() else { continue };
+            let mut stream = body.stream()?;
+            while let Some(chunk) = stream.next().await {
+                buffer.extend_from_slice(&chunk?);
+                while buffer.len() >= PART_BYTES {
+                    let rest = buffer.split_off(PART_BYTES);
+                    uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, std::mem::replace(&mut buffer, rest)).await?);
+                }
+            }
+        }
+        if !buffer.is_empty() || uploaded.is_empty() {
+            uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, buffer).await?);
+        }
+        upload.complete(uploaded).await?;
+        Ok(())
+    }
+}
+
+/// Deletes every object under `prefix`, a listing page at a time.
+async fn delete_prefix(bucket: &Bucket, prefix: &str) -> ApiResult<()> {
+    loop {
+        let listed = bucket.list().prefix(prefix.to_owned()).limit(1000).execute().await?;
+        let keys: Vec<String> = listed.objects().iter().map(|o| o.key()).collect();
+        if keys.is_empty() {
+            return Ok(());
+        }
+        bucket.delete_multiple(keys).await?;
+        if !listed.truncated() {
+            return Ok(());
+        }
+    }
+}
+
+fn alarm_error(err: ApiError) -> worker::Error {
+    worker::Error::RustError(err.log_detail().map_or_else(|| err.public_message(), str::to_string))
+}
