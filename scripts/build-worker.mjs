@@ -37,13 +37,12 @@ export function buildWorker({ force = false } = {}) {
   // -Zpanic-in-drop=abort: drop glue gets no unwind paths (a panic inside a Drop traps, as every panic
   // does under panic=abort), measured 24 KiB gzipped smaller. -Zlocation-detail=none: panic messages
   // keep their text but not the file and line of every panic site, which otherwise fill the data
-  // section. std's optimize_for_size feature (CARGO_UNSTABLE_BUILD_STD_FEATURES, which replaces the
-  // default list, hence panic-unwind again): smaller sort and formatting code, 26 KiB gzipped smaller
-  // (sorts stay correct and stable sorts stable). RUSTUP_TOOLCHAIN: worker-build's own
+  // section. (std's optimize_for_size feature would save 25 KiB gzipped but made publishing through
+  // the worker 1.7x slower: README "Figures".) RUSTUP_TOOLCHAIN: worker-build's own
   // `cargo metadata` runs with these RUSTFLAGS too, and only nightly accepts -Z.
   const unwind = panicUnwind();
   const env = unwind
-    ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', CARGO_UNSTABLE_BUILD_STD_FEATURES: 'panic-unwind,optimize_for_size', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none'].filter(Boolean).join(' ') })
+    ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none'].filter(Boolean).join(' ') })
     : toolEnv();
   const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : [])], {
     cwd: join(root, 'worker'),

@@ -62,9 +62,9 @@ function deployBundleFits() {
 // Raised from 600 when the MCP server and agent documents, analytics and the playground, deployment
 // switches, platform limits and resumable answers landed together, and to 800 for panic=unwind
 // (+52 KiB: a panic fails its own request, not every stream in the isolate; README "Panics"); lowered
-// to 700 when std's optimize_for_size, the export's CSS/JS as assets and the ASCII-only idna back end
-// took it from 770.0 to 687.1 KiB (README "Figures"). The architecture issue's target is 600.
-const WASM_BUDGET_KIB = 700;
+// to 720 when the export's CSS/JS as assets and the ASCII-only idna back end took it from 770.0 to
+// 712.3 KiB (README "Figures"). The architecture issue's target is 600.
+const WASM_BUDGET_KIB = 720;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.
