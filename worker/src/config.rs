@@ -83,13 +83,13 @@ impl Config {
     }
 }
 
-/// The isolate's search cache, `SEARCH_CACHE_BYTES`. The default, 8 MiB, is sized against the
-/// 128 MB (122 MiB) an isolate has: publishing at the source limits peaks near 101 MiB (README
-/// "Limits"), and an isolate that publishes may also search, so the cache must fit beside that peak
-/// (109 MiB) with room for the runtime. 8 MiB keeps the meta of a dozen 1,000-page sites (about
-/// 0.45 MiB each) and the shards and text blocks of the last 20-30 distinct queries (about 110 KiB
-/// each on the fixture); everything else is one R2 read away.
-pub const DEFAULT_SEARCH_CACHE_BYTES: usize = 8 << 20;
+/// The isolate's search cache, `SEARCH_CACHE_BYTES`. The default, 24 MiB, is sized against the
+/// scale targets' 64 MiB per isolate: publishing now runs in bounded batches (34 MiB high-water at
+/// 10,205 pages, README "Publishing in bounded memory"), and 24 MiB holds what ~200 varied queries
+/// read on a 10,205-page site (19 MB in `bench/scale.mjs`, no eviction; at 8 MiB the warm passes
+/// evicted 5,446 times and were no faster than cold ones), or the metas and recent objects of fifty
+/// 1,000-page sites (`bench/tenants.mjs`); everything else is one R2 read away.
+pub const DEFAULT_SEARCH_CACHE_BYTES: usize = 24 << 20;
 
 pub fn search_cache_bytes(env: &Env) -> usize {
     number(env, "SEARCH_CACHE_BYTES", DEFAULT_SEARCH_CACHE_BYTES as u64).min(1 << 30) as usize
