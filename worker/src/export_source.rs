@@ -45,16 +45,17 @@ impl ExportSource {
         Ok(source)
     }
 
-    /// The bytes of `paths`: one ranged read per source pack that holds any of them.
+    /// The bytes of `paths`: one ranged read per source pack that holds any of them, its files taken
+    /// out before the next is read (the bytes between wanted files are held one pack at a time).
     pub async fn read<'a>(&self, bucket: &Bucket, paths: &std::collections::BTreeSet<String>) -> ApiResult<SourceTree> {
-        let mut reads = Vec::new();
+        let mut tree = SourceTree::new();
         for range in self.table.reads_for(paths) {
             let key = version_key(&self.domain, &self.publish_id, &source_pack(range.pack));
             let span = u64::from(range.start)..u64::from(range.end);
             let bytes = read(bucket, &key, Some(span)).await?.ok_or_else(|| ApiError::Internal(format!("source pack {} is missing", range.pack)))?;
-            reads.push((range, bytes));
+            tree.extend(self.table.tree_from(paths, &[(range, bytes)]));
         }
-        Ok(self.table.tree_from(paths, &reads))
+        Ok(tree)
     }
 }
 

@@ -234,14 +234,19 @@ fn nav_sections(
     }
 }
 
+/// The first line of the page's text, all [`page_summary`] reads of its sections.
+pub(crate) fn first_line(page: &Page) -> &str {
+    let text = page.sections.iter().map(|s| s.text.trim()).find(|t| !t.is_empty()).unwrap_or("");
+    text.lines().next().unwrap_or("")
+}
+
 /// The page's one-line description in `llms.txt`: its frontmatter `description`, else the first
 /// sentence of its text.
 pub fn page_summary(page: &Page) -> String {
     if let Some(d) = page.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
         return escape::text(&clip(&one_line(d)));
     }
-    let text = page.sections.iter().map(|s| s.text.trim()).find(|t| !t.is_empty()).unwrap_or("");
-    let first_line = text.lines().next().unwrap_or("");
+    let first_line = first_line(page);
     let sentence = match first_line.find(". ") {
         Some(end) => &first_line[..=end],
         None => first_line,

@@ -13,7 +13,6 @@
 //! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
 //!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -239,15 +238,10 @@ fn read_page(
     warnings: &mut Vec<String>,
 ) -> Result<Page, SiteError> {
     let bytes = tree.get(source).map_or(&[][..], Vec::as_slice);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => {
-            warnings.push(format!(
-                "{path}: not valid UTF-8, read with replacement characters"
-            ));
-            String::from_utf8_lossy(bytes)
-        }
-    };
+    if std::str::from_utf8(bytes).is_err() {
+        warnings.push(format!("{path}: not valid UTF-8, read with replacement characters"));
+    }
+    let text = String::from_utf8_lossy(bytes);
     let (yaml, body) = frontmatter::split(&text);
     let fm = match yaml.map(frontmatter::parse) {
         None => Frontmatter::default(),
@@ -283,6 +277,14 @@ fn read_page(
         keywords: fm.keywords,
         ..Page::default()
     })
+}
+
+/// The sections of the page read from `source` (its body's text, as [`build_site`] reads it), for a
+/// reader that holds the outline and only this page's files.
+pub fn page_sections(tree: &SourceTree, source: &str) -> Vec<super::model::Section> {
+    let text = String::from_utf8_lossy(tree.get(source).map_or(&[][..], Vec::as_slice));
+    let (_, body) = frontmatter::split(&text);
+    sections::extract(body, source, tree).sections
 }
 
 /// `api/get-job-status` -> `Get job status`; `cli/index` -> `Cli`.

@@ -69,21 +69,17 @@ fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, d
     page_markdown(page, tree, &page_url(domain, &page.path), &links)
 }
 
-/// `llms.txt` and `llms-full.txt` for the exported pages (`pages`: indices into `site.pages`);
-/// `targets`: exported page path -> the file their links name (`.md` or `.html`).
-pub(crate) fn llms_files(
-    site: &Site,
-    tree: &SourceTree,
-    pages: &[usize],
-    targets: &BTreeMap<String, String>,
-    domain: &str,
-) -> Vec<ExportFile> {
+/// Appends `page`'s Markdown to `llms-full.txt`; `targets`: exported page path -> the file its
+/// links name (`.md` or `.html`).
+pub(crate) fn push_full(full: &mut String, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) {
+    llms::push_page(full, &render(page, tree, targets, domain));
+}
+
+/// `llms.txt` for the exported pages (`pages`: indices into `site.pages`, whose first section's
+/// text is all it reads of them) and `llms-full.txt` as [`push_full`] wrote it.
+pub(crate) fn llms_files(site: &Site, pages: &[usize], targets: &BTreeMap<String, String>, full: String) -> Vec<ExportFile> {
     let link = |page: &Page| targets.get(&page.path).map_or_else(String::new, |file| unambiguous(encode_path(file)));
     let index = llms::llms_txt(site, pages, &link);
-    let mut full = String::new();
-    for page in pages.iter().filter_map(|&i| site.pages.get(i)) {
-        llms::push_page(&mut full, &render(page, tree, targets, domain));
-    }
     vec![
         ExportFile::new("llms.txt".to_owned(), index),
         ExportFile::new("llms-full.txt".to_owned(), full),

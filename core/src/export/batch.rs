@@ -48,6 +48,17 @@ pub fn batch_tree(table: &FileTable, mut loaded: SourceTree) -> SourceTree {
     loaded
 }
 
+/// `paths` as the worker reads them: ranged reads of the packs, then the table's tree of them.
+#[cfg(test)]
+pub(super) fn read(table: &FileTable, packs: &[crate::docs::packed::SourcePack], paths: &BTreeSet<String>) -> SourceTree {
+    let reads: Vec<_> = table
+        .reads_for(paths)
+        .into_iter()
+        .map(|r| (r, packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec()))
+        .collect();
+    table.tree_from(paths, &reads)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -58,16 +69,6 @@ mod tests {
     use crate::docs::{build_site, PackWriter, SiteOutline};
     use crate::export::tests::{options, FIXTURE};
     use crate::export::PageExtras;
-
-    /// `paths` as the worker reads them: ranged reads of the packs, then the table's tree of them.
-    fn read(table: &FileTable, packs: &[SourcePack], paths: &BTreeSet<String>) -> SourceTree {
-        let reads: Vec<_> = table
-            .reads_for(paths)
-            .into_iter()
-            .map(|r| (r, packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec()))
-            .collect();
-        table.tree_from(paths, &reads)
-    }
 
     #[test]
     fn batches_from_the_outline_and_the_packs_render_the_same_bytes() {

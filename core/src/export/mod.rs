@@ -37,7 +37,8 @@
 //! and tabs), `markdown` (MDX body), `components` (MDX components), `sanitize` (inline HTML, the
 //! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `openapi`
 //! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
-//! `links` (URL rewriting), `assets` (files to copy), `search_index`,
+//! `links` (URL rewriting), `assets` (files to copy), `finishing` (the pages' share of the files
+//! after them, gathered a batch at a time), `search_index`,
 //! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
 //! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
@@ -55,6 +56,7 @@ mod assets;
 mod batch;
 mod components;
 mod extras;
+mod finishing;
 mod html;
 mod layout;
 pub(crate) mod links;
@@ -86,6 +88,7 @@ pub use layout::content_security_policy;
 pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use extras::PageExtras;
+pub use finishing::FinishingPages;
 pub use plan::ExportPlan;
 pub use static_files::StaticFiles;
 pub use search_index::search_bytes_for_query;

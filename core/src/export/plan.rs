@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use crate::docs::config::page_path;
 use crate::docs::frontmatter;
-use crate::docs::{DivisionKind, NavItem, Site, SourceTree};
+use crate::docs::site::page_sections;
+use crate::docs::{DivisionKind, NavItem, Section, Site, SourceTree};
 
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
@@ -15,8 +16,9 @@ use super::nav::{self, SiteNav};
 use super::openapi::Specs;
 use super::agent::MarkdownPages;
 use super::extras::PageExtras;
+use super::finishing::FinishingPages;
 use super::static_files::StaticFiles;
-use super::{agent, assets, markdown, openapi, search_index};
+use super::{agent, assets, markdown, openapi};
 use super::{ExportError, ExportFile, ExportOptions};
 
 /// The pages of one export and what rendering them needs.
@@ -345,6 +347,49 @@ impl ExportPlan {
 
     /// `finishing_files` with the files of `static/` as given (the worker reads them from its assets).
     pub fn finishing_files_with(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+        let mut pages = FinishingPages::new(self.search);
+        let targets = self.link_targets();
+        for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
+            pages.add(page, tree, &targets, &self.domain);
+        }
+        self.finish(pages, site, tree, statics)
+    }
+
+    /// Where gathering the finishing files starts: no page added.
+    pub fn finishing_pages(&self) -> FinishingPages {
+        FinishingPages::new(self.search)
+    }
+
+    /// Adds the pages at `range` of the plan order (clamped) to `into`, their text read from `tree`
+    /// (which holds the files [`super::batch_files`] names for `range`). `outline` is the site's
+    /// outline, pages without sections: each added page gets the first line of its text, all
+    /// `llms.txt` says of a page without a description, so [`ExportPlan::finish`] takes it.
+    pub fn add_finishing_pages(&self, into: &mut FinishingPages, outline: &mut Site, tree: &SourceTree, range: Range<usize>) {
+        let targets = self.link_targets();
+        for &i in self.batch(range) {
+            let Some(page) = outline.pages.get_mut(i) else {
+                continue;
+            };
+            let mut read = page.clone();
+            read.sections = page_sections(tree, &page.source);
+            into.add(&read, tree, &targets, &self.domain);
+            let first_line = crate::agents::llms::first_line(&read).to_owned();
+            page.sections = vec![Section { text: first_line, ..Section::default() }];
+        }
+    }
+
+    /// The files whose bytes [`ExportPlan::finish`] copies into the bundle: the assets the added
+    /// pages reference and the logos and favicon.
+    pub fn finishing_assets(&self, pages: &FinishingPages) -> BTreeSet<String> {
+        let mut assets = pages.referenced.clone();
+        assets.extend(self.brand.files().cloned());
+        assets
+    }
+
+    /// The finishing files from the pages gathered in `pages`: `site` the whole site or the outline
+    /// [`ExportPlan::add_finishing_pages`] filled, `tree` naming every file with the bytes of
+    /// [`ExportPlan::finishing_assets`] and of the files every batch reads.
+    pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
             ExportFile::new(JS_FILE.to_owned(), format!("{}{}", statics.site_js, self.extras.script(statics))),
@@ -368,20 +413,12 @@ impl ExportPlan {
             ),
         ));
         files.extend(self.contents_pages(site, tree));
-        if self.search {
-            files.extend(search_index::build(site, &self.pages));
+        let referenced = self.finishing_assets(&pages);
+        if let Some(search) = pages.search {
+            files.extend(search.files());
         }
-        let targets = match self.markdown {
-            MarkdownPages::Pages => agent::markdown_files(&self.files),
-            MarkdownPages::LlmsFull => self.files.clone(),
-        };
-        files.extend(agent::llms_files(site, tree, &self.pages, &targets, &self.domain));
+        files.extend(agent::llms_files(site, &self.pages, &self.link_targets(), pages.llms_full));
 
-        let mut referenced = BTreeSet::new();
-        for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
-            assets::referenced(page, tree, &mut referenced);
-        }
-        referenced.extend(self.brand.files().cloned());
         let taken: BTreeSet<String> = files
             .iter()
             .map(|f| f.path.clone())
@@ -400,6 +437,14 @@ impl ExportPlan {
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         files
+    }
+
+    /// Exported page path -> the file `llms.txt` and the Markdown link for it.
+    fn link_targets(&self) -> BTreeMap<String, String> {
+        match self.markdown {
+            MarkdownPages::Pages => agent::markdown_files(&self.files),
+            MarkdownPages::LlmsFull => self.files.clone(),
+        }
     }
 
     /// The shared stylesheet, docs.json colours first.

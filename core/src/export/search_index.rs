@@ -22,7 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 
-use crate::docs::{Page, Site};
+use crate::docs::Page;
+#[cfg(test)]
+use crate::docs::Site;
 use crate::text::Analyzer;
 
 use super::layout::SEARCH_DIR;
@@ -258,22 +260,35 @@ fn snippet(text: &str) -> String {
     out
 }
 
-/// Index files for the given pages (indices into `site.pages`), hidden pages left out.
-pub(crate) fn build(site: &Site, pages: &[usize]) -> Vec<ExportFile> {
-    let mut by_language: BTreeMap<&str, LanguageIndex> = BTreeMap::new();
-    for page in pages.iter().filter_map(|&i| site.pages.get(i)) {
-        if page.hidden {
-            continue;
+/// The index being built, a page at a time in export order, so a reader may hold one batch of
+/// pages' text at a time.
+#[derive(Default)]
+pub(crate) struct SearchIndex {
+    by_language: BTreeMap<String, LanguageIndex>,
+}
+
+impl SearchIndex {
+    /// Adds `page` (with its sections); hidden pages are left out.
+    pub(crate) fn add(&mut self, page: &Page) {
+        if !page.hidden {
+            self.by_language.entry(page.language.clone()).or_default().add_page(page);
         }
-        by_language
-            .entry(page.language.as_str())
-            .or_default()
-            .add_page(page);
     }
-    by_language
-        .into_iter()
-        .flat_map(|(language, index)| index.files(&format!("{SEARCH_DIR}/{language}")))
-        .collect()
+
+    pub(crate) fn files(self) -> Vec<ExportFile> {
+        self.by_language
+            .into_iter()
+            .flat_map(|(language, index)| index.files(&format!("{SEARCH_DIR}/{language}")))
+            .collect()
+    }
+}
+
+/// Index files for the given pages (indices into `site.pages`), hidden pages left out.
+#[cfg(test)]
+fn build(site: &Site, pages: &[usize]) -> Vec<ExportFile> {
+    let mut index = SearchIndex::default();
+    pages.iter().filter_map(|&i| site.pages.get(i)).for_each(|page| index.add(page));
+    index.files()
 }
 
 /// Bytes the bundled `site.js` fetches to answer `query` on a page in `language`: the manifest,

@@ -8,7 +8,8 @@
 //! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
 //! files from the source packs ([`ExportSource`]), so its work does not grow with the site. The
 //! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
-//! page references) still reads the whole source once.
+//! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingPages`]);
+//! what it gathers (search postings, `llms-full.txt`) still grows with the site.
 //!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
@@ -25,14 +26,13 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use docs_edge_core::docs::site::build_site;
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
     after_step, batch_files, batch_tree, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
     MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
-use docs_edge_core::export::api::{bundle_file_name, pages_progress, republish_message, REPUBLISH_REQUIRED};
+use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -45,7 +45,6 @@ use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
 use crate::exports::content_disposition;
-use crate::sites;
 use crate::storage::{self, bundle_key, part_key};
 
 const JOB_KEY: &str = "job";
@@ -476,19 +475,36 @@ impl ExportJob {
         Ok(ExportPlan::new(site, tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?.with_extras(record.extras.clone()))
     }
 
-    /// The finishing files need every page's text (the offline search index, `llms-full.txt`) and
-    /// every referenced asset: the whole source, read once, with the per-isolate outline dropped
-    /// first so the two are never held together.
+    /// The finishing files from the outline and a batch of pages' files at a time (what the
+    /// offline search index, `llms-full.txt` and the asset list take from each page), then the
+    /// assets the pages reference: never the whole source. What is gathered (the search postings,
+    /// `llms-full.txt`) still grows with the site.
     async fn finishing_files(&self, record: &JobRecord) -> ApiResult<(Vec<ExportFile>, Option<String>)> {
-        *self.loaded.borrow_mut() = None;
-        let limits = Config::from_env(&self.env).archive_limits();
-        let tree = sites::read_source(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
-        // A version that passed the rules of its day but breaks one added since: the client can fix
-        // it (publish again), so a 409 naming the rule, not a 500.
-        let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
-        let plan = Self::plan(record, &site, &tree)?;
+        let loaded = self.load(record).await?;
+        let bucket = storage::bucket(&self.env)?;
+        let (plan, source) = (&loaded.plan, &loaded.source);
+        let mut outline = source.outline.clone();
+        let mut pages = plan.finishing_pages();
+        let batch = record.batch_pages.max(1) as usize;
+        for start in (0..plan.page_count()).step_by(batch) {
+            let range = start..start.saturating_add(batch);
+            let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
+            plan.add_finishing_pages(&mut pages, &mut outline, &tree, range);
+        }
+        let mut tree = source.read(&bucket, &plan.finishing_assets(&pages)).await?;
+        tree.extend(source.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
+        let tree = batch_tree(&source.table, tree);
         let statics = crate::assets::export_static(&self.env).await?;
-        Ok((plan.finishing_files_with(&site, &tree, &StaticFiles::from_texts(&statics)), plan.version().map(str::to_string)))
+        Ok((plan.finish(pages, &outline, &tree, &StaticFiles::from_texts(&statics)), plan.version().map(str::to_string)))
+    }
+
+    /// What the pages at `range` read: their files from the source packs and the shared files,
+    /// every other file named.
+    async fn batch_tree(&self, bucket: &worker::Bucket, loaded: &Loaded, range: std::ops::Range<usize>) -> ApiResult<SourceTree> {
+        let source = &loaded.source;
+        let mut tree = source.read(bucket, &batch_files(&loaded.plan, &source.outline, &source.table, range)).await?;
+        tree.extend(source.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
+        Ok(batch_tree(&source.table, tree))
     }
 
     /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
@@ -500,11 +516,8 @@ impl ExportJob {
             let loaded = self.load(record).await?;
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
             let range = record.next_page as usize..end as usize;
-            let source = &loaded.source;
-            let mut tree = source.read(&bucket, &batch_files(&loaded.plan, &source.outline, &source.table, range.clone())).await?;
-            tree.extend(source.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
-            let tree = batch_tree(&source.table, tree);
-            let files = loaded.plan.render_pages(&source.outline, &tree, range);
+            let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
+            let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range);
             drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
