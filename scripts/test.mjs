@@ -63,8 +63,10 @@ function deployBundleFits() {
 // switches, platform limits and resumable answers landed together, and to 800 for panic=unwind
 // (+52 KiB: a panic fails its own request, not every stream in the isolate; README "Panics"); lowered
 // to 720 when the export's CSS/JS as assets and the ASCII-only idna back end took it from 770.0 to
-// 712.3 KiB (README "Figures"). The architecture issue's target is 600.
-const WASM_BUDGET_KIB = 720;
+// 712.3 KiB (README "Figures"); raised to 820 when the bounded publish pipeline (the PublishJob object,
+// the streaming unpacker, batched index building) took it to 810.9 KiB while the whole-site paths it
+// replaces are still linked for versions published before it. The architecture issue's target is 600.
+const WASM_BUDGET_KIB = 820;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.
