@@ -25,6 +25,7 @@ import { buildWorker } from '../scripts/build-worker.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { OperatorClient } from '../scripts/lib/operator.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
+import { publishArchive } from '../scripts/publish-docs.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { DOMAIN, FIXTURE, pct, timeAnswer } from './support.mjs';
 
@@ -128,14 +129,8 @@ async function measure(copies) {
       await op.addDomain(org.orgId, DOMAIN);
       keys = { admin: (await op.createKey(org.orgId, 'admin')).key, assistant: (await op.createKey(org.orgId, 'assistant')).key };
       const started = performance.now();
-      const res = await fetch(`${base}/v1/sites/${DOMAIN}/content`, {
-        method: 'PUT', headers: { authorization: `Bearer ${keys.admin}`, 'content-type': 'application/gzip' }, body: archive,
-      });
-      const text = await res.text();
+      const body = await publishArchive({ baseUrl: base, adminKey: keys.admin, domain: DOMAIN, archive, pollMs: 50 });
       const publishMs = performance.now() - started;
-      ids.push(res.headers.get('x-request-id'));
-      if (!res.ok) throw new Error(`publish of ${copies} copies failed: ${res.status} ${text.slice(0, 500)}`);
-      const body = JSON.parse(text);
       return { publishMs, pages: body.pageCount, warnings: body.warnings?.length ?? 0 };
     });
 

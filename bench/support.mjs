@@ -10,6 +10,7 @@ import { buildWorker } from '../scripts/build-worker.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { OperatorClient } from '../scripts/lib/operator.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
+import { publishArchive } from '../scripts/publish-docs.mjs';
 
 export const FIXTURE = join(root, '..', 'shared', 'fixtures', 'mintlify-docs');
 export const DOMAIN = 'bench.example.com';
@@ -53,12 +54,8 @@ export async function benchWorker({ vars = {} } = {}) {
     async publish(folder) {
       const archive = packDocsFolder(folder);
       const started = performance.now();
-      const res = await fetch(`${worker.baseUrl}/v1/sites/${DOMAIN}/content`, {
-        method: 'PUT', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/gzip' }, body: archive,
-      });
-      const elapsed = performance.now() - started;
-      if (!res.ok) throw new Error(`publish failed: ${res.status} ${await res.text()}`);
-      return elapsed;
+      await publishArchive({ baseUrl: worker.baseUrl, adminKey, domain: DOMAIN, archive, pollMs: 50 });
+      return performance.now() - started;
     },
     /** /health round trips, sorted ascending. */
     async healthTimes(count) {

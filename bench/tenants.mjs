@@ -20,15 +20,7 @@ import { OperatorClient } from '../scripts/lib/operator.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { FIXTURE, pct, timeAnswer } from './support.mjs';
-// Until publish has one shared client helper: PUT and read the published site.
-async function publishArchive(baseUrl, adminKey, domain, archive) {
-  const res = await fetch(`${baseUrl}/v1/sites/${domain}/content`, {
-    method: 'PUT', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/gzip' }, body: archive,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`publish to ${domain}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
+import { publishArchive } from '../scripts/publish-docs.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -72,7 +64,7 @@ try {
       await op.addDomain(org.orgId, domainOf(i));
       const admin = (await op.createKey(org.orgId, 'admin')).key;
       const assistant = (await op.createKey(org.orgId, 'assistant')).key;
-      const published = await publishArchive(publisher.baseUrl, admin, domainOf(i), archive);
+      const published = await publishArchive({ baseUrl: publisher.baseUrl, adminKey: admin, domain: domainOf(i), archive, pollMs: 50 });
       pages = published.pageCount;
       tenants.push({ domain: domainOf(i), assistant });
     }

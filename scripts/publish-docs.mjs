@@ -12,8 +12,13 @@ function failure(res, body) {
   return err;
 }
 
-export async function publishDocs({ baseUrl, adminKey, domain, folder, onProgress = () => {} }) {
-  const archive = packDocsFolder(folder);
+export async function publishDocs({ folder, ...options }) {
+  return publishArchive({ ...options, archive: packDocsFolder(folder) });
+}
+
+/** Uploads a packed docs folder and resolves with the live site once its version is live (the
+ * benches use it too: a publish's time is from the upload to live). */
+export async function publishArchive({ baseUrl, adminKey, domain, archive, onProgress = () => {}, pollMs = 500 }) {
   const base = baseUrl.replace(/\/$/, '');
   const site = `${base}/v1/sites/${encodeURIComponent(domain)}`;
   const headers = { authorization: `Bearer ${adminKey}` };
@@ -23,7 +28,7 @@ export async function publishDocs({ baseUrl, adminKey, domain, folder, onProgres
   if (res.status !== 202) return body;
   const statusUrl = `${base}${res.headers.get('location')}`;
   for (;;) {
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, pollMs));
     const poll = await fetch(statusUrl, { headers });
     const status = await poll.json().catch(() => null);
     if (!poll.ok) throw failure(poll, status);
