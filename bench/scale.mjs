@@ -8,7 +8,7 @@
 //   publish    bootstrap an organization, upload the site (publish ms)
 //   search     ~200 queries made from the site's page titles and headings: the first pass on the
 //              fresh isolate is "cold" (empty search cache; `searchFirstMs` is the very first query),
-//              then two more passes are "warm"
+//              then two more passes are "warm"; then as many `/health` round trips (`healthMs`)
 //   assistant  ~50 questions, extractive backend: time to the first text part (`0:`), after one
 //              warm-up question
 // Prints one JSON line per size; asserts nothing.
@@ -156,7 +156,14 @@ async function measure(copies) {
       }
       const warm = [];
       for (let pass = 0; pass < WARM_PASSES; pass++) for (const q of searches) warm.push((await one(q)).elapsed);
-      return { cold, warm, found };
+      // The warm-search target is relative to a request that does nothing, on the same isolate.
+      const health = [];
+      for (let i = 0; i < searches.length; i++) {
+        const t = performance.now();
+        await (await fetch(`${base}/health`)).arrayBuffer();
+        health.push(performance.now() - t);
+      }
+      return { cold, warm, found, health };
     });
 
     const assistant = await phase(state, 'assistant', vars, async (base, ids) => {
@@ -191,6 +198,7 @@ async function measure(copies) {
       searchFirstMs: round2(search.cold[0]),
       searchColdMs: summary(search.cold),
       searchWarmMs: summary(search.warm),
+      healthMs: summary(search.health),
       questions: questions.length,
       assistantFirstAnswerFirstByteMs: round2(assistant.first.firstText),
       assistantFirstByteMs: summary(assistant.answers.map((a) => a.firstText)),
