@@ -49,8 +49,10 @@ pub const MAX_ATTEMPTS: u32 = 3;
 const RESERVATION_MS: u64 = 10 * 60_000;
 /// An alarm this late never fired.
 const STALLED_ALARM_MS: i64 = 15_000;
-/// Steps that start within this long of an alarm's start run in it; later ones get their own.
-const ALARM_STEPS_MS: u64 = 1_000;
+/// Steps that start within this long of an alarm's start run in it; later ones get their own. Each
+/// new alarm costs a scheduling round trip, so a site of a thousand pages (a dozen steps) should
+/// finish in one; an alarm's CPU limit (30 s by default) leaves room for a step begun at the edge.
+const ALARM_STEPS_MS: u64 = 5_000;
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 pub const PART_BYTES: usize = 5 << 20;
 /// Compressed bytes of the upload fed to the unpacker at a time.

@@ -65,7 +65,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let mut pause = 25;
     while now_ms() < deadline {
         worker::Delay::from(Duration::from_millis(pause)).await;
-        pause = (pause * 2).min(200);
+        pause = (pause * 2).min(100);
         let record = jobs.status(&query).await?;
         match (record.view().status, record.version()) {
             (PublishState::Live, Some(version)) => return json_response(200, &published(&domain, version)),
