@@ -9,7 +9,7 @@
 
 use docs_edge_core::docs::{build_site, ArchiveLimits, FileTable, PackWriter, Site, SiteOutline, SourceTree};
 use docs_edge_core::export::api::{republish_message, REPUBLISH_REQUIRED};
-use docs_edge_core::export::shared_files;
+use docs_edge_core::export::{batch_tree, shared_files};
 use worker::Bucket;
 
 use crate::error::{ApiError, ApiResult};
@@ -56,6 +56,14 @@ impl ExportSource {
             tree.extend(self.table.tree_from(paths, &[(range, bytes)]));
         }
         Ok(tree)
+    }
+
+    /// What pages read while rendering: `paths` and the shared files with their bytes, every other
+    /// file of the table named ([`batch_tree`]).
+    pub async fn tree(&self, bucket: &Bucket, paths: &std::collections::BTreeSet<String>) -> ApiResult<SourceTree> {
+        let mut tree = self.read(bucket, paths).await?;
+        tree.extend(self.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
+        Ok(batch_tree(&self.table, tree))
     }
 }
 

@@ -491,9 +491,7 @@ impl ExportJob {
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
             plan.add_finishing_pages(&mut pages, &mut outline, &tree, range);
         }
-        let mut tree = source.read(&bucket, &plan.finishing_assets(&pages)).await?;
-        tree.extend(source.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
-        let tree = batch_tree(&source.table, tree);
+        let tree = source.tree(&bucket, &plan.finishing_assets(&pages)).await?;
         let statics = crate::assets::export_static(&self.env).await?;
         Ok((plan.finish(pages, &outline, &tree, &StaticFiles::from_texts(&statics)), plan.version().map(str::to_string)))
     }
@@ -502,9 +500,7 @@ impl ExportJob {
     /// every other file named.
     async fn batch_tree(&self, bucket: &worker::Bucket, loaded: &Loaded, range: std::ops::Range<usize>) -> ApiResult<SourceTree> {
         let source = &loaded.source;
-        let mut tree = source.read(bucket, &batch_files(&loaded.plan, &source.outline, &source.table, range)).await?;
-        tree.extend(source.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
-        Ok(batch_tree(&source.table, tree))
+        source.tree(bucket, &batch_files(&loaded.plan, &source.outline, &source.table, range)).await
     }
 
     /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
