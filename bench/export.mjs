@@ -10,14 +10,14 @@
 //                                                (scripts/lib/scale-site.mjs; 4 ≈ 1×, 40 ≈ 10×)
 //   --markdown pages|llms-full                   the start request's `markdown` (default: by size)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { logLines } from '../scripts/lib/worker-log.mjs';
 import { benchWorker, docsFolder, DOMAIN, FIXTURE } from './support.mjs';
 import { launchChromium, serveFolder } from '../tests/support/browser.mjs';
 import { offlineSearch, pageSizes } from '../tests/support/export-site.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
@@ -55,7 +55,7 @@ async function searchBytes(dir, home) {
 
 async function measure(bench, label, folder) {
   const publishMs = await bench.publish(folder);
-  const logFile = join(mkdtempSync(join(tmpdir(), 'docs-edge-export-log-')), 'worker.log');
+  const logFile = join(scratchDir('docs-edge-export-log-'), 'worker.log');
   await bench.restart({ logFile });
   const started = performance.now();
   const job = await api(bench, 'POST', '/v1/static-export/jobs', { domain: DOMAIN, ...(markdown ? { markdown } : {}) });
@@ -71,7 +71,7 @@ async function measure(bench, label, folder) {
   const exportMemory = Math.max(0, ...exportLines.map((l) => l.wasmMemoryBytes ?? 0));
   rmSync(dirname(logFile), { recursive: true, force: true });
   const download = Buffer.from(await (await fetch(link.bundleUrl)).arrayBuffer());
-  const dir = mkdtempSync(join(tmpdir(), 'docs-edge-export-bench-'));
+  const dir = scratchDir('docs-edge-export-bench-');
   const archive = `${dir}.tar.gz`;
   try {
     writeFileSync(archive, download);

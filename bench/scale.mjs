@@ -15,8 +15,7 @@
 //   node bench/scale.mjs                  40 copies and 1 copy
 //   node bench/scale.mjs --copies 1,4     the given sizes, in order
 //   node bench/scale.mjs --cache-bytes N  with SEARCH_CACHE_BYTES=N
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { settledLog } from '../scripts/lib/worker-log.mjs';
@@ -28,6 +27,7 @@ import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { publishArchive } from '../scripts/publish-docs.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { DOMAIN, FIXTURE, pct, timeAnswer } from './support.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
@@ -116,7 +116,7 @@ async function phase(state, name, vars, work) {
 
 async function measure(copies) {
   const site = writeScaleSite(FIXTURE, copies);
-  const state = mkdtempSync(join(tmpdir(), `docs-edge-scale-bench-${copies}x-`));
+  const state = scratchDir(`docs-edge-scale-bench-${copies}x-`);
   const vars = { ROOT_TOKEN: randomBytes(16).toString('hex'), LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...LIMITS, ...CACHE };
   try {
     const { searches, questions } = workload(site.dir);

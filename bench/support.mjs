@@ -1,7 +1,6 @@
 // What every bench needs: the worker built and running under wrangler dev with a throwaway state
 // folder, an enterprise organization with both key kinds, and a docs folder published to it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { root } from '../scripts/lib/env.mjs';
@@ -11,6 +10,7 @@ import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { OperatorClient } from '../scripts/lib/operator.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { publishArchive } from '../scripts/publish-docs.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 export const FIXTURE = join(root, '..', 'shared', 'fixtures', 'mintlify-docs');
 export const DOMAIN = 'bench.example.com';
@@ -32,7 +32,7 @@ export function docsFolder(arg) {
 export async function benchWorker({ vars = {} } = {}) {
   bootstrap({ quiet: true });
   buildWorker();
-  const state = mkdtempSync(join(tmpdir(), 'docs-edge-bench-'));
+  const state = scratchDir('docs-edge-bench-');
   const rootToken = randomBytes(16).toString('hex');
   const allVars = { ROOT_TOKEN: rootToken, LINK_SIGNING_KEY: randomBytes(16).toString('hex'), ...vars };
   let worker = await startWorker({ persistTo: state, vars: allVars });

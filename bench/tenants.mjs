@@ -8,8 +8,7 @@
 // search cache's peak bytes and evictions, and the wasm memory high-water of the serving isolate
 // (`wasmMemoryBytes`, the largest in its log lines). Asserts nothing.
 //   node bench/tenants.mjs [--sites 50] [--copies 4] [--rounds 8] [--cache-bytes N]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { settledLog } from '../scripts/lib/worker-log.mjs';
@@ -21,6 +20,7 @@ import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { FIXTURE, pct, timeAnswer } from './support.mjs';
 import { publishArchive } from '../scripts/publish-docs.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -44,7 +44,7 @@ const domainOf = (i) => `tenant${i}.example.com`;
 bootstrap({ quiet: true });
 buildWorker();
 const site = writeScaleSite(FIXTURE, COPIES);
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-tenants-bench-'));
+const state = scratchDir('docs-edge-tenants-bench-');
 const vars = {
   ROOT_TOKEN: randomBytes(16).toString('hex'),
   LINK_SIGNING_KEY: randomBytes(16).toString('hex'),

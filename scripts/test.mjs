@@ -133,7 +133,19 @@ async function main() {
   }
 }
 
-main().then(
+// Everything the run's tools and tests put in the system's temporary folder (wrangler dev's state,
+// unpacked bundles, Chromium profiles, cargo tests' folders) goes under one folder, removed at the end:
+// CI machines have little disk to spare, and a run that is killed leaves one folder, not hundreds.
+function inRunScratch(body) {
+  const scratch = mkdtempSync(join(tmpdir(), 'docs-edge-test-run-'));
+  process.env.TMPDIR = scratch;
+  // A full run builds each crate once: incremental caches would only add gigabytes to target/.
+  process.env.CARGO_INCREMENTAL ??= '0';
+  const done = () => rmSync(scratch, { recursive: true, force: true });
+  return body().finally(done);
+}
+
+inRunScratch(main).then(
   (code) => process.exit(code),
   (err) => {
     console.error(err.stack || err.message);

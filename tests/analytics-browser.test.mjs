@@ -4,8 +4,7 @@
 // with a JSON body and a key), with screenshots in test-artifacts/analytics-browser/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASE_URL, ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
@@ -13,6 +12,7 @@ import { startExport, waitForJob, requestBundle, downloadBundle, listFiles } fro
 import { launchChromium, serveFolder } from './support/browser.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { reportWhen as reportWhenReady } from './support/analytics.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'analytics-browser');
 const cleanup = [];
@@ -22,7 +22,7 @@ let browser;
 
 /** A small docs site whose API reference is the worker's own OpenAPI document. */
 async function docsFolder() {
-  const dir = mkdtempSync(join(tmpdir(), 'docs-edge-playground-docs-'));
+  const dir = scratchDir('docs-edge-playground-docs-');
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   const openapi = await call('GET', '/openapi.json');
   writeFileSync(join(dir, 'openapi.json'), openapi.text);
@@ -183,7 +183,7 @@ test('the playground sends a POST with a JSON body and a key kept only in memory
 });
 
 test('with analytics and the playground off, the bundle has neither', { timeout: 240_000 }, async () => {
-  const state = mkdtempSync(join(tmpdir(), 'docs-edge-features-off-'));
+  const state = scratchDir('docs-edge-features-off-');
   cleanup.push(() => rmSync(state, { recursive: true, force: true }));
   const off = await startWorker({
     persistTo: state,

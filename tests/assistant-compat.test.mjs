@@ -95,6 +95,38 @@ for (const [release, alias] of Object.entries(V4)) {
   });
 }
 
+/**
+ * The messages as a default ai@4 `useChat` sends them (`sendExtraMessageFields: false`): what
+ * @ai-sdk/react 1.x maps each message to before `callChatApi`, so no `id` and no `createdAt`.
+ */
+const asUseChatSendsThem = (messages) => messages.map(
+  ({ role, content, experimental_attachments, data, annotations, toolInvocations, parts }) => ({
+    role,
+    content,
+    ...(experimental_attachments !== undefined && { experimental_attachments }),
+    ...(data !== undefined && { data }),
+    ...(annotations !== undefined && { annotations }),
+    ...(toolInvocations !== undefined && { toolInvocations }),
+    ...(parts !== undefined && { parts }),
+  }),
+);
+
+test('every ai@4 release with a default useChat (messages without ids): answer and follow-up', async () => {
+  for (const [release, alias] of Object.entries(V4)) {
+    const first = v4User(QUESTION);
+    const one = await v4Turn(alias, asUseChatSendsThem([first]));
+    assert.equal(one.response.status, 200, `ai@${release}: ${one.raw.slice(0, 200)}`);
+    assert.ok(one.message.content.length > 40, `ai@${release} got the text`);
+    assert.ok(v4Sources(one.message).some((s) => s.url.includes('/api/static-export/')), `ai@${release} got the sources`);
+    const threadId = one.response.headers.get('x-thread-id');
+    const two = await v4Turn(alias, asUseChatSendsThem([first, one.message, v4User(FOLLOW_UP)]), { threadId });
+    assert.equal(two.response.status, 200, `ai@${release} follow-up: ${two.raw.slice(0, 200)}`);
+    assert.ok(two.message.content.length > 20);
+    const thread = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
+    assert.deepEqual(thread.body.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], `ai@${release}`);
+  }
+});
+
 test('v1 keep-alives (empty lines) are skipped by every ai@4 parser', async () => {
   for (const [release, alias] of Object.entries(V4)) {
     const { processDataStream } = fromRelease(alias, '@ai-sdk/ui-utils');

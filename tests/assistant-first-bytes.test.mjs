@@ -5,15 +5,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { logLines } from '../scripts/lib/worker-log.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-first-bytes-'));
+const state = scratchDir('docs-edge-first-bytes-');
 const logFile = join(state, 'worker.log');
 let worker;
 let t;

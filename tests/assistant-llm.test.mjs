@@ -3,8 +3,7 @@
 // stays incremental for a client asking for gzip.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { processDataStream } from '@ai-sdk/ui-utils';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -12,6 +11,7 @@ import { ROOT_TOKEN, streamQuestion, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
 import { workersAiConfigs } from './support/workers-ai-config.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const LLM_KEY = 'sk-test-provider-key-0123456789';
 const BACKENDS = ['openai', 'anthropic', 'workers-ai'];
@@ -21,7 +21,7 @@ const backends = {};
 before(async () => {
   mock = await startLlmMock();
   for (const name of BACKENDS) {
-    const state = mkdtempSync(join(tmpdir(), `docs-edge-${name}-`));
+    const state = scratchDir(`docs-edge-${name}-`);
     const worker = await startWorker({
       persistTo: state,
       vars: name === 'workers-ai'

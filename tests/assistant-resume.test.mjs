@@ -4,13 +4,13 @@
 // connection can be cut mid-answer and a second reader can join while the answer is still running.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant, call, assertError } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const CLIENTS = { '5 newest': 'ai5', '6 newest': 'ai6' };
 /** Every v5+ release of the compatibility matrix: each validates the chunks with its own schema. */
@@ -27,7 +27,7 @@ let stranger;
 
 before(async () => {
   mock = await startLlmMock();
-  state = mkdtempSync(join(tmpdir(), 'docs-edge-resume-'));
+  state = scratchDir('docs-edge-resume-');
   worker = await startWorker({
     persistTo: state,
     vars: {

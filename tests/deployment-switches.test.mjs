@@ -4,19 +4,19 @@
 // host is used. The LLM is tests/support/llm-mock.mjs on 127.0.0.1.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const cleanup = [];
 let mock;
 
 async function worker(name, vars) {
-  const state = mkdtempSync(join(tmpdir(), `docs-edge-${name}-`));
+  const state = scratchDir(`docs-edge-${name}-`);
   const started = await startWorker({ persistTo: state, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'switches-test-key', ...vars } });
   cleanup.push(async () => {
     await started.stop();

@@ -3,16 +3,16 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle } from './support/export.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const R2 = { R2_ACCESS_KEY_ID: 'AKIDEXAMPLE0123', R2_SECRET_ACCESS_KEY: 'r2-secret-for-tests', R2_ACCOUNT_ID: 'acct123', R2_BUCKET_NAME: 'docs-edge' };
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-presign-'));
+const state = scratchDir('docs-edge-presign-');
 let worker;
 
 after(async () => {

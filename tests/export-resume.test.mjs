@@ -3,15 +3,15 @@
 // run's, byte for byte.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-resume-'));
+const state = scratchDir('docs-edge-resume-');
 // Small batches make a long job with many batch boundaries to be killed between (or inside). The
 // analytics beacon is off: its address is the origin the job was started from, and the two runs
 // compared here listen on different ports.

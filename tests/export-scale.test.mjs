@@ -7,8 +7,7 @@
 // after both publishes, so the isolate holds nothing of them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, tenant } from './support/api.mjs';
@@ -18,6 +17,7 @@ import { offlineSearch, pageSizes } from './support/export-site.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { logLines } from '../scripts/lib/worker-log.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const HOME = 'part0/index.html';
 const QUERY = 'static export bundle';
@@ -27,7 +27,7 @@ let browser;
 const outside = []; // requests to any host but the static server, analytics beacons aside
 // Its own worker: the 3× site's source is past the default upload and source limits, which are sized
 // for one isolate's 128 MB (local workerd does not enforce that; the export side is what is measured).
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-export-scale-'));
+const state = scratchDir('docs-edge-export-scale-');
 const logFile = join(state, 'export.log');
 let worker;
 let base;

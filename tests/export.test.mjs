@@ -5,13 +5,13 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, assertError, tenant, addDomain } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
 import { startServe } from './support/serve.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 let t; // enterprise tenant with the fixture published
 let published; // what the publish answered
@@ -295,7 +295,7 @@ test('at most 10 starts per organization per hour, then 429 with Retry-After', a
 
 test('hostile docs: the bundle carries only passive upload files and no link that runs script', async () => {
   const org = await tenant();
-  const src = mkdtempSync(join(tmpdir(), 'hostile-docs-'));
+  const src = scratchDir('hostile-docs-');
   mkdirSync(join(src, 'images'));
   const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
   writeFileSync(join(src, 'docs.json'), JSON.stringify({ name: 'Evil', logo: '/images/evil.svg', navigation: { pages: ['index', 'guide'] } }));

@@ -1,12 +1,12 @@
 // The foundation: health, the error shapes of the HTTP layer, request ids, and `.dev.vars` handling.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, assertError, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { ensureDevVars } from '../scripts/lib/dev-vars.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const crateVersion = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(new URL('../Cargo.toml', import.meta.url), 'utf8'))[1];
 
@@ -95,7 +95,7 @@ test('one structured log line per request, without secrets', async () => {
 });
 
 test('.dev.vars is created once with random secrets and kept on the next start', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'devvars-'));
+  const dir = scratchDir('devvars-');
   const path = join(dir, '.dev.vars');
   const first = ensureDevVars(path);
   assert.equal(first.created, true);
@@ -107,7 +107,7 @@ test('.dev.vars is created once with random secrets and kept on the next start',
   assert.equal(second.created, false);
   assert.deepEqual(second.vars, first.vars);
   assert.equal(readFileSync(path, 'utf8'), text);
-  const other = ensureDevVars(join(mkdtempSync(join(tmpdir(), 'devvars-')), '.dev.vars'));
+  const other = ensureDevVars(join(scratchDir('devvars-'), '.dev.vars'));
   assert.notEqual(other.vars.ROOT_TOKEN, first.vars.ROOT_TOKEN);
 });
 

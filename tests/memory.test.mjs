@@ -4,15 +4,15 @@
 // fixture, searches it and answers from it, and must stay under the platform limit with a margin.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { logLines as allLogLines } from '../scripts/lib/worker-log.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-memory-'));
+const state = scratchDir('docs-edge-memory-');
 const logFile = join(state, 'worker.log');
 let worker;
 

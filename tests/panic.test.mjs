@@ -7,14 +7,14 @@
 // its tokens 400 ms apart (SLOW_TOKENS).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { builtPanicStrategy } from '../scripts/build-worker.mjs';
 import { ROOT_TOKEN, assertError, call, streamQuestion, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 let mock;
 let worker;
@@ -25,7 +25,7 @@ const unwind = builtPanicStrategy() === 'unwind';
 before(async () => {
   if (!unwind) return;
   mock = await startLlmMock();
-  state = mkdtempSync(join(tmpdir(), 'docs-edge-panic-'));
+  state = scratchDir('docs-edge-panic-');
   worker = await startWorker({
     persistTo: state,
     vars: {

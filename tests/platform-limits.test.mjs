@@ -5,18 +5,18 @@
 // domain that changes hands.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, addDomain, assertError, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob } from './support/export.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const FAULT_DOMAIN = 'crash.export.test';
 const SLOW_DOMAIN = 'slow.export.test';
 const STEP_DELAY_MS = 3000;
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-limits-'));
+const state = scratchDir('docs-edge-limits-');
 const vars = {
   ROOT_TOKEN,
   LINK_SIGNING_KEY: process.env.LINK_SIGNING_KEY,

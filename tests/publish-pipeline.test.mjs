@@ -5,7 +5,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { logLines } from '../scripts/lib/worker-log.mjs';
@@ -13,8 +12,9 @@ import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
 import { FIXTURE_DOCS, publish, waitForPublish } from './support/docs.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
-const root = mkdtempSync(join(tmpdir(), 'docs-edge-publish-'));
+const root = scratchDir('docs-edge-publish-');
 const workers = [];
 after(async () => {
   for (const w of workers) await w.stop();

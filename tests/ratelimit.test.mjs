@@ -1,12 +1,12 @@
 // Rate limits with the limits lowered through configuration (`--var`), on a worker of its own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { call, assertError, ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const ORG_LIMIT = 8;
 const IP_LIMIT = 3;
@@ -14,7 +14,7 @@ let worker;
 let state;
 
 before(async () => {
-  state = mkdtempSync(join(tmpdir(), 'docs-edge-rl-'));
+  state = scratchDir('docs-edge-rl-');
   worker = await startWorker({
     persistTo: state,
     vars: { ROOT_TOKEN, RATE_LIMIT_ORG_PER_HOUR: String(ORG_LIMIT), RATE_LIMIT_IP_PER_DAY: String(IP_LIMIT) },

@@ -3,8 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDataStreamPart, processDataStream } from '@ai-sdk/ui-utils';
@@ -12,6 +11,7 @@ import { BASE_URL, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startContractServer } from './support/contract-server.mjs';
 import { V4_LINES, V4_STREAM, V4_BROKEN, V5_STREAM, V5_EVENTS, splitEverywhere, v4Expected } from './support/streams.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const PKG = fileURLToPath(new URL('../sdk-wasm/pkg/', import.meta.url));
 const sdk = await import(join(PKG, 'node.js'));
@@ -88,7 +88,7 @@ test('readEvents takes a Response (protocol from its headers), a ReadableStream 
 // --- the package
 
 test('npm pack ships the wasm, the JS and the types; the exports map resolves in Node and in tsc --strict', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'docs-edge-pack-'));
+  const dir = scratchDir('docs-edge-pack-');
   try {
     const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PKG, encoding: 'utf8' }));
     const files = packed.files.map((f) => f.path).sort();

@@ -7,13 +7,13 @@
 // answers varied searches and page reads round-robin across the four sites, twice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS, FIXTURE_DOCS } from './support/docs.mjs';
 import { logLines as allLogLines } from '../scripts/lib/worker-log.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 /** 1 MiB: room for the fixture's meta (charged about 0.45 MiB) and a few queries' shards and text
  * blocks (about 110 KiB a query), far less than the rounds below read, so the cache must evict. */
@@ -25,7 +25,7 @@ const CACHE_BYTES = 1024 * 1024;
  * index (8.6 MB on disk, several times that decoded) for each of four sites would take. */
 const SEARCH_ONLY_BUDGET = 8 * 1024 * 1024;
 
-const state = mkdtempSync(join(tmpdir(), 'docs-edge-search-cache-'));
+const state = scratchDir('docs-edge-search-cache-');
 const logFile = join(state, 'worker.log');
 let worker;
 let fixture; // { tenant on our worker, tenant on the main test worker }

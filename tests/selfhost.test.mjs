@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { callChatApi } from '@ai-sdk/ui-utils';
 import * as ai5 from 'ai5';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BASE_URL, call, tenant } from './support/api.mjs';
@@ -19,11 +18,12 @@ import { startExport, waitForJob, requestBundle } from './support/export.mjs';
 import { launchChromium } from './support/browser.mjs';
 import { startServe } from './support/serve.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 let t;
 let first; // { job, link }
 let serve;
-const scratch = mkdtempSync(join(tmpdir(), 'docs-edge-selfhost-'));
+const scratch = scratchDir('docs-edge-selfhost-');
 
 /** Publishes `folder`, exports it and generates the bundle; returns the job and the bundle link. */
 async function exportSite(who, folder = DEMO_DOCS, base) {
@@ -396,7 +396,7 @@ test('the refresh loop exports, downloads and switches on its own', async () => 
 });
 
 test('an air-gapped worker switches search and the assistant off, in its endpoints and its exported pages', async () => {
-  const state = mkdtempSync(join(tmpdir(), 'docs-edge-airgapped-'));
+  const state = scratchDir('docs-edge-airgapped-');
   const worker = await startWorker({
     persistTo: state,
     vars: { ROOT_TOKEN: process.env.ROOT_TOKEN, LINK_SIGNING_KEY: process.env.LINK_SIGNING_KEY, DEPLOYMENT_KIND: 'air-gapped' },

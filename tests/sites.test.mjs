@@ -2,11 +2,11 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, assertError, tenant } from './support/api.mjs';
 import { publish, publishFolder, DEMO_DOCS, FIXTURE_DOCS } from './support/docs.mjs';
+import { removeScratch, scratchDir } from '../scripts/lib/scratch.mjs';
 
 let fx; // tenant with the fixture published
 let published;
@@ -94,9 +94,10 @@ test('the page endpoint returns a page text; an unknown page is 404', async () =
 });
 
 function tarGz(build) {
-  const dir = mkdtempSync(join(tmpdir(), 'archive-'));
+  const dir = scratchDir('archive-');
   build(dir);
   const out = spawnSync('tar', ['-czf', '-', '-C', dir, '.'], { maxBuffer: 1 << 28 });
+  removeScratch(dir);
   return out.stdout;
 }
 
@@ -232,7 +233,7 @@ test('a republish replaces the site in one step', async () => {
   assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
   const first = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
   assert.equal(first.body.pageCount, 6);
-  const dir = mkdtempSync(join(tmpdir(), 'v2-'));
+  const dir = scratchDir('v2-');
   writeFileSync(join(dir, 'docs.json'), JSON.stringify({ name: 'V2', navigation: { pages: ['index', 'zebra'] } }));
   writeFileSync(join(dir, 'index.mdx'), '---\ntitle: Home v2\n---\nWelcome to version two.');
   writeFileSync(join(dir, 'zebra.mdx'), '---\ntitle: Zebra crossings\n---\nStripes everywhere.');

@@ -3,9 +3,9 @@
 // 40 copies of the fixture's 254 English pages = 10,160 pages). Everything that is not an English
 // page (images, OpenAPI files, snippets, docs.json settings) stays once at the root, so imports,
 // images and `openapi:` references still resolve.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { scratchDir } from './scratch.mjs';
 
 export const GROUP_PAGES = 50;
 
@@ -31,7 +31,7 @@ export function writeScaleSite(source, copies) {
   const pages = files.filter(
     (f) => /\.mdx?$/.test(f) && !otherLanguage(f) && !f.startsWith('snippets/') && !/^[A-Z]/.test(f) && !f.includes('/SKILL'),
   );
-  const out = mkdtempSync(join(tmpdir(), `docs-edge-scale-${copies}x-`));
+  const out = scratchDir(`docs-edge-scale-${copies}x-`);
   for (const file of files) {
     if (pages.includes(file) || file === 'docs.json' || otherLanguage(file)) continue;
     mkdirSync(dirname(join(out, file)), { recursive: true });

@@ -2,11 +2,11 @@
 // work here), with a fresh profile per launch; and a plain static file server for folders such as an
 // unpacked export bundle.
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumPath } from '../../scripts/lib/env.mjs';
+import { scratchDir } from '../../scripts/lib/scratch.mjs';
 
 const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -15,7 +15,7 @@ const ARGS = [
 
 /** A browser context on a throwaway profile; `close()` removes the profile too. */
 export async function launchBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), 'docs-edge-chromium-'));
+  const profile = scratchDir('docs-edge-chromium-');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,

@@ -2,10 +2,10 @@
 // goes back and pageCount grows), fetch its bundle, and unpack it with the system tar.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { call } from './api.mjs';
+import { scratchDir } from '../../scripts/lib/scratch.mjs';
 
 export function startExport(adminKey, json, base) {
   return call('POST', '/v1/static-export/jobs', { token: adminKey, json, base });
@@ -41,8 +41,8 @@ export async function downloadBundle(url) {
   const res = await fetch(url);
   assert.equal(res.status, 200, `download answered ${res.status}`);
   const bytes = Buffer.from(await res.arrayBuffer());
-  const dir = mkdtempSync(join(tmpdir(), 'docs-edge-bundle-'));
-  const archive = join(dir, '..', `${dir.split('/').pop()}.tar.gz`);
+  const dir = scratchDir('docs-edge-bundle-');
+  const archive = join(scratchDir('docs-edge-archive-'), 'bundle.tar.gz');
   writeFileSync(archive, bytes);
   const tar = spawnSync('tar', ['-xzf', archive, '-C', dir], { encoding: 'utf8' });
   assert.equal(tar.status, 0, `tar could not unpack the bundle: ${tar.stderr}`);

@@ -2,11 +2,11 @@
 // configuration in a throwaway folder; reload (SIGHUP), health polling and stop.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../../scripts/lib/env.mjs';
 import { freePort } from '../../scripts/lib/worker-process.mjs';
+import { scratchDir } from '../../scripts/lib/scratch.mjs';
 
 export const SERVE_BIN = process.env.SERVE_BIN ?? join(root, 'target', 'debug', 'docs-edge-serve');
 
@@ -30,7 +30,7 @@ export function toml(sections) {
  * reuses a folder across restarts.
  */
 export async function startServe({ config = {}, env = {}, cacheDir } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'docs-edge-serve-'));
+  const home = scratchDir('docs-edge-serve-');
   cacheDir ??= join(home, 'cache');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -338,7 +338,9 @@ fn joined_text(texts: Vec<&str>, parts_path: &Path) -> Result<String, FieldError
 }
 
 fn v1_message(message: &Obj) -> Result<Message, FieldError> {
-    message.req_str("id")?;
+    // A default ai@4 `useChat` (`sendExtraMessageFields: false`) sends role, content, parts,
+    // attachments, data, annotations and tool invocations only: no `id`, no `createdAt`.
+    message.opt_str("id")?;
     let role = role(message, V1_ROLES)?;
     message.opt_date_time("createdAt")?;
     let content = message.req_str_max("content", MAX_TEXT_CHARS)?;
@@ -633,6 +635,21 @@ mod tests {
     }
 
     #[test]
+    fn v1_messages_as_a_default_use_chat_sends_them_have_no_id_and_no_date() {
+        let mut body = v1_body();
+        for m in body["messages"].as_array_mut().unwrap() {
+            let m = m.as_object_mut().unwrap();
+            m.remove("id");
+            m.remove("createdAt");
+        }
+        let request = parse_v1(&body).unwrap();
+        assert_eq!(request.question(), "And on Windows?");
+        assert_eq!(request.conversation.len(), 3);
+        assert_eq!(request.question_id, None);
+        assert_eq!(v1_error(set(body, "/messages/0/id", json!(1))), "messages[0].id: must be a string");
+    }
+
+    #[test]
     fn accepts_a_use_chat_v4_body_with_extra_fields() {
         let request = parse_v1(&v1_body()).unwrap();
         assert_eq!(
@@ -832,7 +849,6 @@ mod tests {
                 "messages: must have at most 100 items",
             ),
             (set(v1_body(), "/messages/1", json!("hi")), "messages[1]: must be an object"),
-            (remove(v1_body(), "/messages/1/id"), "messages[1].id: is required"),
             (set(v1_body(), "/messages/1/id", json!(1)), "messages[1].id: must be a string"),
             (remove(v1_body(), "/messages/1/role"), "messages[1].role: is required"),
             (
