@@ -2,7 +2,7 @@
 //! outcome; one failing does not stop the others.
 
 use docs_edge_core::analytics::retention_cutoff_ms;
-use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Retention};
+use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Live, Retention};
 use worker::{Env, ScheduledEvent};
 
 use crate::analytics_store::AnalyticsStore;
@@ -34,8 +34,8 @@ async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
     let now = now_ms();
     let mut cursor = kv.get(SWEEP_CURSOR_KEY).text().await?;
     let mut deleted = 0u64;
-    // The live publish id of the domain whose keys are being listed (keys come in order).
-    let mut live: Option<(String, Option<String>)> = None;
+    // The live version of the domain whose keys are being listed (keys come in order).
+    let mut live: Option<(String, Option<(String, u64)>)> = None;
     for _ in 0..SWEEP_PAGES_PER_RUN {
         let mut list = bucket.list().limit(1000);
         if let Some(at) = &cursor {
@@ -48,13 +48,14 @@ async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
             let live_id = match site_domain(&key) {
                 Some(domain) => {
                     if live.as_ref().is_none_or(|(seen, _)| seen != domain) {
-                        live = Some((domain.to_string(), sites::live_publish_id(&bucket, domain).await?));
+                        live = Some((domain.to_string(), sites::live_pointer(&bucket, domain).await?));
                     }
-                    live.as_ref().and_then(|(_, id)| id.clone())
+                    live.as_ref().and_then(|(_, pointer)| pointer.as_ref())
                 }
                 None => None,
             };
-            if sweep_decision(&key, object.uploaded().as_millis(), now, live_id.as_deref(), retention) == Decision::Delete {
+            let live_version = live_id.map(|(publish_id, since_ms)| Live { publish_id, since_ms: *since_ms });
+            if sweep_decision(&key, object.uploaded().as_millis(), now, live_version, retention) == Decision::Delete {
                 doomed.push(key);
             }
         }

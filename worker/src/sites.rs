@@ -86,13 +86,15 @@ pub async fn current_version(bucket: &Bucket, domain: &str, org_id: &str) -> Api
 }
 
 /// The publish id `domain`'s pointer names, whoever published it (the retention sweep keeps it).
-pub async fn live_publish_id(bucket: &Bucket, domain: &str) -> ApiResult<Option<String>> {
+/// The publish id `domain`'s pointer names, and when the pointer was stored (ms).
+pub async fn live_pointer(bucket: &Bucket, domain: &str) -> ApiResult<Option<(String, u64)>> {
     let Some(object) = bucket.get(current_key(domain)).execute().await? else {
         return Ok(None);
     };
+    let since_ms = object.uploaded().as_millis();
     let Some(body) = object.body() else { return Ok(None) };
     let version: SiteVersion = serde_json::from_slice(&body.bytes().await?)?;
-    Ok(Some(version.publish_id))
+    Ok(Some((version.publish_id, since_ms)))
 }
 
 /// Takes `domain`'s site offline (its organization lost the domain): the pointer goes, and this

@@ -3,7 +3,10 @@
 //!
 //! - `sites/{domain}/{publishId}/…`: a published version the domain no longer serves (not the one
 //!   `sites/{domain}/current.json` names, or none when the domain was removed), older than the
-//!   publish retention. The live version and the pointer are never deleted.
+//!   publish retention. The live version and the pointer are never deleted, nor a publish that may
+//!   still be running: its objects are unreferenced until it switches the pointer, so only objects
+//!   stored before the pointer was last written count as replaced, and a domain without a pointer
+//!   (its first publish may be running) keeps its objects for at least [`IN_FLIGHT_DAYS`].
 //! - `exports/{jobId}/…`: bundles and leftover batch parts older than the export retention (a job
 //!   finishes in minutes; a bundle link is valid for at most 7 days).
 
@@ -14,6 +17,18 @@ pub const EXPORTS_PREFIX: &str = "exports/";
 
 /// Milliseconds in a day.
 const DAY_MS: u64 = 86_400_000;
+
+/// How long a domain without a live version keeps what a publish stores, whatever the retention:
+/// far longer than a publish runs, so a first publish is never swept from under itself.
+pub const IN_FLIGHT_DAYS: u64 = 1;
+
+/// The version a domain serves: the publish id `sites/{domain}/current.json` names, and when that
+/// pointer was stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Live<'a> {
+    pub publish_id: &'a str,
+    pub since_ms: u64,
+}
 
 /// Retention periods in days (0 = as soon as unreferenced; tests use it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,8 +48,8 @@ pub fn site_domain(key: &str) -> Option<&str> {
     key.strip_prefix(SITES_PREFIX)?.split('/').next().filter(|d| !d.is_empty())
 }
 
-/// `live`: the publish id `domain`'s pointer names (`None`: no pointer).
-pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<&str>, retention: Retention) -> Decision {
+/// `live`: the version `domain`'s pointer names (`None`: no pointer).
+pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> Decision {
     let older_than = |days: u64| uploaded_ms.saturating_add(days.saturating_mul(DAY_MS)) <= now_ms;
     if let Some(rest) = key.strip_prefix(EXPORTS_PREFIX) {
         // `exports/{jobId}/{file}` only; anything else under it is not ours to judge.
@@ -47,10 +62,14 @@ pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<&st
         // `sites/{domain}/current.json` and anything unexpected stay.
         return Decision::Keep;
     };
-    if Some(version) == live || !older_than(retention.publish_days) {
-        Decision::Keep
-    } else {
+    let replaced = match live {
+        Some(live) => version != live.publish_id && uploaded_ms < live.since_ms,
+        None => older_than(IN_FLIGHT_DAYS),
+    };
+    if replaced && older_than(retention.publish_days) {
         Decision::Delete
+    } else {
+        Decision::Keep
     }
 }
 
@@ -65,7 +84,8 @@ mod tests {
     fn the_live_version_and_the_pointer_are_never_deleted() {
         for age in [0, 8, 50] {
             let at = NOW - age * DAY_MS;
-            assert_eq!(sweep_decision("sites/d.com/pub_a/source.tar.gz", at, NOW, Some("pub_a"), R), Decision::Keep);
+            let live = Live { publish_id: "pub_a", since_ms: NOW };
+            assert_eq!(sweep_decision("sites/d.com/pub_a/source.tar.gz", at, NOW, Some(live), R), Decision::Keep);
             assert_eq!(sweep_decision("sites/d.com/current.json", at, NOW, None, R), Decision::Keep);
         }
     }
@@ -73,8 +93,9 @@ mod tests {
     #[test]
     fn old_versions_go_after_the_publish_retention() {
         let key = "sites/d.com/pub_old/index.bin";
-        assert_eq!(sweep_decision(key, NOW - 6 * DAY_MS, NOW, Some("pub_new"), R), Decision::Keep);
-        assert_eq!(sweep_decision(key, NOW - 7 * DAY_MS, NOW, Some("pub_new"), R), Decision::Delete);
+        let live = Some(Live { publish_id: "pub_new", since_ms: NOW - DAY_MS });
+        assert_eq!(sweep_decision(key, NOW - 6 * DAY_MS, NOW, live, R), Decision::Keep);
+        assert_eq!(sweep_decision(key, NOW - 7 * DAY_MS, NOW, live, R), Decision::Delete);
         // A removed domain has no pointer: every version goes after the retention.
         assert_eq!(sweep_decision(key, NOW - 8 * DAY_MS, NOW, None, R), Decision::Delete);
     }
@@ -90,8 +111,22 @@ mod tests {
     #[test]
     fn zero_days_means_as_soon_as_unreferenced() {
         let zero = Retention { publish_days: 0, export_days: 0 };
-        assert_eq!(sweep_decision("sites/d.com/pub_old/x", NOW, NOW, Some("pub_new"), zero), Decision::Delete);
+        let live = Some(Live { publish_id: "pub_new", since_ms: NOW });
+        assert_eq!(sweep_decision("sites/d.com/pub_old/x", NOW - 1, NOW, live, zero), Decision::Delete);
         assert_eq!(sweep_decision("exports/se_1/bundle.tar.gz", NOW, NOW, None, zero), Decision::Delete);
+    }
+
+    #[test]
+    fn a_publish_that_may_still_be_running_is_kept_whatever_the_retention() {
+        let zero = Retention { publish_days: 0, export_days: 0 };
+        // Stored after the live version went live: a publish on its way to the switch.
+        let live = Some(Live { publish_id: "pub_live", since_ms: NOW - 10 });
+        assert_eq!(sweep_decision("sites/d.com/pub_next/source/0.pack", NOW - 5, NOW, live, zero), Decision::Keep);
+        assert_eq!(sweep_decision("sites/d.com/pub_next/source/0.pack", NOW - 5, NOW, live, R), Decision::Keep);
+        // A domain's first publish: no pointer yet.
+        assert_eq!(sweep_decision("sites/d.com/pub_first/upload", NOW - 5, NOW, None, zero), Decision::Keep);
+        assert_eq!(sweep_decision("sites/d.com/pub_first/upload", NOW - DAY_MS + 1, NOW, None, zero), Decision::Keep);
+        assert_eq!(sweep_decision("sites/d.com/pub_first/upload", NOW - DAY_MS, NOW, None, zero), Decision::Delete);
     }
 
     #[test]
