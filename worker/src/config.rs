@@ -45,6 +45,9 @@ pub struct Config {
     /// Pages rendered per alarm of an export job.
     pub export_batch_pages: u32,
     pub analytics_retention_days: u32,
+    /// Days a conversation thread is kept after its last turn (`THREAD_RETENTION_DAYS`, default 90;
+    /// 0 keeps threads for ever).
+    pub thread_retention_days: u64,
     /// Bytes of search objects (site meta, term shards, text blocks) an isolate keeps.
     pub search_cache_bytes: usize,
 }
@@ -67,6 +70,7 @@ impl Config {
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
             analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))
                 .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
+            thread_retention_days: number(env, "THREAD_RETENTION_DAYS", 90).min(3650),
             search_cache_bytes: search_cache_bytes(env),
         }
     }
@@ -243,6 +247,13 @@ pub mod test_only {
         let domain = text(env, "TEST_PUBLISH_STEP_DELAY_DOMAIN")?;
         let ms = text(env, "TEST_PUBLISH_STEP_DELAY_MS").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
         Some((domain, Duration::from_millis(ms)))
+    }
+
+    /// `TEST_THREAD_RETENTION_MS`: threads expire this long after their last turn instead of
+    /// `THREAD_RETENTION_DAYS`, so a test can see one go.
+    pub fn thread_retention(env: &Env) -> Option<Duration> {
+        let ms: u64 = text(env, "TEST_THREAD_RETENTION_MS")?.trim().parse().ok()?;
+        Some(Duration::from_millis(ms))
     }
 
     /// `TEST_EXPORT_STEP_DELAY_DOMAIN` and `TEST_EXPORT_STEP_DELAY_MS`: every batch step of a job of

@@ -4,11 +4,17 @@
 //! [`AppendRequest`] creates the thread on first use and appends turns; `get` with [`OwnerQuery`]
 //! returns the [`ThreadRecord`]. The owner (organization and domain) is fixed at creation; a request
 //! for another owner is answered 404, the same as an unknown thread.
+//!
+//! Retention: every turn moves the object's alarm to `THREAD_RETENTION_DAYS` after it; when the
+//! alarm fires the thread has had no turn for that long and its storage is deleted (it then reads
+//! as unknown). A thread stored before retention existed gets its alarm when it is next read.
+
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::config::THREADS_BINDING;
+use crate::config::{test_only, Config, THREADS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::memory::DurableSpan;
 use crate::error::{ApiError, ApiResult};
@@ -142,9 +148,29 @@ fn message_key(seq: u64) -> String {
 #[durable_object]
 pub struct AssistantThread {
     state: State,
+    env: Env,
 }
 
 impl AssistantThread {
+    /// How long a thread is kept after its last turn (`None`: for ever).
+    fn retention(&self) -> Option<Duration> {
+        if let Some(test) = test_only::thread_retention(&self.env) {
+            return Some(test);
+        }
+        match Config::from_env(&self.env).thread_retention_days {
+            0 => None,
+            days => Some(Duration::from_secs(days * 86_400)),
+        }
+    }
+
+    /// Moves the expiry to a full retention period from now.
+    async fn keep_from_now(&self) -> Result<()> {
+        match self.retention() {
+            Some(period) => self.state.storage().set_alarm(period).await,
+            None => self.state.storage().delete_alarm().await,
+        }
+    }
+
     async fn meta(&self) -> Result<Option<ThreadMeta>> {
         let storage = self.state.storage();
         if let Some(meta) = storage.get::<ThreadMeta>(META_KEY).await? {
@@ -221,13 +247,14 @@ impl AssistantThread {
         }
         meta.updated_at = append.now;
         storage.put(META_KEY, &meta).await?;
+        self.keep_from_now().await?;
         Response::from_json(&self.record(meta).await?)
     }
 }
 
 impl DurableObject for AssistantThread {
-    fn new(state: State, _env: Env) -> Self {
-        Self { state }
+    fn new(state: State, env: Env) -> Self {
+        Self { state, env }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -240,11 +267,20 @@ impl DurableObject for AssistantThread {
             ThreadOp::Append(append) => self.append(append).await,
             ThreadOp::Get(owner) => match self.meta().await? {
                 Some(meta) if meta.org_id == owner.org_id && owner.domain.as_ref().is_none_or(|d| d == &meta.domain) => {
+                    if self.state.storage().get_alarm().await?.is_none() {
+                        self.keep_from_now().await?;
+                    }
                     Response::from_json(&self.record(meta).await?)
                 }
                 _ => not_found(),
             },
         }
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let _span = DurableSpan::start("AssistantThread", "/alarm");
+        self.state.storage().delete_all().await?;
+        Response::ok("expired")
     }
 }
 
