@@ -7,7 +7,7 @@
 //! `workers-ai` needs only `LLM_MODEL` (optional) and the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
-use docs_edge_core::platform::deployment::{outbound_allowed, DeploymentKind};
+use docs_edge_core::platform::deployment::backend_allowed;
 use docs_edge_core::assistant::providers::{
     anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
     AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
@@ -70,18 +70,9 @@ impl Backend {
     pub fn from_env(env: &Env) -> ApiResult<Backend> {
         let set = config::backend_settings(env);
         let name = set.backend.clone();
-        if !matches!(name.as_str(), "extractive") {
-            // Air-gapped: no outbound request, so an LLM only at an address declared internal.
+        if name != "extractive" {
             let kind = config::deployment(env).map_err(ApiError::Internal)?.kind;
-            if kind == DeploymentKind::AirGapped && name == "workers-ai" {
-                // The binding runs the model on Cloudflare's network whatever LLM_BASE_URL says, so
-                // no INTERNAL_HOSTS entry can make it internal.
-                return Err(ApiError::Internal(
-                    "ASSISTANT_BACKEND=workers-ai: the Workers AI binding always calls Cloudflare's network (it never uses LLM_BASE_URL), which an air-gapped deployment forbids; use openai or anthropic with an internal LLM_BASE_URL, or extractive".into(),
-                ));
-            }
-            outbound_allowed(kind, "LLM_BASE_URL", set.llm_base_url.as_deref(), &set.internal_hosts)
-                .map_err(|rule| ApiError::Internal(format!("ASSISTANT_BACKEND={name}: {rule}")))?;
+            backend_allowed(kind, &name, set.llm_base_url.as_deref(), &set.internal_hosts).map_err(ApiError::Internal)?;
         }
         let settings = |default_base: &str, default_model: &str| -> ApiResult<LlmSettings> {
             Ok(LlmSettings {

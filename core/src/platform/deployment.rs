@@ -202,6 +202,20 @@ pub fn parse_switch(raw: &str) -> Option<bool> {
     }
 }
 
+/// Whether the assistant may use `backend` (`ASSISTANT_BACKEND`) in this deployment: the
+/// extractive backend always (it makes no request); in an air-gapped one an LLM backend only at an
+/// `LLM_BASE_URL` declared internal, and never `workers-ai`, whose binding runs the model on
+/// Cloudflare's network whatever `LLM_BASE_URL` says.
+pub fn backend_allowed(kind: DeploymentKind, backend: &str, llm_base_url: Option<&str>, internal_hosts: &str) -> Result<(), String> {
+    if backend == "extractive" {
+        return Ok(());
+    }
+    if kind == DeploymentKind::AirGapped && backend == "workers-ai" {
+        return Err("ASSISTANT_BACKEND=workers-ai: the Workers AI binding always calls Cloudflare's network (it never uses LLM_BASE_URL), which an air-gapped deployment forbids; use openai or anthropic with an internal LLM_BASE_URL, or extractive".into());
+    }
+    outbound_allowed(kind, "LLM_BASE_URL", llm_base_url, internal_hosts).map_err(|rule| format!("ASSISTANT_BACKEND={backend}: {rule}"))
+}
+
 /// Whether an air-gapped deployment may send requests to `url` (`setting` names where it came from,
 /// such as `LLM_BASE_URL`): only when its host is one of `internal_hosts` (the operator's
 /// `INTERNAL_HOSTS`, comma-separated host names or `host:port`). Other kinds may call anything.
@@ -291,5 +305,20 @@ mod tests {
         assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:9000/v1"), "10.0.0.5:8000").is_err());
         // Userinfo cannot smuggle a declared name in front of another host.
         assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal@evil.com/v1"), "llm.internal").is_err());
+    }
+
+    #[test]
+    fn air_gapped_backends_extractive_always_workers_ai_never() {
+        use DeploymentKind::*;
+        for kind in [Cloud, ClientHosted, AirGapped] {
+            assert!(backend_allowed(kind, "extractive", None, "").is_ok());
+        }
+        assert!(backend_allowed(Cloud, "workers-ai", None, "").is_ok());
+        assert!(backend_allowed(ClientHosted, "workers-ai", None, "").is_ok());
+        let refused = backend_allowed(AirGapped, "workers-ai", Some("http://llm.internal/v1"), "llm.internal").unwrap_err();
+        assert!(refused.contains("Workers AI binding always calls Cloudflare's network"), "{refused}");
+        assert!(backend_allowed(AirGapped, "openai", Some("http://llm.internal/v1"), "llm.internal").is_ok());
+        let outside = backend_allowed(AirGapped, "anthropic", Some("https://api.anthropic.com/v1"), "llm.internal").unwrap_err();
+        assert!(outside.starts_with("ASSISTANT_BACKEND=anthropic: "), "{outside}");
     }
 }
