@@ -128,7 +128,8 @@ const VALIDATION_CASES = [
   ['fp not a string', { ...valid(), fp: 7 }, /^fp: /],
   ['messages missing', { fp: 'anonymous' }, /^messages: /],
   ['messages not an array', { fp: 'anonymous', messages: {} }, /^messages: /],
-  ['message id missing', withMessage({ id: undefined }), /^messages\[0\]\.id: /],
+  // A missing id is accepted: a default ai@4 useChat sends none (tests/assistant-compat.test.mjs).
+  ['message id not a string', withMessage({ id: 5 }), /^messages\[0\]\.id: must be a string/],
   ['role not allowed', withMessage({ role: 'robot' }), /^messages\[0\]\.role: must be one of/],
   ['content missing', withMessage({ content: undefined }), /^messages\[0\]\.content: /],
   ['createdAt not ISO 8601', withMessage({ createdAt: 'yesterday' }), /^messages\[0\]\.createdAt: /],
