@@ -114,10 +114,14 @@ impl TermPostings {
     }
 
     fn close(&mut self) {
-        if let Some((doc, weight)) = self.open.take() {
-            self.kept.push(Reverse((weight, Reverse(doc))));
-            if self.kept.len() > MAX_POSTINGS {
-                self.kept.pop();
+        let Some((doc, weight)) = self.open.take() else { return };
+        let done = Reverse((weight, Reverse(doc)));
+        if self.kept.len() < MAX_POSTINGS {
+            self.kept.push(done);
+        } else if let Some(mut worst) = self.kept.peek_mut() {
+            // Replaced in place, so the heap never grows past the cap.
+            if done < *worst {
+                *worst = done;
             }
         }
     }
@@ -297,20 +301,20 @@ impl LanguageIndex {
 
 /// A full chunk file's JSON, deflated while it waits for the index to be written: the documents'
 /// titles, headings and snippets are most of what the index holds (23 MB at 10,000 pages).
-struct StoredChunk(Vec<u8>);
+struct StoredChunk(Box<[u8]>);
 
 impl StoredChunk {
     fn new(json: &str) -> Self {
         let mut deflate = DeflateEncoder::new(Vec::new(), Compression::fast());
         // Writing into memory cannot fail.
         let _ = deflate.write_all(json.as_bytes());
-        StoredChunk(deflate.finish().unwrap_or_default())
+        StoredChunk(deflate.finish().unwrap_or_default().into_boxed_slice())
     }
 
     fn text(&self) -> String {
         let mut json = String::new();
         // What `new` deflated inflates again.
-        let _ = DeflateDecoder::new(self.0.as_slice()).read_to_string(&mut json);
+        let _ = DeflateDecoder::new(&self.0[..]).read_to_string(&mut json);
         json
     }
 }

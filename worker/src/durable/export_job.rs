@@ -486,15 +486,27 @@ impl ExportJob {
     /// after the one that gets the files before it (written last, when the search index is whole).
     async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
         let loaded = self.load(record).await?;
-        let (plan, source) = (&loaded.plan, &loaded.source);
+        // The job's last step takes the loaded version, so its outline is not held twice (another
+        // attempt loads it again).
+        *self.loaded.borrow_mut() = None;
+        match Rc::try_unwrap(loaded) {
+            Ok(Loaded { plan, mut source, .. }) => {
+                let outline = std::mem::take(&mut source.outline);
+                self.write_finishing_from(record, bucket, &plan, &source, outline).await
+            }
+            Err(shared) => self.write_finishing_from(record, bucket, &shared.plan, &shared.source, shared.source.outline.clone()).await,
+        }
+    }
+
+    /// [`ExportJob::write_finishing`] with the version's outline in hand, its pages' first lines to be set.
+    async fn write_finishing_from(&self, record: &JobRecord, bucket: &worker::Bucket, plan: &ExportPlan, source: &ExportSource, mut outline: Site) -> ApiResult<u32> {
         let head_part = record.parts;
         let mut next_part = head_part + 1;
-        let mut outline = source.outline.clone();
         let mut members = FinishingMembers::new(plan);
         let batch = record.batch_pages.max(1) as usize;
         for start in (0..plan.page_count()).step_by(batch) {
             let range = start..start.saturating_add(batch);
-            let tree = self.batch_tree(bucket, &loaded, range.clone()).await?;
+            let tree = source.tree(bucket, &batch_files(plan, &outline, &source.table, range.clone())).await?;
             members.add_pages(plan, &mut outline, &tree, range);
             drop(tree);
             if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
