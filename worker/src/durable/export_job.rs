@@ -8,8 +8,9 @@
 //! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
 //! files from the source packs ([`ExportSource`]), so its work does not grow with the site. The
 //! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
-//! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingPages`]);
-//! what it gathers (search postings, `llms-full.txt`) still grows with the site.
+//! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingMembers`]),
+//! keeping a term's best postings and the documents deflated, and storing `llms-full.txt` in parts as
+//! it is compressed.
 //!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
