@@ -69,6 +69,12 @@ async function measure(bench, label, folder) {
   const link = await api(bench, 'POST', `/v1/static-export/jobs/${job.jobId}/bundle`);
   const exportLines = logLines(logFile).filter((l) => l.event === 'durable' && l.class === 'ExportJob');
   const exportMemory = Math.max(0, ...exportLines.map((l) => l.wasmMemoryBytes ?? 0));
+  // Where the high-water is reached: each logged call's memory after it, in MiB, repeats folded.
+  const exportMemorySteps = exportLines
+    .map((l) => `${l.operation}:${Math.round((l.wasmMemoryBytes ?? 0) / 1048576)}`)
+    .reduce((runs, step) => (runs.at(-1)?.step === step ? (runs.at(-1).n++, runs) : [...runs, { step, n: 1 }]), [])
+    .map(({ step, n }) => (n > 1 ? `${step}×${n}` : step))
+    .join(' ');
   rmSync(dirname(logFile), { recursive: true, force: true });
   const download = Buffer.from(await (await fetch(link.bundleUrl)).arrayBuffer());
   const dir = scratchDir('docs-edge-export-bench-');
@@ -94,6 +100,7 @@ async function measure(bench, label, folder) {
       files: files.length,
       markdownFiles: files.filter((f) => f.endsWith('.md')).length,
       exportWasmMemoryMiB: Math.round((exportMemory / 1048576) * 10) / 10,
+      exportMemorySteps,
       queries: QUERIES,
       firstQueryBytes: firstQuery,
       secondQueryBytes: secondQuery,

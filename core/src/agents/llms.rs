@@ -106,11 +106,14 @@ impl ManifestBuilder {
     }
 }
 
+/// What goes before a page in `llms-full.txt` after `written` bytes of it.
+pub(crate) fn page_separator(written: usize) -> &'static str {
+    if written > 0 { "\n" } else { "" }
+}
+
 /// Appends a page to `llms-full.txt`; returns where it starts.
 pub(crate) fn push_page(full: &mut String, page_md: &str) -> usize {
-    if !full.is_empty() {
-        full.push('\n');
-    }
+    full.push_str(page_separator(full.len()));
     let offset = full.len();
     full.push_str(page_md);
     offset

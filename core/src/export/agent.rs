@@ -11,6 +11,9 @@ use crate::agents::markdown::page_markdown;
 use super::links::{encode_path, unambiguous, Linker};
 use super::ExportFile;
 
+/// The bundle path of every page's Markdown in one file.
+pub(crate) const LLMS_FULL_FILE: &str = "llms-full.txt";
+
 /// Whether the bundle carries every page as its own Markdown file (`"markdown"` of the start request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -69,10 +72,14 @@ fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, d
     page_markdown(page, tree, &page_url(domain, &page.path), &links)
 }
 
-/// Appends `page`'s Markdown to `llms-full.txt`; `targets`: exported page path -> the file its
-/// links name (`.md` or `.html`).
-pub(crate) fn push_full(full: &mut String, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) {
-    llms::push_page(full, &render(page, tree, targets, domain));
+/// Appends `page`'s Markdown to `full`, the part of `llms-full.txt` after its first `written` bytes
+/// (which counts what is appended); `targets`: exported page path -> the file its links name (`.md`
+/// or `.html`).
+pub(crate) fn push_full(full: &mut String, written: &mut usize, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) {
+    let start = full.len();
+    full.push_str(llms::page_separator(*written));
+    full.push_str(&render(page, tree, targets, domain));
+    *written += full.len() - start;
 }
 
 /// `llms.txt` for the exported pages (`pages`: indices into `site.pages`, whose first section's
@@ -82,6 +89,6 @@ pub(crate) fn llms_files(site: &Site, pages: &[usize], targets: &BTreeMap<String
     let index = llms::llms_txt(site, pages, &link);
     vec![
         ExportFile::new("llms.txt".to_owned(), index),
-        ExportFile::new("llms-full.txt".to_owned(), full),
+        ExportFile::new(LLMS_FULL_FILE.to_owned(), full),
     ]
 }

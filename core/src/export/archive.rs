@@ -28,14 +28,96 @@ const GZIP_LEVEL: u32 = 3;
 pub fn tar_gz_member(files: &[ExportFile], mtime: u64) -> Vec<u8> {
     let mut gzip = encoder();
     for file in files {
-        let size = file.bytes.len() as u64;
-        let Some(header) = entry_header(&file.path, size, mtime) else { continue };
-        // Writing into memory cannot fail.
-        let _ = gzip.write_all(&header);
-        let _ = gzip.write_all(&file.bytes);
-        let _ = gzip.write_all(&[0; BLOCK][..padding(size)]);
+        write_entry(&mut gzip, file, mtime);
     }
     gzip.finish().unwrap_or_default()
+}
+
+fn write_entry(gzip: &mut GzEncoder<Vec<u8>>, file: &ExportFile, mtime: u64) {
+    let size = file.bytes.len() as u64;
+    let Some(header) = entry_header(&file.path, size, mtime) else { return };
+    // Writing into memory cannot fail.
+    let _ = gzip.write_all(&header);
+    let _ = gzip.write_all(&file.bytes);
+    let _ = gzip.write_all(&[0; BLOCK][..padding(size)]);
+}
+
+/// Tar entries as two gzip members split at the entry `gap`, whose data is too large to hold and
+/// comes between them as a [`TarGzEntryBody`] of `gap_size` bytes: the first member ends with `gap`'s
+/// header, the second starts with the entry after it. Files are added in path order, each written
+/// (and dropped) as it comes; one named `gap` is left out.
+pub struct TarGzAround {
+    before: GzEncoder<Vec<u8>>,
+    after: GzEncoder<Vec<u8>>,
+    gap: String,
+    gap_size: u64,
+    mtime: u64,
+}
+
+impl TarGzAround {
+    pub fn new(gap: &str, gap_size: u64, mtime: u64) -> Self {
+        TarGzAround { before: encoder(), after: encoder(), gap: gap.to_owned(), gap_size, mtime }
+    }
+
+    pub fn add(&mut self, file: &ExportFile) {
+        match file.path.cmp(&self.gap) {
+            std::cmp::Ordering::Less => write_entry(&mut self.before, file, self.mtime),
+            std::cmp::Ordering::Equal => {}
+            std::cmp::Ordering::Greater => write_entry(&mut self.after, file, self.mtime),
+        }
+    }
+
+    /// The member before the gap's data and the one after it.
+    pub fn finish(mut self) -> (Vec<u8>, Vec<u8>) {
+        if let Some(header) = entry_header(&self.gap, self.gap_size, self.mtime) {
+            // Writing into memory cannot fail.
+            let _ = self.before.write_all(&header);
+        }
+        (self.before.finish().unwrap_or_default(), self.after.finish().unwrap_or_default())
+    }
+}
+
+/// The data of one tar entry as one gzip member, written a piece at a time and taken out as it is
+/// compressed, so neither the data nor its compressed form is ever held whole. Its header goes
+/// before it ([`TarGzAround`]); [`TarGzEntryBody::finish`] adds the block padding.
+pub struct TarGzEntryBody {
+    gzip: GzEncoder<Vec<u8>>,
+    written: u64,
+}
+
+impl Default for TarGzEntryBody {
+    fn default() -> Self {
+        TarGzEntryBody { gzip: encoder(), written: 0 }
+    }
+}
+
+impl TarGzEntryBody {
+    pub fn write(&mut self, data: &[u8]) {
+        // Writing into memory cannot fail.
+        let _ = self.gzip.write_all(data);
+        self.written += data.len() as u64;
+    }
+
+    /// Bytes of data written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Compressed bytes ready to take.
+    pub fn ready(&self) -> usize {
+        self.gzip.get_ref().len()
+    }
+
+    /// The compressed bytes so far: the member continues where they end.
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(self.gzip.get_mut())
+    }
+
+    /// The rest of the member, the padding included.
+    pub fn finish(mut self) -> Vec<u8> {
+        let _ = self.gzip.write_all(&[0; BLOCK][..padding(self.written)]);
+        self.gzip.finish().unwrap_or_default()
+    }
 }
 
 /// One piece of a tar entry of `size` bytes at `path` as its own gzip member: the entry's header

@@ -1,27 +1,37 @@
 //! What the finishing files take from the pages' text, gathered a page at a time in export order:
 //! the offline search index, `llms-full.txt` and the assets the pages reference. A reader that
 //! holds the site's outline and one batch of pages' files at a time (the worker's export job)
-//! adds the pages batch by batch ([`super::ExportPlan::add_finishing_pages`]) and gives the same
-//! bytes as the whole site does (host test `finishing_from_the_outline_and_the_packs_gives_the_same_bytes`).
+//! adds the pages batch by batch ([`FinishingMembers`]) and gives the same bytes as the whole site
+//! does (host test `finishing_from_the_outline_and_the_packs_gives_the_same_bytes`).
+//!
+//! What is held stays well under the site's text: a term keeps its best postings only
+//! (`search_index`), documents are kept as the JSON of their chunk files, and `llms-full.txt` is
+//! compressed as it is written, its gzip member taken out in pieces for the caller to store, with
+//! the files before and after it as members of their own ([`FinishedMembers`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
-use crate::docs::{Page, SourceTree};
+use crate::docs::{Page, Site, SourceTree};
 
+use super::archive::{TarGzAround, TarGzEntryBody};
 use super::search_index::SearchIndex;
-use super::{agent, assets};
+use super::{agent, assets, ExportPlan, StaticFiles, LLMS_FULL_FILE};
 
 /// The pages' share of the finishing files so far.
 pub struct FinishingPages {
     pub(super) search: Option<SearchIndex>,
+    /// `llms-full.txt` as written and not yet taken ([`FinishingPages::take_llms_full`]).
     pub(super) llms_full: String,
+    /// Bytes of `llms-full.txt` written so far, taken or not.
+    llms_full_len: usize,
     /// Files the pages reference (images, downloads), to copy into the bundle.
     pub(super) referenced: BTreeSet<String>,
 }
 
 impl FinishingPages {
     pub(super) fn new(search: bool) -> Self {
-        FinishingPages { search: search.then(SearchIndex::default), llms_full: String::new(), referenced: BTreeSet::new() }
+        FinishingPages { search: search.then(SearchIndex::default), llms_full: String::new(), llms_full_len: 0, referenced: BTreeSet::new() }
     }
 
     /// Adds `page`, whose sections are read and whose source (and what it imports) is in `tree`;
@@ -30,28 +40,86 @@ impl FinishingPages {
         if let Some(search) = &mut self.search {
             search.add(page);
         }
-        agent::push_full(&mut self.llms_full, page, tree, targets, domain);
+        agent::push_full(&mut self.llms_full, &mut self.llms_full_len, page, tree, targets, domain);
         assets::referenced(page, tree, &mut self.referenced);
+    }
+
+    /// `llms-full.txt` written since the last take.
+    fn take_llms_full(&mut self) -> String {
+        std::mem::take(&mut self.llms_full)
+    }
+}
+
+/// The finishing files as the export job writes them, its pages added a batch at a time: what
+/// [`ExportPlan::finish`] makes, as gzip members, `llms-full.txt`'s member taken out as it grows.
+pub struct FinishingMembers {
+    pages: FinishingPages,
+    llms_full: TarGzEntryBody,
+}
+
+/// The finishing files' members once every page is added, in bundle order: `head` (the files
+/// before `llms-full.txt` and its header), the `llms-full.txt` pieces taken while adding pages,
+/// then `rest` (the end of its member, then the files after it).
+pub struct FinishedMembers {
+    pub head: Vec<u8>,
+    pub rest: Vec<u8>,
+}
+
+impl FinishingMembers {
+    pub fn new(plan: &ExportPlan) -> Self {
+        FinishingMembers { pages: plan.finishing_pages(), llms_full: TarGzEntryBody::default() }
+    }
+
+    /// [`ExportPlan::add_finishing_pages`], `llms-full.txt` compressed as it comes.
+    pub fn add_pages(&mut self, plan: &ExportPlan, outline: &mut Site, tree: &SourceTree, range: Range<usize>) {
+        plan.add_finishing_pages(&mut self.pages, outline, tree, range);
+        self.llms_full.write(self.pages.take_llms_full().as_bytes());
+    }
+
+    /// The compressed `llms-full.txt` so far once it is `at_least` bytes, to store after those
+    /// taken before (the whole of it follows [`FinishedMembers::head`]).
+    pub fn take_llms_full(&mut self, at_least: usize) -> Option<Vec<u8>> {
+        (self.llms_full.ready() >= at_least).then(|| self.llms_full.take())
+    }
+
+    /// [`ExportPlan::finishing_assets`].
+    pub fn assets(&self, plan: &ExportPlan) -> BTreeSet<String> {
+        plan.finishing_assets(&self.pages)
+    }
+
+    /// [`ExportPlan::finish`] as members; `mtime` of every entry.
+    pub fn finish(self, plan: &ExportPlan, site: &Site, tree: &SourceTree, statics: &StaticFiles, mtime: u64) -> FinishedMembers {
+        let mut around = TarGzAround::new(LLMS_FULL_FILE, self.llms_full.written(), mtime);
+        plan.finish_into(self.pages, site, tree, statics, &mut |file| around.add(&file));
+        let (head, after) = around.finish();
+        let mut rest = self.llms_full.finish();
+        rest.extend_from_slice(&after);
+        FinishedMembers { head, rest }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::io::Read;
     use std::path::Path;
+
+    use flate2::read::MultiGzDecoder;
 
     use super::*;
     use crate::docs::archive::read_dir_tree;
     use crate::docs::packed::SourcePack;
-    use crate::docs::{build_site, PackWriter, Site, SiteOutline};
+    use crate::docs::{build_site, PackWriter, SiteOutline};
     use crate::export::batch::read;
     use crate::export::tests::{options, FIXTURE};
-    use crate::export::{batch_files, batch_tree, shared_files, ExportFile, ExportOptions, ExportPlan, MarkdownPages, PageExtras, StaticFiles};
+    use crate::export::{batch_files, batch_tree, shared_files, tar_gz_member, ExportOptions, ExportPlan, MarkdownPages, PageExtras, StaticFiles};
 
     const BATCH: usize = 100;
+    const MTIME: u64 = 1_700_000_000;
 
-    /// The finishing files as the worker's export job makes them: the outline, a batch of pages'
-    /// files at a time from the packs, then the assets.
-    fn from_the_packs(site: &Site, tree: &SourceTree, options: &ExportOptions, extras: &PageExtras) -> Vec<ExportFile> {
+    /// The finishing files' tar entries as the worker's export job makes them: the outline, a batch
+    /// of pages' files at a time from the packs, `llms-full.txt` taken out in small pieces, then the
+    /// assets.
+    fn from_the_packs(site: &Site, tree: &SourceTree, options: &ExportOptions, extras: &PageExtras) -> Vec<u8> {
         let mut writer = PackWriter::new();
         let mut packs: Vec<SourcePack> = tree.iter().filter_map(|(path, bytes)| writer.add(path.clone(), bytes)).collect();
         let (last, table) = writer.finish().unwrap();
@@ -59,27 +127,38 @@ mod tests {
         let mut outline = SiteOutline::from_bytes(&SiteOutline::of(site).to_bytes()).unwrap().site;
         let shared = read(&table, &packs, &shared_files(&table));
         let plan = ExportPlan::new(&outline, &batch_tree(&table, shared.clone()), options).unwrap().with_extras(extras.clone());
-        let mut pages = plan.finishing_pages();
+        let mut members = FinishingMembers::new(&plan);
+        let mut taken = Vec::new();
         for start in (0..plan.page_count()).step_by(BATCH) {
             let range = start..start + BATCH;
             let mut batch = read(&table, &packs, &batch_files(&plan, &outline, &table, range.clone()));
             batch.extend(shared.clone());
-            plan.add_finishing_pages(&mut pages, &mut outline, &batch_tree(&table, batch), range);
+            members.add_pages(&plan, &mut outline, &batch_tree(&table, batch), range);
+            taken.extend(members.take_llms_full(16 << 10));
         }
-        let mut assets = read(&table, &packs, &plan.finishing_assets(&pages));
+        let mut assets = read(&table, &packs, &members.assets(&plan));
         assets.extend(shared);
-        plan.finish(pages, &outline, &batch_tree(&table, assets), &StaticFiles::EMBEDDED)
+        let finished = members.finish(&plan, &outline, &batch_tree(&table, assets), &StaticFiles::EMBEDDED, MTIME);
+        let mut bundle = finished.head;
+        for piece in &taken {
+            bundle.extend_from_slice(piece);
+        }
+        bundle.extend(finished.rest);
+        tar_of(&bundle)
+    }
+
+    fn tar_of(gz: &[u8]) -> Vec<u8> {
+        let mut raw = Vec::new();
+        MultiGzDecoder::new(gz).read_to_end(&mut raw).unwrap();
+        raw
     }
 
     fn assert_same(site: &Site, tree: &SourceTree, options: &ExportOptions, what: &str) {
         let extras = PageExtras { beacon_endpoint: Some("https://api.example.com/e".into()), playground: true };
         let whole = ExportPlan::new(site, tree, options).unwrap().with_extras(extras.clone()).finishing_files(site, tree);
         let packed = from_the_packs(site, tree, options, &extras);
-        let paths = |files: &[ExportFile]| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
-        assert_eq!(paths(&packed), paths(&whole), "{what}: the same files");
-        for (a, b) in packed.iter().zip(&whole) {
-            assert!(a.bytes == b.bytes, "{what}: {} differs", a.path);
-        }
+        let expected = tar_of(&tar_gz_member(&whole, MTIME));
+        assert!(packed == expected, "{what}: the finishing entries differ ({} bytes, expected {})", packed.len(), expected.len());
         for name in ["llms.txt", "llms-full.txt", "404.html"] {
             assert!(whole.iter().any(|f| f.path == name), "{what}: {name}");
         }

@@ -10,7 +10,7 @@ use crate::docs::frontmatter;
 use crate::docs::site::page_sections;
 use crate::docs::{DivisionKind, NavItem, Section, Site, SourceTree};
 
-use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE};
+use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::openapi::Specs;
@@ -390,6 +390,14 @@ impl ExportPlan {
     /// [`ExportPlan::add_finishing_pages`] filled, `tree` naming every file with the bytes of
     /// [`ExportPlan::finishing_assets`] and of the files every batch reads.
     pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+        let mut files = Vec::new();
+        self.finish_into(pages, site, tree, statics, &mut |file| files.push(file));
+        files
+    }
+
+    /// [`ExportPlan::finish`], each file handed to `emit` in path order as it is made, so the
+    /// search index is never held as files.
+    pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, emit: &mut dyn FnMut(ExportFile)) {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
             ExportFile::new(JS_FILE.to_owned(), format!("{}{}", statics.site_js, self.extras.script(statics))),
@@ -414,11 +422,10 @@ impl ExportPlan {
         ));
         files.extend(self.contents_pages(site, tree));
         let referenced = self.finishing_assets(&pages);
-        if let Some(search) = pages.search {
-            files.extend(search.files());
-        }
         files.extend(agent::llms_files(site, &self.pages, &self.link_targets(), pages.llms_full));
 
+        // The search index's files are all under its directory, inside `_static/`, which no asset
+        // is copied into.
         let taken: BTreeSet<String> = files
             .iter()
             .map(|f| f.path.clone())
@@ -436,7 +443,21 @@ impl ExportPlan {
             }
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
-        files
+        // Nothing else is under the search directory, so its files sort together, where its
+        // directory would.
+        let search_dir = format!("{SEARCH_DIR}/");
+        let mut search = pages.search;
+        for file in files {
+            if file.path.as_str() > search_dir.as_str() {
+                if let Some(search) = search.take() {
+                    search.write_files(emit);
+                }
+            }
+            emit(file);
+        }
+        if let Some(search) = search {
+            search.write_files(emit);
+        }
     }
 
     /// Exported page path -> the file `llms.txt` and the Markdown link for it.

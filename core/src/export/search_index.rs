@@ -18,9 +18,14 @@
 //! matches as a prefix), ranks, then loads only the document chunks of the top hits.
 //! [`search_bytes_for_query`] replays that to measure what a query costs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+use flate2::Compression;
 use serde_json::{json, Value};
+use std::io::{Read, Write};
 
 use crate::docs::Page;
 #[cfg(test)]
@@ -79,22 +84,62 @@ pub(crate) fn key_file(key: &str) -> String {
     }
 }
 
-/// The JSON of one term's postings: `df`, then the kept documents as (delta, weight) pairs.
-fn postings_json(out: &mut String, docs: &BTreeMap<u32, u32>) {
-    out.push('[');
-    out.push_str(&docs.len().to_string());
-    let mut kept: Vec<(u32, u32)> = docs.iter().map(|(&d, &w)| (d, w)).collect();
-    if kept.len() > MAX_POSTINGS {
-        kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        kept.truncate(MAX_POSTINGS);
+/// One term's postings, gathered in document order: `df` counts every document, and only the
+/// [`MAX_POSTINGS`] best-weighted ones are kept (plus the one being added), so a common term costs
+/// the same memory on any site size. Documents are numbered as they are added and a document's
+/// weight changes only while it is the latest, so keeping the best as each one is done keeps
+/// exactly the documents that ranking them all at the end would.
+#[derive(Default)]
+struct TermPostings {
+    df: usize,
+    /// The latest document and its weight so far.
+    open: Option<(u32, u32)>,
+    /// Finished documents; the root is the first to drop: the lowest weight, then the latest document.
+    kept: BinaryHeap<Reverse<(u32, Reverse<u32>)>>,
+}
+
+impl TermPostings {
+    /// Adds `weight` to `doc` (the latest document or a new one), the sum held under `cap` unless a
+    /// single mention is already over it.
+    fn add(&mut self, doc: u32, weight: u32, cap: u32) {
+        let current = match self.open {
+            Some((open, w)) if open == doc => w,
+            _ => {
+                self.close();
+                self.df += 1;
+                0
+            }
+        };
+        self.open = Some((doc, (current + weight).min(cap.max(current))));
+    }
+
+    fn close(&mut self) {
+        let Some((doc, weight)) = self.open.take() else { return };
+        let done = Reverse((weight, Reverse(doc)));
+        if self.kept.len() < MAX_POSTINGS {
+            self.kept.push(done);
+        } else if let Some(mut worst) = self.kept.peek_mut() {
+            // Replaced in place, so the heap never grows past the cap.
+            if done < *worst {
+                *worst = done;
+            }
+        }
+    }
+
+    /// The JSON of the postings: `df`, then the kept documents in order as (delta, weight) pairs.
+    fn json(mut self, out: &mut String) {
+        self.close();
+        out.push('[');
+        out.push_str(&self.df.to_string());
+        let mut kept: Vec<(u32, u32)> = self.kept.into_iter().map(|Reverse((weight, Reverse(doc)))| (doc, weight)).collect();
         kept.sort_unstable();
+        let mut last = 0u32;
+        for (doc, weight) in kept {
+            out.push_str(&format!(",{},{weight}", doc - last));
+            last = doc;
+        }
+        out.push(']');
     }
-    let mut last = 0u32;
-    for (doc, weight) in kept {
-        out.push_str(&format!(",{},{weight}", doc - last));
-        last = doc;
-    }
-    out.push(']');
 }
 
 /// Term files of one group of terms (sorted, all starting with `key`): one file, or when that is
@@ -150,9 +195,13 @@ fn shard(
 
 #[derive(Default)]
 struct LanguageIndex {
-    docs: Vec<[String; 4]>,
-    /// term -> doc -> weight
-    postings: BTreeMap<String, BTreeMap<u32, u32>>,
+    /// Documents added so far.
+    docs: u32,
+    /// Each full chunk of [`CHUNK`] documents: `[title, heading, url, snippet]` each.
+    chunks: Vec<StoredChunk>,
+    /// The documents after the last full chunk.
+    open_chunk: Vec<[String; 4]>,
+    postings: BTreeMap<String, TermPostings>,
 }
 
 impl LanguageIndex {
@@ -164,15 +213,18 @@ impl LanguageIndex {
                 break;
             }
             added += 1;
-            let w = self
-                .postings
-                .entry(term)
-                .or_default()
-                .entry(doc)
-                .or_insert(0);
-            *w = (*w + weight).min(cap.max(*w));
+            self.postings.entry(term).or_default().add(doc, weight, cap);
         }
         added
+    }
+
+    /// Numbers a document and keeps it, serialized once its chunk is full.
+    fn push_doc(&mut self, doc: [String; 4]) {
+        self.docs += 1;
+        self.open_chunk.push(doc);
+        if self.open_chunk.len() == CHUNK {
+            self.chunks.push(StoredChunk::new(&json!(std::mem::take(&mut self.open_chunk)).to_string()));
+        }
     }
 
     fn add_page(&mut self, page: &Page) {
@@ -182,20 +234,16 @@ impl LanguageIndex {
             if i > 0 && section.heading.is_empty() && section.text.is_empty() {
                 continue;
             }
-            let Ok(doc) = u32::try_from(self.docs.len()) else {
+            let doc = self.docs;
+            if doc == u32::MAX {
                 return;
-            };
+            }
             let href = if section.anchor.is_empty() {
                 url.clone()
             } else {
                 format!("{url}#{}", encode_path(&section.anchor))
             };
-            self.docs.push([
-                page.title.clone(),
-                section.heading.clone(),
-                href,
-                snippet(&section.text),
-            ]);
+            self.push_doc([page.title.clone(), section.heading.clone(), href, snippet(&section.text)]);
             // Prose counts once a mention up to 8; a heading or the title outweighs any prose.
             prose -= self.add(doc, &section.text, 1, 8, prose);
             self.add(doc, &section.heading, 12, 40, usize::MAX);
@@ -211,37 +259,63 @@ impl LanguageIndex {
         }
     }
 
-    fn files(self, dir: &str) -> Vec<ExportFile> {
+    /// The language's files under `dir`, in path order, each handed to `emit` as it is made.
+    fn write_files(mut self, dir: &str, emit: &mut dyn FnMut(ExportFile)) {
         let mut split = BTreeSet::new();
         let mut shards = Vec::new();
         // Terms are sorted, so the terms of one two-character prefix are consecutive.
         let mut group: Vec<(String, String)> = Vec::new();
         let mut group_key = String::new();
-        for (term, docs) in self.postings {
+        for (term, docs) in std::mem::take(&mut self.postings) {
             let key: String = term.chars().take(2).collect();
             if key != group_key && !group.is_empty() {
                 shard(&group_key, &std::mem::take(&mut group), &mut split, &mut shards);
             }
             group_key = key;
             let mut postings = String::new();
-            postings_json(&mut postings, &docs);
+            docs.json(&mut postings);
             group.push((term, postings));
         }
         if !group.is_empty() {
             shard(&group_key, &group, &mut split, &mut shards);
         }
-        let meta = json!({"docs": self.docs.len(), "chunk": CHUNK, "split": split});
-        let mut files = vec![ExportFile::new(format!("{dir}/meta.json"), meta.to_string())];
-        for (key, text) in shards {
-            files.push(ExportFile::new(format!("{dir}/t/{}.json", key_file(&key)), text));
+        if !self.open_chunk.is_empty() {
+            let last = json!(std::mem::take(&mut self.open_chunk)).to_string();
+            self.chunks.push(StoredChunk::new(&last));
         }
-        for (n, chunk) in self.docs.chunks(CHUNK).enumerate() {
-            files.push(ExportFile::new(
-                format!("{dir}/d/{n}.json"),
-                json!(chunk).to_string(),
-            ));
+        let mut chunks: Vec<(String, StoredChunk)> =
+            std::mem::take(&mut self.chunks).into_iter().enumerate().map(|(n, chunk)| (format!("{dir}/d/{n}.json"), chunk)).collect();
+        chunks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (path, chunk) in chunks {
+            emit(ExportFile::new(path, chunk.text()));
         }
-        files
+        let meta = json!({"docs": self.docs, "chunk": CHUNK, "split": split});
+        emit(ExportFile::new(format!("{dir}/meta.json"), meta.to_string()));
+        let mut shards: Vec<(String, String)> = shards.into_iter().map(|(key, text)| (format!("{dir}/t/{}.json", key_file(&key)), text)).collect();
+        shards.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (path, text) in shards {
+            emit(ExportFile::new(path, text));
+        }
+    }
+}
+
+/// A full chunk file's JSON, deflated while it waits for the index to be written: the documents'
+/// titles, headings and snippets are most of what the index holds (23 MB at 10,000 pages).
+struct StoredChunk(Box<[u8]>);
+
+impl StoredChunk {
+    fn new(json: &str) -> Self {
+        let mut deflate = DeflateEncoder::new(Vec::new(), Compression::fast());
+        // Writing into memory cannot fail.
+        let _ = deflate.write_all(json.as_bytes());
+        StoredChunk(deflate.finish().unwrap_or_default().into_boxed_slice())
+    }
+
+    fn text(&self) -> String {
+        let mut json = String::new();
+        // What `new` deflated inflates again.
+        let _ = DeflateDecoder::new(&self.0[..]).read_to_string(&mut json);
+        json
     }
 }
 
@@ -275,11 +349,22 @@ impl SearchIndex {
         }
     }
 
+    /// Every file of the index, in path order, each handed to `emit` as it is made.
+    pub(crate) fn write_files(self, emit: &mut dyn FnMut(ExportFile)) {
+        // By directory, as paths sort (`en-GB/` before `en/`).
+        let mut languages: Vec<(String, LanguageIndex)> =
+            self.by_language.into_iter().map(|(language, index)| (format!("{SEARCH_DIR}/{language}/"), index)).collect();
+        languages.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (dir, index) in languages {
+            index.write_files(dir.trim_end_matches('/'), emit);
+        }
+    }
+
+    #[cfg(test)]
     pub(crate) fn files(self) -> Vec<ExportFile> {
-        self.by_language
-            .into_iter()
-            .flat_map(|(language, index)| index.files(&format!("{SEARCH_DIR}/{language}")))
-            .collect()
+        let mut files = Vec::new();
+        self.write_files(&mut |file| files.push(file));
+        files
     }
 }
 
@@ -396,8 +481,55 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
     use crate::docs::Section;
+
+    /// The postings as the index wrote them before it capped them while gathering: every document
+    /// kept, the best [`MAX_POSTINGS`] chosen at the end.
+    fn postings_of_every_document(adds: &[(u32, u32, u32)]) -> String {
+        let mut docs: BTreeMap<u32, u32> = BTreeMap::new();
+        for &(doc, weight, cap) in adds {
+            let w = docs.entry(doc).or_insert(0);
+            *w = (*w + weight).min(cap.max(*w));
+        }
+        let mut kept: Vec<(u32, u32)> = docs.iter().map(|(&d, &w)| (d, w)).collect();
+        if kept.len() > MAX_POSTINGS {
+            kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            kept.truncate(MAX_POSTINGS);
+            kept.sort_unstable();
+        }
+        let mut out = format!("[{}", docs.len());
+        let mut last = 0;
+        for (doc, weight) in kept {
+            out.push_str(&format!(",{},{weight}", doc - last));
+            last = doc;
+        }
+        out.push(']');
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn capped_postings_keep_what_ranking_every_document_keeps(
+            steps in proptest::collection::vec((0u32..3, 1u32..25, prop_oneof![Just(8u32), Just(40), Just(60)]), 0..600)
+        ) {
+            // Documents in order, as pages add them: each step stays on the document or moves on.
+            let mut doc = 0;
+            let adds: Vec<(u32, u32, u32)> = steps.into_iter().map(|(next, weight, cap)| {
+                doc += next.min(1);
+                (doc, weight, cap)
+            }).collect();
+            let mut postings = TermPostings::default();
+            for &(doc, weight, cap) in &adds {
+                postings.add(doc, weight, cap);
+            }
+            let mut json = String::new();
+            postings.json(&mut json);
+            prop_assert_eq!(json, postings_of_every_document(&adds));
+        }
+    }
 
     fn page(path: &str, title: &str, sections: &[(&str, &str)]) -> Page {
         Page {
@@ -454,7 +586,8 @@ mod tests {
             .collect();
         let site = Site { pages, ..Site::default() };
         let files = build(&site, &(0..600).collect::<Vec<_>>());
-        let meta: Value = serde_json::from_slice(&files[0].bytes).unwrap();
+        let meta = files.iter().find(|f| f.path.ends_with("/meta.json")).unwrap();
+        let meta: Value = serde_json::from_slice(&meta.bytes).unwrap();
         let split: BTreeSet<String> = meta["split"]
             .as_array()
             .unwrap()

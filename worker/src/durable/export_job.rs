@@ -8,8 +8,9 @@
 //! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
 //! files from the source packs ([`ExportSource`]), so its work does not grow with the site. The
 //! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
-//! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingPages`]);
-//! what it gathers (search postings, `llms-full.txt`) still grows with the site.
+//! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingMembers`]),
+//! keeping a term's best postings and the documents deflated, and storing `llms-full.txt` in parts as
+//! it is compressed.
 //!
 //! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
 //! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
@@ -29,7 +30,7 @@ use std::time::Duration;
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
-    after_step, batch_files, batch_tree, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan,
+    after_step, batch_files, batch_tree, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
     MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
@@ -52,6 +53,8 @@ const JOB_KEY: &str = "job";
 const BUNDLE_PART_BYTES: usize = 5 << 20;
 /// An alarm this late never fired: a step takes seconds at most.
 const STALLED_ALARM_MS: i64 = 15_000;
+/// The finishing step stores `llms-full.txt`'s gzip member in parts of about this size as it grows.
+const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -275,7 +278,7 @@ impl DurableObject for ExportJob {
         if self.injected_fault(&record) {
             return Err(worker::Error::RustError("injected fault: the step died with its isolate".into()));
         }
-        // The part this step writes, if any: a job that ends meanwhile never learns of it.
+        // The first part this step writes, if any: a job that ends meanwhile never learns of them.
         let writing_part = record.parts;
         let stepped = self.step(&mut record).await;
         // The step awaited R2 (and a cancel may have landed then): decide by the job as stored now.
@@ -289,7 +292,9 @@ impl DurableObject for ExportJob {
             );
             if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
-                if let Err(err) = bucket.delete(part_key(&record.job_id, writing_part)).await {
+                // The step's parts: one, or as many as a finished finishing step counted.
+                let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1)).map(|i| part_key(&record.job_id, i)).collect();
+                if let Err(err) = bucket.delete_multiple(written).await {
                     worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
                 }
             }
@@ -475,25 +480,69 @@ impl ExportJob {
         Ok(ExportPlan::new(site, tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?.with_extras(record.extras.clone()))
     }
 
-    /// The finishing files from the outline and a batch of pages' files at a time (what the
-    /// offline search index, `llms-full.txt` and the asset list take from each page), then the
-    /// assets the pages reference: never the whole source. What is gathered (the search postings,
-    /// `llms-full.txt`) still grows with the site.
-    async fn finishing_files(&self, record: &JobRecord) -> ApiResult<(Vec<ExportFile>, Option<String>)> {
+    /// Writes the finishing files from part `record.parts` on; returns how many parts they took. The
+    /// pages are read from the outline and a batch of pages' files at a time (what the offline search
+    /// index, `llms-full.txt` and the asset list take from each page), then the assets they
+    /// reference: never the whole source. `llms-full.txt` is stored as it is compressed, in parts
+    /// after the one that gets the files before it (written last, when the search index is whole).
+    async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
         let loaded = self.load(record).await?;
-        let bucket = storage::bucket(&self.env)?;
-        let (plan, source) = (&loaded.plan, &loaded.source);
-        let mut outline = source.outline.clone();
-        let mut pages = plan.finishing_pages();
+        // The job's last step takes the loaded version, so its outline is not held twice (another
+        // attempt loads it again).
+        *self.loaded.borrow_mut() = None;
+        match Rc::try_unwrap(loaded) {
+            Ok(Loaded { plan, mut source, .. }) => {
+                let outline = std::mem::take(&mut source.outline);
+                self.write_finishing_from(record, bucket, &plan, &source, outline).await
+            }
+            Err(shared) => self.write_finishing_from(record, bucket, &shared.plan, &shared.source, shared.source.outline.clone()).await,
+        }
+    }
+
+    /// [`ExportJob::write_finishing`] with the version's outline in hand, its pages' first lines to be set.
+    async fn write_finishing_from(&self, record: &JobRecord, bucket: &worker::Bucket, plan: &ExportPlan, source: &ExportSource, mut outline: Site) -> ApiResult<u32> {
+        let head_part = record.parts;
+        let mut next_part = head_part + 1;
+        let mut members = FinishingMembers::new(plan);
         let batch = record.batch_pages.max(1) as usize;
         for start in (0..plan.page_count()).step_by(batch) {
             let range = start..start.saturating_add(batch);
-            let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            plan.add_finishing_pages(&mut pages, &mut outline, &tree, range);
+            let tree = source.tree(bucket, &batch_files(plan, &outline, &source.table, range.clone())).await?;
+            members.add_pages(plan, &mut outline, &tree, range);
+            drop(tree);
+            if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
+                bucket.put(part_key(&record.job_id, next_part), piece).execute().await?;
+                next_part += 1;
+            }
         }
-        let tree = source.tree(&bucket, &plan.finishing_assets(&pages)).await?;
+        let tree = source.tree(bucket, &members.assets(plan)).await?;
         let statics = crate::assets::export_static(&self.env).await?;
-        Ok((plan.finish(pages, &outline, &tree, &StaticFiles::from_texts(&statics)), plan.version().map(str::to_string)))
+        let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), record.created_unix);
+        drop((tree, outline));
+        bucket.put(part_key(&record.job_id, head_part), finished.head).execute().await?;
+        let manifest = self.manifest(record, plan.version().map(str::to_string));
+        let mut last = finished.rest;
+        last.extend(tar_gz_member(&[manifest], record.created_unix));
+        last.extend_from_slice(&tar_gz_trailer());
+        bucket.put(part_key(&record.job_id, next_part), last).execute().await?;
+        Ok(next_part + 1 - head_part)
+    }
+
+    fn manifest(&self, record: &JobRecord, version: Option<String>) -> ExportFile {
+        BundleManifest {
+            format: MANIFEST_FORMAT,
+            domain: record.domain.clone(),
+            job_id: record.job_id.clone(),
+            version,
+            publish_id: record.publish_id.clone(),
+            created_at: record.created_at.clone(),
+            page_count: record.total_pages,
+            features: record.features,
+            content_security_policy: content_security_policy(&record.extras),
+            beacon_endpoint: record.extras.beacon_endpoint.clone(),
+            search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
+        }
+        .to_file()
     }
 
     /// What the pages at `range` read: their files from the source packs and the shared files,
@@ -534,28 +583,7 @@ impl ExportJob {
                 return Ok(false);
             }
         }
-        let (mut files, version) = self.finishing_files(record).await?;
-        files.push(
-            BundleManifest {
-                format: MANIFEST_FORMAT,
-                domain: record.domain.clone(),
-                job_id: record.job_id.clone(),
-                version,
-                publish_id: record.publish_id.clone(),
-                created_at: record.created_at.clone(),
-                page_count: total,
-                features: record.features,
-                content_security_policy: content_security_policy(&record.extras),
-                beacon_endpoint: record.extras.beacon_endpoint.clone(),
-                search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
-            }
-            .to_file(),
-        );
-        let mut member = tar_gz_member(&files, record.created_unix);
-        drop(files);
-        member.extend_from_slice(&tar_gz_trailer());
-        bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
-        record.parts += 1;
+        record.parts += self.write_finishing(record, &bucket).await?;
         record.status = JobStatus::Completed;
         record.progress = 100.0;
         Ok(true)
