@@ -216,7 +216,7 @@ struct Loaded {
     plan: ExportPlan,
 }
 
-#[durable_object]
+#[durable_object(alarm)]
 pub struct ExportJob {
     state: State,
     env: Env,

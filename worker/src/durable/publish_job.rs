@@ -236,7 +236,7 @@ struct Loaded {
     table: FileTable,
 }
 
-#[durable_object]
+#[durable_object(alarm)]
 pub struct PublishJob {
     state: State,
     env: Env,

@@ -139,7 +139,7 @@ fn message_key(seq: u64) -> String {
     format!("message:{seq:012}")
 }
 
-#[durable_object]
+#[durable_object(fetch)]
 pub struct AssistantThread {
     state: State,
 }
