@@ -462,8 +462,7 @@ impl ExportJob {
             }
         }
         *self.loaded.borrow_mut() = None;
-        let limits = Config::from_env(&self.env).archive_limits();
-        let source = ExportSource::open(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
+        let source = ExportSource::open(&storage::bucket(&self.env)?, &record.domain, &record.publish_id).await?;
         let plan = Self::plan(record, &source.outline, &batch_tree(&source.table, source.shared.clone()))?;
         let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), source, plan });
         *self.loaded.borrow_mut() = Some(loaded.clone());
