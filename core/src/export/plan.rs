@@ -435,7 +435,7 @@ impl ExportPlan {
                 });
             }
         }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
         files
     }
 

@@ -85,9 +85,9 @@ fn postings_json(out: &mut String, docs: &BTreeMap<u32, u32>) {
     out.push_str(&docs.len().to_string());
     let mut kept: Vec<(u32, u32)> = docs.iter().map(|(&d, &w)| (d, w)).collect();
     if kept.len() > MAX_POSTINGS {
-        kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        crate::sort::sort_by(&mut kept, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         kept.truncate(MAX_POSTINGS);
-        kept.sort_unstable();
+        crate::sort::sort(&mut kept);
     }
     let mut last = 0u32;
     for (doc, weight) in kept {
@@ -371,7 +371,7 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
         }
     }
     let mut ranked: Vec<(u64, (usize, f64))> = scores.into_iter().collect();
-    ranked.sort_by(|a, b| {
+    crate::sort::sort_by(&mut ranked, |a, b| {
         b.1 .0
             .cmp(&a.1 .0)
             .then(
