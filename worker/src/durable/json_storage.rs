@@ -28,7 +28,8 @@ impl JsonStorage for Storage {
             Some(text) => text,
             None => js_sys::JSON::stringify(&found)?.into(),
         };
-        Ok(Some(serde_json::from_str(&text)?))
+        // from_slice, as `crate::durable_client` reads replies: one compiled deserializer per record.
+        Ok(Some(serde_json::from_slice(text.as_bytes())?))
     }
 
     async fn put_json<T: Serialize>(&self, key: &str, value: &T) -> Result<()> {
