@@ -1,9 +1,11 @@
 //! Sorting through one compiled sort routine. `slice::sort_by` and friends compile std's driftsort
 //! or ipnsort again for every element type and comparator, about 4.5 KB of wasm each; these sort the
 //! positions (`usize`) with a `dyn` comparator instead, so the worker carries one copy (README
-//! "Worker size, cut by cut"). Each sort allocates a position list beside the items.
+//! "Worker size, cut by cut"). Each sort allocates a position list beside the items. Collecting
+//! into a `BTreeMap` sorts the pairs the same way, so [`map_from`] inserts them instead.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 /// Sorts `items` by `compare`, stably (equal items keep their order), as `slice::sort_by` does.
 pub fn sort_by<T>(items: &mut Vec<T>, mut compare: impl FnMut(&T, &T) -> Ordering) {
@@ -20,6 +22,16 @@ pub fn sort_by_key<T, K: Ord>(items: &mut Vec<T>, mut key: impl FnMut(&T) -> K) 
 /// Sorts `items` in ascending order, as `slice::sort` does.
 pub fn sort<T: Ord>(items: &mut Vec<T>) {
     sort_by(items, T::cmp);
+}
+
+/// `pairs` as a map, a later pair of a key replacing an earlier one, as `collect::<BTreeMap<_, _>>()`
+/// does.
+pub fn map_from<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    for (key, value) in pairs {
+        map.insert(key, value);
+    }
+    map
 }
 
 /// `0..len` in the order `compare` puts those positions in, ties in position order.
@@ -56,6 +68,8 @@ mod tests {
         let mut by_len = words.clone();
         sort_by_key(&mut by_len, |w| w.len());
         assert_eq!(by_len, ["fig", "pear", "kiwi", "apple", "apple"]);
+        let pairs = vec![("b", 1), ("a", 2), ("b", 3)];
+        assert_eq!(map_from(pairs.clone()), pairs.into_iter().collect::<BTreeMap<_, _>>());
         let mut empty: Vec<u8> = Vec::new();
         sort(&mut empty);
         assert!(empty.is_empty());
