@@ -22,6 +22,7 @@
 pub mod wire;
 pub mod stream;
 pub mod platform;
+pub mod sort;
 
 #[cfg(feature = "server")]
 pub mod http;

@@ -3,12 +3,10 @@
 //! then reads only its pages' files, by ranged reads of the source packs
 //! ([`docs_edge_core::docs::packed`]). Nothing here holds the whole source.
 //!
-//! A version published before the source layout has only its upload: its first export writes the
-//! layout from it, once (the whole source in memory that one time, as every export batch held it
-//! before), under the version's own keys, so the retention sweep removes it with the version.
+//! A version published before the source layout has only its upload: its export answers 409
+//! `republish_required` (`crate::sites::republish_required`).
 
-use docs_edge_core::docs::{build_site, ArchiveLimits, FileTable, PackWriter, Site, SiteOutline, SourceTree};
-use docs_edge_core::export::api::{republish_message, REPUBLISH_REQUIRED};
+use docs_edge_core::docs::{FileTable, Site, SiteOutline, SourceTree};
 use docs_edge_core::export::{batch_tree, shared_files};
 use worker::Bucket;
 
@@ -28,13 +26,11 @@ pub struct ExportSource {
 }
 
 impl ExportSource {
-    /// The version's outline, file table and shared files, writing the layout first for a version
-    /// published before it.
-    pub async fn open(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<ExportSource> {
-        let table = match read(bucket, &version_key(domain, publish_id, SOURCE_FILE_TABLE), None).await? {
-            Some(bytes) => bytes,
-            None => write_layout(bucket, domain, publish_id, limits).await?,
-        };
+    /// The version's outline, file table and shared files.
+    pub async fn open(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult<ExportSource> {
+        let table = read(bucket, &version_key(domain, publish_id, SOURCE_FILE_TABLE), None)
+            .await?
+            .ok_or_else(|| sites::republish_required(domain, "its source layout"))?;
         let table = FileTable::from_bytes(&table).map_err(|e| ApiError::Internal(format!("stored file table: {e}")))?;
         let outline = read(bucket, &version_key(domain, publish_id, SITE_OUTLINE), None)
             .await?
@@ -65,29 +61,4 @@ impl ExportSource {
         tree.extend(self.shared.iter().map(|(path, bytes)| (path.clone(), bytes.clone())));
         Ok(batch_tree(&self.table, tree))
     }
-}
-
-/// Source packs, outline, then the file table (whose presence says the layout is whole), from the
-/// stored upload; returns the table's bytes. Building the site answers a version that breaks a rule
-/// added since it was published with 409 `republish_required`.
-async fn write_layout(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<Vec<u8>> {
-    let tree = sites::read_source(bucket, domain, publish_id, limits).await?;
-    let site = build_site(&tree).map_err(|e| ApiError::Conflict { code: REPUBLISH_REQUIRED, message: republish_message(&e) })?;
-    let outline = SiteOutline::of(&site).to_bytes();
-    drop(site);
-    let mut writer = PackWriter::new();
-    for (path, bytes) in &tree {
-        if let Some(pack) = writer.add(path.clone(), bytes) {
-            sites::store(bucket, domain, publish_id, &source_pack(pack.index), pack.bytes).await?;
-        }
-    }
-    drop(tree);
-    let (last, table) = writer.finish().map_err(|e| ApiError::Internal(format!("stored source: {e}")))?;
-    if let Some(pack) = last {
-        sites::store(bucket, domain, publish_id, &source_pack(pack.index), pack.bytes).await?;
-    }
-    sites::store(bucket, domain, publish_id, SITE_OUTLINE, outline).await?;
-    let table = table.to_bytes();
-    sites::store(bucket, domain, publish_id, SOURCE_FILE_TABLE, table.clone()).await?;
-    Ok(table)
 }

@@ -4,22 +4,21 @@
 //! what it read in one byte-bounded LRU cache (`SEARCH_CACHE_BYTES`) shared by every site it serves.
 //! Before, each site's whole index was loaded and kept forever, which ran isolates out of memory.
 //!
-//! Versions published before the split have only `index.bin`: the first read makes their split
-//! objects from it and stores them (the same bytes whichever isolate does it), later reads are
-//! like any other version's. That first read holds the whole index once, as every read did before; a
-//! static export of such a version makes them the same way first ([`ensure_split`]).
+//! A version published before the split has only `index.bin`, which no request reads whole any
+//! more: unless an earlier release split it on first use, its search and exports answer 409
+//! `republish_required` (`crate::sites::republish_required`).
 
 use std::rc::Rc;
 
-use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock};
-use docs_edge_core::search::{Hit, IndexError, PageDoc, Query, SearchIndex};
+use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock};
+use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use futures_util::future::join_all;
 use worker::{Bucket, Env, Range};
 
 use crate::error::{ApiError, ApiResult};
 use crate::search_cache::{self, Cached};
 use crate::sites::{self, IndexFormat, SiteVersion};
-use crate::storage::{self, version_key, INDEX_OBJECT, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
+use crate::storage::{self, version_key, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
 
 fn corrupt(what: &str, domain: &str, err: IndexError) -> ApiError {
     ApiError::Internal(format!("search {what} of {domain}: {err}"))
@@ -54,9 +53,9 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
     };
     let meta = match (stored, version.index_format) {
         (Some(Ok(meta)), _) => meta,
-        // Older than the split, or split in a format this build does not read: split it again.
+        // Older than the split, or split in a format this build does not read.
         (None, IndexFormat::Whole) | (Some(Err(IndexError::UnsupportedVersion(_))), _) => {
-            split_whole_index(bucket, domain, &version.publish_id).await?
+            return Err(sites::republish_required(domain, "its split search index"))
         }
         (None, IndexFormat::Sharded) => {
             return Err(ApiError::Internal(format!("search meta of {domain} {} is missing", version.publish_id)))
@@ -68,35 +67,15 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
     Ok(meta)
 }
 
-/// Makes the split objects of a version published before the split, if no read has yet: what a static
-/// export of it copies into the bundle (the export reads only the packs). Holds the whole index once,
-/// as the first search of such a version does.
-pub async fn ensure_split(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
-    if version.index_format == IndexFormat::Sharded {
+/// 409 `republish_required` unless the version has the split index a static export copies into
+/// its bundle.
+pub async fn require_split(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
+    if version.index_format == IndexFormat::Sharded
+        || bucket.head(version_key(domain, &version.publish_id, SEARCH_META)).await?.is_some()
+    {
         return Ok(());
     }
-    if bucket.head(version_key(domain, &version.publish_id, SEARCH_META)).await?.is_some() {
-        return Ok(());
-    }
-    split_whole_index(bucket, domain, &version.publish_id).await.map(drop)
-}
-
-/// Makes and stores the split objects of a version that has only the whole index; meta last, as
-/// its presence says the packs are there.
-async fn split_whole_index(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult<SearchMeta> {
-    let bytes = read(bucket, &version_key(domain, publish_id, INDEX_OBJECT), None)
-        .await?
-        .ok_or_else(|| ApiError::Internal(format!("index of {domain} {publish_id} is missing")))?;
-    let index = SearchIndex::from_bytes(&bytes).map_err(|e| corrupt("index", domain, e))?;
-    drop(bytes);
-    let split = ShardedIndex::build(&index).map_err(|e| corrupt("index", domain, e))?;
-    drop(index);
-    let ShardedIndex { meta, terms, text } = split;
-    let loaded = SearchMeta::from_bytes(&meta).map_err(|e| corrupt("meta", domain, e))?;
-    sites::store(bucket, domain, publish_id, SEARCH_TERMS, terms).await?;
-    sites::store(bucket, domain, publish_id, SEARCH_TEXT, text).await?;
-    sites::store(bucket, domain, publish_id, SEARCH_META, meta).await?;
-    Ok(loaded)
+    Err(sites::republish_required(domain, "its split search index"))
 }
 
 /// An object, or the given byte range of it; `None` when it does not exist.

@@ -12,14 +12,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use docs_edge_core::docs::archive::{read_docs_archive, ArchiveLimits, SourceTree};
+use docs_edge_core::export::api::REPUBLISH_REQUIRED;
 use docs_edge_core::platform::lru::ByteLru;
 use serde::{Deserialize, Serialize};
 use worker::Bucket;
 
 use crate::clock::now_ms;
 use crate::search_cache::{self, Cached};
-use crate::storage::{current_key, version_key, SOURCE_OBJECT};
+use crate::storage::current_key;
 use crate::error::{ApiError, ApiResult};
 
 /// How long an isolate trusts its idea of the live version before asking R2 again.
@@ -106,13 +106,6 @@ pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// Stores one object of a version not yet live. A publish stores each as soon as it is made, so
-/// the isolate does not hold them all at once.
-pub async fn store(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, bytes: Vec<u8>) -> ApiResult<()> {
-    bucket.put(version_key(domain, publish_id, name), bytes).execute().await?;
-    Ok(())
-}
-
 /// Makes `version` (all of whose objects are stored) the live one.
 pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
     bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
@@ -125,16 +118,14 @@ fn forget(domain: &str) {
     search_cache::forget_site(domain);
 }
 
-/// The docs tree of a published version, read back from its stored upload.
-pub async fn read_source(bucket: &Bucket, domain: &str, publish_id: &str, limits: &ArchiveLimits) -> ApiResult<SourceTree> {
-    let key = version_key(domain, publish_id, SOURCE_OBJECT);
-    let object = bucket
-        .get(key)
-        .execute()
-        .await?
-        .ok_or_else(|| ApiError::Internal(format!("the published version {publish_id} is gone")))?;
-    let bytes = object.body().ok_or_else(|| ApiError::Internal("source object has no body".into()))?.bytes().await?;
-    read_docs_archive(&bytes, limits).map_err(|e| ApiError::Internal(format!("stored source: {e}")))
+/// The 409 for a version published before the publish pipeline stored `what` with every version:
+/// such versions once had it made on first use from their whole upload or index, which no request
+/// holds any more; publishing the docs again stores it.
+pub fn republish_required(domain: &str, what: &str) -> ApiError {
+    ApiError::Conflict {
+        code: REPUBLISH_REQUIRED,
+        message: format!("the live version of {domain} was published before {what} was stored with each version; publish the docs again"),
+    }
 }
 
 /// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked

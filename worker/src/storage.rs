@@ -27,8 +27,6 @@ pub fn bucket(env: &Env) -> ApiResult<Bucket> {
 
 /// The upload as received.
 pub const SOURCE_OBJECT: &str = "source.tar.gz";
-/// The whole search index.
-pub const INDEX_OBJECT: &str = "index.bin";
 /// The split search index.
 pub const SEARCH_META: &str = "search/meta.bin";
 pub const SEARCH_TERMS: &str = "search/terms.bin";

@@ -104,7 +104,7 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
 /// Nearest-rank percentile: the smallest value with at least `p`% of the observations at or below it.
 pub fn percentile(histogram: &[Bucket], p: u32) -> Option<u64> {
     let mut buckets: Vec<&Bucket> = histogram.iter().filter(|b| b.count > 0).collect();
-    buckets.sort_by_key(|b| b.value);
+    crate::sort::sort_by_key(&mut buckets, |b| b.value);
     let total: u64 = buckets.iter().map(|b| b.count).sum();
     if total == 0 {
         return None;

@@ -107,7 +107,7 @@ pub fn compose_answer_with(
         .map(|(rank, a)| Scored::new(a, rank, &weights))
         .collect();
     // Stable sort keeps retrieval order for ties.
-    scored.sort_by(|a, b| b.best.total_cmp(&a.best));
+    crate::sort::sort_by(&mut scored, |a, b| b.best.total_cmp(&a.best));
     let top = scored.first().map(|s| s.best).unwrap_or(0.0);
     if top <= 0.0 {
         return not_covered(&words, passages);
@@ -387,7 +387,7 @@ fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..units.len())
         .filter(|&i| s.unit_scores.get(i).is_some_and(|&v| v > 0.0))
         .collect();
-    order.sort_by(|&x, &y| s.unit_scores[y].total_cmp(&s.unit_scores[x]));
+    crate::sort::sort_by(&mut order, |&x, &y| s.unit_scores[y].total_cmp(&s.unit_scores[x]));
     let mut picks: Vec<usize> = Vec::new();
     let take = |i: usize, picks: &mut Vec<usize>, budget: &mut usize| {
         let len = units[i].text.chars().count() + 1;
@@ -460,7 +460,7 @@ impl Group<'_, '_> {
     fn render(&self, n: usize, lead: bool, words: &Words) -> String {
         let units = &self.analyzed.units;
         let mut order = self.picks.clone();
-        order.sort_by_key(|&i| (units[i].block, units[i].seq));
+        crate::sort::sort_by_key(&mut order, |&i| (units[i].block, units[i].seq));
         if lead {
             // The lead keeps the picks that follow it in its paragraph; earlier ones come after.
             if let Some(first) = self.picks.iter().copied().find(|&i| !units[i].is_list) {

@@ -169,11 +169,16 @@ pub(crate) fn to_json(value: Yaml) -> Value {
             .map_or(Value::String(s), Value::Number),
         Yaml::Boolean(b) => Value::Bool(b),
         Yaml::Array(items) => Value::Array(items.into_iter().map(to_json).collect()),
-        Yaml::Hash(hash) => Value::Object(
-            hash.into_iter()
-                .filter_map(|(k, v)| Some((scalar_string(&k)?, to_json(v))))
-                .collect(),
-        ),
+        Yaml::Hash(hash) => {
+            // Inserted one by one: collecting would compile std's sort for these pairs.
+            let mut object = serde_json::Map::new();
+            for (key, value) in hash {
+                if let Some(key) = scalar_string(&key) {
+                    object.insert(key, to_json(value));
+                }
+            }
+            Value::Object(object)
+        }
         Yaml::Null | Yaml::Alias(_) | Yaml::BadValue => Value::Null,
     }
 }

@@ -200,7 +200,7 @@ impl PackWriter {
         let mut files = self.files;
         // Later entries of one path win, as inserting into a tree does.
         files.reverse();
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
         files.dedup_by(|later, first| later.path == first.path);
         strip_single_top_folder(&mut files);
         if files.binary_search_by(|f| f.path.as_str().cmp("docs.json")).is_err() {
@@ -237,7 +237,7 @@ fn imports_of(bytes: &[u8]) -> Vec<String> {
         .map(|(_, source)| source.to_owned())
         .filter(|source| is_markdown(source))
         .collect();
-    out.sort();
+    crate::sort::sort(&mut out);
     out.dedup();
     out
 }

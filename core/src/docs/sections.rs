@@ -362,15 +362,16 @@ pub(crate) fn default_import(line: &str) -> Option<(&str, &str)> {
 
 /// The snippets a page imports (`import X from '/snippets/x.mdx'`): component name to tree path.
 pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<&'b str, String> {
-    blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Esm(esm) => Some(*esm),
-            _ => None,
-        })
-        .flat_map(|esm| esm.lines().filter_map(default_import))
-        .filter_map(|(name, source)| Some((name, snippet_path(file, source)?)))
-        .collect()
+    crate::sort::map_from(
+        blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Esm(esm) => Some(*esm),
+                _ => None,
+            })
+            .flat_map(|esm| esm.lines().filter_map(default_import))
+            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?))),
+    )
 }
 
 /// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.

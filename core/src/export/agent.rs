@@ -53,7 +53,7 @@ pub fn markdown_file(page_path: &str) -> String {
 
 /// Exported page path -> its Markdown file, the link targets inside Markdown pages.
 pub(crate) fn markdown_files(html_files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    html_files.keys().map(|path| (path.clone(), markdown_file(path))).collect()
+    crate::sort::map_from(html_files.keys().map(|path| (path.clone(), markdown_file(path))))
 }
 
 /// `a/b.md` of one page; `md_files` from [`markdown_files`]. Its `Source:` is the live URL.

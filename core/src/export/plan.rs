@@ -89,20 +89,15 @@ impl ExportPlan {
         if pages.is_empty() {
             return Err(ExportError::NoPages);
         }
-        let files = index_of
-            .keys()
-            .map(|path| (path.clone(), output_file(path)))
-            .collect();
+        let files = crate::sort::map_from(index_of.keys().map(|path| (path.clone(), output_file(path))));
         let default_language = site
             .languages
             .first()
             .cloned()
             .unwrap_or_else(|| crate::docs::site::DEFAULT_LANGUAGE.to_owned());
         let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
-        let order: BTreeMap<String, Vec<usize>> = nav
-            .iter()
-            .map(|(language, tabs)| (language.clone(), nav::order(tabs)))
-            .collect();
+        let order: BTreeMap<String, Vec<usize>> =
+            crate::sort::map_from(nav.iter().map(|(language, tabs)| (language.clone(), nav::order(tabs))));
         let mut homes = BTreeMap::new();
         for &i in &pages {
             let Some(page) = site.pages.get(i) else {
@@ -442,7 +437,7 @@ impl ExportPlan {
                 });
             }
         }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
         // Nothing else is under the search directory, so its files sort together, where its
         // directory would.
         let search_dir = format!("{SEARCH_DIR}/");

@@ -132,7 +132,7 @@ impl TermPostings {
         out.push('[');
         out.push_str(&self.df.to_string());
         let mut kept: Vec<(u32, u32)> = self.kept.into_iter().map(|Reverse((weight, Reverse(doc)))| (doc, weight)).collect();
-        kept.sort_unstable();
+        crate::sort::sort(&mut kept);
         let mut last = 0u32;
         for (doc, weight) in kept {
             out.push_str(&format!(",{},{weight}", doc - last));
@@ -285,14 +285,14 @@ impl LanguageIndex {
         }
         let mut chunks: Vec<(String, StoredChunk)> =
             std::mem::take(&mut self.chunks).into_iter().enumerate().map(|(n, chunk)| (format!("{dir}/d/{n}.json"), chunk)).collect();
-        chunks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
         for (path, chunk) in chunks {
             emit(ExportFile::new(path, chunk.text()));
         }
         let meta = json!({"docs": self.docs, "chunk": CHUNK, "split": split});
         emit(ExportFile::new(format!("{dir}/meta.json"), meta.to_string()));
         let mut shards: Vec<(String, String)> = shards.into_iter().map(|(key, text)| (format!("{dir}/t/{}.json", key_file(&key)), text)).collect();
-        shards.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut shards, |a, b| a.0.cmp(&b.0));
         for (path, text) in shards {
             emit(ExportFile::new(path, text));
         }
@@ -354,7 +354,7 @@ impl SearchIndex {
         // By directory, as paths sort (`en-GB/` before `en/`).
         let mut languages: Vec<(String, LanguageIndex)> =
             self.by_language.into_iter().map(|(language, index)| (format!("{SEARCH_DIR}/{language}/"), index)).collect();
-        languages.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut languages, |a, b| a.0.cmp(&b.0));
         for (dir, index) in languages {
             index.write_files(dir.trim_end_matches('/'), emit);
         }
@@ -456,7 +456,7 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
         }
     }
     let mut ranked: Vec<(u64, (usize, f64))> = scores.into_iter().collect();
-    ranked.sort_by(|a, b| {
+    crate::sort::sort_by(&mut ranked, |a, b| {
         b.1 .0
             .cmp(&a.1 .0)
             .then(

@@ -91,7 +91,7 @@ impl IndexData {
 pub(crate) fn sorted_by_path(pages: &[PageMeta]) -> Vec<u32> {
     let path = |i: u32| pages.get(i as usize).map_or("", |p| p.path.as_str());
     let mut by_path: Vec<u32> = (0..pages.len() as u32).collect();
-    by_path.sort_by(|&a, &b| path(a).cmp(path(b)));
+    crate::sort::sort_by(&mut by_path, |&a, &b| path(a).cmp(path(b)));
     by_path
 }
 
@@ -237,7 +237,7 @@ impl Builder {
             ..
         } = self;
         let mut sorted: Vec<(String, u32)> = term_ids.into_iter().collect();
-        sorted.sort_unstable();
+        crate::sort::sort(&mut sorted);
 
         let mut table = TermTable {
             term_ends: Vec::with_capacity(sorted.len()),

@@ -42,7 +42,7 @@ pub fn presign_get(
     ];
     query.extend(extra_query.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let mut encoded: Vec<(String, String)> = query.iter().map(|(k, v)| (encode(k), encode(v))).collect();
-    encoded.sort();
+    crate::sort::sort(&mut encoded);
     let canonical_query = encoded.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
     let canonical_request = format!(
         "GET\n{path}\n{canonical_query}\nhost:{}\n\nhost\nUNSIGNED-PAYLOAD",

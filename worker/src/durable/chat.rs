@@ -171,7 +171,7 @@ struct Live {
     running: bool,
 }
 
-#[durable_object]
+#[durable_object(alarm)]
 pub struct AssistantChat {
     state: State,
     env: Env,

@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
+use super::json_storage::JsonStorage;
 use crate::clock::{now_iso, now_ms};
 use crate::memory::DurableSpan;
 use crate::config::{test_only, Config, EXPORT_JOBS_BINDING};
@@ -219,7 +220,7 @@ struct Loaded {
     plan: ExportPlan,
 }
 
-#[durable_object]
+#[durable_object(alarm)]
 pub struct ExportJob {
     state: State,
     env: Env,
@@ -260,7 +261,7 @@ impl DurableObject for ExportJob {
     async fn alarm(&self) -> Result<Response> {
         let _span = DurableSpan::start("ExportJob", "alarm");
         let storage = self.state.storage();
-        let Some(mut record) = storage.get::<JobRecord>(JOB_KEY).await? else {
+        let Some(mut record) = storage.get_json::<JobRecord>(JOB_KEY).await? else {
             return Response::ok("no job");
         };
         if !record.active() {
@@ -273,7 +274,7 @@ impl DurableObject for ExportJob {
         // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
         record.status = JobStatus::Running;
         record.updated_at = now_iso();
-        storage.put(JOB_KEY, &record).await?;
+        storage.put_json(JOB_KEY, &record).await?;
         storage.sync().await?;
         if self.injected_fault(&record) {
             return Err(worker::Error::RustError("injected fault: the step died with its isolate".into()));
@@ -284,7 +285,7 @@ impl DurableObject for ExportJob {
         // The step awaited R2 (and a cancel may have landed then): decide by the job as stored now.
         // No await but storage between this read and the writes below, so no other event of this
         // object runs between them (the input gate holds events during storage operations).
-        let stored_now = storage.get::<JobRecord>(JOB_KEY).await?.map(|stored| stored.status);
+        let stored_now = storage.get_json::<JobRecord>(JOB_KEY).await?.map(|stored| stored.status);
         if after_step(stored_now) == AfterStep::Discard {
             worker::console_log!(
                 "{}",
@@ -305,7 +306,7 @@ impl DurableObject for ExportJob {
             Ok(finished) => {
                 record.attempts.succeeded();
                 record.updated_at = now_iso();
-                storage.put(JOB_KEY, &record).await?;
+                storage.put_json(JOB_KEY, &record).await?;
                 if !finished {
                     storage.set_alarm(Duration::from_millis(0)).await?;
                 }
@@ -320,7 +321,7 @@ impl DurableObject for ExportJob {
                     AfterError::Fail(reason) => self.fail(&mut record, reason).await.map_err(alarm_error)?,
                     AfterError::RetryAfterMs(backoff) => {
                         record.updated_at = now_iso();
-                        storage.put(JOB_KEY, &record).await?;
+                        storage.put_json(JOB_KEY, &record).await?;
                         storage.set_alarm(Duration::from_millis(backoff)).await?;
                     }
                 }
@@ -333,7 +334,7 @@ impl DurableObject for ExportJob {
 impl ExportJob {
     async fn start(&self, start: StartJob) -> ApiResult<JobView> {
         let storage = self.state.storage();
-        if let Some(existing) = storage.get::<JobRecord>(JOB_KEY).await? {
+        if let Some(existing) = storage.get_json::<JobRecord>(JOB_KEY).await? {
             // Job ids are random; a second start of the same id is a retried call, answered the same.
             return Ok(existing.view());
         }
@@ -366,7 +367,7 @@ impl ExportJob {
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
         record.total_pages = loaded.plan.page_count() as u32;
-        storage.put(JOB_KEY, &record).await?;
+        storage.put_json(JOB_KEY, &record).await?;
         storage.set_alarm(Duration::from_millis(0)).await?;
         Ok(record.view())
     }
@@ -414,7 +415,7 @@ impl ExportJob {
     async fn finish_early(&self, record: &mut JobRecord) -> ApiResult<()> {
         record.updated_at = now_iso();
         let storage = self.state.storage();
-        storage.put(JOB_KEY, &*record).await?;
+        storage.put_json(JOB_KEY, &*record).await?;
         storage.delete_alarm().await?;
         *self.loaded.borrow_mut() = None;
         let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
@@ -453,7 +454,7 @@ impl ExportJob {
     }
 
     async fn owned(&self, owner: &OwnerQuery) -> ApiResult<JobRecord> {
-        match self.state.storage().get::<JobRecord>(JOB_KEY).await? {
+        match self.state.storage().get_json::<JobRecord>(JOB_KEY).await? {
             Some(record) if record.org_id == owner.org_id => Ok(record),
             _ => Err(ApiError::NotFound("export job not found".into())),
         }
@@ -466,8 +467,7 @@ impl ExportJob {
             }
         }
         *self.loaded.borrow_mut() = None;
-        let limits = Config::from_env(&self.env).archive_limits();
-        let source = ExportSource::open(&storage::bucket(&self.env)?, &record.domain, &record.publish_id, &limits).await?;
+        let source = ExportSource::open(&storage::bucket(&self.env)?, &record.domain, &record.publish_id).await?;
         let plan = Self::plan(record, &source.outline, &batch_tree(&source.table, source.shared.clone()))?;
         let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), source, plan });
         *self.loaded.borrow_mut() = Some(loaded.clone());
@@ -620,11 +620,11 @@ impl ExportJob {
             let (size, sha256) = packed?;
             record.bundle_size = Some(size);
             record.bundle_sha256 = Some(sha256);
-            self.state.storage().put(JOB_KEY, &record).await?;
+            self.state.storage().put_json(JOB_KEY, &record).await?;
         } else if record.bundle_sha256.is_none() {
             // Packed before bundles had a checksum; the parts are gone, so hash the bundle itself.
             record.bundle_sha256 = Some(self.hash_bundle(&record).await?);
-            self.state.storage().put(JOB_KEY, &record).await?;
+            self.state.storage().put_json(JOB_KEY, &record).await?;
         }
         Ok(BundleReady {
             job_id: record.job_id.clone(),

@@ -113,7 +113,7 @@ fn take_slot(times: &mut Vec<u64>, per_hour: u64, now: u64, what: &str) -> ApiRe
     Ok(())
 }
 
-#[durable_object]
+#[durable_object(fetch)]
 pub struct ExportOrg {
     state: State,
     env: Env,

@@ -5,5 +5,6 @@
 pub mod export_job;
 pub mod export_org;
 pub mod publish_job;
+mod json_storage;
 pub mod thread;
 pub mod chat;

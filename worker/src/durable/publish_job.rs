@@ -31,6 +31,7 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
 
+use super::json_storage::JsonStorage;
 use crate::clock::{now_iso, now_ms};
 use crate::config::{test_only, Config, PUBLISH_JOBS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
@@ -236,7 +237,7 @@ struct Loaded {
     table: FileTable,
 }
 
-#[durable_object]
+#[durable_object(alarm)]
 pub struct PublishJob {
     state: State,
     env: Env,
@@ -273,7 +274,7 @@ impl DurableObject for PublishJob {
         let _span = DurableSpan::start("PublishJob", "alarm");
         let storage = self.state.storage();
         let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Response::ok("idle") };
-        let Some(mut record) = storage.get::<Record>(&job_key(&id)).await? else { return Response::ok("idle") };
+        let Some(mut record) = storage.get_json::<Record>(&job_key(&id)).await? else { return Response::ok("idle") };
         if !record.has_work() {
             return Response::ok("idle");
         }
@@ -292,7 +293,7 @@ impl DurableObject for PublishJob {
                 record.status = PublishState::Running;
             }
             record.updated_at = now_iso();
-            storage.put(&job_key(&id), &record).await?;
+            storage.put_json(&job_key(&id), &record).await?;
             storage.sync().await?;
             self.injected_delay(&record).await;
             let stepped = match self.injected_fault(&record) {
@@ -303,7 +304,7 @@ impl DurableObject for PublishJob {
                 Ok(()) => {
                     record.attempts = 0;
                     record.updated_at = now_iso();
-                    storage.put(&job_key(&id), &record).await?;
+                    storage.put_json(&job_key(&id), &record).await?;
                     if !record.has_work() {
                         break;
                     }
@@ -323,7 +324,7 @@ impl DurableObject for PublishJob {
                     if record.attempts >= MAX_ATTEMPTS {
                         self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
                     } else {
-                        storage.put(&job_key(&id), &record).await?;
+                        storage.put_json(&job_key(&id), &record).await?;
                         storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
                     }
                     break;
@@ -397,7 +398,7 @@ impl PublishJob {
             shard_lens: Vec::new(),
             version: None,
         };
-        storage.put(&job_key(&record.publish_id), &record).await?;
+        storage.put_json(&job_key(&record.publish_id), &record).await?;
         storage.put(ACTIVE_KEY, &record.publish_id).await?;
         Ok(record)
     }
@@ -409,7 +410,7 @@ impl PublishJob {
             record.step = Step::Unpack;
             record.source_bytes = start.source_bytes;
             record.updated_at = now_iso();
-            storage.put(&job_key(&record.publish_id), &record).await?;
+            storage.put_json(&job_key(&record.publish_id), &record).await?;
             storage.set_alarm(Duration::from_millis(0)).await?;
         }
         Ok(record)
@@ -448,7 +449,7 @@ impl PublishJob {
     async fn record(&self, publish_id: &str) -> ApiResult<Record> {
         self.state
             .storage()
-            .get::<Record>(&job_key(publish_id))
+            .get_json::<Record>(&job_key(publish_id))
             .await?
             .ok_or_else(|| ApiError::NotFound("publish not found".into()))
     }
@@ -456,7 +457,7 @@ impl PublishJob {
     async fn active_record(&self) -> ApiResult<Option<Record>> {
         let storage = self.state.storage();
         let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Ok(None) };
-        Ok(storage.get::<Record>(&job_key(&id)).await?)
+        Ok(storage.get_json::<Record>(&job_key(&id)).await?)
     }
 
     /// Ends a publish that did not go live: the previous version stays; the new one's objects
@@ -468,7 +469,7 @@ impl PublishJob {
         record.invalid_upload = invalid_upload;
         record.updated_at = now_iso();
         let storage = self.state.storage();
-        storage.put(&job_key(&record.publish_id), &*record).await?;
+        storage.put_json(&job_key(&record.publish_id), &*record).await?;
         storage.delete_alarm().await?;
         *self.loaded.borrow_mut() = None;
         let bucket = storage::bucket(&self.env)?;

@@ -145,7 +145,7 @@ fn message_key(seq: u64) -> String {
     format!("message:{seq:012}")
 }
 
-#[durable_object]
+#[durable_object(alarm)]
 pub struct AssistantThread {
     state: State,
     env: Env,

@@ -54,8 +54,8 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
     if features.search || features.assistant {
-        // The bundle ships the version's search packs; a version older than them gets them now.
-        search_store::ensure_split(&storage::bucket(&call.env)?, &domain, &live).await?;
+        // The bundle ships the version's search packs.
+        search_store::require_split(&storage::bucket(&call.env)?, &domain, &live).await?;
     }
     let extras = PageExtras {
         // The beacon reports to this service, at the address the export was requested from.

@@ -26,7 +26,7 @@ async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
-    let body = agent_docs::document(&bucket, &caller.domain, &version.publish_id, name, &call.config.archive_limits()).await?;
+    let body = agent_docs::document(&bucket, &caller.domain, &version.publish_id, name).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
     headers.set("content-type", "text/plain; charset=utf-8")?;

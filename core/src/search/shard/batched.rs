@@ -217,7 +217,7 @@ fn merge_shard(id: u32, pieces: &[ShardData]) -> TermShard {
         }
     }
     // Stable: one term's pieces stay in batch order.
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
     let mut data = ShardData { id, ..ShardData::default() };
     let mut list: Vec<Posting> = Vec::new();
     let mut df = 0u32;

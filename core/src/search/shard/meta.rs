@@ -117,7 +117,7 @@ impl SearchMeta {
             .iter()
             .map(|t| shard_of(t, self.shard_count()))
             .collect();
-        ids.sort_unstable();
+        crate::sort::sort(&mut ids);
         ids.dedup();
         ids
     }
@@ -136,7 +136,7 @@ impl SearchMeta {
     /// each once.
     pub fn blocks_for(&self, ranked: &[(u32, f32)]) -> Vec<u32> {
         let mut ids: Vec<u32> = ranked.iter().filter_map(|&(c, _)| self.block_of(c)).collect();
-        ids.sort_unstable();
+        crate::sort::sort(&mut ids);
         ids.dedup();
         ids
     }
