@@ -71,7 +71,7 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None),
     };
 
-    sites::live_version(&storage::bucket(env)?, domain, org_id).await?;
+    sites::live_version(env, &storage::bucket(env)?, domain, org_id).await?;
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,

@@ -38,6 +38,8 @@ pub enum ApiError {
     /// An error answered by one of our Durable Objects, passed on as it was made there.
     Relayed { status: u16, body: ErrorBody, headers: Vec<(String, String)> },
     RateLimited { message: String, retry_after_secs: u64, headers: Vec<(String, String)> },
+    /// The live version is from an earlier release and is being rebuilt (`crate::site_upgrade`).
+    SiteUpgrading { domain: String },
     /// The deployment switched the feature off (`DEPLOYMENT_KIND`, `FEATURE_*`).
     FeatureDisabled(Feature),
     /// A fault of ours or of a binding: logged with its detail, answered without it.
@@ -45,6 +47,9 @@ pub enum ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A small site's rebuild takes a second or two, a large one's tens of seconds.
+const SITE_UPGRADE_RETRY_SECS: u64 = 5;
 
 impl ApiError {
     pub fn status(&self) -> u16 {
@@ -61,6 +66,7 @@ impl ApiError {
             ApiError::Relayed { status, .. } => *status,
             ApiError::RateLimited { .. } => 429,
             ApiError::Internal(_) => 500,
+            ApiError::SiteUpgrading { .. } => 503,
         }
     }
 
@@ -86,6 +92,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::FeatureDisabled(_) => "feature_disabled",
             ApiError::Internal(_) => "internal_error",
+            ApiError::SiteUpgrading { .. } => "site_upgrading",
         }
     }
 
@@ -102,6 +109,9 @@ impl ApiError {
                 format!("an export job for this domain is already queued or running: {job_id}")
             }
             ApiError::LinkInvalid => "this bundle link is not valid (its signature does not match)".into(),
+            ApiError::SiteUpgrading { domain } => format!(
+                "the live version of {domain} was published by an earlier release and is being rebuilt from its stored upload; try again in a few seconds"
+            ),
             ApiError::LinkExpired => "this bundle link has expired; ask for a new one".into(),
             ApiError::RangeNotSatisfiable { size } => format!("the range is outside the bundle ({size} bytes)"),
             ApiError::Relayed { body, .. } => body.error.clone(),
@@ -125,6 +135,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => vec![("WWW-Authenticate".into(), "Bearer".into())],
             ApiError::RangeNotSatisfiable { size } => vec![("Content-Range".into(), format!("bytes */{size}"))],
             ApiError::Relayed { headers, .. } => headers.clone(),
+            ApiError::SiteUpgrading { .. } => vec![("Retry-After".into(), SITE_UPGRADE_RETRY_SECS.to_string())],
             ApiError::RateLimited { retry_after_secs, headers, .. } => {
                 let mut all = headers.clone();
                 all.push(("Retry-After".into(), retry_after_secs.to_string()));

@@ -29,6 +29,7 @@ mod routes;
 mod scheduled;
 mod search_cache;
 mod search_store;
+mod site_upgrade;
 mod sites;
 mod storage;
 mod upload;

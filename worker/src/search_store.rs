@@ -37,7 +37,7 @@ pub struct SiteSearch {
 pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> ApiResult<SiteSearch> {
     search_cache::set_capacity(cache_bytes);
     let bucket = storage::bucket(env)?;
-    let version = sites::live_version(&bucket, domain, org_id).await?;
+    let version = sites::live_version(env, &bucket, domain, org_id).await?;
     let meta = load_meta(&bucket, domain, &version).await?;
     Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta })
 }

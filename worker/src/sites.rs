@@ -15,10 +15,11 @@ use std::rc::Rc;
 use docs_edge_core::export::api::REPUBLISH_REQUIRED;
 use docs_edge_core::platform::lru::ByteLru;
 use serde::{Deserialize, Serialize};
-use worker::Bucket;
+use worker::{Bucket, Env};
 
 use crate::clock::now_ms;
 use crate::search_cache::{self, Cached};
+use crate::site_upgrade;
 use crate::storage::current_key;
 use crate::error::{ApiError, ApiResult};
 
@@ -42,7 +43,15 @@ pub struct SiteVersion {
     pub org_id: Option<String>,
     #[serde(default)]
     pub index_format: IndexFormat,
+    /// Which storage layout the version was published in: [`CURRENT_LAYOUT`] for versions of the
+    /// publish pipeline; absent (0) for earlier ones, which are rebuilt (`crate::site_upgrade`).
+    #[serde(default)]
+    pub layout: u32,
 }
+
+/// The layout the publish pipeline writes: split search index, source packs and file table, site
+/// outline, documents for agents.
+pub const CURRENT_LAYOUT: u32 = 1;
 
 impl SiteVersion {
     fn readable_by(&self, org_id: &str) -> bool {
@@ -129,8 +138,15 @@ pub fn republish_required(domain: &str, what: &str) -> ApiError {
 }
 
 /// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked
-/// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization).
-pub async fn live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
+/// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization),
+/// 503 `site_upgrading` while a version from an earlier release is rebuilt.
+pub async fn live_version(env: &Env, bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
+    let version = cached_live_version(bucket, domain, org_id).await?;
+    site_upgrade::require_current(env, bucket, domain, &version).await?;
+    Ok(version)
+}
+
+async fn cached_live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
     let now = now_ms();
     let cached = POINTERS.with(|cache| cache.borrow_mut().get(domain)).and_then(|p| p.downcast::<Pointer>().ok());
     if let Some(pointer) = cached {

@@ -27,6 +27,8 @@ pub fn bucket(env: &Env) -> ApiResult<Bucket> {
 
 /// The upload as received.
 pub const SOURCE_OBJECT: &str = "source.tar.gz";
+/// Beside a version from an earlier release: the publish that rebuilds it (`crate::site_upgrade`).
+pub const SITE_REBUILD: &str = "rebuild.json";
 /// The split search index.
 pub const SEARCH_META: &str = "search/meta.bin";
 pub const SEARCH_TERMS: &str = "search/terms.bin";

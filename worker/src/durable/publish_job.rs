@@ -37,7 +37,7 @@ use crate::config::{test_only, Config, PUBLISH_JOBS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::memory::DurableSpan;
-use crate::sites::{self, IndexFormat, SiteVersion};
+use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
     self, build_object, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
     SEARCH_TEXT, SITE_OUTLINE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
@@ -678,6 +678,7 @@ impl PublishJob {
             index_bytes: meta_len + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>(),
             org_id: Some(record.org_id.clone()),
             index_format: IndexFormat::Sharded,
+            layout: CURRENT_LAYOUT,
         })
     }
 }

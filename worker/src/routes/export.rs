@@ -19,6 +19,7 @@ use crate::exports::{bundle_url, link_secret};
 use crate::storage::{self, bundle_key};
 use crate::http::{header, json_response, read_json_object};
 use crate::search_store;
+use crate::site_upgrade;
 use crate::sites;
 
 /// An admin key of an organization on the enterprise plan.
@@ -49,13 +50,15 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let request = parse_start_request(&body)?;
     let domain = require_domain(&directory, &key, &request.domain).await?;
     // The job renders this version, whatever is published while it runs.
-    let live = sites::current_version(&storage::bucket(&call.env)?, &domain, &key.org_id)
+    let bucket = storage::bucket(&call.env)?;
+    let live = sites::current_version(&bucket, &domain, &key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
+    site_upgrade::require_current(&call.env, &bucket, &domain, &live).await?;
     let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
     if features.search || features.assistant {
         // The bundle ships the version's search packs.
-        search_store::require_split(&storage::bucket(&call.env)?, &domain, &live).await?;
+        search_store::require_split(&bucket, &domain, &live).await?;
     }
     let extras = PageExtras {
         // The beacon reports to this service, at the address the export was requested from.

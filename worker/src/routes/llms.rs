@@ -9,6 +9,7 @@ use crate::storage::{LLMS_FULL_TXT, LLMS_TXT};
 use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::discovery::authorize;
+use crate::site_upgrade;
 use crate::sites;
 use crate::storage;
 
@@ -26,6 +27,7 @@ async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
+    site_upgrade::require_current(&call.env, &bucket, &caller.domain, &version).await?;
     let body = agent_docs::document(&bucket, &caller.domain, &version.publish_id, name).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.

@@ -1,0 +1,90 @@
+//! Versions published before the publish pipeline (their record has no `layout`) lack objects
+//! every reader now expects (split search index, source layout, documents for agents), and the
+//! whole-site code that once made those on first use is gone from the worker. Instead, the first
+//! request that meets such a live version republishes its stored upload through the domain's
+//! `PublishJob` (bounded memory, like any publish) and answers 503 `site_upgrading` with
+//! `Retry-After`; the old version stays live until the rebuilt one replaces it. The rebuild is
+//! recorded beside the old version (`rebuild.json`), so later requests wait for it, and one that
+//! failed (the upload breaks a rule added since) is answered 409 `republish_required` with its
+//! reason instead of being retried on every request.
+
+use serde::{Deserialize, Serialize};
+use worker::{Bucket, Env};
+
+use docs_edge_core::export::api::REPUBLISH_REQUIRED;
+use docs_edge_core::wire::PublishState;
+
+use crate::directory::Directory;
+use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
+use crate::error::{ApiError, ApiResult};
+use crate::random::random_id;
+use crate::sites::{SiteVersion, CURRENT_LAYOUT};
+use crate::storage::{version_key, SITE_REBUILD, SOURCE_OBJECT};
+
+/// The rebuild of an old version, stored beside it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Rebuild {
+    publish_id: String,
+    org_id: String,
+}
+
+/// `Ok` for a version in the current layout; otherwise starts (or follows) its rebuild and answers
+/// 503 `site_upgrading`, or 409 `republish_required` once the rebuild has failed.
+pub async fn require_current(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
+    if version.layout >= CURRENT_LAYOUT {
+        return Ok(());
+    }
+    let marker = version_key(domain, &version.publish_id, SITE_REBUILD);
+    if let Some(object) = bucket.get(&marker).execute().await? {
+        let bytes = object.body().ok_or_else(|| ApiError::Internal("rebuild record has no body".into()))?.bytes().await?;
+        let rebuild: Rebuild = serde_json::from_slice(&bytes)?;
+        let query = Query { publish_id: rebuild.publish_id, org_id: rebuild.org_id };
+        let record = PublishJobClient::new(env, domain).status(&query).await?;
+        if record.view().status == PublishState::Failed {
+            let reason = record.error.unwrap_or_else(|| "the rebuild failed".into());
+            return Err(republish_required(domain, &reason));
+        }
+        return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
+    }
+    start(env, bucket, domain, version, &marker).await?;
+    Err(ApiError::SiteUpgrading { domain: domain.to_string() })
+}
+
+async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, marker: &str) -> ApiResult<()> {
+    let org_id = match &version.org_id {
+        Some(org_id) => org_id.clone(),
+        None => Directory::open(env)?
+            .domain_owner(domain)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?,
+    };
+    let Some(upload) = bucket.get(version_key(domain, &version.publish_id, SOURCE_OBJECT)).execute().await? else {
+        return Err(republish_required(domain, "its stored upload is missing"));
+    };
+    let publish_id = random_id("pub_", 8)?;
+    let jobs = PublishJobClient::new(env, domain);
+    match jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: org_id.clone(), domain: domain.to_string() }).await {
+        Ok(_) => {}
+        // A publish (this rebuild started by another request, or the owner's own) is running.
+        Err(err) if err.code() == "publish_in_progress" => return Ok(()),
+        Err(err) => return Err(err),
+    }
+    // Uploads were at most MAX_UPLOAD_BYTES when they were stored whole by the release that wrote them.
+    let bytes = upload.body().ok_or_else(|| ApiError::Internal("stored upload has no body".into()))?.bytes().await?;
+    let source_bytes = bytes.len() as u64;
+    bucket.put(version_key(domain, &publish_id, SOURCE_OBJECT), bytes).execute().await?;
+    let record = serde_json::to_vec(&Rebuild { publish_id: publish_id.clone(), org_id })?;
+    bucket.put(marker, record).execute().await?;
+    jobs.start(&Start { publish_id, source_bytes }).await?;
+    Ok(())
+}
+
+fn republish_required(domain: &str, reason: &str) -> ApiError {
+    ApiError::Conflict {
+        code: REPUBLISH_REQUIRED,
+        message: format!(
+            "the live version of {domain} was published by an earlier release and could not be rebuilt from its stored upload ({reason}); publish the docs again"
+        ),
+    }
+}
