@@ -18,6 +18,9 @@
 //!    `llms.txt` and the Markdown manifest. Then the worker switches `current.json`.
 //!
 //! Every step's output depends only on its inputs, so a step cut short is redone with the same bytes.
+//!
+//! A small site (its unpacked files under [`SMALL_SITE_BYTES`]) runs steps 2 to 6 in memory right
+//! after the unpack ([`build_small_site`]), writing only the final objects.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -36,8 +39,11 @@ use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
 
+mod small;
 #[cfg(test)]
 mod tests;
+
+pub use small::{build_small_site, SmallSite, SMALL_SITE_BYTES};
 
 /// Page source bytes per batch: a batch holds its files, their parsed pages, its partial index and
 /// its Markdown at once (about 10 times this at peak).
