@@ -34,7 +34,7 @@ use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{FileTable, PackWriter, SourcePack};
 use crate::docs::site::{check_yaml_file, plan_site, read_planned, SiteError};
 use crate::docs::unpack::Unpacker;
-use crate::docs::Site;
+use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
@@ -252,8 +252,9 @@ pub fn run_batch(
             // The first page read from the file reported them.
             read.warnings.clear();
         }
-        pages.push(read.page.clone());
-        read.page.sections = Vec::new();
+        // The record keeps the page without its text, so only the metadata is copied.
+        let sections = std::mem::take(&mut read.page.sections);
+        pages.push(Page { sections, ..read.page.clone() });
         reads.push(read);
     }
     let summaries = pages.iter().map(page_summary).collect();
