@@ -233,9 +233,9 @@ pub mod test_only {
         text(env, "TEST_EXPORT_FAULT_DOMAIN")
     }
 
-    /// `TEST_PUBLISH_FAULT_DOMAIN`: every batch and merge step of a publish to this domain fails (a
-    /// fault of the stored data, so the publish fails at once), so a test can see a publish that
-    /// dies midway leave the previous version live.
+    /// `TEST_PUBLISH_FAULT_DOMAIN`: every batch and merge step of a publish to this domain fails, and
+    /// a small site's build after its unpack (a fault of the platform, so retried until the attempts
+    /// run out), so a test can see a publish that dies midway leave the previous version live.
     pub fn publish_fault_domain(env: &Env) -> Option<String> {
         text(env, "TEST_PUBLISH_FAULT_DOMAIN")
     }

@@ -18,6 +18,9 @@
 //!    `llms.txt` and the Markdown manifest. Then the worker switches `current.json`.
 //!
 //! Every step's output depends only on its inputs, so a step cut short is redone with the same bytes.
+//!
+//! A small site (its unpacked files under [`SMALL_SITE_BYTES`]) runs steps 2 to 6 in memory right
+//! after the unpack ([`build_small_site`]), writing only the final objects.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -31,13 +34,16 @@ use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{FileTable, PackWriter, SourcePack};
 use crate::docs::site::{check_yaml_file, plan_site, read_planned, SiteError};
 use crate::docs::unpack::Unpacker;
-use crate::docs::Site;
+use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
 
+mod small;
 #[cfg(test)]
 mod tests;
+
+pub use small::{build_small_site, SmallSite, SMALL_SITE_BYTES};
 
 /// Page source bytes per batch: a batch holds its files, their parsed pages, its partial index and
 /// its Markdown at once (about 10 times this at peak).
@@ -246,8 +252,9 @@ pub fn run_batch(
             // The first page read from the file reported them.
             read.warnings.clear();
         }
-        pages.push(read.page.clone());
-        read.page.sections = Vec::new();
+        // The record keeps the page without its text, so only the metadata is copied.
+        let sections = std::mem::take(&mut read.page.sections);
+        pages.push(Page { sections, ..read.page.clone() });
         reads.push(read);
     }
     let summaries = pages.iter().map(page_summary).collect();

@@ -31,14 +31,7 @@ struct Published {
 /// The whole pipeline over an in-memory store: the upload fed `piece` bytes at a time, batches cut
 /// by `batches` when given (else by source size).
 fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published, PublishError> {
-    let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
-    let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-    for chunk in gz.chunks(piece) {
-        packs.extend(writer.push(chunk)?.into_iter().map(|p| (p.index, p.bytes)));
-    }
-    let (last, table) = writer.finish()?;
-    packs.extend(last.into_iter().map(|p| (p.index, p.bytes)));
-    let table = FileTable::from_bytes(&table.to_bytes())?;
+    let (packs, table) = unpack(gz, piece)?;
     let read = |paths: &BTreeSet<String>| {
         let reads: Vec<(PackRead, Vec<u8>)> =
             table.reads_for(paths).into_iter().map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec())).collect();
@@ -98,6 +91,32 @@ fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published
     Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout })
 }
 
+/// Step 1 over an in-memory store: the packs by index and the file table (stored and read back).
+fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable), PublishError> {
+    let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
+    let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    for chunk in gz.chunks(piece) {
+        packs.extend(writer.push(chunk)?.into_iter().map(|p| (p.index, p.bytes)));
+    }
+    let (last, table) = writer.finish()?;
+    packs.extend(last.into_iter().map(|p| (p.index, p.bytes)));
+    Ok((packs, FileTable::from_bytes(&table.to_bytes())?))
+}
+
+/// The small-site path: the same steps in memory, in one call.
+fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
+    let (packs, table) = unpack(gz, 64 << 10)?;
+    let built = build_small_site(&packs, &table, DOMAIN)?;
+    Ok(Published {
+        meta: built.finished.meta.clone(),
+        terms: built.terms,
+        text: built.text,
+        llms_full: built.llms_full,
+        finished: built.finished,
+        layout: built.layout,
+    })
+}
+
 fn assert_same_as_whole(files: &SourceTree, published: &Published) {
     let site = build_site(files).unwrap();
     let index = SearchIndex::build(&site.pages);
@@ -114,20 +133,37 @@ fn assert_same_as_whole(files: &SourceTree, published: &Published) {
     assert_eq!(published.finished.site.warnings, site.warnings);
 }
 
-#[test]
-fn the_fixture_publishes_in_batches_exactly_as_built_whole() {
+/// The fixture's files, when the fixture is there.
+fn fixture() -> Option<SourceTree> {
     let root = Path::new(FIXTURE);
     if !root.join("docs.json").is_file() {
         eprintln!("fixture not found at {FIXTURE}");
-        return;
+        return None;
     }
-    let files = read_dir_tree(root).expect("the fixture is readable");
+    Some(read_dir_tree(root).expect("the fixture is readable"))
+}
+
+#[test]
+fn the_fixture_publishes_in_batches_exactly_as_built_whole() {
+    let Some(files) = fixture() else { return };
     let gz = pack_tree(&files);
     for (piece, batches) in [(64 << 10, None), (4096, Some(37)), (1 << 20, Some(1000))] {
         let published = publish(&gz, piece, batches).unwrap();
         assert!(published.layout.shard_count > 10 && published.layout.group_count() >= 1);
         assert_same_as_whole(&files, &published);
     }
+}
+
+#[test]
+fn the_fixture_builds_in_one_step_as_a_small_site_exactly_as_built_whole() {
+    let Some(files) = fixture() else { return };
+    let gz = pack_tree(&files);
+    let (packs, _) = unpack(&gz, 1 << 20).unwrap();
+    let packed: u64 = packs.values().map(|p| p.len() as u64).sum();
+    assert!(packed <= SMALL_SITE_BYTES, "the fixture ({packed} bytes unpacked) is a small site");
+    let published = publish_small(&gz).unwrap();
+    assert!(published.layout.group_count() > 1, "several term groups are merged");
+    assert_same_as_whole(&files, &published);
 }
 
 #[test]
@@ -146,6 +182,7 @@ fn a_small_site_with_copies_missing_pages_snippets_and_warnings_publishes_the_sa
     for batches in [Some(1), Some(2), None] {
         assert_same_as_whole(&files, &publish(&gz, 100, batches).unwrap());
     }
+    assert_same_as_whole(&files, &publish_small(&gz).unwrap());
 }
 
 #[test]
@@ -169,6 +206,11 @@ fn upload_faults_fail_the_publish_naming_them() {
 
     let err = publish(b"plain text, not gzip", 4, None).unwrap_err();
     assert!(matches!(err, PublishError::Archive(ArchiveError::NotGzip)), "{err:?}");
+
+    let mut bad_config = good.clone();
+    bad_config.insert("docs.json".into(), b"{not json".to_vec());
+    let err = publish_small(&pack_tree(&bad_config)).unwrap_err();
+    assert!(err.is_invalid_upload(), "{err:?}");
 }
 
 #[test]

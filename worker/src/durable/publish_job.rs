@@ -3,7 +3,10 @@
 //! alarm-driven steps of `docs_edge_core::publish`, so no step holds more than a batch of pages:
 //! unpack the stored upload into source packs, plan, parse and index batches, merge the term
 //! groups, concatenate the packs, finish the meta, outline and agent documents, switch
-//! `current.json`, delete the intermediate objects.
+//! `current.json`, delete the intermediate objects. A small site (its unpacked files within
+//! `publish::SMALL_SITE_BYTES`) is built in memory in its unpack step instead, which writes only the
+//! final objects, its packs going to R2 while its pages are parsed. Each step logs a
+//! `publish_step` line: its duration, R2 reads and writes (count and bytes) and wasm memory.
 //!
 //! Resuming: every step writes its objects before the state that counts it, and its bytes depend
 //! only on the job, so an alarm cut short (or an isolate killed) redoes its step. Each step's
@@ -15,18 +18,21 @@
 //! for an upload, `start` starts it once stored, `abandon` releases a reservation whose upload failed,
 //! `status` reads one publish.
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::time::Duration;
 
 use docs_edge_core::docs::archive::SourceTree;
 use docs_edge_core::docs::outline::SitePlan;
-use docs_edge_core::docs::packed::{FileTable, PackRead};
-use docs_edge_core::publish::{self, BatchRecord, BatchState, Finisher, Planned, PublishError, SourceWriter};
+use docs_edge_core::docs::packed::{FileTable, PackRead, SourcePack};
+use docs_edge_core::docs::Site;
+use docs_edge_core::publish::{self, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
+use futures_channel::oneshot;
+use futures_util::future::try_join_all;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
@@ -36,7 +42,7 @@ use crate::clock::{now_iso, now_ms};
 use crate::config::{test_only, Config, PUBLISH_JOBS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
-use crate::memory::DurableSpan;
+use crate::memory::{wasm_memory_bytes, DurableSpan};
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
     self, build_object, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
@@ -188,6 +194,23 @@ impl Record {
         self.version.as_ref()
     }
 
+    /// The version a finished publish makes of `site`.
+    fn version_of(&self, site: Site, index_bytes: u64) -> SiteVersion {
+        SiteVersion {
+            publish_id: self.publish_id.clone(),
+            published_at: now_iso(),
+            page_count: site.pages.len(),
+            languages: site.languages,
+            versions: site.versions,
+            warnings: site.warnings,
+            source_bytes: self.source_bytes,
+            index_bytes,
+            org_id: Some(self.org_id.clone()),
+            index_format: IndexFormat::Sharded,
+            layout: CURRENT_LAYOUT,
+        }
+    }
+
     fn active(&self) -> bool {
         matches!(self.status, PublishState::Queued | PublishState::Running)
     }
@@ -296,10 +319,7 @@ impl DurableObject for PublishJob {
             storage.put_json(&job_key(&id), &record).await?;
             storage.sync().await?;
             self.injected_delay(&record).await;
-            let stepped = match self.injected_fault(&record) {
-                true => Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into()))),
-                false => self.step(&mut record).await,
-            };
+            let stepped = self.step(&mut record).await;
             match stepped {
                 Ok(()) => {
                     record.attempts = 0;
@@ -479,12 +499,13 @@ impl PublishJob {
         Ok(())
     }
 
-    fn injected_fault(&self, record: &Record) -> bool {
-        let faulty = test_only::publish_fault_domain(&self.env).as_deref() == Some(record.domain.as_str()) && matches!(record.step, Step::Batch(_) | Step::Merge(_));
-        if faulty {
-            worker::console_error!("{}", serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
+    /// The test-only fault of the steps that parse or merge (see [`test_only::publish_fault_domain`]).
+    fn injected_fault(&self, record: &Record) -> StepResult<()> {
+        if test_only::publish_fault_domain(&self.env).as_deref() != Some(record.domain.as_str()) {
+            return Ok(());
         }
-        faulty
+        worker::console_error!("{}", serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
+        Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into())))
     }
 
     /// The test-only delay before each step (see [`test_only::publish_step_delay`]).
@@ -497,17 +518,34 @@ impl PublishJob {
         worker::Delay::from(delay).await;
     }
 
+    /// Runs the record's step, then logs what it took (`publish_step`: duration, R2 traffic, memory).
     async fn step(&self, record: &mut Record) -> StepResult<()> {
         let bucket = storage::bucket(&self.env)?;
-        let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone() };
+        let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone(), traffic: R2Traffic::default() };
+        let (step, started) = (record.step, now_ms());
+        let result = self.run_step(&store, record).await;
+        let t = &store.traffic;
+        worker::console_log!("{}", serde_json::json!({
+            "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
+            "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "wasmMemoryBytes": wasm_memory_bytes(),
+        }));
+        result
+    }
+
+    async fn run_step(&self, store: &Store<'_>, record: &mut Record) -> StepResult<()> {
+        let bucket = store.bucket;
         record.step = match record.step {
             Step::Upload | Step::Done => return Ok(()),
-            Step::Unpack => {
-                self.unpack(&store).await?;
-                Step::Plan
-            }
+            Step::Unpack => match self.unpack(store).await? {
+                Unpacked::Staged => Step::Plan,
+                Unpacked::Small(packs, table, writes) => {
+                    record.version = Some(self.build_small(store, record, &packs, &table, writes).await?);
+                    Step::Switch
+                }
+            },
             Step::Plan => {
-                let planned = self.plan(&store).await?;
+                let planned = self.plan(store).await?;
                 record.page_count = planned.plan.pages().len() as u32;
                 record.batches = planned.batches.iter().map(|r| (r.start, r.end)).collect();
                 record.layout = Some(planned.layout);
@@ -517,7 +555,7 @@ impl PublishJob {
                 Step::Batch(0)
             }
             Step::Batch(b) => {
-                self.batch(&store, record, b).await?;
+                self.batch(store, record, b).await?;
                 if b + 1 < record.batches.len() as u32 { Step::Batch(b + 1) } else { Step::Merge(0) }
             }
             Step::Merge(g) => {
@@ -526,7 +564,7 @@ impl PublishJob {
                     record.group_lens.clear();
                     record.shard_lens.clear();
                 }
-                self.merge(&store, record, layout, g).await?;
+                self.merge(store, record, layout, g).await?;
                 if g + 1 < layout.group_count() { Step::Merge(g + 1) } else { Step::Concat }
             }
             Step::Concat => {
@@ -538,19 +576,19 @@ impl PublishJob {
                 Step::Finish
             }
             Step::Finish => {
-                record.version = Some(self.finish(&store, record).await?);
+                record.version = Some(self.finish(store, record).await?);
                 Step::Switch
             }
             Step::Switch => {
                 let version = record.version.clone().ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
-                sites::switch_to(&bucket, &record.domain, &version).await?;
+                sites::switch_to(bucket, &record.domain, &version).await?;
                 record.status = PublishState::Live;
                 worker::console_log!("{}", serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}));
                 Step::Cleanup
             }
             Step::Cleanup => {
                 // Best effort: the retention sweep leaves the live version alone, build/ included.
-                if let Err(err) = delete_prefix(&bucket, &version_key(&record.domain, &record.publish_id, &build_object(""))).await {
+                if let Err(err) = delete_prefix(bucket, &version_key(&record.domain, &record.publish_id, &build_object(""))).await {
                     worker::console_error!("{}", serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
                 }
                 *self.loaded.borrow_mut() = None;
@@ -560,8 +598,33 @@ impl PublishJob {
         Ok(())
     }
 
-    /// Inflates the stored upload into source packs and the file table, a range at a time.
-    async fn unpack(&self, store: &Store<'_>) -> StepResult<()> {
+    /// Inflates the stored upload into source packs and the file table, a range at a time; a small
+    /// site's packs are also kept, to build it in this step.
+    async fn unpack(&self, store: &Store<'_>) -> StepResult<Unpacked> {
+        let mut small = Some(BTreeMap::new());
+        let mut writes = Writes::default();
+        let table = match self.unpack_into(store, &mut small, &mut writes).await {
+            Ok(table) => table,
+            Err(err) => {
+                // Nothing may land after the failure's cleanup.
+                let _ = writes.finish().await;
+                return Err(err);
+            }
+        };
+        match small {
+            None => {
+                store.put(SOURCE_FILE_TABLE, table.to_bytes()).await?;
+                Ok(Unpacked::Staged)
+            }
+            Some(packs) => {
+                writes.start(store, SOURCE_FILE_TABLE, table.to_bytes());
+                yield_now().await;
+                Ok(Unpacked::Small(packs, table, writes))
+            }
+        }
+    }
+
+    async fn unpack_into(&self, store: &Store<'_>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
         let limits = Config::from_env(&self.env).archive_limits();
         let mut writer = SourceWriter::new(&limits);
         let head = store.bucket.head(store.key(SOURCE_OBJECT)).await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
@@ -571,16 +634,28 @@ impl PublishJob {
             let length = UPLOAD_READ_BYTES.min(size - offset);
             let bytes = store.read_range(SOURCE_OBJECT, offset, length).await?;
             offset += length;
-            for pack in writer.push(&bytes)? {
-                store.put(&source_pack(pack.index), pack.bytes).await?;
-            }
+            store.put_packs(writer.push(&bytes)?, small, writes).await?;
         }
         let (packs, table) = writer.finish()?;
-        for pack in packs {
-            store.put(&source_pack(pack.index), pack.bytes).await?;
-        }
-        store.put(SOURCE_FILE_TABLE, table.to_bytes()).await?;
-        Ok(())
+        store.put_packs(packs, small, writes).await?;
+        Ok(table)
+    }
+
+    /// Every step after the unpack of a small site, in memory; only the final objects are written.
+    /// `writes`: the packs' and the table's, still going.
+    async fn build_small(&self, store: &Store<'_>, record: &mut Record, packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, mut writes: Writes) -> StepResult<SiteVersion> {
+        let built = publish::build_small_site(packs, table, &record.domain);
+        // Whatever the build gave, the packs are written before the step ends (a failed publish
+        // then deletes them all).
+        writes.finish().await?;
+        let built = built?;
+        self.injected_fault(record)?;
+        record.page_count = built.finished.site.pages.len() as u32;
+        record.layout = Some(built.layout);
+        let index_bytes = (built.finished.meta.len() + built.terms.len() + built.text.len()) as u64;
+        store.put_all(vec![(SEARCH_TERMS, built.terms), (SEARCH_TEXT, built.text), (LLMS_FULL_TXT, built.llms_full)]).await?;
+        let site = store.put_finished(built.finished).await?;
+        Ok(record.version_of(site, index_bytes))
     }
 
     async fn plan(&self, store: &Store<'_>) -> StepResult<Planned> {
@@ -607,6 +682,7 @@ impl PublishJob {
     }
 
     async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<()> {
+        self.injected_fault(record)?;
         let loaded = self.load(store).await?;
         let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
         let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
@@ -617,20 +693,22 @@ impl PublishJob {
         let mut state = record.batch_state.clone();
         let result = publish::run_batch(&loaded.plan, &range, last, &layout, &tree, &mut state, &record.domain)?;
         drop(tree);
-        store.put(&build_object(&format!("postings-{b:05}.bin")), result.postings).await?;
-        store.put(&build_object(&format!("text-{b:05}.bin")), result.text.clone()).await?;
-        store.put(&build_object(&format!("llms-{b:05}.txt")), result.llms.clone()).await?;
-        store.put(&build_object(&format!("record-{b:05}.bin")), result.record.to_bytes()).await?;
+        let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
+        let names = [format!("postings-{b:05}.bin"), format!("text-{b:05}.bin"), format!("llms-{b:05}.txt"), format!("record-{b:05}.bin")].map(|n| build_object(&n));
+        let [postings, text, llms, batch_record] = names.each_ref().map(String::as_str);
+        let record_bytes = result.record.to_bytes();
+        store.put_all(vec![(postings, result.postings), (text, result.text), (llms, result.llms), (batch_record, record_bytes)]).await?;
         self.state.storage().put(&groups_key(b), &result.group_ends).await?;
         record.text_lens.truncate(b as usize);
         record.llms_lens.truncate(b as usize);
-        record.text_lens.push(result.text.len() as u64);
-        record.llms_lens.push(result.llms.len() as u64);
+        record.text_lens.push(text_len);
+        record.llms_lens.push(llms_len);
         record.batch_state = state;
         Ok(())
     }
 
     async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
+        self.injected_fault(record)?;
         let storage = self.state.storage();
         let mut parts = Vec::with_capacity(record.batches.len());
         for b in 0..record.batches.len() as u32 {
@@ -660,26 +738,67 @@ impl PublishJob {
             finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?);
         }
         let finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
-        let meta_len = finished.meta.len() as u64;
-        store.put(SEARCH_META, finished.meta).await?;
-        store.put(SITE_OUTLINE, finished.outline).await?;
-        store.put(LLMS_TXT, finished.llms_txt.into_bytes()).await?;
-        // The manifest last: its presence says the agent documents are there.
-        store.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
-        let site = finished.site;
-        Ok(SiteVersion {
-            publish_id: record.publish_id.clone(),
-            published_at: now_iso(),
-            page_count: site.pages.len(),
-            languages: site.languages,
-            versions: site.versions,
-            warnings: site.warnings,
-            source_bytes: record.source_bytes,
-            index_bytes: meta_len + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>(),
-            org_id: Some(record.org_id.clone()),
-            index_format: IndexFormat::Sharded,
-            layout: CURRENT_LAYOUT,
-        })
+        let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
+        let site = store.put_finished(finished).await?;
+        Ok(record.version_of(site, index_bytes))
+    }
+}
+
+/// How the unpack left a publish: staged (the plan next), or a small site, its packs by index and
+/// its file table in hand.
+enum Unpacked {
+    Staged,
+    Small(BTreeMap<u32, Vec<u8>>, FileTable, Writes),
+}
+
+/// Writes started in the background: a small site's packs go to R2 while its pages are parsed.
+#[derive(Default)]
+struct Writes(Vec<oneshot::Receiver<worker::Result<()>>>);
+
+impl Writes {
+    fn start(&mut self, store: &Store<'_>, name: &str, bytes: Vec<u8>) {
+        store.traffic.wrote(bytes.len());
+        let (done, handle) = oneshot::channel();
+        let (bucket, key) = (store.bucket.clone(), store.key(name));
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = done.send(bucket.put(key, bytes).execute().await.map(drop));
+        });
+        self.0.push(handle);
+    }
+
+    /// Waits for every write started.
+    async fn finish(&mut self) -> ApiResult<()> {
+        for handle in self.0.drain(..) {
+            handle.await.map_err(|_| ApiError::Internal("a background write was dropped".into()))??;
+        }
+        Ok(())
+    }
+}
+
+/// Lets the tasks spawned so far start (their first poll issues their I/O) before a long
+/// computation holds the isolate.
+async fn yield_now() {
+    let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL)).await;
+}
+
+/// R2 traffic of one step, for its `publish_step` log line.
+#[derive(Default)]
+struct R2Traffic {
+    reads: Cell<u32>,
+    read_bytes: Cell<u64>,
+    writes: Cell<u32>,
+    write_bytes: Cell<u64>,
+}
+
+impl R2Traffic {
+    fn read(&self, bytes: usize) {
+        self.reads.set(self.reads.get() + 1);
+        self.read_bytes.set(self.read_bytes.get() + bytes as u64);
+    }
+
+    fn wrote(&self, bytes: usize) {
+        self.writes.set(self.writes.get() + 1);
+        self.write_bytes.set(self.write_bytes.get() + bytes as u64);
     }
 }
 
@@ -688,6 +807,7 @@ struct Store<'a> {
     bucket: &'a Bucket,
     domain: String,
     publish_id: String,
+    traffic: R2Traffic,
 }
 
 impl Store<'_> {
@@ -696,13 +816,50 @@ impl Store<'_> {
     }
 
     async fn put(&self, name: &str, bytes: Vec<u8>) -> ApiResult<()> {
+        self.traffic.wrote(bytes.len());
         self.bucket.put(self.key(name), bytes).execute().await?;
         Ok(())
     }
 
+    /// Writes the objects at once.
+    async fn put_all(&self, objects: Vec<(&str, Vec<u8>)>) -> ApiResult<()> {
+        try_join_all(objects.into_iter().map(|(name, bytes)| self.put(name, bytes))).await?;
+        Ok(())
+    }
+
+    /// Writes source packs, keeping a copy in `small` while their total stays within
+    /// [`publish::SMALL_SITE_BYTES`] (past it, `small` becomes `None` for good): a small site's in
+    /// the background (`writes`), a larger one's at once.
+    async fn put_packs(&self, packs: Vec<SourcePack>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> ApiResult<()> {
+        if let Some(held) = small {
+            let bytes: u64 = held.values().chain(packs.iter().map(|p| &p.bytes)).map(|b| b.len() as u64).sum();
+            if bytes <= publish::SMALL_SITE_BYTES {
+                held.extend(packs.iter().map(|p| (p.index, p.bytes.clone())));
+                for pack in packs {
+                    writes.start(self, &source_pack(pack.index), pack.bytes);
+                }
+                return Ok(());
+            }
+            *small = None;
+        }
+        writes.finish().await?;
+        try_join_all(packs.into_iter().map(|p| async move { self.put(&source_pack(p.index), p.bytes).await })).await?;
+        Ok(())
+    }
+
+    /// The finish step's objects: the search meta, the outline and `llms.txt` at once, then the
+    /// Markdown manifest (its presence says the agent documents are there). Returns the site.
+    async fn put_finished(&self, finished: Finished) -> ApiResult<Site> {
+        self.put_all(vec![(SEARCH_META, finished.meta), (SITE_OUTLINE, finished.outline), (LLMS_TXT, finished.llms_txt.into_bytes())]).await?;
+        self.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
+        Ok(finished.site)
+    }
+
     async fn get(&self, name: &str) -> ApiResult<Vec<u8>> {
         let object = self.bucket.get(self.key(name)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{name} is missing")))?;
-        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?)
+        let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?;
+        self.traffic.read(bytes.len());
+        Ok(bytes)
     }
 
     async fn read_range(&self, name: &str, offset: u64, length: u64) -> ApiResult<Vec<u8>> {
@@ -717,7 +874,9 @@ impl Store<'_> {
             .execute()
             .await?
             .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
-        Ok(object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?)
+        let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?;
+        self.traffic.read(bytes.len());
+        Ok(bytes)
     }
 
     /// The files `paths` of the upload, by ranged reads of their packs.
@@ -740,15 +899,21 @@ impl Store<'_> {
             let object = self.bucket.get(self.key(&piece)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{piece} is missing")))?;
             let Some(body) = object.body() else { continue };
             let mut stream = body.stream()?;
+            let mut piece_bytes = 0;
             while let Some(chunk) = stream.next().await {
-                buffer.extend_from_slice(&chunk?);
+                let chunk = chunk?;
+                piece_bytes += chunk.len();
+                buffer.extend_from_slice(&chunk);
                 while buffer.len() >= PART_BYTES {
                     let rest = buffer.split_off(PART_BYTES);
+                    self.traffic.wrote(PART_BYTES);
                     uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, std::mem::replace(&mut buffer, rest)).await?);
                 }
             }
+            self.traffic.read(piece_bytes);
         }
         if !buffer.is_empty() || uploaded.is_empty() {
+            self.traffic.wrote(buffer.len());
             uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, buffer).await?);
         }
         upload.complete(uploaded).await?;

@@ -170,9 +170,9 @@ pub struct MergedGroup {
 
 /// Merges group `group` from every batch's range of it (`parts`, in batch order); `chunk_count` is
 /// the site's, for the loader's checks of the result.
-pub fn merge_group(layout: &ShardLayout, group: u32, parts: &[Vec<u8>], chunk_count: usize) -> Result<MergedGroup, IndexError> {
+pub fn merge_group(layout: &ShardLayout, group: u32, parts: &[impl AsRef<[u8]>], chunk_count: usize) -> Result<MergedGroup, IndexError> {
     let shards = layout.group(group);
-    let mut readers: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let mut readers: Vec<&[u8]> = parts.iter().map(AsRef::as_ref).collect();
     let mut bytes = Vec::new();
     let mut shard_lens = Vec::with_capacity(shards.len());
     for id in shards {

@@ -1,0 +1,76 @@
+//! A small site's whole build in one step: when every file of the upload fits in
+//! [`SMALL_SITE_BYTES`], the worker keeps the source packs it unpacked and runs every batch, the
+//! merge and the finish here, in memory, so it writes only the final objects: no partial postings,
+//! text blocks, `llms-full.txt` pieces or batch records to store, read back and concatenate. Pages
+//! are still parsed a batch at a time; what stays is the site's packs and its outputs (about three
+//! times its page source), hence the bound.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{batch_files, config_files, plan, run_batch, BatchState, Finished, Finisher, PublishError};
+use crate::docs::archive::SourceTree;
+use crate::docs::packed::{FileTable, PackRead};
+use crate::search::shard::batched::{merge_group, ShardLayout};
+
+/// Bytes of source packs (every file of the upload, unpacked) up to which a site is built in one
+/// step. The step's wasm high-water grows by about 5.5 times the packs (the fixture's 8.1 MiB of
+/// packs: 59 MiB), so at this bound it stays near the 64 MiB a publish is held to.
+pub const SMALL_SITE_BYTES: u64 = 9 << 20;
+
+/// What a small site's build writes: the final objects.
+#[derive(Debug)]
+pub struct SmallSite {
+    pub terms: Vec<u8>,
+    pub text: Vec<u8>,
+    pub llms_full: Vec<u8>,
+    pub finished: Finished,
+    pub layout: ShardLayout,
+    pub batch_count: usize,
+}
+
+/// Builds the site whose packs (by index) and file table are given, as the staged steps would.
+pub fn build_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<SmallSite, PublishError> {
+    let read = |paths: &BTreeSet<String>| -> SourceTree {
+        let reads: Vec<(PackRead, Vec<u8>)> = table
+            .reads_for(paths)
+            .into_iter()
+            .filter_map(|r| Some((r, packs.get(&r.pack)?.get(r.start as usize..r.end as usize)?.to_vec())))
+            .collect();
+        table.tree_from(paths, &reads)
+    };
+    let config: BTreeSet<String> = config_files(table).into_iter().collect();
+    let planned = plan(&read(&config), table)?;
+    let mut state = BatchState::default();
+    let (mut text, mut llms_full, mut postings) = (Vec::new(), Vec::new(), Vec::new());
+    let mut finisher = Finisher::default();
+    for (b, range) in planned.batches.iter().enumerate() {
+        let tree = read(&batch_files(&planned.plan, range, table));
+        let last = b + 1 == planned.batches.len();
+        let result = run_batch(&planned.plan, range, last, &planned.layout, &tree, &mut state, domain)?;
+        text.extend(result.text);
+        llms_full.extend(result.llms);
+        postings.push((result.postings, result.group_ends));
+        finisher.add(result.record);
+    }
+    let chunk_count = state.search.chunks as usize;
+    let (mut terms, mut shard_lens) = (Vec::new(), Vec::new());
+    for group in 0..planned.layout.group_count() {
+        let parts: Vec<&[u8]> = postings.iter().map(|(bytes, ends)| group_part(bytes, ends, group)).collect();
+        let merged = merge_group(&planned.layout, group, &parts, chunk_count)?;
+        terms.extend(merged.bytes);
+        shard_lens.extend(merged.shard_lens);
+    }
+    drop(postings);
+    let finished = finisher.finish(planned.plan, &shard_lens, domain)?;
+    Ok(SmallSite { terms, text, llms_full, finished, layout: planned.layout, batch_count: planned.batches.len() })
+}
+
+/// Group `group`'s bytes of one batch's partial postings, `ends` being the batch's group ends.
+fn group_part<'a>(bytes: &'a [u8], ends: &[u64], group: u32) -> &'a [u8] {
+    let start = match group {
+        0 => 0,
+        g => ends.get(g as usize - 1).copied().unwrap_or(0) as usize,
+    };
+    let end = ends.get(group as usize).copied().unwrap_or(0) as usize;
+    bytes.get(start..end).unwrap_or(&[])
+}
