@@ -65,10 +65,10 @@ function deployBundleFits() {
 // to 720 when the export's CSS/JS as assets and the ASCII-only idna back end took it from 770.0 to
 // 712.3 KiB (README "Figures"); raised to 820 when the bounded publish pipeline (the PublishJob object,
 // the streaming unpacker, batched index building) took it to 810.9 KiB while the whole-site paths it
-// replaces were still linked for versions published before it; lowered to 760 when the second round
+// replaces were still linked for versions published before it; lowered to 765 when the second round
 // of cuts (those versions now answer 409 republish_required, one compiled sort, JSON records) took it
-// to 751.0 KiB (README "Figures"). The architecture issue's target is 600.
-const WASM_BUDGET_KIB = 760;
+// to 755.5 KiB (README "Figures"). The architecture issue's target is 600.
+const WASM_BUDGET_KIB = 765;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.

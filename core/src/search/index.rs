@@ -237,7 +237,8 @@ impl Builder {
             ..
         } = self;
         let mut sorted: Vec<(String, u32)> = term_ids.into_iter().collect();
-        crate::sort::sort(&mut sorted);
+        // std's sort, not crate::sort: every term of the index, where the shared sort is about twice as slow.
+        sorted.sort_unstable();
 
         let mut table = TermTable {
             term_ends: Vec::with_capacity(sorted.len()),

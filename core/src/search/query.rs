@@ -203,7 +203,8 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<(u32, f32)> {
             (s > 0.0 && s >= q.score_threshold).then_some((c, chunk.page, s))
         })
         .collect();
-    crate::sort::sort_by(&mut scored, |a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
+    scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
     spread(&scored, pages.len(), q.limit)
 }
 
@@ -228,7 +229,7 @@ fn spread(scored: &[(u32, u32, f32)], n_pages: usize, limit: usize) -> Vec<(u32,
     if picked.len() < limit {
         let room = limit - picked.len();
         picked.extend(overflow.into_iter().take(room));
-        crate::sort::sort_by(&mut picked, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        picked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     }
     picked
 }

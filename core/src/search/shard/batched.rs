@@ -216,8 +216,9 @@ fn merge_shard(id: u32, pieces: &[ShardData]) -> TermShard {
             }
         }
     }
-    // Stable: one term's pieces stay in batch order.
-    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
+    // Stable: one term's pieces stay in batch order. std's sort, not crate::sort: publishing sorts every
+    // term's pieces, where the shared sort is about twice as slow.
+    entries.sort_by(|a, b| a.0.cmp(b.0));
     let mut data = ShardData { id, ..ShardData::default() };
     let mut list: Vec<Posting> = Vec::new();
     let mut df = 0u32;
