@@ -67,8 +67,11 @@ function deployBundleFits() {
 // the streaming unpacker, batched index building) took it to 810.9 KiB while the whole-site paths it
 // replaces were still linked for versions published before it; lowered to 765 when the second round
 // of cuts (those versions now answer 409 republish_required, one compiled sort, JSON records) took it
-// to 755.5 KiB (README "Figures"). The architecture issue's target is 600.
-const WASM_BUDGET_KIB = 765;
+// to 755.5 KiB (README "Figures"); raised to 790 when the small-site publish path, the export's
+// streamed finishing step and the rebuild of sites from earlier releases took it to 781.8 KiB (by
+// `twiggy diff`: the publish step futures +60 KB, the finishing writer +25 KB, the rebuild 10 KB, raw).
+// The architecture issue's target is 600.
+const WASM_BUDGET_KIB = 790;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.
