@@ -22,7 +22,7 @@ async fn stored(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, ran
         return Ok(object);
     }
     if bucket.head(version_key(domain, publish_id, MANIFEST)).await?.is_none() {
-        return Err(sites::republish_required(domain, "its documents for agents"));
+        return Err(sites::republish_required(domain, "has no documents for agents stored with it"));
     }
     Err(ApiError::Internal(format!("{name} of {domain} {publish_id} is missing")))
 }

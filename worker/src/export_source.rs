@@ -30,7 +30,7 @@ impl ExportSource {
     pub async fn open(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult<ExportSource> {
         let table = read(bucket, &version_key(domain, publish_id, SOURCE_FILE_TABLE), None)
             .await?
-            .ok_or_else(|| sites::republish_required(domain, "its source layout"))?;
+            .ok_or_else(|| sites::republish_required(domain, "has no source layout stored with it"))?;
         let table = FileTable::from_bytes(&table).map_err(|e| ApiError::Internal(format!("stored file table: {e}")))?;
         let outline = read(bucket, &version_key(domain, publish_id, SITE_OUTLINE), None)
             .await?

@@ -55,7 +55,7 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
         (Some(Ok(meta)), _) => meta,
         // Older than the split, or split in a format this build does not read.
         (None, IndexFormat::Whole) | (Some(Err(IndexError::UnsupportedVersion(_))), _) => {
-            return Err(sites::republish_required(domain, "its split search index"))
+            return Err(sites::republish_required(domain, "has no split search index stored with it"))
         }
         (None, IndexFormat::Sharded) => {
             return Err(ApiError::Internal(format!("search meta of {domain} {} is missing", version.publish_id)))
@@ -75,7 +75,7 @@ pub async fn require_split(bucket: &Bucket, domain: &str, version: &SiteVersion)
     {
         return Ok(());
     }
-    Err(sites::republish_required(domain, "its split search index"))
+    Err(sites::republish_required(domain, "has no split search index stored with it"))
 }
 
 /// An object, or the given byte range of it; `None` when it does not exist.

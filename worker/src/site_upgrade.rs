@@ -11,14 +11,13 @@
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, Env};
 
-use docs_edge_core::export::api::REPUBLISH_REQUIRED;
 use docs_edge_core::wire::PublishState;
 
 use crate::directory::Directory;
 use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
 use crate::error::{ApiError, ApiResult};
 use crate::random::random_id;
-use crate::sites::{SiteVersion, CURRENT_LAYOUT};
+use crate::sites::{self, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{version_key, SITE_REBUILD, SOURCE_OBJECT};
 
 /// The rebuild of an old version, stored beside it.
@@ -43,7 +42,7 @@ pub async fn require_current(env: &Env, bucket: &Bucket, domain: &str, version: 
         let record = PublishJobClient::new(env, domain).status(&query).await?;
         if record.view().status == PublishState::Failed {
             let reason = record.error.unwrap_or_else(|| "the rebuild failed".into());
-            return Err(republish_required(domain, &reason));
+            return Err(not_rebuilt(domain, &reason));
         }
         return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
     }
@@ -60,7 +59,7 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
             .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?,
     };
     let Some(upload) = bucket.get(version_key(domain, &version.publish_id, SOURCE_OBJECT)).execute().await? else {
-        return Err(republish_required(domain, "its stored upload is missing"));
+        return Err(not_rebuilt(domain, "its stored upload is missing"));
     };
     let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(env, domain);
@@ -80,11 +79,7 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
     Ok(())
 }
 
-fn republish_required(domain: &str, reason: &str) -> ApiError {
-    ApiError::Conflict {
-        code: REPUBLISH_REQUIRED,
-        message: format!(
-            "the live version of {domain} was published by an earlier release and could not be rebuilt from its stored upload ({reason}); publish the docs again"
-        ),
-    }
+/// 409 `republish_required`: the rebuild cannot be made or has failed, for `reason`.
+fn not_rebuilt(domain: &str, reason: &str) -> ApiError {
+    sites::republish_required(domain, &format!("was published by an earlier release and could not be rebuilt from its stored upload ({reason})"))
 }

@@ -127,13 +127,13 @@ fn forget(domain: &str) {
     search_cache::forget_site(domain);
 }
 
-/// The 409 for a version published before the publish pipeline stored `what` with every version:
-/// such versions once had it made on first use from their whole upload or index, which no request
-/// holds any more; publishing the docs again stores it.
-pub fn republish_required(domain: &str, what: &str) -> ApiError {
+/// The 409 for a live version that cannot be served as stored (`why` completes "the live version of
+/// {domain} …"); publishing the docs again stores a whole version. Versions from an earlier release
+/// are rebuilt first (`crate::site_upgrade`), so this answers a rebuild that failed or an object missing.
+pub fn republish_required(domain: &str, why: &str) -> ApiError {
     ApiError::Conflict {
         code: REPUBLISH_REQUIRED,
-        message: format!("the live version of {domain} was published before {what} was stored with each version; publish the docs again"),
+        message: format!("the live version of {domain} {why}; publish the docs again"),
     }
 }
 
