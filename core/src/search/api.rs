@@ -13,7 +13,7 @@ pub const MAX_QUERY_CHARS: usize = 1_000;
 pub const MAX_PATH_CHARS: usize = 500;
 pub const DEFAULT_PAGE_SIZE: u32 = 10;
 pub const MAX_PAGE_SIZE: u32 = 50;
-/// Each access group, and the assistant's filter `version` and `language`.
+/// Each access group, and every filter's `version`, `language` and `tag`.
 pub const MAX_LABEL_CHARS: usize = 200;
 pub const MAX_FILTER_GROUPS: usize = 50;
 
@@ -48,7 +48,7 @@ pub fn parse_search_request(body: &Value) -> Result<SearchRequest, FieldError> {
 }
 
 fn parse_filter(filter: &Obj) -> Result<SearchFilter, FieldError> {
-    let label = |key: &str| Ok::<_, FieldError>(filter.opt_str(key)?.map(str::to_string));
+    let label = |key: &str| Ok::<_, FieldError>(filter.opt_str_max(key, MAX_LABEL_CHARS)?.map(str::to_string));
     Ok(SearchFilter { version: label("version")?, language: label("language")?, tag: label("tag")?, groups: groups(filter)? })
 }
 
@@ -116,6 +116,17 @@ mod tests {
         assert_eq!(search_error(json!({"query": "x", "filter": {"tag": 1}})), "filter.tag: must be a string");
         assert_eq!(search_error(json!({"query": "x", "filter": {"groups": [1]}})), "filter.groups[0]: must be a string");
         assert_eq!(search_error(json!({"query": "x", "filter": {"groups": "a"}})), "filter.groups: must be an array");
+    }
+
+    #[test]
+    fn search_filter_labels_are_capped() {
+        let long = "v".repeat(MAX_LABEL_CHARS + 1);
+        for key in ["version", "language", "tag"] {
+            let error = search_error(json!({"query": "x", "filter": {key: long}}));
+            assert_eq!(error, format!("filter.{key}: must be at most 200 characters"));
+        }
+        let at_cap = "v".repeat(MAX_LABEL_CHARS);
+        assert!(parse_search_request(&json!({"query": "x", "filter": {"tag": at_cap}})).is_ok());
     }
 
     #[test]
