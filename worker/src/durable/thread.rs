@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use worker::{durable_object, DurableObject, Env, ListOptions, Request, Response, Result, State};
 
 use crate::config::{test_only, Config, THREADS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
@@ -195,12 +195,13 @@ impl AssistantThread {
     }
 
     async fn record(&self, meta: ThreadMeta) -> Result<ThreadRecord> {
-        let storage = self.state.storage();
-        let mut messages = Vec::with_capacity((meta.next_seq - meta.first_seq) as usize);
-        for seq in meta.first_seq..meta.next_seq {
-            if let Some(message) = storage.get::<StoredMessage>(&message_key(seq)).await? {
-                messages.push(message);
-            }
+        // One list of the kept range (keys are zero-padded, so they list in turn order) instead of a
+        // storage read per message: up to MAX_STORED_MESSAGES on every turn.
+        let (start, end) = (message_key(meta.first_seq), message_key(meta.next_seq));
+        let stored = self.state.storage().list_with_options(ListOptions::new().start(&start).end(&end)).await?;
+        let mut messages = Vec::with_capacity(stored.size() as usize);
+        for value in stored.values() {
+            messages.push(serde_wasm_bindgen::from_value::<StoredMessage>(value?)?);
         }
         Ok(ThreadRecord {
             thread_id: meta.thread_id,
