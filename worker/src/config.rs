@@ -256,6 +256,15 @@ pub mod test_only {
         Some(Duration::from_millis(ms))
     }
 
+    /// `TEST_SWEEP_PAGE_KEYS` and `TEST_SWEEP_PAGES`: the storage sweep lists pages of this many keys
+    /// (1 to 1,000) and this many pages per run (1 to 100), so a test can make a run stop short of
+    /// the end and see the next one resume from its cursor. Both must be set.
+    pub fn sweep_pages(env: &Env) -> Option<(u32, usize)> {
+        let keys: u32 = text(env, "TEST_SWEEP_PAGE_KEYS")?.trim().parse().ok()?;
+        let pages: usize = text(env, "TEST_SWEEP_PAGES")?.trim().parse().ok()?;
+        Some((keys.clamp(1, 1000), pages.clamp(1, 100)))
+    }
+
     /// `TEST_EXPORT_STEP_DELAY_DOMAIN` and `TEST_EXPORT_STEP_DELAY_MS`: every batch step of a job of
     /// that domain waits that long (at most a minute) after writing its part, before the alarm stores
     /// the job, so a test can land a cancel mid-step deterministically. The domain and the delay.

@@ -7,13 +7,15 @@ use worker::{Env, ScheduledEvent};
 
 use crate::analytics_store::AnalyticsStore;
 use crate::clock::now_ms;
-use crate::config::{Config, KV_BINDING};
+use crate::config::{test_only, Config, KV_BINDING};
 use crate::error::ApiResult;
 use crate::sites;
 use crate::storage;
 
-/// R2 list pages (1,000 keys each) one run looks at; a longer sweep resumes from its cursor.
+/// R2 list pages one run looks at, of the most keys a list page holds; a longer sweep resumes from
+/// its cursor.
 const SWEEP_PAGES_PER_RUN: usize = 20;
+const SWEEP_PAGE_KEYS: u32 = 1000;
 const SWEEP_CURSOR_KEY: &str = "sweep:r2-cursor";
 
 pub async fn run(event: &ScheduledEvent, env: &Env) {
@@ -36,8 +38,9 @@ async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
     let mut deleted = 0u64;
     // The live version of the domain whose keys are being listed (keys come in order).
     let mut live: Option<(String, Option<(String, u64)>)> = None;
-    for _ in 0..SWEEP_PAGES_PER_RUN {
-        let mut list = bucket.list().limit(1000);
+    let (page_keys, pages) = test_only::sweep_pages(env).unwrap_or((SWEEP_PAGE_KEYS, SWEEP_PAGES_PER_RUN));
+    for _ in 0..pages {
+        let mut list = bucket.list().limit(page_keys);
         if let Some(at) = &cursor {
             list = list.cursor(at.clone());
         }
