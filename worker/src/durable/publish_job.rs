@@ -670,6 +670,9 @@ impl PublishJob {
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
+                for (index, bytes) in &packs {
+                    writes.start(store, &source_pack(*index), bytes.clone());
+                }
                 writes.start(store, SOURCE_FILE_TABLE, table.to_bytes());
                 yield_now().await;
                 Ok(Unpacked::Small(packs, table, writes))
@@ -916,18 +919,19 @@ impl Store<'_> {
         Ok(())
     }
 
-    /// Writes source packs, keeping a copy in `small` while their total stays within
-    /// [`publish::SMALL_SITE_BYTES`] (past it, `small` becomes `None` for good): a small site's in
-    /// the background (`writes`), a larger one's at once.
+    /// Writes source packs, or keeps them in `small` while their total stays within
+    /// [`publish::SMALL_SITE_BYTES`] (the unpack writes those once the upload is read: R2 would
+    /// serve that read and these writes at once). Past the bound `small` becomes `None` for good,
+    /// its packs written then, and every later one at once.
     async fn put_packs(&self, packs: Vec<SourcePack>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> ApiResult<()> {
         if let Some(held) = small {
             let bytes: u64 = held.values().chain(packs.iter().map(|p| &p.bytes)).map(|b| b.len() as u64).sum();
             if bytes <= publish::SMALL_SITE_BYTES {
-                held.extend(packs.iter().map(|p| (p.index, p.bytes.clone())));
-                for pack in packs {
-                    writes.start(self, &source_pack(pack.index), pack.bytes);
-                }
+                held.extend(packs.into_iter().map(|p| (p.index, p.bytes)));
                 return Ok(());
+            }
+            for (index, bytes) in std::mem::take(held) {
+                writes.start(self, &source_pack(index), bytes);
             }
             *small = None;
         }
