@@ -75,7 +75,7 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
     bucket.put(version_key(domain, &publish_id, SOURCE_OBJECT), bytes).execute().await?;
     let record = serde_json::to_vec(&Rebuild { publish_id: publish_id.clone(), org_id })?;
     bucket.put(marker, record).execute().await?;
-    jobs.start(&Start { publish_id, source_bytes }).await?;
+    jobs.start(&Start { publish_id, source_bytes, wait: false }).await?;
     Ok(())
 }
 

@@ -20,7 +20,8 @@
 //! Every step's output depends only on its inputs, so a step cut short is redone with the same bytes.
 //!
 //! A small site (its unpacked files under [`SMALL_SITE_BYTES`]) runs steps 2 to 6 in memory right
-//! after the unpack ([`build_small_site`]), writing only the final objects.
+//! after the unpack ([`parse_small_site`], then [`SmallMerge::finish`]), writing only the final
+//! objects, each as soon as it is made.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -43,7 +44,7 @@ mod small;
 #[cfg(test)]
 mod tests;
 
-pub use small::{build_small_site, SmallSite, SMALL_SITE_BYTES};
+pub use small::{parse_small_site, ParsedSmallSite, SmallMerge, SmallSite, SMALL_SITE_BYTES};
 
 /// Page source bytes per batch: a batch holds its files, their parsed pages, its partial index and
 /// its Markdown at once (about 10 times this at peak).

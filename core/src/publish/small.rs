@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{batch_files, config_files, plan, run_batch, BatchState, Finished, Finisher, PublishError};
+use super::{batch_files, config_files, plan, run_batch, BatchState, Finished, Finisher, Planned, PublishError};
 use crate::docs::archive::SourceTree;
 use crate::docs::packed::{FileTable, PackRead};
 use crate::search::shard::batched::{merge_group, ShardLayout};
@@ -17,19 +17,35 @@ use crate::search::shard::batched::{merge_group, ShardLayout};
 /// packs: 59 MiB), so at this bound it stays near the 64 MiB a publish is held to.
 pub const SMALL_SITE_BYTES: u64 = 9 << 20;
 
-/// What a small site's build writes: the final objects.
+/// A small site's pages parsed: its search text and `llms-full.txt` final (to be written while the
+/// rest is built), its term postings still to merge.
+pub struct ParsedSmallSite {
+    pub text: Vec<u8>,
+    pub llms_full: Vec<u8>,
+    pub rest: SmallMerge,
+}
+
+/// What is left of a small site's build once its pages are parsed: the term merge and the finish.
+pub struct SmallMerge {
+    planned: Planned,
+    /// Each batch's partial postings and group ends.
+    postings: Vec<(Vec<u8>, Vec<u64>)>,
+    finisher: Finisher,
+    chunk_count: usize,
+}
+
+/// The rest of a small site's final objects.
 #[derive(Debug)]
 pub struct SmallSite {
     pub terms: Vec<u8>,
-    pub text: Vec<u8>,
-    pub llms_full: Vec<u8>,
     pub finished: Finished,
     pub layout: ShardLayout,
     pub batch_count: usize,
 }
 
-/// Builds the site whose packs (by index) and file table are given, as the staged steps would.
-pub fn build_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<SmallSite, PublishError> {
+/// Parses the site whose packs (by index) and file table are given, batch by batch as the staged
+/// steps would.
+pub fn parse_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<ParsedSmallSite, PublishError> {
     let read = |paths: &BTreeSet<String>| -> SourceTree {
         let reads: Vec<(PackRead, Vec<u8>)> = table
             .reads_for(paths)
@@ -53,16 +69,24 @@ pub fn build_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domai
         finisher.add(result.record);
     }
     let chunk_count = state.search.chunks as usize;
-    let (mut terms, mut shard_lens) = (Vec::new(), Vec::new());
-    for group in 0..planned.layout.group_count() {
-        let parts: Vec<&[u8]> = postings.iter().map(|(bytes, ends)| group_part(bytes, ends, group)).collect();
-        let merged = merge_group(&planned.layout, group, &parts, chunk_count)?;
-        terms.extend(merged.bytes);
-        shard_lens.extend(merged.shard_lens);
+    Ok(ParsedSmallSite { text, llms_full, rest: SmallMerge { planned, postings, finisher, chunk_count } })
+}
+
+impl SmallMerge {
+    /// Merges the term groups, then finishes the meta, outline and agent documents.
+    pub fn finish(self, domain: &str) -> Result<SmallSite, PublishError> {
+        let SmallMerge { planned, postings, finisher, chunk_count } = self;
+        let (mut terms, mut shard_lens) = (Vec::new(), Vec::new());
+        for group in 0..planned.layout.group_count() {
+            let parts: Vec<&[u8]> = postings.iter().map(|(bytes, ends)| group_part(bytes, ends, group)).collect();
+            let merged = merge_group(&planned.layout, group, &parts, chunk_count)?;
+            terms.extend(merged.bytes);
+            shard_lens.extend(merged.shard_lens);
+        }
+        drop(postings);
+        let finished = finisher.finish(planned.plan, &shard_lens, domain)?;
+        Ok(SmallSite { terms, finished, layout: planned.layout, batch_count: planned.batches.len() })
     }
-    drop(postings);
-    let finished = finisher.finish(planned.plan, &shard_lens, domain)?;
-    Ok(SmallSite { terms, text, llms_full, finished, layout: planned.layout, batch_count: planned.batches.len() })
 }
 
 /// Group `group`'s bytes of one batch's partial postings, `ends` being the batch's group ends.

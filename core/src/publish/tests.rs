@@ -106,12 +106,13 @@ fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable)
 /// The small-site path: the same steps in memory, in one call.
 fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
     let (packs, table) = unpack(gz, 64 << 10)?;
-    let built = build_small_site(&packs, &table, DOMAIN)?;
+    let parsed = parse_small_site(&packs, &table, DOMAIN)?;
+    let built = parsed.rest.finish(DOMAIN)?;
     Ok(Published {
         meta: built.finished.meta.clone(),
         terms: built.terms,
-        text: built.text,
-        llms_full: built.llms_full,
+        text: parsed.text,
+        llms_full: parsed.llms_full,
         finished: built.finished,
         layout: built.layout,
     })

@@ -1,7 +1,7 @@
 //! The index data and how it is built from pages. Everything here is what gets serialised; the only
 //! thing derived again on load is the path lookup table.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde::{Deserialize, Serialize};
 

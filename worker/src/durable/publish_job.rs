@@ -5,8 +5,11 @@
 //! groups, concatenate the packs, finish the meta, outline and agent documents, switch
 //! `current.json`, delete the intermediate objects. A small site (its unpacked files within
 //! `publish::SMALL_SITE_BYTES`) is built in memory in its unpack step instead, which writes only the
-//! final objects, its packs going to R2 while its pages are parsed. Each step logs a
-//! `publish_step` line: its duration, R2 reads and writes (count and bytes) and wasm memory.
+//! final objects, each started as soon as it is made (its packs while its pages are parsed). When
+//! the publishing request waits (`Start::wait`), the first steps run in its `start` call, so a small
+//! site is live when that call answers; alarms run the rest, and retry. Each step logs a
+//! `publish_step` line: its duration, its phases, R2 reads and writes (count and bytes) and wasm
+//! memory.
 //!
 //! Resuming: every step writes its objects before the state that counts it, and its bytes depend
 //! only on the job, so an alarm cut short (or an isolate killed) redoes its step. Each step's
@@ -56,14 +59,13 @@ pub const MAX_ATTEMPTS: u32 = 3;
 const RESERVATION_MS: u64 = 10 * 60_000;
 /// An alarm this late never fired.
 const STALLED_ALARM_MS: i64 = 15_000;
-/// Steps that start within this long of an alarm's start run in it; later ones get their own. Each
-/// new alarm costs a scheduling round trip, so a site of a thousand pages (a dozen steps) should
-/// finish in one; an alarm's CPU limit (30 s by default) leaves room for a step begun at the edge.
+/// Steps that start within this long of a run's start (an alarm's, or a waiting `start` call's) run
+/// in it; later ones get an alarm of their own. Each new alarm costs a scheduling round trip, so a
+/// site of a thousand pages (a dozen steps) should finish in one; the CPU limit (30 s by default)
+/// leaves room for a step begun at the edge. Also how long a waiting `start`'s retry alarm waits.
 const ALARM_STEPS_MS: u64 = 5_000;
 /// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
 pub const PART_BYTES: usize = 5 << 20;
-/// Compressed bytes of the upload fed to the unpacker at a time.
-const UPLOAD_READ_BYTES: u64 = 1 << 20;
 const PLAN_OBJECT: &str = "plan.bin";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -79,6 +81,10 @@ pub struct Begin {
 pub struct Start {
     pub publish_id: String,
     pub source_bytes: u64,
+    /// The caller waits for the publish: its first steps run in the `start` call itself (no alarm
+    /// to schedule, no status to poll), an alarm only retrying them if that call is lost.
+    #[serde(default)]
+    pub wait: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -115,7 +121,9 @@ impl<'a> PublishJobClient<'a> {
         send(self.env, self.domain, &PublishJobCall::Begin(begin)).await
     }
 
-    pub async fn start(&self, start: &Start) -> ApiResult<PublishStatus> {
+    /// Starts a stored upload's publish; with `wait`, answers once its first steps ran (a small
+    /// site: live or failed).
+    pub async fn start(&self, start: &Start) -> ApiResult<Record> {
         send(self.env, self.domain, &PublishJobCall::Start(start)).await
     }
 
@@ -266,11 +274,15 @@ pub struct PublishJob {
     env: Env,
     /// Asserted unwind-safe as in `ExportJob`: what a panic can leave behind is a cache.
     loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
+    /// Whether this instance is running steps (in an alarm or a waiting `start`), so an alarm that
+    /// fires meanwhile leaves them alone. Unwind-safe: the guard that sets it clears it as a panic
+    /// unwinds.
+    running: AssertUnwindSafe<Cell<bool>>,
 }
 
 impl DurableObject for PublishJob {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, loaded: AssertUnwindSafe(RefCell::new(None)) }
+        Self { state, env, loaded: AssertUnwindSafe(RefCell::new(None)), running: AssertUnwindSafe(Cell::new(false)) }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -278,7 +290,12 @@ impl DurableObject for PublishJob {
         let result = match PublishJobOp::receive(&mut req).await {
             Err(err) => Err(err),
             Ok(PublishJobOp::Begin(begin)) => self.begin(begin).await.map(|r| r.view()),
-            Ok(PublishJobOp::Start(start)) => self.start(start).await.map(|r| r.view()),
+            Ok(PublishJobOp::Start(start)) => {
+                return match self.start(start).await {
+                    Ok(record) => Response::from_json(&record),
+                    Err(err) => error_reply(&err),
+                }
+            }
             Ok(PublishJobOp::Abandon(start)) => self.abandon(&start.publish_id).await.map(|r| r.view()),
             Ok(PublishJobOp::Status(query)) => {
                 return match self.status(&query).await {
@@ -295,63 +312,29 @@ impl DurableObject for PublishJob {
 
     async fn alarm(&self) -> Result<Response> {
         let _span = DurableSpan::start("PublishJob", "alarm");
-        let storage = self.state.storage();
-        let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Response::ok("idle") };
-        let Some(mut record) = storage.get_json::<Record>(&job_key(&id)).await? else { return Response::ok("idle") };
-        if !record.has_work() {
-            return Response::ok("idle");
+        if self.running.get() {
+            // A `start` that waits is running the steps; this alarm is its retry path, still armed.
+            self.state.storage().set_alarm(Duration::from_millis(ALARM_STEPS_MS)).await?;
+            return Response::ok("running");
         }
-        // Quick steps (a small site's every step) run back to back in one alarm; a step that starts
-        // after this alarm has run for a while gets an alarm of its own.
-        let started = now_ms();
-        loop {
-            if record.attempts >= MAX_ATTEMPTS {
-                let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
-                self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
-                return Response::ok("failed");
-            }
-            // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
-            record.attempts += 1;
-            if record.status == PublishState::Queued {
-                record.status = PublishState::Running;
-            }
-            record.updated_at = now_iso();
-            storage.put_json(&job_key(&id), &record).await?;
-            storage.sync().await?;
-            self.injected_delay(&record).await;
-            let stepped = self.step(&mut record).await;
-            match stepped {
-                Ok(()) => {
-                    record.attempts = 0;
-                    record.updated_at = now_iso();
-                    storage.put_json(&job_key(&id), &record).await?;
-                    if !record.has_work() {
-                        break;
-                    }
-                    if now_ms().saturating_sub(started) >= ALARM_STEPS_MS {
-                        storage.set_alarm(Duration::from_millis(0)).await?;
-                        break;
-                    }
-                }
-                Err(StepError::Publish(err)) => {
-                    let invalid = err.is_invalid_upload();
-                    self.fail(&mut record, err.to_string(), invalid).await.map_err(alarm_error)?;
-                    break;
-                }
-                Err(StepError::Api(err)) => {
-                    let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
-                    worker::console_error!("{}", serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
-                    if record.attempts >= MAX_ATTEMPTS {
-                        self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
-                    } else {
-                        storage.put_json(&job_key(&id), &record).await?;
-                        storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
-                    }
-                    break;
-                }
-            }
-        }
-        Response::ok("stepped")
+        let Some(id) = self.state.storage().get::<String>(ACTIVE_KEY).await? else { return Response::ok("idle") };
+        Response::ok(self.run_steps(&id).await?)
+    }
+}
+
+/// Marks the steps as running in this instance until dropped (a panic included).
+struct Running<'a>(&'a Cell<bool>);
+
+impl<'a> Running<'a> {
+    fn start(flag: &'a Cell<bool>) -> Self {
+        flag.set(true);
+        Running(flag)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
     }
 }
 
@@ -382,6 +365,70 @@ impl From<worker::Error> for StepError {
 type StepResult<T> = std::result::Result<T, StepError>;
 
 impl PublishJob {
+    /// Runs publish `id`'s steps back to back, until it is done or failed, a step fails (retried by
+    /// an alarm), or [`ALARM_STEPS_MS`] have passed (the rest in alarms). Says how it ended.
+    async fn run_steps(&self, id: &str) -> Result<&'static str> {
+        let _running = Running::start(&self.running);
+        let storage = self.state.storage();
+        let Some(mut record) = storage.get_json::<Record>(&job_key(id)).await? else { return Ok("idle") };
+        if !record.has_work() {
+            return Ok("idle");
+        }
+        // Quick steps (a small site's every step) run back to back in one call; a step that starts
+        // after this call has run for a while gets an alarm of its own.
+        let started = now_ms();
+        loop {
+            if record.attempts >= MAX_ATTEMPTS {
+                let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
+                self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
+                return Ok("failed");
+            }
+            // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
+            record.attempts += 1;
+            if record.status == PublishState::Queued {
+                record.status = PublishState::Running;
+            }
+            record.updated_at = now_iso();
+            storage.put_json(&job_key(id), &record).await?;
+            storage.sync().await?;
+            self.injected_delay(&record).await;
+            let stepped = self.step(&mut record).await;
+            match stepped {
+                Ok(()) => {
+                    record.attempts = 0;
+                    record.updated_at = now_iso();
+                    storage.put_json(&job_key(id), &record).await?;
+                    if !record.has_work() {
+                        break;
+                    }
+                    // Live: whoever waits is answered now; the cleanup gets an alarm of its own.
+                    if record.step == Step::Cleanup || now_ms().saturating_sub(started) >= ALARM_STEPS_MS {
+                        storage.set_alarm(Duration::from_millis(0)).await?;
+                        break;
+                    }
+                }
+                Err(StepError::Publish(err)) => {
+                    let invalid = err.is_invalid_upload();
+                    self.fail(&mut record, err.to_string(), invalid).await.map_err(alarm_error)?;
+                    break;
+                }
+                Err(StepError::Api(err)) => {
+                    let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
+                    worker::console_error!("{}", serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
+                    if record.attempts >= MAX_ATTEMPTS {
+                        self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
+                    } else {
+                        storage.put_json(&job_key(id), &record).await?;
+                        storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
+                    }
+                    break;
+                }
+            }
+        }
+        Ok("stepped")
+    }
+
+
     async fn begin(&self, begin: Begin) -> ApiResult<Record> {
         let storage = self.state.storage();
         if let Some(active) = self.active_record().await? {
@@ -431,7 +478,13 @@ impl PublishJob {
             record.source_bytes = start.source_bytes;
             record.updated_at = now_iso();
             storage.put_json(&job_key(&record.publish_id), &record).await?;
-            storage.set_alarm(Duration::from_millis(0)).await?;
+            if !start.wait {
+                storage.set_alarm(Duration::from_millis(0)).await?;
+                return Ok(record);
+            }
+            storage.set_alarm(Duration::from_millis(ALARM_STEPS_MS)).await?;
+            self.run_steps(&record.publish_id).await?;
+            return self.record(&start.publish_id).await;
         }
         Ok(record)
     }
@@ -521,14 +574,14 @@ impl PublishJob {
     /// Runs the record's step, then logs what it took (`publish_step`: duration, R2 traffic, memory).
     async fn step(&self, record: &mut Record) -> StepResult<()> {
         let bucket = storage::bucket(&self.env)?;
-        let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone(), traffic: R2Traffic::default() };
         let (step, started) = (record.step, now_ms());
+        let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone(), traffic: R2Traffic::default(), started };
         let result = self.run_step(&store, record).await;
         let t = &store.traffic;
         worker::console_log!("{}", serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -598,7 +651,7 @@ impl PublishJob {
         Ok(())
     }
 
-    /// Inflates the stored upload into source packs and the file table, a range at a time; a small
+    /// Inflates the stored upload into source packs and the file table as it streams in; a small
     /// site's packs are also kept, to build it in this step.
     async fn unpack(&self, store: &Store<'_>) -> StepResult<Unpacked> {
         let mut small = Some(BTreeMap::new());
@@ -617,6 +670,9 @@ impl PublishJob {
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
+                for (index, bytes) in &packs {
+                    writes.start(store, &source_pack(*index), bytes.clone());
+                }
                 writes.start(store, SOURCE_FILE_TABLE, table.to_bytes());
                 yield_now().await;
                 Ok(Unpacked::Small(packs, table, writes))
@@ -627,35 +683,56 @@ impl PublishJob {
     async fn unpack_into(&self, store: &Store<'_>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
         let limits = Config::from_env(&self.env).archive_limits();
         let mut writer = SourceWriter::new(&limits);
-        let head = store.bucket.head(store.key(SOURCE_OBJECT)).await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
-        let size = head.size();
-        let mut offset = 0u64;
-        while offset < size {
-            let length = UPLOAD_READ_BYTES.min(size - offset);
-            let bytes = store.read_range(SOURCE_OBJECT, offset, length).await?;
-            offset += length;
-            store.put_packs(writer.push(&bytes)?, small, writes).await?;
+        // One read, streamed: a chunk at a time is held, and its inflating overlaps the transfer.
+        let object = store.bucket.get(store.key(SOURCE_OBJECT)).execute().await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
+        let body = object.body().ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
+        let mut stream = body.stream()?;
+        let mut read = 0;
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk?;
+            read += chunk.len();
+            store.put_packs(writer.push(&chunk)?, small, writes).await?;
         }
+        store.traffic.read(read);
         let (packs, table) = writer.finish()?;
         store.put_packs(packs, small, writes).await?;
         Ok(table)
     }
 
-    /// Every step after the unpack of a small site, in memory; only the final objects are written.
-    /// `writes`: the packs' and the table's, still going.
+    /// Every step after the unpack of a small site, in memory; only the final objects are written,
+    /// each started as soon as it is made. `writes`: the packs' and the table's, still going.
     async fn build_small(&self, store: &Store<'_>, record: &mut Record, packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, mut writes: Writes) -> StepResult<SiteVersion> {
-        let built = publish::build_small_site(packs, table, &record.domain);
-        // Whatever the build gave, the packs are written before the step ends (a failed publish
-        // then deletes them all).
-        writes.finish().await?;
-        let built = built?;
+        store.phase("unpack");
+        let (finished, index_bytes) = match self.build_small_writing(store, record, packs, table, &mut writes).await {
+            Ok(built) => built,
+            Err(err) => {
+                // Every write started lands before the step ends (the failed publish then deletes them all).
+                let _ = writes.finish().await;
+                return Err(err);
+            }
+        };
+        let site = store.put_finished(finished, writes).await?;
+        store.phase("written");
+        Ok(record.version_of(site, index_bytes))
+    }
+
+    /// [`Self::build_small`]'s build: starts the writes of the final objects but the finish step's;
+    /// returns those and the index bytes.
+    async fn build_small_writing(&self, store: &Store<'_>, record: &mut Record, packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, writes: &mut Writes) -> StepResult<(Finished, u64)> {
+        let parsed = publish::parse_small_site(packs, table, &record.domain)?;
+        store.phase("parse");
         self.injected_fault(record)?;
+        let text_bytes = parsed.text.len() as u64;
+        writes.start(store, SEARCH_TEXT, parsed.text);
+        writes.start(store, LLMS_FULL_TXT, parsed.llms_full);
+        yield_now().await;
+        let built = parsed.rest.finish(&record.domain)?;
+        store.phase("merge");
         record.page_count = built.finished.site.pages.len() as u32;
         record.layout = Some(built.layout);
-        let index_bytes = (built.finished.meta.len() + built.terms.len() + built.text.len()) as u64;
-        store.put_all(vec![(SEARCH_TERMS, built.terms), (SEARCH_TEXT, built.text), (LLMS_FULL_TXT, built.llms_full)]).await?;
-        let site = store.put_finished(built.finished).await?;
-        Ok(record.version_of(site, index_bytes))
+        let index_bytes = (built.finished.meta.len() + built.terms.len()) as u64 + text_bytes;
+        writes.start(store, SEARCH_TERMS, built.terms);
+        Ok((built.finished, index_bytes))
     }
 
     async fn plan(&self, store: &Store<'_>) -> StepResult<Planned> {
@@ -739,7 +816,7 @@ impl PublishJob {
         }
         let finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
         let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
-        let site = store.put_finished(finished).await?;
+        let site = store.put_finished(finished, Writes::default()).await?;
         Ok(record.version_of(site, index_bytes))
     }
 }
@@ -766,24 +843,32 @@ impl Writes {
         self.0.push(handle);
     }
 
-    /// Waits for every write started.
+    /// Waits for every write started (all of them, so none lands later); the first failure.
     async fn finish(&mut self) -> ApiResult<()> {
+        let mut outcome = Ok(());
         for handle in self.0.drain(..) {
-            handle.await.map_err(|_| ApiError::Internal("a background write was dropped".into()))??;
+            let written = match handle.await {
+                Ok(written) => written.map_err(ApiError::from),
+                Err(_) => Err(ApiError::Internal("a background write was dropped".into())),
+            };
+            outcome = outcome.and(written);
         }
-        Ok(())
+        outcome
     }
 }
 
-/// Lets the tasks spawned so far start (their first poll issues their I/O) before a long
-/// computation holds the isolate.
+/// Lets the writes started so far get going before a long computation holds the isolate: a
+/// timer, not a resolved promise, so the runtime's event loop turns (sending their requests and
+/// as much of their bodies as the connection takes), not only the microtask queue.
 async fn yield_now() {
-    let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL)).await;
+    worker::Delay::from(Duration::ZERO).await;
 }
 
-/// R2 traffic of one step, for its `publish_step` log line.
+/// R2 traffic of one step, and the milliseconds into it at which its phases ended, for its
+/// `publish_step` log line.
 #[derive(Default)]
 struct R2Traffic {
+    phases: RefCell<serde_json::Map<String, serde_json::Value>>,
     reads: Cell<u32>,
     read_bytes: Cell<u64>,
     writes: Cell<u32>,
@@ -808,11 +893,18 @@ struct Store<'a> {
     domain: String,
     publish_id: String,
     traffic: R2Traffic,
+    /// When the step began (ms since the epoch).
+    started: u64,
 }
 
 impl Store<'_> {
     fn key(&self, name: &str) -> String {
         version_key(&self.domain, &self.publish_id, name)
+    }
+
+    /// Marks the end of the step's phase `name`.
+    fn phase(&self, name: &str) {
+        self.traffic.phases.borrow_mut().insert(name.into(), now_ms().saturating_sub(self.started).into());
     }
 
     async fn put(&self, name: &str, bytes: Vec<u8>) -> ApiResult<()> {
@@ -827,18 +919,19 @@ impl Store<'_> {
         Ok(())
     }
 
-    /// Writes source packs, keeping a copy in `small` while their total stays within
-    /// [`publish::SMALL_SITE_BYTES`] (past it, `small` becomes `None` for good): a small site's in
-    /// the background (`writes`), a larger one's at once.
+    /// Writes source packs, or keeps them in `small` while their total stays within
+    /// [`publish::SMALL_SITE_BYTES`] (the unpack writes those once the upload is read: R2 would
+    /// serve that read and these writes at once). Past the bound `small` becomes `None` for good,
+    /// its packs written then, and every later one at once.
     async fn put_packs(&self, packs: Vec<SourcePack>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> ApiResult<()> {
         if let Some(held) = small {
             let bytes: u64 = held.values().chain(packs.iter().map(|p| &p.bytes)).map(|b| b.len() as u64).sum();
             if bytes <= publish::SMALL_SITE_BYTES {
-                held.extend(packs.iter().map(|p| (p.index, p.bytes.clone())));
-                for pack in packs {
-                    writes.start(self, &source_pack(pack.index), pack.bytes);
-                }
+                held.extend(packs.into_iter().map(|p| (p.index, p.bytes)));
                 return Ok(());
+            }
+            for (index, bytes) in std::mem::take(held) {
+                writes.start(self, &source_pack(index), bytes);
             }
             *small = None;
         }
@@ -847,10 +940,14 @@ impl Store<'_> {
         Ok(())
     }
 
-    /// The finish step's objects: the search meta, the outline and `llms.txt` at once, then the
-    /// Markdown manifest (its presence says the agent documents are there). Returns the site.
-    async fn put_finished(&self, finished: Finished) -> ApiResult<Site> {
-        self.put_all(vec![(SEARCH_META, finished.meta), (SITE_OUTLINE, finished.outline), (LLMS_TXT, finished.llms_txt.into_bytes())]).await?;
+    /// The finish step's objects: the search meta, the outline and `llms.txt` at once, with
+    /// `writes` (any other writes still going), then the Markdown manifest (its presence says the
+    /// agent documents are there). Returns the site.
+    async fn put_finished(&self, finished: Finished, mut writes: Writes) -> ApiResult<Site> {
+        writes.start(self, SEARCH_META, finished.meta);
+        writes.start(self, SITE_OUTLINE, finished.outline);
+        writes.start(self, LLMS_TXT, finished.llms_txt.into_bytes());
+        writes.finish().await?;
         self.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
         Ok(finished.site)
     }
