@@ -111,6 +111,19 @@ pub fn json_post(url: &str, headers: &Headers, body: &str) -> worker::Result<Req
     Ok(request.into())
 }
 
+/// A streamed body, as a boxed stream so that workers-rs's `Response::from_stream` (its chunk
+/// conversion and stream adapters) is compiled once for every streamed route.
+pub type BodyStream = std::pin::Pin<Box<dyn futures_util::Stream<Item = worker::Result<Vec<u8>>>>>;
+
+/// A 200 streaming `body`, with `headers`.
+pub fn stream_response(body: BodyStream, headers: &[(&str, &str)]) -> ApiResult<Response> {
+    let mut response = Response::from_stream(body)?;
+    for (name, value) in headers {
+        response.headers_mut().set(name, value)?;
+    }
+    Ok(response)
+}
+
 pub fn empty_response(status: u16) -> Response {
     Response::builder().with_status(status).empty()
 }
