@@ -4,8 +4,7 @@
 //! by the object pass through as it made them.
 
 use serde::de::DeserializeOwned;
-use wasm_bindgen::JsValue;
-use worker::{Env, Headers, Method, Request, RequestInit};
+use worker::{Env, Headers};
 
 use crate::error::{ApiError, ApiResult};
 use docs_edge_core::wire::ErrorBody;
@@ -77,26 +76,20 @@ pub(crate) use durable_operations;
 
 /// The object's 2xx body, or its error as [`ApiError::Relayed`] (status, body and `Retry-After` kept).
 pub async fn send<O: Operation, T: DeserializeOwned>(env: &Env, name: &str, op: &O) -> ApiResult<T> {
-    let (_, bytes) = exchange(env, name, op).await?;
+    let (_, bytes) = exchange(env, O::BINDING, name, op.name(), op.body()?).await?;
     Ok(serde_json::from_slice(&bytes)?)
 }
 
 /// [`send`] for an operation that answers plain bytes with its facts in headers: the headers and body.
 pub async fn send_for_bytes<O: Operation>(env: &Env, name: &str, op: &O) -> ApiResult<(Headers, Vec<u8>)> {
-    exchange(env, name, op).await
+    exchange(env, O::BINDING, name, op.name(), op.body()?).await
 }
 
-async fn exchange<O: Operation>(env: &Env, name: &str, op: &O) -> ApiResult<(Headers, Vec<u8>)> {
-    let binding = O::BINDING;
-    let op_name = op.name();
+/// The one exchange every operation goes through, not generic over it: only the encoding of the
+/// body and the decoding of the reply are compiled per operation and reply type.
+async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: String) -> ApiResult<(Headers, Vec<u8>)> {
     let stub = env.durable_object(binding)?.id_from_name(name)?.get_stub()?;
-    let headers = Headers::new();
-    headers.set("content-type", "application/json")?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(JsValue::from_str(&op.body()?)));
-    let request = Request::new_with_init(&format!("https://durable-object/{op_name}"), &init)?;
+    let request = crate::http::json_post(&format!("https://durable-object/{op_name}"), &Headers::new(), &body)?;
     let mut response = stub.fetch_with_request(request).await?;
     let status = response.status_code();
     let bytes = response.bytes().await?;

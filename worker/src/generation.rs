@@ -22,7 +22,7 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::ReadableStream;
-use worker::{ByteStream, Delay, Env, Fetch, Headers, Method, Request, RequestInit};
+use worker::{ByteStream, Delay, Env, Fetch, Headers};
 
 use crate::config;
 use crate::error::{ApiError, ApiResult};
@@ -187,10 +187,7 @@ async fn post_json(url: &str, body: &str, header_list: &[(&str, String)]) -> Res
     for (name, value) in header_list {
         headers.set(name, value).map_err(|e| format!("header {name}: {e}"))?;
     }
-    headers.set("content-type", "application/json").map_err(|e| e.to_string())?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_headers(headers).with_body(Some(JsValue::from_str(body)));
-    let request = Request::new_with_init(url, &init).map_err(|e| format!("request: {e}"))?;
+    let request = crate::http::json_post(url, &headers, body).map_err(|e| format!("request: {e}"))?;
     let mut response = Fetch::Request(request).send().await.map_err(|e| format!("provider unreachable: {e}"))?;
     let status = response.status_code();
     if status >= 400 {

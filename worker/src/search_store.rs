@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock};
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
-use futures_util::future::join_all;
+use crate::join::join_all;
 use worker::{Bucket, Env, Range};
 
 use crate::error::{ApiError, ApiResult};

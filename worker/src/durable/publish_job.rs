@@ -35,7 +35,7 @@ use docs_edge_core::publish::{self, BatchRecord, BatchState, Finished, Finisher,
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
 use futures_channel::oneshot;
-use futures_util::future::try_join_all;
+use crate::join::try_join_all;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};

@@ -12,7 +12,7 @@ use docs_edge_core::analytics::report::build_report;
 use docs_edge_core::wire::KeyKind;
 use docs_edge_core::wire::analytics::FeedbackReceipt;
 use serde_json::Value;
-use worker::{Headers, Response};
+use worker::Response;
 
 use crate::analytics_store::AnalyticsStore;
 use crate::context::Call;
@@ -20,7 +20,7 @@ use crate::auth::{require_domain, require_key};
 use crate::clock::now_ms;
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{empty_response, header, json_response, read_body, read_json_object, require_content_type};
+use crate::http::{empty_response, header, json_response, read_body, read_json_object, require_content_type, stream_response};
 use crate::routes::discovery::authorize;
 use crate::durable::thread::ThreadClient;
 use crate::ratelimit;
@@ -150,10 +150,8 @@ pub async fn conversations_csv(call: &mut Call) -> ApiResult<Response> {
         }
         Some((Ok(chunk.into_bytes()), state))
     });
-    let headers = Headers::new();
-    headers.set("content-type", "text/csv; charset=utf-8")?;
-    headers.set("content-disposition", "attachment; filename=\"conversations.csv\"")?;
-    Ok(Response::from_stream(stream)?.with_headers(headers))
+    let headers = [("content-type", "text/csv; charset=utf-8"), ("content-disposition", "attachment; filename=\"conversations.csv\"")];
+    stream_response(Box::pin(stream), &headers)
 }
 
 fn log_failure(request_id: &str, err: &ApiError) {

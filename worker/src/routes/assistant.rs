@@ -63,12 +63,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
 }
 
 fn stream_response(receiver: crate::answer::PartReceiver, protocol: Protocol) -> ApiResult<Response> {
-    let mut response = Response::from_stream(receiver)?;
-    let headers = response.headers_mut();
-    for (name, value) in protocol.headers() {
-        headers.set(name, value)?;
-    }
-    Ok(response)
+    crate::http::stream_response(Box::pin(receiver), protocol.headers())
 }
 
 /// `GET /discovery/v2/assistant/{domain}/message/{chatId}/stream` (`useChat({ resume: true })`):
