@@ -22,6 +22,7 @@ mod export_source;
 mod exports;
 mod generation;
 mod http;
+mod log_line;
 mod memory;
 mod random;
 mod ratelimit;
