@@ -69,9 +69,11 @@ function deployBundleFits() {
 // of cuts (those versions now answer 409 republish_required, one compiled sort, JSON records) took it
 // to 755.5 KiB (README "Figures"); raised to 790 when the small-site publish path, the export's
 // streamed finishing step and the rebuild of sites from earlier releases took it to 781.8 KiB (by
-// `twiggy diff`: the publish step futures +60 KB, the finishing writer +25 KB, the rebuild 10 KB, raw).
+// `twiggy diff`: the publish step futures +60 KB, the finishing writer +25 KB, the rebuild 10 KB, raw);
+// lowered to 762 when the third round (gzip framing without crc32fast's tables, -Zfmt-debug=shallow,
+// fewer serde instantiations) took it to 754.4 KiB (README "Worker size, cut by cut").
 // The architecture issue's target is 600.
-const WASM_BUDGET_KIB = 790;
+const WASM_BUDGET_KIB = 762;
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.

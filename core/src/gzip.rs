@@ -102,6 +102,7 @@ impl Write for GzipWriter {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.write_header();
         self.deflate.flush()
     }
 }
