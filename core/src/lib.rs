@@ -7,6 +7,7 @@
 //! - `http`: route table, request-body validation with field paths, the domain rule, byte ranges.
 //! - `admin`: the operator API's request bodies (organizations, domains, keys).
 //! - `security`: key hashes and signed links, S3 presigning, rate-limit arithmetic.
+//! - `gzip`: gzip members around flate2's raw deflate (the bundle's encoder, the uploads' decoders).
 //! - `docs`: a docs archive -> the site model.
 //! - `text`: text -> terms, the one analyzer behind every match.
 //! - `search`: index build and query (`search::api`: the discovery endpoints' request bodies).
@@ -30,6 +31,8 @@ pub mod http;
 pub mod admin;
 #[cfg(feature = "server")]
 pub mod security;
+#[cfg(feature = "server")]
+pub mod gzip;
 #[cfg(feature = "server")]
 pub mod docs;
 #[cfg(feature = "server")]

@@ -156,7 +156,7 @@ impl Generation {
             return None;
         }
         if let Err(err) = self.retrieve().await {
-            log_failure(&self.request_id, &format!("retrieval failed: {err:?}"));
+            log_failure(&self.request_id, &format!("retrieval failed: {err}"));
             let part = self.session.fail("the answer could not be completed: the docs could not be searched");
             self.send(part);
             return None;
@@ -173,7 +173,7 @@ impl Generation {
                 // Recorded before the finish part goes out, so a client that continues the thread the
                 // moment it reads the id finds it.
                 if let Err(err) = self.record(&answer).await {
-                    log_failure(&self.request_id, &format!("thread not recorded: {err:?}"));
+                    log_failure(&self.request_id, &format!("thread not recorded: {err}"));
                     let part = self.session.fail("the conversation could not be saved");
                     self.send(part);
                     return None;
@@ -213,7 +213,7 @@ impl Generation {
             "passages": self.passages.len(),
             "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
         });
-        worker::console_log!("{line}");
+        crate::log_line::info(&line);
         Ok(())
     }
 
@@ -340,5 +340,5 @@ pub fn send_bytes(sender: &PartSender, text: String) -> bool {
 
 pub fn log_failure(request_id: &str, detail: &str) {
     let line = serde_json::json!({ "event": "assistant_failed", "requestId": request_id, "error": detail });
-    worker::console_error!("{line}");
+    crate::log_line::error(&line);
 }

@@ -87,5 +87,5 @@ fn log_error(request_id: &str, err: &ApiError) {
 
 fn log_failure(request_id: &str, detail: &str) {
     let line = serde_json::json!({ "event": "analytics_failed", "requestId": request_id, "error": detail });
-    worker::console_error!("{line}");
+    crate::log_line::error(&line);
 }

@@ -143,5 +143,5 @@ fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_
         "searchCacheEntries": cache_entries,
         "searchCacheEvictions": cache_evictions,
     });
-    worker::console_log!("{line}");
+    crate::log_line::info(&line);
 }

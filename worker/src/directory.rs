@@ -6,6 +6,7 @@
 //! be accepted elsewhere for that long; the README says so.
 
 use docs_edge_core::wire::{KeyInfo, KeyKind, Organization, Plan};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use worker::kv::KvStore;
 use worker::Env;
@@ -57,7 +58,7 @@ impl Directory {
         if !is_random_id(org_id, ORG_ID_PREFIX, ID_BYTES) {
             return Ok(None);
         }
-        Ok(self.kv.get(&format!("org:{org_id}")).json().await?)
+        self.get_json(&format!("org:{org_id}")).await
     }
 
     pub async fn require_org(&self, org_id: &str) -> ApiResult<OrgRecord> {
@@ -67,8 +68,7 @@ impl Directory {
     }
 
     pub async fn save_org(&self, record: &OrgRecord) -> ApiResult<()> {
-        self.kv.put(&format!("org:{}", record.org.org_id), record)?.execute().await?;
-        Ok(())
+        self.put_json(&format!("org:{}", record.org.org_id), record).await
     }
 
     pub async fn domain_owner(&self, domain: &str) -> ApiResult<Option<String>> {
@@ -86,11 +86,11 @@ impl Directory {
     }
 
     pub async fn key_by_hash(&self, hash: &str) -> ApiResult<Option<KeyRecord>> {
-        Ok(self.kv.get(&format!("key:{hash}")).json().await?)
+        self.get_json(&format!("key:{hash}")).await
     }
 
     pub async fn store_key(&self, hash: &str, record: &KeyRecord) -> ApiResult<()> {
-        self.kv.put(&format!("key:{hash}"), record)?.execute().await?;
+        self.put_json(&format!("key:{hash}"), record).await?;
         self.kv.put(&format!("keyid:{}", record.key_id), hash)?.execute().await?;
         Ok(())
     }
@@ -116,6 +116,24 @@ impl Directory {
         self.kv.delete(&format!("key:{hash}")).await?;
         self.kv.delete(&format!("keyid:{key_id}")).await?;
         Ok(record)
+    }
+}
+
+impl Directory {
+    /// Records are JSON text, read and written through serde_json, which the worker links anyway: KV's
+    /// own `json()` and `put` of a value go through serde-wasm-bindgen, one more compiled
+    /// (de)serializer per record type (README "Worker size, cut by cut"). What is stored is the same
+    /// JSON either way, apart from `null` for an absent optional field, which reads back the same.
+    async fn get_json<T: DeserializeOwned>(&self, key: &str) -> ApiResult<Option<T>> {
+        match self.kv.get(key).text().await? {
+            Some(text) => Ok(Some(serde_json::from_slice(text.as_bytes())?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn put_json<T: Serialize>(&self, key: &str, value: &T) -> ApiResult<()> {
+        self.kv.put(key, serde_json::to_string(value)?.as_str())?.execute().await?;
+        Ok(())
     }
 }
 

@@ -114,7 +114,7 @@ async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: Str
 /// A response made inside an object from our one error type, for [`post`] to pass on.
 pub fn error_reply(err: &ApiError) -> worker::Result<worker::Response> {
     if let Some(detail) = err.log_detail() {
-        worker::console_error!("{}", serde_json::json!({ "event": "durable_object_error", "error": detail }));
+        crate::log_line::error(&serde_json::json!({ "event": "durable_object_error", "error": detail }));
     }
     Ok(crate::error::error_response(err))
 }

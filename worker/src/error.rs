@@ -163,6 +163,18 @@ impl ApiError {
     }
 }
 
+/// The log form: the code and the detail (an internal error's own, never sent) or the public message.
+/// Log lines use this, not `{:?}`: the worker is built with `-Zfmt-debug=shallow`, under which a
+/// derived `Debug` prints only the variant's name.
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.log_detail() {
+            Some(detail) => write!(f, "{}: {detail}", self.code()),
+            None => write!(f, "{}: {}", self.code(), self.public_message()),
+        }
+    }
+}
+
 /// The one place an error becomes HTTP: its status, its headers, `{"error", "code"}` as JSON (the
 /// response `crate::http::json_bytes_response` makes, built here so this module imports no other).
 pub fn error_response(err: &ApiError) -> Response {

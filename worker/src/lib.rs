@@ -23,6 +23,7 @@ mod exports;
 mod generation;
 mod http;
 mod join;
+mod log_line;
 mod memory;
 mod random;
 mod ratelimit;

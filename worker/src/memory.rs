@@ -39,6 +39,6 @@ impl Drop for DurableSpan {
             "durationMs": now_ms().saturating_sub(self.started_ms),
             "wasmMemoryBytes": wasm_memory_bytes(),
         });
-        worker::console_log!("{line}");
+        crate::log_line::info(&line);
     }
 }

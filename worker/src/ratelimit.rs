@@ -117,7 +117,7 @@ fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
     ctx.wait_until(async move {
         if let Err(err) = flush(&env, &key, window_secs).await {
             let line = serde_json::json!({ "event": "ratelimit_flush_failed", "detail": err.to_string() });
-            worker::console_error!("{line}");
+            crate::log_line::error(&line);
         }
         COUNTERS.with(|counters| {
             if let Some(counter) = counters.borrow_mut().get_mut(&key) {

@@ -91,8 +91,8 @@ fn log(job: &str, cron: &str, outcome: ApiResult<u64>) {
     };
     line["wasmMemoryBytes"] = crate::memory::wasm_memory_bytes().into();
     if outcome.is_ok() {
-        worker::console_log!("{line}");
+        crate::log_line::info(&line);
     } else {
-        worker::console_error!("{line}");
+        crate::log_line::error(&line);
     }
 }

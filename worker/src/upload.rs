@@ -64,7 +64,7 @@ pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes
             if let Some(upload) = upload {
                 // Best effort: R2 drops unfinished uploads on its own after a while.
                 if let Err(abort) = upload.abort().await {
-                    worker::console_error!("{}", serde_json::json!({"event": "upload_abort_failed", "error": abort.to_string()}));
+                    crate::log_line::error(&serde_json::json!({"event": "upload_abort_failed", "error": abort.to_string()}));
                 }
             }
             return Err(err);

@@ -24,7 +24,7 @@ pub fn header_line() -> String {
 }
 
 pub fn row_line(row: &ConversationRow) -> String {
-    let sources: Vec<String> = serde_json::from_str(&row.sources).unwrap_or_default();
+    let sources: Vec<String> = serde_json::from_slice(row.sources.as_bytes()).unwrap_or_default();
     let time = super::range::iso_of_ms(row.created_at);
     line([
         row.thread_id.as_str(),

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
 
-use flate2::read::MultiGzDecoder;
-use flate2::write::GzEncoder;
 use flate2::Compression;
 use tar::{Archive, EntryType, Header, PaxExtensions};
+
+use crate::gzip::{GunzipReader, GzipWriter};
 
 /// Files of the docs folder by normalised path (`es/quickstart.mdx`, `docs.json`).
 pub type SourceTree = BTreeMap<String, Vec<u8>>;
@@ -189,7 +189,7 @@ where
         .saturating_add((limits.max_files as u64).saturating_mul(1536))
         .saturating_add(64 * 1024);
     let reader = BudgetReader {
-        inner: MultiGzDecoder::new(gz),
+        inner: GunzipReader::new(gz),
         remaining: stream_budget,
         tripped: &tripped,
     };
@@ -441,7 +441,7 @@ pub(crate) fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
 /// Packs a tree as `.tar.gz` (tests and tooling). Entries whose path tar refuses (`..`, absolute)
 /// are left out, since a tree read by [`read_docs_archive`] never has them.
 pub fn pack_tree(tree: &SourceTree) -> Vec<u8> {
-    let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::fast()));
+    let mut builder = tar::Builder::new(GzipWriter::new(Compression::fast()));
     for (path, data) in tree {
         let mut header = Header::new_gnu();
         header.set_entry_type(EntryType::Regular);
@@ -503,7 +503,7 @@ pub fn read_dir_tree(root: &std::path::Path) -> std::io::Result<SourceTree> {
 #[cfg(test)]
 pub(crate) fn gzip(raw: &[u8]) -> Vec<u8> {
     use std::io::Write;
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    let mut encoder = GzipWriter::new(Compression::fast());
     let _ = encoder.write_all(raw);
     encoder.finish().unwrap_or_default()
 }

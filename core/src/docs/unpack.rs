@@ -12,8 +12,9 @@
 
 use std::io::{self, Write};
 
-use flate2::write::MultiGzDecoder;
 use tar::{EntryType, Header};
+
+use crate::gzip::GunzipWriter;
 
 use super::archive::{
     display_path, entry_kind_name, is_apple_double, is_extension, normalise_path, ArchiveError, ArchiveLimits,
@@ -24,14 +25,14 @@ const BLOCK: usize = 512;
 
 /// An incremental `.tar.gz` reader with the upload rules.
 pub struct Unpacker {
-    decoder: MultiGzDecoder<TarSink>,
+    decoder: GunzipWriter<TarSink>,
     /// The first bytes, held until there are two to check against the gzip magic.
     head: Vec<u8>,
 }
 
 impl Unpacker {
     pub fn new(limits: &ArchiveLimits) -> Self {
-        Unpacker { decoder: MultiGzDecoder::new(TarSink::new(limits.clone())), head: Vec::new() }
+        Unpacker { decoder: GunzipWriter::new(TarSink::new(limits.clone())), head: Vec::new() }
     }
 
     /// Feeds the next compressed bytes; `on_file` gets every file they complete (normalised path,

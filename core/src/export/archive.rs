@@ -6,9 +6,10 @@
 
 use std::io::Write;
 
-use flate2::write::GzEncoder;
-use flate2::{Compression, GzBuilder};
+use flate2::Compression;
 use tar::{EntryType, Header};
+
+use crate::gzip::GzipWriter;
 
 use super::links::is_safe_path;
 use super::ExportFile;
@@ -33,7 +34,7 @@ pub fn tar_gz_member(files: &[ExportFile], mtime: u64) -> Vec<u8> {
     gzip.finish().unwrap_or_default()
 }
 
-fn write_entry(gzip: &mut GzEncoder<Vec<u8>>, file: &ExportFile, mtime: u64) {
+fn write_entry(gzip: &mut GzipWriter, file: &ExportFile, mtime: u64) {
     let size = file.bytes.len() as u64;
     let Some(header) = entry_header(&file.path, size, mtime) else { return };
     // Writing into memory cannot fail.
@@ -47,8 +48,8 @@ fn write_entry(gzip: &mut GzEncoder<Vec<u8>>, file: &ExportFile, mtime: u64) {
 /// header, the second starts with the entry after it. Files are added in path order, each written
 /// (and dropped) as it comes; one named `gap` is left out.
 pub struct TarGzAround {
-    before: GzEncoder<Vec<u8>>,
-    after: GzEncoder<Vec<u8>>,
+    before: GzipWriter,
+    after: GzipWriter,
     gap: String,
     gap_size: u64,
     mtime: u64,
@@ -81,7 +82,7 @@ impl TarGzAround {
 /// compressed, so neither the data nor its compressed form is ever held whole. Its header goes
 /// before it ([`TarGzAround`]); [`TarGzEntryBody::finish`] adds the block padding.
 pub struct TarGzEntryBody {
-    gzip: GzEncoder<Vec<u8>>,
+    gzip: GzipWriter,
     written: u64,
 }
 
@@ -180,9 +181,9 @@ fn gzip(raw: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap_or_default()
 }
 
-fn encoder() -> GzEncoder<Vec<u8>> {
-    // GzBuilder writes mtime 0 and no file name: nothing in the header varies between runs.
-    GzBuilder::new().write(Vec::new(), Compression::new(GZIP_LEVEL))
+fn encoder() -> GzipWriter {
+    // Its header has mtime 0 and no file name: nothing in it varies between runs.
+    GzipWriter::new(Compression::new(GZIP_LEVEL))
 }
 
 #[cfg(test)]

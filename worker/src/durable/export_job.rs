@@ -287,16 +287,13 @@ impl DurableObject for ExportJob {
         // object runs between them (the input gate holds events during storage operations).
         let stored_now = storage.get_json::<JobRecord>(JOB_KEY).await?.map(|stored| stored.status);
         if after_step(stored_now) == AfterStep::Discard {
-            worker::console_log!(
-                "{}",
-                serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)})
-            );
+            crate::log_line::info(&serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)}));
             if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
                 // The step's parts: one, or as many as a finished finishing step counted.
                 let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1)).map(|i| part_key(&record.job_id, i)).collect();
                 if let Err(err) = bucket.delete_multiple(written).await {
-                    worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                    crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
                 }
             }
             *self.loaded.borrow_mut() = None;
@@ -313,10 +310,7 @@ impl DurableObject for ExportJob {
             }
             Err(err) => {
                 let reason = readable(&err);
-                worker::console_error!(
-                    "{}",
-                    serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason})
-                );
+                crate::log_line::error(&serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason}));
                 match record.attempts.failed(&reason, is_permanent(&err)) {
                     AfterError::Fail(reason) => self.fail(&mut record, reason).await.map_err(alarm_error)?,
                     AfterError::RetryAfterMs(backoff) => {
@@ -422,7 +416,7 @@ impl ExportJob {
         if !parts.is_empty() {
             if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
-                worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
             }
         }
         Ok(())
@@ -434,7 +428,7 @@ impl ExportJob {
     fn injected_fault(&self, record: &JobRecord) -> bool {
         let faulty = test_only::export_fault_domain(&self.env).as_deref() == Some(record.domain.as_str());
         if faulty {
-            worker::console_error!("{}", serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
+            crate::log_line::error(&serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
         }
         faulty
     }
@@ -448,7 +442,7 @@ impl ExportJob {
         let ms = delay.as_millis() as u64;
         if ms > 0 {
             // Logged first, so a test knows the step is inside its delay before it cancels.
-            worker::console_log!("{}", serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));
+            crate::log_line::info(&serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));
             worker::Delay::from(Duration::from_millis(ms)).await;
         }
     }
@@ -677,14 +671,14 @@ impl ExportJob {
                 // The parts are only inputs to the bundle; a failed cleanup costs space (until the
                 // retention sweep), not correctness.
                 if let Err(err) = bucket.delete_multiple(parts).await {
-                    worker::console_error!("{}", serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                    crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
                 }
                 Ok((size, sha256))
             }
             Err(err) => {
                 // An unfinished multipart upload would hold its parts in R2 until R2's own cleanup.
                 if let Err(abort) = upload.abort().await {
-                    worker::console_error!("{}", serde_json::json!({"event": "export_abort_failed", "jobId": record.job_id, "error": abort.to_string()}));
+                    crate::log_line::error(&serde_json::json!({"event": "export_abort_failed", "jobId": record.job_id, "error": abort.to_string()}));
                 }
                 Err(err)
             }

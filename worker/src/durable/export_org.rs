@@ -24,6 +24,8 @@ use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::random::random_id;
 
+use super::json_storage::JsonStorage;
+
 const RECORD_KEY: &str = "org";
 const HOUR_SECS: u64 = 3600;
 
@@ -153,20 +155,20 @@ impl ExportOrg {
             return Err(ApiError::JobActive { job_id: job_id.clone() });
         }
         let storage = self.state.storage();
-        let mut record: OrgRecord = storage.get(RECORD_KEY).await?.unwrap_or_default();
+        let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
         take_slot(&mut record.starts, order.starts_per_hour, order.now_unix, "export jobs may start")?;
         let job_id = random_id("se_", 8)?;
         // The slot is stored before the job object is awaited, so a concurrent start sees it.
-        storage.put(RECORD_KEY, &record).await?;
+        storage.put_json(RECORD_KEY, &record).await?;
         self.starting.borrow_mut().insert(order.domain.clone(), job_id.clone());
         let result = self.create(&order, &job_id, record.latest.get(&order.domain).cloned()).await;
         self.starting.borrow_mut().remove(&order.domain);
         // Read again: other starts and publishes may have been recorded meanwhile.
-        let mut record: OrgRecord = storage.get(RECORD_KEY).await?.unwrap_or_default();
+        let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
         match result {
             Ok(job) => {
                 record.latest.insert(order.domain.clone(), job_id);
-                storage.put(RECORD_KEY, &record).await?;
+                storage.put_json(RECORD_KEY, &record).await?;
                 Ok(job)
             }
             Err(err) => {
@@ -174,7 +176,7 @@ impl ExportOrg {
                 if let Some(at) = record.starts.iter().position(|t| *t == order.now_unix) {
                     record.starts.remove(at);
                 }
-                storage.put(RECORD_KEY, &record).await?;
+                storage.put_json(RECORD_KEY, &record).await?;
                 Err(err)
             }
         }
@@ -182,9 +184,9 @@ impl ExportOrg {
 
     async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
         let storage = self.state.storage();
-        let mut record: OrgRecord = storage.get(RECORD_KEY).await?.unwrap_or_default();
+        let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
         take_slot(&mut record.publishes, order.per_hour, order.now_unix, "publishes")?;
-        storage.put(RECORD_KEY, &record).await?;
+        storage.put_json(RECORD_KEY, &record).await?;
         Ok(())
     }
 

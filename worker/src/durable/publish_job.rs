@@ -136,9 +136,10 @@ impl<'a> PublishJobClient<'a> {
     }
 }
 
-/// Where a publish is.
+/// Where a publish is. Stored as `{"step":"batch","at":3}` or `{"step":"upload"}` (serde's adjacently
+/// tagged form, through [`StepRecord`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "step", content = "at", rename_all = "camelCase")]
+#[serde(try_from = "StepRecord", into = "StepRecord")]
 enum Step {
     /// Reserved; the upload is being stored.
     Upload,
@@ -151,6 +152,68 @@ enum Step {
     Switch,
     Cleanup,
     Done,
+}
+
+/// [`Step`]'s stored form written out as a plain struct: serde's own adjacently tagged reader
+/// buffers the fields through `Content`, about 11 KB of the worker's wasm for this one enum.
+#[derive(Serialize, Deserialize)]
+struct StepRecord {
+    step: StepName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<u32>,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum StepName {
+    Upload,
+    Unpack,
+    Plan,
+    Batch,
+    Merge,
+    Concat,
+    Finish,
+    Switch,
+    Cleanup,
+    Done,
+}
+
+impl From<Step> for StepRecord {
+    fn from(step: Step) -> StepRecord {
+        let (step, at) = match step {
+            Step::Upload => (StepName::Upload, None),
+            Step::Unpack => (StepName::Unpack, None),
+            Step::Plan => (StepName::Plan, None),
+            Step::Batch(b) => (StepName::Batch, Some(b)),
+            Step::Merge(g) => (StepName::Merge, Some(g)),
+            Step::Concat => (StepName::Concat, None),
+            Step::Finish => (StepName::Finish, None),
+            Step::Switch => (StepName::Switch, None),
+            Step::Cleanup => (StepName::Cleanup, None),
+            Step::Done => (StepName::Done, None),
+        };
+        StepRecord { step, at }
+    }
+}
+
+impl TryFrom<StepRecord> for Step {
+    type Error = &'static str;
+
+    fn try_from(record: StepRecord) -> std::result::Result<Step, &'static str> {
+        Ok(match (record.step, record.at) {
+            (StepName::Upload, _) => Step::Upload,
+            (StepName::Unpack, _) => Step::Unpack,
+            (StepName::Plan, _) => Step::Plan,
+            (StepName::Batch, Some(b)) => Step::Batch(b),
+            (StepName::Merge, Some(g)) => Step::Merge(g),
+            (StepName::Batch | StepName::Merge, None) => return Err("missing field `at`"),
+            (StepName::Concat, _) => Step::Concat,
+            (StepName::Finish, _) => Step::Finish,
+            (StepName::Switch, _) => Step::Switch,
+            (StepName::Cleanup, _) => Step::Cleanup,
+            (StepName::Done, _) => Step::Done,
+        })
+    }
 }
 
 /// One publish, stored under `job:{publishId}`.
@@ -414,7 +477,7 @@ impl PublishJob {
                 }
                 Err(StepError::Api(err)) => {
                     let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
-                    worker::console_error!("{}", serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
+                    crate::log_line::error(&serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
                     if record.attempts >= MAX_ATTEMPTS {
                         self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
                     } else {
@@ -536,7 +599,7 @@ impl PublishJob {
     /// Ends a publish that did not go live: the previous version stays; the new one's objects
     /// are deleted (what a failed delete leaves, the retention sweep removes).
     async fn fail(&self, record: &mut Record, reason: String, invalid_upload: bool) -> ApiResult<()> {
-        worker::console_error!("{}", serde_json::json!({"event": "publish_failed", "publishId": record.publish_id, "domain": record.domain, "error": reason}));
+        crate::log_line::error(&serde_json::json!({"event": "publish_failed", "publishId": record.publish_id, "domain": record.domain, "error": reason}));
         record.status = PublishState::Failed;
         record.error = Some(reason);
         record.invalid_upload = invalid_upload;
@@ -547,7 +610,7 @@ impl PublishJob {
         *self.loaded.borrow_mut() = None;
         let bucket = storage::bucket(&self.env)?;
         if let Err(err) = delete_prefix(&bucket, &version_key(&record.domain, &record.publish_id, "")).await {
-            worker::console_error!("{}", serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
+            crate::log_line::error(&serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
         }
         Ok(())
     }
@@ -557,7 +620,7 @@ impl PublishJob {
         if test_only::publish_fault_domain(&self.env).as_deref() != Some(record.domain.as_str()) {
             return Ok(());
         }
-        worker::console_error!("{}", serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
+        crate::log_line::error(&serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
         Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into())))
     }
 
@@ -567,7 +630,7 @@ impl PublishJob {
         if domain != record.domain || delay.is_zero() {
             return;
         }
-        worker::console_log!("{}", serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}));
+        crate::log_line::info(&serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}));
         worker::Delay::from(delay).await;
     }
 
@@ -578,7 +641,7 @@ impl PublishJob {
         let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone(), traffic: R2Traffic::default(), started };
         let result = self.run_step(&store, record).await;
         let t = &store.traffic;
-        worker::console_log!("{}", serde_json::json!({
+        crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
             "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
@@ -636,13 +699,13 @@ impl PublishJob {
                 let version = record.version.clone().ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
                 sites::switch_to(bucket, &record.domain, &version).await?;
                 record.status = PublishState::Live;
-                worker::console_log!("{}", serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}));
+                crate::log_line::info(&serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}));
                 Step::Cleanup
             }
             Step::Cleanup => {
                 // Best effort: the retention sweep leaves the live version alone, build/ included.
                 if let Err(err) = delete_prefix(bucket, &version_key(&record.domain, &record.publish_id, &build_object(""))).await {
-                    worker::console_error!("{}", serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
+                    crate::log_line::error(&serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
                 }
                 *self.loaded.borrow_mut() = None;
                 Step::Done

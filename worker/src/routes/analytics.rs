@@ -156,5 +156,5 @@ pub async fn conversations_csv(call: &mut Call) -> ApiResult<Response> {
 
 fn log_failure(request_id: &str, err: &ApiError) {
     let line = serde_json::json!({ "event": "analytics_failed", "requestId": request_id, "error": err.log_detail() });
-    worker::console_error!("{line}");
+    crate::log_line::error(&line);
 }

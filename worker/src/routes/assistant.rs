@@ -120,7 +120,7 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
             reply = match ChatClient::new(&env, &key).read(reply.next, wait_ms).await {
                 Ok(next) => next,
                 Err(err) => {
-                    crate::answer::log_failure("", &format!("chat journal unreadable: {err:?}"));
+                    crate::answer::log_failure("", &format!("chat journal unreadable: {err}"));
                     let end = AnswerEncoder::new(Protocol::UiMessageStreamV2, reply.message_id.clone(), reply.thread_id.clone())
                         .error("the answer stream was interrupted");
                     send_bytes(&sender, end);

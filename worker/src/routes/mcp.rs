@@ -71,7 +71,7 @@ async fn run_tool(call: &Call, caller: &Caller, tool: ToolCall) -> ToolOutcome {
     result.unwrap_or_else(|err| {
         if let Some(detail) = err.log_detail() {
             let line = serde_json::json!({ "event": "mcp_tool_failed", "requestId": call.request_id, "error": detail });
-            worker::console_error!("{line}");
+            crate::log_line::error(&line);
         }
         ToolOutcome::Failed(err.public_message())
     })

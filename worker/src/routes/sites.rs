@@ -54,7 +54,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         Err(err) => {
             // Releases the domain and deletes whatever of the upload was stored.
             if let Err(abandon) = jobs.abandon(&Start { publish_id, source_bytes: 0, wait: false }).await {
-                worker::console_error!("{}", serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
+                crate::log_line::error(&serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
             }
             return Err(err);
         }

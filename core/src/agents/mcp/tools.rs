@@ -104,7 +104,7 @@ const DEFINITIONS: &str = include_str!("tools.json");
 
 pub(crate) fn definitions(version: &str, server: &ServerInfo<'_>) -> Value {
     let site = if server.site_name.trim().is_empty() { server.domain } else { server.site_name.trim() };
-    let mut tools: Value = serde_json::from_str(DEFINITIONS).unwrap_or_else(|_| Value::Array(Vec::new()));
+    let mut tools: Value = serde_json::from_slice(DEFINITIONS.as_bytes()).unwrap_or_else(|_| Value::Array(Vec::new()));
     fill(&mut tools, &[("{site}", site), ("{domain}", server.domain)]);
     if let Some(list) = tools.as_array_mut() {
         list.retain(|tool| tool.get("name").and_then(Value::as_str).is_some_and(|name| tool_enabled(name, server)));

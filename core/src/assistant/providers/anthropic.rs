@@ -84,7 +84,7 @@ impl AnthropicStream {
     }
 
     fn handle(&mut self, name: &str, data: &str, out: &mut Vec<LlmEvent>) {
-        let Ok(value) = serde_json::from_str::<Value>(data) else {
+        let Ok(value) = serde_json::from_slice::<Value>(data.as_bytes()) else {
             self.done = true;
             out.push(LlmEvent::Error(format!("unparseable {name} event")));
             return;

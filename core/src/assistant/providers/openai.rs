@@ -89,7 +89,7 @@ impl ChunkState {
         if data.is_empty() {
             return;
         }
-        match serde_json::from_str::<Value>(data) {
+        match serde_json::from_slice::<Value>(data.as_bytes()) {
             Ok(chunk) => self.handle_chunk(&chunk, out),
             Err(_) => {
                 self.done = true;

@@ -66,7 +66,7 @@ impl WorkersAiStream {
         if data.is_empty() {
             return;
         }
-        let Ok(chunk) = serde_json::from_str::<Value>(data) else {
+        let Ok(chunk) = serde_json::from_slice::<Value>(data.as_bytes()) else {
             self.state.done = true;
             out.push(LlmEvent::Error(format!(
                 "unparseable stream data: {}",
