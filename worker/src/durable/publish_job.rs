@@ -431,11 +431,23 @@ impl PublishJob {
     /// Runs publish `id`'s steps back to back, until it is done or failed, a step fails (retried by
     /// an alarm), or [`ALARM_STEPS_MS`] have passed (the rest in alarms). Says how it ended.
     async fn run_steps(&self, id: &str) -> Result<&'static str> {
-        let _running = Running::start(&self.running);
+        let (outcome, next) = {
+            let _running = Running::start(&self.running);
+            self.step_loop(id).await?
+        };
+        // Armed once this instance runs no steps, so the alarm never finds them running and waits.
+        if let Some(delay) = next {
+            self.state.storage().set_alarm(delay).await?;
+        }
+        Ok(outcome)
+    }
+
+    /// [`Self::run_steps`]' loop: how it ended, and when the next alarm should run the rest.
+    async fn step_loop(&self, id: &str) -> Result<(&'static str, Option<Duration>)> {
         let storage = self.state.storage();
-        let Some(mut record) = storage.get_json::<Record>(&job_key(id)).await? else { return Ok("idle") };
+        let Some(mut record) = storage.get_json::<Record>(&job_key(id)).await? else { return Ok(("idle", None)) };
         if !record.has_work() {
-            return Ok("idle");
+            return Ok(("idle", None));
         }
         // Quick steps (a small site's every step) run back to back in one call; a step that starts
         // after this call has run for a while gets an alarm of its own.
@@ -444,7 +456,7 @@ impl PublishJob {
             if record.attempts >= MAX_ATTEMPTS {
                 let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
                 self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
-                return Ok("failed");
+                return Ok(("failed", None));
             }
             // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
             record.attempts += 1;
@@ -466,8 +478,7 @@ impl PublishJob {
                     }
                     // Live: whoever waits is answered now; the cleanup gets an alarm of its own.
                     if record.step == Step::Cleanup || now_ms().saturating_sub(started) >= ALARM_STEPS_MS {
-                        storage.set_alarm(Duration::from_millis(0)).await?;
-                        break;
+                        return Ok(("stepped", Some(Duration::from_millis(0))));
                     }
                 }
                 Err(StepError::Publish(err)) => {
@@ -482,13 +493,13 @@ impl PublishJob {
                         self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
                     } else {
                         storage.put_json(&job_key(id), &record).await?;
-                        storage.set_alarm(Duration::from_millis(250 << record.attempts)).await?;
+                        return Ok(("stepped", Some(Duration::from_millis(250 << record.attempts))));
                     }
                     break;
                 }
             }
         }
-        Ok("stepped")
+        Ok(("stepped", None))
     }
 
 
