@@ -9,6 +9,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::docs::nav::{DivisionKind, NavItem};
+use crate::docs::outline::{PageRead, PlannedPage};
+use crate::docs::site::{read_planned_with, SiteError};
 use crate::docs::{Page, Site, SourceTree};
 use crate::export::links::{self, Linker, Media};
 use crate::agents::markdown::{self, destination, escape, Urls};
@@ -84,6 +86,28 @@ pub fn live_page_markdown(page: &Page, tree: &SourceTree, domain: &str) -> Strin
     let no_pages = BTreeMap::new();
     let linker = Linker::new(&page.path, &page.source, &no_pages, tree, domain).without_assets();
     markdown::page_markdown(page, tree, &page_url(domain, &page.path), &linker)
+}
+
+/// Reads a planned page as `read_planned` does and renders its body as [`live_page_markdown`] does,
+/// in one walk of the body; `body` receives the rendered body, for [`live_page_markdown_around`].
+pub fn read_planned_with_markdown(
+    tree: &SourceTree,
+    planned: &PlannedPage,
+    domain: &str,
+    body: &mut String,
+) -> Result<PageRead, SiteError> {
+    let no_pages = BTreeMap::new();
+    let linker = Linker::new(&planned.path, &planned.source, &no_pages, tree, domain).without_assets();
+    read_planned_with(tree, planned, &mut |text| {
+        let (page_text, rendered) = markdown::text_and_body(text, &planned.source, tree, &linker);
+        *body = rendered;
+        page_text
+    })
+}
+
+/// [`live_page_markdown`] of `page` whose body [`read_planned_with_markdown`] rendered.
+pub fn live_page_markdown_around(page: &Page, body: String, domain: &str) -> String {
+    markdown::page_markdown_around(page, body, &page_url(domain, &page.path))
 }
 
 /// The manifest of `llms-full.txt` as pages are appended, in site order: the first page of a path

@@ -54,31 +54,43 @@ pub struct PageText {
 /// Extracts the text of an MDX body (frontmatter already removed). `file` is the body's path in
 /// `tree`, against which relative snippet imports resolve.
 pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
-    let mut extractor = Extractor {
-        page: file,
-        out: PageText {
-            sections: vec![Section::default()],
-            ..PageText::default()
-        },
-        slugs: Slugger::default(),
-        snippets: Snippets::new(tree),
-    };
+    let mut extractor = Extractor::new(file, tree);
     walk_mdx(&mut extractor, body, file, 0);
-    for section in &mut extractor.out.sections {
-        let trimmed = section.text.trim_end().len();
-        section.text.truncate(trimmed);
-        // Growth by doubling leaves up to half of each buffer unused; the site lives on in memory
-        // next to the index being built from it.
-        section.text.shrink_to_fit();
-    }
-    extractor.out
+    extractor.finish()
 }
 
-struct Extractor<'t> {
+/// The text reader of [`extract`], for a walk that feeds other readers too (`walk::Pair`).
+pub(crate) struct Extractor<'t> {
     page: &'t str,
     out: PageText,
     slugs: Slugger,
     snippets: Snippets<'t>,
+}
+
+impl<'t> Extractor<'t> {
+    /// `file`: the page's file, named in warnings.
+    pub(crate) fn new(file: &'t str, tree: &'t SourceTree) -> Self {
+        Extractor {
+            page: file,
+            out: PageText {
+                sections: vec![Section::default()],
+                ..PageText::default()
+            },
+            slugs: Slugger::default(),
+            snippets: Snippets::new(tree),
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> PageText {
+        for section in &mut self.out.sections {
+            let trimmed = section.text.trim_end().len();
+            section.text.truncate(trimmed);
+            // Growth by doubling leaves up to half of each buffer unused; the site lives on in memory
+            // next to the index being built from it.
+            section.text.shrink_to_fit();
+        }
+        self.out
+    }
 }
 
 impl<'t> MdxVisitor<'t> for Extractor<'t> {
@@ -116,7 +128,7 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
 
 /// The text visitor's state in one Markdown run.
 #[derive(Default)]
-struct TextRun {
+pub(crate) struct TextRun {
     inline: Inline,
     /// An HTML block's text, stripped of JSX as one piece at its end.
     html: Option<String>,

@@ -25,7 +25,7 @@ use super::model::Site;
 use super::nav::{page_refs, DivisionKind, NavItem};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
-use super::sections;
+use super::sections::{self, PageText};
 
 /// Language of a site whose docs.json declares none.
 pub const DEFAULT_LANGUAGE: &str = "en";
@@ -197,8 +197,18 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
 
 /// Reads one planned page from a tree holding its source (and what it imports).
 pub fn read_planned(tree: &SourceTree, planned: &PlannedPage) -> Result<PageRead, SiteError> {
+    read_planned_with(tree, planned, &mut |body| sections::extract(body, &planned.source, tree))
+}
+
+/// [`read_planned`] with the body's text read by `extract` (given the body, frontmatter removed),
+/// for a reader that walks the body for more than its text in the same pass.
+pub(crate) fn read_planned_with(
+    tree: &SourceTree,
+    planned: &PlannedPage,
+    extract: &mut dyn FnMut(&str) -> PageText,
+) -> Result<PageRead, SiteError> {
     let mut warnings = Vec::new();
-    let mut page = read_page(tree, &planned.source, &planned.path, &mut warnings)?;
+    let mut page = read_page_with(tree, &planned.source, &planned.path, &mut warnings, extract)?;
     planned.apply(&mut page);
     Ok(PageRead { page, warnings })
 }
@@ -231,11 +241,12 @@ pub fn check_yaml_file(file: &str, bytes: &[u8]) -> Result<(), SiteError> {
     Ok(())
 }
 
-fn read_page(
+fn read_page_with(
     tree: &SourceTree,
     source: &str,
     path: &str,
     warnings: &mut Vec<String>,
+    extract: &mut dyn FnMut(&str) -> PageText,
 ) -> Result<Page, SiteError> {
     let bytes = tree.get(source).map_or(&[][..], Vec::as_slice);
     if std::str::from_utf8(bytes).is_err() {
@@ -257,7 +268,7 @@ fn read_page(
             yaml.map(frontmatter::salvage).unwrap_or_default()
         }
     };
-    let page_text = sections::extract(body, source, tree);
+    let page_text = extract(body);
     warnings.extend(page_text.warnings);
     let title = [fm.title.as_deref(), page_text.first_h1.as_deref()]
         .into_iter()

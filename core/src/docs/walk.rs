@@ -145,6 +145,84 @@ pub(crate) trait MarkdownVisitor<'t>: MdxVisitor<'t> {
     fn slugs(&mut self) -> Option<&mut Slugger>;
 }
 
+/// Two readers fed by one walk (one block scan and one Markdown parse for both), each seeing exactly
+/// the calls it would see walking alone. Holds for readers whose `markdown` is [`walk_markdown`] on
+/// themselves, as every reader's is: the pair walks the run once for both.
+pub(crate) struct Pair<'t, A, B> {
+    pub(crate) first: A,
+    pub(crate) second: B,
+    snippets: Snippets<'t>,
+}
+
+impl<'t, A, B> Pair<'t, A, B> {
+    pub(crate) fn new(first: A, second: B, tree: &'t SourceTree) -> Self {
+        Self { first, second, snippets: Snippets::new(tree) }
+    }
+}
+
+impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MdxVisitor<'t> for Pair<'t, A, B> {
+    fn snippets(&mut self) -> &mut Snippets<'t> {
+        &mut self.snippets
+    }
+
+    fn markdown(&mut self, md: &str, file: &str, depth: usize) {
+        walk_markdown(self, md, file, depth);
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>) {
+        self.first.tag(tag);
+        self.second.tag(tag);
+    }
+
+    fn literal(&mut self, text: &str) {
+        self.first.literal(text);
+        self.second.literal(text);
+    }
+
+    fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
+        self.first.snippet_skipped(path, why);
+        self.second.snippet_skipped(path, why);
+    }
+}
+
+impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MarkdownVisitor<'t> for Pair<'t, A, B> {
+    type Run = (A::Run, B::Run);
+
+    fn start_run(&mut self) -> Self::Run {
+        (self.first.start_run(), self.second.start_run())
+    }
+
+    fn event(&mut self, run: &mut Self::Run, event: Event<'_>) {
+        self.first.event(&mut run.0, event.clone());
+        self.second.event(&mut run.1, event);
+    }
+
+    /// `heading.anchor` is the first reader's (see `slugs`); the second names it by its own slugs.
+    fn heading(&mut self, run: &mut Self::Run, heading: Heading) {
+        let anchor = match self.second.slugs() {
+            Some(slugs) if !heading.text.is_empty() => Some(slugs.slug(&heading.text)),
+            _ => None,
+        };
+        let second = Heading { anchor, ..heading.clone() };
+        self.first.heading(&mut run.0, heading);
+        self.second.heading(&mut run.1, second);
+    }
+
+    fn code_block(&mut self, run: &mut Self::Run, info: &str, code: &str) {
+        self.first.code_block(&mut run.0, info, code);
+        self.second.code_block(&mut run.1, info, code);
+    }
+
+    fn end_run(&mut self, run: Self::Run) {
+        self.first.end_run(run.0);
+        self.second.end_run(run.1);
+    }
+
+    fn slugs(&mut self) -> Option<&mut Slugger> {
+        self.first.slugs()
+    }
+}
+
 /// Reads one Markdown run of the MDX file `file` at snippet and re-read `depth`.
 pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &str, file: &str, depth: usize) {
     let mut run = visitor.start_run();

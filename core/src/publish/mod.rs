@@ -29,11 +29,11 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::llms::{live_llms_txt, live_page_markdown, page_summary, ManifestBuilder};
+use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{FileTable, PackWriter, SourcePack};
-use crate::docs::site::{check_yaml_file, plan_site, read_planned, SiteError};
+use crate::docs::site::{check_yaml_file, plan_site, SiteError};
 use crate::docs::unpack::Unpacker;
 use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
@@ -247,8 +247,11 @@ pub fn run_batch(
 ) -> Result<BatchResult, PublishError> {
     let mut pages = Vec::with_capacity(range.len());
     let mut reads = Vec::with_capacity(range.len());
+    let mut bodies = Vec::with_capacity(range.len());
     for planned_page in plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]) {
-        let mut read = read_planned(tree, planned_page)?;
+        // One walk of the body for its text and its Markdown for agents.
+        let mut body_markdown = String::new();
+        let mut read = read_planned_with_markdown(tree, planned_page, domain, &mut body_markdown)?;
         if planned_page.copy_of.is_some() {
             // The first page read from the file reported them.
             read.warnings.clear();
@@ -257,12 +260,13 @@ pub fn run_batch(
         let sections = std::mem::take(&mut read.page.sections);
         pages.push(Page { sections, ..read.page.clone() });
         reads.push(read);
+        bodies.push(body_markdown);
     }
     let summaries = pages.iter().map(page_summary).collect();
     let mut llms = String::new();
     let mut markdown = Vec::with_capacity(pages.len());
-    for page in &pages {
-        let md = live_page_markdown(page, tree, domain);
+    for (page, body) in pages.iter().zip(bodies) {
+        let md = live_page_markdown_around(page, body, domain);
         if state.llms_len + llms.len() as u64 > 0 {
             llms.push('\n');
         }

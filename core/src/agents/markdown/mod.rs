@@ -13,7 +13,8 @@ mod events;
 
 use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
-use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Snippets};
+use crate::docs::sections::{Extractor, PageText};
+use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Pair, Snippets};
 use crate::docs::{Page, SourceTree};
 
 use components::{BlockShape, InlineShape};
@@ -28,7 +29,11 @@ pub(crate) fn page_markdown(page: &Page, tree: &SourceTree, source_url: &str, ur
         .map(|b| String::from_utf8_lossy(b))
         .unwrap_or_default();
     let (_, body) = frontmatter::split(&source);
-    let mut rendered = render_body(body, &page.source, tree, urls);
+    page_markdown_around(page, render_body(body, &page.source, tree, urls), source_url)
+}
+
+/// [`page_markdown`] of a body already rendered by [`render_body`] (or [`text_and_body`]).
+pub(crate) fn page_markdown_around(page: &Page, mut rendered: String, source_url: &str) -> String {
     let title_heading = format!("# {}", escape::text(&page.title));
     // A page titled by its own first heading would repeat it.
     if let Some(rest) = rendered.strip_prefix(&title_heading) {
@@ -60,6 +65,15 @@ pub(crate) fn render_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn 
     let mut writer = Writer::new(tree, urls);
     walk_mdx(&mut writer, body, file, 0);
     writer.finish()
+}
+
+/// The page's text ([`crate::docs::sections::extract`]) and its body rendered as Markdown ([`render_body`]) in one
+/// walk: publishing needs both of every page, and the walk (block scan, Markdown parse) is most of
+/// the cost of either.
+pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn Urls) -> (PageText, String) {
+    let mut both = Pair::new(Extractor::new(file, tree), Writer::new(tree, urls), tree);
+    walk_mdx(&mut both, body, file, 0);
+    (both.first.finish(), both.second.finish())
 }
 
 /// A block open around the content being written.

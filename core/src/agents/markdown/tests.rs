@@ -82,3 +82,22 @@ fn hostile_input_renders_without_panicking() {
         assert!(!out.contains("javascript:"), "{out}");
     }
 }
+
+#[test]
+fn one_walk_for_text_and_markdown_gives_what_two_walks_give() {
+    let files = [
+        ("snippets/a.mdx", "## Shared\n\nFrom the snippet with <Tooltip tip=\"hint\">a tip</Tooltip>.\n"),
+        ("snippets/self.mdx", "import Me from '/snippets/self.mdx'\n\n<Me />\n"),
+        ("images/x.png", "png"),
+    ];
+    let body = "import A from '/snippets/a.mdx'\nimport Me from '/snippets/self.mdx'\nimport Gone from '/snippets/gone.mdx'\n\n# Title\n\n## Shared\n\n<A />\n\n<Me />\n\n<Gone />\n\n{\"a literal\"}\n\n<Note>\n  Indented **content** re-read as MDX.\n\n      deeper still\n</Note>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nlet x = 1;\n```\n\n## Shared\n\n[D](/c/d#x) ![Local](/images/x.png)\n";
+    let pages: BTreeMap<String, String> = [("a/b".to_string(), "a/b.md".to_string())].into();
+    let tree = tree(&files);
+    let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
+    let (text, markdown) = text_and_body(body, "a/b.mdx", &tree, &links);
+    assert_eq!(text, crate::docs::sections::extract(body, "a/b.mdx", &tree));
+    assert_eq!(markdown, render_body(body, "a/b.mdx", &tree, &links));
+    let anchors: Vec<_> = text.sections.iter().map(|s| s.anchor.as_str()).collect();
+    assert!(anchors.contains(&"shared-1") && anchors.contains(&"shared-2"), "{anchors:?}");
+    assert_eq!(text.warnings.len(), 2, "{:?}", text.warnings);
+}
