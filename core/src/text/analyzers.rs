@@ -130,3 +130,19 @@ pub(super) const OFFLINE_STOP_WORDS: &[&str] = &[
     "how", "i", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to",
     "was", "we", "were", "what", "will", "with", "you", "your",
 ];
+
+/// The longest stop word of any analyzer, in bytes: a longer word needs no search of the lists.
+pub(super) const MAX_STOP_WORD_BYTES: usize =
+    longest(OFFLINE_STOP_WORDS, longest(ASSISTANT_STOP_WORDS, longest(SEARCH_STOP_WORDS, 0)));
+
+/// The longer of `at_least` and the longest of `words`.
+const fn longest(words: &[&str], at_least: usize) -> usize {
+    let (mut i, mut max) = (0, at_least);
+    while i < words.len() {
+        if words[i].len() > max {
+            max = words[i].len();
+        }
+        i += 1;
+    }
+    max
+}
