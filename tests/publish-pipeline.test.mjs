@@ -149,3 +149,25 @@ test('two concurrent publishes to one domain end with one of them live, whole', 
   assert.deepEqual(other.body, [], 'nothing of the other publish is live');
   await stop(w);
 });
+
+test('a domain keeps the records of its last publishes: an older one\'s status is then 404', async () => {
+  const w = await worker('history', { TEST_KEPT_PUBLISHES: '2', PUBLISH_WAIT_MS: '0' });
+  const t = await tenant({ base: w.baseUrl });
+  const ids = [];
+  for (const word of ['dingo', 'echidna', 'fossa']) {
+    const started = await publish(t.domain, t.adminKey, smallSite(word).archive, { base: w.baseUrl, wait: false });
+    assert.equal(started.status, 202, started.text);
+    const done = await waitForPublish(t.domain, t.adminKey, started.body.publishId, { base: w.baseUrl });
+    assert.equal(done.body.status, 'live', done.text);
+    ids.push(started.body.publishId);
+  }
+  const status = (id) => call('GET', `/v1/sites/${t.domain}/publishes/${id}`, { token: t.adminKey, base: w.baseUrl });
+  assertError(await status(ids[0]), 404, 'not_found');
+  for (const id of ids.slice(1)) {
+    const kept = await status(id);
+    assert.equal(kept.status, 200, kept.text);
+    assert.equal(kept.body.status, 'live');
+  }
+  await assertLive(w.baseUrl, t, { pages: 1 }, 'fossa');
+  await stop(w);
+});

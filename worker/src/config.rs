@@ -256,6 +256,12 @@ pub mod test_only {
         Some(Duration::from_millis(ms))
     }
 
+    /// `TEST_KEPT_PUBLISHES`: publishes per domain whose records are kept, instead of 50, so a test
+    /// can see the oldest go without publishing fifty times.
+    pub fn kept_publishes(env: &Env) -> Option<usize> {
+        text(env, "TEST_KEPT_PUBLISHES")?.trim().parse().ok().filter(|n| *n > 0)
+    }
+
     /// `TEST_SWEEP_PAGE_KEYS` and `TEST_SWEEP_PAGES`: the storage sweep lists pages of this many keys
     /// (1 to 1,000) and this many pages per run (1 to 100), so a test can make a run stop short of
     /// the end and see the next one resume from its cursor. Both must be set.

@@ -53,6 +53,10 @@ use crate::storage::{
 };
 
 const ACTIVE_KEY: &str = "active";
+/// The ids of the publishes whose records are kept, oldest first.
+const HISTORY_KEY: &str = "history";
+/// Publishes per domain whose status stays readable; older records are deleted as new ones begin.
+pub const KEPT_PUBLISHES: usize = 50;
 /// Attempts at one step before the publish fails.
 pub const MAX_ATTEMPTS: u32 = 3;
 /// A reservation whose upload never started is released after this long.
@@ -541,7 +545,24 @@ impl PublishJob {
         };
         storage.put_json(&job_key(&record.publish_id), &record).await?;
         storage.put(ACTIVE_KEY, &record.publish_id).await?;
+        self.prune_history(&record.publish_id).await?;
         Ok(record)
+    }
+
+    /// Keeps the records of the domain's last [`KEPT_PUBLISHES`] publishes (their status resources):
+    /// a domain published from CI on every commit would otherwise grow its storage for good. The
+    /// newest, `publish_id`, is the active one, so the active record is never dropped.
+    async fn prune_history(&self, publish_id: &str) -> ApiResult<()> {
+        let storage = self.state.storage();
+        let mut history: Vec<String> = storage.get_json(HISTORY_KEY).await?.unwrap_or_default();
+        history.push(publish_id.to_owned());
+        let kept = test_only::kept_publishes(&self.env).unwrap_or(KEPT_PUBLISHES);
+        if history.len() > kept {
+            let dropped: Vec<String> = history.drain(..history.len() - kept).map(|id| job_key(&id)).collect();
+            storage.delete_multiple(dropped).await?;
+        }
+        storage.put_json(HISTORY_KEY, &history).await?;
+        Ok(())
     }
 
     async fn start(&self, start: Start) -> ApiResult<Record> {
