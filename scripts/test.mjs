@@ -72,7 +72,7 @@ function deployBundleFits() {
 // `twiggy diff`: the publish step futures +60 KB, the finishing writer +25 KB, the rebuild 10 KB, raw);
 // lowered when the third round (one Durable Object exchange, our own join_all, one streamed
 // response, -inline-threshold=0; gzip framing without crc32fast's tables, -Zfmt-debug=shallow,
-// fewer serde instantiations) took it to 751.1 KiB together (README "Worker size, cut by cut").
+// fewer serde instantiations) took it to 751.1 KiB together, 754.6 at the end of the session (README "Worker size, cut by cut").
 // The architecture issue's target is 600.
 const WASM_BUDGET_KIB = 760;
 
