@@ -6,7 +6,17 @@ import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, stat
 import { join } from 'node:path';
 import { panicUnwind, root, toolEnv } from './lib/env.mjs';
 
-const output = join(root, 'worker', 'build', 'index_bg.wasm');
+/** The two Worker scripts built from the worker crate (worker/src/lib.rs): `edge` serves requests
+ * (wrangler.toml), `builder` publishes and exports sites (wrangler.builder.toml). */
+export const scripts = {
+  edge: { outDir: 'build', cargoArgs: [] },
+  builder: { outDir: 'build-builder', cargoArgs: ['--no-default-features', '--features', 'builder'] },
+};
+
+/** The optimized wasm of a script, as deployed. */
+export function wasmPath(script = 'edge') {
+  return join(root, 'worker', scripts[script].outDir, 'index_bg.wasm');
+}
 /** `unwind` or `abort`: how the build in worker/build handles a panic (read by tests/panic.test.mjs). */
 const strategyFile = join(root, 'worker', 'build', 'panic-strategy');
 
@@ -22,10 +32,13 @@ function newestMtime(path) {
 }
 
 export function workerIsBuilt() {
-  if (!existsSync(output)) return false;
   if (builtPanicStrategy() !== (panicUnwind() ? 'unwind' : 'abort')) return false;
-  const built = statSync(output).mtimeMs;
-  return inputs.every((p) => !existsSync(join(root, p)) || newestMtime(join(root, p)) <= built);
+  return Object.keys(scripts).every((script) => {
+    const output = wasmPath(script);
+    if (!existsSync(output)) return false;
+    const built = statSync(output).mtimeMs;
+    return inputs.every((p) => !existsSync(join(root, p)) || newestMtime(join(root, p)) <= built);
+  });
 }
 
 export function buildWorker({ force = false } = {}) {
@@ -51,15 +64,20 @@ export function buildWorker({ force = false } = {}) {
   const env = unwind
     ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none', '-Zfmt-debug=shallow', ...sizeFlags].filter(Boolean).join(' ') })
     : toolEnv({ RUSTFLAGS: [process.env.RUSTFLAGS, ...sizeFlags].filter(Boolean).join(' ') });
-  const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : [])], {
-    cwd: join(root, 'worker'),
-    env,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) {
-    throw new Error(`worker-build failed with status ${result.status}`);
+  // Both scripts, one after the other: they share the target folder (each feature set keeps its own
+  // artifacts), and the builder first, so worker/build (what wrangler.toml serves) is written last.
+  for (const script of ['builder', 'edge']) {
+    const { outDir, cargoArgs } = scripts[script];
+    const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : []), '--out-dir', outDir, ...cargoArgs], {
+      cwd: join(root, 'worker'),
+      env,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) {
+      throw new Error(`worker-build (${script}) failed with status ${result.status}`);
+    }
+    shrinkWasm(wasmPath(script));
   }
-  shrinkWasm(output);
   writeFileSync(strategyFile, unwind ? 'unwind\n' : 'abort\n');
 }
 

@@ -37,15 +37,23 @@ export function applyMigrations(persistTo, { inherit = false } = {}) {
  * Starts `wrangler dev` and resolves once `/health` answers. The D1 migrations are applied first.
  * `testScheduled` exposes `/__scheduled` (runs the `scheduled` handler, as a cron trigger would).
  * `configs` runs other wrangler configs beside the main one (the first config is the service under
- * test; the others are workers it binds to, as `wrangler dev -c a -c b` does).
+ * test; the others are workers it binds to, as `wrangler dev -c a -c b` does); the builder script
+ * (wrangler.builder.toml) always runs second.
  * @param {{port?: number, persistTo: string, vars?: Record<string,string>, logFile?: string, inherit?: boolean, configs?: string[], testScheduled?: boolean}} options
  */
+/** The configs `wrangler dev` runs: the service under test first (wrangler.toml unless `configs` names
+ * another), then the builder script it binds its publish and export objects to, then the rest. */
+function scriptConfigs(configs) {
+  const [primary = join(root, 'wrangler.toml'), ...others] = configs;
+  return [primary, join(root, 'wrangler.builder.toml'), ...others];
+}
+
 export async function startWorker({ port, persistTo, vars = {}, logFile, inherit = false, configs = [], testScheduled = false }) {
   applyMigrations(persistTo, { inherit });
   port ??= await freePort();
   const inspectorPort = await freePort();
   const args = [
-    'dev', ...configs.flatMap((c) => ['-c', c]), '--local', '--ip', '127.0.0.1', '--port', String(port),
+    'dev', ...scriptConfigs(configs).flatMap((c) => ['-c', c]), '--local', '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(inspectorPort), '--persist-to', persistTo,
     '--show-interactive-dev-session=false', '--log-level', 'log',
   ];

@@ -2,7 +2,8 @@
 //! Every setting the worker reads is read here, by name, once: [`Config`] for the numeric limits,
 //! a function each for the rest. Secrets come back as [`Secret`], which never prints its value.
 
-use docs_edge_core::platform::deployment::Deployment;
+use docs_edge_core::platform::deployment::{Deployment, Features};
+use serde::{Deserialize, Serialize};
 use docs_edge_core::docs::archive::ArchiveLimits;
 use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use std::fmt;
@@ -59,13 +60,13 @@ impl Config {
             ip_requests_per_day: number(env, "RATE_LIMIT_IP_PER_DAY", 10_000),
             max_json_body_bytes: number(env, "MAX_JSON_BODY_BYTES", 1 << 20) as usize,
             max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", 5 << 20) as usize,
-            max_source_files: number(env, "MAX_SOURCE_FILES", 20_000) as usize,
-            max_source_bytes: number(env, "MAX_SOURCE_BYTES", 9 << 20),
+            max_source_files: number(env, "MAX_SOURCE_FILES", DEFAULT_MAX_SOURCE_FILES as u64) as usize,
+            max_source_bytes: number(env, "MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             publishes_per_hour: number(env, "PUBLISHES_PER_HOUR", 30),
             publish_wait_ms: number(env, "PUBLISH_WAIT_MS", 20_000).min(60_000),
             publish_retention_days: number(env, "PUBLISH_RETENTION_DAYS", 7).min(3650),
-            export_retention_days: number(env, "EXPORT_RETENTION_DAYS", 7).min(3650),
+            export_retention_days: number(env, "EXPORT_RETENTION_DAYS", DEFAULT_EXPORT_RETENTION_DAYS).min(3650),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
             analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))
@@ -76,7 +77,61 @@ impl Config {
     }
 }
 
-impl Config {
+const DEFAULT_MAX_SOURCE_FILES: usize = 20_000;
+const DEFAULT_MAX_SOURCE_BYTES: u64 = 9 << 20;
+const DEFAULT_EXPORT_RETENTION_DAYS: u64 = 7;
+/// Publishes per domain whose status stays readable; older records are deleted as new ones begin.
+pub const KEPT_PUBLISHES: usize = 50;
+
+/// What a publish or export job runs under. The edge script owns the variables (wrangler.toml) and
+/// sends these with each job; the job keeps them in its record, so its later steps (alarms, retries)
+/// run under the settings it began with, and the builder script has no variables of its own to keep
+/// in step. Records from before the field read the defaults.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct JobSettings {
+    pub max_source_files: usize,
+    pub max_source_bytes: u64,
+    pub export_retention_days: u64,
+    /// Publishes per domain whose records are kept.
+    pub kept_publishes: usize,
+    /// The deployment's switches: an export's pages and manifest follow them.
+    pub features: Features,
+    #[serde(skip_serializing_if = "TestHooks::is_unset")]
+    pub test: TestHooks,
+}
+
+impl Default for JobSettings {
+    fn default() -> Self {
+        JobSettings {
+            max_source_files: DEFAULT_MAX_SOURCE_FILES,
+            max_source_bytes: DEFAULT_MAX_SOURCE_BYTES,
+            export_retention_days: DEFAULT_EXPORT_RETENTION_DAYS,
+            kept_publishes: KEPT_PUBLISHES,
+            features: Features::default(),
+            test: TestHooks::default(),
+        }
+    }
+}
+
+impl JobSettings {
+    pub fn from_env(env: &Env) -> Result<JobSettings, String> {
+        let config = Config::from_env(env);
+        Ok(JobSettings {
+            max_source_files: config.max_source_files,
+            max_source_bytes: config.max_source_bytes,
+            export_retention_days: config.export_retention_days,
+            kept_publishes: test_only::kept_publishes(env).unwrap_or(KEPT_PUBLISHES),
+            features: deployment(env)?.features,
+            test: TestHooks {
+                publish_fault_domain: test_only::publish_fault_domain(env),
+                publish_step_delay: test_only::publish_step_delay(env).map(|(d, t)| (d, t.as_millis() as u64)),
+                export_fault_domain: test_only::export_fault_domain(env),
+                export_step_delay: test_only::export_step_delay(env).map(|(d, t)| (d, t.as_millis() as u64)),
+            },
+        })
+    }
+
     /// What an uploaded (or stored) docs archive may hold.
     pub fn archive_limits(&self) -> ArchiveLimits {
         ArchiveLimits {
@@ -84,6 +139,24 @@ impl Config {
             max_total_bytes: self.max_source_bytes,
             ..ArchiveLimits::default()
         }
+    }
+}
+
+/// The [`test_only`] settings a builder job needs, carried in its [`JobSettings`]; unset in every
+/// real deployment.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TestHooks {
+    pub publish_fault_domain: Option<String>,
+    /// The domain and the delay in ms.
+    pub publish_step_delay: Option<(String, u64)>,
+    pub export_fault_domain: Option<String>,
+    pub export_step_delay: Option<(String, u64)>,
+}
+
+impl TestHooks {
+    fn is_unset(&self) -> bool {
+        self.publish_fault_domain.is_none() && self.publish_step_delay.is_none() && self.export_fault_domain.is_none() && self.export_step_delay.is_none()
     }
 }
 

@@ -8,8 +8,7 @@ use docs_edge_core::export::{tar_gz_entry_piece, PackCursor, PACK_PIECE_BYTES, S
 use worker::Bucket;
 
 use crate::error::{ApiError, ApiResult};
-use crate::search_store;
-use crate::storage::{version_key, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
+use crate::storage::{self, version_key, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
 
 /// The packs as stored, in `SEARCH_PACK_FILES` order.
 const PACK_OBJECTS: [&str; 3] = [SEARCH_META, SEARCH_TERMS, SEARCH_TEXT];
@@ -27,7 +26,7 @@ pub async fn next_piece(bucket: &Bucket, domain: &str, publish_id: &str, at: Pac
     let bytes = if piece.range.is_empty() {
         Vec::new()
     } else {
-        search_store::read(bucket, &version_key(domain, publish_id, name), Some(piece.range.clone()))
+        storage::read(bucket, &version_key(domain, publish_id, name), Some(piece.range.clone()))
             .await?
             .ok_or_else(|| ApiError::Internal(format!("{name} of the published version {publish_id} is missing")))?
     };

@@ -11,9 +11,8 @@ use docs_edge_core::export::{batch_tree, shared_files};
 use worker::Bucket;
 
 use crate::error::{ApiError, ApiResult};
-use crate::search_store::read;
 use crate::sites;
-use crate::storage::{source_pack, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
+use crate::storage::{read, source_pack, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
 
 pub struct ExportSource {
     domain: String,

@@ -1,53 +1,102 @@
 //! The docs edge Worker: a thin layer binding `docs-edge-core` to HTTP, KV, R2 and Durable Objects.
+//!
+//! One crate, two Worker scripts, chosen by feature: `edge` (the default) serves every request and
+//! runs the cron jobs (`wrangler.toml`); `builder` holds the Durable Objects that publish and export
+//! sites (`PublishJob`, `ExportJob`; `wrangler.builder.toml`), which the edge script reaches through
+//! their bindings. Building sites needs the MDX parser, the index builder, the static renderer, tar
+//! and deflate, none of which a request needs: kept apart, the request-serving module stays small
+//! (faster isolate start-up) and a publish's memory never shares an isolate with search caches or
+//! answers in flight.
 
-use worker::{event, Context, Env, Request, Response, Result, ScheduleContext, ScheduledEvent};
+// Each script uses part of the shared modules (a binding, a setting, an R2 key the other never
+// touches); a build with both features checks that every item is used by one of them.
+#![cfg_attr(not(all(feature = "edge", feature = "builder")), allow(dead_code))]
 
-mod agent_docs;
-mod answer;
-mod analytics_store;
-mod answer_analytics;
-mod app;
+use worker::{event, Context, Env, Request, Response, Result};
+#[cfg(feature = "edge")]
+use worker::{ScheduleContext, ScheduledEvent};
+
+// Used by both scripts.
 mod assets;
-mod auth;
 mod clock;
 mod config;
-mod context;
-mod cors;
-mod directory;
 mod durable_client;
 mod durable;
 mod error;
-mod export_search;
-mod export_source;
 mod exports;
-mod generation;
 mod http;
 mod join;
 mod log_line;
 mod memory;
-mod random;
-mod ratelimit;
-mod routes;
-mod scheduled;
-mod search_cache;
-mod search_store;
-mod site_upgrade;
 mod sites;
 mod storage;
+
+// The request-serving script only.
+#[cfg(feature = "edge")]
+mod agent_docs;
+#[cfg(feature = "edge")]
+mod answer;
+#[cfg(feature = "edge")]
+mod analytics_store;
+#[cfg(feature = "edge")]
+mod answer_analytics;
+#[cfg(feature = "edge")]
+mod app;
+#[cfg(feature = "edge")]
+mod auth;
+#[cfg(feature = "edge")]
+mod context;
+#[cfg(feature = "edge")]
+mod cors;
+#[cfg(feature = "edge")]
+mod directory;
+#[cfg(feature = "edge")]
+mod generation;
+#[cfg(feature = "edge")]
+mod random;
+#[cfg(feature = "edge")]
+mod ratelimit;
+#[cfg(feature = "edge")]
+mod routes;
+#[cfg(feature = "edge")]
+mod scheduled;
+#[cfg(feature = "edge")]
+mod search_cache;
+#[cfg(feature = "edge")]
+mod search_store;
+#[cfg(feature = "edge")]
+mod site_upgrade;
+#[cfg(feature = "edge")]
 mod upload;
+
+// The builder script only.
+#[cfg(feature = "builder")]
+mod export_search;
+#[cfg(feature = "builder")]
+mod export_source;
 
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
 }
 
+#[cfg(feature = "edge")]
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     Ok(app::handle(req, env, ctx).await)
 }
 
 /// Cron triggers (wrangler.toml `[triggers]`): every periodic job runs from here.
+#[cfg(feature = "edge")]
 #[event(scheduled)]
 async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     scheduled::run(&event, &env).await;
+}
+
+/// The builder script serves no routes: the request-serving script reaches its objects through their
+/// Durable Object bindings only.
+#[cfg(all(feature = "builder", not(feature = "edge")))]
+#[event(fetch)]
+async fn fetch(_req: Request, _env: Env, _ctx: Context) -> Result<Response> {
+    Ok(error::error_response(&error::ApiError::RouteNotFound))
 }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock};
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use crate::join::join_all;
-use worker::{Bucket, Env, Range};
+use worker::{Bucket, Env};
 
 use crate::error::{ApiError, ApiResult};
 use crate::search_cache::{self, Cached};
@@ -47,7 +47,7 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
     if let Some(meta) = search_cache::get::<SearchMeta>(&key) {
         return Ok(meta);
     }
-    let stored = match read(bucket, &version_key(domain, &version.publish_id, SEARCH_META), None).await? {
+    let stored = match storage::read(bucket, &version_key(domain, &version.publish_id, SEARCH_META), None).await? {
         Some(bytes) => Some(SearchMeta::from_bytes(&bytes)),
         None => None,
     };
@@ -76,17 +76,6 @@ pub async fn require_split(bucket: &Bucket, domain: &str, version: &SiteVersion)
         return Ok(());
     }
     Err(sites::republish_required(domain, "has no split search index stored with it"))
-}
-
-/// An object, or the given byte range of it; `None` when it does not exist.
-pub(crate) async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
-    let mut get = bucket.get(key);
-    if let Some(r) = range {
-        get = get.range(Range::OffsetWithLength { offset: r.start, length: r.end - r.start });
-    }
-    let Some(object) = get.execute().await? else { return Ok(None) };
-    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?;
-    Ok(Some(body.bytes().await?))
 }
 
 /// Term shards or text blocks: which pack they are in, where, and how one loads.
@@ -205,7 +194,7 @@ impl SiteSearch {
             .collect::<ApiResult<_>>()?;
         let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else { return Ok(Vec::new()) };
         let span = first.2.start..last.2.end;
-        let bytes = read(&self.bucket, pack, Some(span.clone()))
+        let bytes = storage::read(&self.bucket, pack, Some(span.clone()))
             .await?
             .ok_or_else(|| ApiError::Internal(format!("{pack} is missing")))?;
         if bytes.len() as u64 != span.end - span.start {

@@ -15,6 +15,7 @@ use docs_edge_core::wire::PublishState;
 
 use crate::directory::Directory;
 use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
+use crate::config::JobSettings;
 use crate::error::{ApiError, ApiResult};
 use crate::random::random_id;
 use crate::sites::{self, SiteVersion, CURRENT_LAYOUT};
@@ -40,9 +41,13 @@ pub async fn require_current(env: &Env, bucket: &Bucket, domain: &str, version: 
         let rebuild: Rebuild = serde_json::from_slice(&bytes)?;
         let query = Query { publish_id: rebuild.publish_id, org_id: rebuild.org_id };
         let record = PublishJobClient::new(env, domain).status(&query).await?;
-        if record.view().status == PublishState::Failed {
-            let reason = record.error.unwrap_or_else(|| "the rebuild failed".into());
+        if record.status.status == PublishState::Failed {
+            let reason = record.status.error.unwrap_or_else(|| "the rebuild failed".into());
             return Err(not_rebuilt(domain, &reason));
+        }
+        if record.status.status == PublishState::Live {
+            // The rebuilt version went live in the builder script: this isolate's pointer is stale.
+            sites::forget(domain);
         }
         return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
     }
@@ -63,7 +68,7 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
     };
     let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(env, domain);
-    match jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: org_id.clone(), domain: domain.to_string() }).await {
+    match jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: org_id.clone(), domain: domain.to_string(), settings: JobSettings::from_env(env).map_err(ApiError::Internal)? }).await {
         Ok(_) => {}
         // A publish (this rebuild started by another request, or the owner's own) is running.
         Err(err) if err.code() == "publish_in_progress" => return Ok(()),

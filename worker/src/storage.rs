@@ -16,14 +16,18 @@
 //!   concatenation (`crate::durable::export_job`).
 
 use docs_edge_core::platform::retention::{EXPORTS_PREFIX, SITES_PREFIX};
-use worker::{Bucket, Env};
+use worker::{Bucket, Env, Range};
 
 use crate::config::R2_BINDING;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 
 pub fn bucket(env: &Env) -> ApiResult<Bucket> {
     Ok(env.bucket(R2_BINDING)?)
 }
+
+/// R2 multipart parts must be equal-sized except the last, and at least 5 MiB: the upload, the
+/// publish's concatenated packs and the export bundle are written in parts of this size.
+pub const PART_BYTES: usize = 5 << 20;
 
 /// The upload as received.
 pub const SOURCE_OBJECT: &str = "source.tar.gz";
@@ -68,4 +72,15 @@ pub fn part_key(job_id: &str, index: u32) -> String {
 
 pub fn bundle_key(job_id: &str) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/bundle.tar.gz")
+}
+
+/// An object, or the given byte range of it; `None` when it does not exist.
+pub async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
+    let mut get = bucket.get(key);
+    if let Some(r) = range {
+        get = get.range(Range::OffsetWithLength { offset: r.start, length: r.end - r.start });
+    }
+    let Some(object) = get.execute().await? else { return Ok(None) };
+    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?;
+    Ok(Some(body.bytes().await?))
 }

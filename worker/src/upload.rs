@@ -6,7 +6,7 @@
 use futures_util::StreamExt;
 use worker::{Bucket, Request};
 
-use crate::durable::publish_job::PART_BYTES;
+use crate::storage::PART_BYTES;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{header, too_large};
 

@@ -17,7 +17,7 @@ use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::config::EXPORT_ORGS_BINDING;
+use crate::config::{JobSettings, EXPORT_ORGS_BINDING};
 use crate::memory::DurableSpan;
 use crate::durable::export_job::{ExportJobClient, OwnerQuery, StartJob};
 use crate::durable_client::{durable_operations, error_reply, send};
@@ -210,6 +210,7 @@ impl ExportOrg {
             created_at: order.now_iso.clone(),
             created_unix: order.now_unix,
             extras: order.extras.clone(),
+            settings: JobSettings::from_env(&self.env).map_err(ApiError::Internal)?,
         };
         ExportJobClient::new(&self.env, job_id).start(&start).await
     }

@@ -1,10 +1,15 @@
 //! Durable Object classes, one module each, named as in wrangler.toml. Each declares its operations
 //! once (`crate::durable_client::durable_operations!`: the enum its `fetch` dispatches on) and has a
-//! typed client beside it, which is how the rest of the worker calls it.
+//! typed client beside it, which is how the rest of the worker calls it. `PublishJob` and `ExportJob`
+//! run in the builder script (`wrangler.builder.toml`): their modules keep the messages and the client
+//! for both scripts and the object itself in `object`, built with the `builder` feature only.
 
 pub mod export_job;
+#[cfg(feature = "edge")]
 pub mod export_org;
 pub mod publish_job;
 mod json_storage;
+#[cfg(feature = "edge")]
 pub mod thread;
+#[cfg(feature = "edge")]
 pub mod chat;

@@ -8,6 +8,7 @@ use worker::Response;
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_ms, now_unix};
+use crate::config::JobSettings;
 use crate::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
 use crate::directory::Directory;
@@ -45,7 +46,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
 
     let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(&call.env, &domain);
-    jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: key.org_id.clone(), domain: domain.clone() }).await?;
+    jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: key.org_id.clone(), domain: domain.clone(), settings: JobSettings::from_env(&call.env).map_err(ApiError::Internal)? }).await?;
     let bucket = storage::bucket(&call.env)?;
     let source_key = version_key(&domain, &publish_id, SOURCE_OBJECT);
     let stored = store_body(&mut call.req, &bucket, &source_key, call.config.max_upload_bytes).await;
@@ -66,10 +67,15 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let deadline = now_ms() + call.config.publish_wait_ms;
     let mut pause = 25;
     loop {
-        match (record.view().status, record.version()) {
-            (PublishState::Live, Some(version)) => return json_response(200, &published(&domain, version)),
+        match (record.status.status, record.version.as_ref()) {
+            (PublishState::Live, Some(version)) => {
+                // The builder script switched the pointer; this isolate answers for the new version
+                // from now on, others within the pointer cache's lifetime.
+                sites::forget(&domain);
+                return json_response(200, &published(&domain, version));
+            }
             (PublishState::Failed, _) => {
-                let message = record.error.clone().unwrap_or_else(|| "the publish failed".into());
+                let message = record.status.error.clone().unwrap_or_else(|| "the publish failed".into());
                 return Err(if record.invalid_upload { ApiError::InvalidArchive(message) } else { ApiError::Internal(message) });
             }
             _ if now_ms() >= deadline => break,
@@ -81,8 +87,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         pause = (pause * 2).min(50);
         record = jobs.status(&query).await?;
     }
-    let status = record.view();
-    let mut response = json_response(202, &status)?;
+    let mut response = json_response(202, &record.status)?;
     response.headers_mut().set("location", &format!("/v1/sites/{domain}/publishes/{publish_id}"))?;
     Ok(response)
 }
@@ -94,7 +99,10 @@ pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     let query = Query { publish_id: call.param(1).to_owned(), org_id: key.org_id.clone() };
     let record = PublishJobClient::new(&call.env, &domain).status(&query).await?;
-    json_response(200, &record.view())
+    if record.status.status == PublishState::Live {
+        sites::forget(&domain);
+    }
+    json_response(200, &record.status)
 }
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {

@@ -1,32 +1,9 @@
-//! `ExportJob`: one Durable Object per static export job. It holds the job's state and renders the
-//! site in alarm-driven batches, each written to R2 as one gzip member of tar entries, so no alarm
-//! holds more than a batch of pages in memory or runs long. After the pages, a deployment with search
-//! or the assistant on copies the version's search index packs a piece per step
-//! (`crate::export_search`). The job renders the version that was live when it was requested (its
-//! `publishId`), so a publish during the job changes nothing in it.
-//!
-//! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
-//! files from the source packs ([`ExportSource`]), so its work does not grow with the site. The
-//! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
-//! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingMembers`]),
-//! keeping a term's best postings and the documents deflated, and storing `llms-full.txt` in parts as
-//! it is compressed.
-//!
-//! Resuming: a batch's part is written before the state that counts it, and batch boundaries and file
-//! bytes depend only on the job, so an alarm cut short redoes its batch into the same part with the
-//! same bytes. Polling the status re-arms a lost alarm while attempts are left: each attempt is
-//! counted and stored before its step runs ([`StepAttempts`]), so a step that takes the isolate
-//! down still counts, and the job fails after the bound instead of running forever.
-//!
-//! Internal protocol ([`ExportJobOp`], sent by [`ExportJobClient`]): `start` with [`StartJob`];
-//! `status`, `bundle` and `cancel` with [`OwnerQuery`]; another organization's job reads as not found.
-
+use super::*;
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
-
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
@@ -38,103 +15,21 @@ use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
-
-use super::json_storage::JsonStorage;
+use crate::durable::json_storage::JsonStorage;
 use crate::clock::{now_iso, now_ms};
 use crate::memory::DurableSpan;
-use crate::config::{test_only, Config, EXPORT_JOBS_BINDING};
-use crate::durable_client::{durable_operations, error_reply, send};
+use crate::config::JobSettings;
+use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
 use crate::exports::content_disposition;
 use crate::storage::{self, bundle_key, part_key};
 
 const JOB_KEY: &str = "job";
-/// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
-const BUNDLE_PART_BYTES: usize = 5 << 20;
 /// An alarm this late never fired: a step takes seconds at most.
 const STALLED_ALARM_MS: i64 = 15_000;
 /// The finishing step stores `llms-full.txt`'s gzip member in parts of about this size as it grows.
 const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StartJob {
-    pub job_id: String,
-    pub org_id: String,
-    pub domain: String,
-    /// The published version to render, read when the job was requested.
-    pub publish_id: String,
-    pub version: Option<String>,
-    pub paths: Option<Vec<String>>,
-    #[serde(default)]
-    pub markdown: Option<MarkdownPages>,
-    pub batch_pages: u32,
-    pub created_at: String,
-    pub created_unix: u64,
-    #[serde(default)]
-    pub extras: PageExtras,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OwnerQuery {
-    pub org_id: String,
-}
-
-durable_operations! {
-    binding: EXPORT_JOBS_BINDING;
-    /// What an `ExportJob` object does.
-    pub enum ExportJobOp / ExportJobCall {
-        Start(StartJob) => "start",
-        Status(OwnerQuery) => "status",
-        Cancel(OwnerQuery) => "cancel",
-        Bundle(OwnerQuery) => "bundle",
-    }
-}
-
-/// The `ExportJob` object of one job, seen from its callers. Another organization's job, or none,
-/// is a relayed 404.
-pub struct ExportJobClient<'a> {
-    env: &'a Env,
-    job_id: &'a str,
-}
-
-impl<'a> ExportJobClient<'a> {
-    pub fn new(env: &'a Env, job_id: &'a str) -> Self {
-        ExportJobClient { env, job_id }
-    }
-
-    /// Creates the job (the object refuses a second start).
-    pub async fn start(&self, start: &StartJob) -> ApiResult<JobView> {
-        send(self.env, self.job_id, &ExportJobCall::Start(start)).await
-    }
-
-    pub async fn status(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
-        send(self.env, self.job_id, &ExportJobCall::Status(owner)).await
-    }
-
-    pub async fn cancel(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
-        send(self.env, self.job_id, &ExportJobCall::Cancel(owner)).await
-    }
-
-    /// The finished bundle's facts, once it is in R2.
-    pub async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
-        send(self.env, self.job_id, &ExportJobCall::Bundle(owner)).await
-    }
-}
-
-/// What `bundle` answers once the archive is in R2; the worker turns it into a link.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BundleReady {
-    pub job_id: String,
-    pub domain: String,
-    pub created_at: String,
-    pub size_bytes: u64,
-    /// SHA-256 of the archive, lowercase hex.
-    pub sha256: String,
-}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -176,6 +71,9 @@ struct JobRecord {
     /// How much of the search index's packs the parts hold, after the pages (`crate::export_search`).
     #[serde(default)]
     search_copied: PackCursor,
+    /// What the job runs under, as the edge script sent it with `start`.
+    #[serde(default)]
+    settings: JobSettings,
 }
 
 impl JobRecord {
@@ -354,9 +252,10 @@ impl ExportJob {
             attempts: StepAttempts::default(),
             bundle_size: None,
             bundle_sha256: None,
-            features: crate::config::deployment(&self.env).map_err(ApiError::Internal)?.features,
+            features: start.settings.features,
             extras: start.extras,
             search_copied: PackCursor::default(),
+            settings: start.settings,
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -426,20 +325,21 @@ impl ExportJob {
     /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
     /// failing it as a killed isolate does.)
     fn injected_fault(&self, record: &JobRecord) -> bool {
-        let faulty = test_only::export_fault_domain(&self.env).as_deref() == Some(record.domain.as_str());
+        let faulty = record.settings.test.export_fault_domain.as_deref() == Some(record.domain.as_str());
         if faulty {
             crate::log_line::error(&serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
         }
         faulty
     }
 
-    /// The test-only delay of a batch step (see [`test_only::export_step_delay`]), capped at a minute.
+    /// The test-only delay of a batch step (see [`crate::config::test_only::export_step_delay`]),
+    /// capped at a minute.
     async fn injected_delay(&self, record: &JobRecord) {
-        let Some((domain, delay)) = test_only::export_step_delay(&self.env) else { return };
-        if domain != record.domain {
+        let Some((domain, ms)) = &record.settings.test.export_step_delay else { return };
+        if *domain != record.domain {
             return;
         }
-        let ms = delay.as_millis() as u64;
+        let ms = *ms;
         if ms > 0 {
             // Logged first, so a test knows the step is inside its delay before it cancels.
             crate::log_line::info(&serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));
@@ -592,7 +492,7 @@ impl ExportJob {
             });
         }
         // The retention sweep deletes a job's files this long after it started.
-        let retention_days = Config::from_env(&self.env).export_retention_days;
+        let retention_days = record.settings.export_retention_days;
         if crate::clock::now_unix() >= record.created_unix.saturating_add(retention_days.saturating_mul(86_400)) {
             return Err(ApiError::Conflict {
                 code: "bundle_expired",
@@ -688,7 +588,7 @@ impl ExportJob {
     async fn fill(&self, record: &JobRecord, upload: &worker::MultipartUpload) -> ApiResult<(Vec<worker::UploadedPart>, u64, String)> {
         let bucket = storage::bucket(&self.env)?;
         let mut uploaded = Vec::new();
-        let mut buffer: Vec<u8> = Vec::with_capacity(BUNDLE_PART_BYTES);
+        let mut buffer: Vec<u8> = Vec::with_capacity(storage::PART_BYTES);
         let mut size = 0u64;
         let mut hasher = Sha256::new();
         for index in 0..record.parts {
@@ -701,8 +601,8 @@ impl ExportJob {
             size += bytes.len() as u64;
             hasher.update(&bytes);
             buffer.extend_from_slice(&bytes);
-            while buffer.len() >= BUNDLE_PART_BYTES {
-                let rest = buffer.split_off(BUNDLE_PART_BYTES);
+            while buffer.len() >= storage::PART_BYTES {
+                let rest = buffer.split_off(storage::PART_BYTES);
                 let part_number = uploaded.len() as u16 + 1;
                 uploaded.push(upload.upload_part(part_number, std::mem::replace(&mut buffer, rest)).await?);
             }

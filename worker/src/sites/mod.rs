@@ -1,4 +1,5 @@
-//! Published docs sites in R2, and the isolate's bounded cache of which version is live.
+//! Published docs sites in R2; the serving isolate's bounded cache of which version is live is in
+//! [`live`] (the edge script's).
 //!
 //! A version's objects live under `sites/{domain}/{publishId}/`, and `sites/{domain}/current.json`
 //! names the live version (the keys and object names are `crate::storage`'s). Writing that one
@@ -9,22 +10,12 @@
 //! changes hands, the previous owner's versions read as nothing published (and removing a domain
 //! deletes its pointer; the retention sweep deletes the unreferenced versions).
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use docs_edge_core::export::api::REPUBLISH_REQUIRED;
-use docs_edge_core::platform::lru::ByteLru;
 use serde::{Deserialize, Serialize};
-use worker::{Bucket, Env};
+use worker::Bucket;
 
-use crate::clock::now_ms;
-use crate::search_cache::{self, Cached};
-use crate::site_upgrade;
 use crate::storage::current_key;
 use crate::error::{ApiError, ApiResult};
-
-/// How long an isolate trusts its idea of the live version before asking R2 again.
-const POINTER_TTL_MS: u64 = 5_000;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -54,7 +45,7 @@ pub struct SiteVersion {
 pub const CURRENT_LAYOUT: u32 = 1;
 
 impl SiteVersion {
-    fn readable_by(&self, org_id: &str) -> bool {
+    pub fn readable_by(&self, org_id: &str) -> bool {
         self.org_id.as_deref().is_none_or(|owner| owner == org_id)
     }
 }
@@ -68,20 +59,6 @@ pub enum IndexFormat {
     Whole,
     /// `index.bin` and the split objects under `search/`.
     Sharded,
-}
-
-/// Live-version pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about
-/// a thousand domains), least recently used first out.
-const POINTER_CACHE_BYTES: usize = 256 << 10;
-
-struct Pointer {
-    version: SiteVersion,
-    checked_ms: u64,
-}
-
-thread_local! {
-    /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
-    static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
 }
 
 /// The live version of `domain` as `org_id` may see it: another organization's is `None`.
@@ -106,25 +83,11 @@ pub async fn live_pointer(bucket: &Bucket, domain: &str) -> ApiResult<Option<(St
     Ok(Some((version.publish_id, since_ms)))
 }
 
-/// Takes `domain`'s site offline (its organization lost the domain): the pointer goes, and this
-/// isolate forgets it and the site's search objects. The versions themselves are left to the
-/// retention sweep.
-pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
-    bucket.delete(current_key(domain)).await?;
-    forget(domain);
-    Ok(())
-}
-
-/// Makes `version` (all of whose objects are stored) the live one.
+/// Makes `version` (all of whose objects are stored) the live one. Serving isolates see it within
+/// [`live::POINTER_TTL_MS`]; the one that answers the publishing request at once ([`live::forget`]).
 pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
     bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
-    forget(domain);
     Ok(())
-}
-
-fn forget(domain: &str) {
-    POINTERS.with(|cache| cache.borrow_mut().remove(domain));
-    search_cache::forget_site(domain);
 }
 
 /// The 409 for a live version that cannot be served as stored (`why` completes "the live version of
@@ -137,41 +100,7 @@ pub fn republish_required(domain: &str, why: &str) -> ApiError {
     }
 }
 
-/// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked
-/// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization),
-/// 503 `site_upgrading` while a version from an earlier release is rebuilt.
-pub async fn live_version(env: &Env, bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
-    let version = cached_live_version(bucket, domain, org_id).await?;
-    site_upgrade::require_current(env, bucket, domain, &version).await?;
-    Ok(version)
-}
-
-async fn cached_live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
-    let now = now_ms();
-    let cached = POINTERS.with(|cache| cache.borrow_mut().get(domain)).and_then(|p| p.downcast::<Pointer>().ok());
-    if let Some(pointer) = cached {
-        if now.saturating_sub(pointer.checked_ms) < POINTER_TTL_MS && pointer.version.readable_by(org_id) {
-            return Ok(pointer.version.clone());
-        }
-    }
-    let version = current_version(bucket, domain, org_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
-    let bytes = domain.len() + approx_bytes(&version);
-    let pointer: Cached = Rc::new(Pointer { version: version.clone(), checked_ms: now_ms() });
-    POINTERS.with(|cache| cache.borrow_mut().insert(domain, pointer, bytes));
-    Ok(version)
-}
-
-/// Heap a cached pointer takes, about.
-fn approx_bytes(v: &SiteVersion) -> usize {
-    let strings = |items: &[String]| items.iter().map(|s| s.len() + 24).sum::<usize>();
-    std::mem::size_of::<Pointer>()
-        + 64
-        + v.publish_id.len()
-        + v.published_at.len()
-        + strings(&v.languages)
-        + strings(&v.versions)
-        + strings(&v.warnings)
-        + v.org_id.as_ref().map_or(0, String::len)
-}
+#[cfg(feature = "edge")]
+mod live;
+#[cfg(feature = "edge")]
+pub use live::{forget, live_version, unpublish};

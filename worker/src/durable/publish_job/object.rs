@@ -1,33 +1,10 @@
-//! `PublishJob`: one Durable Object per domain. It serialises the domain's publishes (one at a
-//! time: a second is refused with 409 `publish_in_progress` while one runs) and runs each as
-//! alarm-driven steps of `docs_edge_core::publish`, so no step holds more than a batch of pages:
-//! unpack the stored upload into source packs, plan, parse and index batches, merge the term
-//! groups, concatenate the packs, finish the meta, outline and agent documents, switch
-//! `current.json`, delete the intermediate objects. A small site (its unpacked files within
-//! `publish::SMALL_SITE_BYTES`) is built in memory in its unpack step instead, which writes only the
-//! final objects, each started as soon as it is made (its packs while its pages are parsed). When
-//! the publishing request waits (`Start::wait`), the first steps run in its `start` call, so a small
-//! site is live when that call answers; alarms run the rest, and retry. Each step logs a
-//! `publish_step` line: its duration, its phases, R2 reads and writes (count and bytes) and wasm
-//! memory.
-//!
-//! Resuming: every step writes its objects before the state that counts it, and its bytes depend
-//! only on the job, so an alarm cut short (or an isolate killed) redoes its step. Each step's
-//! attempts are stored before it runs: after [`MAX_ATTEMPTS`] the publish fails. A status poll
-//! re-arms a lost alarm. Nothing is live until the switch, so a failed or abandoned publish leaves
-//! the previous version serving (its objects go with the retention sweep, or the cleanup here).
-//!
-//! Internal protocol ([`PublishJobOp`], sent by [`PublishJobClient`]): `begin` reserves the domain
-//! for an upload, `start` starts it once stored, `abandon` releases a reservation whose upload failed,
-//! `status` reads one publish.
-
+use super::*;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::time::Duration;
-
-use docs_edge_core::docs::archive::SourceTree;
+use docs_edge_core::docs::archive::{ArchiveLimits, SourceTree};
 use docs_edge_core::docs::outline::SitePlan;
 use docs_edge_core::docs::packed::{FileTable, PackRead, SourcePack};
 use docs_edge_core::docs::Site;
@@ -39,11 +16,10 @@ use crate::join::try_join_all;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
-
-use super::json_storage::JsonStorage;
+use crate::durable::json_storage::JsonStorage;
 use crate::clock::{now_iso, now_ms};
-use crate::config::{test_only, Config, PUBLISH_JOBS_BINDING};
-use crate::durable_client::{durable_operations, error_reply, send};
+use crate::config::JobSettings;
+use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::memory::{wasm_memory_bytes, DurableSpan};
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
@@ -55,8 +31,6 @@ use crate::storage::{
 const ACTIVE_KEY: &str = "active";
 /// The ids of the publishes whose records are kept, oldest first.
 const HISTORY_KEY: &str = "history";
-/// Publishes per domain whose status stays readable; older records are deleted as new ones begin.
-pub const KEPT_PUBLISHES: usize = 50;
 /// Attempts at one step before the publish fails.
 pub const MAX_ATTEMPTS: u32 = 3;
 /// A reservation whose upload never started is released after this long.
@@ -68,77 +42,7 @@ const STALLED_ALARM_MS: i64 = 15_000;
 /// site of a thousand pages (a dozen steps) should finish in one; the CPU limit (30 s by default)
 /// leaves room for a step begun at the edge. Also how long a waiting `start`'s retry alarm waits.
 const ALARM_STEPS_MS: u64 = 5_000;
-/// R2 multipart parts must be equal-sized except the last, and at least 5 MiB.
-pub const PART_BYTES: usize = 5 << 20;
 const PLAN_OBJECT: &str = "plan.bin";
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Begin {
-    pub publish_id: String,
-    pub org_id: String,
-    pub domain: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Start {
-    pub publish_id: String,
-    pub source_bytes: u64,
-    /// The caller waits for the publish: its first steps run in the `start` call itself (no alarm
-    /// to schedule, no status to poll), an alarm only retrying them if that call is lost.
-    #[serde(default)]
-    pub wait: bool,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Query {
-    pub publish_id: String,
-    pub org_id: String,
-}
-
-durable_operations! {
-    binding: PUBLISH_JOBS_BINDING;
-    /// What a `PublishJob` object does.
-    pub enum PublishJobOp / PublishJobCall {
-        Begin(Begin) => "begin",
-        Start(Start) => "start",
-        Abandon(Start) => "abandon",
-        Status(Query) => "status",
-    }
-}
-
-/// The `PublishJob` object of one domain, seen from its callers.
-pub struct PublishJobClient<'a> {
-    env: &'a Env,
-    domain: &'a str,
-}
-
-impl<'a> PublishJobClient<'a> {
-    pub fn new(env: &'a Env, domain: &'a str) -> Self {
-        PublishJobClient { env, domain }
-    }
-
-    /// Reserves the domain for an upload (409 `publish_in_progress` while another runs).
-    pub async fn begin(&self, begin: &Begin) -> ApiResult<PublishStatus> {
-        send(self.env, self.domain, &PublishJobCall::Begin(begin)).await
-    }
-
-    /// Starts a stored upload's publish; with `wait`, answers once its first steps ran (a small
-    /// site: live or failed).
-    pub async fn start(&self, start: &Start) -> ApiResult<Record> {
-        send(self.env, self.domain, &PublishJobCall::Start(start)).await
-    }
-
-    pub async fn abandon(&self, start: &Start) -> ApiResult<PublishStatus> {
-        send(self.env, self.domain, &PublishJobCall::Abandon(start)).await
-    }
-
-    pub async fn status(&self, query: &Query) -> ApiResult<Record> {
-        send(self.env, self.domain, &PublishJobCall::Status(query)).await
-    }
-}
 
 /// Where a publish is. Stored as `{"step":"batch","at":3}` or `{"step":"upload"}` (serde's adjacently
 /// tagged form, through [`StepRecord`]).
@@ -249,6 +153,9 @@ pub struct Record {
     shard_lens: Vec<u64>,
     /// The finished version, once the finish step made it.
     version: Option<SiteVersion>,
+    /// What the publish runs under, as the edge script sent it with `begin`.
+    #[serde(default)]
+    settings: JobSettings,
 }
 
 impl Record {
@@ -265,8 +172,8 @@ impl Record {
         }
     }
 
-    pub fn version(&self) -> Option<&SiteVersion> {
-        self.version.as_ref()
+    fn progress_reply(&self) -> Progress {
+        Progress { status: self.view(), invalid_upload: self.invalid_upload, version: self.version.clone() }
     }
 
     /// The version a finished publish makes of `site`.
@@ -359,14 +266,14 @@ impl DurableObject for PublishJob {
             Ok(PublishJobOp::Begin(begin)) => self.begin(begin).await.map(|r| r.view()),
             Ok(PublishJobOp::Start(start)) => {
                 return match self.start(start).await {
-                    Ok(record) => Response::from_json(&record),
+                    Ok(record) => Response::from_json(&record.progress_reply()),
                     Err(err) => error_reply(&err),
                 }
             }
             Ok(PublishJobOp::Abandon(start)) => self.abandon(&start.publish_id).await.map(|r| r.view()),
             Ok(PublishJobOp::Status(query)) => {
                 return match self.status(&query).await {
-                    Ok(record) => Response::from_json(&record),
+                    Ok(record) => Response::from_json(&record.progress_reply()),
                     Err(err) => error_reply(&err),
                 }
             }
@@ -542,21 +449,22 @@ impl PublishJob {
             group_lens: Vec::new(),
             shard_lens: Vec::new(),
             version: None,
+            settings: begin.settings,
         };
         storage.put_json(&job_key(&record.publish_id), &record).await?;
         storage.put(ACTIVE_KEY, &record.publish_id).await?;
-        self.prune_history(&record.publish_id).await?;
+        self.prune_history(&record.publish_id, record.settings.kept_publishes).await?;
         Ok(record)
     }
 
     /// Keeps the records of the domain's last [`KEPT_PUBLISHES`] publishes (their status resources):
     /// a domain published from CI on every commit would otherwise grow its storage for good. The
     /// newest, `publish_id`, is the active one, so the active record is never dropped.
-    async fn prune_history(&self, publish_id: &str) -> ApiResult<()> {
+    async fn prune_history(&self, publish_id: &str, kept: usize) -> ApiResult<()> {
         let storage = self.state.storage();
         let mut history: Vec<String> = storage.get_json(HISTORY_KEY).await?.unwrap_or_default();
         history.push(publish_id.to_owned());
-        let kept = test_only::kept_publishes(&self.env).unwrap_or(KEPT_PUBLISHES);
+        let kept = kept.max(1);
         if history.len() > kept {
             let dropped: Vec<String> = history.drain(..history.len() - kept).map(|id| job_key(&id)).collect();
             storage.delete_multiple(dropped).await?;
@@ -647,19 +555,20 @@ impl PublishJob {
         Ok(())
     }
 
-    /// The test-only fault of the steps that parse or merge (see [`test_only::publish_fault_domain`]).
+    /// The test-only fault of the steps that parse or merge (see [`crate::config::test_only::publish_fault_domain`]).
     fn injected_fault(&self, record: &Record) -> StepResult<()> {
-        if test_only::publish_fault_domain(&self.env).as_deref() != Some(record.domain.as_str()) {
+        if record.settings.test.publish_fault_domain.as_deref() != Some(record.domain.as_str()) {
             return Ok(());
         }
         crate::log_line::error(&serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
         Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into())))
     }
 
-    /// The test-only delay before each step (see [`test_only::publish_step_delay`]).
+    /// The test-only delay before each step (see [`crate::config::test_only::publish_step_delay`]).
     async fn injected_delay(&self, record: &Record) {
-        let Some((domain, delay)) = test_only::publish_step_delay(&self.env) else { return };
-        if domain != record.domain || delay.is_zero() {
+        let Some((domain, ms)) = &record.settings.test.publish_step_delay else { return };
+        let delay = Duration::from_millis(*ms);
+        if *domain != record.domain || delay.is_zero() {
             return;
         }
         crate::log_line::info(&serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}));
@@ -685,7 +594,7 @@ impl PublishJob {
         let bucket = store.bucket;
         record.step = match record.step {
             Step::Upload | Step::Done => return Ok(()),
-            Step::Unpack => match self.unpack(store).await? {
+            Step::Unpack => match self.unpack(store, &record.settings.archive_limits()).await? {
                 Unpacked::Staged => Step::Plan,
                 Unpacked::Small(packs, table, writes) => {
                     record.version = Some(self.build_small(store, record, &packs, &table, writes).await?);
@@ -748,10 +657,10 @@ impl PublishJob {
 
     /// Inflates the stored upload into source packs and the file table as it streams in; a small
     /// site's packs are also kept, to build it in this step.
-    async fn unpack(&self, store: &Store<'_>) -> StepResult<Unpacked> {
+    async fn unpack(&self, store: &Store<'_>, limits: &ArchiveLimits) -> StepResult<Unpacked> {
         let mut small = Some(BTreeMap::new());
         let mut writes = Writes::default();
-        let table = match self.unpack_into(store, &mut small, &mut writes).await {
+        let table = match self.unpack_into(store, limits, &mut small, &mut writes).await {
             Ok(table) => table,
             Err(err) => {
                 // Nothing may land after the failure's cleanup.
@@ -775,9 +684,8 @@ impl PublishJob {
         }
     }
 
-    async fn unpack_into(&self, store: &Store<'_>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
-        let limits = Config::from_env(&self.env).archive_limits();
-        let mut writer = SourceWriter::new(&limits);
+    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+        let mut writer = SourceWriter::new(limits);
         // One read, streamed: a chunk at a time is held, and its inflating overlaps the transfer.
         let object = store.bucket.get(store.key(SOURCE_OBJECT)).execute().await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
         let body = object.body().ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
@@ -1096,9 +1004,9 @@ impl Store<'_> {
                 let chunk = chunk?;
                 piece_bytes += chunk.len();
                 buffer.extend_from_slice(&chunk);
-                while buffer.len() >= PART_BYTES {
-                    let rest = buffer.split_off(PART_BYTES);
-                    self.traffic.wrote(PART_BYTES);
+                while buffer.len() >= storage::PART_BYTES {
+                    let rest = buffer.split_off(storage::PART_BYTES);
+                    self.traffic.wrote(storage::PART_BYTES);
                     uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, std::mem::replace(&mut buffer, rest)).await?);
                 }
             }
