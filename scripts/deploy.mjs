@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm run deploy`: builds both Worker scripts and deploys them with wrangler, the builder
+// (wrangler.builder.toml) first, since the request-serving script (wrangler.toml) binds its Durable
+// Objects by script name. Arguments after `--` go to both `wrangler deploy` calls (`--env`, …).
+//
+// `--move-builder-classes`, once, for a deployment from before the builder script (PublishJob and
+// ExportJob in docs-edge, with their jobs): the builder is deployed with a migration that transfers
+// both classes, and their stored jobs, from docs-edge instead of creating them (Cloudflare's
+// `transferred_classes`). Its tag is the one the usual migration has, so later deploys apply nothing.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildWorker } from './build-worker.mjs';
+import { nodeBin, root, toolEnv } from './lib/env.mjs';
+
+const MOVE_FLAG = '--move-builder-classes';
+const MOVED_CLASSES = ['PublishJob', 'ExportJob'];
+
+/** wrangler.builder.toml with its migration transferring the classes from the `from` script. */
+export function movingConfig(text, from) {
+  const migration = /\[\[migrations\]\]\ntag = "v1"\nnew_sqlite_classes = \[[^\]]*\]\n/;
+  if (!migration.test(text)) throw new Error('wrangler.builder.toml: its v1 migration is not the expected new_sqlite_classes one');
+  const transfers = MOVED_CLASSES.map((c) => `  { from = "${c}", from_script = "${from}", to = "${c}" },`).join('\n');
+  return text.replace(migration, `[[migrations]]\ntag = "v1"\ntransferred_classes = [\n${transfers}\n]\n`);
+}
+
+function deploy(config, extra) {
+  const result = spawnSync(join(nodeBin, 'wrangler'), ['deploy', '-c', config, ...extra], { cwd: root, env: toolEnv(), stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`wrangler deploy -c ${config} failed with status ${result.status}`);
+}
+
+function main(args) {
+  const move = args.includes(MOVE_FLAG);
+  const extra = args.filter((a) => a !== MOVE_FLAG);
+  buildWorker();
+  let builderConfig = 'wrangler.builder.toml';
+  // Beside the real one, so its relative paths (main, assets, build) resolve the same.
+  const moving = join(root, '.wrangler.builder.move.toml');
+  if (move) {
+    const edgeName = /^name = "([^"]+)"/m.exec(readFileSync(join(root, 'wrangler.toml'), 'utf8'))?.[1];
+    if (!edgeName) throw new Error('wrangler.toml has no name');
+    writeFileSync(moving, movingConfig(readFileSync(join(root, builderConfig), 'utf8'), edgeName));
+    builderConfig = moving;
+  }
+  try {
+    deploy(builderConfig, extra);
+  } finally {
+    rmSync(moving, { force: true });
+  }
+  deploy('wrangler.toml', extra);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    main(process.argv.slice(2));
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+}
