@@ -2,7 +2,7 @@
 // Builds the worker with worker-build, offline, and skips the build when nothing it reads has changed.
 // Run by wrangler's [build] command and by the start and test scripts.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { panicUnwind, root, toolEnv } from './lib/env.mjs';
 
@@ -42,6 +42,37 @@ export function workerIsBuilt() {
 }
 
 export function buildWorker({ force = false } = {}) {
+  withBuildLock(() => buildBoth(force));
+}
+
+/** `wrangler dev` runs each config's [build] command, so the two scripts' configs start this twice at
+ * once (on start and on every watched change): the second waits for the first, then finds the build
+ * up to date. A lock older than the longest cold build is left over from a killed run. */
+function withBuildLock(build) {
+  const lock = join(root, 'worker', '.build-lock');
+  const staleMs = 60 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > staleMs) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+  try {
+    build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function buildBoth(force) {
   copyExportStatic();
   if (!force && workerIsBuilt()) return;
   // --panic-unwind (the default where nightly is ready, lib/env.mjs panicUnwind): nightly with rust-src rebuilds std with

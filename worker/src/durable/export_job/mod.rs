@@ -1,4 +1,5 @@
-//! `ExportJob`: one Durable Object per static export job. It holds the job's state and renders the
+//! `ExportJob`: one Durable Object per static export job, in the builder script ([`object`]; this
+//! module holds what both scripts compile: its messages and its client). It holds the job's state and renders the
 //! site in alarm-driven batches, each written to R2 as one gzip member of tar entries, so no alarm
 //! holds more than a batch of pages in memory or runs long. After the pages, a deployment with search
 //! or the assistant on copies the version's search index packs a piece per step
@@ -6,7 +7,7 @@
 //! `publishId`), so a publish during the job changes nothing in it.
 //!
 //! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
-//! files from the source packs ([`ExportSource`]), so its work does not grow with the site. The
+//! files from the source packs (`crate::export_source::ExportSource`), so its work does not grow with the site. The
 //! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
 //! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingMembers`]),
 //! keeping a term's best postings and the documents deflated, and storing `llms-full.txt` in parts as

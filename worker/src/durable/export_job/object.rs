@@ -1,4 +1,6 @@
-use super::*;
+//! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
+
+use super::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;

@@ -1,5 +1,7 @@
-//! `PublishJob`: one Durable Object per domain. It serialises the domain's publishes (one at a
-//! time: a second is refused with 409 `publish_in_progress` while one runs) and runs each as
+//! `PublishJob`: one Durable Object per domain, in the builder script ([`object`]; this module holds
+//! what both scripts compile: its messages, its client and the [`Progress`] it answers). It
+//! serialises the domain's publishes (one at a time: a second is refused with 409
+//! `publish_in_progress` while one runs) and runs each as
 //! alarm-driven steps of `docs_edge_core::publish`, so no step holds more than a batch of pages:
 //! unpack the stored upload into source packs, plan, parse and index batches, merge the term
 //! groups, concatenate the packs, finish the meta, outline and agent documents, switch

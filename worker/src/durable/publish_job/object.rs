@@ -1,4 +1,6 @@
-use super::*;
+//! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
+
+use super::{Begin, Progress, PublishJobOp, Query, Start};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
