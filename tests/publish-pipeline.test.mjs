@@ -1,7 +1,8 @@
-// The publish pipeline (worker/src/durable/publish_job.rs) on workers of its own: a ~3,000-page site
+// The publish pipeline (worker/src/durable/publish_job/) on workers of its own: a ~3,000-page site
 // publishes within a 64 MiB wasm high-water and answers searches; a publish that fails midway and one
 // whose runtime is killed midway leave the previous version live, and the next publish works; two
-// concurrent publishes to one domain end with one of them live, whole.
+// concurrent publishes to one domain end with one of them live, whole; publishes to several domains at
+// once build at most one small site in memory per isolate.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,5 +170,39 @@ test('a domain keeps the records of its last publishes: an older one\'s status i
     assert.equal(kept.body.status, 'live');
   }
   await assertLive(w.baseUrl, t, { pages: 1 }, 'fossa');
+  await stop(w);
+});
+
+test('publishes to several domains at once build at most one small site in memory per isolate, and all go live', async () => {
+  const w = await worker('isolate');
+  const words = ['quokka', 'numbat', 'bilby', 'wombat'];
+  const tenants = [];
+  for (const _ of words) tenants.push(await tenant({ base: w.baseUrl }));
+  const sites = words.map((word) => smallSite(word, 400));
+  const published = await Promise.all(tenants.map((t, i) => publish(t.domain, t.adminKey, sites[i].archive, { base: w.baseUrl })));
+  for (const r of published) assert.equal(r.status, 200, r.text);
+  for (const [i, t] of tenants.entries()) await assertLive(w.baseUrl, t, sites[i], words[i]);
+
+  // The log's order is the isolate's: a publish that got the in-memory slot logs `publish_unpack`
+  // with it, builds, and logs its unpack step after letting it go; no other may get it in between.
+  const lines = logLines(w.logFile);
+  const ids = new Set(lines.filter((l) => l.event === 'publish_unpack').map((l) => l.publishId));
+  assert.equal(ids.size, words.length, `one publish per domain in the log (this worker's own state): ${[...ids]}`);
+  const inMemory = [];
+  for (const id of ids) {
+    const begin = lines.findIndex((l) => l.event === 'publish_unpack' && l.publishId === id);
+    const end = lines.findIndex((l) => l.event === 'publish_step' && l.publishId === id && l.step?.step === 'unpack' && l.ok);
+    const next = lines.slice(end + 1).find((l) => l.event === 'publish_step' && l.publishId === id)?.step?.step;
+    assert.ok(begin >= 0 && end > begin, `the unpack of ${id} is logged`);
+    // Built in memory, a publish goes from its unpack straight to the switch; staged, it plans.
+    assert.equal(next, lines[begin].inMemorySlot ? 'switch' : 'plan', `after the unpack of ${id}`);
+    if (lines[begin].inMemorySlot) inMemory.push([begin, end]);
+  }
+  assert.ok(inMemory.length >= 1, 'a small site is built in memory when nothing else is');
+  inMemory.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < inMemory.length; i++) {
+    assert.ok(inMemory[i][0] > inMemory[i - 1][1], `in-memory builds overlap (log line indexes): ${JSON.stringify(inMemory)}`);
+  }
+  console.log(`# ${inMemory.length} of ${ids.size} concurrent publishes built in memory, the rest staged`);
   await stop(w);
 });

@@ -42,3 +42,28 @@ impl Drop for DurableSpan {
         crate::log_line::info(&line);
     }
 }
+
+thread_local! {
+    static IN_MEMORY_BUILD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The isolate's one slot for building a small site in memory (`docs_edge_core::publish::SMALL_SITE_BYTES`).
+/// Durable Objects of different domains can share an isolate, and such a build holds about 5.5 times
+/// its source packs (53 MiB for the 1,057-page fixture): two at once would near the isolate's 128 MB.
+/// A publish that finds the slot taken goes the staged way, whose batches are bounded. Released when
+/// dropped, however the build ends.
+pub struct InMemoryBuild(());
+
+impl InMemoryBuild {
+    pub fn try_take() -> Option<InMemoryBuild> {
+        // `then`, not `then_some`: a guard made eagerly and dropped when the slot is taken would free it.
+        IN_MEMORY_BUILD.with(|busy| (!busy.replace(true)).then(|| InMemoryBuild(())))
+    }
+}
+
+impl Drop for InMemoryBuild {
+    fn drop(&mut self) {
+        IN_MEMORY_BUILD.with(|busy| busy.set(false));
+    }
+}
+

@@ -23,7 +23,7 @@ use crate::clock::{now_iso, now_ms};
 use crate::config::JobSettings;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
-use crate::memory::{wasm_memory_bytes, DurableSpan};
+use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
     self, build_object, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
@@ -598,7 +598,7 @@ impl PublishJob {
             Step::Upload | Step::Done => return Ok(()),
             Step::Unpack => match self.unpack(store, &record.settings.archive_limits()).await? {
                 Unpacked::Staged => Step::Plan,
-                Unpacked::Small(packs, table, writes) => {
+                Unpacked::Small(packs, table, writes, _slot) => {
                     record.version = Some(self.build_small(store, record, &packs, &table, writes).await?);
                     Step::Switch
                 }
@@ -658,9 +658,12 @@ impl PublishJob {
     }
 
     /// Inflates the stored upload into source packs and the file table as it streams in; a small
-    /// site's packs are also kept, to build it in this step.
+    /// site's packs are also kept, to build it in this step, unless another publish in this isolate
+    /// is building one ([`InMemoryBuild`]).
     async fn unpack(&self, store: &Store<'_>, limits: &ArchiveLimits) -> StepResult<Unpacked> {
-        let mut small = Some(BTreeMap::new());
+        let slot = InMemoryBuild::try_take();
+        crate::log_line::info(&serde_json::json!({"event": "publish_unpack", "publishId": store.publish_id, "inMemorySlot": slot.is_some()}));
+        let mut small = slot.as_ref().map(|_| BTreeMap::new());
         let mut writes = Writes::default();
         let table = match self.unpack_into(store, limits, &mut small, &mut writes).await {
             Ok(table) => table,
@@ -676,12 +679,13 @@ impl PublishJob {
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
+                let slot = slot.ok_or_else(|| ApiError::Internal("small site without the in-memory slot".into()))?;
                 for (index, bytes) in &packs {
                     writes.start(store, &source_pack(*index), bytes.clone());
                 }
                 writes.start(store, SOURCE_FILE_TABLE, table.to_bytes());
                 yield_now().await;
-                Ok(Unpacked::Small(packs, table, writes))
+                Ok(Unpacked::Small(packs, table, writes, slot))
             }
         }
     }
@@ -827,10 +831,10 @@ impl PublishJob {
 }
 
 /// How the unpack left a publish: staged (the plan next), or a small site, its packs by index and
-/// its file table in hand.
+/// its file table in hand, holding the isolate's in-memory slot until it is built.
 enum Unpacked {
     Staged,
-    Small(BTreeMap<u32, Vec<u8>>, FileTable, Writes),
+    Small(BTreeMap<u32, Vec<u8>>, FileTable, Writes, InMemoryBuild),
 }
 
 /// Writes started in the background: a small site's packs go to R2 while its pages are parsed.
