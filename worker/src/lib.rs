@@ -28,6 +28,7 @@ mod http;
 mod join;
 mod log_line;
 mod memory;
+mod multipart;
 mod sites;
 mod storage;
 

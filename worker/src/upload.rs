@@ -1,12 +1,12 @@
-//! A request body streamed into one R2 object without holding it: parts of [`PART_BYTES`] go up as
-//! they fill (a body smaller than one part is one plain put), and the size limit is enforced as
+//! A request body streamed into one R2 object without holding it: parts go up as they fill
+//! ([`PartWriter`]; a body smaller than one part is one plain put), and the size limit is enforced as
 //! the bytes arrive, so an oversized body is refused (413) before it is ever whole, and nothing of
 //! it is left in R2.
 
 use futures_util::StreamExt;
 use worker::{Bucket, Request};
 
-use crate::storage::PART_BYTES;
+use crate::multipart::PartWriter;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{header, too_large};
 
@@ -24,51 +24,23 @@ pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes
             return Ok(0);
         }
     };
-    let mut buffer: Vec<u8> = Vec::new();
-    let mut total = 0usize;
-    let mut upload: Option<worker::MultipartUpload> = None;
-    let mut parts = Vec::new();
+    let mut writer = PartWriter::new(bucket, key);
     let outcome: ApiResult<()> = async {
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
-            total += chunk.len();
-            if total > max_bytes {
+            if writer.written() + chunk.len() as u64 > max_bytes as u64 {
                 return Err(too_large(max_bytes));
             }
-            buffer.extend_from_slice(&chunk);
-            while buffer.len() >= PART_BYTES {
-                let rest = buffer.split_off(PART_BYTES);
-                let part = std::mem::replace(&mut buffer, rest);
-                if upload.is_none() {
-                    upload = Some(bucket.create_multipart_upload(key).execute().await?);
-                }
-                if let Some(upload) = &upload {
-                    parts.push(upload.upload_part(parts.len() as u16 + 1, part).await?);
-                }
-            }
+            writer.write(&chunk).await?;
         }
         Ok(())
     }
     .await;
-    match (outcome, upload) {
-        (Ok(()), None) => {
-            bucket.put(key, buffer).execute().await?;
-        }
-        (Ok(()), Some(upload)) => {
-            if !buffer.is_empty() {
-                parts.push(upload.upload_part(parts.len() as u16 + 1, buffer).await?);
-            }
-            upload.complete(parts).await?;
-        }
-        (Err(err), upload) => {
-            if let Some(upload) = upload {
-                // Best effort: R2 drops unfinished uploads on its own after a while.
-                if let Err(abort) = upload.abort().await {
-                    crate::log_line::error(&serde_json::json!({"event": "upload_abort_failed", "error": abort.to_string()}));
-                }
-            }
-            return Err(err);
+    match outcome {
+        Ok(()) => Ok(writer.finish().await?),
+        Err(err) => {
+            writer.abort("upload").await;
+            Err(err)
         }
     }
-    Ok(total as u64)
 }

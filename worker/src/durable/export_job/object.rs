@@ -25,6 +25,7 @@ use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
 use crate::exports::content_disposition;
+use crate::multipart::PartWriter;
 use crate::storage::{self, bundle_key, part_key};
 
 const JOB_KEY: &str = "job";
@@ -556,19 +557,17 @@ impl ExportJob {
             ("domain".to_string(), record.domain.clone()),
             ("fileName".to_string(), file_name.clone()),
         ]);
-        let upload = bucket
-            .create_multipart_upload(bundle_key(&record.job_id))
-            .http_metadata(HttpMetadata {
+        let mut writer = PartWriter::new(&bucket, bundle_key(&record.job_id)).with_metadata(
+            HttpMetadata {
                 content_type: Some("application/gzip".into()),
                 content_disposition: Some(content_disposition(&file_name)),
                 ..HttpMetadata::default()
-            })
-            .custom_metadata(metadata)
-            .execute()
-            .await?;
-        match self.fill(record, &upload).await {
-            Ok((uploaded, size, sha256)) => {
-                upload.complete(uploaded).await?;
+            },
+            metadata,
+        );
+        match self.fill(record, &bucket, &mut writer).await {
+            Ok(sha256) => {
+                let size = writer.finish().await?;
                 let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
                 // The parts are only inputs to the bundle; a failed cleanup costs space (until the
                 // retention sweep), not correctness.
@@ -578,20 +577,14 @@ impl ExportJob {
                 Ok((size, sha256))
             }
             Err(err) => {
-                // An unfinished multipart upload would hold its parts in R2 until R2's own cleanup.
-                if let Err(abort) = upload.abort().await {
-                    crate::log_line::error(&serde_json::json!({"event": "export_abort_failed", "jobId": record.job_id, "error": abort.to_string()}));
-                }
+                writer.abort("export_bundle").await;
                 Err(err)
             }
         }
     }
 
-    async fn fill(&self, record: &JobRecord, upload: &worker::MultipartUpload) -> ApiResult<(Vec<worker::UploadedPart>, u64, String)> {
-        let bucket = storage::bucket(&self.env)?;
-        let mut uploaded = Vec::new();
-        let mut buffer: Vec<u8> = Vec::with_capacity(storage::PART_BYTES);
-        let mut size = 0u64;
+    /// Writes the parts, in order, into `writer`; returns their SHA-256 (hex).
+    async fn fill(&self, record: &JobRecord, bucket: &worker::Bucket, writer: &mut PartWriter<'_>) -> ApiResult<String> {
         let mut hasher = Sha256::new();
         for index in 0..record.parts {
             let object = bucket
@@ -600,20 +593,10 @@ impl ExportJob {
                 .await?
                 .ok_or_else(|| ApiError::Internal(format!("part {index} of {} is missing", record.job_id)))?;
             let bytes = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.bytes().await?;
-            size += bytes.len() as u64;
             hasher.update(&bytes);
-            buffer.extend_from_slice(&bytes);
-            while buffer.len() >= storage::PART_BYTES {
-                let rest = buffer.split_off(storage::PART_BYTES);
-                let part_number = uploaded.len() as u16 + 1;
-                uploaded.push(upload.upload_part(part_number, std::mem::replace(&mut buffer, rest)).await?);
-            }
+            writer.write(&bytes).await?;
         }
-        if !buffer.is_empty() || uploaded.is_empty() {
-            let part_number = uploaded.len() as u16 + 1;
-            uploaded.push(upload.upload_part(part_number, buffer).await?);
-        }
-        Ok((uploaded, size, docs_edge_core::security::signing::to_hex(&hasher.finalize())))
+        Ok(docs_edge_core::security::signing::to_hex(&hasher.finalize()))
     }
 }
 

@@ -24,6 +24,7 @@ use crate::config::JobSettings;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
+use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
     self, build_object, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
@@ -998,32 +999,34 @@ impl Store<'_> {
     /// Writes `name` as the concatenation of the objects `pieces`, through a multipart upload of
     /// equal parts, holding one part and one piece at a time.
     async fn concat(&self, name: &str, pieces: impl Iterator<Item = String>) -> ApiResult<()> {
-        let upload = self.bucket.create_multipart_upload(self.key(name)).execute().await?;
-        let mut uploaded = Vec::new();
-        let mut buffer: Vec<u8> = Vec::new();
-        for piece in pieces {
-            let object = self.bucket.get(self.key(&piece)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{piece} is missing")))?;
-            let Some(body) = object.body() else { continue };
-            let mut stream = body.stream()?;
-            let mut piece_bytes = 0;
-            while let Some(chunk) = stream.next().await {
-                let chunk = chunk?;
-                piece_bytes += chunk.len();
-                buffer.extend_from_slice(&chunk);
-                while buffer.len() >= storage::PART_BYTES {
-                    let rest = buffer.split_off(storage::PART_BYTES);
-                    self.traffic.wrote(storage::PART_BYTES);
-                    uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, std::mem::replace(&mut buffer, rest)).await?);
+        let mut writer = PartWriter::new(self.bucket, self.key(name));
+        let outcome: ApiResult<()> = async {
+            for piece in pieces {
+                let object = self.bucket.get(self.key(&piece)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{piece} is missing")))?;
+                let Some(body) = object.body() else { continue };
+                let mut stream = body.stream()?;
+                let mut piece_bytes = 0;
+                while let Some(chunk) = stream.next().await {
+                    let chunk = chunk?;
+                    piece_bytes += chunk.len();
+                    writer.write(&chunk).await?;
                 }
+                self.traffic.read(piece_bytes);
             }
-            self.traffic.read(piece_bytes);
+            Ok(())
         }
-        if !buffer.is_empty() || uploaded.is_empty() {
-            self.traffic.wrote(buffer.len());
-            uploaded.push(upload.upload_part(uploaded.len() as u16 + 1, buffer).await?);
+        .await;
+        match outcome {
+            Ok(()) => {
+                let size = writer.finish().await?;
+                self.traffic.wrote(size as usize);
+                Ok(())
+            }
+            Err(err) => {
+                writer.abort("publish_concat").await;
+                Err(err)
+            }
         }
-        upload.complete(uploaded).await?;
-        Ok(())
     }
 }
 
