@@ -1,0 +1,59 @@
+// The two Worker scripts' configs agree with each other, and the one-off upgrade deploy
+// (`npm run deploy -- --move-builder-classes`) is a config wrangler accepts: checked with
+// `wrangler deploy --dry-run`, which bundles without contacting Cloudflare.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeBin, root, toolEnv } from '../scripts/lib/env.mjs';
+import { movingConfig } from '../scripts/deploy.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
+
+const edge = readFileSync(join(root, 'wrangler.toml'), 'utf8');
+const builder = readFileSync(join(root, 'wrangler.builder.toml'), 'utf8');
+const name = (toml) => /^name = "([^"]+)"/m.exec(toml)?.[1];
+/** `{ name = "X", class_name = "Y", script_name? = "Z" }` bindings, by binding name. */
+const bindings = (toml) =>
+  Object.fromEntries([...toml.matchAll(/\{ name = "([^"]+)", class_name = "([^"]+)"(?:, script_name = "([^"]+)")? \}/g)].map((m) => [m[1], { className: m[2], scriptName: m[3] }]));
+/** Classes the migrations create or receive, in order. */
+const migrated = (toml) => [...toml.matchAll(/(?:new_sqlite_classes = \[([^\]]*)\]|to = "([^"]+)")/g)].flatMap((m) => (m[1] !== undefined ? [...m[1].matchAll(/"([^"]+)"/g)].map((c) => c[1]) : [m[2]]));
+
+const scratch = scratchDir('docs-edge-deploy-configs-');
+const moving = join(root, '.wrangler.builder.move-test.toml');
+after(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  rmSync(moving, { force: true });
+});
+
+function dryRun(config) {
+  const outdir = join(scratch, String(Math.random()).slice(2));
+  const result = spawnSync(join(nodeBin, 'wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '-c', config], { cwd: root, env: toolEnv({ CI: '1' }), encoding: 'utf8' });
+  return { ...result, files: result.status === 0 ? readdirSync(outdir) : [] };
+}
+
+test('the request-serving script binds the builder\'s objects by its name, and each script migrates only its own classes', () => {
+  const builderName = name(builder);
+  const builderBindings = bindings(builder);
+  const edgeBindings = bindings(edge);
+  assert.ok(builderName && builderName !== name(edge));
+  for (const [binding, { className, scriptName }] of Object.entries(builderBindings)) {
+    assert.equal(scriptName, undefined, `the builder holds ${className} itself`);
+    assert.deepEqual(edgeBindings[binding], { className, scriptName: builderName }, `wrangler.toml binds ${binding} to ${builderName}'s ${className}`);
+  }
+  const ownEdgeClasses = Object.values(edgeBindings).filter((b) => !b.scriptName).map((b) => b.className);
+  assert.deepEqual(migrated(edge).sort(), ownEdgeClasses.sort(), 'wrangler.toml migrates exactly the classes it holds');
+  assert.deepEqual(migrated(builder).sort(), Object.values(builderBindings).map((b) => b.className).sort(), 'the builder migrates exactly its classes');
+});
+
+test('the upgrade deploy transfers the builder\'s classes from the request-serving script, and wrangler accepts it', () => {
+  const text = movingConfig(builder, name(edge));
+  assert.doesNotMatch(text, /new_sqlite_classes/);
+  assert.deepEqual(migrated(text).sort(), migrated(builder).sort(), 'every class the builder creates is transferred instead');
+  for (const c of migrated(builder)) assert.match(text, new RegExp(`\\{ from = "${c}", from_script = "${name(edge)}", to = "${c}" \\}`));
+  assert.equal(/^tag = "([^"]+)"/m.exec(text)?.[1], /^tag = "([^"]+)"/m.exec(builder)?.[1], 'the same tag, so later deploys apply nothing');
+  writeFileSync(moving, text);
+  const result = dryRun(moving);
+  assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+  assert.ok(result.files.some((f) => f.endsWith('.wasm')), 'the builder bundle carries its wasm');
+});
