@@ -14,8 +14,7 @@ use worker::{Bucket, Env};
 use docs_edge_core::wire::PublishState;
 
 use crate::directory::Directory;
-use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
-use crate::config::JobSettings;
+use crate::durable::publish_job::{PublishJobClient, Query, Start};
 use crate::error::{ApiError, ApiResult};
 use crate::random::random_id;
 use crate::sites::{self, SiteVersion, CURRENT_LAYOUT};
@@ -45,10 +44,6 @@ pub async fn require_current(env: &Env, bucket: &Bucket, domain: &str, version: 
             let reason = record.status.error.unwrap_or_else(|| "the rebuild failed".into());
             return Err(not_rebuilt(domain, &reason));
         }
-        if record.status.status == PublishState::Live {
-            // The rebuilt version went live in the builder script: this isolate's pointer is stale.
-            sites::forget(domain);
-        }
         return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
     }
     start(env, bucket, domain, version, &marker).await?;
@@ -68,7 +63,7 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
     };
     let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(env, domain);
-    match jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: org_id.clone(), domain: domain.to_string(), settings: JobSettings::from_env(env).map_err(ApiError::Internal)? }).await {
+    match jobs.begin(&publish_id, &org_id).await {
         Ok(_) => {}
         // A publish (this rebuild started by another request, or the owner's own) is running.
         Err(err) if err.code() == "publish_in_progress" => return Ok(()),

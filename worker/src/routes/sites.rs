@@ -8,9 +8,8 @@ use worker::Response;
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_ms, now_unix};
-use crate::config::JobSettings;
 use crate::durable::export_org::{ExportOrgClient, PublishOrder};
-use crate::durable::publish_job::{Begin, PublishJobClient, Query, Start};
+use crate::durable::publish_job::{PublishJobClient, Query, Start};
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, require_content_type};
@@ -46,7 +45,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
 
     let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(&call.env, &domain);
-    jobs.begin(&Begin { publish_id: publish_id.clone(), org_id: key.org_id.clone(), domain: domain.clone(), settings: JobSettings::from_env(&call.env).map_err(ApiError::Internal)? }).await?;
+    jobs.begin(&publish_id, &key.org_id).await?;
     let bucket = storage::bucket(&call.env)?;
     let source_key = version_key(&domain, &publish_id, SOURCE_OBJECT);
     let stored = store_body(&mut call.req, &bucket, &source_key, call.config.max_upload_bytes).await;
@@ -68,12 +67,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let mut pause = 25;
     loop {
         match (record.status.status, record.version.as_ref()) {
-            (PublishState::Live, Some(version)) => {
-                // The builder script switched the pointer; this isolate answers for the new version
-                // from now on, others within the pointer cache's lifetime.
-                sites::forget(&domain);
-                return json_response(200, &published(&domain, version));
-            }
+            (PublishState::Live, Some(version)) => return json_response(200, &published(&domain, version)),
             (PublishState::Failed, _) => {
                 let message = record.status.error.clone().unwrap_or_else(|| "the publish failed".into());
                 return Err(if record.invalid_upload { ApiError::InvalidArchive(message) } else { ApiError::Internal(message) });
@@ -99,9 +93,6 @@ pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     let query = Query { publish_id: call.param(1).to_owned(), org_id: key.org_id.clone() };
     let record = PublishJobClient::new(&call.env, &domain).status(&query).await?;
-    if record.status.status == PublishState::Live {
-        sites::forget(&domain);
-    }
     json_response(200, &record.status)
 }
 

@@ -29,7 +29,7 @@ use worker::Env;
 
 use crate::config::{JobSettings, PUBLISH_JOBS_BINDING};
 use crate::durable_client::{durable_operations, send};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::sites::SiteVersion;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -82,15 +82,18 @@ impl<'a> PublishJobClient<'a> {
         PublishJobClient { env, domain }
     }
 
-    /// Reserves the domain for an upload (409 `publish_in_progress` while another runs).
-    pub async fn begin(&self, begin: &Begin) -> ApiResult<PublishStatus> {
-        send(self.env, self.domain, &PublishJobCall::Begin(begin)).await
+    /// Reserves the domain for an upload (409 `publish_in_progress` while another runs); the publish
+    /// will run under this script's settings ([`JobSettings`]).
+    pub async fn begin(&self, publish_id: &str, org_id: &str) -> ApiResult<PublishStatus> {
+        let settings = JobSettings::from_env(self.env).map_err(ApiError::Internal)?;
+        let begin = Begin { publish_id: publish_id.to_owned(), org_id: org_id.to_owned(), domain: self.domain.to_owned(), settings };
+        send(self.env, self.domain, &PublishJobCall::Begin(&begin)).await
     }
 
     /// Starts a stored upload's publish; with `wait`, answers once its first steps ran (a small
     /// site: live or failed).
     pub async fn start(&self, start: &Start) -> ApiResult<Progress> {
-        send(self.env, self.domain, &PublishJobCall::Start(start)).await
+        self.seen(send(self.env, self.domain, &PublishJobCall::Start(start)).await?)
     }
 
     pub async fn abandon(&self, start: &Start) -> ApiResult<PublishStatus> {
@@ -98,7 +101,18 @@ impl<'a> PublishJobClient<'a> {
     }
 
     pub async fn status(&self, query: &Query) -> ApiResult<Progress> {
-        send(self.env, self.domain, &PublishJobCall::Status(query)).await
+        self.seen(send(self.env, self.domain, &PublishJobCall::Status(query)).await?)
+    }
+
+    /// A publish seen live was switched in the builder script: this isolate drops its idea of the
+    /// live version at once (others within the pointer cache's lifetime), so whatever it answers next
+    /// is the new version.
+    fn seen(&self, progress: Progress) -> ApiResult<Progress> {
+        #[cfg(feature = "edge")]
+        if progress.status.status == docs_edge_core::wire::PublishState::Live {
+            crate::sites::forget(self.domain);
+        }
+        Ok(progress)
     }
 }
 
