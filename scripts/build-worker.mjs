@@ -47,20 +47,21 @@ export function buildWorker({ force = false } = {}) {
 
 /** `wrangler dev` runs each config's [build] command, so the two scripts' configs start this twice at
  * once (on start and on every watched change): the second waits for the first, then finds the build
- * up to date. A lock older than the longest cold build is left over from a killed run. */
+ * up to date. The lock names its holder's pid; a lock whose holder is gone (a killed `wrangler dev`
+ * kills its build) is taken over. */
 function withBuildLock(build) {
   const lock = join(root, 'worker', '.build-lock');
-  const staleMs = 60 * 60_000;
+  const owner = join(lock, 'pid');
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(owner, String(process.pid));
       break;
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > staleMs) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // released meanwhile
+      if (!holderAlive(lock, owner)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
       }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
     }
@@ -69,6 +70,27 @@ function withBuildLock(build) {
     build();
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Whether the pid in `owner` runs. A lock just made may not have its pid yet: alive for its first
+ * ten seconds. */
+function holderAlive(lock, owner) {
+  let pid;
+  try {
+    pid = Number(readFileSync(owner, 'utf8'));
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
   }
 }
 
