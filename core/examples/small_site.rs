@@ -10,7 +10,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::docs::archive::{pack_tree, ArchiveLimits};
-use docs_edge_core::publish::{parse_small_site, SourceWriter};
+use docs_edge_core::publish::{parse_small_site, SourceWriter, Stored};
 
 fn main() {
     let folder = std::env::args().nth(1).unwrap_or_else(|| "../shared/fixtures/mintlify-docs".into());
@@ -24,10 +24,10 @@ fn main() {
         let mut writer = SourceWriter::new(&ArchiveLimits::default());
         let mut packs = BTreeMap::new();
         for chunk in archive.chunks(1 << 20) {
-            packs.extend(writer.push(chunk).expect("unpack").into_iter().map(|p| (p.index, p.bytes)));
+            packs.extend(writer.push(chunk).expect("unpack").into_iter().filter_map(Stored::into_source_pack));
         }
         let (last, table) = writer.finish().expect("unpack");
-        packs.extend(last.into_iter().map(|p| (p.index, p.bytes)));
+        packs.extend(last.into_iter().filter_map(Stored::into_source_pack));
         let unpacked = started.elapsed().as_secs_f64() * 1000.0;
         let parsed = parse_small_site(&packs, &table, "docs.example.com").expect("parse");
         let parsed_at = started.elapsed().as_secs_f64() * 1000.0;

@@ -233,7 +233,7 @@ mod archive {
             if let Some(cut) = truncate {
                 gz.truncate(cut % (gz.len() + 1));
             }
-            let limits = ArchiveLimits { max_files: 6, max_total_bytes: 256, max_file_bytes: 64 };
+            let limits = ArchiveLimits { max_files: 6, max_total_bytes: 256, max_file_bytes: 64, max_media_file_bytes: 64, max_site_bytes: 256 };
             if let Ok(tree) = read_docs_archive(&gz, &limits) {
                 prop_assert!(tree.len() <= limits.max_files);
                 prop_assert!(tree.values().map(|d| d.len() as u64).sum::<u64>() <= limits.max_total_bytes);

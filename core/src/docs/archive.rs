@@ -20,14 +20,21 @@ pub const MAX_EXTENSION_BYTES: u64 = 64 * 1024;
 /// Longest entry path, in bytes.
 pub const MAX_PATH_BYTES: usize = 1024;
 
-/// Upper bounds for one upload. Publishing the 8.03 MiB fixture takes a Worker's Wasm memory to
-/// 87 MiB (README "Limits"), so the default 9 MiB source stays near 100 MiB, inside 128 MB.
+/// Upper bounds for one upload. Source files ([`super::file_kind::is_source`]: pages, snippets,
+/// configuration, OpenAPI documents) are what a publish parses and holds a batch of at a time; media
+/// (images, video, PDFs) are streamed into storage and never held whole, so they have their own, far
+/// larger bounds. README "Limits" derives the worker's defaults from the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveLimits {
     pub max_files: usize,
-    /// Sum of the uncompressed file sizes.
+    /// Sum of the source files' sizes.
     pub max_total_bytes: u64,
+    /// Largest source file.
     pub max_file_bytes: u64,
+    /// Largest media file.
+    pub max_media_file_bytes: u64,
+    /// Sum of every file's size, media included.
+    pub max_site_bytes: u64,
 }
 
 impl Default for ArchiveLimits {
@@ -36,7 +43,52 @@ impl Default for ArchiveLimits {
             max_files: 20_000,
             max_total_bytes: 9 * 1024 * 1024,
             max_file_bytes: 9 * 1024 * 1024,
+            max_media_file_bytes: 25 * 1024 * 1024,
+            max_site_bytes: 1 << 30,
         }
+    }
+}
+
+impl ArchiveLimits {
+    /// Inflated bytes a reader may go through: every file, plus headers and padding (up to ~1.5 KB
+    /// per entry), so a gzip bomb stops at the budget.
+    pub(crate) fn stream_budget(&self) -> u64 {
+        self.max_site_bytes.saturating_add((self.max_files as u64).saturating_mul(1536)).saturating_add(64 * 1024)
+    }
+}
+
+/// What an upload has counted so far against its [`ArchiveLimits`]; both readers admit each file
+/// through [`FileCounts::admit`], so they refuse the same archives.
+#[derive(Debug, Default)]
+pub(crate) struct FileCounts {
+    files: usize,
+    source_bytes: u64,
+    site_bytes: u64,
+}
+
+impl FileCounts {
+    /// Counts a regular file of `size` bytes at `path`; `raw` names it in errors.
+    pub(crate) fn admit(&mut self, limits: &ArchiveLimits, path: &str, size: u64, raw: &str) -> Result<(), ArchiveError> {
+        self.files += 1;
+        if self.files > limits.max_files {
+            return Err(ArchiveError::TooManyFiles { limit: limits.max_files });
+        }
+        let source = super::file_kind::is_source(path);
+        let file_limit = if source { limits.max_file_bytes } else { limits.max_media_file_bytes };
+        if size > file_limit {
+            return Err(ArchiveError::FileTooLarge { entry: raw.to_owned(), limit: file_limit });
+        }
+        if source {
+            self.source_bytes = self.source_bytes.saturating_add(size);
+            if self.source_bytes > limits.max_total_bytes {
+                return Err(ArchiveError::TooLarge { limit: limits.max_total_bytes });
+            }
+        }
+        self.site_bytes = self.site_bytes.saturating_add(size);
+        if self.site_bytes > limits.max_site_bytes {
+            return Err(ArchiveError::SiteTooLarge { limit: limits.max_site_bytes });
+        }
+        Ok(())
     }
 }
 
@@ -81,6 +133,10 @@ pub enum ArchiveError {
         limit: u64,
     },
     MissingDocsJson,
+    /// Every file together, media included, is over [`ArchiveLimits::max_site_bytes`].
+    SiteTooLarge {
+        limit: u64,
+    },
 }
 
 impl fmt::Display for ArchiveError {
@@ -108,7 +164,7 @@ impl fmt::Display for ArchiveError {
                 write!(f, "entry `{entry}`: larger than {limit} bytes")
             }
             Self::TooLarge { limit } => {
-                write!(f, "archive expands to more than {limit} bytes")
+                write!(f, "the site's source files (pages, snippets, configuration, OpenAPI documents) expand to more than {limit} bytes")
             }
             Self::ExtensionTooLarge { after, limit } => {
                 write!(f, "a long-name or PAX header record is larger than {limit} bytes")?;
@@ -117,7 +173,8 @@ impl fmt::Display for ArchiveError {
                     None => Ok(()),
                 }
             }
-            Self::MissingDocsJson => f.write_str("archive has no docs.json at its root"),
+            Self::MissingDocsJson => f.write_str("archive has no docs.json (or legacy mint.json) at its root"),
+            Self::SiteTooLarge { limit } => write!(f, "the site's files, media included, add up to more than {limit} bytes"),
         }
     }
 }
@@ -148,24 +205,105 @@ impl<R: Read> Read for BudgetReader<'_, R> {
 }
 
 /// Reads a docs folder from a `.tar.gz`. Directories are skipped, `./` prefixes dropped, and a single
-/// top folder holding docs.json (`mydocs/docs.json`) is stripped.
+/// top folder holding docs.json (`mydocs/docs.json`) is stripped. Links inside the folder are
+/// followed once ([`link_aliases`]); `warnings` gets those that are not.
 pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree, ArchiveError> {
+    read_docs_archive_warning(gz, limits, &mut Vec::new())
+}
+
+pub fn read_docs_archive_warning(gz: &[u8], limits: &ArchiveLimits, warnings: &mut Vec<String>) -> Result<SourceTree, ArchiveError> {
     if !gz.starts_with(&[0x1f, 0x8b]) {
         return Err(ArchiveError::NotGzip);
     }
     let mut tree = SourceTree::new();
-    for_each_archive_file(gz, limits, |path, data, size| {
-        // `size` is bounded by max_file_bytes, so the capacity is trusted only that far.
+    let mut links = Vec::new();
+    walk_archive(gz, limits, Some(&mut links), |path, data, size| {
+        // `size` is bounded by the file limits, so the capacity is trusted only that far.
         let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
         data.read_to_end(&mut bytes)?;
         tree.insert(path.to_owned(), bytes);
         Ok::<(), ArchiveError>(())
     })?;
+    let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
+    let aliases = link_aliases(&paths, &links, warnings);
+    for (link, target) in aliases {
+        if let Some(bytes) = tree.get(&target).cloned() {
+            tree.insert(link, bytes);
+        }
+    }
     let tree = strip_single_top_folder(tree);
-    if !tree.contains_key("docs.json") {
+    if !has_config(tree.keys().map(String::as_str)) {
         return Err(ArchiveError::MissingDocsJson);
     }
     Ok(tree)
+}
+
+/// The site configurations a docs folder may hold at its root: docs.json, or Mintlify's legacy mint.json.
+pub const CONFIG_FILES: [&str; 2] = ["docs.json", "mint.json"];
+
+/// Whether `paths` hold a site configuration at the root.
+pub fn has_config<'a>(mut paths: impl Iterator<Item = &'a str>) -> bool {
+    paths.any(|p| CONFIG_FILES.contains(&p))
+}
+
+/// A link entry of an archive: its normalised path, and its target as a path inside the folder
+/// (`None`: it points outside, and is never read).
+pub type LinkEntry = (String, Option<String>);
+
+/// The files a link stands for, as `(path under the link, file it copies)`: a link to a file is that
+/// file, a link to a folder is every file under it. Followed once: a link to another link, to
+/// nothing, or out of the folder is a warning (`path: symbolic link to … …`), never a failure.
+/// `files` must be sorted.
+pub fn link_aliases(files: &[&str], links: &[LinkEntry], warnings: &mut Vec<String>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let is_link = |p: &str| links.iter().any(|(l, _)| l == p);
+    for (path, target) in links {
+        let Some(target) = target else {
+            warnings.push(format!("{path}: symbolic link points outside the docs folder; not read"));
+            continue;
+        };
+        if is_link(target) {
+            warnings.push(format!("{path}: symbolic link to `{target}`, itself a link; links are followed once"));
+            continue;
+        }
+        if files.binary_search(&target.as_str()).is_ok() {
+            out.push((path.clone(), target.clone()));
+            continue;
+        }
+        let prefix = format!("{target}/");
+        let start = files.partition_point(|f| *f < prefix.as_str());
+        let under: Vec<&str> = files[start..].iter().take_while(|f| f.starts_with(&prefix)).copied().collect();
+        if under.is_empty() {
+            warnings.push(format!("{path}: symbolic link to `{target}`, which is not in the docs folder; not read"));
+            continue;
+        }
+        for file in under {
+            out.push((format!("{path}/{}", &file[prefix.len()..]), file.to_owned()));
+        }
+    }
+    out
+}
+
+/// A link's target as a path inside the folder, from the link's own path; `None` if it is absolute
+/// or climbs out. Hard links name their target from the archive's root, symbolic links from the
+/// link's folder.
+pub(crate) fn link_target(link: &str, target: &[u8], hard: bool) -> Option<String> {
+    let target = std::str::from_utf8(target).ok()?.trim_end_matches('\0');
+    if target.is_empty() || target.starts_with('/') || target.contains('\\') {
+        return None;
+    }
+    let base = if hard { "" } else { link.rsplit_once('/').map_or("", |(dir, _)| dir) };
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 /// Walks a (possibly multi-member) `.tar.gz` stream with the upload rules: no traversal, absolute or
@@ -176,6 +314,20 @@ pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree
 pub fn for_each_archive_file<R, E>(
     gz: R,
     limits: &ArchiveLimits,
+    on_file: impl FnMut(&str, &mut dyn Read, u64) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Read,
+    E: From<ArchiveError> + From<io::Error>,
+{
+    walk_archive(gz, limits, None, on_file)
+}
+
+/// [`for_each_archive_file`], with links collected into `links` when given (else refused).
+fn walk_archive<R, E>(
+    gz: R,
+    limits: &ArchiveLimits,
+    mut links: Option<&mut Vec<LinkEntry>>,
     mut on_file: impl FnMut(&str, &mut dyn Read, u64) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -183,25 +335,20 @@ where
     E: From<ArchiveError> + From<io::Error>,
 {
     let tripped = Cell::new(false);
-    // Headers and padding cost up to ~1.5 KB per entry on top of the file data.
-    let stream_budget = limits
-        .max_total_bytes
-        .saturating_add((limits.max_files as u64).saturating_mul(1536))
-        .saturating_add(64 * 1024);
+    let stream_budget = limits.stream_budget();
     let reader = BudgetReader {
         inner: GunzipReader::new(gz),
         remaining: stream_budget,
         tripped: &tripped,
     };
     let mut archive = Archive::new(reader);
-    let mut total: u64 = 0;
-    let mut files: usize = 0;
+    let mut counts = FileCounts::default();
     let mut last: Option<String> = None;
 
     let corrupt = |err: io::Error, last: &Option<String>| {
         if tripped.get() {
-            ArchiveError::TooLarge {
-                limit: limits.max_total_bytes,
+            ArchiveError::SiteTooLarge {
+                limit: limits.max_site_bytes,
             }
         } else {
             ArchiveError::Corrupt {
@@ -241,10 +388,16 @@ where
         if path_bytes.len() > MAX_PATH_BYTES {
             return Err(ArchiveError::BadPath { entry: raw_path, reason: "path is longer than 1024 bytes" }.into());
         }
-        match kind {
-            EntryType::Regular | EntryType::Continuous => {}
-            EntryType::Directory => continue,
-            other => {
+        match (kind, links.as_deref_mut()) {
+            (EntryType::Regular | EntryType::Continuous, _) => {}
+            (EntryType::Directory, _) => continue,
+            (EntryType::Symlink | EntryType::Link, Some(links)) => {
+                let path = normalise_path(&path_bytes, &raw_path)?;
+                let target = names.link.or_else(|| entry.link_name_bytes().map(|t| t.into_owned())).unwrap_or_default();
+                links.push((path.clone(), link_target(&path, &target, kind == EntryType::Link)));
+                continue;
+            }
+            (other, _) => {
                 return Err(ArchiveError::UnsupportedEntry {
                     entry: raw_path,
                     kind: entry_kind_name(other),
@@ -257,28 +410,8 @@ where
             // macOS tar adds `._name` resource-fork companions; they are never docs.
             continue;
         }
-        files += 1;
-        if files > limits.max_files {
-            return Err(ArchiveError::TooManyFiles {
-                limit: limits.max_files,
-            }
-            .into());
-        }
         let size = entry.size();
-        if size > limits.max_file_bytes {
-            return Err(ArchiveError::FileTooLarge {
-                entry: raw_path,
-                limit: limits.max_file_bytes,
-            }
-            .into());
-        }
-        total = total.saturating_add(size);
-        if total > limits.max_total_bytes {
-            return Err(ArchiveError::TooLarge {
-                limit: limits.max_total_bytes,
-            }
-            .into());
-        }
+        counts.admit(limits, &path, size, &raw_path)?;
         let mut data = ReadErrors { inner: (&mut entry).take(size), failed: None };
         let result = on_file(&path, &mut data, size);
         // A read error inside `on_file` is the archive's fault: report it as such.
@@ -300,6 +433,8 @@ pub(crate) fn is_extension(kind: EntryType) -> bool {
 #[derive(Default)]
 pub(crate) struct PendingNames {
     pub(crate) path: Option<Vec<u8>>,
+    /// A GNU long link name or PAX `linkpath`: a link's target.
+    pub(crate) link: Option<Vec<u8>>,
     pub(crate) size: Option<u64>,
 }
 
@@ -313,11 +448,20 @@ impl PendingNames {
             if self.path.is_none() {
                 self.path = Some(name);
             }
+        } else if kind.is_gnu_longlink() {
+            let mut name = record;
+            while name.last() == Some(&0) {
+                name.pop();
+            }
+            if self.link.is_none() {
+                self.link = Some(name);
+            }
         } else if kind.is_pax_local_extensions() {
             for extension in PaxExtensions::new(&record) {
                 let extension = extension.map_err(|e| format!("bad PAX record: {e}"))?;
                 match extension.key() {
                     Ok("path") => self.path = Some(extension.value_bytes().to_vec()),
+                    Ok("linkpath") => self.link = Some(extension.value_bytes().to_vec()),
                     Ok("size") => {
                         let size = extension.value().ok().and_then(|v| v.parse().ok());
                         self.size = Some(size.ok_or("bad PAX size record")?);
@@ -326,7 +470,7 @@ impl PendingNames {
                 }
             }
         }
-        // Long link names and global records say nothing this reader uses (links are refused).
+        // Global records say nothing this reader uses.
         Ok(())
     }
 }
@@ -419,7 +563,7 @@ pub(crate) fn is_apple_double(path: &str) -> bool {
 }
 
 pub(crate) fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
-    if tree.contains_key("docs.json") {
+    if has_config(tree.keys().map(String::as_str)) {
         return tree;
     }
     let Some(first) = tree.keys().next() else {
@@ -430,7 +574,7 @@ pub(crate) fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
     };
     let prefix = format!("{top}/");
     let all_inside = tree.keys().all(|path| path.starts_with(&prefix));
-    if !all_inside || !tree.contains_key(&format!("{prefix}docs.json")) {
+    if !all_inside || !CONFIG_FILES.iter().any(|c| tree.contains_key(&format!("{prefix}{c}"))) {
         return tree;
     }
     tree.into_iter()
@@ -529,7 +673,7 @@ mod tests {
             header.set_mode(0o644);
             header.set_size(data.len() as u64);
             if matches!(kind, EntryType::Symlink | EntryType::Link) {
-                header.set_link_name("docs.json").unwrap();
+                header.set_link_name(std::str::from_utf8(data).unwrap()).unwrap();
                 header.set_size(0);
             }
             header.set_cksum();
@@ -638,32 +782,79 @@ mod tests {
         );
     }
 
+    fn read_warning(gz: &[u8]) -> (SourceTree, Vec<String>) {
+        let tree = read(gz).unwrap();
+        let mut warnings = Vec::new();
+        read_docs_archive_warning(gz, &ArchiveLimits::default(), &mut warnings).unwrap();
+        (tree, warnings)
+    }
+
     #[test]
-    fn rejects_symlink_entry() {
+    fn a_link_inside_the_folder_is_followed_once() {
         let gz = RawTar::new()
             .file("docs.json", "{}")
-            .entry("link.mdx", EntryType::Symlink, b"")
+            .file("AGENTS.md", "agents")
+            .entry("CLAUDE.md", EntryType::Symlink, b"AGENTS.md")
+            .entry("guides/intro.mdx", EntryType::Symlink, b"../pages/intro.mdx")
+            .file("pages/intro.mdx", "intro")
+            .entry("hard.md", EntryType::Link, b"AGENTS.md")
+            .entry("again.md", EntryType::Symlink, b"CLAUDE.md")
             .gz();
-        let err = read(&gz).unwrap_err();
+        let (tree, warnings) = read_warning(&gz);
+        assert_eq!(tree["CLAUDE.md"], b"agents");
+        assert_eq!(tree["guides/intro.mdx"], b"intro");
+        assert_eq!(tree["hard.md"], b"agents");
+        assert!(!tree.contains_key("again.md"));
+        assert_eq!(warnings, ["again.md: symbolic link to `CLAUDE.md`, itself a link; links are followed once"]);
+    }
+
+    #[test]
+    fn a_link_to_a_folder_shares_its_files_and_one_outside_is_never_read() {
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .file("snippets/a.mdx", "A")
+            .file("snippets/deep/b.mdx", "B")
+            .entry(".mintlify/snippets", EntryType::Symlink, b"../snippets")
+            .entry("secret.md", EntryType::Symlink, b"/etc/passwd")
+            .entry("up.md", EntryType::Symlink, b"../../outside.md")
+            .entry("gone.md", EntryType::Symlink, b"nothing.md")
+            .gz();
+        let (tree, warnings) = read_warning(&gz);
+        assert_eq!(tree[".mintlify/snippets/a.mdx"], b"A");
+        assert_eq!(tree[".mintlify/snippets/deep/b.mdx"], b"B");
+        assert!(!tree.contains_key("secret.md") && !tree.contains_key("up.md") && !tree.contains_key("gone.md"));
         assert_eq!(
-            err.to_string(),
-            "entry `link.mdx`: symlink entries are not allowed"
+            warnings,
+            [
+                "secret.md: symbolic link points outside the docs folder; not read",
+                "up.md: symbolic link points outside the docs folder; not read",
+                "gone.md: symbolic link to `nothing.md`, which is not in the docs folder; not read",
+            ]
         );
     }
 
     #[test]
-    fn rejects_hardlink_entry() {
-        let gz = RawTar::new()
-            .file("docs.json", "{}")
-            .entry("hard.mdx", EntryType::Link, b"")
-            .gz();
-        assert!(matches!(
-            read(&gz),
-            Err(ArchiveError::UnsupportedEntry {
-                kind: "hardlink",
-                ..
-            })
-        ));
+    fn media_have_their_own_bounds_and_count_towards_the_site() {
+        let png = "x".repeat(3000);
+        let gz = RawTar::new().file("docs.json", "{}").file("a.mdx", "A").file("img/big.png", &png).gz();
+        let limits = ArchiveLimits { max_total_bytes: 100, max_file_bytes: 100, ..ArchiveLimits::default() };
+        let tree = read_with(&gz, &limits).unwrap();
+        assert_eq!(tree["img/big.png"].len(), 3000);
+        let limits = ArchiveLimits { max_media_file_bytes: 2999, ..ArchiveLimits::default() };
+        assert!(matches!(read_with(&gz, &limits), Err(ArchiveError::FileTooLarge { limit: 2999, .. })));
+        let limits = ArchiveLimits { max_site_bytes: 3002, ..ArchiveLimits::default() };
+        assert_eq!(read_with(&gz, &limits), Err(ArchiveError::SiteTooLarge { limit: 3002 }));
+        // A page over the source bound is refused whatever the media bounds.
+        let gz = RawTar::new().file("docs.json", "{}").file("a.mdx", &png).gz();
+        let limits = ArchiveLimits { max_file_bytes: 2999, ..ArchiveLimits::default() };
+        assert!(matches!(read_with(&gz, &limits), Err(ArchiveError::FileTooLarge { limit: 2999, .. })));
+    }
+
+    #[test]
+    fn a_legacy_mint_json_site_is_a_docs_folder() {
+        let src = tree(&[("site/mint.json", "{}"), ("site/a.mdx", "A")]);
+        let got = read(&pack_tree(&src)).unwrap();
+        assert_eq!(got.keys().collect::<Vec<_>>(), ["a.mdx", "mint.json"]);
     }
 
     #[test]
@@ -750,14 +941,17 @@ mod tests {
         raw.resize(512 + (64 << 20), 0);
         let bomb = gzip(&raw);
         assert!(bomb.len() < 1 << 20);
+        // The inflation budget covers every file, media included: the site's bound.
         let limits = ArchiveLimits {
             max_files: 10,
             max_total_bytes: 1 << 20,
             max_file_bytes: 1 << 20,
+            max_media_file_bytes: 1 << 20,
+            max_site_bytes: 1 << 20,
         };
         assert_eq!(
             read_with(&bomb, &limits),
-            Err(ArchiveError::TooLarge { limit: 1 << 20 })
+            Err(ArchiveError::SiteTooLarge { limit: 1 << 20 })
         );
     }
 

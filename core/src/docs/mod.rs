@@ -6,6 +6,7 @@
 
 pub mod archive;
 pub mod config;
+pub mod file_kind;
 pub mod frontmatter;
 pub mod jsx;
 #[cfg(test)]

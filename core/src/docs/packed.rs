@@ -5,6 +5,11 @@
 //! ([`FileTable::reads_for`]) and get an ordinary [`SourceTree`] of just those files
 //! ([`FileTable::tree_from`]).
 //!
+//! Media files ([`super::file_kind`]) are never parsed, so they stay out of the source packs: small
+//! ones go into **media packs** (written the same way, read only by the static export), large ones
+//! are objects of their own, and a site published file by file refers to its content-addressed
+//! store ([`Stored`]). Links inside the folder become entries that share their target's bytes.
+//!
 //! Pages import snippets (`import X from '/snippets/x.mdx'`), and parsing a page needs them, so the
 //! table also records each Markdown file's imports (read by a line scan, a superset of what the MDX
 //! parser resolves) and [`FileTable::needed_by`] follows them.
@@ -13,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::archive::{ArchiveError, SourceTree};
+use super::archive::{has_config, link_aliases, ArchiveError, LinkEntry, SourceTree, CONFIG_FILES};
 use super::sections::{default_import, snippet_path};
 use crate::search::codec::{decode, encode, IndexError};
 
@@ -21,14 +26,36 @@ use crate::search::codec::{decode, encode, IndexError};
 /// enough that a 10,000-page site is a few dozen objects.
 pub const TARGET_PACK_BYTES: usize = 1 << 20;
 
-const FORMAT: u8 = 1;
+/// Media bytes per media pack: media are read one file at a time, by the export only, so a pack is
+/// about a multipart part.
+pub const TARGET_MEDIA_PACK_BYTES: usize = 4 << 20;
+/// Media files up to this size go into media packs; larger ones are objects of their own, streamed.
+pub const MAX_PACKED_MEDIA_BYTES: u64 = 1 << 20;
+
+/// Format 1 tables (before media were stored apart) still load: every file was in a source pack.
+const FORMAT_1: u8 = 1;
+const FORMAT: u8 = 2;
 const KIND_FILE_TABLE: u8 = b'F';
+
+/// Where a file's bytes are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stored {
+    /// In source pack `pack` at `offset`.
+    Source,
+    /// In media pack `pack` at `offset`.
+    MediaPack,
+    /// An object of its own beside the version (`media/file-00003.bin`).
+    Object(String),
+    /// The site's content-addressed store, by hash (a site published file by file).
+    SiteFile(String),
+}
 
 /// Where one file of the upload sits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEntry {
     /// Normalised path in the docs folder (`es/quickstart.mdx`, `docs.json`).
     pub path: String,
+    pub stored: Stored,
     pub pack: u32,
     pub offset: u32,
     pub len: u32,
@@ -42,6 +69,35 @@ pub struct FileEntry {
 pub struct FileTable {
     files: Vec<FileEntry>,
     pack_count: u32,
+    media_pack_count: u32,
+    /// What reading the upload found that the author should hear about (links not followed).
+    warnings: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct FileEntryV1 {
+    path: String,
+    pack: u32,
+    offset: u32,
+    len: u32,
+    imports: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct FileTableV1 {
+    files: Vec<FileEntryV1>,
+    pack_count: u32,
+}
+
+/// Where to read one file that is not in a source pack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MediaRead {
+    /// Bytes `start..start + len` of media pack `pack`.
+    Pack { pack: u32, start: u32, len: u32 },
+    /// A whole object beside the version.
+    Object(String),
+    /// A whole object of the site's store.
+    SiteFile(String),
 }
 
 /// One byte range of one pack to read.
@@ -53,11 +109,13 @@ pub struct PackRead {
     pub end: u32,
 }
 
-/// One finished source pack.
+/// One finished source or media pack.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourcePack {
     pub index: u32,
     pub bytes: Vec<u8>,
+    /// A media pack ([`Stored::MediaPack`]), not a source pack.
+    pub media: bool,
 }
 
 impl FileTable {
@@ -66,13 +124,58 @@ impl FileTable {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<FileTable, IndexError> {
-        let table: FileTable = decode(bytes, &[FORMAT, KIND_FILE_TABLE])?;
+        let table: FileTable = if bytes.first() == Some(&FORMAT_1) {
+            let old: FileTableV1 = decode(bytes, &[FORMAT_1, KIND_FILE_TABLE])?;
+            let files = old
+                .files
+                .into_iter()
+                .map(|f| FileEntry { path: f.path, stored: Stored::Source, pack: f.pack, offset: f.offset, len: f.len, imports: f.imports })
+                .collect();
+            FileTable { files, pack_count: old.pack_count, media_pack_count: 0, warnings: Vec::new() }
+        } else {
+            decode(bytes, &[FORMAT, KIND_FILE_TABLE])?
+        };
         let sorted = table.files.windows(2).all(|w| w[0].path < w[1].path);
-        let in_packs = table.files.iter().all(|f| f.pack < table.pack_count && f.offset.checked_add(f.len).is_some());
+        let in_packs = table.files.iter().all(|f| {
+            let count = match f.stored {
+                Stored::Source => table.pack_count,
+                Stored::MediaPack => table.media_pack_count,
+                Stored::Object(_) | Stored::SiteFile(_) => u32::MAX,
+            };
+            f.pack < count && f.offset.checked_add(f.len).is_some()
+        });
         if !sorted || !in_packs {
             return Err(IndexError::Inconsistent("file table"));
         }
         Ok(table)
+    }
+
+    pub fn media_pack_count(&self) -> u32 {
+        self.media_pack_count
+    }
+
+    /// What reading the upload warned about.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Where the bytes of a file outside the source packs are (`None`: a source file, or no such file).
+    pub fn media_read(&self, path: &str) -> Option<MediaRead> {
+        let entry = self.get(path)?;
+        match &entry.stored {
+            Stored::Source => None,
+            Stored::MediaPack => Some(MediaRead::Pack { pack: entry.pack, start: entry.offset, len: entry.len }),
+            Stored::Object(name) => Some(MediaRead::Object(name.clone())),
+            Stored::SiteFile(hash) => Some(MediaRead::SiteFile(hash.clone())),
+        }
+    }
+
+    /// The hashes of the site's store this version refers to.
+    pub fn site_files(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().filter_map(|f| match &f.stored {
+            Stored::SiteFile(hash) => Some(hash.as_str()),
+            _ => None,
+        })
     }
 
     pub fn pack_count(&self) -> u32 {
@@ -125,7 +228,7 @@ impl FileTable {
     /// that sit between wanted ones are read too; a pack is at most about a MiB).
     pub fn reads_for<'a>(&self, paths: impl IntoIterator<Item = &'a String>) -> Vec<PackRead> {
         let mut by_pack: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
-        for entry in paths.into_iter().filter_map(|p| self.get(p)) {
+        for entry in paths.into_iter().filter_map(|p| self.get(p)).filter(|e| e.stored == Stored::Source) {
             let end = entry.offset + entry.len;
             by_pack
                 .entry(entry.pack)
@@ -139,7 +242,7 @@ impl FileTable {
     /// order); a file whose bytes are missing is left out.
     pub fn tree_from<'a>(&self, paths: impl IntoIterator<Item = &'a String>, reads: &[(PackRead, Vec<u8>)]) -> SourceTree {
         let mut tree = SourceTree::new();
-        for entry in paths.into_iter().filter_map(|p| self.get(p)) {
+        for entry in paths.into_iter().filter_map(|p| self.get(p)).filter(|e| e.stored == Stored::Source) {
             let bytes = reads.iter().find_map(|(read, bytes)| {
                 let start = entry.offset.checked_sub(read.start)? as usize;
                 (read.pack == entry.pack).then(|| bytes.get(start..start + entry.len as usize)).flatten()
@@ -157,7 +260,10 @@ impl FileTable {
 pub struct PackWriter {
     current: Vec<u8>,
     packs: u32,
+    media: Vec<u8>,
+    media_packs: u32,
     files: Vec<FileEntry>,
+    links: Vec<LinkEntry>,
 }
 
 impl PackWriter {
@@ -165,8 +271,8 @@ impl PackWriter {
         Self::default()
     }
 
-    /// Adds a file; returns the pack it completed, if it did. Files never straddle packs (a file
-    /// larger than the target makes a pack of its own).
+    /// Adds a source file; returns the pack it completed, if it did. Files never straddle packs (a
+    /// file larger than the target makes a pack of its own).
     pub fn add(&mut self, path: String, bytes: &[u8]) -> Option<SourcePack> {
         let done = if !self.current.is_empty() && self.current.len() + bytes.len() > TARGET_PACK_BYTES {
             self.seal()
@@ -176,6 +282,7 @@ impl PackWriter {
         let imports = if is_markdown(&path) { imports_of(bytes) } else { Vec::new() };
         self.files.push(FileEntry {
             path,
+            stored: Stored::Source,
             pack: self.packs,
             offset: self.current.len() as u32,
             len: bytes.len() as u32,
@@ -185,28 +292,83 @@ impl PackWriter {
         done
     }
 
+    /// Adds a small media file (at most [`MAX_PACKED_MEDIA_BYTES`]); returns the media pack it
+    /// completed, if it did.
+    pub fn add_media(&mut self, path: String, bytes: &[u8]) -> Option<SourcePack> {
+        let done = if !self.media.is_empty() && self.media.len() + bytes.len() > TARGET_MEDIA_PACK_BYTES {
+            self.seal_media()
+        } else {
+            None
+        };
+        let (pack, offset, len) = (self.media_packs, self.media.len() as u32, bytes.len() as u32);
+        self.files.push(FileEntry { path, stored: Stored::MediaPack, pack, offset, len, imports: Vec::new() });
+        self.media.extend_from_slice(bytes);
+        done
+    }
+
+    /// Adds a file whose bytes are stored elsewhere ([`Stored::Object`], [`Stored::SiteFile`]).
+    pub fn add_stored(&mut self, path: String, len: u64, stored: Stored) {
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
+        self.files.push(FileEntry { path, stored, pack: 0, offset: 0, len, imports: Vec::new() });
+    }
+
+    /// Adds a link; [`PackWriter::finish`] resolves it against the files.
+    pub fn add_link(&mut self, path: String, target: Option<String>) {
+        self.links.push((path, target));
+    }
+
     fn seal(&mut self) -> Option<SourcePack> {
         let bytes = std::mem::take(&mut self.current);
         let index = self.packs;
         self.packs += 1;
-        Some(SourcePack { index, bytes })
+        Some(SourcePack { index, bytes, media: false })
     }
 
-    /// The last pack (if it holds anything) and the table. A single top folder holding docs.json
-    /// (`mydocs/docs.json`) is stripped, as [`super::archive::read_docs_archive`] strips it; an
-    /// upload without docs.json is refused.
-    pub fn finish(mut self) -> Result<(Option<SourcePack>, FileTable), ArchiveError> {
-        let last = if self.current.is_empty() { None } else { self.seal() };
+    fn seal_media(&mut self) -> Option<SourcePack> {
+        let bytes = std::mem::take(&mut self.media);
+        let index = self.media_packs;
+        self.media_packs += 1;
+        Some(SourcePack { index, bytes, media: true })
+    }
+
+    /// The last packs (source, then media, those that hold anything) and the table. Links inside
+    /// the folder become entries sharing their target's bytes ([`link_aliases`]). A single top folder
+    /// holding docs.json or mint.json (`mydocs/docs.json`) is stripped, as
+    /// [`super::archive::read_docs_archive`] strips it; an upload without either is refused.
+    pub fn finish(mut self) -> Result<(Vec<SourcePack>, FileTable), ArchiveError> {
+        let mut last = Vec::new();
+        if !self.current.is_empty() {
+            last.extend(self.seal());
+        }
+        if !self.media.is_empty() {
+            last.extend(self.seal_media());
+        }
         let mut files = self.files;
         // Later entries of one path win, as inserting into a tree does.
         files.reverse();
         crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
         files.dedup_by(|later, first| later.path == first.path);
+        let mut warnings = Vec::new();
+        if !self.links.is_empty() {
+            let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+            let aliases = link_aliases(&paths, &self.links, &mut warnings);
+            let mut added: Vec<FileEntry> = aliases
+                .into_iter()
+                .filter(|(link, _)| files.binary_search_by(|f| f.path.as_str().cmp(link)).is_err())
+                .filter_map(|(link, target)| {
+                    let entry = &files[files.binary_search_by(|f| f.path.as_str().cmp(&target)).ok()?];
+                    Some(FileEntry { path: link, ..entry.clone() })
+                })
+                .collect();
+            files.append(&mut added);
+            crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
+            files.dedup_by(|later, first| later.path == first.path);
+        }
         strip_single_top_folder(&mut files);
-        if files.binary_search_by(|f| f.path.as_str().cmp("docs.json")).is_err() {
+        if !has_config(files.iter().map(|f| f.path.as_str())) {
             return Err(ArchiveError::MissingDocsJson);
         }
-        Ok((last, FileTable { files, pack_count: self.packs }))
+        Ok((last, FileTable { files, pack_count: self.packs, media_pack_count: self.media_packs, warnings }))
     }
 }
 
@@ -214,8 +376,8 @@ fn strip_single_top_folder(files: &mut [FileEntry]) {
     let Some((top, _)) = files.first().and_then(|f| f.path.split_once('/')) else { return };
     let prefix = format!("{top}/");
     let inside = files.iter().all(|f| f.path.starts_with(&prefix));
-    let has_config = files.iter().any(|f| f.path == format!("{prefix}docs.json"));
-    if files.iter().any(|f| f.path == "docs.json") || !inside || !has_config {
+    let config_inside = CONFIG_FILES.iter().any(|c| files.iter().any(|f| f.path == format!("{prefix}{c}")));
+    if has_config(files.iter().map(|f| f.path.as_str())) || !inside || !config_inside {
         return;
     }
     for file in files.iter_mut() {

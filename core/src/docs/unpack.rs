@@ -17,9 +17,23 @@ use tar::{EntryType, Header};
 use crate::gzip::GunzipWriter;
 
 use super::archive::{
-    display_path, entry_kind_name, is_apple_double, is_extension, normalise_path, ArchiveError, ArchiveLimits,
-    PendingNames, MAX_EXTENSION_BYTES, MAX_PATH_BYTES,
+    display_path, entry_kind_name, is_apple_double, is_extension, link_target, normalise_path, ArchiveError,
+    ArchiveLimits, FileCounts, PendingNames, MAX_EXTENSION_BYTES, MAX_PATH_BYTES,
 };
+use super::file_kind::is_source;
+
+/// What the unpacker hands back, in archive order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// A source file, whole (at most the source file limit).
+    File(String, Vec<u8>),
+    /// A media file begins; its data follows in [`Entry::MediaData`] pieces, then [`Entry::MediaEnd`].
+    MediaStart { path: String, size: u64 },
+    MediaData(Vec<u8>),
+    MediaEnd,
+    /// A symbolic or hard link, its target inside the folder (`None`: it points outside).
+    Link { path: String, target: Option<String> },
+}
 
 const BLOCK: usize = 512;
 
@@ -35,9 +49,8 @@ impl Unpacker {
         Unpacker { decoder: GunzipWriter::new(TarSink::new(limits.clone())), head: Vec::new() }
     }
 
-    /// Feeds the next compressed bytes; `on_file` gets every file they complete (normalised path,
-    /// data), in archive order.
-    pub fn push(&mut self, gz: &[u8], on_file: &mut dyn FnMut(String, Vec<u8>)) -> Result<(), ArchiveError> {
+    /// Feeds the next compressed bytes; `on_entry` gets every entry (or media piece) they complete.
+    pub fn push(&mut self, gz: &[u8], on_entry: &mut dyn FnMut(Entry)) -> Result<(), ArchiveError> {
         let mut gz = gz;
         let held;
         if self.head.len() < 2 {
@@ -54,22 +67,22 @@ impl Unpacker {
         }
         let written = self.decoder.write_all(gz);
         let result = self.outcome(written);
-        for (path, data) in self.decoder.get_mut().ready.drain(..) {
-            on_file(path, data);
+        for entry in self.decoder.get_mut().ready.drain(..) {
+            on_entry(entry);
         }
         result
     }
 
-    /// The end of the upload: `on_file` gets the files the decoder still held; a truncated gzip
+    /// The end of the upload: `on_entry` gets what the decoder still held; a truncated gzip
     /// member or tar entry is an error here.
-    pub fn finish(mut self, on_file: &mut dyn FnMut(String, Vec<u8>)) -> Result<(), ArchiveError> {
+    pub fn finish(mut self, on_entry: &mut dyn FnMut(Entry)) -> Result<(), ArchiveError> {
         if self.head.len() < 2 {
             return Err(ArchiveError::NotGzip);
         }
         let flushed = self.decoder.try_finish();
         let result = self.outcome(flushed);
-        for (path, data) in self.decoder.get_mut().ready.drain(..) {
-            on_file(path, data);
+        for entry in self.decoder.get_mut().ready.drain(..) {
+            on_entry(entry);
         }
         result?;
         self.decoder.get_ref().check_complete()
@@ -90,8 +103,10 @@ enum Part {
     Header,
     /// An extension record (long name, PAX) of `size` bytes.
     Extension { kind: EntryType, size: usize },
-    /// A regular file's data.
+    /// A source file's data, gathered whole.
     File { path: String, size: usize },
+    /// A media file's data, passed on as it arrives; `left` bytes to come.
+    Media { left: u64, padding: u64 },
     /// Past the end-of-archive block: the rest is ignored, as the tar crate ignores it.
     Ended,
 }
@@ -108,19 +123,15 @@ struct TarSink {
     /// Bytes still to skip: unread data and padding.
     skip: u64,
     pending: PendingNames,
-    files: usize,
-    total: u64,
+    counts: FileCounts,
     last: Option<String>,
-    ready: Vec<(String, Vec<u8>)>,
+    ready: Vec<Entry>,
     failed: Option<ArchiveError>,
 }
 
 impl TarSink {
     fn new(limits: ArchiveLimits) -> Self {
-        let budget = limits
-            .max_total_bytes
-            .saturating_add((limits.max_files as u64).saturating_mul(1536))
-            .saturating_add(64 * 1024);
+        let budget = limits.stream_budget();
         TarSink {
             limits,
             budget,
@@ -128,8 +139,7 @@ impl TarSink {
             buf: Vec::new(),
             skip: 0,
             pending: PendingNames::default(),
-            files: 0,
-            total: 0,
+            counts: FileCounts::default(),
             last: None,
             ready: Vec::new(),
             failed: None,
@@ -167,10 +177,22 @@ impl TarSink {
                 data = &data[n..];
                 continue;
             }
+            if let Part::Media { left, padding } = &mut self.part {
+                let n = usize::try_from(*left).unwrap_or(usize::MAX).min(data.len());
+                self.ready.push(Entry::MediaData(data[..n].to_vec()));
+                *left -= n as u64;
+                data = &data[n..];
+                if *left == 0 {
+                    self.skip = *padding;
+                    self.part = Part::Header;
+                    self.ready.push(Entry::MediaEnd);
+                }
+                continue;
+            }
             let want = match &self.part {
                 Part::Header => BLOCK,
                 Part::Extension { size, .. } | Part::File { size, .. } => *size,
-                Part::Ended => 0,
+                Part::Media { .. } | Part::Ended => 0,
             };
             let n = want.saturating_sub(self.buf.len()).min(data.len());
             self.buf.extend_from_slice(&data[..n]);
@@ -196,9 +218,9 @@ impl TarSink {
             }
             Part::File { path, size } => {
                 self.skip = padding(size as u64);
-                self.ready.push((path, bytes));
+                self.ready.push(Entry::File(path, bytes));
             }
-            Part::Ended => {}
+            Part::Media { .. } | Part::Ended => {}
         }
         Ok(())
     }
@@ -234,6 +256,13 @@ impl TarSink {
         match kind {
             EntryType::Regular | EntryType::Continuous => {}
             EntryType::Directory => return Ok(self.skip_data(size)),
+            EntryType::Symlink | EntryType::Link => {
+                let path = normalise_path(&path_bytes, &raw_path)?;
+                let target = names.link.or_else(|| header.link_name_bytes().map(|t| t.into_owned())).unwrap_or_default();
+                let target = link_target(&path, &target, kind == EntryType::Link);
+                self.ready.push(Entry::Link { path, target });
+                return Ok(self.skip_data(size));
+            }
             other => return Err(ArchiveError::UnsupportedEntry { entry: raw_path, kind: entry_kind_name(other) }),
         }
         let path = normalise_path(&path_bytes, &raw_path)?;
@@ -241,16 +270,15 @@ impl TarSink {
             self.skip_data(size);
             return Ok(());
         }
-        self.files += 1;
-        if self.files > self.limits.max_files {
-            return Err(ArchiveError::TooManyFiles { limit: self.limits.max_files });
-        }
-        if size > self.limits.max_file_bytes {
-            return Err(ArchiveError::FileTooLarge { entry: raw_path, limit: self.limits.max_file_bytes });
-        }
-        self.total = self.total.saturating_add(size);
-        if self.total > self.limits.max_total_bytes {
-            return Err(ArchiveError::TooLarge { limit: self.limits.max_total_bytes });
+        self.counts.admit(&self.limits, &path, size, &raw_path)?;
+        if !is_source(&path) {
+            self.ready.push(Entry::MediaStart { path, size });
+            self.part = Part::Media { left: size, padding: padding(size) };
+            if size == 0 {
+                self.part = Part::Header;
+                self.ready.push(Entry::MediaEnd);
+            }
+            return Ok(());
         }
         // `size` is bounded by max_file_bytes, so it fits and the capacity is trusted that far.
         let size = usize::try_from(size).map_err(|_| ArchiveError::FileTooLarge { entry: raw_path, limit: self.limits.max_file_bytes })?;
@@ -275,7 +303,7 @@ impl Write for TarSink {
         }
         if !matches!(self.part, Part::Ended) {
             if data.len() as u64 > self.budget {
-                let err = ArchiveError::TooLarge { limit: self.limits.max_total_bytes };
+                let err = ArchiveError::SiteTooLarge { limit: self.limits.max_site_bytes };
                 return Err(self.fail(err));
             }
             self.budget -= data.len() as u64;
@@ -309,25 +337,59 @@ fn checksum_matches(block: &[u8]) -> bool {
     sum == stored
 }
 
-/// The tree of a `.tar.gz` read `piece` bytes at a time through the unpacker and the source packs,
-/// for tests holding it to [`super::archive::read_docs_archive`].
+/// The tree of a `.tar.gz` read `piece` bytes at a time through the unpacker and the packs (media
+/// packs and media objects included), for tests holding it to [`super::archive::read_docs_archive`].
 #[cfg(test)]
 pub(crate) fn read_in_pieces(gz: &[u8], limits: &ArchiveLimits, piece: usize) -> Result<super::SourceTree, ArchiveError> {
-    use super::packed::{PackRead, PackWriter, SourcePack};
-    let mut unpacker = Unpacker::new(limits);
-    let mut writer = PackWriter::new();
-    let mut packs: Vec<SourcePack> = Vec::new();
+    use super::packed::{MediaRead, PackRead};
+    use crate::publish::{SourceWriter, Stored};
+    use std::collections::BTreeMap;
+    let mut writer = SourceWriter::new(limits);
+    let mut stored = Vec::new();
+    let unwrap = |r: Result<Vec<Stored>, crate::publish::PublishError>| match r {
+        Ok(v) => Ok(v),
+        Err(crate::publish::PublishError::Archive(e)) => Err(e),
+        Err(e) => panic!("{e}"),
+    };
     for chunk in gz.chunks(piece.max(1)) {
-        unpacker.push(chunk, &mut |path, data| packs.extend(writer.add(path, &data)))?;
+        stored.extend(unwrap(writer.push(chunk))?);
     }
-    unpacker.finish(&mut |path, data| packs.extend(writer.add(path, &data)))?;
-    let (last, table) = writer.finish()?;
-    packs.extend(last);
+    let (last, table) = match writer.finish() {
+        Ok(done) => done,
+        Err(crate::publish::PublishError::Archive(e)) => return Err(e),
+        Err(e) => panic!("{e}"),
+    };
+    stored.extend(last);
+    let (mut packs, mut media, mut objects) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+    let mut open: Option<String> = None;
+    for s in stored {
+        match s {
+            Stored::Pack(p) if p.media => drop(media.insert(p.index, p.bytes)),
+            Stored::Pack(p) => drop(packs.insert(p.index, p.bytes)),
+            Stored::ObjectStart { name, .. } => {
+                objects.insert(name.clone(), Vec::new());
+                open = Some(name);
+            }
+            Stored::ObjectData(d) => objects.get_mut(open.as_ref().unwrap()).unwrap().extend_from_slice(&d),
+            Stored::ObjectEnd => open = None,
+        }
+    }
     let paths: Vec<String> = table.files().iter().map(|f| f.path.clone()).collect();
     let reads: Vec<(PackRead, Vec<u8>)> = table
         .reads_for(&paths)
         .into_iter()
-        .map(|r| (r, packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec()))
+        .map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec()))
         .collect();
-    Ok(table.tree_from(&paths, &reads))
+    let mut tree = table.tree_from(&paths, &reads);
+    for path in &paths {
+        match table.media_read(path) {
+            Some(MediaRead::Pack { pack, start, len }) => {
+                tree.insert(path.clone(), media[&pack][start as usize..(start + len) as usize].to_vec());
+            }
+            Some(MediaRead::Object(name)) => drop(tree.insert(path.clone(), objects[&name].clone())),
+            Some(MediaRead::SiteFile(_)) => unreachable!("an upload has no site files"),
+            None => {}
+        }
+    }
+    Ok(tree)
 }

@@ -32,9 +32,9 @@ use serde::{Deserialize, Serialize};
 use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
-use crate::docs::packed::{FileTable, PackWriter, SourcePack};
+use crate::docs::packed::{self, FileTable, PackWriter, SourcePack, MAX_PACKED_MEDIA_BYTES};
 use crate::docs::site::{check_yaml_file, plan_site, SiteError};
-use crate::docs::unpack::Unpacker;
+use crate::docs::unpack::{Entry, Unpacker};
 use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
@@ -101,53 +101,115 @@ impl From<IndexError> for PublishError {
     }
 }
 
-/// Step 1: the upload in, source packs out.
+/// What the unpack step stores, in order.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// A finished source or media pack.
+    Pack(SourcePack),
+    /// A large media file begins: object `name` beside the version, `size` bytes, streamed.
+    ObjectStart { name: String, size: u64 },
+    ObjectData(Vec<u8>),
+    ObjectEnd,
+}
+
+impl Stored {
+    /// A source pack's index and bytes; `None` for media.
+    pub fn into_source_pack(self) -> Option<(u32, Vec<u8>)> {
+        match self {
+            Stored::Pack(p) if !p.media => Some((p.index, p.bytes)),
+            _ => None,
+        }
+    }
+}
+
+/// Step 1: the upload in, source packs, media packs and media objects out.
 pub struct SourceWriter {
     unpacker: Unpacker,
+    files: FileSink,
+}
+
+/// Where the unpacker's entries go: source files and small media into packs, large media through.
+struct FileSink {
     writer: PackWriter,
     failed: Option<SiteError>,
+    /// The small media file being gathered.
+    media: Option<(String, Vec<u8>)>,
+    objects: u32,
+    out: Vec<Stored>,
 }
 
 impl SourceWriter {
     pub fn new(limits: &ArchiveLimits) -> Self {
-        SourceWriter { unpacker: Unpacker::new(limits), writer: PackWriter::new(), failed: None }
+        let files = FileSink { writer: PackWriter::new(), failed: None, media: None, objects: 0, out: Vec::new() };
+        SourceWriter { unpacker: Unpacker::new(limits), files }
     }
 
-    /// The next compressed bytes; returns the packs they completed.
-    pub fn push(&mut self, gz: &[u8]) -> Result<Vec<SourcePack>, PublishError> {
-        let mut packs = Vec::new();
-        let (writer, failed) = (&mut self.writer, &mut self.failed);
-        self.unpacker.push(gz, &mut |path, data| take_file(writer, failed, &mut packs, path, data))?;
-        self.failed.take().map_or(Ok(packs), |err| Err(err.into()))
+    /// The next compressed bytes; returns what they completed. A media file's data comes out as
+    /// large as `gz` inflates to: push small slices.
+    pub fn push(&mut self, gz: &[u8]) -> Result<Vec<Stored>, PublishError> {
+        let files = &mut self.files;
+        self.unpacker.push(gz, &mut |entry| files.take(entry))?;
+        self.files.failed.take().map_or(Ok(std::mem::take(&mut self.files.out)), |err| Err(err.into()))
     }
 
-    /// The end of the upload: the last packs and the file table.
-    pub fn finish(mut self) -> Result<(Vec<SourcePack>, FileTable), PublishError> {
-        let mut packs = Vec::new();
-        let (writer, failed) = (&mut self.writer, &mut self.failed);
-        self.unpacker.finish(&mut |path, data| take_file(writer, failed, &mut packs, path, data))?;
-        if let Some(err) = self.failed.take() {
+    /// The end of the upload: the last of what it stores, and the file table.
+    pub fn finish(mut self) -> Result<(Vec<Stored>, FileTable), PublishError> {
+        let files = &mut self.files;
+        self.unpacker.finish(&mut |entry| files.take(entry))?;
+        if let Some(err) = self.files.failed.take() {
             return Err(err.into());
         }
-        let (last, table) = self.writer.finish()?;
-        packs.extend(last);
-        Ok((packs, table))
+        let mut out = std::mem::take(&mut self.files.out);
+        let (last, table) = self.files.writer.finish()?;
+        out.extend(last.into_iter().map(Stored::Pack));
+        Ok((out, table))
     }
 }
 
-fn take_file(writer: &mut PackWriter, failed: &mut Option<SiteError>, packs: &mut Vec<SourcePack>, path: String, data: Vec<u8>) {
-    if failed.is_some() {
-        return;
+impl FileSink {
+    fn take(&mut self, entry: Entry) {
+        if self.failed.is_some() {
+            return;
+        }
+        match entry {
+            Entry::File(path, data) => match check_yaml_file(&path, &data) {
+                Ok(()) => self.out.extend(self.writer.add(path, &data).map(Stored::Pack)),
+                Err(err) => self.failed = Some(err),
+            },
+            Entry::MediaStart { path, size } if size <= MAX_PACKED_MEDIA_BYTES => {
+                self.media = Some((path, Vec::with_capacity(size as usize)));
+            }
+            Entry::MediaStart { path, size } => {
+                let name = media_object(self.objects);
+                self.objects += 1;
+                self.writer.add_stored(path, size, packed::Stored::Object(name.clone()));
+                self.out.push(Stored::ObjectStart { name, size });
+            }
+            Entry::MediaData(data) => match &mut self.media {
+                Some((_, bytes)) => bytes.extend_from_slice(&data),
+                None => self.out.push(Stored::ObjectData(data)),
+            },
+            Entry::MediaEnd => match self.media.take() {
+                Some((path, bytes)) => self.out.extend(self.writer.add_media(path, &bytes).map(Stored::Pack)),
+                None => self.out.push(Stored::ObjectEnd),
+            },
+            Entry::Link { path, target } => self.writer.add_link(path, target),
+        }
     }
-    match check_yaml_file(&path, &data) {
-        Ok(()) => packs.extend(writer.add(path, &data)),
-        Err(err) => *failed = Some(err),
-    }
+}
+
+/// The name, beside the version, of its `index`th large media file.
+pub fn media_object(index: u32) -> String {
+    format!("media/file-{index:05}.bin")
 }
 
 /// The files the plan reads: docs.json and every other JSON file it may `$ref`.
 pub fn config_files(table: &FileTable) -> Vec<String> {
-    table.files().iter().map(|f| f.path.clone()).filter(|p| p.to_ascii_lowercase().ends_with(".json")).collect()
+    let is_config = |p: &str| {
+        let p = p.to_ascii_lowercase();
+        p.ends_with(".json") || p.ends_with(".yaml") || p.ends_with(".yml") || p.ends_with(".mintignore")
+    };
+    table.files().iter().filter(|f| f.stored == packed::Stored::Source && is_config(&f.path)).map(|f| f.path.clone()).collect()
 }
 
 /// What step 2 decides.
@@ -162,7 +224,8 @@ pub struct Planned {
 /// Step 2: the plan from the config files (as [`config_files`] named them) and the file table.
 pub fn plan(config_tree: &SourceTree, table: &FileTable) -> Result<Planned, PublishError> {
     let paths: Vec<&str> = table.files().iter().map(|f| f.path.as_str()).collect();
-    let plan = plan_site(config_tree, &paths)?;
+    let mut plan = plan_site(config_tree, &paths)?;
+    plan.config_warnings.extend(table.warnings().iter().cloned());
     let size = |source: &str| table.get(source).map_or(0, |f| u64::from(f.len));
     let batches = batches(plan.pages().iter().map(|p| size(&p.source)));
     let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| size(&p.source)).sum());

@@ -95,11 +95,12 @@ fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published
 fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable), PublishError> {
     let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
     let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    let source_packs = |stored: Vec<Stored>| stored.into_iter().filter_map(Stored::into_source_pack);
     for chunk in gz.chunks(piece) {
-        packs.extend(writer.push(chunk)?.into_iter().map(|p| (p.index, p.bytes)));
+        packs.extend(source_packs(writer.push(chunk)?));
     }
     let (last, table) = writer.finish()?;
-    packs.extend(last.into_iter().map(|p| (p.index, p.bytes)));
+    packs.extend(source_packs(last));
     Ok((packs, FileTable::from_bytes(&table.to_bytes())?))
 }
 
