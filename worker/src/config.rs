@@ -33,6 +33,9 @@ pub struct Config {
     pub max_upload_bytes: usize,
     pub max_source_files: usize,
     pub max_source_bytes: u64,
+    pub max_source_file_bytes: u64,
+    pub max_media_file_bytes: u64,
+    pub max_site_bytes: u64,
     pub export_starts_per_hour: u64,
     /// Publishes per organization per rolling hour (each unpacks and indexes a whole site).
     pub publishes_per_hour: u64,
@@ -59,9 +62,12 @@ impl Config {
             org_requests_per_hour: number(env, "RATE_LIMIT_ORG_PER_HOUR", 10_000),
             ip_requests_per_day: number(env, "RATE_LIMIT_IP_PER_DAY", 10_000),
             max_json_body_bytes: number(env, "MAX_JSON_BODY_BYTES", 1 << 20) as usize,
-            max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", 5 << 20) as usize,
+            max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES) as usize,
             max_source_files: number(env, "MAX_SOURCE_FILES", DEFAULT_MAX_SOURCE_FILES as u64) as usize,
             max_source_bytes: number(env, "MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
+            max_source_file_bytes: number(env, "MAX_SOURCE_FILE_BYTES", DEFAULT_MAX_SOURCE_FILE_BYTES),
+            max_media_file_bytes: number(env, "MAX_MEDIA_FILE_BYTES", DEFAULT_MAX_MEDIA_FILE_BYTES),
+            max_site_bytes: number(env, "MAX_SITE_BYTES", DEFAULT_MAX_SITE_BYTES),
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             publishes_per_hour: number(env, "PUBLISHES_PER_HOUR", 30),
             publish_wait_ms: number(env, "PUBLISH_WAIT_MS", 20_000).min(60_000),
@@ -77,8 +83,18 @@ impl Config {
     }
 }
 
-const DEFAULT_MAX_SOURCE_FILES: usize = 20_000;
-const DEFAULT_MAX_SOURCE_BYTES: u64 = 9 << 20;
+// README "Limits" derives each from the pipeline and the platform.
+/// One request body: the platform's limit on the Free and Pro plans (100 MB).
+const DEFAULT_MAX_UPLOAD_BYTES: u64 = 100_000_000;
+const DEFAULT_MAX_SOURCE_FILES: usize = 50_000;
+/// Source the staged publish parses a batch at a time: the 10,000-page scale site's ~80 MiB with room.
+const DEFAULT_MAX_SOURCE_BYTES: u64 = 128 << 20;
+/// One source file is parsed whole (an OpenAPI document as a JSON tree: several times its size).
+const DEFAULT_MAX_SOURCE_FILE_BYTES: u64 = 9 << 20;
+/// One media file: streamed, never held; the platform's static asset file limit.
+const DEFAULT_MAX_MEDIA_FILE_BYTES: u64 = 25 << 20;
+/// Every file of a version, media included.
+const DEFAULT_MAX_SITE_BYTES: u64 = 1 << 30;
 const DEFAULT_EXPORT_RETENTION_DAYS: u64 = 7;
 /// Publishes per domain whose status stays readable; older records are deleted as new ones begin.
 pub const KEPT_PUBLISHES: usize = 50;
@@ -92,6 +108,9 @@ pub const KEPT_PUBLISHES: usize = 50;
 pub struct JobSettings {
     pub max_source_files: usize,
     pub max_source_bytes: u64,
+    pub max_source_file_bytes: u64,
+    pub max_media_file_bytes: u64,
+    pub max_site_bytes: u64,
     pub export_retention_days: u64,
     /// Publishes per domain whose records are kept.
     pub kept_publishes: usize,
@@ -106,6 +125,9 @@ impl Default for JobSettings {
         JobSettings {
             max_source_files: DEFAULT_MAX_SOURCE_FILES,
             max_source_bytes: DEFAULT_MAX_SOURCE_BYTES,
+            max_source_file_bytes: DEFAULT_MAX_SOURCE_FILE_BYTES,
+            max_media_file_bytes: DEFAULT_MAX_MEDIA_FILE_BYTES,
+            max_site_bytes: DEFAULT_MAX_SITE_BYTES,
             export_retention_days: DEFAULT_EXPORT_RETENTION_DAYS,
             kept_publishes: KEPT_PUBLISHES,
             features: Features::default(),
@@ -120,6 +142,9 @@ impl JobSettings {
         Ok(JobSettings {
             max_source_files: config.max_source_files,
             max_source_bytes: config.max_source_bytes,
+            max_source_file_bytes: config.max_source_file_bytes,
+            max_media_file_bytes: config.max_media_file_bytes,
+            max_site_bytes: config.max_site_bytes,
             export_retention_days: config.export_retention_days,
             kept_publishes: test_only::kept_publishes(env).unwrap_or(KEPT_PUBLISHES),
             features: deployment(env)?.features,
@@ -137,7 +162,9 @@ impl JobSettings {
         ArchiveLimits {
             max_files: self.max_source_files,
             max_total_bytes: self.max_source_bytes,
-            ..ArchiveLimits::default()
+            max_file_bytes: self.max_source_file_bytes,
+            max_media_file_bytes: self.max_media_file_bytes,
+            max_site_bytes: self.max_site_bytes,
         }
     }
 }

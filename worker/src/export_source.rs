@@ -12,7 +12,9 @@ use worker::Bucket;
 
 use crate::error::{ApiError, ApiResult};
 use crate::sites;
-use crate::storage::{read, source_pack, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
+use docs_edge_core::docs::packed::MediaRead;
+
+use crate::storage::{media_pack, read, site_file_key, source_pack, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
 
 pub struct ExportSource {
     domain: String,
@@ -51,6 +53,20 @@ impl ExportSource {
             tree.extend(self.table.tree_from(paths, &[(range, bytes)]));
         }
         Ok(tree)
+    }
+
+    /// The bytes of a media file (one outside the source packs), `None` for a source file.
+    pub async fn media(&self, bucket: &Bucket, path: &str) -> ApiResult<Option<Vec<u8>>> {
+        let (key, span) = match self.table.media_read(path) {
+            None => return Ok(None),
+            Some(MediaRead::Pack { pack, start, len }) => {
+                (version_key(&self.domain, &self.publish_id, &media_pack(pack)), Some(u64::from(start)..u64::from(start) + u64::from(len)))
+            }
+            Some(MediaRead::Object(name)) => (version_key(&self.domain, &self.publish_id, &name), None),
+            Some(MediaRead::SiteFile(hash)) => (site_file_key(&self.domain, &hash), None),
+        };
+        let bytes = read(bucket, &key, span).await?.ok_or_else(|| ApiError::Internal(format!("media file {path} is missing")))?;
+        Ok(Some(bytes))
     }
 
     /// What pages read while rendering: `paths` and the shared files with their bytes, every other

@@ -11,11 +11,13 @@
 //!   site outline ([`SITE_OUTLINE`], `docs_edge_core::docs::outline`): a reader that needs a few
 //!   pages reads the outline and those pages' files, never the whole upload. A publish in progress
 //!   keeps its intermediate objects under `build/` ([`build_object`]) and deletes them once live.
+//! - `files/{domain}/{hash}` ([`site_file_key`]): a file of a site published file by file, stored
+//!   once and shared by every version that lists it (`crate::routes::site_files`).
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
 //!   concatenation (`crate::durable::export_job`).
 
-use docs_edge_core::platform::retention::{EXPORTS_PREFIX, SITES_PREFIX};
+use docs_edge_core::platform::retention::{EXPORTS_PREFIX, FILES_PREFIX, SITES_PREFIX};
 use worker::{Bucket, Env, Range};
 
 use crate::config::R2_BINDING;
@@ -52,9 +54,25 @@ pub fn source_pack(index: u32) -> String {
     format!("source/pack-{index:05}.bin")
 }
 
+/// Media pack `index` of a version: small media files of the upload, concatenated; large ones are
+/// objects of their own beside it (`docs_edge_core::publish::media_object`).
+pub fn media_pack(index: u32) -> String {
+    format!("media/pack-{index:05}.bin")
+}
+
 /// An intermediate object of a publish in progress (`part` names it: `plan.bin`, `batch-00003-text.bin`).
 pub fn build_object(part: &str) -> String {
     format!("build/{part}")
+}
+
+/// A file of `domain`'s content-addressed store.
+pub fn site_file_key(domain: &str, hash: &str) -> String {
+    format!("{FILES_PREFIX}{domain}/{hash}")
+}
+
+/// The prefix of `domain`'s content-addressed store.
+pub fn site_files_prefix(domain: &str) -> String {
+    format!("{FILES_PREFIX}{domain}/")
 }
 
 pub fn current_key(domain: &str) -> String {

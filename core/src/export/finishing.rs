@@ -12,9 +12,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use crate::docs::{Page, Site, SourceTree};
+use crate::docs::{FileTable, Page, Site, SourceTree};
 
 use super::archive::{TarGzAround, TarGzEntryBody};
+use super::links::STATIC_DIR;
 use super::search_index::SearchIndex;
 use super::{agent, assets, ExportPlan, StaticFiles, LLMS_FULL_FILE};
 
@@ -85,6 +86,16 @@ impl FinishingMembers {
     /// [`ExportPlan::finishing_assets`].
     pub fn assets(&self, plan: &ExportPlan) -> BTreeSet<String> {
         plan.finishing_assets(&self.pages)
+    }
+
+    /// [`FinishingMembers::assets`] split into those [`FinishingMembers::finish`] copies from its
+    /// tree and the media files `table` stores apart, which the host copies into members of their
+    /// own one at a time (a site's media are never all held at once). Paths under the static
+    /// directory are never copied.
+    pub fn split_assets(&self, plan: &ExportPlan, table: &FileTable) -> (BTreeSet<String>, Vec<String>) {
+        let (media, source): (Vec<String>, Vec<String>) = self.assets(plan).into_iter().partition(|path| table.media_read(path).is_some());
+        let media = media.into_iter().filter(|path| !path.starts_with(&format!("{STATIC_DIR}/"))).collect();
+        (source.into_iter().collect(), media)
     }
 
     /// [`ExportPlan::finish`] as members; `mtime` of every entry.

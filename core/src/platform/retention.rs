@@ -14,6 +14,8 @@
 /// from these): published sites, and export jobs' files.
 pub const SITES_PREFIX: &str = "sites/";
 pub const EXPORTS_PREFIX: &str = "exports/";
+/// `files/{domain}/{hash}`: a site's content-addressed store, shared by its versions.
+pub const FILES_PREFIX: &str = "files/";
 
 /// Milliseconds in a day.
 const DAY_MS: u64 = 86_400_000;

@@ -33,6 +33,9 @@ const JOB_KEY: &str = "job";
 const STALLED_ALARM_MS: i64 = 15_000;
 /// The finishing step stores `llms-full.txt`'s gzip member in parts of about this size as it grows.
 const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
+/// Media members gathered into one part before it is written (one part per file would be
+/// thousands of objects for an image-heavy site).
+const MEDIA_PART_BYTES: usize = 4 << 20;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -412,7 +415,22 @@ impl ExportJob {
                 next_part += 1;
             }
         }
-        let tree = source.tree(bucket, &members.assets(plan)).await?;
+        // Media are copied one at a time into members of their own, never all held at once.
+        let (assets, media) = members.split_assets(plan, &source.table);
+        let mut pending = Vec::new();
+        for path in media {
+            let Some(bytes) = source.media(bucket, &path).await? else { continue };
+            pending.extend(tar_gz_member(&[ExportFile { path, bytes }], record.created_unix));
+            if pending.len() >= MEDIA_PART_BYTES {
+                bucket.put(part_key(&record.job_id, next_part), std::mem::take(&mut pending)).execute().await?;
+                next_part += 1;
+            }
+        }
+        if !pending.is_empty() {
+            bucket.put(part_key(&record.job_id, next_part), pending).execute().await?;
+            next_part += 1;
+        }
+        let tree = source.tree(bucket, &assets).await?;
         let statics = crate::assets::export_static(&self.env).await?;
         let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), record.created_unix);
         drop((tree, outline));

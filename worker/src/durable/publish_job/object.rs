@@ -27,7 +27,7 @@ use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
 use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
-    self, build_object, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
+    self, build_object, media_pack, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
     SEARCH_TEXT, SITE_OUTLINE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
 
@@ -693,20 +693,32 @@ impl PublishJob {
 
     async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
         let mut writer = SourceWriter::new(limits);
+        let mut media = MediaWrites::default();
         // One read, streamed: a chunk at a time is held, and its inflating overlaps the transfer.
         let object = store.bucket.get(store.key(SOURCE_OBJECT)).execute().await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
         let body = object.body().ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
         let mut stream = body.stream()?;
         let mut read = 0;
-        while let Some(chunk) = stream.next().await {
-            let chunk = chunk?;
-            read += chunk.len();
-            store.put_packs(writer.push(&chunk)?, small, writes).await?;
+        let outcome: StepResult<FileTable> = async {
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk?;
+                read += chunk.len();
+                // Small slices: a media file passes through as large as its slice inflates to.
+                for slice in chunk.chunks(UNPACK_SLICE_BYTES) {
+                    let stored = writer.push(slice)?;
+                    store.put_stored(stored, small, writes, &mut media).await?;
+                }
+            }
+            store.traffic.read(read);
+            let (stored, table) = writer.finish()?;
+            store.put_stored(stored, small, writes, &mut media).await?;
+            Ok(table)
         }
-        store.traffic.read(read);
-        let (packs, table) = writer.finish()?;
-        store.put_packs(packs, small, writes).await?;
-        Ok(table)
+        .await;
+        if outcome.is_err() {
+            media.abort().await;
+        }
+        outcome
     }
 
     /// Every step after the unpack of a small site, in memory; only the final objects are written,
@@ -867,6 +879,39 @@ impl Writes {
     }
 }
 
+/// Compressed bytes fed to the unpacker at a time: a media file's piece is what this inflates to.
+const UNPACK_SLICE_BYTES: usize = 16 << 10;
+
+/// The large media file being streamed into its own object, if any.
+#[derive(Default)]
+struct MediaWrites<'a>(Option<PartWriter<'a>>);
+
+impl<'a> MediaWrites<'a> {
+    fn start(&mut self, writer: PartWriter<'a>) {
+        self.0 = Some(writer);
+    }
+
+    async fn write(&mut self, bytes: &[u8]) -> ApiResult<()> {
+        match &mut self.0 {
+            Some(writer) => Ok(writer.write(bytes).await?),
+            None => Err(ApiError::Internal("media data outside a media file".into())),
+        }
+    }
+
+    async fn finish(&mut self) -> ApiResult<u64> {
+        match self.0.take() {
+            Some(writer) => Ok(writer.finish().await?),
+            None => Err(ApiError::Internal("a media file ended that never began".into())),
+        }
+    }
+
+    async fn abort(&mut self) {
+        if let Some(writer) = self.0.take() {
+            writer.abort("publish_media").await;
+        }
+    }
+}
+
 /// Lets the writes started so far get going before a long computation holds the isolate: a
 /// timer, not a resolved promise, so the runtime's event loop turns (sending their requests and
 /// as much of their bodies as the connection takes), not only the microtask queue.
@@ -907,7 +952,7 @@ struct Store<'a> {
     started: u64,
 }
 
-impl Store<'_> {
+impl<'a> Store<'a> {
     fn key(&self, name: &str) -> String {
         version_key(&self.domain, &self.publish_id, name)
     }
@@ -926,6 +971,25 @@ impl Store<'_> {
     /// Writes the objects at once.
     async fn put_all(&self, objects: Vec<(&str, Vec<u8>)>) -> ApiResult<()> {
         try_join_all(objects.into_iter().map(|(name, bytes)| self.put(name, bytes))).await?;
+        Ok(())
+    }
+
+    /// Stores what the unpack made: media packs and large media at once (a media object streamed a
+    /// piece at a time), source packs through [`Store::put_packs`].
+    async fn put_stored(&self, stored: Vec<publish::Stored>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes, media: &mut MediaWrites<'a>) -> ApiResult<()> {
+        let mut packs = Vec::new();
+        for item in stored {
+            match item {
+                publish::Stored::Pack(pack) if pack.media => self.put(&media_pack(pack.index), pack.bytes).await?,
+                publish::Stored::Pack(pack) => packs.push(pack),
+                publish::Stored::ObjectStart { name, .. } => media.start(PartWriter::new(self.bucket, self.key(&name))),
+                publish::Stored::ObjectData(bytes) => media.write(&bytes).await?,
+                publish::Stored::ObjectEnd => self.traffic.wrote(media.finish().await? as usize),
+            }
+        }
+        if !packs.is_empty() {
+            self.put_packs(packs, small, writes).await?;
+        }
         Ok(())
     }
 
