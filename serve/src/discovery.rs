@@ -57,7 +57,7 @@ impl IntoResponse for DiscoveryError {
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the bundle's search index could not be read".to_string())
             }
         };
-        let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None })).into_response();
+        let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None, missing: None })).into_response();
         if status == StatusCode::UNAUTHORIZED {
             res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }

@@ -23,6 +23,10 @@ pub enum ApiError {
     Invalid(String),
     /// An uploaded archive is unsafe or unreadable.
     InvalidArchive(String),
+    /// A manifest names files the site's store does not hold (their paths).
+    MissingFiles(Vec<String>),
+    /// An uploaded file's bytes do not have the hash it was uploaded under.
+    HashMismatch(String),
     Unauthorized(String),
     WrongKeyKind(String),
     Conflict { code: &'static str, message: String },
@@ -48,6 +52,9 @@ pub enum ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// Paths a `missing_files` answer lists at most (its message counts them all).
+const MAX_MISSING_LISTED: usize = 1000;
+
 /// A small site's rebuild takes a second or two, a large one's tens of seconds.
 const SITE_UPGRADE_RETRY_SECS: u64 = 5;
 
@@ -58,7 +65,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::PayloadTooLarge(_) => 413,
-            ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) => 400,
+            ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) | ApiError::MissingFiles(_) | ApiError::HashMismatch(_) => 400,
             ApiError::Unauthorized(_) => 401,
             ApiError::WrongKeyKind(_) | ApiError::PlanRequired(_) | ApiError::LinkInvalid | ApiError::LinkExpired => 403,
             ApiError::Conflict { .. } | ApiError::JobActive { .. } => 409,
@@ -80,6 +87,8 @@ impl ApiError {
             ApiError::InvalidJson(_) => "invalid_json",
             ApiError::Invalid(_) => "invalid_request",
             ApiError::InvalidArchive(_) => "invalid_archive",
+            ApiError::MissingFiles(_) => "missing_files",
+            ApiError::HashMismatch(_) => "hash_mismatch",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::WrongKeyKind(_) => "wrong_key_kind",
             ApiError::Conflict { code, .. } => code,
@@ -116,6 +125,12 @@ impl ApiError {
             ApiError::RangeNotSatisfiable { size } => format!("the range is outside the bundle ({size} bytes)"),
             ApiError::Relayed { body, .. } => body.error.clone(),
             ApiError::PlanRequired(m) => m.clone(),
+            ApiError::MissingFiles(paths) => format!(
+                "{} file(s) of the manifest are not in the site's store (first: {}); upload them (PUT /v1/sites/{{domain}}/files/{{hash}}) and commit again",
+                paths.len(),
+                paths.first().map_or("", String::as_str)
+            ),
+            ApiError::HashMismatch(m) => m.clone(),
             ApiError::NotFound(m)
             | ApiError::UnsupportedMediaType(m)
             | ApiError::PayloadTooLarge(m)
@@ -151,7 +166,12 @@ impl ApiError {
             ApiError::Relayed { body, .. } => body.job_id.clone(),
             _ => None,
         };
-        ErrorBody { error: self.public_message(), code: self.code().to_string(), job_id }
+        let missing = match self {
+            ApiError::MissingFiles(paths) => Some(paths.iter().take(MAX_MISSING_LISTED).cloned().collect()),
+            ApiError::Relayed { body, .. } => body.missing.clone(),
+            _ => None,
+        };
+        ErrorBody { error: self.public_message(), code: self.code().to_string(), job_id, missing }
     }
 
     /// Detail for the log line; never holds request bodies or secrets, only our own messages.

@@ -6,12 +6,25 @@
 use futures_util::StreamExt;
 use worker::{Bucket, Request};
 
+use docs_edge_core::publish::manifest::hex_prefix;
+use sha2::{Digest, Sha256};
+
 use crate::multipart::PartWriter;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{header, too_large};
 
 /// Stores the body of `req` at `key`; returns its size. 413 past `max_bytes` (declared or counted).
 pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize) -> ApiResult<u64> {
+    store_checked(req, bucket, key, max_bytes, None).await
+}
+
+/// [`store_body`] for a file of a site's content-addressed store: the bytes are hashed as they pass
+/// and the object is made only if they have `hash` (else 400 `hash_mismatch`, nothing stored).
+pub async fn store_file(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: &str) -> ApiResult<u64> {
+    store_checked(req, bucket, key, max_bytes, Some(hash)).await
+}
+
+async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: Option<&str>) -> ApiResult<u64> {
     if header(req, "content-length").and_then(|v| v.parse::<u64>().ok()).is_some_and(|declared| declared > max_bytes as u64) {
         return Err(too_large(max_bytes));
     }
@@ -20,20 +33,25 @@ pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes
         Err(worker::Error::BodyUsed) => return Err(ApiError::Internal("reading body: already read".into())),
         // No body at all.
         Err(_) => {
+            check_hash(hash, &Sha256::new())?;
             bucket.put(key, Vec::<u8>::new()).execute().await?;
             return Ok(0);
         }
     };
     let mut writer = PartWriter::new(bucket, key);
+    let mut hasher = Sha256::new();
     let outcome: ApiResult<()> = async {
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
             if writer.written() + chunk.len() as u64 > max_bytes as u64 {
                 return Err(too_large(max_bytes));
             }
+            if hash.is_some() {
+                hasher.update(&chunk);
+            }
             writer.write(&chunk).await?;
         }
-        Ok(())
+        check_hash(hash, &hasher)
     }
     .await;
     match outcome {
@@ -42,5 +60,15 @@ pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes
             writer.abort("upload").await;
             Err(err)
         }
+    }
+}
+
+fn check_hash(expected: Option<&str>, hasher: &Sha256) -> ApiResult<()> {
+    let Some(expected) = expected else { return Ok(()) };
+    let got = hex_prefix(&hasher.clone().finalize());
+    if got == expected {
+        Ok(())
+    } else {
+        Err(ApiError::HashMismatch(format!("the body's hash is {got}, not {expected} (the first 32 hex digits of its SHA-256)")))
     }
 }

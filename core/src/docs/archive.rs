@@ -60,7 +60,7 @@ impl ArchiveLimits {
 /// What an upload has counted so far against its [`ArchiveLimits`]; both readers admit each file
 /// through [`FileCounts::admit`], so they refuse the same archives.
 #[derive(Debug, Default)]
-pub(crate) struct FileCounts {
+pub struct FileCounts {
     files: usize,
     source_bytes: u64,
     site_bytes: u64,
@@ -68,7 +68,7 @@ pub(crate) struct FileCounts {
 
 impl FileCounts {
     /// Counts a regular file of `size` bytes at `path`; `raw` names it in errors.
-    pub(crate) fn admit(&mut self, limits: &ArchiveLimits, path: &str, size: u64, raw: &str) -> Result<(), ArchiveError> {
+    pub fn admit(&mut self, limits: &ArchiveLimits, path: &str, size: u64, raw: &str) -> Result<(), ArchiveError> {
         self.files += 1;
         if self.files > limits.max_files {
             return Err(ArchiveError::TooManyFiles { limit: limits.max_files });
@@ -518,7 +518,7 @@ pub(crate) fn entry_kind_name(kind: EntryType) -> &'static str {
     }
 }
 
-pub(crate) fn normalise_path(bytes: &[u8], raw: &str) -> Result<String, ArchiveError> {
+pub fn normalise_path(bytes: &[u8], raw: &str) -> Result<String, ArchiveError> {
     let bad = |reason| ArchiveError::BadPath {
         entry: raw.to_owned(),
         reason,

@@ -40,6 +40,7 @@ use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
 
+pub mod manifest;
 mod small;
 #[cfg(test)]
 mod tests;

@@ -18,6 +18,9 @@ pub struct ErrorBody {
     pub code: String,
     #[serde(rename = "jobId", default, skip_serializing_if = "Option::is_none")]
     pub job_id: Option<String>,
+    /// `missing_files`: the manifest's paths whose hashes the site's store does not hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

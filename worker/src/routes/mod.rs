@@ -10,5 +10,6 @@ pub mod llms;
 pub mod mcp;
 pub mod openapi;
 pub mod search;
+pub mod site_files;
 pub mod sites;
 pub mod threads;

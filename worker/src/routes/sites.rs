@@ -3,8 +3,9 @@
 use std::time::Duration;
 
 use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
-use worker::Response;
+use worker::{Env, Response};
 
+use crate::config::Config;
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_ms, now_unix};
@@ -32,42 +33,57 @@ fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
 }
 
 /// Stores the upload (streamed, never whole) and starts its publish in the domain's `PublishJob`;
-/// answers 200 with the live site if it goes live within `PUBLISH_WAIT_MS`, 400 if the upload is
-/// refused by then, else 202 with the publish's status resource (also in `Location`).
+/// answers as [`start_publish`] does.
 pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
-    // Counted before the upload is read: every publish attempt unpacks and indexes a whole site.
-    let order = PublishOrder { per_hour: call.config.publishes_per_hour, now_unix: now_unix() };
-    ExportOrgClient::new(&call.env, &key.org_id).admit_publish(&order).await?;
-
-    let publish_id = random_id("pub_", 8)?;
-    let jobs = PublishJobClient::new(&call.env, &domain);
-    jobs.begin(&publish_id, &key.org_id).await?;
+    let (publish_id, jobs) = reserve_publish(&call.env, &call.config, &key.org_id, &domain).await?;
     let bucket = storage::bucket(&call.env)?;
     let source_key = version_key(&domain, &publish_id, SOURCE_OBJECT);
     let stored = store_body(&mut call.req, &bucket, &source_key, call.config.max_upload_bytes).await;
     let source_bytes = match stored {
         Ok(bytes) => bytes,
         Err(err) => {
-            // Releases the domain and deletes whatever of the upload was stored.
-            if let Err(abandon) = jobs.abandon(&Start { publish_id, source_bytes: 0, wait: false }).await {
-                crate::log_line::error(&serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
-            }
+            release(&jobs, publish_id).await;
             return Err(err);
         }
     };
+    start_publish(&call.config, &jobs, &domain, &key.org_id, publish_id, source_bytes).await
+}
+
+/// Counts the publish against the organization's rate (before anything is read: every publish
+/// attempt unpacks and indexes a whole site) and reserves the domain's `PublishJob` for it.
+pub(crate) async fn reserve_publish<'a>(env: &'a Env, config: &Config, org_id: &str, domain: &'a str) -> ApiResult<(String, PublishJobClient<'a>)> {
+    let order = PublishOrder { per_hour: config.publishes_per_hour, now_unix: now_unix() };
+    ExportOrgClient::new(env, org_id).admit_publish(&order).await?;
+    let publish_id = random_id("pub_", 8)?;
+    let jobs = PublishJobClient::new(env, domain);
+    jobs.begin(&publish_id, org_id).await?;
+    Ok((publish_id, jobs))
+}
+
+/// Releases the domain of a publish whose upload failed (and deletes what of it was stored).
+pub(crate) async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
+    if let Err(abandon) = jobs.abandon(&Start { publish_id, source_bytes: 0, wait: false }).await {
+        crate::log_line::error(&serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
+    }
+}
+
+/// Starts a stored upload's publish: answers 200 with the live site if it goes live within
+/// `PUBLISH_WAIT_MS`, 400 if the upload is refused by then, else 202 with the publish's status
+/// resource (also in `Location`).
+pub(crate) async fn start_publish(config: &Config, jobs: &PublishJobClient<'_>, domain: &str, org_id: &str, publish_id: String, source_bytes: u64) -> ApiResult<Response> {
     // Waiting, the publish's first steps run in the start call (a small site's all of them).
-    let wait = call.config.publish_wait_ms > 0;
+    let wait = config.publish_wait_ms > 0;
     let mut record = jobs.start(&Start { publish_id: publish_id.clone(), source_bytes, wait }).await?;
-    let query = Query { publish_id: publish_id.clone(), org_id: key.org_id.clone() };
-    let deadline = now_ms() + call.config.publish_wait_ms;
+    let query = Query { publish_id: publish_id.clone(), org_id: org_id.to_owned() };
+    let deadline = now_ms() + config.publish_wait_ms;
     let mut pause = 25;
     loop {
         match (record.status.status, record.version.as_ref()) {
-            (PublishState::Live, Some(version)) => return json_response(200, &published(&domain, version)),
+            (PublishState::Live, Some(version)) => return json_response(200, &published(domain, version)),
             (PublishState::Failed, _) => {
                 let message = record.status.error.clone().unwrap_or_else(|| "the publish failed".into());
                 return Err(if record.invalid_upload { ApiError::InvalidArchive(message) } else { ApiError::Internal(message) });

@@ -8,7 +8,10 @@ use std::rc::Rc;
 use std::time::Duration;
 use docs_edge_core::docs::archive::{ArchiveLimits, SourceTree};
 use docs_edge_core::docs::outline::SitePlan;
-use docs_edge_core::docs::packed::{FileTable, PackRead, SourcePack};
+use docs_edge_core::docs::file_kind::is_source;
+use docs_edge_core::docs::packed::{FileTable, PackRead, PackWriter, SourcePack, Stored};
+use docs_edge_core::docs::site::check_yaml_file;
+use docs_edge_core::publish::manifest::{Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
 use docs_edge_core::publish::{self, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
@@ -27,7 +30,7 @@ use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
 use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
-    self, build_object, media_pack, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
+    self, build_object, media_pack, site_file_key, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
     SEARCH_TEXT, SITE_OUTLINE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
 
@@ -692,6 +695,12 @@ impl PublishJob {
     }
 
     async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+        if let Some(manifest) = store.bucket.get(store.key(MANIFEST_OBJECT)).execute().await? {
+            let bytes = manifest.body().ok_or_else(|| ApiError::Internal("the manifest has no body".into()))?.bytes().await?;
+            store.traffic.read(bytes.len());
+            let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+            return self.gather(store, limits, &manifest, small, writes).await;
+        }
         let mut writer = SourceWriter::new(limits);
         let mut media = MediaWrites::default();
         // One read, streamed: a chunk at a time is held, and its inflating overlaps the transfer.
@@ -719,6 +728,34 @@ impl PublishJob {
             media.abort().await;
         }
         outcome
+    }
+
+    /// A manifest's source files, read from the site's store a group at a time, into source packs;
+    /// its media stay where they are, referred to by hash.
+    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+        manifest.check_limits(limits).map_err(PublishError::from)?;
+        let mut writer = PackWriter::new();
+        let (sources, media): (Vec<&ManifestFile>, Vec<&ManifestFile>) = manifest.files.iter().partition(|f| is_source(&f.path));
+        for file in media {
+            writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
+        }
+        for group in sources.chunks(GATHER_READS) {
+            let reads = group.iter().map(|file| async move {
+                let key = site_file_key(&store.domain, &file.hash);
+                storage::read(store.bucket, &key, None).await?.ok_or_else(|| ApiError::Internal(format!("{} ({}) left the site's store", file.path, file.hash)))
+            });
+            let fetched = try_join_all(reads).await?;
+            let mut packs = Vec::new();
+            for (file, bytes) in group.iter().zip(fetched) {
+                store.traffic.read(bytes.len());
+                check_yaml_file(&file.path, &bytes).map_err(PublishError::from)?;
+                packs.extend(writer.add(file.path.clone(), &bytes));
+            }
+            store.put_packs(packs, small, writes).await?;
+        }
+        let (last, table) = writer.finish().map_err(PublishError::from)?;
+        store.put_packs(last, small, writes).await?;
+        Ok(table)
     }
 
     /// Every step after the unpack of a small site, in memory; only the final objects are written,
@@ -878,6 +915,9 @@ impl Writes {
         outcome
     }
 }
+
+/// Files of a manifest read from the store at once.
+const GATHER_READS: usize = 32;
 
 /// Compressed bytes fed to the unpacker at a time: a media file's piece is what this inflates to.
 const UNPACK_SLICE_BYTES: usize = 16 << 10;
