@@ -6,9 +6,10 @@ import { walkDocsFolder } from '../../sdk-wasm/js/publish/walk.js';
 
 export function packDocsFolder(folder) {
   const { root, files } = walkDocsFolder(folder);
-  // -h stores a followed link's target bytes under the link's name; './' keeps a name starting with
-  // '-' from reading as an option, and matches the names `tar -C dir .` gave.
-  const result = spawnSync('tar', ['-czhf', '-', '-C', root, '--null', '-T', '-'], {
+  // -h and --hard-dereference store a followed link's target bytes under the link's name (never a
+  // link entry, which the server refuses); './' keeps a name starting with '-' from reading as an
+  // option, and matches the names `tar -C dir .` gave.
+  const result = spawnSync('tar', ['-czhf', '-', '--hard-dereference', '-C', root, '--null', '-T', '-'], {
     input: files.map((f) => `./${f.path}\0`).join(''),
     maxBuffer: 512 * 1024 * 1024,
   });

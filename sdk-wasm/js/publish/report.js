@@ -11,7 +11,7 @@ export function groupWarnings(warnings) {
   for (const warning of warnings) {
     const [, location = '', message = warning] = LOCATION.exec(warning) ?? [];
     const values = message.match(VARIABLE) ?? [];
-    const kind = message.replace(VARIABLE, (m) => (/^\d/.test(m) ? 'N' : '…'));
+    const kind = message.replace(VARIABLE, (m) => (/^\d/.test(m) ? 'N' : /^["'`]/.test(m) ? `${m[0]}…${m[0]}` : '…'));
     if (!groups.has(kind)) groups.set(kind, { kind, count: 0, items: [] });
     const group = groups.get(kind);
     group.count++;

@@ -14,11 +14,14 @@ export const CONFIG_NAMES = ['docs.json', 'mint.json'];
 
 /**
  * What Mintlify leaves out of every site without being told ("Default ignored patterns" on its
- * `.mintignore` page), plus `.docs-edge`, where the publish puts fetched remote files.
+ * `.mintignore` page), read as entries of the root: real sites keep pages under deeper folders with
+ * these names (dify-docs lists 89 pages under `en/cloud/use-dify/build/`). `.git` and `node_modules`
+ * are skipped at any depth; `.docs-edge` is where the publish puts fetched remote files.
  */
 export const DEFAULT_IGNORES = [
-  '.git', '.github', '.claude', '.agents', '.idea', '.vscode', 'node_modules', 'build', 'dist', 'coverage',
-  '.cache', 'tmp', 'temp', 'README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md', '/.docs-edge',
+  '.git', 'node_modules',
+  ...['.github', '.claude', '.agents', '.idea', '.vscode', 'build', 'dist', 'coverage', '.cache', 'tmp', 'temp',
+    'README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md', '.docs-edge'].map((name) => `/${name}`),
 ];
 
 export class WalkError extends Error {}
