@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,7 @@ import { imageUrls } from '../sdk-wasm/js/publish/remote.js';
 import { groupWarnings } from '../sdk-wasm/js/publish/report.js';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { bundleCli } from '../scripts/build-sdk.mjs';
+import { writableCopy } from './support/writable-copy.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/mintlify-docs', import.meta.url));
 const KEY = 'svc_test_admin';
@@ -149,7 +150,7 @@ test('the first publish uploads every distinct file and commits the whole folder
 test('a re-publish of the real fixture after touching one page uploads that page and < 40 bytes per other file', async () => {
   const server = await stub();
   const dir = join(scratch, 'fixture-copy');
-  cpSync(FIXTURE, dir, { recursive: true });
+  writableCopy(FIXTURE, dir);
   const cacheDir = join(scratch, 'cache');
   try {
     const first = await publish(server, dir, { noFetch: true, cacheDir });
@@ -158,10 +159,10 @@ test('a re-publish of the real fixture after touching one page uploads that page
 
     const page = join(dir, 'quickstart.mdx');
     appendFileSync(page, '\nA sentence added for the re-publish.\n');
-    const touchedBytes = server.requests.length;
+    const requestsBefore = server.requests.length;
     const again = await publish(server, dir, { noFetch: true, cacheDir });
     assert.equal(again.filesUploaded, 1);
-    const uploads = server.requests.slice(touchedBytes).filter((r) => r.method === 'PUT');
+    const uploads = server.requests.slice(requestsBefore).filter((r) => r.method === 'PUT');
     assert.equal(uploads.length, 1);
     const perFile = (again.bytesSent - uploads[0].bytes) / (again.filesTotal - 1);
     assert.ok(perFile < 40, `${perFile.toFixed(1)} bytes per unchanged file`);
