@@ -2,10 +2,11 @@
 // Builds the npm package in sdk-wasm/pkg/, offline: cargo (wasm32, release), the pinned wasm-bindgen CLI
 // (`--target web`: ESM whose init takes a URL or bytes, so one glue file serves browsers and Node),
 // npm binaryen's wasm-opt, then esbuild bundles the glue and the hand-written modules of sdk-wasm/js/
-// into one minified ESM file per platform (index.js for browsers, node.js for Node), next to the types.
+// into one minified ESM file per platform (index.js for browsers, node.js for Node), next to the types,
+// and the `docs-edge` publish command into cli.js.
 // Skips everything when nothing it reads changed since the last build. Prints the gzipped size.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -45,11 +46,22 @@ export function sdkSize() {
   return { wasm, js, total: wasm + js };
 }
 
+const common = { bundle: true, format: 'esm', target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning' };
+
 async function bundle(dir) {
   const { build } = await import('esbuild');
-  const common = { bundle: true, format: 'esm', target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning' };
   await build({ ...common, entryPoints: [join(dir, 'index.js')], outfile: join(sdkPkg, 'index.js'), platform: 'browser' });
   await build({ ...common, entryPoints: [join(dir, 'node.js')], outfile: join(sdkPkg, 'node.js'), platform: 'node' });
+}
+
+/**
+ * The `docs-edge` bin (sdk-wasm/js/cli.js): Node only and without the wasm, so it is bundled straight
+ * from the sources, with its dependency `ignore` inlined (the package has no runtime dependencies).
+ * esbuild keeps the entry's #! line. Node 20 is the package's floor.
+ */
+export async function bundleCli(outfile = join(sdkPkg, 'cli.js')) {
+  const { build } = await import('esbuild');
+  await build({ ...common, entryPoints: [join(jsSources, 'cli.js')], outfile, platform: 'node', target: 'node20' });
 }
 
 export async function buildSdk({ force = false } = {}) {
@@ -69,8 +81,9 @@ export async function buildSdk({ force = false } = {}) {
       mkdirSync(sdkPkg, { recursive: true });
       // npm's binaryen, never Debian's (its wasm-opt 108 produces modules that fail to load).
       run(join(nodeBin, 'wasm-opt'), ['-Oz', join(out, `${wasmName}_bg.wasm`), '-o', join(out, 'opt.wasm')]);
-      for (const file of readdirSync(jsSources)) copyFileSync(join(jsSources, file), join(out, file));
+      cpSync(jsSources, out, { recursive: true });
       await bundle(out);
+      await bundleCli();
       for (const file of ['index.d.ts', 'package.json', 'README.md']) copyFileSync(join(jsSources, file), join(sdkPkg, file));
       // Last, so that its time stamps a complete build.
       copyFileSync(join(out, 'opt.wasm'), stamp);

@@ -4,15 +4,16 @@
 export class DocsEdgeError extends Error {
   /**
    * @param {string} message
-   * @param {{status?: number, code?: string, retryAfter?: number, requestId?: string, cause?: unknown}} [details]
+   * @param {{status?: number, code?: string, retryAfter?: number, requestId?: string, details?: object, cause?: unknown}} [options]
    */
-  constructor(message, { status = 0, code = 'error', retryAfter, requestId, cause } = {}) {
+  constructor(message, { status = 0, code = 'error', retryAfter, requestId, details, cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'DocsEdgeError';
     this.status = status;
     this.code = code;
     if (retryAfter !== undefined) this.retryAfter = retryAfter;
     if (requestId) this.requestId = requestId;
+    if (details) this.details = details;
   }
 }
 

@@ -92,9 +92,13 @@ async function errorOf(response) {
   const text = await response.text().catch(() => '');
   let message = `HTTP ${response.status}`;
   let code = 'http_error';
+  let details;
   try {
     const parsed = JSON.parse(text);
-    if (typeof parsed.error === 'string' && typeof parsed.code === 'string') ({ error: message, code } = parsed);
+    if (typeof parsed.error === 'string' && typeof parsed.code === 'string') {
+      ({ error: message, code, ...details } = parsed);
+      if (Object.keys(details).length === 0) details = undefined;
+    }
   } catch {
     // not JSON (a proxy's page, an empty body): keep the status line
   }
@@ -104,6 +108,7 @@ async function errorOf(response) {
     code,
     retryAfter: Number.isFinite(retryAfter) && response.headers.has('retry-after') ? retryAfter : undefined,
     requestId: response.headers.get('x-request-id') ?? undefined,
+    details,
   });
 }
 
@@ -145,7 +150,7 @@ export class Http {
     };
     if (payload !== undefined) {
       init.body = payload;
-      init.headers['content-type'] = 'application/json';
+      init.headers['content-type'] ??= 'application/json';
     }
     for (let attempt = 0; ; attempt++) {
       let response;

@@ -26,6 +26,8 @@ export class DocsEdgeError extends Error {
   readonly retryAfter?: number;
   /** The server's `x-request-id`, for its logs. */
   readonly requestId?: string;
+  /** The other fields of the server's error body, when it has any (`missing` of a `missing_files`). */
+  readonly details?: Record<string, unknown>;
 }
 
 // ---------------------------------------------------------------------------------------------------

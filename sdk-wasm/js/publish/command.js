@@ -1,0 +1,123 @@
+// The `publish` command of the `docs-edge` bin (and of `npm run publish-docs` in this repository):
+// arguments, progress on stderr, the result on stdout. Returns the exit status: 0 published,
+// 1 failed, 2 usage.
+import { parseArgs } from 'node:util';
+import { publishFolder } from './index.js';
+import { formatBytes, formatWarnings, progressLine } from './report.js';
+
+const OPTIONS = {
+  domain: { type: 'string' },
+  url: { type: 'string' },
+  key: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  'no-fetch': { type: 'boolean', default: false },
+  'no-cache': { type: 'boolean', default: false },
+  concurrency: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+};
+
+export function usage(command) {
+  return `usage: ${command} <folder> --domain <domain> [--url URL] [--key ADMIN_KEY] [--json] [--no-fetch] [--no-cache] [--concurrency N]
+
+Publishes a docs folder (docs.json or mint.json at its root) and waits until it is live. Only files the
+site does not hold yet are uploaded.
+  --url          the docs-edge service (or DOCS_EDGE_URL)
+  --key          a secret admin key, svc_… (or DOCS_EDGE_ADMIN_KEY)
+  --json         print one JSON object on stdout: site, warnings, bytesSent, filesUploaded, filesTotal, durationMs
+  --no-fetch     do not fetch remote OpenAPI documents and images (each one left out is a warning)
+  --no-cache     ask the site about every file instead of remembering what it held after the last publish
+  --concurrency  uploads and fetches in flight (default 6)`;
+}
+
+/**
+ * `argv` without the node and script names. `command` names the command in messages; `defaultUrl`
+ * is used when neither --url nor DOCS_EDGE_URL is given (none: then one is required).
+ */
+export async function main(argv, {
+  command = 'docs-edge publish', env = process.env, stdout = process.stdout, stderr = process.stderr, defaultUrl,
+  publish = publishFolder,
+} = {}) {
+  let args;
+  try {
+    args = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (err) {
+    stderr.write(`${err.message}\n\n${usage(command)}\n`);
+    return 2;
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    stdout.write(`${usage(command)}\n`);
+    return 0;
+  }
+  const baseUrl = values.url ?? env.DOCS_EDGE_URL ?? defaultUrl;
+  const adminKey = values.key ?? env.DOCS_EDGE_ADMIN_KEY;
+  const concurrency = values.concurrency === undefined ? 6 : Number(values.concurrency);
+  const problems = [
+    positionals.length !== 1 && 'name one docs folder',
+    !values.domain && '--domain is required',
+    !baseUrl && '--url (or DOCS_EDGE_URL) is required',
+    !adminKey && '--key (or DOCS_EDGE_ADMIN_KEY) is required',
+    !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64) && '--concurrency must be a whole number from 1 to 64',
+  ].filter(Boolean);
+  if (problems.length > 0) {
+    stderr.write(`${problems.join('\n')}\n\n${usage(command)}\n`);
+    return 2;
+  }
+
+  const progress = progressWriter(stderr);
+  try {
+    const result = await publish({
+      folder: positionals[0], baseUrl, adminKey, domain: values.domain, concurrency,
+      noFetch: values['no-fetch'], onEvent: progress.event, ...(values['no-cache'] ? { cacheDir: null } : {}),
+    });
+    progress.done();
+    const { site } = result;
+    stderr.write(
+      `${site.domain} is live: ${site.pageCount} pages` +
+        `${site.languages?.length > 1 ? `, ${site.languages.length} languages` : ''}; ` +
+        `uploaded ${result.filesUploaded} of ${result.filesTotal} files, ${formatBytes(result.bytesSent)} sent, ` +
+        `in ${(result.durationMs / 1000).toFixed(1)} s\n${formatWarnings(result.warnings)}\n`,
+    );
+    const out = values.json
+      ? { site, warnings: result.warnings, bytesSent: result.bytesSent, filesUploaded: result.filesUploaded, filesTotal: result.filesTotal, durationMs: result.durationMs }
+      : site;
+    stdout.write(`${JSON.stringify(out, null, values.json ? 0 : 2)}\n`);
+    return 0;
+  } catch (err) {
+    progress.done();
+    stderr.write(`publish failed: ${err.message}\n`);
+    if (values.json) stdout.write(`${JSON.stringify({ error: err.message, code: err.code ?? 'error', status: err.status ?? 0 })}\n`);
+    return 1;
+  }
+}
+
+/**
+ * Progress on stderr: rewritten in place on a terminal, otherwise one line per phase change and
+ * per tenth of the way (CI logs stay short).
+ */
+function progressWriter(stderr) {
+  const tty = Boolean(stderr.isTTY);
+  let last = { phase: null, tenth: -1, line: null };
+  let open = false;
+  return {
+    event(event) {
+      const line = progressLine(event);
+      if (!line || line === last.line) return;
+      const fraction = event.phase === 'hash' ? event.done / event.total
+        : event.phase === 'upload' ? (event.totalBytes ? event.bytes / event.totalBytes : 1)
+          : event.status.progress ?? 0;
+      const tenth = Math.floor(fraction * 10);
+      if (tty) {
+        stderr.write(`${open && event.phase !== last.phase ? '\n' : '\r\x1b[K'}${line}`);
+        open = true;
+      } else if (event.phase !== last.phase || tenth !== last.tenth || event.phase === 'publish') {
+        stderr.write(`${line}\n`);
+      }
+      last = { phase: event.phase, tenth, line };
+    },
+    done() {
+      if (open) stderr.write('\n');
+      open = false;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// Publishing a docs folder incrementally, as Cloudflare Pages' direct upload does: hash every file,
+// ask the site which hashes it lacks, upload those, commit the manifest (path → hash), wait until the
+// version is live. Only new content crosses the network; the switch to the new version is the
+// server's single commit.
+import { readFile } from 'node:fs/promises';
+import { SiteApi } from './api.js';
+import { HeldFiles, defaultCacheDir } from './cache.js';
+import { hashBytes, hashFile } from './hash.js';
+import { mapLimit } from './pool.js';
+import { fetchRemote, findRemoteRefs } from './remote.js';
+import { walkDocsFolder } from './walk.js';
+
+export { walkDocsFolder, WalkError, MAX_FILE_BYTES, DEFAULT_IGNORES } from './walk.js';
+export { SiteApi } from './api.js';
+
+const HASH_CONCURRENCY = 8;
+
+/**
+ * Publishes `folder` to `domain` and resolves once the new version is live:
+ * `{site, warnings, bytesSent, filesUploaded, filesTotal, durationMs}`. `warnings` are the client's
+ * (walk, remote fetches) followed by the server's (`site.warnings`). `onEvent` sees progress:
+ * `{phase: 'hash', done, total}`, `{phase: 'upload', files, totalFiles, bytes, totalBytes}`,
+ * `{phase: 'publish', status}` (a PublishStatus while the server builds).
+ * `cacheDir: null` remembers nothing between runs; `fetch` is for the server, `remoteFetch` for
+ * remote dependencies.
+ */
+export async function publishFolder({
+  folder, baseUrl, adminKey, domain, noFetch = false, concurrency = 6, onEvent = () => {},
+  cacheDir = defaultCacheDir(), fetch = globalThis.fetch, remoteFetch = globalThis.fetch, retryDelayMs, pollMs,
+}) {
+  const started = Date.now();
+  const walked = walkDocsFolder(folder);
+  const api = new SiteApi({ baseUrl, adminKey, domain, fetch, retryDelayMs, pollMs });
+  const remote = await fetchRemote(findRemoteRefs(walked), { noFetch, fetch: remoteFetch, concurrency });
+  const entries = [...walked.files, ...remote.files].sort((a, b) => (a.path < b.path ? -1 : 1));
+
+  let hashed = 0;
+  await mapLimit(entries, HASH_CONCURRENCY, async (entry) => {
+    entry.hash = entry.bytes ? hashBytes(entry.bytes) : await hashFile(entry.abs);
+    onEvent({ phase: 'hash', done: ++hashed, total: entries.length });
+  });
+  const manifest = Object.fromEntries(entries.map((e) => [e.path, e.hash]));
+  const byHash = new Map();
+  for (const entry of entries) if (!byHash.has(entry.hash)) byHash.set(entry.hash, entry);
+
+  const held = new HeldFiles(cacheDir, baseUrl, domain);
+  const remembered = held.load();
+  const unknown = [...byHash.keys()].filter((h) => !remembered.has(h));
+  const missing = unknown.length > 0 ? await api.missing(unknown) : [];
+  const uploader = new Uploader(api, concurrency, onEvent);
+  await uploader.upload(missing.map((h) => byHash.get(h)).filter(Boolean));
+
+  const onStatus = (status) => onEvent({ phase: 'publish', status });
+  let site;
+  try {
+    site = await api.commit(manifest, onStatus);
+  } catch (err) {
+    // The site lost files this machine remembered it held (another publisher's version replaced
+    // ours and the sweep ran): upload what it names, once.
+    if (err.code !== 'missing_files' || !Array.isArray(err.missing)) throw err;
+    const named = new Set(err.missing);
+    await uploader.upload([...new Map(entries.filter((e) => named.has(e.path)).map((e) => [e.hash, e])).values()]);
+    site = await api.commit(manifest, onStatus);
+  }
+  held.save(byHash.keys());
+  return {
+    site,
+    warnings: [...walked.warnings, ...remote.warnings, ...(site.warnings ?? [])],
+    bytesSent: api.bytesSent,
+    filesUploaded: uploader.files,
+    filesTotal: entries.length,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Uploads files a few at a time, reading each only when its turn comes (at most 25 MiB each). */
+class Uploader {
+  constructor(api, concurrency, onEvent) {
+    Object.assign(this, { api, concurrency, onEvent, files: 0 });
+  }
+
+  async upload(entries) {
+    const totalBytes = entries.reduce((n, e) => n + e.size, 0);
+    let bytes = 0;
+    let files = 0;
+    this.onEvent({ phase: 'upload', files, totalFiles: entries.length, bytes, totalBytes });
+    await mapLimit(entries, this.concurrency, async (entry) => {
+      const body = entry.bytes ?? (await readFile(entry.abs));
+      try {
+        await this.api.upload(entry.hash, body);
+      } catch (err) {
+        if (err.code === 'hash_mismatch') err.message = `${entry.path} changed while publishing: run again (${err.message})`;
+        else err.message = `uploading ${entry.path}: ${err.message}`;
+        throw err;
+      }
+      this.files++;
+      bytes += entry.size;
+      this.onEvent({ phase: 'upload', files: ++files, totalFiles: entries.length, bytes, totalBytes });
+    });
+  }
+}
