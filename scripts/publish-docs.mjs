@@ -6,13 +6,10 @@
 import { main } from '../sdk-wasm/js/publish/command.js';
 import { publishFolder, SiteApi } from '../sdk-wasm/js/publish/index.js';
 
-/**
- * Publishes a folder through the incremental upload; resolves with the live site. For scripts and
- * tests: nothing is remembered between runs (no cache in the home folder) unless `cacheDir` says where.
- */
-export async function publishDocs({ folder, baseUrl, adminKey, domain, onProgress, cacheDir = null, ...options }) {
+/** Publishes a folder through the incremental upload; resolves with the live site. */
+export async function publishDocs({ folder, baseUrl, adminKey, domain, onProgress, ...options }) {
   const onEvent = (event) => event.phase === 'publish' && onProgress?.(event.status);
-  const { site } = await publishFolder({ folder, baseUrl, adminKey, domain, onEvent, cacheDir, ...options });
+  const { site } = await publishFolder({ folder, baseUrl, adminKey, domain, onEvent, ...options });
   return site;
 }
 

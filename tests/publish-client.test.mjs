@@ -108,6 +108,7 @@ async function stub({ async = false, failUploads = 0, warnings = [] } = {}) {
       return send(200, { publishId: 'x', status: 'live', progress: 1, pageCount: poll.site.pageCount });
     }
     if (req.method === 'GET' && path === base) return live ? send(200, live.site) : error(404, 'not_found');
+    if (req.method === 'GET' && path === `${base}/manifest`) return live ? send(200, { publishId: 'x', files: live.files }) : error(404, 'not_found');
     return error(404, 'route_not_found');
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,7 +124,7 @@ async function stub({ async = false, failUploads = 0, warnings = [] } = {}) {
 }
 
 const publish = (server, folder, options = {}) => publishFolder({
-  folder, baseUrl: server.url, adminKey: KEY, domain: DOMAIN, cacheDir: null, retryDelayMs: 1, pollMs: 1, ...options,
+  folder, baseUrl: server.url, adminKey: KEY, domain: DOMAIN, retryDelayMs: 1, pollMs: 1, ...options,
 });
 
 test('the first publish uploads every distinct file and commits the whole folder', async () => {
@@ -151,43 +152,33 @@ test('a re-publish of the real fixture after touching one page uploads that page
   const server = await stub();
   const dir = join(scratch, 'fixture-copy');
   writableCopy(FIXTURE, dir);
-  const cacheDir = join(scratch, 'cache');
   try {
-    const first = await publish(server, dir, { noFetch: true, cacheDir });
+    const first = await publish(server, dir, { noFetch: true });
     assert.ok(first.filesTotal > 1000, `${first.filesTotal} files`);
     assert.equal(first.filesUploaded, server.store.size);
 
     const page = join(dir, 'quickstart.mdx');
     appendFileSync(page, '\nA sentence added for the re-publish.\n');
     const requestsBefore = server.requests.length;
-    const again = await publish(server, dir, { noFetch: true, cacheDir });
+    const again = await publish(server, dir, { noFetch: true });
     assert.equal(again.filesUploaded, 1);
     const uploads = server.requests.slice(requestsBefore).filter((r) => r.method === 'PUT');
     assert.equal(uploads.length, 1);
     const perFile = (again.bytesSent - uploads[0].bytes) / (again.filesTotal - 1);
     assert.ok(perFile < 40, `${perFile.toFixed(1)} bytes per unchanged file`);
-
-    // Without the memory of the last publish (a fresh CI machine) the missing-files question lists
-    // every hash again: two 128-bit hashes per file through gzip, plus the path.
-    appendFileSync(page, 'And another.\n');
-    const fresh = await publish(server, dir, { noFetch: true, cacheDir: null });
-    assert.equal(fresh.filesUploaded, 1);
-    const freshPerFile = (fresh.bytesSent - uploads[0].bytes) / (fresh.filesTotal - 1);
-    assert.ok(freshPerFile < 48, `${freshPerFile.toFixed(1)} bytes per unchanged file without the cache`);
-    console.log(`re-publish of ${again.filesTotal} files: ${perFile.toFixed(1)} bytes per unchanged file remembered, ${freshPerFile.toFixed(1)} fresh`);
+    console.log(`re-publish of ${again.filesTotal} files: ${perFile.toFixed(1)} bytes per unchanged file`);
   } finally {
     await server.close();
   }
 });
 
-test('a site that lost files this machine remembered is sent them when the commit names them', async () => {
+test('a site that lost files its live manifest names is sent them when the commit names them', async () => {
   const server = await stub();
-  const cacheDir = join(scratch, 'cache-stale');
   try {
     const dir = site({ 'index.mdx': '# Home\n', 'a.mdx': '# A\n' });
-    await publish(server, dir, { cacheDir });
+    await publish(server, dir);
     server.forget();
-    const result = await publish(server, dir, { cacheDir });
+    const result = await publish(server, dir);
     assert.equal(result.filesUploaded, 3);
     assert.equal(server.requests.filter((r) => r.path.endsWith('/publishes')).length, 3, 'the refused commit is repeated once');
   } finally {
@@ -367,7 +358,7 @@ test('--json prints one JSON object on stdout, progress and grouped warnings go 
   try {
     const dir = site({ 'index.mdx': '# Home\n![r](https://img.example/r.png)\n' });
     const { status, stdout, stderr } = await run(
-      [dir, '--domain', DOMAIN, '--json', '--no-fetch', '--no-cache'],
+      [dir, '--domain', DOMAIN, '--json', '--no-fetch'],
       { DOCS_EDGE_URL: server.url, DOCS_EDGE_ADMIN_KEY: KEY },
     );
     assert.equal(status, 0, stderr);
@@ -396,7 +387,7 @@ test('the command refuses missing arguments (2) and reports a failed publish (1)
   const server = await stub();
   try {
     const dir = site({ 'index.mdx': '' });
-    const failed = await run([dir, '--domain', DOMAIN, '--url', server.url, '--key', 'svc_wrong', '--json', '--no-cache']);
+    const failed = await run([dir, '--domain', DOMAIN, '--url', server.url, '--key', 'svc_wrong', '--json']);
     assert.equal(failed.status, 1);
     assert.deepEqual(JSON.parse(failed.stdout), { error: 'stub: unauthorized', code: 'unauthorized', status: 401 });
   } finally {
@@ -423,7 +414,7 @@ test('the bundled docs-edge bin publishes with --json', async () => {
   const server = await stub();
   try {
     const folder = site({ 'index.mdx': '# Home\n' });
-    const child = spawn(process.execPath, [join(dir, 'cli.js'), 'publish', folder, '--domain', DOMAIN, '--json', '--no-cache'], {
+    const child = spawn(process.execPath, [join(dir, 'cli.js'), 'publish', folder, '--domain', DOMAIN, '--json'], {
       env: { ...process.env, DOCS_EDGE_URL: server.url, DOCS_EDGE_ADMIN_KEY: KEY },
     });
     let stdout = '';

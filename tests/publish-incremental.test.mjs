@@ -19,17 +19,15 @@ const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice
 
 let fx;
 let folder;
-let cacheDir;
 let first;
 let again;
 
 // No network in CI: the fixture's remote images are left out (--no-fetch), each one a warning.
-const publish = () => publishFolder({ folder, baseUrl: BASE_URL, adminKey: fx.adminKey, domain: fx.domain, noFetch: true, cacheDir, pollMs: 100 });
+const publish = () => publishFolder({ folder, baseUrl: BASE_URL, adminKey: fx.adminKey, domain: fx.domain, noFetch: true, pollMs: 100 });
 
 before(async () => {
   fx = await tenant();
   folder = writableCopy(FIXTURE_DOCS, join(scratchDir('publish-incremental-'), 'docs'));
-  cacheDir = scratchDir('publish-cache-');
   first = await publish();
   appendFileSync(join(folder, 'quickstart.mdx'), `\nThe word ${WORD} was added for the re-publish.\n`);
   again = await publish();

@@ -2,10 +2,11 @@
 // answer something out of the box. Publishing is idempotent: a restart publishes the same content again.
 import { join } from 'node:path';
 import { root } from './env.mjs';
-import { publishDocs } from '../publish-docs.mjs';
 
 export const DEMO_DOCS = join(root, 'web-demo', 'demo-docs');
 
 export async function seedDemoDocs(baseUrl, demo) {
+  // Imported here, not at the top: its npm dependencies are installed by the bootstrap that runs first.
+  const { publishDocs } = await import('../publish-docs.mjs');
   return publishDocs({ baseUrl, adminKey: demo.adminKey, domain: demo.domain, folder: DEMO_DOCS });
 }

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { root } from '../../scripts/lib/env.mjs';
 import { st } from '../../scripts/lib/schemathesis.mjs';
 import { OperatorClient } from '../../scripts/lib/operator.mjs';
-import { publishDocs } from '../../scripts/publish-docs.mjs';
 
 const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];
 // Cases per operation and phase: enough to reach every validator rule, small enough that the whole run
@@ -62,6 +61,8 @@ async function seed(baseUrl, rootToken) {
   await operator.addDomain(tenant.orgId, domain);
   const assistant = await operator.createKey(tenant.orgId, 'assistant', 'schemathesis');
   const admin = await operator.createKey(tenant.orgId, 'admin', 'schemathesis');
+  // Imported here, not at the top: its npm dependencies are installed by the bootstrap that runs first.
+  const { publishDocs } = await import('../../scripts/publish-docs.mjs');
   await publishDocs({ baseUrl, adminKey: admin.key, domain, folder: join(root, 'web-demo', 'demo-docs') });
   const threadId = await startThread(baseUrl, domain, assistant.key);
   const bundle = await exportBundle(baseUrl, admin.key, domain);

@@ -96,6 +96,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::GetSite => routes::sites::get(call).await,
         Route::GetPublish => routes::sites::publish_status(call).await,
         Route::CommitManifest => routes::site_files::commit(call).await,
+        Route::LiveManifest => routes::site_files::live_manifest(call).await,
         Route::MissingFiles => routes::site_files::missing(call).await,
         Route::PutFile => routes::site_files::put(call).await,
         Route::Search => routes::search::search(call).await,

@@ -91,6 +91,7 @@ routes! {
     GetSite           GET    "/v1/sites/{domain}"                                     => Open,
     GetPublish        GET    "/v1/sites/{domain}/publishes/{publishId}"               => Open,
     CommitManifest    POST   "/v1/sites/{domain}/publishes"                           => Open,
+    LiveManifest      GET    "/v1/sites/{domain}/manifest"                            => Open,
     MissingFiles      POST   "/v1/sites/{domain}/files/missing"                       => Open,
     PutFile           PUT    "/v1/sites/{domain}/files/{hash}"                        => Open,
     Search            POST   "/discovery/v1/search/{domain}"                          => All(Search),

@@ -48,6 +48,19 @@ export class SiteApi {
     }
   }
 
+  /**
+   * The live version's files (`{path: hash}`), or `{}` when nothing published file by file is live:
+   * what the site surely holds, so only other hashes need asking about.
+   */
+  async liveManifest() {
+    try {
+      return (await json(await this.#send('GET', `${this.site}/manifest`))).files ?? {};
+    } catch (err) {
+      if (err.status === 404) return {};
+      throw err;
+    }
+  }
+
   /** The hashes among `hashes` the site does not hold. */
   async missing(hashes) {
     try {

@@ -11,13 +11,12 @@ const OPTIONS = {
   key: { type: 'string' },
   json: { type: 'boolean', default: false },
   'no-fetch': { type: 'boolean', default: false },
-  'no-cache': { type: 'boolean', default: false },
   concurrency: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
 export function usage(command) {
-  return `usage: ${command} <folder> --domain <domain> [--url URL] [--key ADMIN_KEY] [--json] [--no-fetch] [--no-cache] [--concurrency N]
+  return `usage: ${command} <folder> --domain <domain> [--url URL] [--key ADMIN_KEY] [--json] [--no-fetch] [--concurrency N]
 
 Publishes a docs folder (docs.json or mint.json at its root) and waits until it is live. Only files the
 site does not hold yet are uploaded.
@@ -25,7 +24,6 @@ site does not hold yet are uploaded.
   --key          a secret admin key, svc_… (or DOCS_EDGE_ADMIN_KEY)
   --json         print one JSON object on stdout: site, warnings, bytesSent, filesUploaded, filesTotal, durationMs
   --no-fetch     do not fetch remote OpenAPI documents and images (each one left out is a warning)
-  --no-cache     ask the site about every file instead of remembering what it held after the last publish
   --concurrency  uploads and fetches in flight (default 6)`;
 }
 
@@ -68,7 +66,7 @@ export async function main(argv, {
   try {
     const result = await publish({
       folder: positionals[0], baseUrl, adminKey, domain: values.domain, concurrency,
-      noFetch: values['no-fetch'], onEvent: progress.event, ...(values['no-cache'] ? { cacheDir: null } : {}),
+      noFetch: values['no-fetch'], onEvent: progress.event,
     });
     progress.done();
     const { site } = result;

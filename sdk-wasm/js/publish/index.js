@@ -4,7 +4,6 @@
 // server's single commit.
 import { readFile } from 'node:fs/promises';
 import { SiteApi } from './api.js';
-import { HeldFiles, defaultCacheDir } from './cache.js';
 import { hashBytes, hashFile } from './hash.js';
 import { mapLimit } from './pool.js';
 import { fetchRemote, findRemoteRefs } from './remote.js';
@@ -21,12 +20,12 @@ const HASH_CONCURRENCY = 8;
  * (walk, remote fetches) followed by the server's (`site.warnings`). `onEvent` sees progress:
  * `{phase: 'hash', done, total}`, `{phase: 'upload', files, totalFiles, bytes, totalBytes}`,
  * `{phase: 'publish', status}` (a PublishStatus while the server builds).
- * `cacheDir: null` remembers nothing between runs; `fetch` is for the server, `remoteFetch` for
- * remote dependencies.
+ * `fetch` is for the server, `remoteFetch` for remote dependencies. Nothing is remembered between
+ * runs: the live version's manifest says what the site holds.
  */
 export async function publishFolder({
   folder, baseUrl, adminKey, domain, noFetch = false, concurrency = 6, onEvent = () => {},
-  cacheDir = defaultCacheDir(), fetch = globalThis.fetch, remoteFetch = globalThis.fetch, retryDelayMs, pollMs,
+  fetch = globalThis.fetch, remoteFetch = globalThis.fetch, retryDelayMs, pollMs,
 }) {
   const started = Date.now();
   const walked = walkDocsFolder(folder);
@@ -43,9 +42,8 @@ export async function publishFolder({
   const byHash = new Map();
   for (const entry of entries) if (!byHash.has(entry.hash)) byHash.set(entry.hash, entry);
 
-  const held = new HeldFiles(cacheDir, baseUrl, domain);
-  const remembered = held.load();
-  const unknown = [...byHash.keys()].filter((h) => !remembered.has(h));
+  const held = new Set(Object.values(await api.liveManifest()));
+  const unknown = [...byHash.keys()].filter((h) => !held.has(h));
   const missing = unknown.length > 0 ? await api.missing(unknown) : [];
   const uploader = new Uploader(api, concurrency, onEvent);
   await uploader.upload(missing.map((h) => byHash.get(h)).filter(Boolean));
@@ -55,14 +53,13 @@ export async function publishFolder({
   try {
     site = await api.commit(manifest, onStatus);
   } catch (err) {
-    // The site lost files this machine remembered it held (another publisher's version replaced
-    // ours and the sweep ran): upload what it names, once.
+    // The site lost files the live manifest named (another publish replaced it meanwhile and the
+    // sweep ran): upload what it names, once.
     if (err.code !== 'missing_files' || !Array.isArray(err.missing)) throw err;
     const named = new Set(err.missing);
     await uploader.upload([...new Map(entries.filter((e) => named.has(e.path)).map((e) => [e.hash, e])).values()]);
     site = await api.commit(manifest, onStatus);
   }
-  held.save(byHash.keys());
   return {
     site,
     warnings: [...walked.warnings, ...remote.warnings, ...(site.warnings ?? [])],

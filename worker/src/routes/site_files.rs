@@ -1,7 +1,8 @@
 //! Publishing file by file (`docs_edge_core::publish::manifest`): `POST /v1/sites/{domain}/files/missing`
 //! answers which of the caller's hashes the site's store lacks, `PUT /v1/sites/{domain}/files/{hash}`
 //! stores one file (its hash checked as it streams in), and `POST /v1/sites/{domain}/publishes`
-//! commits a manifest, which publishes like an upload. Admin keys only, and only the caller's own
+//! commits a manifest, which publishes like an upload; `GET /v1/sites/{domain}/manifest` reads the
+//! live one. Admin keys only, and only the caller's own
 //! domain: the store of another organization's site is never consulted.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,6 +19,7 @@ use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_maybe_gzip_body};
 use crate::routes::sites::{release, reserve_publish, start_publish};
+use crate::sites;
 use crate::storage::{self, site_file_key, site_files_prefix, version_key};
 use crate::upload::store_file;
 
@@ -98,6 +100,27 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
         return Err(err.into());
     }
     start_publish(&call.config, &jobs, &domain, &key.org_id, publish_id, size).await
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveManifest {
+    publish_id: String,
+    files: BTreeMap<String, String>,
+}
+
+/// `GET /v1/sites/{domain}/manifest`: the live version's files and hashes, so a client with no memory
+/// of its last publish asks only about what changed since (404 when nothing is live, or the live
+/// version was published as a `.tar.gz`).
+pub async fn live_manifest(call: &mut Call) -> ApiResult<Response> {
+    let (key, domain) = admin_domain(call).await?;
+    let bucket = storage::bucket(&call.env)?;
+    let none = || ApiError::NotFound(format!("no version of {domain} published file by file is live"));
+    let version = sites::current_version(&bucket, &domain, &key.org_id).await?.ok_or_else(none)?;
+    let bytes = storage::read(&bucket, &version_key(&domain, &version.publish_id, MANIFEST_OBJECT), None).await?.ok_or_else(none)?;
+    let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+    let files = manifest.files.into_iter().map(|f| (f.path, f.hash)).collect();
+    json_response(200, &LiveManifest { publish_id: version.publish_id, files })
 }
 
 /// The sizes of the hashes of `wanted` that `domain`'s store holds, by listing it (a thousand keys
