@@ -216,6 +216,9 @@ fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleMani
         max_files: config.limits.max_files,
         max_total_bytes: config.limits.max_unpacked_bytes,
         max_file_bytes: config.limits.max_unpacked_bytes,
+        // A bundle's media (the site's images, videos) count like its pages: one bound for all.
+        max_media_file_bytes: config.limits.max_unpacked_bytes,
+        max_site_bytes: config.limits.max_unpacked_bytes,
     };
     fs::create_dir_all(dir)?;
     let reader = BufReader::new(fs::File::open(archive)?);
