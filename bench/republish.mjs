@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Publishing real docs repositories file by file, as owners do with the publish command: the first
+// publish of a folder (every file uploaded), then a re-publish after one page changed (that page and
+// the manifest sent), each timed from the first request to live, with the bytes the client sent and
+// the builder's wasm memory high-water (the largest `wasmMemoryBytes` of the phase's log lines, each
+// phase in a fresh `wrangler dev` process so its isolates are its own). Default limits; remote
+// dependencies are not fetched (no network here). Prints one JSON line per site; asserts nothing.
+//   node bench/republish.mjs [folder ...] [--scale COPIES]
+// Default folders: the three fixtures in ../shared/fixtures.
+import { appendFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { root } from '../scripts/lib/env.mjs';
+import { bootstrap } from '../scripts/lib/bootstrap.mjs';
+import { buildWorker } from '../scripts/build-worker.mjs';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { OperatorClient } from '../scripts/lib/operator.mjs';
+import { logLines } from '../scripts/lib/worker-log.mjs';
+import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { writableCopy } from '../tests/support/writable-copy.mjs';
+import { FIXTURE, DOMAIN } from './support.mjs';
+
+const args = process.argv.slice(2);
+const scaleAt = args.indexOf('--scale');
+const scale = scaleAt === -1 ? [] : args.splice(scaleAt, 2)[1].split(',').map(Number);
+const fixtures = join(root, '..', 'shared', 'fixtures');
+const folders = args.length > 0 || scale.length > 0 ? args : readdirSync(fixtures).sort().map((name) => join(fixtures, name));
+
+bootstrap({ quiet: true });
+buildWorker();
+const { publishFolder } = await import('../sdk-wasm/js/publish/index.js');
+
+const mib = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
+
+/** A phase in a worker process of its own on `state`: its result, and the high-water of its log. */
+async function phase(state, vars, name, work) {
+  const logFile = join(state, `${name}.log`);
+  const worker = await startWorker({ persistTo: join(state, 'state'), logFile, vars });
+  try {
+    const result = await work(worker.baseUrl);
+    await new Promise((r) => setTimeout(r, 1000));
+    const lines = logLines(logFile);
+    const steps = lines.filter((l) => l.event === 'publish_step');
+    return { ...result, wasmMiB: mib(Math.max(0, ...lines.map((l) => l.wasmMemoryBytes ?? 0))), builderWasmMiB: mib(Math.max(0, ...steps.map((l) => l.wasmMemoryBytes ?? 0))) };
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** The first Markdown page of the folder's listing, to touch. */
+function aPage(dir) {
+  const stack = [''];
+  while (stack.length > 0) {
+    const rel = stack.shift();
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'snippets') continue;
+      const path = join(rel, entry.name);
+      if (entry.isDirectory()) stack.push(path);
+      else if (/\.mdx?$/.test(entry.name)) return path;
+    }
+  }
+  throw new Error(`${dir} has no page`);
+}
+
+async function measure(name, source) {
+  const state = scratchDir('docs-edge-republish-');
+  const dir = writableCopy(source, join(state, 'docs'));
+  const vars = { ROOT_TOKEN: randomBytes(16).toString('hex'), LINK_SIGNING_KEY: randomBytes(16).toString('hex') };
+  let adminKey;
+  const publish = async (baseUrl) => {
+    const started = performance.now();
+    const result = await publishFolder({ folder: dir, baseUrl, adminKey, domain: DOMAIN, noFetch: true, pollMs: 50 });
+    return {
+      ms: Math.round(performance.now() - started),
+      pages: result.site.pageCount,
+      warnings: result.site.warnings.length,
+      files: result.filesTotal,
+      uploaded: result.filesUploaded,
+      sentBytes: result.bytesSent,
+    };
+  };
+  const first = await phase(state, vars, 'first', async (baseUrl) => {
+    const op = new OperatorClient(baseUrl, vars.ROOT_TOKEN);
+    const org = await op.createOrg('bench', 'enterprise');
+    await op.addDomain(org.orgId, DOMAIN);
+    adminKey = (await op.createKey(org.orgId, 'admin')).key;
+    return publish(baseUrl);
+  });
+  const page = aPage(dir);
+  appendFileSync(join(dir, page), `\nA sentence added for the re-publish, ${Date.now()}.\n`);
+  const again = await phase(state, vars, 'again', publish);
+  console.log(JSON.stringify({ site: name, touched: page, first, again, ratio: Math.round((again.ms / first.ms) * 100) / 100 }));
+}
+
+for (const folder of folders) await measure(folder.split('/').pop(), folder);
+for (const copies of scale) {
+  const site = writeScaleSite(FIXTURE, copies);
+  await measure(`scale-${copies}x (${site.pages} pages)`, site.dir);
+}
