@@ -42,13 +42,19 @@ async function phase(state, vars, name, work) {
     await new Promise((r) => setTimeout(r, 1000));
     const lines = logLines(logFile);
     const steps = lines.filter((l) => l.event === 'publish_step');
-    return { ...result, wasmMiB: mib(Math.max(0, ...lines.map((l) => l.wasmMemoryBytes ?? 0))), builderWasmMiB: mib(Math.max(0, ...steps.map((l) => l.wasmMemoryBytes ?? 0))) };
+    return {
+      ...result,
+      wasmMiB: mib(Math.max(0, ...lines.map((l) => l.wasmMemoryBytes ?? 0))),
+      builderWasmMiB: mib(Math.max(0, ...steps.map((l) => l.wasmMemoryBytes ?? 0))),
+      steps: steps.map((l) => ({ step: l.step, ms: l.durationMs, phases: l.phasesMs, wasmMiB: mib(l.wasmMemoryBytes ?? 0) })),
+    };
   } finally {
     await worker.stop();
   }
 }
 
-/** The first Markdown page of the folder's listing, to touch. */
+/** The first MDX page of the folder's listing, to touch (Markdown files such as README.md are often
+ * ignored by default). */
 function aPage(dir) {
   const stack = [''];
   while (stack.length > 0) {
@@ -57,7 +63,7 @@ function aPage(dir) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'snippets') continue;
       const path = join(rel, entry.name);
       if (entry.isDirectory()) stack.push(path);
-      else if (/\.mdx?$/.test(entry.name)) return path;
+      else if (entry.name.endsWith('.mdx')) return path;
     }
   }
   throw new Error(`${dir} has no page`);

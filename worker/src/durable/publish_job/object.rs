@@ -600,7 +600,7 @@ impl PublishJob {
         let bucket = store.bucket;
         record.step = match record.step {
             Step::Upload | Step::Done => return Ok(()),
-            Step::Unpack => match self.unpack(store, &record.settings.archive_limits()).await? {
+            Step::Unpack => match self.unpack(store, &record.settings.archive_limits(), &record.org_id).await? {
                 Unpacked::Staged => Step::Plan,
                 Unpacked::Small(packs, table, writes, _slot) => {
                     record.version = Some(self.build_small(store, record, &packs, &table, writes).await?);
@@ -664,12 +664,12 @@ impl PublishJob {
     /// Inflates the stored upload into source packs and the file table as it streams in; a small
     /// site's packs are also kept, to build it in this step, unless another publish in this isolate
     /// is building one ([`InMemoryBuild`]).
-    async fn unpack(&self, store: &Store<'_>, limits: &ArchiveLimits) -> StepResult<Unpacked> {
+    async fn unpack(&self, store: &Store<'_>, limits: &ArchiveLimits, org_id: &str) -> StepResult<Unpacked> {
         let slot = InMemoryBuild::try_take();
         crate::log_line::info(&serde_json::json!({"event": "publish_unpack", "publishId": store.publish_id, "inMemorySlot": slot.is_some()}));
         let mut small = slot.as_ref().map(|_| BTreeMap::new());
         let mut writes = Writes::default();
-        let table = match self.unpack_into(store, limits, &mut small, &mut writes).await {
+        let table = match self.unpack_into(store, limits, org_id, &mut small, &mut writes).await {
             Ok(table) => table,
             Err(err) => {
                 // Nothing may land after the failure's cleanup.
@@ -694,12 +694,12 @@ impl PublishJob {
         }
     }
 
-    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, record_org: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
         if let Some(manifest) = store.bucket.get(store.key(MANIFEST_OBJECT)).execute().await? {
             let bytes = manifest.body().ok_or_else(|| ApiError::Internal("the manifest has no body".into()))?.bytes().await?;
             store.traffic.read(bytes.len());
             let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
-            return self.gather(store, limits, &manifest, small, writes).await;
+            return self.gather(store, limits, &manifest, &record_org, small, writes).await;
         }
         let mut writer = SourceWriter::new(limits);
         let mut media = MediaWrites::default();
@@ -732,12 +732,36 @@ impl PublishJob {
 
     /// A manifest's source files, read from the site's store a group at a time, into source packs;
     /// its media stay where they are, referred to by hash.
-    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+    /// Source files the live version (of this organization, published file by file) already holds
+    /// under the same hash are copied from its packs, a pack at a time, instead of read one by one.
+    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
         manifest.check_limits(limits).map_err(PublishError::from)?;
         let mut writer = PackWriter::new();
         let (sources, media): (Vec<&ManifestFile>, Vec<&ManifestFile>) = manifest.files.iter().partition(|f| is_source(&f.path));
         for file in media {
             writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
+        }
+        let live = LiveSources::open(store, org_id).await?;
+        let (reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
+        if let Some(live) = &live {
+            // Old path -> the new paths with its bytes; one old pack's files held at a time.
+            let mut wanted: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+            for file in &reused {
+                if let Some(old) = live.by_hash.get(&file.hash) {
+                    wanted.entry(old.clone()).or_default().push(&file.path);
+                }
+            }
+            let old_paths: BTreeSet<String> = wanted.keys().cloned().collect();
+            for read in live.table.reads_for(&old_paths) {
+                let tree = live.pack_files(store, read, &old_paths).await?;
+                let mut packs = Vec::new();
+                for (old, bytes) in &tree {
+                    for path in wanted.get(old).into_iter().flatten() {
+                        packs.extend(writer.add((*path).to_owned(), bytes));
+                    }
+                }
+                store.put_packs(packs, small, writes).await?;
+            }
         }
         for group in sources.chunks(GATHER_READS) {
             let reads = group.iter().map(|file| async move {
@@ -913,6 +937,47 @@ impl Writes {
             outcome = outcome.and(written);
         }
         outcome
+    }
+}
+
+/// The live version's source packs, as a re-publish reads unchanged files from them.
+struct LiveSources {
+    publish_id: String,
+    table: FileTable,
+    /// Hash -> a path the live version holds those bytes at, in a source pack.
+    by_hash: BTreeMap<String, String>,
+}
+
+impl LiveSources {
+    /// `None` unless the live version is this organization's and was published file by file.
+    async fn open(store: &Store<'_>, org_id: &str) -> ApiResult<Option<LiveSources>> {
+        let Some(version) = sites::current_version(store.bucket, &store.domain, org_id).await? else { return Ok(None) };
+        let key = |name: &str| version_key(&store.domain, &version.publish_id, name);
+        let Some(manifest) = storage::read(store.bucket, &key(MANIFEST_OBJECT), None).await? else { return Ok(None) };
+        let Some(table) = storage::read(store.bucket, &key(SOURCE_FILE_TABLE), None).await? else { return Ok(None) };
+        store.traffic.read(manifest.len() + table.len());
+        let (Ok(manifest), Ok(table)) = (Manifest::from_bytes(&manifest), FileTable::from_bytes(&table)) else { return Ok(None) };
+        let by_hash = manifest
+            .files
+            .into_iter()
+            .filter(|f| table.get(&f.path).is_some_and(|e| e.stored == Stored::Source))
+            .map(|f| (f.hash, f.path))
+            .collect();
+        Ok(Some(LiveSources { publish_id: version.publish_id, table, by_hash }))
+    }
+
+    fn holds(&self, hash: &str) -> bool {
+        self.by_hash.contains_key(hash)
+    }
+
+    /// The files of `paths` that one ranged read of a live pack holds.
+    async fn pack_files(&self, store: &Store<'_>, read: PackRead, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
+        let key = version_key(&store.domain, &self.publish_id, &source_pack(read.pack));
+        let bytes = storage::read(store.bucket, &key, Some(u64::from(read.start)..u64::from(read.end)))
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+        store.traffic.read(bytes.len());
+        Ok(self.table.tree_from(paths, &[(read, bytes)]))
     }
 }
 
