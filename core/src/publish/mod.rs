@@ -145,9 +145,14 @@ fn take_file(writer: &mut PackWriter, failed: &mut Option<SiteError>, packs: &mu
     }
 }
 
-/// The files the plan reads: docs.json and every other JSON file it may `$ref`.
+/// The files the plan reads: docs.json (or mint.json), every other JSON file it may `$ref`, and the
+/// OpenAPI specs (JSON or YAML) whose operations become pages.
 pub fn config_files(table: &FileTable) -> Vec<String> {
-    table.files().iter().map(|f| f.path.clone()).filter(|p| p.to_ascii_lowercase().ends_with(".json")).collect()
+    let read = |p: &String| {
+        let lower = p.to_ascii_lowercase();
+        [".json", ".yaml", ".yml"].iter().any(|e| lower.ends_with(e))
+    };
+    table.files().iter().map(|f| f.path.clone()).filter(read).collect()
 }
 
 /// What step 2 decides.
@@ -164,8 +169,8 @@ pub fn plan(config_tree: &SourceTree, table: &FileTable) -> Result<Planned, Publ
     let paths: Vec<&str> = table.files().iter().map(|f| f.path.as_str()).collect();
     let plan = plan_site(config_tree, &paths)?;
     let size = |source: &str| table.get(source).map_or(0, |f| u64::from(f.len));
-    let batches = batches(plan.pages().iter().map(|p| size(&p.source)));
-    let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| size(&p.source)).sum());
+    let batches = batches(plan.pages().iter().map(|p| p.source_len(size)));
+    let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| p.source_len(size)).sum());
     Ok(Planned { plan, batches, layout })
 }
 
@@ -191,7 +196,7 @@ pub fn batches(page_bytes: impl IntoIterator<Item = u64>) -> Vec<Range<u32>> {
 /// The files batch `range` reads.
 pub fn batch_files(plan: &SitePlan, range: &Range<u32>, table: &FileTable) -> BTreeSet<String> {
     let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
-    table.needed_by(pages.iter().map(|p| p.source.as_str()))
+    table.needed_by(pages.iter().filter_map(|p| p.source_file()))
 }
 
 /// Where the next batch starts, carried between batches.
