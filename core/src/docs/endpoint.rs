@@ -462,6 +462,9 @@ impl<'w> TextWriter<'w> {
             }
         }
         if properties.is_empty() && depth < MAX_SCHEMA_DEPTH {
+            if let Some(items) = schema.get("items") {
+                self.schema(items, depth + 1);
+            }
             for key in ["oneOf", "anyOf"] {
                 for variant in schema.get(key).and_then(Value::as_array).into_iter().flatten().take(8) {
                     self.schema(variant, depth + 1);
@@ -484,14 +487,18 @@ impl<'w> TextWriter<'w> {
     }
 }
 
-/// Text from a spec made inert for MDX: `<` and `{` would open JSX or an expression.
+/// Text from a spec made inert for MDX: `<` and `{` would open JSX or an expression, so they are
+/// written as character references, which the Markdown reader turns back into the characters.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(c, '<' | '>' | '{' | '}' | '\\') {
-            out.push('\\');
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '{' => out.push_str("&#123;"),
+            '}' => out.push_str("&#125;"),
+            c => out.push(c),
         }
-        out.push(c);
     }
     out
 }

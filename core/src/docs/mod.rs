@@ -26,6 +26,8 @@ pub mod packed;
 pub mod page_path;
 pub mod sections;
 pub mod settings;
+#[cfg(test)]
+mod shape_tests;
 pub mod site;
 pub mod slug;
 pub mod unpack;
