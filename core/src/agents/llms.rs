@@ -236,6 +236,7 @@ fn nav_sections(
     for item in items {
         match item {
             NavItem::Page(path) => add(path, trail, listed, sections),
+            NavItem::Endpoint(_) => {}
             NavItem::Division(division) => {
                 if division.hidden {
                     continue;

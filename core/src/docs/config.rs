@@ -1,7 +1,9 @@
-//! docs.json (Mintlify format): site identity, colours and the navigation tree.
+//! The site config: docs.json, or Mintlify's legacy mint.json when there is no docs.json (`mint`
+//! maps it), both read into one [`SiteConfig`]: identity, colours, settings (`settings`) and the
+//! navigation tree (`nav`).
 //!
-//! Only the parts the service uses are read; `$ref` is resolved inside those parts alone, so a
-//! reference elsewhere (e.g. `redirects`) to a file that was not uploaded does no harm.
+//! `$ref` is resolved inside the parts read alone, so a reference elsewhere to a file that was not
+//! uploaded does no harm. Keys outside the documented schema are warnings (`keys`), never errors.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -11,10 +13,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::archive::{join_relative, SourceTree};
+use super::endpoint;
+use super::keys;
 use super::nav::{Division, DivisionKind, NavItem};
 use super::page_path::page_path_problem;
+use super::settings::{self, ApiSettings, Appearance, Background, Banner, Feedback, Fonts, Footer, Navbar, Redirect};
+pub(super) use super::settings::{as_string, str_field};
 
 pub const CONFIG_FILE: &str = "docs.json";
+/// Mintlify's legacy config, read when there is no docs.json.
+pub const LEGACY_CONFIG_FILE: &str = "mint.json";
 
 /// Deepest `$ref` chain followed; real configs use one level (docs.json -> es.json).
 const MAX_REF_DEPTH: usize = 8;
@@ -34,8 +42,30 @@ pub struct SiteConfig {
     pub colors: Colors,
     /// The navigation tree: languages, versions, tabs, groups and pages as declared.
     pub navigation: Vec<NavItem>,
-    /// `navigation.global`: links shown on every page (global anchors, tabs, ...).
+    /// `navigation.global`: links shown on every page (global anchors, tabs, ...); mint.json's
+    /// anchors and tabs whose url is external.
     pub global: Vec<NavItem>,
+    /// The file it was read from: [`CONFIG_FILE`] or [`LEGACY_CONFIG_FILE`].
+    #[serde(default)]
+    pub file: String,
+    #[serde(default)]
+    pub navbar: Navbar,
+    #[serde(default)]
+    pub footer: Footer,
+    #[serde(default)]
+    pub redirects: Vec<Redirect>,
+    #[serde(default)]
+    pub api: ApiSettings,
+    #[serde(default)]
+    pub appearance: Appearance,
+    #[serde(default)]
+    pub background: Background,
+    #[serde(default)]
+    pub fonts: Option<Fonts>,
+    #[serde(default)]
+    pub banner: Option<Banner>,
+    #[serde(default)]
+    pub feedback: Option<Feedback>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -56,6 +86,9 @@ pub struct Colors {
     pub primary: Option<String>,
     pub light: Option<String>,
     pub dark: Option<String>,
+    /// mint.json `colors.anchors`: one colour, or a gradient's stops.
+    #[serde(default)]
+    pub anchors: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,8 +110,10 @@ pub enum ConfigError {
         file: String,
         limit: u64,
     },
-    /// A page path that breaks [`page_path_problem`]; `field` is where (`navigation.tabs[0].pages[3]`).
+    /// A page path that breaks [`page_path_problem`]; `field` is where (`navigation.tabs[0].pages[3]`)
+    /// in `file` (docs.json or mint.json).
     BadPagePath {
+        file: &'static str,
         field: String,
         path: String,
         rule: &'static str,
@@ -88,16 +123,16 @@ pub enum ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Missing => write!(f, "{CONFIG_FILE} is missing"),
+            Self::Missing => write!(f, "{CONFIG_FILE} is missing (and there is no legacy {LEGACY_CONFIG_FILE})"),
             Self::Json { file, message, .. } => write!(f, "{file}: invalid JSON: {message}"),
             Self::NotAnObject { file } => write!(f, "{file}: expected a JSON object"),
             Self::RefExpansion { file, limit } => write!(
                 f,
                 "{file}: $ref expansion exceeds {limit} nodes and bytes (each $ref copies the file it names)"
             ),
-            Self::BadPagePath { field, path, rule } => write!(
+            Self::BadPagePath { file, field, path, rule } => write!(
                 f,
-                "{CONFIG_FILE} {field}: page path {path:?} {rule}; page paths must be plain relative paths"
+                "{file} {field}: page path {path:?} {rule}; page paths must be plain relative paths"
             ),
         }
     }
@@ -105,19 +140,37 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// Reads docs.json from the tree. Missing `$ref` targets and `$ref` cycles become warnings and the
-/// referencing node is dropped; invalid JSON in docs.json or a referenced file is an error.
+/// Reads docs.json from the tree, else mint.json. Missing `$ref` targets and `$ref` cycles become
+/// warnings and the referencing node is dropped; invalid JSON in the config or a referenced file is
+/// an error.
 pub fn parse_config(
     tree: &SourceTree,
     warnings: &mut Vec<String>,
 ) -> Result<SiteConfig, ConfigError> {
-    let bytes = tree.get(CONFIG_FILE).ok_or(ConfigError::Missing)?;
+    if let Some(bytes) = tree.get(CONFIG_FILE) {
+        return parse_docs_json(tree, bytes, warnings);
+    }
+    match tree.get(LEGACY_CONFIG_FILE) {
+        Some(bytes) => super::mint::parse_mint_json(bytes, warnings),
+        None => Err(ConfigError::Missing),
+    }
+}
+
+/// The config file of a tree: docs.json when present, else mint.json.
+pub fn config_file(tree: &SourceTree) -> Option<&'static str> {
+    [CONFIG_FILE, LEGACY_CONFIG_FILE].into_iter().find(|f| tree.contains_key(*f))
+}
+
+fn parse_docs_json(tree: &SourceTree, bytes: &[u8], warnings: &mut Vec<String>) -> Result<SiteConfig, ConfigError> {
     let root = parse_json(CONFIG_FILE, bytes)?;
     let Value::Object(root) = root else {
         return Err(ConfigError::NotAnObject {
             file: CONFIG_FILE.into(),
         });
     };
+    let text = String::from_utf8_lossy(bytes);
+    let mut reader = NavReader { file: CONFIG_FILE, text: &text, warnings: Vec::new() };
+    reader.unknown_keys(&root, keys::DOCS_JSON_ROOT, "");
     let mut refs = RefResolver {
         tree,
         stack: vec![CONFIG_FILE.to_owned()],
@@ -135,31 +188,59 @@ pub fn parse_config(
     let logo = field("logo")?;
     let favicon = field("favicon")?;
     let colors = field("colors")?;
+    let navbar = field("navbar")?;
+    let footer = field("footer")?;
+    let redirects = field("redirects")?;
+    let api = field("api")?;
+    let appearance = field("appearance")?;
+    let background = field("background")?;
+    let fonts = field("fonts")?;
+    let banner = field("banner")?;
 
     let global = match navigation.get("global") {
-        Some(global) => division_children(global, "navigation.global")?,
+        Some(global) => reader.children(global, "navigation.global")?,
         None => Vec::new(),
     };
     if navigation.is_null() {
         warnings.push(format!("{CONFIG_FILE}: no navigation"));
     }
+    if let Value::Object(nav) = &navigation {
+        reader.unknown_keys(nav, keys::NAVIGATION_NODE, "navigation");
+    }
+    let navigation = reader.children(&navigation, "navigation")?;
+    warnings.append(&mut reader.warnings);
     Ok(SiteConfig {
         name: str_field(&root, "name").unwrap_or_default(),
         description: str_field(&root, "description"),
         theme: str_field(&root, "theme"),
         logo: parse_logo(&logo),
         favicon: parse_favicon(&favicon),
-        colors: Colors {
-            primary: colors.get("primary").and_then(as_string),
-            light: colors.get("light").and_then(as_string),
-            dark: colors.get("dark").and_then(as_string),
-        },
-        navigation: division_children(&navigation, "navigation")?,
+        colors: parse_colors(&colors),
+        navigation,
         global,
+        file: CONFIG_FILE.to_owned(),
+        navbar: settings::navbar(&navbar),
+        footer: settings::footer(&footer),
+        redirects: settings::redirects(&redirects),
+        api: settings::docs_api(&api),
+        appearance: settings::appearance(&appearance),
+        background: settings::background(&background),
+        fonts: settings::fonts(&fonts),
+        banner: settings::banner(&banner),
+        feedback: None,
     })
 }
 
-fn parse_json(file: &str, bytes: &[u8]) -> Result<Value, ConfigError> {
+pub(super) fn parse_colors(colors: &Value) -> Colors {
+    Colors {
+        primary: colors.get("primary").and_then(as_string),
+        light: colors.get("light").and_then(as_string),
+        dark: colors.get("dark").and_then(as_string),
+        anchors: colors.get("anchors").map(settings::gradient).unwrap_or_default(),
+    }
+}
+
+pub(super) fn parse_json(file: &str, bytes: &[u8]) -> Result<Value, ConfigError> {
     serde_json::from_slice(bytes).map_err(|err| ConfigError::Json {
         file: file.to_owned(),
         line: err.line(),
@@ -287,70 +368,108 @@ const COLLECTIONS: [(&str, DivisionKind, &str); 8] = [
     ("groups", DivisionKind::Group, "group"),
 ];
 
-fn division_children(node: &Value, field: &str) -> Result<Vec<NavItem>, ConfigError> {
-    let mut items = Vec::new();
-    for (key, kind, label_key) in COLLECTIONS {
-        if let Some(Value::Array(entries)) = node.get(key) {
-            for (i, entry) in entries.iter().enumerate() {
-                if let Some(division) = division(entry, kind, label_key, &format!("{field}.{key}[{i}]"))? {
-                    items.push(NavItem::Division(division));
+/// Reads navigation nodes of one config file, gathering its warnings.
+pub(super) struct NavReader<'t> {
+    pub(super) file: &'static str,
+    /// The file's text, to give unknown keys a line.
+    pub(super) text: &'t str,
+    pub(super) warnings: Vec<String>,
+}
+
+impl NavReader<'_> {
+    /// The divisions, pages and endpoints `node` holds, from its collections and `pages`.
+    pub(super) fn children(&mut self, node: &Value, field: &str) -> Result<Vec<NavItem>, ConfigError> {
+        let mut items = Vec::new();
+        for (key, kind, label_key) in COLLECTIONS {
+            if let Some(Value::Array(entries)) = node.get(key) {
+                for (i, entry) in entries.iter().enumerate() {
+                    if let Some(division) = self.division(entry, kind, label_key, &format!("{field}.{key}[{i}]"))? {
+                        items.push(NavItem::Division(division));
+                    }
                 }
             }
         }
-    }
-    if let Some(Value::Array(pages)) = node.get("pages") {
-        for (i, entry) in pages.iter().enumerate() {
-            let field = format!("{field}.pages[{i}]");
-            match entry {
-                Value::String(path) => {
-                    if let Some(path) = checked_page_path(path, &field)? {
-                        items.push(NavItem::Page(path));
+        if let Some(Value::Array(pages)) = node.get("pages") {
+            for (i, entry) in pages.iter().enumerate() {
+                let field = format!("{field}.pages[{i}]");
+                match entry {
+                    Value::String(path) => {
+                        if let Some(item) = self.page_entry(path, &field)? {
+                            items.push(item);
+                        }
                     }
-                }
-                // Objects among pages are nested groups.
-                Value::Object(_) => {
-                    if let Some(group) = division(entry, DivisionKind::Group, "group", &field)? {
-                        items.push(NavItem::Division(group));
+                    // Objects among pages are nested groups.
+                    Value::Object(_) => {
+                        if let Some(group) = self.division(entry, DivisionKind::Group, "group", &field)? {
+                            items.push(NavItem::Division(group));
+                        }
                     }
+                    _ => {}
                 }
-                _ => {}
             }
         }
+        Ok(items)
     }
-    Ok(items)
+
+    /// A string of `pages`: an endpoint (`"GET /users"`) or a page path.
+    pub(super) fn page_entry(&self, entry: &str, field: &str) -> Result<Option<NavItem>, ConfigError> {
+        if let Some(endpoint) = endpoint::parse_entry(entry) {
+            return Ok(Some(NavItem::Endpoint(endpoint)));
+        }
+        Ok(checked_page_path(self.file, entry, field)?.map(NavItem::Page))
+    }
+
+    pub(super) fn division(
+        &mut self,
+        entry: &Value,
+        kind: DivisionKind,
+        label_key: &str,
+        field: &str,
+    ) -> Result<Option<Division>, ConfigError> {
+        let Value::Object(map) = entry else {
+            return Ok(None);
+        };
+        self.unknown_keys(map, keys::NAVIGATION_NODE, field);
+        let mut division = Division::new(kind, str_field(map, label_key).unwrap_or_default());
+        division.href = str_field(map, "href");
+        division.icon = match map.get("icon") {
+            Some(Value::Object(icon)) => str_field(icon, "name"),
+            Some(icon) => as_string(icon),
+            None => None,
+        };
+        division.description = str_field(map, "description");
+        division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
+        division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
+        division.root = match map.get("root").and_then(Value::as_str) {
+            Some(root) => checked_page_path(self.file, root, &format!("{field}.root"))?,
+            None => None,
+        };
+        division.openapi = map.get("openapi").and_then(|o| settings::openapi_sources(o).into_iter().next());
+        division.items = self.children(entry, field)?;
+        Ok(Some(division))
+    }
+
+    /// Warns about each key of `map` not in `known`; `field` is where `map` sits (empty: the root).
+    pub(super) fn unknown_keys(&mut self, map: &Map<String, Value>, known: &[&str], field: &str) {
+        for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+            let at = match keys::line_of_key(self.text, key) {
+                Some(line) => format!("{}:{line}", self.file),
+                None => self.file.to_owned(),
+            };
+            let key: String = key.chars().take(80).collect();
+            self.warnings.push(match field {
+                "" => format!("{at}: unknown key `{key}` ignored"),
+                field => format!("{at}: unknown key `{key}` at {field} ignored"),
+            });
+        }
+    }
 }
 
-fn division(
-    entry: &Value,
-    kind: DivisionKind,
-    label_key: &str,
-    field: &str,
-) -> Result<Option<Division>, ConfigError> {
-    let Value::Object(map) = entry else {
-        return Ok(None);
-    };
-    let mut division = Division::new(kind, str_field(map, label_key).unwrap_or_default());
-    division.href = str_field(map, "href");
-    division.icon = match map.get("icon") {
-        Some(Value::Object(icon)) => str_field(icon, "name"),
-        Some(icon) => as_string(icon),
-        None => None,
-    };
-    division.description = str_field(map, "description");
-    division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
-    division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
-    division.root = match map.get("root").and_then(Value::as_str) {
-        Some(root) => checked_page_path(root, &format!("{field}.root"))?,
-        None => None,
-    };
-    division.items = division_children(entry, field)?;
-    Ok(Some(division))
-}
-
-/// [`page_path`] of a path docs.json lists at `field`, refused when it breaks the page path rule.
-fn checked_page_path(raw: &str, field: &str) -> Result<Option<String>, ConfigError> {
+/// [`page_path`] of a path `file` lists at `field`, refused when it breaks the page path rule.
+pub(super) fn checked_page_path(file: &'static str, raw: &str, field: &str) -> Result<Option<String>, ConfigError> {
     match page_path_problem(raw) {
         Some(rule) => Err(ConfigError::BadPagePath {
+            file,
             field: field.to_owned(),
             path: raw.chars().take(200).collect(),
             rule,
@@ -370,7 +489,7 @@ pub fn page_path(raw: &str) -> Option<String> {
     (!path.is_empty()).then(|| path.to_owned())
 }
 
-fn parse_logo(value: &Value) -> Option<Logo> {
+pub(super) fn parse_logo(value: &Value) -> Option<Logo> {
     match value {
         Value::String(both) => Some(Logo {
             light: Some(both.clone()),
@@ -386,7 +505,7 @@ fn parse_logo(value: &Value) -> Option<Logo> {
     }
 }
 
-fn parse_favicon(value: &Value) -> Option<Favicon> {
+pub(super) fn parse_favicon(value: &Value) -> Option<Favicon> {
     match value {
         Value::String(both) => Some(Favicon {
             light: Some(both.clone()),
@@ -396,19 +515,6 @@ fn parse_favicon(value: &Value) -> Option<Favicon> {
             light: str_field(map, "light"),
             dark: str_field(map, "dark"),
         }),
-        _ => None,
-    }
-}
-
-fn str_field(map: &Map<String, Value>, key: &str) -> Option<String> {
-    map.get(key).and_then(as_string)
-}
-
-/// Labels are strings, but a version label written as a number (`"version": 2`) still reads.
-fn as_string(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
         _ => None,
     }
 }
@@ -548,11 +654,12 @@ mod tests {
     fn missing_ref_is_a_warning_and_refs_outside_navigation_are_ignored() {
         let (config, warnings) = parse(&[(
             "docs.json",
-            r#"{"redirects": {"$ref": "./redirects.json"},
+            r#"{"integrations": {"$ref": "./integrations.json"}, "redirects": {"$ref": "./redirects.json"},
                 "navigation": {"tabs": [{"tab": "A", "pages": ["a"]}, {"$ref": "gone.json"}]}}"#,
         )]);
         assert_eq!(config.unwrap().navigation.len(), 1);
-        assert_eq!(warnings, ["docs.json: $ref `gone.json` not found"]);
+        // Redirects are read (the site model keeps them), integrations are not.
+        assert_eq!(warnings, ["docs.json: $ref `gone.json` not found", "docs.json: $ref `./redirects.json` not found"]);
     }
 
     #[test]

@@ -1,23 +1,34 @@
 //! Docs sites: a `.tar.gz` of a docs folder (docs.json + MDX pages) into a [`Site`].
 //!
-//! `archive` reads the upload safely, `config` reads docs.json (its navigation tree lives in `nav`),
+//! `archive` reads the upload safely, `config` reads docs.json or the legacy mint.json (`mint`) with
+//! their settings (`settings`, unknown keys warned about by `keys`; the navigation tree lives in
+//! `nav`, OpenAPI operations it names become pages by `endpoint`),
 //! `frontmatter` and `mdx` read pages (`jsx` scans the JSX inside them, `sections` turns them into
 //! search text with `slug` anchors), `site` puts them together.
 
 pub mod archive;
 pub mod config;
 pub mod file_kind;
+#[cfg(test)]
+mod fixture_tests;
+pub mod endpoint;
 pub mod frontmatter;
 pub mod jsx;
+pub mod keys;
 #[cfg(test)]
 mod linear_tests;
 pub mod mdx;
+mod mint;
 pub mod model;
 pub mod nav;
+pub mod openapi_nav;
 pub mod outline;
 pub mod packed;
 pub mod page_path;
 pub mod sections;
+pub mod settings;
+#[cfg(test)]
+mod shape_tests;
 pub mod site;
 pub mod slug;
 pub mod unpack;
@@ -27,7 +38,7 @@ pub mod yaml_budget;
 pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
 pub use config::{ConfigError, SiteConfig};
 pub use model::{Page, Section, Site};
-pub use nav::{Division, DivisionKind, NavItem};
+pub use nav::{Division, DivisionKind, Endpoint, NavItem, OpenApiSource};
 pub use outline::{SiteOutline, SitePlan};
 pub use packed::{FileTable, PackWriter};
 pub use site::{build_site, SiteError};

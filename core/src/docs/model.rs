@@ -51,7 +51,8 @@ pub struct Page {
     #[serde(default)]
     pub in_navigation: bool,
     /// File in the uploaded tree the page was read from (`es/quickstart.mdx`); other frontmatter
-    /// keys (`icon`, `mode`, ...) are there, via `docs::frontmatter`.
+    /// keys (`icon`, `mode`, ...) are there, via `docs::frontmatter`. For a page generated from an
+    /// OpenAPI operation ([`Page::is_generated`]), the spec.
     #[serde(default)]
     pub source: String,
     /// `keywords:` frontmatter, extra search terms.
@@ -71,6 +72,12 @@ pub struct Section {
 }
 
 impl Page {
+    /// Generated from an OpenAPI operation (`openapi` names it, `source` is its spec) rather than
+    /// read from a page file.
+    pub fn is_generated(&self) -> bool {
+        self.openapi.is_some() && !(self.source.ends_with(".mdx") || self.source.ends_with(".md"))
+    }
+
     /// Full plain text of the page, headings included, as the page endpoint returns it.
     pub fn full_text(&self) -> String {
         let mut out = String::new();

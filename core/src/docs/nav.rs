@@ -10,6 +10,27 @@ pub enum NavItem {
     /// Page path as the site serves it: no leading slash, no extension (`es/quickstart`).
     Page(String),
     Division(Division),
+    /// `"GET /users/{id}"` or `"openapi/spec.json GET /users"`: a page generated from an OpenAPI
+    /// operation. Site planning turns each into a [`NavItem::Page`] at the path it generates.
+    Endpoint(Endpoint),
+}
+
+/// An OpenAPI operation navigation names.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Endpoint {
+    /// The spec named in the entry; `None` uses the nearest enclosing division's `openapi`.
+    pub spec: Option<String>,
+    /// Uppercase (`GET`), or `WEBHOOK`.
+    pub method: String,
+    pub path: String,
+}
+
+/// `openapi` on a division (or `api.openapi`): a spec path or URL, and where its pages go.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OpenApiSource {
+    pub source: String,
+    /// Folder of the generated pages (`directory`); Mintlify's default is `api-reference`.
+    pub directory: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -41,6 +62,9 @@ pub struct Division {
     pub default: bool,
     /// Page shown when the group itself is clicked (`root` of a group).
     pub root: Option<String>,
+    /// The spec its `"GET /x"` entries (and its children's) name; a division with a spec and no
+    /// pages gets one generated page per operation of the spec.
+    pub openapi: Option<OpenApiSource>,
     pub items: Vec<NavItem>,
 }
 
@@ -55,6 +79,7 @@ impl Division {
             hidden: false,
             default: false,
             root: None,
+            openapi: None,
             items: Vec::new(),
         }
     }
@@ -96,6 +121,8 @@ fn walk<'a>(items: &'a [NavItem], trail: &Trail<'a>, out: &mut Vec<PageRef<'a>>)
     for item in items {
         match item {
             NavItem::Page(path) => out.push(page_ref(path, trail)),
+            // Planning replaces endpoints with the pages they generate.
+            NavItem::Endpoint(_) => {}
             NavItem::Division(division) => {
                 let mut inner = trail.clone();
                 inner.hidden |= division.hidden;

@@ -17,7 +17,8 @@ use super::config::SiteConfig;
 use super::model::{Page, Site};
 use crate::search::codec::{decode, encode, IndexError};
 
-const FORMAT: u8 = 1;
+/// 2: the config holds mint.json's and docs.json's settings; planned pages may be generated.
+const FORMAT: u8 = 2;
 const KIND_PLAN: u8 = b'P';
 const KIND_OUTLINE: u8 = b'O';
 
@@ -60,6 +61,10 @@ pub struct PlannedPage {
     /// A second listing of a file already read: the index of the first page read from it (its
     /// reading warnings are reported once, by the first).
     pub copy_of: Option<u32>,
+    /// A page generated from an OpenAPI operation (`source` is the spec): its MDX, written when
+    /// planning ([`crate::docs::endpoint::page_source`]), so reading it needs no file.
+    #[serde(default)]
+    pub generated: Option<String>,
 }
 
 /// A page as read, with the warnings reading it gave.
@@ -70,6 +75,19 @@ pub struct PageRead {
 }
 
 impl PlannedPage {
+    /// The file reading the page needs: `None` for a generated page.
+    pub fn source_file(&self) -> Option<&str> {
+        self.generated.is_none().then_some(self.source.as_str())
+    }
+
+    /// Bytes of source the page's reading handles.
+    pub fn source_len(&self, file_len: impl Fn(&str) -> u64) -> u64 {
+        match &self.generated {
+            Some(text) => text.len() as u64,
+            None => file_len(&self.source),
+        }
+    }
+
     /// Puts navigation's say on a page read from the file.
     pub(crate) fn apply(&self, page: &mut Page) {
         page.language.clone_from(&self.language);

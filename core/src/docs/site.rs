@@ -13,16 +13,19 @@
 //! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
 //!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::archive::SourceTree;
 use super::config::{self, ConfigError};
+use super::endpoint::{self, Specs};
+use super::openapi_nav;
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
 use super::model::Page;
 use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
 use super::model::Site;
-use super::nav::{page_refs, DivisionKind, NavItem};
+use super::nav::{page_refs, DivisionKind, NavItem, PageRef};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 use super::sections::{self, PageText};
@@ -106,7 +109,9 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
 /// and the files it `$ref`s, `paths` is every file of the upload, sorted.
 pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, SiteError> {
     let mut config_warnings = Vec::new();
-    let config = config::parse_config(config_tree, &mut config_warnings)?;
+    let mut config = config::parse_config(config_tree, &mut config_warnings)?;
+    let mut specs = Specs::new(config_tree);
+    let generated = openapi_nav::expand(&mut config, &mut specs, &mut config_warnings);
     let languages = languages(&config.navigation);
     let versions = division_labels(&config.navigation, DivisionKind::Version);
     let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str).to_owned();
@@ -123,6 +128,16 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         if !seen.insert((page_ref.path.to_owned(), language.to_owned())) {
             continue;
         }
+        if let Some(page) = generated.get(page_ref.path) {
+            let Some(text) = endpoint::page_source(&mut specs, &page.target) else { continue };
+            planned.push(PlannedPage {
+                source: page.spec.clone(),
+                generated: Some(text),
+                ..planned_page(page_ref, language, String::new(), None)
+            });
+            items.push(PlanItem::Page);
+            continue;
+        }
         let Some(source) = find_source(&has, page_ref.path) else {
             items.push(PlanItem::Missing(format!("{}: listed in navigation but missing", page_ref.path)));
             continue;
@@ -133,17 +148,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         if copy_of.is_none() {
             read.insert(source.clone(), planned.len());
         }
-        planned.push(PlannedPage {
-            path: page_ref.path.to_owned(),
-            source,
-            language: language.to_owned(),
-            version: page_ref.version.map(str::to_owned),
-            tab: page_ref.tab.map(str::to_owned),
-            groups: page_ref.groups.iter().map(|g| (*g).to_owned()).collect(),
-            hidden: page_ref.hidden || first_hidden,
-            in_navigation: true,
-            copy_of: copy_of.map(|i| i as u32),
-        });
+        let mut page = planned_page(page_ref, language, source, copy_of.map(|i| i as u32));
+        page.hidden |= first_hidden;
+        planned.push(page);
         items.push(PlanItem::Page);
     }
 
@@ -185,6 +192,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             hidden: true,
             in_navigation: false,
             copy_of: None,
+            generated: None,
         });
         items.push(PlanItem::Page);
         unlisted.push(path.to_owned());
@@ -193,6 +201,21 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         return Err(SiteError::NoPages);
     }
     Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
+}
+
+fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {
+    PlannedPage {
+        path: page_ref.path.to_owned(),
+        source,
+        language: language.to_owned(),
+        version: page_ref.version.map(str::to_owned),
+        tab: page_ref.tab.map(str::to_owned),
+        groups: page_ref.groups.iter().map(|g| (*g).to_owned()).collect(),
+        hidden: page_ref.hidden,
+        in_navigation: true,
+        copy_of,
+        generated: None,
+    }
 }
 
 /// Reads one planned page from a tree holding its source (and what it imports).
@@ -208,7 +231,11 @@ pub(crate) fn read_planned_with(
     extract: &mut dyn FnMut(&str) -> PageText,
 ) -> Result<PageRead, SiteError> {
     let mut warnings = Vec::new();
-    let mut page = read_page_with(tree, &planned.source, &planned.path, &mut warnings, extract)?;
+    let bytes = match &planned.generated {
+        Some(text) => text.as_bytes(),
+        None => tree.get(&planned.source).map_or(&[][..], Vec::as_slice),
+    };
+    let mut page = read_page_with(bytes, &planned.source, &planned.path, &mut warnings, extract)?;
     planned.apply(&mut page);
     Ok(PageRead { page, warnings })
 }
@@ -242,13 +269,12 @@ pub fn check_yaml_file(file: &str, bytes: &[u8]) -> Result<(), SiteError> {
 }
 
 fn read_page_with(
-    tree: &SourceTree,
+    bytes: &[u8],
     source: &str,
     path: &str,
     warnings: &mut Vec<String>,
     extract: &mut dyn FnMut(&str) -> PageText,
 ) -> Result<Page, SiteError> {
-    let bytes = tree.get(source).map_or(&[][..], Vec::as_slice);
     if std::str::from_utf8(bytes).is_err() {
         warnings.push(format!("{path}: not valid UTF-8, read with replacement characters"));
     }
@@ -290,12 +316,22 @@ fn read_page_with(
     })
 }
 
-/// The sections of the page read from `source` (its body's text, as [`build_site`] reads it), for a
-/// reader that holds the outline and only this page's files.
-pub fn page_sections(tree: &SourceTree, source: &str) -> Vec<super::model::Section> {
-    let text = String::from_utf8_lossy(tree.get(source).map_or(&[][..], Vec::as_slice));
+/// The sections of `page` (its body's text, as [`build_site`] reads it), for a reader that holds
+/// the outline and only this page's files (for a generated page: its spec).
+pub fn page_sections(tree: &SourceTree, page: &Page) -> Vec<super::model::Section> {
+    let text = page_source_text(tree, page);
     let (_, body) = frontmatter::split(&text);
-    sections::extract(body, source, tree).sections
+    sections::extract(body, &page.source, tree).sections
+}
+
+/// The MDX `page` is read from: its file, or for a page generated from an OpenAPI operation the
+/// text written from its spec (which `tree` holds).
+pub fn page_source_text<'t>(tree: &'t SourceTree, page: &Page) -> Cow<'t, str> {
+    if page.is_generated() {
+        let target = page.openapi.as_deref().unwrap_or_default();
+        return Cow::Owned(endpoint::page_source(&mut Specs::new(tree), target).unwrap_or_default());
+    }
+    String::from_utf8_lossy(tree.get(&page.source).map_or(&[][..], Vec::as_slice))
 }
 
 /// `api/get-job-status` -> `Get job status`; `cli/index` -> `Cli`.

@@ -84,6 +84,8 @@ fn convert(items: &[NavItem], cx: &Cx<'_>, in_tab: bool) -> Vec<Raw> {
                     out.push(Raw::Node(Node::Page(index)));
                 }
             }
+            // Planning turned every endpoint into the page it generates.
+            NavItem::Endpoint(_) => {}
             NavItem::Division(d) if d.hidden => {}
             NavItem::Division(d) => match d.kind {
                 DivisionKind::Language => {

@@ -9,26 +9,20 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::docs::frontmatter;
+pub(crate) use crate::docs::endpoint::resolve;
+use crate::docs::endpoint::{parse_spec, properties, METHODS};
 use crate::docs::SourceTree;
 
 use super::html::{self, attr, class_token, element, open};
 use super::links::Linker;
 use super::markdown::{render_fragment, Heading};
 
-const METHODS: [&str; 8] = [
-    "get", "post", "put", "patch", "delete", "head", "options", "trace",
-];
 /// Deepest nesting of schema tables; deeper objects are named, not expanded.
 const MAX_SCHEMA_DEPTH: usize = 4;
-/// Longest `$ref` chain followed for one schema.
-const MAX_REF_HOPS: usize = 16;
 /// Rows written for one operation, so a huge or cyclic schema stays a readable page.
 const MAX_ROWS: usize = 400;
-/// Documents larger than this are not parsed while searching for an operation.
-const MAX_SPEC_BYTES: usize = 8 * 1024 * 1024;
 /// Documents parsed while searching for an operation that names no file.
 const MAX_CANDIDATES: usize = 64;
 
@@ -41,26 +35,11 @@ pub(crate) struct Target {
     pub(crate) path: String,
 }
 
-/// Reads `"POST /v1/x"`, `"file.json GET /x"`, `"/spec.yaml webhook name"`.
+/// Reads `"POST /v1/x"`, `"file.json GET /x"`, `"/spec.yaml webhook name"`, as navigation reads
+/// its endpoint entries.
 pub(crate) fn parse_target(value: &str) -> Option<Target> {
-    let mut words = value.split_whitespace().peekable();
-    let first = *words.peek()?;
-    let lower = first.to_ascii_lowercase();
-    let file = if [".json", ".yaml", ".yml"]
-        .iter()
-        .any(|e| lower.ends_with(e))
-    {
-        words.next();
-        Some(first.trim_start_matches('/').to_owned())
-    } else {
-        None
-    };
-    let method = words.next()?.to_ascii_lowercase();
-    if !METHODS.contains(&method.as_str()) && method != "webhook" {
-        return None;
-    }
-    let path = words.collect::<Vec<_>>().join(" ");
-    (!path.is_empty()).then_some(Target { file, method, path })
+    let endpoint = crate::docs::endpoint::parse_entry(value)?;
+    Some(Target { file: endpoint.spec, method: endpoint.method.to_ascii_lowercase(), path: endpoint.path })
 }
 
 /// Parsed OpenAPI documents of one render batch, each parsed once.
@@ -75,8 +54,8 @@ pub(crate) struct Specs<'t> {
 impl<'t> Specs<'t> {
     pub(crate) fn new(tree: &'t SourceTree) -> Self {
         let mut declared = Vec::new();
-        if let Some(config) = tree
-            .get("docs.json")
+        if let Some(config) = crate::docs::config::config_file(tree)
+            .and_then(|file| tree.get(file))
             .and_then(|b| serde_json::from_slice::<Value>(b).ok())
         {
             collect_declared(&config, &mut declared);
@@ -93,13 +72,7 @@ impl<'t> Specs<'t> {
         if let Some(cached) = self.cache.get(path) {
             return cached.clone();
         }
-        let parsed = self
-            .tree
-            .get(path)
-            .filter(|b| b.len() <= MAX_SPEC_BYTES)
-            .and_then(|bytes| parse_document(path, bytes))
-            .filter(|v| v.get("paths").is_some() || v.get("webhooks").is_some())
-            .map(Rc::new);
+        let parsed = self.tree.get(path).and_then(|bytes| parse_spec(path, bytes)).map(Rc::new);
         self.cache.insert(path.to_owned(), parsed.clone());
         parsed
     }
@@ -149,17 +122,6 @@ impl<'t> Specs<'t> {
     }
 }
 
-fn parse_document(path: &str, bytes: &[u8]) -> Option<Value> {
-    if path.to_ascii_lowercase().ends_with(".json") {
-        return serde_json::from_slice(bytes).ok();
-    }
-    let text = std::str::from_utf8(bytes).ok()?;
-    // Publish refused YAML whose aliases expand past the bound; a tree stored before that is skipped.
-    crate::docs::yaml_budget::check_alias_expansion(text).ok()?;
-    let docs = yaml_rust2::YamlLoader::load_from_str(text).ok()?;
-    docs.into_iter().next().map(frontmatter::to_json)
-}
-
 /// Files named by `openapi` keys of docs.json (a string, a list, or `{source}`), in document order.
 fn collect_declared(value: &Value, out: &mut Vec<String>) {
     match value {
@@ -202,20 +164,6 @@ fn operation(doc: &Value, target: &Target) -> Option<(Value, Value)> {
     let item = resolve(doc, doc.get("paths")?.get(&target.path)?).clone();
     let op = resolve(doc, item.get(&target.method)?).clone();
     Some((item, op))
-}
-
-/// Follows `$ref` (`#/components/...`) within the document; other refs are left as they are.
-pub(crate) fn resolve<'v>(doc: &'v Value, mut value: &'v Value) -> &'v Value {
-    for _ in 0..MAX_REF_HOPS {
-        let Some(pointer) = value.get("$ref").and_then(Value::as_str) else {
-            return value;
-        };
-        let Some(target) = pointer.strip_prefix('#').and_then(|p| doc.pointer(p)) else {
-            return value;
-        };
-        value = target;
-    }
-    value
 }
 
 /// Writes the reference section; returns its headings for the table of contents.
@@ -514,40 +462,6 @@ impl Writer<'_, '_> {
 
 fn properties_of(doc: &Value, schema: &Value) -> Vec<(String, Value)> {
     properties(doc, schema, 0).0
-}
-
-/// Properties and required names of an object schema, `allOf` parts merged.
-fn properties(doc: &Value, schema: &Value, depth: usize) -> (Vec<(String, Value)>, Vec<String>) {
-    let schema = resolve(doc, schema);
-    let mut props: Vec<(String, Value)> = Vec::new();
-    let mut required: Vec<String> = Vec::new();
-    if depth > MAX_SCHEMA_DEPTH {
-        return (props, required);
-    }
-    if let Some(Value::Array(parts)) = schema.get("allOf") {
-        for part in parts {
-            let (p, r) = properties(doc, part, depth + 1);
-            for (name, value) in p {
-                props.retain(|(n, _)| *n != name);
-                props.push((name, value));
-            }
-            required.extend(r);
-        }
-    }
-    if let Some(Value::Object(map)) = schema.get("properties") {
-        merge(&mut props, map);
-    }
-    if let Some(Value::Array(names)) = schema.get("required") {
-        required.extend(names.iter().filter_map(Value::as_str).map(str::to_owned));
-    }
-    (props, required)
-}
-
-fn merge(props: &mut Vec<(String, Value)>, map: &Map<String, Value>) {
-    for (name, value) in map {
-        props.retain(|(n, _)| n != name);
-        props.push((name.clone(), value.clone()));
-    }
 }
 
 /// `string`, `integer<int64>`, `array of Job`, `enum: a | b`, `Job` (a `$ref` by name).

@@ -205,10 +205,11 @@ impl ExportPlan {
     ) -> Option<ExportFile> {
         let page = site.pages.get(index)?;
         let links = Linker::new(&page.path, &page.source, &self.files, tree, &self.domain);
-        let source = tree
-            .get(&page.source)
-            .map(|b| String::from_utf8_lossy(b))
-            .unwrap_or_default();
+        // A generated page's body is its reference section alone (rendered below from `openapi`).
+        let source = match page.is_generated() {
+            true => Default::default(),
+            false => tree.get(&page.source).map(|b| String::from_utf8_lossy(b)).unwrap_or_default(),
+        };
         let (_, body) = frontmatter::split(&source);
         let rendered = markdown::render_mdx(body, &page.source, tree, &links);
         let mut html = rendered.html;
@@ -366,7 +367,7 @@ impl ExportPlan {
                 continue;
             };
             let mut read = page.clone();
-            read.sections = page_sections(tree, &page.source);
+            read.sections = page_sections(tree, page);
             into.add(&read, tree, &targets, &self.domain);
             let first_line = crate::agents::llms::first_line(&read).to_owned();
             page.sections = vec![Section { text: first_line, ..Section::default() }];
@@ -540,7 +541,7 @@ fn default_version(items: &[NavItem]) -> Option<String> {
             Some(d.label.clone())
         }
         NavItem::Division(d) => default_version(&d.items),
-        NavItem::Page(_) => None,
+        NavItem::Page(_) | NavItem::Endpoint(_) => None,
     })
 }
 

@@ -204,7 +204,8 @@ pub fn media_object(index: u32) -> String {
     format!("media/file-{index:05}.bin")
 }
 
-/// The files the plan reads: docs.json and every other JSON file it may `$ref`.
+/// The files the plan reads: docs.json (or mint.json), every other JSON file it may `$ref`, the
+/// OpenAPI specs (JSON or YAML) whose operations become pages, and `.mintignore`.
 pub fn config_files(table: &FileTable) -> Vec<String> {
     let is_config = |p: &str| {
         let p = p.to_ascii_lowercase();
@@ -228,8 +229,8 @@ pub fn plan(config_tree: &SourceTree, table: &FileTable) -> Result<Planned, Publ
     let mut plan = plan_site(config_tree, &paths)?;
     plan.config_warnings.extend(table.warnings().iter().cloned());
     let size = |source: &str| table.get(source).map_or(0, |f| u64::from(f.len));
-    let batches = batches(plan.pages().iter().map(|p| size(&p.source)));
-    let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| size(&p.source)).sum());
+    let batches = batches(plan.pages().iter().map(|p| p.source_len(size)));
+    let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| p.source_len(size)).sum());
     Ok(Planned { plan, batches, layout })
 }
 
@@ -255,7 +256,7 @@ pub fn batches(page_bytes: impl IntoIterator<Item = u64>) -> Vec<Range<u32>> {
 /// The files batch `range` reads.
 pub fn batch_files(plan: &SitePlan, range: &Range<u32>, table: &FileTable) -> BTreeSet<String> {
     let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
-    table.needed_by(pages.iter().map(|p| p.source.as_str()))
+    table.needed_by(pages.iter().filter_map(|p| p.source_file()))
 }
 
 /// Where the next batch starts, carried between batches.

@@ -24,10 +24,7 @@ pub(crate) use components::{code_span, destination, Urls};
 /// Renders `page` as Markdown: `# Title`, a `Source:` line with its URL, the description as a
 /// quote, then the body. `urls` decides where links and images point.
 pub(crate) fn page_markdown(page: &Page, tree: &SourceTree, source_url: &str, urls: &dyn Urls) -> String {
-    let source = tree
-        .get(&page.source)
-        .map(|b| String::from_utf8_lossy(b))
-        .unwrap_or_default();
+    let source = crate::docs::site::page_source_text(tree, page);
     let (_, body) = frontmatter::split(&source);
     page_markdown_around(page, render_body(body, &page.source, tree, urls), source_url)
 }
