@@ -5,6 +5,8 @@
 //! search text with `slug` anchors), `site` puts them together.
 
 pub mod archive;
+#[cfg(test)]
+mod authoring_tests;
 pub mod config;
 pub mod frontmatter;
 pub mod jsx;
@@ -19,6 +21,7 @@ pub mod page_path;
 pub mod sections;
 pub mod site;
 pub mod slug;
+pub mod source_text;
 pub mod unpack;
 pub(crate) mod walk;
 pub mod yaml_budget;

@@ -124,6 +124,10 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
             SnippetSkip::NotUtf8 => format!("{page}: snippet `{path}` is not valid UTF-8"),
         });
     }
+
+    fn unclosed_fence(&mut self, file: &str, line: usize) {
+        self.out.warnings.push(format!("{file}:{line}: code fence opened here is never closed"));
+    }
 }
 
 /// The text visitor's state in one Markdown run.

@@ -26,6 +26,7 @@ use super::nav::{page_refs, DivisionKind, NavItem};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 use super::sections::{self, PageText};
+use super::source_text;
 
 /// Language of a site whose docs.json declares none.
 pub const DEFAULT_LANGUAGE: &str = "en";
@@ -252,7 +253,7 @@ fn read_page_with(
     if std::str::from_utf8(bytes).is_err() {
         warnings.push(format!("{path}: not valid UTF-8, read with replacement characters"));
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = source_text::read(bytes);
     let (yaml, body) = frontmatter::split(&text);
     let fm = match yaml.map(frontmatter::parse) {
         None => Frontmatter::default(),
@@ -293,7 +294,7 @@ fn read_page_with(
 /// The sections of the page read from `source` (its body's text, as [`build_site`] reads it), for a
 /// reader that holds the outline and only this page's files.
 pub fn page_sections(tree: &SourceTree, source: &str) -> Vec<super::model::Section> {
-    let text = String::from_utf8_lossy(tree.get(source).map_or(&[][..], Vec::as_slice));
+    let text = source_text::read(tree.get(source).map_or(&[][..], Vec::as_slice));
     let (_, body) = frontmatter::split(&text);
     sections::extract(body, source, tree).sections
 }

@@ -15,7 +15,8 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag as MdTag, TagEnd
 use super::archive::SourceTree;
 use super::frontmatter;
 use super::jsx::{self, Tag, TagKind};
-use super::mdx::{blocks, Block};
+use super::mdx::{split, Block};
+use super::source_text;
 use super::sections::{snippet_imports, Inline, MAX_SNIPPET_DEPTH};
 use super::slug::Slugger;
 
@@ -64,16 +65,41 @@ pub(crate) trait MdxVisitor<'t> {
     /// A string literal expression alone on its line(s) (`{"text"}`); other expressions carry nothing.
     fn literal(&mut self, text: &str);
     fn snippet_skipped(&mut self, _path: &str, _why: SnippetSkip) {}
+    /// A code fence opened at `line` of `file` is never closed.
+    fn unclosed_fence(&mut self, _file: &str, _line: usize) {}
 }
 
-/// Walks `body` (frontmatter removed); `file` is its tree path, against which snippet imports resolve.
+/// Walks `body` (frontmatter removed, line endings normalised by `source_text`); `file` is its tree
+/// path, against which snippet imports resolve and whose lines warnings count.
 pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
     visitor: &mut V,
     body: &str,
     file: &str,
     depth: usize,
 ) {
-    let blocks = blocks(body);
+    let first_line = visitor.snippets().tree.get(file).map_or(1, |raw| first_line_of(raw, body));
+    walk_body(visitor, body, file, depth, Some(first_line));
+}
+
+/// The line of its file `body` starts at, `body` being the end of the file after the frontmatter:
+/// the file's line breaks less the body's (line endings are normalised one for one).
+fn first_line_of(raw: &[u8], body: &str) -> usize {
+    source_text::line_breaks(raw).saturating_sub(body.matches('\n').count()) + 1
+}
+
+/// [`walk_mdx`] of a file's body starting at line `first_line` of the file, or of text that is no
+/// file's body (`None`: indented code re-read), whose fences are not reported.
+fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
+    visitor: &mut V,
+    body: &str,
+    file: &str,
+    depth: usize,
+    first_line: Option<usize>,
+) {
+    let (blocks, open_fence) = split(body);
+    if let (Some(at), Some(first)) = (open_fence, first_line) {
+        visitor.unclosed_fence(file, first + body[..at].matches('\n').count());
+    }
     let imports = snippet_imports(&blocks, file);
     for block in &blocks {
         match block {
@@ -104,13 +130,15 @@ fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, depth: u
         visitor.snippet_skipped(path, SnippetSkip::Missing);
         return;
     };
-    let Ok(source) = std::str::from_utf8(bytes) else {
+    if std::str::from_utf8(bytes).is_err() {
         visitor.snippet_skipped(path, SnippetSkip::NotUtf8);
         return;
-    };
-    let (_, body) = frontmatter::split(source);
+    }
+    let source = source_text::read(bytes);
+    let (_, body) = frontmatter::split(&source);
+    let first_line = source[..source.len() - body.len()].matches('\n').count() + 1;
     visitor.snippets().open.push(path.to_owned());
-    walk_mdx(visitor, body, path, depth + 1);
+    walk_body(visitor, body, path, depth + 1, Some(first_line));
     visitor.snippets().open.pop();
 }
 
@@ -183,6 +211,11 @@ impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MdxVisitor<'t> for Pair
         self.first.snippet_skipped(path, why);
         self.second.snippet_skipped(path, why);
     }
+
+    fn unclosed_fence(&mut self, file: &str, line: usize) {
+        self.first.unclosed_fence(file, line);
+        self.second.unclosed_fence(file, line);
+    }
 }
 
 impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MarkdownVisitor<'t> for Pair<'t, A, B> {
@@ -239,7 +272,7 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
                     match info {
                         Some(info) => visitor.code_block(&mut run, &info, &text),
                         // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                        None if depth < MAX_NESTING => walk_mdx(visitor, &text, file, depth + 1),
+                        None if depth < MAX_NESTING => walk_body(visitor, &text, file, depth + 1, None),
                         None => visitor.code_block(&mut run, "", &text),
                     }
                 }

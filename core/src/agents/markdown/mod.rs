@@ -11,7 +11,7 @@ mod components;
 pub(crate) mod escape;
 mod events;
 
-use crate::docs::frontmatter;
+use crate::docs::{frontmatter, source_text};
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Extractor, PageText};
 use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Pair, Snippets};
@@ -26,7 +26,7 @@ pub(crate) use components::{code_span, destination, Urls};
 pub(crate) fn page_markdown(page: &Page, tree: &SourceTree, source_url: &str, urls: &dyn Urls) -> String {
     let source = tree
         .get(&page.source)
-        .map(|b| String::from_utf8_lossy(b))
+        .map(|b| source_text::read(b))
         .unwrap_or_default();
     let (_, body) = frontmatter::split(&source);
     page_markdown_around(page, render_body(body, &page.source, tree, urls), source_url)
