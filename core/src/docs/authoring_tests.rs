@@ -72,3 +72,18 @@ fn line_numbers_count_crlf_and_lone_cr_lines() {
         assert_eq!(site.warnings, ["a.mdx:5: code fence opened here is never closed"], "{ending:?}");
     }
 }
+
+#[test]
+fn a_navigation_entry_naming_no_page_is_a_warning_at_its_line_in_the_config() {
+    let files = tree(&[
+        ("docs.json", "{\n  \"navigation\": {\"languages\": [\n    {\"language\": \"en\", \"pages\": [\"a\",\n      \"/gone.mdx\"]},\n    {\"$ref\": \"es.json\"}]}\n}\n"),
+        ("es.json", "{\"language\": \"es\",\r\n \"pages\": [\"es/a\", \"es/gone\"]}"),
+        ("a.mdx", "A"),
+        ("es/a.mdx", "A"),
+    ]);
+    let (site, _) = publish(&files);
+    assert_eq!(
+        site.warnings,
+        ["docs.json:4: navigation entry `gone` has no page file", "es.json:2: navigation entry `es/gone` has no page file"]
+    );
+}

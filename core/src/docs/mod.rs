@@ -8,6 +8,7 @@ pub mod archive;
 #[cfg(test)]
 mod authoring_tests;
 pub mod config;
+pub mod config_lines;
 pub mod frontmatter;
 pub mod jsx;
 #[cfg(test)]

@@ -18,6 +18,7 @@ use std::fmt;
 
 use super::archive::SourceTree;
 use super::config::{self, ConfigError};
+use super::config_lines;
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
 use super::model::Page;
 use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
@@ -119,13 +120,17 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     // Source file -> index of the first page read from it, so a second listing is a copy.
     let mut read: HashMap<String, usize> = HashMap::new();
     let refs = page_refs(&config.navigation);
+    // Listed paths with no page file, by their place in `items`: warned about once all are known,
+    // with one scan of the config files for where each is written.
+    let mut missing: Vec<(usize, &str)> = Vec::new();
     for page_ref in &refs {
         let language = page_ref.language.unwrap_or(&default_language);
         if !seen.insert((page_ref.path.to_owned(), language.to_owned())) {
             continue;
         }
         let Some(source) = find_source(&has, page_ref.path) else {
-            items.push(PlanItem::Missing(format!("{}: listed in navigation but missing", page_ref.path)));
+            missing.push((items.len(), page_ref.path));
+            items.push(PlanItem::Missing(String::new()));
             continue;
         };
         let copy_of = read.get(&source).copied();
@@ -147,6 +152,8 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         });
         items.push(PlanItem::Page);
     }
+
+    name_missing_entries(config_tree, &missing, &mut items);
 
     let listed: HashSet<&str> = refs.iter().map(|r| r.path).collect();
     let mut unlisted = Vec::new();
@@ -194,6 +201,24 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         return Err(SiteError::NoPages);
     }
     Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
+}
+
+/// Fills the warning of each navigation entry in `missing` (its index in `items`, its path) with
+/// the config file and line it is written at.
+fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str)], items: &mut [PlanItem]) {
+    if missing.is_empty() {
+        return;
+    }
+    let paths: Vec<&str> = missing.iter().map(|(_, path)| *path).collect();
+    let found = config_lines::locate(config_tree, &paths);
+    let config_file = config_lines::config_file_name(config_tree);
+    for &(index, path) in missing {
+        let place = match found.get(path) {
+            Some((file, line)) => format!("{file}:{line}"),
+            None => config_file.to_owned(),
+        };
+        items[index] = PlanItem::Missing(format!("{place}: navigation entry `{path}` has no page file"));
+    }
 }
 
 /// Reads one planned page from a tree holding its source (and what it imports).
@@ -447,7 +472,7 @@ mod tests {
             (es.language.as_str(), es.tab.as_deref()),
             ("es", Some("Documentación"))
         );
-        assert_eq!(site.warnings, ["es/gone: listed in navigation but missing"]);
+        assert_eq!(site.warnings, ["es.json:2: navigation entry `es/gone` has no page file"]);
         assert!(site.pages.iter().all(|p| p.in_navigation && !p.hidden));
     }
 
