@@ -87,3 +87,83 @@ fn a_navigation_entry_naming_no_page_is_a_warning_at_its_line_in_the_config() {
         ["docs.json:4: navigation entry `gone` has no page file", "es.json:2: navigation entry `es/gone` has no page file"]
     );
 }
+
+#[test]
+fn underscore_snippets_are_not_pages_and_the_legacy_snippet_tag_inlines_them() {
+    let files = tree(&[
+        NAV,
+        ("a.mdx", "Before.\n\n<Steps>\n  <Snippet file=\"venv-step.mdx\" />\n</Steps>\n\n<Snippet file=\"/nested/old.mdx\" />\n\n<Snippet file=\"gone.mdx\" />\n"),
+        ("_snippets/venv-step.mdx", "<Step title=\"Create a venv\">\n  Run `python -m venv .venv`.\n</Step>\n"),
+        ("snippets/nested/old.mdx", "From the snippets folder.\n"),
+        ("_snippets/unused.mdx", "Never a page."),
+    ]);
+    let (site, bodies) = publish(&files);
+    assert_eq!(site.pages.len(), 1, "{:?}", site.pages.iter().map(|p| &p.path).collect::<Vec<_>>());
+    let text = page(&site, "a").full_text();
+    assert!(text.contains("Create a venv\nRun python -m venv .venv.\nFrom the snippets folder."), "{text}");
+    assert!(bodies["a"].contains("Create a venv") && bodies["a"].contains("From the snippets folder."), "{}", bodies["a"]);
+    assert_eq!(site.warnings, ["a.mdx:9: snippet `gone.mdx` is missing (looked in _snippets/ and snippets/)"]);
+}
+
+#[test]
+fn a_snippet_shows_the_props_its_tag_passes_in_text_attributes_and_fenced_code() {
+    let files = tree(&[
+        NAV,
+        ("a.mdx", "import MySnippet from '/snippets/my-snippet.mdx'\n\n<MySnippet word=\"bonjour\" count={3} />\n"),
+        (
+            "snippets/my-snippet.mdx",
+            "My keyword of the day is {word}, said {props.count} times.\n\n<Card title={word} />\n\n```bash\nsay {word}\n```\n\n{unknown}end\n",
+        ),
+    ]);
+    let (site, bodies) = publish(&files);
+    let text = page(&site, "a").full_text();
+    assert_eq!(text, "My keyword of the day is bonjour, said 3 times.\nbonjour\nsay bonjour\nend\n");
+    let md = &bodies["a"];
+    assert!(md.contains("My keyword of the day is bonjour, said 3 times.") && md.contains("say bonjour"), "{md}");
+    assert!(site.warnings.is_empty(), "{:?}", site.warnings);
+}
+
+#[test]
+fn exported_values_show_where_the_page_or_an_importer_uses_them() {
+    let files = tree(&[
+        NAV,
+        (
+            "a.mdx",
+            "import { myName, myObject as fav } from '/snippets/vars.mdx'\nexport const product = \"Acme Cloud\";\nexport const limits = { seats: 5, regions: [\"eu\", \"us\"] };\n\n# About {product}\n\n{product} allows {limits.seats} seats in {limits.regions[1]}. I am {myName} and like {fav.fruit}.\n",
+        ),
+        ("snippets/vars.mdx", "export const myName = 'Ronan';\n\nexport const myObject = { fruit: 'strawberries' };\n"),
+    ]);
+    let (site, bodies) = publish(&files);
+    let a = page(&site, "a");
+    assert_eq!(a.title, "About Acme Cloud");
+    assert_eq!(a.full_text(), "# About Acme Cloud\nAcme Cloud allows 5 seats in us. I am Ronan and like strawberries.\n");
+    assert!(bodies["a"].contains("Acme Cloud allows 5 seats in us. I am Ronan and like strawberries."), "{}", bodies["a"]);
+    assert!(!bodies["a"].contains("export"), "{}", bodies["a"]);
+    assert!(site.warnings.is_empty(), "{:?}", site.warnings);
+}
+
+#[test]
+fn a_snippet_passing_itself_props_stops_at_the_cycle() {
+    let files = tree(&[
+        NAV,
+        ("a.mdx", "import Loop from '/snippets/loop.mdx'\n\n<Loop word=\"w\" />\n"),
+        ("snippets/loop.mdx", "import Loop from '/snippets/loop.mdx'\n\n{word} again\n\n<Loop word={word} />\n"),
+    ]);
+    let (site, _) = publish(&files);
+    assert_eq!(page(&site, "a").full_text(), "w again\n");
+    assert_eq!(site.warnings, ["snippets/loop.mdx:5: snippet `snippets/loop.mdx` not inlined (nested too deep or cyclic)"]);
+}
+
+#[test]
+fn a_huge_prop_used_many_times_is_bounded_with_a_warning() {
+    // Tags are scanned up to 16 KiB: the largest prop a tag can pass, used 2,048 times is 16 MiB.
+    let big = "x".repeat(8 << 10);
+    let uses = "{word} ".repeat(2048);
+    let page_source = format!("import Big from '/snippets/big.mdx'\n\n<Big word=\"{big}\" />\n");
+    let files = tree(&[NAV, ("a.mdx", &page_source), ("snippets/big.mdx", &uses)]);
+    let (site, _) = publish(&files);
+    let text = page(&site, "a").full_text();
+    assert!(text.len() <= crate::docs::walk::SNIPPET_BUDGET + page_source.len(), "{} bytes", text.len());
+    assert!(text.len() >= 4 << 20, "substituted until the budget: {} bytes", text.len());
+    assert_eq!(site.warnings, ["snippets/big.mdx:1: values not substituted past the page's 8 MiB of snippet text"]);
+}

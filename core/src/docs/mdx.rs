@@ -80,7 +80,7 @@ pub fn split(body: &str) -> (Vec<Block<'_>>, Option<usize>) {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Fence {
+pub(crate) struct Fence {
     marker: u8,
     len: usize,
 }
@@ -88,7 +88,7 @@ struct Fence {
 impl Fence {
     /// Any indentation opens a fence: MDX has no indented code, and fences inside components are
     /// routinely indented four spaces or more.
-    fn open(trimmed: &str) -> Option<Self> {
+    pub(crate) fn open(trimmed: &str) -> Option<Self> {
         let marker = *trimmed.as_bytes().first()?;
         if marker != b'`' && marker != b'~' {
             return None;
@@ -100,7 +100,7 @@ impl Fence {
         Some(Self { marker, len })
     }
 
-    fn is_closed_by(self, trimmed: &str) -> bool {
+    pub(crate) fn is_closed_by(self, trimmed: &str) -> bool {
         let len = trimmed.bytes().take_while(|&c| c == self.marker).count();
         len >= self.len && trimmed[len..].trim().is_empty()
     }

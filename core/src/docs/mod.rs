@@ -10,6 +10,7 @@ mod authoring_tests;
 pub mod config;
 pub mod config_lines;
 pub mod frontmatter;
+pub mod js_value;
 pub mod jsx;
 #[cfg(test)]
 mod linear_tests;
@@ -19,6 +20,7 @@ pub mod nav;
 pub mod outline;
 pub mod packed;
 pub mod page_path;
+pub(crate) mod scope;
 pub mod sections;
 pub mod site;
 pub mod slug;

@@ -8,8 +8,8 @@
 //!   their path: they come after the listed pages, sorted by path, with `hidden: true` and
 //!   `in_navigation: false`, and one warning reports how many there are. Their language is the
 //!   first path segment when it is a site language (`es/foo` -> `es`), else the default.
-//! - Files under `snippets/` are never pages (Mintlify renders them only where imported), unless
-//!   navigation lists them explicitly.
+//! - Files under `snippets/` and `_snippets/` are never pages (Mintlify renders them only where
+//!   imported), unless navigation lists them explicitly.
 //! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
 //!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
 
@@ -32,7 +32,9 @@ use super::source_text;
 /// Language of a site whose docs.json declares none.
 pub const DEFAULT_LANGUAGE: &str = "en";
 
-const SNIPPETS_DIR: &str = "snippets/";
+/// Folders whose files are snippets, never pages: `snippets/`, and `_snippets/` where Mintlify kept
+/// them before (the legacy `<Snippet file="…" />` tag reads both).
+const SNIPPET_DIRS: [&str; 2] = ["snippets/", "_snippets/"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -171,7 +173,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             });
         }
         let shadowed = source.ends_with(".md") && has(&format!("{path}.mdx"));
-        if source.starts_with(SNIPPETS_DIR)
+        if SNIPPET_DIRS.iter().any(|dir| source.starts_with(dir))
             || read.contains_key(source)
             || listed.contains(path)
             || shadowed

@@ -71,7 +71,7 @@ pub(crate) fn render_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn 
 /// walk: publishing needs both of every page, and the walk (block scan, Markdown parse) is most of
 /// the cost of either.
 pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn Urls) -> (PageText, String) {
-    let mut both = Pair::new(Extractor::new(file, tree), Writer::new(tree, urls), tree);
+    let mut both = Pair::new(Extractor::new(tree), Writer::new(tree, urls), tree);
     walk_mdx(&mut both, body, file, 0);
     (both.first.finish(), both.second.finish())
 }
