@@ -167,3 +167,22 @@ fn a_huge_prop_used_many_times_is_bounded_with_a_warning() {
     assert!(text.len() >= 4 << 20, "substituted until the budget: {} bytes", text.len());
     assert_eq!(site.warnings, ["snippets/big.mdx:1: values not substituted past the page's 8 MiB of snippet text"]);
 }
+
+#[test]
+fn mintignore_and_the_default_ignores_leave_files_out_of_the_site() {
+    let files = tree(&[
+        ("docs.json", "{\"navigation\": {\"pages\": [\n  \"a\",\n  \"drafts/wip\"]}}"),
+        (".mintignore", "# not published\ndrafts/\n/internal/*\n!/internal/public.mdx\n"),
+        ("a.mdx", "A"),
+        ("drafts/wip.mdx", "Draft"),
+        ("internal/notes.mdx", "Notes"),
+        ("internal/public.mdx", "Public"),
+        ("internal/javascript:x.mdx", "a name that would fail the publish were it read"),
+        ("README.md", "# Repo readme"),
+        ("node_modules/pkg/README.mdx", "x"),
+    ]);
+    let (site, _) = publish(&files);
+    let paths: Vec<&str> = site.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["a", "internal/public"]);
+    assert_eq!(site.warnings[0], "docs.json:3: navigation entry `drafts/wip` names a file .mintignore leaves out");
+}

@@ -10,6 +10,7 @@ mod authoring_tests;
 pub mod config;
 pub mod config_lines;
 pub mod frontmatter;
+pub mod ignore;
 pub mod js_value;
 pub mod jsx;
 #[cfg(test)]
@@ -31,6 +32,7 @@ pub mod yaml_budget;
 
 pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
 pub use config::{ConfigError, SiteConfig};
+pub use ignore::Ignore;
 pub use model::{Page, Section, Site};
 pub use nav::{Division, DivisionKind, NavItem};
 pub use outline::{SiteOutline, SitePlan};

@@ -10,6 +10,8 @@
 //!   first path segment when it is a site language (`es/foo` -> `es`), else the default.
 //! - Files under `snippets/` and `_snippets/` are never pages (Mintlify renders them only where
 //!   imported), unless navigation lists them explicitly.
+//! - Files `.mintignore` (or Mintlify's default ignores) leave out are not pages; navigation
+//!   listing one is a warning.
 //! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
 //!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
 
@@ -19,6 +21,7 @@ use std::fmt;
 use super::archive::SourceTree;
 use super::config::{self, ConfigError};
 use super::config_lines;
+use super::ignore::{Ignore, IGNORE_FILE};
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
 use super::model::Page;
 use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
@@ -106,15 +109,17 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
     Ok(plan.finish(pages))
 }
 
-/// What navigation and the file list decide before any page is read: `config_tree` holds docs.json
-/// and the files it `$ref`s, `paths` is every file of the upload, sorted.
+/// What navigation and the file list decide before any page is read: `config_tree` holds docs.json,
+/// the files it `$ref`s and `.mintignore`, `paths` is every file of the upload, sorted.
 pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, SiteError> {
     let mut config_warnings = Vec::new();
     let config = config::parse_config(config_tree, &mut config_warnings)?;
     let languages = languages(&config.navigation);
     let versions = division_labels(&config.navigation, DivisionKind::Version);
     let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str).to_owned();
-    let has = |path: &str| paths.binary_search(&path).is_ok();
+    let ignore = Ignore::of_tree(config_tree);
+    let exists = |path: &str| paths.binary_search(&path).is_ok();
+    let has = |path: &str| exists(path) && !ignore.is_ignored(path);
 
     let mut items: Vec<PlanItem> = Vec::new();
     let mut planned: Vec<PlannedPage> = Vec::new();
@@ -124,14 +129,15 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     let refs = page_refs(&config.navigation);
     // Listed paths with no page file, by their place in `items`: warned about once all are known,
     // with one scan of the config files for where each is written.
-    let mut missing: Vec<(usize, &str)> = Vec::new();
+    let mut missing: Vec<(usize, &str, bool)> = Vec::new();
     for page_ref in &refs {
         let language = page_ref.language.unwrap_or(&default_language);
         if !seen.insert((page_ref.path.to_owned(), language.to_owned())) {
             continue;
         }
         let Some(source) = find_source(&has, page_ref.path) else {
-            missing.push((items.len(), page_ref.path));
+            let ignored = find_source(&exists, page_ref.path).is_some();
+            missing.push((items.len(), page_ref.path, ignored));
             items.push(PlanItem::Missing(String::new()));
             continue;
         };
@@ -166,6 +172,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         else {
             continue;
         };
+        if ignore.is_ignored(source) {
+            continue;
+        }
         if let Some(rule) = page_path_problem(path) {
             return Err(SiteError::BadPageFile {
                 file: source.chars().take(200).collect(),
@@ -205,21 +214,22 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
 }
 
-/// Fills the warning of each navigation entry in `missing` (its index in `items`, its path) with
-/// the config file and line it is written at.
-fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str)], items: &mut [PlanItem]) {
+/// Fills the warning of each navigation entry in `missing` (its index in `items`, its path, whether
+/// its file exists but is ignored) with the config file and line it is written at.
+fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, bool)], items: &mut [PlanItem]) {
     if missing.is_empty() {
         return;
     }
-    let paths: Vec<&str> = missing.iter().map(|(_, path)| *path).collect();
+    let paths: Vec<&str> = missing.iter().map(|(_, path, _)| *path).collect();
     let found = config_lines::locate(config_tree, &paths);
     let config_file = config_lines::config_file_name(config_tree);
-    for &(index, path) in missing {
+    for &(index, path, ignored) in missing {
         let place = match found.get(path) {
             Some((file, line)) => format!("{file}:{line}"),
             None => config_file.to_owned(),
         };
-        items[index] = PlanItem::Missing(format!("{place}: navigation entry `{path}` has no page file"));
+        let problem = if ignored { format!("names a file {IGNORE_FILE} leaves out") } else { "has no page file".to_owned() };
+        items[index] = PlanItem::Missing(format!("{place}: navigation entry `{path}` {problem}"));
     }
 }
 

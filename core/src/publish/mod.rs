@@ -33,6 +33,7 @@ use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{FileTable, PackWriter, SourcePack};
+use crate::docs::ignore::IGNORE_FILE;
 use crate::docs::site::{check_yaml_file, plan_site, SiteError};
 use crate::docs::unpack::Unpacker;
 use crate::docs::{Page, Site};
@@ -145,9 +146,10 @@ fn take_file(writer: &mut PackWriter, failed: &mut Option<SiteError>, packs: &mu
     }
 }
 
-/// The files the plan reads: docs.json and every other JSON file it may `$ref`.
+/// The files the plan reads: docs.json, every other JSON file it may `$ref`, and `.mintignore`.
 pub fn config_files(table: &FileTable) -> Vec<String> {
-    table.files().iter().map(|f| f.path.clone()).filter(|p| p.to_ascii_lowercase().ends_with(".json")).collect()
+    let is_config = |p: &str| p.to_ascii_lowercase().ends_with(".json") || p == IGNORE_FILE;
+    table.files().iter().map(|f| f.path.clone()).filter(|p| is_config(p)).collect()
 }
 
 /// What step 2 decides.
