@@ -16,8 +16,10 @@
 /// The folder-relative file that lists the patterns.
 pub const IGNORE_FILE: &str = ".mintignore";
 
-/// What Mintlify leaves out without being told (its docs' list: folders, then files).
-const DEFAULT_PATTERNS: &str = ".git/\n.github/\n.claude/\n.agents/\n.idea/\n.vscode/\nnode_modules/\nbuild/\ndist/\ncoverage/\n.cache/\ntmp/\ntemp/\nREADME.md\nLICENSE.md\nCHANGELOG.md\nCONTRIBUTING.md\n";
+/// What Mintlify leaves out without being told (its docs' list: folders, then files), at the
+/// folder's root: the docs name no depth, and live sites keep pages in nested folders of these
+/// names (dify's `en/cloud/use-dify/build/*.mdx`, in the dify-docs fixture, are in its navigation).
+const DEFAULT_PATTERNS: &str = "/.git/\n/.github/\n/.claude/\n/.agents/\n/.idea/\n/.vscode/\n/node_modules/\n/build/\n/dist/\n/coverage/\n/.cache/\n/tmp/\n/temp/\n/README.md\n/LICENSE.md\n/CHANGELOG.md\n/CONTRIBUTING.md\n";
 
 /// Longest pattern read; a longer line is not a pattern anyone writes and is skipped.
 const MAX_PATTERN: usize = 1024;
@@ -245,8 +247,8 @@ mod tests {
     fn the_documented_defaults_are_left_out() {
         check(
             "",
-            &["README.md", ".git/config", "node_modules/x/index.js", "docs/.github/workflows/a.yml", "build/out.html", "CONTRIBUTING.md"],
-            &["index.mdx", "guides/readme.mdx", "building.mdx", "build.mdx", "images/dist.png"],
+            &["README.md", ".git/config", "node_modules/x/index.js", ".github/workflows/a.yml", "build/out.html", "CONTRIBUTING.md"],
+            &["index.mdx", "guides/readme.mdx", "building.mdx", "build.mdx", "images/dist.png", "en/use/build/agent.mdx", "en/README.md"],
         );
     }
 
