@@ -26,11 +26,17 @@ pub enum Block<'a> {
 
 /// Splits an MDX body into blocks.
 pub fn blocks(body: &str) -> Vec<Block<'_>> {
+    split(body).0
+}
+
+/// [`blocks`], and the byte offset of the line opening a code fence that is never closed (it then
+/// runs to the end of the body, as CommonMark reads it: the text stays, as code).
+pub fn split(body: &str) -> (Vec<Block<'_>>, Option<usize>) {
     let mut scans = jsx::ScanBudget::for_text(body);
     let mut esm_budget = EsmBudget::for_text(body);
     let mut out = Vec::new();
     let mut run_start: Option<usize> = None;
-    let mut fence: Option<Fence> = None;
+    let mut fence: Option<(Fence, usize)> = None;
     let mut pos = 0;
     while pos < body.len() {
         let line_end = body[pos..].find('\n').map_or(body.len(), |i| pos + i + 1);
@@ -38,7 +44,7 @@ pub fn blocks(body: &str) -> Vec<Block<'_>> {
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
 
-        if let Some(open) = fence {
+        if let Some((open, _)) = fence {
             if open.is_closed_by(trimmed) {
                 fence = None;
             }
@@ -46,7 +52,7 @@ pub fn blocks(body: &str) -> Vec<Block<'_>> {
             continue;
         }
         if let Some(open) = Fence::open(trimmed) {
-            fence = Some(open);
+            fence = Some((open, pos));
             run_start.get_or_insert(pos);
             pos = line_end;
             continue;
@@ -70,11 +76,11 @@ pub fn blocks(body: &str) -> Vec<Block<'_>> {
         pos = line_end;
     }
     flush_run(body, &mut run_start, body.len(), &mut out);
-    out
+    (out, fence.map(|(_, at)| at))
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Fence {
+pub(crate) struct Fence {
     marker: u8,
     len: usize,
 }
@@ -82,7 +88,7 @@ struct Fence {
 impl Fence {
     /// Any indentation opens a fence: MDX has no indented code, and fences inside components are
     /// routinely indented four spaces or more.
-    fn open(trimmed: &str) -> Option<Self> {
+    pub(crate) fn open(trimmed: &str) -> Option<Self> {
         let marker = *trimmed.as_bytes().first()?;
         if marker != b'`' && marker != b'~' {
             return None;
@@ -94,7 +100,7 @@ impl Fence {
         Some(Self { marker, len })
     }
 
-    fn is_closed_by(self, trimmed: &str) -> bool {
+    pub(crate) fn is_closed_by(self, trimmed: &str) -> bool {
         let len = trimmed.bytes().take_while(|&c| c == self.marker).count();
         len >= self.len && trimmed[len..].trim().is_empty()
     }
@@ -387,6 +393,16 @@ mod tests {
         let out = blocks("{/* editor note */}\nText {inline}\n");
         assert_eq!(out[0], Block::Expression("/* editor note */"));
         assert_eq!(md(&out[1]), Some("Text {inline}\n"));
+    }
+
+    #[test]
+    fn a_fence_never_closed_is_reported_where_it_opens_and_keeps_the_rest_as_code() {
+        let body = "Text\n\n  ```js\ncode\n<Note>\n";
+        let (out, open) = split(body);
+        assert_eq!(open, Some(6));
+        assert_eq!(out.len(), 1);
+        assert!(md(&out[0]).is_some_and(|m| m.ends_with("<Note>\n")), "{out:?}");
+        assert_eq!(split("```\nx\n```\n").1, None);
     }
 
     #[test]

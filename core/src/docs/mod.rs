@@ -7,12 +7,17 @@
 //! search text with `slug` anchors), `site` puts them together.
 
 pub mod archive;
+#[cfg(test)]
+mod authoring_tests;
 pub mod config;
 pub mod file_kind;
 #[cfg(test)]
 mod fixture_tests;
 pub mod endpoint;
+pub mod config_lines;
 pub mod frontmatter;
+pub mod ignore;
+pub mod js_value;
 pub mod jsx;
 pub mod keys;
 #[cfg(test)]
@@ -25,18 +30,21 @@ pub mod openapi_nav;
 pub mod outline;
 pub mod packed;
 pub mod page_path;
+pub(crate) mod scope;
 pub mod sections;
 pub mod settings;
 #[cfg(test)]
 mod shape_tests;
 pub mod site;
 pub mod slug;
+pub mod source_text;
 pub mod unpack;
 pub(crate) mod walk;
 pub mod yaml_budget;
 
 pub use archive::{pack_tree, read_docs_archive, ArchiveError, ArchiveLimits, SourceTree};
 pub use config::{ConfigError, SiteConfig};
+pub use ignore::Ignore;
 pub use model::{Page, Section, Site};
 pub use nav::{Division, DivisionKind, Endpoint, NavItem, OpenApiSource};
 pub use outline::{SiteOutline, SitePlan};

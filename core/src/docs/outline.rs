@@ -11,6 +11,8 @@
 //! [`super::site::build_site`] is the plan plus every page read in one go, so both ways give the
 //! same site.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
 use super::config::SiteConfig;
@@ -123,12 +125,14 @@ impl SitePlan {
         let mut reads = pages.into_iter();
         let mut warnings = self.config_warnings;
         let mut out = Vec::with_capacity(self.planned.len());
+        // A snippet's own mistake comes with every page that includes it: reported once.
+        let mut seen: HashSet<String> = warnings.iter().cloned().collect();
         for item in &self.items {
             match item {
                 PlanItem::Missing(warning) => warnings.push(warning.clone()),
                 PlanItem::Page => {
                     if let Some(read) = reads.next() {
-                        warnings.extend(read.warnings);
+                        warnings.extend(read.warnings.into_iter().filter(|w| seen.insert(w.clone())));
                         out.push(read.page);
                     }
                 }

@@ -13,7 +13,7 @@ use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
 use super::walk::{
-    inline_pieces, walk_markdown, walk_mdx, Heading, InlinePiece, MarkdownVisitor, MdxVisitor, SnippetSkip, Snippets,
+    inline_pieces, walk_markdown, walk_mdx, Heading, InlinePiece, MarkdownVisitor, MdxVisitor, Snippets,
 };
 
 /// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
@@ -54,24 +54,21 @@ pub struct PageText {
 /// Extracts the text of an MDX body (frontmatter already removed). `file` is the body's path in
 /// `tree`, against which relative snippet imports resolve.
 pub fn extract(body: &str, file: &str, tree: &SourceTree) -> PageText {
-    let mut extractor = Extractor::new(file, tree);
+    let mut extractor = Extractor::new(tree);
     walk_mdx(&mut extractor, body, file, 0);
     extractor.finish()
 }
 
 /// The text reader of [`extract`], for a walk that feeds other readers too (`walk::Pair`).
 pub(crate) struct Extractor<'t> {
-    page: &'t str,
     out: PageText,
     slugs: Slugger,
     snippets: Snippets<'t>,
 }
 
 impl<'t> Extractor<'t> {
-    /// `file`: the page's file, named in warnings.
-    pub(crate) fn new(file: &'t str, tree: &'t SourceTree) -> Self {
+    pub(crate) fn new(tree: &'t SourceTree) -> Self {
         Extractor {
-            page: file,
             out: PageText {
                 sections: vec![Section::default()],
                 ..PageText::default()
@@ -114,15 +111,8 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
         self.push_line(text);
     }
 
-    fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
-        let page = self.page;
-        self.out.warnings.push(match why {
-            SnippetSkip::TooDeepOrCyclic => {
-                format!("{page}: snippet `{path}` not inlined (nested too deep or cyclic)")
-            }
-            SnippetSkip::Missing => format!("{page}: imported snippet `{path}` is missing"),
-            SnippetSkip::NotUtf8 => format!("{page}: snippet `{path}` is not valid UTF-8"),
-        });
+    fn warn(&mut self, warning: String) {
+        self.out.warnings.push(warning);
     }
 }
 
@@ -372,6 +362,37 @@ pub(crate) fn default_import(line: &str) -> Option<(&str, &str)> {
     Some((name, source))
 }
 
+/// Every snippet a Markdown file may read, as its text writes the source (`/snippets/x.mdx`,
+/// `./y.mdx`; resolve with [`snippet_path`]): default and named imports, and for a legacy
+/// `<Snippet file="x.mdx" />` both folders it is looked for in. A line scan, so a superset (imports
+/// inside code blocks count too), for a reader that fetches a page's files before parsing it.
+pub fn snippet_sources(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some((_, source)) = default_import(line) {
+            out.push(source.to_owned());
+        }
+        if line.starts_with("import") && line.contains('{') {
+            out.extend(super::scope::named_imports(line).into_iter().map(|(_, _, source)| source));
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("<Snippet") {
+            rest = &rest[at..];
+            if let Some((tag, _)) = crate::docs::jsx::scan_tag(rest) {
+                if let Some(file) = tag.text_attr("file").filter(|_| tag.name == "Snippet") {
+                    let file = file.trim().trim_start_matches('/');
+                    out.extend(super::walk::LEGACY_SNIPPET_DIRS.iter().map(|dir| format!("/{dir}{file}")));
+                }
+            }
+            rest = &rest[1..];
+        }
+    }
+    out.retain(|source| source.ends_with(".mdx") || source.ends_with(".md"));
+    crate::sort::sort(&mut out);
+    out.dedup();
+    out
+}
+
 /// The snippets a page imports (`import X from '/snippets/x.mdx'`): component name to tree path.
 pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<&'b str, String> {
     crate::sort::map_from(
@@ -582,7 +603,16 @@ mod tests {
         let page = text_of("import Gone from '/snippets/gone.mdx'\n\n<Gone />\n");
         assert_eq!(
             page.warnings,
-            ["page.mdx: imported snippet `snippets/gone.mdx` is missing"]
+            ["page.mdx:3: imported snippet `snippets/gone.mdx` is missing"]
+        );
+    }
+
+    #[test]
+    fn snippet_sources_name_every_file_a_page_may_inline() {
+        let text = "import A from '/snippets/a.mdx'\nimport { v, w as x } from \"../vars.mdx\"\nimport { J } from '/c.jsx'\n\n<Steps>\n  <Snippet file=\"step.mdx\" />\n</Steps>\n";
+        assert_eq!(
+            snippet_sources(text),
+            ["../vars.mdx", "/_snippets/step.mdx", "/snippets/a.mdx", "/snippets/step.mdx"]
         );
     }
 

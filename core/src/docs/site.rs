@@ -8,8 +8,10 @@
 //!   their path: they come after the listed pages, sorted by path, with `hidden: true` and
 //!   `in_navigation: false`, and one warning reports how many there are. Their language is the
 //!   first path segment when it is a site language (`es/foo` -> `es`), else the default.
-//! - Files under `snippets/` are never pages (Mintlify renders them only where imported), unless
-//!   navigation lists them explicitly.
+//! - Files under `snippets/` and `_snippets/` are never pages (Mintlify renders them only where
+//!   imported), unless navigation lists them explicitly.
+//! - Files `.mintignore` (or Mintlify's default ignores) leave out are not pages; navigation
+//!   listing one is a warning.
 //! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
 //!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
 
@@ -21,6 +23,8 @@ use super::archive::SourceTree;
 use super::config::{self, ConfigError};
 use super::endpoint::{self, Specs};
 use super::openapi_nav;
+use super::config_lines;
+use super::ignore::{Ignore, IGNORE_FILE};
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
 use super::model::Page;
 use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
@@ -29,11 +33,14 @@ use super::nav::{page_refs, DivisionKind, NavItem, PageRef};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 use super::sections::{self, PageText};
+use super::source_text;
 
 /// Language of a site whose docs.json declares none.
 pub const DEFAULT_LANGUAGE: &str = "en";
 
-const SNIPPETS_DIR: &str = "snippets/";
+/// Folders whose files are snippets, never pages: `snippets/`, and `_snippets/` where Mintlify kept
+/// them before (the legacy `<Snippet file="…" />` tag reads both).
+const SNIPPET_DIRS: [&str; 2] = ["snippets/", "_snippets/"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -105,8 +112,8 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
     Ok(plan.finish(pages))
 }
 
-/// What navigation and the file list decide before any page is read: `config_tree` holds docs.json
-/// and the files it `$ref`s, `paths` is every file of the upload, sorted.
+/// What navigation and the file list decide before any page is read: `config_tree` holds docs.json,
+/// the files it `$ref`s and `.mintignore`, `paths` is every file of the upload, sorted.
 pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, SiteError> {
     let mut config_warnings = Vec::new();
     let mut config = config::parse_config(config_tree, &mut config_warnings)?;
@@ -115,7 +122,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     let languages = languages(&config.navigation);
     let versions = division_labels(&config.navigation, DivisionKind::Version);
     let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str).to_owned();
-    let has = |path: &str| paths.binary_search(&path).is_ok();
+    let ignore = Ignore::of_tree(config_tree);
+    let exists = |path: &str| paths.binary_search(&path).is_ok();
+    let has = |path: &str| exists(path) && !ignore.is_ignored(path);
 
     let mut items: Vec<PlanItem> = Vec::new();
     let mut planned: Vec<PlannedPage> = Vec::new();
@@ -123,6 +132,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     // Source file -> index of the first page read from it, so a second listing is a copy.
     let mut read: HashMap<String, usize> = HashMap::new();
     let refs = page_refs(&config.navigation);
+    // Listed paths with no page file, by their place in `items`: warned about once all are known,
+    // with one scan of the config files for where each is written.
+    let mut missing: Vec<(usize, &str, bool)> = Vec::new();
     for page_ref in &refs {
         let language = page_ref.language.unwrap_or(&default_language);
         if !seen.insert((page_ref.path.to_owned(), language.to_owned())) {
@@ -139,7 +151,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             continue;
         }
         let Some(source) = find_source(&has, page_ref.path) else {
-            items.push(PlanItem::Missing(format!("{}: listed in navigation but missing", page_ref.path)));
+            let ignored = find_source(&exists, page_ref.path).is_some();
+            missing.push((items.len(), page_ref.path, ignored));
+            items.push(PlanItem::Missing(String::new()));
             continue;
         };
         let copy_of = read.get(&source).copied();
@@ -154,6 +168,8 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         items.push(PlanItem::Page);
     }
 
+    name_missing_entries(config_tree, &missing, &mut items);
+
     let listed: HashSet<&str> = refs.iter().map(|r| r.path).collect();
     let mut unlisted = Vec::new();
     for &source in paths {
@@ -163,6 +179,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         else {
             continue;
         };
+        if ignore.is_ignored(source) {
+            continue;
+        }
         if let Some(rule) = page_path_problem(path) {
             return Err(SiteError::BadPageFile {
                 file: source.chars().take(200).collect(),
@@ -170,7 +189,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             });
         }
         let shadowed = source.ends_with(".md") && has(&format!("{path}.mdx"));
-        if source.starts_with(SNIPPETS_DIR)
+        if SNIPPET_DIRS.iter().any(|dir| source.starts_with(dir))
             || read.contains_key(source)
             || listed.contains(path)
             || shadowed
@@ -215,6 +234,25 @@ fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of:
         in_navigation: true,
         copy_of,
         generated: None,
+    }
+}
+
+/// Fills the warning of each navigation entry in `missing` (its index in `items`, its path, whether
+/// its file exists but is ignored) with the config file and line it is written at.
+fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, bool)], items: &mut [PlanItem]) {
+    if missing.is_empty() {
+        return;
+    }
+    let paths: Vec<&str> = missing.iter().map(|(_, path, _)| *path).collect();
+    let found = config_lines::locate(config_tree, &paths);
+    let config_file = config_lines::config_file_name(config_tree);
+    for &(index, path, ignored) in missing {
+        let place = match found.get(path) {
+            Some((file, line)) => format!("{file}:{line}"),
+            None => config_file.to_owned(),
+        };
+        let problem = if ignored { format!("names a file {IGNORE_FILE} leaves out") } else { "has no page file".to_owned() };
+        items[index] = PlanItem::Missing(format!("{place}: navigation entry `{path}` {problem}"));
     }
 }
 
@@ -278,7 +316,7 @@ fn read_page_with(
     if std::str::from_utf8(bytes).is_err() {
         warnings.push(format!("{path}: not valid UTF-8, read with replacement characters"));
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = source_text::read(bytes);
     let (yaml, body) = frontmatter::split(&text);
     let fm = match yaml.map(frontmatter::parse) {
         None => Frontmatter::default(),
@@ -331,7 +369,7 @@ pub fn page_source_text<'t>(tree: &'t SourceTree, page: &Page) -> Cow<'t, str> {
         let target = page.openapi.as_deref().unwrap_or_default();
         return Cow::Owned(endpoint::page_source(&mut Specs::new(tree), target).unwrap_or_default());
     }
-    String::from_utf8_lossy(tree.get(&page.source).map_or(&[][..], Vec::as_slice))
+    source_text::read(tree.get(&page.source).map_or(&[][..], Vec::as_slice))
 }
 
 /// `api/get-job-status` -> `Get job status`; `cli/index` -> `Cli`.
@@ -482,7 +520,7 @@ mod tests {
             (es.language.as_str(), es.tab.as_deref()),
             ("es", Some("Documentación"))
         );
-        assert_eq!(site.warnings, ["es/gone: listed in navigation but missing"]);
+        assert_eq!(site.warnings, ["es.json:2: navigation entry `es/gone` has no page file"]);
         assert!(site.pages.iter().all(|p| p.in_navigation && !p.hidden));
     }
 

@@ -10,13 +10,19 @@
 //! `sections::Inline`, its anchor from the page's one slug sequence), so search results and the
 //! table of contents land on the rendered ids by construction.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag as MdTag, TagEnd};
+use serde_json::Value;
 
 use super::archive::SourceTree;
 use super::frontmatter;
 use super::jsx::{self, Tag, TagKind};
-use super::mdx::{blocks, Block};
-use super::sections::{snippet_imports, Inline, MAX_SNIPPET_DEPTH};
+use super::mdx::{split, Block};
+use super::scope::{self, Scope};
+use super::source_text;
+use super::sections::{snippet_imports, snippet_path, Inline, MAX_SNIPPET_DEPTH};
 use super::slug::Slugger;
 
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
@@ -31,25 +37,31 @@ pub(crate) fn markdown_options() -> Options {
         | Options::ENABLE_GFM
 }
 
-/// Why an imported snippet was not inlined.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SnippetSkip {
-    /// Nested deeper than [`MAX_SNIPPET_DEPTH`] or importing itself.
-    TooDeepOrCyclic,
-    Missing,
-    NotUtf8,
-}
+/// Bytes of snippet text one page's walk may read and write: snippet bodies inlined, files read
+/// for the values they export, and text grown by substituting values. A snippet inlining itself
+/// (stopped by the cycle check) or a page repeating a snippet with a huge prop stay within it.
+pub(crate) const SNIPPET_BUDGET: usize = 8 << 20;
 
-/// What the walk keeps in each reader: the tree snippets are read from, and the snippet files
-/// being inlined, innermost last (to stop cycles).
+/// What the walk keeps in each reader: the tree snippets are read from, the snippet files being
+/// inlined, innermost last (to stop cycles), and what is left of [`SNIPPET_BUDGET`].
 pub(crate) struct Snippets<'t> {
     tree: &'t SourceTree,
     open: Vec<String>,
+    budget: usize,
 }
 
 impl<'t> Snippets<'t> {
     pub(crate) fn new(tree: &'t SourceTree) -> Self {
-        Self { tree, open: Vec::new() }
+        Self { tree, open: Vec::new(), budget: SNIPPET_BUDGET }
+    }
+
+    /// Takes `bytes` from the budget; `false` (and nothing taken) when it does not hold them.
+    fn charge(&mut self, bytes: usize) -> bool {
+        let enough = bytes <= self.budget;
+        if enough {
+            self.budget -= bytes;
+        }
+        enough
     }
 }
 
@@ -63,26 +75,167 @@ pub(crate) trait MdxVisitor<'t> {
     fn tag(&mut self, tag: &Tag<'_>);
     /// A string literal expression alone on its line(s) (`{"text"}`); other expressions carry nothing.
     fn literal(&mut self, text: &str);
-    fn snippet_skipped(&mut self, _path: &str, _why: SnippetSkip) {}
+    /// An authoring mistake, as `file:line: message`.
+    fn warn(&mut self, _warning: String) {}
 }
 
-/// Walks `body` (frontmatter removed); `file` is its tree path, against which snippet imports resolve.
+/// Walks `body` (frontmatter removed, line endings normalised by `source_text`); `file` is its tree
+/// path, against which snippet imports resolve and whose lines warnings count.
 pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
     visitor: &mut V,
     body: &str,
     file: &str,
     depth: usize,
 ) {
-    let blocks = blocks(body);
-    let imports = snippet_imports(&blocks, file);
+    let first_line = visitor.snippets().tree.get(file).map_or(1, |raw| first_line_of(raw, body));
+    walk_body(visitor, body, file, depth, Some(first_line), BTreeMap::new());
+}
+
+/// The line of its file `body` starts at, `body` being the end of the file after the frontmatter:
+/// the file's line breaks less the body's (line endings are normalised one for one).
+fn first_line_of(raw: &[u8], body: &str) -> usize {
+    source_text::line_breaks(raw).saturating_sub(body.matches('\n').count()) + 1
+}
+
+/// Where in a file a warning points: `file:line`, or `file` for text that is no file's body.
+struct Place<'a> {
+    file: &'a str,
+    /// Line of the body's start; `None` for indented code re-read.
+    first_line: Option<usize>,
+    body: &'a str,
+    /// The last position asked about and its line, so asking in order counts each line once.
+    last: (usize, usize),
+}
+
+impl<'a> Place<'a> {
+    fn new(file: &'a str, first_line: Option<usize>, body: &'a str) -> Self {
+        Place { file, first_line, body, last: (0, first_line.unwrap_or(1)) }
+    }
+
+    /// `file:line` of the byte `at` of the body (or of `part`, a slice of it).
+    fn at(&mut self, at: usize) -> String {
+        let Some(_) = self.first_line else { return self.file.to_owned() };
+        let (from, line) = if at >= self.last.0 { self.last } else { (0, self.first_line.unwrap_or(1)) };
+        let line = line + self.body[from..at].matches('\n').count();
+        self.last = (at, line);
+        format!("{}:{line}", self.file)
+    }
+
+    fn of(&mut self, part: &str) -> String {
+        let at = (part.as_ptr() as usize).wrapping_sub(self.body.as_ptr() as usize);
+        self.at(if at <= self.body.len() { at } else { 0 })
+    }
+}
+
+/// [`walk_mdx`] of a file's body starting at line `first_line` of the file (`None`: indented code
+/// re-read, whose fences are not reported), its expressions naming its exports, its named imports
+/// and `props`, the props its tag passed.
+fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
+    visitor: &mut V,
+    body: &str,
+    file: &str,
+    depth: usize,
+    first_line: Option<usize>,
+    props: BTreeMap<String, Value>,
+) {
+    let (blocks, open_fence) = split(body);
+    let mut place = Place::new(file, first_line, body);
+    if let (Some(at), Some(_)) = (open_fence, first_line) {
+        let at = place.at(at);
+        visitor.warn(format!("{at}: code fence opened here is never closed"));
+    }
+    let mut scope = Scope { props, ..Scope::default() };
     for block in &blocks {
+        if let Block::Esm(esm) = block {
+            scope.add_exports(esm);
+            imported_values(visitor, esm, file, &mut scope);
+        }
+    }
+    if scope.is_empty() {
+        return walk_blocks(visitor, &blocks, file, depth, place);
+    }
+    let limit = visitor.snippets().budget;
+    let (text, stopped) = scope::substitute(body, &scope, limit);
+    if stopped {
+        let at = place.at(0);
+        visitor.warn(format!("{at}: values not substituted past the page's {} MiB of snippet text", SNIPPET_BUDGET >> 20));
+    }
+    match text {
+        Cow::Borrowed(_) => walk_blocks(visitor, &blocks, file, depth, place),
+        Cow::Owned(text) => {
+            visitor.snippets().charge(text.len().saturating_sub(body.len()));
+            let (blocks, _) = split(&text);
+            walk_blocks(visitor, &blocks, file, depth, Place::new(file, first_line, &text));
+        }
+    }
+}
+
+/// Adds to `scope` the values the ESM block `esm` of `file` imports by name from `.mdx` snippets.
+/// A missing file is no warning: a named import is most often a component (`import { Widget }`),
+/// which the walk does not render either way.
+fn imported_values<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, esm: &str, file: &str, scope: &mut Scope) {
+    let mut read: BTreeMap<String, Vec<(String, Value)>> = BTreeMap::new();
+    for (local, exported, source) in scope::named_imports(esm) {
+        let Some(path) = snippet_path(file, &source) else { continue };
+        if !read.contains_key(&path) {
+            let tree = visitor.snippets().tree;
+            let exports = match tree.get(&path) {
+                Some(bytes) if visitor.snippets().charge(bytes.len()) => exports_of(bytes),
+                _ => Vec::new(),
+            };
+            read.insert(path.clone(), exports);
+        }
+        if let Some((_, value)) = read[&path].iter().find(|(name, _)| *name == exported) {
+            scope.values.insert(local, value.clone());
+        }
+    }
+}
+
+/// The `export const` values of an MDX file.
+fn exports_of(bytes: &[u8]) -> Vec<(String, Value)> {
+    let source = source_text::read(bytes);
+    let (_, body) = frontmatter::split(&source);
+    let (blocks, _) = split(body);
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Esm(esm) => Some(scope::exports(esm)),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// The blocks of a body, snippets inlined where their tags stand.
+fn walk_blocks<'t, V: MdxVisitor<'t> + ?Sized>(
+    visitor: &mut V,
+    blocks: &[Block<'_>],
+    file: &str,
+    depth: usize,
+    mut place: Place<'_>,
+) {
+    let imports = snippet_imports(blocks, file);
+    for block in blocks {
         match block {
             Block::Markdown(md) => visitor.markdown(md, file, depth),
-            Block::Tag(tag) => match imports.get(tag.name) {
-                Some(path) if tag.kind != TagKind::Close => snippet(visitor, path, depth),
-                Some(_) => {}
-                None => visitor.tag(tag),
-            },
+            Block::Tag(tag) => {
+                let target = match imports.get(tag.name) {
+                    Some(path) => Some(Ok(path.clone())),
+                    None => legacy_snippet(visitor.snippets().tree, tag),
+                };
+                match target {
+                    Some(_) if tag.kind == TagKind::Close => {}
+                    Some(Ok(path)) => {
+                        let at = place.of(tag.name);
+                        snippet(visitor, &path, tag, depth, &at);
+                    }
+                    Some(Err(name)) => {
+                        let at = place.of(tag.name);
+                        visitor.warn(format!("{at}: snippet `{name}` is missing (looked in _snippets/ and snippets/)"));
+                    }
+                    None => visitor.tag(tag),
+                }
+            }
             Block::Expression(expr) => {
                 if let Some(text) = jsx::string_literal(expr) {
                     visitor.literal(text);
@@ -93,24 +246,49 @@ pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
     }
 }
 
-/// Inlines an imported `.mdx` snippet where its tag stands.
-fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, depth: usize) {
+/// The file a legacy `<Snippet file="name.mdx" />` inlines: `_snippets/name.mdx` (where Mintlify
+/// kept snippets before `snippets/`), else `snippets/name.mdx`; `Err(name)` when neither exists.
+fn legacy_snippet(tree: &SourceTree, tag: &Tag<'_>) -> Option<Result<String, String>> {
+    if tag.name != "Snippet" {
+        return None;
+    }
+    let name = tag.text_attr("file")?.trim().trim_start_matches('/');
+    let found = LEGACY_SNIPPET_DIRS.iter().map(|dir| format!("{dir}{name}")).find(|path| tree.contains_key(path));
+    Some(found.ok_or_else(|| name.to_owned()))
+}
+
+/// Where a legacy `<Snippet file="…" />` is looked for, in order.
+pub(crate) const LEGACY_SNIPPET_DIRS: [&str; 2] = ["_snippets/", "snippets/"];
+
+/// Inlines the `.mdx` snippet `path` where its tag stands (`at`: the tag's `file:line`), with the
+/// tag's attributes as its props.
+fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, tag: &Tag<'_>, depth: usize, at: &str) {
     if depth >= MAX_SNIPPET_DEPTH || visitor.snippets().open.iter().any(|p| p == path) {
-        visitor.snippet_skipped(path, SnippetSkip::TooDeepOrCyclic);
+        visitor.warn(format!("{at}: snippet `{path}` not inlined (nested too deep or cyclic)"));
         return;
     }
     let tree = visitor.snippets().tree;
     let Some(bytes) = tree.get(path) else {
-        visitor.snippet_skipped(path, SnippetSkip::Missing);
+        visitor.warn(format!("{at}: imported snippet `{path}` is missing"));
         return;
     };
-    let Ok(source) = std::str::from_utf8(bytes) else {
-        visitor.snippet_skipped(path, SnippetSkip::NotUtf8);
+    if std::str::from_utf8(bytes).is_err() {
+        visitor.warn(format!("{at}: snippet `{path}` is not valid UTF-8"));
         return;
-    };
-    let (_, body) = frontmatter::split(source);
+    }
+    if !visitor.snippets().charge(bytes.len()) {
+        visitor.warn(format!("{at}: snippet `{path}` not inlined: the page's snippets passed {} MiB", SNIPPET_BUDGET >> 20));
+        return;
+    }
+    let source = source_text::read(bytes);
+    let (_, body) = frontmatter::split(&source);
+    let first_line = source[..source.len() - body.len()].matches('\n').count() + 1;
+    let mut props = Scope::props_of(tag);
+    if tag.name == "Snippet" {
+        props.remove("file");
+    }
     visitor.snippets().open.push(path.to_owned());
-    walk_mdx(visitor, body, path, depth + 1);
+    walk_body(visitor, body, path, depth + 1, Some(first_line), props);
     visitor.snippets().open.pop();
 }
 
@@ -179,9 +357,9 @@ impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MdxVisitor<'t> for Pair
         self.second.literal(text);
     }
 
-    fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
-        self.first.snippet_skipped(path, why);
-        self.second.snippet_skipped(path, why);
+    fn warn(&mut self, warning: String) {
+        self.first.warn(warning.clone());
+        self.second.warn(warning);
     }
 }
 
@@ -239,7 +417,7 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
                     match info {
                         Some(info) => visitor.code_block(&mut run, &info, &text),
                         // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                        None if depth < MAX_NESTING => walk_mdx(visitor, &text, file, depth + 1),
+                        None if depth < MAX_NESTING => walk_body(visitor, &text, file, depth + 1, None, BTreeMap::new()),
                         None => visitor.code_block(&mut run, "", &text),
                     }
                 }
@@ -353,8 +531,8 @@ mod tests {
         fn literal(&mut self, text: &str) {
             self.seen.push(format!("literal {text}"));
         }
-        fn snippet_skipped(&mut self, path: &str, why: SnippetSkip) {
-            self.seen.push(format!("skipped {path} {why:?}"));
+        fn warn(&mut self, warning: String) {
+            self.seen.push(format!("warn {warning}"));
         }
     }
 
@@ -373,8 +551,8 @@ mod tests {
                 "tag Note Open",
                 "literal lit",
                 "md s/a.mdx: In A",
-                "skipped s/a.mdx TooDeepOrCyclic",
-                "skipped s/b.mdx Missing",
+                "warn s/a.mdx:5: snippet `s/a.mdx` not inlined (nested too deep or cyclic)",
+                "warn p.mdx:7: imported snippet `s/b.mdx` is missing",
                 "tag Note Close",
             ]
         );

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::docs::config::page_path;
-use crate::docs::frontmatter;
+use crate::docs::{frontmatter, source_text};
 use crate::docs::site::page_sections;
 use crate::docs::{DivisionKind, NavItem, Section, Site, SourceTree};
 
@@ -208,7 +208,7 @@ impl ExportPlan {
         // A generated page's body is its reference section alone (rendered below from `openapi`).
         let source = match page.is_generated() {
             true => Default::default(),
-            false => tree.get(&page.source).map(|b| String::from_utf8_lossy(b)).unwrap_or_default(),
+            false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
         };
         let (_, body) = frontmatter::split(&source);
         let rendered = markdown::render_mdx(body, &page.source, tree, &links);

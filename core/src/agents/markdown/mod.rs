@@ -11,7 +11,7 @@ mod components;
 pub(crate) mod escape;
 mod events;
 
-use crate::docs::frontmatter;
+use crate::docs::{frontmatter, source_text};
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Extractor, PageText};
 use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Pair, Snippets};
@@ -68,7 +68,7 @@ pub(crate) fn render_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn 
 /// walk: publishing needs both of every page, and the walk (block scan, Markdown parse) is most of
 /// the cost of either.
 pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn Urls) -> (PageText, String) {
-    let mut both = Pair::new(Extractor::new(file, tree), Writer::new(tree, urls), tree);
+    let mut both = Pair::new(Extractor::new(tree), Writer::new(tree, urls), tree);
     walk_mdx(&mut both, body, file, 0);
     (both.first.finish(), both.second.finish())
 }
