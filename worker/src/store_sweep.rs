@@ -59,7 +59,7 @@ pub struct StoreSweep<'a> {
     ops_left: usize,
     judged: Option<Judged>,
     /// Files to delete with the page, and the time of the marker they were judged under (`None`
-    /// for a lapsed marker, which needs none).
+    /// for a store whose files all stay: only lapsed markers go there, which need none).
     doomed: Vec<(String, Option<u64>)>,
     /// Markers of stores the run has left, removed once the page's deletions are done.
     left: Vec<String>,
@@ -92,8 +92,7 @@ impl<'a> StoreSweep<'a> {
         }
         let judged = self.judged.as_ref().expect("judged above");
         if store_decision(key, uploaded_ms, self.now, judged.kept.as_ref(), self.in_flight_ms) == Decision::Delete {
-            let under = if judged.kept.is_some() { judged.marker.as_ref().map(|(_, at)| *at) } else { None };
-            self.doomed.push((key.to_owned(), under));
+            self.doomed.push((key.to_owned(), judged.marker.as_ref().map(|(_, at)| *at)));
         }
         Ok(true)
     }
@@ -143,15 +142,27 @@ impl<'a> StoreSweep<'a> {
         let pointer = sites::live_pointer(self.bucket, domain).await?;
         let listing = self.bucket.list().prefix(format!("{SITES_PREFIX}{domain}/")).delimiter("/").limit(VERSIONS_READ).execute().await?;
         self.ops_left = self.ops_left.saturating_sub(OPS_PER_DOMAIN);
-        let mut judged = Judged { domain: domain.to_owned(), kept: None, marker: Some((marker, marked_ms)) };
-        if listing.truncated() {
-            return Ok(Some(judged));
+        let reading = if listing.truncated() { Reading::Unknown } else { self.kept_files(domain, &pointer, &listing.delimited_prefixes()).await? };
+        let judged = |kept, marker| Judged { domain: domain.to_owned(), kept, marker };
+        match reading {
+            Reading::Kept(kept) => Ok(Some(judged(Some(kept), Some((marker, marked_ms))))),
+            Reading::Unknown => {
+                // Every file stays: nothing to hold commits back for.
+                self.left.push(marker);
+                Ok(Some(judged(None, None)))
+            }
+            Reading::OutOfBudget => {
+                self.left.push(marker);
+                Ok(None)
+            }
         }
-        let prefixes = listing.delimited_prefixes();
+    }
+
+    /// What the versions listed (`sites/{domain}/{publishId}/` prefixes) that the sweep keeps refer to.
+    async fn kept_files(&mut self, domain: &str, pointer: &Option<(String, u64)>, prefixes: &[String]) -> ApiResult<Reading> {
         let versions: Vec<&str> = prefixes.iter().filter_map(|p| listed_version(p, domain)).collect();
         if versions.len() > self.ops_left {
-            self.left.extend(judged.marker.map(|(marker, _)| marker));
-            return Ok(None);
+            return Ok(Reading::OutOfBudget);
         }
         self.ops_left -= versions.len();
         let live = pointer.as_ref().map(|(publish_id, since_ms)| Live { publish_id, since_ms: *since_ms });
@@ -161,13 +172,22 @@ impl<'a> StoreSweep<'a> {
             for read in try_join_all(reads).await? {
                 match read {
                     Some(hashes) => kept.extend(hashes),
-                    None => return Ok(Some(judged)),
+                    None => return Ok(Reading::Unknown),
                 }
             }
         }
-        judged.kept = Some(kept);
-        Ok(Some(judged))
+        Ok(Reading::Kept(kept))
     }
+}
+
+/// What a run learnt of a domain's kept versions.
+enum Reading {
+    /// The hashes they refer to.
+    Kept(BTreeSet<String>),
+    /// Not all could be read (too many versions, a manifest unreadable): every file stays.
+    Unknown,
+    /// The run's budget does not cover them: the run stops before the store.
+    OutOfBudget,
 }
 
 /// The hashes version `publish_id`'s manifest names if the sweep keeps it (none when it has no
