@@ -8,6 +8,7 @@ import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, addDomain, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { runSweep } from './support/sweep.mjs';
 
 const KEYS_PER_RUN = 4;
 let worker;
@@ -28,25 +29,10 @@ after(async () => {
 
 let sweeps = 0;
 
-/** Runs the daily jobs; answers how many objects the storage sweep deleted. Each run gets its own
- * cron text, echoed in its log line: the worker's output is kept only in part, so lines are found by
- * their run rather than counted. */
+/** Runs the daily jobs; answers how many objects the storage sweep deleted. */
 async function sweep() {
   sweeps += 1;
-  const cron = `17 3 * * * run-${sweeps}`;
-  const res = await fetch(`${base}/__scheduled?cron=${encodeURIComponent(cron)}`);
-  assert.equal(res.status, 200, await res.text());
-  const mark = `"cron":${JSON.stringify(cron)}`;
-  for (let i = 0; i < 100; i++) {
-    const line = worker.output().split('\n').find((l) => l.includes('"job":"storage_retention"') && l.includes(mark));
-    if (line) {
-      const logged = JSON.parse(line.slice(line.indexOf('{')));
-      assert.equal(logged.error, undefined, line);
-      return logged.deleted;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the storage sweep logged nothing for ${cron}`);
+  return runSweep(worker, `17 3 * * * run-${sweeps}`);
 }
 
 test('a sweep that stops short resumes from its cursor on the next run and reaches every key', async () => {

@@ -371,6 +371,14 @@ pub mod test_only {
         Some((keys.clamp(1, 1000), pages.clamp(1, 100)))
     }
 
+    /// `TEST_SITE_FILE_IN_FLIGHT_MS`: the storage sweep keeps a file of a site's store that no kept
+    /// version refers to for this long after its upload instead of a day, so a test can see one go
+    /// and a fresh one stay.
+    pub fn site_file_in_flight(env: &Env) -> Option<Duration> {
+        let ms: u64 = text(env, "TEST_SITE_FILE_IN_FLIGHT_MS")?.trim().parse().ok()?;
+        Some(Duration::from_millis(ms))
+    }
+
     /// `TEST_EXPORT_STEP_DELAY_DOMAIN` and `TEST_EXPORT_STEP_DELAY_MS`: every batch step of a job of
     /// that domain waits that long (at most a minute) after writing its part, before the alarm stores
     /// the job, so a test can land a cancel mid-step deterministically. The domain and the delay.

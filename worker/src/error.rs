@@ -44,6 +44,8 @@ pub enum ApiError {
     RateLimited { message: String, retry_after_secs: u64, headers: Vec<(String, String)> },
     /// The live version is from an earlier release and is being rebuilt (`crate::site_upgrade`).
     SiteUpgrading { domain: String },
+    /// The storage sweep is judging the site's store; a commit waits for it, then answers this.
+    StoreSweeping { domain: String },
     /// The deployment switched the feature off (`DEPLOYMENT_KIND`, `FEATURE_*`).
     FeatureDisabled(Feature),
     /// A fault of ours or of a binding: logged with its detail, answered without it.
@@ -57,6 +59,9 @@ const MAX_MISSING_LISTED: usize = 1000;
 
 /// A small site's rebuild takes a second or two, a large one's tens of seconds.
 const SITE_UPGRADE_RETRY_SECS: u64 = 5;
+
+/// A sweep judges one store for seconds; a commit has already waited 30 s for it.
+const STORE_SWEEP_RETRY_SECS: u64 = 30;
 
 impl ApiError {
     pub fn status(&self) -> u16 {
@@ -73,7 +78,7 @@ impl ApiError {
             ApiError::Relayed { status, .. } => *status,
             ApiError::RateLimited { .. } => 429,
             ApiError::Internal(_) => 500,
-            ApiError::SiteUpgrading { .. } => 503,
+            ApiError::SiteUpgrading { .. } | ApiError::StoreSweeping { .. } => 503,
         }
     }
 
@@ -102,6 +107,7 @@ impl ApiError {
             ApiError::FeatureDisabled(_) => "feature_disabled",
             ApiError::Internal(_) => "internal_error",
             ApiError::SiteUpgrading { .. } => "site_upgrading",
+            ApiError::StoreSweeping { .. } => "store_sweeping",
         }
     }
 
@@ -121,6 +127,7 @@ impl ApiError {
             ApiError::SiteUpgrading { domain } => format!(
                 "the live version of {domain} was published by an earlier release and is being rebuilt from its stored upload; try again in a few seconds"
             ),
+            ApiError::StoreSweeping { domain } => format!("the daily storage sweep is cleaning the files of {domain}; commit again in a minute"),
             ApiError::LinkExpired => "this bundle link has expired; ask for a new one".into(),
             ApiError::RangeNotSatisfiable { size } => format!("the range is outside the bundle ({size} bytes)"),
             ApiError::Relayed { body, .. } => body.error.clone(),
@@ -151,6 +158,7 @@ impl ApiError {
             ApiError::RangeNotSatisfiable { size } => vec![("Content-Range".into(), format!("bytes */{size}"))],
             ApiError::Relayed { headers, .. } => headers.clone(),
             ApiError::SiteUpgrading { .. } => vec![("Retry-After".into(), SITE_UPGRADE_RETRY_SECS.to_string())],
+            ApiError::StoreSweeping { .. } => vec![("Retry-After".into(), STORE_SWEEP_RETRY_SECS.to_string())],
             ApiError::RateLimited { retry_after_secs, headers, .. } => {
                 let mut all = headers.clone();
                 all.push(("Retry-After".into(), retry_after_secs.to_string()));

@@ -68,6 +68,8 @@ mod search_store;
 #[cfg(feature = "edge")]
 mod site_upgrade;
 #[cfg(feature = "edge")]
+mod store_sweep;
+#[cfg(feature = "edge")]
 mod upload;
 
 // The builder script only.

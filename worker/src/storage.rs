@@ -12,12 +12,14 @@
 //!   pages reads the outline and those pages' files, never the whole upload. A publish in progress
 //!   keeps its intermediate objects under `build/` ([`build_object`]) and deletes them once live.
 //! - `files/{domain}/{hash}` ([`site_file_key`]): a file of a site published file by file, stored
-//!   once and shared by every version that lists it (`crate::routes::site_files`).
+//!   once and shared by every version that lists it (`crate::routes::site_files`);
+//!   `files/{domain}/sweep-{run}` ([`sweep_marker_key`]): a sweep judging the store (`crate::store_sweep`).
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
 //!   concatenation (`crate::durable::export_job`).
 
 use docs_edge_core::platform::retention::{EXPORTS_PREFIX, FILES_PREFIX, SITES_PREFIX};
+use docs_edge_core::platform::store_sweep::MARKER_PREFIX;
 use worker::{Bucket, Env, Range};
 
 use crate::config::R2_BINDING;
@@ -73,6 +75,17 @@ pub fn site_file_key(domain: &str, hash: &str) -> String {
 /// The prefix of `domain`'s content-addressed store.
 pub fn site_files_prefix(domain: &str) -> String {
     format!("{FILES_PREFIX}{domain}/")
+}
+
+/// The marker of sweep run `run` on `domain`'s store, while it judges the store
+/// (`docs_edge_core::platform::store_sweep`).
+pub fn sweep_marker_key(domain: &str, run: &str) -> String {
+    format!("{FILES_PREFIX}{domain}/{MARKER_PREFIX}{run}")
+}
+
+/// The prefix of every sweep's marker on `domain`'s store.
+pub fn sweep_markers_prefix(domain: &str) -> String {
+    format!("{FILES_PREFIX}{domain}/{MARKER_PREFIX}")
 }
 
 pub fn current_key(domain: &str) -> String {

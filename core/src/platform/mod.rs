@@ -2,11 +2,12 @@
 //! storage it sweeps, and how much an isolate keeps in memory.
 //!
 //! - [`deployment`]: deployment kinds (cloud, client-hosted, air-gapped) and their feature switches.
-//! - [`retention`]: what the daily storage sweep deletes.
+//! - [`retention`]: what the daily storage sweep deletes; [`store_sweep`]: which files of a site's
+//!   content-addressed store it deletes.
 //! - [`lru`]: the byte-bounded LRU cache an isolate keeps of the sites it serves.
 //!
 //! `lru` is built without the `server` feature too (it needs nothing beyond std), as it was before
-//! it moved here; the other two need `server`.
+//! it moved here; the others need `server`.
 
 pub mod lru;
 
@@ -14,3 +15,5 @@ pub mod lru;
 pub mod deployment;
 #[cfg(feature = "server")]
 pub mod retention;
+#[cfg(feature = "server")]
+pub mod store_sweep;

@@ -7,6 +7,8 @@
 //!   still be running: its objects are unreferenced until it switches the pointer, so only objects
 //!   stored before the pointer was last written count as replaced, and a domain without a pointer
 //!   (its first publish may be running) keeps its objects for at least [`IN_FLIGHT_DAYS`].
+//! - `files/{domain}/{hash}`: judged by [`super::store_sweep`] (a file goes when no version this
+//!   sweep keeps refers to it).
 //! - `exports/{jobId}/…`: bundles and leftover batch parts older than the export retention (a job
 //!   finishes in minutes; a bundle link is valid for at most 7 days).
 
@@ -18,7 +20,7 @@ pub const EXPORTS_PREFIX: &str = "exports/";
 pub const FILES_PREFIX: &str = "files/";
 
 /// Milliseconds in a day.
-const DAY_MS: u64 = 86_400_000;
+pub const DAY_MS: u64 = 86_400_000;
 
 /// How long a domain without a live version keeps what a publish stores, whatever the retention:
 /// far longer than a publish runs, so a first publish is never swept from under itself.

@@ -21,6 +21,7 @@ use crate::http::{json_response, read_maybe_gzip_body};
 use crate::routes::sites::{release, reserve_publish, start_publish};
 use crate::sites;
 use crate::storage::{self, site_file_key, site_files_prefix, version_key};
+use crate::store_sweep;
 use crate::upload::store_file;
 
 /// Inflated bytes a manifest or hash list may have: about 60 bytes a file at the file limit.
@@ -79,14 +80,9 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
     let mut manifest = Manifest::parse(&body, call.config.max_source_files)?;
     let bucket = storage::bucket(&call.env)?;
     let wanted: BTreeSet<String> = manifest.hashes().into_iter().map(str::to_owned).collect();
+    // Checked before the publish counts against the rate; checked again once the manifest is stored.
     let held = held_sizes(&bucket, &domain, &wanted).await?;
-    let mut missing = Vec::new();
-    for file in &mut manifest.files {
-        match held.get(file.hash.as_str()) {
-            Some(size) => file.size = *size,
-            None => missing.push(file.path.clone()),
-        }
-    }
+    let missing = fill_sizes(&mut manifest, &held);
     if !missing.is_empty() {
         return Err(ApiError::MissingFiles(missing));
     }
@@ -95,11 +91,35 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
     let (publish_id, jobs) = reserve_publish(&call.env, &call.config, &key.org_id, &domain).await?;
     let bytes = manifest.to_bytes();
     let size = bytes.len() as u64;
-    if let Err(err) = bucket.put(version_key(&domain, &publish_id, MANIFEST_OBJECT), bytes).execute().await {
+    let stored = async {
+        bucket.put(version_key(&domain, &publish_id, MANIFEST_OBJECT), bytes).execute().await?;
+        // The storage sweep may be deleting old files of this store that no version referred to
+        // when it read them, this manifest reusing some: once the manifest is stored, wait until
+        // no sweep holds the store, then check again (`docs_edge_core::platform::store_sweep`
+        // argues why this order is sound). A file deleted meanwhile is `missing_files`, which a
+        // client answers by uploading it again.
+        store_sweep::wait_for_sweep(&bucket, &domain).await?;
+        let held = held_sizes(&bucket, &domain, &wanted).await?;
+        let missing = fill_sizes(&mut manifest, &held);
+        if missing.is_empty() { Ok(()) } else { Err(ApiError::MissingFiles(missing)) }
+    };
+    if let Err(err) = stored.await {
         release(&jobs, publish_id).await;
-        return Err(err.into());
+        return Err(err);
     }
     start_publish(&call.config, &jobs, &domain, &key.org_id, publish_id, size).await
+}
+
+/// Fills in the sizes of the manifest's files from the store's; the paths of those it lacks.
+fn fill_sizes(manifest: &mut Manifest, held: &BTreeMap<String, u64>) -> Vec<String> {
+    let mut missing = Vec::new();
+    for file in &mut manifest.files {
+        match held.get(file.hash.as_str()) {
+            Some(size) => file.size = *size,
+            None => missing.push(file.path.clone()),
+        }
+    }
+    missing
 }
 
 #[derive(Serialize)]
