@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::archive::{has_config, link_aliases, ArchiveError, LinkEntry, SourceTree, CONFIG_FILES};
-use super::sections::{default_import, snippet_path};
+use super::sections::snippet_path;
 use crate::search::codec::{decode, encode, IndexError};
 
 /// File bytes per source pack: small enough that reading one page's pack costs little, large
@@ -389,19 +389,10 @@ fn is_markdown(path: &str) -> bool {
     path.ends_with(".mdx") || path.ends_with(".md")
 }
 
-/// The Markdown imports of a file, by a line scan (imports inside code blocks count too: a superset
-/// is harmless, it only reads a file more).
+/// The Markdown files a file may read: its imports, default or named, and legacy `<Snippet file>`
+/// tags (a superset of what the MDX parser resolves is harmless: it only reads a file more).
 fn imports_of(bytes: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(bytes);
-    let mut out: Vec<String> = text
-        .lines()
-        .filter_map(|line| default_import(line.trim()))
-        .map(|(_, source)| source.to_owned())
-        .filter(|source| is_markdown(source))
-        .collect();
-    crate::sort::sort(&mut out);
-    out.dedup();
-    out
+    super::sections::snippet_sources(&String::from_utf8_lossy(bytes))
 }
 
 #[cfg(test)]

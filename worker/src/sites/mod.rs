@@ -41,8 +41,10 @@ pub struct SiteVersion {
 }
 
 /// The layout the publish pipeline writes: split search index, source packs and file table, site
-/// outline, documents for agents.
-pub const CURRENT_LAYOUT: u32 = 1;
+/// outline, documents for agents. 2: the outline and plan hold the site settings and generated
+/// endpoint pages (format 2), and media sit apart from the source packs; a layout-1 version is
+/// rebuilt from its stored upload on first use, as earlier ones are.
+pub const CURRENT_LAYOUT: u32 = 2;
 
 impl SiteVersion {
     pub fn readable_by(&self, org_id: &str) -> bool {

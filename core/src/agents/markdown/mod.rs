@@ -11,7 +11,7 @@ mod components;
 pub(crate) mod escape;
 mod events;
 
-use crate::docs::{frontmatter, source_text};
+use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Extractor, PageText};
 use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Pair, Snippets};
