@@ -26,8 +26,8 @@ const PLATFORM_BYTES = 128 * 1024 * 1024;
 /** What this workload may reach: the platform limit less a quarter for other tenants and headroom. */
 const BUDGET_BYTES = 96 * 1024 * 1024;
 
-/** The request-serving isolate searches and answers; the fixture's publish (about 53 MiB) is the
- * builder script's. */
+/** The request-serving isolate searches and answers; the fixture's publish (about 25 MiB through
+ * the stages) is the builder script's. */
 const SERVING_BUDGET_BYTES = 24 * 1024 * 1024;
 const BUILDER_CLASSES = ['PublishJob', 'ExportJob'];
 
@@ -82,6 +82,6 @@ test('every request and Durable Object log line carries wasmMemoryBytes, inside 
   const builder = Math.max(...measured.filter(builderLine).map((l) => l.wasmMemoryBytes));
   const serving = Math.max(...measured.filter((l) => !builderLine(l)).map((l) => l.wasmMemoryBytes));
   console.log(`wasmMemoryBytes high-water: builder ${(builder / 1048576).toFixed(1)} MiB, request-serving ${(serving / 1048576).toFixed(1)} MiB (budget ${SERVING_BUDGET_BYTES / 1048576} MiB)`);
-  assert.ok(builder > SERVING_BUDGET_BYTES, `the builder's isolate built the fixture (${builder} bytes)`);
+  assert.ok(builder > serving, `the builder's isolate built the fixture (${builder} bytes, serving ${serving})`);
   assert.ok(serving <= SERVING_BUDGET_BYTES, `the request-serving isolate reached ${serving} bytes: a publish's memory is not its own`);
 });

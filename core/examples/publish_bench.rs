@@ -2,38 +2,17 @@
 //! index size against the source, and query latency. Run by `bench/publish.mjs` (or directly:
 //! `cargo run --release -p docs-edge-core --example publish_bench -- <docs folder>`).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 mod support;
-use support::read_folder;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use support::{read_folder, Counting, LIVE, PEAK};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use docs_edge_core::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::search::{Query, SearchIndex};
-
-/// Counts live heap bytes and remembers the high-water mark, so the peak of one stage can be read.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
