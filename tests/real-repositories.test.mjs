@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -27,7 +28,8 @@ let worker;
 const published = {};
 
 before(async () => {
-  worker = await startWorker({ persistTo: join(state, 'state'), logFile, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here' } });
+  // TEST_FETCH_LOOPBACK_HTTP: the remote-spec test serves its spec over plain http from loopback.
+  worker = await startWorker({ persistTo: join(state, 'state'), logFile, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here', TEST_FETCH_LOOPBACK_HTTP: '1' } });
   for (const name of ['agentops-docs', 'dify-docs']) {
     const folder = join(FIXTURES, name);
     if (!existsSync(folder)) continue;
@@ -188,4 +190,44 @@ test('a mint.json and a docs.json describing the same site publish to the same o
   assert.deepEqual(fromMint.site.warnings, fromDocs.site.warnings);
   assert.equal(fromMint.llms, fromDocs.llms);
   assert.match(fromMint.llms, /API overview/);
+});
+
+test('a remote OpenAPI spec the upload lacks is fetched once at publish time, kept with the version, and warned about', async () => {
+  const spec = {
+    openapi: '3.0.0', info: { title: 'Zoo', version: '1' },
+    paths: { '/animals': { get: { summary: 'List the okapis', tags: ['Animals'], responses: { 200: { description: 'The okapis of the zoo' } } } } },
+  };
+  let served = 0;
+  const server = createServer((req, res) => {
+    served++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(spec));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${server.address().port}/zoo.json`;
+    const folder = join(scratchDir('docs-edge-remote-spec-'), 'docs');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'index.mdx'), '---\ntitle: Home\n---\nWelcome.');
+    writeFileSync(join(folder, 'docs.json'), JSON.stringify({
+      name: 'Zoo',
+      navigation: { tabs: [
+        { tab: 'Docs', pages: ['index'] },
+        { tab: 'API', openapi: url, pages: [] },
+        { tab: 'Private', openapi: 'https://10.0.0.1/private.json', pages: [] },
+      ] },
+    }));
+    const t = await tenant({ base: worker.baseUrl });
+    const { site, warnings } = await publishFolder({ folder, baseUrl: worker.baseUrl, adminKey: t.adminKey, domain: t.domain, noFetch: true, pollMs: 100 });
+    assert.ok(warnings.some((w) => w.includes(url) && w.includes('--no-fetch')), warnings.join('\n'));
+    assert.equal(served, 1, 'fetched once, by the builder');
+    assert.ok(site.warnings.includes(`docs.json: openapi spec ${url} was not in the upload; fetched at publish time and kept with this version`), site.warnings.join('\n'));
+    assert.ok(site.warnings.some((w) => w.startsWith('docs.json: openapi spec https://10.0.0.1/private.json was not in the upload and could not be fetched (host `10.0.0.1` is not a public address)')), site.warnings.join('\n'));
+    assert.equal(site.pageCount, 2, 'the home page and the generated endpoint page');
+    const search = await call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: { query: 'okapis' }, base: worker.baseUrl });
+    assert.equal(search.status, 200, search.text);
+    assert.ok(search.body.length > 0 && search.body[0].title === 'List the okapis', search.text);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

@@ -116,6 +116,9 @@ pub struct JobSettings {
     pub kept_publishes: usize,
     /// The deployment's switches: an export's pages and manifest follow them.
     pub features: Features,
+    /// `DEPLOYMENT_KIND = "air-gapped"`: a publish fetches only from `INTERNAL_HOSTS`.
+    pub air_gapped: bool,
+    pub internal_hosts: String,
     #[serde(skip_serializing_if = "TestHooks::is_unset")]
     pub test: TestHooks,
 }
@@ -131,6 +134,8 @@ impl Default for JobSettings {
             export_retention_days: DEFAULT_EXPORT_RETENTION_DAYS,
             kept_publishes: KEPT_PUBLISHES,
             features: Features::default(),
+            air_gapped: false,
+            internal_hosts: String::new(),
             test: TestHooks::default(),
         }
     }
@@ -148,11 +153,14 @@ impl JobSettings {
             export_retention_days: config.export_retention_days,
             kept_publishes: test_only::kept_publishes(env).unwrap_or(KEPT_PUBLISHES),
             features: deployment(env)?.features,
+            air_gapped: deployment(env)?.kind == docs_edge_core::platform::deployment::DeploymentKind::AirGapped,
+            internal_hosts: backend_settings(env).internal_hosts,
             test: TestHooks {
                 publish_fault_domain: test_only::publish_fault_domain(env),
                 publish_step_delay: test_only::publish_step_delay(env).map(|(d, t)| (d, t.as_millis() as u64)),
                 export_fault_domain: test_only::export_fault_domain(env),
                 export_step_delay: test_only::export_step_delay(env).map(|(d, t)| (d, t.as_millis() as u64)),
+                fetch_loopback_http: test_only::fetch_loopback_http(env),
             },
         })
     }
@@ -179,11 +187,14 @@ pub struct TestHooks {
     pub publish_step_delay: Option<(String, u64)>,
     pub export_fault_domain: Option<String>,
     pub export_step_delay: Option<(String, u64)>,
+    /// A publish may fetch remote specs over plain http from loopback (tests serve them so).
+    #[serde(default)]
+    pub fetch_loopback_http: bool,
 }
 
 impl TestHooks {
     fn is_unset(&self) -> bool {
-        self.publish_fault_domain.is_none() && self.publish_step_delay.is_none() && self.export_fault_domain.is_none() && self.export_step_delay.is_none()
+        self.publish_fault_domain.is_none() && self.publish_step_delay.is_none() && self.export_fault_domain.is_none() && self.export_step_delay.is_none() && !self.fetch_loopback_http
     }
 }
 
@@ -311,6 +322,12 @@ pub mod test_only {
     use worker::Env;
 
     use super::text;
+
+    /// `TEST_FETCH_LOOPBACK_HTTP=1`: a publish may fetch a remote spec over plain http from a
+    /// loopback address (the tests' stand-in for an https host).
+    pub fn fetch_loopback_http(env: &Env) -> bool {
+        text(env, "TEST_FETCH_LOOPBACK_HTTP").as_deref() == Some("1")
+    }
 
     /// `TEST_PANIC_ROUTE=1`: `GET /health` with an `x-test-panic` header panics (after an await, as a
     /// handler deep in a request would), so a test can prove that one request's panic leaves the

@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::archive::SourceTree;
 use super::config::SiteConfig;
 use super::endpoint::{self, Operation, Specs};
 use super::nav::{Division, DivisionKind, Endpoint, NavItem, OpenApiSource};
@@ -32,12 +33,34 @@ pub fn expand(config: &mut SiteConfig, specs: &mut Specs<'_>, warnings: &mut Vec
         pages: BTreeMap::new(),
         warned: BTreeSet::new(),
         warnings,
+        unfetched: Vec::new(),
     };
     let default = config.api.openapi.first().cloned();
     let mut navigation = std::mem::take(&mut config.navigation);
     expander.items(&mut navigation, default.as_ref(), "");
     config.navigation = navigation;
     expander.pages
+}
+
+/// The remote specs (URLs) `config_tree`'s navigation names that the upload did not bring: what a
+/// publish fetches itself before planning.
+pub fn unfetched_remote_specs(config_tree: &SourceTree) -> Vec<String> {
+    let Ok(mut config) = super::config::parse_config(config_tree, &mut Vec::new()) else { return Vec::new() };
+    let mut specs = Specs::new(config_tree);
+    let mut warnings = Vec::new();
+    let mut expander = Expander {
+        file: String::new(),
+        remote: endpoint::remote_manifest(config_tree),
+        specs: &mut specs,
+        pages: BTreeMap::new(),
+        warned: BTreeSet::new(),
+        warnings: &mut warnings,
+        unfetched: Vec::new(),
+    };
+    let default = config.api.openapi.first().cloned();
+    let mut navigation = std::mem::take(&mut config.navigation);
+    expander.items(&mut navigation, default.as_ref(), "");
+    expander.unfetched
 }
 
 struct Expander<'s, 't, 'w> {
@@ -48,6 +71,8 @@ struct Expander<'s, 't, 'w> {
     /// Specs already warned about, so each is reported once.
     warned: BTreeSet<String>,
     warnings: &'w mut Vec<String>,
+    /// Remote specs named that the upload did not bring, each once.
+    unfetched: Vec<String>,
 }
 
 impl Expander<'_, '_, '_> {
@@ -162,6 +187,7 @@ impl Expander<'_, '_, '_> {
             return Some(path.clone());
         }
         if self.warned.insert(source.to_owned()) {
+            self.unfetched.push(source.trim().to_owned());
             self.warnings.push(format!(
                 "{}: openapi spec {source} (named by {named_by}) is remote and was not uploaded; its pages are left out",
                 self.file
@@ -179,5 +205,23 @@ impl Expander<'_, '_, '_> {
             ));
         }
         doc
+    }
+}
+
+#[cfg(test)]
+mod unfetched_tests {
+    use super::*;
+    use crate::docs::archive::tree;
+
+    #[test]
+    fn remote_specs_the_upload_lacks_are_named_once_and_those_it_brought_are_not() {
+        let docs = r#"{"navigation": {"tabs": [
+            {"tab": "A", "openapi": "https://api.example.com/a.json", "pages": []},
+            {"tab": "B", "openapi": "https://api.example.com/b.json", "pages": ["GET /x"]},
+            {"tab": "C", "groups": [{"group": "G", "openapi": "https://api.example.com/a.json", "pages": []}]}]}}"#;
+        let remote = r#"{"https://api.example.com/b.json": ".docs-edge/remote/b.json"}"#;
+        let files = tree(&[("docs.json", docs), (endpoint::REMOTE_MANIFEST, remote)]);
+        assert_eq!(unfetched_remote_specs(&files), ["https://api.example.com/a.json"]);
+        assert!(unfetched_remote_specs(&tree(&[("docs.json", "{")])).is_empty());
     }
 }

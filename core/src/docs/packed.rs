@@ -170,6 +170,27 @@ impl FileTable {
         }
     }
 
+    /// Adds `files` (replacing any of the same path) in one new source pack, which it returns, and
+    /// `warnings`: what a publish adds after the upload is read (remote specs it fetched).
+    pub fn add_files(&mut self, files: Vec<(String, Vec<u8>)>, warnings: Vec<String>) -> Option<SourcePack> {
+        self.warnings.extend(warnings);
+        if files.is_empty() {
+            return None;
+        }
+        let index = self.pack_count;
+        let mut bytes = Vec::new();
+        for (path, data) in files {
+            let entry = FileEntry { path, stored: Stored::Source, pack: index, offset: bytes.len() as u32, len: data.len() as u32, imports: Vec::new() };
+            bytes.extend_from_slice(&data);
+            match self.files.binary_search_by(|f| f.path.cmp(&entry.path)) {
+                Ok(at) => self.files[at] = entry,
+                Err(at) => self.files.insert(at, entry),
+            }
+        }
+        self.pack_count += 1;
+        Some(SourcePack { index, bytes, media: false })
+    }
+
     /// The hashes of the site's store this version refers to.
     pub fn site_files(&self) -> impl Iterator<Item = &str> {
         self.files.iter().filter_map(|f| match &f.stored {
@@ -452,6 +473,21 @@ mod tests {
         let mut writer = PackWriter::new();
         writer.add("a.mdx".into(), b"A");
         assert_eq!(writer.finish().unwrap_err(), ArchiveError::MissingDocsJson);
+    }
+
+    #[test]
+    fn files_added_after_the_upload_go_into_a_pack_of_their_own_and_replace_their_path() {
+        let (mut packs, mut table) = write(&[("docs.json", "{}"), (".docs-edge/remote.json", "{}")]);
+        let pack = table.add_files(vec![(".docs-edge/remote.json".into(), b"{\"u\": 1}".to_vec()), ("z.json".into(), b"Z".to_vec())], vec!["w".into()]).unwrap();
+        assert_eq!((pack.index, table.pack_count()), (1, 2));
+        packs.push(pack);
+        let table = FileTable::from_bytes(&table.to_bytes()).unwrap();
+        let all: BTreeSet<String> = table.files().iter().map(|f| f.path.clone()).collect();
+        let tree = read(&packs, &table, &all);
+        assert_eq!(tree[".docs-edge/remote.json"], b"{\"u\": 1}");
+        assert_eq!(tree["z.json"], b"Z");
+        assert_eq!(tree["docs.json"], b"{}");
+        assert_eq!(table.warnings(), ["w"]);
     }
 
     #[test]

@@ -252,6 +252,53 @@ pub fn outbound_allowed(kind: DeploymentKind, setting: &str, url: Option<&str>, 
     }
 }
 
+/// Whether a publish may fetch `url` (a remote dependency the upload lacks): https only, at a public
+/// address (no loopback, private, link-local or unqualified host: the builder runs beside the
+/// operator's other services); air-gapped, only a host listed in `internal_hosts`.
+/// `allow_loopback_http` is for tests, which serve from loopback without TLS.
+pub fn publish_fetch_allowed(air_gapped: bool, url: &str, internal_hosts: &str, allow_loopback_http: bool) -> Result<(), String> {
+    let (scheme, rest) = url.trim().split_once("://").ok_or("not an absolute URL")?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("").to_ascii_lowercase();
+    if authority.contains('@') {
+        return Err("a URL with credentials is not fetched".into());
+    }
+    let host = host_of(&authority);
+    let loopback = is_loopback(host);
+    match scheme.to_ascii_lowercase().as_str() {
+        "https" => {}
+        "http" if allow_loopback_http && loopback => return Ok(()),
+        _ => return Err("only https addresses are fetched".into()),
+    }
+    if air_gapped {
+        return outbound_allowed(DeploymentKind::AirGapped, "the URL", Some(url), internal_hosts);
+    }
+    if host.is_empty() || loopback || !is_public_host(host) {
+        return Err(format!("host `{host}` is not a public address"));
+    }
+    Ok(())
+}
+
+fn is_loopback(host: &str) -> bool {
+    host == "localhost" || host.ends_with(".localhost") || host == "::1" || host.starts_with("127.")
+}
+
+/// A host name with a public suffix, or an IP address outside the private, loopback, link-local,
+/// shared and reserved ranges.
+fn is_public_host(host: &str) -> bool {
+    if let Ok(ip) = host.parse::<std::net::Ipv4Addr>() {
+        let [a, b, ..] = ip.octets();
+        return !(ip.is_private() || ip.is_loopback() || ip.is_link_local() || ip.is_unspecified() || ip.is_broadcast()
+            || ip.is_documentation() || a == 0 || (a == 100 && (64..128).contains(&b)) || a >= 224);
+    }
+    if let Ok(ip) = host.parse::<std::net::Ipv6Addr>() {
+        let first = ip.segments()[0];
+        return !(ip.is_loopback() || ip.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
+            || ip.to_ipv4_mapped().is_some());
+    }
+    let internal_suffix = [".local", ".internal", ".lan", ".home", ".corp", ".intranet"].iter().any(|s| host.ends_with(s));
+    host.contains('.') && !internal_suffix && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+}
+
 fn host_of(authority: &str) -> &str {
     if let Some(rest) = authority.strip_prefix('[') {
         return rest.split(']').next().unwrap_or("");
@@ -264,6 +311,23 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+
+    #[test]
+    fn a_publish_fetches_only_public_https_addresses_or_declared_internal_ones_air_gapped() {
+        assert!(publish_fetch_allowed(false, "https://api.example.com/openapi.json", "", false).is_ok());
+        for refused in [
+            "http://api.example.com/openapi.json", "ftp://x.example.com/a", "https://localhost/a", "https://127.0.0.1/a",
+            "https://10.1.2.3/a", "https://192.168.0.1/a", "https://169.254.169.254/latest", "https://[::1]/a",
+            "https://[fd00::1]/a", "https://intranet/a", "https://svc.internal/a", "https://100.64.0.1/a", "https://user:pw@example.com/a",
+            "openapi.json",
+        ] {
+            assert!(publish_fetch_allowed(false, refused, "", false).is_err(), "{refused}");
+        }
+        assert!(publish_fetch_allowed(true, "https://api.example.com/a", "", false).is_err());
+        assert!(publish_fetch_allowed(true, "https://specs.corp/a.json", "specs.corp", false).is_ok());
+        assert!(publish_fetch_allowed(false, "http://127.0.0.1:9000/a.json", "", true).is_ok());
+        assert!(publish_fetch_allowed(false, "http://10.0.0.1:9000/a.json", "", true).is_err());
+    }
 
     fn read(vars: &[(&str, &str)]) -> Result<Deployment, DeploymentError> {
         let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();

@@ -157,12 +157,15 @@ fn the_fixture_publishes_in_batches_exactly_as_built_whole() {
 }
 
 #[test]
-fn the_fixture_builds_in_one_step_as_a_small_site_exactly_as_built_whole() {
+fn the_fixture_builds_in_one_step_exactly_as_built_whole() {
     let Some(files) = fixture() else { return };
     let gz = pack_tree(&files);
     let (packs, _) = unpack(&gz, 1 << 20).unwrap();
     let packed: u64 = packs.values().map(|p| p.len() as u64).sum();
-    assert!(packed <= SMALL_SITE_BYTES, "the fixture ({packed} bytes unpacked) is a small site");
+    // The bound is the worker's memory budget, not a rule of the build: the fixture (8 MiB of
+    // source, several term groups) is over it and goes through the stages in the worker, and is
+    // built in one step here to hold that path to the whole build on a real site.
+    assert!(packed > SMALL_SITE_BYTES / 2, "the fixture ({packed} bytes unpacked) is fixture-sized");
     let published = publish_small(&gz).unwrap();
     assert!(published.layout.group_count() > 1, "several term groups are merged");
     assert_same_as_whole(&files, &published);

@@ -11,7 +11,10 @@ use docs_edge_core::docs::outline::SitePlan;
 use docs_edge_core::docs::file_kind::is_source;
 use docs_edge_core::docs::packed::{FileTable, PackRead, PackWriter, SourcePack, Stored};
 use docs_edge_core::docs::site::check_yaml_file;
-use docs_edge_core::publish::manifest::{Manifest, ManifestFile, MANIFEST_OBJECT};
+use docs_edge_core::docs::endpoint::REMOTE_MANIFEST;
+use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
+use docs_edge_core::platform::deployment::publish_fetch_allowed;
+use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
 use docs_edge_core::publish::{self, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
@@ -600,7 +603,7 @@ impl PublishJob {
         let bucket = store.bucket;
         record.step = match record.step {
             Step::Upload | Step::Done => return Ok(()),
-            Step::Unpack => match self.unpack(store, &record.settings.archive_limits(), &record.org_id).await? {
+            Step::Unpack => match self.unpack(store, &record.settings, &record.org_id).await? {
                 Unpacked::Staged => Step::Plan,
                 Unpacked::Small(packs, table, writes, _slot) => {
                     record.version = Some(self.build_small(store, record, &packs, &table, writes).await?);
@@ -664,12 +667,17 @@ impl PublishJob {
     /// Inflates the stored upload into source packs and the file table as it streams in; a small
     /// site's packs are also kept, to build it in this step, unless another publish in this isolate
     /// is building one ([`InMemoryBuild`]).
-    async fn unpack(&self, store: &Store<'_>, limits: &ArchiveLimits, org_id: &str) -> StepResult<Unpacked> {
+    async fn unpack(&self, store: &Store<'_>, settings: &JobSettings, org_id: &str) -> StepResult<Unpacked> {
         let slot = InMemoryBuild::try_take();
         crate::log_line::info(&serde_json::json!({"event": "publish_unpack", "publishId": store.publish_id, "inMemorySlot": slot.is_some()}));
         let mut small = slot.as_ref().map(|_| BTreeMap::new());
         let mut writes = Writes::default();
-        let table = match self.unpack_into(store, limits, org_id, &mut small, &mut writes).await {
+        let unpacked = async {
+            let mut table = self.unpack_into(store, &settings.archive_limits(), org_id, &mut small, &mut writes).await?;
+            fetch_remote_specs(store, settings, &mut table, &mut small).await?;
+            Ok::<_, StepError>(table)
+        };
+        let table = match unpacked.await {
             Ok(table) => table,
             Err(err) => {
                 // Nothing may land after the failure's cleanup.
@@ -938,6 +946,88 @@ impl Writes {
         }
         outcome
     }
+}
+
+/// Remote specs fetched at most per publish, and the bytes each may have.
+const MAX_REMOTE_SPECS: usize = 16;
+const MAX_REMOTE_SPEC_BYTES: usize = 10_000_000;
+
+/// Remote OpenAPI specs the navigation names and the upload lacks (a `.tar.gz` PUT, or publish-docs
+/// with `--no-fetch`): fetched once, here, under the deployment's outbound rule
+/// (`publish_fetch_allowed`), at most 10 MB each, and kept with the version in a source pack of
+/// their own, mapped in `.docs-edge/remote.json` as publish-docs maps what it downloads. Each is a
+/// warning either way. Exports never fetch: they read what the version kept.
+async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &mut FileTable, small: &mut Option<BTreeMap<u32, Vec<u8>>>) -> StepResult<()> {
+    let paths: BTreeSet<String> = publish::config_files(table).into_iter().collect();
+    let config = match small {
+        Some(packs) => {
+            let reads: Vec<(PackRead, Vec<u8>)> = table
+                .reads_for(&paths)
+                .into_iter()
+                .filter_map(|r| Some((r, packs.get(&r.pack)?.get(r.start as usize..r.end as usize)?.to_vec())))
+                .collect();
+            table.tree_from(&paths, &reads)
+        }
+        None => store.files(table, &paths).await?,
+    };
+    let urls = unfetched_remote_specs(&config);
+    if urls.is_empty() {
+        return Ok(());
+    }
+    let config_file = if config.contains_key("docs.json") { "docs.json" } else { "mint.json" };
+    let mut remote: serde_json::Map<String, serde_json::Value> =
+        config.get(REMOTE_MANIFEST).and_then(|b| serde_json::from_slice(b).ok()).unwrap_or_default();
+    let (mut files, mut warnings) = (Vec::new(), Vec::new());
+    for url in urls.iter().take(MAX_REMOTE_SPECS) {
+        match fetch_spec(url, settings).await {
+            Ok(bytes) => {
+                store.traffic.read(bytes.len());
+                let ext = if url.to_ascii_lowercase().split(['?', '#']).next().is_some_and(|p| p.ends_with(".yaml") || p.ends_with(".yml")) { ".yaml" } else { ".json" };
+                let path = format!(".docs-edge/remote/{}{ext}", file_hash(&bytes));
+                check_yaml_file(&path, &bytes).map_err(PublishError::from)?;
+                warnings.push(format!("{config_file}: openapi spec {url} was not in the upload; fetched at publish time and kept with this version"));
+                remote.insert(url.clone(), path.clone().into());
+                files.push((path, bytes));
+            }
+            Err(why) => warnings.push(format!("{config_file}: openapi spec {url} was not in the upload and could not be fetched ({why}); its pages are left out")),
+        }
+    }
+    if urls.len() > MAX_REMOTE_SPECS {
+        warnings.push(format!("{config_file}: {} more remote specs were not fetched (at most {MAX_REMOTE_SPECS} a publish)", urls.len() - MAX_REMOTE_SPECS));
+    }
+    if !files.is_empty() {
+        files.push((REMOTE_MANIFEST.to_owned(), serde_json::to_vec(&remote).map_err(ApiError::from)?));
+    }
+    if let Some(pack) = table.add_files(files, warnings) {
+        match small {
+            Some(packs) => drop(packs.insert(pack.index, pack.bytes)),
+            None => store.put(&source_pack(pack.index), pack.bytes).await?,
+        }
+    }
+    Ok(())
+}
+
+/// One remote spec's bytes, or why not.
+async fn fetch_spec(url: &str, settings: &JobSettings) -> std::result::Result<Vec<u8>, String> {
+    publish_fetch_allowed(settings.air_gapped, url, &settings.internal_hosts, settings.test.fetch_loopback_http)?;
+    let mut init = worker::RequestInit::new();
+    // A redirect could lead to an address the rule above refuses.
+    init.redirect = worker::RequestRedirect::Error;
+    let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
+    let mut response = worker::Fetch::Request(request).send().await.map_err(|e| format!("unreachable: {e}"))?;
+    if !(200..300).contains(&response.status_code()) {
+        return Err(format!("HTTP {}", response.status_code()));
+    }
+    let mut stream = response.stream().map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        if bytes.len() + chunk.len() > MAX_REMOTE_SPEC_BYTES {
+            return Err(format!("larger than {MAX_REMOTE_SPEC_BYTES} bytes"));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
 }
 
 /// The live version's source packs, as a re-publish reads unchanged files from them.
