@@ -415,7 +415,11 @@ impl ExportJob {
                 next_part += 1;
             }
         }
-        // Media are copied one at a time into members of their own, never all held at once.
+        // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
+        // carry, and what sorts after it) come next; media follow them, one at a time in members
+        // of their own (never all held at once), then the archive's trailer.
+        let rest_part = next_part;
+        next_part += 1;
         let (assets, media) = members.split_assets(plan, &source.table);
         let mut pending = Vec::new();
         for path in media {
@@ -426,20 +430,17 @@ impl ExportJob {
                 next_part += 1;
             }
         }
-        if !pending.is_empty() {
-            bucket.put(part_key(&record.job_id, next_part), pending).execute().await?;
-            next_part += 1;
-        }
+        pending.extend_from_slice(&tar_gz_trailer());
+        bucket.put(part_key(&record.job_id, next_part), pending).execute().await?;
         let tree = source.tree(bucket, &assets).await?;
         let statics = crate::assets::export_static(&self.env).await?;
         let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), record.created_unix);
         drop((tree, outline));
         bucket.put(part_key(&record.job_id, head_part), finished.head).execute().await?;
         let manifest = self.manifest(record, plan.version().map(str::to_string));
-        let mut last = finished.rest;
-        last.extend(tar_gz_member(&[manifest], record.created_unix));
-        last.extend_from_slice(&tar_gz_trailer());
-        bucket.put(part_key(&record.job_id, next_part), last).execute().await?;
+        let mut rest = finished.rest;
+        rest.extend(tar_gz_member(&[manifest], record.created_unix));
+        bucket.put(part_key(&record.job_id, rest_part), rest).execute().await?;
         Ok(next_part + 1 - head_part)
     }
 
