@@ -762,13 +762,14 @@ impl PublishJob {
             let old_paths: BTreeSet<String> = wanted.keys().cloned().collect();
             for read in live.table.reads_for(&old_paths) {
                 let tree = live.pack_files(store, read, &old_paths).await?;
-                let mut packs = Vec::new();
                 for (old, bytes) in &tree {
                     for path in wanted.get(old).into_iter().flatten() {
-                        packs.extend(writer.add((*path).to_owned(), bytes));
+                        // Stored as each fills: one old file may stand at many new paths.
+                        if let Some(pack) = writer.add((*path).to_owned(), bytes) {
+                            store.put_packs(vec![pack], small, writes).await?;
+                        }
                     }
                 }
-                store.put_packs(packs, small, writes).await?;
             }
         }
         for group in sources.chunks(GATHER_READS) {
