@@ -137,7 +137,7 @@ test('dify-docs (three languages, products, OpenAPI groups) publishes every page
   assert.ok(remote.length > 100 && remote.every((w) => /^[^:]+:\d+: remote /.test(w)), remote.slice(0, 3).join('\n'));
 });
 
-test('the builder publishes both repositories within 64 MiB of wasm memory', { skip: Object.keys(published).length === 0 }, async () => {
+test('the builder publishes both repositories within 64 MiB of wasm memory', { skip: !existsSync(join(FIXTURES, 'dify-docs')) }, async () => {
   const steps = logLines(logFile).filter((l) => l.event === 'publish_step' && Number.isInteger(l.wasmMemoryBytes));
   assert.ok(steps.length >= Object.keys(published).length, 'each publish logs its steps');
   const highWater = Math.max(...steps.map((l) => l.wasmMemoryBytes));

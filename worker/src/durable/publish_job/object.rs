@@ -1012,12 +1012,15 @@ async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &m
 async fn fetch_spec(url: &str, settings: &JobSettings) -> std::result::Result<Vec<u8>, String> {
     publish_fetch_allowed(settings.air_gapped, url, &settings.internal_hosts, settings.test.fetch_loopback_http)?;
     let mut init = worker::RequestInit::new();
-    // A redirect could lead to an address the rule above refuses.
-    init.redirect = worker::RequestRedirect::Error;
+    // A redirect could lead to an address the rule above refuses: it is not followed (Workers
+    // support only `follow` and `manual`), and a 3xx is a failure below.
+    init.redirect = worker::RequestRedirect::Manual;
     let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
     let mut response = worker::Fetch::Request(request).send().await.map_err(|e| format!("unreachable: {e}"))?;
-    if !(200..300).contains(&response.status_code()) {
-        return Err(format!("HTTP {}", response.status_code()));
+    match response.status_code() {
+        200..=299 => {}
+        status @ 300..=399 => return Err(format!("HTTP {status}: redirects are not followed")),
+        status => return Err(format!("HTTP {status}")),
     }
     let mut stream = response.stream().map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
