@@ -226,7 +226,8 @@ test('a remote OpenAPI spec the upload lacks is fetched once at publish time, ke
     assert.equal(site.pageCount, 2, 'the home page and the generated endpoint page');
     const search = await call('POST', `/discovery/v1/search/${t.domain}`, { token: t.assistantKey, json: { query: 'okapis' }, base: worker.baseUrl });
     assert.equal(search.status, 200, search.text);
-    assert.ok(search.body.length > 0 && search.body[0].title === 'List the okapis', search.text);
+    assert.ok(search.body.length > 0 && search.body[0].metadata.title === 'List the okapis', search.text);
+    assert.equal(search.body[0].path, 'api-reference/animals/list-the-okapis');
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
