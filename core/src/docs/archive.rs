@@ -292,18 +292,7 @@ pub(crate) fn link_target(link: &str, target: &[u8], hard: bool) -> Option<Strin
     if target.is_empty() || target.starts_with('/') || target.contains('\\') {
         return None;
     }
-    let base = if hard { "" } else { link.rsplit_once('/').map_or("", |(dir, _)| dir) };
-    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
-    for part in target.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            part => parts.push(part),
-        }
-    }
-    (!parts.is_empty()).then(|| parts.join("/"))
+    join_relative(if hard { "" } else { link }, target).filter(|path| !path.is_empty())
 }
 
 /// Walks a (possibly multi-member) `.tar.gz` stream with the upload rules: no traversal, absolute or
