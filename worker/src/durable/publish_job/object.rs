@@ -1249,14 +1249,15 @@ impl<'a> Store<'a> {
         Ok(bytes)
     }
 
-    /// The files `paths` of the upload, by ranged reads of their packs.
+    /// The files `paths` of the upload, by ranged reads of their packs, each read's files taken out
+    /// before the next (a batch whose pages are spread over many packs holds one pack at a time).
     async fn files(&self, table: &FileTable, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
-        let mut reads: Vec<(PackRead, Vec<u8>)> = Vec::new();
+        let mut tree = SourceTree::new();
         for read in table.reads_for(paths) {
             let bytes = self.read_range(&source_pack(read.pack), u64::from(read.start), u64::from(read.end - read.start)).await?;
-            reads.push((read, bytes));
+            tree.extend(table.tree_from(paths, &[(read, bytes)]));
         }
-        Ok(table.tree_from(paths, &reads))
+        Ok(tree)
     }
 
     /// Writes `name` as the concatenation of the objects `pieces`, through a multipart upload of
