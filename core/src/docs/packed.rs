@@ -259,6 +259,16 @@ impl FileTable {
         by_pack.into_iter().map(|(pack, (start, end))| PackRead { pack, start, end }).collect()
     }
 
+    /// The tree of `paths` from source packs held in memory (by index).
+    pub fn tree_from_packs(&self, packs: &BTreeMap<u32, Vec<u8>>, paths: &BTreeSet<String>) -> SourceTree {
+        let reads: Vec<(PackRead, Vec<u8>)> = self
+            .reads_for(paths)
+            .into_iter()
+            .filter_map(|r| Some((r, packs.get(&r.pack)?.get(r.start as usize..r.end as usize)?.to_vec())))
+            .collect();
+        self.tree_from(paths, &reads)
+    }
+
     /// The tree of `paths` from the bytes of `reads` (as [`FileTable::reads_for`] made them, in any
     /// order); a file whose bytes are missing is left out.
     pub fn tree_from<'a>(&self, paths: impl IntoIterator<Item = &'a String>, reads: &[(PackRead, Vec<u8>)]) -> SourceTree {

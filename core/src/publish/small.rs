@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{batch_files, config_files, plan, run_batch, BatchState, Finished, Finisher, Planned, PublishError};
 use crate::docs::archive::SourceTree;
-use crate::docs::packed::{FileTable, PackRead};
+use crate::docs::packed::FileTable;
 use crate::search::shard::batched::{merge_group, ShardLayout};
 
 /// Bytes of source packs (the upload's source files, unpacked) up to which a site is built in one
@@ -48,14 +48,7 @@ pub struct SmallSite {
 /// Parses the site whose packs (by index) and file table are given, batch by batch as the staged
 /// steps would.
 pub fn parse_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<ParsedSmallSite, PublishError> {
-    let read = |paths: &BTreeSet<String>| -> SourceTree {
-        let reads: Vec<(PackRead, Vec<u8>)> = table
-            .reads_for(paths)
-            .into_iter()
-            .filter_map(|r| Some((r, packs.get(&r.pack)?.get(r.start as usize..r.end as usize)?.to_vec())))
-            .collect();
-        table.tree_from(paths, &reads)
-    };
+    let read = |paths: &BTreeSet<String>| -> SourceTree { table.tree_from_packs(packs, paths) };
     let config: BTreeSet<String> = config_files(table).into_iter().collect();
     let planned = plan(&read(&config), table)?;
     let mut state = BatchState::default();

@@ -961,14 +961,7 @@ const MAX_REMOTE_SPEC_BYTES: usize = 10_000_000;
 async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &mut FileTable, small: &mut Option<BTreeMap<u32, Vec<u8>>>) -> StepResult<()> {
     let paths: BTreeSet<String> = publish::config_files(table).into_iter().collect();
     let config = match small {
-        Some(packs) => {
-            let reads: Vec<(PackRead, Vec<u8>)> = table
-                .reads_for(&paths)
-                .into_iter()
-                .filter_map(|r| Some((r, packs.get(&r.pack)?.get(r.start as usize..r.end as usize)?.to_vec())))
-                .collect();
-            table.tree_from(&paths, &reads)
-        }
+        Some(packs) => table.tree_from_packs(packs, &paths),
         None => store.files(table, &paths).await?,
     };
     let urls = unfetched_remote_specs(&config);
