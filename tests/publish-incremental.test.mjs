@@ -12,6 +12,7 @@ import { BASE_URL, call, assertError, tenant } from './support/api.mjs';
 import { FIXTURE_DOCS } from './support/docs.mjs';
 import { writableCopy } from './support/writable-copy.mjs';
 import { publishFolder, SiteApi } from '../sdk-wasm/js/publish/index.js';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const WORD = `quokkazanzibar${Date.now().toString(36)}`;
@@ -48,6 +49,17 @@ test('a re-publish after touching one page uploads that page and < 40 bytes per 
   assert.ok(perFile < 40, `${perFile.toFixed(1)} bytes per unchanged file (${again.bytesSent} sent)`);
   assert.equal(again.site.pageCount, first.site.pageCount);
   assert.ok(Date.parse(again.site.publishedAt) >= Date.parse(first.site.publishedAt));
+});
+
+test('the re-publish parses the touched page again and takes every other page as the last publish parsed it', () => {
+  const live = logLines(process.env.WORKER_LOG).filter((l) => l.event === 'publish_live' && l.domain === fx.domain);
+  assert.equal(live.length, 2, 'two publishes went live');
+  const steps = (id) => logLines(process.env.WORKER_LOG).filter((l) => l.event === 'publish_step' && l.publishId === id);
+  const reused = (id) => steps(id).reduce((sum, l) => sum + (l.reusedPages ?? 0), 0);
+  assert.equal(reused(live[0].publishId), 0);
+  const pages = again.site.pageCount;
+  // The page, and any other listing of the same file, is read again.
+  assert.ok(reused(live[1].publishId) < pages && reused(live[1].publishId) >= pages - 3, `${reused(live[1].publishId)} of ${pages} pages reused`);
 });
 
 test('the touched page\'s new text is searchable', async () => {

@@ -39,13 +39,15 @@ use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
+use parsed::{PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
 
 pub mod manifest;
+pub mod parsed;
 mod small;
 #[cfg(test)]
 mod tests;
 
-pub use small::{parse_small_site, ParsedSmallSite, SmallMerge, SmallSite, SMALL_SITE_BYTES};
+pub use small::{parse_small_site, plan_small_site, ParsedSmallSite, SmallMerge, SmallPlan, SmallSite, SMALL_SITE_BYTES};
 
 /// Page source bytes per batch: a batch holds its files, their parsed pages, its partial index and
 /// its Markdown at once (about 10 times this at peak).
@@ -53,7 +55,7 @@ pub const BATCH_SOURCE_BYTES: u64 = 2 << 20;
 /// Pages per batch at most, however small.
 pub const BATCH_MAX_PAGES: u32 = 500;
 
-const FORMAT: u8 = 1;
+const FORMAT: u8 = 2;
 const KIND_RECORD: u8 = b'B';
 
 /// Why a publish failed. `Archive` and `Site` are the upload's fault (the client fixes them).
@@ -275,6 +277,10 @@ pub struct BatchResult {
     pub text: Vec<u8>,
     /// The next bytes of `llms-full.txt`.
     pub llms: Vec<u8>,
+    /// The batch's parsed pages, to keep with the version ([`parsed::parsed_object`]).
+    pub parsed: Vec<u8>,
+    /// Pages taken from an earlier publish rather than parsed.
+    pub reused_pages: u32,
     pub record: BatchRecord,
 }
 
@@ -288,6 +294,8 @@ pub struct BatchRecord {
     pub markdown: Vec<(String, u64, u64)>,
     /// Each page's line in `llms.txt` ([`page_summary`]: it reads the page's text).
     pub summaries: Vec<String>,
+    /// Where each page's parsed result sits in the batch's parsed object.
+    pub parsed: Vec<ParsedEntry>,
 }
 
 impl BatchRecord {
@@ -300,23 +308,47 @@ impl BatchRecord {
     }
 }
 
-/// Step 3: batch `range` of `plan` (`last`: the final one), its files in `tree`.
+/// One batch of step 3: pages `range` of the plan (`last`: the final batch), their files in
+/// `tree`, their [`parsed::page_keys`] in `keys`.
+pub struct BatchInput<'a> {
+    pub batch: u32,
+    pub range: Range<u32>,
+    pub last: bool,
+    pub tree: &'a SourceTree,
+    pub keys: &'a [PageKey],
+}
+
+/// Step 3: one batch. A page whose key `reused` holds is taken from there, not parsed.
 pub fn run_batch(
     plan: &SitePlan,
-    range: &Range<u32>,
-    last: bool,
+    input: BatchInput<'_>,
     layout: &ShardLayout,
-    tree: &SourceTree,
+    reused: &Reused,
     state: &mut BatchState,
     domain: &str,
 ) -> Result<BatchResult, PublishError> {
+    let BatchInput { batch, range, last, tree, keys } = input;
+    let planned_pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
     let mut pages = Vec::with_capacity(range.len());
     let mut reads = Vec::with_capacity(range.len());
     let mut bodies = Vec::with_capacity(range.len());
-    for planned_page in plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]) {
-        // One walk of the body for its text and its Markdown for agents.
-        let mut body_markdown = String::new();
-        let mut read = read_planned_with_markdown(tree, planned_page, domain, &mut body_markdown)?;
+    let mut kept = ParsedWriter::default();
+    let mut reused_pages = 0;
+    for (planned_page, &key) in planned_pages.iter().zip(keys) {
+        let (mut read, body_markdown) = match reused.get(&key) {
+            Some((page, encoded)) => {
+                kept.push(key, batch, encoded);
+                reused_pages += 1;
+                (page.read, page.body_markdown)
+            }
+            None => {
+                // One walk of the body for its text and its Markdown for agents.
+                let mut body_markdown = String::new();
+                let read = read_planned_with_markdown(tree, planned_page, domain, &mut body_markdown)?;
+                kept.push(key, batch, &ParsedPageRef { read: &read, body_markdown: &body_markdown }.to_bytes());
+                (read, body_markdown)
+            }
+        };
         if planned_page.copy_of.is_some() {
             // The first page read from the file reported them.
             read.warnings.clear();
@@ -346,7 +378,9 @@ pub fn run_batch(
         group_ends: search.group_ends,
         text: search.text,
         llms: llms.into_bytes(),
-        record: BatchRecord { pages: reads, search: search.records, markdown, summaries },
+        parsed: kept.bytes,
+        reused_pages,
+        record: BatchRecord { pages: reads, search: search.records, markdown, summaries, parsed: kept.entries },
     })
 }
 
@@ -357,6 +391,8 @@ pub struct Finished {
     pub outline: Vec<u8>,
     pub llms_txt: String,
     pub manifest: String,
+    /// The version's [`ParsedIndex`].
+    pub parsed_index: Vec<u8>,
     /// The outline's site, for the version record (page count, languages, versions, warnings).
     pub site: Site,
 }
@@ -367,11 +403,12 @@ pub struct Finisher {
     reads: Vec<PageRead>,
     summaries: Vec<String>,
     manifest: ManifestBuilder,
+    parsed: Vec<ParsedEntry>,
 }
 
 impl Default for Finisher {
     fn default() -> Self {
-        Finisher { meta: MetaBuilder::default(), reads: Vec::new(), summaries: Vec::new(), manifest: ManifestBuilder::default() }
+        Finisher { meta: MetaBuilder::default(), reads: Vec::new(), summaries: Vec::new(), manifest: ManifestBuilder::default(), parsed: Vec::new() }
     }
 }
 
@@ -380,6 +417,7 @@ impl Finisher {
         self.meta.add(record.search);
         self.reads.extend(record.pages);
         self.summaries.extend(record.summaries);
+        self.parsed.extend(record.parsed);
         for (path, offset, len) in &record.markdown {
             self.manifest.add(path, *offset, *len);
         }
@@ -395,6 +433,7 @@ impl Finisher {
             outline: outline.to_bytes(),
             llms_txt: live_llms_txt(&outline.site, &outline.summaries, domain),
             manifest: self.manifest.finish().text,
+            parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
             site: outline.site,
         })
     }

@@ -7,7 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{batch_files, config_files, plan, run_batch, BatchState, Finished, Finisher, Planned, PublishError};
+use super::parsed::{page_keys, PageKey, Reused};
+use super::{batch_files, config_files, plan, run_batch, BatchInput, BatchState, Finished, Finisher, Planned, PublishError};
 use crate::docs::archive::SourceTree;
 use crate::docs::packed::FileTable;
 use crate::search::shard::batched::{merge_group, ShardLayout};
@@ -19,11 +20,27 @@ use crate::search::shard::batched::{merge_group, ShardLayout};
 /// the stages (both fixtures: 25-32 MiB, a re-publish 0.3-0.4 s slower than in one step).
 pub const SMALL_SITE_BYTES: u64 = 6 << 20;
 
+/// A small site planned, with the key of each of its pages ([`page_keys`]): what a re-publish
+/// looks up among the live version's parsed pages before parsing.
+pub struct SmallPlan {
+    planned: Planned,
+    keys: Vec<PageKey>,
+}
+
+impl SmallPlan {
+    pub fn keys(&self) -> &[PageKey] {
+        &self.keys
+    }
+}
+
 /// A small site's pages parsed: its search text and `llms-full.txt` final (to be written while the
 /// rest is built), its term postings still to merge.
 pub struct ParsedSmallSite {
     pub text: Vec<u8>,
     pub llms_full: Vec<u8>,
+    /// Each batch's parsed pages, to keep with the version ([`super::parsed::parsed_object`]).
+    pub parsed: Vec<Vec<u8>>,
+    pub reused_pages: u32,
     pub rest: SmallMerge,
 }
 
@@ -45,26 +62,46 @@ pub struct SmallSite {
     pub batch_count: usize,
 }
 
-/// Parses the site whose packs (by index) and file table are given, batch by batch as the staged
-/// steps would.
-pub fn parse_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<ParsedSmallSite, PublishError> {
+/// Plans the site whose packs (by index) and file table are given, and keys its pages.
+pub fn plan_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<SmallPlan, PublishError> {
     let read = |paths: &BTreeSet<String>| -> SourceTree { table.tree_from_packs(packs, paths) };
     let config: BTreeSet<String> = config_files(table).into_iter().collect();
     let planned = plan(&read(&config), table)?;
+    let mut keys = Vec::with_capacity(planned.plan.pages().len());
+    for range in &planned.batches {
+        keys.extend(page_keys(&planned.plan, range, table, &read(&batch_files(&planned.plan, range, table)), domain));
+    }
+    Ok(SmallPlan { planned, keys })
+}
+
+/// Parses the planned site batch by batch as the staged steps would, taking from `reused` the
+/// pages it holds.
+pub fn parse_small_site(
+    small: SmallPlan,
+    packs: &BTreeMap<u32, Vec<u8>>,
+    table: &FileTable,
+    domain: &str,
+    reused: &Reused,
+) -> Result<ParsedSmallSite, PublishError> {
+    let SmallPlan { planned, keys } = small;
     let mut state = BatchState::default();
-    let (mut text, mut llms_full, mut postings) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut text, mut llms_full, mut postings, mut parsed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut finisher = Finisher::default();
+    let mut reused_pages = 0;
     for (b, range) in planned.batches.iter().enumerate() {
-        let tree = read(&batch_files(&planned.plan, range, table));
-        let last = b + 1 == planned.batches.len();
-        let result = run_batch(&planned.plan, range, last, &planned.layout, &tree, &mut state, domain)?;
+        let tree = table.tree_from_packs(packs, &batch_files(&planned.plan, range, table));
+        let batch_keys = keys.get(range.start as usize..range.end as usize).unwrap_or(&[]);
+        let input = BatchInput { batch: b as u32, range: range.clone(), last: b + 1 == planned.batches.len(), tree: &tree, keys: batch_keys };
+        let result = run_batch(&planned.plan, input, &planned.layout, reused, &mut state, domain)?;
         text.extend(result.text);
         llms_full.extend(result.llms);
         postings.push((result.postings, result.group_ends));
+        parsed.push(result.parsed);
+        reused_pages += result.reused_pages;
         finisher.add(result.record);
     }
     let chunk_count = state.search.chunks as usize;
-    Ok(ParsedSmallSite { text, llms_full, rest: SmallMerge { planned, postings, finisher, chunk_count } })
+    Ok(ParsedSmallSite { text, llms_full, parsed, reused_pages, rest: SmallMerge { planned, postings, finisher, chunk_count } })
 }
 
 impl SmallMerge {

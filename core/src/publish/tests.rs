@@ -13,6 +13,7 @@ use crate::docs::packed::PackRead;
 use crate::search::shard::batched::merge_group;
 use crate::search::shard::ShardedIndex;
 use crate::search::SearchIndex;
+use parsed::{page_keys, PageKey, ParsedIndex, Reused};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
 const DOMAIN: &str = "docs.example.com";
@@ -26,11 +27,39 @@ struct Published {
     llms_full: Vec<u8>,
     finished: Finished,
     layout: ShardLayout,
+    /// Each batch's parsed-pages object, and how many pages were taken from `Kept` ones.
+    parsed: Vec<Vec<u8>>,
+    reused_pages: u32,
+}
+
+impl Published {
+    /// What the next publish may reuse: the batch objects and the version's index.
+    fn kept(&self) -> (Vec<Vec<u8>>, ParsedIndex) {
+        (self.parsed.clone(), ParsedIndex::from_bytes(&self.finished.parsed_index).unwrap())
+    }
+}
+
+/// What the worker does before a batch: looks the batch's keys up in the live version's index
+/// and reads the hits out of its batch objects.
+fn reused_for(keys: &[PageKey], kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>) -> Reused {
+    let mut reused = Reused::default();
+    if let Some((objects, index)) = kept {
+        for read in index.reads_for(keys) {
+            let object = &objects[read.batch as usize];
+            reused.add(read.split(&object[read.range.start as usize..read.range.end as usize]));
+        }
+    }
+    reused
 }
 
 /// The whole pipeline over an in-memory store: the upload fed `piece` bytes at a time, batches cut
 /// by `batches` when given (else by source size).
 fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published, PublishError> {
+    publish_after(gz, piece, batches_of, None)
+}
+
+/// [`publish`] with the parsed pages a live version `kept`.
+fn publish_after(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>) -> Result<Published, PublishError> {
     let (packs, table) = unpack(gz, piece)?;
     let read = |paths: &BTreeSet<String>| {
         let reads: Vec<(PackRead, Vec<u8>)> =
@@ -51,15 +80,20 @@ fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published
     let mut text = Vec::new();
     let mut llms_full = Vec::new();
     let mut records = Vec::new();
-    for range in planned.batches.clone() {
-        let files = batch_files(&planned.plan, &range, &table);
+    let (mut parsed, mut reused_pages) = (Vec::new(), 0);
+    for (b, range) in planned.batches.clone().into_iter().enumerate() {
+        let tree = read(&batch_files(&planned.plan, &range, &table));
+        let keys = page_keys(&planned.plan, &range, &table, &tree, DOMAIN);
         // Redone from the same state, a batch gives the same bytes (an alarm cut short redoes it).
         let before = state.clone();
         let last = planned.batches.last() == Some(&range);
-        let result = run_batch(&planned.plan, &range, last, &planned.layout, &read(&files), &mut state, DOMAIN)?;
+        let input = || BatchInput { batch: b as u32, range: range.clone(), last, tree: &tree, keys: &keys };
+        let result = run_batch(&planned.plan, input(), &planned.layout, &reused_for(&keys, kept), &mut state, DOMAIN)?;
         let mut again_state = before;
-        let again = run_batch(&planned.plan, &range, last, &planned.layout, &read(&files), &mut again_state, DOMAIN)?;
+        let again = run_batch(&planned.plan, input(), &planned.layout, &reused_for(&keys, kept), &mut again_state, DOMAIN)?;
         assert_eq!((again.postings, again.text, &again_state), (result.postings.clone(), result.text.clone(), &state));
+        parsed.push(result.parsed);
+        reused_pages += result.reused_pages;
         postings.push((result.postings, result.group_ends));
         text.extend(result.text);
         llms_full.extend(result.llms);
@@ -88,7 +122,7 @@ fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published
     }
     let layout = planned.layout;
     let finished = finisher.finish(SitePlan::from_bytes(&plan_bytes)?, &shard_lens, DOMAIN)?;
-    Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout })
+    Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout, parsed, reused_pages })
 }
 
 /// Step 1 over an in-memory store: the packs by index and the file table (stored and read back).
@@ -107,7 +141,8 @@ fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable)
 /// The small-site path: the same steps in memory, in one call.
 fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
     let (packs, table) = unpack(gz, 64 << 10)?;
-    let parsed = parse_small_site(&packs, &table, DOMAIN)?;
+    let small = plan_small_site(&packs, &table, DOMAIN)?;
+    let parsed = parse_small_site(small, &packs, &table, DOMAIN, &Reused::default())?;
     let built = parsed.rest.finish(DOMAIN)?;
     Ok(Published {
         meta: built.finished.meta.clone(),
@@ -116,6 +151,8 @@ fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
         llms_full: parsed.llms_full,
         finished: built.finished,
         layout: built.layout,
+        parsed: parsed.parsed,
+        reused_pages: parsed.reused_pages,
     })
 }
 
@@ -234,4 +271,69 @@ fn batches_follow_source_bytes_and_the_page_cap() {
     assert_eq!(batches([BATCH_SOURCE_BYTES * 3]), [0..1]);
     assert_eq!(batches(std::iter::repeat_n(1, 1001)).len(), 3);
     assert!(batches([]).is_empty());
+}
+
+/// Everything but the parsed-pages objects, which record whether a page was reused.
+fn same_outputs(a: &Published, b: &Published) {
+    assert_eq!((&a.meta, &a.terms, &a.text, &a.llms_full), (&b.meta, &b.terms, &b.text, &b.llms_full));
+    assert_eq!((&a.finished.outline, &a.finished.llms_txt, &a.finished.manifest), (&b.finished.outline, &b.finished.llms_txt, &b.finished.manifest));
+}
+
+#[test]
+fn a_republish_reuses_every_page_whose_inputs_did_not_change_and_builds_the_same_site() {
+    let mut files = tree(&[
+        ("docs.json", r#"{"name": "Acme", "navigation": {"groups": [
+            {"group": "Start", "pages": ["index", "guide", "other", "copy/guide"]},
+            {"group": "Again", "pages": ["guide"]}]}}"#),
+        ("index.mdx", "---\ntitle: Home\n---\nimport Note from '/snippets/note.mdx'\n\n<Note />\n\n## Install\n\nRun it."),
+        ("snippets/note.mdx", "A shared note about tokens."),
+        ("guide.mdx", "---\ntitle: Guide\n---\n# Guide\n\nText about zebras."),
+        ("other.mdx", "---\ntitle: [bad\n---\nOther words."),
+        ("copy/guide.mdx", "---\ntitle: Guide\n---\n# Guide\n\nText about zebras."),
+    ]);
+    let first = publish(&pack_tree(&files), 100, Some(2)).unwrap();
+    assert_eq!(first.reused_pages, 0);
+    let listed = first.finished.site.pages.len() as u32;
+    assert_eq!(listed, 4, "the second listing of guide is dropped");
+
+    // Nothing changed: every page is taken, and the site is byte for byte the same.
+    let again = publish_after(&pack_tree(&files), 100, Some(2), Some(&first.kept())).unwrap();
+    assert_eq!(again.reused_pages, listed);
+    same_outputs(&again, &first);
+
+    // A snippet changes: the page importing it is read again, the others are taken; the result is
+    // what a publish from nothing gives.
+    files.insert("snippets/note.mdx".into(), b"A changed note about ferrets.".to_vec());
+    let fresh = publish(&pack_tree(&files), 100, Some(2)).unwrap();
+    let edited = publish_after(&pack_tree(&files), 100, Some(3), Some(&again.kept())).unwrap();
+    assert_eq!(edited.reused_pages, listed - 1);
+    same_outputs(&edited, &fresh);
+    assert!(String::from_utf8_lossy(&edited.llms_full).contains("ferrets"));
+
+    // The page moves to another group: its place in the navigation is an input too.
+    files.insert("docs.json".into(), br#"{"name": "Acme", "navigation": {"groups": [
+        {"group": "Begin", "pages": ["index"]}, {"group": "Start", "pages": ["guide", "other", "copy/guide"]},
+        {"group": "Again", "pages": ["guide"]}]}}"#.to_vec());
+    let moved = publish_after(&pack_tree(&files), 100, Some(2), Some(&edited.kept())).unwrap();
+    assert_eq!(moved.reused_pages, listed - 1);
+    same_outputs(&moved, &publish(&pack_tree(&files), 100, Some(2)).unwrap());
+}
+
+#[test]
+fn kept_pages_are_not_reused_for_another_domain_or_from_bytes_that_do_not_decode() {
+    let files = tree(&[("docs.json", r#"{"navigation": {"pages": ["index", "guide"]}}"#), ("index.mdx", "Home"), ("guide.mdx", "Guide")]);
+    let first = publish(&pack_tree(&files), 100, None).unwrap();
+    let (mut objects, index) = first.kept();
+    for object in &mut objects {
+        object.iter_mut().for_each(|b| *b = !*b);
+    }
+    let again = publish_after(&pack_tree(&files), 100, None, Some(&(objects, index))).unwrap();
+    assert_eq!(again.reused_pages, 0);
+    same_outputs(&again, &first);
+
+    let (packs, table) = unpack(&pack_tree(&files), 100).unwrap();
+    let small = plan_small_site(&packs, &table, DOMAIN).unwrap();
+    let other = plan_small_site(&packs, &table, "other.example.com").unwrap();
+    assert_eq!(small.keys().len(), 2);
+    assert!(small.keys().iter().all(|k| !other.keys().contains(k)));
 }

@@ -130,3 +130,5 @@ pub struct Progress {
 
 #[cfg(feature = "builder")]
 mod object;
+#[cfg(feature = "builder")]
+mod reuse;

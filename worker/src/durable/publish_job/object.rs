@@ -1,5 +1,6 @@
 //! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
+use super::reuse::LiveParsed;
 use super::{Begin, Progress, PublishJobOp, Query, Start};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,7 +17,8 @@ use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::{self, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
+use docs_edge_core::publish::parsed::{page_keys, parsed_object, PageKey, Reused, PARSED_INDEX_OBJECT};
+use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
 use futures_channel::oneshot;
@@ -249,6 +251,8 @@ struct Loaded {
     publish_id: String,
     plan: SitePlan,
     table: FileTable,
+    /// The live version's parsed pages, if it kept them.
+    live_parsed: Option<LiveParsed>,
 }
 
 #[durable_object(alarm)]
@@ -594,7 +598,7 @@ impl PublishJob {
         crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -811,8 +815,18 @@ impl PublishJob {
     /// [`Self::build_small`]'s build: starts the writes of the final objects but the finish step's;
     /// returns those and the index bytes.
     async fn build_small_writing(&self, store: &Store<'_>, record: &mut Record, packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, writes: &mut Writes) -> StepResult<(Finished, u64)> {
-        let parsed = publish::parse_small_site(packs, table, &record.domain)?;
+        let small = publish::plan_small_site(packs, table, &record.domain)?;
+        let live = LiveParsed::open(store.bucket, &store.domain, &record.org_id).await;
+        let reused = store.reused(live.as_ref(), small.keys()).await;
+        drop(live);
+        store.phase("read");
+        let parsed = publish::parse_small_site(small, packs, table, &record.domain, &reused)?;
+        drop(reused);
+        store.traffic.reused_pages.set(parsed.reused_pages);
         store.phase("parse");
+        for (b, bytes) in parsed.parsed.into_iter().enumerate() {
+            writes.start(store, &parsed_object(b as u32), bytes);
+        }
         self.injected_fault(record)?;
         let text_bytes = parsed.text.len() as u64;
         writes.start(store, SEARCH_TEXT, parsed.text);
@@ -837,7 +851,7 @@ impl PublishJob {
         Ok(planned)
     }
 
-    async fn load(&self, store: &Store<'_>) -> StepResult<Rc<Loaded>> {
+    async fn load(&self, store: &Store<'_>, org_id: &str) -> StepResult<Rc<Loaded>> {
         if let Some(loaded) = self.loaded.borrow().as_ref() {
             if loaded.publish_id == store.publish_id.as_str() {
                 return Ok(loaded.clone());
@@ -845,23 +859,31 @@ impl PublishJob {
         }
         let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
         let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
-        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table });
+        let live_parsed = LiveParsed::open(store.bucket, &store.domain, org_id).await;
+        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table, live_parsed });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
     }
 
     async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<()> {
         self.injected_fault(record)?;
-        let loaded = self.load(store).await?;
+        let loaded = self.load(store, &record.org_id).await?;
         let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
         let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
         let last = b as usize + 1 == record.batches.len();
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
         let tree = store.files(&loaded.table, &files).await?;
+        let keys = page_keys(&loaded.plan, &range, &loaded.table, &tree, &record.domain);
+        let reused = store.reused(loaded.live_parsed.as_ref(), &keys).await;
+        store.phase("read");
         let mut state = record.batch_state.clone();
-        let result = publish::run_batch(&loaded.plan, &range, last, &layout, &tree, &mut state, &record.domain)?;
-        drop(tree);
+        let input = BatchInput { batch: b, range, last, tree: &tree, keys: &keys };
+        let result = publish::run_batch(&loaded.plan, input, &layout, &reused, &mut state, &record.domain)?;
+        drop((tree, reused));
+        store.phase("build");
+        store.traffic.reused_pages.set(result.reused_pages);
+        store.put(&parsed_object(b), result.parsed).await?;
         let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
         let names = [format!("postings-{b:05}.bin"), format!("text-{b:05}.bin"), format!("llms-{b:05}.txt"), format!("record-{b:05}.bin")].map(|n| build_object(&n));
         let [postings, text, llms, batch_record] = names.each_ref().map(String::as_str);
@@ -900,7 +922,7 @@ impl PublishJob {
     }
 
     async fn finish(&self, store: &Store<'_>, record: &Record) -> StepResult<SiteVersion> {
-        let loaded = self.load(store).await?;
+        let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
         for b in 0..record.batches.len() as u32 {
             let bytes = store.get(&build_object(&format!("record-{b:05}.bin"))).await?;
@@ -1120,6 +1142,8 @@ struct R2Traffic {
     read_bytes: Cell<u64>,
     writes: Cell<u32>,
     write_bytes: Cell<u64>,
+    /// Pages taken from the live version's parsed pages rather than parsed.
+    reused_pages: Cell<u32>,
 }
 
 impl R2Traffic {
@@ -1209,8 +1233,19 @@ impl<'a> Store<'a> {
     /// The finish step's objects: the search meta, the outline and `llms.txt` at once, with
     /// `writes` (any other writes still going), then the Markdown manifest (its presence says the
     /// agent documents are there). Returns the site.
+    /// The parsed pages `live` kept for `keys`, counted as this step's reads.
+    async fn reused(&self, live: Option<&LiveParsed>, keys: &[PageKey]) -> Reused {
+        let Some(live) = live else { return Reused::default() };
+        let (reused, bytes) = live.reused(self.bucket, &self.domain, keys).await;
+        if bytes > 0 {
+            self.traffic.read(bytes);
+        }
+        reused
+    }
+
     async fn put_finished(&self, finished: Finished, mut writes: Writes) -> ApiResult<Site> {
         writes.start(self, SEARCH_META, finished.meta);
+        writes.start(self, PARSED_INDEX_OBJECT, finished.parsed_index);
         writes.start(self, SITE_OUTLINE, finished.outline);
         writes.start(self, LLMS_TXT, finished.llms_txt.into_bytes());
         writes.finish().await?;
