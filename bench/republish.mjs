@@ -46,6 +46,7 @@ async function phase(state, vars, name, work) {
       ...result,
       wasmMiB: mib(Math.max(0, ...lines.map((l) => l.wasmMemoryBytes ?? 0))),
       builderWasmMiB: mib(Math.max(0, ...steps.map((l) => l.wasmMemoryBytes ?? 0))),
+      reusedPages: steps.reduce((sum, l) => sum + (l.reusedPages ?? 0), 0),
       steps: steps.map((l) => ({ step: l.step, ms: l.durationMs, phases: l.phasesMs, wasmMiB: mib(l.wasmMemoryBytes ?? 0) })),
     };
   } finally {
