@@ -145,7 +145,14 @@ export function defineAssistant(loadPanel, { name = 'docs-assistant', defaultApi
       this.#trigger = trigger ?? (active && active !== document.body && active !== this ? active : this.#launcher);
       const wasOpen = this.hasAttribute('data-open');
       this.setAttribute('data-open', '');
-      const panel = await this.#load();
+      let panel;
+      try {
+        panel = await this.#load();
+      } catch {
+        // Reported as an `error` event; the launcher comes back for another try.
+        this.removeAttribute('data-open');
+        return;
+      }
       panel.show({ query, submit, selection });
       if (!wasOpen) this.emit('open', {});
     }

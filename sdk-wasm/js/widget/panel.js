@@ -324,7 +324,11 @@ class Panel {
     if (!on && root.activeElement === stop) send.focus();
   }
 
-  /** Asks `text` (a new question), or regenerates when `messages` replaces the conversation. */
+  /**
+   * Asks `text`. Regenerating passes `messages`, the conversation up to and with the question (its
+   * id unchanged, so the server replaces that question's answer in its thread rather than adding a
+   * second copy).
+   */
   async ask(text, { messages } = {}) {
     const question = String(text ?? '').trim();
     if (!question || this.#running) return;
@@ -354,7 +358,7 @@ class Panel {
     };
     try {
       const turn = this.#client.sendMessage(
-        { text: question, messages, context, currentPath: pageBox.checked ? location.pathname : undefined },
+        { text: messages ? undefined : question, messages, context, currentPath: pageBox.checked ? location.pathname : undefined },
         { signal: controller.signal },
       );
       for await (const event of turn) {
@@ -396,10 +400,9 @@ class Panel {
     const messages = this.#client.messages;
     const at = messages.findLastIndex((m) => m.role === 'user');
     if (at < 0 || this.#running) return;
-    const earlier = messages.slice(0, at);
     // The question and its answer leave the view; ask() shows them anew.
-    this.#renderAll(earlier);
-    return this.ask(messages[at].content, { messages: earlier });
+    this.#renderAll(messages.slice(0, at));
+    return this.ask(messages[at].content, { messages: messages.slice(0, at + 1) });
   }
 
   /** A new conversation: the kept one is forgotten. */
