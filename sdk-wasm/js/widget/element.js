@@ -5,9 +5,9 @@ import { readConfig } from './config.js';
 import { sheet } from './sheet.js';
 
 const LAUNCHER_CSS = `
-:host{all:initial;--da-accent:#2563eb;--da-accent-text:#fff;--da-bg:#fff;--da-text:#1f2328;--da-muted:#59636e;
+:host{all:initial;color-scheme:light;--da-accent:#2563eb;--da-accent-text:#fff;--da-bg:#fff;--da-text:#1f2328;--da-muted:#59636e;
 --da-border:#d1d9e0;--da-soft:#f0f3f6;--da-hover:#e6eaef;--da-link:#0550ae;--da-error:#cf222e;--da-radius:12px;--da-font:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;--da-z:2147483000}
-:host([data-theme=dark]){--da-accent:#4493f8;--da-accent-text:#0d1117;--da-bg:#151b23;--da-text:#f0f6fc;--da-muted:#9198a1;--da-border:#3d444d;--da-soft:#212830;--da-hover:#2a313c;--da-link:#4493f8;--da-error:#f85149}
+:host([data-theme=dark]){color-scheme:dark;--da-accent:#4493f8;--da-accent-text:#0d1117;--da-bg:#151b23;--da-text:#f0f6fc;--da-muted:#9198a1;--da-border:#3d444d;--da-soft:#212830;--da-hover:#2a313c;--da-link:#4493f8;--da-error:#f85149}
 .launcher{position:fixed;inset-block-end:20px;inset-inline-end:20px;z-index:var(--da-z);display:flex;align-items:center;gap:8px;
 padding:10px 16px;border:0;border-radius:999px;background:var(--da-accent);color:var(--da-accent-text);font:600 15px/1.2 var(--da-font);
 cursor:pointer;box-shadow:0 4px 16px rgba(0,0,0,.2)}

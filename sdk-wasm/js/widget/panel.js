@@ -71,6 +71,7 @@ class Panel {
 
     const textarea = el('textarea');
     textarea.rows = 1;
+    textarea.dir = 'auto';
     textarea.placeholder = L.placeholder;
     textarea.setAttribute('aria-label', L.question);
     textarea.addEventListener('keydown', (e) => {
@@ -174,6 +175,8 @@ class Panel {
 
   #userNode(text, context) {
     const node = el('div', 'user', el('span', 'sr', `${this.#labels.you}: `));
+    // The reader's and the model's text take their own direction (an English answer on an Arabic page).
+    node.dir = 'auto';
     if (context) node.append(el('span', 'context', context));
     node.append(text);
     return node;
@@ -183,6 +186,7 @@ class Panel {
   #answerNode(message, last) {
     const L = this.#labels;
     const body = el('div', 'md');
+    body.dir = 'auto';
     const sourcesBox = el('div', 'sources');
     const actions = el('div', 'actions');
     const node = el('article', 'answer', el('span', 'sr', `${L.assistant}: `), body, sourcesBox, actions);
