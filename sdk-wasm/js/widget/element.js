@@ -81,7 +81,7 @@ export function defineAssistant(loadPanel, { name = 'docs-assistant', defaultApi
       this.#launcher = button;
       this.#root.append(button);
       this.#listen(document, 'keydown', (event) => {
-        if ((event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'i' && !typing(event)) {
+        if ((event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'i' && (!typing(event) || event.composedPath().includes(this))) {
           event.preventDefault();
           if (this.hasAttribute('data-open')) this.close();
           else this.open({ selection: pageSelection() });
