@@ -194,6 +194,8 @@ test('the launcher alone loads first; the shortcut opens the panel; a Markdown a
   console.log(`widget page load through the first answer: ${kib(firstAnswer)} gzip -9 (budget ${kib(FIRST_ANSWER_BUDGET)}): ` +
     loaded.map((r) => `${r.path.replace(/\.[0-9a-f]{10}\./, '.*.')} ${kib(r.gzip)}`).join(', '));
   assert.ok(firstAnswer <= FIRST_ANSWER_BUDGET, `${firstAnswer} B`);
+  const wasm = loaded.find((r) => r.path.endsWith('.wasm'));
+  assert.equal(wasm.headers['content-type'], 'application/wasm', 'compiled while it streams in');
   const part = loaded.find((r) => r.path.startsWith('/widget/'));
   assert.match(part.headers['cache-control'], /immutable/);
   assert.equal(part.headers['access-control-allow-origin'], '*');
@@ -252,6 +254,7 @@ test('stop keeps the partial answer; regenerate asks again; a rating with a reas
   assert.equal(await regenerated.locator('button[aria-label="Not helpful"]').getAttribute('aria-pressed'), 'true');
   const withReason = page.waitForResponse((r) => r.url().endsWith('/feedback') && r.request().postDataJSON().comment === 'too short');
   await regenerated.locator('.reason input').fill('too short');
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-feedback.png') });
   await regenerated.locator('.reason button').click();
   assert.equal((await withReason).status(), 200);
   await regenerated.locator('.status', { hasText: 'Thanks' }).waitFor();
@@ -272,6 +275,7 @@ test('a selection on the page goes with the question as a textSelection; the con
   });
   await page.keyboard.press('Control+i');
   await page.locator('docs-assistant .chip.selection').waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-selection.png') });
   const requests = mock.requests.length;
   await ask(page, 'What does this mean?');
   const sent = JSON.stringify(mock.requests.slice(requests).map((r) => r.body));
