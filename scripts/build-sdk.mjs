@@ -3,7 +3,7 @@
 // (`--target web`: ESM whose init takes a URL or bytes, so one glue file serves browsers and Node),
 // npm binaryen's wasm-opt, then esbuild bundles the glue and the hand-written modules of sdk-wasm/js/
 // into one minified ESM file per platform (index.js for browsers, node.js for Node), next to the types,
-// and the `docs-edge` publish command into cli.js.
+// and the `docs-edge` publish command into cli.js; then the assistant widget (build-widget.mjs).
 // Skips everything when nothing it reads changed since the last build. Prints the gzipped size.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { root, nodeBin, cargoBin, toolEnv } from './lib/env.mjs';
+import { buildWidget } from './build-widget.mjs';
 
 export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
 const jsSources = join(root, 'sdk-wasm', 'js');
@@ -84,7 +85,7 @@ export async function buildSdk({ force = false } = {}) {
       cpSync(jsSources, out, { recursive: true });
       await bundle(out);
       await bundleCli();
-      for (const file of ['index.d.ts', 'package.json', 'README.md']) copyFileSync(join(jsSources, file), join(sdkPkg, file));
+      for (const file of ['index.d.ts', 'widget.d.ts', 'package.json', 'README.md']) copyFileSync(join(jsSources, file), join(sdkPkg, file));
       // Last, so that its time stamps a complete build.
       copyFileSync(join(out, 'opt.wasm'), stamp);
     } finally {
@@ -94,6 +95,9 @@ export async function buildSdk({ force = false } = {}) {
   const size = sdkSize();
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(`sdk package: ${kib(size.total)} gzipped (wasm ${kib(size.wasm)}, JS ${kib(size.js)})`);
+  // The widget is built from the package on every call: esbuild takes a moment, and the worker's
+  // assets (worker/public/widget*) then never lag behind the widget's sources.
+  await buildWidget();
   return size;
 }
 

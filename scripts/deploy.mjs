@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run deploy`: builds both Worker scripts and deploys them with wrangler, the builder
-// (wrangler.builder.toml) first, since the request-serving script (wrangler.toml) binds its Durable
-// Objects by script name. Arguments after `--` go to both `wrangler deploy` calls (`--env`, …).
+// `npm run deploy`: builds both Worker scripts and the assistant widget (its static assets) and deploys
+// them with wrangler, the builder (wrangler.builder.toml) first, since the request-serving script
+// (wrangler.toml) binds its Durable Objects by script name. Arguments after `--` go to both
+// `wrangler deploy` calls (`--env`, …).
 //
 // `--move-builder-classes`, once, for a deployment from before the builder script (PublishJob and
 // ExportJob in docs-edge, with their jobs): the builder is deployed with a migration that transfers
@@ -11,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWorker } from './build-worker.mjs';
+import { buildSdk } from './build-sdk.mjs';
 import { nodeBin, root, toolEnv } from './lib/env.mjs';
 
 const MOVE_FLAG = '--move-builder-classes';
@@ -29,10 +31,12 @@ function deploy(config, extra) {
   if (result.status !== 0) throw new Error(`wrangler deploy -c ${config} failed with status ${result.status}`);
 }
 
-function main(args) {
+async function main(args) {
   const move = args.includes(MOVE_FLAG);
   const extra = args.filter((a) => a !== MOVE_FLAG);
   buildWorker();
+  // The assistant widget (worker/public/widget*) is built from the SDK package.
+  await buildSdk();
   let builderConfig = 'wrangler.builder.toml';
   // Beside the real one, so its relative paths (main, assets, build) resolve the same.
   const moving = join(root, '.wrangler.builder.move.toml');
@@ -51,10 +55,8 @@ function main(args) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    main(process.argv.slice(2));
-  } catch (err) {
+  main(process.argv.slice(2)).catch((err) => {
     console.error(err.message);
     process.exit(1);
-  }
+  });
 }

@@ -216,6 +216,10 @@ test('a signal aborts a turn; the question and the partial answer are kept', asy
   await assert.rejects(turn.result, (e) => e.code === 'aborted');
   assert.ok(seen.some((e) => e.type === 'text'));
   assert.deepEqual(client.messages.map((m) => m.role), ['user', 'assistant']);
+  // The server records no thread for a stopped answer: the next question must not name one.
+  assert.equal(client.threadId, undefined);
+  const next = await client.sendMessage('And how are they kept?').result;
+  assert.match(next.threadId, /^thr_/);
 });
 
 test('a 429 is a typed error with retryAfter, and is retried after Retry-After when asked', async () => {

@@ -257,12 +257,16 @@ export class AssistantClient {
   /** A turn reading `respond()`'s stream; the answer joins `messages` (after `before`) when it ends. */
   #turn(respond, before, threadId, signal, resumed = false) {
     const protocol = this.#protocol === 'v2' ? 'v5' : 'v4';
-    const commit = (answer) => {
+    // `recorded`: whether the server keeps this answer in its thread. A request the client stops is
+    // not recorded (unless a resumable answer's chat object goes on with it): its thread id, new for
+    // a first question, names no thread, and the next question must not send it.
+    const commit = (answer, recorded = true) => {
       const id = answer.messageId ?? randomId('msg_');
       const earlier = resumed ? before.filter((m) => m.id !== id) : before;
       this.#messages = [...earlier, { id, role: 'assistant', content: answer.text, sources: answer.sources }];
-      if (answer.threadId) this.#threadId = answer.threadId;
+      if (answer.threadId && recorded) this.#threadId = answer.threadId;
     };
+    const resumable = this.#resumable;
     return new ChatTurn(async function* () {
       const answer = new Answer();
       try {
@@ -280,7 +284,7 @@ export class AssistantClient {
       } catch (err) {
         const error = transportError(err, signal);
         // Stopped by the user: keep the question and what had arrived, as useChat's stop() does.
-        if (error.code === 'aborted' && answer.text) commit(answer);
+        if (error.code === 'aborted' && answer.text) commit(answer, resumable);
         throw error;
       }
       commit(answer);

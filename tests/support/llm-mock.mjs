@@ -5,9 +5,16 @@
 // tokens, in that provider's own error shape; one containing SLOW_START makes the OpenAI stand-in wait
 // SLOW_START_MS before its first token. SLOW_TOKENS spaces the OpenAI stand-in's tokens SLOW_GAP_MS apart;
 // STALL_AFTER_FIRST makes it send one token and then nothing until the caller hangs up (at most 30 s).
+// MARKDOWN makes the OpenAI stand-in answer MARKDOWN_TOKENS (a heading, a list, a table, code, citations).
 import { createServer } from 'node:http';
 
 export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export ', 'is one bundle.'];
+/** An answer using every block the assistant widget renders; split mid-line, as models stream. */
+export const MARKDOWN_TOKENS = [
+  '## Static exports\n\nStart a job with ', 'the admin key [1]:\n\n', '1. Call **POST** `/v1/exports`\n', '2. Poll the job [1, 2]\n\n',
+  '| Field | Meaning |\n|---|---|\n', '| `status` | the job state |\n\n', '```bash\ncurl -X POST https://api.example/v1/exports\n', '```\n\n',
+  'A [link](javascript:alert(1)) stays text; <b>tags</b> stay text too.',
+];
 const GAP_MS = 120;
 export const SLOW_START_MS = 2500;
 export const SLOW_GAP_MS = 400;
@@ -31,7 +38,8 @@ async function openai(req, res, body) {
   if (lastUserText(body).includes('SLOW_START')) await sleep(SLOW_START_MS);
   const gap = lastUserText(body).includes('SLOW_TOKENS') ? SLOW_GAP_MS : GAP_MS;
   const stall = lastUserText(body).includes('STALL_AFTER_FIRST');
-  for (const [i, token] of MOCK_TOKENS.entries()) {
+  const tokens = lastUserText(body).includes('MARKDOWN') ? MARKDOWN_TOKENS : MOCK_TOKENS;
+  for (const [i, token] of tokens.entries()) {
     if (fail && i === 2) {
       send({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
       return res.end();

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Builds the assistant widget (sdk-wasm/js/widget) from the SDK package in sdk-wasm/pkg (build-sdk.mjs):
+// - for the worker's static assets (worker/public, served by the assets layer without running the
+//   worker: wrangler.toml run_worker_first, headers in worker/public/_headers): `widget.js`, the launcher
+//   a page loads (a classic script), and under `widget/` the panel with the SDK bundled in and the
+//   SDK's wasm, both named by a hash of their content so they can be cached for a year;
+// - for the npm package: `widget.js` (ESM: defineDocsAssistant, mountDocsAssistant) and
+//   `widget-panel.js`, which imports the package's own `index.js`.
+// Prints the gzipped sizes.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root } from './lib/env.mjs';
+
+const sources = join(root, 'sdk-wasm', 'js', 'widget');
+const pkg = join(root, 'sdk-wasm', 'pkg');
+const publicDir = join(root, 'worker', 'public');
+const WASM = 'docs_edge_sdk_bg.wasm';
+const common = { bundle: true, minify: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', write: false };
+
+const hash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+export const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/** `docs-edge-sdk` as the package's browser entry: bundled in (`bundled`) or imported beside it. */
+function sdkPlugin(bundled) {
+  return {
+    name: 'docs-edge-sdk',
+    setup(build) {
+      build.onResolve({ filter: /^docs-edge-sdk$/ }, () => (bundled ? { path: join(pkg, 'index.js') } : { path: './index.js', external: true }));
+      build.onResolve({ filter: /^\.\/widget-panel\.js$/ }, () => ({ path: './widget-panel.js', external: true }));
+    },
+  };
+}
+
+async function one(options) {
+  const { build } = await import('esbuild');
+  const result = await build({ ...common, ...options });
+  return result.outputFiles[0].contents;
+}
+
+export async function buildWidget() {
+  // Served: the wasm and the panel under names that change with their content.
+  const wasm = readFileSync(join(pkg, WASM));
+  const wasmName = `sdk.${hash(wasm)}.wasm`;
+  let panel = Buffer.from(await one({ entryPoints: [join(sources, 'panel.js')], format: 'esm', plugins: [sdkPlugin(true)] })).toString();
+  if (!panel.includes(`"./${WASM}"`)) throw new Error(`the SDK bundle no longer names ./${WASM}: update build-widget.mjs`);
+  panel = panel.replaceAll(`"./${WASM}"`, `"./${wasmName}"`);
+  const panelName = `panel.${hash(panel)}.js`;
+  const launcher = await one({
+    entryPoints: [join(sources, 'widget.js')],
+    format: 'iife',
+    define: { __PANEL__: JSON.stringify(panelName) },
+  });
+  rmSync(join(publicDir, 'widget'), { recursive: true, force: true });
+  mkdirSync(join(publicDir, 'widget'), { recursive: true });
+  writeFileSync(join(publicDir, 'widget.js'), launcher);
+  writeFileSync(join(publicDir, 'widget', panelName), panel);
+  writeFileSync(join(publicDir, 'widget', wasmName), wasm);
+
+  // npm: ESM beside the package's index.js.
+  writeFileSync(join(pkg, 'widget.js'), await one({ entryPoints: [join(sources, 'module.js')], format: 'esm', plugins: [sdkPlugin(false)] }));
+  writeFileSync(join(pkg, 'widget-panel.js'), await one({ entryPoints: [join(sources, 'panel.js')], format: 'esm', plugins: [sdkPlugin(false)] }));
+
+  const sizes = { launcher: gz(launcher), panel: gz(Buffer.from(panel)), wasm: gz(wasm) };
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(`widget: launcher ${kib(sizes.launcher)}, panel with the SDK ${kib(sizes.panel)}, wasm ${kib(sizes.wasm)} (gzip -9)`);
+  return { ...sizes, panelName, wasmName };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  buildWidget().catch((err) => {
+    console.error(err.message);
+    process.exit(1);
+  });
+}

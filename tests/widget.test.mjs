@@ -1,0 +1,380 @@
+// The assistant widget in headless Chromium, on a plain page of another origin that has only the script
+// tag, against a worker whose assistant streams from a local stand-in LLM: the shortcut, a streamed
+// Markdown answer, citations, stop, regenerate, feedback, a selection as context, the conversation
+// kept across a reload, `?ask=`, keyboard-only use, axe-core, a strict Content-Security-Policy, and
+// the bytes a page loads from the service (budgets). Screenshots go to test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { startStaticServer } from '../scripts/lib/static-server.mjs';
+import { startWorker } from '../scripts/lib/worker-process.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { ROOT_TOKEN, tenant } from './support/api.mjs';
+import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
+import { launchBrowser } from './support/browser.mjs';
+import { startLlmMock } from './support/llm-mock.mjs';
+
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const LAUNCHER_BUDGET = 8 * 1024;
+const FIRST_ANSWER_BUDGET = 60 * 1024;
+const PARAGRAPH = 'A static export bundles every page of the site into one archive.';
+
+let mock;
+let worker;
+let state;
+let t;
+let site;
+let browser;
+
+function pageHtml(domain, key, { title = 'Plain page' } = {}) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+<body><main><h1>${title}</h1><p id="para">${PARAGRAPH}</p><label>Search <input id="field"></label>
+<button id="own-button" type="button">Ask the docs</button></main>
+<script src="${worker.baseUrl}/widget.js" data-domain="${domain}" data-key="${key}"
+  data-questions="How do I start a static export job?|How long is the bundle link valid?"
+  data-open-selector="#own-button" defer></script></body></html>`;
+}
+
+/** A right-to-left page that mounts the widget from the npm package's ES module, no script tag. */
+function modulePage(domain, key) {
+  return `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>صفحة</title></head>
+<body><main><h1>صفحة</h1><p>${PARAGRAPH}</p></main>
+<script type="module">
+  import { mountDocsAssistant } from '/pkg/widget.js';
+  const element = mountDocsAssistant({ api: ${JSON.stringify(worker.baseUrl)}, domain: ${JSON.stringify(domain)}, key: ${JSON.stringify(key)},
+    'label-title': 'اسأل الوثائق', 'label-launcher': 'اسأل' });
+  window.DocsAssistant = { on: (type, fn) => element.addEventListener(type, (e) => fn(e.detail)), reset: () => element.reset(), element };
+</script></body></html>`;
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  mock = await startLlmMock();
+  state = scratchDir('docs-edge-widget-');
+  worker = await startWorker({
+    persistTo: state,
+    vars: { ROOT_TOKEN, ASSISTANT_BACKEND: 'openai', LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: 'sk-test-0123456789', LLM_MODEL: 'widget-test-model' },
+  });
+  t = await tenant({ base: worker.baseUrl });
+  const published = await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base: worker.baseUrl });
+  assert.equal(published.status, 200, published.text);
+  site = await startStaticServer({
+    mounts: { '/pkg/': fileURLToPath(new URL('../sdk-wasm/pkg/', import.meta.url)) },
+    handle(req, res, url) {
+      if (url.pathname.startsWith('/pkg/')) return false;
+      if (url.pathname === '/module') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(modulePage(t.domain, t.assistantKey));
+        return true;
+      }
+      const html = pageHtml(t.domain, t.assistantKey, { title: url.pathname === '/csp' ? 'Strict page' : 'Plain page' });
+      const headers = { 'content-type': 'text/html; charset=utf-8' };
+      // Only the service's origin and wasm compilation: no 'unsafe-inline', no 'unsafe-eval'.
+      if (url.pathname === '/csp') {
+        headers['content-security-policy'] =
+          `default-src 'none'; script-src ${worker.baseUrl} 'wasm-unsafe-eval'; connect-src ${worker.baseUrl}; style-src ${worker.baseUrl}; img-src 'none'`;
+      }
+      res.writeHead(200, headers);
+      res.end(html);
+      return true;
+    },
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await worker?.stop();
+  await mock?.close();
+  if (state) rmSync(state, { recursive: true, force: true });
+});
+
+/** A fresh page that records what it loads from the service and its own errors. */
+async function openPage(path = '/', { width = 1100, height = 800 } = {}) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width, height });
+  const loaded = [];
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (url.origin !== worker.baseUrl || url.pathname.startsWith('/discovery/')) return;
+    loaded.push({ path: url.pathname, gzip: gzipSync(await response.body(), { level: 9 }).length, headers: response.headers() });
+  });
+  // Where the answers' citations lead: the docs site, answered here.
+  await page.route(`https://${t.domain}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>cited</title><p>cited page' }));
+  await page.addInitScript(() => {
+    window.violations = [];
+    window.widgetEvents = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(`${site.url}${path}`);
+  await page.waitForFunction(() => window.DocsAssistant);
+  await page.evaluate(() => {
+    for (const type of ['open', 'close', 'answer', 'error', 'feedback', 'source-click']) {
+      window.DocsAssistant.on(type, (detail) => window.widgetEvents.push({ type, detail: JSON.parse(JSON.stringify(detail ?? {})) }));
+    }
+  });
+  return { page, loaded, errors };
+}
+
+const panel = (page) => page.locator('docs-assistant .panel');
+const answers = (page) => page.locator('docs-assistant article.answer');
+
+/** Asks through the question box; waits until the answer is complete (the log is no longer busy). */
+async function ask(page, question) {
+  const before = await answers(page).count();
+  await page.locator('docs-assistant textarea').fill(question);
+  await page.locator('docs-assistant textarea').press('Enter');
+  await answers(page).nth(before).waitFor();
+  await page.waitForFunction(() => document.querySelector('docs-assistant').shadowRoot.querySelector('.log').getAttribute('aria-busy') === 'false');
+  return answers(page).nth(before);
+}
+
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+test('the launcher alone loads first; the shortcut opens the panel; a Markdown answer streams in safely', async () => {
+  const { page, loaded, errors } = await openPage('/');
+  const launcher = page.locator('docs-assistant .launcher');
+  await launcher.waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(loaded.map((r) => r.path), ['/widget.js'], 'nothing but the launcher before the reader opens it');
+  const launcherBytes = loaded[0].gzip;
+  assert.equal(loaded[0].headers['access-control-allow-origin'], '*');
+  console.log(`widget launcher: ${kib(launcherBytes)} gzip -9 (budget ${kib(LAUNCHER_BUDGET)})`);
+  assert.ok(launcherBytes <= LAUNCHER_BUDGET, `launcher ${launcherBytes} B`);
+
+  // Not while the reader types in a field; from the page itself, yes.
+  await page.locator('#field').press('Control+i');
+  assert.equal(await panel(page).count(), 0);
+  await page.locator('h1').click();
+  await page.keyboard.press('Control+i');
+  await panel(page).waitFor();
+  assert.equal(await page.evaluate(() => document.querySelector('docs-assistant').shadowRoot.activeElement?.tagName), 'TEXTAREA');
+  // The panel's own question box is no page field: the shortcut closes the panel from there.
+  await page.keyboard.press('Control+i');
+  await panel(page).waitFor({ state: 'hidden' });
+  await page.keyboard.press('Control+i');
+  await panel(page).waitFor();
+
+  await page.evaluate(() => {
+    const log = document.querySelector('docs-assistant').shadowRoot.querySelector('.log');
+    window.busySeen = false;
+    window.answerGrew = 0;
+    new MutationObserver(() => {
+      if (log.getAttribute('aria-busy') === 'true') window.busySeen = true;
+      if (log.querySelector('article.answer .md')?.textContent) window.answerGrew++;
+    }).observe(log, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  const answer = await ask(page, 'MARKDOWN: how do I start a static export job?');
+  assert.ok(await page.evaluate(() => window.busySeen), 'the log was busy while the answer streamed');
+  assert.ok((await page.evaluate(() => window.answerGrew)) >= 3, 'the answer grew in parts');
+  assert.equal(await answer.locator('h4').textContent(), 'Static exports');
+  assert.equal(await answer.locator('.md ol li').count(), 2);
+  assert.equal(await answer.locator('.md table th').count(), 2);
+  assert.match(await answer.locator('.md pre code').textContent(), /^curl -X POST/);
+  assert.equal(await answer.locator('.md .code button[aria-label="Copy code"]').count(), 1);
+  const cites = await answer.locator('a.cite').evaluateAll((as) => as.map((a) => a.href));
+  assert.equal(cites.length, 3, 'three citations: [1] and [1, 2]');
+  assert.ok(cites.every((href) => href.startsWith(`https://${t.domain}/`)), cites.join(' '));
+  assert.ok((await answer.locator('.sources li').count()) >= 2);
+  // The model's text never becomes markup or a script link.
+  assert.equal(await answer.locator('.md b').count(), 0);
+  assert.match(await answer.locator('.md').textContent(), /<b>tags<\/b>/);
+  assert.equal(await answer.locator('a[href^="javascript:"]').count(), 0);
+  assert.equal(await page.evaluate(() => window.widgetEvents.filter((e) => e.type === 'answer').length), 1);
+
+  const firstAnswer = loaded.reduce((n, r) => n + r.gzip, 0);
+  console.log(`widget page load through the first answer: ${kib(firstAnswer)} gzip -9 (budget ${kib(FIRST_ANSWER_BUDGET)}): ` +
+    loaded.map((r) => `${r.path.replace(/\.[0-9a-f]{10}\./, '.*.')} ${kib(r.gzip)}`).join(', '));
+  assert.ok(firstAnswer <= FIRST_ANSWER_BUDGET, `${firstAnswer} B`);
+  const wasm = loaded.find((r) => r.path.endsWith('.wasm'));
+  assert.equal(wasm.headers['content-type'], 'application/wasm', 'compiled while it streams in');
+  const part = loaded.find((r) => r.path.startsWith('/widget/'));
+  assert.match(part.headers['cache-control'], /immutable/);
+  assert.equal(part.headers['access-control-allow-origin'], '*');
+
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-light-wide.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-dark-wide.png') });
+  await page.setViewportSize({ width: 390, height: 780 });
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-dark-narrow.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-light-narrow.png') });
+  await page.setViewportSize({ width: 1100, height: 800 });
+
+  // A citation is a link to the cited page and anchor, announced by a `source-click` event first.
+  const href = cites[0];
+  const clicks = [];
+  await page.exposeFunction('recordSourceClick', (detail) => clicks.push(detail));
+  await page.evaluate(() => window.DocsAssistant.on('source-click', (detail) => window.recordSourceClick(detail)));
+  await answer.locator('a.cite').first().click();
+  await page.waitForURL(href);
+  assert.deepEqual(clicks.map((c) => [c.url, c.index]), [[href, 1]]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('stop keeps the partial answer; regenerate asks again; a rating with a reason reaches the feedback API', async () => {
+  const { page, errors } = await openPage('/');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.evaluate(() => window.DocsAssistant.open());
+  await page.locator('docs-assistant textarea').fill('SLOW_TOKENS how is a static export packed?');
+  await page.locator('docs-assistant textarea').press('Enter');
+  const first = answers(page).first();
+  await first.locator('.md p', { hasText: 'According' }).waitFor();
+  await page.locator('docs-assistant button[aria-label="Stop"]').click();
+  await first.locator('.status', { hasText: 'Stopped.' }).waitFor({ timeout: 5000 }).catch(async (err) => {
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-stop-failed.png') });
+    throw new Error(`${err.message}\n${await first.textContent()} busy=${await page.locator('docs-assistant .log').getAttribute('aria-busy')}`);
+  });
+  const partial = await first.locator('.md').textContent();
+  assert.ok(!partial.includes('is one bundle.'), partial);
+  assert.equal(await page.locator('docs-assistant .log').getAttribute('aria-busy'), 'false');
+
+  const requests = mock.requests.length;
+  await first.locator('button[aria-label="Regenerate"]').click();
+  await page.locator('docs-assistant article.answer .md p').first().waitFor();
+  await page.waitForFunction(() => document.querySelector('docs-assistant').shadowRoot.querySelector('.log').getAttribute('aria-busy') === 'false');
+  assert.equal(await answers(page).first().locator('.error').count(), 0, await answers(page).first().textContent());
+  assert.equal(mock.requests.length, requests + 1, 'one new request to the model');
+  assert.equal(await page.locator('docs-assistant .user').count(), 1, 'the question is not repeated in the transcript');
+  const regenerated = answers(page).first();
+  assert.match(await regenerated.locator('.md').textContent(), /is one bundle\./);
+
+  const feedback = page.waitForResponse((r) => r.url().endsWith('/feedback') && r.request().method() === 'POST');
+  await regenerated.locator('button[aria-label="Not helpful"]').click();
+  assert.equal((await feedback).status(), 200);
+  assert.equal(await regenerated.locator('button[aria-label="Not helpful"]').getAttribute('aria-pressed'), 'true');
+  const withReason = page.waitForResponse((r) => r.url().endsWith('/feedback') && r.request().postDataJSON().comment === 'too short');
+  await regenerated.locator('.reason input').fill('too short');
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-feedback.png') });
+  await regenerated.locator('.reason button').click();
+  assert.equal((await withReason).status(), 200);
+  await regenerated.locator('.status', { hasText: 'Thanks' }).waitFor();
+  const events = await page.evaluate(() => window.widgetEvents.filter((e) => e.type === 'feedback').map((e) => e.detail.rating));
+  assert.deepEqual(events, ['down', 'down']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a selection on the page goes with the question as a textSelection; the conversation survives a reload', async () => {
+  const { page, errors } = await openPage('/');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('para'));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  });
+  await page.keyboard.press('Control+i');
+  await page.locator('docs-assistant .chip.selection').waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-selection.png') });
+  const requests = mock.requests.length;
+  await ask(page, 'What does this mean?');
+  const sent = JSON.stringify(mock.requests.slice(requests).map((r) => r.body));
+  assert.ok(sent.includes(PARAGRAPH), 'the selected text reached the model');
+  assert.equal(await page.locator('docs-assistant .chip.selection').count(), 0, 'the selection goes with one question');
+  await ask(page, 'And a follow-up?');
+
+  await page.reload();
+  await page.waitForFunction(() => window.DocsAssistant);
+  await page.evaluate(() => window.DocsAssistant.open());
+  await panel(page).waitFor();
+  assert.equal(await page.locator('docs-assistant .user').count(), 2);
+  assert.equal(await answers(page).count(), 2);
+  // The next question continues the same server thread.
+  const before = mock.requests.length;
+  await ask(page, 'A third question?');
+  const last = mock.requests.slice(before).at(-1).body.messages.filter((m) => m.role === 'user');
+  assert.ok(last.length >= 3, 'the kept conversation went with the question');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('?ask= opens the panel and asks; the page’s own button opens it too', async () => {
+  const { page, errors } = await openPage('/?ask=How%20long%20is%20the%20bundle%20link%20valid%3F');
+  await answers(page).last().locator('.actions button').first().waitFor();
+  assert.equal(await page.locator('docs-assistant .user').last().textContent(), 'You: How long is the bundle link valid?');
+  await page.keyboard.press('Escape');
+  await page.locator('#own-button').click();
+  await panel(page).waitFor({ state: 'visible' });
+  await page.keyboard.press('Escape');
+  await panel(page).waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'own-button', 'focus returns to the page’s button');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('keyboard only: Tab to the launcher, ask, reach the answer’s controls, Esc returns focus; axe-core finds nothing', async () => {
+  const { page, errors } = await openPage('/');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  const focused = () => page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el ? `${el.tagName}.${el.className}|${el.getAttribute('aria-label') ?? el.labels?.[0]?.textContent.trim() ?? el.textContent.trim()}` : '';
+  });
+  for (let i = 0; i < 10 && !(await focused()).includes('launcher'); i++) await page.keyboard.press('Tab');
+  assert.match(await focused(), /launcher/);
+  await page.keyboard.press('Enter');
+  await panel(page).waitFor();
+  assert.match(await focused(), /^TEXTAREA/);
+  await page.keyboard.type('How do I start a static export job?');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('docs-assistant').shadowRoot.querySelector('article.answer .actions button'));
+  const reached = new Set();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    reached.add((await focused()).split('|')[1]);
+  }
+  for (const label of ['New chat', 'Close', 'Copy answer', 'Regenerate', 'Helpful', 'Not helpful', 'About this page', 'Your question']) {
+    assert.ok(reached.has(label) || [...reached].some((r) => r?.startsWith(label)), `${label} reachable by Tab (${[...reached].join(', ')})`);
+  }
+
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const violations = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
+  assert.deepEqual(violations, []);
+
+  await page.keyboard.press('Escape');
+  await panel(page).waitFor({ state: 'hidden' });
+  assert.match(await focused(), /launcher/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('under a strict Content-Security-Policy (the service origin and wasm only) the widget answers with no violation', async () => {
+  const { page, errors } = await openPage('/csp');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.evaluate(() => window.DocsAssistant.open());
+  await panel(page).waitFor();
+  const answer = await ask(page, 'How do I start a static export job?');
+  assert.ok((await answer.locator('.md').textContent()).length > 20);
+  // The stylesheet applied: the panel is a fixed side panel, not unstyled flow content.
+  assert.equal(await panel(page).evaluate((p) => getComputedStyle(p).position), 'fixed');
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the npm package’s ES module mounts the same widget; a right-to-left page gets it on its left, labels overridden', async () => {
+  const { page, loaded, errors } = await openPage('/module');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.locator('docs-assistant .launcher', { hasText: 'اسأل' }).click();
+  await panel(page).waitFor();
+  assert.equal(await page.locator('docs-assistant h2').textContent(), 'اسأل الوثائق');
+  const box = await panel(page).boundingBox();
+  assert.equal(box.x, 0, 'the panel sits at the inline end, the left of a right-to-left page');
+  const answer = await ask(page, 'How do I start a static export job?');
+  assert.ok((await answer.locator('.md').textContent()).length > 20);
+  assert.deepEqual(loaded, [], 'nothing loaded from the service but the API calls: the package carries the widget');
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-rtl.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
