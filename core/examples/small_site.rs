@@ -13,7 +13,8 @@ use support::{peak_mib, read_folder, reset_peak, Counting};
 static ALLOCATOR: Counting = Counting;
 
 use docs_edge_core::docs::archive::{pack_tree, ArchiveLimits};
-use docs_edge_core::publish::{parse_small_site, SourceWriter, Stored};
+use docs_edge_core::publish::parsed::Reused;
+use docs_edge_core::publish::{parse_small_site, plan_small_site, SourceWriter, Stored};
 
 fn main() {
     let folder = std::env::args().nth(1).unwrap_or_else(|| "../shared/fixtures/mintlify-docs".into());
@@ -42,7 +43,8 @@ fn main() {
         let (last, table) = writer.finish().expect("unpack");
         packs.extend(last.into_iter().filter_map(Stored::into_source_pack));
         let unpacked = started.elapsed().as_secs_f64() * 1000.0;
-        let parsed = parse_small_site(&packs, &table, "docs.example.com").expect("parse");
+        let small = plan_small_site(&packs, &table, "docs.example.com").expect("plan");
+        let parsed = parse_small_site(small, &packs, &table, "docs.example.com", &Reused::default()).expect("parse");
         let parsed_at = started.elapsed().as_secs_f64() * 1000.0;
         let parse_peak = peak_mib() - held;
         let built = parsed.rest.finish("docs.example.com").expect("finish");
