@@ -3,7 +3,9 @@
 // - for the worker's static assets (worker/public, served by the assets layer without running the
 //   worker: wrangler.toml run_worker_first, headers in worker/public/_headers): `widget.js`, the launcher
 //   a page loads (a classic script), and under `widget/` the panel with the SDK bundled in and the
-//   SDK's wasm, both named by a hash of their content so they can be cached for a year;
+//   SDK's wasm, both named by a hash of their content so they can be cached for a year; and
+//   `widget-files.json`, their list, from which the export job copies them into the bundles that
+//   ask for the widget;
 // - for the npm package: `widget.js` (ESM: defineDocsAssistant, mountDocsAssistant) and
 //   `widget-panel.js`, which imports the package's own `index.js`.
 // Prints the gzipped sizes.
@@ -57,6 +59,8 @@ export async function buildWidget() {
   writeFileSync(join(publicDir, 'widget.js'), launcher);
   writeFileSync(join(publicDir, 'widget', panelName), panel);
   writeFileSync(join(publicDir, 'widget', wasmName), wasm);
+  // What an export that asks for the widget copies into its bundle (worker/src/assets.rs).
+  writeFileSync(join(publicDir, 'widget-files.json'), JSON.stringify(['widget.js', `widget/${panelName}`, `widget/${wasmName}`]));
 
   // npm: ESM beside the package's index.js.
   writeFileSync(join(pkg, 'widget.js'), await one({ entryPoints: [join(sources, 'module.js')], format: 'esm', plugins: [sdkPlugin(false)] }));

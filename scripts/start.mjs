@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: bootstrap, build, secrets in .dev.vars (created once), `wrangler dev` on 127.0.0.1:8787
 // (PORT overrides) with local KV, R2 and Durable Objects persisted under .wrangler/, a demo organization
-// seeded idempotently, the web demo on 127.0.0.1:8788 (DEMO_PORT overrides), and what to try printed.
+// seeded idempotently, the web demo on 127.0.0.1:8788 (DEMO_PORT overrides: the demo docs exported with the
+// assistant widget, and the developer tools page), and what to try printed.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap } from './lib/bootstrap.mjs';
@@ -61,7 +62,8 @@ async function main() {
   const web = await startDemoServer({ workerUrl: base, demo, port: Number(process.env.DEMO_PORT ?? 8788) });
   console.log(`
 docs-edge is running at ${base}
-Web demo (chat and export, using the SDK package): ${web.url}/
+Web demo: ${web.url}/ is the demo docs site (a static export made by this worker) with the assistant
+  widget on every page (Ctrl+I or "Ask AI"); ${web.url}/tools/ has the SDK chat, analytics and export.
 
   Demo organization ${demo.orgId} (enterprise), domain ${demo.domain}${site ? ` (${site.pageCount} pages published)` : ''}
   Assistant key (public, browser-safe): ${demo.assistantKey}

@@ -1,6 +1,8 @@
-// The web demo in headless Chromium, served by its dev server against the running worker: a question
-// streams an answer with source links, a follow-up stays on the thread, errors are shown plainly, and an
-// export runs to a downloadable bundle. Screenshots go to test-artifacts/.
+// The web demo in headless Chromium, served by its dev server against the running worker: its front
+// page is the demo docs site, exported with the assistant widget, which opens and answers there; on
+// the tools page a question streams an answer with source links, a follow-up stays on the thread,
+// errors are shown plainly, and an export runs to a downloadable bundle. Screenshots go to
+// test-artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { startDemoServer } from '../scripts/lib/demo-server.mjs';
 import { BASE_URL, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { launchBrowser } from './support/browser.mjs';
+import { ask as askWidget, panel, recordViolations } from './support/widget.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 let t;
@@ -29,9 +32,10 @@ before(async () => {
   browser = await launchBrowser();
   page = await browser.context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
-  await page.goto(`${demo.url}/`);
+  await page.goto(`${demo.url}/tools/`);
   await page.waitForSelector('#send:not([disabled])', { timeout: 20_000 });
 });
+
 
 after(async () => {
   await browser?.close();
@@ -139,4 +143,29 @@ test('an export runs to completion with a live progress bar, and its bundle down
   const bytes = readFileSync(saved);
   assert.ok(bytes.length > 1000);
   assert.deepEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b], 'a gzip file');
+});
+
+// Last: its question adds a conversation to what the analytics test counts.
+test('the demo’s front page is the docs site, with the assistant widget answering on it', async () => {
+  const docs = await browser.context.newPage();
+  const errors = [];
+  docs.on('pageerror', (err) => errors.push(err.message));
+  await recordViolations(docs);
+  const response = await docs.goto(`${demo.url}/`);
+  assert.match(response.headers()['content-security-policy'], /'wasm-unsafe-eval'/);
+  // The exported site itself: its navigation and a page of the demo docs, not a form.
+  await docs.locator('aside.sidebar a').first().waitFor();
+  assert.equal(await docs.locator('#question').count(), 0);
+  await docs.locator('aside.sidebar a', { hasText: /quickstart/i }).first().click();
+  await docs.waitForURL(/quickstart/);
+  await docs.locator('docs-assistant .launcher').click();
+  await panel(docs).waitFor();
+  const answer = await askWidget(docs, 'How do I start a static export job?');
+  assert.ok((await answer.locator('.md').textContent()).length > 40, await answer.textContent());
+  const sources = await answer.locator('.sources a').evaluateAll((as) => as.map((a) => a.href));
+  assert.ok(sources.length >= 1 && sources.every((href) => href.startsWith(`https://${t.domain}/`)), sources.join(' '));
+  await docs.screenshot({ path: join(ARTIFACTS, 'web-demo-docs-widget.png') });
+  assert.deepEqual(await docs.evaluate(() => window.violations), []);
+  assert.deepEqual(errors, []);
+  await docs.close();
 });

@@ -5,8 +5,7 @@
 // the bytes a page loads from the service (budgets). Screenshots go to test-artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -17,9 +16,9 @@ import { ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { launchBrowser } from './support/browser.mjs';
 import { startLlmMock } from './support/llm-mock.mjs';
+import { answers, ask, axeViolations, panel, recordViolations, recordWidgetEvents } from './support/widget.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const LAUNCHER_BUDGET = 8 * 1024;
 const FIRST_ANSWER_BUDGET = 60 * 1024;
 const PARAGRAPH = 'A static export bundles every page of the site into one archive.';
@@ -109,32 +108,10 @@ async function openPage(path = '/', { width = 1100, height = 800 } = {}) {
   });
   // Where the answers' citations lead: the docs site, answered here.
   await page.route(`https://${t.domain}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>cited</title><p>cited page' }));
-  await page.addInitScript(() => {
-    window.violations = [];
-    window.widgetEvents = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  await recordViolations(page);
   await page.goto(`${site.url}${path}`);
-  await page.waitForFunction(() => window.DocsAssistant);
-  await page.evaluate(() => {
-    for (const type of ['open', 'close', 'answer', 'error', 'feedback', 'source-click']) {
-      window.DocsAssistant.on(type, (detail) => window.widgetEvents.push({ type, detail: JSON.parse(JSON.stringify(detail ?? {})) }));
-    }
-  });
+  await recordWidgetEvents(page);
   return { page, loaded, errors };
-}
-
-const panel = (page) => page.locator('docs-assistant .panel');
-const answers = (page) => page.locator('docs-assistant article.answer');
-
-/** Asks through the question box; waits until the answer is complete (the log is no longer busy). */
-async function ask(page, question) {
-  const before = await answers(page).count();
-  await page.locator('docs-assistant textarea').fill(question);
-  await page.locator('docs-assistant textarea').press('Enter');
-  await answers(page).nth(before).waitFor();
-  await page.waitForFunction(() => document.querySelector('docs-assistant').shadowRoot.querySelector('.log').getAttribute('aria-busy') === 'false');
-  return answers(page).nth(before);
 }
 
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -337,10 +314,7 @@ test('keyboard only: Tab to the launcher, ask, reach the answer’s controls, Es
     assert.ok(reached.has(label) || [...reached].some((r) => r?.startsWith(label)), `${label} reachable by Tab (${[...reached].join(', ')})`);
   }
 
-  await page.addScriptTag({ content: AXE });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  const violations = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
-  assert.deepEqual(violations, []);
+  assert.deepEqual(await axeViolations(page), []);
 
   await page.keyboard.press('Escape');
   await panel(page).waitFor({ state: 'hidden' });

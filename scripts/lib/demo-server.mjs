@@ -1,12 +1,50 @@
-// The web demo's dev server: serves web-demo/ and the built SDK package (/sdk/), tells the page where
-// the service is and its public assistant key (/demo-api/config), and proxies static export calls
-// (/demo-api/export/...) and analytics reads (/demo-api/analytics...) through the SDK's StaticExportClient
-// and AnalyticsClient, adding the demo organization's admin key here, server-side: the secret never
+// The web demo's dev server. At `/`: the demo docs site as a reader meets it, a static export of the
+// published demo docs made by the running worker with the assistant widget on every page (asking the
+// worker), unpacked here and served with the extensionless URLs and the Content-Security-Policy of its
+// manifest, as a static host serves a bundle. At `/tools/`: web-demo/, the developer page (SDK chat,
+// analytics, export) on the built SDK package (/sdk/). It tells that page where the service is and
+// its public assistant key (/demo-api/config), and proxies static export calls (/demo-api/export/...)
+// and analytics reads (/demo-api/analytics...) through the SDK's StaticExportClient and
+// AnalyticsClient, adding the demo organization's admin key here, server-side: the secret never
 // reaches the browser. Dev only: no auth of its own.
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, normalize } from 'node:path';
 import { root } from './env.mjs';
+import { scratchDir } from './scratch.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { sdkPkg } from '../build-sdk.mjs';
+
+/** Exports the demo docs with the widget (asking `workerUrl`) and unpacks the bundle; returns its folder. */
+async function exportDemoSite(exports, workerUrl, demo) {
+  const started = await exports.start(demo.domain, { assistant: { apiBase: workerUrl, key: demo.assistantKey } });
+  const job = await exports.waitForCompletion(started.jobId, { intervalMs: 300 });
+  const link = await exports.bundle(job.jobId);
+  const response = await fetch(link.bundleUrl);
+  if (!response.ok) throw new Error(`the demo bundle download answered ${response.status}`);
+  const dir = scratchDir('docs-edge-demo-site-');
+  const archive = join(scratchDir('docs-edge-demo-archive-'), 'bundle.tar.gz');
+  writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
+  const tar = spawnSync('tar', ['-xzf', archive, '-C', dir], { encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`tar could not unpack the demo bundle: ${tar.stderr}`);
+  return dir;
+}
+
+/** A file of the bundle for `pathname` as a static host finds it (`/a` → `a.html`, `/` → `index.html`). */
+function bundleFile(dir, pathname) {
+  let relative;
+  try {
+    relative = normalize(decodeURIComponent(pathname)).replace(/^\/+/, '');
+  } catch {
+    return null;
+  }
+  if (relative.startsWith('..')) return null;
+  const isFile = (p) => existsSync(p) && statSync(p).isFile();
+  for (const candidate of [relative, `${relative}.html`, join(relative, 'index.html')]) {
+    if (isFile(join(dir, candidate))) return candidate;
+  }
+  return null;
+}
 
 function sendJson(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -29,8 +67,22 @@ export async function startDemoServer({ workerUrl, demo, port = 0 }) {
     ['POST', /^\/demo-api\/export\/jobs\/([\w-]+)\/bundle$/, (id) => exports.bundle(id)],
     ['GET', /^\/demo-api\/analytics$/, (url) => analytics.report(demo.domain, range(url))],
   ];
+  const site = await exportDemoSite(exports, workerUrl, demo);
+  const policy = JSON.parse(readFileSync(join(site, '_docs-edge', 'manifest.json'), 'utf8')).contentSecurityPolicy;
   async function handle(req, res, url) {
-    if (!url.pathname.startsWith('/demo-api/')) return false;
+    if (url.pathname === '/tools') {
+      res.writeHead(301, { location: '/tools/' });
+      res.end();
+      return true;
+    }
+    if (!url.pathname.startsWith('/demo-api/')) {
+      if (url.pathname.startsWith('/tools/') || url.pathname.startsWith('/sdk/')) return false;
+      const file = bundleFile(site, url.pathname);
+      if (file && !file.endsWith('.html')) return false; // the mount below, with its content types
+      res.writeHead(file ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy, 'cache-control': 'no-store' });
+      res.end(readFileSync(join(site, file ?? '404.html')));
+      return true;
+    }
     if (req.method === 'GET' && url.pathname === '/demo-api/analytics/conversations.csv') {
       try {
         const csv = await analytics.conversationsCsv(demo.domain, range(url));
@@ -55,5 +107,5 @@ export async function startDemoServer({ workerUrl, demo, port = 0 }) {
     sendJson(res, 404, { error: `no demo route ${req.method} ${url.pathname}`, code: 'route_not_found' });
     return true;
   }
-  return startStaticServer({ mounts: { '/sdk/': sdkPkg, '/': join(root, 'web-demo') }, handle, port });
+  return startStaticServer({ mounts: { '/sdk/': sdkPkg, '/tools/': join(root, 'web-demo'), '/': site }, handle, port });
 }

@@ -7,7 +7,7 @@ import { DocsEdgeError, transportError } from './errors.js';
 const OPTION_TYPES = {
   fp: 'string', threadId: 'string', currentPath: 'string', query: 'string', path: 'string', domain: 'string',
   version: 'string', retrievalPageSize: 'integer', pageSize: 'integer', scoreThreshold: 'number',
-  messages: 'array', context: 'array', paths: 'array', filter: 'object', comment: 'string', rating: ['up', 'down'],
+  messages: 'array', context: 'array', paths: 'array', filter: 'object', assistant: 'object', comment: 'string', rating: ['up', 'down'],
 };
 
 function typeOf(value) {

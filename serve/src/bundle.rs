@@ -266,6 +266,7 @@ mod tests {
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
             beacon_endpoint: None,
+            assistant: None,
             search_index: None,
         };
         let files = vec![

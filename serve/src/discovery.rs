@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Path, Request, State as AxumState};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -21,8 +21,12 @@ use docs_edge_core::platform::deployment::Feature;
 use docs_edge_core::export::markdown_file;
 use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
 use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
+use docs_edge_core::analytics::input::parse_feedback;
+use docs_edge_core::analytics::range::iso_of_ms;
+use docs_edge_core::wire::analytics::FeedbackReceipt;
 use docs_edge_core::wire::ErrorBody;
 use serde_json::Value;
+use tower_http::cors::{Any, CorsLayer};
 
 use crate::search_packs::PackIndex;
 use crate::state::{Active, State};
@@ -65,12 +69,22 @@ impl IntoResponse for DiscoveryError {
     }
 }
 
+/// The discovery routes, open to pages of any origin as the worker's are (a key, not a cookie, is
+/// the grant): the assistant widget this server serves at `/widget.js` may be on another site.
 pub fn router() -> Router<Arc<State>> {
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::POST])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+        .expose_headers([HeaderName::from_static("x-thread-id")])
+        .max_age(std::time::Duration::from_secs(86_400));
     Router::new()
         .route("/discovery/v1/search/{domain}", post(search))
         .route("/discovery/v1/page/{domain}", post(page))
         .route("/discovery/v1/assistant/{domain}/message", post(message_v1))
         .route("/discovery/v2/assistant/{domain}/message", post(message_v2))
+        .route("/discovery/v1/assistant/{domain}/feedback", post(feedback))
+        .layer(cors)
 }
 
 /// The live bundle's index, after the key, the feature switch and the domain were checked.
@@ -179,6 +193,27 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
         res.headers_mut().insert("x-thread-id", value);
     }
     Ok(res)
+}
+
+/// `POST /discovery/v1/assistant/{domain}/feedback`: this server keeps no threads and no analytics
+/// store, so a rating of the right shape is written to the log as a `feedback` event (what an
+/// operator collects) and answered as the worker answers it.
+async fn feedback(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+    let (active, _, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
+    let feedback = parse_feedback(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
+    let receipt = FeedbackReceipt {
+        thread_id: feedback.thread_id,
+        message_id: feedback.message_id,
+        rating: feedback.rating.as_str().into(),
+        created_at: iso_of_ms(now),
+    };
+    eprintln!(
+        "{}",
+        serde_json::json!({"event": "feedback", "domain": active.bundle.manifest.domain, "threadId": receipt.thread_id,
+            "messageId": receipt.message_id, "rating": receipt.rating, "comment": feedback.comment, "at": receipt.created_at})
+    );
+    Ok(Json(receipt).into_response())
 }
 
 /// Ids that only need to be unique (message and thread ids), from the standard library's per-process

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State as AxumState};
-use axum::http::header::{self, HeaderValue};
+use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use percent_encoding::percent_decode_str;
@@ -18,7 +18,7 @@ use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
 use docs_edge_core::platform::deployment::outbound_allowed;
-use docs_edge_core::export::{content_security_policy, BundleManifest, PageExtras};
+use docs_edge_core::export::{content_security_policy, widget, BundleManifest, PageExtras};
 
 use crate::config::Config;
 use crate::state::State;
@@ -33,6 +33,8 @@ pub struct PagePolicy {
     pub analytics: bool,
     /// The "Try it" panel may call any http(s) server.
     pub playground: bool,
+    /// The assistant widget may run (its wasm) and reach its service.
+    pub assistant: bool,
     pub content_security_policy: String,
 }
 
@@ -42,7 +44,10 @@ pub struct PagePolicy {
 /// - the playground only when the bundle has it and this server's playground switch is on;
 /// - and when the beacon is refused, no playground either: the playground's `connect-src https: http:`
 ///   would let the beacon through, and a policy cannot allow every host but one. A switched-off
-///   beacon must stay off; the panel then says its calls were blocked.
+///   beacon must stay off; the panel then says its calls were blocked;
+/// - the assistant widget when the bundle has it and, when it asks another service, that service
+///   may be reached (air-gapped: its host in `INTERNAL_HOSTS`) and is not a refused beacon's
+///   origin; asking this server (`same-origin`) needs no more than `'self'`.
 pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
     let deployment = &config.deployment;
     let bundle_beacon = manifest.beacon_endpoint.as_deref().filter(|_| manifest.features.analytics);
@@ -52,8 +57,34 @@ pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
     });
     let beacon_refused = bundle_beacon.is_some() && beacon.is_none();
     let playground = manifest.features.playground && deployment.features.playground && !beacon_refused;
-    let extras = PageExtras { beacon_endpoint: beacon.map(str::to_string), playground };
-    PagePolicy { analytics: beacon.is_some(), playground, content_security_policy: content_security_policy(&extras) }
+    let refused_origin = bundle_beacon.filter(|_| beacon_refused).and_then(|url| widget::api_origin(url));
+    let assistant = manifest.assistant.clone().filter(|a| match widget::api_origin(&a.api_base) {
+        None => true,
+        // The widget's service let through would let the refused beacon through too.
+        Some(origin) => {
+            refused_origin != Some(origin)
+                && outbound_allowed(deployment.kind, "the assistant widget's apiBase", Some(&a.api_base), &config.internal_hosts).is_ok()
+        }
+    });
+    let extras = PageExtras { beacon_endpoint: beacon.map(str::to_string), playground, assistant };
+    PagePolicy {
+        analytics: beacon.is_some(),
+        playground,
+        assistant: extras.assistant.is_some(),
+        content_security_policy: content_security_policy(&extras),
+    }
+}
+
+/// `/widget.js` and `/widget/<part>`: the assistant widget as the worker serves it, for any page to
+/// embed, taken from the live bundle (`_static/widget.js`, `_static/widget/`), which carries it when
+/// it was exported with `assistant`. Read from the bundle rather than compiled in: the widget is a
+/// build of the npm package, so it always matches the pages that load it, and this binary builds
+/// without node. `None` (the request goes on as a bundle path) unless the bundle holds that file,
+/// so a docs folder named `widget` stays reachable.
+fn widget_file(dir: &Path, path: &str) -> Option<Uri> {
+    let asset = path.strip_prefix('/')?;
+    let bundle_path = widget::bundle_path(asset)?;
+    dir.join(&bundle_path).is_file().then(|| format!("/{bundle_path}").parse().ok()).flatten()
 }
 
 pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) -> Response {
@@ -68,7 +99,8 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     let dir = active.bundle.dir.as_path();
     let etag = HeaderValue::from_str(&format!("W/\"{}\"", &active.bundle.sha256[..active.bundle.sha256.len().min(32)]))
         .unwrap_or_else(|_| HeaderValue::from_static("W/\"bundle\""));
-    if let Some(uri) = extensionless(dir, req.uri()) {
+    let widget = widget_file(dir, req.uri().path());
+    if let Some(uri) = widget.clone().or_else(|| extensionless(dir, req.uri())) {
         *req.uri_mut() = uri;
     }
     let path = req.uri().path().to_string();
@@ -107,6 +139,11 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     let policy = page_policy(&active.bundle.manifest, &state.config());
     let csp = HeaderValue::from_str(&policy.content_security_policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    if widget.is_some() {
+        // Any site may load the widget, as from the worker (worker/public/_headers).
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+        headers.insert(HeaderName::from_static("cross-origin-resource-policy"), HeaderValue::from_static("cross-origin"));
+    }
     res
 }
 
@@ -238,6 +275,48 @@ mod policy_tests {
         assert_eq!(connect(&p), "connect-src 'self' https://api.example.com:8443");
         let p = policy((false, true), &[("FEATURE_PLAYGROUND", "false")]);
         assert_eq!(connect(&p), "connect-src 'self'");
+    }
+
+    #[test]
+    fn the_widget_runs_and_reaches_its_service_only_where_allowed() {
+        let key = format!("svc_dsc_{}", "a".repeat(32));
+        let with = |api_base: &str, beacon: bool, vars: &[(&str, &str)]| {
+            let mut m = manifest("se_0123456789abcdef");
+            m.features.analytics = beacon;
+            m.features.playground = false;
+            m.beacon_endpoint = beacon.then(|| BEACON.to_string());
+            m.assistant = Some(docs_edge_core::wire::ExportAssistant { api_base: api_base.into(), key: key.clone() });
+            page_policy(&m, &config_with(vars, &scratch("policy")))
+        };
+        let here = with("same-origin", false, &[]);
+        assert!(here.assistant && here.content_security_policy.contains("'wasm-unsafe-eval'"));
+        assert_eq!(connect(&here), "connect-src 'self'");
+        let elsewhere = with("https://edge.example.com", false, &[]);
+        assert_eq!(connect(&elsewhere), "connect-src 'self' https://edge.example.com");
+        let gapped = with("https://edge.example.com", false, &[("DEPLOYMENT_KIND", "air-gapped")]);
+        assert!(!gapped.assistant && !gapped.content_security_policy.contains("wasm"), "{gapped:?}");
+        assert_eq!(connect(&gapped), "connect-src 'self'");
+        // Analytics off here: the beacon's origin stays out, so a widget asking that origin does too.
+        let beside_beacon = with("https://api.example.com:8443", true, &[("FEATURE_ANALYTICS", "false")]);
+        assert!(!beside_beacon.assistant);
+        assert_eq!(connect(&beside_beacon), "connect-src 'self'");
+        assert!(with("same-origin", true, &[("FEATURE_ANALYTICS", "false")]).assistant);
+    }
+
+    #[test]
+    fn widget_paths_name_the_bundles_widget_files_only() {
+        let dir = scratch("widget-paths");
+        std::fs::create_dir_all(dir.join("_static/widget")).unwrap();
+        std::fs::create_dir_all(dir.join("widget")).unwrap();
+        std::fs::write(dir.join("_static/widget.js"), "x").unwrap();
+        std::fs::write(dir.join("_static/widget/panel.0123456789.js"), "x").unwrap();
+        let map = |p: &str| widget_file(&dir, p).map(|u| u.to_string());
+        assert_eq!(map("/widget.js").as_deref(), Some("/_static/widget.js"));
+        assert_eq!(map("/widget/panel.0123456789.js").as_deref(), Some("/_static/widget/panel.0123456789.js"));
+        // Not the bundle's widget: a docs page under widget/ is served as itself.
+        assert_eq!(map("/widget/overview"), None);
+        assert_eq!(map("/widget/../site.js"), None);
+        assert_eq!(map("/_static/widget.js"), None);
     }
 
     #[test]

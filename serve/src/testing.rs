@@ -39,6 +39,7 @@ pub fn manifest(job_id: &str) -> BundleManifest {
         features: Features::default(),
         content_security_policy: String::new(),
         beacon_endpoint: None,
+        assistant: None,
         search_index: None,
     }
 }

@@ -4,8 +4,10 @@
 use serde_json::Value;
 
 use super::agent::MarkdownPages;
+use super::widget::{self, MAX_API_BASE_CHARS};
 use crate::http::domain::validate_domain;
-use crate::http::validate::{max_chars, max_items, object, string, FieldError, Path};
+use crate::http::validate::{max_chars, max_items, object, string, FieldError, Obj, Path};
+use crate::wire::ExportAssistant;
 
 pub const MAX_PATHS: usize = 10_000;
 pub const MAX_PATH_CHARS: usize = 512;
@@ -21,6 +23,8 @@ pub struct StartRequest {
     pub paths: Option<Vec<String>>,
     /// `"pages"` or `"llms-full"`; `None`: the default for the export's size.
     pub markdown: Option<MarkdownPages>,
+    /// The assistant widget on every page, `apiBase` normalized (`widget::api_base`).
+    pub assistant: Option<ExportAssistant>,
 }
 
 pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
@@ -60,7 +64,30 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
                 .ok_or_else(|| root.field_path("markdown").error("must be \"pages\" or \"llms-full\""))?,
         ),
     };
-    Ok(StartRequest { domain, version, paths, markdown })
+    let assistant = parse_assistant(&root)?;
+    Ok(StartRequest { domain, version, paths, markdown, assistant })
+}
+
+/// Longer than any key we issue; a key on every page is checked for its shape, not looked up.
+const MAX_KEY_CHARS: usize = 200;
+
+fn parse_assistant(root: &Obj<'_>) -> Result<Option<ExportAssistant>, FieldError> {
+    let Some(assistant) = root.opt_object("assistant")? else {
+        return Ok(None);
+    };
+    let raw = assistant.req_str_max("apiBase", MAX_API_BASE_CHARS)?;
+    let api_base = widget::api_base(raw).ok_or_else(|| {
+        assistant.field_path("apiBase").error(
+            "must be \"same-origin\" (the server hosting the bundle answers) or an https URL such as \"https://api.example.com\" (http only for localhost), without credentials, query or fragment",
+        )
+    })?;
+    let key = assistant.req_str_max("key", MAX_KEY_CHARS)?;
+    if !widget::is_public_key(key) {
+        return Err(assistant
+            .field_path("key")
+            .error("must be a public assistant key (svc_dsc_ and 32 letters or digits): every reader of the pages sees it"));
+    }
+    Ok(Some(ExportAssistant { api_base, key: key.to_owned() }))
 }
 
 /// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
@@ -168,6 +195,29 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: "));
+    }
+
+    #[test]
+    fn start_request_reads_the_assistant() {
+        let key = format!("svc_dsc_{}", "Ab1".repeat(11));
+        let request = parse_start_request(&json!({
+            "domain": "docs.example.com", "assistant": {"apiBase": "https://API.example.com/", "key": key}
+        }))
+        .unwrap();
+        let assistant = request.assistant.unwrap();
+        assert_eq!((assistant.api_base.as_str(), assistant.key.as_str()), ("https://api.example.com", key.as_str()));
+        let same = parse_start_request(&json!({"domain": "docs.example.com", "assistant": {"apiBase": "same-origin", "key": key}})).unwrap();
+        assert_eq!(same.assistant.unwrap().api_base, "same-origin");
+        assert_eq!(parse_start_request(&json!({"domain": "docs.example.com"})).unwrap().assistant, None);
+        assert_eq!(parse_start_request(&json!({"domain": "docs.example.com", "assistant": null})).unwrap().assistant, None);
+
+        let with = |assistant: Value| err(json!({"domain": "docs.example.com", "assistant": assistant}));
+        assert!(with(json!(true)).starts_with("assistant: "));
+        assert!(with(json!({"key": key})).starts_with("assistant.apiBase: is required"));
+        assert!(with(json!({"apiBase": "http://api.example.com", "key": key})).starts_with("assistant.apiBase: must be \"same-origin\""));
+        assert!(with(json!({"apiBase": "same-origin"})).starts_with("assistant.key: is required"));
+        let admin = format!("svc_{}", "Ab1".repeat(11));
+        assert!(with(json!({"apiBase": "same-origin", "key": admin})).starts_with("assistant.key: must be a public assistant key"));
     }
 
     #[test]

@@ -74,7 +74,7 @@ mod tests {
     fn batches_from_the_outline_and_the_packs_render_the_same_bytes() {
         let tree = read_dir_tree(Path::new(FIXTURE)).expect("the fixture is readable");
         let site = build_site(&tree).unwrap();
-        let extras = PageExtras { beacon_endpoint: Some("https://api.example.com/e".into()), playground: true };
+        let extras = PageExtras { beacon_endpoint: Some("https://api.example.com/e".into()), playground: true, ..PageExtras::default() };
         let whole = ExportPlan::new(&site, &tree, &options()).unwrap().with_extras(extras.clone());
 
         let mut writer = PackWriter::new();

@@ -1,5 +1,8 @@
-//! Optional parts of an export, switched per deployment: the web analytics beacon and the API
-//! playground ("Try it" on OpenAPI endpoint pages). Off, the bundle holds none of their code.
+//! Optional parts of an export: the web analytics beacon and the API playground ("Try it" on
+//! OpenAPI endpoint pages), switched per deployment, and the assistant widget, which the start
+//! request asks for. Off, the bundle holds none of their code.
+
+use crate::wire::ExportAssistant;
 
 use super::static_files::StaticFiles;
 
@@ -11,6 +14,9 @@ pub struct PageExtras {
     pub beacon_endpoint: Option<String>,
     /// A "Try it" panel on every OpenAPI endpoint page.
     pub playground: bool,
+    /// The assistant widget on every page (`super::widget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assistant: Option<ExportAssistant>,
 }
 
 impl PageExtras {
@@ -45,7 +51,7 @@ mod tests {
     use super::*;
     use crate::docs::archive::tree;
     use crate::docs::build_site;
-    use crate::export::{ExportOptions, ExportPlan};
+    use crate::export::{content_security_policy, ExportOptions, ExportPlan};
 
     fn bundle_text(extras: PageExtras) -> String {
         let t = tree(&[
@@ -74,7 +80,7 @@ mod tests {
     #[test]
     fn on_the_beacon_names_its_endpoint_and_endpoint_pages_get_a_panel() {
         let endpoint = "https://edge.example.com/discovery/v1/analytics/docs.example.com/events";
-        let text = bundle_text(PageExtras { beacon_endpoint: Some(endpoint.into()), playground: true });
+        let text = bundle_text(PageExtras { beacon_endpoint: Some(endpoint.into()), playground: true, ..PageExtras::default() });
         assert!(text.contains("sendBeacon"));
         assert!(text.contains(&format!("(\"{endpoint}\")")), "the endpoint is the beacon's argument");
         assert!(!text.contains("DOCS_EDGE_BEACON_ENDPOINT"));
@@ -84,5 +90,39 @@ mod tests {
         let home = text.split("== ").find(|f| f.starts_with("index.html")).unwrap();
         assert!(!home.contains("try-it"), "only endpoint pages get a panel");
         assert!(text.contains(".try-it-panel"), "the stylesheet styles it");
+    }
+
+    #[test]
+    fn the_assistant_puts_the_widget_on_every_page_and_in_the_policy() {
+        let off = bundle_text(PageExtras::default());
+        assert!(!off.contains("widget"), "no widget unless asked");
+        assert!(!content_security_policy(&PageExtras::default()).contains("wasm"));
+
+        let key = format!("svc_dsc_{}", "a".repeat(32));
+        let elsewhere = ExportAssistant { api_base: "https://edge.example.com".into(), key: key.clone() };
+        let extras = PageExtras { assistant: Some(elsewhere), ..PageExtras::default() };
+        let text = bundle_text(extras.clone());
+        let health = text.split("== ").find(|f| f.starts_with("api/health.html")).unwrap();
+        let tag = format!(
+            "<script defer src=\"../_static/widget.js\" data-api=\"https://edge.example.com\" data-domain=\"docs.example.com\" data-key=\"{key}\"></script></head>"
+        );
+        assert!(health.contains(&tag), "{health}");
+        let home = text.split("== ").find(|f| f.starts_with("index.html")).unwrap();
+        assert!(home.contains("src=\"_static/widget.js\""), "{home}");
+        let policy = content_security_policy(&extras);
+        assert!(policy.contains("script-src 'self' 'sha256-"), "{policy}");
+        assert!(policy.contains("' 'wasm-unsafe-eval'; style-src"), "{policy}");
+        assert!(policy.contains("connect-src 'self' https://edge.example.com;"), "{policy}");
+        assert!(!policy.contains("'unsafe-eval'") && !policy.contains("'unsafe-inline'"), "{policy}");
+
+        // Served by the bundle's own server: 'self' covers it; beside a beacon at the same origin, once.
+        let same = PageExtras { assistant: Some(ExportAssistant { api_base: "same-origin".into(), key: key.clone() }), ..PageExtras::default() };
+        assert!(content_security_policy(&same).contains("connect-src 'self';"));
+        let both = PageExtras {
+            beacon_endpoint: Some("https://edge.example.com/discovery/v1/analytics/d/events".into()),
+            assistant: Some(ExportAssistant { api_base: "https://edge.example.com/".into(), key }),
+            ..PageExtras::default()
+        };
+        assert!(content_security_policy(&both).contains("connect-src 'self' https://edge.example.com;"));
     }
 }

@@ -165,7 +165,7 @@ mod tests {
     }
 
     fn assert_same(site: &Site, tree: &SourceTree, options: &ExportOptions, what: &str) {
-        let extras = PageExtras { beacon_endpoint: Some("https://api.example.com/e".into()), playground: true };
+        let extras = PageExtras { beacon_endpoint: Some("https://api.example.com/e".into()), playground: true, ..PageExtras::default() };
         let whole = ExportPlan::new(site, tree, options).unwrap().with_extras(extras.clone()).finishing_files(site, tree);
         let packed = from_the_packs(site, tree, options, &extras);
         let expected = tar_of(&tar_gz_member(&whole, MTIME));

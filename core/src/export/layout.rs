@@ -10,6 +10,8 @@ use super::html::{self, attr, element};
 use super::links::Linker;
 use super::markdown::Heading;
 use super::nav::{self, Tab};
+use super::widget;
+use crate::wire::ExportAssistant;
 
 pub(crate) const CSS_FILE: &str = "_static/site.css";
 pub(crate) const JS_FILE: &str = "_static/site.js";
@@ -24,20 +26,29 @@ const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dar
 
 /// The `Content-Security-Policy` the exported pages satisfy: everything from the bundle's own
 /// origin, and the one inline script (the theme boot, before first paint) by its hash. The extras
-/// widen `connect-src` only as far as they need: the beacon's origin, and for the playground any
-/// http(s) API, since its reader picks the server.
+/// widen it only as far as they need: `connect-src` to the beacon's origin, for the playground any
+/// http(s) API, since its reader picks the server; the assistant widget (its files are the
+/// bundle's own) compiles the SDK's wasm (`'wasm-unsafe-eval'`, never `'unsafe-eval'`) and asks its
+/// service, named when it is not the bundle's own server.
 pub fn content_security_policy(extras: &PageExtras) -> String {
     use sha2::{Digest, Sha256};
     let hash = base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
     let mut connect = String::from("'self'");
     if extras.playground {
         connect.push_str(" https: http:");
-    } else if let Some(origin) = extras.beacon_endpoint.as_deref().and_then(origin_of) {
-        connect.push(' ');
-        connect.push_str(origin);
+    } else {
+        let beacon = extras.beacon_endpoint.as_deref().and_then(origin_of);
+        let assistant = extras.assistant.as_ref().and_then(|a| widget::api_origin(&a.api_base));
+        let mut origins: Vec<&str> = [beacon, assistant].into_iter().flatten().collect();
+        origins.dedup();
+        for origin in origins {
+            connect.push(' ');
+            connect.push_str(origin);
+        }
     }
+    let wasm = if extras.assistant.is_some() { " 'wasm-unsafe-eval'" } else { "" };
     format!(
-        "default-src 'self'; script-src 'self' 'sha256-{hash}'; style-src 'self'; img-src 'self' data:; \
+        "default-src 'self'; script-src 'self' 'sha256-{hash}'{wasm}; style-src 'self'; img-src 'self' data:; \
          font-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
     )
 }
@@ -115,6 +126,9 @@ pub(crate) struct PageView<'a> {
     pub(crate) body: &'a str,
     pub(crate) toc: &'a [Heading],
     pub(crate) search: bool,
+    /// The assistant widget's settings, when the export carries it.
+    pub(crate) assistant: Option<&'a ExportAssistant>,
+    pub(crate) domain: &'a str,
 }
 
 pub(crate) fn page_html(v: &PageView<'_>) -> String {
@@ -181,6 +195,9 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
         out.push_str("<meta name=\"robots\" content=\"noindex\">");
     }
     shared_head(out, v.links, v.brand);
+    if let Some(assistant) = v.assistant {
+        widget::script_tag(out, assistant, v.domain, v.links);
+    }
     out.push_str("</head>");
 }
 

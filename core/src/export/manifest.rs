@@ -39,6 +39,10 @@ pub struct BundleManifest {
     /// beacon's host not internal). Absent in bundles made before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon_endpoint: Option<String>,
+    /// The assistant widget the pages carry (`None`: none), for the same reason: the hosting
+    /// server's policy must let it reach its service, or keep it from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assistant: Option<crate::wire::ExportAssistant>,
     /// The search index the bundle carries, shipped when the exporting deployment has search or the
     /// assistant on so a self-hosted server answers the discovery API offline; it covers every page
     /// of the publish, like the worker's. Absent: no index, or (bundles made before the packs) the
@@ -88,6 +92,7 @@ mod tests {
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
             beacon_endpoint: Some("https://api.example.com/discovery/v1/analytics/docs.example.com/events".into()),
+            assistant: None,
             search_index: Some(SearchIndexFormat::Packs),
         };
         let file = manifest.to_file();

@@ -70,6 +70,7 @@ mod sanitize;
 pub mod search_index;
 mod search_packs;
 mod static_files;
+pub mod widget;
 
 #[cfg(test)]
 mod active_content;

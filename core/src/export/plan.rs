@@ -261,6 +261,8 @@ impl ExportPlan {
             body: &html,
             toc: &toc,
             search: self.search,
+            assistant: self.extras.assistant.as_ref(),
+            domain: &self.domain,
         };
         Some(ExportFile::new(
             output_file(&page.path),

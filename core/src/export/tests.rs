@@ -502,11 +502,11 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     let digest = Sha256::digest(script.as_bytes());
     let policy = content_security_policy(&PageExtras::default());
     assert!(policy.contains("connect-src 'self';"), "{policy}");
-    let beacon = PageExtras { beacon_endpoint: Some("https://api.example.com:8443/discovery/v1/analytics/d/events".into()), playground: false };
+    let beacon = PageExtras { beacon_endpoint: Some("https://api.example.com:8443/discovery/v1/analytics/d/events".into()), playground: false, ..PageExtras::default() };
     assert!(content_security_policy(&beacon).contains("connect-src 'self' https://api.example.com:8443;"));
-    let odd = PageExtras { beacon_endpoint: Some("javascript:alert(1)".into()), playground: false };
+    let odd = PageExtras { beacon_endpoint: Some("javascript:alert(1)".into()), playground: false, ..PageExtras::default() };
     assert!(content_security_policy(&odd).contains("connect-src 'self';"));
-    let playground = PageExtras { beacon_endpoint: None, playground: true };
+    let playground = PageExtras { beacon_endpoint: None, playground: true, ..PageExtras::default() };
     assert!(content_security_policy(&playground).contains("connect-src 'self' https: http:;"));
     assert!(policy.contains(&format!("'sha256-{}'", super::layout::base64_std(&digest))), "{policy}");
     assert_eq!(html.matches("<script>").count(), 1);

@@ -278,7 +278,7 @@ pub fn publish_fetch_allowed(air_gapped: bool, url: &str, internal_hosts: &str, 
     Ok(())
 }
 
-fn is_loopback(host: &str) -> bool {
+pub(crate) fn is_loopback(host: &str) -> bool {
     host == "localhost" || host.ends_with(".localhost") || host == "::1" || host.starts_with("127.")
 }
 
@@ -299,7 +299,7 @@ fn is_public_host(host: &str) -> bool {
     host.contains('.') && !internal_suffix && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
 }
 
-fn host_of(authority: &str) -> &str {
+pub(crate) fn host_of(authority: &str) -> &str {
     if let Some(rest) = authority.strip_prefix('[') {
         return rest.split(']').next().unwrap_or("");
     }

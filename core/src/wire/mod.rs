@@ -329,6 +329,20 @@ pub struct ExportRequest {
     /// `"pages"` (a `.md` file beside every page) or `"llms-full"` (only `llms.txt`/`llms-full.txt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
+    /// The assistant widget on every page; absent: no widget and no request from the pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assistant: Option<ExportAssistant>,
+}
+
+/// `assistant` of an export request: where the pages' widget asks its questions.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportAssistant {
+    /// `"same-origin"` (the server hosting the bundle answers, as docs-edge-serve does) or the
+    /// service's https URL (http only for localhost).
+    pub api_base: String,
+    /// The public assistant key (`svc_dsc_…`) the widget sends.
+    pub key: String,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]

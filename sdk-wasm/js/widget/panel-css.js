@@ -12,7 +12,7 @@ button{cursor:pointer}
 :focus-visible{outline:2px solid var(--da-accent);outline-offset:2px}
 svg{width:18px;height:18px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-header{display:flex;align-items:center;gap:4px;padding:10px 12px 10px 16px;border-block-end:1px solid var(--da-border)}
+.head{display:flex;align-items:center;gap:4px;padding:10px 12px 10px 16px;border-block-end:1px solid var(--da-border)}
 h2{flex:1;margin:0;font-size:16px;font-weight:650}
 .icon{display:inline-flex;align-items:center;justify-content:center;gap:6px;min-width:32px;min-height:32px;padding:6px;border:0;
 border-radius:calc(var(--da-radius) / 2);background:none;color:var(--da-muted)}

@@ -62,7 +62,8 @@ class Panel {
     const L = this.#labels;
     const title = el('h2', '', L.title);
     title.id = 'da-title';
-    const header = el('header', '', title, iconButton('plus', L.newChat, () => this.reset()), iconButton('close', L.close, () => this.#host.close()));
+    // Not a <header>: inside the dialog it would count as a second banner landmark beside the page's.
+    const header = el('div', 'head', title, iconButton('plus', L.newChat, () => this.reset()), iconButton('close', L.close, () => this.#host.close()));
     const log = el('div', 'log');
     log.setAttribute('role', 'log');
     log.setAttribute('aria-label', L.transcript);

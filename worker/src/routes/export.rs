@@ -68,6 +68,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
             .flatten()
             .map(|url| format!("{}/discovery/v1/analytics/{domain}/events", url.origin().ascii_serialization())),
         playground: features.playground,
+        assistant: request.assistant,
     };
     let order = StartOrder {
         org_id: key.org_id.clone(),

@@ -430,6 +430,10 @@ impl ExportJob {
                 next_part += 1;
             }
         }
+        if record.extras.assistant.is_some() {
+            // The widget's files, as the worker serves them at /widget.js, in a member of their own.
+            pending.extend(tar_gz_member(&crate::assets::widget_files(&self.env).await?, record.created_unix));
+        }
         pending.extend_from_slice(&tar_gz_trailer());
         bucket.put(part_key(&record.job_id, next_part), pending).execute().await?;
         let tree = source.tree(bucket, &assets).await?;
@@ -456,6 +460,7 @@ impl ExportJob {
             features: record.features,
             content_security_policy: content_security_policy(&record.extras),
             beacon_endpoint: record.extras.beacon_endpoint.clone(),
+            assistant: record.extras.assistant.clone(),
             search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
         }
         .to_file()

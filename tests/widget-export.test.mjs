@@ -1,0 +1,181 @@
+// The assistant widget in exported sites: the start request's `assistant` (validated, 400 naming the
+// field), a bundle without it carrying no widget and no request for one, and the demo docs exported
+// with `"apiBase": "same-origin"`, served by docs-edge-serve, in Chromium: the launcher on every page,
+// Ctrl+I opens the panel, an answer streams from docs-edge-serve's own answer routes, a citation
+// leads to a page of the bundle, a rating reaches the server, no CSP violation under the policy the
+// server sends, axe-core finds nothing with the panel open. Screenshots (light, dark, narrow) go to
+// test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertError, BASE_URL, tenant } from './support/api.mjs';
+import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
+import { downloadBundle, listFiles, requestBundle, startExport, waitForJob } from './support/export.mjs';
+import { launchBrowser } from './support/browser.mjs';
+import { startServe } from './support/serve.mjs';
+import { answers, ask, axeViolations, panel, recordViolations, recordWidgetEvents } from './support/widget.mjs';
+
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+let t;
+let serve;
+let browser;
+
+/** Exports the published demo docs with `extra` in the start request; returns the bundle link. */
+async function exported(extra) {
+  const start = await startExport(t.adminKey, { domain: t.domain, ...extra });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  const link = await requestBundle(t.adminKey, job.jobId);
+  assert.equal(link.status, 200, link.text);
+  return link.body;
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  t = await tenant();
+  assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
+});
+
+after(async () => {
+  await browser?.close();
+  await serve?.remove();
+});
+
+test('the start request’s assistant is checked: an https URL or same-origin, and a public key', async () => {
+  const cases = [
+    [{ apiBase: 'http://api.example.com', key: t.assistantKey }, /^assistant\.apiBase: must be "same-origin"/],
+    [{ apiBase: 'https://api.example.com/?x=1', key: t.assistantKey }, /^assistant\.apiBase: /],
+    [{ apiBase: 'same-origin', key: t.adminKey }, /^assistant\.key: must be a public assistant key/],
+    [{ apiBase: 'same-origin' }, /^assistant\.key: is required/],
+    ['same-origin', /^assistant: /],
+  ];
+  for (const [assistant, message] of cases) {
+    const res = await startExport(t.adminKey, { domain: t.domain, assistant });
+    assertError(res, 400, 'invalid_request');
+    assert.match(res.body.error, message, JSON.stringify(assistant));
+  }
+});
+
+test('an export that does not ask carries no widget and no request for one', async () => {
+  const link = await exported({});
+  const { dir } = await downloadBundle(link.bundleUrl);
+  const files = listFiles(dir);
+  assert.ok(files.includes('quickstart.html'));
+  assert.deepEqual(files.filter((f) => f.includes('widget')), []);
+  const page = readFileSync(join(dir, 'quickstart.html'), 'utf8');
+  assert.ok(!page.includes('widget') && !page.includes('data-key'), 'no script tag');
+  const manifest = JSON.parse(readFileSync(join(dir, '_docs-edge/manifest.json'), 'utf8'));
+  assert.equal(manifest.assistant, undefined);
+  assert.ok(!manifest.contentSecurityPolicy.includes('wasm'), manifest.contentSecurityPolicy);
+});
+
+test('an export for another service names it in its pages and its policy', async () => {
+  const link = await exported({ assistant: { apiBase: `${BASE_URL}/`, key: t.assistantKey } });
+  const { dir } = await downloadBundle(link.bundleUrl);
+  const files = listFiles(dir);
+  assert.ok(files.includes('_static/widget.js'));
+  assert.ok(files.some((f) => /^_static\/widget\/panel\.[0-9a-f]{10}\.js$/.test(f)), files.filter((f) => f.includes('widget')).join());
+  assert.ok(files.some((f) => /^_static\/widget\/sdk\.[0-9a-f]{10}\.wasm$/.test(f)));
+  // The bundle's copy is the one the worker serves at /widget.js.
+  const served = Buffer.from(await (await fetch(`${BASE_URL}/widget.js`)).arrayBuffer());
+  assert.ok(served.equals(readFileSync(join(dir, '_static/widget.js'))));
+  const page = readFileSync(join(dir, 'assistant/overview.html'), 'utf8');
+  assert.ok(
+    page.includes(`<script defer src="../_static/widget.js" data-api="${BASE_URL}" data-domain="${t.domain}" data-key="${t.assistantKey}"></script>`),
+    page.slice(0, 1200),
+  );
+  const manifest = JSON.parse(readFileSync(join(dir, '_docs-edge/manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.assistant, { apiBase: BASE_URL, key: t.assistantKey });
+  assert.match(manifest.contentSecurityPolicy, /script-src 'self' 'sha256-[^']+' 'wasm-unsafe-eval';/);
+  // The service's origin, unless the test deployment's playground already opens connect-src to any API.
+  const connect = manifest.contentSecurityPolicy.match(/connect-src ([^;]*);/)[1];
+  assert.ok([`'self' ${BASE_URL}`, "'self' https: http:"].includes(connect), connect);
+});
+
+test('exported with same-origin and served by docs-edge-serve, the widget answers from the bundle', async () => {
+  const link = await exported({ assistant: { apiBase: 'same-origin', key: t.assistantKey } });
+  const keyHash = createHash('sha256').update(t.assistantKey).digest('hex');
+  serve = await startServe({
+    config: { static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 }, assistant: { enabled: true, key_sha256: [keyHash] } },
+  });
+  await serve.waitFor((h) => h.sha256 === link.sha256, 'the bundle');
+  const widget = await fetch(`${serve.url}/widget.js`);
+  assert.equal(widget.status, 200);
+  assert.equal(widget.headers.get('access-control-allow-origin'), '*');
+
+  browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  const outside = [];
+  // Every request stays on docs-edge-serve; the answers' citations name the docs' own domain, which
+  // is this bundle: they are answered from it.
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.host === t.domain) return route.fulfill({ status: 302, headers: { location: `${serve.url}${url.pathname}${url.hash}` } });
+    // The bundle's analytics beacon (the test deployment has analytics on) is not the widget's.
+    if (url.pathname.startsWith('/discovery/v1/analytics/')) return route.fulfill({ status: 204 });
+    if (url.origin !== serve.url) {
+      outside.push(url.href);
+      return route.abort();
+    }
+    return route.continue();
+  });
+  await recordViolations(page);
+  const response = await page.goto(`${serve.url}/quickstart`);
+  const csp = response.headers()['content-security-policy'];
+  assert.match(csp, /script-src 'self' 'sha256-[^']+' 'wasm-unsafe-eval';/);
+  assert.ok(!csp.includes("'unsafe-eval'") && !csp.includes("'unsafe-inline'"), csp);
+  await recordWidgetEvents(page);
+  await page.locator('docs-assistant .launcher').waitFor();
+
+  await page.keyboard.press('Control+KeyI');
+  await panel(page).waitFor();
+  const answer = await ask(page, 'How do I start a static export job?');
+  assert.ok((await answer.locator('.md').textContent()).length > 40, await answer.textContent());
+  const events = await page.evaluate(() => window.widgetEvents.map((e) => e.type));
+  assert.ok(events.includes('answer'), events.join());
+
+  // The widget's part of the page: the exported theme's own findings (contrast of muted text, two
+  // banner landmarks) are the export's, reported apart.
+  assert.deepEqual(await axeViolations(page, 'docs-assistant'), []);
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-export-light.png') });
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  await page.waitForFunction(() => document.querySelector('docs-assistant').getAttribute('data-theme') === 'dark');
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-export-dark.png') });
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+
+  // A rating reaches the server's feedback route (logged there: it keeps no threads).
+  await answer.getByRole('button', { name: 'Helpful', exact: true }).click();
+  await page.waitForFunction(() => window.widgetEvents.some((e) => e.type === 'feedback'));
+  assert.match(serve.log(), /"event":"feedback"[^\n]*"rating":"up"/);
+
+  // A citation leads to a page of the bundle.
+  const citation = answer.locator('.sources a[href]').first();
+  const href = await citation.getAttribute('href');
+  assert.ok(href.startsWith(`https://${t.domain}/`), href);
+  const path = new URL(href).pathname;
+  await citation.click();
+  await page.waitForURL(`${serve.url}${path}**`);
+  const title = await page.locator('main h1').textContent();
+  assert.ok(title.length > 0, 'a page of the bundle');
+
+  assert.deepEqual(await page.evaluate(() => window.violations), []);
+  assert.deepEqual(outside, []);
+  assert.deepEqual(errors, []);
+
+  const narrow = await browser.context.newPage();
+  await narrow.setViewportSize({ width: 390, height: 780 });
+  const question = 'How long is the bundle link valid?';
+  await narrow.goto(`${serve.url}/quickstart?ask=${encodeURIComponent(question)}`);
+  await narrow.locator('docs-assistant .user', { hasText: question }).waitFor();
+  await narrow.waitForFunction(() => document.querySelector('docs-assistant').shadowRoot.querySelector('.log').getAttribute('aria-busy') === 'false');
+  await answers(narrow).last().locator('.actions button').first().waitFor();
+  await narrow.screenshot({ path: join(ARTIFACTS, 'widget-export-narrow.png') });
+  await narrow.close();
+  await page.close();
+});
