@@ -14,9 +14,12 @@ export class StaticExportClient {
     this.#http = adminHttp('StaticExportClient', 'export', options);
   }
 
-  /** Starts an export of `domain`; resolves to the job (`status` `queued` at first). */
-  async start(domain, { version, paths, signal } = {}) {
-    const payload = body('export', { domain, version, paths });
+  /**
+   * Starts an export of `domain`; resolves to the job (`status` `queued` at first). `analytics: true`
+   * puts the web analytics beacon in the pages (none by default).
+   */
+  async start(domain, { version, paths, markdown, analytics, signal } = {}) {
+    const payload = body('export', { domain, version, paths, markdown, analytics });
     return json(await this.#http.send('POST', '/v1/static-export/jobs', { body: payload, signal }), 'export-job');
   }
 

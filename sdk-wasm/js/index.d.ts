@@ -423,7 +423,10 @@ export interface StaticExportClientOptions {
 export class StaticExportClient {
   /** @throws DocsEdgeError `browser_not_allowed` in a browser page without `allowBrowser`. */
   constructor(options: StaticExportClientOptions);
-  start(domain: string, options?: { version?: string; paths?: string[]; signal?: AbortSignal }): Promise<ExportJob>;
+  start(
+    domain: string,
+    options?: { version?: string; paths?: string[]; markdown?: 'pages' | 'llms-full'; analytics?: boolean; signal?: AbortSignal },
+  ): Promise<ExportJob>;
   status(jobId: string, options?: { signal?: AbortSignal }): Promise<ExportJob>;
   /** Polls every `intervalMs` (1000) until `completed`; rejects with `export_failed` if the job fails or is cancelled. */
   waitForCompletion(

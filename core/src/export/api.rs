@@ -21,6 +21,10 @@ pub struct StartRequest {
     pub paths: Option<Vec<String>>,
     /// `"pages"` or `"llms-full"`; `None`: the default for the export's size.
     pub markdown: Option<MarkdownPages>,
+    /// `"analytics": true`: the pages carry the analytics beacon, which reports page views and
+    /// searches to this service. Off unless asked: a bundle is its owner's, hosted where its readers
+    /// should not be reported to a third party and where no outside host may be reachable.
+    pub analytics: bool,
 }
 
 pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
@@ -60,7 +64,8 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
                 .ok_or_else(|| root.field_path("markdown").error("must be \"pages\" or \"llms-full\""))?,
         ),
     };
-    Ok(StartRequest { domain, version, paths, markdown })
+    let analytics = root.opt_bool("analytics")?.unwrap_or(false);
+    Ok(StartRequest { domain, version, paths, markdown, analytics })
 }
 
 /// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
@@ -151,6 +156,9 @@ mod tests {
         assert_eq!(request.version.as_deref(), Some("v2"));
         assert_eq!(request.paths.unwrap(), ["guides/x", "index", "index", "api/y"]);
         assert_eq!(request.markdown, None);
+        assert!(!request.analytics, "no beacon unless asked");
+        let asked = parse_start_request(&json!({"domain": "docs.example.com", "analytics": true})).unwrap();
+        assert!(asked.analytics);
         let llms = parse_start_request(&json!({"domain": "docs.example.com", "markdown": "llms-full"})).unwrap();
         assert_eq!(llms.markdown, Some(MarkdownPages::LlmsFull));
     }
@@ -168,6 +176,7 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: "));
+        assert_eq!(err(json!({"domain": "docs.example.com", "analytics": "yes"})), "analytics: must be a boolean");
     }
 
     #[test]
