@@ -66,10 +66,12 @@ mod nav;
 mod openapi;
 mod plan;
 mod playground;
+pub mod redirects;
 mod sanitize;
 pub mod search_index;
 mod search_packs;
 mod static_files;
+mod stubs;
 
 #[cfg(test)]
 mod active_content;
