@@ -282,33 +282,47 @@ pub fn find<'r>(rules: &'r [Rule], path: &str) -> Option<(&'r Rule, String)> {
 
 /// The `Location` for a request of `path` (percent-decoded, `/`-rooted) sent to `destination`: an
 /// http(s) URL as it is, a bundle path relative to the request, so the answer holds wherever the
-/// bundle is mounted (`/guides/old` to `/start` is `../start`).
+/// bundle is mounted (`/guides/old` to `/start` is `../start`). What a URL may not hold (spaces,
+/// non-ASCII text a placeholder took from the request) is percent-encoded; escapes already in the
+/// destination are kept.
 pub fn location(path: &str, destination: &str) -> String {
-    if !destination.starts_with('/') {
-        return destination.to_owned();
-    }
-    let (target, fragment) = destination.split_once('#').map_or((destination, ""), |(t, f)| (t, f));
-    let from = match path.strip_prefix('/').unwrap_or(path) {
-        dir if dir.is_empty() || dir.ends_with('/') => format!("{dir}index"),
-        file => file.to_owned(),
+    let Some(rooted) = destination.strip_prefix('/') else {
+        return escape(destination);
     };
-    let to = target.trim_start_matches('/');
-    let relative = if to.is_empty() || to.ends_with('/') {
-        // A folder: the relative path to a file in it, without the file.
-        let link = links::relative(&from, &format!("{to}x"));
-        match link.strip_suffix('x') {
-            Some("") => "./".to_owned(),
-            Some(dir) => dir.to_owned(),
-            None => link,
+    let (target, fragment) = rooted.split_once('#').map_or((rooted, None), |(t, f)| (t, Some(f)));
+    let from: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let from_dir = &from[..from.len() - 1];
+    let to: Vec<&str> = target.split('/').collect();
+    let to_dir = &to[..to.len() - 1];
+    let common = from_dir.iter().zip(to_dir).take_while(|(a, b)| a == b).count();
+    let mut out = "../".repeat(from_dir.len() - common);
+    out.push_str(&to[common..].join("/"));
+    if out.is_empty() {
+        out.push_str("./");
+    } else if out.split('/').next().is_some_and(|first| first.contains(':')) {
+        out.insert_str(0, "./");
+    }
+    if let Some(fragment) = fragment {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    escape(&out)
+}
+
+/// Percent-encodes the characters a URL may not hold, leaving `%` escapes as they are.
+fn escape(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        if c.is_ascii_graphic() && !"\"<>\\^`{|}".contains(c) {
+            out.push(c);
+        } else {
+            let mut bytes = [0u8; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
         }
-    } else {
-        links::relative(&from, to)
-    };
-    if fragment.is_empty() {
-        relative
-    } else {
-        format!("{relative}#{fragment}")
     }
+    out
 }
 
 #[cfg(test)]
@@ -401,6 +415,9 @@ mod tests {
         assert_eq!(location("/en/old", "/en/cloud/"), "cloud/");
         assert_eq!(location("/old", "https://docs.example.com/x"), "https://docs.example.com/x");
         assert_eq!(location("/old", "/javascript:x"), "./javascript:x");
+        assert_eq!(location("/zh/old", "/zh/新 页#变量"), "%E6%96%B0%20%E9%A1%B5#%E5%8F%98%E9%87%8F");
+        assert_eq!(location("/old", "/guides/%27start#%E5"), "guides/%27start#%E5", "escapes are kept");
+        assert_eq!(location("/old", "https://x.dev/a b"), "https://x.dev/a%20b");
     }
 
     #[test]
