@@ -103,8 +103,9 @@ test('the export, served by docs-edge-serve, works in Chromium with every other 
     const context = await browser.newContext();
     const own = new URL(serve.url).host;
     const outside = [];
-    // Analytics is on in this (cloud) deployment and the export asked for it: the pages' beacon reports to the service, the one
-    // request allowed to leave the bundle (the CSP the server sends names that origin alone).
+    // Analytics is on in this (cloud) deployment and the export asked for it: the pages' beacon
+    // reports to the service, the one request allowed to leave the bundle (the CSP the server sends
+    // names that origin alone).
     const service = new URL(BASE_URL).host;
     const beacons = [];
     await context.route('**/*', (route) => {
