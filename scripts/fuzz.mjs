@@ -16,6 +16,7 @@ const TARGETS = [
   ['docs-edge-core', 'fuzz::config::fuzz_docs_json'],
   ['docs-edge-core', 'fuzz::config::fuzz_frontmatter'],
   ['docs-edge-core', 'export::render_fuzz::fuzz_mdx_renderer'],
+  ['docs-edge-core', 'export::render_fuzz::fuzz_redirect_stubs'],
   ['docs-edge-core', 'fuzz::ranges::fuzz_byte_range'],
   ['docs-edge-core', 'fuzz::analytics::fuzz_analytics_events'],
   ['docs-edge-core', 'fuzz::analytics::fuzz_feedback'],

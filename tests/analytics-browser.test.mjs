@@ -38,11 +38,12 @@ async function docsFolder() {
   return dir;
 }
 
-/** Publishes `folder` for a new tenant of the worker at `base`, exports it and unpacks the bundle. */
-async function exportSite(folder, base) {
+/** Publishes `folder` for a new tenant of the worker at `base`, exports it (with the start request's
+ * `options`) and unpacks the bundle. */
+async function exportSite(folder, base, options = {}) {
   const tn = await tenant({ base });
   assert.equal((await publishFolder(tn.domain, tn.adminKey, folder, { base })).status, 200);
-  const start = await startExport(tn.adminKey, { domain: tn.domain }, base);
+  const start = await startExport(tn.adminKey, { domain: tn.domain, ...options }, base);
   assert.equal(start.status, 202, start.text);
   const { job } = await waitForJob(tn.adminKey, start.body.jobId, { base });
   assert.equal(job.status, 'completed', job.error);
@@ -54,7 +55,8 @@ async function exportSite(folder, base) {
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const folder = await docsFolder();
-  const exported = await exportSite(folder, BASE_URL);
+  // The beacon is opt-in per export.
+  const exported = await exportSite(folder, BASE_URL, { analytics: true });
   t = exported.tenant;
   site = await serveFolder(exported.dir);
   cleanup.push(() => site.close());
@@ -191,6 +193,10 @@ test('with analytics and the playground off, the bundle has neither', { timeout:
   });
   cleanup.push(() => off.stop());
   const { tenant: tn, dir } = await exportSite(await docsFolder(), off.baseUrl);
+  // Asking for the beacon where analytics is off is refused, naming the field.
+  const asked = await startExport(tn.adminKey, { domain: tn.domain, analytics: true }, off.baseUrl);
+  assertError(asked, 400, 'invalid_request');
+  assert.match(asked.body.error, /^analytics: /);
   const text = listFiles(dir).filter((f) => /\.(html|js|css)$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
   for (const absent of ['sendBeacon', '/analytics/', 'try-it']) assert.ok(!text.includes(absent), `${absent} is in the bundle`);
   assert.match(text, /api-ref/, 'the reference is there without its panel');

@@ -24,7 +24,7 @@ const QUERY = 'static export bundle';
 const sites = {};
 const cleanup = [];
 let browser;
-const outside = []; // requests to any host but the static server, analytics beacons aside
+const outside = []; // requests to any host but the static server (an export has no beacon unless asked)
 // Its own worker: the 3× site's source is past the default upload and source limits, which are sized
 // for one isolate's 128 MB (local workerd does not enforce that; the export side is what is measured).
 const state = scratchDir('docs-edge-export-scale-');
@@ -59,17 +59,15 @@ async function exported({ site, t }) {
   const { dir, bytes } = await downloadBundle(bundle.body.bundleUrl);
   cleanup.push(dir);
   const files = listFiles(dir);
-  const eventsUrl = `${base}/discovery/v1/analytics/${t.domain}/events`;
-  return { dir, files, bundleBytes: bytes.length, pages: job.pageCount, eventsUrl, server: await serveFolder(dir) };
+  return { dir, files, bundleBytes: bytes.length, pages: job.pageCount, server: await serveFolder(dir) };
 }
 
-/** A browser context that lets only the site's static server answer (and swallows its beacons). */
+/** A browser context that lets only the site's static server answer. */
 async function contextFor(site, options = {}) {
   const context = await browser.newContext(options);
   const own = new URL(site.server.url).host;
   await context.route('**/*', (route) => {
     if (new URL(route.request().url()).host === own) return route.continue();
-    if (route.request().url() === site.eventsUrl && route.request().method() === 'POST') return route.fulfill({ status: 204 });
     outside.push(route.request().url());
     return route.abort('blockedbyclient');
   });

@@ -69,6 +69,9 @@ test('the whole flow: start, poll to completed, bundle, download; the archive ha
     { domain: t.domain, jobId: job.jobId, createdAt: done.createdAt, pageCount: published.pageCount },
   );
   assert.match(manifest.publishId, /\S/);
+  // The deployment has analytics on, but the start request did not ask for the beacon: none.
+  assert.equal(manifest.beaconEndpoint, undefined);
+  assert.ok(!readFile(dir, '_static/site.js').toString().includes('sendBeacon'), 'no beacon code');
   assert.equal(manifest.features.search, true, 'the default (cloud) deployment exports with search');
   // The search index as the split packs, copied from the version in pieces of at most 4 MiB (the text
   // pack of this fixture is larger, so it went into the bundle as several members).

@@ -4,8 +4,8 @@
 // default limits, into a fresh worker (its own builder isolate, so the memory read from its log is
 // these publishes' own). Every page their navigation names is there (the navigation walked here,
 // independently of the service), endpoint pages generated from OpenAPI included; their warnings are
-// counted; the builder stays within 64 MiB of wasm memory. A mint.json and a docs.json describing
-// the same site publish to the same outline.
+// counted; the builder stays within 64 MiB of wasm memory. dify-docs' export opens at its root and
+// keeps its old URLs. A mint.json and a docs.json describing the same site publish to the same outline.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ import { logLines } from '../scripts/lib/worker-log.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, walkDocsFolder } from '../sdk-wasm/js/publish/index.js';
+import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
+import { launchChromium, serveFolder } from './support/browser.mjs';
 
 const FIXTURES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
 const BUILDER_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -143,6 +145,46 @@ test('the builder publishes both repositories within 64 MiB of wasm memory', { s
   const highWater = Math.max(...steps.map((l) => l.wasmMemoryBytes));
   console.log(`builder wasmMemoryBytes high-water over ${Object.keys(published).join(', ')}: ${(highWater / 1048576).toFixed(1)} MiB`);
   assert.ok(highWater <= BUILDER_BUDGET_BYTES, `${(highWater / 1048576).toFixed(1)} MiB`);
+});
+
+test('a dify-docs export opens at its root (its navigation starts at en/…) and keeps its old URLs', { skip: !existsSync(join(FIXTURES, 'dify-docs')), timeout: 240_000 }, async () => {
+  const { t } = published['dify-docs'];
+  const first = 'en/cloud/use-dify/getting-started/introduction';
+  // A few pages keep the export short; the root page and the redirects are the same for any choice.
+  const paths = [first, 'en/home', 'en/cloud/use-dify/nodes/output', 'zh/home'];
+  const start = await startExport(t.adminKey, { domain: t.domain, paths }, worker.baseUrl);
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId, { base: worker.baseUrl });
+  assert.equal(job.status, 'completed', job.error);
+  const link = await requestBundle(t.adminKey, job.jobId, worker.baseUrl);
+  const { dir } = await downloadBundle(link.body.bundleUrl);
+  const server = await serveFolder(dir);
+  const browser = await launchChromium();
+  try {
+    // docs.json sends `/` to `/en/home`; the root page does too.
+    const root = readFile(dir, 'index.html').toString();
+    assert.match(root, /<meta http-equiv="refresh" content="0; url=en\/home\.html">/);
+    assert.match(root, /<link rel="canonical" href="en\/home\.html">/);
+    assert.match(root, /<a href="zh\/home\.html">/, 'the other languages\' homes are listed');
+    // The redirects: a stub where the old URL's file would be, and every rule in `_redirects`.
+    const rules = readFile(dir, '_redirects').toString();
+    assert.match(rules, /^\/en\/use-dify\/nodes\/end \/en\/cloud\/use-dify\/nodes\/output 308$/m);
+    assert.match(rules, /^\/en\/guides\/workflow\/node\/\* \/en\/cloud\/use-dify\/nodes\/:splat 308$/m);
+    assert.ok(listFiles(dir).includes('en/use-dify/nodes/end.html'));
+
+    // A reader opening the bundle's root lands on the home page, one following an old link on its page.
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(`${server.url}/en/home.html`);
+    assert.match(await page.title(), /^Dify Documentation/);
+    await page.goto(`${server.url}/en/use-dify/nodes/end.html`);
+    await page.waitForURL(`${server.url}/en/cloud/use-dify/nodes/output.html`);
+    assert.ok((await page.locator('main').innerText()).length > 100, 'the page the old URL names');
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a mint.json and a docs.json describing the same site publish to the same outline', async () => {

@@ -25,10 +25,11 @@ let first; // { job, link }
 let serve;
 const scratch = scratchDir('docs-edge-selfhost-');
 
-/** Publishes `folder`, exports it and generates the bundle; returns the job and the bundle link. */
-async function exportSite(who, folder = DEMO_DOCS, base) {
+/** Publishes `folder`, exports it (with the start request's `options`) and generates the bundle;
+ * returns the job and the bundle link. */
+async function exportSite(who, folder = DEMO_DOCS, base, options = {}) {
   assert.equal((await publishFolder(who.domain, who.adminKey, folder, { base })).status, 200);
-  const start = await startExport(who.adminKey, { domain: who.domain }, base);
+  const start = await startExport(who.adminKey, { domain: who.domain, ...options }, base);
   assert.equal(start.status, 202, start.text);
   const { job } = await waitForJob(who.adminKey, start.body.jobId, { base });
   assert.equal(job.status, 'completed', job.error);
@@ -78,7 +79,8 @@ function tarEntry(name, data) {
 
 before(async () => {
   t = await tenant();
-  first = await exportSite(t);
+  // With the beacon (opt-in per export): the tests below check what this server's policy does with it.
+  first = await exportSite(t, DEMO_DOCS, undefined, { analytics: true });
   assert.match(first.link.sha256, /^[0-9a-f]{64}$/);
   serve = await startServe({ config: { static_export: { enabled: true, bundle_url: first.link.bundleUrl, sha256: first.link.sha256 } } });
   await serve.waitFor((h) => h.jobId === first.job.jobId, 'the first bundle');
@@ -101,8 +103,9 @@ test('the export, served by docs-edge-serve, works in Chromium with every other 
     const context = await browser.newContext();
     const own = new URL(serve.url).host;
     const outside = [];
-    // Analytics is on in this (cloud) deployment: the pages' beacon reports to the service, the one
-    // request allowed to leave the bundle (the CSP the server sends names that origin alone).
+    // Analytics is on in this (cloud) deployment and the export asked for it: the pages' beacon
+    // reports to the service, the one request allowed to leave the bundle (the CSP the server sends
+    // names that origin alone).
     const service = new URL(BASE_URL).host;
     const beacons = [];
     await context.route('**/*', (route) => {

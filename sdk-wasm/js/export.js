@@ -15,11 +15,12 @@ export class StaticExportClient {
   }
 
   /**
-   * Starts an export of `domain`; resolves to the job (`status` `queued` at first). `assistant`
-   * (`{apiBase, key}`) puts the assistant widget on every page.
+   * Starts an export of `domain`; resolves to the job (`status` `queued` at first). `analytics: true`
+   * puts the web analytics beacon in the pages (none by default); `assistant` (`{apiBase, key}`) puts
+   * the assistant widget on every page.
    */
-  async start(domain, { version, paths, assistant, signal } = {}) {
-    const payload = body('export', { domain, version, paths, assistant });
+  async start(domain, { version, paths, markdown, analytics, assistant, signal } = {}) {
+    const payload = body('export', { domain, version, paths, markdown, analytics, assistant });
     return json(await this.#http.send('POST', '/v1/static-export/jobs', { body: payload, signal }), 'export-job');
   }
 

@@ -8,6 +8,7 @@ const OPTION_TYPES = {
   fp: 'string', threadId: 'string', currentPath: 'string', query: 'string', path: 'string', domain: 'string',
   version: 'string', retrievalPageSize: 'integer', pageSize: 'integer', scoreThreshold: 'number',
   messages: 'array', context: 'array', paths: 'array', filter: 'object', assistant: 'object', comment: 'string', rating: ['up', 'down'],
+  markdown: ['pages', 'llms-full'], analytics: 'boolean',
 };
 
 function typeOf(value) {

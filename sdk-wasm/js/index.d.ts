@@ -423,10 +423,20 @@ export interface StaticExportClientOptions {
 export class StaticExportClient {
   /** @throws DocsEdgeError `browser_not_allowed` in a browser page without `allowBrowser`. */
   constructor(options: StaticExportClientOptions);
-  /** `assistant`: the assistant widget on every page, asking `apiBase` (`"same-origin"` or the service's URL) with a public key. */
+  /**
+   * `analytics`: the web analytics beacon in the pages (none by default). `assistant`: the assistant
+   * widget on every page, asking `apiBase` (`"same-origin"` or the service's URL) with a public key.
+   */
   start(
     domain: string,
-    options?: { version?: string; paths?: string[]; assistant?: { apiBase: string; key: string }; signal?: AbortSignal },
+    options?: {
+      version?: string;
+      paths?: string[];
+      markdown?: 'pages' | 'llms-full';
+      analytics?: boolean;
+      assistant?: { apiBase: string; key: string };
+      signal?: AbortSignal;
+    },
   ): Promise<ExportJob>;
   status(jobId: string, options?: { signal?: AbortSignal }): Promise<ExportJob>;
   /** Polls every `intervalMs` (1000) until `completed`; rejects with `export_failed` if the job fails or is cancelled. */

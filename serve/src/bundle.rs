@@ -11,6 +11,7 @@ use std::time::{Duration, SystemTime};
 use docs_edge_core::docs::archive::{for_each_archive_file, ArchiveError, ArchiveLimits};
 use std::sync::Arc;
 
+use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
 use docs_edge_core::export::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, SEARCH_INDEX_FILE};
 use docs_edge_core::security::signing::to_hex;
 use futures_util::StreamExt;
@@ -68,6 +69,8 @@ pub struct Unpacked {
     pub sha256: String,
     /// The bundle's search index, opened when the discovery API is on.
     pub index: Option<Arc<PackIndex>>,
+    /// The rules of its `_redirects` file (the site's redirects), answered before its files.
+    pub redirects: Vec<Rule>,
 }
 
 pub const CACHED_ARCHIVE: &str = "bundle.tar.gz";
@@ -186,7 +189,9 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
                     return Err(err);
                 }
             };
-            Ok(Unpacked { dir, manifest, sha256: sha256.to_string(), index })
+            // Bundles made before redirects were exported have no such file.
+            let redirects = fs::read_to_string(dir.join(REDIRECTS_FILE)).map(|text| redirects::parse(&text)).unwrap_or_default();
+            Ok(Unpacked { dir, manifest, sha256: sha256.to_string(), index, redirects })
         }
         Err(err) => {
             let _ = fs::remove_dir_all(&dir);

@@ -191,4 +191,28 @@ mod tests {
         assert_eq!(health["pages"]["playground"], false);
         assert_eq!(health["pages"]["contentSecurityPolicy"], policy);
     }
+
+    #[tokio::test]
+    async fn the_sites_redirects_answer_308_or_307_with_a_location_relative_to_the_request() {
+        let rules = "# the site's redirects\n/old /guide 308\n/temp /dir/ 307\n/blog/* /dir/:splat 308\n/zh/old /zh/新#变量 308\n/away https://x.dev/y 308\n/guide /elsewhere 308\n";
+        let files: [(&str, &[u8]); 4] = [("_redirects", rules.as_bytes()), ("index.html", b"<p>home</p>"), ("guide.html", PAGE.as_bytes()), ("dir/index.html", b"<p>dir index</p>")];
+        let app = app(serving(config_with(&[], &scratch("redirects")), &manifest("se_0123456789abcdef"), &files));
+        for (path, status, location) in [
+            ("/old", 308, "guide"),
+            ("/old/", 308, "../guide"),
+            ("/temp", 307, "dir/"),
+            ("/blog/a/b", 308, "../../dir/a/b"),
+            ("/zh/old", 308, "%E6%96%B0#%E5%8F%98%E9%87%8F"),
+            ("/away", 308, "https://x.dev/y"),
+            ("/guide", 308, "elsewhere"),
+        ] {
+            let res = get(&app, path, &[]).await;
+            assert_eq!(res.status().as_u16(), status, "{path}");
+            assert_eq!(res.headers()[header::LOCATION], location, "{path}");
+        }
+        let head = app.clone().oneshot(Request::head("/old").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(head.status(), StatusCode::PERMANENT_REDIRECT);
+        assert_eq!(get(&app, "/dir/", &[]).await.status(), StatusCode::OK, "what no rule names is served");
+        assert_eq!(get(&app, "/_redirects", &[]).await.status(), StatusCode::NOT_FOUND, "the rules are not a page");
+    }
 }

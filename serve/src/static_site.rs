@@ -3,7 +3,8 @@
 //! `Range`, `HEAD` and `Last-Modified`. Here: `ETag`/`If-None-Match` (the bundle's hash: a file
 //! changes only with the bundle), `Cache-Control` (revalidate HTML and unhashed assets, keep hashed
 //! ones a year) and the security headers, with a CSP the exported pages satisfy, narrowed by this
-//! server's own analytics and playground switches ([`page_policy`]).
+//! server's own analytics and playground switches ([`page_policy`]). The site's redirects (the
+//! bundle's `_redirects`) are answered first, as Cloudflare Pages answers them.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
 use docs_edge_core::platform::deployment::outbound_allowed;
+use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
 use docs_edge_core::export::{content_security_policy, widget, BundleManifest, PageExtras};
 
 use crate::config::Config;
@@ -96,7 +98,14 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     let Some(active) = state.active() else {
         return (StatusCode::SERVICE_UNAVAILABLE, "no bundle is loaded yet; see /_docs-edge/health\n").into_response();
     };
+    if let Some(res) = redirect(&active.bundle.redirects, req.uri()) {
+        return res;
+    }
     let dir = active.bundle.dir.as_path();
+    if req.uri().path() == format!("/{REDIRECTS_FILE}") {
+        // Rules for this server, not a page: static hosts that read the file do not serve it either.
+        return not_found(dir, req.method() == Method::HEAD).await;
+    }
     let etag = HeaderValue::from_str(&format!("W/\"{}\"", &active.bundle.sha256[..active.bundle.sha256.len().min(32)]))
         .unwrap_or_else(|_| HeaderValue::from_static("W/\"bundle\""));
     let widget = widget_file(dir, req.uri().path());
@@ -145,6 +154,19 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         headers.insert(HeaderName::from_static("cross-origin-resource-policy"), HeaderValue::from_static("cross-origin"));
     }
     res
+}
+
+/// The site's redirect for `uri`, when one of `rules` matches: 308 (permanent, the format's
+/// default) or 307, `Location` relative to the request (see [`redirects::location`]).
+fn redirect(rules: &[Rule], uri: &Uri) -> Option<Response> {
+    let path = percent_decode_str(uri.path()).decode_utf8().ok()?;
+    let (rule, destination) = redirects::find(rules, &path)?;
+    let status = StatusCode::from_u16(rule.status).ok()?;
+    let location = HeaderValue::from_str(&redirects::location(&path, &destination)).ok()?;
+    let mut res = status.into_response();
+    res.headers_mut().insert(header::LOCATION, location);
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Some(res)
 }
 
 /// The bundle's `404.html`, status 404. Its links are relative to the bundle root, which is this

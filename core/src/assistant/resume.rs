@@ -47,10 +47,8 @@ pub fn check_chat_id(id: &str) -> Result<(), &'static str> {
 /// Without `resumable` (or `false`) the answer is bound to its request, as before.
 pub fn resumable_chat(body: &Value) -> Result<Option<String>, FieldError> {
     let root = object(body, &Path::root())?;
-    match body.get("resumable") {
-        None | Some(Value::Bool(false)) | Some(Value::Null) => return Ok(None),
-        Some(Value::Bool(true)) => {}
-        Some(_) => return Err(root.field_path("resumable").error("must be a boolean")),
+    if root.opt_bool("resumable")? != Some(true) {
+        return Ok(None);
     }
     let id = root.opt_str("id")?.ok_or_else(|| root.field_path("id").error("is required when resumable is true (the chat id)"))?;
     check_chat_id(id).map_err(|rule| root.field_path("id").error(rule))?;

@@ -24,6 +24,18 @@ const HEAD_ELEMENTS: &[&str] = &["meta", "link"];
 /// site script), which also allows `<meta>` and `<link>`; the body of a page may hold none of
 /// them. Returns the first finding.
 pub(crate) fn find_active(html: &str, allowed_scripts: &[&str]) -> Option<String> {
+    find(html, allowed_scripts, false)
+}
+
+/// For the pages that only lead elsewhere (the root page, redirect stubs): no script at all,
+/// `<meta>` and `<link>` as in a page shell, and one `<meta http-equiv="refresh">` whose URL is
+/// relative or http(s), which no other page may hold.
+pub(crate) fn find_active_in_stub(html: &str) -> Option<String> {
+    find(html, &[], true)
+}
+
+fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
+    let mut refreshes = 0;
     let bytes = html.as_bytes();
     let mut i = 0;
     while let Some(offset) = html[i..].find('<') {
@@ -66,11 +78,18 @@ pub(crate) fn find_active(html: &str, allowed_scripts: &[&str]) -> Option<String
             }
             continue;
         }
-        let head = !allowed_scripts.is_empty() && HEAD_ELEMENTS.contains(&tag.name.as_str());
+        let head = (stub || !allowed_scripts.is_empty()) && HEAD_ELEMENTS.contains(&tag.name.as_str());
         if ACTIVE_ELEMENTS.contains(&tag.name.as_str()) && !head {
             return Some(format!("<{}> element", tag.name));
         }
-        for (name, value) in &tag.attributes {
+        let refresh = stub && tag.name == "meta" && tag.attributes.iter().any(|(name, _)| name == "http-equiv");
+        if refresh {
+            refreshes += 1;
+            if let Some(problem) = refresh_problem(&tag.attributes, refreshes) {
+                return Some(format!("<meta http-equiv>: {problem}"));
+            }
+        }
+        for (name, value) in tag.attributes.iter().filter(|(name, _)| !(refresh && name == "http-equiv")) {
             if let Some(problem) = attribute_problem(&tag.name, name, value) {
                 return Some(format!("<{} {name}={value:?}>: {problem}", tag.name));
             }
@@ -177,6 +196,33 @@ fn decode_entities(raw: &str) -> Option<String> {
     Some(out)
 }
 
+/// A stub's refresh: the first and only one, `http-equiv` exactly `refresh` (once), and a `content`
+/// of a delay and a URL that [`url_problem`] passes.
+fn refresh_problem(attributes: &[(String, String)], nth: usize) -> Option<&'static str> {
+    if nth > 1 {
+        return Some("more than one refresh");
+    }
+    let equivs: Vec<&str> = attributes.iter().filter(|(name, _)| name == "http-equiv").map(|(_, v)| v.as_str()).collect();
+    if equivs.len() != 1 || !equivs[0].eq_ignore_ascii_case("refresh") {
+        return Some("only a refresh may be an http-equiv");
+    }
+    let contents: Vec<&str> = attributes.iter().filter(|(name, _)| name == "content").map(|(_, v)| v.as_str()).collect();
+    let [content] = contents[..] else {
+        return Some("a refresh needs one content");
+    };
+    let (delay, rest) = content.trim_start().split_once([';', ',']).unwrap_or((content, ""));
+    let url = rest.trim_start();
+    let named = url.get(..3).is_some_and(|u| u.eq_ignore_ascii_case("url")) && url[3..].trim_start().starts_with('=');
+    if !delay.trim().bytes().all(|b| b.is_ascii_digit()) || delay.trim().is_empty() || !named {
+        return Some("a refresh's content must be a delay and url=");
+    }
+    let url = url[3..].trim_start()[1..].trim_start();
+    if url.starts_with(['\'', '"']) {
+        return Some("a quoted refresh URL");
+    }
+    url_problem("meta", "content", url).map(|_| "a refresh URL with a scheme that can run script")
+}
+
 fn attribute_problem(tag: &str, name: &str, value: &str) -> Option<&'static str> {
     if name.starts_with("on") {
         return Some("event handler attribute");
@@ -245,6 +291,33 @@ mod tests {
             "<a href=\"x",
         ] {
             assert!(find_active(bad, &[]).is_some(), "missed {bad:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_stub_may_refresh_and_only_to_a_harmless_url() {
+        use super::find_active_in_stub;
+        let stub = |url: &str| format!("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><link rel=\"canonical\" href=\"a.html\"><meta http-equiv=\"refresh\" content=\"0; url={url}\"></head><body><a href=\"a.html\">a</a></body></html>");
+        for ok in ["../en/home.html", "a.html#x", "https://docs.example.com/x", "./javascript:x.html"] {
+            assert_eq!(find_active_in_stub(&stub(ok)), None, "{ok}");
+            assert!(find_active(&stub(ok), &["<script src=\"x.js\">"]).is_some(), "a page may not refresh: {ok}");
+            assert!(find_active(&stub(ok), &[]).is_some(), "a body may not refresh: {ok}");
+        }
+        for bad in ["javascript:alert(1)", "JaVaScRiPt:x", "data:text/html,x", "'javascript:x'", " java\tscript:x", "&#106;avascript:x"] {
+            assert!(find_active_in_stub(&stub(bad)).is_some(), "missed {bad:?}");
+        }
+        for bad in [
+            "<meta http-equiv=\"refresh\" content=\"0; url=a.html\"><meta http-equiv=\"refresh\" content=\"0; url=b.html\">",
+            "<meta http-equiv=\"set-cookie\" content=\"a=b\">",
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src *\">",
+            "<meta http-equiv=\"refresh\" http-equiv=\"refresh\" content=\"0; url=a.html\">",
+            "<meta http-equiv=\"refresh\" content=\"0; url=a.html\" content=\"0; url=javascript:x\">",
+            "<meta http-equiv=\"refresh\" content=\"0\">",
+            "<meta http-equiv=\"refresh\" content=\"0; url=a.html\" onload=\"x\">",
+            "<script>x</script>",
+            "<meta http-equiv=\"refresh\" content=\"0; url=a.html\"><base href=\"javascript:x\">",
+        ] {
+            assert!(find_active_in_stub(bad).is_some(), "missed {bad:?}");
         }
     }
 

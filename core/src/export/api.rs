@@ -25,6 +25,10 @@ pub struct StartRequest {
     pub markdown: Option<MarkdownPages>,
     /// The assistant widget on every page, `apiBase` normalized (`widget::api_base`).
     pub assistant: Option<ExportAssistant>,
+    /// `"analytics": true`: the pages carry the analytics beacon, which reports page views and
+    /// searches to this service. Off unless asked: a bundle is its owner's, hosted where its readers
+    /// should not be reported to a third party and where no outside host may be reachable.
+    pub analytics: bool,
 }
 
 pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
@@ -64,8 +68,9 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
                 .ok_or_else(|| root.field_path("markdown").error("must be \"pages\" or \"llms-full\""))?,
         ),
     };
+    let analytics = root.opt_bool("analytics")?.unwrap_or(false);
     let assistant = parse_assistant(&root)?;
-    Ok(StartRequest { domain, version, paths, markdown, assistant })
+    Ok(StartRequest { domain, version, paths, markdown, analytics, assistant })
 }
 
 /// Longer than any key we issue; a key on every page is checked for its shape, not looked up.
@@ -178,6 +183,9 @@ mod tests {
         assert_eq!(request.version.as_deref(), Some("v2"));
         assert_eq!(request.paths.unwrap(), ["guides/x", "index", "index", "api/y"]);
         assert_eq!(request.markdown, None);
+        assert!(!request.analytics, "no beacon unless asked");
+        let asked = parse_start_request(&json!({"domain": "docs.example.com", "analytics": true})).unwrap();
+        assert!(asked.analytics);
         let llms = parse_start_request(&json!({"domain": "docs.example.com", "markdown": "llms-full"})).unwrap();
         assert_eq!(llms.markdown, Some(MarkdownPages::LlmsFull));
     }
@@ -195,6 +203,7 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: "));
+        assert_eq!(err(json!({"domain": "docs.example.com", "analytics": "yes"})), "analytics: must be a boolean");
     }
 
     #[test]

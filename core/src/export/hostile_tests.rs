@@ -1,7 +1,7 @@
 //! Hostile docs through the whole export: nothing in the bundle runs script, and only passive
 //! files of the upload are copied.
 
-use super::active_content::find_active;
+use super::active_content::{find_active, find_active_in_stub};
 use super::tests::{export, options};
 use super::*;
 use crate::docs::archive::tree;
@@ -22,7 +22,13 @@ fn the_bundle_copies_only_passive_files_and_runs_nothing() {
             "docs.json",
             r#"{"name": "Evil", "logo": "/images/evil.svg", "favicon": "/evil.html",
                 "navigation": {"tabs": [{"tab": "T", "href": "javascript:alert(1)"},
-                    {"tab": "Docs", "pages": ["index", "guide"]}]}}"#,
+                    {"tab": "Docs", "pages": ["index", "guide"]}]},
+                "redirects": [{"source": "/r1", "destination": "javascript:alert(1)"},
+                    {"source": "/r2", "destination": "/x\"><script>alert(1)</script>"},
+                    {"source": "/r3", "destination": "'javascript:alert(1)'"},
+                    {"source": "/r4", "destination": "//evil.example/x"},
+                    {"source": "/r5", "destination": "/guide#\"onmouseover=\"alert(1)"},
+                    {"source": "/r6", "destination": "data:text/html,<script>alert(1)</script>"}]}"#,
         ),
         ("index.mdx", "Home"),
         ("guide.mdx", guide),
@@ -41,9 +47,17 @@ fn the_bundle_copies_only_passive_files_and_runs_nothing() {
     }
     let shell_scripts = shell_scripts(&files);
     let allowed: Vec<&str> = shell_scripts.iter().map(String::as_str).collect();
+    let stubs = ["r1.html", "r2.html", "r3.html", "r4.html", "r5.html", "r6.html"];
+    // Destinations with a scheme other than http(s) get no rule and no stub; the others lead to a
+    // path of the bundle or of the live site.
+    let made: Vec<&str> = stubs.iter().copied().filter(|stub| paths.contains(stub)).collect();
+    assert_eq!(made, ["r2.html", "r4.html", "r5.html"]);
     for file in files.iter().filter(|f| f.path.ends_with(".html")) {
         let html = String::from_utf8_lossy(&file.bytes);
-        assert_eq!(find_active(&html, &allowed), None, "{}", file.path);
+        match stubs.contains(&file.path.as_str()) {
+            true => assert_eq!(find_active_in_stub(&html), None, "{}: {html}", file.path),
+            false => assert_eq!(find_active(&html, &allowed), None, "{}", file.path),
+        }
     }
     let guide_html = files.iter().find(|f| f.path == "guide.html").unwrap();
     let guide_html = String::from_utf8_lossy(&guide_html.bytes);

@@ -394,7 +394,7 @@ pub(crate) fn contents_page_html(
 }
 
 /// Names of common languages in their own language, for the switch.
-fn language_name(code: &str) -> &str {
+pub(crate) fn language_name(code: &str) -> &str {
     match code {
         "en" => "English",
         "es" => "Espa\u{f1}ol",

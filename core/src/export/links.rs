@@ -204,7 +204,7 @@ pub(crate) fn absolute(domain: &str, path: &str) -> String {
 }
 
 /// The exported page a resolved path names (`x` may be served by `x/index`).
-fn find_page<'p>(pages: &'p BTreeMap<String, String>, path: &str) -> Option<&'p String> {
+pub(crate) fn find_page<'p>(pages: &'p BTreeMap<String, String>, path: &str) -> Option<&'p String> {
     if path.is_empty() {
         return pages.get("index");
     }

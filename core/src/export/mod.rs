@@ -14,9 +14,11 @@
 //!
 //! The exported site (files at the archive root):
 //! - `a/b.html` for page `a/b`, `index.html` for the home page; every page of the chosen version in
-//!   all languages (or only `paths`). Links between exported pages are relative `.html` links;
-//!   links to pages not exported are absolute extensionless URLs on `domain`. Canonical URLs and
-//!   `sitemap.xml` use extensionless absolute URLs; `robots.txt` names the sitemap; `404.html`.
+//!   all languages (or only `paths`). Without a page at `/`, `index.html` leads to the home page;
+//!   the site's `redirects` become `_redirects` and a stub page per literal source (see `stubs`).
+//!   Links between exported pages are relative `.html` links; links to pages not exported are
+//!   absolute extensionless URLs on `domain`. Canonical URLs and `sitemap.xml` use extensionless
+//!   absolute URLs; `robots.txt` names the sitemap; `404.html`.
 //! - Each page's sidebar opens only its own section; other sections are label links to their first
 //!   page, so page size depends on the section, not the site (see [`nav`]). Tabs of many sections
 //!   also get `_static/contents/<n>-<tab>.html`, listing every page of the tab.
@@ -30,15 +32,16 @@
 //!   `llms.txt` and `llms-full.txt` at the root (see [`crate::agents::llms`]).
 //! - No page requests anything outside the bundle: images and embeds from other hosts become links.
 //!   Two optional [`PageExtras`] change that, each absent from the bundle when off: the analytics
-//!   beacon (page views and searches to the service) and the API playground, which calls the API
-//!   only when the reader presses Send.
+//!   beacon (page views and searches to the service; only when the start request asks) and the API
+//!   playground, which calls the API only when the reader presses Send.
 //!
 //! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
 //! and tabs), `markdown` (MDX body), `components` (MDX components), `sanitize` (inline HTML, the
 //! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `openapi`
 //! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
-//! `links` (URL rewriting), `assets` (files to copy), `finishing` (the pages' share of the files
-//! after them, gathered a batch at a time), `search_index`,
+//! `links` (URL rewriting), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
+//! matches with), `stubs` (the root page and redirect stubs), `assets` (files to copy),
+//! `finishing` (the pages' share of the files after them, gathered a batch at a time), `search_index`,
 //! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
 //! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
@@ -66,10 +69,12 @@ mod nav;
 mod openapi;
 mod plan;
 mod playground;
+pub mod redirects;
 mod sanitize;
 pub mod search_index;
 mod search_packs;
 mod static_files;
+mod stubs;
 pub mod widget;
 
 #[cfg(test)]

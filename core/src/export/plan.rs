@@ -18,7 +18,7 @@ use super::agent::MarkdownPages;
 use super::extras::PageExtras;
 use super::finishing::FinishingPages;
 use super::static_files::StaticFiles;
-use super::{agent, assets, markdown, openapi};
+use super::{agent, assets, markdown, openapi, stubs};
 use super::{ExportError, ExportFile, ExportOptions};
 
 /// The pages of one export and what rendering them needs.
@@ -421,6 +421,8 @@ impl ExportPlan {
         files.extend(self.contents_pages(site, tree));
         let referenced = self.finishing_assets(&pages);
         files.extend(agent::llms_files(site, &self.pages, &self.link_targets(), pages.llms_full));
+        let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.files.values().cloned()).collect();
+        files.extend(stubs::entry_files(&self.entry(site, tree), &written));
 
         // The search index's files are all under its directory, inside `_static/`, which no asset
         // is copied into.
@@ -456,6 +458,16 @@ impl ExportPlan {
         if let Some(search) = search {
             search.write_files(emit);
         }
+    }
+
+    /// What the root page and the redirect stubs are made from; homes in the default language first.
+    fn entry<'s>(&'s self, site: &'s Site, tree: &'s SourceTree) -> stubs::Entry<'s> {
+        let others = self.homes.keys().filter(|language| **language != self.default_language);
+        let homes = std::iter::once(&self.default_language)
+            .chain(others)
+            .filter_map(|language| self.homes.get(language).and_then(|&i| site.pages.get(i)))
+            .collect();
+        stubs::Entry { site, tree, domain: &self.domain, files: &self.files, index_of: &self.index_of, homes }
     }
 
     /// Exported page path -> the file `llms.txt` and the Markdown link for it.

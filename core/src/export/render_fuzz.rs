@@ -1,10 +1,10 @@
 //! Fuzzing the MDX -> HTML renderer (see `crate::fuzz`): whatever a page holds, the HTML of its
-//! body holds no script, no event handler attribute and no URL that runs script
-//! (`active_content` is the oracle).
+//! body holds no script, no event handler attribute and no URL that runs script; and whatever the
+//! redirects say, the stub pages run nothing (`active_content` is the oracle).
 
 use proptest::prelude::*;
 
-use super::active_content::find_active;
+use super::active_content::{find_active, find_active_in_stub};
 use super::links::Linker;
 use super::markdown::render_mdx;
 use crate::docs::archive::tree;
@@ -50,4 +50,41 @@ fn heading_with_an_unterminated_tag_then_scripts_runs_nothing() {
     let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
     let html = render_mdx("# <img src=\"<script>\n<script></script><script>", "a/b.mdx", &t, &links).html;
     assert_eq!(find_active(&html, &[]), None, "{html}");
+}
+
+const REDIRECT_TOKENS: &[&str] = &[
+    "/", "a", "b", "index", ":slug", "*", "+", "?", "#", "x", "\"", "'", "<", ">", "<script>", "javascript:",
+    "JaVaScRiPt:", "data:text/html,", "https://", "http://", "//", "..", ".", " ", "\t", "\n", "&", "&#106;",
+    "%27", "%22", ";", ",", "url=", "_static", "_docs-edge", "\\", "\u{0}", "ü",
+];
+
+proptest! {
+    #![proptest_config(default_cases(64))]
+
+    /// Whatever the redirects say, a stub runs nothing and leads only to a relative or http(s) URL,
+    /// and no other page of the bundle refreshes.
+    #[test]
+    fn fuzz_redirect_stubs(pairs in prop::collection::vec((text_from(REDIRECT_TOKENS, 8), text_from(REDIRECT_TOKENS, 8), any::<bool>()), 1..6)) {
+        let redirects: Vec<serde_json::Value> = pairs
+            .iter()
+            .map(|(source, destination, permanent)| serde_json::json!({"source": source, "destination": destination, "permanent": permanent}))
+            .collect();
+        let config = serde_json::json!({"name": "Fuzz", "navigation": {"pages": ["a/b"]}, "redirects": redirects});
+        let config = config.to_string();
+        let t = tree(&[("docs.json", config.as_str()), ("a/b.mdx", "B")]);
+        let site = crate::docs::build_site(&t).unwrap();
+        let (files, _) = super::tests::export(&site, &t, &super::tests::options());
+        let own = ["a/b.html", "404.html"];
+        let shells: Vec<String> = files.iter().filter(|f| own.contains(&f.path.as_str())).map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
+        let scripts: Vec<&str> = shells.iter().flat_map(|shell| shell.match_indices("<script").map(move |(i, _)| &shell[i..i + shell[i..].find('>').unwrap() + 1])).collect();
+        let allowed = scripts;
+        for file in files.iter().filter(|f| f.path.ends_with(".html")) {
+            let html = String::from_utf8_lossy(&file.bytes);
+            if own.contains(&file.path.as_str()) {
+                prop_assert_eq!(find_active(&html, &allowed), None, "{}", html);
+            } else {
+                prop_assert_eq!(find_active_in_stub(&html), None, "{}: {}", file.path, html);
+            }
+        }
+    }
 }

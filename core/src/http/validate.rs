@@ -157,6 +157,13 @@ impl<'a> Obj<'a> {
             .transpose()
     }
 
+    /// An optional boolean; `null` reads as absent.
+    pub fn opt_bool(&self, key: &str) -> Result<Option<bool>, FieldError> {
+        self.get(key)
+            .map(|v| v.as_bool().ok_or_else(|| self.field_path(key).error("must be a boolean")))
+            .transpose()
+    }
+
     pub fn req_array(&self, key: &str) -> Result<&'a [Value], FieldError> {
         array(self.required(key)?, &self.field_path(key))
     }

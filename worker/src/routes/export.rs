@@ -48,6 +48,12 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let key = enterprise_admin(call, &directory).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_start_request(&body)?;
+    let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+    if request.analytics && !features.analytics {
+        return Err(ApiError::Invalid(
+            "analytics: web analytics is switched off in this deployment; leave it out (exports carry no beacon by default)".into(),
+        ));
+    }
     let domain = require_domain(&directory, &key, &request.domain).await?;
     // The job renders this version, whatever is published while it runs.
     let bucket = storage::bucket(&call.env)?;
@@ -55,14 +61,14 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     site_upgrade::require_current(&call.env, &bucket, &domain, &live).await?;
-    let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
     if features.search || features.assistant {
         // The bundle ships the version's search packs.
         search_store::require_split(&bucket, &domain, &live).await?;
     }
     let extras = PageExtras {
-        // The beacon reports to this service, at the address the export was requested from.
-        beacon_endpoint: features
+        // Only when the request asks: the beacon reports to this service, at the address the
+        // export was requested from.
+        beacon_endpoint: request
             .analytics
             .then(|| call.req.url().ok())
             .flatten()
