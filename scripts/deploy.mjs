@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run deploy`: builds both Worker scripts and the assistant widget (its static assets) and deploys
 // them with wrangler, the builder (wrangler.builder.toml) first, since the request-serving script
-// (wrangler.toml) binds its Durable Objects by script name. Arguments after `--` go to both
-// `wrangler deploy` calls (`--env`, …).
+// (wrangler.toml) binds its Durable Objects by script name and the script itself as a service.
+// Arguments after `--` go to both `wrangler deploy` calls (`--env`, …).
 //
 // `--move-builder-classes`, once, for a deployment from before the builder script (PublishJob and
 // ExportJob in docs-edge, with their jobs): the builder is deployed with a migration that transfers

@@ -46,6 +46,14 @@ test('the request-serving script binds the builder\'s objects by its name, and e
   assert.deepEqual(migrated(builder).sort(), Object.values(builderBindings).map((b) => b.className).sort(), 'the builder migrates exactly its classes');
 });
 
+test('the request-serving script binds the builder as a service, and the builder, trusting what that script sends, has no public URL', () => {
+  const service = /^\[\[services\]\]\nbinding = "([^"]+)"\nservice = "([^"]+)"$/m.exec(edge);
+  assert.deepEqual(service?.slice(1), ['BUILDER', name(builder)], 'wrangler.toml binds the builder script as BUILDER');
+  assert.match(builder, /^workers_dev = false$/m);
+  assert.match(builder, /^preview_urls = false$/m);
+  assert.doesNotMatch(builder, /^(routes?|\[triggers\]|\[\[routes\]\])/m, 'no route, no cron of its own: the request-serving script orders the sweep');
+});
+
 test('the upgrade deploy transfers the builder\'s classes from the request-serving script, and wrangler accepts it', () => {
   const text = movingConfig(builder, name(edge));
   assert.doesNotMatch(text, /new_sqlite_classes/);

@@ -90,7 +90,13 @@ pub async fn send_for_bytes<O: Operation>(env: &Env, name: &str, op: &O) -> ApiR
 async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: String) -> ApiResult<(Headers, Vec<u8>)> {
     let stub = env.durable_object(binding)?.id_from_name(name)?.get_stub()?;
     let request = crate::http::json_post(&format!("https://durable-object/{op_name}"), &Headers::new(), &body)?;
-    let mut response = stub.fetch_with_request(request).await?;
+    let response = stub.fetch_with_request(request).await?;
+    read_reply(response, binding, op_name).await
+}
+
+/// A reply to an internal call (`op_name` on `binding`, named in the error): its 2xx headers and
+/// body, or its error as [`ApiError::Relayed`].
+pub async fn read_reply(mut response: worker::Response, binding: &str, op_name: &str) -> ApiResult<(Headers, Vec<u8>)> {
     let status = response.status_code();
     let bytes = response.bytes().await?;
     if (200..300).contains(&status) {
@@ -105,7 +111,7 @@ async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: Str
             Err(ApiError::Relayed { status, body, headers })
         }
         Err(_) => Err(ApiError::Internal(format!(
-            "{binding} object answered {status} to {op_name}: {}",
+            "{binding} answered {status} to {op_name}: {}",
             String::from_utf8_lossy(&bytes).chars().take(200).collect::<String>()
         ))),
     }

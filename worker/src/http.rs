@@ -11,11 +11,7 @@ use crate::error::{ApiError, ApiResult};
 /// Reads the body, refusing more than `max_bytes` (413): before reading when `Content-Length` says so,
 /// else while reading, so a chunked body never costs more than `max_bytes` plus one chunk of memory.
 pub async fn read_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>> {
-    if let Some(declared) = header(req, "content-length").and_then(|v| v.parse::<u64>().ok()) {
-        if declared > max_bytes as u64 {
-            return Err(too_large(max_bytes));
-        }
-    }
+    refuse_declared_over(req, max_bytes)?;
     let mut stream = match req.stream() {
         Ok(stream) => stream,
         Err(worker::Error::BodyUsed) => return Err(ApiError::Internal("reading body: already read".into())),
@@ -75,6 +71,15 @@ extern "C" {
     fn readable(this: &DecompressionStream) -> web_sys::ReadableStream;
     #[wasm_bindgen(method, getter)]
     fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
+}
+
+/// 413 when the body's `Content-Length` says it has more than `max_bytes`; a body that declares no
+/// length is counted by whoever reads it.
+pub fn refuse_declared_over(req: &Request, max_bytes: usize) -> ApiResult<()> {
+    match header(req, "content-length").and_then(|v| v.parse::<u64>().ok()) {
+        Some(declared) if declared > max_bytes as u64 => Err(too_large(max_bytes)),
+        _ => Ok(()),
+    }
 }
 
 pub fn too_large(max_bytes: usize) -> ApiError {

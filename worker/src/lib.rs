@@ -3,10 +3,11 @@
 //! One crate, two Worker scripts, chosen by feature: `edge` (the default) serves every request and
 //! runs the cron jobs (`wrangler.toml`); `builder` holds the Durable Objects that publish and export
 //! sites (`PublishJob`, `ExportJob`; `wrangler.builder.toml`), which the edge script reaches through
-//! their bindings. Building sites needs the MDX parser, the index builder, the static renderer, tar
-//! and deflate, none of which a request needs: kept apart, the request-serving module stays small
-//! (faster isolate start-up) and a publish's memory never shares an isolate with search caches or
-//! answers in flight.
+//! their bindings, and, behind a service binding, the work on sites' file stores and the storage
+//! sweep (`builder_service`). Building sites needs the MDX parser, the index builder, the static
+//! renderer, tar and deflate, none of which a request needs: kept apart, the request-serving module
+//! stays small (faster isolate start-up) and a publish's memory never shares an isolate with search
+//! caches or answers in flight.
 
 // Each script uses part of the shared modules (a binding, a setting, an R2 key the other never
 // touches); a build with both features checks that every item is used by one of them.
@@ -18,6 +19,7 @@ use worker::{ScheduleContext, ScheduledEvent};
 
 // Used by both scripts.
 mod assets;
+mod builder_service;
 mod clock;
 mod config;
 mod durable_client;
@@ -31,6 +33,7 @@ mod memory;
 mod multipart;
 mod sites;
 mod storage;
+mod upload;
 
 // The request-serving script only.
 #[cfg(feature = "edge")]
@@ -67,16 +70,18 @@ mod search_cache;
 mod search_store;
 #[cfg(feature = "edge")]
 mod site_upgrade;
-#[cfg(feature = "edge")]
-mod store_sweep;
-#[cfg(feature = "edge")]
-mod upload;
 
 // The builder script only.
 #[cfg(feature = "builder")]
 mod export_search;
 #[cfg(feature = "builder")]
 mod export_source;
+#[cfg(feature = "builder")]
+mod site_store;
+#[cfg(feature = "builder")]
+mod storage_sweep;
+#[cfg(feature = "builder")]
+mod store_sweep;
 
 #[event(start)]
 fn start() {
@@ -96,10 +101,10 @@ async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     scheduled::run(&event, &env).await;
 }
 
-/// The builder script serves no routes: the request-serving script reaches its objects through their
-/// Durable Object bindings only.
+/// The builder script has no public URL: the request-serving script reaches this handler through its
+/// service binding only (`builder_service`), and its objects through their Durable Object bindings.
 #[cfg(all(feature = "builder", not(feature = "edge")))]
 #[event(fetch)]
-async fn fetch(_req: Request, _env: Env, _ctx: Context) -> Result<Response> {
-    Ok(error::error_response(&error::ApiError::RouteNotFound))
+async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
+    Ok(builder_service::serve(req, env).await)
 }

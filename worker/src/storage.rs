@@ -12,7 +12,7 @@
 //!   pages reads the outline and those pages' files, never the whole upload. A publish in progress
 //!   keeps its intermediate objects under `build/` ([`build_object`]) and deletes them once live.
 //! - `files/{domain}/{hash}` ([`site_file_key`]): a file of a site published file by file, stored
-//!   once and shared by every version that lists it (`crate::routes::site_files`);
+//!   once and shared by every version that lists it (`crate::site_store`);
 //!   `files/{domain}/sweep-{run}` ([`sweep_marker_key`]): a sweep judging the store (`crate::store_sweep`).
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::multipart::PartWriter;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{header, too_large};
+use crate::http::{refuse_declared_over, too_large};
 
 /// Stores the body of `req` at `key`; returns its size. 413 past `max_bytes` (declared or counted).
 pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize) -> ApiResult<u64> {
@@ -25,9 +25,7 @@ pub async fn store_file(req: &mut Request, bucket: &Bucket, key: &str, max_bytes
 }
 
 async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: Option<&str>) -> ApiResult<u64> {
-    if header(req, "content-length").and_then(|v| v.parse::<u64>().ok()).is_some_and(|declared| declared > max_bytes as u64) {
-        return Err(too_large(max_bytes));
-    }
+    refuse_declared_over(req, max_bytes)?;
     let mut stream = match req.stream() {
         Ok(stream) => stream,
         Err(worker::Error::BodyUsed) => return Err(ApiError::Internal("reading body: already read".into())),

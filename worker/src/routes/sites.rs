@@ -39,7 +39,8 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
-    let (publish_id, jobs) = reserve_publish(&call.env, &call.config, &key.org_id, &domain).await?;
+    let publish_id = random_id("pub_", 8)?;
+    let jobs = reserve_publish(&call.env, &call.config, &key.org_id, &domain, &publish_id).await?;
     let bucket = storage::bucket(&call.env)?;
     let source_key = version_key(&domain, &publish_id, SOURCE_OBJECT);
     let stored = store_body(&mut call.req, &bucket, &source_key, call.config.max_upload_bytes).await;
@@ -55,17 +56,16 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
 
 /// Counts the publish against the organization's rate (before anything is read: every publish
 /// attempt unpacks and indexes a whole site) and reserves the domain's `PublishJob` for it.
-pub(crate) async fn reserve_publish<'a>(env: &'a Env, config: &Config, org_id: &str, domain: &'a str) -> ApiResult<(String, PublishJobClient<'a>)> {
+pub(crate) async fn reserve_publish<'a>(env: &'a Env, config: &Config, org_id: &str, domain: &'a str, publish_id: &str) -> ApiResult<PublishJobClient<'a>> {
     let order = PublishOrder { per_hour: config.publishes_per_hour, now_unix: now_unix() };
     ExportOrgClient::new(env, org_id).admit_publish(&order).await?;
-    let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(env, domain);
-    jobs.begin(&publish_id, org_id).await?;
-    Ok((publish_id, jobs))
+    jobs.begin(publish_id, org_id).await?;
+    Ok(jobs)
 }
 
 /// Releases the domain of a publish whose upload failed (and deletes what of it was stored).
-pub(crate) async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
+async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
     if let Err(abandon) = jobs.abandon(&Start { publish_id, source_bytes: 0, wait: false }).await {
         crate::log_line::error(&serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
     }

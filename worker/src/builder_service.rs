@@ -1,0 +1,174 @@
+//! The builder script's own `fetch` handler, reached only through the edge script's service binding
+//! ([`BUILDER_BINDING`], wrangler.toml `[[services]]`; the builder has no public URL): the work of
+//! publishing file by file on a site's store (`crate::site_store`) and the daily storage sweep
+//! (`crate::storage_sweep`), kept out of the request-serving module.
+//!
+//! The edge authenticates and authorizes the request, applies the rate limits and refuses a body
+//! whose declared length is over its limit, then forwards it: the body as a stream, never read by the
+//! edge, and what the builder may trust in one header ([`ORDER_HEADER`], a [`FileOrder`]: the caller's
+//! organization and domain, the settings it runs under). Each call is a stateless invocation of
+//! the builder script, so a site's concurrent uploads hash in parallel isolates, as they did in the
+//! edge. The builder's answer, success or error, goes back to the client as it is.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::JobSettings;
+
+/// The service binding to the builder script (wrangler.toml `[[services]]`).
+pub const BUILDER_BINDING: &str = "BUILDER";
+
+/// The header carrying the [`FileOrder`] as JSON.
+pub const ORDER_HEADER: &str = "x-docs-edge-order";
+
+/// Bytes a manifest or hash list may have, compressed or inflated: about 60 bytes a file at the file
+/// limit.
+pub const MAX_LIST_BYTES: usize = 8 << 20;
+
+/// What the builder does with a forwarded request: its path on the binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileOp {
+    /// Which of the body's hashes the store lacks.
+    Missing,
+    /// Stores the body as the file [`FileOrder::hash`].
+    Put,
+    /// Checks the body's manifest against the store and stores it as version [`FileOrder::publish_id`].
+    Stage,
+    /// The live version's manifest.
+    LiveManifest,
+}
+
+const FILE_OPS: [(FileOp, &str); 4] = [(FileOp::Missing, "files/missing"), (FileOp::Put, "files/put"), (FileOp::Stage, "files/stage"), (FileOp::LiveManifest, "files/live-manifest")];
+
+/// The sweep's path on the binding.
+const SWEEP_PATH: &str = "sweep";
+
+impl FileOp {
+    fn path(self) -> &'static str {
+        FILE_OPS.iter().find(|(op, _)| *op == self).map_or("", |(_, path)| path)
+    }
+
+    fn from_path(path: &str) -> Option<FileOp> {
+        FILE_OPS.iter().find(|(_, p)| *p == path).map(|(op, _)| *op)
+    }
+}
+
+/// What the edge vouches for with a forwarded request.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileOrder {
+    pub org_id: String,
+    pub domain: String,
+    /// [`FileOp::Put`]'s file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    /// [`FileOp::Stage`]'s version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publish_id: Option<String>,
+    pub settings: JobSettings,
+}
+
+/// [`FileOp::Stage`]'s answer: the stored manifest's size (the publish's source bytes).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Staged {
+    pub size: u64,
+}
+
+/// One run of the storage sweep, as the edge's cron orders it; the edge keeps the cursor in KV.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SweepOrder {
+    /// Names the run's markers on the stores it judges.
+    pub run: String,
+    pub publish_retention_days: u64,
+    pub export_retention_days: u64,
+    /// How long an unreferenced file of a store is kept after its upload.
+    pub file_in_flight_ms: u64,
+    /// Keys a list page asks for, and list pages a run reads at most.
+    pub page_keys: u32,
+    pub pages: usize,
+    /// The last key the previous run looked at.
+    pub after: Option<String>,
+}
+
+/// What a sweep run did: objects deleted, and the key the next run starts after (`None`: the
+/// listing reached its end).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Swept {
+    pub deleted: u64,
+    pub after: Option<String>,
+}
+
+#[cfg(feature = "edge")]
+pub use client::{forward, sweep};
+
+#[cfg(feature = "edge")]
+mod client {
+    use worker::{Env, Headers, Response};
+
+    use super::{FileOp, FileOrder, SweepOrder, Swept, BUILDER_BINDING, ORDER_HEADER, SWEEP_PATH};
+    use crate::context::Call;
+    use crate::durable_client::read_reply;
+    use crate::error::{ApiError, ApiResult};
+    use crate::http::header;
+
+    /// The request headers the builder reads besides the order.
+    const PASSED_HEADERS: [&str; 2] = ["content-type", "content-encoding"];
+
+    /// Sends the request's body (a stream, as it arrives) to the builder for `op`, with `order`;
+    /// answers the builder's response. Only the order and [`PASSED_HEADERS`] go along: nothing the
+    /// client sent can pass for the order.
+    pub async fn forward(call: &mut Call, op: FileOp, order: &FileOrder) -> ApiResult<Response> {
+        let headers = Headers::new();
+        for name in PASSED_HEADERS {
+            if let Some(value) = header(&call.req, name) {
+                headers.set(name, &value)?;
+            }
+        }
+        headers.set(ORDER_HEADER, &serde_json::to_string(order)?)?;
+        let init = web_sys::RequestInit::new();
+        init.set_method(if op == FileOp::LiveManifest { "GET" } else { "POST" });
+        init.set_headers(&headers.0);
+        if let Some(body) = call.req.inner().body() {
+            init.set_body(&body);
+        }
+        let request = web_sys::Request::new_with_str_and_init(&format!("https://builder/{}", op.path()), &init)
+            .map_err(|e| ApiError::Internal(format!("forwarding to the builder: {e:?}")))?;
+        Ok(call.env.service(BUILDER_BINDING)?.fetch_request(worker::Request::from(request)).await?)
+    }
+
+    /// Runs one storage sweep in the builder.
+    pub async fn sweep(env: &Env, order: &SweepOrder) -> ApiResult<Swept> {
+        let request = crate::http::json_post(&format!("https://builder/{SWEEP_PATH}"), &Headers::new(), &serde_json::to_string(order)?)?;
+        let response = env.service(BUILDER_BINDING)?.fetch_request(request).await?;
+        let (_, bytes) = read_reply(response, "builder", SWEEP_PATH).await?;
+        Ok(serde_json::from_slice(&bytes)?)
+    }
+}
+
+/// The builder's `fetch` handler: only the paths above, with the order the edge sent; anything else
+/// is 404 (nothing but the edge can reach this handler).
+#[cfg(feature = "builder")]
+// A build with both features (a check) exports the edge's `fetch`, not the builder's that calls this.
+#[cfg_attr(feature = "edge", allow(dead_code))]
+pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Response {
+    use crate::error::{error_response, ApiError};
+
+    let path = req.path();
+    let path = path.strip_prefix('/').unwrap_or(&path);
+    let result = if path == SWEEP_PATH {
+        crate::storage_sweep::serve(&mut req, &env).await
+    } else if let Some(op) = FileOp::from_path(path) {
+        match crate::http::header(&req, ORDER_HEADER).map(|order| serde_json::from_str::<FileOrder>(&order)) {
+            Some(Ok(order)) => crate::site_store::serve(op, &mut req, &env, &order).await,
+            _ => Err(ApiError::Internal(format!("builder {path}: no order"))),
+        }
+    } else {
+        Err(ApiError::RouteNotFound)
+    };
+    result.unwrap_or_else(|err| {
+        if let Some(detail) = err.log_detail() {
+            crate::log_line::error(&serde_json::json!({ "event": "builder_error", "path": path, "error": detail }));
+        }
+        error_response(&err)
+    })
+}

@@ -1,0 +1,158 @@
+//! Publishing file by file (`docs_edge_core::publish::manifest`), the builder's half: the work on a
+//! site's content-addressed store behind the edge's routes (`crate::routes::site_files`), which
+//! authorize the caller and send the request here with its [`FileOrder`]
+//! (`crate::builder_service`). Only the order's domain's store is ever consulted.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use docs_edge_core::publish::manifest::{is_hash, parse_hash_query, Manifest, MANIFEST_OBJECT};
+use serde::Serialize;
+use worker::{Bucket, Env, Request, Response};
+
+use crate::builder_service::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
+use crate::error::{ApiError, ApiResult};
+use crate::http::{json_response, read_maybe_gzip_body};
+use crate::sites;
+use crate::storage::{self, site_file_key, site_files_prefix, version_key};
+use crate::store_sweep;
+use crate::upload::store_file;
+
+pub async fn serve(op: FileOp, req: &mut Request, env: &Env, order: &FileOrder) -> ApiResult<Response> {
+    let bucket = storage::bucket(env)?;
+    match op {
+        FileOp::Missing => missing(req, &bucket, order).await,
+        FileOp::Put => put(req, &bucket, order).await,
+        FileOp::Stage => stage(req, &bucket, order).await,
+        FileOp::LiveManifest => live_manifest(&bucket, order).await,
+    }
+}
+
+#[derive(Serialize)]
+struct Missing {
+    missing: Vec<String>,
+}
+
+/// `{"hashes": [...]}`: those the store lacks, in the order asked.
+async fn missing(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+    let body = read_maybe_gzip_body(req, MAX_LIST_BYTES).await?;
+    let hashes = parse_hash_query(&body, order.settings.max_source_files)?;
+    let wanted: BTreeSet<String> = hashes.iter().cloned().collect();
+    let held = held_sizes(bucket, &order.domain, &wanted).await?;
+    let mut seen = BTreeSet::new();
+    let missing = hashes.iter().filter(|h| !held.contains_key(h.as_str()) && seen.insert(h.as_str())).cloned().collect();
+    json_response(200, &Missing { missing })
+}
+
+#[derive(Serialize)]
+struct StoredFile<'a> {
+    hash: &'a str,
+    size: u64,
+}
+
+/// Stores one file, streamed; 400 `hash_mismatch` if its bytes have another hash, 413 past the
+/// largest file a site may hold.
+async fn put(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+    let hash = order.hash.as_deref().filter(|h| is_hash(h)).ok_or_else(|| ApiError::Internal("builder files/put: no hash in the order".into()))?;
+    let max = order.settings.max_media_file_bytes.max(order.settings.max_source_file_bytes);
+    let size = store_file(req, bucket, &site_file_key(&order.domain, hash), usize::try_from(max).unwrap_or(usize::MAX), hash).await?;
+    json_response(200, &StoredFile { hash, size })
+}
+
+/// `{"files": {"path": "hash"}}`: checks that the store holds every file (400 `missing_files` naming
+/// the paths) and that the files keep the upload limits, then stores the manifest as version
+/// `publish_id`'s, which the edge then publishes as an upload is published. The edge counts the
+/// publish against the rate only after this, so a refused manifest never counts; it deletes the
+/// manifest if the publish cannot begin.
+async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+    let publish_id = order.publish_id.as_deref().ok_or_else(|| ApiError::Internal("builder files/stage: no publish id in the order".into()))?;
+    let domain = order.domain.as_str();
+    let body = read_maybe_gzip_body(req, MAX_LIST_BYTES).await?;
+    let mut manifest = Manifest::parse(&body, order.settings.max_source_files)?;
+    let wanted: BTreeSet<String> = manifest.hashes().into_iter().map(str::to_owned).collect();
+    // Checked before the manifest is stored; checked again once it is.
+    let held = held_sizes(bucket, domain, &wanted).await?;
+    let missing = fill_sizes(&mut manifest, &held);
+    if !missing.is_empty() {
+        return Err(ApiError::MissingFiles(missing));
+    }
+    manifest.check_limits(&order.settings.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    let bytes = manifest.to_bytes();
+    let size = bytes.len() as u64;
+    let key = version_key(domain, publish_id, MANIFEST_OBJECT);
+    bucket.put(&key, bytes).execute().await?;
+    let checked = async {
+        // The storage sweep may be deleting old files of this store that no version referred to
+        // when it read them, this manifest reusing some: once the manifest is stored, wait until
+        // no sweep holds the store, then check again (`docs_edge_core::platform::store_sweep`
+        // argues why this order is sound). A file deleted meanwhile is `missing_files`, which a
+        // client answers by uploading it again.
+        store_sweep::wait_for_sweep(bucket, domain).await?;
+        let held = held_sizes(bucket, domain, &wanted).await?;
+        let missing = fill_sizes(&mut manifest, &held);
+        if missing.is_empty() { Ok(()) } else { Err(ApiError::MissingFiles(missing)) }
+    };
+    if let Err(err) = checked.await {
+        if let Err(delete) = bucket.delete(&key).await {
+            crate::log_line::error(&serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}));
+        }
+        return Err(err);
+    }
+    json_response(200, &Staged { size })
+}
+
+/// Fills in the sizes of the manifest's files from the store's; the paths of those it lacks.
+fn fill_sizes(manifest: &mut Manifest, held: &BTreeMap<String, u64>) -> Vec<String> {
+    let mut missing = Vec::new();
+    for file in &mut manifest.files {
+        match held.get(file.hash.as_str()) {
+            Some(size) => file.size = *size,
+            None => missing.push(file.path.clone()),
+        }
+    }
+    missing
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveManifest {
+    publish_id: String,
+    files: BTreeMap<String, String>,
+}
+
+/// The live version's files and hashes, so a client with no memory of its last publish asks only
+/// about what changed since (404 when nothing is live, or the live version was published as a
+/// `.tar.gz`).
+async fn live_manifest(bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+    let domain = order.domain.as_str();
+    let none = || ApiError::NotFound(format!("no version of {domain} published file by file is live"));
+    let version = sites::current_version(bucket, domain, &order.org_id).await?.ok_or_else(none)?;
+    let bytes = storage::read(bucket, &version_key(domain, &version.publish_id, MANIFEST_OBJECT), None).await?.ok_or_else(none)?;
+    let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+    let files = manifest.files.into_iter().map(|f| (f.path, f.hash)).collect();
+    json_response(200, &LiveManifest { publish_id: version.publish_id, files })
+}
+
+/// The sizes of the hashes of `wanted` that `domain`'s store holds, by listing it (a thousand keys
+/// a request; a listing never reaches another site's store).
+async fn held_sizes(bucket: &Bucket, domain: &str, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
+    let prefix = site_files_prefix(domain);
+    let mut held = BTreeMap::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut list = bucket.list().prefix(prefix.clone()).limit(1000);
+        if let Some(c) = cursor.take() {
+            list = list.cursor(c);
+        }
+        let page = list.execute().await?;
+        for object in page.objects() {
+            let key = object.key();
+            if let Some(hash) = key.strip_prefix(&prefix).filter(|h| wanted.contains(*h)) {
+                held.insert(hash.to_owned(), object.size());
+            }
+        }
+        match (page.truncated(), page.cursor()) {
+            (true, Some(next)) => cursor = Some(next),
+            _ => return Ok(held),
+        }
+    }
+}
