@@ -77,11 +77,13 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // architecture issue's target is 600) and the builder at about 484 KiB. Publishing real repositories
 // (issue 28) took the request-serving one to 429.8 KiB (file-by-file publishing, the sweep of the
 // sites' file stores) until the routes' work on the store and the whole storage sweep moved behind a
-// service binding to the builder (worker/src/builder_service.rs): 404.1 KiB, budget 410. The builder
-// measures 609.3 KiB (mint.json and every navigation shape, endpoint pages from OpenAPI, the authoring
+// service binding to the builder (worker/src/builder_service.rs): 404.1 KiB; the export start
+// request's `analytics` and `assistant` fields took it to 409.7 KiB, budget 410. The builder
+// measures 621.9 KiB (mint.json and every navigation shape, endpoint pages from OpenAPI, the authoring
 // rules, media streamed apart, the manifest's gather and remote specs, page reuse, the file stores'
-// work and the sweep), budget 620 of the platform's 3 MiB.
-const WASM_BUDGET_KIB = { edge: 410, builder: 620 };
+// work and the sweep, the export's root page, redirects and widget files), budget 640 of the
+// platform's 3 MiB.
+const WASM_BUDGET_KIB = { edge: 410, builder: 640 };
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.
