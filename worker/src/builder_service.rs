@@ -126,9 +126,12 @@ mod client {
         }
         headers.set(ORDER_HEADER, &serde_json::to_string(order)?)?;
         let init = web_sys::RequestInit::new();
-        init.set_method(if op == FileOp::LiveManifest { "GET" } else { "POST" });
+        let reads_only = op == FileOp::LiveManifest;
+        init.set_method(if reads_only { "GET" } else { "POST" });
         init.set_headers(&headers.0);
-        if let Some(body) = call.req.inner().body() {
+        // A GET may not carry a body; the runtime maps methods it does not know (`QUERY`) to GET
+        // for routing, and such a request may arrive with one.
+        if let Some(body) = call.req.inner().body().filter(|_| !reads_only) {
             init.set_body(&body);
         }
         let request = web_sys::Request::new_with_str_and_init(&format!("https://builder/{}", op.path()), &init)
