@@ -508,7 +508,7 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     assert!(content_security_policy(&odd).contains("connect-src 'self';"));
     let playground = PageExtras { beacon_endpoint: None, playground: true };
     assert!(content_security_policy(&playground).contains("connect-src 'self' https: http:;"));
-    assert!(policy.contains(&format!("'sha256-{}'", super::layout::base64_std(&digest))), "{policy}");
+    assert!(policy.contains(&format!("'sha256-{}'", super::html::base64_std(&digest))), "{policy}");
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(!html.contains(" style=\""));
 }
