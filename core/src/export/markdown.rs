@@ -16,8 +16,9 @@ use crate::docs::walk::{
 };
 use crate::docs::SourceTree;
 
+use super::code;
 use super::components;
-use super::html::{self, attr, class_token, Markup};
+use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
 
 /// A heading of the rendered body, for the table of contents.
@@ -572,67 +573,17 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// A fenced block: `lang title` info (Mintlify writes ```` ```bash npm ````), titled when inside
-    /// a CodeGroup so the tabs have labels.
+    /// A fenced block (see [`code`]); inside a CodeGroup or example it is one of the group's tabs.
     fn write_code_block(&mut self, info: &str, code: &str) {
-        let (lang, title) = parse_info(info);
         let grouped = self.stack.iter().any(|o| {
             matches!(
                 o.name.as_str(),
                 "CodeGroup" | "RequestExample" | "ResponseExample"
             )
         });
-        self.out.push_str(if grouped {
-            "<div class=\"code-block tab-panel\""
-        } else {
-            "<div class=\"code-block\""
-        });
-        if grouped {
-            let label = [title.as_str(), lang.as_str(), "Code"]
-                .into_iter()
-                .find(|s| !s.is_empty())
-                .unwrap_or("Code");
-            attr(&mut self.out, "data-title", label);
-        }
-        self.out.push('>');
-        if !title.is_empty() {
-            html::element(&mut self.out, "div", "code-title", &title);
-        }
-        self.out.push_str("<pre><code");
-        if !lang.is_empty() {
-            attr(&mut self.out, "class", &format!("language-{lang}"));
-        }
-        self.out.push('>');
-        html::text(&mut self.out, code.strip_suffix('\n').unwrap_or(code));
-        self.out.push_str("</code></pre></div>");
+        let placement = if grouped { code::Placement::InGroup } else { code::Placement::Alone };
+        code::write_block(&mut self.out, info, code, placement, components::icon);
     }
-}
-
-/// Language and title from a fence's info string: ```` ```ts title="api.ts" {1-3} ```` or
-/// ```` ```bash npm ````. Flags (`lines`, `wrap`, `expandable`) and `{…}` ranges are not titles.
-fn parse_info(info: &str) -> (String, String) {
-    let info = info.trim();
-    let (lang, rest) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
-    let lang = class_token(lang.split('{').next().unwrap_or(""));
-    let rest = rest.trim();
-    if let Some(start) = rest.find("title=") {
-        let value = &rest[start + 6..];
-        let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'');
-        let title = match quote {
-            Some(q) => value[1..].split(q).next().unwrap_or(""),
-            None => value.split_whitespace().next().unwrap_or(""),
-        };
-        return (lang, title.to_owned());
-    }
-    let title: Vec<&str> = rest
-        .split_whitespace()
-        .filter(|w| {
-            !w.starts_with('{')
-                && !w.contains('=')
-                && !matches!(*w, "lines" | "wrap" | "expandable" | "twoslash" | "focus")
-        })
-        .collect();
-    (lang, title.join(" "))
 }
 
 fn alert_class(kind: BlockQuoteKind) -> &'static str {
@@ -704,7 +655,19 @@ mod tests {
     #[test]
     fn fenced_code_keeps_its_text_and_language() {
         let out = render("```ts title=\"api.ts\" {2}\nconst a = <Card />;\n```\n");
-        assert!(out.contains("<div class=\"code-title\">api.ts</div><pre><code class=\"language-ts\">const a = &lt;Card /&gt;;</code></pre>"), "{out}");
+        assert!(out.contains("<div class=\"code-title\">api.ts</div><pre tabindex=\"0\"><code class=\"language-ts\">"), "{out}");
+        let code = &out[out.find("<code").unwrap()..out.find("</code>").unwrap()];
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in code.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' if in_tag => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        assert_eq!(text, "const a = &lt;Card /&gt;;", "{out}");
     }
 
     #[test]
@@ -849,20 +812,6 @@ mod tests {
                 "{out}"
             );
         }
-    }
-
-    #[test]
-    fn fence_info_parsing() {
-        assert_eq!(parse_info("bash npm"), ("bash".into(), "npm".into()));
-        assert_eq!(
-            parse_info("js title=\"a b.js\" lines"),
-            ("js".into(), "a b.js".into())
-        );
-        assert_eq!(
-            parse_info("yaml values.yaml {1,3}"),
-            ("yaml".into(), "values.yaml".into())
-        );
-        assert_eq!(parse_info(""), ("".into(), "".into()));
     }
 
     /// The walk names headings once for both visitors: on every page source of the fixture, the

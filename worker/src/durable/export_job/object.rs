@@ -480,6 +480,9 @@ impl ExportJob {
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
             let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range);
             drop(tree);
+            // The grammars' compiled regexes are the batch's largest allocation after the pages:
+            // dropped here so the finishing steps and the next batch start without them.
+            docs_edge_core::export::release_highlighter();
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
             bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
