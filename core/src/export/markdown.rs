@@ -684,6 +684,9 @@ mod tests {
             "{out}"
         );
         assert!(out.ends_with("</div>"));
+        let out = render("<CodeGroup dropdown>\n```js a.js\nx\n```\n</CodeGroup>\n\n<Tabs sync={false}>\n<Tab title=\"A\">a</Tab>\n</Tabs>\n");
+        assert!(out.starts_with("<div class=\"code-group\" data-tabs data-dropdown>"), "{out}");
+        assert!(out.contains("<div class=\"tabs\" data-tabs data-nosync>"), "{out}");
     }
 
     #[test]
