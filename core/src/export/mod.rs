@@ -79,7 +79,7 @@ mod hostile_tests;
 #[cfg(test)]
 mod render_fuzz;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
 pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};

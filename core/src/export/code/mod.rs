@@ -14,6 +14,8 @@
 
 mod highlight;
 mod options;
+#[cfg(all(test, feature = "highlight"))]
+mod fixture_tests;
 
 pub use highlight::release;
 use options::CodeOptions;
