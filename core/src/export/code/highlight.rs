@@ -22,6 +22,7 @@ const MAX_LINE_BYTES: usize = 4000;
 
 /// Scope prefix -> token class, in order: the innermost scope of a token that matches one of these
 /// names its class; later, broader prefixes catch what the specific ones leave.
+#[cfg(feature = "highlight")]
 const CLASSES: &[(&str, &str)] = &[
     ("comment", "c"),
     ("punctuation.definition.comment", "c"),
@@ -61,6 +62,7 @@ const CLASSES: &[(&str, &str)] = &[
 ];
 
 /// Fence names the grammars do not know by that name (syntect matches names and file extensions).
+#[cfg(feature = "highlight")]
 const ALIASES: &[(&str, &str)] = &[
     ("shell", "bash"),
     ("sh", "bash"),
