@@ -77,6 +77,8 @@ mod upload;
 mod export_search;
 #[cfg(feature = "builder")]
 mod export_source;
+#[cfg(feature = "builder")]
+mod highlight;
 
 #[event(start)]
 fn start() {

@@ -16,7 +16,7 @@ use crate::docs::walk::{
 };
 use crate::docs::SourceTree;
 
-use super::code;
+use super::code::{self, Highlight};
 use super::components;
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
@@ -37,15 +37,16 @@ pub(crate) struct Body {
 }
 
 /// Renders an MDX body (frontmatter removed); `file` is its path in the tree, for snippet imports.
-pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>) -> Body {
-    let mut renderer = Renderer::new(tree, links, true);
+/// Code blocks are coloured by `highlighter`.
+pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> Body {
+    let mut renderer = Renderer::new(tree, links, highlighter, true);
     walk_mdx(&mut renderer, body, file, 0);
     renderer.finish()
 }
 
 /// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
-pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>) -> String {
-    let mut renderer = Renderer::new(tree, links, false);
+pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> String {
+    let mut renderer = Renderer::new(tree, links, highlighter, false);
     walk_markdown(&mut renderer, md, "", MAX_NESTING);
     renderer.finish().html
 }
@@ -70,6 +71,7 @@ struct Suppress {
 
 struct Renderer<'a> {
     links: &'a Linker<'a>,
+    highlighter: &'a dyn Highlight,
     anchors: bool,
     out: String,
     stack: Vec<Open>,
@@ -175,9 +177,10 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
-    fn new(tree: &'a SourceTree, links: &'a Linker<'a>, anchors: bool) -> Self {
+    fn new(tree: &'a SourceTree, links: &'a Linker<'a>, highlighter: &'a dyn Highlight, anchors: bool) -> Self {
         Self {
             links,
+            highlighter,
             anchors,
             out: String::new(),
             stack: Vec::new(),
@@ -582,7 +585,7 @@ impl<'a> Renderer<'a> {
             )
         });
         let placement = if grouped { code::Placement::InGroup } else { code::Placement::Alone };
-        code::write_block(&mut self.out, info, code, placement, components::icon);
+        code::write_block(&mut self.out, info, code, placement, self.highlighter, components::icon);
     }
 }
 
@@ -615,7 +618,7 @@ mod tests {
         .into();
         let tree = tree(files);
         let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
-        render_mdx(body, "a/b.mdx", &tree, &links)
+        render_mdx(body, "a/b.mdx", &tree, &links, &super::code::WordSpans)
     }
 
     fn render(body: &str) -> String {
@@ -831,7 +834,7 @@ mod tests {
             let (_, body) = crate::docs::frontmatter::split(source);
             let text = sections::extract(body, file, &tree);
             let links = Linker::new("p", file, &pages, &tree, "d.io");
-            let html = render_mdx(body, file, &tree, &links);
+            let html = render_mdx(body, file, &tree, &links, &super::code::PlainCode);
             let from_text: Vec<(u8, &str, &str)> =
                 text.sections.iter().skip(1).map(|s| (s.level, s.heading.as_str(), s.anchor.as_str())).collect();
             let from_html: Vec<(u8, &str, &str)> =

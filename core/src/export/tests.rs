@@ -37,7 +37,7 @@ pub(super) fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) ->
     let mut files = Vec::new();
     let mut bundle = Vec::new();
     for start in (0..plan.page_count()).step_by(BATCH) {
-        let batch = plan.render_pages(site, tree, start..start + BATCH);
+        let batch = plan.render_pages(site, tree, start..start + BATCH, &PlainCode);
         bundle.extend(tar_gz_member(&batch, options.mtime));
         files.extend(batch);
     }

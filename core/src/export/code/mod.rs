@@ -1,5 +1,5 @@
-//! Fenced code blocks of the export: options from the info string ([`options`]), colours from a
-//! grammar ([`highlight`]), and the markup site.css and site.js read:
+//! Fenced code blocks of the export: options from the info string ([`options`]), colours from the
+//! host's highlighter ([`highlight`]), and the markup site.css and site.js read:
 //!
 //! ```text
 //! <div class="code-block [tab-panel] [lines] [wrap] [expandable] [has-focus] [nocopy]" [data-title]>
@@ -14,10 +14,10 @@
 
 mod highlight;
 mod options;
-#[cfg(all(test, feature = "highlight"))]
-mod fixture_tests;
 
-pub use highlight::release;
+pub use highlight::{Highlight, PlainCode};
+#[cfg(test)]
+pub(crate) use highlight::tests::{Recorded, WordSpans};
 use options::CodeOptions;
 
 use super::html::{self, attr};
@@ -30,12 +30,19 @@ pub(crate) enum Placement {
     InGroup,
 }
 
-pub(crate) fn write_block(out: &mut String, info: &str, code: &str, placement: Placement, icon: impl Fn(&mut String, Option<&str>)) {
+pub(crate) fn write_block(
+    out: &mut String,
+    info: &str,
+    code: &str,
+    placement: Placement,
+    highlighter: &dyn Highlight,
+    icon: impl Fn(&mut String, Option<&str>),
+) {
     let opts = CodeOptions::parse(info);
     let code = code.strip_suffix('\n').unwrap_or(code);
     let (lines, marks) = diff_marks(code);
     let line_refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let coloured = highlight::highlight_lines(&opts.lang, &line_refs);
+    let coloured = highlight::highlight_lines(highlighter, &opts.lang, &line_refs);
 
     let mut class = String::from("code-block");
     let has_focus = !opts.focus.is_empty() || marks.iter().any(|m| m.focus);
@@ -180,7 +187,7 @@ mod tests {
 
     fn render(info: &str, code: &str, placement: Placement) -> String {
         let mut out = String::new();
-        write_block(&mut out, info, code, placement, |out, name| {
+        write_block(&mut out, info, code, placement, &Recorded, |out, name| {
             if let Some(n) = name {
                 out.push_str(&format!("<span class=\"icon\">{n}</span>"));
             }
@@ -231,11 +238,11 @@ mod tests {
         assert!(marks[0].diff.is_none());
     }
 
-    #[cfg(feature = "highlight")]
     #[test]
     fn known_languages_are_split_into_tokens_inside_lines() {
-        let out = render("python", "def f():\n    return 1 # one", Placement::Alone);
-        assert!(out.contains("<span class=\"line\"><span class=\"tk-k\">def</span>"), "{out}");
+        let out = render("diff {2}", "+ added\n- removed\n@@ -1 +1 @@\n", Placement::Alone);
+        assert!(out.contains("<span class=\"line\"><span class=\"tk-i\">+ added</span></span>\n"), "{out}");
+        assert!(out.contains("<span class=\"line hl\"><span class=\"tk-d\">- removed</span></span>"), "{out}");
         let out = render("nocopy", "User -> CDN", Placement::Alone);
         assert!(!out.contains("tk-") && !out.contains("code-title"), "{out}");
     }

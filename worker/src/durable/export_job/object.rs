@@ -24,6 +24,7 @@ use crate::config::JobSettings;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
+use crate::highlight::HighlightJs;
 use crate::exports::content_disposition;
 use crate::multipart::PartWriter;
 use crate::storage::{self, bundle_key, part_key};
@@ -478,11 +479,8 @@ impl ExportJob {
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
             let range = record.next_page as usize..end as usize;
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range);
+            let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range, &HighlightJs);
             drop(tree);
-            // The grammars' compiled regexes are the batch's largest allocation after the pages:
-            // dropped here so the finishing steps and the next batch start without them.
-            docs_edge_core::export::release_highlighter();
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
             bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
