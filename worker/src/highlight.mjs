@@ -35,14 +35,53 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
+/** Words of a grammar's keyword lists, as a regex alternation: what a rule added below must leave
+ * to the grammar's own keyword pass. */
+function words(grammar, ...lists) {
+  return lists.flatMap((list) => grammar.keywords[list] ?? []).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+}
+
+/** Bash as highlight.js has it colours keywords, built-ins, strings, variables and comments, so the
+ * commonest block of all, `npm install x` or `docker run -v a:b image`, shows no colour. As TextMate's
+ * shell grammar (the one the format's own site shows) does, a command's name and its options get
+ * scopes too: the first word of a command (at a line's start, after `sudo`, or after `|`, `;`, `&`
+ * and `(`) unless the grammar already knows it, and `-x`/`--long` options after a space. */
+function bashWithCommands(hljs) {
+  const grammar = bash(hljs);
+  const known = words(grammar, 'keyword', 'built_in', 'literal');
+  grammar.contains = [
+    ...grammar.contains,
+    { scope: 'title.function', match: new RegExp(`(?<=^[ \\t]*(?:sudo[ \\t]+)?|[|;&(][ \\t]*)(?!(?:${known})(?![\\w./+-]))[A-Za-z_.~/][\\w./+-]*(?=[ \\t;|&)]|$)`) },
+    { scope: 'attr', match: /(?<=[ \t])--?[A-Za-z0-9][\w-]*/ },
+  ];
+  return grammar;
+}
+
+/** Python as highlight.js has it leaves calls uncoloured (`client.chat.completions.create(...)`):
+ * a name before `(` is a call, as it is in highlight.js's own JavaScript grammar, unless the grammar
+ * already knows the word; an IPython magic (`%pip install x`) at a line's start is meta. */
+function pythonWithCalls(hljs) {
+  const grammar = python(hljs);
+  const known = words(grammar, 'keyword', 'built_in', 'literal', 'type');
+  grammar.contains = [
+    ...grammar.contains,
+    { scope: 'title.function.invoke', match: new RegExp(`\\b(?!(?:${known})\\b)[A-Za-z_]\\w*(?=\\()`) },
+    { scope: 'meta', match: /^[ \t]*%%?[A-Za-z]\w*/ },
+  ];
+  return grammar;
+}
+
 const languages = {
-  bash, c, cpp, csharp, css, diff, django, dockerfile, go, graphql, http, ini, java, javascript, json, kotlin,
-  markdown, nginx, php, plaintext, powershell, python, ruby, rust, scss, shell, sql, swift, typescript, xml, yaml,
+  bash: bashWithCommands, c, console: shell, cpp, csharp, css, diff, django, dockerfile, go, graphql, http, ini, java,
+  javascript, json, kotlin, markdown, nginx, php, plaintext, powershell, python: pythonWithCalls, ruby, rust, scss, sql,
+  swift, typescript, xml, yaml,
 };
 for (const [name, grammar] of Object.entries(languages)) hljs.registerLanguage(name, grammar);
 
-// Fence names authors write that no grammar lists among its own aliases.
-hljs.registerAliases(['shellscript', 'curl', 'terminal'], { languageName: 'bash' });
+// Fence names authors write that no grammar lists among its own aliases. `shell` is a script, as
+// the format's own site reads it (highlight.js's `shell` is a session of prompts and output, here
+// `console`).
+hljs.registerAliases(['shell', 'shellscript', 'curl', 'terminal'], { languageName: 'bash' });
 hljs.registerAliases(['env', 'dotenv', 'properties'], { languageName: 'ini' });
 hljs.registerAliases(['typescriptreact'], { languageName: 'typescript' });
 hljs.registerAliases(['javascriptreact', 'node'], { languageName: 'javascript' });
