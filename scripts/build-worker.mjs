@@ -23,7 +23,8 @@ const strategyFile = join(root, 'worker', 'build', 'panic-strategy');
 export function builtPanicStrategy() {
   return existsSync(strategyFile) ? readFileSync(strategyFile, 'utf8').trim() : 'abort';
 }
-const inputs = ['core/src', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock'];
+// package-lock.json: the builder script bundles highlight.js from node_modules (worker/src/highlight.mjs).
+const inputs = ['core/src', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock', 'package-lock.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);

@@ -1,19 +1,24 @@
 // The exported fixture in headless Chromium, served by a plain static server with every other host
 // blocked: pages render, sidebar links work, search finds a page, no request leaves the bundle (an
 // export asks for no beacon, so none reports to this service although the deployment has analytics
-// on), no page holds a raw <Component> tag, and an `openapi:` page shows its endpoint. (The opt-in
-// beacon and the playground: analytics-browser.test.mjs.)
+// on), no page holds a raw <Component> tag, an `openapi:` page shows its endpoint, and code is
+// coloured (highlight.js in the builder script) in light and dark with its highlighted lines, on the
+// fixture and on the two real repositories of ../shared/fixtures. (The opt-in beacon and the
+// playground: analytics-browser.test.mjs.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tenant } from './support/api.mjs';
+import { fileURLToPath } from 'node:url';
+import { BASE_URL, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
+import { publishFolder as publishRepository } from '../sdk-wasm/js/publish/index.js';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-browser');
+const REPOSITORIES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
 let dir;
 let files;
 let server;
@@ -24,12 +29,7 @@ const outside = []; // requests to any host but the static server
 before(async () => {
   const t = await tenant();
   assert.equal((await publishFolder(t.domain, t.adminKey, FIXTURE_DOCS)).status, 200);
-  const start = await startExport(t.adminKey, { domain: t.domain });
-  assert.equal(start.status, 202, start.text);
-  const { job } = await waitForJob(t.adminKey, start.body.jobId);
-  assert.equal(job.status, 'completed', job.error);
-  const bundle = await requestBundle(t.adminKey, job.jobId);
-  ({ dir } = await downloadBundle(bundle.body.bundleUrl));
+  dir = await exportSite(t);
   files = listFiles(dir);
   server = await serveFolder(dir);
   browser = await launchChromium();
@@ -47,8 +47,60 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const folder of [dir, ...Object.values(repositories).map((r) => r.dir)]) {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  }
 });
+
+/** Exports the tenant's published site and downloads the bundle: its folder. */
+async function exportSite(t) {
+  const start = await startExport(t.adminKey, { domain: t.domain });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  const bundle = await requestBundle(t.adminKey, job.jobId);
+  return (await downloadBundle(bundle.body.bundleUrl)).dir;
+}
+
+/** A real repository of ../shared/fixtures published (as its owner's CI would, remote files left
+ * out) and exported, once for the file. */
+const repositories = {};
+async function exportedRepository(name) {
+  if (!repositories[name]) {
+    const t = await tenant();
+    const result = await publishRepository({ folder: join(REPOSITORIES, name), baseUrl: BASE_URL, adminKey: t.adminKey, domain: t.domain, noFetch: true, pollMs: 100 });
+    assert.ok(result.site.pageCount > 50, JSON.stringify(result.site).slice(0, 300));
+    repositories[name] = { dir: await exportSite(t) };
+  }
+  return repositories[name].dir;
+}
+
+/** Fence languages that ask for no colours. */
+const PLAIN_LANGUAGES = new Set(['text', 'txt', 'plaintext', 'plain', 'output', 'log', 'none', 'ascii', 'console-output']);
+
+/** Fenced blocks naming a language in the bundle's pages, and of them those split into tokens. */
+function countHighlighted(bundleDir) {
+  const counts = { blocks: 0, tokens: 0, plain: {} };
+  for (const file of listFiles(bundleDir).filter((f) => f.endsWith('.html'))) {
+    const html = readFile(bundleDir, file).toString();
+    for (const [, lang, code] of html.matchAll(/<code class="language-([^"]+)">([\s\S]*?)<\/code>/g)) {
+      if (PLAIN_LANGUAGES.has(lang)) continue;
+      counts.blocks += 1;
+      if (code.includes('<span class="tk-')) counts.tokens += 1;
+      else counts.plain[lang] = (counts.plain[lang] ?? 0) + 1;
+    }
+  }
+  return counts;
+}
+
+/** Colours of a page's first token of `selector` and of its code's plain text, in the browser. */
+async function tokenColours(page, selector) {
+  return page.evaluate((sel) => {
+    const token = document.querySelector(sel);
+    const code = token.closest('code');
+    return { token: getComputedStyle(token).color, plain: getComputedStyle(code).color };
+  }, selector);
+}
 
 /** Opens a page of the bundle; fails on an HTTP error or a script error. */
 async function open(page, path) {
@@ -129,6 +181,53 @@ test('an openapi: page shows its endpoint', async () => {
   await page.screenshot({ path: join(ARTIFACTS, 'openapi-page.png'), fullPage: true });
   await page.close();
 });
+
+test('code is coloured in light and dark, and highlighted lines stand out', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const themed = await browser.newContext({ colorScheme });
+    const page = await themed.newPage();
+    const failed = [];
+    page.on('response', (res) => res.status() >= 400 && failed.push(`${res.status()} ${res.url()}`));
+    await page.goto(`${server.url}/create/code.html`);
+    await page.waitForLoadState('load');
+    for (const token of ['.tk-k', '.tk-s', '.tk-c']) {
+      const { token: colour, plain } = await tokenColours(page, `pre ${token}`);
+      assert.notEqual(colour, plain, `${colorScheme}: ${token} is coloured (${colour} on text ${plain})`);
+    }
+    const highlighted = page.locator('.code-block .line.hl').first();
+    await highlighted.scrollIntoViewIfNeeded();
+    const backgrounds = await highlighted.evaluate((line) => [
+      getComputedStyle(line).backgroundColor,
+      getComputedStyle(line.parentElement.querySelector('.line:not(.hl)')).backgroundColor,
+    ]);
+    assert.notEqual(backgrounds[0], backgrounds[1], `${colorScheme}: a highlighted line has its own background`);
+    await page.screenshot({ path: join(ARTIFACTS, `code-${colorScheme}.png`) });
+    assert.deepEqual(failed, [], 'every file the page asks for is in the bundle');
+    await themed.close();
+  }
+});
+
+for (const name of ['agentops-docs', 'dify-docs']) {
+  test(`${name}: at least 95% of the fenced blocks naming a language are split into tokens, and shown coloured`, { skip: !existsSync(join(REPOSITORIES, name)) }, async () => {
+    const bundleDir = await exportedRepository(name);
+    const { blocks, tokens, plain } = countHighlighted(bundleDir);
+    console.log(`${name}: ${tokens} of ${blocks} fenced blocks with a language split into tokens (${((tokens / blocks) * 100).toFixed(1)}%); plain: ${JSON.stringify(plain)}`);
+    assert.ok(blocks > 200, `${blocks} blocks`);
+    assert.ok(tokens >= 0.95 * blocks, `${tokens} of ${blocks}`);
+    const pageFile = listFiles(bundleDir).find((f) => f.endsWith('.html') && readFile(bundleDir, f).includes('<code class="language-python"><span class="line"><span class="tk-'));
+    const repoServer = await serveFolder(bundleDir);
+    const own = await browser.newContext();
+    try {
+      const page = await own.newPage();
+      await page.goto(`${repoServer.url}/${pageFile}`);
+      const { token, plain: text } = await tokenColours(page, 'code.language-python [class^="tk-"]');
+      assert.notEqual(token, text, `${pageFile}: tokens are coloured`);
+    } finally {
+      await own.close();
+      await repoServer.close();
+    }
+  });
+}
 
 test('no request left the bundle, none to the analytics service either', () => {
   assert.deepEqual(outside, []);

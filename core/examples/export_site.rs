@@ -11,7 +11,7 @@ use support::read_folder;
 
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::export::{
-    search_bytes_for_query, tar_gz_member, MarkdownPages, tar_gz_trailer, ExportOptions, ExportPlan,
+    search_bytes_for_query, tar_gz_member, MarkdownPages, tar_gz_trailer, ExportOptions, ExportPlan, PlainCode,
 };
 
 /// Pages per batch, as one Durable Object alarm would render them.
@@ -65,7 +65,7 @@ fn main() {
         packing += t.elapsed();
     };
     for start in (0..plan.page_count()).step_by(BATCH) {
-        let batch = plan.render_pages(&site, &tree, start..start + BATCH);
+        let batch = plan.render_pages(&site, &tree, start..start + BATCH, &PlainCode);
         pack(&batch, &mut bundle);
         files.extend(batch);
     }

@@ -82,6 +82,8 @@ mod site_store;
 mod storage_sweep;
 #[cfg(feature = "builder")]
 mod store_sweep;
+#[cfg(feature = "builder")]
+mod highlight;
 
 #[event(start)]
 fn start() {

@@ -68,7 +68,7 @@ mod tests {
     use crate::docs::packed::SourcePack;
     use crate::docs::{build_site, PackWriter, SiteOutline};
     use crate::export::tests::{options, FIXTURE};
-    use crate::export::PageExtras;
+    use crate::export::{PageExtras, PlainCode};
 
     #[test]
     fn batches_from_the_outline_and_the_packs_render_the_same_bytes() {
@@ -95,8 +95,8 @@ mod tests {
             batch_bytes += batch.values().map(Vec::len).sum::<usize>();
             batch.extend(shared.clone());
             assert_eq!(
-                plan.render_pages(&outline, &batch_tree(&table, batch), range.clone()),
-                whole.render_pages(&site, &tree, range),
+                plan.render_pages(&outline, &batch_tree(&table, batch), range.clone(), &PlainCode),
+                whole.render_pages(&site, &tree, range, &PlainCode),
                 "batch at {start}"
             );
         }

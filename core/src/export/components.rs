@@ -36,7 +36,11 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
             "</div>"
         }
         "Tabs" => {
-            out.push_str("<div class=\"tabs\" data-tabs>");
+            out.push_str("<div class=\"tabs\" data-tabs");
+            if tag.shown_value("sync") == Some("false") {
+                out.push_str(" data-nosync");
+            }
+            out.push('>');
             "</div>"
         }
         "Tab" => {
@@ -48,7 +52,11 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
             "</section>"
         }
         "CodeGroup" => {
-            out.push_str("<div class=\"code-group\" data-tabs>");
+            out.push_str("<div class=\"code-group\" data-tabs");
+            if tag.flag("dropdown") {
+                out.push_str(" data-dropdown");
+            }
+            out.push('>');
             "</div>"
         }
         "RequestExample" | "ResponseExample" => {

@@ -51,7 +51,7 @@ mod tests {
     use super::*;
     use crate::docs::archive::tree;
     use crate::docs::build_site;
-    use crate::export::{content_security_policy, ExportOptions, ExportPlan};
+    use crate::export::{content_security_policy, ExportOptions, ExportPlan, PlainCode};
 
     fn bundle_text(extras: PageExtras) -> String {
         let t = tree(&[
@@ -63,7 +63,7 @@ mod tests {
         let site = build_site(&t).unwrap();
         let options = ExportOptions { domain: "docs.example.com".into(), ..ExportOptions::default() };
         let plan = ExportPlan::new(&site, &t, &options).unwrap().with_extras(extras);
-        let mut files = plan.render_pages(&site, &t, 0..plan.page_count());
+        let mut files = plan.render_pages(&site, &t, 0..plan.page_count(), &PlainCode);
         files.extend(plan.finishing_files(&site, &t));
         files.iter().map(|f| format!("== {}\n{}\n", f.path, String::from_utf8_lossy(&f.bytes))).collect()
     }

@@ -1,5 +1,6 @@
-//! Escaping and the few markup helpers every part of the export writes with. Everything that came
-//! from the uploaded docs goes through these, so no input can open a tag or leave an attribute.
+//! Escaping, base64 and the few markup helpers every part of the export writes with: the leaf the
+//! renderer's modules share (it imports none of them). Everything that came from the uploaded docs goes
+//! through these, so no input can open a tag or leave an attribute.
 
 /// Appends `text` escaped for an HTML text node.
 pub(crate) fn text(out: &mut String, text: &str) {
@@ -94,6 +95,25 @@ impl Markup {
     }
 }
 
+/// Standard base64 with padding: `data:` URLs (links) and the CSP hash of the inline boot script (layout).
+pub(crate) fn base64_std(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,3 +146,4 @@ mod tests {
         assert_eq!(class_token("Type-Script"), "type-script");
     }
 }
+

@@ -32,7 +32,7 @@ const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dar
 /// service, named when it is not the bundle's own server.
 pub fn content_security_policy(extras: &PageExtras) -> String {
     use sha2::{Digest, Sha256};
-    let hash = base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
+    let hash = html::base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
     let mut connect = String::from("'self'");
     if extras.playground {
         connect.push_str(" https: http:");
@@ -60,24 +60,6 @@ fn origin_of(url: &str) -> Option<&str> {
     let host = &rest[..host_end];
     let plain = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
     plain.then(|| &url[..url.len() - rest.len() + host_end])
-}
-
-pub(crate) fn base64_std(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// Logo and favicon as files of the bundle (or SVGs inlined as `data:` URLs), when the tree has them.

@@ -168,7 +168,7 @@ impl<'a> Linker<'a> {
 /// `data:` URL of an SVG small enough to inline, for `<img src>` only.
 pub(crate) fn svg_data_url(bytes: &[u8]) -> Option<String> {
     (bytes.len() <= MAX_INLINE_SVG_BYTES)
-        .then(|| format!("data:image/svg+xml;base64,{}", super::layout::base64_std(bytes)))
+        .then(|| format!("data:image/svg+xml;base64,{}", super::html::base64_std(bytes)))
 }
 
 /// The SVG file of the tree a local URL names (for logos: from docs.json at the root).

@@ -16,8 +16,9 @@ use crate::docs::walk::{
 };
 use crate::docs::SourceTree;
 
+use super::code::{self, Highlight};
 use super::components;
-use super::html::{self, attr, class_token, Markup};
+use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
 
 /// A heading of the rendered body, for the table of contents.
@@ -36,15 +37,16 @@ pub(crate) struct Body {
 }
 
 /// Renders an MDX body (frontmatter removed); `file` is its path in the tree, for snippet imports.
-pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>) -> Body {
-    let mut renderer = Renderer::new(tree, links, true);
+/// Code blocks are coloured by `highlighter`.
+pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> Body {
+    let mut renderer = Renderer::new(tree, links, highlighter, true);
     walk_mdx(&mut renderer, body, file, 0);
     renderer.finish()
 }
 
 /// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
-pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>) -> String {
-    let mut renderer = Renderer::new(tree, links, false);
+pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> String {
+    let mut renderer = Renderer::new(tree, links, highlighter, false);
     walk_markdown(&mut renderer, md, "", MAX_NESTING);
     renderer.finish().html
 }
@@ -69,6 +71,7 @@ struct Suppress {
 
 struct Renderer<'a> {
     links: &'a Linker<'a>,
+    highlighter: &'a dyn Highlight,
     anchors: bool,
     out: String,
     stack: Vec<Open>,
@@ -174,9 +177,10 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
-    fn new(tree: &'a SourceTree, links: &'a Linker<'a>, anchors: bool) -> Self {
+    fn new(tree: &'a SourceTree, links: &'a Linker<'a>, highlighter: &'a dyn Highlight, anchors: bool) -> Self {
         Self {
             links,
+            highlighter,
             anchors,
             out: String::new(),
             stack: Vec::new(),
@@ -572,67 +576,17 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// A fenced block: `lang title` info (Mintlify writes ```` ```bash npm ````), titled when inside
-    /// a CodeGroup so the tabs have labels.
+    /// A fenced block (see [`code`]); inside a CodeGroup or example it is one of the group's tabs.
     fn write_code_block(&mut self, info: &str, code: &str) {
-        let (lang, title) = parse_info(info);
         let grouped = self.stack.iter().any(|o| {
             matches!(
                 o.name.as_str(),
                 "CodeGroup" | "RequestExample" | "ResponseExample"
             )
         });
-        self.out.push_str(if grouped {
-            "<div class=\"code-block tab-panel\""
-        } else {
-            "<div class=\"code-block\""
-        });
-        if grouped {
-            let label = [title.as_str(), lang.as_str(), "Code"]
-                .into_iter()
-                .find(|s| !s.is_empty())
-                .unwrap_or("Code");
-            attr(&mut self.out, "data-title", label);
-        }
-        self.out.push('>');
-        if !title.is_empty() {
-            html::element(&mut self.out, "div", "code-title", &title);
-        }
-        self.out.push_str("<pre><code");
-        if !lang.is_empty() {
-            attr(&mut self.out, "class", &format!("language-{lang}"));
-        }
-        self.out.push('>');
-        html::text(&mut self.out, code.strip_suffix('\n').unwrap_or(code));
-        self.out.push_str("</code></pre></div>");
+        let placement = if grouped { code::Placement::InGroup } else { code::Placement::Alone };
+        code::write_block(&mut self.out, info, code, placement, self.highlighter, components::icon);
     }
-}
-
-/// Language and title from a fence's info string: ```` ```ts title="api.ts" {1-3} ```` or
-/// ```` ```bash npm ````. Flags (`lines`, `wrap`, `expandable`) and `{…}` ranges are not titles.
-fn parse_info(info: &str) -> (String, String) {
-    let info = info.trim();
-    let (lang, rest) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
-    let lang = class_token(lang.split('{').next().unwrap_or(""));
-    let rest = rest.trim();
-    if let Some(start) = rest.find("title=") {
-        let value = &rest[start + 6..];
-        let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'');
-        let title = match quote {
-            Some(q) => value[1..].split(q).next().unwrap_or(""),
-            None => value.split_whitespace().next().unwrap_or(""),
-        };
-        return (lang, title.to_owned());
-    }
-    let title: Vec<&str> = rest
-        .split_whitespace()
-        .filter(|w| {
-            !w.starts_with('{')
-                && !w.contains('=')
-                && !matches!(*w, "lines" | "wrap" | "expandable" | "twoslash" | "focus")
-        })
-        .collect();
-    (lang, title.join(" "))
 }
 
 fn alert_class(kind: BlockQuoteKind) -> &'static str {
@@ -664,7 +618,7 @@ mod tests {
         .into();
         let tree = tree(files);
         let links = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
-        render_mdx(body, "a/b.mdx", &tree, &links)
+        render_mdx(body, "a/b.mdx", &tree, &links, &super::code::WordSpans)
     }
 
     fn render(body: &str) -> String {
@@ -704,7 +658,19 @@ mod tests {
     #[test]
     fn fenced_code_keeps_its_text_and_language() {
         let out = render("```ts title=\"api.ts\" {2}\nconst a = <Card />;\n```\n");
-        assert!(out.contains("<div class=\"code-title\">api.ts</div><pre><code class=\"language-ts\">const a = &lt;Card /&gt;;</code></pre>"), "{out}");
+        assert!(out.contains("<div class=\"code-title\">api.ts</div><pre tabindex=\"0\"><code class=\"language-ts\">"), "{out}");
+        let code = &out[out.find("<code").unwrap()..out.find("</code>").unwrap()];
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in code.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' if in_tag => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        assert_eq!(text, "const a = &lt;Card /&gt;;", "{out}");
     }
 
     #[test]
@@ -721,6 +687,9 @@ mod tests {
             "{out}"
         );
         assert!(out.ends_with("</div>"));
+        let out = render("<CodeGroup dropdown>\n```js a.js\nx\n```\n</CodeGroup>\n\n<Tabs sync={false}>\n<Tab title=\"A\">a</Tab>\n</Tabs>\n");
+        assert!(out.starts_with("<div class=\"code-group\" data-tabs data-dropdown>"), "{out}");
+        assert!(out.contains("<div class=\"tabs\" data-tabs data-nosync>"), "{out}");
     }
 
     #[test]
@@ -851,20 +820,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fence_info_parsing() {
-        assert_eq!(parse_info("bash npm"), ("bash".into(), "npm".into()));
-        assert_eq!(
-            parse_info("js title=\"a b.js\" lines"),
-            ("js".into(), "a b.js".into())
-        );
-        assert_eq!(
-            parse_info("yaml values.yaml {1,3}"),
-            ("yaml".into(), "values.yaml".into())
-        );
-        assert_eq!(parse_info(""), ("".into(), "".into()));
-    }
-
     /// The walk names headings once for both visitors: on every page source of the fixture, the
     /// text visitor's sections and the HTML visitor's headings are the same headings (level, text,
     /// anchor) in the same order.
@@ -879,7 +834,7 @@ mod tests {
             let (_, body) = crate::docs::frontmatter::split(source);
             let text = sections::extract(body, file, &tree);
             let links = Linker::new("p", file, &pages, &tree, "d.io");
-            let html = render_mdx(body, file, &tree, &links);
+            let html = render_mdx(body, file, &tree, &links, &super::code::PlainCode);
             let from_text: Vec<(u8, &str, &str)> =
                 text.sections.iter().skip(1).map(|s| (s.level, s.heading.as_str(), s.anchor.as_str())).collect();
             let from_html: Vec<(u8, &str, &str)> =

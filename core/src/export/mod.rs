@@ -6,8 +6,9 @@
 //!
 //! ```text
 //! let plan = ExportPlan::new(&site, &tree, &options)?;          // cheap; again in every batch
-//! bundle += tar_gz_member(&plan.render_pages(&site, &tree, 0..100), options.mtime);
-//! bundle += tar_gz_member(&plan.render_pages(&site, &tree, 100..200), options.mtime);  // ...
+//! // highlighter: the host's `impl Highlight` (highlight.js in the builder script), or PlainCode
+//! bundle += tar_gz_member(&plan.render_pages(&site, &tree, 0..100, &highlighter), options.mtime);
+//! bundle += tar_gz_member(&plan.render_pages(&site, &tree, 100..200, &highlighter), options.mtime);  // ...
 //! bundle += tar_gz_member(&plan.finishing_files(&site, &tree), options.mtime);
 //! bundle += tar_gz_trailer();
 //! ```
@@ -57,6 +58,7 @@ mod archive;
 pub mod attempts;
 mod assets;
 mod batch;
+mod code;
 mod components;
 mod extras;
 mod finishing;
@@ -84,11 +86,12 @@ mod hostile_tests;
 #[cfg(test)]
 mod render_fuzz;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
 pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
 pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
+pub use code::{Highlight, PlainCode};
 pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 use agent::LLMS_FULL_FILE;
 pub use layout::content_security_policy;
@@ -185,7 +188,7 @@ pub fn export_files(
     options: &ExportOptions,
 ) -> Result<Vec<ExportFile>, ExportError> {
     let plan = ExportPlan::new(site, tree, options)?;
-    let mut files = plan.render_pages(site, tree, 0..plan.page_count());
+    let mut files = plan.render_pages(site, tree, 0..plan.page_count(), &PlainCode);
     files.extend(plan.finishing_files(site, tree));
     Ok(files)
 }

@@ -16,6 +16,7 @@ use crate::docs::endpoint::{parse_spec, properties, METHODS};
 use crate::docs::SourceTree;
 
 use super::html::{self, attr, class_token, element, open};
+use super::code::Highlight;
 use super::links::Linker;
 use super::markdown::{render_fragment, Heading};
 
@@ -175,6 +176,7 @@ pub(crate) fn render(
     title: &str,
     specs: &mut Specs<'_>,
     links: &Linker<'_>,
+    highlighter: &dyn Highlight,
 ) -> Vec<Heading> {
     let Some(target) = parse_target(value) else {
         return Vec::new();
@@ -200,6 +202,7 @@ pub(crate) fn render(
                 doc: &doc,
                 tree,
                 links,
+                highlighter,
                 rows: 0,
                 headings: &mut headings,
             };
@@ -224,6 +227,7 @@ struct Writer<'w, 'a> {
     doc: &'w Value,
     tree: &'w SourceTree,
     links: &'w Linker<'a>,
+    highlighter: &'w dyn Highlight,
     rows: usize,
     headings: &'w mut Vec<Heading>,
 }
@@ -304,7 +308,7 @@ impl Writer<'_, '_> {
     fn markdown(&mut self, md: &str) {
         self.out.push_str("<div class=\"api-description\">");
         self.out
-            .push_str(&render_fragment(md, self.tree, self.links));
+            .push_str(&render_fragment(md, self.tree, self.links, self.highlighter));
         self.out.push_str("</div>");
     }
 
@@ -562,7 +566,7 @@ mod tests {
         let links = Linker::new("api/x", "api/x.mdx", &pages, &tree, "d.io");
         let mut specs = Specs::new(&tree);
         let mut out = String::new();
-        let headings = render(&mut out, value, "api/x.mdx", "X", &mut specs, &links);
+        let headings = render(&mut out, value, "api/x.mdx", "X", &mut specs, &links, &super::super::code::PlainCode);
         (out, headings)
     }
 

@@ -13,6 +13,7 @@ use crate::docs::{DivisionKind, NavItem, Section, Site, SourceTree};
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
+use super::code::Highlight;
 use super::openapi::Specs;
 use super::agent::MarkdownPages;
 use super::extras::PageExtras;
@@ -159,19 +160,21 @@ impl ExportPlan {
 
     /// HTML and, unless [`MarkdownPages::LlmsFull`], Markdown (`a/b.html`, `a/b.md`) of the pages at
     /// `range` of the plan order (clamped to the plan). `site` and `tree` must be the ones the plan
-    /// was made from, or its outline and a batch tree (see [`super::batch`]).
+    /// was made from, or its outline and a batch tree (see [`super::batch`]). Code blocks are
+    /// coloured by `highlighter` (the host's; [`super::PlainCode`] leaves them plain).
     pub fn render_pages(
         &self,
         site: &Site,
         tree: &SourceTree,
         range: Range<usize>,
+        highlighter: &dyn Highlight,
     ) -> Vec<ExportFile> {
         let mut specs = Specs::new(tree);
         specs.playground = self.extras.playground;
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
         for &i in self.batch(range) {
-            files.extend(self.render_page(site, tree, &mut specs, i));
+            files.extend(self.render_page(site, tree, &mut specs, highlighter, i));
             if let Some(page) = site.pages.get(i).filter(|_| self.markdown == MarkdownPages::Pages) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
@@ -201,6 +204,7 @@ impl ExportPlan {
         site: &Site,
         tree: &SourceTree,
         specs: &mut Specs<'_>,
+        highlighter: &dyn Highlight,
         index: usize,
     ) -> Option<ExportFile> {
         let page = site.pages.get(index)?;
@@ -211,7 +215,7 @@ impl ExportPlan {
             false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
         };
         let (_, body) = frontmatter::split(&source);
-        let rendered = markdown::render_mdx(body, &page.source, tree, &links);
+        let rendered = markdown::render_mdx(body, &page.source, tree, &links, highlighter);
         let mut html = rendered.html;
         let mut toc = rendered.headings;
         if let Some(value) = &page.openapi {
@@ -222,6 +226,7 @@ impl ExportPlan {
                 &page.title,
                 specs,
                 &links.without_assets(),
+                highlighter,
             ));
         }
         let empty = Vec::new();
@@ -563,7 +568,7 @@ fn default_version(items: &[NavItem]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::docs::archive::tree;
-    use crate::export::MARKDOWN_PAGES_DEFAULT_MAX;
+    use crate::export::{MARKDOWN_PAGES_DEFAULT_MAX, PlainCode};
     use crate::docs::build_site;
 
     fn opts() -> ExportOptions {
@@ -627,7 +632,7 @@ mod tests {
     fn links_to_other_versions_stay_absolute() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
-        let files = plan.render_pages(&site, &t, 0..1);
+        let files = plan.render_pages(&site, &t, 0..1, &PlainCode);
         let html = String::from_utf8(files[0].bytes.clone()).unwrap();
         assert!(html.contains("<a href=\"b.html\">b</a>"), "{html}");
         assert!(
@@ -681,8 +686,8 @@ mod tests {
     fn ranges_are_clamped() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
-        assert_eq!(plan.render_pages(&site, &t, 1..99).len(), 2, "one page: its .html and .md");
-        assert!(plan.render_pages(&site, &t, 5..3).is_empty());
+        assert_eq!(plan.render_pages(&site, &t, 1..99, &PlainCode).len(), 2, "one page: its .html and .md");
+        assert!(plan.render_pages(&site, &t, 5..3, &PlainCode).is_empty());
     }
 
     #[test]
@@ -690,7 +695,7 @@ mod tests {
         let (site, t) = versioned();
         let options = ExportOptions { markdown: Some(MarkdownPages::LlmsFull), ..opts() };
         let plan = ExportPlan::new(&site, &t, &options).unwrap();
-        let pages = plan.render_pages(&site, &t, 0..9);
+        let pages = plan.render_pages(&site, &t, 0..9, &PlainCode);
         assert_eq!(pages.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["v2/a.html", "v2/b.html"]);
         let finishing = plan.finishing_files(&site, &t);
         assert!(!finishing.iter().any(|f| f.path.ends_with(".md")));

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 
 use super::active_content::{find_active, find_active_in_stub};
+use super::code::WordSpans;
 use super::links::Linker;
 use super::markdown::render_mdx;
 use crate::docs::archive::tree;
@@ -18,7 +19,7 @@ const MDX_TOKENS: &[&str] = &[
     "<video poster=", "<source src=", "{", "}", "{\"", "`", "```", "<!--", "-->", "# ", "<div style=",
     "url(", "expression(", "<Tab title=", "</Tab>", "<Tabs>", "</Tabs>", "<base href=", "<meta http-equiv=",
     "<form action=", "<button formaction=", "import X from './s.mdx'\n", "<X />", "&", "&amp;", "<br>",
-    "<Note>", "</Note>", "srcdoc=", "<details>", "<summary>", "\\", "evil.svg", "evil.html", "pic.png",
+    "<Note>", "</Note>", "```js\n", "```py title=", "srcdoc=", "<details>", "<summary>", "\\", "evil.svg", "evil.html", "pic.png",
 ];
 
 proptest! {
@@ -36,7 +37,7 @@ proptest! {
             .into_iter()
             .collect();
         let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-        let html = render_mdx(&body, "a/b.mdx", &t, &links).html;
+        let html = render_mdx(&body, "a/b.mdx", &t, &links, &WordSpans).html;
         prop_assert_eq!(find_active(&html, &[]), None, "{}", html);
     }
 }
@@ -48,7 +49,7 @@ fn heading_with_an_unterminated_tag_then_scripts_runs_nothing() {
     let t = tree(&[]);
     let pages = std::collections::BTreeMap::new();
     let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-    let html = render_mdx("# <img src=\"<script>\n<script></script><script>", "a/b.mdx", &t, &links).html;
+    let html = render_mdx("# <img src=\"<script>\n<script></script><script>", "a/b.mdx", &t, &links, &WordSpans).html;
     assert_eq!(find_active(&html, &[]), None, "{html}");
 }
 

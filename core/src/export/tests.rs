@@ -37,7 +37,7 @@ pub(super) fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) ->
     let mut files = Vec::new();
     let mut bundle = Vec::new();
     for start in (0..plan.page_count()).step_by(BATCH) {
-        let batch = plan.render_pages(site, tree, start..start + BATCH);
+        let batch = plan.render_pages(site, tree, start..start + BATCH, &PlainCode);
         bundle.extend(tar_gz_member(&batch, options.mtime));
         files.extend(batch);
     }
@@ -508,7 +508,7 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     assert!(content_security_policy(&odd).contains("connect-src 'self';"));
     let playground = PageExtras { beacon_endpoint: None, playground: true, ..PageExtras::default() };
     assert!(content_security_policy(&playground).contains("connect-src 'self' https: http:;"));
-    assert!(policy.contains(&format!("'sha256-{}'", super::layout::base64_std(&digest))), "{policy}");
+    assert!(policy.contains(&format!("'sha256-{}'", super::html::base64_std(&digest))), "{policy}");
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(!html.contains(" style=\""));
 }

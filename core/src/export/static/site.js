@@ -19,34 +19,81 @@
   if (menu) menu.addEventListener("click", function () { body.classList.toggle("nav-open"); });
 
   // Tabs and code groups: without JS every panel shows under its title; with it, one at a time.
+  // A choice is followed by every other group of the page with a panel of the same label (the
+  // format's sync; a group marked data-nosync neither leads nor follows). `data-dropdown`: a
+  // select in place of the tab buttons.
+  var groups = [];
+  function follow(leader, label) {
+    groups.forEach(function (g) {
+      if (g === leader || g.box.hasAttribute("data-nosync")) return;
+      for (var i = 0; i < g.panels.length; i++) {
+        if (g.panels[i].getAttribute("data-title") === label) { g.show(i); return; }
+      }
+    });
+  }
   d.querySelectorAll("[data-tabs]").forEach(function (box) {
     var panels = [].filter.call(box.children, function (c) { return c.classList.contains("tab-panel"); });
     if (!panels.length) return;
-    var bar = d.createElement("div");
+    var bar = d.createElement("div"), select = null, group = { box: box, panels: panels };
     bar.className = "tab-list";
-    bar.setAttribute("role", "tablist");
-    function show(n) {
+    var labels = panels.map(function (p, i) { return p.getAttribute("data-title") || "Tab " + (i + 1); });
+    group.show = function (n) {
       panels.forEach(function (p, i) { p.classList.toggle("active", i === n); });
+      if (select) { select.selectedIndex = n; return; }
       [].forEach.call(bar.children, function (b, i) {
         b.classList.toggle("active", i === n);
         b.setAttribute("aria-selected", i === n ? "true" : "false");
       });
+    };
+    function choose(n) {
+      group.show(n);
+      if (!box.hasAttribute("data-nosync")) follow(group, labels[n]);
     }
-    panels.forEach(function (p, i) {
-      var b = d.createElement("button");
-      b.type = "button";
-      b.className = "tab-button";
-      b.setAttribute("role", "tab");
-      b.textContent = p.getAttribute("data-title") || "Tab " + (i + 1);
-      b.addEventListener("click", function () { show(i); });
-      bar.appendChild(b);
-    });
+    if (box.hasAttribute("data-dropdown")) {
+      select = d.createElement("select");
+      select.className = "tab-select";
+      select.setAttribute("aria-label", "Example");
+      labels.forEach(function (label) {
+        var o = d.createElement("option");
+        o.textContent = label;
+        select.appendChild(o);
+      });
+      select.addEventListener("change", function () { choose(select.selectedIndex); });
+      bar.appendChild(select);
+    } else {
+      bar.setAttribute("role", "tablist");
+      labels.forEach(function (label, i) {
+        var b = d.createElement("button");
+        b.type = "button";
+        b.className = "tab-button";
+        b.setAttribute("role", "tab");
+        b.textContent = label;
+        b.addEventListener("click", function () { choose(i); });
+        bar.appendChild(b);
+      });
+    }
     box.insertBefore(bar, panels[0]);
     box.classList.add("js-tabs");
-    show(0);
+    groups.push(group);
+    group.show(0);
   });
 
   d.querySelectorAll(".code-block pre").forEach(function (pre) {
+    var block = pre.parentNode;
+    if (block.classList.contains("expandable") && pre.scrollHeight > 330) {
+      var more = d.createElement("button");
+      more.type = "button";
+      more.className = "expand";
+      function set(open) {
+        block.classList.toggle("collapsed", !open);
+        more.textContent = open ? "Collapse" : "Expand";
+        more.setAttribute("aria-expanded", open ? "true" : "false");
+      }
+      more.addEventListener("click", function () { set(block.classList.contains("collapsed")); });
+      block.appendChild(more);
+      set(false);
+    }
+    if (block.classList.contains("nocopy")) return;
     var b = d.createElement("button");
     b.type = "button";
     b.className = "copy";
@@ -58,7 +105,7 @@
         setTimeout(function () { b.textContent = "Copy"; }, 1500);
       });
     });
-    pre.parentNode.insertBefore(b, pre);
+    block.insertBefore(b, pre);
   });
 
   // Search: the same tokenizer and ranking as search_index.rs (see its module docs for the files).

@@ -24,6 +24,7 @@ use crate::config::JobSettings;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
+use crate::highlight::HighlightJs;
 use crate::exports::content_disposition;
 use crate::multipart::PartWriter;
 use crate::storage::{self, bundle_key, part_key};
@@ -483,7 +484,7 @@ impl ExportJob {
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
             let range = record.next_page as usize..end as usize;
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range);
+            let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range, &HighlightJs);
             drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
