@@ -1,0 +1,126 @@
+// Answer quality, measured (issue 31): the three question sets in eval/sets run against this run's
+// worker with the extractive backend, each fixture published once to an organization of its own.
+// Floors sit a little below the baseline measured when the sets were written (README "Answer
+// quality"), so a regression in retrieval or answers fails; latencies are reported, never asserted.
+// The scoring itself is checked first on hand-made cases.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BASE_URL, ROOT_TOKEN } from './support/api.mjs';
+import {
+  factMatches, formatTable, isRefusal, loadQuestions, parseQuestions, publishForEval, renderHtml, runEval, scoreQuestion, summarize,
+} from '../scripts/lib/eval/index.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURES = join(REPO, '..', 'shared', 'fixtures');
+
+// The baseline (README "Answer quality"), each floor about one question's worth below it: the
+// backend and the ranking are deterministic, so a floor that fails is a change, not noise. A set's
+// `ceilings` bound what must not rise (answerable questions refused).
+const SETS = [
+  // 146 answerable, 35 unanswerable. Baseline: hit@1 0.637, hit@5 0.911, MRR 0.747, citation P 0.566,
+  // R 0.760, fact 0.623, refusal 0.171, false refusal 0.041.
+  {
+    name: 'fixture', folder: 'mintlify-docs',
+    floors: { hit1: 0.6, hit5: 0.88, mrr: 0.72, citationPrecision: 0.53, citationRecall: 0.73, fact: 0.59, refusal: 0.14 },
+    ceilings: { falseRefusal: 0.07 },
+  },
+  // 41 answerable, 10 unanswerable. Baseline: hit@1 0.756, hit@5 1.000, MRR 0.843, citation P 0.573,
+  // R 0.780, fact 0.659, refusal 0.100, false refusal 0.024.
+  {
+    name: 'agentops-docs', folder: 'agentops-docs',
+    floors: { hit1: 0.7, hit5: 0.95, mrr: 0.8, citationPrecision: 0.52, citationRecall: 0.73, fact: 0.6, refusal: 0.1 },
+    ceilings: { falseRefusal: 0.07 },
+  },
+  // 45 answerable, 11 unanswerable. Baseline: hit@1 0.689, hit@5 0.956, MRR 0.805, citation P 0.685,
+  // R 0.867, fact 0.689, refusal 0.182, false refusal 0.000.
+  {
+    name: 'dify-docs', folder: 'dify-docs',
+    floors: { hit1: 0.64, hit5: 0.91, mrr: 0.76, citationPrecision: 0.64, citationRecall: 0.82, fact: 0.64, refusal: 0.09 },
+    ceilings: { falseRefusal: 0.05 },
+  },
+];
+
+test('fact match folds case, accents, punctuation and spacing, on whole words, CJK included', () => {
+  assert.ok(factMatches('Set `hidden: TRUE` in the frontmatter.', 'hidden: true'));
+  assert.ok(factMatches('Número máximo de resultados', 'numero maximo'));
+  assert.ok(factMatches('Sandbox：10 次/分钟。', '10 次/分钟'));
+  assert.ok(factMatches('两种语言都在安全沙箱中运行', '沙箱'));
+  assert.ok(!factMatches('The default is 16 results.', '6 results'));
+  assert.ok(!factMatches('See [the page](https://docs.example.com/x-hidden).', 'x-hidden'), 'a link target is not the answer');
+});
+
+test('a refusal is the backends\' "does not cover" answer, or an answer citing nothing', () => {
+  assert.ok(isRefusal("The documentation doesn't cover this question. The closest pages I found:\n- [A](https://d/a)", []));
+  assert.ok(isRefusal('文档中没有涉及这个问题。', []));
+  assert.ok(isRefusal('Some text', []));
+  assert.ok(!isRefusal('Set `hidden: true` [1].', ['organize/hidden-pages']));
+});
+
+test('scores: ranks over distinct pages, citations against alternatives, refusals both ways', () => {
+  const q = { question: 'q', pages: ['b', 'c'], fact: 'yes' };
+  const s = scoreQuestion(q, { retrieved: ['a', 'a', 'b', 'd'], cited: ['b', 'd'], text: 'yes [1]' });
+  assert.deepEqual(s, { hit1: false, hit5: true, rr: 0.5, precision: 0.5, recall: 1, fact: true, refused: false });
+  const miss = scoreQuestion(q, { retrieved: ['a', 'd', 'e', 'f', 'g', 'h', 'c'], cited: [], text: "The documentation doesn't cover this question." });
+  assert.equal(miss.hit5, false);
+  assert.equal(miss.rr, 1 / 7);
+  assert.equal(miss.refused, true);
+  assert.equal(miss.precision, 0);
+  const u = { question: 'u', pages: [], unanswerable: true };
+  const totals = summarize([
+    { question: q, scores: s, firstTokenMs: 10, totalMs: 20 },
+    { question: q, scores: miss, firstTokenMs: 30, totalMs: 40 },
+    { question: u, scores: scoreQuestion(u, { retrieved: ['a'], cited: ['a'], text: 'An answer [1]' }), firstTokenMs: 5, totalMs: 6 },
+  ]);
+  assert.equal(totals.hit5, 0.5);
+  assert.equal(totals.refusal, 0);
+  assert.equal(totals.falseRefusal, 0.5);
+  assert.equal(totals.fact, 0.5);
+});
+
+test('a malformed question line is an error naming the file and line', () => {
+  assert.throws(() => parseQuestions('{"question":"ok","pages":["a"]}\n{"question":"no pages"}\n', 'set.jsonl'), /^Error: set\.jsonl:2: an answerable question needs "pages"/);
+  assert.throws(() => parseQuestions('{"question":"x","pages":["a"],"unanswerable":true}', 'set.jsonl'), /set\.jsonl:1: an unanswerable question lists no pages/);
+  assert.throws(() => parseQuestions('not json', 's'), /s:1: not JSON/);
+});
+
+const reports = [];
+
+before(async () => {
+  for (const set of SETS) {
+    const folder = join(FIXTURES, set.folder);
+    if (!existsSync(folder)) continue;
+    const site = await publishForEval({ baseUrl: BASE_URL, rootToken: ROOT_TOKEN, folder, label: set.folder });
+    const questions = loadQuestions(join(REPO, 'eval', 'sets', `${set.name}.jsonl`));
+    const report = await runEval({ baseUrl: BASE_URL, domain: site.domain, assistantKey: site.assistantKey, questions, name: set.name });
+    report.publishMs = site.publishMs;
+    reports.push(report);
+  }
+  console.log(formatTable(reports));
+  const artifacts = join(REPO, 'test-artifacts');
+  mkdirSync(artifacts, { recursive: true });
+  writeFileSync(join(artifacts, 'eval.json'), `${JSON.stringify({ date: new Date().toISOString(), sets: reports }, null, 1)}\n`);
+  writeFileSync(join(artifacts, 'eval.html'), renderHtml(reports, { date: new Date().toISOString(), command: 'npm test -- tests/eval.test.mjs' }));
+});
+
+for (const set of SETS) {
+  test(`${set.name}: answer quality stays at or above its floors`, { skip: !existsSync(join(FIXTURES, set.folder)) }, () => {
+    const report = reports.find((r) => r.name === set.name);
+    assert.ok(report, `${set.name} was not measured`);
+    const failures = [
+      ...Object.entries(set.floors).filter(([metric, floor]) => !(report.totals[metric] >= floor)).map(([metric, floor]) => `${metric} ${report.totals[metric]?.toFixed(3)} < floor ${floor}`),
+      ...Object.entries(set.ceilings).filter(([metric, ceiling]) => !(report.totals[metric] <= ceiling)).map(([metric, ceiling]) => `${metric} ${report.totals[metric]?.toFixed(3)} > ceiling ${ceiling}`),
+    ];
+    assert.deepEqual(failures, [], `${set.name}: ${failures.join(', ')}`);
+  });
+}
+
+test('the HTML report stands alone: a bar chart inline, nothing fetched', () => {
+  assert.ok(reports.length > 0);
+  const html = renderHtml(reports, { date: 'd' });
+  assert.match(html, /<svg [^>]*role="img"/);
+  assert.equal((html.match(/<rect /g) ?? []).length >= reports.length * 5, true);
+  assert.doesNotMatch(html, /<(?:script|link|img|iframe)\b|src=|url\(/i);
+});
