@@ -26,7 +26,8 @@ pub const SHARDS: u32 = 16;
 pub const LICENCE_DIR: &str = "_static/icons";
 
 /// The sets, as the asset folders name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum IconSet {
     FaSolid,
     FaRegular,
@@ -83,14 +84,19 @@ impl ShardId {
     }
 }
 
-/// FNV-1a (32 bits) of the name, modulo [`SHARDS`]: the shard that holds `name` in every set.
-fn shard_of(name: &str) -> u32 {
+/// FNV-1a (32 bits): short, stable and the same in the build script.
+pub(crate) fn fnv1a(text: &str) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
-    for b in name.bytes() {
+    for b in text.bytes() {
         h ^= u32::from(b);
         h = h.wrapping_mul(0x0100_0193);
     }
-    h % SHARDS
+    h
+}
+
+/// The shard that holds `name` in every set.
+fn shard_of(name: &str) -> u32 {
+    fnv1a(name) % SHARDS
 }
 
 /// The texts of the shards read for a batch.

@@ -57,6 +57,7 @@ mod archive;
 pub mod attempts;
 mod assets;
 mod batch;
+mod chrome;
 mod components;
 mod extras;
 mod finishing;
