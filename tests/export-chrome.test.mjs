@@ -36,20 +36,21 @@ const PURPOSE = {
     },
     banner: { content: 'New: read the [start guide](/guides/start).', dismissible: true },
   }, null, 2),
+  // Block components stand apart from each other, as in the format's own examples.
   'index.mdx': [
-    '---', 'title: Home', '---', '',
+    '---', 'title: Home', '---',
     '<CardGroup cols={2}>',
-    '  <Card title="Rocket" icon="rocket" href="/guides/start">Solid by default.</Card>',
-    '  <Card title="Brand" icon="github" iconType="brands">A brand.</Card>',
-    '  <Card title="Lucide" icon="square-dashed-mouse-pointer">Only in Lucide.</Card>',
-    '  <Card title="Tabler" icon="brand-vercel">Only in Tabler.</Card>',
-    '</CardGroup>', '',
-    '<Card title="Unknown" icon="no-such-icon-anywhere">A dot.</Card>', '',
-    '<Note>A note.</Note>', '', '<Warning>A warning.</Warning>', '',
-    '<Steps>', '  <Step title="One" icon="download">Install.</Step>', '</Steps>', '',
-    '<AccordionGroup>', '  <Accordion title="More" icon="circle-question">Hidden.</Accordion>', '</AccordionGroup>', '',
+    '<Card title="Rocket" icon="rocket" href="/guides/start">\n\nSolid by default.\n\n</Card>',
+    '<Card title="Brand" icon="github" iconType="brands">\n\nA brand.\n\n</Card>',
+    '<Card title="Lucide" icon="square-dashed-mouse-pointer">\n\nOnly in Lucide.\n\n</Card>',
+    '<Card title="Tabler" icon="brand-vercel">\n\nOnly in Tabler.\n\n</Card>',
+    '</CardGroup>',
+    '<Card title="Unknown" icon="no-such-icon-anywhere">\n\nA dot.\n\n</Card>',
+    '<Note>\n\nA note.\n\n</Note>', '<Warning>\n\nA warning.\n\n</Warning>',
+    '<Steps>', '<Step title="One" icon="download">\n\nInstall.\n\n</Step>', '</Steps>',
+    '<AccordionGroup>', '<Accordion title="More" icon="circle-question">\n\nHidden.\n\n</Accordion>', '</AccordionGroup>',
     'Inline <Icon icon="star" /> and a <Badge icon="check">badge</Badge>.', '',
-  ].join('\n'),
+  ].join('\n\n'),
   'guides/start.mdx': '---\ntitle: Start\n---\n\nStart here.\n',
 };
 
@@ -165,7 +166,7 @@ test('header links, call-to-action, footer socials and banner from docs.json', a
   assert.equal(await page.getByRole('banner').count(), 1);
   // Footer socials: links named for screen readers, each an SVG icon hidden from them.
   const socials = page.locator('footer .footer-socials a');
-  assert.deepEqual(await socials.evaluateAll((as) => as.map((a) => a.getAttribute('aria-label'))), ['X', 'GitHub', 'LinkedIn']);
+  assert.deepEqual(await socials.evaluateAll((as) => as.map((a) => a.getAttribute('aria-label')).sort()), ['GitHub', 'LinkedIn', 'X']);
   for (const [cls, shapes, hidden] of await icons(page, 'footer .footer-socials')) {
     assert.ok(cls === 'icon' && shapes && hidden === 'true', cls);
   }
@@ -213,7 +214,7 @@ test('agentops-docs (mint.json): topbar button, footer socials and card icons; a
   const cta = page.locator('header a.topbar-cta');
   assert.ok(await cta.isVisible());
   assert.equal((await cta.innerText()).trim(), 'Your Dashboard');
-  assert.deepEqual(await page.locator('footer .footer-socials a').evaluateAll((as) => as.map((a) => a.getAttribute('aria-label'))), ['X', 'Discord', 'GitHub']);
+  assert.deepEqual(await page.locator('footer .footer-socials a').evaluateAll((as) => as.map((a) => a.getAttribute('aria-label')).sort()), ['Discord', 'GitHub', 'X']);
   assert.equal((await icons(page, 'footer .footer-socials')).filter(([cls, shapes]) => cls === 'icon' && shapes).length, 3);
   const cards = await icons(page, '.card');
   assert.ok(cards.length >= 10 && cards.every(([cls]) => cls === 'icon'), JSON.stringify(cards));
@@ -225,7 +226,7 @@ test('dify-docs (docs.json): navbar link and button, footer socials and card ico
   const { page, context } = await openPage('dify', 'en/home.html');
   assert.ok(await page.locator('header').getByRole('link', { name: 'GitHub' }).isVisible());
   assert.equal((await page.locator('header a.topbar-cta').innerText()).trim(), 'Try Dify');
-  assert.deepEqual(await page.locator('footer .footer-socials a').evaluateAll((as) => as.map((a) => a.getAttribute('aria-label'))), ['X', 'GitHub', 'LinkedIn']);
+  assert.deepEqual(await page.locator('footer .footer-socials a').evaluateAll((as) => as.map((a) => a.getAttribute('aria-label')).sort()), ['GitHub', 'LinkedIn', 'X']);
   const cards = await icons(page, '.card');
   assert.ok(cards.length >= 5 && cards.every(([cls, shapes]) => cls === 'icon' && shapes), JSON.stringify(cards));
   await context.close();

@@ -155,7 +155,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     header(&mut out, v);
     let current_tab = nav::current_tab(v.tabs, v.index);
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
-    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\">");
+    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
     if !v.page.hidden || v.tabs.get(current_tab).is_some() {
         nav::sidebar_html(
             &mut out,
@@ -317,7 +317,7 @@ fn pager(out: &mut String, v: &PageView<'_>) {
 }
 
 fn toc(out: &mut String, headings: &[Heading]) {
-    out.push_str("<aside class=\"toc\">");
+    out.push_str("<aside class=\"toc\" aria-label=\"Table of contents\">");
     let shown: Vec<&Heading> = headings
         .iter()
         .filter(|h| (2..=3).contains(&h.level))
