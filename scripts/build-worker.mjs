@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIcons } from './build-icons.mjs';
 import { panicUnwind, root, toolEnv } from './lib/env.mjs';
 
 /** The two Worker scripts built from the worker crate (worker/src/lib.rs): `edge` serves requests
@@ -97,6 +98,7 @@ function holderAlive(lock, owner) {
 
 function buildBoth(force) {
   copyExportStatic();
+  buildIcons();
   if (!force && workerIsBuilt()) return;
   // --panic-unwind (the default where nightly is ready, lib/env.mjs panicUnwind): nightly with rust-src rebuilds std with
   // panic=unwind, so a panic becomes an error of the one call that panicked (app.rs turns it into a

@@ -73,6 +73,8 @@ mod site_upgrade;
 
 // The builder script only.
 #[cfg(feature = "builder")]
+mod export_icons;
+#[cfg(feature = "builder")]
 mod export_search;
 #[cfg(feature = "builder")]
 mod export_source;

@@ -66,6 +66,9 @@ pub struct SiteConfig {
     pub banner: Option<Banner>,
     #[serde(default)]
     pub feedback: Option<Feedback>,
+    /// docs.json `icons.library` (`fontawesome`, `lucide`, `tabler`); `None` is Font Awesome.
+    #[serde(default)]
+    pub icon_library: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -196,6 +199,7 @@ fn parse_docs_json(tree: &SourceTree, bytes: &[u8], warnings: &mut Vec<String>) 
     let background = field("background")?;
     let fonts = field("fonts")?;
     let banner = field("banner")?;
+    let icons = field("icons")?;
 
     let global = match navigation.get("global") {
         Some(global) => reader.children(global, "navigation.global")?,
@@ -228,6 +232,7 @@ fn parse_docs_json(tree: &SourceTree, bytes: &[u8], warnings: &mut Vec<String>) 
         fonts: settings::fonts(&fonts),
         banner: settings::banner(&banner),
         feedback: None,
+        icon_library: icons.get("library").and_then(settings::as_string),
     })
 }
 

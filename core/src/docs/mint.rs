@@ -101,6 +101,7 @@ pub(super) fn parse_mint_json(bytes: &[u8], warnings: &mut Vec<String>) -> Resul
         fonts: settings::fonts(get("font")),
         banner: settings::banner(get("banner")),
         feedback: settings::feedback(get("feedback")),
+        icon_library: None,
     })
 }
 

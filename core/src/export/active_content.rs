@@ -17,6 +17,33 @@ const URL_ATTRIBUTES: &[&str] = &[
     "srcset", "ping", "codebase", "manifest", "longdesc", "lowsrc", "dynsrc",
 ];
 
+/// Inline SVG as the export's own renderers write it (icons): an `<svg>` of these attributes
+/// holding only shapes of these attributes. Anything else inside (`<script>`, `<foreignObject>`,
+/// `<style>`, `<a>`, `<use href>`, event handlers, `style`) is a finding, as is a nested `<svg>`.
+const SVG_ROOT_ATTRIBUTES: &[&str] = &[
+    "class", "viewbox", "width", "height", "aria-hidden", "focusable", "role", "aria-label", "fill", "stroke",
+    "stroke-width", "stroke-linecap", "stroke-linejoin", "xmlns",
+];
+const SVG_SHAPES: &[&str] = &["path", "circle", "rect", "line", "ellipse", "polyline", "polygon", "g"];
+const SVG_SHAPE_ATTRIBUTES: &[&str] = &[
+    "d", "cx", "cy", "r", "rx", "ry", "x", "y", "x1", "y1", "x2", "y2", "width", "height", "points", "fill-rule",
+    "clip-rule", "opacity", "fill", "stroke", "stroke-width",
+];
+
+/// What an element inside or opening an inline SVG may not be; `None` when it is allowed.
+fn svg_problem(tag: &Tag, in_svg: bool) -> Option<String> {
+    let allowed = match (in_svg, tag.name.as_str()) {
+        (false, "svg") => SVG_ROOT_ATTRIBUTES,
+        (true, name) if SVG_SHAPES.contains(&name) => SVG_SHAPE_ATTRIBUTES,
+        (true, name) => return Some(format!("<{name}> inside <svg>")),
+        (false, _) => return None,
+    };
+    let bad = tag.attributes.iter().find(|(name, value)| {
+        !allowed.contains(&name.as_str()) || value.contains(['(', ':', '<', '>', '"', '\\', '&'])
+    });
+    bad.map(|(name, value)| format!("<{} {name}={value:?}> in inline SVG", tag.name))
+}
+
 /// A page shell's `<head>` elements, checked by their attributes instead (`http-equiv` is refused).
 const HEAD_ELEMENTS: &[&str] = &["meta", "link"];
 
@@ -36,6 +63,7 @@ pub(crate) fn find_active_in_stub(html: &str) -> Option<String> {
 
 fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
     let mut refreshes = 0;
+    let mut in_svg = false;
     let bytes = html.as_bytes();
     let mut i = 0;
     while let Some(offset) = html[i..].find('<') {
@@ -69,9 +97,19 @@ fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
         };
         i = end;
         if is_end {
+            if tag.name == "svg" {
+                in_svg = false;
+            }
             continue;
         }
         let opening = &html[start..end];
+        if in_svg || tag.name == "svg" {
+            if let Some(problem) = svg_problem(&tag, in_svg) {
+                return Some(problem);
+            }
+            in_svg = in_svg || !opening.ends_with("/>");
+            continue;
+        }
         if tag.name == "script" {
             if !allowed_scripts.contains(&opening) {
                 return Some(format!("script element: {opening}"));
@@ -289,6 +327,16 @@ mod tests {
             "<video poster=\"javascript:x\">",
             "<div style=\"background:url(javascript:x)\">",
             "<a href=\"x",
+            "<svg><foreignObject><p>x</p></foreignObject></svg>",
+            "<svg><style>p{}</style></svg>",
+            "<svg onload=\"x\"></svg>",
+            "<svg><path d=\"M0\" onclick=\"x\"/></svg>",
+            "<svg><a href=\"javascript:x\"><path d=\"M0\"/></a></svg>",
+            "<svg><use href=\"#x\"/></svg>",
+            "<svg style=\"x\"></svg>",
+            "<svg><svg></svg></svg>",
+            "<svg><path/></svg><svg><image href=\"x.png\"/></svg>",
+            "<svg><path fill=\"url(javascript:x)\"/></svg>",
         ] {
             assert!(find_active(bad, &[]).is_some(), "missed {bad:?}");
         }
@@ -333,6 +381,7 @@ mod tests {
             "<!-- <script> -->",
             "<code>onclick=x</code>",
             "<a href=\"//cdn.example/x\">x</a>",
+            "<svg class=\"icon\" viewBox=\"0 0 24 24\" width=\"1em\" height=\"1em\" aria-hidden=\"true\" focusable=\"false\" fill=\"none\" stroke=\"currentColor\"><path d=\"M12 15v5s3.03-.55 4-2\"/><circle cx=\"12\" cy=\"12\" r=\"3\"/></svg><p>after</p>",
         ] {
             assert_eq!(find_active(ok, &[]), None, "{ok:?}");
         }

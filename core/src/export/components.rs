@@ -9,6 +9,7 @@ use crate::docs::jsx::{AttrValue, Tag};
 use crate::docs::sections::field_name;
 
 use super::html::{self, attr, class_token, element, open, Markup};
+use super::icons;
 use super::sanitize;
 use super::links::{Linker, Media};
 
@@ -24,7 +25,7 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
     let mut out = String::new();
     let close = match tag.name {
         "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout" => {
-            callout(&mut out, tag);
+            callout(&mut out, tag, links);
             "</div></div>"
         }
         "Card" | "Tile" | "HeroCard" | "FeatureCard" | "ThemeCard" => {
@@ -75,6 +76,7 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
         }
         "Step" => {
             open(&mut out, "li", "step");
+            icon(&mut out, tag, links);
             if let Some(title) = tag.text_attr("title") {
                 element(&mut out, "p", "step-title", title);
             }
@@ -97,7 +99,7 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
                 out.push_str(" open");
             }
             out.push_str("><summary>");
-            icon(&mut out, tag.text_attr("icon"));
+            icon(&mut out, tag, links);
             let fallback = if tag.name == "Accordion" {
                 "Details"
             } else {
@@ -208,7 +210,7 @@ fn inline_component(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
     let mut out = String::new();
     let close = match tag.name {
         "Icon" => {
-            icon(&mut out, tag.text_attr("icon"));
+            icon(&mut out, tag, links);
             ""
         }
         "Tooltip" => {
@@ -230,7 +232,7 @@ fn inline_component(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
                 format!("badge badge-{color}")
             };
             open(&mut out, "span", &class);
-            icon(&mut out, tag.text_attr("icon"));
+            icon(&mut out, tag, links);
             "</span>"
         }
         "Card" | "Tile" => {
@@ -257,7 +259,7 @@ fn inline_component(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
     Markup::pair(out, close)
 }
 
-fn callout(out: &mut String, tag: &Tag<'_>) {
+fn callout(out: &mut String, tag: &Tag<'_>, links: &Linker<'_>) {
     let kind = match tag.name {
         "Callout" => "note",
         name => match name {
@@ -270,14 +272,19 @@ fn callout(out: &mut String, tag: &Tag<'_>) {
         },
     };
     open(out, "div", &format!("callout callout-{kind}"));
-    let glyph = match kind {
-        "warning" | "danger" => "!",
-        "tip" => "\u{2605}",
-        "check" => "\u{2713}",
-        _ => "i",
+    // The format's own icons for each kind; a `Callout` names its own.
+    let name = match kind {
+        "warning" => "triangle-exclamation",
+        "danger" => "ban",
+        "tip" => "lightbulb",
+        "check" => "check",
+        _ => "circle-info",
     };
     out.push_str("<span class=\"callout-icon\" aria-hidden=\"true\">");
-    html::text(out, glyph);
+    match tag.text_attr("icon").filter(|_| tag.name == "Callout") {
+        Some(_) => icon(out, tag, links),
+        None => icons::marker(out, name, Some("solid"), "icon", links.source()),
+    }
     out.push_str("</span>");
     open(out, "div", "callout-body");
     if let Some(title) = tag.text_attr("title") {
@@ -304,7 +311,7 @@ fn card(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
             out.push('>');
         }
     }
-    icon(&mut out, tag.text_attr("icon"));
+    icon(&mut out, tag, links);
     let title = tag.text_attr("title").unwrap_or("");
     let mut close = "</div>".to_owned();
     match &href {
@@ -380,33 +387,9 @@ fn color_item(out: &mut String, tag: &Tag<'_>) {
     out.push_str("</span>");
 }
 
-/// A small glyph for an icon name; icon fonts are never fetched, so a few common names map to
-/// characters and the rest to a neutral dot.
-pub(crate) fn icon(out: &mut String, name: Option<&str>) {
-    let Some(name) = name.filter(|n| !n.trim().is_empty()) else {
-        return;
-    };
-    let glyph = match name.trim() {
-        "check" | "circle-check" | "square-check" | "check-circle" => "\u{2713}",
-        "x" | "xmark" | "circle-x" | "circle-xmark" => "\u{2715}",
-        "arrow-right" | "chevron-right" | "angle-right" => "\u{2192}",
-        "arrow-left" | "chevron-left" => "\u{2190}",
-        "triangle-exclamation" | "warning" | "triangle-alert" | "circle-alert" => "\u{26a0}",
-        "info" | "circle-info" => "\u{2139}",
-        "star" => "\u{2605}",
-        "heart" => "\u{2665}",
-        "lightbulb" => "\u{2600}",
-        "book" | "book-open" => "\u{25a4}",
-        "code" | "terminal" => "\u{276f}",
-        "plus" => "+",
-        "minus" => "\u{2212}",
-        _ => "\u{2022}",
-    };
-    out.push_str("<span class=\"icon\" aria-hidden=\"true\"");
-    attr(out, "data-icon", &class_token(name));
-    out.push('>');
-    html::text(out, glyph);
-    out.push_str("</span>");
+/// The icon a component's `icon` (and `iconType`) names, as inline SVG once filled (see `icons`).
+pub(crate) fn icon(out: &mut String, tag: &Tag<'_>, links: &Linker<'_>) {
+    icons::component_icon(out, tag.text_attr("icon"), tag.text_attr("iconType"), links);
 }
 
 /// `cols={3}` or `cols="3"`.
@@ -524,7 +507,7 @@ mod tests {
         let badge = render("<Badge color=\"green\">", true);
         assert_eq!(badge.open, "<span class=\"badge badge-green\">");
         let icon = render("<Icon icon=\"check\" color=\"#16a34a\" />", true);
-        assert!(icon.open.contains("\u{2713}") && icon.close.is_empty());
+        assert!(icon.open.starts_with("<svg data-icon=\"check\"") && icon.close.is_empty(), "{}", icon.open);
         let note = render("<Note>", true);
         assert!(
             note.open.is_empty(),

@@ -5,6 +5,7 @@
 
 use crate::docs::{Page, Site};
 
+use super::chrome;
 use super::extras::PageExtras;
 use super::html::{self, attr, element};
 use super::links::Linker;
@@ -132,10 +133,11 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     }
     out.push('>');
     out.push_str("<a class=\"skip\" href=\"#content\">Skip to content</a>");
+    chrome::banner(&mut out, v.site, v.links);
     header(&mut out, v);
     let current_tab = nav::current_tab(v.tabs, v.index);
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
-    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\">");
+    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
     if !v.page.hidden || v.tabs.get(current_tab).is_some() {
         nav::sidebar_html(
             &mut out,
@@ -153,7 +155,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     out.push_str("</div>");
     pager(&mut out, v);
     out.push_str("</article><footer class=\"site-footer\">");
-    element(&mut out, "p", "", &v.site.name);
+    chrome::footer(&mut out, v.site, v.links);
     out.push_str("</footer></main>");
     toc(&mut out, v.toc);
     out.push_str("</div></body></html>\n");
@@ -206,6 +208,7 @@ fn header(out: &mut String, v: &PageView<'_>) {
     if v.search {
         out.push_str(SEARCH_BOX);
     }
+    chrome::navbar(out, v.site, v.links);
     if !v.languages.is_empty() {
         out.push_str("<details class=\"lang-switch\"><summary>");
         html::text(out, language_name(&v.page.language));
@@ -296,7 +299,7 @@ fn pager(out: &mut String, v: &PageView<'_>) {
 }
 
 fn toc(out: &mut String, headings: &[Heading]) {
-    out.push_str("<aside class=\"toc\">");
+    out.push_str("<aside class=\"toc\" aria-label=\"Table of contents\">");
     let shown: Vec<&Heading> = headings
         .iter()
         .filter(|h| (2..=3).contains(&h.level))

@@ -96,6 +96,16 @@ impl<'a> Linker<'a> {
         asset_path(self.tree, self.page_path, self.source, url)
     }
 
+    /// The files the page may read (snippets, images).
+    pub(crate) fn tree(&self) -> &'a SourceTree {
+        self.tree
+    }
+
+    /// The source file of the page (`guides/a.mdx`), which authoring warnings name.
+    pub(crate) fn source(&self) -> &str {
+        self.source
+    }
+
     /// The rewritten `href` of a link written as `url`.
     pub(crate) fn href(&self, url: &str) -> String {
         let url = url.trim();

@@ -58,11 +58,13 @@ mod archive;
 pub mod attempts;
 mod assets;
 mod batch;
+mod chrome;
 mod code;
 mod components;
 mod extras;
 mod finishing;
 mod html;
+pub mod icons;
 mod layout;
 pub(crate) mod links;
 mod manifest;
@@ -187,8 +189,22 @@ pub fn export_files(
     tree: &SourceTree,
     options: &ExportOptions,
 ) -> Result<Vec<ExportFile>, ExportError> {
+    export_files_with_icons(site, tree, options, &icons::IconShards::default())
+}
+
+/// [`export_files`] with icons from `shards` (names they lack become the fallback dot); the
+/// licences of the sets used are not added (the caller has their texts).
+#[cfg(feature = "embedded-static")]
+pub fn export_files_with_icons(
+    site: &Site,
+    tree: &SourceTree,
+    options: &ExportOptions,
+    shards: &icons::IconShards,
+) -> Result<Vec<ExportFile>, ExportError> {
     let plan = ExportPlan::new(site, tree, options)?;
     let mut files = plan.render_pages(site, tree, 0..plan.page_count(), &PlainCode);
+    let library = icons::Library::from_config(site.config.icon_library.as_deref());
+    icons::fill(&mut files, library, shards, tree);
     files.extend(plan.finishing_files(site, tree));
     Ok(files)
 }

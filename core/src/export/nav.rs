@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use crate::docs::{DivisionKind, NavItem, Site};
 
-use super::html::{self, attr, element, open};
+use super::html::{self, attr, open};
+use super::icons;
 use super::links::Linker;
 
 /// A tab of the header bar (anchors, dropdowns and products stand in where there are no tabs).
@@ -16,6 +17,8 @@ pub(crate) struct Tab {
     pub(crate) label: String,
     /// Link of a tab that only points elsewhere.
     pub(crate) href: Option<String>,
+    /// Its `icon` in docs.json or mint.json.
+    pub(crate) icon: Option<String>,
     pub(crate) items: Vec<Node>,
 }
 
@@ -27,6 +30,7 @@ pub(crate) enum Node {
         label: String,
         root: Option<usize>,
         items: Vec<Node>,
+        icon: Option<String>,
     },
 }
 
@@ -111,6 +115,7 @@ fn convert(items: &[NavItem], cx: &Cx<'_>, in_tab: bool) -> Vec<Raw> {
                     out.push(Raw::Tab(Tab {
                         label: d.label.clone(),
                         href: d.href.clone(),
+                        icon: d.icon.clone(),
                         items: root_items,
                     }));
                 }
@@ -122,6 +127,7 @@ fn convert(items: &[NavItem], cx: &Cx<'_>, in_tab: bool) -> Vec<Raw> {
                             label: d.label.clone(),
                             root,
                             items,
+                            icon: d.icon.clone(),
                         }));
                     }
                 }
@@ -149,6 +155,7 @@ fn nodes_only(raws: Vec<Raw>) -> Vec<Node> {
                 label: tab.label,
                 root: None,
                 items: tab.items,
+                icon: tab.icon,
             }),
             Raw::Tab(_) => {}
             Raw::Lang(_, inner) => out.extend(nodes_only(inner)),
@@ -166,6 +173,7 @@ fn tabs_of(raws: Vec<Raw>) -> Vec<Tab> {
             tabs.push(Tab {
                 label: String::new(),
                 href: None,
+                icon: None,
                 items: std::mem::take(loose),
             });
         }
@@ -264,6 +272,9 @@ pub(crate) fn tabs_html(
         );
         attr(out, "href", &href);
         out.push('>');
+        if let Some(icon) = &tab.icon {
+            icons::marker(out, icon, None, "icon", &site.config.file);
+        }
         html::text(
             out,
             if tab.label.is_empty() {
@@ -324,25 +335,25 @@ pub(crate) fn sidebar_html(
         for node in &tab.items[shown] {
             match node {
                 Node::Page(i) => page_item(out, *i, current, site, links),
-                Node::Group { label, root, items }
+                Node::Group { label, root, items, icon }
                     if *root == Some(current) || contains(items, current) =>
                 {
                     out.push_str("<li class=\"nav-section\">");
+                    open(out, "p", "nav-section-label");
+                    section_icon(out, icon.as_deref(), site);
                     match root {
-                        Some(r) => {
-                            open(out, "p", "nav-section-label");
-                            page_link(out, *r, current, site, links, Some(label));
-                            out.push_str("</p>");
-                        }
-                        None => element(out, "p", "nav-section-label", label),
+                        Some(r) => page_link(out, *r, current, site, links, Some(label)),
+                        None => html::text(out, label),
                     }
+                    out.push_str("</p>");
                     out.push_str("<ul>");
                     group_items(out, items, current, site, links);
                     out.push_str("</ul></li>");
                 }
-                Node::Group { label, root, items } => {
+                Node::Group { label, root, items, icon } => {
                     out.push_str("<li class=\"nav-section collapsed\">");
                     open(out, "p", "nav-section-label");
+                    section_icon(out, icon.as_deref(), site);
                     match landing(*root, items) {
                         Some(page) => page_link(out, page, current, site, links, Some(label)),
                         None => html::text(out, label),
@@ -356,6 +367,14 @@ pub(crate) fn sidebar_html(
         }
     }
     out.push_str("</ul></nav>");
+}
+
+/// A section's icon before its label. Only in page sidebars, where icons are filled in: the
+/// contents pages are written after the batches and show none.
+fn section_icon(out: &mut String, icon: Option<&str>, site: &Site) {
+    if let Some(icon) = icon {
+        icons::marker(out, icon, None, "icon", &site.config.file);
+    }
 }
 
 fn contents_link(out: &mut String, contents: Option<&str>, hidden: usize) {
@@ -375,7 +394,7 @@ pub(crate) fn contents_html(out: &mut String, tab: &Tab, site: &Site, links: &Li
         for node in items {
             match node {
                 Node::Page(i) => page_item(out, *i, usize::MAX, site, links),
-                Node::Group { label, root, items } => {
+                Node::Group { label, root, items, .. } => {
                     out.push_str("<li>");
                     open(out, "p", "nav-section-label");
                     match root {
@@ -399,7 +418,7 @@ fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, li
     for node in items {
         match node {
             Node::Page(i) => page_item(out, *i, current, site, links),
-            Node::Group { label, root, items } => {
+            Node::Group { label, root, items, .. } => {
                 let here = *root == Some(current) || contains(items, current);
                 out.push_str("<li class=\"nav-group\"><details");
                 if here {
@@ -462,7 +481,7 @@ mod tests {
                 {"language": "en", "tabs": [
                     {"tab": "Guides", "groups": [{"group": "Start", "pages": ["index", {"group": "Deep", "root": "deep", "pages": ["deep/a"]}]}]},
                     {"tab": "Blog", "href": "https://blog.example"},
-                    {"tab": "API", "groups": [{"group": "Ref", "pages": ["api/x", "secret"]}]}]},
+                    {"tab": "API", "icon": "code", "groups": [{"group": "Ref", "icon": "book", "pages": ["api/x", "secret"]}]}]},
                 {"language": "es", "groups": [{"group": "Inicio", "pages": ["es/index"]}]}]}}"#,
             ),
             ("index.mdx", "---\ntitle: Home\n---\n"),
@@ -538,6 +557,12 @@ mod tests {
             bar.contains("href=\"https://blog.example\">Blog</a>"),
             "{bar}"
         );
+        // Tab and section icons, as markers the batch fills in, named for docs.json's warnings.
+        assert!(bar.contains("<a class=\"tab\" href=\"../api/x.html\"><svg data-icon=\"code\" data-type=\"\" data-class=\"icon\" data-src=\"docs.json\"></svg>API</a>"), "{bar}");
+        let api = site.pages.iter().position(|p| p.path == "api/x").unwrap();
+        let mut side = String::new();
+        sidebar_html(&mut side, nav["en"].get(current_tab(&nav["en"], api)), api, &site, &links, None);
+        assert!(side.contains("<p class=\"nav-section-label\"><svg data-icon=\"book\""), "{side}");
     }
 
     #[test]

@@ -403,7 +403,10 @@ impl ExportPlan {
     pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, emit: &mut dyn FnMut(ExportFile)) {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
-            ExportFile::new(JS_FILE.to_owned(), format!("{}{}", statics.site_js, self.extras.script(statics))),
+            ExportFile::new(
+                JS_FILE.to_owned(),
+                format!("{}{}{}", statics.site_js, statics.chrome_js, self.extras.script(statics)),
+            ),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
                 "robots.txt".to_owned(),
@@ -495,8 +498,10 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark}}}\n{}{}",
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}",
+            super::chrome::link_colors(&primary, &light),
             statics.site_css,
+            statics.chrome_css,
             self.extras.stylesheet(statics)
         )
     }

@@ -20,6 +20,7 @@ const MDX_TOKENS: &[&str] = &[
     "url(", "expression(", "<Tab title=", "</Tab>", "<Tabs>", "</Tabs>", "<base href=", "<meta http-equiv=",
     "<form action=", "<button formaction=", "import X from './s.mdx'\n", "<X />", "&", "&amp;", "<br>",
     "<Note>", "</Note>", "```js\n", "```py title=", "srcdoc=", "<details>", "<summary>", "\\", "evil.svg", "evil.html", "pic.png",
+    "<Icon icon=", " icon=", " iconType=", "rocket", "github", "brands", "<Step ", "<Badge ", "<Callout ", "<svg data-icon=",
 ];
 
 proptest! {
@@ -38,6 +39,10 @@ proptest! {
             .collect();
         let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
         let html = render_mdx(&body, "a/b.mdx", &t, &links, &WordSpans).html;
+        // Icons are filled in after rendering: the page as its reader gets it.
+        let mut files = vec![super::ExportFile::new("a/b.html".into(), html)];
+        super::icons::fill(&mut files, super::icons::Library::FontAwesome, &super::icons::tests::test_shards(), &t);
+        let html = String::from_utf8(files.remove(0).bytes).unwrap();
         prop_assert_eq!(find_active(&html, &[]), None, "{}", html);
     }
 }

@@ -10,16 +10,21 @@ pub struct StaticFiles<'a> {
     pub playground_css: &'a str,
     pub playground_js: &'a str,
     pub beacon_js: &'a str,
+    /// The header links, footer, banner and icons (`chrome`), appended to `site.css`.
+    pub chrome_css: &'a str,
+    /// The banner's dismissal, appended to `site.js`.
+    pub chrome_js: &'a str,
 }
 
 impl<'a> StaticFiles<'a> {
     /// The file names in `static/`, in the order `from_texts` takes their texts.
-    pub const NAMES: [&'static str; 5] = ["site.css", "site.js", "playground.css", "playground.js", "beacon.js"];
+    pub const NAMES: [&'static str; 7] =
+        ["site.css", "site.js", "playground.css", "playground.js", "beacon.js", "chrome.css", "chrome.js"];
 
     /// The texts of the files named by `NAMES`, in that order.
-    pub fn from_texts(texts: &'a [String; 5]) -> Self {
-        let [site_css, site_js, playground_css, playground_js, beacon_js] = texts;
-        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js }
+    pub fn from_texts(texts: &'a [String; 7]) -> Self {
+        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js] = texts;
+        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js }
     }
 }
 
@@ -32,6 +37,8 @@ impl StaticFiles<'static> {
         playground_css: include_str!("static/playground.css"),
         playground_js: include_str!("static/playground.js"),
         beacon_js: include_str!("static/beacon.js"),
+        chrome_css: include_str!("static/chrome.css"),
+        chrome_js: include_str!("static/chrome.js"),
     };
 }
 
@@ -58,5 +65,7 @@ mod tests {
         assert_eq!(read.playground_css, embedded.playground_css);
         assert_eq!(read.playground_js, embedded.playground_js);
         assert_eq!(read.beacon_js, embedded.beacon_js);
+        assert_eq!(read.chrome_css, embedded.chrome_css);
+        assert_eq!(read.chrome_js, embedded.chrome_js);
     }
 }

@@ -3,7 +3,7 @@
 use super::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Duration;
 use docs_edge_core::docs::{Site, SourceTree};
@@ -12,6 +12,7 @@ use docs_edge_core::export::{
     after_step, batch_files, batch_tree, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
     MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
+use docs_edge_core::export::icons::IconSet;
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
@@ -81,6 +82,9 @@ struct JobRecord {
     /// What the job runs under, as the edge script sent it with `start`.
     #[serde(default)]
     settings: JobSettings,
+    /// Icon sets the pages so far show: the bundle carries their licences.
+    #[serde(default)]
+    icon_sets: BTreeSet<IconSet>,
 }
 
 impl JobRecord {
@@ -263,6 +267,7 @@ impl ExportJob {
             extras: start.extras,
             search_copied: PackCursor::default(),
             settings: start.settings,
+            icon_sets: BTreeSet::new(),
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -431,6 +436,9 @@ impl ExportJob {
                 next_part += 1;
             }
         }
+        if !record.icon_sets.is_empty() {
+            pending.extend(tar_gz_member(&crate::export_icons::licence_files(&self.env, &record.icon_sets).await?, record.created_unix));
+        }
         if record.extras.assistant.is_some() {
             // The widget's files, as the worker serves them at /widget.js, in a member of their own.
             pending.extend(tar_gz_member(&crate::assets::widget_files(&self.env).await?, record.created_unix));
@@ -484,7 +492,9 @@ impl ExportJob {
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
             let range = record.next_page as usize..end as usize;
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            let files = loaded.plan.render_pages(&loaded.source.outline, &tree, range, &HighlightJs);
+            let mut files = loaded.plan.render_pages(&loaded.source.outline, &tree, range, &HighlightJs);
+            let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree).await?;
+            record.icon_sets.extend(sets);
             drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);

@@ -1,0 +1,50 @@
+//! The icons of a batch of exported pages: the shards of the builder's icon assets
+//! (`export-icons/`, written by scripts/build-icons.mjs) that the batch's names need, read side by
+//! side, then filled in by core (`docs_edge_core::export::icons`). A batch reads a few shards of
+//! about 20-90 KB each, never a whole set.
+
+use std::collections::BTreeSet;
+
+use docs_edge_core::docs::{SiteConfig, SourceTree};
+use docs_edge_core::export::icons::{self, IconSet, IconShards, Library};
+use docs_edge_core::export::ExportFile;
+use worker::Env;
+
+use crate::error::ApiResult;
+
+/// Folder of the icon assets, as `ShardId::asset_path` names them.
+const ICON_ASSETS: &str = "export-icons";
+
+/// Fills the icon markers in `files`; returns the sets used. Unknown names are the authors' to fix:
+/// logged as warnings naming file and line, the pages show a neutral dot.
+pub async fn fill(env: &Env, files: &mut [ExportFile], config: &SiteConfig, tree: &SourceTree) -> ApiResult<BTreeSet<IconSet>> {
+    let library = Library::from_config(config.icon_library.as_deref());
+    let wanted = icons::shards_wanted(files, library);
+    if wanted.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let texts = crate::join::try_join_all(wanted.iter().map(|shard| async move {
+        let text: ApiResult<String> = Ok(crate::assets::fetch(env, &shard.asset_path()).await?.text().await?);
+        text
+    }))
+    .await?;
+    let mut shards = IconShards::default();
+    for (shard, text) in wanted.into_iter().zip(texts) {
+        shards.insert(shard, text);
+    }
+    let filled = icons::fill(files, library, &shards, tree);
+    for warning in &filled.warnings {
+        worker::console_warn!("export: {warning}");
+    }
+    Ok(filled.sets)
+}
+
+/// The licence files of the sets the pages show, for the bundle.
+pub async fn licence_files(env: &Env, sets: &BTreeSet<IconSet>) -> ApiResult<Vec<ExportFile>> {
+    let names: BTreeSet<&str> = sets.iter().map(|s| s.licence_file()).collect();
+    let mut texts = Vec::new();
+    for name in names {
+        texts.push((name, crate::assets::fetch(env, &format!("{ICON_ASSETS}/{name}")).await?.bytes().await?));
+    }
+    Ok(icons::licence_files(sets, |name| texts.iter().find(|(n, _)| *n == name).map(|(_, b)| b.clone())))
+}
