@@ -85,11 +85,11 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // request's `analytics` and `assistant` fields took it to 409.7 KiB, budget 410. The builder
 // measures 621.9 KiB (mint.json and every navigation shape, endpoint pages from OpenAPI, the authoring
 // rules, media streamed apart, the manifest's gather and remote specs, page reuse, the file stores'
-// work and the sweep, the export's root page, redirects and widget files), budget 640 of the
-// platform's 3 MiB. The JavaScript module (wasm-bindgen's glue and worker-build's shim, and in the
+// work and the sweep, the export's root page, redirects and widget files); icons and the site's header,
+// footer and banner took it to 643.6 KiB, budget 660 of the platform's 3 MiB. The JavaScript module (wasm-bindgen's glue and worker-build's shim, and in the
 // builder highlight.js with the grammars worker/src/highlight.mjs registers: 9.7 -> 58.0 KiB, the
 // wasm unchanged byte for byte) has budgets of its own: edge 11.0 KiB, builder 58.0 KiB.
-const BUDGET_KIB = { edge: { wasm: 410, js: 12 }, builder: { wasm: 640, js: 62 } };
+const BUDGET_KIB = { edge: { wasm: 410, js: 12 }, builder: { wasm: 660, js: 62 } };
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.

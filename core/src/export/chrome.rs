@@ -142,7 +142,8 @@ pub(crate) fn banner(out: &mut String, site: &Site, links: &Linker<'_>) {
         attr(out, "data-banner", &banner_id(&banner.content));
     }
     out.push_str("><div class=\"site-banner-text\">");
-    out.push_str(&markdown::render_fragment(&banner.content, links.tree(), links));
+    // A banner is a line or two of text: its code, if any, stays plain.
+    out.push_str(&markdown::render_fragment(&banner.content, links.tree(), links, &super::code::PlainCode));
     out.push_str("</div>");
     if banner.dismissible {
         out.push_str("<button type=\"button\" class=\"site-banner-close\" aria-label=\"Dismiss announcement\">&#215;</button>");

@@ -585,7 +585,8 @@ impl<'a> Renderer<'a> {
             )
         });
         let placement = if grouped { code::Placement::InGroup } else { code::Placement::Alone };
-        code::write_block(&mut self.out, info, code, placement, self.highlighter, components::icon);
+        let links = self.links;
+        code::write_block(&mut self.out, info, code, placement, self.highlighter, |out, name| super::icons::component_icon(out, name, None, links));
     }
 }
 
