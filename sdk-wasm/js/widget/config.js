@@ -65,5 +65,23 @@ export function readConfig(el, defaultApi) {
     launcher: attr(el, 'launcher') !== 'false',
     nonce: attr(el, 'nonce') || el.nonce || undefined,
     storageKey: `docs-assistant:${domain}`,
+    // On an exported page: the bundle's root (relative to the page) and its folder pages.
+    linkBase: attr(el, 'link-base') == null ? undefined : new URL(attr(el, 'link-base'), location.href).href,
+    linkIndex: new Set((attr(el, 'link-index') ?? '').split(' ').filter(Boolean)),
   };
+}
+
+/**
+ * A link to the docs' live site (`https://<domain>/a/b#x`) as the exported bundle's own page
+ * (`<linkBase>a/b.html#x`, `a/index.html` for a folder page, `index.html` for the root), as the
+ * bundle's pages link to each other: a self-hosted or air-gapped copy keeps its reader in it. Any
+ * other link, or any link off an exported page (no `linkBase`), is left as it is.
+ */
+export function bundleLink(href, { domain, linkBase, linkIndex }) {
+  const url = new URL(href);
+  if (!linkBase || url.host !== domain.toLowerCase() || !/^https?:$/.test(url.protocol)) return href;
+  let path = url.pathname.replace(/^\/+|\/+$/g, '').replace(/\.(mdx?|html)$/, '');
+  if (!path) path = 'index';
+  else if (linkIndex.has(path)) path += '/index';
+  return new URL(`${path}.html${url.hash}`, linkBase).href;
 }

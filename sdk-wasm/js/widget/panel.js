@@ -5,6 +5,7 @@
 // Screen readers: the transcript is a role="log" live region that is aria-busy while an answer streams,
 // so the finished answer is announced once rather than token by token.
 import { AssistantClient } from 'docs-edge-sdk';
+import { bundleLink } from './config.js';
 import { icon } from './icons.js';
 import { el, renderMarkdown } from './markdown.js';
 import { PANEL_CSS } from './panel-css.js';
@@ -232,8 +233,12 @@ class Panel {
     };
   }
 
-  /** Source links leave through the page's own navigation, after a cancelable `source-click`. */
+  /**
+   * Source links leave through the page's own navigation, after a cancelable `source-click`; on an
+   * exported page, a link to the docs' site goes to the bundle's copy of the page.
+   */
   #linkSource(a, source, n) {
+    a.href = bundleLink(a.href, this.#config);
     a.addEventListener('click', (e) => {
       const event = new CustomEvent('source-click', { detail: { url: a.href, title: source?.title, index: n }, cancelable: true });
       this.#host.dispatchEvent(event);
