@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { startStaticServer } from '../scripts/lib/static-server.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
-import { ROOT_TOKEN, tenant } from './support/api.mjs';
+import { call, ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { launchBrowser } from './support/browser.mjs';
 import { startLlmMock } from './support/llm-mock.mjs';
@@ -29,14 +29,16 @@ let state;
 let t;
 let site;
 let browser;
+/** Keys locked to other sites and to the test page's own origin (`allowedOrigins`). */
+const lockedKeys = {};
 
-function pageHtml(domain, key, { title = 'Plain page' } = {}) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+function pageHtml(domain, key, { title = 'Plain page', attrs = '', lang = 'en' } = {}) {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title></head>
 <body><main><h1>${title}</h1><p id="para">${PARAGRAPH}</p><label>Search <input id="field"></label>
 <button id="own-button" type="button">Ask the docs</button></main>
 <script src="${worker.baseUrl}/widget.js" data-domain="${domain}" data-key="${key}"
   data-questions="How do I start a static export job?|How long is the bundle link valid?"
-  data-open-selector="#own-button" defer></script></body></html>`;
+  data-open-selector="#own-button" ${attrs} defer></script></body></html>`;
 }
 
 /** A right-to-left page that mounts the widget from the npm package's ES module, no script tag. */
@@ -71,6 +73,11 @@ before(async () => {
         res.end(modulePage(t.domain, t.assistantKey));
         return true;
       }
+      if (lockedKeys[url.pathname]) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(pageHtml(t.domain, lockedKeys[url.pathname], { title: 'Locked key' }));
+        return true;
+      }
       const html = pageHtml(t.domain, t.assistantKey, { title: url.pathname === '/csp' ? 'Strict page' : 'Plain page' });
       const headers = { 'content-type': 'text/html; charset=utf-8' };
       // Only the service's origin and wasm compilation: no 'unsafe-inline', no 'unsafe-eval'.
@@ -83,6 +90,11 @@ before(async () => {
       return true;
     },
   });
+  for (const [path, allowedOrigins] of [['/locked', ['https://docs.example.com']], ['/allowed', [site.url]]]) {
+    const created = await call('POST', `/v1/admin/orgs/${t.org.orgId}/keys`, { token: ROOT_TOKEN, json: { kind: 'assistant', allowedOrigins }, base: worker.baseUrl });
+    assert.equal(created.status, 201, created.text);
+    lockedKeys[path] = created.body.key;
+  }
   browser = await launchBrowser();
 });
 
@@ -335,6 +347,30 @@ test('under a strict Content-Security-Policy (the service origin and wasm only) 
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a key locked to other sites: the widget on this page says so; locked to this page, it answers', async () => {
+  const { page, errors } = await openPage('/locked');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.evaluate(() => window.DocsAssistant.open());
+  await panel(page).waitFor();
+  const refused = await ask(page, 'How do I start a static export job?');
+  const message = await refused.locator('.status.error').textContent();
+  assert.ok(message.startsWith('The assistant is not enabled on this site.') && message.includes(site.url), message);
+  const failed = await page.evaluate(() => window.widgetEvents.filter((e) => e.type === 'error').map((e) => e.detail.code));
+  assert.deepEqual(failed, ['origin_not_allowed']);
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-origin-not-allowed.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const allowed = await openPage('/allowed');
+  await allowed.page.evaluate(() => window.DocsAssistant.reset());
+  await allowed.page.evaluate(() => window.DocsAssistant.open());
+  await panel(allowed.page).waitFor();
+  const answer = await ask(allowed.page, 'How do I start a static export job?');
+  assert.ok((await answer.locator('.md').textContent()).length > 20);
+  assert.equal(await answer.locator('.status.error').count(), 0);
+  await allowed.page.close();
 });
 
 test('the npm package’s ES module mounts the same widget; a right-to-left page gets it on its left, labels overridden', async () => {

@@ -31,6 +31,7 @@ export const LABELS = {
   answering: 'Answering…',
   stopped: 'Stopped.',
   error: 'Something went wrong: ',
+  notAllowed: 'The assistant is not enabled on this site.',
   transcript: 'Conversation',
 };
 

@@ -392,13 +392,19 @@ class Panel {
         view.message = last;
         view.finish(true);
       }
-      view.body.append(el('p', stopped ? 'status' : 'status error', stopped ? this.#labels.stopped : this.#labels.error + err.message));
+      view.body.append(el('p', stopped ? 'status' : 'status error', stopped ? this.#labels.stopped : this.#failure(err)));
       if (!stopped) this.#host.emit('error', { message: err.message, code: err.code });
     } finally {
       this.#running = undefined;
       this.#busy(false);
       this.#save();
     }
+  }
+
+  /** What the reader is told: a key locked to other sites says so (the server's message names the origin). */
+  #failure(err) {
+    const L = this.#labels;
+    return err.code === 'origin_not_allowed' ? `${L.notAllowed} (${err.message})` : L.error + err.message;
   }
 
   stop() {
