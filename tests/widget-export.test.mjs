@@ -172,7 +172,8 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   await page.waitForFunction(() => window.widgetEvents.some((e) => e.type === 'feedback'));
   assert.match(serve.log(), /"event":"feedback"[^\n]*"rating":"up"/);
 
-  // Citations lead to the bundle's own pages, as its pages name them (`a/b.html`), anchors kept.
+  // Citations lead to the bundle's own pages, as its pages name them (`a/b.html`), anchors kept (the
+  // answer's sources here may have none: the first test checks anchors on their own).
   const cited = (await page.evaluate(() => window.widgetEvents.find((e) => e.type === 'answer').detail.sources)).map((s) => s.url);
   assert.ok(cited.length > 0 && cited.every((u) => u.startsWith(`https://${t.domain}/`)), cited.join());
   const local = (u) => {
@@ -181,7 +182,6 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   };
   const hrefs = await answer.locator('.sources a[href]').evaluateAll((links) => links.map((a) => a.href));
   assert.deepEqual(hrefs, cited.map(local));
-  assert.ok(cited.some((u) => u.includes('#')), `an anchored citation among ${cited.join()}`);
   const inline = await answer.locator('.md a.cite').evaluateAll((links) => links.map((a) => a.href));
   assert.ok(inline.length > 0 && inline.every((h) => hrefs.includes(h)), inline.join());
   const citation = answer.locator('.sources a[href]').first();
