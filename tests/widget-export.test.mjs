@@ -125,6 +125,11 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   const widget = await fetch(`${serve.url}/widget.js`);
   assert.equal(widget.status, 200);
   assert.equal(widget.headers.get('access-control-allow-origin'), '*');
+  // A part the bundle does not have is a 404 that is asked for again, never kept a year.
+  const missing = await fetch(`${serve.url}/widget/panel.0000000000.js`);
+  await missing.arrayBuffer();
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers.get('cache-control'), 'no-cache');
 
   browser = await launchBrowser();
   const page = await browser.context.newPage();
