@@ -14,7 +14,8 @@ const USAGE = `usage: npm run admin -- <command> [--url URL]
   set-plan <orgId> <free|pro|enterprise>
   add-domain <orgId> <domain>
   remove-domain <orgId> <domain>
-  create-key <orgId> <assistant|admin> [name]
+  create-key <orgId> <assistant|admin> [name] [--origins https://docs.example.com,https://*.example.com]
+  set-origins <keyId> [origin ...]      (the sites an assistant key may be used from; none: any)
   list-keys <orgId>
   revoke-key <keyId>`;
 
@@ -27,6 +28,7 @@ function option(args, name) {
 
 async function main(argv) {
   const args = [...argv];
+  const origins = option(args, '--origins')?.split(',').map((o) => o.trim()).filter(Boolean);
   const baseUrl = option(args, '--url') ?? process.env.DOCS_EDGE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
   const devVarsPath = join(root, '.dev.vars');
   const token = process.env.ROOT_TOKEN ?? (existsSync(devVarsPath) ? parseDevVars(readFileSync(devVarsPath, 'utf8')).ROOT_TOKEN : undefined);
@@ -46,7 +48,8 @@ async function main(argv) {
     'set-plan': ([orgId, plan]) => client.setPlan(orgId, plan),
     'add-domain': ([orgId, domain]) => client.addDomain(orgId, domain),
     'remove-domain': ([orgId, domain]) => client.removeDomain(orgId, domain),
-    'create-key': ([orgId, kind, name]) => client.createKey(orgId, kind, name),
+    'create-key': ([orgId, kind, name]) => client.createKey(orgId, kind, name, origins),
+    'set-origins': ([keyId, ...list]) => client.setKeyOrigins(keyId, list),
     'list-keys': ([orgId]) => client.listKeys(orgId),
     'revoke-key': ([keyId]) => client.revokeKey(keyId),
   };

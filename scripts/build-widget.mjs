@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds the assistant widget (sdk-wasm/js/widget) from the SDK package in sdk-wasm/pkg (build-sdk.mjs):
 // - for the worker's static assets (worker/public, served by the assets layer without running the
-//   worker: wrangler.toml run_worker_first, headers in worker/public/_headers): `widget.js`, the launcher
-//   a page loads (a classic script), and under `widget/` the panel with the SDK bundled in and the
-//   SDK's wasm, both named by a hash of their content so they can be cached for a year; and
+//   worker: wrangler.toml run_worker_first): `widget.js`, the launcher a page loads (a classic
+//   script), and under `widget/` the panel with the SDK bundled in and the SDK's wasm, both named by
+//   a hash of their content so they can be cached for a year; `_headers`, their response headers; and
 //   `widget-files.json`, their list, from which the export job copies them into the bundles that
 //   ask for the widget;
 // - for the npm package: `widget.js` (ESM: defineDocsAssistant, mountDocsAssistant) and
@@ -41,6 +41,29 @@ async function one(options) {
   return result.outputFiles[0].contents;
 }
 
+/**
+ * worker/public/_headers. The assets layer answers every path under a rule's pattern, a missing file
+ * too (its 404 gets the rule's headers), so the year-long cache names each hashed file exactly: a
+ * wildcard would make a browser or CDN keep the 404 of a part not deployed yet (a page ahead of a
+ * deployment, a mistyped name) for a year. Other widget paths get the CORS headers only.
+ */
+function headersFile(hashed) {
+  const open = ['Access-Control-Allow-Origin: *', 'Cross-Origin-Resource-Policy: cross-origin', 'X-Content-Type-Options: nosniff'];
+  const rule = (path, headers) => [path, ...headers.map((h) => `  ${h}`)].join('\n');
+  return [
+    '# Written by scripts/build-widget.mjs: the assistant widget\'s headers (the assets layer serves its files',
+    '# without running the worker). widget.js keeps its name, so caches re-check it within minutes; the',
+    '# parts are named by their content and cached a year, each by its exact name, so that a missing one',
+    '# is never cached.',
+    rule('/widget.js', [...open, 'Cache-Control: public, max-age=300, stale-while-revalidate=86400']),
+    // Headers of several matching rules add up (a second Cache-Control would be appended): this one
+    // sets none, so a 404 here carries the assets layer's own, uncached.
+    rule('/widget/*', open),
+    ...hashed.map((path) => rule(path, ['Cache-Control: public, max-age=31536000, immutable'])),
+    '',
+  ].join('\n');
+}
+
 export async function buildWidget() {
   // Served: the wasm and the panel under names that change with their content.
   const wasm = readFileSync(join(pkg, WASM));
@@ -60,6 +83,7 @@ export async function buildWidget() {
   writeFileSync(join(publicDir, 'widget', panelName), panel);
   writeFileSync(join(publicDir, 'widget', wasmName), wasm);
   // What an export that asks for the widget copies into its bundle (worker/src/assets.rs).
+  writeFileSync(join(publicDir, '_headers'), headersFile([`/widget/${panelName}`, `/widget/${wasmName}`]));
   writeFileSync(join(publicDir, 'widget-files.json'), JSON.stringify(['widget.js', `widget/${panelName}`, `widget/${wasmName}`]));
 
   // npm: ESM beside the package's index.js.

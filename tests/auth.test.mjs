@@ -1,4 +1,5 @@
-// Organizations, domains, keys (operator API), the key matrix on both sides, CORS, and secrets in logs.
+// Organizations, domains, keys (operator API), the key matrix on both sides, keys limited to their
+// sites' origins, CORS, and secrets in logs.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -114,6 +115,58 @@ test('a revoked key stops working on both sides', async () => {
   assertError(await admin('DELETE', `/v1/admin/keys/${t.admin.keyId}`), 404, 'not_found');
   const list = await admin('GET', `/v1/admin/orgs/${t.org.orgId}/keys`);
   assert.equal(list.body.keys.length, 0);
+});
+
+test('an assistant key limited to its sites: another page’s origin is 403 origin_not_allowed, listed ones and callers without Origin pass', async () => {
+  const t = await tenant();
+  assert.equal((await publishFolder(t.domain, t.adminKey)).status, 200);
+  const created = await admin('POST', `/v1/admin/orgs/${t.org.orgId}/keys`, {
+    kind: 'assistant',
+    allowedOrigins: ['HTTPS://Docs.Example.com/', 'https://*.preview.example.com', 'https://docs.example.com:443'],
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual(created.body.allowedOrigins, ['https://docs.example.com', 'https://*.preview.example.com']);
+  secretsSeen.push(created.body.key);
+  const from = (origin, key = created.body.key) =>
+    call('POST', `/discovery/v1/search/${t.domain}`, { token: key, json: { query: 'rate limits' }, headers: origin ? { origin } : {} });
+  for (const origin of ['https://docs.example.com', 'https://pr-7.preview.example.com', undefined]) {
+    assert.equal((await from(origin)).status, 200, origin);
+  }
+  for (const origin of ['https://copycat.example.net', 'http://docs.example.com', 'https://preview.example.com', 'null']) {
+    const refused = await from(origin);
+    assertError(refused, 403, 'origin_not_allowed');
+    assert.ok(refused.body.error.includes(origin), refused.body.error);
+    // A page can read why: the refusal carries the CORS headers.
+    assert.equal(refused.headers.get('access-control-allow-origin'), '*');
+  }
+  const answer = await call('POST', `/discovery/v2/assistant/${t.domain}/message`, {
+    token: created.body.key,
+    headers: { origin: 'https://copycat.example.net' },
+    json: { messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] },
+  });
+  assertError(answer, 403, 'origin_not_allowed');
+  const listed = (await admin('GET', `/v1/admin/orgs/${t.org.orgId}/keys`)).body.keys;
+  assert.deepEqual(Object.fromEntries(listed.map((k) => [k.keyId, k.allowedOrigins])), {
+    [t.assistant.keyId]: [],
+    [t.admin.keyId]: [],
+    [created.body.keyId]: ['https://docs.example.com', 'https://*.preview.example.com'],
+  });
+
+  // An existing key gets a list, and loses it again.
+  const locked = await admin('PATCH', `/v1/admin/keys/${t.assistant.keyId}`, { allowedOrigins: ['https://docs.example.com'] });
+  assert.equal(locked.status, 200, locked.text);
+  assert.deepEqual(locked.body.allowedOrigins, ['https://docs.example.com']);
+  assert.equal(locked.body.keyId, t.assistant.keyId);
+  assertError(await from('https://copycat.example.net', t.assistantKey), 403, 'origin_not_allowed');
+  assert.equal((await admin('PATCH', `/v1/admin/keys/${t.assistant.keyId}`, { allowedOrigins: [] })).status, 200);
+  assert.equal((await from('https://copycat.example.net', t.assistantKey)).status, 200);
+
+  const bad = await admin('PATCH', `/v1/admin/keys/${t.assistant.keyId}`, { allowedOrigins: ['docs.example.com'] });
+  assertError(bad, 400, 'invalid_request');
+  assert.match(bad.body.error, /^allowedOrigins\[0\]: must be an origin/);
+  assert.match((await admin('PATCH', `/v1/admin/keys/${t.admin.keyId}`, { allowedOrigins: ['https://x.example.com'] })).body.error, /^allowedOrigins: only an assistant key/);
+  assert.match((await admin('POST', `/v1/admin/orgs/${t.org.orgId}/keys`, { kind: 'admin', allowedOrigins: ['https://x.example.com'] })).body.error, /^allowedOrigins: only an assistant key/);
+  assertError(await admin('PATCH', '/v1/admin/keys/key_0000000000000000', { allowedOrigins: [] }), 404, 'not_found');
 });
 
 test('operator API takes only ROOT_TOKEN', async () => {

@@ -59,6 +59,7 @@ test('identifiers too long for a storage key are 404, not 500', async () => {
     ['DELETE', `/v1/admin/orgs/${longOrg}/domains/long-id.example.com`],
     ['POST', `/v1/admin/orgs/${longOrg}/keys`, { kind: 'admin' }],
     ['GET', `/v1/admin/orgs/${longOrg}/keys`],
+    ['PATCH', `/v1/admin/keys/key_${'0'.repeat(600)}`, { allowedOrigins: [] }],
     ['DELETE', `/v1/admin/keys/key_${'0'.repeat(600)}`],
     ['GET', `/v1/admin/orgs/${'a'.repeat(600)}`],
   ];

@@ -16,6 +16,7 @@ import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { downloadBundle, listFiles, requestBundle, startExport, waitForJob } from './support/export.mjs';
 import { launchBrowser } from './support/browser.mjs';
 import { startServe } from './support/serve.mjs';
+import { bundleLink } from '../sdk-wasm/js/widget/config.js';
 import { answers, ask, axeViolations, panel, recordViolations, recordWidgetEvents } from './support/widget.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
@@ -60,6 +61,22 @@ test('the start request’s assistant is checked: an https URL or same-origin, a
   }
 });
 
+test('on an exported page a link to the docs’ site becomes the bundle’s file, as the export names it', () => {
+  const page = { domain: 'docs.example.com', linkBase: 'file:///srv/bundle/', linkIndex: new Set(['guides', 'zh/%E6%8C%87%E5%8D%97']) };
+  const cases = [
+    ['https://docs.example.com/quickstart#install', 'file:///srv/bundle/quickstart.html#install'],
+    ['https://docs.example.com/', 'file:///srv/bundle/index.html'],
+    ['https://docs.example.com/guides/', 'file:///srv/bundle/guides/index.html'],
+    ['https://docs.example.com/guides/setup.mdx', 'file:///srv/bundle/guides/setup.html'],
+    ['https://docs.example.com/zh/指南#概述', 'file:///srv/bundle/zh/%E6%8C%87%E5%8D%97/index.html#%E6%A6%82%E8%BF%B0'],
+    ['https://other.example.com/quickstart', 'https://other.example.com/quickstart'],
+    ['mailto:docs@docs.example.com', 'mailto:docs@docs.example.com'],
+  ];
+  for (const [href, want] of cases) assert.equal(bundleLink(href, page), want, href);
+  // Off an exported page (no link base) every link stays the live site's.
+  assert.equal(bundleLink('https://docs.example.com/quickstart', { ...page, linkBase: undefined }), 'https://docs.example.com/quickstart');
+});
+
 test('an export that does not ask carries no widget and no request for one', async () => {
   const link = await exported({});
   const { dir } = await downloadBundle(link.bundleUrl);
@@ -85,7 +102,9 @@ test('an export for another service names it in its pages and its policy', async
   assert.ok(served.equals(readFileSync(join(dir, '_static/widget.js'))));
   const page = readFileSync(join(dir, 'assistant/overview.html'), 'utf8');
   assert.ok(
-    page.includes(`<script defer src="../_static/widget.js" data-api="${BASE_URL}" data-domain="${t.domain}" data-key="${t.assistantKey}"></script>`),
+    page.includes(
+      `<script defer src="../_static/widget.js" data-api="${BASE_URL}" data-domain="${t.domain}" data-key="${t.assistantKey}" data-link-base="../"></script>`,
+    ),
     page.slice(0, 1200),
   );
   const manifest = JSON.parse(readFileSync(join(dir, '_docs-edge/manifest.json'), 'utf8'));
@@ -106,17 +125,21 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   const widget = await fetch(`${serve.url}/widget.js`);
   assert.equal(widget.status, 200);
   assert.equal(widget.headers.get('access-control-allow-origin'), '*');
+  // A part the bundle does not have is a 404 that is asked for again, never kept a year.
+  const missing = await fetch(`${serve.url}/widget/panel.0000000000.js`);
+  await missing.arrayBuffer();
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers.get('cache-control'), 'no-cache');
 
   browser = await launchBrowser();
   const page = await browser.context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));
   const outside = [];
-  // Every request stays on docs-edge-serve; the answers' citations name the docs' own domain, which
-  // is this bundle: they are answered from it.
+  // Every request stays on docs-edge-serve: the answers cite the docs' own domain, and the widget
+  // links those citations to the bundle's pages.
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (url.host === t.domain) return route.fulfill({ status: 302, headers: { location: `${serve.url}${url.pathname}${url.hash}` } });
     // The bundle's analytics beacon (the test deployment has analytics on) is not the widget's.
     if (url.pathname.startsWith('/discovery/v1/analytics/')) return route.fulfill({ status: 204 });
     if (url.origin !== serve.url) {
@@ -154,13 +177,21 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   await page.waitForFunction(() => window.widgetEvents.some((e) => e.type === 'feedback'));
   assert.match(serve.log(), /"event":"feedback"[^\n]*"rating":"up"/);
 
-  // A citation leads to a page of the bundle.
+  // Citations lead to the bundle's own pages, as its pages name them (`a/b.html`), anchors kept (the
+  // answer's sources here may have none: the first test checks anchors on their own).
+  const cited = (await page.evaluate(() => window.widgetEvents.find((e) => e.type === 'answer').detail.sources)).map((s) => s.url);
+  assert.ok(cited.length > 0 && cited.every((u) => u.startsWith(`https://${t.domain}/`)), cited.join());
+  const local = (u) => {
+    const { pathname, hash } = new URL(u);
+    return `${serve.url}${pathname === '/' ? '/index' : pathname.replace(/\/$/, '')}.html${hash}`;
+  };
+  const hrefs = await answer.locator('.sources a[href]').evaluateAll((links) => links.map((a) => a.href));
+  assert.deepEqual(hrefs, cited.map(local));
+  const inline = await answer.locator('.md a.cite').evaluateAll((links) => links.map((a) => a.href));
+  assert.ok(inline.length > 0 && inline.every((h) => hrefs.includes(h)), inline.join());
   const citation = answer.locator('.sources a[href]').first();
-  const href = await citation.getAttribute('href');
-  assert.ok(href.startsWith(`https://${t.domain}/`), href);
-  const path = new URL(href).pathname;
   await citation.click();
-  await page.waitForURL(`${serve.url}${path}**`);
+  await page.waitForURL(hrefs[0]);
   const title = await page.locator('main h1').textContent();
   assert.ok(title.length > 0, 'a page of the bundle');
 

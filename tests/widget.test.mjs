@@ -2,7 +2,8 @@
 // tag, against a worker whose assistant streams from a local stand-in LLM: the shortcut, a streamed
 // Markdown answer, citations, stop, regenerate, feedback, a selection as context, the conversation
 // kept across a reload, `?ask=`, keyboard-only use, axe-core, a strict Content-Security-Policy, and
-// the bytes a page loads from the service (budgets). Screenshots go to test-artifacts/.
+// the bytes a page loads from the service (budgets), the modal and push surfaces, the UI text's
+// languages, a key locked to other sites. Screenshots go to test-artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { startStaticServer } from '../scripts/lib/static-server.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
-import { ROOT_TOKEN, tenant } from './support/api.mjs';
+import { call, ROOT_TOKEN, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { launchBrowser } from './support/browser.mjs';
 import { startLlmMock } from './support/llm-mock.mjs';
@@ -29,14 +30,24 @@ let state;
 let t;
 let site;
 let browser;
+/** Keys locked to other sites and to the test page's own origin (`allowedOrigins`). */
+const lockedKeys = {};
+/** Pages with the widget's surfaces and languages: path → pageHtml options. */
+const VARIANTS = {
+  '/modal': { title: 'Modal surface', attrs: 'data-surface="modal"' },
+  // The page's own inline style on <html> must come back as it was.
+  '/push': { title: 'Push surface', attrs: 'data-surface="push"', html: 'style="scroll-padding-top: 10px"' },
+  '/de': { title: 'Deutsche Seite', lang: 'de-DE', attrs: 'data-label-title="Fragen Sie die Doku"' },
+  '/ja-on-fr': { title: 'Page française', lang: 'fr', attrs: 'data-lang="ja"' },
+};
 
-function pageHtml(domain, key, { title = 'Plain page' } = {}) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+function pageHtml(domain, key, { title = 'Plain page', attrs = '', lang = 'en', html = '' } = {}) {
+  return `<!doctype html><html lang="${lang}" ${html}><head><meta charset="utf-8"><title>${title}</title></head>
 <body><main><h1>${title}</h1><p id="para">${PARAGRAPH}</p><label>Search <input id="field"></label>
 <button id="own-button" type="button">Ask the docs</button></main>
 <script src="${worker.baseUrl}/widget.js" data-domain="${domain}" data-key="${key}"
   data-questions="How do I start a static export job?|How long is the bundle link valid?"
-  data-open-selector="#own-button" defer></script></body></html>`;
+  data-open-selector="#own-button" ${attrs} defer></script></body></html>`;
 }
 
 /** A right-to-left page that mounts the widget from the npm package's ES module, no script tag. */
@@ -71,7 +82,12 @@ before(async () => {
         res.end(modulePage(t.domain, t.assistantKey));
         return true;
       }
-      const html = pageHtml(t.domain, t.assistantKey, { title: url.pathname === '/csp' ? 'Strict page' : 'Plain page' });
+      if (lockedKeys[url.pathname]) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(pageHtml(t.domain, lockedKeys[url.pathname], { title: 'Locked key' }));
+        return true;
+      }
+      const html = pageHtml(t.domain, t.assistantKey, VARIANTS[url.pathname] ?? { title: url.pathname === '/csp' ? 'Strict page' : 'Plain page' });
       const headers = { 'content-type': 'text/html; charset=utf-8' };
       // Only the service's origin and wasm compilation: no 'unsafe-inline', no 'unsafe-eval'.
       if (url.pathname === '/csp') {
@@ -83,6 +99,11 @@ before(async () => {
       return true;
     },
   });
+  for (const [path, allowedOrigins] of [['/locked', ['https://docs.example.com']], ['/allowed', [site.url]]]) {
+    const created = await call('POST', `/v1/admin/orgs/${t.org.orgId}/keys`, { token: ROOT_TOKEN, json: { kind: 'assistant', allowedOrigins }, base: worker.baseUrl });
+    assert.equal(created.status, 201, created.text);
+    lockedKeys[path] = created.body.key;
+  }
   browser = await launchBrowser();
 });
 
@@ -152,7 +173,8 @@ test('the launcher alone loads first; the shortcut opens the panel; a Markdown a
   const answer = await ask(page, 'MARKDOWN: how do I start a static export job?');
   assert.ok(await page.evaluate(() => window.busySeen), 'the log was busy while the answer streamed');
   assert.ok((await page.evaluate(() => window.answerGrew)) >= 3, 'the answer grew in parts');
-  assert.equal(await answer.locator('h4').textContent(), 'Static exports');
+  // `## Static exports` is the answer's top heading: an h3 under the panel's h2, no level skipped.
+  assert.equal(await answer.locator('.md h3').textContent(), 'Static exports');
   assert.equal(await answer.locator('.md ol li').count(), 2);
   assert.equal(await answer.locator('.md table th').count(), 2);
   assert.match(await answer.locator('.md pre code').textContent(), /^curl -X POST/);
@@ -323,6 +345,127 @@ test('keyboard only: Tab to the launcher, ask, reach the answer’s controls, Es
   await page.close();
 });
 
+/** The element that has the keyboard focus, inside the widget's shadow root too. */
+const focusedIn = (page) =>
+  page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return { inPanel: !!el?.closest?.('.panel'), label: el?.getAttribute('aria-label') ?? el?.tagName };
+  });
+
+test('the modal surface: a centred dialog over a backdrop, Tab cycles inside it, the backdrop closes it; axe-core finds nothing', async () => {
+  const { page, errors } = await openPage('/modal');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.locator('docs-assistant .launcher').click();
+  await panel(page).waitFor();
+  assert.equal(await panel(page).getAttribute('aria-modal'), 'true');
+  const box = await panel(page).boundingBox();
+  const view = page.viewportSize();
+  assert.ok(Math.abs(box.x + box.width / 2 - view.width / 2) <= 1 && Math.abs(box.y + box.height / 2 - view.height / 2) <= 1, JSON.stringify(box));
+  assert.ok(box.width < view.width - 100, 'not the full width');
+  await ask(page, 'MARKDOWN: how do I start a static export job?');
+  // Forward and back, the focus never leaves the dialog, and wraps around its ends.
+  const seen = new Set();
+  for (let i = 0; i < 45; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focusedIn(page);
+    assert.ok(f.inPanel, `Tab ${i + 1} left the dialog: ${f.label}`);
+    seen.add(f.label);
+  }
+  assert.ok(seen.has('New chat') && seen.has('Your question'), [...seen].join(', '));
+  await page.locator('docs-assistant button[aria-label="New chat"]').focus();
+  await page.keyboard.press('Shift+Tab');
+  assert.equal((await focusedIn(page)).inPanel, true, 'Shift+Tab from the first control wraps to the last');
+  assert.deepEqual(await axeViolations(page, 'docs-assistant'), []);
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-modal-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-modal-dark.png') });
+  assert.deepEqual(await axeViolations(page, 'docs-assistant'), []);
+  await page.emulateMedia({ colorScheme: 'light' });
+  // A click on the backdrop (beside the dialog) closes it; the focus goes back to the launcher.
+  await page.mouse.click(10, view.height / 2);
+  await panel(page).waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('docs-assistant .backdrop').isVisible(), false);
+  assert.equal((await focusedIn(page)).label, 'BUTTON');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the push surface narrows the page instead of covering it, and gives <html> its own style back; full screen when narrow', async () => {
+  const { page, errors } = await openPage('/push');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  const mainWidth = () => page.locator('main').evaluate((m) => m.getBoundingClientRect().width);
+  const before = await mainWidth();
+  const htmlStyle = () => page.evaluate(() => document.documentElement.style.cssText);
+  const style = await htmlStyle();
+  assert.match(style, /scroll-padding-top/);
+  await page.evaluate(() => window.DocsAssistant.open());
+  await panel(page).waitFor();
+  const box = await panel(page).boundingBox();
+  const main = await page.locator('main').boundingBox();
+  assert.ok(main.x + main.width <= box.x + 0.5, `the page's content ends where the panel starts (${main.x + main.width} ≤ ${box.x})`);
+  assert.ok(Math.abs(before - (await mainWidth()) - box.width) <= 1, 'narrowed by the panel’s width');
+  assert.equal(await panel(page).getAttribute('aria-modal'), 'false', 'beside the page, not modal: Tab may leave it');
+  assert.equal(await page.locator('docs-assistant .backdrop').isVisible(), false);
+  await ask(page, 'How do I start a static export job?');
+  assert.deepEqual(await axeViolations(page, 'docs-assistant'), []);
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-push-wide.png') });
+
+  // Narrow: full screen, so modal, and the page is not pushed.
+  await page.setViewportSize({ width: 390, height: 780 });
+  await page.waitForFunction(() => document.querySelector('docs-assistant').shadowRoot.querySelector('.panel').getAttribute('aria-modal') === 'true');
+  assert.equal(await htmlStyle(), style);
+  await page.locator('docs-assistant textarea').focus();
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    assert.ok((await focusedIn(page)).inPanel, `Tab ${i + 1} left the full-screen panel`);
+  }
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await page.waitForFunction(() => document.documentElement.style.marginInlineEnd !== '');
+  await page.keyboard.press('Escape');
+  await panel(page).waitFor({ state: 'hidden' });
+  assert.equal(await htmlStyle(), style);
+  assert.equal(await mainWidth(), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('UI text in the page’s language (lang, or the widget’s data-lang), attribute overrides first; every set complete', async () => {
+  const { LABELS } = await import('../sdk-wasm/js/widget/labels.js');
+  const { LAUNCHER } = await import('../sdk-wasm/js/widget/config.js');
+  for (const lang of ['en', 'es', 'fr', 'de', 'zh', 'ja', 'ko', 'pt']) {
+    assert.deepEqual(Object.keys(LABELS[lang]), Object.keys(LABELS.en), lang);
+    assert.ok(LAUNCHER[lang], lang);
+  }
+  const { page, errors } = await openPage('/de');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.locator('docs-assistant .launcher', { hasText: 'KI fragen' }).click();
+  await panel(page).waitFor();
+  assert.equal(await page.locator('docs-assistant h2').textContent(), 'Fragen Sie die Doku', 'the attribute wins');
+  assert.equal(await page.locator('docs-assistant textarea').getAttribute('placeholder'), LABELS.de.placeholder);
+  assert.equal(await page.locator('docs-assistant button[aria-label="Neuer Chat"]').count(), 1);
+  assert.equal(await panel(page).getAttribute('lang'), 'de-DE');
+  assert.deepEqual(errors, []);
+  await page.close();
+  const other = await openPage('/ja-on-fr');
+  await other.page.locator('docs-assistant .launcher', { hasText: LAUNCHER.ja }).waitFor();
+  await other.page.close();
+});
+
+test('a missing widget part is a 404 nobody caches; the parts that exist are cached a year', async () => {
+  const missing = await fetch(`${worker.baseUrl}/widget/panel.0000000000.js`);
+  await missing.arrayBuffer();
+  assert.equal(missing.status, 404);
+  assert.doesNotMatch(missing.headers.get('cache-control') ?? '', /immutable|max-age=[1-9]/);
+  const launcher = await (await fetch(`${worker.baseUrl}/widget.js`)).text();
+  const name = launcher.match(/panel\.[0-9a-f]{10}\.js/)[0];
+  const part = await fetch(`${worker.baseUrl}/widget/${name}`);
+  await part.arrayBuffer();
+  assert.equal(part.status, 200);
+  assert.equal(part.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  assert.equal(part.headers.get('access-control-allow-origin'), '*');
+});
+
 test('under a strict Content-Security-Policy (the service origin and wasm only) the widget answers with no violation', async () => {
   const { page, errors } = await openPage('/csp');
   await page.evaluate(() => window.DocsAssistant.reset());
@@ -335,6 +478,30 @@ test('under a strict Content-Security-Policy (the service origin and wasm only) 
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a key locked to other sites: the widget on this page says so; locked to this page, it answers', async () => {
+  const { page, errors } = await openPage('/locked');
+  await page.evaluate(() => window.DocsAssistant.reset());
+  await page.evaluate(() => window.DocsAssistant.open());
+  await panel(page).waitFor();
+  const refused = await ask(page, 'How do I start a static export job?');
+  const message = await refused.locator('.status.error').textContent();
+  assert.ok(message.startsWith('The assistant is not enabled on this site.') && message.includes(site.url), message);
+  const failed = await page.evaluate(() => window.widgetEvents.filter((e) => e.type === 'error').map((e) => e.detail.code));
+  assert.deepEqual(failed, ['origin_not_allowed']);
+  await page.screenshot({ path: join(ARTIFACTS, 'widget-origin-not-allowed.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const allowed = await openPage('/allowed');
+  await allowed.page.evaluate(() => window.DocsAssistant.reset());
+  await allowed.page.evaluate(() => window.DocsAssistant.open());
+  await panel(allowed.page).waitFor();
+  const answer = await ask(allowed.page, 'How do I start a static export job?');
+  assert.ok((await answer.locator('.md').textContent()).length > 20);
+  assert.equal(await answer.locator('.status.error').count(), 0);
+  await allowed.page.close();
 });
 
 test('the npm package’s ES module mounts the same widget; a right-to-left page gets it on its left, labels overridden', async () => {

@@ -31,7 +31,8 @@ export class OperatorClient {
   renameOrg(orgId, name) { return this.request('PATCH', `/v1/admin/orgs/${orgId}`, { name }); }
   addDomain(orgId, domain) { return this.request('POST', `/v1/admin/orgs/${orgId}/domains`, { domain }); }
   removeDomain(orgId, domain) { return this.request('DELETE', `/v1/admin/orgs/${orgId}/domains/${encodeURIComponent(domain)}`); }
-  createKey(orgId, kind, name) { return this.request('POST', `/v1/admin/orgs/${orgId}/keys`, { kind, name }); }
+  createKey(orgId, kind, name, allowedOrigins) { return this.request('POST', `/v1/admin/orgs/${orgId}/keys`, { kind, name, allowedOrigins }); }
+  setKeyOrigins(keyId, allowedOrigins) { return this.request('PATCH', `/v1/admin/keys/${keyId}`, { allowedOrigins }); }
   listKeys(orgId) { return this.request('GET', `/v1/admin/orgs/${orgId}/keys`); }
   revokeKey(keyId) { return this.request('DELETE', `/v1/admin/keys/${keyId}`); }
 }

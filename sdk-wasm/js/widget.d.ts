@@ -25,6 +25,7 @@ export function defineDocsAssistant(name?: string): CustomElementConstructor;
 /**
  * Mounts an assistant: `api` (a URL, or `same-origin`), `domain`, `key` (a public `svc_dsc_` key),
  * `questions` (up to three), `open-selector`, `theme` (`light`/`dark`; the page's by default),
+ * `surface` (`panel`, `push` or `modal`), `lang` (the UI text's language; the page's by default),
  * `launcher` (`false` hides the button), `nonce`, `label-<name>` (UI text).
  */
 export function mountDocsAssistant(

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use docs_edge_core::platform::deployment::{outbound_allowed, parse_switch, Deployment};
+use docs_edge_core::security::origins::normalize_origin;
 use serde::Deserialize;
 
 #[derive(Debug, Clone)]
@@ -45,6 +46,9 @@ pub struct Assistant {
     pub enabled: bool,
     /// SHA-256 (hex) of the assistant keys that may call the discovery endpoints.
     pub key_hashes: Vec<String>,
+    /// Other sites whose pages may use those keys (`Origin`, `security::origins`), besides this
+    /// server's own pages; empty: any site.
+    pub allowed_origins: Vec<String>,
     /// Bound of the cache of term shards and text blocks search reads from the bundle's packs.
     pub search_cache_bytes: usize,
 }
@@ -110,6 +114,7 @@ struct FileRefresh {
 struct FileAssistant {
     enabled: Option<bool>,
     key_sha256: Option<Vec<String>>,
+    allowed_origins: Option<Vec<String>>,
     search_cache_bytes: Option<u64>,
 }
 
@@ -177,6 +182,18 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         Some(list) => list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
         None => file.assistant.key_sha256.unwrap_or_default(),
     };
+    let allowed_origins = match env("DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS") {
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        None => file.assistant.allowed_origins.unwrap_or_default(),
+    };
+    let allowed_origins = allowed_origins
+        .iter()
+        .map(|raw| {
+            normalize_origin(raw).ok_or_else(|| {
+                format!("assistant.allowed_origins: `{raw}` is not an origin such as https://docs.example.com (or https://*.example.com for its subdomains)")
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let search_cache_bytes =
         number("DOCS_EDGE_SEARCH_CACHE_BYTES", file.assistant.search_cache_bytes, DEFAULT_SEARCH_CACHE_BYTES as u64)?.min(1 << 32) as usize;
     let defaults = Limits::default();
@@ -204,7 +221,7 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         cache_dir: env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into()),
         static_export,
         refresh,
-        assistant: Assistant { enabled: assistant_enabled, key_hashes, search_cache_bytes },
+        assistant: Assistant { enabled: assistant_enabled, key_hashes, allowed_origins, search_cache_bytes },
         limits,
         deployment,
         internal_hosts: internal,
@@ -268,6 +285,15 @@ mod tests {
         assert!(load_with("", &gapped).unwrap_err().contains("static_export.bundle_url"));
         let declared = [gapped[0], gapped[1], ("INTERNAL_HOSTS", "docs-edge.example.com")];
         assert!(load_with("", &declared).is_ok());
+    }
+
+    #[test]
+    fn allowed_origins_are_normalized_and_checked() {
+        let config = load_with("[assistant]\nallowed_origins = [\"HTTPS://Docs.Example.com/\"]\n", &[]).unwrap();
+        assert_eq!(config.assistant.allowed_origins, ["https://docs.example.com"]);
+        let config = load_with("", &[("DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS", "https://a.example.com, https://*.b.example.com")]).unwrap();
+        assert_eq!(config.assistant.allowed_origins, ["https://a.example.com", "https://*.b.example.com"]);
+        assert!(load_with("[assistant]\nallowed_origins = [\"docs.example.com\"]\n", &[]).unwrap_err().contains("assistant.allowed_origins"));
     }
 
     #[test]

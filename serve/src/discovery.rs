@@ -1,7 +1,8 @@
 //! With `[assistant] enabled = true`: the discovery API from the bundle itself, offline, with core's
 //! request rules, search and extractive answers, and the worker's wire formats, so the SDK and
 //! `useChat` apps work against this server unchanged. Keys are checked against the SHA-256 hashes in
-//! the configuration, in constant time. Threads are not stored here: the finish event carries the
+//! the configuration, in constant time, and, when `[assistant] allowed_origins` lists sites, a
+//! browser's request must come from one of them or from this server's own pages. Threads are not stored here: the finish event carries the
 //! request's `threadId` (or a new one) so clients continue as they do against the worker.
 
 use std::hash::{BuildHasher, Hasher};
@@ -20,6 +21,7 @@ use docs_edge_core::assistant::request::{parse_v1, parse_v2};
 use docs_edge_core::platform::deployment::Feature;
 use docs_edge_core::export::markdown_file;
 use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
+use docs_edge_core::security::origins::{origin_allowed, MAX_ORIGIN_CHARS};
 use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
 use docs_edge_core::analytics::input::parse_feedback;
 use docs_edge_core::analytics::range::iso_of_ms;
@@ -37,6 +39,8 @@ const MAX_BODY_BYTES: usize = 1 << 20;
 #[derive(Debug)]
 pub enum DiscoveryError {
     Unauthorized,
+    /// A page of a site `[assistant] allowed_origins` does not list (its origin, as sent).
+    OriginNotAllowed(String),
     FeatureDisabled(Feature),
     NotFound(String),
     Invalid(String),
@@ -51,6 +55,11 @@ impl IntoResponse for DiscoveryError {
     fn into_response(self) -> Response {
         let (status, code, error) = match self {
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized", "a valid assistant key is required (Authorization: Bearer …)".to_string()),
+            Self::OriginNotAllowed(origin) => (
+                StatusCode::FORBIDDEN,
+                "origin_not_allowed",
+                format!("the assistant keys of this server may not be used from {origin}: it is limited to its own pages and [assistant] allowed_origins"),
+            ),
             Self::FeatureDisabled(f) => (StatusCode::NOT_FOUND, "feature_disabled", format!("{} is switched off in this deployment", f.name())),
             Self::NotFound(message) => (StatusCode::NOT_FOUND, "not_found", message),
             Self::Invalid(message) => (StatusCode::BAD_REQUEST, "invalid_request", message),
@@ -109,6 +118,7 @@ async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) 
     if !known {
         return Err(DiscoveryError::Unauthorized);
     }
+    check_origin(&req, &config.assistant.allowed_origins)?;
     let active = state.active().ok_or(DiscoveryError::Unavailable("no bundle is loaded yet"))?;
     if !active.bundle.manifest.domain.eq_ignore_ascii_case(domain) {
         return Err(DiscoveryError::NotFound(format!("no docs are served for {domain}")));
@@ -120,6 +130,23 @@ async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) 
         return Err(DiscoveryError::Invalid("body: must be a JSON object".into()));
     }
     Ok((active, index, body))
+}
+
+/// A browser's request (`Origin`) from a page that is neither this server's own (the origin's host
+/// and port are the request's `Host`) nor on `allowed`; an empty list allows any. Without `Origin`
+/// the caller is no page.
+fn check_origin(req: &Request, allowed: &[String]) -> Result<(), DiscoveryError> {
+    let Some(origin) = req.headers().get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = String::from_utf8_lossy(origin.as_bytes()).chars().take(MAX_ORIGIN_CHARS).collect::<String>();
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let own = origin.split_once("://").is_some_and(|(_, authority)| !host.is_empty() && authority.eq_ignore_ascii_case(host));
+    if own || origin_allowed(allowed, &origin) {
+        Ok(())
+    } else {
+        Err(DiscoveryError::OriginNotAllowed(origin))
+    }
 }
 
 /// `read` over the index on the blocking threads: it reads the pack files.
@@ -222,4 +249,30 @@ fn random_id(prefix: &str) -> String {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
     format!("{prefix}{:016x}", hasher.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(origin: Option<&str>) -> Request {
+        let mut builder = Request::builder().uri("/discovery/v1/search/docs.example.com").header(header::HOST, "docs.internal:8080");
+        if let Some(origin) = origin {
+            builder = builder.header(header::ORIGIN, origin);
+        }
+        builder.body(Body::empty()).unwrap()
+    }
+
+    #[test]
+    fn listed_sites_and_the_servers_own_pages_pass_others_are_named() {
+        let allowed = vec!["https://docs.example.com".to_string()];
+        for ok in [None, Some("https://docs.example.com"), Some("http://docs.internal:8080")] {
+            assert!(check_origin(&request(ok), &allowed).is_ok(), "{ok:?}");
+        }
+        match check_origin(&request(Some("https://copycat.example.net")), &allowed) {
+            Err(DiscoveryError::OriginNotAllowed(origin)) => assert_eq!(origin, "https://copycat.example.net"),
+            other => panic!("{other:?}"),
+        }
+        assert!(check_origin(&request(Some("https://copycat.example.net")), &[]).is_ok(), "no list: any site");
+    }
 }

@@ -135,12 +135,15 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         }
         res.headers_mut().insert(header::ETAG, etag);
     }
+    // A year only for a hashed file that is there: the 404 of a missing one (a part of a newer
+    // widget, a mistyped name) must be asked for again.
+    let found = res.status().is_success() || res.status() == StatusCode::NOT_MODIFIED;
     let headers = res.headers_mut();
     let html = content_type
         .as_ref()
         .and_then(|v| v.to_str().ok())
         .is_some_and(|t| t.starts_with("text/html"));
-    let cache = if !html && is_fingerprinted(&path) { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let cache = if found && !html && is_fingerprinted(&path) { "public, max-age=31536000, immutable" } else { "no-cache" };
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));

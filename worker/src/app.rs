@@ -91,6 +91,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::RemoveDomain => routes::admin::remove_domain(call).await,
         Route::CreateKey => routes::admin::create_key(call).await,
         Route::ListKeys => routes::admin::list_keys(call).await,
+        Route::UpdateKey => routes::admin::update_key(call).await,
         Route::RevokeKey => routes::admin::revoke_key(call).await,
         Route::PublishSite => routes::sites::publish(call).await,
         Route::GetSite => routes::sites::get(call).await,

@@ -1,5 +1,6 @@
 //! Who is calling: the operator (ROOT_TOKEN, `/v1/admin` only) or an organization's API key.
 
+use docs_edge_core::security::origins::{origin_allowed, MAX_ORIGIN_CHARS};
 use docs_edge_core::security::signing::{constant_time_eq, is_well_formed_key, sha256_hex};
 use docs_edge_core::wire::KeyKind;
 use worker::{Env, Request};
@@ -61,6 +62,18 @@ pub async fn require_key(req: &Request, directory: &Directory, kind: KeyKind) ->
         return Err(ApiError::WrongKeyKind(format!("this endpoint takes {needed}, not {got}")));
     }
     Ok(record)
+}
+
+/// A browser's request (`Origin`) from a site the assistant key does not list: 403
+/// `origin_not_allowed` naming it (`security::origins`). Without `Origin`, the caller is no page.
+pub fn require_origin(req: &Request, key: &KeyRecord) -> ApiResult<()> {
+    match header(req, "origin") {
+        Some(origin) if !origin_allowed(&key.allowed_origins, &origin) => {
+            let shown: String = origin.chars().take(MAX_ORIGIN_CHARS).collect();
+            Err(ApiError::OriginNotAllowed(format!("this assistant key may not be used from {shown}: it is limited to the sites its owner listed")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The domain must belong to the key's organization; unknown and foreign domains are the same 404.

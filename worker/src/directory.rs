@@ -41,6 +41,9 @@ pub struct KeyRecord {
     pub key_id: String,
     pub org_id: String,
     pub kind: KeyKind,
+    /// Where an assistant key may be used from (`Origin`); empty: anywhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_origins: Vec<String>,
 }
 
 pub struct Directory {

@@ -29,6 +29,8 @@ pub enum ApiError {
     HashMismatch(String),
     Unauthorized(String),
     WrongKeyKind(String),
+    /// An assistant key used from a page whose origin its allowed origins do not list (the message).
+    OriginNotAllowed(String),
     Conflict { code: &'static str, message: String },
     /// Another export job of this domain is queued or running.
     JobActive { job_id: String },
@@ -72,7 +74,7 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => 413,
             ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) | ApiError::MissingFiles(_) | ApiError::HashMismatch(_) => 400,
             ApiError::Unauthorized(_) => 401,
-            ApiError::WrongKeyKind(_) | ApiError::PlanRequired(_) | ApiError::LinkInvalid | ApiError::LinkExpired => 403,
+            ApiError::WrongKeyKind(_) | ApiError::OriginNotAllowed(_) | ApiError::PlanRequired(_) | ApiError::LinkInvalid | ApiError::LinkExpired => 403,
             ApiError::Conflict { .. } | ApiError::JobActive { .. } => 409,
             ApiError::RangeNotSatisfiable { .. } => 416,
             ApiError::Relayed { status, .. } => *status,
@@ -96,6 +98,7 @@ impl ApiError {
             ApiError::HashMismatch(_) => "hash_mismatch",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::WrongKeyKind(_) => "wrong_key_kind",
+            ApiError::OriginNotAllowed(_) => "origin_not_allowed",
             ApiError::Conflict { code, .. } => code,
             ApiError::JobActive { .. } => "job_active",
             ApiError::PlanRequired(_) => "plan_required",
@@ -145,7 +148,8 @@ impl ApiError {
             | ApiError::Invalid(m)
             | ApiError::InvalidArchive(m)
             | ApiError::Unauthorized(m)
-            | ApiError::WrongKeyKind(m) => m.clone(),
+            | ApiError::WrongKeyKind(m)
+            | ApiError::OriginNotAllowed(m) => m.clone(),
             ApiError::Conflict { message, .. } | ApiError::RateLimited { message, .. } => message.clone(),
         }
     }

@@ -104,11 +104,12 @@ mod tests {
         let text = bundle_text(extras.clone());
         let health = text.split("== ").find(|f| f.starts_with("api/health.html")).unwrap();
         let tag = format!(
-            "<script defer src=\"../_static/widget.js\" data-api=\"https://edge.example.com\" data-domain=\"docs.example.com\" data-key=\"{key}\"></script></head>"
+            "<script defer src=\"../_static/widget.js\" data-api=\"https://edge.example.com\" data-domain=\"docs.example.com\" data-key=\"{key}\" data-link-base=\"../\"></script></head>"
         );
         assert!(health.contains(&tag), "{health}");
         let home = text.split("== ").find(|f| f.starts_with("index.html")).unwrap();
         assert!(home.contains("src=\"_static/widget.js\""), "{home}");
+        assert!(home.contains("data-link-base=\"./\">"), "{home}");
         let policy = content_security_policy(&extras);
         assert!(policy.contains("script-src 'self' 'sha256-"), "{policy}");
         assert!(policy.contains("' 'wasm-unsafe-eval'; style-src"), "{policy}");

@@ -111,6 +111,8 @@ pub(crate) struct PageView<'a> {
     pub(crate) search: bool,
     /// The assistant widget's settings, when the export carries it.
     pub(crate) assistant: Option<&'a ExportAssistant>,
+    /// The bundle's folder pages, for the widget's links (`widget::folder_pages`).
+    pub(crate) widget_folders: &'a str,
     pub(crate) domain: &'a str,
 }
 
@@ -180,7 +182,7 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
     }
     shared_head(out, v.links, v.brand);
     if let Some(assistant) = v.assistant {
-        widget::script_tag(out, assistant, v.domain, v.links);
+        widget::script_tag(out, assistant, v.domain, v.widget_folders, v.links);
     }
     out.push_str("</head>");
 }

@@ -44,6 +44,8 @@ pub struct ExportPlan {
     search: bool,
     markdown: MarkdownPages,
     extras: PageExtras,
+    /// `widget::folder_pages` of `files`, once rather than per page.
+    widget_folders: String,
 }
 
 impl ExportPlan {
@@ -110,6 +112,7 @@ impl ExportPlan {
                 .or_insert(first_in_nav.unwrap_or(i));
         }
         let markdown = MarkdownPages::resolve(options.markdown, pages.len());
+        let widget_folders = super::widget::folder_pages(&files);
         Ok(ExportPlan {
             domain,
             version,
@@ -124,6 +127,7 @@ impl ExportPlan {
             search: options.features.search,
             markdown,
             extras: PageExtras::default(),
+            widget_folders,
         })
     }
 
@@ -267,6 +271,7 @@ impl ExportPlan {
             toc: &toc,
             search: self.search,
             assistant: self.extras.assistant.as_ref(),
+            widget_folders: &self.widget_folders,
             domain: &self.domain,
         };
         Some(ExportFile::new(

@@ -9,8 +9,10 @@ use crate::platform::deployment::{host_of, is_loopback};
 use crate::security::signing::is_well_formed_key;
 use crate::wire::{ExportAssistant, KeyKind};
 
+use std::collections::BTreeMap;
+
 use super::html::attr;
-use super::links::Linker;
+use super::links::{encode_path, Linker};
 
 /// The launcher, in the bundle.
 pub const WIDGET_SCRIPT: &str = "_static/widget.js";
@@ -63,14 +65,36 @@ pub fn bundle_path(asset: &str) -> Option<String> {
     (asset == "widget.js" || (asset.starts_with("widget/") && plain)).then(|| format!("{}/{asset}", super::links::STATIC_DIR))
 }
 
-/// The launcher's script tag, the widget's settings in its `data-*` attributes.
-pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: &str, links: &Linker<'_>) {
+/// The launcher's script tag, the widget's settings in its `data-*` attributes. `data-link-base`
+/// (the bundle's root, relative to the page) and `data-link-index` ([`folder_pages`]) let the widget
+/// turn a citation of the live site (`https://<domain>/a/b#x`) into the bundle's own page
+/// (`a/b.html#x`), as the pages' own links are: a self-hosted or air-gapped bundle keeps its
+/// readers in it.
+pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: &str, folders: &str, links: &Linker<'_>) {
     out.push_str("<script defer");
     attr(out, "src", &links.file(WIDGET_SCRIPT));
     attr(out, "data-api", &assistant.api_base);
     attr(out, "data-domain", domain);
     attr(out, "data-key", &assistant.key);
+    let base = links.file("");
+    attr(out, "data-link-base", if base.is_empty() { "./" } else { &base });
+    if !folders.is_empty() {
+        attr(out, "data-link-index", folders);
+    }
     out.push_str("></script>");
+}
+
+/// The folders whose page is their `index` (`guides` for `guides/index.html`, when there is no
+/// `guides.html`), URL-encoded and space-separated: the live site serves both at `/guides`, and the
+/// widget cannot tell which file a bundle has without them.
+pub(crate) fn folder_pages(files: &BTreeMap<String, String>) -> String {
+    let folders: Vec<String> = files
+        .keys()
+        .filter_map(|path| path.strip_suffix("/index"))
+        .filter(|folder| !files.contains_key(*folder))
+        .map(encode_path)
+        .collect();
+    folders.join(" ")
 }
 
 #[cfg(test)]
@@ -115,6 +139,14 @@ mod tests {
         for refused in ["widget/../site.js", "widget/", "widget/a/b.js", "other.js", "/widget.js", "widget/.x"] {
             assert_eq!(bundle_path(refused), None, "{refused}");
         }
+    }
+
+    #[test]
+    fn folder_pages_are_the_index_pages_without_a_page_of_their_own() {
+        let files: BTreeMap<String, String> =
+            ["index", "guides/index", "guides/a", "api", "api/index", "zh/快速 开始/index"].iter().map(|p| (p.to_string(), format!("{p}.html"))).collect();
+        assert_eq!(folder_pages(&files), "guides zh/%E5%BF%AB%E9%80%9F%20%E5%BC%80%E5%A7%8B");
+        assert_eq!(folder_pages(&BTreeMap::from([("index".to_string(), "index.html".to_string())])), "");
     }
 
     #[test]

@@ -86,6 +86,7 @@ routes! {
     RemoveDomain      DELETE "/v1/admin/orgs/{orgId}/domains/{domain}"                => Open,
     CreateKey         POST   "/v1/admin/orgs/{orgId}/keys"                            => Open,
     ListKeys          GET    "/v1/admin/orgs/{orgId}/keys"                            => Open,
+    UpdateKey         PATCH  "/v1/admin/keys/{keyId}"                                 => Open,
     RevokeKey         DELETE "/v1/admin/keys/{keyId}"                                 => Open,
     PublishSite       PUT    "/v1/sites/{domain}/content"                             => Open,
     GetSite           GET    "/v1/sites/{domain}"                                     => Open,

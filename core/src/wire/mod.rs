@@ -105,6 +105,8 @@ pub struct CreatedKey {
     pub name: Option<String>,
     pub key: String,
     pub created_at: String,
+    /// The sites an assistant key may be used from; empty: any.
+    pub allowed_origins: Vec<String>,
 }
 
 /// A key as listed: never the secret and none of its random characters, only its kind's prefix and a
@@ -121,6 +123,9 @@ pub struct KeyInfo {
     pub fingerprint: String,
     pub created_at: String,
     pub last_used_at: Option<String>,
+    /// The sites an assistant key may be used from; empty: any. Absent in records from before.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
 }
 
 // Uses `signing`, which only the server builds.

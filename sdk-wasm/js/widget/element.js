@@ -73,7 +73,8 @@ export function defineAssistant(loadPanel, { name = 'docs-assistant', defaultApi
       const path = document.createElementNS(svg.namespaceURI, 'path');
       path.setAttribute('d', SPARK);
       svg.append(path);
-      button.append(svg, this.config.labels.launcher);
+      button.append(svg, this.config.launcherLabel);
+      this.setAttribute('data-surface', this.config.surface);
       button.hidden = this.config.launcher === false;
       // The selection is read before the click moves focus (and, on some pages, clears it).
       button.addEventListener('pointerdown', () => (this.#pendingSelection = pageSelection()));

@@ -37,8 +37,24 @@ export function safeUrl(url, base) {
  */
 export function renderMarkdown(text, ctx) {
   const out = document.createDocumentFragment();
-  blocks(text.replace(/\r\n?/g, '\n').split('\n'), out, ctx);
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  blocks(lines, out, { ...ctx, levels: headingLevels(lines) });
   return out;
+}
+
+/**
+ * The heading levels an answer uses, ranked: under the panel's title (an h2) its first rank is an h3,
+ * the next an h4, and so on, whatever the model wrote (`##` then `####` would skip a level, which
+ * screen reader users navigate by).
+ */
+function headingLevels(lines) {
+  const used = new Set();
+  let fenced = false;
+  for (const line of lines) {
+    if (FENCE.test(line)) fenced = !fenced;
+    else if (!fenced && HEADING.test(line)) used.add(HEADING.exec(line)[1].length);
+  }
+  return [...used].sort((a, b) => a - b);
 }
 
 function blocks(lines, parent, ctx) {
@@ -61,8 +77,7 @@ function blocks(lines, parent, ctx) {
       parent.append(ctx.codeBlock ? ctx.codeBlock(pre, m[2]) : pre);
     } else if ((m = HEADING.exec(line))) {
       flush();
-      // The panel's title is an h2: answer headings nest below it.
-      parent.append(el(`h${Math.min(6, m[1].length + 2)}`, '', ...inline(m[2], ctx)));
+      parent.append(el(`h${Math.min(6, 3 + Math.max(0, ctx.levels.indexOf(m[1].length)))}`, '', ...inline(m[2], ctx)));
       i++;
     } else if (RULE.test(line)) {
       flush();

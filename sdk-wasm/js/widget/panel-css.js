@@ -4,8 +4,12 @@ export const PANEL_CSS = `
 .panel{position:fixed;inset-block:0;inset-inline-end:0;z-index:var(--da-z);box-sizing:border-box;width:min(440px,100vw);
 display:flex;flex-direction:column;background:var(--da-bg);color:var(--da-text);font:15px/1.55 var(--da-font);
 border-inline-start:1px solid var(--da-border);box-shadow:0 0 32px rgba(0,0,0,.18)}
-.panel[hidden]{display:none}
-@media (max-width:640px){.panel{width:100vw;border:0}}
+.panel[hidden],.backdrop[hidden]{display:none}
+:host([data-surface=push]) .panel{box-shadow:none}
+:host([data-surface=modal]) .panel{inset:50% auto auto 50%;transform:translate(-50%,-50%);width:min(720px,calc(100vw - 32px));
+height:min(760px,calc(100vh - 48px));border:1px solid var(--da-border);border-radius:var(--da-radius);overflow:hidden;box-shadow:0 16px 48px rgba(0,0,0,.3)}
+.backdrop{position:fixed;inset:0;z-index:var(--da-z);background:rgba(0,0,0,.45)}
+@media (max-width:640px){.panel,:host([data-surface=modal]) .panel{inset:0;transform:none;width:100vw;height:auto;border:0;border-radius:0}}
 *,*::before,*::after{box-sizing:border-box}
 button,textarea,input{font:inherit;color:inherit}
 button{cursor:pointer}

@@ -5,6 +5,8 @@
 // Screen readers: the transcript is a role="log" live region that is aria-busy while an answer streams,
 // so the finished answer is announced once rather than token by token.
 import { AssistantClient } from 'docs-edge-sdk';
+import { bundleLink } from './config.js';
+import { labelLanguage, labelsFor } from './labels.js';
 import { icon } from './icons.js';
 import { el, renderMarkdown } from './markdown.js';
 import { PANEL_CSS } from './panel-css.js';
@@ -51,11 +53,63 @@ class Panel {
   constructor(host, root) {
     this.#host = host;
     this.#config = host.config;
-    this.#labels = this.#config.labels;
+    this.#labels = labelsFor(this.#config.lang, this.#config.labels);
     this.#docsBase = `https://${this.#config.domain}/`;
     sheet(root, PANEL_CSS, this.#config.nonce);
-    root.append(this.#build());
+    const backdrop = el('div', 'backdrop');
+    backdrop.hidden = true;
+    backdrop.addEventListener('click', () => this.#host.close());
+    this.#els.backdrop = backdrop;
+    root.append(backdrop, this.#build());
     this.#restore();
+    this.#narrow.addEventListener('change', this.#layout);
+  }
+
+  // ---- surfaces: a side panel over the page (`panel`) or beside it (`push`), a centred `modal`;
+  // full screen on narrow screens whatever the surface.
+
+  #narrow = matchMedia('(max-width: 640px)');
+  /** The page's own `margin-inline-end` on <html> while the panel pushes it aside. */
+  #pushed;
+
+  /** A modal dialog (the modal surface, or any surface full screen): focus stays inside. */
+  #modal() {
+    return this.#config.surface === 'modal' || this.#narrow.matches;
+  }
+
+  #layout = () => {
+    const { panel, backdrop } = this.#els;
+    const open = !panel.hidden;
+    panel.setAttribute('aria-modal', String(open && this.#modal()));
+    backdrop.hidden = !(open && this.#config.surface === 'modal' && !this.#narrow.matches);
+    const push = open && this.#config.surface === 'push' && !this.#narrow.matches;
+    // The page's content narrows by the panel's width: one property of <html> set through the CSSOM
+    // (no stylesheet added to the page) and given back as it was when the panel closes.
+    const style = document.documentElement.style;
+    if (push && !this.#pushed) {
+      this.#pushed = [style.getPropertyValue('margin-inline-end'), style.getPropertyPriority('margin-inline-end')];
+      style.setProperty('margin-inline-end', `${panel.offsetWidth}px`, 'important');
+    } else if (!push && this.#pushed) {
+      const [value, priority] = this.#pushed;
+      this.#pushed = undefined;
+      if (value) style.setProperty('margin-inline-end', value, priority);
+      else style.removeProperty('margin-inline-end');
+      if (!style.length) document.documentElement.removeAttribute('style');
+    }
+  };
+
+  /** Tab and Shift+Tab cycle through the panel's controls while it is modal. */
+  #trap(e) {
+    if (e.key !== 'Tab' || !this.#modal()) return;
+    const items = [...this.#els.panel.querySelectorAll('button,textarea,input,a[href],[tabindex="0"]')].filter(
+      (item) => !item.disabled && item.getClientRects().length,
+    );
+    const active = this.#host.shadowRoot.activeElement;
+    const edge = e.shiftKey ? items[0] : items.at(-1);
+    if (active === edge || !items.includes(active)) {
+      e.preventDefault();
+      (e.shiftKey ? items.at(-1) : items[0])?.focus();
+    }
   }
 
   #build() {
@@ -101,11 +155,13 @@ class Panel {
     panel.setAttribute('role', 'dialog');
     panel.setAttribute('aria-labelledby', 'da-title');
     panel.hidden = true;
+    panel.lang = labelLanguage(this.#config.lang);
     panel.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         e.stopPropagation();
         this.#host.close();
       }
+      this.#trap(e);
     });
     Object.assign(this.#els, { panel, log, textarea, send, stop, chips, pageBox });
     return panel;
@@ -232,8 +288,12 @@ class Panel {
     };
   }
 
-  /** Source links leave through the page's own navigation, after a cancelable `source-click`. */
+  /**
+   * Source links leave through the page's own navigation, after a cancelable `source-click`; on an
+   * exported page, a link to the docs' site goes to the bundle's copy of the page.
+   */
   #linkSource(a, source, n) {
+    a.href = bundleLink(a.href, this.#config);
     a.addEventListener('click', (e) => {
       const event = new CustomEvent('source-click', { detail: { url: a.href, title: source?.title, index: n }, cancelable: true });
       this.#host.dispatchEvent(event);
@@ -387,13 +447,19 @@ class Panel {
         view.message = last;
         view.finish(true);
       }
-      view.body.append(el('p', stopped ? 'status' : 'status error', stopped ? this.#labels.stopped : this.#labels.error + err.message));
+      view.body.append(el('p', stopped ? 'status' : 'status error', stopped ? this.#labels.stopped : this.#failure(err)));
       if (!stopped) this.#host.emit('error', { message: err.message, code: err.code });
     } finally {
       this.#running = undefined;
       this.#busy(false);
       this.#save();
     }
+  }
+
+  /** What the reader is told: a key locked to other sites says so (the server's message names the origin). */
+  #failure(err) {
+    const L = this.#labels;
+    return err.code === 'origin_not_allowed' ? `${L.notAllowed} (${err.message})` : L.error + err.message;
   }
 
   stop() {
@@ -424,6 +490,7 @@ class Panel {
   show({ query, submit, selection } = {}) {
     const { panel, textarea } = this.#els;
     panel.hidden = false;
+    this.#layout();
     if (selection) this.#setSelection(selection);
     if (query) textarea.value = query;
     this.#fit();
@@ -433,10 +500,14 @@ class Panel {
 
   hide() {
     this.#els.panel.hidden = true;
+    this.#layout();
   }
 
   destroy() {
     this.stop();
+    this.hide();
+    this.#narrow.removeEventListener('change', this.#layout);
     this.#els.panel.remove();
+    this.#els.backdrop.remove();
   }
 }

@@ -1,9 +1,11 @@
 //! The operator API under `/v1/admin`: organizations, their domains and API keys. ROOT_TOKEN only.
 //! Request bodies and their rules are core's `admin`.
 
-use docs_edge_core::admin::{parse_add_domain, parse_create_key, parse_create_org, parse_update_org, CreateKey, CreateOrg, UpdateOrg};
+use docs_edge_core::admin::{
+    parse_add_domain, parse_create_key, parse_create_org, parse_update_key, parse_update_org, CreateKey, CreateOrg, UpdateKey, UpdateOrg,
+};
 use docs_edge_core::security::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
-use docs_edge_core::wire::{CreatedKey, KeyInfo};
+use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind};
 use serde_json::Value;
 use worker::Response;
 
@@ -87,7 +89,7 @@ pub async fn remove_domain(call: &mut Call) -> ApiResult<Response> {
 }
 
 pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
-    let CreateKey { kind, name } = parse_create_key(&operator_body(call).await?)?;
+    let CreateKey { kind, name, allowed_origins } = parse_create_key(&operator_body(call).await?)?;
     let directory = Directory::open(&call.env)?;
     let mut record = directory.require_org(call.param(0)).await?;
 
@@ -95,7 +97,10 @@ pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
     let key_id = new_key_id()?;
     let created_at = now_iso();
     directory
-        .store_key(&sha256_hex(key.as_bytes()), &KeyRecord { key_id: key_id.clone(), org_id: record.org.org_id.clone(), kind })
+        .store_key(
+            &sha256_hex(key.as_bytes()),
+            &KeyRecord { key_id: key_id.clone(), org_id: record.org.org_id.clone(), kind, allowed_origins: allowed_origins.clone() },
+        )
         .await?;
     record.keys.push(KeyInfo {
         key_id: key_id.clone(),
@@ -105,9 +110,10 @@ pub async fn create_key(call: &mut Call) -> ApiResult<Response> {
         fingerprint: key_fingerprint(&key),
         created_at: created_at.clone(),
         last_used_at: None,
+        allowed_origins: allowed_origins.clone(),
     });
     directory.save_org(&record).await?;
-    json_response(201, &CreatedKey { key_id, kind, name, key, created_at })
+    json_response(201, &CreatedKey { key_id, kind, name, key, created_at, allowed_origins })
 }
 
 pub async fn list_keys(call: &mut Call) -> ApiResult<Response> {
@@ -126,6 +132,28 @@ pub async fn list_keys(call: &mut Call) -> ApiResult<Response> {
         keys.push(key.listed(hash.as_deref()));
     }
     json_response(200, &serde_json::json!({ "keys": keys }))
+}
+
+/// Replaces an assistant key's allowed origins, in the record the key resolves to (what requests
+/// are checked against) and in its organization's listing.
+pub async fn update_key(call: &mut Call) -> ApiResult<Response> {
+    let UpdateKey { allowed_origins } = parse_update_key(&operator_body(call).await?)?;
+    let directory = Directory::open(&call.env)?;
+    let key_id = call.param(0).to_string();
+    let not_found = || ApiError::NotFound(format!("key {key_id} not found"));
+    let hash = directory.key_hash(&key_id).await?.ok_or_else(not_found)?;
+    let mut key = directory.key_by_hash(&hash).await?.ok_or_else(not_found)?;
+    if key.kind != KeyKind::Assistant && !allowed_origins.is_empty() {
+        return Err(ApiError::Invalid("allowedOrigins: only an assistant key takes allowed origins: an admin key never goes on a page".into()));
+    }
+    key.allowed_origins = allowed_origins.clone();
+    directory.store_key(&hash, &key).await?;
+    let mut record = directory.require_org(&key.org_id).await?;
+    let info = record.keys.iter_mut().find(|k| k.key_id == key_id).ok_or_else(not_found)?;
+    info.allowed_origins = allowed_origins;
+    let listed = info.clone().listed(Some(hash.as_str()));
+    directory.save_org(&record).await?;
+    json_response(200, &listed)
 }
 
 pub async fn revoke_key(call: &mut Call) -> ApiResult<Response> {
