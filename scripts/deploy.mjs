@@ -26,6 +26,30 @@ export function movingConfig(text, from) {
   return text.replace(migration, `[[migrations]]\ntag = "v1"\ntransferred_classes = [\n${transfers}\n]\n`);
 }
 
+/** `binding → id` of a config's KV namespaces and D1 databases. */
+function storageIds(text) {
+  const ids = {};
+  for (const m of text.matchAll(/^\[\[(kv_namespaces|d1_databases)\]\]\n((?:[a-z_]+ = "[^"]*"\n?)+)/gm)) {
+    const binding = /^binding = "([^"]+)"/m.exec(m[2])?.[1];
+    const id = /^(?:id|database_id) = "([^"]+)"/m.exec(m[2])?.[1];
+    if (binding) ids[binding] = id;
+  }
+  return ids;
+}
+
+/** Why the builder's KV and D1 bindings do not name the request-serving script's storage (it runs
+ * the admin routes on the same organizations, keys and analytics), or `undefined` when they do. */
+export function sharedStorageMismatch(edgeText, builderText) {
+  const edge = storageIds(edgeText);
+  const builder = storageIds(builderText);
+  for (const [binding, id] of Object.entries(builder)) {
+    if (edge[binding] !== id) {
+      return `wrangler.builder.toml binds ${binding} to ${id}, wrangler.toml to ${edge[binding] ?? 'nothing'}: give both the same id`;
+    }
+  }
+  return undefined;
+}
+
 function deploy(config, extra) {
   const result = spawnSync(join(nodeBin, 'wrangler'), ['deploy', '-c', config, ...extra], { cwd: root, env: toolEnv(), stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`wrangler deploy -c ${config} failed with status ${result.status}`);
@@ -34,6 +58,8 @@ function deploy(config, extra) {
 async function main(args) {
   const move = args.includes(MOVE_FLAG);
   const extra = args.filter((a) => a !== MOVE_FLAG);
+  const mismatch = sharedStorageMismatch(readFileSync(join(root, 'wrangler.toml'), 'utf8'), readFileSync(join(root, 'wrangler.builder.toml'), 'utf8'));
+  if (mismatch) throw new Error(mismatch);
   buildWorker();
   // The assistant widget (worker/public/widget*) is built from the SDK package.
   await buildSdk();

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeBin, root, toolEnv } from '../scripts/lib/env.mjs';
-import { movingConfig } from '../scripts/deploy.mjs';
+import { movingConfig, sharedStorageMismatch } from '../scripts/deploy.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const edge = readFileSync(join(root, 'wrangler.toml'), 'utf8');
@@ -52,6 +52,16 @@ test('the request-serving script binds the builder as a service, and the builder
   assert.match(builder, /^workers_dev = false$/m);
   assert.match(builder, /^preview_urls = false$/m);
   assert.doesNotMatch(builder, /^(routes?|\[triggers\]|\[\[routes\]\])/m, 'no route, no cron of its own: the request-serving script orders the sweep');
+});
+
+test('the builder binds the same KV namespace and D1 database as the request-serving script, and deploy refuses other ids', () => {
+  assert.match(builder, /^\[\[kv_namespaces\]\]\nbinding = "STATE"$/m);
+  assert.match(builder, /^\[\[d1_databases\]\]\nbinding = "ANALYTICS"$/m);
+  assert.equal(sharedStorageMismatch(edge, builder), undefined);
+  const otherKv = builder.replace(/(\[\[kv_namespaces\]\]\nbinding = "STATE"\nid = ")[^"]+/, '$1' + 'f'.repeat(32));
+  assert.match(sharedStorageMismatch(edge, otherKv) ?? '', /binds STATE to f{32}, wrangler.toml to 0{32}/);
+  const otherD1 = builder.replace(/database_id = "[^"]+"/, 'database_id = "11111111-0000-0000-0000-000000000000"');
+  assert.match(sharedStorageMismatch(edge, otherD1) ?? '', /binds ANALYTICS to 11111111/);
 });
 
 test('the upgrade deploy transfers the builder\'s classes from the request-serving script, and wrangler accepts it', () => {

@@ -42,6 +42,9 @@ const FILE_OPS: [(FileOp, &str); 4] = [(FileOp::Missing, "files/missing"), (File
 /// The sweep's path on the binding.
 const SWEEP_PATH: &str = "sweep";
 
+/// The prefix of a forwarded admin route's path on the binding: `admin` + the original path.
+const ADMIN_PREFIX: &str = "admin/";
+
 impl FileOp {
     fn path(self) -> &'static str {
         FILE_OPS.iter().find(|(op, _)| *op == self).map_or("", |(_, path)| path)
@@ -73,6 +76,25 @@ pub struct Staged {
     pub size: u64,
 }
 
+/// What the edge vouches for with a forwarded admin route (`crate::builder_admin`): the operator
+/// token or the admin key was checked; for a route on a domain, whose it is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminOrder {
+    pub request_id: String,
+    pub max_json_body_bytes: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller: Option<AdminCaller>,
+}
+
+/// The organization an admin key belongs to and the domain of its route, checked by the edge.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminCaller {
+    pub org_id: String,
+    pub domain: String,
+}
+
 /// One run of the storage sweep, as the edge's cron orders it; the edge keeps the cursor in KV.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,13 +121,13 @@ pub struct Swept {
 }
 
 #[cfg(feature = "edge")]
-pub use client::{forward, sweep};
+pub use client::{forward, forward_admin, sweep};
 
 #[cfg(feature = "edge")]
 mod client {
     use worker::{Env, Headers, Response};
 
-    use super::{FileOp, FileOrder, SweepOrder, Swept, BUILDER_BINDING, ORDER_HEADER, SWEEP_PATH};
+    use super::{AdminOrder, FileOp, FileOrder, SweepOrder, Swept, ADMIN_PREFIX, BUILDER_BINDING, ORDER_HEADER, SWEEP_PATH};
     use crate::context::Call;
     use crate::durable_client::read_reply;
     use crate::error::{ApiError, ApiResult};
@@ -118,23 +140,37 @@ mod client {
     /// answers the builder's response. Only the order and [`PASSED_HEADERS`] go along: nothing the
     /// client sent can pass for the order.
     pub async fn forward(call: &mut Call, op: FileOp, order: &FileOrder) -> ApiResult<Response> {
+        let method = if op == FileOp::LiveManifest { "GET" } else { "POST" };
+        send(call, method, &format!("https://builder/{}", op.path()), &serde_json::to_string(order)?).await
+    }
+
+    /// Sends an admin route's request, as the caller made it (method, path, query, body), to the
+    /// builder (`crate::builder_admin`), with `order`; answers the builder's response.
+    pub async fn forward_admin(call: &mut Call, order: &AdminOrder) -> ApiResult<Response> {
+        let url = call.req.url()?;
+        let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
+        let target = format!("https://builder/{ADMIN_PREFIX}{}{query}", url.path().trim_start_matches('/'));
+        let method = call.req.method().to_string();
+        send(call, &method, &target, &serde_json::to_string(order)?).await
+    }
+
+    async fn send(call: &mut Call, method: &str, target: &str, order: &str) -> ApiResult<Response> {
         let headers = Headers::new();
         for name in PASSED_HEADERS {
             if let Some(value) = header(&call.req, name) {
                 headers.set(name, &value)?;
             }
         }
-        headers.set(ORDER_HEADER, &serde_json::to_string(order)?)?;
+        headers.set(ORDER_HEADER, order)?;
         let init = web_sys::RequestInit::new();
-        let reads_only = op == FileOp::LiveManifest;
-        init.set_method(if reads_only { "GET" } else { "POST" });
+        init.set_method(method);
         init.set_headers(&headers.0);
         // A GET may not carry a body; the runtime maps methods it does not know (`QUERY`) to GET
         // for routing, and such a request may arrive with one.
-        if let Some(body) = call.req.inner().body().filter(|_| !reads_only) {
+        if let Some(body) = call.req.inner().body().filter(|_| !matches!(method, "GET" | "HEAD")) {
             init.set_body(&body);
         }
-        let request = web_sys::Request::new_with_str_and_init(&format!("https://builder/{}", op.path()), &init)
+        let request = web_sys::Request::new_with_str_and_init(target, &init)
             .map_err(|e| ApiError::Internal(format!("forwarding to the builder: {e:?}")))?;
         Ok(call.env.service(BUILDER_BINDING)?.fetch_request(worker::Request::from(request)).await?)
     }
@@ -158,10 +194,16 @@ pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Respon
 
     let path = req.path();
     let path = path.strip_prefix('/').unwrap_or(&path);
+    let order = crate::http::header(&req, ORDER_HEADER);
     let result = if path == SWEEP_PATH {
         crate::storage_sweep::serve(&mut req, &env).await
+    } else if let Some(route_path) = path.strip_prefix(ADMIN_PREFIX) {
+        match order.map(|order| serde_json::from_str::<AdminOrder>(&order)) {
+            Some(Ok(order)) => crate::builder_admin::serve(&format!("/{route_path}"), &mut req, &env, &order).await,
+            _ => Err(ApiError::Internal(format!("builder {path}: no order"))),
+        }
     } else if let Some(op) = FileOp::from_path(path) {
-        match crate::http::header(&req, ORDER_HEADER).map(|order| serde_json::from_str::<FileOrder>(&order)) {
+        match order.map(|order| serde_json::from_str::<FileOrder>(&order)) {
             Some(Ok(order)) => crate::site_store::serve(op, &mut req, &env, &order).await,
             _ => Err(ApiError::Internal(format!("builder {path}: no order"))),
         }

@@ -18,10 +18,12 @@ use worker::{event, Context, Env, Request, Response, Result};
 use worker::{ScheduleContext, ScheduledEvent};
 
 // Used by both scripts.
+mod analytics_store;
 mod assets;
 mod builder_service;
 mod clock;
 mod config;
+mod directory;
 mod durable_client;
 mod durable;
 mod error;
@@ -31,6 +33,7 @@ mod join;
 mod log_line;
 mod memory;
 mod multipart;
+mod random;
 mod sites;
 mod storage;
 mod upload;
@@ -40,8 +43,6 @@ mod upload;
 mod agent_docs;
 #[cfg(feature = "edge")]
 mod answer;
-#[cfg(feature = "edge")]
-mod analytics_store;
 #[cfg(feature = "edge")]
 mod answer_analytics;
 #[cfg(feature = "edge")]
@@ -53,11 +54,7 @@ mod context;
 #[cfg(feature = "edge")]
 mod cors;
 #[cfg(feature = "edge")]
-mod directory;
-#[cfg(feature = "edge")]
 mod generation;
-#[cfg(feature = "edge")]
-mod random;
 #[cfg(feature = "edge")]
 mod ratelimit;
 #[cfg(feature = "edge")]
@@ -72,6 +69,8 @@ mod search_store;
 mod site_upgrade;
 
 // The builder script only.
+#[cfg(feature = "builder")]
+mod builder_admin;
 #[cfg(feature = "builder")]
 mod export_icons;
 #[cfg(feature = "builder")]

@@ -2,25 +2,25 @@
 //! - `POST /discovery/v1/assistant/{domain}/feedback` (assistant key): rate one answer, up or down.
 //! - `POST /discovery/v1/analytics/{domain}/events` (no key: `navigator.sendBeacon` sends none):
 //!   page views and searches from exported pages, one D1 batch per beacon.
-//! - `GET /v1/analytics/{domain}?from=&to=` (admin key): the report.
-//! - `GET /v1/analytics/{domain}/conversations.csv` (admin key): every answered question, streamed.
+//! - `GET /v1/analytics/{domain}?from=&to=` (admin key): the report, and
+//!   `GET /v1/analytics/{domain}/conversations.csv` (admin key): every answered question, streamed;
+//!   both built by the builder (`crate::builder_admin`) once the key is checked here.
 
-use docs_edge_core::analytics::csv::{header_line, row_line};
 use docs_edge_core::analytics::input::{parse_events, parse_feedback};
-use docs_edge_core::analytics::range::{iso_of_ms, DayRange};
-use docs_edge_core::analytics::report::build_report;
+use docs_edge_core::analytics::range::iso_of_ms;
 use docs_edge_core::wire::KeyKind;
 use docs_edge_core::wire::analytics::FeedbackReceipt;
 use serde_json::Value;
 use worker::Response;
 
 use crate::analytics_store::AnalyticsStore;
+use crate::builder_service::{forward_admin, AdminCaller, AdminOrder};
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::now_ms;
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{empty_response, header, json_response, read_body, read_json_object, require_content_type, stream_response};
+use crate::http::{empty_response, header, json_response, read_body, read_json_object, require_content_type};
 use crate::routes::discovery::authorize;
 use crate::durable::thread::ThreadClient;
 use crate::ratelimit;
@@ -89,72 +89,13 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
     Ok(empty_response(204))
 }
 
-/// The report's domain, organization and day range.
-async fn report_scope(call: &mut Call) -> ApiResult<(String, String, DayRange)> {
+/// The report and the conversations CSV: the admin key and its domain checked here, the work done
+/// by the builder (`crate::builder_admin`).
+pub async fn forward_report(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
-    let url = call.req.url()?;
-    let query = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
-    let today = (now_ms() / 86_400_000) as i64;
-    let range = DayRange::parse(query("from").as_deref(), query("to").as_deref(), today)?;
-    Ok((domain, key.org_id, range))
-}
-
-pub async fn report(call: &mut Call) -> ApiResult<Response> {
-    let (domain, org_id, range) = report_scope(call).await?;
-    let rows = AnalyticsStore::open(&call.env)?.report_rows(&domain, &org_id, &range).await?;
-    json_response(200, &build_report(&domain, &range, rows))
-}
-
-/// Streamed a page of rows at a time, so an export of any length holds one page in memory.
-pub async fn conversations_csv(call: &mut Call) -> ApiResult<Response> {
-    let (domain, org_id, range) = report_scope(call).await?;
-    let store = AnalyticsStore::open(&call.env)?;
-    // The first page is read before answering, so a database failure is still a clean 500.
-    let first = store.conversations_page(&domain, &org_id, &range, None).await?;
-    let request_id = call.request_id.clone();
-    struct State {
-        store: AnalyticsStore,
-        domain: String,
-        org_id: String,
-        range: DayRange,
-        page: Option<Vec<(docs_edge_core::analytics::csv::ConversationRow, (u64, String))>>,
-        header: bool,
-        request_id: String,
-    }
-    let state = State { store, domain, org_id, range, page: Some(first), header: true, request_id };
-    let stream = futures_util::stream::unfold(state, |mut state| async move {
-        if state.header {
-            state.header = false;
-            return Some((Ok::<Vec<u8>, worker::Error>(header_line().into_bytes()), state));
-        }
-        let page = state.page.take()?;
-        if page.is_empty() {
-            return None;
-        }
-        let mut chunk = String::new();
-        for (row, _) in &page {
-            chunk.push_str(&row_line(row));
-        }
-        if page.len() as u32 == crate::analytics_store::CSV_PAGE_ROWS {
-            let cursor = page.last().map(|(_, c)| c.clone());
-            match state.store.conversations_page(&state.domain, &state.org_id, &state.range, cursor.as_ref()).await {
-                Ok(next) => state.page = Some(next),
-                // Aborting the body tells the client the file is incomplete; a short CSV would not.
-                Err(err) => {
-                    log_failure(&state.request_id, &err);
-                    return Some((Err(worker::Error::RustError("conversations export failed".into())), state));
-                }
-            }
-        }
-        Some((Ok(chunk.into_bytes()), state))
-    });
-    let headers = [("content-type", "text/csv; charset=utf-8"), ("content-disposition", "attachment; filename=\"conversations.csv\"")];
-    stream_response(Box::pin(stream), &headers)
-}
-
-fn log_failure(request_id: &str, err: &ApiError) {
-    let line = serde_json::json!({ "event": "analytics_failed", "requestId": request_id, "error": err.log_detail() });
-    crate::log_line::error(&line);
+    let caller = AdminCaller { org_id: key.org_id, domain };
+    let order = AdminOrder { request_id: call.request_id.clone(), max_json_body_bytes: call.config.max_json_body_bytes, caller: Some(caller) };
+    forward_admin(call, &order).await
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use docs_edge_core::platform::lru::ByteLru;
 use worker::{Bucket, Env};
 
-use super::{current_key, current_version, SiteVersion};
+use super::{current_version, SiteVersion};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
 use crate::search_cache::{self, Cached};
@@ -28,15 +28,6 @@ struct Pointer {
 thread_local! {
     /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
     static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
-}
-
-/// Takes `domain`'s site offline (its organization lost the domain): the pointer goes, and this
-/// isolate forgets it and the site's search objects. The versions themselves are left to the
-/// retention sweep.
-pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
-    bucket.delete(current_key(domain)).await?;
-    forget(domain);
-    Ok(())
 }
 
 /// This isolate drops what it remembers of `domain`: its pointer and its search objects.

@@ -102,7 +102,15 @@ pub fn republish_required(domain: &str, why: &str) -> ApiError {
     }
 }
 
+/// Takes `domain`'s site offline (its organization lost the domain): the pointer goes. Serving
+/// isolates trust the pointer they hold for `live::POINTER_TTL_MS` more; the versions themselves
+/// are left to the retention sweep.
+pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
+    bucket.delete(current_key(domain)).await?;
+    Ok(())
+}
+
 #[cfg(feature = "edge")]
 mod live;
 #[cfg(feature = "edge")]
-pub use live::{forget, live_version, unpublish};
+pub use live::{forget, live_version};
