@@ -108,7 +108,7 @@ function counts(path) {
 function runPass(pass, { baseUrl, reportDir, vars }) {
   const args = [
     '--config-file', join(root, 'tests', 'contract', pass.config),
-    'run', join(root, 'worker', 'public', 'openapi.json'),
+    'run', join(root, 'docs', 'openapi.json'),
     '--url', baseUrl,
     '--checks', CHECKS.join(','),
     '--phases', 'examples,coverage,fuzzing',
