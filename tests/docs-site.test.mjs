@@ -47,10 +47,15 @@ before(async () => {
   const paths = [...llms.text.matchAll(/\]\((https:\/\/[^)\s]+)\)/g)]
     .map((m) => m[1]).filter((u) => u.startsWith(prefix)).map((u) => u.slice(prefix.length) || 'index');
   pages = new Map();
-  for (const path of new Set(paths)) {
-    const res = await call('POST', `/discovery/v1/page/${t.domain}`, { token: t.assistantKey, json: { path, format: 'markdown' } });
-    assert.equal(res.status, 200, `${path}: ${res.text}`);
-    pages.set(path, res.body.content);
+  for (const url of new Set(paths)) {
+    // A folder's index page is linked as the folder (`/publish` for `publish/index`).
+    let res;
+    for (const path of [url, `${url}/index`]) {
+      res = await call('POST', `/discovery/v1/page/${t.domain}`, { token: t.assistantKey, json: { path, format: 'markdown' } });
+      if (res.status !== 404) break;
+    }
+    assert.equal(res.status, 200, `${url}: ${res.text}`);
+    pages.set(res.body.path, res.body.content);
   }
   const started = await startExport(t.adminKey, { domain: t.domain });
   assert.equal(started.status, 202, started.text);
@@ -83,7 +88,7 @@ test('every internal link of a published page leads to a published page', () => 
       else if (url.startsWith('/')) target = url.slice(1);
       else continue;
       target = target.split('#')[0].split('?')[0].replace(/\/$/, '') || 'index';
-      if (!pages.has(target)) broken.push(`${path}: ${url}`);
+      if (!pages.has(target) && !pages.has(`${target}/index`)) broken.push(`${path}: ${url}`);
     }
   }
   assert.deepEqual(broken, []);
@@ -107,10 +112,13 @@ test('the export has every page, and every internal href and src of its HTML res
   let checked = 0;
   for (const file of html) {
     const text = readFileSync(join(bundleDir, file), 'utf8');
-    for (const [, , url] of text.matchAll(/\s(href|src)="([^"]*)"/g)) {
-      if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(url)) continue; // another site, a fragment of this page
-      checked++;
-      if (!resolves(file, url.replaceAll('&amp;', '&'))) broken.push(`${file}: ${url}`);
+    // Attributes of tags only: a page's text (code showing HTML) has its `<` escaped.
+    for (const [tag] of text.matchAll(/<[a-zA-Z][^<>]*>/g)) {
+      for (const [, , url] of tag.matchAll(/\s(href|src)="([^"]*)"/g)) {
+        if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(url)) continue; // another site, a fragment of this page
+        checked++;
+        if (!resolves(file, url.replaceAll('&amp;', '&'))) broken.push(`${file}: ${url}`);
+      }
     }
   }
   assert.ok(checked > html.length, `only ${checked} internal links in ${html.length} HTML files`);
