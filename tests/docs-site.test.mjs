@@ -5,7 +5,7 @@
 // bundle. Published and exported once; the tests share both.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tenant, call } from './support/api.mjs';
@@ -64,6 +64,20 @@ before(async () => {
   const bundle = await requestBundle(t.adminKey, job.jobId);
   assert.equal(bundle.status, 200, bundle.text);
   bundleDir = (await downloadBundle(bundle.body.bundleUrl)).dir;
+});
+
+test('no prose line of docs/ starts with import or export, which MDX reads as ESM and drops silently', () => {
+  const pagesOf = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? pagesOf(join(dir, e.name)) : e.name.endsWith('.mdx') ? [join(dir, e.name)] : []);
+  const found = [];
+  for (const file of pagesOf(DOCS)) {
+    let fenced = false;
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (line.startsWith('```')) fenced = !fenced;
+      else if (!fenced && /^(?:import|export)\b/.test(line)) found.push(`${file.slice(DOCS.length + 1)}:${i + 1}`);
+    });
+  }
+  assert.deepEqual(found, []);
 });
 
 test('docs/ publishes without a warning', () => {
