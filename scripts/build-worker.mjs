@@ -2,7 +2,7 @@
 // Builds the worker with worker-build, offline, and skips the build when nothing it reads has changed.
 // Run by wrangler's [build] command and by the start and test scripts.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIcons } from './build-icons.mjs';
 import { panicUnwind, root, toolEnv } from './lib/env.mjs';
@@ -98,6 +98,7 @@ function holderAlive(lock, owner) {
 
 function buildBoth(force) {
   copyExportStatic();
+  copyOpenApi();
   buildIcons();
   if (!force && workerIsBuilt()) return;
   // --panic-unwind (the default where nightly is ready, lib/env.mjs panicUnwind): nightly with rust-src rebuilds std with
@@ -145,6 +146,12 @@ function copyExportStatic() {
   const to = join(root, 'worker', 'public', 'export-static');
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
+}
+
+/** The API reference is kept once, in the docs site (`docs/openapi.json`, which its API pages are
+ * generated from); the worker serves it from its assets (worker/src/routes/openapi.rs). */
+function copyOpenApi() {
+  copyFileSync(join(root, 'docs', 'openapi.json'), join(root, 'worker', 'public', 'openapi.json'));
 }
 
 /** wasm-opt -Oz without a names section, with the wasm features workerd supports (as worker-build

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: bootstrap, build, secrets in .dev.vars (created once), `wrangler dev` on 127.0.0.1:8787
 // (PORT overrides) with local KV, R2 and Durable Objects persisted under .wrangler/, a demo organization
-// seeded idempotently, the web demo on 127.0.0.1:8788 (DEMO_PORT overrides: the demo docs exported with the
-// assistant widget, and the developer tools page), and what to try printed.
+// seeded idempotently, this documentation (docs/) published to it, the web demo on 127.0.0.1:8788
+// (DEMO_PORT overrides: docs/ exported with the assistant widget, and the developer tools page), and
+// what to try printed.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap } from './lib/bootstrap.mjs';

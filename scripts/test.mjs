@@ -3,7 +3,7 @@
 // checks that `wrangler deploy` can bundle it, builds docs-edge-serve and the SDK package, starts the
 // worker under `wrangler dev` on a free loopback port with a throwaway state folder, runs the HTTP, SDK
 // (Node and Chromium), self-hosting and web demo tests against it (each response checked against
-// worker/public/openapi.json), then schemathesis against the same worker, and stops it whatever happens.
+// docs/openapi.json), then schemathesis against the same worker, and stops it whatever happens.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';

@@ -41,7 +41,7 @@ test('GET /openapi.json serves the document without a key', async () => {
   const res = await call('GET', '/openapi.json');
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type'), /^application\/json/);
-  assert.equal(res.text, readFileSync(new URL('../worker/public/openapi.json', import.meta.url), 'utf8'));
+  assert.equal(res.text, readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8'));
   assert.equal(res.body.openapi, '3.1.0');
   assert.match(res.headers.get('cache-control'), /max-age=\d+/);
   // A wrong token changes nothing: the document is public.

@@ -1,10 +1,10 @@
-// The API reference (worker/public/openapi.json) as the tests read it: its operations, matched by method and
+// The API reference (docs/openapi.json) as the tests read it: its operations, matched by method and
 // concrete path the way the worker's router matches them, and JSON Schema validators for its bodies.
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-export const DOCUMENT_PATH = new URL('../../worker/public/openapi.json', import.meta.url);
+export const DOCUMENT_PATH = new URL('../../docs/openapi.json', import.meta.url);
 export const DOCUMENT_TEXT = readFileSync(DOCUMENT_PATH, 'utf8');
 export const document = JSON.parse(DOCUMENT_TEXT);
 

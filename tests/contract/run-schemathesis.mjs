@@ -63,7 +63,7 @@ async function seed(baseUrl, rootToken) {
   const admin = await operator.createKey(tenant.orgId, 'admin', 'schemathesis');
   // Imported here, not at the top: its npm dependencies are installed by the bootstrap that runs first.
   const { publishDocs } = await import('../../scripts/publish-docs.mjs');
-  await publishDocs({ baseUrl, adminKey: admin.key, domain, folder: join(root, 'web-demo', 'demo-docs') });
+  await publishDocs({ baseUrl, adminKey: admin.key, domain, folder: join(root, 'tests', 'fixtures', 'demo-docs') });
   const threadId = await startThread(baseUrl, domain, assistant.key);
   const bundle = await exportBundle(baseUrl, admin.key, domain);
 
@@ -108,7 +108,7 @@ function counts(path) {
 function runPass(pass, { baseUrl, reportDir, vars }) {
   const args = [
     '--config-file', join(root, 'tests', 'contract', pass.config),
-    'run', join(root, 'worker', 'public', 'openapi.json'),
+    'run', join(root, 'docs', 'openapi.json'),
     '--url', baseUrl,
     '--checks', CHECKS.join(','),
     '--phases', 'examples,coverage,fuzzing',

@@ -1,6 +1,6 @@
 // HTTP helpers shared by the integration tests: the running worker's URL, the operator token, and
 // small builders for organizations, domains and keys. Every response `call` returns has been checked
-// against the API reference (worker/public/openapi.json).
+// against the API reference (docs/openapi.json).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { assertConforms } from '../contract/conformance.mjs';

@@ -1,10 +1,10 @@
-// Docs archives for the tests: the demo docs, the big fixture, and hand-made unsafe archives.
+// Docs archives for the tests: a small docs site (tests/fixtures/demo-docs), the big fixture, and hand-made unsafe archives.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packDocsFolder } from '../../scripts/lib/pack.mjs';
 import { call } from './api.mjs';
 
-export const DEMO_DOCS = fileURLToPath(new URL('../../web-demo/demo-docs', import.meta.url));
+export const DEMO_DOCS = fileURLToPath(new URL('../fixtures/demo-docs', import.meta.url));
 export const FIXTURE_DOCS = fileURLToPath(new URL('../../../shared/fixtures/mintlify-docs', import.meta.url));
 
 /**

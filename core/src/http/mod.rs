@@ -2,7 +2,7 @@
 //! logic runs, kept here so each rule is tested on the host.
 //!
 //! - [`routes`]: the route table (method, path pattern, feature gate), declared once and held to
-//!   `worker/public/openapi.json` by a host test.
+//!   `docs/openapi.json` by a host test.
 //! - [`validate`]: the one vocabulary every request-body parser uses (field paths, rules: the 400
 //!   messages); the parsers live with their endpoints' wire types.
 //! - [`domain`]: the docs site domain rule, for path parameters and request bodies alike.

@@ -6,7 +6,7 @@
 //! with a regex. Now the `routes!` invocation below generates the [`Route`] enum, the [`ROUTES`]
 //! table and [`Route::gate`] from one row per route; the worker's dispatch is an exhaustive `match`
 //! on [`Route`], so a new row makes the compiler ask for its handler, and the host test at the end
-//! of this file holds the table to `worker/public/openapi.json` both ways, so it must be documented.
+//! of this file holds the table to `docs/openapi.json` both ways, so it must be documented.
 //!
 //! `{name}` in a pattern captures one non-empty path segment, percent-decoded (the same template
 //! syntax as the OpenAPI document). Matching is pure: the worker maps [`RouteError`] into its error
@@ -233,7 +233,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     /// The API reference the worker serves (a static asset), read at compile time.
-    const OPENAPI: &str = include_str!("../../../worker/public/openapi.json");
+    const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
     /// Every operation the document lists, as `METHOD /template`.
     fn documented(document: &serde_json::Value) -> BTreeSet<String> {
@@ -267,7 +267,7 @@ mod tests {
         assert_eq!(routed.len(), ROUTES.len(), "a (method, pattern) pair is in the table twice");
         assert!(routed.len() >= 30, "read {} routes", routed.len());
         let (undocumented, unrouted) = differences(&routed, &documented);
-        assert_eq!(undocumented, Vec::<String>::new(), "routes missing from worker/public/openapi.json");
+        assert_eq!(undocumented, Vec::<String>::new(), "routes missing from docs/openapi.json");
         assert_eq!(unrouted, Vec::<String>::new(), "documented operations the route table does not have");
     }
 

@@ -1,5 +1,6 @@
-//! `GET /openapi.json`: the API reference. `worker/public/openapi.json` is the source of truth; it is
-//! deployed as a static asset (wrangler.toml `[assets]`) rather than embedded in the wasm, where its
+//! `GET /openapi.json`: the API reference. `docs/openapi.json` is the source of truth (the docs site's
+//! API reference pages are generated from it); `scripts/build-worker.mjs` copies it into
+//! `worker/public/`, and it is deployed as a static asset (wrangler.toml `[assets]`) rather than embedded in the wasm, where its
 //! 139 KB cost 17 KiB of every isolate's gzipped module, and streamed through here so that it gets the
 //! request id, the log line and the CORS header like every other route. No key; any origin may read it
 //! (API explorers). The asset's body stream is handed on as it is (no copy through the module).
