@@ -9,6 +9,7 @@ fn passage(path: &str, title: &str, heading: &str, text: &str, score: f32) -> Pa
         anchor: heading.to_lowercase().replace(' ', "-"),
         text: text.into(),
         score,
+        coverage: 1.0,
     }
 }
 
