@@ -135,6 +135,24 @@ fn says_not_covered_for_an_unrelated_question() {
 }
 
 #[test]
+fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
+    // "How do I export the bundle to Dropbox?": the passages match "export" and "bundle" but not
+    // "Dropbox", the term that names what is asked; retrieval reports that as low coverage.
+    let weak: Vec<Passage> = static_export_passages()
+        .into_iter()
+        .map(|p| Passage { coverage: 0.3, score: 0.6, ..p })
+        .collect();
+    let answer = compose_answer("How do I export the bundle to Dropbox?", &weak);
+    assert!(!answer.covered);
+    assert!(answer.sources.is_empty());
+    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
+    // The same passages with the rare term matched by one of them answer.
+    let mut strong = weak.clone();
+    strong[0].coverage = 0.8;
+    assert!(compose_answer("How do I export the bundle to Dropbox?", &strong).covered);
+}
+
+#[test]
 fn not_covered_when_scores_are_below_threshold() {
     let opts = ExtractiveOptions {
         min_score: 10.0,
