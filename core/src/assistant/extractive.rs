@@ -131,8 +131,12 @@ pub fn compose_answer_with(
 
     let mut budget = opts.max_prose_chars;
     let mut groups: Vec<Group> = Vec::new();
+    // Near-copy pages (one per product or version) repeat sentences word for word; each is quoted once.
+    let mut quoted: Vec<&str> = Vec::new();
     for (i, s) in chosen.iter().enumerate() {
-        let picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
+        let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
+        picks.retain(|&u| !quoted.contains(&s.a.units[u].text.as_str()));
+        quoted.extend(picks.iter().map(|&u| s.a.units[u].text.as_str()));
         if !picks.is_empty() {
             groups.push(Group {
                 passage: s.a.index,
