@@ -7,6 +7,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::assistant::extractive::compose_answer;
+use docs_edge_core::assistant::offline::passages;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
@@ -33,20 +34,9 @@ fn main() {
         });
         println!("Q: {question}\n  query: {query}");
         for h in &hits {
-            println!("  hit {:.3} {} # {:?}", h.score, h.path, h.heading);
+            println!("  hit {:.3} (coverage {:.2}) {} # {:?}", h.score, h.coverage, h.path, h.heading);
         }
-        let passages: Vec<Passage> = hits
-            .into_iter()
-            .map(|h| Passage {
-                url: format!("https://d/{}", h.path),
-                path: h.path,
-                title: h.title,
-                heading: h.heading.unwrap_or_default(),
-                anchor: h.anchor.unwrap_or_default(),
-                text: h.text,
-                score: h.score,
-            })
-            .collect();
+        let passages: Vec<Passage> = passages(hits, "d");
         let answer = compose_answer(&query, &passages);
         let cited: Vec<&str> = answer
             .sources

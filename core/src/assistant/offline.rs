@@ -51,6 +51,7 @@ pub fn passages(hits: Vec<Hit>, domain: &str) -> Vec<Passage> {
             anchor: hit.anchor.unwrap_or_default(),
             text: hit.text,
             score: hit.score,
+            coverage: hit.coverage,
         })
         .collect()
 }

@@ -20,6 +20,14 @@ pub struct Passage {
     pub text: String,
     /// Retrieval score; only compared between passages of one query.
     pub score: f32,
+    /// The IDF-weighted share of the query's terms the section contains (`search::Hit::coverage`);
+    /// a passage serialized without it counts as covering the query, so nothing refuses on its account.
+    #[serde(default = "whole")]
+    pub coverage: f32,
+}
+
+fn whole() -> f32 {
+    1.0
 }
 
 impl Passage {

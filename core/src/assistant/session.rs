@@ -168,6 +168,7 @@ mod tests {
             anchor: String::new(),
             text: "t".into(),
             score: 1.0,
+            coverage: 1.0,
         }
     }
 

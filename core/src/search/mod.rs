@@ -26,7 +26,7 @@ pub use discovery::{discovery_query, discovery_results, page_content};
 pub use index::SearchIndex;
 pub use page::{PageDoc, PageEntry};
 pub(crate) use page::normalize_path;
-pub use query::{Hit, Query};
+pub use query::{Hit, Query, Ranked};
 
 #[cfg(test)]
 mod bench;

@@ -75,6 +75,17 @@ pub struct Hit {
     pub language: String,
     pub version: Option<String>,
     pub groups: Vec<String>,
+    /// The IDF-weighted share (0-1) of the query's terms the chunk contains: what the answer backend
+    /// reads to tell a question the docs cover from one they only brush against.
+    pub coverage: f32,
+}
+
+/// One ranked chunk: its number, score and [`Hit::coverage`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ranked {
+    pub chunk: u32,
+    pub score: f32,
+    pub coverage: f32,
 }
 
 /// What scoring reads: global statistics, page metadata and each term's postings. The whole index
@@ -121,10 +132,10 @@ impl SearchIndex {
     pub fn search(&self, q: &Query) -> Vec<Hit> {
         rank(self, q)
             .into_iter()
-            .filter_map(|(c, s)| {
-                let chunk = self.data.chunks.get(c as usize)?;
+            .filter_map(|r| {
+                let chunk = self.data.chunks.get(r.chunk as usize)?;
                 let page = self.data.pages.get(chunk.page as usize)?;
-                Some(make_hit(page, chunk.view(), s))
+                Some(make_hit(page, chunk.view(), r))
             })
             .collect()
     }
@@ -132,7 +143,7 @@ impl SearchIndex {
 
 /// The chunks a query returns with their scores, best first, spread over pages: the whole of search
 /// but for fetching the chunks' text.
-pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<(u32, f32)> {
+pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     if q.limit == 0 {
         return Vec::new();
     }
@@ -151,17 +162,26 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<(u32, f32)> {
     let mut raw = vec![0f32; n_chunks];
     let mut matched = vec![0f32; n_chunks];
     let mut title_hits = vec![0u16; n_chunks];
+    let mut title_idf = vec![0f32; n_chunks];
     let mut touched: Vec<u32> = Vec::new();
     let missing_idf = score::idf(n_chunks, 0);
     let mut total_idf = 0.0;
+    // Coverage's denominator: as the score's, except that a CJK bigram no page contains is left out.
+    // Bigrams are cut across word boundaries ("面但" of "页面但"), and one the docs never spell is
+    // nearly always such a seam, not a subject the docs lack.
+    let mut coverage_idf = 0.0;
 
     for term in &terms {
         let Some((df, postings)) = corpus.term(term) else {
             total_idf += missing_idf;
+            if !term.chars().any(crate::text::is_cjk) {
+                coverage_idf += missing_idf;
+            }
             continue;
         };
         let idf = score::idf(n_chunks, df);
         total_idf += idf;
+        coverage_idf += idf;
         for posting in postings {
             let c = posting.chunk as usize;
             let Some(chunk) = corpus.chunk(c) else {
@@ -180,15 +200,16 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<(u32, f32)> {
                 *m += idf;
             }
             if posting.tf[0] > 0 {
-                if let Some(h) = title_hits.get_mut(c) {
+                if let (Some(h), Some(t)) = (title_hits.get_mut(c), title_idf.get_mut(c)) {
                     *h += 1;
+                    *t += idf;
                 }
             }
         }
     }
 
     let near = q.near_path.map(super::page::normalize_path);
-    let mut scored: Vec<(u32, u32, f32)> = touched
+    let mut scored: Vec<(u32, Ranked)> = touched
         .into_iter()
         .filter_map(|c| {
             let chunk = corpus.chunk(c as usize)?;
@@ -196,46 +217,53 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<(u32, f32)> {
             let m = *matched.get(c as usize)?;
             let mut s = score::normalise(r, m, total_idf);
             let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
-            s = title_containment_boost(s, hits, title_len_of(chunk.page));
+            let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0) / total_idf.max(f32::MIN_POSITIVE);
+            s = title_containment_boost(s, hits, title_len_of(chunk.page), title_share);
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = s.powf(proximity_boost(near, &page.path));
             }
-            (s > 0.0 && s >= q.score_threshold).then_some((c, chunk.page, s))
+            let coverage = if coverage_idf > 0.0 { (m / coverage_idf).clamp(0.0, 1.0) } else { 0.0 };
+            (s > 0.0 && s >= q.score_threshold).then_some((chunk.page, Ranked { chunk: c, score: s, coverage }))
         })
         .collect();
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
-    scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    scored.sort_by(|a, b| by_score(&a.1, &b.1));
     spread(&scored, pages.len(), q.limit)
 }
 
 /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
 /// remaining chunks fill it. Result stays in score order.
-fn spread(scored: &[(u32, u32, f32)], n_pages: usize, limit: usize) -> Vec<(u32, f32)> {
+fn spread(scored: &[(u32, Ranked)], n_pages: usize, limit: usize) -> Vec<Ranked> {
     let mut per_page = vec![0usize; n_pages];
     let mut picked = Vec::with_capacity(limit.min(scored.len()));
     let mut overflow = Vec::new();
-    for &(c, page, s) in scored {
+    for &(page, r) in scored {
         if picked.len() >= limit {
             break;
         }
         match per_page.get_mut(page as usize) {
             Some(n) if *n < PER_PAGE => {
                 *n += 1;
-                picked.push((c, s));
+                picked.push(r);
             }
-            _ => overflow.push((c, s)),
+            _ => overflow.push(r),
         }
     }
     if picked.len() < limit {
         let room = limit - picked.len();
         picked.extend(overflow.into_iter().take(room));
-        picked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        picked.sort_by(by_score);
     }
     picked
 }
 
+/// Best score first; equal scores in chunk order, so results never depend on the sort.
+fn by_score(a: &Ranked, b: &Ranked) -> std::cmp::Ordering {
+    b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk))
+}
+
 /// A hit from its page and chunk, whichever form of the index they came from.
-pub(crate) fn make_hit(page: &PageMeta, chunk: ChunkText<'_>, score: f32) -> Hit {
+pub(crate) fn make_hit(page: &PageMeta, chunk: ChunkText<'_>, ranked: Ranked) -> Hit {
     let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
     Hit {
         path: page.path.clone(),
@@ -243,23 +271,27 @@ pub(crate) fn make_hit(page: &PageMeta, chunk: ChunkText<'_>, score: f32) -> Hit
         heading: non_empty(chunk.heading),
         anchor: non_empty(chunk.anchor),
         text: chunk.text.trim().to_owned(),
-        score,
+        score: ranked.score,
         language: page.language.clone(),
         version: page.version.clone(),
         groups: page.groups.clone(),
+        coverage: ranked.coverage,
     }
 }
 
 /// A page whose whole title is in the query ("How do I add *redirects*?" and the page "Redirects") is
 /// nearly always the page asked about, however its body scores; BM25 alone lets long pages that repeat
 /// the question's verbs win. Closing a share of the gap to 1 keeps scores in 0-1 and in order.
-fn title_containment_boost(score: f32, title_terms_matched: u32, title_len: u32) -> f32 {
+/// The gain is in proportion to what the title weighs in the query (`query_share`, its terms' share
+/// of the query's IDF, doubled, at most 1): a page titled "Pages" is not what "add Disqus comments
+/// under each page" asks about, though its whole title is in the question.
+fn title_containment_boost(score: f32, title_terms_matched: u32, title_len: u32, query_share: f32) -> f32 {
     if title_len == 0 || title_terms_matched == 0 {
         return score;
     }
     let share = (title_terms_matched as f32 / title_len as f32).min(1.0);
     let gain = if share >= 1.0 { 0.6 } else if share >= 0.66 { 0.3 } else { 0.0 };
-    score + (1.0 - score) * gain
+    score + (1.0 - score) * gain * (2.0 * query_share).min(1.0)
 }
 
 /// `tag` and `groups` are the query's, trimmed and lowercased once per query.
@@ -308,15 +340,22 @@ mod containment_tests {
 
     #[test]
     fn a_title_wholly_in_the_query_outranks_a_stronger_body_match() {
-        let titled = title_containment_boost(0.5, 2, 2);
-        let other = title_containment_boost(0.7, 1, 5);
+        let titled = title_containment_boost(0.5, 2, 2, 0.5);
+        let other = title_containment_boost(0.7, 1, 5, 0.2);
         assert!(titled > other, "{titled} vs {other}");
         assert!(titled <= 1.0);
     }
 
     #[test]
     fn no_title_terms_no_boost() {
-        assert_eq!(title_containment_boost(0.4, 0, 3), 0.4);
-        assert_eq!(title_containment_boost(0.4, 1, 0), 0.4);
+        assert_eq!(title_containment_boost(0.4, 0, 3, 0.5), 0.4);
+        assert_eq!(title_containment_boost(0.4, 1, 0, 0.5), 0.4);
+    }
+
+    #[test]
+    fn a_title_that_is_a_small_part_of_the_query_gains_little() {
+        let central = title_containment_boost(0.3, 1, 1, 0.5);
+        let incidental = title_containment_boost(0.3, 1, 1, 0.1);
+        assert!(central > 0.7 && incidental < 0.45, "{central} {incidental}");
     }
 }

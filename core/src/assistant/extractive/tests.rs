@@ -9,6 +9,7 @@ fn passage(path: &str, title: &str, heading: &str, text: &str, score: f32) -> Pa
         anchor: heading.to_lowercase().replace(' ', "-"),
         text: text.into(),
         score,
+        coverage: 1.0,
     }
 }
 
@@ -131,6 +132,24 @@ fn says_not_covered_for_an_unrelated_question() {
         text.contains("- [Offline export](https://docs.example.com/deploy/export)"),
         "{text}"
     );
+}
+
+#[test]
+fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
+    // "How do I export the bundle to Dropbox?": the passages match "export" and "bundle" but not
+    // "Dropbox", the term that names what is asked; retrieval reports that as low coverage.
+    let weak: Vec<Passage> = static_export_passages()
+        .into_iter()
+        .map(|p| Passage { coverage: 0.3, score: 0.6, ..p })
+        .collect();
+    let answer = compose_answer("How do I export the bundle to Dropbox?", &weak);
+    assert!(!answer.covered);
+    assert!(answer.sources.is_empty());
+    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
+    // The same passages with the rare term matched by one of them answer.
+    let mut strong = weak.clone();
+    strong[0].coverage = 0.8;
+    assert!(compose_answer("How do I export the bundle to Dropbox?", &strong).covered);
 }
 
 #[test]

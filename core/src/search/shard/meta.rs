@@ -10,7 +10,7 @@ use super::super::codec::{check_avg_len, decode, encode, IndexError};
 use super::super::dict::check_ends;
 use super::super::index::{find_page, sorted_by_path, PageMeta};
 use super::super::page::normalize_path;
-use super::super::query::{ChunkStats, MAX_QUERY_TERMS};
+use super::super::query::{ChunkStats, Ranked, MAX_QUERY_TERMS};
 use super::super::tokenize::query_terms;
 use super::terms::shard_of;
 use super::{KIND_META, SHARD_FORMAT_VERSION};
@@ -134,8 +134,8 @@ impl SearchMeta {
 
     /// Text blocks holding the ranked chunks (as [`score`](super::score) returns them), ascending,
     /// each once.
-    pub fn blocks_for(&self, ranked: &[(u32, f32)]) -> Vec<u32> {
-        let mut ids: Vec<u32> = ranked.iter().filter_map(|&(c, _)| self.block_of(c)).collect();
+    pub fn blocks_for(&self, ranked: &[Ranked]) -> Vec<u32> {
+        let mut ids: Vec<u32> = ranked.iter().filter_map(|r| self.block_of(r.chunk)).collect();
         crate::sort::sort(&mut ids);
         ids.dedup();
         ids

@@ -7,7 +7,7 @@ use super::super::codec::IndexError;
 use super::super::index::PageMeta;
 use super::super::page::{assemble, ChunkText, PageDoc};
 use super::super::postings;
-use super::super::query::{make_hit, rank, ChunkStats, Corpus, Hit, Query};
+use super::super::query::{make_hit, rank, ChunkStats, Corpus, Hit, Query, Ranked};
 use super::blocks::TextBlock;
 use super::meta::SearchMeta;
 use super::terms::{shard_of, TermShard};
@@ -37,11 +37,11 @@ impl Corpus for Sharded<'_> {
     }
 }
 
-/// Ranked chunks `(chunk, score)`, best first, exactly as [`SearchIndex::search`] ranks them.
+/// Ranked chunks, best first, exactly as [`SearchIndex::search`] ranks them.
 /// `shards` must hold every shard [`SearchMeta::shards_for`] names for `q.text` (more do no harm).
 ///
 /// [`SearchIndex::search`]: super::super::SearchIndex::search
-pub fn score(meta: &SearchMeta, shards: &[&TermShard], q: &Query) -> Result<Vec<(u32, f32)>, IndexError> {
+pub fn score(meta: &SearchMeta, shards: &[&TermShard], q: &Query) -> Result<Vec<Ranked>, IndexError> {
     if q.limit > 0 && !meta.shards_for(q.text).iter().all(|id| shards.iter().any(|s| s.id() == *id)) {
         return Err(IndexError::Inconsistent("a term shard of the query is missing"));
     }
@@ -49,16 +49,16 @@ pub fn score(meta: &SearchMeta, shards: &[&TermShard], q: &Query) -> Result<Vec<
 }
 
 /// The hits of ranked chunks; `blocks` must hold every block [`SearchMeta::blocks_for`] names.
-pub fn hits(meta: &SearchMeta, blocks: &[&TextBlock], ranked: &[(u32, f32)]) -> Result<Vec<Hit>, IndexError> {
+pub fn hits(meta: &SearchMeta, blocks: &[&TextBlock], ranked: &[Ranked]) -> Result<Vec<Hit>, IndexError> {
     ranked
         .iter()
-        .map(|&(c, s)| {
-            let chunk = chunk_text(meta, blocks, c)?;
+        .map(|&r| {
+            let chunk = chunk_text(meta, blocks, r.chunk)?;
             let page = meta
-                .chunk_stats(c as usize)
+                .chunk_stats(r.chunk as usize)
                 .and_then(|st| meta.pages().get(st.page as usize))
                 .ok_or(IndexError::Inconsistent("chunk page"))?;
-            Ok(make_hit(page, chunk, s))
+            Ok(make_hit(page, chunk, r))
         })
         .collect()
 }
