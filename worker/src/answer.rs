@@ -11,11 +11,10 @@ use std::time::Duration;
 use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::passage::Passage;
-use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
-use docs_edge_core::assistant::offline::{passages, retrieval_search, retrieval_text};
+use docs_edge_core::assistant::offline::{passages, request_prompt, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
-use docs_edge_core::assistant::request::{AssistantRequest, Role};
+use docs_edge_core::assistant::request::AssistantRequest;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use futures_channel::mpsc;
 use worker::{Delay, Env};
@@ -230,28 +229,7 @@ impl Generation {
         if !self.send(part) {
             return false;
         }
-        let turns: Vec<(PromptRole, &str)> = self
-            .request
-            .conversation
-            .iter()
-            .filter_map(|t| match t.role {
-                Role::User => Some((PromptRole::User, t.text.as_str())),
-                Role::Assistant => Some((PromptRole::Assistant, t.text.as_str())),
-                // Client-sent system and data turns could rewrite the rules: not passed on.
-                _ => None,
-            })
-            .collect();
-        let context: Vec<&str> = self.request.context.iter().map(|c| c.value.as_str()).collect();
-        let prompt = build_prompt(
-            &PromptInput {
-                site_name: &self.thread.domain,
-                turns: &turns,
-                passages: &self.passages,
-                current_path: self.request.current_path.as_deref(),
-                context: &context,
-            },
-            &PromptBudget::default(),
-        );
+        let prompt = request_prompt(&self.request, &self.thread.domain, &self.passages);
         let keep_alive = self.session.keep_alive();
         let session = &mut self.session;
         let sender = &self.sender;
