@@ -21,7 +21,7 @@ use worker::{Delay, Env};
 
 use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
-use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource, ThreadClient};
+use crate::durable::thread::{AppendRequest, ThreadClient};
 use crate::error::{ApiError, ApiResult};
 use crate::config::keep_alive_interval;
 use crate::generation::{stream_llm, Backend};
@@ -282,28 +282,8 @@ impl Generation {
 
     async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
         let now = now_iso();
-        self.thread.now = now.clone();
-        self.thread.messages = vec![
-            StoredMessage {
-                id: self.request.question_id.clone(),
-                role: "user".into(),
-                content: self.request.question().to_string(),
-                created_at: now.clone(),
-                sources: Vec::new(),
-            },
-            // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
-            StoredMessage {
-                id: Some(answer.message_id.clone()),
-                role: "assistant".into(),
-                content: answer.text.clone(),
-                created_at: now,
-                sources: answer
-                    .sources
-                    .iter()
-                    .map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() })
-                    .collect(),
-            },
-        ];
+        self.thread.messages = answer.thread_messages(self.request.question_id.as_deref(), self.request.question(), &now);
+        self.thread.now = now;
         match ThreadClient::new(&self.env).append(&self.thread).await? {
             Some(_) => Ok(()),
             None => Err(ApiError::Internal("thread disappeared while answering".into())),

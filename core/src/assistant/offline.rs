@@ -1,13 +1,12 @@
 //! Retrieval for the assistant (the worker's and `docs-edge-serve`'s, each running [`retrieval_text`],
-//! [`retrieval_search`] over the split index and [`passages`]), the LLM prompt of a request
-//! ([`request_prompt`]), and a whole extractive answer with nothing outside the process.
+//! [`retrieval_search`] over the split index and [`passages`]), and the LLM prompt of a request
+//! ([`request_prompt`]).
 
 use crate::search::{Hit, Query};
 use super::passage::Passage;
 use super::prompt::{build_prompt, ChatPrompt, PromptBudget, PromptInput, PromptRole};
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
-use super::session::AnswerSession;
 
 /// The page's address on the docs site itself, which is what a reader follows.
 pub fn page_url(domain: &str, path: &str) -> String {
@@ -70,16 +69,4 @@ pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[P
     let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
     let input = PromptInput { site_name, turns: &turns, passages, current_path: request.current_path.as_deref(), context: &context };
     build_prompt(&input, &PromptBudget::default())
-}
-
-/// Every part of one extractive answer, in the session's protocol: start, sources, text, finish.
-pub fn extractive_stream(session: &mut AnswerSession, request: &AssistantRequest, query_text: &str, passages: &[Passage]) -> Vec<String> {
-    let mut parts = vec![session.start()];
-    parts.extend(session.extractive(query_text, passages, request.question()));
-    match session.outcome() {
-        Ok(answer) => parts.push(session.finish(&answer)),
-        Err(_) => parts.push(session.fail("the answer could not be completed")),
-    }
-    parts.retain(|p| !p.is_empty());
-    parts
 }

@@ -19,7 +19,7 @@ use crate::durable_client::{durable_operations, error_reply, send};
 use crate::memory::DurableSpan;
 use crate::error::{ApiError, ApiResult};
 
-pub use docs_edge_core::wire::thread::{StoredMessage, StoredSource, ThreadRecord, MAX_STORED_MESSAGES};
+pub use docs_edge_core::wire::thread::{StoredMessage, ThreadRecord, MAX_STORED_MESSAGES};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
