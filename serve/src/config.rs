@@ -89,6 +89,10 @@ pub struct Llm {
 pub struct Secret(String);
 
 impl Secret {
+    pub fn new(value: String) -> Self {
+        Secret(value)
+    }
+
     pub fn expose(&self) -> &str {
         &self.0
     }
@@ -408,6 +412,51 @@ mod tests {
         assert!(load_with("", &gapped).unwrap_err().contains("static_export.bundle_url"));
         let declared = [gapped[0], gapped[1], ("INTERNAL_HOSTS", "docs-edge.example.com")];
         assert!(load_with("", &declared).is_ok());
+    }
+
+    #[test]
+    fn the_llm_backend_from_the_file_and_the_environment() {
+        let text = "[assistant]\nbackend = \"openai\"\n[assistant.llm]\nbase_url = \"http://llm.internal:8000/v1/\"\nmodel = \"qwen\"\n";
+        let config = load_with(text, &[("DOCS_EDGE_LLM_API_KEY", "sk-secret-value")]).unwrap();
+        let Backend::OpenAi(llm) = &config.assistant.backend else { panic!("openai expected") };
+        assert_eq!((llm.base_url.as_str(), llm.model.as_str(), llm.max_tokens), ("http://llm.internal:8000/v1", "qwen", 1024));
+        assert_eq!(llm.api_key.as_ref().map(Secret::expose), Some("sk-secret-value"));
+        assert!(!format!("{config:?}").contains("sk-secret-value"), "the key never reaches a log line");
+        let moved = [("DOCS_EDGE_LLM_BASE_URL", "http://gpu.internal/v1"), ("DOCS_EDGE_LLM_MODEL", "llama")];
+        let Backend::OpenAi(llm) = load_with(text, &moved).unwrap().assistant.backend else { panic!("openai expected") };
+        assert_eq!((llm.base_url.as_str(), llm.model.as_str(), llm.api_key.is_none()), ("http://gpu.internal/v1", "llama", true));
+        let back = load_with(text, &[("DOCS_EDGE_ASSISTANT_BACKEND", "extractive")]).unwrap();
+        assert!(matches!(back.assistant.backend, Backend::Extractive));
+        assert!(matches!(load_with("", &[]).unwrap().assistant.backend, Backend::Extractive), "extractive by default");
+        assert!(load_with("[assistant]\nbackend = \"gpt\"", &[]).unwrap_err().contains("assistant.backend"));
+        let no_model = load_with("[assistant]\nbackend = \"openai\"", &[]).unwrap_err();
+        assert!(no_model.contains("assistant.llm.model"), "{no_model}");
+    }
+
+    #[test]
+    fn air_gapped_refuses_a_model_outside_the_internal_hosts_naming_it() {
+        let text = "[assistant]\nbackend = \"openai\"\n[assistant.llm]\nbase_url = \"https://api.openai.com/v1\"\nmodel = \"m\"\n";
+        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("INTERNAL_HOSTS", "llm.internal")];
+        let refused = load_with(text, &gapped).unwrap_err();
+        assert!(refused.contains("assistant.llm.base_url") && refused.contains("`api.openai.com`"), "{refused}");
+        let inside = [gapped[0], gapped[1], ("DOCS_EDGE_LLM_BASE_URL", "http://llm.internal:8000/v1")];
+        assert!(load_with(text, &inside).is_ok());
+        // Extractive answers call nothing: no host to declare.
+        assert!(load_with("", &gapped[..1]).is_ok());
+    }
+
+    #[test]
+    fn storage_defaults_to_a_sqlite_file_in_the_cache_and_admin_keys_are_hashes() {
+        let config = load_with("cache_dir = \"/var/cache/docs\"\n[admin]\nkey_sha256 = [\"ABC\"]\n", &[]).unwrap();
+        assert_eq!(config.storage.url.expose(), "sqlite:///var/cache/docs/docs-edge.db?mode=rwc");
+        assert_eq!((config.storage.thread_retention_days, config.storage.analytics_retention_days), (90, 90));
+        assert_eq!(config.admin_key_hashes, ["abc"]);
+        let pg = [("DOCS_EDGE_STORAGE_URL", "postgres://docs:pw@db.internal/docs"), ("DOCS_EDGE_THREAD_RETENTION_DAYS", "0")];
+        let config = load_with("", &pg).unwrap();
+        assert_eq!(config.storage.url.expose(), "postgres://docs:pw@db.internal/docs");
+        assert_eq!(config.storage.thread_retention_days, 0);
+        assert!(!format!("{config:?}").contains(":pw@"), "the database password never reaches a log line");
+        assert!(load_with("[storage]\nurl = \"mysql://x\"", &[]).unwrap_err().contains("storage.url"));
     }
 
     #[test]

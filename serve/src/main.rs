@@ -18,6 +18,8 @@ mod state;
 mod static_site;
 mod storage;
 #[cfg(test)]
+mod storage_tests;
+#[cfg(test)]
 mod testing;
 
 use std::path::PathBuf;
