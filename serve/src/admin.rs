@@ -12,6 +12,7 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use futures_util::StreamExt;
 use docs_edge_core::analytics::csv::{header_line, row_line};
 use docs_edge_core::analytics::range::DayRange;
 use docs_edge_core::analytics::report::build_report;
@@ -103,10 +104,69 @@ async fn conversations_csv(
             }
         }
         Some((Ok(chunk), pages))
-    });
+    })
+    // The compression layer may poll again after the end.
+    .fuse();
     let mut res = Body::from_stream(body).into_response();
     let headers = res.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
     headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"conversations.csv\""));
     Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::{to_bytes, Body};
+    use axum::http::{Request, StatusCode};
+    use docs_edge_core::analytics::record::{AnswerFacts, AnswerRow};
+    use docs_edge_core::security::signing::sha256_hex;
+    use tower::ServiceExt;
+
+    use crate::testing::{config_with, manifest, scratch, serving};
+
+    #[tokio::test]
+    async fn the_conversations_csv_and_the_report_need_an_admin_key() {
+        let hash = sha256_hex(b"admin-1");
+        let state = serving(config_with(&[("DOCS_EDGE_ADMIN_KEY_SHA256", &hash)], &scratch("admin-csv")), &manifest("se_0123456789abcdef"), &[("index.html", b"<p>home</p>")]);
+        let now = crate::state::now_ms();
+        let cited = vec!["guide".to_string()];
+        let row = AnswerRow::new(&AnswerFacts {
+            message_id: "msg_1",
+            thread_id: "thr_1",
+            org_id: crate::storage::ORG_ID,
+            domain: "docs.example.com",
+            started_ms: now,
+            first_byte_ms: now + 5,
+            finished_ms: now + 9,
+            question: "q?",
+            answer: "a.",
+            scores: &[1.0],
+            cited_paths: &cited,
+            backend: "extractive",
+            fingerprint: None,
+            salt: None,
+            new_thread: true,
+        });
+        state.store.record_answer(&row).await.unwrap();
+        let app = crate::app(state);
+        let get = |path: &str, key: &str| Request::get(path).header("authorization", format!("Bearer {key}")).body(Body::empty()).unwrap();
+        let res = app.clone().oneshot(get("/v1/analytics/docs.example.com/conversations.csv", "admin-1")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let text = String::from_utf8(to_bytes(res.into_body(), usize::MAX).await.unwrap().to_vec()).unwrap();
+        let lines: Vec<&str> = text.split("\r\n").collect();
+        assert_eq!(lines[0], "conversation_id,time,question,answer,sources,rating");
+        assert!(lines[1].starts_with("thr_1,") && lines[1].ends_with(",q?,a.,guide,"), "{text}");
+        // Compressed for a client that accepts it, to its end.
+        let mut gzip = get("/v1/analytics/docs.example.com/conversations.csv", "admin-1");
+        gzip.headers_mut().insert("accept-encoding", "gzip".parse().unwrap());
+        let gzip = app.clone().oneshot(gzip).await.unwrap();
+        assert_eq!(gzip.headers()["content-encoding"], "gzip");
+        assert!(!to_bytes(gzip.into_body(), usize::MAX).await.unwrap().is_empty());
+        let report = app.clone().oneshot(get("/v1/analytics/docs.example.com", "admin-1")).await.unwrap();
+        assert_eq!(report.status(), StatusCode::OK);
+        let denied = app.clone().oneshot(get("/v1/analytics/docs.example.com", "admin-2")).await.unwrap();
+        assert_eq!(denied.status(), StatusCode::UNAUTHORIZED);
+        let unknown = app.oneshot(get("/v1/threads/thr_none", "admin-1")).await.unwrap();
+        assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    }
 }

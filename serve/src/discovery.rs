@@ -23,6 +23,7 @@ use docs_edge_core::analytics::input::parse_feedback;
 use docs_edge_core::analytics::range::iso_of_ms;
 use docs_edge_core::wire::analytics::FeedbackReceipt;
 use docs_edge_core::wire::ErrorBody;
+use futures_util::StreamExt;
 use serde_json::Value;
 use tower_http::cors::{Any, CorsLayer};
 
@@ -194,7 +195,8 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
     // The body ends when the generation drops its sender; a reader that leaves drops the receiver.
     let parts = futures_util::stream::unfold(receiver, |mut receiver| async move {
         receiver.recv().await.map(|part| (Ok::<_, std::convert::Infallible>(part), receiver))
-    });
+    })
+    .fuse();
     let mut res = Body::from_stream(parts).into_response();
     for (name, value) in protocol.headers() {
         if let Ok(value) = HeaderValue::from_str(value) {
