@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use docs_edge_core::platform::deployment::{outbound_allowed, parse_switch, Deployment};
 use docs_edge_core::security::origins::normalize_origin;
 use serde::Deserialize;
@@ -14,6 +15,9 @@ pub struct Config {
     pub static_export: StaticExport,
     pub refresh: Option<Refresh>,
     pub assistant: Assistant,
+    pub storage: Storage,
+    /// SHA-256 (hex) of the admin keys that may read threads and analytics.
+    pub admin_key_hashes: Vec<String>,
     pub limits: Limits,
     pub deployment: Deployment,
     /// `INTERNAL_HOSTS`: what an air-gapped deployment may reach (the bundle link, the export API,
@@ -51,7 +55,73 @@ pub struct Assistant {
     pub allowed_origins: Vec<String>,
     /// Bound of the cache of term shards and text blocks search reads from the bundle's packs.
     pub search_cache_bytes: usize,
+    pub backend: Backend,
+    /// How long an LLM may be silent before a keep-alive goes out (the worker's default, 10 s).
+    pub keep_alive: Duration,
 }
+
+/// Who writes the answers: `extractive` (from the passages, offline) or `openai` (any
+/// OpenAI-compatible Chat Completions endpoint: vLLM, Ollama, llama.cpp server, a gateway).
+#[derive(Debug, Clone)]
+pub enum Backend {
+    Extractive,
+    OpenAi(Llm),
+}
+
+impl Backend {
+    /// As the analytics rows record it (the worker's `ASSISTANT_BACKEND` names).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Extractive => "extractive",
+            Backend::OpenAi(_) => "openai",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Llm {
+    /// Without a trailing slash; requests go to `{base_url}/chat/completions`.
+    pub base_url: String,
+    pub model: String,
+    pub max_tokens: u32,
+    /// From `DOCS_EDGE_LLM_API_KEY` only; `None` sends no `Authorization` (a local server needs none).
+    pub api_key: Option<Secret>,
+}
+
+/// A secret setting: `Debug` shows only that it is set, so it cannot reach a log line.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: String) -> Self {
+        Secret(value)
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+/// `[storage]`: threads, feedback and answer analytics.
+#[derive(Debug, Clone)]
+pub struct Storage {
+    /// `sqlite://…` or `postgres://…` (may hold a password: a [`Secret`]).
+    pub url: Secret,
+    /// Days a thread is kept after its last turn; 0 keeps threads for ever (the worker's
+    /// `THREAD_RETENTION_DAYS`).
+    pub thread_retention_days: u64,
+    /// Days analytics rows are kept (the worker's `ANALYTICS_RETENTION_DAYS`).
+    pub analytics_retention_days: u32,
+}
+
+/// The SQLite database in `cache_dir` when `[storage] url` is not set.
+pub const DEFAULT_DATABASE: &str = "docs-edge.db";
 
 /// As the worker's `SEARCH_CACHE_BYTES` default.
 pub const DEFAULT_SEARCH_CACHE_BYTES: usize = 8 << 20;
@@ -89,7 +159,33 @@ struct File {
     #[serde(default)]
     assistant: FileAssistant,
     #[serde(default)]
+    storage: FileStorage,
+    #[serde(default)]
+    admin: FileAdmin,
+    #[serde(default)]
     limits: FileLimits,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileStorage {
+    url: Option<String>,
+    thread_retention_days: Option<u64>,
+    analytics_retention_days: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileAdmin {
+    key_sha256: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileLlm {
+    base_url: Option<String>,
+    model: Option<String>,
+    max_tokens: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -116,6 +212,10 @@ struct FileAssistant {
     key_sha256: Option<Vec<String>>,
     allowed_origins: Option<Vec<String>>,
     search_cache_bytes: Option<u64>,
+    backend: Option<String>,
+    keep_alive_secs: Option<u64>,
+    #[serde(default)]
+    llm: FileLlm,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -178,10 +278,8 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         }
     };
     let assistant_enabled = switch("DOCS_EDGE_ASSISTANT_ENABLED", file.assistant.enabled, false)?;
-    let key_hashes = match env("DOCS_EDGE_ASSISTANT_KEY_SHA256") {
-        Some(list) => list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
-        None => file.assistant.key_sha256.unwrap_or_default(),
-    };
+    let key_hashes = hash_list(env("DOCS_EDGE_ASSISTANT_KEY_SHA256"), file.assistant.key_sha256);
+    let admin_key_hashes = hash_list(env("DOCS_EDGE_ADMIN_KEY_SHA256"), file.admin.key_sha256);
     let allowed_origins = match env("DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS") {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => file.assistant.allowed_origins.unwrap_or_default(),
@@ -208,24 +306,70 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         )?),
         download_attempts: number("DOCS_EDGE_DOWNLOAD_ATTEMPTS", file.limits.download_attempts.map(u64::from), 3)?.clamp(1, 10) as u32,
     };
-    // Air-gapped: the bundle and the export API must be on the operator's own network.
+    // Air-gapped: the bundle, the export API and the model must be on the operator's own network.
     let internal = env("INTERNAL_HOSTS").unwrap_or_default();
+    let llm = file.assistant.llm;
+    let backend = match env("DOCS_EDGE_ASSISTANT_BACKEND").or(file.assistant.backend).as_deref().map(str::trim) {
+        None | Some("extractive") => Backend::Extractive,
+        Some("openai") => {
+            let base_url = env("DOCS_EDGE_LLM_BASE_URL").or(llm.base_url).unwrap_or_else(|| "https://api.openai.com/v1".into());
+            outbound_allowed(deployment.kind, "assistant.llm.base_url", Some(&base_url), &internal)?;
+            if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+                return Err(format!("assistant.llm.base_url: `{base_url}` is not an http(s) URL"));
+            }
+            Backend::OpenAi(Llm {
+                base_url: base_url.trim_end_matches('/').to_string(),
+                model: env("DOCS_EDGE_LLM_MODEL").or(llm.model).ok_or("assistant.llm.model: is required with backend = \"openai\"")?,
+                max_tokens: number("DOCS_EDGE_LLM_MAX_TOKENS", llm.max_tokens, 1024)?.clamp(1, 1 << 20) as u32,
+                api_key: env("DOCS_EDGE_LLM_API_KEY").map(Secret),
+            })
+        }
+        Some(other) => return Err(format!("assistant.backend: `{other}` is not extractive or openai")),
+    };
+    let keep_alive = Duration::from_secs(number("DOCS_EDGE_ASSISTANT_KEEPALIVE_SECS", file.assistant.keep_alive_secs, 10)?.clamp(1, 300));
     if let Some(url) = &static_export.bundle_url {
         outbound_allowed(deployment.kind, "static_export.bundle_url", Some(url), &internal)?;
     }
     if let Some(refresh) = &refresh {
         outbound_allowed(deployment.kind, "refresh.api_url", Some(&refresh.api_url), &internal)?;
     }
+    let cache_dir = env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into());
+    let storage_url = env("DOCS_EDGE_STORAGE_URL")
+        .or(file.storage.url)
+        .unwrap_or_else(|| format!("sqlite://{}?mode=rwc", cache_dir.join(DEFAULT_DATABASE).display()));
+    if !(storage_url.starts_with("sqlite:") || storage_url.starts_with("postgres://") || storage_url.starts_with("postgresql://")) {
+        return Err("storage.url: must start with sqlite: or postgres://".into());
+    }
+    let storage = Storage {
+        url: Secret(storage_url),
+        thread_retention_days: number("DOCS_EDGE_THREAD_RETENTION_DAYS", file.storage.thread_retention_days, 90)?.min(3650),
+        analytics_retention_days: number(
+            "DOCS_EDGE_ANALYTICS_RETENTION_DAYS",
+            file.storage.analytics_retention_days,
+            u64::from(DEFAULT_RETENTION_DAYS),
+        )?
+        .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
+    };
     Ok(Config {
         listen: env("DOCS_EDGE_LISTEN").or(file.listen).unwrap_or_else(|| "127.0.0.1:8080".into()),
-        cache_dir: env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into()),
+        cache_dir,
         static_export,
         refresh,
-        assistant: Assistant { enabled: assistant_enabled, key_hashes, allowed_origins, search_cache_bytes },
+        assistant: Assistant { enabled: assistant_enabled, key_hashes, allowed_origins, search_cache_bytes, backend, keep_alive },
+        storage,
+        admin_key_hashes,
         limits,
         deployment,
         internal_hosts: internal,
     })
+}
+
+/// A comma-separated environment list, or the file's list; lower-case hex.
+fn hash_list(env: Option<String>, file: Option<Vec<String>>) -> Vec<String> {
+    match env {
+        Some(list) => list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
+        None => file.unwrap_or_default().iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
+    }
 }
 
 /// `90`, `90s`, `15m`, `2h`, `1d`.
@@ -294,6 +438,51 @@ mod tests {
         let config = load_with("", &[("DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS", "https://a.example.com, https://*.b.example.com")]).unwrap();
         assert_eq!(config.assistant.allowed_origins, ["https://a.example.com", "https://*.b.example.com"]);
         assert!(load_with("[assistant]\nallowed_origins = [\"docs.example.com\"]\n", &[]).unwrap_err().contains("assistant.allowed_origins"));
+    }
+
+    #[test]
+    fn the_llm_backend_from_the_file_and_the_environment() {
+        let text = "[assistant]\nbackend = \"openai\"\n[assistant.llm]\nbase_url = \"http://llm.internal:8000/v1/\"\nmodel = \"qwen\"\n";
+        let config = load_with(text, &[("DOCS_EDGE_LLM_API_KEY", "sk-secret-value")]).unwrap();
+        let Backend::OpenAi(llm) = &config.assistant.backend else { panic!("openai expected") };
+        assert_eq!((llm.base_url.as_str(), llm.model.as_str(), llm.max_tokens), ("http://llm.internal:8000/v1", "qwen", 1024));
+        assert_eq!(llm.api_key.as_ref().map(Secret::expose), Some("sk-secret-value"));
+        assert!(!format!("{config:?}").contains("sk-secret-value"), "the key never reaches a log line");
+        let moved = [("DOCS_EDGE_LLM_BASE_URL", "http://gpu.internal/v1"), ("DOCS_EDGE_LLM_MODEL", "llama")];
+        let Backend::OpenAi(llm) = load_with(text, &moved).unwrap().assistant.backend else { panic!("openai expected") };
+        assert_eq!((llm.base_url.as_str(), llm.model.as_str(), llm.api_key.is_none()), ("http://gpu.internal/v1", "llama", true));
+        let back = load_with(text, &[("DOCS_EDGE_ASSISTANT_BACKEND", "extractive")]).unwrap();
+        assert!(matches!(back.assistant.backend, Backend::Extractive));
+        assert!(matches!(load_with("", &[]).unwrap().assistant.backend, Backend::Extractive), "extractive by default");
+        assert!(load_with("[assistant]\nbackend = \"gpt\"", &[]).unwrap_err().contains("assistant.backend"));
+        let no_model = load_with("[assistant]\nbackend = \"openai\"", &[]).unwrap_err();
+        assert!(no_model.contains("assistant.llm.model"), "{no_model}");
+    }
+
+    #[test]
+    fn air_gapped_refuses_a_model_outside_the_internal_hosts_naming_it() {
+        let text = "[assistant]\nbackend = \"openai\"\n[assistant.llm]\nbase_url = \"https://api.openai.com/v1\"\nmodel = \"m\"\n";
+        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("INTERNAL_HOSTS", "llm.internal")];
+        let refused = load_with(text, &gapped).unwrap_err();
+        assert!(refused.contains("assistant.llm.base_url") && refused.contains("`api.openai.com`"), "{refused}");
+        let inside = [gapped[0], gapped[1], ("DOCS_EDGE_LLM_BASE_URL", "http://llm.internal:8000/v1")];
+        assert!(load_with(text, &inside).is_ok());
+        // Extractive answers call nothing: no host to declare.
+        assert!(load_with("", &gapped[..1]).is_ok());
+    }
+
+    #[test]
+    fn storage_defaults_to_a_sqlite_file_in_the_cache_and_admin_keys_are_hashes() {
+        let config = load_with("cache_dir = \"/var/cache/docs\"\n[admin]\nkey_sha256 = [\"ABC\"]\n", &[]).unwrap();
+        assert_eq!(config.storage.url.expose(), "sqlite:///var/cache/docs/docs-edge.db?mode=rwc");
+        assert_eq!((config.storage.thread_retention_days, config.storage.analytics_retention_days), (90, 90));
+        assert_eq!(config.admin_key_hashes, ["abc"]);
+        let pg = [("DOCS_EDGE_STORAGE_URL", "postgres://docs:pw@db.internal/docs"), ("DOCS_EDGE_THREAD_RETENTION_DAYS", "0")];
+        let config = load_with("", &pg).unwrap();
+        assert_eq!(config.storage.url.expose(), "postgres://docs:pw@db.internal/docs");
+        assert_eq!(config.storage.thread_retention_days, 0);
+        assert!(!format!("{config:?}").contains(":pw@"), "the database password never reaches a log line");
+        assert!(load_with("[storage]\nurl = \"mysql://x\"", &[]).unwrap_err().contains("storage.url"));
     }
 
     #[test]

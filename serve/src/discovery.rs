@@ -2,8 +2,9 @@
 //! request rules, search and extractive answers, and the worker's wire formats, so the SDK and
 //! `useChat` apps work against this server unchanged. Keys are checked against the SHA-256 hashes in
 //! the configuration, in constant time, and, when `[assistant] allowed_origins` lists sites, a
-//! browser's request must come from one of them or from this server's own pages. Threads are not stored here: the finish event carries the
-//! request's `threadId` (or a new one) so clients continue as they do against the worker.
+//! browser's request must come from one of them or from this server's own pages. Answers
+//! ([`crate::answer`]) come from the passages or from the configured model; threads and feedback are
+//! stored ([`crate::storage`]).
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
@@ -15,8 +16,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use docs_edge_core::assistant::encode::Protocol;
-use docs_edge_core::assistant::session::AnswerSession;
-use docs_edge_core::assistant::offline::{extractive_stream, passages, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::request::{parse_v1, parse_v2};
 use docs_edge_core::platform::deployment::Feature;
 use docs_edge_core::export::markdown_file;
@@ -27,11 +26,13 @@ use docs_edge_core::analytics::input::parse_feedback;
 use docs_edge_core::analytics::range::iso_of_ms;
 use docs_edge_core::wire::analytics::FeedbackReceipt;
 use docs_edge_core::wire::ErrorBody;
+use futures_util::StreamExt;
 use serde_json::Value;
 use tower_http::cors::{Any, CorsLayer};
 
+use crate::answer::{self, Generation};
 use crate::search_packs::PackIndex;
-use crate::state::{Active, State};
+use crate::state::{now_ms, Active, State};
 
 const MAX_BODY_BYTES: usize = 1 << 20;
 
@@ -49,6 +50,10 @@ pub enum DiscoveryError {
     Unavailable(&'static str),
     /// The bundle's index could not be read (logged, never sent).
     Internal(String),
+    /// The database failed (logged, never sent).
+    Storage(String),
+    /// An admin route without a configured admin key.
+    AdminUnauthorized,
 }
 
 impl IntoResponse for DiscoveryError {
@@ -60,6 +65,7 @@ impl IntoResponse for DiscoveryError {
                 "origin_not_allowed",
                 format!("the assistant keys of this server may not be used from {origin}: it is limited to its own pages and [assistant] allowed_origins"),
             ),
+            Self::AdminUnauthorized => (StatusCode::UNAUTHORIZED, "unauthorized", "a valid admin key is required (Authorization: Bearer …)".to_string()),
             Self::FeatureDisabled(f) => (StatusCode::NOT_FOUND, "feature_disabled", format!("{} is switched off in this deployment", f.name())),
             Self::NotFound(message) => (StatusCode::NOT_FOUND, "not_found", message),
             Self::Invalid(message) => (StatusCode::BAD_REQUEST, "invalid_request", message),
@@ -68,6 +74,10 @@ impl IntoResponse for DiscoveryError {
             Self::Internal(detail) => {
                 eprintln!("{}", serde_json::json!({"event": "search_failed", "error": detail}));
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the bundle's search index could not be read".to_string())
+            }
+            Self::Storage(detail) => {
+                eprintln!("{}", serde_json::json!({"event": "storage_failed", "error": detail}));
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the server's storage failed".to_string())
             }
         };
         let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None, missing: None })).into_response();
@@ -105,17 +115,7 @@ async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) 
     if !config.deployment.features.enabled(feature) {
         return Err(DiscoveryError::FeatureDisabled(feature));
     }
-    let key = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .ok_or(DiscoveryError::Unauthorized)?;
-    let hash = sha256_hex(key.as_bytes());
-    // Every configured hash is compared, so the time taken does not depend on which one matched.
-    let known = config.assistant.key_hashes.iter().fold(false, |found, h| constant_time_eq(h.as_bytes(), hash.as_bytes()) | found);
-    if !known {
+    if !bearer_known(req.headers(), &config.assistant.key_hashes) {
         return Err(DiscoveryError::Unauthorized);
     }
     check_origin(&req, &config.assistant.allowed_origins)?;
@@ -149,8 +149,23 @@ fn check_origin(req: &Request, allowed: &[String]) -> Result<(), DiscoveryError>
     }
 }
 
+/// Whether the request's bearer key hashes to one of `hashes`. Every hash is compared, so the time
+/// taken does not depend on which one matched.
+pub fn bearer_known(headers: &axum::http::HeaderMap, hashes: &[String]) -> bool {
+    let Some(key) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+    else {
+        return false;
+    };
+    let hash = sha256_hex(key.as_bytes());
+    hashes.iter().fold(false, |found, h| constant_time_eq(h.as_bytes(), hash.as_bytes()) | found)
+}
+
 /// `read` over the index on the blocking threads: it reads the pack files.
-async fn read_index<T: Send + 'static>(
+pub(crate) async fn read_index<T: Send + 'static>(
     index: Arc<PackIndex>,
     read: impl FnOnce(&PackIndex) -> Result<T, String> + Send + 'static,
 ) -> Result<T, DiscoveryError> {
@@ -194,23 +209,23 @@ async fn message_v2(state: AxumState<Arc<State>>, domain: Path<String>, req: Req
 }
 
 async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request, protocol: Protocol) -> Result<Response, DiscoveryError> {
+    let started_ms = now_ms();
     let (active, index, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
     let request = match protocol {
         Protocol::DataStreamV1 => parse_v1(&body),
         Protocol::UiMessageStreamV2 => parse_v2(&body),
     }
     .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
-    let thread_id = request.thread_id.clone().unwrap_or_else(|| random_id("thr_"));
-    let query_text = retrieval_text(&request);
-    let (request, query_text, hits) = read_index(index, move |index| {
-        let hits = index.search(&retrieval_search(&request, &query_text))?;
-        Ok((request, query_text, hits))
+    let job = answer::prepare(&state, &active.bundle.manifest.domain, request, started_ms).await?;
+    let thread_id = job.thread_id.clone();
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
+    tokio::spawn(Generation::new(state.clone(), index, job, protocol, sender).run());
+    // The body ends when the generation drops its sender; a reader that leaves drops the receiver.
+    let parts = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|part| (Ok::<_, std::convert::Infallible>(part), receiver))
     })
-    .await?;
-    let passages = passages(hits, &active.bundle.manifest.domain);
-    let mut session = AnswerSession::new(protocol, random_id("msg_"), thread_id.clone());
-    let parts = extractive_stream(&mut session, &request, &query_text, &passages);
-    let mut res = Body::from(parts.concat()).into_response();
+    .fuse();
+    let mut res = Body::from_stream(parts).into_response();
     for (name, value) in protocol.headers() {
         if let Ok(value) = HeaderValue::from_str(value) {
             res.headers_mut().insert(*name, value);
@@ -222,30 +237,36 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
     Ok(res)
 }
 
-/// `POST /discovery/v1/assistant/{domain}/feedback`: this server keeps no threads and no analytics
-/// store, so a rating of the right shape is written to the log as a `feedback` event (what an
-/// operator collects) and answered as the worker answers it.
+/// `POST /discovery/v1/assistant/{domain}/feedback`: a rating of an answer of a stored thread
+/// (404 otherwise, as on the worker), kept for the analytics report and the conversations export.
 async fn feedback(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (active, _, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
     let feedback = parse_feedback(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
+    let domain = &active.bundle.manifest.domain;
+    let thread = state
+        .store
+        .thread(&feedback.thread_id, Some(domain))
+        .await
+        .map_err(|e| DiscoveryError::Storage(e.0))?
+        .ok_or_else(|| DiscoveryError::NotFound(format!("thread {} not found", feedback.thread_id)))?;
+    let answered = thread.messages.iter().any(|m| m.role == "assistant" && m.id.as_deref() == Some(feedback.message_id.as_str()));
+    if !answered {
+        return Err(DiscoveryError::NotFound(format!("message {} not found in thread {}", feedback.message_id, feedback.thread_id)));
+    }
+    let now = now_ms();
+    state.store.put_feedback(&feedback, domain, now).await.map_err(|e| DiscoveryError::Storage(e.0))?;
     let receipt = FeedbackReceipt {
         thread_id: feedback.thread_id,
         message_id: feedback.message_id,
         rating: feedback.rating.as_str().into(),
         created_at: iso_of_ms(now),
     };
-    eprintln!(
-        "{}",
-        serde_json::json!({"event": "feedback", "domain": active.bundle.manifest.domain, "threadId": receipt.thread_id,
-            "messageId": receipt.message_id, "rating": receipt.rating, "comment": feedback.comment, "at": receipt.created_at})
-    );
     Ok(Json(receipt).into_response())
 }
 
 /// Ids that only need to be unique (message and thread ids), from the standard library's per-process
 /// random hasher keys.
-fn random_id(prefix: &str) -> String {
+pub(crate) fn random_id(prefix: &str) -> String {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
     format!("{prefix}{:016x}", hasher.finish())

@@ -2,15 +2,23 @@
 //! `cargo run --release -p docs-edge-serve -- --config docs-edge-serve.toml` (README "Self-hosting").
 //!
 //! Modules: `config` (file and environment), `bundle` (download, verify, unpack), `state` (the live
-//! bundle and health), `static_site` (HTTP serving), `refresh` (the export loop) and `discovery` (search and the assistant from the bundle).
+//! bundle and health), `static_site` (HTTP serving), `refresh` (the export loop), `discovery` (search
+//! and the assistant from the bundle), `answer` and `llm` (one answer, extractive or from an
+//! OpenAI-compatible model), `storage` (threads, feedback, analytics) and `admin` (their reads).
 
+mod admin;
+mod answer;
 mod bundle;
 mod config;
 mod discovery;
+mod llm;
 mod refresh;
 mod search_packs;
 mod state;
 mod static_site;
+mod storage;
+#[cfg(test)]
+mod storage_tests;
 #[cfg(test)]
 mod testing;
 
@@ -55,11 +63,15 @@ async fn run() -> Result<(), String> {
     let path = config_path()?;
     let config = read_config(path.as_deref())?;
     let listen = config.listen.clone();
+    std::fs::create_dir_all(&config.cache_dir).map_err(|e| format!("cache_dir {}: {e}", config.cache_dir.display()))?;
     let state = Arc::new(State::new(config, path)?);
+    // The database is reached and migrated before the server listens: a wrong URL stops the start.
+    state.store.ready().await.map_err(|e| e.0)?;
 
     initial_load(&state).await;
     tokio::spawn(refresh::run(state.clone()));
     tokio::spawn(reload_on_sighup(state.clone()));
+    tokio::spawn(retention(state.clone()));
 
     let app = app(state.clone());
     let listener = tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("listen {listen}: {e}"))?;
@@ -81,6 +93,7 @@ fn app(state: Arc<State>) -> Router {
     Router::new()
         .route("/_docs-edge/health", get(health))
         .merge(discovery::router())
+        .merge(admin::router())
         .fallback(static_site::serve)
         .layer(compression)
         .with_state(state)
@@ -101,6 +114,22 @@ async fn initial_load(state: &Arc<State>) {
             let _ = state.load_url(url, config.static_export.sha256.as_deref()).await;
         }
         None => state.load_cached(&config).await,
+    }
+}
+
+/// Hourly, as the worker's thread alarms and daily cron do: threads with no turn for
+/// `thread_retention_days` (0: kept), analytics rows older than `analytics_retention_days`.
+async fn retention(state: Arc<State>) {
+    loop {
+        let storage = state.config().storage.clone();
+        let now = state::now_ms();
+        let threads = (storage.thread_retention_days > 0).then(|| now.saturating_sub(storage.thread_retention_days * 86_400_000));
+        let rows = docs_edge_core::analytics::retention_cutoff_ms(now, storage.analytics_retention_days);
+        match state.store.delete_expired(threads, rows).await {
+            Ok(deleted) => eprintln!("{}", serde_json::json!({"event": "retention", "deleted": deleted})),
+            Err(err) => eprintln!("{}", serde_json::json!({"event": "retention_failed", "error": err.0})),
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
     }
 }
 

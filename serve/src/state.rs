@@ -36,6 +36,8 @@ pub struct State {
     loading: Mutex<()>,
     pub client: reqwest::Client,
     pub config_path: Option<PathBuf>,
+    /// Opened once from the configuration at start; a SIGHUP does not move it.
+    pub store: crate::storage::Store,
 }
 
 #[derive(Serialize)]
@@ -70,7 +72,9 @@ impl State {
             .redirect(reqwest::redirect::Policy::limited(5))
             .build()
             .map_err(|e| format!("HTTP client: {e}"))?;
+        let store = crate::storage::Store::new(&config.storage).map_err(|e| e.0)?;
         Ok(Self {
+            store,
             config: RwLock::new(Arc::new(config)),
             active: RwLock::new(None),
             last_error: RwLock::new(None),
@@ -238,11 +242,11 @@ fn log(event: &str, error: &str, still_serving: bool) {
     eprintln!("{}", serde_json::json!({"event": event, "error": error, "previousBundleStillServing": still_serving}));
 }
 
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64
+}
+
 /// ISO 8601 in UTC with milliseconds, as the API reports times.
 pub fn now_iso() -> String {
-    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as i64;
-    let secs = ms.div_euclid(1000);
-    let (y, m, d) = docs_edge_core::security::presign::civil_from_days(secs.div_euclid(86_400));
-    let day = secs.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z", day / 3600, day / 60 % 60, day % 60, ms.rem_euclid(1000))
+    docs_edge_core::analytics::range::iso_of_ms(now_ms())
 }

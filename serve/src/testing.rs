@@ -13,10 +13,10 @@ use crate::state::{Source, State};
 
 /// A configuration from the environment `vars` only (no file), its cache in `cache_dir`.
 pub fn config_with(vars: &[(&str, &str)], cache_dir: &std::path::Path) -> Config {
-    let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let mut config = crate::config::load(None, &|name| map.get(name).cloned()).expect("test configuration");
-    config.cache_dir = cache_dir.to_path_buf();
-    config
+    let mut map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    // Through the lookup, so what defaults to a place in the cache (the database) is there too.
+    map.insert("DOCS_EDGE_CACHE_DIR".into(), cache_dir.display().to_string());
+    crate::config::load(None, &|name| map.get(name).cloned()).expect("test configuration")
 }
 
 /// A fresh, empty directory of its own for one test.

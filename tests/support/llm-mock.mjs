@@ -101,10 +101,14 @@ async function workersAi(req, res, body) {
   res.end();
 }
 
-/** Starts the mock on a free loopback port; `requests` records what the worker sent. */
+/** Starts the mock on a free loopback port; `requests` records what the worker sent, `open()` how many
+ * answers are still being written (a caller that hung up closes its answer). */
 export async function startLlmMock() {
   const requests = [];
+  let open = 0;
   const server = createServer((req, res) => {
+    open += 1;
+    res.on('close', () => { open -= 1; });
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
@@ -124,5 +128,5 @@ export async function startLlmMock() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((r) => server.close(r)) };
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, open: () => open, close: () => new Promise((r) => server.close(r)) };
 }

@@ -11,18 +11,17 @@ use std::time::Duration;
 use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::passage::Passage;
-use docs_edge_core::assistant::prompt::{build_prompt, PromptBudget, PromptInput, PromptRole};
 use docs_edge_core::assistant::providers::LlmEvent;
-use docs_edge_core::assistant::offline::{passages, retrieval_search, retrieval_text};
+use docs_edge_core::assistant::offline::{passages, request_prompt, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
-use docs_edge_core::assistant::request::{AssistantRequest, Role};
+use docs_edge_core::assistant::request::AssistantRequest;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use futures_channel::mpsc;
 use worker::{Delay, Env};
 
 use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
-use crate::durable::thread::{AppendRequest, StoredMessage, StoredSource, ThreadClient};
+use crate::durable::thread::{AppendRequest, ThreadClient};
 use crate::error::{ApiError, ApiResult};
 use crate::config::keep_alive_interval;
 use crate::generation::{stream_llm, Backend};
@@ -230,28 +229,7 @@ impl Generation {
         if !self.send(part) {
             return false;
         }
-        let turns: Vec<(PromptRole, &str)> = self
-            .request
-            .conversation
-            .iter()
-            .filter_map(|t| match t.role {
-                Role::User => Some((PromptRole::User, t.text.as_str())),
-                Role::Assistant => Some((PromptRole::Assistant, t.text.as_str())),
-                // Client-sent system and data turns could rewrite the rules: not passed on.
-                _ => None,
-            })
-            .collect();
-        let context: Vec<&str> = self.request.context.iter().map(|c| c.value.as_str()).collect();
-        let prompt = build_prompt(
-            &PromptInput {
-                site_name: &self.thread.domain,
-                turns: &turns,
-                passages: &self.passages,
-                current_path: self.request.current_path.as_deref(),
-                context: &context,
-            },
-            &PromptBudget::default(),
-        );
+        let prompt = request_prompt(&self.request, &self.thread.domain, &self.passages);
         let keep_alive = self.session.keep_alive();
         let session = &mut self.session;
         let sender = &self.sender;
@@ -304,28 +282,8 @@ impl Generation {
 
     async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
         let now = now_iso();
-        self.thread.now = now.clone();
-        self.thread.messages = vec![
-            StoredMessage {
-                id: self.request.question_id.clone(),
-                role: "user".into(),
-                content: self.request.question().to_string(),
-                created_at: now.clone(),
-                sources: Vec::new(),
-            },
-            // The id the client saw on `start` (v2) or `f:` (v1), so answers can be referred to later.
-            StoredMessage {
-                id: Some(answer.message_id.clone()),
-                role: "assistant".into(),
-                content: answer.text.clone(),
-                created_at: now,
-                sources: answer
-                    .sources
-                    .iter()
-                    .map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() })
-                    .collect(),
-            },
-        ];
+        self.thread.messages = answer.thread_messages(self.request.question_id.as_deref(), self.request.question(), &now);
+        self.thread.now = now;
         match ThreadClient::new(&self.env).append(&self.thread).await? {
             Some(_) => Ok(()),
             None => Err(ApiError::Internal("thread disappeared while answering".into())),

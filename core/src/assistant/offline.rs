@@ -1,13 +1,12 @@
 //! Retrieval for the assistant (the worker's and `docs-edge-serve`'s, each running [`retrieval_text`],
-//! [`retrieval_search`] over the split index and [`passages`]), and a whole extractive answer
-//! with nothing outside the process, for `docs-edge-serve` (the worker streams the same parts as it
-//! produces them, and also records threads).
+//! [`retrieval_search`] over the split index and [`passages`]), and the LLM prompt of a request
+//! ([`request_prompt`]).
 
 use crate::search::{Hit, Query};
 use super::passage::Passage;
+use super::prompt::{build_prompt, ChatPrompt, PromptBudget, PromptInput, PromptRole};
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
-use super::session::AnswerSession;
 
 /// The page's address on the docs site itself, which is what a reader follows.
 pub fn page_url(domain: &str, path: &str) -> String {
@@ -56,14 +55,19 @@ pub fn passages(hits: Vec<Hit>, domain: &str) -> Vec<Passage> {
         .collect()
 }
 
-/// Every part of one extractive answer, in the session's protocol: start, sources, text, finish.
-pub fn extractive_stream(session: &mut AnswerSession, request: &AssistantRequest, query_text: &str, passages: &[Passage]) -> Vec<String> {
-    let mut parts = vec![session.start()];
-    parts.extend(session.extractive(query_text, passages, request.question()));
-    match session.outcome() {
-        Ok(answer) => parts.push(session.finish(&answer)),
-        Err(_) => parts.push(session.fail("the answer could not be completed")),
-    }
-    parts.retain(|p| !p.is_empty());
-    parts
+/// The LLM prompt for `request` over `passages`: its user and assistant turns (client-sent system
+/// and data turns could rewrite the rules, so they are not passed on), its current page and context.
+pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[Passage]) -> ChatPrompt {
+    let turns: Vec<(PromptRole, &str)> = request
+        .conversation
+        .iter()
+        .filter_map(|t| match t.role {
+            Role::User => Some((PromptRole::User, t.text.as_str())),
+            Role::Assistant => Some((PromptRole::Assistant, t.text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
+    let input = PromptInput { site_name, turns: &turns, passages, current_path: request.current_path.as_deref(), context: &context };
+    build_prompt(&input, &PromptBudget::default())
 }

@@ -12,6 +12,7 @@ use crate::assistant::extractive::compose_answer;
 use crate::assistant::passage::Passage;
 use crate::assistant::providers::LlmEvent;
 use crate::stream::{FinishReason, Usage};
+use crate::wire::thread::{StoredMessage, StoredSource};
 
 /// A cited page, as the thread stores it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,24 @@ pub struct CompletedAnswer {
     pub sources: Vec<CitedSource>,
     pub reason: FinishReason,
     pub usage: Usage,
+}
+
+impl CompletedAnswer {
+    /// The question and this answer as the thread stores them. The answer keeps the id the client
+    /// saw on `start` (v2) or `f:` (v1), so feedback can name it; the question keeps the client's id.
+    pub fn thread_messages(&self, question_id: Option<&str>, question: &str, now: &str) -> Vec<StoredMessage> {
+        let user = StoredMessage {
+            id: question_id.map(str::to_string),
+            role: "user".into(),
+            content: question.to_string(),
+            created_at: now.to_string(),
+            sources: Vec::new(),
+        };
+        let sources = self.sources.iter().map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() }).collect();
+        let assistant =
+            StoredMessage { id: Some(self.message_id.clone()), role: "assistant".into(), content: self.text.clone(), created_at: now.to_string(), sources };
+        vec![user, assistant]
+    }
 }
 
 /// What the caller does after an event.

@@ -4,9 +4,11 @@
 //!
 //! Built without the `server` feature: the SDK deserializes these same types, so nothing here may
 //! need more than serde. The service's core shapes (errors, sites, search, assistant, export jobs)
-//! are in this file; [`analytics`] holds the analytics report and assistant feedback shapes.
+//! are in this file; [`analytics`] holds the analytics report and assistant feedback shapes, [`thread`] a stored
+//! conversation.
 
 pub mod analytics;
+pub mod thread;
 
 use serde::{Deserialize, Serialize};
 

@@ -19,43 +19,7 @@ use crate::durable_client::{durable_operations, error_reply, send};
 use crate::memory::DurableSpan;
 use crate::error::{ApiError, ApiResult};
 
-/// Turns kept per thread; older ones are dropped first so storage stays bounded.
-pub const MAX_STORED_MESSAGES: usize = 200;
-/// Characters kept per stored message.
-pub const MAX_STORED_CHARS: usize = 16_000;
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredSource {
-    pub id: String,
-    pub url: String,
-    pub title: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredMessage {
-    /// For assistant messages, the id the stream gave the client (feedback names it); for user
-    /// messages, the client's own id when it sent one (v5+), so a regenerate can name it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    pub role: String,
-    pub content: String,
-    pub created_at: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sources: Vec<StoredSource>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct ThreadRecord {
-    pub thread_id: String,
-    pub org_id: String,
-    pub domain: String,
-    pub created_at: String,
-    pub updated_at: String,
-    pub messages: Vec<StoredMessage>,
-}
+pub use docs_edge_core::wire::thread::{StoredMessage, ThreadRecord, MAX_STORED_MESSAGES};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -235,10 +199,8 @@ impl AssistantThread {
                 storage.delete(&message_key(meta.next_seq)).await?;
             }
         }
-        for mut message in append.messages {
-            if message.content.chars().count() > MAX_STORED_CHARS {
-                message.content = message.content.chars().take(MAX_STORED_CHARS).collect();
-            }
+        for message in append.messages {
+            let message = message.bounded();
             storage.put(&message_key(meta.next_seq), &message).await?;
             meta.next_seq += 1;
         }

@@ -1,0 +1,221 @@
+// docs-edge-serve as a whole self-hosted assistant, air-gapped: the demo site's bundle, an internal
+// model speaking the OpenAI chat-completions stream (tests/support/llm-mock.mjs), threads, feedback
+// and analytics in its SQLite file. The real AI SDK clients (v4 data stream, v5+ UI message stream)
+// read its answers; a mid-stream failure, keep-alives, a reader who hangs up, regenerate; then a
+// restart keeps the conversation, its rating and the report.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { callChatApi } from '@ai-sdk/ui-utils';
+import { call, tenant } from './support/api.mjs';
+import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
+import { startExport, waitForJob, requestBundle } from './support/export.mjs';
+import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { startServe } from './support/serve.mjs';
+
+const LLM_KEY = 'sk-internal-gateway-key';
+const ADMIN_KEY = 'admin-key-of-this-server';
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+
+let t;
+let mock;
+let serve;
+let config;
+let env;
+const answered = []; // { threadId, messageId } of finished answers
+
+before(async () => {
+  t = await tenant();
+  assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
+  const start = await startExport(t.adminKey, { domain: t.domain });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  const link = await requestBundle(t.adminKey, job.jobId);
+  assert.equal(link.status, 200, link.text);
+  mock = await startLlmMock();
+  config = {
+    static_export: { enabled: true, bundle_url: link.body.bundleUrl, sha256: link.body.sha256 },
+    assistant: { enabled: true, key_sha256: [sha256(t.assistantKey)], backend: 'openai', keep_alive_secs: 1 },
+    'assistant.llm': { base_url: mock.baseUrl, model: 'internal-model' },
+    admin: { key_sha256: [sha256(ADMIN_KEY)] },
+  };
+  // Everything this server reaches (the bundle link and the model) is on loopback, declared internal.
+  env = {
+    DEPLOYMENT_KIND: 'air-gapped', INTERNAL_HOSTS: '127.0.0.1', DOCS_EDGE_LLM_API_KEY: LLM_KEY,
+    FEATURE_SEARCH: 'true', FEATURE_ASSISTANT: 'true', FEATURE_ANALYTICS: 'true',
+  };
+  serve = await startServe({ config, env });
+  await serve.waitFor((h) => h.jobId === job.jobId, 'the bundle');
+});
+
+after(async () => {
+  await serve?.remove();
+  await mock?.close();
+});
+
+const v2User = (id, text) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+
+/** One v5+ turn through the real transport; the raw response is kept for the headers. */
+async function v5Turn(alias, messages, extraBody = {}, trigger = 'submit-message', messageId = undefined) {
+  const ai = await import(alias);
+  const raw = {};
+  const transport = new ai.DefaultChatTransport({
+    api: `${serve.url}/discovery/v2/assistant/${t.domain}/message`,
+    headers: { authorization: `Bearer ${t.assistantKey}` },
+    body: { fp: 'anonymous', ...extraBody },
+    fetch: async (url, init) => {
+      const res = await fetch(url, init);
+      raw.headers = res.headers;
+      raw.text = await res.text();
+      return new Response(raw.text, { status: res.status, headers: res.headers });
+    },
+  });
+  const stream = await transport.sendMessages({ chatId: 'c', messages, trigger, messageId, abortSignal: undefined });
+  let message;
+  let error;
+  try {
+    for await (const snapshot of ai.readUIMessageStream({ stream, terminateOnError: true })) message = snapshot;
+  } catch (err) {
+    error = err;
+  }
+  return { message, raw, error, text: message?.parts.filter((p) => p.type === 'text').map((p) => p.text).join('') };
+}
+
+const admin = (path) => call('GET', path, { base: serve.url, token: ADMIN_KEY });
+
+test('v5+ clients stream the model\'s answer with sources and the thread id; the model gets the passages and the key', async () => {
+  for (const alias of ['ai5', 'ai7']) {
+    const one = await v5Turn(alias, [v2User('u1', 'How do I publish my docs?')]);
+    assert.equal(one.error, undefined, `${alias}: ${one.raw.text}`);
+    assert.equal(one.text, MOCK_TOKENS.join(''), alias);
+    assert.ok(one.message.parts.some((p) => p.type === 'source-url'), alias);
+    const threadId = one.raw.headers.get('x-thread-id');
+    assert.match(threadId, /^thr_/);
+    assert.equal(one.message.metadata?.threadId, threadId);
+    answered.push({ threadId, messageId: one.message.id });
+  }
+  const sent = mock.requests.at(-1);
+  assert.equal(sent.path, '/v1/chat/completions');
+  assert.equal(sent.body.model, 'internal-model');
+  assert.equal(sent.body.stream, true);
+  assert.equal(sent.headers.authorization, `Bearer ${LLM_KEY}`);
+  assert.match(JSON.stringify(sent.body.messages), /Publish your docs/i, 'the retrieved passages reach the model');
+  assert.ok(!serve.log().includes(LLM_KEY), 'the key is never logged');
+});
+
+test('v4 (data stream): an answer, a follow-up on its thread, and reload() replacing the last answer', async () => {
+  const v4 = async (messages, body = {}) => {
+    let done;
+    let response;
+    await callChatApi({
+      api: `${serve.url}/discovery/v1/assistant/${t.domain}/message`,
+      body: { id: 'c4', messages, fp: 'anonymous', ...body },
+      streamProtocol: 'data',
+      headers: { authorization: `Bearer ${t.assistantKey}` },
+      restoreMessagesOnFailure() {},
+      onResponse(res) { response = res; },
+      onUpdate() {},
+      onFinish(message, details) { done = { message, details }; },
+      generateId: () => 'g1',
+      lastMessage: undefined,
+      fetch,
+    });
+    return { ...done, threadId: response.headers.get('x-thread-id') };
+  };
+  const q1 = { id: 'v4u1', role: 'user', content: 'How do I publish my docs?', parts: [{ type: 'text', text: 'How do I publish my docs?' }] };
+  const one = await v4([q1]);
+  assert.equal(one.message.content, MOCK_TOKENS.join(''));
+  assert.equal(one.details.finishReason, 'stop');
+  const q2 = { id: 'v4u2', role: 'user', content: 'And the bundle?', parts: [{ type: 'text', text: 'And the bundle?' }] };
+  const two = await v4([q1, one.message, q2], { threadId: one.threadId });
+  assert.equal(two.threadId, one.threadId);
+  let thread = await admin(`/v1/threads/${one.threadId}`);
+  assert.equal(thread.status, 200, thread.text);
+  assert.deepEqual(thread.body.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+  // reload(): the history without the last answer, the last question resent with its id.
+  const again = await v4([q1, one.message, q2], { threadId: one.threadId });
+  thread = await admin(`/v1/threads/${one.threadId}`);
+  assert.deepEqual(thread.body.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], 'replaced, not added');
+  assert.equal(thread.body.messages[3].content, again.message.content);
+  assert.equal((await call('GET', `/v1/threads/${one.threadId}`, { base: serve.url, token: t.assistantKey })).status, 401, 'admin keys only');
+});
+
+test('v5 regenerate-message replaces the named answer', async () => {
+  const first = v2User('r1', 'How do I publish my docs?');
+  const one = await v5Turn('ai5', [first]);
+  const threadId = one.raw.headers.get('x-thread-id');
+  const again = await v5Turn('ai5', [first], { threadId }, 'regenerate-message', one.message.id);
+  assert.equal(again.message.metadata?.threadId, threadId);
+  const thread = await admin(`/v1/threads/${threadId}`);
+  assert.deepEqual(thread.body.messages.map((m) => m.id), ['r1', again.message.id]);
+});
+
+test('a failure mid-stream ends the stream cleanly with the worker\'s error; a silent model gets keep-alives', async () => {
+  const failed = await v5Turn('ai5', [v2User('f1', 'FAIL_MIDSTREAM how do I publish?')]);
+  const data = failed.raw.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+  const chunks = data.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
+  assert.deepEqual(chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta), MOCK_TOKENS.slice(0, 2));
+  assert.deepEqual(chunks.slice(-2).map((c) => c.type), ['error', 'finish']);
+  assert.equal(chunks.at(-2).errorText, 'the answer could not be completed: the language model failed');
+  assert.equal(data.at(-1), '[DONE]');
+  // Nothing of a failed answer is stored.
+  assert.equal((await admin(`/v1/threads/${failed.raw.headers.get('x-thread-id')}`)).status, 404);
+
+  const slow = await v5Turn('ai5', [v2User('s1', 'SLOW_START how do I publish?')]);
+  assert.match(slow.raw.text, /^: keep-alive$/m);
+  assert.equal(slow.text, MOCK_TOKENS.join(''));
+});
+
+test('a reader who hangs up cancels the model\'s answer upstream, and nothing is recorded', async () => {
+  const controller = new AbortController();
+  const res = await fetch(`${serve.url}/discovery/v2/assistant/${t.domain}/message`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.assistantKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ fp: 'anonymous', messages: [v2User('x1', 'STALL_AFTER_FIRST how do I publish?')] }),
+    signal: controller.signal,
+  });
+  const reader = res.body.getReader();
+  let text = '';
+  while (!text.includes('text-delta')) text += new TextDecoder().decode((await reader.read()).value);
+  assert.ok(mock.open() >= 1, 'the model is still answering');
+  controller.abort();
+  // The stalled model would hold its answer open for 30 s; the server closes it at its next keep-alive.
+  const deadline = Date.now() + 10_000;
+  while (mock.open() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(mock.open(), 0, 'the upstream request was closed');
+  assert.equal((await admin(`/v1/threads/${res.headers.get('x-thread-id')}`)).status, 404);
+});
+
+test('feedback is stored; after a restart the thread, the rating and the report are all there', async () => {
+  const { threadId, messageId } = answered[0];
+  const rate = await call('POST', `/discovery/v1/assistant/${t.domain}/feedback`, {
+    base: serve.url, token: t.assistantKey, json: { threadId, messageId, rating: 'up', comment: 'clear' },
+  });
+  assert.equal(rate.status, 200, rate.text);
+  assert.equal(rate.body.rating, 'up');
+  const stranger = await call('POST', `/discovery/v1/assistant/${t.domain}/feedback`, {
+    base: serve.url, token: t.assistantKey, json: { threadId, messageId: 'msg_not_here', rating: 'down' },
+  });
+  assert.equal(stranger.status, 404);
+
+  await serve.stop();
+  serve = await startServe({ config, env, cacheDir: serve.cacheDir });
+  await serve.waitFor((h) => h.jobId, 'the bundle after the restart');
+  const thread = await admin(`/v1/threads/${threadId}`);
+  assert.equal(thread.status, 200, thread.text);
+  assert.equal(thread.body.messages[1].id, messageId);
+  assert.equal(thread.body.messages[1].content, MOCK_TOKENS.join(''));
+
+  const report = await admin(`/v1/analytics/${t.domain}`);
+  assert.equal(report.status, 200, report.text);
+  assert.ok(report.body.totals.questions >= 7, JSON.stringify(report.body.totals));
+  assert.ok(report.body.totals.conversations >= 5, JSON.stringify(report.body.totals));
+  assert.equal(report.body.totals.feedbackUp, 1);
+  const csv = await fetch(`${serve.url}/v1/analytics/${t.domain}/conversations.csv`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+  assert.equal(csv.status, 200);
+  assert.match(csv.headers.get('content-type'), /^text\/csv/);
+  const rows = (await csv.text()).split('\r\n');
+  assert.equal(rows[0], 'conversation_id,time,question,answer,sources,rating');
+  assert.ok(rows.some((r) => r.startsWith(`${threadId},`) && r.endsWith(',up')), rows.join('\n'));
+});
