@@ -42,6 +42,19 @@ fn a_file_ending_inside_a_code_fence_publishes_whole_with_a_warning_at_the_fence
 }
 
 #[test]
+fn prose_starting_with_export_or_import_stays_text_with_a_warning_at_its_line() {
+    let body = "---\ntitle: A\n---\nexport const tone = \"calm\";\nimport Card from '/snippets/card.mdx';\n\nexport the site as one bundle, then\nhost it anywhere.\n\nimport your docs with the CLI.\n\nTone: {tone}.\n";
+    let files = tree(&[NAV, ("a.mdx", body)]);
+    let (site, _) = publish(&files);
+    let text = page(&site, "a").full_text();
+    assert!(text.contains("export the site as one bundle, then host it anywhere."), "{text}");
+    assert!(text.contains("import your docs with the CLI."), "{text}");
+    assert!(text.contains("Tone: calm."), "the real export still defines its value: {text}");
+    let prose: Vec<_> = site.warnings.iter().filter(|w| w.contains("not JavaScript")).map(|w| w.split(':').take(2).collect::<Vec<_>>().join(":")).collect();
+    assert_eq!(prose, ["a.mdx:7", "a.mdx:10"], "{:?}", site.warnings);
+}
+
+#[test]
 fn a_closed_fence_and_a_fence_closed_by_a_longer_one_give_no_warning() {
     let files = tree(&[NAV, ("a.mdx", "```js\nx\n```\n\n~~~~\ny\n~~~~~\n")]);
     assert!(publish(&files).0.warnings.is_empty());

@@ -26,12 +26,23 @@ pub enum Block<'a> {
 
 /// Splits an MDX body into blocks.
 pub fn blocks(body: &str) -> Vec<Block<'_>> {
-    split(body).0
+    split(body).blocks
 }
 
-/// [`blocks`], and the byte offset of the line opening a code fence that is never closed (it then
-/// runs to the end of the body, as CommonMark reads it: the text stays, as code).
-pub fn split(body: &str) -> (Vec<Block<'_>>, Option<usize>) {
+/// A body read into blocks, with what its author may not have meant.
+pub struct Split<'a> {
+    pub blocks: Vec<Block<'a>>,
+    /// The byte offset of the line opening a code fence that is never closed (it then runs to the
+    /// end of the body, as CommonMark reads it: the text stays, as code).
+    pub open_fence: Option<usize>,
+    /// Byte offsets of lines that start with `import ` or `export ` but are no JavaScript ("export
+    /// the site as …"): MDX reads such a line as an ESM statement and fails; they are kept as text.
+    pub prose_keyword_lines: Vec<usize>,
+}
+
+/// [`blocks`], with the [`Split`]'s findings.
+pub fn split(body: &str) -> Split<'_> {
+    let mut prose_keyword_lines = Vec::new();
     let mut scans = jsx::ScanBudget::for_text(body);
     let mut esm_budget = EsmBudget::for_text(body);
     let mut out = Vec::new();
@@ -64,6 +75,9 @@ pub fn split(body: &str) -> (Vec<Block<'_>>, Option<usize>) {
             pos = end;
             continue;
         }
+        if indent == 0 && starts_with_esm_keyword(line) {
+            prose_keyword_lines.push(pos);
+        }
         if trimmed.starts_with(['<', '{']) {
             if let Some((items, end)) = flow_items(body, pos + indent, &mut scans) {
                 flush_run(body, &mut run_start, pos, &mut out);
@@ -76,7 +90,7 @@ pub fn split(body: &str) -> (Vec<Block<'_>>, Option<usize>) {
         pos = line_end;
     }
     flush_run(body, &mut run_start, body.len(), &mut out);
-    (out, fence.map(|(_, at)| at))
+    Split { blocks: out, open_fence: fence.map(|(_, at)| at), prose_keyword_lines }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -106,11 +120,43 @@ impl Fence {
     }
 }
 
+/// `import` or `export` followed by a space or a bracket: what MDX takes for the start of ESM.
+fn starts_with_esm_keyword(line: &str) -> bool {
+    ["import", "export"].iter().any(|kw| line.strip_prefix(kw).is_some_and(|rest| rest.starts_with([' ', '\t', '{', '*'])))
+}
+
+/// A line that opens an ESM statement: `import` of a binding, a list, a namespace or a module
+/// (`import X from`, `import {`, `import * as`, `import "m"`, `import type`), or `export` of a
+/// declaration, a default or a list. Other lines starting with the keyword are prose.
 fn is_esm_start(line: &str) -> bool {
-    ["import", "export"].iter().any(|kw| {
-        line.strip_prefix(kw)
-            .is_some_and(|rest| rest.starts_with([' ', '\t', '{', '*']))
-    })
+    const EXPORTED: [&str; 10] = ["const", "let", "var", "function", "async", "class", "default", "type", "interface", "enum"];
+    let word_then = |rest: &str, words: &[&str]| {
+        words.iter().any(|w| rest.strip_prefix(w).is_some_and(|after| after.is_empty() || after.starts_with(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')))
+    };
+    if let Some(rest) = line.strip_prefix("export") {
+        if rest.starts_with(['{', '*']) {
+            return true;
+        }
+        let rest = rest.trim_start_matches([' ', '\t']);
+        return rest.len() < line.len() - "export".len() && (rest.starts_with(['{', '*']) || word_then(rest, &EXPORTED));
+    }
+    if let Some(rest) = line.strip_prefix("import") {
+        if rest.starts_with(['{', '*']) {
+            return true;
+        }
+        let rest = rest.trim_start_matches([' ', '\t']);
+        if rest.len() == line.len() - "import".len() {
+            return false;
+        }
+        if rest.starts_with(['{', '*', '"', '\'']) || word_then(rest, &["type"]) {
+            return true;
+        }
+        // `import Name from "…"` or `import Name, { … } from "…"`.
+        let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(rest.len());
+        let after = rest[name_end..].trim_start();
+        return name_end > 0 && (after.starts_with(',') || word_then(after, &["from"]));
+    }
+    false
 }
 
 /// Bytes the bracket scans of ESM blocks may read over one body. A block whose brackets never
@@ -316,6 +362,22 @@ fn starts_html_block(trimmed: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn esm_starts_are_statements_and_other_keyword_lines_are_prose() {
+        for esm in [
+            "import X from './x.mdx'", "import { A, B } from \"y\"", "import * as Z from 'z'", "import './side.css'",
+            "import type { T } from 't'", "import X, { Y } from 'x'", "import{A}from'a'", "export const a = 1", "export default function P() {}",
+            "export { a, b }", "export * from 'm'", "export async function f() {}", "export{a}", "export\tlet x = 2",
+        ] {
+            assert!(is_esm_start(esm), "{esm}");
+        }
+        for prose in ["export the site as one bundle", "import your docs", "exported pages", "importance", "export", "import X into Y", "export constantly"] {
+            assert!(!is_esm_start(prose), "{prose}");
+        }
+        let found = split("export the site.\n\n```\nexport nothing here\n```\n  export indented\nimport docs now\n");
+        assert_eq!(found.prose_keyword_lines, [0, 64]);
+    }
+
     use super::*;
     use crate::docs::jsx::TagKind;
 
@@ -398,11 +460,11 @@ mod tests {
     #[test]
     fn a_fence_never_closed_is_reported_where_it_opens_and_keeps_the_rest_as_code() {
         let body = "Text\n\n  ```js\ncode\n<Note>\n";
-        let (out, open) = split(body);
+        let Split { blocks: out, open_fence: open, .. } = split(body);
         assert_eq!(open, Some(6));
         assert_eq!(out.len(), 1);
         assert!(md(&out[0]).is_some_and(|m| m.ends_with("<Note>\n")), "{out:?}");
-        assert_eq!(split("```\nx\n```\n").1, None);
+        assert_eq!(split("```\nx\n```\n").open_fence, None);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::archive::SourceTree;
 use super::frontmatter;
 use super::jsx::{self, Tag, TagKind};
-use super::mdx::{split, Block};
+use super::mdx::{split, Block, Split};
 use super::scope::{self, Scope};
 use super::source_text;
 use super::sections::{snippet_imports, snippet_path, Inline, MAX_SNIPPET_DEPTH};
@@ -138,8 +138,14 @@ fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
     first_line: Option<usize>,
     props: BTreeMap<String, Value>,
 ) {
-    let (blocks, open_fence) = split(body);
+    let Split { blocks, open_fence, prose_keyword_lines } = split(body);
     let mut place = Place::new(file, first_line, body);
+    if first_line.is_some() {
+        for at in prose_keyword_lines {
+            let at = place.at(at);
+            visitor.warn(format!("{at}: a line starting with `import` or `export` that is not JavaScript is read as text (MDX would read it as an import or export and fail: reword or indent it)"));
+        }
+    }
     if let (Some(at), Some(_)) = (open_fence, first_line) {
         let at = place.at(at);
         visitor.warn(format!("{at}: code fence opened here is never closed"));
@@ -164,7 +170,7 @@ fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
         Cow::Borrowed(_) => walk_blocks(visitor, &blocks, file, depth, place),
         Cow::Owned(text) => {
             visitor.snippets().charge(text.len().saturating_sub(body.len()));
-            let (blocks, _) = split(&text);
+            let blocks = split(&text).blocks;
             walk_blocks(visitor, &blocks, file, depth, Place::new(file, first_line, &text));
         }
     }
@@ -195,8 +201,8 @@ fn imported_values<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, esm: &str, f
 fn exports_of(bytes: &[u8]) -> Vec<(String, Value)> {
     let source = source_text::read(bytes);
     let (_, body) = frontmatter::split(&source);
-    let (blocks, _) = split(body);
-    blocks
+    split(body)
+        .blocks
         .iter()
         .filter_map(|b| match b {
             Block::Esm(esm) => Some(scope::exports(esm)),

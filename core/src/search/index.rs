@@ -96,11 +96,16 @@ pub(crate) fn sorted_by_path(pages: &[PageMeta]) -> Vec<u32> {
 }
 
 /// The page at `path` (already normalised) through the table [`sorted_by_path`] made.
+/// The page at `path`, or else a folder's page at `path/index`: `llms.txt` and links name a folder's
+/// page by the folder (`/publish`), as the site serves it.
 pub(crate) fn find_page(pages: &[PageMeta], by_path: &[u32], path: &str) -> Option<u32> {
-    let meta = |i: u32| pages.get(i as usize);
-    let at = by_path.partition_point(|&i| meta(i).is_some_and(|p| p.path.as_str() < path));
-    let &i = by_path.get(at)?;
-    meta(i).filter(|p| p.path == path).map(|_| i)
+    let exact = |path: &str| {
+        let meta = |i: u32| pages.get(i as usize);
+        let at = by_path.partition_point(|&i| meta(i).is_some_and(|p| p.path.as_str() < path));
+        let &i = by_path.get(at)?;
+        meta(i).filter(|p| p.path == path).map(|_| i)
+    };
+    exact(path).or_else(|| if path == "index" || path.ends_with("/index") { None } else { exact(&format!("{path}/index")) })
 }
 
 #[derive(Default)]

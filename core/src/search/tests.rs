@@ -440,6 +440,17 @@ fn page_lookup_tolerates_slashes_and_extensions() {
 }
 
 #[test]
+fn a_folder_names_its_index_page() {
+    let pages = vec![page("publish/index", "Publish", vec![section("", 0, "Publish your docs.")]), page("publish/http", "HTTP", vec![section("", 0, "The flow.")])];
+    let index = SearchIndex::build(&pages);
+    for path in ["publish", "/publish/", "publish/index", "publish#flow"] {
+        assert_eq!(index.page(path).map(|p| p.path), Some("publish/index".to_owned()), "{path}");
+    }
+    assert!(index.page("publish/http/index").is_none());
+    assert!(index.page("http").is_none());
+}
+
+#[test]
 fn listing_reports_pages_languages_and_versions() {
     let index = SearchIndex::build(&multilingual());
     assert_eq!(index.page_count(), 3);
