@@ -17,6 +17,7 @@ use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
+use docs_edge_core::publish::kept::{batch_digest, kept_postings, kept_record, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::parsed::{page_keys, parsed_object, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
@@ -162,6 +163,10 @@ pub struct Record {
     group_lens: Vec<u64>,
     /// Every term shard's length, in shard order (groups append theirs).
     shard_lens: Vec<u64>,
+    /// Per batch taken whole from the live version ([`super::reuse`]): where its text and Markdown
+    /// sit in that version's text pack and `llms-full.txt` (`None`: built here).
+    #[serde(default)]
+    taken: Vec<Option<Taken>>,
     /// The finished version, once the finish step made it.
     version: Option<SiteVersion>,
     /// What the publish runs under, as the edge script sent it with `begin`.
@@ -234,6 +239,15 @@ impl Record {
             share
         }
     }
+}
+
+/// A batch taken whole: the live version and `(offset, length)` of the batch's text and Markdown
+/// in its packs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Taken {
+    publish_id: String,
+    text: (u64, u64),
+    llms: (u64, u64),
 }
 
 fn job_key(publish_id: &str) -> String {
@@ -461,6 +475,7 @@ impl PublishJob {
             llms_lens: Vec::new(),
             group_lens: Vec::new(),
             shard_lens: Vec::new(),
+            taken: Vec::new(),
             version: None,
             settings: begin.settings,
         };
@@ -598,7 +613,7 @@ impl PublishJob {
         crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatch": t.taken_batch.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -622,6 +637,7 @@ impl PublishJob {
                 record.batch_state = BatchState::default();
                 record.text_lens.clear();
                 record.llms_lens.clear();
+                record.taken.clear();
                 Step::Batch(0)
             }
             Step::Batch(b) => {
@@ -640,9 +656,14 @@ impl PublishJob {
             Step::Concat => {
                 let batches = record.batches.len() as u32;
                 let groups = record.group_lens.len() as u32;
-                store.concat(SEARCH_TEXT, (0..batches).map(|b| build_object(&format!("text-{b:05}.bin")))).await?;
-                store.concat(SEARCH_TERMS, (0..groups).map(|g| build_object(&format!("terms-{g:05}.bin")))).await?;
-                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| build_object(&format!("llms-{b:05}.txt")))).await?;
+                // A batch taken whole is read out of the live version's pack.
+                let piece = |b: u32, own: String, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b as usize).cloned().flatten() {
+                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), range: Some(at(&taken)) },
+                    None => Piece { key: store.key(&build_object(&own)), range: None },
+                };
+                store.concat(SEARCH_TEXT, (0..batches).map(|b| piece(b, format!("text-{b:05}.bin"), SEARCH_TEXT, |t| t.text))).await?;
+                store.concat(SEARCH_TERMS, (0..groups).map(|g| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), range: None })).await?;
+                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| piece(b, format!("llms-{b:05}.txt"), LLMS_FULL_TXT, |t| t.llms))).await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -871,29 +892,51 @@ impl PublishJob {
         let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
         let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
-        let last = b as usize + 1 == record.batches.len();
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
         let tree = store.files(&loaded.table, &files).await?;
         let keys = page_keys(&loaded.plan, &range, &loaded.table, &tree, &record.domain);
+        drop(tree);
+        let mut state = record.batch_state.clone();
+        record.text_lens.truncate(b as usize);
+        record.llms_lens.truncate(b as usize);
+        record.taken.truncate(b as usize);
+        let digest = batch_digest(&loaded.plan, &range, &keys, &layout);
+        if let Some(live) = loaded.live_parsed.as_ref() {
+            if let Some((taken, read_bytes)) = live.take(store.bucket, &store.domain, &digest, &state.search, b).await {
+                store.traffic.read(read_bytes);
+                store.phase("read");
+                store.traffic.reused_pages.set(range.len() as u32);
+                store.traffic.taken_batch.set(true);
+                state.search.advance(&taken.record.search);
+                let group_ends = taken.record.group_ends.clone();
+                let (record_name, postings_name, parsed_name) = (kept_record(b), kept_postings(b), parsed_object(b));
+                store.put_all(vec![(&record_name, taken.record.to_bytes()), (&postings_name, taken.postings), (&parsed_name, taken.parsed)]).await?;
+                self.state.storage().put(&groups_key(b), &group_ends).await?;
+                record.text_lens.push(taken.kept.text.1);
+                record.llms_lens.push(taken.kept.llms.1);
+                record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: taken.kept.text, llms: taken.kept.llms }));
+                record.batch_state = state;
+                return Ok(());
+            }
+        }
+        let tree = store.files(&loaded.table, &files).await?;
         let reused = store.reused(loaded.live_parsed.as_ref(), &keys).await;
         store.phase("read");
-        let mut state = record.batch_state.clone();
-        let input = BatchInput { batch: b, range, last, tree: &tree, keys: &keys };
+        let input = BatchInput { batch: b, range, tree: &tree, keys: &keys };
         let result = publish::run_batch(&loaded.plan, input, &layout, &reused, &mut state, &record.domain)?;
         drop((tree, reused));
         store.phase("build");
         store.traffic.reused_pages.set(result.reused_pages);
         store.put(&parsed_object(b), result.parsed).await?;
         let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
-        let names = [format!("postings-{b:05}.bin"), format!("text-{b:05}.bin"), format!("llms-{b:05}.txt"), format!("record-{b:05}.bin")].map(|n| build_object(&n));
+        let names = [kept_postings(b), build_object(&format!("text-{b:05}.bin")), build_object(&format!("llms-{b:05}.txt")), kept_record(b)];
         let [postings, text, llms, batch_record] = names.each_ref().map(String::as_str);
         let record_bytes = result.record.to_bytes();
         store.put_all(vec![(postings, result.postings), (text, result.text), (llms, result.llms), (batch_record, record_bytes)]).await?;
         self.state.storage().put(&groups_key(b), &result.group_ends).await?;
-        record.text_lens.truncate(b as usize);
-        record.llms_lens.truncate(b as usize);
         record.text_lens.push(text_len);
         record.llms_lens.push(llms_len);
+        record.taken.push(None);
         record.batch_state = state;
         Ok(())
     }
@@ -906,7 +949,7 @@ impl PublishJob {
             let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
             let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
             let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
-            parts.push(store.read_range(&build_object(&format!("postings-{b:05}.bin")), start, end - start).await?);
+            parts.push(store.read_range(&kept_postings(b), start, end - start).await?);
         }
         let chunk_count = record.batch_state.search.chunks as usize;
         let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
@@ -925,12 +968,15 @@ impl PublishJob {
         let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
         for b in 0..record.batches.len() as u32 {
-            let bytes = store.get(&build_object(&format!("record-{b:05}.bin"))).await?;
+            let bytes = store.get(&kept_record(b)).await?;
             finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?);
         }
-        let finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
+        let mut finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
         let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
-        let site = store.put_finished(finished, Writes::default()).await?;
+        // Only a staged publish keeps its batches' records and postings for the next to take.
+        let mut writes = Writes::default();
+        writes.start(store, KEPT_BATCHES_OBJECT, std::mem::take(&mut finished.kept_batches));
+        let site = store.put_finished(finished, writes).await?;
         Ok(record.version_of(site, index_bytes))
     }
 }
@@ -1144,6 +1190,8 @@ struct R2Traffic {
     write_bytes: Cell<u64>,
     /// Pages taken from the live version's parsed pages rather than parsed.
     reused_pages: Cell<u32>,
+    /// Whether the step took its batch whole from the live version.
+    taken_batch: Cell<bool>,
 }
 
 impl R2Traffic {
@@ -1288,13 +1336,20 @@ impl<'a> Store<'a> {
         Ok(tree)
     }
 
-    /// Writes `name` as the concatenation of the objects `pieces`, through a multipart upload of
-    /// equal parts, holding one part and one piece at a time.
-    async fn concat(&self, name: &str, pieces: impl Iterator<Item = String>) -> ApiResult<()> {
+    /// Writes `name` as the concatenation of `pieces`, through a multipart upload of equal parts,
+    /// holding one part and one piece at a time.
+    async fn concat(&self, name: &str, pieces: impl Iterator<Item = Piece>) -> ApiResult<()> {
         let mut writer = PartWriter::new(self.bucket, self.key(name));
         let outcome: ApiResult<()> = async {
             for piece in pieces {
-                let object = self.bucket.get(self.key(&piece)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{piece} is missing")))?;
+                if piece.range.is_some_and(|(_, len)| len == 0) {
+                    continue;
+                }
+                let mut get = self.bucket.get(&piece.key);
+                if let Some((offset, length)) = piece.range {
+                    get = get.range(Range::OffsetWithLength { offset, length });
+                }
+                let object = get.execute().await?.ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
                 let Some(body) = object.body() else { continue };
                 let mut stream = body.stream()?;
                 let mut piece_bytes = 0;
@@ -1320,6 +1375,13 @@ impl<'a> Store<'a> {
             }
         }
     }
+}
+
+/// An object, or a byte range of one, that a concatenation reads.
+struct Piece {
+    key: String,
+    /// `(offset, length)`; `None`: the whole object.
+    range: Option<(u64, u64)>,
 }
 
 /// Deletes every object under `prefix`, a listing page at a time.
