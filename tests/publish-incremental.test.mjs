@@ -60,6 +60,11 @@ test('the re-publish parses the touched page again and takes every other page as
   const pages = again.site.pageCount;
   // The page, and any other listing of the same file, is read again.
   assert.ok(reused(live[1].publishId) < pages && reused(live[1].publishId) >= pages - 3, `${reused(live[1].publishId)} of ${pages} pages reused`);
+  // Batches whose pages did not change are taken whole (not built again); the touched page's is built.
+  const batches = (id) => steps(id).filter((l) => l.step?.step === 'batch' && l.ok);
+  const taken = batches(live[1].publishId).filter((l) => l.takenBatch).length;
+  assert.equal(batches(live[0].publishId).filter((l) => l.takenBatch).length, 0);
+  assert.ok(taken >= 1 && taken < batches(live[1].publishId).length, `${taken} of ${batches(live[1].publishId).length} batches taken whole`);
 });
 
 test('the touched page\'s new text is searchable', async () => {

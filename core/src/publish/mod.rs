@@ -42,7 +42,7 @@ use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
 use kept::{batch_digest, KeptBatch, KeptBatches};
-use parsed::{PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
+use parsed::{FileDigests, PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
 use sha2::{Digest, Sha256};
 
 pub mod kept;
@@ -148,11 +148,12 @@ struct FileSink {
     media: Option<(String, Vec<u8>)>,
     objects: u32,
     out: Vec<Stored>,
+    digests: FileDigests,
 }
 
 impl SourceWriter {
     pub fn new(limits: &ArchiveLimits) -> Self {
-        let files = FileSink { writer: PackWriter::new(), failed: None, media: None, objects: 0, out: Vec::new() };
+        let files = FileSink { writer: PackWriter::new(), failed: None, media: None, objects: 0, out: Vec::new(), digests: FileDigests::default() };
         SourceWriter { unpacker: Unpacker::new(limits), files }
     }
 
@@ -164,8 +165,9 @@ impl SourceWriter {
         self.files.failed.take().map_or(Ok(std::mem::take(&mut self.files.out)), |err| Err(err.into()))
     }
 
-    /// The end of the upload: the last of what it stores, and the file table.
-    pub fn finish(mut self) -> Result<(Vec<Stored>, FileTable), PublishError> {
+    /// The end of the upload: the last of what it stores, the file table and the source files'
+    /// digests.
+    pub fn finish(mut self) -> Result<(Vec<Stored>, FileTable, FileDigests), PublishError> {
         let files = &mut self.files;
         self.unpacker.finish(&mut |entry| files.take(entry))?;
         if let Some(err) = self.files.failed.take() {
@@ -174,7 +176,7 @@ impl SourceWriter {
         let mut out = std::mem::take(&mut self.files.out);
         let (last, table) = self.files.writer.finish()?;
         out.extend(last.into_iter().map(Stored::Pack));
-        Ok((out, table))
+        Ok((out, table, self.files.digests))
     }
 }
 
@@ -185,7 +187,10 @@ impl FileSink {
         }
         match entry {
             Entry::File(path, data) => match check_yaml_file(&path, &data) {
-                Ok(()) => self.out.extend(self.writer.add(path, &data).map(Stored::Pack)),
+                Ok(()) => {
+                    self.digests.add(&path, &data);
+                    self.out.extend(self.writer.add(path, &data).map(Stored::Pack));
+                }
                 Err(err) => self.failed = Some(err),
             },
             Entry::MediaStart { path, size } if size <= MAX_PACKED_MEDIA_BYTES => {

@@ -76,7 +76,7 @@ fn publish_after(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<
 /// `live`'s packs.
 fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>, live: Option<&Published>) -> Result<Published, PublishError> {
     let live_batches = live.map(|l| KeptBatches::from_bytes(&l.finished.kept_batches).unwrap());
-    let (packs, table) = unpack(gz, piece)?;
+    let (packs, table, digests) = unpack_with_digests(gz, piece)?;
     let read = |paths: &BTreeSet<String>| {
         let reads: Vec<(PackRead, Vec<u8>)> =
             table.reads_for(paths).into_iter().map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec())).collect();
@@ -100,6 +100,7 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
     for (b, range) in planned.batches.clone().into_iter().enumerate() {
         let tree = read(&batch_files(&planned.plan, &range, &table));
         let keys = page_keys(&planned.plan, &range, &table, &tree, DOMAIN);
+        assert_eq!(parsed::page_keys_from_digests(&planned.plan, &range, &table, &digests, DOMAIN).as_ref(), Some(&keys), "the unpack's digests give the same keys");
         let digest = kept::batch_digest(&planned.plan, &range, &keys, &planned.layout);
         if let (Some(live), Some((old, entry))) = (live, live_batches.as_ref().and_then(|k| k.find(&digest, &state.search))) {
             let record = BatchRecord::from_bytes(&live.records[old as usize])?.kept_as(b as u32);
@@ -159,15 +160,20 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
 
 /// Step 1 over an in-memory store: the packs by index and the file table (stored and read back).
 fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable), PublishError> {
+    unpack_with_digests(gz, piece).map(|(packs, table, _)| (packs, table))
+}
+
+/// [`unpack`], with the source files' digests (stored and read back).
+fn unpack_with_digests(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable, parsed::FileDigests), PublishError> {
     let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
     let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
     let source_packs = |stored: Vec<Stored>| stored.into_iter().filter_map(Stored::into_source_pack);
     for chunk in gz.chunks(piece) {
         packs.extend(source_packs(writer.push(chunk)?));
     }
-    let (last, table) = writer.finish()?;
+    let (last, table, digests) = writer.finish()?;
     packs.extend(source_packs(last));
-    Ok((packs, FileTable::from_bytes(&table.to_bytes())?))
+    Ok((packs, FileTable::from_bytes(&table.to_bytes())?, parsed::FileDigests::from_bytes(&digests.to_bytes())?))
 }
 
 /// The small-site path: the same steps in memory, in one call.

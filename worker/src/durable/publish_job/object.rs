@@ -18,7 +18,7 @@ use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
 use docs_edge_core::publish::kept::{batch_digest, kept_postings, kept_record, KEPT_BATCHES_OBJECT};
-use docs_edge_core::publish::parsed::{page_keys, parsed_object, PageKey, Reused, PARSED_INDEX_OBJECT};
+use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
@@ -55,6 +55,8 @@ const STALLED_ALARM_MS: i64 = 15_000;
 /// leaves room for a step begun at the edge. Also how long a waiting `start`'s retry alarm waits.
 const ALARM_STEPS_MS: u64 = 5_000;
 const PLAN_OBJECT: &str = "plan.bin";
+/// The source files' digests, from the unpack: batch keys without reading the batch's files.
+const DIGESTS_OBJECT: &str = "digests.bin";
 
 /// Where a publish is. Stored as `{"step":"batch","at":3}` or `{"step":"upload"}` (serde's adjacently
 /// tagged form, through [`StepRecord`]).
@@ -265,6 +267,8 @@ struct Loaded {
     publish_id: String,
     plan: SitePlan,
     table: FileTable,
+    /// The unpack's digests of the source files, if it stored them.
+    digests: Option<FileDigests>,
     /// The live version's parsed pages, if it kept them.
     live_parsed: Option<LiveParsed>,
 }
@@ -698,11 +702,11 @@ impl PublishJob {
         let mut small = slot.as_ref().map(|_| BTreeMap::new());
         let mut writes = Writes::default();
         let unpacked = async {
-            let mut table = self.unpack_into(store, &settings.archive_limits(), org_id, &mut small, &mut writes).await?;
+            let (mut table, digests) = self.unpack_into(store, &settings.archive_limits(), org_id, &mut small, &mut writes).await?;
             fetch_remote_specs(store, settings, &mut table, &mut small).await?;
-            Ok::<_, StepError>(table)
+            Ok::<_, StepError>((table, digests))
         };
-        let table = match unpacked.await {
+        let (table, digests) = match unpacked.await {
             Ok(table) => table,
             Err(err) => {
                 // Nothing may land after the failure's cleanup.
@@ -712,7 +716,7 @@ impl PublishJob {
         };
         match small {
             None => {
-                store.put(SOURCE_FILE_TABLE, table.to_bytes()).await?;
+                store.put_all(vec![(SOURCE_FILE_TABLE, table.to_bytes()), (&build_object(DIGESTS_OBJECT), digests.to_bytes())]).await?;
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
@@ -727,7 +731,7 @@ impl PublishJob {
         }
     }
 
-    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, record_org: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, record_org: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
         if let Some(manifest) = store.bucket.get(store.key(MANIFEST_OBJECT)).execute().await? {
             let bytes = manifest.body().ok_or_else(|| ApiError::Internal("the manifest has no body".into()))?.bytes().await?;
             store.traffic.read(bytes.len());
@@ -741,7 +745,7 @@ impl PublishJob {
         let body = object.body().ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
         let mut stream = body.stream()?;
         let mut read = 0;
-        let outcome: StepResult<FileTable> = async {
+        let outcome: StepResult<(FileTable, FileDigests)> = async {
             while let Some(chunk) = stream.next().await {
                 let chunk = chunk?;
                 read += chunk.len();
@@ -752,9 +756,9 @@ impl PublishJob {
                 }
             }
             store.traffic.read(read);
-            let (stored, table) = writer.finish()?;
+            let (stored, table, digests) = writer.finish()?;
             store.put_stored(stored, small, writes, &mut media).await?;
-            Ok(table)
+            Ok((table, digests))
         }
         .await;
         if outcome.is_err() {
@@ -767,9 +771,10 @@ impl PublishJob {
     /// its media stay where they are, referred to by hash.
     /// Source files the live version (of this organization, published file by file) already holds
     /// under the same hash are copied from its packs, a pack at a time, instead of read one by one.
-    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
         manifest.check_limits(limits).map_err(PublishError::from)?;
         let mut writer = PackWriter::new();
+        let mut digests = FileDigests::default();
         let (sources, media): (Vec<&ManifestFile>, Vec<&ManifestFile>) = manifest.files.iter().partition(|f| is_source(&f.path));
         for file in media {
             writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
@@ -789,6 +794,7 @@ impl PublishJob {
                 let tree = live.pack_files(store, read, &old_paths).await?;
                 for (old, bytes) in &tree {
                     for path in wanted.get(old).into_iter().flatten() {
+                        digests.add(path, bytes);
                         // Stored as each fills: one old file may stand at many new paths.
                         if let Some(pack) = writer.add((*path).to_owned(), bytes) {
                             store.put_packs(vec![pack], small, writes).await?;
@@ -807,13 +813,14 @@ impl PublishJob {
             for (file, bytes) in group.iter().zip(fetched) {
                 store.traffic.read(bytes.len());
                 check_yaml_file(&file.path, &bytes).map_err(PublishError::from)?;
+                digests.add(&file.path, &bytes);
                 packs.extend(writer.add(file.path.clone(), &bytes));
             }
             store.put_packs(packs, small, writes).await?;
         }
         let (last, table) = writer.finish().map_err(PublishError::from)?;
         store.put_packs(last, small, writes).await?;
-        Ok(table)
+        Ok((table, digests))
     }
 
     /// Every step after the unpack of a small site, in memory; only the final objects are written,
@@ -881,7 +888,12 @@ impl PublishJob {
         let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
         let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
         let live_parsed = LiveParsed::open(store.bucket, &store.domain, org_id).await;
-        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table, live_parsed });
+        // Absent (a publish begun by an older build): batches read their files for their keys.
+        let digests = match storage::read(store.bucket, &store.key(&build_object(DIGESTS_OBJECT)), None).await? {
+            Some(bytes) => FileDigests::from_bytes(&bytes).ok(),
+            None => None,
+        };
+        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table, digests, live_parsed });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
     }
@@ -893,9 +905,11 @@ impl PublishJob {
         let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
-        let tree = store.files(&loaded.table, &files).await?;
-        let keys = page_keys(&loaded.plan, &range, &loaded.table, &tree, &record.domain);
-        drop(tree);
+        let from_digests = loaded.digests.as_ref().and_then(|d| page_keys_from_digests(&loaded.plan, &range, &loaded.table, d, &record.domain));
+        let keys = match from_digests {
+            Some(keys) => keys,
+            None => page_keys(&loaded.plan, &range, &loaded.table, &store.files(&loaded.table, &files).await?, &record.domain),
+        };
         let mut state = record.batch_state.clone();
         record.text_lens.truncate(b as usize);
         record.llms_lens.truncate(b as usize);
