@@ -44,6 +44,9 @@ pub fn kept_postings(batch: u32) -> String {
 pub struct KeptBatch {
     pub digest: [u8; 16],
     pub start: BatchCursor,
+    /// Where the next batch starts: a re-publish finds the run of batches it takes without
+    /// reading their records.
+    pub end: BatchCursor,
     /// `(offset, length)` in the text pack.
     pub text: (u64, u64),
     /// `(offset, length)` in `llms-full.txt`.
@@ -109,8 +112,8 @@ mod tests {
     fn kept_batches_round_trip_and_are_found_by_digest_and_cursor() {
         let start = BatchCursor { pages: 3, chunks: 10, blocks: 2 };
         let kept = KeptBatches::new(vec![
-            KeptBatch { digest: [1; 16], start: BatchCursor::default(), text: (0, 5), llms: (0, 7) },
-            KeptBatch { digest: [2; 16], start, text: (5, 5), llms: (7, 9) },
+            KeptBatch { digest: [1; 16], start: BatchCursor::default(), end: start, text: (0, 5), llms: (0, 7) },
+            KeptBatch { digest: [2; 16], start, end: BatchCursor { pages: 5, chunks: 20, blocks: 4 }, text: (5, 5), llms: (7, 9) },
         ]);
         let back = KeptBatches::from_bytes(&kept.to_bytes()).unwrap();
         assert_eq!(back, kept);

@@ -462,7 +462,9 @@ impl Default for Finisher {
 impl Finisher {
     pub fn add(&mut self, record: BatchRecord) {
         let text_len = record.search.text_len();
-        self.kept.push(KeptBatch { digest: record.digest, start: record.start, text: (self.text_len, text_len), llms: (self.llms_len, record.llms_len) });
+        let mut end = record.start;
+        end.advance(&record.search);
+        self.kept.push(KeptBatch { digest: record.digest, start: record.start, end, text: (self.text_len, text_len), llms: (self.llms_len, record.llms_len) });
         self.meta.add(record.search);
         self.reads.extend(record.pages);
         self.summaries.extend(record.summaries);

@@ -617,7 +617,7 @@ impl PublishJob {
         crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatch": t.taken_batch.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -645,8 +645,8 @@ impl PublishJob {
                 Step::Batch(0)
             }
             Step::Batch(b) => {
-                self.batch(store, record, b).await?;
-                if b + 1 < record.batches.len() as u32 { Step::Batch(b + 1) } else { Step::Merge(0) }
+                let done = self.batch(store, record, b).await?;
+                if b + done < record.batches.len() as u32 { Step::Batch(b + done) } else { Step::Merge(0) }
             }
             Step::Merge(g) => {
                 let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
@@ -898,7 +898,9 @@ impl PublishJob {
         Ok(loaded)
     }
 
-    async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<()> {
+    /// Batch `b`, built or taken whole from the live version; with it, as many of the next batches
+    /// (up to [`TAKE_AT_ONCE`]) as are taken whole too. Returns how many batches it did.
+    async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<u32> {
         self.injected_fault(record)?;
         let loaded = self.load(store, &record.org_id).await?;
         let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
@@ -914,23 +916,43 @@ impl PublishJob {
         record.text_lens.truncate(b as usize);
         record.llms_lens.truncate(b as usize);
         record.taken.truncate(b as usize);
-        let digest = batch_digest(&loaded.plan, &range, &keys, &layout);
         if let Some(live) = loaded.live_parsed.as_ref() {
-            if let Some((taken, read_bytes)) = live.take(store.bucket, &store.domain, &digest, &state.search, b).await {
-                store.traffic.read(read_bytes);
+            // The run of batches from `b` the live version kept, each found at the cursor where the
+            // one before it ends.
+            let (mut run, mut cursor) = (Vec::new(), state.search);
+            for i in b..(b + TAKE_AT_ONCE).min(record.batches.len() as u32) {
+                let (first, end) = record.batches[i as usize];
+                let range_i = first..end;
+                let keys_i = match i == b {
+                    true => Some(keys.clone()),
+                    false => loaded.digests.as_ref().and_then(|d| page_keys_from_digests(&loaded.plan, &range_i, &loaded.table, d, &record.domain)),
+                };
+                let Some(found) = keys_i.and_then(|k| live.find(&batch_digest(&loaded.plan, &range_i, &k, &layout), &cursor)) else { break };
+                cursor = found.1.end;
+                run.push((i, found, range_i.len() as u32));
+            }
+            let reads = run.iter().map(|(i, found, _)| async { Ok::<_, ApiError>(live.take(store.bucket, &store.domain, found.clone(), *i).await) });
+            // Only the run's unbroken start is taken (a batch that cannot be read is built).
+            let taken: Vec<_> = try_join_all(reads).await?.into_iter().map_while(|t| t).collect();
+            if !taken.is_empty() {
                 store.phase("read");
-                store.traffic.reused_pages.set(range.len() as u32);
-                store.traffic.taken_batch.set(true);
-                state.search.advance(&taken.record.search);
-                let group_ends = taken.record.group_ends.clone();
-                let (record_name, postings_name, parsed_name) = (kept_record(b), kept_postings(b), parsed_object(b));
-                store.put_all(vec![(&record_name, taken.record.to_bytes()), (&postings_name, taken.postings), (&parsed_name, taken.parsed)]).await?;
-                self.state.storage().put(&groups_key(b), &group_ends).await?;
-                record.text_lens.push(taken.kept.text.1);
-                record.llms_lens.push(taken.kept.llms.1);
-                record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: taken.kept.text, llms: taken.kept.llms }));
+                let writes = taken.iter().zip(&run).map(|((t, _), (i, _, _))| async move {
+                    let (record_name, postings_name, parsed_name) = (kept_record(*i), kept_postings(*i), parsed_object(*i));
+                    store.put_all(vec![(&record_name, t.record.to_bytes()), (&postings_name, t.postings.clone()), (&parsed_name, t.parsed.clone())]).await
+                });
+                try_join_all(writes).await?;
+                for ((t, read_bytes), (i, _, pages)) in taken.iter().zip(&run) {
+                    store.traffic.read(*read_bytes);
+                    store.traffic.reused_pages.set(store.traffic.reused_pages.get() + pages);
+                    state.search.advance(&t.record.search);
+                    self.state.storage().put(&groups_key(*i), &t.record.group_ends).await?;
+                    record.text_lens.push(t.kept.text.1);
+                    record.llms_lens.push(t.kept.llms.1);
+                    record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: t.kept.text, llms: t.kept.llms }));
+                }
+                store.traffic.taken_batches.set(taken.len() as u32);
                 record.batch_state = state;
-                return Ok(());
+                return Ok(taken.len() as u32);
             }
         }
         let tree = store.files(&loaded.table, &files).await?;
@@ -952,7 +974,7 @@ impl PublishJob {
         record.llms_lens.push(llms_len);
         record.taken.push(None);
         record.batch_state = state;
-        Ok(())
+        Ok(1)
     }
 
     async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
@@ -1150,6 +1172,10 @@ impl LiveSources {
     }
 }
 
+/// Batches taken whole from the live version in one step at most, their reads and writes at once
+/// (a batch's postings and parsed pages: about 1 MB).
+const TAKE_AT_ONCE: u32 = 8;
+
 /// Files of a manifest read from the store at once.
 const GATHER_READS: usize = 32;
 
@@ -1204,8 +1230,8 @@ struct R2Traffic {
     write_bytes: Cell<u64>,
     /// Pages taken from the live version's parsed pages rather than parsed.
     reused_pages: Cell<u32>,
-    /// Whether the step took its batch whole from the live version.
-    taken_batch: Cell<bool>,
+    /// Batches the step took whole from the live version.
+    taken_batches: Cell<u32>,
 }
 
 impl R2Traffic {
@@ -1355,7 +1381,7 @@ impl<'a> Store<'a> {
     async fn concat(&self, name: &str, pieces: impl Iterator<Item = Piece>) -> ApiResult<()> {
         let mut writer = PartWriter::new(self.bucket, self.key(name));
         let outcome: ApiResult<()> = async {
-            for piece in pieces {
+            for piece in Piece::joined(pieces) {
                 if piece.range.is_some_and(|(_, len)| len == 0) {
                     continue;
                 }
@@ -1396,6 +1422,26 @@ struct Piece {
     key: String,
     /// `(offset, length)`; `None`: the whole object.
     range: Option<(u64, u64)>,
+}
+
+impl Piece {
+    /// `pieces` with each run of adjacent ranges of one object read as one range (consecutive
+    /// batches taken from the live version sit one after another in its packs).
+    fn joined(pieces: impl Iterator<Item = Piece>) -> Vec<Piece> {
+        let mut out: Vec<Piece> = Vec::new();
+        for piece in pieces {
+            if let (Some(last), Some((at, len))) = (out.last_mut(), piece.range) {
+                if let Some((last_at, last_len)) = last.range.as_mut().filter(|_| last.key == piece.key) {
+                    if *last_at + *last_len == at {
+                        *last_len += len;
+                        continue;
+                    }
+                }
+            }
+            out.push(piece);
+        }
+        out
+    }
 }
 
 /// Deletes every object under `prefix`, a listing page at a time.

@@ -42,16 +42,21 @@ impl LiveParsed {
         Some(LiveParsed { publish_id: version.publish_id, index, batches })
     }
 
-    /// The live batch built from `digest` at `start`, read whole to stand as batch `batch`.
-    pub(super) async fn take(&self, bucket: &Bucket, domain: &str, digest: &[u8; 16], start: &BatchCursor, batch: u32) -> Option<(TakenBatch, usize)> {
-        let (old, kept) = self.batches.find(digest, start)?;
+    /// The live batch built from `digest` at `start`: its number there and its entry.
+    pub(super) fn find(&self, digest: &[u8; 16], start: &BatchCursor) -> Option<(u32, KeptBatch)> {
+        self.batches.find(digest, start).map(|(old, kept)| (old, kept.clone()))
+    }
+
+    /// Live batch `old` (`kept`, as [`Self::find`] gave it), read whole to stand as batch `batch`,
+    /// and the bytes read.
+    pub(super) async fn take(&self, bucket: &Bucket, domain: &str, (old, kept): (u32, KeptBatch), batch: u32) -> Option<(TakenBatch, usize)> {
         let keys = [kept_record(old), kept_postings(old), parsed_object(old)].map(|name| version_key(domain, &self.publish_id, &name));
         let read_all = try_join_all(keys.iter().map(|key| read(bucket, key, None))).await.ok()?;
         let [record, postings, parsed]: [Vec<u8>; 3] = read_all.into_iter().collect::<Option<Vec<_>>>()?.try_into().ok()?;
         let read_bytes = record.len() + postings.len() + parsed.len();
         let record = BatchRecord::from_bytes(&record).ok()?;
-        (record.digest == *digest && record.start == *start).then_some(())?;
-        Some((TakenBatch { kept: kept.clone(), record: record.kept_as(batch), postings, parsed }, read_bytes))
+        (record.digest == kept.digest && record.start == kept.start).then_some(())?;
+        Some((TakenBatch { kept, record: record.kept_as(batch), postings, parsed }, read_bytes))
     }
 
     /// The kept pages of `keys`, and the bytes read for them.
