@@ -60,6 +60,12 @@ test('the re-publish parses the touched page again and takes every other page as
   const pages = again.site.pageCount;
   // The page, and any other listing of the same file, is read again.
   assert.ok(reused(live[1].publishId) < pages && reused(live[1].publishId) >= pages - 3, `${reused(live[1].publishId)} of ${pages} pages reused`);
+  // Batches whose pages did not change are taken whole (not built again); the touched page's is built.
+  const batches = (id) => steps(id).filter((l) => l.step?.step === 'batch' && l.ok);
+  const taken = (id) => batches(id).reduce((sum, l) => sum + (l.takenBatches ?? 0), 0);
+  const built = batches(live[1].publishId).filter((l) => !l.takenBatches).length;
+  assert.equal(taken(live[0].publishId), 0);
+  assert.ok(taken(live[1].publishId) >= 1 && built >= 1, `${taken(live[1].publishId)} batches taken whole, ${built} built`);
 });
 
 test('the touched page\'s new text is searchable', async () => {

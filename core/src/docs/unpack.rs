@@ -354,7 +354,7 @@ pub(crate) fn read_in_pieces(gz: &[u8], limits: &ArchiveLimits, piece: usize) ->
     for chunk in gz.chunks(piece.max(1)) {
         stored.extend(unwrap(writer.push(chunk))?);
     }
-    let (last, table) = match writer.finish() {
+    let (last, table, _) = match writer.finish() {
         Ok(done) => done,
         Err(crate::publish::PublishError::Archive(e)) => return Err(e),
         Err(e) => panic!("{e}"),

@@ -9,7 +9,9 @@
 //!    ([`batches`], by source bytes) and the term shard layout.
 //! 3. **Batches** ([`run_batch`]): each batch reads its pages' files (and the snippets they import),
 //!    parses them and writes its partial postings, text blocks, `llms-full.txt` piece and a
-//!    [`BatchRecord`] (pages without bodies, search records, manifest lines).
+//!    [`BatchRecord`] (pages without bodies, search records, manifest lines). A batch's bytes do not
+//!    depend on the bytes of the batches before it, so a re-publish takes an unchanged batch whole
+//!    from the live version ([`kept`]).
 //! 4. **Merge**: each shard group is merged from every batch's range of it
 //!    ([`crate::search::shard::batched::merge_group`]).
 //! 5. **Concatenate**: text blocks, term groups and `llms-full.txt` pieces become one object each
@@ -39,8 +41,11 @@ use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
 use crate::search::IndexError;
-use parsed::{PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
+use kept::{batch_digest, KeptBatch, KeptBatches};
+use parsed::{FileDigests, PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
+use sha2::{Digest, Sha256};
 
+pub mod kept;
 pub mod manifest;
 pub mod parsed;
 mod small;
@@ -54,8 +59,12 @@ pub use small::{parse_small_site, plan_small_site, ParsedSmallSite, SmallMerge, 
 pub const BATCH_SOURCE_BYTES: u64 = 2 << 20;
 /// Pages per batch at most, however small.
 pub const BATCH_MAX_PAGES: u32 = 500;
+/// Past half its bytes (or pages), a batch also ends before a page whose path hashes to a multiple
+/// of this: cuts that depend on the pages, not on the bytes before them, so an edit that moves one
+/// cut leaves the later ones in place.
+const CUT_EVERY: u8 = 16;
 
-const FORMAT: u8 = 2;
+const FORMAT: u8 = 3;
 const KIND_RECORD: u8 = b'B';
 
 /// Why a publish failed. `Archive` and `Site` are the upload's fault (the client fixes them).
@@ -139,11 +148,12 @@ struct FileSink {
     media: Option<(String, Vec<u8>)>,
     objects: u32,
     out: Vec<Stored>,
+    digests: FileDigests,
 }
 
 impl SourceWriter {
     pub fn new(limits: &ArchiveLimits) -> Self {
-        let files = FileSink { writer: PackWriter::new(), failed: None, media: None, objects: 0, out: Vec::new() };
+        let files = FileSink { writer: PackWriter::new(), failed: None, media: None, objects: 0, out: Vec::new(), digests: FileDigests::default() };
         SourceWriter { unpacker: Unpacker::new(limits), files }
     }
 
@@ -155,8 +165,9 @@ impl SourceWriter {
         self.files.failed.take().map_or(Ok(std::mem::take(&mut self.files.out)), |err| Err(err.into()))
     }
 
-    /// The end of the upload: the last of what it stores, and the file table.
-    pub fn finish(mut self) -> Result<(Vec<Stored>, FileTable), PublishError> {
+    /// The end of the upload: the last of what it stores, the file table and the source files'
+    /// digests.
+    pub fn finish(mut self) -> Result<(Vec<Stored>, FileTable, FileDigests), PublishError> {
         let files = &mut self.files;
         self.unpacker.finish(&mut |entry| files.take(entry))?;
         if let Some(err) = self.files.failed.take() {
@@ -165,7 +176,7 @@ impl SourceWriter {
         let mut out = std::mem::take(&mut self.files.out);
         let (last, table) = self.files.writer.finish()?;
         out.extend(last.into_iter().map(Stored::Pack));
-        Ok((out, table))
+        Ok((out, table, self.files.digests))
     }
 }
 
@@ -176,7 +187,10 @@ impl FileSink {
         }
         match entry {
             Entry::File(path, data) => match check_yaml_file(&path, &data) {
-                Ok(()) => self.out.extend(self.writer.add(path, &data).map(Stored::Pack)),
+                Ok(()) => {
+                    self.digests.add(&path, &data);
+                    self.out.extend(self.writer.add(path, &data).map(Stored::Pack));
+                }
                 Err(err) => self.failed = Some(err),
             },
             Entry::MediaStart { path, size } if size <= MAX_PACKED_MEDIA_BYTES => {
@@ -231,17 +245,21 @@ pub fn plan(config_tree: &SourceTree, table: &FileTable) -> Result<Planned, Publ
     let mut plan = plan_site(config_tree, &paths)?;
     plan.config_warnings.extend(table.warnings().iter().cloned());
     let size = |source: &str| table.get(source).map_or(0, |f| u64::from(f.len));
-    let batches = batches(plan.pages().iter().map(|p| p.source_len(size)));
+    let batches = batches(plan.pages().iter().map(|p| (p.source_len(size), p.path.as_str())));
     let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| p.source_len(size)).sum());
     Ok(Planned { plan, batches, layout })
 }
 
-/// Consecutive page ranges of about [`BATCH_SOURCE_BYTES`] of source each.
-pub fn batches(page_bytes: impl IntoIterator<Item = u64>) -> Vec<Range<u32>> {
+/// Consecutive page ranges of at most [`BATCH_SOURCE_BYTES`] of source and [`BATCH_MAX_PAGES`]
+/// pages each (a larger page alone), from each page's source bytes and path; past half of either
+/// bound a batch also ends before a page whose path is a cut point ([`CUT_EVERY`]).
+pub fn batches<'a>(pages: impl IntoIterator<Item = (u64, &'a str)>) -> Vec<Range<u32>> {
+    let is_cut = |path: &str| Sha256::digest(path.as_bytes())[0] % CUT_EVERY == 0;
     let mut out = Vec::new();
     let (mut start, mut bytes, mut i) = (0u32, 0u64, 0u32);
-    for size in page_bytes {
-        if i > start && (bytes + size > BATCH_SOURCE_BYTES || i - start >= BATCH_MAX_PAGES) {
+    for (size, path) in pages {
+        let half = bytes >= BATCH_SOURCE_BYTES / 2 || i - start >= BATCH_MAX_PAGES / 2;
+        if i > start && (bytes + size > BATCH_SOURCE_BYTES || i - start >= BATCH_MAX_PAGES || (half && is_cut(path))) {
             out.push(start..i);
             start = i;
             bytes = 0;
@@ -265,8 +283,6 @@ pub fn batch_files(plan: &SitePlan, range: &Range<u32>, table: &FileTable) -> BT
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BatchState {
     pub search: BatchCursor,
-    /// Bytes of `llms-full.txt` so far.
-    pub llms_len: u64,
 }
 
 /// What one batch writes.
@@ -296,9 +312,22 @@ pub struct BatchRecord {
     pub summaries: Vec<String>,
     /// Where each page's parsed result sits in the batch's parsed object.
     pub parsed: Vec<ParsedEntry>,
+    /// Bytes of the batch's `llms-full.txt` piece (the offsets above count from its start).
+    pub llms_len: u64,
+    /// End of each term group in the batch's partial postings.
+    pub group_ends: Vec<u64>,
+    /// What the batch was built from ([`kept`]).
+    pub digest: [u8; 16],
+    pub start: BatchCursor,
 }
 
 impl BatchRecord {
+    /// The record of the same batch kept as batch `batch` of a version (its parsed pages there).
+    pub fn kept_as(mut self, batch: u32) -> BatchRecord {
+        self.parsed.iter_mut().for_each(|e| e.batch = batch);
+        self
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         encode(&[FORMAT, KIND_RECORD], self)
     }
@@ -308,12 +337,11 @@ impl BatchRecord {
     }
 }
 
-/// One batch of step 3: pages `range` of the plan (`last`: the final batch), their files in
-/// `tree`, their [`parsed::page_keys`] in `keys`.
+/// One batch of step 3: pages `range` of the plan, their files in `tree`, their
+/// [`parsed::page_keys`] in `keys`.
 pub struct BatchInput<'a> {
     pub batch: u32,
     pub range: Range<u32>,
-    pub last: bool,
     pub tree: &'a SourceTree,
     pub keys: &'a [PageKey],
 }
@@ -327,7 +355,9 @@ pub fn run_batch(
     state: &mut BatchState,
     domain: &str,
 ) -> Result<BatchResult, PublishError> {
-    let BatchInput { batch, range, last, tree, keys } = input;
+    let BatchInput { batch, range, tree, keys } = input;
+    let digest = batch_digest(plan, &range, keys, layout);
+    let start = state.search;
     let planned_pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
     let mut pages = Vec::with_capacity(range.len());
     let mut reads = Vec::with_capacity(range.len());
@@ -360,19 +390,21 @@ pub fn run_batch(
         bodies.push(body_markdown);
     }
     let summaries = pages.iter().map(page_summary).collect();
+    // Offsets from the piece's start; the finish adds the pieces before it.
     let mut llms = String::new();
     let mut markdown = Vec::with_capacity(pages.len());
     for (page, body) in pages.iter().zip(bodies) {
         let md = live_page_markdown_around(page, body, domain);
-        if state.llms_len + llms.len() as u64 > 0 {
+        if range.start > 0 || !llms.is_empty() {
             llms.push('\n');
         }
-        let offset = state.llms_len + llms.len() as u64;
+        let offset = llms.len() as u64;
         llms.push_str(&md);
         markdown.push((page.path.clone(), offset, md.len() as u64));
     }
-    state.llms_len += llms.len() as u64;
-    let search = build_batch(&pages, &mut state.search, layout, last)?;
+    let search = build_batch(&pages, &mut state.search, layout)?;
+    let llms_len = llms.len() as u64;
+    let group_ends = search.group_ends.clone();
     Ok(BatchResult {
         postings: search.postings,
         group_ends: search.group_ends,
@@ -380,7 +412,7 @@ pub fn run_batch(
         llms: llms.into_bytes(),
         parsed: kept.bytes,
         reused_pages,
-        record: BatchRecord { pages: reads, search: search.records, markdown, summaries, parsed: kept.entries },
+        record: BatchRecord { pages: reads, search: search.records, markdown, summaries, parsed: kept.entries, llms_len, group_ends, digest, start },
     })
 }
 
@@ -393,6 +425,8 @@ pub struct Finished {
     pub manifest: String,
     /// The version's [`ParsedIndex`].
     pub parsed_index: Vec<u8>,
+    /// The version's [`KeptBatches`].
+    pub kept_batches: Vec<u8>,
     /// The outline's site, for the version record (page count, languages, versions, warnings).
     pub site: Site,
 }
@@ -404,23 +438,42 @@ pub struct Finisher {
     summaries: Vec<String>,
     manifest: ManifestBuilder,
     parsed: Vec<ParsedEntry>,
+    kept: Vec<KeptBatch>,
+    /// Text pack and `llms-full.txt` bytes of the batches added so far.
+    text_len: u64,
+    llms_len: u64,
 }
 
 impl Default for Finisher {
     fn default() -> Self {
-        Finisher { meta: MetaBuilder::default(), reads: Vec::new(), summaries: Vec::new(), manifest: ManifestBuilder::default(), parsed: Vec::new() }
+        Finisher {
+            meta: MetaBuilder::default(),
+            reads: Vec::new(),
+            summaries: Vec::new(),
+            manifest: ManifestBuilder::default(),
+            parsed: Vec::new(),
+            kept: Vec::new(),
+            text_len: 0,
+            llms_len: 0,
+        }
     }
 }
 
 impl Finisher {
     pub fn add(&mut self, record: BatchRecord) {
+        let text_len = record.search.text_len();
+        let mut end = record.start;
+        end.advance(&record.search);
+        self.kept.push(KeptBatch { digest: record.digest, start: record.start, end, text: (self.text_len, text_len), llms: (self.llms_len, record.llms_len) });
         self.meta.add(record.search);
         self.reads.extend(record.pages);
         self.summaries.extend(record.summaries);
         self.parsed.extend(record.parsed);
         for (path, offset, len) in &record.markdown {
-            self.manifest.add(path, *offset, *len);
+            self.manifest.add(path, self.llms_len + *offset, *len);
         }
+        self.text_len += text_len;
+        self.llms_len += record.llms_len;
     }
 
     /// `shard_lens`: every term shard's length, from the merge, in shard order.
@@ -434,6 +487,7 @@ impl Finisher {
             llms_txt: live_llms_txt(&outline.site, &outline.summaries, domain),
             manifest: self.manifest.finish().text,
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
+            kept_batches: KeptBatches::new(self.kept).to_bytes(),
             site: outline.site,
         })
     }

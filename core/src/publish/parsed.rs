@@ -34,6 +34,7 @@ pub const PARSED_INDEX_OBJECT: &str = "parsed/index.bin";
 const FORMAT: u8 = 1;
 const KIND_PAGE: u8 = b'P';
 const KIND_INDEX: u8 = b'I';
+const KIND_DIGESTS: u8 = b'D';
 
 /// Batch `batch`'s parsed pages, beside the version.
 pub fn parsed_object(batch: u32) -> String {
@@ -206,9 +207,49 @@ impl ParsedWriter {
     }
 }
 
+/// The upload's source files' SHA-256 digests, by path, recorded as the unpack meets them
+/// ([`super::SourceWriter`]), so a batch's [`page_keys`] need no read of its files
+/// ([`page_keys_from_digests`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileDigests {
+    files: BTreeMap<String, [u8; 32]>,
+}
+
+impl FileDigests {
+    pub fn add(&mut self, path: &str, bytes: &[u8]) {
+        self.files.insert(path.to_owned(), Sha256::digest(bytes).into());
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(&[FORMAT, KIND_DIGESTS], self)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<FileDigests, IndexError> {
+        decode(bytes, &[FORMAT, KIND_DIGESTS])
+    }
+}
+
 /// The key of every page of batch `range`, its files in `tree` (the batch's files).
 pub fn page_keys(plan: &SitePlan, range: &Range<u32>, table: &FileTable, tree: &SourceTree, domain: &str) -> Vec<PageKey> {
     let mut file_digests: HashMap<&str, [u8; 32]> = HashMap::new();
+    let digest_of = |path: &str| {
+        // A file the table lists but the tree lacks reads as missing: that is an input too.
+        Some(tree.get(path).map_or([0; 32], |bytes| *file_digests.entry(tree_key(tree, path)).or_insert_with(|| Sha256::digest(bytes).into())))
+    };
+    keys_with(plan, range, table, domain, digest_of).unwrap_or_default()
+}
+
+/// [`page_keys`] from the digests the unpack recorded (the same keys); `None` when `digests`
+/// lacks a file the batch reads (one added after the unpack: read the files instead).
+pub fn page_keys_from_digests(plan: &SitePlan, range: &Range<u32>, table: &FileTable, digests: &FileDigests, domain: &str) -> Option<Vec<PageKey>> {
+    let digest_of = |path: &str| match table.get(path) {
+        Some(_) => digests.files.get(path).copied(),
+        None => Some([0; 32]),
+    };
+    keys_with(plan, range, table, domain, digest_of)
+}
+
+fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &str, mut digest_of: impl FnMut(&str) -> Option<[u8; 32]>) -> Option<Vec<PageKey>> {
     let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
     pages
         .iter()
@@ -218,18 +259,14 @@ pub fn page_keys(plan: &SitePlan, range: &Range<u32>, table: &FileTable, tree: &
             hash_field(&mut hasher, domain.as_bytes());
             hash_field(&mut hasher, &navigation_place(page));
             for path in table.needed_by(page.source_file()) {
-                let digest = match tree.get(&path) {
-                    Some(bytes) => *file_digests.entry(tree_key(tree, &path)).or_insert_with(|| Sha256::digest(bytes).into()),
-                    // A file the table lists but the tree lacks reads as missing: that is an input too.
-                    None => [0; 32],
-                };
+                let digest = digest_of(&path)?;
                 hash_field(&mut hasher, path.as_bytes());
                 hasher.update(digest);
             }
             let digest = hasher.finalize();
             let mut key = [0; 16];
             key.copy_from_slice(&digest[..16]);
-            PageKey(key)
+            Some(PageKey(key))
         })
         .collect()
 }

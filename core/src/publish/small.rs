@@ -91,7 +91,7 @@ pub fn parse_small_site(
     for (b, range) in planned.batches.iter().enumerate() {
         let tree = table.tree_from_packs(packs, &batch_files(&planned.plan, range, table));
         let batch_keys = keys.get(range.start as usize..range.end as usize).unwrap_or(&[]);
-        let input = BatchInput { batch: b as u32, range: range.clone(), last: b + 1 == planned.batches.len(), tree: &tree, keys: batch_keys };
+        let input = BatchInput { batch: b as u32, range: range.clone(), tree: &tree, keys: batch_keys };
         let result = run_batch(&planned.plan, input, &planned.layout, reused, &mut state, domain)?;
         text.extend(result.text);
         llms_full.extend(result.llms);

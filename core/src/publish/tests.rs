@@ -13,6 +13,7 @@ use crate::docs::packed::PackRead;
 use crate::search::shard::batched::merge_group;
 use crate::search::shard::ShardedIndex;
 use crate::search::SearchIndex;
+use kept::KeptBatches;
 use parsed::{page_keys, PageKey, ParsedIndex, Reused};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
@@ -30,6 +31,13 @@ struct Published {
     /// Each batch's parsed-pages object, and how many pages were taken from `Kept` ones.
     parsed: Vec<Vec<u8>>,
     reused_pages: u32,
+    /// The first page of each batch.
+    batch_starts: Vec<u32>,
+    /// Each batch's record and partial postings, as the version keeps them, and how many batches
+    /// were taken whole from a live version.
+    records: Vec<Vec<u8>>,
+    postings: Vec<Vec<u8>>,
+    taken_batches: u32,
 }
 
 impl Published {
@@ -60,7 +68,15 @@ fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published
 
 /// [`publish`] with the parsed pages a live version `kept`.
 fn publish_after(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>) -> Result<Published, PublishError> {
-    let (packs, table) = unpack(gz, piece)?;
+    publish_taking(gz, piece, batches_of, kept, None)
+}
+
+/// [`publish_after`] that also takes whole, as the worker does, every batch `live` kept with the
+/// same digest and cursor: its record and postings copied, its text and Markdown read out of
+/// `live`'s packs.
+fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>, live: Option<&Published>) -> Result<Published, PublishError> {
+    let live_batches = live.map(|l| KeptBatches::from_bytes(&l.finished.kept_batches).unwrap());
+    let (packs, table, digests) = unpack_with_digests(gz, piece)?;
     let read = |paths: &BTreeSet<String>| {
         let reads: Vec<(PackRead, Vec<u8>)> =
             table.reads_for(paths).into_iter().map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec())).collect();
@@ -80,20 +96,36 @@ fn publish_after(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<
     let mut text = Vec::new();
     let mut llms_full = Vec::new();
     let mut records = Vec::new();
-    let (mut parsed, mut reused_pages) = (Vec::new(), 0);
+    let (mut parsed, mut reused_pages, mut taken_batches, mut kept_postings) = (Vec::new(), 0, 0, Vec::new());
     for (b, range) in planned.batches.clone().into_iter().enumerate() {
         let tree = read(&batch_files(&planned.plan, &range, &table));
         let keys = page_keys(&planned.plan, &range, &table, &tree, DOMAIN);
+        assert_eq!(parsed::page_keys_from_digests(&planned.plan, &range, &table, &digests, DOMAIN).as_ref(), Some(&keys), "the unpack's digests give the same keys");
+        let digest = kept::batch_digest(&planned.plan, &range, &keys, &planned.layout);
+        if let (Some(live), Some((old, entry))) = (live, live_batches.as_ref().and_then(|k| k.find(&digest, &state.search))) {
+            let record = BatchRecord::from_bytes(&live.records[old as usize])?.kept_as(b as u32);
+            state.search.advance(&record.search);
+            let slice = |bytes: &[u8], (at, len): (u64, u64)| bytes[at as usize..(at + len) as usize].to_vec();
+            text.extend(slice(&live.text, entry.text));
+            llms_full.extend(slice(&live.llms_full, entry.llms));
+            let bytes = live.postings[old as usize].clone();
+            postings.push((bytes.clone(), record.group_ends.clone()));
+            kept_postings.push(bytes);
+            parsed.push(live.parsed[old as usize].clone());
+            records.push(record.to_bytes());
+            taken_batches += 1;
+            continue;
+        }
         // Redone from the same state, a batch gives the same bytes (an alarm cut short redoes it).
         let before = state.clone();
-        let last = planned.batches.last() == Some(&range);
-        let input = || BatchInput { batch: b as u32, range: range.clone(), last, tree: &tree, keys: &keys };
+        let input = || BatchInput { batch: b as u32, range: range.clone(), tree: &tree, keys: &keys };
         let result = run_batch(&planned.plan, input(), &planned.layout, &reused_for(&keys, kept), &mut state, DOMAIN)?;
         let mut again_state = before;
         let again = run_batch(&planned.plan, input(), &planned.layout, &reused_for(&keys, kept), &mut again_state, DOMAIN)?;
         assert_eq!((again.postings, again.text, &again_state), (result.postings.clone(), result.text.clone(), &state));
         parsed.push(result.parsed);
         reused_pages += result.reused_pages;
+        kept_postings.push(result.postings.clone());
         postings.push((result.postings, result.group_ends));
         text.extend(result.text);
         llms_full.extend(result.llms);
@@ -122,25 +154,33 @@ fn publish_after(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<
     }
     let layout = planned.layout;
     let finished = finisher.finish(SitePlan::from_bytes(&plan_bytes)?, &shard_lens, DOMAIN)?;
-    Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout, parsed, reused_pages })
+    let batch_starts = planned.batches.iter().map(|r| r.start).collect();
+    Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout, parsed, reused_pages, batch_starts, records, postings: kept_postings, taken_batches })
 }
 
 /// Step 1 over an in-memory store: the packs by index and the file table (stored and read back).
 fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable), PublishError> {
+    unpack_with_digests(gz, piece).map(|(packs, table, _)| (packs, table))
+}
+
+/// [`unpack`], with the source files' digests (stored and read back).
+fn unpack_with_digests(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable, parsed::FileDigests), PublishError> {
     let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
     let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
     let source_packs = |stored: Vec<Stored>| stored.into_iter().filter_map(Stored::into_source_pack);
     for chunk in gz.chunks(piece) {
         packs.extend(source_packs(writer.push(chunk)?));
     }
-    let (last, table) = writer.finish()?;
+    let (last, table, digests) = writer.finish()?;
     packs.extend(source_packs(last));
-    Ok((packs, FileTable::from_bytes(&table.to_bytes())?))
+    Ok((packs, FileTable::from_bytes(&table.to_bytes())?, parsed::FileDigests::from_bytes(&digests.to_bytes())?))
 }
 
 /// The small-site path: the same steps in memory, in one call.
 fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
     let (packs, table) = unpack(gz, 64 << 10)?;
+    let config: BTreeSet<String> = config_files(&table).into_iter().collect();
+    let batch_starts = plan(&table.tree_from_packs(&packs, &config), &table)?.batches.iter().map(|r| r.start).collect();
     let small = plan_small_site(&packs, &table, DOMAIN)?;
     let parsed = parse_small_site(small, &packs, &table, DOMAIN, &Reused::default())?;
     let built = parsed.rest.finish(DOMAIN)?;
@@ -153,13 +193,19 @@ fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
         layout: built.layout,
         parsed: parsed.parsed,
         reused_pages: parsed.reused_pages,
+        batch_starts,
+        records: Vec::new(),
+        postings: Vec::new(),
+        taken_batches: 0,
     })
 }
 
 fn assert_same_as_whole(files: &SourceTree, published: &Published) {
     let site = build_site(files).unwrap();
     let index = SearchIndex::build(&site.pages);
-    let whole = ShardedIndex::build_with_shards(&index, published.layout.shard_count).unwrap();
+    // Text blocks end where batches do.
+    let cuts: Vec<u32> = published.batch_starts.iter().filter_map(|&p| index.data.pages.get(p as usize)).map(|p| p.first_chunk).collect();
+    let whole = ShardedIndex::build_with_cuts(&index, published.layout.shard_count, &cuts).unwrap();
     assert!(published.meta == whole.meta, "meta differs");
     assert!(published.terms == whole.terms, "terms pack differs ({} vs {} bytes)", published.terms.len(), whole.terms.len());
     assert!(published.text == whole.text, "text pack differs");
@@ -267,10 +313,28 @@ fn corrupt_intermediate_objects_are_errors_not_panics() {
 
 #[test]
 fn batches_follow_source_bytes_and_the_page_cap() {
-    assert_eq!(batches([BATCH_SOURCE_BYTES, 1, 1]), [0..1, 1..3]);
-    assert_eq!(batches([BATCH_SOURCE_BYTES * 3]), [0..1]);
-    assert_eq!(batches(std::iter::repeat_n(1, 1001)).len(), 3);
-    assert!(batches([]).is_empty());
+    let named = |sizes: &[u64]| sizes.iter().enumerate().map(|(i, &s)| (s, format!("p{i}"))).collect::<Vec<_>>();
+    let cut = |pages: &[(u64, String)]| batches(pages.iter().map(|(s, p)| (*s, p.as_str())));
+    // Below half a batch no page is a cut point.
+    assert_eq!(cut(&named(&[BATCH_SOURCE_BYTES, 1, 1])), [0..1, 1..3]);
+    assert_eq!(cut(&named(&[BATCH_SOURCE_BYTES * 3])), [0..1]);
+    let many = cut(&named(&[1; 1001]));
+    assert!(many.len() >= 3 && many.iter().all(|r| r.len() <= BATCH_MAX_PAGES as usize), "{many:?}");
+    assert!(cut(&[]).is_empty());
+}
+
+#[test]
+fn batch_cuts_move_back_into_place_after_an_edit() {
+    let pages: Vec<(u64, String)> = (0..2000).map(|i| (20_000 + (i * 7919 % 30_000), format!("guide/page-{i}"))).collect();
+    let before = batches(pages.iter().map(|(s, p)| (*s, p.as_str())));
+    assert!(before.len() > 10);
+    // The third batch's first page grows by most of a batch: the cuts after it come back to where
+    // they were within a batch or two.
+    let mut edited = pages.clone();
+    edited[before[2].start as usize].0 += BATCH_SOURCE_BYTES / 2;
+    let after = batches(edited.iter().map(|(s, p)| (*s, p.as_str())));
+    let same = before[5..].iter().filter(|r| after.contains(r)).count();
+    assert!(same >= before.len() - 7, "{same} of {} later batches kept their pages", before.len() - 5);
 }
 
 /// Everything but the parsed-pages objects, which record whether a page was reused.
@@ -305,7 +369,7 @@ fn a_republish_reuses_every_page_whose_inputs_did_not_change_and_builds_the_same
     // what a publish from nothing gives.
     files.insert("snippets/note.mdx".into(), b"A changed note about ferrets.".to_vec());
     let fresh = publish(&pack_tree(&files), 100, Some(2)).unwrap();
-    let edited = publish_after(&pack_tree(&files), 100, Some(3), Some(&again.kept())).unwrap();
+    let edited = publish_after(&pack_tree(&files), 100, Some(2), Some(&again.kept())).unwrap();
     assert_eq!(edited.reused_pages, listed - 1);
     same_outputs(&edited, &fresh);
     assert!(String::from_utf8_lossy(&edited.llms_full).contains("ferrets"));
@@ -336,4 +400,62 @@ fn kept_pages_are_not_reused_for_another_domain_or_from_bytes_that_do_not_decode
     let other = plan_small_site(&packs, &table, "other.example.com").unwrap();
     assert_eq!(small.keys().len(), 2);
     assert!(small.keys().iter().all(|k| !other.keys().contains(k)));
+}
+
+/// The fixture with `edit` applied, published taking what `live` kept, is what a publish of it
+/// from nothing gives; returns the re-publish.
+fn republished(files: &SourceTree, live: &Published, edit: impl FnOnce(&mut SourceTree)) -> Published {
+    let mut edited = files.clone();
+    edit(&mut edited);
+    let gz = pack_tree(&edited);
+    let fresh = publish(&gz, 1 << 20, None).unwrap();
+    let again = publish_taking(&gz, 1 << 20, None, Some(&live.kept()), Some(live)).unwrap();
+    same_outputs(&again, &fresh);
+    assert_eq!(again.finished.kept_batches, fresh.finished.kept_batches);
+    assert_eq!(again.records.len(), fresh.records.len());
+    again
+}
+
+#[test]
+fn a_republish_takes_unchanged_batches_whole_and_builds_the_same_site() {
+    let Some(files) = fixture() else { return };
+    let first = publish(&pack_tree(&files), 1 << 20, None).unwrap();
+    let batches = first.batch_starts.len() as u32;
+    assert!(batches >= 4, "the fixture makes several batches ({batches})");
+    let page_in = |b: usize| {
+        let plan_page = &first.finished.site.pages[first.batch_starts[b] as usize + 1];
+        files.keys().find(|f| f.trim_end_matches(".mdx") == plan_page.path.trim_start_matches('/')).cloned().expect("the page's file")
+    };
+
+    // Nothing changed: every batch is taken.
+    let same = republished(&files, &first, |_| {});
+    assert_eq!(same.taken_batches, batches);
+
+    // A sentence added to a page of the middle batch: that batch is built again, the rest taken.
+    let middle = page_in(batches as usize / 2);
+    let edited = republished(&files, &first, |f| f.get_mut(&middle).unwrap().extend(b"\n\nA sentence added about otters.\n"));
+    assert!(edited.taken_batches >= batches - 2, "{} of {batches} taken", edited.taken_batches);
+    assert!(String::from_utf8_lossy(&edited.llms_full).contains("otters"));
+
+    // A page removed, and a page added: every later page moves (built again, the same bytes as
+    // from nothing); the batches before are taken.
+    let gone = page_in(1);
+    let removed = republished(&files, &first, |f| {
+        f.remove(&gone);
+    });
+    assert!(removed.taken_batches >= 1);
+    let added = republished(&files, &first, |f| {
+        let docs = String::from_utf8(f["docs.json"].clone()).unwrap();
+        let first_page = gone.trim_end_matches(".mdx");
+        f.insert("docs.json".into(), docs.replacen(&format!("\"{first_page}\""), &format!("\"{first_page}\", \"added-page\""), 1).into_bytes());
+        f.insert("added-page.mdx".into(), b"---\ntitle: Added\n---\nA page about pelicans.".to_vec());
+    });
+    assert!(String::from_utf8_lossy(&added.llms_full).contains("pelicans"));
+    assert!(added.taken_batches >= 1);
+
+    // A snippet every page may import changes: the batches of pages importing it are built again.
+    let snippet = files.keys().find(|f| f.starts_with("snippets/") && f.ends_with(".mdx")).cloned();
+    if let Some(snippet) = snippet {
+        republished(&files, &first, |f| f.get_mut(&snippet).unwrap().extend(b"\n\nA snippet line about walruses.\n"));
+    }
 }

@@ -5,16 +5,21 @@
 //! 1. Before the first batch the number of term shards is fixed from the size of the pages' source
 //!    ([`ShardLayout::for_source_bytes`]): the whole build derives it from the finished dictionary,
 //!    which no batch sees. Shards are cut into a few **groups** of consecutive shards.
-//! 2. Each batch ([`build_batch`]) numbers its pages and chunks from where the previous batch
-//!    stopped ([`BatchCursor`]), and writes: its **partial postings** (every shard's terms of this
-//!    batch, each shard a length-prefixed [`TermShard`](super::TermShard), so a group is one byte
-//!    range: [`BatchOutput::group_ends`]), the **text blocks** it finished (the block being filled
-//!    carries over in the cursor), and its **records** (page metadata, chunk field lengths, block
-//!    starts and ends, field length totals) for the meta.
+//! 2. Each batch ([`build_batch`]) numbers its pages, chunks and text blocks from where the previous
+//!    batch stopped ([`BatchCursor`]), and writes: its **partial postings** (every shard's terms of
+//!    this batch, each shard a length-prefixed [`TermShard`](super::TermShard), so a group is one
+//!    byte range: [`BatchOutput::group_ends`]), its **text blocks** (the last one cut at the batch's
+//!    end), and its **records** (page metadata, chunk field lengths, block starts, block ends
+//!    counted from the batch's own text, field length totals) for the meta. So a batch's bytes
+//!    depend only on its pages and the three numbers it starts from, never on the text of the
+//!    batches before it: a re-publish takes a batch whose pages and numbers did not change whole.
 //! 3. Each group is merged ([`merge_group`]) from every batch's range of it, in batch order: a term's
 //!    postings are the concatenation of its batches' lists (chunk numbers only grow), its document
 //!    frequency their sum. The groups' bytes, in order, are the terms pack.
 //! 4. [`MetaBuilder`] folds the records, in batch order, with the shard ends into the meta.
+//!
+//! The whole build cuts the text blocks where the batches ended
+//! ([`ShardedIndex::build_with_cuts`](super::ShardedIndex::build_with_cuts)) to give the same bytes.
 
 use std::ops::Range;
 
@@ -71,12 +76,21 @@ impl ShardLayout {
     }
 }
 
-/// Where the next batch starts: page and chunk numbers, and the text block being filled.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// Where the next batch starts: its first page, chunk and text block numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BatchCursor {
     pub pages: u32,
     pub chunks: u32,
-    cutter: BlockCutter,
+    pub blocks: u32,
+}
+
+impl BatchCursor {
+    /// Moves past a batch whose records are `records` (one built from where this cursor stands).
+    pub fn advance(&mut self, records: &BatchRecords) {
+        self.pages += records.pages.len() as u32;
+        self.chunks += records.heading_len.len() as u32;
+        self.blocks += records.block_starts.len() as u32;
+    }
 }
 
 /// What one batch writes.
@@ -86,7 +100,7 @@ pub struct BatchOutput {
     pub postings: Vec<u8>,
     /// End of each group in `postings` (group `g` starts where `g - 1` ends).
     pub group_ends: Vec<u64>,
-    /// Text blocks finished by this batch: the next bytes of the text pack.
+    /// The batch's text blocks: the next bytes of the text pack.
     pub text: Vec<u8>,
     pub records: BatchRecords,
 }
@@ -98,12 +112,18 @@ pub struct BatchRecords {
     heading_len: Vec<u32>,
     text_len: Vec<u32>,
     block_starts: Vec<u32>,
+    /// Counted from the start of the batch's text.
     block_ends: Vec<u64>,
     totals: [u64; 3],
     non_empty: [u64; 3],
 }
 
 impl BatchRecords {
+    /// The bytes of the batch's text blocks.
+    pub fn text_len(&self) -> u64 {
+        self.block_ends.last().copied().unwrap_or(0)
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         encode(&[SHARD_FORMAT_VERSION, KIND_RECORDS], self)
     }
@@ -113,8 +133,8 @@ impl BatchRecords {
     }
 }
 
-/// Indexes the next batch of pages; `last` ends the final text block.
-pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayout, last: bool) -> Result<BatchOutput, IndexError> {
+/// Indexes the next batch of pages.
+pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayout) -> Result<BatchOutput, IndexError> {
     if !layout.valid() {
         return Err(IndexError::Inconsistent("shard layout"));
     }
@@ -140,14 +160,11 @@ pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayou
     drop(pack);
 
     let mut out = BlockOut::default();
+    let mut cutter = BlockCutter::starting_at(cursor.blocks, cursor.chunks);
     for (i, chunk) in data.chunks.iter().enumerate() {
-        cursor.cutter.push(cursor.chunks + i as u32, BlockChunk::of(chunk), &mut out);
+        cutter.push(cursor.chunks + i as u32, BlockChunk::of(chunk), &mut out);
     }
-    if last {
-        cursor.cutter.finish(&mut out);
-    }
-    cursor.pages += data.pages.len() as u32;
-    cursor.chunks += data.chunks.len() as u32;
+    cutter.finish(&mut out);
     let records = BatchRecords {
         heading_len: data.chunks.iter().map(|c| c.heading_len).collect(),
         text_len: data.chunks.iter().map(|c| c.text_len).collect(),
@@ -157,6 +174,7 @@ pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayou
         totals,
         non_empty,
     };
+    cursor.advance(&records);
     Ok(BatchOutput { postings, group_ends, text: out.pack, records })
 }
 
@@ -253,6 +271,8 @@ pub struct MetaBuilder {
     data: Option<MetaData>,
     totals: [u64; 3],
     non_empty: [u64; 3],
+    /// Text pack bytes of the batches added so far.
+    text_len: u64,
 }
 
 impl MetaBuilder {
@@ -270,7 +290,9 @@ impl MetaBuilder {
         data.heading_len.extend(records.heading_len);
         data.text_len.extend(records.text_len);
         data.block_starts.extend(records.block_starts);
-        data.block_ends.extend(records.block_ends);
+        let base = self.text_len;
+        data.block_ends.extend(records.block_ends.iter().map(|end| base + end));
+        self.text_len += records.block_ends.last().copied().unwrap_or(0);
         for f in 0..3 {
             self.totals[f] += records.totals[f];
             self.non_empty[f] += records.non_empty[f];

@@ -4,7 +4,6 @@
 
 use super::super::codec::IndexError;
 use super::super::dict::Dict;
-use serde::{Deserialize, Serialize};
 
 use super::super::index::{ChunkMeta, SearchIndex};
 use super::blocks::{BlockChunk, BlockData, TextBlock};
@@ -41,6 +40,12 @@ impl ShardedIndex {
     /// Splits `index` into `shards` term shards (clamped to 1..=[`MAX_SHARDS`]). A batched publish
     /// picks the number before the dictionary exists, from the source size (`super::batched`).
     pub fn build_with_shards(index: &SearchIndex, shards: u32) -> Result<ShardedIndex, IndexError> {
+        Self::build_with_cuts(index, shards, &[])
+    }
+
+    /// [`Self::build_with_shards`] with a text block also ending before each chunk of `cuts`
+    /// (ascending): a batched publish ends a block where each batch ends (`super::batched`).
+    pub fn build_with_cuts(index: &SearchIndex, shards: u32, cuts: &[u32]) -> Result<ShardedIndex, IndexError> {
         let d = &index.data;
         for (i, chunk) in d.chunks.iter().enumerate() {
             let page = d.pages.get(chunk.page as usize).ok_or(IndexError::Inconsistent("chunk page"))?;
@@ -49,7 +54,7 @@ impl ShardedIndex {
             }
         }
         let (terms, shard_ends) = term_pack(index.dict(), shards.clamp(1, MAX_SHARDS));
-        let (text, block_starts, block_ends) = text_pack(index);
+        let (text, block_starts, block_ends) = text_pack(index, cuts);
         let data = MetaData {
             pages: d.pages.clone(),
             heading_len: d.chunks.iter().map(|c| c.heading_len).collect(),
@@ -91,25 +96,27 @@ pub(crate) fn term_pack(dict: Dict<'_>, count: u32) -> (Vec<u8>, Vec<u64>) {
     (pack, ends)
 }
 
-fn text_pack(index: &SearchIndex) -> (Vec<u8>, Vec<u32>, Vec<u64>) {
+fn text_pack(index: &SearchIndex, cuts: &[u32]) -> (Vec<u8>, Vec<u32>, Vec<u64>) {
     let mut cutter = BlockCutter::default();
     let mut out = BlockOut::default();
     for (i, chunk) in index.data.chunks.iter().enumerate() {
+        if cuts.binary_search(&(i as u32)).is_ok() {
+            cutter.cut(i as u32, &mut out);
+        }
         cutter.push(i as u32, BlockChunk::of(chunk), &mut out);
     }
     cutter.finish(&mut out);
     (out.pack, out.starts, out.ends)
 }
 
-/// Cuts consecutive chunks into text blocks of about [`TARGET_BLOCK_BYTES`]. Its state is small (the
-/// block being filled), so a batched build carries it from one batch to the next and cuts exactly
-/// where the whole build does.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// Cuts consecutive chunks into text blocks of about [`TARGET_BLOCK_BYTES`], numbered from where it
+/// starts, their ends counted from its first block's start.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct BlockCutter {
     block: Vec<BlockChunk>,
     first: u32,
     size: usize,
-    /// Blocks finished so far, and the text pack's length after them.
+    /// Blocks finished so far, and the bytes of those this cutter made.
     blocks: u32,
     pack_len: u64,
 }
@@ -123,6 +130,18 @@ pub(crate) struct BlockOut {
 }
 
 impl BlockCutter {
+    /// A cutter whose first block is number `block` and begins at chunk `chunk`.
+    pub(crate) fn starting_at(block: u32, chunk: u32) -> BlockCutter {
+        BlockCutter { blocks: block, first: chunk, ..BlockCutter::default() }
+    }
+
+    /// Ends the block being filled (if any) before chunk `next`, whatever its size.
+    pub(crate) fn cut(&mut self, next: u32, out: &mut BlockOut) {
+        self.finish(out);
+        self.first = next;
+        self.size = 0;
+    }
+
     /// Adds chunk number `i` (chunks come in order).
     pub(crate) fn push(&mut self, i: u32, chunk: BlockChunk, out: &mut BlockOut) {
         if self.size >= TARGET_BLOCK_BYTES {

@@ -17,7 +17,8 @@ use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::parsed::{page_keys, parsed_object, PageKey, Reused, PARSED_INDEX_OBJECT};
+use docs_edge_core::publish::kept::{batch_digest, kept_postings, kept_record, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
@@ -54,6 +55,8 @@ const STALLED_ALARM_MS: i64 = 15_000;
 /// leaves room for a step begun at the edge. Also how long a waiting `start`'s retry alarm waits.
 const ALARM_STEPS_MS: u64 = 5_000;
 const PLAN_OBJECT: &str = "plan.bin";
+/// The source files' digests, from the unpack: batch keys without reading the batch's files.
+const DIGESTS_OBJECT: &str = "digests.bin";
 
 /// Where a publish is. Stored as `{"step":"batch","at":3}` or `{"step":"upload"}` (serde's adjacently
 /// tagged form, through [`StepRecord`]).
@@ -162,6 +165,10 @@ pub struct Record {
     group_lens: Vec<u64>,
     /// Every term shard's length, in shard order (groups append theirs).
     shard_lens: Vec<u64>,
+    /// Per batch taken whole from the live version ([`super::reuse`]): where its text and Markdown
+    /// sit in that version's text pack and `llms-full.txt` (`None`: built here).
+    #[serde(default)]
+    taken: Vec<Option<Taken>>,
     /// The finished version, once the finish step made it.
     version: Option<SiteVersion>,
     /// What the publish runs under, as the edge script sent it with `begin`.
@@ -236,6 +243,15 @@ impl Record {
     }
 }
 
+/// A batch taken whole: the live version and `(offset, length)` of the batch's text and Markdown
+/// in its packs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Taken {
+    publish_id: String,
+    text: (u64, u64),
+    llms: (u64, u64),
+}
+
 fn job_key(publish_id: &str) -> String {
     format!("job:{publish_id}")
 }
@@ -251,6 +267,8 @@ struct Loaded {
     publish_id: String,
     plan: SitePlan,
     table: FileTable,
+    /// The unpack's digests of the source files, if it stored them.
+    digests: Option<FileDigests>,
     /// The live version's parsed pages, if it kept them.
     live_parsed: Option<LiveParsed>,
 }
@@ -461,6 +479,7 @@ impl PublishJob {
             llms_lens: Vec::new(),
             group_lens: Vec::new(),
             shard_lens: Vec::new(),
+            taken: Vec::new(),
             version: None,
             settings: begin.settings,
         };
@@ -598,7 +617,7 @@ impl PublishJob {
         crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -622,11 +641,12 @@ impl PublishJob {
                 record.batch_state = BatchState::default();
                 record.text_lens.clear();
                 record.llms_lens.clear();
+                record.taken.clear();
                 Step::Batch(0)
             }
             Step::Batch(b) => {
-                self.batch(store, record, b).await?;
-                if b + 1 < record.batches.len() as u32 { Step::Batch(b + 1) } else { Step::Merge(0) }
+                let done = self.batch(store, record, b).await?;
+                if b + done < record.batches.len() as u32 { Step::Batch(b + done) } else { Step::Merge(0) }
             }
             Step::Merge(g) => {
                 let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
@@ -640,9 +660,14 @@ impl PublishJob {
             Step::Concat => {
                 let batches = record.batches.len() as u32;
                 let groups = record.group_lens.len() as u32;
-                store.concat(SEARCH_TEXT, (0..batches).map(|b| build_object(&format!("text-{b:05}.bin")))).await?;
-                store.concat(SEARCH_TERMS, (0..groups).map(|g| build_object(&format!("terms-{g:05}.bin")))).await?;
-                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| build_object(&format!("llms-{b:05}.txt")))).await?;
+                // A batch taken whole is read out of the live version's pack.
+                let piece = |b: u32, own: String, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b as usize).cloned().flatten() {
+                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), range: Some(at(&taken)) },
+                    None => Piece { key: store.key(&build_object(&own)), range: None },
+                };
+                store.concat(SEARCH_TEXT, (0..batches).map(|b| piece(b, format!("text-{b:05}.bin"), SEARCH_TEXT, |t| t.text))).await?;
+                store.concat(SEARCH_TERMS, (0..groups).map(|g| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), range: None })).await?;
+                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| piece(b, format!("llms-{b:05}.txt"), LLMS_FULL_TXT, |t| t.llms))).await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -677,11 +702,11 @@ impl PublishJob {
         let mut small = slot.as_ref().map(|_| BTreeMap::new());
         let mut writes = Writes::default();
         let unpacked = async {
-            let mut table = self.unpack_into(store, &settings.archive_limits(), org_id, &mut small, &mut writes).await?;
+            let (mut table, digests) = self.unpack_into(store, &settings.archive_limits(), org_id, &mut small, &mut writes).await?;
             fetch_remote_specs(store, settings, &mut table, &mut small).await?;
-            Ok::<_, StepError>(table)
+            Ok::<_, StepError>((table, digests))
         };
-        let table = match unpacked.await {
+        let (table, digests) = match unpacked.await {
             Ok(table) => table,
             Err(err) => {
                 // Nothing may land after the failure's cleanup.
@@ -691,7 +716,7 @@ impl PublishJob {
         };
         match small {
             None => {
-                store.put(SOURCE_FILE_TABLE, table.to_bytes()).await?;
+                store.put_all(vec![(SOURCE_FILE_TABLE, table.to_bytes()), (&build_object(DIGESTS_OBJECT), digests.to_bytes())]).await?;
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
@@ -706,7 +731,7 @@ impl PublishJob {
         }
     }
 
-    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, record_org: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, record_org: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
         if let Some(manifest) = store.bucket.get(store.key(MANIFEST_OBJECT)).execute().await? {
             let bytes = manifest.body().ok_or_else(|| ApiError::Internal("the manifest has no body".into()))?.bytes().await?;
             store.traffic.read(bytes.len());
@@ -720,7 +745,7 @@ impl PublishJob {
         let body = object.body().ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
         let mut stream = body.stream()?;
         let mut read = 0;
-        let outcome: StepResult<FileTable> = async {
+        let outcome: StepResult<(FileTable, FileDigests)> = async {
             while let Some(chunk) = stream.next().await {
                 let chunk = chunk?;
                 read += chunk.len();
@@ -731,9 +756,9 @@ impl PublishJob {
                 }
             }
             store.traffic.read(read);
-            let (stored, table) = writer.finish()?;
+            let (stored, table, digests) = writer.finish()?;
             store.put_stored(stored, small, writes, &mut media).await?;
-            Ok(table)
+            Ok((table, digests))
         }
         .await;
         if outcome.is_err() {
@@ -746,9 +771,10 @@ impl PublishJob {
     /// its media stay where they are, referred to by hash.
     /// Source files the live version (of this organization, published file by file) already holds
     /// under the same hash are copied from its packs, a pack at a time, instead of read one by one.
-    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<FileTable> {
+    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
         manifest.check_limits(limits).map_err(PublishError::from)?;
         let mut writer = PackWriter::new();
+        let mut digests = FileDigests::default();
         let (sources, media): (Vec<&ManifestFile>, Vec<&ManifestFile>) = manifest.files.iter().partition(|f| is_source(&f.path));
         for file in media {
             writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
@@ -768,6 +794,7 @@ impl PublishJob {
                 let tree = live.pack_files(store, read, &old_paths).await?;
                 for (old, bytes) in &tree {
                     for path in wanted.get(old).into_iter().flatten() {
+                        digests.add(path, bytes);
                         // Stored as each fills: one old file may stand at many new paths.
                         if let Some(pack) = writer.add((*path).to_owned(), bytes) {
                             store.put_packs(vec![pack], small, writes).await?;
@@ -786,13 +813,14 @@ impl PublishJob {
             for (file, bytes) in group.iter().zip(fetched) {
                 store.traffic.read(bytes.len());
                 check_yaml_file(&file.path, &bytes).map_err(PublishError::from)?;
+                digests.add(&file.path, &bytes);
                 packs.extend(writer.add(file.path.clone(), &bytes));
             }
             store.put_packs(packs, small, writes).await?;
         }
         let (last, table) = writer.finish().map_err(PublishError::from)?;
         store.put_packs(last, small, writes).await?;
-        Ok(table)
+        Ok((table, digests))
     }
 
     /// Every step after the unpack of a small site, in memory; only the final objects are written,
@@ -860,42 +888,93 @@ impl PublishJob {
         let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
         let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
         let live_parsed = LiveParsed::open(store.bucket, &store.domain, org_id).await;
-        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table, live_parsed });
+        // Absent (a publish begun by an older build): batches read their files for their keys.
+        let digests = match storage::read(store.bucket, &store.key(&build_object(DIGESTS_OBJECT)), None).await? {
+            Some(bytes) => FileDigests::from_bytes(&bytes).ok(),
+            None => None,
+        };
+        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table, digests, live_parsed });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
     }
 
-    async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<()> {
+    /// Batch `b`, built or taken whole from the live version; with it, as many of the next batches
+    /// (up to [`TAKE_AT_ONCE`]) as are taken whole too. Returns how many batches it did.
+    async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<u32> {
         self.injected_fault(record)?;
         let loaded = self.load(store, &record.org_id).await?;
         let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
         let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
-        let last = b as usize + 1 == record.batches.len();
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
+        let from_digests = loaded.digests.as_ref().and_then(|d| page_keys_from_digests(&loaded.plan, &range, &loaded.table, d, &record.domain));
+        let keys = match from_digests {
+            Some(keys) => keys,
+            None => page_keys(&loaded.plan, &range, &loaded.table, &store.files(&loaded.table, &files).await?, &record.domain),
+        };
+        let mut state = record.batch_state.clone();
+        record.text_lens.truncate(b as usize);
+        record.llms_lens.truncate(b as usize);
+        record.taken.truncate(b as usize);
+        if let Some(live) = loaded.live_parsed.as_ref() {
+            // The run of batches from `b` the live version kept, each found at the cursor where the
+            // one before it ends.
+            let (mut run, mut cursor) = (Vec::new(), state.search);
+            for i in b..(b + TAKE_AT_ONCE).min(record.batches.len() as u32) {
+                let (first, end) = record.batches[i as usize];
+                let range_i = first..end;
+                let keys_i = match i == b {
+                    true => Some(keys.clone()),
+                    false => loaded.digests.as_ref().and_then(|d| page_keys_from_digests(&loaded.plan, &range_i, &loaded.table, d, &record.domain)),
+                };
+                let Some(found) = keys_i.and_then(|k| live.find(&batch_digest(&loaded.plan, &range_i, &k, &layout), &cursor)) else { break };
+                cursor = found.1.end;
+                run.push((i, found, range_i.len() as u32));
+            }
+            let reads = run.iter().map(|(i, found, _)| async { Ok::<_, ApiError>(live.take(store.bucket, &store.domain, found.clone(), *i).await) });
+            // Only the run's unbroken start is taken (a batch that cannot be read is built).
+            let taken: Vec<_> = try_join_all(reads).await?.into_iter().map_while(|t| t).collect();
+            if !taken.is_empty() {
+                store.phase("read");
+                let writes = taken.iter().zip(&run).map(|((t, _), (i, _, _))| async move {
+                    let (record_name, postings_name, parsed_name) = (kept_record(*i), kept_postings(*i), parsed_object(*i));
+                    store.put_all(vec![(&record_name, t.record.to_bytes()), (&postings_name, t.postings.clone()), (&parsed_name, t.parsed.clone())]).await
+                });
+                try_join_all(writes).await?;
+                for ((t, read_bytes), (i, _, pages)) in taken.iter().zip(&run) {
+                    store.traffic.read(*read_bytes);
+                    store.traffic.reused_pages.set(store.traffic.reused_pages.get() + pages);
+                    state.search.advance(&t.record.search);
+                    self.state.storage().put(&groups_key(*i), &t.record.group_ends).await?;
+                    record.text_lens.push(t.kept.text.1);
+                    record.llms_lens.push(t.kept.llms.1);
+                    record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: t.kept.text, llms: t.kept.llms }));
+                }
+                store.traffic.taken_batches.set(taken.len() as u32);
+                record.batch_state = state;
+                return Ok(taken.len() as u32);
+            }
+        }
         let tree = store.files(&loaded.table, &files).await?;
-        let keys = page_keys(&loaded.plan, &range, &loaded.table, &tree, &record.domain);
         let reused = store.reused(loaded.live_parsed.as_ref(), &keys).await;
         store.phase("read");
-        let mut state = record.batch_state.clone();
-        let input = BatchInput { batch: b, range, last, tree: &tree, keys: &keys };
+        let input = BatchInput { batch: b, range, tree: &tree, keys: &keys };
         let result = publish::run_batch(&loaded.plan, input, &layout, &reused, &mut state, &record.domain)?;
         drop((tree, reused));
         store.phase("build");
         store.traffic.reused_pages.set(result.reused_pages);
         store.put(&parsed_object(b), result.parsed).await?;
         let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
-        let names = [format!("postings-{b:05}.bin"), format!("text-{b:05}.bin"), format!("llms-{b:05}.txt"), format!("record-{b:05}.bin")].map(|n| build_object(&n));
+        let names = [kept_postings(b), build_object(&format!("text-{b:05}.bin")), build_object(&format!("llms-{b:05}.txt")), kept_record(b)];
         let [postings, text, llms, batch_record] = names.each_ref().map(String::as_str);
         let record_bytes = result.record.to_bytes();
         store.put_all(vec![(postings, result.postings), (text, result.text), (llms, result.llms), (batch_record, record_bytes)]).await?;
         self.state.storage().put(&groups_key(b), &result.group_ends).await?;
-        record.text_lens.truncate(b as usize);
-        record.llms_lens.truncate(b as usize);
         record.text_lens.push(text_len);
         record.llms_lens.push(llms_len);
+        record.taken.push(None);
         record.batch_state = state;
-        Ok(())
+        Ok(1)
     }
 
     async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
@@ -906,7 +985,7 @@ impl PublishJob {
             let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
             let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
             let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
-            parts.push(store.read_range(&build_object(&format!("postings-{b:05}.bin")), start, end - start).await?);
+            parts.push(store.read_range(&kept_postings(b), start, end - start).await?);
         }
         let chunk_count = record.batch_state.search.chunks as usize;
         let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
@@ -925,12 +1004,15 @@ impl PublishJob {
         let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
         for b in 0..record.batches.len() as u32 {
-            let bytes = store.get(&build_object(&format!("record-{b:05}.bin"))).await?;
+            let bytes = store.get(&kept_record(b)).await?;
             finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?);
         }
-        let finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
+        let mut finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
         let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
-        let site = store.put_finished(finished, Writes::default()).await?;
+        // Only a staged publish keeps its batches' records and postings for the next to take.
+        let mut writes = Writes::default();
+        writes.start(store, KEPT_BATCHES_OBJECT, std::mem::take(&mut finished.kept_batches));
+        let site = store.put_finished(finished, writes).await?;
         Ok(record.version_of(site, index_bytes))
     }
 }
@@ -1090,6 +1172,10 @@ impl LiveSources {
     }
 }
 
+/// Batches taken whole from the live version in one step at most, their reads and writes at once
+/// (a batch's postings and parsed pages: about 1 MB).
+const TAKE_AT_ONCE: u32 = 8;
+
 /// Files of a manifest read from the store at once.
 const GATHER_READS: usize = 32;
 
@@ -1144,6 +1230,8 @@ struct R2Traffic {
     write_bytes: Cell<u64>,
     /// Pages taken from the live version's parsed pages rather than parsed.
     reused_pages: Cell<u32>,
+    /// Batches the step took whole from the live version.
+    taken_batches: Cell<u32>,
 }
 
 impl R2Traffic {
@@ -1288,13 +1376,20 @@ impl<'a> Store<'a> {
         Ok(tree)
     }
 
-    /// Writes `name` as the concatenation of the objects `pieces`, through a multipart upload of
-    /// equal parts, holding one part and one piece at a time.
-    async fn concat(&self, name: &str, pieces: impl Iterator<Item = String>) -> ApiResult<()> {
+    /// Writes `name` as the concatenation of `pieces`, through a multipart upload of equal parts,
+    /// holding one part and one piece at a time.
+    async fn concat(&self, name: &str, pieces: impl Iterator<Item = Piece>) -> ApiResult<()> {
         let mut writer = PartWriter::new(self.bucket, self.key(name));
         let outcome: ApiResult<()> = async {
-            for piece in pieces {
-                let object = self.bucket.get(self.key(&piece)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{piece} is missing")))?;
+            for piece in Piece::joined(pieces) {
+                if piece.range.is_some_and(|(_, len)| len == 0) {
+                    continue;
+                }
+                let mut get = self.bucket.get(&piece.key);
+                if let Some((offset, length)) = piece.range {
+                    get = get.range(Range::OffsetWithLength { offset, length });
+                }
+                let object = get.execute().await?.ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
                 let Some(body) = object.body() else { continue };
                 let mut stream = body.stream()?;
                 let mut piece_bytes = 0;
@@ -1319,6 +1414,33 @@ impl<'a> Store<'a> {
                 Err(err)
             }
         }
+    }
+}
+
+/// An object, or a byte range of one, that a concatenation reads.
+struct Piece {
+    key: String,
+    /// `(offset, length)`; `None`: the whole object.
+    range: Option<(u64, u64)>,
+}
+
+impl Piece {
+    /// `pieces` with each run of adjacent ranges of one object read as one range (consecutive
+    /// batches taken from the live version sit one after another in its packs).
+    fn joined(pieces: impl Iterator<Item = Piece>) -> Vec<Piece> {
+        let mut out: Vec<Piece> = Vec::new();
+        for piece in pieces {
+            if let (Some(last), Some((at, len))) = (out.last_mut(), piece.range) {
+                if let Some((last_at, last_len)) = last.range.as_mut().filter(|_| last.key == piece.key) {
+                    if *last_at + *last_len == at {
+                        *last_len += len;
+                        continue;
+                    }
+                }
+            }
+            out.push(piece);
+        }
+        out
     }
 }
 
