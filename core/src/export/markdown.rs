@@ -20,6 +20,7 @@ use super::code::{self, Highlight};
 use super::components;
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
+use super::math;
 
 /// A heading of the rendered body, for the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,7 +292,17 @@ impl<'a> Renderer<'a> {
             return;
         }
         let raw = std::mem::take(&mut self.pending);
-        inline_pieces(&raw, |piece| match piece {
+        let mut rest = raw.as_str();
+        while let Some((before, latex, after)) = math::inline_latex(rest) {
+            self.write_pieces(before, inline);
+            math::write(&mut self.out, &latex, math::Display::Inline);
+            rest = after;
+        }
+        self.write_pieces(rest, inline);
+    }
+
+    fn write_pieces(&mut self, raw: &str, inline: bool) {
+        inline_pieces(raw, |piece| match piece {
             InlinePiece::Text(text) | InlinePiece::Literal(text) => html::text(&mut self.out, text),
             InlinePiece::Tag(tag) => self.write_tag(&tag, inline),
         });
@@ -314,8 +325,18 @@ impl<'a> Renderer<'a> {
                 self.flush_text(true);
                 html::element(&mut self.out, "code", "", &text);
             }
-            Event::InlineMath(text) | Event::DisplayMath(text) => {
-                self.pending.push_str(&text);
+            Event::InlineMath(text) | Event::DisplayMath(text) if st.image.is_some() => {
+                if let Some((_, alt)) = &mut st.image {
+                    alt.push_str(&text);
+                }
+            }
+            Event::InlineMath(text) => {
+                self.flush_text(true);
+                math::write(&mut self.out, &text, math::Display::Inline);
+            }
+            Event::DisplayMath(text) => {
+                self.flush_text(true);
+                math::write(&mut self.out, &text, math::Display::Block);
             }
             Event::SoftBreak => {
                 if st.image.is_none() {

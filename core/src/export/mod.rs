@@ -69,6 +69,7 @@ mod layout;
 pub(crate) mod links;
 mod manifest;
 mod markdown;
+mod math;
 mod nav;
 mod openapi;
 mod plan;
