@@ -77,8 +77,10 @@ struct Renderer<'a> {
     out: String,
     stack: Vec<Open>,
     suppress: Option<Suppress>,
-    /// Counts swaps of `out` (headings render into their own buffer).
+    /// Which buffer `out` is: 0 the page's, else the heading being written (each its own number),
+    /// so content dropped across blocks (`Visibility`) is cut from the page after headings too.
     buffer: usize,
+    headings_begun: usize,
     slugs: Slugger,
     headings: Vec<Heading>,
     snippets: Snippets<'a>,
@@ -153,7 +155,7 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
             this.close_to_mark();
             if let Some(saved) = st.heading.take() {
                 let inner = std::mem::replace(&mut this.out, saved);
-                this.buffer += 1;
+                this.buffer = 0;
                 this.heading(heading, &inner);
             }
         });
@@ -187,6 +189,7 @@ impl<'a> Renderer<'a> {
             stack: Vec::new(),
             suppress: None,
             buffer: 0,
+            headings_begun: 0,
             slugs: Slugger::default(),
             headings: Vec::new(),
             snippets: Snippets::new(tree),
@@ -389,7 +392,8 @@ impl<'a> Renderer<'a> {
                 // The heading is written into its own buffer: its id is known only at its end.
                 self.mark();
                 let saved = std::mem::take(&mut self.out);
-                self.buffer += 1;
+                self.headings_begun += 1;
+                self.buffer = self.headings_begun;
                 st.heading = Some(saved);
             }
             MdTag::BlockQuote(kind) => {
@@ -569,6 +573,9 @@ impl<'a> Renderer<'a> {
         self.out.push_str(">#</a></");
         self.out.push_str(&tag);
         self.out.push('>');
+        if self.suppress.is_some() {
+            return; // inside content the page drops (`Visibility for="agents"`): not in its contents
+        }
         self.headings.push(Heading {
             level,
             text,

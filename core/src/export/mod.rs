@@ -57,6 +57,7 @@ pub mod api;
 mod archive;
 pub mod attempts;
 mod assets;
+mod audience;
 mod batch;
 mod chrome;
 mod code;
