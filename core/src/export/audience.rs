@@ -31,13 +31,8 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool) -> Option<Markup> {
 }
 
 /// `for="agents"`: the content is for the Markdown output only.
-pub(crate) fn for_agents_only(tag: &Tag<'_>) -> bool {
+fn for_agents_only(tag: &Tag<'_>) -> bool {
     tag.text_attr("for").is_some_and(|f| f.trim().eq_ignore_ascii_case("agents"))
-}
-
-/// `for="humans"`: the content is for the web page only.
-pub(crate) fn for_humans_only(tag: &Tag<'_>) -> bool {
-    tag.text_attr("for").is_some_and(|f| f.trim().eq_ignore_ascii_case("humans"))
 }
 
 #[cfg(test)]
