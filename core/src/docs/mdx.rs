@@ -48,6 +48,8 @@ pub fn split(body: &str) -> Split<'_> {
     let mut out = Vec::new();
     let mut run_start: Option<usize> = None;
     let mut fence: Option<(Fence, usize)> = None;
+    // What the math scans learnt, so that a body of unclosed openers is still read once.
+    let (mut math_scan, mut latex_close) = (MathScan::default(), CloseScan::default());
     let mut pos = 0;
     while pos < body.len() {
         let line_end = body[pos..].find('\n').map_or(body.len(), |i| pos + i + 1);
@@ -78,6 +80,18 @@ pub fn split(body: &str) -> Split<'_> {
         if indent == 0 && starts_with_esm_keyword(line) {
             prose_keyword_lines.push(pos);
         }
+        if let Some(end) = math_block_end(body, pos, trimmed, &mut math_scan) {
+            // `$$` lines: the LaTeX between is the run's text, never JSX or an expression.
+            run_start.get_or_insert(pos);
+            pos = end;
+            continue;
+        }
+        if let Some((latex, end)) = latex_block(body, pos + indent, &mut latex_close) {
+            flush_run(body, &mut run_start, pos, &mut out);
+            out.push(Block::Markdown(Cow::Owned(format!("$$\n{}\n$$\n", latex_source(latex)))));
+            pos = end;
+            continue;
+        }
         if trimmed.starts_with(['<', '{']) {
             if let Some((items, end)) = flow_items(body, pos + indent, &mut scans) {
                 flush_run(body, &mut run_start, pos, &mut out);
@@ -91,6 +105,80 @@ pub fn split(body: &str) -> Split<'_> {
     }
     flush_run(body, &mut run_start, body.len(), &mut out);
     Split { blocks: out, open_fence: fence.map(|(_, at)| at), prose_keyword_lines }
+}
+
+/// Where an earlier `$$` opener's scan found no closing line: openers before it have none either.
+#[derive(Default)]
+struct MathScan {
+    unclosed_until: usize,
+}
+
+/// A display math block: a line opening with `$$` (and no other `$`) up to a line of `$$`, with no
+/// blank line between (as the Markdown parser reads display math, a paragraph at most). Returns the
+/// position after the closing line; `None` for anything else, whose `$$` stays text.
+fn math_block_end(body: &str, pos: usize, trimmed: &str, scan: &mut MathScan) -> Option<usize> {
+    let after = trimmed.strip_prefix("$$")?;
+    if after.contains('$') || pos < scan.unclosed_until {
+        return None;
+    }
+    let mut at = pos + body[pos..].find('\n')? + 1;
+    while at < body.len() {
+        let end = body[at..].find('\n').map_or(body.len(), |i| at + i + 1);
+        let line = body[at..end].trim();
+        if line.is_empty() {
+            break;
+        }
+        if line.starts_with("$$") && line.trim_start_matches('$').is_empty() {
+            return Some(end);
+        }
+        at = end;
+    }
+    scan.unclosed_until = at;
+    None
+}
+
+/// The first `</Latex>` at or after some position, remembered (`None`: there is none after `from`).
+#[derive(Default)]
+struct CloseScan {
+    from: usize,
+    found: Option<Option<usize>>,
+}
+
+/// `<Latex>…</Latex>` filling its line(s) from `at` (no blank line inside): its LaTeX as written
+/// and the position after its last line. Inside, `{…}` is LaTeX grouping, not an expression.
+fn latex_block<'a>(body: &'a str, at: usize, close: &mut CloseScan) -> Option<(&'a str, usize)> {
+    const OPEN: &str = "<Latex>";
+    const CLOSE: &str = "</Latex>";
+    if !body[at..].starts_with(OPEN) {
+        return None;
+    }
+    let inner_start = at + OPEN.len();
+    let cached = close.found.filter(|found| close.from <= inner_start && found.is_none_or(|c| c >= inner_start));
+    let close_at = match cached {
+        Some(found) => found?,
+        None => {
+            let found = body[inner_start..].find(CLOSE).map(|i| inner_start + i);
+            *close = CloseScan { from: inner_start, found: Some(found) };
+            found?
+        }
+    };
+    let inner = &body[inner_start..close_at];
+    let after = close_at + CLOSE.len();
+    let line_end = body[after..].find('\n').map_or(body.len(), |i| after + i + 1);
+    let blank_inside = inner.split('\n').skip(1).any(|line| line.trim().is_empty());
+    (body[after..line_end].trim().is_empty() && !blank_inside).then_some((inner, line_end))
+}
+
+/// The LaTeX of a `<Latex>` element's children: a string literal (`{"\\frac{a}{b}"}`) unwrapped and
+/// its `\\` read as `\`, else the text as written.
+pub(crate) fn latex_source(inner: &str) -> Cow<'_, str> {
+    let trimmed = inner.trim();
+    let literal = trimmed.strip_prefix('{').and_then(|e| e.strip_suffix('}')).and_then(jsx::string_literal);
+    match literal {
+        Some(text) if text.contains("\\\\") => Cow::Owned(text.replace("\\\\", "\\")),
+        Some(text) => Cow::Borrowed(text),
+        None => Cow::Borrowed(trimmed),
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -64,6 +64,9 @@ pub(crate) struct Extractor<'t> {
     out: PageText,
     slugs: Slugger,
     snippets: Snippets<'t>,
+    /// Open `<Visibility>` blocks, innermost last: `true` for agent-only content, which the page
+    /// does not show and so search does not find.
+    visibility: Vec<bool>,
 }
 
 impl<'t> Extractor<'t> {
@@ -75,7 +78,12 @@ impl<'t> Extractor<'t> {
             },
             slugs: Slugger::default(),
             snippets: Snippets::new(tree),
+            visibility: Vec::new(),
         }
+    }
+
+    fn hidden(&self) -> bool {
+        self.visibility.contains(&true)
     }
 
     pub(crate) fn finish(mut self) -> PageText {
@@ -100,6 +108,17 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
     }
 
     fn tag(&mut self, tag: &Tag<'_>) {
+        if tag.name == "Visibility" {
+            match tag.kind {
+                TagKind::Open => self.visibility.push(tag.text_attr("for").is_some_and(|f| f.trim().eq_ignore_ascii_case("agents"))),
+                TagKind::Close => drop(self.visibility.pop()),
+                TagKind::SelfClosing => {}
+            }
+            return;
+        }
+        if self.hidden() {
+            return;
+        }
         if tag.kind != TagKind::Close {
             for text in tag_texts(tag) {
                 self.push_line(text);
@@ -108,7 +127,9 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
     }
 
     fn literal(&mut self, text: &str) {
-        self.push_line(text);
+        if !self.hidden() {
+            self.push_line(text);
+        }
     }
 
     fn warn(&mut self, warning: String) {
@@ -134,6 +155,9 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
     }
 
     fn event(&mut self, run: &mut TextRun, event: Event<'_>) {
+        if self.hidden() {
+            return;
+        }
         let inline = &mut run.inline;
         match event {
             Event::Text(text) => match &mut run.html {
@@ -180,6 +204,9 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
     fn heading(&mut self, run: &mut TextRun, heading: Heading) {
         // The walk named the heading from the same events: what this run gathered of it is spent.
         run.inline = Inline::default();
+        if self.hidden() {
+            return;
+        }
         if let Some(anchor) = heading.anchor {
             self.start_section(heading.level, heading.text, anchor);
         }
@@ -187,7 +214,9 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
     }
 
     fn code_block(&mut self, _run: &mut TextRun, _info: &str, code: &str) {
-        self.push_code(code);
+        if !self.hidden() {
+            self.push_code(code);
+        }
     }
 
     fn end_run(&mut self, mut run: TextRun) {

@@ -35,6 +35,23 @@ pub(crate) fn markdown_options() -> Options {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_GFM
+        | Options::ENABLE_MATH
+}
+
+/// The parser's events with the one `$` rule it lacks: inline math whose closing `$` is followed by
+/// a digit is text (`$5-$10` is two prices, as Pandoc reads it). Its own rules already keep
+/// `costs $5 and $10` text (a closing `$` may not follow a space); `\$` is a literal dollar.
+fn with_dollar_rule<'e>(events: impl Iterator<Item = Event<'e>>) -> impl Iterator<Item = Event<'e>> {
+    let mut events = events.peekable();
+    std::iter::from_fn(move || {
+        let event = events.next()?;
+        if let Event::InlineMath(math) = &event {
+            if matches!(events.peek(), Some(Event::Text(next)) if next.starts_with(|c: char| c.is_ascii_digit())) {
+                return Some(Event::Text(format!("${math}$").into()));
+            }
+        }
+        Some(event)
+    })
 }
 
 /// Bytes of snippet text one page's walk may read and write: snippet bodies inlined, files read
@@ -413,7 +430,7 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
     // A code block's info string (`None` when indented) and text so far.
     let mut code: Option<(Option<String>, String)> = None;
     let mut heading: Option<Inline> = None;
-    for event in Parser::new_ext(md, markdown_options()) {
+    for event in with_dollar_rule(Parser::new_ext(md, markdown_options())) {
         if let Some((info, text)) = &mut code {
             match event {
                 Event::Text(chunk) => text.push_str(&chunk),

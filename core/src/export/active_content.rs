@@ -2,7 +2,8 @@
 //! HTML tokenizer does (tag name, then attributes ending at whitespace, `/`, `>` or `=`; quoted or
 //! unquoted values; one entity-decoding pass) and refuses script-capable elements, event handler
 //! attributes and URLs with a scheme other than `http(s)`, `mailto` and `tel` (a `data:image/`
-//! URL only as an `<img src>`). It is stricter than a browser: anything it cannot read for certain
+//! URL only as an `<img src>`); inline SVG and MathML pass only in the shapes the export's own
+//! renderers write. It is stricter than a browser: anything it cannot read for certain
 //! (an unknown entity, an unterminated tag) is a finding too.
 
 /// Elements that run script or change where and how the page loads things.
@@ -44,6 +45,33 @@ fn svg_problem(tag: &Tag, in_svg: bool) -> Option<String> {
     bad.map(|(name, value)| format!("<{} {name}={value:?}> in inline SVG", tag.name))
 }
 
+/// MathML as the export's math renderer writes it: a `<math>` holding only these presentation
+/// elements with these attributes, values of plain characters. `style`, `href`, event handlers,
+/// `<annotation-xml>`, `<maction>`, HTML inside (`<a>`, `<span>`) and a nested `<math>` are findings.
+const MATH_ELEMENTS: &[&str] = &[
+    "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "munder", "mover", "munderover",
+    "mfrac", "msqrt", "mroot", "mstyle", "merror", "mpadded", "mphantom", "mtable", "mtr", "mtd", "mmultiscripts",
+    "mprescripts", "none", "menclose", "semantics",
+];
+const MATH_ATTRIBUTES: &[&str] = &[
+    "display", "displaystyle", "scriptlevel", "mathvariant", "lspace", "rspace", "stretchy", "symmetric", "largeop",
+    "movablelimits", "fence", "separator", "form", "minsize", "maxsize", "accent", "accentunder", "linethickness",
+    "width", "height", "depth", "voffset", "columnspan", "rowspan", "columnalign", "notation", "class",
+];
+
+/// What an element inside or opening a `<math>` may not be; `None` when it is allowed.
+fn math_problem(tag: &Tag, in_math: bool) -> Option<String> {
+    match (in_math, tag.name.as_str()) {
+        (false, "math") => {}
+        (true, name) if MATH_ELEMENTS.contains(&name) => {}
+        (true, name) => return Some(format!("<{name}> inside <math>")),
+        (false, _) => return None,
+    }
+    let plain = |v: &str| v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_'));
+    let bad = tag.attributes.iter().find(|(name, value)| !MATH_ATTRIBUTES.contains(&name.as_str()) || !plain(value));
+    bad.map(|(name, value)| format!("<{} {name}={value:?}> in MathML", tag.name))
+}
+
 /// A page shell's `<head>` elements, checked by their attributes instead (`http-equiv` is refused).
 const HEAD_ELEMENTS: &[&str] = &["meta", "link"];
 
@@ -64,6 +92,7 @@ pub(crate) fn find_active_in_stub(html: &str) -> Option<String> {
 fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
     let mut refreshes = 0;
     let mut in_svg = false;
+    let mut in_math = false;
     let bytes = html.as_bytes();
     let mut i = 0;
     while let Some(offset) = html[i..].find('<') {
@@ -100,9 +129,19 @@ fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
             if tag.name == "svg" {
                 in_svg = false;
             }
+            if tag.name == "math" {
+                in_math = false;
+            }
             continue;
         }
         let opening = &html[start..end];
+        if in_math || tag.name == "math" {
+            if let Some(problem) = math_problem(&tag, in_math) {
+                return Some(problem);
+            }
+            in_math = in_math || !opening.ends_with("/>");
+            continue;
+        }
         if in_svg || tag.name == "svg" {
             if let Some(problem) = svg_problem(&tag, in_svg) {
                 return Some(problem);
@@ -337,6 +376,15 @@ mod tests {
             "<svg><svg></svg></svg>",
             "<svg><path/></svg><svg><image href=\"x.png\"/></svg>",
             "<svg><path fill=\"url(javascript:x)\"/></svg>",
+            "<math><mi style=\"color:red\">x</mi></math>",
+            "<math href=\"javascript:x\"><mi>x</mi></math>",
+            "<math><mtext><a href=\"https://x.dev\">x</a></mtext></math>",
+            "<math><maction actiontype=\"toggle\"><mi>x</mi></maction></math>",
+            "<math><mi onclick=\"x\">x</mi></math>",
+            "<math><annotation-xml encoding=\"text/html\"><script>x</script></annotation-xml></math>",
+            "<math><math></math></math>",
+            "<math><mo lspace=\"url(x)\">+</mo></math>",
+            "<math><mi>x</mi><svg></svg></math>",
         ] {
             assert!(find_active(bad, &[]).is_some(), "missed {bad:?}");
         }
@@ -382,6 +430,7 @@ mod tests {
             "<code>onclick=x</code>",
             "<a href=\"//cdn.example/x\">x</a>",
             "<svg class=\"icon\" viewBox=\"0 0 24 24\" width=\"1em\" height=\"1em\" aria-hidden=\"true\" focusable=\"false\" fill=\"none\" stroke=\"currentColor\"><path d=\"M12 15v5s3.03-.55 4-2\"/><circle cx=\"12\" cy=\"12\" r=\"3\"/></svg><p>after</p>",
+            "<math display=\"block\"><mfrac><mi>a</mi><mi>b</mi></mfrac><mtable class=\"math-wide\"><mtr><mtd><mo lspace=\"0.2778em\">=</mo></mtd></mtr></mtable></math><p>after</p>",
         ] {
             assert_eq!(find_active(ok, &[]), None, "{ok:?}");
         }

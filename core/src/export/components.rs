@@ -19,6 +19,9 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
     if tag.name.starts_with(|c: char| c.is_ascii_lowercase()) {
         return sanitize::html_tag(tag, links);
     }
+    if let Some(markup) = super::audience::markup(tag, inline) {
+        return markup;
+    }
     if inline {
         return inline_component(tag, links);
     }

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 
 use crate::docs::archive::join_relative;
+use crate::docs::endpoint::{remote_manifest, REMOTE_MANIFEST};
 use crate::docs::SourceTree;
 
 /// Folder of the files the export itself adds (CSS, JS, search index): tree files there are not copied.
@@ -154,15 +155,13 @@ impl<'a> Linker<'a> {
                 link: "#".to_owned(),
             };
         }
-        if scheme(url).is_some() || url.starts_with("//") {
-            return Media::Link(self.href(url));
-        }
         if let Some(src) = self.assets.then(|| self.inline_svg(url)).flatten() {
             return Media::ImageOnly {
                 src,
                 link: self.href(url),
             };
         }
+        // A remote image resolves only to the copy the publish brought (see `fetched_copy`).
         match self.asset(url) {
             Some(asset) => Media::Local(relative(&self.from, &asset)),
             None => Media::Link(self.href(url)),
@@ -294,6 +293,9 @@ fn tree_file(
     accept: fn(&str) -> bool,
 ) -> Option<String> {
     let url = url.trim();
+    if scheme(url).is_some_and(|s| s == "http" || s == "https") {
+        return fetched_copy(tree, url).filter(|path| accept(path));
+    }
     if url.is_empty() || url.starts_with('#') || url.starts_with("//") || scheme(url).is_some() {
         return None;
     }
@@ -308,6 +310,16 @@ fn tree_file(
 
 /// Whether a tree file may be copied into the bundle as an asset: a passive file type (see
 /// [`PASSIVE_EXTENSIONS`]) outside the export's own folder.
+/// The tree copy of a remote file the publish fetched (`publish-docs` downloads the images pages
+/// show from other hosts and maps each URL to its copy in [`REMOTE_MANIFEST`]), so the bundle shows
+/// it without a request to that host; `None` when the publish did not bring it.
+fn fetched_copy(tree: &SourceTree, url: &str) -> Option<String> {
+    if !tree.contains_key(REMOTE_MANIFEST) {
+        return None;
+    }
+    remote_manifest(tree).remove(url).filter(|path| tree.contains_key(path))
+}
+
 pub(crate) fn is_copyable(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let passive = lower
@@ -530,5 +542,30 @@ mod tests {
         assert_eq!(resolve("a/b", "../../../x"), "x");
         assert_eq!(resolve("a/b", "./c.md"), "a/c");
         assert!(!is_safe_path("../x") && !is_safe_path("a//b") && is_safe_path("a/b.png"));
+    }
+}
+
+#[cfg(test)]
+mod fetched_tests {
+    use super::*;
+    use crate::docs::archive::tree;
+
+    /// The publish's copy of a remote image is shown from the bundle (and found by the asset scan,
+    /// which resolves the same way); an image it did not bring, or an embed, stays a link.
+    #[test]
+    fn remote_images_the_publish_brought_are_shown_from_the_bundle() {
+        let t = tree(&[
+            (REMOTE_MANIFEST, r#"{"https://cdn.x/y.png": ".docs-edge/remote/ab12.png", "https://cdn.x/gone.png": ".docs-edge/remote/none.png", "https://cdn.x/s.js": ".docs-edge/remote/cd.js"}"#),
+            (".docs-edge/remote/ab12.png", "png"),
+            (".docs-edge/remote/cd.js", "js"),
+        ]);
+        let pages = BTreeMap::new();
+        let l = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
+        assert_eq!(l.media("https://cdn.x/y.png"), Media::Local("../.docs-edge/remote/ab12.png".into()));
+        assert_eq!(l.media("https://cdn.x/gone.png"), Media::Link("https://cdn.x/gone.png".into()));
+        assert_eq!(l.media("https://cdn.x/s.js"), Media::Link("https://cdn.x/s.js".into()));
+        assert_eq!(l.media("https://www.youtube.com/embed/x"), Media::Link("https://www.youtube.com/embed/x".into()));
+        assert_eq!(l.href("https://cdn.x/y.png"), "https://cdn.x/y.png", "a link goes where it says");
+        assert_eq!(asset_path(&t, "a/b", "a/b.mdx", "https://cdn.x/y.png").as_deref(), Some(".docs-edge/remote/ab12.png"));
     }
 }

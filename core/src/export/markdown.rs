@@ -20,6 +20,7 @@ use super::code::{self, Highlight};
 use super::components;
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
+use super::math;
 
 /// A heading of the rendered body, for the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,8 +77,10 @@ struct Renderer<'a> {
     out: String,
     stack: Vec<Open>,
     suppress: Option<Suppress>,
-    /// Counts swaps of `out` (headings render into their own buffer).
+    /// Which buffer `out` is: 0 the page's, else the heading being written (each its own number),
+    /// so content dropped across blocks (`Visibility`) is cut from the page after headings too.
     buffer: usize,
+    headings_begun: usize,
     slugs: Slugger,
     headings: Vec<Heading>,
     snippets: Snippets<'a>,
@@ -152,7 +155,7 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
             this.close_to_mark();
             if let Some(saved) = st.heading.take() {
                 let inner = std::mem::replace(&mut this.out, saved);
-                this.buffer += 1;
+                this.buffer = 0;
                 this.heading(heading, &inner);
             }
         });
@@ -186,6 +189,7 @@ impl<'a> Renderer<'a> {
             stack: Vec::new(),
             suppress: None,
             buffer: 0,
+            headings_begun: 0,
             slugs: Slugger::default(),
             headings: Vec::new(),
             snippets: Snippets::new(tree),
@@ -291,7 +295,17 @@ impl<'a> Renderer<'a> {
             return;
         }
         let raw = std::mem::take(&mut self.pending);
-        inline_pieces(&raw, |piece| match piece {
+        let mut rest = raw.as_str();
+        while let Some((before, latex, after)) = math::inline_latex(rest) {
+            self.write_pieces(before, inline);
+            math::write(&mut self.out, &latex, math::Display::Inline);
+            rest = after;
+        }
+        self.write_pieces(rest, inline);
+    }
+
+    fn write_pieces(&mut self, raw: &str, inline: bool) {
+        inline_pieces(raw, |piece| match piece {
             InlinePiece::Text(text) | InlinePiece::Literal(text) => html::text(&mut self.out, text),
             InlinePiece::Tag(tag) => self.write_tag(&tag, inline),
         });
@@ -314,8 +328,18 @@ impl<'a> Renderer<'a> {
                 self.flush_text(true);
                 html::element(&mut self.out, "code", "", &text);
             }
-            Event::InlineMath(text) | Event::DisplayMath(text) => {
-                self.pending.push_str(&text);
+            Event::InlineMath(text) | Event::DisplayMath(text) if st.image.is_some() => {
+                if let Some((_, alt)) = &mut st.image {
+                    alt.push_str(&text);
+                }
+            }
+            Event::InlineMath(text) => {
+                self.flush_text(true);
+                math::write(&mut self.out, &text, math::Display::Inline);
+            }
+            Event::DisplayMath(text) => {
+                self.flush_text(true);
+                math::write(&mut self.out, &text, math::Display::Block);
             }
             Event::SoftBreak => {
                 if st.image.is_none() {
@@ -368,7 +392,8 @@ impl<'a> Renderer<'a> {
                 // The heading is written into its own buffer: its id is known only at its end.
                 self.mark();
                 let saved = std::mem::take(&mut self.out);
-                self.buffer += 1;
+                self.headings_begun += 1;
+                self.buffer = self.headings_begun;
                 st.heading = Some(saved);
             }
             MdTag::BlockQuote(kind) => {
@@ -548,6 +573,9 @@ impl<'a> Renderer<'a> {
         self.out.push_str(">#</a></");
         self.out.push_str(&tag);
         self.out.push('>');
+        if self.suppress.is_some() {
+            return; // inside content the page drops (`Visibility for="agents"`): not in its contents
+        }
         self.headings.push(Heading {
             level,
             text,

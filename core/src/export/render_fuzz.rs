@@ -1,5 +1,6 @@
 //! Fuzzing the MDX -> HTML renderer (see `crate::fuzz`): whatever a page holds, the HTML of its
-//! body holds no script, no event handler attribute and no URL that runs script; and whatever the
+//! body holds no script, no event handler attribute and no URL that runs script, and its SVG and
+//! MathML keep to the renderers' allow-lists; and whatever the
 //! redirects say, the stub pages run nothing (`active_content` is the oracle).
 
 use proptest::prelude::*;
@@ -21,6 +22,9 @@ const MDX_TOKENS: &[&str] = &[
     "<form action=", "<button formaction=", "import X from './s.mdx'\n", "<X />", "&", "&amp;", "<br>",
     "<Note>", "</Note>", "```js\n", "```py title=", "srcdoc=", "<details>", "<summary>", "\\", "evil.svg", "evil.html", "pic.png",
     "<Icon icon=", " icon=", " iconType=", "rocket", "github", "brands", "<Step ", "<Badge ", "<Callout ", "<svg data-icon=",
+    // Math: MathML passes only as the math renderer writes it.
+    "$", "$$", "$$\n", "\\frac{", "\\color{red}", "\\href{javascript:x}{", "\\text{", "\\begin{align}", "\\\\",
+    "<Latex>", "</Latex>", "<math>", "<mi style=", "<mtext><a href=",
 ];
 
 proptest! {

@@ -114,6 +114,9 @@ pub(crate) fn block(tag: &Tag<'_>, urls: &dyn Urls) -> BlockShape {
             numbered: true,
         },
         "Tab" => container("", "", bold(text("title").unwrap_or("Tab"))),
+        "View" => container("", "", bold(text("title").unwrap_or("View"))),
+        // Web-only content; `for="agents"` content is for this output (its children, as written).
+        "Visibility" if text("for").is_some_and(|f| f.eq_ignore_ascii_case("humans")) => BlockShape::Suppress,
         "RequestExample" => container("", "", bold("Request example")),
         "ResponseExample" => container("", "", bold("Response example")),
         "Accordion" | "Expandable" => {

@@ -101,3 +101,12 @@ fn one_walk_for_text_and_markdown_gives_what_two_walks_give() {
     assert!(anchors.contains(&"shared-1") && anchors.contains(&"shared-2"), "{anchors:?}");
     assert_eq!(text.warnings.len(), 2, "{:?}", text.warnings);
 }
+
+#[test]
+fn agent_content_stays_and_web_only_content_goes() {
+    let out = render("<Visibility for=\"humans\">\n  Click **Get started**.\n</Visibility>\n\n<Visibility for=\"agents\">\n  Call `POST /v1/accounts`.\n</Visibility>\n\n<View title=\"Python\">\n  Py only.\n</View>\n\nIt is $\\frac{a}{b}$ and\n\n<Latex>\\sqrt{x}</Latex>\n");
+    assert!(!out.contains("Get started"), "{out}");
+    assert!(out.contains("Call `POST /v1/accounts`."), "{out}");
+    assert!(out.contains("**Python**\n\nPy only."), "{out}");
+    assert!(out.contains("It is $\\frac{a}{b}$ and") && out.contains("$$\n\\sqrt{x}\n$$"), "{out}");
+}

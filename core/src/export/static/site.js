@@ -18,6 +18,33 @@
   var menu = d.querySelector(".menu-toggle");
   if (menu) menu.addEventListener("click", function () { body.classList.toggle("nav-open"); });
 
+  // Views (<View title>): a select before the first view shows one view at a time; without JS
+  // every view shows under its title.
+  var views = [].slice.call(d.querySelectorAll(".view-panel"));
+  if (views.length > 1) {
+    var viewTitles = [];
+    views.forEach(function (v) {
+      var t = v.getAttribute("data-title");
+      if (viewTitles.indexOf(t) < 0) viewTitles.push(t);
+    });
+    var viewLabel = d.createElement("label"), viewSelect = d.createElement("select");
+    viewLabel.className = "view-select";
+    viewLabel.appendChild(d.createTextNode("View "));
+    viewTitles.forEach(function (t) {
+      var o = d.createElement("option");
+      o.textContent = t;
+      viewSelect.appendChild(o);
+    });
+    viewLabel.appendChild(viewSelect);
+    views[0].parentNode.insertBefore(viewLabel, views[0]);
+    var showView = function () {
+      views.forEach(function (v) { v.hidden = v.getAttribute("data-title") !== viewSelect.value; });
+    };
+    viewSelect.addEventListener("change", showView);
+    body.classList.add("js-views");
+    showView();
+  }
+
   // Tabs and code groups: without JS every panel shows under its title; with it, one at a time.
   // A choice is followed by every other group of the page with a panel of the same label (the
   // format's sync; a group marked data-nosync neither leads nor follows). `data-dropdown`: a

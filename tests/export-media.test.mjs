@@ -1,0 +1,147 @@
+// What a reader sees of math, views and audience-specific content in an export, in headless
+// Chromium (issue 29, points 5 and 9): `$…$`, `$$…$$` and `<Latex>` as native MathML with no LaTeX
+// source left in the visible text (prices keep their dollars), `View` panels behind a selector
+// (all titled without script), and `Visibility for="agents"` text only in the Markdown twin and
+// llms-full.txt. On a page written for the purpose.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tenant } from './support/api.mjs';
+import { publishFolder } from './support/docs.mjs';
+import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
+import { launchChromium, serveFolder } from './support/browser.mjs';
+import { axeViolations } from './support/widget.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-media');
+
+const PURPOSE = {
+  'docs.json': JSON.stringify({ name: 'Media Test', colors: { primary: '#2563eb' }, navigation: { pages: ['index'] } }, null, 2),
+  'index.mdx': [
+    '---', 'title: Math and views', '---',
+    'The Pythagorean theorem states that $(a^2 + b^2 = c^2)$ in a right triangle, and $\\frac{a}{b}$ is a fraction.',
+    '$$\n{n \\choose k} = \\frac{n!}{k!(n-k)!}\n$$',
+    '<Latex>\\int_0^1 x^2 \\, dx = \\frac{1}{3}</Latex>',
+    'Inline <Latex>\\sqrt{x}</Latex> too. The plan costs $5 and $10, or $5-$10 a month.',
+    '<View title="JavaScript" icon="js">\n\nOnly for JavaScript readers.\n\n```javascript\nconsole.log("js");\n```\n\n</View>',
+    '<View title="Python" icon="python">\n\nOnly for Python readers.\n\n```python\nprint("py")\n```\n\n</View>',
+    '<Visibility for="humans">\n\nClick **Get started** in the corner.\n\n</Visibility>',
+    '<Visibility for="agents">\n\nAgents call `POST /v1/accounts` instead.\n\n</Visibility>',
+    '',
+  ].join('\n\n'),
+};
+
+let bundle;
+let browser;
+
+before(async () => {
+  const folder = scratchDir('docs-edge-media-purpose-');
+  for (const [path, text] of Object.entries(PURPOSE)) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true });
+    writeFileSync(join(folder, path), text);
+  }
+  const t = await tenant();
+  const published = await publishFolder(t.domain, t.adminKey, folder);
+  assert.equal(published.status, 200, published.text);
+  const start = await startExport(t.adminKey, { domain: t.domain });
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(t.adminKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  const link = await requestBundle(t.adminKey, job.jobId);
+  const { dir } = await downloadBundle(link.body.bundleUrl);
+  bundle = { dir, files: listFiles(dir), server: await serveFolder(dir) };
+  browser = await launchChromium();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await bundle?.server.close();
+  if (bundle) rmSync(bundle.dir, { recursive: true, force: true });
+});
+
+/** The page in light or dark, every other host blocked and counted, script errors caught. */
+async function openPage(scheme = 'light', javaScriptEnabled = true) {
+  const context = await browser.newContext({ colorScheme: scheme, javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+  const own = new URL(bundle.server.url).host;
+  const outside = [];
+  await context.route('**/*', (route) => {
+    if (new URL(route.request().url()).host === own) return route.continue();
+    outside.push(route.request().url());
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  const res = await page.goto(`${bundle.server.url}/index.html`);
+  assert.equal(res.status(), 200);
+  await page.waitForLoadState('load');
+  return { page, context, errors, outside };
+}
+
+test('math is MathML laid out by the browser, with no LaTeX source in the visible text', async () => {
+  const { page, context, errors, outside } = await openPage();
+  const maths = await page.locator('main math').evaluateAll((ms) => ms.map((m) => ({
+    block: m.getAttribute('display') === 'block',
+    // MathML laid out natively has a box; an unknown element in an HTML page would be inline text.
+    height: m.getBoundingClientRect().height,
+    fractions: m.querySelectorAll('mfrac').length,
+  })));
+  assert.equal(maths.length, 5, JSON.stringify(maths));
+  assert.deepEqual(maths.map((m) => m.block), [false, false, true, true, false]);
+  assert.ok(maths.every((m) => m.height > 0), JSON.stringify(maths));
+  assert.ok(maths[1].fractions === 1 && maths[2].fractions >= 1 && maths[3].fractions === 1, JSON.stringify(maths));
+  const text = await page.locator('main').innerText();
+  for (const raw of ['\\frac', '\\sqrt', '\\choose', '$$', '$(', 'Latex', '{n']) {
+    assert.ok(!text.includes(raw), `visible text holds ${raw}`);
+  }
+  assert.ok(text.includes('costs $5 and $10, or $5-$10 a month.'), 'prices keep their dollars');
+  const html = readFile(bundle.dir, 'index.html').toString().replace(/<head>.*<\/head>/s, '');
+  assert.ok(!html.includes('style=') && !html.includes('<script'), 'no inline style or script in the body');
+  await page.locator('main math').first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'math.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(outside, []);
+  await context.close();
+});
+
+test('views: one at a time through the selector, every view titled without script', async () => {
+  const { page, context } = await openPage();
+  const select = page.getByRole('combobox', { name: 'View' });
+  assert.deepEqual(await select.locator('option').allInnerTexts(), ['JavaScript', 'Python']);
+  assert.ok(await page.getByText('Only for JavaScript readers.').isVisible());
+  assert.ok(await page.getByText('Only for Python readers.').isHidden());
+  await select.selectOption('Python');
+  assert.ok(await page.getByText('Only for JavaScript readers.').isHidden());
+  assert.ok(await page.getByText('Only for Python readers.').isVisible());
+  await page.screenshot({ path: join(ARTIFACTS, 'view-python.png'), fullPage: true });
+  await context.close();
+  const plain = await openPage('light', false);
+  assert.equal(await plain.page.locator('select').count(), 0);
+  assert.deepEqual(await plain.page.locator('.view-panel .view-title').allInnerTexts(), ['JavaScript', 'Python']);
+  assert.ok(await plain.page.getByText('Only for Python readers.').isVisible());
+  await plain.page.screenshot({ path: join(ARTIFACTS, 'view-no-script.png'), fullPage: true });
+  await plain.context.close();
+});
+
+test('agent-only content is in the Markdown twin and llms-full.txt, never on the page', async () => {
+  const html = readFile(bundle.dir, 'index.html').toString();
+  assert.ok(!html.includes('v1/accounts') && html.includes('Get started'));
+  for (const file of ['index.md', 'llms-full.txt'].filter((f) => bundle.files.includes(f))) {
+    const md = readFile(bundle.dir, file).toString();
+    assert.ok(md.includes('POST /v1/accounts') && !md.includes('Get started'), file);
+    assert.ok(md.includes('\\frac{a}{b}'), `${file} keeps the LaTeX`);
+  }
+  assert.ok(bundle.files.includes('llms-full.txt'));
+});
+
+test('the page has no accessibility violations in light and dark', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const { page, context, errors } = await openPage(scheme);
+    await page.screenshot({ path: join(ARTIFACTS, `page-${scheme}.png`), fullPage: true });
+    assert.deepEqual(await axeViolations(page), [], scheme);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
