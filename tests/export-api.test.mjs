@@ -155,11 +155,14 @@ test('an api: page gets the endpoint bar and samples from its ParamFields; its R
   const wide = await twoColumnsThenOne('purpose', 'create.html', 'purpose-api-frontmatter');
   assert.equal(wide.bar, 'POST /v1/users');
   assert.deepEqual(wide.tabs, ['cURL', 'Python', 'JavaScript', '201']);
-  const html = readFileSync(join(exports.purpose.dir, 'create.html'), 'utf8');
-  const aside = html.slice(html.indexOf('class="api-aside"'));
-  assert.ok(aside.includes('response-example') && aside.includes('&quot;u2&quot;'), 'the authored example is in the right column');
-  assert.ok(aside.includes('&quot;name&quot;: &quot;string&quot;'), 'the body comes from the ParamField');
-  assert.ok(aside.includes('Authorization: Bearer &lt;token&gt;'), 'credentials as docs.json api.mdx.auth says');
+  const { page, context } = await openPage('purpose', 'create.html', 1280);
+  const aside = page.locator('.api-aside');
+  assert.equal(await aside.locator('.response-example').count(), 1, 'the authored example is in the right column');
+  assert.match(await aside.locator('.response-example code').textContent(), /"id": "u2"/);
+  const curl = await aside.locator('.api-samples .tab-panel code').first().textContent();
+  assert.match(curl, /--header 'Authorization: Bearer <token>'/, 'credentials as docs.json api.mdx.auth says');
+  assert.match(curl, /"name": "string"/, 'the body comes from the ParamField');
+  await context.close();
 });
 
 /** Page files an exported page's relative `.html` links name, resolved in the bundle. */
