@@ -6,19 +6,15 @@
 // repositories in ../shared/fixtures (their text files only: mint.json and docs.json as kept).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tenant } from './support/api.mjs';
-import { publishFolder } from './support/docs.mjs';
-import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
-import { launchChromium, serveFolder } from './support/browser.mjs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readFile } from './support/export.mjs';
+import { launchChromium } from './support/browser.mjs';
+import { exportFolder, textCopy, FIXTURES } from './support/fixture-export.mjs';
 import { axeViolations } from './support/widget.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
-const FIXTURES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-chrome');
-const TEXT = /\.(mdx?|json|ya?ml)$/;
 
 /** The site written for this test: every place the format shows an icon, and all the chrome. */
 const PURPOSE = {
@@ -56,39 +52,6 @@ const PURPOSE = {
 
 const exports = {};
 let browser;
-
-/** Publishes `folder` to a new tenant and exports `paths` (all pages when absent); the unpacked bundle. */
-async function exportFolder(folder, paths) {
-  const t = await tenant();
-  const published = await publishFolder(t.domain, t.adminKey, folder);
-  assert.equal(published.status, 200, published.text);
-  const start = await startExport(t.adminKey, { domain: t.domain, ...(paths ? { paths } : {}) });
-  assert.equal(start.status, 202, start.text);
-  const { job } = await waitForJob(t.adminKey, start.body.jobId);
-  assert.equal(job.status, 'completed', job.error);
-  const link = await requestBundle(t.adminKey, job.jobId);
-  const { dir } = await downloadBundle(link.body.bundleUrl);
-  return { dir, files: listFiles(dir), server: await serveFolder(dir) };
-}
-
-/** The fixture's text files (pages, config, specs) in a scratch folder: its media would only slow the publish. */
-function textCopy(name) {
-  const from = join(FIXTURES, name);
-  const to = scratchDir(`docs-edge-chrome-${name}-`);
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir)) {
-      if (entry.startsWith('.') || entry === 'node_modules') continue;
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (TEXT.test(entry) && !entry.startsWith('package')) {
-        mkdirSync(dirname(join(to, relative(from, path))), { recursive: true });
-        cpSync(path, join(to, relative(from, path)));
-      }
-    }
-  };
-  walk(from);
-  return to;
-}
 
 before(async () => {
   const purpose = scratchDir('docs-edge-chrome-purpose-');

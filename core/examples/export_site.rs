@@ -106,6 +106,10 @@ fn main() {
         page_bytes.get(page_bytes.len() / 2).copied().unwrap_or(0),
         page_bytes.last().copied().unwrap_or(0)
     );
+    println!("{} site warnings", site.warnings.len());
+    if std::env::var_os("EXPORT_WARNINGS").is_some() {
+        site.warnings.iter().for_each(|w| println!("  {w}"));
+    }
     let language = site.languages.first().map_or("en", String::as_str);
     for query in ["custom domain", "api key", "static export bundle"] {
         println!(

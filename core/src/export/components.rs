@@ -69,7 +69,9 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
             } else {
                 "Response example"
             };
-            out.push_str("<div class=\"example\" data-tabs>");
+            // `api_page` finds them by these classes and moves them beside the reference.
+            let kind = if tag.name == "RequestExample" { "request-example" } else { "response-example" };
+            out.push_str(&format!("<div class=\"example {kind}\" data-tabs>"));
             element(&mut out, "p", "example-title", title);
             "</div>"
         }

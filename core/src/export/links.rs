@@ -379,9 +379,18 @@ pub(crate) fn unambiguous(relative: String) -> String {
 
 /// Percent-encodes what may not stand in a URL path (spaces, `#`, `?`, non-ASCII).
 pub(crate) fn encode_path(path: &str) -> String {
+    encode_except(path, b"-._~/!$&'()*+,;=:@")
+}
+
+/// Percent-encodes all but the unreserved characters: a query name or value, a path segment.
+pub(crate) fn encode_component(text: &str) -> String {
+    encode_except(text, b"-._~")
+}
+
+fn encode_except(path: &str, kept: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
-        let keep = byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte);
+        let keep = byte.is_ascii_alphanumeric() || kept.contains(&byte);
         if keep {
             out.push(byte as char);
         } else {

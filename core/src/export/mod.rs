@@ -38,8 +38,9 @@
 //!
 //! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
 //! and tabs), `markdown` (MDX body), `components` (MDX components), `sanitize` (inline HTML, the
-//! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `openapi`
-//! (reference sections), `playground` ("Try it" panels), `extras` (beacon and playground switches),
+//! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `api_page`
+//! (an API page's two columns), `openapi` (reference sections), `operation` (an endpoint's request
+//! as JSON), `samples` (request code samples and response examples), `playground` ("Try it" panels), `extras` (beacon and playground switches),
 //! `links` (URL rewriting), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
 //! matches with), `stubs` (the root page and redirect stubs), `assets` (files to copy),
 //! `finishing` (the pages' share of the files after them, gathered a batch at a time), `search_index`,
@@ -54,6 +55,7 @@ use crate::docs::{Site, SourceTree};
 
 mod agent;
 pub mod api;
+mod api_page;
 mod archive;
 pub mod attempts;
 mod assets;
@@ -73,9 +75,11 @@ mod markdown;
 mod math;
 mod nav;
 mod openapi;
+mod operation;
 mod plan;
 mod playground;
 pub mod redirects;
+mod samples;
 mod sanitize;
 pub mod search_index;
 mod search_packs;

@@ -11,7 +11,6 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-pub(crate) use crate::docs::endpoint::resolve;
 use crate::docs::endpoint::{parse_spec, properties, METHODS};
 use crate::docs::SourceTree;
 
@@ -19,6 +18,8 @@ use super::html::{self, attr, class_token, element, open};
 use super::code::Highlight;
 use super::links::Linker;
 use super::markdown::{render_fragment, Heading};
+use super::operation::{operation_spec, resolve, str_of};
+use super::samples::{self, Sample};
 
 /// Deepest nesting of schema tables; deeper objects are named, not expanded.
 const MAX_SCHEMA_DEPTH: usize = 4;
@@ -167,32 +168,42 @@ fn operation(doc: &Value, target: &Target) -> Option<(Value, Value)> {
     Some((item, op))
 }
 
-/// Writes the reference section; returns its headings for the table of contents.
+/// An endpoint page's reference, in the parts `api_page` lays out.
+#[derive(Default)]
+pub(crate) struct Reference {
+    /// The endpoint bar: method badge and path.
+    pub(crate) bar: String,
+    /// Description, parameters, body and responses, then the "Try it" panel.
+    pub(crate) main: String,
+    /// Request samples (`x-codeSamples`, curl, Python, JavaScript) and response examples.
+    pub(crate) requests: Vec<Sample>,
+    pub(crate) responses: Vec<Sample>,
+    pub(crate) headings: Vec<Heading>,
+}
+
+/// The method badge and path of an endpoint.
+pub(crate) fn endpoint_bar(out: &mut String, method: &str, path: &str) {
+    open(out, "div", "endpoint");
+    element(out, "span", &format!("method method-{}", class_token(method)), &method.to_ascii_uppercase());
+    element(out, "code", "api-path", path);
+    out.push_str("</div>");
+}
+
+/// The reference of the operation `value` (a page's `openapi`) names; `None` when it names none.
 /// `title` is the page's, so a summary repeating it is not written twice.
 pub(crate) fn render(
-    out: &mut String,
     value: &str,
     source: &str,
     title: &str,
     specs: &mut Specs<'_>,
     links: &Linker<'_>,
     highlighter: &dyn Highlight,
-) -> Vec<Heading> {
-    let Some(target) = parse_target(value) else {
-        return Vec::new();
-    };
+) -> Option<Reference> {
+    let target = parse_target(value)?;
+    let mut reference = Reference::default();
+    endpoint_bar(&mut reference.bar, &target.method, &target.path);
+    let out = &mut reference.main;
     out.push_str("<section class=\"api-ref\" aria-label=\"API reference\">");
-    open(out, "div", "endpoint");
-    let method = target.method.to_ascii_uppercase();
-    element(
-        out,
-        "span",
-        &format!("method method-{}", class_token(&target.method)),
-        &method,
-    );
-    element(out, "code", "api-path", &target.path);
-    out.push_str("</div>");
-    let mut headings = Vec::new();
     let tree = specs.tree;
     let playground = specs.playground && target.method != "webhook";
     match specs.find(&target, source) {
@@ -204,12 +215,17 @@ pub(crate) fn render(
                 links,
                 highlighter,
                 rows: 0,
-                headings: &mut headings,
+                headings: &mut reference.headings,
             };
             w.operation(&item, &op, title);
-            if playground {
-                super::playground::panel(out, &doc, &item, &op, &target.method, &target.path);
+            if target.method != "webhook" {
+                let spec = operation_spec(&doc, &item, &op, &target.method, &target.path);
+                if playground {
+                    super::playground::panel(out, &spec);
+                }
+                reference.requests = samples::request_samples(&spec, Some(&op));
             }
+            reference.responses = samples::response_examples(&doc, &op);
         }
         None => element(
             out,
@@ -219,7 +235,7 @@ pub(crate) fn render(
         ),
     }
     out.push_str("</section>");
-    headings
+    Some(reference)
 }
 
 struct Writer<'w, 'a> {
@@ -525,13 +541,6 @@ fn variant_title(doc: &Value, variant: &Value, resolved: &Value) -> String {
         .unwrap_or_else(|| type_text(doc, variant))
 }
 
-pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .filter(|s| !s.trim().is_empty())
-}
-
 fn class_token_list(class: &str) -> String {
     class
         .split_whitespace()
@@ -565,9 +574,8 @@ mod tests {
         let pages = BTreeMap::new();
         let links = Linker::new("api/x", "api/x.mdx", &pages, &tree, "d.io");
         let mut specs = Specs::new(&tree);
-        let mut out = String::new();
-        let headings = render(&mut out, value, "api/x.mdx", "X", &mut specs, &links, &super::super::code::PlainCode);
-        (out, headings)
+        let r = render(value, "api/x.mdx", "X", &mut specs, &links, &super::super::code::PlainCode).unwrap();
+        (r.bar + &r.main, r.headings)
     }
 
     #[test]

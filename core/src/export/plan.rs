@@ -19,7 +19,7 @@ use super::agent::MarkdownPages;
 use super::extras::PageExtras;
 use super::finishing::FinishingPages;
 use super::static_files::StaticFiles;
-use super::{agent, assets, markdown, openapi, stubs};
+use super::{agent, api_page, assets, markdown, stubs};
 use super::{ExportError, ExportFile, ExportOptions};
 
 /// The pages of one export and what rendering them needs.
@@ -218,21 +218,21 @@ impl ExportPlan {
             true => Default::default(),
             false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
         };
-        let (_, body) = frontmatter::split(&source);
+        let (yaml, body) = frontmatter::split(&source);
         let rendered = markdown::render_mdx(body, &page.source, tree, &links, highlighter);
-        let mut html = rendered.html;
         let mut toc = rendered.headings;
-        if let Some(value) = &page.openapi {
-            toc.extend(openapi::render(
-                &mut html,
-                value,
-                &page.source,
-                &page.title,
-                specs,
-                &links.without_assets(),
-                highlighter,
-            ));
-        }
+        let (html, api_headings) = api_page::lay_out(
+            rendered.html,
+            page.openapi.as_deref(),
+            yaml,
+            body,
+            (&page.source, &page.title),
+            &site.config,
+            specs,
+            &links.without_assets(),
+            highlighter,
+        );
+        toc.extend(api_headings);
         let empty = Vec::new();
         let tabs = self.nav.get(&page.language).unwrap_or(&empty);
         let tab = nav::current_tab(tabs, index);
@@ -503,10 +503,11 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}",
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}{}",
             super::chrome::link_colors(&primary, &light),
             statics.site_css,
             statics.chrome_css,
+            statics.api_css,
             self.extras.stylesheet(statics)
         )
     }

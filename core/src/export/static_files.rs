@@ -14,17 +14,19 @@ pub struct StaticFiles<'a> {
     pub chrome_css: &'a str,
     /// The banner's dismissal, appended to `site.js`.
     pub chrome_js: &'a str,
+    /// API pages' two columns (`api_page`), appended to `site.css`.
+    pub api_css: &'a str,
 }
 
 impl<'a> StaticFiles<'a> {
     /// The file names in `static/`, in the order `from_texts` takes their texts.
-    pub const NAMES: [&'static str; 7] =
-        ["site.css", "site.js", "playground.css", "playground.js", "beacon.js", "chrome.css", "chrome.js"];
+    pub const NAMES: [&'static str; 8] =
+        ["site.css", "site.js", "playground.css", "playground.js", "beacon.js", "chrome.css", "chrome.js", "api.css"];
 
     /// The texts of the files named by `NAMES`, in that order.
-    pub fn from_texts(texts: &'a [String; 7]) -> Self {
-        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js] = texts;
-        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js }
+    pub fn from_texts(texts: &'a [String; 8]) -> Self {
+        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css] = texts;
+        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css }
     }
 }
 
@@ -39,6 +41,7 @@ impl StaticFiles<'static> {
         beacon_js: include_str!("static/beacon.js"),
         chrome_css: include_str!("static/chrome.css"),
         chrome_js: include_str!("static/chrome.js"),
+        api_css: include_str!("static/api.css"),
     };
 }
 
@@ -67,5 +70,6 @@ mod tests {
         assert_eq!(read.beacon_js, embedded.beacon_js);
         assert_eq!(read.chrome_css, embedded.chrome_css);
         assert_eq!(read.chrome_js, embedded.chrome_js);
+        assert_eq!(read.api_css, embedded.api_css);
     }
 }

@@ -38,7 +38,25 @@ pub(crate) fn write_block(
     highlighter: &dyn Highlight,
     icon: impl Fn(&mut String, Option<&str>),
 ) {
-    let opts = CodeOptions::parse(info);
+    write_with(out, &CodeOptions::parse(info), None, code, placement, highlighter, icon);
+}
+
+/// A block the export writes itself (an API request sample): one tab of a group, labelled `label`
+/// (no title line), in `lang`, without the option words an info string would be read for.
+pub(crate) fn write_sample(out: &mut String, lang: &str, label: &str, code: &str, highlighter: &dyn Highlight) {
+    let opts = CodeOptions { lang: html::class_token(lang), ..CodeOptions::default() };
+    write_with(out, &opts, Some(label), code, Placement::InGroup, highlighter, |_, _| {});
+}
+
+fn write_with(
+    out: &mut String,
+    opts: &CodeOptions,
+    label: Option<&str>,
+    code: &str,
+    placement: Placement,
+    highlighter: &dyn Highlight,
+    icon: impl Fn(&mut String, Option<&str>),
+) {
     let code = code.strip_suffix('\n').unwrap_or(code);
     let (lines, marks) = diff_marks(code);
     let line_refs: Vec<&str> = lines.iter().map(String::as_str).collect();
@@ -61,7 +79,10 @@ pub(crate) fn write_block(
     out.push_str("<div");
     attr(out, "class", &class);
     if placement == Placement::InGroup {
-        let label = [opts.title.as_str(), opts.lang.as_str()].into_iter().find(|s| !s.is_empty()).unwrap_or("Code");
+        let label = [label.unwrap_or(""), opts.title.as_str(), opts.lang.as_str()]
+            .into_iter()
+            .find(|s| !s.is_empty())
+            .unwrap_or("Code");
         attr(out, "data-title", label);
     }
     out.push('>');
