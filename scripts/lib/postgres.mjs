@@ -119,7 +119,14 @@ export async function startPostgres() {
     stopped = true;
     try {
       process.kill(pid(), 'SIGQUIT');
-    } catch {}
+    } catch {
+      return;
+    }
+    // Its last act is removing postmaster.pid; the folder goes after that, not while it still writes.
+    // (Not the process table: without an init that reaps, the server stays there as a zombie.)
+    const lock = join(data, 'postmaster.pid');
+    const deadline = Date.now() + 5000;
+    while (existsSync(lock) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   };
   const cancel = atScratchRemoval(kill);
   check(started, 'pg_ctl start', log);
