@@ -3,7 +3,9 @@
 // checks that `wrangler deploy` can bundle it, builds docs-edge-serve and the SDK package, starts the
 // worker under `wrangler dev` on a free loopback port with a throwaway state folder, runs the HTTP, SDK
 // (Node and Chromium), self-hosting and web demo tests against it (each response checked against
-// docs/openapi.json), then schemathesis against the same worker, and stops it whatever happens.
+// docs/openapi.json), then schemathesis against the same worker, and stops it whatever happens. A
+// throwaway PostgreSQL cluster, started first, is where the storage tests run a second time
+// (DOCS_EDGE_TEST_POSTGRES_URL); should it not start, the run fails.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bootstrap } from './lib/bootstrap.mjs';
+import { startPostgres } from './lib/postgres.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
 import { buildWorker } from './build-worker.mjs';
 import { buildSdk } from './build-sdk.mjs';
@@ -85,8 +88,22 @@ const only = process.argv.slice(2);
 
 async function main() {
   section('bootstrap');
-  bootstrap({ contractTests: true });
+  bootstrap({ contractTests: true, postgres: true });
 
+  section('PostgreSQL for the storage tests (a throwaway cluster)');
+  const started = Date.now();
+  const postgres = await startPostgres();
+  console.log(`PostgreSQL is up at ${postgres.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  // The host tests and the integration tests both read it; set here, neither can leave PostgreSQL out.
+  process.env.DOCS_EDGE_TEST_POSTGRES_URL = postgres.url;
+  try {
+    return await testsWithPostgres();
+  } finally {
+    postgres.stop();
+  }
+}
+
+async function testsWithPostgres() {
   if (only.length === 0) {
     section('host tests (cargo test)');
     if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '-p', 'docs-edge-serve', '--quiet'])) return 1;

@@ -2,7 +2,9 @@
 // model speaking the OpenAI chat-completions stream (tests/support/llm-mock.mjs), threads, feedback
 // and analytics in its SQLite file. The real AI SDK clients (v4 data stream, v5+ UI message stream)
 // read its answers; a mid-stream failure, keep-alives, a reader who hangs up, regenerate; then a
-// restart keeps the conversation, its rating and the report.
+// restart keeps the conversation, its rating and the report. The same again on PostgreSQL
+// (DOCS_EDGE_TEST_POSTGRES_URL, the throwaway server scripts/test.mjs starts), with two replicas
+// sharing one conversation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -14,6 +16,7 @@ import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
 import { startServe } from './support/serve.mjs';
 
 const LLM_KEY = 'sk-internal-gateway-key';
+const POSTGRES_URL = process.env.DOCS_EDGE_TEST_POSTGRES_URL;
 const ADMIN_KEY = 'admin-key-of-this-server';
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -57,11 +60,11 @@ after(async () => {
 const v2User = (id, text) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 
 /** One v5+ turn through the real transport; the raw response is kept for the headers. */
-async function v5Turn(alias, messages, extraBody = {}, trigger = 'submit-message', messageId = undefined) {
+async function v5Turn(alias, messages, extraBody = {}, trigger = 'submit-message', messageId = undefined, server = serve) {
   const ai = await import(alias);
   const raw = {};
   const transport = new ai.DefaultChatTransport({
-    api: `${serve.url}/discovery/v2/assistant/${t.domain}/message`,
+    api: `${server.url}/discovery/v2/assistant/${t.domain}/message`,
     headers: { authorization: `Bearer ${t.assistantKey}` },
     body: { fp: 'anonymous', ...extraBody },
     fetch: async (url, init) => {
@@ -82,7 +85,15 @@ async function v5Turn(alias, messages, extraBody = {}, trigger = 'submit-message
   return { message, raw, error, text: message?.parts.filter((p) => p.type === 'text').map((p) => p.text).join('') };
 }
 
-const admin = (path) => call('GET', path, { base: serve.url, token: ADMIN_KEY });
+const admin = (path, server = serve) => call('GET', path, { base: server.url, token: ADMIN_KEY });
+
+/** The conversations export as its lines. */
+async function csvRows(server) {
+  const csv = await fetch(`${server.url}/v1/analytics/${t.domain}/conversations.csv`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+  assert.equal(csv.status, 200);
+  assert.match(csv.headers.get('content-type'), /^text\/csv/);
+  return (await csv.text()).split('\r\n');
+}
 
 test('v5+ clients stream the model\'s answer with sources and the thread id; the model gets the passages and the key', async () => {
   for (const alias of ['ai5', 'ai7']) {
@@ -212,10 +223,49 @@ test('feedback is stored; after a restart the thread, the rating and the report 
   assert.ok(report.body.totals.questions >= 7, JSON.stringify(report.body.totals));
   assert.ok(report.body.totals.conversations >= 5, JSON.stringify(report.body.totals));
   assert.equal(report.body.totals.feedbackUp, 1);
-  const csv = await fetch(`${serve.url}/v1/analytics/${t.domain}/conversations.csv`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-  assert.equal(csv.status, 200);
-  assert.match(csv.headers.get('content-type'), /^text\/csv/);
-  const rows = (await csv.text()).split('\r\n');
+  const rows = await csvRows(serve);
   assert.equal(rows[0], 'conversation_id,time,question,answer,sources,rating');
   assert.ok(rows.some((r) => r.startsWith(`${threadId},`) && r.endsWith(',up')), rows.join('\n'));
+});
+
+test('on PostgreSQL two replicas share one conversation; it, its rating and the report outlive a restart', {
+  skip: !POSTGRES_URL && 'DOCS_EDGE_TEST_POSTGRES_URL is not set (npm test starts PostgreSQL and sets it)',
+}, async () => {
+  const onPostgres = { ...env, DOCS_EDGE_STORAGE_URL: POSTGRES_URL };
+  // Started together, so both migrate the empty database at once (an advisory lock orders them).
+  let [a, b] = await Promise.all([startServe({ config, env: onPostgres }), startServe({ config, env: onPostgres })]);
+  try {
+    await Promise.all([a, b].map((replica) => replica.waitFor((h) => h.jobId, 'the bundle')));
+    const q1 = v2User('p1', 'How do I publish my docs?');
+    const one = await v5Turn('ai5', [q1], {}, undefined, undefined, a);
+    assert.equal(one.error, undefined, one.raw.text);
+    const threadId = one.raw.headers.get('x-thread-id');
+    const two = await v5Turn('ai5', [q1, one.message, v2User('p2', 'And the bundle?')], { threadId }, undefined, undefined, b);
+    assert.equal(two.error, undefined, two.raw.text);
+    assert.equal(two.raw.headers.get('x-thread-id'), threadId, 'the other replica continues the thread');
+    const rate = await call('POST', `/discovery/v1/assistant/${t.domain}/feedback`, {
+      base: b.url, token: t.assistantKey, json: { threadId, messageId: one.message.id, rating: 'up' },
+    });
+    assert.equal(rate.status, 200, `the other replica knows the first one's answer: ${rate.text}`);
+
+    // A restart with a new, empty cache folder: all of it is in PostgreSQL.
+    await a.remove();
+    a = await startServe({ config, env: onPostgres });
+    await a.waitFor((h) => h.jobId, 'the bundle after the restart');
+    const thread = await admin(`/v1/threads/${threadId}`, a);
+    assert.equal(thread.status, 200, thread.text);
+    assert.deepEqual(thread.body.messages.map((m) => m.id), ['p1', one.message.id, 'p2', two.message.id]);
+    assert.equal(thread.body.messages[3].content, MOCK_TOKENS.join(''));
+    const report = await admin(`/v1/analytics/${t.domain}`, a);
+    assert.equal(report.status, 200, report.text);
+    // The tenant's domain is new: these are its only answers.
+    const { conversations, questions, feedbackUp, feedbackDown } = report.body.totals;
+    assert.deepEqual({ conversations, questions, feedbackUp, feedbackDown }, { conversations: 1, questions: 2, feedbackUp: 1, feedbackDown: 0 });
+    const rows = await csvRows(b);
+    assert.equal(rows.filter((r) => r.startsWith(`${threadId},`)).length, 2, rows.join('\n'));
+    assert.ok(rows.some((r) => r.startsWith(`${threadId},`) && r.endsWith(',up')), rows.join('\n'));
+  } finally {
+    await a?.remove();
+    await b?.remove();
+  }
 });

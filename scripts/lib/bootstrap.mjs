@@ -1,11 +1,13 @@
 // Installs what the build and tests need, and only what is missing: the wasm target (stable and, for
 // the worker's panic=unwind build, nightly with rust-src), the pinned
 // wasm-bindgen-cli and worker-build, the npm packages from the lock file, Debian's Chromium for the
-// browser tests, and (for `npm test`) pinned schemathesis in .venv-schemathesis. A second run takes seconds.
+// browser tests, and (for `npm test`) pinned schemathesis in .venv-schemathesis and PostgreSQL's server
+// (Debian's `postgresql` package, when no initdb and pg_ctl are found). A second run takes seconds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, cargoBin, chromiumPath, nightlyMissing, pins, recheckNightly, toolEnv } from './env.mjs';
+import { ensurePostgres } from './postgres.mjs';
 import { ensureSchemathesis } from './schemathesis.mjs';
 
 function run(cmd, args, options = {}) {
@@ -22,7 +24,7 @@ function step(message) {
   console.log(`[bootstrap] ${message}`);
 }
 
-export function bootstrap({ quiet = false, contractTests = false } = {}) {
+export function bootstrap({ quiet = false, contractTests = false, postgres = false } = {}) {
   const log = quiet ? () => {} : step;
   if (!output('rustup', ['target', 'list', '--installed']).split('\n').includes('wasm32-unknown-unknown')) {
     step('adding the wasm32-unknown-unknown target');
@@ -70,6 +72,8 @@ export function bootstrap({ quiet = false, contractTests = false } = {}) {
     run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...toolEnv(), DEBIAN_FRONTEND: 'noninteractive' } });
   }
   if (contractTests) ensureSchemathesis(step);
+  // The storage tests run against a throwaway cluster scripts/test.mjs starts (scripts/lib/postgres.mjs).
+  if (postgres) ensurePostgres(step);
   log('tools ready');
 }
 

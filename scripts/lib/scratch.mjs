@@ -6,8 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const made = [];
+const beforeRemoval = [];
 
 function removeAll() {
+  // Servers running out of a scratch folder (a PostgreSQL cluster) are stopped first.
+  while (beforeRemoval.length > 0) {
+    try {
+      beforeRemoval.pop()();
+    } catch {}
+  }
   while (made.length > 0) rmSync(made.pop(), { recursive: true, force: true });
 }
 
@@ -24,6 +31,18 @@ export function scratchDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
+}
+
+/**
+ * Runs `stop` (synchronous) when this process exits or is interrupted, before the scratch folders go;
+ * answers a function that cancels it, for a caller that stopped the thing itself.
+ */
+export function atScratchRemoval(stop) {
+  beforeRemoval.push(stop);
+  return () => {
+    const at = beforeRemoval.indexOf(stop);
+    if (at >= 0) beforeRemoval.splice(at, 1);
+  };
 }
 
 /** Removes a scratch folder now, when a test is done with something large. */
