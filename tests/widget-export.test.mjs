@@ -119,7 +119,11 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   const link = await exported({ assistant: { apiBase: 'same-origin', key: t.assistantKey } });
   const keyHash = createHash('sha256').update(t.assistantKey).digest('hex');
   serve = await startServe({
-    config: { static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 }, assistant: { enabled: true, key_sha256: [keyHash] } },
+    config: {
+      static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 },
+      assistant: { enabled: true, key_sha256: [keyHash] },
+      admin: { key_sha256: [createHash('sha256').update(t.adminKey).digest('hex')] },
+    },
   });
   await serve.waitFor((h) => h.sha256 === link.sha256, 'the bundle');
   const widget = await fetch(`${serve.url}/widget.js`);
@@ -172,10 +176,13 @@ test('exported with same-origin and served by docs-edge-serve, the widget answer
   await page.screenshot({ path: join(ARTIFACTS, 'widget-export-dark.png') });
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
 
-  // A rating reaches the server's feedback route (logged there: it keeps no threads).
+  // A rating reaches the server's feedback route and is stored with the conversation: the report
+  // counts it.
   await answer.getByRole('button', { name: 'Helpful', exact: true }).click();
   await page.waitForFunction(() => window.widgetEvents.some((e) => e.type === 'feedback'));
-  assert.match(serve.log(), /"event":"feedback"[^\n]*"rating":"up"/);
+  const report = await fetch(`${serve.url}/v1/analytics/${t.domain}`, { headers: { authorization: `Bearer ${t.adminKey}` } });
+  assert.equal(report.status, 200, await report.clone().text());
+  assert.equal((await report.json()).totals.feedbackUp, 1);
 
   // Citations lead to the bundle's own pages, as its pages name them (`a/b.html`), anchors kept (the
   // answer's sources here may have none: the first test checks anchors on their own).
