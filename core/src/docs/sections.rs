@@ -483,6 +483,17 @@ mod tests {
     }
 
     #[test]
+    fn code_lists_tables_and_code_spans_keep_their_markdown_shape() {
+        let page = text_of(
+            "Run `mint dev`:\n\n```bash\nmint dev --no-open\n```\n\n1. One\n2. Two\n\n- a\n- b\n\n| Key | Use |\n|---|---|\n| `x` | y |\n",
+        );
+        assert_eq!(
+            page.sections[0].text,
+            "Run `mint dev`:\n```\nmint dev --no-open\n```\n1. One\n2. Two\n- a\n- b\n| Key | Use |\n| --- | --- |\n| `x` | y |"
+        );
+    }
+
+    #[test]
     fn intro_section_comes_first_and_headings_cut_sections() {
         let page = text_of("Intro *text*.\n\n## Install it\n\nRun **this**.\n\n### Next\nMore");
         let s = &page.sections;
@@ -516,7 +527,7 @@ mod tests {
     #[test]
     fn list_items_and_table_rows_are_one_line_each() {
         let page = text_of("- one\n- two\n  - nested\n\n| A | B |\n|---|---|\n| `x` | y |\n");
-        assert_eq!(page.sections[0].text, "one\ntwo\nnested\nA | B\nx | y");
+        assert_eq!(page.sections[0].text, "- one\n- two\n- nested\n| A | B |\n| --- | --- |\n| `x` | y |");
     }
 
     #[test]
@@ -524,7 +535,7 @@ mod tests {
         let page = text_of("Text\n\n```js\nfunction f() {\n  return 1;\n}\n```\n");
         assert_eq!(
             page.sections[0].text,
-            "Text\nfunction f() {\n  return 1;\n}"
+            "Text\n```\nfunction f() {\n  return 1;\n}\n```"
         );
     }
 
@@ -556,14 +567,14 @@ mod tests {
         );
         assert_eq!(
             page.sections[0].text,
-            "npm i mint\n<Card title=\"literal\" />"
+            "```\nnpm i mint\n```\n```\n<Card title=\"literal\" />\n```"
         );
     }
 
     #[test]
     fn inline_code_keeps_literal_tags() {
         let page = text_of("Use the `<Card>` component {/* not this */}.");
-        assert_eq!(page.sections[0].text, "Use the <Card> component .");
+        assert_eq!(page.sections[0].text, "Use the `<Card>` component .");
     }
 
     #[test]
