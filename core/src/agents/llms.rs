@@ -265,7 +265,8 @@ fn nav_sections(
 /// The first line of the page's text, all [`page_summary`] reads of its sections.
 pub(crate) fn first_line(page: &Page) -> &str {
     let text = page.sections.iter().map(|s| s.text.trim()).find(|t| !t.is_empty()).unwrap_or("");
-    text.lines().next().unwrap_or("")
+    // A code fence is markup of the section text, not its first line.
+    text.lines().find(|l| !l.starts_with("```")).unwrap_or("")
 }
 
 /// The page's one-line description in `llms.txt`: its frontmatter `description`, else the first

@@ -37,6 +37,8 @@ const MAX_PASSAGES: usize = 8;
 /// covered topic misses a common word or two, and a strong title or heading match makes up for
 /// that. Measured by the eval's refusal and false-refusal rates (README "Answer quality").
 const SCORE_IN_EVIDENCE: f32 = 0.2;
+/// Longer code blocks are never quoted: a workflow file cut in the middle reads worse than the link.
+const MAX_CODE_UNIT_CHARS: usize = 1500;
 const COVERED_EVIDENCE: f32 = 0.5;
 
 /// The composed answer, already cut into stream pieces.
@@ -133,9 +135,16 @@ pub fn compose_answer_with(
     let mut groups: Vec<Group> = Vec::new();
     // Near-copy pages (one per product or version) repeat sentences word for word; each is quoted once.
     let mut quoted: Vec<&str> = Vec::new();
+    let mut code_quoted = false;
     for (i, s) in chosen.iter().enumerate() {
         let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
         picks.retain(|&u| !quoted.contains(&s.a.units[u].text.as_str()));
+        // One snippet per answer; more is a page, not an answer.
+        if code_quoted {
+            picks.retain(|&u| !s.a.units[u].is_code);
+        }
+        code_quoted |= picks.iter().any(|&u| s.a.units[u].is_code);
+        drop_dangling_intros(&s.a.units, &mut picks);
         quoted.extend(picks.iter().map(|&u| s.a.units[u].text.as_str()));
         if !picks.is_empty() {
             groups.push(Group {
@@ -146,7 +155,7 @@ pub fn compose_answer_with(
             });
         }
     }
-    if asks_for_code(question) {
+    if asks_for_code(question) && !code_quoted {
         attach_code(&mut groups, &weights, opts);
     }
     if groups.is_empty() {
@@ -266,13 +275,15 @@ struct Analyzed<'p> {
     relevant: bool,
 }
 
-/// A quotable piece: one sentence, or a whole list/table.
+/// A quotable piece: one sentence, or a whole list, table or code block.
 struct Unit {
     block: usize,
     seq: usize,
     text: String,
     terms: Vec<String>,
+    /// A block quoted whole on its own lines (list, table, code), not a sentence of prose.
     is_list: bool,
+    is_code: bool,
 }
 
 impl<'p> Analyzed<'p> {
@@ -285,12 +296,17 @@ impl<'p> Analyzed<'p> {
             match block {
                 Block::Prose(sentences) => {
                     for (seq, s) in sentences.iter().enumerate() {
+                        if is_fragment(s) {
+                            all_terms.extend(terms(s));
+                            continue;
+                        }
                         units.push(Unit {
                             block: b,
                             seq,
                             text: s.clone(),
                             terms: terms(s),
                             is_list: false,
+                            is_code: false,
                         });
                     }
                 }
@@ -302,6 +318,19 @@ impl<'p> Analyzed<'p> {
                         terms: terms(&text),
                         text,
                         is_list: true,
+                        is_code: false,
+                    });
+                }
+                // A snippet is an answer of its own ("npm install …"), quoted whole in its fence;
+                // one too long to quote still tells what the passage is about.
+                Block::Code { lang, code } if code.chars().count() <= MAX_CODE_UNIT_CHARS => {
+                    units.push(Unit {
+                        block: b,
+                        seq: 0,
+                        terms: terms(code),
+                        text: fenced(lang, code),
+                        is_list: true,
+                        is_code: true,
                     });
                 }
                 Block::Code { code, .. } => all_terms.extend(terms(code)),
@@ -323,6 +352,18 @@ impl<'p> Analyzed<'p> {
             relevant,
         }
     }
+}
+
+/// A line that is a label, not a sentence: a component's title or name attribute, a caption, a
+/// color swatch's name ("Primary", "primary-500"). Quoted, such lines run together into nonsense
+/// ("Primary primary-500 primary-600"); they still make the passage relevant.
+fn is_fragment(line: &str) -> bool {
+    let ends = line
+        .trim_end()
+        .ends_with(['.', '!', '?', ':', ';', ')', '。', '！', '？', '：', '；', '）', '…']);
+    let cjk = line.chars().filter(|&c| is_cjk(c)).count();
+    let words = line.split_whitespace().count() + cjk / 2;
+    !ends && words < 4
 }
 
 /// Word terms count 1, CJK bigrams ½: a Chinese question yields bigrams across word boundaries that
@@ -413,7 +454,8 @@ fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
     crate::sort::sort_by(&mut order, |&x, &y| s.unit_scores[y].total_cmp(&s.unit_scores[x]));
     let mut picks: Vec<usize> = Vec::new();
     let take = |i: usize, picks: &mut Vec<usize>, budget: &mut usize| {
-        let len = units[i].text.chars().count() + 1;
+        // Code is quoted whole or not at all, and is not prose: it does not spend the prose budget.
+        let len = if units[i].is_code { 0 } else { units[i].text.chars().count() + 1 };
         if !picks.contains(&i) && len <= *budget {
             *budget -= len;
             picks.push(i);
@@ -459,6 +501,24 @@ fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
         }
     }
     picks
+}
+
+/// A sentence ending in `:` introduces the block after it; without that block quoted it dangles.
+fn drop_dangling_intros(units: &[Unit], picks: &mut Vec<usize>) {
+    let keep: Vec<usize> = picks
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let u = &units[i];
+            u.is_list
+                || !ends_with_colon(&u.text)
+                || units
+                    .iter()
+                    .enumerate()
+                    .any(|(n, b)| b.is_list && b.block == u.block + 1 && picks.contains(&n))
+        })
+        .collect();
+    *picks = keep;
 }
 
 fn ends_with_colon(text: &str) -> bool {
@@ -521,11 +581,15 @@ impl Group<'_, '_> {
             out.insert(0, words.from(&self.analyzed.passage.label(), n));
         }
         if let Some((lang, code)) = &self.code {
-            let fence = "`".repeat(longest_backtick_run(code).max(2) + 1);
-            out.push(format!("{fence}{lang}\n{code}\n{fence}"));
+            out.push(fenced(lang, code));
         }
         out.join("\n\n")
     }
+}
+
+fn fenced(lang: &str, code: &str) -> String {
+    let fence = "`".repeat(longest_backtick_run(code).max(2) + 1);
+    format!("{fence}{lang}\n{code}\n{fence}")
 }
 
 fn longest_backtick_run(code: &str) -> usize {

@@ -67,7 +67,7 @@ const EVERY_CONSTRUCT: &str = "---\ntitle: Lines\ndescription: Ends\n---\nimport
 fn crlf_lone_cr_and_a_bom_read_exactly_like_lf() {
     let lf = publish(&tree(&[NAV, ("a.mdx", EVERY_CONSTRUCT), ("snippets/s.mdx", "From snippet.\n")]));
     assert!(lf.0.warnings.is_empty(), "{:?}", lf.0.warnings);
-    assert!(page(&lf.0, "a").full_text().contains("A | B\n1 | 2"), "{}", page(&lf.0, "a").full_text());
+    assert!(page(&lf.0, "a").full_text().contains("| A | B |\n| --- | --- |\n| 1 | 2 |"), "{}", page(&lf.0, "a").full_text());
     for (name, ending, bom) in [("crlf", "\r\n", ""), ("cr", "\r", ""), ("bom", "\n", "\u{feff}"), ("bom crlf", "\r\n", "\u{feff}")] {
         let page_text = format!("{bom}{}", EVERY_CONSTRUCT.replace('\n', ending));
         let snippet = format!("{bom}From snippet.{ending}");
@@ -113,7 +113,7 @@ fn underscore_snippets_are_not_pages_and_the_legacy_snippet_tag_inlines_them() {
     let (site, bodies) = publish(&files);
     assert_eq!(site.pages.len(), 1, "{:?}", site.pages.iter().map(|p| &p.path).collect::<Vec<_>>());
     let text = page(&site, "a").full_text();
-    assert!(text.contains("Create a venv\nRun python -m venv .venv.\nFrom the snippets folder."), "{text}");
+    assert!(text.contains("Create a venv\nRun `python -m venv .venv`.\nFrom the snippets folder."), "{text}");
     assert!(bodies["a"].contains("Create a venv") && bodies["a"].contains("From the snippets folder."), "{}", bodies["a"]);
     assert_eq!(site.warnings, ["a.mdx:9: snippet `gone.mdx` is missing (looked in _snippets/ and snippets/)"]);
 }
@@ -130,7 +130,7 @@ fn a_snippet_shows_the_props_its_tag_passes_in_text_attributes_and_fenced_code()
     ]);
     let (site, bodies) = publish(&files);
     let text = page(&site, "a").full_text();
-    assert_eq!(text, "My keyword of the day is bonjour, said 3 times.\nbonjour\nsay bonjour\nend\n");
+    assert_eq!(text, "My keyword of the day is bonjour, said 3 times.\nbonjour\n```\nsay bonjour\n```\nend\n");
     let md = &bodies["a"];
     assert!(md.contains("My keyword of the day is bonjour, said 3 times.") && md.contains("say bonjour"), "{md}");
     assert!(site.warnings.is_empty(), "{:?}", site.warnings);

@@ -145,6 +145,10 @@ pub(crate) struct TextRun {
     html: Option<String>,
     /// Cells of the table row being read.
     row: Vec<String>,
+    /// Open lists, innermost last: the next item's number, `None` for a bullet list.
+    lists: Vec<Option<u64>>,
+    /// The open list item's marker (`- `, `3. `), put before its first line.
+    marker: Option<String>,
 }
 
 impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
@@ -164,7 +168,8 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
                 Some(buf) => buf.push_str(&text),
                 None => inline.raw.push_str(&text),
             },
-            Event::Code(text) => inline.code(&text),
+            // Backticks keep a code span apart from prose for readers of the text (answers quote it).
+            Event::Code(text) => inline.code(&code_span(&text)),
             Event::InlineHtml(text) | Event::Html(text) => match &mut run.html {
                 Some(buf) => buf.push_str(&text),
                 None => inline.raw.push_str(&text),
@@ -191,12 +196,35 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
                 run.row.push(cell);
                 run.row.extend(extra);
             }
-            Event::End(TagEnd::TableHead | TagEnd::TableRow) => {
-                self.push_line(&run.row.join(" | "));
+            // Rows as Markdown table lines, so a table is not read as prose.
+            Event::End(end @ (TagEnd::TableHead | TagEnd::TableRow)) => {
+                self.push_line(&format!("| {} |", run.row.join(" | ")));
+                if end == TagEnd::TableHead {
+                    self.push_line(&format!("|{}", " --- |".repeat(run.row.len().max(1))));
+                }
                 run.row.clear();
             }
-            Event::Start(tag) if is_block(&tag) => self.flush(inline),
-            Event::End(end) if is_block_end(end) => self.flush(inline),
+            Event::Start(MdTag::List(start)) => {
+                self.flush_item(inline, &mut run.marker);
+                run.lists.push(start);
+            }
+            Event::End(TagEnd::List(_)) => {
+                self.flush_item(inline, &mut run.marker);
+                run.lists.pop();
+            }
+            // Items keep their marker, so a list is read as one.
+            Event::Start(MdTag::Item) => {
+                self.flush_item(inline, &mut run.marker);
+                run.marker = Some(match run.lists.last_mut() {
+                    Some(Some(n)) => {
+                        *n += 1;
+                        format!("{}. ", *n - 1)
+                    }
+                    _ => "- ".to_owned(),
+                });
+            }
+            Event::Start(tag) if is_block(&tag) => self.flush_item(inline, &mut run.marker),
+            Event::End(end) if is_block_end(end) => self.flush_item(inline, &mut run.marker),
             _ => {}
         }
     }
@@ -220,7 +248,7 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
     }
 
     fn end_run(&mut self, mut run: TextRun) {
-        self.flush(&mut run.inline);
+        self.flush_item(&mut run.inline, &mut run.marker);
     }
 
     fn slugs(&mut self) -> Option<&mut Slugger> {
@@ -242,12 +270,17 @@ impl Extractor<'_> {
     }
 
     fn flush(&mut self, inline: &mut Inline) {
+        self.flush_item(inline, &mut None);
+    }
+
+    /// Appends the block's lines, the open list item's marker before the first.
+    fn flush_item(&mut self, inline: &mut Inline, marker: &mut Option<String>) {
         let (text, extra) = inline.take();
-        for line in text.lines() {
-            self.push_line(line);
-        }
-        for line in extra {
-            self.push_line(&line);
+        for line in text.lines().map(str::to_owned).chain(extra) {
+            match marker.take().filter(|_| !line.trim().is_empty()) {
+                Some(m) => self.push_line(&format!("{m}{line}")),
+                None => self.push_line(&line),
+            }
         }
     }
 
@@ -269,17 +302,23 @@ impl Extractor<'_> {
         }
     }
 
-    /// Appends code verbatim: indentation and line breaks carry meaning there.
+    /// Appends code verbatim (indentation and line breaks carry meaning there) in a fence, so it is
+    /// read as code and not as lines of prose. The fence names no language: the index would take
+    /// the name for a word of the section (measured: it cost agentops a first hit).
     fn push_code(&mut self, code: &str) {
         let code = code.trim_end();
         if code.trim().is_empty() {
             return;
         }
+        let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
         let section = self.current();
         if !section.text.is_empty() {
             section.text.push('\n');
         }
-        section.text.push_str(code);
+        for part in [fence.as_str(), "\n", code, "\n", fence.as_str()] {
+            section.text.push_str(part);
+        }
     }
 
     fn current(&mut self) -> &mut Section {
@@ -371,6 +410,14 @@ fn is_block_end(end: TagEnd) -> bool {
             | TagEnd::Link
             | TagEnd::Image
     )
+}
+
+/// `text` as a Markdown code span, its fence longer than any backtick run inside.
+fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 /// `import Name from "source"` (a default import, the form snippets use) on one line.
@@ -465,6 +512,17 @@ mod tests {
     }
 
     #[test]
+    fn code_lists_tables_and_code_spans_keep_their_markdown_shape() {
+        let page = text_of(
+            "Run `mint dev`:\n\n```bash\nmint dev --no-open\n```\n\n1. One\n2. Two\n\n- a\n- b\n\n| Key | Use |\n|---|---|\n| `x` | y |\n",
+        );
+        assert_eq!(
+            page.sections[0].text,
+            "Run `mint dev`:\n```\nmint dev --no-open\n```\n1. One\n2. Two\n- a\n- b\n| Key | Use |\n| --- | --- |\n| `x` | y |"
+        );
+    }
+
+    #[test]
     fn intro_section_comes_first_and_headings_cut_sections() {
         let page = text_of("Intro *text*.\n\n## Install it\n\nRun **this**.\n\n### Next\nMore");
         let s = &page.sections;
@@ -498,7 +556,7 @@ mod tests {
     #[test]
     fn list_items_and_table_rows_are_one_line_each() {
         let page = text_of("- one\n- two\n  - nested\n\n| A | B |\n|---|---|\n| `x` | y |\n");
-        assert_eq!(page.sections[0].text, "one\ntwo\nnested\nA | B\nx | y");
+        assert_eq!(page.sections[0].text, "- one\n- two\n- nested\n| A | B |\n| --- | --- |\n| `x` | y |");
     }
 
     #[test]
@@ -506,7 +564,7 @@ mod tests {
         let page = text_of("Text\n\n```js\nfunction f() {\n  return 1;\n}\n```\n");
         assert_eq!(
             page.sections[0].text,
-            "Text\nfunction f() {\n  return 1;\n}"
+            "Text\n```\nfunction f() {\n  return 1;\n}\n```"
         );
     }
 
@@ -538,14 +596,14 @@ mod tests {
         );
         assert_eq!(
             page.sections[0].text,
-            "npm i mint\n<Card title=\"literal\" />"
+            "```\nnpm i mint\n```\n```\n<Card title=\"literal\" />\n```"
         );
     }
 
     #[test]
     fn inline_code_keeps_literal_tags() {
         let page = text_of("Use the `<Card>` component {/* not this */}.");
-        assert_eq!(page.sections[0].text, "Use the <Card> component .");
+        assert_eq!(page.sections[0].text, "Use the `<Card>` component .");
     }
 
     #[test]

@@ -222,7 +222,7 @@ fn endpoint_entries_and_openapi_sections_become_pages_of_their_operations() {
     assert_eq!((list.tab.as_deref(), list.groups.as_slice()), (Some("Users"), &["Users".to_owned()][..]));
     assert_eq!(list.description.as_deref(), Some("All <b>users</b> {paged}."));
     let text = list.full_text();
-    for expected in ["GET /users", "## Query parameters", "limit (integer): Page size", "## Responses", "The users, as List", "email (string, required): Where mail goes"] {
+    for expected in ["`GET /users`", "## Query parameters", "- `limit` (integer): Page size", "## Responses", "The users, as List", "- `email` (string, required): Where mail goes"] {
         assert!(text.contains(expected), "{expected:?} not in:\n{text}");
     }
     // No summary: the title is the method and path, the slug its words.

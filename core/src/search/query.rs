@@ -170,9 +170,15 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     // Bigrams are cut across word boundaries ("面但" of "页面但"), and one the docs never spell is
     // nearly always such a seam, not a subject the docs lack.
     let mut coverage_idf = 0.0;
+    // A question naming something the index has never seen (`Netlify`, `HIPAA`) is covered by no
+    // section, however many of its other words a section shares: coverage is 0 for every hit.
+    let name_terms: Vec<String> =
+        crate::text::named_words(q.text).iter().flat_map(|w| query_terms(w, MAX_QUERY_TERMS)).collect();
+    let mut unknown_name = false;
 
     for term in &terms {
         let Some((df, postings)) = corpus.term(term) else {
+            unknown_name |= name_terms.contains(term);
             total_idf += missing_idf;
             if !term.chars().any(crate::text::is_cjk) {
                 coverage_idf += missing_idf;
@@ -222,7 +228,8 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = s.powf(proximity_boost(near, &page.path));
             }
-            let coverage = if coverage_idf > 0.0 { (m / coverage_idf).clamp(0.0, 1.0) } else { 0.0 };
+            let coverage =
+                if coverage_idf > 0.0 && !unknown_name { (m / coverage_idf).clamp(0.0, 1.0) } else { 0.0 };
             (s > 0.0 && s >= q.score_threshold).then_some((chunk.page, Ranked { chunk: c, score: s, coverage }))
         })
         .collect();

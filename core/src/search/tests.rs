@@ -512,3 +512,16 @@ fn corrupt_bytes_are_an_error() {
     });
     assert!(!IndexError::Empty.to_string().is_empty());
 }
+
+#[test]
+fn a_name_the_index_never_saw_leaves_every_hit_uncovered() {
+    let index = SearchIndex::build(&site());
+    let hits = index.search(&Query::new("How do I configure DNS for my custom domain on Netlify?"));
+    assert!(!hits.is_empty(), "the other words still find pages");
+    assert!(hits.iter().all(|h| h.coverage == 0.0), "{hits:?}");
+    // The same words without the unknown name, and an unknown lower-case word, are covered.
+    for q in ["How do I configure DNS for my custom domain?", "How do I configure DNS for my custom domain quickly?"] {
+        let hits = index.search(&Query::new(q));
+        assert!(hits[0].coverage > 0.5, "{q}: {hits:?}");
+    }
+}

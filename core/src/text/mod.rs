@@ -26,10 +26,12 @@
 //! Hangul) and the extractive answers' rules read right with Hangul as words.
 
 mod analyzers;
+mod names;
 mod stem;
 #[cfg(test)]
 mod tests;
 
+pub use names::named_words;
 use analyzers::{Cjk, Settings, Stem, MAX_STOP_WORD_BYTES};
 
 /// A named set of analysis rules. See [`analyzers`] for what each one does and why they differ.

@@ -325,3 +325,44 @@ fn large_passages_stay_fast() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_snippet_is_quoted_whole_in_its_fence_after_its_intro() {
+    let passages = vec![passage(
+        "sdk/install",
+        "TypeScript SDK",
+        "Installation",
+        "Install the package with npm:\n```\nnpm install agentops\n```\nThe SDK needs Node 18.",
+        0.7,
+    )];
+    let text = compose_answer("npm install agentops TypeScript", &passages).text();
+    assert!(
+        text.starts_with("Install the package with npm: [1]\n\n```\nnpm install agentops\n```"),
+        "{text}"
+    );
+}
+
+#[test]
+fn label_lines_are_not_stitched_into_prose() {
+    let passages = vec![passage(
+        "components/color",
+        "Color",
+        "Table",
+        "Organize colors into labeled rows for the primary palette.\nPrimary\nprimary-500\nprimary-600",
+        0.6,
+    )];
+    let text = compose_answer("How do I show the primary color?", &passages).text();
+    assert!(text.starts_with("Organize colors into labeled rows for the primary palette. [1]\n\nSources:"), "{text}");
+}
+
+#[test]
+fn an_intro_whose_block_is_not_quoted_is_dropped() {
+    // The second passage's snippet is not quoted (one per answer), so its intro is not either.
+    let passages = vec![
+        passage("a", "Domains", "", "Add a custom domain in the dashboard:\n```\nmint add-domain docs.example.com\n```", 0.8),
+        passage("b", "Subpath", "", "Add a custom domain at a subpath:\n```\nmint add-domain example.com --basePath /docs\n```", 0.7),
+    ];
+    let text = compose_answer("How do I add a custom domain?", &passages).text();
+    assert!(!text.contains("at a subpath:"), "{text}");
+    assert_eq!(text.matches("```").count(), 2, "{text}");
+}
