@@ -11,6 +11,7 @@ use super::html::{self, attr, element};
 use super::links::Linker;
 use super::markdown::Heading;
 use super::nav::{self, Tab};
+use super::page_mode::PageMode;
 use super::widget;
 use crate::wire::ExportAssistant;
 
@@ -112,6 +113,10 @@ pub(crate) struct PageView<'a> {
     /// The assistant widget's settings, when the export carries it.
     pub(crate) assistant: Option<&'a ExportAssistant>,
     pub(crate) domain: &'a str,
+    /// The page's `mode` layout.
+    pub(crate) mode: PageMode,
+    /// The page's own stylesheet (its utility classes and `style` props), relative to the page.
+    pub(crate) stylesheet: Option<String>,
 }
 
 pub(crate) fn page_html(v: &PageView<'_>) -> String {
@@ -137,27 +142,50 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     header(&mut out, v);
     let current_tab = nav::current_tab(v.tabs, v.index);
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
-    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
-    if !v.page.hidden || v.tabs.get(current_tab).is_some() {
-        nav::sidebar_html(
-            &mut out,
-            v.tabs.get(current_tab),
-            v.index,
-            v.site,
-            v.links,
-            v.contents.as_deref(),
-        );
+    out.push_str("<div");
+    attr(&mut out, "class", v.mode.class());
+    out.push('>');
+    if v.mode.sidebar() {
+        out.push_str("<aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
+        if !v.page.hidden || v.tabs.get(current_tab).is_some() {
+            nav::sidebar_html(
+                &mut out,
+                v.tabs.get(current_tab),
+                v.index,
+                v.site,
+                v.links,
+                v.contents.as_deref(),
+            );
+        }
+        out.push_str("</aside>");
     }
-    out.push_str("</aside><main class=\"content\" id=\"content\"><article>");
-    title_block(&mut out, v.page);
-    out.push_str("<div class=\"prose\">");
+    out.push_str("<main class=\"content\" id=\"content\"><article>");
+    if v.mode.furniture() {
+        title_block(&mut out, v.page);
+        out.push_str("<div class=\"prose\">");
+    } else {
+        // Custom layouts style their own text; the title is still the page's heading for readers
+        // of assistive technology when the body has none.
+        if !v.body.contains("<h1") {
+            element(&mut out, "h1", "visually-hidden", &v.page.title);
+        }
+        out.push_str("<div class=\"custom-body\">");
+    }
     out.push_str(v.body);
     out.push_str("</div>");
-    pager(&mut out, v);
-    out.push_str("</article><footer class=\"site-footer\">");
-    chrome::footer(&mut out, v.site, v.links);
-    out.push_str("</footer></main>");
-    toc(&mut out, v.toc);
+    if v.mode.furniture() {
+        pager(&mut out, v);
+    }
+    out.push_str("</article>");
+    if v.mode.footer() {
+        out.push_str("<footer class=\"site-footer\">");
+        chrome::footer(&mut out, v.site, v.links);
+        out.push_str("</footer>");
+    }
+    out.push_str("</main>");
+    if v.mode.toc() {
+        toc(&mut out, v.toc);
+    }
     out.push_str("</div></body></html>\n");
     out
 }
@@ -179,6 +207,12 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
         out.push_str("<meta name=\"robots\" content=\"noindex\">");
     }
     shared_head(out, v.links, v.brand);
+    if let Some(stylesheet) = &v.stylesheet {
+        // After site.css, so that the page's utilities win over the site's rules of equal weight.
+        out.push_str("<link rel=\"stylesheet\"");
+        attr(out, "href", stylesheet);
+        out.push('>');
+    }
     if let Some(assistant) = v.assistant {
         widget::script_tag(out, assistant, v.domain, v.links);
     }

@@ -70,6 +70,8 @@ pub(crate) mod links;
 mod manifest;
 mod markdown;
 mod nav;
+mod page_mode;
+mod page_style;
 mod openapi;
 mod plan;
 mod playground;
