@@ -12,6 +12,7 @@ use super::links::Linker;
 use super::markdown::Heading;
 use super::nav::{self, Tab};
 use super::page_mode::PageMode;
+use super::site_look::{self, LookFiles};
 use super::widget;
 use crate::wire::ExportAssistant;
 
@@ -21,10 +22,12 @@ pub(crate) const SEARCH_DIR: &str = "_static/search";
 /// Contents pages of tabs too large for one sidebar.
 pub(crate) const CONTENTS_DIR: &str = "_static/contents";
 
-/// Applies the remembered theme before the first paint (a flash of the wrong theme otherwise).
 const SEARCH_BOX: &str = "<div class=\"search\" role=\"search\"><input type=\"search\" class=\"search-input\" placeholder=\"Search\" aria-label=\"Search\" autocomplete=\"off\" disabled><div class=\"search-results\" hidden></div></div>";
 
-const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dark\"||t===\"light\")document.documentElement.setAttribute(\"data-theme\",t)}catch(e){}";
+/// Sets the theme before the first paint (a flash of the wrong theme otherwise): the reader's
+/// remembered choice unless the site is `strict`, else the site's `appearance` default, else the
+/// reader's preference. Always set, so `dark:` utilities and the site's rules agree.
+const THEME_BOOT: &str = "(function(){var d=document.documentElement,a=d.getAttribute(\"data-appearance\"),t=null;if(!d.hasAttribute(\"data-appearance-strict\"))try{t=localStorage.getItem(\"theme\")}catch(e){}if(t!==\"dark\"&&t!==\"light\")t=a===\"dark\"||a===\"light\"?a:window.matchMedia&&matchMedia(\"(prefers-color-scheme: dark)\").matches?\"dark\":\"light\";d.setAttribute(\"data-theme\",t)})()";
 
 /// The `Content-Security-Policy` the exported pages satisfy: everything from the bundle's own
 /// origin, and the one inline script (the theme boot, before first paint) by its hash. The extras
@@ -70,6 +73,8 @@ pub(crate) struct Brand {
     pub(crate) logo_light: Option<String>,
     pub(crate) logo_dark: Option<String>,
     pub(crate) favicon: Option<String>,
+    /// Font and background files of the site's look.
+    pub(crate) look: LookFiles,
 }
 
 impl Brand {
@@ -78,6 +83,7 @@ impl Brand {
         [&self.logo_light, &self.logo_dark, &self.favicon]
             .into_iter()
             .flatten()
+            .chain(self.look.iter())
             .filter(|image| !image.starts_with("data:"))
     }
 }
@@ -193,6 +199,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
 fn head(out: &mut String, v: &PageView<'_>, title: &str) {
     out.push_str("<!DOCTYPE html><html");
     attr(out, "lang", &v.page.language);
+    site_look::html_attrs(out, &v.site.config);
     out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     element(out, "title", "", title);
     if let Some(description) = &v.page.description {
@@ -258,7 +265,10 @@ fn header(out: &mut String, v: &PageView<'_>) {
         }
         out.push_str("</ul></details>");
     }
-    out.push_str("<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark mode\">&#9680;</button></header>");
+    if site_look::toggle(&v.site.config) {
+        out.push_str("<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark mode\">&#9680;</button>");
+    }
+    out.push_str("</header>");
 }
 
 fn brand(out: &mut String, site: &Site, links: &Linker<'_>, brand: &Brand, home: Option<&str>) {
@@ -365,7 +375,9 @@ pub(crate) fn not_found_html(
     home_url: &str,
 ) -> String {
     let mut out = String::new();
-    out.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
+    out.push_str("<!DOCTYPE html><html lang=\"en\"");
+    site_look::html_attrs(&mut out, &site.config);
+    out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
     element(
         &mut out,
         "title",
@@ -400,6 +412,7 @@ pub(crate) fn contents_page_html(
     let mut out = String::new();
     out.push_str("<!DOCTYPE html><html");
     attr(&mut out, "lang", language);
+    site_look::html_attrs(&mut out, &site.config);
     out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
     element(&mut out, "title", "", &format!("{label} - {}", site.name));
     shared_head(&mut out, links, brand);

@@ -77,6 +77,7 @@ mod plan;
 mod playground;
 pub mod redirects;
 mod sanitize;
+mod site_look;
 pub mod search_index;
 mod search_packs;
 mod static_files;

@@ -501,10 +501,12 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}",
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}{}{}",
             super::chrome::link_colors(&primary, &light),
             statics.site_css,
             statics.chrome_css,
+            statics.layout_css,
+            super::site_look::stylesheet(&site.config, &self.brand.look, CSS_FILE),
             self.extras.stylesheet(statics)
         )
     }
