@@ -6,19 +6,13 @@
 // repositories in ../shared/fixtures (their text files only: mint.json and docs.json as kept).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tenant } from './support/api.mjs';
-import { publishFolder } from './support/docs.mjs';
-import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
-import { launchChromium, serveFolder } from './support/browser.mjs';
-import { axeViolations } from './support/widget.mjs';
-import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFile } from './support/export.mjs';
+import { launchChromium } from './support/browser.mjs';
+import { FIXTURES, exportFolder, writeSite, textCopy, openPage as openIn, accessibleInBothThemes as accessibleIn } from './support/export-pages.mjs';
 
-const FIXTURES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-chrome');
-const TEXT = /\.(mdx?|json|ya?ml)$/;
 
 /** The site written for this test: every place the format shows an icon, and all the chrome. */
 const PURPOSE = {
@@ -57,46 +51,8 @@ const PURPOSE = {
 const exports = {};
 let browser;
 
-/** Publishes `folder` to a new tenant and exports `paths` (all pages when absent); the unpacked bundle. */
-async function exportFolder(folder, paths) {
-  const t = await tenant();
-  const published = await publishFolder(t.domain, t.adminKey, folder);
-  assert.equal(published.status, 200, published.text);
-  const start = await startExport(t.adminKey, { domain: t.domain, ...(paths ? { paths } : {}) });
-  assert.equal(start.status, 202, start.text);
-  const { job } = await waitForJob(t.adminKey, start.body.jobId);
-  assert.equal(job.status, 'completed', job.error);
-  const link = await requestBundle(t.adminKey, job.jobId);
-  const { dir } = await downloadBundle(link.body.bundleUrl);
-  return { dir, files: listFiles(dir), server: await serveFolder(dir) };
-}
-
-/** The fixture's text files (pages, config, specs) in a scratch folder: its media would only slow the publish. */
-function textCopy(name) {
-  const from = join(FIXTURES, name);
-  const to = scratchDir(`docs-edge-chrome-${name}-`);
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir)) {
-      if (entry.startsWith('.') || entry === 'node_modules') continue;
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (TEXT.test(entry) && !entry.startsWith('package')) {
-        mkdirSync(dirname(join(to, relative(from, path))), { recursive: true });
-        cpSync(path, join(to, relative(from, path)));
-      }
-    }
-  };
-  walk(from);
-  return to;
-}
-
 before(async () => {
-  const purpose = scratchDir('docs-edge-chrome-purpose-');
-  for (const [path, text] of Object.entries(PURPOSE)) {
-    mkdirSync(dirname(join(purpose, path)), { recursive: true });
-    writeFileSync(join(purpose, path), text);
-  }
-  exports.purpose = await exportFolder(purpose);
+  exports.purpose = await exportFolder(writeSite('docs-edge-chrome-purpose-', PURPOSE));
   if (existsSync(join(FIXTURES, 'agentops-docs'))) {
     exports.agentops = await exportFolder(textCopy('agentops-docs'), ['v2/introduction', 'v2/quickstart']);
   }
@@ -115,37 +71,11 @@ after(async () => {
   }
 });
 
-/** A page of an export in light or dark, with every other host blocked and script errors caught. */
-async function openPage(which, path, scheme = 'light') {
-  const { server } = exports[which];
-  const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
-  const own = new URL(server.url).host;
-  const outside = [];
-  await context.route('**/*', (route) => {
-    if (new URL(route.request().url()).host === own) return route.continue();
-    outside.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  const res = await page.goto(`${server.url}/${path}`);
-  assert.equal(res.status(), 200, `${path} answered ${res.status()}`);
-  await page.waitForLoadState('load');
-  return { page, context, errors, outside };
-}
+/** A page of export `which` in light or dark (see support/export-pages.mjs). */
+const openPage = (which, path, scheme = 'light') => openIn(browser, exports[which].server, path, scheme);
 
-/** axe-core finds nothing on `path` in light and in dark; a screenshot of each. */
-async function accessibleInBothThemes(which, path, shot) {
-  for (const scheme of ['light', 'dark']) {
-    const { page, context, errors, outside } = await openPage(which, path, scheme);
-    await page.screenshot({ path: join(ARTIFACTS, `${shot}-${scheme}.png`) });
-    assert.deepEqual(await axeViolations(page), [], `${which} ${path} (${scheme})`);
-    assert.deepEqual(errors, [], `script errors on ${path}`);
-    assert.deepEqual(outside, [], `requests outside the bundle from ${path}`);
-    await context.close();
-  }
-}
+/** axe-core finds nothing on `path` of export `which` in light and in dark; a screenshot of each. */
+const accessibleInBothThemes = (which, path, shot) => accessibleIn(browser, exports[which].server, path, join(ARTIFACTS, shot));
 
 /** Icons on the page: `[class, has shapes]` of every `svg.icon`. */
 function icons(page, within) {
