@@ -6,11 +6,11 @@
 // repositories in ../shared/fixtures (their text files only: mint.json and docs.json as kept).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFile } from './support/export.mjs';
 import { launchChromium } from './support/browser.mjs';
-import { FIXTURES, exportFolder, writeSite, textCopy, openPage as openIn, accessibleInBothThemes as accessibleIn } from './support/export-pages.mjs';
+import { FIXTURES, exportFolder, exportFixtures, closeExports, writeSite, openPage as openIn, accessibleInBothThemes as accessibleIn } from './support/export-pages.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-chrome');
 
@@ -53,22 +53,17 @@ let browser;
 
 before(async () => {
   exports.purpose = await exportFolder(writeSite('docs-edge-chrome-purpose-', PURPOSE));
-  if (existsSync(join(FIXTURES, 'agentops-docs'))) {
-    exports.agentops = await exportFolder(textCopy('agentops-docs'), ['v2/introduction', 'v2/quickstart']);
-  }
-  if (existsSync(join(FIXTURES, 'dify-docs'))) {
-    exports.dify = await exportFolder(textCopy('dify-docs'), ['en/home', 'en/cloud/use-dify/getting-started/introduction']);
-  }
+  await exportFixtures(exports, {
+    'agentops-docs': ['v2/introduction', 'v2/quickstart'],
+    'dify-docs': ['en/home', 'en/cloud/use-dify/getting-started/introduction'],
+  });
   browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 after(async () => {
   await browser?.close();
-  for (const { server, dir } of Object.values(exports)) {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await closeExports(exports);
 });
 
 /** A page of export `which` in light or dark (see support/export-pages.mjs). */

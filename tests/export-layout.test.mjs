@@ -6,10 +6,10 @@
 // the 404 page. On a site written for the purpose and on both real repositories in ../shared/fixtures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './support/browser.mjs';
-import { FIXTURES, exportFolder, writeSite, textCopy, openPage as openIn, accessibleInBothThemes as accessibleIn } from './support/export-pages.mjs';
+import { FIXTURES, exportFolder, exportFixtures, closeExports, writeSite, openPage as openIn, accessibleInBothThemes as accessibleIn } from './support/export-pages.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-layout');
 
@@ -53,22 +53,17 @@ let browser;
 
 before(async () => {
   exports.purpose = await exportFolder(writeSite('docs-edge-layout-purpose-', PURPOSE));
-  if (existsSync(join(FIXTURES, 'agentops-docs'))) {
-    exports.agentops = await exportFolder(textCopy('agentops-docs'), ['v2/introduction', 'v2/quickstart']);
-  }
-  if (existsSync(join(FIXTURES, 'dify-docs'))) {
-    exports.dify = await exportFolder(textCopy('dify-docs'), ['en/home', 'en/self-host/deploy/overview', 'en/self-host/deploy/advanced-deployments/local-source-code']);
-  }
+  await exportFixtures(exports, {
+    'agentops-docs': ['v2/introduction', 'v2/quickstart'],
+    'dify-docs': ['en/home', 'en/self-host/deploy/overview', 'en/self-host/deploy/advanced-deployments/local-source-code'],
+  });
   browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
 after(async () => {
   await browser?.close();
-  for (const { server, dir } of Object.values(exports)) {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await closeExports(exports);
 });
 
 const openPage = (which, path, scheme = 'light') => openIn(browser, exports[which].server, path, scheme);

@@ -2,7 +2,7 @@
 // opens a bundle: only its own host reachable, script errors caught, axe-core run in light and dark.
 // Shared by the browser tests of the export's look (export-chrome, export-layout).
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tenant } from './api.mjs';
@@ -27,6 +27,21 @@ export async function exportFolder(folder, paths) {
   const link = await requestBundle(t.adminKey, job.jobId);
   const { dir } = await downloadBundle(link.body.bundleUrl);
   return { dir, files: listFiles(dir), server: await serveFolder(dir) };
+}
+
+/** Exports `paths` of each fixture of `wanted` (`{'dify-docs': [...]}`) that is present, into `into` under its short name (`dify`). */
+export async function exportFixtures(into, wanted) {
+  for (const [fixture, paths] of Object.entries(wanted)) {
+    if (existsSync(join(FIXTURES, fixture))) into[fixture.replace(/-docs$/, '')] = await exportFolder(textCopy(fixture), paths);
+  }
+}
+
+/** Stops the servers of `exports` and removes their folders. */
+export async function closeExports(exports) {
+  for (const { server, dir } of Object.values(exports)) {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** `files` (path -> text) written to a scratch folder named after `prefix`. */
