@@ -464,7 +464,9 @@ fn page_link(
     let Some(page) = site.pages.get(index) else {
         return;
     };
+    // A group without a label (mint.json allows one) is named by its page, never an empty link.
     let text = label
+        .filter(|l| !l.trim().is_empty())
         .or(page.sidebar_title.as_deref())
         .unwrap_or(&page.title);
     out.push_str("<a");

@@ -61,6 +61,12 @@ pub(crate) fn stylesheet(body: &str) -> Option<String> {
         }
     }
     let mut css = utilities::generate(classes);
+    if !css.is_empty() {
+        // Tailwind's preflight gives every element a solid zero-width border, so that `border`
+        // (a width) draws a line; here only for the author's classed elements, and at zero
+        // specificity, so the site's component rules still win.
+        css.insert_str(0, ":where(.custom-body, .prose) :where([class]) { border-width: 0; border-style: solid; border-color: var(--border); }\n");
+    }
     for (class, declarations) in &styles {
         // Doubled, so that as inline styles did it wins over the utilities and the site's rules.
         css.push_str(&format!("\n.{class}.{class} {{ {declarations} }}"));
