@@ -79,6 +79,9 @@ test('a custom-mode landing page keeps its Tailwind grid and style props, withou
     return { display: s.display, columns: s.gridTemplateColumns.split(' ').length, gap: s.columnGap };
   });
   assert.deepEqual(grid, { display: 'grid', columns: 3, gap: '24px' });
+  // The three cards are the grid's items, side by side.
+  const lefts = await page.locator('#cards a').evaluateAll((as) => as.map((a) => Math.round(a.getBoundingClientRect().left)));
+  assert.equal(new Set(lefts).size, 3, `card positions ${lefts}`);
   const card = await page.locator('#cards a').first().evaluate((el) => {
     const s = getComputedStyle(el);
     return { padding: s.paddingTop, radius: s.borderTopLeftRadius, border: s.borderTopWidth };
