@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { launchChromium } from './support/browser.mjs';
-import { exportFolder, textCopy, FIXTURES } from './support/fixture-export.mjs';
+import { exportFolder, textCopy, FIXTURES } from './support/export-pages.mjs';
 import { axeViolations } from './support/widget.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 

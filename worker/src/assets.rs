@@ -27,8 +27,8 @@ pub async fn fetch(env: &Env, path: &str) -> ApiResult<Response> {
 }
 
 /// The texts of the static export's stylesheets and scripts, in `StaticFiles::NAMES` order.
-pub async fn export_static(env: &Env) -> ApiResult<[String; 8]> {
-    let mut texts: [String; 8] = Default::default();
+pub async fn export_static(env: &Env) -> ApiResult<[String; StaticFiles::COUNT]> {
+    let mut texts: [String; StaticFiles::COUNT] = Default::default();
     for (text, name) in texts.iter_mut().zip(StaticFiles::NAMES) {
         *text = fetch(env, &format!("{EXPORT_STATIC_DIR}/{name}")).await?.text().await?;
     }

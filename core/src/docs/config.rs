@@ -445,6 +445,8 @@ impl NavReader<'_> {
         division.description = str_field(map, "description");
         division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
         division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
+        division.expanded = map.get("expanded").and_then(Value::as_bool).unwrap_or(false);
+        division.tag = str_field(map, "tag");
         division.root = match map.get("root").and_then(Value::as_str) {
             Some(root) => checked_page_path(self.file, root, &format!("{field}.root"))?,
             None => None,

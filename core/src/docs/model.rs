@@ -58,6 +58,12 @@ pub struct Page {
     /// `keywords:` frontmatter, extra search terms.
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// `icon:` frontmatter, shown before the page's sidebar entry.
+    #[serde(default)]
+    pub icon: Option<String>,
+    /// `tag:` frontmatter (`NEW`), shown after the page's sidebar entry.
+    #[serde(default)]
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

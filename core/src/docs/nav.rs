@@ -66,6 +66,12 @@ pub struct Division {
     /// pages gets one generated page per operation of the spec.
     pub openapi: Option<OpenApiSource>,
     pub items: Vec<NavItem>,
+    /// `expanded: true`: a group shown open in every page's sidebar.
+    #[serde(default)]
+    pub expanded: bool,
+    /// `tag` (`NEW`, `BETA`), shown beside the label.
+    #[serde(default)]
+    pub tag: Option<String>,
 }
 
 impl Division {
@@ -81,6 +87,8 @@ impl Division {
             root: None,
             openapi: None,
             items: Vec::new(),
+            expanded: false,
+            tag: None,
         }
     }
 }

@@ -349,6 +349,8 @@ fn read_page_with(
         sections: page_text.sections,
         hidden: fm.hidden,
         source: source.to_owned(),
+        icon: fm.extra.get("icon").and_then(|v| v.as_str()).map(str::to_owned),
+        tag: fm.extra.get("tag").and_then(|v| v.as_str()).map(str::to_owned),
         keywords: fm.keywords,
         ..Page::default()
     })

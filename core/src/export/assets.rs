@@ -13,6 +13,7 @@ use crate::docs::sections::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
 use crate::docs::{Page, SourceTree};
 
 use super::layout::Brand;
+use super::site_look::LookFiles;
 use super::links::{asset_path, svg_data_url, svg_path};
 
 /// Tree files referenced from `page` (source and imported snippets).
@@ -78,6 +79,7 @@ pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
         logo_light: local(logo.and_then(|l| l.light.as_ref())),
         logo_dark: local(logo.and_then(|l| l.dark.as_ref())),
         favicon: local(favicon.and_then(|f| f.light.as_ref().or(f.dark.as_ref()))),
+        look: LookFiles::new(config, tree),
     }
 }
 

@@ -11,6 +11,8 @@ use super::html::{self, attr, element};
 use super::links::Linker;
 use super::markdown::Heading;
 use super::nav::{self, Tab};
+use super::page_mode::PageMode;
+use super::site_look::{self, LookFiles};
 use super::widget;
 use crate::wire::ExportAssistant;
 
@@ -20,10 +22,12 @@ pub(crate) const SEARCH_DIR: &str = "_static/search";
 /// Contents pages of tabs too large for one sidebar.
 pub(crate) const CONTENTS_DIR: &str = "_static/contents";
 
-/// Applies the remembered theme before the first paint (a flash of the wrong theme otherwise).
 const SEARCH_BOX: &str = "<div class=\"search\" role=\"search\"><input type=\"search\" class=\"search-input\" placeholder=\"Search\" aria-label=\"Search\" autocomplete=\"off\" disabled><div class=\"search-results\" hidden></div></div>";
 
-const THEME_BOOT: &str = "try{var t=localStorage.getItem(\"theme\");if(t===\"dark\"||t===\"light\")document.documentElement.setAttribute(\"data-theme\",t)}catch(e){}";
+/// Sets the theme before the first paint (a flash of the wrong theme otherwise): the reader's
+/// remembered choice unless the site is `strict`, else the site's `appearance` default, else the
+/// reader's preference. Always set, so `dark:` utilities and the site's rules agree.
+const THEME_BOOT: &str = "(function(){var d=document.documentElement,a=d.getAttribute(\"data-appearance\"),t=null;if(!d.hasAttribute(\"data-appearance-strict\"))try{t=localStorage.getItem(\"theme\")}catch(e){}if(t!==\"dark\"&&t!==\"light\")t=a===\"dark\"||a===\"light\"?a:window.matchMedia&&matchMedia(\"(prefers-color-scheme: dark)\").matches?\"dark\":\"light\";d.setAttribute(\"data-theme\",t)})()";
 
 /// The `Content-Security-Policy` the exported pages satisfy: everything from the bundle's own
 /// origin, and the one inline script (the theme boot, before first paint) by its hash. The extras
@@ -69,6 +73,8 @@ pub(crate) struct Brand {
     pub(crate) logo_light: Option<String>,
     pub(crate) logo_dark: Option<String>,
     pub(crate) favicon: Option<String>,
+    /// Font and background files of the site's look.
+    pub(crate) look: LookFiles,
 }
 
 impl Brand {
@@ -77,6 +83,7 @@ impl Brand {
         [&self.logo_light, &self.logo_dark, &self.favicon]
             .into_iter()
             .flatten()
+            .chain(self.look.iter())
             .filter(|image| !image.starts_with("data:"))
     }
 }
@@ -114,6 +121,10 @@ pub(crate) struct PageView<'a> {
     /// The bundle's folder pages, for the widget's links (`widget::folder_pages`).
     pub(crate) widget_folders: &'a str,
     pub(crate) domain: &'a str,
+    /// The page's `mode` layout.
+    pub(crate) mode: PageMode,
+    /// The page's own stylesheet (its utility classes and `style` props), relative to the page.
+    pub(crate) stylesheet: Option<String>,
 }
 
 pub(crate) fn page_html(v: &PageView<'_>) -> String {
@@ -139,27 +150,50 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     header(&mut out, v);
     let current_tab = nav::current_tab(v.tabs, v.index);
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
-    out.push_str("<div class=\"layout\"><aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
-    if !v.page.hidden || v.tabs.get(current_tab).is_some() {
-        nav::sidebar_html(
-            &mut out,
-            v.tabs.get(current_tab),
-            v.index,
-            v.site,
-            v.links,
-            v.contents.as_deref(),
-        );
+    out.push_str("<div");
+    attr(&mut out, "class", v.mode.class());
+    out.push('>');
+    if v.mode.sidebar() {
+        out.push_str("<aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
+        if !v.page.hidden || v.tabs.get(current_tab).is_some() {
+            nav::sidebar_html(
+                &mut out,
+                v.tabs.get(current_tab),
+                v.index,
+                v.site,
+                v.links,
+                v.contents.as_deref(),
+            );
+        }
+        out.push_str("</aside>");
     }
-    out.push_str("</aside><main class=\"content\" id=\"content\"><article>");
-    title_block(&mut out, v.page);
-    out.push_str("<div class=\"prose\">");
+    out.push_str("<main class=\"content\" id=\"content\"><article>");
+    if v.mode.furniture() {
+        title_block(&mut out, v.page);
+        out.push_str("<div class=\"prose\">");
+    } else {
+        // Custom layouts style their own text; the title is still the page's heading for readers
+        // of assistive technology when the body has none.
+        if !v.body.contains("<h1") {
+            element(&mut out, "h1", "visually-hidden", &v.page.title);
+        }
+        out.push_str("<div class=\"custom-body\">");
+    }
     out.push_str(v.body);
     out.push_str("</div>");
-    pager(&mut out, v);
-    out.push_str("</article><footer class=\"site-footer\">");
-    chrome::footer(&mut out, v.site, v.links);
-    out.push_str("</footer></main>");
-    toc(&mut out, v.toc);
+    if v.mode.furniture() {
+        pager(&mut out, v);
+    }
+    out.push_str("</article>");
+    if v.mode.footer() {
+        out.push_str("<footer class=\"site-footer\">");
+        chrome::footer(&mut out, v.site, v.links);
+        out.push_str("</footer>");
+    }
+    out.push_str("</main>");
+    if v.mode.toc() {
+        toc(&mut out, v.toc);
+    }
     out.push_str("</div></body></html>\n");
     out
 }
@@ -167,6 +201,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
 fn head(out: &mut String, v: &PageView<'_>, title: &str) {
     out.push_str("<!DOCTYPE html><html");
     attr(out, "lang", &v.page.language);
+    site_look::html_attrs(out, &v.site.config);
     out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     element(out, "title", "", title);
     if let Some(description) = &v.page.description {
@@ -181,6 +216,12 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
         out.push_str("<meta name=\"robots\" content=\"noindex\">");
     }
     shared_head(out, v.links, v.brand);
+    if let Some(stylesheet) = &v.stylesheet {
+        // After site.css, so that the page's utilities win over the site's rules of equal weight.
+        out.push_str("<link rel=\"stylesheet\"");
+        attr(out, "href", stylesheet);
+        out.push('>');
+    }
     if let Some(assistant) = v.assistant {
         widget::script_tag(out, assistant, v.domain, v.widget_folders, v.links);
     }
@@ -226,7 +267,10 @@ fn header(out: &mut String, v: &PageView<'_>) {
         }
         out.push_str("</ul></details>");
     }
-    out.push_str("<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark mode\">&#9680;</button></header>");
+    if site_look::toggle(&v.site.config) {
+        out.push_str("<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark mode\">&#9680;</button>");
+    }
+    out.push_str("</header>");
 }
 
 fn brand(out: &mut String, site: &Site, links: &Linker<'_>, brand: &Brand, home: Option<&str>) {
@@ -333,7 +377,9 @@ pub(crate) fn not_found_html(
     home_url: &str,
 ) -> String {
     let mut out = String::new();
-    out.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
+    out.push_str("<!DOCTYPE html><html lang=\"en\"");
+    site_look::html_attrs(&mut out, &site.config);
+    out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
     element(
         &mut out,
         "title",
@@ -368,6 +414,7 @@ pub(crate) fn contents_page_html(
     let mut out = String::new();
     out.push_str("<!DOCTYPE html><html");
     attr(&mut out, "lang", language);
+    site_look::html_attrs(&mut out, &site.config);
     out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
     element(&mut out, "title", "", &format!("{label} - {}", site.name));
     shared_head(&mut out, links, brand);

@@ -28,7 +28,7 @@ pub(crate) const STATIC_DIR: &str = "_static";
 pub(crate) const PASSIVE_EXTENSIONS: &[&str] = &[
     "png", "jpg", "jpeg", "gif", "webp", "avif", "ico", "bmp", "mp4", "webm", "mov", "m4v", "ogv",
     "mp3", "wav", "ogg", "oga", "m4a", "flac", "pdf", "zip", "gz", "tgz", "tar", "csv", "txt",
-    "json", "yaml", "yml",
+    "json", "yaml", "yml", "woff", "woff2", "ttf", "otf",
 ];
 
 /// Largest SVG inlined into an `<img>` (a logo is inlined into every page).

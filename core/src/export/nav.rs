@@ -31,6 +31,9 @@ pub(crate) enum Node {
         root: Option<usize>,
         items: Vec<Node>,
         icon: Option<String>,
+        /// Open in every sidebar (docs.json `expanded`).
+        expanded: bool,
+        tag: Option<String>,
     },
 }
 
@@ -128,6 +131,8 @@ fn convert(items: &[NavItem], cx: &Cx<'_>, in_tab: bool) -> Vec<Raw> {
                             root,
                             items,
                             icon: d.icon.clone(),
+                            expanded: d.expanded,
+                            tag: d.tag.clone(),
                         }));
                     }
                 }
@@ -156,6 +161,8 @@ fn nodes_only(raws: Vec<Raw>) -> Vec<Node> {
                 root: None,
                 items: tab.items,
                 icon: tab.icon,
+                expanded: false,
+                tag: None,
             }),
             Raw::Tab(_) => {}
             Raw::Lang(_, inner) => out.extend(nodes_only(inner)),
@@ -335,8 +342,8 @@ pub(crate) fn sidebar_html(
         for node in &tab.items[shown] {
             match node {
                 Node::Page(i) => page_item(out, *i, current, site, links),
-                Node::Group { label, root, items, icon }
-                    if *root == Some(current) || contains(items, current) =>
+                Node::Group { label, root, items, icon, expanded, tag }
+                    if *expanded || *root == Some(current) || contains(items, current) =>
                 {
                     out.push_str("<li class=\"nav-section\">");
                     open(out, "p", "nav-section-label");
@@ -345,12 +352,13 @@ pub(crate) fn sidebar_html(
                         Some(r) => page_link(out, *r, current, site, links, Some(label)),
                         None => html::text(out, label),
                     }
+                    nav_tag(out, tag.as_deref());
                     out.push_str("</p>");
                     out.push_str("<ul>");
                     group_items(out, items, current, site, links);
                     out.push_str("</ul></li>");
                 }
-                Node::Group { label, root, items, icon } => {
+                Node::Group { label, root, items, icon, .. } => {
                     out.push_str("<li class=\"nav-section collapsed\">");
                     open(out, "p", "nav-section-label");
                     section_icon(out, icon.as_deref(), site);
@@ -418,17 +426,19 @@ fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, li
     for node in items {
         match node {
             Node::Page(i) => page_item(out, *i, current, site, links),
-            Node::Group { label, root, items, .. } => {
+            Node::Group { label, root, items, icon, expanded, tag } => {
                 let here = *root == Some(current) || contains(items, current);
                 out.push_str("<li class=\"nav-group\"><details");
-                if here {
+                if here || *expanded {
                     out.push_str(" open");
                 }
                 out.push_str("><summary>");
+                section_icon(out, icon.as_deref(), site);
                 match root {
                     Some(r) => page_link(out, *r, current, site, links, Some(label)),
                     None => html::text(out, label),
                 }
+                nav_tag(out, tag.as_deref());
                 out.push_str("</summary><ul>");
                 group_items(out, items, current, site, links);
                 out.push_str("</ul></details></li>");
@@ -454,7 +464,9 @@ fn page_link(
     let Some(page) = site.pages.get(index) else {
         return;
     };
+    // A group without a label (mint.json allows one) is named by its page, never an empty link.
     let text = label
+        .filter(|l| !l.trim().is_empty())
         .or(page.sidebar_title.as_deref())
         .unwrap_or(&page.title);
     out.push_str("<a");
@@ -463,8 +475,27 @@ fn page_link(
         out.push_str(" class=\"current\" aria-current=\"page\"");
     }
     out.push('>');
+    // A group's root link is labelled by the group, whose icon and tag stand beside it already.
+    if label.is_none() {
+        if let Some(icon) = page.icon.as_deref().map(str::trim).filter(|i| !i.is_empty()) {
+            match icon.contains(['/', '.']) {
+                true => icons::component_icon(out, Some(icon), None, links),
+                false => icons::marker(out, icon, None, "icon", &page.source),
+            }
+        }
+    }
     html::text(out, text);
+    if label.is_none() {
+        nav_tag(out, page.tag.as_deref());
+    }
     out.push_str("</a>");
+}
+
+/// A group's or page's `tag` (`NEW`) after its label.
+fn nav_tag(out: &mut String, tag: Option<&str>) {
+    if let Some(tag) = tag.map(str::trim).filter(|t| !t.is_empty()) {
+        html::element(out, "span", "nav-tag", tag);
+    }
 }
 
 #[cfg(test)]
@@ -522,6 +553,33 @@ mod tests {
         );
         assert_eq!(nav["es"].len(), 1);
         assert_eq!(nav["es"][0].label, "");
+    }
+
+    #[test]
+    fn expanded_groups_stay_open_and_pages_show_their_icon_and_tag() {
+        let t = tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"groups": [
+                    {"group": "One", "pages": ["a"]},
+                    {"group": "Two", "expanded": true, "tag": "BETA", "pages": ["b", {"group": "Inner", "expanded": true, "pages": ["c"]}]},
+                    {"group": "Three", "pages": ["d"]}]}}"#,
+            ),
+            ("a.mdx", "---\ntitle: A\n---\n"),
+            ("b.mdx", "---\ntitle: B\nicon: rocket\ntag: NEW\n---\n"),
+            ("c.mdx", "---\ntitle: C\n---\n"),
+            ("d.mdx", "---\ntitle: D\n---\n"),
+        ]);
+        let site = build_site(&t).unwrap();
+        let nav = build(&site, None, &exported(&site), "en");
+        let tab = &nav["en"][0];
+        let a = site.pages.iter().position(|p| p.path == "a").unwrap();
+        let mut side = String::new();
+        sidebar_html(&mut side, Some(tab), a, &site, &Linker::new("a", "a.mdx", &BTreeMap::new(), &t, "d.io"), None);
+        assert!(side.contains("<li class=\"nav-section\"><p class=\"nav-section-label\">Two<span class=\"nav-tag\">BETA</span></p>"), "{side}");
+        assert!(side.contains("<details open><summary>Inner</summary>"), "{side}");
+        assert!(side.contains("<svg data-icon=\"rocket\" data-type=\"\" data-class=\"icon\" data-src=\"b.mdx\"></svg>B<span class=\"nav-tag\">NEW</span></a>"), "{side}");
+        assert!(side.contains("<li class=\"nav-section collapsed\"><p class=\"nav-section-label\"><a href=\"d.html\">Three</a>"), "not expanded: {side}");
     }
 
     #[test]

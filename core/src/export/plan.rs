@@ -19,7 +19,8 @@ use super::agent::MarkdownPages;
 use super::extras::PageExtras;
 use super::finishing::FinishingPages;
 use super::static_files::StaticFiles;
-use super::{agent, api_page, assets, markdown, stubs};
+use super::page_mode::PageMode;
+use super::{agent, api_page, assets, markdown, page_style, stubs};
 use super::{ExportError, ExportFile, ExportOptions};
 
 /// The pages of one export and what rendering them needs.
@@ -178,7 +179,7 @@ impl ExportPlan {
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
         for &i in self.batch(range) {
-            files.extend(self.render_page(site, tree, &mut specs, highlighter, i));
+            files.extend(self.render_page(site, tree, &mut specs, highlighter, i).into_iter().flatten().flatten());
             if let Some(page) = site.pages.get(i).filter(|_| self.markdown == MarkdownPages::Pages) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
@@ -210,7 +211,7 @@ impl ExportPlan {
         specs: &mut Specs<'_>,
         highlighter: &dyn Highlight,
         index: usize,
-    ) -> Option<ExportFile> {
+    ) -> Option<[Option<ExportFile>; 2]> {
         let page = site.pages.get(index)?;
         let links = Linker::new(&page.path, &page.source, &self.files, tree, &self.domain);
         // A generated page's body is its reference section alone (rendered below from `openapi`).
@@ -219,6 +220,9 @@ impl ExportPlan {
             false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
         };
         let (yaml, body) = frontmatter::split(&source);
+        let mode = PageMode::from_frontmatter(yaml);
+        let stylesheet = page_style::stylesheet(body)
+            .map(|css| ExportFile::new(page_style::file_for(&page.path), css));
         let rendered = markdown::render_mdx(body, &page.source, tree, &links, highlighter);
         let mut toc = rendered.headings;
         let (html, api_headings) = api_page::lay_out(
@@ -273,11 +277,10 @@ impl ExportPlan {
             assistant: self.extras.assistant.as_ref(),
             widget_folders: &self.widget_folders,
             domain: &self.domain,
+            mode,
+            stylesheet: stylesheet.as_ref().map(|file| links.file(&file.path)),
         };
-        Some(ExportFile::new(
-            output_file(&page.path),
-            layout::page_html(&view),
-        ))
+        Some([Some(ExportFile::new(output_file(&page.path), layout::page_html(&view))), stylesheet])
     }
 
     /// Page path (without `.html`) of the contents page of tab `tab` of `language`. Languages are
@@ -503,11 +506,13 @@ impl ExportPlan {
         let light = pick(colors.light.as_ref().or(colors.primary.as_ref()), "#60a5fa");
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
-            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}{}",
+            ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}{}{}{}",
             super::chrome::link_colors(&primary, &light),
             statics.site_css,
             statics.chrome_css,
             statics.api_css,
+            statics.layout_css,
+            super::site_look::stylesheet(&site.config, &self.brand.look, CSS_FILE),
             self.extras.stylesheet(statics)
         )
     }

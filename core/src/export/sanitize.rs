@@ -12,6 +12,7 @@ use crate::docs::jsx::{AttrValue, Tag, TagKind};
 
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
+use super::page_style;
 
 /// Lowercase HTML written in MDX: allowed tags keep their safe attributes; media from other hosts
 /// and embeds become links; scripts and styles are dropped with their content.
@@ -201,25 +202,18 @@ fn external_link(out: &mut String, href: &str, label: &str, fallback: &str) {
     out.push_str("</a>");
 }
 
+/// The author's classes (Tailwind's too: `md:grid-cols-2`, `w-[350px]`, which the page's own
+/// stylesheet defines, see `page_style`) and the class its `style` prop became.
 fn class_attr(out: &mut String, tag: &Tag<'_>) {
-    if let Some(class) = tag
-        .text_attr("className")
-        .or_else(|| tag.text_attr("class"))
-    {
-        // `:` kept: light/dark image pairs use Tailwind's `dark:hidden`, which site.css honours.
-        let class = class
-            .split_whitespace()
-            .map(|c| {
-                c.chars()
-                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
-                    .collect::<String>()
-            })
-            .filter(|c| !c.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
-        if !class.is_empty() {
-            attr(out, "class", &class);
-        }
+    let written = tag.text_attr("className").or_else(|| tag.text_attr("class")).unwrap_or("");
+    let mut class = written
+        .split_whitespace()
+        .map(|c| c.chars().filter(|c| c.is_ascii_graphic() && !"\"'<>`{};=\\".contains(*c)).collect::<String>())
+        .filter(|c| !c.is_empty())
+        .collect::<Vec<_>>();
+    class.extend(page_style::style_class(tag));
+    if !class.is_empty() {
+        attr(out, "class", &class.join(" "));
     }
 }
 
@@ -281,10 +275,10 @@ mod tests {
         assert!(iframe.suppress);
         assert!(render("<script>", false).suppress);
         let div = render(
-            "<div className=\"x dark:hidden\" style={{a: 1}} onClick={f}>",
+            "<div className=\"x dark:hidden\" style={{a: 'url(x)'}} onClick={f}>",
             false,
         );
-        assert_eq!(div.open, "<div class=\"x dark:hidden\">");
+        assert_eq!(div.open, "<div class=\"x dark:hidden\">", "an unsafe style gives no class");
         let a = render("<a href=\"javascript:x()\">", false);
         assert_eq!(a.open, "<a href=\"#\">");
     }
@@ -343,5 +337,8 @@ mod tests {
         assert!(html.contains("id=\"a&quot; onclick=&quot;x\""), "{html}");
         let class = written("<div className='x\" onload=\"y <b>'>");
         assert_eq!(class, "<div class=\"x onloady b\">child</div>");
+        let styled = written("<div className=\"grid md:grid-cols-[1fr_2fr] w-1/2\" style={{ gap: 8 }}>");
+        assert!(styled.starts_with("<div class=\"grid md:grid-cols-[1fr_2fr] w-1/2 s-"), "{styled}");
+        assert!(!styled.contains("style"), "{styled}");
     }
 }

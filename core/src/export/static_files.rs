@@ -2,6 +2,8 @@
 //! (feature `embedded-static`); the worker leaves them out of its wasm module, where they cost about
 //! 10 KiB gzipped in every isolate, and reads them from its static assets when a job finishes.
 
+const STATIC_COUNT: usize = 9;
+
 /// The texts of the files in `static/`.
 #[derive(Debug, Clone, Copy)]
 pub struct StaticFiles<'a> {
@@ -16,17 +18,22 @@ pub struct StaticFiles<'a> {
     pub chrome_js: &'a str,
     /// API pages' two columns (`api_page`), appended to `site.css`.
     pub api_css: &'a str,
+    /// Page modes, sidebar icons and tags, accessibility (`page_mode`, `site_look`), appended to
+    /// `site.css` after `chrome.css`.
+    pub layout_css: &'a str,
 }
 
 impl<'a> StaticFiles<'a> {
     /// The file names in `static/`, in the order `from_texts` takes their texts.
-    pub const NAMES: [&'static str; 8] =
-        ["site.css", "site.js", "playground.css", "playground.js", "beacon.js", "chrome.css", "chrome.js", "api.css"];
+    pub const NAMES: [&'static str; STATIC_COUNT] =
+        ["site.css", "site.js", "playground.css", "playground.js", "beacon.js", "chrome.css", "chrome.js", "api.css", "layout.css"];
+    /// How many files `static/` holds.
+    pub const COUNT: usize = STATIC_COUNT;
 
     /// The texts of the files named by `NAMES`, in that order.
-    pub fn from_texts(texts: &'a [String; 8]) -> Self {
-        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css] = texts;
-        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css }
+    pub fn from_texts(texts: &'a [String; STATIC_COUNT]) -> Self {
+        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css, layout_css] = texts;
+        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css, layout_css }
     }
 }
 
@@ -42,6 +49,7 @@ impl StaticFiles<'static> {
         chrome_css: include_str!("static/chrome.css"),
         chrome_js: include_str!("static/chrome.js"),
         api_css: include_str!("static/api.css"),
+        layout_css: include_str!("static/layout.css"),
     };
 }
 
@@ -71,5 +79,6 @@ mod tests {
         assert_eq!(read.chrome_css, embedded.chrome_css);
         assert_eq!(read.chrome_js, embedded.chrome_js);
         assert_eq!(read.api_css, embedded.api_css);
+        assert_eq!(read.layout_css, embedded.layout_css);
     }
 }

@@ -1,0 +1,159 @@
+// What a reader sees of page layouts in an export, in headless Chromium (issue 29, point 6, and
+// its accessibility condition): `mode: custom` landing pages keep their Tailwind grid and their
+// authors' `style` props (as generated class rules: the CSP allows no inline style), `wide` pages
+// lose the table of contents, `expanded` groups stay open, pages show their sidebar icon and
+// tag, and axe-core finds nothing in light and dark on the home page, a content page with code and
+// the 404 page. On a site written for the purpose and on both real repositories in ../shared/fixtures.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium } from './support/browser.mjs';
+import { FIXTURES, exportFolder, exportFixtures, closeExports, writeSite, openPage as openIn, accessibleInBothThemes as accessibleIn } from './support/export-pages.mjs';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-layout');
+
+const PURPOSE = {
+  'docs.json': JSON.stringify({
+    name: 'Layout Test',
+    colors: { primary: '#a9bed4' },
+    navigation: {
+      groups: [
+        { group: 'Start', pages: ['index', 'guides/code'] },
+        { group: 'Always open', expanded: true, tag: 'BETA', pages: ['guides/wide', 'guides/other'] },
+        { group: 'Closed', pages: ['guides/closed'] },
+      ],
+    },
+  }, null, 2),
+  'index.mdx': [
+    '---', 'title: Welcome', 'mode: custom', '---',
+    '<div className="px-6 py-16 max-w-4xl mx-auto">',
+    '<h1 className="text-4xl font-bold text-gray-900 dark:text-white">Layout Test</h1>',
+    '<p className="mt-3 text-lg text-gray-600 dark:text-gray-300">A landing page built with utility classes.</p>',
+    '<div id="cards" className="mt-8 grid grid-cols-1 md:grid-cols-3 gap-6">',
+    '<a href="/guides/code" className="block p-6 rounded-xl border border-gray-200 dark:border-zinc-700 text-gray-900 dark:text-white">Code</a>',
+    '<a href="/guides/wide" className="block p-6 rounded-xl border border-gray-200 dark:border-zinc-700 text-gray-900 dark:text-white">Wide</a>',
+    '<a href="/guides/other" className="block p-6 rounded-xl border border-gray-200 dark:border-zinc-700 text-gray-900 dark:text-white">Other</a>',
+    '</div>',
+    '<div id="styled" style={{ display: "flex", gap: 24, marginTop: "2rem", color: "red;}body{display:none", background: "url(javascript:alert(1))" }}>',
+    '<span>One</span><span>Two</span>',
+    '</div>',
+    '<div id="hostile" className="w-[1px;}body{display:none] bg-[url(javascript:x)] p-4">Still here.</div>',
+    '</div>', '',
+  ].join('\n'),
+  'guides/code.mdx': '---\ntitle: Code\nicon: rocket\ntag: NEW\n---\n\nRun this, then read [the wide page](/guides/wide).\n\n```bash\n' +
+    `${'echo "a long line that scrolls sideways in its block because it does not wrap at all, on purpose" '.repeat(3)}\n` + '```\n\n## Next\n\nMore.\n',
+  'guides/wide.mdx': '---\ntitle: Wide\nmode: wide\n---\n\n## A heading\n\nNo table of contents here.\n',
+  'guides/other.mdx': '---\ntitle: Other\n---\n\nOther page.\n',
+  'guides/closed.mdx': '---\ntitle: Closed\n---\n\nIn a closed group.\n',
+};
+
+const exports = {};
+let browser;
+
+before(async () => {
+  exports.purpose = await exportFolder(writeSite('docs-edge-layout-purpose-', PURPOSE));
+  await exportFixtures(exports, {
+    'agentops-docs': ['v2/introduction', 'v2/quickstart'],
+    'dify-docs': ['en/home', 'en/self-host/deploy/overview', 'en/self-host/deploy/advanced-deployments/local-source-code'],
+  });
+  browser = await launchChromium();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await closeExports(exports);
+});
+
+const openPage = (which, path, scheme = 'light') => openIn(browser, exports[which].server, path, scheme);
+const accessible = (which, path, shot, status) => accessibleIn(browser, exports[which].server, path, join(ARTIFACTS, shot), status);
+
+test('a custom-mode landing page keeps its Tailwind grid and style props, without inline style', async () => {
+  const { page, context } = await openPage('purpose', 'index.html');
+  assert.equal(await page.locator('aside.sidebar').count(), 0, 'no sidebar');
+  assert.equal(await page.locator('aside.toc').count(), 0, 'no table of contents');
+  assert.equal(await page.locator('footer.site-footer').count(), 0, 'no footer');
+  const grid = await page.locator('#cards').evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { display: s.display, columns: s.gridTemplateColumns.split(' ').length, gap: s.columnGap };
+  });
+  assert.deepEqual(grid, { display: 'grid', columns: 3, gap: '24px' });
+  // The three cards are the grid's items, side by side.
+  const lefts = await page.locator('#cards a').evaluateAll((as) => as.map((a) => Math.round(a.getBoundingClientRect().left)));
+  assert.equal(new Set(lefts).size, 3, `card positions ${lefts}`);
+  const card = await page.locator('#cards a').first().evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { padding: s.paddingTop, radius: s.borderTopLeftRadius, border: s.borderTopWidth };
+  });
+  assert.deepEqual(card, { padding: '24px', radius: '12px', border: '1px' });
+  const styled = await page.locator('#styled').evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { display: s.display, gap: s.columnGap, marginTop: s.marginTop, color: s.color, image: s.backgroundImage, attr: el.getAttribute('style') };
+  });
+  assert.equal(styled.display, 'flex');
+  assert.equal(styled.gap, '24px');
+  assert.equal(styled.marginTop, '32px');
+  assert.notEqual(styled.color, 'rgb(255, 0, 0)', 'the hostile colour was dropped');
+  assert.equal(styled.image, 'none');
+  assert.equal(styled.attr, null);
+  assert.ok(await page.locator('#hostile').isVisible(), 'a hostile class did not hide the body');
+  assert.equal(await page.locator('body').evaluate((b) => getComputedStyle(b).display), 'block');
+  // Narrow screens get one column (md: is 48rem).
+  await page.setViewportSize({ width: 600, height: 900 });
+  assert.equal(await page.locator('#cards').evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length), 1);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const html = readFileSync(join(exports.purpose.dir, 'index.html'), 'utf8');
+  assert.ok(!/\sstyle=/.test(html), 'no inline style');
+  assert.ok(html.includes('href="_static/pages/index.css"'));
+  const css = readFileSync(join(exports.purpose.dir, '_static/pages/index.css'), 'utf8');
+  for (const bad of ['javascript', 'body{', '</style', 'url(']) assert.ok(!css.includes(bad), `${bad} in the page's stylesheet`);
+  await page.screenshot({ path: join(ARTIFACTS, 'purpose-landing.png'), fullPage: true });
+  await context.close();
+});
+
+test('wide mode drops the table of contents; expanded groups stay open; page icon and tag in the sidebar', async () => {
+  const { page, context } = await openPage('purpose', 'guides/wide.html');
+  assert.equal(await page.locator('aside.toc').count(), 0);
+  assert.equal(await page.locator('aside.sidebar').count(), 1);
+  await page.goto(`${exports.purpose.server.url}/guides/code.html`);
+  assert.equal(await page.locator('aside.toc').count(), 1);
+  const sections = page.locator('.nav-tree > li.nav-section');
+  assert.deepEqual(await sections.evaluateAll((ls) => ls.map((l) => [l.querySelector('.nav-section-label').textContent, l.classList.contains('collapsed')])),
+    [['Start', false], ['Always openBETA', false], ['Closed', true]]);
+  assert.ok(await page.locator('.nav-tree a', { hasText: 'Other' }).isVisible(), 'a page of the expanded group is listed');
+  const current = page.locator('.nav-tree a.current');
+  assert.equal(await current.locator('svg.icon').count(), 1);
+  assert.equal((await current.locator('.nav-tag').innerText()).trim(), 'NEW');
+  await page.screenshot({ path: join(ARTIFACTS, 'purpose-code.png'), fullPage: true });
+  await context.close();
+});
+
+test('the purpose site: no accessibility violations in light and dark (home, code page, wide page, 404)', async () => {
+  await accessible('purpose', 'index.html', 'purpose-home');
+  await accessible('purpose', 'guides/code.html', 'purpose-code');
+  await accessible('purpose', 'guides/wide.html', 'purpose-wide');
+  await accessible('purpose', '404.html', 'purpose-404');
+});
+
+test('dify-docs: its custom-mode home keeps its layout; accessible in light and dark', { skip: !existsSync(join(FIXTURES, 'dify-docs')) }, async () => {
+  const { page, context } = await openPage('dify', 'en/home.html');
+  assert.equal(await page.locator('aside.sidebar').count(), 0);
+  const wrapper = await page.locator('.custom-body > div').first().evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { maxWidth: s.maxWidth, paddingTop: s.paddingTop, marginLeft: s.marginLeft };
+  });
+  assert.equal(wrapper.maxWidth, '1024px');
+  assert.equal(wrapper.paddingTop, '64px');
+  assert.notEqual(wrapper.marginLeft, '0px', 'centred');
+  await page.screenshot({ path: join(ARTIFACTS, 'dify-home.png'), fullPage: true });
+  await context.close();
+  await accessible('dify', 'en/home.html', 'dify-home');
+  await accessible('dify', 'en/self-host/deploy/advanced-deployments/local-source-code.html', 'dify-code');
+  await accessible('dify', '404.html', 'dify-404');
+});
+
+test('agentops-docs (mint.json): introduction and a page with code are accessible in light and dark', { skip: !existsSync(join(FIXTURES, 'agentops-docs')) }, async () => {
+  await accessible('agentops', 'v2/introduction.html', 'agentops-intro');
+  await accessible('agentops', 'v2/quickstart.html', 'agentops-quickstart');
+});
