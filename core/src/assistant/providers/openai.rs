@@ -1,7 +1,8 @@
 //! OpenAI-compatible Chat Completions: streamed request body and `chat.completion.chunk` parser.
 //!
 //! Wire format: each SSE `data:` line holds one chunk, `choices[0].delta.content` carries text,
-//! `choices[0].finish_reason` is set on the last content chunk; with `stream_options.include_usage`
+//! `choices[0].finish_reason` is set on the last content chunk (a refusal streams as
+//! `choices[0].delta.refusal` with `content` null, then finishes `stop`); with `stream_options.include_usage`
 //! one more chunk follows with `choices: []` and `usage`, then `data: [DONE]`. Errors after the
 //! stream started arrive as a data line holding an `error` object.
 
@@ -56,6 +57,8 @@ pub(super) struct ChunkState {
     pub prompt_tokens: Option<u32>,
     pub completion_tokens: Option<u32>,
     pub done: bool,
+    /// Refusal text was streamed: OpenAI still says `stop`, the reader's client should see a refusal.
+    pub refused: bool,
 }
 
 impl ChunkState {
@@ -110,8 +113,11 @@ impl ChunkState {
         }
         // n = 1 is the only request shape built here, so only the first choice is read.
         if let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) {
-            if let Some(text) = choice.pointer("/delta/content").and_then(|t| t.as_str()) {
-                if !text.is_empty() {
+            // The refusal is the model's answer to the reader, so it takes the content's path.
+            for key in ["content", "refusal"] {
+                let text = choice.get("delta").and_then(|d| d.get(key)).and_then(|t| t.as_str());
+                if let Some(text) = text.filter(|t| !t.is_empty()) {
+                    self.refused |= key == "refusal";
                     out.push(LlmEvent::TextDelta(text.to_string()));
                 }
             }
@@ -128,11 +134,13 @@ impl ChunkState {
 
     pub fn finish_event(&mut self, done_reason: &str) -> LlmEvent {
         self.done = true;
-        let reason = self
-            .finish_reason
-            .as_deref()
-            .map(map_openai_finish_reason)
-            .unwrap_or(done_reason);
+        // `content-filter`, as for Anthropic's `refusal` stop reason: a finished answer, marked
+        // as the model declining so clients and the record can tell it from a real answer.
+        let reason = match self.finish_reason.as_deref() {
+            Some("stop") if self.refused => "content-filter",
+            Some(reason) => map_openai_finish_reason(reason),
+            None => done_reason,
+        };
         LlmEvent::Finish {
             reason: reason.to_string(),
             prompt_tokens: self.prompt_tokens,

@@ -88,6 +88,30 @@ fn openai_stream_split_anywhere_gives_the_same_events_and_usage() {
     );
 }
 
+/// A refusal as OpenAI streams it: `delta.refusal` chunks with `content` null, then `stop`.
+const OPENAI_REFUSAL: &str = concat!(
+    "data: {\"id\":\"chatcmpl-C1r\",\"object\":\"chat.completion.chunk\",\"created\":1727000000,\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_7568f9a3b5\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n",
+    "data: {\"id\":\"chatcmpl-C1r\",\"object\":\"chat.completion.chunk\",\"created\":1727000000,\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_7568f9a3b5\",\"choices\":[{\"index\":0,\"delta\":{\"content\":null,\"refusal\":\"I'm sorry, \"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n",
+    "data: {\"id\":\"chatcmpl-C1r\",\"object\":\"chat.completion.chunk\",\"created\":1727000000,\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_7568f9a3b5\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can’t help with that.\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n",
+    "data: {\"id\":\"chatcmpl-C1r\",\"object\":\"chat.completion.chunk\",\"created\":1727000000,\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_7568f9a3b5\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"}],\"usage\":null}\n\n",
+    "data: {\"id\":\"chatcmpl-C1r\",\"object\":\"chat.completion.chunk\",\"created\":1727000000,\"model\":\"gpt-4o-2024-08-06\",\"system_fingerprint\":\"fp_7568f9a3b5\",\"choices\":[],\"usage\":{\"prompt_tokens\":640,\"completion_tokens\":9,\"total_tokens\":649}}\n\n",
+    "data: [DONE]\n\n",
+);
+
+#[test]
+fn openai_refusal_is_the_answer_text_and_finishes_as_content_filter() {
+    assert_eq!(
+        events::<OpenAiStream>(OPENAI_REFUSAL),
+        vec![
+            text("I'm sorry, "),
+            text("I can’t help with that."),
+            LlmEvent::Finish { reason: "content-filter".into(), prompt_tokens: Some(640), completion_tokens: Some(9) },
+        ]
+    );
+    // An empty or null refusal beside real content (every ordinary stream's first chunk) is no refusal.
+    assert!(matches!(whole::<OpenAiStream>(OPENAI_STREAM).last(), Some(LlmEvent::Finish { reason, .. }) if reason == "stop"));
+}
+
 #[test]
 fn openai_error_mid_stream() {
     let body = concat!(
