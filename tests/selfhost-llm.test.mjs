@@ -1,19 +1,23 @@
 // docs-edge-serve as a whole self-hosted assistant, air-gapped: the demo site's bundle, an internal
 // model speaking the OpenAI chat-completions stream (tests/support/llm-mock.mjs), threads, feedback
 // and analytics in its SQLite file. The real AI SDK clients (v4 data stream, v5+ UI message stream)
-// read its answers; a mid-stream failure, keep-alives, a reader who hangs up, regenerate; then a
+// and the project's SDK (AssistantClient) read its answers; a refusal, a mid-stream failure, keep-alives, a reader who hangs up, regenerate; then a
 // restart keeps the conversation, its rating and the report. The same again on PostgreSQL
 // (DOCS_EDGE_TEST_POSTGRES_URL, the throwaway server scripts/test.mjs starts), with two replicas
 // sharing one conversation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { callChatApi } from '@ai-sdk/ui-utils';
 import { call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle } from './support/export.mjs';
-import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { startLlmMock, MOCK_TOKENS, REFUSAL_TOKENS } from './support/llm-mock.mjs';
 import { startServe } from './support/serve.mjs';
+
+const { AssistantClient } = await import(join(fileURLToPath(new URL('../sdk-wasm/pkg/', import.meta.url)), 'node.js'));
 
 const LLM_KEY = 'sk-internal-gateway-key';
 const POSTGRES_URL = process.env.DOCS_EDGE_TEST_POSTGRES_URL;
@@ -115,25 +119,27 @@ test('v5+ clients stream the model\'s answer with sources and the thread id; the
   assert.ok(!serve.log().includes(LLM_KEY), 'the key is never logged');
 });
 
+/** One v4 (ai@4 data stream) turn through the real client: the finished message, its details and the thread id. */
+async function v4(messages, body = {}) {
+  let done;
+  let response;
+  await callChatApi({
+    api: `${serve.url}/discovery/v1/assistant/${t.domain}/message`,
+    body: { id: 'c4', messages, fp: 'anonymous', ...body },
+    streamProtocol: 'data',
+    headers: { authorization: `Bearer ${t.assistantKey}` },
+    restoreMessagesOnFailure() {},
+    onResponse(res) { response = res; },
+    onUpdate() {},
+    onFinish(message, details) { done = { message, details }; },
+    generateId: () => 'g1',
+    lastMessage: undefined,
+    fetch,
+  });
+  return { ...done, threadId: response.headers.get('x-thread-id') };
+}
+
 test('v4 (data stream): an answer, a follow-up on its thread, and reload() replacing the last answer', async () => {
-  const v4 = async (messages, body = {}) => {
-    let done;
-    let response;
-    await callChatApi({
-      api: `${serve.url}/discovery/v1/assistant/${t.domain}/message`,
-      body: { id: 'c4', messages, fp: 'anonymous', ...body },
-      streamProtocol: 'data',
-      headers: { authorization: `Bearer ${t.assistantKey}` },
-      restoreMessagesOnFailure() {},
-      onResponse(res) { response = res; },
-      onUpdate() {},
-      onFinish(message, details) { done = { message, details }; },
-      generateId: () => 'g1',
-      lastMessage: undefined,
-      fetch,
-    });
-    return { ...done, threadId: response.headers.get('x-thread-id') };
-  };
   const q1 = { id: 'v4u1', role: 'user', content: 'How do I publish my docs?', parts: [{ type: 'text', text: 'How do I publish my docs?' }] };
   const one = await v4([q1]);
   assert.equal(one.message.content, MOCK_TOKENS.join(''));
@@ -160,6 +166,57 @@ test('v5 regenerate-message replaces the named answer', async () => {
   assert.equal(again.message.metadata?.threadId, threadId);
   const thread = await admin(`/v1/threads/${threadId}`);
   assert.deepEqual(thread.body.messages.map((m) => m.id), ['r1', again.message.id]);
+});
+
+test('a refusal reaches v5+ and v4 clients as the answer\'s text with a clean finish (content-filter on v4); the thread records it', async () => {
+  const refusal = REFUSAL_TOKENS.join('');
+  for (const alias of ['ai5', 'ai7']) {
+    const one = await v5Turn(alias, [v2User('n1', 'REFUSE how do I publish my docs?')]);
+    assert.equal(one.error, undefined, `${alias}: ${one.raw.text}`);
+    assert.equal(one.text, refusal, alias);
+    const chunks = one.raw.text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)));
+    // A clean end. The v2 `finish` carries no finishReason (ai@5's schema rejects one), so only
+    // v1 clients can tell a refusal from an answer.
+    assert.equal(chunks.at(-1).type, 'finish', alias);
+    assert.ok(!chunks.some((c) => c.type === 'error'), alias);
+    const thread = await admin(`/v1/threads/${one.raw.headers.get('x-thread-id')}`);
+    assert.equal(thread.status, 200, thread.text);
+    assert.deepEqual(thread.body.messages.map((m) => [m.role, m.content]), [['user', 'REFUSE how do I publish my docs?'], ['assistant', refusal]]);
+  }
+  const q = { id: 'v4n1', role: 'user', content: 'REFUSE how do I publish?', parts: [{ type: 'text', text: 'REFUSE how do I publish?' }] };
+  const v4Refusal = await v4([q]);
+  assert.equal(v4Refusal.message.content, refusal);
+  assert.equal(v4Refusal.details.finishReason, 'content-filter');
+  assert.equal((await admin(`/v1/threads/${v4Refusal.threadId}`)).body.messages[1].content, refusal);
+});
+
+test('the SDK\'s AssistantClient streams the model\'s answer with sources and a thread id, and follows up on the thread', async () => {
+  for (const protocol of ['v1', 'v2']) {
+    const client = new AssistantClient({ baseUrl: serve.url, domain: t.domain, apiKey: t.assistantKey, protocol });
+    const turn = client.sendMessage('How do I publish my docs?');
+    const events = [];
+    for await (const event of turn) events.push(event);
+    const result = await turn.result;
+    assert.deepEqual(events.filter((e) => e.type === 'text').map((e) => e.delta), MOCK_TOKENS, protocol);
+    assert.equal(result.text, MOCK_TOKENS.join(''), protocol);
+    assert.ok(result.sources.length >= 1, protocol);
+    assert.match(result.threadId, /^thr_/, protocol);
+    const finish = events.filter((e) => e.type === 'finish');
+    assert.equal(finish.length, 1, protocol);
+    assert.equal(finish[0].threadId, result.threadId, protocol);
+    if (protocol === 'v1') assert.equal(finish[0].finishReason, 'stop');
+
+    const followUp = await client.sendMessage('And the bundle?').result;
+    assert.equal(followUp.threadId, result.threadId, protocol);
+    assert.equal(followUp.text, MOCK_TOKENS.join(''), protocol);
+    const sent = mock.requests.at(-1).body.messages;
+    assert.ok(sent.some((m) => m.role === 'assistant' && m.content === result.text), `${protocol}: the model sees the first answer`);
+    const thread = await admin(`/v1/threads/${result.threadId}`);
+    assert.equal(thread.status, 200, thread.text);
+    assert.deepEqual(thread.body.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], protocol);
+    assert.equal(thread.body.messages[1].id, result.messageId, `${protocol}: the answer id the stream gave is the stored one`);
+    assert.deepEqual(client.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], protocol);
+  }
 });
 
 test('a failure mid-stream ends the stream cleanly with the worker\'s error; a silent model gets keep-alives', async () => {

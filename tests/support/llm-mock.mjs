@@ -6,6 +6,7 @@
 // SLOW_START_MS before its first token. SLOW_TOKENS spaces the OpenAI stand-in's tokens SLOW_GAP_MS apart;
 // STALL_AFTER_FIRST makes it send one token and then nothing until the caller hangs up (at most 30 s).
 // MARKDOWN makes the OpenAI stand-in answer MARKDOWN_TOKENS (a heading, a list, a table, code, citations).
+// REFUSE makes it refuse: REFUSAL_TOKENS as `delta.refusal` chunks with `content` null, then `stop`.
 import { createServer } from 'node:http';
 
 export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export ', 'is one bundle.'];
@@ -15,6 +16,7 @@ export const MARKDOWN_TOKENS = [
   '| Field | Meaning |\n|---|---|\n', '| `status` | the job state |\n\n', '```bash\ncurl -X POST https://api.example/v1/exports\n', '```\n\n',
   'A [link](javascript:alert(1)) stays text; <b>tags</b> stay text too.',
 ];
+export const REFUSAL_TOKENS = ["I'm sorry, ", 'I can’t help with that.'];
 const GAP_MS = 120;
 export const SLOW_START_MS = 2500;
 export const SLOW_GAP_MS = 400;
@@ -38,7 +40,8 @@ async function openai(req, res, body) {
   if (lastUserText(body).includes('SLOW_START')) await sleep(SLOW_START_MS);
   const gap = lastUserText(body).includes('SLOW_TOKENS') ? SLOW_GAP_MS : GAP_MS;
   const stall = lastUserText(body).includes('STALL_AFTER_FIRST');
-  const tokens = lastUserText(body).includes('MARKDOWN') ? MARKDOWN_TOKENS : MOCK_TOKENS;
+  const refuse = lastUserText(body).includes('REFUSE');
+  const tokens = refuse ? REFUSAL_TOKENS : lastUserText(body).includes('MARKDOWN') ? MARKDOWN_TOKENS : MOCK_TOKENS;
   for (const [i, token] of tokens.entries()) {
     if (fail && i === 2) {
       send({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
@@ -49,7 +52,7 @@ async function openai(req, res, body) {
       return res.end();
     }
     await sleep(gap);
-    send({ ...base, choices: [{ index: 0, delta: { content: token }, finish_reason: null }] });
+    send({ ...base, choices: [{ index: 0, delta: refuse ? { content: null, refusal: token } : { content: token }, finish_reason: null }] });
   }
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   send({ ...base, choices: [], usage: { prompt_tokens: 321, completion_tokens: 12, total_tokens: 333 } });
