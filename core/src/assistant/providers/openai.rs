@@ -115,7 +115,10 @@ impl ChunkState {
         if let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) {
             // The refusal is the model's answer to the reader, so it takes the content's path.
             for key in ["content", "refusal"] {
-                let text = choice.get("delta").and_then(|d| d.get(key)).and_then(|t| t.as_str());
+                let text = choice
+                    .get("delta")
+                    .and_then(|d| d.get(key))
+                    .and_then(|t| t.as_str());
                 if let Some(text) = text.filter(|t| !t.is_empty()) {
                     self.refused |= key == "refusal";
                     out.push(LlmEvent::TextDelta(text.to_string()));
