@@ -40,7 +40,7 @@ fn main() {
         for chunk in archive.chunks(1 << 20) {
             packs.extend(writer.push(chunk).expect("unpack").into_iter().filter_map(Stored::into_source_pack));
         }
-        let (last, table) = writer.finish().expect("unpack");
+        let (last, table, _digests) = writer.finish().expect("unpack");
         packs.extend(last.into_iter().filter_map(Stored::into_source_pack));
         let unpacked = started.elapsed().as_secs_f64() * 1000.0;
         let small = plan_small_site(&packs, &table, "docs.example.com").expect("plan");
