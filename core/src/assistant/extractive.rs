@@ -388,7 +388,7 @@ impl TermWeights {
             .map(|t| {
                 let df = units.iter().filter(|u| u.terms.contains(t)).count().max(1) as f32;
                 let cjk = if t.chars().any(is_cjk) { 0.5 } else { 1.0 };
-                (t.clone(), cjk * (1.0 + (total / df).ln()))
+                (t.clone(), cjk * (1.0 + libm::logf(total / df)))
             })
             .collect();
         Self { weights }

@@ -226,7 +226,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0) / total_idf.max(f32::MIN_POSITIVE);
             s = title_containment_boost(s, hits, title_len_of(chunk.page), title_share);
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
-                s = s.powf(proximity_boost(near, &page.path));
+                s = libm::powf(s, proximity_boost(near, &page.path));
             }
             let coverage =
                 if coverage_idf > 0.0 && !unknown_name { (m / coverage_idf).clamp(0.0, 1.0) } else { 0.0 };

@@ -29,7 +29,7 @@ const B: [f32; 3] = [0.5, 0.5, 0.75];
 pub(crate) fn idf(chunks: usize, df: u32) -> f32 {
     let n = chunks as f32;
     let df = df as f32;
-    (1.0 + (n - df + 0.5) / (df + 0.5)).ln().max(0.0)
+    libm::logf(1.0 + (n - df + 0.5) / (df + 0.5)).max(0.0)
 }
 
 /// Saturated BM25F term weight of one chunk, before IDF.
