@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { launchChromium } from './support/browser.mjs';
-import { exportFolder, textCopy, FIXTURES } from './support/export-pages.mjs';
+import { exportFolder, textCopy, FIXTURES, openPage as openIn } from './support/export-pages.mjs';
 import { axeViolations } from './support/widget.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
@@ -74,23 +74,8 @@ after(async () => {
 });
 
 /** A page of an export at `width`, every other host blocked, script errors caught. */
-async function openPage(which, path, width, scheme = 'light') {
-  const { server } = exports[which];
-  const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 900 } });
-  const own = new URL(server.url).host;
-  const outside = [];
-  await context.route('**/*', (route) => {
-    if (new URL(route.request().url()).host === own) return route.continue();
-    outside.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  const res = await page.goto(`${server.url}/${path}`);
-  assert.equal(res.status(), 200, `${path} answered ${res.status()}`);
-  await page.waitForLoadState('load');
-  return { page, context, errors, outside };
+function openPage(which, path, width, scheme = 'light') {
+  return openIn(browser, exports[which].server, path, scheme, 200, { width });
 }
 
 /** Where the reference and the examples stand, the tabs of the examples, and their coloured tokens. */

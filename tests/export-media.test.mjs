@@ -12,6 +12,7 @@ import { publishFolder } from './support/docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
 import { axeViolations } from './support/widget.mjs';
+import { openPage as openIn } from './support/export-pages.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-media');
@@ -62,22 +63,8 @@ after(async () => {
 });
 
 /** The page in light or dark, every other host blocked and counted, script errors caught. */
-async function openPage(scheme = 'light', javaScriptEnabled = true) {
-  const context = await browser.newContext({ colorScheme: scheme, javaScriptEnabled, viewport: { width: 1280, height: 900 } });
-  const own = new URL(bundle.server.url).host;
-  const outside = [];
-  await context.route('**/*', (route) => {
-    if (new URL(route.request().url()).host === own) return route.continue();
-    outside.push(route.request().url());
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  const res = await page.goto(`${bundle.server.url}/index.html`);
-  assert.equal(res.status(), 200);
-  await page.waitForLoadState('load');
-  return { page, context, errors, outside };
+function openPage(scheme = 'light', javaScriptEnabled = true) {
+  return openIn(browser, bundle.server, 'index.html', scheme, 200, { javaScriptEnabled });
 }
 
 test('math is MathML laid out by the browser, with no LaTeX source in the visible text', async () => {

@@ -73,9 +73,10 @@ export function textCopy(name) {
   return to;
 }
 
-/** `path` of the export served at `server` in `browser`, light or dark, with every other host blocked and script errors caught. */
-export async function openPage(browser, server, path, scheme = 'light', expectStatus = 200) {
-  const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
+/** `path` of the export served at `server` in `browser`, light or dark, with every other host blocked and script errors caught;
+ * `width` and `javaScriptEnabled` as the test needs. */
+export async function openPage(browser, server, path, scheme = 'light', expectStatus = 200, { width = 1280, javaScriptEnabled = true } = {}) {
+  const context = await browser.newContext({ colorScheme: scheme, javaScriptEnabled, viewport: { width, height: 900 } });
   const own = new URL(server.url).host;
   const outside = [];
   await context.route('**/*', (route) => {
