@@ -1,7 +1,7 @@
 //! The eval's fast loop, natively: every question of a set (`eval/sets/*.jsonl`) searched and answered
 //! over a docs folder as the worker would (the search API's 20 results, the assistant's retrieval and
 //! the extractive answer), one JSON line a question (`hit_scores`: each passage's score and
-//! coverage), to score with `scripts/lib/eval/metrics.mjs` without starting a worker. `cargo run --release -p docs-edge-core --example eval_local -- <folder> <set.jsonl>`
+//! coverage; `hit_paths`: its page), to score with `scripts/lib/eval/metrics.mjs` without starting a worker. `cargo run --release -p docs-edge-core --example eval_local -- <folder> <set.jsonl>`
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -33,6 +33,7 @@ fn main() {
         let query = retrieval_query(&[question], &[]);
         let hits = index.search(&Query { limit: 5, ..Query::new(&query) });
         let scores: Vec<[f32; 2]> = hits.iter().map(|h| [h.score, h.coverage]).collect();
+        let hit_paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
         let ps = passages(hits, "d");
         let answer = compose_answer(&query, &ps);
         let cited: Vec<&str> = answer.sources.iter().filter_map(|i| ps.get(*i)).map(|p| p.path.as_str()).collect();
@@ -40,6 +41,7 @@ fn main() {
             "question": q,
             "retrieved": search.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
             "hit_scores": scores,
+            "hit_paths": hit_paths,
             "text": answer.text(),
             "cited": cited,
         });

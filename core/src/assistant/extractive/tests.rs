@@ -366,3 +366,63 @@ fn an_intro_whose_block_is_not_quoted_is_dropped() {
     assert!(!text.contains("at a subpath:"), "{text}");
     assert_eq!(text.matches("```").count(), 2, "{text}");
 }
+
+/// Two pages that both say how webhooks start a run; only the retrieval score of the second differs.
+fn webhook_passages(other_score: f32) -> Vec<Passage> {
+    vec![
+        passage(
+            "nodes/webhook-trigger",
+            "Webhook trigger",
+            "",
+            "A webhook trigger starts a workflow run whenever a third-party service sends a request to its URL.",
+            0.8,
+        ),
+        passage(
+            "plugins/trigger-plugin",
+            "Trigger plugins",
+            "",
+            "A trigger plugin can also start a workflow run when a third-party service sends a webhook request.",
+            other_score,
+        ),
+    ]
+}
+
+#[test]
+fn a_page_retrieval_scored_far_below_the_lead_is_not_cited() {
+    let question = "How do I start a workflow run from a third-party webhook?";
+    let weak = compose_answer(question, &webhook_passages(0.3));
+    assert_eq!(weak.sources, vec![0], "{}", weak.text());
+    // The same quote from a page retrieval scored close to the lead's supports the answer.
+    let strong = compose_answer(question, &webhook_passages(0.75));
+    assert_eq!(strong.sources, vec![0, 1], "{}", strong.text());
+}
+
+#[test]
+fn another_section_of_the_lead_page_needs_no_retrieval_support() {
+    let mut passages = webhook_passages(0.3);
+    passages[1].path = passages[0].path.clone();
+    passages[1].heading = "Third-party services".into();
+    let answer = compose_answer("How do I start a workflow run from a third-party webhook?", &passages);
+    assert_eq!(answer.sources, vec![0, 1], "{}", answer.text());
+}
+
+#[test]
+fn a_how_question_takes_its_snippet_from_another_section_of_the_lead_page() {
+    let passages = vec![
+        passage(
+            "usage/mcp-docs",
+            "MCP docs",
+            "MCP docs server",
+            "The MCP docs server gives your editor access to every page of the docs.",
+            0.8,
+        ),
+        passage("introduction", "Introduction", "", "```bash\nnpx other-tool add docs\n```", 0.7),
+        passage("usage/mcp-docs", "MCP docs", "Installation", "```bash\nnpx mint-mcp add docs\n```", 0.5),
+    ];
+    let answer = compose_answer("How do I connect my editor to the MCP docs server?", &passages);
+    let text = answer.text();
+    assert!(text.contains("```bash\nnpx mint-mcp add docs\n```"), "{text}");
+    assert!(!text.contains("other-tool"), "{text}");
+    assert_eq!(answer.sources, vec![0, 2], "{text}");
+    assert!(text.contains("From MCP docs › Installation [2]:"), "{text}");
+}
