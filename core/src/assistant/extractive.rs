@@ -767,6 +767,8 @@ impl Words {
     }
 
     fn from(&self, label: &str, n: usize) -> String {
+        // A heading written as a lead-in ("Optional settings:") would end up with two colons.
+        let label = label.trim_end_matches([':', '：']);
         if self.zh {
             format!("摘自 {label} [{n}]：")
         } else {

@@ -417,7 +417,7 @@ fn a_how_question_takes_its_snippet_from_another_section_of_the_lead_page() {
             0.8,
         ),
         passage("introduction", "Introduction", "", "```bash\nnpx other-tool add docs\n```", 0.7),
-        passage("usage/mcp-docs", "MCP docs", "Installation", "```bash\nnpx mint-mcp add docs\n```", 0.5),
+        passage("usage/mcp-docs", "MCP docs", "Installation:", "```bash\nnpx mint-mcp add docs\n```", 0.5),
     ];
     let answer = compose_answer("How do I connect my editor to the MCP docs server?", &passages);
     let text = answer.text();
