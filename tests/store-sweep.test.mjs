@@ -4,12 +4,15 @@
 // (TEST_SITE_FILE_IN_FLIGHT_MS), a site published file by file twice: what only the replaced version
 // named goes, what the live one names stays, a file uploaded for a commit not made yet stays until it
 // is old enough. A commit waits while a sweep holds the store (its marker, written here straight into
-// the worker's local R2 as a sweep would) and goes live once it has left.
+// the worker's local R2 as a sweep would) and goes live once it has left. A re-publish of the real
+// fixture (staged in batches) refers to the batches the first publish built instead of copying
+// them; the sweep that deletes the first version keeps those, so the live version still serves and
+// the next re-publish takes them again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { root, nodeBin, toolEnv } from '../scripts/lib/env.mjs';
@@ -17,9 +20,13 @@ import { scratchDir } from '../scripts/lib/scratch.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { runSweep } from './support/sweep.mjs';
 import { publishFolder } from '../sdk-wasm/js/publish/index.js';
+import { FIXTURE_DOCS } from './support/docs.mjs';
+import { writableCopy } from './support/writable-copy.mjs';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 
 const IN_FLIGHT_MS = 4000;
 const state = scratchDir('docs-edge-store-sweep-');
+const logFile = join(scratchDir('docs-edge-store-sweep-log-'), 'worker.log');
 const folder = join(scratchDir('docs-edge-store-sweep-docs-'), 'docs');
 const hashOf = (text) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -33,6 +40,7 @@ before(async () => {
     persistTo: state,
     vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'unused-here', PUBLISH_RETENTION_DAYS: '0', TEST_SITE_FILE_IN_FLIGHT_MS: String(IN_FLIGHT_MS) },
     testScheduled: true,
+    logFile,
   });
   base = worker.baseUrl;
   t = await tenant({ base });
@@ -130,4 +138,51 @@ test('a commit waits while a sweep holds the store, then publishes (re-uploading
   assert.equal(published.site.pageCount, 2);
   assert.equal(published.filesUploaded, 3, 'the first version\'s files the sweep deleted are uploaded again');
   assert.deepEqual(await missing(Object.values(FIRST).map(hashOf)), []);
+});
+
+test('a re-publish refers to the batches the replaced version built; sweeping that version keeps them for the live one', async () => {
+  const site = await tenant({ base });
+  const docs = writableCopy(FIXTURE_DOCS, join(scratchDir('docs-edge-store-sweep-fixture-'), 'docs'));
+  const publishDocs = () => publishFolder({ folder: docs, baseUrl: base, adminKey: site.adminKey, domain: site.domain, noFetch: true, pollMs: 100 });
+  const touch = (word) => writeFileSync(join(docs, 'quickstart.mdx'), `${readFileSync(join(docs, 'quickstart.mdx'), 'utf8')}\nThe word ${word} was added.\n`);
+  const live = () => logLines(logFile).filter((l) => l.event === 'publish_live' && l.domain === site.domain).map((l) => l.publishId);
+  const taken = (publishId) => logLines(logFile)
+    .filter((l) => l.event === 'publish_step' && l.publishId === publishId && l.ok && l.step?.step === 'batch')
+    .reduce((sum, l) => sum + (l.takenBatches ?? 0), 0);
+  const llmsFull = async () => {
+    const res = await call('GET', `/discovery/v1/llms/${site.domain}/llms-full.txt`, { token: site.assistantKey, base });
+    assert.equal(res.status, 200, res.text);
+    return res.text;
+  };
+  const searchFinds = async (word) => {
+    const res = await call('POST', `/discovery/v1/search/${site.domain}`, { token: site.assistantKey, json: { query: word }, base });
+    assert.equal(res.status, 200, res.text);
+    return res.body[0]?.path;
+  };
+
+  const first = await publishDocs();
+  const word = `wombatquartz${Date.now().toString(36)}`;
+  touch(word);
+  await publishDocs();
+  const tookFromFirst = taken(live()[1]);
+  assert.ok(tookFromFirst >= 1, `the re-publish took ${tookFromFirst} batches`);
+  const servedBefore = await llmsFull();
+
+  // The first version goes (retention 0); what the live version took from it must stay.
+  await sleep(IN_FLIGHT_MS + 500);
+  const deleted = await sweep();
+  assert.ok(deleted > 0, 'the replaced version was swept');
+  assert.equal(await llmsFull(), servedBefore, 'every page of the live version is served as before');
+  assert.ok(servedBefore.includes(word));
+  assert.equal(await searchFinds(word), 'quickstart');
+
+  // The next re-publish takes the same batches again: their objects outlived the version that built them.
+  const again = `emuquasar${Date.now().toString(36)}`;
+  touch(again);
+  const third = await publishDocs();
+  assert.equal(live().length, 3);
+  assert.equal(taken(live()[2]), tookFromFirst, 'every batch taken before is taken again');
+  assert.equal(third.site.pageCount, first.site.pageCount);
+  assert.equal(await searchFinds(again), 'quickstart');
+  assert.ok((await llmsFull()).includes(again));
 });

@@ -10,7 +10,8 @@
 use std::collections::BTreeSet;
 
 use docs_edge_core::platform::retention::{Decision, Live, Retention, SITES_PREFIX};
-use docs_edge_core::platform::store_sweep::{listed_version, manifest_keeps, marker_holds, may_delete_under, store_decision, store_domain};
+use docs_edge_core::platform::store_sweep::{listed_version, marker_holds, may_delete_under, store_decision, store_domain, version_keeps, REFERRING_OBJECTS};
+use docs_edge_core::publish::kept::{listed_batches, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::manifest::{Manifest, MANIFEST_OBJECT};
 use worker::{Bucket, Delay};
 
@@ -27,14 +28,17 @@ pub const OPS_PER_RUN: usize = 400;
 
 /// Versions of a domain a run reads; a domain with more (more publishes inside the retention than
 /// that) keeps its whole store until the sites sweep has thinned them. With the fixed operations of
-/// a domain, it fits a run's budget, so a run can always judge the first store it meets.
-const VERSIONS_READ: u32 = 200;
+/// a domain, its reads (two a version) fit a run's budget, so a run can always judge the first
+/// store it meets.
+const VERSIONS_READ: u32 = 198;
 
-/// Operations a domain costs besides its manifests: the marker stored and removed, the pointer,
-/// the listing.
+/// Operations a domain costs besides its versions' reads: the marker stored and removed, the
+/// pointer, the listing.
 const OPS_PER_DOMAIN: usize = 4;
 
-/// Manifests read at once (each is at most a few MB).
+const _: () = assert!(VERSIONS_READ as usize * REFERRING_OBJECTS.len() + OPS_PER_DOMAIN <= OPS_PER_RUN);
+
+/// Manifests and batch indexes read at once (each is at most a few MB).
 const READS_AT_ONCE: usize = 4;
 
 /// How long a commit waits for a sweep to leave its store before answering 503.
@@ -158,17 +162,19 @@ impl<'a> StoreSweep<'a> {
         }
     }
 
-    /// What the versions listed (`sites/{domain}/{publishId}/` prefixes) that the sweep keeps refer to.
+    /// What the versions listed (`sites/{domain}/{publishId}/` prefixes) that the sweep keeps refer
+    /// to: each one's manifest and batch index.
     async fn kept_files(&mut self, domain: &str, pointer: &Option<(String, u64)>, prefixes: &[String]) -> ApiResult<Reading> {
         let versions: Vec<&str> = prefixes.iter().filter_map(|p| listed_version(p, domain)).collect();
-        if versions.len() > self.ops_left {
+        let reads: Vec<(&str, &str)> = versions.iter().flat_map(|id| REFERRING_OBJECTS.map(|name| (*id, name))).collect();
+        if reads.len() > self.ops_left {
             return Ok(Reading::OutOfBudget);
         }
-        self.ops_left -= versions.len();
+        self.ops_left -= reads.len();
         let live = pointer.as_ref().map(|(publish_id, since_ms)| Live { publish_id, since_ms: *since_ms });
         let mut kept = BTreeSet::new();
-        for group in versions.chunks(READS_AT_ONCE) {
-            let reads = group.iter().map(|id| kept_manifest(self.bucket, domain, id, self.now, live, self.retention));
+        for group in reads.chunks(READS_AT_ONCE) {
+            let reads = group.iter().map(|(id, name)| kept_references(self.bucket, domain, id, name, self.now, live, self.retention));
             for read in try_join_all(reads).await? {
                 match read {
                     Some(hashes) => kept.extend(hashes),
@@ -182,7 +188,7 @@ impl<'a> StoreSweep<'a> {
 
 /// What a run learnt of a domain's kept versions.
 enum Reading {
-    /// The hashes they refer to.
+    /// The file hashes and batch stems they refer to.
     Kept(BTreeSet<String>),
     /// Not all could be read (too many versions, a manifest unreadable): every file stays.
     Unknown,
@@ -190,20 +196,27 @@ enum Reading {
     OutOfBudget,
 }
 
-/// The hashes version `publish_id`'s manifest names if the sweep keeps it (none when it has no
-/// manifest: published as a `.tar.gz`); `None` when the manifest cannot be read as one.
-async fn kept_manifest(bucket: &Bucket, domain: &str, publish_id: &str, now: u64, live: Option<Live<'_>>, retention: Retention) -> ApiResult<Option<Vec<String>>> {
-    let Some(object) = bucket.get(version_key(domain, publish_id, MANIFEST_OBJECT)).execute().await? else {
+/// What version `publish_id`'s object `name` (its manifest: file hashes; its batch index: batch
+/// stems) refers to if the sweep keeps it; none when the version has no such object (published as
+/// a `.tar.gz`, or small enough to be built in memory). `None` when it cannot be read.
+async fn kept_references(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, now: u64, live: Option<Live<'_>>, retention: Retention) -> ApiResult<Option<Vec<String>>> {
+    let Some(object) = bucket.get(version_key(domain, publish_id, name)).execute().await? else {
         return Ok(Some(Vec::new()));
     };
-    if !manifest_keeps(domain, publish_id, object.uploaded().as_millis(), now, live, retention) {
+    if !version_keeps(domain, publish_id, name, object.uploaded().as_millis(), now, live, retention) {
         return Ok(Some(Vec::new()));
     }
-    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{domain}/{publish_id}: manifest has no body")))?;
-    match Manifest::from_bytes(&body.bytes().await?) {
-        Ok(manifest) => Ok(Some(manifest.files.into_iter().map(|f| f.hash).collect())),
-        Err(err) => {
-            crate::log_line::error(&serde_json::json!({"event": "store_sweep_unreadable_manifest", "domain": domain, "publishId": publish_id, "error": err.to_string()}));
+    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{domain}/{publish_id}/{name} has no body")))?;
+    let bytes = body.bytes().await?;
+    let read = match name {
+        KEPT_BATCHES_OBJECT => listed_batches(&bytes).map_err(|e| e.to_string()),
+        MANIFEST_OBJECT => Manifest::from_bytes(&bytes).map(|m| m.files.into_iter().map(|f| f.hash).collect()).map_err(|e| e.to_string()),
+        _ => Err(format!("{name} refers to nothing in the store")),
+    };
+    match read {
+        Ok(referred) => Ok(Some(referred)),
+        Err(error) => {
+            crate::log_line::error(&serde_json::json!({"event": "store_sweep_unreadable_manifest", "domain": domain, "publishId": publish_id, "object": name, "error": error}));
             Ok(None)
         }
     }

@@ -1,6 +1,10 @@
 //! Which files of a site's content-addressed store (`files/{domain}/{hash}`) the daily storage sweep
 //! deletes, sans IO; [`super::retention`] judges everything else.
 //!
+//! The store also holds the publish's batch objects (`batch-{id}.{part}`,
+//! [`crate::publish::kept`]): a version's batch index ([`KEPT_BATCHES_OBJECT`]) refers to them as
+//! its manifest refers to files, and they are judged alike, by their stem.
+//!
 //! A file goes when no version the sweep keeps refers to it and it was stored more than
 //! [`IN_FLIGHT_DAYS`] ago: a client uploads the files of a publish, then commits its manifest within
 //! minutes, and until then nothing refers to them. The versions that keep files are those whose
@@ -27,6 +31,7 @@
 use std::collections::BTreeSet;
 
 use super::retention::{sweep_decision, Decision, Live, Retention, DAY_MS, FILES_PREFIX, IN_FLIGHT_DAYS, SITES_PREFIX};
+use crate::publish::kept::{batch_object_stem, KEPT_BATCHES_OBJECT};
 use crate::publish::manifest::{is_hash, MANIFEST_OBJECT};
 
 /// How long after its upload an unreferenced file is kept: far longer than a client takes from its
@@ -56,15 +61,19 @@ pub fn listed_version<'a>(prefix: &'a str, domain: &str) -> Option<&'a str> {
     (!id.is_empty() && !id.contains('/')).then_some(id)
 }
 
-/// Whether the version `publish_id` of `domain`, whose manifest was stored at `uploaded_ms`, keeps
-/// the files it names: whether this sweep keeps the manifest itself.
-pub fn manifest_keeps(domain: &str, publish_id: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> bool {
-    let key = format!("{SITES_PREFIX}{domain}/{publish_id}/{MANIFEST_OBJECT}");
+/// The objects of a version that name what it refers to in its site's store: its manifest (files
+/// by hash) and its batch index (batch objects by stem).
+pub const REFERRING_OBJECTS: [&str; 2] = [MANIFEST_OBJECT, KEPT_BATCHES_OBJECT];
+
+/// Whether the version `publish_id` of `domain`, whose object `name` (one of [`REFERRING_OBJECTS`])
+/// was stored at `uploaded_ms`, keeps what that object names: whether this sweep keeps the object.
+pub fn version_keeps(domain: &str, publish_id: &str, name: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> bool {
+    let key = format!("{SITES_PREFIX}{domain}/{publish_id}/{name}");
     sweep_decision(&key, uploaded_ms, now_ms, live, retention) == Decision::Keep
 }
 
-/// What the sweep does with `key` of a store. `kept`: the hashes the kept versions of the key's
-/// domain refer to, `None` when the sweep could not read them all (then every file stays);
+/// What the sweep does with `key` of a store. `kept`: the file hashes and batch stems the kept
+/// versions of the key's domain refer to, `None` when the sweep could not read them all (then every file stays);
 /// `in_flight_ms`: [`FILE_IN_FLIGHT_MS`] but in tests. A marker left by a run that died goes once
 /// it has lapsed.
 pub fn store_decision(key: &str, uploaded_ms: u64, now_ms: u64, kept: Option<&BTreeSet<String>>, in_flight_ms: u64) -> Decision {
@@ -72,8 +81,11 @@ pub fn store_decision(key: &str, uploaded_ms: u64, now_ms: u64, kept: Option<&BT
         return Decision::Keep;
     };
     let older_than = |ms: u64| uploaded_ms.saturating_add(ms) <= now_ms;
-    let delete = if is_hash(name) {
-        kept.is_some_and(|kept| !kept.contains(name)) && older_than(in_flight_ms)
+    // A batch is written before the index naming it: the age rule covers a publish's own batches
+    // as it does a commit's uploads.
+    let referred = if is_hash(name) { Some(name) } else { batch_object_stem(name) };
+    let delete = if let Some(referred) = referred {
+        kept.is_some_and(|kept| !kept.contains(referred)) && older_than(in_flight_ms)
     } else {
         name.starts_with(MARKER_PREFIX) && older_than(MARK_LAPSES_MS)
     };
@@ -145,19 +157,41 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_object_goes_only_when_no_kept_version_lists_its_batch() {
+        use crate::publish::kept::{batch_object, BatchPart};
+        use crate::search::shard::batched::BatchCursor;
+        let (listed, dropped) = (BatchCursor { pages: 10, chunks: 40, blocks: 3 }, BatchCursor::default());
+        let stem = |c: &BatchCursor| batch_object_stem(&batch_object(&[7; 16], c, BatchPart::Record)).unwrap().to_owned();
+        // The live version and a replaced one inside the retention both list `listed`: it is
+        // counted once per version and kept while any of them is kept.
+        let kept: BTreeSet<String> = [stem(&listed), USED.to_owned()].into();
+        for part in [BatchPart::Record, BatchPart::Postings, BatchPart::Parsed] {
+            assert_eq!(decide(&batch_object(&[7; 16], &listed, part), 50 * DAY_MS, Some(&kept)), Decision::Keep);
+            assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), 2 * DAY_MS, Some(&kept)), Decision::Delete);
+            // Built by a publish that has not written its index yet.
+            assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), DAY_MS - 1, Some(&kept)), Decision::Keep);
+            assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), 50 * DAY_MS, None), Decision::Keep);
+        }
+    }
+
+    fn keeps(publish_id: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> bool {
+        REFERRING_OBJECTS.iter().all(|name| version_keeps("d.com", publish_id, name, uploaded_ms, now_ms, live, retention))
+    }
+
+    #[test]
     fn versions_the_sweep_deletes_keep_no_files_and_the_others_do() {
         let live = Some(Live { publish_id: "pub_live", since_ms: NOW - DAY_MS });
-        assert!(manifest_keeps("d.com", "pub_live", NOW - 30 * DAY_MS, NOW, live, R));
+        assert!(keeps("pub_live", NOW - 30 * DAY_MS, NOW, live, R));
         // Replaced, inside and past the retention.
-        assert!(manifest_keeps("d.com", "pub_prev", NOW - 6 * DAY_MS, NOW, live, R));
-        assert!(!manifest_keeps("d.com", "pub_prev", NOW - 7 * DAY_MS, NOW, live, R));
+        assert!(keeps("pub_prev", NOW - 6 * DAY_MS, NOW, live, R));
+        assert!(!keeps("pub_prev", NOW - 7 * DAY_MS, NOW, live, R));
         // Stored after the pointer moved: a publish that may be running, whatever the retention.
         let zero = Retention { publish_days: 0, export_days: 0 };
-        assert!(manifest_keeps("d.com", "pub_next", NOW - 5, NOW, live, zero));
-        assert!(!manifest_keeps("d.com", "pub_prev", NOW - 2 * DAY_MS, NOW, live, zero));
+        assert!(keeps("pub_next", NOW - 5, NOW, live, zero));
+        assert!(!keeps("pub_prev", NOW - 2 * DAY_MS, NOW, live, zero));
         // No pointer: a first publish may be running for a day; a removed domain's versions go.
-        assert!(manifest_keeps("d.com", "pub_first", NOW - 5, NOW, None, zero));
-        assert!(!manifest_keeps("d.com", "pub_gone", NOW - 8 * DAY_MS, NOW, None, R));
+        assert!(keeps("pub_first", NOW - 5, NOW, None, zero));
+        assert!(!keeps("pub_gone", NOW - 8 * DAY_MS, NOW, None, R));
     }
 
     #[test]

@@ -8,8 +8,13 @@
 //! [`batch_digest`] hashes the first three. The finish writes [`KEPT_BATCHES_OBJECT`]: per batch
 //! its digest, its cursor and where its text and Markdown sit in the version's text pack and
 //! `llms-full.txt`. A re-publish's batch whose digest and cursor equal a kept batch's gives the same
-//! bytes, so the worker copies that batch's record and postings ([`kept_record`],
-//! [`kept_postings`]) and reads its text and Markdown out of the live version's packs.
+//! bytes, so the worker refers to that batch's objects and reads its text and Markdown out of the
+//! live version's packs.
+//!
+//! A batch's record, partial postings and parsed pages are named by what they were built from
+//! ([`batch_object`]: digest and cursor), so they live once in the site's store, shared by every
+//! version whose index lists the batch; the storage sweep deletes one only when no kept version's
+//! index lists it ([`listed_batches`], `crate::platform::store_sweep`).
 //!
 //! Batch boundaries are content-defined ([`super::batches`]), so an edit that moves one boundary
 //! leaves the later ones where they were, and the later batches are taken.
@@ -26,17 +31,69 @@ use crate::search::IndexError;
 /// The version's index of its kept batches.
 pub const KEPT_BATCHES_OBJECT: &str = "batches/index.bin";
 
-const FORMAT: u8 = 1;
+/// Format 1 kept each batch's objects beside its version (and a re-publish copied them).
+const FORMAT: u8 = 2;
+const OLD_FORMAT: u8 = 1;
 const KIND_KEPT: u8 = b'K';
 
-/// Batch `batch`'s record ([`super::BatchRecord`]), beside the version.
-pub fn kept_record(batch: u32) -> String {
-    format!("batches/record-{batch:05}.bin")
+/// A batch object's name in the site's store starts with this (never a file hash: `t` is not a
+/// hex digit).
+const BATCH_PREFIX: &str = "batch-";
+
+/// The objects a batch keeps in the site's store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchPart {
+    /// Its [`super::BatchRecord`].
+    Record,
+    /// Its partial postings.
+    Postings,
+    /// Its parsed pages ([`super::parsed`]).
+    Parsed,
 }
 
-/// Batch `batch`'s partial postings, beside the version.
-pub fn kept_postings(batch: u32) -> String {
-    format!("batches/postings-{batch:05}.bin")
+/// The name in the site's store of part `part` of the batch built from `digest` at `start`:
+/// `batch-{id}.{part}`, the id 32 hex digits of their hash.
+pub fn batch_object(digest: &[u8; 16], start: &BatchCursor, part: BatchPart) -> String {
+    batch_part(&batch_stem(digest, start), part)
+}
+
+/// Part `part` of the batch whose stem is `stem`.
+pub fn batch_part(stem: &str, part: BatchPart) -> String {
+    let suffix = match part {
+        BatchPart::Record => "record",
+        BatchPart::Postings => "postings",
+        BatchPart::Parsed => "parsed",
+    };
+    format!("{stem}.{suffix}")
+}
+
+/// `batch-{id}`: what every part of one batch's names starts with, and what a version's index
+/// refers to.
+pub fn batch_stem(digest: &[u8; 16], start: &BatchCursor) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(digest);
+    for n in [start.pages, start.chunks, start.blocks] {
+        hasher.update(u64::from(n).to_le_bytes());
+    }
+    let id: String = hasher.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{BATCH_PREFIX}{id}")
+}
+
+/// The stem ([`KeptBatch::stem`]) of a store object's name if it is a batch object's.
+pub fn batch_object_stem(name: &str) -> Option<&str> {
+    let (stem, part) = name.split_once('.')?;
+    let id = stem.strip_prefix(BATCH_PREFIX)?;
+    let hex = id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    (hex && matches!(part, "record" | "postings" | "parsed")).then_some(stem)
+}
+
+/// The batch stems a version's index (`bytes` of [`KEPT_BATCHES_OBJECT`]) refers to; an index of
+/// the old format refers to none (its batches sit beside its version).
+pub fn listed_batches(bytes: &[u8]) -> Result<Vec<String>, IndexError> {
+    if bytes.starts_with(&[OLD_FORMAT, KIND_KEPT]) {
+        return Ok(Vec::new());
+    }
+    Ok(KeptBatches::from_bytes(bytes)?.batches.iter().map(KeptBatch::stem).collect())
 }
 
 /// One kept batch: what it was built from, and where its text and Markdown sit in the version.
@@ -51,6 +108,19 @@ pub struct KeptBatch {
     pub text: (u64, u64),
     /// `(offset, length)` in `llms-full.txt`.
     pub llms: (u64, u64),
+    /// End of each term group in its partial postings: a taken batch needs no read.
+    pub group_ends: Vec<u64>,
+}
+
+impl KeptBatch {
+    /// Part `part`'s name in the site's store.
+    pub fn object(&self, part: BatchPart) -> String {
+        batch_object(&self.digest, &self.start, part)
+    }
+
+    pub fn stem(&self) -> String {
+        batch_stem(&self.digest, &self.start)
+    }
 }
 
 /// Every kept batch of a version, in batch order.
@@ -75,6 +145,11 @@ impl KeptBatches {
     /// The kept batch (its number and entry) built from `digest` at `start`, if any.
     pub fn find(&self, digest: &[u8; 16], start: &BatchCursor) -> Option<(u32, &KeptBatch)> {
         self.batches.iter().enumerate().find(|(_, b)| b.digest == *digest && b.start == *start).map(|(i, b)| (i as u32, b))
+    }
+
+    /// Batch `batch` of the version.
+    pub fn get(&self, batch: u32) -> Option<&KeptBatch> {
+        self.batches.get(batch as usize)
     }
 
     pub fn len(&self) -> usize {
@@ -112,8 +187,8 @@ mod tests {
     fn kept_batches_round_trip_and_are_found_by_digest_and_cursor() {
         let start = BatchCursor { pages: 3, chunks: 10, blocks: 2 };
         let kept = KeptBatches::new(vec![
-            KeptBatch { digest: [1; 16], start: BatchCursor::default(), end: start, text: (0, 5), llms: (0, 7) },
-            KeptBatch { digest: [2; 16], start, end: BatchCursor { pages: 5, chunks: 20, blocks: 4 }, text: (5, 5), llms: (7, 9) },
+            KeptBatch { digest: [1; 16], start: BatchCursor::default(), end: start, text: (0, 5), llms: (0, 7), group_ends: vec![3, 9] },
+            KeptBatch { digest: [2; 16], start, end: BatchCursor { pages: 5, chunks: 20, blocks: 4 }, text: (5, 5), llms: (7, 9), group_ends: vec![4, 4] },
         ]);
         let back = KeptBatches::from_bytes(&kept.to_bytes()).unwrap();
         assert_eq!(back, kept);
@@ -122,5 +197,26 @@ mod tests {
         assert!(back.find(&[2; 16], &BatchCursor { pages: 4, ..start }).is_none());
         assert!(back.find(&[3; 16], &start).is_none());
         assert!(KeptBatches::from_bytes(b"\x01Kjunk").is_err());
+    }
+
+    #[test]
+    fn batch_objects_are_named_by_digest_and_cursor_and_listed_by_the_index() {
+        let start = BatchCursor { pages: 3, chunks: 10, blocks: 2 };
+        let record = batch_object(&[2; 16], &start, BatchPart::Record);
+        let stem = batch_object_stem(&record).unwrap();
+        assert_eq!(batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Parsed)), Some(stem));
+        // Another cursor or digest is another batch.
+        assert_ne!(batch_object(&[2; 16], &BatchCursor { pages: 4, ..start }, BatchPart::Record), record);
+        assert_ne!(batch_object(&[3; 16], &start, BatchPart::Record), record);
+        // File hashes, markers and look-alikes are not batch objects.
+        for name in ["0123456789abcdef0123456789abcdef", "sweep-r1", "batch-xyz.record", &format!("{stem}.text"), stem] {
+            assert_eq!(batch_object_stem(name), None, "{name}");
+        }
+        let kept = KeptBatches::new(vec![KeptBatch { digest: [2; 16], start, end: start, text: (0, 0), llms: (0, 0), group_ends: vec![] }]);
+        assert_eq!(listed_batches(&kept.to_bytes()).unwrap(), vec![stem.to_owned()]);
+        assert_eq!(kept.get(0).map(|k| k.object(BatchPart::Record)), Some(record.clone()));
+        // An index of the old format kept its batches beside its version: it lists none here.
+        assert!(listed_batches(b"\x01K\x00").unwrap().is_empty());
+        assert!(listed_batches(b"\x02Kjunk").is_err());
     }
 }

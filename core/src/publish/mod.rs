@@ -11,7 +11,7 @@
 //!    parses them and writes its partial postings, text blocks, `llms-full.txt` piece and a
 //!    [`BatchRecord`] (pages without bodies, search records, manifest lines). A batch's bytes do not
 //!    depend on the bytes of the batches before it, so a re-publish takes an unchanged batch whole
-//!    from the live version ([`kept`]).
+//!    from the live version ([`kept`]): its objects sit in the site's store, shared by versions.
 //! 4. **Merge**: each shard group is merged from every batch's range of it
 //!    ([`crate::search::shard::batched::merge_group`]).
 //! 5. **Concatenate**: text blocks, term groups and `llms-full.txt` pieces become one object each
@@ -464,7 +464,8 @@ impl Finisher {
         let text_len = record.search.text_len();
         let mut end = record.start;
         end.advance(&record.search);
-        self.kept.push(KeptBatch { digest: record.digest, start: record.start, end, text: (self.text_len, text_len), llms: (self.llms_len, record.llms_len) });
+        let (text, llms) = ((self.text_len, text_len), (self.llms_len, record.llms_len));
+        self.kept.push(KeptBatch { digest: record.digest, start: record.start, end, text, llms, group_ends: record.group_ends.clone() });
         self.meta.add(record.search);
         self.reads.extend(record.pages);
         self.summaries.extend(record.summaries);

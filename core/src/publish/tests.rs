@@ -103,13 +103,14 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
         assert_eq!(parsed::page_keys_from_digests(&planned.plan, &range, &table, &digests, DOMAIN).as_ref(), Some(&keys), "the unpack's digests give the same keys");
         let digest = kept::batch_digest(&planned.plan, &range, &keys, &planned.layout);
         if let (Some(live), Some((old, entry))) = (live, live_batches.as_ref().and_then(|k| k.find(&digest, &state.search))) {
+            // As the worker takes it: the cursor and group ends from the index, no record read.
             let record = BatchRecord::from_bytes(&live.records[old as usize])?.kept_as(b as u32);
-            state.search.advance(&record.search);
+            state.search = entry.end;
             let slice = |bytes: &[u8], (at, len): (u64, u64)| bytes[at as usize..(at + len) as usize].to_vec();
             text.extend(slice(&live.text, entry.text));
             llms_full.extend(slice(&live.llms_full, entry.llms));
             let bytes = live.postings[old as usize].clone();
-            postings.push((bytes.clone(), record.group_ends.clone()));
+            postings.push((bytes.clone(), entry.group_ends.clone()));
             kept_postings.push(bytes);
             parsed.push(live.parsed[old as usize].clone());
             records.push(record.to_bytes());

@@ -17,7 +17,7 @@ use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::kept::{batch_digest, kept_postings, kept_record, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
@@ -169,6 +169,9 @@ pub struct Record {
     /// sit in that version's text pack and `llms-full.txt` (`None`: built here).
     #[serde(default)]
     taken: Vec<Option<Taken>>,
+    /// Per batch, the stem of its objects in the site's store (`docs_edge_core::publish::kept`).
+    #[serde(default)]
+    batch_stems: Vec<String>,
     /// The finished version, once the finish step made it.
     version: Option<SiteVersion>,
     /// What the publish runs under, as the edge script sent it with `begin`.
@@ -480,6 +483,7 @@ impl PublishJob {
             group_lens: Vec::new(),
             shard_lens: Vec::new(),
             taken: Vec::new(),
+            batch_stems: Vec::new(),
             version: None,
             settings: begin.settings,
         };
@@ -642,6 +646,7 @@ impl PublishJob {
                 record.text_lens.clear();
                 record.llms_lens.clear();
                 record.taken.clear();
+                record.batch_stems.clear();
                 Step::Batch(0)
             }
             Step::Batch(b) => {
@@ -716,7 +721,7 @@ impl PublishJob {
         };
         match small {
             None => {
-                store.put_all(vec![(SOURCE_FILE_TABLE, table.to_bytes()), (&build_object(DIGESTS_OBJECT), digests.to_bytes())]).await?;
+                store.put_all(vec![(store.key(SOURCE_FILE_TABLE), table.to_bytes()), (store.key(&build_object(DIGESTS_OBJECT)), digests.to_bytes())]).await?;
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
@@ -916,6 +921,7 @@ impl PublishJob {
         record.text_lens.truncate(b as usize);
         record.llms_lens.truncate(b as usize);
         record.taken.truncate(b as usize);
+        record.batch_stems.truncate(b as usize);
         if let Some(live) = loaded.live_parsed.as_ref() {
             // The run of batches from `b` the live version kept, each found at the cursor where the
             // one before it ends.
@@ -931,28 +937,24 @@ impl PublishJob {
                 cursor = found.1.end;
                 run.push((i, found, range_i.len() as u32));
             }
-            let reads = run.iter().map(|(i, found, _)| async { Ok::<_, ApiError>(live.take(store.bucket, &store.domain, found.clone(), *i).await) });
-            // Only the run's unbroken start is taken (a batch that cannot be read is built).
-            let taken: Vec<_> = try_join_all(reads).await?.into_iter().map_while(|t| t).collect();
-            if !taken.is_empty() {
+            // The new version refers to the run's objects where they are (nothing is copied): only
+            // the run's unbroken start whose objects the store still holds is taken.
+            let present = run.iter().map(|(_, (_, kept), _)| async move { Ok::<_, ApiError>(LiveParsed::present(store.bucket, &store.domain, kept).await) });
+            let taken = try_join_all(present).await?.into_iter().take_while(|p| *p).count();
+            if taken > 0 {
                 store.phase("read");
-                let writes = taken.iter().zip(&run).map(|((t, _), (i, _, _))| async move {
-                    let (record_name, postings_name, parsed_name) = (kept_record(*i), kept_postings(*i), parsed_object(*i));
-                    store.put_all(vec![(&record_name, t.record.to_bytes()), (&postings_name, t.postings.clone()), (&parsed_name, t.parsed.clone())]).await
-                });
-                try_join_all(writes).await?;
-                for ((t, read_bytes), (i, _, pages)) in taken.iter().zip(&run) {
-                    store.traffic.read(*read_bytes);
+                for (i, (_, kept), pages) in run.into_iter().take(taken) {
                     store.traffic.reused_pages.set(store.traffic.reused_pages.get() + pages);
-                    state.search.advance(&t.record.search);
-                    self.state.storage().put(&groups_key(*i), &t.record.group_ends).await?;
-                    record.text_lens.push(t.kept.text.1);
-                    record.llms_lens.push(t.kept.llms.1);
-                    record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: t.kept.text, llms: t.kept.llms }));
+                    state.search = kept.end;
+                    self.state.storage().put(&groups_key(i), &kept.group_ends).await?;
+                    record.text_lens.push(kept.text.1);
+                    record.llms_lens.push(kept.llms.1);
+                    record.batch_stems.push(kept.stem());
+                    record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: kept.text, llms: kept.llms }));
                 }
-                store.traffic.taken_batches.set(taken.len() as u32);
+                store.traffic.taken_batches.set(taken as u32);
                 record.batch_state = state;
-                return Ok(taken.len() as u32);
+                return Ok(taken as u32);
             }
         }
         let tree = store.files(&loaded.table, &files).await?;
@@ -963,16 +965,19 @@ impl PublishJob {
         drop((tree, reused));
         store.phase("build");
         store.traffic.reused_pages.set(result.reused_pages);
-        store.put(&parsed_object(b), result.parsed).await?;
+        let stem = batch_stem(&result.record.digest, &result.record.start);
         let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
-        let names = [kept_postings(b), build_object(&format!("text-{b:05}.bin")), build_object(&format!("llms-{b:05}.txt")), kept_record(b)];
-        let [postings, text, llms, batch_record] = names.each_ref().map(String::as_str);
+        let (text, llms) = (build_object(&format!("text-{b:05}.bin")), build_object(&format!("llms-{b:05}.txt")));
         let record_bytes = result.record.to_bytes();
-        store.put_all(vec![(postings, result.postings), (text, result.text), (llms, result.llms), (batch_record, record_bytes)]).await?;
+        let in_store = [(BatchPart::Parsed, result.parsed), (BatchPart::Postings, result.postings), (BatchPart::Record, record_bytes)]
+            .map(|(part, bytes)| (store.batch_key(&stem, part), bytes));
+        let beside = [(store.key(&text), result.text), (store.key(&llms), result.llms)];
+        store.put_all(in_store.into_iter().chain(beside).collect()).await?;
         self.state.storage().put(&groups_key(b), &result.group_ends).await?;
         record.text_lens.push(text_len);
         record.llms_lens.push(llms_len);
         record.taken.push(None);
+        record.batch_stems.push(stem);
         record.batch_state = state;
         Ok(1)
     }
@@ -985,7 +990,8 @@ impl PublishJob {
             let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
             let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
             let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
-            parts.push(store.read_range(&kept_postings(b), start, end - start).await?);
+            let stem = record.batch_stems.get(b as usize).ok_or_else(|| ApiError::Internal(format!("batch {b} has no objects")))?;
+            parts.push(store.read_range(&store.batch_key(stem, BatchPart::Postings), start, end - start).await?);
         }
         let chunk_count = record.batch_state.search.chunks as usize;
         let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
@@ -1003,13 +1009,14 @@ impl PublishJob {
     async fn finish(&self, store: &Store<'_>, record: &Record) -> StepResult<SiteVersion> {
         let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
-        for b in 0..record.batches.len() as u32 {
-            let bytes = store.get(&kept_record(b)).await?;
-            finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?);
+        for (b, stem) in record.batch_stems.iter().enumerate() {
+            let bytes = store.get_at(&store.batch_key(stem, BatchPart::Record)).await?;
+            finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?.kept_as(b as u32));
         }
         let mut finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
         let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
-        // Only a staged publish keeps its batches' records and postings for the next to take.
+        // Only a staged publish keeps its batches for the next to take: the index lists the batch
+        // objects this version refers to in the site's store (the storage sweep counts it).
         let mut writes = Writes::default();
         writes.start(store, KEPT_BATCHES_OBJECT, std::mem::take(&mut finished.kept_batches));
         let site = store.put_finished(finished, writes).await?;
@@ -1266,15 +1273,24 @@ impl<'a> Store<'a> {
         self.traffic.phases.borrow_mut().insert(name.into(), now_ms().saturating_sub(self.started).into());
     }
 
+    /// Part `part` of batch `stem`, in the site's store.
+    fn batch_key(&self, stem: &str, part: BatchPart) -> String {
+        site_file_key(&self.domain, &batch_part(stem, part))
+    }
+
     async fn put(&self, name: &str, bytes: Vec<u8>) -> ApiResult<()> {
+        self.put_at(self.key(name), bytes).await
+    }
+
+    async fn put_at(&self, key: String, bytes: Vec<u8>) -> ApiResult<()> {
         self.traffic.wrote(bytes.len());
-        self.bucket.put(self.key(name), bytes).execute().await?;
+        self.bucket.put(key, bytes).execute().await?;
         Ok(())
     }
 
-    /// Writes the objects at once.
-    async fn put_all(&self, objects: Vec<(&str, Vec<u8>)>) -> ApiResult<()> {
-        try_join_all(objects.into_iter().map(|(name, bytes)| self.put(name, bytes))).await?;
+    /// Writes the objects (by key) at once.
+    async fn put_all(&self, objects: Vec<(String, Vec<u8>)>) -> ApiResult<()> {
+        try_join_all(objects.into_iter().map(|(key, bytes)| self.put_at(key, bytes))).await?;
         Ok(())
     }
 
@@ -1342,20 +1358,24 @@ impl<'a> Store<'a> {
     }
 
     async fn get(&self, name: &str) -> ApiResult<Vec<u8>> {
-        let object = self.bucket.get(self.key(name)).execute().await?.ok_or_else(|| ApiError::Internal(format!("{name} is missing")))?;
-        let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?;
+        self.get_at(&self.key(name)).await
+    }
+
+    async fn get_at(&self, key: &str) -> ApiResult<Vec<u8>> {
+        let object = self.bucket.get(key).execute().await?.ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+        let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?;
         self.traffic.read(bytes.len());
         Ok(bytes)
     }
 
-    async fn read_range(&self, name: &str, offset: u64, length: u64) -> ApiResult<Vec<u8>> {
+    /// `length` bytes at `offset` of the object `key`.
+    async fn read_range(&self, key: &str, offset: u64, length: u64) -> ApiResult<Vec<u8>> {
         if length == 0 {
             return Ok(Vec::new());
         }
-        let key = self.key(name);
         let object = self
             .bucket
-            .get(&key)
+            .get(key)
             .range(Range::OffsetWithLength { offset, length })
             .execute()
             .await?
@@ -1370,7 +1390,7 @@ impl<'a> Store<'a> {
     async fn files(&self, table: &FileTable, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
         let mut tree = SourceTree::new();
         for read in table.reads_for(paths) {
-            let bytes = self.read_range(&source_pack(read.pack), u64::from(read.start), u64::from(read.end - read.start)).await?;
+            let bytes = self.read_range(&self.key(&source_pack(read.pack)), u64::from(read.start), u64::from(read.end - read.start)).await?;
             tree.extend(table.tree_from(paths, &[(read, bytes)]));
         }
         Ok(tree)

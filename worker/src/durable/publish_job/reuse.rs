@@ -1,32 +1,23 @@
 //! What a re-publish takes from the live version (`docs_edge_core::publish::parsed` and
 //! `docs_edge_core::publish::kept`): its parsed-pages index and kept-batches index, read once per
-//! publish; then per batch either the whole batch (its record, postings and parsed pages, when its
-//! digest and cursor match a kept batch's) or one ranged read per old batch object holding page
-//! hits. Reuse only saves work: anything missing or unreadable is built again, never an error.
+//! publish; then per batch either the whole batch (when its digest and cursor match a kept batch's:
+//! the new version refers to the batch's objects in the site's store, nothing is copied) or one
+//! ranged read per old batch object holding page hits. Reuse only saves work: anything missing or
+//! unreadable is built again, never an error.
 
-use docs_edge_core::publish::kept::{kept_postings, kept_record, KeptBatch, KeptBatches, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::kept::{BatchPart, KeptBatch, KeptBatches, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::parsed::{parsed_object, PageKey, ParsedIndex, Reused, PARSED_INDEX_OBJECT};
-use docs_edge_core::publish::BatchRecord;
 use docs_edge_core::search::shard::batched::BatchCursor;
 use worker::Bucket;
 
 use crate::join::try_join_all;
 use crate::sites;
-use crate::storage::{read, version_key};
+use crate::storage::{read, site_file_key, version_key};
 
 pub(super) struct LiveParsed {
     pub(super) publish_id: String,
     index: ParsedIndex,
     batches: KeptBatches,
-}
-
-/// A batch of the live version taken whole: its entry, its record (renumbered for the new batch),
-/// and its postings' and parsed pages' bytes.
-pub(super) struct TakenBatch {
-    pub(super) kept: KeptBatch,
-    pub(super) record: BatchRecord,
-    pub(super) postings: Vec<u8>,
-    pub(super) parsed: Vec<u8>,
 }
 
 impl LiveParsed {
@@ -36,6 +27,7 @@ impl LiveParsed {
         let bytes = read(bucket, &version_key(domain, &version.publish_id, PARSED_INDEX_OBJECT), None).await.ok()??;
         let index = ParsedIndex::from_bytes(&bytes).ok()?;
         let batches = match read(bucket, &version_key(domain, &version.publish_id, KEPT_BATCHES_OBJECT), None).await {
+            // An index of the old format (its batches beside its version) is not taken from.
             Ok(Some(bytes)) => KeptBatches::from_bytes(&bytes).unwrap_or_default(),
             _ => KeptBatches::default(),
         };
@@ -47,16 +39,10 @@ impl LiveParsed {
         self.batches.find(digest, start).map(|(old, kept)| (old, kept.clone()))
     }
 
-    /// Live batch `old` (`kept`, as [`Self::find`] gave it), read whole to stand as batch `batch`,
-    /// and the bytes read.
-    pub(super) async fn take(&self, bucket: &Bucket, domain: &str, (old, kept): (u32, KeptBatch), batch: u32) -> Option<(TakenBatch, usize)> {
-        let keys = [kept_record(old), kept_postings(old), parsed_object(old)].map(|name| version_key(domain, &self.publish_id, &name));
-        let read_all = try_join_all(keys.iter().map(|key| read(bucket, key, None))).await.ok()?;
-        let [record, postings, parsed]: [Vec<u8>; 3] = read_all.into_iter().collect::<Option<Vec<_>>>()?.try_into().ok()?;
-        let read_bytes = record.len() + postings.len() + parsed.len();
-        let record = BatchRecord::from_bytes(&record).ok()?;
-        (record.digest == kept.digest && record.start == kept.start).then_some(())?;
-        Some((TakenBatch { kept, record: record.kept_as(batch), postings, parsed }, read_bytes))
+    /// Whether the site's store still holds every object of `kept`, so a version may refer to it.
+    pub(super) async fn present(bucket: &Bucket, domain: &str, kept: &KeptBatch) -> bool {
+        let heads = [BatchPart::Record, BatchPart::Postings, BatchPart::Parsed].map(|part| bucket.head(site_file_key(domain, &kept.object(part))));
+        matches!(try_join_all(heads).await, Ok(found) if found.iter().all(Option::is_some))
     }
 
     /// The kept pages of `keys`, and the bytes read for them.
@@ -64,7 +50,7 @@ impl LiveParsed {
         let mut reused = Reused::default();
         let mut read_bytes = 0;
         for wanted in self.index.reads_for(keys) {
-            let key = version_key(domain, &self.publish_id, &parsed_object(wanted.batch));
+            let key = self.parsed_key(domain, wanted.batch);
             let range = u64::from(wanted.range.start)..u64::from(wanted.range.end);
             if let Ok(Some(bytes)) = read(bucket, &key, Some(range)).await {
                 read_bytes += bytes.len();
@@ -72,5 +58,14 @@ impl LiveParsed {
             }
         }
         (reused, read_bytes)
+    }
+
+    /// Where batch `batch`'s parsed pages are: in the site's store for a batch the version's index
+    /// lists, else beside the version (a site built in memory, or a version of the old format).
+    fn parsed_key(&self, domain: &str, batch: u32) -> String {
+        match self.batches.get(batch) {
+            Some(kept) => site_file_key(domain, &kept.object(BatchPart::Parsed)),
+            None => version_key(domain, &self.publish_id, &parsed_object(batch)),
+        }
     }
 }
