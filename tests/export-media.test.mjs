@@ -2,7 +2,8 @@
 // Chromium (issue 29, points 5 and 9): `$…$`, `$$…$$` and `<Latex>` as native MathML with no LaTeX
 // source left in the visible text (prices keep their dollars), `View` panels behind a selector
 // (all titled without script), and `Visibility for="agents"` text only in the Markdown twin and
-// llms-full.txt. On a page written for the purpose.
+// llms-full.txt; a remote embed as a click-to-load placeholder naming its host, which requests
+// nothing from that host before the click. On a page written for the purpose.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const PURPOSE = {
     '<View title="Python" icon="python">\n\nOnly for Python readers.\n\n```python\nprint("py")\n```\n\n</View>',
     '<Visibility for="humans">\n\nClick **Get started** in the corner.\n\n</Visibility>',
     '<Visibility for="agents">\n\nAgents call `POST /v1/accounts` instead.\n\n</Visibility>',
+    '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" title="Product tour" width="560" height="315"></iframe>',
     '',
   ].join('\n\n'),
 };
@@ -131,4 +133,46 @@ test('the page has no accessibility violations in light and dark', async () => {
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('a remote embed waits behind a placeholder naming its host; the click loads it under the bundle policy', async () => {
+  const manifest = JSON.parse(readFile(bundle.dir, '_docs-edge/manifest.json').toString());
+  assert.deepEqual(manifest.frameOrigins, ['https://www.youtube.com']);
+  assert.ok(manifest.contentSecurityPolicy.endsWith("; frame-src 'self' https://www.youtube.com"), manifest.contentSecurityPolicy);
+  for (const scheme of ['light', 'dark']) {
+    const { page, context, errors, outside } = await openPage(scheme);
+    // The page as a server holding the bundle sends it: under the manifest's policy.
+    await context.route(`${bundle.server.url}/index.html`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': manifest.contentSecurityPolicy } });
+    });
+    const youtube = [];
+    await context.route('https://www.youtube.com/**', (route) => {
+      youtube.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><title>stub</title><p>stub player</p>' });
+    });
+    await page.reload();
+    const load = page.getByRole('button', { name: 'Load the video from www.youtube.com' });
+    await load.scrollIntoViewIfNeeded();
+    await page.locator('.embed-placeholder').screenshot({ path: join(ARTIFACTS, `embed-placeholder-${scheme}.png`) });
+    assert.deepEqual(outside, [], 'nothing from another host before the click');
+    assert.deepEqual(youtube, []);
+    if (scheme === 'light') {
+      await load.click();
+      const frame = page.locator('iframe.embed-frame');
+      await frame.waitFor();
+      assert.equal(await frame.getAttribute('title'), 'Product tour');
+      await page.frameLocator('iframe.embed-frame').getByText('stub player').waitFor({ timeout: 10_000 });
+      assert.deepEqual(youtube, ['https://www.youtube.com/embed/dQw4w9WgXcQ']);
+      await page.locator('.embed-placeholder').screenshot({ path: join(ARTIFACTS, 'embed-loaded.png') });
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  const plain = await openPage('light', false);
+  assert.ok(await plain.page.locator('.embed-load').isHidden(), 'no button without script');
+  const link = plain.page.getByRole('link', { name: 'Open it on www.youtube.com' });
+  assert.equal(await link.getAttribute('href'), 'https://www.youtube.com/embed/dQw4w9WgXcQ');
+  assert.deepEqual(plain.outside, []);
+  await plain.context.close();
 });

@@ -33,6 +33,7 @@ fn main() {
     };
     let options = ExportOptions {
         version: flag("--version"),
+        versions: None,
         paths: flag("--paths").map(|p| p.split(',').map(str::to_owned).collect()),
         domain: flag("--domain").unwrap_or_else(|| "docs.example.com".to_owned()),
         mtime: 0,

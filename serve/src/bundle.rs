@@ -273,6 +273,7 @@ mod tests {
             beacon_endpoint: None,
             assistant: None,
             search_index: None,
+            frame_origins: Vec::new(),
         };
         let files = vec![
             ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },

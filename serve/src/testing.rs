@@ -41,6 +41,7 @@ pub fn manifest(job_id: &str) -> BundleManifest {
         beacon_endpoint: None,
         assistant: None,
         search_index: None,
+        frame_origins: Vec::new(),
     }
 }
 

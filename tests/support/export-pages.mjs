@@ -20,7 +20,12 @@ export async function exportFolder(folder, paths) {
   const t = await tenant();
   const published = await publishFolder(t.domain, t.adminKey, folder);
   assert.equal(published.status, 200, published.text);
-  const start = await startExport(t.adminKey, { domain: t.domain, ...(paths ? { paths } : {}) });
+  return exportPublished(t, paths ? { paths } : {});
+}
+
+/** Exports what tenant `t` published, with `request`'s fields beside its domain; the unpacked bundle, served. */
+export async function exportPublished(t, request = {}) {
+  const start = await startExport(t.adminKey, { domain: t.domain, ...request });
   assert.equal(start.status, 202, start.text);
   const { job } = await waitForJob(t.adminKey, start.body.jobId);
   assert.equal(job.status, 'completed', job.error);

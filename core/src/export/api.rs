@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::agent::MarkdownPages;
+use super::versions::ExportVersions;
 use super::widget::{self, MAX_API_BASE_CHARS};
 use crate::http::domain::validate_domain;
 use crate::http::validate::{max_chars, max_items, object, string, FieldError, Obj, Path};
@@ -21,6 +22,8 @@ pub struct StartRequest {
     pub domain: String,
     pub version: Option<String>,
     pub paths: Option<Vec<String>>,
+    /// `"versions": "all"` or a list of version labels: more versions than `version` alone.
+    pub versions: Option<ExportVersions>,
     /// `"pages"` or `"llms-full"`; `None`: the default for the export's size.
     pub markdown: Option<MarkdownPages>,
     /// The assistant widget on every page, `apiBase` normalized (`widget::api_base`).
@@ -61,6 +64,7 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
             Some(paths)
         }
     };
+    let versions = parse_versions(&root)?;
     let markdown = match root.opt_str("markdown")? {
         None => None,
         Some(name) => Some(
@@ -70,7 +74,37 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
     };
     let analytics = root.opt_bool("analytics")?.unwrap_or(false);
     let assistant = parse_assistant(&root)?;
-    Ok(StartRequest { domain, version, paths, markdown, analytics, assistant })
+    Ok(StartRequest { domain, version, paths, versions, markdown, analytics, assistant })
+}
+
+/// Most versions a request may name (sites have a handful).
+pub const MAX_VERSIONS: usize = 100;
+
+fn parse_versions(root: &Obj<'_>) -> Result<Option<ExportVersions>, FieldError> {
+    const RULE: &str = "must be \"all\" or a list of version labels such as [\"v2\", \"v1\"]";
+    let path = root.field_path("versions");
+    match root.get("versions") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(all)) if all == "all" => Ok(Some(ExportVersions::All)),
+        Some(Value::Array(items)) => {
+            if items.is_empty() {
+                return Err(path.error("must list at least one version (omit it to export the default version)"));
+            }
+            max_items(items, MAX_VERSIONS, &path)?;
+            let mut names = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let item_path = path.index(i);
+                let value = string(item, &item_path)?.trim();
+                max_chars(value, MAX_VERSION_CHARS, &item_path)?;
+                if value.is_empty() {
+                    return Err(item_path.error("must be a version label"));
+                }
+                names.push(value.to_owned());
+            }
+            Ok(Some(ExportVersions::Only(names)))
+        }
+        Some(_) => Err(path.error(RULE)),
+    }
 }
 
 /// Longer than any key we issue; a key on every page is checked for its shape, not looked up.
@@ -188,6 +222,11 @@ mod tests {
         assert!(asked.analytics);
         let llms = parse_start_request(&json!({"domain": "docs.example.com", "markdown": "llms-full"})).unwrap();
         assert_eq!(llms.markdown, Some(MarkdownPages::LlmsFull));
+        assert_eq!(request.versions, None);
+        let all = parse_start_request(&json!({"domain": "docs.example.com", "versions": "all"})).unwrap();
+        assert_eq!(all.versions, Some(ExportVersions::All));
+        let named = parse_start_request(&json!({"domain": "docs.example.com", "versions": [" v1 ", "v2"]})).unwrap();
+        assert_eq!(named.versions, Some(ExportVersions::Only(vec!["v1".into(), "v2".into()])));
     }
 
     #[test]
@@ -202,6 +241,9 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "paths": ["../etc"]})).starts_with("paths[0]: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: "));
+        assert!(err(json!({"domain": "docs.example.com", "versions": "every"})).starts_with("versions: "));
+        assert!(err(json!({"domain": "docs.example.com", "versions": []})).starts_with("versions: "));
+        assert!(err(json!({"domain": "docs.example.com", "versions": ["v1", 2]})).starts_with("versions[1]: "));
         assert!(err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: "));
         assert_eq!(err(json!({"domain": "docs.example.com", "analytics": "yes"})), "analytics: must be a boolean");
     }

@@ -19,6 +19,12 @@ use super::links::STATIC_DIR;
 use super::search_index::SearchIndex;
 use super::{agent, assets, ExportPlan, StaticFiles, LLMS_FULL_FILE};
 
+/// Where a page goes in the offline search: the index (`en`, `en.v1`) and its output file.
+pub(super) struct SearchAs {
+    pub(super) key: String,
+    pub(super) file: String,
+}
+
 /// The pages' share of the finishing files so far.
 pub struct FinishingPages {
     pub(super) search: Option<SearchIndex>,
@@ -37,12 +43,18 @@ impl FinishingPages {
 
     /// Adds `page`, whose sections are read and whose source (and what it imports) is in `tree`;
     /// `targets`: exported page path -> the file the Markdown links name.
-    pub(super) fn add(&mut self, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) {
-        if let Some(search) = &mut self.search {
-            search.add(page);
-        }
+    pub(super) fn add(&mut self, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str, search_as: SearchAs) {
+        self.add_copy(page, search_as);
         agent::push_full(&mut self.llms_full, &mut self.llms_full_len, page, tree, targets, domain);
         assets::referenced(page, tree, &mut self.referenced);
+    }
+
+    /// Adds `page` as another version holds it: to that version's search index only (its text,
+    /// `llms` lines and assets came with its first entry).
+    pub(super) fn add_copy(&mut self, page: &Page, search_as: SearchAs) {
+        if let Some(search) = &mut self.search {
+            search.add_as(page, search_as.key, &search_as.file);
+        }
     }
 
     /// `llms-full.txt` written since the last take.

@@ -36,6 +36,12 @@ const THEME_BOOT: &str = "(function(){var d=document.documentElement,a=d.getAttr
 /// bundle's own) compiles the SDK's wasm (`'wasm-unsafe-eval'`, never `'unsafe-eval'`) and asks its
 /// service, named when it is not the bundle's own server.
 pub fn content_security_policy(extras: &PageExtras) -> String {
+    content_security_policy_framing(extras, &[])
+}
+
+/// [`content_security_policy`] with `frame-src` for `frames`, the origins the bundle's click-to-load
+/// placeholders name ([`super::embeds::frame_origins`]); none: frames stay `'self'` only.
+pub fn content_security_policy_framing(extras: &PageExtras, frames: &[String]) -> String {
     use sha2::{Digest, Sha256};
     let hash = html::base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
     let mut connect = String::from("'self'");
@@ -52,9 +58,14 @@ pub fn content_security_policy(extras: &PageExtras) -> String {
         }
     }
     let wasm = if extras.assistant.is_some() { " 'wasm-unsafe-eval'" } else { "" };
+    let frames: Vec<&str> = frames.iter().filter_map(|f| origin_of(f).filter(|o| o.len() == f.len())).collect();
+    let frame_src = match frames.is_empty() {
+        true => String::new(),
+        false => format!("; frame-src 'self' {}", frames.join(" ")),
+    };
     format!(
         "default-src 'self'; script-src 'self' 'sha256-{hash}'{wasm}; style-src 'self'; img-src 'self' data:; \
-         font-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
+         font-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'{frame_src}"
     )
 }
 
@@ -116,6 +127,10 @@ pub(crate) struct PageView<'a> {
     pub(crate) body: &'a str,
     pub(crate) toc: &'a [Heading],
     pub(crate) search: bool,
+    /// The page's offline search index (its language's, in its version).
+    pub(crate) search_dir: String,
+    /// The version switch, or nothing for a site of one version.
+    pub(crate) version_switch: String,
     /// The assistant widget's settings, when the export carries it.
     pub(crate) assistant: Option<&'a ExportAssistant>,
     /// The bundle's folder pages, for the widget's links (`widget::folder_pages`).
@@ -141,7 +156,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
         attr(
             &mut out,
             "data-search",
-            &v.links.file(&format!("{SEARCH_DIR}/{}/", v.page.language)),
+            &v.links.file(&v.search_dir),
         );
     }
     out.push('>');
@@ -267,6 +282,7 @@ fn header(out: &mut String, v: &PageView<'_>) {
         }
         out.push_str("</ul></details>");
     }
+    out.push_str(&v.version_switch);
     if site_look::toggle(&v.site.config) {
         out.push_str("<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark mode\">&#9680;</button>");
     }

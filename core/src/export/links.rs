@@ -60,6 +60,9 @@ pub(crate) struct Linker<'a> {
     domain: &'a str,
     /// Whether tree files may be linked as bundle copies (see [`Linker::without_assets`]).
     assets: bool,
+    /// Links to bundle files are left as markers that [`resolve_deferred`] binds to each file the
+    /// body is written to (a page several versions share is rendered once).
+    deferred: bool,
 }
 
 impl<'a> Linker<'a> {
@@ -78,6 +81,20 @@ impl<'a> Linker<'a> {
             tree,
             domain,
             assets: true,
+            deferred: false,
+        }
+    }
+
+    /// The same linker, links to bundle files left as markers for [`resolve_deferred`].
+    pub(crate) fn deferred(self) -> Self {
+        Self { deferred: true, ..self }
+    }
+
+    /// Relative link from this page to the bundle file `to`, or its marker when deferred.
+    fn relative_to(&self, to: &str) -> String {
+        match self.deferred {
+            true => format!("{DEFER_OPEN}{to}{DEFER_CLOSE}"),
+            false => relative(&self.from, to),
         }
     }
 
@@ -128,22 +145,25 @@ impl<'a> Linker<'a> {
             if *file == self.from && !fragment.is_empty() {
                 return fragment.to_owned();
             }
-            return format!("{}{fragment}", relative(&self.from, file));
+            return format!("{}{fragment}", self.relative_to(file));
         }
         if let Some(asset) = self.asset(url) {
-            return format!("{}{fragment}", relative(&self.from, &asset));
+            return format!("{}{fragment}", self.relative_to(&asset));
         }
         format!("{}{fragment}", absolute(self.domain, &resolved))
     }
 
     /// Relative link to an exported page, by page path.
     pub(crate) fn page(&self, path: &str) -> String {
-        relative(&self.from, &output_file(path))
+        match self.pages.get(path) {
+            Some(file) => self.relative_to(file),
+            None => self.relative_to(&output_file(path)),
+        }
     }
 
     /// Relative link to a file the export writes at `file` (`_static/site.css`).
     pub(crate) fn file(&self, file: &str) -> String {
-        relative(&self.from, file)
+        self.relative_to(file)
     }
 
     /// What an `src` (image, video) becomes.
@@ -163,7 +183,7 @@ impl<'a> Linker<'a> {
         }
         // A remote image resolves only to the copy the publish brought (see `fetched_copy`).
         match self.asset(url) {
-            Some(asset) => Media::Local(relative(&self.from, &asset)),
+            Some(asset) => Media::Local(self.relative_to(&asset)),
             None => Media::Link(self.href(url)),
         }
     }
@@ -172,6 +192,31 @@ impl<'a> Linker<'a> {
         let path = tree_file(self.tree, self.page_path, self.source, url, is_svg)?;
         svg_data_url(self.tree.get(&path)?)
     }
+}
+
+/// Marks of a bundle file a deferred linker named (Unicode private-use characters, which the
+/// renderer never writes itself).
+const DEFER_OPEN: char = '\u{E000}';
+const DEFER_CLOSE: char = '\u{E001}';
+
+/// `html` rendered by a deferred linker, each marked file made a link relative to `from`, through
+/// `retarget` (another version's file -> the copy the page's version holds).
+pub(crate) fn resolve_deferred(html: &str, from: &str, retarget: &BTreeMap<String, String>) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find(DEFER_OPEN) {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + DEFER_OPEN.len_utf8()..];
+        let Some(end) = after.find(DEFER_CLOSE) else {
+            rest = after;
+            continue;
+        };
+        let file = &after[..end];
+        out.push_str(&relative(from, retarget.get(file).map_or(file, String::as_str)));
+        rest = &after[end + DEFER_CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `data:` URL of an SVG small enough to inline, for `<img src>` only.

@@ -49,6 +49,10 @@ pub struct BundleManifest {
     /// whole index at [`SEARCH_INDEX_FILE`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_index: Option<SearchIndexFormat>,
+    /// The origins the pages' click-to-load placeholders name (`export::embeds`): the policy's
+    /// `frame-src`, which a hosting server's own policy needs too. Empty: no placeholder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frame_origins: Vec<String>,
 }
 
 /// How a bundle's search index is stored.
@@ -94,6 +98,7 @@ mod tests {
             beacon_endpoint: Some("https://api.example.com/discovery/v1/analytics/docs.example.com/events".into()),
             assistant: None,
             search_index: Some(SearchIndexFormat::Packs),
+            frame_origins: Vec::new(),
         };
         let file = manifest.to_file();
         assert_eq!(file.path, MANIFEST_FILE);

@@ -64,6 +64,7 @@ mod batch;
 mod chrome;
 mod code;
 mod components;
+pub mod embeds;
 mod extras;
 mod finishing;
 mod html;
@@ -88,6 +89,7 @@ pub mod search_index;
 mod search_packs;
 mod static_files;
 mod stubs;
+mod versions;
 pub mod widget;
 
 #[cfg(test)]
@@ -105,12 +107,13 @@ pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, 
 pub use code::{Highlight, PlainCode};
 pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 use agent::LLMS_FULL_FILE;
-pub use layout::content_security_policy;
+pub use layout::{content_security_policy, content_security_policy_framing};
 pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use extras::PageExtras;
 pub use finishing::{FinishedMembers, FinishingMembers, FinishingPages};
 pub use plan::ExportPlan;
+pub use versions::ExportVersions;
 pub use static_files::StaticFiles;
 pub use search_index::search_bytes_for_query;
 
@@ -119,6 +122,9 @@ pub use search_index::search_bytes_for_query;
 pub struct ExportOptions {
     /// Version label; `None` is the site's default version (or everything when unversioned).
     pub version: Option<String>,
+    /// More versions than `version`: every one (`All`) or those named, each under its own paths,
+    /// with a version switch on every page. `None`: `version` alone.
+    pub versions: Option<ExportVersions>,
     /// Page paths (`guides/x`, `/guides/x`, `index`); only these are rendered and shown in the
     /// navigation. `None` exports every page of the version.
     pub paths: Option<Vec<String>>,
@@ -155,6 +161,8 @@ impl ExportFile {
 #[non_exhaustive]
 pub enum ExportError {
     UnknownVersion {
+        /// The start request's field that names it: `version` or `versions`.
+        field: &'static str,
         version: String,
         available: Vec<String>,
     },
@@ -171,12 +179,12 @@ pub enum ExportError {
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::UnknownVersion { version, available } if available.is_empty() => {
-                write!(f, "unknown version `{version}`: the site is not versioned")
+            Self::UnknownVersion { field, version, available } if available.is_empty() => {
+                write!(f, "{field}: unknown version `{version}`: the site is not versioned")
             }
-            Self::UnknownVersion { version, available } => write!(
+            Self::UnknownVersion { field, version, available } => write!(
                 f,
-                "unknown version `{version}` (versions: {})",
+                "{field}: unknown version `{version}` (versions: {})",
                 available.join(", ")
             ),
             Self::UnknownPaths { paths } => {

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::docs::config::page_path;
 use crate::docs::{frontmatter, source_text};
 use crate::docs::site::page_sections;
-use crate::docs::{DivisionKind, NavItem, Section, Site, SourceTree};
+use crate::docs::{Section, Site, SourceTree};
 
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
 use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
@@ -20,37 +20,63 @@ use super::extras::PageExtras;
 use super::finishing::FinishingPages;
 use super::static_files::StaticFiles;
 use super::page_mode::PageMode;
-use super::{agent, api_page, assets, markdown, page_style, stubs};
+use super::finishing::SearchAs;
+use super::{agent, api_page, assets, markdown, page_style, stubs, versions};
 use super::{ExportError, ExportFile, ExportOptions};
 
 /// The pages of one export and what rendering them needs.
 #[derive(Debug, Clone)]
 pub struct ExportPlan {
     domain: String,
-    version: Option<String>,
-    /// Indices into `Site::pages`, in render order (the site's order: navigation, then unlisted).
-    pages: Vec<usize>,
-    /// Exported page path -> output file, for links.
-    files: BTreeMap<String, String>,
-    /// Exported page path -> index into `Site::pages`.
-    index_of: BTreeMap<String, usize>,
-    nav: SiteNav,
-    /// Navigation order per language, for previous/next.
-    order: BTreeMap<String, Vec<usize>>,
-    /// First page per language: where the language switch goes when a page has no counterpart.
-    homes: BTreeMap<String, usize>,
+    /// Page and version of each file to render, in render order (the first version's pages in the
+    /// site's order, each page a later version shares right after it, then the later versions' own).
+    pages: Vec<Entry>,
+    /// The versions the bundle holds; one unless the request asks for more.
+    scopes: Vec<Scope>,
+    /// Versions of the site the bundle does not hold: label, paths listed, first page.
+    elsewhere: Vec<(String, BTreeSet<String>, Option<String>)>,
     default_language: String,
     brand: Brand,
     /// Search box and index in the pages (the deployment's search switch).
     search: bool,
     markdown: MarkdownPages,
     extras: PageExtras,
-    /// `widget::folder_pages` of `files`, once rather than per page.
+    /// `widget::folder_pages` of the first version's files, once rather than per page.
     widget_folders: String,
 }
 
+/// One file to render: a page of the site (index into `Site::pages`) as a version holds it.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    index: usize,
+    scope: usize,
+    /// The first entry of its page (its Markdown twin, `llms` lines and sitemap URL come once).
+    first: bool,
+    /// Held by more than one version: its body is rendered once, its links resolved per version.
+    shared: bool,
+}
+
+/// One version of the bundle: where its pages are and its navigation.
+#[derive(Debug, Clone)]
+struct Scope {
+    version: Option<String>,
+    /// Search index directory name suffix (`en.v1`); `None` for the first version.
+    prefix: Option<String>,
+    /// Page path -> output file, for links: every version's own pages, this version's copies.
+    files: BTreeMap<String, String>,
+    /// This version's pages: page path -> index into `Site::pages`.
+    index_of: BTreeMap<String, usize>,
+    /// Output file of another version's page -> this version's copy of it.
+    retarget: BTreeMap<String, String>,
+    nav: SiteNav,
+    /// Navigation order per language, for previous/next.
+    order: BTreeMap<String, Vec<usize>>,
+    /// First page per language: where the language switch goes when a page has no counterpart.
+    homes: BTreeMap<String, usize>,
+}
+
 impl ExportPlan {
-    /// Chooses the pages: the requested version (default: the docs.json default, else the first),
+    /// Chooses the pages: the requested versions (default: the docs.json default, else the first),
     /// all languages, only `paths` when given. Unknown versions or paths are errors naming them.
     pub fn new(
         site: &Site,
@@ -58,28 +84,32 @@ impl ExportPlan {
         options: &ExportOptions,
     ) -> Result<ExportPlan, ExportError> {
         let domain = normalise_domain(&options.domain)?;
-        let version = choose_version(site, options.version.as_deref())?;
-        let mut pages = Vec::new();
-        let mut index_of = BTreeMap::new();
-        for (i, page) in site.pages.iter().enumerate() {
-            let in_version = match (&version, &page.version) {
-                (Some(chosen), Some(v)) => v == chosen,
-                _ => true,
-            };
-            // One file per path: a page listed under two languages is rendered once.
-            if in_version && is_safe_path(&page.path) && !index_of.contains_key(&page.path) {
-                index_of.insert(page.path.clone(), i);
-                pages.push(i);
+        let versions = versions::chosen(site, options.version.as_deref(), options.versions.as_ref())?;
+        let listed = versions::listed(site);
+        let mut held: Vec<BTreeMap<String, usize>> = Vec::new();
+        for (n, version) in versions.iter().enumerate() {
+            let listed: BTreeSet<&str> =
+                version.as_ref().and_then(|v| listed.get(v)).into_iter().flatten().map(String::as_str).collect();
+            let mut index_of = BTreeMap::new();
+            for (i, page) in site.pages.iter().enumerate() {
+                // One file per path: a page listed under two languages is rendered once.
+                if versions::holds(site, &listed, version.as_deref(), n == 0, i)
+                    && is_safe_path(&page.path)
+                    && !index_of.contains_key(&page.path)
+                {
+                    index_of.insert(page.path.clone(), i);
+                }
             }
+            held.push(index_of);
         }
         if let Some(wanted) = &options.paths {
             let mut keep = BTreeSet::new();
             let mut unknown = Vec::new();
             for raw in wanted {
                 let path = page_path(raw).unwrap_or_else(|| "index".to_owned());
-                match index_of.get(&path) {
-                    Some(&i) => {
-                        keep.insert(i);
+                match held.iter().find_map(|h| h.get(&path)) {
+                    Some(_) => {
+                        keep.insert(path);
                     }
                     None => unknown.push(raw.clone()),
                 }
@@ -87,42 +117,90 @@ impl ExportPlan {
             if !unknown.is_empty() {
                 return Err(ExportError::UnknownPaths { paths: unknown });
             }
-            pages.retain(|i| keep.contains(i));
-            index_of.retain(|_, i| keep.contains(i));
+            for index_of in &mut held {
+                index_of.retain(|path, _| keep.contains(path));
+            }
         }
-        if pages.is_empty() {
+        if held.first().is_none_or(BTreeMap::is_empty) {
             return Err(ExportError::NoPages);
         }
-        let files = crate::sort::map_from(index_of.keys().map(|path| (path.clone(), output_file(path))));
         let default_language = site
             .languages
             .first()
             .cloned()
             .unwrap_or_else(|| crate::docs::site::DEFAULT_LANGUAGE.to_owned());
-        let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
-        let order: BTreeMap<String, Vec<usize>> =
-            crate::sort::map_from(nav.iter().map(|(language, tabs)| (language.clone(), nav::order(tabs))));
-        let mut homes = BTreeMap::new();
-        for &i in &pages {
-            let Some(page) = site.pages.get(i) else {
-                continue;
-            };
-            let first_in_nav = order.get(&page.language).and_then(|o| o.first()).copied();
-            homes
-                .entry(page.language.clone())
-                .or_insert(first_in_nav.unwrap_or(i));
+        // Every version's own pages at their paths: a link from one version to another's page
+        // stays in the bundle.
+        let mut own: BTreeMap<String, String> = BTreeMap::new();
+        let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
+        for (n, index_of) in held.iter().enumerate() {
+            for (path, &i) in index_of {
+                if owner.contains_key(&i) {
+                    continue;
+                }
+                owner.insert(i, n);
+                own.insert(path.clone(), output_file(path));
+            }
         }
-        let markdown = MarkdownPages::resolve(options.markdown, pages.len());
-        let widget_folders = super::widget::folder_pages(&files);
+        let mut taken: BTreeSet<String> = own.values().cloned().collect();
+        let mut prefixes = BTreeSet::new();
+        let mut scopes = Vec::new();
+        for (n, (version, index_of)) in versions.iter().zip(held).enumerate() {
+            let prefix = match (n, version) {
+                (0, _) | (_, None) => None,
+                (_, Some(v)) => Some(versions::prefix(site, v, &prefixes)),
+            };
+            prefixes.extend(prefix.clone());
+            let mut files = own.clone();
+            let mut retarget = BTreeMap::new();
+            let mut index_of = index_of;
+            for (path, &i) in index_of.clone().iter() {
+                if owner.get(&i) == Some(&n) {
+                    continue;
+                }
+                let copy = output_file(&format!("{}/{path}", prefix.as_deref().unwrap_or_default()));
+                if taken.insert(copy.clone()) {
+                    retarget.insert(output_file(path), copy.clone());
+                    files.insert(path.clone(), copy);
+                } else {
+                    // Its place is another page's: this version links to the other version's copy.
+                    index_of.remove(path);
+                }
+            }
+            let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
+            let order: BTreeMap<String, Vec<usize>> =
+                crate::sort::map_from(nav.iter().map(|(language, tabs)| (language.clone(), nav::order(tabs))));
+            let mut homes = BTreeMap::new();
+            for &i in index_of.values() {
+                let Some(page) = site.pages.get(i) else { continue };
+                let first_in_nav = order.get(&page.language).and_then(|o| o.first()).copied();
+                homes.entry(page.language.clone()).or_insert(first_in_nav.unwrap_or(i));
+            }
+            scopes.push(Scope { version: version.clone(), prefix, files, index_of, retarget, nav, order, homes });
+        }
+        let pages = render_order(site, &scopes, &owner);
+        let elsewhere = match versions.first() {
+            Some(Some(_)) => {
+                let held: BTreeSet<&str> = versions.iter().flatten().map(String::as_str).collect();
+                site.versions
+                    .iter()
+                    .filter(|v| !held.contains(v.as_str()))
+                    .map(|v| {
+                        let paths = listed.get(v).cloned().unwrap_or_default();
+                        let first = paths.first().cloned();
+                        (v.clone(), paths.into_iter().collect(), first)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let markdown = MarkdownPages::resolve(options.markdown, pages.iter().filter(|e| e.first).count());
+        let widget_folders = super::widget::folder_pages(&scopes[0].files);
         Ok(ExportPlan {
             domain,
-            version,
             pages,
-            files,
-            index_of,
-            nav,
-            order,
-            homes,
+            scopes,
+            elsewhere,
             default_language,
             brand: assets::brand(&site.config, tree),
             search: options.features.search,
@@ -144,17 +222,22 @@ impl ExportPlan {
         self.pages.len()
     }
 
-    /// The version exported (`None` for an unversioned site).
+    /// The version exported first, at the site's own paths (`None` for an unversioned site).
     pub fn version(&self) -> Option<&str> {
-        self.version.as_deref()
+        self.scopes.first().and_then(|s| s.version.as_deref())
     }
 
-    /// Page paths in render order.
-    pub fn page_paths<'s>(&self, site: &'s Site) -> Vec<&'s str> {
+    /// Every version the bundle holds, the first at the site's own paths.
+    pub fn versions(&self) -> Vec<&str> {
+        self.scopes.iter().filter_map(|s| s.version.as_deref()).collect()
+    }
+
+    /// Output files (without `.html`) in render order.
+    pub fn page_paths<'s>(&'s self, site: &'s Site) -> Vec<&'s str> {
         self.pages
             .iter()
-            .filter_map(|&i| site.pages.get(i))
-            .map(|p| p.path.as_str())
+            .filter_map(|e| self.file_of(site, e))
+            .map(|f| f.strip_suffix(".html").unwrap_or(f))
             .collect()
     }
 
@@ -176,11 +259,13 @@ impl ExportPlan {
     ) -> Vec<ExportFile> {
         let mut specs = Specs::new(tree);
         specs.playground = self.extras.playground;
-        let md_files = agent::markdown_files(&self.files);
+        let md_files = agent::markdown_files(&self.scopes[0].files);
         let mut files = Vec::new();
-        for &i in self.batch(range) {
-            files.extend(self.render_page(site, tree, &mut specs, highlighter, i).into_iter().flatten().flatten());
-            if let Some(page) = site.pages.get(i).filter(|_| self.markdown == MarkdownPages::Pages) {
+        // A page several versions hold is rendered once; its copies follow it in plan order.
+        let mut shared: Option<(usize, Body)> = None;
+        for entry in self.batch(range) {
+            files.extend(self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared).into_iter().flatten().flatten());
+            if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && self.markdown == MarkdownPages::Pages) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
         }
@@ -193,27 +278,37 @@ impl ExportPlan {
     pub fn page_sources<'s>(&self, site: &'s Site, range: Range<usize>) -> Vec<&'s str> {
         self.batch(range)
             .iter()
-            .filter_map(|&i| site.pages.get(i))
+            .filter_map(|e| site.pages.get(e.index))
             .map(|p| p.source.as_str())
             .collect()
     }
 
-    fn batch(&self, range: Range<usize>) -> &[usize] {
+    fn batch(&self, range: Range<usize>) -> &[Entry] {
         let end = range.end.min(self.pages.len());
         let start = range.start.min(end);
         &self.pages[start..end]
     }
 
-    fn render_page(
+    /// The output file of an entry (`v1/a.html`).
+    fn file_of<'s>(&'s self, site: &Site, entry: &Entry) -> Option<&'s String> {
+        let page = site.pages.get(entry.index)?;
+        self.scopes.get(entry.scope)?.files.get(&page.path)
+    }
+
+    /// The page's body, its table of contents and its own stylesheet, with links bound to the
+    /// entry's file (a shared page's body is rendered once with deferred links).
+    fn body(
         &self,
         site: &Site,
         tree: &SourceTree,
         specs: &mut Specs<'_>,
         highlighter: &dyn Highlight,
-        index: usize,
-    ) -> Option<[Option<ExportFile>; 2]> {
-        let page = site.pages.get(index)?;
-        let links = Linker::new(&page.path, &page.source, &self.files, tree, &self.domain);
+        entry: &Entry,
+        links: &Linker<'_>,
+    ) -> Option<Body> {
+        let page = site.pages.get(entry.index)?;
+        #[cfg(test)]
+        BODY_RENDERS.with(|n| n.set(n.get() + 1));
         // A generated page's body is its reference section alone (rendered below from `openapi`).
         let source = match page.is_generated() {
             true => Default::default(),
@@ -221,9 +316,8 @@ impl ExportPlan {
         };
         let (yaml, body) = frontmatter::split(&source);
         let mode = PageMode::from_frontmatter(yaml);
-        let stylesheet = page_style::stylesheet(body)
-            .map(|css| ExportFile::new(page_style::file_for(&page.path), css));
-        let rendered = markdown::render_mdx(body, &page.source, tree, &links, highlighter);
+        let stylesheet = page_style::stylesheet(body);
+        let rendered = markdown::render_mdx(body, &page.source, tree, links, highlighter);
         let mut toc = rendered.headings;
         let (html, api_headings) = api_page::lay_out(
             rendered.html,
@@ -237,15 +331,45 @@ impl ExportPlan {
             highlighter,
         );
         toc.extend(api_headings);
+        Some(Body { html, toc, mode, stylesheet })
+    }
+
+    fn render_page(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        specs: &mut Specs<'_>,
+        highlighter: &dyn Highlight,
+        entry: &Entry,
+        shared: &mut Option<(usize, Body)>,
+    ) -> Option<[Option<ExportFile>; 2]> {
+        let index = entry.index;
+        let page = site.pages.get(index)?;
+        let scope = self.scopes.get(entry.scope)?;
+        let file = scope.files.get(&page.path)?.clone();
+        let mut links = Linker::new(&page.path, &page.source, &scope.files, tree, &self.domain);
+        links.from = file.clone();
+        let body = if entry.shared {
+            if shared.as_ref().is_none_or(|(i, _)| *i != index) {
+                let deferred = Linker::new(&page.path, &page.source, &self.scopes[0].files, tree, &self.domain).deferred();
+                *shared = self.body(site, tree, specs, highlighter, entry, &deferred).map(|b| (index, b));
+            }
+            let cached = &shared.as_ref()?.1;
+            Body { html: links::resolve_deferred(&cached.html, &file, &scope.retarget), ..cached.clone() }
+        } else {
+            self.body(site, tree, specs, highlighter, entry, &links)?
+        };
+        let page_file = file.strip_suffix(".html").unwrap_or(&file);
+        let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
         let empty = Vec::new();
-        let tabs = self.nav.get(&page.language).unwrap_or(&empty);
+        let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
         let tab = nav::current_tab(tabs, index);
         let contents = tabs
             .get(tab)
             .filter(|t| t.items.len() > nav::SECTION_WINDOW)
-            .and_then(|_| self.contents_page(&page.language, tab))
+            .and_then(|_| self.contents_page(entry.scope, &page.language, tab))
             .map(|path| links.file(&output_file(&path)));
-        let order = self
+        let order = scope
             .order
             .get(&page.language)
             .map_or(&[][..], Vec::as_slice);
@@ -261,7 +385,7 @@ impl ExportPlan {
             links: &links,
             brand: &self.brand,
             canonical: links::absolute(&self.domain, &page.path),
-            home: self
+            home: scope
                 .homes
                 .get(&page.language)
                 .and_then(|&i| site.pages.get(i))
@@ -270,45 +394,89 @@ impl ExportPlan {
             contents,
             prev: neighbour(position.and_then(|p| p.checked_sub(1))),
             next: neighbour(position.map(|p| p + 1)),
-            languages: self.language_links(site, page),
-            body: &html,
-            toc: &toc,
+            languages: self.language_links(site, scope, page),
+            body: &body.html,
+            toc: &body.toc,
             search: self.search,
+            search_dir: self.search_dir(entry.scope, &page.language),
+            version_switch: self.version_switch(site, entry.scope, page, &links),
             assistant: self.extras.assistant.as_ref(),
             widget_folders: &self.widget_folders,
             domain: &self.domain,
-            mode,
+            mode: body.mode,
             stylesheet: stylesheet.as_ref().map(|file| links.file(&file.path)),
         };
-        Some([Some(ExportFile::new(output_file(&page.path), layout::page_html(&view))), stylesheet])
+        Some([Some(ExportFile::new(file, layout::page_html(&view))), stylesheet])
+    }
+
+    /// The offline search index of `language` in version `scope`: one per version, so a reader
+    /// finds the pages of the version they are reading.
+    fn search_dir(&self, scope: usize, language: &str) -> String {
+        match self.scopes.get(scope).and_then(|s| s.prefix.as_deref()) {
+            Some(prefix) => format!("{SEARCH_DIR}/{language}.{prefix}/"),
+            None => format!("{SEARCH_DIR}/{language}/"),
+        }
+    }
+
+    /// The version switch of `page` in version `scope`: the same page in each other version the
+    /// bundle holds when it has it, else that version's first page; other versions on the live site.
+    fn version_switch(&self, site: &Site, scope: usize, page: &crate::docs::Page, links: &Linker<'_>) -> String {
+        let mut choices = Vec::new();
+        for (n, other) in self.scopes.iter().enumerate() {
+            let Some(label) = other.version.as_deref() else { continue };
+            let file = match other.index_of.get(&page.path) {
+                Some(_) => other.files.get(&page.path),
+                None => other
+                    .homes
+                    .get(&page.language)
+                    .or_else(|| other.homes.values().next())
+                    .and_then(|&i| site.pages.get(i))
+                    .and_then(|home| other.files.get(&home.path)),
+            };
+            if let Some(file) = file {
+                choices.push(versions::Choice { label, target: versions::Target::File(file.clone()), current: n == scope });
+            }
+        }
+        for (label, paths, first) in &self.elsewhere {
+            let path = if paths.contains(&page.path) { Some(page.path.as_str()) } else { first.as_deref() };
+            if let Some(path) = path {
+                choices.push(versions::Choice { label, target: versions::live(&self.domain, path), current: false });
+            }
+        }
+        versions::switch_html(&choices, links)
     }
 
     /// Page path (without `.html`) of the contents page of tab `tab` of `language`. Languages are
     /// numbered rather than named so that no docs.json label ends up in a file name.
-    fn contents_page(&self, language: &str, tab: usize) -> Option<String> {
-        let n = self.nav.keys().position(|l| l == language)?;
-        Some(format!("{CONTENTS_DIR}/{n}-{tab}"))
+    fn contents_page(&self, scope: usize, language: &str, tab: usize) -> Option<String> {
+        let n = self.scopes.get(scope)?.nav.keys().position(|l| l == language)?;
+        Some(match scope {
+            0 => format!("{CONTENTS_DIR}/{n}-{tab}"),
+            _ => format!("{CONTENTS_DIR}/{n}-{tab}-{scope}"),
+        })
     }
 
     /// The contents pages of the tabs whose sidebars cannot list every section.
     fn contents_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let mut files = Vec::new();
-        for (language, tabs) in &self.nav {
-            let home = self
-                .homes
-                .get(language)
-                .and_then(|&i| site.pages.get(i))
-                .map(|p| p.path.as_str());
-            for (i, tab) in tabs.iter().enumerate() {
-                if tab.items.len() <= nav::SECTION_WINDOW {
-                    continue;
+        for (s, scope) in self.scopes.iter().enumerate() {
+            for (language, tabs) in &scope.nav {
+                let home = scope
+                    .homes
+                    .get(language)
+                    .and_then(|&i| site.pages.get(i))
+                    .map(|p| p.path.as_str());
+                for (i, tab) in tabs.iter().enumerate() {
+                    if tab.items.len() <= nav::SECTION_WINDOW {
+                        continue;
+                    }
+                    let Some(path) = self.contents_page(s, language, i) else {
+                        continue;
+                    };
+                    let links = Linker::new(&path, "", &scope.files, tree, &self.domain);
+                    let html = layout::contents_page_html(site, tab, language, &links, &self.brand, home);
+                    files.push(ExportFile::new(output_file(&path), html));
                 }
-                let Some(path) = self.contents_page(language, i) else {
-                    continue;
-                };
-                let links = Linker::new(&path, "", &self.files, tree, &self.domain);
-                let html = layout::contents_page_html(site, tab, language, &links, &self.brand, home);
-                files.push(ExportFile::new(output_file(&path), html));
             }
         }
         files
@@ -318,6 +486,7 @@ impl ExportPlan {
     fn language_links<'s>(
         &self,
         site: &'s Site,
+        scope: &Scope,
         page: &crate::docs::Page,
     ) -> Vec<(&'s str, &'s str)> {
         let base = if page.language == self.default_language {
@@ -337,11 +506,11 @@ impl ExportPlan {
             } else {
                 format!("{language}/{base}")
             };
-            let target = self
+            let target = scope
                 .index_of
                 .get(&candidate)
                 .filter(|&&i| site.pages.get(i).is_some_and(|p| p.language == *language))
-                .or_else(|| self.homes.get(language));
+                .or_else(|| scope.homes.get(language));
             if let Some(target) = target.and_then(|&i| site.pages.get(i)) {
                 out.push((language.as_str(), target.path.as_str()));
             }
@@ -360,8 +529,13 @@ impl ExportPlan {
     pub fn finishing_files_with(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
         let mut pages = FinishingPages::new(self.search);
         let targets = self.link_targets();
-        for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
-            pages.add(page, tree, &targets, &self.domain);
+        for entry in &self.pages {
+            let Some(page) = site.pages.get(entry.index) else { continue };
+            let search_as = self.search_as(site, entry);
+            match entry.first {
+                true => pages.add(page, tree, &targets, &self.domain, search_as),
+                false => pages.add_copy(page, search_as),
+            }
         }
         self.finish(pages, site, tree, statics)
     }
@@ -377,16 +551,35 @@ impl ExportPlan {
     /// `llms.txt` says of a page without a description, so [`ExportPlan::finish`] takes it.
     pub fn add_finishing_pages(&self, into: &mut FinishingPages, outline: &mut Site, tree: &SourceTree, range: Range<usize>) {
         let targets = self.link_targets();
-        for &i in self.batch(range) {
-            let Some(page) = outline.pages.get_mut(i) else {
+        // A page's copies in later versions follow it: its sections are read once.
+        let mut last: Option<(usize, crate::docs::Page)> = None;
+        for entry in self.batch(range) {
+            let search_as = self.search_as(outline, entry);
+            let Some(page) = outline.pages.get_mut(entry.index) else {
                 continue;
             };
-            let mut read = page.clone();
-            read.sections = page_sections(tree, page);
-            into.add(&read, tree, &targets, &self.domain);
-            let first_line = crate::agents::llms::first_line(&read).to_owned();
+            if last.as_ref().is_none_or(|(i, _)| *i != entry.index) {
+                let mut read = page.clone();
+                read.sections = page_sections(tree, page);
+                last = Some((entry.index, read));
+            }
+            let Some((_, read)) = &last else { continue };
+            if !entry.first {
+                into.add_copy(read, search_as);
+                continue;
+            }
+            into.add(read, tree, &targets, &self.domain, search_as);
+            let first_line = crate::agents::llms::first_line(read).to_owned();
             page.sections = vec![Section { text: first_line, ..Section::default() }];
         }
+    }
+
+    /// Where an entry's sections go in the offline search: its version's index, its file.
+    fn search_as(&self, site: &Site, entry: &Entry) -> SearchAs {
+        let language = site.pages.get(entry.index).map_or("", |p| p.language.as_str());
+        let dir = self.search_dir(entry.scope, language);
+        let key = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(language).to_owned();
+        SearchAs { key, file: self.file_of(site, entry).cloned().unwrap_or_default() }
     }
 
     /// The files whose bytes [`ExportPlan::finish`] copies into the bundle: the assets the added
@@ -424,7 +617,7 @@ impl ExportPlan {
                 ),
             ),
         ];
-        let root_links = Linker::new("404", "", &self.files, tree, &self.domain);
+        let root_links = Linker::new("404", "", &self.scopes[0].files, tree, &self.domain);
         files.push(ExportFile::new(
             "404.html".to_owned(),
             layout::not_found_html(
@@ -436,8 +629,9 @@ impl ExportPlan {
         ));
         files.extend(self.contents_pages(site, tree));
         let referenced = self.finishing_assets(&pages);
-        files.extend(agent::llms_files(site, &self.pages, &self.link_targets(), pages.llms_full));
-        let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.files.values().cloned()).collect();
+        let unique: Vec<usize> = self.pages.iter().filter(|e| e.first).map(|e| e.index).collect();
+        files.extend(agent::llms_files(site, &unique, &self.link_targets(), pages.llms_full));
+        let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.written()).collect();
         files.extend(stubs::entry_files(&self.entry(site, tree), &written));
 
         // The search index's files are all under its directory, inside `_static/`, which no asset
@@ -445,7 +639,7 @@ impl ExportPlan {
         let taken: BTreeSet<String> = files
             .iter()
             .map(|f| f.path.clone())
-            .chain(self.files.values().cloned())
+            .chain(self.written())
             .collect();
         for path in referenced {
             if taken.contains(&path) || path.starts_with(&format!("{STATIC_DIR}/")) {
@@ -478,19 +672,25 @@ impl ExportPlan {
 
     /// What the root page and the redirect stubs are made from; homes in the default language first.
     fn entry<'s>(&'s self, site: &'s Site, tree: &'s SourceTree) -> stubs::Entry<'s> {
-        let others = self.homes.keys().filter(|language| **language != self.default_language);
+        let first = &self.scopes[0];
+        let others = first.homes.keys().filter(|language| **language != self.default_language);
         let homes = std::iter::once(&self.default_language)
             .chain(others)
-            .filter_map(|language| self.homes.get(language).and_then(|&i| site.pages.get(i)))
+            .filter_map(|language| first.homes.get(language).and_then(|&i| site.pages.get(i)))
             .collect();
-        stubs::Entry { site, tree, domain: &self.domain, files: &self.files, index_of: &self.index_of, homes }
+        stubs::Entry { site, tree, domain: &self.domain, files: &first.files, index_of: &first.index_of, homes }
+    }
+
+    /// Every page file the bundle holds, copies included.
+    fn written(&self) -> impl Iterator<Item = String> + '_ {
+        self.scopes.iter().flat_map(|s| s.files.values().cloned())
     }
 
     /// Exported page path -> the file `llms.txt` and the Markdown link for it.
     fn link_targets(&self) -> BTreeMap<String, String> {
         match self.markdown {
-            MarkdownPages::Pages => agent::markdown_files(&self.files),
-            MarkdownPages::LlmsFull => self.files.clone(),
+            MarkdownPages::Pages => agent::markdown_files(&self.scopes[0].files),
+            MarkdownPages::LlmsFull => self.scopes[0].files.clone(),
         }
     }
 
@@ -520,7 +720,7 @@ impl ExportPlan {
     /// Extensionless absolute URLs of the shown (not hidden) pages.
     fn sitemap(&self, site: &Site) -> String {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-        for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
+        for page in self.pages.iter().filter(|e| e.first).filter_map(|e| site.pages.get(e.index)) {
             if page.hidden {
                 continue;
             }
@@ -555,29 +755,41 @@ fn normalise_domain(raw: &str) -> Result<String, ExportError> {
     }
 }
 
-fn choose_version(site: &Site, wanted: Option<&str>) -> Result<Option<String>, ExportError> {
-    match wanted {
-        Some(v) if site.versions.iter().any(|s| s == v) => Ok(Some(v.to_owned())),
-        Some(v) => Err(ExportError::UnknownVersion {
-            version: v.to_owned(),
-            available: site.versions.clone(),
-        }),
-        None if site.versions.is_empty() => Ok(None),
-        None => {
-            Ok(default_version(&site.config.navigation).or_else(|| site.versions.first().cloned()))
+/// Render order: the first version's pages in the site's order, each followed by its copies in
+/// later versions, then each later version's own pages likewise.
+fn render_order(site: &Site, scopes: &[Scope], owner: &BTreeMap<usize, usize>) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for (n, scope) in scopes.iter().enumerate() {
+        for i in (0..site.pages.len()).filter(|i| owner.get(i) == Some(&n)) {
+            let Some(page) = site.pages.get(i) else { continue };
+            if scope.index_of.get(&page.path) != Some(&i) {
+                continue;
+            }
+            let holders: Vec<usize> = (n..scopes.len())
+                .filter(|&m| scopes[m].index_of.get(&page.path) == Some(&i))
+                .collect();
+            let shared = holders.len() > 1;
+            for (k, &m) in holders.iter().enumerate() {
+                entries.push(Entry { index: i, scope: m, first: k == 0, shared });
+            }
         }
     }
+    entries
 }
 
-/// The version docs.json marks `default: true`.
-fn default_version(items: &[NavItem]) -> Option<String> {
-    items.iter().find_map(|item| match item {
-        NavItem::Division(d) if d.kind == DivisionKind::Version && d.default => {
-            Some(d.label.clone())
-        }
-        NavItem::Division(d) => default_version(&d.items),
-        NavItem::Page(_) | NavItem::Endpoint(_) => None,
-    })
+/// What a page's body renders to, before the page shell.
+#[derive(Debug, Clone)]
+struct Body {
+    html: String,
+    toc: Vec<crate::export::markdown::Heading>,
+    mode: PageMode,
+    stylesheet: Option<String>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bodies rendered on this thread: a page several versions share counts once.
+    pub(super) static BODY_RENDERS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -590,6 +802,7 @@ mod tests {
     fn opts() -> ExportOptions {
         ExportOptions {
             version: None,
+            versions: None,
             paths: None,
             domain: "docs.example.com".into(),
             mtime: 0,
@@ -624,6 +837,7 @@ mod tests {
             &t,
             &ExportOptions {
                 version: Some("v9".into()),
+                versions: None,
                 ..opts()
             },
         )
@@ -637,6 +851,7 @@ mod tests {
             &t,
             &ExportOptions {
                 version: Some("v1".into()),
+                versions: None,
                 ..opts()
             },
         )
@@ -724,5 +939,107 @@ mod tests {
         assert_eq!(MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX), MarkdownPages::Pages);
         assert_eq!(MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX + 1), MarkdownPages::LlmsFull);
         assert_eq!(MarkdownPages::resolve(Some(MarkdownPages::Pages), 50_000), MarkdownPages::Pages);
+    }
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::*;
+    use crate::docs::archive::tree;
+    use crate::docs::build_site;
+    use crate::export::{ExportVersions, PlainCode, SEARCH_INDEX_FILE};
+
+    /// Two versions sharing `shared/intro`; the default (v2) listed second.
+    fn two_versions() -> (Site, SourceTree) {
+        let t = tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"versions": [
+                    {"version": "v1", "groups": [{"group": "Old", "pages": ["v1/a", "shared/intro"]}]},
+                    {"version": "v2", "default": true, "groups": [{"group": "New", "pages": ["v2/a", "shared/intro", "v2/b"]}]}]}}"#,
+            ),
+            ("v1/a.mdx", "---\ntitle: Old A\n---\nRead [the intro](/shared/intro) and ![logo](/logo.png)."),
+            ("v2/a.mdx", "---\ntitle: New A\n---\nRead [the intro](/shared/intro)."),
+            ("v2/b.mdx", "---\ntitle: New B\n---\nBravo."),
+            ("shared/intro.mdx", "---\ntitle: Intro\n---\nShared [a](/v2/a) [self](#x) ![logo](/logo.png)\n\n## X\n"),
+            ("logo.png", "png"),
+        ]);
+        (build_site(&t).unwrap(), t)
+    }
+
+    fn options(versions: Option<ExportVersions>) -> ExportOptions {
+        ExportOptions { domain: "docs.example.com".into(), versions, ..ExportOptions::default() }
+    }
+
+    fn text(files: &[ExportFile], path: &str) -> String {
+        let file = files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("no {path}"));
+        String::from_utf8(file.bytes.clone()).unwrap()
+    }
+
+    #[test]
+    fn all_versions_keep_the_default_paths_and_copy_shared_pages_under_the_version_prefix() {
+        let (site, t) = two_versions();
+        let plan = ExportPlan::new(&site, &t, &options(Some(ExportVersions::All))).unwrap();
+        assert_eq!(plan.versions(), ["v2", "v1"]);
+        assert_eq!(plan.page_paths(&site), ["shared/intro", "v1/shared/intro", "v2/a", "v2/b", "v1/a"]);
+        BODY_RENDERS.with(|n| n.set(0));
+        let files = plan.render_pages(&site, &t, 0..plan.page_count(), &PlainCode);
+        assert_eq!(BODY_RENDERS.with(|n| n.get()), 4, "five files, the shared page's body rendered once");
+
+        let shared = text(&files, "shared/intro.html");
+        let copy = text(&files, "v1/shared/intro.html");
+        assert!(shared.contains("href=\"../v2/a.html\"") && copy.contains("href=\"../../v2/a.html\""), "{copy}");
+        assert!(shared.contains("src=\"../logo.png\"") && copy.contains("src=\"../../logo.png\""), "{copy}");
+        assert!(copy.contains("href=\"#x\""), "a link to the page itself stays a fragment");
+        assert!(!copy.contains('\u{E000}'), "no marker is left");
+        // The copy keeps the live page's canonical URL and shows v1's sidebar.
+        assert!(copy.contains("<link rel=\"canonical\" href=\"https://docs.example.com/shared/intro\">"));
+        let sidebar = |html: &str| html.split("<aside").nth(1).and_then(|s| s.split("</aside>").next()).unwrap_or("").to_owned();
+        assert!(sidebar(&copy).contains("Old A") && !sidebar(&copy).contains("New A"), "{copy}");
+        assert!(sidebar(&shared).contains("New A") && !sidebar(&shared).contains("Old A"));
+        // v1's own page links to v1's copy of the shared page.
+        assert!(text(&files, "v1/a.html").contains("href=\"shared/intro.html\""));
+
+        // The switch: the same page in the other version, else its first page.
+        assert!(shared.contains("class=\"lang-switch version-switch\""), "{shared}");
+        assert!(shared.contains("<a href=\"../v1/shared/intro.html\">v1</a>"), "{shared}");
+        assert!(copy.contains("<a href=\"../../shared/intro.html\">v2</a>"), "{copy}");
+        assert!(copy.contains("aria-current=\"page\">v1</a>"), "{copy}");
+        let b = text(&files, "v2/b.html");
+        assert!(b.contains("<a href=\"../v1/a.html\">v1</a>"), "v1 lacks v2/b: its first page\n{b}");
+
+        // One search index per version, each finding its own copy.
+        let finishing = plan.finishing_files(&site, &t);
+        assert!(text(&files, "v1/a.html").contains("data-search=\"../_static/search/en.v1/\""));
+        let docs = |dir: &str| -> String {
+            finishing.iter().filter(|f| f.path.starts_with(&format!("_static/search/{dir}/d/"))).map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect()
+        };
+        assert!(docs("en").contains("shared/intro.html") && !docs("en").contains("v1/"), "{}", docs("en"));
+        assert!(docs("en.v1").contains("v1/shared/intro.html") && docs("en.v1").contains("v1/a.html"), "{}", docs("en.v1"));
+        // The sitemap and llms.txt name each page once, at its live URL.
+        let sitemap = text(&finishing, "sitemap.xml");
+        assert_eq!(sitemap.matches("<loc>").count(), 4, "{sitemap}");
+        assert!(!sitemap.contains("v1/shared"));
+        let llms = text(&finishing, "llms.txt");
+        assert_eq!(llms.matches("shared/intro").count(), 1, "{llms}");
+        assert!(!finishing.iter().any(|f| f.path == SEARCH_INDEX_FILE));
+    }
+
+    #[test]
+    fn the_default_export_holds_one_version_and_links_the_others_to_the_live_site() {
+        let (site, t) = two_versions();
+        let plan = ExportPlan::new(&site, &t, &options(None)).unwrap();
+        assert_eq!(plan.versions(), ["v2"]);
+        assert_eq!(plan.page_paths(&site), ["shared/intro", "v2/a", "v2/b"], "the shared page is v2's too");
+        let files = plan.render_pages(&site, &t, 0..plan.page_count(), &PlainCode);
+        let shared = text(&files, "shared/intro.html");
+        assert!(shared.contains("<a href=\"https://docs.example.com/shared/intro\">v1 <span class=\"version-live\">(live site)</span></a>"), "{shared}");
+        let b = text(&files, "v2/b.html");
+        assert!(b.contains("href=\"https://docs.example.com/v1/a\">v1 "), "{b}");
+
+        let named = ExportPlan::new(&site, &t, &options(Some(ExportVersions::Only(vec!["v1".into()])))).unwrap();
+        assert_eq!(named.versions(), ["v1"]);
+        let err = ExportPlan::new(&site, &t, &options(Some(ExportVersions::Only(vec!["v1".into(), "v9".into()])))).unwrap_err();
+        assert!(err.to_string().starts_with("versions: unknown version `v9`"), "{err}");
     }
 }

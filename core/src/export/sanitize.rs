@@ -147,7 +147,10 @@ pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
                 }
                 Media::Local(href) | Media::Link(href) | Media::ImageOnly { link: href, .. } => {
                     let label = tag.text_attr("title").unwrap_or("");
-                    external_link(&mut out, &href, label, "Embedded media");
+                    // A remote frame waits behind a placeholder for the reader's click.
+                    if !(name == "iframe" && super::embeds::placeholder(&mut out, &href, label)) {
+                        external_link(&mut out, &href, label, "Embedded media");
+                    }
                     Markup {
                         open: out,
                         void,
@@ -264,14 +267,14 @@ mod tests {
     }
 
     #[test]
-    fn embeds_from_other_hosts_become_links_and_scripts_vanish() {
+    fn embeds_from_other_hosts_wait_behind_placeholders_and_scripts_vanish() {
         let iframe = render(
             "<iframe src=\"https://www.youtube.com/embed/x\" title=\"Demo\">",
             false,
         );
-        assert!(iframe
-            .open
-            .contains("href=\"https://www.youtube.com/embed/x\">Demo</a>"));
+        assert!(iframe.open.contains("<figure class=\"embed-placeholder\""), "{}", iframe.open);
+        assert!(iframe.open.contains("href=\"https://www.youtube.com/embed/x\">Open it on www.youtube.com</a>"));
+        assert!(!iframe.open.contains("<iframe"));
         assert!(iframe.suppress);
         assert!(render("<script>", false).suppress);
         let div = render(

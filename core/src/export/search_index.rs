@@ -33,7 +33,9 @@ use crate::docs::Site;
 use crate::text::Analyzer;
 
 use super::layout::SEARCH_DIR;
-use super::links::{encode_path, output_file, unambiguous};
+use super::links::{encode_path, unambiguous};
+#[cfg(test)]
+use super::links::output_file;
 use super::ExportFile;
 
 /// Documents per chunk file.
@@ -227,8 +229,8 @@ impl LanguageIndex {
         }
     }
 
-    fn add_page(&mut self, page: &Page) {
-        let url = unambiguous(encode_path(&output_file(&page.path)));
+    fn add_page(&mut self, page: &Page, file: &str) {
+        let url = unambiguous(encode_path(file));
         let mut prose = PAGE_TERMS;
         for (i, section) in page.sections.iter().enumerate() {
             if i > 0 && section.heading.is_empty() && section.text.is_empty() {
@@ -343,9 +345,16 @@ pub(crate) struct SearchIndex {
 
 impl SearchIndex {
     /// Adds `page` (with its sections); hidden pages are left out.
+    #[cfg(test)]
     pub(crate) fn add(&mut self, page: &Page) {
+        self.add_as(page, page.language.clone(), &output_file(&page.path));
+    }
+
+    /// Adds `page` to the index `key` (a language, or a language and version: `en.v1`) as the
+    /// bundle's file `file`.
+    pub(crate) fn add_as(&mut self, page: &Page, key: String, file: &str) {
         if !page.hidden {
-            self.by_language.entry(page.language.clone()).or_default().add_page(page);
+            self.by_language.entry(key).or_default().add_page(page, file);
         }
     }
 

@@ -23,6 +23,7 @@ const MTIME: u64 = 1_700_000_000;
 pub(crate) fn options() -> ExportOptions {
     ExportOptions {
         version: None,
+        versions: None,
         paths: None,
         domain: "docs.example.com".into(),
         mtime: MTIME,

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;
 
-use docs_edge_core::export::{MarkdownPages, PageExtras};
+use docs_edge_core::export::{ExportVersions, MarkdownPages, PageExtras};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
@@ -36,6 +36,9 @@ pub struct StartOrder {
     pub domain: String,
     pub publish_id: String,
     pub version: Option<String>,
+    /// More versions than `version`, as the request asked.
+    #[serde(default)]
+    pub versions: Option<ExportVersions>,
     pub paths: Option<Vec<String>>,
     /// `.md` files beside the pages, as the request asked (`None`: the default for the size).
     #[serde(default)]
@@ -204,6 +207,7 @@ impl ExportOrg {
             domain: order.domain.clone(),
             publish_id: order.publish_id.clone(),
             version: order.version.clone(),
+            versions: order.versions.clone(),
             paths: order.paths.clone(),
             markdown: order.markdown,
             batch_pages: order.batch_pages,

@@ -81,6 +81,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         domain,
         publish_id: live.publish_id,
         version: request.version,
+        versions: request.versions,
         paths: request.paths,
         markdown: request.markdown,
         starts_per_hour: call.config.export_starts_per_hour,

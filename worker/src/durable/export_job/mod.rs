@@ -22,7 +22,7 @@
 //! Internal protocol ([`ExportJobOp`], sent by [`ExportJobClient`]): `start` with [`StartJob`];
 //! `status`, `bundle` and `cancel` with [`OwnerQuery`]; another organization's job reads as not found.
 
-use docs_edge_core::export::{MarkdownPages, PageExtras};
+use docs_edge_core::export::{ExportVersions, MarkdownPages, PageExtras};
 use docs_edge_core::wire::ExportJob as JobView;
 use serde::{Deserialize, Serialize};
 use worker::Env;
@@ -40,6 +40,9 @@ pub struct StartJob {
     /// The published version to render, read when the job was requested.
     pub publish_id: String,
     pub version: Option<String>,
+    /// `"versions"` of the request: more versions than `version`.
+    #[serde(default)]
+    pub versions: Option<ExportVersions>,
     pub paths: Option<Vec<String>>,
     #[serde(default)]
     pub markdown: Option<MarkdownPages>,

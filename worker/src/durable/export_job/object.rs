@@ -9,8 +9,8 @@ use std::time::Duration;
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
-    after_step, batch_files, batch_tree, content_security_policy, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
-    MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
+    after_step, batch_files, batch_tree, content_security_policy_framing, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
+    ExportVersions, MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::export::icons::IconSet;
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
@@ -47,6 +47,9 @@ struct JobRecord {
     domain: String,
     publish_id: String,
     version: Option<String>,
+    /// Records from before the choice existed hold one version.
+    #[serde(default)]
+    versions: Option<ExportVersions>,
     paths: Option<Vec<String>>,
     /// As requested; records from before the choice existed have `None`, the default.
     #[serde(default)]
@@ -85,6 +88,9 @@ struct JobRecord {
     /// Icon sets the pages so far show: the bundle carries their licences.
     #[serde(default)]
     icon_sets: BTreeSet<IconSet>,
+    /// Origins the pages so far load embeds from on a click: the bundle's `frame-src`.
+    #[serde(default)]
+    frame_origins: BTreeSet<String>,
 }
 
 impl JobRecord {
@@ -112,6 +118,7 @@ impl JobRecord {
     fn options(&self) -> ExportOptions {
         ExportOptions {
             version: self.version.clone(),
+            versions: self.versions.clone(),
             paths: self.paths.clone(),
             domain: self.domain.clone(),
             mtime: self.created_unix,
@@ -247,6 +254,7 @@ impl ExportJob {
             domain: start.domain,
             publish_id: start.publish_id,
             version: start.version,
+            versions: start.versions,
             paths: start.paths,
             markdown: start.markdown,
             status: JobStatus::Queued,
@@ -268,6 +276,7 @@ impl ExportJob {
             search_copied: PackCursor::default(),
             settings: start.settings,
             icon_sets: BTreeSet::new(),
+            frame_origins: BTreeSet::new(),
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -458,6 +467,7 @@ impl ExportJob {
     }
 
     fn manifest(&self, record: &JobRecord, version: Option<String>) -> ExportFile {
+        let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
         BundleManifest {
             format: MANIFEST_FORMAT,
             domain: record.domain.clone(),
@@ -467,10 +477,11 @@ impl ExportJob {
             created_at: record.created_at.clone(),
             page_count: record.total_pages,
             features: record.features,
-            content_security_policy: content_security_policy(&record.extras),
+            content_security_policy: content_security_policy_framing(&record.extras, &frame_origins),
             beacon_endpoint: record.extras.beacon_endpoint.clone(),
             assistant: record.extras.assistant.clone(),
             search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
+            frame_origins,
         }
         .to_file()
     }
@@ -495,6 +506,9 @@ impl ExportJob {
             let mut files = loaded.plan.render_pages(&loaded.source.outline, &tree, range, &HighlightJs);
             let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree).await?;
             record.icon_sets.extend(sets);
+            for file in files.iter().filter(|f| f.path.ends_with(".html")) {
+                embeds::frame_origins(&String::from_utf8_lossy(&file.bytes), &mut record.frame_origins);
+            }
             drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
