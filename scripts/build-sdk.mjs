@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { root, nodeBin, cargoBin, toolEnv } from './lib/env.mjs';
 import { buildWidget } from './build-widget.mjs';
@@ -73,7 +73,9 @@ export async function buildSdk({ force = false } = {}) {
       '--config', 'profile.release.package.docs-edge-core.opt-level=3']);
     const out = mkdtempSync(join(tmpdir(), 'docs-edge-sdk-'));
     try {
-      const built = join(root, 'target', 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);
+      // Cargo writes where CARGO_TARGET_DIR says when it is set (helpers' worktrees share no target/).
+      const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, 'target');
+      const built = join(targetDir, 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);
       // --weak-refs: wasm objects a caller forgets to free are released by the garbage collector.
       run(join(cargoBin, 'wasm-bindgen'), [
         built, '--out-dir', out, '--out-name', wasmName, '--target', 'web', '--no-typescript', '--weak-refs',

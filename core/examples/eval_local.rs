@@ -33,7 +33,7 @@ fn main() {
         let query = retrieval_query(&[question], &[]);
         let hits = index.search(&Query { limit: 5, ..Query::new(&query) });
         let scores: Vec<[f32; 2]> = hits.iter().map(|h| [h.score, h.coverage]).collect();
-        let hit_paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+        let hit_paths: Vec<String> = hits.iter().map(|h| h.path.clone()).collect();
         let ps = passages(hits, "d");
         let answer = compose_answer(&query, &ps);
         let cited: Vec<&str> = answer.sources.iter().filter_map(|i| ps.get(*i)).map(|p| p.path.as_str()).collect();
