@@ -166,7 +166,9 @@ impl ExportPlan {
     /// HTML and, unless [`MarkdownPages::LlmsFull`], Markdown (`a/b.html`, `a/b.md`) of the pages at
     /// `range` of the plan order (clamped to the plan). `site` and `tree` must be the ones the plan
     /// was made from, or its outline and a batch tree (see [`super::batch`]). Code blocks are
-    /// coloured by `highlighter` (the host's; [`super::PlainCode`] leaves them plain).
+    /// coloured by `highlighter` (the host's; [`super::PlainCode`] leaves them plain). Only with the
+    /// `utilities` feature: a page's utility classes need their generator.
+    #[cfg(feature = "utilities")]
     pub fn render_pages(
         &self,
         site: &Site,
@@ -204,6 +206,7 @@ impl ExportPlan {
         &self.pages[start..end]
     }
 
+    #[cfg(feature = "utilities")]
     fn render_page(
         &self,
         site: &Site,

@@ -9,6 +9,7 @@
 //! element with a `style` prop the class [`style_class`] names, from the same declarations.
 
 mod declarations;
+#[cfg(feature = "utilities")]
 mod utilities;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,6 +37,7 @@ fn class_name(declarations: &str) -> String {
 }
 
 /// The stylesheet of a page whose MDX body is `body`; `None` when it needs none.
+#[cfg(feature = "utilities")]
 pub(crate) fn stylesheet(body: &str) -> Option<String> {
     let mut classes = BTreeSet::new();
     let mut styles = BTreeMap::new();
