@@ -68,10 +68,6 @@ pub(crate) fn stylesheet(body: &str) -> Option<String> {
         // (a width) draws a line; here only for the author's classed elements, and at zero
         // specificity, so the site's component rules still win.
         css.insert_str(0, ":where(.custom-body, .prose) :where([class]) { border-width: 0; border-style: solid; border-color: var(--border); }\n");
-        // The renderer wraps a run of inline HTML lines (`<a>` cards one per line) in one `<p>`,
-        // where MDX makes each line a block of its own: inside an author's grid or flex box the
-        // paragraph steps aside, so that its elements are the items.
-        css.insert_str(0, ":where(.grid, .flex, .inline-grid, .inline-flex) > p { display: contents; }\n");
     }
     for (class, declarations) in &styles {
         // Doubled, so that as inline styles did it wins over the utilities and the site's rules.
