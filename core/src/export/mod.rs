@@ -218,7 +218,9 @@ pub fn export_files_with_icons(
     let plan = ExportPlan::new(site, tree, options)?;
     let mut files = plan.render_pages(site, tree, 0..plan.page_count(), &PlainCode);
     let library = icons::Library::from_config(site.config.icon_library.as_deref());
+    let mut chrome = plan.chrome_pages(site, tree);
     icons::fill(&mut files, library, shards, tree);
-    files.extend(plan.finishing_files(site, tree));
+    icons::fill(&mut chrome, library, shards, tree);
+    files.extend(plan.finishing_files_around(site, tree, &StaticFiles::EMBEDDED, chrome));
     Ok(files)
 }

@@ -361,12 +361,28 @@ impl ExportPlan {
 
     /// `finishing_files` with the files of `static/` as given (the worker reads them from its assets).
     pub fn finishing_files_with(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+        self.finishing_files_around(site, tree, statics, self.chrome_pages(site, tree))
+    }
+
+    /// `finishing_files_with` around the [`ExportPlan::chrome_pages`] as given (their icons filled).
+    pub fn finishing_files_around(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>) -> Vec<ExportFile> {
         let mut pages = FinishingPages::new(self.search);
         let targets = self.link_targets();
         for page in self.pages.iter().filter_map(|&i| site.pages.get(i)) {
             pages.add(page, tree, &targets, &self.domain);
         }
-        self.finish(pages, site, tree, statics)
+        self.finish(pages, site, tree, statics, chrome)
+    }
+
+    /// The pages among the finishing files, the 404 page and the tabs' contents pages: their icons
+    /// (sidebar groups, tabs) are markers for the host to fill ([`super::icons::fill`]) as it fills
+    /// the rendered pages', before handing them to [`ExportPlan::finish`]. `tree` as there.
+    pub fn chrome_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
+        let root_links = Linker::new("404", "", &self.files, tree, &self.domain);
+        let not_found = layout::not_found_html(site, &root_links, &self.brand, &links::absolute(&self.domain, "index"));
+        let mut files = vec![ExportFile::new("404.html".to_owned(), not_found)];
+        files.extend(self.contents_pages(site, tree));
+        files
     }
 
     /// Where gathering the finishing files starts: no page added.
@@ -402,16 +418,17 @@ impl ExportPlan {
 
     /// The finishing files from the pages gathered in `pages`: `site` the whole site or the outline
     /// [`ExportPlan::add_finishing_pages`] filled, `tree` naming every file with the bytes of
-    /// [`ExportPlan::finishing_assets`] and of the files every batch reads.
-    pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+    /// [`ExportPlan::finishing_assets`] and of the files every batch reads; `chrome` the
+    /// [`ExportPlan::chrome_pages`], their icons filled or not.
+    pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>) -> Vec<ExportFile> {
         let mut files = Vec::new();
-        self.finish_into(pages, site, tree, statics, &mut |file| files.push(file));
+        self.finish_into(pages, site, tree, statics, chrome, &mut |file| files.push(file));
         files
     }
 
     /// [`ExportPlan::finish`], each file handed to `emit` in path order as it is made, so the
     /// search index is never held as files.
-    pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, emit: &mut dyn FnMut(ExportFile)) {
+    pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>, emit: &mut dyn FnMut(ExportFile)) {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
             ExportFile::new(
@@ -427,17 +444,7 @@ impl ExportPlan {
                 ),
             ),
         ];
-        let root_links = Linker::new("404", "", &self.files, tree, &self.domain);
-        files.push(ExportFile::new(
-            "404.html".to_owned(),
-            layout::not_found_html(
-                site,
-                &root_links,
-                &self.brand,
-                &links::absolute(&self.domain, "index"),
-            ),
-        ));
-        files.extend(self.contents_pages(site, tree));
+        files.extend(chrome);
         let referenced = self.finishing_assets(&pages);
         files.extend(agent::llms_files(site, &self.pages, &self.link_targets(), pages.llms_full));
         let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.files.values().cloned()).collect();
