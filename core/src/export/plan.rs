@@ -709,6 +709,22 @@ mod tests {
     }
 
     #[test]
+    fn a_generated_api_page_shows_its_operation_description_as_markdown_once() {
+        let t = tree(&[
+            ("docs.json", r#"{"navigation": {"groups": [{"group": "API", "openapi": "openapi.json", "pages": ["POST /chat"]}]}}"#),
+            ("openapi.json", r#"{"openapi": "3.1.0", "paths": {"/chat": {"post": {"summary": "Chat", "description": "**Available for**: Chatflow apps.\n\nSends a message.", "responses": {"200": {"description": "ok"}}}}}}"#),
+        ]);
+        let site = build_site(&t).unwrap();
+        let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
+        let files = plan.render_pages(&site, &t, 0..9, &PlainCode);
+        let html = files.iter().find(|f| f.path.ends_with(".html")).map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).unwrap();
+        let body = &html[html.find("<body").unwrap()..];
+        assert!(body.contains("<strong>Available for</strong>: Chatflow apps.</p><p>Sends a message.</p>"), "{body}");
+        assert!(!body.contains("**"), "raw Markdown: {body}");
+        assert_eq!(body.matches("Sends a message.").count(), 1, "{body}");
+    }
+
+    #[test]
     fn ranges_are_clamped() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
