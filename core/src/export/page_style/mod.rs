@@ -32,6 +32,17 @@ pub(crate) fn style_class(tag: &Tag<'_>) -> Option<String> {
     declarations::from_attr(tag.attr("style")?).map(|d| class_name(&d))
 }
 
+/// The class of the swatch of a `<Color.Item value="#hex">`, whose colour is a rule of the page's
+/// stylesheet like a `style` prop's.
+pub(crate) fn swatch_class(tag: &Tag<'_>) -> Option<String> {
+    swatch_declarations(tag).map(|d| class_name(&d))
+}
+
+fn swatch_declarations(tag: &Tag<'_>) -> Option<String> {
+    let value = tag.text_attr("value").filter(|_| tag.name == "Color.Item")?;
+    super::html::safe_color(value).filter(|color| declarations::safe_value(color)).map(|color| format!("background:{color}"))
+}
+
 fn class_name(declarations: &str) -> String {
     format!("s-{:08x}", fnv1a(declarations))
 }
@@ -58,7 +69,7 @@ pub(crate) fn stylesheet(body: &str) -> Option<String> {
         if let Some(value) = ["className", "class"].iter().find_map(|name| class_text(&tag, name)) {
             classes.extend(value.split_whitespace());
         }
-        if let Some(declarations) = tag.attr("style").and_then(declarations::from_attr) {
+        for declarations in [tag.attr("style").and_then(declarations::from_attr), swatch_declarations(&tag)].into_iter().flatten() {
             styles.insert(class_name(&declarations), declarations);
         }
     }
@@ -128,6 +139,20 @@ mod tests {
         assert!(css.contains(&format!(".{class}.{class} {{ border-color:#e5e7eb;gap:8px }}")), "{css}");
         assert!(css.contains("{ color:red }"), "{css}");
         assert_eq!(stylesheet("# Title\n\n<Card title=\"x\">y</Card>\n"), None);
+    }
+
+    #[test]
+    fn a_colour_swatch_is_a_rule_not_an_inline_style() {
+        let body = "<Color>\n<Color.Item name=\"Primary\" value=\"#0060FF\" />\n<Color.Item name=\"Bad\" value=\"red;}body{x\" />\n</Color>\n";
+        let css = stylesheet(body).unwrap();
+        let (tag, _) = scan_tag("<Color.Item name=\"Primary\" value=\"#0060FF\" />").unwrap();
+        let class = swatch_class(&tag).unwrap();
+        assert!(css.contains(&format!(".{class}.{class} {{ background:#0060FF }}")), "{css}");
+        assert!(!css.contains("body{"), "{css}");
+        let (pages, tree) = (Default::default(), crate::docs::SourceTree::new());
+        let links = crate::export::links::Linker::new("a", "a.mdx", &pages, &tree, "d.io");
+        let html = crate::export::components::markup(&tag, false, &links).open;
+        assert!(html.contains(&format!("<span class=\"swatch {class}\"></span>")) && !html.contains("style="), "{html}");
     }
 
     #[test]
