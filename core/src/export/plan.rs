@@ -177,7 +177,10 @@ impl ExportPlan {
         highlighter: &dyn Highlight,
     ) -> Vec<ExportFile> {
         let mut specs = Specs::new(tree);
-        specs.playground = self.extras.playground;
+        // docs.json `api.playground.display` (mint.json `api.playground.mode: hide`) `none` or
+        // `simple`: the site shows no "Try it" panel, whatever the deployment allows.
+        let shown = !matches!(site.config.api.playground.as_deref(), Some("none" | "simple"));
+        specs.playground = self.extras.playground && shown;
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
         for &i in self.batch(range) {
@@ -594,7 +597,7 @@ fn default_version(items: &[NavItem]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::docs::archive::tree;
-    use crate::export::{MARKDOWN_PAGES_DEFAULT_MAX, PlainCode};
+    use crate::export::{MARKDOWN_PAGES_DEFAULT_MAX, PageExtras, PlainCode};
     use crate::docs::build_site;
 
     fn opts() -> ExportOptions {
@@ -722,6 +725,27 @@ mod tests {
         assert!(body.contains("<strong>Available for</strong>: Chatflow apps.</p><p>Sends a message.</p>"), "{body}");
         assert!(!body.contains("**"), "raw Markdown: {body}");
         assert_eq!(body.matches("Sends a message.").count(), 1, "{body}");
+    }
+
+    #[test]
+    fn a_site_that_hides_the_playground_gets_no_try_it_panel() {
+        for (file, api, shown) in [
+            ("docs.json", r#""api": {"playground": {"display": "none"}}"#, false),
+            ("mint.json", r#""api": {"playground": {"mode": "hide"}}"#, false),
+            ("docs.json", r#""api": {"playground": {"display": "interactive"}}"#, true),
+        ] {
+            let config = format!(r#"{{"name": "x", {api}, "navigation": {{"pages": ["a"]}}}}"#);
+            let config = if file == "mint.json" { config.replace(r#""navigation": {"pages": ["a"]}"#, r#""navigation": [{"group": "G", "pages": ["a"]}]"#) } else { config };
+            let t = tree(&[
+                (file, config.as_str()),
+                ("a.mdx", "---\ntitle: A\napi: \"GET https://api.example.com/x\"\n---\n"),
+            ]);
+            let site = build_site(&t).unwrap();
+            let extras = PageExtras { playground: true, ..PageExtras::default() };
+            let plan = ExportPlan::new(&site, &t, &opts()).unwrap().with_extras(extras);
+            let html: String = plan.render_pages(&site, &t, 0..9, &PlainCode).iter().map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
+            assert_eq!(html.contains("try-it"), shown, "{file} {api}");
+        }
     }
 
     #[test]
