@@ -75,10 +75,11 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // 10 MB paid); git log has the history of each figure. The request-serving script holds only what
 // a reader's request needs: the admin routes' work (operator API, analytics report and CSV), the
 // file stores' work and the storage sweep run in the builder behind the service binding
-// (worker/src/builder_service.rs), leaving it at 385.2 KiB with origin-locked assistant keys. The
+// (worker/src/builder_service.rs), leaving it at 387.3 KiB (encre-css left out: core feature
+// `utilities` is the builder's only). The
 // builder (the MDX parser, the index builder, the static renderer with icons, site chrome, API
 // samples, math-core's LaTeX to MathML (about 70 KiB) and encre-css's Tailwind utilities (about
-// 76 KiB), tar and deflate, the admin routes) measures 861.2 KiB. The JavaScript modules (wasm-bindgen's glue and
+// 76 KiB), tar and deflate, the admin routes) measures 863.9 KiB. The JavaScript modules (wasm-bindgen's glue and
 // worker-build's shim; in the builder also highlight.js with the grammars worker/src/highlight.mjs
 // registers) measure 10.5 and 58.3 KiB.
 const BUDGET_KIB = { edge: { wasm: 410, js: 12 }, builder: { wasm: 880, js: 62 } };

@@ -21,7 +21,7 @@ const PURPOSE = {
       groups: [
         { group: 'Start', pages: ['index', 'guides/code'] },
         { group: 'Always open', expanded: true, tag: 'BETA', pages: ['guides/wide', 'guides/other'] },
-        { group: 'Closed', pages: ['guides/closed'] },
+        { group: 'Closed', icon: 'book', pages: ['guides/closed'] },
       ],
     },
   }, null, 2),
@@ -79,7 +79,10 @@ test('a custom-mode landing page keeps its Tailwind grid and style props, withou
     return { display: s.display, columns: s.gridTemplateColumns.split(' ').length, gap: s.columnGap };
   });
   assert.deepEqual(grid, { display: 'grid', columns: 3, gap: '24px' });
-  // The three cards are the grid's items, side by side.
+  // The three cards are the grid's items, side by side: lines of nothing but elements are blocks
+  // (as MDX unravels them), never one paragraph around the heading or the cards.
+  assert.equal(await page.locator('p h1, p #cards, #cards > p').count(), 0, 'no paragraph wraps the elements');
+  assert.equal(await page.locator('#cards > a').count(), 3);
   const lefts = await page.locator('#cards a').evaluateAll((as) => as.map((a) => Math.round(a.getBoundingClientRect().left)));
   assert.equal(new Set(lefts).size, 3, `card positions ${lefts}`);
   const card = await page.locator('#cards a').first().evaluate((el) => {
@@ -125,6 +128,11 @@ test('wide mode drops the table of contents; expanded groups stay open; page ico
   const current = page.locator('.nav-tree a.current');
   assert.equal(await current.locator('svg.icon').count(), 1);
   assert.equal((await current.locator('.nav-tag').innerText()).trim(), 'NEW');
+  // A section's icon stands on its label's line, not above it.
+  const closed = page.locator('.nav-section.collapsed .nav-section-label');
+  const [icon, link] = await Promise.all([closed.locator('svg.icon').boundingBox(), closed.locator('a').boundingBox()]);
+  assert.ok(icon && link && icon.x + icon.width <= link.x + 8 && Math.abs(icon.y + icon.height / 2 - (link.y + link.height / 2)) < link.height / 2,
+    `icon ${JSON.stringify(icon)} beside link ${JSON.stringify(link)}`);
   await page.screenshot({ path: join(ARTIFACTS, 'purpose-code.png'), fullPage: true });
   await context.close();
 });

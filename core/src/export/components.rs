@@ -380,10 +380,10 @@ fn field(out: &mut String, tag: &Tag<'_>) {
 fn color_item(out: &mut String, tag: &Tag<'_>) {
     let value = tag.text_attr("value").unwrap_or("");
     open(out, "span", "color-item");
-    if let Some(color) = html::safe_color(value) {
-        out.push_str("<span class=\"swatch\"");
-        attr(out, "style", &format!("background:{color}"));
-        out.push_str("></span>");
+    // The colour is a rule of the page's stylesheet: the CSP allows no inline style.
+    if let Some(class) = super::page_style::swatch_class(tag) {
+        open(out, "span", &format!("swatch {class}"));
+        out.push_str("</span>");
     }
     if let Some(name) = tag.text_attr("name") {
         element(out, "span", "color-name", name);

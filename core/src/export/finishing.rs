@@ -17,7 +17,7 @@ use crate::docs::{FileTable, Page, Site, SourceTree};
 use super::archive::{TarGzAround, TarGzEntryBody};
 use super::links::STATIC_DIR;
 use super::search_index::SearchIndex;
-use super::{agent, assets, ExportPlan, StaticFiles, LLMS_FULL_FILE};
+use super::{agent, assets, ExportFile, ExportPlan, StaticFiles, LLMS_FULL_FILE};
 
 /// Where a page goes in the offline search: the index (`en`, `en.v1`) and its output file.
 pub(super) struct SearchAs {
@@ -111,9 +111,9 @@ impl FinishingMembers {
     }
 
     /// [`ExportPlan::finish`] as members; `mtime` of every entry.
-    pub fn finish(self, plan: &ExportPlan, site: &Site, tree: &SourceTree, statics: &StaticFiles, mtime: u64) -> FinishedMembers {
+    pub fn finish(self, plan: &ExportPlan, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>, mtime: u64) -> FinishedMembers {
         let mut around = TarGzAround::new(LLMS_FULL_FILE, self.llms_full.written(), mtime);
-        plan.finish_into(self.pages, site, tree, statics, &mut |file| around.add(&file));
+        plan.finish_into(self.pages, site, tree, statics, chrome, &mut |file| around.add(&file));
         let (head, after) = around.finish();
         let mut rest = self.llms_full.finish();
         rest.extend_from_slice(&after);
@@ -161,7 +161,9 @@ mod tests {
         }
         let mut assets = read(&table, &packs, &members.assets(&plan));
         assets.extend(shared);
-        let finished = members.finish(&plan, &outline, &batch_tree(&table, assets), &StaticFiles::EMBEDDED, MTIME);
+        let tree = batch_tree(&table, assets);
+        let chrome = plan.chrome_pages(&outline, &tree);
+        let finished = members.finish(&plan, &outline, &tree, &StaticFiles::EMBEDDED, chrome, MTIME);
         let mut bundle = finished.head;
         for piece in &taken {
             bundle.extend_from_slice(piece);

@@ -316,7 +316,9 @@ fn title_block(out: &mut String, page: &Page) {
         element(out, "p", "eyebrow", group);
     }
     element(out, "h1", "", &page.title);
-    if let Some(description) = &page.description {
+    // A generated API page's description is its operation's Markdown, which the reference section
+    // renders (`openapi`); here it would be raw text, and said twice.
+    if let Some(description) = page.description.as_ref().filter(|_| !page.is_generated()) {
         element(out, "p", "description", description);
     }
     out.push_str("</header>");

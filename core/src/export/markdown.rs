@@ -92,6 +92,60 @@ struct Renderer<'a> {
     deferred: Vec<String>,
     /// Depth of `marks` at the current Markdown run's own level (outside any of its blocks).
     run_depth: usize,
+    /// While a paragraph of nothing but elements is written: its tags are blocks (see [`Paragraph`]).
+    unravelled: bool,
+}
+
+/// A paragraph's events, held until its end: MDX unwraps a paragraph whose content is nothing but
+/// JSX or HTML elements and the space between them (`remark-mdx`'s unravelling), so `<h1>Title</h1>`
+/// or `<a>` cards one per line, and a one-line `<ParamField body="x">Text</ParamField>`, are blocks
+/// of their own, not a `<p>` around them (which would also turn components to their inline markup).
+#[derive(Default)]
+struct Paragraph {
+    events: Vec<Event<'static>>,
+}
+
+impl Paragraph {
+    /// Whether the paragraph holds elements only: no text, code, emphasis or link outside them.
+    fn elements_only(&self) -> bool {
+        let mut depth = 0usize;
+        let mut elements = 0usize;
+        let mut only = true;
+        let mut pending = String::new();
+        let scan = |pending: &mut String, depth: &mut usize, elements: &mut usize, only: &mut bool| {
+            inline_pieces(pending, |piece| match piece {
+                InlinePiece::Text(text) | InlinePiece::Literal(text) => *only &= *depth > 0 || text.trim().is_empty(),
+                InlinePiece::Tag(tag) => match tag.kind {
+                    TagKind::Close => *depth = depth.saturating_sub(1),
+                    _ if *depth == 0 && tag.name.is_empty() => *only = false,
+                    TagKind::SelfClosing => *elements += usize::from(*depth == 0),
+                    TagKind::Open if is_void(tag.name) => *elements += usize::from(*depth == 0),
+                    TagKind::Open => {
+                        *elements += usize::from(*depth == 0);
+                        *depth += 1;
+                    }
+                },
+            });
+            pending.clear();
+        };
+        for event in &self.events {
+            match event {
+                Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => pending.push_str(text),
+                Event::SoftBreak => pending.push('\n'),
+                _ => {
+                    scan(&mut pending, &mut depth, &mut elements, &mut only);
+                    only &= depth > 0;
+                }
+            }
+        }
+        scan(&mut pending, &mut depth, &mut elements, &mut only);
+        only && elements > 0 && depth == 0
+    }
+}
+
+/// HTML elements without a close (`<br>`, `<img>`), however written.
+fn is_void(name: &str) -> bool {
+    matches!(name, "area" | "br" | "col" | "embed" | "hr" | "img" | "input" | "source" | "track" | "wbr")
 }
 
 /// State of the Markdown run being written.
@@ -102,6 +156,8 @@ struct RunState {
     /// The page's output while a heading is written into its own buffer.
     heading: Option<String>,
     image: Option<(String, String)>,
+    /// The paragraph being read, written at its end.
+    paragraph: Option<Paragraph>,
     html_block: bool,
     table_head: bool,
     aligns: Vec<pulldown_cmark::Alignment>,
@@ -139,6 +195,7 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
             outer_run,
             heading: None,
             image: None,
+            paragraph: None,
             html_block: false,
             table_head: false,
             aligns: Vec::new(),
@@ -197,6 +254,7 @@ impl<'a> Renderer<'a> {
             marks: Vec::new(),
             deferred: Vec::new(),
             run_depth: 0,
+            unravelled: false,
         }
     }
 
@@ -225,7 +283,7 @@ impl<'a> Renderer<'a> {
             close,
             suppress,
             void,
-        } = components::markup(tag, inline, self.links);
+        } = components::markup(tag, inline && !self.unravelled, self.links);
         self.out.push_str(&open);
         if void {
             return;
@@ -318,6 +376,12 @@ impl<'a> Renderer<'a> {
     }
 
     fn write_event(&mut self, event: Event<'_>, st: &mut RunState) {
+        if let Some(paragraph) = &mut st.paragraph {
+            if event != Event::End(TagEnd::Paragraph) {
+                paragraph.events.push(event.into_static());
+                return;
+            }
+        }
         match event {
             Event::Text(text) => match &mut st.image {
                 Some((_, alt)) => alt.push_str(&text),
@@ -386,7 +450,7 @@ impl<'a> Renderer<'a> {
         match tag {
             MdTag::Paragraph => {
                 self.mark();
-                self.out.push_str("<p>");
+                st.paragraph = Some(Paragraph::default());
             }
             MdTag::Heading { .. } => {
                 // The heading is written into its own buffer: its id is known only at its end.
@@ -502,10 +566,7 @@ impl<'a> Renderer<'a> {
 
     fn end(&mut self, end: TagEnd, st: &mut RunState) {
         match end {
-            TagEnd::Paragraph => {
-                self.close_to_mark();
-                self.out.push_str("</p>");
-            }
+            TagEnd::Paragraph => self.paragraph(st),
             TagEnd::BlockQuote(kind) => {
                 self.close_to_mark();
                 self.out.push_str(if kind.is_some() {
@@ -551,6 +612,25 @@ impl<'a> Renderer<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Writes the paragraph read since its start: in `<p>`, or unwrapped when it holds elements only.
+    fn paragraph(&mut self, st: &mut RunState) {
+        let paragraph = st.paragraph.take().unwrap_or_default();
+        let unravel = paragraph.elements_only();
+        if !unravel {
+            self.out.push_str("<p>");
+        }
+        self.unravelled = unravel;
+        for event in paragraph.events {
+            self.write_event(event, st);
+        }
+        self.flush_text(!unravel);
+        self.unravelled = false;
+        self.close_to_mark();
+        if !unravel {
+            self.out.push_str("</p>");
         }
     }
 
@@ -652,6 +732,18 @@ mod tests {
 
     fn render(body: &str) -> String {
         render_with(body, &[("images/x.png", "png")]).html
+    }
+
+    #[test]
+    fn a_paragraph_of_elements_only_is_no_paragraph() {
+        let body = "<div className=\"uo\">\n  <h1 className=\"text-3xl\">Deploy</h1>\n  <p className=\"mt-3\">Dify *runs* anywhere.</p>\n  <a className=\"cta\" href=\"/c/d\">One</a>\n  <a href=\"/c/d\">Two</a>\n</div>\n\n<ParamField body=\"x\" type=\"string\">Text</ParamField>\n\nSome <a href=\"/c/d\">link</a> text.\n\n<a href=\"/c/d\">Lead</a> and text.\n\n`code` <b>x</b>\n";
+        let out = render(body);
+        assert!(out.contains("<div class=\"uo\"><h1 class=\"text-3xl\">Deploy</h1>\n<p class=\"mt-3\">Dify <em>runs</em> anywhere.</p>\n<a class=\"cta\" href=\"../c/d.html\">One</a>\n<a href=\"../c/d.html\">Two</a></div>"), "{out}");
+        assert!(!out.contains("<p><h1") && !out.contains("<p><a class"), "{out}");
+        assert!(out.contains("<p>Some <a href=\"../c/d.html\">link</a> text.</p>"), "{out}");
+        assert!(out.contains("<p><a href=\"../c/d.html\">Lead</a> and text.</p>"), "{out}");
+        assert!(out.contains("<p><code>code</code> <b>x</b></p>"), "{out}");
+        assert!(out.contains("<div class=\"field-head\"><code class=\"field-name\">x</code>"), "the one-line field keeps its head: {out}");
     }
 
     #[test]
@@ -771,7 +863,10 @@ mod tests {
 
     #[test]
     fn line_start_component_followed_by_text() {
+        // One element filling its paragraph is a block, as in MDX: the frame keeps its box.
         let out = render("<Frame>Some *text*</Frame>\n");
+        assert_eq!(out, "<figure class=\"frame\">Some <em>text</em></figure>");
+        let out = render("<Frame>Some</Frame> *text*\n");
         assert_eq!(out, "<p>Some <em>text</em></p>");
     }
 

@@ -47,6 +47,11 @@
 //! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
 //! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
+// Without the `utilities` feature (the request-serving script, which never exports) no page is
+// rendered (`ExportPlan::render_pages` needs the utility-class generator), so the renderer's
+// modules go unused there and the linker drops them.
+#![cfg_attr(not(feature = "utilities"), allow(dead_code, unused_imports))]
+
 use std::fmt;
 
 use crate::platform::deployment::Features;
@@ -221,7 +226,9 @@ pub fn export_files_with_icons(
     let plan = ExportPlan::new(site, tree, options)?;
     let mut files = plan.render_pages(site, tree, 0..plan.page_count(), &PlainCode);
     let library = icons::Library::from_config(site.config.icon_library.as_deref());
+    let mut chrome = plan.chrome_pages(site, tree);
     icons::fill(&mut files, library, shards, tree);
-    files.extend(plan.finishing_files(site, tree));
+    icons::fill(&mut chrome, library, shards, tree);
+    files.extend(plan.finishing_files_around(site, tree, &StaticFiles::EMBEDDED, chrome));
     Ok(files)
 }

@@ -377,8 +377,8 @@ pub(crate) fn sidebar_html(
     out.push_str("</ul></nav>");
 }
 
-/// A section's icon before its label. Only in page sidebars, where icons are filled in: the
-/// contents pages are written after the batches and show none.
+/// A section's icon before its label, a marker the host fills in (pages in their batch, the
+/// contents pages with the finishing files).
 fn section_icon(out: &mut String, icon: Option<&str>, site: &Site) {
     if let Some(icon) = icon {
         icons::marker(out, icon, None, "icon", &site.config.file);
@@ -402,9 +402,10 @@ pub(crate) fn contents_html(out: &mut String, tab: &Tab, site: &Site, links: &Li
         for node in items {
             match node {
                 Node::Page(i) => page_item(out, *i, usize::MAX, site, links),
-                Node::Group { label, root, items, .. } => {
+                Node::Group { label, root, items, icon, .. } => {
                     out.push_str("<li>");
                     open(out, "p", "nav-section-label");
+                    section_icon(out, icon.as_deref(), site);
                     match root {
                         Some(r) => page_link(out, *r, usize::MAX, site, links, Some(label)),
                         None => html::text(out, label),

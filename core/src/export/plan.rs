@@ -249,7 +249,9 @@ impl ExportPlan {
     /// HTML and, unless [`MarkdownPages::LlmsFull`], Markdown (`a/b.html`, `a/b.md`) of the pages at
     /// `range` of the plan order (clamped to the plan). `site` and `tree` must be the ones the plan
     /// was made from, or its outline and a batch tree (see [`super::batch`]). Code blocks are
-    /// coloured by `highlighter` (the host's; [`super::PlainCode`] leaves them plain).
+    /// coloured by `highlighter` (the host's; [`super::PlainCode`] leaves them plain). Only with the
+    /// `utilities` feature: a page's utility classes need their generator.
+    #[cfg(feature = "utilities")]
     pub fn render_pages(
         &self,
         site: &Site,
@@ -258,7 +260,10 @@ impl ExportPlan {
         highlighter: &dyn Highlight,
     ) -> Vec<ExportFile> {
         let mut specs = Specs::new(tree);
-        specs.playground = self.extras.playground;
+        // docs.json `api.playground.display` (mint.json `api.playground.mode: hide`) `none` or
+        // `simple`: the site shows no "Try it" panel, whatever the deployment allows.
+        let shown = !matches!(site.config.api.playground.as_deref(), Some("none" | "simple"));
+        specs.playground = self.extras.playground && shown;
         let md_files = agent::markdown_files(&self.scopes[0].files);
         let mut files = Vec::new();
         // A page several versions hold is rendered once; its copies follow it in plan order.
@@ -297,6 +302,7 @@ impl ExportPlan {
 
     /// The page's body, its table of contents and its own stylesheet, with links bound to the
     /// entry's file (a shared page's body is rendered once with deferred links).
+    #[cfg(feature = "utilities")]
     fn body(
         &self,
         site: &Site,
@@ -334,6 +340,7 @@ impl ExportPlan {
         Some(Body { html, toc, mode, stylesheet })
     }
 
+    #[cfg(feature = "utilities")]
     fn render_page(
         &self,
         site: &Site,
@@ -527,6 +534,11 @@ impl ExportPlan {
 
     /// `finishing_files` with the files of `static/` as given (the worker reads them from its assets).
     pub fn finishing_files_with(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+        self.finishing_files_around(site, tree, statics, self.chrome_pages(site, tree))
+    }
+
+    /// `finishing_files_with` around the [`ExportPlan::chrome_pages`] as given (their icons filled).
+    pub fn finishing_files_around(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>) -> Vec<ExportFile> {
         let mut pages = FinishingPages::new(self.search);
         let targets = self.link_targets();
         for entry in &self.pages {
@@ -537,7 +549,18 @@ impl ExportPlan {
                 false => pages.add_copy(page, search_as),
             }
         }
-        self.finish(pages, site, tree, statics)
+        self.finish(pages, site, tree, statics, chrome)
+    }
+
+    /// The pages among the finishing files, the 404 page and the tabs' contents pages: their icons
+    /// (sidebar groups, tabs) are markers for the host to fill ([`super::icons::fill`]) as it fills
+    /// the rendered pages', before handing them to [`ExportPlan::finish`]. `tree` as there.
+    pub fn chrome_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
+        let root_links = Linker::new("404", "", &self.scopes[0].files, tree, &self.domain);
+        let not_found = layout::not_found_html(site, &root_links, &self.brand, &links::absolute(&self.domain, "index"));
+        let mut files = vec![ExportFile::new("404.html".to_owned(), not_found)];
+        files.extend(self.contents_pages(site, tree));
+        files
     }
 
     /// Where gathering the finishing files starts: no page added.
@@ -592,16 +615,17 @@ impl ExportPlan {
 
     /// The finishing files from the pages gathered in `pages`: `site` the whole site or the outline
     /// [`ExportPlan::add_finishing_pages`] filled, `tree` naming every file with the bytes of
-    /// [`ExportPlan::finishing_assets`] and of the files every batch reads.
-    pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+    /// [`ExportPlan::finishing_assets`] and of the files every batch reads; `chrome` the
+    /// [`ExportPlan::chrome_pages`], their icons filled or not.
+    pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>) -> Vec<ExportFile> {
         let mut files = Vec::new();
-        self.finish_into(pages, site, tree, statics, &mut |file| files.push(file));
+        self.finish_into(pages, site, tree, statics, chrome, &mut |file| files.push(file));
         files
     }
 
     /// [`ExportPlan::finish`], each file handed to `emit` in path order as it is made, so the
     /// search index is never held as files.
-    pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, emit: &mut dyn FnMut(ExportFile)) {
+    pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>, emit: &mut dyn FnMut(ExportFile)) {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
             ExportFile::new(
@@ -617,17 +641,7 @@ impl ExportPlan {
                 ),
             ),
         ];
-        let root_links = Linker::new("404", "", &self.scopes[0].files, tree, &self.domain);
-        files.push(ExportFile::new(
-            "404.html".to_owned(),
-            layout::not_found_html(
-                site,
-                &root_links,
-                &self.brand,
-                &links::absolute(&self.domain, "index"),
-            ),
-        ));
-        files.extend(self.contents_pages(site, tree));
+        files.extend(chrome);
         let referenced = self.finishing_assets(&pages);
         let unique: Vec<usize> = self.pages.iter().filter(|e| e.first).map(|e| e.index).collect();
         files.extend(agent::llms_files(site, &unique, &self.link_targets(), pages.llms_full));
@@ -796,7 +810,7 @@ thread_local! {
 mod tests {
     use super::*;
     use crate::docs::archive::tree;
-    use crate::export::{MARKDOWN_PAGES_DEFAULT_MAX, PlainCode};
+    use crate::export::{MARKDOWN_PAGES_DEFAULT_MAX, PageExtras, PlainCode};
     use crate::docs::build_site;
 
     fn opts() -> ExportOptions {
@@ -911,6 +925,43 @@ mod tests {
         assert_eq!(normalise_domain("x.dev/docs").unwrap(), "x.dev/docs");
         assert!(normalise_domain("").is_err());
         assert!(normalise_domain("x.dev\"><script>").is_err());
+    }
+
+    #[test]
+    fn a_generated_api_page_shows_its_operation_description_as_markdown_once() {
+        let t = tree(&[
+            ("docs.json", r#"{"navigation": {"groups": [{"group": "API", "openapi": "openapi.json", "pages": ["POST /chat"]}]}}"#),
+            ("openapi.json", r#"{"openapi": "3.1.0", "paths": {"/chat": {"post": {"summary": "Chat", "description": "**Available for**: Chatflow apps.\n\nSends a message.", "responses": {"200": {"description": "ok"}}}}}}"#),
+        ]);
+        let site = build_site(&t).unwrap();
+        let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
+        let files = plan.render_pages(&site, &t, 0..9, &PlainCode);
+        let html = files.iter().find(|f| f.path.ends_with(".html")).map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).unwrap();
+        let body = &html[html.find("<body").unwrap()..];
+        assert!(body.contains("<strong>Available for</strong>: Chatflow apps.</p><p>Sends a message.</p>"), "{body}");
+        assert!(!body.contains("**"), "raw Markdown: {body}");
+        assert_eq!(body.matches("Sends a message.").count(), 1, "{body}");
+    }
+
+    #[test]
+    fn a_site_that_hides_the_playground_gets_no_try_it_panel() {
+        for (file, api, shown) in [
+            ("docs.json", r#""api": {"playground": {"display": "none"}}"#, false),
+            ("mint.json", r#""api": {"playground": {"mode": "hide"}}"#, false),
+            ("docs.json", r#""api": {"playground": {"display": "interactive"}}"#, true),
+        ] {
+            let config = format!(r#"{{"name": "x", {api}, "navigation": {{"pages": ["a"]}}}}"#);
+            let config = if file == "mint.json" { config.replace(r#""navigation": {"pages": ["a"]}"#, r#""navigation": [{"group": "G", "pages": ["a"]}]"#) } else { config };
+            let t = tree(&[
+                (file, config.as_str()),
+                ("a.mdx", "---\ntitle: A\napi: \"GET https://api.example.com/x\"\n---\n"),
+            ]);
+            let site = build_site(&t).unwrap();
+            let extras = PageExtras { playground: true, ..PageExtras::default() };
+            let plan = ExportPlan::new(&site, &t, &opts()).unwrap().with_extras(extras);
+            let html: String = plan.render_pages(&site, &t, 0..9, &PlainCode).iter().map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
+            assert_eq!(html.contains("try-it"), shown, "{file} {api}");
+        }
     }
 
     #[test]

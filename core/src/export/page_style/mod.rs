@@ -9,6 +9,7 @@
 //! element with a `style` prop the class [`style_class`] names, from the same declarations.
 
 mod declarations;
+#[cfg(feature = "utilities")]
 mod utilities;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,11 +32,23 @@ pub(crate) fn style_class(tag: &Tag<'_>) -> Option<String> {
     declarations::from_attr(tag.attr("style")?).map(|d| class_name(&d))
 }
 
+/// The class of the swatch of a `<Color.Item value="#hex">`, whose colour is a rule of the page's
+/// stylesheet like a `style` prop's.
+pub(crate) fn swatch_class(tag: &Tag<'_>) -> Option<String> {
+    swatch_declarations(tag).map(|d| class_name(&d))
+}
+
+fn swatch_declarations(tag: &Tag<'_>) -> Option<String> {
+    let value = tag.text_attr("value").filter(|_| tag.name == "Color.Item")?;
+    super::html::safe_color(value).filter(|color| declarations::safe_value(color)).map(|color| format!("background:{color}"))
+}
+
 fn class_name(declarations: &str) -> String {
     format!("s-{:08x}", fnv1a(declarations))
 }
 
 /// The stylesheet of a page whose MDX body is `body`; `None` when it needs none.
+#[cfg(feature = "utilities")]
 pub(crate) fn stylesheet(body: &str) -> Option<String> {
     let mut classes = BTreeSet::new();
     let mut styles = BTreeMap::new();
@@ -56,7 +69,7 @@ pub(crate) fn stylesheet(body: &str) -> Option<String> {
         if let Some(value) = ["className", "class"].iter().find_map(|name| class_text(&tag, name)) {
             classes.extend(value.split_whitespace());
         }
-        if let Some(declarations) = tag.attr("style").and_then(declarations::from_attr) {
+        for declarations in [tag.attr("style").and_then(declarations::from_attr), swatch_declarations(&tag)].into_iter().flatten() {
             styles.insert(class_name(&declarations), declarations);
         }
     }
@@ -66,10 +79,6 @@ pub(crate) fn stylesheet(body: &str) -> Option<String> {
         // (a width) draws a line; here only for the author's classed elements, and at zero
         // specificity, so the site's component rules still win.
         css.insert_str(0, ":where(.custom-body, .prose) :where([class]) { border-width: 0; border-style: solid; border-color: var(--border); }\n");
-        // The renderer wraps a run of inline HTML lines (`<a>` cards one per line) in one `<p>`,
-        // where MDX makes each line a block of its own: inside an author's grid or flex box the
-        // paragraph steps aside, so that its elements are the items.
-        css.insert_str(0, ":where(.grid, .flex, .inline-grid, .inline-flex) > p { display: contents; }\n");
     }
     for (class, declarations) in &styles {
         // Doubled, so that as inline styles did it wins over the utilities and the site's rules.
@@ -130,6 +139,20 @@ mod tests {
         assert!(css.contains(&format!(".{class}.{class} {{ border-color:#e5e7eb;gap:8px }}")), "{css}");
         assert!(css.contains("{ color:red }"), "{css}");
         assert_eq!(stylesheet("# Title\n\n<Card title=\"x\">y</Card>\n"), None);
+    }
+
+    #[test]
+    fn a_colour_swatch_is_a_rule_not_an_inline_style() {
+        let body = "<Color>\n<Color.Item name=\"Primary\" value=\"#0060FF\" />\n<Color.Item name=\"Bad\" value=\"red;}body{x\" />\n</Color>\n";
+        let css = stylesheet(body).unwrap();
+        let (tag, _) = scan_tag("<Color.Item name=\"Primary\" value=\"#0060FF\" />").unwrap();
+        let class = swatch_class(&tag).unwrap();
+        assert!(css.contains(&format!(".{class}.{class} {{ background:#0060FF }}")), "{css}");
+        assert!(!css.contains("body{"), "{css}");
+        let (pages, tree) = (Default::default(), crate::docs::SourceTree::new());
+        let links = crate::export::links::Linker::new("a", "a.mdx", &pages, &tree, "d.io");
+        let html = crate::export::components::markup(&tag, false, &links).open;
+        assert!(html.contains(&format!("<span class=\"swatch {class}\"></span>")) && !html.contains("style="), "{html}");
     }
 
     #[test]

@@ -436,6 +436,12 @@ impl ExportJob {
         let rest_part = next_part;
         next_part += 1;
         let (assets, media) = members.split_assets(plan, &source.table);
+        // The 404 and contents pages get their icons as the pages did, before the licences of the
+        // sets used are written.
+        let tree = source.tree(bucket, &assets).await?;
+        let mut chrome = plan.chrome_pages(&outline, &tree);
+        let mut icon_sets = record.icon_sets.clone();
+        icon_sets.extend(crate::export_icons::fill(&self.env, &mut chrome, &outline.config, &tree).await?);
         let mut pending = Vec::new();
         for path in media {
             let Some(bytes) = source.media(bucket, &path).await? else { continue };
@@ -445,8 +451,8 @@ impl ExportJob {
                 next_part += 1;
             }
         }
-        if !record.icon_sets.is_empty() {
-            pending.extend(tar_gz_member(&crate::export_icons::licence_files(&self.env, &record.icon_sets).await?, record.created_unix));
+        if !icon_sets.is_empty() {
+            pending.extend(tar_gz_member(&crate::export_icons::licence_files(&self.env, &icon_sets).await?, record.created_unix));
         }
         if record.extras.assistant.is_some() {
             // The widget's files, as the worker serves them at /widget.js, in a member of their own.
@@ -454,9 +460,8 @@ impl ExportJob {
         }
         pending.extend_from_slice(&tar_gz_trailer());
         bucket.put(part_key(&record.job_id, next_part), pending).execute().await?;
-        let tree = source.tree(bucket, &assets).await?;
         let statics = crate::assets::export_static(&self.env).await?;
-        let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), record.created_unix);
+        let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), chrome, record.created_unix);
         drop((tree, outline));
         bucket.put(part_key(&record.job_id, head_part), finished.head).execute().await?;
         let manifest = self.manifest(record, plan.version().map(str::to_string));
