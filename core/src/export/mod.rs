@@ -64,6 +64,7 @@ mod batch;
 mod chrome;
 mod code;
 mod components;
+mod diagrams;
 mod extras;
 mod finishing;
 mod html;

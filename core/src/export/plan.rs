@@ -174,17 +174,31 @@ impl ExportPlan {
         range: Range<usize>,
         highlighter: &dyn Highlight,
     ) -> Vec<ExportFile> {
+        self.render_pages_warned(site, tree, range, highlighter).0
+    }
+
+    /// [`ExportPlan::render_pages`], and the author's mistakes the pages show as best they can
+    /// (`path:line: …`, a diagram left as code), for the owner's log.
+    pub fn render_pages_warned(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        range: Range<usize>,
+        highlighter: &dyn Highlight,
+    ) -> (Vec<ExportFile>, Vec<String>) {
         let mut specs = Specs::new(tree);
         specs.playground = self.extras.playground;
         let md_files = agent::markdown_files(&self.files);
         let mut files = Vec::new();
+        let mut warnings = Vec::new();
         for &i in self.batch(range) {
-            files.extend(self.render_page(site, tree, &mut specs, highlighter, i).into_iter().flatten().flatten());
+            let page = self.render_page(site, tree, &mut specs, highlighter, i, &mut warnings);
+            files.extend(page.into_iter().flatten().flatten());
             if let Some(page) = site.pages.get(i).filter(|_| self.markdown == MarkdownPages::Pages) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
         }
-        files
+        (files, warnings)
     }
 
     /// Source files of the pages at `range` (clamped as [`ExportPlan::render_pages`] clamps it):
@@ -211,6 +225,7 @@ impl ExportPlan {
         specs: &mut Specs<'_>,
         highlighter: &dyn Highlight,
         index: usize,
+        warnings: &mut Vec<String>,
     ) -> Option<[Option<ExportFile>; 2]> {
         let page = site.pages.get(index)?;
         let links = Linker::new(&page.path, &page.source, &self.files, tree, &self.domain);
@@ -224,6 +239,10 @@ impl ExportPlan {
         let stylesheet = page_style::stylesheet(body)
             .map(|css| ExportFile::new(page_style::file_for(&page.path), css));
         let rendered = markdown::render_mdx(body, &page.source, tree, &links, highlighter);
+        for (first_line, reason) in &rendered.unrendered_diagrams {
+            let line = source.lines().position(|l| l.trim() == first_line).map_or(String::new(), |i| format!(":{}", i + 1));
+            warnings.push(format!("{}{line}: Mermaid diagram shown as code: {reason}", page.source));
+        }
         let mut toc = rendered.headings;
         let (html, api_headings) = api_page::lay_out(
             rendered.html,
