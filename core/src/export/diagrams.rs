@@ -84,6 +84,7 @@ fn render(_source: &str, _id: &str) -> Result<String, NotRendered> {
 /// Whether this build renders diagrams (without it, blocks stay code and nobody is warned).
 pub(crate) const ENABLED: bool = cfg!(feature = "diagrams");
 
+#[cfg(feature = "diagrams")]
 fn first_line(reason: &str) -> String {
     let line = reason.lines().next().unwrap_or("").trim();
     line.chars().take(200).collect()
