@@ -20,6 +20,7 @@ use super::code::{self, Highlight};
 use super::components;
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
+use super::diagrams;
 use super::math;
 
 /// A heading of the rendered body, for the table of contents.
@@ -35,6 +36,8 @@ pub(crate) struct Heading {
 pub(crate) struct Body {
     pub(crate) html: String,
     pub(crate) headings: Vec<Heading>,
+    /// Diagrams left as code: the block's first line (to find it in the source) and why.
+    pub(crate) unrendered_diagrams: Vec<(String, String)>,
 }
 
 /// Renders an MDX body (frontmatter removed); `file` is its path in the tree, for snippet imports.
@@ -92,6 +95,9 @@ struct Renderer<'a> {
     deferred: Vec<String>,
     /// Depth of `marks` at the current Markdown run's own level (outside any of its blocks).
     run_depth: usize,
+    /// Diagrams written so far (their SVG ids are numbered on the page) and those left as code.
+    diagrams: usize,
+    unrendered_diagrams: Vec<(String, String)>,
     /// While a paragraph of nothing but elements is written: its tags are blocks (see [`Paragraph`]).
     unravelled: bool,
 }
@@ -254,6 +260,8 @@ impl<'a> Renderer<'a> {
             marks: Vec::new(),
             deferred: Vec::new(),
             run_depth: 0,
+            diagrams: 0,
+            unrendered_diagrams: Vec::new(),
             unravelled: false,
         }
     }
@@ -266,6 +274,7 @@ impl<'a> Renderer<'a> {
         Body {
             html: self.out,
             headings: self.headings,
+            unrendered_diagrams: self.unrendered_diagrams,
         }
     }
 
@@ -686,6 +695,18 @@ impl<'a> Renderer<'a> {
 
     /// A fenced block (see [`code`]); inside a CodeGroup or example it is one of the group's tabs.
     fn write_code_block(&mut self, info: &str, code: &str) {
+        if diagrams::ENABLED && info.split_ascii_whitespace().next() == Some("mermaid") {
+            match diagrams::write(&mut self.out, code, self.diagrams) {
+                Ok(()) => {
+                    self.diagrams += 1;
+                    return;
+                }
+                Err(diagrams::NotRendered(reason)) => {
+                    let first = code.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_owned();
+                    self.unrendered_diagrams.push((first, reason));
+                }
+            }
+        }
         let grouped = self.stack.iter().any(|o| {
             matches!(
                 o.name.as_str(),

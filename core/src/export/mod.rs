@@ -69,6 +69,7 @@ mod batch;
 mod chrome;
 mod code;
 mod components;
+mod diagrams;
 pub mod embeds;
 mod extras;
 mod finishing;

@@ -259,6 +259,19 @@ impl ExportPlan {
         range: Range<usize>,
         highlighter: &dyn Highlight,
     ) -> Vec<ExportFile> {
+        self.render_pages_warned(site, tree, range, highlighter).0
+    }
+
+    /// [`ExportPlan::render_pages`], and the author's mistakes the pages show as best they can
+    /// (`path:line: …`, a diagram left as code), for the owner's log.
+    #[cfg(feature = "utilities")]
+    pub fn render_pages_warned(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        range: Range<usize>,
+        highlighter: &dyn Highlight,
+    ) -> (Vec<ExportFile>, Vec<String>) {
         let mut specs = Specs::new(tree);
         // docs.json `api.playground.display` (mint.json `api.playground.mode: hide`) `none` or
         // `simple`: the site shows no "Try it" panel, whatever the deployment allows.
@@ -266,15 +279,17 @@ impl ExportPlan {
         specs.playground = self.extras.playground && shown;
         let md_files = agent::markdown_files(&self.scopes[0].files);
         let mut files = Vec::new();
+        let mut warnings = Vec::new();
         // A page several versions hold is rendered once; its copies follow it in plan order.
         let mut shared: Option<(usize, Body)> = None;
         for entry in self.batch(range) {
-            files.extend(self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared).into_iter().flatten().flatten());
+            let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings);
+            files.extend(page.into_iter().flatten().flatten());
             if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && self.markdown == MarkdownPages::Pages) {
                 files.push(agent::page_file(page, tree, &md_files, &self.domain));
             }
         }
-        files
+        (files, warnings)
     }
 
     /// Source files of the pages at `range` (clamped as [`ExportPlan::render_pages`] clamps it):
@@ -311,6 +326,7 @@ impl ExportPlan {
         highlighter: &dyn Highlight,
         entry: &Entry,
         links: &Linker<'_>,
+        warnings: &mut Vec<String>,
     ) -> Option<Body> {
         let page = site.pages.get(entry.index)?;
         #[cfg(test)]
@@ -324,6 +340,10 @@ impl ExportPlan {
         let mode = PageMode::from_frontmatter(yaml);
         let stylesheet = page_style::stylesheet(body);
         let rendered = markdown::render_mdx(body, &page.source, tree, links, highlighter);
+        for (first_line, reason) in &rendered.unrendered_diagrams {
+            let line = source.lines().position(|l| l.trim() == first_line).map_or(String::new(), |i| format!(":{}", i + 1));
+            warnings.push(format!("{}{line}: Mermaid diagram shown as code: {reason}", page.source));
+        }
         let mut toc = rendered.headings;
         let (html, api_headings) = api_page::lay_out(
             rendered.html,
@@ -349,6 +369,7 @@ impl ExportPlan {
         highlighter: &dyn Highlight,
         entry: &Entry,
         shared: &mut Option<(usize, Body)>,
+        warnings: &mut Vec<String>,
     ) -> Option<[Option<ExportFile>; 2]> {
         let index = entry.index;
         let page = site.pages.get(index)?;
@@ -359,12 +380,12 @@ impl ExportPlan {
         let body = if entry.shared {
             if shared.as_ref().is_none_or(|(i, _)| *i != index) {
                 let deferred = Linker::new(&page.path, &page.source, &self.scopes[0].files, tree, &self.domain).deferred();
-                *shared = self.body(site, tree, specs, highlighter, entry, &deferred).map(|b| (index, b));
+                *shared = self.body(site, tree, specs, highlighter, entry, &deferred, warnings).map(|b| (index, b));
             }
             let cached = &shared.as_ref()?.1;
             Body { html: links::resolve_deferred(&cached.html, &file, &scope.retarget), ..cached.clone() }
         } else {
-            self.body(site, tree, specs, highlighter, entry, &links)?
+            self.body(site, tree, specs, highlighter, entry, &links, warnings)?
         };
         let page_file = file.strip_suffix(".html").unwrap_or(&file);
         let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));

@@ -1,6 +1,6 @@
 //! Fuzzing the MDX -> HTML renderer (see `crate::fuzz`): whatever a page holds, the HTML of its
 //! body holds no script, no event handler attribute and no URL that runs script, and its SVG and
-//! MathML keep to the renderers' allow-lists; and whatever the
+//! MathML (math, Mermaid diagrams) keep to the renderers' allow-lists; and whatever the
 //! redirects say, the stub pages run nothing (`active_content` is the oracle).
 
 use proptest::prelude::*;
@@ -25,6 +25,9 @@ const MDX_TOKENS: &[&str] = &[
     // Math: MathML passes only as the math renderer writes it.
     "$", "$$", "$$\n", "\\frac{", "\\color{red}", "\\href{javascript:x}{", "\\text{", "\\begin{align}", "\\\\",
     "<Latex>", "</Latex>", "<math>", "<mi style=", "<mtext><a href=",
+    // Diagrams: SVG passes only as the diagram renderer writes it.
+    "```mermaid\n", "flowchart LR\n", "sequenceDiagram\n", "A-->B", " A[", "]", "-->|", "|", "click A ",
+    "style A fill:", "classDef c ", ":::c", "%%{init: {\"htmlLabels\": true}}%%\n", "A->>B: ", "Note over A: ",
 ];
 
 proptest! {

@@ -508,7 +508,10 @@ impl ExportJob {
             let end = record.next_page.saturating_add(record.batch_pages).min(total);
             let range = record.next_page as usize..end as usize;
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            let mut files = loaded.plan.render_pages(&loaded.source.outline, &tree, range, &HighlightJs);
+            let (mut files, warnings) = loaded.plan.render_pages_warned(&loaded.source.outline, &tree, range, &HighlightJs);
+            for warning in &warnings {
+                worker::console_warn!("export: {warning}");
+            }
             let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree).await?;
             record.icon_sets.extend(sets);
             for file in files.iter().filter(|f| f.path.ends_with(".html")) {
