@@ -12,6 +12,7 @@
 //! code. A diagram too large or that merman cannot render stays code too, with a warning.
 
 use super::html;
+use super::math::attributes;
 
 /// Past this a block is not read as a diagram: real diagrams are a few KiB, and merman's work grows
 /// with the source (its own resource limits bound the rest).
@@ -269,19 +270,6 @@ fn decode_entity(name: &str) -> Option<char> {
             char::from_u32(code).filter(|c| !c.is_control() || c.is_whitespace())
         }
     }
-}
-
-/// `key="value"` pairs of a tag's inside (double quotes, as merman writes them).
-fn attributes(mut s: &str) -> impl Iterator<Item = (&str, &str)> {
-    std::iter::from_fn(move || {
-        let eq = s.find("=\"")?;
-        let key = s[..eq].trim();
-        let value_start = eq + 2;
-        let value_end = value_start + s[value_start..].find('"')?;
-        let value = &s[value_start..value_end];
-        s = &s[value_end + 1..];
-        Some((key, value))
-    })
 }
 
 /// Letters, digits, spaces and `.`, `-`, `%`, `#`, `_`, `,`: nothing a URL, a style or markup needs.

@@ -141,8 +141,8 @@ fn close(out: &mut String, name: &str) {
     out.push('>');
 }
 
-/// `key="value"` pairs of a tag's inside (double quotes, as `math-core` writes them).
-fn attributes(mut s: &str) -> impl Iterator<Item = (&str, &str)> {
+/// `key="value"` pairs of a tag's inside (double quotes, as `math-core` and merman write them).
+pub(super) fn attributes(mut s: &str) -> impl Iterator<Item = (&str, &str)> {
     std::iter::from_fn(move || {
         let eq = s.find("=\"")?;
         let key = s[..eq].trim();
