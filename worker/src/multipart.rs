@@ -32,14 +32,23 @@ impl<'a> PartWriter<'a> {
         self
     }
 
-    /// Appends `bytes`, uploading each part as it fills.
-    pub async fn write(&mut self, bytes: &[u8]) -> worker::Result<()> {
+    /// Appends `bytes`, uploading each part as it fills. The buffer never holds more than one part,
+    /// and grows only as far as one part, so a large write costs no more memory than a small one.
+    pub async fn write(&mut self, mut bytes: &[u8]) -> worker::Result<()> {
         self.written += bytes.len() as u64;
-        self.buffer.extend_from_slice(bytes);
-        while self.buffer.len() >= PART_BYTES {
-            let rest = self.buffer.split_off(PART_BYTES);
-            let part = std::mem::replace(&mut self.buffer, rest);
-            self.upload_part(part).await?;
+        while !bytes.is_empty() {
+            let take = (PART_BYTES - self.buffer.len()).min(bytes.len());
+            let needed = self.buffer.len() + take;
+            if needed > self.buffer.capacity() {
+                let target = (self.buffer.capacity() * 2).max(needed).min(PART_BYTES);
+                self.buffer.reserve_exact(target - self.buffer.len());
+            }
+            self.buffer.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.buffer.len() == PART_BYTES {
+                let part = std::mem::take(&mut self.buffer);
+                self.upload_part(part).await?;
+            }
         }
         Ok(())
     }

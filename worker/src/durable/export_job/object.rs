@@ -640,8 +640,10 @@ impl ExportJob {
         }
     }
 
-    /// Writes the parts, in order, into `writer`; returns their SHA-256 (hex).
+    /// Writes the parts, in order, into `writer`, streamed (a part may be larger than one upload
+    /// part); returns their SHA-256 (hex).
     async fn fill(&self, record: &JobRecord, bucket: &worker::Bucket, writer: &mut PartWriter<'_>) -> ApiResult<String> {
+        use futures_util::StreamExt;
         let mut hasher = Sha256::new();
         for index in 0..record.parts {
             let object = bucket
@@ -649,9 +651,12 @@ impl ExportJob {
                 .execute()
                 .await?
                 .ok_or_else(|| ApiError::Internal(format!("part {index} of {} is missing", record.job_id)))?;
-            let bytes = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.bytes().await?;
-            hasher.update(&bytes);
-            writer.write(&bytes).await?;
+            let mut stream = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.stream()?;
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk?;
+                hasher.update(&chunk);
+                writer.write(&chunk).await?;
+            }
         }
         Ok(docs_edge_core::security::signing::to_hex(&hasher.finalize()))
     }
