@@ -75,6 +75,11 @@ async function measure(bench, label, folder) {
     .reduce((runs, step) => (runs.at(-1)?.step === step ? (runs.at(-1).n++, runs) : [...runs, { step, n: 1 }]), [])
     .map(({ step, n }) => (n > 1 ? `${step}×${n}` : step))
     .join(' ');
+  // Time inside the export object's steps against the wall clock from start to completed: the
+  // difference is scheduling between alarms and polling.
+  const alarms = exportLines.filter((l) => l.operation === 'alarm');
+  const alarmMs = alarms.reduce((sum, l) => sum + (l.durationMs ?? 0), 0);
+  const slowestAlarmMs = Math.max(0, ...alarms.map((l) => l.durationMs ?? 0));
   rmSync(dirname(logFile), { recursive: true, force: true });
   const download = Buffer.from(await (await fetch(link.bundleUrl)).arrayBuffer());
   const dir = scratchDir('docs-edge-export-bench-');
@@ -101,6 +106,9 @@ async function measure(bench, label, folder) {
       markdownFiles: files.filter((f) => f.endsWith('.md')).length,
       exportWasmMemoryMiB: Math.round((exportMemory / 1048576) * 10) / 10,
       exportMemorySteps,
+      alarmMs,
+      alarms: alarms.length,
+      slowestAlarmMs,
       queries: QUERIES,
       firstQueryBytes: firstQuery,
       secondQueryBytes: secondQuery,
