@@ -8,9 +8,11 @@
 //! - A path naming a file of the uploaded tree that can run nothing when opened (an image, a PDF,
 //!   see [`PASSIVE_EXTENSIONS`]) becomes a relative link to its copy in the bundle, which `assets`
 //!   puts at the same path. Other tree files (`.html`, `.js`, ...) are never copied.
-//! - An SVG of the tree is never a file of the bundle: opened as a document it runs its scripts.
-//!   As an image (`<img>`, which runs none) it is inlined as a `data:` URL of at most
-//!   [`MAX_INLINE_SVG_BYTES`]; a link to it is the live site's URL.
+//! - An SVG of the tree is never copied as it is: opened as a document it runs its scripts. As an
+//!   image (`<img>`, which runs none) one of at most [`MAX_INLINE_SVG_BYTES`] is inlined as a
+//!   `data:` URL (a logo is in every page); a larger one is a file of the bundle at its own path,
+//!   rewritten through the SVG allow-list (`svg_file`), when that keeps its picture. A link to a
+//!   small one, or to one the allow-list cannot draw, is the live site's URL.
 //! - Anything else (pages of another version, pages left out by `paths`, missing files) becomes the
 //!   absolute extensionless URL on the site's domain, which the live site serves.
 
@@ -326,7 +328,25 @@ pub(crate) fn asset_path(
     source: &str,
     url: &str,
 ) -> Option<String> {
-    tree_file(tree, page_path, source, url, is_copyable)
+    tree_file(tree, page_path, source, url, is_copyable).or_else(|| svg_file(tree, page_path, source, url))
+}
+
+/// The tree SVG a local URL names when the bundle carries it as a file (see the module's rules).
+fn svg_file(tree: &SourceTree, page_path: &str, source: &str, url: &str) -> Option<String> {
+    let path = tree_file(tree, page_path, source, url, is_svg)?;
+    let bytes = tree.get(&path)?;
+    let carried = bytes.len() > MAX_INLINE_SVG_BYTES
+        && !path.starts_with(&format!("{STATIC_DIR}/"))
+        && super::svg_file::sanitise(bytes).is_some();
+    carried.then_some(path)
+}
+
+/// The bytes the bundle holds for the copied tree file `path`: an SVG rewritten to the allow-list.
+pub(crate) fn asset_bytes(path: &str, bytes: &[u8]) -> Option<Vec<u8>> {
+    match is_svg(path) {
+        true => super::svg_file::sanitise(bytes).map(String::into_bytes),
+        false => Some(bytes.to_vec()),
+    }
 }
 
 /// The tree file a local URL names that `accept` takes, tried as [`asset_path`] describes.

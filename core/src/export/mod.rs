@@ -95,6 +95,8 @@ pub mod search_index;
 mod search_packs;
 mod static_files;
 mod stubs;
+mod svg_allow;
+mod svg_file;
 mod versions;
 pub mod widget;
 

@@ -11,7 +11,7 @@ use crate::docs::site::page_sections;
 use crate::docs::{Section, Site, SourceTree};
 
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
-use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
+use super::links::{self, asset_bytes, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::code::Highlight;
 use super::openapi::Specs;
@@ -680,11 +680,8 @@ impl ExportPlan {
             if taken.contains(&path) || path.starts_with(&format!("{STATIC_DIR}/")) {
                 continue;
             }
-            if let Some(bytes) = tree.get(&path) {
-                files.push(ExportFile {
-                    path,
-                    bytes: bytes.clone(),
-                });
+            if let Some(bytes) = tree.get(&path).and_then(|bytes| asset_bytes(&path, bytes)) {
+                files.push(ExportFile { path, bytes });
             }
         }
         crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
