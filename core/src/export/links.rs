@@ -402,9 +402,27 @@ pub(crate) fn is_safe_path(path: &str) -> bool {
             .all(|p| !p.is_empty() && p != "." && p != "..")
 }
 
-/// Relative URL from the file `from` to the file `to`, both bundle paths: `a/b.html` -> `c/d.html`
-/// is `../c/d.html`. Segments are percent-encoded.
+/// Folder of the site's stored tree where the publish keeps its copies of remote files.
+const REMOTE_TREE_DIR: &str = ".docs-edge/remote/";
+/// Where the bundle holds them: static hosts often refuse dot-folders (GitHub Pages' Jekyll, some
+/// nginx configurations), and nothing else of the export's own folder is under `remote/`.
+const REMOTE_BUNDLE_DIR: &str = "_static/remote/";
+
+/// The bundle path of the tree file `path`: its own, except the publish's remote copies (see
+/// [`REMOTE_BUNDLE_DIR`]). Every file the export copies is written there and every link to one
+/// goes there ([`relative`]).
+pub fn bundle_path(path: &str) -> std::borrow::Cow<'_, str> {
+    match path.strip_prefix(REMOTE_TREE_DIR) {
+        Some(rest) => format!("{REMOTE_BUNDLE_DIR}{rest}").into(),
+        None => path.into(),
+    }
+}
+
+/// Relative URL from the file `from` to the file `to`, both bundle paths (a tree file's path is
+/// taken through [`bundle_path`]): `a/b.html` -> `c/d.html` is `../c/d.html`. Segments are
+/// percent-encoded.
 pub(crate) fn relative(from: &str, to: &str) -> String {
+    let to = &*bundle_path(to);
     let from_dir: Vec<&str> = {
         let mut parts: Vec<&str> = from.split('/').collect();
         parts.pop();
@@ -635,7 +653,7 @@ mod fetched_tests {
         ]);
         let pages = BTreeMap::new();
         let l = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-        assert_eq!(l.media("https://cdn.x/y.png"), Media::Local("../.docs-edge/remote/ab12.png".into()));
+        assert_eq!(l.media("https://cdn.x/y.png"), Media::Local("../_static/remote/ab12.png".into()));
         assert_eq!(l.media("https://cdn.x/gone.png"), Media::Link("https://cdn.x/gone.png".into()));
         assert_eq!(l.media("https://cdn.x/s.js"), Media::Link("https://cdn.x/s.js".into()));
         assert_eq!(l.media("https://www.youtube.com/embed/x"), Media::Link("https://www.youtube.com/embed/x".into()));

@@ -391,7 +391,7 @@ impl ExportPlan {
         let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
         let empty = Vec::new();
         let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
-        let tab = nav::current_tab(tabs, index);
+        let tab = nav::current_tab(tabs, index, site).unwrap_or(0);
         let contents = tabs
             .get(tab)
             .filter(|t| t.items.len() > nav::SECTION_WINDOW)
@@ -681,7 +681,7 @@ impl ExportPlan {
                 continue;
             }
             if let Some(bytes) = tree.get(&path).and_then(|bytes| asset_bytes(&path, bytes)) {
-                files.push(ExportFile { path, bytes });
+                files.push(ExportFile { path: links::bundle_path(&path).into_owned(), bytes });
             }
         }
         crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
