@@ -17,10 +17,11 @@ const PURPOSE = {
   'docs.json': JSON.stringify({
     name: 'Layout Test',
     colors: { primary: '#a9bed4' },
+    background: { decoration: 'grid' },
     navigation: {
       groups: [
         { group: 'Start', pages: ['index', 'guides/code'] },
-        { group: 'Always open', expanded: true, tag: 'BETA', pages: ['guides/wide', 'guides/other'] },
+        { group: 'Always open', expanded: true, tag: 'BETA', pages: ['guides/wide', 'guides/other', 'guides/long'] },
         { group: 'Closed', icon: 'book', pages: ['guides/closed'] },
       ],
     },
@@ -46,6 +47,13 @@ const PURPOSE = {
   'guides/wide.mdx': '---\ntitle: Wide\nmode: wide\n---\n\n## A heading\n\nNo table of contents here.\n',
   'guides/other.mdx': '---\ntitle: Other\n---\n\nOther page.\n',
   'guides/closed.mdx': '---\ntitle: Closed\n---\n\nIn a closed group.\n',
+  'guides/long.mdx': '---\ntitle: eth_getBlockTransactionCountByNumber\n---\n\nA label of one long word.\n\n' +
+    '<CodeGroup>\n```bash npm\nnpm i sdk\n```\n```bash yarn\nyarn add sdk\n```\n</CodeGroup>\n\n![Hero Light](/images/hero-light.svg)\n',
+  // A hero illustration over the 32 KiB a data: URL may take: shipped as a sanitised file.
+  'images/hero-light.svg': '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200" width="400" height="200">' +
+    '<script>document.title = "ran"</script><defs><linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#2563eb"/>' +
+    '<stop offset="1" stop-color="#16a34a"/></linearGradient></defs><rect width="400" height="200" fill="url(#g)"/>' +
+    Array.from({ length: 700 }, (_, i) => `<circle cx="${(i * 37) % 400}" cy="${(i * 53) % 200}" r="2" fill="#ffffff" opacity="0.5"/>`).join('') + '</svg>\n',
 };
 
 const exports = {};
@@ -137,6 +145,45 @@ test('wide mode drops the table of contents; expanded groups stay open; page ico
   await context.close();
 });
 
+test('long sidebar labels wrap, a code group names each block once, the grid stays at the top, a large SVG shows from the bundle', async () => {
+  const { page, context } = await openPage('purpose', 'guides/long.html');
+  for (const width of [1280, 900]) {
+    await page.setViewportSize({ width, height: 900 });
+    const fit = await page.locator('.nav-tree a', { hasText: 'eth_getBlock' }).evaluate((a) => {
+      const side = a.closest('.sidebar').getBoundingClientRect();
+      const box = a.getBoundingClientRect();
+      return { overflow: a.scrollWidth - a.clientWidth, right: box.right, sideRight: side.right, lines: Math.round(box.height / parseFloat(getComputedStyle(a).lineHeight)) };
+    });
+    assert.ok(fit.overflow <= 0 && fit.right <= fit.sideRight, `at ${width}px the label stays in the sidebar: ${JSON.stringify(fit)}`);
+    assert.ok(fit.lines >= 2, `at ${width}px the label wraps: ${JSON.stringify(fit)}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // The group's tabs are the only place each block's label shows.
+  const group = page.locator('.code-group');
+  assert.deepEqual(await group.locator('[role="tab"]').allInnerTexts(), ['npm', 'yarn']);
+  assert.equal(await group.locator('.code-title:visible').count(), 0, 'no title line repeats the tab');
+  assert.equal((await group.innerText()).match(/\bnpm\b/g).length, 2, 'npm: the tab and the command');
+  // The grid decoration: behind the top of the page, faded out further down, scrolling with it.
+  const background = await page.evaluate(() => {
+    const s = getComputedStyle(document.body);
+    return { image: s.backgroundImage, attachment: s.backgroundAttachment, size: s.backgroundSize };
+  });
+  assert.ok(background.image.startsWith('linear-gradient(rgba(0, 0, 0, 0),'), background.image);
+  assert.equal(background.image.match(/linear-gradient/g).length, 3, background.image);
+  assert.ok(!background.attachment.includes('fixed'), background.attachment);
+  // The hero illustration is a file of the bundle, drawn, its script gone.
+  const hero = page.locator('img[alt="Hero Light"]');
+  await hero.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('img[alt="Hero Light"]')?.complete);
+  assert.equal(await hero.getAttribute('src'), '../images/hero-light.svg');
+  assert.equal(await hero.evaluate((img) => img.naturalWidth), 400, 'the sanitised SVG draws');
+  const svg = readFileSync(join(exports.purpose.dir, 'images/hero-light.svg'), 'utf8');
+  assert.ok(!svg.includes('<script') && svg.includes('fill="url(#g)"'), svg.slice(0, 300));
+  assert.notEqual(await page.title(), 'ran');
+  await page.screenshot({ path: join(ARTIFACTS, 'purpose-long.png'), fullPage: true });
+  await context.close();
+});
+
 test('the purpose site: no accessibility violations in light and dark (home, code page, wide page, 404)', async () => {
   await accessible('purpose', 'index.html', 'purpose-home');
   await accessible('purpose', 'guides/code.html', 'purpose-code');
@@ -154,6 +201,8 @@ test('dify-docs: its custom-mode home keeps its layout; accessible in light and 
   assert.equal(wrapper.maxWidth, '1024px');
   assert.equal(wrapper.paddingTop, '64px');
   assert.notEqual(wrapper.marginLeft, '0px', 'centred');
+  // The home page is hidden from the navigation and in no tab's folder: no tab is marked as its.
+  assert.equal(await page.locator('.tabs-bar .tab.current').count(), 0);
   await page.screenshot({ path: join(ARTIFACTS, 'dify-home.png'), fullPage: true });
   await context.close();
   await accessible('dify', 'en/home.html', 'dify-home');

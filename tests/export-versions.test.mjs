@@ -76,8 +76,11 @@ test('the default export holds one version; its switch links the other on the li
 });
 
 test('"versions": "all" holds both, the shared page under each, with a switch that works without script', async () => {
-  const { files, server } = bundles.all;
+  const { files, server, dir } = bundles.all;
   for (const page of ['v2/index.html', 'shared/intro.html', 'v1/index.html', 'v1/shared/intro.html']) assert.ok(files.includes(page), page);
+  const manifest = JSON.parse(readFile(dir, '_docs-edge/manifest.json').toString());
+  assert.equal(manifest.version, 'v2', 'the version at the site\'s own paths');
+  assert.deepEqual(manifest.versions, ['v2', 'v1'], 'the manifest lists every version the bundle holds');
   const search = files.filter((f) => f.endsWith('/meta.json') && f.startsWith('_static/search/'));
   assert.deepEqual(search.sort(), ['_static/search/en.v1/meta.json', '_static/search/en/meta.json']);
 

@@ -265,6 +265,7 @@ mod tests {
             domain: "docs.example.com".into(),
             job_id: "se_0123456789abcdef".into(),
             version: version.map(str::to_string),
+            versions: version.map(str::to_string).into_iter().collect(),
             publish_id: "p1".into(),
             created_at: "2026-11-22T10:00:00.000Z".into(),
             page_count: 1,

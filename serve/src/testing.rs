@@ -33,6 +33,7 @@ pub fn manifest(job_id: &str) -> BundleManifest {
         domain: "docs.example.com".into(),
         job_id: job_id.into(),
         version: None,
+        versions: Vec::new(),
         publish_id: "p1".into(),
         created_at: "2026-11-22T10:00:00.000Z".into(),
         page_count: 1,

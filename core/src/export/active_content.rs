@@ -6,6 +6,8 @@
 //! renderers write. It is stricter than a browser: anything it cannot read for certain
 //! (an unknown entity, an unterminated tag) is a finding too.
 
+use super::svg_allow::{svg_value_allowed, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES};
+
 /// Elements that run script or change where and how the page loads things.
 const ACTIVE_ELEMENTS: &[&str] = &[
     "script", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "meta", "link",
@@ -17,44 +19,6 @@ const URL_ATTRIBUTES: &[&str] = &[
     "href", "src", "action", "formaction", "poster", "data", "xlink:href", "background", "cite",
     "srcset", "ping", "codebase", "manifest", "longdesc", "lowsrc", "dynsrc",
 ];
-
-/// Inline SVG as the export's own renderers write it (icons, Mermaid diagrams): an `<svg>` of these
-/// attributes holding only shapes, markers and text of these attributes. Anything else inside
-/// (`<script>`, `<foreignObject>`, `<style>`, `<a>`, `<use href>`, `<image>`, event handlers,
-/// `style`) is a finding, as is a nested `<svg>`.
-const SVG_ROOT_ATTRIBUTES: &[&str] = &[
-    "class", "viewbox", "width", "height", "aria-hidden", "focusable", "role", "aria-label", "fill", "stroke",
-    "stroke-width", "stroke-linecap", "stroke-linejoin", "xmlns",
-];
-const SVG_SHAPES: &[&str] = &[
-    "path", "circle", "rect", "line", "ellipse", "polyline", "polygon", "g", "defs", "marker", "text", "tspan",
-    "title", "desc",
-];
-const SVG_SHAPE_ATTRIBUTES: &[&str] = &[
-    "d", "cx", "cy", "r", "rx", "ry", "x", "y", "x1", "y1", "x2", "y2", "width", "height", "points", "fill-rule",
-    "clip-rule", "opacity", "fill", "stroke", "stroke-width", "id", "class", "dx", "dy", "viewbox", "refx", "refy",
-    "markerwidth", "markerheight", "markerunits", "orient", "text-anchor", "dominant-baseline", "alignment-baseline",
-    "font-style", "font-weight", "transform", "marker-start", "marker-mid", "marker-end",
-];
-
-/// A value an SVG attribute may hold: plain characters, except that `transform` may hold its
-/// functions of numbers and a marker reference may be `url(#id)`, a reference inside the page.
-fn svg_value_allowed(name: &str, value: &str) -> bool {
-    let plain = |v: &str| !v.contains(['(', ')', ':', '<', '>', '"', '\\', '&']);
-    match name {
-        "transform" => value.split_inclusive(')').all(|f| {
-            let f = f.trim_start_matches([' ', ',']);
-            let Some((func, args)) = f.strip_suffix(')').and_then(|f| f.split_once('(')) else { return false };
-            matches!(func.trim(), "translate" | "scale" | "rotate" | "matrix")
-                && args.chars().all(|c| c.is_ascii_digit() || " .,-+eE".contains(c))
-        }),
-        "marker-start" | "marker-mid" | "marker-end" => value
-            .strip_prefix("url(#")
-            .and_then(|v| v.strip_suffix(')'))
-            .is_some_and(|id| !id.is_empty() && plain(id) && !id.contains(' ')),
-        _ => plain(value),
-    }
-}
 
 /// What an element inside or opening an inline SVG may not be; `None` when it is allowed.
 fn svg_problem(tag: &Tag, in_svg: bool) -> Option<String> {

@@ -22,6 +22,32 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
     if let Some(markup) = super::audience::markup(tag, inline) {
         return markup;
     }
+    let mut markup = component(tag, inline, links);
+    with_author_classes(&mut markup.open, &sanitize::author_classes(tag));
+    markup
+}
+
+/// `open` with `classes` (a component's `className` and `style` props) added to its first element,
+/// as `class` words: the generated page stylesheet holds their rules, since the export's policy
+/// allows no inline style.
+fn with_author_classes(open: &mut String, classes: &[String]) {
+    let Some(end) = open.find('>').filter(|_| open.starts_with('<') && !classes.is_empty()) else { return };
+    let extra = classes.join(" ");
+    match open[..end].find(" class=\"") {
+        Some(at) => {
+            let value = at + " class=\"".len();
+            let Some(close) = open[value..end].find('"') else { return };
+            let sep = if close == 0 { "" } else { " " };
+            open.insert_str(value + close, &format!("{sep}{extra}"));
+        }
+        None => {
+            let name_end = open[1..end].find([' ', '/']).map_or(end, |i| i + 1);
+            open.insert_str(name_end, &format!(" class=\"{extra}\""));
+        }
+    }
+}
+
+fn component(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup {
     if inline {
         return inline_component(tag, links);
     }
@@ -520,6 +546,19 @@ mod tests {
         );
         let update = both("<Update label=\"2024-06\" description=\"v2\">");
         assert!(update.contains("update-label\">2024-06<"), "{update}");
+    }
+
+    /// A component's `className` and `style` props reach its outer element as classes (the style's
+    /// rules are the page stylesheet's), never as an inline `style` attribute.
+    #[test]
+    fn component_class_names_and_style_props_become_classes() {
+        let card = render("<Card title=\"T\" className=\"mt-8 x;y\" style={{ marginTop: 24 }}>", false);
+        let style = crate::export::page_style::style_class(&scan_tag("<Card style={{ marginTop: 24 }}>").unwrap().0).unwrap();
+        assert!(card.open.starts_with(&format!("<div class=\"card mt-8 xy {style}\">")), "{}", card.open);
+        let note = render("<Note className=\"wide\">", false);
+        assert!(note.open.starts_with("<div class=\"callout callout-note wide\""), "{}", note.open);
+        assert!(!card.open.contains("style=") && !note.open.contains("style="));
+        assert_eq!(render("<Note>", false).open, render("<Note className=\"\">", false).open);
     }
 
     #[test]

@@ -76,3 +76,50 @@ fn shell_scripts(files: &[ExportFile]) -> Vec<String> {
         .map(|(i, _)| html[i..i + html[i..].find('>').unwrap() + 1].to_owned())
         .collect()
 }
+
+/// An SVG image too large to inline (a hero illustration) is a file of the bundle that pages load
+/// with `<img>`, rewritten to the allow-list: its picture kept, its script gone.
+#[test]
+fn a_large_svg_image_is_a_sanitised_file_of_the_bundle() {
+    let paths: String = (0..900).map(|i| format!("<path d=\"M{i} 0h10v10z\" fill=\"url(#g)\"/>")).collect();
+    let big = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"><script>alert(1)</script>\
+         <defs><linearGradient id=\"g\"><stop offset=\"0\" stop-color=\"#123456\"/></linearGradient></defs>{paths}</svg>"
+    );
+    assert!(big.len() > links::MAX_INLINE_SVG_BYTES);
+    let tree = tree(&[
+        ("docs.json", r#"{"name": "S", "navigation": {"pages": ["index", "guides/a"]}}"#),
+        ("index.mdx", "Home"),
+        ("guides/a.mdx", "# A\n\n![Hero Light](/images/hero.svg)\n"),
+        ("images/hero.svg", big.as_str()),
+    ]);
+    let site = build_site(&tree).unwrap();
+    let (files, _) = export(&site, &tree, &options());
+    let page = files.iter().find(|f| f.path == "guides/a.html").unwrap();
+    let page = String::from_utf8_lossy(&page.bytes);
+    assert!(page.contains("<img loading=\"lazy\" src=\"../images/hero.svg\" alt=\"Hero Light\">"), "{page}");
+    let svg = files.iter().find(|f| f.path == "images/hero.svg").expect("the SVG is in the bundle");
+    let svg = String::from_utf8_lossy(&svg.bytes);
+    assert_eq!(find_active(&svg, &[]), None);
+    assert!(!svg.contains("script") && svg.contains("stop-color=\"#123456\"") && svg.matches("<path").count() == 900);
+}
+
+/// The publish's copies of remote images are under a dot-folder of the stored tree, which static
+/// hosts often refuse to serve: the bundle holds them, and pages link them, under `_static/remote/`.
+#[test]
+fn remote_copies_are_written_outside_dot_folders() {
+    let tree = tree(&[
+        ("docs.json", r#"{"name": "S", "navigation": {"pages": ["index", "guides/a"]}}"#),
+        ("index.mdx", "Home"),
+        ("guides/a.mdx", "# A\n\n![Shot](https://cdn.example/shot.png)\n"),
+        (crate::docs::endpoint::REMOTE_MANIFEST, r#"{"https://cdn.example/shot.png": ".docs-edge/remote/ab12.png"}"#),
+        (".docs-edge/remote/ab12.png", "png"),
+    ]);
+    let site = build_site(&tree).unwrap();
+    let (files, _) = export(&site, &tree, &options());
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"_static/remote/ab12.png"), "{paths:?}");
+    assert!(paths.iter().all(|p| !p.split('/').any(|part| part.starts_with('.'))), "{paths:?}");
+    let page = files.iter().find(|f| f.path == "guides/a.html").unwrap();
+    assert!(String::from_utf8_lossy(&page.bytes).contains("src=\"../_static/remote/ab12.png\""));
+}

@@ -163,17 +163,20 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     out.push_str("<a class=\"skip\" href=\"#content\">Skip to content</a>");
     chrome::banner(&mut out, v.site, v.links);
     header(&mut out, v);
-    let current_tab = nav::current_tab(v.tabs, v.index);
+    let current_tab = nav::current_tab(v.tabs, v.index, v.site);
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
+    // A page of no tab (hidden, its folder shared by several) marks none, but the sidebar still
+    // offers the first tab's sections.
+    let sidebar_tab = current_tab.unwrap_or(0);
     out.push_str("<div");
     attr(&mut out, "class", v.mode.class());
     out.push('>');
     if v.mode.sidebar() {
         out.push_str("<aside class=\"sidebar\" id=\"sidebar\" aria-label=\"Navigation\">");
-        if !v.page.hidden || v.tabs.get(current_tab).is_some() {
+        if !v.page.hidden || v.tabs.get(sidebar_tab).is_some() {
             nav::sidebar_html(
                 &mut out,
-                v.tabs.get(current_tab),
+                v.tabs.get(sidebar_tab),
                 v.index,
                 v.site,
                 v.links,

@@ -8,9 +8,11 @@
 //! - A path naming a file of the uploaded tree that can run nothing when opened (an image, a PDF,
 //!   see [`PASSIVE_EXTENSIONS`]) becomes a relative link to its copy in the bundle, which `assets`
 //!   puts at the same path. Other tree files (`.html`, `.js`, ...) are never copied.
-//! - An SVG of the tree is never a file of the bundle: opened as a document it runs its scripts.
-//!   As an image (`<img>`, which runs none) it is inlined as a `data:` URL of at most
-//!   [`MAX_INLINE_SVG_BYTES`]; a link to it is the live site's URL.
+//! - An SVG of the tree is never copied as it is: opened as a document it runs its scripts. As an
+//!   image (`<img>`, which runs none) one of at most [`MAX_INLINE_SVG_BYTES`] is inlined as a
+//!   `data:` URL (a logo is in every page); a larger one is a file of the bundle at its own path,
+//!   rewritten through the SVG allow-list (`svg_file`), when that keeps its picture. A link to a
+//!   small one, or to one the allow-list cannot draw, is the live site's URL.
 //! - Anything else (pages of another version, pages left out by `paths`, missing files) becomes the
 //!   absolute extensionless URL on the site's domain, which the live site serves.
 
@@ -326,7 +328,25 @@ pub(crate) fn asset_path(
     source: &str,
     url: &str,
 ) -> Option<String> {
-    tree_file(tree, page_path, source, url, is_copyable)
+    tree_file(tree, page_path, source, url, is_copyable).or_else(|| svg_file(tree, page_path, source, url))
+}
+
+/// The tree SVG a local URL names when the bundle carries it as a file (see the module's rules).
+fn svg_file(tree: &SourceTree, page_path: &str, source: &str, url: &str) -> Option<String> {
+    let path = tree_file(tree, page_path, source, url, is_svg)?;
+    let bytes = tree.get(&path)?;
+    let carried = bytes.len() > MAX_INLINE_SVG_BYTES
+        && !path.starts_with(&format!("{STATIC_DIR}/"))
+        && super::svg_file::sanitise(bytes).is_some();
+    carried.then_some(path)
+}
+
+/// The bytes the bundle holds for the copied tree file `path`: an SVG rewritten to the allow-list.
+pub(crate) fn asset_bytes(path: &str, bytes: &[u8]) -> Option<Vec<u8>> {
+    match is_svg(path) {
+        true => super::svg_file::sanitise(bytes).map(String::into_bytes),
+        false => Some(bytes.to_vec()),
+    }
 }
 
 /// The tree file a local URL names that `accept` takes, tried as [`asset_path`] describes.
@@ -382,9 +402,27 @@ pub(crate) fn is_safe_path(path: &str) -> bool {
             .all(|p| !p.is_empty() && p != "." && p != "..")
 }
 
-/// Relative URL from the file `from` to the file `to`, both bundle paths: `a/b.html` -> `c/d.html`
-/// is `../c/d.html`. Segments are percent-encoded.
+/// Folder of the site's stored tree where the publish keeps its copies of remote files.
+const REMOTE_TREE_DIR: &str = ".docs-edge/remote/";
+/// Where the bundle holds them: static hosts often refuse dot-folders (GitHub Pages' Jekyll, some
+/// nginx configurations), and nothing else of the export's own folder is under `remote/`.
+const REMOTE_BUNDLE_DIR: &str = "_static/remote/";
+
+/// The bundle path of the tree file `path`: its own, except the publish's remote copies (see
+/// [`REMOTE_BUNDLE_DIR`]). Every file the export copies is written there and every link to one
+/// goes there ([`relative`]).
+pub fn bundle_path(path: &str) -> std::borrow::Cow<'_, str> {
+    match path.strip_prefix(REMOTE_TREE_DIR) {
+        Some(rest) => format!("{REMOTE_BUNDLE_DIR}{rest}").into(),
+        None => path.into(),
+    }
+}
+
+/// Relative URL from the file `from` to the file `to`, both bundle paths (a tree file's path is
+/// taken through [`bundle_path`]): `a/b.html` -> `c/d.html` is `../c/d.html`. Segments are
+/// percent-encoded.
 pub(crate) fn relative(from: &str, to: &str) -> String {
+    let to = &*bundle_path(to);
     let from_dir: Vec<&str> = {
         let mut parts: Vec<&str> = from.split('/').collect();
         parts.pop();
@@ -615,7 +653,7 @@ mod fetched_tests {
         ]);
         let pages = BTreeMap::new();
         let l = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-        assert_eq!(l.media("https://cdn.x/y.png"), Media::Local("../.docs-edge/remote/ab12.png".into()));
+        assert_eq!(l.media("https://cdn.x/y.png"), Media::Local("../_static/remote/ab12.png".into()));
         assert_eq!(l.media("https://cdn.x/gone.png"), Media::Link("https://cdn.x/gone.png".into()));
         assert_eq!(l.media("https://cdn.x/s.js"), Media::Link("https://cdn.x/s.js".into()));
         assert_eq!(l.media("https://www.youtube.com/embed/x"), Media::Link("https://www.youtube.com/embed/x".into()));

@@ -22,8 +22,14 @@ pub struct BundleManifest {
     pub format: u32,
     pub domain: String,
     pub job_id: String,
-    /// Version label exported (`None`: an unversioned site).
+    /// Version label exported (`None`: an unversioned site); of a bundle of several versions, the
+    /// one at the site's own paths.
     pub version: Option<String>,
+    /// Every version the bundle holds, [`BundleManifest::version`] first, then those written under
+    /// their folders (`"versions": "all"` or a list). Empty for an unversioned site and in bundles
+    /// made before it was recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<String>,
     pub publish_id: String,
     pub created_at: String,
     pub page_count: u32,
@@ -90,6 +96,7 @@ mod tests {
             domain: "docs.example.com".into(),
             job_id: "se_0123456789abcdef".into(),
             version: Some("v2".into()),
+            versions: vec!["v2".into(), "v1".into()],
             publish_id: "p1".into(),
             created_at: "2026-11-22T10:00:00.000Z".into(),
             page_count: 3,
@@ -106,6 +113,9 @@ mod tests {
         let text = String::from_utf8(file.bytes).unwrap();
         assert!(text.contains("\"jobId\"") && text.contains("\"staticExport\""), "{text}");
         assert!(text.contains("\"searchIndex\": \"packs\""), "{text}");
+        assert!(text.contains("\"versions\": [\n    \"v2\",\n    \"v1\"\n  ]"), "every version the bundle holds: {text}");
+        let older = text.replace("\"versions\"", "\"unknownField\"");
+        assert!(BundleManifest::parse(older.as_bytes()).unwrap().versions.is_empty(), "a manifest without the list still reads");
         let newer = text.replace("\"format\": 1", "\"format\": 2");
         assert!(BundleManifest::parse(newer.as_bytes()).is_err());
     }

@@ -95,6 +95,8 @@ pub mod search_index;
 mod search_packs;
 mod static_files;
 mod stubs;
+mod svg_allow;
+mod svg_file;
 mod versions;
 pub mod widget;
 
@@ -118,6 +120,7 @@ pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FO
 pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use extras::PageExtras;
 pub use finishing::{FinishedMembers, FinishingMembers, FinishingPages};
+pub use links::bundle_path;
 pub use plan::ExportPlan;
 pub use versions::ExportVersions;
 pub use static_files::StaticFiles;

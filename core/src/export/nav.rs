@@ -237,11 +237,56 @@ fn contains(nodes: &[Node], page: usize) -> bool {
     })
 }
 
-/// Index of the tab holding `page`, else the first tab (hidden pages show the first tab's groups).
-pub(crate) fn current_tab(tabs: &[Tab], page: usize) -> usize {
-    tabs.iter()
-        .position(|tab| contains(&tab.items, page))
-        .unwrap_or(0)
+/// The tab `page` belongs to: the one holding it; for a page the navigation leaves out (hidden),
+/// the one whose pages share the most leading folders with its path, when no other tab shares as
+/// many; else none (a hidden home page, `en/home`, whose only folder is its language's).
+pub(crate) fn current_tab(tabs: &[Tab], page: usize, site: &Site) -> Option<usize> {
+    if let Some(i) = tabs.iter().position(|tab| contains(&tab.items, page)) {
+        return Some(i);
+    }
+    let language = site.pages.get(page)?.language.as_str();
+    let folders = folders(&site.pages[page].path, language);
+    let shared: Vec<usize> = tabs
+        .iter()
+        .map(|tab| {
+            let mut most = 0;
+            each_page(&tab.items, &mut |i| {
+                if let Some(other) = site.pages.get(i) {
+                    let common = folders.iter().zip(self::folders(&other.path, language)).take_while(|(a, b)| **a == *b).count();
+                    most = most.max(common);
+                }
+            });
+            most
+        })
+        .collect();
+    let best = *shared.iter().max()?;
+    let alone = shared.iter().filter(|&&n| n == best).count() == 1;
+    (best > 0 && alone).then(|| shared.iter().position(|&n| n == best)).flatten()
+}
+
+/// The folders of a page path below its language's (`en/guides/a` -> `guides`): every page of a
+/// language shares that one, which says nothing about its tab.
+fn folders<'p>(path: &'p str, language: &str) -> Vec<&'p str> {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts.pop();
+    if parts.first() == Some(&language) {
+        parts.remove(0);
+    }
+    parts
+}
+
+fn each_page(nodes: &[Node], f: &mut dyn FnMut(usize)) {
+    for node in nodes {
+        match node {
+            Node::Page(i) => f(*i),
+            Node::Group { root, items, .. } => {
+                if let Some(root) = root {
+                    f(*root);
+                }
+                each_page(items, f);
+            }
+        }
+    }
 }
 
 /// First page of a tab, where its header link goes.
@@ -256,7 +301,7 @@ fn first_page(nodes: &[Node]) -> Option<usize> {
 pub(crate) fn tabs_html(
     out: &mut String,
     tabs: &[Tab],
-    current: usize,
+    current: Option<usize>,
     site: &Site,
     links: &Linker<'_>,
 ) {
@@ -275,7 +320,7 @@ pub(crate) fn tabs_html(
         attr(
             out,
             "class",
-            if i == current { "tab current" } else { "tab" },
+            if Some(i) == current { "tab current" } else { "tab" },
         );
         attr(out, "href", &href);
         out.push('>');
@@ -534,6 +579,38 @@ mod tests {
             .collect()
     }
 
+    /// A hidden page marks the tab of its folder, or none when several tabs share it as much
+    /// (dify's hidden `en/home` beside tabs all under `en/`), never the first tab for want of one.
+    #[test]
+    fn a_hidden_page_marks_the_tab_of_its_folder_or_none() {
+        let site = build_site(&tree(&[
+            (
+                "docs.json",
+                r#"{"navigation": {"tabs": [
+                    {"tab": "Guides", "pages": ["en/guides/a"]},
+                    {"tab": "API", "pages": ["en/api/x"]}]}}"#,
+            ),
+            ("en/guides/a.mdx", "A"),
+            ("en/api/x.mdx", "X"),
+            ("en/api/hidden.mdx", "---\nhidden: true\n---\n"),
+            ("en/home.mdx", "---\nhidden: true\n---\n"),
+            ("other.mdx", "---\nhidden: true\n---\n"),
+        ]))
+        .unwrap();
+        let nav = build(&site, None, &exported(&site), "en");
+        let tab = |path: &str| current_tab(&nav["en"], site.pages.iter().position(|p| p.path == path).unwrap(), &site);
+        assert_eq!(tab("en/api/x"), Some(1));
+        assert_eq!(tab("en/api/hidden"), Some(1));
+        assert_eq!(tab("en/home"), None);
+        assert_eq!(tab("other"), None);
+        let t = tree(&[]);
+        let pages = BTreeMap::new();
+        let links = Linker::new("en/home", "en/home.mdx", &pages, &t, "d.io");
+        let mut bar = String::new();
+        tabs_html(&mut bar, &nav["en"], tab("en/home"), &site, &links);
+        assert!(bar.contains("Guides") && !bar.contains("current"), "{bar}");
+    }
+
     #[test]
     fn languages_tabs_groups_and_order() {
         let site = site();
@@ -595,9 +672,9 @@ mod tests {
         let links = Linker::new("deep/a", "deep/a.mdx", &pages, &t, "d.io");
         let nav = build(&site, None, &exported(&site), "en");
         let current = site.pages.iter().position(|p| p.path == "deep/a").unwrap();
-        let tab = current_tab(&nav["en"], current);
+        let tab = current_tab(&nav["en"], current, &site);
         let mut out = String::new();
-        sidebar_html(&mut out, nav["en"].get(tab), current, &site, &links, None);
+        sidebar_html(&mut out, tab.and_then(|t| nav["en"].get(t)), current, &site, &links, None);
         assert!(
             out.contains("<details open><summary><a href=\"../deep.html\">Deep</a></summary>"),
             "{out}"
@@ -620,7 +697,7 @@ mod tests {
         assert!(bar.contains("<a class=\"tab\" href=\"../api/x.html\"><svg data-icon=\"code\" data-type=\"\" data-class=\"icon\" data-src=\"docs.json\"></svg>API</a>"), "{bar}");
         let api = site.pages.iter().position(|p| p.path == "api/x").unwrap();
         let mut side = String::new();
-        sidebar_html(&mut side, nav["en"].get(current_tab(&nav["en"], api)), api, &site, &links, None);
+        sidebar_html(&mut side, current_tab(&nav["en"], api, &site).and_then(|t| nav["en"].get(t)), api, &site, &links, None);
         assert!(side.contains("<p class=\"nav-section-label\"><svg data-icon=\"book\""), "{side}");
     }
 

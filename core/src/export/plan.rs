@@ -11,7 +11,7 @@ use crate::docs::site::page_sections;
 use crate::docs::{Section, Site, SourceTree};
 
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
-use super::links::{self, is_safe_path, output_file, Linker, STATIC_DIR};
+use super::links::{self, asset_bytes, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
 use super::code::Highlight;
 use super::openapi::Specs;
@@ -391,7 +391,7 @@ impl ExportPlan {
         let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
         let empty = Vec::new();
         let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
-        let tab = nav::current_tab(tabs, index);
+        let tab = nav::current_tab(tabs, index, site).unwrap_or(0);
         let contents = tabs
             .get(tab)
             .filter(|t| t.items.len() > nav::SECTION_WINDOW)
@@ -680,11 +680,8 @@ impl ExportPlan {
             if taken.contains(&path) || path.starts_with(&format!("{STATIC_DIR}/")) {
                 continue;
             }
-            if let Some(bytes) = tree.get(&path) {
-                files.push(ExportFile {
-                    path,
-                    bytes: bytes.clone(),
-                });
+            if let Some(bytes) = tree.get(&path).and_then(|bytes| asset_bytes(&path, bytes)) {
+                files.push(ExportFile { path: links::bundle_path(&path).into_owned(), bytes });
             }
         }
         crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));

@@ -208,6 +208,15 @@ fn external_link(out: &mut String, href: &str, label: &str, fallback: &str) {
 /// The author's classes (Tailwind's too: `md:grid-cols-2`, `w-[350px]`, which the page's own
 /// stylesheet defines, see `page_style`) and the class its `style` prop became.
 fn class_attr(out: &mut String, tag: &Tag<'_>) {
+    let class = author_classes(tag);
+    if !class.is_empty() {
+        attr(out, "class", &class.join(" "));
+    }
+}
+
+/// The classes an author gives an element or component: its `className` (or `class`) words, cut
+/// to safe characters, and the class its `style` prop becomes (`page_style`).
+pub(crate) fn author_classes(tag: &Tag<'_>) -> Vec<String> {
     let written = tag.text_attr("className").or_else(|| tag.text_attr("class")).unwrap_or("");
     let mut class = written
         .split_whitespace()
@@ -215,9 +224,7 @@ fn class_attr(out: &mut String, tag: &Tag<'_>) {
         .filter(|c| !c.is_empty())
         .collect::<Vec<_>>();
     class.extend(page_style::style_class(tag));
-    if !class.is_empty() {
-        attr(out, "class", &class.join(" "));
-    }
+    class
 }
 
 fn number_text<'a>(tag: &Tag<'a>, name: &str) -> Option<&'a str> {

@@ -61,6 +61,9 @@ fn family(name: &str) -> Option<&str> {
 
 /// The rules of the look, for `site.css` (at `css_file` in the bundle); empty for a site that sets
 /// none of it.
+/// How far down the page the `grid` decoration fades out (about the first screen).
+const GRID_FADE: &str = "28rem";
+
 pub(crate) fn stylesheet(config: &SiteConfig, files: &LookFiles, css_file: &str) -> String {
     let mut css = String::new();
     let fonts = config.fonts.as_ref();
@@ -96,9 +99,18 @@ pub(crate) fn stylesheet(config: &SiteConfig, files: &LookFiles, css_file: &str)
         Some("windows") => "linear-gradient(180deg, color-mix(in srgb, var(--primary) 10%, transparent), transparent 24rem)",
         _ => "",
     };
-    if !decoration.is_empty() && files.background_light.is_none() {
-        let size = if background.decoration.as_deref() == Some("grid") { " background-size: 2.5rem 2.5rem;" } else { "" };
-        css.push_str(&format!("body {{ background-image: {decoration};{size} background-attachment: fixed; }}\n"));
+    if decoration.is_empty() || files.background_light.is_some() {
+        return css;
+    }
+    if background.decoration.as_deref() == Some("grid") {
+        // The grid sits behind the top of the page, as on the live site: it scrolls with the page
+        // and fades into the background colour over the first screen, under a layer of that colour.
+        css.push_str(&format!(
+            "body {{ background-image: linear-gradient(to bottom, transparent, var(--bg) {GRID_FADE}), {decoration}; \
+             background-size: 100% 100%, 2.5rem 2.5rem, 2.5rem 2.5rem; background-repeat: no-repeat, repeat, repeat; }}\n"
+        ));
+    } else {
+        css.push_str(&format!("body {{ background-image: {decoration}; background-attachment: fixed; }}\n"));
     }
     css
 }
@@ -141,7 +153,8 @@ mod tests {
         assert_eq!(files.iter().count(), 0);
         let css = stylesheet(&c, &files, "_static/site.css");
         assert!(!css.contains("font-face") && !css.contains("Evil") && !css.contains("example.com") && !css.contains("red"), "{css}");
-        assert!(css.contains("background-size: 2.5rem"), "{css}");
+        assert!(css.contains("background-size: 100% 100%, 2.5rem 2.5rem"), "{css}");
+        assert!(css.contains(&format!("transparent, var(--bg) {GRID_FADE})")) && !css.contains("fixed"), "the grid fades out at the top: {css}");
         let remote_font = config(r#"{"name": "x", "navigation": {"pages": ["a"]}, "fonts": {"family": "Inter", "source": "https://fonts.example.com/inter.css"}}"#);
         let css = stylesheet(&remote_font, &LookFiles::new(&remote_font, &t), "_static/site.css");
         assert!(css.contains("--font: \"Inter\", system-ui") && !css.contains("font-face"), "{css}");

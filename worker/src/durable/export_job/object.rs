@@ -445,6 +445,7 @@ impl ExportJob {
         let mut pending = Vec::new();
         for path in media {
             let Some(bytes) = source.media(bucket, &path).await? else { continue };
+            let path = docs_edge_core::export::bundle_path(&path).into_owned();
             pending.extend(tar_gz_member(&[ExportFile { path, bytes }], record.created_unix));
             if pending.len() >= MEDIA_PART_BYTES {
                 bucket.put(part_key(&record.job_id, next_part), std::mem::take(&mut pending)).execute().await?;
@@ -464,20 +465,22 @@ impl ExportJob {
         let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), chrome, record.created_unix);
         drop((tree, outline));
         bucket.put(part_key(&record.job_id, head_part), finished.head).execute().await?;
-        let manifest = self.manifest(record, plan.version().map(str::to_string));
+        let manifest = self.manifest(record, plan.versions().into_iter().map(str::to_string).collect());
         let mut rest = finished.rest;
         rest.extend(tar_gz_member(&[manifest], record.created_unix));
         bucket.put(part_key(&record.job_id, rest_part), rest).execute().await?;
         Ok(next_part + 1 - head_part)
     }
 
-    fn manifest(&self, record: &JobRecord, version: Option<String>) -> ExportFile {
+    /// `versions`: those the bundle holds, the one at the site's own paths first.
+    fn manifest(&self, record: &JobRecord, versions: Vec<String>) -> ExportFile {
         let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
         BundleManifest {
             format: MANIFEST_FORMAT,
             domain: record.domain.clone(),
             job_id: record.job_id.clone(),
-            version,
+            version: versions.first().cloned(),
+            versions,
             publish_id: record.publish_id.clone(),
             created_at: record.created_at.clone(),
             page_count: record.total_pages,
