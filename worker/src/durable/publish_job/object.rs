@@ -24,6 +24,7 @@ use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
 use futures_channel::oneshot;
 use crate::join::try_join_all;
+use futures_util::future::try_join3;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
@@ -670,9 +671,13 @@ impl PublishJob {
                     Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), range: Some(at(&taken)) },
                     None => Piece { key: store.key(&build_object(&own)), range: None },
                 };
-                store.concat(SEARCH_TEXT, (0..batches).map(|b| piece(b, format!("text-{b:05}.bin"), SEARCH_TEXT, |t| t.text))).await?;
-                store.concat(SEARCH_TERMS, (0..groups).map(|g| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), range: None })).await?;
-                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| piece(b, format!("llms-{b:05}.txt"), LLMS_FULL_TXT, |t| t.llms))).await?;
+                // The three at once: each holds one part, and one's reads overlap another's uploads.
+                try_join3(
+                    store.concat(SEARCH_TEXT, (0..batches).map(|b| piece(b, format!("text-{b:05}.bin"), SEARCH_TEXT, |t| t.text))),
+                    store.concat(SEARCH_TERMS, (0..groups).map(|g| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), range: None })),
+                    store.concat(LLMS_FULL_TXT, (0..batches).map(|b| piece(b, format!("llms-{b:05}.txt"), LLMS_FULL_TXT, |t| t.llms))),
+                )
+                .await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -787,7 +792,7 @@ impl PublishJob {
         let live = LiveSources::open(store, org_id).await?;
         let (reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
         if let Some(live) = &live {
-            // Old path -> the new paths with its bytes; one old pack's files held at a time.
+            // Old path -> the new paths with its bytes; a few old packs' files held at a time.
             let mut wanted: BTreeMap<String, Vec<&str>> = BTreeMap::new();
             for file in &reused {
                 if let Some(old) = live.by_hash.get(&file.hash) {
@@ -795,9 +800,10 @@ impl PublishJob {
                 }
             }
             let old_paths: BTreeSet<String> = wanted.keys().cloned().collect();
-            for read in live.table.reads_for(&old_paths) {
-                let tree = live.pack_files(store, read, &old_paths).await?;
-                for (old, bytes) in &tree {
+            // A few live packs' reads at once (each about a megabyte), their files added in order.
+            for group in live.table.reads_for(&old_paths).chunks(LIVE_READS_AT_ONCE) {
+                let trees = try_join_all(group.iter().map(|read| live.pack_files(store, *read, &old_paths))).await?;
+                for (old, bytes) in trees.iter().flatten() {
                     for path in wanted.get(old).into_iter().flatten() {
                         digests.add(path, bytes);
                         // Stored as each fills: one old file may stand at many new paths.
@@ -985,14 +991,16 @@ impl PublishJob {
     async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
         self.injected_fault(record)?;
         let storage = self.state.storage();
-        let mut parts = Vec::with_capacity(record.batches.len());
+        let mut ranges = Vec::with_capacity(record.batches.len());
         for b in 0..record.batches.len() as u32 {
             let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
             let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
             let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
             let stem = record.batch_stems.get(b as usize).ok_or_else(|| ApiError::Internal(format!("batch {b} has no objects")))?;
-            parts.push(store.read_range(&store.batch_key(stem, BatchPart::Postings), start, end - start).await?);
+            ranges.push((store.batch_key(stem, BatchPart::Postings), start, end - start));
         }
+        // Every batch's range is held for the merge anyway: read them at once.
+        let parts = try_join_all(ranges.iter().map(|(key, start, len)| store.read_range(key, *start, *len))).await?;
         let chunk_count = record.batch_state.search.chunks as usize;
         let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
         drop(parts);
@@ -1185,6 +1193,9 @@ const TAKE_AT_ONCE: u32 = 8;
 
 /// Files of a manifest read from the store at once.
 const GATHER_READS: usize = 32;
+
+/// Ranges of the live version's source packs a re-publish reads at once.
+const LIVE_READS_AT_ONCE: usize = 4;
 
 /// Compressed bytes fed to the unpacker at a time: a media file's piece is what this inflates to.
 const UNPACK_SLICE_BYTES: usize = 16 << 10;
