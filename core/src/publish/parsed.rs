@@ -220,6 +220,16 @@ impl FileDigests {
         self.files.insert(path.to_owned(), Sha256::digest(bytes).into());
     }
 
+    /// The digest recorded for `path`.
+    pub fn get(&self, path: &str) -> Option<[u8; 32]> {
+        self.files.get(path).copied()
+    }
+
+    /// Records `digest` for `path`: a file another version holds, its digest taken from there.
+    pub fn add_digest(&mut self, path: &str, digest: [u8; 32]) {
+        self.files.insert(path.to_owned(), digest);
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         encode(&[FORMAT, KIND_DIGESTS], self)
     }

@@ -10,14 +10,14 @@ use std::time::Duration;
 use docs_edge_core::docs::archive::{ArchiveLimits, SourceTree};
 use docs_edge_core::docs::outline::SitePlan;
 use docs_edge_core::docs::file_kind::is_source;
-use docs_edge_core::docs::packed::{FileTable, PackRead, PackWriter, SourcePack, Stored};
+use docs_edge_core::docs::packed::{pack_object_name, FileTable, PackRead, PackWriter, SourcePack, Stored};
 use docs_edge_core::docs::site::check_yaml_file;
 use docs_edge_core::docs::endpoint::REMOTE_MANIFEST;
 use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KeptBatches, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
@@ -37,8 +37,8 @@ use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
 use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
-    self, build_object, media_pack, site_file_key, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
-    SEARCH_TEXT, SITE_OUTLINE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
+    self, build_object, media_pack, site_file_key, source_pack_key, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
+    SEARCH_TEXT, SITE_OUTLINE, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
 
 const ACTIVE_KEY: &str = "active";
@@ -56,8 +56,6 @@ const STALLED_ALARM_MS: i64 = 15_000;
 /// leaves room for a step begun at the edge. Also how long a waiting `start`'s retry alarm waits.
 const ALARM_STEPS_MS: u64 = 5_000;
 const PLAN_OBJECT: &str = "plan.bin";
-/// The source files' digests, from the unpack: batch keys without reading the batch's files.
-const DIGESTS_OBJECT: &str = "digests.bin";
 
 /// Where a publish is. Stored as `{"step":"batch","at":3}` or `{"step":"upload"}` (serde's adjacently
 /// tagged form, through [`StepRecord`]).
@@ -622,7 +620,7 @@ impl PublishJob {
         crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "sharedPacks": t.shared_packs.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -726,13 +724,15 @@ impl PublishJob {
         };
         match small {
             None => {
-                store.put_all(vec![(store.key(SOURCE_FILE_TABLE), table.to_bytes()), (store.key(&build_object(DIGESTS_OBJECT)), digests.to_bytes())]).await?;
+                // The digests stay with the version: batch keys without reading the batch's files,
+                // and the next re-publish's for the files it shares.
+                store.put_all(vec![(store.key(SOURCE_FILE_TABLE), table.to_bytes()), (store.key(SOURCE_DIGESTS), digests.to_bytes())]).await?;
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
                 let slot = slot.ok_or_else(|| ApiError::Internal("small site without the in-memory slot".into()))?;
                 for (index, bytes) in &packs {
-                    writes.start(store, &source_pack(*index), bytes.clone());
+                    writes.start_at(store, store.pack_key(&table, *index), bytes.clone());
                 }
                 writes.start(store, SOURCE_FILE_TABLE, table.to_bytes());
                 yield_now().await;
@@ -780,7 +780,9 @@ impl PublishJob {
     /// A manifest's source files, read from the site's store a group at a time, into source packs;
     /// its media stay where they are, referred to by hash.
     /// Source files the live version (of this organization, published file by file) already holds
-    /// under the same hash are copied from its packs, a pack at a time, instead of read one by one.
+    /// under the same hash are not read one by one: a live pack in the site's store whose bytes the
+    /// new version mostly uses is shared (the new table points into it, nothing is read or
+    /// written, [`LiveSources::shared`]); the rest are copied from the live packs, a pack at a time.
     async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
         manifest.check_limits(limits).map_err(PublishError::from)?;
         let mut writer = PackWriter::new();
@@ -789,8 +791,16 @@ impl PublishJob {
         for file in media {
             writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
         }
+        // A site too large to build in memory writes its packs as they fill, so it may share live ones.
+        if sources.iter().map(|f| f.size).sum::<u64>() > publish::SMALL_SITE_BYTES {
+            *small = None;
+        }
         let live = LiveSources::open(store, org_id).await?;
-        let (reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
+        let (mut reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
+        if let (Some(live), None) = (&live, &small) {
+            reused = live.shared(store, reused, &mut writer, &mut digests).await?;
+        }
+        store.phase("shared");
         if let Some(live) = &live {
             // Old path -> the new paths with its bytes; a few old packs' files held at a time.
             let mut wanted: BTreeMap<String, Vec<&str>> = BTreeMap::new();
@@ -846,6 +856,8 @@ impl PublishJob {
                 return Err(err);
             }
         };
+        // Its batches stay beside it (none for a re-publish to take); its packs are in the store.
+        writes.start(store, KEPT_BATCHES_OBJECT, KeptBatches::new(Vec::new()).with_packs(table.pack_objects().to_vec()).to_bytes());
         let site = store.put_finished(finished, writes).await?;
         store.phase("written");
         Ok(record.version_of(site, index_bytes))
@@ -900,7 +912,7 @@ impl PublishJob {
         let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
         let live_parsed = LiveParsed::open(store.bucket, &store.domain, org_id).await;
         // Absent (a publish begun by an older build): batches read their files for their keys.
-        let digests = match storage::read(store.bucket, &store.key(&build_object(DIGESTS_OBJECT)), None).await? {
+        let digests = match storage::read(store.bucket, &store.key(SOURCE_DIGESTS), None).await? {
             Some(bytes) => FileDigests::from_bytes(&bytes).ok(),
             None => None,
         };
@@ -1017,6 +1029,7 @@ impl PublishJob {
     async fn finish(&self, store: &Store<'_>, record: &Record) -> StepResult<SiteVersion> {
         let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
+        finisher.refer_packs(loaded.table.pack_objects());
         for (b, stem) in record.batch_stems.iter().enumerate() {
             let bytes = store.get_at(&store.batch_key(stem, BatchPart::Record)).await?;
             finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?.kept_as(b as u32));
@@ -1045,9 +1058,14 @@ struct Writes(Vec<oneshot::Receiver<worker::Result<()>>>);
 
 impl Writes {
     fn start(&mut self, store: &Store<'_>, name: &str, bytes: Vec<u8>) {
+        self.start_at(store, store.key(name), bytes);
+    }
+
+    /// [`Writes::start`] of the object `key`, anywhere in the bucket.
+    fn start_at(&mut self, store: &Store<'_>, key: String, bytes: Vec<u8>) {
         store.traffic.wrote(bytes.len());
         let (done, handle) = oneshot::channel();
-        let (bucket, key) = (store.bucket.clone(), store.key(name));
+        let bucket = store.bucket.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let _ = done.send(bucket.put(key, bytes).execute().await.map(drop));
         });
@@ -1114,7 +1132,7 @@ async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &m
     if let Some(pack) = table.add_files(files, warnings) {
         match small {
             Some(packs) => drop(packs.insert(pack.index, pack.bytes)),
-            None => store.put(&source_pack(pack.index), pack.bytes).await?,
+            None => store.put_at(store.pack_key(table, pack.index), pack.bytes).await?,
         }
     }
     Ok(())
@@ -1152,6 +1170,8 @@ struct LiveSources {
     table: FileTable,
     /// Hash -> a path the live version holds those bytes at, in a source pack.
     by_hash: BTreeMap<String, String>,
+    /// The live version's file digests (absent before they were kept with it: nothing is shared).
+    digests: Option<FileDigests>,
 }
 
 impl LiveSources {
@@ -1163,22 +1183,80 @@ impl LiveSources {
         let Some(table) = storage::read(store.bucket, &key(SOURCE_FILE_TABLE), None).await? else { return Ok(None) };
         store.traffic.read(manifest.len() + table.len());
         let (Ok(manifest), Ok(table)) = (Manifest::from_bytes(&manifest), FileTable::from_bytes(&table)) else { return Ok(None) };
+        let digests = match storage::read(store.bucket, &key(SOURCE_DIGESTS), None).await? {
+            Some(bytes) => {
+                store.traffic.read(bytes.len());
+                FileDigests::from_bytes(&bytes).ok()
+            }
+            None => None,
+        };
         let by_hash = manifest
             .files
             .into_iter()
             .filter(|f| table.get(&f.path).is_some_and(|e| e.stored == Stored::Source))
             .map(|f| (f.hash, f.path))
             .collect();
-        Ok(Some(LiveSources { publish_id: version.publish_id, table, by_hash }))
+        Ok(Some(LiveSources { publish_id: version.publish_id, table, by_hash, digests }))
     }
 
     fn holds(&self, hash: &str) -> bool {
         self.by_hash.contains_key(hash)
     }
 
+    /// Shares with the new version (`writer`, before it packs anything) the live packs in the
+    /// site's store that `files` (all held live) fill at least half of, and that the store still
+    /// holds: their files are added pointing into them, with the live digests. Returns the files
+    /// left to copy. Half: a shared pack's other bytes are dead weight the versions carry, so a
+    /// pack mostly replaced is rewritten instead.
+    async fn shared<'m>(&self, store: &Store<'_>, files: Vec<&'m ManifestFile>, writer: &mut PackWriter, digests: &mut FileDigests) -> ApiResult<Vec<&'m ManifestFile>> {
+        let Some(live_digests) = &self.digests else { return Ok(files) };
+        let entry = |file: &ManifestFile| self.by_hash.get(&file.hash).and_then(|path| self.table.get(path)).filter(|e| e.stored == Stored::Source);
+        let mut size: BTreeMap<u32, u64> = BTreeMap::new();
+        for e in self.table.files().iter().filter(|e| e.stored == Stored::Source) {
+            let end = u64::from(e.offset) + u64::from(e.len);
+            size.entry(e.pack).and_modify(|s| *s = (*s).max(end)).or_insert(end);
+        }
+        let mut used: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+        for e in files.iter().filter_map(|f| entry(f)) {
+            used.entry(e.pack).or_default().insert(e.offset, e.len);
+        }
+        let wanted: Vec<u32> = used
+            .iter()
+            .filter(|(pack, ranges)| 2 * ranges.values().map(|l| u64::from(*l)).sum::<u64>() >= size.get(pack).copied().unwrap_or(0))
+            .filter(|(pack, _)| self.table.pack_object(**pack).is_some())
+            .map(|(pack, _)| *pack)
+            .collect();
+        let mut present = Vec::new();
+        for group in wanted.chunks(HEADS_AT_ONCE) {
+            let heads = group.iter().map(|pack| store.bucket.head(source_pack_key(&store.domain, &self.publish_id, &self.table, *pack)));
+            present.extend(group.iter().zip(try_join_all(heads).await?).filter(|(_, head)| head.is_some()).map(|(pack, _)| *pack));
+        }
+        let mut index = BTreeMap::new();
+        for pack in present {
+            let name = self.table.pack_object(pack).unwrap_or_default().to_owned();
+            match writer.share(name) {
+                Some(new) => drop(index.insert(pack, new)),
+                None => break,
+            }
+        }
+        let mut rest = Vec::new();
+        for file in files {
+            let shared = self.by_hash.get(&file.hash).and_then(|old| Some((old, entry(file)?))).and_then(|(old, e)| Some((index.get(&e.pack)?, e, live_digests.get(old)?)));
+            match shared {
+                Some((&pack, e, digest)) => {
+                    writer.add_in(file.path.clone(), pack, e.offset, e.len, e.imports.clone());
+                    digests.add_digest(&file.path, digest);
+                }
+                None => rest.push(file),
+            }
+        }
+        store.traffic.shared_packs.set(index.len() as u32);
+        Ok(rest)
+    }
+
     /// The files of `paths` that one ranged read of a live pack holds.
     async fn pack_files(&self, store: &Store<'_>, read: PackRead, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
-        let key = version_key(&store.domain, &self.publish_id, &source_pack(read.pack));
+        let key = source_pack_key(&store.domain, &self.publish_id, &self.table, read.pack);
         let bytes = storage::read(store.bucket, &key, Some(u64::from(read.start)..u64::from(read.end)))
             .await?
             .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
@@ -1193,6 +1271,9 @@ const TAKE_AT_ONCE: u32 = 8;
 
 /// Files of a manifest read from the store at once.
 const GATHER_READS: usize = 32;
+
+/// `HEAD` requests a re-publish sends at once (live packs it would share).
+const HEADS_AT_ONCE: usize = 16;
 
 /// Ranges of the live version's source packs a re-publish reads at once.
 const LIVE_READS_AT_ONCE: usize = 4;
@@ -1250,6 +1331,8 @@ struct R2Traffic {
     reused_pages: Cell<u32>,
     /// Batches the step took whole from the live version.
     taken_batches: Cell<u32>,
+    /// Live source packs the step shared rather than copied.
+    shared_packs: Cell<u32>,
 }
 
 impl R2Traffic {
@@ -1282,6 +1365,11 @@ impl<'a> Store<'a> {
     /// Marks the end of the step's phase `name`.
     fn phase(&self, name: &str) {
         self.traffic.phases.borrow_mut().insert(name.into(), now_ms().saturating_sub(self.started).into());
+    }
+
+    /// Source pack `pack` of this version, whose file table is `table`.
+    fn pack_key(&self, table: &FileTable, pack: u32) -> String {
+        source_pack_key(&self.domain, &self.publish_id, table, pack)
     }
 
     /// Part `part` of batch `stem`, in the site's store.
@@ -1335,13 +1423,13 @@ impl<'a> Store<'a> {
                 held.extend(packs.into_iter().map(|p| (p.index, p.bytes)));
                 return Ok(());
             }
-            for (index, bytes) in std::mem::take(held) {
-                writes.start(self, &source_pack(index), bytes);
+            for bytes in std::mem::take(held).into_values() {
+                writes.start_at(self, site_file_key(&self.domain, &pack_object_name(&bytes)), bytes);
             }
             *small = None;
         }
         writes.finish().await?;
-        try_join_all(packs.into_iter().map(|p| async move { self.put(&source_pack(p.index), p.bytes).await })).await?;
+        try_join_all(packs.into_iter().map(|p| async move { self.put_at(site_file_key(&self.domain, &p.name), p.bytes).await })).await?;
         Ok(())
     }
 
@@ -1401,7 +1489,7 @@ impl<'a> Store<'a> {
     async fn files(&self, table: &FileTable, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
         let mut tree = SourceTree::new();
         for read in table.reads_for(paths) {
-            let bytes = self.read_range(&self.key(&source_pack(read.pack)), u64::from(read.start), u64::from(read.end - read.start)).await?;
+            let bytes = self.read_range(&self.pack_key(table, read.pack), u64::from(read.start), u64::from(read.end - read.start)).await?;
             tree.extend(table.tree_from(paths, &[(read, bytes)]));
         }
         Ok(tree)
