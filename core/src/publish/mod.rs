@@ -45,6 +45,7 @@ use kept::{batch_digest, KeptBatch, KeptBatches};
 use parsed::{FileDigests, PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
 use sha2::{Digest, Sha256};
 
+pub mod concat;
 pub mod kept;
 pub mod manifest;
 pub mod parsed;

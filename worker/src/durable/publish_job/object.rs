@@ -1,5 +1,6 @@
 //! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
+use super::concat::Piece;
 use super::reuse::LiveParsed;
 use super::{Begin, Progress, PublishJobOp, Query, Start};
 use std::cell::{Cell, RefCell};
@@ -662,20 +663,17 @@ impl PublishJob {
                 if g + 1 < layout.group_count() { Step::Merge(g + 1) } else { Step::Concat }
             }
             Step::Concat => {
-                let batches = record.batches.len() as u32;
-                let groups = record.group_lens.len() as u32;
-                // A batch taken whole is read out of the live version's pack.
-                let piece = |b: u32, own: String, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b as usize).cloned().flatten() {
-                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), range: Some(at(&taken)) },
-                    None => Piece { key: store.key(&build_object(&own)), range: None },
+                // A batch taken whole is read out of the live version's pack; every piece's length
+                // is known, so the parts are planned up front.
+                let piece = |b: usize, own: String, len: u64, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b).cloned().flatten() {
+                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), offset: at(&taken).0, len: at(&taken).1 },
+                    None => Piece { key: store.key(&build_object(&own)), offset: 0, len },
                 };
-                // The three at once: each holds one part, and one's reads overlap another's uploads.
-                try_join3(
-                    store.concat(SEARCH_TEXT, (0..batches).map(|b| piece(b, format!("text-{b:05}.bin"), SEARCH_TEXT, |t| t.text))),
-                    store.concat(SEARCH_TERMS, (0..groups).map(|g| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), range: None })),
-                    store.concat(LLMS_FULL_TXT, (0..batches).map(|b| piece(b, format!("llms-{b:05}.txt"), LLMS_FULL_TXT, |t| t.llms))),
-                )
-                .await?;
+                let text = record.text_lens.iter().enumerate().map(|(b, len)| piece(b, format!("text-{b:05}.bin"), *len, SEARCH_TEXT, |t| t.text));
+                let llms = record.llms_lens.iter().enumerate().map(|(b, len)| piece(b, format!("llms-{b:05}.txt"), *len, LLMS_FULL_TXT, |t| t.llms));
+                let terms = record.group_lens.iter().enumerate().map(|(g, len)| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), offset: 0, len: *len });
+                // The three at once: one's reads overlap another's uploads.
+                try_join3(store.concat(SEARCH_TEXT, text), store.concat(SEARCH_TERMS, terms), store.concat(LLMS_FULL_TXT, llms)).await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -1030,10 +1028,14 @@ impl PublishJob {
         let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
         finisher.refer_packs(loaded.table.pack_objects());
-        for (b, stem) in record.batch_stems.iter().enumerate() {
-            let bytes = store.get_at(&store.batch_key(stem, BatchPart::Record)).await?;
-            finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?.kept_as(b as u32));
+        // A few records read ahead, folded in order: the reads overlap, a few records are held.
+        let mut records = futures_util::stream::iter(record.batch_stems.iter().map(|stem| store.get_at_owned(store.batch_key(stem, BatchPart::Record)))).buffered(RECORDS_AT_ONCE);
+        let mut b = 0;
+        while let Some(bytes) = records.next().await {
+            finisher.add(BatchRecord::from_bytes(&bytes?).map_err(PublishError::from)?.kept_as(b));
+            b += 1;
         }
+        drop(records);
         let mut finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
         let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
         // Only a staged publish keeps its batches for the next to take: the index lists the batch
@@ -1269,6 +1271,9 @@ impl LiveSources {
 /// (a batch's postings and parsed pages: about 1 MB).
 const TAKE_AT_ONCE: u32 = 8;
 
+/// Batch records the finish reads ahead of the one it folds in.
+const RECORDS_AT_ONCE: usize = 8;
+
 /// Files of a manifest read from the store at once.
 const GATHER_READS: usize = 32;
 
@@ -1460,6 +1465,10 @@ impl<'a> Store<'a> {
         self.get_at(&self.key(name)).await
     }
 
+    async fn get_at_owned(&self, key: String) -> ApiResult<Vec<u8>> {
+        self.get_at(&key).await
+    }
+
     async fn get_at(&self, key: &str) -> ApiResult<Vec<u8>> {
         let object = self.bucket.get(key).execute().await?.ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
         let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?;
@@ -1495,71 +1504,15 @@ impl<'a> Store<'a> {
         Ok(tree)
     }
 
-    /// Writes `name` as the concatenation of `pieces`, through a multipart upload of equal parts,
-    /// holding one part and one piece at a time.
+    /// Writes `name` as the concatenation of `pieces` ([`super::concat`]).
     async fn concat(&self, name: &str, pieces: impl Iterator<Item = Piece>) -> ApiResult<()> {
-        let mut writer = PartWriter::new(self.bucket, self.key(name));
-        let outcome: ApiResult<()> = async {
-            for piece in Piece::joined(pieces) {
-                if piece.range.is_some_and(|(_, len)| len == 0) {
-                    continue;
-                }
-                let mut get = self.bucket.get(&piece.key);
-                if let Some((offset, length)) = piece.range {
-                    get = get.range(Range::OffsetWithLength { offset, length });
-                }
-                let object = get.execute().await?.ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
-                let Some(body) = object.body() else { continue };
-                let mut stream = body.stream()?;
-                let mut piece_bytes = 0;
-                while let Some(chunk) = stream.next().await {
-                    let chunk = chunk?;
-                    piece_bytes += chunk.len();
-                    writer.write(&chunk).await?;
-                }
-                self.traffic.read(piece_bytes);
-            }
-            Ok(())
+        let pieces = Piece::joined(pieces);
+        let size = super::concat::concat(self.bucket, &self.key(name), &pieces).await?;
+        for piece in &pieces {
+            self.traffic.read(piece.len as usize);
         }
-        .await;
-        match outcome {
-            Ok(()) => {
-                let size = writer.finish().await?;
-                self.traffic.wrote(size as usize);
-                Ok(())
-            }
-            Err(err) => {
-                writer.abort("publish_concat").await;
-                Err(err)
-            }
-        }
-    }
-}
-
-/// An object, or a byte range of one, that a concatenation reads.
-struct Piece {
-    key: String,
-    /// `(offset, length)`; `None`: the whole object.
-    range: Option<(u64, u64)>,
-}
-
-impl Piece {
-    /// `pieces` with each run of adjacent ranges of one object read as one range (consecutive
-    /// batches taken from the live version sit one after another in its packs).
-    fn joined(pieces: impl Iterator<Item = Piece>) -> Vec<Piece> {
-        let mut out: Vec<Piece> = Vec::new();
-        for piece in pieces {
-            if let (Some(last), Some((at, len))) = (out.last_mut(), piece.range) {
-                if let Some((last_at, last_len)) = last.range.as_mut().filter(|_| last.key == piece.key) {
-                    if *last_at + *last_len == at {
-                        *last_len += len;
-                        continue;
-                    }
-                }
-            }
-            out.push(piece);
-        }
-        out
+        self.traffic.wrote(size as usize);
+        Ok(())
     }
 }
 
