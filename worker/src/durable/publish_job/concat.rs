@@ -2,13 +2,14 @@
 //! as the concatenation of pieces (whole objects, or ranges of the live version's packs for the
 //! batches a re-publish took), whose lengths are known beforehand, so the parts of its multipart
 //! upload are planned up front (`docs_edge_core::publish::concat`). A part inside one piece is one
-//! ranged read whose body is handed to the upload as a stream: the bytes never enter the builder's
+//! ranged read whose body the runtime pipes into the upload: the bytes never enter the builder's
 //! memory, so several such parts go at once (a re-publish's parts are almost all of this kind). A
 //! part spanning pieces is assembled, one at a time per object (one part held, as before).
 
 use docs_edge_core::publish::concat::{parts, Part};
 use futures_util::future::try_join;
 use futures_util::{StreamExt, TryStreamExt};
+use worker::worker_sys::FixedLengthStream;
 use worker::{Bucket, Data, MultipartUpload, Range, ResponseBody, UploadedPart};
 
 use crate::error::{ApiError, ApiResult};
@@ -96,20 +97,30 @@ fn part_number(i: usize) -> ApiResult<u16> {
     u16::try_from(i + 1).map_err(|_| ApiError::Internal("a concatenation of more than 65,535 parts".into()))
 }
 
-/// Bytes `range` of `piece`, as the body stream of one ranged read.
+/// Bytes `range` of `piece`, as a stream of known length: the body of one ranged read, piped by the
+/// runtime (not through the builder) into a `FixedLengthStream`, since R2 takes a part's stream
+/// only with its length known.
 async fn stream_of(bucket: &Bucket, piece: &Piece, range: &std::ops::Range<u64>) -> ApiResult<Data> {
+    let length = range.end - range.start;
     let object = bucket
         .get(&piece.key)
-        .range(Range::OffsetWithLength { offset: piece.offset + range.start, length: range.end - range.start })
+        .range(Range::OffsetWithLength { offset: piece.offset + range.start, length })
         .execute()
         .await?
         .ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
     let body = object.body().ok_or_else(|| ApiError::Internal(format!("{} has no body", piece.key)))?;
-    match body.response_body()? {
-        ResponseBody::Stream(stream) => Ok(Data::ReadableStream(stream)),
-        ResponseBody::Body(bytes) => Ok(Data::Bytes(bytes)),
-        ResponseBody::Empty => Ok(Data::Empty),
-    }
+    let stream = match body.response_body()? {
+        ResponseBody::Stream(stream) => stream,
+        ResponseBody::Body(bytes) => return Ok(Data::Bytes(bytes)),
+        ResponseBody::Empty => return Ok(Data::Empty),
+    };
+    let fixed = FixedLengthStream::new_big_int(js_sys::BigInt::from(length)).map_err(|e| ApiError::Internal(format!("FixedLengthStream: {e:?}")))?;
+    let piped = stream.pipe_to(&fixed.writable());
+    // The pipe runs on its own; a failure of it fails the part's upload, which reports it.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(piped).await;
+    });
+    Ok(Data::ReadableStream(fixed.readable()))
 }
 
 /// The bytes of a part, read piece range by piece range.
