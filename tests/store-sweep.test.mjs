@@ -5,9 +5,9 @@
 // named goes, what the live one names stays, a file uploaded for a commit not made yet stays until it
 // is old enough. A commit waits while a sweep holds the store (its marker, written here straight into
 // the worker's local R2 as a sweep would) and goes live once it has left. A re-publish of the real
-// fixture (staged in batches) refers to the batches the first publish built instead of copying
-// them; the sweep that deletes the first version keeps those, so the live version still serves and
-// the next re-publish takes them again.
+// fixture (staged in batches) refers to the batches and source packs the first publish built
+// instead of copying them; the sweep that deletes the first version keeps those, so the live
+// version still serves and the next re-publish takes them again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -140,7 +140,7 @@ test('a commit waits while a sweep holds the store, then publishes (re-uploading
   assert.deepEqual(await missing(Object.values(FIRST).map(hashOf)), []);
 });
 
-test('a re-publish refers to the batches the replaced version built; sweeping that version keeps them for the live one', async () => {
+test('a re-publish refers to the batches and source packs the replaced version built; sweeping that version keeps them for the live one', async () => {
   const site = await tenant({ base });
   const docs = writableCopy(FIXTURE_DOCS, join(scratchDir('docs-edge-store-sweep-fixture-'), 'docs'));
   const publishDocs = () => publishFolder({ folder: docs, baseUrl: base, adminKey: site.adminKey, domain: site.domain, noFetch: true, pollMs: 100 });
@@ -149,6 +149,9 @@ test('a re-publish refers to the batches the replaced version built; sweeping th
   const taken = (publishId) => logLines(logFile)
     .filter((l) => l.event === 'publish_step' && l.publishId === publishId && l.ok && l.step?.step === 'batch')
     .reduce((sum, l) => sum + (l.takenBatches ?? 0), 0);
+  const sharedPacks = (publishId) => logLines(logFile)
+    .filter((l) => l.event === 'publish_step' && l.publishId === publishId && l.ok && l.step?.step === 'unpack')
+    .reduce((sum, l) => sum + (l.sharedPacks ?? 0), 0);
   const llmsFull = async () => {
     const res = await call('GET', `/discovery/v1/llms/${site.domain}/llms-full.txt`, { token: site.assistantKey, base });
     assert.equal(res.status, 200, res.text);
@@ -166,6 +169,8 @@ test('a re-publish refers to the batches the replaced version built; sweeping th
   await publishDocs();
   const tookFromFirst = taken(live()[1]);
   assert.ok(tookFromFirst >= 1, `the re-publish took ${tookFromFirst} batches`);
+  const sharedFromFirst = sharedPacks(live()[1]);
+  assert.ok(sharedFromFirst >= 1, `the re-publish shared ${sharedFromFirst} source packs`);
   const servedBefore = await llmsFull();
 
   // The first version goes (retention 0); what the live version took from it must stay.
@@ -182,6 +187,8 @@ test('a re-publish refers to the batches the replaced version built; sweeping th
   const third = await publishDocs();
   assert.equal(live().length, 3);
   assert.equal(taken(live()[2]), tookFromFirst, 'every batch taken before is taken again');
+  // It shares the packs the first version wrote (each checked present in the store), so the sweep kept them.
+  assert.ok(sharedPacks(live()[2]) >= 1, `the next re-publish shared ${sharedPacks(live()[2])} source packs`);
   assert.equal(third.site.pageCount, first.site.pageCount);
   assert.equal(await searchFinds(again), 'quickstart');
   assert.ok((await llmsFull()).includes(again));

@@ -14,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::sites;
 use docs_edge_core::docs::packed::MediaRead;
 
-use crate::storage::{media_pack, read, site_file_key, source_pack, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
+use crate::storage::{media_pack, read, site_file_key, source_pack_key, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE};
 
 pub struct ExportSource {
     domain: String,
@@ -47,7 +47,7 @@ impl ExportSource {
     pub async fn read<'a>(&self, bucket: &Bucket, paths: &std::collections::BTreeSet<String>) -> ApiResult<SourceTree> {
         let mut tree = SourceTree::new();
         for range in self.table.reads_for(paths) {
-            let key = version_key(&self.domain, &self.publish_id, &source_pack(range.pack));
+            let key = source_pack_key(&self.domain, &self.publish_id, &self.table, range.pack);
             let span = u64::from(range.start)..u64::from(range.end);
             let bytes = read(bucket, &key, Some(span)).await?.ok_or_else(|| ApiError::Internal(format!("source pack {} is missing", range.pack)))?;
             tree.extend(self.table.tree_from(paths, &[(range, bytes)]));

@@ -6,13 +6,17 @@
 //!   one of the `*_OBJECT` constants below: the upload as received, the whole search index (what an
 //!   export ships to docs-edge-serve), the same index split so a query reads only its term shards
 //!   and its hits' text blocks (`crate::search_store`), and the agent documents (`crate::agent_docs`).
-//!   The upload's files are also kept unpacked: source packs ([`source_pack`]) and the file table
-//!   ([`SOURCE_FILE_TABLE`]) saying where each file sits (`docs_edge_core::docs::packed`), with the
+//!   The upload's files are also kept unpacked: source packs ([`source_pack_key`]: in the site's
+//!   store, or beside a version of an earlier release) and the file table ([`SOURCE_FILE_TABLE`])
+//!   saying where each file sits (`docs_edge_core::docs::packed`), with each file's digest
+//!   ([`SOURCE_DIGESTS`], what a re-publish's page keys take for the files it shares), the
 //!   site outline ([`SITE_OUTLINE`], `docs_edge_core::docs::outline`): a reader that needs a few
 //!   pages reads the outline and those pages' files, never the whole upload. A publish in progress
 //!   keeps its intermediate objects under `build/` ([`build_object`]) and deletes them once live.
 //! - `files/{domain}/{hash}` ([`site_file_key`]): a file of a site published file by file, stored
-//!   once and shared by every version that lists it (`crate::site_store`);
+//!   once and shared by every version that lists it (`crate::site_store`); likewise the publish's
+//!   batch objects (`batch-{id}.{part}`) and source packs (`pack-{hash}`), which a version's
+//!   `batches/index.bin` lists;
 //!   `files/{domain}/sweep-{run}` ([`sweep_marker_key`]): a sweep judging the store (`crate::store_sweep`).
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
@@ -48,12 +52,24 @@ pub const LLMS_FULL_TXT: &str = "llms-full.txt";
 pub const MARKDOWN_MANIFEST: &str = "markdown-pages.txt";
 /// Where each file of the upload sits in the source packs ([`docs_edge_core::docs::FileTable`]).
 pub const SOURCE_FILE_TABLE: &str = "source/files.bin";
+/// The SHA-256 of every source file (`docs_edge_core::publish::parsed::FileDigests`).
+pub const SOURCE_DIGESTS: &str = "source/digests.bin";
 /// The site without page bodies ([`docs_edge_core::docs::SiteOutline`]).
 pub const SITE_OUTLINE: &str = "outline.bin";
 
-/// Source pack `index` of a version: about a MiB of the upload's files, concatenated.
+/// Source pack `index` of a version of an earlier release, beside it: about a MiB of the
+/// upload's files, concatenated.
 pub fn source_pack(index: u32) -> String {
     format!("source/pack-{index:05}.bin")
+}
+
+/// Where source pack `pack` of version `publish_id` (whose file table is `table`) is: in the site's
+/// store under its name, or beside a version whose table names none.
+pub fn source_pack_key(domain: &str, publish_id: &str, table: &docs_edge_core::docs::FileTable, pack: u32) -> String {
+    match table.pack_object(pack) {
+        Some(name) => site_file_key(domain, name),
+        None => version_key(domain, publish_id, &source_pack(pack)),
+    }
 }
 
 /// Media pack `index` of a version: small media files of the upload, concatenated; large ones are

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use docs_edge_core::platform::retention::{Decision, Live, Retention, SITES_PREFIX};
 use docs_edge_core::platform::store_sweep::{listed_version, marker_holds, may_delete_under, store_decision, store_domain, version_keeps, REFERRING_OBJECTS};
-use docs_edge_core::publish::kept::{listed_batches, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::kept::{listed_objects, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::manifest::{Manifest, MANIFEST_OBJECT};
 use worker::{Bucket, Delay};
 
@@ -209,7 +209,7 @@ async fn kept_references(bucket: &Bucket, domain: &str, publish_id: &str, name: 
     let body = object.body().ok_or_else(|| ApiError::Internal(format!("{domain}/{publish_id}/{name} has no body")))?;
     let bytes = body.bytes().await?;
     let read = match name {
-        KEPT_BATCHES_OBJECT => listed_batches(&bytes).map_err(|e| e.to_string()),
+        KEPT_BATCHES_OBJECT => listed_objects(&bytes).map_err(|e| e.to_string()),
         MANIFEST_OBJECT => Manifest::from_bytes(&bytes).map(|m| m.files.into_iter().map(|f| f.hash).collect()).map_err(|e| e.to_string()),
         _ => Err(format!("{name} refers to nothing in the store")),
     };

@@ -34,7 +34,10 @@ pub const MAX_PACKED_MEDIA_BYTES: u64 = 1 << 20;
 
 /// Format 1 tables (before media were stored apart) still load: every file was in a source pack.
 const FORMAT_1: u8 = 1;
-const FORMAT: u8 = 2;
+/// Format 2 tables (before source packs lived in the site's store) still load: their packs sit
+/// beside their version.
+const FORMAT_2: u8 = 2;
+const FORMAT: u8 = 3;
 const KIND_FILE_TABLE: u8 = b'F';
 
 /// Where a file's bytes are.
@@ -71,6 +74,18 @@ pub struct FileTable {
     pack_count: u32,
     media_pack_count: u32,
     /// What reading the upload found that the author should hear about (links not followed).
+    warnings: Vec<String>,
+    /// Per source pack, its name in the site's store ([`pack_object_name`]): packs are named by
+    /// their bytes, so versions share the packs they have in common. Empty in a table of format 2
+    /// or older, whose packs sit beside its version.
+    pack_objects: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct FileTableV2 {
+    files: Vec<FileEntry>,
+    pack_count: u32,
+    media_pack_count: u32,
     warnings: Vec<String>,
 }
 
@@ -113,6 +128,8 @@ pub struct PackRead {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourcePack {
     pub index: u32,
+    /// A source pack's name in the site's store ([`pack_object_name`]); empty for a media pack.
+    pub name: String,
     pub bytes: Vec<u8>,
     /// A media pack ([`Stored::MediaPack`]), not a source pack.
     pub media: bool,
@@ -131,7 +148,10 @@ impl FileTable {
                 .into_iter()
                 .map(|f| FileEntry { path: f.path, stored: Stored::Source, pack: f.pack, offset: f.offset, len: f.len, imports: f.imports })
                 .collect();
-            FileTable { files, pack_count: old.pack_count, media_pack_count: 0, warnings: Vec::new() }
+            FileTable { files, pack_count: old.pack_count, media_pack_count: 0, warnings: Vec::new(), pack_objects: Vec::new() }
+        } else if bytes.first() == Some(&FORMAT_2) {
+            let old: FileTableV2 = decode(bytes, &[FORMAT_2, KIND_FILE_TABLE])?;
+            FileTable { files: old.files, pack_count: old.pack_count, media_pack_count: old.media_pack_count, warnings: old.warnings, pack_objects: Vec::new() }
         } else {
             decode(bytes, &[FORMAT, KIND_FILE_TABLE])?
         };
@@ -144,10 +164,22 @@ impl FileTable {
             };
             f.pack < count && f.offset.checked_add(f.len).is_some()
         });
-        if !sorted || !in_packs {
+        let named = table.pack_objects.is_empty() || table.pack_objects.len() == table.pack_count as usize;
+        if !sorted || !in_packs || !named {
             return Err(IndexError::Inconsistent("file table"));
         }
         Ok(table)
+    }
+
+    /// Source pack `pack`'s name in the site's store; `None` when the packs sit beside the version
+    /// (a table of format 2 or older).
+    pub fn pack_object(&self, pack: u32) -> Option<&str> {
+        self.pack_objects.get(pack as usize).map(String::as_str)
+    }
+
+    /// Every source pack's name in the site's store (empty: the packs sit beside the version).
+    pub fn pack_objects(&self) -> &[String] {
+        &self.pack_objects
     }
 
     pub fn media_pack_count(&self) -> u32 {
@@ -178,6 +210,8 @@ impl FileTable {
             return None;
         }
         let index = self.pack_count;
+        // A table naming its packs names this one too (one of format 2 keeps it beside the version).
+        let named = self.pack_objects.len() == self.pack_count as usize;
         let mut bytes = Vec::new();
         for (path, data) in files {
             let entry = FileEntry { path, stored: Stored::Source, pack: index, offset: bytes.len() as u32, len: data.len() as u32, imports: Vec::new() };
@@ -188,7 +222,11 @@ impl FileTable {
             }
         }
         self.pack_count += 1;
-        Some(SourcePack { index, bytes, media: false })
+        let name = pack_object_name(&bytes);
+        if named {
+            self.pack_objects.push(name.clone());
+        }
+        Some(SourcePack { index, name, bytes, media: false })
     }
 
     /// The hashes of the site's store this version refers to.
@@ -231,9 +269,20 @@ impl FileTable {
     /// The files parsing or rendering `sources` reads: the sources, the snippets they import (and
     /// those import), and every SVG (rendered Markdown inlines SVG images as data URLs).
     pub fn needed_by<'a>(&self, sources: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+        self.needed_with(sources, &self.svg_files())
+    }
+
+    /// Every SVG file: what [`Self::needed_by`] adds to any sources. A caller asking about many
+    /// pages one by one finds them once (the scan is of every file, ten thousand at 10× scale).
+    pub fn svg_files(&self) -> Vec<&str> {
+        self.files.iter().filter(|f| f.path.to_ascii_lowercase().ends_with(".svg")).map(|f| f.path.as_str()).collect()
+    }
+
+    /// [`Self::needed_by`] with the SVG files already found ([`Self::svg_files`]).
+    pub fn needed_with<'a>(&self, sources: impl IntoIterator<Item = &'a str>, svgs: &[&str]) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let mut todo: Vec<String> = sources.into_iter().map(str::to_owned).collect();
-        todo.extend(self.files.iter().filter(|f| f.path.to_ascii_lowercase().ends_with(".svg")).map(|f| f.path.clone()));
+        todo.extend(svgs.iter().map(|p| (*p).to_owned()));
         while let Some(path) = todo.pop() {
             let Some(entry) = self.get(&path) else { continue };
             let imports = entry.imports.iter().filter_map(|source| snippet_path(&entry.path, source));
@@ -291,6 +340,8 @@ impl FileTable {
 pub struct PackWriter {
     current: Vec<u8>,
     packs: u32,
+    /// The store name of every source pack sealed or shared so far, by index.
+    names: Vec<String>,
     media: Vec<u8>,
     media_packs: u32,
     files: Vec<FileEntry>,
@@ -323,6 +374,26 @@ impl PackWriter {
         done
     }
 
+    /// Makes `name`, a source pack already in the site's store, this table's next pack, and
+    /// returns its index: files it holds are then added with [`PackWriter::add_in`] rather than
+    /// written again. Only before the first [`PackWriter::add`] (the pack being filled has the
+    /// next index); `None` after it.
+    pub fn share(&mut self, name: String) -> Option<u32> {
+        if !self.current.is_empty() || self.files.iter().any(|f| f.stored == Stored::Source) {
+            return None;
+        }
+        let index = self.packs;
+        self.packs += 1;
+        self.names.push(name);
+        Some(index)
+    }
+
+    /// Adds a source file whose bytes sit at `offset..offset + len` of shared pack `pack`
+    /// ([`PackWriter::share`]); `imports` as its entry in the table it came from says.
+    pub fn add_in(&mut self, path: String, pack: u32, offset: u32, len: u32, imports: Vec<String>) {
+        self.files.push(FileEntry { path, stored: Stored::Source, pack, offset, len, imports });
+    }
+
     /// Adds a small media file (at most [`MAX_PACKED_MEDIA_BYTES`]); returns the media pack it
     /// completed, if it did.
     pub fn add_media(&mut self, path: String, bytes: &[u8]) -> Option<SourcePack> {
@@ -352,14 +423,16 @@ impl PackWriter {
         let bytes = std::mem::take(&mut self.current);
         let index = self.packs;
         self.packs += 1;
-        Some(SourcePack { index, bytes, media: false })
+        let name = pack_object_name(&bytes);
+        self.names.push(name.clone());
+        Some(SourcePack { index, name, bytes, media: false })
     }
 
     fn seal_media(&mut self) -> Option<SourcePack> {
         let bytes = std::mem::take(&mut self.media);
         let index = self.media_packs;
         self.media_packs += 1;
-        Some(SourcePack { index, bytes, media: true })
+        Some(SourcePack { index, name: String::new(), bytes, media: true })
     }
 
     /// The last packs (source, then media, those that hold anything) and the table. Links inside
@@ -399,9 +472,23 @@ impl PackWriter {
         if !has_config(files.iter().map(|f| f.path.as_str())) {
             return Err(ArchiveError::MissingDocsJson);
         }
-        Ok((last, FileTable { files, pack_count: self.packs, media_pack_count: self.media_packs, warnings }))
+        Ok((last, FileTable { files, pack_count: self.packs, media_pack_count: self.media_packs, warnings, pack_objects: self.names }))
     }
 }
+
+/// A source pack's name in the site's store: `pack-` and 32 hex digits of its bytes' SHA-256, so a
+/// re-publish whose pack holds the same bytes shares the object.
+pub fn pack_object_name(bytes: &[u8]) -> String {
+    format!("{PACK_PREFIX}{}", crate::publish::manifest::file_hash(bytes))
+}
+
+/// Whether `name` of the site's store is a source pack's ([`pack_object_name`]).
+pub fn is_pack_object(name: &str) -> bool {
+    name.strip_prefix(PACK_PREFIX).is_some_and(crate::publish::manifest::is_hash)
+}
+
+/// Never a file hash (`p` is not a hex digit), nor a batch's or a sweep marker's prefix.
+const PACK_PREFIX: &str = "pack-";
 
 fn strip_single_top_folder(files: &mut [FileEntry]) {
     let Some((top, _)) = files.first().and_then(|f| f.path.split_once('/')) else { return };
@@ -498,6 +585,49 @@ mod tests {
         assert_eq!(tree["z.json"], b"Z");
         assert_eq!(tree["docs.json"], b"{}");
         assert_eq!(table.warnings(), ["w"]);
+    }
+
+    #[test]
+    fn a_table_shares_packs_of_another_by_name_and_packs_only_what_is_new() {
+        let (old_packs, old) = write(&[("docs.json", "{}"), ("a.mdx", "import S from '/snippets/s.mdx'"), ("snippets/s.mdx", "S")]);
+        assert_eq!(old.pack_objects(), [pack_object_name(&old_packs[0].bytes)]);
+        let mut writer = PackWriter::new();
+        let shared = writer.share(old.pack_objects()[0].clone()).unwrap();
+        for path in ["docs.json", "a.mdx", "snippets/s.mdx"] {
+            let e = old.get(path).unwrap();
+            // The same bytes at a new path too (a copied page).
+            for at in [path.to_owned(), format!("copy/{path}")] {
+                writer.add_in(at, shared, e.offset, e.len, e.imports.clone());
+            }
+        }
+        let new = writer.add("b.mdx".into(), b"B");
+        assert!(new.is_none());
+        assert!(writer.share("pack-late".into()).is_none(), "sharing comes before packing");
+        let (last, table) = writer.finish().unwrap();
+        assert_eq!((last.len(), last[0].index, table.pack_count()), (1, 1, 2));
+        assert_eq!(table.pack_objects(), [old.pack_objects()[0].clone(), last[0].name.clone()]);
+        let table = FileTable::from_bytes(&table.to_bytes()).unwrap();
+        let packs = vec![old_packs[0].clone(), last[0].clone()];
+        let all: BTreeSet<String> = table.files().iter().map(|f| f.path.clone()).collect();
+        let tree = read(&packs, &table, &all);
+        assert_eq!(tree["copy/snippets/s.mdx"], b"S");
+        assert_eq!(tree["b.mdx"], b"B");
+        assert_eq!(table.needed_by(["copy/a.mdx"]).into_iter().collect::<Vec<_>>(), ["copy/a.mdx", "snippets/s.mdx"]);
+        // A pack added later is named in the store as the others.
+        let mut table = table;
+        let extra = table.add_files(vec![("z.json".into(), b"Z".to_vec())], Vec::new()).unwrap();
+        assert_eq!(table.pack_object(2), Some(extra.name.as_str()));
+        assert!(is_pack_object(&extra.name) && !is_pack_object("pack-late") && !is_pack_object(&old_packs[0].bytes.len().to_string()));
+    }
+
+    #[test]
+    fn a_table_of_format_2_keeps_its_packs_beside_its_version() {
+        let (_, table) = write(&[("docs.json", "{}")]);
+        let v2 = encode(&[FORMAT_2, KIND_FILE_TABLE], &(table.files().to_vec(), table.pack_count(), 0u32, Vec::<String>::new()));
+        let mut old = FileTable::from_bytes(&v2).unwrap();
+        assert_eq!((old.pack_object(0), old.get("docs.json").map(|e| e.len)), (None, Some(2)));
+        old.add_files(vec![("z.json".into(), b"Z".to_vec())], Vec::new()).unwrap();
+        assert_eq!(old.pack_object(1), None);
     }
 
     #[test]

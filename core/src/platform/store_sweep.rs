@@ -2,8 +2,9 @@
 //! deletes, sans IO; [`super::retention`] judges everything else.
 //!
 //! The store also holds the publish's batch objects (`batch-{id}.{part}`,
-//! [`crate::publish::kept`]): a version's batch index ([`KEPT_BATCHES_OBJECT`]) refers to them as
-//! its manifest refers to files, and they are judged alike, by their stem.
+//! [`crate::publish::kept`]) and source packs (`pack-{hash}`, [`crate::docs::packed`]): a
+//! version's batch index ([`KEPT_BATCHES_OBJECT`]) refers to them as its manifest refers to files,
+//! and they are judged alike, a batch by its stem, a pack by its name.
 //!
 //! A file goes when no version the sweep keeps refers to it and it was stored more than
 //! [`IN_FLIGHT_DAYS`] ago: a client uploads the files of a publish, then commits its manifest within
@@ -31,6 +32,7 @@
 use std::collections::BTreeSet;
 
 use super::retention::{sweep_decision, Decision, Live, Retention, DAY_MS, FILES_PREFIX, IN_FLIGHT_DAYS, SITES_PREFIX};
+use crate::docs::packed::is_pack_object;
 use crate::publish::kept::{batch_object_stem, KEPT_BATCHES_OBJECT};
 use crate::publish::manifest::{is_hash, MANIFEST_OBJECT};
 
@@ -81,9 +83,9 @@ pub fn store_decision(key: &str, uploaded_ms: u64, now_ms: u64, kept: Option<&BT
         return Decision::Keep;
     };
     let older_than = |ms: u64| uploaded_ms.saturating_add(ms) <= now_ms;
-    // A batch is written before the index naming it: the age rule covers a publish's own batches
+    // A batch or a pack is written before the index naming it: the age rule covers a publish's own
     // as it does a commit's uploads.
-    let referred = if is_hash(name) { Some(name) } else { batch_object_stem(name) };
+    let referred = if is_hash(name) || is_pack_object(name) { Some(name) } else { batch_object_stem(name) };
     let delete = if let Some(referred) = referred {
         kept.is_some_and(|kept| !kept.contains(referred)) && older_than(in_flight_ms)
     } else {
@@ -172,6 +174,21 @@ mod tests {
             assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), DAY_MS - 1, Some(&kept)), Decision::Keep);
             assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), 50 * DAY_MS, None), Decision::Keep);
         }
+    }
+
+    #[test]
+    fn a_source_pack_goes_only_when_no_kept_version_lists_it() {
+        use crate::docs::packed::pack_object_name;
+        let (listed, dropped) = (pack_object_name(b"kept pack"), pack_object_name(b"old pack"));
+        let kept: BTreeSet<String> = [listed.clone(), USED.to_owned()].into();
+        assert_eq!(decide(&listed, 50 * DAY_MS, Some(&kept)), Decision::Keep);
+        assert_eq!(decide(&dropped, 2 * DAY_MS, Some(&kept)), Decision::Delete);
+        // Written by a publish whose index is not written yet.
+        assert_eq!(decide(&dropped, DAY_MS - 1, Some(&kept)), Decision::Keep);
+        assert_eq!(decide(&dropped, 50 * DAY_MS, None), Decision::Keep);
+        // Look-alikes are not packs: unknown names stay.
+        assert_eq!(decide("pack-xyz", 50 * DAY_MS, Some(&kept)), Decision::Keep);
+        assert_eq!(decide(&format!("{dropped}.bin"), 50 * DAY_MS, Some(&kept)), Decision::Keep);
     }
 
     fn keeps(publish_id: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> bool {

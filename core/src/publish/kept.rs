@@ -14,7 +14,7 @@
 //! A batch's record, partial postings and parsed pages are named by what they were built from
 //! ([`batch_object`]: digest and cursor), so they live once in the site's store, shared by every
 //! version whose index lists the batch; the storage sweep deletes one only when no kept version's
-//! index lists it ([`listed_batches`], `crate::platform::store_sweep`).
+//! index lists it ([`listed_objects`], `crate::platform::store_sweep`).
 //!
 //! Batch boundaries are content-defined ([`super::batches`]), so an edit that moves one boundary
 //! leaves the later ones where they were, and the later batches are taken.
@@ -31,8 +31,10 @@ use crate::search::IndexError;
 /// The version's index of its kept batches.
 pub const KEPT_BATCHES_OBJECT: &str = "batches/index.bin";
 
-/// Format 1 kept each batch's objects beside its version (and a re-publish copied them).
-const FORMAT: u8 = 2;
+/// Format 1 kept each batch's objects beside its version (and a re-publish copied them); format 2
+/// listed no source packs (they sat beside their version).
+const FORMAT: u8 = 3;
+const FORMAT_2: u8 = 2;
 const OLD_FORMAT: u8 = 1;
 const KIND_KEPT: u8 = b'K';
 
@@ -87,13 +89,15 @@ pub fn batch_object_stem(name: &str) -> Option<&str> {
     (hex && matches!(part, "record" | "postings" | "parsed")).then_some(stem)
 }
 
-/// The batch stems a version's index (`bytes` of [`KEPT_BATCHES_OBJECT`]) refers to; an index of
-/// the old format refers to none (its batches sit beside its version).
-pub fn listed_batches(bytes: &[u8]) -> Result<Vec<String>, IndexError> {
+/// What a version's index (`bytes` of [`KEPT_BATCHES_OBJECT`]) refers to in the site's store: its
+/// batches' stems and its source packs' names; an index of format 1 refers to nothing (its batches
+/// sit beside its version).
+pub fn listed_objects(bytes: &[u8]) -> Result<Vec<String>, IndexError> {
     if bytes.starts_with(&[OLD_FORMAT, KIND_KEPT]) {
         return Ok(Vec::new());
     }
-    Ok(KeptBatches::from_bytes(bytes)?.batches.iter().map(KeptBatch::stem).collect())
+    let index = KeptBatches::from_bytes(bytes)?;
+    Ok(index.batches.iter().map(KeptBatch::stem).chain(index.packs).collect())
 }
 
 /// One kept batch: what it was built from, and where its text and Markdown sit in the version.
@@ -123,15 +127,28 @@ impl KeptBatch {
     }
 }
 
-/// Every kept batch of a version, in batch order.
+/// Every kept batch of a version, in batch order, and the source packs of the site's store the
+/// version reads (`crate::docs::packed::pack_object_name`): what the storage sweep counts for it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct KeptBatches {
+    batches: Vec<KeptBatch>,
+    packs: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct KeptBatchesV2 {
     batches: Vec<KeptBatch>,
 }
 
 impl KeptBatches {
     pub fn new(batches: Vec<KeptBatch>) -> Self {
-        KeptBatches { batches }
+        KeptBatches { batches, packs: Vec::new() }
+    }
+
+    /// The index listing the source packs `packs` too.
+    pub fn with_packs(mut self, packs: Vec<String>) -> Self {
+        self.packs = packs;
+        self
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -139,6 +156,10 @@ impl KeptBatches {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<KeptBatches, IndexError> {
+        if bytes.first() == Some(&FORMAT_2) {
+            let old: KeptBatchesV2 = decode(bytes, &[FORMAT_2, KIND_KEPT])?;
+            return Ok(KeptBatches::new(old.batches));
+        }
         decode(bytes, &[FORMAT, KIND_KEPT])
     }
 
@@ -213,10 +234,18 @@ mod tests {
             assert_eq!(batch_object_stem(name), None, "{name}");
         }
         let kept = KeptBatches::new(vec![KeptBatch { digest: [2; 16], start, end: start, text: (0, 0), llms: (0, 0), group_ends: vec![] }]);
-        assert_eq!(listed_batches(&kept.to_bytes()).unwrap(), vec![stem.to_owned()]);
+        assert_eq!(listed_objects(&kept.to_bytes()).unwrap(), vec![stem.to_owned()]);
+        // The source packs the version reads are listed with its batches.
+        let pack = "pack-0123456789abcdef0123456789abcdef".to_owned();
+        let with_packs = kept.clone().with_packs(vec![pack.clone()]);
+        assert_eq!(listed_objects(&with_packs.to_bytes()).unwrap(), vec![stem.to_owned(), pack]);
+        // An index of format 2 (no packs) still reads: its batches, no packs.
+        let v2 = encode(&[FORMAT_2, KIND_KEPT], &(vec![kept.get(0).unwrap().clone()],));
+        assert_eq!(KeptBatches::from_bytes(&v2).unwrap(), kept);
         assert_eq!(kept.get(0).map(|k| k.object(BatchPart::Record)), Some(record.clone()));
         // An index of the old format kept its batches beside its version: it lists none here.
-        assert!(listed_batches(b"\x01K\x00").unwrap().is_empty());
-        assert!(listed_batches(b"\x02Kjunk").is_err());
+        assert!(listed_objects(b"\x01K\x00").unwrap().is_empty());
+        assert!(listed_objects(b"\x02Kjunk").is_err());
+        assert!(listed_objects(b"\x03Kjunk").is_err());
     }
 }

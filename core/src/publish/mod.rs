@@ -45,6 +45,7 @@ use kept::{batch_digest, KeptBatch, KeptBatches};
 use parsed::{FileDigests, PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
 use sha2::{Digest, Sha256};
 
+pub mod concat;
 pub mod kept;
 pub mod manifest;
 pub mod parsed;
@@ -439,6 +440,8 @@ pub struct Finisher {
     manifest: ManifestBuilder,
     parsed: Vec<ParsedEntry>,
     kept: Vec<KeptBatch>,
+    /// The source packs of the site's store the version reads, for its index.
+    packs: Vec<String>,
     /// Text pack and `llms-full.txt` bytes of the batches added so far.
     text_len: u64,
     llms_len: u64,
@@ -453,6 +456,7 @@ impl Default for Finisher {
             manifest: ManifestBuilder::default(),
             parsed: Vec::new(),
             kept: Vec::new(),
+            packs: Vec::new(),
             text_len: 0,
             llms_len: 0,
         }
@@ -460,6 +464,12 @@ impl Default for Finisher {
 }
 
 impl Finisher {
+    /// Lists `packs` (the file table's, `FileTable::pack_objects`) in the version's index, so the
+    /// storage sweep keeps them while the version is kept.
+    pub fn refer_packs(&mut self, packs: &[String]) {
+        self.packs = packs.to_vec();
+    }
+
     pub fn add(&mut self, record: BatchRecord) {
         let text_len = record.search.text_len();
         let mut end = record.start;
@@ -488,7 +498,7 @@ impl Finisher {
             llms_txt: live_llms_txt(&outline.site, &outline.summaries, domain),
             manifest: self.manifest.finish().text,
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
-            kept_batches: KeptBatches::new(self.kept).to_bytes(),
+            kept_batches: KeptBatches::new(self.kept).with_packs(self.packs).to_bytes(),
             site: outline.site,
         })
     }

@@ -220,6 +220,16 @@ impl FileDigests {
         self.files.insert(path.to_owned(), Sha256::digest(bytes).into());
     }
 
+    /// The digest recorded for `path`.
+    pub fn get(&self, path: &str) -> Option<[u8; 32]> {
+        self.files.get(path).copied()
+    }
+
+    /// Records `digest` for `path`: a file another version holds, its digest taken from there.
+    pub fn add_digest(&mut self, path: &str, digest: [u8; 32]) {
+        self.files.insert(path.to_owned(), digest);
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         encode(&[FORMAT, KIND_DIGESTS], self)
     }
@@ -251,6 +261,7 @@ pub fn page_keys_from_digests(plan: &SitePlan, range: &Range<u32>, table: &FileT
 
 fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &str, mut digest_of: impl FnMut(&str) -> Option<[u8; 32]>) -> Option<Vec<PageKey>> {
     let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
+    let svgs = table.svg_files();
     pages
         .iter()
         .map(|page| {
@@ -258,7 +269,7 @@ fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &st
             hasher.update(READER_ID.as_bytes());
             hash_field(&mut hasher, domain.as_bytes());
             hash_field(&mut hasher, &navigation_place(page));
-            for path in table.needed_by(page.source_file()) {
+            for path in table.needed_with(page.source_file(), &svgs) {
                 let digest = digest_of(&path)?;
                 hash_field(&mut hasher, path.as_bytes());
                 hasher.update(digest);

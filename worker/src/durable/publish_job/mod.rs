@@ -129,6 +129,8 @@ pub struct Progress {
 }
 
 #[cfg(feature = "builder")]
+mod concat;
+#[cfg(feature = "builder")]
 mod object;
 #[cfg(feature = "builder")]
 mod reuse;

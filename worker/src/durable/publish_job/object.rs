@@ -1,5 +1,6 @@
 //! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
+use super::concat::Piece;
 use super::reuse::LiveParsed;
 use super::{Begin, Progress, PublishJobOp, Query, Start};
 use std::cell::{Cell, RefCell};
@@ -10,20 +11,21 @@ use std::time::Duration;
 use docs_edge_core::docs::archive::{ArchiveLimits, SourceTree};
 use docs_edge_core::docs::outline::SitePlan;
 use docs_edge_core::docs::file_kind::is_source;
-use docs_edge_core::docs::packed::{FileTable, PackRead, PackWriter, SourcePack, Stored};
+use docs_edge_core::docs::packed::{pack_object_name, FileTable, PackRead, PackWriter, SourcePack, Stored};
 use docs_edge_core::docs::site::check_yaml_file;
 use docs_edge_core::docs::endpoint::REMOTE_MANIFEST;
 use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KeptBatches, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
 use futures_channel::oneshot;
 use crate::join::try_join_all;
+use futures_util::future::try_join3;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
@@ -36,8 +38,8 @@ use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
 use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
-    self, build_object, media_pack, site_file_key, source_pack, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
-    SEARCH_TEXT, SITE_OUTLINE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
+    self, build_object, media_pack, site_file_key, source_pack_key, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
+    SEARCH_TEXT, SITE_OUTLINE, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
 
 const ACTIVE_KEY: &str = "active";
@@ -55,8 +57,6 @@ const STALLED_ALARM_MS: i64 = 15_000;
 /// leaves room for a step begun at the edge. Also how long a waiting `start`'s retry alarm waits.
 const ALARM_STEPS_MS: u64 = 5_000;
 const PLAN_OBJECT: &str = "plan.bin";
-/// The source files' digests, from the unpack: batch keys without reading the batch's files.
-const DIGESTS_OBJECT: &str = "digests.bin";
 
 /// Where a publish is. Stored as `{"step":"batch","at":3}` or `{"step":"upload"}` (serde's adjacently
 /// tagged form, through [`StepRecord`]).
@@ -621,7 +621,7 @@ impl PublishJob {
         crate::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
-            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
+            "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "sharedPacks": t.shared_packs.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),
         }));
         result
     }
@@ -663,16 +663,17 @@ impl PublishJob {
                 if g + 1 < layout.group_count() { Step::Merge(g + 1) } else { Step::Concat }
             }
             Step::Concat => {
-                let batches = record.batches.len() as u32;
-                let groups = record.group_lens.len() as u32;
-                // A batch taken whole is read out of the live version's pack.
-                let piece = |b: u32, own: String, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b as usize).cloned().flatten() {
-                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), range: Some(at(&taken)) },
-                    None => Piece { key: store.key(&build_object(&own)), range: None },
+                // A batch taken whole is read out of the live version's pack; every piece's length
+                // is known, so the parts are planned up front.
+                let piece = |b: usize, own: String, len: u64, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b).cloned().flatten() {
+                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), offset: at(&taken).0, len: at(&taken).1 },
+                    None => Piece { key: store.key(&build_object(&own)), offset: 0, len },
                 };
-                store.concat(SEARCH_TEXT, (0..batches).map(|b| piece(b, format!("text-{b:05}.bin"), SEARCH_TEXT, |t| t.text))).await?;
-                store.concat(SEARCH_TERMS, (0..groups).map(|g| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), range: None })).await?;
-                store.concat(LLMS_FULL_TXT, (0..batches).map(|b| piece(b, format!("llms-{b:05}.txt"), LLMS_FULL_TXT, |t| t.llms))).await?;
+                let text = record.text_lens.iter().enumerate().map(|(b, len)| piece(b, format!("text-{b:05}.bin"), *len, SEARCH_TEXT, |t| t.text));
+                let llms = record.llms_lens.iter().enumerate().map(|(b, len)| piece(b, format!("llms-{b:05}.txt"), *len, LLMS_FULL_TXT, |t| t.llms));
+                let terms = record.group_lens.iter().enumerate().map(|(g, len)| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), offset: 0, len: *len });
+                // The three at once: one's reads overlap another's uploads.
+                try_join3(store.concat(SEARCH_TEXT, text), store.concat(SEARCH_TERMS, terms), store.concat(LLMS_FULL_TXT, llms)).await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -721,13 +722,15 @@ impl PublishJob {
         };
         match small {
             None => {
-                store.put_all(vec![(store.key(SOURCE_FILE_TABLE), table.to_bytes()), (store.key(&build_object(DIGESTS_OBJECT)), digests.to_bytes())]).await?;
+                // The digests stay with the version: batch keys without reading the batch's files,
+                // and the next re-publish's for the files it shares.
+                store.put_all(vec![(store.key(SOURCE_FILE_TABLE), table.to_bytes()), (store.key(SOURCE_DIGESTS), digests.to_bytes())]).await?;
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
                 let slot = slot.ok_or_else(|| ApiError::Internal("small site without the in-memory slot".into()))?;
                 for (index, bytes) in &packs {
-                    writes.start(store, &source_pack(*index), bytes.clone());
+                    writes.start_at(store, store.pack_key(&table, *index), bytes.clone());
                 }
                 writes.start(store, SOURCE_FILE_TABLE, table.to_bytes());
                 yield_now().await;
@@ -775,7 +778,9 @@ impl PublishJob {
     /// A manifest's source files, read from the site's store a group at a time, into source packs;
     /// its media stay where they are, referred to by hash.
     /// Source files the live version (of this organization, published file by file) already holds
-    /// under the same hash are copied from its packs, a pack at a time, instead of read one by one.
+    /// under the same hash are not read one by one: a live pack in the site's store whose bytes the
+    /// new version mostly uses is shared (the new table points into it, nothing is read or
+    /// written, [`LiveSources::shared`]); the rest are copied from the live packs, a pack at a time.
     async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
         manifest.check_limits(limits).map_err(PublishError::from)?;
         let mut writer = PackWriter::new();
@@ -784,10 +789,18 @@ impl PublishJob {
         for file in media {
             writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
         }
+        // A site too large to build in memory writes its packs as they fill, so it may share live ones.
+        if sources.iter().map(|f| f.size).sum::<u64>() > publish::SMALL_SITE_BYTES {
+            *small = None;
+        }
         let live = LiveSources::open(store, org_id).await?;
-        let (reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
+        let (mut reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
+        if let (Some(live), None) = (&live, &small) {
+            reused = live.shared(store, reused, &mut writer, &mut digests).await?;
+        }
+        store.phase("shared");
         if let Some(live) = &live {
-            // Old path -> the new paths with its bytes; one old pack's files held at a time.
+            // Old path -> the new paths with its bytes; a few old packs' files held at a time.
             let mut wanted: BTreeMap<String, Vec<&str>> = BTreeMap::new();
             for file in &reused {
                 if let Some(old) = live.by_hash.get(&file.hash) {
@@ -795,9 +808,10 @@ impl PublishJob {
                 }
             }
             let old_paths: BTreeSet<String> = wanted.keys().cloned().collect();
-            for read in live.table.reads_for(&old_paths) {
-                let tree = live.pack_files(store, read, &old_paths).await?;
-                for (old, bytes) in &tree {
+            // A few live packs' reads at once (each about a megabyte), their files added in order.
+            for group in live.table.reads_for(&old_paths).chunks(LIVE_READS_AT_ONCE) {
+                let trees = try_join_all(group.iter().map(|read| live.pack_files(store, *read, &old_paths))).await?;
+                for (old, bytes) in trees.iter().flatten() {
                     for path in wanted.get(old).into_iter().flatten() {
                         digests.add(path, bytes);
                         // Stored as each fills: one old file may stand at many new paths.
@@ -840,6 +854,8 @@ impl PublishJob {
                 return Err(err);
             }
         };
+        // Its batches stay beside it (none for a re-publish to take); its packs are in the store.
+        writes.start(store, KEPT_BATCHES_OBJECT, KeptBatches::new(Vec::new()).with_packs(table.pack_objects().to_vec()).to_bytes());
         let site = store.put_finished(finished, writes).await?;
         store.phase("written");
         Ok(record.version_of(site, index_bytes))
@@ -894,7 +910,7 @@ impl PublishJob {
         let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
         let live_parsed = LiveParsed::open(store.bucket, &store.domain, org_id).await;
         // Absent (a publish begun by an older build): batches read their files for their keys.
-        let digests = match storage::read(store.bucket, &store.key(&build_object(DIGESTS_OBJECT)), None).await? {
+        let digests = match storage::read(store.bucket, &store.key(SOURCE_DIGESTS), None).await? {
             Some(bytes) => FileDigests::from_bytes(&bytes).ok(),
             None => None,
         };
@@ -985,14 +1001,16 @@ impl PublishJob {
     async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
         self.injected_fault(record)?;
         let storage = self.state.storage();
-        let mut parts = Vec::with_capacity(record.batches.len());
+        let mut ranges = Vec::with_capacity(record.batches.len());
         for b in 0..record.batches.len() as u32 {
             let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
             let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
             let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
             let stem = record.batch_stems.get(b as usize).ok_or_else(|| ApiError::Internal(format!("batch {b} has no objects")))?;
-            parts.push(store.read_range(&store.batch_key(stem, BatchPart::Postings), start, end - start).await?);
+            ranges.push((store.batch_key(stem, BatchPart::Postings), start, end - start));
         }
+        // Every batch's range is held for the merge anyway: read them at once.
+        let parts = try_join_all(ranges.iter().map(|(key, start, len)| store.read_range(key, *start, *len))).await?;
         let chunk_count = record.batch_state.search.chunks as usize;
         let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
         drop(parts);
@@ -1009,10 +1027,15 @@ impl PublishJob {
     async fn finish(&self, store: &Store<'_>, record: &Record) -> StepResult<SiteVersion> {
         let loaded = self.load(store, &record.org_id).await?;
         let mut finisher = Finisher::default();
-        for (b, stem) in record.batch_stems.iter().enumerate() {
-            let bytes = store.get_at(&store.batch_key(stem, BatchPart::Record)).await?;
-            finisher.add(BatchRecord::from_bytes(&bytes).map_err(PublishError::from)?.kept_as(b as u32));
+        finisher.refer_packs(loaded.table.pack_objects());
+        // A few records read ahead, folded in order: the reads overlap, a few records are held.
+        let mut records = futures_util::stream::iter(record.batch_stems.iter().map(|stem| store.get_at_owned(store.batch_key(stem, BatchPart::Record)))).buffered(RECORDS_AT_ONCE);
+        let mut b = 0;
+        while let Some(bytes) = records.next().await {
+            finisher.add(BatchRecord::from_bytes(&bytes?).map_err(PublishError::from)?.kept_as(b));
+            b += 1;
         }
+        drop(records);
         let mut finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
         let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
         // Only a staged publish keeps its batches for the next to take: the index lists the batch
@@ -1037,9 +1060,14 @@ struct Writes(Vec<oneshot::Receiver<worker::Result<()>>>);
 
 impl Writes {
     fn start(&mut self, store: &Store<'_>, name: &str, bytes: Vec<u8>) {
+        self.start_at(store, store.key(name), bytes);
+    }
+
+    /// [`Writes::start`] of the object `key`, anywhere in the bucket.
+    fn start_at(&mut self, store: &Store<'_>, key: String, bytes: Vec<u8>) {
         store.traffic.wrote(bytes.len());
         let (done, handle) = oneshot::channel();
-        let (bucket, key) = (store.bucket.clone(), store.key(name));
+        let bucket = store.bucket.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let _ = done.send(bucket.put(key, bytes).execute().await.map(drop));
         });
@@ -1106,7 +1134,7 @@ async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &m
     if let Some(pack) = table.add_files(files, warnings) {
         match small {
             Some(packs) => drop(packs.insert(pack.index, pack.bytes)),
-            None => store.put(&source_pack(pack.index), pack.bytes).await?,
+            None => store.put_at(store.pack_key(table, pack.index), pack.bytes).await?,
         }
     }
     Ok(())
@@ -1144,6 +1172,8 @@ struct LiveSources {
     table: FileTable,
     /// Hash -> a path the live version holds those bytes at, in a source pack.
     by_hash: BTreeMap<String, String>,
+    /// The live version's file digests (absent before they were kept with it: nothing is shared).
+    digests: Option<FileDigests>,
 }
 
 impl LiveSources {
@@ -1155,22 +1185,80 @@ impl LiveSources {
         let Some(table) = storage::read(store.bucket, &key(SOURCE_FILE_TABLE), None).await? else { return Ok(None) };
         store.traffic.read(manifest.len() + table.len());
         let (Ok(manifest), Ok(table)) = (Manifest::from_bytes(&manifest), FileTable::from_bytes(&table)) else { return Ok(None) };
+        let digests = match storage::read(store.bucket, &key(SOURCE_DIGESTS), None).await? {
+            Some(bytes) => {
+                store.traffic.read(bytes.len());
+                FileDigests::from_bytes(&bytes).ok()
+            }
+            None => None,
+        };
         let by_hash = manifest
             .files
             .into_iter()
             .filter(|f| table.get(&f.path).is_some_and(|e| e.stored == Stored::Source))
             .map(|f| (f.hash, f.path))
             .collect();
-        Ok(Some(LiveSources { publish_id: version.publish_id, table, by_hash }))
+        Ok(Some(LiveSources { publish_id: version.publish_id, table, by_hash, digests }))
     }
 
     fn holds(&self, hash: &str) -> bool {
         self.by_hash.contains_key(hash)
     }
 
+    /// Shares with the new version (`writer`, before it packs anything) the live packs in the
+    /// site's store that `files` (all held live) fill at least half of, and that the store still
+    /// holds: their files are added pointing into them, with the live digests. Returns the files
+    /// left to copy. Half: a shared pack's other bytes are dead weight the versions carry, so a
+    /// pack mostly replaced is rewritten instead.
+    async fn shared<'m>(&self, store: &Store<'_>, files: Vec<&'m ManifestFile>, writer: &mut PackWriter, digests: &mut FileDigests) -> ApiResult<Vec<&'m ManifestFile>> {
+        let Some(live_digests) = &self.digests else { return Ok(files) };
+        let entry = |file: &ManifestFile| self.by_hash.get(&file.hash).and_then(|path| self.table.get(path)).filter(|e| e.stored == Stored::Source);
+        let mut size: BTreeMap<u32, u64> = BTreeMap::new();
+        for e in self.table.files().iter().filter(|e| e.stored == Stored::Source) {
+            let end = u64::from(e.offset) + u64::from(e.len);
+            size.entry(e.pack).and_modify(|s| *s = (*s).max(end)).or_insert(end);
+        }
+        let mut used: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
+        for e in files.iter().filter_map(|f| entry(f)) {
+            used.entry(e.pack).or_default().insert(e.offset, e.len);
+        }
+        let wanted: Vec<u32> = used
+            .iter()
+            .filter(|(pack, ranges)| 2 * ranges.values().map(|l| u64::from(*l)).sum::<u64>() >= size.get(pack).copied().unwrap_or(0))
+            .filter(|(pack, _)| self.table.pack_object(**pack).is_some())
+            .map(|(pack, _)| *pack)
+            .collect();
+        let mut present = Vec::new();
+        for group in wanted.chunks(HEADS_AT_ONCE) {
+            let heads = group.iter().map(|pack| store.bucket.head(source_pack_key(&store.domain, &self.publish_id, &self.table, *pack)));
+            present.extend(group.iter().zip(try_join_all(heads).await?).filter(|(_, head)| head.is_some()).map(|(pack, _)| *pack));
+        }
+        let mut index = BTreeMap::new();
+        for pack in present {
+            let name = self.table.pack_object(pack).unwrap_or_default().to_owned();
+            match writer.share(name) {
+                Some(new) => drop(index.insert(pack, new)),
+                None => break,
+            }
+        }
+        let mut rest = Vec::new();
+        for file in files {
+            let shared = self.by_hash.get(&file.hash).and_then(|old| Some((old, entry(file)?))).and_then(|(old, e)| Some((index.get(&e.pack)?, e, live_digests.get(old)?)));
+            match shared {
+                Some((&pack, e, digest)) => {
+                    writer.add_in(file.path.clone(), pack, e.offset, e.len, e.imports.clone());
+                    digests.add_digest(&file.path, digest);
+                }
+                None => rest.push(file),
+            }
+        }
+        store.traffic.shared_packs.set(index.len() as u32);
+        Ok(rest)
+    }
+
     /// The files of `paths` that one ranged read of a live pack holds.
     async fn pack_files(&self, store: &Store<'_>, read: PackRead, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
-        let key = version_key(&store.domain, &self.publish_id, &source_pack(read.pack));
+        let key = source_pack_key(&store.domain, &self.publish_id, &self.table, read.pack);
         let bytes = storage::read(store.bucket, &key, Some(u64::from(read.start)..u64::from(read.end)))
             .await?
             .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
@@ -1183,8 +1271,17 @@ impl LiveSources {
 /// (a batch's postings and parsed pages: about 1 MB).
 const TAKE_AT_ONCE: u32 = 8;
 
+/// Batch records the finish reads ahead of the one it folds in.
+const RECORDS_AT_ONCE: usize = 8;
+
 /// Files of a manifest read from the store at once.
 const GATHER_READS: usize = 32;
+
+/// `HEAD` requests a re-publish sends at once (live packs it would share).
+const HEADS_AT_ONCE: usize = 16;
+
+/// Ranges of the live version's source packs a re-publish reads at once.
+const LIVE_READS_AT_ONCE: usize = 4;
 
 /// Compressed bytes fed to the unpacker at a time: a media file's piece is what this inflates to.
 const UNPACK_SLICE_BYTES: usize = 16 << 10;
@@ -1239,6 +1336,8 @@ struct R2Traffic {
     reused_pages: Cell<u32>,
     /// Batches the step took whole from the live version.
     taken_batches: Cell<u32>,
+    /// Live source packs the step shared rather than copied.
+    shared_packs: Cell<u32>,
 }
 
 impl R2Traffic {
@@ -1271,6 +1370,11 @@ impl<'a> Store<'a> {
     /// Marks the end of the step's phase `name`.
     fn phase(&self, name: &str) {
         self.traffic.phases.borrow_mut().insert(name.into(), now_ms().saturating_sub(self.started).into());
+    }
+
+    /// Source pack `pack` of this version, whose file table is `table`.
+    fn pack_key(&self, table: &FileTable, pack: u32) -> String {
+        source_pack_key(&self.domain, &self.publish_id, table, pack)
     }
 
     /// Part `part` of batch `stem`, in the site's store.
@@ -1324,13 +1428,13 @@ impl<'a> Store<'a> {
                 held.extend(packs.into_iter().map(|p| (p.index, p.bytes)));
                 return Ok(());
             }
-            for (index, bytes) in std::mem::take(held) {
-                writes.start(self, &source_pack(index), bytes);
+            for bytes in std::mem::take(held).into_values() {
+                writes.start_at(self, site_file_key(&self.domain, &pack_object_name(&bytes)), bytes);
             }
             *small = None;
         }
         writes.finish().await?;
-        try_join_all(packs.into_iter().map(|p| async move { self.put(&source_pack(p.index), p.bytes).await })).await?;
+        try_join_all(packs.into_iter().map(|p| async move { self.put_at(site_file_key(&self.domain, &p.name), p.bytes).await })).await?;
         Ok(())
     }
 
@@ -1359,6 +1463,10 @@ impl<'a> Store<'a> {
 
     async fn get(&self, name: &str) -> ApiResult<Vec<u8>> {
         self.get_at(&self.key(name)).await
+    }
+
+    async fn get_at_owned(&self, key: String) -> ApiResult<Vec<u8>> {
+        self.get_at(&key).await
     }
 
     async fn get_at(&self, key: &str) -> ApiResult<Vec<u8>> {
@@ -1390,77 +1498,21 @@ impl<'a> Store<'a> {
     async fn files(&self, table: &FileTable, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
         let mut tree = SourceTree::new();
         for read in table.reads_for(paths) {
-            let bytes = self.read_range(&self.key(&source_pack(read.pack)), u64::from(read.start), u64::from(read.end - read.start)).await?;
+            let bytes = self.read_range(&self.pack_key(table, read.pack), u64::from(read.start), u64::from(read.end - read.start)).await?;
             tree.extend(table.tree_from(paths, &[(read, bytes)]));
         }
         Ok(tree)
     }
 
-    /// Writes `name` as the concatenation of `pieces`, through a multipart upload of equal parts,
-    /// holding one part and one piece at a time.
+    /// Writes `name` as the concatenation of `pieces` ([`super::concat`]).
     async fn concat(&self, name: &str, pieces: impl Iterator<Item = Piece>) -> ApiResult<()> {
-        let mut writer = PartWriter::new(self.bucket, self.key(name));
-        let outcome: ApiResult<()> = async {
-            for piece in Piece::joined(pieces) {
-                if piece.range.is_some_and(|(_, len)| len == 0) {
-                    continue;
-                }
-                let mut get = self.bucket.get(&piece.key);
-                if let Some((offset, length)) = piece.range {
-                    get = get.range(Range::OffsetWithLength { offset, length });
-                }
-                let object = get.execute().await?.ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
-                let Some(body) = object.body() else { continue };
-                let mut stream = body.stream()?;
-                let mut piece_bytes = 0;
-                while let Some(chunk) = stream.next().await {
-                    let chunk = chunk?;
-                    piece_bytes += chunk.len();
-                    writer.write(&chunk).await?;
-                }
-                self.traffic.read(piece_bytes);
-            }
-            Ok(())
+        let pieces = Piece::joined(pieces);
+        let size = super::concat::concat(self.bucket, &self.key(name), &pieces).await?;
+        for piece in &pieces {
+            self.traffic.read(piece.len as usize);
         }
-        .await;
-        match outcome {
-            Ok(()) => {
-                let size = writer.finish().await?;
-                self.traffic.wrote(size as usize);
-                Ok(())
-            }
-            Err(err) => {
-                writer.abort("publish_concat").await;
-                Err(err)
-            }
-        }
-    }
-}
-
-/// An object, or a byte range of one, that a concatenation reads.
-struct Piece {
-    key: String,
-    /// `(offset, length)`; `None`: the whole object.
-    range: Option<(u64, u64)>,
-}
-
-impl Piece {
-    /// `pieces` with each run of adjacent ranges of one object read as one range (consecutive
-    /// batches taken from the live version sit one after another in its packs).
-    fn joined(pieces: impl Iterator<Item = Piece>) -> Vec<Piece> {
-        let mut out: Vec<Piece> = Vec::new();
-        for piece in pieces {
-            if let (Some(last), Some((at, len))) = (out.last_mut(), piece.range) {
-                if let Some((last_at, last_len)) = last.range.as_mut().filter(|_| last.key == piece.key) {
-                    if *last_at + *last_len == at {
-                        *last_len += len;
-                        continue;
-                    }
-                }
-            }
-            out.push(piece);
-        }
-        out
+        self.traffic.wrote(size as usize);
+        Ok(())
     }
 }
 
