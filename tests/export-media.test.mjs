@@ -3,8 +3,8 @@
 // source left in the visible text (prices keep their dollars), `View` panels behind a selector
 // (all titled without script), `Visibility for="agents"` text only in the Markdown twin and
 // llms-full.txt; a remote embed as a click-to-load placeholder naming its host, which requests
-// nothing from that host before the click; and ```mermaid blocks as SVG drawings with text labels
-// (skipped until the builder has the `diagrams` feature). On a page written for the purpose.
+// nothing from that host before the click; and ```mermaid blocks as SVG drawings with text labels.
+// On a page written for the purpose.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,8 +117,7 @@ test('views: one at a time through the selector, every view titled without scrip
   await plain.context.close();
 });
 
-// Skipped until the builder script is built with docs-edge-core's `diagrams` feature (worker/Cargo.toml).
-test('Mermaid blocks are SVG drawings with text labels, light and dark, and no source shows as code', { skip: 'builder built without diagrams (worker/Cargo.toml)' }, async () => {
+test('Mermaid blocks are SVG drawings with text labels, light and dark, and no source shows as code', async () => {
   const html = readFile(bundle.dir, 'index.html').toString().replace(/<head>.*<\/head>/s, '');
   assert.ok(!html.includes('language-mermaid') && !html.includes('javascript:'), 'no mermaid source, no script link');
   assert.ok(!html.includes('<script') && !html.includes('style=') && !html.includes('<style'), 'no script or inline style in the body');

@@ -17,6 +17,16 @@ pub fn literal(src: &str) -> Option<(Value, usize)> {
     Some((value, reader.i))
 }
 
+/// The object literal that `src` holds (leading whitespace and comments skipped), its properties in
+/// the order they are written, which a JSON map keeps only in builds with serde_json's
+/// `preserve_order`. A property written twice appears twice, the later one last.
+pub fn object_entries(src: &str) -> Option<Vec<(String, Value)>> {
+    let mut reader = Reader { s: src.as_bytes(), src, i: 0 };
+    reader.skip_space();
+    (reader.s.get(reader.i) == Some(&b'{')).then_some(())?;
+    reader.entries(0)
+}
+
 /// `value` as React shows it in text: strings and numbers as written, `true`, `false` and `null`
 /// as nothing, an array as its items one after the other; `None` for an object (React refuses to
 /// render one).
@@ -89,21 +99,7 @@ impl Reader<'_> {
                 }
                 Some(Value::Array(items))
             }
-            b'{' if depth < MAX_DEPTH => {
-                self.i += 1;
-                let mut object = Map::new();
-                while !self.eat(b'}') {
-                    let key = self.key()?;
-                    self.eat(b':').then_some(())?;
-                    let value = self.value(depth + 1)?;
-                    object.insert(key, value);
-                    if !self.eat(b',') {
-                        self.eat(b'}').then_some(())?;
-                        break;
-                    }
-                }
-                Some(Value::Object(object))
-            }
+            b'{' if depth < MAX_DEPTH => self.entries(depth).map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(),
             _ => match self.word() {
                 "true" => Some(Value::Bool(true)),
@@ -112,6 +108,22 @@ impl Reader<'_> {
                 _ => None,
             },
         }
+    }
+
+    /// An object literal's properties in the order they are written (at `{`).
+    fn entries(&mut self, depth: usize) -> Option<Vec<(String, Value)>> {
+        self.i += 1;
+        let mut entries = Vec::new();
+        while !self.eat(b'}') {
+            let key = self.key()?;
+            self.eat(b':').then_some(())?;
+            entries.push((key, self.value(depth + 1)?));
+            if !self.eat(b',') {
+                self.eat(b'}').then_some(())?;
+                break;
+            }
+        }
+        Some(entries)
     }
 
     fn word(&mut self) -> &str {
@@ -208,6 +220,16 @@ mod tests {
         let (value, len) = literal(src).unwrap();
         assert_eq!(value, json!({"fruit": "strawberries", "n": 2.0, "list": [1.0, "two"], "nested": {"deep": true}}));
         assert_eq!(&src[len..], "rest");
+    }
+
+    #[test]
+    fn object_entries_keep_the_written_order() {
+        let entries = object_entries(" { zIndex: 2, 'a-b': 'x', margin: 0, zIndex: 3 } ").unwrap();
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["zIndex", "a-b", "margin", "zIndex"]);
+        assert_eq!(entries[3].1, json!(3.0));
+        assert_eq!(object_entries("[1]"), None);
+        assert_eq!(object_entries("{ a: b }"), None);
     }
 
     #[test]

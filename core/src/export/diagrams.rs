@@ -70,11 +70,51 @@ fn render(source: &str, id: &str) -> Result<String, NotRendered> {
     let renderer = Renderer::new().with_engine(Engine::new().with_site_config(MermaidConfig::from_value(config)));
     let options = SvgRenderOptions { diagram_id: Some(id.to_owned()), ..Default::default() };
     let request = SvgRequest { options, ..Default::default() };
+    let not_drawn = || {
+        let kind = kind(source);
+        (!DRAWN.iter().any(|family| family.contains(&kind.as_str()))).then(|| {
+            let drawn: Vec<&str> = DRAWN.iter().map(|family| family[0]).collect();
+            NotRendered(format!("this build draws no `{kind}` diagrams (it draws {})", drawn.join(", ")))
+        })
+    };
     match renderer.render(RenderRequest::svg(source, OperationControl::new(), request)) {
         Ok(RenderOutput::Svg(Some(svg))) => Ok(svg.svg().to_owned()),
-        Ok(_) => Err(NotRendered("not a Mermaid diagram".into())),
-        Err(e) => Err(NotRendered(first_line(&e.to_string()))),
+        Ok(_) => Err(not_drawn().unwrap_or_else(|| NotRendered("not a Mermaid diagram".into()))),
+        Err(e) => Err(not_drawn().unwrap_or_else(|| NotRendered(first_line(&e.to_string())))),
     }
+}
+
+/// The diagram families compiled in (merman's `diagram-*` features in core/Cargo.toml), each as the
+/// keywords that open it. Chosen from the diagrams real docs repositories hold (flowcharts, sequence
+/// diagrams and gitGraphs) and the families Mermaid's own docs and Mintlify's show first; each
+/// family costs builder size (docs/export/fidelity.mdx has the figures).
+#[cfg(feature = "diagrams")]
+const DRAWN: &[&[&str]] = &[
+    &["flowchart", "graph", "flowchart-elk"],
+    &["sequenceDiagram"],
+    &["classDiagram", "classDiagram-v2"],
+    &["stateDiagram", "stateDiagram-v2"],
+    &["erDiagram"],
+    &["gantt"],
+    &["pie"],
+    &["gitGraph"],
+    &["journey"],
+    &["mindmap"],
+    &["timeline"],
+];
+
+/// The keyword a diagram opens with (`flowchart`, `quadrantChart`), after its front matter,
+/// `%%` comments and directives and blank lines.
+#[cfg(feature = "diagrams")]
+fn kind(source: &str) -> String {
+    let mut lines = source.lines().map(str::trim).peekable();
+    if lines.peek() == Some(&"---") {
+        lines.next();
+        lines.by_ref().find(|line| *line == "---");
+    }
+    let line = lines.find(|line| !line.is_empty() && !line.starts_with("%%")).unwrap_or("");
+    let word = line.split(|c: char| c.is_whitespace() || c == ':' || c == ';').next().unwrap_or("");
+    word.chars().take(40).collect()
 }
 
 #[cfg(not(feature = "diagrams"))]
@@ -365,6 +405,16 @@ mod tests {
         assert!(diagram(&huge).unwrap_err().0.contains("larger than"));
         assert!(diagram("this is not a diagram").is_err());
         assert!(diagram("flowchart TD\n  A --> \n  ((((").is_err() || diagram("flowchart TD\n  A --> \n  ((((").is_ok());
+    }
+
+    #[test]
+    fn a_family_not_compiled_in_is_named() {
+        let reason = diagram("---\ntitle: Q\n---\n%% a comment\nquadrantChart\n  title Reach\n  Campaign A: [0.3, 0.6]\n").unwrap_err().0;
+        assert!(reason.starts_with("this build draws no `quadrantChart` diagrams (it draws flowchart, sequenceDiagram,"), "{reason}");
+        let reason = diagram("// Your mermaid diagram code here\n").unwrap_err().0;
+        assert!(reason.contains("no `//` diagrams"), "{reason}");
+        assert_eq!(kind("%%{init: {'flowchart': {'defaultRenderer': 'elk'}}}%%\nflowchart LR\n  A --> B"), "flowchart");
+        assert!(diagram("gitGraph\n  commit\n  branch dev\n  commit\n  checkout main\n  merge dev\n").is_ok());
     }
 
     #[test]

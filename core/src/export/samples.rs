@@ -391,16 +391,16 @@ mod tests {
         assert_eq!(labels, ["cURL", "Python", "JavaScript"]);
         assert_eq!(
             code(&samples, "cURL"),
-            "curl --request POST \\\n  --url 'https://api.example.com/v1/users/u%201%2F2?limit=5' \\\n  --header 'X-Trace: <X-Trace>' \\\n  --header 'Authorization: Bearer <token>' \\\n  --header 'Content-Type: application/json' \\\n  --data '{\n  \"admin\": true,\n  \"name\": \"Ada\",\n  \"note\": null\n}'"
+            "curl --request POST \\\n  --url 'https://api.example.com/v1/users/u%201%2F2?limit=5' \\\n  --header 'X-Trace: <X-Trace>' \\\n  --header 'Authorization: Bearer <token>' \\\n  --header 'Content-Type: application/json' \\\n  --data '{\n  \"name\": \"Ada\",\n  \"admin\": true,\n  \"note\": null\n}'"
         );
         let python = code(&samples, "Python");
         assert!(python.starts_with("import requests\n\nurl = \"https://api.example.com/v1/users/u%201%2F2?limit=5\"\n"), "{python}");
         assert!(python.contains("    \"Authorization\": \"Bearer <token>\",\n"), "{python}");
-        assert!(python.contains("payload = {\n    \"admin\": True,\n    \"name\": \"Ada\",\n    \"note\": None,\n}\n"), "{python}");
+        assert!(python.contains("payload = {\n    \"name\": \"Ada\",\n    \"admin\": True,\n    \"note\": None,\n}\n"), "{python}");
         assert!(python.ends_with("response = requests.post(url, headers=headers, json=payload)\nprint(response.text)"), "{python}");
         let js = code(&samples, "JavaScript");
         assert!(js.contains("  method: \"POST\",\n  headers: {\n    \"X-Trace\": \"<X-Trace>\",\n"), "{js}");
-        assert!(js.contains("  body: JSON.stringify({\n    \"admin\": true,\n    \"name\": \"Ada\",\n    \"note\": null\n  }),\n"), "{js}");
+        assert!(js.contains("  body: JSON.stringify({\n    \"name\": \"Ada\",\n    \"admin\": true,\n    \"note\": null\n  }),\n"), "{js}");
         assert!(js.contains("fetch(url, options)"), "{js}");
         assert!(!code(&samples, "cURL").contains("cursor"), "optional parameters without an example stay out");
     }

@@ -31,8 +31,9 @@ const UNITLESS: &[&str] = &[
 ];
 
 /// The declarations of a `style` attribute (`prop:value` pairs joined by `;`), or `None` when
-/// nothing safe is left. A string keeps its order; an object's properties come sorted (as they are
-/// read), which still puts a shorthand (`margin`) before its longhands (`margin-top`).
+/// nothing safe is left. Both a string and an object keep the order they are written in: React
+/// sets an object's properties in that order, so a later `margin` overrides an earlier `marginTop`
+/// as it does in the browser.
 pub(crate) fn from_attr(value: &AttrValue<'_>) -> Option<String> {
     let pairs: Vec<(String, String)> = match value {
         AttrValue::Str(text) => text
@@ -40,8 +41,8 @@ pub(crate) fn from_attr(value: &AttrValue<'_>) -> Option<String> {
             .filter_map(|d| d.split_once(':'))
             .map(|(p, v)| (p.trim().to_ascii_lowercase(), v.trim().to_owned()))
             .collect(),
-        AttrValue::Expr(expr) => match js_value::literal(expr.trim()) {
-            Some((Value::Object(map), _)) => map
+        AttrValue::Expr(expr) => match js_value::object_entries(expr) {
+            Some(entries) => entries
                 .into_iter()
                 .filter_map(|(key, value)| {
                     let property = kebab(&key);
@@ -60,7 +61,7 @@ pub(crate) fn from_attr(value: &AttrValue<'_>) -> Option<String> {
                     Some((property, value))
                 })
                 .collect(),
-            _ => Vec::new(),
+            None => Vec::new(),
         },
         AttrValue::Flag => Vec::new(),
     };
@@ -153,9 +154,10 @@ mod tests {
     fn objects_become_declarations_with_react_units() {
         assert_eq!(
             expr("{ display: 'flex', gap: 16, flexGrow: 1, marginTop: 0, backgroundColor: \"#fff\" }").as_deref(),
-            Some("background-color:#fff;display:flex;flex-grow:1;gap:16px;margin-top:0")
+            Some("display:flex;gap:16px;flex-grow:1;margin-top:0;background-color:#fff")
         );
-        assert_eq!(expr("{ WebkitLineClamp: 2, msFlex: 1, '--accent': 'red' }").as_deref(), Some("--accent:red;-webkit-line-clamp:2;-ms-flex:1"));
+        assert_eq!(expr("{ WebkitLineClamp: 2, msFlex: 1, '--accent': 'red' }").as_deref(), Some("-webkit-line-clamp:2;-ms-flex:1;--accent:red"));
+        assert_eq!(expr("{ marginTop: 8, margin: 0 }").as_deref(), Some("margin-top:8px;margin:0"), "React's order: the later one wins");
         assert_eq!(from_attr(&AttrValue::Str("color: Red; font-family: \"Inter\", sans-serif")).as_deref(), Some("color:Red;font-family:\"Inter\", sans-serif"));
         assert_eq!(expr("someVariable"), None);
     }
