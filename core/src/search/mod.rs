@@ -13,6 +13,7 @@ mod discovery;
 pub(crate) mod codec;
 mod dict;
 mod index;
+mod language;
 mod page;
 mod postings;
 mod query;
