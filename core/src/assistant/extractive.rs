@@ -333,7 +333,9 @@ impl<'p> Analyzed<'p> {
             match block {
                 Block::Prose(sentences) => {
                     for (seq, s) in sentences.iter().enumerate() {
-                        if is_fragment(s) {
+                        // An FAQ's question is the page's label for its answer, not part of it:
+                        // quoted, it reads as the answer asking back ("Why was I charged $59?").
+                        if is_fragment(s) || s.trim_end().ends_with(['?', '？']) {
                             all_terms.extend(terms(s));
                             continue;
                         }

@@ -375,6 +375,19 @@ fn cards_are_quoted_as_list_items_never_as_a_run_of_sentences() {
 }
 
 #[test]
+fn an_faq_question_is_not_quoted_as_part_of_the_answer() {
+    let passages = vec![passage(
+        "billing",
+        "Billing",
+        "FAQ",
+        "Why was I charged $59 for the education plan?\nThe education discount applies to yearly plans only, so a monthly plan is charged $59.",
+        0.8,
+    )];
+    let text = compose_answer("Why was I charged $59 on the education plan?", &passages).text();
+    assert!(text.starts_with("The education discount applies to yearly plans only"), "{text}");
+}
+
+#[test]
 fn a_line_without_final_punctuation_does_not_run_into_the_next_sentence() {
     let passages = vec![passage(
         "a",
