@@ -26,7 +26,7 @@ mod chunks;
 use super::passage::Passage;
 use super::query::terms;
 use crate::text::is_cjk;
-use blocks::{parse_blocks, Block};
+use blocks::{is_fragment, parse_blocks, Block};
 
 pub use chunks::stream_chunks;
 
@@ -333,7 +333,9 @@ impl<'p> Analyzed<'p> {
             match block {
                 Block::Prose(sentences) => {
                     for (seq, s) in sentences.iter().enumerate() {
-                        if is_fragment(s) {
+                        // An FAQ's question is the page's label for its answer, not part of it:
+                        // quoted, it reads as the answer asking back ("Why was I charged $59?").
+                        if is_fragment(s) || s.trim_end().ends_with(['?', '？']) {
                             all_terms.extend(terms(s));
                             continue;
                         }
@@ -343,6 +345,22 @@ impl<'p> Analyzed<'p> {
                             text: s.clone(),
                             terms: terms(s),
                             is_list: false,
+                            is_code: false,
+                        });
+                    }
+                }
+                // A grid of cards is a list whose items stand alone: the one card a question
+                // names is quoted, not the forty beside it.
+                Block::Cards(items) => {
+                    for (seq, item) in items.iter().enumerate() {
+                        let (label, line) = item.trim_start_matches("- ").split_once(": ").unwrap_or(("", item));
+                        all_terms.extend(terms(label));
+                        units.push(Unit {
+                            block: b,
+                            seq,
+                            terms: terms(line),
+                            text: item.clone(),
+                            is_list: true,
                             is_code: false,
                         });
                     }
@@ -389,18 +407,6 @@ impl<'p> Analyzed<'p> {
             relevant,
         }
     }
-}
-
-/// A line that is a label, not a sentence: a component's title or name attribute, a caption, a
-/// color swatch's name ("Primary", "primary-500"). Quoted, such lines run together into nonsense
-/// ("Primary primary-500 primary-600"); they still make the passage relevant.
-fn is_fragment(line: &str) -> bool {
-    let ends = line
-        .trim_end()
-        .ends_with(['.', '!', '?', ':', ';', ')', '。', '！', '？', '：', '；', '）', '…']);
-    let cjk = line.chars().filter(|&c| is_cjk(c)).count();
-    let words = line.split_whitespace().count() + cjk / 2;
-    !ends && words < 4
 }
 
 /// Word terms count 1, CJK bigrams ½: a Chinese question yields bigrams across word boundaries that
@@ -597,14 +603,25 @@ impl Group<'_, '_> {
         let mut out: Vec<String> = Vec::new();
         let mut run: Vec<&str> = Vec::new();
         let mut any_prose = false;
+        let mut prev: Option<&Unit> = None;
         for &i in &order {
             let u = &units[i];
+            let was = prev.replace(u);
+            let prev = was;
             if u.is_list {
                 if !run.is_empty() {
                     out.push(format!("{}{cite}", join_sentences(&run)));
                     run.clear();
                 }
-                out.push(u.text.clone());
+                // Items of one card grid stay one Markdown list.
+                let same_grid = prev.is_some_and(|p: &Unit| p.is_list && !p.is_code && p.block == u.block);
+                match out.last_mut() {
+                    Some(last) if same_grid => {
+                        last.push('\n');
+                        last.push_str(&u.text);
+                    }
+                    _ => out.push(u.text.clone()),
+                }
             } else {
                 any_prose = true;
                 run.push(&u.text);
@@ -642,6 +659,11 @@ fn join_sentences(run: &[&str]) -> String {
             .last()
             .is_some_and(|c| is_cjk(c) || is_cjk_punct(c))
             && s.chars().next().is_some_and(is_cjk);
+        // A line without final punctuation (a card's subtitle, a hero's tagline) would run into
+        // the next sentence as if one.
+        if out.chars().last().is_some_and(|c| c.is_alphanumeric() && !is_cjk(c)) {
+            out.push('.');
+        }
         if !out.is_empty() && !cjk_seam {
             out.push(' ');
         }

@@ -367,14 +367,21 @@ fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
     inline_pieces(raw, |piece| match piece {
         InlinePiece::Text(text) | InlinePiece::Literal(text) => out.push_str(text),
         InlinePiece::Tag(tag) => {
-            if tag.name.eq_ignore_ascii_case("br") {
-                out.push(' ');
+            // A line break or a block element (`<h1>`, `<p>`, `<div>`) ends a line: an HTML hero's
+            // eyebrow, title and subtitle are three lines, not one run-on sentence.
+            if breaks_line(tag.name) {
+                out.push('\n');
             }
             if tag.kind != TagKind::Close {
                 extra.extend(tag_texts(&tag).map(str::to_owned));
             }
         }
     });
+}
+
+fn breaks_line(name: &str) -> bool {
+    const BLOCK: [&str; 12] = ["br", "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "blockquote"];
+    BLOCK.iter().any(|b| name.eq_ignore_ascii_case(b))
 }
 
 fn tag_texts<'a>(tag: &'a Tag<'a>) -> impl Iterator<Item = &'a str> + 'a {
@@ -634,7 +641,7 @@ mod tests {
         let page = text_of(
             "<!-- hidden -->\nA <b>bold</b> word<br/>next\n\n<div>\n\nInside div\n\n</div>\n",
         );
-        assert_eq!(page.sections[0].text, "A bold word next\nInside div");
+        assert_eq!(page.sections[0].text, "A bold word\nnext\nInside div");
     }
 
     #[test]

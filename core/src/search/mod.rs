@@ -2,8 +2,8 @@
 //!
 //! `chunk` cuts pages into sections, `tokenize` turns text into terms (`crate::text`'s index and
 //! query analyzers), `index` builds the term dictionary and postings, `score` is BM25F with the
-//! 0-1 normalisation, `query` runs a search, `page` serves whole pages back, `codec` is the byte
-//! format of the whole index, `shard` the same index split so a reader (the worker, from R2;
+//! 0-1 normalisation, `language` reads the query's language from the index, `query` runs a search,
+//! `page` serves whole pages back, `codec` is the byte format of the whole index, `shard` the same index split so a reader (the worker, from R2;
 //! docs-edge-serve, from the bundle's files) reads only what a query needs. `api` holds the
 //! discovery endpoints' request bodies with their rules, `discovery` their answers.
 
@@ -13,6 +13,7 @@ mod discovery;
 pub(crate) mod codec;
 mod dict;
 mod index;
+mod language;
 mod page;
 mod postings;
 mod query;

@@ -1,6 +1,7 @@
 //! Running a query: filter pages, score chunks, cut at the threshold, spread results over pages.
 
 use super::index::{PageMeta, SearchIndex};
+use super::language::QueryLanguage;
 use super::page::ChunkText;
 use super::postings;
 use super::score;
@@ -175,6 +176,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     let name_terms: Vec<String> =
         crate::text::named_words(q.text).iter().flat_map(|w| query_terms(w, MAX_QUERY_TERMS)).collect();
     let mut unknown_name = false;
+    let mut language = QueryLanguage::new(pages);
 
     for term in &terms {
         let Some((df, postings)) = corpus.term(term) else {
@@ -213,6 +215,12 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
         }
     }
+    for &c in &touched {
+        if let (Some(chunk), Some(&m)) = (corpus.chunk(c as usize), matched.get(c as usize)) {
+            language.saw(chunk.page, m);
+        }
+    }
+    let language_power = language.powers();
 
     let near = q.near_path.map(super::page::normalize_path);
     let mut scored: Vec<(u32, Ranked)> = touched
@@ -225,6 +233,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
             let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0) / total_idf.max(f32::MIN_POSITIVE);
             s = title_containment_boost(s, hits, title_len_of(chunk.page), title_share);
+            s = libm::powf(s, language_power(chunk.page));
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = libm::powf(s, proximity_boost(near, &page.path));
             }

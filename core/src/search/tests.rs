@@ -230,6 +230,23 @@ fn language_filter_excludes_other_languages() {
 }
 
 #[test]
+fn a_translated_copy_ranks_below_the_page_in_the_query_language() {
+    // The Spanish copy shares the code sample and the cognate "color"; the English question's other
+    // words are only in English sections.
+    let code = "```json\n\"colors\": {\"primary\": \"#0D9373\"}\n```";
+    let en = page("colors", "Color", vec![section("", 0, &format!("Change the primary color of your site.\n{code}"))]);
+    let mut es = page("es/colors", "Color", vec![section("", 0, &format!("Cambia el color principal.\n{code}\n{code}"))]);
+    es.language = "es".into();
+    let other = page("es/otra", "Otra", vec![section("", 0, "Cambia el color del sitio.")]);
+    let index = SearchIndex::build(&[es, en, other]);
+    let hits = top(&index, "change the primary color of my site");
+    assert_eq!(hits[0].path, "colors");
+    // A question of identifiers only is in no language: the site's first page's language is kept.
+    let hits = top(&index, "primary");
+    assert_eq!(hits[0].language, "es", "{hits:?}");
+}
+
+#[test]
 fn accents_are_optional_in_queries() {
     let index = SearchIndex::build(&multilingual());
     assert_eq!(top(&index, "rapido")[0].path, "es/quickstart");

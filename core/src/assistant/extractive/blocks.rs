@@ -2,6 +2,8 @@
 //! code. Cleans MDX/JSX and link syntax out of the quotable text, because the answer is rendered by
 //! a chat client that knows nothing of the site's components or relative links.
 
+use crate::text::is_cjk;
+
 /// Sentences longer than this are cut at a word: a run-on table cell or a minified blob is not an
 /// answer sentence.
 const MAX_SENTENCE_CHARS: usize = 400;
@@ -12,6 +14,8 @@ pub enum Block {
     Prose(Vec<String>),
     /// Consecutive list items with their markers (`- ` or `1. `), quoted whole so steps stay in order.
     List(Vec<String>),
+    /// Cards, tabs or steps as `- Label: line` items, each quotable on its own (`card_items`).
+    Cards(Vec<String>),
     /// A table, one rendered line per body row (`a — b — c`); the header row is dropped.
     Table(Vec<String>),
     /// A fenced code block; `lang` is the fence's first word.
@@ -102,6 +106,7 @@ fn flush(
     list: &mut Vec<String>,
     table: &mut Vec<String>,
 ) {
+    let cards = card_items(prose);
     if !prose.is_empty() {
         // Lines of one paragraph are separate source blocks; each is split on its own so a line
         // without final punctuation does not swallow the next.
@@ -114,6 +119,9 @@ fn flush(
             blocks.push(Block::Prose(sentences));
         }
     }
+    if !cards.is_empty() {
+        blocks.push(Block::Cards(cards));
+    }
     if !list.is_empty() {
         blocks.push(Block::List(std::mem::take(list)));
     }
@@ -123,6 +131,43 @@ fn flush(
             blocks.push(Block::Table(rows));
         }
     }
+}
+
+/// Cards, tabs and steps leave a run of lines alternating a label (the card's title) and one
+/// line about it. Quoted as sentences they would run together ("Classic documentation theme …
+/// Sophisticated fintech theme …" with no theme named); kept whole as `- Label: line` items they read
+/// as the list they are on the page. Takes the trailing run of at least two such pairs out of `prose`.
+fn card_items(prose: &mut Vec<String>) -> Vec<String> {
+    let mut start = prose.len();
+    // A label right after another label is a hero's title under its eyebrow, not a card's.
+    while start >= 2
+        && is_fragment(&prose[start - 2])
+        && !is_fragment(&prose[start - 1])
+        && (start == 2 || !is_fragment(&prose[start - 3]))
+    {
+        start -= 2;
+    }
+    if prose.len() - start < 4 {
+        return Vec::new();
+    }
+    prose
+        .drain(start..)
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .map(|pair| format!("- {}: {}", pair[0], pair[1]))
+        .collect()
+}
+
+/// A line that is a label, not a sentence: a component's title or name attribute, a caption, a
+/// color swatch's name ("Primary", "primary-500"). Quoted, such lines run together into nonsense
+/// ("Primary primary-500 primary-600"); they still make the passage relevant.
+pub(super) fn is_fragment(line: &str) -> bool {
+    let ends = line
+        .trim_end()
+        .ends_with(['.', '!', '?', ':', ';', ')', '。', '！', '？', '：', '；', '）', '…']);
+    let cjk = line.chars().filter(|&c| is_cjk(c)).count();
+    let words = line.split_whitespace().count() + cjk / 2;
+    !ends && words < 4
 }
 
 fn fence_of(line: &str) -> Option<&'static str> {
@@ -444,6 +489,20 @@ mod tests {
                 Block::Prose(vec!["Tail.".into()]),
             ]
         );
+    }
+
+    #[test]
+    fn a_run_of_card_titles_and_their_lines_is_a_list_of_cards() {
+        let text = "Core Concepts\nThemes\nConfigure the theme in docs.json.\nMint\nClassic theme.\nMaple\nModern, clean aesthetics.";
+        assert_eq!(
+            parse_blocks(text),
+            vec![
+                Block::Prose(vec!["Core Concepts".into(), "Themes".into(), "Configure the theme in docs.json.".into()]),
+                Block::Cards(vec!["- Mint: Classic theme.".into(), "- Maple: Modern, clean aesthetics.".into()]),
+            ]
+        );
+        // One label and its line is a field, not a grid.
+        assert!(matches!(parse_blocks("Intro.\ndismissible\nWhether it can be closed.")[..], [Block::Prose(_)]));
     }
 
     #[test]

@@ -356,6 +356,51 @@ fn label_lines_are_not_stitched_into_prose() {
 }
 
 #[test]
+fn cards_are_quoted_as_list_items_never_as_a_run_of_sentences() {
+    // Shaped like a themes page: an HTML hero (eyebrow, title, tagline) and a grid of cards.
+    let passages = vec![passage(
+        "customize/themes",
+        "Themes",
+        "",
+        "Core Concepts\nThemes\nCustomize the appearance of your documentation\nConfigure the theme in docs.json using one of the following themes.\n\
+         Mint\nClassic documentation theme with familiar navigation.\nMaple\nModern, clean aesthetics for AI products.\n\
+         Palm\nSophisticated fintech theme for enterprise documentation.\nLinden\nRetro terminal vibes with monospace fonts.",
+        0.8,
+    )];
+    let text = compose_answer("Which documentation theme suits an enterprise?", &passages).text();
+    assert!(text.contains("\n- Palm: Sophisticated fintech theme for enterprise documentation.\n"), "{text}");
+    assert!(!text.contains("Core Concepts") && !text.contains("navigation. Sophisticated"), "{text}");
+    let prose = text.lines().filter(|l| !l.starts_with("- ")).collect::<Vec<_>>().join("\n");
+    assert!(!prose.contains("fintech"), "a card's line is quoted in its item only: {text}");
+}
+
+#[test]
+fn an_faq_question_is_not_quoted_as_part_of_the_answer() {
+    let passages = vec![passage(
+        "billing",
+        "Billing",
+        "FAQ",
+        "Why was I charged $59 for the education plan?\nThe education discount applies to yearly plans only, so a monthly plan is charged $59.",
+        0.8,
+    )];
+    let text = compose_answer("Why was I charged $59 on the education plan?", &passages).text();
+    assert!(text.starts_with("The education discount applies to yearly plans only"), "{text}");
+}
+
+#[test]
+fn a_line_without_final_punctuation_does_not_run_into_the_next_sentence() {
+    let passages = vec![passage(
+        "a",
+        "Hero",
+        "",
+        "Customize the appearance of your documentation site\nConfigure the documentation theme in docs.json.",
+        0.8,
+    )];
+    let text = compose_answer("How do I customize the documentation theme appearance?", &passages).text();
+    assert!(text.contains("documentation site. Configure"), "{text}");
+}
+
+#[test]
 fn an_intro_whose_block_is_not_quoted_is_dropped() {
     // The second passage's snippet is not quoted (one per answer), so its intro is not either.
     let passages = vec![
