@@ -81,7 +81,7 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // samples, math-core's LaTeX to MathML (about 70 KiB) and encre-css's Tailwind utilities (about
 // 76 KiB), multi-version exports and click-to-load embeds (about 12 KiB), tar and deflate, the admin
 // routes) measured 883.8 KiB as `npm test` builds it without Mermaid's renderer; with it (merman, 11
-// diagram families: core/Cargo.toml, docs/export/fidelity.mdx) 2725.3 KiB (gzip -9 of
+// diagram families: core/Cargo.toml, docs/export/fidelity.mdx) 2726.1 KiB (gzip -9 of
 // worker/build-builder/index_bg.wasm after wasm-opt; all 34 families measured 3.8 MiB before
 // wasm-opt, the 11 3.0 MiB). The JavaScript modules (wasm-bindgen's glue and
 // worker-build's shim; in the builder also highlight.js with the grammars worker/src/highlight.mjs
