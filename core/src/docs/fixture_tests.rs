@@ -188,6 +188,6 @@ fn agentops_mint_json_publishes_every_page_its_navigation_names_in_its_versions(
     assert_eq!(config.background.color.as_ref().and_then(|c| c.dark.as_deref()), Some("#18191a"));
     let cta = config.navbar.primary.as_ref().unwrap();
     assert_eq!((cta.label.as_str(), cta.href.as_str()), ("Your Dashboard", "https://app.agentops.ai"));
-    assert_eq!(config.footer.socials.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["discord", "github", "twitter"]);
+    assert_eq!(config.footer.socials.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["twitter", "discord", "github"], "the order mint.json writes them in");
     assert_eq!(config.logo.as_ref().and_then(|l| l.dark.as_deref()), Some("/images/external/logo/banner-badge-docs-resized-white.png"));
 }

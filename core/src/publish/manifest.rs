@@ -99,7 +99,9 @@ impl Manifest {
                 _ => return Err(field(format!("files[{shown:?}]"), format!("must be {HASH_HEX_LEN} lower-case hex digits (the start of the file's SHA-256)"))),
             }
         }
-        // serde_json's map keeps keys sorted (no `preserve_order`), and keys are unique.
+        // Sorted here, not by the map: builds that render pages turn on serde_json's `preserve_order`,
+        // which keeps the client's order. Keys are unique either way.
+        out.sort_unstable_by(|a, b| a.path.cmp(&b.path));
         if !has_config(out.iter().map(|f| f.path.as_str())) {
             return Err(field("files", "must include docs.json (or the legacy mint.json) at the root"));
         }
