@@ -21,7 +21,8 @@ pub(crate) const MAX_SOURCE_BYTES: usize = 32 * 1024;
 const MAX_SVG_BYTES: usize = 1024 * 1024;
 
 /// Elements kept as they are (with allowed attributes). `a` (a `click` link) and unknown
-/// containers are unwrapped: their shapes and text stay, the element goes.
+/// containers become a plain `<g>` with the allowed attributes: their shapes and text stay where
+/// they were drawn (merman places a clickable node by the `transform` of its `<a>`), the link goes.
 const ELEMENTS: &[&str] = &[
     "g", "defs", "marker", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan",
     "title", "desc",
@@ -197,26 +198,21 @@ fn allow_listed(out: &mut String, svg: &str) -> bool {
             }
             continue;
         }
-        let keep = ELEMENTS.contains(&name);
-        if !keep && (DROPPED.contains(&name) || name == "svg") {
+        if DROPPED.contains(&name) || name == "svg" {
             if !self_closing {
                 dropping = Some(open.len());
                 open.push((name.to_owned(), false));
             }
             continue;
         }
-        if keep {
-            out.push('<');
-            out.push_str(name);
-            write_attributes(out, attrs);
-            out.push('>');
-        }
+        out.push('<');
+        out.push_str(written_name(name));
+        write_attributes(out, attrs);
+        out.push('>');
         if self_closing {
-            if keep {
-                close(out, name);
-            }
+            close(out, name);
         } else {
-            open.push((name.to_owned(), keep));
+            open.push((name.to_owned(), true));
         }
     }
     while let Some((name, written)) = open.pop() {
@@ -267,8 +263,17 @@ fn write_attributes(out: &mut String, attrs: &str) {
 
 fn close(out: &mut String, name: &str) {
     out.push_str("</");
-    out.push_str(name);
+    out.push_str(written_name(name));
     out.push('>');
+}
+
+/// The element an allowed-list element is written as: itself, the root `svg`, else a group.
+fn written_name(name: &str) -> &str {
+    if name == "svg" || ELEMENTS.contains(&name) {
+        name
+    } else {
+        "g"
+    }
 }
 
 /// Text between tags, its entities decoded and escaped again (an entity not known is kept as text).
@@ -397,6 +402,15 @@ mod tests {
                 assert!(!out.contains(banned), "{banned} from {source}: {out}");
             }
         }
+    }
+
+    #[test]
+    fn a_clickable_node_stays_where_it_was_drawn() {
+        let plain = diagram("flowchart LR\n  A --> B\n").unwrap();
+        let clicked = diagram("flowchart LR\n  A --> B\n  click B \"https://example.com\"\n").unwrap();
+        assert!(!clicked.contains("<a ") && !clicked.contains("example.com"), "{clicked}");
+        let moves = |svg: &str| svg.matches("transform=\"translate(").count();
+        assert_eq!(moves(&clicked), moves(&plain), "the link's placement is kept as a group: {clicked}");
     }
 
     #[test]
