@@ -1,22 +1,21 @@
 //! The publish's concatenations (the text pack, `llms-full.txt`, the term pack): an object written
 //! as the concatenation of pieces (whole objects, or ranges of the live version's packs for the
 //! batches a re-publish took), whose lengths are known beforehand, so the parts of its multipart
-//! upload are planned up front (`docs_edge_core::publish::concat`). A part inside one piece is one
-//! ranged read whose body the runtime pipes into the upload: the bytes never enter the builder's
-//! memory, so several such parts go at once (a re-publish's parts are almost all of this kind). A
-//! part spanning pieces is assembled, one at a time per object (one part held, as before).
+//! upload are planned up front (`docs_edge_core::publish::concat`). Each part is assembled from
+//! ranged reads (a part inside one piece is one read, not copied) and uploaded, a few at once.
+//! Parts streamed from the read into the upload instead (never in the builder's memory) were
+//! measured slower under `wrangler dev` (docs/publish/republish.mdx).
 
 use docs_edge_core::publish::concat::{parts, Part};
-use futures_util::future::try_join;
 use futures_util::{StreamExt, TryStreamExt};
-use worker::worker_sys::FixedLengthStream;
-use worker::{Bucket, Data, MultipartUpload, Range, ResponseBody, UploadedPart};
+use worker::{Bucket, MultipartUpload, UploadedPart};
 
 use crate::error::{ApiError, ApiResult};
 use crate::storage::PART_BYTES;
 
-/// Parts streamed from one piece to the upload at once, per object.
-const STREAMED_PARTS_AT_ONCE: usize = 4;
+/// Parts assembled and uploaded at once, per object. Each holds its part (5 MiB) in the builder's
+/// memory and the publish runs its three concatenations together: at most six parts, 30 MiB.
+const PARTS_AT_ONCE: usize = 2;
 
 /// A byte range of an object that a concatenation reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,25 +69,15 @@ pub(super) async fn concat(bucket: &Bucket, key: &str, pieces: &[Piece]) -> ApiR
     }
 }
 
-/// Every part of `cut`, in part order.
+/// Every part of `cut`, in part order: a few assembled and uploaded at once.
 async fn upload_parts(bucket: &Bucket, upload: &MultipartUpload, pieces: &[Piece], cut: &[Part]) -> ApiResult<Vec<UploadedPart>> {
-    let (within, spanning): (Vec<(usize, &Part)>, Vec<(usize, &Part)>) = cut.iter().enumerate().partition(|(_, part)| part.len() == 1);
-    let streamed = futures_util::stream::iter(within.into_iter().map(|(i, part)| async move {
-        let (piece, range) = &part[0];
-        Ok::<_, ApiError>((i, upload.upload_part(part_number(i)?, stream_of(bucket, &pieces[*piece], range).await?).await?))
+    let mut uploaded = futures_util::stream::iter(cut.iter().enumerate().map(|(i, part)| async move {
+        let bytes = assemble(bucket, pieces, part).await?;
+        Ok::<_, ApiError>((i, upload.upload_part(part_number(i)?, bytes).await?))
     }))
-    .buffer_unordered(STREAMED_PARTS_AT_ONCE)
-    .try_collect::<Vec<_>>();
-    let assembled = async {
-        let mut done = Vec::new();
-        for (i, part) in spanning {
-            let bytes = assemble(bucket, pieces, part).await?;
-            done.push((i, upload.upload_part(part_number(i)?, bytes).await?));
-        }
-        Ok(done)
-    };
-    let (mut uploaded, assembled) = try_join(streamed, assembled).await?;
-    uploaded.extend(assembled);
+    .buffer_unordered(PARTS_AT_ONCE)
+    .try_collect::<Vec<_>>()
+    .await?;
     uploaded.sort_by_key(|(i, _)| *i);
     Ok(uploaded.into_iter().map(|(_, part)| part).collect())
 }
@@ -97,44 +86,25 @@ fn part_number(i: usize) -> ApiResult<u16> {
     u16::try_from(i + 1).map_err(|_| ApiError::Internal("a concatenation of more than 65,535 parts".into()))
 }
 
-/// Bytes `range` of `piece`, as a stream of known length: the body of one ranged read, piped by the
-/// runtime (not through the builder) into a `FixedLengthStream`, since R2 takes a part's stream
-/// only with its length known.
-async fn stream_of(bucket: &Bucket, piece: &Piece, range: &std::ops::Range<u64>) -> ApiResult<Data> {
-    let length = range.end - range.start;
-    let object = bucket
-        .get(&piece.key)
-        .range(Range::OffsetWithLength { offset: piece.offset + range.start, length })
-        .execute()
-        .await?
-        .ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
-    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{} has no body", piece.key)))?;
-    let stream = match body.response_body()? {
-        ResponseBody::Stream(stream) => stream,
-        ResponseBody::Body(bytes) => return Ok(Data::Bytes(bytes)),
-        ResponseBody::Empty => return Ok(Data::Empty),
-    };
-    let fixed = FixedLengthStream::new_big_int(js_sys::BigInt::from(length)).map_err(|e| ApiError::Internal(format!("FixedLengthStream: {e:?}")))?;
-    let piped = stream.pipe_to(&fixed.writable());
-    // The pipe runs on its own; a failure of it fails the part's upload, which reports it.
-    wasm_bindgen_futures::spawn_local(async move {
-        let _ = wasm_bindgen_futures::JsFuture::from(piped).await;
-    });
-    Ok(Data::ReadableStream(fixed.readable()))
-}
-
-/// The bytes of a part, read piece range by piece range.
+/// The bytes of a part, read piece range by piece range (a part inside one piece is its one read).
 async fn assemble(bucket: &Bucket, pieces: &[Piece], part: &Part) -> ApiResult<Vec<u8>> {
+    if let [(piece, range)] = part.as_slice() {
+        return read(bucket, &pieces[*piece], range).await;
+    }
     let mut bytes = Vec::with_capacity(part.iter().map(|(_, r)| (r.end - r.start) as usize).sum());
     for (piece, range) in part {
-        let piece = &pieces[*piece];
-        let read = crate::storage::read(bucket, &piece.key, Some(piece.offset + range.start..piece.offset + range.end))
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
-        if read.len() as u64 != range.end - range.start {
-            return Err(ApiError::Internal(format!("{}: short read", piece.key)));
-        }
-        bytes.extend_from_slice(&read);
+        bytes.extend_from_slice(&read(bucket, &pieces[*piece], range).await?);
     }
     Ok(bytes)
+}
+
+/// Bytes `range` of `piece`.
+async fn read(bucket: &Bucket, piece: &Piece, range: &std::ops::Range<u64>) -> ApiResult<Vec<u8>> {
+    let read = crate::storage::read(bucket, &piece.key, Some(piece.offset + range.start..piece.offset + range.end))
+        .await?
+        .ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
+    if read.len() as u64 != range.end - range.start {
+        return Err(ApiError::Internal(format!("{}: short read", piece.key)));
+    }
+    Ok(read)
 }
