@@ -52,7 +52,7 @@ pub(crate) fn sanitise(_bytes: &[u8]) -> Option<String> {
 fn node(node: roxmltree::Node, out: &mut String) -> Option<()> {
     if node.is_text() {
         if node.parent_element().is_some_and(|p| matches!(p.tag_name().name(), "text" | "tspan" | "title" | "desc")) {
-            escape(node.text().unwrap_or(""), out);
+            super::html::text(out, node.text().unwrap_or(""));
         }
         return Some(());
     }
@@ -116,18 +116,6 @@ fn attributes(node: roxmltree::Node, allowed: &[&str], out: &mut String) {
             if let Some((name, value)) = declaration.split_once(':') {
                 write(name.trim(), value, out);
             }
-        }
-    }
-}
-
-#[cfg(feature = "utilities")]
-fn escape(text: &str, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
         }
     }
 }
