@@ -151,6 +151,8 @@ async function testsWithPostgres() {
         LINK_SIGNING_KEY: secrets.LINK_SIGNING_KEY,
         WORKER_LOG: logFile,
         TEST_STATE_DIR: state,
+        // The publish client's file-hash caches (sdk-wasm/js/publish/hash-cache.js) go with the state.
+        XDG_CACHE_HOME: join(state, 'cache'),
       },
     });
     if (only.length > 0) return ok ? 0 : 1;

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,6 +27,8 @@ const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice
 let scratch;
 before(() => {
   scratch = mkdtempSync(join(tmpdir(), 'docs-edge-publish-client-'));
+  // The command's file-hash caches (and the bundled bin's) stay in the scratch folder.
+  process.env.XDG_CACHE_HOME = join(scratch, 'xdg-cache');
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -124,7 +126,7 @@ async function stub({ async = false, failUploads = 0, warnings = [] } = {}) {
 }
 
 const publish = (server, folder, options = {}) => publishFolder({
-  folder, baseUrl: server.url, adminKey: KEY, domain: DOMAIN, retryDelayMs: 1, pollMs: 1, ...options,
+  folder, baseUrl: server.url, adminKey: KEY, domain: DOMAIN, retryDelayMs: 1, pollMs: 1, hashCacheDir: join(scratch, 'hash-cache'), ...options,
 });
 
 test('the first publish uploads every distinct file and commits the whole folder', async () => {
@@ -167,6 +169,35 @@ test('a re-publish of the real fixture after touching one page uploads that page
     const perFile = (again.bytesSent - uploads[0].bytes) / (again.filesTotal - 1);
     assert.ok(perFile < 40, `${perFile.toFixed(1)} bytes per unchanged file`);
     console.log(`re-publish of ${again.filesTotal} files: ${perFile.toFixed(1)} bytes per unchanged file`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('file hashes are kept outside the folder between publishes; a file whose size or time changed is read again', async () => {
+  const server = await stub();
+  const cacheDir = join(scratch, 'own-hash-cache');
+  try {
+    const dir = site({ 'index.mdx': '# Home\n![shot](https://img.example/a.png)\n', 'a.mdx': '# A\n', 'fresh.mdx': '# F\n' });
+    const hourAgo = new Date(Date.now() - 3600_000);
+    for (const name of ['docs.json', 'index.mdx', 'a.mdx']) utimesSync(join(dir, name), hourAgo, hourAgo);
+    const first = await publish(server, dir, { hashCacheDir: cacheDir, noFetch: true });
+    assert.equal(first.filesUploaded, 4);
+    const [cacheFile, ...others] = readdirSync(cacheDir);
+    assert.equal(others.length, 0, 'one cache file per folder');
+    const cached = JSON.parse(readFileSync(join(cacheDir, cacheFile), 'utf8'));
+    // A file modified just before the walk could be modified again within the clock's tick: not kept.
+    assert.deepEqual(Object.keys(cached.files).sort(), ['a.mdx', 'docs.json', 'index.mdx']);
+
+    // Same size, another time: read again, and the new bytes are what is sent.
+    writeFileSync(join(dir, 'a.mdx'), '# B\n');
+    const earlier = new Date(Date.now() - 7200_000);
+    utimesSync(join(dir, 'a.mdx'), earlier, earlier);
+    const again = await publish(server, dir, { hashCacheDir: cacheDir, noFetch: true });
+    assert.equal(again.filesUploaded, 1);
+    assert.ok(server.store.has(hashOf(Buffer.from('# B\n'))));
+    // The remote image of a page taken from the cache is still found.
+    assert.ok(again.warnings.some((w) => w.startsWith('index.mdx:2: remote image not fetched')), again.warnings.join('\n'));
   } finally {
     await server.close();
   }

@@ -11,6 +11,9 @@ const byteLength = (body) => (body === undefined || body === null ? 0 : typeof b
 const gzipJson = (value) => gzipSync(JSON.stringify(value), { level: 9 });
 const GZIP_JSON = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
 
+/** The first status poll's wait; each next one waits half as long again, up to `pollMs`. */
+const FIRST_POLL_MS = 100;
+
 const transient = (err) => err.status >= 500 || err.status === 429 || err.code === 'network_error';
 
 export class SiteApi {
@@ -110,11 +113,14 @@ export class SiteApi {
     const location = res.headers.get('location') ?? `${this.site}/publishes/${body.publishId}`;
     let status = body;
     onProgress?.(status);
+    // Often at first (a re-publish is live within seconds), then every `pollMs`.
+    let wait = Math.min(FIRST_POLL_MS, this.pollMs);
     while (status.status !== 'live') {
       if (status.status === 'failed') {
         throw new DocsEdgeError(`publish failed: ${status.error ?? 'unknown error'}`, { status: 400, code: 'publish_failed' });
       }
-      await sleep(this.pollMs);
+      await sleep(wait);
+      wait = Math.min(wait * 1.5, this.pollMs);
       status = await json(await this.#send('GET', location));
       onProgress?.(status);
     }

@@ -11,6 +11,7 @@ const OPTIONS = {
   key: { type: 'string' },
   json: { type: 'boolean', default: false },
   'no-fetch': { type: 'boolean', default: false },
+  'no-cache': { type: 'boolean', default: false },
   concurrency: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 };
@@ -24,6 +25,8 @@ site does not hold yet are uploaded.
   --key          a secret admin key, svc_… (or DOCS_EDGE_ADMIN_KEY)
   --json         print one JSON object on stdout: site, warnings, bytesSent, filesUploaded, filesTotal, durationMs
   --no-fetch     do not fetch remote OpenAPI documents and images (each one left out is a warning)
+  --no-cache     read every file, and keep no file hashes for the next publish (kept by default in
+                 $XDG_CACHE_HOME/docs-edge or ~/.cache/docs-edge, by size and modification time)
   --concurrency  uploads and fetches in flight (default 6)`;
 }
 
@@ -66,7 +69,7 @@ export async function main(argv, {
   try {
     const result = await publish({
       folder: positionals[0], baseUrl, adminKey, domain: values.domain, concurrency,
-      noFetch: values['no-fetch'], onEvent: progress.event,
+      noFetch: values['no-fetch'], onEvent: progress.event, ...(values['no-cache'] ? { hashCacheDir: false } : {}),
     });
     progress.done();
     const { site } = result;

@@ -5,8 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { SiteApi } from './api.js';
 import { hashBytes, hashFile } from './hash.js';
+import { HashCache } from './hash-cache.js';
 import { mapLimit } from './pool.js';
-import { fetchRemote, findRemoteRefs } from './remote.js';
+import { fetchRemote, findRemoteRefs, imageUrls, isPage } from './remote.js';
 import { walkDocsFolder } from './walk.js';
 
 export { walkDocsFolder, WalkError, MAX_FILE_BYTES, DEFAULT_IGNORES } from './walk.js';
@@ -20,24 +21,28 @@ const HASH_CONCURRENCY = 8;
  * (walk, remote fetches) followed by the server's (`site.warnings`). `onEvent` sees progress:
  * `{phase: 'hash', done, total}`, `{phase: 'upload', files, totalFiles, bytes, totalBytes}`,
  * `{phase: 'publish', status}` (a PublishStatus while the server builds).
- * `fetch` is for the server, `remoteFetch` for remote dependencies. Nothing is remembered between
- * runs: the live version's manifest says what the site holds.
+ * `fetch` is for the server, `remoteFetch` for remote dependencies. What the site holds is what the
+ * live version's manifest says; what the folder's files were at the last publish (their hashes, by
+ * size and modification time) is kept in `hashCacheDir` (`hash-cache.js`; `false`: nothing kept).
  */
 export async function publishFolder({
   folder, baseUrl, adminKey, domain, noFetch = false, concurrency = 6, onEvent = () => {},
-  fetch = globalThis.fetch, remoteFetch = globalThis.fetch, retryDelayMs, pollMs,
+  fetch = globalThis.fetch, remoteFetch = globalThis.fetch, retryDelayMs, pollMs, hashCacheDir,
 }) {
   const started = Date.now();
   const walked = walkDocsFolder(folder);
+  const cache = hashCacheDir === false ? null : new HashCache(walked.root, { dir: hashCacheDir, walkedAt: started });
   const api = new SiteApi({ baseUrl, adminKey, domain, fetch, retryDelayMs, pollMs });
-  const remote = await fetchRemote(findRemoteRefs(walked), { noFetch, fetch: remoteFetch, concurrency });
-  const entries = [...walked.files, ...remote.files].sort((a, b) => (a.path < b.path ? -1 : 1));
 
   let hashed = 0;
-  await mapLimit(entries, HASH_CONCURRENCY, async (entry) => {
-    entry.hash = entry.bytes ? hashBytes(entry.bytes) : await hashFile(entry.abs);
-    onEvent({ phase: 'hash', done: ++hashed, total: entries.length });
+  await mapLimit(walked.files, HASH_CONCURRENCY, async (entry) => {
+    Object.assign(entry, cache?.get(entry) ?? (await readHash(entry)));
+    onEvent({ phase: 'hash', done: ++hashed, total: walked.files.length });
   });
+  cache?.save(walked.files);
+  const remote = await fetchRemote(findRemoteRefs(walked, (file) => file.images), { noFetch, fetch: remoteFetch, concurrency });
+  for (const entry of remote.files) entry.hash = hashBytes(entry.bytes);
+  const entries = [...walked.files, ...remote.files].sort((a, b) => (a.path < b.path ? -1 : 1));
   const manifest = Object.fromEntries(entries.map((e) => [e.path, e.hash]));
   const byHash = new Map();
   for (const entry of entries) if (!byHash.has(entry.hash)) byHash.set(entry.hash, entry);
@@ -68,6 +73,13 @@ export async function publishFolder({
     filesTotal: entries.length,
     durationMs: Date.now() - started,
   };
+}
+
+/** A walked file's hash and, for a page, the remote images it shows, from one read. */
+async function readHash(file) {
+  if (!isPage(file.path)) return { hash: await hashFile(file.abs), images: [] };
+  const bytes = await readFile(file.abs);
+  return { hash: hashBytes(bytes), images: imageUrls(bytes.toString('utf8')) };
 }
 
 /** Uploads files a few at a time, reading each only when its turn comes (at most 25 MiB each). */

@@ -17,19 +17,23 @@ export const REMOTE_TIMEOUT_MS = 15_000;
 const URL_PATTERN = /^https?:\/\//i;
 const PAGE_EXTENSIONS = /\.mdx?$/i;
 
+/** Whether a file is a page, whose text may show remote images. */
+export const isPage = (path) => PAGE_EXTENSIONS.test(path);
+
 /**
  * Every remote URL the site depends on, once each, where it is first named:
- * `[{url, kind: 'OpenAPI document' | 'image', where: 'path:line'}]`.
+ * `[{url, kind: 'OpenAPI document' | 'image', where: 'path:line'}]`. `imagesOf(file)` gives a page's
+ * images (`imageUrls` of its text; the publish has them from its hashing).
  */
-export function findRemoteRefs({ root, config, files }) {
+export function findRemoteRefs({ root, config, files }, imagesOf = (file) => imageUrls(readFileSync(file.abs, 'utf8'))) {
   const found = new Map();
   const add = (url, kind, where) => {
     if (!found.has(url)) found.set(url, { url, kind, where });
   };
   for (const { url, file } of openApiUrls(root, config)) add(url, 'OpenAPI document', `${file}:${lineOf(root, file, url)}`);
   for (const file of files) {
-    if (!PAGE_EXTENSIONS.test(file.path)) continue;
-    for (const { url, line } of imageUrls(readFileSync(file.abs, 'utf8'))) add(url, 'image', `${file.path}:${line}`);
+    if (!isPage(file.path)) continue;
+    for (const { url, line } of imagesOf(file)) add(url, 'image', `${file.path}:${line}`);
   }
   return [...found.values()];
 }

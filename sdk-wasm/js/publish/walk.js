@@ -29,7 +29,7 @@ export class WalkError extends Error {}
 const inside = (root, path) => path === root || path.startsWith(root + sep);
 
 /**
- * Walks `folder`: `{root, config, files: [{path, abs, size}], warnings}`, files sorted by path, `path`
+ * Walks `folder`: `{root, config, files: [{path, abs, size, mtimeMs}], warnings}`, files sorted by path, `path`
  * relative with '/', `abs` where the bytes are read from (a followed link's target). Throws a
  * WalkError when there is no config or when files exceed `maxFileBytes`.
  */
@@ -76,7 +76,7 @@ export function walkDocsFolder(folder, { maxFileBytes = MAX_FILE_BYTES } = {}) {
       if (stat.isDirectory()) {
         if (!rules.ignores(`${path}/`)) walk(real, path);
       } else if (stat.isFile() && !rules.ignores(path)) {
-        files.push({ path, abs: real, size: stat.size });
+        files.push({ path, abs: real, size: stat.size, mtimeMs: stat.mtimeMs });
       }
     }
     open.pop();
