@@ -12,6 +12,7 @@ use worker::{Bucket, Env, Request, Response};
 use crate::builder_service::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_maybe_gzip_body};
+use crate::join::try_join_all;
 use crate::sites;
 use crate::storage::{self, site_file_key, site_files_prefix, version_key};
 use crate::store_sweep;
@@ -37,7 +38,7 @@ async fn missing(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiRe
     let body = read_maybe_gzip_body(req, MAX_LIST_BYTES).await?;
     let hashes = parse_hash_query(&body, order.settings.max_source_files)?;
     let wanted: BTreeSet<String> = hashes.iter().cloned().collect();
-    let held = held_sizes(bucket, &order.domain, &wanted).await?;
+    let held = held_sizes(bucket, order, &wanted).await?;
     let mut seen = BTreeSet::new();
     let missing = hashes.iter().filter(|h| !held.contains_key(h.as_str()) && seen.insert(h.as_str())).cloned().collect();
     json_response(200, &Missing { missing })
@@ -70,7 +71,7 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
     let mut manifest = Manifest::parse(&body, order.settings.max_source_files)?;
     let wanted: BTreeSet<String> = manifest.hashes().into_iter().map(str::to_owned).collect();
     // Checked before the manifest is stored; checked again once it is.
-    let held = held_sizes(bucket, domain, &wanted).await?;
+    let held = held_sizes(bucket, order, &wanted).await?;
     let missing = fill_sizes(&mut manifest, &held);
     if !missing.is_empty() {
         return Err(ApiError::MissingFiles(missing));
@@ -87,7 +88,7 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
         // argues why this order is sound). A file deleted meanwhile is `missing_files`, which a
         // client answers by uploading it again.
         store_sweep::wait_for_sweep(bucket, domain).await?;
-        let held = held_sizes(bucket, domain, &wanted).await?;
+        let held = held_sizes(bucket, order, &wanted).await?;
         let missing = fill_sizes(&mut manifest, &held);
         if missing.is_empty() { Ok(()) } else { Err(ApiError::MissingFiles(missing)) }
     };
@@ -124,17 +125,51 @@ struct LiveManifest {
 /// `.tar.gz`).
 async fn live_manifest(bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
     let domain = order.domain.as_str();
-    let none = || ApiError::NotFound(format!("no version of {domain} published file by file is live"));
-    let version = sites::current_version(bucket, domain, &order.org_id).await?.ok_or_else(none)?;
-    let bytes = storage::read(bucket, &version_key(domain, &version.publish_id, MANIFEST_OBJECT), None).await?.ok_or_else(none)?;
-    let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+    let (publish_id, manifest) = live(bucket, domain, &order.org_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no version of {domain} published file by file is live")))?;
     let files = manifest.files.into_iter().map(|f| (f.path, f.hash)).collect();
-    json_response(200, &LiveManifest { publish_id: version.publish_id, files })
+    json_response(200, &LiveManifest { publish_id, files })
+}
+
+/// The sizes of the hashes of `wanted` that `domain`'s store holds. Those the live version's
+/// manifest names are held (the sweep never deletes a file a live version refers to:
+/// `docs_edge_core::platform::store_sweep`), with the sizes it records: a re-publish's manifest
+/// costs one read, not a listing of the whole store. The rest are looked up one by one when few,
+/// else by listing the store.
+async fn held_sizes(bucket: &Bucket, order: &FileOrder, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
+    let domain = order.domain.as_str();
+    let live = live(bucket, domain, &order.org_id).await?.map(|(_, manifest)| manifest.files).unwrap_or_default();
+    let mut held: BTreeMap<String, u64> = live
+        .into_iter()
+        .filter(|f| wanted.contains(&f.hash))
+        .map(|f| (f.hash, f.size))
+        .collect();
+    let rest: Vec<&String> = wanted.iter().filter(|h| !held.contains_key(*h)).collect();
+    if rest.len() <= LOOKED_UP_AT_MOST {
+        let heads = rest.iter().map(|hash| async move { Ok::<_, ApiError>(bucket.head(site_file_key(domain, hash)).await?.map(|o| ((*hash).clone(), o.size()))) });
+        held.extend(try_join_all(heads).await?.into_iter().flatten());
+    } else {
+        held.extend(listed_sizes(bucket, domain, wanted).await?);
+    }
+    Ok(held)
+}
+
+/// Past this many hashes the live version lacks, the store is listed rather than each looked up.
+const LOOKED_UP_AT_MOST: usize = 50;
+
+/// The live version of `domain` (`org_id`'s) and its manifest; none when nothing is live or it was
+/// published as a `.tar.gz`.
+async fn live(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<Option<(String, Manifest)>> {
+    let Some(version) = sites::current_version(bucket, domain, org_id).await? else { return Ok(None) };
+    let Some(bytes) = storage::read(bucket, &version_key(domain, &version.publish_id, MANIFEST_OBJECT), None).await? else { return Ok(None) };
+    let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+    Ok(Some((version.publish_id, manifest)))
 }
 
 /// The sizes of the hashes of `wanted` that `domain`'s store holds, by listing it (a thousand keys
 /// a request; a listing never reaches another site's store).
-async fn held_sizes(bucket: &Bucket, domain: &str, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
+async fn listed_sizes(bucket: &Bucket, domain: &str, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
     let prefix = site_files_prefix(domain);
     let mut held = BTreeMap::new();
     let mut cursor: Option<String> = None;
