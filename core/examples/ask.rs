@@ -1,5 +1,6 @@
 //! Asks the extractive assistant a question about a docs folder, natively: what retrieval finds and what
-//! the answer cites. `cargo run --release -p docs-edge-core --example ask -- <folder> "question" ["earlier question"]`
+//! the answer cites, and the answer. `cargo run --release -p docs-edge-core --example ask -- <folder> "question" ["earlier question"]`;
+//! `ASK_LIMIT=20` shows more of the ranking than the assistant's five passages (the answer still gets five).
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -28,14 +29,16 @@ fn main() {
             .rev()
             .collect();
         let query = retrieval_query(&turns, &[]);
-        let hits = index.search(&Query {
-            limit: 5,
+        let shown: usize = std::env::var("ASK_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        let mut hits = index.search(&Query {
+            limit: shown.max(5),
             ..Query::new(&query)
         });
         println!("Q: {question}\n  query: {query}");
         for h in &hits {
             println!("  hit {:.3} (coverage {:.2}) {} # {:?}", h.score, h.coverage, h.path, h.heading);
         }
+        hits.truncate(5);
         let passages: Vec<Passage> = passages(hits, "d");
         let answer = compose_answer(&query, &passages);
         let cited: Vec<&str> = answer
@@ -44,6 +47,6 @@ fn main() {
             .filter_map(|i| passages.get(*i))
             .map(|p| p.path.as_str())
             .collect();
-        println!("  cited: {cited:?} covered={}", answer.covered);
+        println!("  cited: {cited:?} covered={}\n{}", answer.covered, answer.text());
     }
 }

@@ -758,24 +758,46 @@ fn title_or_path(p: &Passage) -> String {
     }
 }
 
-/// Fixed phrases of the answer, in the question's script (Chinese or English).
+/// Fixed phrases of the answer, in the question's language as its script tells: kana is Japanese
+/// (a Japanese question is mostly Han, so kana decides), other Han Chinese, Hangul Korean, anything
+/// else English. A Japanese question used to get Chinese labels ("来源：") after a Japanese answer.
 struct Words {
     not_covered: &'static str,
     closest: &'static str,
     empty_question: &'static str,
     sources: &'static str,
-    zh: bool,
+    /// A quote's lead-in: the text before and after "{label} [{n}]".
+    from: (&'static str, &'static str),
 }
 
 impl Words {
     fn for_question(question: &str) -> Self {
-        if question.chars().any(is_cjk) {
+        let kana = |c: char| matches!(c as u32, 0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F);
+        let hangul = |c: char| matches!(c as u32, 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF);
+        if question.chars().any(kana) {
+            Self {
+                // Says "does not cover" as the eval's refusal check reads it (扱っていません).
+                not_covered: "この質問はドキュメントで扱っていません。",
+                closest: "最も近いページ：",
+                empty_question: "ドキュメントについて質問してください。",
+                sources: "出典：",
+                from: ("", " より："),
+            }
+        } else if question.chars().any(is_cjk) {
             Self {
                 not_covered: "文档中没有涉及这个问题。",
                 closest: "最接近的页面：",
                 empty_question: "请提出一个关于文档的问题。",
                 sources: "来源：",
-                zh: true,
+                from: ("摘自 ", "："),
+            }
+        } else if question.chars().any(hangul) {
+            Self {
+                not_covered: "문서에서 이 질문을 다루지 않습니다.",
+                closest: "가장 가까운 페이지:",
+                empty_question: "문서에 관해 질문해 주세요.",
+                sources: "출처:",
+                from: ("", "에서:"),
             }
         } else {
             Self {
@@ -783,7 +805,7 @@ impl Words {
                 closest: "The closest pages I found:",
                 empty_question: "Ask a question about the documentation and I'll answer from it.",
                 sources: "Sources:",
-                zh: false,
+                from: ("From ", ":"),
             }
         }
     }
@@ -791,11 +813,8 @@ impl Words {
     fn from(&self, label: &str, n: usize) -> String {
         // A heading written as a lead-in ("Optional settings:") would end up with two colons.
         let label = label.trim_end_matches([':', '：']);
-        if self.zh {
-            format!("摘自 {label} [{n}]：")
-        } else {
-            format!("From {label} [{n}]:")
-        }
+        let (before, after) = self.from;
+        format!("{before}{label} [{n}]{after}")
     }
 }
 

@@ -14,8 +14,9 @@
 //!   analyzer): Chinese and Japanese have no spaces, and bigrams match them without a dictionary.
 //! - Everything else alphanumeric (Unicode `Alphabetic` or `Numeric`) forms words; anything else
 //!   separates them. Words are lowercased, and for some analyzers common Latin accents are folded.
-//! - Words over the analyzer's length limit, and its stop words, are dropped; the rest is stemmed
-//!   as the analyzer says.
+//! - An English irregular form becomes its base word (`hidden` -> `hide`, `lemmas`) where the
+//!   analyzer says so; words over the analyzer's length limit, and its stop words, are dropped; the
+//!   rest is stemmed as the analyzer says.
 //!
 //! Hangul is not CJK here, decided once for every use: Korean separates words with spaces, so a
 //! Korean word is a word like any other. Bigrams over Hangul would match a stem inside words with
@@ -26,6 +27,7 @@
 //! Hangul) and the extractive answers' rules read right with Hangul as words.
 
 mod analyzers;
+mod lemmas;
 mod names;
 mod stem;
 #[cfg(test)]
@@ -71,6 +73,7 @@ impl Analyzer {
         let mut scratch = String::new();
         pieces(text, s.fold_accents, |piece, chars| match piece {
             Piece::Word(word) => {
+                let word = self.base_word(word);
                 if chars > s.max_word_chars || self.is_stop_word(word) {
                     return;
                 }
@@ -138,12 +141,22 @@ impl Analyzer {
             || (s.drop_single_ascii && word.len() == 1 && word.is_ascii())
     }
 
-    /// `word` stemmed as this analyzer stems (no stop words, no folding): the term a word of
+    /// `word` stemmed as this analyzer stems, an irregular form through its base word (no stop
+    /// words, no folding): the term a word of
     /// [`Analyzer::pieces`] becomes.
     pub fn stem(self, word: &str) -> String {
-        let mut out = word.to_owned();
-        stem(self.settings().stem, &mut out);
+        let s = self.settings();
+        let mut out = self.base_word(word).to_owned();
+        stem(s.stem, &mut out);
         out
+    }
+
+    /// `word`'s base word when this analyzer maps irregular forms and `word` is one, else `word`.
+    fn base_word(self, word: &str) -> &str {
+        match self.settings().irregular_forms {
+            true => lemmas::base_word(word).unwrap_or(word),
+            false => word,
+        }
     }
 }
 

@@ -246,6 +246,24 @@ fn handles_chinese() {
 }
 
 #[test]
+fn labels_follow_the_questions_language_japanese_by_its_kana() {
+    let passages = vec![passage(
+        "ja/api/static-export/overview",
+        "静的エクスポート",
+        "仕組み",
+        "静的エクスポートは非同期ジョブとして実行されます。ジョブを開始し、状態をポーリングして、完了後にバンドルを生成します。",
+        5.0,
+    )];
+    let answer = compose_answer("静的エクスポートはどのように実行されますか？", &passages);
+    let text = answer.text();
+    assert!(answer.covered, "{text}");
+    assert!(text.contains("出典："), "{text}");
+    assert!(!text.contains("来源"), "{text}");
+    let unrelated = compose_answer("パンの焼き方は？", &passages);
+    assert!(unrelated.text().starts_with("この質問はドキュメントで扱っていません。"), "{}", unrelated.text());
+}
+
+#[test]
 fn list_introduced_by_a_colon_sentence_stays_whole() {
     let passages = vec![passage(
         "deploy/export",
