@@ -3,7 +3,8 @@
 // source left in the visible text (prices keep their dollars), `View` panels behind a selector
 // (all titled without script), `Visibility for="agents"` text only in the Markdown twin and
 // llms-full.txt; a remote embed as a click-to-load placeholder naming its host, which requests
-// nothing from that host before the click; and ```mermaid blocks as SVG drawings with text labels.
+// nothing from that host before the click; and ```mermaid blocks as SVG drawings with text labels,
+// named by their title or kind, every label inside the drawing, a clickable node a working link.
 // On a page written for the purpose.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +21,8 @@ import { scratchDir } from '../scripts/lib/scratch.mjs';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-media');
 
 const PURPOSE = {
-  'docs.json': JSON.stringify({ name: 'Media Test', colors: { primary: '#2563eb' }, navigation: { pages: ['index'] } }, null, 2),
+  'docs.json': JSON.stringify({ name: 'Media Test', colors: { primary: '#2563eb' }, navigation: { pages: ['index', 'guide'] } }, null, 2),
+  'guide.mdx': '---\ntitle: The guide\n---\n\nWhere a diagram\'s node leads.\n',
   'index.mdx': [
     '---', 'title: Math and views', '---',
     'The Pythagorean theorem states that $(a^2 + b^2 = c^2)$ in a right triangle, and $\\frac{a}{b}$ is a fraction.',
@@ -34,6 +36,7 @@ const PURPOSE = {
     '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" title="Product tour" width="560" height="315"></iframe>',
     '```mermaid\nflowchart LR\n  Upload[Upload docs] --> Publish{Publish job}\n  Publish -->|ok| Live[Live site]\n  Publish -.->|warnings| Owner[(Owner log)]\n  click Live "javascript:alert(1)"\n  style Upload fill:#f00\n```',
     '```mermaid\nsequenceDiagram\n  participant R as Reader\n  participant E as Edge\n  R->>E: GET /page\n  E-->>R: <script>alert(1)</script> page\n  Note over R,E: cached at the edge\n```',
+    '```mermaid\nflowchart TD\n  accTitle: How a reader finds a page\n  Search[Search the docs] -->|a long edge label that names every step on its way down| Guide[Read the guide]\n  Guide -->|then, for the curious, the product| Site[Product site]\n  click Guide "/guide"\n  click Site href "https://example.com/product"\n```',
     '',
   ].join('\n\n'),
 };
@@ -125,11 +128,22 @@ test('Mermaid blocks are SVG drawings with text labels, light and dark, and no s
   for (const scheme of ['light', 'dark']) {
     const { page, context, errors, outside } = await openPage(scheme);
     const diagrams = page.locator('main figure.diagram svg');
-    assert.equal(await diagrams.count(), 2);
+    assert.equal(await diagrams.count(), 3);
     for (const svg of await diagrams.all()) {
       const box = await svg.boundingBox();
       assert.ok(box && box.width > 100 && box.height > 40, JSON.stringify(box));
     }
+    // Named for a reader's assistive technology by title, else by kind (never merman's internal id).
+    assert.deepEqual(await diagrams.evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label'))),
+      ['Flowchart', 'Sequence diagram', 'How a reader finds a page']);
+    // Every label is drawn inside its drawing, none cut off by the viewBox.
+    const clipped = await diagrams.evaluateAll((svgs) => svgs.flatMap((svg, i) => {
+      const outer = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => [i, t.textContent, t.getBoundingClientRect()])
+        .filter(([, , r]) => r.left < outer.left - 1 || r.right > outer.right + 1 || r.top < outer.top - 1 || r.bottom > outer.bottom + 1)
+        .map(([i, text, r]) => `${i}: ${text} ${JSON.stringify(r)} outside ${JSON.stringify(outer)}`);
+    }));
+    assert.deepEqual(clipped, []);
     const labels = await diagrams.evaluateAll((svgs) => svgs.map((svg) => [...svg.querySelectorAll('text')]
       .map((t) => ({ text: t.textContent, fill: getComputedStyle(t).fill, height: t.getBBox().height }))));
     // A label may wrap onto rows of its own: compared without spaces.
@@ -145,9 +159,18 @@ test('Mermaid blocks are SVG drawings with text labels, light and dark, and no s
     const bodyColour = await page.evaluate(() => getComputedStyle(document.body).color);
     assert.ok(labels[0].some((l) => l.fill === bodyColour), `${bodyColour} ${JSON.stringify(labels[0].slice(0, 2))}`);
     const text = await page.locator('main').innerText();
-    for (const raw of ['flowchart LR', 'sequenceDiagram', '-->', '->>']) assert.ok(!text.includes(raw), `visible text holds ${raw}`);
+    for (const raw of ['flowchart LR', 'sequenceDiagram', '-->', '->>', 'accTitle']) assert.ok(!text.includes(raw), `visible text holds ${raw}`);
     await page.locator('main figure.diagram').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, `diagrams-${scheme}.png`) });
+    await page.locator('main figure.diagram').nth(2).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, `diagram-links-${scheme}.png`) });
+    // A clickable node is a link a keyboard reaches: to a page of the bundle, or the author's URL.
+    const links = diagrams.nth(2).locator('a');
+    assert.deepEqual(await links.evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.tabIndex, a.textContent.trim()])),
+      [['guide.html', 0, 'Read the guide'], ['https://example.com/product', 0, 'Product site']]);
+    await links.first().click();
+    await page.waitForURL(/\/guide\.html$/);
+    assert.equal(await page.locator('main h1').first().innerText(), 'The guide');
     assert.deepEqual(errors, []);
     assert.deepEqual(outside, []);
     await context.close();

@@ -25,8 +25,9 @@ function r2Put(key, bytes) {
   assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
 }
 
-/** A live version as the release before the publish pipeline stored it: the upload and the pointer. */
-function legacySite(domain, publishId, upload) {
+/** A live version as the release before the publish pipeline stored it: the upload and the pointer
+ * (with `layout`, as a later release that wrote objects of an older format). */
+function legacySite(domain, publishId, upload, layout) {
   if (upload) r2Put(`sites/${domain}/${publishId}/source.tar.gz`, upload);
   r2Put(`sites/${domain}/current.json`, JSON.stringify({
     publishId,
@@ -37,6 +38,7 @@ function legacySite(domain, publishId, upload) {
     warnings: [],
     sourceBytes: upload?.length ?? 0,
     indexBytes: 0,
+    ...(layout === undefined ? {} : { layout }),
   }));
 }
 
@@ -70,6 +72,17 @@ test('a version from an earlier release is rebuilt from its stored upload on fir
   assert.equal(llms.status, 200, llms.text);
   const page = await call('POST', `/discovery/v1/page/${t.domain}`, { token: t.assistantKey, json: { path: 'index' } });
   assert.equal(page.status, 200, page.text);
+});
+
+test('a version of an earlier layout (its outline in an older format) is rebuilt too', async () => {
+  const t = await tenant();
+  // Layout 2 wrote outline format 2, which today's readers refuse; its other objects are not needed.
+  legacySite(t.domain, 'pub_layout2001', packDocsFolder(DEMO_DOCS), 2);
+  assertError(await search(t, 'rate limits'), 503, 'site_upgrading');
+  const live = await until('the rebuild', () => search(t, 'rate limits'), (res) => res.status !== 503);
+  assert.equal(live.status, 200, live.text);
+  const site = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
+  assert.notEqual(site.body.publishId, 'pub_layout2001');
 });
 
 test('a rebuild that fails, or a version whose upload is gone, is 409 republish_required with the reason', async () => {

@@ -20,7 +20,10 @@ use super::model::{Page, Site};
 use crate::search::codec::{decode, encode, IndexError};
 
 /// 2: the config holds mint.json's and docs.json's settings; planned pages may be generated.
-const FORMAT: u8 = 2;
+/// 3: `fonts` holds the site, heading and body fonts, each with weight and format. Postcard is not
+/// self-describing, so an older outline is refused by its first byte, never misread; the worker's
+/// `CURRENT_LAYOUT` moves with this number, so versions stored before are rebuilt on first use.
+const FORMAT: u8 = 3;
 const KIND_PLAN: u8 = b'P';
 const KIND_OUTLINE: u8 = b'O';
 
@@ -189,6 +192,24 @@ mod tests {
     use super::*;
     use crate::docs::archive::tree;
     use crate::docs::site::{build_site, plan_site};
+
+    #[test]
+    fn outlines_and_plans_of_an_earlier_format_are_refused_by_their_first_byte() {
+        let files = tree(&[
+            ("docs.json", r#"{"name": "A", "fonts": {"family": "Inter"}, "navigation": {"pages": ["index"]}}"#),
+            ("index.mdx", "# H"),
+        ]);
+        let site = build_site(&files).unwrap();
+        let mut outline = SiteOutline::of(&site).to_bytes();
+        let paths: Vec<&str> = files.keys().map(String::as_str).collect();
+        let mut plan = plan_site(&files, &paths).unwrap().to_bytes();
+        for bytes in [&mut outline, &mut plan] {
+            assert_eq!(bytes[0], FORMAT);
+            bytes[0] = FORMAT - 1;
+        }
+        assert!(matches!(SiteOutline::from_bytes(&outline), Err(IndexError::UnsupportedVersion(2))));
+        assert!(matches!(SitePlan::from_bytes(&plan), Err(IndexError::UnsupportedVersion(2))));
+    }
 
     #[test]
     fn plan_and_outline_round_trip_and_the_outline_has_no_bodies() {

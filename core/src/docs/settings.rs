@@ -92,12 +92,56 @@ pub struct Pair {
     pub dark: Option<String>,
 }
 
+/// `fonts`: the site's font, and the heading and body fonts that override it field by field.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Fonts {
+    pub site: Font,
+    pub heading: Font,
+    pub body: Font,
+}
+
+/// One font as the format gives it: every field optional.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Font {
     pub family: Option<String>,
+    /// A CSS weight, 1 to 1000 (variable fonts take any of them, such as 550).
+    pub weight: Option<u16>,
+    /// Where the font file is: a path in the repository or a URL.
     pub source: Option<String>,
-    pub heading: Option<String>,
-    pub body: Option<String>,
+    /// The file's format as written (`woff2`, `woff`, ...).
+    pub format: Option<String>,
+}
+
+impl Fonts {
+    /// The heading font: its own family, source and format, or the site font's. Its weight is only
+    /// its own: the site's `weight` is the body text's, and headings stay bold unless told otherwise.
+    pub fn for_headings(&self) -> Font {
+        Font { weight: self.heading.weight, ..self.heading.over(&self.site) }
+    }
+
+    /// The body font: its own fields, or the site font's where it has none. A source and format
+    /// belong to their family, so they are taken from the site font only with its family.
+    pub fn for_body(&self) -> Font {
+        self.body.over(&self.site)
+    }
+
+    /// The fonts as written, each with its own family and source: the faces a stylesheet declares.
+    pub fn parts(&self) -> [&Font; 3] {
+        [&self.site, &self.heading, &self.body]
+    }
+}
+
+impl Font {
+    fn over(&self, base: &Font) -> Font {
+        let own_family = self.family.is_some();
+        let face = if own_family { self } else { base };
+        Font {
+            family: face.family.clone(),
+            weight: self.weight.or(base.weight),
+            source: face.source.clone(),
+            format: face.format.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -302,16 +346,36 @@ pub(super) fn mint_background(colors: &Value, image: &Value) -> Background {
     Background { decoration: None, color: colors.get("background").and_then(pair), image: pair(image) }
 }
 
-/// `fonts` `{family, source, heading: {family}, body: {family}}`; mint.json's `font` has the same shape.
+/// `fonts` `{family, weight, source, format, heading: {…the same}, body: {…}}`; mint.json's `font`
+/// has the same shape with `headings` and `url` for `source`.
 pub(super) fn fonts(value: &Value) -> Option<Fonts> {
     let map = value.as_object()?;
-    let family_of = |key: &str| map.get(key).and_then(|v| v.get("family")).and_then(as_string);
-    Some(Fonts {
+    let part = |key: &str| map.get(key).and_then(Value::as_object).map(font).unwrap_or_default();
+    let heading = if map.contains_key("heading") { part("heading") } else { part("headings") };
+    Some(Fonts { site: font(map), heading, body: part("body") })
+}
+
+fn font(map: &Map<String, Value>) -> Font {
+    Font {
         family: str_field(map, "family"),
-        source: str_field(map, "source"),
-        heading: family_of("headings").or_else(|| family_of("heading")),
-        body: family_of("body"),
-    })
+        weight: map.get("weight").and_then(font_weight),
+        source: str_field(map, "source").or_else(|| str_field(map, "url")),
+        format: str_field(map, "format"),
+    }
+}
+
+/// `400`, `"550"`, `"bold"`; anything else (out of CSS's 1–1000, other words) is no weight.
+fn font_weight(value: &Value) -> Option<u16> {
+    let weight = match value {
+        Value::Number(n) => n.as_f64()?,
+        Value::String(s) => match s.trim() {
+            "normal" => 400.0,
+            "bold" => 700.0,
+            number => number.parse().ok()?,
+        },
+        _ => return None,
+    };
+    (1.0..=1000.0).contains(&weight).then(|| weight.round() as u16)
 }
 
 pub(super) fn banner(value: &Value) -> Option<Banner> {

@@ -62,6 +62,7 @@ fn mint_json_and_docs_json_describing_the_same_site_give_the_same_site() {
         "footerSocials": {"github": "https://github.com/acme"},
         "redirects": [{"source": "/old", "destination": "/v2/index"}],
         "modeToggle": {"default": "dark", "isHidden": true},
+        "font": {"family": "Inter", "weight": "500", "headings": {"family": "Lora", "weight": 700, "url": "/fonts/lora.woff2", "format": "woff2"}},
         "navigation": [
           {"group": "Start", "version": "v2", "pages": ["v2/index", "v2/quickstart"]},
           {"group": "Endpoints", "version": "v2", "pages": ["api/users", {"group": "Admin", "pages": ["api/admin", "api/admin/keys"]}]},
@@ -72,6 +73,7 @@ fn mint_json_and_docs_json_describing_the_same_site_give_the_same_site() {
         "footer": {"socials": {"github": "https://github.com/acme"}},
         "redirects": [{"source": "/old", "destination": "/v2/index"}],
         "appearance": {"default": "dark", "strict": true},
+        "fonts": {"family": "Inter", "weight": 500, "heading": {"family": "Lora", "weight": 700, "source": "/fonts/lora.woff2", "format": "woff2"}},
         "navigation": {
           "global": {"anchors": [{"anchor": "Blog", "href": "https://blog.acme.dev", "icon": "pen"}]},
           "versions": [
@@ -90,7 +92,35 @@ fn mint_json_and_docs_json_describing_the_same_site_give_the_same_site() {
     assert_eq!(m.navigation, d.navigation);
     assert_eq!(m.global, d.global);
     assert_eq!((&m.navbar, &m.footer, &m.redirects, &m.appearance), (&d.navbar, &d.footer, &d.redirects, &d.appearance));
+    assert_eq!(m.fonts, d.fonts);
+    let fonts = d.fonts.as_ref().unwrap();
+    let heading = fonts.for_headings();
+    assert_eq!((heading.family.as_deref(), heading.weight, heading.source.as_deref()), (Some("Lora"), Some(700), Some("/fonts/lora.woff2")));
+    let body = fonts.for_body();
+    assert_eq!((body.family.as_deref(), body.weight, body.source.as_deref()), (Some("Inter"), Some(500), None));
     assert_eq!((m.file.as_str(), d.file.as_str()), ("mint.json", "docs.json"));
+}
+
+#[test]
+fn font_weights_read_as_css_weights_and_parts_override_the_site_font_field_by_field() {
+    let fonts = |json: &str| {
+        let docs = format!(r#"{{"name": "A", "navigation": {{"pages": ["a"]}}, "fonts": {json}}}"#);
+        site(&[("docs.json", docs.as_str()), ("a.mdx", "A")]).config.fonts.unwrap()
+    };
+    let weights: Vec<Option<u16>> = ["400", "\"550\"", "\"bold\"", "\"normal\"", "0", "1001", "\"heavy\"", "[700]", "449.6"]
+        .iter()
+        .map(|w| fonts(&format!(r#"{{"weight": {w}}}"#)).site.weight)
+        .collect();
+    assert_eq!(weights, [Some(400), Some(550), Some(700), Some(400), None, None, None, None, Some(450)]);
+    let f = fonts(r#"{"family": "Inter", "source": "/fonts/inter.woff2", "format": "woff2", "weight": 450,
+        "heading": {"weight": 800}, "body": {"family": "Mono", "source": "https://cdn.example.com/mono.woff"}}"#);
+    let heading = f.for_headings();
+    assert_eq!((heading.family.as_deref(), heading.weight, heading.source.as_deref(), heading.format.as_deref()),
+        (Some("Inter"), Some(800), Some("/fonts/inter.woff2"), Some("woff2")), "a part without a family keeps the site's face");
+    assert_eq!(fonts(r#"{"family": "Inter", "weight": 300}"#).for_headings().weight, None, "the site's weight is the body's");
+    let body = f.for_body();
+    assert_eq!((body.family.as_deref(), body.weight, body.source.as_deref(), body.format.as_deref()),
+        (Some("Mono"), Some(450), Some("https://cdn.example.com/mono.woff"), None), "a part's own family brings only its own source");
 }
 
 #[test]

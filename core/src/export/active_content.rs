@@ -6,7 +6,7 @@
 //! renderers write. It is stricter than a browser: anything it cannot read for certain
 //! (an unknown entity, an unterminated tag) is a finding too.
 
-use super::svg_allow::{svg_value_allowed, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES};
+use super::svg_allow::{svg_value_allowed, SVG_LINK_ATTRIBUTES, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES};
 
 /// Elements that run script or change where and how the page loads things.
 const ACTIVE_ELEMENTS: &[&str] = &[
@@ -25,6 +25,7 @@ fn svg_problem(tag: &Tag, in_svg: bool) -> Option<String> {
     let allowed = match (in_svg, tag.name.as_str()) {
         (false, "svg") => SVG_ROOT_ATTRIBUTES,
         (true, name) if SVG_SHAPES.contains(&name) => SVG_SHAPE_ATTRIBUTES,
+        (true, "a") => SVG_LINK_ATTRIBUTES,
         (true, name) => return Some(format!("<{name}> inside <svg>")),
         (false, _) => return None,
     };
@@ -360,6 +361,11 @@ mod tests {
             "<svg onload=\"x\"></svg>",
             "<svg><path d=\"M0\" onclick=\"x\"/></svg>",
             "<svg><a href=\"javascript:x\"><path d=\"M0\"/></a></svg>",
+            "<svg><a href=\"java&#x09;script:x\"><path d=\"M0\"/></a></svg>",
+            "<svg><a href=\"mailto:a@b\"><path d=\"M0\"/></a></svg>",
+            "<svg><a href=\"//evil.example/x\"><path d=\"M0\"/></a></svg>",
+            "<svg><a href=\"https://x.dev\" target=\"_top\"><path d=\"M0\"/></a></svg>",
+            "<svg><a xlink:href=\"https://x.dev\"><path d=\"M0\"/></a></svg>",
             "<svg><use href=\"#x\"/></svg>",
             "<svg style=\"x\"></svg>",
             "<svg><svg></svg></svg>",
@@ -419,6 +425,7 @@ mod tests {
             "<code>onclick=x</code>",
             "<a href=\"//cdn.example/x\">x</a>",
             "<svg class=\"icon\" viewBox=\"0 0 24 24\" width=\"1em\" height=\"1em\" aria-hidden=\"true\" focusable=\"false\" fill=\"none\" stroke=\"currentColor\"><path d=\"M12 15v5s3.03-.55 4-2\"/><circle cx=\"12\" cy=\"12\" r=\"3\"/></svg><p>after</p>",
+            "<svg class=\"diagram-svg\" role=\"group\" aria-label=\"Flow: a (b) &amp; c\"><a href=\"https://x.dev/a?b=1\" transform=\"translate(1,2)\"><rect/></a><a href=\"../guides/intro.html#x\"><text>x</text></a></svg>",
             "<math display=\"block\"><mfrac><mi>a</mi><mi>b</mi></mfrac><mtable class=\"math-wide\"><mtr><mtd><mo lspace=\"0.2778em\">=</mo></mtd></mtr></mtable></math><p>after</p>",
         ] {
             assert_eq!(find_active(ok, &[]), None, "{ok:?}");

@@ -3,7 +3,9 @@
 //! `<text>` (`htmlLabels: false`), never `<foreignObject>` HTML. merman's SVG is then written anew
 //! through an allow-list of shapes, text and markers, because it also holds what the export never
 //! ships: a `<style>` element (the export's CSP is `style-src 'self'`), `style` attributes (an
-//! author's `classDef`/`style` lines among them), `click` links and its theme's fixed colours.
+//! author's `classDef`/`style` lines among them), `click` callbacks and its theme's fixed colours.
+//! A `click` link stays a link when the page's linker makes it an http(s) or relative one (a page
+//! of the site becomes a link to its exported file); any other is dropped and its node stays.
 //! Colours and strokes come instead from `site.css` (`.diagram …` rules over the site's colour
 //! variables), so a diagram follows the light and dark themes. `active_content` checks the result
 //! against its own copy of the rules.
@@ -13,6 +15,7 @@
 
 use super::html;
 use super::math::attributes;
+use super::svg_allow::svg_link_allowed;
 
 /// Past this a block is not read as a diagram: real diagrams are a few KiB, and merman's work grows
 /// with the source (its own resource limits bound the rest).
@@ -20,9 +23,9 @@ pub(crate) const MAX_SOURCE_BYTES: usize = 32 * 1024;
 /// A rendered diagram past this is not put on the page.
 const MAX_SVG_BYTES: usize = 1024 * 1024;
 
-/// Elements kept as they are (with allowed attributes). `a` (a `click` link) and unknown
-/// containers become a plain `<g>` with the allowed attributes: their shapes and text stay where
-/// they were drawn (merman places a clickable node by the `transform` of its `<a>`), the link goes.
+/// Elements kept as they are (with allowed attributes). Unknown containers, and an `a` (a `click`
+/// link) whose link does not pass, become a plain `<g>` with the allowed attributes: their shapes
+/// and text stay where they were drawn (merman places a clickable node by the `transform` of its `<a>`).
 const ELEMENTS: &[&str] = &[
     "g", "defs", "marker", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan",
     "title", "desc",
@@ -43,8 +46,9 @@ const ATTRIBUTES: &[&str] = &[
 pub(crate) struct NotRendered(pub(crate) String);
 
 /// Writes `source` as `<figure class="diagram">` holding an `<svg>`; `number` makes its ids unique
-/// on the page. On `Err` nothing was written and the caller shows the block as code.
-pub(crate) fn write(out: &mut String, source: &str, number: usize) -> Result<(), NotRendered> {
+/// on the page, `href` makes a `click` link what the page links to (see `Linker::href`). On `Err`
+/// nothing was written and the caller shows the block as code.
+pub(crate) fn write(out: &mut String, source: &str, number: usize, href: &dyn Fn(&str) -> String) -> Result<(), NotRendered> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(NotRendered(format!("larger than {} KiB", MAX_SOURCE_BYTES / 1024)));
     }
@@ -54,7 +58,8 @@ pub(crate) fn write(out: &mut String, source: &str, number: usize) -> Result<(),
     }
     let start = out.len();
     out.push_str("<figure class=\"diagram\">");
-    if !allow_listed(out, &svg) {
+    let name = accessible_name(source, &svg);
+    if !allow_listed(out, &svg, &name, href) {
         out.truncate(start);
         return Err(NotRendered("the renderer wrote no drawing".into()));
     }
@@ -106,7 +111,6 @@ const DRAWN: &[&[&str]] = &[
 
 /// The keyword a diagram opens with (`flowchart`, `quadrantChart`), after its front matter,
 /// `%%` comments and directives and blank lines.
-#[cfg(feature = "diagrams")]
 fn kind(source: &str) -> String {
     let mut lines = source.lines().map(str::trim).peekable();
     if lines.peek() == Some(&"---") {
@@ -116,6 +120,46 @@ fn kind(source: &str) -> String {
     let line = lines.find(|line| !line.is_empty() && !line.starts_with("%%")).unwrap_or("");
     let word = line.split(|c: char| c.is_whitespace() || c == ':' || c == ';').next().unwrap_or("");
     word.chars().take(40).collect()
+}
+
+/// What a reader's assistive technology calls the diagram: its `accTitle` (merman writes it as the
+/// chart's `<title>`), else its front matter's `title`, else what kind of diagram it is.
+fn accessible_name(source: &str, svg: &str) -> String {
+    let chart_title = svg.find("<title id=\"chart-title").and_then(|start| {
+        let rest = &svg[start..];
+        let open_end = rest.find('>')?;
+        let close = rest.find("</title>")?;
+        Some(decode(rest.get(open_end + 1..close)?))
+    });
+    let front_matter_title = || {
+        let mut lines = source.lines().map(str::trim);
+        if lines.next() != Some("---") {
+            return None;
+        }
+        let title = lines.take_while(|line| *line != "---").find_map(|line| line.strip_prefix("title:"))?;
+        Some(title.trim().trim_matches(['"', '\'']).to_owned())
+    };
+    let name = chart_title.filter(|t| !t.trim().is_empty()).or_else(|| front_matter_title().filter(|t| !t.is_empty()));
+    let name = name.unwrap_or_else(|| family_name(&kind(source)).to_owned());
+    name.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(200).collect()
+}
+
+/// A diagram family in words, by the keyword that opens it.
+fn family_name(kind: &str) -> &'static str {
+    match kind {
+        "flowchart" | "graph" | "flowchart-elk" => "Flowchart",
+        "sequenceDiagram" => "Sequence diagram",
+        "classDiagram" | "classDiagram-v2" => "Class diagram",
+        "stateDiagram" | "stateDiagram-v2" => "State diagram",
+        "erDiagram" => "Entity relationship diagram",
+        "gantt" => "Gantt chart",
+        "pie" => "Pie chart",
+        "gitGraph" => "Git graph",
+        "journey" => "User journey diagram",
+        "mindmap" => "Mind map",
+        "timeline" => "Timeline",
+        _ => "Diagram",
+    }
 }
 
 #[cfg(not(feature = "diagrams"))]
@@ -132,14 +176,16 @@ fn first_line(reason: &str) -> String {
     line.chars().take(200).collect()
 }
 
-/// merman's SVG written anew: an `<svg>` with its `viewBox` and size, then allowed elements with
-/// allowed attributes, text decoded and escaped again; everything else dropped. Assumes the library's
-/// well-formed output and stays balanced when it is not. False when there was no root `<svg>`.
-fn allow_listed(out: &mut String, svg: &str) -> bool {
+/// merman's SVG written anew: an `<svg>` with its `viewBox` and size named `name`, then allowed
+/// elements with allowed attributes, text decoded and escaped again; everything else dropped.
+/// Assumes the library's well-formed output and stays balanced when it is not. False when there was
+/// no root `<svg>`.
+fn allow_listed(out: &mut String, svg: &str, name: &str, href: &dyn Fn(&str) -> String) -> bool {
+    let label = name;
     let mut rest = svg;
     let mut root = false;
-    // Open elements, innermost last, and whether each was written.
-    let mut open: Vec<(String, bool)> = Vec::new();
+    // Open elements, innermost last, each with the name it was written as (none: not written).
+    let mut open: Vec<(String, Option<&'static str>)> = Vec::new();
     // Depth in `open` of a dropped element whose content is skipped.
     let mut dropping: Option<usize> = None;
     while let Some(lt) = rest.find('<') {
@@ -165,8 +211,8 @@ fn allow_listed(out: &mut String, svg: &str) -> bool {
             let name = name.trim();
             if let Some(depth) = open.iter().rposition(|(n, _)| n == name) {
                 while open.len() > depth {
-                    if let Some((n, true)) = open.pop() {
-                        close(out, &n);
+                    if let Some((_, Some(written))) = open.pop() {
+                        close(out, written);
                     }
                 }
                 if dropping.is_some_and(|d| d >= open.len()) {
@@ -188,47 +234,66 @@ fn allow_listed(out: &mut String, svg: &str) -> bool {
                 continue;
             }
             root = true;
-            open_root(out, attrs);
-            open.push(("svg".into(), true));
+            let linked = svg.match_indices("<a ").any(|(at, _)| {
+                let tag = &svg[at + 3..];
+                link(&tag[..tag.find('>').unwrap_or(tag.len())], href).is_some()
+            });
+            open_root(out, attrs, label, linked);
+            open.push(("svg".into(), Some("svg")));
             continue;
         }
         if dropping.is_some() {
             if !self_closing {
-                open.push((name.to_owned(), false));
+                open.push((name.to_owned(), None));
             }
             continue;
         }
         if DROPPED.contains(&name) || name == "svg" {
             if !self_closing {
                 dropping = Some(open.len());
-                open.push((name.to_owned(), false));
+                open.push((name.to_owned(), None));
             }
             continue;
         }
+        let link = (name == "a").then(|| link(attrs, href)).flatten();
+        let written = if link.is_some() { "a" } else { written_name(name) };
         out.push('<');
-        out.push_str(written_name(name));
+        out.push_str(written);
+        if let Some(link) = &link {
+            html::attr(out, "href", link);
+        }
         write_attributes(out, attrs);
         out.push('>');
         if self_closing {
-            close(out, name);
+            close(out, written);
         } else {
-            open.push((name.to_owned(), true));
+            open.push((name.to_owned(), Some(written)));
         }
     }
-    while let Some((name, written)) = open.pop() {
-        if written {
-            close(out, &name);
+    while let Some((_, written)) = open.pop() {
+        if let Some(written) = written {
+            close(out, written);
         }
     }
     root
 }
 
+/// The link of merman's `<a>` (`xlink:href` or `href`) as the page links to it, when it is one an
+/// inline SVG may hold (http(s) or relative); `None` for a callback, `javascript:`, `mailto:`, ….
+fn link(attrs: &str, href: &dyn Fn(&str) -> String) -> Option<String> {
+    let raw = attributes(attrs).find(|(k, _)| matches!(*k, "xlink:href" | "href")).map(|(_, v)| decode(v))?;
+    let link = href(&raw);
+    (link != "#" && svg_link_allowed(&link)).then_some(link)
+}
+
 /// The root `<svg>`: merman's `viewBox`, its size as `width`/`height` (merman sizes it by an inline
-/// `max-width`, which the export cannot carry; `site.css` lets it shrink to the column), an image role
-/// and its `aria-roledescription` in the label (plain words: the checker refuses brackets).
-fn open_root(out: &mut String, attrs: &str) {
+/// `max-width`, which the export cannot carry; `site.css` lets it shrink to the column) and its
+/// name. An image to assistive technology, or a group when it holds links (an image's content is
+/// not read, and its links could not be reached).
+fn open_root(out: &mut String, attrs: &str, label: &str, linked: bool) {
     let view_box = attributes(attrs).find(|(k, _)| *k == "viewBox").map(|(_, v)| v).filter(|v| numbers(v));
-    out.push_str("<svg class=\"diagram-svg\" role=\"img\"");
+    out.push_str("<svg class=\"diagram-svg\"");
+    html::attr(out, "role", if linked { "group" } else { "img" });
     if let Some(view_box) = view_box {
         html::attr(out, "viewBox", view_box);
         let mut parts = view_box.split_ascii_whitespace().skip(2);
@@ -237,12 +302,7 @@ fn open_root(out: &mut String, attrs: &str) {
             html::attr(out, "height", h);
         }
     }
-    let label = attributes(attrs)
-        .find(|(k, _)| *k == "aria-roledescription")
-        .map(|(_, v)| v)
-        .filter(|v| plain_value(v))
-        .unwrap_or("diagram");
-    html::attr(out, "aria-label", &format!("{label} diagram"));
+    html::attr(out, "aria-label", label);
     out.push('>');
 }
 
@@ -261,23 +321,27 @@ fn write_attributes(out: &mut String, attrs: &str) {
     }
 }
 
-fn close(out: &mut String, name: &str) {
+fn close(out: &mut String, written: &str) {
     out.push_str("</");
-    out.push_str(written_name(name));
+    out.push_str(written);
     out.push('>');
 }
 
 /// The element an allowed-list element is written as: itself, the root `svg`, else a group.
-fn written_name(name: &str) -> &str {
-    if name == "svg" || ELEMENTS.contains(&name) {
-        name
-    } else {
-        "g"
+fn written_name(name: &str) -> &'static str {
+    match name {
+        "svg" => "svg",
+        _ => ELEMENTS.iter().find(|e| **e == name).copied().unwrap_or("g"),
     }
 }
 
 /// Text between tags, its entities decoded and escaped again (an entity not known is kept as text).
 fn text(out: &mut String, raw: &str) {
+    html::text(out, &decode(raw));
+}
+
+/// Text or an attribute value with its entities decoded (an entity not known is kept as text).
+fn decode(raw: &str) -> String {
     let mut decoded = String::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(amp) = rest.find('&') {
@@ -296,7 +360,7 @@ fn text(out: &mut String, raw: &str) {
         }
     }
     decoded.push_str(rest);
-    html::text(out, &decoded);
+    decoded
 }
 
 fn decode_entity(name: &str) -> Option<char> {
@@ -361,7 +425,13 @@ mod tests {
 
     fn diagram(source: &str) -> Result<String, NotRendered> {
         let mut out = String::new();
-        write(&mut out, source, 0).map(|()| out)
+        // As a page's linker does: http(s) kept, a site path made relative, other schemes "#".
+        let href = |url: &str| match url {
+            u if u.starts_with("https://") || u.starts_with("http://") => u.to_owned(),
+            u if u.starts_with('/') => format!("..{u}.html"),
+            _ => "#".to_owned(),
+        };
+        write(&mut out, source, 0, &href).map(|()| out)
     }
 
     #[test]
@@ -398,19 +468,44 @@ mod tests {
         for source in sources {
             let Ok(out) = diagram(source) else { continue };
             assert_eq!(find_active(&out, &[]), None, "{source}\n{out}");
-            for banned in ["<script", "javascript:", "evil.example", "onclick", "onerror", "<a ", "foreignObject", " style="] {
+            for banned in ["<script", "javascript:", "evil.example", "onclick", "onerror", "foreignObject", " style=", "xlink", "target="] {
                 assert!(!out.contains(banned), "{banned} from {source}: {out}");
             }
+            let links: Vec<&str> = out.match_indices("<a ").map(|(at, _)| &out[at..at + out[at..].find('>').unwrap()]).collect();
+            assert!(links.iter().all(|a| a.starts_with("<a href=\"https://example.com")), "{links:?} from {source}");
         }
     }
 
     #[test]
-    fn a_clickable_node_stays_where_it_was_drawn() {
-        let plain = diagram("flowchart LR\n  A --> B\n").unwrap();
-        let clicked = diagram("flowchart LR\n  A --> B\n  click B \"https://example.com\"\n").unwrap();
-        assert!(!clicked.contains("<a ") && !clicked.contains("example.com"), "{clicked}");
+    fn a_clickable_node_is_a_link_where_it_was_drawn() {
+        let plain = diagram("flowchart LR\n  A --> B --> C\n").unwrap();
+        let clicked = diagram("flowchart LR\n  A --> B --> C\n  click A href \"https://example.com/a?x=1&y=2\" \"Tip\"\n  click B \"/guides/intro\"\n  click C call alert(1)\n").unwrap();
+        assert!(clicked.contains("<a href=\"https://example.com/a?x=1&amp;y=2\" transform=\"translate("), "{clicked}");
+        assert!(clicked.contains("<a href=\"../guides/intro.html\" transform=\"translate("), "a page of the site, through the linker: {clicked}");
+        assert_eq!(clicked.matches("<a ").count(), 2, "a callback is no link: {clicked}");
+        assert!(clicked.contains("role=\"group\"") && plain.contains("role=\"img\""), "links inside are reachable: {clicked}");
         let moves = |svg: &str| svg.matches("transform=\"translate(").count();
-        assert_eq!(moves(&clicked), moves(&plain), "the link's placement is kept as a group: {clicked}");
+        assert_eq!(moves(&clicked), moves(&plain), "the nodes are placed as before: {clicked}");
+        assert_eq!(find_active(&clicked, &[]), None, "{clicked}");
+        let mailto = diagram("flowchart LR\n  A --> B\n  click A href \"mailto:a@b.dev\"\n").unwrap();
+        assert!(!mailto.contains("<a ") && mailto.contains("role=\"img\""), "{mailto}");
+    }
+
+    #[test]
+    fn a_diagram_is_named_by_its_title_or_its_kind() {
+        let name = |out: &str| {
+            let at = out.find("aria-label=\"").unwrap() + 12;
+            out[at..at + out[at..].find('"').unwrap()].to_owned()
+        };
+        assert_eq!(name(&diagram("flowchart TD\n  A --> B\n").unwrap()), "Flowchart");
+        assert_eq!(name(&diagram("sequenceDiagram\n  A->>B: hi\n").unwrap()), "Sequence diagram");
+        let titled = diagram("---\ntitle: \"Publish: the pipeline\"\n---\nflowchart TD\n  A --> B\n").unwrap();
+        assert_eq!(name(&titled), "Publish: the pipeline");
+        let acc = diagram("flowchart TD\n  accTitle: Jobs: the queue (v2)\n  accDescr: How a job runs\n  A --> B\n").unwrap();
+        assert_eq!(name(&acc), "Jobs: the queue (v2)");
+        assert!(!acc.contains("flowchart-v2 diagram") && !acc.contains("aria-roledescription"), "{acc}");
+        assert_eq!(find_active(&acc, &[]), None, "{acc}");
+        assert_eq!(find_active(&titled, &[]), None, "{titled}");
     }
 
     #[test]
@@ -444,3 +539,5 @@ mod tests {
         assert_eq!(out, "a &lt;b&gt; &amp; &lt;script&gt; &amp;bogus; &amp;");
     }
 }
+
+

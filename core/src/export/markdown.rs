@@ -696,7 +696,8 @@ impl<'a> Renderer<'a> {
     /// A fenced block (see [`code`]); inside a CodeGroup or example it is one of the group's tabs.
     fn write_code_block(&mut self, info: &str, code: &str) {
         if diagrams::ENABLED && info.split_ascii_whitespace().next() == Some("mermaid") {
-            match diagrams::write(&mut self.out, code, self.diagrams) {
+            let links = self.links;
+            match diagrams::write(&mut self.out, code, self.diagrams, &|url| links.href(url)) {
                 Ok(()) => {
                     self.diagrams += 1;
                     return;

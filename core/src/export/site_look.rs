@@ -1,21 +1,22 @@
 //! The site's look from docs.json (mint.json read into the same settings): `appearance` (the
-//! default theme, and `strict`: no toggle), `fonts` (family for body and headings, a local font
-//! file as `@font-face`; a remote source is never fetched, so its family applies only where the
-//! reader has it, after the system fallbacks' turn), `background` (colour and image per theme,
+//! default theme, and `strict`: no toggle), `fonts` (family and weight for body and headings; each
+//! local font file as an `@font-face` with its weight and format; a remote source is never fetched,
+//! so its family applies only where the reader has it), `background` (colour and image per theme,
 //! `decoration`). Everything lands in `site.css` as rules, or as attributes of `<html>` the theme
 //! boot reads: no inline style.
 
 use crate::docs::config::SiteConfig;
-use crate::docs::settings::Pair;
+use crate::docs::settings::{Fonts, Pair};
 use crate::docs::SourceTree;
 
 use super::html::{attr, safe_color};
 use super::links::{asset_path, relative};
 
-/// The files of the look the bundle carries: a local font file and background images.
+/// The files of the look the bundle carries: local font files and background images.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct LookFiles {
-    pub(crate) font: Option<String>,
+    /// The file of each of [`Fonts::parts`] whose source is in the repository.
+    pub(crate) fonts: [Option<String>; 3],
     pub(crate) background_light: Option<String>,
     pub(crate) background_dark: Option<String>,
 }
@@ -24,15 +25,16 @@ impl LookFiles {
     pub(crate) fn new(config: &SiteConfig, tree: &SourceTree) -> Self {
         let local = |url: Option<&String>| url.and_then(|u| asset_path(tree, "index", "docs.json", u));
         let image = config.background.image.as_ref();
+        let fonts = config.fonts.as_ref().map(|f| f.parts().map(|part| local(part.source.as_ref()))).unwrap_or_default();
         Self {
-            font: local(config.fonts.as_ref().and_then(|f| f.source.as_ref())),
+            fonts,
             background_light: local(image.and_then(|p| p.light.as_ref().or(p.dark.as_ref()))),
             background_dark: local(image.and_then(|p| p.dark.as_ref().or(p.light.as_ref()))),
         }
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &String> {
-        [&self.font, &self.background_light, &self.background_dark].into_iter().flatten()
+        self.fonts.iter().chain([&self.background_light, &self.background_dark]).flatten()
     }
 }
 
@@ -59,24 +61,68 @@ fn family(name: &str) -> Option<&str> {
     plain.then_some(name)
 }
 
-/// The rules of the look, for `site.css` (at `css_file` in the bundle); empty for a site that sets
-/// none of it.
 /// How far down the page the `grid` decoration fades out (about the first screen).
 const GRID_FADE: &str = "28rem";
 
-pub(crate) fn stylesheet(config: &SiteConfig, files: &LookFiles, css_file: &str) -> String {
-    let mut css = String::new();
-    let fonts = config.fonts.as_ref();
-    let body = fonts.and_then(|f| f.body.as_deref().or(f.family.as_deref())).and_then(family);
-    let heading = fonts.and_then(|f| f.heading.as_deref().or(f.family.as_deref())).and_then(family);
-    if let (Some(name), Some(file)) = (fonts.and_then(|f| f.family.as_deref()).and_then(family), &files.font) {
-        css.push_str(&format!("@font-face {{ font-family: \"{name}\"; src: url(\"{}\"); font-display: swap; }}\n", relative(css_file, file)));
+/// The `format()` hint of a font file: the author's `format`, else the file's extension; none for
+/// anything else (the browser then reads the file to tell).
+fn font_format(format: Option<&str>, file: &str) -> Option<&'static str> {
+    let name = format.unwrap_or_else(|| file.rsplit('.').next().unwrap_or(""));
+    match name.trim().to_ascii_lowercase().as_str() {
+        "woff2" => Some("woff2"),
+        "woff" => Some("woff"),
+        "ttf" | "truetype" => Some("truetype"),
+        "otf" | "opentype" => Some("opentype"),
+        _ => None,
     }
-    if let Some(name) = body {
+}
+
+/// An `@font-face` for each font written with a family and a file in the repository (its own weight
+/// and format), then the family and weight of body text and of headings.
+fn font_rules(css: &mut String, fonts: &Fonts, files: &LookFiles, css_file: &str) {
+    let mut declared = Vec::new();
+    for (part, file) in fonts.parts().into_iter().zip(&files.fonts) {
+        let (Some(name), Some(file)) = (part.family.as_deref().and_then(family), file) else { continue };
+        let face = (name, file, part.weight);
+        if declared.contains(&face) {
+            continue;
+        }
+        declared.push(face);
+        css.push_str(&format!("@font-face {{ font-family: \"{name}\"; src: url(\"{}\")", relative(css_file, file)));
+        if let Some(format) = font_format(part.format.as_deref(), file) {
+            css.push_str(&format!(" format(\"{format}\")"));
+        }
+        if let Some(weight) = part.weight {
+            css.push_str(&format!("; font-weight: {weight}"));
+        }
+        css.push_str("; font-display: swap; }\n");
+    }
+    let body = fonts.for_body();
+    if let Some(name) = body.family.as_deref().and_then(family) {
         css.push_str(&format!(":root {{ --font: \"{name}\", system-ui, -apple-system, \"Segoe UI\", Roboto, Arial, sans-serif; }}\n"));
     }
-    if let Some(name) = heading {
-        css.push_str(&format!("h1, h2, h3, h4, h5, h6 {{ font-family: \"{name}\", var(--font); }}\n"));
+    if let Some(weight) = body.weight {
+        css.push_str(&format!("body {{ font-weight: {weight}; }}\n"));
+    }
+    let heading = fonts.for_headings();
+    let heading_rules: Vec<String> = [
+        heading.family.as_deref().and_then(family).map(|name| format!("font-family: \"{name}\", var(--font)")),
+        heading.weight.map(|weight| format!("font-weight: {weight}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !heading_rules.is_empty() {
+        css.push_str(&format!("h1, h2, h3, h4, h5, h6 {{ {}; }}\n", heading_rules.join("; ")));
+    }
+}
+
+/// The rules of the look, for `site.css` (at `css_file` in the bundle); empty for a site that sets
+/// none of it.
+pub(crate) fn stylesheet(config: &SiteConfig, files: &LookFiles, css_file: &str) -> String {
+    let mut css = String::new();
+    if let Some(fonts) = &config.fonts {
+        font_rules(&mut css, fonts, files, css_file);
     }
     let background = &config.background;
     let color = |pick: fn(&Pair) -> Option<&String>| background.color.as_ref().and_then(pick).and_then(|c| safe_color(c));
@@ -134,7 +180,7 @@ mod tests {
         let files = LookFiles::new(&c, &t);
         assert_eq!(files.iter().collect::<Vec<_>>(), ["fonts/inter.woff2", "images/bg.png", "images/bg.png"]);
         let css = stylesheet(&c, &files, "_static/site.css");
-        assert!(css.contains("@font-face { font-family: \"Inter\"; src: url(\"../fonts/inter.woff2\")"), "{css}");
+        assert!(css.contains("@font-face { font-family: \"Inter\"; src: url(\"../fonts/inter.woff2\") format(\"woff2\"); font-display: swap; }"), "{css}");
         assert!(css.contains("--font: \"Inter\", system-ui"), "{css}");
         assert!(css.contains(":root { --bg: #fafafa; }") && css.contains("--bg: #0a0a0a"), "{css}");
         assert!(css.contains("url(\"../images/bg.png\")"), "{css}");
@@ -142,6 +188,34 @@ mod tests {
         html_attrs(&mut html, &c);
         assert_eq!(html, " data-appearance=\"dark\" data-appearance-strict");
         assert!(!toggle(&c));
+    }
+
+    #[test]
+    fn heading_and_body_fonts_get_their_faces_weights_and_formats() {
+        let t = tree(&[("fonts/Display-Bold.woff2", "b"), ("fonts/Display-Regular.woff2", "r"), ("fonts/text.ttf", "t")]);
+        let c = config(r#"{"name": "x", "navigation": {"pages": ["a"]}, "fonts": {
+            "heading": {"family": "Display", "weight": 700, "source": "/fonts/Display-Bold.woff2", "format": "woff2"},
+            "body": {"family": "Display", "weight": 400, "source": "fonts/Display-Regular.woff2", "format": "woff2"}}}"#);
+        let files = LookFiles::new(&c, &t);
+        assert_eq!(files.iter().collect::<Vec<_>>(), ["fonts/Display-Bold.woff2", "fonts/Display-Regular.woff2"]);
+        let css = stylesheet(&c, &files, "_static/site.css");
+        let faces: Vec<&str> = css.lines().filter(|l| l.starts_with("@font-face")).collect();
+        assert_eq!(faces, [
+            "@font-face { font-family: \"Display\"; src: url(\"../fonts/Display-Bold.woff2\") format(\"woff2\"); font-weight: 700; font-display: swap; }",
+            "@font-face { font-family: \"Display\"; src: url(\"../fonts/Display-Regular.woff2\") format(\"woff2\"); font-weight: 400; font-display: swap; }",
+        ]);
+        assert!(css.contains("--font: \"Display\", system-ui") && css.contains("body { font-weight: 400; }"), "{css}");
+        assert!(css.contains("h1, h2, h3, h4, h5, h6 { font-family: \"Display\", var(--font); font-weight: 700; }"), "{css}");
+
+        // One site font with a weight: one face, the weight on body text, headings keep their bold;
+        // the format from the file's name when not given, and none for a name nobody knows.
+        let c = config(r#"{"name": "x", "navigation": {"pages": ["a"]}, "fonts": {"family": "Text", "weight": 350, "source": "/fonts/text.ttf", "heading": {"weight": 800}}}"#);
+        let css = stylesheet(&c, &LookFiles::new(&c, &t), "_static/site.css");
+        assert_eq!(css.matches("@font-face").count(), 1, "{css}");
+        assert!(css.contains("url(\"../fonts/text.ttf\") format(\"truetype\"); font-weight: 350;"), "{css}");
+        assert!(css.contains("body { font-weight: 350; }") && css.contains("h1, h2, h3, h4, h5, h6 { font-family: \"Text\", var(--font); font-weight: 800; }"), "{css}");
+        assert_eq!(font_format(Some("embedded-opentype\"); x"), "a.woff2"), None);
+        assert_eq!(font_format(None, "a.OTF"), Some("opentype"));
     }
 
     #[test]
@@ -155,8 +229,10 @@ mod tests {
         assert!(!css.contains("font-face") && !css.contains("Evil") && !css.contains("example.com") && !css.contains("red"), "{css}");
         assert!(css.contains("background-size: 100% 100%, 2.5rem 2.5rem"), "{css}");
         assert!(css.contains(&format!("transparent, var(--bg) {GRID_FADE})")) && !css.contains("fixed"), "the grid fades out at the top: {css}");
-        let remote_font = config(r#"{"name": "x", "navigation": {"pages": ["a"]}, "fonts": {"family": "Inter", "source": "https://fonts.example.com/inter.css"}}"#);
+        let remote_font = config(r#"{"name": "x", "navigation": {"pages": ["a"]}, "fonts": {"family": "Inter", "source": "https://fonts.example.com/inter.css",
+            "heading": {"family": "Lora", "weight": 600, "source": "https://fonts.example.com/lora.woff2", "format": "woff2"}}}"#);
         let css = stylesheet(&remote_font, &LookFiles::new(&remote_font, &t), "_static/site.css");
-        assert!(css.contains("--font: \"Inter\", system-ui") && !css.contains("font-face"), "{css}");
+        assert!(css.contains("--font: \"Inter\", system-ui") && !css.contains("font-face") && !css.contains("example.com"), "{css}");
+        assert!(css.contains("h1, h2, h3, h4, h5, h6 { font-family: \"Lora\", var(--font); font-weight: 600; }"), "{css}");
     }
 }

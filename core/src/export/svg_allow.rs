@@ -3,9 +3,11 @@
 //! (`svg_file`), and the active-content checker the tests hold both to.
 //!
 //! An `<svg>` of the root attributes holding only shapes, paint servers (gradients, clip paths,
-//! masks), markers and text of the shape attributes. Anything else (`<script>`, `<foreignObject>`,
-//! `<style>`, `<a>`, `<use href>`, `<image>`, event handlers, `style`, a nested `<svg>`) is
-//! refused. Names are lowercase (HTML reads them so); an SVG file keeps its own case.
+//! masks), markers and text of the shape attributes; inline SVG (never a file) may also hold links,
+//! `<a href>` to an http(s) URL or a relative one (a diagram's clickable node). Anything else
+//! (`<script>`, `<foreignObject>`, `<style>`, other links, `<use href>`, `<image>`, event handlers,
+//! `style`, a nested `<svg>`) is refused. Names are lowercase (HTML reads them so); an SVG file keeps
+//! its own case.
 
 pub(crate) const SVG_NAMESPACE: &str = "http://www.w3.org/2000/svg";
 
@@ -26,6 +28,22 @@ pub(crate) const SVG_SHAPE_ATTRIBUTES: &[&str] = &[
     "clippathunits", "maskunits", "maskcontentunits", "fill-opacity", "stroke-opacity", "stroke-dasharray",
     "stroke-dashoffset", "stroke-miterlimit", "stroke-linecap", "stroke-linejoin", "font-size", "letter-spacing",
 ];
+
+/// The attributes of a link in inline SVG, for the checker (the diagram renderer writes only these);
+/// its `href` is checked by [`svg_link_allowed`].
+#[cfg(test)]
+pub(crate) const SVG_LINK_ATTRIBUTES: &[&str] = &["href", "transform", "class"];
+
+/// A link an inline SVG may hold, as the browser reads it (tabs and newlines removed, leading and
+/// trailing spaces and controls trimmed): http(s), or relative (no scheme at all).
+pub(crate) fn svg_link_allowed(href: &str) -> bool {
+    let cleaned: String = href.trim_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
+    let before_path = cleaned.split(['/', '?', '#']).next().unwrap_or("");
+    match before_path.split_once(':') {
+        None => !cleaned.is_empty() && !cleaned.starts_with("//") && !cleaned.contains('\\'),
+        Some((scheme, _)) => matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https"),
+    }
+}
 
 /// A value an SVG attribute may hold: plain characters, except that a transform may hold its
 /// functions of numbers, a paint, clip path, mask or marker may be `url(#id)` (a reference inside
@@ -48,6 +66,9 @@ pub(crate) fn svg_value_allowed(name: &str, value: &str) -> bool {
         }),
         "marker-start" | "marker-mid" | "marker-end" | "clip-path" | "mask" => local_url(value),
         "fill" | "stroke" => plain(value) || local_url(value),
+        "href" => svg_link_allowed(value),
+        // A name for assistive technology (a diagram's title): text, nothing a browser runs.
+        "aria-label" => true,
         _ => plain(value),
     }
 }
