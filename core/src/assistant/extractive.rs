@@ -25,7 +25,7 @@ mod chunks;
 
 use super::passage::Passage;
 use super::query::terms;
-use crate::text::is_cjk;
+use crate::text::{is_cjk, is_kana};
 use blocks::{is_fragment, parse_blocks, Block};
 
 pub use chunks::stream_chunks;
@@ -772,9 +772,8 @@ struct Words {
 
 impl Words {
     fn for_question(question: &str) -> Self {
-        let kana = |c: char| matches!(c as u32, 0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F);
         let hangul = |c: char| matches!(c as u32, 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF);
-        if question.chars().any(kana) {
+        if question.chars().any(is_kana) {
             Self {
                 // Says "does not cover" as the eval's refusal check reads it (扱っていません).
                 not_covered: "この質問はドキュメントで扱っていません。",

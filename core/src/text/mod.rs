@@ -172,15 +172,21 @@ fn stem(how: Stem, word: &mut String) {
 /// scripts written without spaces between words. Hangul is not among them (see the module doc).
 /// `site.js` mirrors this range list.
 pub fn is_cjk(c: char) -> bool {
+    is_kana(c)
+        || matches!(c as u32,
+        0x3400..=0x4DBF       // Han extension A
+        | 0x4E00..=0x9FFF     // Han
+        | 0xF900..=0xFAFF     // Han compatibility
+        | 0x20000..=0x2FA1F   // Han extensions B-F, compatibility supplement
+        | 0x30000..=0x323AF)  // Han extensions G, H
+}
+
+/// Hiragana and katakana, full and half width: what tells Japanese text from Chinese.
+pub fn is_kana(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF       // hiragana, katakana
         | 0x31F0..=0x31FF     // katakana phonetic extensions
-        | 0x3400..=0x4DBF     // Han extension A
-        | 0x4E00..=0x9FFF     // Han
-        | 0xF900..=0xFAFF     // Han compatibility
-        | 0xFF66..=0xFF9F     // half-width katakana
-        | 0x20000..=0x2FA1F   // Han extensions B-F, compatibility supplement
-        | 0x30000..=0x323AF)  // Han extensions G, H
+        | 0xFF66..=0xFF9F)    // half-width katakana
 }
 
 /// Splits `text` into words and CJK runs; `f` gets each with its length in characters of `text`.
