@@ -371,8 +371,18 @@ impl<'t, 'u> Writer<'t, 'u> {
         if self.suppressed.is_some() {
             return;
         }
-        let text = if self.heading { text.replace('\n', " ") } else { text.to_owned() };
-        let escaped = escape::text(&text);
+        let joined;
+        let text = match self.heading && text.contains('\n') {
+            true => {
+                joined = text.replace('\n', " ");
+                joined.as_str()
+            }
+            false => text,
+        };
+        let escaped = escape::text(text);
+        if !self.line_start && !escaped.contains('\n') {
+            return self.write(&escaped);
+        }
         // What would start a block at the start of a line is escaped there.
         let mut out = String::with_capacity(escaped.len());
         for (i, line) in escaped.split('\n').enumerate() {
