@@ -602,9 +602,18 @@ impl ExportPlan {
             let Some(page) = outline.pages.get_mut(entry.index) else {
                 continue;
             };
+            // A first entry's sections and Markdown come from one walk of its body.
+            let mut markdown = None;
             if last.as_ref().is_none_or(|(i, _)| *i != entry.index) {
                 let mut read = page.clone();
-                read.sections = page_sections(tree, page);
+                match entry.first {
+                    true => {
+                        let (sections, rendered) = agent::sections_and_markdown(page, tree, &targets, &self.domain);
+                        read.sections = sections;
+                        markdown = Some(rendered);
+                    }
+                    false => read.sections = page_sections(tree, page),
+                }
                 last = Some((entry.index, read));
             }
             let Some((_, read)) = &last else { continue };
@@ -612,7 +621,10 @@ impl ExportPlan {
                 into.add_copy(read, search_as);
                 continue;
             }
-            into.add(read, tree, &targets, &self.domain, search_as);
+            match markdown {
+                Some(markdown) => into.add_rendered(read, &markdown, tree, search_as),
+                None => into.add(read, tree, &targets, &self.domain, search_as),
+            }
             let first_line = crate::agents::llms::first_line(read).to_owned();
             page.sections = vec![Section { text: first_line, ..Section::default() }];
         }
