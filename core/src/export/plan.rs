@@ -71,6 +71,9 @@ struct Scope {
     nav: SiteNav,
     /// Navigation order per language, for previous/next.
     order: BTreeMap<String, Vec<usize>>,
+    /// Per language, each page's place in `order` and its tab ([`nav::tab_of_pages`]): looked up
+    /// per page, where a scan would grow with the site.
+    place: BTreeMap<String, (BTreeMap<usize, usize>, BTreeMap<usize, usize>)>,
     /// First page per language: where the language switch goes when a page has no counterpart.
     homes: BTreeMap<String, usize>,
 }
@@ -170,13 +173,17 @@ impl ExportPlan {
             let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
             let order: BTreeMap<String, Vec<usize>> =
                 crate::sort::map_from(nav.iter().map(|(language, tabs)| (language.clone(), nav::order(tabs))));
+            let place = crate::sort::map_from(nav.iter().map(|(language, tabs)| {
+                let position = order.get(language).into_iter().flatten().enumerate().map(|(p, &i)| (i, p));
+                (language.clone(), (crate::sort::map_from(position), nav::tab_of_pages(tabs)))
+            }));
             let mut homes = BTreeMap::new();
             for &i in index_of.values() {
                 let Some(page) = site.pages.get(i) else { continue };
                 let first_in_nav = order.get(&page.language).and_then(|o| o.first()).copied();
                 homes.entry(page.language.clone()).or_insert(first_in_nav.unwrap_or(i));
             }
-            scopes.push(Scope { version: version.clone(), prefix, files, index_of, retarget, nav, order, homes });
+            scopes.push(Scope { version: version.clone(), prefix, files, index_of, retarget, nav, order, place, homes });
         }
         let pages = render_order(site, &scopes, &owner);
         let elsewhere = match versions.first() {
@@ -391,7 +398,12 @@ impl ExportPlan {
         let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
         let empty = Vec::new();
         let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
-        let tab = nav::current_tab(tabs, index, site).unwrap_or(0);
+        let place = scope.place.get(&page.language);
+        let current_tab = match place.and_then(|(_, tab_of)| tab_of.get(&index)) {
+            Some(&tab) => Some(tab),
+            None => nav::current_tab(tabs, index, site),
+        };
+        let tab = current_tab.unwrap_or(0);
         let contents = tabs
             .get(tab)
             .filter(|t| t.items.len() > nav::SECTION_WINDOW)
@@ -401,7 +413,7 @@ impl ExportPlan {
             .order
             .get(&page.language)
             .map_or(&[][..], Vec::as_slice);
-        let position = order.iter().position(|&i| i == index);
+        let position = place.and_then(|(position, _)| position.get(&index)).copied();
         let neighbour = |p: Option<usize>| {
             p.and_then(|p| order.get(p))
                 .and_then(|&i| site.pages.get(i))
@@ -419,6 +431,7 @@ impl ExportPlan {
                 .and_then(|&i| site.pages.get(i))
                 .map(|p| p.path.as_str()),
             tabs,
+            tab: current_tab,
             contents,
             prev: neighbour(position.and_then(|p| p.checked_sub(1))),
             next: neighbour(position.map(|p| p + 1)),
