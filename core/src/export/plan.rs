@@ -344,7 +344,10 @@ impl ExportPlan {
             false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
         };
         let (yaml, body) = frontmatter::split(&source);
-        let mode = PageMode::from_frontmatter(yaml);
+        // Parsed once for the layout and the API reference.
+        let parsed = yaml.and_then(|y| frontmatter::parse(y).ok());
+        let mode = PageMode::of(parsed.as_ref());
+        let api = yaml.filter(|_| page.openapi.is_none()).and_then(|y| api_page::api_frontmatter(y, parsed.as_ref()));
         let stylesheet = page_style::stylesheet(body);
         let rendered = markdown::render_mdx(body, &page.source, tree, links, highlighter);
         for (first_line, reason) in &rendered.unrendered_diagrams {
@@ -355,7 +358,7 @@ impl ExportPlan {
         let (html, api_headings) = api_page::lay_out(
             rendered.html,
             page.openapi.as_deref(),
-            yaml,
+            api,
             body,
             (&page.source, &page.title),
             &site.config,
