@@ -68,6 +68,11 @@ pub(crate) fn page_file(
     ExportFile::new(markdown_file(&page.path), text)
 }
 
+/// [`page_file`] of a body rendered already by `agents::markdown::render_body` with the same links.
+pub(crate) fn page_file_rendered(page: &Page, rendered: String, domain: &str) -> ExportFile {
+    ExportFile::new(markdown_file(&page.path), page_markdown_around(page, rendered, &page_url(domain, &page.path)))
+}
+
 fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, domain: &str) -> String {
     let links = Linker::new(&page.path, &page.source, md_files, tree, domain);
     page_markdown(page, tree, &page_url(domain, &page.path), &links)

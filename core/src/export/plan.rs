@@ -289,11 +289,16 @@ impl ExportPlan {
         let mut warnings = Vec::new();
         // A page several versions hold is rendered once; its copies follow it in plan order.
         let mut shared: Option<(usize, Body)> = None;
+        let pages_md = self.markdown == MarkdownPages::Pages;
         for entry in self.batch(range) {
-            let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings);
+            let mut twin = MarkdownTwin { targets: (pages_md && entry.first).then_some(&md_files), rendered: None };
+            let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings, &mut twin);
             files.extend(page.into_iter().flatten().flatten());
-            if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && self.markdown == MarkdownPages::Pages) {
-                files.push(agent::page_file(page, tree, &md_files, &self.domain));
+            if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && pages_md) {
+                files.push(match twin.rendered {
+                    Some(rendered) => agent::page_file_rendered(page, rendered, &self.domain),
+                    None => agent::page_file(page, tree, &md_files, &self.domain),
+                });
             }
         }
         (files, warnings)
@@ -325,6 +330,7 @@ impl ExportPlan {
     /// The page's body, its table of contents and its own stylesheet, with links bound to the
     /// entry's file (a shared page's body is rendered once with deferred links).
     #[cfg(feature = "utilities")]
+    #[allow(clippy::too_many_arguments)]
     fn body(
         &self,
         site: &Site,
@@ -334,6 +340,7 @@ impl ExportPlan {
         entry: &Entry,
         links: &Linker<'_>,
         warnings: &mut Vec<String>,
+        twin: &mut MarkdownTwin<'_>,
     ) -> Option<Body> {
         let page = site.pages.get(entry.index)?;
         #[cfg(test)]
@@ -349,7 +356,15 @@ impl ExportPlan {
         let mode = PageMode::of(parsed.as_ref());
         let api = yaml.filter(|_| page.openapi.is_none()).and_then(|y| api_page::api_frontmatter(y, parsed.as_ref()));
         let stylesheet = page_style::stylesheet(body);
-        let rendered = markdown::render_mdx(body, &page.source, tree, links, highlighter);
+        let rendered = match twin.targets.filter(|_| !page.is_generated()) {
+            Some(targets) => {
+                let md_links = Linker::new(&page.path, &page.source, targets, tree, &self.domain);
+                let (rendered, md) = markdown::render_mdx_and_markdown(body, &page.source, tree, links, highlighter, &md_links);
+                twin.rendered = Some(md);
+                rendered
+            }
+            None => markdown::render_mdx(body, &page.source, tree, links, highlighter),
+        };
         for (first_line, reason) in &rendered.unrendered_diagrams {
             let line = source.lines().position(|l| l.trim() == first_line).map_or(String::new(), |i| format!(":{}", i + 1));
             warnings.push(format!("{}{line}: Mermaid diagram shown as code: {reason}", page.source));
@@ -371,6 +386,7 @@ impl ExportPlan {
     }
 
     #[cfg(feature = "utilities")]
+    #[allow(clippy::too_many_arguments)]
     fn render_page(
         &self,
         site: &Site,
@@ -380,6 +396,7 @@ impl ExportPlan {
         entry: &Entry,
         shared: &mut Option<(usize, Body)>,
         warnings: &mut Vec<String>,
+        twin: &mut MarkdownTwin<'_>,
     ) -> Option<[Option<ExportFile>; 2]> {
         let index = entry.index;
         let page = site.pages.get(index)?;
@@ -390,12 +407,12 @@ impl ExportPlan {
         let body = if entry.shared {
             if shared.as_ref().is_none_or(|(i, _)| *i != index) {
                 let deferred = Linker::new(&page.path, &page.source, &self.scopes[0].files, tree, &self.domain).deferred();
-                *shared = self.body(site, tree, specs, highlighter, entry, &deferred, warnings).map(|b| (index, b));
+                *shared = self.body(site, tree, specs, highlighter, entry, &deferred, warnings, twin).map(|b| (index, b));
             }
             let cached = &shared.as_ref()?.1;
             Body { html: links::resolve_deferred(&cached.html, &file, &scope.retarget), ..cached.clone() }
         } else {
-            self.body(site, tree, specs, highlighter, entry, &links, warnings)?
+            self.body(site, tree, specs, highlighter, entry, &links, warnings, twin)?
         };
         let page_file = file.strip_suffix(".html").unwrap_or(&file);
         let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
@@ -835,6 +852,14 @@ fn render_order(site: &Site, scopes: &[Scope], owner: &BTreeMap<usize, usize>) -
         }
     }
     entries
+}
+
+/// Where a page's Markdown file ([`MarkdownPages::Pages`]) is rendered in the walk of its HTML body.
+struct MarkdownTwin<'m> {
+    /// Its links' targets (page path -> `.md` file) when the entry's Markdown file is wanted.
+    targets: Option<&'m BTreeMap<String, String>>,
+    /// The rendered body, when the HTML body's walk wrote it.
+    rendered: Option<String>,
 }
 
 /// What a page's body renders to, before the page shell.

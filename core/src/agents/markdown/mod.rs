@@ -14,7 +14,7 @@ mod events;
 use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Extractor, PageText};
-use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Pair, Snippets};
+use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MarkdownVisitor, MdxVisitor, Pair, Snippets};
 use crate::docs::{Page, SourceTree};
 
 use components::{BlockShape, InlineShape};
@@ -71,6 +71,14 @@ pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dy
     let mut both = Pair::new(Extractor::new(tree), Writer::new(tree, urls), tree);
     walk_mdx(&mut both, body, file, 0);
     (both.first.finish(), both.second.finish())
+}
+
+/// [`render_body`] in the walk of another reader `first` of the same body (see `walk::Pair`), which
+/// it gives back: the export writes a page's HTML and its Markdown twin from one walk.
+pub(crate) fn render_body_beside<'t, A: MarkdownVisitor<'t>>(first: A, body: &str, file: &str, tree: &'t SourceTree, urls: &dyn Urls) -> (A, String) {
+    let mut both = Pair::new(first, Writer::new(tree, urls), tree);
+    walk_mdx(&mut both, body, file, 0);
+    (both.first, both.second.finish())
 }
 
 /// A block open around the content being written.
