@@ -280,7 +280,7 @@ impl Substitution<'_> {
                     }
                     None => pos += 1,
                 },
-                _ => pos += body[pos..].find(['\n', '`', '<', '{']).unwrap_or(body.len() - pos).max(1),
+                _ => pos += body[pos..].bytes().position(|b| matches!(b, b'\n' | b'`' | b'<' | b'{')).unwrap_or(body.len() - pos).max(1),
             }
         }
         pos

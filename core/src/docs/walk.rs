@@ -111,6 +111,11 @@ pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
 /// The line of its file `body` starts at, `body` being the end of the file after the frontmatter:
 /// the file's line breaks less the body's (line endings are normalised one for one).
 fn first_line_of(raw: &[u8], body: &str) -> usize {
+    // Most files need no normalising: the body is then their tail, and only what precedes it counts.
+    if !raw.contains(&b'\r') && raw.ends_with(body.as_bytes()) {
+        let head = &raw[..raw.len() - body.len()];
+        return head.iter().filter(|&&b| b == b'\n').count() + 1;
+    }
     source_text::line_breaks(raw).saturating_sub(body.matches('\n').count()) + 1
 }
 
@@ -502,7 +507,8 @@ pub(crate) enum InlinePiece<'a> {
 pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'a>)) {
     let mut budget = jsx::ScanBudget::for_text(raw);
     let mut rest = raw;
-    while let Some(at) = rest.find(['<', '{']) {
+    // A byte search: `str::find` with a set of chars decodes every character.
+    while let Some(at) = rest.bytes().position(|b| matches!(b, b'<' | b'{')) {
         if at > 0 {
             each(InlinePiece::Text(&rest[..at]));
         }

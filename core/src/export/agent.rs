@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::docs::{Page, Site, SourceTree};
+use crate::docs::site::page_source_text;
+use crate::docs::{frontmatter, Page, Section, Site, SourceTree};
 use crate::agents::llms::{self, page_url};
-use crate::agents::markdown::page_markdown;
+use crate::agents::markdown::{page_markdown, page_markdown_around, text_and_body};
 
 use super::links::{encode_path, unambiguous, Linker};
 use super::ExportFile;
@@ -67,6 +68,11 @@ pub(crate) fn page_file(
     ExportFile::new(markdown_file(&page.path), text)
 }
 
+/// [`page_file`] of a body rendered already by `agents::markdown::render_body` with the same links.
+pub(crate) fn page_file_rendered(page: &Page, rendered: String, domain: &str) -> ExportFile {
+    ExportFile::new(markdown_file(&page.path), page_markdown_around(page, rendered, &page_url(domain, &page.path)))
+}
+
 fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, domain: &str) -> String {
     let links = Linker::new(&page.path, &page.source, md_files, tree, domain);
     page_markdown(page, tree, &page_url(domain, &page.path), &links)
@@ -76,10 +82,25 @@ fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, d
 /// (which counts what is appended); `targets`: exported page path -> the file its links name (`.md`
 /// or `.html`).
 pub(crate) fn push_full(full: &mut String, written: &mut usize, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) {
+    push_rendered(full, written, &render(page, tree, targets, domain));
+}
+
+/// [`push_full`] of a page's Markdown already rendered (by [`sections_and_markdown`]).
+pub(crate) fn push_rendered(full: &mut String, written: &mut usize, markdown: &str) {
     let start = full.len();
     full.push_str(llms::page_separator(*written));
-    full.push_str(&render(page, tree, targets, domain));
+    full.push_str(markdown);
     *written += full.len() - start;
+}
+
+/// The sections of `page` ([`crate::docs::site::page_sections`]) and its Markdown as [`push_full`]
+/// renders it, from one walk of its body: a reader holding only the outline needs both.
+pub(crate) fn sections_and_markdown(page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) -> (Vec<Section>, String) {
+    let source = page_source_text(tree, page);
+    let (_, body) = frontmatter::split(&source);
+    let links = Linker::new(&page.path, &page.source, targets, tree, domain);
+    let (text, rendered) = text_and_body(body, &page.source, tree, &links);
+    (text.sections, page_markdown_around(page, rendered, &page_url(domain, &page.path)))
 }
 
 /// `llms.txt` for the exported pages (`pages`: indices into `site.pages`, whose first section's

@@ -24,13 +24,13 @@ use super::playground;
 use super::samples::{self, Sample};
 
 /// The page's rendered MDX `body` laid out with its endpoint reference and examples; the headings
-/// the reference adds. `yaml` is the page's frontmatter, `mdx` its body source, `openapi` its
-/// `openapi:` value.
+/// the reference adds. `api` is the page's frontmatter `api:` value ([`api_frontmatter`]), `mdx`
+/// its body source, `openapi` its `openapi:` value.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn lay_out(
     body: String,
     openapi_value: Option<&str>,
-    yaml: Option<&str>,
+    api: Option<String>,
     mdx: &str,
     (source, title): (&str, &str),
     config: &SiteConfig,
@@ -40,9 +40,7 @@ pub(crate) fn lay_out(
 ) -> (String, Vec<Heading>) {
     let reference = match openapi_value {
         Some(value) => openapi::render(value, source, title, specs, links, highlighter),
-        None => yaml
-            .and_then(api_frontmatter)
-            .and_then(|value| api_reference(&value, mdx, config, specs.playground)),
+        None => api.and_then(|value| api_reference(&value, mdx, config, specs.playground)),
     };
     let (body, authored) = take_examples(body);
     if reference.is_none() && authored.is_empty() {
@@ -78,9 +76,17 @@ fn push_or_generate(out: &mut String, authored: &str, title: &str, generated: &[
     }
 }
 
-/// `api:` frontmatter, as written.
-fn api_frontmatter(yaml: &str) -> Option<String> {
-    let fm = frontmatter::parse(yaml).unwrap_or_else(|_| frontmatter::salvage(yaml));
+/// `api:` frontmatter, as written: of `parsed`, the frontmatter `yaml` parsed, else of what can be
+/// salvaged from it.
+pub(crate) fn api_frontmatter(yaml: &str, parsed: Option<&frontmatter::Frontmatter>) -> Option<String> {
+    let salvaged;
+    let fm = match parsed {
+        Some(fm) => fm,
+        None => {
+            salvaged = frontmatter::salvage(yaml);
+            &salvaged
+        }
+    };
     fm.extra.get("api").and_then(Value::as_str).map(str::to_owned)
 }
 
@@ -312,7 +318,8 @@ mod tests {
         let links = Linker::new("api/x", "api/x.mdx", &pages, &files, "d.io");
         let mut specs = Specs::new(&files);
         specs.playground = playground;
-        lay_out(body.to_owned(), openapi_value, yaml, mdx, ("api/x.mdx", "X"), config, &mut specs, &links, &PlainCode).0
+        let api = yaml.and_then(|y| api_frontmatter(y, frontmatter::parse(y).ok().as_ref()));
+        lay_out(body.to_owned(), openapi_value, api, mdx, ("api/x.mdx", "X"), config, &mut specs, &links, &PlainCode).0
     }
 
     #[test]

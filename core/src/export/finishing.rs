@@ -49,6 +49,14 @@ impl FinishingPages {
         assets::referenced(page, tree, &mut self.referenced);
     }
 
+    /// [`FinishingPages::add`] of a page whose Markdown is rendered already
+    /// ([`agent::sections_and_markdown`]).
+    pub(super) fn add_rendered(&mut self, page: &Page, markdown: &str, tree: &SourceTree, search_as: SearchAs) {
+        self.add_copy(page, search_as);
+        agent::push_rendered(&mut self.llms_full, &mut self.llms_full_len, markdown);
+        assets::referenced(page, tree, &mut self.referenced);
+    }
+
     /// Adds `page` as another version holds it: to that version's search index only (its text,
     /// `llms` lines and assets came with its first entry).
     pub(super) fn add_copy(&mut self, page: &Page, search_as: SearchAs) {

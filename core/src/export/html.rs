@@ -4,14 +4,26 @@
 
 /// Appends `text` escaped for an HTML text node.
 pub(crate) fn text(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
+    escape_into(out, text, |b| match b {
+        b'&' => Some("&amp;"),
+        b'<' => Some("&lt;"),
+        b'>' => Some("&gt;"),
+        _ => None,
+    });
+}
+
+/// Appends `text` with each byte `entity` names replaced, the runs between copied whole (the
+/// escaped characters are ASCII, so a run never splits a character).
+fn escape_into(out: &mut String, text: &str, entity: impl Fn(u8) -> Option<&'static str>) {
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if let Some(replacement) = entity(b) {
+            out.push_str(&text[start..i]);
+            out.push_str(replacement);
+            start = i + 1;
         }
     }
+    out.push_str(&text[start..]);
 }
 
 /// Appends ` name="value"` with the value escaped for a double-quoted attribute.
@@ -19,16 +31,14 @@ pub(crate) fn attr(out: &mut String, name: &str, value: &str) {
     out.push(' ');
     out.push_str(name);
     out.push_str("=\"");
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
+    escape_into(out, value, |b| match b {
+        b'&' => Some("&amp;"),
+        b'<' => Some("&lt;"),
+        b'>' => Some("&gt;"),
+        b'"' => Some("&quot;"),
+        b'\'' => Some("&#39;"),
+        _ => None,
+    });
     out.push('"');
 }
 

@@ -118,6 +118,8 @@ pub(crate) struct PageView<'a> {
     pub(crate) canonical: String,
     pub(crate) home: Option<&'a str>,
     pub(crate) tabs: &'a [Tab],
+    /// The tab of the page ([`nav::current_tab`]).
+    pub(crate) tab: Option<usize>,
     /// The contents page of the current tab, when its sidebar cannot list every section.
     pub(crate) contents: Option<String>,
     pub(crate) prev: Option<&'a Page>,
@@ -163,7 +165,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     out.push_str("<a class=\"skip\" href=\"#content\">Skip to content</a>");
     chrome::banner(&mut out, v.site, v.links);
     header(&mut out, v);
-    let current_tab = nav::current_tab(v.tabs, v.index, v.site);
+    let current_tab = v.tab;
     nav::tabs_html(&mut out, v.tabs, current_tab, v.site, v.links);
     // A page of no tab (hidden, its folder shared by several) marks none, but the sidebar still
     // offers the first tab's sections.

@@ -366,6 +366,12 @@ fn tree_file(
     }
     let (path, _) = split_url(url);
     let decoded = percent_decode(path);
+    // A candidate ends with the URL's last segment when that is a name: most words the asset scan
+    // tries (`e.g.`, `example.com`) are refused by it alone, before any path is built.
+    let last = decoded.rsplit('/').next().unwrap_or_default();
+    if !matches!(last, "" | "." | "..") && !accept(last) {
+        return None;
+    }
     let candidates = [join_relative(page_path, &decoded), join_relative(source, &decoded)];
     candidates
         .into_iter()
@@ -423,27 +429,25 @@ pub fn bundle_path(path: &str) -> std::borrow::Cow<'_, str> {
 /// percent-encoded.
 pub(crate) fn relative(from: &str, to: &str) -> String {
     let to = &*bundle_path(to);
-    let from_dir: Vec<&str> = {
-        let mut parts: Vec<&str> = from.split('/').collect();
-        parts.pop();
-        parts
-    };
-    let to_parts: Vec<&str> = to.split('/').collect();
-    let to_dir = &to_parts[..to_parts.len().saturating_sub(1)];
-    let common = from_dir
-        .iter()
-        .zip(to_dir)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut out = String::new();
-    for _ in common..from_dir.len() {
+    // The folders both paths start with: segments ending in `/` alike, compared with it.
+    let (mut common, mut rest_at) = (0, 0);
+    for (a, b) in from.split_inclusive('/').zip(to.split_inclusive('/')) {
+        if !(a == b && b.ends_with('/')) {
+            break;
+        }
+        common += 1;
+        rest_at += b.len();
+    }
+    let ups = from.bytes().filter(|&b| b == b'/').count() - common;
+    let rest = &to[rest_at..];
+    if ups == 0 {
+        return unambiguous(encode_path(rest));
+    }
+    let mut out = String::with_capacity(3 * ups + rest.len());
+    for _ in 0..ups {
         out.push_str("../");
     }
-    let rest = encode_path(&to_parts[common..].join("/"));
-    if out.is_empty() {
-        return unambiguous(rest);
-    }
-    out.push_str(&rest);
+    encode_except_into(&mut out, rest, PATH_KEPT);
     out
 }
 
@@ -462,8 +466,11 @@ pub(crate) fn unambiguous(relative: String) -> String {
 
 /// Percent-encodes what may not stand in a URL path (spaces, `#`, `?`, non-ASCII).
 pub(crate) fn encode_path(path: &str) -> String {
-    encode_except(path, b"-._~/!$&'()*+,;=:@")
+    encode_except(path, PATH_KEPT)
 }
+
+/// What a path keeps unencoded besides ASCII letters and digits.
+const PATH_KEPT: &[u8] = b"-._~/!$&'()*+,;=:@";
 
 /// Percent-encodes all but the unreserved characters: a query name or value, a path segment.
 pub(crate) fn encode_component(text: &str) -> String {
@@ -472,15 +479,27 @@ pub(crate) fn encode_component(text: &str) -> String {
 
 fn encode_except(path: &str, kept: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        let keep = byte.is_ascii_alphanumeric() || kept.contains(&byte);
-        if keep {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
+    encode_except_into(&mut out, path, kept);
     out
+}
+
+fn encode_except_into(out: &mut String, path: &str, kept: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut start = 0;
+    for (i, byte) in path.bytes().enumerate() {
+        if byte.is_ascii_alphanumeric() || kept.contains(&byte) {
+            continue;
+        }
+        // A run of kept bytes is ASCII, so a non-empty `start..i` never splits a character.
+        if start < i {
+            out.push_str(&path[start..i]);
+        }
+        out.push('%');
+        out.push(HEX[usize::from(byte >> 4)] as char);
+        out.push(HEX[usize::from(byte & 15)] as char);
+        start = i + 1;
+    }
+    out.push_str(&path[start..]);
 }
 
 fn percent_decode(s: &str) -> String {

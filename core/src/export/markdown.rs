@@ -48,6 +48,21 @@ pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Link
     renderer.finish()
 }
 
+/// [`render_mdx`] and the body's Markdown for agents (`agents::markdown::render_body`, links by
+/// `md_urls`) from one walk.
+pub(crate) fn render_mdx_and_markdown(
+    body: &str,
+    file: &str,
+    tree: &SourceTree,
+    links: &Linker<'_>,
+    highlighter: &dyn Highlight,
+    md_urls: &Linker<'_>,
+) -> (Body, String) {
+    let renderer = Renderer::new(tree, links, highlighter, true);
+    let (renderer, markdown) = crate::agents::markdown::render_body_beside(renderer, body, file, tree, md_urls);
+    (renderer.finish(), markdown)
+}
+
 /// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
 pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> String {
     let mut renderer = Renderer::new(tree, links, highlighter, false);

@@ -230,6 +230,18 @@ pub(crate) fn order(tabs: &[Tab]) -> Vec<usize> {
     out
 }
 
+/// Each page the tabs list -> the first tab listing it: [`current_tab`]'s answer for every page
+/// the navigation holds, found once per export rather than by a scan of the tabs per page.
+pub(crate) fn tab_of_pages(tabs: &[Tab]) -> BTreeMap<usize, usize> {
+    let mut tab_of = BTreeMap::new();
+    for (t, tab) in tabs.iter().enumerate() {
+        each_page(&tab.items, &mut |i| {
+            tab_of.entry(i).or_insert(t);
+        });
+    }
+    tab_of
+}
+
 fn contains(nodes: &[Node], page: usize) -> bool {
     nodes.iter().any(|node| match node {
         Node::Page(i) => *i == page,

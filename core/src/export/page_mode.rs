@@ -18,8 +18,14 @@ pub(crate) enum PageMode {
 
 impl PageMode {
     /// The mode of the page whose frontmatter YAML is `yaml`.
+    #[cfg(test)]
     pub(crate) fn from_frontmatter(yaml: Option<&str>) -> Self {
-        let Some(fm) = yaml.and_then(|y| frontmatter::parse(y).ok()) else {
+        Self::of(yaml.and_then(|y| frontmatter::parse(y).ok()).as_ref())
+    }
+
+    /// The mode of the page whose frontmatter parsed as `fm` (`None`: none, or not parsed).
+    pub(crate) fn of(fm: Option<&frontmatter::Frontmatter>) -> Self {
+        let Some(fm) = fm else {
             return Self::Default;
         };
         match fm.extra.get("mode").and_then(|m| m.as_str()).map(str::trim) {

@@ -71,6 +71,9 @@ struct Scope {
     nav: SiteNav,
     /// Navigation order per language, for previous/next.
     order: BTreeMap<String, Vec<usize>>,
+    /// Per language, each page's place in `order` and its tab ([`nav::tab_of_pages`]): looked up
+    /// per page, where a scan would grow with the site.
+    place: BTreeMap<String, (BTreeMap<usize, usize>, BTreeMap<usize, usize>)>,
     /// First page per language: where the language switch goes when a page has no counterpart.
     homes: BTreeMap<String, usize>,
 }
@@ -170,13 +173,17 @@ impl ExportPlan {
             let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
             let order: BTreeMap<String, Vec<usize>> =
                 crate::sort::map_from(nav.iter().map(|(language, tabs)| (language.clone(), nav::order(tabs))));
+            let place = crate::sort::map_from(nav.iter().map(|(language, tabs)| {
+                let position = order.get(language).into_iter().flatten().enumerate().map(|(p, &i)| (i, p));
+                (language.clone(), (crate::sort::map_from(position), nav::tab_of_pages(tabs)))
+            }));
             let mut homes = BTreeMap::new();
             for &i in index_of.values() {
                 let Some(page) = site.pages.get(i) else { continue };
                 let first_in_nav = order.get(&page.language).and_then(|o| o.first()).copied();
                 homes.entry(page.language.clone()).or_insert(first_in_nav.unwrap_or(i));
             }
-            scopes.push(Scope { version: version.clone(), prefix, files, index_of, retarget, nav, order, homes });
+            scopes.push(Scope { version: version.clone(), prefix, files, index_of, retarget, nav, order, place, homes });
         }
         let pages = render_order(site, &scopes, &owner);
         let elsewhere = match versions.first() {
@@ -282,11 +289,16 @@ impl ExportPlan {
         let mut warnings = Vec::new();
         // A page several versions hold is rendered once; its copies follow it in plan order.
         let mut shared: Option<(usize, Body)> = None;
+        let pages_md = self.markdown == MarkdownPages::Pages;
         for entry in self.batch(range) {
-            let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings);
+            let mut twin = MarkdownTwin { targets: (pages_md && entry.first).then_some(&md_files), rendered: None };
+            let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings, &mut twin);
             files.extend(page.into_iter().flatten().flatten());
-            if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && self.markdown == MarkdownPages::Pages) {
-                files.push(agent::page_file(page, tree, &md_files, &self.domain));
+            if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && pages_md) {
+                files.push(match twin.rendered {
+                    Some(rendered) => agent::page_file_rendered(page, rendered, &self.domain),
+                    None => agent::page_file(page, tree, &md_files, &self.domain),
+                });
             }
         }
         (files, warnings)
@@ -318,6 +330,7 @@ impl ExportPlan {
     /// The page's body, its table of contents and its own stylesheet, with links bound to the
     /// entry's file (a shared page's body is rendered once with deferred links).
     #[cfg(feature = "utilities")]
+    #[allow(clippy::too_many_arguments)]
     fn body(
         &self,
         site: &Site,
@@ -327,6 +340,7 @@ impl ExportPlan {
         entry: &Entry,
         links: &Linker<'_>,
         warnings: &mut Vec<String>,
+        twin: &mut MarkdownTwin<'_>,
     ) -> Option<Body> {
         let page = site.pages.get(entry.index)?;
         #[cfg(test)]
@@ -337,9 +351,20 @@ impl ExportPlan {
             false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
         };
         let (yaml, body) = frontmatter::split(&source);
-        let mode = PageMode::from_frontmatter(yaml);
+        // Parsed once for the layout and the API reference.
+        let parsed = yaml.and_then(|y| frontmatter::parse(y).ok());
+        let mode = PageMode::of(parsed.as_ref());
+        let api = yaml.filter(|_| page.openapi.is_none()).and_then(|y| api_page::api_frontmatter(y, parsed.as_ref()));
         let stylesheet = page_style::stylesheet(body);
-        let rendered = markdown::render_mdx(body, &page.source, tree, links, highlighter);
+        let rendered = match twin.targets.filter(|_| !page.is_generated()) {
+            Some(targets) => {
+                let md_links = Linker::new(&page.path, &page.source, targets, tree, &self.domain);
+                let (rendered, md) = markdown::render_mdx_and_markdown(body, &page.source, tree, links, highlighter, &md_links);
+                twin.rendered = Some(md);
+                rendered
+            }
+            None => markdown::render_mdx(body, &page.source, tree, links, highlighter),
+        };
         for (first_line, reason) in &rendered.unrendered_diagrams {
             let line = source.lines().position(|l| l.trim() == first_line).map_or(String::new(), |i| format!(":{}", i + 1));
             warnings.push(format!("{}{line}: Mermaid diagram shown as code: {reason}", page.source));
@@ -348,7 +373,7 @@ impl ExportPlan {
         let (html, api_headings) = api_page::lay_out(
             rendered.html,
             page.openapi.as_deref(),
-            yaml,
+            api,
             body,
             (&page.source, &page.title),
             &site.config,
@@ -361,6 +386,7 @@ impl ExportPlan {
     }
 
     #[cfg(feature = "utilities")]
+    #[allow(clippy::too_many_arguments)]
     fn render_page(
         &self,
         site: &Site,
@@ -370,6 +396,7 @@ impl ExportPlan {
         entry: &Entry,
         shared: &mut Option<(usize, Body)>,
         warnings: &mut Vec<String>,
+        twin: &mut MarkdownTwin<'_>,
     ) -> Option<[Option<ExportFile>; 2]> {
         let index = entry.index;
         let page = site.pages.get(index)?;
@@ -380,18 +407,23 @@ impl ExportPlan {
         let body = if entry.shared {
             if shared.as_ref().is_none_or(|(i, _)| *i != index) {
                 let deferred = Linker::new(&page.path, &page.source, &self.scopes[0].files, tree, &self.domain).deferred();
-                *shared = self.body(site, tree, specs, highlighter, entry, &deferred, warnings).map(|b| (index, b));
+                *shared = self.body(site, tree, specs, highlighter, entry, &deferred, warnings, twin).map(|b| (index, b));
             }
             let cached = &shared.as_ref()?.1;
             Body { html: links::resolve_deferred(&cached.html, &file, &scope.retarget), ..cached.clone() }
         } else {
-            self.body(site, tree, specs, highlighter, entry, &links, warnings)?
+            self.body(site, tree, specs, highlighter, entry, &links, warnings, twin)?
         };
         let page_file = file.strip_suffix(".html").unwrap_or(&file);
         let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
         let empty = Vec::new();
         let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
-        let tab = nav::current_tab(tabs, index, site).unwrap_or(0);
+        let place = scope.place.get(&page.language);
+        let current_tab = match place.and_then(|(_, tab_of)| tab_of.get(&index)) {
+            Some(&tab) => Some(tab),
+            None => nav::current_tab(tabs, index, site),
+        };
+        let tab = current_tab.unwrap_or(0);
         let contents = tabs
             .get(tab)
             .filter(|t| t.items.len() > nav::SECTION_WINDOW)
@@ -401,7 +433,7 @@ impl ExportPlan {
             .order
             .get(&page.language)
             .map_or(&[][..], Vec::as_slice);
-        let position = order.iter().position(|&i| i == index);
+        let position = place.and_then(|(position, _)| position.get(&index)).copied();
         let neighbour = |p: Option<usize>| {
             p.and_then(|p| order.get(p))
                 .and_then(|&i| site.pages.get(i))
@@ -419,6 +451,7 @@ impl ExportPlan {
                 .and_then(|&i| site.pages.get(i))
                 .map(|p| p.path.as_str()),
             tabs,
+            tab: current_tab,
             contents,
             prev: neighbour(position.and_then(|p| p.checked_sub(1))),
             next: neighbour(position.map(|p| p + 1)),
@@ -602,9 +635,18 @@ impl ExportPlan {
             let Some(page) = outline.pages.get_mut(entry.index) else {
                 continue;
             };
+            // A first entry's sections and Markdown come from one walk of its body.
+            let mut markdown = None;
             if last.as_ref().is_none_or(|(i, _)| *i != entry.index) {
                 let mut read = page.clone();
-                read.sections = page_sections(tree, page);
+                match entry.first {
+                    true => {
+                        let (sections, rendered) = agent::sections_and_markdown(page, tree, &targets, &self.domain);
+                        read.sections = sections;
+                        markdown = Some(rendered);
+                    }
+                    false => read.sections = page_sections(tree, page),
+                }
                 last = Some((entry.index, read));
             }
             let Some((_, read)) = &last else { continue };
@@ -612,7 +654,10 @@ impl ExportPlan {
                 into.add_copy(read, search_as);
                 continue;
             }
-            into.add(read, tree, &targets, &self.domain, search_as);
+            match markdown {
+                Some(markdown) => into.add_rendered(read, &markdown, tree, search_as),
+                None => into.add(read, tree, &targets, &self.domain, search_as),
+            }
             let first_line = crate::agents::llms::first_line(read).to_owned();
             page.sections = vec![Section { text: first_line, ..Section::default() }];
         }
@@ -807,6 +852,14 @@ fn render_order(site: &Site, scopes: &[Scope], owner: &BTreeMap<usize, usize>) -
         }
     }
     entries
+}
+
+/// Where a page's Markdown file ([`MarkdownPages::Pages`]) is rendered in the walk of its HTML body.
+struct MarkdownTwin<'m> {
+    /// Its links' targets (page path -> `.md` file) when the entry's Markdown file is wanted.
+    targets: Option<&'m BTreeMap<String, String>>,
+    /// The rendered body, when the HTML body's walk wrote it.
+    rendered: Option<String>,
 }
 
 /// What a page's body renders to, before the page shell.

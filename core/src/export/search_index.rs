@@ -210,13 +210,17 @@ impl LanguageIndex {
     /// Adds the terms of `text`, at most `budget` of them; returns how many it added.
     fn add(&mut self, doc: u32, text: &str, weight: u32, cap: u32, budget: usize) -> usize {
         let mut added = 0;
-        for term in tokens(text) {
+        Analyzer::OfflineShard.terms(text, |term| {
             if added == budget {
-                break;
+                return;
             }
             added += 1;
-            self.postings.entry(term).or_default().add(doc, weight, cap);
-        }
+            // A term seen before (most are) is found without allocating its key.
+            match self.postings.get_mut(term) {
+                Some(postings) => postings.add(doc, weight, cap),
+                None => self.postings.entry(term.to_owned()).or_default().add(doc, weight, cap),
+            }
+        });
         added
     }
 

@@ -208,7 +208,17 @@ fn pieces(text: &str, fold_accents: bool, mut f: impl FnMut(Piece<'_>, usize)) {
         }
     };
     for ch in text.chars() {
-        if is_cjk(ch) {
+        // ASCII, most text: a letter or digit lowercases to itself folded, anything else separates.
+        if ch.is_ascii() {
+            if ch.is_ascii_alphanumeric() {
+                flush_run(&mut run, &mut f);
+                word.push(ch.to_ascii_lowercase());
+                word_chars += 1;
+            } else {
+                flush_word(&mut word, &mut word_chars, &mut f);
+                flush_run(&mut run, &mut f);
+            }
+        } else if is_cjk(ch) {
             flush_word(&mut word, &mut word_chars, &mut f);
             run.push(ch);
         } else if ch.is_alphanumeric() {

@@ -4,24 +4,28 @@
 /// Escapes inline text written in the middle of a line.
 pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let escape = match c {
-            '\\' | '`' | '*' | '[' | ']' => true,
-            '<' => chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')),
+    let mut start = 0;
+    // Every character that may be escaped is ASCII, so byte positions are character boundaries.
+    for (i, b) in s.bytes().enumerate() {
+        let next = || s[i + 1..].chars().next();
+        let escape = match b {
+            b'\\' | b'`' | b'*' | b'[' | b']' => true,
+            b'<' => next().is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')),
             // Intraword underscores never emphasise; only those at a word edge can.
-            '_' => {
-                let before = i.checked_sub(1).and_then(|j| chars.get(j)).is_some_and(|p| p.is_alphanumeric());
-                let after = chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+            b'_' => {
+                let before = s[..i].chars().next_back().is_some_and(char::is_alphanumeric);
+                let after = next().is_some_and(char::is_alphanumeric);
                 !(before && after)
             }
             _ => false,
         };
         if escape {
+            out.push_str(&s[start..i]);
             out.push('\\');
+            start = i;
         }
-        out.push(c);
     }
+    out.push_str(&s[start..]);
     out
 }
 

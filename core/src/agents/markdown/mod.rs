@@ -14,7 +14,7 @@ mod events;
 use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Extractor, PageText};
-use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MdxVisitor, Pair, Snippets};
+use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MarkdownVisitor, MdxVisitor, Pair, Snippets};
 use crate::docs::{Page, SourceTree};
 
 use components::{BlockShape, InlineShape};
@@ -71,6 +71,14 @@ pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dy
     let mut both = Pair::new(Extractor::new(tree), Writer::new(tree, urls), tree);
     walk_mdx(&mut both, body, file, 0);
     (both.first.finish(), both.second.finish())
+}
+
+/// [`render_body`] in the walk of another reader `first` of the same body (see `walk::Pair`), which
+/// it gives back: the export writes a page's HTML and its Markdown twin from one walk.
+pub(crate) fn render_body_beside<'t, A: MarkdownVisitor<'t>>(first: A, body: &str, file: &str, tree: &'t SourceTree, urls: &dyn Urls) -> (A, String) {
+    let mut both = Pair::new(first, Writer::new(tree, urls), tree);
+    walk_mdx(&mut both, body, file, 0);
+    (both.first, both.second.finish())
 }
 
 /// A block open around the content being written.
@@ -371,8 +379,18 @@ impl<'t, 'u> Writer<'t, 'u> {
         if self.suppressed.is_some() {
             return;
         }
-        let text = if self.heading { text.replace('\n', " ") } else { text.to_owned() };
-        let escaped = escape::text(&text);
+        let joined;
+        let text = match self.heading && text.contains('\n') {
+            true => {
+                joined = text.replace('\n', " ");
+                joined.as_str()
+            }
+            false => text,
+        };
+        let escaped = escape::text(text);
+        if !self.line_start && !escaped.contains('\n') {
+            return self.write(&escaped);
+        }
         // What would start a block at the start of a line is escaped there.
         let mut out = String::with_capacity(escaped.len());
         for (i, line) in escaped.split('\n').enumerate() {
