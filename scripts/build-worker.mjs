@@ -157,6 +157,12 @@ function copyOpenApi() {
 /** wasm-opt -Oz without a names section, with the wasm features workerd supports (as worker-build
  * enables them). */
 function shrinkWasm(path) {
+  // A developer's switch for quick rebuilds while iterating (wasm-opt takes minutes on a loaded
+  // machine); the result is larger and slower than what deploys, so never for size checks or benches.
+  if (process.env.DOCS_EDGE_SKIP_WASM_OPT === '1') {
+    console.warn(`wasm-opt skipped (DOCS_EDGE_SKIP_WASM_OPT=1): ${path} is not the deployable size`);
+    return;
+  }
   const features = ['mutable-globals', 'sign-ext', 'nontrapping-float-to-int', 'bulk-memory', 'multivalue',
     'reference-types', 'exception-handling'].map((f) => `--enable-${f}`);
   const tmp = `${path}.opt`;
