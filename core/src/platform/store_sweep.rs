@@ -167,7 +167,7 @@ mod tests {
         // The live version and a replaced one inside the retention both list `listed`: it is
         // counted once per version and kept while any of them is kept.
         let kept: BTreeSet<String> = [stem(&listed), USED.to_owned()].into();
-        for part in [BatchPart::Record, BatchPart::Postings, BatchPart::Parsed] {
+        for part in [BatchPart::Record, BatchPart::Postings, BatchPart::Parsed, BatchPart::Text, BatchPart::Llms] {
             assert_eq!(decide(&batch_object(&[7; 16], &listed, part), 50 * DAY_MS, Some(&kept)), Decision::Keep);
             assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), 2 * DAY_MS, Some(&kept)), Decision::Delete);
             // Built by a publish that has not written its index yet.

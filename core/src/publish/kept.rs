@@ -51,6 +51,10 @@ pub enum BatchPart {
     Postings,
     /// Its parsed pages ([`super::parsed`]).
     Parsed,
+    /// Its text blocks, a piece of the text pack ([`super::pieced`]).
+    Text,
+    /// Its pages' Markdown, a piece of `llms-full.txt`.
+    Llms,
 }
 
 /// The name in the site's store of part `part` of the batch built from `digest` at `start`:
@@ -65,6 +69,8 @@ pub fn batch_part(stem: &str, part: BatchPart) -> String {
         BatchPart::Record => "record",
         BatchPart::Postings => "postings",
         BatchPart::Parsed => "parsed",
+        BatchPart::Text => "text",
+        BatchPart::Llms => "llms",
     };
     format!("{stem}.{suffix}")
 }
@@ -86,7 +92,7 @@ pub fn batch_object_stem(name: &str) -> Option<&str> {
     let (stem, part) = name.split_once('.')?;
     let id = stem.strip_prefix(BATCH_PREFIX)?;
     let hex = id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    (hex && matches!(part, "record" | "postings" | "parsed")).then_some(stem)
+    (hex && matches!(part, "record" | "postings" | "parsed" | "text" | "llms")).then_some(stem)
 }
 
 /// What a version's index (`bytes` of [`KEPT_BATCHES_OBJECT`]) refers to in the site's store: its
@@ -230,7 +236,9 @@ mod tests {
         assert_ne!(batch_object(&[2; 16], &BatchCursor { pages: 4, ..start }, BatchPart::Record), record);
         assert_ne!(batch_object(&[3; 16], &start, BatchPart::Record), record);
         // File hashes, markers and look-alikes are not batch objects.
-        for name in ["0123456789abcdef0123456789abcdef", "sweep-r1", "batch-xyz.record", &format!("{stem}.text"), stem] {
+        assert_eq!(batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Text)), Some(stem));
+        assert_eq!(batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Llms)), Some(stem));
+        for name in ["0123456789abcdef0123456789abcdef", "sweep-r1", "batch-xyz.record", &format!("{stem}.txt"), stem] {
             assert_eq!(batch_object_stem(name), None, "{name}");
         }
         let kept = KeptBatches::new(vec![KeptBatch { digest: [2; 16], start, end: start, text: (0, 0), llms: (0, 0), group_ends: vec![] }]);

@@ -49,6 +49,7 @@ pub mod concat;
 pub mod kept;
 pub mod manifest;
 pub mod parsed;
+pub mod pieced;
 mod small;
 #[cfg(test)]
 mod tests;
