@@ -7,7 +7,8 @@
 // the worker's local R2 as a sweep would) and goes live once it has left. A re-publish of the real
 // fixture (staged in batches) refers to the batches and source packs the first publish built
 // instead of copying them; the sweep that deletes the first version keeps those, so the live
-// version still serves and the next re-publish takes them again.
+// version still serves and the next re-publish takes them again. Its batches' text and Markdown
+// pieces (which its piece table lists) stay with them; the rebuilt batch's old pieces go.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -79,6 +80,24 @@ function r2(...args) {
     cwd: root, env: toolEnv({ CI: '1', FORCE_COLOR: '0' }), encoding: 'utf8',
   });
   assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+}
+
+/** The object `key` of the worker's local R2 as text; null when it is missing. */
+function r2Get(key) {
+  const result = spawnSync(join(nodeBin, 'wrangler'), ['r2', 'object', 'get', `docs-edge/${key}`, '--pipe', '--local', '--persist-to', state], {
+    cwd: root, env: toolEnv({ CI: '1', FORCE_COLOR: '0' }), encoding: 'utf8',
+  });
+  return result.status === 0 ? result.stdout : null;
+}
+
+/** The pieces (`files/{domain}/batch-….text|llms`) version `publishId`'s piece table lists. */
+function pieces(domain, publishId) {
+  const table = r2Get(`sites/${domain}/${publishId}/pieces.txt`);
+  assert.ok(table, `${publishId} has a piece table`);
+  return table.trim().split('\n').flatMap((line) => {
+    const [stem, text, llms] = line.split(' ');
+    return [[`${stem}.text`, text], [`${stem}.llms`, llms]].filter(([, len]) => Number(len) > 0).map(([name]) => `files/${domain}/${name}`);
+  });
 }
 
 const FIRST = {
@@ -172,6 +191,9 @@ test('a re-publish refers to the batches and source packs the replaced version b
   const sharedFromFirst = sharedPacks(live()[1]);
   assert.ok(sharedFromFirst >= 1, `the re-publish shared ${sharedFromFirst} source packs`);
   const servedBefore = await llmsFull();
+  const [firstPieces, livePieces] = [pieces(site.domain, live()[0]), pieces(site.domain, live()[1])];
+  const onlyFirst = firstPieces.filter((k) => !livePieces.includes(k));
+  assert.ok(onlyFirst.length >= 1 && onlyFirst.length < firstPieces.length, `the rebuilt batch's pieces are the first version's alone (${onlyFirst.length} of ${firstPieces.length})`);
 
   // The first version goes (retention 0); what the live version took from it must stay.
   await sleep(IN_FLIGHT_MS + 500);
@@ -180,6 +202,10 @@ test('a re-publish refers to the batches and source packs the replaced version b
   assert.equal(await llmsFull(), servedBefore, 'every page of the live version is served as before');
   assert.ok(servedBefore.includes(word));
   assert.equal(await searchFinds(word), 'quickstart');
+  // A piece goes only when no kept version names it.
+  assert.equal(r2Get(onlyFirst[0]), null, `${onlyFirst[0]}, named by the swept version alone, is gone`);
+  const shared = firstPieces.find((k) => livePieces.includes(k));
+  assert.notEqual(r2Get(shared), null, `${shared}, named by the live version too, stays`);
 
   // The next re-publish takes the same batches again: their objects outlived the version that built them.
   const again = `emuquasar${Date.now().toString(36)}`;

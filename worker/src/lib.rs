@@ -33,6 +33,7 @@ mod join;
 mod log_line;
 mod memory;
 mod multipart;
+mod pieced;
 mod random;
 mod sites;
 mod storage;

@@ -3,6 +3,8 @@
 //! version's packs in R2 (adjacent ones in one read, the reads concurrently), and the isolate keeps
 //! what it read in one byte-bounded LRU cache (`SEARCH_CACHE_BYTES`) shared by every site it serves.
 //! Before, each site's whole index was loaded and kept forever, which ran isolates out of memory.
+//! A staged version's text pack is its batches' pieces (`crate::pieced`), its table cached with the
+//! meta.
 //!
 //! A version published before the split has only `index.bin`, which no request reads whole any
 //! more: unless an earlier release split it on first use, its search and exports answer 409
@@ -10,15 +12,17 @@
 
 use std::rc::Rc;
 
+use docs_edge_core::publish::pieced::{Pieced, Pieces};
 use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock};
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use crate::join::join_all;
 use worker::{Bucket, Env};
 
 use crate::error::{ApiError, ApiResult};
+use crate::pieced::Stored;
 use crate::search_cache::{self, Cached};
 use crate::sites::{self, IndexFormat, SiteVersion};
-use crate::storage::{self, version_key, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT};
+use crate::storage::{self, version_key, SEARCH_META, SEARCH_TERMS};
 
 fn corrupt(what: &str, domain: &str, err: IndexError) -> ApiError {
     ApiError::Internal(format!("search {what} of {domain}: {err}"))
@@ -30,6 +34,8 @@ pub struct SiteSearch {
     domain: String,
     bucket: Bucket,
     meta: Rc<SearchMeta>,
+    /// The text pack (the term pack is always whole).
+    text: Stored,
 }
 
 /// The live version of `domain` for `org_id` and its search meta; 404 when nothing is published.
@@ -39,7 +45,23 @@ pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> 
     let bucket = storage::bucket(env)?;
     let version = sites::live_version(env, &bucket, domain, org_id).await?;
     let meta = load_meta(&bucket, domain, &version).await?;
-    Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta })
+    let table = if version.pieces { Some(load_pieces(&bucket, domain, &version).await?) } else { None };
+    let text = Stored::of(domain, &version.publish_id, table, Pieced::Text);
+    Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta, text })
+}
+
+/// The piece table of a version whose text pack is pieces.
+async fn load_pieces(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<Pieces>> {
+    let key = format!("{domain}/{}/pieces", version.publish_id);
+    if let Some(table) = search_cache::get::<Pieces>(&key) {
+        return Ok(table);
+    }
+    let table = crate::pieced::table(bucket, domain, &version.publish_id)
+        .await?
+        .ok_or_else(|| ApiError::Internal(format!("piece table of {domain} {} is missing", version.publish_id)))?;
+    let table = Rc::new(table);
+    search_cache::put(&key, table.clone(), table.heap_bytes());
+    Ok(table)
 }
 
 async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<SearchMeta>> {
@@ -86,12 +108,6 @@ enum Kind {
 }
 
 impl Kind {
-    fn pack(self) -> &'static str {
-        match self {
-            Kind::Shard => SEARCH_TERMS,
-            Kind::Block => SEARCH_TEXT,
-        }
-    }
     fn tag(self) -> &'static str {
         match self {
             Kind::Shard => "t",
@@ -167,7 +183,10 @@ impl SiteSearch {
                 _ => runs.push(vec![(at, id)]),
             }
         }
-        let pack = version_key(&self.domain, &self.version.publish_id, kind.pack());
+        let pack = match kind {
+            Kind::Shard => Stored::Whole(version_key(&self.domain, &self.version.publish_id, SEARCH_TERMS)),
+            Kind::Block => self.text.clone(),
+        };
         let reads = runs.iter().map(|run| self.read_run(kind, &pack, run));
         for loaded in join_all(reads).await {
             for (at, id, part, size) in loaded? {
@@ -184,7 +203,7 @@ impl SiteSearch {
     }
 
     /// One ranged read of adjacent parts, cut into the parts.
-    async fn read_run(&self, kind: Kind, pack: &str, run: &[(usize, u32)]) -> ApiResult<Vec<(usize, u32, Cached, usize)>> {
+    async fn read_run(&self, kind: Kind, pack: &Stored, run: &[(usize, u32)]) -> ApiResult<Vec<(usize, u32, Cached, usize)>> {
         let ranges: Vec<(usize, u32, std::ops::Range<u64>)> = run
             .iter()
             .map(|&(at, id)| {
@@ -194,18 +213,13 @@ impl SiteSearch {
             .collect::<ApiResult<_>>()?;
         let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else { return Ok(Vec::new()) };
         let span = first.2.start..last.2.end;
-        let bytes = storage::read(&self.bucket, pack, Some(span.clone()))
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("{pack} is missing")))?;
-        if bytes.len() as u64 != span.end - span.start {
-            return Err(ApiError::Internal(format!("{pack}: short read")));
-        }
+        let bytes = pack.read(&self.bucket, span.clone()).await?.ok_or_else(|| ApiError::Internal(format!("search {} of {} is missing", kind.tag(), self.domain)))?;
         ranges
             .into_iter()
             .map(|(at, id, r)| {
                 let slice = bytes
                     .get((r.start - span.start) as usize..(r.end - span.start) as usize)
-                    .ok_or_else(|| ApiError::Internal(format!("{pack}: range")))?;
+                    .ok_or_else(|| ApiError::Internal(format!("search {}: range", kind.tag())))?;
                 let (part, size) = kind.load(slice, id, &self.meta).map_err(|e| corrupt(kind.tag(), &self.domain, e))?;
                 Ok((at, id, part, size))
             })

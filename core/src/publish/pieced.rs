@@ -69,6 +69,11 @@ impl Pieces {
         }
     }
 
+    /// What the table holds in memory, roughly (for a byte-bounded cache).
+    pub fn heap_bytes(&self) -> usize {
+        self.batches.iter().map(|p| std::mem::size_of::<Piece>() + p.stem.len()).sum()
+    }
+
     /// The logical object's size.
     pub fn size(&self, kind: Pieced) -> u64 {
         self.batches.iter().map(|p| Self::len_of(p, kind)).sum()

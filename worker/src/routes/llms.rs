@@ -28,9 +28,8 @@ async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
     site_upgrade::require_current(&call.env, &bucket, &caller.domain, &version).await?;
-    let body = agent_docs::document(&bucket, &caller.domain, &version.publish_id, name).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
     headers.set("content-type", "text/plain; charset=utf-8")?;
-    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).body(body))
+    agent_docs::document(&bucket, &caller.domain, &version, name, ResponseBuilder::new().with_status(200).with_headers(headers)).await
 }

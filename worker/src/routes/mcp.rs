@@ -113,7 +113,7 @@ async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<
         )));
     };
     let bucket = storage::bucket(&call.env)?;
-    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &site.version.publish_id, &doc.path)
+    let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &site.version, &doc.path)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", doc.path)))?;
     Ok(ToolOutcome::Page(PageOutput { path: doc.path, markdown }))

@@ -30,7 +30,7 @@ pub async fn page(call: &mut Call) -> ApiResult<Response> {
     let doc = site.page(&request.path).await?.ok_or_else(|| ApiError::NotFound(format!("page {} not found", request.path)))?;
     let mut page = page_content(doc);
     if request.format == PageFormat::Markdown {
-        page.content = agent_docs::page_markdown(&storage::bucket(&call.env)?, &caller.domain, &site.version.publish_id, &page.path)
+        page.content = agent_docs::page_markdown(&storage::bucket(&call.env)?, &caller.domain, &site.version, &page.path)
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", page.path)))?;
     }

@@ -38,6 +38,11 @@ pub struct SiteVersion {
     /// publish pipeline; absent (0) for earlier ones, which are rebuilt (`crate::site_upgrade`).
     #[serde(default)]
     pub layout: u32,
+    /// Whether its text pack and `llms-full.txt` are its batches' pieces in the site's store, listed
+    /// by its piece table (`crate::pieced`); absent for versions stored whole (before the pieces,
+    /// and sites built in memory).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pieces: bool,
 }
 
 /// The layout the publish pipeline writes: split search index, source packs and file table, site

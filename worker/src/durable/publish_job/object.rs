@@ -1,6 +1,7 @@
 //! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
 use super::concat::Piece;
+use docs_edge_core::publish::pieced::{Piece as BatchPieces, Pieces, PIECES_OBJECT};
 use super::reuse::LiveParsed;
 use super::{Begin, Progress, PublishJobOp, Query, Start};
 use std::cell::{Cell, RefCell};
@@ -18,14 +19,14 @@ use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::platform::deployment::publish_fetch_allowed;
 use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KeptBatches, KEPT_BATCHES_OBJECT};
+use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KeptBatch, KeptBatches, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
 use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
 use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
 use docs_edge_core::wire::{PublishState, PublishStatus};
 use futures_channel::oneshot;
 use crate::join::try_join_all;
-use futures_util::future::try_join3;
+use futures_util::future::try_join;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
@@ -165,10 +166,11 @@ pub struct Record {
     group_lens: Vec<u64>,
     /// Every term shard's length, in shard order (groups append theirs).
     shard_lens: Vec<u64>,
-    /// Per batch taken whole from the live version ([`super::reuse`]): where its text and Markdown
-    /// sit in that version's text pack and `llms-full.txt` (`None`: built here).
+    /// Whether its batches' text and Markdown are pieces in the site's store (every publish planned
+    /// since the pieces): a record begun by an older build, which kept them beside its version,
+    /// plans again.
     #[serde(default)]
-    taken: Vec<Option<Taken>>,
+    pieced: bool,
     /// Per batch, the stem of its objects in the site's store (`docs_edge_core::publish::kept`).
     #[serde(default)]
     batch_stems: Vec<String>,
@@ -197,8 +199,9 @@ impl Record {
         Progress { status: self.view(), invalid_upload: self.invalid_upload, version: self.version.clone() }
     }
 
-    /// The version a finished publish makes of `site`.
-    fn version_of(&self, site: Site, index_bytes: u64) -> SiteVersion {
+    /// The version a finished publish makes of `site`; `pieces`: its text pack and `llms-full.txt`
+    /// are its batches' pieces.
+    fn version_of(&self, site: Site, index_bytes: u64, pieces: bool) -> SiteVersion {
         SiteVersion {
             publish_id: self.publish_id.clone(),
             published_at: now_iso(),
@@ -211,6 +214,7 @@ impl Record {
             org_id: Some(self.org_id.clone()),
             index_format: IndexFormat::Sharded,
             layout: CURRENT_LAYOUT,
+            pieces,
         }
     }
 
@@ -244,15 +248,6 @@ impl Record {
             share
         }
     }
-}
-
-/// A batch taken whole: the live version and `(offset, length)` of the batch's text and Markdown
-/// in its packs.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Taken {
-    publish_id: String,
-    text: (u64, u64),
-    llms: (u64, u64),
 }
 
 fn job_key(publish_id: &str) -> String {
@@ -482,7 +477,7 @@ impl PublishJob {
             llms_lens: Vec::new(),
             group_lens: Vec::new(),
             shard_lens: Vec::new(),
-            taken: Vec::new(),
+            pieced: false,
             batch_stems: Vec::new(),
             version: None,
             settings: begin.settings,
@@ -630,6 +625,8 @@ impl PublishJob {
         let bucket = store.bucket;
         record.step = match record.step {
             Step::Upload | Step::Done => return Ok(()),
+            // Begun by an older build (its batches' text beside its version): planned again.
+            Step::Batch(_) | Step::Merge(_) | Step::Concat if !record.pieced => Step::Plan,
             Step::Unpack => match self.unpack(store, &record.settings, &record.org_id).await? {
                 Unpacked::Staged => Step::Plan,
                 Unpacked::Small(packs, table, writes, _slot) => {
@@ -645,8 +642,8 @@ impl PublishJob {
                 record.batch_state = BatchState::default();
                 record.text_lens.clear();
                 record.llms_lens.clear();
-                record.taken.clear();
                 record.batch_stems.clear();
+                record.pieced = true;
                 Step::Batch(0)
             }
             Step::Batch(b) => {
@@ -663,17 +660,12 @@ impl PublishJob {
                 if g + 1 < layout.group_count() { Step::Merge(g + 1) } else { Step::Concat }
             }
             Step::Concat => {
-                // A batch taken whole is read out of the live version's pack; every piece's length
-                // is known, so the parts are planned up front.
-                let piece = |b: usize, own: String, len: u64, live: &str, at: fn(&Taken) -> (u64, u64)| match record.taken.get(b).cloned().flatten() {
-                    Some(taken) => Piece { key: version_key(&record.domain, &taken.publish_id, live), offset: at(&taken).0, len: at(&taken).1 },
-                    None => Piece { key: store.key(&build_object(&own)), offset: 0, len },
-                };
-                let text = record.text_lens.iter().enumerate().map(|(b, len)| piece(b, format!("text-{b:05}.bin"), *len, SEARCH_TEXT, |t| t.text));
-                let llms = record.llms_lens.iter().enumerate().map(|(b, len)| piece(b, format!("llms-{b:05}.txt"), *len, LLMS_FULL_TXT, |t| t.llms));
+                // The term groups, merged here, are concatenated; the text pack and `llms-full.txt`
+                // are the batches' pieces in the site's store, which the table lists (nothing copied).
                 let terms = record.group_lens.iter().enumerate().map(|(g, len)| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), offset: 0, len: *len });
-                // The three at once: one's reads overlap another's uploads.
-                try_join3(store.concat(SEARCH_TEXT, text), store.concat(SEARCH_TERMS, terms), store.concat(LLMS_FULL_TXT, llms)).await?;
+                let pieces = record.batch_stems.iter().zip(record.text_lens.iter().zip(&record.llms_lens));
+                let table = Pieces::new(pieces.map(|(stem, (text, llms))| BatchPieces { stem: stem.clone(), text: *text, llms: *llms }).collect());
+                try_join(store.concat(SEARCH_TERMS, terms), store.put(PIECES_OBJECT, table.to_bytes())).await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -858,7 +850,7 @@ impl PublishJob {
         writes.start(store, KEPT_BATCHES_OBJECT, KeptBatches::new(Vec::new()).with_packs(table.pack_objects().to_vec()).to_bytes());
         let site = store.put_finished(finished, writes).await?;
         store.phase("written");
-        Ok(record.version_of(site, index_bytes))
+        Ok(record.version_of(site, index_bytes, false))
     }
 
     /// [`Self::build_small`]'s build: starts the writes of the final objects but the finish step's;
@@ -936,7 +928,6 @@ impl PublishJob {
         let mut state = record.batch_state.clone();
         record.text_lens.truncate(b as usize);
         record.llms_lens.truncate(b as usize);
-        record.taken.truncate(b as usize);
         record.batch_stems.truncate(b as usize);
         if let Some(live) = loaded.live_parsed.as_ref() {
             // The run of batches from `b` the live version kept, each found at the cursor where the
@@ -955,18 +946,24 @@ impl PublishJob {
             }
             // The new version refers to the run's objects where they are (nothing is copied): only
             // the run's unbroken start whose objects the store still holds is taken.
-            let present = run.iter().map(|(_, (_, kept), _)| async move { Ok::<_, ApiError>(LiveParsed::present(store.bucket, &store.domain, kept).await) });
+            let present = run.iter().map(|(_, (_, kept), _)| async move { Ok::<_, ApiError>(live.present(store.bucket, &store.domain, kept).await) });
             let taken = try_join_all(present).await?.into_iter().take_while(|p| *p).count();
             if taken > 0 {
+                let run = &run[..taken];
+                if !live.pieced {
+                    // The live version keeps them whole: this publish's batches refer to pieces.
+                    for (_, (_, kept), _) in run {
+                        store.copy_pieces(&live.publish_id, kept).await?;
+                    }
+                }
                 store.phase("read");
-                for (i, (_, kept), pages) in run.into_iter().take(taken) {
+                for (i, (_, kept), pages) in run.iter().cloned() {
                     store.traffic.reused_pages.set(store.traffic.reused_pages.get() + pages);
                     state.search = kept.end;
                     self.state.storage().put(&groups_key(i), &kept.group_ends).await?;
                     record.text_lens.push(kept.text.1);
                     record.llms_lens.push(kept.llms.1);
                     record.batch_stems.push(kept.stem());
-                    record.taken.push(Some(Taken { publish_id: live.publish_id.clone(), text: kept.text, llms: kept.llms }));
                 }
                 store.traffic.taken_batches.set(taken as u32);
                 record.batch_state = state;
@@ -983,16 +980,12 @@ impl PublishJob {
         store.traffic.reused_pages.set(result.reused_pages);
         let stem = batch_stem(&result.record.digest, &result.record.start);
         let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
-        let (text, llms) = (build_object(&format!("text-{b:05}.bin")), build_object(&format!("llms-{b:05}.txt")));
         let record_bytes = result.record.to_bytes();
-        let in_store = [(BatchPart::Parsed, result.parsed), (BatchPart::Postings, result.postings), (BatchPart::Record, record_bytes)]
-            .map(|(part, bytes)| (store.batch_key(&stem, part), bytes));
-        let beside = [(store.key(&text), result.text), (store.key(&llms), result.llms)];
-        store.put_all(in_store.into_iter().chain(beside).collect()).await?;
+        let parts = [(BatchPart::Parsed, result.parsed), (BatchPart::Postings, result.postings), (BatchPart::Record, record_bytes), (BatchPart::Text, result.text), (BatchPart::Llms, result.llms)];
+        store.put_all(parts.map(|(part, bytes)| (store.batch_key(&stem, part), bytes)).into_iter().collect()).await?;
         self.state.storage().put(&groups_key(b), &result.group_ends).await?;
         record.text_lens.push(text_len);
         record.llms_lens.push(llms_len);
-        record.taken.push(None);
         record.batch_stems.push(stem);
         record.batch_state = state;
         Ok(1)
@@ -1043,7 +1036,7 @@ impl PublishJob {
         let mut writes = Writes::default();
         writes.start(store, KEPT_BATCHES_OBJECT, std::mem::take(&mut finished.kept_batches));
         let site = store.put_finished(finished, writes).await?;
-        Ok(record.version_of(site, index_bytes))
+        Ok(record.version_of(site, index_bytes, true))
     }
 }
 
@@ -1502,6 +1495,21 @@ impl<'a> Store<'a> {
             tree.extend(table.tree_from(paths, &[(read, bytes)]));
         }
         Ok(tree)
+    }
+
+    /// Copies batch `kept`'s text and Markdown out of the packs of version `publish_id`, which keeps
+    /// them whole, into its pieces in the site's store (what a version taking it refers to). Once
+    /// per batch: the versions after it refer to the pieces.
+    async fn copy_pieces(&self, publish_id: &str, kept: &KeptBatch) -> ApiResult<()> {
+        let copies = [(SEARCH_TEXT, kept.text, BatchPart::Text), (LLMS_FULL_TXT, kept.llms, BatchPart::Llms)].map(|(whole, (offset, len), part)| async move {
+            if len == 0 {
+                return Ok(());
+            }
+            let bytes = self.read_range(&version_key(&self.domain, publish_id, whole), offset, len).await?;
+            self.put_at(site_file_key(&self.domain, &kept.object(part)), bytes).await
+        });
+        try_join_all(copies).await?;
+        Ok(())
     }
 
     /// Writes `name` as the concatenation of `pieces` ([`super::concat`]).

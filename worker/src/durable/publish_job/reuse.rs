@@ -16,6 +16,8 @@ use crate::storage::{read, site_file_key, version_key};
 
 pub(super) struct LiveParsed {
     pub(super) publish_id: String,
+    /// Whether its batches' text and Markdown are pieces in the site's store (else in its packs).
+    pub(super) pieced: bool,
     index: ParsedIndex,
     batches: KeptBatches,
 }
@@ -31,7 +33,7 @@ impl LiveParsed {
             Ok(Some(bytes)) => KeptBatches::from_bytes(&bytes).unwrap_or_default(),
             _ => KeptBatches::default(),
         };
-        Some(LiveParsed { publish_id: version.publish_id, index, batches })
+        Some(LiveParsed { publish_id: version.publish_id, pieced: version.pieces, index, batches })
     }
 
     /// The live batch built from `digest` at `start`: its number there and its entry.
@@ -39,9 +41,14 @@ impl LiveParsed {
         self.batches.find(digest, start).map(|(old, kept)| (old, kept.clone()))
     }
 
-    /// Whether the site's store still holds every object of `kept`, so a version may refer to it.
-    pub(super) async fn present(bucket: &Bucket, domain: &str, kept: &KeptBatch) -> bool {
-        let heads = [BatchPart::Record, BatchPart::Postings, BatchPart::Parsed].map(|part| bucket.head(site_file_key(domain, &kept.object(part))));
+    /// Whether the site's store still holds every object of `kept` (its pieces too, when this
+    /// version keeps them there), so a version may refer to it.
+    pub(super) async fn present(&self, bucket: &Bucket, domain: &str, kept: &KeptBatch) -> bool {
+        let mut parts = vec![BatchPart::Record, BatchPart::Postings, BatchPart::Parsed];
+        if self.pieced {
+            parts.extend([(BatchPart::Text, kept.text.1), (BatchPart::Llms, kept.llms.1)].into_iter().filter(|(_, len)| *len > 0).map(|(part, _)| part));
+        }
+        let heads = parts.into_iter().map(|part| bucket.head(site_file_key(domain, &kept.object(part))));
         matches!(try_join_all(heads).await, Ok(found) if found.iter().all(Option::is_some))
     }
 
