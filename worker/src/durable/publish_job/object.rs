@@ -625,7 +625,8 @@ impl PublishJob {
         let bucket = store.bucket;
         record.step = match record.step {
             Step::Upload | Step::Done => return Ok(()),
-            // Begun by an older build (its batches' text beside its version): planned again.
+            // Begun by an older build (its batches' text beside its version): planned again, unless
+            // its concatenations are done (then it finishes as a version stored whole).
             Step::Batch(_) | Step::Merge(_) | Step::Concat if !record.pieced => Step::Plan,
             Step::Unpack => match self.unpack(store, &record.settings, &record.org_id).await? {
                 Unpacked::Staged => Step::Plan,
@@ -1036,7 +1037,7 @@ impl PublishJob {
         let mut writes = Writes::default();
         writes.start(store, KEPT_BATCHES_OBJECT, std::mem::take(&mut finished.kept_batches));
         let site = store.put_finished(finished, writes).await?;
-        Ok(record.version_of(site, index_bytes, true))
+        Ok(record.version_of(site, index_bytes, record.pieced))
     }
 }
 
