@@ -90,13 +90,6 @@ function r2Get(key) {
   return result.status === 0 ? result.stdout : null;
 }
 
-/** Stores `bytes` as the object `key` of the worker's local R2. */
-function r2Put(key, bytes) {
-  const file = join(scratchDir('docs-edge-store-sweep-put-'), 'object');
-  writeFileSync(file, bytes);
-  r2('put', `docs-edge/${key}`, '--file', file);
-}
-
 /** The live `llms-full.txt` of tenant `site`. */
 async function llmsFullOf(site) {
   const res = await call('GET', `/discovery/v1/llms/${site.domain}/llms-full.txt`, { token: site.assistantKey, base });
@@ -231,42 +224,4 @@ test('a re-publish refers to the batches and source packs the replaced version b
   assert.equal(third.site.pageCount, first.site.pageCount);
   assert.equal(await searchFinds(again), 'quickstart');
   assert.ok((await llmsFull()).includes(again));
-});
-
-test('a live version stored whole (published before the pieces) is read as before; a re-publish copies its taken batches\' pieces out of it', async () => {
-  const site = await tenant({ base });
-  const docs = writableCopy(FIXTURE_DOCS, join(scratchDir('docs-edge-store-sweep-whole-'), 'docs'));
-  const publishDocs = () => publishFolder({ folder: docs, baseUrl: base, adminKey: site.adminKey, domain: site.domain, noFetch: true, pollMs: 100 });
-  await publishDocs();
-  // Rewritten as the release before the pieces left it (before any read, so no isolate holds the
-  // version): the text pack and llms-full.txt whole beside the version, no piece table, no pieces.
-  const pointerKey = `sites/${site.domain}/current.json`;
-  const version = JSON.parse(r2Get(pointerKey).toString());
-  assert.equal(version.pieces, true, 'a staged version is pieced');
-  const names = pieces(site.domain, version.publishId);
-  const whole = (suffix) => Buffer.concat(names.filter((k) => k.endsWith(suffix)).map((k) => r2Get(k)));
-  const [text, llms] = [whole('.text'), whole('.llms')];
-  r2Put(`sites/${site.domain}/${version.publishId}/search/text.bin`, text);
-  r2Put(`sites/${site.domain}/${version.publishId}/llms-full.txt`, llms);
-  r2('delete', `docs-edge/sites/${site.domain}/${version.publishId}/pieces.txt`);
-  for (const name of names) r2('delete', `docs-edge/${name}`);
-  delete version.pieces;
-  r2Put(pointerKey, JSON.stringify(version));
-
-  const llmsFull = () => llmsFullOf(site);
-  const searchFinds = (word) => searchFindsIn(site, word);
-  assert.equal(await llmsFull(), llms.toString(), 'llms-full.txt read whole');
-  assert.ok(await searchFinds('quickstart'), 'the text pack read whole');
-
-  const word = `okapizephyr${Date.now().toString(36)}`;
-  writeFileSync(join(docs, 'quickstart.mdx'), `${readFileSync(join(docs, 'quickstart.mdx'), 'utf8')}\nThe word ${word} was added.\n`);
-  await publishDocs();
-  const next = JSON.parse(r2Get(pointerKey).toString());
-  assert.notEqual(next.publishId, version.publishId);
-  const copied = pieces(site.domain, next.publishId).filter((k) => names.includes(k));
-  assert.ok(copied.length >= 1, 'the re-publish took batches of the whole version');
-  assert.notEqual(r2Get(copied[0]), null, `${copied[0]} copied out of the whole version`);
-  const served = await llmsFull();
-  assert.ok(served.includes(word));
-  assert.equal(await searchFinds(word), 'quickstart');
 });
