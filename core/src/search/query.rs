@@ -177,9 +177,14 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         crate::text::named_words(q.text).iter().flat_map(|w| query_terms(w, MAX_QUERY_TERMS)).collect();
     let mut unknown_name = false;
     let mut language = QueryLanguage::new(pages);
+    let mut version = NamedVersion::find(pages, &terms);
 
     for term in &terms {
+        let named_version = version.as_ref().is_some_and(|v| v.term == *term);
         let Some((df, postings)) = corpus.term(term) else {
+            if let Some(v) = version.as_mut().filter(|_| named_version) {
+                v.idf = missing_idf;
+            }
             unknown_name |= name_terms.contains(term);
             total_idf += missing_idf;
             if !term.chars().any(crate::text::is_cjk) {
@@ -190,8 +195,14 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         let idf = score::idf(n_chunks, df);
         total_idf += idf;
         coverage_idf += idf;
+        if let Some(v) = version.as_mut().filter(|_| named_version) {
+            v.idf = idf;
+        }
         for posting in postings {
             let c = posting.chunk as usize;
+            if let Some(v) = version.as_mut().filter(|_| named_version) {
+                v.in_text.push(posting.chunk);
+            }
             let Some(chunk) = corpus.chunk(c) else {
                 continue;
             };
@@ -211,6 +222,23 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
                 if let (Some(h), Some(t)) = (title_hits.get_mut(c), title_idf.get_mut(c)) {
                     *h += 1;
                     *t += idf;
+                }
+            }
+        }
+    }
+    if let Some(mut v) = version {
+        // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
+        v.in_text.sort_unstable();
+        for &c in &touched {
+            let Some(chunk) = corpus.chunk(c as usize) else {
+                continue;
+            };
+            let of_version = pages.get(chunk.page as usize).and_then(|p| p.version.as_deref()) == Some(v.label);
+            if of_version && v.in_text.binary_search(&c).is_err() {
+                let len = [title_len_of(chunk.page), chunk.heading_len, chunk.text_len];
+                if let (Some(r), Some(m)) = (raw.get_mut(c as usize), matched.get_mut(c as usize)) {
+                    *r += v.idf * score::term_weight([1, 0, 0], len, avg_len);
+                    *m += v.idf;
                 }
             }
         }
@@ -245,6 +273,35 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
     scored.sort_by(|a, b| by_score(&a.1, &b.1));
     spread(&scored, pages.len(), q.limit)
+}
+
+/// A query term that is one of the site's version labels ("In v1, what is a session?"): it names the
+/// version the reader asks about, and the pages of that version rarely spell it. Those pages count it
+/// as matched, as a word of their title.
+struct NamedVersion<'p> {
+    label: &'p str,
+    term: String,
+    idf: f32,
+    /// Chunks that hold the term themselves: scored by their postings, not again.
+    in_text: Vec<u32>,
+}
+
+impl<'p> NamedVersion<'p> {
+    fn find(pages: &'p [PageMeta], terms: &[String]) -> Option<NamedVersion<'p>> {
+        let mut seen: Vec<&str> = Vec::new();
+        for label in pages.iter().filter_map(|p| p.version.as_deref()) {
+            if seen.contains(&label) {
+                continue;
+            }
+            seen.push(label);
+            if let [term] = query_terms(label, 2).as_slice() {
+                if terms.contains(term) {
+                    return Some(NamedVersion { label, term: term.clone(), idf: 0.0, in_text: Vec::new() });
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the

@@ -296,6 +296,25 @@ fn version_filter_keeps_unversioned_pages() {
 }
 
 #[test]
+fn a_question_naming_a_version_prefers_that_versions_pages() {
+    let versioned = |label: &str, text: &str| {
+        let mut p = page(&format!("{label}/sessions"), "Sessions", vec![section("", 0, text)]);
+        p.version = Some(label.into());
+        p
+    };
+    // v2's page is the stronger match on words alone; the question names v1.
+    let index = SearchIndex::build(&[
+        versioned("v1", "A session groups one run of your agent."),
+        versioned("v2", "A session is a trace. Sessions hold spans; each session has an id."),
+    ]);
+    let hits = index.search(&Query::new("In v1, what is a session?"));
+    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v1/sessions"));
+    assert!(hits[0].coverage > 0.99, "the version counts as covered: {}", hits[0].coverage);
+    let hits = index.search(&Query::new("what is a session?"));
+    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v2/sessions"));
+}
+
+#[test]
 fn tag_matches_tab_or_group_case_insensitively() {
     let mut a = page("a", "Limits", vec![section("", 0, "Rate limits apply.")]);
     a.tab = Some("API Reference".into());
