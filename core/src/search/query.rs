@@ -251,6 +251,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     let language_power = language.powers();
 
     let near = q.near_path.map(super::page::normalize_path);
+    let definition = asks_what_something_is(q.text);
     let mut scored: Vec<(u32, Ranked)> = touched
         .into_iter()
         .filter_map(|c| {
@@ -261,6 +262,10 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
             let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0) / total_idf.max(f32::MIN_POSITIVE);
             s = title_containment_boost(s, hits, title_len_of(chunk.page), title_share);
+            let opening = chunk.heading_len == 0 && pages.get(chunk.page as usize).is_some_and(|p| p.first_chunk == c);
+            if definition && opening && hits > 0 && hits >= title_len_of(chunk.page) {
+                s = libm::powf(s, DEFINITION_BOOST);
+            }
             s = libm::powf(s, language_power(chunk.page));
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = libm::powf(s, proximity_boost(near, &page.path));
@@ -302,6 +307,21 @@ impl<'p> NamedVersion<'p> {
         }
         None
     }
+}
+
+/// "What is a session?" asks for a definition, which a page titled with the subject gives in its
+/// opening, before any heading; its sections ("Inherited Sessions", "Starting a Session") match the
+/// title as well and, after the title boost, tie with it. The opening of a page whose whole title is
+/// in such a question scores its score to this power (0.80 -> 0.82).
+const DEFINITION_BOOST: f32 = 0.9;
+
+/// The question asks what something is: "What is …", "what are …", "Qu'est-ce que …", "¿Qué es …",
+/// "什么是…" / "…是什么", "…とは", also after a lead-in ("In v1, what is a session?").
+fn asks_what_something_is(text: &str) -> bool {
+    const OPENERS: [&str; 8] = ["what is ", "what are ", "what's ", "qu'est-ce qu", "c'est quoi ", "qué es ", "que es ", "qué son "];
+    let lower = text.trim().to_lowercase().replace('’', "'");
+    let after_lead_in = |w: &str| lower.starts_with(w) || lower.contains(&format!(", {w}")) || lower.contains(&format!("¿{w}"));
+    OPENERS.iter().any(|w| after_lead_in(w)) || ["什么是", "是什么", "とは"].iter().any(|w| lower.contains(w))
 }
 
 /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
@@ -417,6 +437,16 @@ mod containment_tests {
         let other = title_containment_boost(0.7, 1, 5, 0.2);
         assert!(titled > other, "{titled} vs {other}");
         assert!(titled <= 1.0);
+    }
+
+    #[test]
+    fn what_is_questions_in_the_fixtures_languages() {
+        use super::asks_what_something_is as asks;
+        for q in ["What is a session?", "In v1, what's a span?", "Qu’est-ce qu'un snippet ?", "¿Qué es un fragmento?", "什么是代码片段？", "スニペットとは"] {
+            assert!(asks(q), "{q}");
+        }
+        assert!(!asks("How do I start a session?"));
+        assert!(!asks("whatever is cached"));
     }
 
     #[test]
