@@ -53,13 +53,15 @@ pub(crate) fn chunk_page(page: &Page) -> Vec<Draft<'_>> {
 }
 
 /// Cuts `text` into pieces of at most about `max` characters, preferring a blank line in the second
-/// half of the window, then a line break, then a space. A remainder up to a quarter over `max` stays
-/// whole rather than leaving a scrap.
+/// half of the window, then a line break, then a space; a line outside a fenced code block before one
+/// inside it, so a piece rarely starts or ends mid-block (the answer would read code as prose). A
+/// remainder up to a quarter over `max` stays whole rather than leaving a scrap.
 pub(crate) fn split_text(text: &str, max: usize) -> Vec<&str> {
     let max = max.max(16);
     let slack = max + max / 4;
     let mut pieces = Vec::new();
     let mut rest = text;
+    let mut in_fence = false;
     loop {
         if rest.char_indices().nth(slack).is_none() {
             pieces.push(rest);
@@ -67,10 +69,15 @@ pub(crate) fn split_text(text: &str, max: usize) -> Vec<&str> {
         }
         let limit = rest.char_indices().nth(max).map_or(rest.len(), |(i, _)| i);
         let window = rest.get(..limit).unwrap_or(rest);
-        let cut = window
-            .rfind("\n\n")
-            .filter(|&i| i >= limit / 2)
-            .map(|i| i + 2)
+        let outside = line_starts_outside_fences(window, in_fence);
+        let blank_outside = outside
+            .iter()
+            .rev()
+            .find(|&&i| i >= limit / 2 && window.get(..i).is_some_and(|h| h.ends_with("\n\n")));
+        let cut = blank_outside
+            .or_else(|| outside.iter().rev().find(|&&i| i >= limit / 3))
+            .copied()
+            .or_else(|| window.rfind("\n\n").filter(|&i| i >= limit / 2).map(|i| i + 2))
             .or_else(|| {
                 window
                     .rfind('\n')
@@ -81,6 +88,7 @@ pub(crate) fn split_text(text: &str, max: usize) -> Vec<&str> {
             .unwrap_or(limit);
         match (rest.get(..cut), rest.get(cut..)) {
             (Some(head), Some(tail)) if !head.is_empty() => {
+                in_fence = fence_open_after(head, in_fence);
                 pieces.push(head);
                 rest = tail;
             }
@@ -91,6 +99,31 @@ pub(crate) fn split_text(text: &str, max: usize) -> Vec<&str> {
         }
     }
     pieces
+}
+
+/// Offsets (after a line break) where a line starts outside a fenced code block; `in_fence` is whether
+/// `text` starts inside one.
+fn line_starts_outside_fences(text: &str, mut in_fence: bool) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        in_fence ^= is_fence_line(line);
+        at += line.len();
+        if !in_fence && line.ends_with('\n') {
+            out.push(at);
+        }
+    }
+    out
+}
+
+fn fence_open_after(text: &str, in_fence: bool) -> bool {
+    text.split_inclusive('\n').fold(in_fence, |open, line| open ^ is_fence_line(line))
+}
+
+/// Section text keeps code blocks in bare fences (`docs/sections.rs`), indented inside list items.
+fn is_fence_line(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("```") || line.starts_with("~~~")
 }
 
 #[cfg(test)]
@@ -108,6 +141,19 @@ mod tests {
         for p in &pieces[..pieces.len() - 1] {
             assert!(p.ends_with("\n\n"));
             assert!(p.chars().count() <= 1500);
+        }
+    }
+
+    #[test]
+    fn a_cut_falls_between_code_blocks_rather_than_inside_one() {
+        let block = format!("```\n{}```\n\n", "let x = 1;\n\nlet y = 2;\n".repeat(12));
+        let text = format!("Intro sentence.\n\n{}", block.repeat(12));
+        let pieces = split_text(&text, 1500);
+        assert!(pieces.len() > 1);
+        assert_eq!(pieces.concat(), text);
+        for p in &pieces {
+            let fences = p.lines().filter(|l| l.starts_with("```")).count();
+            assert_eq!(fences % 2, 0, "a piece cut inside a block: {p:?}");
         }
     }
 

@@ -177,9 +177,14 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         crate::text::named_words(q.text).iter().flat_map(|w| query_terms(w, MAX_QUERY_TERMS)).collect();
     let mut unknown_name = false;
     let mut language = QueryLanguage::new(pages);
+    let mut version = NamedVersion::find(pages, &terms);
 
     for term in &terms {
+        let named_version = version.as_ref().is_some_and(|v| v.term == *term);
         let Some((df, postings)) = corpus.term(term) else {
+            if let Some(v) = version.as_mut().filter(|_| named_version) {
+                v.idf = missing_idf;
+            }
             unknown_name |= name_terms.contains(term);
             total_idf += missing_idf;
             if !term.chars().any(crate::text::is_cjk) {
@@ -190,8 +195,14 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         let idf = score::idf(n_chunks, df);
         total_idf += idf;
         coverage_idf += idf;
+        if let Some(v) = version.as_mut().filter(|_| named_version) {
+            v.idf = idf;
+        }
         for posting in postings {
             let c = posting.chunk as usize;
+            if let Some(v) = version.as_mut().filter(|_| named_version) {
+                v.in_text.push(posting.chunk);
+            }
             let Some(chunk) = corpus.chunk(c) else {
                 continue;
             };
@@ -215,6 +226,23 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
         }
     }
+    if let Some(mut v) = version {
+        // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
+        v.in_text.sort_unstable();
+        for &c in &touched {
+            let Some(chunk) = corpus.chunk(c as usize) else {
+                continue;
+            };
+            let of_version = pages.get(chunk.page as usize).and_then(|p| p.version.as_deref()) == Some(v.label);
+            if of_version && v.in_text.binary_search(&c).is_err() {
+                let len = [title_len_of(chunk.page), chunk.heading_len, chunk.text_len];
+                if let (Some(r), Some(m)) = (raw.get_mut(c as usize), matched.get_mut(c as usize)) {
+                    *r += v.idf * score::term_weight([1, 0, 0], len, avg_len);
+                    *m += v.idf;
+                }
+            }
+        }
+    }
     for &c in &touched {
         if let (Some(chunk), Some(&m)) = (corpus.chunk(c as usize), matched.get(c as usize)) {
             language.saw(chunk.page, m);
@@ -223,6 +251,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     let language_power = language.powers();
 
     let near = q.near_path.map(super::page::normalize_path);
+    let definition = asks_what_something_is(q.text);
     let mut scored: Vec<(u32, Ranked)> = touched
         .into_iter()
         .filter_map(|c| {
@@ -233,6 +262,10 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
             let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0) / total_idf.max(f32::MIN_POSITIVE);
             s = title_containment_boost(s, hits, title_len_of(chunk.page), title_share);
+            let opening = chunk.heading_len == 0 && pages.get(chunk.page as usize).is_some_and(|p| p.first_chunk == c);
+            if definition && opening && hits > 0 && hits >= title_len_of(chunk.page) {
+                s = libm::powf(s, DEFINITION_BOOST);
+            }
             s = libm::powf(s, language_power(chunk.page));
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = libm::powf(s, proximity_boost(near, &page.path));
@@ -245,6 +278,50 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
     scored.sort_by(|a, b| by_score(&a.1, &b.1));
     spread(&scored, pages.len(), q.limit)
+}
+
+/// A query term that is one of the site's version labels ("In v1, what is a session?"): it names the
+/// version the reader asks about, and the pages of that version rarely spell it. Those pages count it
+/// as matched, as a word of their title.
+struct NamedVersion<'p> {
+    label: &'p str,
+    term: String,
+    idf: f32,
+    /// Chunks that hold the term themselves: scored by their postings, not again.
+    in_text: Vec<u32>,
+}
+
+impl<'p> NamedVersion<'p> {
+    fn find(pages: &'p [PageMeta], terms: &[String]) -> Option<NamedVersion<'p>> {
+        let mut seen: Vec<&str> = Vec::new();
+        for label in pages.iter().filter_map(|p| p.version.as_deref()) {
+            if seen.contains(&label) {
+                continue;
+            }
+            seen.push(label);
+            if let [term] = query_terms(label, 2).as_slice() {
+                if terms.contains(term) {
+                    return Some(NamedVersion { label, term: term.clone(), idf: 0.0, in_text: Vec::new() });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// "What is a session?" asks for a definition, which a page titled with the subject gives in its
+/// opening, before any heading; its sections ("Inherited Sessions", "Starting a Session") match the
+/// title as well and, after the title boost, tie with it. The opening of a page whose whole title is
+/// in such a question scores its score to this power (0.80 -> 0.82).
+const DEFINITION_BOOST: f32 = 0.9;
+
+/// The question asks what something is: "What is …", "what are …", "Qu'est-ce que …", "¿Qué es …",
+/// "什么是…" / "…是什么", "…とは", also after a lead-in ("In v1, what is a session?").
+fn asks_what_something_is(text: &str) -> bool {
+    const OPENERS: [&str; 8] = ["what is ", "what are ", "what's ", "qu'est-ce qu", "c'est quoi ", "qué es ", "que es ", "qué son "];
+    let lower = text.trim().to_lowercase().replace('’', "'");
+    let after_lead_in = |w: &str| lower.starts_with(w) || lower.contains(&format!(", {w}")) || lower.contains(&format!("¿{w}"));
+    OPENERS.iter().any(|w| after_lead_in(w)) || ["什么是", "是什么", "とは"].iter().any(|w| lower.contains(w))
 }
 
 /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
@@ -360,6 +437,16 @@ mod containment_tests {
         let other = title_containment_boost(0.7, 1, 5, 0.2);
         assert!(titled > other, "{titled} vs {other}");
         assert!(titled <= 1.0);
+    }
+
+    #[test]
+    fn what_is_questions_in_the_fixtures_languages() {
+        use super::asks_what_something_is as asks;
+        for q in ["What is a session?", "In v1, what's a span?", "Qu’est-ce qu'un snippet ?", "¿Qué es un fragmento?", "什么是代码片段？", "スニペットとは"] {
+            assert!(asks(q), "{q}");
+        }
+        assert!(!asks("How do I start a session?"));
+        assert!(!asks("whatever is cached"));
     }
 
     #[test]

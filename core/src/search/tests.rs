@@ -296,6 +296,45 @@ fn version_filter_keeps_unversioned_pages() {
 }
 
 #[test]
+fn a_question_naming_a_version_prefers_that_versions_pages() {
+    let versioned = |label: &str, text: &str| {
+        let mut p = page(&format!("{label}/sessions"), "Sessions", vec![section("", 0, text)]);
+        p.version = Some(label.into());
+        p
+    };
+    // v2's page is the stronger match on words alone; the question names v1.
+    let index = SearchIndex::build(&[
+        versioned("v1", "A session groups one run of your agent."),
+        versioned("v2", "A session is a trace. Sessions hold spans; each session has an id."),
+    ]);
+    let hits = index.search(&Query::new("In v1, what is a session?"));
+    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v1/sessions"));
+    assert!(hits[0].coverage > 0.99, "the version counts as covered: {}", hits[0].coverage);
+    let hits = index.search(&Query::new("what is a session?"));
+    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v2/sessions"));
+}
+
+#[test]
+fn a_what_is_question_leads_with_the_opening_of_the_page_titled_with_it() {
+    let sessions = page(
+        "concepts/sessions",
+        "Sessions",
+        vec![
+            section("", 0, &format!("A session is one execution of your workflow. {}", filler(3))),
+            // Shorter, so on words alone they score a little higher than the opening.
+            section("Inheritance", 2, &format!("Pass the session id to another process. {}", filler(2))),
+            section("Starting", 2, &format!("Calling init starts a session. {}", filler(2))),
+        ],
+    );
+    let index = SearchIndex::build(&[sessions]);
+    let hits = index.search(&Query::new("What is a session?"));
+    assert_eq!(hits.first().map(|h| h.heading.as_deref()), Some(None), "{hits:?}");
+    // Not a question of what something is: the shorter sections win as before.
+    let hits = index.search(&Query::new("session"));
+    assert!(hits.first().is_some_and(|h| h.heading.is_some()), "{hits:?}");
+}
+
+#[test]
 fn tag_matches_tab_or_group_case_insensitively() {
     let mut a = page("a", "Limits", vec![section("", 0, "Rate limits apply.")]);
     a.tab = Some("API Reference".into());
