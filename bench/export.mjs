@@ -109,6 +109,9 @@ async function measure(bench, label, folder) {
       alarmMs,
       alarms: alarms.length,
       slowestAlarmMs,
+      // Every alarm's duration in order (page batches, search pack copies, finishing last), to tell a
+      // batch's fixed cost (the first batch loads the version) from its pages' work.
+      alarmDurationsMs: alarms.map((l) => l.durationMs ?? 0),
       queries: QUERIES,
       firstQueryBytes: firstQuery,
       secondQueryBytes: secondQuery,
