@@ -11,10 +11,13 @@ import { join } from 'node:path';
 import { root, nodeBin, toolEnv } from '../scripts/lib/env.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
-import { assertError, call, tenant } from './support/api.mjs';
+import { BASE_URL, assertError, call, tenant } from './support/api.mjs';
+import { publishFolder } from '../sdk-wasm/js/publish/index.js';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 import { DEMO_DOCS } from './support/docs.mjs';
 
 const scratch = scratchDir('docs-edge-site-upgrade-');
+const LEGACY_PUBLISHED_AT = '2026-06-01T00:00:00.000Z';
 
 function r2Put(key, bytes) {
   const file = join(scratch, 'object');
@@ -31,7 +34,7 @@ function legacySite(domain, publishId, upload, layout) {
   if (upload) r2Put(`sites/${domain}/${publishId}/source.tar.gz`, upload);
   r2Put(`sites/${domain}/current.json`, JSON.stringify({
     publishId,
-    publishedAt: '2026-06-01T00:00:00.000Z',
+    publishedAt: LEGACY_PUBLISHED_AT,
     pageCount: 6,
     languages: [],
     versions: [],
@@ -66,7 +69,7 @@ test('a version from an earlier release is rebuilt from its stored upload on fir
 
   const site = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
   assert.equal(site.status, 200, site.text);
-  assert.notEqual(site.body.publishId, 'pub_legacy0001');
+  assert.notEqual(site.body.publishedAt, LEGACY_PUBLISHED_AT, 'the rebuilt version is live');
   assert.equal(site.body.pageCount, 6);
   const llms = await call('GET', `/discovery/v1/llms/${t.domain}/llms.txt`, { token: t.assistantKey });
   assert.equal(llms.status, 200, llms.text);
@@ -82,7 +85,27 @@ test('a version of an earlier layout (its outline in an older format) is rebuilt
   const live = await until('the rebuild', () => search(t, 'rate limits'), (res) => res.status !== 503);
   assert.equal(live.status, 200, live.text);
   const site = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
-  assert.notEqual(site.body.publishId, 'pub_layout2001');
+  assert.notEqual(site.body.publishedAt, LEGACY_PUBLISHED_AT, 'the rebuilt version is live');
+});
+
+test('a version of an earlier layout published file by file is rebuilt from its manifest over the site\'s stored files', async () => {
+  const t = await tenant();
+  await publishFolder({ folder: DEMO_DOCS, baseUrl: BASE_URL, adminKey: t.adminKey, domain: t.domain, noFetch: true, pollMs: 100 });
+  const liveIds = () => logLines(process.env.WORKER_LOG).filter((l) => l.event === 'publish_live' && l.domain === t.domain).map((l) => l.publishId);
+  const [publishId] = liveIds();
+  assert.match(publishId ?? '', /^pub_/);
+  // Its pointer as the release of layout 2 left it: the manifest and the files stay where they are.
+  legacySite(t.domain, publishId, null, 2);
+  await until('the rebuild to start', () => search(t, 'rate limits'), (res) => res.status === 503);
+  const live = await until('the rebuild', () => search(t, 'rate limits'), (res) => res.status !== 503);
+  assert.equal(live.status, 200, live.text);
+  assert.ok(live.body.length > 0, 'the rebuilt site answers searches');
+  const rebuilt = liveIds();
+  assert.equal(rebuilt.length, 2, 'the rebuild went live');
+  assert.notEqual(rebuilt[1], publishId);
+  const site = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
+  assert.notEqual(site.body.publishedAt, LEGACY_PUBLISHED_AT);
+  assert.equal(site.body.pageCount, 6);
 });
 
 test('a rebuild that fails, or a version whose upload is gone, is 409 republish_required with the reason', async () => {
@@ -97,7 +120,7 @@ test('a rebuild that fails, or a version whose upload is gone, is 409 republish_
   legacySite(gone.domain, 'pub_legacy0003', null);
   const res = await search(gone, 'anything');
   assertError(res, 409, 'republish_required');
-  assert.match(res.body.error, /stored upload is missing/);
+  assert.match(res.body.error, /neither its stored upload nor its manifest is stored/);
   // Publishing again is the way out.
   const again = await call('PUT', `/v1/sites/${gone.domain}/content`, {
     token: gone.adminKey, body: packDocsFolder(DEMO_DOCS), headers: { 'content-type': 'application/gzip' },

@@ -1,7 +1,8 @@
 //! Versions published before the publish pipeline (their record has no `layout`) lack objects
 //! every reader now expects (split search index, source layout, documents for agents), and the
 //! whole-site code that once made those on first use is gone from the worker. Instead, the first
-//! request that meets such a live version republishes its stored upload through the domain's
+//! request that meets such a live version republishes its stored upload (or, for a version published
+//! file by file, its manifest over the files in the site's store) through the domain's
 //! `PublishJob` (bounded memory, like any publish) and answers 503 `site_upgrading` with
 //! `Retry-After`; the old version stays live until the rebuilt one replaces it. The rebuild is
 //! recorded beside the old version (`rebuild.json`), so later requests wait for it, and one that
@@ -11,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, Env};
 
+use docs_edge_core::publish::manifest::MANIFEST_OBJECT;
 use docs_edge_core::wire::PublishState;
 
 use crate::directory::Directory;
@@ -58,8 +60,14 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
             .await?
             .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?,
     };
-    let Some(upload) = bucket.get(version_key(domain, &version.publish_id, SOURCE_OBJECT)).execute().await? else {
-        return Err(not_rebuilt(domain, "its stored upload is missing"));
+    // A `.tar.gz` publish kept its upload; a publish file by file kept its manifest, whose files stay
+    // in the site's store while the version is live (the sweep keeps what a kept version names).
+    let source = match bucket.get(version_key(domain, &version.publish_id, SOURCE_OBJECT)).execute().await? {
+        Some(upload) => Some((SOURCE_OBJECT, upload)),
+        None => bucket.get(version_key(domain, &version.publish_id, MANIFEST_OBJECT)).execute().await?.map(|m| (MANIFEST_OBJECT, m)),
+    };
+    let Some((source_name, source)) = source else {
+        return Err(not_rebuilt(domain, "neither its stored upload nor its manifest is stored"));
     };
     let publish_id = random_id("pub_", 8)?;
     let jobs = PublishJobClient::new(env, domain);
@@ -69,10 +77,11 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
         Err(err) if err.code() == "publish_in_progress" => return Ok(()),
         Err(err) => return Err(err),
     }
-    // Uploads were at most MAX_UPLOAD_BYTES when they were stored whole by the release that wrote them.
-    let bytes = upload.body().ok_or_else(|| ApiError::Internal("stored upload has no body".into()))?.bytes().await?;
+    // Uploads were at most MAX_UPLOAD_BYTES when they were stored whole by the release that wrote
+    // them, manifests at most MAX_LIST_BYTES; the rebuild reads either as a publish does.
+    let bytes = source.body().ok_or_else(|| ApiError::Internal(format!("stored {source_name} has no body")))?.bytes().await?;
     let source_bytes = bytes.len() as u64;
-    bucket.put(version_key(domain, &publish_id, SOURCE_OBJECT), bytes).execute().await?;
+    bucket.put(version_key(domain, &publish_id, source_name), bytes).execute().await?;
     let record = serde_json::to_vec(&Rebuild { publish_id: publish_id.clone(), org_id })?;
     bucket.put(marker, record).execute().await?;
     jobs.start(&Start { publish_id, source_bytes, wait: false }).await?;
@@ -81,5 +90,5 @@ async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, 
 
 /// 409 `republish_required`: the rebuild cannot be made or has failed, for `reason`.
 fn not_rebuilt(domain: &str, reason: &str) -> ApiError {
-    sites::republish_required(domain, &format!("was published by an earlier release and could not be rebuilt from its stored upload ({reason})"))
+    sites::republish_required(domain, &format!("was published by an earlier release and could not be rebuilt from its stored upload or manifest ({reason})"))
 }
