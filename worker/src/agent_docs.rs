@@ -33,7 +33,7 @@ async fn stored(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, ran
 /// `llms-full.txt` of `version` as it is stored: whole, or its pieces.
 async fn llms_full(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Stored> {
     let table = match version.pieces {
-        true => Some(std::rc::Rc::new(crate::pieced::table(bucket, domain, &version.publish_id).await?.ok_or_else(|| ApiError::Internal(format!("piece table of {domain} {} is missing", version.publish_id)))?)),
+        true => Some(std::rc::Rc::new(crate::pieced::required_table(bucket, domain, &version.publish_id).await?)),
         false => None,
     };
     Ok(Stored::of(domain, &version.publish_id, table, Pieced::Llms))

@@ -37,6 +37,11 @@ pub async fn table(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult
     Pieces::from_bytes(&bytes).map(Some).map_err(|e| ApiError::Internal(format!("piece table of {domain} {publish_id}: {e}")))
 }
 
+/// The piece table of version `publish_id`, which its pointer says it has (`SiteVersion::pieces`).
+pub async fn required_table(bucket: &Bucket, domain: &str, publish_id: &str) -> ApiResult<Pieces> {
+    table(bucket, domain, publish_id).await?.ok_or_else(|| ApiError::Internal(format!("piece table of {domain} {publish_id} is missing")))
+}
+
 impl Stored {
     /// `kind` of version `publish_id`: its pieces when `table` is its piece table, else whole.
     pub fn of(domain: &str, publish_id: &str, table: Option<Rc<Pieces>>, kind: Pieced) -> Stored {

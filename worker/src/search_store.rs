@@ -56,10 +56,7 @@ async fn load_pieces(bucket: &Bucket, domain: &str, version: &SiteVersion) -> Ap
     if let Some(table) = search_cache::get::<Pieces>(&key) {
         return Ok(table);
     }
-    let table = crate::pieced::table(bucket, domain, &version.publish_id)
-        .await?
-        .ok_or_else(|| ApiError::Internal(format!("piece table of {domain} {} is missing", version.publish_id)))?;
-    let table = Rc::new(table);
+    let table = Rc::new(crate::pieced::required_table(bucket, domain, &version.publish_id).await?);
     search_cache::put(&key, table.clone(), table.heap_bytes());
     Ok(table)
 }
