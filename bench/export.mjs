@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { logLines } from '../scripts/lib/worker-log.mjs';
-import { benchWorker, docsFolder, DOMAIN, FIXTURE } from './support.mjs';
+import { adminApi, benchWorker, docsFolder, DOMAIN, FIXTURE } from './support.mjs';
 import { launchChromium, serveFolder } from '../tests/support/browser.mjs';
 import { offlineSearch, pageSizes } from '../tests/support/export-site.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
@@ -25,17 +25,6 @@ const markdownAt = args.indexOf('--markdown');
 const markdown = markdownAt >= 0 ? args[markdownAt + 1] : undefined;
 const folderArg = args.find((a, i) => !a.startsWith('--') && i !== copiesAt + 1 && i !== markdownAt + 1);
 const QUERIES = ['static export bundle', 'custom domain'];
-
-async function api(bench, method, path, json) {
-  const res = await fetch(`${bench.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bench.adminKey}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  const body = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
 
 /** Bytes the first and the second query of one search session fetch, from the bundle's home page. */
 async function searchBytes(dir, home) {
@@ -58,15 +47,15 @@ async function measure(bench, label, folder) {
   const logFile = join(scratchDir('docs-edge-export-log-'), 'worker.log');
   await bench.restart({ logFile });
   const started = performance.now();
-  const job = await api(bench, 'POST', '/v1/static-export/jobs', { domain: DOMAIN, ...(markdown ? { markdown } : {}) });
+  const job = await adminApi(bench, 'POST', '/v1/static-export/jobs', { domain: DOMAIN, ...(markdown ? { markdown } : {}) });
   let status = job;
   while (status.status === 'queued' || status.status === 'running') {
     await new Promise((r) => setTimeout(r, 200));
-    status = await api(bench, 'GET', `/v1/static-export/jobs/${job.jobId}`);
+    status = await adminApi(bench, 'GET', `/v1/static-export/jobs/${job.jobId}`);
   }
   const completedMs = performance.now() - started;
   if (status.status !== 'completed') throw new Error(`job ${status.status}: ${status.error}`);
-  const link = await api(bench, 'POST', `/v1/static-export/jobs/${job.jobId}/bundle`);
+  const link = await adminApi(bench, 'POST', `/v1/static-export/jobs/${job.jobId}/bundle`);
   const exportLines = logLines(logFile).filter((l) => l.event === 'durable' && l.class === 'ExportJob');
   const exportMemory = Math.max(0, ...exportLines.map((l) => l.wasmMemoryBytes ?? 0));
   // Where the high-water is reached: each logged call's memory after it, in MiB, repeats folded.

@@ -45,6 +45,9 @@ export async function benchWorker({ vars = {} } = {}) {
     get baseUrl() {
       return worker.baseUrl;
     },
+    get inspectorPort() {
+      return worker.inspectorPort;
+    },
     async restart({ logFile } = {}) {
       await worker.stop();
       worker = await startWorker({ persistTo: state, vars: allVars, logFile });
@@ -72,6 +75,19 @@ export async function benchWorker({ vars = {} } = {}) {
       rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/** A JSON request to the bench worker with its admin key; the parsed answer, or an error naming the
+ * status. */
+export async function adminApi(bench, method, path, json) {
+  const res = await fetch(`${bench.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bench.adminKey}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
 }
 
 /** Reads a v1 answer's body to its end: ms from `started` to the first text part (`0:`), and in all. */

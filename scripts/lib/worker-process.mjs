@@ -76,7 +76,7 @@ export async function startWorker({ port, persistTo, vars = {}, logFile, inherit
     child.stderr.on('data', collect);
   }
   const baseUrl = `http://127.0.0.1:${port}`;
-  const handle = { baseUrl, port, child, stop: () => stopProcess(child), kill: () => stopProcess(child, 'SIGKILL'), output: () => output };
+  const handle = { baseUrl, port, inspectorPort, child, stop: () => stopProcess(child), kill: () => stopProcess(child, 'SIGKILL'), output: () => output };
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {

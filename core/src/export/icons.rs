@@ -99,25 +99,68 @@ fn shard_of(name: &str) -> u32 {
     fnv1a(name) % SHARDS
 }
 
-/// The texts of the shards read for a batch.
+/// The shards read so far, each indexed by name once, so a host that renders many batches (the
+/// worker's export job keeps them between alarms) reads and scans a shard once, not per batch.
 #[derive(Debug, Clone, Default)]
 pub struct IconShards {
-    texts: BTreeMap<ShardId, String>,
+    shards: BTreeMap<ShardId, Shard>,
+    bytes: usize,
+}
+
+/// A shard's text and its lines' `(start, name end, end)` offsets, sorted by name.
+#[derive(Debug, Clone)]
+struct Shard {
+    text: String,
+    lines: Vec<(usize, usize, usize)>,
+}
+
+impl Shard {
+    fn bytes(&self) -> usize {
+        self.text.len() + self.lines.len() * std::mem::size_of::<(usize, usize, usize)>()
+    }
 }
 
 impl IconShards {
     pub fn insert(&mut self, shard: ShardId, text: String) {
-        self.texts.insert(shard, text);
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let end = start + line.trim_end_matches(['\n', '\r']).len();
+            let name_end = line.find('\t').map_or(end, |tab| start + tab);
+            lines.push((start, name_end, end));
+            start += line.len();
+        }
+        lines.sort_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+        let new = Shard { text, lines };
+        self.bytes += new.bytes();
+        if let Some(old) = self.shards.insert(shard, new) {
+            self.bytes -= old.bytes();
+        }
+    }
+
+    pub fn contains(&self, shard: ShardId) -> bool {
+        self.shards.contains_key(&shard)
+    }
+
+    /// Drops the shards `keep` says no to.
+    pub fn retain(&mut self, mut keep: impl FnMut(ShardId) -> bool) {
+        self.shards.retain(|id, _| keep(*id));
+        self.bytes = self.shards.values().map(Shard::bytes).sum();
+    }
+
+    /// Bytes held: texts and their indexes.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// `(viewBox, elements)` of `name` in `set`.
     fn find(&self, set: IconSet, name: &str) -> Option<(&str, &str)> {
-        let text = self.texts.get(&ShardId { set, index: shard_of(name) })?;
-        text.lines().find_map(|line| {
-            let mut fields = line.splitn(3, '\t');
-            (fields.next()? == name).then_some(())?;
-            Some((fields.next()?, fields.next()?))
-        })
+        let shard = self.shards.get(&ShardId { set, index: shard_of(name) })?;
+        let text = shard.text.as_str();
+        let at = shard.lines.binary_search_by(|&(start, name_end, _)| text[start..name_end].cmp(name)).ok()?;
+        let (_, name_end, end) = shard.lines[at];
+        let mut fields = text.get(name_end + 1..end)?.splitn(2, '\t');
+        Some((fields.next()?, fields.next()?))
     }
 }
 
@@ -490,6 +533,23 @@ pub(crate) mod tests {
             filled.warnings,
             ["guides/a.mdx:5: unknown icon `no-such-icon`: not in Font Awesome Free, Lucide or Tabler; shown as a dot"]
         );
+    }
+
+    #[test]
+    fn a_shard_is_searched_by_name_in_any_line_order() {
+        // One text under each name's shard id, so every name is looked up in a shard that holds it.
+        let mut direct = IconShards::default();
+        for name in ["zebra", "alpha", "mid", "no-fields"] {
+            let text = "zebra\t0 0 1 1\tpath|d=Z\r\nalpha\t0 0 2 2\tpath|d=A\nno-fields\nmid\t0 0 3 3\tcircle|r=1\ttab";
+            direct.insert(ShardId { set: IconSet::Lucide, index: shard_of(name) }, text.into());
+        }
+        assert_eq!(direct.find(IconSet::Lucide, "zebra"), Some(("0 0 1 1", "path|d=Z")));
+        assert_eq!(direct.find(IconSet::Lucide, "alpha"), Some(("0 0 2 2", "path|d=A")));
+        assert_eq!(direct.find(IconSet::Lucide, "mid"), Some(("0 0 3 3", "circle|r=1\ttab")));
+        assert_eq!(direct.find(IconSet::Lucide, "no-fields"), None);
+        assert_eq!(direct.find(IconSet::Lucide, "missing"), None);
+        assert!(direct.contains(ShardId { set: IconSet::Lucide, index: shard_of("mid") }));
+        assert!(direct.bytes() > 0);
     }
 
     #[test]

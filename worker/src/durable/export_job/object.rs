@@ -12,7 +12,7 @@ use docs_edge_core::export::{
     after_step, batch_files, batch_tree, content_security_policy_framing, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
     ExportVersions, MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
-use docs_edge_core::export::icons::IconSet;
+use docs_edge_core::export::icons::{IconSet, IconShards};
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
@@ -145,13 +145,22 @@ pub struct ExportJob {
     /// what it can leave behind is a cache (dropped on the next load of another version) or a flag
     /// that only makes a concurrent call wait; the stored job is the state that counts.
     loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
+    /// The icon shards the job's batches have read (`crate::export_icons`), kept between alarms as
+    /// `loaded` is.
+    icons: AssertUnwindSafe<RefCell<IconShards>>,
     /// Set while this instance packs the bundle, so a second `/bundle` waits instead of packing twice.
     packing: AssertUnwindSafe<RefCell<bool>>,
 }
 
 impl DurableObject for ExportJob {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, loaded: AssertUnwindSafe(RefCell::new(None)), packing: AssertUnwindSafe(RefCell::new(false)) }
+        Self {
+            state,
+            env,
+            loaded: AssertUnwindSafe(RefCell::new(None)),
+            icons: AssertUnwindSafe(RefCell::new(IconShards::default())),
+            packing: AssertUnwindSafe(RefCell::new(false)),
+        }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -212,7 +221,7 @@ impl DurableObject for ExportJob {
                     crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
                 }
             }
-            *self.loaded.borrow_mut() = None;
+            self.drop_caches();
             return Response::ok("discarded");
         }
         match stepped {
@@ -331,7 +340,7 @@ impl ExportJob {
         let storage = self.state.storage();
         storage.put_json(JOB_KEY, &*record).await?;
         storage.delete_alarm().await?;
-        *self.loaded.borrow_mut() = None;
+        self.drop_caches();
         let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
         if !parts.is_empty() {
             if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
@@ -375,6 +384,12 @@ impl ExportJob {
         }
     }
 
+    /// Forgets what the object keeps between alarms (the stored job is the state that counts).
+    fn drop_caches(&self) {
+        *self.loaded.borrow_mut() = None;
+        *self.icons.borrow_mut() = IconShards::default();
+    }
+
     async fn load(&self, record: &JobRecord) -> ApiResult<Rc<Loaded>> {
         if let Some(loaded) = self.loaded.borrow().as_ref() {
             if loaded.publish_id == record.publish_id {
@@ -403,8 +418,8 @@ impl ExportJob {
     async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
         let loaded = self.load(record).await?;
         // The job's last step takes the loaded version, so its outline is not held twice (another
-        // attempt loads it again).
-        *self.loaded.borrow_mut() = None;
+        // attempt loads it again), and the finishing's few icons are read again.
+        self.drop_caches();
         match Rc::try_unwrap(loaded) {
             Ok(Loaded { plan, mut source, .. }) => {
                 let outline = std::mem::take(&mut source.outline);
@@ -441,7 +456,7 @@ impl ExportJob {
         let tree = source.tree(bucket, &assets).await?;
         let mut chrome = plan.chrome_pages(&outline, &tree);
         let mut icon_sets = record.icon_sets.clone();
-        icon_sets.extend(crate::export_icons::fill(&self.env, &mut chrome, &outline.config, &tree).await?);
+        icon_sets.extend(crate::export_icons::fill(&self.env, &mut chrome, &outline.config, &tree, &self.icons).await?);
         let mut pending = Vec::new();
         for path in media {
             let Some(bytes) = source.media(bucket, &path).await? else { continue };
@@ -515,7 +530,7 @@ impl ExportJob {
             for warning in &warnings {
                 worker::console_warn!("export: {warning}");
             }
-            let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree).await?;
+            let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree, &self.icons).await?;
             record.icon_sets.extend(sets);
             for file in files.iter().filter(|f| f.path.ends_with(".html")) {
                 embeds::frame_origins(&String::from_utf8_lossy(&file.bytes), &mut record.frame_origins);
