@@ -9,5 +9,6 @@ pub mod passage;
 pub mod query;
 pub mod extractive;
 pub mod offline;
+pub mod phrase;
 pub mod prompt;
 pub mod providers;
