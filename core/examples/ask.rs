@@ -1,7 +1,6 @@
 //! Asks the extractive assistant a question about a docs folder, natively: what retrieval finds and what
 //! the answer cites, and the answer. `cargo run --release -p docs-edge-core --example ask -- <folder> "question" ["earlier question"]`;
-//! `ASK_LIMIT=20` shows more of the ranking than the assistant's five passages (the answer still gets
-//! the five the phrase rerank keeps of its pool, listed as `passage`).
+//! `ASK_LIMIT=20` shows more of the ranking than the assistant's five passages (the answer still gets five).
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -9,7 +8,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::assistant::extractive::compose_answer;
-use docs_edge_core::assistant::offline::{passages, pool};
+use docs_edge_core::assistant::offline::passages;
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
@@ -31,19 +30,16 @@ fn main() {
             .collect();
         let query = retrieval_query(&turns, &[]);
         let shown: usize = std::env::var("ASK_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
-        let hits = index.search(&Query {
-            limit: shown.max(pool(5)),
+        let mut hits = index.search(&Query {
+            limit: shown.max(5),
             ..Query::new(&query)
         });
         println!("Q: {question}\n  query: {query}");
-        for h in hits.iter().take(shown.max(5)) {
+        for h in &hits {
             println!("  hit {:.3} (coverage {:.2}) {} # {:?}", h.score, h.coverage, h.path, h.heading);
         }
-        let pooled: Vec<_> = hits.into_iter().take(pool(5)).collect();
-        let passages: Vec<Passage> = passages(&query, pooled, 5, "d");
-        for p in &passages {
-            println!("  passage {:.3} {} # {}", p.score, p.path, p.heading);
-        }
+        hits.truncate(5);
+        let passages: Vec<Passage> = passages(hits, "d");
         let answer = compose_answer(&query, &passages);
         let cited: Vec<&str> = answer
             .sources

@@ -9,7 +9,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::assistant::extractive::compose_answer;
-use docs_edge_core::assistant::offline::{passages, pool};
+use docs_edge_core::assistant::offline::passages;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::search::{Query, SearchIndex};
@@ -31,10 +31,10 @@ fn main() {
         let question = q["question"].as_str().unwrap_or_default();
         let search = index.search(&Query { limit: 20, ..Query::new(question) });
         let query = retrieval_query(&[question], &[]);
-        let hits = index.search(&Query { limit: pool(5), ..Query::new(&query) });
-        let ps = passages(&query, hits, 5, "d");
-        let scores: Vec<[f32; 2]> = ps.iter().map(|p| [p.score, p.coverage]).collect();
-        let hit_paths: Vec<&str> = ps.iter().map(|p| p.path.as_str()).collect();
+        let hits = index.search(&Query { limit: 5, ..Query::new(&query) });
+        let scores: Vec<[f32; 2]> = hits.iter().map(|h| [h.score, h.coverage]).collect();
+        let hit_paths: Vec<String> = hits.iter().map(|h| h.path.clone()).collect();
+        let ps = passages(hits, "d");
         let answer = compose_answer(&query, &ps);
         let cited: Vec<&str> = answer.sources.iter().filter_map(|i| ps.get(*i)).map(|p| p.path.as_str()).collect();
         let out = json!({

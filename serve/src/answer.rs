@@ -126,7 +126,7 @@ impl Generation {
         self.query_text = retrieval_text(&self.job.request);
         let (request, query_text) = (self.job.request.clone(), self.query_text.clone());
         let hits = crate::discovery::read_index(self.index.clone(), move |index| index.search(&retrieval_search(&request, &query_text))).await?;
-        self.passages = passages(&self.query_text, hits, self.job.request.retrieval_page_size, &self.job.domain);
+        self.passages = passages(hits, &self.job.domain);
         Ok(())
     }
 

@@ -126,11 +126,10 @@ pub fn compose_answer_with(
         return not_covered(&words, passages);
     }
     let weights = TermWeights::new(&q, &analyzed);
-    let pairs = super::phrase::pairs(question);
     let mut scored: Vec<Scored> = analyzed
         .iter()
         .enumerate()
-        .map(|(rank, a)| Scored::new(a, rank, &weights, &pairs))
+        .map(|(rank, a)| Scored::new(a, rank, &weights))
         .collect();
     // Stable sort keeps retrieval order for ties.
     crate::sort::sort_by(&mut scored, |a, b| b.best.total_cmp(&a.best));
@@ -455,9 +454,7 @@ struct Scored<'a, 'p> {
 }
 
 impl<'a, 'p> Scored<'a, 'p> {
-    fn new(a: &'a Analyzed<'p>, rank: usize, weights: &TermWeights, pairs: &[(String, String)]) -> Self {
-        let unit_phrase: f32 = std::env::var("PHRASE_UNIT").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
-        let mean_weight = weights.weights.iter().map(|(_, w)| w).sum::<f32>() / weights.weights.len().max(1) as f32;
+    fn new(a: &'a Analyzed<'p>, rank: usize, weights: &TermWeights) -> Self {
         // Retrieval already weighed titles and headings; a lower-ranked passage must quote clearly
         // better to be preferred.
         let rank_factor = 1.0 / (1.0 + 0.3 * rank as f32);
@@ -471,8 +468,7 @@ impl<'a, 'p> Scored<'a, 'p> {
                     .count()
                     .max(u.text.chars().count() / 3) as f32;
                 let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
-                let phrase = if u.is_code || unit_phrase == 0.0 { 0.0 } else { unit_phrase * mean_weight * super::phrase::pairs_in(&u.text, pairs) as f32 };
-                (weights.score(&u.terms) + phrase) * length_factor * rank_factor
+                weights.score(&u.terms) * length_factor * rank_factor
             })
             .collect();
         let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);

@@ -9,6 +9,5 @@ pub mod passage;
 pub mod query;
 pub mod extractive;
 pub mod offline;
-pub mod phrase;
 pub mod prompt;
 pub mod providers;

@@ -1,6 +1,6 @@
 //! Retrieval for the assistant (the worker's and `docs-edge-serve`'s, each running [`retrieval_text`],
-//! [`retrieval_search`] over the split index and [`passages`], which reranks the pool by phrase
-//! proximity), and the LLM prompt of a request ([`request_prompt`]).
+//! [`retrieval_search`] over the split index and [`passages`]), and the LLM prompt of a request
+//! ([`request_prompt`]).
 
 use crate::search::{Hit, Query};
 use super::passage::Passage;
@@ -25,12 +25,11 @@ pub fn retrieval_text(request: &AssistantRequest) -> String {
     retrieval_query(&user_turns, &context)
 }
 
-/// The search retrieval runs for `query_text`: the request's filters and current page, and the
-/// rerank's pool (at least the request's size; [`passages`] keeps that many).
+/// The search retrieval runs for `query_text`: the request's size, filters and current page.
 pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) -> Query<'a> {
     Query {
         text: query_text,
-        limit: pool(request.retrieval_page_size),
+        limit: request.retrieval_page_size,
         score_threshold: 0.0,
         language: request.filter.language.as_deref(),
         version: request.filter.version.as_deref(),
@@ -40,16 +39,9 @@ pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) 
     }
 }
 
-/// How many sections retrieval returns for the rerank to keep `keep` of.
-pub fn pool(keep: usize) -> usize {
-    if keep == 0 { 0 } else { keep.max(super::phrase::pool_size()) }
-}
-
-/// The best `keep` of the hits for `query_text` (retrieved with [`pool`]), reranked by phrase
-/// proximity, as passages to answer from and cite.
-pub fn passages(query_text: &str, hits: Vec<Hit>, keep: usize, domain: &str) -> Vec<Passage> {
-    super::phrase::rerank(query_text, hits, keep)
-        .into_iter()
+/// The hits as passages to answer from and cite.
+pub fn passages(hits: Vec<Hit>, domain: &str) -> Vec<Passage> {
+    hits.into_iter()
         .map(|hit| Passage {
             url: page_url(domain, &hit.path),
             path: hit.path,
