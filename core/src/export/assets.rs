@@ -93,6 +93,7 @@ pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
         logo_dark: local(logo.and_then(|l| l.dark.as_ref())),
         favicon: local(favicon.and_then(|f| f.light.as_ref().or(f.dark.as_ref()))),
         look: LookFiles::new(config, tree),
+        inline_logos: Default::default(),
     }
 }
 

@@ -86,7 +86,22 @@ pub(crate) struct Brand {
     pub(crate) favicon: Option<String>,
     /// Font and background files of the site's look.
     pub(crate) look: LookFiles,
+    /// The logos' markup when both are inlined (the same on every page), written once.
+    pub(crate) inline_logos: InlineLogos,
 }
+
+/// `(site name, markup)` of inlined logos: a base64 `data:` URL of a few KB, escaped for every page,
+/// was a twentieth of a large export's rendering. Not part of what a brand is (equal always).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct InlineLogos(std::sync::OnceLock<(String, String)>);
+
+impl PartialEq for InlineLogos {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for InlineLogos {}
 
 impl Brand {
     /// Bundle files among the images, which the bundle must carry.
@@ -301,18 +316,31 @@ fn brand(out: &mut String, site: &Site, links: &Linker<'_>, brand: &Brand, home:
     let light = brand.logo_light.as_ref().or(brand.logo_dark.as_ref());
     let dark = brand.logo_dark.as_ref().or(brand.logo_light.as_ref());
     match (light, dark) {
-        (Some(light), Some(dark)) => {
-            for (file, class) in [(light, "logo logo-light"), (dark, "logo logo-dark")] {
-                out.push_str("<img");
-                attr(out, "class", class);
-                attr(out, "src", &brand_url(links, file));
-                attr(out, "alt", &site.name);
-                out.push('>');
+        (Some(light), Some(dark)) if light.starts_with("data:") && dark.starts_with("data:") => {
+            let (name, markup) = brand.inline_logos.0.get_or_init(|| {
+                let mut markup = String::new();
+                logos(&mut markup, site, links, light, dark);
+                (site.name.clone(), markup)
+            });
+            match *name == site.name {
+                true => out.push_str(markup),
+                false => logos(out, site, links, light, dark),
             }
         }
+        (Some(light), Some(dark)) => logos(out, site, links, light, dark),
         _ => element(out, "span", "brand-name", &site.name),
     }
     out.push_str("</a>");
+}
+
+fn logos(out: &mut String, site: &Site, links: &Linker<'_>, light: &str, dark: &str) {
+    for (file, class) in [(light, "logo logo-light"), (dark, "logo logo-dark")] {
+        out.push_str("<img");
+        attr(out, "class", class);
+        attr(out, "src", &brand_url(links, file));
+        attr(out, "alt", &site.name);
+        out.push('>');
+    }
 }
 
 fn title_block(out: &mut String, page: &Page) {
