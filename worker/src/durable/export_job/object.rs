@@ -418,8 +418,9 @@ impl ExportJob {
     async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
         let loaded = self.load(record).await?;
         // The job's last step takes the loaded version, so its outline is not held twice (another
-        // attempt loads it again), and the finishing's few icons are read again.
-        self.drop_caches();
+        // attempt loads it again). What is known of icons stays: the 404 and contents pages name
+        // the sidebar's icons, which the pages met, so no shard is read in the finishing's peak.
+        *self.loaded.borrow_mut() = None;
         match Rc::try_unwrap(loaded) {
             Ok(Loaded { plan, mut source, .. }) => {
                 let outline = std::mem::take(&mut source.outline);
