@@ -2,7 +2,7 @@
 //! regular or brands), Lucide and Tabler.
 //!
 //! Rendering writes a marker where an icon goes ([`marker`]); the sets are not in this crate. The
-//! caller then asks which shards of the icon assets the marked names need ([`shards_wanted`]),
+//! caller then asks which shards of the icon assets the marked names need ([`KnownIcons::shards_wanted`]),
 //! reads those (the worker from its static assets, `scripts/build-icons.mjs` writes them) and
 //! [`fill`] replaces every marker with the icon's SVG, or a neutral dot and a warning naming the
 //! file and line when no set has the name. So a batch holds only the few shards its pages use, and
@@ -99,12 +99,10 @@ fn shard_of(name: &str) -> u32 {
     fnv1a(name) % SHARDS
 }
 
-/// The shards read so far, each indexed by name once, so a host that renders many batches (the
-/// worker's export job keeps them between alarms) reads and scans a shard once, not per batch.
+/// The shards read for a batch, each indexed by name once.
 #[derive(Debug, Clone, Default)]
 pub struct IconShards {
     shards: BTreeMap<ShardId, Shard>,
-    bytes: usize,
 }
 
 /// A shard's text and its lines' `(start, name end, end)` offsets, sorted by name.
@@ -112,12 +110,6 @@ pub struct IconShards {
 struct Shard {
     text: String,
     lines: Vec<(usize, usize, usize)>,
-}
-
-impl Shard {
-    fn bytes(&self) -> usize {
-        self.text.len() + self.lines.len() * std::mem::size_of::<(usize, usize, usize)>()
-    }
 }
 
 impl IconShards {
@@ -131,29 +123,16 @@ impl IconShards {
             start += line.len();
         }
         lines.sort_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
-        let new = Shard { text, lines };
-        self.bytes += new.bytes();
-        if let Some(old) = self.shards.insert(shard, new) {
-            self.bytes -= old.bytes();
-        }
+        self.shards.insert(shard, Shard { text, lines });
     }
+}
 
-    pub fn contains(&self, shard: ShardId) -> bool {
-        self.shards.contains_key(&shard)
-    }
+/// Where [`fill`] finds an icon: `(viewBox, elements)` of `name` in `set`.
+pub trait IconSource {
+    fn find(&self, set: IconSet, name: &str) -> Option<(&str, &str)>;
+}
 
-    /// Drops the shards `keep` says no to.
-    pub fn retain(&mut self, mut keep: impl FnMut(ShardId) -> bool) {
-        self.shards.retain(|id, _| keep(*id));
-        self.bytes = self.shards.values().map(Shard::bytes).sum();
-    }
-
-    /// Bytes held: texts and their indexes.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    /// `(viewBox, elements)` of `name` in `set`.
+impl IconSource for IconShards {
     fn find(&self, set: IconSet, name: &str) -> Option<(&str, &str)> {
         let shard = self.shards.get(&ShardId { set, index: shard_of(name) })?;
         let text = shard.text.as_str();
@@ -161,6 +140,73 @@ impl IconShards {
         let (_, name_end, end) = shard.lines[at];
         let mut fields = text.get(name_end + 1..end)?.splitn(2, '\t');
         Some((fields.next()?, fields.next()?))
+    }
+}
+
+/// The icons a job's pages have named so far, per set, found or not: what a host keeps between
+/// batches (the worker's export job, across alarms) instead of the shards, which a batch reads only
+/// for names not seen before and drops after. Reading and scanning the shards for every batch was
+/// a tenth of a large export; keeping the shards themselves (megabytes, churned batch after batch)
+/// raised the finishing step's memory high-water by a fifth through fragmentation.
+#[derive(Debug, Clone, Default)]
+pub struct KnownIcons {
+    found: BTreeMap<(IconSet, String), (String, String)>,
+    absent: BTreeSet<(IconSet, String)>,
+    bytes: usize,
+}
+
+impl KnownIcons {
+    /// The shards the markers in `files` need that what is known cannot answer.
+    pub fn shards_wanted(&self, files: &[ExportFile], library: Library) -> Vec<ShardId> {
+        let mut wanted = BTreeSet::new();
+        self.each_unknown(files, library, |set, name| {
+            wanted.insert(ShardId { set, index: shard_of(name) });
+        });
+        wanted.into_iter().collect()
+    }
+
+    /// Learns, from `shards` (those [`KnownIcons::shards_wanted`] named), whether each set the
+    /// markers in `files` may come from has their names.
+    pub fn learn(&mut self, files: &[ExportFile], library: Library, shards: &IconShards) {
+        let mut learnt = Vec::new();
+        self.each_unknown(files, library, |set, name| learnt.push((set, name.to_owned())));
+        for (set, name) in learnt {
+            self.bytes += name.len() + 64;
+            match shards.find(set, &name) {
+                Some((view_box, elements)) => {
+                    self.bytes += view_box.len() + elements.len();
+                    self.found.insert((set, name), (view_box.to_owned(), elements.to_owned()));
+                }
+                None => {
+                    self.absent.insert((set, name));
+                }
+            }
+        }
+    }
+
+    /// Bytes held, about.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn each_unknown(&self, files: &[ExportFile], library: Library, mut unknown: impl FnMut(IconSet, &str)) {
+        for html in html_files(files) {
+            for m in markers(html) {
+                let Some(name) = normalize(&m.name) else { continue };
+                for set in candidates(library, m.icon_type.trim()) {
+                    let key = (set, name.clone());
+                    if !self.found.contains_key(&key) && !self.absent.contains(&key) {
+                        unknown(set, &name);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl IconSource for KnownIcons {
+    fn find(&self, set: IconSet, name: &str) -> Option<(&str, &str)> {
+        self.found.get(&(set, name.to_owned())).map(|(view_box, elements)| (view_box.as_str(), elements.as_str()))
     }
 }
 
@@ -278,20 +324,6 @@ fn html_files(files: &[ExportFile]) -> impl Iterator<Item = &str> {
         .filter_map(|f| std::str::from_utf8(&f.bytes).ok())
 }
 
-/// The shards that hold the names the markers in `files` ask for, in every set they may come from.
-pub fn shards_wanted(files: &[ExportFile], library: Library) -> Vec<ShardId> {
-    let mut wanted = BTreeSet::new();
-    for html in html_files(files) {
-        for m in markers(html) {
-            let Some(name) = normalize(&m.name) else { continue };
-            for set in candidates(library, m.icon_type.trim()) {
-                wanted.insert(ShardId { set, index: shard_of(&name) });
-            }
-        }
-    }
-    wanted.into_iter().collect()
-}
-
 /// What [`fill`] did besides filling.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filled {
@@ -303,7 +335,7 @@ pub struct Filled {
 
 /// Replaces the markers in `files` with icons from `shards`; `tree` holds the files the markers
 /// name, to say on which line an unknown name is.
-pub fn fill(files: &mut [ExportFile], library: Library, shards: &IconShards, tree: &SourceTree) -> Filled {
+pub fn fill(files: &mut [ExportFile], library: Library, shards: &impl IconSource, tree: &SourceTree) -> Filled {
     let mut filled = Filled::default();
     let mut warned = BTreeSet::new();
     for file in files.iter_mut().filter(|f| f.path.ends_with(".html")) {
@@ -513,7 +545,7 @@ pub(crate) mod tests {
     #[test]
     fn wanted_shards_cover_every_candidate_set_of_each_name() {
         let files = page(&format!("{}{}", marked("rocket", None), marked("fa-rocket", Some("brands"))));
-        let wanted = shards_wanted(&files, Library::FontAwesome);
+        let wanted = KnownIcons::default().shards_wanted(&files, Library::FontAwesome);
         assert_eq!(wanted.len(), IconSet::ALL.len());
         assert!(wanted.iter().all(|s| s.index == shard_of("rocket")));
         assert_eq!(wanted[0].asset_path(), "export-icons/fa-solid/5.txt");
@@ -536,6 +568,34 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn known_icons_answer_later_batches_as_the_shards_did() {
+        let page_of = |names: &[&str]| page(&names.iter().map(|n| marked(n, None)).collect::<String>());
+        let all = test_shards();
+        let first = page_of(&["rocket", "no-such-icon"]);
+        let mut known = KnownIcons::default();
+        let wanted = known.shards_wanted(&first, Library::FontAwesome);
+        assert!(!wanted.is_empty());
+        // Only the wanted shards are read; what they say of each name is learnt.
+        let mut read = IconShards::default();
+        for shard in &wanted {
+            if let Some(text) = all.shards.get(shard) {
+                read.insert(*shard, text.text.clone());
+            }
+        }
+        known.learn(&first, Library::FontAwesome, &read);
+        assert!(known.shards_wanted(&first, Library::FontAwesome).is_empty(), "nothing left to read for names met");
+        // A later batch with the same names fills as the shards themselves would, reading nothing.
+        let (mut from_known, mut from_shards) = (page_of(&["rocket", "no-such-icon"]), page_of(&["rocket", "no-such-icon"]));
+        let filled = fill(&mut from_known, Library::FontAwesome, &known, &SourceTree::new());
+        assert_eq!(filled, fill(&mut from_shards, Library::FontAwesome, &all, &SourceTree::new()));
+        assert_eq!(from_known[0].bytes, from_shards[0].bytes);
+        assert!(String::from_utf8_lossy(&from_known[0].bytes).contains("icon-unknown"));
+        // A new name asks for its shards again.
+        assert!(!known.shards_wanted(&page_of(&["x-twitter"]), Library::FontAwesome).is_empty());
+        assert!(known.bytes() > 0);
+    }
+
+    #[test]
     fn a_shard_is_searched_by_name_in_any_line_order() {
         // One text under each name's shard id, so every name is looked up in a shard that holds it.
         let mut direct = IconShards::default();
@@ -548,8 +608,6 @@ pub(crate) mod tests {
         assert_eq!(direct.find(IconSet::Lucide, "mid"), Some(("0 0 3 3", "circle|r=1\ttab")));
         assert_eq!(direct.find(IconSet::Lucide, "no-fields"), None);
         assert_eq!(direct.find(IconSet::Lucide, "missing"), None);
-        assert!(direct.contains(ShardId { set: IconSet::Lucide, index: shard_of("mid") }));
-        assert!(direct.bytes() > 0);
     }
 
     #[test]

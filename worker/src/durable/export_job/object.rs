@@ -12,7 +12,7 @@ use docs_edge_core::export::{
     after_step, batch_files, batch_tree, content_security_policy_framing, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
     ExportVersions, MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
-use docs_edge_core::export::icons::{IconSet, IconShards};
+use docs_edge_core::export::icons::{IconSet, KnownIcons};
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
@@ -145,9 +145,9 @@ pub struct ExportJob {
     /// what it can leave behind is a cache (dropped on the next load of another version) or a flag
     /// that only makes a concurrent call wait; the stored job is the state that counts.
     loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
-    /// The icon shards the job's batches have read (`crate::export_icons`), kept between alarms as
-    /// `loaded` is.
-    icons: AssertUnwindSafe<RefCell<IconShards>>,
+    /// What the job's batches have learnt of icon names (`crate::export_icons`), kept between
+    /// alarms as `loaded` is.
+    icons: AssertUnwindSafe<RefCell<KnownIcons>>,
     /// Set while this instance packs the bundle, so a second `/bundle` waits instead of packing twice.
     packing: AssertUnwindSafe<RefCell<bool>>,
 }
@@ -158,7 +158,7 @@ impl DurableObject for ExportJob {
             state,
             env,
             loaded: AssertUnwindSafe(RefCell::new(None)),
-            icons: AssertUnwindSafe(RefCell::new(IconShards::default())),
+            icons: AssertUnwindSafe(RefCell::new(KnownIcons::default())),
             packing: AssertUnwindSafe(RefCell::new(false)),
         }
     }
@@ -387,7 +387,7 @@ impl ExportJob {
     /// Forgets what the object keeps between alarms (the stored job is the state that counts).
     fn drop_caches(&self) {
         *self.loaded.borrow_mut() = None;
-        *self.icons.borrow_mut() = IconShards::default();
+        *self.icons.borrow_mut() = KnownIcons::default();
     }
 
     async fn load(&self, record: &JobRecord) -> ApiResult<Rc<Loaded>> {
@@ -418,8 +418,9 @@ impl ExportJob {
     async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
         let loaded = self.load(record).await?;
         // The job's last step takes the loaded version, so its outline is not held twice (another
-        // attempt loads it again), and the finishing's few icons are read again.
-        self.drop_caches();
+        // attempt loads it again). What is known of icons stays: the 404 and contents pages name
+        // the sidebar's icons, which the pages met, so no shard is read in the finishing's peak.
+        *self.loaded.borrow_mut() = None;
         match Rc::try_unwrap(loaded) {
             Ok(Loaded { plan, mut source, .. }) => {
                 let outline = std::mem::take(&mut source.outline);
