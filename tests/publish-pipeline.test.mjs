@@ -105,8 +105,11 @@ test('a publish that fails midway, and one killed midway, leave the old version 
   await assertLive(w.baseUrl, t, first, 'aardvark');
   await stop(w);
 
-  // Killed inside a step (the delay holds it there), then started again on the same state.
-  w = await worker('faults-killed', { TEST_PUBLISH_STEP_DELAY_DOMAIN: t.domain, TEST_PUBLISH_STEP_DELAY_MS: '60000', PUBLISH_WAIT_MS: '0' });
+  // Killed inside a step (the delay holds it there), then started again on the same state. A publish
+  // keeps the settings it began with, this delay included: after the restart each of its steps (the
+  // killed one again, the switch, the cleanup) still waits this long, so the old version can be seen
+  // live before the new one switches, and the three waits fit the wait below with room to spare.
+  w = await worker('faults-killed', { TEST_PUBLISH_STEP_DELAY_DOMAIN: t.domain, TEST_PUBLISH_STEP_DELAY_MS: '15000', PUBLISH_WAIT_MS: '0' });
   const started = await publish(t.domain, t.adminKey, second.archive, { base: w.baseUrl, wait: false });
   assert.equal(started.status, 202, started.text);
   assert.match(started.headers.get('location'), new RegExp(`/v1/sites/${t.domain}/publishes/${started.body.publishId}$`));
@@ -117,9 +120,8 @@ test('a publish that fails midway, and one killed midway, leave the old version 
   await w.kill();
   workers.splice(workers.indexOf(w), 1);
 
-  // Restarted, the publish resumes from its step; each step still waits a little, so the old version
-  // can be seen live before the new one switches.
-  w = await worker('faults-restarted', { TEST_PUBLISH_STEP_DELAY_DOMAIN: t.domain, TEST_PUBLISH_STEP_DELAY_MS: '3000' });
+  // Restarted, the publish resumes from its step.
+  w = await worker('faults-restarted');
   await assertLive(w.baseUrl, t, first, 'aardvark');
   const resumed = await waitForPublish(t.domain, t.adminKey, started.body.publishId, { base: w.baseUrl, timeoutMs: 120_000 });
   assert.equal(resumed.status, 200, resumed.text);
