@@ -14,7 +14,7 @@ use crate::docs::{Page, SourceTree};
 
 use super::layout::Brand;
 use super::site_look::LookFiles;
-use super::links::{asset_path, svg_data_url, svg_path};
+use super::links::{asset_path, carried_svg, svg_data_url, svg_path};
 
 /// Tree files referenced from `page` (source and imported snippets).
 pub(crate) fn referenced(page: &Page, tree: &SourceTree, out: &mut BTreeSet<String>) {
@@ -74,12 +74,14 @@ fn dotted_words(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Logo and favicon files, when docs.json names files of the tree; an SVG one is inlined as a
-/// `data:` URL (see `links`), never copied.
+/// Logo and favicon files, when docs.json names files of the tree. An SVG one is carried rewritten
+/// through the allow-list when that keeps its picture, whatever its size: every page shows it, so
+/// inlining it would put its bytes in every page. Otherwise it is inlined as a `data:` URL (see
+/// `links`).
 pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
     let local = |url: Option<&String>| {
         url.and_then(|u| {
-            asset_path(tree, "index", "docs.json", u).or_else(|| {
+            asset_path(tree, "index", "docs.json", u).or_else(|| carried_svg(tree, "index", "docs.json", u, 0)).or_else(|| {
                 svg_path(tree, "index", "docs.json", u)
                     .and_then(|path| tree.get(&path))
                     .and_then(|bytes| svg_data_url(bytes))

@@ -10,9 +10,11 @@
 //!   puts at the same path. Other tree files (`.html`, `.js`, ...) are never copied.
 //! - An SVG of the tree is never copied as it is: opened as a document it runs its scripts. As an
 //!   image (`<img>`, which runs none) one of at most [`MAX_INLINE_SVG_BYTES`] is inlined as a
-//!   `data:` URL (a logo is in every page); a larger one is a file of the bundle at its own path,
-//!   rewritten through the SVG allow-list (`svg_file`), when that keeps its picture. A link to a
-//!   small one, or to one the allow-list cannot draw, is the live site's URL.
+//!   `data:` URL; a larger one is a file of the bundle at its own path, rewritten through the SVG
+//!   allow-list (`svg_file`), when that keeps its picture. A link to a small one, or to one the
+//!   allow-list cannot draw, is the live site's URL. Logos and the favicon, which every page shows,
+//!   are files whatever their size when the allow-list keeps their picture (a page then carries
+//!   a link, not the image), and inlined otherwise.
 //! - Anything else (pages of another version, pages left out by `paths`, missing files) becomes the
 //!   absolute extensionless URL on the site's domain, which the live site serves.
 
@@ -333,9 +335,15 @@ pub(crate) fn asset_path(
 
 /// The tree SVG a local URL names when the bundle carries it as a file (see the module's rules).
 fn svg_file(tree: &SourceTree, page_path: &str, source: &str, url: &str) -> Option<String> {
+    carried_svg(tree, page_path, source, url, MAX_INLINE_SVG_BYTES + 1)
+}
+
+/// The tree SVG a local URL names, as a file of the bundle, when it has at least `min_bytes` and
+/// the allow-list keeps its picture (`svg_file`).
+pub(crate) fn carried_svg(tree: &SourceTree, page_path: &str, source: &str, url: &str, min_bytes: usize) -> Option<String> {
     let path = tree_file(tree, page_path, source, url, is_svg)?;
     let bytes = tree.get(&path)?;
-    let carried = bytes.len() > MAX_INLINE_SVG_BYTES
+    let carried = bytes.len() >= min_bytes
         && !path.starts_with(&format!("{STATIC_DIR}/"))
         && super::svg_file::sanitise(bytes).is_some();
     carried.then_some(path)

@@ -269,12 +269,18 @@ fn fixture_exports_a_complete_self_contained_site() {
     ] {
         assert!(paths.contains(required), "missing {required}");
     }
-    // SVGs run script when opened as documents: the logos are inlined into `<img>`, never files.
-    assert!(!paths.iter().any(|p| p.to_ascii_lowercase().ends_with(".svg")), "an SVG was copied");
-    assert!(
-        text_of(by_path["index.html"]).contains("<img class=\"logo logo-light\" src=\"data:image/svg+xml;base64,"),
-        "the light logo is not inlined"
-    );
+    // SVGs run script when opened as documents: the logos are carried rewritten through the
+    // allow-list (no script, no event handler), and pages link them rather than inline them.
+    let svgs: Vec<&str> = paths.iter().copied().filter(|p| p.to_ascii_lowercase().ends_with(".svg")).collect();
+    assert_eq!(svgs, ["logo/dark.svg", "logo/light.svg"], "only the logos are SVG files");
+    for svg in svgs {
+        let text = text_of(by_path[svg]);
+        assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && !text.contains("<script") && !text.contains(" on"), "{svg}: {text}");
+    }
+    let index = text_of(by_path["index.html"]);
+    for logo in ["<img class=\"logo logo-light\" src=\"logo/light.svg\"", "<img class=\"logo logo-dark\" src=\"logo/dark.svg\""] {
+        assert!(index.contains(logo), "the logo is linked: {logo}");
+    }
 
     // Page by page: no raw components, links resolve, nothing from other hosts, anchors = search anchors.
     let mut problems = Vec::new();
