@@ -2,7 +2,7 @@
 //!
 //! `chunk` cuts pages into sections, `tokenize` turns text into terms (`crate::text`'s index and
 //! query analyzers), `index` builds the term dictionary and postings, `score` is BM25F with the
-//! 0-1 normalisation, `language` reads the query's language from the index, `query` runs a search,
+//! 0-1 normalisation, `language` reads the query's language from the index, `version` the site's versions, `query` runs a search,
 //! `page` serves whole pages back, `codec` is the byte format of the whole index, `shard` the same index split so a reader (the worker, from R2;
 //! docs-edge-serve, from the bundle's files) reads only what a query needs. `api` holds the
 //! discovery endpoints' request bodies with their rules, `discovery` their answers.
@@ -20,6 +20,7 @@ mod query;
 mod score;
 pub mod shard;
 mod tokenize;
+mod version;
 
 pub use codec::{IndexError, FORMAT_VERSION};
 pub use api::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};

@@ -6,6 +6,7 @@ use super::page::ChunkText;
 use super::postings;
 use super::score;
 use super::tokenize::query_terms;
+use super::version::{CurrentVersion, NamedVersion};
 
 /// Long assistant questions become queries too; past this many distinct terms the rest add cost, not
 /// precision.
@@ -226,6 +227,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
         }
     }
+    let current = CurrentVersion::new(pages, version.is_some() || q.version.is_some());
     if let Some(mut v) = version {
         // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
         v.in_text.sort_unstable();
@@ -267,6 +269,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
                 s = libm::powf(s, DEFINITION_BOOST);
             }
             s = libm::powf(s, language_power(chunk.page));
+            s = libm::powf(s, current.power(chunk.page));
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = libm::powf(s, proximity_boost(near, &page.path));
             }
@@ -278,35 +281,6 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
     scored.sort_by(|a, b| by_score(&a.1, &b.1));
     spread(&scored, pages.len(), q.limit)
-}
-
-/// A query term that is one of the site's version labels ("In v1, what is a session?"): it names the
-/// version the reader asks about, and the pages of that version rarely spell it. Those pages count it
-/// as matched, as a word of their title.
-struct NamedVersion<'p> {
-    label: &'p str,
-    term: String,
-    idf: f32,
-    /// Chunks that hold the term themselves: scored by their postings, not again.
-    in_text: Vec<u32>,
-}
-
-impl<'p> NamedVersion<'p> {
-    fn find(pages: &'p [PageMeta], terms: &[String]) -> Option<NamedVersion<'p>> {
-        let mut seen: Vec<&str> = Vec::new();
-        for label in pages.iter().filter_map(|p| p.version.as_deref()) {
-            if seen.contains(&label) {
-                continue;
-            }
-            seen.push(label);
-            if let [term] = query_terms(label, 2).as_slice() {
-                if terms.contains(term) {
-                    return Some(NamedVersion { label, term: term.clone(), idf: 0.0, in_text: Vec::new() });
-                }
-            }
-        }
-        None
-    }
 }
 
 /// "What is a session?" asks for a definition, which a page titled with the subject gives in its

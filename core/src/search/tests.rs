@@ -315,6 +315,29 @@ fn a_question_naming_a_version_prefers_that_versions_pages() {
 }
 
 #[test]
+fn near_copies_in_several_versions_rank_the_current_versions_first() {
+    let auth = |label: Option<&str>, text: &str| {
+        let mut p = page(&format!("{}/auth", label.unwrap_or("x")), "Auth", vec![section("", 0, text)]);
+        p.version = label.map(str::to_owned);
+        p
+    };
+    // v1's copy says a little more, so on words alone it is the stronger match.
+    let older = format!("Rotate an API key from the dashboard. {}", filler(2));
+    let current = format!("{older} Settings.");
+    let unversioned = SearchIndex::build(&[auth(None, &current), auth(Some("v1"), &older)]);
+    let hits = unversioned.search(&Query::new("rotate api key"));
+    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v1/auth"), "words alone");
+
+    // v2 comes first in navigation (docs.json declares it first): the current version.
+    let index = SearchIndex::build(&[auth(Some("v2"), &current), auth(Some("v1"), &older)]);
+    let first = |q: Query| index.search(&q).first().map(|h| h.path.clone());
+    assert_eq!(first(Query::new("rotate api key")).as_deref(), Some("v2/auth"));
+    // A question or filter naming the older version gets it.
+    assert_eq!(first(Query::new("rotate api key in v1")).as_deref(), Some("v1/auth"));
+    assert_eq!(first(Query { version: Some("v1"), ..Query::new("rotate api key") }).as_deref(), Some("v1/auth"));
+}
+
+#[test]
 fn a_what_is_question_leads_with_the_opening_of_the_page_titled_with_it() {
     let sessions = page(
         "concepts/sessions",
