@@ -31,10 +31,10 @@ const state = scratchDir('docs-edge-export-scale-');
 const logFile = join(state, 'export.log');
 let worker;
 let base;
-// The wasm memory the export object may reach at 3×. Measured 31.8 MiB, in the 3× finishing step
-// (28.1 before the job kept what it knows of icon names between batches: the same live data, laid
-// out otherwise by the allocator; the 10× export's high-water did not move, 63.4 -> 63.2 MiB,
-// docs/engineering/figures.mdx), which stays bounded: it keeps each search term's best postings only and its
+// The wasm memory the export object may reach at 3×. Measured 29.2 MiB, in the 3× finishing step
+// (31.8 while SVG logos were inlined into every page; the allocator's layout moves it by a few MiB
+// with the same live data: keeping what the job knows of icon names between batches took it from
+// 28.1 to 31.8 while the 10× export's high-water did not move, docs/engineering/figures.mdx), which stays bounded: it keeps each search term's best postings only and its
 // document chunks deflated, and stores `llms-full.txt` as it compresses it (README "Static export").
 // (Before: 92.4 MiB while the finishing step gathered the postings and `llms-full.txt` whole; 139.9
 // MiB before it read the pages in batches; 276.8 MiB before batches read only their pages.)
