@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use docs_edge_core::docs::{SiteConfig, SourceTree};
-use docs_edge_core::export::icons::{self, IconSet, IconShards, KnownIcons, Library};
+use docs_edge_core::export::icons::{self, IconSet, IconShards, KnownIcons, Library, Marked};
 use docs_edge_core::export::ExportFile;
 use worker::Env;
 
@@ -30,7 +30,8 @@ pub async fn fill(env: &Env, files: &mut [ExportFile], config: &SiteConfig, tree
     if known.borrow().bytes() > KNOWN_ICON_BYTES {
         *known.borrow_mut() = KnownIcons::default();
     }
-    let wanted = known.borrow().shards_wanted(files, library);
+    let marked = Marked::read(files);
+    let wanted = known.borrow().shards_wanted(&marked, library);
     let texts = crate::join::try_join_all(wanted.iter().map(|shard| async move {
         let text: ApiResult<String> = Ok(crate::assets::fetch(env, &shard.asset_path()).await?.text().await?);
         text
@@ -41,9 +42,9 @@ pub async fn fill(env: &Env, files: &mut [ExportFile], config: &SiteConfig, tree
         shards.insert(shard, text);
     }
     let mut known = known.borrow_mut();
-    known.learn(files, library, &shards);
+    known.learn(&marked, library, &shards);
     drop(shards);
-    let filled = icons::fill(files, library, &*known, tree);
+    let filled = icons::fill_marked(files, marked, library, &*known, tree);
     for warning in &filled.warnings {
         worker::console_warn!("export: {warning}");
     }

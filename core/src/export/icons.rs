@@ -156,20 +156,20 @@ pub struct KnownIcons {
 }
 
 impl KnownIcons {
-    /// The shards the markers in `files` need that what is known cannot answer.
-    pub fn shards_wanted(&self, files: &[ExportFile], library: Library) -> Vec<ShardId> {
+    /// The shards the markers in `marked` need that what is known cannot answer.
+    pub fn shards_wanted(&self, marked: &Marked, library: Library) -> Vec<ShardId> {
         let mut wanted = BTreeSet::new();
-        self.each_unknown(files, library, |set, name| {
+        self.each_unknown(marked, library, |set, name| {
             wanted.insert(ShardId { set, index: shard_of(name) });
         });
         wanted.into_iter().collect()
     }
 
     /// Learns, from `shards` (those [`KnownIcons::shards_wanted`] named), whether each set the
-    /// markers in `files` may come from has their names.
-    pub fn learn(&mut self, files: &[ExportFile], library: Library, shards: &IconShards) {
+    /// markers in `marked` may come from has their names.
+    pub fn learn(&mut self, marked: &Marked, library: Library, shards: &IconShards) {
         let mut learnt = Vec::new();
-        self.each_unknown(files, library, |set, name| learnt.push((set, name.to_owned())));
+        self.each_unknown(marked, library, |set, name| learnt.push((set, name.to_owned())));
         for (set, name) in learnt {
             self.bytes += name.len() + 64;
             match shards.find(set, &name) {
@@ -189,18 +189,45 @@ impl KnownIcons {
         self.bytes
     }
 
-    fn each_unknown(&self, files: &[ExportFile], library: Library, mut unknown: impl FnMut(IconSet, &str)) {
-        for html in html_files(files) {
-            for m in markers(html) {
-                let Some(name) = normalize(&m.name) else { continue };
-                for set in candidates(library, m.icon_type.trim()) {
-                    let key = (set, name.clone());
-                    if !self.found.contains_key(&key) && !self.absent.contains(&key) {
-                        unknown(set, &name);
-                    }
+    fn each_unknown(&self, marked: &Marked, library: Library, mut unknown: impl FnMut(IconSet, &str)) {
+        for (name, icon_type) in &marked.names {
+            for set in candidates(library, icon_type) {
+                let key = (set, name.clone());
+                if !self.found.contains_key(&key) && !self.absent.contains(&key) {
+                    unknown(set, name);
                 }
             }
         }
+    }
+}
+
+/// The icon markers of a batch's pages, read once for the steps that need them (which shards to
+/// read, what to learn from them, the filling): each step reading the pages again was two thirds
+/// of the icons' time in a large export.
+pub struct Marked {
+    /// Index in the files and the markers of each HTML file that has any.
+    files: Vec<(usize, Vec<Marker>)>,
+    /// Each distinct `(normalised name, iconType)` the markers name.
+    names: BTreeSet<(String, String)>,
+}
+
+impl Marked {
+    pub fn read(files: &[ExportFile]) -> Marked {
+        let mut marked = Marked { files: Vec::new(), names: BTreeSet::new() };
+        for (i, file) in files.iter().enumerate().filter(|(_, f)| f.path.ends_with(".html")) {
+            let Ok(html) = std::str::from_utf8(&file.bytes) else { continue };
+            let found = markers(html);
+            if found.is_empty() {
+                continue;
+            }
+            for m in &found {
+                if let Some(name) = normalize(&m.name) {
+                    marked.names.insert((name, m.icon_type.trim().to_owned()));
+                }
+            }
+            marked.files.push((i, found));
+        }
+        marked
     }
 }
 
@@ -292,7 +319,7 @@ fn markers(html: &str) -> Vec<Marker> {
         let end = start + len + "></svg>".len();
         let inner = &html[start + "<svg ".len()..start + len];
         let value = |key: &str| {
-            let at = inner.find(&format!("{key}=\""))? + key.len() + 2;
+            let at = find_attr(inner, key)?;
             let close = inner[at..].find('"')?;
             Some(unescape(&inner[at..at + close]))
         };
@@ -308,20 +335,29 @@ fn markers(html: &str) -> Vec<Marker> {
     found
 }
 
+/// Where the value of attribute `key` begins in a marker's attributes (`key="…"`).
+fn find_attr(inner: &str, key: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = inner[from..].find(key) {
+        let after = from + at + key.len();
+        if inner[after..].starts_with("=\"") && (from + at == 0 || inner[..from + at].ends_with(' ')) {
+            return Some(after + 2);
+        }
+        from = after;
+    }
+    None
+}
+
 fn unescape(value: &str) -> String {
+    if !value.contains('&') {
+        return value.to_owned();
+    }
     value
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
         .replace("&amp;", "&")
-}
-
-fn html_files(files: &[ExportFile]) -> impl Iterator<Item = &str> {
-    files
-        .iter()
-        .filter(|f| f.path.ends_with(".html"))
-        .filter_map(|f| std::str::from_utf8(&f.bytes).ok())
 }
 
 /// What [`fill`] did besides filling.
@@ -336,38 +372,52 @@ pub struct Filled {
 /// Replaces the markers in `files` with icons from `shards`; `tree` holds the files the markers
 /// name, to say on which line an unknown name is.
 pub fn fill(files: &mut [ExportFile], library: Library, shards: &impl IconSource, tree: &SourceTree) -> Filled {
+    let marked = Marked::read(files);
+    fill_marked(files, marked, library, shards, tree)
+}
+
+/// [`fill`] with the markers of `files` read already ([`Marked::read`] of these very files).
+pub fn fill_marked(files: &mut [ExportFile], marked: Marked, library: Library, shards: &impl IconSource, tree: &SourceTree) -> Filled {
     let mut filled = Filled::default();
     let mut warned = BTreeSet::new();
-    for file in files.iter_mut().filter(|f| f.path.ends_with(".html")) {
+    // A sidebar repeats its icons on every page: each one's markup is written once.
+    let mut made: BTreeMap<(String, String, String), Option<(IconSet, String)>> = BTreeMap::new();
+    for (i, found) in marked.files {
+        let Some(file) = files.get_mut(i) else { continue };
         let Ok(html) = std::str::from_utf8(&file.bytes) else { continue };
-        let found = markers(html);
-        if found.is_empty() {
-            continue;
-        }
         let mut out = String::with_capacity(html.len() + found.len() * 400);
         let mut at = 0;
-        for m in &found {
-            out.push_str(&html[at..m.range.start]);
+        for m in found {
+            let Some(before) = html.get(at..m.range.start) else { break };
+            out.push_str(before);
             at = m.range.end;
-            let hit = normalize(&m.name).and_then(|name| {
-                candidates(library, m.icon_type.trim())
-                    .into_iter()
-                    .find_map(|set| shards.find(set, &name).map(|(view_box, elements)| (set, view_box, elements)))
-            });
-            match hit.and_then(|(set, view_box, elements)| svg(set, view_box, elements, &m.class).map(|s| (set, s))) {
+            let key = (m.name, m.icon_type, m.class);
+            if !made.contains_key(&key) {
+                let (name, icon_type, class) = &key;
+                let icon = normalize(name)
+                    .and_then(|name| {
+                        candidates(library, icon_type.trim())
+                            .into_iter()
+                            .find_map(|set| shards.find(set, &name).map(|(view_box, elements)| (set, view_box, elements)))
+                    })
+                    .and_then(|(set, view_box, elements)| svg(set, view_box, elements, class).map(|s| (set, s)));
+                made.insert(key.clone(), icon);
+            }
+            match made.get(&key).and_then(Option::as_ref) {
                 Some((set, svg)) => {
-                    filled.sets.insert(set);
-                    out.push_str(&svg);
+                    filled.sets.insert(*set);
+                    out.push_str(svg);
                 }
                 None => {
-                    out.push_str(&fallback(&m.class));
-                    if warned.insert((m.source.clone(), m.name.clone())) {
-                        filled.warnings.push(unknown_icon_warning(&m.source, &m.name, tree));
+                    let (name, _, class) = key;
+                    out.push_str(&fallback(&class));
+                    if warned.insert((m.source.clone(), name.clone())) {
+                        filled.warnings.push(unknown_icon_warning(&m.source, &name, tree));
                     }
                 }
             }
         }
-        out.push_str(&html[at..]);
+        out.push_str(html.get(at..).unwrap_or(""));
         file.bytes = out.into_bytes();
     }
     filled
@@ -545,7 +595,7 @@ pub(crate) mod tests {
     #[test]
     fn wanted_shards_cover_every_candidate_set_of_each_name() {
         let files = page(&format!("{}{}", marked("rocket", None), marked("fa-rocket", Some("brands"))));
-        let wanted = KnownIcons::default().shards_wanted(&files, Library::FontAwesome);
+        let wanted = KnownIcons::default().shards_wanted(&Marked::read(&files), Library::FontAwesome);
         assert_eq!(wanted.len(), IconSet::ALL.len());
         assert!(wanted.iter().all(|s| s.index == shard_of("rocket")));
         assert_eq!(wanted[0].asset_path(), "export-icons/fa-solid/5.txt");
@@ -573,7 +623,7 @@ pub(crate) mod tests {
         let all = test_shards();
         let first = page_of(&["rocket", "no-such-icon"]);
         let mut known = KnownIcons::default();
-        let wanted = known.shards_wanted(&first, Library::FontAwesome);
+        let wanted = known.shards_wanted(&Marked::read(&first), Library::FontAwesome);
         assert!(!wanted.is_empty());
         // Only the wanted shards are read; what they say of each name is learnt.
         let mut read = IconShards::default();
@@ -582,8 +632,8 @@ pub(crate) mod tests {
                 read.insert(*shard, text.text.clone());
             }
         }
-        known.learn(&first, Library::FontAwesome, &read);
-        assert!(known.shards_wanted(&first, Library::FontAwesome).is_empty(), "nothing left to read for names met");
+        known.learn(&Marked::read(&first), Library::FontAwesome, &read);
+        assert!(known.shards_wanted(&Marked::read(&first), Library::FontAwesome).is_empty(), "nothing left to read for names met");
         // A later batch with the same names fills as the shards themselves would, reading nothing.
         let (mut from_known, mut from_shards) = (page_of(&["rocket", "no-such-icon"]), page_of(&["rocket", "no-such-icon"]));
         let filled = fill(&mut from_known, Library::FontAwesome, &known, &SourceTree::new());
@@ -591,7 +641,7 @@ pub(crate) mod tests {
         assert_eq!(from_known[0].bytes, from_shards[0].bytes);
         assert!(String::from_utf8_lossy(&from_known[0].bytes).contains("icon-unknown"));
         // A new name asks for its shards again.
-        assert!(!known.shards_wanted(&page_of(&["x-twitter"]), Library::FontAwesome).is_empty());
+        assert!(!known.shards_wanted(&Marked::read(&page_of(&["x-twitter"])), Library::FontAwesome).is_empty());
         assert!(known.bytes() > 0);
     }
 

@@ -284,12 +284,13 @@ impl ExportPlan {
         // `simple`: the site shows no "Try it" panel, whatever the deployment allows.
         let shown = !matches!(site.config.api.playground.as_deref(), Some("none" | "simple"));
         specs.playground = self.extras.playground && shown;
-        let md_files = agent::markdown_files(&self.scopes[0].files);
+        let pages_md = self.markdown == MarkdownPages::Pages;
+        // Every page's Markdown file name: only twins link them, and a large site ships none.
+        let md_files = if pages_md { agent::markdown_files(&self.scopes[0].files) } else { BTreeMap::new() };
         let mut files = Vec::new();
         let mut warnings = Vec::new();
         // A page several versions hold is rendered once; its copies follow it in plan order.
         let mut shared: Option<(usize, Body)> = None;
-        let pages_md = self.markdown == MarkdownPages::Pages;
         for entry in self.batch(range) {
             let mut twin = MarkdownTwin { targets: (pages_md && entry.first).then_some(&md_files), rendered: None };
             let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings, &mut twin);
