@@ -192,6 +192,37 @@ test('a link out of the docs folder is never read: a warning names it, and the p
   assert.match(JSON.stringify(page.body), /The home page/);
 });
 
+test("search prefers the version docs.json marks default, even declared after another, unless asked for one", async () => {
+  const t = await tenant();
+  const docs = JSON.stringify({
+    name: 'Versions',
+    navigation: {
+      versions: [
+        { version: 'v1', pages: ['v1/keys'] },
+        { version: 'v2', default: true, pages: ['v2/keys'] },
+      ],
+    },
+  });
+  // v1's copy says a little more, so on its words alone it is the stronger match.
+  const older = 'Rotate an API key from the dashboard. Keys expire after a year.';
+  const archive = rawTarGz([
+    { name: 'docs.json', data: docs },
+    { name: 'v1/keys.mdx', data: `---\ntitle: Keys\n---\n\n${older}\n` },
+    { name: 'v2/keys.mdx', data: `---\ntitle: Keys\n---\n\n${older} Settings live in the console.\n` },
+  ]);
+  const res = await publish(t.domain, t.adminKey, archive);
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(res.body.versions, ['v1', 'v2']);
+  const first = async (json) => {
+    const found = await search(json, t);
+    assert.equal(found.status, 200, found.text);
+    return found.body[0]?.path ?? JSON.stringify(found.body);
+  };
+  assert.match(await first({ query: 'rotate api key' }), /v2\/keys/);
+  assert.match(await first({ query: 'rotate api key in v1' }), /v1\/keys/);
+  assert.match(await first({ query: 'rotate api key', filter: { version: 'v1' } }), /v1\/keys/);
+});
+
 test('hostile docs are refused with 400 naming the file or field and the rule; the live site stays', async () => {
   const evilPage = 'javascript:alert(document.domain)';
   const listed = JSON.stringify({ name: 'Evil', navigation: { tabs: [{ tab: 'T', pages: ['index', evilPage] }] } });

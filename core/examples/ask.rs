@@ -32,6 +32,7 @@ fn main() {
         let shown: usize = std::env::var("ASK_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
         let mut hits = index.search(&Query {
             limit: shown.max(5),
+            current_version: site.default_version(),
             ..Query::new(&query)
         });
         println!("Q: {question}\n  query: {query}");

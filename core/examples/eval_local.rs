@@ -29,9 +29,9 @@ fn main() {
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let q: Value = serde_json::from_str(line).expect("json");
         let question = q["question"].as_str().unwrap_or_default();
-        let search = index.search(&Query { limit: 20, ..Query::new(question) });
+        let search = index.search(&Query { limit: 20, current_version: site.default_version(), ..Query::new(question) });
         let query = retrieval_query(&[question], &[]);
-        let hits = index.search(&Query { limit: 5, ..Query::new(&query) });
+        let hits = index.search(&Query { limit: 5, current_version: site.default_version(), ..Query::new(&query) });
         let scores: Vec<[f32; 2]> = hits.iter().map(|h| [h.score, h.coverage]).collect();
         let hit_paths: Vec<String> = hits.iter().map(|h| h.path.clone()).collect();
         let ps = passages(hits, "d");

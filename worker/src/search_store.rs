@@ -148,6 +148,8 @@ impl SiteSearch {
         if q.limit == 0 {
             return Ok(Vec::new());
         }
+        let current_version = q.current_version.or(self.version.default_version.as_deref());
+        let q = &Query { current_version, ..*q };
         let shards: Vec<Rc<TermShard>> = typed(self.parts(Kind::Shard, &self.meta.shards_for(q.text)).await?)?;
         let shard_refs: Vec<&TermShard> = shards.iter().map(Rc::as_ref).collect();
         let ranked = score(&self.meta, &shard_refs, q).map_err(|e| corrupt("shards", &self.domain, e))?;

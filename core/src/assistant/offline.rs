@@ -36,6 +36,7 @@ pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) 
         tag: None,
         groups: &request.filter.groups,
         near_path: request.current_path.as_deref(),
+        current_version: None,
     }
 }
 

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::SiteConfig;
+use super::nav::{DivisionKind, NavItem};
 
 /// A whole docs site at one published version.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -20,6 +21,23 @@ pub struct Site {
     /// docs.json as read: name, logo, colours and the navigation tree (for the static export).
     #[serde(default)]
     pub config: SiteConfig,
+}
+
+impl Site {
+    /// The version readers land on: the one docs.json marks `default: true`, else the first
+    /// declared; `None` for an unversioned site.
+    pub fn default_version(&self) -> Option<&str> {
+        marked_default_version(&self.config.navigation).or(self.versions.first().map(String::as_str))
+    }
+}
+
+/// The version the navigation marks `default: true`, at any depth (under a language or a product).
+fn marked_default_version(items: &[NavItem]) -> Option<&str> {
+    items.iter().find_map(|item| match item {
+        NavItem::Division(d) if d.kind == DivisionKind::Version && d.default => Some(d.label.as_str()),
+        NavItem::Division(d) => marked_default_version(&d.items),
+        NavItem::Page(_) | NavItem::Endpoint(_) => None,
+    })
 }
 
 /// One page of the site.

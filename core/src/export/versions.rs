@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::docs::nav::page_refs;
-use crate::docs::{DivisionKind, NavItem, Site};
+use crate::docs::Site;
 
 use super::html::{self, attr};
 use super::links::{self, is_safe_path, Linker};
@@ -40,7 +40,7 @@ pub(crate) fn chosen(
     if let Some(v) = version.filter(|v| !site.versions.iter().any(|s| s == *v)) {
         return Err(unknown("version", v));
     }
-    let default = || default_version(&site.config.navigation).or_else(|| site.versions.first().cloned());
+    let default = || site.default_version().map(str::to_owned);
     let named: Vec<String> = match versions {
         None => return Ok(vec![version.map(str::to_owned).or_else(default)]),
         Some(ExportVersions::All) => site.versions.clone(),
@@ -60,15 +60,6 @@ pub(crate) fn chosen(
         .filter(|v| named.contains(v))
         .unwrap_or_else(|| named[0].clone());
     Ok(std::iter::once(first.clone()).chain(named.into_iter().filter(|v| *v != first)).map(Some).collect())
-}
-
-/// The version docs.json marks `default: true`.
-fn default_version(items: &[NavItem]) -> Option<String> {
-    items.iter().find_map(|item| match item {
-        NavItem::Division(d) if d.kind == DivisionKind::Version && d.default => Some(d.label.clone()),
-        NavItem::Division(d) => default_version(&d.items),
-        NavItem::Page(_) | NavItem::Endpoint(_) => None,
-    })
 }
 
 /// Page paths each version's navigation lists, in navigation order.

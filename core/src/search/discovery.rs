@@ -19,6 +19,7 @@ pub fn discovery_query(request: &SearchRequest) -> Query<'_> {
         tag: request.filter.tag.as_deref(),
         groups: &[],
         near_path: None,
+        current_version: None,
     }
 }
 

@@ -39,6 +39,10 @@ pub struct Query<'a> {
     pub groups: &'a [String],
     /// The page the user is on; pages in the same folder get a modest boost.
     pub near_path: Option<&'a str>,
+    /// The site's current version (its default, [`crate::docs::Site::default_version`]), whose
+    /// pages rank before near copies in other versions when the query names none; `None`: the
+    /// version of the index's first versioned page stands for it.
+    pub current_version: Option<&'a str>,
 }
 
 impl<'a> Query<'a> {
@@ -52,6 +56,7 @@ impl<'a> Query<'a> {
             tag: None,
             groups: &[],
             near_path: None,
+            current_version: None,
         }
     }
 }
@@ -227,7 +232,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
         }
     }
-    let current = CurrentVersion::new(pages, version.is_some() || q.version.is_some());
+    let current = CurrentVersion::new(pages, q.current_version, version.is_some() || q.version.is_some());
     if let Some(mut v) = version {
         // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
         v.in_text.sort_unstable();

@@ -335,6 +335,14 @@ fn near_copies_in_several_versions_rank_the_current_versions_first() {
     // A question or filter naming the older version gets it.
     assert_eq!(first(Query::new("rotate api key in v1")).as_deref(), Some("v1/auth"));
     assert_eq!(first(Query { version: Some("v1"), ..Query::new("rotate api key") }).as_deref(), Some("v1/auth"));
+
+    // docs.json declares v1 first and marks v2 `default: true`: the host names v2 the current one.
+    let index = SearchIndex::build(&[auth(Some("v1"), &older), auth(Some("v2"), &current)]);
+    let first = |q: Query| index.search(&q).first().map(|h| h.path.clone());
+    assert_eq!(first(Query::new("rotate api key")).as_deref(), Some("v1/auth"), "first declared, without the host's word");
+    let current = Query { current_version: Some("v2"), ..Query::new("rotate api key") };
+    assert_eq!(first(current).as_deref(), Some("v2/auth"));
+    assert_eq!(first(Query { current_version: Some("v2"), ..Query::new("rotate api key in v1") }).as_deref(), Some("v1/auth"));
 }
 
 #[test]

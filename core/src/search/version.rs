@@ -14,19 +14,20 @@ use super::tokenize::query_terms;
 /// sections, which say it only in a table row.
 const OTHER_VERSION_POWER: f32 = 1.05;
 
-/// The site's current version: the version of its first versioned page in navigation order, which is
-/// the first version docs.json declares (the index keeps no `default: true`; the site's first page
-/// stands for the default language the same way in `language.rs`).
+/// The site's current version: the one the host names ([`super::Query::current_version`], the site's
+/// default), else the version of the index's first versioned page in navigation order, the first
+/// version docs.json declares (the index keeps no `default: true`; the site's first page stands
+/// for the default language the same way in `language.rs`).
 pub(crate) struct CurrentVersion<'p> {
     pages: &'p [PageMeta],
     label: Option<&'p str>,
 }
 
 impl<'p> CurrentVersion<'p> {
-    /// `named`: the query names a version (a version label among its terms, or `filter.version`);
-    /// then no version is preferred.
-    pub(crate) fn new(pages: &'p [PageMeta], named: bool) -> Self {
-        let label = if named { None } else { pages.iter().find_map(|p| p.version.as_deref()) };
+    /// `current`: the host's word for it; `named`: the query names a version (a version label among
+    /// its terms, or `filter.version`), then no version is preferred.
+    pub(crate) fn new(pages: &'p [PageMeta], current: Option<&'p str>, named: bool) -> Self {
+        let label = if named { None } else { current.or_else(|| pages.iter().find_map(|p| p.version.as_deref())) };
         CurrentVersion { pages, label }
     }
 

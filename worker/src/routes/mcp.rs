@@ -88,6 +88,7 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
         tag: None,
         groups: &[],
         near_path: None,
+        current_version: None,
     })
     .await?;
     let results = hits

@@ -25,6 +25,11 @@ pub struct SiteVersion {
     pub page_count: usize,
     pub languages: Vec<String>,
     pub versions: Vec<String>,
+    /// The version readers land on (`default: true`, else the first declared), which search prefers
+    /// when a question names none; absent for unversioned sites and versions published before this
+    /// field, whose first declared version stands for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_version: Option<String>,
     pub warnings: Vec<String>,
     pub source_bytes: u64,
     pub index_bytes: u64,

@@ -206,6 +206,7 @@ impl Record {
             publish_id: self.publish_id.clone(),
             published_at: now_iso(),
             page_count: site.pages.len(),
+            default_version: site.default_version().map(str::to_owned),
             languages: site.languages,
             versions: site.versions,
             warnings: site.warnings,
