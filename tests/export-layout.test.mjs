@@ -2,7 +2,7 @@
 // its accessibility condition): `mode: custom` landing pages keep their Tailwind grid and their
 // authors' `style` props (as generated class rules: the CSP allows no inline style), `wide` pages
 // lose the table of contents, `expanded` groups stay open, pages show their sidebar icon and
-// tag, and axe-core finds nothing in light and dark on the home page, a content page with code and
+// tag, docs.json `theme` gives its hallmarks, and axe-core finds nothing in light and dark on the home page, a content page with code and
 // the 404 page. On a site written for the purpose and on both real repositories in ../shared/fixtures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +16,7 @@ const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-layout');
 const PURPOSE = {
   'docs.json': JSON.stringify({
     name: 'Layout Test',
+    theme: 'linden',
     colors: { primary: '#a9bed4' },
     background: { decoration: 'grid' },
     navigation: {
@@ -142,6 +143,18 @@ test('wide mode drops the table of contents; expanded groups stay open; page ico
   assert.ok(icon && link && icon.x + icon.width <= link.x + 8 && Math.abs(icon.y + icon.height / 2 - (link.y + link.height / 2)) < link.height / 2,
     `icon ${JSON.stringify(icon)} beside link ${JSON.stringify(link)}`);
   await page.screenshot({ path: join(ARTIFACTS, 'purpose-code.png'), fullPage: true });
+  await context.close();
+});
+
+test("docs.json theme: linden's monospace type, square corners and upper-case group labels", async () => {
+  const { page, context } = await openPage('purpose', 'guides/code.html');
+  const look = await page.evaluate(() => ({
+    font: getComputedStyle(document.body).fontFamily,
+    corner: getComputedStyle(document.querySelector('.nav-tree a.current')).borderTopLeftRadius,
+    label: getComputedStyle(document.querySelector('.nav-section-label')).textTransform,
+  }));
+  assert.match(look.font, /monospace/, look.font);
+  assert.deepEqual([look.corner, look.label], ['0px', 'uppercase']);
   await context.close();
 });
 

@@ -91,6 +91,7 @@ pub mod redirects;
 mod samples;
 mod sanitize;
 mod site_look;
+mod site_theme;
 pub mod search_index;
 mod search_packs;
 mod static_files;

@@ -117,10 +117,10 @@ fn font_rules(css: &mut String, fonts: &Fonts, files: &LookFiles, css_file: &str
     }
 }
 
-/// The rules of the look, for `site.css` (at `css_file` in the bundle); empty for a site that sets
-/// none of it.
+/// The rules of the look, for `site.css` (at `css_file` in the bundle): the theme's first, then
+/// fonts and background, which override it; empty for a site that sets none of it.
 pub(crate) fn stylesheet(config: &SiteConfig, files: &LookFiles, css_file: &str) -> String {
-    let mut css = String::new();
+    let mut css = String::from(super::site_theme::rules(config.theme.as_deref()));
     if let Some(fonts) = &config.fonts {
         font_rules(&mut css, fonts, files, css_file);
     }
