@@ -181,7 +181,7 @@ mod tests {
     }
 
     #[test]
-    fn a_versioned_bundle_leads_to_its_versions_first_page_and_a_home_page_is_the_root_itself() {
+    fn a_versioned_or_tabbed_bundle_leads_to_its_first_page_and_a_home_page_is_the_root_itself() {
         let t = tree(&[
             ("docs.json", r#"{"navigation": {"versions": [{"version": "v2", "pages": ["v2/start"]}]}}"#),
             ("v2/start.mdx", "Start."),
@@ -189,6 +189,19 @@ mod tests {
         let site = build_site(&t).unwrap();
         let (files, _) = export(&site, &t, &options());
         assert!(text(&files, "index.html").contains("url=v2/start.html"));
+
+        // Navigation that starts in a tab whose first page is in a folder.
+        let t = tree(&[
+            ("docs.json", r#"{"navigation": {"tabs": [{"tab": "Guides", "groups": [{"group": "Start", "pages": ["guides/intro"]}]},
+                {"tab": "API", "pages": ["api/overview"]}]}}"#),
+            ("guides/intro.mdx", "---\ntitle: Introduction\n---\nHi."),
+            ("api/overview.mdx", "API."),
+        ]);
+        let site = build_site(&t).unwrap();
+        let (files, _) = export(&site, &t, &options());
+        let root = text(&files, "index.html");
+        assert!(root.contains("url=guides/intro.html") && root.contains("<a href=\"guides/intro.html\">Introduction</a>"), "{root}");
+        assert_eq!(find_active_in_stub(&root), None);
 
         let t = tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "# Home page")]);
         let site = build_site(&t).unwrap();
