@@ -1,6 +1,7 @@
 //! Renders a docs folder as the static export would, into a folder you can open or serve
 //! (`python3 -m http.server -d <out dir>`; search needs HTTP, not file://), plus `bundle.tar.gz`
-//! next to it, packed in batches as the worker packs it.
+//! next to it, packed in batches as the worker packs it, with icons from the worker's icon assets
+//! and code left plain (the worker highlights it with highlight.js).
 //! `cargo run --release -p docs-edge-core --example export_site -- <docs dir> <out dir> [--domain d] [--version v] [--paths a,b] [--markdown pages|llms-full]`
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,12 +11,29 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::docs::site::build_site;
+use docs_edge_core::export::icons::{self, IconSet, IconShards, ShardId};
 use docs_edge_core::export::{
     search_bytes_for_query, tar_gz_member, MarkdownPages, tar_gz_trailer, ExportOptions, ExportPlan, PlainCode,
 };
 
 /// Pages per batch, as one Durable Object alarm would render them.
 const BATCH: usize = 100;
+
+/// Every shard of the icon sets the worker's assets hold (`scripts/build-icons.mjs` writes them),
+/// so pages show their icons as the worker's export fills them; none when they are not built.
+fn icon_shards() -> IconShards {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../worker/public/export-icons");
+    let mut shards = IconShards::default();
+    for set in IconSet::ALL {
+        for index in 0..icons::SHARDS {
+            let shard = ShardId { set, index };
+            if let Ok(text) = std::fs::read_to_string(dir.join(shard.asset_path().trim_start_matches("export-icons/"))) {
+                shards.insert(shard, text);
+            }
+        }
+    }
+    shards
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +75,8 @@ fn main() {
             std::process::exit(1);
         }
     };
+    let shards = icon_shards();
+    let library = icons::Library::from_config(site.config.icon_library.as_deref());
     let mut files = Vec::new();
     let mut bundle = Vec::new();
     let mut packing = std::time::Duration::ZERO;
@@ -66,12 +86,14 @@ fn main() {
         packing += t.elapsed();
     };
     for start in (0..plan.page_count()).step_by(BATCH) {
-        let batch = plan.render_pages(&site, &tree, start..start + BATCH, &PlainCode);
+        let mut batch = plan.render_pages(&site, &tree, start..start + BATCH, &PlainCode);
+        icons::fill(&mut batch, library, &shards, &tree);
         pack(&batch, &mut bundle);
         files.extend(batch);
     }
     let rendered = started.elapsed();
-    let finishing = plan.finishing_files(&site, &tree);
+    let mut finishing = plan.finishing_files(&site, &tree);
+    icons::fill(&mut finishing, library, &shards, &tree);
     pack(&finishing, &mut bundle);
     bundle.extend(tar_gz_trailer());
     files.extend(finishing);

@@ -46,6 +46,13 @@ fn scan(
             out.insert(path);
         }
     }
+    // A file name with a space (`src="/images/docs thumbnails/a.png"`) is no word: it is taken whole
+    // from between its quotes.
+    for quoted in quoted_with_space(&text) {
+        if let Some(path) = asset_path(tree, &page.path, &page.source, quoted) {
+            out.insert(path);
+        }
+    }
     for line in text.lines() {
         if let Some(snippet) =
             default_import(line).and_then(|(_, source)| snippet_path(file, source))
@@ -71,6 +78,16 @@ fn dotted_words(text: &str) -> impl Iterator<Item = &str> {
         let end = text[dot..].char_indices().find(|&(_, c)| splits_words(c)).map_or(text.len(), |(i, _)| dot + i);
         from = end;
         Some(&text[start..end])
+    })
+}
+
+/// The quoted values on one line that hold a space and a dot: attribute values naming a file whose
+/// name has a space, which [`dotted_words`] splits.
+fn quoted_with_space(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().flat_map(|line| {
+        ['"', '\''].into_iter().flat_map(move |quote| {
+            line.split(quote).skip(1).step_by(2).filter(|v| v.len() <= 1024 && v.contains(' ') && v.contains('.')).map(str::trim)
+        })
     })
 }
 
@@ -103,6 +120,19 @@ pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
 mod tests {
     use super::*;
     use crate::docs::archive::tree;
+
+    #[test]
+    fn a_file_whose_name_has_a_space_is_referenced_from_its_quoted_attribute() {
+        let t = tree(&[
+            ("index.mdx", "<img src=\"/images/docs thumbnails/light/a.png\" alt='A thumbnail.' />\n<Card img='/images/two words.jpg' />\n"),
+            ("images/docs thumbnails/light/a.png", "png"),
+            ("images/two words.jpg", "jpg"),
+        ]);
+        let page = Page { path: "index".into(), source: "index.mdx".into(), ..Page::default() };
+        let mut out = BTreeSet::new();
+        referenced(&page, &t, &mut out);
+        assert_eq!(out.into_iter().collect::<Vec<_>>(), ["images/docs thumbnails/light/a.png", "images/two words.jpg"]);
+    }
 
     #[test]
     fn dotted_words_are_the_split_words_that_hold_a_dot() {

@@ -74,6 +74,8 @@ pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>, h
 struct Open {
     name: String,
     close: String,
+    /// Length of the output just after its opening tag.
+    content_at: usize,
 }
 
 /// `<script>`/`<style>` (or an embed turned link) being dropped: output and stack are cut back to
@@ -327,6 +329,7 @@ impl<'a> Renderer<'a> {
         self.stack.push(Open {
             name: tag.name.to_owned(),
             close,
+            content_at: self.out.len(),
         });
     }
 
@@ -639,10 +642,17 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// Writes the paragraph read since its start: in `<p>`, or unwrapped when it holds elements only.
+    /// Writes the paragraph read since its start: in `<p>`, or unwrapped when it holds elements only
+    /// or stands inside an element that holds phrasing only (`<h3>` and `<p>` with their text on
+    /// lines of its own, as MDX reads them: a `<p>` there would end the outer `<p>` in the browser and
+    /// leave the text outside it; a second paragraph there starts on a new line).
     fn paragraph(&mut self, st: &mut RunState) {
         let paragraph = st.paragraph.take().unwrap_or_default();
-        let unravel = paragraph.elements_only();
+        let in_phrasing = self.stack.last().filter(|open| holds_phrasing_only(&open.name));
+        if in_phrasing.is_some_and(|open| self.out.len() > open.content_at) {
+            self.out.push_str("<br>");
+        }
+        let unravel = in_phrasing.is_some() || paragraph.elements_only();
         if !unravel {
             self.out.push_str("<p>");
         }
@@ -749,6 +759,16 @@ fn footnote_id(label: &str) -> String {
     format!("fn-{}", slugify(label))
 }
 
+/// HTML elements whose content is phrasing only: a paragraph's `<p>` inside one would be split out
+/// of it by the browser's parser.
+fn holds_phrasing_only(name: &str) -> bool {
+    matches!(
+        name,
+        "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "span" | "strong" | "em" | "b" | "i" | "u" | "small"
+            | "label" | "button" | "code" | "sub" | "sup" | "mark" | "abbr" | "q" | "cite" | "time"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -848,6 +868,14 @@ mod tests {
         let out = render("<CodeGroup dropdown>\n```js a.js\nx\n```\n</CodeGroup>\n\n<Tabs sync={false}>\n<Tab title=\"A\">a</Tab>\n</Tabs>\n");
         assert!(out.starts_with("<div class=\"code-group\" data-tabs data-dropdown>"), "{out}");
         assert!(out.contains("<div class=\"tabs\" data-tabs data-nosync>"), "{out}");
+    }
+
+    #[test]
+    fn text_on_lines_of_its_own_inside_a_heading_or_paragraph_element_stays_inside_it() {
+        let out = render("<div>\n  <h3 className=\"x\">\n    Store a memory\n  </h3>\n  <p>\n    Five minutes.\n\n    Then search.\n  </p>\n</div>\n");
+        assert!(out.contains(">Store a memory</h3>"), "{out}");
+        assert!(out.contains("<p>Five minutes.<br>Then search.</p>"), "{out}");
+        assert!(!out.contains("<p><p>") && !out.contains("<h3 class=\"x\"><p>"), "{out}");
     }
 
     #[test]
