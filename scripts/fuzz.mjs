@@ -2,9 +2,11 @@
 // `npm run fuzz -- --seconds N [--cases C] [target ...]`: runs each proptest fuzz target (the `fuzz_*`
 // host tests of docs-edge-core and docs-edge-sdk) for about N seconds (default 60), in rounds of C
 // cases (default 2000) with a fresh random seed each round, and prints cases run and failures per
-// target. `npm test` runs the same targets with their small default case counts.
+// target. `npm test` runs the same targets with their small default case counts, built with the same
+// features (scripts/lib/host-tests.mjs: docs-edge-core with Mermaid's renderer).
 import { spawnSync } from 'node:child_process';
 import { root, toolEnv } from './lib/env.mjs';
+import { cargoPackages } from './lib/host-tests.mjs';
 
 const TARGETS = [
   ['docs-edge-core', 'fuzz::requests::fuzz_request_validators'],
@@ -17,6 +19,7 @@ const TARGETS = [
   ['docs-edge-core', 'fuzz::config::fuzz_frontmatter'],
   ['docs-edge-core', 'export::render_fuzz::fuzz_mdx_renderer'],
   ['docs-edge-core', 'export::render_fuzz::fuzz_redirect_stubs'],
+  ['docs-edge-core', 'export::diagram_fuzz::fuzz_mermaid_diagrams'],
   ['docs-edge-core', 'fuzz::ranges::fuzz_byte_range'],
   ['docs-edge-core', 'fuzz::analytics::fuzz_analytics_events'],
   ['docs-edge-core', 'fuzz::analytics::fuzz_feedback'],
@@ -37,7 +40,7 @@ const targets = TARGETS.filter(([, name]) => wanted.length === 0 || wanted.some(
 
 // Build once; every round then only runs the test binary.
 for (const pkg of new Set(targets.map(([p]) => p))) {
-  const built = spawnSync('cargo', ['test', '-p', pkg, '--lib', '--no-run', '--quiet'], { cwd: root, env: toolEnv(), stdio: 'inherit' });
+  const built = spawnSync('cargo', ['test', ...cargoPackages([pkg]), '--lib', '--no-run', '--quiet'], { cwd: root, env: toolEnv(), stdio: 'inherit' });
   if (built.status !== 0) process.exit(1);
 }
 
@@ -47,7 +50,7 @@ for (const [pkg, name] of targets) {
   let rounds = 0;
   let failure = null;
   do {
-    const run = spawnSync('cargo', ['test', '-p', pkg, '--lib', '--quiet', name, '--', '--exact'], {
+    const run = spawnSync('cargo', ['test', ...cargoPackages([pkg]), '--lib', '--quiet', name, '--', '--exact'], {
       cwd: root,
       env: toolEnv({ PROPTEST_CASES: String(cases) }),
       encoding: 'utf8',

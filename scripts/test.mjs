@@ -17,6 +17,7 @@ import { startPostgres } from './lib/postgres.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
 import { buildWorker } from './build-worker.mjs';
 import { buildSdk } from './build-sdk.mjs';
+import { HOST_TEST_RUNS, cargoPackages } from './lib/host-tests.mjs';
 import { startWorker } from './lib/worker-process.mjs';
 import { runSchemathesis } from '../tests/contract/run-schemathesis.mjs';
 
@@ -112,7 +113,7 @@ async function main() {
 async function testsWithPostgres() {
   if (only.length === 0) {
     section('host tests (cargo test)');
-    if (!run('cargo', ['test', '-p', 'docs-edge-core', '-p', 'docs-edge-sdk', '-p', 'docs-edge-serve', '--quiet'])) return 1;
+    if (!HOST_TEST_RUNS.every((packages) => run('cargo', ['test', ...cargoPackages(packages), '--quiet']))) return 1;
   }
 
   section('build the worker');

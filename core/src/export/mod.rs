@@ -105,6 +105,8 @@ pub mod widget;
 mod active_content;
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(all(test, feature = "diagrams"))]
+mod diagram_fuzz;
 #[cfg(test)]
 mod render_fuzz;
 #[cfg(test)]

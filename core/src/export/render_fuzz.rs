@@ -30,26 +30,32 @@ const MDX_TOKENS: &[&str] = &[
     "style A fill:", "classDef c ", ":::c", "%%{init: {\"htmlLabels\": true}}%%\n", "A->>B: ", "Note over A: ",
 ];
 
+/// The HTML of page `a/b` whose body is `body`, as its reader gets it, in a site holding hostile
+/// files beside it.
+pub(super) fn rendered_page(body: &str) -> String {
+    let t = tree(&[
+        ("s.mdx", "<script>alert(1)</script> [s](javascript:alert(1))"),
+        ("evil.svg", "<svg><script>alert(1)</script></svg>"),
+        ("evil.html", "<script>alert(1)</script>"),
+        ("pic.png", "png"),
+    ]);
+    let pages = [("index".to_owned(), "index.html".to_owned()), ("a/b".to_owned(), "a/b.html".to_owned())]
+        .into_iter()
+        .collect();
+    let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
+    let html = render_mdx(body, "a/b.mdx", &t, &links, &WordSpans).html;
+    // Icons are filled in after rendering: the page as its reader gets it.
+    let mut files = vec![super::ExportFile::new("a/b.html".into(), html)];
+    super::icons::fill(&mut files, super::icons::Library::FontAwesome, &super::icons::tests::test_shards(), &t);
+    String::from_utf8(files.remove(0).bytes).unwrap()
+}
+
 proptest! {
     #![proptest_config(default_cases(256))]
 
     #[test]
     fn fuzz_mdx_renderer(body in text_from(MDX_TOKENS, 40)) {
-        let t = tree(&[
-            ("s.mdx", "<script>alert(1)</script> [s](javascript:alert(1))"),
-            ("evil.svg", "<svg><script>alert(1)</script></svg>"),
-            ("evil.html", "<script>alert(1)</script>"),
-            ("pic.png", "png"),
-        ]);
-        let pages = [("index".to_owned(), "index.html".to_owned()), ("a/b".to_owned(), "a/b.html".to_owned())]
-            .into_iter()
-            .collect();
-        let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-        let html = render_mdx(&body, "a/b.mdx", &t, &links, &WordSpans).html;
-        // Icons are filled in after rendering: the page as its reader gets it.
-        let mut files = vec![super::ExportFile::new("a/b.html".into(), html)];
-        super::icons::fill(&mut files, super::icons::Library::FontAwesome, &super::icons::tests::test_shards(), &t);
-        let html = String::from_utf8(files.remove(0).bytes).unwrap();
+        let html = rendered_page(&body);
         prop_assert_eq!(find_active(&html, &[]), None, "{}", html);
     }
 }
