@@ -20,7 +20,7 @@ use tower_http::services::ServeDir;
 
 use docs_edge_core::platform::deployment::outbound_allowed;
 use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
-use docs_edge_core::export::{content_security_policy_framing, widget, BundleManifest, PageExtras};
+use docs_edge_core::export::{content_security_policy_remote, widget, BundleManifest, PageExtras};
 
 use crate::config::Config;
 use crate::state::State;
@@ -73,7 +73,7 @@ pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
         analytics: beacon.is_some(),
         playground,
         assistant: extras.assistant.is_some(),
-        content_security_policy: content_security_policy_framing(&extras, &manifest.frame_origins),
+        content_security_policy: content_security_policy_remote(&extras, &manifest.frame_origins, &manifest.image_origins),
     }
 }
 
