@@ -244,7 +244,7 @@ test('a remote embed waits behind a placeholder naming its host; the click loads
     await context.close();
   }
   const plain = await openPage('light', false);
-  assert.ok(await plain.page.locator('.embed-load').isHidden(), 'no button without script');
+  assert.ok(await plain.page.locator('.embed-placeholder .embed-load').isHidden(), 'no button without script');
   const link = plain.page.getByRole('link', { name: 'Open it on www.youtube.com' });
   assert.equal(await link.getAttribute('href'), 'https://www.youtube.com/embed/dQw4w9WgXcQ');
   assert.deepEqual(plain.outside, []);
