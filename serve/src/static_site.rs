@@ -303,6 +303,15 @@ mod policy_tests {
     }
 
     #[test]
+    fn the_placeholders_origins_are_framed_and_shown_here_as_in_the_bundle() {
+        let mut m = manifest("se_0123456789abcdef");
+        m.frame_origins = vec!["https://www.youtube.com".into()];
+        m.image_origins = vec!["https://cdn.example.com".into()];
+        let csp = page_policy(&m, &config_with(&[], &scratch("policy"))).content_security_policy;
+        assert!(csp.contains("img-src 'self' data: https://cdn.example.com;") && csp.ends_with("frame-src 'self' https://www.youtube.com"), "{csp}");
+    }
+
+    #[test]
     fn the_widget_runs_and_reaches_its_service_only_where_allowed() {
         let key = format!("svc_dsc_{}", "a".repeat(32));
         let with = |api_base: &str, beacon: bool, vars: &[(&str, &str)]| {
