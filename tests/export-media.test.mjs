@@ -2,8 +2,8 @@
 // Chromium (issue 29, points 5 and 9): `$…$`, `$$…$$` and `<Latex>` as native MathML with no LaTeX
 // source left in the visible text (prices keep their dollars), `View` panels behind a selector
 // (all titled without script), `Visibility for="agents"` text only in the Markdown twin and
-// llms-full.txt; a remote embed as a click-to-load placeholder naming its host, which requests
-// nothing from that host before the click; and ```mermaid blocks as SVG drawings with text labels,
+// llms-full.txt; a remote embed and remote images (Markdown, and `<img>` in a `<Frame>`) as
+// click-to-load placeholders naming their host, which request nothing from it before the click; and ```mermaid blocks as SVG drawings with text labels,
 // named by their title or kind, every label inside the drawing, a clickable node a working link.
 // On a page written for the purpose.
 import { test, before, after } from 'node:test';
@@ -34,6 +34,8 @@ const PURPOSE = {
     '<Visibility for="humans">\n\nClick **Get started** in the corner.\n\n</Visibility>',
     '<Visibility for="agents">\n\nAgents call `POST /v1/accounts` instead.\n\n</Visibility>',
     '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" title="Product tour" width="560" height="315"></iframe>',
+    'Traffic over a week: ![Weekly traffic](https://cdn.example.com/charts/traffic.png) as the dashboard draws it.',
+    '<Frame caption="The dashboard">\n  <img src="https://cdn.example.com/shots/dashboard.png" alt="The dashboard" width="320" height="200" />\n</Frame>',
     '```mermaid\nflowchart LR\n  Upload[Upload docs] --> Publish{Publish job}\n  Publish -->|ok| Live[Live site]\n  Publish -.->|warnings| Owner[(Owner log)]\n  click Live "javascript:alert(1)"\n  style Upload fill:#f00\n```',
     '```mermaid\nsequenceDiagram\n  participant R as Reader\n  participant E as Edge\n  R->>E: GET /page\n  E-->>R: <script>alert(1)</script> page\n  Note over R,E: cached at the edge\n```',
     '```mermaid\nflowchart TD\n  accTitle: How a reader finds a page\n  Search[Search the docs] -->|a long edge label that names every step on its way down| Guide[Read the guide]\n  Guide -->|then, for the curious, the product| Site[Product site]\n  click Guide "/guide"\n  click Site href "https://example.com/product"\n```',
@@ -73,6 +75,25 @@ after(async () => {
 /** The page in light or dark, every other host blocked and counted, script errors caught. */
 function openPage(scheme = 'light', javaScriptEnabled = true) {
   return openIn(browser, bundle.server, 'index.html', scheme, 200, { javaScriptEnabled });
+}
+
+/**
+ * The page as a server holding the bundle sends it, under the manifest's policy, with `origin`
+ * answering `stub` (`{contentType, body}`); `requests` lists what the page asked of `origin`.
+ */
+async function openUnderPolicy(scheme, manifest, origin, stub) {
+  const opened = await openPage(scheme);
+  await opened.context.route(`${bundle.server.url}/index.html`, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': manifest.contentSecurityPolicy } });
+  });
+  const requests = [];
+  await opened.context.route(`${origin}/**`, (route) => {
+    requests.push(route.request().url());
+    return route.fulfill({ status: 200, ...stub });
+  });
+  await opened.page.reload();
+  return { ...opened, requests };
 }
 
 test('math is MathML laid out by the browser, with no LaTeX source in the visible text', async () => {
@@ -203,18 +224,8 @@ test('a remote embed waits behind a placeholder naming its host; the click loads
   assert.deepEqual(manifest.frameOrigins, ['https://www.youtube.com']);
   assert.ok(manifest.contentSecurityPolicy.endsWith("; frame-src 'self' https://www.youtube.com"), manifest.contentSecurityPolicy);
   for (const scheme of ['light', 'dark']) {
-    const { page, context, errors, outside } = await openPage(scheme);
-    // The page as a server holding the bundle sends it: under the manifest's policy.
-    await context.route(`${bundle.server.url}/index.html`, async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': manifest.contentSecurityPolicy } });
-    });
-    const youtube = [];
-    await context.route('https://www.youtube.com/**', (route) => {
-      youtube.push(route.request().url());
-      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><title>stub</title><p>stub player</p>' });
-    });
-    await page.reload();
+    const stub = { contentType: 'text/html', body: '<!DOCTYPE html><title>stub</title><p>stub player</p>' };
+    const { page, context, errors, outside, requests: youtube } = await openUnderPolicy(scheme, manifest, 'https://www.youtube.com', stub);
     const load = page.getByRole('button', { name: 'Load the video from www.youtube.com' });
     await load.scrollIntoViewIfNeeded();
     await page.locator('.embed-placeholder').screenshot({ path: join(ARTIFACTS, `embed-placeholder-${scheme}.png`) });
@@ -233,9 +244,51 @@ test('a remote embed waits behind a placeholder naming its host; the click loads
     await context.close();
   }
   const plain = await openPage('light', false);
-  assert.ok(await plain.page.locator('.embed-load').isHidden(), 'no button without script');
+  assert.ok(await plain.page.locator('.embed-placeholder .embed-load').isHidden(), 'no button without script');
   const link = plain.page.getByRole('link', { name: 'Open it on www.youtube.com' });
   assert.equal(await link.getAttribute('href'), 'https://www.youtube.com/embed/dQw4w9WgXcQ');
+  assert.deepEqual(plain.outside, []);
+  await plain.context.close();
+});
+
+/** A 2x2 PNG, what the stubbed image host answers. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNQTX4NRAwQCgAligXNFnxqAgAAAABJRU5ErkJggg==', 'base64');
+
+test('remote images wait behind placeholders naming their host; the click shows them under the bundle policy', async () => {
+  const manifest = JSON.parse(readFile(bundle.dir, '_docs-edge/manifest.json').toString());
+  assert.deepEqual(manifest.imageOrigins, ['https://cdn.example.com']);
+  assert.ok(manifest.contentSecurityPolicy.includes("; img-src 'self' data: https://cdn.example.com;"), manifest.contentSecurityPolicy);
+  const html = readFile(bundle.dir, 'index.html').toString();
+  assert.ok(!/<img[^>]+cdn\.example\.com/.test(html), 'no <img> of the remote host in the page');
+  assert.match(html, /<p>Traffic over a week: <span class="image-placeholder"/, 'the Markdown image stays inline in its paragraph');
+  const stub = { contentType: 'image/png', body: PNG };
+  const { page, context, errors, outside, requests: cdn } = await openUnderPolicy('light', manifest, 'https://cdn.example.com', stub);
+  const loads = page.getByRole('button', { name: 'Load the image from cdn.example.com' });
+  assert.equal(await loads.count(), 2);
+  await loads.first().scrollIntoViewIfNeeded();
+  await page.locator('main p', { hasText: 'Traffic over a week' }).screenshot({ path: join(ARTIFACTS, 'image-placeholder.png') });
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(outside, [], 'nothing from another host before the click');
+  assert.deepEqual(cdn, []);
+  await loads.first().click();
+  const chart = page.locator('main p img[src="https://cdn.example.com/charts/traffic.png"]');
+  await chart.waitFor();
+  assert.equal(await chart.getAttribute('alt'), 'Weekly traffic');
+  // Loaded under the bundle's policy: its img-src lets the named host through.
+  await page.waitForFunction((img) => img.complete && img.naturalWidth === 2, await chart.elementHandle());
+  assert.equal(await page.locator('main .image-placeholder').count(), 1, 'only the pressed placeholder swapped');
+  await loads.first().click();
+  const shot = page.locator('main figure img[src="https://cdn.example.com/shots/dashboard.png"]');
+  await shot.waitFor();
+  assert.deepEqual([await shot.getAttribute('alt'), await shot.getAttribute('width'), await shot.getAttribute('height')], ['The dashboard', '320', '200']);
+  await page.waitForFunction((img) => img.complete && img.naturalWidth === 2, await shot.elementHandle());
+  assert.deepEqual(cdn, ['https://cdn.example.com/charts/traffic.png', 'https://cdn.example.com/shots/dashboard.png']);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+  const plain = await openPage('light', false);
+  assert.equal(await plain.page.getByRole('button', { name: 'Load the image from cdn.example.com' }).count(), 0, 'no button without script');
+  assert.equal(await plain.page.getByRole('link', { name: 'Weekly traffic' }).getAttribute('href'), 'https://cdn.example.com/charts/traffic.png');
   assert.deepEqual(plain.outside, []);
   await plain.context.close();
 });

@@ -275,6 +275,7 @@ mod tests {
             assistant: None,
             search_index: None,
             frame_origins: Vec::new(),
+            image_origins: Vec::new(),
         };
         let files = vec![
             ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },

@@ -20,7 +20,7 @@ use tower_http::services::ServeDir;
 
 use docs_edge_core::platform::deployment::outbound_allowed;
 use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
-use docs_edge_core::export::{content_security_policy_framing, widget, BundleManifest, PageExtras};
+use docs_edge_core::export::{content_security_policy_remote, widget, BundleManifest, PageExtras};
 
 use crate::config::Config;
 use crate::state::State;
@@ -73,7 +73,7 @@ pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
         analytics: beacon.is_some(),
         playground,
         assistant: extras.assistant.is_some(),
-        content_security_policy: content_security_policy_framing(&extras, &manifest.frame_origins),
+        content_security_policy: content_security_policy_remote(&extras, &manifest.frame_origins, &manifest.image_origins),
     }
 }
 
@@ -300,6 +300,15 @@ mod policy_tests {
         assert_eq!(connect(&p), "connect-src 'self' https://api.example.com:8443");
         let p = policy((false, true), &[("FEATURE_PLAYGROUND", "false")]);
         assert_eq!(connect(&p), "connect-src 'self'");
+    }
+
+    #[test]
+    fn the_placeholders_origins_are_framed_and_shown_here_as_in_the_bundle() {
+        let mut m = manifest("se_0123456789abcdef");
+        m.frame_origins = vec!["https://www.youtube.com".into()];
+        m.image_origins = vec!["https://cdn.example.com".into()];
+        let csp = page_policy(&m, &config_with(&[], &scratch("policy"))).content_security_policy;
+        assert!(csp.contains("img-src 'self' data: https://cdn.example.com;") && csp.ends_with("frame-src 'self' https://www.youtube.com"), "{csp}");
     }
 
     #[test]

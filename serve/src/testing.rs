@@ -43,6 +43,7 @@ pub fn manifest(job_id: &str) -> BundleManifest {
         assistant: None,
         search_index: None,
         frame_origins: Vec::new(),
+        image_origins: Vec::new(),
     }
 }
 

@@ -36,12 +36,13 @@ const THEME_BOOT: &str = "(function(){var d=document.documentElement,a=d.getAttr
 /// bundle's own) compiles the SDK's wasm (`'wasm-unsafe-eval'`, never `'unsafe-eval'`) and asks its
 /// service, named when it is not the bundle's own server.
 pub fn content_security_policy(extras: &PageExtras) -> String {
-    content_security_policy_framing(extras, &[])
+    content_security_policy_remote(extras, &[], &[])
 }
 
-/// [`content_security_policy`] with `frame-src` for `frames`, the origins the bundle's click-to-load
-/// placeholders name ([`super::embeds::frame_origins`]); none: frames stay `'self'` only.
-pub fn content_security_policy_framing(extras: &PageExtras, frames: &[String]) -> String {
+/// [`content_security_policy`] with `frame-src` for `frames` and `img-src` for `images`, the
+/// origins the bundle's click-to-load placeholders name ([`super::embeds::frame_origins`],
+/// [`super::embeds::image_origins`]); none: frames stay `'self'` only, images `'self' data:`.
+pub fn content_security_policy_remote(extras: &PageExtras, frames: &[String], images: &[String]) -> String {
     use sha2::{Digest, Sha256};
     let hash = html::base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
     let mut connect = String::from("'self'");
@@ -58,13 +59,17 @@ pub fn content_security_policy_framing(extras: &PageExtras, frames: &[String]) -
         }
     }
     let wasm = if extras.assistant.is_some() { " 'wasm-unsafe-eval'" } else { "" };
-    let frames: Vec<&str> = frames.iter().filter_map(|f| origin_of(f).filter(|o| o.len() == f.len())).collect();
+    let listed = |named: &[String]| -> String {
+        named.iter().filter_map(|f| origin_of(f).filter(|o| o.len() == f.len())).flat_map(|o| [" ", o]).collect()
+    };
+    let frames = listed(frames);
     let frame_src = match frames.is_empty() {
         true => String::new(),
-        false => format!("; frame-src 'self' {}", frames.join(" ")),
+        false => format!("; frame-src 'self'{frames}"),
     };
+    let images = listed(images);
     format!(
-        "default-src 'self'; script-src 'self' 'sha256-{hash}'{wasm}; style-src 'self'; img-src 'self' data:; \
+        "default-src 'self'; script-src 'self' 'sha256-{hash}'{wasm}; style-src 'self'; img-src 'self' data:{images}; \
          font-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'{frame_src}"
     )
 }

@@ -59,6 +59,10 @@ pub struct BundleManifest {
     /// `frame-src`, which a hosting server's own policy needs too. Empty: no placeholder.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frame_origins: Vec<String>,
+    /// The origins the pages' click-to-load image placeholders name: the policy's `img-src` beside
+    /// `'self' data:`. Empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image_origins: Vec<String>,
 }
 
 /// How a bundle's search index is stored.
@@ -106,6 +110,7 @@ mod tests {
             assistant: None,
             search_index: Some(SearchIndexFormat::Packs),
             frame_origins: Vec::new(),
+            image_origins: vec!["https://cdn.example.com".into()],
         };
         let file = manifest.to_file();
         assert_eq!(file.path, MANIFEST_FILE);
@@ -113,6 +118,7 @@ mod tests {
         let text = String::from_utf8(file.bytes).unwrap();
         assert!(text.contains("\"jobId\"") && text.contains("\"staticExport\""), "{text}");
         assert!(text.contains("\"searchIndex\": \"packs\""), "{text}");
+        assert!(text.contains("\"imageOrigins\": [\n    \"https://cdn.example.com\"\n  ]") && !text.contains("frameOrigins"), "{text}");
         assert!(text.contains("\"versions\": [\n    \"v2\",\n    \"v1\"\n  ]"), "every version the bundle holds: {text}");
         let older = text.replace("\"versions\"", "\"unknownField\"");
         assert!(BundleManifest::parse(older.as_bytes()).unwrap().versions.is_empty(), "a manifest without the list still reads");

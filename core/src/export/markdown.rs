@@ -18,6 +18,7 @@ use crate::docs::SourceTree;
 
 use super::code::{self, Highlight};
 use super::components;
+use super::sanitize;
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
 use super::diagrams;
@@ -117,6 +118,8 @@ struct Renderer<'a> {
     unrendered_diagrams: Vec<(String, String)>,
     /// While a paragraph of nothing but elements is written: its tags are blocks (see [`Paragraph`]).
     unravelled: bool,
+    /// Markdown links open around the current text.
+    link_depth: usize,
 }
 
 /// A paragraph's events, held until its end: MDX unwraps a paragraph whose content is nothing but
@@ -280,6 +283,7 @@ impl<'a> Renderer<'a> {
             diagrams: 0,
             unrendered_diagrams: Vec::new(),
             unravelled: false,
+            link_depth: 0,
         }
     }
 
@@ -302,6 +306,11 @@ impl<'a> Renderer<'a> {
         }
         if tag.kind == TagKind::Close {
             self.close(tag.name, inline);
+            return;
+        }
+        // A remote image in a link: as in `image`.
+        if tag.name.eq_ignore_ascii_case("img") && self.in_link() && matches!(self.links.media(tag.text_attr("src").unwrap_or("")), Media::Link(_)) {
+            sanitize::image_in_link(&mut self.out, tag.text_attr("alt").unwrap_or(""));
             return;
         }
         let Markup {
@@ -567,6 +576,7 @@ impl<'a> Renderer<'a> {
                 } else {
                     self.links.href(&dest_url)
                 };
+                self.link_depth += 1;
                 self.out.push_str("<a");
                 attr(&mut self.out, "href", &href);
                 if !title.is_empty() {
@@ -632,7 +642,10 @@ impl<'a> Renderer<'a> {
             TagEnd::Strikethrough => self.out.push_str("</del>"),
             TagEnd::Superscript => self.out.push_str("</sup>"),
             TagEnd::Subscript => self.out.push_str("</sub>"),
-            TagEnd::Link => self.out.push_str("</a>"),
+            TagEnd::Link => {
+                self.link_depth = self.link_depth.saturating_sub(1);
+                self.out.push_str("</a>");
+            }
             TagEnd::Image => {
                 if let Some((src, alt)) = st.image.take() {
                     self.image(&src, &alt);
@@ -705,17 +718,14 @@ impl<'a> Renderer<'a> {
                 attr(&mut self.out, "alt", alt);
                 self.out.push('>');
             }
-            Media::Link(href) => {
-                self.out.push_str("<a class=\"external-media\"");
-                attr(&mut self.out, "href", &href);
-                self.out.push('>');
-                html::text(
-                    &mut self.out,
-                    if alt.trim().is_empty() { "Image" } else { alt },
-                );
-                self.out.push_str("</a>");
-            }
+            Media::Link(_) if self.in_link() => sanitize::image_in_link(&mut self.out, alt),
+            Media::Link(href) => sanitize::remote_image(&mut self.out, &href, src, alt, [None, None], &[]),
         }
+    }
+
+    /// Whether a link is open (a Markdown link, or an HTML `<a>`), in which no link or button may nest.
+    fn in_link(&self) -> bool {
+        self.link_depth > 0 || self.stack.iter().any(|o| o.name == "a")
     }
 
     /// A fenced block (see [`code`]); inside a CodeGroup or example it is one of the group's tabs.
@@ -887,10 +897,20 @@ mod tests {
             out.contains("<img loading=\"lazy\" src=\"../images/x.png\" alt=\"Local\">"),
             "{out}"
         );
-        assert!(
-            out.contains("<a class=\"external-media\" href=\"https://cdn.x/y.png\">Remote</a>"),
-            "{out}"
-        );
+        assert!(out.contains("<span class=\"image-placeholder\" data-image-origin=\"https://cdn.x\" data-image-src=\"https://cdn.x/y.png\" data-image-alt=\"Remote\">"), "{out}");
+        assert!(out.contains(">Load the image from cdn.x</button></span>\n</p>") || out.contains(">Load the image from cdn.x</button></span></p>"), "{out}");
+    }
+
+    /// A remote image inside a link (a badge) is its alt text: the placeholder's link and button
+    /// would nest in the link, which HTML does not allow.
+    #[test]
+    fn remote_images_in_links_are_their_alt_text() {
+        let out = render("[![build](https://img.shields.io/b.svg)](https://ci.example.com) <a href=\"https://x.dev\"><img src=\"https://cdn.x/y.png\" alt=\"Y\" /></a> [![](/images/x.png)](https://x.dev)\n");
+        assert!(out.contains("<a href=\"https://ci.example.com\"><span class=\"external-media\">build</span></a>"), "{out}");
+        assert!(out.contains("<a href=\"https://x.dev\"><span class=\"external-media\">Y</span></a>"), "{out}");
+        assert!(out.contains("<a href=\"https://x.dev\"><img loading=\"lazy\" src=\"../images/x.png\" alt=\"\"></a>"), "{out}");
+        assert!(!out.contains("<button"), "{out}");
+        assert!(render("[a](https://x.dev) ![b](https://cdn.x/b.png)\n").contains(">Load the image from cdn.x</button>"), "the link closed");
     }
 
     #[test]

@@ -118,7 +118,7 @@ pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, 
 pub use code::{Highlight, PlainCode};
 pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 use agent::LLMS_FULL_FILE;
-pub use layout::{content_security_policy, content_security_policy_framing};
+pub use layout::{content_security_policy, content_security_policy_remote};
 pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
 pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use extras::PageExtras;

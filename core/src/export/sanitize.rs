@@ -4,8 +4,9 @@
 //! allowed tag is written anew from the few attributes it may keep (class, id, title, table spans,
 //! `a href` through the link rewriter, media `src` only when the upload holds the file), every value
 //! escaped. Event handlers, `style`, and any other attribute never reach the page; `<script>`,
-//! `<style>` and `<template>` are dropped with their content; embeds and media from other hosts
-//! become plain links, so nothing loads from another host. `active_content` is the independent
+//! `<style>` and `<template>` are dropped with their content; images and frames from other hosts
+//! become click-to-load placeholders (`embeds`), other media plain links, so nothing loads from
+//! another host before the reader asks. `active_content` is the independent
 //! checker the tests and the fuzzers hold this output to.
 
 use crate::docs::jsx::{AttrValue, Tag, TagKind};
@@ -15,7 +16,7 @@ use super::links::{Linker, Media};
 use super::page_style;
 
 /// Lowercase HTML written in MDX: allowed tags keep their safe attributes; media from other hosts
-/// and embeds become links; scripts and styles are dropped with their content.
+/// and embeds become placeholders or links; scripts and styles are dropped with their content.
 pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
     const CONTAINERS: &[&str] = &[
         "a",
@@ -95,7 +96,10 @@ pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
                     class_attr(&mut out, tag);
                     out.push('>');
                 }
-                Media::Link(href) => external_link(&mut out, &href, alt, "Image"),
+                Media::Link(href) => {
+                    let size = ["width", "height"].map(|key| tag.text_attr(key).or_else(|| number_text(tag, key)));
+                    remote_image(&mut out, &href, src, alt, size, &author_classes(tag));
+                }
             }
             Markup {
                 open: out,
@@ -189,6 +193,23 @@ pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
     }
 }
 
+/// A remote image the publish did not bring (`href`, written as `written`): a click-to-load
+/// placeholder naming its host (`embeds`); a link when the URL is not plainly remote (a relative
+/// one missing from the upload leads to the live site, where it is missing too).
+pub(crate) fn remote_image(out: &mut String, href: &str, written: &str, alt: &str, size: [Option<&str>; 2], classes: &[String]) {
+    if href != written.trim() || !super::embeds::image_placeholder(out, href, alt, size, classes) {
+        external_link(out, href, alt, "Image");
+    }
+}
+
+/// A remote image inside a link, where a placeholder's own link and button may not nest: its alt
+/// text (the link around it is what the reader follows).
+pub(crate) fn image_in_link(out: &mut String, alt: &str) {
+    out.push_str("<span class=\"external-media\">");
+    html::text(out, if alt.trim().is_empty() { "Image" } else { alt });
+    out.push_str("</span>");
+}
+
 /// `<a class="external-media" href>label</a>`: media that must not load from another host.
 fn external_link(out: &mut String, href: &str, label: &str, fallback: &str) {
     out.push_str("<a class=\"external-media\"");
@@ -260,17 +281,21 @@ mod tests {
     }
 
     #[test]
-    fn html_images_local_copy_remote_link() {
+    fn html_images_local_copy_remote_placeholder() {
         let local = render("<img src=\"/images/x.png\" alt=\"X\" width={200} />", false);
         assert_eq!(
             local.open,
             "<img loading=\"lazy\" src=\"../images/x.png\" alt=\"X\" width=\"200\">"
         );
-        let remote = render("<img src=\"https://cdn.x/y.png\" alt=\"Y\" />", false);
-        assert_eq!(
-            remote.open,
-            "<a class=\"external-media\" href=\"https://cdn.x/y.png\">Y</a>"
-        );
+        let remote = written("<img src=\"https://cdn.x/y.png\" alt=\"Y\" width={200} height=\"80\" className=\"hidden dark:block\" onerror=\"x\" />");
+        assert!(remote.starts_with("<span class=\"image-placeholder hidden dark:block\" data-image-origin=\"https://cdn.x\" data-image-src=\"https://cdn.x/y.png\" \
+                                    data-image-alt=\"Y\" data-image-width=\"200\" data-image-height=\"80\"><a class=\"external-media\" href=\"https://cdn.x/y.png\">Y</a> "), "{remote}");
+        assert!(remote.contains(">Load the image from cdn.x</button></span>") && !remote.contains("<img") && !remote.contains("onerror"), "{remote}");
+        // Not plainly remote: the link stays (a relative image missing from the upload, a script URL, userinfo).
+        for (src, href) in [("/images/gone.png", "https://d.io/images/gone.png"), ("javascript:alert(1)", "#"), ("https://u@cdn.x/y.png", "https://u@cdn.x/y.png")] {
+            let html = written(&format!("<img src=\"{src}\" alt=\"G\" />"));
+            assert_eq!(html, format!("<a class=\"external-media\" href=\"{href}\">G</a>child"), "{src}");
+        }
     }
 
     #[test]

@@ -18,25 +18,41 @@
   var menu = d.querySelector(".menu-toggle");
   if (menu) menu.addEventListener("click", function () { body.classList.toggle("nav-open"); });
 
-  // Remote embeds (export/embeds.rs): nothing loads from their host until the reader presses the
-  // placeholder's button, which swaps in the frame; without JS the placeholder is a link.
-  [].slice.call(d.querySelectorAll(".embed-placeholder")).forEach(function (box) {
-    var button = box.querySelector(".embed-load");
-    if (!button) return;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var frame = d.createElement("iframe");
-      frame.src = box.getAttribute("data-embed-src");
-      frame.title = box.getAttribute("data-embed-title") || button.textContent;
-      frame.className = "embed-frame";
-      frame.setAttribute("allow", "fullscreen; picture-in-picture; encrypted-media");
-      frame.setAttribute("allowfullscreen", "");
-      frame.setAttribute("referrerpolicy", "strict-origin-when-cross-origin");
-      frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-popups allow-presentation");
-      box.replaceChild(frame, button);
-      box.classList.add("embed-loaded");
-      frame.focus();
+  // Remote embeds and images (export/embeds.rs): nothing loads from their host until the reader
+  // presses the placeholder's button, which swaps in the frame or image; without JS the
+  // placeholder is a link.
+  function clickToLoad(selector, swap) {
+    [].slice.call(d.querySelectorAll(selector)).forEach(function (box) {
+      var button = box.querySelector(".embed-load");
+      if (!button) return;
+      button.hidden = false;
+      button.addEventListener("click", function () { swap(box, button).focus(); });
     });
+  }
+  clickToLoad(".embed-placeholder", function (box, button) {
+    var frame = d.createElement("iframe");
+    frame.src = box.getAttribute("data-embed-src");
+    frame.title = box.getAttribute("data-embed-title") || button.textContent;
+    frame.className = "embed-frame";
+    frame.setAttribute("allow", "fullscreen; picture-in-picture; encrypted-media");
+    frame.setAttribute("allowfullscreen", "");
+    frame.setAttribute("referrerpolicy", "strict-origin-when-cross-origin");
+    frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-popups allow-presentation");
+    box.replaceChild(frame, button);
+    box.classList.add("embed-loaded");
+    return frame;
+  });
+  clickToLoad(".image-placeholder", function (box) {
+    var img = d.createElement("img");
+    ["src", "alt", "width", "height"].forEach(function (key) {
+      var value = box.getAttribute("data-image-" + key);
+      if (value !== null) img.setAttribute(key, value);
+    });
+    box.classList.remove("image-placeholder");
+    img.className = box.className; // the author's classes
+    img.tabIndex = -1; // focus stays where the button was
+    box.parentNode.replaceChild(img, box);
+    return img;
   });
 
   // Views (<View title>): a select before the first view shows one view at a time; without JS

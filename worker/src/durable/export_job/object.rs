@@ -9,7 +9,7 @@ use std::time::Duration;
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::export::{
-    after_step, batch_files, batch_tree, content_security_policy_framing, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
+    after_step, batch_files, batch_tree, content_security_policy_remote, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
     ExportVersions, MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::export::icons::{IconSet, KnownIcons};
@@ -91,6 +91,9 @@ struct JobRecord {
     /// Origins the pages so far load embeds from on a click: the bundle's `frame-src`.
     #[serde(default)]
     frame_origins: BTreeSet<String>,
+    /// Origins the pages so far load images from on a click: the bundle's `img-src`.
+    #[serde(default)]
+    image_origins: BTreeSet<String>,
 }
 
 impl JobRecord {
@@ -286,6 +289,7 @@ impl ExportJob {
             settings: start.settings,
             icon_sets: BTreeSet::new(),
             frame_origins: BTreeSet::new(),
+            image_origins: BTreeSet::new(),
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -491,6 +495,7 @@ impl ExportJob {
     /// `versions`: those the bundle holds, the one at the site's own paths first.
     fn manifest(&self, record: &JobRecord, versions: Vec<String>) -> ExportFile {
         let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
+        let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
         BundleManifest {
             format: MANIFEST_FORMAT,
             domain: record.domain.clone(),
@@ -501,11 +506,12 @@ impl ExportJob {
             created_at: record.created_at.clone(),
             page_count: record.total_pages,
             features: record.features,
-            content_security_policy: content_security_policy_framing(&record.extras, &frame_origins),
+            content_security_policy: content_security_policy_remote(&record.extras, &frame_origins, &image_origins),
             beacon_endpoint: record.extras.beacon_endpoint.clone(),
             assistant: record.extras.assistant.clone(),
             search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
             frame_origins,
+            image_origins,
         }
         .to_file()
     }
@@ -534,7 +540,9 @@ impl ExportJob {
             let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree, &self.icons).await?;
             record.icon_sets.extend(sets);
             for file in files.iter().filter(|f| f.path.ends_with(".html")) {
-                embeds::frame_origins(&String::from_utf8_lossy(&file.bytes), &mut record.frame_origins);
+                let html = String::from_utf8_lossy(&file.bytes);
+                embeds::frame_origins(&html, &mut record.frame_origins);
+                embeds::image_origins(&html, &mut record.image_origins);
             }
             drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
