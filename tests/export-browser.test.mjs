@@ -261,7 +261,7 @@ test('code is coloured in light and dark, and highlighted lines stand out', asyn
 
 for (const name of ['agentops-docs', 'dify-docs']) {
   test(`${name}: at least 95% of the fenced blocks naming a language are split into tokens, and shown coloured`, { skip: !existsSync(join(REPOSITORIES, name)) }, async () => {
-    const bundleDir = await exportedRepository(name);
+    const { dir: bundleDir } = await exportedRepository(name);
     const { blocks, tokens, plain } = countHighlighted(bundleDir);
     console.log(`${name}: ${tokens} of ${blocks} fenced blocks with a language split into tokens (${((tokens / blocks) * 100).toFixed(1)}%); plain: ${JSON.stringify(plain)}`);
     assert.ok(blocks > 200, `${blocks} blocks`);

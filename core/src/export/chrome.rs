@@ -13,8 +13,8 @@ use super::links::Linker;
 use super::markdown;
 
 /// Backgrounds of the light and dark themes (`site.css` `--bg`), which link text must stand out on.
-const LIGHT_BG: [f64; 3] = [255.0, 255.0, 255.0];
-const DARK_BG: [f64; 3] = [11.0, 13.0, 16.0];
+pub(crate) const LIGHT_BG: [f64; 3] = [255.0, 255.0, 255.0];
+pub(crate) const DARK_BG: [f64; 3] = [11.0, 13.0, 16.0];
 
 /// `--link-light` and `--link-dark`: the docs.json colours for each theme, darkened or lightened
 /// just enough for text to reach WCAG AA contrast (4.5:1) on that theme's background, since
@@ -49,7 +49,7 @@ fn luminance(rgb: [f64; 3]) -> f64 {
     0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
 }
 
-fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+pub(crate) fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
     let (la, lb) = (luminance(a), luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
