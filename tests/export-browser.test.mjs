@@ -3,19 +3,22 @@
 // export asks for no beacon, so none reports to this service although the deployment has analytics
 // on), no page holds a raw <Component> tag, an `openapi:` page shows its endpoint, and code is
 // coloured (highlight.js in the builder script) in light and dark with its highlighted lines, on the
-// fixture and on the two real repositories of ../shared/fixtures. (The opt-in beacon and the
-// playground: analytics-browser.test.mjs.)
+// fixture and on the two real repositories of ../shared/fixtures; on those two, the pages using the most
+// components show no MDX source, JSX expression or raw math in their visible text. axe-core finds no
+// violation on any page visited, light and dark. (The opt-in beacon and the playground:
+// analytics-browser.test.mjs.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASE_URL, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { publishFolder as publishRepository } from '../sdk-wasm/js/publish/index.js';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
+import { accessibleInBothThemes, openPage } from './support/export-pages.mjs';
+import { axeViolations } from './support/widget.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-browser');
 const REPOSITORIES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
@@ -47,6 +50,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  for (const { server: repoServer } of Object.values(repositories)) await repoServer.close();
   for (const folder of [dir, ...Object.values(repositories).map((r) => r.dir)]) {
     if (folder) rmSync(folder, { recursive: true, force: true });
   }
@@ -63,16 +67,17 @@ async function exportSite(t) {
 }
 
 /** A real repository of ../shared/fixtures published (as its owner's CI would, remote files left
- * out) and exported, once for the file. */
+ * out), exported and served, once for the file: `{ dir, server }`. */
 const repositories = {};
 async function exportedRepository(name) {
   if (!repositories[name]) {
     const t = await tenant();
     const result = await publishRepository({ folder: join(REPOSITORIES, name), baseUrl: BASE_URL, adminKey: t.adminKey, domain: t.domain, noFetch: true, pollMs: 100 });
     assert.ok(result.site.pageCount > 50, JSON.stringify(result.site).slice(0, 300));
-    repositories[name] = { dir: await exportSite(t) };
+    const bundleDir = await exportSite(t);
+    repositories[name] = { dir: bundleDir, server: await serveFolder(bundleDir) };
   }
-  return repositories[name].dir;
+  return repositories[name];
 }
 
 /** Fence languages that ask for no colours. */
@@ -100,6 +105,46 @@ async function tokenColours(page, selector) {
     const code = token.closest('code');
     return { token: getComputedStyle(token).color, plain: getComputedStyle(code).color };
   }, selector);
+}
+
+/** The `count` exported pages of repository `source` whose MDX uses the most kinds of component (outside
+ * code fences), one per file name (the translations of a page are alike), as paths of `bundleFiles`. */
+function componentRichPages(source, bundleFiles, count = 3) {
+  const exported = new Set(bundleFiles);
+  const ranked = readdirSync(source, { recursive: true })
+    .filter((f) => f.endsWith('.mdx') && !f.split('/').some((part) => part.startsWith('.') || part === 'node_modules'))
+    .map((f) => {
+      const prose = readFileSync(join(source, f), 'utf8').replace(/^\s*(```|~~~)[\s\S]*?^\s*\1/gm, '');
+      return { html: f.replace(/\.mdx$/, '.html'), kinds: new Set(prose.match(/<[A-Z][A-Za-z]*/g)).size };
+    })
+    .filter((p) => exported.has(p.html))
+    .sort((a, b) => b.kinds - a.kinds || a.html.localeCompare(b.html));
+  const names = new Set();
+  return ranked.filter((p) => !names.has(basename(p.html)) && names.add(basename(p.html))).slice(0, count).map((p) => p.html);
+}
+
+/** The page's text as a reader sees it with every accordion open and every tab and view shown, code
+ * (where JSX, `$` and braces are the content) and math left out. Alters the page: use it last. */
+function visibleProse(page) {
+  return page.evaluate(() => {
+    for (const details of document.querySelectorAll('details')) details.open = true;
+    for (const box of document.querySelectorAll('.js-tabs, .js-views')) box.classList.remove('js-tabs', 'js-views');
+    for (const el of document.querySelectorAll('pre, code, math, svg')) el.remove();
+    return document.body.innerText;
+  });
+}
+
+/** What in `text` is MDX the renderer left unrendered: component tags, JSX props, comments and
+ * expressions, LaTeX. Prose's own `$5`, `a < b` or `{{variable}}` is not. */
+const UNRENDERED = [
+  /<\/?[A-Z][A-Za-z0-9]*(\.[A-Za-z]+)?(?=[\s/>])/g, // <Card, </Tabs>, <Note>
+  /\b[A-Za-z][\w-]*=\{[^}\n]*\}?/g, // cols={2}, icon={<img …
+  /\{\s*\/\*|\*\/\s*\}/g, // {/* comment */}
+  /(?<!\{)\{\s*(["'`]).*?\1\s*\}(?!\})/g, // {" "}
+  /\$\$|\\(frac|sqrt|begin|end|sum|int|mathbf|mathrm|cdot|times|left|right|alpha|beta)\b/g, // $$ x $$, \frac
+];
+function unrenderedSource(text) {
+  return UNRENDERED.flatMap((pattern) => [...text.matchAll(pattern)].map((m) => text.slice(Math.max(0, m.index - 30), m.index + 40)));
 }
 
 /** Opens a page of the bundle; fails on an HTTP error or a script error. */
@@ -182,6 +227,12 @@ test('an openapi: page shows its endpoint', async () => {
   await page.close();
 });
 
+test('the pages visited have no accessibility violations in light and dark', async () => {
+  for (const path of ['index.html', 'fr/index.html', 'components/tabs.html', 'api/static-export/start-job.html']) {
+    await accessibleInBothThemes(browser, server, path, join(ARTIFACTS, `axe-${path.replace(/\W+/g, '-')}`));
+  }
+});
+
 test('code is coloured in light and dark, and highlighted lines stand out', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const themed = await browser.newContext({ colorScheme });
@@ -203,28 +254,47 @@ test('code is coloured in light and dark, and highlighted lines stand out', asyn
     assert.notEqual(backgrounds[0], backgrounds[1], `${colorScheme}: a highlighted line has its own background`);
     await page.screenshot({ path: join(ARTIFACTS, `code-${colorScheme}.png`) });
     assert.deepEqual(failed, [], 'every file the page asks for is in the bundle');
+    assert.deepEqual(await axeViolations(page), [], `axe (${colorScheme})`);
     await themed.close();
   }
 });
 
 for (const name of ['agentops-docs', 'dify-docs']) {
   test(`${name}: at least 95% of the fenced blocks naming a language are split into tokens, and shown coloured`, { skip: !existsSync(join(REPOSITORIES, name)) }, async () => {
-    const bundleDir = await exportedRepository(name);
+    const { dir: bundleDir } = await exportedRepository(name);
     const { blocks, tokens, plain } = countHighlighted(bundleDir);
     console.log(`${name}: ${tokens} of ${blocks} fenced blocks with a language split into tokens (${((tokens / blocks) * 100).toFixed(1)}%); plain: ${JSON.stringify(plain)}`);
     assert.ok(blocks > 200, `${blocks} blocks`);
     assert.ok(tokens >= 0.95 * blocks, `${tokens} of ${blocks}`);
     const pageFile = listFiles(bundleDir).find((f) => f.endsWith('.html') && readFile(bundleDir, f).includes('<code class="language-python"><span class="line"><span class="tk-'));
-    const repoServer = await serveFolder(bundleDir);
-    const own = await browser.newContext();
-    try {
-      const page = await own.newPage();
-      await page.goto(`${repoServer.url}/${pageFile}`);
-      const { token, plain: text } = await tokenColours(page, 'code.language-python [class^="tk-"]');
-      assert.notEqual(token, text, `${pageFile}: tokens are coloured`);
-    } finally {
-      await own.close();
-      await repoServer.close();
+    for (const scheme of ['light', 'dark']) {
+      const { page, context: themed, errors } = await openPage(browser, repositories[name].server, pageFile, scheme);
+      try {
+        const { token, plain: text } = await tokenColours(page, 'code.language-python [class^="tk-"]');
+        assert.notEqual(token, text, `${pageFile} (${scheme}): tokens are coloured`);
+        assert.deepEqual(await axeViolations(page), [], `axe on ${pageFile} (${scheme})`);
+        assert.deepEqual(errors, [], `script errors on ${pageFile}`);
+      } finally {
+        await themed.close();
+      }
+    }
+  });
+
+  test(`${name}: pages full of components show no component source, JSX expression or raw math, and pass axe in light and dark`, { skip: !existsSync(join(REPOSITORIES, name)) }, async () => {
+    const { dir: bundleDir, server: repoServer } = await exportedRepository(name);
+    const pages = componentRichPages(join(REPOSITORIES, name), listFiles(bundleDir));
+    console.log(`${name}: visible text checked on ${pages.join(', ')}`);
+    assert.equal(pages.length, 3, 'three exported pages of the repository use many components');
+    for (const path of pages) {
+      await accessibleInBothThemes(browser, repoServer, path, join(ARTIFACTS, `${name}-${path.replace(/\W+/g, '-')}`));
+      const { page, context: own } = await openPage(browser, repoServer, path);
+      try {
+        const text = await visibleProse(page);
+        assert.ok(text.length > 500, `${path}: the page has prose (${text.length} characters)`);
+        assert.deepEqual(unrenderedSource(text), [], `${path}: visible text holds unrendered source`);
+      } finally {
+        await own.close();
+      }
     }
   });
 }

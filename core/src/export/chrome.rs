@@ -13,21 +13,27 @@ use super::links::Linker;
 use super::markdown;
 
 /// Backgrounds of the light and dark themes (`site.css` `--bg`), which link text must stand out on.
-const LIGHT_BG: [f64; 3] = [255.0, 255.0, 255.0];
-const DARK_BG: [f64; 3] = [11.0, 13.0, 16.0];
+pub(crate) const LIGHT_BG: [f64; 3] = [255.0, 255.0, 255.0];
+pub(crate) const DARK_BG: [f64; 3] = [11.0, 13.0, 16.0];
+
+/// Code backgrounds of the light and dark themes (`site.css` `--code-bg`): accent text sits on them
+/// too (a parameter's name, a link around inline code), with less contrast than on the page.
+const LIGHT_CODE_BG: [f64; 3] = [243.0, 244.0, 246.0];
+const DARK_CODE_BG: [f64; 3] = [23.0, 26.0, 32.0];
 
 /// `--link-light` and `--link-dark`: the docs.json colours for each theme, darkened or lightened
-/// just enough for text to reach WCAG AA contrast (4.5:1) on that theme's background, since
-/// real sites pick pale brand colours (`#a9bed4`) that are fine for borders but not for text.
+/// just enough for text to reach WCAG AA contrast (4.5:1) on that theme's page and code
+/// backgrounds, since real sites pick pale brand colours (`#a9bed4`) that are fine for borders but
+/// not for text.
 pub(crate) fn link_colors(light_theme: &str, dark_theme: &str) -> String {
-    let pick = |color: &str, bg: [f64; 3], toward: [f64; 3], fallback: &str| match parse_hex(color) {
-        Some(rgb) => hex(readable(rgb, bg, toward)),
+    let pick = |color: &str, bgs: [[f64; 3]; 2], toward: [f64; 3], fallback: &str| match parse_hex(color) {
+        Some(rgb) => hex(readable(rgb, &bgs, toward)),
         None => fallback.to_owned(),
     };
     format!(
         "--link-light:{};--link-dark:{}",
-        pick(light_theme, LIGHT_BG, [0.0; 3], "#1d4ed8"),
-        pick(dark_theme, DARK_BG, [255.0; 3], "#93c5fd")
+        pick(light_theme, [LIGHT_BG, LIGHT_CODE_BG], [0.0; 3], "#1d4ed8"),
+        pick(dark_theme, [DARK_BG, DARK_CODE_BG], [255.0; 3], "#93c5fd")
     )
 }
 
@@ -49,19 +55,19 @@ fn luminance(rgb: [f64; 3]) -> f64 {
     0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
 }
 
-fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+pub(crate) fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
     let (la, lb) = (luminance(a), luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
 
-/// `rgb` mixed toward `toward` in 5% steps until it reaches 4.7:1 on `bg` (a margin over 4.5).
-fn readable(rgb: [f64; 3], bg: [f64; 3], toward: [f64; 3]) -> [f64; 3] {
+/// `rgb` mixed toward `toward` in 5% steps until it reaches 4.7:1 on every one of `bgs` (a margin over 4.5).
+fn readable(rgb: [f64; 3], bgs: &[[f64; 3]], toward: [f64; 3]) -> [f64; 3] {
     (0..=20)
         .map(|step| {
             let t = f64::from(step) / 20.0;
             [0, 1, 2].map(|i| (rgb[i] + (toward[i] - rgb[i]) * t).round())
         })
-        .find(|c| contrast(*c, bg) >= 4.7)
+        .find(|c| bgs.iter().all(|bg| contrast(*c, *bg) >= 4.7))
         .unwrap_or(toward)
 }
 
@@ -267,6 +273,10 @@ mod tests {
         assert_eq!(link_colors("red; x", "?"), "--link-light:#1d4ed8;--link-dark:#93c5fd");
         let dark = colors(link_colors("#000", "#0034FF"))[1];
         assert!(contrast(dark, DARK_BG) >= 4.5, "{dark:?}");
+        // Readable on the code background too, where a parameter's name sits (#2563eb lightened for the
+        // dark page alone reached 4.4:1 there).
+        let dark = colors(link_colors("#2563eb", "#2563eb"))[1];
+        assert!(contrast(dark, DARK_CODE_BG) >= 4.5, "{dark:?}");
     }
 
     #[test]

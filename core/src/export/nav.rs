@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use crate::docs::{DivisionKind, NavItem, Site};
+use crate::docs::{DivisionKind, NavItem, Page, Site};
 
 use super::html::{self, attr, open};
 use super::icons;
@@ -486,17 +486,35 @@ fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, li
             Node::Page(i) => page_item(out, *i, current, site, links),
             Node::Group { label, root, items, icon, expanded, tag } => {
                 let here = *root == Some(current) || contains(items, current);
-                out.push_str("<li class=\"nav-group\"><details");
+                let root_page = root.and_then(|r| site.pages.get(r).map(|page| (r, page)));
+                out.push_str("<li class=\"nav-group\">");
+                // A group with a page: its link stands before the disclosure (a link inside a
+                // summary is nested interactive content, which assistive technology may not
+                // reach), drawn on the summary's row by the stylesheet.
+                if let Some((r, _)) = root_page {
+                    out.push_str("<div class=\"nav-group-page\">");
+                    section_icon(out, icon.as_deref(), site);
+                    page_link(out, r, current, site, links, Some(label));
+                    nav_tag(out, tag.as_deref());
+                    out.push_str("</div>");
+                }
+                out.push_str("<details");
                 if here || *expanded {
                     out.push_str(" open");
                 }
                 out.push_str("><summary>");
-                section_icon(out, icon.as_deref(), site);
-                match root {
-                    Some(r) => page_link(out, *r, current, site, links, Some(label)),
-                    None => html::text(out, label),
+                match root_page {
+                    Some((_, page)) => {
+                        open(out, "span", "visually-hidden");
+                        html::text(out, group_name(label, page));
+                        out.push_str("</span>");
+                    }
+                    None => {
+                        section_icon(out, icon.as_deref(), site);
+                        html::text(out, label);
+                        nav_tag(out, tag.as_deref());
+                    }
                 }
-                nav_tag(out, tag.as_deref());
                 out.push_str("</summary><ul>");
                 group_items(out, items, current, site, links);
                 out.push_str("</ul></details></li>");
@@ -522,11 +540,10 @@ fn page_link(
     let Some(page) = site.pages.get(index) else {
         return;
     };
-    // A group without a label (mint.json allows one) is named by its page, never an empty link.
-    let text = label
-        .filter(|l| !l.trim().is_empty())
-        .or(page.sidebar_title.as_deref())
-        .unwrap_or(&page.title);
+    let text = match label {
+        Some(label) => group_name(label, page),
+        None => page.sidebar_title.as_deref().unwrap_or(&page.title),
+    };
     out.push_str("<a");
     attr(out, "href", &links.page(&page.path));
     if index == current {
@@ -547,6 +564,14 @@ fn page_link(
         nav_tag(out, page.tag.as_deref());
     }
     out.push_str("</a>");
+}
+
+/// A group's name: its label, or (mint.json allows none) its page's, never empty.
+fn group_name<'a>(label: &'a str, page: &'a Page) -> &'a str {
+    Some(label)
+        .filter(|l| !l.trim().is_empty())
+        .or(page.sidebar_title.as_deref())
+        .unwrap_or(&page.title)
 }
 
 /// A group's or page's `tag` (`NEW`) after its label.
@@ -688,7 +713,10 @@ mod tests {
         let mut out = String::new();
         sidebar_html(&mut out, tab.and_then(|t| nav["en"].get(t)), current, &site, &links, None);
         assert!(
-            out.contains("<details open><summary><a href=\"../deep.html\">Deep</a></summary>"),
+            out.contains(
+                "<li class=\"nav-group\"><div class=\"nav-group-page\"><a href=\"../deep.html\">Deep</a></div>\
+                 <details open><summary><span class=\"visually-hidden\">Deep</span></summary>"
+            ),
             "{out}"
         );
         assert!(

@@ -10,6 +10,8 @@
 
 mod declarations;
 #[cfg(feature = "utilities")]
+mod readable;
+#[cfg(feature = "utilities")]
 mod utilities;
 
 use std::collections::{BTreeMap, BTreeSet};

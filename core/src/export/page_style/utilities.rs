@@ -65,7 +65,7 @@ pub(crate) fn generate<'a>(classes: impl IntoIterator<Item = &'a str>) -> String
     if kept.is_empty() {
         return String::new();
     }
-    encre_css::generate(kept, &config)
+    super::readable::text_colours(&encre_css::generate(kept, &config), DARK_SELECTOR)
 }
 
 #[cfg(test)]
