@@ -2,7 +2,8 @@
 //! (`dark:text-zinc-500` is 4.0:1 on the dark theme) moved just far enough to reach it: lighter in
 //! the dark theme, darker in the light one, hue and chroma kept. Only colours within reach
 //! (3:1 and up) are moved; a colour far under AA is meant for a background of the author's own
-//! (`bg-black text-white`), which this cannot see.
+//! (`bg-black text-white`), which this cannot see. A colour without `dark:` shows in both themes,
+//! so it is checked on both backgrounds.
 
 use super::super::chrome::{contrast, DARK_BG, LIGHT_BG};
 
@@ -15,26 +16,44 @@ const WITHIN_REACH: f64 = 3.0;
 /// on the theme their rule is scoped to (`dark` marks the dark theme's selector).
 pub(crate) fn text_colours(css: &str, dark: &str) -> String {
     let mut out = String::with_capacity(css.len());
+    // A colour without `dark:` shows in both themes: where it is under AA on the dark background
+    // only, a rule for the dark theme follows, no more specific than the class itself, so an
+    // author's `dark:` colour still wins over it.
+    let mut dark_overrides = String::new();
     let mut in_dark = false;
+    let mut selector = "";
     for line in css.split_inclusive('\n') {
-        if line.contains('{') {
+        if let Some((before, _)) = line.split_once('{') {
             in_dark = line.contains(dark);
+            selector = before.trim();
         }
         match line.trim_start().strip_prefix("color: oklch(").and_then(|rest| rest.split_once(')')) {
-            Some((args, tail)) => match parse(args).map(|c| readable(c, in_dark)) {
-                Some(Some([l, c, h])) => {
-                    let indent = &line[..line.len() - line.trim_start().len()];
-                    out.push_str(&format!("{indent}color: oklch({:.1}% {c} {h}){tail}", l * 100.0));
+            Some((args, tail)) => {
+                let colour = parse(args);
+                if let Some([l, c, h]) = colour.filter(|_| !in_dark && plain_class(selector)).and_then(|c| readable(c, true)) {
+                    dark_overrides.push_str(&format!(":where({dark}) {selector} {{ color: oklch({:.1}% {c} {h}); }}\n", l * 100.0));
                 }
-                _ => out.push_str(line),
-            },
+                match colour.map(|c| readable(c, in_dark)) {
+                    Some(Some([l, c, h])) => {
+                        let indent = &line[..line.len() - line.trim_start().len()];
+                        out.push_str(&format!("{indent}color: oklch({:.1}% {c} {h}){tail}", l * 100.0));
+                    }
+                    _ => out.push_str(line),
+                }
+            }
             None => out.push_str(line),
         }
     }
+    out.push_str(&dark_overrides);
     out
 }
 
-/// `55.2% .016 285.938` -> `[0.552, 0.016, 285.938]`.
+/// A selector of one plain utility class (`.text-gray-500`): variants (`sm:`, `hover:`) sit in
+/// media queries or states the dark rule would escape.
+fn plain_class(selector: &str) -> bool {
+    selector.starts_with('.') && !selector.contains(['\\', ':', ' ', ','])
+}
+
 fn parse(args: &str) -> Option<[f64; 3]> {
     let mut parts = args.split_whitespace();
     let l = parts.next()?;
@@ -106,6 +125,14 @@ mod tests {
         assert!(l > 0.552 && l < 0.62 && c == 0.016 && h == 285.938, "{dark_zinc}");
         assert!(contrast(srgb(l, c, h), DARK_BG) >= 4.5, "{dark_zinc}");
         // Readable already, far out of reach (white on the author's own dark box), or a background: as written.
-        assert_eq!(out.replace(dark_zinc, "  color: oklch(55.2% .016 285.938);"), css);
+        // `text-gray-500` (4.1:1 on the dark background, 4.8:1 on the light) gets a rule for the dark
+        // theme only, as specific as the class, after everything else.
+        let (body, overrides) = out.split_at(out.find(":where(").unwrap());
+        assert_eq!(body.replace(dark_zinc, "  color: oklch(55.2% .016 285.938);"), css);
+        assert_eq!(overrides.lines().count(), 1, "{overrides}");
+        assert!(overrides.starts_with(":where(:root[data-theme=\"dark\"]) .text-gray-500 { color: oklch("), "{overrides}");
+        let args = overrides.split("oklch(").nth(1).unwrap().split(')').next().unwrap();
+        let [l, c, h] = parse(args).unwrap();
+        assert!(l > 0.551 && contrast(srgb(l, c, h), DARK_BG) >= 4.5, "{overrides}");
     }
 }
