@@ -203,12 +203,14 @@ test("search prefers the version docs.json marks default, even declared after an
       ],
     },
   });
-  // v1's copy says a little more, so on its words alone it is the stronger match.
-  const older = 'Rotate an API key from the dashboard. Keys expire after a year.';
+  // Near copies, as versions keep them: v2's says a little more, so on words alone v1's is the
+  // (slightly) stronger match.
+  const shared = 'Each organization holds its own keys, and every request names one in its header. '.repeat(4);
+  const older = `Rotate an API key from the dashboard. Keys expire after a year. ${shared}`;
   const archive = rawTarGz([
     { name: 'docs.json', data: docs },
     { name: 'v1/keys.mdx', data: `---\ntitle: Keys\n---\n\n${older}\n` },
-    { name: 'v2/keys.mdx', data: `---\ntitle: Keys\n---\n\n${older} Settings live in the console.\n` },
+    { name: 'v2/keys.mdx', data: `---\ntitle: Keys\n---\n\n${older} Settings.\n` },
   ]);
   const res = await publish(t.domain, t.adminKey, archive);
   assert.equal(res.status, 200, res.text);
