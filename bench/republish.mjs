@@ -5,9 +5,11 @@
 // the builder's wasm memory high-water (the largest `wasmMemoryBytes` of the phase's log lines, each
 // phase in a fresh `wrangler dev` process so its isolates are its own). Default limits; remote
 // dependencies are not fetched (no network here). Prints one JSON line per site; asserts nothing.
-//   node bench/republish.mjs [folder ...] [--scale COPIES]
-// Default folders: the three fixtures in ../shared/fixtures.
-import { appendFileSync, readdirSync } from 'node:fs';
+//   node bench/republish.mjs [folder ...] [--scale COPIES] [--pad-to MB]
+// Default folders: the three fixtures in ../shared/fixtures. `--pad-to` adds media of random bytes to
+// each copy (one of the largest size a file may have, 25 MiB, then 10 MiB ones) until it holds MB
+// megabytes, as the heaviest real repositories do (107 MB seen, nearly all of it media).
+import { appendFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { root } from '../scripts/lib/env.mjs';
@@ -24,6 +26,8 @@ import { FIXTURE, DOMAIN } from './support.mjs';
 const args = process.argv.slice(2);
 const scaleAt = args.indexOf('--scale');
 const scale = scaleAt === -1 ? [] : args.splice(scaleAt, 2)[1].split(',').map(Number);
+const padAt = args.indexOf('--pad-to');
+const padToBytes = padAt === -1 ? 0 : Number(args.splice(padAt, 2)[1]) * 1e6;
 const fixtures = join(root, '..', 'shared', 'fixtures');
 const folders = args.length > 0 || scale.length > 0 ? args : readdirSync(fixtures).sort().map((name) => join(fixtures, name));
 
@@ -70,9 +74,29 @@ function aPage(dir) {
   throw new Error(`${dir} has no page`);
 }
 
+function folderBytes(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+/** Media of random bytes (nothing compresses them) added to `dir` until it holds `bytes`. */
+function padWithMedia(dir, bytes) {
+  const into = join(dir, 'images', 'bench-padding');
+  mkdirSync(into, { recursive: true });
+  let total = folderBytes(dir);
+  for (let i = 0; total < bytes; i++) {
+    const size = i === 0 ? 25 * 1048576 : Math.min(10 * 1048576, bytes - total);
+    writeFileSync(join(into, `clip-${i}.${i % 2 === 0 ? 'mp4' : 'gif'}`), randomBytes(size));
+    total += size;
+  }
+  return total;
+}
+
 async function measure(name, source) {
   const state = scratchDir('docs-edge-republish-');
   const dir = writableCopy(source, join(state, 'docs'));
+  const folderMB = Math.round((padToBytes > 0 ? padWithMedia(dir, padToBytes) : folderBytes(dir)) / 1e5) / 10;
   const vars = { ROOT_TOKEN: randomBytes(16).toString('hex'), LINK_SIGNING_KEY: randomBytes(16).toString('hex') };
   let adminKey;
   const publish = async (baseUrl) => {
@@ -98,7 +122,7 @@ async function measure(name, source) {
   const page = aPage(dir);
   appendFileSync(join(dir, page), `\nA sentence added for the re-publish, ${Date.now()}.\n`);
   const again = await phase(state, vars, 'again', publish);
-  console.log(JSON.stringify({ site: name, touched: page, first, again, ratio: Math.round((again.ms / first.ms) * 100) / 100 }));
+  console.log(JSON.stringify({ site: name, folderMB, touched: page, first, again, ratio: Math.round((again.ms / first.ms) * 100) / 100 }));
 }
 
 for (const folder of folders) await measure(folder.split('/').pop(), folder);

@@ -5,13 +5,16 @@
 // domain that changes hands.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, addDomain, assertError, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob } from './support/export.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { publishFolder as publishFiles, SiteApi } from '../sdk-wasm/js/publish/index.js';
 
 const FAULT_DOMAIN = 'crash.export.test';
 const SLOW_DOMAIN = 'slow.export.test';
@@ -176,6 +179,14 @@ test('DELETE cancels a running job mid-step: the step\'s write-back does not rev
 test('a domain given to another organization brings none of the previous owner\'s content', async () => {
   const a = await tenant({ base });
   assert.equal((await publishFolder(a.domain, a.adminKey, DEMO_DOCS, { base })).status, 200);
+  // File by file too, so the domain's store holds A's files when the domain changes hands.
+  const byFile = await publishFiles({ folder: DEMO_DOCS, baseUrl: base, adminKey: a.adminKey, domain: a.domain, noFetch: true, pollMs: 100 });
+  assert.equal(byFile.site.domain, a.domain);
+  const aFiles = readdirSync(DEMO_DOCS, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+  const aHashes = aFiles.map((file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32));
+  assert.deepEqual(await new SiteApi({ baseUrl: base, adminKey: a.adminKey, domain: a.domain }).missing(aHashes), []);
   const ask = { fp: 'anonymous', messages: [{ id: '1', role: 'user', content: 'rate limits', parts: [{ type: 'text', text: 'rate limits' }] }] };
   const answer = await fetch(`${base}/discovery/v1/assistant/${a.domain}/message`, {
     method: 'POST', headers: { authorization: `Bearer ${a.assistantKey}`, 'content-type': 'application/json' }, body: JSON.stringify(ask),
@@ -203,6 +214,20 @@ test('a domain given to another organization brings none of the previous owner\'
   assertError(await asB('GET', `/v1/static-export/jobs/${job.body.jobId}`, b.adminKey), 404, 'not_found');
   assertError(await asB('POST', `/v1/static-export/jobs/${job.body.jobId}/bundle`, b.adminKey), 404, 'not_found');
   assertError(await asB('GET', `/v1/threads/${threadId}`, b.adminKey), 404, 'not_found');
+  // A's files are still in the domain's store until the sweep, but not B's: asked one by one
+  // (few hashes) or by listing the store (many), B is told it holds none of them, and may not
+  // commit a version made of them.
+  const asBFiles = new SiteApi({ baseUrl: base, adminKey: b.adminKey, domain: a.domain });
+  assert.deepEqual((await asBFiles.missing(aHashes)).sort(), [...aHashes].sort());
+  const fillers = Array.from({ length: 60 }, (_, i) => createHash('sha256').update(`absent ${i}`).digest('hex').slice(0, 32));
+  assert.deepEqual((await asBFiles.missing([...aHashes, ...fillers])).sort(), [...aHashes, ...fillers].sort());
+  const commit = await call('POST', `/v1/sites/${a.domain}/publishes`, {
+    token: b.adminKey,
+    base,
+    body: gzipSync(JSON.stringify({ files: Object.fromEntries(aFiles.map((file, i) => [relative(DEMO_DOCS, file), aHashes[i]])) })),
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+  });
+  assertError(commit, 400, 'missing_files');
   const report = await asB('GET', `/v1/analytics/${a.domain}`, b.adminKey);
   assert.equal(report.status, 200, report.text);
   assert.equal(report.body.totals.questions, 0, 'the previous owner\'s questions are not in the new owner\'s report');

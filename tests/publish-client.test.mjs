@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { publishFolder, walkDocsFolder } from '../sdk-wasm/js/publish/index.js';
 import { main } from '../sdk-wasm/js/publish/command.js';
 import { imageUrls } from '../sdk-wasm/js/publish/remote.js';
-import { groupWarnings } from '../sdk-wasm/js/publish/report.js';
+import { groupWarnings, progressLine } from '../sdk-wasm/js/publish/report.js';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { bundleCli } from '../scripts/build-sdk.mjs';
 import { writableCopy } from './support/writable-copy.mjs';
@@ -105,9 +105,10 @@ async function stub({ async = false, failUploads = 0, warnings = [] } = {}) {
     const poll = req.method === 'GET' && path.startsWith(`${base}/publishes/`) && polls.get(path.split('/').pop());
     if (poll) {
       poll.left--;
-      if (poll.left > 0) return send(200, { publishId: 'x', status: 'building', progress: 0.5, pageCount: poll.site.pageCount });
+      const { pageCount } = poll.site;
+      if (poll.left > 0) return send(200, { publishId: 'x', status: 'running', progress: 0.5, pageCount, pagesParsed: pageCount - 1 });
       live = poll;
-      return send(200, { publishId: 'x', status: 'live', progress: 1, pageCount: poll.site.pageCount });
+      return send(200, { publishId: 'x', status: 'live', progress: 1, pageCount, pagesParsed: pageCount });
     }
     if (req.method === 'GET' && path === base) return live ? send(200, live.site) : error(404, 'not_found');
     if (req.method === 'GET' && path === `${base}/manifest`) return live ? send(200, { publishId: 'x', files: live.files }) : error(404, 'not_found');
@@ -228,7 +229,9 @@ test('uploads are retried after a 503, and a 202 is followed until live with pro
     assert.equal(result.site.domain, DOMAIN);
     const phases = events.map((e) => e.phase);
     assert.ok(phases.includes('hash') && phases.includes('upload'));
-    assert.deepEqual(events.filter((e) => e.phase === 'publish').map((e) => e.status.status), ['queued', 'building', 'live']);
+    const published = events.filter((e) => e.phase === 'publish');
+    assert.deepEqual(published.map((e) => e.status.status), ['queued', 'running', 'live']);
+    assert.deepEqual(published.map(progressLine), ['publish queued 0%', 'publish running 50%, parsed 0 of 1 pages', 'publish live 100%, parsed 1 of 1 pages']);
   } finally {
     await server.close();
   }

@@ -60,14 +60,21 @@ async function assertLive(base, t, site, word) {
   assert.ok(hits.body.length > 0, `a search of ${word} finds the live version's page: ${hits.text}`);
 }
 
-test('a 3,000-page site publishes within 64 MiB of wasm memory and answers searches', async () => {
-  const w = await worker('scale');
+test('a 3,000-page site publishes within 64 MiB of wasm memory, counting the pages parsed as it goes, and answers searches', async () => {
+  // The upload answers 202 at once, so the publish's statuses are polled all along.
+  const w = await worker('scale', { PUBLISH_WAIT_MS: '0' });
   const base = w.baseUrl;
   const t = await tenant({ base });
   const site = writeScaleSite(FIXTURE_DOCS, 12);
   try {
-    const published = await publish(t.domain, t.adminKey, packDocsFolder(site.dir), { base });
+    const statuses = [];
+    const published = await publish(t.domain, t.adminKey, packDocsFolder(site.dir), { base, onStatus: (s) => statuses.push(s) });
     assert.equal(published.status, 200, published.text);
+    const parsed = statuses.map((s) => `${s.pagesParsed}/${s.pageCount}`).join(' ');
+    assert.equal(statuses.at(-1).status, 'live');
+    assert.equal(statuses.at(-1).pagesParsed, published.body.pageCount, parsed);
+    assert.ok(statuses.every((s, i) => s.pagesParsed <= s.pageCount && (i === 0 || s.pagesParsed >= statuses[i - 1].pagesParsed)), parsed);
+    assert.ok(statuses.some((s) => s.pagesParsed > 0 && s.pagesParsed < s.pageCount), `a status between the first batch and the last: ${parsed}`);
     // A few page files are listed under two languages, so the site has a few more pages than files.
     assert.ok(published.body.pageCount >= site.pages && published.body.pageCount < site.pages + 20, published.text);
     const hits = await search(base, t, 'custom domain');

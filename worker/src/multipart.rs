@@ -32,6 +32,12 @@ impl<'a> PartWriter<'a> {
         self
     }
 
+    /// The object's custom metadata alone.
+    pub fn with_custom_metadata(mut self, custom: HashMap<String, String>) -> Self {
+        self.custom_metadata = Some(custom);
+        self
+    }
+
     /// Appends `bytes`, uploading each part as it fills. The buffer never holds more than one part,
     /// and grows only as far as one part, so a large write costs no more memory than a small one.
     pub async fn write(&mut self, mut bytes: &[u8]) -> worker::Result<()> {

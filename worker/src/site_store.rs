@@ -1,13 +1,15 @@
 //! Publishing file by file (`docs_edge_core::publish::manifest`), the builder's half: the work on a
 //! site's content-addressed store behind the edge's routes (`crate::routes::site_files`), which
 //! authorize the caller and send the request here with its [`FileOrder`]
-//! (`crate::builder_service`). Only the order's domain's store is ever consulted.
+//! (`crate::builder_service`). Only the order's domain's store is ever consulted, and in it only the
+//! files the order's organization stored: a domain given to another organization keeps its previous
+//! owner's files until the sweep, and the new owner must learn nothing of them (nor refer to them).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use docs_edge_core::publish::manifest::{is_hash, parse_hash_query, Manifest, MANIFEST_OBJECT};
 use serde::Serialize;
-use worker::{Bucket, Env, Request, Response};
+use worker::{Bucket, Env, Include, Request, Response};
 
 use crate::builder_service::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
 use crate::error::{ApiError, ApiResult};
@@ -55,7 +57,8 @@ struct StoredFile<'a> {
 async fn put(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
     let hash = order.hash.as_deref().filter(|h| is_hash(h)).ok_or_else(|| ApiError::Internal("builder files/put: no hash in the order".into()))?;
     let max = order.settings.max_media_file_bytes.max(order.settings.max_source_file_bytes);
-    let size = store_file(req, bucket, &site_file_key(&order.domain, hash), usize::try_from(max).unwrap_or(usize::MAX), hash).await?;
+    let owner = HashMap::from([(OWNER_METADATA.to_owned(), order.org_id.clone())]);
+    let size = store_file(req, bucket, &site_file_key(&order.domain, hash), usize::try_from(max).unwrap_or(usize::MAX), hash, owner).await?;
     json_response(200, &StoredFile { hash, size })
 }
 
@@ -132,7 +135,15 @@ async fn live_manifest(bucket: &Bucket, order: &FileOrder) -> ApiResult<Response
     json_response(200, &LiveManifest { publish_id, files })
 }
 
-/// The sizes of the hashes of `wanted` that `domain`'s store holds. Those the live version's
+/// The custom metadata of a stored file that names the organization that uploaded it. A file stored
+/// before it was recorded counts as not held: its next upload records it.
+const OWNER_METADATA: &str = "org";
+
+fn stored_by(object: &worker::Object, org_id: &str) -> bool {
+    object.custom_metadata().is_ok_and(|custom| custom.get(OWNER_METADATA).is_some_and(|owner| owner == org_id))
+}
+
+/// The sizes of the hashes of `wanted` that `domain`'s store holds for the order's organization. Those the live version's
 /// manifest names are held (the sweep never deletes a file a live version refers to:
 /// `docs_edge_core::platform::store_sweep`), with the sizes it records: a re-publish's manifest
 /// costs one read, not a listing of the whole store. The rest are looked up one by one when few,
@@ -147,10 +158,14 @@ async fn held_sizes(bucket: &Bucket, order: &FileOrder, wanted: &BTreeSet<String
         .collect();
     let rest: Vec<&String> = wanted.iter().filter(|h| !held.contains_key(*h)).collect();
     if rest.len() <= LOOKED_UP_AT_MOST {
-        let heads = rest.iter().map(|hash| async move { Ok::<_, ApiError>(bucket.head(site_file_key(domain, hash)).await?.map(|o| ((*hash).clone(), o.size()))) });
+        let org_id = order.org_id.as_str();
+        let heads = rest.iter().map(|hash| async move {
+            let object = bucket.head(site_file_key(domain, hash)).await?;
+            Ok::<_, ApiError>(object.filter(|o| stored_by(o, org_id)).map(|o| ((*hash).clone(), o.size())))
+        });
         held.extend(try_join_all(heads).await?.into_iter().flatten());
     } else {
-        held.extend(listed_sizes(bucket, domain, wanted).await?);
+        held.extend(listed_sizes(bucket, domain, &order.org_id, wanted).await?);
     }
     Ok(held)
 }
@@ -167,21 +182,21 @@ async fn live(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<Option<(
     Ok(Some((version.publish_id, manifest)))
 }
 
-/// The sizes of the hashes of `wanted` that `domain`'s store holds, by listing it (a thousand keys
-/// a request; a listing never reaches another site's store).
-async fn listed_sizes(bucket: &Bucket, domain: &str, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
+/// The sizes of the hashes of `wanted` that `domain`'s store holds for `org_id`, by listing it (a
+/// thousand keys a request at most; a listing never reaches another site's store).
+async fn listed_sizes(bucket: &Bucket, domain: &str, org_id: &str, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
     let prefix = site_files_prefix(domain);
     let mut held = BTreeMap::new();
     let mut cursor: Option<String> = None;
     loop {
-        let mut list = bucket.list().prefix(prefix.clone()).limit(1000);
+        let mut list = bucket.list().prefix(prefix.clone()).limit(1000).include(vec![Include::CustomMetadata]);
         if let Some(c) = cursor.take() {
             list = list.cursor(c);
         }
         let page = list.execute().await?;
         for object in page.objects() {
             let key = object.key();
-            if let Some(hash) = key.strip_prefix(&prefix).filter(|h| wanted.contains(*h)) {
+            if let Some(hash) = key.strip_prefix(&prefix).filter(|h| wanted.contains(*h) && stored_by(&object, org_id)) {
                 held.insert(hash.to_owned(), object.size());
             }
         }

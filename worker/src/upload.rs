@@ -3,6 +3,8 @@
 //! the bytes arrive, so an oversized body is refused (413) before it is ever whole, and nothing of
 //! it is left in R2.
 
+use std::collections::HashMap;
+
 use futures_util::StreamExt;
 use worker::{Bucket, Request};
 
@@ -15,16 +17,17 @@ use crate::http::{refuse_declared_over, too_large};
 
 /// Stores the body of `req` at `key`; returns its size. 413 past `max_bytes` (declared or counted).
 pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize) -> ApiResult<u64> {
-    store_checked(req, bucket, key, max_bytes, None).await
+    store_checked(req, bucket, key, max_bytes, None, HashMap::new()).await
 }
 
 /// [`store_body`] for a file of a site's content-addressed store: the bytes are hashed as they pass
-/// and the object is made only if they have `hash` (else 400 `hash_mismatch`, nothing stored).
-pub async fn store_file(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: &str) -> ApiResult<u64> {
-    store_checked(req, bucket, key, max_bytes, Some(hash)).await
+/// and the object is made only if they have `hash` (else 400 `hash_mismatch`, nothing stored), with
+/// `custom` as its custom metadata.
+pub async fn store_file(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: &str, custom: HashMap<String, String>) -> ApiResult<u64> {
+    store_checked(req, bucket, key, max_bytes, Some(hash), custom).await
 }
 
-async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: Option<&str>) -> ApiResult<u64> {
+async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: Option<&str>, custom: HashMap<String, String>) -> ApiResult<u64> {
     refuse_declared_over(req, max_bytes)?;
     let mut stream = match req.stream() {
         Ok(stream) => stream,
@@ -32,11 +35,11 @@ async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes:
         // No body at all.
         Err(_) => {
             check_hash(hash, &Sha256::new())?;
-            bucket.put(key, Vec::<u8>::new()).execute().await?;
+            bucket.put(key, Vec::<u8>::new()).custom_metadata(custom).execute().await?;
             return Ok(0);
         }
     };
-    let mut writer = PartWriter::new(bucket, key);
+    let mut writer = PartWriter::new(bucket, key).with_custom_metadata(custom);
     let mut hasher = Sha256::new();
     let outcome: ApiResult<()> = async {
         while let Some(chunk) = stream.next().await {

@@ -249,6 +249,9 @@ pub struct PublishStatus {
     pub progress: f64,
     /// Pages of the site once planned (0 before).
     pub page_count: u32,
+    /// Pages parsed so far: the finished page batches' pages (`page_count` once they are all done).
+    #[serde(default)]
+    pub pages_parsed: u32,
     pub created_at: String,
     pub updated_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]

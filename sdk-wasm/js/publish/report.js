@@ -48,8 +48,10 @@ export function progressLine(event) {
     case 'upload':
       return `uploaded ${event.files}/${event.totalFiles} files, ${formatBytes(event.bytes)} of ${formatBytes(event.totalBytes)}`;
     case 'publish': {
-      const { status, progress = 0, pageCount } = event.status;
-      return `publish ${status} ${Math.round(progress * 100)}%${pageCount ? `, ${pageCount} pages parsed` : ''}`;
+      const { status, progress = 0, pageCount, pagesParsed } = event.status;
+      // A service from before `pagesParsed` gives the planned total alone.
+      const pages = !pageCount ? '' : pagesParsed === undefined ? `, ${pageCount} pages` : `, parsed ${pagesParsed} of ${pageCount} pages`;
+      return `publish ${status} ${Math.round(progress * 100)}%${pages}`;
     }
     default:
       return null;

@@ -189,6 +189,7 @@ impl Record {
             status: self.status,
             progress: self.progress(),
             page_count: self.page_count,
+            pages_parsed: self.pages_parsed(),
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
             error: self.error.clone(),
@@ -227,6 +228,16 @@ impl Record {
     /// cleans up its intermediate objects).
     fn has_work(&self) -> bool {
         self.status != PublishState::Failed && !matches!(self.step, Step::Upload | Step::Done)
+    }
+
+    /// The pages of the batches before the one running; every planned page once the batches are done.
+    fn pages_parsed(&self) -> u32 {
+        let done = match self.step {
+            Step::Upload | Step::Unpack | Step::Plan => 0,
+            Step::Batch(b) => b as usize,
+            _ => self.batches.len(),
+        };
+        self.batches.iter().take(done).map(|(start, end)| end - start).sum()
     }
 
     /// Batches weigh most; the rest share what is left.
