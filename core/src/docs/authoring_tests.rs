@@ -119,6 +119,22 @@ fn underscore_snippets_are_not_pages_and_the_legacy_snippet_tag_inlines_them() {
 }
 
 #[test]
+fn a_snippet_imported_from_an_address_is_a_warning_where_its_tag_stands_and_nothing_else() {
+    let files = tree(&[
+        NAV,
+        ("a.mdx", "import Remote from 'https://cdn.example.com/shared/intro.mdx'\n\nBefore.\n\n<Remote word=\"x\" />\n\nAfter.\n"),
+    ]);
+    let (site, bodies) = publish(&files);
+    let text = page(&site, "a").full_text();
+    assert!(text.contains("Before.") && text.contains("After.") && !text.contains("Remote"), "{text}");
+    assert!(!bodies["a"].contains("Remote"), "{}", bodies["a"]);
+    assert_eq!(
+        site.warnings,
+        ["a.mdx:5: snippet `https://cdn.example.com/shared/intro.mdx` is imported from an address and not read (snippets are files of the docs folder)"]
+    );
+}
+
+#[test]
 fn a_snippet_shows_the_props_its_tag_passes_in_text_attributes_and_fenced_code() {
     let files = tree(&[
         NAV,

@@ -490,6 +490,24 @@ pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<
     )
 }
 
+/// The snippets a page imports from an address (`import X from 'https://…/x.mdx'`): component name to
+/// address. The format's snippets are files of the docs folder, so these are never fetched; their
+/// tags are reported where they stand.
+pub(crate) fn remote_snippet_imports<'b>(blocks: &[Block<'b>]) -> BTreeMap<&'b str, &'b str> {
+    crate::sort::map_from(
+        blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Esm(esm) => Some(*esm),
+                _ => None,
+            })
+            .flat_map(|esm| esm.lines().filter_map(default_import))
+            .filter(|(_, source)| {
+                (source.starts_with("https://") || source.starts_with("http://")) && (source.ends_with(".mdx") || source.ends_with(".md"))
+            }),
+    )
+}
+
 /// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
 /// Other imports (`.jsx`, packages) are not snippets with text.
 pub(crate) fn snippet_path(file: &str, source: &str) -> Option<String> {

@@ -22,7 +22,7 @@ use super::jsx::{self, Tag, TagKind};
 use super::mdx::{split, Block, Split};
 use super::scope::{self, Scope};
 use super::source_text;
-use super::sections::{snippet_imports, snippet_path, Inline, MAX_SNIPPET_DEPTH};
+use super::sections::{remote_snippet_imports, snippet_imports, snippet_path, Inline, MAX_SNIPPET_DEPTH};
 use super::slug::Slugger;
 
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
@@ -243,6 +243,7 @@ fn walk_blocks<'t, V: MdxVisitor<'t> + ?Sized>(
     mut place: Place<'_>,
 ) {
     let imports = snippet_imports(blocks, file);
+    let remote = remote_snippet_imports(blocks);
     for block in blocks {
         match block {
             Block::Markdown(md) => visitor.markdown(md, file, depth),
@@ -261,7 +262,14 @@ fn walk_blocks<'t, V: MdxVisitor<'t> + ?Sized>(
                         let at = place.of(tag.name);
                         visitor.warn(format!("{at}: snippet `{name}` is missing (looked in _snippets/ and snippets/)"));
                     }
-                    None => visitor.tag(tag),
+                    None => match remote.get(tag.name) {
+                        Some(_) if tag.kind == TagKind::Close => {}
+                        Some(address) => {
+                            let at = place.of(tag.name);
+                            visitor.warn(format!("{at}: snippet `{address}` is imported from an address and not read (snippets are files of the docs folder)"));
+                        }
+                        None => visitor.tag(tag),
+                    },
                 }
             }
             Block::Expression(expr) => {
