@@ -478,34 +478,27 @@ pub fn snippet_sources(text: &str) -> Vec<String> {
 
 /// The snippets a page imports (`import X from '/snippets/x.mdx'`): component name to tree path.
 pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<&'b str, String> {
-    crate::sort::map_from(
-        blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::Esm(esm) => Some(*esm),
-                _ => None,
-            })
-            .flat_map(|esm| esm.lines().filter_map(default_import))
-            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?))),
-    )
+    crate::sort::map_from(default_imports(blocks).filter_map(|(name, source)| Some((name, snippet_path(file, source)?))))
+}
+
+/// Every default import of the page's ESM blocks, as `(name, source)`.
+fn default_imports<'a, 'b>(blocks: &'a [Block<'b>]) -> impl Iterator<Item = (&'b str, &'b str)> + 'a {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Esm(esm) => Some(*esm),
+            _ => None,
+        })
+        .flat_map(|esm| esm.lines().filter_map(default_import))
 }
 
 /// The snippets a page imports from an address (`import X from 'https://…/x.mdx'`): component name to
 /// address. The format's snippets are files of the docs folder, so these are never fetched; their
 /// tags are reported where they stand.
 pub(crate) fn remote_snippet_imports<'b>(blocks: &[Block<'b>]) -> BTreeMap<&'b str, &'b str> {
-    crate::sort::map_from(
-        blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::Esm(esm) => Some(*esm),
-                _ => None,
-            })
-            .flat_map(|esm| esm.lines().filter_map(default_import))
-            .filter(|(_, source)| {
-                (source.starts_with("https://") || source.starts_with("http://")) && (source.ends_with(".mdx") || source.ends_with(".md"))
-            }),
-    )
+    crate::sort::map_from(default_imports(blocks).filter(|(_, source)| {
+        (source.starts_with("https://") || source.starts_with("http://")) && (source.ends_with(".mdx") || source.ends_with(".md"))
+    }))
 }
 
 /// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
