@@ -1,5 +1,6 @@
 // Answer quality, measured (issue 31): the three question sets in eval/sets run against this run's
-// worker with the extractive backend, each fixture published once to an organization of its own.
+// worker with the extractive backend, each fixture published once to an organization of its own (the
+// real repositories' sites shared with the other files of the run: support/fixture-site.mjs).
 // Floors sit a little below the figures measured (README "Answer quality"), so a regression in
 // retrieval or answers fails; latencies are reported, never asserted.
 // The scoring itself is checked first on hand-made cases.
@@ -8,13 +9,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASE_URL, ROOT_TOKEN } from './support/api.mjs';
+import { BASE_URL } from './support/api.mjs';
+import { FIXTURES, fixtureSite } from './support/fixture-site.mjs';
 import {
-  factMatches, formatTable, isRefusal, loadQuestions, parseQuestions, publishForEval, renderHtml, runEval, scoreQuestion, summarize,
+  factMatches, formatTable, isRefusal, loadQuestions, parseQuestions, renderHtml, runEval, scoreQuestion, summarize,
 } from '../scripts/lib/eval/index.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const FIXTURES = join(REPO, '..', 'shared', 'fixtures');
 
 // The figures measured (README "Answer quality"), each floor about one question's worth below them: the
 // backend and the ranking are deterministic, so a floor that fails is a change, not noise. A set's
@@ -93,10 +94,11 @@ before(async () => {
   for (const set of SETS) {
     const folder = join(FIXTURES, set.folder);
     if (!existsSync(folder)) continue;
-    const site = await publishForEval({ baseUrl: BASE_URL, rootToken: ROOT_TOKEN, folder, label: set.folder });
+    const { t, result } = await fixtureSite(set.folder);
     const questions = loadQuestions(join(REPO, 'eval', 'sets', `${set.name}.jsonl`));
-    const report = await runEval({ baseUrl: BASE_URL, domain: site.domain, assistantKey: site.assistantKey, questions, name: set.name });
-    report.publishMs = site.publishMs;
+    const report = await runEval({ baseUrl: BASE_URL, domain: t.domain, assistantKey: t.assistantKey, questions, name: set.name });
+    // The publish's own time, also when another file of the run published the site.
+    report.publishMs = result.durationMs;
     reports.push(report);
   }
   console.log(formatTable(reports));

@@ -4,13 +4,14 @@
 // the reference on a wide screen, under it on a narrow one; `api:` pages get the endpoint bar and
 // samples from their ParamFields; authored RequestExamples move beside the reference; axe-core finds
 // no violation on the pages looked at, light and dark. On the whole of dify-docs in
-// ../shared/fixtures (its text files) and on a site written for the purpose.
+// ../shared/fixtures (the run's shared site: support/fixture-site.mjs) and on a site written for
+// the purpose.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { launchChromium } from './support/browser.mjs';
-import { exportFolder, textCopy, FIXTURES, openPage as openIn, accessibleInBothThemes } from './support/export-pages.mjs';
+import { exportFolder, exportFixtures, FIXTURES, openPage as openIn, accessibleInBothThemes } from './support/export-pages.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-api');
@@ -60,7 +61,7 @@ before(async () => {
     writeFileSync(join(purpose, path), text);
   }
   exports.purpose = await exportFolder(purpose);
-  if (HAS_DIFY) exports.dify = await exportFolder(textCopy('dify-docs'));
+  await exportFixtures(exports, { 'dify-docs': null });
   browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 });

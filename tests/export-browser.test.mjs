@@ -12,12 +12,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASE_URL, tenant } from './support/api.mjs';
+import { tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
-import { publishFolder as publishRepository } from '../sdk-wasm/js/publish/index.js';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
 import { accessibleInBothThemes, openPage } from './support/export-pages.mjs';
+import { fixtureSite } from './support/fixture-site.mjs';
 import { axeViolations } from './support/widget.mjs';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'export-browser');
@@ -67,12 +67,11 @@ async function exportSite(t) {
 }
 
 /** A real repository of ../shared/fixtures published (as its owner's CI would, remote files left
- * out), exported and served, once for the file: `{ dir, server }`. */
+ * out; the run's shared site), exported and served, once for the file: `{ dir, server }`. */
 const repositories = {};
 async function exportedRepository(name) {
   if (!repositories[name]) {
-    const t = await tenant();
-    const result = await publishRepository({ folder: join(REPOSITORIES, name), baseUrl: BASE_URL, adminKey: t.adminKey, domain: t.domain, noFetch: true, pollMs: 100 });
+    const { t, result } = await fixtureSite(name);
     assert.ok(result.site.pageCount > 50, JSON.stringify(result.site).slice(0, 300));
     const bundleDir = await exportSite(t);
     repositories[name] = { dir: bundleDir, server: await serveFolder(bundleDir) };

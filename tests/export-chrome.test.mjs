@@ -3,7 +3,7 @@
 // named SVG icons, the banner and its dismissal, component icons as SVG from Font Awesome, Lucide
 // and Tabler (an unknown name a neutral dot), the sets' licences in the bundle, and axe-core
 // finding nothing in light and dark. On a page written for the purpose and on pages of both real
-// repositories in ../shared/fixtures (their text files only: mint.json and docs.json as kept).
+// repositories in ../shared/fixtures (mint.json and docs.json as kept; the run's shared sites).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';

@@ -2,25 +2,25 @@
 // ../shared/fixtures (agentops-docs: legacy mint.json, versions, 37 MB; dify-docs: docs.json, three
 // languages, products, OpenAPI groups, 49 MB) go through the publish command's code with the
 // default limits, into a fresh worker (its own builder isolate, so the memory read from its log is
-// these publishes' own). Every page their navigation names is there (the navigation walked here,
-// independently of the service), endpoint pages generated from OpenAPI included; their warnings are
-// counted; the builder stays within 64 MiB of wasm memory. dify-docs' export opens at its root and
-// keeps its old URLs. A mint.json and a docs.json describing the same site publish to the same outline.
+// these publishes' own: not the run's sites that support/fixture-site.mjs shares). Every page their
+// navigation names is there (the navigation walked here, independently of the service), endpoint
+// pages generated from OpenAPI included; their warnings are counted; the builder stays within 64 MiB
+// of wasm memory. dify-docs' export opens at its root and keeps its old URLs. A mint.json and a
+// docs.json describing the same site publish to the same outline.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { logLines } from '../scripts/lib/worker-log.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 import { ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, walkDocsFolder } from '../sdk-wasm/js/publish/index.js';
+import { FIXTURES, fixtureSite } from './support/fixture-site.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles, readFile } from './support/export.mjs';
 import { launchChromium, serveFolder } from './support/browser.mjs';
 
-const FIXTURES = fileURLToPath(new URL('../../shared/fixtures/', import.meta.url));
 const BUILDER_BUDGET_BYTES = 64 * 1024 * 1024;
 const ENDPOINT = /^(?:\S+\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE)\s+\//i;
 
@@ -35,9 +35,8 @@ before(async () => {
   for (const name of ['agentops-docs', 'dify-docs']) {
     const folder = join(FIXTURES, name);
     if (!existsSync(folder)) continue;
-    const t = await tenant({ base: worker.baseUrl });
-    // No network in CI: remote images and specs are left out, each a client warning.
-    const result = await publishFolder({ folder, baseUrl: worker.baseUrl, adminKey: t.adminKey, domain: t.domain, noFetch: true, pollMs: 100 });
+    // Not the run's worker: published here, never a shared record.
+    const { t, result } = await fixtureSite(name, worker.baseUrl);
     published[name] = { t, folder, result };
   }
 });

@@ -1,19 +1,19 @@
-// Exports of small sites and of the real fixtures' text files, opened in Chromium the way a reader
-// opens a bundle: only its own host reachable, script errors caught, axe-core run in light and dark.
-// Shared by the browser tests of the export's look (export-chrome, export-layout).
+// Exports of small sites and of the real fixtures (published once a run: fixture-site.mjs), opened in
+// Chromium the way a reader opens a bundle: only its own host reachable, script errors caught,
+// axe-core run in light and dark. Shared by the browser tests of the export's look (export-chrome,
+// export-layout, export-api).
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tenant } from './api.mjs';
 import { publishFolder } from './docs.mjs';
 import { startExport, waitForJob, requestBundle, downloadBundle, listFiles } from './export.mjs';
 import { serveFolder } from './browser.mjs';
+import { FIXTURES, fixtureSite } from './fixture-site.mjs';
 import { axeViolations } from './widget.mjs';
 import { scratchDir } from '../../scripts/lib/scratch.mjs';
 
-export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
-const TEXT = /\.(mdx?|json|ya?ml)$/;
+export { FIXTURES };
 
 /** Publishes `folder` to a new tenant and exports `paths` (all pages when absent); the unpacked bundle, served. */
 export async function exportFolder(folder, paths) {
@@ -34,10 +34,11 @@ export async function exportPublished(t, request = {}) {
   return { dir, files: listFiles(dir), server: await serveFolder(dir) };
 }
 
-/** Exports `paths` of each fixture of `wanted` (`{'dify-docs': [...]}`) that is present, into `into` under its short name (`dify`). */
+/** Exports `paths` (all pages when null) of each fixture of `wanted` (`{'dify-docs': [...]}`) that is present, from the
+ * run's shared site, into `into` under its short name (`dify`). */
 export async function exportFixtures(into, wanted) {
   for (const [fixture, paths] of Object.entries(wanted)) {
-    if (existsSync(join(FIXTURES, fixture))) into[fixture.replace(/-docs$/, '')] = await exportFolder(textCopy(fixture), paths);
+    if (existsSync(join(FIXTURES, fixture))) into[fixture.replace(/-docs$/, '')] = await exportPublished((await fixtureSite(fixture)).t, paths ? { paths } : {});
   }
 }
 
@@ -57,25 +58,6 @@ export function writeSite(prefix, files) {
     writeFileSync(join(dir, path), text);
   }
   return dir;
-}
-
-/** The fixture's text files (pages, config, specs) in a scratch folder: its media would only slow the publish. */
-export function textCopy(name) {
-  const from = join(FIXTURES, name);
-  const to = scratchDir(`docs-edge-fixture-${name}-`);
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir)) {
-      if (entry.startsWith('.') || entry === 'node_modules') continue;
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (TEXT.test(entry) && !entry.startsWith('package')) {
-        mkdirSync(dirname(join(to, relative(from, path))), { recursive: true });
-        cpSync(path, join(to, relative(from, path)));
-      }
-    }
-  };
-  walk(from);
-  return to;
 }
 
 /** `path` of the export served at `server` in `browser`, light or dark, with every other host blocked and script errors caught;
