@@ -2,7 +2,7 @@
 // both clients against the running worker (the static export API also against its contract).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,7 +87,7 @@ test('readEvents takes a Response (protocol from its headers), a ReadableStream 
 
 // --- the package
 
-test('npm pack ships the wasm, the JS and the types; the exports map resolves in Node and in tsc --strict', () => {
+test('npm pack ships the wasm, the JS, the types and the publish command; the exports map resolves in Node and in tsc --strict', () => {
   const dir = scratchDir('docs-edge-pack-');
   try {
     const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PKG, encoding: 'utf8' }));
@@ -102,6 +102,13 @@ test('npm pack ships the wasm, the JS and the types; the exports map resolves in
       "import { DataStreamParser } from 'docs-edge-sdk'; console.log(JSON.stringify(new DataStreamParser().push('0:\"ok\"\\n')))"],
     { cwd: dir, encoding: 'utf8' });
     assert.deepEqual(JSON.parse(out), [{ type: 'text', value: 'ok' }]);
+    // The publish command ships as the package's bin, as an owner's repository runs it (`npx docs-edge-sdk publish …`):
+    // installed from the tarball, it starts and refuses a call without a folder (2, with its usage).
+    assert.ok(files.includes('cli.js'), `cli.js in ${files}`);
+    assert.deepEqual(manifest.bin, { 'docs-edge': './cli.js' });
+    const bin = spawnSync(join(dir, 'node_modules', '.bin', 'docs-edge'), ['publish', '--domain', 'docs.example.com'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(bin.status, 2, `${bin.stdout}${bin.stderr}`);
+    assert.match(bin.stderr, /name one docs folder/);
     // The types, through the same exports map, used as callers use them.
     copyFileSync(fileURLToPath(new URL('./support/sdk-usage.ts', import.meta.url)), join(dir, 'usage.ts'));
     const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
