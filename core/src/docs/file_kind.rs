@@ -16,6 +16,11 @@ const SOURCE_EXTENSIONS: &[&str] = &[
 /// Names without an extension that are still text the site may need.
 const SOURCE_NAMES: &[&str] = &[".mintignore", "_redirects", "CNAME"];
 
+/// Whether `path` names a page or a snippet (`.mdx`, `.md`).
+pub fn is_markdown(path: &str) -> bool {
+    path.ends_with(".mdx") || path.ends_with(".md")
+}
+
 /// Whether `path` (a normalised path inside the docs folder) is a source file: parsed, packed, and
 /// counted against the source limits. Everything else is media.
 pub fn is_source(path: &str) -> bool {

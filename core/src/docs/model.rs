@@ -99,7 +99,7 @@ impl Page {
     /// Generated from an OpenAPI operation (`openapi` names it, `source` is its spec) rather than
     /// read from a page file.
     pub fn is_generated(&self) -> bool {
-        self.openapi.is_some() && !(self.source.ends_with(".mdx") || self.source.ends_with(".md"))
+        self.openapi.is_some() && !super::file_kind::is_markdown(&self.source)
     }
 
     /// Full plain text of the page, headings included, as the page endpoint returns it.

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::archive::{has_config, link_aliases, ArchiveError, LinkEntry, SourceTree, CONFIG_FILES};
+use super::file_kind::is_markdown;
 use super::sections::snippet_path;
 use crate::search::codec::{decode, encode, IndexError};
 
@@ -501,10 +502,6 @@ fn strip_single_top_folder(files: &mut [FileEntry]) {
     for file in files.iter_mut() {
         file.path = file.path[prefix.len()..].to_owned();
     }
-}
-
-fn is_markdown(path: &str) -> bool {
-    path.ends_with(".mdx") || path.ends_with(".md")
 }
 
 /// The Markdown files a file may read: its imports, default or named, and legacy `<Snippet file>`

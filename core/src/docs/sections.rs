@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use pulldown_cmark::{Event, Tag as MdTag, TagEnd};
 
 use super::archive::{join_relative, SourceTree};
+use super::file_kind::is_markdown;
 use super::jsx::{Tag, TagKind};
 use super::mdx::Block;
 use super::model::Section;
@@ -470,7 +471,7 @@ pub fn snippet_sources(text: &str) -> Vec<String> {
             rest = &rest[1..];
         }
     }
-    out.retain(|source| source.ends_with(".mdx") || source.ends_with(".md"));
+    out.retain(|source| is_markdown(source));
     crate::sort::sort(&mut out);
     out.dedup();
     out
@@ -497,14 +498,14 @@ fn default_imports<'a, 'b>(blocks: &'a [Block<'b>]) -> impl Iterator<Item = (&'b
 /// tags are reported where they stand.
 pub(crate) fn remote_snippet_imports<'b>(blocks: &[Block<'b>]) -> BTreeMap<&'b str, &'b str> {
     crate::sort::map_from(default_imports(blocks).filter(|(_, source)| {
-        (source.starts_with("https://") || source.starts_with("http://")) && (source.ends_with(".mdx") || source.ends_with(".md"))
+        (source.starts_with("https://") || source.starts_with("http://")) && is_markdown(source)
     }))
 }
 
 /// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
 /// Other imports (`.jsx`, packages) are not snippets with text.
 pub(crate) fn snippet_path(file: &str, source: &str) -> Option<String> {
-    if !(source.ends_with(".mdx") || source.ends_with(".md")) {
+    if !is_markdown(source) {
         return None;
     }
     if !source.starts_with('/') && !source.starts_with('.') {
