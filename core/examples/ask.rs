@@ -41,6 +41,11 @@ fn main() {
         }
         hits.truncate(5);
         let passages: Vec<Passage> = passages(hits, "d");
+        if std::env::var("ASK_TEXT").is_ok() {
+            for p in &passages {
+                println!("--- {} # {}\n{}", p.path, p.heading, p.text);
+            }
+        }
         let answer = compose_answer(&query, &passages);
         let cited: Vec<&str> = answer
             .sources

@@ -321,6 +321,74 @@ struct Unit {
     /// A block quoted whole on its own lines (list, table, code), not a sentence of prose.
     is_list: bool,
     is_code: bool,
+    /// A sentence of a callout (`<Note>`, `<Warning>`): quoted after the answer, never leading it.
+    aside: bool,
+}
+
+impl Unit {
+    /// A sentence the answer should not open with: a callout's aside, a pointer to another page
+    /// ("See an example of a hidden page.") whose link the quote has lost, or one that refers back
+    /// to a sentence the answer does not quote before it ("This lets you …").
+    fn leads_poorly(&self) -> bool {
+        self.aside
+            || ends_with_colon(&self.text)
+            || !ends_as_sentence(&self.text)
+            || is_cross_reference(&self.text)
+            || refers_back(&self.text)
+    }
+}
+
+/// Opens with a pronoun or determiner pointing at what came before ("This", "These", "It", "Cela",
+/// "Esto", "这", "これ"): read first, it points at nothing. "This guide …" names its page, and stands.
+fn refers_back(sentence: &str) -> bool {
+    const PAGE_NOUNS: [&str; 9] =
+        ["guide", "page", "reference", "section", "document", "documentation", "tutorial", "article", "quickstart"];
+    const WORDS: [&str; 22] = [
+        "this", "these", "that", "those", "it", "they", "such", "cela", "ceci", "ce", "cette", "ces",
+        "il", "elle", "ils", "esto", "esta", "este", "estos", "estas", "eso", "ello",
+    ];
+    const CJK: [&str; 7] = ["这", "此", "它", "该", "これ", "この", "それ"];
+    let text = sentence.trim_start();
+    let lower = text.to_lowercase();
+    let mut words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let (first, second) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    (WORDS.contains(&first) && !PAGE_NOUNS.contains(&second)) || CJK.iter().any(|w| text.starts_with(w))
+}
+
+/// A line without final punctuation is a label or a title ("External Knowledge Base Architecture").
+fn ends_as_sentence(text: &str) -> bool {
+    text.trim_end().trim_end_matches(['"', '\'', '”', '’', '*', '_', ')', '）', '」']).ends_with(['.', '!', '。', '！', '…'])
+}
+
+/// "See …", "For more information, see …", "Consulta …", "Voir …", "参见 …": a sentence whose
+/// substance is a link elsewhere.
+fn is_cross_reference(sentence: &str) -> bool {
+    const OPENERS: [&str; 22] = [
+        "see ",
+        "refer to ",
+        "for more information",
+        "for more details",
+        "for details",
+        "learn more",
+        "to learn more",
+        "read more",
+        "check out ",
+        "consulta ",
+        "ver ",
+        "para más información",
+        "para obtener más información",
+        "voir ",
+        "consultez ",
+        "pour plus d'informations",
+        "pour en savoir plus",
+        "参见",
+        "请参阅",
+        "详见",
+        "詳しくは",
+        "詳細は",
+    ];
+    let lower = sentence.trim_start().to_lowercase().replace('’', "'");
+    OPENERS.iter().any(|o| lower.starts_with(o))
 }
 
 impl<'p> Analyzed<'p> {
@@ -331,7 +399,8 @@ impl<'p> Analyzed<'p> {
         let heading_terms = all_terms.clone();
         for (b, block) in blocks.iter().enumerate() {
             match block {
-                Block::Prose(sentences) => {
+                Block::Prose(sentences) | Block::Aside(sentences) => {
+                    let aside = matches!(block, Block::Aside(_));
                     for (seq, s) in sentences.iter().enumerate() {
                         // An FAQ's question is the page's label for its answer, not part of it:
                         // quoted, it reads as the answer asking back ("Why was I charged $59?").
@@ -346,6 +415,7 @@ impl<'p> Analyzed<'p> {
                             terms: terms(s),
                             is_list: false,
                             is_code: false,
+                            aside,
                         });
                     }
                 }
@@ -362,6 +432,7 @@ impl<'p> Analyzed<'p> {
                             text: item.clone(),
                             is_list: true,
                             is_code: false,
+                            aside: false,
                         });
                     }
                 }
@@ -374,6 +445,7 @@ impl<'p> Analyzed<'p> {
                         text,
                         is_list: true,
                         is_code: false,
+                        aside: false,
                     });
                 }
                 // A snippet is an answer of its own ("npm install …"), quoted whole in its fence;
@@ -386,6 +458,7 @@ impl<'p> Analyzed<'p> {
                         text: fenced(lang, code),
                         is_list: true,
                         is_code: true,
+                        aside: false,
                     });
                 }
                 Block::Code { code, .. } => all_terms.extend(terms(code)),
@@ -589,11 +662,20 @@ impl Group<'_, '_> {
         crate::sort::sort_by_key(&mut order, |&i| (units[i].block, units[i].seq));
         if lead {
             // The lead keeps the picks that follow it in its paragraph; earlier ones come after.
-            if let Some(first) = self.picks.iter().copied().find(|&i| !units[i].is_list) {
+            let prose = |i: &usize| !units[*i].is_list;
+            let first = self.picks.iter().copied().filter(prose).find(|&i| !units[i].leads_poorly());
+            if let Some(first) = first.or_else(|| self.picks.iter().copied().find(prose)) {
                 let key = |i: usize| (units[i].block, units[i].seq);
-                let (follow, rest): (Vec<usize>, Vec<usize>) = order
+                let block = units[first].block;
+                // A paragraph ending in `:` keeps the list or code it introduces right after it.
+                let intro = order
                     .iter()
-                    .partition(|&&i| units[i].block == units[first].block && key(i) >= key(first));
+                    .rev()
+                    .find(|&&i| units[i].block == block)
+                    .is_some_and(|&i| !units[i].is_list && ends_with_colon(&units[i].text));
+                let (follow, rest): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&i| {
+                    units[i].block == block && key(i) >= key(first) || intro && units[i].block == block + 1
+                });
                 order = follow.into_iter().chain(rest).collect();
             }
         }

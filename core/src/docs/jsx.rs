@@ -108,6 +108,12 @@ impl<'a> Tag<'a> {
     }
 }
 
+/// The callout components (`<Note>`, `<Warning>` …): an aside beside the page's text, which every
+/// reader of a page (renderer, Markdown for agents, search text) sets apart.
+pub fn is_callout(name: &str) -> bool {
+    matches!(name, "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout")
+}
+
 /// Scans a tag at the start of `s` (which begins with `<`); returns it and its length in bytes.
 pub fn scan_tag(s: &str) -> Option<(Tag<'_>, usize)> {
     scan_tag_within(s, &mut ScanBudget::for_text(s))

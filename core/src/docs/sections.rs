@@ -1,7 +1,9 @@
 //! MDX body -> plain-text sections for search and the assistant: prose, headings, list items, table
 //! rows, code, component children and title-like component attributes. The text visitor of
 //! `docs::walk` (the HTML one is `export::markdown`): the walk inlines snippets where their tag
-//! stands, re-reads indented code and names the headings that start sections.
+//! stands, re-reads indented code and names the headings that start sections. A callout's lines
+//! (`<Note>`, `<Warning>` …) are quoted with `> `, as Markdown sets an aside apart: the assistant
+//! quotes them but does not lead with them; search reads the same words.
 
 use std::collections::BTreeMap;
 
@@ -9,7 +11,7 @@ use pulldown_cmark::{Event, Tag as MdTag, TagEnd};
 
 use super::archive::{join_relative, SourceTree};
 use super::file_kind::is_markdown;
-use super::jsx::{Tag, TagKind};
+use super::jsx::{is_callout, Tag, TagKind};
 use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
@@ -68,6 +70,8 @@ pub(crate) struct Extractor<'t> {
     /// Open `<Visibility>` blocks, innermost last: `true` for agent-only content, which the page
     /// does not show and so search does not find.
     visibility: Vec<bool>,
+    /// Callouts open around the text being read.
+    callouts: usize,
 }
 
 impl<'t> Extractor<'t> {
@@ -80,6 +84,7 @@ impl<'t> Extractor<'t> {
             slugs: Slugger::default(),
             snippets: Snippets::new(tree),
             visibility: Vec::new(),
+            callouts: 0,
         }
     }
 
@@ -119,6 +124,13 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
         }
         if self.hidden() {
             return;
+        }
+        if is_callout(tag.name) {
+            match tag.kind {
+                TagKind::Open => self.callouts += 1,
+                TagKind::Close => self.callouts = self.callouts.saturating_sub(1),
+                TagKind::SelfClosing => {}
+            }
         }
         if tag.kind != TagKind::Close {
             for text in tag_texts(tag) {
@@ -291,9 +303,13 @@ impl Extractor<'_> {
         if words.peek().is_none() {
             return;
         }
+        let aside = self.callouts > 0;
         let section = self.current();
         if !section.text.is_empty() {
             section.text.push('\n');
+        }
+        if aside {
+            section.text.push_str("> ");
         }
         for (i, word) in words.enumerate() {
             if i > 0 {
@@ -598,6 +614,17 @@ mod tests {
             "Quick start\nDeploy in minutes.\nA note with jargon.\nexplained"
         );
         assert!(!text.contains('<'));
+    }
+
+    #[test]
+    fn callout_lines_are_quoted_as_asides() {
+        let page = text_of(
+            "Hidden pages stay reachable.\n\n<Warning title=\"Not private\">\n  Anyone with the URL can view them.\n\n  - Links still work.\n\n  ```bash\n  mint dev\n  ```\n</Warning>\n\nBack to prose.\n",
+        );
+        assert_eq!(
+            page.sections[0].text,
+            "Hidden pages stay reachable.\n> Not private\n> Anyone with the URL can view them.\n> - Links still work.\n```\nmint dev\n```\nBack to prose."
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! whatever the source does. Unknown capitalised components render only their children; lowercase
 //! HTML goes through `sanitize`.
 
-use crate::docs::jsx::{AttrValue, Tag};
+use crate::docs::jsx::{is_callout, AttrValue, Tag};
 use crate::docs::sections::field_name;
 
 use super::html::{self, attr, class_token, element, open, Markup};
@@ -53,7 +53,7 @@ fn component(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup {
     }
     let mut out = String::new();
     let close = match tag.name {
-        "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout" => {
+        name if is_callout(name) => {
             callout(&mut out, tag, links);
             "</div></div>"
         }

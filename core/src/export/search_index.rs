@@ -327,7 +327,9 @@ impl StoredChunk {
 
 fn snippet(text: &str) -> String {
     let mut out = String::new();
-    for (i, word) in text.split_whitespace().enumerate() {
+    // A callout's lines are quoted with `> ` in the section text; a snippet shows the words alone.
+    let words = text.lines().flat_map(|l| l.strip_prefix("> ").unwrap_or(l).split_whitespace());
+    for (i, word) in words.enumerate() {
         if out.chars().count() + word.chars().count() > SNIPPET_CHARS {
             out.push('\u{2026}');
             break;

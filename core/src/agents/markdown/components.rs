@@ -2,7 +2,7 @@
 //! have written by hand (callouts as quotes, steps as a numbered list, fields and cards as list
 //! items with their attributes spelled out); nothing with text is dropped, only scripts and styles.
 
-use crate::docs::jsx::{Tag, TagKind};
+use crate::docs::jsx::{is_callout, Tag, TagKind};
 use crate::docs::sections::field_name;
 
 use super::escape;
@@ -76,7 +76,7 @@ pub(crate) fn block(tag: &Tag<'_>, urls: &dyn Urls) -> BlockShape {
         numbered: false,
     };
     match tag.name {
-        "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout" => {
+        name if is_callout(name) => {
             let kind = if tag.name == "Callout" { "Note" } else { tag.name };
             let head = match text("title") {
                 Some(title) => format!("{kind}: {title}"),
@@ -238,7 +238,7 @@ pub(crate) fn inline(tag: &Tag<'_>, urls: &dyn Urls) -> InlineShape {
     }
     match name {
         // A callout written on one line with its text: a labelled paragraph.
-        "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout" => {
+        name if is_callout(name) => {
             let kind = if name == "Callout" { "Note" } else { name };
             InlineShape { open: format!("**{kind}:** "), ..InlineShape::default() }
         }

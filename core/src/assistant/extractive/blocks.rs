@@ -12,6 +12,9 @@ const MAX_SENTENCE_CHARS: usize = 400;
 pub enum Block {
     /// One paragraph, split into sentences.
     Prose(Vec<String>),
+    /// A callout's paragraph (`> ` lines of the section text), split into sentences: quotable, but
+    /// an aside, not what an answer leads with.
+    Aside(Vec<String>),
     /// Consecutive list items with their markers (`- ` or `1. `), quoted whole so steps stay in order.
     List(Vec<String>),
     /// Cards, tabs or steps as `- Label: line` items, each quotable on its own (`card_items`).
@@ -29,11 +32,20 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
     let mut prose: Vec<String> = Vec::new();
     let mut list: Vec<String> = Vec::new();
     let mut table: Vec<String> = Vec::new();
+    let mut aside = false;
 
     while let Some(raw) = lines.next() {
         let line = raw.trim();
+        let (in_aside, line) = match line.strip_prefix('>') {
+            Some(rest) if rest.is_empty() || rest.starts_with(' ') => (true, rest.trim_start()),
+            _ => (false, line),
+        };
+        if in_aside != aside {
+            flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
+            aside = in_aside;
+        }
         if let Some(fence) = fence_of(line) {
-            flush(&mut blocks, &mut prose, &mut list, &mut table);
+            flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
             let lang = line[fence.len()..].split_whitespace().next().unwrap_or("");
             let lang: String = lang
                 .chars()
@@ -67,13 +79,13 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
             || is_heading(line)
             || (line.starts_with('<') && clean_inline(line).is_empty())
         {
-            flush(&mut blocks, &mut prose, &mut list, &mut table);
+            flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
             continue;
         }
         if let Some(item) = list_item(line) {
             // Only one of prose/list/table is ever open, so flushing all closes the other kind.
             if !prose.is_empty() || !table.is_empty() {
-                flush(&mut blocks, &mut prose, &mut list, &mut table);
+                flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
             }
             let cleaned = clean_inline(&item.1);
             if !cleaned.is_empty() {
@@ -83,20 +95,20 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
         }
         if line.starts_with('|') {
             if !prose.is_empty() || !list.is_empty() {
-                flush(&mut blocks, &mut prose, &mut list, &mut table);
+                flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
             }
             table.push(line.to_string());
             continue;
         }
         if !list.is_empty() || !table.is_empty() {
-            flush(&mut blocks, &mut prose, &mut list, &mut table);
+            flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
         }
         let cleaned = clean_inline(line);
         if !cleaned.is_empty() {
             prose.push(cleaned);
         }
     }
-    flush(&mut blocks, &mut prose, &mut list, &mut table);
+    flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
     blocks
 }
 
@@ -105,6 +117,7 @@ fn flush(
     prose: &mut Vec<String>,
     list: &mut Vec<String>,
     table: &mut Vec<String>,
+    aside: bool,
 ) {
     let cards = card_items(prose);
     if !prose.is_empty() {
@@ -116,7 +129,7 @@ fn flush(
             .map(|s| cap(&s))
             .collect();
         if !sentences.is_empty() {
-            blocks.push(Block::Prose(sentences));
+            blocks.push(if aside { Block::Aside(sentences) } else { Block::Prose(sentences) });
         }
     }
     if !cards.is_empty() {
@@ -458,6 +471,22 @@ mod tests {
             "Text inside"
         );
         assert_eq!(clean_inline("a < b and c > d"), "a < b and c > d");
+    }
+
+    #[test]
+    fn callout_lines_are_asides_apart_from_the_prose_around_them() {
+        let blocks = parse_blocks("Hidden pages stay reachable.\n> Not private. Anyone can read them.\n> - a list in the note\nBack to prose.");
+        assert_eq!(
+            blocks,
+            vec![
+                Block::Prose(vec!["Hidden pages stay reachable.".into()]),
+                Block::Aside(vec!["Not private.".into(), "Anyone can read them.".into()]),
+                Block::List(vec!["- a list in the note".into()]),
+                Block::Prose(vec!["Back to prose.".into()]),
+            ]
+        );
+        // A `>` that is not the line's quote marker is text.
+        assert_eq!(parse_blocks(">= 2 replicas."), vec![Block::Prose(vec![">= 2 replicas.".into()])]);
     }
 
     #[test]

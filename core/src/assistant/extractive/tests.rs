@@ -407,11 +407,56 @@ fn a_line_without_final_punctuation_does_not_run_into_the_next_sentence() {
         "a",
         "Hero",
         "",
-        "Customize the appearance of your documentation site\nConfigure the documentation theme in docs.json.",
+        "The documentation theme sets the appearance of your site.\nCustomize the appearance of your documentation site\nConfigure the documentation theme in docs.json.",
         0.8,
     )];
     let text = compose_answer("How do I customize the documentation theme appearance?", &passages).text();
-    assert!(text.contains("documentation site. Configure"), "{text}");
+    assert!(text.contains("documentation site. Configure the"), "{text}");
+}
+
+#[test]
+fn the_answer_does_not_open_with_a_callout_a_pointer_or_a_sentence_that_refers_back() {
+    let hidden = vec![passage(
+        "organize/hidden-pages",
+        "Hidden pages",
+        "",
+        "Hidden pages don't appear in your site's navigation, but anyone who knows the URL can still access them.\n\
+         See an example of a hidden page.\n\
+         > Some navigation elements like sidebars may appear empty on hidden pages.",
+        0.8,
+    )];
+    let text = compose_answer("Can I hide a page from the sidebar but keep it accessible?", &hidden).text();
+    assert!(text.starts_with("Hidden pages don't appear in your site's navigation"), "{text}");
+    // The aside and the pointer are still quoted, after the lead.
+    assert!(text.contains("See an example of a hidden page. Some navigation elements like sidebars"), "{text}");
+
+    let merge = vec![passage(
+        "automations/github",
+        "GitHub",
+        "Automatic merges",
+        "This lets automations merge their pull requests automatically.\n\
+         Add the GitHub App to the ruleset's bypass list so automations can merge pull requests.",
+        0.8,
+    )];
+    let text = compose_answer("How do I let automations merge their pull requests automatically?", &merge).text();
+    assert!(text.starts_with("Add the GitHub App"), "{text}");
+}
+
+#[test]
+fn a_lead_ending_in_a_colon_keeps_its_list_right_after_it() {
+    let passages = vec![passage(
+        "cli/install",
+        "Install the CLI",
+        "Troubleshooting",
+        "This may be due to an outdated version of Node.js. Try the following steps to upgrade Node.js:\n\
+         1. Remove the mint CLI.\n\
+         2. Upgrade to Node.js v20.17.0 or later.\n\
+         3. Reinstall the mint CLI.",
+        0.8,
+    )];
+    let text = compose_answer("How do I upgrade Node.js for the mint CLI?", &passages).text();
+    // Every sentence leads poorly (one refers back, one introduces the list): the list follows its intro.
+    assert!(text.contains("upgrade Node.js: [1]\n\n1. Remove the mint CLI."), "{text}");
 }
 
 #[test]
