@@ -12,8 +12,11 @@
 //!    lower retrieval rank.
 //! 3. Up to `max_sources` passages are quoted: the one with the best unit leads, and another page
 //!    only when its quote and its retrieval score both hold up beside the lead's (`MIN_SUPPORT`);
-//!    the best sentence overall leads, then the other picks of each passage in document order
-//!    (a sentence ending in `:` brings the list it introduces), grouped by passage, each group cited `[n]`.
+//!    the best sentence that can open an answer leads (not a callout's aside, a pointer to another
+//!    page, a sentence that refers back, a title line or a list's intro, unless nothing else is
+//!    quoted), then the other picks of each passage in document order (a sentence ending in `:`
+//!    brings the list it introduces), grouped by passage, each group cited `[n]`. A first passage
+//!    quoting only pointers elsewhere gives the opening to the next that has a lead.
 //!    Prose is capped at `max_prose_chars`.
 //! 4. For "how"/example questions, one code block from the quoted passages, else from another
 //!    retrieved section of the lead's page (its "Installation" under the page that answers).
@@ -180,6 +183,15 @@ pub fn compose_answer_with(
     if groups.is_empty() {
         return not_covered(&words, passages);
     }
+    // A first group whose every sentence points elsewhere (a lone "…, see CSP configuration.")
+    // opens the answer after the first group that has a sentence to lead with. An aside or a
+    // list's intro, quoted with its list, still leads: it is what the passage says.
+    if groups[0].only_points_elsewhere() {
+        if let Some(better) = groups.iter().position(|g| g.has_lead()) {
+            let group = groups.remove(better);
+            groups.insert(0, group);
+        }
+    }
 
     let mut text = String::new();
     for (n, group) in groups.iter().enumerate() {
@@ -330,11 +342,11 @@ impl Unit {
     /// ("See an example of a hidden page.") whose link the quote has lost, or one that refers back
     /// to a sentence the answer does not quote before it ("This lets you …").
     fn leads_poorly(&self) -> bool {
-        self.aside
-            || ends_with_colon(&self.text)
-            || !ends_as_sentence(&self.text)
-            || is_cross_reference(&self.text)
-            || refers_back(&self.text)
+        self.aside || ends_with_colon(&self.text) || !ends_as_sentence(&self.text) || self.points_elsewhere()
+    }
+
+    fn points_elsewhere(&self) -> bool {
+        is_cross_reference(&self.text) || refers_back(&self.text)
     }
 }
 
@@ -387,8 +399,10 @@ fn is_cross_reference(sentence: &str) -> bool {
         "詳しくは",
         "詳細は",
     ];
+    // "If you use a cloud-hosted instance, see the GitHub page." points elsewhere too.
+    const CLAUSES: [&str; 5] = [", see ", ", refer to ", ", consulta ", ", consultez ", ", voir "];
     let lower = sentence.trim_start().to_lowercase().replace('’', "'");
-    OPENERS.iter().any(|o| lower.starts_with(o))
+    OPENERS.iter().any(|o| lower.starts_with(o)) || CLAUSES.iter().any(|c| lower.contains(c))
 }
 
 impl<'p> Analyzed<'p> {
@@ -654,6 +668,18 @@ struct Group<'a, 'p> {
 }
 
 impl Group<'_, '_> {
+    /// Quotes a sentence the answer can open with.
+    fn has_lead(&self) -> bool {
+        self.picks.iter().any(|&i| !self.analyzed.units[i].is_list && !self.analyzed.units[i].leads_poorly())
+    }
+
+    /// Quotes prose, all of it pointers to other pages or sentences that refer back.
+    fn only_points_elsewhere(&self) -> bool {
+        let units = &self.analyzed.units;
+        let mut prose = self.picks.iter().filter(|&&i| !units[i].is_list).peekable();
+        prose.peek().is_some() && prose.all(|&i| units[i].points_elsewhere())
+    }
+
     /// Paragraphs in document order, except that the group's lead sentence (its best) comes first
     /// in the opening group; every prose paragraph ends with the citation.
     fn render(&self, n: usize, lead: bool, words: &Words) -> String {

@@ -389,6 +389,14 @@ fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
             if breaks_line(tag.name) {
                 out.push('\n');
             }
+            // A callout written on one line (`<Note>Text.</Note>`) is an aside like a block one.
+            if is_callout(tag.name) {
+                match tag.kind {
+                    TagKind::Open => out.push_str("\n> "),
+                    TagKind::Close => out.push('\n'),
+                    TagKind::SelfClosing => {}
+                }
+            }
             if tag.kind != TagKind::Close {
                 extra.extend(tag_texts(&tag).map(str::to_owned));
             }
@@ -611,7 +619,7 @@ mod tests {
         let text = &page.sections[0].text;
         assert_eq!(
             text,
-            "Quick start\nDeploy in minutes.\nA note with jargon.\nexplained"
+            "Quick start\nDeploy in minutes.\n> A note with jargon.\nexplained"
         );
         assert!(!text.contains('<'));
     }

@@ -530,3 +530,28 @@ fn a_how_question_takes_its_snippet_from_another_section_of_the_lead_page() {
     assert_eq!(answer.sources, vec![0, 2], "{text}");
     assert!(text.contains("From MCP docs › Installation [2]:"), "{text}");
 }
+
+#[test]
+fn a_passage_that_only_points_elsewhere_does_not_open_the_answer() {
+    let passages = vec![
+        passage(
+            "assistant/use",
+            "Use the assistant",
+            "Self-hosting",
+            "If you self-host behind a reverse proxy that overwrites the default CSP, see CSP configuration for the domains to allow.",
+            0.8,
+        ),
+        passage(
+            "deploy/csp-configuration",
+            "CSP configuration",
+            "",
+            "If you host your documentation behind a reverse proxy that overwrites the default CSP, you may need to configure CSP headers.",
+            0.75,
+        ),
+    ];
+    let answer = compose_answer("Which CSP directives do I need behind a reverse proxy?", &passages);
+    let text = answer.text();
+    assert!(text.starts_with("If you host your documentation behind a reverse proxy"), "{text}");
+    // Both are still quoted, numbered in the order they appear.
+    assert_eq!(answer.sources, vec![1, 0], "{text}");
+}
