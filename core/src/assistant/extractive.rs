@@ -342,7 +342,10 @@ impl Unit {
     /// ("See an example of a hidden page.") whose link the quote has lost, or one that refers back
     /// to a sentence the answer does not quote before it ("This lets you …").
     fn leads_poorly(&self) -> bool {
-        self.aside || ends_with_colon(&self.text) || !ends_as_sentence(&self.text) || self.points_elsewhere()
+        self.aside
+            || is_bare_intro(&self.text)
+            || !(ends_as_sentence(&self.text) || ends_with_colon(&self.text))
+            || self.points_elsewhere()
     }
 
     fn points_elsewhere(&self) -> bool {
@@ -365,6 +368,13 @@ fn refers_back(sentence: &str) -> bool {
     let mut words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
     let (first, second) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     (WORDS.contains(&first) && !PAGE_NOUNS.contains(&second)) || CJK.iter().any(|w| text.starts_with(w))
+}
+
+/// An intro that says nothing but that a list follows ("Try the following:", "Essayez les étapes
+/// suivantes :"); one that says something ("Sign in to your Dify host:") leads with its block.
+fn is_bare_intro(text: &str) -> bool {
+    let words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count();
+    ends_with_colon(text) && words + text.chars().filter(|&c| is_cjk(c)).count() / 2 < 5
 }
 
 /// A line without final punctuation is a label or a title ("External Knowledge Base Architecture").

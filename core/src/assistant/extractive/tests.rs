@@ -455,8 +455,21 @@ fn a_lead_ending_in_a_colon_keeps_its_list_right_after_it() {
         0.8,
     )];
     let text = compose_answer("How do I upgrade Node.js for the mint CLI?", &passages).text();
-    // Every sentence leads poorly (one refers back, one introduces the list): the list follows its intro.
-    assert!(text.contains("upgrade Node.js: [1]\n\n1. Remove the mint CLI."), "{text}");
+    // An intro that says something leads, its list at once after it.
+    assert!(text.starts_with("Try the following steps to upgrade Node.js: [1]\n\n1. Remove the mint CLI."), "{text}");
+
+    // A bare intro ("Try the following:") does not lead while another sentence can.
+    let bare = vec![passage(
+        "cli/install",
+        "Install the CLI",
+        "Troubleshooting",
+        "An outdated Node.js version breaks the mint CLI. Try the following:\n\
+         1. Remove the mint CLI.\n\
+         2. Upgrade to Node.js v20.17.0 or later.",
+        0.8,
+    )];
+    let text = compose_answer("How do I upgrade Node.js for the mint CLI?", &bare).text();
+    assert!(text.starts_with("An outdated Node.js version breaks the mint CLI. Try the following: [1]\n\n1. Remove"), "{text}");
 }
 
 #[test]
