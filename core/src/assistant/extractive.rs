@@ -55,6 +55,13 @@ const MIN_QUOTE_SHARE: f32 = 0.5;
 const MIN_SUPPORT: f32 = 0.5;
 /// Another section of the lead's page names no new source; its quote only has to be this good.
 const SAME_PAGE_QUOTE_SHARE: f32 = 0.6;
+/// A line of prose without final punctuation (an image's alt text, a step's or a tutorial card's
+/// title, "Badge" under each of eleven badges) is quoted only when it matches far better than the
+/// sentences around it: its score is weighed by this. Quoted as filler it reads as a sentence cut
+/// short ("… Integration Tutorial [1]"); some hold what a question names and nothing else does
+/// ("First class support for Command-R-Plus thumbnail"). 0.3 and 0.4 measure alike on every set,
+/// 0.5 as no weight, 0.2 loses that agentops fact (docs/assistant/quality.mdx).
+const TITLE_LINE_WEIGHT: f32 = 0.35;
 
 /// The composed answer, already cut into stream pieces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -342,10 +349,7 @@ impl Unit {
     /// ("See an example of a hidden page.") whose link the quote has lost, or one that refers back
     /// to a sentence the answer does not quote before it ("This lets you …").
     fn leads_poorly(&self) -> bool {
-        self.aside
-            || is_bare_intro(&self.text)
-            || !(ends_as_sentence(&self.text) || ends_with_colon(&self.text))
-            || self.points_elsewhere()
+        self.aside || is_bare_intro(&self.text) || is_title_line(&self.text) || self.points_elsewhere()
     }
 
     fn points_elsewhere(&self) -> bool {
@@ -377,7 +381,13 @@ fn is_bare_intro(text: &str) -> bool {
     ends_with_colon(text) && words + text.chars().filter(|&c| is_cjk(c)).count() / 2 < 5
 }
 
-/// A line without final punctuation is a label or a title ("External Knowledge Base Architecture").
+/// A line without final punctuation (nor a list's `:`) is a label or a title ("External Knowledge
+/// Base Architecture"), not a sentence.
+fn is_title_line(text: &str) -> bool {
+    !(ends_as_sentence(text) || ends_with_colon(text))
+}
+
+/// Ends with a full stop or an exclamation, past closing quotes and brackets.
 fn ends_as_sentence(text: &str) -> bool {
     text.trim_end().trim_end_matches(['"', '\'', '”', '’', '*', '_', ')', '）', '」']).ends_with(['.', '!', '。', '！', '…'])
 }
@@ -565,7 +575,8 @@ impl<'a, 'p> Scored<'a, 'p> {
                     .count()
                     .max(u.text.chars().count() / 3) as f32;
                 let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
-                weights.score(&u.terms) * length_factor * rank_factor
+                let caption = if !u.is_list && is_title_line(&u.text) { TITLE_LINE_WEIGHT } else { 1.0 };
+                weights.score(&u.terms) * length_factor * rank_factor * caption
             })
             .collect();
         let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);

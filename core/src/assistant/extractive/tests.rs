@@ -568,3 +568,18 @@ fn a_passage_that_only_points_elsewhere_does_not_open_the_answer() {
     // Both are still quoted, numbered in the order they appear.
     assert_eq!(answer.sources, vec![1, 0], "{text}");
 }
+
+#[test]
+fn a_title_line_is_not_quoted_as_filler_beside_sentences() {
+    let passages = vec![passage(
+        "components/badge",
+        "Badge",
+        "Colors",
+        "Badges support multiple color variants to convey different meanings.\n\
+         Badge Badge Badge Badge Badge Badge Badge",
+        0.8,
+    )];
+    let text = compose_answer("What colors can a Badge have?", &passages).text();
+    assert!(text.starts_with("Badges support multiple color variants"), "{text}");
+    assert!(!text.contains("Badge Badge"), "{text}");
+}
