@@ -13,8 +13,8 @@
 //! 3. Up to `max_sources` passages are quoted: the one with the best unit leads, and another page
 //!    only when its quote and its retrieval score both hold up beside the lead's (`MIN_SUPPORT`);
 //!    the best sentence that can open an answer leads (not a callout's aside, a pointer to another
-//!    page, a sentence that refers back, a title line or a list's intro, unless nothing else is
-//!    quoted), then the other picks of each passage in document order (a sentence ending in `:`
+//!    page, a sentence that refers back, a title line or a bare intro such as "Try the following:",
+//!    unless nothing else is quoted), then the other picks of each passage in document order (a sentence ending in `:`
 //!    brings the list it introduces), grouped by passage, each group cited `[n]`. A first passage
 //!    quoting only pointers elsewhere gives the opening to the next that has a lead.
 //!    Prose is capped at `max_prose_chars`.
@@ -345,9 +345,9 @@ struct Unit {
 }
 
 impl Unit {
-    /// A sentence the answer should not open with: a callout's aside, a pointer to another page
-    /// ("See an example of a hidden page.") whose link the quote has lost, or one that refers back
-    /// to a sentence the answer does not quote before it ("This lets you …").
+    /// A sentence the answer should not open with: a callout's aside, a bare intro, a title line, a
+    /// pointer to another page ("See an example of a hidden page.") whose link the quote has lost,
+    /// or one that refers back to a sentence the answer does not quote before it ("This lets you …").
     fn leads_poorly(&self) -> bool {
         self.aside || is_bare_intro(&self.text) || is_title_line(&self.text) || self.points_elsewhere()
     }
@@ -575,8 +575,8 @@ impl<'a, 'p> Scored<'a, 'p> {
                     .count()
                     .max(u.text.chars().count() / 3) as f32;
                 let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
-                let caption = if !u.is_list && is_title_line(&u.text) { TITLE_LINE_WEIGHT } else { 1.0 };
-                weights.score(&u.terms) * length_factor * rank_factor * caption
+                let title_line = if !u.is_list && is_title_line(&u.text) { TITLE_LINE_WEIGHT } else { 1.0 };
+                weights.score(&u.terms) * length_factor * rank_factor * title_line
             })
             .collect();
         let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
