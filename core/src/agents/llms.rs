@@ -267,7 +267,7 @@ pub(crate) fn first_line(page: &Page) -> &str {
     let text = page.sections.iter().map(|s| s.text.trim()).find(|t| !t.is_empty()).unwrap_or("");
     // A code fence is markup of the section text, not its first line; a callout's `> ` as well.
     let line = text.lines().find(|l| !l.starts_with("```")).unwrap_or("");
-    line.strip_prefix("> ").unwrap_or(line)
+    crate::docs::sections::callout_text(line).unwrap_or(line)
 }
 
 /// The page's one-line description in `llms.txt`: its frontmatter `description`, else the first

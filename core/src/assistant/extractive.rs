@@ -352,6 +352,11 @@ impl Unit {
         self.aside || is_bare_intro(&self.text) || is_title_line(&self.text) || self.points_elsewhere()
     }
 
+    /// Prose the answer can open with (a list, table or code block is never the lead).
+    fn can_lead(&self) -> bool {
+        !self.is_list && !self.leads_poorly()
+    }
+
     fn points_elsewhere(&self) -> bool {
         is_cross_reference(&self.text) || refers_back(&self.text)
     }
@@ -691,7 +696,7 @@ struct Group<'a, 'p> {
 impl Group<'_, '_> {
     /// Quotes a sentence the answer can open with.
     fn has_lead(&self) -> bool {
-        self.picks.iter().any(|&i| !self.analyzed.units[i].is_list && !self.analyzed.units[i].leads_poorly())
+        self.picks.iter().any(|&i| self.analyzed.units[i].can_lead())
     }
 
     /// Quotes prose, all of it pointers to other pages or sentences that refer back.
@@ -710,7 +715,7 @@ impl Group<'_, '_> {
         if lead {
             // The lead keeps the picks that follow it in its paragraph; earlier ones come after.
             let prose = |i: &usize| !units[*i].is_list;
-            let first = self.picks.iter().copied().filter(prose).find(|&i| !units[i].leads_poorly());
+            let first = self.picks.iter().copied().find(|&i| units[i].can_lead());
             if let Some(first) = first.or_else(|| self.picks.iter().copied().find(prose)) {
                 let key = |i: usize| (units[i].block, units[i].seq);
                 let block = units[first].block;

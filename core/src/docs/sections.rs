@@ -30,6 +30,16 @@ const TEXT_ATTRS: [&str; 8] = [
     "headline",
     "hint",
 ];
+/// What starts each line of a callout's text (`<Note>`, `<Warning>` …) in the section text.
+const CALLOUT_MARK: &str = "> ";
+
+/// The text of a callout's line of section text (`> Hidden pages are not private.`); `None` for any
+/// other line. Every reader of section text that sets callouts apart, or shows words alone, reads
+/// the mark here.
+pub fn callout_text(line: &str) -> Option<&str> {
+    line.strip_prefix('>').filter(|rest| rest.is_empty() || rest.starts_with(' ')).map(str::trim_start)
+}
+
 /// `ParamField` names its parameter by where it goes: `<ParamField body="email">`.
 const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
 /// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
@@ -309,7 +319,7 @@ impl Extractor<'_> {
             section.text.push('\n');
         }
         if aside {
-            section.text.push_str("> ");
+            section.text.push_str(CALLOUT_MARK);
         }
         for (i, word) in words.enumerate() {
             if i > 0 {
@@ -392,7 +402,10 @@ fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
             // A callout written on one line (`<Note>Text.</Note>`) is an aside like a block one.
             if is_callout(tag.name) {
                 match tag.kind {
-                    TagKind::Open => out.push_str("\n> "),
+                    TagKind::Open => {
+                        out.push('\n');
+                        out.push_str(CALLOUT_MARK);
+                    }
                     TagKind::Close => out.push('\n'),
                     TagKind::SelfClosing => {}
                 }

@@ -27,6 +27,7 @@ use flate2::Compression;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 
+use crate::docs::sections::callout_text;
 use crate::docs::Page;
 #[cfg(test)]
 use crate::docs::Site;
@@ -328,7 +329,7 @@ impl StoredChunk {
 fn snippet(text: &str) -> String {
     let mut out = String::new();
     // A callout's lines are quoted with `> ` in the section text; a snippet shows the words alone.
-    let words = text.lines().flat_map(|l| l.strip_prefix("> ").unwrap_or(l).split_whitespace());
+    let words = text.lines().flat_map(|l| callout_text(l).unwrap_or(l).split_whitespace());
     for (i, word) in words.enumerate() {
         if out.chars().count() + word.chars().count() > SNIPPET_CHARS {
             out.push('\u{2026}');

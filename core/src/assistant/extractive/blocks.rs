@@ -2,6 +2,7 @@
 //! code. Cleans MDX/JSX and link syntax out of the quotable text, because the answer is rendered by
 //! a chat client that knows nothing of the site's components or relative links.
 
+use crate::docs::sections::callout_text;
 use crate::text::is_cjk;
 
 /// Sentences longer than this are cut at a word: a run-on table cell or a minified blob is not an
@@ -36,9 +37,9 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
 
     while let Some(raw) = lines.next() {
         let line = raw.trim();
-        let (in_aside, line) = match line.strip_prefix('>') {
-            Some(rest) if rest.is_empty() || rest.starts_with(' ') => (true, rest.trim_start()),
-            _ => (false, line),
+        let (in_aside, line) = match callout_text(line) {
+            Some(text) => (true, text),
+            None => (false, line),
         };
         if in_aside != aside {
             flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
