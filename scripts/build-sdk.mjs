@@ -4,34 +4,56 @@
 // npm binaryen's wasm-opt, then esbuild bundles the glue and the hand-written modules of sdk-wasm/js/
 // into one minified ESM file per platform (index.js for browsers, node.js for Node), next to the types,
 // and the `docs-edge` publish command into cli.js; then the assistant widget (build-widget.mjs).
-// Skips everything when nothing it reads changed since the last build. Prints the gzipped size.
+// Skips everything when nothing it reads changed (the machine's build cache, lib/build-cache.mjs).
+// Prints the gzipped size.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { root, nodeBin, cargoBin, toolEnv } from './lib/env.mjs';
+import { root, nodeBin, cargoBin, pins, toolEnv } from './lib/env.mjs';
+import { cargoTargetDir, contentHash, restoreOutput, storeOutput, withCargoSources } from './lib/build-cache.mjs';
 import { buildWidget } from './build-widget.mjs';
 
 export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
 const jsSources = join(root, 'sdk-wasm', 'js');
 const wasmName = 'docs_edge_sdk';
 const inputs = [
-  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src/wire', 'core/src/stream',
-  'core/src/lib.rs', 'core/Cargo.toml', 'Cargo.toml', 'Cargo.lock',
+  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src', 'core/build.rs', 'core/Cargo.toml',
+  'Cargo.toml', 'Cargo.lock', 'package-lock.json',
 ];
-const stamp = join(sdkPkg, `${wasmName}_bg.wasm`);
 
-function newestMtime(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((m, name) => Math.max(m, newestMtime(join(path, name))), stat.mtimeMs);
+/** What the package is made from: the sources, the toolchain and the tools. */
+function buildKey() {
+  const rustc = spawnSync('rustc', ['-vV'], { env: toolEnv(), encoding: 'utf8' }).stdout ?? '';
+  return contentHash(inputs, [rustc, process.env.RUSTFLAGS ?? '', JSON.stringify(pins)]);
 }
 
-function sdkIsBuilt() {
-  if (!existsSync(stamp)) return false;
-  const built = statSync(stamp).mtimeMs;
-  return inputs.every((p) => !existsSync(join(root, p)) || newestMtime(join(root, p)) <= built);
+/** Compiles the package into sdk-wasm/pkg/. */
+async function compileSdk() {
+  // The parser runs in the core crate's stream layer: give it the SDK's opt-level (Cargo.toml) in
+  // this build only, the worker keeps "z".
+  run('cargo', ['build', '-p', 'docs-edge-sdk', '--target', 'wasm32-unknown-unknown', '--release', '--quiet',
+    '--config', 'profile.release.package.docs-edge-core.opt-level=3']);
+  const out = mkdtempSync(join(tmpdir(), 'docs-edge-sdk-'));
+  try {
+    const built = join(cargoTargetDir, 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);
+    // --weak-refs: wasm objects a caller forgets to free are released by the garbage collector.
+    run(join(cargoBin, 'wasm-bindgen'), [
+      built, '--out-dir', out, '--out-name', wasmName, '--target', 'web', '--no-typescript', '--weak-refs',
+    ]);
+    rmSync(sdkPkg, { recursive: true, force: true });
+    mkdirSync(sdkPkg, { recursive: true });
+    // npm's binaryen, never Debian's (its wasm-opt 108 produces modules that fail to load).
+    run(join(nodeBin, 'wasm-opt'), ['-Oz', join(out, `${wasmName}_bg.wasm`), '-o', join(out, 'opt.wasm')]);
+    cpSync(jsSources, out, { recursive: true });
+    await bundle(out);
+    await bundleCli();
+    for (const file of ['index.d.ts', 'widget.d.ts', 'package.json', 'README.md']) copyFileSync(join(jsSources, file), join(sdkPkg, file));
+    copyFileSync(join(out, 'opt.wasm'), join(sdkPkg, `${wasmName}_bg.wasm`));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 function run(cmd, args) {
@@ -66,33 +88,10 @@ export async function bundleCli(outfile = join(sdkPkg, 'cli.js')) {
 }
 
 export async function buildSdk({ force = false } = {}) {
-  if (force || !sdkIsBuilt()) {
-    // The parser runs in the core crate's stream layer: give it the SDK's opt-level (Cargo.toml) in
-    // this build only, the worker keeps "z".
-    run('cargo', ['build', '-p', 'docs-edge-sdk', '--target', 'wasm32-unknown-unknown', '--release', '--quiet',
-      '--config', 'profile.release.package.docs-edge-core.opt-level=3']);
-    const out = mkdtempSync(join(tmpdir(), 'docs-edge-sdk-'));
-    try {
-      // Cargo writes where CARGO_TARGET_DIR says when it is set (helpers' worktrees share no target/).
-      const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, 'target');
-      const built = join(targetDir, 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);
-      // --weak-refs: wasm objects a caller forgets to free are released by the garbage collector.
-      run(join(cargoBin, 'wasm-bindgen'), [
-        built, '--out-dir', out, '--out-name', wasmName, '--target', 'web', '--no-typescript', '--weak-refs',
-      ]);
-      rmSync(sdkPkg, { recursive: true, force: true });
-      mkdirSync(sdkPkg, { recursive: true });
-      // npm's binaryen, never Debian's (its wasm-opt 108 produces modules that fail to load).
-      run(join(nodeBin, 'wasm-opt'), ['-Oz', join(out, `${wasmName}_bg.wasm`), '-o', join(out, 'opt.wasm')]);
-      cpSync(jsSources, out, { recursive: true });
-      await bundle(out);
-      await bundleCli();
-      for (const file of ['index.d.ts', 'widget.d.ts', 'package.json', 'README.md']) copyFileSync(join(jsSources, file), join(sdkPkg, file));
-      // Last, so that its time stamps a complete build.
-      copyFileSync(join(out, 'opt.wasm'), stamp);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+  const cached = { name: 'sdk-pkg', key: buildKey(), outDir: sdkPkg };
+  if (force || !restoreOutput(cached)) {
+    await withCargoSources(compileSdk);
+    storeOutput(cached);
   }
   const size = sdkSize();
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;

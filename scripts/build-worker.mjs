@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Builds the worker with worker-build, offline, and skips the build when nothing it reads has changed.
+// Builds the worker with worker-build, offline, and skips the build when nothing it reads has changed
+// (the machine's build cache, lib/build-cache.mjs).
 // Run by wrangler's [build] command and by the start and test scripts.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIcons } from './build-icons.mjs';
-import { panicUnwind, root, toolEnv } from './lib/env.mjs';
+import { panicUnwind, pins, root, toolEnv } from './lib/env.mjs';
+import { contentHash, restoreOutput, storeOutput, withCargoSourcesSync, withLock } from './lib/build-cache.mjs';
 
 /** The two Worker scripts built from the worker crate (worker/src/lib.rs): `edge` serves requests
  * (wrangler.toml), `builder` publishes and exports sites (wrangler.builder.toml). */
@@ -25,82 +27,26 @@ export function builtPanicStrategy() {
   return existsSync(strategyFile) ? readFileSync(strategyFile, 'utf8').trim() : 'abort';
 }
 // package-lock.json: the builder script bundles highlight.js from node_modules (worker/src/highlight.mjs).
-const inputs = ['core/src', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock', 'package-lock.json'];
+const inputs = ['core/src', 'core/build.rs', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock', 'package-lock.json'];
 
-function newestMtime(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((m, name) => Math.max(m, newestMtime(join(path, name))), stat.mtimeMs);
-}
-
-export function workerIsBuilt() {
-  if (builtPanicStrategy() !== (panicUnwind() ? 'unwind' : 'abort')) return false;
-  return Object.keys(scripts).every((script) => {
-    const output = wasmPath(script);
-    if (!existsSync(output)) return false;
-    const built = statSync(output).mtimeMs;
-    return inputs.every((p) => !existsSync(join(root, p)) || newestMtime(join(root, p)) <= built);
-  });
+/** What a script's build is made from: the sources, the toolchain, the tools, the flags. */
+function buildKey(script, unwind, env) {
+  const rustc = spawnSync('rustc', ['-vV'], { env, encoding: 'utf8' }).stdout ?? '';
+  return contentHash(inputs, [
+    script, JSON.stringify(scripts[script].cargoArgs), unwind ? 'unwind' : 'abort', env.RUSTFLAGS ?? '', rustc,
+    JSON.stringify(pins), process.env.DOCS_EDGE_SKIP_WASM_OPT === '1' ? 'no-wasm-opt' : 'wasm-opt',
+    readFileSync(join(root, 'node_modules', 'binaryen', 'package.json'), 'utf8'),
+  ]);
 }
 
 export function buildWorker({ force = false } = {}) {
-  withBuildLock(() => buildBoth(force));
-}
-
-/** `wrangler dev` runs each config's [build] command, so the two scripts' configs start this twice at
- * once (on start and on every watched change): the second waits for the first, then finds the build
- * up to date. The lock names its holder's pid; a lock whose holder is gone (a killed `wrangler dev`
- * kills its build) is taken over. */
-function withBuildLock(build) {
-  const lock = join(root, 'worker', '.build-lock');
-  const owner = join(lock, 'pid');
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(owner, String(process.pid));
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      if (!holderAlive(lock, owner)) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
-    }
-  }
-  try {
-    build();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** Whether the pid in `owner` runs. A lock just made may not have its pid yet: alive for its first
- * ten seconds. */
-function holderAlive(lock, owner) {
-  let pid;
-  try {
-    pid = Number(readFileSync(owner, 'utf8'));
-  } catch {
-    try {
-      return Date.now() - statSync(lock).mtimeMs < 10_000;
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
+  withLock(join(root, 'worker', '.build-lock'), () => buildBoth(force));
 }
 
 function buildBoth(force) {
   copyExportStatic();
   copyOpenApi();
   buildIcons();
-  if (!force && workerIsBuilt()) return;
   // --panic-unwind (the default where nightly is ready, lib/env.mjs panicUnwind): nightly with rust-src rebuilds std with
   // panic=unwind, so a panic becomes an error of the one call that panicked (app.rs turns it into a
   // 500) instead of trapping the Wasm instance and every request and stream in flight in it.
@@ -121,21 +67,27 @@ function buildBoth(force) {
   const env = unwind
     ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none', '-Zfmt-debug=shallow', ...sizeFlags].filter(Boolean).join(' ') })
     : toolEnv({ RUSTFLAGS: [process.env.RUSTFLAGS, ...sizeFlags].filter(Boolean).join(' ') });
-  // Both scripts, one after the other: they share the target folder (each feature set keeps its own
-  // artifacts), and the builder first, so worker/build (what wrangler.toml serves) is written last.
+  // Each script's output is restored from the machine's build cache when the same inputs built it
+  // before (scripts/lib/build-cache.mjs); the two share Cargo's target folder, each feature set
+  // keeping its own artifacts.
   for (const script of ['builder', 'edge']) {
     const { outDir, cargoArgs } = scripts[script];
-    const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : []), '--out-dir', outDir, ...cargoArgs], {
-      cwd: join(root, 'worker'),
-      env,
-      stdio: 'inherit',
+    const cached = { name: `worker-${script}`, key: buildKey(script, unwind, env), outDir: join(root, 'worker', outDir) };
+    if (!force && restoreOutput(cached)) continue;
+    withCargoSourcesSync(() => {
+      const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : []), '--out-dir', outDir, ...cargoArgs], {
+        cwd: join(root, 'worker'),
+        env,
+        stdio: 'inherit',
+      });
+      if (result.status !== 0) {
+        throw new Error(`worker-build (${script}) failed with status ${result.status}`);
+      }
     });
-    if (result.status !== 0) {
-      throw new Error(`worker-build (${script}) failed with status ${result.status}`);
-    }
     shrinkWasm(wasmPath(script));
+    if (script === 'edge') writeFileSync(strategyFile, unwind ? 'unwind\n' : 'abort\n');
+    storeOutput(cached);
   }
-  writeFileSync(strategyFile, unwind ? 'unwind\n' : 'abort\n');
 }
 
 /** Core's static export stylesheets and scripts stay where they are edited (core/src/export/static,

@@ -6,10 +6,10 @@
 // docs/openapi.json), then schemathesis against the same worker, and stops it whatever happens. A
 // throwaway PostgreSQL cluster, started first, is where the storage tests run a second time
 // (DOCS_EDGE_TEST_POSTGRES_URL); should it not start, the run fails.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bootstrap } from './lib/bootstrap.mjs';
@@ -19,10 +19,23 @@ import { buildWorker } from './build-worker.mjs';
 import { buildSdk } from './build-sdk.mjs';
 import { HOST_TEST_RUNS, cargoPackages } from './lib/host-tests.mjs';
 import { startWorker } from './lib/worker-process.mjs';
+import { runTestFiles } from './lib/test-files.mjs';
+import { withCargoSources } from './lib/build-cache.mjs';
 import { runSchemathesis } from '../tests/contract/run-schemathesis.mjs';
 
-function section(title) {
+const phases = [];
+
+/** Runs one phase of the run under a heading, and records its wall time for the closing table. */
+async function phase(title, body) {
   console.log(`\n=== ${title}`);
+  const started = Date.now();
+  try {
+    return await body();
+  } finally {
+    const seconds = (Date.now() - started) / 1000;
+    phases.push({ title, seconds });
+    console.log(`=== ${title}: ${seconds.toFixed(1)} s`);
+  }
 }
 
 function run(cmd, args, options = {}) {
@@ -30,19 +43,9 @@ function run(cmd, args, options = {}) {
   return result.status === 0;
 }
 
-/** Like `run`, without blocking this process: the worker's log is collected here meanwhile. */
-function runAsync(cmd, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit', ...options });
-    child.on('exit', (code) => resolve(code === 0));
-    child.on('error', () => resolve(false));
-  });
-}
-
 /** `wrangler deploy --dry-run` bundles both scripts, and each one's wasm and JavaScript module stay
  * inside their size budgets. */
 function deployBundleFits() {
-  section('deploy bundles (wrangler deploy --dry-run, both scripts)');
   return Object.entries(BUDGET_KIB).every(([script, budget]) => bundleFits(script, budget));
 }
 
@@ -96,41 +99,39 @@ const BUDGET_KIB = { edge: { wasm: 410, js: 12 }, builder: { wasm: 2800, js: 62 
 const only = process.argv.slice(2);
 
 async function main() {
-  section('bootstrap');
-  bootstrap({ contractTests: true, postgres: true });
-
-  section('PostgreSQL for the storage tests (a throwaway cluster)');
-  const started = Date.now();
-  const postgres = await startPostgres();
-  console.log(`PostgreSQL is up at ${postgres.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  await phase('bootstrap', () => bootstrap({ contractTests: true, postgres: true }));
+  const postgres = await phase('PostgreSQL for the storage tests (a throwaway cluster)', async () => {
+    const started = await startPostgres();
+    console.log(`PostgreSQL is up at ${started.url}`);
+    return started;
+  });
   // The host tests and the integration tests both read it; set here, neither can leave PostgreSQL out.
   process.env.DOCS_EDGE_TEST_POSTGRES_URL = postgres.url;
   try {
     return await testsWithPostgres();
   } finally {
     postgres.stop();
+    printTimings();
   }
 }
 
 async function testsWithPostgres() {
   if (only.length === 0) {
-    section('host tests (cargo test)');
-    if (!HOST_TEST_RUNS.every((packages) => run('cargo', ['test', ...cargoPackages(packages), '--quiet']))) return 1;
+    const hostOk = await phase('host tests (cargo test)', () => withCargoSources(
+      () => HOST_TEST_RUNS.every((packages) => run('cargo', ['test', ...cargoPackages(packages), '--quiet'])),
+    ));
+    if (!hostOk) return 1;
   }
 
-  section('build the worker');
-  buildWorker();
+  await phase('build the worker', () => buildWorker());
 
-  if (only.length === 0 && !deployBundleFits()) return 1;
+  if (only.length === 0 && !await phase('deploy bundles (wrangler deploy --dry-run, both scripts)', deployBundleFits)) return 1;
 
   // tests/selfhost.test.mjs and tests/export.test.mjs run it. A debug build: it compiles in a fraction of the release time.
-  section('build docs-edge-serve');
-  if (!run('cargo', ['build', '-p', 'docs-edge-serve', '--quiet'])) return 1;
+  if (!await phase('build docs-edge-serve', () => withCargoSources(() => run('cargo', ['build', '-p', 'docs-edge-serve', '--quiet'])))) return 1;
 
-  section('build the SDK package');
-  await buildSdk();
+  await phase('build the SDK package', () => buildSdk());
 
-  section('integration tests against wrangler dev');
   const artifacts = join(root, 'test-artifacts');
   mkdirSync(artifacts, { recursive: true });
   const state = mkdtempSync(join(tmpdir(), 'docs-edge-state-'));
@@ -141,12 +142,15 @@ async function testsWithPostgres() {
     LINK_SIGNING_KEY: randomBytes(24).toString('hex'),
     ANALYTICS_SALT: randomBytes(24).toString('hex'),
   };
-  const worker = await startWorker({ persistTo: state, vars: secrets, logFile, testScheduled: true });
+  const worker = await phase('start the shared worker (wrangler dev)', () => startWorker({ persistTo: state, vars: secrets, logFile, testScheduled: true }));
   try {
     const files = only.length > 0 ? only : readdirSync(join(root, 'tests'))
       .filter((f) => f.endsWith('.test.mjs'))
       .map((f) => join('tests', f));
-    const ok = await runAsync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+    const results = await phase('integration tests against wrangler dev', () => runTestFiles(files, {
+      concurrency: TEST_FILE_CONCURRENCY,
+      serial: SERIAL_FILES,
+      cwd: root,
       env: {
         ...toolEnv(),
         BASE_URL: worker.baseUrl,
@@ -157,18 +161,51 @@ async function testsWithPostgres() {
         // The publish client's file-hash caches (sdk-wasm/js/publish/hash-cache.js) go with the state.
         XDG_CACHE_HOME: join(state, 'cache'),
       },
-    });
+    }));
+    fileResults.push(...results);
+    const ok = results.every((r) => r.ok);
     if (only.length > 0) return ok ? 0 : 1;
-    section('contract fuzzing (schemathesis) against wrangler dev');
-    const fuzzed = await runSchemathesis({
+    const fuzzed = await phase('contract fuzzing (schemathesis) against wrangler dev', () => runSchemathesis({
       baseUrl: worker.baseUrl,
       rootToken: secrets.ROOT_TOKEN,
       reportDir: join(artifacts, 'schemathesis'),
-    });
+    }));
     return ok && fuzzed ? 0 : 1;
   } finally {
     await worker.stop();
     rmSync(state, { recursive: true, force: true });
+  }
+}
+
+// Test files at once against the shared worker (each file's tenants are its own), on CI's two cores.
+const TEST_FILE_CONCURRENCY = Number(process.env.DOCS_EDGE_TEST_CONCURRENCY ?? 2);
+
+// Files that read the shared worker's log, trigger its cron handlers or measure its isolate's
+// memory: another file's requests would show in what they read, so they run alone.
+const SERIAL_FILES = new Set([
+  'auth.test.mjs', 'foundation.test.mjs', 'publish-incremental.test.mjs', 'site-upgrade.test.mjs',
+  'analytics.test.mjs', 'platform-limits.test.mjs',
+]);
+
+const fileResults = [];
+
+/** The phase table, the ten slowest test files and the totals; also written to
+ * test-artifacts/timings.json, where a later run can be compared with this one. */
+function printTimings() {
+  const rows = (items, label) => items.map((item) => `  ${item.seconds.toFixed(1).padStart(8)} s  ${item[label]}`).join('\n');
+  const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+  console.log(`\n=== timings (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\nphases:\n${rows(phases, 'title')}\n  ${total.toFixed(1).padStart(8)} s  in all`);
+  const slowest = [...fileResults].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+  if (slowest.length > 0) console.log(`slowest test files:\n${rows(slowest, 'file')}`);
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  writeFileSync(join(root, 'test-artifacts', 'timings.json'), JSON.stringify({
+    phases, files: fileResults.map(({ file, seconds, ok, pass, fail, skipped }) => ({ file, seconds, ok, pass, fail, skipped })),
+  }, null, 1));
+  if (fileResults.length > 0) {
+    const sum = (key) => fileResults.reduce((n, r) => n + r[key], 0);
+    const failed = fileResults.filter((r) => !r.ok).map((r) => r.file);
+    if (failed.length > 0) console.log(`failed files: ${failed.join(', ')}`);
+    console.log(`integration: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skipped')} skipped`);
   }
 }
 

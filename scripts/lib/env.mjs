@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheEnv } from './build-cache.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cargoBin = join(process.env.CARGO_HOME || join(homedir(), '.cargo'), 'bin');
@@ -28,6 +29,8 @@ export function toolEnv(extra = {}) {
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
     WRANGLER_SEND_METRICS: 'false',
     WRANGLER_LOG_PATH: join(root, '.wrangler', 'logs'),
+    // Cargo's target folder and the built outputs, shared by every checkout on the machine.
+    ...cacheEnv,
     ...extra,
   };
 }

@@ -1,0 +1,230 @@
+// Builds reused across checkouts on one machine, judged by content, never by time stamps.
+//
+// Everything built lives outside the checkout, under one cache folder (`DOCS_EDGE_CACHE_DIR`, else
+// `$XDG_CACHE_HOME/docs-edge` or `~/.cache/docs-edge`): Cargo's target folder, and the final outputs
+// of the wasm builds (the two Worker scripts, the SDK package) keyed by a hash of what they are made
+// from. A fresh clone of code built before skips the wasm builds and wasm-opt outright.
+//
+// Cargo judges its workspace crates by file mtimes, which a clone sets to "now" (everything is
+// rebuilt) and which a second checkout of different code can leave older than the artifacts (stale
+// code would be reused). So before Cargo runs, `withCargoSources` compares each workspace crate's
+// files by content with what the shared target folder last built: a crate whose content is the same
+// gets the mtimes it had then (Cargo finds it fresh); a crate whose content differs is stamped "now"
+// (newer than every artifact, so Cargo rebuilds it and what depends on it). One lock spans the check
+// and the Cargo run, so two checkouts never interleave.
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The machine's build cache for this project. */
+export const cacheRoot = resolve(process.env.DOCS_EDGE_CACHE_DIR
+  ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'docs-edge'));
+
+/** Cargo's target folder: `CARGO_TARGET_DIR` when set, else shared by every checkout on the machine. */
+export const cargoTargetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(cacheRoot, 'target');
+
+/** The environment that points every child (wrangler's [build], tests) at the same cache. */
+export const cacheEnv = { DOCS_EDGE_CACHE_DIR: cacheRoot, CARGO_TARGET_DIR: cargoTargetDir };
+
+/** Each workspace crate's files whose content decides its freshness (the crate folder, and files
+ * outside it that it includes). The root manifest and lock file are Cargo's own to judge. */
+const CRATES = {
+  core: ['core', 'docs/openapi.json'],
+  worker: ['worker'],
+  'sdk-wasm': ['sdk-wasm'],
+  serve: ['serve'],
+};
+
+/** Folders inside crates that hold build outputs or copied assets, never read by Cargo. */
+const NOT_SOURCES = new Set(['build', 'build-builder', 'pkg', 'public', 'node_modules', 'target', '.wrangler', '.build-lock']);
+
+function walk(path, out) {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return;
+  }
+  if (!stat.isDirectory()) {
+    out.files.push(path);
+    return;
+  }
+  out.dirs.push(path);
+  for (const name of readdirSync(path).sort()) {
+    if (!NOT_SOURCES.has(name)) walk(join(path, name), out);
+  }
+}
+
+function filesOf(paths) {
+  const found = { files: [], dirs: [] };
+  for (const path of paths) walk(join(root, path), found);
+  return found;
+}
+
+function hashFiles(files, extra = []) {
+  const hash = createHash('sha256');
+  for (const item of extra) hash.update(`${item}\0`);
+  for (const file of files) {
+    hash.update(`${relative(root, file)}\0`);
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** A hash of the contents and relative paths of `paths` under the checkout (folders walked), and of
+ * `extra` (tool versions, flags). */
+export function contentHash(paths, extra = []) {
+  return hashFiles(filesOf(paths).files, extra);
+}
+
+/** Runs `body` (which runs Cargo, and may return a promise) with every workspace crate's mtimes
+ * matching what the shared target folder built from the same content. Children of the holder (a
+ * build started by a test run that holds it) pass through. */
+export async function withCargoSources(body) {
+  if (process.env.DOCS_EDGE_CARGO_SOURCES_HELD === '1') return body();
+  const release = acquireLock(join(cacheRoot, 'cargo.lock'));
+  try {
+    syncSourceTimes();
+    process.env.DOCS_EDGE_CARGO_SOURCES_HELD = '1';
+    return await body();
+  } finally {
+    delete process.env.DOCS_EDGE_CARGO_SOURCES_HELD;
+    release();
+  }
+}
+
+/** `withCargoSources` for a synchronous body. */
+export function withCargoSourcesSync(body) {
+  if (process.env.DOCS_EDGE_CARGO_SOURCES_HELD === '1') return body();
+  const release = acquireLock(join(cacheRoot, 'cargo.lock'));
+  try {
+    syncSourceTimes();
+    process.env.DOCS_EDGE_CARGO_SOURCES_HELD = '1';
+    return body();
+  } finally {
+    delete process.env.DOCS_EDGE_CARGO_SOURCES_HELD;
+    release();
+  }
+}
+
+function syncSourceTimes() {
+  mkdirSync(cargoTargetDir, { recursive: true });
+  const stateFile = join(cargoTargetDir, 'docs-edge-sources.json');
+  let recorded = {};
+  try {
+    recorded = JSON.parse(readFileSync(stateFile, 'utf8'));
+  } catch {
+    // nothing built here yet, or a state from an older layout: every crate counts as changed
+  }
+  const now = Date.now();
+  const next = {};
+  for (const [crate, paths] of Object.entries(CRATES)) {
+    const { files, dirs } = filesOf(paths);
+    const tree = hashFiles(files);
+    const same = recorded[crate]?.tree === tree;
+    // Recorded before Cargo runs: a build that fails halfway leaves artifacts of this content, newer
+    // than this time, and only of this content.
+    const mtimeMs = same ? recorded[crate].mtimeMs : now;
+    const when = new Date(mtimeMs);
+    for (const entry of [...files, ...dirs]) utimesSync(entry, when, when);
+    next[crate] = { tree, mtimeMs };
+  }
+  writeFileSync(stateFile, `${JSON.stringify(next, null, 1)}\n`);
+}
+
+/**
+ * Whether `outDir` holds the build of `key`: already (its `.build-key` file names the key), or now,
+ * copied from the cache entry `name`/`key`. When not, the caller builds, then calls `storeOutput`.
+ */
+export function restoreOutput({ name, key, outDir }) {
+  const keyFile = join(outDir, '.build-key');
+  if (existsSync(keyFile) && readFileSync(keyFile, 'utf8').trim() === key) return true;
+  const entries = join(cacheRoot, 'outputs', name);
+  const entry = join(entries, key);
+  if (!existsSync(join(entry, '.build-key'))) {
+    // What is there now is about to be rebuilt: never taken for the old key should the build fail.
+    rmSync(keyFile, { force: true });
+    return false;
+  }
+  rmSync(outDir, { recursive: true, force: true });
+  cpSync(entry, outDir, { recursive: true });
+  console.log(`${name}: reused the build of the same inputs (${key.slice(0, 12)}) from ${entries}`);
+  return true;
+}
+
+/** Marks `outDir` as the build of `key` and keeps a copy in the cache (the `keep` newest per name). */
+export function storeOutput({ name, key, outDir, keep = 3 }) {
+  writeFileSync(join(outDir, '.build-key'), `${key}\n`);
+  const entries = join(cacheRoot, 'outputs', name);
+  const entry = join(entries, key);
+  mkdirSync(entries, { recursive: true });
+  const partial = `${entry}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(outDir, partial, { recursive: true });
+  rmSync(entry, { recursive: true, force: true });
+  renameSync(partial, entry);
+  prune(entries, keep);
+}
+
+/** Keeps the `keep` most recently stored entries of a cache folder. */
+function prune(dir, keep) {
+  const entries = readdirSync(dir)
+    .map((name) => ({ name, mtimeMs: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { name } of entries.slice(keep)) rmSync(join(dir, name), { recursive: true, force: true });
+}
+
+function acquireLock(lock) {
+  mkdirSync(dirname(lock), { recursive: true });
+  const owner = join(lock, 'pid');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(owner, String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      if (!holderAlive(lock, owner)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+}
+
+/** Runs `body` holding the lock folder `lock`; a lock whose holder is gone is taken over. */
+export function withLock(lock, body) {
+  const release = acquireLock(lock);
+  try {
+    return body();
+  } finally {
+    release();
+  }
+}
+
+/** Whether the pid in `owner` runs. A lock just made may not have its pid yet: alive for its first
+ * ten seconds. */
+function holderAlive(lock, owner) {
+  let pid;
+  try {
+    pid = Number(readFileSync(owner, 'utf8'));
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
