@@ -1,7 +1,7 @@
 // Installs what the build and tests need, and only what is missing: the wasm target (stable and, for
 // the worker's panic=unwind build, nightly with rust-src), the pinned
 // wasm-bindgen-cli and worker-build, the npm packages from the lock file, Debian's Chromium for the
-// browser tests, and (for `npm test`) pinned schemathesis in .venv-schemathesis and PostgreSQL's server
+// browser tests, and (for `npm test`) pinned schemathesis in the build cache and PostgreSQL's server
 // (Debian's `postgresql` package, when no initdb and pg_ctl are found). A second run takes seconds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';

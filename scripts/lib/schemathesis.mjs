@@ -1,11 +1,13 @@
-// schemathesis (PyPI), pinned, in a project-local virtual environment: installed once by the bootstrap,
-// a later run only asks the installed `st` its version.
+// schemathesis (PyPI), pinned, in a virtual environment in the machine's build cache (shared by every
+// checkout, keyed by the version): installed once by the bootstrap, a later run only asks the
+// installed `st` its version.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './env.mjs';
+import { cacheRoot } from './build-cache.mjs';
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
-export const venv = join(root, '.venv-schemathesis');
+export const venv = join(cacheRoot, `schemathesis-${SCHEMATHESIS_VERSION}`);
 export const st = join(venv, 'bin', 'st');
 
 function installedVersion() {
@@ -20,7 +22,7 @@ function run(cmd, args) {
 
 export function ensureSchemathesis(log) {
   if (installedVersion().endsWith(` ${SCHEMATHESIS_VERSION}`)) return;
-  log(`installing schemathesis ${SCHEMATHESIS_VERSION} into .venv-schemathesis`);
+  log(`installing schemathesis ${SCHEMATHESIS_VERSION} into ${venv}`);
   run('python3', ['-m', 'venv', venv]);
   run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
 }
