@@ -7,7 +7,9 @@
 // A shard is lines `name\tviewBox\telements`; elements are `tag|attr=value|…` joined by `;`, only
 // shape elements and geometry attributes (core checks them again and writes the markup itself).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { root } from './lib/env.mjs';
 
 /** Shards per set; core/src/export/icons.rs `SHARDS` says the same. */
@@ -96,8 +98,21 @@ const LICENCES = [
   ['LICENSE-tabler.txt', join('@tabler', 'icons', 'LICENSE')],
 ];
 
-/** Writes the shards and licence files; returns `{ icons, bytes }` for the build's log. */
+/** What the shards are made from: the pinned packages and this script. */
+function inputsKey() {
+  return createHash('sha256').update(readFileSync(join(root, 'package-lock.json')))
+    .update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
+}
+
+/**
+ * Writes the shards and licence files unless the same inputs wrote them (a worker under `wrangler
+ * dev` may be reading them: an unchanged set is never rewritten); returns `{ icons, bytes }` for the
+ * build's log, or null when nothing was written.
+ */
 export function buildIcons() {
+  const key = inputsKey();
+  const keyFile = join(out, '.build-key');
+  if (existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key) return null;
   rmSync(out, { recursive: true, force: true });
   let icons = 0;
   let bytes = 0;
@@ -124,10 +139,11 @@ export function buildIcons() {
     });
   }
   for (const [name, from] of LICENCES) writeFileSync(join(out, name), readFileSync(join(modules, from)));
+  writeFileSync(keyFile, key);
   return { icons, bytes };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { icons, bytes } = buildIcons();
-  console.log(`export icons: ${icons} names, ${(bytes / 1024).toFixed(0)} KiB in ${out}`);
+  const built = buildIcons();
+  console.log(built ? `export icons: ${built.icons} names, ${(built.bytes / 1024).toFixed(0)} KiB in ${out}` : `export icons: up to date in ${out}`);
 }

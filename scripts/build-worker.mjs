@@ -3,7 +3,7 @@
 // (the machine's build cache, lib/build-cache.mjs).
 // Run by wrangler's [build] command and by the start and test scripts.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIcons } from './build-icons.mjs';
 import { panicUnwind, pins, root, toolEnv } from './lib/env.mjs';
@@ -92,18 +92,36 @@ function buildBoth(force) {
 
 /** Core's static export stylesheets and scripts stay where they are edited (core/src/export/static,
  * embedded by the native builds); the worker reads them from its assets instead of carrying them in
- * its wasm (worker/src/assets.rs). Copied on every build so the assets never lag behind. */
+ * its wasm (worker/src/assets.rs). Synced on every build so the assets never lag behind. */
 function copyExportStatic() {
-  const from = join(root, 'core', 'src', 'export', 'static');
-  const to = join(root, 'worker', 'public', 'export-static');
-  rmSync(to, { recursive: true, force: true });
-  cpSync(from, to, { recursive: true });
+  syncFolder(join(root, 'core', 'src', 'export', 'static'), join(root, 'worker', 'public', 'export-static'));
 }
 
 /** The API reference is kept once, in the docs site (`docs/openapi.json`, which its API pages are
  * generated from); the worker serves it from its assets (worker/src/routes/openapi.rs). */
 function copyOpenApi() {
-  copyFileSync(join(root, 'docs', 'openapi.json'), join(root, 'worker', 'public', 'openapi.json'));
+  syncFile(join(root, 'docs', 'openapi.json'), join(root, 'worker', 'public', 'openapi.json'));
+}
+
+/** Makes `to` a copy of `from`, writing only files whose content differs and removing those `from`
+ * lacks: a worker under `wrangler dev` serves these assets while another one starts (each start runs
+ * this build), and an unchanged file is never rewritten under it. */
+function syncFolder(from, to) {
+  mkdirSync(to, { recursive: true });
+  const names = new Set(readdirSync(from));
+  for (const name of readdirSync(to)) if (!names.has(name)) rmSync(join(to, name), { recursive: true, force: true });
+  for (const name of names) {
+    if (statSync(join(from, name)).isDirectory()) syncFolder(join(from, name), join(to, name));
+    else syncFile(join(from, name), join(to, name));
+  }
+}
+
+function syncFile(from, to) {
+  const content = readFileSync(from);
+  if (existsSync(to) && readFileSync(to).equals(content)) return;
+  const partial = `${to}.partial-${process.pid}`;
+  writeFileSync(partial, content);
+  renameSync(partial, to);
 }
 
 /** wasm-opt -Oz without a names section, with the wasm features workerd supports (as worker-build
