@@ -1,9 +1,11 @@
 // Runs the built worker under `wrangler dev` (workerd with local KV, R2 and Durable Objects) and stops it.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, createWriteStream, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { root, nodeBin, toolEnv } from './env.mjs';
+import { cacheRoot } from './build-cache.mjs';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -22,15 +24,44 @@ export const ANALYTICS_DATABASE = 'docs-edge-analytics';
 
 /**
  * Applies the D1 migrations to the local database under `persistTo` (`wrangler d1 migrations apply
- * --local`); already applied ones are skipped, so this is cheap on later starts.
+ * --local`). A state folder records the migrations it holds, so a restart on it skips them; a new
+ * one starts as a copy of an empty database those migrations made before (kept in the machine's
+ * build cache, keyed by the migrations and wrangler's version), so each worker a test starts does
+ * not run wrangler once more for them.
  */
 export function applyMigrations(persistTo, { inherit = false } = {}) {
+  const key = migrationsKey();
+  const marker = join(persistTo, '.docs-edge-migrations');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === key) return;
+  const template = join(cacheRoot, 'd1-migrated', key);
+  const fresh = !existsSync(persistTo) || readdirSync(persistTo).length === 0;
+  if (fresh && existsSync(join(template, '.docs-edge-migrations'))) {
+    cpSync(template, persistTo, { recursive: true });
+    return;
+  }
   const result = spawnSync(join(nodeBin, 'wrangler'), [
     'd1', 'migrations', 'apply', ANALYTICS_DATABASE, '--local', '--persist-to', persistTo,
   ], { cwd: root, env: toolEnv({ FORCE_COLOR: '0', CI: '1' }), encoding: 'utf8', stdio: inherit ? 'inherit' : 'pipe' });
   if (result.status !== 0) {
     throw new Error(`wrangler d1 migrations apply failed (${result.status})\n${result.stdout ?? ''}${result.stderr ?? ''}`);
   }
+  writeFileSync(marker, key);
+  if (fresh) {
+    const partial = `${template}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(persistTo, partial, { recursive: true });
+    rmSync(template, { recursive: true, force: true });
+    renameSync(partial, template);
+  }
+}
+
+/** The migrations' files and wrangler's version: what an empty migrated database is made from. */
+function migrationsKey() {
+  const hash = createHash('sha256');
+  const dir = join(root, 'worker', 'migrations');
+  for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(join(dir, name)));
+  hash.update(readFileSync(join(root, 'node_modules', 'wrangler', 'package.json')));
+  return hash.digest('hex');
 }
 
 /**
