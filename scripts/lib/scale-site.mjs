@@ -19,8 +19,9 @@ function walk(dir, root = dir, out = []) {
   return out;
 }
 
-/** Writes the site into a new temporary folder and returns it with its page count. */
-export function writeScaleSite(source, copies) {
+/** Writes the site into a new temporary folder and returns it with its page count; `groupPages`
+ * pages make a sidebar section. */
+export function writeScaleSite(source, copies, { groupPages = GROUP_PAGES } = {}) {
   const config = JSON.parse(readFileSync(join(source, 'docs.json'), 'utf8'));
   // Languages may be inline or `$ref`ed files (`./fr.json`); either way their pages sit under `<code>/`.
   const languages = (config.navigation?.languages ?? [])
@@ -47,8 +48,8 @@ export function writeScaleSite(source, copies) {
     }
   }
   const groups = [];
-  for (let i = 0; i < paths.length; i += GROUP_PAGES) {
-    groups.push({ group: `Part ${groups.length + 1}`, pages: paths.slice(i, i + GROUP_PAGES) });
+  for (let i = 0; i < paths.length; i += groupPages) {
+    groups.push({ group: `Part ${groups.length + 1}`, pages: paths.slice(i, i + groupPages) });
   }
   const { navigation: _, redirects: __, ...settings } = config;
   writeFileSync(join(out, 'docs.json'), JSON.stringify({ ...settings, navigation: { tabs: [{ tab: 'Documentation', groups }] } }));
