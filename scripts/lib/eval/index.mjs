@@ -12,21 +12,27 @@ export { factMatches, isRefusal, normalizeText, scoreQuestion, summarize, RANK_D
 export { formatQuestions, formatTable, renderHtml, METRICS } from './report.mjs';
 
 /**
- * Runs every question of a set, one at a time (so latencies are a single reader's): the search with
- * the question as query, then the assistant's answer. Returns `{name, domain, totals, results}`, each
+ * Runs every question of a set: the search with the question as query, then the assistant's answer;
+ * `concurrency` questions at once (1 by default, so latencies are a single reader's). Returns `{name, domain, totals, results}`, each
  * result `{question, retrieved, cited, text, firstTokenMs, totalMs, scores}` (`retrieved`: page paths
  * in rank order, duplicates kept as the search returned them). `onResult` sees each result as it comes.
  */
-export async function runEval({ baseUrl, domain, assistantKey, questions, name = domain, onResult = () => {} }) {
-  const results = [];
-  for (const q of questions) {
-    const call = { baseUrl, domain, key: assistantKey, filter: q.filter };
-    const retrieved = await searchPages({ ...call, query: q.question });
-    const answer = await ask({ ...call, question: q.question });
-    const result = { question: q, retrieved, ...answer, scores: scoreQuestion(q, { retrieved, cited: answer.cited, text: answer.text }) };
-    results.push(result);
-    onResult(result);
-  }
+export async function runEval({ baseUrl, domain, assistantKey, questions, name = domain, onResult = () => {}, concurrency = 1 }) {
+  const results = new Array(questions.length);
+  let next = 0;
+  // The list keeps the set's order whatever order the answers end in.
+  const askNext = async () => {
+    while (next < questions.length) {
+      const at = next++;
+      const q = questions[at];
+      const call = { baseUrl, domain, key: assistantKey, filter: q.filter };
+      const retrieved = await searchPages({ ...call, query: q.question });
+      const answer = await ask({ ...call, question: q.question });
+      results[at] = { question: q, retrieved, ...answer, scores: scoreQuestion(q, { retrieved, cited: answer.cited, text: answer.text }) };
+      onResult(results[at]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, askNext));
   return { name, domain, totals: summarize(results), results };
 }
 
