@@ -20,7 +20,7 @@ import { buildSdk } from './build-sdk.mjs';
 import { HOST_TEST_RUNS, cargoPackages } from './lib/host-tests.mjs';
 import { startWorker } from './lib/worker-process.mjs';
 import { runTestFiles } from './lib/test-files.mjs';
-import { withCargoSources } from './lib/build-cache.mjs';
+import { cacheRoot, withCargoSources } from './lib/build-cache.mjs';
 import { runSchemathesis } from '../tests/contract/run-schemathesis.mjs';
 
 const phases = [];
@@ -144,9 +144,9 @@ async function testsWithPostgres() {
   };
   const worker = await phase('start the shared worker (wrangler dev)', () => startWorker({ persistTo: state, vars: secrets, logFile, testScheduled: true }));
   try {
-    const files = only.length > 0 ? only : readdirSync(join(root, 'tests'))
+    const files = only.length > 0 ? only : longestFirst(readdirSync(join(root, 'tests'))
       .filter((f) => f.endsWith('.test.mjs'))
-      .map((f) => join('tests', f));
+      .map((f) => join('tests', f)));
     const results = await phase('integration tests against wrangler dev', () => runTestFiles(files, {
       concurrency: TEST_FILE_CONCURRENCY,
       serial: SERIAL_FILES,
@@ -189,6 +189,22 @@ const SERIAL_FILES = new Set([
 
 const fileResults = [];
 
+// Each file's time in the machine's last run, kept in the build cache: a fresh clone on the same
+// machine starts the longest files first too.
+const lastTimings = join(cacheRoot, 'test-file-seconds.json');
+
+/** `files` with the longest first by the last run's times (new files first of all), so that two at
+ * a time end close together. */
+function longestFirst(files) {
+  let seconds = {};
+  try {
+    seconds = JSON.parse(readFileSync(lastTimings, 'utf8'));
+  } catch {
+    return files;
+  }
+  return [...files].sort((a, b) => (seconds[b] ?? Infinity) - (seconds[a] ?? Infinity) || a.localeCompare(b));
+}
+
 /** The phase table, the ten slowest test files and the totals; also written to
  * test-artifacts/timings.json, where a later run can be compared with this one. */
 function printTimings() {
@@ -201,6 +217,10 @@ function printTimings() {
   writeFileSync(join(root, 'test-artifacts', 'timings.json'), JSON.stringify({
     phases, files: fileResults.map(({ file, seconds, ok, pass, fail, skipped }) => ({ file, seconds, ok, pass, fail, skipped })),
   }, null, 1));
+  if (fileResults.length > 0 && only.length === 0) {
+    mkdirSync(cacheRoot, { recursive: true });
+    writeFileSync(lastTimings, JSON.stringify(Object.fromEntries(fileResults.map((r) => [r.file, r.seconds]))));
+  }
   if (fileResults.length > 0) {
     const sum = (key) => fileResults.reduce((n, r) => n + r[key], 0);
     const failed = fileResults.filter((r) => !r.ok).map((r) => r.file);
