@@ -17,7 +17,7 @@ import { startPostgres } from './lib/postgres.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
 import { buildWorker } from './build-worker.mjs';
 import { buildSdk } from './build-sdk.mjs';
-import { HOST_TEST_RUNS, cargoPackages } from './lib/host-tests.mjs';
+import { HOST_TEST_RUNS, SERVE_TEST_RUN, cargoPackages } from './lib/host-tests.mjs';
 import { startWorker } from './lib/worker-process.mjs';
 import { runTestFiles } from './lib/test-files.mjs';
 import { cacheRoot, withCargoSources } from './lib/build-cache.mjs';
@@ -127,8 +127,9 @@ async function testsWithPostgres() {
 
   if (only.length === 0 && !await phase('deploy bundles (wrangler deploy --dry-run, both scripts)', deployBundleFits)) return 1;
 
-  // tests/selfhost.test.mjs and tests/export.test.mjs run it. A debug build: it compiles in a fraction of the release time.
-  if (!await phase('build docs-edge-serve', () => withCargoSources(() => run('cargo', ['build', '-p', 'docs-edge-serve', '--quiet'])))) return 1;
+  // tests/selfhost.test.mjs and tests/export.test.mjs run it: the binary the host tests built
+  // (serve/tests/cli.rs makes `cargo test` build it), so this finds it fresh after them.
+  if (!await phase('build docs-edge-serve', () => withCargoSources(() => run('cargo', ['test', ...cargoPackages(SERVE_TEST_RUN), '--no-run', '--quiet'])))) return 1;
 
   await phase('build the SDK package', () => buildSdk());
 
