@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { buildIcons } from './build-icons.mjs';
 import { panicUnwind, pins, root, toolEnv } from './lib/env.mjs';
-import { contentHash, restoreOutput, storeOutput, withCargoSourcesSync, withLock } from './lib/build-cache.mjs';
+import { contentHash, restoreOutput, storeOutput, withCargoSourcesSync, withLock, workerTargetDir } from './lib/build-cache.mjs';
 
 /** The two Worker scripts built from the worker crate (worker/src/lib.rs): `edge` serves requests
  * (wrangler.toml), `builder` publishes and exports sites (wrangler.builder.toml). */
@@ -65,10 +65,10 @@ function buildBoth(force) {
   const unwind = panicUnwind();
   const sizeFlags = ['-Cllvm-args=-inline-threshold=0'];
   const env = unwind
-    ? toolEnv({ RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none', '-Zfmt-debug=shallow', ...sizeFlags].filter(Boolean).join(' ') })
-    : toolEnv({ RUSTFLAGS: [process.env.RUSTFLAGS, ...sizeFlags].filter(Boolean).join(' ') });
+    ? toolEnv({ CARGO_TARGET_DIR: workerTargetDir, RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none', '-Zfmt-debug=shallow', ...sizeFlags].filter(Boolean).join(' ') })
+    : toolEnv({ CARGO_TARGET_DIR: workerTargetDir, RUSTFLAGS: [process.env.RUSTFLAGS, ...sizeFlags].filter(Boolean).join(' ') });
   // Each script's output is restored from the machine's build cache when the same inputs built it
-  // before (scripts/lib/build-cache.mjs); the two share Cargo's target folder, each feature set
+  // before (scripts/lib/build-cache.mjs); the two share the Worker's target folder, each feature set
   // keeping its own artifacts.
   for (const script of ['builder', 'edge']) {
     const { outDir, cargoArgs } = scripts[script];

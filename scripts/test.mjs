@@ -6,7 +6,7 @@
 // docs/openapi.json), then schemathesis against the same worker, and stops it whatever happens. A
 // throwaway PostgreSQL cluster, started first, is where the storage tests run a second time
 // (DOCS_EDGE_TEST_POSTGRES_URL); should it not start, the run fails.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,7 +15,6 @@ import { gzipSync } from 'node:zlib';
 import { bootstrap } from './lib/bootstrap.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { root, nodeBin, toolEnv } from './lib/env.mjs';
-import { buildWorker } from './build-worker.mjs';
 import { buildSdk } from './build-sdk.mjs';
 import { HOST_TEST_RUNS, SERVE_TEST_RUN, cargoPackages } from './lib/host-tests.mjs';
 import { startWorker } from './lib/worker-process.mjs';
@@ -36,6 +35,21 @@ async function phase(title, body) {
     phases.push({ title, seconds });
     console.log(`=== ${title}: ${seconds.toFixed(1)} s`);
   }
+}
+
+/** `cmd` as a child, without blocking this process; `capture` keeps its output for the caller
+ * instead of printing it (a phase that runs beside another). Resolves `{ ok, output }`. */
+function runAsync(cmd, args, { capture = false, env = toolEnv() } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    if (capture) {
+      child.stdout.on('data', (chunk) => { output += chunk; });
+      child.stderr.on('data', (chunk) => { output += chunk; });
+    }
+    child.on('exit', (code) => resolve({ ok: code === 0, output }));
+    child.on('error', (err) => resolve({ ok: false, output: `${output}${err.stack}\n` }));
+  });
 }
 
 function run(cmd, args, options = {}) {
@@ -116,14 +130,21 @@ async function main() {
 }
 
 async function testsWithPostgres() {
-  if (only.length === 0) {
-    const hostOk = await phase('host tests (cargo test)', () => withCargoSources(
-      () => HOST_TEST_RUNS.every((packages) => run('cargo', ['test', ...cargoPackages(packages), '--quiet'])),
-    ));
-    if (!hostOk) return 1;
-  }
-
-  await phase('build the worker', () => buildWorker());
+  // The Worker scripts build in a target folder of their own (nightly, wasm32), so on a machine with
+  // nothing built they compile beside the host tests, each using the core the other leaves idle
+  // (links, LTO and wasm-opt run on one). Their output is printed when they end.
+  const workerBuilt = phase('build the worker (beside the host tests)', async () => {
+    const built = await runAsync(process.execPath, [join(root, 'scripts', 'build-worker.mjs')], { capture: true });
+    process.stdout.write(built.output);
+    return built.ok;
+  });
+  const hostOk = only.length > 0 || await phase('host tests (cargo test)', () => withCargoSources(async () => {
+    for (const packages of HOST_TEST_RUNS) {
+      if (!(await runAsync('cargo', ['test', ...cargoPackages(packages), '--quiet'])).ok) return false;
+    }
+    return true;
+  }));
+  if (!await workerBuilt || !hostOk) return 1;
 
   if (only.length === 0 && !await phase('deploy bundles (wrangler deploy --dry-run, both scripts)', deployBundleFits)) return 1;
 

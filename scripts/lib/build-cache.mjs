@@ -1,17 +1,18 @@
 // Builds reused across checkouts on one machine, judged by content, never by time stamps.
 //
 // Everything built lives outside the checkout, under one cache folder (`DOCS_EDGE_CACHE_DIR`, else
-// `$XDG_CACHE_HOME/docs-edge` or `~/.cache/docs-edge`): Cargo's target folder, and the final outputs
-// of the wasm builds (the two Worker scripts, the SDK package) keyed by a hash of what they are made
-// from. A fresh clone of code built before skips the wasm builds and wasm-opt outright.
+// `$XDG_CACHE_HOME/docs-edge` or `~/.cache/docs-edge`): Cargo's target folders (the host's and the
+// Worker scripts'), and the final outputs of the wasm builds (the two Worker scripts, the SDK
+// package) keyed by a hash of what they are made from. A fresh clone of code built before skips the
+// wasm builds and wasm-opt outright.
 //
 // Cargo judges its workspace crates by file mtimes, which a clone sets to "now" (everything is
 // rebuilt) and which a second checkout of different code can leave older than the artifacts (stale
 // code would be reused). So before Cargo runs, `withCargoSources` compares each workspace crate's
-// files by content with what the shared target folder last built: a crate whose content is the same
-// gets the mtimes it had then (Cargo finds it fresh); a crate whose content differs is stamped "now"
-// (newer than every artifact, so Cargo rebuilds it and what depends on it). One lock spans the check
-// and the Cargo run, so two checkouts never interleave.
+// files by content with what the target folders last built: a crate whose content is the same gets
+// the mtimes it had then (Cargo finds it fresh); a crate whose content differs is stamped "now"
+// (newer than every artifact, so Cargo rebuilds it and what depends on it). Builds of one content
+// hold the sources together; a checkout of other content waits until they end.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,6 +27,10 @@ export const cacheRoot = resolve(process.env.DOCS_EDGE_CACHE_DIR
 
 /** Cargo's target folder: `CARGO_TARGET_DIR` when set, else shared by every checkout on the machine. */
 export const cargoTargetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(cacheRoot, 'target');
+
+/** The Worker scripts' target folder (nightly, wasm32, std rebuilt): apart from the host's, so the
+ * two build at once (Cargo locks a target folder for the whole of a build). */
+export const workerTargetDir = process.env.CARGO_TARGET_DIR ? cargoTargetDir : join(cacheRoot, 'target-worker');
 
 /** The environment that points every child (wrangler's [build], tests) at the same cache. */
 export const cacheEnv = { DOCS_EDGE_CACHE_DIR: cacheRoot, CARGO_TARGET_DIR: cargoTargetDir };
@@ -82,18 +87,20 @@ export function contentHash(paths, extra = []) {
   return hashFiles(filesOf(paths).files, extra);
 }
 
-/** Runs `body` (which runs Cargo, and may return a promise) with every workspace crate's mtimes
- * matching what the shared target folder built from the same content. Children of the holder (a
- * build started by a test run that holds it) pass through. */
+/**
+ * Runs `body` (which runs Cargo, and may return a promise) with every workspace crate's mtimes
+ * matching what the shared target folders built from the same content. Builds of the same content
+ * (two at once in one run, or two checkouts of one commit) hold the sources together; a checkout of
+ * other content waits until they end, since it changes what the folders' artifacts stand for. A
+ * child of a holder, given `heldEnv`, passes through.
+ */
 export async function withCargoSources(body) {
   if (process.env.DOCS_EDGE_CARGO_SOURCES_HELD === '1') return body();
-  const release = acquireLock(join(cacheRoot, 'cargo.lock'));
+  let release;
+  while (!(release = tryHoldSources())) await new Promise((r) => setTimeout(r, 500));
   try {
-    syncSourceTimes();
-    process.env.DOCS_EDGE_CARGO_SOURCES_HELD = '1';
     return await body();
   } finally {
-    delete process.env.DOCS_EDGE_CARGO_SOURCES_HELD;
     release();
   }
 }
@@ -101,35 +108,64 @@ export async function withCargoSources(body) {
 /** `withCargoSources` for a synchronous body. */
 export function withCargoSourcesSync(body) {
   if (process.env.DOCS_EDGE_CARGO_SOURCES_HELD === '1') return body();
-  const release = acquireLock(join(cacheRoot, 'cargo.lock'));
+  let release;
+  while (!(release = tryHoldSources())) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
   try {
-    syncSourceTimes();
-    process.env.DOCS_EDGE_CARGO_SOURCES_HELD = '1';
     return body();
   } finally {
-    delete process.env.DOCS_EDGE_CARGO_SOURCES_HELD;
     release();
   }
 }
 
-function syncSourceTimes() {
-  mkdirSync(cargoTargetDir, { recursive: true });
-  const stateFile = join(cargoTargetDir, 'docs-edge-sources.json');
+/** The environment that tells a child that its parent holds the sources for it. */
+export const heldEnv = { DOCS_EDGE_CARGO_SOURCES_HELD: '1' };
+
+const holders = join(cacheRoot, 'cargo-holders');
+let holds = 0;
+
+/** Under the mutex: when no live holder holds other content, syncs the mtimes and registers a
+ * holder; returns its release, or null when the caller must wait. */
+function tryHoldSources() {
+  const release = acquireLock(join(cacheRoot, 'cargo.lock'));
+  try {
+    const trees = Object.fromEntries(Object.entries(CRATES).map(([crate, paths]) => [crate, filesOf(paths)]))
+    const content = Object.fromEntries(Object.entries(trees).map(([crate, found]) => [crate, hashFiles(found.files)]));
+    const key = createHash('sha256').update(JSON.stringify(content)).digest('hex');
+    mkdirSync(holders, { recursive: true });
+    for (const name of readdirSync(holders)) {
+      const [pid] = name.split('-');
+      if (!processAlive(Number(pid))) {
+        rmSync(join(holders, name), { force: true });
+        continue;
+      }
+      if (readFileSync(join(holders, name), 'utf8') !== key) return null;
+    }
+    syncSourceTimes(trees, content);
+    const holder = join(holders, `${process.pid}-${holds++}`);
+    writeFileSync(holder, key);
+    return () => rmSync(holder, { force: true });
+  } finally {
+    release();
+  }
+}
+
+/** Each crate gets the mtime recorded with its content, or now (recorded) when its content is new. */
+function syncSourceTimes(trees, content) {
+  mkdirSync(cacheRoot, { recursive: true });
+  const stateFile = join(cacheRoot, 'cargo-sources.json');
   let recorded = {};
   try {
     recorded = JSON.parse(readFileSync(stateFile, 'utf8'));
   } catch {
-    // nothing built here yet, or a state from an older layout: every crate counts as changed
+    // nothing built here yet: every crate counts as changed
   }
   const now = Date.now();
   const next = {};
-  for (const [crate, paths] of Object.entries(CRATES)) {
-    const { files, dirs } = filesOf(paths);
-    const tree = hashFiles(files);
-    const same = recorded[crate]?.tree === tree;
+  for (const [crate, { files, dirs }] of Object.entries(trees)) {
+    const tree = content[crate];
     // Recorded before Cargo runs: a build that fails halfway leaves artifacts of this content, newer
-    // than this time, and only of this content.
-    const mtimeMs = same ? recorded[crate].mtimeMs : now;
+    // than this time, and only of this content (no other content is built while this is held).
+    const mtimeMs = recorded[crate]?.tree === tree ? recorded[crate].mtimeMs : now;
     const when = new Date(mtimeMs);
     for (const entry of [...files, ...dirs]) utimesSync(entry, when, when);
     next[crate] = { tree, mtimeMs };
@@ -221,6 +257,10 @@ function holderAlive(lock, owner) {
       return false;
     }
   }
+  return processAlive(pid);
+}
+
+function processAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;
