@@ -64,7 +64,7 @@ test('a refusal is the backends\' "does not cover" answer, or an answer citing n
 test('scores: ranks over distinct pages, citations against alternatives, refusals both ways', () => {
   const q = { question: 'q', pages: ['b', 'c'], fact: 'yes' };
   const s = scoreQuestion(q, { retrieved: ['a', 'a', 'b', 'd'], cited: ['b', 'd'], text: 'yes [1]' });
-  assert.deepEqual(s, { hit1: false, hit5: true, rr: 0.5, precision: 0.5, recall: 1, fact: true, refused: false });
+  assert.deepEqual(s, { hit1: false, hit5: true, rr: 0.5, precision: 0.5, recall: 1, fact: true, keyFact: null, refused: false, uncertain: false, length: 7 });
   const miss = scoreQuestion(q, { retrieved: ['a', 'd', 'e', 'f', 'g', 'h', 'c'], cited: [], text: "The documentation doesn't cover this question." });
   assert.equal(miss.hit5, false);
   assert.equal(miss.rr, 1 / 7);

@@ -44,6 +44,7 @@ fn main() {
             "hit_paths": hit_paths,
             "text": answer.text(),
             "cited": cited,
+            "uncertain": answer.uncertain,
         });
         println!("{out}");
     }

@@ -73,6 +73,8 @@ pub struct Answer {
     pub sources: Vec<usize>,
     /// False when the answer says the documentation does not cover the question.
     pub covered: bool,
+    /// No passage answers the question squarely: the answer quotes the closest one and says so first.
+    pub uncertain: bool,
 }
 
 impl Answer {
@@ -252,6 +254,7 @@ fn finish(text: String, sources: Vec<usize>, covered: bool) -> Answer {
         chunks: stream_chunks(&text),
         sources,
         covered,
+        uncertain: false,
     }
 }
 
