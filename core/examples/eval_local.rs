@@ -45,6 +45,7 @@ fn main() {
             "text": answer.text(),
             "cited": cited,
             "uncertain": answer.uncertain,
+            "query": query,
         });
         println!("{out}");
     }

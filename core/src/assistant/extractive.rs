@@ -45,6 +45,11 @@ const SCORE_IN_EVIDENCE: f32 = 0.2;
 /// Longer code blocks are never quoted: a workflow file cut in the middle reads worse than the link.
 const MAX_CODE_UNIT_CHARS: usize = 1500;
 const COVERED_EVIDENCE: f32 = 0.5;
+/// Below `COVERED_EVIDENCE` but at least this: a passage is close to the question without answering
+/// it squarely (a long question's narrative, a paraphrase the docs word otherwise). The answer
+/// quotes it and says first that the docs do not state this directly (`Answer::uncertain`). Below
+/// it, or when the question names something no page mentions (coverage 0), the answer refuses.
+const CLOSE_EVIDENCE: f32 = 0.25;
 /// A further page is cited only when it supports the answer on both counts: its best quote is at
 /// least `MIN_QUOTE_SHARE` as good as the lead's, and that share times its retrieval score's share of
 /// the lead's reaches `MIN_SUPPORT`. A page that shares one apt sentence with the question but that
@@ -123,7 +128,8 @@ pub fn compose_answer_with(
     if q.is_empty() {
         return finish(words.empty_question.to_string(), Vec::new(), false);
     }
-    if !is_covered(passages) {
+    let uncertain = !is_covered(passages);
+    if uncertain && !is_close(passages) {
         return not_covered(&words, passages);
     }
     let analyzed: Vec<Analyzed> = passages
@@ -203,6 +209,10 @@ pub fn compose_answer_with(
     }
 
     let mut text = String::new();
+    if uncertain {
+        text.push_str(&words.closest_is(&groups[0].analyzed.passage.label()));
+        text.push_str("\n\n");
+    }
     for (n, group) in groups.iter().enumerate() {
         if n > 0 {
             text.push_str("\n\n");
@@ -220,7 +230,7 @@ pub fn compose_answer_with(
             escape_url(&p.link())
         ));
     }
-    finish(text, groups.iter().map(|g| g.passage).collect(), true)
+    Answer { uncertain, ..finish(text, groups.iter().map(|g| g.passage).collect(), true) }
 }
 
 /// Whether a passage after the lead earns a citation of its own (see `MIN_SUPPORT`). `top` is the
@@ -243,10 +253,21 @@ fn earns_citation(s: &Scored, lead: &Scored, top: f32) -> bool {
 
 /// Whether retrieval found evidence that the docs answer the question (see `COVERED_EVIDENCE`).
 fn is_covered(passages: &[Passage]) -> bool {
+    best_evidence(passages) >= COVERED_EVIDENCE
+}
+
+/// Whether some passage is close to the question, though none covers it (see `CLOSE_EVIDENCE`).
+fn is_close(passages: &[Passage]) -> bool {
+    best_evidence(passages) >= CLOSE_EVIDENCE
+}
+
+fn best_evidence(passages: &[Passage]) -> f32 {
     passages
         .iter()
         .take(MAX_PASSAGES)
-        .any(|p| p.coverage + SCORE_IN_EVIDENCE * p.score >= COVERED_EVIDENCE)
+        .filter(|p| p.coverage > 0.0)
+        .map(|p| p.coverage + SCORE_IN_EVIDENCE * p.score)
+        .fold(0.0, f32::max)
 }
 
 fn finish(text: String, sources: Vec<usize>, covered: bool) -> Answer {
@@ -901,6 +922,8 @@ fn title_or_path(p: &Passage) -> String {
 struct Words {
     not_covered: &'static str,
     closest: &'static str,
+    /// An uncertain answer's opening: the text before and after the closest passage's label.
+    closest_is: (&'static str, &'static str),
     empty_question: &'static str,
     sources: &'static str,
     /// A quote's lead-in: the text before and after "{label} [{n}]".
@@ -915,6 +938,7 @@ impl Words {
                 // Says "does not cover" as the eval's refusal check reads it (扱っていません).
                 not_covered: "この質問はドキュメントで扱っていません。",
                 closest: "最も近いページ：",
+                closest_is: ("ドキュメントには直接の記載がありません。最も近いのは「", "」です："),
                 empty_question: "ドキュメントについて質問してください。",
                 sources: "出典：",
                 from: ("", " より："),
@@ -923,6 +947,7 @@ impl Words {
             Self {
                 not_covered: "文档中没有涉及这个问题。",
                 closest: "最接近的页面：",
+                closest_is: ("文档中没有直接说明这一点；最接近的是「", "」："),
                 empty_question: "请提出一个关于文档的问题。",
                 sources: "来源：",
                 from: ("摘自 ", "："),
@@ -931,6 +956,7 @@ impl Words {
             Self {
                 not_covered: "문서에서 이 질문을 다루지 않습니다.",
                 closest: "가장 가까운 페이지:",
+                closest_is: ("문서에 직접 나와 있지 않습니다. 가장 가까운 내용은 「", "」입니다:"),
                 empty_question: "문서에 관해 질문해 주세요.",
                 sources: "출처:",
                 from: ("", "에서:"),
@@ -939,11 +965,17 @@ impl Words {
             Self {
                 not_covered: "The documentation doesn't cover this question.",
                 closest: "The closest pages I found:",
+                closest_is: ("The docs don't state this directly; the closest is ", ":"),
                 empty_question: "Ask a question about the documentation and I'll answer from it.",
                 sources: "Sources:",
                 from: ("From ", ":"),
             }
         }
+    }
+
+    fn closest_is(&self, label: &str) -> String {
+        let (before, after) = self.closest_is;
+        format!("{before}{}{after}", label.trim_end_matches([':', '：']))
     }
 
     fn from(&self, label: &str, n: usize) -> String {

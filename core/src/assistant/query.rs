@@ -30,7 +30,7 @@ pub fn retrieval_query(user_turns_latest_first: &[&str], context_values: &[&str]
     let latest = turns.by_ref().find(|t| !t.is_empty()).unwrap_or("");
     let earlier: Vec<&str> = turns.filter(|t| !t.is_empty()).collect();
 
-    let mut out = collapse_whitespace(latest, MAX_QUESTION_CHARS);
+    let mut out = collapse_whitespace(&focus(latest), MAX_QUESTION_CHARS);
     let mut budget = MAX_CONTEXT_TOTAL_CHARS;
     for value in context_values {
         if budget == 0 {
@@ -59,6 +59,134 @@ pub fn retrieval_query(user_turns_latest_first: &[&str], context_values: &[&str]
                 seen.push(key);
                 push_word(&mut out, &term);
                 taken += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A message with more content terms than this is read for what it asks ([`focus`]).
+const FOCUS_MIN_TERMS: usize = 12;
+
+/// What a long message asks. A real question carries narrative around the ask (the setup, what was
+/// tried, a pasted error), and every narrative word retrieval must match dilutes what the docs are
+/// asked. Kept: the sentences that ask (a `?`, or an opening such as "How", "Which", "Is there"),
+/// the sentence just before the first of them (usually the symptom they ask about), and from the
+/// rest only what names things: code spans, quoted messages, identifiers (`AUTH_TYPE`,
+/// `app.mount`, `v4.4`, `x-vocode-signature`) and product nouns. All but the asking sentences' own
+/// prose comes lower-cased: a name that a pasted error or a setup detail happens to carry
+/// (`AttributeError`, `Colima`) is context, and is not held to search's rule that a question naming
+/// something the docs never mention is not covered; a name the question asks about still is. A
+/// message with nothing that asks is kept whole.
+pub fn focus(message: &str) -> String {
+    if terms(message).len() <= FOCUS_MIN_TERMS {
+        return message.to_string();
+    }
+    let sentences = split_sentences(message);
+    let Some(first_ask) = sentences.iter().position(|s| asks(s)) else {
+        return message.to_string();
+    };
+    let mut out = String::new();
+    let mut context = String::new();
+    for (i, sentence) in sentences.iter().enumerate() {
+        if asks(sentence) {
+            push_word(&mut out, &lower_quoted(sentence));
+        } else if i + 1 == first_ask {
+            push_word(&mut out, &sentence.to_lowercase());
+        } else {
+            for name in identifiers(sentence) {
+                push_word(&mut context, &name.to_lowercase());
+            }
+        }
+    }
+    push_word(&mut out, &context);
+    out.trim().to_string()
+}
+
+/// The sentence with its code spans and quoted messages lower-cased: what the reader pasted (an
+/// error's `SyntaxError`, a `'FastMCP' object`) is not what they name as their subject.
+fn lower_quoted(sentence: &str) -> String {
+    let mut out = String::with_capacity(sentence.len());
+    let mut quote: Option<char> = None;
+    for c in sentence.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            None if c == '`' || c == '"' => quote = Some(c),
+            _ => {}
+        }
+        if quote.is_some() {
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Sentences of `text`: cut after `.`, `?`, `!` (and their CJK forms) followed by a space or the
+/// end, and at line breaks; never inside a code span or a quoted message.
+fn split_sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut quote: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => continue,
+            None if c == '`' || c == '"' => quote = Some(c),
+            None => {}
+        }
+        let ends = c == '\n'
+            || matches!(c, '。' | '？' | '！')
+            || matches!(c, '.' | '?' | '!') && next.is_none_or(char::is_whitespace);
+        if ends && quote.is_none() {
+            let end = i + c.len_utf8();
+            if let Some(s) = text.get(start..end).map(str::trim).filter(|s| !s.is_empty()) {
+                out.push(s);
+            }
+            start = end;
+        }
+    }
+    if let Some(s) = text.get(start..).map(str::trim).filter(|s| !s.is_empty()) {
+        out.push(s);
+    }
+    out
+}
+
+/// A sentence that asks: it holds a question mark outside its code, or opens as a question does.
+fn asks(sentence: &str) -> bool {
+    const OPENERS: [&str; 26] = [
+        "how", "what", "what's", "which", "where", "why", "when", "who", "can", "could", "should",
+        "is", "are", "does", "do", "did", "will", "would", "any", "tell", "explain", "cómo", "qué",
+        "comment", "quel", "pourquoi",
+    ];
+    let prose: String = sentence.split('`').step_by(2).collect();
+    let first = prose.split_whitespace().next().unwrap_or("").to_lowercase();
+    prose.contains(['?', '？']) || OPENERS.contains(&first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+}
+
+/// What a narrative sentence names: its code spans and quoted messages whole, and its words shaped
+/// like identifiers (an inner `_ . / = : - @`, a digit, a capital past the first letter) or written
+/// with a capital past the sentence's first word (a product noun).
+fn identifiers(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (n, part) in sentence.split('`').enumerate() {
+        if n % 2 == 1 {
+            out.push(part);
+            continue;
+        }
+        for (w, raw) in part.split_whitespace().enumerate() {
+            let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+            let mut chars = word.chars();
+            let Some(first) = chars.next() else { continue };
+            let shaped = word.contains(['_', '.', '/', '=', ':', '-', '@'])
+                || word.chars().any(|c| c.is_ascii_digit())
+                || chars.any(char::is_uppercase);
+            let noun = first.is_uppercase() && (w > 0 || n > 0);
+            if shaped || noun {
+                out.push(word);
             }
         }
     }

@@ -57,7 +57,7 @@ export function isRefusal(text, cited) {
  * `uncertain` in its answer). It counts as a refusal for an unanswerable question and as an answer
  * for an answerable one; the share of them is reported so that hedging everything cannot pass.
  */
-const HEDGE = /^\s*the docs don['’]t state this directly/i;
+const HEDGE = /^\s*(?:the docs don['’]t state this directly|文档中没有直接说明|ドキュメントには直接の記載がありません|문서에 직접 나와 있지 않습니다)/i;
 
 export function isUncertain(text, flag) {
   return flag ?? HEDGE.test(text);
@@ -92,7 +92,7 @@ export function scoreQuestion(q, { retrieved, cited, text, uncertain: flag }) {
   const citedPages = distinctPages(cited);
   const uncertain = !isRefusal(text, citedPages) && isUncertain(text, flag);
   const length = answerBody(text).length;
-  if (q.unanswerable) return { refused: isRefusal(text, citedPages) || uncertain, uncertain, length };
+  if (q.unanswerable) return { refused: isRefusal(text, citedPages) || uncertain, outright: isRefusal(text, citedPages), uncertain, length };
   const refused = isRefusal(text, citedPages);
   const key = keyOf(q.fact);
   const expected = new Set(q.pages);
@@ -142,6 +142,7 @@ export function summarize(results) {
     citationRecall: mean(answerable.map((s) => s.recall)),
     fact: mean(withFact.map((s) => s.fact)),
     refusal: mean(unanswerable.map((s) => s.refused)),
+    refusalOutright: mean(unanswerable.map((s) => s.outright ?? s.refused)),
     falseRefusal: mean(answerable.map((s) => s.refused)),
     keyFact: mean(withKey.map((s) => s.keyFact)),
     keyFacts: withKey.length,
