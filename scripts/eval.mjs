@@ -102,7 +102,7 @@ async function main(argv) {
       reports.push({ name: 'dev (all corpora)', domain: corpora[0], totals: summarize(results), results });
     }
     if (!quiet) for (const r of reports) console.log(`\n${r.name}\n${formatQuestions(r)}`);
-    console.log(`\n${formatBreakdown(reports, summarizeBy)}`);
+    console.log(`\n${formatTable(reports)}\n\n${formatBreakdown(reports, summarizeBy)}`);
     const meta = { date: new Date().toISOString(), commit: commit(), command: `npm run eval -- ${argv.join(' ')}` };
     if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ ...meta, sets: reports }, null, 1)}\n`);
     if (htmlOut) writeFileSync(htmlOut, renderHtml(reports, meta));

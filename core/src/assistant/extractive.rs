@@ -339,11 +339,17 @@ fn asks_for_code(question: &str) -> bool {
                 | "exemple"
         )
     });
-    how || cue
+    // A bare phrase ("cli headless json output") asks no question word; what it names is most often
+    // set or run in code.
+    let phrase = !words.iter().any(|w| QUESTION_WORDS.contains(w)) && !question.contains(['?', '？']);
+    how || cue || phrase
         || ["如何", "怎么", "怎样", "示例", "例子", "命令", "代码"]
             .iter()
             .any(|c| lower.contains(c))
 }
+
+const QUESTION_WORDS: [&str; 14] =
+    ["what", "why", "which", "who", "when", "where", "is", "are", "does", "do", "can", "qué", "quel", "quoi"];
 
 /// One relevant passage, parsed.
 struct Analyzed<'p> {
