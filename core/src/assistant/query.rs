@@ -86,13 +86,14 @@ pub fn focus(message: &str) -> String {
     let Some(first_ask) = sentences.iter().position(|s| asks(s)) else {
         return message.to_string();
     };
+    // The ask first: the caller caps the query's length.
     let mut out = String::new();
     let mut context = String::new();
     for (i, sentence) in sentences.iter().enumerate() {
         if asks(sentence) {
             push_word(&mut out, &lower_quoted(sentence));
         } else if i + 1 == first_ask {
-            push_word(&mut out, &sentence.to_lowercase());
+            push_word(&mut context, &sentence.to_lowercase());
         } else {
             for name in identifiers(sentence) {
                 push_word(&mut context, &name.to_lowercase());
@@ -341,6 +342,40 @@ mod tests {
         );
         assert!(q.chars().count() <= MAX_QUESTION_CHARS + MAX_CONTEXT_TOTAL_CHARS + 5);
         assert!(!q.contains("never"));
+    }
+
+    #[test]
+    fn a_long_message_is_read_for_what_it_asks() {
+        let message = "We host the docs ourselves on a small Hetzner box behind Caddy, and last week we \
+            moved everything to the new build. The export job now finishes, but the bundle link in the \
+            email returns 403 after a while and our CDN_TOKEN is unchanged. How long is the bundle link valid?";
+        let q = focus(message);
+        assert!(q.starts_with("How long is the bundle link valid?"), "{q}");
+        // The sentence before the ask (the symptom) stays; the setup keeps only its names and identifiers.
+        assert!(q.contains("the bundle link in the email returns 403"), "{q}");
+        assert!(q.contains("cdn_token") && q.contains("hetzner") && q.contains("caddy"), "{q}");
+        assert!(!q.contains("last week") && !q.contains("ourselves"), "{q}");
+        // Only the asking sentence's own names are held to search's unknown-name rule.
+        assert!(crate::text::named_words(&q).is_empty(), "{q}");
+        let named = focus(&message.replace("How long is the bundle link valid?", "Can Netlify host the bundle link instead?"));
+        assert_eq!(crate::text::named_words(&named), vec!["Netlify"], "{named}");
+    }
+
+    #[test]
+    fn focus_keeps_short_questions_and_messages_that_ask_nothing() {
+        let short = "How do I start a static export job with the CLI on a Windows machine?";
+        assert_eq!(focus(short), short);
+        let statement = "The export job finishes, the bundle link returns 403 after a while, the CDN token \
+            is unchanged, the job log shows no error and the storage bucket policy allows public reads.";
+        assert_eq!(focus(statement), statement);
+    }
+
+    #[test]
+    fn sentences_are_not_cut_inside_code_or_quoted_messages() {
+        let s = split_sentences("It fails with `Error: spawn ENAMETOOLONG. Retry?` on start. It says \"no. way\" here!\nWhy?");
+        assert_eq!(s, vec!["It fails with `Error: spawn ENAMETOOLONG. Retry?` on start.", "It says \"no. way\" here!", "Why?"]);
+        assert!(asks("Any workaround?") && asks("Is there a way to cap it") && !asks("It prints `--help?` output."));
+        assert_eq!(identifiers("Ran `cn -p` with AUTH_TYPE=oidc on v4.4 under Docker, twice."), vec!["cn -p", "AUTH_TYPE=oidc", "v4.4", "Docker"]);
     }
 
     #[test]

@@ -137,19 +137,43 @@ fn says_not_covered_for_an_unrelated_question() {
 #[test]
 fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
     // "How do I export the bundle to Dropbox?": the passages match "export" and "bundle" but not
-    // "Dropbox", the term that names what is asked; retrieval reports that as low coverage.
-    let weak: Vec<Passage> = static_export_passages()
+    // "Dropbox", a name no page mentions; retrieval reports that as coverage 0 on every hit.
+    let unknown: Vec<Passage> = static_export_passages()
+        .into_iter()
+        .map(|p| Passage { coverage: 0.0, score: 0.9, ..p })
+        .collect();
+    let answer = compose_answer("How do I export the bundle to Dropbox?", &unknown);
+    assert!(!answer.covered && !answer.uncertain);
+    assert!(answer.sources.is_empty());
+    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
+    // Far from the question (a few common words): refused as well.
+    let far: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.15, score: 0.3, ..p.clone() }).collect();
+    assert!(!compose_answer("How do I export the bundle to Dropbox?", &far).covered);
+    // The same passages with the rare term matched by one of them answer.
+    let mut strong: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.3, score: 0.6, ..p.clone() }).collect();
+    strong[0].coverage = 0.8;
+    let sure = compose_answer("How do I export the bundle to Dropbox?", &strong);
+    assert!(sure.covered && !sure.uncertain, "{}", sure.text());
+    assert!(!sure.text().starts_with("The docs don't state this directly"), "{}", sure.text());
+}
+
+#[test]
+fn a_close_passage_is_quoted_as_the_closest_and_marked_uncertain() {
+    // Every passage holds part of what is asked and none covers it: the answer quotes the best and
+    // says first that the docs do not state it directly.
+    let close: Vec<Passage> = static_export_passages()
         .into_iter()
         .map(|p| Passage { coverage: 0.3, score: 0.6, ..p })
         .collect();
-    let answer = compose_answer("How do I export the bundle to Dropbox?", &weak);
-    assert!(!answer.covered);
-    assert!(answer.sources.is_empty());
-    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
-    // The same passages with the rare term matched by one of them answer.
-    let mut strong = weak.clone();
-    strong[0].coverage = 0.8;
-    assert!(compose_answer("How do I export the bundle to Dropbox?", &strong).covered);
+    let answer = compose_answer("How long is the bundle link valid?", &close);
+    let text = answer.text();
+    assert!(answer.covered && answer.uncertain, "{text}");
+    assert!(text.starts_with("The docs don't state this directly; the closest is Static export"), "{text}");
+    assert!(text.contains("expiresAt") && text.contains(" [1]"), "{text}");
+    assert!(!answer.sources.is_empty());
+    // The opening follows the question's script.
+    assert!(Words::for_question("导出包的链接有效期多长？").closest_is("静态导出").starts_with("文档中没有直接说明这一点"));
+    assert!(Words::for_question("リンクの有効期限は？").closest_is("x").starts_with("ドキュメントには直接の記載がありません"));
 }
 
 #[test]
