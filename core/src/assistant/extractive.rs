@@ -304,52 +304,17 @@ fn not_covered(words: &Words, passages: &[Passage]) -> Answer {
     finish(text, Vec::new(), false)
 }
 
-/// "How do I …", "example", "command" and their es/fr/zh equivalents: questions a snippet answers.
-/// "How long/many/much …" asks for a quantity, not a procedure.
+/// Whether a snippet belongs in the answer: for every question but one asking why, or what something
+/// is or does ("What is a session?", "Why are my builds slow?"), which prose answers. The asked thing
+/// is most often set, called or run in code ("cli headless json output", "Which endpoint …", "Where
+/// do I set …"), and a snippet that shares the question's terms states it.
 fn asks_for_code(question: &str) -> bool {
     let lower = question.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let how = words.iter().enumerate().any(|(i, w)| {
-        *w == "how"
-            && !matches!(
-                words.get(i + 1),
-                Some(&("long" | "many" | "much" | "often" | "big" | "soon" | "old"))
-            )
-    });
-    let cue = words.iter().any(|w| {
-        matches!(
-            *w,
-            "example"
-                | "examples"
-                | "command"
-                | "commands"
-                | "code"
-                | "snippet"
-                | "syntax"
-                | "install"
-                | "configure"
-                | "setup"
-                | "curl"
-                | "cómo"
-                | "ejemplo"
-                | "comment"
-                | "exemple"
-        )
-    });
-    // A bare phrase ("cli headless json output") asks no question word; what it names is most often
-    // set or run in code.
-    let phrase = !words.iter().any(|w| QUESTION_WORDS.contains(w)) && !question.contains(['?', '？']);
-    how || cue || phrase
-        || ["如何", "怎么", "怎样", "示例", "例子", "命令", "代码"]
-            .iter()
-            .any(|c| lower.contains(c))
+    let mut words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let explains = matches!(words.next(), Some("why" | "what"))
+        && matches!(words.next(), Some("is" | "are" | "does" | "do" | "happens"));
+    !explains
 }
-
-const QUESTION_WORDS: [&str; 14] =
-    ["what", "why", "which", "who", "when", "where", "is", "are", "does", "do", "can", "qué", "quel", "quoi"];
 
 /// One relevant passage, parsed.
 struct Analyzed<'p> {

@@ -607,3 +607,13 @@ fn a_title_line_is_not_quoted_as_filler_beside_sentences() {
     assert!(text.starts_with("Badges support multiple color variants"), "{text}");
     assert!(!text.contains("Badge Badge"), "{text}");
 }
+
+#[test]
+fn a_snippet_goes_with_every_question_but_why_and_what_is() {
+    for q in ["cli headless json output", "Which endpoint returns the deployed version?", "How long is the link valid?", "Where do I set the cache expiry?", "如何导出静态站点"] {
+        assert!(asks_for_code(q), "{q}");
+    }
+    for q in ["What is the static export bundle?", "Why are my builds slow?", "what does the proxy do"] {
+        assert!(!asks_for_code(q), "{q}");
+    }
+}
