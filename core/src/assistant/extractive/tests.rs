@@ -617,3 +617,24 @@ fn a_snippet_goes_with_every_question_but_why_and_what_is() {
         assert!(!asks_for_code(q), "{q}");
     }
 }
+
+#[test]
+fn a_passage_holding_only_the_rare_term_is_quoted_as_the_closest() {
+    // Retrieval finds the question's rarest term ("cached") and little else; the passage shares one
+    // of the question's four words, too few to count as relevant, but it is where the answer is.
+    let passages = vec![passage(
+        "client/request-caching",
+        "Request caching",
+        "",
+        "Enable caching with the cache header.\nRequests will be cached for 3 days by default. This is currently not configurable.",
+        0.17,
+    )];
+    let weak = vec![Passage { coverage: 0.47, ..passages[0].clone() }];
+    let answer = compose_answer("how long are cached responses kept", &weak);
+    let text = answer.text();
+    assert!(answer.covered && answer.uncertain, "{text}");
+    assert!(text.contains("3 days"), "{text}");
+    // Far by retrieval's measure as well: refused.
+    let far = vec![Passage { coverage: 0.1, ..passages[0].clone() }];
+    assert!(!compose_answer("how long are cached responses kept", &far).covered);
+}
