@@ -180,7 +180,14 @@ pub fn compose_answer_with(
     let mut code_quoted = false;
     for (i, s) in chosen.iter().enumerate() {
         let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
-        picks.retain(|&u| !quoted.contains(&s.a.units[u].text.as_str()));
+        // A page may also repeat a sentence of its own (an intro restated under a heading).
+        let mut seen: Vec<&str> = Vec::new();
+        picks.retain(|&u| {
+            let text = s.a.units[u].text.as_str();
+            let fresh = !quoted.contains(&text) && !seen.contains(&text);
+            seen.push(text);
+            fresh
+        });
         // One snippet per answer; more is a page, not an answer.
         if code_quoted {
             picks.retain(|&u| !s.a.units[u].is_code);

@@ -638,3 +638,16 @@ fn a_passage_holding_only_the_rare_term_is_quoted_as_the_closest() {
     let far = vec![Passage { coverage: 0.1, ..passages[0].clone() }];
     assert!(!compose_answer("how long are cached responses kept", &far).covered);
 }
+
+#[test]
+fn a_sentence_a_page_repeats_is_quoted_once() {
+    let passages = vec![passage(
+        "io",
+        "IO config",
+        "",
+        "For details about io_config.yaml files, see the setup guide.\n\nThe io_config.yaml file sits in the project folder.\n\nFor details about io_config.yaml files, see the setup guide.",
+        0.9,
+    )];
+    let text = compose_answer("where does the io_config.yaml file go", &passages).text();
+    assert_eq!(text.matches("For details about io_config.yaml files").count(), 1, "{text}");
+}
