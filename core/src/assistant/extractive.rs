@@ -68,6 +68,9 @@ const SAME_PAGE_QUOTE_SHARE: f32 = 0.6;
 /// 0.5 as no weight, 0.2 loses that agentops fact (docs/assistant/quality.mdx).
 const TITLE_LINE_WEIGHT: f32 = 0.35;
 
+/// An answer quoting one sentence shorter than this also quotes what follows it in its passage.
+const THIN_LEAD_CHARS: usize = 160;
+
 /// The composed answer, already cut into stream pieces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
@@ -202,6 +205,21 @@ pub fn compose_answer_with(
                 picks,
                 code: None,
             });
+        }
+    }
+    // A lone short sentence often only restates the question ("You can customize the title of the
+    // 404 page."); what follows it in the passage says how.
+    if let Some(g) = groups.first_mut() {
+        let units = &g.analyzed.units;
+        if let [only] = g.picks[..] {
+            let next = only + 1;
+            let thin = !units[only].is_list && units[only].text.chars().count() < THIN_LEAD_CHARS;
+            // A title line, a pointer or an aside would only pad it.
+            let says_more = units.get(next).is_some_and(|u| (u.is_list || !u.leads_poorly()) && !(u.is_code && code_quoted));
+            if thin && says_more {
+                code_quoted |= units[next].is_code;
+                g.picks.push(next);
+            }
         }
     }
     if asks_for_code(question) && !code_quoted {

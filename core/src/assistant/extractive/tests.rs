@@ -651,3 +651,17 @@ fn a_sentence_a_page_repeats_is_quoted_once() {
     let text = compose_answer("where does the io_config.yaml file go", &passages).text();
     assert_eq!(text.matches("For details about io_config.yaml files").count(), 1, "{text}");
 }
+
+#[test]
+fn a_lone_short_lead_brings_what_follows_it() {
+    let passages = vec![passage(
+        "errors",
+        "Custom 404 page",
+        "",
+        "You can customize the title and description of the 404 error page.\n\nSet `errors.404.title` in docs.json to change the heading.",
+        0.9,
+    )];
+    let text = compose_answer("customize 404 page title", &passages).text();
+    assert!(text.starts_with("You can customize the title"), "{text}");
+    assert!(text.contains("`errors.404.title`"), "{text}");
+}
