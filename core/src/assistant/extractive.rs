@@ -4,9 +4,14 @@
 //! that for their own tests.
 //!
 //! Composition, in order:
-//! 1. Question terms (`query::terms`); a passage is relevant when it contains about a third of them
-//!    (CJK bigrams count half, as many are word-boundary noise) and its score is at least `min_score`.
-//!    No relevant passage: a plain "not covered" answer listing the closest pages.
+//! 1. Retrieval's evidence (a passage's coverage plus a share of its score): enough, and the answer
+//!    is stated; close (`CLOSE_EVIDENCE`), and the answer quotes the closest passage after saying the
+//!    docs do not state this directly (`Answer::uncertain`); less, or a question naming what no page
+//!    mentions, and a plain "not covered" answer lists the closest pages. Question terms
+//!    (`query::terms`); a passage is relevant when it contains about a third of them (CJK bigrams
+//!    count half, as many are word-boundary noise), or for an uncertain answer when retrieval finds
+//!    it close, and its score is at least `min_score`. No relevant passage: an answer that was to be
+//!    stated becomes uncertain, an uncertain one "not covered".
 //! 2. Every sentence, list and table of the relevant passages is scored by the question terms it
 //!    contains, each term weighted by how rare it is among those units, damped for long units and for
 //!    lower retrieval rank.
@@ -18,8 +23,10 @@
 //!    brings the list it introduces), grouped by passage, each group cited `[n]`. A first passage
 //!    quoting only pointers elsewhere gives the opening to the next that has a lead.
 //!    Prose is capped at `max_prose_chars`.
-//! 4. For "how"/example questions, one code block from the quoted passages, else from another
-//!    retrieved section of the lead's page (its "Installation" under the page that answers).
+//!    A lead that is one short sentence also quotes the unit after it, which usually says how.
+//! 4. For every question but "why …" and "what is …", one code block from the quoted passages, else
+//!    from another retrieved section of the lead's page (its "Installation" under the page that
+//!    answers).
 //! 5. A "Sources" list maps `[n]` to section links. `Answer::sources` lists the passage indices in `[n]`
 //!    order.
 

@@ -1,5 +1,7 @@
 //! The retrieval query for a conversation turn, and the term normalization that answer composition
-//! shares with it (so "what the question asks about" means the same thing in both places).
+//! shares with it (so "what the question asks about" means the same thing in both places). A long
+//! message is read for what it asks ([`focus`]): its asking sentences, and only the names and
+//! identifiers of the narrative around them.
 //!
 //! Inputs are plain strings so this does not depend on the request types: the caller passes the
 //! user turns newest first and the values of the request's `context` items. The terms are
@@ -20,7 +22,8 @@ const CARRY_PER_TURN: [usize; 3] = [6, 4, 2];
 /// Builds the text handed to search for the newest user turn.
 ///
 /// Priority is expressed by order (search weighs all terms, but the caller may truncate): the newest
-/// message verbatim (whitespace collapsed, capped), then the context values, then — only when the
+/// message (a long one read for what it asks, [`focus`]; whitespace collapsed, capped), then the
+/// context values, then — only when the
 /// newest message looks like a follow-up — content terms of up to three earlier user turns that the
 /// newer text does not already contain. A follow-up is a message that refers back ("it", "that",
 /// "and …", "what about …") or has fewer than two content terms of its own.
