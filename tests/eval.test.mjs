@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { BASE_URL } from './support/api.mjs';
 import { FIXTURES, fixtureSite } from './support/fixture-site.mjs';
 import {
-  factMatches, formatTable, isRefusal, loadQuestions, parseQuestions, renderHtml, runEval, scoreQuestion, summarize,
+  factMatches, formatTable, isRefusal, keyOf, keyStated, loadQuestions, parseCorpora, parseQuestions, renderHtml, runEval, scoreQuestion,
+  summarize, summarizeBy,
 } from '../scripts/lib/eval/index.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -82,6 +83,35 @@ test('scores: ranks over distinct pages, citations against alternatives, refusal
   assert.equal(totals.refusal, 0);
   assert.equal(totals.falseRefusal, 0.5);
   assert.equal(totals.fact, 0.5);
+});
+
+test('an uncertain answer is a refusal for an unanswerable question and an answer for an answerable one', () => {
+  const hedge = "The docs don't state this directly; the closest is Request caching:\n\nRequests are cached for 3 days [1]";
+  const u = scoreQuestion({ question: 'u', pages: [], unanswerable: true }, { retrieved: ['a'], cited: ['a'], text: hedge });
+  assert.deepEqual([u.refused, u.outright, u.uncertain], [true, false, true]);
+  const q = { question: 'q', pages: ['a'], fact: 'Kept for `3 days` by default' };
+  const s = scoreQuestion(q, { retrieved: ['a'], cited: ['a'], text: hedge });
+  assert.deepEqual([s.refused, s.uncertain, s.keyFact], [false, true, true]);
+  // The native runner's flag wins over the wording.
+  assert.equal(scoreQuestion(q, { retrieved: ['a'], cited: ['a'], text: 'Sure [1]', uncertain: true }).uncertain, true);
+  const totals = summarize([{ question: q, scores: s }, { question: q, scores: scoreQuestion(q, { retrieved: ['b'], cited: [], text: "The documentation doesn't cover this question." }) }]);
+  assert.deepEqual([totals.falseRefusal, totals.keyFact, totals.keyFacts, totals.uncertain], [0.5, 0.5, 2, 0.5]);
+});
+
+test('the key fact is the fact\'s first code span, found ignoring case outside link targets', () => {
+  assert.equal(keyOf('Include a `cc_pair_id` next to `document`'), 'cc_pair_id');
+  assert.equal(keyOf('no code here'), null);
+  assert.ok(keyStated('Set CC_PAIR_ID in the payload [1]', 'cc_pair_id'));
+  assert.ok(!keyStated('See [the payload](https://d/cc_pair_id).', 'cc_pair_id'));
+});
+
+test('a development set: several sites in one JSON file, each question with its phrasing and kind', () => {
+  const sets = parseCorpora(JSON.stringify({ corpora: { a: [{ q: 'x?', pages: ['p'], fact: '`k`', kind: 'config', style: 'short' }, { q: 'y?', unanswerable: true, kind: 'api', style: 'long' }] } }));
+  assert.equal(sets[0].name, 'a');
+  assert.deepEqual(sets[0].questions.map((q) => [q.question, q.style, q.kind, q.unanswerable]), [['x?', 'short', 'config', false], ['y?', 'long', 'api', true]]);
+  const results = sets[0].questions.map((q) => ({ question: q, scores: scoreQuestion(q, { retrieved: ['p'], cited: ['p'], text: 'k [1]' }) }));
+  assert.deepEqual(summarizeBy(results, 'style').map((g) => [g.value, g.totals.questions]), [['short', 1], ['long', 1]]);
+  assert.throws(() => parseCorpora('{"sets": {}}', 'dev.json'), /dev\.json: needs/);
 });
 
 test('a malformed question line is an error naming the file and line', () => {
