@@ -46,7 +46,6 @@ fn main() {
             "cited": cited,
             "uncertain": answer.uncertain,
             "query": query,
-            "ptext": ps.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
         });
         println!("{out}");
     }
