@@ -5,6 +5,10 @@
 // end); with it, a folder is published there with the operator's ROOT_TOKEN (environment or .dev.vars)
 // and a site is a domain already published there, asked with --key (or DOCS_EDGE_ASSISTANT_KEY).
 // Prints one line a question and the totals; --json and --html write the reports.
+// `--native` answers natively instead (core/examples/eval_local.rs, no worker: the fast loop), and
+// `--corpora <folder> <questions.json>` adds a development set of several sites
+// (`{corpora: {<name>: [{q, pages, fact, kind, style}]}}`, each site in `<folder>/<name>`), always
+// natively; both print the totals per set, phrasing (`style`) and kind.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -12,11 +16,17 @@ import { basename, join, resolve } from 'node:path';
 import { root } from './lib/env.mjs';
 import { parseDevVars } from './lib/dev-vars.mjs';
 import { scratchDir } from './lib/scratch.mjs';
-import { formatQuestions, formatTable, loadQuestions, publishForEval, renderHtml, runEval } from './lib/eval/index.mjs';
+// The worker path's modules (publishing needs the installed packages) load only when it runs.
+import { summarize, summarizeBy } from './lib/eval/metrics.mjs';
+import { loadCorpora, loadQuestions } from './lib/eval/questions.mjs';
+import { formatBreakdown, formatQuestions, formatTable, renderHtml } from './lib/eval/report.mjs';
+import { buildNative, runNative } from './lib/eval/native.mjs';
 
-const USAGE = `usage: npm run eval -- <site-or-folder> <questions.jsonl> [<site-or-folder> <questions.jsonl> ...]
-  [--base-url URL] [--key ASSISTANT_KEY] [--json out.json] [--html out.html] [--quiet]
-  A folder (holding docs.json or mint.json) is published first; a site is a domain on --base-url.`;
+const USAGE = `usage: npm run eval -- [<site-or-folder> <questions.jsonl> ...] [--corpora <folder> <questions.json>]
+  [--native] [--base-url URL] [--key ASSISTANT_KEY] [--json out.json] [--html out.html] [--quiet]
+  A folder (holding docs.json or mint.json) is published first; a site is a domain on --base-url.
+  --native answers over each folder natively (cargo's eval_local example), without a worker;
+  --corpora runs a JSON development set natively, one site per <folder>/<corpus name>.`;
 
 function option(args, name) {
   const at = args.indexOf(name);
@@ -68,17 +78,42 @@ async function main(argv) {
   const jsonOut = option(args, '--json');
   const htmlOut = option(args, '--html');
   const quiet = flag(args, '--quiet');
-  if (args.length % 2 !== 0 || args.some((a) => a.startsWith('--'))) {
+  const native = flag(args, '--native');
+  const corporaAt = args.indexOf('--corpora');
+  const corpora = corporaAt === -1 ? undefined : args.splice(corporaAt, 3).slice(1);
+  if (args.length % 2 !== 0 || args.some((a) => a.startsWith('--')) || (corpora && corpora.length !== 2)) {
     console.error(USAGE);
     return 2;
   }
   const pairs = [];
   for (let i = 0; i < args.length; i += 2) pairs.push({ target: args[i], questions: loadQuestions(args[i + 1]), setName: basename(args[i + 1]).replace(/\.jsonl$/, '') });
+  if (native || corpora) {
+    const sites = corpora ? loadCorpora(corpora[1]).map((c) => ({ target: join(corpora[0], c.name), questions: c.questions, setName: c.name })) : [];
+    const all = [...pairs, ...sites];
+    const missing = all.find((p) => !isFolder(p.target));
+    if (missing) {
+      console.error(`${missing.target}: not a folder; --native and --corpora answer over folders`);
+      return 2;
+    }
+    buildNative();
+    const reports = all.map((p) => runNative({ folder: resolve(p.target), questions: p.questions, name: p.setName }));
+    if (sites.length > 1) {
+      const results = reports.slice(pairs.length).flatMap((r) => r.results);
+      reports.push({ name: 'dev (all corpora)', domain: corpora[0], totals: summarize(results), results });
+    }
+    if (!quiet) for (const r of reports) console.log(`\n${r.name}\n${formatQuestions(r)}`);
+    console.log(`\n${formatTable(reports)}\n\n${formatBreakdown(reports, summarizeBy)}`);
+    const meta = { date: new Date().toISOString(), commit: commit(), command: `npm run eval -- ${argv.join(' ')}` };
+    if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ ...meta, sets: reports }, null, 1)}\n`);
+    if (htmlOut) writeFileSync(htmlOut, renderHtml(reports, meta));
+    return 0;
+  }
   if (!baseUrl && pairs.some((p) => !isFolder(p.target))) {
     console.error(`${pairs.find((p) => !isFolder(p.target)).target}: not a folder; a site needs --base-url`);
     return 2;
   }
 
+  const { publishForEval, runEval } = await import('./lib/eval/index.mjs');
   let worker;
   let token = rootToken();
   if (!baseUrl) {

@@ -1,7 +1,10 @@
 //! The eval's fast loop, natively: every question of a set (`eval/sets/*.jsonl`) searched and answered
 //! over a docs folder as the worker would (the search API's 20 results, the assistant's retrieval and
 //! the extractive answer), one JSON line a question (`hit_scores`: each passage's score and
-//! coverage; `hit_paths`: its page), to score with `scripts/lib/eval/metrics.mjs` without starting a worker. `cargo run --release -p docs-edge-core --example eval_local -- <folder> <set.jsonl>`
+//! coverage; `hit_paths`: its page; `query`: the retrieval query; `uncertain`: the answer quotes the
+//! closest passage, saying so), scored by `scripts/lib/eval/metrics.mjs` without starting a worker
+//! (`npm run eval -- --native …` and `--corpora …` run it).
+//! `cargo run --release -p docs-edge-core --example eval_local -- <folder> <set.jsonl>`
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -44,6 +47,8 @@ fn main() {
             "hit_paths": hit_paths,
             "text": answer.text(),
             "cited": cited,
+            "uncertain": answer.uncertain,
+            "query": query,
         });
         println!("{out}");
     }

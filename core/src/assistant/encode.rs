@@ -63,12 +63,13 @@ pub struct AnswerEncoder {
     thread_id: String,
     text_open: bool,
     sources_sent: bool,
+    uncertain: bool,
 }
 
 impl AnswerEncoder {
     /// `message_id` is the id the stored assistant message gets: the client sees the same one.
     pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
-        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false }
+        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false, uncertain: false }
     }
 
     pub fn message_id(&self) -> &str {
@@ -79,8 +80,19 @@ impl AnswerEncoder {
         format!("{}-text", self.message_id)
     }
 
+    /// The answer quotes the closest passage without one that answers squarely
+    /// (`extractive::Answer::uncertain`): the finish's metadata says `"uncertain": true`, so a client
+    /// can show it as such.
+    pub fn mark_uncertain(&mut self) {
+        self.uncertain = true;
+    }
+
     fn metadata(&self) -> serde_json::Value {
-        json!({ "threadId": self.thread_id })
+        let mut meta = json!({ "threadId": self.thread_id });
+        if self.uncertain {
+            meta["uncertain"] = true.into();
+        }
+        meta
     }
 
     /// The first bytes of the answer, sent before retrieval and generation start.
@@ -191,7 +203,9 @@ impl AnswerEncoder {
     }
 
     fn thread_data_part(&self) -> String {
-        DataStreamPart::Data(vec![json!({"type": "finish", "threadId": self.thread_id})]).encode()
+        let mut part = self.metadata();
+        part["type"] = "finish".into();
+        DataStreamPart::Data(vec![part]).encode()
     }
 
     fn finish_message(&self, reason: FinishReason, usage: Usage) -> String {
@@ -279,6 +293,22 @@ mod tests {
         assert!(body.contains(r#"{"type":"start","messageId":"msg_2","messageMetadata":{"threadId":"thr_2"}}"#));
         assert!(body.contains(r#"{"type":"finish","messageMetadata":{"threadId":"thr_2"}}"#));
         assert!(!body.contains("finishReason"));
+    }
+
+    #[test]
+    fn an_uncertain_answer_says_so_in_the_finish_metadata_of_each_protocol() {
+        let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
+        let start = v2.start();
+        v2.mark_uncertain();
+        let body = [v2.text("closest"), v2.finish(FinishReason::Stop, usage())].concat();
+        assert!(!start.contains("uncertain"));
+        assert!(body.contains(r#"{"type":"finish","messageMetadata":{"threadId":"t","uncertain":true}}"#), "{body}");
+        let mut v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
+        v1.mark_uncertain();
+        let body = v1.finish(FinishReason::Stop, usage());
+        assert!(body.contains(r#""uncertain":true"#) && body.contains(r#""threadId":"t""#), "{body}");
+        let sure = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t").finish(FinishReason::Stop, usage());
+        assert!(!sure.contains("uncertain"));
     }
 
     #[test]

@@ -4,9 +4,14 @@
 //! that for their own tests.
 //!
 //! Composition, in order:
-//! 1. Question terms (`query::terms`); a passage is relevant when it contains about a third of them
-//!    (CJK bigrams count half, as many are word-boundary noise) and its score is at least `min_score`.
-//!    No relevant passage: a plain "not covered" answer listing the closest pages.
+//! 1. Retrieval's evidence (a passage's coverage plus a share of its score): enough, and the answer
+//!    is stated; close (`CLOSE_EVIDENCE`), and the answer quotes the closest passage after saying the
+//!    docs do not state this directly (`Answer::uncertain`); less, or a question naming what no page
+//!    mentions, and a plain "not covered" answer lists the closest pages. Question terms
+//!    (`query::terms`); a passage is relevant when it contains about a third of them (CJK bigrams
+//!    count half, as many are word-boundary noise), or for an uncertain answer when retrieval finds
+//!    it close, and its score is at least `min_score`. No relevant passage: an answer that was to be
+//!    stated becomes uncertain, an uncertain one "not covered".
 //! 2. Every sentence, list and table of the relevant passages is scored by the question terms it
 //!    contains, each term weighted by how rare it is among those units, damped for long units and for
 //!    lower retrieval rank.
@@ -18,8 +23,10 @@
 //!    brings the list it introduces), grouped by passage, each group cited `[n]`. A first passage
 //!    quoting only pointers elsewhere gives the opening to the next that has a lead.
 //!    Prose is capped at `max_prose_chars`.
-//! 4. For "how"/example questions, one code block from the quoted passages, else from another
-//!    retrieved section of the lead's page (its "Installation" under the page that answers).
+//!    A lead that is one short sentence also quotes the unit after it, which usually says how.
+//! 4. For every question but "why …" and "what is …", one code block from the quoted passages, else
+//!    from another retrieved section of the lead's page (its "Installation" under the page that
+//!    answers).
 //! 5. A "Sources" list maps `[n]` to section links. `Answer::sources` lists the passage indices in `[n]`
 //!    order.
 
@@ -45,6 +52,11 @@ const SCORE_IN_EVIDENCE: f32 = 0.2;
 /// Longer code blocks are never quoted: a workflow file cut in the middle reads worse than the link.
 const MAX_CODE_UNIT_CHARS: usize = 1500;
 const COVERED_EVIDENCE: f32 = 0.5;
+/// Below `COVERED_EVIDENCE` but at least this: a passage is close to the question without answering
+/// it squarely (a long question's narrative, a paraphrase the docs word otherwise). The answer
+/// quotes it and says first that the docs do not state this directly (`Answer::uncertain`). Below
+/// it, or when the question names something no page mentions (coverage 0), the answer refuses.
+const CLOSE_EVIDENCE: f32 = 0.25;
 /// A further page is cited only when it supports the answer on both counts: its best quote is at
 /// least `MIN_QUOTE_SHARE` as good as the lead's, and that share times its retrieval score's share of
 /// the lead's reaches `MIN_SUPPORT`. A page that shares one apt sentence with the question but that
@@ -63,6 +75,9 @@ const SAME_PAGE_QUOTE_SHARE: f32 = 0.6;
 /// 0.5 as no weight, 0.2 loses that agentops fact (docs/assistant/quality.mdx).
 const TITLE_LINE_WEIGHT: f32 = 0.35;
 
+/// An answer quoting one sentence shorter than this also quotes what follows it in its passage.
+const THIN_LEAD_CHARS: usize = 160;
+
 /// The composed answer, already cut into stream pieces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
@@ -73,6 +88,8 @@ pub struct Answer {
     pub sources: Vec<usize>,
     /// False when the answer says the documentation does not cover the question.
     pub covered: bool,
+    /// No passage answers the question squarely: the answer quotes the closest one and says so first.
+    pub uncertain: bool,
 }
 
 impl Answer {
@@ -121,17 +138,27 @@ pub fn compose_answer_with(
     if q.is_empty() {
         return finish(words.empty_question.to_string(), Vec::new(), false);
     }
-    if !is_covered(passages) {
+    let mut uncertain = !is_covered(passages);
+    if uncertain && !is_close(passages) {
         return not_covered(&words, passages);
     }
-    let analyzed: Vec<Analyzed> = passages
-        .iter()
-        .enumerate()
-        .take(MAX_PASSAGES)
-        .filter(|(_, p)| p.score >= opts.min_score)
-        .map(|(i, p)| Analyzed::new(i, p, &q))
-        .filter(|a| a.relevant)
-        .collect();
+    let analyze = |lenient: bool| -> Vec<Analyzed> {
+        passages
+            .iter()
+            .enumerate()
+            .take(MAX_PASSAGES)
+            .filter(|(_, p)| p.score >= opts.min_score)
+            .map(|(i, p)| Analyzed::new(i, p, &q, lenient))
+            .filter(|a| a.relevant)
+            .collect()
+    };
+    let mut analyzed = analyze(uncertain);
+    // Retrieval says the docs cover the question but no passage shares enough of its words: the
+    // closest is quoted as such rather than refused.
+    if analyzed.is_empty() && !uncertain {
+        uncertain = true;
+        analyzed = analyze(true);
+    }
     if analyzed.is_empty() {
         return not_covered(&words, passages);
     }
@@ -163,7 +190,14 @@ pub fn compose_answer_with(
     let mut code_quoted = false;
     for (i, s) in chosen.iter().enumerate() {
         let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
-        picks.retain(|&u| !quoted.contains(&s.a.units[u].text.as_str()));
+        // A page may also repeat a sentence of its own (an intro restated under a heading).
+        let mut seen: Vec<&str> = Vec::new();
+        picks.retain(|&u| {
+            let text = s.a.units[u].text.as_str();
+            let fresh = !quoted.contains(&text) && !seen.contains(&text);
+            seen.push(text);
+            fresh
+        });
         // One snippet per answer; more is a page, not an answer.
         if code_quoted {
             picks.retain(|&u| !s.a.units[u].is_code);
@@ -178,6 +212,21 @@ pub fn compose_answer_with(
                 picks,
                 code: None,
             });
+        }
+    }
+    // A lone short sentence often only restates the question ("You can customize the title of the
+    // 404 page."); what follows it in the passage says how.
+    if let Some(g) = groups.first_mut() {
+        let units = &g.analyzed.units;
+        if let [only] = g.picks[..] {
+            let next = only + 1;
+            let thin = !units[only].is_list && units[only].text.chars().count() < THIN_LEAD_CHARS;
+            // A title line, a pointer or an aside would only pad it.
+            let says_more = units.get(next).is_some_and(|u| (u.is_list || !u.leads_poorly()) && !(u.is_code && code_quoted));
+            if thin && says_more {
+                code_quoted |= units[next].is_code;
+                g.picks.push(next);
+            }
         }
     }
     if asks_for_code(question) && !code_quoted {
@@ -201,6 +250,10 @@ pub fn compose_answer_with(
     }
 
     let mut text = String::new();
+    if uncertain {
+        text.push_str(&words.closest_is(&groups[0].analyzed.passage.label()));
+        text.push_str("\n\n");
+    }
     for (n, group) in groups.iter().enumerate() {
         if n > 0 {
             text.push_str("\n\n");
@@ -218,7 +271,7 @@ pub fn compose_answer_with(
             escape_url(&p.link())
         ));
     }
-    finish(text, groups.iter().map(|g| g.passage).collect(), true)
+    Answer { uncertain, ..finish(text, groups.iter().map(|g| g.passage).collect(), true) }
 }
 
 /// Whether a passage after the lead earns a citation of its own (see `MIN_SUPPORT`). `top` is the
@@ -241,10 +294,21 @@ fn earns_citation(s: &Scored, lead: &Scored, top: f32) -> bool {
 
 /// Whether retrieval found evidence that the docs answer the question (see `COVERED_EVIDENCE`).
 fn is_covered(passages: &[Passage]) -> bool {
+    best_evidence(passages) >= COVERED_EVIDENCE
+}
+
+/// Whether some passage is close to the question, though none covers it (see `CLOSE_EVIDENCE`).
+fn is_close(passages: &[Passage]) -> bool {
+    best_evidence(passages) >= CLOSE_EVIDENCE
+}
+
+fn best_evidence(passages: &[Passage]) -> f32 {
     passages
         .iter()
         .take(MAX_PASSAGES)
-        .any(|p| p.coverage + SCORE_IN_EVIDENCE * p.score >= COVERED_EVIDENCE)
+        .filter(|p| p.coverage > 0.0)
+        .map(|p| p.coverage + SCORE_IN_EVIDENCE * p.score)
+        .fold(0.0, f32::max)
 }
 
 fn finish(text: String, sources: Vec<usize>, covered: bool) -> Answer {
@@ -252,6 +316,7 @@ fn finish(text: String, sources: Vec<usize>, covered: bool) -> Answer {
         chunks: stream_chunks(&text),
         sources,
         covered,
+        uncertain: false,
     }
 }
 
@@ -280,45 +345,16 @@ fn not_covered(words: &Words, passages: &[Passage]) -> Answer {
     finish(text, Vec::new(), false)
 }
 
-/// "How do I …", "example", "command" and their es/fr/zh equivalents: questions a snippet answers.
-/// "How long/many/much …" asks for a quantity, not a procedure.
+/// Whether a snippet belongs in the answer: for every question but one asking why, or what something
+/// is or does ("What is a session?", "Why are my builds slow?"), which prose answers. The asked thing
+/// is most often set, called or run in code ("cli headless json output", "Which endpoint …", "Where
+/// do I set …"), and a snippet that shares the question's terms states it.
 fn asks_for_code(question: &str) -> bool {
     let lower = question.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let how = words.iter().enumerate().any(|(i, w)| {
-        *w == "how"
-            && !matches!(
-                words.get(i + 1),
-                Some(&("long" | "many" | "much" | "often" | "big" | "soon" | "old"))
-            )
-    });
-    let cue = words.iter().any(|w| {
-        matches!(
-            *w,
-            "example"
-                | "examples"
-                | "command"
-                | "commands"
-                | "code"
-                | "snippet"
-                | "syntax"
-                | "install"
-                | "configure"
-                | "setup"
-                | "curl"
-                | "cómo"
-                | "ejemplo"
-                | "comment"
-                | "exemple"
-        )
-    });
-    how || cue
-        || ["如何", "怎么", "怎样", "示例", "例子", "命令", "代码"]
-            .iter()
-            .any(|c| lower.contains(c))
+    let mut words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let explains = matches!(words.next(), Some("why" | "what"))
+        && matches!(words.next(), Some("is" | "are" | "does" | "do" | "happens"));
+    !explains
 }
 
 /// One relevant passage, parsed.
@@ -431,7 +467,8 @@ fn is_cross_reference(sentence: &str) -> bool {
 }
 
 impl<'p> Analyzed<'p> {
-    fn new(index: usize, passage: &'p Passage, q: &[String]) -> Self {
+    /// `lenient`: the answer will say it quotes the closest passage (see `close` below).
+    fn new(index: usize, passage: &'p Passage, q: &[String], lenient: bool) -> Self {
         let blocks = parse_blocks(&passage.text);
         let mut units = Vec::new();
         let mut all_terms = terms(&format!("{} {}", passage.title, passage.heading));
@@ -509,7 +546,12 @@ impl<'p> Analyzed<'p> {
         let matched: Vec<&String> = q.iter().filter(|t| all_terms.contains(t)).collect();
         let have = effective_count(matched.iter().map(|t| t.as_str()));
         let want = effective_count(q.iter().map(|t| t.as_str()));
-        let relevant = !matched.is_empty() && have + 1e-6 >= want.min((want * 0.34).max(1.0));
+        // Retrieval weighs the question's terms by rarity, this count does not: for an answer that
+        // quotes the closest passage anyway, one holding the one rare term of "how long are cached
+        // responses kept" ("Requests will be cached for 3 days") and close by retrieval's measure is
+        // relevant, though it shares no other word with the question.
+        let close = lenient && passage.coverage + SCORE_IN_EVIDENCE * passage.score >= CLOSE_EVIDENCE;
+        let relevant = !matched.is_empty() && (close || have + 1e-6 >= want.min((want * 0.34).max(1.0)));
         Self {
             index,
             passage,
@@ -898,6 +940,8 @@ fn title_or_path(p: &Passage) -> String {
 struct Words {
     not_covered: &'static str,
     closest: &'static str,
+    /// An uncertain answer's opening: the text before and after the closest passage's label.
+    closest_is: (&'static str, &'static str),
     empty_question: &'static str,
     sources: &'static str,
     /// A quote's lead-in: the text before and after "{label} [{n}]".
@@ -912,6 +956,7 @@ impl Words {
                 // Says "does not cover" as the eval's refusal check reads it (扱っていません).
                 not_covered: "この質問はドキュメントで扱っていません。",
                 closest: "最も近いページ：",
+                closest_is: ("ドキュメントには直接の記載がありません。最も近いのは「", "」です："),
                 empty_question: "ドキュメントについて質問してください。",
                 sources: "出典：",
                 from: ("", " より："),
@@ -920,6 +965,7 @@ impl Words {
             Self {
                 not_covered: "文档中没有涉及这个问题。",
                 closest: "最接近的页面：",
+                closest_is: ("文档中没有直接说明这一点；最接近的是「", "」："),
                 empty_question: "请提出一个关于文档的问题。",
                 sources: "来源：",
                 from: ("摘自 ", "："),
@@ -928,6 +974,7 @@ impl Words {
             Self {
                 not_covered: "문서에서 이 질문을 다루지 않습니다.",
                 closest: "가장 가까운 페이지:",
+                closest_is: ("문서에 직접 나와 있지 않습니다. 가장 가까운 내용은 「", "」입니다:"),
                 empty_question: "문서에 관해 질문해 주세요.",
                 sources: "출처:",
                 from: ("", "에서:"),
@@ -936,11 +983,17 @@ impl Words {
             Self {
                 not_covered: "The documentation doesn't cover this question.",
                 closest: "The closest pages I found:",
+                closest_is: ("The docs don't state this directly; the closest is ", ":"),
                 empty_question: "Ask a question about the documentation and I'll answer from it.",
                 sources: "Sources:",
                 from: ("From ", ":"),
             }
         }
+    }
+
+    fn closest_is(&self, label: &str) -> String {
+        let (before, after) = self.closest_is;
+        format!("{before}{}{after}", label.trim_end_matches([':', '：']))
     }
 
     fn from(&self, label: &str, n: usize) -> String {

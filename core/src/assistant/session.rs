@@ -116,6 +116,9 @@ impl AnswerSession {
     /// text parts, in order (empty parts left out). Complete: [`AnswerSession::outcome`] follows.
     pub fn extractive(&mut self, query: &str, passages: &[Passage], question: &str) -> Vec<String> {
         let answer = compose_answer(query, passages);
+        if answer.uncertain {
+            self.encoder.mark_uncertain();
+        }
         let mut parts = vec![self.cite(query, passages, answer.sources.iter().copied())];
         for chunk in &answer.chunks {
             parts.push(self.text(chunk));

@@ -7,9 +7,12 @@ import { publishFolder } from '../../../sdk-wasm/js/publish/index.js';
 import { ask, searchPages } from './client.mjs';
 import { scoreQuestion, summarize } from './metrics.mjs';
 
-export { loadQuestions, parseQuestions } from './questions.mjs';
-export { factMatches, isRefusal, normalizeText, scoreQuestion, summarize, RANK_DEPTH } from './metrics.mjs';
-export { formatQuestions, formatTable, renderHtml, METRICS } from './report.mjs';
+export { loadCorpora, loadQuestions, parseCorpora, parseQuestions } from './questions.mjs';
+export {
+  factMatches, isRefusal, isUncertain, keyOf, keyStated, normalizeText, scoreQuestion, summarize, summarizeBy, RANK_DEPTH,
+} from './metrics.mjs';
+export { formatBreakdown, formatQuestions, formatTable, renderHtml, METRICS } from './report.mjs';
+export { buildNative, runNative } from './native.mjs';
 
 /**
  * Runs every question of a set: the search with the question as query, then the assistant's answer;

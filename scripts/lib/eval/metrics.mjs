@@ -52,6 +52,34 @@ export function isRefusal(text, cited) {
 }
 
 /**
+ * An uncertain answer: the docs hold no passage that answers squarely, so the extractive backend
+ * quotes the closest one and says so first ("The docs don't state this directly; the closest is …",
+ * `uncertain` in its answer). It counts as a refusal for an unanswerable question and as an answer
+ * for an answerable one; the share of them is reported so that hedging everything cannot pass.
+ */
+const HEDGE = /^\s*(?:the docs don['’]t state this directly|文档中没有直接说明|ドキュメントには直接の記載がありません|문서에 직접 나와 있지 않습니다)/i;
+
+export function isUncertain(text, flag) {
+  return flag ?? HEDGE.test(text);
+}
+
+/** The key fact: the first code span of a fact (`` `cc_pair_id` `` in "Include a `cc_pair_id` …"). */
+export function keyOf(fact) {
+  return fact?.match(/`([^`]+)`/)?.[1].trim() || null;
+}
+
+/** Does the answer's text (link targets left out) hold `key`, ignoring case? */
+export function keyStated(text, key) {
+  const prose = text.replace(/\]\([^)\s]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
+  return prose.toLowerCase().includes(key.toLowerCase());
+}
+
+/** The answer without its closing "Sources:" list (or a refusal's list of the closest pages). */
+export function answerBody(text) {
+  return text.split(/\n\n(?:Sources:|来源：|出典：|출처:)/)[0].split(/ (?:The closest pages I found:|最接近的页面：|最も近いページ：)/)[0];
+}
+
+/**
  * One question's scores. `retrieved`: page paths in rank order; `cited`: the answer's cited pages;
  * `text`: the answer. For an answerable question: `hit1`, `hit5`, `rr` (reciprocal rank of the first
  * expected page within RANK_DEPTH distinct pages), citation `precision` (share of cited pages that
@@ -59,11 +87,14 @@ export function isRefusal(text, cited) {
  * alternatives, each of which answers), `fact` (null without a fact) and `refused` (a wrong refusal).
  * For an unanswerable one: `refused` (the right outcome).
  */
-export function scoreQuestion(q, { retrieved, cited, text }) {
+export function scoreQuestion(q, { retrieved, cited, text, uncertain: flag }) {
   const pages = distinctPages(retrieved).slice(0, RANK_DEPTH);
   const citedPages = distinctPages(cited);
+  const uncertain = !isRefusal(text, citedPages) && isUncertain(text, flag);
+  const length = answerBody(text).length;
+  if (q.unanswerable) return { refused: isRefusal(text, citedPages) || uncertain, outright: isRefusal(text, citedPages), uncertain, length };
   const refused = isRefusal(text, citedPages);
-  if (q.unanswerable) return { refused };
+  const key = keyOf(q.fact);
   const expected = new Set(q.pages);
   const rank = pages.findIndex((p) => expected.has(p)) + 1;
   const good = citedPages.filter((p) => expected.has(p)).length;
@@ -74,7 +105,10 @@ export function scoreQuestion(q, { retrieved, cited, text }) {
     precision: citedPages.length > 0 ? good / citedPages.length : 0,
     recall: good > 0 ? 1 : 0,
     fact: q.fact === undefined ? null : factMatches(text, q.fact),
+    keyFact: key === null ? null : !refused && keyStated(text, key),
     refused,
+    uncertain,
+    length,
   };
 }
 
@@ -93,6 +127,8 @@ export function summarize(results) {
   const answerable = results.filter((r) => !r.question.unanswerable).map((r) => r.scores);
   const unanswerable = results.filter((r) => r.question.unanswerable).map((r) => r.scores);
   const withFact = answerable.filter((s) => s.fact !== null);
+  const withKey = answerable.filter((s) => s.keyFact !== null && s.keyFact !== undefined);
+  const all = results.map((r) => r.scores);
   const first = results.map((r) => r.firstTokenMs).filter(Number.isFinite);
   const total = results.map((r) => r.totalMs).filter(Number.isFinite);
   return {
@@ -106,8 +142,26 @@ export function summarize(results) {
     citationRecall: mean(answerable.map((s) => s.recall)),
     fact: mean(withFact.map((s) => s.fact)),
     refusal: mean(unanswerable.map((s) => s.refused)),
+    refusalOutright: mean(unanswerable.map((s) => s.outright ?? s.refused)),
     falseRefusal: mean(answerable.map((s) => s.refused)),
+    keyFact: mean(withKey.map((s) => s.keyFact)),
+    keyFacts: withKey.length,
+    uncertain: mean(all.filter((s) => s.uncertain !== undefined).map((s) => s.uncertain)),
+    answerChars: mean(all.filter((s) => s.length !== undefined).map((s) => s.length)),
     firstTokenMs: { p50: percentile(first, 0.5), p95: percentile(first, 0.95) },
     totalMs: { p50: percentile(total, 0.5), p95: percentile(total, 0.95) },
   };
+}
+
+/** Totals per value of a question's field (`style`, `kind`), in first-seen order; questions without it
+ * are left out. */
+export function summarizeBy(results, field) {
+  const groups = new Map();
+  for (const r of results) {
+    const value = r.question[field];
+    if (value === undefined) continue;
+    if (!groups.has(value)) groups.set(value, []);
+    groups.get(value).push(r);
+  }
+  return [...groups].map(([value, rs]) => ({ value, totals: summarize(rs) }));
 }

@@ -41,3 +41,28 @@ export function parseQuestions(text, name = 'questions') {
 export function loadQuestions(file) {
   return parseQuestions(readFileSync(file, 'utf8'), file);
 }
+
+/**
+ * A development set of several sites in one JSON file: `{corpora: {<name>: [{q, pages, fact, kind,
+ * style, unanswerable?}]}}`, each site's docs in `<folder>/<name>`. Returns `[{name, questions}]`,
+ * each question as `parseQuestions` gives it plus its `kind` and `style` (short, medium, long).
+ */
+export function parseCorpora(text, name = 'corpora') {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${name}: not JSON (${err.message})`);
+  }
+  if (!data || typeof data.corpora !== 'object') throw new Error(`${name}: needs {"corpora": {<name>: [questions]}}`);
+  return Object.entries(data.corpora).map(([corpus, list]) => {
+    const lines = list.map((q) => JSON.stringify({ question: q.q, pages: q.pages ?? [], fact: q.fact, unanswerable: q.unanswerable }));
+    const questions = parseQuestions(lines.join('\n'), `${name}:${corpus}`);
+    questions.forEach((q, i) => Object.assign(q, { kind: list[i].kind, style: list[i].style }));
+    return { name: corpus, questions };
+  });
+}
+
+export function loadCorpora(file) {
+  return parseCorpora(readFileSync(file, 'utf8'), file);
+}

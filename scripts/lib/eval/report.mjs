@@ -118,3 +118,23 @@ ${sets}
 </body></html>
 `;
 }
+
+/**
+ * The totals of every set and of the phrasings and kinds of its questions (`style`, `kind`, when the
+ * set has them): false refusals and key facts as counts, the rest as rates.
+ */
+export function formatBreakdown(reports, summarizeBy) {
+  const rows = [['set', 'group', 'questions', 'false refusal', 'unans. refused', '(outright)', 'hit@1', 'hit@5', 'key fact', 'fact', 'uncertain', 'mean chars']];
+  const count = (share, n) => (share === null ? '–' : `${Math.round(share * n)}/${n}`);
+  const row = (name, group, t) => [
+    name, group, `${t.questions}`, count(t.falseRefusal, t.answerable), count(t.refusal, t.unanswerable), count(t.refusalOutright, t.unanswerable), rate(t.hit1), rate(t.hit5),
+    count(t.keyFact, t.keyFacts), rate(t.fact), rate(t.uncertain), millis(t.answerChars),
+  ];
+  for (const { name, totals, results } of reports) {
+    rows.push(row(name, 'all', totals));
+    for (const field of ['style', 'kind']) {
+      for (const { value, totals: t } of summarizeBy(results, field)) rows.push(row(name, `${field} ${value}`, t));
+    }
+  }
+  return table(rows);
+}

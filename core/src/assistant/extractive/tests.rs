@@ -137,19 +137,43 @@ fn says_not_covered_for_an_unrelated_question() {
 #[test]
 fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
     // "How do I export the bundle to Dropbox?": the passages match "export" and "bundle" but not
-    // "Dropbox", the term that names what is asked; retrieval reports that as low coverage.
-    let weak: Vec<Passage> = static_export_passages()
+    // "Dropbox", a name no page mentions; retrieval reports that as coverage 0 on every hit.
+    let unknown: Vec<Passage> = static_export_passages()
+        .into_iter()
+        .map(|p| Passage { coverage: 0.0, score: 0.9, ..p })
+        .collect();
+    let answer = compose_answer("How do I export the bundle to Dropbox?", &unknown);
+    assert!(!answer.covered && !answer.uncertain);
+    assert!(answer.sources.is_empty());
+    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
+    // Far from the question (a few common words): refused as well.
+    let far: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.15, score: 0.3, ..p.clone() }).collect();
+    assert!(!compose_answer("How do I export the bundle to Dropbox?", &far).covered);
+    // The same passages with the rare term matched by one of them answer.
+    let mut strong: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.3, score: 0.6, ..p.clone() }).collect();
+    strong[0].coverage = 0.8;
+    let sure = compose_answer("How do I export the bundle to Dropbox?", &strong);
+    assert!(sure.covered && !sure.uncertain, "{}", sure.text());
+    assert!(!sure.text().starts_with("The docs don't state this directly"), "{}", sure.text());
+}
+
+#[test]
+fn a_close_passage_is_quoted_as_the_closest_and_marked_uncertain() {
+    // Every passage holds part of what is asked and none covers it: the answer quotes the best and
+    // says first that the docs do not state it directly.
+    let close: Vec<Passage> = static_export_passages()
         .into_iter()
         .map(|p| Passage { coverage: 0.3, score: 0.6, ..p })
         .collect();
-    let answer = compose_answer("How do I export the bundle to Dropbox?", &weak);
-    assert!(!answer.covered);
-    assert!(answer.sources.is_empty());
-    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
-    // The same passages with the rare term matched by one of them answer.
-    let mut strong = weak.clone();
-    strong[0].coverage = 0.8;
-    assert!(compose_answer("How do I export the bundle to Dropbox?", &strong).covered);
+    let answer = compose_answer("How long is the bundle link valid?", &close);
+    let text = answer.text();
+    assert!(answer.covered && answer.uncertain, "{text}");
+    assert!(text.starts_with("The docs don't state this directly; the closest is Static export"), "{text}");
+    assert!(text.contains("expiresAt") && text.contains(" [1]"), "{text}");
+    assert!(!answer.sources.is_empty());
+    // The opening follows the question's script.
+    assert!(Words::for_question("导出包的链接有效期多长？").closest_is("静态导出").starts_with("文档中没有直接说明这一点"));
+    assert!(Words::for_question("リンクの有効期限は？").closest_is("x").starts_with("ドキュメントには直接の記載がありません"));
 }
 
 #[test]
@@ -582,4 +606,62 @@ fn a_title_line_is_not_quoted_as_filler_beside_sentences() {
     let text = compose_answer("What colors can a Badge have?", &passages).text();
     assert!(text.starts_with("Badges support multiple color variants"), "{text}");
     assert!(!text.contains("Badge Badge"), "{text}");
+}
+
+#[test]
+fn a_snippet_goes_with_every_question_but_why_and_what_is() {
+    for q in ["cli headless json output", "Which endpoint returns the deployed version?", "How long is the link valid?", "Where do I set the cache expiry?", "如何导出静态站点"] {
+        assert!(asks_for_code(q), "{q}");
+    }
+    for q in ["What is the static export bundle?", "Why are my builds slow?", "what does the proxy do"] {
+        assert!(!asks_for_code(q), "{q}");
+    }
+}
+
+#[test]
+fn a_passage_holding_only_the_rare_term_is_quoted_as_the_closest() {
+    // Retrieval finds the question's rarest term ("cached") and little else; the passage shares one
+    // of the question's four words, too few to count as relevant, but it is where the answer is.
+    let passages = vec![passage(
+        "client/request-caching",
+        "Request caching",
+        "",
+        "Enable caching with the cache header.\nRequests will be cached for 3 days by default. This is currently not configurable.",
+        0.17,
+    )];
+    let weak = vec![Passage { coverage: 0.47, ..passages[0].clone() }];
+    let answer = compose_answer("how long are cached responses kept", &weak);
+    let text = answer.text();
+    assert!(answer.covered && answer.uncertain, "{text}");
+    assert!(text.contains("3 days"), "{text}");
+    // Far by retrieval's measure as well: refused.
+    let far = vec![Passage { coverage: 0.1, ..passages[0].clone() }];
+    assert!(!compose_answer("how long are cached responses kept", &far).covered);
+}
+
+#[test]
+fn a_sentence_a_page_repeats_is_quoted_once() {
+    let passages = vec![passage(
+        "io",
+        "IO config",
+        "",
+        "For details about io_config.yaml files, see the setup guide.\n\nThe io_config.yaml file sits in the project folder.\n\nFor details about io_config.yaml files, see the setup guide.",
+        0.9,
+    )];
+    let text = compose_answer("where does the io_config.yaml file go", &passages).text();
+    assert_eq!(text.matches("For details about io_config.yaml files").count(), 1, "{text}");
+}
+
+#[test]
+fn a_lone_short_lead_brings_what_follows_it() {
+    let passages = vec![passage(
+        "errors",
+        "Custom 404 page",
+        "",
+        "You can customize the title and description of the 404 error page.\n\nSet `errors.404.title` in docs.json to change the heading.",
+        0.9,
+    )];
+    let text = compose_answer("customize 404 page title", &passages).text();
+    assert!(text.starts_with("You can customize the title"), "{text}");
+    assert!(text.contains("`errors.404.title`"), "{text}");
 }
