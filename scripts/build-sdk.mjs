@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { root, nodeBin, cargoBin, pins, toolEnv } from './lib/env.mjs';
-import { cargoTargetDir, contentHash, restoreOutput, storeOutput, withCargoSources } from './lib/build-cache.mjs';
+import { cargoTargetDir, contentHash, hostCargoEnv, restoreOutput, storeOutput, withCargoSources } from './lib/build-cache.mjs';
 import { buildWidget } from './build-widget.mjs';
 
 export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
@@ -26,7 +26,7 @@ const inputs = [
 /** What the package is made from: the sources, the toolchain and the tools. */
 function buildKey() {
   const rustc = spawnSync('rustc', ['-vV'], { env: toolEnv(), encoding: 'utf8' }).stdout ?? '';
-  return contentHash(inputs, [rustc, process.env.RUSTFLAGS ?? '', JSON.stringify(pins)]);
+  return contentHash([...inputs, 'scripts/build-sdk.mjs', 'scripts/build-widget.mjs'], [rustc, process.env.RUSTFLAGS ?? '', JSON.stringify(pins)]);
 }
 
 /** Compiles the package into sdk-wasm/pkg/. */
@@ -34,7 +34,7 @@ async function compileSdk() {
   // The parser runs in the core crate's stream layer: give it the SDK's opt-level (Cargo.toml) in
   // this build only, the worker keeps "z".
   run('cargo', ['build', '-p', 'docs-edge-sdk', '--target', 'wasm32-unknown-unknown', '--release', '--quiet',
-    '--config', 'profile.release.package.docs-edge-core.opt-level=3']);
+    '--config', 'profile.release.package.docs-edge-core.opt-level=3'], toolEnv(hostCargoEnv));
   const out = mkdtempSync(join(tmpdir(), 'docs-edge-sdk-'));
   try {
     const built = join(cargoTargetDir, 'wasm32-unknown-unknown', 'release', `${wasmName}.wasm`);
@@ -56,8 +56,8 @@ async function compileSdk() {
   }
 }
 
-function run(cmd, args) {
-  const result = spawnSync(cmd, args, { cwd: root, env: toolEnv(), stdio: 'inherit' });
+function run(cmd, args, env = toolEnv()) {
+  const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with status ${result.status}`);
 }
 

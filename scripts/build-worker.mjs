@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { buildIcons } from './build-icons.mjs';
 import { panicUnwind, pins, root, toolEnv } from './lib/env.mjs';
-import { contentHash, restoreOutput, storeOutput, withCargoSourcesSync, withLock, workerTargetDir } from './lib/build-cache.mjs';
+import { contentHash, restoreOutput, storeOutput, withCargoSourcesSync, withLock, workerCargoEnv, cacheRoot } from './lib/build-cache.mjs';
 
 /** The two Worker scripts built from the worker crate (worker/src/lib.rs): `edge` serves requests
  * (wrangler.toml), `builder` publishes and exports sites (wrangler.builder.toml). */
@@ -32,7 +32,7 @@ const inputs = ['core/src', 'core/build.rs', 'core/Cargo.toml', 'worker/src', 'w
 /** What a script's build is made from: the sources, the toolchain, the tools, the flags. */
 function buildKey(script, unwind, env) {
   const rustc = spawnSync('rustc', ['-vV'], { env, encoding: 'utf8' }).stdout ?? '';
-  return contentHash(inputs, [
+  return contentHash([...inputs, 'scripts/build-worker.mjs'], [
     script, JSON.stringify(scripts[script].cargoArgs), unwind ? 'unwind' : 'abort', env.RUSTFLAGS ?? '', rustc,
     JSON.stringify(pins), process.env.DOCS_EDGE_SKIP_WASM_OPT === '1' ? 'no-wasm-opt' : 'wasm-opt',
     readFileSync(join(root, 'node_modules', 'binaryen', 'package.json'), 'utf8'),
@@ -65,8 +65,8 @@ function buildBoth(force) {
   const unwind = panicUnwind();
   const sizeFlags = ['-Cllvm-args=-inline-threshold=0'];
   const env = unwind
-    ? toolEnv({ CARGO_TARGET_DIR: workerTargetDir, RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none', '-Zfmt-debug=shallow', ...sizeFlags].filter(Boolean).join(' ') })
-    : toolEnv({ CARGO_TARGET_DIR: workerTargetDir, RUSTFLAGS: [process.env.RUSTFLAGS, ...sizeFlags].filter(Boolean).join(' ') });
+    ? toolEnv({ ...workerCargoEnv, RUSTUP_TOOLCHAIN: 'nightly', RUSTFLAGS: [process.env.RUSTFLAGS, '-Zpanic-in-drop=abort', '-Zlocation-detail=none', '-Zfmt-debug=shallow', ...sizeFlags].filter(Boolean).join(' ') })
+    : toolEnv({ ...workerCargoEnv, RUSTFLAGS: [process.env.RUSTFLAGS, ...sizeFlags].filter(Boolean).join(' ') });
   // Each script's output is restored from the machine's build cache when the same inputs built it
   // before (scripts/lib/build-cache.mjs); the two share the Worker's target folder, each feature set
   // keeping its own artifacts.
@@ -74,7 +74,9 @@ function buildBoth(force) {
     const { outDir, cargoArgs } = scripts[script];
     const cached = { name: `worker-${script}`, key: buildKey(script, unwind, env), outDir: join(root, 'worker', outDir) };
     if (!force && restoreOutput(cached)) continue;
-    withCargoSourcesSync(() => {
+    // One Worker build at a time on the machine: the two scripts share the target folder's uplifted
+    // `docs_edge_worker.wasm`, which another checkout's build could replace before wasm-bindgen reads it.
+    withCargoSourcesSync(() => withLock(join(cacheRoot, 'worker-build.lock'), () => {
       const result = spawnSync('worker-build', ['--release', ...(unwind ? ['--panic-unwind'] : []), '--out-dir', outDir, ...cargoArgs], {
         cwd: join(root, 'worker'),
         env,
@@ -83,7 +85,7 @@ function buildBoth(force) {
       if (result.status !== 0) {
         throw new Error(`worker-build (${script}) failed with status ${result.status}`);
       }
-    });
+    }));
     shrinkWasm(wasmPath(script));
     if (script === 'edge') writeFileSync(strategyFile, unwind ? 'unwind\n' : 'abort\n');
     storeOutput(cached);

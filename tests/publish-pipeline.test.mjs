@@ -1,6 +1,6 @@
 // The publish pipeline (worker/src/durable/publish_job/) on workers of its own (five starts: one shared
 // by the tests that need no restart, four for the faults): a ~1,000-page site publishes in batches
-// within a 64 MiB wasm high-water and answers searches (`node bench/scale.mjs` measures 1× and 10×);
+// within a 24 MiB wasm high-water and answers searches (`node bench/scale.mjs` measures 1× and 10×);
 // a publish that fails midway and one whose runtime is killed midway leave the previous version live,
 // and the next publish works; two concurrent publishes to one domain end with one of them live,
 // whole; publishes to several domains at once build at most one small site in memory per isolate.
@@ -24,7 +24,9 @@ after(async () => {
 });
 
 const MIB = 1024 * 1024;
-const BUDGET_BYTES = 64 * MIB;
+// The 1,000-page site's publish: 16.2 MiB measured (bench/scale.mjs at 1×, the same site), a margin
+// for the allocator's layout; the 10× site's bound is 64 MiB (36.2 measured there).
+const BUDGET_BYTES = 24 * MIB;
 /** The scale sites exceed the platform-sized upload defaults, as in bench/scale.mjs. */
 const LIMITS = { MAX_UPLOAD_BYTES: String(256 << 20), MAX_SOURCE_BYTES: String(256 << 20) };
 
@@ -42,10 +44,14 @@ async function stop(w) {
 
 // One worker for the tests that need no restart: the upload answers 202 at once (statuses are
 // polled), and a domain keeps the records of its last two publishes. The scale test runs on it first,
-// so the memory it reads from the log is its publish's alone.
+// so the memory it reads from the log is its publish's alone; each step of its publish waits a
+// second, so the statuses polled every 250 ms see it between batches.
+const SCALE_DOMAIN = `scale-${Date.now().toString(36)}.example.com`;
 let sharedWorker;
 async function shared() {
-  sharedWorker ??= await worker('shared', { PUBLISH_WAIT_MS: '0', TEST_KEPT_PUBLISHES: '2' });
+  sharedWorker ??= await worker('shared', {
+    PUBLISH_WAIT_MS: '0', TEST_KEPT_PUBLISHES: '2', TEST_PUBLISH_STEP_DELAY_DOMAIN: SCALE_DOMAIN, TEST_PUBLISH_STEP_DELAY_MS: '1000',
+  });
   return sharedWorker;
 }
 
@@ -70,11 +76,11 @@ async function assertLive(base, t, site, word) {
   assert.ok(hits.body.length > 0, `a search of ${word} finds the live version's page: ${hits.text}`);
 }
 
-test('a 1,000-page site publishes in batches within 64 MiB of wasm memory, counting the pages parsed as it goes, and answers searches', async () => {
+test('a 1,000-page site publishes in batches within 24 MiB of wasm memory, counting the pages parsed as it goes, and answers searches', async () => {
   // The upload answers 202 at once, so the publish's statuses are polled all along.
   const w = await shared();
   const base = w.baseUrl;
-  const t = await tenant({ base });
+  const t = await tenant({ base, domain: SCALE_DOMAIN });
   const site = writeScaleSite(FIXTURE_DOCS, 4);
   try {
     const statuses = [];
@@ -159,7 +165,8 @@ test('two concurrent publishes to one domain end with one of them live, whole', 
   const a = smallSite('dromedary', 4);
   const b = smallSite('echidna', 6);
   const [ra, rb] = await Promise.all([a, b].map((s) => publish(t.domain, t.adminKey, s.archive, { base: w.baseUrl })));
-  for (const r of [ra, rb]) assert.ok(r.status === 200 || r.status === 409, r.text);
+  // Statuses are polled here: a publish that ended `failed` reads 200 with that status.
+  for (const r of [ra, rb]) assert.ok(r.status === 409 || (r.status === 200 && r.body.status !== 'failed'), r.text);
   for (const r of [ra, rb].filter((r) => r.status === 409)) assertError(r, 409, 'publish_in_progress');
   const got = await live(w.baseUrl, t);
   const winner = got.body.pageCount === a.pages ? { site: a, word: 'dromedary', other: 'echidna' } : { site: b, word: 'echidna', other: 'dromedary' };

@@ -30,10 +30,17 @@ export const cargoTargetDir = process.env.CARGO_TARGET_DIR ? resolve(root, proce
 
 /** The Worker scripts' target folder (nightly, wasm32, std rebuilt): apart from the host's, so the
  * two build at once (Cargo locks a target folder for the whole of a build). */
-export const workerTargetDir = process.env.CARGO_TARGET_DIR ? cargoTargetDir : join(cacheRoot, 'target-worker');
+export const workerTargetDir = process.env.DOCS_EDGE_WORKER_TARGET_DIR
+  ? resolve(root, process.env.DOCS_EDGE_WORKER_TARGET_DIR) : join(cacheRoot, 'target-worker');
 
-/** The environment that points every child (wrangler's [build], tests) at the same cache. */
-export const cacheEnv = { DOCS_EDGE_CACHE_DIR: cacheRoot, CARGO_TARGET_DIR: cargoTargetDir };
+/** The environment that points every child (wrangler's [build], tests) at the same cache. Cargo's
+ * target folders are not in it: only a run inside `withCargoSources` may use the shared ones
+ * (`hostCargoEnv`, `workerCargoEnv`); any other Cargo run builds in the checkout's own `target/`. */
+export const cacheEnv = { DOCS_EDGE_CACHE_DIR: cacheRoot };
+
+/** For Cargo runs inside `withCargoSources`. */
+export const hostCargoEnv = { CARGO_TARGET_DIR: cargoTargetDir };
+export const workerCargoEnv = { CARGO_TARGET_DIR: workerTargetDir };
 
 /** Each workspace crate's files whose content decides its freshness (the crate folder, and files
  * outside it that it includes). The root manifest and lock file are Cargo's own to judge. */
@@ -91,11 +98,9 @@ export function contentHash(paths, extra = []) {
  * Runs `body` (which runs Cargo, and may return a promise) with every workspace crate's mtimes
  * matching what the shared target folders built from the same content. Builds of the same content
  * (two at once in one run, or two checkouts of one commit) hold the sources together; a checkout of
- * other content waits until they end, since it changes what the folders' artifacts stand for. A
- * child of a holder, given `heldEnv`, passes through.
+ * other content waits until they end, since it changes what the folders' artifacts stand for.
  */
 export async function withCargoSources(body) {
-  if (process.env.DOCS_EDGE_CARGO_SOURCES_HELD === '1') return body();
   let release;
   while (!(release = tryHoldSources())) await new Promise((r) => setTimeout(r, 500));
   try {
@@ -107,7 +112,6 @@ export async function withCargoSources(body) {
 
 /** `withCargoSources` for a synchronous body. */
 export function withCargoSourcesSync(body) {
-  if (process.env.DOCS_EDGE_CARGO_SOURCES_HELD === '1') return body();
   let release;
   while (!(release = tryHoldSources())) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
   try {
@@ -117,60 +121,101 @@ export function withCargoSourcesSync(body) {
   }
 }
 
-/** The environment that tells a child that its parent holds the sources for it. */
-export const heldEnv = { DOCS_EDGE_CARGO_SOURCES_HELD: '1' };
-
 const holders = join(cacheRoot, 'cargo-holders');
 let holds = 0;
+let waitingSaid = false;
 
 /** Under the mutex: when no live holder holds other content, syncs the mtimes and registers a
  * holder; returns its release, or null when the caller must wait. */
 function tryHoldSources() {
   const release = acquireLock(join(cacheRoot, 'cargo.lock'));
   try {
-    const trees = Object.fromEntries(Object.entries(CRATES).map(([crate, paths]) => [crate, filesOf(paths)]))
+    const trees = Object.fromEntries(Object.entries(CRATES).map(([crate, paths]) => [crate, filesOf(paths)]));
     const content = Object.fromEntries(Object.entries(trees).map(([crate, found]) => [crate, hashFiles(found.files)]));
     const key = createHash('sha256').update(JSON.stringify(content)).digest('hex');
     mkdirSync(holders, { recursive: true });
     for (const name of readdirSync(holders)) {
-      const [pid] = name.split('-');
-      if (!processAlive(Number(pid))) {
-        rmSync(join(holders, name), { force: true });
-        continue;
+      const [pid, started] = name.split('-');
+      let held;
+      try {
+        held = readFileSync(join(holders, name), 'utf8');
+      } catch {
+        continue; // released while listed
       }
-      if (readFileSync(join(holders, name), 'utf8') !== key) return null;
+      if (!processAlive(Number(pid), started)) {
+        rmSync(join(holders, name), { force: true });
+      } else if (held !== key) {
+        if (!waitingSaid) console.log(`waiting for the build of another checkout's code (process ${pid}) to end`);
+        waitingSaid = true;
+        return null;
+      }
     }
-    syncSourceTimes(trees, content);
-    const holder = join(holders, `${process.pid}-${holds++}`);
+    const stamped = syncSourceTimes(trees, content);
+    const holder = join(holders, `${process.pid}-${startTime(process.pid)}-${holds++}`);
     writeFileSync(holder, key);
-    return () => rmSync(holder, { force: true });
+    return () => {
+      const unlock = acquireLock(join(cacheRoot, 'cargo.lock'));
+      try {
+        forgetEdited(stamped);
+        rmSync(holder, { force: true });
+      } finally {
+        unlock();
+      }
+    };
   } finally {
     release();
   }
 }
 
-/** Each crate gets the mtime recorded with its content, or now (recorded) when its content is new. */
+/** A crate whose files changed while it was held (an edit, a branch switched mid-build) may have
+ * been compiled from either content: its record is dropped, so the next build stamps it anew. */
+function forgetEdited(stamped) {
+  const edited = Object.entries(stamped)
+    .filter(([, { entries, mtimeMs }]) => entries.some((entry) => {
+      try {
+        return statSync(entry).mtimeMs !== mtimeMs;
+      } catch {
+        return true;
+      }
+    }))
+    .map(([crate]) => crate);
+  if (edited.length === 0) return;
+  const recorded = readRecord();
+  for (const crate of edited) delete recorded[crate];
+  writeFileSync(recordFile, `${JSON.stringify(recorded, null, 1)}\n`);
+}
+
+const recordFile = join(cacheRoot, 'cargo-sources.json');
+
+function readRecord() {
+  try {
+    return JSON.parse(readFileSync(recordFile, 'utf8'));
+  } catch {
+    return {}; // nothing built here yet: every crate counts as changed
+  }
+}
+
+/** Each crate gets the mtime recorded with its content, or now (recorded) when its content is new.
+ * Returns what was stamped, per crate. */
 function syncSourceTimes(trees, content) {
   mkdirSync(cacheRoot, { recursive: true });
-  const stateFile = join(cacheRoot, 'cargo-sources.json');
-  let recorded = {};
-  try {
-    recorded = JSON.parse(readFileSync(stateFile, 'utf8'));
-  } catch {
-    // nothing built here yet: every crate counts as changed
-  }
+  const recorded = readRecord();
   const now = Date.now();
   const next = {};
+  const stamped = {};
   for (const [crate, { files, dirs }] of Object.entries(trees)) {
     const tree = content[crate];
     // Recorded before Cargo runs: a build that fails halfway leaves artifacts of this content, newer
     // than this time, and only of this content (no other content is built while this is held).
     const mtimeMs = recorded[crate]?.tree === tree ? recorded[crate].mtimeMs : now;
     const when = new Date(mtimeMs);
-    for (const entry of [...files, ...dirs]) utimesSync(entry, when, when);
+    const entries = [...files, ...dirs];
+    for (const entry of entries) utimesSync(entry, when, when);
     next[crate] = { tree, mtimeMs };
+    stamped[crate] = { entries, mtimeMs: statSync(entries[0]).mtimeMs };
   }
-  writeFileSync(stateFile, `${JSON.stringify(next, null, 1)}\n`);
+  writeFileSync(recordFile, `${JSON.stringify(next, null, 1)}\n`);
+  return stamped;
 }
 
 /**
@@ -182,34 +227,44 @@ export function restoreOutput({ name, key, outDir }) {
   if (existsSync(keyFile) && readFileSync(keyFile, 'utf8').trim() === key) return true;
   const entries = join(cacheRoot, 'outputs', name);
   const entry = join(entries, key);
-  if (!existsSync(join(entry, '.build-key'))) {
-    // What is there now is about to be rebuilt: never taken for the old key should the build fail.
-    rmSync(keyFile, { force: true });
-    return false;
-  }
-  rmSync(outDir, { recursive: true, force: true });
-  cpSync(entry, outDir, { recursive: true });
-  console.log(`${name}: reused the build of the same inputs (${key.slice(0, 12)}) from ${entries}`);
-  return true;
+  mkdirSync(entries, { recursive: true });
+  return withLock(join(entries, '.lock'), () => {
+    if (!existsSync(join(entry, '.build-key'))) {
+      // What is there now is about to be rebuilt: never taken for the old key should the build fail.
+      rmSync(keyFile, { force: true });
+      return false;
+    }
+    const partial = `${outDir}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(entry, partial, { recursive: true });
+    rmSync(outDir, { recursive: true, force: true });
+    renameSync(partial, outDir);
+    utimesSync(entry, new Date(), new Date()); // the newest used, kept longest
+    console.log(`${name}: reused the build of the same inputs (${key.slice(0, 12)}) from ${entries}`);
+    return true;
+  });
 }
 
 /** Marks `outDir` as the build of `key` and keeps a copy in the cache (the `keep` newest per name). */
 export function storeOutput({ name, key, outDir, keep = 3 }) {
   writeFileSync(join(outDir, '.build-key'), `${key}\n`);
   const entries = join(cacheRoot, 'outputs', name);
-  const entry = join(entries, key);
   mkdirSync(entries, { recursive: true });
-  const partial = `${entry}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  cpSync(outDir, partial, { recursive: true });
-  rmSync(entry, { recursive: true, force: true });
-  renameSync(partial, entry);
-  prune(entries, keep);
+  withLock(join(entries, '.lock'), () => {
+    const entry = join(entries, key);
+    const partial = `${entry}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(outDir, partial, { recursive: true });
+    rmSync(entry, { recursive: true, force: true });
+    renameSync(partial, entry);
+    prune(entries, keep);
+  });
 }
 
-/** Keeps the `keep` most recently stored entries of a cache folder. */
+/** Keeps the `keep` most recently stored or used entries of a cache folder. */
 function prune(dir, keep) {
   const entries = readdirSync(dir)
+    .filter((name) => !name.startsWith('.') && !name.includes('.partial-'))
     .map((name) => ({ name, mtimeMs: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const { name } of entries.slice(keep)) rmSync(join(dir, name), { recursive: true, force: true });
@@ -251,6 +306,9 @@ function holderAlive(lock, owner) {
   try {
     pid = Number(readFileSync(owner, 'utf8'));
   } catch {
+    pid = 0;
+  }
+  if (!pid) {
     try {
       return Date.now() - statSync(lock).mtimeMs < 10_000;
     } catch {
@@ -260,11 +318,22 @@ function holderAlive(lock, owner) {
   return processAlive(pid);
 }
 
-function processAlive(pid) {
+/** When the process `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid,
+ * it names a process even after its pid is reused. Empty where /proc is not there. */
+function startTime(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function processAlive(pid, started) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return err.code === 'EPERM';
+    if (err.code !== 'EPERM') return false;
   }
+  return !started || startTime(pid) === '' || startTime(pid) === started;
 }

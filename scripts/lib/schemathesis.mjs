@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './env.mjs';
-import { cacheRoot } from './build-cache.mjs';
+import { cacheRoot, withLock } from './build-cache.mjs';
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
 export const venv = join(cacheRoot, `schemathesis-${SCHEMATHESIS_VERSION}`);
@@ -22,7 +22,11 @@ function run(cmd, args) {
 
 export function ensureSchemathesis(log) {
   if (installedVersion().endsWith(` ${SCHEMATHESIS_VERSION}`)) return;
-  log(`installing schemathesis ${SCHEMATHESIS_VERSION} into ${venv}`);
-  run('python3', ['-m', 'venv', venv]);
-  run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+  // Two checkouts bootstrapping at once install it once.
+  withLock(`${venv}.lock`, () => {
+    if (installedVersion().endsWith(` ${SCHEMATHESIS_VERSION}`)) return;
+    log(`installing schemathesis ${SCHEMATHESIS_VERSION} into ${venv}`);
+    run('python3', ['-m', 'venv', venv]);
+    run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+  });
 }

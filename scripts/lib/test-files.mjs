@@ -44,7 +44,10 @@ function runOne(file, { env, cwd }) {
     let output = '';
     child.stdout.on('data', (chunk) => { output += chunk; });
     child.stderr.on('data', (chunk) => { output += chunk; });
+    let done = false;
     const finish = (code) => {
+      if (done) return;
+      done = true;
       const count = (label) => Number(output.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
       const fail = count('fail') + count('cancelled');
       resolve({
@@ -52,7 +55,10 @@ function runOne(file, { env, cwd }) {
         ok: code === 0 && fail === 0, pass: count('pass'), fail: code === 0 ? fail : Math.max(fail, 1), skipped: count('skipped'),
       });
     };
-    child.on('exit', finish);
+    // 'close' comes once the pipes are drained, so the summary lines are read; a grandchild left
+    // holding them must not hang the run, so 'exit' finishes it a few seconds later anyway.
+    child.on('close', finish);
+    child.on('exit', (code) => setTimeout(() => finish(code), 5000).unref());
     child.on('error', (err) => {
       output += `${err.stack}\n`;
       finish(1);

@@ -46,18 +46,22 @@ export function applyMigrations(persistTo, { inherit = false } = {}) {
     throw new Error(`wrangler d1 migrations apply failed (${result.status})\n${result.stdout ?? ''}${result.stderr ?? ''}`);
   }
   writeFileSync(marker, key);
-  if (fresh) {
+  if (fresh && !existsSync(template)) {
     const partial = `${template}.partial-${process.pid}`;
     rmSync(partial, { recursive: true, force: true });
     cpSync(persistTo, partial, { recursive: true });
-    rmSync(template, { recursive: true, force: true });
-    renameSync(partial, template);
+    try {
+      renameSync(partial, template);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another start made the same template first
+    }
   }
 }
 
-/** The migrations' files and wrangler's version: what an empty migrated database is made from. */
+/** The migrations' files, the configuration that names the database, and wrangler's version: what an
+ * empty migrated database is made from. */
 function migrationsKey() {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(readFileSync(join(root, 'wrangler.toml')));
   const dir = join(root, 'worker', 'migrations');
   for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(join(dir, name)));
   hash.update(readFileSync(join(root, 'node_modules', 'wrangler', 'package.json')));

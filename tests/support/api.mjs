@@ -93,10 +93,10 @@ export async function createKey(orgId, kind, name, base) {
   return res.body;
 }
 
-/** An organization with one domain and one key of each kind. */
-export async function tenant({ plan = 'enterprise', base } = {}) {
+/** An organization with one domain (`domain`, else a new one) and one key of each kind. */
+export async function tenant({ plan = 'enterprise', base, domain: wanted } = {}) {
   const org = await createOrg({ plan, base });
-  const domain = await addDomain(org.orgId, undefined, base);
+  const domain = await addDomain(org.orgId, wanted, base);
   const assistant = await createKey(org.orgId, 'assistant', 'browser', base);
   const admin = await createKey(org.orgId, 'admin', 'server', base);
   return { org, domain, assistantKey: assistant.key, adminKey: admin.key, assistant, admin };

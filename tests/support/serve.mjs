@@ -8,6 +8,7 @@ import { root } from '../../scripts/lib/env.mjs';
 import { freePort } from '../../scripts/lib/worker-process.mjs';
 import { scratchDir } from '../../scripts/lib/scratch.mjs';
 
+// npm test names the binary its host tests built (SERVE_BIN); run alone, a file finds Cargo's.
 export const SERVE_BIN = process.env.SERVE_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'docs-edge-serve');
 
 /** TOML for `[static_export]` and friends: `{ bundle_url, sha256, version }` etc. as plain values. */
