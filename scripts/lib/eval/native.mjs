@@ -6,13 +6,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../env.mjs';
-import { cacheEnv, cargoTargetDir } from '../build-cache.mjs';
+import { cacheEnv, cargoTargetDir, hostCargoEnv, withCargoSourcesSync } from '../build-cache.mjs';
 import { scoreQuestion, summarize } from './metrics.mjs';
 
-/** Builds the native runner once (release, in the scripts' cargo target folder: `CARGO_TARGET_DIR` or the shared cache). */
+/** Builds the native runner (release, in the host's target folder of the build cache). */
 export function buildNative() {
-  const r = spawnSync('cargo', ['build', '--release', '-q', '-p', 'docs-edge-core', '--example', 'eval_local'], { cwd: root, stdio: 'inherit', env: { ...process.env, ...cacheEnv } });
-  if (r.status !== 0) throw new Error('cargo build of the eval_local example failed');
+  withCargoSourcesSync(() => {
+    const r = spawnSync('cargo', ['build', '--release', '-q', '-p', 'docs-edge-core', '--example', 'eval_local'], {
+      cwd: root, stdio: 'inherit', env: { ...process.env, ...cacheEnv, ...hostCargoEnv },
+    });
+    if (r.status !== 0) throw new Error('cargo build of the eval_local example failed');
+  });
 }
 
 function nativeBinary() {
