@@ -270,7 +270,9 @@ function prune(dir, keep) {
   for (const { name } of entries.slice(keep)) rmSync(join(dir, name), { recursive: true, force: true });
 }
 
-function acquireLock(lock) {
+/** Takes the lock folder `lock` once free (one whose holder is gone is taken over); returns its
+ * release, or null without waiting when `wait` is false. */
+function tryLock(lock) {
   mkdirSync(dirname(lock), { recursive: true });
   const owner = join(lock, 'pid');
   for (;;) {
@@ -280,12 +282,26 @@ function acquireLock(lock) {
       return () => rmSync(lock, { recursive: true, force: true });
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
-      if (!holderAlive(lock, owner)) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      if (holderAlive(lock, owner)) return null;
+      rmSync(lock, { recursive: true, force: true });
     }
+  }
+}
+
+function acquireLock(lock) {
+  let release;
+  while (!(release = tryLock(lock))) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  return release;
+}
+
+/** `withLock` for a body that awaits, waiting without blocking this process. */
+export async function withLockAsync(lock, body) {
+  let release;
+  while (!(release = tryLock(lock))) await new Promise((r) => setTimeout(r, 250));
+  try {
+    return await body();
+  } finally {
+    release();
   }
 }
 

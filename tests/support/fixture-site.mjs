@@ -5,11 +5,12 @@
 // throwaway state folder; later files, other processes, read that record back. No file changes these
 // sites after publishing: one that must (re-publish, settings, domains) publishes its own.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASE_URL, call, tenant } from './api.mjs';
 import { publishFolder } from '../../sdk-wasm/js/publish/index.js';
+import { withLockAsync } from '../../scripts/lib/build-cache.mjs';
 
 export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
 
@@ -24,12 +25,7 @@ export async function fixtureSite(name, baseUrl = BASE_URL) {
   if (!dir || baseUrl !== BASE_URL) return publishFixture(name, baseUrl);
   const file = join(dir, 'fixture-sites', `${name}@${new URL(baseUrl).host}.json`);
   // Files run side by side: the first to ask publishes, the others wait for its record.
-  const release = await lock(`${file}.lock`);
-  try {
-    return await sharedSite(name, baseUrl, dir, file);
-  } finally {
-    release();
-  }
+  return withLockAsync(`${file}.lock`, () => sharedSite(name, baseUrl, dir, file));
 }
 
 async function sharedSite(name, baseUrl, dir, file) {
@@ -46,38 +42,6 @@ async function sharedSite(name, baseUrl, dir, file) {
   // Keys in the record: the state folder is the run's own and removed with it.
   writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
   return record;
-}
-
-/** A lock folder held by this process until the returned function is called; one left by a process
- * that died (its pid gone) is taken over. */
-async function lock(path) {
-  mkdirSync(dirname(path), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(path);
-      writeFileSync(join(path, 'pid'), String(process.pid));
-      return () => rmSync(path, { recursive: true, force: true });
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      if (!holderAlive(path)) rmSync(path, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
-
-function holderAlive(path) {
-  try {
-    process.kill(Number(readFileSync(join(path, 'pid'), 'utf8')), 0);
-    return true;
-  } catch (err) {
-    if (err.code === 'EPERM') return true;
-    // No pid yet: the holder is between mkdir and writing it, for a moment at most.
-    try {
-      return err.code === 'ENOENT' && Date.now() - statSync(path).mtimeMs < 10_000;
-    } catch {
-      return false;
-    }
-  }
 }
 
 async function publishFixture(name, baseUrl) {
