@@ -75,6 +75,10 @@ const SAME_PAGE_QUOTE_SHARE: f32 = 0.6;
 /// 0.5 as no weight, 0.2 loses that agentops fact (docs/assistant/quality.mdx).
 const TITLE_LINE_WEIGHT: f32 = 0.35;
 
+/// For a question asking how, which or where, a unit that names something in code (a config key, a
+/// command, a flag in backticks, or a snippet) is weighed by this: that name is what the reader acts on.
+const NAMES_WEIGHT: f32 = 1.3;
+
 /// An answer quoting one sentence shorter than this also quotes what follows it in its passage.
 const THIN_LEAD_CHARS: usize = 160;
 
@@ -163,10 +167,11 @@ pub fn compose_answer_with(
         return not_covered(&words, passages);
     }
     let weights = TermWeights::new(&q, &analyzed);
+    let wants_code = asks_for_code(question);
     let mut scored: Vec<Scored> = analyzed
         .iter()
         .enumerate()
-        .map(|(rank, a)| Scored::new(a, rank, &weights))
+        .map(|(rank, a)| Scored::new(a, rank, &weights, wants_code))
         .collect();
     // Stable sort keeps retrieval order for ties.
     crate::sort::sort_by(&mut scored, |a, b| b.best.total_cmp(&a.best));
@@ -608,11 +613,11 @@ struct Scored<'a, 'p> {
 }
 
 impl<'a, 'p> Scored<'a, 'p> {
-    fn new(a: &'a Analyzed<'p>, rank: usize, weights: &TermWeights) -> Self {
+    fn new(a: &'a Analyzed<'p>, rank: usize, weights: &TermWeights, wants_code: bool) -> Self {
         // Retrieval already weighed titles and headings; a lower-ranked passage must quote clearly
         // better to be preferred.
         let rank_factor = 1.0 / (1.0 + 0.3 * rank as f32);
-        let unit_scores: Vec<f32> = a
+        let match_scores: Vec<f32> = a
             .units
             .iter()
             .map(|u| {
@@ -626,7 +631,15 @@ impl<'a, 'p> Scored<'a, 'p> {
                 weights.score(&u.terms) * length_factor * rank_factor * title_line
             })
             .collect();
-        let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
+        // Which passage leads and which earn a citation is decided on the match alone; the weight
+        // for names only chooses among one passage's units.
+        let best_unit = match_scores.iter().copied().fold(0.0f32, f32::max);
+        let unit_scores: Vec<f32> = a
+            .units
+            .iter()
+            .zip(&match_scores)
+            .map(|(u, &score)| if wants_code && (u.is_code || u.text.contains('`')) { score * NAMES_WEIGHT } else { score })
+            .collect();
         // A heading that names the question's subject makes the section the better source.
         let heading_bonus = 0.3 * weights.score(&a.heading_terms) * rank_factor;
         let best = if best_unit > 0.0 {

@@ -55,6 +55,9 @@ pub(super) struct Settings {
     /// English irregular forms become their base word before the stop list and stemming
     /// (`hidden` -> `hide`, `children` -> `child`: `super::lemmas`). Assistant only (above).
     pub irregular_forms: bool,
+    /// A whole word becomes its clipped form (`maximum` -> `max`: `super::clippings`). Not in the
+    /// offline shards, which `site.js` mirrors and prefix-matches as typed.
+    pub clipped_forms: bool,
     pub stem: Stem,
     pub cjk: Cjk,
     /// Bigrams never emitted.
@@ -68,6 +71,7 @@ pub(super) const INDEX: Settings = Settings {
     stop_words: SEARCH_STOP_WORDS,
     drop_single_ascii: false,
     irregular_forms: false,
+    clipped_forms: true,
     stem: Stem::Light,
     cjk: Cjk::Bigrams { always_unigrams: true },
     cjk_stop_bigrams: &[],
@@ -86,6 +90,7 @@ pub(super) const ASSISTANT_KEYWORDS: Settings = Settings {
     stop_words: ASSISTANT_STOP_WORDS,
     drop_single_ascii: true,
     irregular_forms: true,
+    clipped_forms: true,
     stem: Stem::Plural,
     cjk: Cjk::Bigrams { always_unigrams: false },
     cjk_stop_bigrams: ASSISTANT_CJK_STOP_BIGRAMS,
@@ -98,6 +103,7 @@ pub(super) const OFFLINE_SHARD: Settings = Settings {
     stop_words: OFFLINE_STOP_WORDS,
     drop_single_ascii: false,
     irregular_forms: false,
+    clipped_forms: false,
     stem: Stem::None,
     cjk: Cjk::Unigrams,
     cjk_stop_bigrams: &[],

@@ -27,6 +27,7 @@
 //! Hangul) and the extractive answers' rules read right with Hangul as words.
 
 mod analyzers;
+mod clippings;
 mod lemmas;
 mod names;
 mod stem;
@@ -153,8 +154,13 @@ impl Analyzer {
 
     /// `word`'s base word when this analyzer maps irregular forms and `word` is one, else `word`.
     fn base_word(self, word: &str) -> &str {
-        match self.settings().irregular_forms {
+        let s = self.settings();
+        let word = match s.irregular_forms {
             true => lemmas::base_word(word).unwrap_or(word),
+            false => word,
+        };
+        match s.clipped_forms {
+            true => clippings::clipped(word).unwrap_or(word),
             false => word,
         }
     }

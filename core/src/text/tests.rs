@@ -121,3 +121,12 @@ fn distinct_terms_keep_first_seen_order_and_the_cap() {
     assert_eq!(Analyzer::Query.distinct_terms("alpha beta gamma", 2), ["alpha", "beta"]);
     assert!(Analyzer::Query.distinct_terms("alpha", 0).is_empty());
 }
+
+#[test]
+fn a_whole_word_meets_its_clipped_form_in_the_index_and_the_assistant() {
+    for analyzer in [Analyzer::Index, Analyzer::Query, Analyzer::AssistantKeywords] {
+        assert_eq!(analyzer.analyze("maximum configuration"), analyzer.analyze("max config"), "{analyzer:?}");
+        assert!(analyzer.analyze("MAX_UPLOAD_BYTES").contains(&analyzer.analyze("maximum")[0]), "{analyzer:?}");
+    }
+    assert_eq!(Analyzer::OfflineShard.analyze("maximum"), vec!["maximum"], "the browser's mirror keeps words as typed");
+}

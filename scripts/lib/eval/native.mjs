@@ -33,8 +33,8 @@ export function runNative({ folder, questions, name }) {
     if (r.status !== 0) throw new Error(`eval_local ${folder}: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
     const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const results = questions.map((q, i) => {
-      const { retrieved, cited, text, uncertain } = lines[i];
-      return { question: q, retrieved, cited, text, uncertain, scores: scoreQuestion(q, { retrieved, cited, text, uncertain }) };
+      const { retrieved, cited, text, uncertain, hit_paths: passages } = lines[i];
+      return { question: q, retrieved, passages, cited, text, uncertain, scores: scoreQuestion(q, { retrieved, cited, text, uncertain }) };
     });
     return { name, domain: folder, totals: summarize(results), results };
   } finally {

@@ -665,3 +665,19 @@ fn a_lone_short_lead_brings_what_follows_it() {
     assert!(text.starts_with("You can customize the title"), "{text}");
     assert!(text.contains("`errors.404.title`"), "{text}");
 }
+
+#[test]
+fn a_how_question_leads_with_the_sentence_that_names_the_setting() {
+    // The two sentences match the question's words equally; the one naming the setting is what the
+    // reader acts on, and leads.
+    let p = passage(
+        "deployment/gateway",
+        "Deploy the gateway",
+        "Ports",
+        "Run the gateway with Docker and the gateway listens on port 3000.\n\n\
+         To use another port, set `gateway.bind_address` in the configuration file.",
+        5.0,
+    );
+    let text = compose_answer("How do I run the gateway on another port?", &[p]).text();
+    assert!(text.starts_with("To use another port, set `gateway.bind_address`"), "{text}");
+}
