@@ -32,7 +32,8 @@ fn main() {
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let q: Value = serde_json::from_str(line).expect("json");
         let question = q["question"].as_str().unwrap_or_default();
-        let search = index.search(&Query { limit: 20, current_version: site.default_version(), ..Query::new(question) });
+        let focused = docs_edge_core::search::parse_search_request(&json!({"query": question})).map(|r| r.asked).unwrap_or_else(|_| question.to_string());
+        let search = index.search(&Query { limit: 20, current_version: site.default_version(), ..Query::new(&focused) });
         let query = retrieval_query(&[question], &[]);
         let hits = index.search(&Query { limit: 5, current_version: site.default_version(), ..Query::new(&query) });
         let scores: Vec<[f32; 2]> = hits.iter().map(|h| [h.score, h.coverage]).collect();

@@ -20,6 +20,9 @@ pub const MAX_FILTER_GROUPS: usize = 50;
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchRequest {
     pub query: String,
+    /// What search matches: the query, a long one read for what it asks (a question pasted into a
+    /// search box carries narrative around its ask: `text::question::focus`, as the assistant reads it).
+    pub asked: String,
     pub page_size: usize,
     pub score_threshold: f32,
     pub filter: SearchFilter,
@@ -44,7 +47,8 @@ pub fn parse_search_request(body: &Value) -> Result<SearchRequest, FieldError> {
         None => SearchFilter::default(),
         Some(filter) => parse_filter(&filter)?,
     };
-    Ok(SearchRequest { query: query.to_string(), page_size: page_size as usize, score_threshold, filter })
+    let asked = crate::text::question::focus(query);
+    Ok(SearchRequest { query: query.to_string(), asked, page_size: page_size as usize, score_threshold, filter })
 }
 
 fn parse_filter(filter: &Obj) -> Result<SearchFilter, FieldError> {
@@ -98,6 +102,18 @@ mod tests {
 
     fn search_error(body: Value) -> String {
         parse_search_request(&body).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_long_question_is_searched_for_what_it_asks() {
+        let pasted = "We moved our docs to a new host last week and set everything up the same way as before, \
+            with the same CI job and the same secrets. The bundle link in the email now returns 403 after a while. \
+            How long is the bundle link valid?";
+        let r = parse_search_request(&json!({"query": pasted})).unwrap();
+        assert_eq!(r.query, pasted, "the query as sent");
+        assert!(r.asked.starts_with("How long is the bundle link valid?") && !r.asked.contains("secrets"), "{}", r.asked);
+        let keywords = parse_search_request(&json!({"query": "bundle link expiry"})).unwrap();
+        assert_eq!(keywords.asked, "bundle link expiry");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::{Hit, PageDoc, Query, SearchRequest};
 /// page is public and the field restricts nothing.
 pub fn discovery_query(request: &SearchRequest) -> Query<'_> {
     Query {
-        text: &request.query,
+        text: &request.asked,
         limit: request.page_size,
         score_threshold: request.score_threshold,
         language: request.filter.language.as_deref(),

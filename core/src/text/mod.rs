@@ -30,6 +30,7 @@ mod analyzers;
 mod clippings;
 mod lemmas;
 mod names;
+pub mod question;
 mod stem;
 #[cfg(test)]
 mod tests;
