@@ -195,6 +195,9 @@ pub fn compose_answer_with(
     let mut code_quoted = false;
     for (i, s) in chosen.iter().enumerate() {
         let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
+        if i == 0 {
+            quote_around_best(&s.a.units, &mut picks, &mut budget);
+        }
         // A page may also repeat a sentence of its own (an intro restated under a heading).
         let mut seen: Vec<&str> = Vec::new();
         picks.retain(|&u| {
@@ -712,6 +715,23 @@ fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
         }
     }
     picks
+}
+
+/// The lead passage's best unit rarely stands alone: the table its sentence introduces ("Rate limits
+/// per plan:" then the rows), the sentence it continues, the list of exit codes after "failures exit
+/// with a predictable code". The units on either side of it are quoted too, within the prose budget,
+/// unless a callout's aside or a title line.
+fn quote_around_best(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usize) {
+    let Some(&best) = picks.first() else { return };
+    for n in [best + 1, best.wrapping_sub(1)] {
+        let Some(u) = units.get(n) else { continue };
+        let len = if u.is_code { 0 } else { u.text.chars().count() + 1 };
+        let title_line = !u.is_list && is_title_line(&u.text);
+        if !picks.contains(&n) && !u.aside && !title_line && len <= *budget {
+            *budget -= len;
+            picks.push(n);
+        }
+    }
 }
 
 /// A sentence ending in `:` introduces the block after it; without that block quoted it dangles.

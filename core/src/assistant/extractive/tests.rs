@@ -681,3 +681,17 @@ fn a_how_question_leads_with_the_sentence_that_names_the_setting() {
     let text = compose_answer("How do I run the gateway on another port?", &[p]).text();
     assert!(text.starts_with("To use another port, set `gateway.bind_address`"), "{text}");
 }
+
+#[test]
+fn the_best_sentence_brings_the_table_it_introduces() {
+    // The rows share no word with the question; they are the answer the sentence announces.
+    let p = passage(
+        "knowledge/limits",
+        "Knowledge request limits",
+        "Limits by plan",
+        "Each plan has its own request rate limit per minute, counted over every knowledge base of the workspace, and a workspace over it waits until the next minute starts.\n\n- Sandbox — 10\n- Professional — 100\n- Team — 1,000",
+        5.0,
+    );
+    let text = compose_answer("What is the request rate limit of each plan?", &[p]).text();
+    assert!(text.contains("Each plan has its own request rate limit") && text.contains("- Sandbox — 10"), "{text}");
+}
