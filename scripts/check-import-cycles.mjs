@@ -61,8 +61,6 @@ export const KNOWN = {
     ['durable/publish_job', 'site_upgrade', 'sites/live'],
   ],
   'docs-edge-serve': [
-    // The state holds the static site's PagePolicy; the static site's handlers read the state.
-    ['state', 'static_site'],
     // Answers take discovery's ids and errors; discovery calls the answers' generation.
     ['answer', 'discovery'],
   ],

@@ -12,6 +12,7 @@ mod bundle;
 mod config;
 mod discovery;
 mod llm;
+mod page_policy;
 mod refresh;
 mod search_packs;
 mod state;
