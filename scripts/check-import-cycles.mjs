@@ -60,10 +60,6 @@ export const KNOWN = {
     // forgets the cache entry once a publish is live.
     ['durable/publish_job', 'site_upgrade', 'sites/live'],
   ],
-  'docs-edge-serve': [
-    // Answers take discovery's ids and errors; discovery calls the answers' generation.
-    ['answer', 'discovery'],
-  ],
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ mod answer;
 mod bundle;
 mod config;
 mod discovery;
+mod discovery_error;
 mod llm;
 mod page_policy;
 mod refresh;
