@@ -41,9 +41,6 @@ export const KNOWN = {
       'export/page_style/readable', 'export/page_style/utilities', 'export/sanitize'],
     // The export plan makes the finishing pages; finishing reads the plan.
     ['export/finishing', 'export/plan'],
-    // A key's listing (wire's KeyInfo) checks its fingerprint with signing, which hashes by wire's
-    // KeyKind.
-    ['security/signing', 'wire'],
     // docs.json's reader falls back to mint.json's, which takes docs.json's parsers.
     ['docs/config', 'docs/mint'],
     // The MDX walker follows snippets by the sections module's import rules; sections walks with it.
