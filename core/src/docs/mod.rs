@@ -36,6 +36,7 @@ pub mod settings;
 #[cfg(test)]
 mod shape_tests;
 pub mod site;
+pub mod site_config;
 pub mod slug;
 pub mod source_text;
 pub mod unpack;
