@@ -41,8 +41,6 @@ export const KNOWN = {
       'export/page_style/readable', 'export/page_style/utilities', 'export/sanitize'],
     // The export plan makes the finishing pages; finishing reads the plan.
     ['export/finishing', 'export/plan'],
-    // The MDX walker follows snippets by the sections module's import rules; sections walks with it.
-    ['docs/sections', 'docs/walk'],
     // The index's compact encoding, its builder and its term dictionary read each other's types.
     ['search/codec', 'search/dict', 'search/index'],
   ],
