@@ -5,9 +5,9 @@
 // child::…`, and the same paths written in expressions and types (`crate::a::b::f()`, a parent's
 // `child::f()`). A path is followed to the module that defines the item it names, through named and
 // glob re-exports (`pub use`, and the private `use`s a child reaches with `super::`), so importing a
-// type by its folder's re-export is an import of the file that defines it. A file module is a node
-// (an inline `mod x { … }` belongs to its file); a circle is a strongly connected component of two
-// or more of them.
+// type by its folder's re-export is an import of the file that defines it; a `pub use` is a name,
+// not an import of the module that writes it. A file module is a node (an inline `mod x { … }`
+// belongs to its file); a circle is a strongly connected component of two or more of them.
 //
 // The check fails on a circle that KNOWN does not list, and on a listed one that no longer exists as
 // listed: a circle that gained a module is a new one, and one broken or shrunk is taken off the list,
@@ -29,7 +29,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const KNOWN = {
   'docs-edge-core': [
     // llms.txt renders pages as Markdown; the Markdown renderer (and its table events, which write
-    // through its Writer) reads the site, whose outline builds llms.txt's page offsets.
+    // through its Writer) reads the site, whose outline takes llms.txt's page summaries.
     ['agents/llms', 'agents/markdown', 'agents/markdown/events', 'docs/outline', 'docs/site'],
     // The MCP server's entry points call its protocol and tools, which take its ServerInfo.
     ['agents/mcp', 'agents/mcp/protocol', 'agents/mcp/tools'],
