@@ -54,14 +54,15 @@ function buildBoth(force) {
   // does under panic=abort), measured 24 KiB gzipped smaller. -Zlocation-detail=none: panic messages
   // keep their text but not the file and line of every panic site, which otherwise fill the data
   // section. (std's optimize_for_size feature would save 25 KiB gzipped but made publishing through
-  // the worker 1.7x slower: README "Figures".) -Zfmt-debug=shallow: a derived Debug prints only the
+  // the worker 1.7x slower: docs/engineering/decisions.mdx, "The worker's size".)
+  // -Zfmt-debug=shallow: a derived Debug prints only the
   // type's or variant's name, which drops every derived Debug's field names and formatting code
   // (3.7 KiB gzipped); log lines format errors with Display, and `{:?}` of strings is unchanged.
   // RUSTUP_TOOLCHAIN: worker-build's own
   // `cargo metadata` runs with these RUSTFLAGS too, and only nightly accepts -Z.
   // -inline-threshold=0: LLVM inlines only what it inlines at no cost in size (single callers, trivial
   // bodies) instead of up to its minsize threshold; 2.9 KiB gzipped smaller, publish and search as
-  // fast (README "Worker size, cut by cut").
+  // fast (docs/engineering/decisions.mdx, "The worker's size").
   const unwind = panicUnwind();
   const sizeFlags = ['-Cllvm-args=-inline-threshold=0'];
   const env = unwind

@@ -5,9 +5,9 @@
 // child::…`, and the same paths written in expressions and types (`crate::a::b::f()`, a parent's
 // `child::f()`). A path is followed to the module that defines the item it names, through named and
 // glob re-exports (`pub use`, and the private `use`s a child reaches with `super::`), so importing a
-// type by its folder's re-export is an import of the file that defines it. A file module is a node
-// (an inline `mod x { … }` belongs to its file); a circle is a strongly connected component of two
-// or more of them.
+// type by its folder's re-export is an import of the file that defines it; a `pub use` is a name,
+// not an import of the module that writes it. A file module is a node (an inline `mod x { … }`
+// belongs to its file); a circle is a strongly connected component of two or more of them.
 //
 // The check fails on a circle that KNOWN does not list, and on a listed one that no longer exists as
 // listed: a circle that gained a module is a new one, and one broken or shrunk is taken off the list,
@@ -29,7 +29,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const KNOWN = {
   'docs-edge-core': [
     // llms.txt renders pages as Markdown; the Markdown renderer (and its table events, which write
-    // through its Writer) reads the site, whose outline builds llms.txt's page offsets.
+    // through its Writer) reads the site, whose outline takes llms.txt's page summaries.
     ['agents/llms', 'agents/markdown', 'agents/markdown/events', 'docs/outline', 'docs/site'],
     // The MCP server's entry points call its protocol and tools, which take its ServerInfo.
     ['agents/mcp', 'agents/mcp/protocol', 'agents/mcp/tools'],
@@ -41,13 +41,6 @@ export const KNOWN = {
       'export/page_style/readable', 'export/page_style/utilities', 'export/sanitize'],
     // The export plan makes the finishing pages; finishing reads the plan.
     ['export/finishing', 'export/plan'],
-    // A key's listing (wire's KeyInfo) checks its fingerprint with signing, which hashes by wire's
-    // KeyKind.
-    ['security/signing', 'wire'],
-    // docs.json's reader falls back to mint.json's, which takes docs.json's parsers.
-    ['docs/config', 'docs/mint'],
-    // The MDX walker follows snippets by the sections module's import rules; sections walks with it.
-    ['docs/sections', 'docs/walk'],
     // The index's compact encoding, its builder and its term dictionary read each other's types.
     ['search/codec', 'search/dict', 'search/index'],
   ],
@@ -59,12 +52,6 @@ export const KNOWN = {
     // The edge's live-version cache upgrades an old site through the PublishJob, whose progress
     // forgets the cache entry once a publish is live.
     ['durable/publish_job', 'site_upgrade', 'sites/live'],
-  ],
-  'docs-edge-serve': [
-    // The state holds the static site's PagePolicy; the static site's handlers read the state.
-    ['state', 'static_site'],
-    // Answers take discovery's ids and errors; discovery calls the answers' generation.
-    ['answer', 'discovery'],
   ],
 };
 

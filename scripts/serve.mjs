@@ -10,7 +10,7 @@ if (!existsSync(config) && !process.env.DOCS_EDGE_CONFIG) {
   console.error(
     'docs-edge-serve.toml is missing.\n' +
     '  cp docs-edge-serve.example.toml docs-edge-serve.toml   # then set static_export.bundle_url\n' +
-    'See README "Self-hosting" for every key (or set DOCS_EDGE_CONFIG to another file).',
+    'See docs/self-hosting/serve.mdx for every key (or set DOCS_EDGE_CONFIG to another file).',
   );
   process.exit(1);
 }

@@ -91,22 +91,12 @@ function bundleFits(script, budget) {
 const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml' };
 
 // Guards against unexplained growth (Cloudflare allows 3 MB gzipped per script on the free plan,
-// 10 MB paid); git log has the history of each figure. The request-serving script holds only what
-// a reader's request needs: the admin routes' work (operator API, analytics report and CSV), the
-// file stores' work and the storage sweep run in the builder behind the service binding
-// (worker/src/builder_service.rs), leaving it at 391.1 KiB (gzip -9 of worker/build/index_bg.wasm
-// after wasm-opt; encre-css left out: core feature `utilities` is the builder's only). The builder
-// (the MDX parser, the index builder, the static renderer with icons, site chrome, API samples,
-// math-core's LaTeX to MathML (about 70 KiB), encre-css's Tailwind utilities (about 76 KiB),
-// multi-version exports and click-to-load embeds, tar and deflate, the admin routes) measured
-// 883.8 KiB without Mermaid's renderer; with it (merman, 11 diagram families: core/Cargo.toml,
-// docs/export/fidelity.mdx) 2764.5 KiB as `npm test` measured it, SVG files sanitised into the bundle and
-// shared source packs included (the assembled concatenation parts merged after: about 3 KiB more) (gzip -9 of worker/build-builder/index_bg.wasm after wasm-opt; all 34 families measured
-// 3.8 MiB before wasm-opt, the 11 3.0 MiB); 2794.4 KiB with remote images as click-to-load
-// placeholders and their img-src origins, docs.json `theme` rules and the readable Tailwind text
-// colours (budget 2790 -> 2800 for them). The JavaScript modules (wasm-bindgen's glue and
-// worker-build's shim; in the builder also highlight.js with the grammars worker/src/highlight.mjs
-// registers) measure 10.5 and 58.3 KiB.
+// 10 MB paid). The request-serving script holds only what a reader's request needs: the admin
+// routes' work, the file stores' work and the storage sweep run in the builder behind the service
+// binding (worker/src/builder_service.rs), beside the MDX parser, the index builder and the static
+// renderer (Mermaid's renderer, LaTeX to MathML, Tailwind utilities; highlight.js in its JavaScript
+// module). `npm test` prints what each part measures; the figures: docs/engineering/figures.mdx,
+// "Size"; how they got there: git log.
 const BUDGET_KIB = { edge: { wasm: 410, js: 12 }, builder: { wasm: 2800, js: 62 } };
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the

@@ -1,7 +1,7 @@
 // Answer quality, measured (issue 31): the three question sets in eval/sets run against this run's
 // worker with the extractive backend, each fixture published once to an organization of its own (the
 // real repositories' sites shared with the other files of the run: support/fixture-site.mjs).
-// Floors sit a little below the figures measured (README "Answer quality"), so a regression in
+// Floors sit a little below the figures measured (docs/assistant/quality.mdx), so a regression in
 // retrieval or answers fails; latencies are reported, never asserted.
 // The scoring itself is checked first on hand-made cases.
 import { test, before } from 'node:test';
@@ -18,7 +18,7 @@ import {
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
-// The figures measured (README "Answer quality"), each floor about one question's worth below them: the
+// The figures measured (docs/assistant/quality.mdx), each floor about one question's worth below them: the
 // backend and the ranking are deterministic, so a floor that fails is a change, not noise. A set's
 // `ceilings` bound what must not rise (answerable questions refused).
 const SETS = [

@@ -1,7 +1,7 @@
 // A panic in one request under panic=unwind (the default build, scripts/build-worker.mjs): it is
 // that request's 500 `{"error","code"}`, and an answer streaming from the same isolate at that moment
 // completes whole. Skipped for a panic=abort build (DOCS_EDGE_PANIC_UNWIND=0), where the panic traps the instance and
-// the stream beside it fails (README "Panics").
+// the stream beside it fails (docs/engineering/decisions.mdx, "panic=unwind").
 // Its own worker, the only one with the test-only TEST_PANIC_ROUTE=1 (`GET /health` with an
 // `x-test-panic` header panics), and the OpenAI-compatible backend against the local stand-in with
 // its tokens 400 ms apart (SLOW_TOKENS).

@@ -2,7 +2,8 @@
 //! multi-member decoders, push ([`GunzipWriter`]) and pull ([`GunzipReader`]).
 //!
 //! Why not flate2's `Gz*` types: they checksum with crc32fast, whose slice-by-16 tables are 16 KiB
-//! of constant data, about 15 KiB of the worker's gzipped wasm (README "Worker size, cut by cut").
+//! of constant data, about 15 KiB of the worker's gzipped wasm (docs/engineering/decisions.mdx,
+//! "The worker's size").
 //! The same slice-by-16 CRC comes from the `crc` crate here, its tables computed on first use instead
 //! of compiled in. Output and acceptance are flate2's: the same header bytes, the same deflate
 //! stream, the same checks (magic, method, header CRC, data CRC and size) with its error messages.

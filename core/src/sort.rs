@@ -1,10 +1,10 @@
 //! Sorting through one compiled sort routine. `slice::sort_by` and friends compile std's driftsort
 //! or ipnsort again for every element type and comparator, about 4.5 KB of wasm each; these sort the
-//! positions (`usize`) with a `dyn` comparator instead, so the worker carries one copy (README
-//! "Worker size, cut by cut"). Each sort allocates a position list beside the items and calls the
-//! comparator through a pointer: about twice as slow as std's (100,000 terms: 100–130 ms against
-//! 50–70 ms at `opt-level = "z"`), so the hot sorts (a search's ranking, publishing's term sorts) keep
-//! std's. Collecting into a `BTreeMap` sorts the pairs the same way, so [`map_from`] inserts them
+//! positions (`usize`) with a `dyn` comparator instead, so the worker carries one copy
+//! (docs/engineering/decisions.mdx, "The worker's size"). Each sort allocates a position list
+//! beside the items and calls the comparator through a pointer: about twice as slow as std's
+//! (100,000 terms: 100–130 ms against 50–70 ms at `opt-level = "z"`), so the hot sorts (a search's
+//! ranking, publishing's term sorts) keep std's. Collecting into a `BTreeMap` sorts the pairs the same way, so [`map_from`] inserts them
 //! instead.
 
 use std::cmp::Ordering;

@@ -51,7 +51,7 @@ export function bootstrap({ quiet = false, contractTests = false, postgres = fal
     const installed = output(join(cargoBin, bin), ['--version']);
     if (!installed.includes(version)) {
       step(`installing ${crate} ${version} (several minutes, once)`);
-      // No --locked: the registry mirror lacks some locked versions (see TOOLCHAIN notes in README).
+      // No --locked: the registry mirror lacks some locked versions.
       run('cargo', ['install', crate, '--version', version]);
     }
   }

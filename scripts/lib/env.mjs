@@ -40,7 +40,7 @@ export function toolEnv(extra = {}) {
  * the 500 of the one request that panicked instead of a trap of the Wasm instance and every request
  * and stream in flight in it. On whenever nightly with rust-src and the wasm target is there (the
  * bootstrap installs them); `DOCS_EDGE_PANIC_UNWIND=0` builds with panic=abort (52 KiB gzipped
- * smaller, README "Panics"), `=1` insists on unwind.
+ * smaller; docs/engineering/decisions.mdx, "panic=unwind"), `=1` insists on unwind.
  */
 export function panicUnwind() {
   const wanted = process.env.DOCS_EDGE_PANIC_UNWIND;

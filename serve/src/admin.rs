@@ -18,7 +18,8 @@ use docs_edge_core::analytics::range::DayRange;
 use docs_edge_core::analytics::report::build_report;
 use docs_edge_core::http::domain::validate_domain;
 
-use crate::discovery::{bearer_known, DiscoveryError};
+use crate::discovery::bearer_known;
+use crate::discovery_error::DiscoveryError;
 use crate::state::{now_ms, State};
 use crate::storage::CSV_PAGE_ROWS;
 

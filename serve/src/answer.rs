@@ -7,6 +7,7 @@
 //! A reader that leaves (the response body dropped) ends generation at the next part, which drops
 //! the model's response and so cancels it upstream; nothing is recorded for it, as on the worker.
 
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
 use docs_edge_core::analytics::record::{AnswerFacts, AnswerRow};
@@ -20,7 +21,7 @@ use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::config::Backend;
-use crate::discovery::{random_id, DiscoveryError};
+use crate::discovery_error::{read_index, DiscoveryError};
 use crate::search_packs::PackIndex;
 use crate::state::{now_iso, now_ms, State};
 use crate::storage::Append;
@@ -125,7 +126,7 @@ impl Generation {
     async fn retrieve(&mut self) -> Result<(), DiscoveryError> {
         self.query_text = retrieval_text(&self.job.request);
         let (request, query_text) = (self.job.request.clone(), self.query_text.clone());
-        let hits = crate::discovery::read_index(self.index.clone(), move |index| index.search(&retrieval_search(&request, &query_text))).await?;
+        let hits = read_index(self.index.clone(), move |index| index.search(&retrieval_search(&request, &query_text))).await?;
         self.passages = passages(hits, &self.job.domain);
         Ok(())
     }
@@ -214,4 +215,12 @@ impl Generation {
 
 fn log_failure(detail: &str) {
     eprintln!("{}", serde_json::json!({"event": "assistant_failed", "error": detail}));
+}
+
+/// Ids that only need to be unique (message and thread ids), from the standard library's per-process
+/// random hasher keys.
+fn random_id(prefix: &str) -> String {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    format!("{prefix}{:016x}", hasher.finish())
 }

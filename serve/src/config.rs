@@ -1,4 +1,5 @@
-//! `docs-edge-serve.toml`, and the environment variables that override each key (README "Self-hosting").
+//! `docs-edge-serve.toml`, and the environment variables that override each key
+//! (docs/self-hosting/serve.mdx).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

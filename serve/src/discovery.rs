@@ -6,12 +6,11 @@
 //! ([`crate::answer`]) come from the passages or from the configured model; threads and feedback are
 //! stored ([`crate::storage`]).
 
-use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Path, Request, State as AxumState};
-use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -25,68 +24,14 @@ use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
 use docs_edge_core::analytics::input::parse_feedback;
 use docs_edge_core::analytics::range::iso_of_ms;
 use docs_edge_core::wire::analytics::FeedbackReceipt;
-use docs_edge_core::wire::ErrorBody;
 use futures_util::StreamExt;
 use serde_json::Value;
 use tower_http::cors::{Any, CorsLayer};
 
 use crate::answer::{self, Generation};
+use crate::discovery_error::{read_index, DiscoveryError, MAX_BODY_BYTES};
 use crate::search_packs::PackIndex;
 use crate::state::{now_ms, Active, State};
-
-const MAX_BODY_BYTES: usize = 1 << 20;
-
-/// Every failure of the discovery API, mapped to HTTP in one place.
-#[derive(Debug)]
-pub enum DiscoveryError {
-    Unauthorized,
-    /// A page of a site `[assistant] allowed_origins` does not list (its origin, as sent).
-    OriginNotAllowed(String),
-    FeatureDisabled(Feature),
-    NotFound(String),
-    Invalid(String),
-    TooLarge,
-    /// No bundle yet, or one without the search index.
-    Unavailable(&'static str),
-    /// The bundle's index could not be read (logged, never sent).
-    Internal(String),
-    /// The database failed (logged, never sent).
-    Storage(String),
-    /// An admin route without a configured admin key.
-    AdminUnauthorized,
-}
-
-impl IntoResponse for DiscoveryError {
-    fn into_response(self) -> Response {
-        let (status, code, error) = match self {
-            Self::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized", "a valid assistant key is required (Authorization: Bearer …)".to_string()),
-            Self::OriginNotAllowed(origin) => (
-                StatusCode::FORBIDDEN,
-                "origin_not_allowed",
-                format!("the assistant keys of this server may not be used from {origin}: it is limited to its own pages and [assistant] allowed_origins"),
-            ),
-            Self::AdminUnauthorized => (StatusCode::UNAUTHORIZED, "unauthorized", "a valid admin key is required (Authorization: Bearer …)".to_string()),
-            Self::FeatureDisabled(f) => (StatusCode::NOT_FOUND, "feature_disabled", format!("{} is switched off in this deployment", f.name())),
-            Self::NotFound(message) => (StatusCode::NOT_FOUND, "not_found", message),
-            Self::Invalid(message) => (StatusCode::BAD_REQUEST, "invalid_request", message),
-            Self::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes")),
-            Self::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable", why.to_string()),
-            Self::Internal(detail) => {
-                eprintln!("{}", serde_json::json!({"event": "search_failed", "error": detail}));
-                (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the bundle's search index could not be read".to_string())
-            }
-            Self::Storage(detail) => {
-                eprintln!("{}", serde_json::json!({"event": "storage_failed", "error": detail}));
-                (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the server's storage failed".to_string())
-            }
-        };
-        let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None, missing: None })).into_response();
-        if status == StatusCode::UNAUTHORIZED {
-            res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        }
-        res
-    }
-}
 
 /// The discovery routes, open to pages of any origin as the worker's are (a key, not a cookie, is
 /// the grant): the assistant widget this server serves at `/widget.js` may be on another site.
@@ -162,17 +107,6 @@ pub fn bearer_known(headers: &axum::http::HeaderMap, hashes: &[String]) -> bool 
     };
     let hash = sha256_hex(key.as_bytes());
     hashes.iter().fold(false, |found, h| constant_time_eq(h.as_bytes(), hash.as_bytes()) | found)
-}
-
-/// `read` over the index on the blocking threads: it reads the pack files.
-pub(crate) async fn read_index<T: Send + 'static>(
-    index: Arc<PackIndex>,
-    read: impl FnOnce(&PackIndex) -> Result<T, String> + Send + 'static,
-) -> Result<T, DiscoveryError> {
-    tokio::task::spawn_blocking(move || read(&index))
-        .await
-        .map_err(|e| DiscoveryError::Internal(e.to_string()))?
-        .map_err(DiscoveryError::Internal)
 }
 
 async fn search(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
@@ -262,14 +196,6 @@ async fn feedback(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<St
         created_at: iso_of_ms(now),
     };
     Ok(Json(receipt).into_response())
-}
-
-/// Ids that only need to be unique (message and thread ids), from the standard library's per-process
-/// random hasher keys.
-pub(crate) fn random_id(prefix: &str) -> String {
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
-    format!("{prefix}{:016x}", hasher.finish())
 }
 
 #[cfg(test)]

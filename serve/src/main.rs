@@ -1,5 +1,6 @@
 //! `docs-edge-serve`: serves a static export bundle from its `bundleUrl` on a self-hosted machine.
-//! `cargo run --release -p docs-edge-serve -- --config docs-edge-serve.toml` (README "Self-hosting").
+//! `cargo run --release -p docs-edge-serve -- --config docs-edge-serve.toml`
+//! (docs/self-hosting/serve.mdx).
 //!
 //! Modules: `config` (file and environment), `bundle` (download, verify, unpack), `state` (the live
 //! bundle and health), `static_site` (HTTP serving), `refresh` (the export loop), `discovery` (search
@@ -11,7 +12,9 @@ mod answer;
 mod bundle;
 mod config;
 mod discovery;
+mod discovery_error;
 mod llm;
+mod page_policy;
 mod refresh;
 mod search_packs;
 mod state;

@@ -57,7 +57,7 @@ pub struct Health {
     pub deployment: docs_edge_core::platform::deployment::Deployment,
     /// What the live bundle's pages may do under this server's switches (`analytics`: the beacon
     /// may post, `playground`: the panel may call out) and the policy sent with them.
-    pub pages: Option<crate::static_site::PagePolicy>,
+    pub pages: Option<crate::page_policy::PagePolicy>,
     /// What search holds of the live bundle's index (`None`: no index, or the discovery API is off).
     pub search: Option<crate::search_packs::SearchStats>,
 }
@@ -116,7 +116,7 @@ impl State {
             last_attempt_at: self.last_attempt_at.read().ok().and_then(|e| e.clone()),
             last_refresh_error: self.last_error.read().ok().and_then(|e| e.clone()),
             deployment: config.deployment,
-            pages: manifest.map(|m| crate::static_site::page_policy(m, &config)),
+            pages: manifest.map(|m| crate::page_policy::page_policy(m, &config)),
             search: active.as_ref().and_then(|a| a.bundle.index.as_ref()).map(|index| index.stats()),
         }
     }

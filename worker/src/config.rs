@@ -83,7 +83,7 @@ impl Config {
     }
 }
 
-// README "Limits" derives each from the pipeline and the platform.
+// docs/operate/limits.mdx derives each from the pipeline and the platform.
 /// One request body: the platform's limit on the Free and Pro plans (100 MB).
 const DEFAULT_MAX_UPLOAD_BYTES: u64 = 100_000_000;
 const DEFAULT_MAX_SOURCE_FILES: usize = 50_000;
@@ -200,8 +200,8 @@ impl TestHooks {
 
 /// The isolate's search cache, `SEARCH_CACHE_BYTES`. The default, 24 MiB, is sized against the
 /// scale targets' 64 MiB per isolate: publishing now runs in bounded batches (34 MiB high-water at
-/// 10,205 pages, README "Publishing in bounded memory"), and 24 MiB holds what ~200 varied queries
-/// read on a 10,205-page site (19 MB in `bench/scale.mjs`, no eviction; at 8 MiB the warm passes
+/// 10,205 pages; docs/architecture/publish.mdx, "Bounded memory"), and 24 MiB holds what ~200
+/// varied queries read on a 10,205-page site (19 MB in `bench/scale.mjs`, no eviction; at 8 MiB the warm passes
 /// evicted 5,446 times and were no faster than cold ones), or the metas and recent objects of fifty
 /// 1,000-page sites (`bench/tenants.mjs`); everything else is one R2 read away.
 pub const DEFAULT_SEARCH_CACHE_BYTES: usize = 24 << 20;

@@ -3,7 +3,7 @@
 //! Layout: `org:{orgId}` → [`OrgRecord`]; `domain:{host}` → orgId; `key:{sha256(key)}` → [`KeyRecord`];
 //! `keyid:{keyId}` → sha256 of that key, so a key can be revoked by id. Secrets are never stored, only
 //! their SHA-256. KV is eventually consistent across locations (about a minute): a revoked key can still
-//! be accepted elsewhere for that long; the README says so.
+//! be accepted elsewhere for that long (docs/architecture/storage.mdx, "KV").
 
 use docs_edge_core::wire::{KeyInfo, KeyKind, Organization, Plan};
 use serde::de::DeserializeOwned;
@@ -125,8 +125,8 @@ impl Directory {
 impl Directory {
     /// Records are JSON text, read and written through serde_json, which the worker links anyway: KV's
     /// own `json()` and `put` of a value go through serde-wasm-bindgen, one more compiled
-    /// (de)serializer per record type (README "Worker size, cut by cut"). What is stored is the same
-    /// JSON either way, apart from `null` for an absent optional field, which reads back the same.
+    /// (de)serializer per record type (docs/engineering/decisions.mdx, "The worker's size"). What
+    /// is stored is the same JSON either way, apart from `null` for an absent optional field, which reads back the same.
     async fn get_json<T: DeserializeOwned>(&self, key: &str) -> ApiResult<Option<T>> {
         match self.kv.get(key).text().await? {
             Some(text) => Ok(Some(serde_json::from_slice(text.as_bytes())?)),

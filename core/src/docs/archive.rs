@@ -23,7 +23,7 @@ pub const MAX_PATH_BYTES: usize = 1024;
 /// Upper bounds for one upload. Source files ([`super::file_kind::is_source`]: pages, snippets,
 /// configuration, OpenAPI documents) are what a publish parses and holds a batch of at a time; media
 /// (images, video, PDFs) are streamed into storage and never held whole, so they have their own, far
-/// larger bounds. README "Limits" derives the worker's defaults from the pipeline.
+/// larger bounds. docs/operate/limits.mdx derives the worker's defaults from the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveLimits {
     pub max_files: usize,

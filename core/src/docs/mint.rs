@@ -16,13 +16,10 @@
 
 use serde_json::{Map, Value};
 
-use super::config::{
-    as_string, parse_colors, parse_favicon, parse_json, parse_logo, str_field, ConfigError, NavReader,
-    SiteConfig, LEGACY_CONFIG_FILE,
-};
 use super::keys;
 use super::nav::{Division, DivisionKind, NavItem};
-use super::settings::{self, Navbar};
+use super::settings::{self, as_string, str_field, Navbar};
+use super::site_config::{parse_colors, parse_favicon, parse_json, parse_logo, ConfigError, NavReader, SiteConfig, LEGACY_CONFIG_FILE};
 
 const FILE: &str = LEGACY_CONFIG_FILE;
 /// The label of the tab and the anchor holding pages under no other (Mintlify's default).

@@ -17,6 +17,7 @@ pub mod endpoint;
 pub mod config_lines;
 pub mod frontmatter;
 pub mod ignore;
+pub(crate) mod inline_text;
 pub mod js_value;
 pub mod jsx;
 pub mod keys;
@@ -36,7 +37,9 @@ pub mod settings;
 #[cfg(test)]
 mod shape_tests;
 pub mod site;
+pub mod site_config;
 pub mod slug;
+pub(crate) mod snippets;
 pub mod source_text;
 pub mod unpack;
 pub(crate) mod walk;

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::archive::{has_config, link_aliases, ArchiveError, LinkEntry, SourceTree, CONFIG_FILES};
 use super::file_kind::is_markdown;
-use super::sections::snippet_path;
+use super::snippets::snippet_path;
 use crate::search::codec::{decode, encode, IndexError};
 
 /// File bytes per source pack: small enough that reading one page's pack costs little, large
@@ -507,7 +507,7 @@ fn strip_single_top_folder(files: &mut [FileEntry]) {
 /// The Markdown files a file may read: its imports, default or named, and legacy `<Snippet file>`
 /// tags (a superset of what the MDX parser resolves is harmless: it only reads a file more).
 fn imports_of(bytes: &[u8]) -> Vec<String> {
-    super::sections::snippet_sources(&String::from_utf8_lossy(bytes))
+    super::snippets::snippet_sources(&String::from_utf8_lossy(bytes))
 }
 
 #[cfg(test)]

@@ -5,33 +5,16 @@
 //! (`<Note>`, `<Warning>` …) are quoted with `> `, as Markdown sets an aside apart: the assistant
 //! quotes them but does not lead with them; search reads the same words.
 
-use std::collections::BTreeMap;
-
 use pulldown_cmark::{Event, Tag as MdTag, TagEnd};
 
-use super::archive::{join_relative, SourceTree};
-use super::file_kind::is_markdown;
+use super::archive::SourceTree;
+use super::inline_text::{tag_texts, Inline, CALLOUT_MARK, PARAM_ATTRS};
 use super::jsx::{is_callout, Tag, TagKind};
-use super::mdx::Block;
 use super::model::Section;
 use super::slug::Slugger;
-use super::walk::{
-    inline_pieces, walk_markdown, walk_mdx, Heading, InlinePiece, MarkdownVisitor, MdxVisitor, Snippets,
-};
-
-/// Attributes whose value is visible text on the rendered page (card titles, field names, ...).
-const TEXT_ATTRS: [&str; 8] = [
-    "title",
-    "label",
-    "name",
-    "description",
-    "caption",
-    "tip",
-    "headline",
-    "hint",
-];
-/// What starts each line of a callout's text (`<Note>`, `<Warning>` …) in the section text.
-const CALLOUT_MARK: &str = "> ";
+// Where the export reads them (export/assets.rs).
+pub(crate) use super::snippets::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
+use super::walk::{walk_markdown, walk_mdx, Heading, MarkdownVisitor, MdxVisitor, Snippets};
 
 /// The text of a callout's line of section text (`> Hidden pages are not private.`); `None` for any
 /// other line. Every reader of section text that sets callouts apart, or shows words alone, reads
@@ -40,8 +23,6 @@ pub fn callout_text(line: &str) -> Option<&str> {
     line.strip_prefix('>').filter(|rest| rest.is_empty() || rest.starts_with(' ')).map(str::trim_start)
 }
 
-/// `ParamField` names its parameter by where it goes: `<ParamField body="email">`.
-const PARAM_ATTRS: [&str; 4] = ["path", "query", "body", "header"];
 /// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
 /// goes (`<ParamField query="limit">` is `("limit", Some("query"))`).
 pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
@@ -51,9 +32,6 @@ pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
         _ => (tag.text_attr("name").unwrap_or(""), None),
     }
 }
-/// Snippets may import snippets; deeper chains are left out rather than followed.
-pub(crate) const MAX_SNIPPET_DEPTH: usize = 3;
-
 /// Text of one page.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
@@ -206,11 +184,7 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
             }
             Event::End(TagEnd::HtmlBlock) => {
                 if let Some(raw) = run.html.take() {
-                    let mut block = Inline {
-                        raw,
-                        ..Inline::default()
-                    };
-                    self.flush(&mut block);
+                    self.flush(&mut Inline::of(raw));
                 }
             }
             Event::Start(MdTag::TableCell) => *inline = Inline::default(),
@@ -357,80 +331,6 @@ impl Extractor<'_> {
     }
 }
 
-/// Inline content of the block being read. Markdown text and inline JSX arrive in pieces (text,
-/// inline HTML, breaks), so JSX is stripped once the block is complete; code spans are kept apart
-/// because their `<Card>` is literal text. The walk names every visitor's headings with it.
-#[derive(Default)]
-pub(crate) struct Inline {
-    pub(crate) raw: String,
-    done: String,
-    /// Texts of attributes on inline tags, added after the block.
-    extra: Vec<String>,
-}
-
-impl Inline {
-    pub(crate) fn code(&mut self, text: &str) {
-        strip_jsx(
-            &std::mem::take(&mut self.raw),
-            &mut self.done,
-            &mut self.extra,
-        );
-        self.done.push_str(text);
-    }
-
-    pub(crate) fn take(&mut self) -> (String, Vec<String>) {
-        strip_jsx(
-            &std::mem::take(&mut self.raw),
-            &mut self.done,
-            &mut self.extra,
-        );
-        let text = std::mem::take(&mut self.done).trim().to_owned();
-        (text, std::mem::take(&mut self.extra))
-    }
-}
-
-/// Copies `raw` to `out` without JSX tags, expressions and HTML comments.
-fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
-    inline_pieces(raw, |piece| match piece {
-        InlinePiece::Text(text) | InlinePiece::Literal(text) => out.push_str(text),
-        InlinePiece::Tag(tag) => {
-            // A line break or a block element (`<h1>`, `<p>`, `<div>`) ends a line: an HTML hero's
-            // eyebrow, title and subtitle are three lines, not one run-on sentence.
-            if breaks_line(tag.name) {
-                out.push('\n');
-            }
-            // A callout written on one line (`<Note>Text.</Note>`) is an aside like a block one.
-            if is_callout(tag.name) {
-                match tag.kind {
-                    TagKind::Open => {
-                        out.push('\n');
-                        out.push_str(CALLOUT_MARK);
-                    }
-                    TagKind::Close => out.push('\n'),
-                    TagKind::SelfClosing => {}
-                }
-            }
-            if tag.kind != TagKind::Close {
-                extra.extend(tag_texts(&tag).map(str::to_owned));
-            }
-        }
-    });
-}
-
-fn breaks_line(name: &str) -> bool {
-    const BLOCK: [&str; 12] = ["br", "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "blockquote"];
-    BLOCK.iter().any(|b| name.eq_ignore_ascii_case(b))
-}
-
-fn tag_texts<'a>(tag: &'a Tag<'a>) -> impl Iterator<Item = &'a str> + 'a {
-    let param = tag.name == "ParamField";
-    tag.attrs
-        .iter()
-        .filter(move |a| TEXT_ATTRS.contains(&a.name) || (param && PARAM_ATTRS.contains(&a.name)))
-        .filter_map(|a| tag.text_attr(a.name))
-        .filter(|text| !text.trim().is_empty())
-}
-
 fn is_block(tag: &MdTag<'_>) -> bool {
     !matches!(
         tag,
@@ -463,92 +363,6 @@ fn code_span(text: &str) -> String {
     let fence = "`".repeat(longest + 1);
     let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
     format!("{fence}{pad}{text}{pad}{fence}")
-}
-
-/// `import Name from "source"` (a default import, the form snippets use) on one line.
-pub(crate) fn default_import(line: &str) -> Option<(&str, &str)> {
-    let rest = line.trim().strip_prefix("import")?;
-    let rest = rest.trim_start();
-    let name_len = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .unwrap_or(rest.len());
-    let name = &rest[..name_len];
-    if name.is_empty() || name == "from" {
-        return None;
-    }
-    let from = rest[name_len..].find(" from ")? + name_len + " from ".len();
-    let source = rest[from..].trim().trim_end_matches(';').trim();
-    let quote = source.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let source = source.get(1..)?.strip_suffix(quote)?;
-    Some((name, source))
-}
-
-/// Every snippet a Markdown file may read, as its text writes the source (`/snippets/x.mdx`,
-/// `./y.mdx`; resolve with [`snippet_path`]): default and named imports, and for a legacy
-/// `<Snippet file="x.mdx" />` both folders it is looked for in. A line scan, so a superset (imports
-/// inside code blocks count too), for a reader that fetches a page's files before parsing it.
-pub fn snippet_sources(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if let Some((_, source)) = default_import(line) {
-            out.push(source.to_owned());
-        }
-        if line.starts_with("import") && line.contains('{') {
-            out.extend(super::scope::named_imports(line).into_iter().map(|(_, _, source)| source));
-        }
-        let mut rest = line;
-        while let Some(at) = rest.find("<Snippet") {
-            rest = &rest[at..];
-            if let Some((tag, _)) = crate::docs::jsx::scan_tag(rest) {
-                if let Some(file) = tag.text_attr("file").filter(|_| tag.name == "Snippet") {
-                    let file = file.trim().trim_start_matches('/');
-                    out.extend(super::walk::LEGACY_SNIPPET_DIRS.iter().map(|dir| format!("/{dir}{file}")));
-                }
-            }
-            rest = &rest[1..];
-        }
-    }
-    out.retain(|source| is_markdown(source));
-    crate::sort::sort(&mut out);
-    out.dedup();
-    out
-}
-
-/// The snippets a page imports (`import X from '/snippets/x.mdx'`): component name to tree path.
-pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<&'b str, String> {
-    crate::sort::map_from(default_imports(blocks).filter_map(|(name, source)| Some((name, snippet_path(file, source)?))))
-}
-
-/// Every default import of the page's ESM blocks, as `(name, source)`.
-fn default_imports<'a, 'b>(blocks: &'a [Block<'b>]) -> impl Iterator<Item = (&'b str, &'b str)> + 'a {
-    blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Esm(esm) => Some(*esm),
-            _ => None,
-        })
-        .flat_map(|esm| esm.lines().filter_map(default_import))
-}
-
-/// The snippets a page imports from an address (`import X from 'https://…/x.mdx'`): component name to
-/// address. The format's snippets are files of the docs folder, so these are never fetched; their
-/// tags are reported where they stand.
-pub(crate) fn remote_snippet_imports<'b>(blocks: &[Block<'b>]) -> BTreeMap<&'b str, &'b str> {
-    crate::sort::map_from(default_imports(blocks).filter(|(_, source)| {
-        (source.starts_with("https://") || source.starts_with("http://")) && is_markdown(source)
-    }))
-}
-
-/// Tree path of an imported `.mdx` snippet: `/x` from the root, otherwise relative to `file`.
-/// Other imports (`.jsx`, packages) are not snippets with text.
-pub(crate) fn snippet_path(file: &str, source: &str) -> Option<String> {
-    if !is_markdown(source) {
-        return None;
-    }
-    if !source.starts_with('/') && !source.starts_with('.') {
-        return None;
-    }
-    join_relative(file, source)
 }
 
 #[cfg(test)]
@@ -759,29 +573,5 @@ mod tests {
             page.warnings,
             ["page.mdx:3: imported snippet `snippets/gone.mdx` is missing"]
         );
-    }
-
-    #[test]
-    fn snippet_sources_name_every_file_a_page_may_inline() {
-        let text = "import A from '/snippets/a.mdx'\nimport { v, w as x } from \"../vars.mdx\"\nimport { J } from '/c.jsx'\n\n<Steps>\n  <Snippet file=\"step.mdx\" />\n</Steps>\n";
-        assert_eq!(
-            snippet_sources(text),
-            ["../vars.mdx", "/_snippets/step.mdx", "/snippets/a.mdx", "/snippets/step.mdx"]
-        );
-    }
-
-    #[test]
-    fn reads_default_imports_only() {
-        assert_eq!(
-            default_import("import A from \"/s/a.mdx\";"),
-            Some(("A", "/s/a.mdx"))
-        );
-        assert_eq!(default_import("import { A } from '/s/a.mdx'"), None);
-        assert_eq!(default_import("import * as jose from 'jose';"), None);
-        assert_eq!(
-            snippet_path("es/a/page.mdx", "../x.mdx").as_deref(),
-            Some("es/x.mdx")
-        );
-        assert_eq!(snippet_path("page.mdx", "react"), None);
     }
 }

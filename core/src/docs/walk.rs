@@ -7,7 +7,7 @@
 //! each Markdown run for its visitors, text (`sections`), HTML (`export::markdown`) and Markdown
 //! (`agents::markdown`), through [`MarkdownVisitor`]: it parses with the shared options, re-reads
 //! indented code as MDX (which has none), and names each heading (its text by the text rules of
-//! `sections::Inline`, its anchor from the page's one slug sequence), so search results and the
+//! `inline_text::Inline`, its anchor from the page's one slug sequence), so search results and the
 //! table of contents land on the rendered ids by construction.
 
 use std::borrow::Cow;
@@ -22,7 +22,10 @@ use super::jsx::{self, Tag, TagKind};
 use super::mdx::{split, Block, Split};
 use super::scope::{self, Scope};
 use super::source_text;
-use super::sections::{remote_snippet_imports, snippet_imports, snippet_path, Inline, MAX_SNIPPET_DEPTH};
+// The visitors read inline runs through the walk (export/markdown.rs, agents/markdown/).
+pub(crate) use super::inline_text::{inline_pieces, InlinePiece};
+use super::inline_text::Inline;
+use super::snippets::{remote_snippet_imports, snippet_imports, snippet_path, LEGACY_SNIPPET_DIRS, MAX_SNIPPET_DEPTH};
 use super::slug::Slugger;
 
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
@@ -293,9 +296,6 @@ fn legacy_snippet(tree: &SourceTree, tag: &Tag<'_>) -> Option<Result<String, Str
     Some(found.ok_or_else(|| name.to_owned()))
 }
 
-/// Where a legacy `<Snippet file="…" />` is looked for, in order.
-pub(crate) const LEGACY_SNIPPET_DIRS: [&str; 2] = ["_snippets/", "snippets/"];
-
 /// Inlines the `.mdx` snippet `path` where its tag stands (`at`: the tag's `file:line`), with the
 /// tag's attributes as its props.
 fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, tag: &Tag<'_>, depth: usize, at: &str) {
@@ -496,52 +496,6 @@ fn heading_text(inline: &mut Inline, event: &Event<'_>) {
         Event::Code(text) => inline.code(text),
         Event::SoftBreak | Event::HardBreak => inline.raw.push(' '),
         _ => {}
-    }
-}
-
-/// A piece of a line of text that may hold JSX.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum InlinePiece<'a> {
-    /// Plain text, as written.
-    Text(&'a str),
-    /// A JSX or HTML tag inside the line.
-    Tag(Tag<'a>),
-    /// The text of a string literal expression (`{"x"}`).
-    Literal(&'a str),
-}
-
-/// Splits a completed run of inline text into text, tags and literals; HTML comments and other
-/// expressions are dropped, and a `<` or `{` that opens nothing is text.
-pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'a>)) {
-    let mut budget = jsx::ScanBudget::for_text(raw);
-    let mut rest = raw;
-    // A byte search: `str::find` with a set of chars decodes every character.
-    while let Some(at) = rest.bytes().position(|b| matches!(b, b'<' | b'{')) {
-        if at > 0 {
-            each(InlinePiece::Text(&rest[..at]));
-        }
-        rest = &rest[at..];
-        if let Some(after) = rest.strip_prefix("<!--") {
-            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-        } else if let Some((tag, len)) =
-            rest.starts_with('<').then(|| jsx::scan_tag_within(rest, &mut budget)).flatten()
-        {
-            each(InlinePiece::Tag(tag));
-            rest = &rest[len..];
-        } else if let Some((expr, len)) =
-            rest.starts_with('{').then(|| jsx::scan_expression_within(rest, &mut budget)).flatten()
-        {
-            if let Some(text) = jsx::string_literal(expr) {
-                each(InlinePiece::Literal(text));
-            }
-            rest = &rest[len..];
-        } else {
-            each(InlinePiece::Text(&rest[..1]));
-            rest = &rest[1..];
-        }
-    }
-    if !rest.is_empty() {
-        each(InlinePiece::Text(rest));
     }
 }
 

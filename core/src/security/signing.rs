@@ -4,7 +4,7 @@
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::wire::KeyKind;
+use crate::wire::{KeyInfo, KeyKind};
 
 const ALPHANUMERIC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 /// Random characters after the prefix; 40 alphanumerics is about 238 bits.
@@ -33,6 +33,23 @@ pub fn fingerprint_of_hash(hash: &str) -> Option<String> {
         .bytes()
         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         .then(|| prefix.to_string())
+}
+
+// Here, beside the fingerprint it shows, rather than in wire/, which the SDK shares and which
+// imports nothing of the server's.
+impl KeyInfo {
+    /// The key as a listing shows it. Records stored before fingerprints existed hold 12 characters
+    /// of the key in `key_prefix` (8 of them random for an admin key): whatever is stored, the listing
+    /// shows only the kind's prefix, and a fingerprint, taken from the stored key hash when the record
+    /// has none. A stored fingerprint that is not one (not 10 lowercase hex digits) is not shown.
+    pub fn listed(mut self, stored_hash: Option<&str>) -> KeyInfo {
+        self.key_prefix = self.kind.prefix().to_string();
+        let valid = fingerprint_of_hash(&self.fingerprint).is_some_and(|f| f.len() == self.fingerprint.len());
+        if !valid {
+            self.fingerprint = stored_hash.and_then(fingerprint_of_hash).unwrap_or_default();
+        }
+        self
+    }
 }
 
 pub fn to_hex(bytes: &[u8]) -> String {
@@ -204,5 +221,37 @@ mod tests {
         assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1001, &sig, 1), LinkCheck::Tampered);
         assert_eq!(verify_link(b"other", "se_0123456789abcdef", 1000, &sig, 1), LinkCheck::Tampered);
         assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, "00", 1), LinkCheck::Tampered);
+    }
+}
+
+#[cfg(test)]
+mod key_info_tests {
+    use super::*;
+
+    #[test]
+    fn old_records_list_no_key_characters() {
+        let key = "svc_AbCdEfGh1234567890abcdefghijklmnopqrstuv";
+        // As stored before the fingerprint change: 12 characters of the key, no fingerprint.
+        let old: KeyInfo = serde_json::from_value(serde_json::json!({
+            "keyId": "key_1", "kind": "admin", "name": null, "keyPrefix": &key[..12],
+            "createdAt": "2025-01-01T00:00:00Z", "lastUsedAt": null
+        }))
+        .unwrap();
+        let listed = old.clone().listed(Some(&sha256_hex(key.as_bytes())));
+        assert_eq!(listed.key_prefix, "svc_");
+        assert_eq!(listed.fingerprint, key_fingerprint(key));
+        let json = serde_json::to_string(&listed).unwrap();
+        assert!(!json.contains("AbCdEfGh"), "{json}");
+        // Without the hash (its index entry gone), still nothing of the key.
+        let listed = old.listed(None);
+        assert_eq!((listed.key_prefix.as_str(), listed.fingerprint.as_str()), ("svc_", ""));
+
+        let assistant: KeyInfo = serde_json::from_value(serde_json::json!({
+            "keyId": "key_2", "kind": "assistant", "name": null, "keyPrefix": "svc_dsc_Xy12",
+            "fingerprint": "0123456789", "createdAt": "2025-01-01T00:00:00Z", "lastUsedAt": null
+        }))
+        .unwrap();
+        let listed = assistant.listed(None);
+        assert_eq!((listed.key_prefix.as_str(), listed.fingerprint.as_str()), ("svc_dsc_", "0123456789"));
     }
 }

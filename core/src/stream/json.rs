@@ -2,7 +2,8 @@
 //! serde_json's nesting limit) plus the shape of the part's type, described by a [`Shape`].
 //!
 //! Why not serde: the SDK decodes every part in wasm, and serde's derived code for every part type
-//! was most of the package (README, "SDK figures"). The shapes sit next to the serde types in
+//! was most of the package (docs/engineering/decisions.mdx, "The SDK parser checks shapes without
+//! building values"). The shapes sit next to the serde types in
 //! `data_stream.rs` and `ui_stream.rs`, and `shape_tests.rs` checks that both accept exactly the
 //! same values, with serde_json reading a `Value` first, as the typed decoders do.
 

@@ -113,6 +113,7 @@ pub struct CreatedKey {
 
 /// A key as listed: never the secret and none of its random characters, only its kind's prefix and a
 /// fingerprint (the first hex digits of its SHA-256) to tell keys apart.
+/// `KeyInfo::listed` (security/signing.rs, the server's) makes one from a stored record.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyInfo {
@@ -128,59 +129,6 @@ pub struct KeyInfo {
     /// The sites an assistant key may be used from; empty: any. Absent in records from before.
     #[serde(default)]
     pub allowed_origins: Vec<String>,
-}
-
-// Uses `signing`, which only the server builds.
-#[cfg(feature = "server")]
-impl KeyInfo {
-    /// The key as a listing shows it. Records stored before fingerprints existed hold 12 characters
-    /// of the key in `key_prefix` (8 of them random for an admin key): whatever is stored, the listing
-    /// shows only the kind's prefix, and a fingerprint, taken from the stored key hash when the record
-    /// has none. A stored fingerprint that is not one (not 10 lowercase hex digits) is not shown.
-    pub fn listed(mut self, stored_hash: Option<&str>) -> KeyInfo {
-        self.key_prefix = self.kind.prefix().to_string();
-        let valid = crate::security::signing::fingerprint_of_hash(&self.fingerprint)
-            .is_some_and(|f| f.len() == self.fingerprint.len());
-        if !valid {
-            self.fingerprint = stored_hash
-                .and_then(crate::security::signing::fingerprint_of_hash)
-                .unwrap_or_default();
-        }
-        self
-    }
-}
-
-#[cfg(all(test, feature = "server"))]
-mod key_info_tests {
-    use super::*;
-    use crate::security::signing::{key_fingerprint, sha256_hex};
-
-    #[test]
-    fn old_records_list_no_key_characters() {
-        let key = "svc_AbCdEfGh1234567890abcdefghijklmnopqrstuv";
-        // As stored before the fingerprint change: 12 characters of the key, no fingerprint.
-        let old: KeyInfo = serde_json::from_value(serde_json::json!({
-            "keyId": "key_1", "kind": "admin", "name": null, "keyPrefix": &key[..12],
-            "createdAt": "2025-01-01T00:00:00Z", "lastUsedAt": null
-        }))
-        .unwrap();
-        let listed = old.clone().listed(Some(&sha256_hex(key.as_bytes())));
-        assert_eq!(listed.key_prefix, "svc_");
-        assert_eq!(listed.fingerprint, key_fingerprint(key));
-        let json = serde_json::to_string(&listed).unwrap();
-        assert!(!json.contains("AbCdEfGh"), "{json}");
-        // Without the hash (its index entry gone), still nothing of the key.
-        let listed = old.listed(None);
-        assert_eq!((listed.key_prefix.as_str(), listed.fingerprint.as_str()), ("svc_", ""));
-
-        let assistant: KeyInfo = serde_json::from_value(serde_json::json!({
-            "keyId": "key_2", "kind": "assistant", "name": null, "keyPrefix": "svc_dsc_Xy12",
-            "fingerprint": "0123456789", "createdAt": "2025-01-01T00:00:00Z", "lastUsedAt": null
-        }))
-        .unwrap();
-        let listed = assistant.listed(None);
-        assert_eq!((listed.key_prefix.as_str(), listed.fingerprint.as_str()), ("svc_dsc_", "0123456789"));
-    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

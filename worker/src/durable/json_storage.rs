@@ -1,7 +1,7 @@
 //! Durable Object records stored as JSON text through serde_json, which the worker links anyway,
 //! instead of as structured values through workers-rs's `Storage::get`/`put` (serde-wasm-bindgen):
 //! its (de)serializer is compiled once more for every record type, the largest ones tens of KB of
-//! the worker's wasm (README "Worker size, cut by cut").
+//! the worker's wasm (docs/engineering/decisions.mdx, "The worker's size").
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
