@@ -96,8 +96,9 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // binding (worker/src/builder_service.rs), beside the MDX parser, the index builder and the static
 // renderer (Mermaid's renderer, LaTeX to MathML, Tailwind utilities; highlight.js in its JavaScript
 // module). `npm test` prints what each part measures; the figures: docs/engineering/figures.mdx,
-// "Size"; how they got there: git log.
-const BUDGET_KIB = { edge: { wasm: 410, js: 12 }, builder: { wasm: 2800, js: 62 } };
+// "Size"; how they got there: git log. The request-serving script's 450 KiB is a round's ceiling shared
+// by the assistant's answers, its parity with Mintlify's and the live site (issues 46, 48, 50).
+const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2800, js: 62 } };
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
 // deploy check and schemathesis: the quick loop while working on one endpoint.

@@ -22,8 +22,8 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 // backend and the ranking are deterministic, so a floor that fails is a change, not noise. A set's
 // `ceilings` bound what must not rise (answerable questions refused).
 const SETS = [
-  // 146 answerable, 35 unanswerable. Measured (eval_local): hit@1 0.705, hit@5 0.938, MRR 0.813, citation
-  // P 0.699, R 0.829, fact 0.774, refusal 0.914 (0.714 outright), false refusal 0.007.
+  // 146 answerable, 35 unanswerable. Measured (eval_local): hit@1 0.719, hit@5 0.938, MRR 0.820, citation
+  // P 0.712, R 0.829, fact 0.795, refusal 0.914 (0.714 outright), false refusal 0.007.
   {
     name: 'fixture', folder: 'mintlify-docs',
     floors: { hit1: 0.7, hit5: 0.93, mrr: 0.8, citationPrecision: 0.67, citationRecall: 0.8, fact: 0.70, refusal: 0.88 },
@@ -37,7 +37,7 @@ const SETS = [
     ceilings: { falseRefusal: 0.03 },
   },
   // 45 answerable, 11 unanswerable. Measured: hit@1 0.756, hit@5 0.956, MRR 0.846, citation P 0.748,
-  // R 0.933, fact 0.756, refusal 0.818 (0.545 outright), false refusal 0.000.
+  // R 0.933, fact 0.800, refusal 0.818 (0.545 outright), false refusal 0.000.
   {
     name: 'dify-docs', folder: 'dify-docs',
     floors: { hit1: 0.73, hit5: 0.93, mrr: 0.82, citationPrecision: 0.67, citationRecall: 0.88, fact: 0.68, refusal: 0.72 },
@@ -45,11 +45,12 @@ const SETS = [
   },
   // This project's own docs (docs/, with its generated API reference), as `npm start` serves them: 24
   // answerable, 6 unanswerable, written from the pages before any tuning. Measured: hit@1 0.458, hit@5
-  // 0.875, MRR 0.635, citation P 0.542, R 0.625, fact 0.542, refusal 0.833 (0.500 outright), false
-  // refusal 0.000.
+  // 0.917, MRR 0.650, citation P 0.542, R 0.625, fact 0.625, refusal 0.833 (0.500 outright), false
+  // refusal 0.000. Every page added to docs/ competes for these questions: a floor that fails after a
+  // docs change is measured again, not lowered to pass.
   {
     name: 'own-docs', dir: join(REPO, 'docs'),
-    floors: { hit1: 0.41, hit5: 0.83, mrr: 0.6, citationPrecision: 0.5, citationRecall: 0.58, fact: 0.5, refusal: 0.66 },
+    floors: { hit1: 0.41, hit5: 0.87, mrr: 0.6, citationPrecision: 0.5, citationRecall: 0.58, fact: 0.58, refusal: 0.66 },
     ceilings: { falseRefusal: 0.05 },
   },
 ];
