@@ -31,7 +31,13 @@ async function ask(question, threadId) {
   const start = chunks.find((c) => c.type === 'start');
   assert.ok(start?.messageId, 'the start chunk names the answer');
   assert.ok(chunks.some((c) => c.type === 'finish'), 'the answer finished');
-  return { threadId: res.headers.get('x-thread-id'), messageId: start.messageId, sources: chunks.filter((c) => c.type === 'source-url') };
+  const finish = chunks.find((c) => c.type === 'finish');
+  return {
+    threadId: res.headers.get('x-thread-id'),
+    messageId: start.messageId,
+    sources: chunks.filter((c) => c.type === 'source-url'),
+    uncertain: finish?.messageMetadata?.uncertain === true,
+  };
 }
 
 const rate = (json, key = t.assistantKey, domain = t.domain) =>
@@ -59,15 +65,17 @@ before(async () => {
   assert.equal((await publishFolder(t.domain, t.adminKey)).status, 200);
   assert.equal((await publishFolder(other.domain, other.adminKey)).status, 200);
   // Three wordings of one question (three conversations), a follow-up in the first conversation,
-  // and a question the docs do not cover.
+  // a question the docs do not cover, and one they answer only with the closest passage.
   answers.first = await ask('How do I publish my docs?');
   answers.followUp = await ask('What are the rate limits?', answers.first.threadId);
   answers.second = await ask('how do I publish my docs');
   answers.third = await ask('How do I PUBLISH my docs??');
   answers.gap = await ask('Zyxwvut quantum pottery glaze recipe');
+  answers.hedged = await ask('Can I schedule a publish to run every night?');
   assert.equal(answers.gap.sources.length, 0, 'the uncovered question cites nothing');
   assert.ok(answers.first.sources.length > 0);
-  await reportWhen((r) => r.totals.questions === 5);
+  assert.equal(answers.hedged.uncertain, true, 'the scheduling question gets the closest passage, said so');
+  await reportWhen((r) => r.totals.questions === 6);
 }, { timeout: 120_000 });
 
 test('feedback: one rating per answer, the later one wins; other organizations get 404', async () => {
@@ -120,17 +128,21 @@ test('the report counts exactly what happened', { timeout: 60_000 }, async () =>
   assert.equal((await beacon([{ type: 'pageview', path: '/index.html' }], { 'sec-gpc': '1' })).status, 204);
 
   const r = await reportWhen((r) => r.totals.pageViews >= 3 && r.totals.searches >= 2);
-  assert.deepEqual(r.totals, { conversations: 4, questions: 5, unanswered: 1, feedbackUp: 1, feedbackDown: 1, searches: 2, pageViews: 3 });
+  assert.deepEqual(r.totals, { conversations: 5, questions: 6, unanswered: 1, uncertain: 1, feedbackUp: 1, feedbackDown: 1, searches: 2, pageViews: 3 });
   assert.equal(r.days.length, 30);
   const today = r.days.at(-1);
   assert.equal(today.day, new Date().toISOString().slice(0, 10));
   assert.deepEqual(
     { conversations: today.conversations, questions: today.questions, up: today.feedbackUp, down: today.feedbackDown },
-    { conversations: 4, questions: 5, up: 1, down: 1 },
+    { conversations: 5, questions: 6, up: 1, down: 1 },
   );
   assert.equal(r.topQuestions[0].count, 3, JSON.stringify(r.topQuestions));
   assert.match(r.topQuestions[0].question, /publish my docs/i);
-  assert.deepEqual(r.coverageGaps, [{ question: 'Zyxwvut quantum pottery glaze recipe', count: 1 }]);
+  // The newest first among equal counts: the hedged answer's question, then the unanswered one.
+  assert.deepEqual(r.coverageGaps, [
+    { question: 'Can I schedule a publish to run every night?', count: 1 },
+    { question: 'Zyxwvut quantum pottery glaze recipe', count: 1 },
+  ]);
   assert.ok(r.topCitedPages.length > 0 && r.topCitedPages.every((p) => p.count >= 1));
   assert.deepEqual(r.zeroResultSearches, [{ query: 'Kubernetes', count: 1 }]);
   assert.deepEqual(r.pageViews, [{ path: 'quickstart', count: 2 }, { path: 'index', count: 1 }]);
@@ -145,7 +157,7 @@ test('the conversations CSV parses to one row per answered question', async () =
   assert.match(res.headers.get('content-type'), /^text\/csv/);
   const [header, ...rows] = parseCsv(await res.text());
   assert.deepEqual(header, ['conversation_id', 'time', 'question', 'answer', 'sources', 'rating']);
-  assert.equal(rows.length, 5);
+  assert.equal(rows.length, 6);
   const byQuestion = Object.fromEntries(rows.map((r) => [r[2], r]));
   const first = byQuestion['How do I publish my docs?'];
   assert.equal(first[0], answers.first.threadId);
@@ -179,6 +191,6 @@ test('the retention job deletes rows older than ANALYTICS_RETENTION_DAYS and kee
   assert.deepEqual([after.pageViews, after.feedbackUp, after.questions], [0, 0, 0]);
   assert.doesNotMatch((await csv(window)).text, /An old question/);
   const recent = (await report()).body.totals;
-  assert.equal(recent.questions, 5);
+  assert.equal(recent.questions, 6);
   assert.equal(recent.pageViews, 3);
 });

@@ -97,7 +97,7 @@ test('thumbs rate an answer (a later click replaces it); the analytics view char
     await page.waitForTimeout(100);
     totals = await page.textContent('#analytics-totals');
   }
-  assert.match(totals, /: 1 conversations, 2 questions \(0 without a source\)/);
+  assert.match(totals, /: 1 conversations, 2 questions \(0 without a source, \d+ with only the closest passage\)/);
   assert.equal(await page.locator('#chart-questions svg rect.bar').count(), 30, 'one bar per day');
   assert.match(await page.textContent('#chart-feedback'), /^1 up \(100%\) · 0 down$/);
   assert.ok((await page.locator('#chart-pages svg rect').count()) >= 1);

@@ -69,7 +69,7 @@ export function render(report) {
   const { totals } = report;
   $('#analytics-totals').textContent =
     `${report.from} to ${report.to}: ${totals.conversations} conversations, ${totals.questions} questions ` +
-    `(${totals.unanswered} without a source), answer first byte p50 ${report.firstByteMs.p50 ?? '–'} ms, ` +
+    `(${totals.unanswered} without a source, ${totals.uncertain ?? 0} with only the closest passage), answer first byte p50 ${report.firstByteMs.p50 ?? '–'} ms, ` +
     `p95 ${report.firstByteMs.p95 ?? '–'} ms, ${totals.pageViews} page views, ${totals.searches} searches.`;
   $('#chart-questions').replaceChildren(dailyBars(report.days, (d) => d.questions, 'Questions per day'));
   $('#chart-feedback').replaceChildren(ratio(totals.feedbackUp, totals.feedbackDown));

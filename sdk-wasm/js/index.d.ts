@@ -376,7 +376,8 @@ export interface AnalyticsReport {
   domain: string;
   from: string;
   to: string;
-  totals: Omit<DayCounts, 'day'> & { unanswered: number };
+  /** `unanswered`: answers without a source; `uncertain`: answers with only the closest passage. */
+  totals: Omit<DayCounts, 'day'> & { unanswered: number; uncertain: number };
   /** Every day of the range, oldest first. */
   days: DayCounts[];
   /** Time to the answer's first text, in milliseconds; `null` without answers. */

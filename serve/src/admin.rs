@@ -143,6 +143,7 @@ mod tests {
             answer: "a.",
             scores: &[1.0],
             cited_paths: &cited,
+            uncertain: false,
             backend: "extractive",
             fingerprint: None,
             salt: None,

@@ -201,6 +201,7 @@ impl Generation {
             answer: &answer.text,
             scores: &scores,
             cited_paths: &cited,
+            uncertain: answer.uncertain,
             backend: self.backend.name(),
             // Without a salt no fingerprint is kept (the worker hashes it with ANALYTICS_SALT).
             fingerprint: None,

@@ -27,7 +27,10 @@ pub const CSV_PAGE_ROWS: i64 = 200;
 /// Threads and rows carry an organization as on the worker; a self-hosted server has one.
 pub const ORG_ID: &str = "self-hosted";
 
-const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "storage", include_str!("../migrations/0001_storage.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "storage", include_str!("../migrations/0001_storage.sql")),
+    (2, "uncertain answers", include_str!("../migrations/0002_uncertain_answers.sql")),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -216,8 +219,8 @@ impl Store {
     pub async fn record_answer(&self, row: &AnswerRow) -> Result<()> {
         sqlx::query(
             "INSERT INTO answers (message_id, thread_id, org_id, domain, created_at, day, question, question_key, answer, scores, \
-             sources, found, backend, first_byte_ms, total_ms, fingerprint, new_thread) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (message_id) DO NOTHING",
+             sources, found, backend, first_byte_ms, total_ms, fingerprint, new_thread, uncertain) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (message_id) DO NOTHING",
         )
         .bind(&row.message_id)
         .bind(&row.thread_id)
@@ -236,6 +239,7 @@ impl Store {
         .bind(row.total_ms as i64)
         .bind(row.fingerprint.as_deref())
         .bind(i64::from(row.new_thread))
+        .bind(i64::from(row.uncertain))
         .execute(self.ready().await?)
         .await?;
         Ok(())
@@ -291,6 +295,8 @@ impl Store {
             .collect::<Result<Vec<_>>>()?;
         let unanswered = run(format!("SELECT COUNT(*) AS count FROM answers{IN_RANGE} AND found = 0")).await?;
         let unanswered = unanswered.first().map(|row| count(row, "count")).transpose()?.unwrap_or(0);
+        let uncertain = run(format!("SELECT COUNT(*) AS count FROM answers{IN_RANGE} AND uncertain = 1")).await?;
+        let uncertain = uncertain.first().map(|row| count(row, "count")).transpose()?.unwrap_or(0);
         // The label of a question is its latest wording: the row with the group's newest time.
         let questions = |filter: &str| {
             format!(
@@ -302,7 +308,7 @@ impl Store {
             )
         };
         let top_questions = labels(run(questions("")).await?, true)?;
-        let coverage_gaps = labels(run(questions(" AND found = 0")).await?, true)?;
+        let coverage_gaps = labels(run(questions(" AND (found = 0 OR uncertain = 1)")).await?, true)?;
         let pages = match self.kind {
             Kind::Sqlite => "json_each(answers.sources) AS page",
             Kind::Postgres => "jsonb_array_elements_text(answers.sources::jsonb) AS page(value)",
@@ -312,7 +318,7 @@ impl Store {
              GROUP BY page.value ORDER BY count DESC, latest DESC LIMIT {TOP_N}"
         );
         let cited_pages = labels(run(cited).await?, false)?;
-        Ok(ReportRows { days, first_byte, unanswered, top_questions, coverage_gaps, cited_pages, ..ReportRows::default() })
+        Ok(ReportRows { days, first_byte, unanswered, uncertain, top_questions, coverage_gaps, cited_pages, ..ReportRows::default() })
     }
 
     /// One page of the conversations export, after the `(created_at, message_id)` cursor.

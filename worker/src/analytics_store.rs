@@ -59,8 +59,8 @@ impl AnalyticsStore {
         statement(
             &self.db,
             "INSERT OR REPLACE INTO answers (message_id, thread_id, org_id, domain, created_at, day, question, \
-             question_key, answer, scores, sources, found, backend, first_byte_ms, total_ms, fingerprint, new_thread) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             question_key, answer, scores, sources, found, backend, first_byte_ms, total_ms, fingerprint, new_thread, uncertain) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             &[
                 text(&row.message_id),
                 text(&row.thread_id),
@@ -79,6 +79,7 @@ impl AnalyticsStore {
                 number(row.total_ms),
                 row.fingerprint.as_deref().map(text).unwrap_or(JsValue::NULL),
                 number(u64::from(row.new_thread)),
+                number(u64::from(row.uncertain)),
             ],
         )
     }
@@ -149,22 +150,23 @@ impl AnalyticsStore {
             };
         }
         const _: () = assert!(TOP_N == 20, "top!() lists TOP_N rows");
-        const SQLS: [&str; 10] = [
+        const SQLS: [&str; 11] = [
             concat!("SELECT day, SUM(new_thread) AS conversations, COUNT(*) AS questions FROM answers", in_range!(), " GROUP BY day"),
             concat!("SELECT day, SUM(rating = 'up') AS up, SUM(rating = 'down') AS down FROM feedback", in_range!(), " GROUP BY day"),
             concat!("SELECT day, SUM(kind = 'search') AS searches, SUM(kind = 'pageview') AS page_views FROM events", in_range!(), " GROUP BY day"),
             concat!("SELECT first_byte_ms AS value, COUNT(*) AS count FROM answers", in_range!(), " GROUP BY first_byte_ms"),
             concat!("SELECT 'unanswered' AS label, COUNT(*) AS count FROM answers", in_range!(), " AND found = 0"),
+            concat!("SELECT 'uncertain' AS label, COUNT(*) AS count FROM answers", in_range!(), " AND uncertain = 1"),
             // SQLite gives the bare `question` of the row that has MAX(created_at): the latest wording.
             concat!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers", in_range!(), " GROUP BY question_key", top!()),
-            concat!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers", in_range!(), " AND found = 0 GROUP BY question_key", top!()),
+            concat!("SELECT question AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers", in_range!(), " AND (found = 0 OR uncertain = 1) GROUP BY question_key", top!()),
             concat!("SELECT page.value AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM answers, json_each(answers.sources) AS page", in_range!(), " GROUP BY page.value", top!()),
             concat!("SELECT query AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events", in_range!(), " AND kind = 'search' AND result_count = 0 GROUP BY query_key", top!()),
             concat!("SELECT path AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events", in_range!(), " AND kind = 'pageview' GROUP BY path", top!()),
         ];
         let statements = SQLS.iter().map(|sql| statement(&self.db, sql, &args)).collect::<ApiResult<Vec<_>>>()?;
         let results = self.db.batch(statements).await.map_err(d1_error)?;
-        let [answers, feedback, events, first_byte, unanswered, top_questions, gaps, cited, zero, views] = results
+        let [answers, feedback, events, first_byte, unanswered, uncertain, top_questions, gaps, cited, zero, views] = results
             .try_into()
             .map_err(|_| ApiError::Internal("d1: the report batch answered a different number of results".into()))?;
         let mut days: Vec<DayRow> = rows(&answers)?;
@@ -174,6 +176,7 @@ impl AnalyticsStore {
             days,
             first_byte: rows::<Bucket>(&first_byte)?,
             unanswered: rows::<LabelCount>(&unanswered)?.first().map(|r| r.count).unwrap_or(0),
+            uncertain: rows::<LabelCount>(&uncertain)?.first().map(|r| r.count).unwrap_or(0),
             top_questions: rows(&top_questions)?,
             coverage_gaps: rows(&gaps)?,
             cited_pages: rows(&cited)?,

@@ -272,6 +272,7 @@ impl Generation {
             answer: &answer.text,
             scores: &scores,
             cited_paths: &cited,
+            uncertain: answer.uncertain,
             backend: self.backend.name(),
             fingerprint: Some(self.request.fp.as_str()),
             salt: None,

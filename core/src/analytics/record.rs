@@ -30,6 +30,9 @@ pub struct AnswerRow {
     /// JSON array of the cited pages' paths, in citation order.
     pub sources: String,
     pub found: bool,
+    /// Found only something close, quoted as such ("The docs don't state this directly"): with the
+    /// answers that found nothing, a coverage gap.
+    pub uncertain: bool,
     pub backend: String,
     pub first_byte_ms: u64,
     pub total_ms: u64,
@@ -51,6 +54,7 @@ pub struct AnswerFacts<'a> {
     pub answer: &'a str,
     pub scores: &'a [f32],
     pub cited_paths: &'a [String],
+    pub uncertain: bool,
     pub backend: &'a str,
     /// The client's `fp` field, if any; only its salted hash is kept.
     pub fingerprint: Option<&'a str>,
@@ -75,6 +79,7 @@ impl AnswerRow {
             sources: serde_json::to_string(facts.cited_paths).unwrap_or_else(|_| "[]".into()),
             // A backend that cites nothing found nothing it could stand on: a coverage gap.
             found: !facts.cited_paths.is_empty(),
+            uncertain: facts.uncertain && !facts.cited_paths.is_empty(),
             backend: facts.backend.into(),
             first_byte_ms: facts.first_byte_ms.saturating_sub(facts.started_ms),
             total_ms: facts.finished_ms.saturating_sub(facts.started_ms),
@@ -132,6 +137,7 @@ mod tests {
             answer: "Like this.",
             scores: &[0.912_345, 0.5],
             cited_paths: cited,
+            uncertain: false,
             backend: "extractive",
             fingerprint: fp,
             salt,
@@ -157,6 +163,16 @@ mod tests {
         let no_salt = AnswerRow::new(&facts(&[], Some("visitor-1"), None));
         assert_eq!(no_salt.fingerprint, None);
         assert!(!no_salt.found);
+        assert!(!row.uncertain);
+    }
+
+    #[test]
+    fn an_uncertain_answer_is_recorded_as_such_only_when_it_quotes_something() {
+        let cited = vec!["guides/domains".to_string()];
+        let hedged = AnswerRow::new(&AnswerFacts { uncertain: true, ..facts(&cited, None, None) });
+        assert!(hedged.found && hedged.uncertain);
+        let refused = AnswerRow::new(&AnswerFacts { uncertain: true, ..facts(&[], None, None) });
+        assert!(!refused.found && !refused.uncertain, "a refusal is unanswered, not uncertain");
     }
 
     #[test]

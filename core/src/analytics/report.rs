@@ -50,6 +50,7 @@ pub struct ReportRows {
     pub days: Vec<DayRow>,
     pub first_byte: Vec<Bucket>,
     pub unanswered: u64,
+    pub uncertain: u64,
     pub top_questions: Vec<LabelCount>,
     pub coverage_gaps: Vec<LabelCount>,
     pub cited_pages: Vec<LabelCount>,
@@ -75,6 +76,7 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
         conversations: sum(|d| d.conversations),
         questions: sum(|d| d.questions),
         unanswered: rows.unanswered,
+        uncertain: rows.uncertain,
         feedback_up: sum(|d| d.feedback_up),
         feedback_down: sum(|d| d.feedback_down),
         searches: sum(|d| d.searches),
@@ -151,6 +153,7 @@ mod tests {
             ],
             first_byte: vec![b(12, 5)],
             unanswered: 1,
+            uncertain: 2,
             top_questions: vec![LabelCount { label: "How?".into(), count: 3 }],
             ..ReportRows::default()
         };
@@ -159,7 +162,7 @@ mod tests {
         assert_eq!(report.days[0], DayCounts { day: "2026-01-01".into(), ..DayCounts::default() });
         assert_eq!((report.days[1].questions, report.days[1].feedback_up, report.days[1].feedback_down), (5, 3, 1));
         assert_eq!(report.days[2].page_views, 9);
-        assert_eq!(report.totals, Totals { conversations: 2, questions: 5, unanswered: 1, feedback_up: 3, feedback_down: 1, searches: 4, page_views: 9 });
+        assert_eq!(report.totals, Totals { conversations: 2, questions: 5, unanswered: 1, uncertain: 2, feedback_up: 3, feedback_down: 1, searches: 4, page_views: 9 });
         assert_eq!(report.first_byte_ms, Percentiles { p50: Some(12), p95: Some(12) });
         assert_eq!(report.top_questions[0].question, "How?");
         assert_eq!((report.from.as_str(), report.to.as_str()), ("2026-01-01", "2026-01-03"));

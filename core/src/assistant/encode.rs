@@ -87,6 +87,10 @@ impl AnswerEncoder {
         self.uncertain = true;
     }
 
+    pub fn is_uncertain(&self) -> bool {
+        self.uncertain
+    }
+
     fn metadata(&self) -> serde_json::Value {
         let mut meta = json!({ "threadId": self.thread_id });
         if self.uncertain {

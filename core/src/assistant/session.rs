@@ -31,6 +31,8 @@ pub struct CompletedAnswer {
     pub sources: Vec<CitedSource>,
     pub reason: FinishReason,
     pub usage: Usage,
+    /// The answer quotes the closest passage, saying the docs do not state it directly.
+    pub uncertain: bool,
 }
 
 impl CompletedAnswer {
@@ -163,7 +165,14 @@ impl AnswerSession {
         }
         let (reason, usage) =
             self.finish.unwrap_or((FinishReason::Stop, Usage { prompt_tokens: 0, completion_tokens: estimate_tokens(&self.text) }));
-        Ok(CompletedAnswer { message_id: self.message_id().to_string(), text: self.text.clone(), sources: self.sources.clone(), reason, usage })
+        Ok(CompletedAnswer {
+            message_id: self.message_id().to_string(),
+            text: self.text.clone(),
+            sources: self.sources.clone(),
+            reason,
+            usage,
+            uncertain: self.encoder.is_uncertain(),
+        })
     }
 
     /// The last bytes of a finished answer (send them after the thread is recorded).

@@ -27,7 +27,8 @@ pub struct AnalyticsReport {
     pub first_byte_ms: Percentiles,
     /// Questions grouped by their normalised text, most asked first.
     pub top_questions: Vec<QuestionCount>,
-    /// Questions answered without a relevant source: the documentation's coverage gaps.
+    /// Questions answered without a relevant source, or with only the closest one (uncertain): the
+    /// documentation's coverage gaps.
     pub coverage_gaps: Vec<QuestionCount>,
     pub top_cited_pages: Vec<PageCount>,
     /// Searches from exported pages that found nothing, grouped by query.
@@ -41,6 +42,8 @@ pub struct Totals {
     pub conversations: u64,
     pub questions: u64,
     pub unanswered: u64,
+    /// Answered with the closest passage only ("The docs don't state this directly; …").
+    pub uncertain: u64,
     pub feedback_up: u64,
     pub feedback_down: u64,
     pub searches: u64,
