@@ -24,28 +24,51 @@ const HISTORY_WORDS: &str = "changelog changelogs release releases released new 
 pub(crate) struct HistoryPages<'p> {
     pages: &'p [PageMeta],
     asked: bool,
+    /// Per page, once known: 1 a history page, 2 not. A query scores thousands of sections of a
+    /// few hundred pages; each page is read once.
+    known: Vec<u8>,
 }
 
 impl<'p> HistoryPages<'p> {
     /// `terms`: the query's terms (`tokenize::query_terms`).
     pub(crate) fn new(pages: &'p [PageMeta], terms: &[String]) -> Self {
         let history = query_terms(HISTORY_WORDS, 64);
-        HistoryPages { pages, asked: terms.iter().any(|t| history.contains(t)) }
+        let asked = terms.iter().any(|t| history.contains(t));
+        HistoryPages { pages, asked, known: if asked { Vec::new() } else { vec![0; pages.len()] } }
     }
 
     /// The power a section of `page` raises its score to.
-    pub(crate) fn power(&self, page: u32) -> f32 {
-        match self.pages.get(page as usize) {
-            Some(p) if !self.asked && is_history_page(p) => HISTORY_PAGE_POWER,
-            _ => 1.0,
+    pub(crate) fn power(&mut self, page: u32) -> f32 {
+        let (Some(known), Some(meta)) = (self.known.get_mut(page as usize), self.pages.get(page as usize)) else {
+            return 1.0;
+        };
+        if *known == 0 {
+            *known = if is_history_page(meta) { 1 } else { 2 };
         }
+        if *known == 1 { HISTORY_PAGE_POWER } else { 1.0 }
     }
 }
 
 fn is_history_page(page: &PageMeta) -> bool {
-    let name = |s: &str| s.trim().to_lowercase().replace(['-', '_'], " ").replace('’', "'");
     let last = page.path.rsplit('/').next().unwrap_or("");
-    [name(last), name(&page.title)].iter().any(|n| HISTORY_PAGE_NAMES.contains(&n.as_str()))
+    HISTORY_PAGE_NAMES.iter().any(|name| names_match(last, name) || names_match(&page.title, name))
+}
+
+/// `text` is `name`, ignoring ASCII case and surrounding space, `-` and `_` read as spaces.
+fn names_match(text: &str, name: &str) -> bool {
+    let mut text = text.trim().chars().map(|c| match c {
+        '-' | '_' => ' ',
+        '’' => '\'',
+        c => c.to_ascii_lowercase(),
+    });
+    let mut name = name.chars();
+    loop {
+        match (text.next(), name.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a == b => {}
+            _ => return false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -70,10 +93,12 @@ mod tests {
     #[test]
     fn a_changelog_is_lowered_unless_the_question_asks_about_history() {
         let pages = [page("servers/middleware", "Middleware"), page("changelog", "Changelog"), page("v2/release-notes", "Notes")];
-        let plain = HistoryPages::new(&pages, &query_terms("cap size of tool output", 16));
-        assert_eq!([plain.power(0), plain.power(1), plain.power(2)], [1.0, HISTORY_PAGE_POWER, HISTORY_PAGE_POWER]);
-        let asked = HistoryPages::new(&pages, &query_terms("what changed in the 3.0 release", 16));
+        let mut plain = HistoryPages::new(&pages, &query_terms("cap size of tool output", 16));
+        assert_eq!([plain.power(0), plain.power(1), plain.power(2), plain.power(1)], [1.0, HISTORY_PAGE_POWER, HISTORY_PAGE_POWER, HISTORY_PAGE_POWER]);
+        let mut asked = HistoryPages::new(&pages, &query_terms("what changed in the 3.0 release", 16));
         assert_eq!(asked.power(1), 1.0);
         assert_eq!(HistoryPages::new(&[page("create/changelogs-guide", "Write a changelog")], &[]).power(0), 1.0, "a guide about changelogs is no changelog");
+        assert_eq!(HistoryPages::new(&[page("docs/whats_new", "What’s New")], &[]).power(0), HISTORY_PAGE_POWER);
+        assert!(!names_match("changelogs guide", "changelog") && names_match(" Release-Notes ", "release notes"));
     }
 }

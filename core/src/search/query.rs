@@ -234,7 +234,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         }
     }
     let current = CurrentVersion::new(pages, q.current_version, version.is_some() || q.version.is_some());
-    let history = HistoryPages::new(pages, &terms);
+    let mut history = HistoryPages::new(pages, &terms);
     if let Some(mut v) = version {
         // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
         v.in_text.sort_unstable();
