@@ -229,6 +229,27 @@ test('static hosting: content types, ETag, Range, HEAD, compression, caching and
   assert.equal((await fetch(`${serve.url}/`, { method: 'POST' })).status, 405);
 });
 
+test('a page asked for as Markdown answers with its Markdown; a browser still gets the HTML', async () => {
+  const html = await fetch(`${serve.url}/quickstart`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+  assert.match(html.headers.get('content-type'), /^text\/html/);
+  assert.equal(html.headers.get('vary'), 'Accept');
+  const htmlTag = html.headers.get('etag');
+  for (const accept of ['text/markdown', 'text/plain', 'text/markdown, text/html;q=0.5']) {
+    const res = await fetch(`${serve.url}/quickstart`, { headers: { accept } });
+    assert.equal(res.status, 200, accept);
+    assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8', accept);
+    assert.equal(res.headers.get('vary'), 'Accept');
+    const text = await res.text();
+    assert.match(text, /^# Quickstart\n\nSource: /, accept);
+    assert.doesNotMatch(text, /<html/);
+    assert.notEqual(res.headers.get('etag'), htmlTag, 'each representation has its own validator');
+  }
+  const index = await fetch(`${serve.url}/`, { headers: { accept: 'text/markdown' } });
+  assert.equal(index.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  const missing = await fetch(`${serve.url}/no/such/page`, { headers: { accept: 'text/markdown' } });
+  assert.equal(missing.status, 404);
+});
+
 test('a restart after the link expired serves the cached bundle', async () => {
   const past = Math.floor(Date.now() / 1000) - 10;
   const sig = createHmac('sha256', process.env.LINK_SIGNING_KEY).update(`bundle\n${first.job.jobId}\n${past}`).digest('hex');

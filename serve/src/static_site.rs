@@ -4,7 +4,8 @@
 //! changes only with the bundle), `Cache-Control` (revalidate HTML and unhashed assets, keep hashed
 //! ones a year) and the security headers, with a CSP the exported pages satisfy, narrowed by this
 //! server's own analytics and playground switches (`crate::page_policy`). The site's redirects (the
-//! bundle's `_redirects`) are answered first, as Cloudflare Pages answers them.
+//! bundle's `_redirects`) are answered first, as Cloudflare Pages answers them. A page asked for
+//! with `Accept: text/markdown` (or `text/plain`) answers with its `.md` file (`Vary: Accept`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use tower_http::services::ServeDir;
 
 use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
 use docs_edge_core::export::widget;
+use docs_edge_core::http::accept::prefers_markdown;
 
 use crate::page_policy::page_policy;
 use crate::state::State;
@@ -53,12 +55,19 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         // Rules for this server, not a page: static hosts that read the file do not serve it either.
         return not_found(dir, req.method() == Method::HEAD).await;
     }
-    let etag = HeaderValue::from_str(&format!("W/\"{}\"", &active.bundle.sha256[..active.bundle.sha256.len().min(32)]))
-        .unwrap_or_else(|_| HeaderValue::from_static("W/\"bundle\""));
     let widget = widget_file(dir, req.uri().path());
     if let Some(uri) = widget.clone().or_else(|| extensionless(dir, req.uri())) {
         *req.uri_mut() = uri;
     }
+    let wants_markdown = prefers_markdown(req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()));
+    let markdown = if wants_markdown { markdown_file(dir, req.uri()) } else { None };
+    if let Some(uri) = markdown.clone() {
+        *req.uri_mut() = uri;
+    }
+    // One URL, two representations: each needs its own validator.
+    let variant = if markdown.is_some() { "-md" } else { "" };
+    let etag = HeaderValue::from_str(&format!("W/\"{}{variant}\"", &active.bundle.sha256[..active.bundle.sha256.len().min(32)]))
+        .unwrap_or_else(|_| HeaderValue::from_static("W/\"bundle\""));
     let path = req.uri().path().to_string();
     let not_modified = req
         .headers()
@@ -75,6 +84,9 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     if res.status() == StatusCode::NOT_FOUND {
         res = not_found(dir, head).await;
     }
+    if markdown.is_some() && res.status().is_success() {
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/markdown; charset=utf-8"));
+    }
     let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
     if res.status().is_success() {
         if not_modified {
@@ -90,6 +102,15 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         .as_ref()
         .and_then(|v| v.to_str().ok())
         .is_some_and(|t| t.starts_with("text/html"));
+    if html || markdown.is_some() {
+        // A page's URL answers HTML or Markdown by `Accept`: a cache must key on it.
+        headers.insert(header::VARY, HeaderValue::from_static("Accept"));
+        if html && wants_markdown {
+            // A bundle past `MARKDOWN_PAGES_DEFAULT_MAX` pages has no `.md` per page: every page's
+            // Markdown is in `llms-full.txt`, which the HTML names for the agent that asked.
+            headers.insert(header::LINK, HeaderValue::from_static("</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\""));
+        }
+    }
     let cache = if found && !html && is_fingerprinted(&path) { "public, max-age=31536000, immutable" } else { "no-cache" };
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -104,6 +125,23 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         headers.insert(HeaderName::from_static("cross-origin-resource-policy"), HeaderValue::from_static("cross-origin"));
     }
     res
+}
+
+/// The Markdown beside the page `uri` names (`a/b.html` → `a/b.md`, `a/` → `a/index.md`), when the
+/// bundle holds it.
+fn markdown_file(dir: &Path, uri: &Uri) -> Option<Uri> {
+    let raw = uri.path();
+    let stem = match raw.strip_suffix(".html") {
+        Some(stem) => stem.to_owned(),
+        None if raw.ends_with('/') => format!("{raw}index"),
+        None => return None,
+    };
+    let decoded = percent_decode_str(&stem).decode_utf8().ok()?;
+    let relative = decoded.trim_start_matches('/');
+    if relative.split('/').any(|seg| seg == ".." || seg.is_empty()) || relative.contains('\\') {
+        return None;
+    }
+    dir.join(format!("{relative}.md")).is_file().then(|| format!("{stem}.md").parse().ok()).flatten()
 }
 
 /// The site's redirect for `uri`, when one of `rules` matches: 308 (permanent, the format's
@@ -196,6 +234,22 @@ mod tests {
         assert_eq!(map("/guides/"), None);
         assert_eq!(map("/guides/missing"), None);
         assert_eq!(map("/guides/../outside"), None);
+        assert_eq!(map("/_static/site.css"), None);
+    }
+
+    #[test]
+    fn markdown_files_sit_beside_their_pages_inside_the_bundle() {
+        let dir = scratch("serve-md");
+        std::fs::create_dir_all(dir.join("guides")).unwrap();
+        for file in ["guides/setup.md", "guides/index.md", "index.md", "outside.md"] {
+            std::fs::write(dir.join(file), "x").unwrap();
+        }
+        let map = |p: &str| markdown_file(&dir, &p.parse().unwrap()).map(|u| u.to_string());
+        assert_eq!(map("/guides/setup.html").as_deref(), Some("/guides/setup.md"));
+        assert_eq!(map("/guides/").as_deref(), Some("/guides/index.md"));
+        assert_eq!(map("/").as_deref(), Some("/index.md"));
+        assert_eq!(map("/guides/missing.html"), None);
+        assert_eq!(map("/guides/../outside.html"), None);
         assert_eq!(map("/_static/site.css"), None);
     }
 

@@ -5,7 +5,7 @@
 // tokens, in that provider's own error shape; one containing SLOW_START makes the OpenAI stand-in wait
 // SLOW_START_MS before its first token. SLOW_TOKENS spaces the OpenAI stand-in's tokens SLOW_GAP_MS apart;
 // STALL_AFTER_FIRST makes it send one token and then nothing until the caller hangs up (at most 30 s).
-// MARKDOWN makes the OpenAI stand-in answer MARKDOWN_TOKENS (a heading, a list, a table, code, citations).
+// MARKDOWN makes the OpenAI stand-in answer MARKDOWN_TOKENS (a heading, a list, a table, a code line wider than the panel, citations).
 // REFUSE makes it refuse: REFUSAL_TOKENS as `delta.refusal` chunks with `content` null, then `stop`.
 import { createServer } from 'node:http';
 
@@ -13,7 +13,7 @@ export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export 
 /** An answer using every block the assistant widget renders; split mid-line, as models stream. */
 export const MARKDOWN_TOKENS = [
   '## Static exports\n\nStart a job with ', 'the admin key [1]:\n\n', '1. Call **POST** `/v1/exports`\n', '2. Poll the job [1, 2]\n\n',
-  '| Field | Meaning |\n|---|---|\n', '| `status` | the job state |\n\n', '```bash\ncurl -X POST https://api.example/v1/exports\n', '```\n\n',
+  '| Field | Meaning |\n|---|---|\n', '| `status` | the job state |\n\n', '```bash\ncurl -X POST https://api.example/v1/exports', ' -H "Authorization: Bearer $ADMIN_KEY" -H "Content-Type: application/json" -d \'{"domain":"docs.example.com","options":{"markdown":true}}\'\n', '```\n\n',
   'A [link](javascript:alert(1)) stays text; <b>tags</b> stay text too.',
 ];
 export const REFUSAL_TOKENS = ["I'm sorry, ", 'I can’t help with that.'];

@@ -7,7 +7,9 @@
 //!   messages); the parsers live with their endpoints' wire types.
 //! - [`domain`]: the docs site domain rule, for path parameters and request bodies alike.
 //! - [`byte_range`]: `Range: bytes=...` on downloads.
+//! - [`accept`]: whether a page request prefers Markdown (`Accept: text/markdown`).
 
+pub mod accept;
 pub mod byte_range;
 pub mod domain;
 pub mod routes;

@@ -74,6 +74,9 @@ function blocks(lines, parent, ctx) {
       for (i++; i < lines.length && !close.test(lines[i]); i++) code.push(lines[i]);
       i++;
       const pre = el('pre', '', el('code', '', code.join('\n')));
+      // A line wider than the panel scrolls sideways, and a region that scrolls must take the focus
+      // for keyboard readers to scroll it (axe-core's scrollable-region-focusable).
+      pre.tabIndex = 0;
       parent.append(ctx.codeBlock ? ctx.codeBlock(pre, m[2]) : pre);
     } else if ((m = HEADING.exec(line))) {
       flush();
