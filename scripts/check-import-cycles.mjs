@@ -31,8 +31,6 @@ export const KNOWN = {
     // llms.txt renders pages as Markdown; the Markdown renderer (and its table events, which write
     // through its Writer) reads the site, whose outline takes llms.txt's page summaries.
     ['agents/llms', 'agents/markdown', 'agents/markdown/events', 'docs/outline', 'docs/site'],
-    // The MCP server's entry points call its protocol and tools, which take its ServerInfo.
-    ['agents/mcp', 'agents/mcp/protocol', 'agents/mcp/tools'],
     // ExportFile, defined in export/mod.rs, is what agent.rs and icons.rs produce; mod.rs calls both.
     ['export', 'export/agent', 'export/icons'],
     // The static export's renderer: page HTML, components, the sanitizer, page styles, Tailwind

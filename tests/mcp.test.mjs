@@ -9,6 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { BASE_URL, call, assertError, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { contractFetch } from './contract/conformance.mjs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let t; // tenant with the fixture published
 let stranger; // another organization, its own domain published too
@@ -197,4 +200,46 @@ test('llms.txt and llms-full.txt of the live site; the page endpoint returns Mar
   assertError(await call('GET', `/discovery/v1/llms/${t.domain}/llms.txt`), 401, 'unauthorized');
   assertError(await call('GET', `/discovery/v1/llms/${stranger.domain}/llms.txt`, { token: t.assistantKey }), 404, 'not_found');
   assertError(await call('GET', `/discovery/v1/llms/${stranger.domain}/llms.txt`, { token: stranger.assistantKey }), 404, 'not_found');
+});
+
+test('the owner\'s skill.md: served beside llms.txt and as an MCP resource, never a page', async () => {
+  const skill = '---\nname: acme-deploy\ndescription: Deploy and roll back Acme apps from an agent.\n---\n\n# Acme deploy\n\nRun `acme deploy --env production`.\n';
+  const folder = mkdtempSync(join(tmpdir(), 'skill-site-'));
+  writeFileSync(join(folder, 'docs.json'), JSON.stringify({ name: 'Acme', navigation: { pages: ['index'] } }));
+  writeFileSync(join(folder, 'index.mdx'), '---\ntitle: Acme\n---\n\nAcme deploys apps.\n');
+  writeFileSync(join(folder, 'skill.md'), skill);
+  const skilled = await tenant();
+  const published = await publishFolder(skilled.domain, skilled.adminKey, folder);
+  assert.equal(published.status, 200, published.text);
+
+  const served = await call('GET', `/discovery/v1/llms/${skilled.domain}/skill.md`, { token: skilled.assistantKey });
+  assert.equal(served.status, 200, served.text);
+  assert.equal(served.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  assert.equal(served.text, skill, 'served as written');
+  assertError(await call('GET', `/discovery/v1/llms/${t.domain}/skill.md`, { token: t.assistantKey }), 404, 'not_found');
+
+  const llms = await call('GET', `/discovery/v1/llms/${skilled.domain}/llms.txt`, { token: skilled.assistantKey });
+  assert.doesNotMatch(llms.text, /skill/i, 'not a page of llms.txt');
+  const search = await call('POST', `/discovery/v1/search/${skilled.domain}`, { token: skilled.assistantKey, json: { query: 'acme deploy production env' } });
+  assert.equal(search.status, 200, search.text);
+  assert.ok(search.body.every((hit) => !/skill/i.test(hit.path)), JSON.stringify(search.body));
+
+  const { client } = await connect(skilled.assistantKey, skilled.domain);
+  try {
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), [`https://${skilled.domain}/llms.txt`, `https://${skilled.domain}/skill.md`]);
+    const read = await client.readResource({ uri: `https://${skilled.domain}/skill.md` });
+    assert.equal(read.contents[0].text, skill);
+    assert.equal(read.contents[0].mimeType, 'text/markdown');
+  } finally {
+    await client.close();
+  }
+  const plain = await connect(t.assistantKey, t.domain);
+  try {
+    const { resources } = await plain.client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), [`https://${t.domain}/llms.txt`], 'no skill.md, none listed');
+    await assert.rejects(plain.client.readResource({ uri: `https://${t.domain}/skill.md` }), /-32002|not found/i);
+  } finally {
+    await plain.client.close();
+  }
 });

@@ -12,7 +12,7 @@ use worker::{Bucket, Object, Range, Response, ResponseBuilder};
 use crate::error::{ApiError, ApiResult};
 use crate::pieced::Stored;
 use crate::sites::{self, SiteVersion};
-use crate::storage::{version_key, LLMS_FULL_TXT, MARKDOWN_MANIFEST as MANIFEST};
+use crate::storage::{version_key, LLMS_FULL_TXT, MARKDOWN_MANIFEST as MANIFEST, SKILL_MD};
 
 /// An object of the version's documents; 409 `republish_required` for a version published before
 /// them (no manifest).
@@ -49,6 +49,20 @@ pub async fn document(bucket: &Bucket, domain: &str, version: &SiteVersion, name
     let object = stored(bucket, domain, &version.publish_id, name, None).await?;
     let body = object.body().ok_or_else(|| ApiError::Internal(format!("{name} of {domain} has no body")))?;
     Ok(response.body(body.response_body()?))
+}
+
+/// The version's `skill.md` (`docs_edge_core::docs::skill_file`); `None` when it has none.
+pub async fn skill_md(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Option<String>> {
+    text(bucket, domain, version, SKILL_MD).await
+}
+
+/// A whole stored document of the version as text (`llms.txt`, `skill.md`); `None` when absent.
+pub async fn text(bucket: &Bucket, domain: &str, version: &SiteVersion, name: &str) -> ApiResult<Option<String>> {
+    let Some(object) = bucket.get(version_key(domain, &version.publish_id, name)).execute().await? else {
+        return Ok(None);
+    };
+    let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{name} has no body")))?.bytes().await?;
+    String::from_utf8(bytes).map(Some).map_err(|_| ApiError::Internal(format!("{name} is not UTF-8")))
 }
 
 /// One page as Markdown (`path` as the index stores it); `None` when the page has none.

@@ -50,6 +50,8 @@ pub const SEARCH_TEXT: &str = "search/text.bin";
 pub const LLMS_TXT: &str = "llms.txt";
 pub const LLMS_FULL_TXT: &str = "llms-full.txt";
 pub const MARKDOWN_MANIFEST: &str = "markdown-pages.txt";
+/// The owner's root `skill.md` (`docs_edge_core::docs::skill_file`), when the version has one.
+pub const SKILL_MD: &str = "skill.md";
 /// Where each file of the upload sits in the source packs ([`docs_edge_core::docs::FileTable`]).
 pub const SOURCE_FILE_TABLE: &str = "source/files.bin";
 /// The SHA-256 of every source file (`docs_edge_core::publish::parsed::FileDigests`).

@@ -4,7 +4,7 @@
 //! their settings (`settings`, unknown keys warned about by `keys`; the navigation tree lives in
 //! `nav`, OpenAPI operations it names become pages by `endpoint`),
 //! `frontmatter` and `mdx` read pages (`jsx` scans the JSX inside them, `sections` turns them into
-//! search text with `slug` anchors), `site` puts them together.
+//! search text with `slug` anchors), `site` puts them together; `skill_file` reads the owner's root `skill.md`, which is not a page.
 
 pub mod archive;
 #[cfg(test)]
@@ -38,6 +38,7 @@ pub mod settings;
 mod shape_tests;
 pub mod site;
 pub mod site_config;
+pub mod skill_file;
 pub mod slug;
 pub(crate) mod snippets;
 pub mod source_text;

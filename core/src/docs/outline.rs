@@ -40,6 +40,8 @@ pub struct SitePlan {
     pub(crate) planned: Vec<PlannedPage>,
     /// Paths of the pages not in navigation (their summary warning comes last).
     pub(crate) unlisted: Vec<String>,
+    /// The root `skill.md`, as served (`super::skill_file`).
+    pub skill: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

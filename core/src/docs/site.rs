@@ -33,6 +33,7 @@ use super::nav::{page_refs, DivisionKind, NavItem, PageRef};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 use super::sections::{self, PageText};
+use super::skill_file::{is_skill_file, site_skill};
 use super::source_text;
 
 /// Language of a site whose docs.json declares none.
@@ -190,6 +191,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         }
         let shadowed = source.ends_with(".md") && has(&format!("{path}.mdx"));
         if SNIPPET_DIRS.iter().any(|dir| source.starts_with(dir))
+            || is_skill_file(source)
             || read.contains_key(source)
             || listed.contains(path)
             || shadowed
@@ -219,7 +221,8 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     if planned.is_empty() {
         return Err(SiteError::NoPages);
     }
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
+    let skill = site_skill(config_tree, &mut config_warnings);
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill })
 }
 
 fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use crate::docs::skill_file::is_skill_file;
 use crate::docs::{FileTable, Page, Site, SourceTree};
 
 use super::archive::{TarGzAround, TarGzEntryBody};
@@ -113,7 +114,10 @@ impl FinishingMembers {
     /// own one at a time (a site's media are never all held at once). Paths under the static
     /// directory are never copied.
     pub fn split_assets(&self, plan: &ExportPlan, table: &FileTable) -> (BTreeSet<String>, Vec<String>) {
-        let (media, source): (Vec<String>, Vec<String>) = self.assets(plan).into_iter().partition(|path| table.media_read(path).is_some());
+        let mut assets = self.assets(plan);
+        // The owner's root `skill.md` is copied to the bundle's root (`ExportPlan::finish`).
+        assets.extend(table.files().iter().filter(|f| is_skill_file(&f.path)).map(|f| f.path.clone()));
+        let (media, source): (Vec<String>, Vec<String>) = assets.into_iter().partition(|path| table.media_read(path).is_some());
         let media = media.into_iter().filter(|path| !path.starts_with(&format!("{STATIC_DIR}/"))).collect();
         (source.into_iter().collect(), media)
     }
@@ -167,7 +171,9 @@ mod tests {
             members.add_pages(&plan, &mut outline, &batch_tree(&table, batch), range);
             taken.extend(members.take_llms_full(16 << 10));
         }
-        let mut assets = read(&table, &packs, &members.assets(&plan));
+        let (source_assets, media) = members.split_assets(&plan, &table);
+        assert!(media.is_empty(), "every file of this tree is in the packs");
+        let mut assets = read(&table, &packs, &source_assets);
         assets.extend(shared);
         let tree = batch_tree(&table, assets);
         let chrome = plan.chrome_pages(&outline, &tree);
@@ -195,6 +201,8 @@ mod tests {
         for name in ["llms.txt", "llms-full.txt", "404.html"] {
             assert!(whole.iter().any(|f| f.path == name), "{what}: {name}");
         }
+        let has_skill = tree.keys().any(|path| is_skill_file(path));
+        assert_eq!(whole.iter().any(|f| f.path == "skill.md"), has_skill, "{what}: the root skill.md, when the tree has one");
         if options.features.search {
             assert!(whole.iter().any(|f| f.path.ends_with("/meta.json")), "{what}: a search index");
         }

@@ -8,6 +8,7 @@ use std::ops::Range;
 use crate::docs::config::page_path;
 use crate::docs::{frontmatter, source_text};
 use crate::docs::site::page_sections;
+use crate::docs::skill_file::{site_skill, SKILL_FILE};
 use crate::docs::{Section, Site, SourceTree};
 
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
@@ -712,6 +713,9 @@ impl ExportPlan {
         let referenced = self.finishing_assets(&pages);
         let unique: Vec<usize> = self.pages.iter().filter(|e| e.first).map(|e| e.index).collect();
         files.extend(agent::llms_files(site, &unique, &self.link_targets(), pages.llms_full));
+        if let Some(skill) = site_skill(tree, &mut Vec::new()) {
+            files.push(ExportFile::new(SKILL_FILE.to_owned(), skill));
+        }
         let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.written()).collect();
         files.extend(stubs::entry_files(&self.entry(site, tree), &written));
 

@@ -543,3 +543,19 @@ fn contents_pages_get_their_icons_filled_as_the_pages_do() {
     }
     assert!(text_of(contents[0]).contains("M128 320L24.5 320z"), "the rocket's path: {}", text_of(contents[0]));
 }
+
+#[test]
+fn the_root_skill_md_is_copied_to_the_bundle_root_and_is_no_page() {
+    let skill = "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n";
+    let tree = crate::docs::archive::tree(&[
+        ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
+        ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
+        ("SKILL.md", skill),
+    ]);
+    let site = build_site(&tree).unwrap();
+    let (files, _) = export(&site, &tree, &options());
+    let by_path: BTreeMap<&str, &ExportFile> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    assert_eq!(by_path.get("skill.md").map(|f| text_of(f)), Some(skill));
+    assert!(!by_path.keys().any(|p| p.to_ascii_lowercase().starts_with("skill.") && *p != "skill.md"), "{:?}", by_path.keys());
+    assert!(!text_of(by_path["llms.txt"]).to_ascii_lowercase().contains("skill"));
+}

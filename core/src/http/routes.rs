@@ -68,7 +68,7 @@ macro_rules! routes {
     };
 }
 
-// Gates: llms.txt and llms-full.txt are the site's pages for agents, read from the published
+// Gates: llms.txt, llms-full.txt and skill.md are the site's documents for agents, read from the published
 // Markdown like `/discovery/v1/page`: they follow search. The MCP server's tools are search and
 // get_page (search) and ask (the assistant): the route is there while either is on, and offers only
 // the tools whose switch is on. A rating is stored in the analytics database and read only by the
@@ -104,6 +104,7 @@ routes! {
     Mcp               POST   "/discovery/v1/mcp/{domain}"                             => Any(Search, Assistant),
     LlmsTxt           GET    "/discovery/v1/llms/{domain}/llms.txt"                   => All(Search),
     LlmsFullTxt       GET    "/discovery/v1/llms/{domain}/llms-full.txt"              => All(Search),
+    SkillMd           GET    "/discovery/v1/llms/{domain}/skill.md"                   => All(Search),
     GetThread         GET    "/v1/threads/{threadId}"                                 => All(Assistant),
     StartExport       POST   "/v1/static-export/jobs"                                 => All(StaticExport),
     GetExport         GET    "/v1/static-export/jobs/{jobId}"                         => All(StaticExport),

@@ -31,6 +31,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::docs::skill_file::is_skill_file;
 use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
@@ -223,11 +224,11 @@ pub fn media_object(index: u32) -> String {
 }
 
 /// The files the plan reads: docs.json (or mint.json), every other JSON file it may `$ref`, the
-/// OpenAPI specs (JSON or YAML) whose operations become pages, and `.mintignore`.
+/// OpenAPI specs (JSON or YAML) whose operations become pages, `.mintignore` and the root `skill.md`.
 pub fn config_files(table: &FileTable) -> Vec<String> {
     let is_config = |p: &str| {
         let p = p.to_ascii_lowercase();
-        p.ends_with(".json") || p.ends_with(".yaml") || p.ends_with(".yml") || p.ends_with(".mintignore")
+        p.ends_with(".json") || p.ends_with(".yaml") || p.ends_with(".yml") || p.ends_with(".mintignore") || is_skill_file(&p)
     };
     table.files().iter().filter(|f| f.stored == packed::Stored::Source && is_config(&f.path)).map(|f| f.path.clone()).collect()
 }
@@ -424,6 +425,8 @@ pub struct Finished {
     pub meta: Vec<u8>,
     pub outline: Vec<u8>,
     pub llms_txt: String,
+    /// The root `skill.md` (`crate::docs::skill_file`), served beside `llms.txt`.
+    pub skill_md: Option<String>,
     pub manifest: String,
     /// The version's [`ParsedIndex`].
     pub parsed_index: Vec<u8>,
@@ -489,14 +492,16 @@ impl Finisher {
     }
 
     /// `shard_lens`: every term shard's length, from the merge, in shard order.
-    pub fn finish(self, plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
+    pub fn finish(self, mut plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
         let meta = self.meta.finish(shard_lens)?;
+        let skill_md = plan.skill.take();
         let site = plan.finish(self.reads);
         let outline = SiteOutline { site, summaries: self.summaries };
         Ok(Finished {
             meta,
             outline: outline.to_bytes(),
             llms_txt: live_llms_txt(&outline.site, &outline.summaries, domain),
+            skill_md,
             manifest: self.manifest.finish().text,
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
             kept_batches: KeptBatches::new(self.kept).with_packs(self.packs).to_bytes(),

@@ -275,6 +275,26 @@ fn a_small_site_with_copies_missing_pages_snippets_and_warnings_publishes_the_sa
 }
 
 #[test]
+fn the_root_skill_md_is_kept_to_serve_and_is_not_a_page() {
+    let skill = "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n\nUse `acme deploy`.\n";
+    let files = tree(&[
+        ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
+        ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
+        ("skill.md", skill),
+    ]);
+    let gz = pack_tree(&files);
+    for published in [publish(&gz, 100, None).unwrap(), publish_small(&gz).unwrap()] {
+        assert_eq!(published.finished.skill_md.as_deref(), Some(skill));
+        let paths: Vec<&str> = published.finished.site.pages.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["index"]);
+        assert!(!published.finished.llms_txt.contains("skill"), "{}", published.finished.llms_txt);
+        assert_same_as_whole(&files, &published);
+    }
+    let without = pack_tree(&tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "Home")]));
+    assert_eq!(publish(&without, 100, None).unwrap().finished.skill_md, None);
+}
+
+#[test]
 fn upload_faults_fail_the_publish_naming_them() {
     let good = tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "Home")]);
     let gz = pack_tree(&good);

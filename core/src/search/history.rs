@@ -23,9 +23,8 @@ const HISTORY_WORDS: &str = "changelog changelogs release releases released new 
 
 pub(crate) struct HistoryPages<'p> {
     pages: &'p [PageMeta],
-    asked: bool,
-    /// Per page, once known: 1 a history page, 2 not. A query scores thousands of sections of a
-    /// few hundred pages; each page is read once.
+    /// Per page, once known: 1 a history page, 2 not; empty when the question asks about history.
+    /// A query scores thousands of sections of a few hundred pages; each page is read once.
     known: Vec<u8>,
 }
 
@@ -34,7 +33,7 @@ impl<'p> HistoryPages<'p> {
     pub(crate) fn new(pages: &'p [PageMeta], terms: &[String]) -> Self {
         let history = query_terms(HISTORY_WORDS, 64);
         let asked = terms.iter().any(|t| history.contains(t));
-        HistoryPages { pages, asked, known: if asked { Vec::new() } else { vec![0; pages.len()] } }
+        HistoryPages { pages, known: if asked { Vec::new() } else { vec![0; pages.len()] } }
     }
 
     /// The power a section of `page` raises its score to.

@@ -1,6 +1,7 @@
-//! `GET /discovery/v1/llms/{domain}/llms.txt` and `.../llms-full.txt`: the live site's index of
-//! pages for agents and every page as Markdown. Same key (assistant), CORS and rate limits as the
-//! other discovery endpoints: the public key is what a site already hands to browsers.
+//! `GET /discovery/v1/llms/{domain}/llms.txt`, `.../llms-full.txt` and `.../skill.md`: the live
+//! site's index of pages for agents, every page as Markdown, and the owner's `skill.md`. Same key
+//! (assistant), CORS and rate limits as the other discovery endpoints: the public key is what a
+//! site already hands to browsers.
 
 use worker::{Headers, Response, ResponseBuilder};
 
@@ -21,13 +22,31 @@ pub async fn llms_full_txt(call: &mut Call) -> ApiResult<Response> {
     document(call, LLMS_FULL_TXT).await
 }
 
+/// The owner's `skill.md` as written; 404 when the live version has none.
+pub async fn skill_md(call: &mut Call) -> ApiResult<Response> {
+    let caller = authorize(call).await?;
+    let bucket = storage::bucket(&call.env)?;
+    let version = live_version(call, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let skill = agent_docs::skill_md(&bucket, &caller.domain, &version)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("{} has no skill.md: add one at the root of the docs repository and publish", caller.domain)))?;
+    let headers = Headers::new();
+    headers.set("content-type", "text/markdown; charset=utf-8")?;
+    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).fixed(skill.into_bytes()))
+}
+
+async fn live_version(call: &Call, bucket: &worker::Bucket, domain: &str, org_id: &str) -> ApiResult<sites::SiteVersion> {
+    let version = sites::current_version(bucket, domain, org_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
+    site_upgrade::require_current(&call.env, bucket, domain, &version).await?;
+    Ok(version)
+}
+
 async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
-    site_upgrade::require_current(&call.env, &bucket, &caller.domain, &version).await?;
+    let version = live_version(call, &bucket, &caller.domain, &caller.key.org_id).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
     headers.set("content-type", "text/plain; charset=utf-8")?;

@@ -1,10 +1,12 @@
 //! `POST /discovery/v1/mcp/{domain}`: the site's MCP server (Streamable HTTP, stateless). The
-//! protocol lives in `docs_edge_core::agents::mcp`; here the body is read, each tool call runs against the
-//! live site (search index, stored Markdown, the assistant pipeline) and the replies go back as
-//! JSON, or 202 when there are none. `GET` is 405 by the route table: no server-initiated stream.
+//! protocol lives in `docs_edge_core::agents::mcp`; here the body is read, each tool call runs
+//! against the live site (search index, stored Markdown, the assistant pipeline), each resource is
+//! read from the version's stored documents, and the replies go back as JSON, or 202 when there
+//! are none. `GET` is 405 by the route table: no server-initiated stream.
 
 use docs_edge_core::assistant::request::{AssistantRequest, Role, Trigger, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
 use docs_edge_core::agents::llms::page_url;
+use docs_edge_core::agents::mcp::resources::{self, Document};
 use docs_edge_core::agents::mcp::{
     self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput, ServerInfo, Step,
     ToolCall, ToolOutcome,
@@ -21,6 +23,7 @@ use crate::http::{empty_response, header, json_bytes_response, read_body, requir
 use crate::routes::assistant::answer_once;
 use crate::routes::discovery::{authorize, Caller};
 use crate::search_store;
+use crate::sites;
 use crate::storage;
 
 pub async fn post(call: &mut Call) -> ApiResult<Response> {
@@ -49,6 +52,11 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
                 let outcome = run_tool(call, &caller, tool).await;
                 replies.push(mcp::tool_reply(&id, outcome, version));
             }
+            Step::ListResources { id } => replies.push(list_resources(call, &caller, &server, &id).await?),
+            Step::ReadResource { id, document } => {
+                let text = read_document(call, &caller, document).await?;
+                replies.push(resources::read_reply(&id, document, text, &server));
+            }
             Step::Nothing => {}
         }
     }
@@ -58,6 +66,26 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
         _ => serde_json::to_vec(&replies)?,
     };
     Ok(json_bytes_response(200, body, &[]))
+}
+
+/// `llms.txt` always (a published version has one), `skill.md` when the owner wrote one.
+async fn list_resources(call: &Call, caller: &Caller, server: &ServerInfo<'_>, id: &Value) -> ApiResult<Value> {
+    let mut present = vec![Document::LlmsTxt];
+    if read_document(call, caller, Document::SkillMd).await?.is_some() {
+        present.push(Document::SkillMd);
+    }
+    Ok(resources::list_reply(id, &present, server))
+}
+
+async fn read_document(call: &Call, caller: &Caller, document: Document) -> ApiResult<Option<String>> {
+    let bucket = storage::bucket(&call.env)?;
+    let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
+    match document {
+        Document::SkillMd => agent_docs::skill_md(&bucket, &caller.domain, &version).await,
+        Document::LlmsTxt => agent_docs::text(&bucket, &caller.domain, &version, document.file()).await,
+    }
 }
 
 /// Runs a tool; what goes wrong is the tool's error, which the model reads (internal details only

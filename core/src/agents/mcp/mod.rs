@@ -9,37 +9,28 @@
 //! 2025-03-26; later revisions removed them.
 //!
 //! `protocol` reads and answers JSON-RPC; `tools` defines the tools, reads their arguments and
-//! formats their results.
+//! formats their results; `jsonrpc` shapes replies and errors; `server` says what the server is and
+//! offers; [`resources`] offers the site's documents for agents (`llms.txt`,
+//! `skill.md`).
 
+mod jsonrpc;
 pub(crate) mod protocol;
+pub mod resources;
+mod server;
 mod tools;
 
 #[cfg(test)]
 mod tests;
 
 pub use protocol::{
-    header_version, parse_body, ErrorCode, Incoming, Message, Reply, Step, PROTOCOL_VERSIONS,
+    header_version, parse_body, Incoming, Message, Step, PROTOCOL_VERSIONS,
 };
+pub use jsonrpc::{ErrorCode, Reply};
+pub use server::ServerInfo;
 pub use tools::{
     excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput,
     ToolCall, ToolOutcome,
 };
-
-/// What `initialize` says about the server.
-#[derive(Debug, Clone)]
-pub struct ServerInfo<'a> {
-    /// The docs site's name (docs.json `name`), for the title and instructions.
-    pub site_name: &'a str,
-    pub domain: &'a str,
-    /// The service version.
-    pub version: &'a str,
-    /// Which of the deployment's switches are on: `search` offers the `search` and `get_page` tools,
-    /// `assistant` the `ask` tool. A switched-off tool is left out of `tools/list` and `initialize`'s
-    /// instructions, and calling it is a -32602 error (as for an unknown tool), so a client never
-    /// sees a tool it cannot use.
-    pub search: bool,
-    pub assistant: bool,
-}
 
 /// Answers one message: a reply, a tool call for the caller to run, or nothing (notifications and
 /// responses). `version` is the request's revision (see [`header_version`]).
@@ -49,5 +40,5 @@ pub fn handle(message: &Message, version: &str, server: &ServerInfo<'_>) -> Step
 
 /// The reply to a tool call once it has run.
 pub fn tool_reply(id: &serde_json::Value, outcome: ToolOutcome, version: &str) -> Reply {
-    protocol::result(id, tools::call_result(outcome, version))
+    jsonrpc::result(id, tools::call_result(outcome, version))
 }

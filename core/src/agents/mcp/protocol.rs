@@ -1,10 +1,12 @@
-//! JSON-RPC 2.0 as MCP uses it: reading a POST body into messages, answering the lifecycle and
-//! tool methods, and the error objects.
+//! JSON-RPC 2.0 as MCP uses it: reading a POST body into messages, answering the lifecycle, tool
+//! and resource methods, and the error objects.
 
 use serde_json::{json, Value};
 
+use super::jsonrpc::{error, result, ErrorCode, Reply};
+use super::resources::{self, Document};
+use super::server::ServerInfo;
 use super::tools::{self, ArgError, ToolCall};
-use super::ServerInfo;
 
 /// Revisions spoken, newest first.
 pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
@@ -14,17 +16,6 @@ const WITHOUT_HEADER: &str = "2025-03-26";
 const BATCHING: &str = "2025-03-26";
 /// Messages in one batch at most: each may be a tool call, and a request's work stays bounded.
 pub const MAX_BATCH: usize = 20;
-
-/// A JSON-RPC response object (`{"jsonrpc": "2.0", "id": …, "result" | "error": …}`).
-pub type Reply = Value;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorCode {
-    ParseError = -32700,
-    InvalidRequest = -32600,
-    MethodNotFound = -32601,
-    InvalidParams = -32602,
-}
 
 /// One message of a POST body.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +42,10 @@ pub enum Step {
     Reply(Reply),
     /// Run the tool, then answer with [`super::tool_reply`].
     Call { id: Value, call: ToolCall },
+    /// See which documents the live version has, then answer with [`resources::list_reply`].
+    ListResources { id: Value },
+    /// Read the document, then answer with [`resources::read_reply`].
+    ReadResource { id: Value, document: Document },
     /// Notifications and responses get no reply.
     Nothing,
 }
@@ -162,11 +157,21 @@ pub(crate) fn handle(message: &Message, version: &str, server: &ServerInfo<'_>) 
                 Err(ArgError::Tool(message)) => Step::Reply(result(id, tools::error_result(&message))),
             };
         }
-        other => error(
-            id,
-            ErrorCode::MethodNotFound,
-            &format!("Method not found: `{}` (this server offers initialize, ping, tools/list and tools/call)", other.chars().take(80).collect::<String>()),
-        ),
+        "resources/list" if server.search => return Step::ListResources { id: id.clone() },
+        "resources/templates/list" if server.search => result(id, json!({ "resourceTemplates": [] })),
+        "resources/read" if server.search => {
+            let Some(uri) = params.and_then(|p| p.get("uri")).and_then(Value::as_str) else {
+                return Step::Reply(error(id, ErrorCode::InvalidParams, "Invalid params: `uri` (a string) is required"));
+            };
+            return match Document::of_uri(uri, server.domain) {
+                Some(document) => Step::ReadResource { id: id.clone(), document },
+                None => Step::Reply(resources::not_found(id, &uri.chars().take(200).collect::<String>())),
+            };
+        }
+        other => {
+            let offered = if server.search { "initialize, ping, tools/list, tools/call, resources/list and resources/read" } else { "initialize, ping, tools/list and tools/call" };
+            error(id, ErrorCode::MethodNotFound, &format!("Method not found: `{}` (this server offers {offered})", other.chars().take(80).collect::<String>()))
+        }
     };
     Step::Reply(reply)
 }
@@ -182,7 +187,7 @@ fn initialize(id: &Value, params: Option<&Value>, server: &ServerInfo<'_>) -> Re
         id,
         json!({
             "protocolVersion": version,
-            "capabilities": { "tools": { "listChanged": false } },
+            "capabilities": capabilities(server),
             "serverInfo": {
                 "name": "docs-edge",
                 "title": format!("{site} documentation"),
@@ -191,6 +196,13 @@ fn initialize(id: &Value, params: Option<&Value>, server: &ServerInfo<'_>) -> Re
             "instructions": instructions(site, server),
         }),
     )
+}
+
+fn capabilities(server: &ServerInfo<'_>) -> Value {
+    match server.search {
+        true => json!({ "tools": { "listChanged": false }, "resources": { "listChanged": false } }),
+        false => json!({ "tools": { "listChanged": false } }),
+    }
 }
 
 /// What the model is told about the tools: only those the deployment's switches offer.
@@ -203,12 +215,4 @@ fn instructions(site: &str, server: &ServerInfo<'_>) -> String {
         uses.push("`ask` for an answer written from the documentation with its sources");
     }
     format!("Documentation of {site} ({}). Use {}. Cite page URLs when you use them.", server.domain, uses.join(", and "))
-}
-
-pub(crate) fn result(id: &Value, result: Value) -> Reply {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
-}
-
-pub(crate) fn error(id: &Value, code: ErrorCode, message: &str) -> Reply {
-    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code as i32, "message": message } })
 }

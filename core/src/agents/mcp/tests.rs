@@ -47,7 +47,7 @@ fn malformed_messages_get_the_spec_codes() {
         let err = parse_body(body.as_bytes(), "2025-11-25").unwrap_err();
         assert_eq!(err["error"]["code"], -32600, "{body}");
     }
-    let unknown = reply(r#"{"jsonrpc":"2.0","id":3,"method":"resources/list"}"#, "2025-11-25");
+    let unknown = reply(r#"{"jsonrpc":"2.0","id":3,"method":"prompts/list"}"#, "2025-11-25");
     assert_eq!(unknown["error"]["code"], -32601);
     let bad_params = reply(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":[1]}"#, "2025-11-25");
     assert_eq!(bad_params["error"]["code"], -32602);
@@ -192,4 +192,37 @@ fn switched_off_features_take_their_tools_away() {
     let Step::Reply(init) = handle(&incoming.messages[0], "2025-11-25", &no_search) else { panic!("a reply") };
     let text = init["result"]["instructions"].as_str().unwrap();
     assert!(text.contains("`ask`") && !text.contains("`search`") && !text.contains("get_page"), "{text}");
+}
+
+#[test]
+fn resources_are_the_documents_for_agents_while_search_is_on() {
+    use super::resources::{list_reply, read_reply, Document};
+    let init = reply(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#, "2025-11-25");
+    assert_eq!(init["result"]["capabilities"]["resources"]["listChanged"], false);
+    assert!(matches!(one(r#"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#, "2025-11-25"), Step::ListResources { .. }));
+    let list = list_reply(&json!(2), &[Document::LlmsTxt, Document::SkillMd], &SERVER);
+    let uris: Vec<&str> = list["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
+    assert_eq!(uris, ["https://docs.acme.dev/llms.txt", "https://docs.acme.dev/skill.md"]);
+
+    let read = one(r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"https://docs.acme.dev/skill.md"}}"#, "2025-11-25");
+    assert!(matches!(read, Step::ReadResource { document: Document::SkillMd, .. }), "{read:?}");
+    let text = read_reply(&json!(3), Document::SkillMd, Some("---\nname: acme\n---\n".into()), &SERVER);
+    assert_eq!(text["result"]["contents"][0]["mimeType"], "text/markdown");
+    assert_eq!(text["result"]["contents"][0]["text"], "---\nname: acme\n---\n");
+    let absent = read_reply(&json!(3), Document::SkillMd, None, &SERVER);
+    assert_eq!(absent["error"]["code"], -32002);
+    assert_eq!(absent["error"]["data"]["uri"], "https://docs.acme.dev/skill.md");
+    for uri in ["https://other.dev/skill.md", "file:///etc/passwd", "https://docs.acme.dev/../skill.md"] {
+        let other = reply(&format!(r#"{{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{{"uri":"{uri}"}}}}"#), "2025-11-25");
+        assert_eq!(other["error"]["code"], -32002, "{uri}");
+    }
+    let no_uri = reply(r#"{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{}}"#, "2025-11-25");
+    assert_eq!(no_uri["error"]["code"], -32602);
+
+    let off = ServerInfo { search: false, ..SERVER };
+    let incoming = parse_body(br#"{"jsonrpc":"2.0","id":6,"method":"resources/list"}"#, "2025-11-25").unwrap();
+    match handle(&incoming.messages[0], "2025-11-25", &off) {
+        Step::Reply(r) => assert_eq!(r["error"]["code"], -32601),
+        other => panic!("{other:?}"),
+    }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::ServerInfo;
+use super::server::ServerInfo;
 use crate::agents::markdown::{code_span, destination, escape};
 use crate::http::validate::{integer_in, max_chars, not_blank, object, FieldError, Obj, Path};
 use crate::search::api::{MAX_PATH_CHARS, MAX_QUERY_CHARS};
