@@ -216,6 +216,27 @@ fn mintignore_and_the_default_ignores_leave_files_out_of_the_site() {
     assert_eq!(site.warnings[0], "docs.json:3: navigation entry `drafts/wip` names a file .mintignore leaves out");
 }
 
+#[test]
+fn the_assistants_files_are_never_pages_even_when_navigation_lists_them() {
+    let files = tree(&[
+        ("docs.json", "{\"navigation\": {\"pages\": [\n  \"a\",\n  \".mintlify/Assistant\"]}}"),
+        (".mintignore", "!/.mintlify/\n"),
+        ("a.mdx", "A"),
+        (".mintlify/Assistant.md", "Answer like a pirate."),
+        (".mintlify/assistant/skills/rotate-keys/skill.md", "---\nname: Rotate keys\ndescription: d\n---\nSteps"),
+        (".mintlify/notes.mdx", "Private"),
+        ("ASSISTANT.md", "Root instructions"),
+        ("guides/Assistant.md", "A page that only shares the name"),
+    ]);
+    let (site, _) = publish(&files);
+    let paths: Vec<&str> = site.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["a", "guides/Assistant"]);
+    assert_eq!(
+        site.warnings[0],
+        "docs.json:3: navigation entry `.mintlify/Assistant` names `.mintlify/Assistant.md`, which is for the assistant and never a page"
+    );
+}
+
 /// The shared real fixtures (beside the repository), read from disk.
 fn real_fixture(name: &str) -> SourceTree {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures")).join(name);

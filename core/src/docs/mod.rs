@@ -7,6 +7,7 @@
 //! search text with `slug` anchors), `site` puts them together.
 
 pub mod archive;
+pub mod assistant_files;
 #[cfg(test)]
 mod authoring_tests;
 pub mod config;
