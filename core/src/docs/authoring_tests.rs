@@ -243,6 +243,26 @@ fn real_fixture(name: &str) -> SourceTree {
     crate::docs::archive::read_dir_tree(&root).unwrap_or_else(|e| panic!("fixture {name} missing beside the repo: {e}"))
 }
 
+#[test]
+fn the_hosted_services_docs_with_a_guide_keep_their_pages_and_publish_none_of_the_guide() {
+    let mut files = real_fixture("mintlify-docs");
+    assert!(!files.keys().any(|p| p.starts_with(".mintlify/")), "the fixture now carries its own guide: test that instead");
+    let guide = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/assistant-guide-docs"));
+    let guide = crate::docs::archive::read_dir_tree(guide).unwrap();
+    files.extend(guide.into_iter().filter(|(p, _)| p.starts_with(".mintlify/")));
+    let paths: Vec<&str> = files.keys().map(String::as_str).collect();
+    let plan = plan_site(&files, &paths).unwrap();
+    let skills: Vec<&str> = plan.assistant.skills.iter().map(|s| s.slug.as_str()).collect();
+    assert_eq!(skills, ["debug-webhooks", "rotate-tokens"]);
+    assert!(plan.assistant.instructions.contains("workspace"));
+    let sources: Vec<&str> = plan.pages().iter().map(|p| p.source.as_str()).collect();
+    assert!(sources.contains(&"assistant/customize.mdx") && sources.contains(&"assistant/skills.mdx"), "the pages about the feature stay");
+    assert!(!sources.iter().any(|s| s.starts_with(".mintlify/")), "{sources:?}");
+    let site = crate::docs::build_site(&files).unwrap();
+    assert!(site.warnings.iter().any(|w| w == ".mintlify/assistant/skills/broken/skill.md:1: skill left out: its frontmatter has no `name`"));
+    assert_eq!(site.pages.len(), plan.pages().len());
+}
+
 /// An entry like `GET /users/{id}` names an OpenAPI operation's page, which navigation generates
 /// (the config's part of the issue), not a file.
 fn names_an_operation(warning: &str) -> bool {

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::archive::SourceTree;
-use super::assistant_files::is_assistant_file;
+use super::assistant_files::{is_assistant_file, read_guide};
 use super::config::{self, ConfigError};
 use super::endpoint::{self, Specs};
 use super::openapi_nav;
@@ -221,7 +221,8 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     if planned.is_empty() {
         return Err(SiteError::NoPages);
     }
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
+    let assistant = read_guide(config_tree, &mut config_warnings);
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, assistant })
 }
 
 fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {

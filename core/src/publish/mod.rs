@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
+use crate::docs::assistant_files::is_guide_file;
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{self, FileTable, PackWriter, SourcePack, MAX_PACKED_MEDIA_BYTES};
 use crate::docs::site::{check_yaml_file, plan_site, SiteError};
@@ -223,11 +224,12 @@ pub fn media_object(index: u32) -> String {
 }
 
 /// The files the plan reads: docs.json (or mint.json), every other JSON file it may `$ref`, the
-/// OpenAPI specs (JSON or YAML) whose operations become pages, and `.mintignore`.
+/// OpenAPI specs (JSON or YAML) whose operations become pages, `.mintignore`, and the assistant's
+/// instructions and skills (`crate::docs::assistant_files`, bounded there).
 pub fn config_files(table: &FileTable) -> Vec<String> {
     let is_config = |p: &str| {
-        let p = p.to_ascii_lowercase();
-        p.ends_with(".json") || p.ends_with(".yaml") || p.ends_with(".yml") || p.ends_with(".mintignore")
+        let lower = p.to_ascii_lowercase();
+        lower.ends_with(".json") || lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".mintignore") || is_guide_file(p)
     };
     table.files().iter().filter(|f| f.stored == packed::Stored::Source && is_config(&f.path)).map(|f| f.path.clone()).collect()
 }
@@ -431,6 +433,8 @@ pub struct Finished {
     pub kept_batches: Vec<u8>,
     /// The outline's site, for the version record (page count, languages, versions, warnings).
     pub site: Site,
+    /// The repository's [`crate::docs::assistant_files::AssistantGuide`], as JSON.
+    pub assistant: Vec<u8>,
 }
 
 /// Step 6: folds the batch records, in order.
@@ -491,6 +495,7 @@ impl Finisher {
     /// `shard_lens`: every term shard's length, from the merge, in shard order.
     pub fn finish(self, plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
         let meta = self.meta.finish(shard_lens)?;
+        let assistant = plan.assistant.to_json();
         let site = plan.finish(self.reads);
         let outline = SiteOutline { site, summaries: self.summaries };
         Ok(Finished {
@@ -501,6 +506,7 @@ impl Finisher {
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
             kept_batches: KeptBatches::new(self.kept).with_packs(self.packs).to_bytes(),
             site: outline.site,
+            assistant,
         })
     }
 }

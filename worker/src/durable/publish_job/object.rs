@@ -40,7 +40,7 @@ use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
     self, build_object, media_pack, site_file_key, source_pack_key, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS,
-    SEARCH_TEXT, SITE_OUTLINE, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
+    SEARCH_TEXT, SITE_OUTLINE, SOURCE_DIGESTS, ASSISTANT_GUIDE, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
 
 const ACTIVE_KEY: &str = "active";
@@ -1462,6 +1462,7 @@ impl<'a> Store<'a> {
         writes.start(self, PARSED_INDEX_OBJECT, finished.parsed_index);
         writes.start(self, SITE_OUTLINE, finished.outline);
         writes.start(self, LLMS_TXT, finished.llms_txt.into_bytes());
+        writes.start(self, ASSISTANT_GUIDE, finished.assistant);
         writes.finish().await?;
         self.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
         Ok(finished.site)
