@@ -29,7 +29,7 @@ before(async () => {
     const state = scratchDir(`docs-edge-guide-${name}-`);
     const vars = name === 'openai'
       ? { ROOT_TOKEN, ASSISTANT_BACKEND: 'openai', LLM_BASE_URL: mock.baseUrl, LLM_API_KEY: 'sk-test-guide-0123456789', LLM_MODEL: 'guide-test-model' }
-      : { ROOT_TOKEN };
+      : { ROOT_TOKEN, LINK_SIGNING_KEY: 'guide-test-link-signing-key' };
     const worker = await startWorker({ persistTo: state, vars });
     const t = await tenant({ base: worker.baseUrl });
     const published = await publishFolder(t.domain, t.adminKey, GUIDE_DOCS, { base: worker.baseUrl });
@@ -121,6 +121,7 @@ test('the export bundle carries neither the instructions nor a skill', async () 
   const { job } = await waitForJob(t.adminKey, start.body.jobId, { base: worker.baseUrl });
   assert.equal(job.status, 'completed', JSON.stringify(job));
   const link = await requestBundle(t.adminKey, job.jobId, worker.baseUrl);
+  assert.equal(link.status, 200, link.text);
   const { dir } = await downloadBundle(link.body.bundleUrl);
   const files = listFiles(dir);
   assert.ok(files.some((f) => f.startsWith('tokens')), files.join(' '));
