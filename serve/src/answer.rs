@@ -144,7 +144,7 @@ impl Generation {
         if !self.send(part) {
             return false;
         }
-        let prompt = request_prompt(&self.job.request, &self.job.domain, &self.passages);
+        let prompt = request_prompt(&self.job.request, &self.job.domain, &self.passages, &Default::default(), &self.query_text);
         let keep_alive = self.session.keep_alive();
         let idle = self.state.config().assistant.keep_alive;
         let (session, sender, first_text_ms) = (&mut self.session, &self.sender, &mut self.first_text_ms);

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::Protocol;
+use docs_edge_core::assistant::guide::skill_over_pages;
 use docs_edge_core::assistant::passage::Passage;
+use docs_edge_core::docs::assistant_files::AssistantGuide;
 use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::offline::{passages, request_prompt, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
@@ -99,6 +101,8 @@ pub struct Generation {
     session: AnswerSession,
     request: AssistantRequest,
     passages: Vec<Passage>,
+    /// The repository's instructions and skills for the assistant.
+    guide: Rc<AssistantGuide>,
     /// The question with what a follow-up leaves implicit ("and how long is it valid?").
     query_text: String,
     thread: AppendRequest,
@@ -121,6 +125,7 @@ impl Generation {
             session: AnswerSession::new(protocol, job.message_id, job.thread.thread_id.clone()),
             request: job.request,
             passages: Vec::new(),
+            guide: Rc::default(),
             query_text: String::new(),
             thread: job.thread,
             request_id: job.request_id,
@@ -205,6 +210,7 @@ impl Generation {
         self.query_text = retrieval_text(&self.request);
         let hits = site.search(&retrieval_search(&self.request, &self.query_text)).await?;
         self.passages = passages(hits, domain);
+        self.guide = site.assistant_guide().await?;
         let line = serde_json::json!({
             "event": "retrieval",
             "requestId": self.request_id,
@@ -218,7 +224,9 @@ impl Generation {
 
     /// False when the client went away.
     fn extractive(&mut self) -> bool {
-        let parts = self.session.extractive(&self.query_text, &self.passages, self.request.question());
+        let skill = skill_over_pages(&self.guide, &self.query_text, &self.passages);
+        let quoted = skill.as_ref().map_or(&self.passages[..], std::slice::from_ref);
+        let parts = self.session.extractive(&self.query_text, quoted, self.request.question());
         self.first_text_ms.get_or_insert_with(now_ms);
         parts.into_iter().all(|part| self.send(part))
     }
@@ -229,7 +237,7 @@ impl Generation {
         if !self.send(part) {
             return false;
         }
-        let prompt = request_prompt(&self.request, &self.thread.domain, &self.passages);
+        let prompt = request_prompt(&self.request, &self.thread.domain, &self.passages, &self.guide, &self.query_text);
         let keep_alive = self.session.keep_alive();
         let session = &mut self.session;
         let sender = &self.sender;

@@ -22,7 +22,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::pieced::Stored;
 use crate::search_cache::{self, Cached};
 use crate::sites::{self, IndexFormat, SiteVersion};
-use crate::storage::{self, version_key, SEARCH_META, SEARCH_TERMS};
+use crate::storage::{self, version_key, ASSISTANT_GUIDE, SEARCH_META, SEARCH_TERMS};
+use docs_edge_core::docs::assistant_files::AssistantGuide;
 
 fn corrupt(what: &str, domain: &str, err: IndexError) -> ApiError {
     ApiError::Internal(format!("search {what} of {domain}: {err}"))
@@ -48,6 +49,22 @@ pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> 
     let table = if version.pieces { Some(load_pieces(&bucket, domain, &version).await?) } else { None };
     let text = Stored::of(domain, &version.publish_id, table, Pieced::Text);
     Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta, text })
+}
+
+impl SiteSearch {
+    /// The live version's guide for the assistant, kept per isolate like the meta; none for a
+    /// version published before guides were kept.
+    pub async fn assistant_guide(&self) -> ApiResult<Rc<AssistantGuide>> {
+        let key = format!("{}/{}/assistant", self.domain, self.version.publish_id);
+        if let Some(guide) = search_cache::get::<AssistantGuide>(&key) {
+            return Ok(guide);
+        }
+        let stored = storage::read(&self.bucket, &version_key(&self.domain, &self.version.publish_id, ASSISTANT_GUIDE), None).await?;
+        let bytes = stored.as_ref().map_or(0, Vec::len);
+        let guide = Rc::new(stored.map(|b| AssistantGuide::from_json(&b)).unwrap_or_default());
+        search_cache::put(&key, guide.clone(), bytes);
+        Ok(guide)
+    }
 }
 
 /// The piece table of a version whose text pack is pieces.

@@ -58,6 +58,9 @@ pub const SOURCE_FILE_TABLE: &str = "source/files.bin";
 pub const SOURCE_DIGESTS: &str = "source/digests.bin";
 /// The site without page bodies ([`docs_edge_core::docs::SiteOutline`]).
 pub const SITE_OUTLINE: &str = "outline.bin";
+/// The repository's instructions and skills for the assistant (`docs_edge_core::docs::assistant_files`),
+/// as JSON: read by the assistant only, never served.
+pub const ASSISTANT_GUIDE: &str = "assistant.json";
 
 /// Source pack `index` of a version of an earlier release, beside it: about a MiB of the
 /// upload's files, concatenated.

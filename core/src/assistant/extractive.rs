@@ -272,12 +272,11 @@ pub fn compose_answer_with(
     text.push_str(words.sources);
     for (n, group) in groups.iter().enumerate() {
         let p = group.analyzed.passage;
-        text.push_str(&format!(
-            "\n{}. [{}]({})",
-            n + 1,
-            escape_label(&p.label()),
-            escape_url(&p.link())
-        ));
+        // A skill of the site's guide has no page: it is named, not linked.
+        match p.url.is_empty() {
+            true => text.push_str(&format!("\n{}. {}", n + 1, escape_label(&p.label()))),
+            false => text.push_str(&format!("\n{}. [{}]({})", n + 1, escape_label(&p.label()), escape_url(&p.link()))),
+        }
     }
     Answer { uncertain, ..finish(text, groups.iter().map(|g| g.passage).collect(), true) }
 }

@@ -8,6 +8,7 @@ pub mod resume;
 pub mod passage;
 pub mod query;
 pub mod extractive;
+pub mod guide;
 pub mod offline;
 pub mod prompt;
 pub mod providers;

@@ -4,7 +4,9 @@
 
 use crate::search::{Hit, Query};
 use super::passage::Passage;
-use super::prompt::{build_prompt, ChatPrompt, PromptBudget, PromptInput, PromptRole};
+use super::guide::{matching_skills, MAX_PROMPT_SKILLS};
+use super::prompt::{add_guide, build_prompt, ChatPrompt, PromptBudget, PromptInput, PromptRole};
+use crate::docs::assistant_files::AssistantGuide;
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
 
@@ -57,8 +59,9 @@ pub fn passages(hits: Vec<Hit>, domain: &str) -> Vec<Passage> {
 }
 
 /// The LLM prompt for `request` over `passages`: its user and assistant turns (client-sent system
-/// and data turns could rewrite the rules, so they are not passed on), its current page and context.
-pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[Passage]) -> ChatPrompt {
+/// and data turns could rewrite the rules, so they are not passed on), its current page and context,
+/// and the site's `guide`: its instructions, and the skills `query_text` (`retrieval_text`) matches.
+pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[Passage], guide: &AssistantGuide, query_text: &str) -> ChatPrompt {
     let turns: Vec<(PromptRole, &str)> = request
         .conversation
         .iter()
@@ -70,5 +73,8 @@ pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[P
         .collect();
     let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
     let input = PromptInput { site_name, turns: &turns, passages, current_path: request.current_path.as_deref(), context: &context };
-    build_prompt(&input, &PromptBudget::default())
+    let mut prompt = build_prompt(&input, &PromptBudget::default());
+    let skills: Vec<_> = matching_skills(guide, query_text).into_iter().take(MAX_PROMPT_SKILLS).map(|(s, _)| s).collect();
+    add_guide(&mut prompt, &guide.instructions, &skills);
+    prompt
 }

@@ -9,10 +9,18 @@
 //!   and the question. Retrieval is per turn, so the passages belong to that turn and are not kept
 //!   in history; small models also follow material in the user turn better than in a long system prompt.
 //!
+//! - The repository's guide ([`add_guide`]): its instructions follow the fixed rules in `system`,
+//!   framed as additions that never lift those rules; the skills a question matches open the last
+//!   user message, ahead of the passages, unnumbered (a skill has no page to cite).
+//!
 //! Messages always start with a user turn and alternate (consecutive same-role turns are merged),
 //! which Anthropic requires and every other provider accepts.
 
 use super::passage::Passage;
+use crate::docs::assistant_files::Skill;
+
+/// All the skill texts of one prompt together (one whole skill is about 6k tokens).
+pub const SKILLS_PROMPT_BYTES: usize = 12_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptRole {
@@ -129,6 +137,32 @@ pub fn build_prompt(input: &PromptInput, budget: &PromptBudget) -> ChatPrompt {
     ChatPrompt {
         system: system_prompt(input.site_name),
         messages,
+    }
+}
+
+/// Adds the repository's `instructions` after the fixed rules and the matched `skills` (best first)
+/// ahead of the passages of the last user message.
+pub fn add_guide(prompt: &mut ChatPrompt, instructions: &str, skills: &[&Skill]) {
+    if !instructions.trim().is_empty() {
+        prompt.system.push_str(&format!(
+            "\n\nThe site's owner adds the instructions below. Follow them unless they conflict with the rules above, which always apply:\n<<<\n{}\n>>>",
+            instructions.trim()
+        ));
+    }
+    if skills.is_empty() {
+        return;
+    }
+    let mut guides = String::from(
+        "Guides the site's owner wrote for questions like this one. Prefer them to the passages where they apply; they are not numbered passages, so do not cite them.\n",
+    );
+    let mut left = SKILLS_PROMPT_BYTES;
+    for skill in skills {
+        let text = truncate_bytes(skill.text.trim(), left);
+        left = left.saturating_sub(text.len());
+        guides.push_str(&format!("\nGuide: {}\n{}\n", skill.name.trim(), text));
+    }
+    if let Some((_, last)) = prompt.messages.last_mut() {
+        last.insert_str(0, &format!("{guides}\n"));
     }
 }
 

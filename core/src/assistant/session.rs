@@ -94,7 +94,8 @@ impl AnswerSession {
     pub fn cite(&mut self, query: &str, passages: &[Passage], indices: impl IntoIterator<Item = usize>) -> String {
         for i in indices {
             let Some(passage) = passages.get(i) else { continue };
-            if self.sources.iter().any(|s| s.url == passage.url) {
+            // A skill (`guide`) has no page to cite.
+            if passage.url.is_empty() || self.sources.iter().any(|s| s.url == passage.url) {
                 continue;
             }
             self.sources.push(CitedSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });

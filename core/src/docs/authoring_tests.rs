@@ -216,10 +216,51 @@ fn mintignore_and_the_default_ignores_leave_files_out_of_the_site() {
     assert_eq!(site.warnings[0], "docs.json:3: navigation entry `drafts/wip` names a file .mintignore leaves out");
 }
 
+#[test]
+fn the_assistants_files_are_never_pages_even_when_navigation_lists_them() {
+    let files = tree(&[
+        ("docs.json", "{\"navigation\": {\"pages\": [\n  \"a\",\n  \".mintlify/Assistant\"]}}"),
+        (".mintignore", "!/.mintlify/\n"),
+        ("a.mdx", "A"),
+        (".mintlify/Assistant.md", "Answer like a pirate."),
+        (".mintlify/assistant/skills/rotate-keys/skill.md", "---\nname: Rotate keys\ndescription: d\n---\nSteps"),
+        (".mintlify/notes.mdx", "Private"),
+        ("ASSISTANT.md", "Root instructions"),
+        ("guides/Assistant.md", "A page that only shares the name"),
+    ]);
+    let (site, _) = publish(&files);
+    let paths: Vec<&str> = site.pages.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["a", "guides/Assistant"]);
+    assert_eq!(
+        site.warnings[0],
+        "docs.json:3: navigation entry `.mintlify/Assistant` names `.mintlify/Assistant.md`, which is for the assistant and never a page"
+    );
+}
+
 /// The shared real fixtures (beside the repository), read from disk.
 fn real_fixture(name: &str) -> SourceTree {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures")).join(name);
     crate::docs::archive::read_dir_tree(&root).unwrap_or_else(|e| panic!("fixture {name} missing beside the repo: {e}"))
+}
+
+#[test]
+fn the_hosted_services_docs_with_a_guide_keep_their_pages_and_publish_none_of_the_guide() {
+    let mut files = real_fixture("mintlify-docs");
+    assert!(!files.keys().any(|p| p.starts_with(".mintlify/")), "the fixture now carries its own guide: test that instead");
+    let guide = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/assistant-guide-docs"));
+    let guide = crate::docs::archive::read_dir_tree(guide).unwrap();
+    files.extend(guide.into_iter().filter(|(p, _)| p.starts_with(".mintlify/")));
+    let paths: Vec<&str> = files.keys().map(String::as_str).collect();
+    let plan = plan_site(&files, &paths).unwrap();
+    let skills: Vec<&str> = plan.assistant.skills.iter().map(|s| s.slug.as_str()).collect();
+    assert_eq!(skills, ["debug-webhooks", "rotate-tokens"]);
+    assert!(plan.assistant.instructions.contains("workspace"));
+    let sources: Vec<&str> = plan.pages().iter().map(|p| p.source.as_str()).collect();
+    assert!(sources.contains(&"assistant/customize.mdx") && sources.contains(&"assistant/skills.mdx"), "the pages about the feature stay");
+    assert!(!sources.iter().any(|s| s.starts_with(".mintlify/")), "{sources:?}");
+    let site = crate::docs::build_site(&files).unwrap();
+    assert!(site.warnings.iter().any(|w| w == ".mintlify/assistant/skills/broken/skill.md:1: skill left out: its frontmatter has no `name`"));
+    assert_eq!(site.pages.len(), plan.pages().len());
 }
 
 /// An entry like `GET /users/{id}` names an OpenAPI operation's page, which navigation generates

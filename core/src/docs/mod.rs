@@ -7,6 +7,7 @@
 //! search text with `slug` anchors), `site` puts them together; `skill_file` reads the owner's root `skill.md`, which is not a page.
 
 pub mod archive;
+pub mod assistant_files;
 #[cfg(test)]
 mod authoring_tests;
 pub mod config;

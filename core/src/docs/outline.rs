@@ -15,6 +15,8 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::assistant_files::AssistantGuide;
+
 use super::config::SiteConfig;
 use super::model::{Page, Site};
 use crate::search::codec::{decode, encode, IndexError};
@@ -42,6 +44,9 @@ pub struct SitePlan {
     pub(crate) unlisted: Vec<String>,
     /// The root `skill.md`, as served (`super::skill_file`).
     pub skill: Option<String>,
+    /// The repository's instructions and skills for the assistant, kept beside the pages.
+    #[serde(default)]
+    pub assistant: AssistantGuide,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,7 +10,8 @@
 //!   first path segment when it is a site language (`es/foo` -> `es`), else the default.
 //! - Files under `snippets/` and `_snippets/` are never pages (Mintlify renders them only where
 //!   imported), unless navigation lists them explicitly.
-//! - Files `.mintignore` (or Mintlify's default ignores) leave out are not pages; navigation
+//! - Files `.mintignore` (or Mintlify's default ignores) leave out are not pages, nor are the
+//!   assistant's files (`assistant_files`: `.mintlify/`, the root `Assistant.md`); navigation
 //!   listing one is a warning.
 //! - A listed page missing from the tree is a warning; invalid UTF-8 is a warning and the page is
 //!   read with replacement characters; bad frontmatter is a warning and known keys are salvaged.
@@ -20,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::archive::SourceTree;
+use super::assistant_files::{is_assistant_file, read_guide};
 use super::config::{self, ConfigError};
 use super::endpoint::{self, Specs};
 use super::openapi_nav;
@@ -125,7 +127,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str).to_owned();
     let ignore = Ignore::of_tree(config_tree);
     let exists = |path: &str| paths.binary_search(&path).is_ok();
-    let has = |path: &str| exists(path) && !ignore.is_ignored(path);
+    let has = |path: &str| exists(path) && !ignore.is_ignored(path) && !is_assistant_file(path);
 
     let mut items: Vec<PlanItem> = Vec::new();
     let mut planned: Vec<PlannedPage> = Vec::new();
@@ -133,9 +135,10 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     // Source file -> index of the first page read from it, so a second listing is a copy.
     let mut read: HashMap<String, usize> = HashMap::new();
     let refs = page_refs(&config.navigation);
-    // Listed paths with no page file, by their place in `items`: warned about once all are known,
-    // with one scan of the config files for where each is written.
-    let mut missing: Vec<(usize, &str, bool)> = Vec::new();
+    // Listed paths with no page file, by their place in `items` and with the file that exists but
+    // may not be a page: warned about once all are known, with one scan of the config files for
+    // where each is written.
+    let mut missing: Vec<(usize, &str, Option<String>)> = Vec::new();
     for page_ref in &refs {
         let language = page_ref.language.unwrap_or(&default_language);
         if !seen.insert((page_ref.path.to_owned(), language.to_owned())) {
@@ -152,8 +155,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             continue;
         }
         let Some(source) = find_source(&has, page_ref.path) else {
-            let ignored = find_source(&exists, page_ref.path).is_some();
-            missing.push((items.len(), page_ref.path, ignored));
+            missing.push((items.len(), page_ref.path, find_source(&exists, page_ref.path)));
             items.push(PlanItem::Missing(String::new()));
             continue;
         };
@@ -180,7 +182,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         else {
             continue;
         };
-        if ignore.is_ignored(source) {
+        if ignore.is_ignored(source) || is_assistant_file(source) {
             continue;
         }
         if let Some(rule) = page_path_problem(path) {
@@ -222,7 +224,8 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         return Err(SiteError::NoPages);
     }
     let skill = site_skill(config_tree, &mut config_warnings);
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill })
+    let assistant = read_guide(config_tree, &mut config_warnings);
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill, assistant })
 }
 
 fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {
@@ -240,21 +243,26 @@ fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of:
     }
 }
 
-/// Fills the warning of each navigation entry in `missing` (its index in `items`, its path, whether
-/// its file exists but is ignored) with the config file and line it is written at.
-fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, bool)], items: &mut [PlanItem]) {
+/// Fills the warning of each navigation entry in `missing` (its index in `items`, its path, the
+/// file that exists but may not be a page) with the config file and line it is written at.
+fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, Option<String>)], items: &mut [PlanItem]) {
     if missing.is_empty() {
         return;
     }
     let paths: Vec<&str> = missing.iter().map(|(_, path, _)| *path).collect();
     let found = config_lines::locate(config_tree, &paths);
     let config_file = config_lines::config_file_name(config_tree);
-    for &(index, path, ignored) in missing {
+    for (index, path, file) in missing {
+        let (index, path) = (*index, *path);
         let place = match found.get(path) {
             Some((file, line)) => format!("{file}:{line}"),
             None => config_file.to_owned(),
         };
-        let problem = if ignored { format!("names a file {IGNORE_FILE} leaves out") } else { "has no page file".to_owned() };
+        let problem = match file {
+            Some(file) if is_assistant_file(file) => format!("names `{file}`, which is for the assistant and never a page"),
+            Some(_) => format!("names a file {IGNORE_FILE} leaves out"),
+            None => "has no page file".to_owned(),
+        };
         items[index] = PlanItem::Missing(format!("{place}: navigation entry `{path}` {problem}"));
     }
 }

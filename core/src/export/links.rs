@@ -404,7 +404,10 @@ pub(crate) fn is_copyable(path: &str) -> bool {
     let passive = lower
         .rsplit_once('.')
         .is_some_and(|(_, ext)| PASSIVE_EXTENSIONS.contains(&ext));
-    passive && !path.starts_with(&format!("{STATIC_DIR}/")) && is_safe_path(path)
+    passive
+        && !path.starts_with(&format!("{STATIC_DIR}/"))
+        && !crate::docs::assistant_files::is_assistant_file(path)
+        && is_safe_path(path)
 }
 
 /// Relative path with `/` segments only, none empty, `.` or `..`: safe as a tar entry name.

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::docs::skill_file::is_skill_file;
 use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
+use crate::docs::assistant_files::is_guide_file;
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{self, FileTable, PackWriter, SourcePack, MAX_PACKED_MEDIA_BYTES};
 use crate::docs::site::{check_yaml_file, plan_site, SiteError};
@@ -224,11 +225,12 @@ pub fn media_object(index: u32) -> String {
 }
 
 /// The files the plan reads: docs.json (or mint.json), every other JSON file it may `$ref`, the
-/// OpenAPI specs (JSON or YAML) whose operations become pages, `.mintignore` and the root `skill.md`.
+/// OpenAPI specs (JSON or YAML) whose operations become pages, `.mintignore`, the root `skill.md`
+/// and the assistant's instructions and skills (`crate::docs::assistant_files`, bounded there).
 pub fn config_files(table: &FileTable) -> Vec<String> {
     let is_config = |p: &str| {
-        let p = p.to_ascii_lowercase();
-        p.ends_with(".json") || p.ends_with(".yaml") || p.ends_with(".yml") || p.ends_with(".mintignore") || is_skill_file(&p)
+        let lower = p.to_ascii_lowercase();
+        lower.ends_with(".json") || lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".mintignore") || is_skill_file(p) || is_guide_file(p)
     };
     table.files().iter().filter(|f| f.stored == packed::Stored::Source && is_config(&f.path)).map(|f| f.path.clone()).collect()
 }
@@ -434,6 +436,8 @@ pub struct Finished {
     pub kept_batches: Vec<u8>,
     /// The outline's site, for the version record (page count, languages, versions, warnings).
     pub site: Site,
+    /// The repository's [`crate::docs::assistant_files::AssistantGuide`], as JSON.
+    pub assistant: Vec<u8>,
 }
 
 /// Step 6: folds the batch records, in order.
@@ -495,6 +499,7 @@ impl Finisher {
     pub fn finish(self, mut plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
         let meta = self.meta.finish(shard_lens)?;
         let skill_md = plan.skill.take();
+        let assistant = plan.assistant.to_json();
         let site = plan.finish(self.reads);
         let outline = SiteOutline { site, summaries: self.summaries };
         Ok(Finished {
@@ -506,6 +511,7 @@ impl Finisher {
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
             kept_batches: KeptBatches::new(self.kept).with_packs(self.packs).to_bytes(),
             site: outline.site,
+            assistant,
         })
     }
 }

@@ -39,8 +39,8 @@ use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
 use crate::multipart::PartWriter;
 use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use crate::storage::{
-    self, build_object, media_pack, site_file_key, source_pack_key, version_key, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SKILL_MD, SEARCH_TERMS,
-    SEARCH_TEXT, SITE_OUTLINE, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
+    self, build_object, media_pack, site_file_key, source_pack_key, version_key, ASSISTANT_GUIDE, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META,
+    SEARCH_TERMS, SEARCH_TEXT, SITE_OUTLINE, SKILL_MD, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
 
 const ACTIVE_KEY: &str = "active";
@@ -1462,6 +1462,7 @@ impl<'a> Store<'a> {
         writes.start(self, PARSED_INDEX_OBJECT, finished.parsed_index);
         writes.start(self, SITE_OUTLINE, finished.outline);
         writes.start(self, LLMS_TXT, finished.llms_txt.into_bytes());
+        writes.start(self, ASSISTANT_GUIDE, finished.assistant);
         if let Some(skill) = finished.skill_md {
             writes.start(self, SKILL_MD, skill.into_bytes());
         }
