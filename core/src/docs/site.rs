@@ -23,6 +23,7 @@ use super::archive::SourceTree;
 use super::config::{self, ConfigError};
 use super::endpoint::{self, Specs};
 use super::openapi_nav;
+use super::operations::Operations;
 use super::config_lines;
 use super::ignore::{Ignore, IGNORE_FILE};
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
@@ -105,7 +106,12 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
                 planned.apply(&mut page);
                 PageRead { page, warnings: Vec::new() }
             }
-            None => read_planned(tree, planned)?,
+            None => {
+                let mut read = read_planned(tree, planned)?;
+                let text = tree.get(&planned.source).map(|bytes| source_text::read(bytes));
+                read.warnings.extend(plan.operation_warning(&read.page, text.as_deref()));
+                read
+            }
         };
         pages.push(read);
     }
@@ -219,7 +225,8 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     if planned.is_empty() {
         return Err(SiteError::NoPages);
     }
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted })
+    let operations = Operations::of_tree(config_tree);
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, operations })
 }
 
 fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {
