@@ -2,7 +2,8 @@
 // its accessibility condition): `mode: custom` landing pages keep their Tailwind grid and their
 // authors' `style` props (as generated class rules: the CSP allows no inline style), `wide` pages
 // lose the table of contents, `expanded` groups stay open, pages show their sidebar icon and
-// tag, docs.json `theme` gives its hallmarks, and axe-core finds nothing in light and dark on the home page, a content page with code and
+// tag, docs.json `theme` gives its hallmarks, task lists are labelled, redirect stubs stay in the bundle, a
+// missing OpenAPI operation is said on its page and warned of, and axe-core finds nothing in light and dark on the home page, a content page with code and
 // the 404 page. On a site written for the purpose and on both real repositories in ../shared/fixtures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,12 +22,21 @@ const PURPOSE = {
     background: { decoration: 'grid' },
     navigation: {
       groups: [
-        { group: 'Start', pages: ['index', 'guides/code'] },
+        { group: 'Start', pages: ['index', 'guides/code', 'guides/tasks', 'guides/delete-user'] },
         { group: 'Always open', expanded: true, tag: 'BETA', pages: ['guides/wide', 'guides/other', 'guides/long'] },
         { group: 'Closed', icon: 'book', pages: ['guides/closed'] },
       ],
     },
+    // A redirect to a page the bundle lacks, and a chain of two to one it has.
+    redirects: [
+      { source: '/enterprise/:path*', destination: '/en/enterprise/:path*' },
+      { source: '/old-code', destination: '/legacy/code' },
+      { source: '/legacy/:slug*', destination: '/guides/:slug*' },
+    ],
   }, null, 2),
+  'guides/tasks.mdx': '---\ntitle: Tasks\n---\n\n- [x] Write the docs\n- [ ] Publish them\n  - [ ] Check the links\n',
+  'guides/delete-user.mdx': '---\ntitle: Delete a user\nopenapi: DELETE /users\n---\n\nRemoves a user.\n',
+  'openapi.json': JSON.stringify({ openapi: '3.1.0', info: { title: 'Users', version: '1' }, paths: { '/users': { get: { summary: 'List users', responses: { 200: { description: 'OK' } } } } } }),
   'index.mdx': [
     '---', 'title: Welcome', 'mode: custom', '---',
     '<div className="px-6 py-16 max-w-4xl mx-auto">',
@@ -195,6 +205,38 @@ test('long sidebar labels wrap, a code group names each block once, the grid sta
   assert.notEqual(await page.title(), 'ran');
   await page.screenshot({ path: join(ARTIFACTS, 'purpose-long.png'), fullPage: true });
   await context.close();
+});
+
+test('a task list: each box is labelled by its item, and the page passes axe in light and dark', async () => {
+  const { page, context } = await openPage('purpose', 'guides/tasks.html');
+  const boxes = await page.locator('main input[type="checkbox"]').evaluateAll((inputs) => inputs.map((i) => [i.labels[0]?.innerText.trim(), i.checked, i.disabled]));
+  assert.deepEqual(boxes, [['Write the docs', true, true], ['Publish them', false, true], ['Check the links', false, true]]);
+  assert.equal(await page.getByRole('checkbox', { name: 'Publish them' }).count(), 1);
+  await context.close();
+  await accessible('purpose', 'guides/tasks.html', 'purpose-tasks');
+});
+
+test('redirect stubs follow chains to a page of the bundle, else lead to its 404 page, never to the live site', async () => {
+  const { page, context } = await openPage('purpose', '404.html');
+  const base = exports.purpose.server.url;
+  await page.goto(`${base}/old-code.html`);
+  await page.waitForURL(`${base}/guides/code.html`);
+  await page.goto(`${base}/enterprise.html`);
+  await page.waitForURL(`${base}/404.html`);
+  await context.close();
+  for (const file of exports.purpose.files.filter((f) => f.endsWith('.html'))) {
+    const html = readFileSync(join(exports.purpose.dir, file), 'utf8');
+    if (html.includes('http-equiv="refresh"')) assert.ok(!/url=https?:/.test(html), `${file} leads off the bundle`);
+  }
+  assert.ok(!readFileSync(join(exports.purpose.dir, '_redirects'), 'utf8').includes('://'), 'no rule names a domain');
+});
+
+test('a page naming an operation its OpenAPI document lacks says so, and the publish warns at its line', async () => {
+  const { page, context } = await openPage('purpose', 'guides/delete-user.html');
+  assert.match(await page.locator('main').innerText(), /The operation DELETE \/users is not in the site's OpenAPI documents\./);
+  await context.close();
+  const warning = exports.purpose.warnings.find((w) => w.startsWith('guides/delete-user.mdx:3: `openapi: DELETE /users`'));
+  assert.ok(warning, exports.purpose.warnings.join('\n'));
 });
 
 test('the purpose site: no accessibility violations in light and dark (home, code page, wide page, 404)', async () => {

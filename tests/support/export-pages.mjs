@@ -20,7 +20,7 @@ export async function exportFolder(folder, paths) {
   const t = await tenant();
   const published = await publishFolder(t.domain, t.adminKey, folder);
   assert.equal(published.status, 200, published.text);
-  return exportPublished(t, paths ? { paths } : {});
+  return { ...(await exportPublished(t, paths ? { paths } : {})), warnings: published.body.warnings };
 }
 
 /** Exports what tenant `t` published, with `request`'s fields beside its domain; the unpacked bundle, served. */

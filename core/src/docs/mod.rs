@@ -29,6 +29,7 @@ mod mint;
 pub mod model;
 pub mod nav;
 pub mod openapi_nav;
+pub mod operations;
 pub mod outline;
 pub mod packed;
 pub mod page_path;

@@ -19,6 +19,7 @@ use super::assistant_files::AssistantGuide;
 
 use super::config::SiteConfig;
 use super::model::{Page, Site};
+use super::operations::Operations;
 use crate::search::codec::{decode, encode, IndexError};
 
 /// 2: the config holds mint.json's and docs.json's settings; planned pages may be generated.
@@ -26,7 +27,9 @@ use crate::search::codec::{decode, encode, IndexError};
 /// self-describing, so an older outline is refused by its first byte, never misread; the worker's
 /// `CURRENT_LAYOUT` moves with this number, so versions stored before are rebuilt on first use.
 const FORMAT: u8 = 3;
-const KIND_PLAN: u8 = b'P';
+/// A plan lives only as long as its publish job; its kind names its shape (`Q`: with the upload's
+/// OpenAPI operations), so a plan of another shape is refused, never misread.
+const KIND_PLAN: u8 = b'Q';
 const KIND_OUTLINE: u8 = b'O';
 
 /// The pages a site will have, before they are read.
@@ -47,6 +50,8 @@ pub struct SitePlan {
     /// The repository's instructions and skills for the assistant, kept beside the pages.
     #[serde(default)]
     pub assistant: AssistantGuide,
+    /// What the pages' `openapi:` frontmatter may name.
+    pub(crate) operations: Operations,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,6 +119,12 @@ impl PlannedPage {
 impl SitePlan {
     pub fn pages(&self) -> &[PlannedPage] {
         &self.planned
+    }
+
+    /// The warning for a page read from `text` whose `openapi:` names an operation the upload's
+    /// OpenAPI documents lack. Not kept with the page: the documents may change while it does not.
+    pub fn operation_warning(&self, page: &Page, text: Option<&str>) -> Option<String> {
+        self.operations.warning(page, text)
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {

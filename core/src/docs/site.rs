@@ -25,6 +25,7 @@ use super::assistant_files::{is_assistant_file, read_guide};
 use super::config::{self, ConfigError};
 use super::endpoint::{self, Specs};
 use super::openapi_nav;
+use super::operations::Operations;
 use super::config_lines;
 use super::ignore::{Ignore, IGNORE_FILE};
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
@@ -108,7 +109,12 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
                 planned.apply(&mut page);
                 PageRead { page, warnings: Vec::new() }
             }
-            None => read_planned(tree, planned)?,
+            None => {
+                let mut read = read_planned(tree, planned)?;
+                let text = tree.get(&planned.source).map(|bytes| source_text::read(bytes));
+                read.warnings.extend(plan.operation_warning(&read.page, text.as_deref()));
+                read
+            }
         };
         pages.push(read);
     }
@@ -224,8 +230,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         return Err(SiteError::NoPages);
     }
     let skill = site_skill(config_tree, &mut config_warnings);
+    let operations = Operations::of_tree(config_tree);
     let assistant = read_guide(config_tree, &mut config_warnings);
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill, assistant })
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill, assistant, operations })
 }
 
 fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {

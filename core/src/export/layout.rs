@@ -17,6 +17,8 @@ use super::widget;
 use crate::wire::ExportAssistant;
 
 pub(crate) const CSS_FILE: &str = "_static/site.css";
+/// The page static hosts serve for a missing path; redirect stubs that lead nowhere lead here.
+pub(crate) const NOT_FOUND_FILE: &str = "404.html";
 pub(crate) const JS_FILE: &str = "_static/site.js";
 pub(crate) const SEARCH_DIR: &str = "_static/search";
 /// Contents pages of tabs too large for one sidebar.

@@ -455,12 +455,15 @@ impl<'a> Renderer<'a> {
                 self.out.push_str("<hr>");
             }
             Event::TaskListMarker(checked) => {
+                // The item's text labels its box; the label closes before a nested list, or with
+                // the item's first block.
                 self.flush_text(true);
                 self.out.push_str(if checked {
-                    "<input type=\"checkbox\" disabled checked> "
+                    "<label class=\"task\"><input type=\"checkbox\" disabled checked> "
                 } else {
-                    "<input type=\"checkbox\" disabled> "
+                    "<label class=\"task\"><input type=\"checkbox\" disabled> "
                 });
+                self.stack.push(Open { name: "label".into(), close: "</label>".into(), content_at: self.out.len() });
             }
             Event::FootnoteReference(label) => {
                 self.flush_text(true);
@@ -507,6 +510,12 @@ impl<'a> Renderer<'a> {
                 }
             }
             MdTag::HtmlBlock => st.html_block = true,
+            MdTag::List(_) if self.stack.last().is_some_and(|open| open.close == "</label>" && open.name == "label") => {
+                self.stack.pop();
+                self.out.push_str("</label>");
+                self.start(tag, st);
+                return;
+            }
             MdTag::List(Some(1)) => {
                 self.mark();
                 self.out.push_str("<ol>");
@@ -823,9 +832,18 @@ mod tests {
         assert!(out.contains("<th class=\"align-left\">a</th>"), "{out}");
         assert!(out.contains("<td class=\"align-right\">2</td>"), "{out}");
         assert!(
-            out.contains("<input type=\"checkbox\" disabled checked> done"),
+            out.contains("<li><label class=\"task\"><input type=\"checkbox\" disabled checked> done</label></li>"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_task_lists_boxes_are_labelled_by_their_items_text() {
+        let out = render("- [ ] Plan *it*\n  - [x] nested\n  - plain\n- [x] Ship\n\n1. [ ] loose\n\n   more\n\n2. [x] two\n");
+        assert!(out.contains("<li><label class=\"task\"><input type=\"checkbox\" disabled> Plan <em>it</em></label><ul><li><label class=\"task\"><input type=\"checkbox\" disabled checked> nested</label></li>"), "closed before the nested list: {out}");
+        assert!(out.contains("<li><p><label class=\"task\"><input type=\"checkbox\" disabled> loose</label></p><p>more</p>"), "a loose item's first paragraph: {out}");
+        assert_eq!(out.matches("<input").count(), out.matches("<label class=\"task\">").count(), "{out}");
+        assert_eq!(out.matches("<label").count(), out.matches("</label>").count(), "{out}");
     }
 
     #[test]

@@ -79,8 +79,9 @@ impl<'t> Specs<'t> {
         parsed
     }
 
-    /// The document and operation `target` names, for a page read from `source`.
-    fn find(&mut self, target: &Target, source: &str) -> Option<(Rc<Value>, Value, Value)> {
+    /// The document and operation `target` names, for a page read from `source`; else the first
+    /// document read that lacks it, if any was.
+    fn find(&mut self, target: &Target, source: &str) -> Result<(Rc<Value>, Value, Value), Option<String>> {
         let candidates: Vec<String> = match &target.file {
             Some(file) => {
                 let beside = match source.rsplit_once('/') {
@@ -91,13 +92,15 @@ impl<'t> Specs<'t> {
             }
             None => self.candidates(source),
         };
+        let mut lacking = None;
         for path in candidates.iter().take(MAX_CANDIDATES) {
             let Some(doc) = self.load(path) else { continue };
             if let Some((item, op)) = operation(&doc, target) {
-                return Some((doc.clone(), item, op));
+                return Ok((doc.clone(), item, op));
             }
+            lacking = lacking.or_else(|| Some(path.clone()));
         }
-        None
+        Err(lacking)
     }
 
     fn candidates(&self, source: &str) -> Vec<String> {
@@ -207,7 +210,7 @@ pub(crate) fn render(
     let tree = specs.tree;
     let playground = specs.playground && target.method != "webhook";
     match specs.find(&target, source) {
-        Some((doc, item, op)) => {
+        Ok((doc, item, op)) => {
             let mut w = Writer {
                 out,
                 doc: &doc,
@@ -227,12 +230,15 @@ pub(crate) fn render(
             }
             reference.responses = samples::response_examples(&doc, &op);
         }
-        None => element(
-            out,
-            "p",
-            "api-missing",
-            "The OpenAPI document describing this endpoint is not part of the export.",
-        ),
+        Err(lacking) => {
+            let operation = format!("{} {}", target.method.to_ascii_uppercase(), target.path);
+            let message = match (lacking, &target.file) {
+                (Some(doc), Some(_)) => format!("The operation {operation} is not in the OpenAPI document {doc}."),
+                (Some(_), None) => format!("The operation {operation} is not in the site's OpenAPI documents."),
+                (None, _) => format!("The OpenAPI document describing {operation} is not part of the export."),
+            };
+            element(out, "p", "api-missing", &message);
+        }
     }
     out.push_str("</section>");
     Some(reference)
@@ -646,7 +652,11 @@ mod tests {
             out.contains("GET</span><code class=\"api-path\">/nowhere</code>"),
             "{out}"
         );
-        assert!(out.contains("api-missing"));
+        assert!(out.contains("<p class=\"api-missing\">The operation GET /nowhere is not in the site's OpenAPI documents.</p>"), "{out}");
+        let (out, _) = render_page("specs/a.json GET /jobs/{id}", &[("specs/a.json", SPEC)]);
+        assert!(out.contains("The operation GET /jobs/{id} is not in the OpenAPI document specs/a.json."), "{out}");
+        let (out, _) = render_page("GET /nowhere", &[]);
+        assert!(out.contains("The OpenAPI document describing GET /nowhere is not part of the export."), "{out}");
     }
 
     #[test]

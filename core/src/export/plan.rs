@@ -614,7 +614,7 @@ impl ExportPlan {
     pub fn chrome_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let root_links = Linker::new("404", "", &self.scopes[0].files, tree, &self.domain);
         let not_found = layout::not_found_html(site, &root_links, &self.brand, &links::absolute(&self.domain, "index"));
-        let mut files = vec![ExportFile::new("404.html".to_owned(), not_found)];
+        let mut files = vec![ExportFile::new(layout::NOT_FOUND_FILE.to_owned(), not_found)];
         files.extend(self.contents_pages(site, tree));
         files
     }

@@ -10,8 +10,12 @@
 //! says they cannot have one), with a splat before their end or an optional `:name?` (the file
 //! cannot say them), under the bundle's own folders, and literal sources that are exported pages
 //! (the bundle's links lead there, so a page is never shadowed by a rule the pages cannot see). A
-//! literal destination that is an exported page becomes its extensionless bundle path; one that is
-//! not (another version, a page left out by `paths`) the live site's URL, as page links do.
+//! literal destination that is not an exported page is followed through the rules (a chain of
+//! redirects) to one; it becomes that page's extensionless bundle path, or stays the `/`-rooted path
+//! written when no page of the bundle is at the end (another version, a page left out by `paths`):
+//! the host then answers it with its 404 page. A bundle never names the live site's domain in its
+//! redirects, so it holds wherever it is served, air-gapped included. An http(s) URL the owner wrote
+//! stays as written.
 
 use std::collections::BTreeMap;
 
@@ -120,9 +124,9 @@ fn fill(destination: &str, captures: &[(&str, String)]) -> String {
 }
 
 /// The rules of the site's `redirects` for a bundle whose exported pages are `pages` (page path ->
-/// file) of the site on `domain`: literal rules first (the order Cloudflare Pages asks for), each
+/// file): literal rules first (the order Cloudflare Pages asks for), each
 /// group in the configuration's order, as the first matching rule wins.
-pub(crate) fn rules(redirects: &[Redirect], pages: &BTreeMap<String, String>, domain: &str) -> Vec<Rule> {
+pub(crate) fn rules(redirects: &[Redirect], pages: &BTreeMap<String, String>) -> Vec<Rule> {
     let mut literal = Vec::new();
     let mut dynamic = Vec::new();
     for redirect in redirects {
@@ -139,7 +143,7 @@ pub(crate) fn rules(redirects: &[Redirect], pages: &BTreeMap<String, String>, do
             if find_page(pages, &links::resolve("", &source)).is_some() {
                 continue;
             }
-            let destination = literal_destination(destination, pages, domain);
+            let destination = literal_destination(destination, pages);
             if destination.as_deref() != Some(source.as_str()) {
                 literal.extend(destination.map(|d| rule(source, d)));
             }
@@ -162,7 +166,44 @@ pub(crate) fn rules(redirects: &[Redirect], pages: &BTreeMap<String, String>, do
         dynamic.push(rule(source, destination));
     }
     literal.extend(dynamic);
+    let settled: Vec<Option<String>> = literal.iter().map(|rule| settle(&literal, pages, &rule.destination)).collect();
+    for (rule, destination) in literal.iter_mut().zip(settled) {
+        if let Some(destination) = destination.filter(|d| *d != rule.source) {
+            rule.destination = destination;
+        }
+    }
     literal
+}
+
+/// Redirects followed from one destination to the next before it counts as leading nowhere.
+const MAX_HOPS: usize = 16;
+
+/// Where a literal `destination` ends when the rules are followed from it: an exported page's bundle
+/// path (with the fragment last written), an http(s) URL, or `None` when no page of the bundle is at
+/// the end of the chain (or the chain loops).
+pub(crate) fn settle(rules: &[Rule], pages: &BTreeMap<String, String>, destination: &str) -> Option<String> {
+    let mut current = destination.to_owned();
+    for _ in 0..MAX_HOPS {
+        if is_web_url(&current) {
+            return Some(current);
+        }
+        let (path, fragment) = current.split_once('#').map_or((current.as_str(), ""), |(p, f)| (p, f));
+        let site_path = links::resolve("", path);
+        if find_page(pages, &site_path).is_some() {
+            return Some(current);
+        }
+        let (_, next) = find(rules, &format!("/{site_path}"))?;
+        current = match next.contains('#') || fragment.is_empty() {
+            true => next,
+            false => format!("{next}#{fragment}"),
+        };
+    }
+    None
+}
+
+fn is_web_url(url: &str) -> bool {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    lower.starts_with("https://") || lower.starts_with("http://")
 }
 
 /// The source in the file's syntax, or `None` when the file cannot say it or it must not apply.
@@ -217,10 +258,9 @@ fn destination_pattern(raw: &str) -> Option<String> {
 }
 
 /// A literal destination: an exported page's extensionless bundle path (`/` for the home page) with
-/// its fragment, an http(s) URL as written, else the live site's URL.
-fn literal_destination(raw: &str, pages: &BTreeMap<String, String>, domain: &str) -> Option<String> {
-    let lower = raw.to_ascii_lowercase();
-    if lower.starts_with("https://") || lower.starts_with("http://") {
+/// its fragment, an http(s) URL as written, else the `/`-rooted path (which [`settle`] may follow on).
+fn literal_destination(raw: &str, pages: &BTreeMap<String, String>) -> Option<String> {
+    if is_web_url(raw) {
         return Some(raw.to_owned());
     }
     if raw.contains(':') && !raw.starts_with('/') {
@@ -230,16 +270,12 @@ fn literal_destination(raw: &str, pages: &BTreeMap<String, String>, domain: &str
     let path = path.split('?').next().unwrap_or("");
     let site_path = links::resolve("", path);
     let fragment = if fragment.is_empty() { String::new() } else { format!("#{}", links::encode_path(fragment)) };
-    match find_page(pages, &site_path) {
-        Some(_) => {
-            let bundle = match site_path.as_str() {
-                "" | "index" => String::new(),
-                other => other.strip_suffix("/index").unwrap_or(other).to_owned(),
-            };
-            Some(format!("/{}{fragment}", links::encode_path(&bundle)))
-        }
-        None => Some(format!("{}{fragment}", links::absolute(domain, &site_path))),
-    }
+    let bundle = match find_page(pages, &site_path).map(|_| site_path.as_str()) {
+        Some("" | "index") => "",
+        Some(page) => page.strip_suffix("/index").unwrap_or(page),
+        None => &site_path,
+    };
+    Some(format!("/{}{fragment}", links::encode_path(bundle)))
 }
 
 /// The `_redirects` file of `rules`.
@@ -361,7 +397,6 @@ mod tests {
                 redirect("/en/start", "/en/home", true),
             ],
             &exported,
-            "docs.example.com",
         );
         let text = file_text(&rules);
         let lines: Vec<&str> = text.lines().skip(1).collect();
@@ -370,7 +405,7 @@ mod tests {
             [
                 "/beta /v2 308",
                 "/old /guides/start#setup 308",
-                "/moved https://docs.example.com/gone 307",
+                "/moved /gone 307",
                 "/to-home / 308",
                 "/en/start /en/home 308",
                 "/beta/* /v2/:splat 308",
@@ -379,6 +414,34 @@ mod tests {
             ]
         );
         assert_eq!(parse(&text), rules, "the file reads back as written");
+    }
+
+    #[test]
+    fn literal_destinations_follow_redirect_chains_and_never_name_the_live_site() {
+        let exported = pages(&["index", "guides/start", "en/enterprise/overview"]);
+        let rules = rules(
+            &[
+                redirect("/enterprise/:path*", "/en/enterprise/:path*", true),
+                redirect("/legacy", "/docs/start#setup", true),
+                redirect("/docs/:slug*", "/guides/:slug*", true),
+                redirect("/old", "/older", false),
+                redirect("/older", "/en/enterprise/overview", true),
+                redirect("/loop-a", "/loop-b", true),
+                redirect("/loop-b", "/loop-a", true),
+                redirect("/out", "/away", true),
+                redirect("/away", "https://blog.example.com/x", true),
+            ],
+            &exported,
+        );
+        let to = |source: &str| rules.iter().find(|r| r.source == source).map(|r| r.destination.as_str());
+        assert_eq!(to("/enterprise"), Some("/en/enterprise"), "no page at the end: the path as written, for the host's 404");
+        assert_eq!(to("/legacy"), Some("/guides/start#setup"), "through a wildcard rule");
+        assert_eq!(to("/old"), Some("/en/enterprise/overview"), "through a literal rule");
+        assert_eq!(to("/loop-a"), Some("/loop-b"), "a loop ends");
+        assert_eq!(to("/out"), Some("https://blog.example.com/x"), "an URL the owner wrote stays");
+        assert!(rules.iter().all(|r| !r.destination.contains("docs.example.com")));
+        assert_eq!(settle(&rules, &exported, "/loop-a"), None);
+        assert_eq!(settle(&rules, &exported, "/enterprise"), None);
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! - a stub page at every literal redirect source that is not a file of the bundle, leading to its
 //!   destination (`noindex`), and the `_redirects` file of every rule (see [`super::redirects`]).
 //!
-//! Each leads by `<meta http-equiv="refresh">` and a canonical link, both relative (an http(s) URL
-//! for a page the bundle lacks), and a visible link for readers whose browser does not follow the
-//! refresh. These are the only pages with a refresh, and they run no script (the test oracle
+//! Each leads by `<meta http-equiv="refresh">` and a canonical link, both relative, and a visible
+//! link for readers whose browser does not follow the refresh. A redirect stub whose destination
+//! leads to no page of the bundle, even through further redirects, leads to the bundle's 404 page
+//! (an http(s) URL the owner wrote stays as written). These are the only pages with a refresh, and they run no script (the test oracle
 //! `active_content::find_active_in_stub` holds them to that).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,7 +17,7 @@ use crate::docs::page_path::page_path_problem;
 use crate::docs::{Page, Site, SourceTree};
 
 use super::html::{attr, element, text};
-use super::layout::{language_name, CSS_FILE};
+use super::layout::{language_name, CSS_FILE, NOT_FOUND_FILE};
 use super::links::{self, output_file, Linker, STATIC_DIR};
 use super::redirects::{self, REDIRECTS_FILE};
 use super::ExportFile;
@@ -37,7 +38,7 @@ pub(super) struct Entry<'a> {
 /// `_redirects`, the redirect stubs and the root page, none at a path in `taken`.
 pub(super) fn entry_files(entry: &Entry<'_>, taken: &BTreeSet<String>) -> Vec<ExportFile> {
     let mut out: Vec<ExportFile> = Vec::new();
-    let rules = redirects::rules(&entry.site.config.redirects, entry.files, entry.domain);
+    let rules = redirects::rules(&entry.site.config.redirects, entry.files);
     if !rules.is_empty() {
         out.push(ExportFile::new(REDIRECTS_FILE.to_owned(), redirects::file_text(&rules)));
     }
@@ -60,23 +61,37 @@ pub(super) fn entry_files(entry: &Entry<'_>, taken: &BTreeSet<String>) -> Vec<Ex
             continue;
         }
         let links = Linker::new(&path, "", entry.files, entry.tree, entry.domain).without_assets();
-        let target = links.href(&rule.destination);
-        let title = title_of(entry, &rule.destination).unwrap_or(&rule.destination);
-        let stub = Stub { language, title: "Page moved", target: &target, message: "This page has moved to", link_text: title, others: Vec::new() };
+        let stub = match leads_somewhere(entry, &rule.destination) {
+            true => {
+                let title = title_of(entry, &rule.destination).unwrap_or(&rule.destination);
+                Stub { language, title: "Page moved", target: links.href(&rule.destination), message: "This page has moved to".into(), link_text: title, others: Vec::new() }
+            }
+            false => {
+                let message = format!("This page has moved to {}, which this copy of the documentation does not hold:", rule.destination);
+                Stub { language, title: "Page moved", target: links.file(NOT_FOUND_FILE), message, link_text: "Page not found", others: Vec::new() }
+            }
+        };
         out.push(ExportFile::new(file, stub.html(entry.site, &links)));
     }
     let Some(home) = entry.homes.first().filter(|_| !taken.contains("index.html")) else {
         return out;
     };
     let links = Linker::new("index", "", entry.files, entry.tree, entry.domain);
-    let (target, link_text) = match root_rule {
+    let (target, link_text) = match root_rule.filter(|rule| leads_somewhere(entry, &rule.destination)) {
         Some(rule) => (links.without_assets().href(&rule.destination), title_of(entry, &rule.destination).unwrap_or(&rule.destination)),
         None => (links.page(&home.path), home.title.as_str()),
     };
     let others = entry.homes[1..].iter().map(|page| (language_name(&page.language), links.page(&page.path))).collect();
-    let stub = Stub { language, title: &entry.site.name, target: &target, message: "The documentation starts at", link_text, others };
+    let stub = Stub { language, title: &entry.site.name, target, message: "The documentation starts at".into(), link_text, others };
     out.push(ExportFile::new("index.html".to_owned(), stub.html(entry.site, &links)));
     out
+}
+
+/// Whether a rule's destination (settled by [`redirects::rules`]) is a page of the bundle or an
+/// http(s) URL, rather than a path the bundle lacks.
+fn leads_somewhere(entry: &Entry<'_>, destination: &str) -> bool {
+    let path = destination.split('#').next().unwrap_or_default();
+    !destination.starts_with('/') || links::find_page(entry.files, &links::resolve("", path)).is_some()
 }
 
 /// The title of the exported page a bundle path (`/a/b#x`) names.
@@ -93,9 +108,9 @@ fn title_of<'s>(entry: &Entry<'s>, destination: &str) -> Option<&'s str> {
 struct Stub<'a> {
     language: &'a str,
     title: &'a str,
-    /// Relative URL (or the live site's URL) of where the page leads.
-    target: &'a str,
-    message: &'a str,
+    /// Relative URL (or an http(s) URL the owner wrote) of where the page leads.
+    target: String,
+    message: String,
     link_text: &'a str,
     /// Other places to go: label and URL.
     others: Vec<(&'a str, String)>,
@@ -108,17 +123,17 @@ impl Stub<'_> {
         out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
         element(&mut out, "title", "", &format!("{} - {}", self.title, site.name));
         out.push_str("<link rel=\"canonical\"");
-        attr(&mut out, "href", self.target);
+        attr(&mut out, "href", &self.target);
         out.push_str("><meta http-equiv=\"refresh\"");
-        attr(&mut out, "content", &format!("0; url={}", refresh_url(self.target)));
+        attr(&mut out, "content", &format!("0; url={}", refresh_url(&self.target)));
         out.push_str("><link rel=\"stylesheet\"");
         attr(&mut out, "href", &links.file(CSS_FILE));
         out.push_str("></head><body><main class=\"content not-found\" id=\"content\">");
         element(&mut out, "h1", "", &site.name);
         out.push_str("<p>");
-        text(&mut out, self.message);
+        text(&mut out, &self.message);
         out.push_str(" <a");
-        attr(&mut out, "href", self.target);
+        attr(&mut out, "href", &self.target);
         out.push('>');
         text(&mut out, self.link_text);
         out.push_str("</a>.</p>");
@@ -223,7 +238,10 @@ mod tests {
                     {"source": "/blog/:slug*", "destination": "https://blog.example.com/:slug*"},
                     {"source": "/x\"><script>alert(1)</script>", "destination": "javascript:alert(1)"},
                     {"source": "/js", "destination": "javascript:alert(1)"},
-                    {"source": "/q", "destination": "/guides/'start"}
+                    {"source": "/q", "destination": "/guides/'start"},
+                    {"source": "/enterprise/:path*", "destination": "/en/enterprise/:path*"},
+                    {"source": "/en/enterprise", "destination": "/guides/start"},
+                    {"source": "/nowhere", "destination": "/en/enterprise/x"}
                 ]}"#,
             ),
             ("index.mdx", "Home."),
@@ -238,20 +256,32 @@ mod tests {
         assert!(stub.contains("<meta http-equiv=\"refresh\" content=\"0; url=../guides/start.html#setup\">"), "{stub}");
         assert!(stub.contains("<link rel=\"canonical\" href=\"../guides/start.html#setup\">"), "{stub}");
         assert!(stub.contains(">Getting started</a>"), "{stub}");
-        assert!(text(&files, "gone.html").contains("url=https://docs.example.com/v9/page"), "a page the bundle lacks: the live site");
+        let gone = text(&files, "gone.html");
+        assert!(gone.contains("<meta http-equiv=\"refresh\" content=\"0; url=404.html\">"), "a page the bundle lacks: its 404 page: {gone}");
+        assert!(gone.contains("moved to /v9/page, which this copy") && gone.contains("<a href=\"404.html\">Page not found</a>"), "{gone}");
         assert!(!text(&files, "guides/next.html").contains("http-equiv"), "a page is never replaced by a stub");
-        let quoted = text(&files, "q.html");
-        assert!(quoted.contains("url=https://docs.example.com/guides/%27start"), "{quoted}");
+        assert!(text(&files, "q.html").contains("url=404.html"));
+        let chained = text(&files, "enterprise.html");
+        assert!(chained.contains("url=guides/start.html\""), "a chain of redirects to a page: {chained}");
+        assert!(text(&files, "nowhere.html").contains("url=404.html"), "a chain to no page: the 404 page");
+        assert!(text(&files, "blog.html").contains("url=https://blog.example.com\""), "an URL the owner wrote");
+        for file in files.iter().filter(|f| f.path.ends_with(".html") && f.path != "blog.html") {
+            assert!(!String::from_utf8_lossy(&file.bytes).contains("url=http"), "{} leads off the bundle", file.path);
+        }
         let rules = text(&files, "_redirects");
         let lines: Vec<&str> = rules.lines().skip(1).collect();
         assert_eq!(
             lines,
             [
                 "/old/start /guides/start#setup 308",
-                "/gone https://docs.example.com/v9/page 307",
+                "/gone /v9/page 307",
                 "/blog https://blog.example.com 308",
-                "/q https://docs.example.com/guides/'start 308",
+                "/q /guides/'start 308",
+                "/enterprise /guides/start 308",
+                "/en/enterprise /guides/start 308",
+                "/nowhere /en/enterprise/x 308",
                 "/blog/* https://blog.example.com/:splat 308",
+                "/enterprise/* /en/enterprise/:splat 308",
             ]
         );
         for file in files.iter().filter(|f| f.path.ends_with(".html")) {
@@ -293,8 +323,13 @@ mod tests {
         assert!(stub.contains("url=../../cloud/use-dify/nodes/output.html"), "{stub}");
         let elsewhere = text(&files, "use-dify/nodes/end.html");
         assert!(elsewhere.contains("url=../../en/cloud/use-dify/nodes/output.html"), "{elsewhere}");
-        // A page the bundle lacks: the live site.
-        assert!(text(&files, "zh/use-dify/nodes/end.html").contains("url=https://docs.example.com/zh/cloud/use-dify/nodes/output\""));
+        // A page the bundle lacks: its 404 page, never the live site.
+        assert!(text(&files, "zh/use-dify/nodes/end.html").contains("url=../../../404.html\""));
+        let stubs = files.iter().filter(|f| f.path.ends_with(".html") && String::from_utf8_lossy(&f.bytes).contains("http-equiv"));
+        assert!(stubs.clone().count() > 100);
+        for stub in stubs {
+            assert!(!String::from_utf8_lossy(&stub.bytes).contains("docs.example.com"), "{} names the live site", stub.path);
+        }
 
         // Without that redirect, the root leads to the first page of the navigation.
         site.config.redirects.clear();

@@ -387,6 +387,9 @@ pub fn run_batch(
         if planned_page.copy_of.is_some() {
             // The first page read from the file reported them.
             read.warnings.clear();
+        } else {
+            let text = tree.get(&planned_page.source).map(|bytes| crate::docs::source_text::read(bytes));
+            read.warnings.extend(plan.operation_warning(&read.page, text.as_deref()));
         }
         // The record keeps the page without its text, so only the metadata is copied.
         let sections = std::mem::take(&mut read.page.sections);

@@ -259,14 +259,22 @@ fn the_fixture_builds_in_one_step_exactly_as_built_whole() {
 fn a_small_site_with_copies_missing_pages_snippets_and_warnings_publishes_the_same() {
     let files = tree(&[
         ("docs.json", r#"{"name": "Acme", "navigation": {"tabs": [
-            {"tab": "Docs", "groups": [{"group": "Start", "pages": ["index", "gone", "guide"]}]},
+            {"tab": "Docs", "groups": [{"group": "Start", "pages": ["index", "gone", "guide", "api/delete-user"]}]},
             {"tab": "Hidden", "hidden": true, "groups": [{"group": "Again", "pages": ["guide"]}]}]}}"#),
         ("index.mdx", "---\ntitle: Home\n---\nimport Note from '/snippets/note.mdx'\n\n<Note />\n\n## Install\n\nRun it."),
         ("snippets/note.mdx", "A shared note about tokens."),
         ("guide.mdx", "---\ntitle: [bad\n---\n# Guide\n\nText about zebras."),
         ("extra.md", "Not in navigation."),
         ("logo.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>"),
+        ("api/openapi.json", r#"{"openapi": "3.1.0", "paths": {"/users": {"get": {}}}}"#),
+        ("api/delete-user.mdx", "---
+title: Delete a user
+openapi: DELETE /users
+---
+Gone."),
     ]);
+    let site = build_site(&files).unwrap();
+    assert!(site.warnings.iter().any(|w| w.starts_with("api/delete-user.mdx:3: `openapi: DELETE /users`: no OpenAPI document")), "{:?}", site.warnings);
     let gz = pack_tree(&files);
     for batches in [Some(1), Some(2), None] {
         assert_same_as_whole(&files, &publish(&gz, 100, batches).unwrap());
