@@ -37,7 +37,7 @@ fn answer_row(message_id: &str, thread: &str, question: &str, cited: &[String], 
         started_ms: at_ms,
         first_byte_ms: at_ms + 40,
         finished_ms: at_ms + 300,
-        question,
+        question: &docs_edge_core::privacy::Masker::default().mask(question),
         answer: "=an answer, with a comma",
         scores: &[0.9],
         cited_paths: cited,
@@ -166,6 +166,23 @@ async fn sqlite_stores_threads_feedback_and_analytics_in_a_wal_file() {
     let file = dir.join("docs-edge.db");
     stores_and_survives_a_restart(&format!("sqlite://{}?mode=rwc", file.display())).await;
     assert!(dir.join("docs-edge.db-wal").exists(), "write-ahead log mode");
+}
+
+/// The URL sqlx documents, without `?mode=rwc`, in a folder that does not exist yet: both are made.
+#[tokio::test]
+async fn a_sqlite_url_creates_its_file_when_missing() {
+    let dir = scratch("storage-sqlite-create");
+    let file = dir.join("var/lib/docs-edge/db");
+    let created = store(format!("sqlite://{}", file.display()));
+    created.ready().await.unwrap();
+    assert!(file.is_file(), "the database file is made");
+    assert!(created.append(append("thr_new", true, None, DAY_MS, vec![turn("user", "u", "q")])).await.unwrap());
+    // A mode the operator chose is kept: read-only on a missing file still fails, saying so.
+    let read_only = store(format!("sqlite://{}?mode=ro", dir.join("absent.db").display()));
+    let err = read_only.ready().await.err().expect("a read-only database that does not exist");
+    assert!(err.0.contains("unable to open database file"), "{}", err.0);
+    assert_eq!(crate::storage::sqlite_created_when_missing("sqlite::memory:").unwrap(), "sqlite::memory:");
+    assert_eq!(crate::storage::sqlite_created_when_missing("sqlite:data.db?cache=shared").unwrap(), "sqlite:data.db?cache=shared&mode=rwc");
 }
 
 /// The same calls on PostgreSQL, in a database of its own made on the server
