@@ -12,11 +12,11 @@ use docs_edge_core::export::SEARCH_INDEX_FILE;
 use docs_edge_core::search::SearchIndex;
 use docs_edge_core::security::signing::sha256_hex;
 use serde_json::{json, Value};
-use sqlx::{Connection, PgConnection, Row};
+use sqlx::Row;
 use tower::ServiceExt;
 
 use crate::state::State;
-use crate::testing::{config_with, manifest, scratch, serving};
+use crate::testing::{config_with, manifest, scratch, serving, ScratchPostgres};
 
 const QUESTION: &str = "How do I unlock jane.doe@example.com? Card 4111 1111 1111 1111, key svc_0123456789abcdef, \
                         from 203.0.113.7, account cust_998877, IBAN DE89 3704 0044 0532 0130 00.";
@@ -122,15 +122,7 @@ async fn sqlite_stores_only_masked_reader_text() {
 
 #[tokio::test]
 async fn postgres_stores_only_masked_reader_text() {
-    let Some(server) = std::env::var("DOCS_EDGE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
-        eprintln!("DOCS_EDGE_TEST_POSTGRES_URL is not set: the PostgreSQL run is left out (npm test starts a server and sets it)");
-        return;
-    };
-    let name = format!("docs_edge_privacy_{}_{}", std::process::id(), crate::state::now_ms());
-    let mut admin = PgConnection::connect(&server).await.unwrap_or_else(|err| panic!("DOCS_EDGE_TEST_POSTGRES_URL: {err}"));
-    sqlx::raw_sql(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
-    let mut url = reqwest::Url::parse(&server).unwrap();
-    url.set_path(&name);
-    masked_everywhere("privacy-postgres", Some(url.as_str())).await;
-    sqlx::raw_sql(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut admin).await.unwrap();
+    let Some(database) = ScratchPostgres::create("docs_edge_privacy").await else { return };
+    masked_everywhere("privacy-postgres", Some(&database.url)).await;
+    database.drop_database().await;
 }

@@ -8,11 +8,9 @@ use docs_edge_core::analytics::record::{AnswerFacts, AnswerRow};
 use docs_edge_core::analytics::report::build_report;
 use docs_edge_core::wire::thread::{StoredMessage, MAX_STORED_CHARS, MAX_STORED_MESSAGES};
 
-use sqlx::{Connection, PgConnection};
-
 use crate::config::{Secret, Storage};
 use crate::storage::{Append, Store};
-use crate::testing::scratch;
+use crate::testing::{scratch, ScratchPostgres};
 
 const DAY_MS: u64 = 86_400_000;
 
@@ -189,15 +187,7 @@ async fn a_sqlite_url_creates_its_file_when_missing() {
 /// `DOCS_EDGE_TEST_POSTGRES_URL` names (`npm test` starts one and always sets it) and dropped after.
 #[tokio::test]
 async fn postgres_answers_as_sqlite_does() {
-    let Some(server) = std::env::var("DOCS_EDGE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
-        eprintln!("DOCS_EDGE_TEST_POSTGRES_URL is not set: the PostgreSQL run is left out (npm test starts a server and sets it)");
-        return;
-    };
-    let name = format!("docs_edge_storage_{}_{}", std::process::id(), crate::state::now_ms());
-    let mut admin = PgConnection::connect(&server).await.unwrap_or_else(|err| panic!("DOCS_EDGE_TEST_POSTGRES_URL: {err}"));
-    sqlx::raw_sql(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
-    let mut url = reqwest::Url::parse(&server).unwrap();
-    url.set_path(&name);
-    stores_and_survives_a_restart(url.as_str()).await;
-    sqlx::raw_sql(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut admin).await.unwrap();
+    let Some(database) = ScratchPostgres::create("docs_edge_storage").await else { return };
+    stores_and_survives_a_restart(&database.url).await;
+    database.drop_database().await;
 }
