@@ -162,7 +162,9 @@ async function testsWithPostgres() {
     LINK_SIGNING_KEY: randomBytes(24).toString('hex'),
     ANALYTICS_SALT: randomBytes(24).toString('hex'),
   };
-  const worker = await phase('start the shared worker (wrangler dev)', () => startWorker({ persistTo: state, vars: secrets, logFile, testScheduled: true }));
+  // An operator's masking pattern, which tests/privacy.test.mjs checks is applied.
+  const vars = { ...secrets, PRIVACY_MASK_PATTERNS: 'cust_*' };
+  const worker = await phase('start the shared worker (wrangler dev)', () => startWorker({ persistTo: state, vars, logFile, testScheduled: true }));
   try {
     const files = only.length > 0 ? only : longestFirst(readdirSync(join(root, 'tests'))
       .filter((f) => f.endsWith('.test.mjs'))

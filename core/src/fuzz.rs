@@ -364,7 +364,7 @@ mod analytics {
         /// counts, or an error naming a field and a rule.
         #[test]
         fn fuzz_analytics_events(body in json_from(KEYS, STRINGS)) {
-            match parse_events(&body) {
+            match parse_events(&body, &crate::privacy::Masker::default()) {
                 Ok(events) => {
                     prop_assert!(events.len() <= MAX_EVENTS);
                     for event in events {
@@ -386,7 +386,7 @@ mod analytics {
         /// Feedback: bounded ids and comment, or an error naming a field and a rule.
         #[test]
         fn fuzz_feedback(body in json_from(KEYS, STRINGS)) {
-            match parse_feedback(&body) {
+            match parse_feedback(&body, &crate::privacy::Masker::default()) {
                 Ok(feedback) => {
                     prop_assert!(feedback.thread_id.chars().count() <= MAX_ID_CHARS && feedback.message_id.chars().count() <= MAX_ID_CHARS);
                     prop_assert!(feedback.comment.as_ref().is_none_or(|c| c.chars().count() <= MAX_COMMENT_CHARS));

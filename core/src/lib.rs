@@ -15,6 +15,7 @@
 //! - `agents`: `llms.txt`, per-page Markdown and the MCP server.
 //! - `export`: a site as a static HTML bundle (`export::api`: the export API's own rules).
 //! - `analytics`: assistant feedback and web analytics rows and reports.
+//! - `privacy`: what readers write, masked before anything stores it.
 //! - `platform`: deployment kinds and feature switches, storage retention, the isolate's LRU cache.
 //!
 //! Without the `server` feature only `wire`, `stream` and `platform::lru` (std only) are built;
@@ -47,6 +48,8 @@ pub mod agents;
 pub mod export;
 #[cfg(feature = "server")]
 pub mod analytics;
+#[cfg(feature = "server")]
+pub mod privacy;
 #[cfg(feature = "server")]
 pub mod publish;
 

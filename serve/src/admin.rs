@@ -139,7 +139,7 @@ mod tests {
             started_ms: now,
             first_byte_ms: now + 5,
             finished_ms: now + 9,
-            question: "q?",
+            question: &docs_edge_core::privacy::Masker::default().mask("q?"),
             answer: "a.",
             scores: &[1.0],
             cited_paths: &cited,

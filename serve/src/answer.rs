@@ -18,6 +18,7 @@ use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::AssistantRequest;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
+use docs_edge_core::privacy::Masked;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::config::Backend;
@@ -35,10 +36,13 @@ pub struct AnswerJob {
     started_ms: u64,
     domain: String,
     request: AssistantRequest,
+    /// The question as the thread and analytics store it; retrieval and the model get it as asked.
+    question: Masked,
 }
 
 /// The thread (which must exist when named) and what a regenerate replaces.
 pub async fn prepare(state: &State, domain: &str, request: AssistantRequest, started_ms: u64) -> Result<AnswerJob, DiscoveryError> {
+    let question = state.config().privacy.mask(request.question());
     let (thread_id, create, keep) = match &request.thread_id {
         Some(id) => {
             let record = state
@@ -49,13 +53,13 @@ pub async fn prepare(state: &State, domain: &str, request: AssistantRequest, sta
                 .ok_or_else(|| DiscoveryError::NotFound(format!("thread {id} not found")))?;
             let stored: Vec<StoredTurn> =
                 record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref(), text: &m.content }).collect();
-            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), request.question())
+            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), question.as_str())
                 .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
             (id.clone(), false, keep)
         }
         None => (random_id("thr_"), true, None),
     };
-    Ok(AnswerJob { thread_id, create, keep, message_id: random_id("msg_"), started_ms, domain: domain.to_string(), request })
+    Ok(AnswerJob { thread_id, create, keep, message_id: random_id("msg_"), started_ms, domain: domain.to_string(), request, question })
 }
 
 pub struct Generation {
@@ -167,7 +171,7 @@ impl Generation {
 
     async fn record(&self, answer: &CompletedAnswer) -> Result<(), crate::storage::StoreError> {
         let now = now_iso();
-        let messages = answer.thread_messages(self.job.request.question_id.as_deref(), self.job.request.question(), &now);
+        let messages = answer.thread_messages(self.job.request.question_id.as_deref(), &self.job.question, &now);
         let append = Append {
             thread_id: &self.job.thread_id,
             domain: &self.job.domain,
@@ -197,7 +201,7 @@ impl Generation {
             started_ms: self.job.started_ms,
             first_byte_ms: self.first_text_ms.unwrap_or(finished_ms),
             finished_ms,
-            question: self.job.request.question(),
+            question: &self.job.question,
             answer: &answer.text,
             scores: &scores,
             cited_paths: &cited,

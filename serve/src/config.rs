@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use docs_edge_core::platform::deployment::{outbound_allowed, parse_switch, Deployment};
+use docs_edge_core::privacy::Masker;
 use docs_edge_core::security::origins::normalize_origin;
 use serde::Deserialize;
 
@@ -24,6 +25,8 @@ pub struct Config {
     /// `INTERNAL_HOSTS`: what an air-gapped deployment may reach (the bundle link, the export API,
     /// and the host its pages' beacon posts to).
     pub internal_hosts: String,
+    /// `[privacy]`: how questions and comments are masked before they are stored.
+    pub privacy: Masker,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -167,6 +170,15 @@ struct File {
     admin: FileAdmin,
     #[serde(default)]
     limits: FileLimits,
+    #[serde(default)]
+    privacy: FilePrivacy,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilePrivacy {
+    masking: Option<bool>,
+    mask_patterns: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -353,6 +365,12 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         )?
         .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
     };
+    let masking = switch("DOCS_EDGE_PRIVACY_MASKING", file.privacy.masking, true)?;
+    let privacy = match env("DOCS_EDGE_PRIVACY_MASK_PATTERNS") {
+        Some(list) => Masker::from_list(masking, Some(&list)),
+        None => Masker::new(masking, file.privacy.mask_patterns.iter().flatten().map(String::as_str)),
+    }
+    .map_err(|rule| format!("privacy.mask_patterns: {rule}"))?;
     Ok(Config {
         listen: env("DOCS_EDGE_LISTEN").or(file.listen).unwrap_or_else(|| "127.0.0.1:8080".into()),
         cache_dir,
@@ -364,6 +382,7 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
         limits,
         deployment,
         internal_hosts: internal,
+        privacy,
     })
 }
 
@@ -486,6 +505,20 @@ mod tests {
         assert_eq!(config.storage.thread_retention_days, 0);
         assert!(!format!("{config:?}").contains(":pw@"), "the database password never reaches a log line");
         assert!(load_with("[storage]\nurl = \"mysql://x\"", &[]).unwrap_err().contains("storage.url"));
+    }
+
+    #[test]
+    fn masking_is_on_unless_switched_off_and_takes_the_operators_patterns() {
+        let config = load_with("", &[]).unwrap();
+        assert!(config.privacy.is_on());
+        assert_eq!(config.privacy.mask("cust_123 a@b.io").as_str(), "cust_123 [email]");
+        let config = load_with("[privacy]\nmask_patterns = [\"cust_*\"]\n", &[]).unwrap();
+        assert_eq!(config.privacy.mask("cust_123").as_str(), "[masked]");
+        let config = load_with("[privacy]\nmask_patterns = [\"cust_*\"]\n", &[("DOCS_EDGE_PRIVACY_MASK_PATTERNS", "emp-*, ord-#*")]).unwrap();
+        assert_eq!(config.privacy.mask("cust_1 emp-2 ord-3x").as_str(), "cust_1 [masked] [masked]");
+        assert!(!load_with("[privacy]\nmasking = false\n", &[]).unwrap().privacy.is_on());
+        let bad = load_with("[privacy]\nmask_patterns = [\"a*b\"]\n", &[]).unwrap_err();
+        assert!(bad.starts_with("privacy.mask_patterns: `a*b`"), "{bad}");
     }
 
     #[test]

@@ -175,7 +175,7 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
 /// (404 otherwise, as on the worker), kept for the analytics report and the conversations export.
 async fn feedback(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
     let (active, _, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
-    let feedback = parse_feedback(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+    let feedback = parse_feedback(&body, &state.config().privacy).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let domain = &active.bundle.manifest.domain;
     let thread = state
         .store

@@ -15,6 +15,8 @@ mod discovery;
 mod discovery_error;
 mod llm;
 mod page_policy;
+#[cfg(test)]
+mod privacy_tests;
 mod refresh;
 mod search_packs;
 mod state;

@@ -62,6 +62,22 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+/// A SQLite URL as sqlx documents it (`sqlite:///var/lib/docs-edge/db`) opens only a file that
+/// exists; the file (and its folder) is made when missing instead (`mode=rwc`), unless the URL
+/// names a mode of its own or an in-memory database.
+pub(crate) fn sqlite_created_when_missing(url: &str) -> Result<String> {
+    let (path_part, query) = url.split_once('?').unwrap_or((url, ""));
+    let path = path_part.trim_start_matches("sqlite:").trim_start_matches("//");
+    if path.is_empty() || path.contains(":memory:") || query.split('&').any(|p| p.starts_with("mode=")) {
+        return Ok(url.to_string());
+    }
+    if let Some(folder) = std::path::Path::new(path).parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|err| StoreError(format!("storage.url: the SQLite file's folder {} cannot be made: {err}", folder.display())))?;
+    }
+    Ok(format!("{url}{}mode=rwc", if query.is_empty() && !url.ends_with('?') { "?" } else { "&" }))
+}
+
 /// One turn appended to a thread, and how many stored messages it keeps first (a regenerate).
 pub struct Append<'a> {
     pub thread_id: &'a str,
@@ -80,6 +96,8 @@ impl Store {
         sqlx::any::install_default_drivers();
         let url = storage.url.expose();
         let kind = if url.starts_with("sqlite:") { Kind::Sqlite } else { Kind::Postgres };
+        let url = if kind == Kind::Sqlite { sqlite_created_when_missing(url)? } else { url.to_string() };
+        let url = url.as_str();
         // SQLite has one writer at a time; more connections only queue behind its lock.
         let connections = if kind == Kind::Sqlite { 4 } else { 8 };
         let pool = AnyPoolOptions::new().max_connections(connections).connect_lazy(url)?;

@@ -8,11 +8,9 @@ use docs_edge_core::analytics::record::{AnswerFacts, AnswerRow};
 use docs_edge_core::analytics::report::build_report;
 use docs_edge_core::wire::thread::{StoredMessage, MAX_STORED_CHARS, MAX_STORED_MESSAGES};
 
-use sqlx::{Connection, PgConnection};
-
 use crate::config::{Secret, Storage};
 use crate::storage::{Append, Store};
-use crate::testing::scratch;
+use crate::testing::{scratch, ScratchPostgres};
 
 const DAY_MS: u64 = 86_400_000;
 
@@ -37,7 +35,7 @@ fn answer_row(message_id: &str, thread: &str, question: &str, cited: &[String], 
         started_ms: at_ms,
         first_byte_ms: at_ms + 40,
         finished_ms: at_ms + 300,
-        question,
+        question: &docs_edge_core::privacy::Masker::default().mask(question),
         answer: "=an answer, with a comma",
         scores: &[0.9],
         cited_paths: cited,
@@ -168,19 +166,28 @@ async fn sqlite_stores_threads_feedback_and_analytics_in_a_wal_file() {
     assert!(dir.join("docs-edge.db-wal").exists(), "write-ahead log mode");
 }
 
+/// The URL sqlx documents, without `?mode=rwc`, in a folder that does not exist yet: both are made.
+#[tokio::test]
+async fn a_sqlite_url_creates_its_file_when_missing() {
+    let dir = scratch("storage-sqlite-create");
+    let file = dir.join("var/lib/docs-edge/db");
+    let created = store(format!("sqlite://{}", file.display()));
+    created.ready().await.unwrap();
+    assert!(file.is_file(), "the database file is made");
+    assert!(created.append(append("thr_new", true, None, DAY_MS, vec![turn("user", "u", "q")])).await.unwrap());
+    // A mode the operator chose is kept: read-only on a missing file still fails, saying so.
+    let read_only = store(format!("sqlite://{}?mode=ro", dir.join("absent.db").display()));
+    let err = read_only.ready().await.err().expect("a read-only database that does not exist");
+    assert!(err.0.contains("unable to open database file"), "{}", err.0);
+    assert_eq!(crate::storage::sqlite_created_when_missing("sqlite::memory:").unwrap(), "sqlite::memory:");
+    assert_eq!(crate::storage::sqlite_created_when_missing("sqlite:data.db?cache=shared").unwrap(), "sqlite:data.db?cache=shared&mode=rwc");
+}
+
 /// The same calls on PostgreSQL, in a database of its own made on the server
 /// `DOCS_EDGE_TEST_POSTGRES_URL` names (`npm test` starts one and always sets it) and dropped after.
 #[tokio::test]
 async fn postgres_answers_as_sqlite_does() {
-    let Some(server) = std::env::var("DOCS_EDGE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
-        eprintln!("DOCS_EDGE_TEST_POSTGRES_URL is not set: the PostgreSQL run is left out (npm test starts a server and sets it)");
-        return;
-    };
-    let name = format!("docs_edge_storage_{}_{}", std::process::id(), crate::state::now_ms());
-    let mut admin = PgConnection::connect(&server).await.unwrap_or_else(|err| panic!("DOCS_EDGE_TEST_POSTGRES_URL: {err}"));
-    sqlx::raw_sql(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
-    let mut url = reqwest::Url::parse(&server).unwrap();
-    url.set_path(&name);
-    stores_and_survives_a_restart(url.as_str()).await;
-    sqlx::raw_sql(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut admin).await.unwrap();
+    let Some(database) = ScratchPostgres::create("docs_edge_storage").await else { return };
+    stores_and_survives_a_restart(&database.url).await;
+    database.drop_database().await;
 }

@@ -67,3 +67,32 @@ pub fn serving(config: Config, manifest: &BundleManifest, files: &[(&str, &[u8])
     state.activate(&config, unpacked, Source::Fresh);
     state
 }
+
+/// A database of its own on the PostgreSQL server `DOCS_EDGE_TEST_POSTGRES_URL` names (`npm test`
+/// starts one and always sets it), for one test; [`ScratchPostgres::drop_database`] removes it.
+pub struct ScratchPostgres {
+    admin: sqlx::PgConnection,
+    name: String,
+    pub url: String,
+}
+
+impl ScratchPostgres {
+    /// `None` (said on stderr) when the variable is unset: the PostgreSQL run is left out.
+    pub async fn create(prefix: &str) -> Option<ScratchPostgres> {
+        use sqlx::Connection;
+        let Some(server) = std::env::var("DOCS_EDGE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
+            eprintln!("DOCS_EDGE_TEST_POSTGRES_URL is not set: the PostgreSQL run is left out (npm test starts a server and sets it)");
+            return None;
+        };
+        let name = format!("{prefix}_{}_{}", std::process::id(), crate::state::now_ms());
+        let mut admin = sqlx::PgConnection::connect(&server).await.unwrap_or_else(|err| panic!("DOCS_EDGE_TEST_POSTGRES_URL: {err}"));
+        sqlx::raw_sql(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
+        let mut url = reqwest::Url::parse(&server).unwrap();
+        url.set_path(&name);
+        Some(ScratchPostgres { admin, name, url: url.to_string() })
+    }
+
+    pub async fn drop_database(mut self) {
+        sqlx::raw_sql(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).execute(&mut self.admin).await.unwrap();
+    }
+}

@@ -18,6 +18,7 @@ use docs_edge_core::assistant::offline::{passages, request_prompt, retrieval_sea
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::AssistantRequest;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
+use docs_edge_core::privacy::Masked;
 use futures_channel::mpsc;
 use worker::{Delay, Env};
 
@@ -42,6 +43,8 @@ pub struct AnswerJob {
     pub message_id: String,
     pub started_ms: u64,
     pub request: AssistantRequest,
+    /// The question as the thread and analytics store it; retrieval and the model get it as asked.
+    pub question: Masked,
     pub thread: AppendRequest,
     pub request_id: String,
 }
@@ -58,6 +61,7 @@ pub async fn prepare(
     request_id: &str,
 ) -> ApiResult<(AnswerJob, Backend)> {
     let backend = Backend::from_env(env)?;
+    let question = crate::config::masker(env)?.mask(request.question());
 
     let (thread_id, create_thread, keep) = match &request.thread_id {
         Some(id) => {
@@ -66,7 +70,7 @@ pub async fn prepare(
             };
             let stored: Vec<StoredTurn> =
                 record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref(), text: &m.content }).collect();
-            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), request.question())?;
+            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), question.as_str())?;
             (id.clone(), false, keep)
         }
         None => (random_id("thr_", 8)?, true, None),
@@ -78,6 +82,7 @@ pub async fn prepare(
         message_id: random_id("msg_", 8)?,
         started_ms,
         request,
+        question,
         thread: AppendRequest {
             thread_id,
             org_id: org_id.to_string(),
@@ -100,6 +105,7 @@ pub struct Generation {
     first_text_ms: Option<u64>,
     session: AnswerSession,
     request: AssistantRequest,
+    question: Masked,
     passages: Vec<Passage>,
     /// The repository's instructions and skills for the assistant.
     guide: Rc<AssistantGuide>,
@@ -124,6 +130,7 @@ impl Generation {
             first_text_ms: None,
             session: AnswerSession::new(protocol, job.message_id, job.thread.thread_id.clone()),
             request: job.request,
+            question: job.question,
             passages: Vec::new(),
             guide: Rc::default(),
             query_text: String::new(),
@@ -276,7 +283,7 @@ impl Generation {
             started_ms: self.started_ms,
             first_byte_ms: self.first_text_ms.unwrap_or(finished),
             finished_ms: finished,
-            question: self.request.question(),
+            question: &self.question,
             answer: &answer.text,
             scores: &scores,
             cited_paths: &cited,
@@ -291,7 +298,7 @@ impl Generation {
 
     async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
         let now = now_iso();
-        self.thread.messages = answer.thread_messages(self.request.question_id.as_deref(), self.request.question(), &now);
+        self.thread.messages = answer.thread_messages(self.request.question_id.as_deref(), &self.question, &now);
         self.thread.now = now;
         match ThreadClient::new(&self.env).append(&self.thread).await? {
             Some(_) => Ok(()),

@@ -254,6 +254,21 @@ pub fn analytics_salt(env: &Env) -> Option<Secret> {
     secret(env, "ANALYTICS_SALT")
 }
 
+/// What readers write is masked before anything stores it (`docs_edge_core::privacy`):
+/// `PRIVACY_MASKING` (`true` unless set `false`) and `PRIVACY_MASK_PATTERNS`, the operator's own
+/// patterns, comma-separated. A value that is neither is the operator's mistake: a 500, named in
+/// the log.
+pub fn masker(env: &Env) -> Result<docs_edge_core::privacy::Masker, crate::error::ApiError> {
+    let setting_error = |name: &str, rule: String| crate::error::ApiError::Internal(format!("{name}: {rule}"));
+    let on = match text(env, "PRIVACY_MASKING") {
+        None => true,
+        Some(raw) => docs_edge_core::platform::deployment::parse_switch(&raw)
+            .ok_or_else(|| setting_error("PRIVACY_MASKING", format!("must be true or false, not `{raw}`")))?,
+    };
+    docs_edge_core::privacy::Masker::from_list(on, text(env, "PRIVACY_MASK_PATTERNS").as_deref())
+        .map_err(|rule| setting_error("PRIVACY_MASK_PATTERNS", rule))
+}
+
 /// R2's S3 API, for presigned bundle links.
 #[derive(Debug, Clone)]
 pub struct R2S3Settings {

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::http::validate::{max_items, object, FieldError, Path};
+use crate::privacy::Masker;
 
 pub const MAX_ID_CHARS: usize = 100;
 pub const MAX_COMMENT_CHARS: usize = 2000;
@@ -34,7 +35,8 @@ pub struct Feedback {
     pub comment: Option<String>,
 }
 
-pub fn parse_feedback(body: &Value) -> Result<Feedback, FieldError> {
+/// The comment comes back masked (`crate::privacy`): it is only ever stored.
+pub fn parse_feedback(body: &Value, masker: &Masker) -> Result<Feedback, FieldError> {
     let obj = object(body, &Path::root())?;
     let thread_id = obj.req_str_max("threadId", MAX_ID_CHARS)?.to_string();
     let message_id = obj.req_str_max("messageId", MAX_ID_CHARS)?.to_string();
@@ -42,7 +44,7 @@ pub fn parse_feedback(body: &Value) -> Result<Feedback, FieldError> {
         "up" => Rating::Up,
         _ => Rating::Down,
     };
-    let comment = obj.opt_str_max("comment", MAX_COMMENT_CHARS)?.map(str::trim).filter(|c| !c.is_empty()).map(str::to_string);
+    let comment = obj.opt_str_max("comment", MAX_COMMENT_CHARS)?.map(str::trim).filter(|c| !c.is_empty()).map(|c| masker.mask(c).into_text());
     Ok(Feedback { thread_id, message_id, rating, comment })
 }
 
@@ -54,7 +56,8 @@ pub enum Event {
 }
 
 /// `{"events": [{"type": "pageview", "path"}, {"type": "search", "path", "query", "resultCount"}]}`.
-pub fn parse_events(body: &Value) -> Result<Vec<Event>, FieldError> {
+/// Search queries come back masked (`crate::privacy`): they are only ever stored.
+pub fn parse_events(body: &Value, masker: &Masker) -> Result<Vec<Event>, FieldError> {
     let obj = object(body, &Path::root())?;
     let items = obj.req_array("events")?;
     let list_path = obj.field_path("events");
@@ -76,7 +79,7 @@ pub fn parse_events(body: &Value) -> Result<Vec<Event>, FieldError> {
                     MAX_RESULT_COUNT,
                     &event.field_path("resultCount"),
                 )?;
-                Event::Search { path, query, result_count: count }
+                Event::Search { path, query: masker.mask(&query).into_text(), result_count: count }
             }
         });
     }
@@ -103,29 +106,36 @@ mod tests {
 
     #[test]
     fn feedback_is_read_and_its_rules_name_the_field() {
-        let ok = parse_feedback(&json!({"threadId": "thr_1", "messageId": "msg_1", "rating": "down", "comment": "  wrong  "})).unwrap();
+        let ok = parse_feedback(&json!({"threadId": "thr_1", "messageId": "msg_1", "rating": "down", "comment": "  wrong  "}), &Masker::default()).unwrap();
         assert_eq!(ok.rating, Rating::Down);
         assert_eq!(ok.comment.as_deref(), Some("wrong"));
-        let err = |body: Value| parse_feedback(&body).unwrap_err().to_string();
+        let err = |body: Value| parse_feedback(&body, &Masker::default()).unwrap_err().to_string();
         assert_eq!(err(json!({"threadId": "t", "messageId": "m", "rating": "meh"})), "rating: must be one of up, down");
         assert_eq!(err(json!({"threadId": "t", "rating": "up"})), "messageId: is required");
         assert_eq!(
             err(json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": "x".repeat(2001)})),
             "comment: must be at most 2000 characters"
         );
-        assert!(parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null})).unwrap().comment.is_none());
+        assert!(parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null}), &Masker::default()).unwrap().comment.is_none());
+        let masked = parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "down", "comment": "mail me: jane@example.com"}), &Masker::default());
+        assert_eq!(masked.unwrap().comment.as_deref(), Some("mail me: [email]"));
     }
 
     #[test]
     fn events_are_bounded_and_paths_normalised() {
-        let events = parse_events(&json!({"events": [
-            {"type": "pageview", "path": "/guides/setup.html?x=1#top"},
-            {"type": "search", "path": "/", "query": " rate limits ", "resultCount": 0},
-        ]}))
+        let events = parse_events(
+            &json!({"events": [
+                {"type": "pageview", "path": "/guides/setup.html?x=1#top"},
+                {"type": "search", "path": "/", "query": " rate limits ", "resultCount": 0},
+                {"type": "search", "path": "/", "query": "key svc_0123456789abcdef", "resultCount": 0},
+            ]}),
+            &Masker::default(),
+        )
         .unwrap();
         assert_eq!(events[0], Event::PageView { path: "guides/setup".into() });
         assert_eq!(events[1], Event::Search { path: "index".into(), query: "rate limits".into(), result_count: 0 });
-        let err = |body: Value| parse_events(&body).unwrap_err().to_string();
+        assert_eq!(events[2], Event::Search { path: "index".into(), query: "key [secret]".into(), result_count: 0 });
+        let err = |body: Value| parse_events(&body, &Masker::default()).unwrap_err().to_string();
         assert_eq!(err(json!({"events": [{"type": "click", "path": "/"}]})), "events[0].type: must be one of pageview, search");
         assert_eq!(err(json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})), "events[0].resultCount: must be an integer from 0 to 1000000");
         let many: Vec<Value> = (0..21).map(|_| json!({"type": "pageview", "path": "/"})).collect();

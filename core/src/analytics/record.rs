@@ -1,9 +1,12 @@
 //! What one answer leaves in the analytics store: the question and its grouping key, retrieval
 //! scores, cited pages, whether anything relevant was found, backend, timings and a fingerprint
-//! hashed with a secret salt. Never the client's IP address or key.
+//! hashed with a secret salt. Never the client's IP address or key, and the question only masked
+//! (`crate::privacy`): the grouping key is made from the masked text, and the answer's copy has
+//! masked whatever of the reader's data it repeats.
 
 use serde::{Deserialize, Serialize};
 
+use crate::privacy::Masked;
 use crate::security::signing::{hmac_sha256, to_hex};
 
 /// Characters of a question kept (the thread keeps the whole conversation).
@@ -50,7 +53,7 @@ pub struct AnswerFacts<'a> {
     pub started_ms: u64,
     pub first_byte_ms: u64,
     pub finished_ms: u64,
-    pub question: &'a str,
+    pub question: &'a Masked,
     pub answer: &'a str,
     pub scores: &'a [f32],
     pub cited_paths: &'a [String],
@@ -72,9 +75,9 @@ impl AnswerRow {
             domain: facts.domain.into(),
             created_at: facts.started_ms,
             day: super::range::day_of_ms(facts.started_ms),
-            question: truncate(facts.question, MAX_QUESTION_CHARS),
-            question_key: question_key(facts.question),
-            answer: truncate(facts.answer, MAX_ANSWER_CHARS),
+            question: truncate(facts.question.as_str(), MAX_QUESTION_CHARS),
+            question_key: question_key(facts.question.as_str()),
+            answer: truncate(&facts.question.mask_echoes(facts.answer), MAX_ANSWER_CHARS),
             scores: serde_json::to_string(&scores).unwrap_or_else(|_| "[]".into()),
             sources: serde_json::to_string(facts.cited_paths).unwrap_or_else(|_| "[]".into()),
             // A backend that cites nothing found nothing it could stand on: a coverage gap.
@@ -124,6 +127,11 @@ fn truncate(text: &str, max_chars: usize) -> String {
 mod tests {
     use super::*;
 
+    use crate::privacy::Masker;
+    use std::sync::LazyLock;
+
+    static QUESTION: LazyLock<Masked> = LazyLock::new(|| Masker::default().mask("How do I set a Custom Domain?"));
+
     fn facts<'a>(cited: &'a [String], fp: Option<&'a str>, salt: Option<&'a [u8]>) -> AnswerFacts<'a> {
         AnswerFacts {
             message_id: "msg_1",
@@ -133,7 +141,7 @@ mod tests {
             started_ms: 86_400_000 + 1000,
             first_byte_ms: 86_400_000 + 1040,
             finished_ms: 86_400_000 + 1300,
-            question: "How do I set a Custom Domain?",
+            question: &QUESTION,
             answer: "Like this.",
             scores: &[0.912_345, 0.5],
             cited_paths: cited,
@@ -173,6 +181,19 @@ mod tests {
         assert!(hedged.found && hedged.uncertain);
         let refused = AnswerRow::new(&AnswerFacts { uncertain: true, ..facts(&[], None, None) });
         assert!(!refused.found && !refused.uncertain, "a refusal is unanswered, not uncertain");
+    }
+
+    #[test]
+    fn the_row_keeps_the_question_masked_and_groups_by_what_is_left() {
+        let masker = Masker::default();
+        let first = masker.mask("Why is jane@example.com locked out?");
+        let second = masker.mask("why is  bob@example.org locked out");
+        let answer = "Accounts like jane@example.com unlock after 0.0.0.0 resets.";
+        let row = AnswerRow::new(&AnswerFacts { question: &first, answer, ..facts(&[], None, None) });
+        assert_eq!(row.question, "Why is [email] locked out?");
+        assert_eq!(row.question_key, "why is email locked out");
+        assert_eq!(row.question_key, AnswerRow::new(&AnswerFacts { question: &second, ..facts(&[], None, None) }).question_key);
+        assert_eq!(row.answer, "Accounts like [email] unlock after 0.0.0.0 resets.", "the docs' own example stays");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceR
 use crate::assistant::extractive::compose_answer;
 use crate::assistant::passage::Passage;
 use crate::assistant::providers::LlmEvent;
+use crate::privacy::{Masked, Masker};
 use crate::stream::{FinishReason, Usage};
 use crate::wire::thread::{StoredMessage, StoredSource};
 
@@ -38,17 +39,18 @@ pub struct CompletedAnswer {
 impl CompletedAnswer {
     /// The question and this answer as the thread stores them. The answer keeps the id the client
     /// saw on `start` (v2) or `f:` (v1), so feedback can name it; the question keeps the client's id.
-    pub fn thread_messages(&self, question_id: Option<&str>, question: &str, now: &str) -> Vec<StoredMessage> {
+    /// Both masked: the question as asked, the answer where it repeats the reader's data.
+    pub fn thread_messages(&self, question_id: Option<&str>, question: &Masked, now: &str) -> Vec<StoredMessage> {
         let user = StoredMessage {
             id: question_id.map(str::to_string),
             role: "user".into(),
-            content: question.to_string(),
+            content: question.as_str().to_string(),
             created_at: now.to_string(),
             sources: Vec::new(),
         };
         let sources = self.sources.iter().map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() }).collect();
-        let assistant =
-            StoredMessage { id: Some(self.message_id.clone()), role: "assistant".into(), content: self.text.clone(), created_at: now.to_string(), sources };
+        let content = question.mask_echoes(&self.text).into_owned();
+        let assistant = StoredMessage { id: Some(self.message_id.clone()), role: "assistant".into(), content, created_at: now.to_string(), sources };
         vec![user, assistant]
     }
 }
@@ -144,7 +146,8 @@ impl AnswerSession {
                 Next::Continue(String::new())
             }
             LlmEvent::Error(message) => {
-                self.failure = Some(message);
+                // For the log only; a provider's message may quote the reader's prompt.
+                self.failure = Some(Masker::default().mask(&message).into_text());
                 Next::Done
             }
         }
@@ -223,11 +226,25 @@ mod tests {
     }
 
     #[test]
+    fn the_thread_stores_the_question_masked_and_the_answer_where_it_repeats_it() {
+        let mut s = AnswerSession::new(Protocol::UiMessageStreamV2, "msg_1", "thr_1");
+        let _ = s.text("Reset jane@example.com from 0.0.0.0.");
+        s.complete(Usage { prompt_tokens: 1, completion_tokens: 1 });
+        let question = Masker::default().mask("Can jane@example.com reset?");
+        let stored = s.outcome().unwrap().thread_messages(Some("u1"), &question, "now");
+        assert_eq!(stored[0].content, "Can [email] reset?");
+        assert_eq!(stored[1].content, "Reset [email] from 0.0.0.0.");
+    }
+
+    #[test]
     fn a_provider_error_is_an_outcome_for_the_log_and_a_plain_message_for_the_client() {
         let mut s = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
         let _ = s.on_llm_event(LlmEvent::TextDelta("part".into()));
         assert_eq!(s.on_llm_event(LlmEvent::Error("503 from upstream key sk-…".into())), Next::Done);
         assert!(s.outcome().unwrap_err().contains("503"));
+        let mut echoed = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
+        let _ = echoed.on_llm_event(LlmEvent::Error("rejected prompt: my card is 4111 1111 1111 1111".into()));
+        assert_eq!(echoed.outcome().unwrap_err(), "rejected prompt: my card is [card]");
         let out = s.fail("the answer could not be completed");
         assert!(!out.contains("503") && out.contains("d:{\"finishReason\":\"error\""));
     }

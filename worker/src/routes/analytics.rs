@@ -31,7 +31,7 @@ const MAX_EVENTS_BODY_BYTES: usize = 16 * 1024;
 pub async fn feedback(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
-    let feedback = parse_feedback(&body)?;
+    let feedback = parse_feedback(&body, &crate::config::masker(&call.env)?)?;
     let org_id = &caller.key.org_id;
     let thread = ThreadClient::new(&call.env).find(&feedback.thread_id, org_id, Some(&caller.domain))
         .await?
@@ -78,7 +78,7 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
     let bytes = read_body(&mut call.req, MAX_EVENTS_BODY_BYTES).await?;
     let body: Value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::InvalidJson(format!("body is not valid JSON at line {} column {}", e.line(), e.column())))?;
-    let events = parse_events(&body)?;
+    let events = parse_events(&body, &crate::config::masker(&call.env)?)?;
     // The page does this too; a visitor whose browser says "do not track" is not counted either way.
     let opted_out = header(&call.req, "dnt").as_deref() == Some("1") || header(&call.req, "sec-gpc").as_deref() == Some("1");
     // Written before answering: a beacon's response is read by nobody, so waiting costs no reader
