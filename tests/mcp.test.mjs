@@ -122,7 +122,7 @@ test('malformed JSON-RPC gets the spec\'s error codes; notifications 202; GET 40
     assert.equal(res.status, 400, JSON.stringify(bad));
     assert.equal(res.body.error.code, -32600, JSON.stringify(bad));
   }
-  const unknown = await rpc({ jsonrpc: '2.0', id: 'u', method: 'resources/list' }, { version: '2025-11-25' });
+  const unknown = await rpc({ jsonrpc: '2.0', id: 'u', method: 'prompts/list' }, { version: '2025-11-25' });
   assert.equal(unknown.status, 200);
   assert.deepEqual([unknown.body.id, unknown.body.error.code], ['u', -32601]);
   const badParams = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'rm_rf' } }, { version: '2025-11-25' });
@@ -207,39 +207,42 @@ test('the owner\'s skill.md: served beside llms.txt and as an MCP resource, neve
   const folder = mkdtempSync(join(tmpdir(), 'skill-site-'));
   writeFileSync(join(folder, 'docs.json'), JSON.stringify({ name: 'Acme', navigation: { pages: ['index'] } }));
   writeFileSync(join(folder, 'index.mdx'), '---\ntitle: Acme\n---\n\nAcme deploys apps.\n');
-  writeFileSync(join(folder, 'skill.md'), skill);
-  const skilled = await tenant();
-  const published = await publishFolder(skilled.domain, skilled.adminKey, folder);
-  assert.equal(published.status, 200, published.text);
+  const site = await tenant();
+  const skillUrl = `/discovery/v1/llms/${site.domain}/skill.md`;
 
-  const served = await call('GET', `/discovery/v1/llms/${skilled.domain}/skill.md`, { token: skilled.assistantKey });
+  // Published without one: nothing is served, only llms.txt is a resource.
+  assert.equal((await publishFolder(site.domain, site.adminKey, folder)).status, 200);
+  assertError(await call('GET', skillUrl, { token: site.assistantKey }), 404, 'not_found');
+  const bare = await connect(site.assistantKey, site.domain);
+  try {
+    const { resources } = await bare.client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), [`https://${site.domain}/llms.txt`], 'no skill.md, none listed');
+    await assert.rejects(bare.client.readResource({ uri: `https://${site.domain}/skill.md` }), /-32002|not found/i);
+  } finally {
+    await bare.client.close();
+  }
+
+  // Re-published with one: served as written, listed and read, and still no page.
+  writeFileSync(join(folder, 'skill.md'), skill);
+  assert.equal((await publishFolder(site.domain, site.adminKey, folder)).status, 200);
+  const served = await call('GET', skillUrl, { token: site.assistantKey });
   assert.equal(served.status, 200, served.text);
   assert.equal(served.headers.get('content-type'), 'text/markdown; charset=utf-8');
   assert.equal(served.text, skill, 'served as written');
-  assertError(await call('GET', `/discovery/v1/llms/${t.domain}/skill.md`, { token: t.assistantKey }), 404, 'not_found');
-
-  const llms = await call('GET', `/discovery/v1/llms/${skilled.domain}/llms.txt`, { token: skilled.assistantKey });
+  const llms = await call('GET', `/discovery/v1/llms/${site.domain}/llms.txt`, { token: site.assistantKey });
   assert.doesNotMatch(llms.text, /skill/i, 'not a page of llms.txt');
-  const search = await call('POST', `/discovery/v1/search/${skilled.domain}`, { token: skilled.assistantKey, json: { query: 'acme deploy production env' } });
+  const search = await call('POST', `/discovery/v1/search/${site.domain}`, { token: site.assistantKey, json: { query: 'acme deploy production env' } });
   assert.equal(search.status, 200, search.text);
   assert.ok(search.body.every((hit) => !/skill/i.test(hit.path)), JSON.stringify(search.body));
-
-  const { client } = await connect(skilled.assistantKey, skilled.domain);
+  const { client } = await connect(site.assistantKey, site.domain);
   try {
     const { resources } = await client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), [`https://${skilled.domain}/llms.txt`, `https://${skilled.domain}/skill.md`]);
-    const read = await client.readResource({ uri: `https://${skilled.domain}/skill.md` });
+    assert.deepEqual(resources.map((r) => r.uri), [`https://${site.domain}/llms.txt`, `https://${site.domain}/skill.md`]);
+    const read = await client.readResource({ uri: `https://${site.domain}/skill.md` });
     assert.equal(read.contents[0].text, skill);
     assert.equal(read.contents[0].mimeType, 'text/markdown');
   } finally {
     await client.close();
   }
-  const plain = await connect(t.assistantKey, t.domain);
-  try {
-    const { resources } = await plain.client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), [`https://${t.domain}/llms.txt`], 'no skill.md, none listed');
-    await assert.rejects(plain.client.readResource({ uri: `https://${t.domain}/skill.md` }), /-32002|not found/i);
-  } finally {
-    await plain.client.close();
-  }
+  assertError(await call('GET', skillUrl), 401, 'unauthorized');
 });

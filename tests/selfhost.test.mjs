@@ -232,13 +232,14 @@ test('static hosting: content types, ETag, Range, HEAD, compression, caching and
 test('a page asked for as Markdown answers with its Markdown; a browser still gets the HTML', async () => {
   const html = await fetch(`${serve.url}/quickstart`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
   assert.match(html.headers.get('content-type'), /^text\/html/);
-  assert.equal(html.headers.get('vary'), 'Accept');
+  const varies = (res) => res.headers.get('vary')?.split(',').map((v) => v.trim().toLowerCase()) ?? [];
+  assert.ok(varies(html).includes('accept'), html.headers.get('vary'));
   const htmlTag = html.headers.get('etag');
   for (const accept of ['text/markdown', 'text/plain', 'text/markdown, text/html;q=0.5']) {
     const res = await fetch(`${serve.url}/quickstart`, { headers: { accept } });
     assert.equal(res.status, 200, accept);
     assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8', accept);
-    assert.equal(res.headers.get('vary'), 'Accept');
+    assert.ok(varies(res).includes('accept'), res.headers.get('vary'));
     const text = await res.text();
     assert.match(text, /^# Quickstart\n\nSource: /, accept);
     assert.doesNotMatch(text, /<html/);

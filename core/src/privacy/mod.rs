@@ -12,38 +12,15 @@
 //! reader's question held, the stored copy of the answer has those values masked too
 //! ([`Masked::mask_echoes`]). The stream the reader is sent is never altered.
 
+mod kinds;
 mod scan;
 #[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
 
-/// What a match becomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Email,
-    Phone,
-    Card,
-    Iban,
-    Secret,
-    Ip,
-    /// An operator's pattern.
-    Custom,
-}
-
-impl Kind {
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Email => "[email]",
-            Kind::Phone => "[phone]",
-            Kind::Card => "[card]",
-            Kind::Iban => "[iban]",
-            Kind::Secret => "[secret]",
-            Kind::Ip => "[ip]",
-            Kind::Custom => "[masked]",
-        }
-    }
-}
+pub use kinds::Kind;
+use kinds::Pattern;
 
 /// Operator patterns a deployment may set.
 pub const MAX_PATTERNS: usize = 32;
@@ -53,14 +30,6 @@ pub const MAX_PATTERN_CHARS: usize = 64;
 const MAX_ECHO_VALUES: usize = 16;
 /// Shorter values are not looked for in answers: too likely to be the docs' own words.
 const MIN_ECHO_CHARS: usize = 6;
-
-/// One operator pattern: literal characters (ASCII letters in either case), `#` for one digit, and
-/// an optional final `*` for the rest of a token (one or more letters, digits, `_` or `-`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Pattern {
-    fixed: Vec<u8>,
-    tail: bool,
-}
 
 /// The masking rules of a deployment: on (the default) with the built-in kinds, plus its patterns.
 #[derive(Debug, Clone, PartialEq, Eq)]

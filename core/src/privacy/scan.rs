@@ -2,7 +2,7 @@
 //! character before is not an ASCII letter, digit or `_`), each reads a bounded window from there, and a
 //! token run is measured once however many rules ask for its end: linear time for any input.
 
-use super::{Kind, Pattern};
+use super::kinds::{Kind, Pattern};
 
 // Reads of the text in tests, to prove the pass linear without timing it.
 #[cfg(test)]
