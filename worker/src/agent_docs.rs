@@ -12,7 +12,7 @@ use worker::{Bucket, Object, Range, Response, ResponseBuilder};
 use crate::error::{ApiError, ApiResult};
 use crate::pieced::Stored;
 use crate::sites::{self, SiteVersion};
-use crate::storage::{version_key, LLMS_FULL_TXT, MARKDOWN_MANIFEST as MANIFEST, SKILL_MD};
+use crate::storage::{version_key, LLMS_FULL_TXT, MARKDOWN_MANIFEST as MANIFEST};
 
 /// An object of the version's documents; 409 `republish_required` for a version published before
 /// them (no manifest).
@@ -49,11 +49,6 @@ pub async fn document(bucket: &Bucket, domain: &str, version: &SiteVersion, name
     let object = stored(bucket, domain, &version.publish_id, name, None).await?;
     let body = object.body().ok_or_else(|| ApiError::Internal(format!("{name} of {domain} has no body")))?;
     Ok(response.body(body.response_body()?))
-}
-
-/// The version's `skill.md` (`docs_edge_core::docs::skill_file`); `None` when it has none.
-pub async fn skill_md(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Option<String>> {
-    text(bucket, domain, version, SKILL_MD).await
 }
 
 /// A whole stored document of the version as text (`llms.txt`, `skill.md`); `None` when absent.

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::docs::nav::{DivisionKind, NavItem};
 use crate::docs::outline::{PageRead, PlannedPage};
 use crate::docs::site::{read_planned_with, SiteError};
+use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::{Page, Site, SourceTree};
 use crate::export::links::{self, Linker, Media};
 use crate::agents::markdown::{self, destination, escape, Urls};
@@ -94,11 +95,12 @@ pub fn read_planned_with_markdown(
     tree: &SourceTree,
     planned: &PlannedPage,
     domain: &str,
+    specs: &mut SpecLookup<'_>,
     body: &mut String,
 ) -> Result<PageRead, SiteError> {
     let no_pages = BTreeMap::new();
     let linker = Linker::new(&planned.path, &planned.source, &no_pages, tree, domain).without_assets();
-    read_planned_with(tree, planned, &mut |text| {
+    read_planned_with(tree, planned, specs, &mut |text| {
         let (page_text, rendered) = markdown::text_and_body(text, &planned.source, tree, &linker);
         *body = rendered;
         page_text

@@ -213,18 +213,22 @@ pub fn compose_answer_with(
         code_quoted |= picks.iter().any(|&u| s.a.units[u].is_code);
         drop_dangling_intros(&s.a.units, &mut picks);
         quoted.extend(picks.iter().map(|&u| s.a.units[u].text.as_str()));
+        let endpoint = s.a.passage.text.lines().next().map(str::trim).filter(|line| is_endpoint_line(line));
+        picks.retain(|&u| Some(s.a.units[u].text.trim()) != endpoint);
+        let endpoint = endpoint.map(str::to_owned);
         if !picks.is_empty() {
             groups.push(Group {
                 passage: s.a.index,
                 analyzed: s.a,
                 picks,
                 code: None,
+                endpoint,
             });
         }
     }
     // A lone short sentence often only restates the question ("You can customize the title of the
     // 404 page."); what follows it in the passage says how.
-    if let Some(g) = groups.first_mut() {
+    for g in groups.iter_mut() {
         let units = &g.analyzed.units;
         if let [only] = g.picks[..] {
             let next = only + 1;
@@ -765,6 +769,9 @@ struct Group<'a, 'p> {
     analyzed: &'a Analyzed<'p>,
     picks: Vec<usize>,
     code: Option<(String, String)>,
+    /// The endpoint line (`` `POST /report` ``) opening an API reference page's intro: the quote
+    /// opens with it, since the method and path are what a reader calls.
+    endpoint: Option<String>,
 }
 
 impl Group<'_, '_> {
@@ -842,11 +849,23 @@ impl Group<'_, '_> {
         if !any_prose {
             out.insert(0, words.from(&self.analyzed.passage.label(), n));
         }
+        if let Some(endpoint) = &self.endpoint {
+            out.insert(0, endpoint.clone());
+        }
         if let Some((lang, code)) = &self.code {
             out.push(fenced(lang, code));
         }
         out.join("\n\n")
     }
+}
+
+/// `` `GET /users/{id}` `` or `` `WEBHOOK order.created` ``: a line naming one operation, as the
+/// reference of a page with `openapi:` frontmatter opens.
+fn is_endpoint_line(text: &str) -> bool {
+    let Some(inner) = text.trim().strip_prefix('`').and_then(|t| t.strip_suffix('`')) else { return false };
+    let Some((method, path)) = inner.split_once(' ') else { return false };
+    let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "WEBHOOK"];
+    methods.contains(&method) && !path.is_empty() && !path.contains(char::is_whitespace) && (method == "WEBHOOK" || path.starts_with('/'))
 }
 
 fn fenced(lang: &str, code: &str) -> String {
@@ -945,6 +964,7 @@ fn code_from_lead_page<'a, 'p>(
         analyzed: a,
         picks: Vec::new(),
         code: Some((lang.to_string(), code.to_string())),
+        endpoint: None,
     })
 }
 

@@ -17,9 +17,10 @@ fn publish(files: &SourceTree) -> (Site, BTreeMap<String, String>) {
     let plan = plan_site(files, &paths).unwrap();
     let mut reads = Vec::new();
     let mut bodies = BTreeMap::new();
+    let mut specs = crate::docs::spec_lookup::SpecLookup::new(files);
     for planned in plan.pages() {
         let mut body = String::new();
-        reads.push(read_planned_with_markdown(files, planned, "d.io", &mut body).unwrap());
+        reads.push(read_planned_with_markdown(files, planned, "d.io", &mut specs, &mut body).unwrap());
         bodies.insert(planned.path.clone(), body);
     }
     (plan.finish(reads), bodies)

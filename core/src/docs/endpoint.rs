@@ -33,6 +33,12 @@ const MAX_REF_HOPS: usize = 16;
 /// Fields written for one operation, so a huge schema stays a readable page.
 const MAX_ROWS: usize = 400;
 
+/// Anchors of an endpoint page's reference parts, as the export renders them: the sections a page
+/// gets from its operation link there.
+pub const PARAMETERS_ANCHOR: &str = "api-parameters";
+pub const REQUEST_BODY_ANCHOR: &str = "api-request-body";
+pub const RESPONSES_ANCHOR: &str = "api-responses";
+
 /// Reads a navigation entry naming an operation: `"POST /users"`, `"spec.yaml GET /users"`,
 /// `"webhook order.created"`. Anything else (a page path) is `None`.
 pub fn parse_entry(entry: &str) -> Option<Endpoint> {
@@ -360,9 +366,28 @@ struct TextWriter<'w> {
     rows: usize,
 }
 
+/// `op` of `doc` as a rendered endpoint page shows it: endpoint, description, parameters, body and
+/// responses, written as generated pages write them.
+pub fn reference_text(doc: &Value, op: &Operation) -> String {
+    let mut out = String::new();
+    let mut w = TextWriter { doc, out: &mut out, rows: 0 };
+    w.endpoint(op);
+    w.prose(op.description.as_deref().or(op.summary.as_deref()));
+    w.details(op);
+    out
+}
+
 impl<'w> TextWriter<'w> {
     fn operation(&mut self, op: &Operation) {
+        self.endpoint(op);
+        self.details(op);
+    }
+
+    fn endpoint(&mut self, op: &Operation) {
         self.line(&format!("`{} {}`", op.method, op.path.replace('`', "")));
+    }
+
+    fn details(&mut self, op: &Operation) {
         let (item, raw) = match self.lookup(op) {
             Some(found) => found,
             None => return,

@@ -41,6 +41,7 @@ mod shape_tests;
 pub mod site;
 pub mod site_config;
 pub mod skill_file;
+pub mod spec_lookup;
 pub mod slug;
 pub(crate) mod snippets;
 pub mod source_text;

@@ -12,7 +12,9 @@
 //!
 //! Pages import snippets (`import X from '/snippets/x.mdx'`), and parsing a page needs them, so the
 //! table also records each Markdown file's imports (read by a line scan, a superset of what the MDX
-//! parser resolves) and [`FileTable::needed_by`] follows them.
+//! parser resolves) and [`FileTable::needed_by`] follows them. A page whose frontmatter names an
+//! OpenAPI operation reads the upload's JSON and YAML files too (its sections hold the operation's
+//! text): its imports carry [`OPENAPI_DOCUMENTS`] for that.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,6 +24,10 @@ use super::archive::{has_config, link_aliases, ArchiveError, LinkEntry, SourceTr
 use super::file_kind::is_markdown;
 use super::snippets::snippet_path;
 use crate::search::codec::{decode, encode, IndexError};
+
+/// The import recorded for a page with `openapi:` frontmatter: it reads every file that may be
+/// the OpenAPI document holding its operation ([`super::spec_lookup::may_be_spec`]).
+pub const OPENAPI_DOCUMENTS: &str = "openapi:";
 
 /// File bytes per source pack: small enough that reading one page's pack costs little, large
 /// enough that a 10,000-page site is a few dozen objects.
@@ -270,7 +276,12 @@ impl FileTable {
     /// The files parsing or rendering `sources` reads: the sources, the snippets they import (and
     /// those import), and every SVG (rendered Markdown inlines SVG images as data URLs).
     pub fn needed_by<'a>(&self, sources: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
-        self.needed_with(sources, &self.svg_files())
+        self.needed_with(sources, &self.svg_files(), &self.spec_files())
+    }
+
+    /// Every file a page with `openapi:` frontmatter may read its operation from ([`OPENAPI_DOCUMENTS`]).
+    pub fn spec_files(&self) -> Vec<&str> {
+        self.files.iter().map(|f| f.path.as_str()).filter(|p| super::spec_lookup::may_be_spec(p)).collect()
     }
 
     /// Every SVG file: what [`Self::needed_by`] adds to any sources. A caller asking about many
@@ -279,15 +290,19 @@ impl FileTable {
         self.files.iter().filter(|f| f.path.to_ascii_lowercase().ends_with(".svg")).map(|f| f.path.as_str()).collect()
     }
 
-    /// [`Self::needed_by`] with the SVG files already found ([`Self::svg_files`]).
-    pub fn needed_with<'a>(&self, sources: impl IntoIterator<Item = &'a str>, svgs: &[&str]) -> BTreeSet<String> {
+    /// [`Self::needed_by`] with the SVG and OpenAPI files already found ([`Self::svg_files`],
+    /// [`Self::spec_files`]).
+    pub fn needed_with<'a>(&self, sources: impl IntoIterator<Item = &'a str>, svgs: &[&str], specs: &[&str]) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let mut todo: Vec<String> = sources.into_iter().map(str::to_owned).collect();
         todo.extend(svgs.iter().map(|p| (*p).to_owned()));
         while let Some(path) = todo.pop() {
             let Some(entry) = self.get(&path) else { continue };
-            let imports = entry.imports.iter().filter_map(|source| snippet_path(&entry.path, source));
-            let imports: Vec<String> = imports.filter(|i| !out.contains(i)).collect();
+            let mut imports: Vec<String> = entry.imports.iter().filter_map(|source| snippet_path(&entry.path, source)).collect();
+            if entry.imports.iter().any(|i| i == OPENAPI_DOCUMENTS) {
+                imports.extend(specs.iter().map(|p| (*p).to_owned()));
+            }
+            let imports: Vec<String> = imports.into_iter().filter(|i| !out.contains(i)).collect();
             if out.insert(path) {
                 todo.extend(imports);
             }
@@ -507,7 +522,18 @@ fn strip_single_top_folder(files: &mut [FileEntry]) {
 /// The Markdown files a file may read: its imports, default or named, and legacy `<Snippet file>`
 /// tags (a superset of what the MDX parser resolves is harmless: it only reads a file more).
 fn imports_of(bytes: &[u8]) -> Vec<String> {
-    super::snippets::snippet_sources(&String::from_utf8_lossy(bytes))
+    let text = String::from_utf8_lossy(bytes);
+    let mut imports = super::snippets::snippet_sources(&text);
+    if names_operation(&text) {
+        imports.push(OPENAPI_DOCUMENTS.to_owned());
+    }
+    imports
+}
+
+/// Whether the frontmatter has a top-level `openapi:` key.
+fn names_operation(text: &str) -> bool {
+    let (yaml, _) = super::frontmatter::split(text);
+    yaml.is_some_and(|yaml| yaml.lines().any(|line| line.strip_prefix("openapi").is_some_and(|rest| rest.trim_start().starts_with(':'))))
 }
 
 #[cfg(test)]
@@ -532,6 +558,20 @@ mod tests {
             .map(|r| (r, packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec()))
             .collect();
         table.tree_from(paths, &reads)
+    }
+
+    #[test]
+    fn a_page_naming_an_operation_reads_the_json_and_yaml_files() {
+        let (_, table) = write(&[
+            ("docs.json", "{}"),
+            ("api/x.mdx", "---\ntitle: X\nopenapi: POST /x\n---\n"),
+            ("api/spec.yaml", "openapi: 3.0.0"),
+            ("openapi.json", "{}"),
+            ("guide.mdx", "---\ntitle: Guide\n---\nopenapi: not frontmatter"),
+        ]);
+        let names = |source: &str| table.needed_by([source]).into_iter().collect::<Vec<_>>();
+        assert_eq!(names("api/x.mdx"), ["api/spec.yaml", "api/x.mdx", "openapi.json"]);
+        assert_eq!(names("guide.mdx"), ["guide.mdx"]);
     }
 
     #[test]

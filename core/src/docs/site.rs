@@ -24,6 +24,7 @@ use super::archive::SourceTree;
 use super::assistant_files::{is_assistant_file, read_guide};
 use super::config::{self, ConfigError};
 use super::endpoint::{self, Specs};
+use super::spec_lookup::SpecLookup;
 use super::openapi_nav;
 use super::operations::Operations;
 use super::config_lines;
@@ -101,6 +102,7 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
     check_yaml_files(tree)?;
     let paths: Vec<&str> = tree.keys().map(String::as_str).collect();
     let plan = plan_site(tree, &paths)?;
+    let mut specs = SpecLookup::new(tree);
     let mut pages: Vec<PageRead> = Vec::new();
     for planned in plan.pages() {
         let read = match planned.copy_of.and_then(|i| pages.get(i as usize)) {
@@ -110,7 +112,7 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
                 PageRead { page, warnings: Vec::new() }
             }
             None => {
-                let mut read = read_planned(tree, planned)?;
+                let mut read = read_planned(tree, planned, &mut specs)?;
                 let text = tree.get(&planned.source).map(|bytes| source_text::read(bytes));
                 read.warnings.extend(plan.operation_warning(&read.page, text.as_deref()));
                 read
@@ -275,15 +277,17 @@ fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, Optio
 }
 
 /// Reads one planned page from a tree holding its source (and what it imports).
-pub fn read_planned(tree: &SourceTree, planned: &PlannedPage) -> Result<PageRead, SiteError> {
-    read_planned_with(tree, planned, &mut |body| sections::extract(body, &planned.source, tree))
+pub fn read_planned(tree: &SourceTree, planned: &PlannedPage, specs: &mut SpecLookup<'_>) -> Result<PageRead, SiteError> {
+    read_planned_with(tree, planned, specs, &mut |body| sections::extract(body, &planned.source, tree))
 }
 
 /// [`read_planned`] with the body's text read by `extract` (given the body, frontmatter removed),
-/// for a reader that walks the body for more than its text in the same pass.
+/// for a reader that walks the body for more than its text in the same pass. `specs` holds the
+/// tree's OpenAPI documents, parsed once for all the pages read from it.
 pub(crate) fn read_planned_with(
     tree: &SourceTree,
     planned: &PlannedPage,
+    specs: &mut SpecLookup<'_>,
     extract: &mut dyn FnMut(&str) -> PageText,
 ) -> Result<PageRead, SiteError> {
     let mut warnings = Vec::new();
@@ -292,8 +296,37 @@ pub(crate) fn read_planned_with(
         None => tree.get(&planned.source).map_or(&[][..], Vec::as_slice),
     };
     let mut page = read_page_with(bytes, &planned.source, &planned.path, &mut warnings, extract)?;
+    add_operation_sections(tree, specs, &mut page);
     planned.apply(&mut page);
     Ok(PageRead { page, warnings })
+}
+
+/// A page file with `openapi:` frontmatter shows the operation's reference below its own text; its
+/// sections get that text too, so search and answers find the endpoint, its parameters and its body
+/// (most such pages have no text of their own). The endpoint line and the description join the
+/// page's intro; the reference's parts follow its sections, linking to where the rendered page has
+/// them.
+pub(crate) fn add_operation_sections(tree: &SourceTree, specs: &mut SpecLookup<'_>, page: &mut Page) {
+    let Some(value) = page.openapi.as_deref().filter(|_| !page.is_generated()) else { return };
+    let Some(text) = super::spec_lookup::operation_text(specs, value, &page.source) else { return };
+    let mut added = sections::extract(&text, &page.source, tree).sections;
+    for section in added.iter_mut().filter(|s| s.level > 0) {
+        section.anchor = match section.heading.as_str() {
+            h if h.ends_with(" parameters") => endpoint::PARAMETERS_ANCHOR,
+            "Request body" => endpoint::REQUEST_BODY_ANCHOR,
+            _ => endpoint::RESPONSES_ANCHOR,
+        }
+        .to_owned();
+    }
+    let mut added = added.into_iter().peekable();
+    if let Some(intro) = added.next_if(|s| s.level == 0) {
+        match page.sections.first_mut().filter(|s| s.level == 0) {
+            Some(own) if own.text.trim().is_empty() => own.text = intro.text,
+            Some(own) => own.text = format!("{}\n{}", intro.text.trim_end(), own.text),
+            None => page.sections.insert(0, intro),
+        }
+    }
+    page.sections.extend(added);
 }
 
 /// The file a navigation path names; `guides` may be `guides.mdx` or `guides/index.mdx`.
@@ -464,6 +497,34 @@ mod tests {
             .iter()
             .find(|p| p.path == path)
             .unwrap_or_else(|| panic!("no page {path}"))
+    }
+
+    #[test]
+    fn a_page_naming_an_operation_holds_its_reference_text() {
+        let spec = r#"{"openapi": "3.0.0", "paths": {"/report": {"post": {"summary": "Report",
+            "description": "Records a call made outside the SDK.",
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["requestedAt"],
+              "properties": {"requestedAt": {"type": "integer", "description": "Unix ms"}}}}}},
+            "responses": {"200": {"description": "Recorded"}}}}}}"#;
+        let site = build_site(&tree(&[
+            ("docs.json", r#"{"name": "A", "navigation": {"pages": ["api/report", "api/own", "api/missing"]}}"#),
+            ("openapi.json", spec),
+            ("api/report.mdx", "---\ntitle: Report\nopenapi: post /report\n---\n"),
+            ("api/own.mdx", "---\ntitle: Own\nopenapi: POST /report\n---\n\nRead this first.\n\n## Notes\n\nMore.\n"),
+            ("api/missing.mdx", "---\ntitle: Missing\nopenapi: GET /nowhere\n---\n\nText.\n"),
+        ]))
+        .unwrap();
+        let report = page(&site, "api/report");
+        let intro = &report.sections[0];
+        assert_eq!(intro.level, 0);
+        assert!(intro.text.starts_with("`POST /report`"), "{intro:?}");
+        assert!(intro.text.contains("Records a call made outside the SDK."));
+        assert!(report.sections.iter().any(|s| s.heading == "Request body" && s.text.contains("requestedAt")), "{:?}", report.sections);
+        let own = page(&site, "api/own");
+        assert!(own.sections[0].text.starts_with("`POST /report`") && own.sections[0].text.contains("Read this first."), "{:?}", own.sections);
+        assert_eq!(own.sections[1].heading, "Notes");
+        assert!(own.sections.iter().any(|s| s.heading == "Responses"));
+        assert_eq!(page(&site, "api/missing").sections.len(), 1);
     }
 
     const I18N_DOCS: &str = r#"{"name": "Acme", "navigation": {"languages": [

@@ -1,17 +1,15 @@
 //! The reference section of pages with `openapi:` frontmatter, read from the OpenAPI document in the
 //! uploaded tree: endpoint, description, parameters, request body and responses, `$ref`s resolved
-//! within the document to a bounded depth.
-//!
-//! The document is the file named in the frontmatter (`/zh/admin-openapi.json POST /v1/x`), else the
-//! first document declaring the operation: files docs.json names under an `openapi` key first, then
-//! the other JSON/YAML files of the tree, those in the page's own top folder first.
-
-use std::collections::BTreeMap;
-use std::rc::Rc;
+//! within the document to a bounded depth. Which document holds the operation:
+//! [`crate::docs::spec_lookup`].
 
 use serde_json::Value;
 
-use crate::docs::endpoint::{parse_spec, properties, METHODS};
+use crate::docs::endpoint::{properties, PARAMETERS_ANCHOR, REQUEST_BODY_ANCHOR, RESPONSES_ANCHOR};
+use crate::docs::spec_lookup::SpecLookup;
+pub(crate) use crate::docs::spec_lookup::parse_target;
+#[cfg(test)]
+use crate::docs::spec_lookup::Target;
 use crate::docs::SourceTree;
 
 use super::html::{self, attr, class_token, element, open};
@@ -25,150 +23,22 @@ use super::samples::{self, Sample};
 const MAX_SCHEMA_DEPTH: usize = 4;
 /// Rows written for one operation, so a huge or cyclic schema stays a readable page.
 const MAX_ROWS: usize = 400;
-/// Documents parsed while searching for an operation that names no file.
-const MAX_CANDIDATES: usize = 64;
-
-/// The operation a page's `openapi:` value names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Target {
-    pub(crate) file: Option<String>,
-    /// Lowercase method, or `webhook`.
-    pub(crate) method: String,
-    pub(crate) path: String,
-}
-
-/// Reads `"POST /v1/x"`, `"file.json GET /x"`, `"/spec.yaml webhook name"`, as navigation reads
-/// its endpoint entries.
-pub(crate) fn parse_target(value: &str) -> Option<Target> {
-    let endpoint = crate::docs::endpoint::parse_entry(value)?;
-    Some(Target { file: endpoint.spec, method: endpoint.method.to_ascii_lowercase(), path: endpoint.path })
-}
 
 /// Parsed OpenAPI documents of one render batch, each parsed once.
 pub(crate) struct Specs<'t> {
-    tree: &'t SourceTree,
+    lookup: SpecLookup<'t>,
     /// Endpoint pages get a "Try it" panel (see `playground`).
     pub(crate) playground: bool,
-    cache: BTreeMap<String, Option<Rc<Value>>>,
-    declared: Vec<String>,
 }
 
 impl<'t> Specs<'t> {
     pub(crate) fn new(tree: &'t SourceTree) -> Self {
-        let mut declared = Vec::new();
-        if let Some(config) = crate::docs::config::config_file(tree)
-            .and_then(|file| tree.get(file))
-            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
-        {
-            collect_declared(&config, &mut declared);
-        }
-        Self {
-            tree,
-            playground: false,
-            cache: BTreeMap::new(),
-            declared,
-        }
+        Self { lookup: SpecLookup::new(tree), playground: false }
     }
 
-    fn load(&mut self, path: &str) -> Option<Rc<Value>> {
-        if let Some(cached) = self.cache.get(path) {
-            return cached.clone();
-        }
-        let parsed = self.tree.get(path).and_then(|bytes| parse_spec(path, bytes)).map(Rc::new);
-        self.cache.insert(path.to_owned(), parsed.clone());
-        parsed
+    fn tree(&self) -> &'t SourceTree {
+        self.lookup.tree()
     }
-
-    /// The document and operation `target` names, for a page read from `source`; else the first
-    /// document read that lacks it, if any was.
-    fn find(&mut self, target: &Target, source: &str) -> Result<(Rc<Value>, Value, Value), Option<String>> {
-        let candidates: Vec<String> = match &target.file {
-            Some(file) => {
-                let beside = match source.rsplit_once('/') {
-                    Some((dir, _)) => format!("{dir}/{file}"),
-                    None => file.clone(),
-                };
-                vec![file.clone(), beside]
-            }
-            None => self.candidates(source),
-        };
-        let mut lacking = None;
-        for path in candidates.iter().take(MAX_CANDIDATES) {
-            let Some(doc) = self.load(path) else { continue };
-            if let Some((item, op)) = operation(&doc, target) {
-                return Ok((doc.clone(), item, op));
-            }
-            lacking = lacking.or_else(|| Some(path.clone()));
-        }
-        Err(lacking)
-    }
-
-    fn candidates(&self, source: &str) -> Vec<String> {
-        let top = source.split_once('/').map(|(t, _)| t);
-        let is_spec = |p: &&String| {
-            let l = p.to_ascii_lowercase();
-            p.as_str() != "docs.json"
-                && (l.ends_with(".json") || l.ends_with(".yaml") || l.ends_with(".yml"))
-        };
-        let mut out: Vec<String> = self.declared.clone();
-        let files: Vec<&String> = self.tree.keys().filter(is_spec).collect();
-        let in_top = |p: &&&String| top.is_some_and(|t| p.starts_with(&format!("{t}/")));
-        out.extend(files.iter().filter(in_top).map(|p| (*p).clone()));
-        out.extend(
-            files
-                .iter()
-                .filter(|p| !p.contains('/'))
-                .map(|p| (*p).clone()),
-        );
-        out.extend(files.iter().map(|p| (*p).clone()));
-        let mut seen = std::collections::BTreeSet::new();
-        out.retain(|p| seen.insert(p.clone()));
-        out
-    }
-}
-
-/// Files named by `openapi` keys of docs.json (a string, a list, or `{source}`), in document order.
-fn collect_declared(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            for (key, item) in map {
-                if key == "openapi" {
-                    let mut push = |v: &Value| {
-                        let s = v
-                            .as_str()
-                            .or_else(|| v.get("source").and_then(Value::as_str));
-                        if let Some(s) = s.filter(|s| !s.starts_with("http")) {
-                            out.push(s.trim_start_matches('/').to_owned());
-                        }
-                    };
-                    match item {
-                        Value::Array(items) => items.iter().for_each(&mut push),
-                        other => push(other),
-                    }
-                } else {
-                    collect_declared(item, out);
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|i| collect_declared(i, out)),
-        _ => {}
-    }
-}
-
-/// The path item and operation of `target` in `doc`.
-fn operation(doc: &Value, target: &Target) -> Option<(Value, Value)> {
-    if target.method == "webhook" {
-        let item = doc.get("webhooks")?.get(&target.path)?;
-        let item = resolve(doc, item).clone();
-        let op = METHODS
-            .iter()
-            .find_map(|m| item.get(*m))
-            .map(|op| resolve(doc, op).clone())?;
-        return Some((item, op));
-    }
-    let item = resolve(doc, doc.get("paths")?.get(&target.path)?).clone();
-    let op = resolve(doc, item.get(&target.method)?).clone();
-    Some((item, op))
 }
 
 /// An endpoint page's reference, in the parts `api_page` lays out.
@@ -207,9 +77,9 @@ pub(crate) fn render(
     endpoint_bar(&mut reference.bar, &target.method, &target.path);
     let out = &mut reference.main;
     out.push_str("<section class=\"api-ref\" aria-label=\"API reference\">");
-    let tree = specs.tree;
+    let tree = specs.tree();
     let playground = specs.playground && target.method != "webhook";
-    match specs.find(&target, source) {
+    match specs.lookup.find(&target, source) {
         Ok((doc, item, op)) => {
             let mut w = Writer {
                 out,
@@ -279,14 +149,14 @@ impl Writer<'_, '_> {
         self.parameters(item, op);
         if let Some(body) = op.get("requestBody") {
             let body = resolve(self.doc, body);
-            self.heading(2, "Request body", "api-request-body");
+            self.heading(2, "Request body", REQUEST_BODY_ANCHOR);
             if let Some(description) = str_of(body, "description") {
                 self.markdown(description);
             }
             self.content(body);
         }
         if let Some(Value::Object(responses)) = op.get("responses") {
-            self.heading(2, "Responses", "api-responses");
+            self.heading(2, "Responses", RESPONSES_ANCHOR);
             for (status, response) in responses {
                 let response = resolve(self.doc, response);
                 self.out.push_str("<div class=\"api-response\">");
@@ -351,7 +221,7 @@ impl Writer<'_, '_> {
         if params.is_empty() {
             return;
         }
-        self.heading(2, "Parameters", "api-parameters");
+        self.heading(2, "Parameters", PARAMETERS_ANCHOR);
         self.out.push_str("<div class=\"table-wrap\"><table class=\"api-table\"><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>");
         for p in params {
             if self.rows >= MAX_ROWS {
@@ -558,6 +428,7 @@ fn class_token_list(class: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
     use crate::docs::archive::tree;
 
     const SPEC: &str = r##"{"openapi": "3.0.0", "servers": [{"url": "https://api.x.dev/v1"}],

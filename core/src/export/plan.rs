@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use crate::docs::config::page_path;
 use crate::docs::{frontmatter, source_text};
-use crate::docs::site::page_sections;
+use crate::docs::site::{add_operation_sections, page_sections};
+use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::skill_file::{site_skill, SKILL_FILE};
 use crate::docs::{Section, Site, SourceTree};
 
@@ -632,6 +633,7 @@ impl ExportPlan {
         let targets = self.link_targets();
         // A page's copies in later versions follow it: its sections are read once.
         let mut last: Option<(usize, crate::docs::Page)> = None;
+        let mut specs = SpecLookup::new(tree);
         for entry in self.batch(range) {
             let search_as = self.search_as(outline, entry);
             let Some(page) = outline.pages.get_mut(entry.index) else {
@@ -649,6 +651,7 @@ impl ExportPlan {
                     }
                     false => read.sections = page_sections(tree, page),
                 }
+                add_operation_sections(tree, &mut specs, &mut read);
                 last = Some((entry.index, read));
             }
             let Some((_, read)) = &last else { continue };

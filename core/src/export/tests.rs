@@ -309,10 +309,12 @@ fn fixture_exports_a_complete_self_contained_site() {
             .filter(|(_, whole, _)| whole.starts_with("a class=\"anchor\""))
             .map(|(_, _, v)| v.trim_start_matches('#').to_owned())
             .collect();
+        // The reference of an `openapi:` page is rendered with its own anchors.
+        let reference = [crate::docs::endpoint::PARAMETERS_ANCHOR, crate::docs::endpoint::REQUEST_BODY_ANCHOR, crate::docs::endpoint::RESPONSES_ANCHOR];
         let expected: Vec<String> = page
             .sections
             .iter()
-            .filter(|s| !s.anchor.is_empty())
+            .filter(|s| !s.anchor.is_empty() && !reference.contains(&s.anchor.as_str()))
             .map(|s| s.anchor.clone())
             .collect();
         if rendered != expected {

@@ -38,6 +38,7 @@ use crate::docs::assistant_files::is_guide_file;
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{self, FileTable, PackWriter, SourcePack, MAX_PACKED_MEDIA_BYTES};
 use crate::docs::site::{check_yaml_file, plan_site, SiteError};
+use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::unpack::{Entry, Unpacker};
 use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
@@ -369,6 +370,7 @@ pub fn run_batch(
     let mut bodies = Vec::with_capacity(range.len());
     let mut kept = ParsedWriter::default();
     let mut reused_pages = 0;
+    let mut specs = SpecLookup::new(tree);
     for (planned_page, &key) in planned_pages.iter().zip(keys) {
         let (mut read, body_markdown) = match reused.get(&key) {
             Some((page, encoded)) => {
@@ -379,7 +381,7 @@ pub fn run_batch(
             None => {
                 // One walk of the body for its text and its Markdown for agents.
                 let mut body_markdown = String::new();
-                let read = read_planned_with_markdown(tree, planned_page, domain, &mut body_markdown)?;
+                let read = read_planned_with_markdown(tree, planned_page, domain, &mut specs, &mut body_markdown)?;
                 kept.push(key, batch, &ParsedPageRef { read: &read, body_markdown: &body_markdown }.to_bytes());
                 (read, body_markdown)
             }

@@ -262,6 +262,7 @@ pub fn page_keys_from_digests(plan: &SitePlan, range: &Range<u32>, table: &FileT
 fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &str, mut digest_of: impl FnMut(&str) -> Option<[u8; 32]>) -> Option<Vec<PageKey>> {
     let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
     let svgs = table.svg_files();
+    let specs = table.spec_files();
     pages
         .iter()
         .map(|page| {
@@ -269,7 +270,7 @@ fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &st
             hasher.update(READER_ID.as_bytes());
             hash_field(&mut hasher, domain.as_bytes());
             hash_field(&mut hasher, &navigation_place(page));
-            for path in table.needed_with(page.source_file(), &svgs) {
+            for path in table.needed_with(page.source_file(), &svgs, &specs) {
                 let digest = digest_of(&path)?;
                 hash_field(&mut hasher, path.as_bytes());
                 hasher.update(digest);

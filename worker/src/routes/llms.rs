@@ -6,11 +6,10 @@
 use worker::{Headers, Response, ResponseBuilder};
 
 use crate::agent_docs;
-use crate::storage::{LLMS_FULL_TXT, LLMS_TXT};
+use crate::storage::{LLMS_FULL_TXT, LLMS_TXT, SKILL_MD};
 use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::discovery::authorize;
-use crate::site_upgrade;
 use crate::sites;
 use crate::storage;
 
@@ -26,8 +25,8 @@ pub async fn llms_full_txt(call: &mut Call) -> ApiResult<Response> {
 pub async fn skill_md(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
-    let version = live_version(call, &bucket, &caller.domain, &caller.key.org_id).await?;
-    let skill = agent_docs::skill_md(&bucket, &caller.domain, &version)
+    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let skill = agent_docs::text(&bucket, &caller.domain, &version, SKILL_MD)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("{} has no skill.md: add one at the root of the docs repository and publish", caller.domain)))?;
     let headers = Headers::new();
@@ -35,18 +34,10 @@ pub async fn skill_md(call: &mut Call) -> ApiResult<Response> {
     Ok(ResponseBuilder::new().with_status(200).with_headers(headers).fixed(skill.into_bytes()))
 }
 
-async fn live_version(call: &Call, bucket: &worker::Bucket, domain: &str, org_id: &str) -> ApiResult<sites::SiteVersion> {
-    let version = sites::current_version(bucket, domain, org_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
-    site_upgrade::require_current(&call.env, bucket, domain, &version).await?;
-    Ok(version)
-}
-
 async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
-    let version = live_version(call, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
     headers.set("content-type", "text/plain; charset=utf-8")?;

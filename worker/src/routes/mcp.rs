@@ -79,13 +79,8 @@ async fn list_resources(call: &Call, caller: &Caller, server: &ServerInfo<'_>, i
 
 async fn read_document(call: &Call, caller: &Caller, document: Document) -> ApiResult<Option<String>> {
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::current_version(&bucket, &caller.domain, &caller.key.org_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {}", caller.domain)))?;
-    match document {
-        Document::SkillMd => agent_docs::skill_md(&bucket, &caller.domain, &version).await,
-        Document::LlmsTxt => agent_docs::text(&bucket, &caller.domain, &version, document.file()).await,
-    }
+    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    agent_docs::text(&bucket, &caller.domain, &version, document.file()).await
 }
 
 /// Runs a tool; what goes wrong is the tool's error, which the model reads (internal details only

@@ -695,3 +695,19 @@ fn the_best_sentence_brings_the_table_it_introduces() {
     let text = compose_answer("What is the request rate limit of each plan?", &[p]).text();
     assert!(text.contains("Each plan has its own request rate limit") && text.contains("- Sandbox — 10"), "{text}");
 }
+
+#[test]
+fn an_endpoint_page_quote_opens_with_its_method_and_path() {
+    let passages = vec![passage(
+        "api/prompts/deployed",
+        "Get the deployed prompt version",
+        "",
+        "`GET /prompts/v2/deployment`\nReturns the prompt version deployed to an environment, given the prompt's name and the environment's name.",
+        5.0,
+    )];
+    let answer = compose_answer("Which endpoint returns the prompt version deployed to an environment?", &passages);
+    let text = answer.text();
+    assert!(text.starts_with("`GET /prompts/v2/deployment`\n\nReturns the prompt version deployed"), "{text}");
+    assert_eq!(text.matches("/prompts/v2/deployment").count(), 1, "{text}");
+    assert!(!is_endpoint_line("`npm install`") && !is_endpoint_line("`GET users`") && is_endpoint_line("`WEBHOOK order.created`"));
+}
