@@ -4,29 +4,15 @@
 // host is used. The LLM is tests/support/llm-mock.mjs on 127.0.0.1.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorker } from '../scripts/lib/worker-process.mjs';
-import { ROOT_TOKEN, assertError, call, tenant } from './support/api.mjs';
-import { publishFolder } from './support/docs.mjs';
+import { assertError, call } from './support/api.mjs';
 import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
-import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { startPublishedWorker } from './support/own-worker.mjs';
 
 const cleanup = [];
 let mock;
 
-async function worker(name, vars) {
-  const state = scratchDir(`docs-edge-${name}-`);
-  const started = await startWorker({ persistTo: state, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'switches-test-key', ...vars } });
-  cleanup.push(async () => {
-    await started.stop();
-    rmSync(state, { recursive: true, force: true });
-  });
-  const t = await tenant({ base: started.baseUrl });
-  const published = await publishFolder(t.domain, t.adminKey, undefined, { base: started.baseUrl });
-  assert.equal(published.status, 200, published.text);
-  return { ...started, t };
-}
+const worker = (name, vars) => startPublishedWorker(name, { LINK_SIGNING_KEY: 'switches-test-key', ...vars }, cleanup);
 
 const question = (text) => ({ fp: 'anonymous', messages: [{ id: 'm1', role: 'user', content: text, parts: [{ type: 'text', text }] }] });
 

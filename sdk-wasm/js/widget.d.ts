@@ -26,7 +26,8 @@ export function defineDocsAssistant(name?: string): CustomElementConstructor;
  * Mounts an assistant: `api` (a URL, or `same-origin`), `domain`, `key` (a public `svc_dsc_` key),
  * `questions` (up to three), `open-selector`, `theme` (`light`/`dark`; the page's by default),
  * `surface` (`panel`, `push` or `modal`), `lang` (the UI text's language; the page's by default),
- * `launcher` (`false` hides the button), `nonce`, `label-<name>` (UI text).
+ * `launcher` (`false` hides the button), `nonce`, `label-<name>` (UI text), `turnstile` (a Cloudflare
+ * Turnstile site key: a conversation's first question carries a Turnstile token).
  */
 export function mountDocsAssistant(
   options: { api?: string; domain: string; key: string; questions?: string[] | string; [attribute: string]: unknown },

@@ -51,6 +51,12 @@ pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
                 && outbound_allowed(deployment.kind, "the assistant widget's apiBase", Some(&a.api_base), &config.internal_hosts).is_ok()
         }
     });
+    // Air-gapped, Turnstile's origin stays out of the policy: the widget then asks without a token.
+    let air_gapped = deployment.kind == docs_edge_core::platform::deployment::DeploymentKind::AirGapped;
+    let assistant = assistant.map(|a| docs_edge_core::wire::ExportAssistant {
+        turnstile_site_key: a.turnstile_site_key.filter(|_| !air_gapped),
+        ..a
+    });
     let extras = PageExtras { beacon_endpoint: beacon.map(str::to_string), playground, assistant };
     PagePolicy {
         analytics: beacon.is_some(),
@@ -127,7 +133,7 @@ mod tests {
             m.features.analytics = beacon;
             m.features.playground = false;
             m.beacon_endpoint = beacon.then(|| BEACON.to_string());
-            m.assistant = Some(docs_edge_core::wire::ExportAssistant { api_base: api_base.into(), key: key.clone() });
+            m.assistant = Some(docs_edge_core::wire::ExportAssistant { api_base: api_base.into(), key: key.clone(), turnstile_site_key: None });
             page_policy(&m, &config_with(vars, &scratch("policy")))
         };
         let here = with("same-origin", false, &[]);
@@ -143,6 +149,23 @@ mod tests {
         assert!(!beside_beacon.assistant);
         assert_eq!(connect(&beside_beacon), "connect-src 'self'");
         assert!(with("same-origin", true, &[("FEATURE_ANALYTICS", "false")]).assistant);
+    }
+
+    #[test]
+    fn turnstiles_origin_is_allowed_only_off_air_gapped_servers() {
+        let with = |vars: &[(&str, &str)]| {
+            let mut m = manifest("se_0123456789abcdef");
+            m.assistant = Some(docs_edge_core::wire::ExportAssistant {
+                api_base: "same-origin".into(),
+                key: format!("svc_dsc_{}", "a".repeat(32)),
+                turnstile_site_key: Some("0x4AAAAAAAtest".into()),
+            });
+            page_policy(&m, &config_with(vars, &scratch("policy"))).content_security_policy
+        };
+        let cloud = with(&[]);
+        assert!(cloud.contains("'wasm-unsafe-eval' https://challenges.cloudflare.com;") && cloud.ends_with("frame-src 'self' https://challenges.cloudflare.com"), "{cloud}");
+        let gapped = with(&[("DEPLOYMENT_KIND", "air-gapped")]);
+        assert!(gapped.contains("'wasm-unsafe-eval'") && !gapped.contains("challenges.cloudflare.com"), "{gapped}");
     }
 
     #[test]

@@ -150,6 +150,8 @@ impl Store {
             created_at: row.try_get("created_at")?,
             updated_at: row.try_get("updated_at")?,
             messages,
+            // docs-edge-serve has no Turnstile.
+            human_verified: false,
         }))
     }
 

@@ -32,6 +32,7 @@ use crate::random::random_id;
 use crate::search_store;
 use crate::sites;
 use crate::storage;
+use crate::turnstile::HumanCheck;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -50,7 +51,8 @@ pub struct AnswerJob {
 }
 
 /// Everything before the response: the thread (which must be this owner's), a live site for the
-/// caller (404 otherwise), the backend. Run by the request, or by the chat's object for a resumable
+/// caller (404 otherwise), Turnstile for a widget's request (`human`; `None` for the MCP server's,
+/// which is not checked), the backend. Run by the request, or by the chat's object for a resumable
 /// answer.
 pub async fn prepare(
     env: &Env,
@@ -59,11 +61,12 @@ pub async fn prepare(
     request: AssistantRequest,
     started_ms: u64,
     request_id: &str,
+    human: Option<&HumanCheck>,
 ) -> ApiResult<(AnswerJob, Backend)> {
     let backend = Backend::from_env(env)?;
     let question = crate::config::masker(env)?.mask(request.question());
 
-    let (thread_id, create_thread, keep) = match &request.thread_id {
+    let (thread_id, create_thread, keep, thread_verified) = match &request.thread_id {
         Some(id) => {
             let Some(record) = ThreadClient::new(env).find(id, org_id, Some(domain)).await? else {
                 return Err(ApiError::NotFound(format!("thread {id} not found")));
@@ -71,12 +74,16 @@ pub async fn prepare(
             let stored: Vec<StoredTurn> =
                 record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref(), text: &m.content }).collect();
             let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), question.as_str())?;
-            (id.clone(), false, keep)
+            (id.clone(), false, keep, record.human_verified)
         }
-        None => (random_id("thr_", 8)?, true, None),
+        None => (random_id("thr_", 8)?, true, None, false),
     };
 
     sites::live_version(env, &storage::bucket(env)?, domain, org_id).await?;
+    let human_verified = match human {
+        Some(check) => crate::turnstile::verify(env, check, thread_verified).await?,
+        None => thread_verified,
+    };
 
     let job = AnswerJob {
         message_id: random_id("msg_", 8)?,
@@ -89,6 +96,7 @@ pub async fn prepare(
             domain: domain.to_string(),
             create: create_thread,
             keep,
+            human_verified,
             now: String::new(),
             messages: Vec::new(),
         },

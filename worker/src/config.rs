@@ -269,6 +269,19 @@ pub fn masker(env: &Env) -> Result<docs_edge_core::privacy::Masker, crate::error
         .map_err(|rule| setting_error("PRIVACY_MASK_PATTERNS", rule))
 }
 
+/// Cloudflare Turnstile before assistant answers: on when the secret `TURNSTILE_SECRET_KEY` is set;
+/// `TURNSTILE_SITEVERIFY_URL` moves siteverify (tests point it at a local stand-in). Set on an
+/// air-gapped deployment, it is the operator's mistake: a 500, named in the log.
+pub fn turnstile(
+    env: &Env,
+) -> Result<Option<(docs_edge_core::security::turnstile::TurnstileSettings, Secret)>, crate::error::ApiError> {
+    let secret = secret(env, "TURNSTILE_SECRET_KEY");
+    let kind = deployment(env).map_err(crate::error::ApiError::Internal)?.kind;
+    let settings = docs_edge_core::security::turnstile::settings(kind, secret.is_some(), text(env, "TURNSTILE_SITEVERIFY_URL").as_deref())
+        .map_err(crate::error::ApiError::Internal)?;
+    Ok(settings.zip(secret))
+}
+
 /// R2's S3 API, for presigned bundle links.
 #[derive(Debug, Clone)]
 pub struct R2S3Settings {

@@ -22,7 +22,7 @@ pub fn preflight() -> worker::Result<Response> {
     let headers = Headers::new();
     headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")?;
     // MCP clients in a browser send the protocol revision (and, to servers with sessions, the id).
-    headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID")?;
+    headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-Turnstile-Token")?;
     headers.set("Access-Control-Max-Age", "86400")?;
     Ok(Response::empty()?.with_status(204).with_headers(headers))
 }

@@ -50,6 +50,8 @@ pub enum ApiError {
     StoreSweeping { domain: String },
     /// The deployment switched the feature off (`DEPLOYMENT_KIND`, `FEATURE_*`).
     FeatureDisabled(Feature),
+    /// Turnstile is on and the conversation brought no token that siteverify accepted (the message).
+    TurnstileFailed(String),
     /// A fault of ours or of a binding: logged with its detail, answered without it.
     Internal(String),
 }
@@ -75,6 +77,7 @@ impl ApiError {
             ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) | ApiError::MissingFiles(_) | ApiError::HashMismatch(_) => 400,
             ApiError::Unauthorized(_) => 401,
             ApiError::WrongKeyKind(_) | ApiError::OriginNotAllowed(_) | ApiError::PlanRequired(_) | ApiError::LinkInvalid | ApiError::LinkExpired => 403,
+            ApiError::TurnstileFailed(_) => 403,
             ApiError::Conflict { .. } | ApiError::JobActive { .. } => 409,
             ApiError::RangeNotSatisfiable { .. } => 416,
             ApiError::Relayed { status, .. } => *status,
@@ -108,6 +111,7 @@ impl ApiError {
             ApiError::Relayed { body, .. } => &body.code,
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::FeatureDisabled(_) => "feature_disabled",
+            ApiError::TurnstileFailed(_) => "turnstile_failed",
             ApiError::Internal(_) => "internal_error",
             ApiError::SiteUpgrading { .. } => "site_upgrading",
             ApiError::StoreSweeping { .. } => "store_sweeping",
@@ -149,7 +153,8 @@ impl ApiError {
             | ApiError::InvalidArchive(m)
             | ApiError::Unauthorized(m)
             | ApiError::WrongKeyKind(m)
-            | ApiError::OriginNotAllowed(m) => m.clone(),
+            | ApiError::OriginNotAllowed(m)
+            | ApiError::TurnstileFailed(m) => m.clone(),
             ApiError::Conflict { message, .. } | ApiError::RateLimited { message, .. } => message.clone(),
         }
     }

@@ -68,6 +68,8 @@ mod search_cache;
 mod search_store;
 #[cfg(feature = "edge")]
 mod site_upgrade;
+#[cfg(feature = "edge")]
+mod turnstile;
 
 // The builder script only.
 #[cfg(feature = "builder")]

@@ -8,6 +8,7 @@ use super::versions::ExportVersions;
 use super::widget::{self, MAX_API_BASE_CHARS};
 use crate::http::domain::validate_domain;
 use crate::http::validate::{max_chars, max_items, object, string, FieldError, Obj, Path};
+use crate::security::turnstile::{is_site_key, MAX_SITE_KEY_CHARS};
 use crate::wire::ExportAssistant;
 
 pub const MAX_PATHS: usize = 10_000;
@@ -126,7 +127,14 @@ fn parse_assistant(root: &Obj<'_>) -> Result<Option<ExportAssistant>, FieldError
             .field_path("key")
             .error("must be a public assistant key (svc_dsc_ and 32 letters or digits): every reader of the pages sees it"));
     }
-    Ok(Some(ExportAssistant { api_base, key: key.to_owned() }))
+    let turnstile_site_key = match assistant.opt_str_max("turnstileSiteKey", MAX_SITE_KEY_CHARS)? {
+        Some(site_key) if is_site_key(site_key) => Some(site_key.to_owned()),
+        Some(_) => {
+            return Err(assistant.field_path("turnstileSiteKey").error("must be a Cloudflare Turnstile site key (letters, digits, _ and -)"))
+        }
+        None => None,
+    };
+    Ok(Some(ExportAssistant { api_base, key: key.to_owned(), turnstile_site_key }))
 }
 
 /// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
@@ -269,6 +277,13 @@ mod tests {
         assert!(with(json!({"apiBase": "same-origin"})).starts_with("assistant.key: is required"));
         let admin = format!("svc_{}", "Ab1".repeat(11));
         assert!(with(json!({"apiBase": "same-origin", "key": admin})).starts_with("assistant.key: must be a public assistant key"));
+
+        // Turnstile only when asked, with a plain site key.
+        assert_eq!(parse_start_request(&json!({"domain": "docs.example.com", "assistant": {"apiBase": "same-origin", "key": key}})).unwrap().assistant.unwrap().turnstile_site_key, None);
+        let asked = json!({"domain": "docs.example.com", "assistant": {"apiBase": "same-origin", "key": key, "turnstileSiteKey": "0x4AAAAAAAsite"}});
+        assert_eq!(parse_start_request(&asked).unwrap().assistant.unwrap().turnstile_site_key.as_deref(), Some("0x4AAAAAAAsite"));
+        assert!(with(json!({"apiBase": "same-origin", "key": key, "turnstileSiteKey": "a\" onload=\"x"})).starts_with("assistant.turnstileSiteKey: must be a Cloudflare Turnstile site key"));
+        assert!(with(json!({"apiBase": "same-origin", "key": key, "turnstileSiteKey": 7})).starts_with("assistant.turnstileSiteKey: "));
     }
 
     #[test]

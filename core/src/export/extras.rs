@@ -99,7 +99,7 @@ mod tests {
         assert!(!content_security_policy(&PageExtras::default()).contains("wasm"));
 
         let key = format!("svc_dsc_{}", "a".repeat(32));
-        let elsewhere = ExportAssistant { api_base: "https://edge.example.com".into(), key: key.clone() };
+        let elsewhere = ExportAssistant { api_base: "https://edge.example.com".into(), key: key.clone(), turnstile_site_key: None };
         let extras = PageExtras { assistant: Some(elsewhere), ..PageExtras::default() };
         let text = bundle_text(extras.clone());
         let health = text.split("== ").find(|f| f.starts_with("api/health.html")).unwrap();
@@ -117,13 +117,39 @@ mod tests {
         assert!(!policy.contains("'unsafe-eval'") && !policy.contains("'unsafe-inline'"), "{policy}");
 
         // Served by the bundle's own server: 'self' covers it; beside a beacon at the same origin, once.
-        let same = PageExtras { assistant: Some(ExportAssistant { api_base: "same-origin".into(), key: key.clone() }), ..PageExtras::default() };
+        let same = PageExtras { assistant: Some(ExportAssistant { api_base: "same-origin".into(), key: key.clone(), turnstile_site_key: None }), ..PageExtras::default() };
         assert!(content_security_policy(&same).contains("connect-src 'self';"));
         let both = PageExtras {
             beacon_endpoint: Some("https://edge.example.com/discovery/v1/analytics/d/events".into()),
-            assistant: Some(ExportAssistant { api_base: "https://edge.example.com/".into(), key }),
+            assistant: Some(ExportAssistant { api_base: "https://edge.example.com/".into(), key, turnstile_site_key: None }),
             ..PageExtras::default()
         };
         assert!(content_security_policy(&both).contains("connect-src 'self' https://edge.example.com;"));
+        assert!(!content_security_policy(&both).contains("challenges.cloudflare.com"), "no Turnstile unless asked");
+    }
+
+    #[test]
+    fn turnstile_is_on_the_widget_tag_and_its_origin_in_the_policy_only_when_asked() {
+        let key = format!("svc_dsc_{}", "a".repeat(32));
+        let assistant = ExportAssistant { api_base: "https://edge.example.com".into(), key, turnstile_site_key: Some("0x4AAAAAAAsite".into()) };
+        let extras = PageExtras { assistant: Some(assistant), ..PageExtras::default() };
+        let text = bundle_text(extras.clone());
+        let home = text.split("== ").find(|f| f.starts_with("index.html")).unwrap();
+        assert!(home.contains(" data-turnstile=\"0x4AAAAAAAsite\" "), "{home}");
+        let policy = content_security_policy(&extras);
+        assert!(policy.contains("'wasm-unsafe-eval' https://challenges.cloudflare.com; style-src"), "{policy}");
+        assert!(policy.ends_with("; frame-src 'self' https://challenges.cloudflare.com"), "{policy}");
+        // Beside the bundle's own embeds, the frame source is added to theirs.
+        let framed = crate::export::content_security_policy_remote(&extras, &["https://www.youtube.com".into()], &[]);
+        assert!(framed.ends_with("frame-src 'self' https://www.youtube.com https://challenges.cloudflare.com"), "{framed}");
+
+        // The page's one script tag for the widget is what the active-content check allows; the
+        // Turnstile script is loaded by the widget, never written into a page.
+        let scripts: Vec<&str> = home.match_indices("<script").map(|(i, _)| &home[i..i + home[i..].find('>').unwrap() + 1]).collect();
+        assert!(!home.contains("challenges.cloudflare.com"), "{home}");
+        let page = &home[home.find('\n').unwrap() + 1..];
+        assert_eq!(crate::export::active_content::find_active(page, &scripts), None);
+        let injected = page.replace("</body>", "<script src=\"https://challenges.cloudflare.com/turnstile/v0/api.js\"></script></body>");
+        assert!(crate::export::active_content::find_active(&injected, &scripts).is_some(), "a Turnstile script tag in a page is a finding");
     }
 }

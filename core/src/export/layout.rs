@@ -14,6 +14,7 @@ use super::nav::{self, Tab};
 use super::page_mode::PageMode;
 use super::site_look::{self, LookFiles};
 use super::widget;
+use crate::security::turnstile::CHALLENGE_ORIGIN;
 use crate::wire::ExportAssistant;
 
 pub(crate) const CSS_FILE: &str = "_static/site.css";
@@ -36,7 +37,8 @@ const THEME_BOOT: &str = "(function(){var d=document.documentElement,a=d.getAttr
 /// widen it only as far as they need: `connect-src` to the beacon's origin, for the playground any
 /// http(s) API, since its reader picks the server; the assistant widget (its files are the
 /// bundle's own) compiles the SDK's wasm (`'wasm-unsafe-eval'`, never `'unsafe-eval'`) and asks its
-/// service, named when it is not the bundle's own server.
+/// service, named when it is not the bundle's own server; with Turnstile, it loads Turnstile's
+/// script and frame from their origin.
 pub fn content_security_policy(extras: &PageExtras) -> String {
     content_security_policy_remote(extras, &[], &[])
 }
@@ -61,17 +63,21 @@ pub fn content_security_policy_remote(extras: &PageExtras, frames: &[String], im
         }
     }
     let wasm = if extras.assistant.is_some() { " 'wasm-unsafe-eval'" } else { "" };
+    // The widget loads Turnstile's script, which shows its challenge in a frame of the same origin.
+    let turnstile = extras.assistant.as_ref().is_some_and(|a| a.turnstile_site_key.is_some());
+    let challenge = if turnstile { format!(" {CHALLENGE_ORIGIN}") } else { String::new() };
     let listed = |named: &[String]| -> String {
         named.iter().filter_map(|f| origin_of(f).filter(|o| o.len() == f.len())).flat_map(|o| [" ", o]).collect()
     };
-    let frames = listed(frames);
+    let mut frames = listed(frames);
+    frames.push_str(&challenge);
     let frame_src = match frames.is_empty() {
         true => String::new(),
         false => format!("; frame-src 'self'{frames}"),
     };
     let images = listed(images);
     format!(
-        "default-src 'self'; script-src 'self' 'sha256-{hash}'{wasm}; style-src 'self'; img-src 'self' data:{images}; \
+        "default-src 'self'; script-src 'self' 'sha256-{hash}'{wasm}{challenge}; style-src 'self'; img-src 'self' data:{images}; \
          font-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'{frame_src}"
     )
 }

@@ -76,6 +76,9 @@ pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: 
     attr(out, "data-api", &assistant.api_base);
     attr(out, "data-domain", domain);
     attr(out, "data-key", &assistant.key);
+    if let Some(site_key) = &assistant.turnstile_site_key {
+        attr(out, "data-turnstile", site_key);
+    }
     let base = links.file("");
     attr(out, "data-link-base", if base.is_empty() { "./" } else { &base });
     if !folders.is_empty() {

@@ -7,8 +7,11 @@
 //! - [`origins`]: the sites an assistant key may be used from.
 //! - [`ratelimit`]: the fixed-window arithmetic of the assistant's per-organization and per-IP
 //!   limits (the counts live in the worker).
+//! - [`turnstile`]: Cloudflare Turnstile's settings, when a request needs a token, and siteverify's
+//!   wire format.
 
 pub mod origins;
 pub mod presign;
 pub mod ratelimit;
 pub mod signing;
+pub mod turnstile;

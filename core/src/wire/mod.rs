@@ -301,6 +301,10 @@ pub struct ExportAssistant {
     pub api_base: String,
     /// The public assistant key (`svc_dsc_…`) the widget sends.
     pub key: String,
+    /// `turnstileSiteKey`: the widget gets a Cloudflare Turnstile token with a conversation's first
+    /// question (for a service that verifies them); the pages' policy then allows Turnstile's origin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turnstile_site_key: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]

@@ -49,4 +49,7 @@ pub struct ThreadRecord {
     pub created_at: String,
     pub updated_at: String,
     pub messages: Vec<StoredMessage>,
+    /// A Turnstile token sent with one of its turns passed siteverify: later turns need none.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub human_verified: bool,
 }

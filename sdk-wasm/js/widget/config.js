@@ -64,6 +64,9 @@ export function readConfig(el, defaultApi) {
     // On an exported page: the bundle's root (relative to the page) and its folder pages.
     linkBase: attr(el, 'link-base') == null ? undefined : new URL(attr(el, 'link-base'), location.href).href,
     linkIndex: new Set((attr(el, 'link-index') ?? '').split(' ').filter(Boolean)),
+    // Cloudflare Turnstile's site key (turnstile.js); `turnstile-script` replaces its script in tests.
+    turnstile: attr(el, 'turnstile') || undefined,
+    turnstileScript: attr(el, 'turnstile-script') || undefined,
   };
 }
 

@@ -11,6 +11,7 @@ import { icon } from './icons.js';
 import { el, renderMarkdown } from './markdown.js';
 import { PANEL_CSS } from './panel-css.js';
 import { sheet } from './sheet.js';
+import { turnstileFetch } from './turnstile.js';
 
 function iconButton(name, label, onClick, className = 'icon') {
   const b = el('button', className, icon(name));
@@ -188,8 +189,9 @@ class Panel {
   }
 
   #newClient(messages, threadId) {
-    const { api, domain, key } = this.#config;
-    return new AssistantClient({ baseUrl: api, domain, apiKey: key, messages, threadId });
+    const { api, domain, key, turnstile } = this.#config;
+    const fetch = turnstile ? turnstileFetch(this.#config, () => Boolean(this.#client?.threadId)) : undefined;
+    return new AssistantClient({ baseUrl: api, domain, apiKey: key, messages, threadId, fetch });
   }
 
   #save() {

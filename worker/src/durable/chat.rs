@@ -30,6 +30,7 @@ use crate::config::{resume_window, CHATS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send, send_for_bytes};
 use crate::error::{ApiError, ApiResult};
 use crate::memory::DurableSpan;
+use crate::turnstile::HumanCheck;
 
 const RECORD_KEY: &str = "chat";
 /// Stored entries one read returns at most (8 KiB each).
@@ -69,6 +70,9 @@ pub struct StartRequest {
     pub body: serde_json::Value,
     pub started_ms: u64,
     pub request_id: String,
+    /// The widget's Turnstile token and address, checked by [`prepare`].
+    #[serde(default)]
+    pub human: HumanCheck,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -135,8 +139,8 @@ impl<'a> ChatClient<'a> {
 
     /// Starts the chat's answer; its thread id. The object's 4xx (unknown thread, bad `messageId`, an
     /// answer still running) pass through.
-    pub async fn start(&self, body: &serde_json::Value, started_ms: u64, request_id: &str) -> ApiResult<String> {
-        let request = StartRequest { key: self.key.clone(), body: body.clone(), started_ms, request_id: request_id.to_string() };
+    pub async fn start(&self, body: &serde_json::Value, started_ms: u64, request_id: &str, human: HumanCheck) -> ApiResult<String> {
+        let request = StartRequest { key: self.key.clone(), body: body.clone(), started_ms, request_id: request_id.to_string(), human };
         let reply: serde_json::Value = send(self.env, &self.key.object_name(), &ChatCall::Start(&request)).await?;
         Ok(reply["threadId"].as_str().unwrap_or_default().to_string())
     }
@@ -201,7 +205,7 @@ impl AssistantChat {
         let storage = self.state.storage();
         let key = start.key;
         let prepared = match parse_v2(&start.body) {
-            Ok(request) => prepare(&self.env, &key.org_id, &key.domain, request, start.started_ms, &start.request_id).await,
+            Ok(request) => prepare(&self.env, &key.org_id, &key.domain, request, start.started_ms, &start.request_id, Some(&start.human)).await,
             Err(err) => Err(err.into()),
         };
         let (job, backend) = match prepared {

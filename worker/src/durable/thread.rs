@@ -35,6 +35,9 @@ pub struct AppendRequest {
     pub keep: Option<usize>,
     pub now: String,
     pub messages: Vec<StoredMessage>,
+    /// This turn's Turnstile token passed (or an earlier one's did): the thread remembers it.
+    #[serde(default)]
+    pub human_verified: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -96,6 +99,8 @@ struct ThreadMeta {
     /// Messages live under `message:{seq}` for `first_seq <= seq < next_seq`.
     first_seq: u64,
     next_seq: u64,
+    #[serde(default)]
+    human_verified: bool,
 }
 
 /// One storage value per message: a single record holding the whole thread outgrew the Durable
@@ -149,6 +154,7 @@ impl AssistantThread {
             updated_at: legacy.updated_at,
             first_seq: 0,
             next_seq: legacy.messages.len() as u64,
+            human_verified: legacy.human_verified,
         };
         for (seq, message) in legacy.messages.iter().enumerate() {
             storage.put(&message_key(seq as u64), message).await?;
@@ -174,6 +180,7 @@ impl AssistantThread {
             created_at: meta.created_at,
             updated_at: meta.updated_at,
             messages,
+            human_verified: meta.human_verified,
         })
     }
 
@@ -190,6 +197,7 @@ impl AssistantThread {
                 updated_at: append.now.clone(),
                 first_seq: 0,
                 next_seq: 0,
+                human_verified: false,
             },
             None => return not_found(),
         };
@@ -208,6 +216,7 @@ impl AssistantThread {
             storage.delete(&message_key(meta.first_seq)).await?;
             meta.first_seq += 1;
         }
+        meta.human_verified |= append.human_verified;
         meta.updated_at = append.now;
         storage.put(META_KEY, &meta).await?;
         self.keep_from_now().await?;

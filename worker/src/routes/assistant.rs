@@ -20,6 +20,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::config::keep_alive_interval;
 use crate::http::{empty_response, json_response, read_json_object};
 use crate::routes::discovery::{authorize, Caller};
+use crate::turnstile::HumanCheck;
 
 pub async fn message_v1(call: &mut Call) -> ApiResult<Response> {
     message(call, Protocol::DataStreamV1).await
@@ -37,11 +38,12 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         Protocol::DataStreamV1 => (parse_v1(&body)?, None),
         Protocol::UiMessageStreamV2 => (parse_v2(&body)?, resumable_chat(&body)?),
     };
+    let human = HumanCheck::from_request(&call.req);
     let (sender, receiver) = mpsc::unbounded();
     match chat_id {
         None => {
             let (job, backend) =
-                prepare(&call.env, &caller.key.org_id, &caller.domain, request, started_ms, &call.request_id).await?;
+                prepare(&call.env, &caller.key.org_id, &caller.domain, request, started_ms, &call.request_id, Some(&human)).await?;
             call.response_headers.push(("x-thread-id".into(), job.thread.thread_id.clone()));
             let answer = Generation::new(call.env.clone(), backend, job, protocol, sender);
             // wait_until keeps the isolate working on the answer for as long as the stream is read.
@@ -53,7 +55,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
             // The chat's object prepares and generates (from the body validated here); this request is
             // only its first reader.
             let key = ChatKey { org_id: caller.key.org_id, domain: caller.domain, chat_id };
-            let thread_id = ChatClient::new(&call.env, &key).start(&body, started_ms, &call.request_id).await?;
+            let thread_id = ChatClient::new(&call.env, &key).start(&body, started_ms, &call.request_id, human).await?;
             call.response_headers.push(("x-thread-id".into(), thread_id));
             let first = ChatClient::new(&call.env, &key).read(0, 0).await?;
             follow_chat(call, key, first, sender);
@@ -134,7 +136,7 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
 /// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
 /// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
 pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
-    let (job, backend) = prepare(&call.env, &caller.key.org_id, &caller.domain, request, now_ms(), &call.request_id).await?;
+    let (job, backend) = prepare(&call.env, &caller.key.org_id, &caller.domain, request, now_ms(), &call.request_id, None).await?;
     // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
     let (sender, _stream) = mpsc::unbounded();
     let answer = Generation::new(call.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender);
