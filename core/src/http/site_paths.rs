@@ -4,6 +4,8 @@
 //! folder's page exists, so the page's relative links resolve), the page's Markdown beside it
 //! (`a/b.md`), and any other file by its own name.
 
+use super::routes::percent_decode;
+
 /// What a URL path names in the bundle; paths are relative to the bundle's root, percent-decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SitePath {
@@ -49,24 +51,10 @@ pub fn site_path(url_path: &str) -> Option<SitePath> {
     })
 }
 
-/// Decodes `%XX` escapes; `None` for a malformed escape or a result that is not UTF-8.
-fn percent_decode(path: &str) -> Option<String> {
-    if !path.contains('%') {
-        return Some(path.to_string());
-    }
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            out.push(u8::from_str_radix(path.get(i + 1..i + 3)?, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+/// `url_path` percent-decoded (what a site's redirect rules match); `None` for a malformed escape
+/// or a result that is not UTF-8.
+pub fn decoded(url_path: &str) -> Option<String> {
+    percent_decode(url_path)
 }
 
 #[cfg(test)]
