@@ -179,4 +179,30 @@ mod tests {
         assert_eq!(live.site_path("/a"), None);
         assert_eq!(live.root(), "/docs/");
     }
+
+    #[test]
+    fn hosting_a_bundles_parts_read_back_file_by_file_stop_only_between_entries() {
+        use crate::docs::unpack::Entry;
+        use crate::docs::{ArchiveLimits, Unpacker};
+        use crate::export::{tar_gz_entry_piece, tar_gz_member, ExportFile};
+        let pages = tar_gz_member(&[ExportFile::new("index.html".into(), "<p>hi</p>".into())], 0);
+        let text = "x".repeat(1500);
+        let head = tar_gz_entry_piece("llms-full.txt", 1500, 0, 0, &text.as_bytes()[..1000]).unwrap();
+        let tail = tar_gz_entry_piece("llms-full.txt", 1500, 0, 1000, &text.as_bytes()[1000..]).unwrap();
+        let mut unpacker = Unpacker::new(&ArchiveLimits::default());
+        let mut files = Vec::new();
+        let mut collect = |entry: Entry| {
+            if let Entry::File(path, bytes) = entry {
+                files.push((path, bytes.len()));
+            }
+        };
+        assert!(!unpacker.between_entries(), "nothing read yet");
+        unpacker.push(&pages, &mut collect).unwrap();
+        assert!(unpacker.between_entries());
+        unpacker.push(&head, &mut collect).unwrap();
+        assert!(!unpacker.between_entries(), "inside llms-full.txt: a step may not stop here");
+        unpacker.push(&tail, &mut collect).unwrap();
+        assert!(unpacker.between_entries());
+        assert_eq!(files, vec![("index.html".to_string(), 9), ("llms-full.txt".to_string(), 1500)]);
+    }
 }
