@@ -1,9 +1,11 @@
 //! The live bundle as a static host serves it: extensionless URLs (`/a/b` → `a/b.html`, `/a/b/` and
-//! `/` → `index.html`), `404.html` with status 404, and from tower-http's `ServeDir` content types,
-//! `Range`, `HEAD` and `Last-Modified`. Here: `ETag`/`If-None-Match` (the bundle's hash: a file
-//! changes only with the bundle), `Cache-Control` (revalidate HTML and unhashed assets, keep hashed
-//! ones a year) and the security headers, with a CSP the exported pages satisfy, narrowed by this
-//! server's own analytics and playground switches (`crate::page_policy`). The site's redirects (the
+//! `/` → `index.html`; which file a URL names is core's `site_paths`, as the worker serves a hosted
+//! site), `404.html` with status 404, and from tower-http's `ServeDir` content types, `Range`, `HEAD`
+//! and `Last-Modified`. Here: `ETag`/`If-None-Match` (the bundle's hash: a file changes only with the
+//! bundle), and from core's `site_headers`, which the worker's hosted sites carry too,
+//! `Cache-Control` (revalidate HTML and unhashed assets, keep hashed ones a year) and the security
+//! headers, with a CSP the exported pages satisfy, narrowed by this server's own analytics and
+//! playground switches (`crate::page_policy`). The site's redirects (the
 //! bundle's `_redirects`) are answered first, as Cloudflare Pages answers them. A page asked for
 //! with `Accept: text/markdown` (or `text/plain`) answers with its `.md` file (`Vary: Accept`).
 
@@ -22,6 +24,8 @@ use tower_http::services::ServeDir;
 use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
 use docs_edge_core::export::widget;
 use docs_edge_core::http::accept::prefers_markdown;
+use docs_edge_core::http::site_headers::{cache_control, etag_matches, security_headers};
+use docs_edge_core::http::site_paths::{site_path, SitePath};
 
 use crate::page_policy::page_policy;
 use crate::state::State;
@@ -73,7 +77,7 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|tag| weak_eq(tag.trim(), etag.to_str().unwrap_or(""))));
+        .is_some_and(|v| etag_matches(v, etag.to_str().unwrap_or("")));
 
     let head = req.method() == Method::HEAD;
     let service = ServeDir::new(dir).append_index_html_on_directories(true);
@@ -111,14 +115,12 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
             headers.insert(header::LINK, HeaderValue::from_static("</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\""));
         }
     }
-    let cache = if found && !html && is_fingerprinted(&path) { "public, max-age=31536000, immutable" } else { "no-cache" };
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control(&path, html, found)));
     let policy = page_policy(&active.bundle.manifest, &state.config());
-    let csp = HeaderValue::from_str(&policy.content_security_policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    for (name, value) in security_headers(&policy.content_security_policy) {
+        let value = HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
+        headers.insert(HeaderName::from_static(name), value);
+    }
     if widget.is_some() {
         // Any site may load the widget, as from the worker (worker/public/_headers).
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
@@ -136,12 +138,8 @@ fn markdown_file(dir: &Path, uri: &Uri) -> Option<Uri> {
         None if raw.ends_with('/') => format!("{raw}index"),
         None => return None,
     };
-    let decoded = percent_decode_str(&stem).decode_utf8().ok()?;
-    let relative = decoded.trim_start_matches('/');
-    if relative.split('/').any(|seg| seg == ".." || seg.is_empty()) || relative.contains('\\') {
-        return None;
-    }
-    dir.join(format!("{relative}.md")).is_file().then(|| format!("{stem}.md").parse().ok()).flatten()
+    let Some(SitePath::Page { markdown, .. }) = site_path(raw) else { return None };
+    dir.join(markdown).is_file().then(|| format!("{stem}.md").parse().ok()).flatten()
 }
 
 /// The site's redirect for `uri`, when one of `rules` matches: 308 (permanent, the format's
@@ -173,23 +171,11 @@ async fn not_found(dir: &Path, head: bool) -> Response {
     res
 }
 
-fn weak_eq(a: &str, b: &str) -> bool {
-    a == "*" || a.trim_start_matches("W/") == b.trim_start_matches("W/")
-}
-
 /// `/a/b` → `/a/b.html` when that file exists (the export's canonical URLs have no extension).
 fn extensionless(dir: &Path, uri: &Uri) -> Option<Uri> {
     let raw = uri.path();
-    let last = raw.rsplit('/').next().unwrap_or("");
-    if raw.ends_with('/') || last.is_empty() || last.contains('.') {
-        return None;
-    }
-    let decoded = percent_decode_str(raw).decode_utf8().ok()?;
-    let relative = decoded.trim_start_matches('/');
-    if relative.split('/').any(|seg| seg == ".." || seg.is_empty()) || relative.contains('\\') {
-        return None;
-    }
-    if !dir.join(format!("{relative}.html")).is_file() {
+    let Some(SitePath::Page { html, folder: Some(_), .. }) = site_path(raw) else { return None };
+    if !dir.join(html).is_file() {
         return None;
     }
     let with_html = match uri.query() {
@@ -199,29 +185,10 @@ fn extensionless(dir: &Path, uri: &Uri) -> Option<Uri> {
     with_html.parse().ok()
 }
 
-/// A file name with a content hash in it (`app.3f9a2c1b.js`): safe to cache for a year. The export
-/// has none today; its assets are revalidated with the ETag.
-fn is_fingerprinted(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or("");
-    let parts: Vec<&str> = name.split('.').collect();
-    parts.len() >= 3
-        && parts[1..parts.len() - 1]
-            .iter()
-            .any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::scratch;
-
-    #[test]
-    fn fingerprints() {
-        assert!(is_fingerprinted("/_static/app.3f9a2c1b.js"));
-        assert!(!is_fingerprinted("/_static/site.css"));
-        assert!(!is_fingerprinted("/_static/search/en/t/12.json"));
-        assert!(!is_fingerprinted("/deadbeefcafe.js"));
-    }
 
     #[test]
     fn extensionless_urls_map_to_html_files_inside_the_bundle() {

@@ -6,7 +6,7 @@
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 
-use docs_edge_core::http::routes::{match_route, Gate, Route};
+use docs_edge_core::http::routes::{match_route, Gate, Route, RouteError};
 use futures_util::FutureExt;
 use worker::{Context, Env, Request, Response};
 
@@ -47,6 +47,13 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
                 };
                 (result, call.response_headers)
             }
+            // A path no route takes may be a page of the site this host serves (`crate::hosted_site`):
+            // API routes always come first.
+            Err(err @ RouteError::NotFound) if method == "GET" || method == "HEAD" => match crate::hosted_site::serve(&req, &env).await {
+                Ok(Some(page)) => (Ok(page), Vec::new()),
+                Ok(None) => (Err(ApiError::from(err)), Vec::new()),
+                Err(failed) => (Err(failed), Vec::new()),
+            },
             Err(err) => (Err(ApiError::from(err)), Vec::new()),
         }
     };
@@ -120,6 +127,8 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::AnalyticsEvents => routes::analytics::events(call).await,
         Route::AnalyticsReport => routes::analytics::forward_report(call).await,
         Route::ConversationsCsv => routes::analytics::forward_report(call).await,
+        Route::GetHosting => routes::hosting::get(call).await,
+        Route::PutHosting => routes::hosting::put(call).await,
     }
 }
 

@@ -1,10 +1,12 @@
 //! Organizations, their domains and API keys, kept in the KV namespace.
 //!
-//! Layout: `org:{orgId}` → [`OrgRecord`]; `domain:{host}` → orgId; `key:{sha256(key)}` → [`KeyRecord`];
+//! Layout: `org:{orgId}` → [`OrgRecord`]; `domain:{host}` → orgId; `hosting:{host}` → its
+//! [`HostingSettings`]; `key:{sha256(key)}` → [`KeyRecord`];
 //! `keyid:{keyId}` → sha256 of that key, so a key can be revoked by id. Secrets are never stored, only
 //! their SHA-256. KV is eventually consistent across locations (about a minute): a revoked key can still
 //! be accepted elsewhere for that long (docs/architecture/storage.mdx, "KV").
 
+use docs_edge_core::export::hosting::HostingSettings;
 use docs_edge_core::wire::{KeyInfo, KeyKind, Organization, Plan};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -86,6 +88,15 @@ impl Directory {
     pub async fn release_domain(&self, domain: &str) -> ApiResult<()> {
         self.kv.delete(&format!("domain:{domain}")).await?;
         Ok(())
+    }
+
+    /// The domain's hosting setting; `None` when it was never set.
+    pub async fn hosting(&self, domain: &str) -> ApiResult<Option<HostingSettings>> {
+        self.get_json(&format!("hosting:{domain}")).await
+    }
+
+    pub async fn save_hosting(&self, domain: &str, settings: &HostingSettings) -> ApiResult<()> {
+        self.put_json(&format!("hosting:{domain}"), settings).await
     }
 
     pub async fn key_by_hash(&self, hash: &str) -> ApiResult<Option<KeyRecord>> {

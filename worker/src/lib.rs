@@ -57,6 +57,8 @@ mod cors;
 #[cfg(feature = "edge")]
 mod generation;
 #[cfg(feature = "edge")]
+mod hosted_site;
+#[cfg(feature = "edge")]
 mod ratelimit;
 #[cfg(feature = "edge")]
 mod routes;

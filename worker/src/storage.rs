@@ -18,11 +18,14 @@
 //!   batch objects (`batch-{id}.{part}`) and source packs (`pack-{hash}`), which a version's
 //!   `batches/index.bin` lists;
 //!   `files/{domain}/sweep-{run}` ([`sweep_marker_key`]): a sweep judging the store (`crate::store_sweep`).
+//! - `hosted/{domain}/{exportId}/{path}` ([`hosted_file_key`]): a hosted domain's site, one object per
+//!   file of an export's bundle; `hosted/{domain}/live.json` ([`hosted_live_key`]): which export is
+//!   served (`docs_edge_core::export::hosting::LiveSite`), written after its files.
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
 //!   concatenation (`crate::durable::export_job`).
 
-use docs_edge_core::platform::retention::{EXPORTS_PREFIX, FILES_PREFIX, SITES_PREFIX};
+use docs_edge_core::platform::retention::{EXPORTS_PREFIX, FILES_PREFIX, HOSTED_PREFIX, SITES_PREFIX};
 use docs_edge_core::platform::store_sweep::MARKER_PREFIX;
 use worker::{Bucket, Env, Range};
 
@@ -116,6 +119,16 @@ pub fn current_key(domain: &str) -> String {
 /// The key of object `name` of a published version.
 pub fn version_key(domain: &str, publish_id: &str, name: &str) -> String {
     format!("{SITES_PREFIX}{domain}/{publish_id}/{name}")
+}
+
+/// File `path` of export `export_id`, served for hosted `domain`.
+pub fn hosted_file_key(domain: &str, export_id: &str, path: &str) -> String {
+    format!("{HOSTED_PREFIX}{domain}/{export_id}/{path}")
+}
+
+/// The pointer naming the export `domain`'s site is served from.
+pub fn hosted_live_key(domain: &str) -> String {
+    format!("{HOSTED_PREFIX}{domain}/live.json")
 }
 
 pub fn part_key(job_id: &str, index: u32) -> String {

@@ -88,6 +88,13 @@ impl Unpacker {
         self.decoder.get_ref().check_complete()
     }
 
+    /// Whether what was pushed so far ends between two entries: a reader that stops here can start
+    /// again with a new unpacker at the next gzip member (a hosted site's export is copied this way,
+    /// a few of its parts per step).
+    pub fn between_entries(&self) -> bool {
+        self.head.len() == 2 && self.decoder.get_ref().check_complete().is_ok()
+    }
+
     fn outcome(&mut self, result: io::Result<()>) -> Result<(), ArchiveError> {
         let sink = self.decoder.get_mut();
         match (sink.failed.take(), result) {

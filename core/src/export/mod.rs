@@ -73,6 +73,7 @@ mod diagrams;
 pub mod embeds;
 mod extras;
 mod finishing;
+pub mod hosting;
 mod html;
 pub mod icons;
 mod layout;

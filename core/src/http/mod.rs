@@ -8,9 +8,13 @@
 //! - [`domain`]: the docs site domain rule, for path parameters and request bodies alike.
 //! - [`byte_range`]: `Range: bytes=...` on downloads.
 //! - [`accept`]: whether a page request prefers Markdown (`Accept: text/markdown`).
+//! - [`site_paths`] and [`site_headers`]: a static site served from its exported bundle (which file a
+//!   URL names; the headers every served file gets), shared by docs-edge-serve and the worker.
 
 pub mod accept;
 pub mod byte_range;
 pub mod domain;
 pub mod routes;
+pub mod site_headers;
+pub mod site_paths;
 pub mod validate;

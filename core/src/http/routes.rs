@@ -74,7 +74,8 @@ macro_rules! routes {
 // the tools whose switch is on. A rating is stored in the analytics database and read only by the
 // analytics report and CSV: with analytics off it would be written for nobody (and analytics off
 // promises no rows), so the endpoint is off too; it rates an assistant answer, so it needs that.
-// The API playground has no route: it is a panel in exported pages.
+// The API playground has no route: it is a panel in exported pages. A hosted site is served from
+// its static export, so hosting follows that switch (its pages are no route: a GET no row matches).
 routes! {
     Health            GET    "/health"                                                => Open,
     Features          GET    "/v1/features"                                           => Open,
@@ -115,6 +116,8 @@ routes! {
     AnalyticsEvents   POST   "/discovery/v1/analytics/{domain}/events"                => All(Analytics),
     AnalyticsReport   GET    "/v1/analytics/{domain}"                                 => All(Analytics),
     ConversationsCsv  GET    "/v1/analytics/{domain}/conversations.csv"               => All(Analytics),
+    GetHosting        GET    "/v1/admin/orgs/{orgId}/domains/{domain}/hosting"        => All(StaticExport),
+    PutHosting        PUT    "/v1/admin/orgs/{orgId}/domains/{domain}/hosting"        => All(StaticExport),
 }
 
 /// What a route needs of the deployment's switches.
@@ -208,7 +211,7 @@ fn capture(pattern: &str, segments: &[&str]) -> Option<Vec<String>> {
 }
 
 /// Decodes `%XX` escapes; `None` for malformed escapes or non-UTF-8 results (treated as no match).
-fn percent_decode(segment: &str) -> Option<String> {
+pub(crate) fn percent_decode(segment: &str) -> Option<String> {
     if !segment.contains('%') {
         return Some(segment.to_string());
     }

@@ -18,6 +18,9 @@ pub const SITES_PREFIX: &str = "sites/";
 pub const EXPORTS_PREFIX: &str = "exports/";
 /// `files/{domain}/{hash}`: a site's content-addressed store, shared by its versions.
 pub const FILES_PREFIX: &str = "files/";
+/// Hosted sites' served files, per export, and their live pointers: the sweep keeps them (a
+/// superseded export stays readable; removing old ones is not built yet).
+pub const HOSTED_PREFIX: &str = "hosted/";
 
 /// Milliseconds in a day.
 pub const DAY_MS: u64 = 86_400_000;

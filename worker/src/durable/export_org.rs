@@ -19,7 +19,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, Result, Stat
 
 use crate::config::{JobSettings, EXPORT_ORGS_BINDING};
 use crate::memory::DurableSpan;
-use crate::durable::export_job::{ExportJobClient, OwnerQuery, StartJob};
+use crate::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget, StartJob};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
 use crate::random::random_id;
@@ -50,6 +50,9 @@ pub struct StartOrder {
     /// The beacon and playground, as the deployment switches them.
     #[serde(default)]
     pub extras: PageExtras,
+    /// Set for the export a hosted domain's site is served from.
+    #[serde(default)]
+    pub site: Option<SiteTarget>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -214,6 +217,7 @@ impl ExportOrg {
             created_at: order.now_iso.clone(),
             created_unix: order.now_unix,
             extras: order.extras.clone(),
+            site: order.site.clone(),
             settings: JobSettings::from_env(&self.env).map_err(ApiError::Internal)?,
         };
         ExportJobClient::new(&self.env, job_id).start(&start).await

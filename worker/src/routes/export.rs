@@ -2,7 +2,10 @@
 //! the bundle download itself (no key: the signed link is the grant).
 
 use docs_edge_core::http::byte_range::{parse_range, RangeRequest};
+use docs_edge_core::export::hosting::HostingSettings;
 use docs_edge_core::export::PageExtras;
+use docs_edge_core::platform::deployment::Features;
+use docs_edge_core::wire::ExportJob as JobView;
 use docs_edge_core::export::api::{is_job_id, parse_start_request};
 use docs_edge_core::security::signing::{verify_link, LinkCheck};
 use docs_edge_core::wire::{BundleLink, KeyKind, Plan};
@@ -12,7 +15,7 @@ use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{iso_from_ms, now_iso, now_unix};
 use crate::directory::{Directory, KeyRecord};
-use crate::durable::export_job::{ExportJobClient, OwnerQuery};
+use crate::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget};
 use crate::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::error::{ApiError, ApiResult};
 use crate::exports::{bundle_url, link_secret};
@@ -20,7 +23,7 @@ use crate::storage::{self, bundle_key};
 use crate::http::{header, json_response, read_json_object};
 use crate::search_store;
 use crate::site_upgrade;
-use crate::sites;
+use crate::sites::{self, SiteVersion};
 
 /// An admin key of an organization on the enterprise plan.
 async fn enterprise_admin(call: &Call, directory: &Directory) -> ApiResult<KeyRecord> {
@@ -55,16 +58,9 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         ));
     }
     let domain = require_domain(&directory, &key, &request.domain).await?;
-    // The job renders this version, whatever is published while it runs.
-    let bucket = storage::bucket(&call.env)?;
-    let live = sites::current_version(&bucket, &domain, &key.org_id)
+    let live = exportable_version(call, &domain, &key.org_id, &features)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
-    site_upgrade::require_current(&call.env, &bucket, &domain, &live).await?;
-    if features.search || features.assistant {
-        // The bundle ships the version's search packs.
-        search_store::require_split(&bucket, &domain, &live).await?;
-    }
     let extras = PageExtras {
         // Only when the request asks: the beacon reports to this service, at the address the
         // export was requested from.
@@ -89,9 +85,52 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         now_unix: now_unix(),
         now_iso: now_iso(),
         extras,
+        site: None,
     };
     let job = ExportOrgClient::new(&call.env, &key.org_id).start(&order).await?;
     json_response(202, &job)
+}
+
+/// The live version of `domain` an export renders (whatever is published while it runs), once it
+/// can be: rebuilt if from an earlier release, its search packs split when the bundle ships them.
+/// `None` when nothing is published.
+async fn exportable_version(call: &Call, domain: &str, org_id: &str, features: &Features) -> ApiResult<Option<SiteVersion>> {
+    let bucket = storage::bucket(&call.env)?;
+    let Some(live) = sites::current_version(&bucket, domain, org_id).await? else { return Ok(None) };
+    site_upgrade::require_current(&call.env, &bucket, domain, &live).await?;
+    if features.search || features.assistant {
+        search_store::require_split(&bucket, domain, &live).await?;
+    }
+    Ok(Some(live))
+}
+
+/// Starts the export a hosted domain's site is served from, with its hosting setting's options;
+/// `None` when nothing is published yet (the first publish starts it). Its analytics beacon and
+/// widget ask the site's own origin.
+pub(crate) async fn start_site_export(call: &Call, org_id: &str, domain: &str, settings: &HostingSettings) -> ApiResult<Option<JobView>> {
+    let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+    let Some(live) = exportable_version(call, domain, org_id, &features).await? else { return Ok(None) };
+    let extras = PageExtras {
+        beacon_endpoint: (settings.analytics && features.analytics).then(|| format!("https://{domain}/discovery/v1/analytics/{domain}/events")),
+        playground: features.playground,
+        assistant: settings.assistant.clone(),
+    };
+    let order = StartOrder {
+        org_id: org_id.to_string(),
+        domain: domain.to_string(),
+        publish_id: live.publish_id,
+        version: settings.version.clone(),
+        versions: settings.versions.clone(),
+        paths: None,
+        markdown: settings.markdown,
+        starts_per_hour: call.config.export_starts_per_hour,
+        batch_pages: call.config.export_batch_pages,
+        now_unix: now_unix(),
+        now_iso: now_iso(),
+        extras,
+        site: Some(SiteTarget { path_prefix: settings.path_prefix.clone() }),
+    };
+    Ok(Some(ExportOrgClient::new(&call.env, org_id).start(&order).await?))
 }
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {

@@ -6,6 +6,7 @@ pub mod assistant;
 pub mod discovery;
 pub mod export;
 pub mod health;
+pub mod hosting;
 pub mod llms;
 pub mod mcp;
 pub mod openapi;

@@ -51,7 +51,11 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
             return Err(err);
         }
     };
-    start_publish(&call.config, &jobs, &domain, &key.org_id, publish_id, source_bytes).await
+    let response = start_publish(&call.config, &jobs, &domain, &key.org_id, publish_id, source_bytes).await?;
+    if response.status_code() == 200 {
+        crate::routes::hosting::after_publish(call, &key.org_id, &domain).await;
+    }
+    Ok(response)
 }
 
 /// Counts the publish against the organization's rate (before anything is read: every publish

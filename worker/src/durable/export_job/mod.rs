@@ -53,6 +53,18 @@ pub struct StartJob {
     pub extras: PageExtras,
     #[serde(default)]
     pub settings: JobSettings,
+    /// Set when the export is a hosted site's: once complete, its files are written one object each
+    /// and the site switched to it.
+    #[serde(default)]
+    pub site: Option<SiteTarget>,
+}
+
+/// Where a hosted site's export is served: under the domain, at this path.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteTarget {
+    #[serde(default)]
+    pub path_prefix: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -117,3 +129,5 @@ pub struct BundleReady {
 
 #[cfg(feature = "builder")]
 mod object;
+#[cfg(feature = "builder")]
+mod site_copy;

@@ -1,5 +1,6 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
+use super::site_copy::{copy_step, go_live, CopyJob, SiteCopy};
 use super::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
 use std::cell::RefCell;
 use std::panic::AssertUnwindSafe;
@@ -12,6 +13,7 @@ use docs_edge_core::export::{
     after_step, batch_files, batch_tree, content_security_policy_remote, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
     ExportVersions, MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
+use docs_edge_core::export::hosting::LiveSite;
 use docs_edge_core::export::icons::{IconSet, KnownIcons};
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -94,6 +96,9 @@ struct JobRecord {
     /// Origins the pages so far load images from on a click: the bundle's `img-src`.
     #[serde(default)]
     image_origins: BTreeSet<String>,
+    /// A hosted site's export: how far its files are written one object each.
+    #[serde(default)]
+    site: Option<SiteCopy>,
 }
 
 impl JobRecord {
@@ -290,6 +295,7 @@ impl ExportJob {
             icon_sets: BTreeSet::new(),
             frame_origins: BTreeSet::new(),
             image_origins: BTreeSet::new(),
+            site: start.site.map(|target| SiteCopy { path_prefix: target.path_prefix, ..SiteCopy::default() }),
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -527,6 +533,9 @@ impl ExportJob {
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
         let bucket = storage::bucket(&self.env)?;
+        if record.site.as_ref().is_some_and(|site| site.next_part.is_some()) {
+            return self.copy_site(record, &bucket).await;
+        }
         let total = record.total_pages;
         if record.next_page < total {
             let loaded = self.load(record).await?;
@@ -565,9 +574,39 @@ impl ExportJob {
             }
         }
         record.parts += self.write_finishing(record, &bucket).await?;
+        if let Some(site) = record.site.as_mut() {
+            // The site's files next, read back from the parts (`super::site_copy`).
+            site.next_part = Some(0);
+            return Ok(false);
+        }
         record.status = JobStatus::Completed;
         record.progress = 100.0;
         Ok(true)
+    }
+
+    /// A step of writing a hosted site's files; after the last, the site is switched to this export
+    /// and the job is complete.
+    async fn copy_site(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
+        let job = CopyJob { job_id: &record.job_id, domain: &record.domain, parts: record.parts };
+        let mut site = record.site.clone().unwrap_or_default();
+        let done = copy_step(bucket, &job, &mut site).await?;
+        if done {
+            let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
+            let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
+            let live = LiveSite {
+                export_id: record.job_id.clone(),
+                publish_id: record.publish_id.clone(),
+                created_at: record.created_at.clone(),
+                path_prefix: site.path_prefix.clone(),
+                content_security_policy: content_security_policy_remote(&record.extras, &frame_origins, &image_origins),
+            };
+            go_live(bucket, &record.domain, &live).await?;
+            crate::log_line::info(&serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}));
+            record.status = JobStatus::Completed;
+            record.progress = 100.0;
+        }
+        record.site = Some(site);
+        Ok(done)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
