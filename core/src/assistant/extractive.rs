@@ -56,7 +56,7 @@ const COVERED_EVIDENCE: f32 = 0.5;
 /// it squarely (a long question's narrative, a paraphrase the docs word otherwise). The answer
 /// quotes it and says first that the docs do not state this directly (`Answer::uncertain`). Below
 /// it, or when the question names something no page mentions (coverage 0), the answer refuses.
-const CLOSE_EVIDENCE: f32 = 0.25;
+const CLOSE_EVIDENCE: f32 = 0.2;
 /// A further page is cited only when it supports the answer on both counts: its best quote is at
 /// least `MIN_QUOTE_SHARE` as good as the lead's, and that share times its retrieval score's share of
 /// the lead's reaches `MIN_SUPPORT`. A page that shares one apt sentence with the question but that
