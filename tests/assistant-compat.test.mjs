@@ -1,6 +1,6 @@
 // The client compatibility matrix (issue #13): the real client code of every AI SDK release people pin,
 // against the running worker. Each release must report no error, build the full text and the sources,
-// recover the thread id and continue the thread. v4 releases run their own `@ai-sdk/ui-utils`
+// recover the thread id and continue the thread, and receive the follow-up questions. v4 releases run their own `@ai-sdk/ui-utils`
 // (`callChatApi`, what `useChat` calls); v5+ releases run `DefaultChatTransport`, which validates every
 // chunk with that release's own (for most of them strict) `uiMessageChunkSchema`.
 import { test, before } from 'node:test';
@@ -64,6 +64,13 @@ async function v4Turn(alias, messages, extraBody = {}) {
   return { ...finished, data, response, raw };
 }
 
+/** Follow-ups as every release receives them: one to three distinct questions, none the question asked. */
+function assertSuggestions(questions, release) {
+  assert.ok(Array.isArray(questions) && questions.length >= 1 && questions.length <= 3, `${release}: ${JSON.stringify(questions)}`);
+  assert.ok(questions.every((q) => typeof q === 'string' && q && q !== QUESTION), `${release}: ${JSON.stringify(questions)}`);
+  assert.equal(new Set(questions).size, questions.length);
+}
+
 const v4User = (text) => ({ id: `u${++nextId}`, role: 'user', content: text, createdAt: new Date(), parts: [{ type: 'text', text }] });
 
 for (const [release, alias] of Object.entries(V4)) {
@@ -82,6 +89,7 @@ for (const [release, alias] of Object.entries(V4)) {
     assert.ok(sources.every((s) => s.url.startsWith(`https://${t.domain}/`) && s.title));
     const threadId = one.response.headers.get('x-thread-id');
     assert.deepEqual(one.data.at(-1), { type: 'finish', threadId }, 'the thread id in the 2: data part');
+    assertSuggestions(one.data.find((d) => d.type === 'suggestions')?.questions, `ai@${release}`);
     assert.equal(one.details.finishReason, 'stop');
     const stored = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
     assert.equal(stored.body.messages[1].id, one.message.id, 'the stored answer has the id the client saw');
@@ -117,6 +125,7 @@ test('every ai@4 release with a default useChat (messages without ids): answer a
     const one = await v4Turn(alias, asUseChatSendsThem([first]));
     assert.equal(one.response.status, 200, `ai@${release}: ${one.raw.slice(0, 200)}`);
     assert.ok(one.message.content.length > 40, `ai@${release} got the text`);
+    assertSuggestions(one.data.find((d) => d.type === 'suggestions')?.questions, `ai@${release}`);
     assert.ok(v4Sources(one.message).some((s) => s.url.includes('/api/static-export/')), `ai@${release} got the sources`);
     const threadId = one.response.headers.get('x-thread-id');
     const two = await v4Turn(alias, asUseChatSendsThem([first, one.message, v4User(FOLLOW_UP)]), { threadId });
@@ -192,6 +201,9 @@ for (const [release, alias] of Object.entries(V5_PLUS)) {
     assert.equal(one.message.parts.filter((p) => p.type === 'text').map((p) => p.text).join(''), streamed);
     const sources = one.message.parts.filter((p) => p.type === 'source-url');
     assert.ok(sources.some((s) => s.url.includes('/api/static-export/')), JSON.stringify(sources));
+    const offered = one.message.parts.filter((p) => p.type === 'data-suggestions');
+    assert.equal(offered.length, 1, `ai@${release} keeps the follow-ups among the message's parts`);
+    assertSuggestions(offered[0].data.questions, `ai@${release}`);
     const stored = await call('GET', `/v1/threads/${threadId}`, { token: t.adminKey });
     assert.equal(stored.body.messages[1].id, one.message.id, 'the stored answer has the id the client saw');
 

@@ -160,6 +160,9 @@ test('sendMessage streams text and sources, and a follow-up continues the thread
   assert.match(result.threadId, /^thr_[0-9a-f]{16}$/);
   assert.ok(result.usage.completionTokens > 0);
   assert.equal(events.at(-1).type, 'finish');
+  assert.ok(result.suggestions.length >= 1 && result.suggestions.length <= 3, JSON.stringify(result.suggestions));
+  assert.deepEqual(events.find((e) => e.type === 'suggestions')?.questions, result.suggestions);
+  assert.equal(result.unanswered, false);
   assert.equal(client.threadId, result.threadId);
   assert.deepEqual(client.messages.map((m) => m.role), ['user', 'assistant']);
 
@@ -181,6 +184,10 @@ test('the v2 protocol (UI message stream) gives the same kind of result', async 
   assert.match(result.threadId, /^thr_/);
   assert.equal(result.usage, null);
   assert.match(result.messageId, /^msg_/);
+  assert.ok(result.suggestions.length >= 1 && result.suggestions.length <= 3, JSON.stringify(result.suggestions));
+  assert.deepEqual(client.messages[1].suggestions, result.suggestions);
+  const refused = await assistant({ protocol: 'v2' }).sendMessage('Can penguins teleport quantum marmalade?').result;
+  assert.equal(refused.unanswered, true, 'the finish metadata marks an answer the docs do not cover');
   const again = await client.sendMessage('and per IP?').result;
   assert.equal(again.threadId, result.threadId);
   const thread = await call('GET', `/v1/threads/${result.threadId}`, { token: t.adminKey });

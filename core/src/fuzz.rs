@@ -344,7 +344,7 @@ mod analytics {
 
     const KEYS: &[&str] = &["events", "type", "path", "query", "resultCount", "threadId", "messageId", "rating", "comment"];
     const STRINGS: &[&str] = &[
-        "pageview", "search", "up", "down", "/", "/a/b.html?x=1#y", "index", "/x/index", "?", "#", " ", "",
+        "pageview", "search", "support_shown", "support_followed", "up", "down", "/", "/a/b.html?x=1#y", "index", "/x/index", "?", "#", " ", "",
         "\u{0}", "ü", "thr_1", "msg_1", "javascript:alert(1)", "../../etc", "1e3", "-1",
     ];
     const DAY_TOKENS: &[&str] = &["2024", "1970", "9999", "0000", "-", "01", "02", "29", "30", "31", "13", "00", "+1", " ", "x"];
@@ -369,7 +369,7 @@ mod analytics {
                     prop_assert!(events.len() <= MAX_EVENTS);
                     for event in events {
                         let path = match &event {
-                            Event::PageView { path } => path,
+                            Event::PageView { path } | Event::SupportShown { path } | Event::SupportFollowed { path } => path,
                             Event::Search { path, query, result_count } => {
                                 prop_assert!(!query.is_empty() && query.chars().count() <= MAX_QUERY_CHARS && query.trim() == query);
                                 prop_assert!(*result_count <= MAX_RESULT_COUNT);

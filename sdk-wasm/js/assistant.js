@@ -19,7 +19,22 @@ class Answer {
   /** The server's id of the answer (v2 `start.messageId`, v1 `f:`), the id its thread stores and `feedback()` names. */
   messageId;
   usage = null;
+  /** Follow-up questions the server offers with the finish (v1 `2:` suggestions, v2 `data-suggestions`). */
+  suggestions = [];
+  /** The finish's marks: only the closest passage quoted (`uncertain`), the docs do not cover it (`unanswered`). */
+  uncertain = false;
+  unanswered = false;
   #searchCalls = new Set();
+
+  #mark(meta) {
+    if (meta?.uncertain === true) this.uncertain = true;
+    if (meta?.unanswered === true) this.unanswered = true;
+  }
+
+  #suggest(questions) {
+    this.suggestions = Array.isArray(questions) ? questions.filter((q) => typeof q === 'string' && q).slice(0, 3) : [];
+    return { type: 'suggestions', questions: this.suggestions };
+  }
 
   #addSource(s) {
     const source = { id: s.id, url: s.url, ...(s.title === undefined ? {} : { title: s.title }) };
@@ -48,7 +63,17 @@ class Answer {
         return { type: 'other', event };
       case 'message-metadata':
         this.threadId = event.messageMetadata?.threadId ?? this.threadId;
+        this.#mark(event.messageMetadata);
         return { type: 'other', event };
+      // v1: the finish's marks and the suggestions travel in `2:` data parts.
+      case 'data': {
+        const items = Array.isArray(event.value) ? event.value : [];
+        for (const item of items) if (item?.type === 'finish') this.#mark(item);
+        const offered = items.find((item) => item?.type === 'suggestions');
+        return offered ? this.#suggest(offered.questions) : { type: 'other', event };
+      }
+      case 'data-suggestions':
+        return this.#suggest(event.data?.questions);
       case 'text':
       case 'text-delta': {
         const delta = event.type === 'text' ? event.value : event.delta;
@@ -72,6 +97,7 @@ class Answer {
         const value = event.type === 'finish' ? event : event.value;
         this.threadId = value.threadId ?? value.messageMetadata?.threadId ?? this.threadId;
         this.usage = value.usage ?? this.usage;
+        this.#mark(value.messageMetadata);
         return { type: 'finish', finishReason: value.finishReason, usage: this.usage, threadId: this.threadId };
       }
       default:
@@ -263,7 +289,9 @@ export class AssistantClient {
     const commit = (answer, recorded = true) => {
       const id = answer.messageId ?? randomId('msg_');
       const earlier = resumed ? before.filter((m) => m.id !== id) : before;
-      this.#messages = [...earlier, { id, role: 'assistant', content: answer.text, sources: answer.sources }];
+      const marks = { ...(answer.uncertain && { uncertain: true }), ...(answer.unanswered && { unanswered: true }) };
+      const offered = answer.suggestions.length ? { suggestions: answer.suggestions } : {};
+      this.#messages = [...earlier, { id, role: 'assistant', content: answer.text, sources: answer.sources, ...marks, ...offered }];
       if (answer.threadId && recorded) this.#threadId = answer.threadId;
     };
     const resumable = this.#resumable;
@@ -288,7 +316,8 @@ export class AssistantClient {
         throw error;
       }
       commit(answer);
-      return { text: answer.text, sources: answer.sources, threadId: answer.threadId, messageId: answer.messageId, usage: answer.usage };
+      const { text, sources, threadId: thread, messageId, usage, suggestions, uncertain, unanswered } = answer;
+      return { text, sources, threadId: thread, messageId, usage, suggestions, uncertain, unanswered };
     });
   }
 

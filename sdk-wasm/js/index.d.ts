@@ -241,6 +241,11 @@ export interface ChatMessage {
   content: string;
   /** On answers the client kept. */
   sources?: Source[];
+  /** On kept answers: the finish's marks (see `ChatResult`). */
+  uncertain?: boolean;
+  unanswered?: boolean;
+  /** On kept answers: the follow-up questions the server offered. */
+  suggestions?: string[];
 }
 
 export interface ContextItem {
@@ -276,6 +281,8 @@ export type ChatEvent =
   | { type: 'source'; source: Source }
   | ParseErrorEvent
   | { type: 'finish'; finishReason?: FinishReason; usage: Usage | null; threadId?: string }
+  /** Up to three follow-up questions built from what was retrieved, sent with the finish. */
+  | { type: 'suggestions'; questions: string[] }
   /** Everything else the stream carried (reasoning, tool calls, data, …), as parsed. */
   | { type: 'other'; event: DataStreamEvent | UiStreamEvent };
 
@@ -287,6 +294,12 @@ export interface ChatResult {
   messageId?: string;
   /** `null` when the stream reports none (v2). */
   usage: Usage | null;
+  /** Follow-up questions (at most three; empty when none). */
+  suggestions: string[];
+  /** Only the closest passage was quoted: the docs do not state this directly. */
+  uncertain: boolean;
+  /** The docs do not cover the question. */
+  unanswered: boolean;
 }
 
 /** One answer: iterate it (once) for its events; `result` resolves once it is complete. */
@@ -370,6 +383,9 @@ export interface DayCounts {
   feedbackDown: number;
   searches: number;
   pageViews: number;
+  /** The widget's support link: times shown, and times a reader followed it. */
+  supportShown: number;
+  supportFollowed: number;
 }
 
 export interface AnalyticsReport {

@@ -104,6 +104,7 @@ impl Generation {
         if !delivered || self.sender.is_closed() {
             return;
         }
+        self.session.suggest(self.job.request.question(), &self.passages);
         match self.session.outcome() {
             Ok(answer) => {
                 if let Err(err) = self.record(&answer).await {

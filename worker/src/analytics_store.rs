@@ -117,12 +117,15 @@ impl AnalyticsStore {
                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
         let mut statements = Vec::with_capacity(events.len());
         for event in events {
-            let (kind, path, query, key, count) = match event {
-                Event::PageView { path } => ("pageview", path, JsValue::NULL, JsValue::NULL, JsValue::NULL),
+            let (path, query, key, count) = match event {
+                Event::PageView { path } | Event::SupportShown { path } | Event::SupportFollowed { path } => {
+                    (path, JsValue::NULL, JsValue::NULL, JsValue::NULL)
+                }
                 Event::Search { path, query, result_count } => {
-                    ("search", path, text(query), text(&question_key(query)), number(u64::from(*result_count)))
+                    (path, text(query), text(&question_key(query)), number(u64::from(*result_count)))
                 }
             };
+            let kind = event.kind();
             statements.push(statement(
                 &self.db,
                 sql,
@@ -153,7 +156,7 @@ impl AnalyticsStore {
         const SQLS: [&str; 11] = [
             concat!("SELECT day, SUM(new_thread) AS conversations, COUNT(*) AS questions FROM answers", in_range!(), " GROUP BY day"),
             concat!("SELECT day, SUM(rating = 'up') AS up, SUM(rating = 'down') AS down FROM feedback", in_range!(), " GROUP BY day"),
-            concat!("SELECT day, SUM(kind = 'search') AS searches, SUM(kind = 'pageview') AS page_views FROM events", in_range!(), " GROUP BY day"),
+            concat!("SELECT day, SUM(kind = 'search') AS searches, SUM(kind = 'pageview') AS page_views, SUM(kind = 'support_shown') AS support_shown, SUM(kind = 'support_followed') AS support_followed FROM events", in_range!(), " GROUP BY day"),
             concat!("SELECT first_byte_ms AS value, COUNT(*) AS count FROM answers", in_range!(), " GROUP BY first_byte_ms"),
             concat!("SELECT 'unanswered' AS label, COUNT(*) AS count FROM answers", in_range!(), " AND found = 0"),
             concat!("SELECT 'uncertain' AS label, COUNT(*) AS count FROM answers", in_range!(), " AND uncertain = 1"),

@@ -187,6 +187,7 @@ impl Generation {
         if !delivered || self.sender.is_closed() {
             return None;
         }
+        self.session.suggest(self.request.question(), &self.passages);
         match self.session.outcome() {
             Ok(answer) => {
                 // Recorded before the finish part goes out, so a client that continues the thread the

@@ -48,14 +48,32 @@ pub fn parse_feedback(body: &Value, masker: &Masker) -> Result<Feedback, FieldEr
     Ok(Feedback { thread_id, message_id, rating, comment })
 }
 
-/// One web-analytics event from an exported page.
+/// One web-analytics event from an exported page, or from the widget.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     PageView { path: String },
     Search { path: String, query: String, result_count: u32 },
+    /// The widget showed its support link (under an unanswered or uncertain answer, or after a
+    /// thumbs-down) on the page at `path`.
+    SupportShown { path: String },
+    /// The reader followed that link.
+    SupportFollowed { path: String },
 }
 
-/// `{"events": [{"type": "pageview", "path"}, {"type": "search", "path", "query", "resultCount"}]}`.
+impl Event {
+    /// The `kind` the analytics tables store it under.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::PageView { .. } => "pageview",
+            Event::Search { .. } => "search",
+            Event::SupportShown { .. } => "support_shown",
+            Event::SupportFollowed { .. } => "support_followed",
+        }
+    }
+}
+
+/// `{"events": [{"type": "pageview", "path"}, {"type": "search", "path", "query", "resultCount"},
+/// {"type": "support_shown", "path"}, {"type": "support_followed", "path"}]}`.
 /// Search queries come back masked (`crate::privacy`): they are only ever stored.
 pub fn parse_events(body: &Value, masker: &Masker) -> Result<Vec<Event>, FieldError> {
     let obj = object(body, &Path::root())?;
@@ -66,8 +84,10 @@ pub fn parse_events(body: &Value, masker: &Masker) -> Result<Vec<Event>, FieldEr
     for (i, item) in items.iter().enumerate() {
         let event = object(item, &list_path.index(i))?;
         let path = normalise_path(event.req_str_max("path", MAX_PATH_CHARS)?);
-        events.push(match event.req_enum("type", &["pageview", "search"])? {
+        events.push(match event.req_enum("type", &["pageview", "search", "support_shown", "support_followed"])? {
             "pageview" => Event::PageView { path },
+            "support_shown" => Event::SupportShown { path },
+            "support_followed" => Event::SupportFollowed { path },
             _ => {
                 let query = event.req_str_max("query", MAX_QUERY_CHARS)?.trim().to_string();
                 if query.is_empty() {
@@ -135,8 +155,10 @@ mod tests {
         assert_eq!(events[0], Event::PageView { path: "guides/setup".into() });
         assert_eq!(events[1], Event::Search { path: "index".into(), query: "rate limits".into(), result_count: 0 });
         assert_eq!(events[2], Event::Search { path: "index".into(), query: "key [secret]".into(), result_count: 0 });
+        let support = parse_events(&json!({"events": [{"type": "support_shown", "path": "/a"}, {"type": "support_followed", "path": "/a"}]}), &Masker::default()).unwrap();
+        assert_eq!(support.iter().map(Event::kind).collect::<Vec<_>>(), ["support_shown", "support_followed"]);
         let err = |body: Value| parse_events(&body, &Masker::default()).unwrap_err().to_string();
-        assert_eq!(err(json!({"events": [{"type": "click", "path": "/"}]})), "events[0].type: must be one of pageview, search");
+        assert_eq!(err(json!({"events": [{"type": "click", "path": "/"}]})), "events[0].type: must be one of pageview, search, support_shown, support_followed");
         assert_eq!(err(json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})), "events[0].resultCount: must be an integer from 0 to 1000000");
         let many: Vec<Value> = (0..21).map(|_| json!({"type": "pageview", "path": "/"})).collect();
         assert_eq!(err(json!({ "events": many })), "events: must have at most 20 items");

@@ -28,6 +28,10 @@ pub struct DayRow {
     pub searches: u64,
     #[serde(default)]
     pub page_views: u64,
+    #[serde(default)]
+    pub support_shown: u64,
+    #[serde(default)]
+    pub support_followed: u64,
 }
 
 /// `(value, how many)` of a histogram.
@@ -69,6 +73,8 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
             day.feedback_down += row.down;
             day.searches += row.searches;
             day.page_views += row.page_views;
+            day.support_shown += row.support_shown;
+            day.support_followed += row.support_followed;
         }
     }
     let sum = |field: fn(&DayCounts) -> u64| days.iter().map(field).sum::<u64>();
@@ -81,6 +87,8 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
         feedback_down: sum(|d| d.feedback_down),
         searches: sum(|d| d.searches),
         page_views: sum(|d| d.page_views),
+        support_shown: sum(|d| d.support_shown),
+        support_followed: sum(|d| d.support_followed),
     };
     let questions = |list: Vec<LabelCount>| list.into_iter().map(|r| QuestionCount { question: r.label, count: r.count }).collect();
     let pages = |list: Vec<LabelCount>| list.into_iter().map(|r| PageCount { path: r.label, count: r.count }).collect();
@@ -149,7 +157,7 @@ mod tests {
             days: vec![
                 DayRow { day: "2026-01-02".into(), conversations: 2, questions: 5, ..DayRow::default() },
                 DayRow { day: "2026-01-02".into(), up: 3, down: 1, ..DayRow::default() },
-                DayRow { day: "2026-01-03".into(), searches: 4, page_views: 9, ..DayRow::default() },
+                DayRow { day: "2026-01-03".into(), searches: 4, page_views: 9, support_shown: 3, support_followed: 1, ..DayRow::default() },
             ],
             first_byte: vec![b(12, 5)],
             unanswered: 1,
@@ -162,7 +170,7 @@ mod tests {
         assert_eq!(report.days[0], DayCounts { day: "2026-01-01".into(), ..DayCounts::default() });
         assert_eq!((report.days[1].questions, report.days[1].feedback_up, report.days[1].feedback_down), (5, 3, 1));
         assert_eq!(report.days[2].page_views, 9);
-        assert_eq!(report.totals, Totals { conversations: 2, questions: 5, unanswered: 1, uncertain: 2, feedback_up: 3, feedback_down: 1, searches: 4, page_views: 9 });
+        assert_eq!(report.totals, Totals { conversations: 2, questions: 5, unanswered: 1, uncertain: 2, feedback_up: 3, feedback_down: 1, searches: 4, page_views: 9, support_shown: 3, support_followed: 1 });
         assert_eq!(report.first_byte_ms, Percentiles { p50: Some(12), p95: Some(12) });
         assert_eq!(report.top_questions[0].question, "How?");
         assert_eq!((report.from.as_str(), report.to.as_str()), ("2026-01-01", "2026-01-03"));

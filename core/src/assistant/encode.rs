@@ -64,12 +64,14 @@ pub struct AnswerEncoder {
     text_open: bool,
     sources_sent: bool,
     uncertain: bool,
+    unanswered: bool,
+    suggestions: Vec<String>,
 }
 
 impl AnswerEncoder {
     /// `message_id` is the id the stored assistant message gets: the client sees the same one.
     pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
-        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false, uncertain: false }
+        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false, uncertain: false, unanswered: false, suggestions: Vec::new() }
     }
 
     pub fn message_id(&self) -> &str {
@@ -91,10 +93,27 @@ impl AnswerEncoder {
         self.uncertain
     }
 
+    /// The answer says the docs do not cover the question (`extractive::Answer::covered` false): the
+    /// finish's metadata says `"unanswered": true`, so a client can offer another way to get help.
+    pub fn mark_unanswered(&mut self) {
+        self.unanswered = true;
+    }
+
+    /// Follow-up questions (`suggest::follow_ups`), sent with the finish: on v1 a `2:` data part
+    /// `{"type":"suggestions","questions":[…]}` before the one with the thread id (every `ai@4`
+    /// collects both into `data`); on v2 a `data-suggestions` chunk `{"data":{"questions":[…]}}`,
+    /// which every v5+ schema accepts and `useChat` keeps among the message's parts.
+    pub fn suggest(&mut self, questions: Vec<String>) {
+        self.suggestions = questions;
+    }
+
     fn metadata(&self) -> serde_json::Value {
         let mut meta = json!({ "threadId": self.thread_id });
         if self.uncertain {
             meta["uncertain"] = true.into();
+        }
+        if self.unanswered {
+            meta["unanswered"] = true.into();
         }
         meta
     }
@@ -195,11 +214,19 @@ impl AnswerEncoder {
                     &DataStreamPart::FinishStep(FinishStep { finish_reason: reason, usage: Some(usage), is_continued: false })
                         .encode(),
                 );
+                if !self.suggestions.is_empty() {
+                    let part = json!({ "type": "suggestions", "questions": self.suggestions });
+                    out.push_str(&DataStreamPart::Data(vec![part]).encode());
+                }
                 out.push_str(&self.thread_data_part());
                 out.push_str(&self.finish_message(reason, usage));
             }
             Protocol::UiMessageStreamV2 => {
                 out.push_str(&UiChunk::FinishStep.encode_sse());
+                if !self.suggestions.is_empty() {
+                    let chunk = json!({ "type": "data-suggestions", "data": { "questions": self.suggestions } });
+                    out.push_str(&UiChunk::Data(chunk).encode_sse());
+                }
                 out.push_str(&self.ui_finish());
             }
         }
@@ -313,6 +340,28 @@ mod tests {
         assert!(body.contains(r#""uncertain":true"#) && body.contains(r#""threadId":"t""#), "{body}");
         let sure = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t").finish(FinishReason::Stop, usage());
         assert!(!sure.contains("uncertain"));
+    }
+
+    #[test]
+    fn suggestions_and_the_unanswered_mark_travel_with_the_finish_of_each_protocol() {
+        let questions = vec!["Tell me about Limits".to_string(), "Tell me about Keys".to_string()];
+        let mut v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
+        v1.suggest(questions.clone());
+        v1.mark_unanswered();
+        let body = v1.finish(FinishReason::Stop, usage());
+        let lines: Vec<&str> = body.lines().collect();
+        assert_eq!(lines[1], r#"2:[{"type":"suggestions","questions":["Tell me about Limits","Tell me about Keys"]}]"#);
+        assert!(lines[2].starts_with("2:[") && lines[2].contains(r#""unanswered":true"#), "{body}");
+        assert!(DataStreamDecoder::new().push_str(&body).iter().all(|e| matches!(e, DecodedEvent::Part(_))));
+        let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
+        v2.suggest(questions);
+        let body = v2.finish(FinishReason::Stop, usage());
+        assert!(body.contains(r#"data: {"type":"data-suggestions","data":{"questions":["Tell me about Limits","Tell me about Keys"]}}"#), "{body}");
+        let mut decoder = UiStreamDecoder::new();
+        let events = decoder.push_str(&body);
+        assert!(events.iter().any(|e| matches!(e, UiEvent::Chunk(UiChunk::Data(_)))));
+        let none = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t").finish(FinishReason::Stop, usage());
+        assert!(!none.contains("suggestions") && !none.contains("unanswered"));
     }
 
     #[test]

@@ -998,6 +998,14 @@ struct Words {
     sources: &'static str,
     /// A quote's lead-in: the text before and after "{label} [{n}]".
     from: (&'static str, &'static str),
+    /// A follow-up question (`suggest`): the text before and after its topic.
+    about: (&'static str, &'static str),
+}
+
+/// A follow-up question about `topic` in `question`'s language (see `Words`).
+pub(crate) fn ask_about(question: &str, topic: &str) -> String {
+    let (before, after) = Words::for_question(question).about;
+    format!("{before}{topic}{after}")
 }
 
 impl Words {
@@ -1012,6 +1020,7 @@ impl Words {
                 empty_question: "ドキュメントについて質問してください。",
                 sources: "出典：",
                 from: ("", " より："),
+                about: ("「", "」について教えてください"),
             }
         } else if question.chars().any(is_cjk) {
             Self {
@@ -1021,6 +1030,7 @@ impl Words {
                 empty_question: "请提出一个关于文档的问题。",
                 sources: "来源：",
                 from: ("摘自 ", "："),
+                about: ("请介绍一下「", "」"),
             }
         } else if question.chars().any(hangul) {
             Self {
@@ -1030,6 +1040,7 @@ impl Words {
                 empty_question: "문서에 관해 질문해 주세요.",
                 sources: "출처:",
                 from: ("", "에서:"),
+                about: ("「", "」에 대해 알려 주세요"),
             }
         } else {
             Self {
@@ -1039,6 +1050,7 @@ impl Words {
                 empty_question: "Ask a question about the documentation and I'll answer from it.",
                 sources: "Sources:",
                 from: ("From ", ":"),
+                about: ("Tell me about ", ""),
             }
         }
     }

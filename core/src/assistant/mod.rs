@@ -4,6 +4,7 @@ pub mod request;
 pub mod encode;
 pub mod regenerate;
 pub mod session;
+pub mod suggest;
 pub mod resume;
 pub mod passage;
 pub mod query;

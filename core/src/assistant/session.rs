@@ -11,6 +11,7 @@ use crate::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceR
 use crate::assistant::extractive::compose_answer;
 use crate::assistant::passage::Passage;
 use crate::assistant::providers::LlmEvent;
+use crate::assistant::suggest::follow_ups;
 use crate::privacy::{Masked, Masker};
 use crate::stream::{FinishReason, Usage};
 use crate::wire::thread::{StoredMessage, StoredSource};
@@ -71,6 +72,8 @@ pub struct AnswerSession {
     sources: Vec<CitedSource>,
     finish: Option<(FinishReason, Usage)>,
     failure: Option<String>,
+    /// The sections an extractive answer quoted, which no follow-up repeats.
+    quoted: Vec<Passage>,
 }
 
 impl AnswerSession {
@@ -81,6 +84,7 @@ impl AnswerSession {
             sources: Vec::new(),
             finish: None,
             failure: None,
+            quoted: Vec::new(),
         }
     }
 
@@ -124,6 +128,10 @@ impl AnswerSession {
         if answer.uncertain {
             self.encoder.mark_uncertain();
         }
+        if !answer.covered {
+            self.encoder.mark_unanswered();
+        }
+        self.quoted = answer.sources.iter().filter_map(|&i| passages.get(i)).cloned().collect();
         let mut parts = vec![self.cite(query, passages, answer.sources.iter().copied())];
         for chunk in &answer.chunks {
             parts.push(self.text(chunk));
@@ -132,6 +140,18 @@ impl AnswerSession {
         self.complete(Usage { prompt_tokens: (prompt_text as u64).div_ceil(4), completion_tokens: estimate_tokens(&answer.text()) });
         parts.retain(|p| !p.is_empty());
         parts
+    }
+
+    /// Offers follow-ups built from the retrieved `passages` (pages, never skills) with the finish:
+    /// the quoted sections left out, or for a model's answer the top one.
+    pub fn suggest(&mut self, question: &str, passages: &[Passage]) {
+        let answered: Vec<usize> = passages
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| self.quoted.iter().any(|q| q.path == p.path && q.heading == p.heading))
+            .map(|(i, _)| i)
+            .collect();
+        self.encoder.suggest(follow_ups(question, passages, &answered));
     }
 
     pub fn on_llm_event(&mut self, event: LlmEvent) -> Next {
@@ -223,6 +243,26 @@ mod tests {
         assert_eq!(answer.reason, FinishReason::Length);
         assert_eq!(answer.usage, Usage { prompt_tokens: 7, completion_tokens: 2 });
         assert!(s.finish(&answer).ends_with("data: [DONE]\n\n"));
+    }
+
+    #[test]
+    fn an_extractive_answer_suggests_other_sections_and_a_refusal_is_marked() {
+        let section = |heading: &str, text: &str| Passage { heading: heading.into(), text: text.into(), ..passage("export") };
+        let passages = [
+            section("Start a job", "Start an export job with POST /v1/export. The job runs in the background."),
+            section("Download the bundle", "Download the bundle from the link."),
+        ];
+        let mut s = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
+        let _ = s.extractive("start export job", &passages, "How do I start an export job?");
+        s.suggest("How do I start an export job?", &passages);
+        let answer = s.outcome().unwrap();
+        let end = s.finish(&answer);
+        assert!(end.contains(r#""questions":["Tell me about Download the bundle"]"#), "{end}");
+        assert!(!end.contains("unanswered"));
+        let mut refused = AnswerSession::new(Protocol::UiMessageStreamV2, "m", "t");
+        let _ = refused.extractive("kubernetes helm chart", &[], "Is there a Helm chart for Kubernetes?");
+        let answer = refused.outcome().unwrap();
+        assert!(refused.finish(&answer).contains(r#""unanswered":true"#));
     }
 
     #[test]

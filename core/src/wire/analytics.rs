@@ -48,6 +48,11 @@ pub struct Totals {
     pub feedback_down: u64,
     pub searches: u64,
     pub page_views: u64,
+    /// Times the widget showed its support link, and times a reader followed it.
+    #[serde(default)]
+    pub support_shown: u64,
+    #[serde(default)]
+    pub support_followed: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -60,6 +65,11 @@ pub struct DayCounts {
     pub feedback_down: u64,
     pub searches: u64,
     pub page_views: u64,
+    /// Times the widget showed its support link, and times a reader followed it.
+    #[serde(default)]
+    pub support_shown: u64,
+    #[serde(default)]
+    pub support_followed: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]

@@ -34,6 +34,20 @@ export function apiBase(value, fallback) {
   return v === 'same-origin' ? location.origin : v.replace(/\/+$/, '');
 }
 
+/**
+ * Where readers who need more than an answer go: `data-support-url` (http or https only), else
+ * `data-support-email` as a `mailto:` link; `undefined` without a usable one.
+ */
+export function supportLink(url, email) {
+  try {
+    const href = url && new URL(url, location.href);
+    if (href && /^https?:$/.test(href.protocol)) return href.href;
+  } catch {
+    // not a URL: try the email
+  }
+  return email && /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email) ? `mailto:${email}` : undefined;
+}
+
 export function readConfig(el, defaultApi) {
   // `data-label-new-chat` (or `label-new-chat`) overrides `newChat`, whatever the language.
   const labels = {};
@@ -52,6 +66,9 @@ export function readConfig(el, defaultApi) {
     key: attr(el, 'key') ?? '',
     openSelector: attr(el, 'open-selector'),
     questions,
+    // Without `questions`: starter questions from the page's own headings.
+    pageStarters: (attr(el, 'page-starters') ?? 'false') !== 'false',
+    support: supportLink(attr(el, 'support-url'), attr(el, 'support-email')),
     labels,
     lang,
     launcherLabel: labels.launcher ?? LAUNCHER[baseLanguage(lang)] ?? LAUNCHER.en,

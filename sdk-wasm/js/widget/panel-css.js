@@ -28,6 +28,9 @@ border-radius:calc(var(--da-radius) / 2);background:none;color:var(--da-muted)}
 .starters{display:flex;flex-direction:column;align-items:flex-start;gap:8px;margin:0;padding:0;list-style:none}
 .starter{padding:8px 12px;border:1px solid var(--da-border);border-radius:var(--da-radius);background:none;text-align:start}
 .starter:hover{border-color:var(--da-accent)}
+.after .follow-ups{margin-block-start:10px}
+.support{margin:8px 0 0;color:var(--da-muted);font-size:13px}
+.support a{color:var(--da-link)}
 .user{align-self:flex-end;max-width:85%;padding:8px 12px;border-radius:var(--da-radius);background:var(--da-soft);white-space:pre-wrap;overflow-wrap:anywhere}
 .user .context{display:block;font-size:13px;color:var(--da-muted);border-inline-start:3px solid var(--da-border);padding-inline-start:8px;margin-block-end:4px}
 .answer{overflow-wrap:anywhere}

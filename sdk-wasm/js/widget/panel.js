@@ -36,6 +36,21 @@ export function withoutSourceList(text, sources) {
   return listed.every((u) => urls.has(u)) ? lines.slice(0, i - 1).join('\n').trimEnd() : text;
 }
 
+/**
+ * Starter questions from the page's own headings (`data-page-starters`, when the owner gave no
+ * `data-questions`): its first three distinct section headings, each asked about with `about`.
+ */
+export function pageStarters(about, doc = document) {
+  const main = doc.querySelector('main, [role="main"], article') ?? doc.body;
+  const topics = [];
+  for (const h of main?.querySelectorAll('h2, h3') ?? []) {
+    const topic = h.textContent.replace(/\s+/g, ' ').replace(/[#¶]\s*$/, '').trim();
+    if (topic && topic.length <= 80 && !topics.includes(topic)) topics.push(topic);
+    if (topics.length === 3) break;
+  }
+  return topics.map((topic) => about.replace('{topic}', topic));
+}
+
 export function mountPanel(host, root) {
   return new Panel(host, root);
 }
@@ -218,18 +233,61 @@ class Panel {
   #intro() {
     const L = this.#labels;
     const box = el('div', 'intro-box', el('p', 'intro', L.intro));
-    if (this.#config.questions.length) {
-      const list = el('ul', 'starters');
-      list.setAttribute('aria-label', L.starters);
-      for (const q of this.#config.questions) {
-        const b = el('button', 'starter', q);
-        b.type = 'button';
-        b.addEventListener('click', () => this.ask(q));
-        list.append(el('li', '', b));
-      }
-      box.append(list);
-    }
+    const { questions, pageStarters: fromPage } = this.#config;
+    const starters = questions.length || !fromPage ? questions : pageStarters(L.about);
+    if (starters.length) box.append(this.#questionList(starters, L.starters, 'starters'));
     return box;
+  }
+
+  /** Questions as buttons that ask them: the starters, and an answer's follow-ups. */
+  #questionList(questions, label, className) {
+    const list = el('ul', className);
+    list.setAttribute('aria-label', label);
+    for (const q of questions) {
+      const b = el('button', 'starter', q);
+      b.type = 'button';
+      b.addEventListener('click', () => this.ask(q));
+      list.append(el('li', '', b));
+    }
+    return list;
+  }
+
+  /**
+   * Under the last answer, its follow-up questions; under an answer the docs do not cover or only
+   * come close to, and after a thumbs-down, the support link (`count`: a fresh showing, reported).
+   */
+  #after(view, last, count) {
+    const { message, after } = view;
+    after.replaceChildren();
+    if (last && message.suggestions?.length) after.append(this.#questionList(message.suggestions, this.#labels.followUps, 'starters follow-ups'));
+    if (message.uncertain || message.unanswered || this.#ratings[message.id] === 'down') this.#offerSupport(view, count);
+  }
+
+  #offerSupport(view, count) {
+    const href = this.#config.support;
+    if (!href || view.after.querySelector('.support')) return;
+    const L = this.#labels;
+    const a = el('a', '', L.contactSupport);
+    a.href = href;
+    if (!href.startsWith('mailto:')) {
+      a.target = '_blank';
+      a.rel = 'noopener';
+    }
+    a.addEventListener('click', () => this.#report('support_followed'));
+    view.after.append(el('p', 'support', `${L.needHelp} `, a));
+    if (count) this.#report('support_shown');
+  }
+
+  /** One analytics event, as exported pages send theirs (a beacon; none when the reader opts out). */
+  #report(type) {
+    if (navigator.doNotTrack === '1' || navigator.globalPrivacyControl) return;
+    const { api, domain } = this.#config;
+    const body = JSON.stringify({ events: [{ type, path: location.pathname }] });
+    try {
+      navigator.sendBeacon?.(`${api}/discovery/v1/analytics/${encodeURIComponent(domain)}/events`, body);
+    } catch {
+      // a refused beacon (policy, size) costs the reader nothing
+    }
   }
 
   #userNode(text, context) {
@@ -248,10 +306,12 @@ class Panel {
     body.dir = 'auto';
     const sourcesBox = el('div', 'sources');
     const actions = el('div', 'actions');
-    const node = el('article', 'answer', el('span', 'sr', `${L.assistant}: `), body, sourcesBox, actions);
+    const after = el('div', 'after');
+    const node = el('article', 'answer', el('span', 'sr', `${L.assistant}: `), body, sourcesBox, actions, after);
     const view = {
       node,
       body,
+      after,
       message,
       update: (text, sources) => {
         body.replaceChildren(renderMarkdown(withoutSourceList(text, sources), this.#mdContext(sources)));
@@ -268,7 +328,10 @@ class Panel {
           sourcesBox.append(heading, list);
         }
       },
-      finish: (isLast) => this.#actions(view, actions, isLast),
+      finish: (isLast, fresh = false) => {
+        this.#actions(view, actions, isLast);
+        this.#after(view, isLast, fresh);
+      },
     };
     if (message) {
       view.update(message.content, message.sources ?? []);
@@ -331,6 +394,7 @@ class Panel {
       await this.#feedback(id, rating);
       box.querySelector('.reason')?.remove();
       if (rating === 'down') box.append(this.#reasonForm(id));
+      if (rating === 'down') this.#offerSupport(view, true);
     };
     const up = iconButton('up', L.helpful, rate('up'));
     const down = iconButton('up', L.notHelpful, rate('down'), 'icon down');
@@ -403,6 +467,7 @@ class Panel {
     textarea.value = '';
     this.#fit();
     log.querySelector('.intro-box')?.remove();
+    for (const list of log.querySelectorAll('.follow-ups')) list.remove();
     for (const b of log.querySelectorAll('.actions [aria-label="' + this.#labels.regenerate + '"]')) b.remove();
     const context = this.#selection ? [{ type: 'textSelection', value: this.#selection, path: location.pathname }] : undefined;
     log.append(this.#userNode(question, this.#selection || undefined));
@@ -438,7 +503,7 @@ class Panel {
       cancelAnimationFrame(frame);
       view.message = this.#client.messages.at(-1);
       view.update(result.text, result.sources);
-      view.finish(true);
+      view.finish(true, true);
       this.#host.emit('answer', { question, ...result });
     } catch (err) {
       cancelAnimationFrame(frame);
