@@ -10,10 +10,10 @@
 //! R2's own per file, so a page unchanged by a new export stays valid in readers' caches.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use docs_edge_core::export::hosting::LiveSite;
+use docs_edge_core::platform::lru::ByteLru;
 use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
 use docs_edge_core::http::accept::prefers_markdown;
 use docs_edge_core::http::site_headers::{cache_control, etag_matches, noindex_host, security_headers};
@@ -21,16 +21,25 @@ use docs_edge_core::http::site_paths::{decoded, site_path, SitePath};
 use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
 
 use crate::clock::now_ms;
+use crate::search_cache::Cached;
 use crate::error::{ApiError, ApiResult};
 use crate::storage::{self, hosted_file_key, hosted_live_key};
 
 /// How long an isolate trusts what it read of a host's pointer (or of its having none).
 const POINTER_TTL_MS: u64 = 5_000;
-/// Hosts an isolate remembers; past this it starts afresh (a pointer is a few hundred bytes).
-const MAX_HOSTS: usize = 1_000;
+/// Pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about a thousand
+/// hosts), least recently used first out.
+const POINTER_CACHE_BYTES: usize = 256 << 10;
+
+/// What an isolate read of a host's pointer, and when.
+struct Pointer {
+    live: Option<Rc<LiveSite>>,
+    read_ms: u64,
+}
 
 thread_local! {
-    static POINTERS: RefCell<HashMap<String, (Option<Rc<LiveSite>>, u64)>> = RefCell::new(HashMap::new());
+    /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
+    static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
 }
 
 /// This isolate forgets what it read of `domain`'s pointer (hosting was switched off here).
@@ -94,23 +103,19 @@ fn request_host(req: &Request) -> Option<String> {
 /// [`POINTER_TTL_MS`]; `None` when the host is no hosted domain.
 async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<LiveSite>>> {
     let now = now_ms();
-    let cached = POINTERS.with(|cache| cache.borrow().get(host).cloned());
-    if let Some((live, read_ms)) = cached {
-        if now.saturating_sub(read_ms) < POINTER_TTL_MS {
-            return Ok(live);
+    let cached = POINTERS.with(|cache| cache.borrow_mut().get(host)).and_then(|p| p.downcast::<Pointer>().ok());
+    if let Some(pointer) = cached {
+        if now.saturating_sub(pointer.read_ms) < POINTER_TTL_MS {
+            return Ok(pointer.live.clone());
         }
     }
     let live = match storage::read(bucket, &hosted_live_key(host), None).await? {
         Some(bytes) => Some(Rc::new(serde_json::from_slice::<LiveSite>(&bytes)?)),
         None => None,
     };
-    POINTERS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.len() >= MAX_HOSTS {
-            cache.clear();
-        }
-        cache.insert(host.to_string(), (live.clone(), now));
-    });
+    let bytes = host.len() + std::mem::size_of::<Pointer>() + live.as_ref().map_or(0, |l| l.approx_bytes());
+    let pointer: Cached = Rc::new(Pointer { live: live.clone(), read_ms: now });
+    POINTERS.with(|cache| cache.borrow_mut().insert(host, pointer, bytes));
     Ok(live)
 }
 

@@ -116,6 +116,16 @@ pub struct LiveSite {
 }
 
 impl LiveSite {
+    /// Heap the pointer takes, about: what a byte-bounded cache counts for it.
+    pub fn approx_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.export_id.len()
+            + self.publish_id.len()
+            + self.created_at.len()
+            + self.path_prefix.as_ref().map_or(0, String::len)
+            + self.content_security_policy.len()
+    }
+
     /// The part of `url_path` inside the site (`/docs/a` → `/a`, `/docs` → `/`); `None` outside it.
     pub fn site_path<'a>(&self, url_path: &'a str) -> Option<&'a str> {
         let Some(prefix) = self.path_prefix.as_deref() else { return Some(url_path) };
@@ -146,7 +156,7 @@ mod tests {
         assert_eq!(settings.path_prefix.as_deref(), Some("/docs"));
         assert_eq!(settings.markdown, Some(MarkdownPages::Pages));
         assert_eq!(settings.versions, Some(ExportVersions::All));
-        assert_eq!(settings.assistant, Some(ExportAssistant { api_base: "same-origin".into(), key }));
+        assert_eq!(settings.assistant, Some(ExportAssistant { api_base: "same-origin".into(), key, turnstile_site_key: None }));
         let stored: HostingSettings = serde_json::from_str(&serde_json::to_string(&settings).unwrap()).unwrap();
         assert_eq!(stored, settings);
         let off = parse_hosting(&json!({"enabled": false}), "docs.example.com").unwrap();
