@@ -147,7 +147,7 @@ fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
     assert!(answer.sources.is_empty());
     assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
     // Far from the question (a few common words): refused as well.
-    let far: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.15, score: 0.3, ..p.clone() }).collect();
+    let far: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.1, score: 0.3, ..p.clone() }).collect();
     assert!(!compose_answer("How do I export the bundle to Dropbox?", &far).covered);
     // The same passages with the rare term matched by one of them answer.
     let mut strong: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.3, score: 0.6, ..p.clone() }).collect();
