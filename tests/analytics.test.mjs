@@ -128,7 +128,7 @@ test('the report counts exactly what happened', { timeout: 60_000 }, async () =>
   assert.equal((await beacon([{ type: 'pageview', path: '/index.html' }], { 'sec-gpc': '1' })).status, 204);
 
   const r = await reportWhen((r) => r.totals.pageViews >= 3 && r.totals.searches >= 2);
-  assert.deepEqual(r.totals, { conversations: 5, questions: 6, unanswered: 1, uncertain: 1, feedbackUp: 1, feedbackDown: 1, searches: 2, pageViews: 3 });
+  assert.deepEqual(r.totals, { conversations: 5, questions: 6, unanswered: 1, uncertain: 1, feedbackUp: 1, feedbackDown: 1, searches: 2, pageViews: 3, supportShown: 0, supportFollowed: 0 });
   assert.equal(r.days.length, 30);
   const today = r.days.at(-1);
   assert.equal(today.day, new Date().toISOString().slice(0, 10));

@@ -45,6 +45,18 @@ pub struct HostingSettings {
     pub assistant: Option<ExportAssistant>,
 }
 
+impl HostingSettings {
+    /// The setting as the API shows it: `versions` as the request writes it (`"all"` or a list of
+    /// names), not as it is stored.
+    pub fn to_json(&self) -> Value {
+        let mut json = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let (Some(ExportVersions::Only(names)), Some(map)) = (&self.versions, json.as_object_mut()) {
+            map.insert("versions".into(), Value::from(names.clone()));
+        }
+        json
+    }
+}
+
 /// Reads the setting for `domain`: `enabled` (required), `pathPrefix`, and the export options
 /// `version`, `versions`, `markdown`, `analytics`, `assistant` (`{"key"}`, `apiBase` defaulting to
 /// `same-origin`), each with the export request's rule.
@@ -161,6 +173,15 @@ mod tests {
         assert_eq!(stored, settings);
         let off = parse_hosting(&json!({"enabled": false}), "docs.example.com").unwrap();
         assert_eq!(off, HostingSettings::default());
+    }
+
+    #[test]
+    fn the_api_shows_versions_as_the_request_writes_them() {
+        let named = parse_hosting(&json!({"enabled": true, "versions": ["v2", "v1"]}), "d.io").unwrap();
+        assert_eq!(named.to_json()["versions"], json!(["v2", "v1"]));
+        let all = parse_hosting(&json!({"enabled": true, "versions": "all"}), "d.io").unwrap();
+        assert_eq!(all.to_json()["versions"], json!("all"));
+        assert!(HostingSettings::default().to_json().get("versions").is_none());
     }
 
     #[test]

@@ -30,7 +30,7 @@ async fn org_domain(call: &Call) -> ApiResult<(Directory, String, String)> {
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let (directory, _, domain) = org_domain(call).await?;
     let settings = directory.hosting(&domain).await?.unwrap_or_default();
-    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings }))
+    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings.to_json() }))
 }
 
 pub async fn put(call: &mut Call) -> ApiResult<Response> {
@@ -45,7 +45,7 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
         crate::hosted_site::forget(&domain);
         None
     };
-    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings, "exportJob": export_job }))
+    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings.to_json(), "exportJob": export_job }))
 }
 
 /// After a publish of `domain` went live: its site's next export, when the domain is hosted. The
