@@ -24,7 +24,7 @@ use tower_http::services::ServeDir;
 use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
 use docs_edge_core::export::widget;
 use docs_edge_core::http::accept::prefers_markdown;
-use docs_edge_core::http::site_headers::{cache_control, etag_matches, security_headers};
+use docs_edge_core::http::site_headers::{cache_control, etag_matches, security_headers, MARKDOWN_ALTERNATE_LINK};
 use docs_edge_core::http::site_paths::{site_path, SitePath};
 
 use crate::page_policy::page_policy;
@@ -112,7 +112,7 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         if html && wants_markdown {
             // A bundle past `MARKDOWN_PAGES_DEFAULT_MAX` pages has no `.md` per page: every page's
             // Markdown is in `llms-full.txt`, which the HTML names for the agent that asked.
-            headers.insert(header::LINK, HeaderValue::from_static("</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\""));
+            headers.insert(header::LINK, HeaderValue::from_static(MARKDOWN_ALTERNATE_LINK));
         }
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control(&path, html, found)));

@@ -16,7 +16,7 @@ use docs_edge_core::export::hosting::LiveSite;
 use docs_edge_core::platform::lru::ByteLru;
 use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
 use docs_edge_core::http::accept::prefers_markdown;
-use docs_edge_core::http::site_headers::{cache_control, etag_matches, noindex_host, security_headers};
+use docs_edge_core::http::site_headers::{cache_control, etag_matches, noindex_host, security_headers, MARKDOWN_ALTERNATE_LINK};
 use docs_edge_core::http::site_paths::{decoded, site_path, SitePath};
 use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
 
@@ -157,7 +157,7 @@ impl Site {
             headers.set("vary", "Accept")?;
             if html && wants_markdown {
                 // No `.md` beside this page: every page's Markdown is in `llms-full.txt`.
-                headers.set("link", "</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\"")?;
+                headers.set("link", MARKDOWN_ALTERNATE_LINK)?;
             }
         }
         if not_modified {

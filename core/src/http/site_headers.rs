@@ -3,6 +3,10 @@
 //! `Cache-Control`, the validator's comparison, `noindex` where the hostname is not the site's own,
 //! and a file's content type.
 
+/// The `Link` a page answered as HTML for a Markdown request carries when the bundle has no `.md`
+/// beside it: every page's Markdown is in `llms-full.txt`.
+pub const MARKDOWN_ALTERNATE_LINK: &str = "</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\"";
+
 /// The security headers of every response of a served site, `Content-Security-Policy` last.
 pub fn security_headers(content_security_policy: &str) -> [(&'static str, String); 4] {
     [
