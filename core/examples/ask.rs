@@ -30,8 +30,8 @@ fn main() {
             .collect();
         let query = retrieval_query(&turns, &[]);
         let shown: usize = std::env::var("ASK_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
-        let mut hits = index.search(&Query {
-            limit: shown.max(5),
+        let hits = index.search(&Query {
+            limit: shown.max(10),
             current_version: site.default_version(),
             ..Query::new(&query)
         });
@@ -39,8 +39,7 @@ fn main() {
         for h in &hits {
             println!("  hit {:.3} (coverage {:.2}) {} # {:?}", h.score, h.coverage, h.path, h.heading);
         }
-        hits.truncate(5);
-        let passages: Vec<Passage> = passages(hits, "d");
+        let passages: Vec<Passage> = passages(hits, "d", 5);
         if std::env::var("ASK_TEXT").is_ok() {
             for p in &passages {
                 println!("--- {} # {}\n{}", p.path, p.heading, p.text);

@@ -12,7 +12,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::assistant::extractive::compose_answer;
-use docs_edge_core::assistant::offline::passages;
+use docs_edge_core::assistant::offline::{passages, CHUNKS_PER_PASSAGE};
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::search::{Query, SearchIndex};
@@ -35,10 +35,10 @@ fn main() {
         let focused = docs_edge_core::search::parse_search_request(&json!({"query": question})).map(|r| r.asked).unwrap_or_else(|_| question.to_string());
         let search = index.search(&Query { limit: 20, current_version: site.default_version(), ..Query::new(&focused) });
         let query = retrieval_query(&[question], &[]);
-        let hits = index.search(&Query { limit: 5, current_version: site.default_version(), ..Query::new(&query) });
-        let scores: Vec<[f32; 2]> = hits.iter().map(|h| [h.score, h.coverage]).collect();
-        let hit_paths: Vec<String> = hits.iter().map(|h| h.path.clone()).collect();
-        let ps = passages(hits, "d");
+        let hits = index.search(&Query { limit: 5 * CHUNKS_PER_PASSAGE, current_version: site.default_version(), ..Query::new(&query) });
+        let ps = passages(hits, "d", 5);
+        let scores: Vec<[f32; 2]> = ps.iter().map(|p| [p.score, p.coverage]).collect();
+        let hit_paths: Vec<String> = ps.iter().map(|p| p.path.clone()).collect();
         let answer = compose_answer(&query, &ps);
         let cited: Vec<&str> = answer.sources.iter().filter_map(|i| ps.get(*i)).map(|p| p.path.as_str()).collect();
         let out = json!({

@@ -132,7 +132,7 @@ impl Generation {
         self.query_text = retrieval_text(&self.job.request);
         let (request, query_text) = (self.job.request.clone(), self.query_text.clone());
         let hits = read_index(self.index.clone(), move |index| index.search(&retrieval_search(&request, &query_text))).await?;
-        self.passages = passages(hits, &self.job.domain);
+        self.passages = passages(hits, &self.job.domain, self.job.request.retrieval_page_size);
         Ok(())
     }
 

@@ -225,7 +225,7 @@ impl Generation {
         let site = search_store::open(&self.env, crate::config::search_cache_bytes(&self.env), domain, org_id).await?;
         self.query_text = retrieval_text(&self.request);
         let hits = site.search(&retrieval_search(&self.request, &self.query_text)).await?;
-        self.passages = passages(hits, domain);
+        self.passages = passages(hits, domain, self.request.retrieval_page_size);
         self.guide = site.assistant_guide().await?;
         let line = serde_json::json!({
             "event": "retrieval",

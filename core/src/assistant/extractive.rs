@@ -213,9 +213,13 @@ pub fn compose_answer_with(
         code_quoted |= picks.iter().any(|&u| s.a.units[u].is_code);
         drop_dangling_intros(&s.a.units, &mut picks);
         quoted.extend(picks.iter().map(|&u| s.a.units[u].text.as_str()));
-        let endpoint = s.a.passage.text.lines().next().map(str::trim).filter(|line| is_endpoint_line(line));
+        let endpoint = endpoint_line(s.a.passage);
         picks.retain(|&u| Some(s.a.units[u].text.trim()) != endpoint);
-        let endpoint = endpoint.map(str::to_owned);
+        // An operation's parameters, body or responses quoted without its intro still say which
+        // call they belong to, when retrieval brought the intro too.
+        let endpoint = endpoint
+            .or_else(|| is_operation_section(s.a.passage).then(|| passages.iter().filter(|p| p.path == s.a.passage.path).find_map(endpoint_line)).flatten())
+            .map(str::to_owned);
         if !picks.is_empty() {
             groups.push(Group {
                 passage: s.a.index,
@@ -637,15 +641,15 @@ impl<'a, 'p> Scored<'a, 'p> {
                 weights.score(&u.terms) * length_factor * rank_factor * title_line
             })
             .collect();
-        // Which passage leads and which earn a citation is decided on the match alone; the weight
-        // for names only chooses among one passage's units.
-        let best_unit = match_scores.iter().copied().fold(0.0f32, f32::max);
+        // The weight for names also decides which passage leads: the one whose best unit names
+        // what the reader sets or runs.
         let unit_scores: Vec<f32> = a
             .units
             .iter()
             .zip(&match_scores)
             .map(|(u, &score)| if wants_code && (u.is_code || u.text.contains('`')) { score * NAMES_WEIGHT } else { score })
             .collect();
+        let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
         // A heading that names the question's subject makes the section the better source.
         let heading_bonus = 0.3 * weights.score(&a.heading_terms) * rank_factor;
         let best = if best_unit > 0.0 {
@@ -861,6 +865,17 @@ impl Group<'_, '_> {
 
 /// `` `GET /users/{id}` `` or `` `WEBHOOK order.created` ``: a line naming one operation, as the
 /// reference of a page with `openapi:` frontmatter opens.
+/// The endpoint line opening `passage`, if it opens an API reference page's intro.
+fn endpoint_line(passage: &Passage) -> Option<&str> {
+    passage.text.lines().next().map(str::trim).filter(|line| is_endpoint_line(line))
+}
+
+/// A section an API reference page holds for its operation's parameters, body or responses.
+fn is_operation_section(passage: &Passage) -> bool {
+    use crate::docs::endpoint::{PARAMETERS_ANCHOR, REQUEST_BODY_ANCHOR, RESPONSES_ANCHOR};
+    [PARAMETERS_ANCHOR, REQUEST_BODY_ANCHOR, RESPONSES_ANCHOR].contains(&passage.anchor.as_str())
+}
+
 fn is_endpoint_line(text: &str) -> bool {
     let Some(inner) = text.trim().strip_prefix('`').and_then(|t| t.strip_suffix('`')) else { return false };
     let Some((method, path)) = inner.split_once(' ') else { return false };

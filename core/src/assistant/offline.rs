@@ -31,7 +31,7 @@ pub fn retrieval_text(request: &AssistantRequest) -> String {
 pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) -> Query<'a> {
     Query {
         text: query_text,
-        limit: request.retrieval_page_size,
+        limit: request.retrieval_page_size.saturating_mul(CHUNKS_PER_PASSAGE),
         score_threshold: 0.0,
         language: request.filter.language.as_deref(),
         version: request.filter.version.as_deref(),
@@ -42,18 +42,47 @@ pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) 
     }
 }
 
-/// The hits as passages to answer from and cite.
-pub fn passages(hits: Vec<Hit>, domain: &str) -> Vec<Passage> {
-    hits.into_iter()
-        .map(|hit| Passage {
-            url: page_url(domain, &hit.path),
-            path: hit.path,
-            title: hit.title,
-            heading: hit.heading.unwrap_or_default(),
-            anchor: hit.anchor.unwrap_or_default(),
-            text: hit.text,
-            score: hit.score,
-            coverage: hit.coverage,
+/// Chunks retrieval fetches per passage the request asks for: a long section is cut into chunks
+/// (`search::chunk`), and the pieces of one section that rank together make one passage, so the
+/// answer reads the section whole and the other slots go to other sections.
+pub const CHUNKS_PER_PASSAGE: usize = 2;
+
+/// The best `limit` sections among `hits` (ranked chunks, `limit * CHUNKS_PER_PASSAGE` of them) as
+/// passages to answer from and cite: the ranked pieces of one section joined in their order, at
+/// the rank and score of its best piece.
+pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
+    // Each section's best hit, with every ranked piece of it.
+    let mut sections: Vec<(Hit, Vec<(u32, String)>)> = Vec::new();
+    for mut hit in hits {
+        let same = sections.iter().position(|(s, _)| s.path == hit.path && s.anchor == hit.anchor && s.version == hit.version);
+        match same {
+            Some(at) => {
+                let (best, pieces) = &mut sections[at];
+                best.coverage = best.coverage.max(hit.coverage);
+                pieces.push((hit.chunk, hit.text));
+            }
+            None if sections.len() < limit => {
+                let piece = (hit.chunk, std::mem::take(&mut hit.text));
+                sections.push((hit, vec![piece]));
+            }
+            None => {}
+        }
+    }
+    sections
+        .into_iter()
+        .map(|(hit, mut pieces)| {
+            crate::sort::sort_by_key(&mut pieces, |(chunk, _)| *chunk);
+            let text = pieces.into_iter().map(|(_, text)| text).collect::<Vec<_>>().join("\n");
+            Passage {
+                url: page_url(domain, &hit.path),
+                path: hit.path,
+                title: hit.title,
+                heading: hit.heading.unwrap_or_default(),
+                anchor: hit.anchor.unwrap_or_default(),
+                text,
+                score: hit.score,
+                coverage: hit.coverage,
+            }
         })
         .collect()
 }
@@ -77,4 +106,41 @@ pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[P
     let skills: Vec<_> = matching_skills(guide, query_text).into_iter().take(MAX_PROMPT_SKILLS).map(|(s, _)| s).collect();
     add_guide(&mut prompt, &guide.instructions, &skills);
     prompt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(path: &str, anchor: &str, chunk: u32, text: &str, score: f32) -> Hit {
+        Hit {
+            path: path.into(),
+            title: "T".into(),
+            heading: Some(anchor.into()),
+            anchor: Some(anchor.into()),
+            text: text.into(),
+            score,
+            language: "en".into(),
+            version: None,
+            groups: Vec::new(),
+            coverage: score,
+            chunk,
+        }
+    }
+
+    #[test]
+    fn the_ranked_pieces_of_one_section_make_one_passage_in_their_order() {
+        let hits = vec![
+            hit("faq", "ollama", 8, "2. Update your config.", 0.9),
+            hit("guide", "setup", 3, "Install it.", 0.8),
+            hit("faq", "ollama", 7, "1. Set `OLLAMA_HOST=0.0.0.0`.", 0.7),
+            hit("other", "a", 1, "A.", 0.6),
+            hit("more", "b", 2, "B.", 0.5),
+        ];
+        let passages = passages(hits, "d.example", 3);
+        let found: Vec<(&str, f32)> = passages.iter().map(|p| (p.path.as_str(), p.score)).collect();
+        assert_eq!(found, [("faq", 0.9), ("guide", 0.8), ("other", 0.6)]);
+        assert_eq!(passages[0].text, "1. Set `OLLAMA_HOST=0.0.0.0`.\n2. Update your config.");
+        assert_eq!(passages[0].coverage, 0.9);
+    }
 }

@@ -86,6 +86,8 @@ pub struct Hit {
     /// The IDF-weighted share (0-1) of the query's terms the chunk contains: what the answer backend
     /// reads to tell a question the docs cover from one they only brush against.
     pub coverage: f32,
+    /// The chunk's place in the index: the pieces of one cut section are consecutive.
+    pub chunk: u32,
 }
 
 /// One ranked chunk: its number, score and [`Hit::coverage`].
@@ -351,6 +353,7 @@ pub(crate) fn make_hit(page: &PageMeta, chunk: ChunkText<'_>, ranked: Ranked) ->
         version: page.version.clone(),
         groups: page.groups.clone(),
         coverage: ranked.coverage,
+        chunk: ranked.chunk,
     }
 }
 

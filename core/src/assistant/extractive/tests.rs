@@ -711,3 +711,23 @@ fn an_endpoint_page_quote_opens_with_its_method_and_path() {
     assert_eq!(text.matches("/prompts/v2/deployment").count(), 1, "{text}");
     assert!(!is_endpoint_line("`npm install`") && !is_endpoint_line("`GET users`") && is_endpoint_line("`WEBHOOK order.created`"));
 }
+
+#[test]
+fn an_operation_s_body_quoted_without_its_intro_names_the_call_it_belongs_to() {
+    let mut body = passage(
+        "api-reference/post-report",
+        "Report",
+        "Request body",
+        "- `requestedAt` (number): Unix timestamp in milliseconds\n- `reqPayload` (any): JSON-encoded request payload",
+        5.0,
+    );
+    body.anchor = crate::docs::endpoint::REQUEST_BODY_ANCHOR.into();
+    let intro = passage("api-reference/post-report", "Report", "", "`POST /report`\nRecord a request.", 4.0);
+    let question = "Which fields does the report request body take?";
+    let text = compose_answer(question, &[body.clone(), intro]).text();
+    assert!(text.contains("`POST /report`"), "{text}");
+    assert_eq!(text.matches("/report`").count(), 1, "{text}");
+    // Without the intro among the passages there is no call to name, and none is made up.
+    let alone = compose_answer(question, &[body]).text();
+    assert!(!alone.contains("POST"), "{alone}");
+}
