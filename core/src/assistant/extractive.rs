@@ -79,6 +79,11 @@ const TITLE_LINE_WEIGHT: f32 = 0.35;
 /// command, a flag in backticks, or a snippet) is weighed by this: that name is what the reader acts on.
 const NAMES_WEIGHT: f32 = 1.3;
 
+/// A lead section of at most this many units, and this many snippets, is quoted whole when its
+/// prose fits (`quote_short_section`).
+const WHOLE_SECTION_UNITS: usize = 8;
+const MAX_SNIPPETS_IN_SECTION: usize = 2;
+
 /// An answer quoting one sentence shorter than this also quotes what follows it in its passage.
 const THIN_LEAD_CHARS: usize = 160;
 
@@ -197,6 +202,7 @@ pub fn compose_answer_with(
         let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
         if i == 0 {
             quote_around_best(&s.a.units, &mut picks, &mut budget);
+            quote_short_section(&s.a.units, &mut picks, &mut budget);
         }
         // A page may also repeat a sentence of its own (an intro restated under a heading).
         let mut seen: Vec<&str> = Vec::new();
@@ -738,6 +744,24 @@ fn quote_around_best(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usize)
             *budget -= len;
             picks.push(n);
         }
+    }
+}
+
+/// A short lead section (a FAQ's answer, a procedure whose steps code blocks interrupt) is the
+/// answer as a whole: all of it is quoted when the rest of its prose fits the budget. Label lines
+/// ("Badge") stay out, as they do as filler anywhere.
+fn quote_short_section(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usize) {
+    let code = units.iter().filter(|u| u.is_code).count();
+    if units.len() > WHOLE_SECTION_UNITS || code > MAX_SNIPPETS_IN_SECTION {
+        return;
+    }
+    // The picks keep their order: the first is the best, which leads.
+    let rest: Vec<usize> =
+        (0..units.len()).filter(|i| !picks.contains(i) && (units[*i].is_list || !is_title_line(&units[*i].text))).collect();
+    let extra: usize = rest.iter().filter(|&&i| !units[i].is_code).map(|&i| units[i].text.chars().count() + 1).sum();
+    if extra <= *budget {
+        *budget -= extra;
+        picks.extend(rest);
     }
 }
 

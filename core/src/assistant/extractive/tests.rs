@@ -731,3 +731,20 @@ fn an_operation_s_body_quoted_without_its_intro_names_the_call_it_belongs_to() {
     let alone = compose_answer(question, &[body]).text();
     assert!(!alone.contains("POST"), "{alone}");
 }
+
+#[test]
+fn a_short_lead_section_is_quoted_whole() {
+    let steps = "When the server runs on another machine:\n\
+                 1. Make the server listen on every interface:\n\
+                 - Set `LISTEN_ADDR=0.0.0.0:8080`\n\
+                 ```\nEnvironment=\"LISTEN_ADDR=0.0.0.0:8080\"\n```\n\
+                 - Restart the service.\n\
+                 2. Point the client at it:\n\
+                 ```yaml\nserver: http://10.0.0.5:8080\n```\n\
+                 3. Open port 8080 in the firewall.";
+    let p = passage("faq", "FAQ", "Connection refused from another machine", steps, 2.0);
+    let text = compose_answer("The client gets connection refused from my laptop, what must change on both machines?", &[p]).text();
+    for part in ["LISTEN_ADDR=0.0.0.0:8080", "Restart the service", "server: http://10.0.0.5:8080", "Open port 8080"] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+}
