@@ -2,7 +2,7 @@
 //!
 //! `chunk` cuts pages into sections, `tokenize` turns text into terms (`crate::text`'s index and
 //! query analyzers), `index` builds the term dictionary and postings, `score` is BM25F with the
-//! 0-1 normalisation, `language` reads the query's language from the index, `version` the site's versions, `history` its changelogs, `query` runs a search,
+//! 0-1 normalisation, `language` reads the query's language from the index, `version` the site's versions, `page_kind` its changelogs and references, `query` runs a search,
 //! `page` serves whole pages back, `codec` is the byte format of the whole index, `shard` the same index split so a reader (the worker, from R2;
 //! docs-edge-serve, from the bundle's files) reads only what a query needs. `api` holds the
 //! discovery endpoints' request bodies with their rules, `discovery` their answers.
@@ -12,7 +12,7 @@ mod chunk;
 mod discovery;
 pub(crate) mod codec;
 mod dict;
-mod history;
+mod page_kind;
 mod index;
 mod language;
 mod page;

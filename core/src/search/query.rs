@@ -6,7 +6,7 @@ use super::page::ChunkText;
 use super::postings;
 use super::score;
 use super::tokenize::query_terms;
-use super::history::HistoryPages;
+use super::page_kind::PageKinds;
 use super::version::{CurrentVersion, NamedVersion};
 
 /// Long assistant questions become queries too; past this many distinct terms the rest add cost, not
@@ -236,7 +236,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         }
     }
     let current = CurrentVersion::new(pages, q.current_version, version.is_some() || q.version.is_some());
-    let mut history = HistoryPages::new(pages, &terms);
+    let mut kinds = PageKinds::new(pages, &terms);
     if let Some(mut v) = version {
         // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
         v.in_text.sort_unstable();
@@ -279,7 +279,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
             s = libm::powf(s, language_power(chunk.page));
             s = libm::powf(s, current.power(chunk.page));
-            s = libm::powf(s, history.power(chunk.page));
+            s = libm::powf(s, kinds.power(chunk.page));
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = libm::powf(s, proximity_boost(near, &page.path));
             }
