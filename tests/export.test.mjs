@@ -245,8 +245,9 @@ test('markdown "llms-full": no .md files; llms.txt links the .html pages, llms-f
   const { dir } = await downloadBundle(bundle.body.bundleUrl);
   try {
     const files = listFiles(dir);
-    assert.deepEqual(files.filter((f) => f.endsWith('.md') && f !== 'skill.md'), [], 'no page has a .md');
+    assert.deepEqual(files.filter((f) => f.endsWith('.md') && f !== 'skill.md' && !f.startsWith('.well-known/')), [], 'no page has a .md');
     assert.ok(files.includes('skill.md'), 'the repository\'s own skill.md sits at the bundle root');
+    assert.ok(files.includes('.well-known/agent-skills/mintlify/SKILL.md'), 'and is the skills index\'s first skill');
     const links = [...readFile(dir, 'llms.txt').toString().matchAll(/^- \[.+?\]\(([^)\s]+)\)/gm)].map((m) => m[1]);
     assert.deepEqual(links.sort(), ['api/static-export/overview.html', 'index.html', 'quickstart.html']);
     assert.ok(readFile(dir, 'llms-full.txt').toString().includes('# Static export\n'));

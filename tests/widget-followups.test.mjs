@@ -2,12 +2,14 @@
 // worker's extractive assistant: starter questions from the page's headings (`data-page-starters`),
 // follow-ups under an answer that ask themselves when clicked, the support link (`data-support-url`)
 // under an answer the docs do not cover and after a thumbs-down, its showings and clicks counted by
-// the analytics report, and axe-core with all of it on screen.
+// the analytics report, and axe-core with all of it on screen; the link docs.json sets
+// (`x-docs-edge.support`), which the page's own attribute overrides.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStaticServer } from '../scripts/lib/static-server.mjs';
 import { BASE_URL, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
+import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './support/browser.mjs';
 import { reportWhen } from './support/analytics.mjs';
 import { answers, ask, axeViolations, panel } from './support/widget.mjs';
@@ -19,15 +21,26 @@ const NOT_COVERED = 'Can penguins teleport quantum marmalade?';
 let t;
 let site;
 let browser;
+/** A site whose docs.json sets its support link (tests/fixtures/agent-skills-docs). */
+let own;
 
 before(async () => {
   t = await tenant();
   const published = await publishFolder(t.domain, t.adminKey, DEMO_DOCS);
   assert.equal(published.status, 200, published.text);
+  own = await tenant();
+  const ownPublished = await publishFolder(own.domain, own.adminKey, fileURLToPath(new URL('./fixtures/agent-skills-docs', import.meta.url)));
+  assert.equal(ownPublished.status, 200, ownPublished.text);
   site = await startStaticServer({
     mounts: {},
     handle(req, res) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      if (req.url.startsWith('/own')) {
+        const attribute = req.url === '/own-attribute' ? `data-support-url="${SUPPORT}"` : '';
+        res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quay</title></head><body><main><h1>Quay</h1></main>
+<script src="${BASE_URL}/widget.js" data-domain="${own.domain}" data-key="${own.assistantKey}" ${attribute} defer></script></body></html>`);
+        return true;
+      }
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Guide</title></head>
 <body><nav><h2>Site menu</h2></nav><main><h1>Guide</h1><h2>Install the CLI <a href="#install">#</a></h2><p>Text.</p>
 <h2>Configure a site</h2><h3>Install the CLI</h3><h3>Environment variables</h3><h2>Deploy</h2></main>
@@ -44,12 +57,12 @@ after(async () => {
   await site?.close();
 });
 
-async function openPanel() {
+async function openPanel(path = '') {
   const page = await browser.context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));
   await page.route('https://support.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>support</title>' }));
-  await page.goto(site.url);
+  await page.goto(`${site.url}${path}`);
   await page.waitForFunction(() => window.DocsAssistant);
   await page.evaluate(() => window.DocsAssistant.open());
   await panel(page).waitFor();
@@ -118,4 +131,15 @@ test('the support link: under an answer the docs do not cover and after a thumbs
   assert.equal(report.days.reduce((n, d) => n + d.supportShown, 0), 2);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('docs.json\'s support link reaches the widget with the answer; the page\'s own attribute wins', async () => {
+  for (const [path, href] of [['/own', 'mailto:help@quay.example'], ['/own-attribute', SUPPORT]]) {
+    const { page, errors } = await openPanel(path);
+    const refused = await ask(page, NOT_COVERED);
+    assert.match(await refused.locator('.md').textContent(), /doesn't cover/);
+    assert.equal(await refused.locator('.support a').getAttribute('href'), href, path);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });

@@ -24,11 +24,14 @@ class Answer {
   /** The finish's marks: only the closest passage quoted (`uncertain`), the docs do not cover it (`unanswered`). */
   uncertain = false;
   unanswered = false;
+  /** The site's support link (docs.json's), sent with the finish. */
+  support;
   #searchCalls = new Set();
 
   #mark(meta) {
     if (meta?.uncertain === true) this.uncertain = true;
     if (meta?.unanswered === true) this.unanswered = true;
+    if (typeof meta?.support === 'string') this.support = meta.support;
   }
 
   #suggest(questions) {
@@ -289,7 +292,7 @@ export class AssistantClient {
     const commit = (answer, recorded = true) => {
       const id = answer.messageId ?? randomId('msg_');
       const earlier = resumed ? before.filter((m) => m.id !== id) : before;
-      const marks = { ...(answer.uncertain && { uncertain: true }), ...(answer.unanswered && { unanswered: true }) };
+      const marks = { ...(answer.uncertain && { uncertain: true }), ...(answer.unanswered && { unanswered: true }), ...(answer.support && { support: answer.support }) };
       const offered = answer.suggestions.length ? { suggestions: answer.suggestions } : {};
       this.#messages = [...earlier, { id, role: 'assistant', content: answer.text, sources: answer.sources, ...marks, ...offered }];
       if (answer.threadId && recorded) this.#threadId = answer.threadId;
@@ -316,8 +319,8 @@ export class AssistantClient {
         throw error;
       }
       commit(answer);
-      const { text, sources, threadId: thread, messageId, usage, suggestions, uncertain, unanswered } = answer;
-      return { text, sources, threadId: thread, messageId, usage, suggestions, uncertain, unanswered };
+      const { text, sources, threadId: thread, messageId, usage, suggestions, uncertain, unanswered, support } = answer;
+      return { text, sources, threadId: thread, messageId, usage, suggestions, uncertain, unanswered, ...(support && { support }) };
     });
   }
 

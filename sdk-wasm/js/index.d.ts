@@ -244,6 +244,8 @@ export interface ChatMessage {
   /** On kept answers: the finish's marks (see `ChatResult`). */
   uncertain?: boolean;
   unanswered?: boolean;
+  /** On kept answers: the site's support link (see `ChatResult`). */
+  support?: string;
   /** On kept answers: the follow-up questions the server offered. */
   suggestions?: string[];
 }
@@ -300,6 +302,8 @@ export interface ChatResult {
   uncertain: boolean;
   /** The docs do not cover the question. */
   unanswered: boolean;
+  /** The site's support link (docs.json `x-docs-edge.support`: `https:` or `mailto:`), when it has one. */
+  support?: string;
 }
 
 /** One answer: iterate it (once) for its events; `result` resolves once it is complete. */

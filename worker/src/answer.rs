@@ -188,6 +188,7 @@ impl Generation {
             return None;
         }
         self.session.suggest(self.request.question(), &self.passages);
+        self.session.offer_support(self.guide.support.clone());
         match self.session.outcome() {
             Ok(answer) => {
                 // Recorded before the finish part goes out, so a client that continues the thread the

@@ -117,6 +117,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::LlmsTxt => routes::llms::llms_txt(call).await,
         Route::LlmsFullTxt => routes::llms::llms_full_txt(call).await,
         Route::SkillMd => routes::llms::skill_md(call).await,
+        Route::SkillsIndex | Route::SkillFile => routes::llms::skills_file(call).await,
         Route::GetThread => routes::threads::get(call).await,
         Route::StartExport => routes::export::start(call).await,
         Route::GetExport => routes::export::get(call).await,

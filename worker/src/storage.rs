@@ -54,6 +54,9 @@ pub const LLMS_TXT: &str = "llms.txt";
 pub const LLMS_FULL_TXT: &str = "llms-full.txt";
 pub const MARKDOWN_MANIFEST: &str = "markdown-pages.txt";
 /// The owner's root `skill.md` (`docs_edge_core::docs::skill_file`), when the version has one.
+/// Beside it, when the version has skills, their discovery files under their site paths
+/// (`.well-known/agent-skills/index.json`, `.well-known/skills/<name>/SKILL.md`, …:
+/// `docs_edge_core::docs::public_skills::well_known_files`).
 pub const SKILL_MD: &str = "skill.md";
 /// Where each file of the upload sits in the source packs ([`docs_edge_core::docs::FileTable`]).
 pub const SOURCE_FILE_TABLE: &str = "source/files.bin";

@@ -66,12 +66,13 @@ pub struct AnswerEncoder {
     uncertain: bool,
     unanswered: bool,
     suggestions: Vec<String>,
+    support: Option<String>,
 }
 
 impl AnswerEncoder {
     /// `message_id` is the id the stored assistant message gets: the client sees the same one.
     pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
-        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false, uncertain: false, unanswered: false, suggestions: Vec::new() }
+        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false, uncertain: false, unanswered: false, suggestions: Vec::new(), support: None }
     }
 
     pub fn message_id(&self) -> &str {
@@ -107,8 +108,17 @@ impl AnswerEncoder {
         self.suggestions = questions;
     }
 
+    /// The site's support link (docs.json's, `crate::docs::own_keys`): the finish's metadata says
+    /// `"support": "<link>"`, which a widget shows when its page names none.
+    pub fn offer_support(&mut self, link: Option<String>) {
+        self.support = link;
+    }
+
     fn metadata(&self) -> serde_json::Value {
         let mut meta = json!({ "threadId": self.thread_id });
+        if let Some(link) = &self.support {
+            meta["support"] = link.as_str().into();
+        }
         if self.uncertain {
             meta["uncertain"] = true.into();
         }
@@ -339,7 +349,12 @@ mod tests {
         let body = v1.finish(FinishReason::Stop, usage());
         assert!(body.contains(r#""uncertain":true"#) && body.contains(r#""threadId":"t""#), "{body}");
         let sure = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t").finish(FinishReason::Stop, usage());
-        assert!(!sure.contains("uncertain"));
+        assert!(!sure.contains("uncertain") && !sure.contains("support"));
+        let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
+        v2.offer_support(Some("mailto:help@acme.dev".into()));
+        let body = v2.finish(FinishReason::Stop, usage());
+        let finish = body.lines().find(|l| l.contains(r#""type":"finish""#)).unwrap_or_default();
+        assert!(finish.contains(r#""support":"mailto:help@acme.dev""#) && finish.contains(r#""threadId":"t""#), "{body}");
     }
 
     #[test]

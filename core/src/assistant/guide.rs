@@ -75,6 +75,7 @@ mod tests {
                 skill("rotate-keys", "Rotate access tokens", "When a token leaked or expires", "Revoke the old token, then create one."),
                 skill("debug-webhooks", "Debug webhooks", "Deliveries that fail or never arrive", "Check the signing secret and the retry log."),
             ],
+            support: None,
         }
     }
 

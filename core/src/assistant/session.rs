@@ -154,6 +154,11 @@ impl AnswerSession {
         self.encoder.suggest(follow_ups(question, passages, &answered));
     }
 
+    /// The site's support link, for the finish ([`AnswerEncoder::offer_support`]).
+    pub fn offer_support(&mut self, link: Option<String>) {
+        self.encoder.offer_support(link);
+    }
+
     pub fn on_llm_event(&mut self, event: LlmEvent) -> Next {
         match event {
             LlmEvent::TextDelta(delta) => Next::Continue(self.text(&delta)),

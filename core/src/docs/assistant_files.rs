@@ -45,6 +45,9 @@ pub struct AssistantGuide {
     pub instructions: String,
     #[serde(default)]
     pub skills: Vec<Skill>,
+    /// docs.json's support link (`super::own_keys`), which the answers carry to the widget.
+    #[serde(default)]
+    pub support: Option<String>,
 }
 
 /// One topic guide, given to the assistant only when a question matches it.
@@ -60,7 +63,7 @@ pub struct Skill {
 
 impl AssistantGuide {
     pub fn is_empty(&self) -> bool {
-        self.instructions.is_empty() && self.skills.is_empty()
+        self.instructions.is_empty() && self.skills.is_empty() && self.support.is_none()
     }
 
     pub fn to_json(&self) -> Vec<u8> {
@@ -154,7 +157,7 @@ fn read_skill(path: &str, bytes: &[u8], warnings: &mut Vec<String>) -> Option<Sk
 
 /// The file line of a YAML error in frontmatter (which starts on line 2), from yaml-rust2's
 /// message (`… line N column M`); the frontmatter's first line when it names none.
-fn yaml_line(err: &str) -> usize {
+pub(crate) fn yaml_line(err: &str) -> usize {
     let after = err.rsplit_once("line ").map(|(_, rest)| rest);
     let line = after.and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok());
     line.map_or(2, |n| n + 1)

@@ -7,6 +7,8 @@ pub const DOCS_JSON_ROOT: &[&str] = &[
     "fonts", "icons", "background", "styling", "thumbnails", "navbar", "footer", "banner", "interaction",
     "contextual", "redirects", "variables", "metadata", "errors", "api", "markdown", "seo", "search",
     "integrations",
+    // This project's own keys, under one object (`super::own_keys`).
+    "x-docs-edge",
 ];
 
 /// Keys of any navigation node of docs.json (the navigation object, languages, versions, products,

@@ -20,6 +20,7 @@ use super::assistant_files::AssistantGuide;
 use super::config::SiteConfig;
 use super::model::{Page, Site};
 use super::operations::Operations;
+use super::public_skills::PublicSkill;
 use crate::search::codec::{decode, encode, IndexError};
 
 /// 2: the config holds mint.json's and docs.json's settings; planned pages may be generated.
@@ -27,9 +28,10 @@ use crate::search::codec::{decode, encode, IndexError};
 /// self-describing, so an older outline is refused by its first byte, never misread; the worker's
 /// `CURRENT_LAYOUT` moves with this number, so versions stored before are rebuilt on first use.
 const FORMAT: u8 = 3;
-/// A plan lives only as long as its publish job; its kind names its shape (`Q`: with the upload's
-/// OpenAPI operations), so a plan of another shape is refused, never misread.
-const KIND_PLAN: u8 = b'Q';
+/// A plan lives only as long as its publish job; its kind names its shape (`R`: with the upload's
+/// OpenAPI operations and the skills it serves agents), so a plan of another shape is refused,
+/// never misread.
+const KIND_PLAN: u8 = b'R';
 const KIND_OUTLINE: u8 = b'O';
 
 /// The pages a site will have, before they are read.
@@ -47,6 +49,8 @@ pub struct SitePlan {
     pub(crate) unlisted: Vec<String>,
     /// The root `skill.md`, as served (`super::skill_file`).
     pub skill: Option<String>,
+    /// Every skill served from the discovery indexes, the root one first (`super::public_skills`).
+    pub public_skills: Vec<PublicSkill>,
     /// The repository's instructions and skills for the assistant, kept beside the pages.
     #[serde(default)]
     pub assistant: AssistantGuide,

@@ -37,6 +37,8 @@ use super::nav::{page_refs, DivisionKind, NavItem, PageRef};
 use super::page_path::page_path_problem;
 use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 use super::sections::{self, PageText};
+use super::own_keys::support_link;
+use super::public_skills::site_skills;
 use super::skill_file::{is_skill_file, site_skill};
 use super::source_text;
 
@@ -232,9 +234,11 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         return Err(SiteError::NoPages);
     }
     let skill = site_skill(config_tree, &mut config_warnings);
+    let public_skills = site_skills(config_tree, skill.as_deref(), &mut config_warnings);
     let operations = Operations::of_tree(config_tree);
-    let assistant = read_guide(config_tree, &mut config_warnings);
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill, assistant, operations })
+    let mut assistant = read_guide(config_tree, &mut config_warnings);
+    assistant.support = support_link(config_tree, &mut config_warnings);
+    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill, public_skills, assistant, operations })
 }
 
 fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {

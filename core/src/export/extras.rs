@@ -54,8 +54,14 @@ mod tests {
     use crate::export::{content_security_policy, ExportOptions, ExportPlan, PlainCode};
 
     fn bundle_text(extras: PageExtras) -> String {
+        bundle_text_with(extras, "")
+    }
+
+    /// [`bundle_text`] with `own` (docs.json's `x-docs-edge` object, or nothing).
+    fn bundle_text_with(extras: PageExtras, own: &str) -> String {
+        let config = format!(r#"{{"name": "API", {own} "navigation": {{"pages": ["index", "api/health"]}}}}"#);
         let t = tree(&[
-            ("docs.json", r#"{"name": "API", "navigation": {"pages": ["index", "api/health"]}}"#),
+            ("docs.json", config.as_str()),
             ("index.mdx", "---\ntitle: Home\n---\nHello."),
             ("api/health.mdx", "---\ntitle: Health\nopenapi: GET /health\n---\n"),
             ("openapi.json", r#"{"openapi": "3.1.0", "servers": [{"url": "https://api.example.com"}], "paths": {"/health": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#),
@@ -126,6 +132,19 @@ mod tests {
         };
         assert!(content_security_policy(&both).contains("connect-src 'self' https://edge.example.com;"));
         assert!(!content_security_policy(&both).contains("challenges.cloudflare.com"), "no Turnstile unless asked");
+    }
+
+    #[test]
+    fn docs_json_support_link_is_on_the_widget_tag() {
+        let key = format!("svc_dsc_{}", "a".repeat(32));
+        let extras = PageExtras { assistant: Some(ExportAssistant { api_base: "https://edge.example.com".into(), key, turnstile_site_key: None }), ..PageExtras::default() };
+        let home = |text: String| text.split("== ").find(|f| f.starts_with("index.html")).unwrap().to_owned();
+        let url = home(bundle_text_with(extras.clone(), r#""x-docs-edge": {"support": "https://help.example.com/docs"},"#));
+        assert!(url.contains(" data-support-url=\"https://help.example.com/docs\" "), "{url}");
+        let email = home(bundle_text_with(extras.clone(), r#""x-docs-edge": {"support": "mailto:help@example.com"},"#));
+        assert!(email.contains(" data-support-email=\"help@example.com\" "), "{email}");
+        let refused = home(bundle_text_with(extras, r#""x-docs-edge": {"support": "javascript:alert(1)"},"#));
+        assert!(!refused.contains("data-support") && !refused.contains("javascript:"), "{refused}");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use crate::docs::public_skills::is_public_skill_file;
 use crate::docs::skill_file::is_skill_file;
 use crate::docs::{FileTable, Page, Site, SourceTree};
 
@@ -115,8 +116,8 @@ impl FinishingMembers {
     /// directory are never copied.
     pub fn split_assets(&self, plan: &ExportPlan, table: &FileTable) -> (BTreeSet<String>, Vec<String>) {
         let mut assets = self.assets(plan);
-        // The owner's root `skill.md` is copied to the bundle's root (`ExportPlan::finish`).
-        assets.extend(table.files().iter().filter(|f| is_skill_file(&f.path)).map(|f| f.path.clone()));
+        // The skills served to agents: the root `skill.md` and the discovery files (`ExportPlan::finish`).
+        assets.extend(table.files().iter().filter(|f| is_skill_file(&f.path) || is_public_skill_file(&f.path)).map(|f| f.path.clone()));
         let (media, source): (Vec<String>, Vec<String>) = assets.into_iter().partition(|path| table.media_read(path).is_some());
         let media = media.into_iter().filter(|path| !path.starts_with(&format!("{STATIC_DIR}/"))).collect();
         (source.into_iter().collect(), media)

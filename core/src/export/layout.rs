@@ -165,6 +165,8 @@ pub(crate) struct PageView<'a> {
     pub(crate) assistant: Option<&'a ExportAssistant>,
     /// The bundle's folder pages, for the widget's links (`widget::folder_pages`).
     pub(crate) widget_folders: &'a str,
+    /// docs.json's support link, for the widget's tag.
+    pub(crate) widget_support: Option<&'a str>,
     pub(crate) domain: &'a str,
     /// The page's `mode` layout.
     pub(crate) mode: PageMode,
@@ -271,7 +273,7 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
         out.push('>');
     }
     if let Some(assistant) = v.assistant {
-        widget::script_tag(out, assistant, v.domain, v.widget_folders, v.links);
+        widget::script_tag(out, assistant, v.domain, (v.widget_folders, v.widget_support), v.links);
     }
     out.push_str("</head>");
 }

@@ -9,6 +9,7 @@ use crate::docs::config::page_path;
 use crate::docs::{frontmatter, source_text};
 use crate::docs::site::{add_operation_sections, page_sections};
 use crate::docs::spec_lookup::SpecLookup;
+use crate::docs::public_skills::{site_skills, well_known_files};
 use crate::docs::skill_file::{site_skill, SKILL_FILE};
 use crate::docs::{Section, Site, SourceTree};
 
@@ -45,6 +46,8 @@ pub struct ExportPlan {
     extras: PageExtras,
     /// `widget::folder_pages` of the first version's files, once rather than per page.
     widget_folders: String,
+    /// docs.json's support link (`crate::docs::own_keys`), for the widget's tag.
+    widget_support: Option<String>,
 }
 
 /// One file to render: a page of the site (index into `Site::pages`) as a version holds it.
@@ -216,6 +219,7 @@ impl ExportPlan {
             markdown,
             extras: PageExtras::default(),
             widget_folders,
+            widget_support: crate::docs::own_keys::support_link(tree, &mut Vec::new()),
         })
     }
 
@@ -466,6 +470,7 @@ impl ExportPlan {
             version_switch: self.version_switch(site, entry.scope, page, &links),
             assistant: self.extras.assistant.as_ref(),
             widget_folders: &self.widget_folders,
+            widget_support: self.widget_support.as_deref(),
             domain: &self.domain,
             mode: body.mode,
             stylesheet: stylesheet.as_ref().map(|file| links.file(&file.path)),
@@ -716,7 +721,10 @@ impl ExportPlan {
         let referenced = self.finishing_assets(&pages);
         let unique: Vec<usize> = self.pages.iter().filter(|e| e.first).map(|e| e.index).collect();
         files.extend(agent::llms_files(site, &unique, &self.link_targets(), pages.llms_full));
-        if let Some(skill) = site_skill(tree, &mut Vec::new()) {
+        let skill = site_skill(tree, &mut Vec::new());
+        let skills = site_skills(tree, skill.as_deref(), &mut Vec::new());
+        files.extend(well_known_files(&skills).into_iter().map(|(path, bytes)| ExportFile { path, bytes }));
+        if let Some(skill) = skill {
             files.push(ExportFile::new(SKILL_FILE.to_owned(), skill));
         }
         let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.written()).collect();

@@ -561,3 +561,33 @@ fn the_root_skill_md_is_copied_to_the_bundle_root_and_is_no_page() {
     assert!(!by_path.keys().any(|p| p.to_ascii_lowercase().starts_with("skill.") && *p != "skill.md"), "{:?}", by_path.keys());
     assert!(!text_of(by_path["llms.txt"]).to_ascii_lowercase().contains("skill"));
 }
+
+#[test]
+fn the_skills_discovery_files_are_in_the_bundle_and_no_mintlify_file_is() {
+    let skill = "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n";
+    let payments = "---\nname: Payments\ndescription: Charge cards.\n---\n\n# Payments\n";
+    let tree = crate::docs::archive::tree(&[
+        ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
+        ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
+        ("skill.md", skill),
+        (".mintlify/skills/payments/SKILL.md", payments),
+        (".mintlify/assistant/skills/private/skill.md", "---\nname: private\ndescription: the assistant's\n---\n"),
+    ]);
+    let site = build_site(&tree).unwrap();
+    let (files, _) = export(&site, &tree, &options());
+    let by_path: BTreeMap<&str, &ExportFile> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let well_known: Vec<&str> = by_path.keys().copied().filter(|p| p.starts_with(".well-known/")).collect();
+    assert_eq!(well_known, [
+        ".well-known/agent-skills/acme/SKILL.md",
+        ".well-known/agent-skills/index.json",
+        ".well-known/agent-skills/payments/SKILL.md",
+        ".well-known/skills/acme/SKILL.md",
+        ".well-known/skills/index.json",
+        ".well-known/skills/payments/SKILL.md",
+    ]);
+    assert_eq!(text_of(by_path[".well-known/skills/payments/SKILL.md"]), payments);
+    let skills = crate::docs::public_skills::site_skills(&tree, Some(skill), &mut Vec::new());
+    assert_eq!(by_path[".well-known/agent-skills/index.json"].bytes, crate::docs::public_skills::agent_skills_index(&skills));
+    assert!(!by_path.keys().any(|p| p.contains("mintlify") || p.contains("private")), "{:?}", by_path.keys());
+    assert!(!text_of(by_path["llms.txt"]).contains("Payments"));
+}

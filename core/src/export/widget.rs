@@ -69,8 +69,9 @@ pub fn bundle_path(asset: &str) -> Option<String> {
 /// (the bundle's root, relative to the page) and `data-link-index` ([`folder_pages`]) let the widget
 /// turn a citation of the live site (`https://<domain>/a/b#x`) into the bundle's own page
 /// (`a/b.html#x`), as the pages' own links are: a self-hosted or air-gapped bundle keeps its
-/// readers in it.
-pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: &str, folders: &str, links: &Linker<'_>) {
+/// readers in it. docs.json's support link (`crate::docs::own_keys`) becomes `data-support-url`, or
+/// for a `mailto:` one `data-support-email`.
+pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: &str, (folders, support): (&str, Option<&str>), links: &Linker<'_>) {
     out.push_str("<script defer");
     attr(out, "src", &links.file(WIDGET_SCRIPT));
     attr(out, "data-api", &assistant.api_base);
@@ -78,6 +79,11 @@ pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: 
     attr(out, "data-key", &assistant.key);
     if let Some(site_key) = &assistant.turnstile_site_key {
         attr(out, "data-turnstile", site_key);
+    }
+    match support.map(|link| (link.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("mailto:")), link)) {
+        Some((true, link)) => attr(out, "data-support-email", &link[7..]),
+        Some((false, link)) => attr(out, "data-support-url", link),
+        None => {}
     }
     let base = links.file("");
     attr(out, "data-link-base", if base.is_empty() { "./" } else { &base });

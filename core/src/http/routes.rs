@@ -68,7 +68,7 @@ macro_rules! routes {
     };
 }
 
-// Gates: llms.txt, llms-full.txt and skill.md are the site's documents for agents, read from the published
+// Gates: llms.txt, llms-full.txt, skill.md and the skills' discovery files are the site's documents for agents, read from the published
 // Markdown like `/discovery/v1/page`: they follow search. The MCP server's tools are search and
 // get_page (search) and ask (the assistant): the route is there while either is on, and offers only
 // the tools whose switch is on. A rating is stored in the analytics database and read only by the
@@ -106,6 +106,8 @@ routes! {
     LlmsTxt           GET    "/discovery/v1/llms/{domain}/llms.txt"                   => All(Search),
     LlmsFullTxt       GET    "/discovery/v1/llms/{domain}/llms-full.txt"              => All(Search),
     SkillMd           GET    "/discovery/v1/llms/{domain}/skill.md"                   => All(Search),
+    SkillsIndex       GET    "/discovery/v1/llms/{domain}/.well-known/{format}/index.json" => All(Search),
+    SkillFile         GET    "/discovery/v1/llms/{domain}/.well-known/{format}/{name}/{file}" => All(Search),
     GetThread         GET    "/v1/threads/{threadId}"                                 => All(Assistant),
     StartExport       POST   "/v1/static-export/jobs"                                 => All(StaticExport),
     GetExport         GET    "/v1/static-export/jobs/{jobId}"                         => All(StaticExport),

@@ -31,6 +31,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::docs::public_skills::{is_public_skill_file, well_known_files};
 use crate::docs::skill_file::is_skill_file;
 use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
@@ -226,12 +227,13 @@ pub fn media_object(index: u32) -> String {
 }
 
 /// The files the plan reads: docs.json (or mint.json), every other JSON file it may `$ref`, the
-/// OpenAPI specs (JSON or YAML) whose operations become pages, `.mintignore`, the root `skill.md`
-/// and the assistant's instructions and skills (`crate::docs::assistant_files`, bounded there).
+/// OpenAPI specs (JSON or YAML) whose operations become pages, `.mintignore`, the skills served to
+/// agents (the root `skill.md` and `crate::docs::public_skills`) and the assistant's instructions
+/// and skills (`crate::docs::assistant_files`, bounded there).
 pub fn config_files(table: &FileTable) -> Vec<String> {
     let is_config = |p: &str| {
         let lower = p.to_ascii_lowercase();
-        lower.ends_with(".json") || lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".mintignore") || is_skill_file(p) || is_guide_file(p)
+        lower.ends_with(".json") || lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".mintignore") || is_skill_file(p) || is_public_skill_file(p) || is_guide_file(p)
     };
     table.files().iter().filter(|f| f.stored == packed::Stored::Source && is_config(&f.path)).map(|f| f.path.clone()).collect()
 }
@@ -434,6 +436,9 @@ pub struct Finished {
     pub llms_txt: String,
     /// The root `skill.md` (`crate::docs::skill_file`), served beside `llms.txt`.
     pub skill_md: Option<String>,
+    /// The skills' discovery files by their path from the site's root (`.well-known/…`,
+    /// `crate::docs::public_skills::well_known_files`), stored beside the version under that name.
+    pub well_known: Vec<(String, Vec<u8>)>,
     pub manifest: String,
     /// The version's [`ParsedIndex`].
     pub parsed_index: Vec<u8>,
@@ -504,6 +509,7 @@ impl Finisher {
     pub fn finish(self, mut plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
         let meta = self.meta.finish(shard_lens)?;
         let skill_md = plan.skill.take();
+        let well_known = well_known_files(&std::mem::take(&mut plan.public_skills));
         let assistant = plan.assistant.to_json();
         let site = plan.finish(self.reads);
         let outline = SiteOutline { site, summaries: self.summaries };
@@ -512,6 +518,7 @@ impl Finisher {
             outline: outline.to_bytes(),
             llms_txt: live_llms_txt(&outline.site, &outline.summaries, domain),
             skill_md,
+            well_known,
             manifest: self.manifest.finish().text,
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
             kept_batches: KeptBatches::new(self.kept).with_packs(self.packs).to_bytes(),

@@ -289,17 +289,28 @@ fn the_root_skill_md_is_kept_to_serve_and_is_not_a_page() {
         ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
         ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
         ("skill.md", skill),
+        (".mintlify/skills/payments/SKILL.md", "---\nname: Payments\ndescription: Charge cards.\n---\n"),
     ]);
     let gz = pack_tree(&files);
     for published in [publish(&gz, 100, None).unwrap(), publish_small(&gz).unwrap()] {
         assert_eq!(published.finished.skill_md.as_deref(), Some(skill));
+        let well_known: Vec<&str> = published.finished.well_known.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(well_known, [
+            ".well-known/agent-skills/index.json",
+            ".well-known/skills/index.json",
+            ".well-known/agent-skills/acme/SKILL.md",
+            ".well-known/agent-skills/payments/SKILL.md",
+            ".well-known/skills/acme/SKILL.md",
+            ".well-known/skills/payments/SKILL.md",
+        ]);
         let paths: Vec<&str> = published.finished.site.pages.iter().map(|p| p.path.as_str()).collect();
         assert_eq!(paths, ["index"]);
         assert!(!published.finished.llms_txt.contains("skill"), "{}", published.finished.llms_txt);
         assert_same_as_whole(&files, &published);
     }
     let without = pack_tree(&tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "Home")]));
-    assert_eq!(publish(&without, 100, None).unwrap().finished.skill_md, None);
+    let none = publish(&without, 100, None).unwrap().finished;
+    assert_eq!((none.skill_md, none.well_known), (None, Vec::new()));
 }
 
 #[test]

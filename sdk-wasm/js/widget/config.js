@@ -48,6 +48,11 @@ export function supportLink(url, email) {
   return email && /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email) ? `mailto:${email}` : undefined;
 }
 
+/** The support link docs.json gives (sent with each answer): `https:` or `mailto:` only. */
+export function siteSupport(link) {
+  return typeof link === 'string' && /^(https:\/\/|mailto:)[^\s"'<>\\`]+$/i.test(link) ? link : undefined;
+}
+
 export function readConfig(el, defaultApi) {
   // `data-label-new-chat` (or `label-new-chat`) overrides `newChat`, whatever the language.
   const labels = {};

@@ -5,7 +5,7 @@
 // Screen readers: the transcript is a role="log" live region that is aria-busy while an answer streams,
 // so the finished answer is announced once rather than token by token.
 import { AssistantClient } from 'docs-edge-sdk';
-import { bundleLink } from './config.js';
+import { bundleLink, siteSupport } from './config.js';
 import { labelLanguage, labelsFor } from './labels.js';
 import { icon } from './icons.js';
 import { el, renderMarkdown } from './markdown.js';
@@ -263,8 +263,9 @@ class Panel {
     if (message.uncertain || message.unanswered || this.#ratings[message.id] === 'down') this.#offerSupport(view, count);
   }
 
+  /** The page's own support link, else the one the site's docs.json sent with the answer. */
   #offerSupport(view, count) {
-    const href = this.#config.support;
+    const href = this.#config.support ?? siteSupport(view.message.support);
     if (!href || view.after.querySelector('.support')) return;
     const L = this.#labels;
     const a = el('a', '', L.contactSupport);

@@ -1,8 +1,12 @@
-//! `GET /discovery/v1/llms/{domain}/llms.txt`, `.../llms-full.txt` and `.../skill.md`: the live
-//! site's index of pages for agents, every page as Markdown, and the owner's `skill.md`. Same key
+//! `GET /discovery/v1/llms/{domain}/llms.txt`, `.../llms-full.txt`, `.../skill.md` and
+//! `.../.well-known/{agent-skills,skills}/…`: the live site's index of pages for agents, every page
+//! as Markdown, the owner's `skill.md`, and the skills' discovery indexes and files. Same key
 //! (assistant), CORS and rate limits as the other discovery endpoints: the public key is what a
 //! site already hands to browsers.
 
+use docs_edge_core::docs::public_skills::requested_file;
+use docs_edge_core::http::routes::Route;
+use docs_edge_core::http::site_headers::content_type;
 use worker::{Headers, Response, ResponseBuilder};
 
 use crate::agent_docs;
@@ -32,6 +36,23 @@ pub async fn skill_md(call: &mut Call) -> ApiResult<Response> {
     let headers = Headers::new();
     headers.set("content-type", "text/markdown; charset=utf-8")?;
     Ok(ResponseBuilder::new().with_status(200).with_headers(headers).fixed(skill.into_bytes()))
+}
+
+/// A file of the skills' discovery (`docs_edge_core::docs::public_skills`), streamed as the publish
+/// stored it; 404 for a path that names none or a live version without it.
+pub async fn skills_file(call: &mut Call) -> ApiResult<Response> {
+    let named = (call.matched.route == Route::SkillFile).then(|| (call.param(2), call.param(3)));
+    let path = requested_file(call.param(1), named);
+    let caller = authorize(call).await?;
+    let missing = || ApiError::NotFound(format!("{} serves no such skill file: skills are the root skill.md and .mintlify/skills/<folder>/SKILL.md", caller.domain));
+    let path = path.ok_or_else(missing)?;
+    let bucket = storage::bucket(&call.env)?;
+    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let object = bucket.get(storage::version_key(&caller.domain, &version.publish_id, &path)).execute().await?.ok_or_else(missing)?;
+    let body = object.body().ok_or_else(missing)?;
+    let headers = Headers::new();
+    headers.set("content-type", content_type(&path))?;
+    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).body(body.response_body()?))
 }
 
 async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {

@@ -7,6 +7,7 @@
 use docs_edge_core::assistant::request::{AssistantRequest, Role, Trigger, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
 use docs_edge_core::agents::llms::page_url;
 use docs_edge_core::agents::mcp::resources::{self, Document};
+use docs_edge_core::docs::public_skills::index_path;
 use docs_edge_core::agents::mcp::{
     self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput, ServerInfo, Step,
     ToolCall, ToolOutcome,
@@ -54,8 +55,8 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
             }
             Step::ListResources { id } => replies.push(list_resources(call, &caller, &server, &id).await?),
             Step::ReadResource { id, document } => {
-                let text = read_document(call, &caller, document).await?;
-                replies.push(resources::read_reply(&id, document, text, &server));
+                let text = read_document(call, &caller, &document).await?;
+                replies.push(resources::read_reply(&id, &document, text, &server));
             }
             Step::Nothing => {}
         }
@@ -68,19 +69,20 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
     Ok(json_bytes_response(200, body, &[]))
 }
 
-/// `llms.txt` always (a published version has one), `skill.md` when the owner wrote one.
+/// `llms.txt` always (a published version has one), `skill.md` when the owner wrote one, and the
+/// skills of the discovery index.
 async fn list_resources(call: &Call, caller: &Caller, server: &ServerInfo<'_>, id: &Value) -> ApiResult<Value> {
-    let mut present = vec![Document::LlmsTxt];
-    if read_document(call, caller, Document::SkillMd).await?.is_some() {
-        present.push(Document::SkillMd);
-    }
-    Ok(resources::list_reply(id, &present, server))
-}
-
-async fn read_document(call: &Call, caller: &Caller, document: Document) -> ApiResult<Option<String>> {
+    let root = read_document(call, caller, &Document::SkillMd).await?;
     let bucket = storage::bucket(&call.env)?;
     let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
-    agent_docs::text(&bucket, &caller.domain, &version, document.file()).await
+    let index = agent_docs::text(&bucket, &caller.domain, &version, &index_path("agent-skills")).await?;
+    Ok(resources::list_reply(id, root.as_deref(), index.as_deref().map(str::as_bytes), server))
+}
+
+async fn read_document(call: &Call, caller: &Caller, document: &Document) -> ApiResult<Option<String>> {
+    let bucket = storage::bucket(&call.env)?;
+    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    agent_docs::text(&bucket, &caller.domain, &version, &document.file()).await
 }
 
 /// Runs a tool; what goes wrong is the tool's error, which the model reads (internal details only

@@ -200,19 +200,33 @@ fn resources_are_the_documents_for_agents_while_search_is_on() {
     let init = reply(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#, "2025-11-25");
     assert_eq!(init["result"]["capabilities"]["resources"]["listChanged"], false);
     assert!(matches!(one(r#"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#, "2025-11-25"), Step::ListResources { .. }));
-    let list = list_reply(&json!(2), &[Document::LlmsTxt, Document::SkillMd], &SERVER);
+    let list = list_reply(&json!(2), Some("root"), None, &SERVER);
     let uris: Vec<&str> = list["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
     assert_eq!(uris, ["https://docs.acme.dev/llms.txt", "https://docs.acme.dev/skill.md"]);
+    let root = "---\nname: acme\ndescription: Use Acme.\n---\n";
+    let pay = "---\nname: Pay\ndescription: Charge cards.\n---\n";
+    let skills = crate::docs::public_skills::site_skills(&[(".mintlify/skills/pay/SKILL.md".to_owned(), pay.as_bytes().to_vec())].into_iter().collect(), Some(root), &mut Vec::new());
+    let index = crate::docs::public_skills::agent_skills_index(&skills);
+    for (root_skill, expected) in [(Some(root), vec!["llms.txt", "skill.md", ".well-known/agent-skills/pay/SKILL.md"]), (None, vec!["llms.txt", ".well-known/agent-skills/acme/SKILL.md", ".well-known/agent-skills/pay/SKILL.md"])] {
+        let list = list_reply(&json!(2), root_skill, Some(&index), &SERVER);
+        let resources = list["result"]["resources"].as_array().unwrap();
+        let uris: Vec<String> = resources.iter().map(|r| r["uri"].as_str().unwrap().trim_start_matches("https://docs.acme.dev/").to_owned()).collect();
+        assert_eq!(uris, expected, "the root skill is listed once, as skill.md when it is there");
+        assert_eq!(resources.last().unwrap()["description"], "Charge cards.");
+    }
+    let read = one(r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"https://docs.acme.dev/.well-known/agent-skills/pay/SKILL.md"}}"#, "2025-11-25");
+    assert!(matches!(&read, Step::ReadResource { document: Document::Skill(name), .. } if name == "pay"), "{read:?}");
+    assert_eq!(Document::Skill("pay".into()).file(), ".well-known/agent-skills/pay/SKILL.md");
 
     let read = one(r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"https://docs.acme.dev/skill.md"}}"#, "2025-11-25");
     assert!(matches!(read, Step::ReadResource { document: Document::SkillMd, .. }), "{read:?}");
-    let text = read_reply(&json!(3), Document::SkillMd, Some("---\nname: acme\n---\n".into()), &SERVER);
+    let text = read_reply(&json!(3), &Document::SkillMd, Some("---\nname: acme\n---\n".into()), &SERVER);
     assert_eq!(text["result"]["contents"][0]["mimeType"], "text/markdown");
     assert_eq!(text["result"]["contents"][0]["text"], "---\nname: acme\n---\n");
-    let absent = read_reply(&json!(3), Document::SkillMd, None, &SERVER);
+    let absent = read_reply(&json!(3), &Document::SkillMd, None, &SERVER);
     assert_eq!(absent["error"]["code"], -32002);
     assert_eq!(absent["error"]["data"]["uri"], "https://docs.acme.dev/skill.md");
-    for uri in ["https://other.dev/skill.md", "file:///etc/passwd", "https://docs.acme.dev/../skill.md"] {
+    for uri in ["https://other.dev/skill.md", "file:///etc/passwd", "https://docs.acme.dev/../skill.md", "https://docs.acme.dev/.well-known/agent-skills/../SKILL.md", "https://docs.acme.dev/.well-known/skills/pay/SKILL.md", "https://docs.acme.dev/.well-known/agent-skills/index.json"] {
         let other = reply(&format!(r#"{{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{{"uri":"{uri}"}}}}"#), "2025-11-25");
         assert_eq!(other["error"]["code"], -32002, "{uri}");
     }

@@ -1466,6 +1466,9 @@ impl<'a> Store<'a> {
         if let Some(skill) = finished.skill_md {
             writes.start(self, SKILL_MD, skill.into_bytes());
         }
+        for (path, bytes) in finished.well_known {
+            writes.start(self, &path, bytes);
+        }
         writes.finish().await?;
         self.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
         Ok(finished.site)
