@@ -20,6 +20,10 @@ pub const BUILDER_BINDING: &str = "BUILDER";
 /// The header carrying the [`FileOrder`] as JSON.
 pub const ORDER_HEADER: &str = "x-docs-edge-order";
 
+/// The header of the builder's answer to a stored hosting setting carrying the setting as stored
+/// (`crate::builder_admin`), for the edge to start the site's export with; the client never sees it.
+pub const HOSTING_STORED_HEADER: &str = "x-docs-edge-hosting";
+
 /// Bytes a manifest or hash list may have, compressed or inflated: about 60 bytes a file at the file
 /// limit.
 pub const MAX_LIST_BYTES: usize = 8 << 20;

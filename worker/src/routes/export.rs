@@ -28,8 +28,7 @@ use crate::sites::{self, SiteVersion};
 /// An admin key of an organization on the enterprise plan.
 async fn enterprise_admin(call: &Call, directory: &Directory) -> ApiResult<KeyRecord> {
     let key = require_key(&call.req, directory, KeyKind::Admin).await?;
-    let org = directory.require_org(&key.org_id).await?;
-    if org.org.plan != Plan::Enterprise {
+    if directory.require_plan(&key.org_id).await? != Plan::Enterprise {
         return Err(ApiError::PlanRequired(
             "static export is available on the enterprise plan only; ask your operator to upgrade this organization".into(),
         ));
