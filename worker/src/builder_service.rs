@@ -1,7 +1,7 @@
 //! The builder script's own `fetch` handler, reached only through the edge script's service binding
 //! ([`BUILDER_BINDING`], wrangler.toml `[[services]]`; the builder has no public URL): the work of
-//! publishing file by file on a site's store (`crate::site_store`) and the daily storage sweep
-//! (`crate::storage_sweep`), kept out of the request-serving module.
+//! publishing on a site's store (`crate::site_store`: files, manifests, uploads) and the daily
+//! storage sweep (`crate::storage_sweep`), kept out of the request-serving module.
 //!
 //! The edge authenticates and authorizes the request, applies the rate limits and refuses a body
 //! whose declared length is over its limit, then forwards it: the body as a stream, never read by the
@@ -39,9 +39,18 @@ pub enum FileOp {
     Stage,
     /// The live version's manifest.
     LiveManifest,
+    /// Stores the body, a `.tar.gz` upload, as version [`FileOrder::publish_id`]'s source, at most
+    /// [`FileOrder::max_bytes`].
+    Source,
 }
 
-const FILE_OPS: [(FileOp, &str); 4] = [(FileOp::Missing, "files/missing"), (FileOp::Put, "files/put"), (FileOp::Stage, "files/stage"), (FileOp::LiveManifest, "files/live-manifest")];
+const FILE_OPS: [(FileOp, &str); 5] = [
+    (FileOp::Missing, "files/missing"),
+    (FileOp::Put, "files/put"),
+    (FileOp::Stage, "files/stage"),
+    (FileOp::LiveManifest, "files/live-manifest"),
+    (FileOp::Source, "files/source"),
+];
 
 /// The sweep's path on the binding.
 const SWEEP_PATH: &str = "sweep";
@@ -68,13 +77,17 @@ pub struct FileOrder {
     /// [`FileOp::Put`]'s file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
-    /// [`FileOp::Stage`]'s version.
+    /// [`FileOp::Stage`]'s and [`FileOp::Source`]'s version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publish_id: Option<String>,
+    /// [`FileOp::Source`]'s limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
     pub settings: JobSettings,
 }
 
-/// [`FileOp::Stage`]'s answer: the stored manifest's size (the publish's source bytes).
+/// [`FileOp::Stage`]'s and [`FileOp::Source`]'s answer: the stored manifest's or upload's size (the
+/// publish's source bytes).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Staged {
     pub size: u64,
