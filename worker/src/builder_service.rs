@@ -1,7 +1,8 @@
 //! The builder script's own `fetch` handler, reached only through the edge script's service binding
-//! ([`BUILDER_BINDING`], wrangler.toml `[[services]]`; the builder has no public URL): the work of
-//! publishing on a site's store (`crate::site_store`: files, manifests, uploads) and the daily
-//! storage sweep (`crate::storage_sweep`), kept out of the request-serving module.
+//! (`crate::config::BUILDER_BINDING`, wrangler.toml `[[services]]`; the builder has no public URL):
+//! the work of publishing on a site's store (`crate::site_store`: files, manifests, uploads), the
+//! rebuild of a version from an earlier release (`crate::site_upgrade`) and the daily storage sweep
+//! (`crate::storage_sweep`), kept out of the request-serving module.
 //!
 //! The edge authenticates and authorizes the request, applies the rate limits and refuses a body
 //! whose declared length is over its limit, then forwards it: the body as a stream, never read by the
@@ -13,9 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::JobSettings;
-
-/// The service binding to the builder script (wrangler.toml `[[services]]`).
-pub const BUILDER_BINDING: &str = "BUILDER";
+#[cfg(feature = "edge")]
+use crate::config::BUILDER_BINDING;
 
 /// The header carrying the [`FileOrder`] as JSON.
 pub const ORDER_HEADER: &str = "x-docs-edge-order";
@@ -146,7 +146,7 @@ mod client {
 
     use super::{AdminOrder, FileOp, FileOrder, SweepOrder, Swept, ADMIN_PREFIX, BUILDER_BINDING, ORDER_HEADER, SWEEP_PATH};
     use crate::context::Call;
-    use crate::durable_client::read_reply;
+    use crate::durable_client::post_to_builder;
     use crate::error::{ApiError, ApiResult};
     use crate::http::header;
 
@@ -194,10 +194,7 @@ mod client {
 
     /// Runs one storage sweep in the builder.
     pub async fn sweep(env: &Env, order: &SweepOrder) -> ApiResult<Swept> {
-        let request = crate::http::json_post(&format!("https://builder/{SWEEP_PATH}"), &Headers::new(), &serde_json::to_string(order)?)?;
-        let response = env.service(BUILDER_BINDING)?.fetch_request(request).await?;
-        let (_, bytes) = read_reply(response, "builder", SWEEP_PATH).await?;
-        Ok(serde_json::from_slice(&bytes)?)
+        Ok(serde_json::from_slice(&post_to_builder(env, SWEEP_PATH, &serde_json::to_string(order)?).await?)?)
     }
 }
 
@@ -214,6 +211,8 @@ pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Respon
     let order = crate::http::header(&req, ORDER_HEADER);
     let result = if path == SWEEP_PATH {
         crate::storage_sweep::serve(&mut req, &env).await
+    } else if path == crate::site_upgrade::UPGRADE_PATH {
+        crate::site_upgrade::serve(&mut req, &env).await
     } else if let Some(route_path) = path.strip_prefix(ADMIN_PREFIX) {
         match order.map(|order| serde_json::from_str::<AdminOrder>(&order)) {
             Some(Ok(order)) => crate::builder_admin::serve(&format!("/{route_path}"), &mut req, &env, &order).await,

@@ -96,7 +96,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
 async fn exportable_version(call: &Call, domain: &str, org_id: &str, features: &Features) -> ApiResult<Option<SiteVersion>> {
     let bucket = storage::bucket(&call.env)?;
     let Some(live) = sites::current_version(&bucket, domain, org_id).await? else { return Ok(None) };
-    site_upgrade::require_current(&call.env, &bucket, domain, &live).await?;
+    site_upgrade::require_current(&call.env, domain, &live).await?;
     if features.search || features.assistant {
         search_store::require_split(&bucket, domain, &live).await?;
     }
