@@ -1,5 +1,5 @@
 // Tenants that misbehave, on a worker of its own with test-only settings: the storage sweep (zero-day
-// retention), publish and export-start limits under concurrency, an export step that kills its
+// retention), an upload past its limit, publish and export-start limits under concurrency, an export step that kills its
 // isolate (TEST_EXPORT_FAULT_DOMAIN: it dies after its attempt is stored), cancelling a job in the middle
 // of a step (TEST_EXPORT_STEP_DELAY_*: each batch step of one domain waits after writing its part), and a
 // domain that changes hands.
@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -19,6 +20,8 @@ import { publishFolder as publishFiles, SiteApi } from '../sdk-wasm/js/publish/i
 const FAULT_DOMAIN = 'crash.export.test';
 const SLOW_DOMAIN = 'slow.export.test';
 const STEP_DELAY_MS = 3000;
+// The demo site's archive is about 2 KB.
+const UPLOAD_LIMIT = 100_000;
 const state = scratchDir('docs-edge-limits-');
 const vars = {
   ROOT_TOKEN,
@@ -30,6 +33,7 @@ const vars = {
   EXPORT_RETENTION_DAYS: '0',
   PUBLISHES_PER_HOUR: '4',
   EXPORT_STARTS_PER_HOUR: '2',
+  MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
 };
 let worker;
 let base;
@@ -81,6 +85,35 @@ test('the daily sweep deletes replaced versions and old export files, never the 
   const bundle = await call('POST', `/v1/static-export/jobs/${job.body.jobId}/bundle`, { token: t.adminKey, base });
   assertError(bundle, 409, 'bundle_expired');
   assert.match(bundle.body.error, /EXPORT_RETENTION_DAYS/);
+});
+
+/** A `.tar.gz` upload of `body` sent chunked, with no declared length: `{status, text}`. */
+function uploadChunked(domain, adminKey, body) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}/v1/sites/${domain}/content`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/gzip', 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('an upload past MAX_UPLOAD_BYTES is a 413, declared or counted as it streams, and the next publish goes live', async () => {
+  const t = await tenant({ base });
+  const over = Buffer.alloc(UPLOAD_LIMIT + 1);
+  const declared = await call('PUT', `/v1/sites/${t.domain}/content`, { token: t.adminKey, body: over, headers: { 'content-type': 'application/gzip' }, base });
+  assertError(declared, 413, 'payload_too_large');
+  const counted = await uploadChunked(t.domain, t.adminKey, over);
+  assert.equal(counted.status, 413, counted.text);
+  assert.equal(JSON.parse(counted.text).code, 'payload_too_large');
+  const res = await publishFolder(t.domain, t.adminKey, DEMO_DOCS, { base });
+  assert.equal(res.status, 200, res.text);
 });
 
 test('publishes past PUBLISHES_PER_HOUR are 429 with Retry-After; the live version stays', async () => {

@@ -128,7 +128,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::AnalyticsEvents => routes::analytics::events(call).await,
         Route::AnalyticsReport => routes::analytics::forward_report(call).await,
         Route::ConversationsCsv => routes::analytics::forward_report(call).await,
-        Route::GetHosting => routes::hosting::get(call).await,
+        Route::GetHosting => routes::admin::forward(call).await,
         Route::PutHosting => routes::hosting::put(call).await,
     }
 }

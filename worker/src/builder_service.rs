@@ -1,6 +1,7 @@
 //! The builder script's own `fetch` handler, reached only through the edge script's service binding
-//! ([`BUILDER_BINDING`], wrangler.toml `[[services]]`; the builder has no public URL): the work of
-//! publishing file by file on a site's store (`crate::site_store`) and the daily storage sweep
+//! (`crate::config::BUILDER_BINDING`, wrangler.toml `[[services]]`; the builder has no public URL):
+//! the work of publishing on a site's store (`crate::site_store`: files, manifests, uploads), the
+//! rebuild of a version from an earlier release (`crate::site_upgrade`) and the daily storage sweep
 //! (`crate::storage_sweep`), kept out of the request-serving module.
 //!
 //! The edge authenticates and authorizes the request, applies the rate limits and refuses a body
@@ -13,12 +14,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::JobSettings;
-
-/// The service binding to the builder script (wrangler.toml `[[services]]`).
-pub const BUILDER_BINDING: &str = "BUILDER";
+#[cfg(feature = "edge")]
+use crate::config::BUILDER_BINDING;
 
 /// The header carrying the [`FileOrder`] as JSON.
 pub const ORDER_HEADER: &str = "x-docs-edge-order";
+
+/// The header of the builder's answer to a stored hosting setting carrying the setting as stored
+/// (`crate::builder_admin`), for the edge to start the site's export with; the client never sees it.
+pub const HOSTING_STORED_HEADER: &str = "x-docs-edge-hosting";
 
 /// Bytes a manifest or hash list may have, compressed or inflated: about 60 bytes a file at the file
 /// limit.
@@ -35,9 +39,18 @@ pub enum FileOp {
     Stage,
     /// The live version's manifest.
     LiveManifest,
+    /// Stores the body, a `.tar.gz` upload, as version [`FileOrder::publish_id`]'s source, at most
+    /// [`FileOrder::max_bytes`].
+    Source,
 }
 
-const FILE_OPS: [(FileOp, &str); 4] = [(FileOp::Missing, "files/missing"), (FileOp::Put, "files/put"), (FileOp::Stage, "files/stage"), (FileOp::LiveManifest, "files/live-manifest")];
+const FILE_OPS: [(FileOp, &str); 5] = [
+    (FileOp::Missing, "files/missing"),
+    (FileOp::Put, "files/put"),
+    (FileOp::Stage, "files/stage"),
+    (FileOp::LiveManifest, "files/live-manifest"),
+    (FileOp::Source, "files/source"),
+];
 
 /// The sweep's path on the binding.
 const SWEEP_PATH: &str = "sweep";
@@ -64,13 +77,17 @@ pub struct FileOrder {
     /// [`FileOp::Put`]'s file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
-    /// [`FileOp::Stage`]'s version.
+    /// [`FileOp::Stage`]'s and [`FileOp::Source`]'s version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publish_id: Option<String>,
+    /// [`FileOp::Source`]'s limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
     pub settings: JobSettings,
 }
 
-/// [`FileOp::Stage`]'s answer: the stored manifest's size (the publish's source bytes).
+/// [`FileOp::Stage`]'s and [`FileOp::Source`]'s answer: the stored manifest's or upload's size (the
+/// publish's source bytes).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Staged {
     pub size: u64,
@@ -129,7 +146,7 @@ mod client {
 
     use super::{AdminOrder, FileOp, FileOrder, SweepOrder, Swept, ADMIN_PREFIX, BUILDER_BINDING, ORDER_HEADER, SWEEP_PATH};
     use crate::context::Call;
-    use crate::durable_client::read_reply;
+    use crate::durable_client::post_to_builder;
     use crate::error::{ApiError, ApiResult};
     use crate::http::header;
 
@@ -177,10 +194,7 @@ mod client {
 
     /// Runs one storage sweep in the builder.
     pub async fn sweep(env: &Env, order: &SweepOrder) -> ApiResult<Swept> {
-        let request = crate::http::json_post(&format!("https://builder/{SWEEP_PATH}"), &Headers::new(), &serde_json::to_string(order)?)?;
-        let response = env.service(BUILDER_BINDING)?.fetch_request(request).await?;
-        let (_, bytes) = read_reply(response, "builder", SWEEP_PATH).await?;
-        Ok(serde_json::from_slice(&bytes)?)
+        Ok(serde_json::from_slice(&post_to_builder(env, SWEEP_PATH, &serde_json::to_string(order)?).await?)?)
     }
 }
 
@@ -197,6 +211,8 @@ pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Respon
     let order = crate::http::header(&req, ORDER_HEADER);
     let result = if path == SWEEP_PATH {
         crate::storage_sweep::serve(&mut req, &env).await
+    } else if path == crate::site_upgrade::UPGRADE_PATH {
+        crate::site_upgrade::serve(&mut req, &env).await
     } else if let Some(route_path) = path.strip_prefix(ADMIN_PREFIX) {
         match order.map(|order| serde_json::from_str::<AdminOrder>(&order)) {
             Some(Ok(order)) => crate::builder_admin::serve(&format!("/{route_path}"), &mut req, &env, &order).await,

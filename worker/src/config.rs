@@ -21,6 +21,8 @@ pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
 pub const PUBLISH_JOBS_BINDING: &str = "PUBLISH_JOBS";
 pub const ANALYTICS_BINDING: &str = "ANALYTICS";
 pub const ASSETS_BINDING: &str = "ASSETS";
+/// The service binding to the builder script (`crate::builder_service`).
+pub const BUILDER_BINDING: &str = "BUILDER";
 
 /// Bundle links live at most a week (the S3 presigning limit, too).
 pub const MAX_BUNDLE_LINK_TTL_SECS: u64 = 7 * 86_400;

@@ -36,6 +36,19 @@ pub struct OrgRecord {
     pub keys: Vec<KeyInfo>,
 }
 
+/// The part of an [`OrgRecord`] a reader's request needs: its plan. Read on its own, the rest of
+/// the record is skipped unparsed, which keeps the record's full reader out of the request-serving
+/// script.
+#[derive(Deserialize)]
+struct OrgPlan {
+    org: PlanOnly,
+}
+
+#[derive(Deserialize)]
+struct PlanOnly {
+    plan: Plan,
+}
+
 /// What a key hash resolves to.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,18 +71,32 @@ impl Directory {
     }
 
     pub async fn org(&self, org_id: &str) -> ApiResult<Option<OrgRecord>> {
+        self.org_part(org_id).await
+    }
+
+    pub async fn require_org(&self, org_id: &str) -> ApiResult<OrgRecord> {
+        self.require_org_part(org_id).await
+    }
+
+    /// The organization's plan; 404 when there is no such organization.
+    pub async fn require_plan(&self, org_id: &str) -> ApiResult<Plan> {
+        Ok(self.require_org_part::<OrgPlan>(org_id).await?.org.plan)
+    }
+
+    async fn require_org_part<T: DeserializeOwned>(&self, org_id: &str) -> ApiResult<T> {
+        self.org_part(org_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("organization {org_id} not found")))
+    }
+
+    /// The organization's record, or the part of it `T` reads.
+    async fn org_part<T: DeserializeOwned>(&self, org_id: &str) -> ApiResult<Option<T>> {
         // An id of another shape was never issued, so it names nothing; looking it up would not only
         // waste a read: KV refuses keys over 512 bytes, which turned a long id into a 500.
         if !is_random_id(org_id, ORG_ID_PREFIX, ID_BYTES) {
             return Ok(None);
         }
         self.get_json(&format!("org:{org_id}")).await
-    }
-
-    pub async fn require_org(&self, org_id: &str) -> ApiResult<OrgRecord> {
-        self.org(org_id)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("organization {org_id} not found")))
     }
 
     pub async fn save_org(&self, record: &OrgRecord) -> ApiResult<()> {

@@ -1,7 +1,8 @@
 //! Calls from the worker (or one Durable Object) to a Durable Object: a JSON POST to an internal
 //! path of the object named `name`, the operation's name. Each object declares its operations once
 //! with [`durable_operations!`] and has a typed client beside it (`crate::durable::*`); errors made
-//! by the object pass through as it made them.
+//! by the object pass through as it made them. [`post_to_builder`] is the same for the builder
+//! script's service binding (`crate::builder_service`).
 
 use serde::de::DeserializeOwned;
 use worker::{Env, Headers};
@@ -92,6 +93,15 @@ async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: Str
     let request = crate::http::json_post(&format!("https://durable-object/{op_name}"), &Headers::new(), &body)?;
     let response = stub.fetch_with_request(request).await?;
     read_reply(response, binding, op_name).await
+}
+
+/// POSTs `body` to the builder script's `path` (`crate::builder_service`); its 2xx body, or its
+/// error as [`read_reply`] makes it.
+#[cfg(feature = "edge")]
+pub async fn post_to_builder(env: &Env, path: &str, body: &str) -> ApiResult<Vec<u8>> {
+    let request = crate::http::json_post(&format!("https://builder/{path}"), &Headers::new(), body)?;
+    let response = env.service(crate::config::BUILDER_BINDING)?.fetch_request(request).await?;
+    Ok(read_reply(response, "builder", path).await?.1)
 }
 
 /// A reply to an internal call (`op_name` on `binding`, named in the error): its 2xx headers and

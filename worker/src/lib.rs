@@ -3,8 +3,9 @@
 //! One crate, two Worker scripts, chosen by feature: `edge` (the default) serves every request and
 //! runs the cron jobs (`wrangler.toml`); `builder` holds the Durable Objects that publish and export
 //! sites (`PublishJob`, `ExportJob`; `wrangler.builder.toml`), which the edge script reaches through
-//! their bindings, and, behind a service binding, the work on sites' file stores and the storage
-//! sweep (`builder_service`). Building sites needs the MDX parser, the index builder, the static
+//! their bindings, and, behind a service binding, the work on sites' file stores, the rebuilds of
+//! versions from earlier releases, the admin routes' work and the storage sweep (`builder_service`).
+//! Building sites needs the MDX parser, the index builder, the static
 //! renderer, tar and deflate, none of which a request needs: kept apart, the request-serving module
 //! stays small (faster isolate start-up) and a publish's memory never shares an isolate with search
 //! caches or answers in flight.
@@ -35,6 +36,7 @@ mod memory;
 mod multipart;
 mod pieced;
 mod random;
+mod site_upgrade;
 mod sites;
 mod storage;
 mod upload;
@@ -68,8 +70,6 @@ mod scheduled;
 mod search_cache;
 #[cfg(feature = "edge")]
 mod search_store;
-#[cfg(feature = "edge")]
-mod site_upgrade;
 #[cfg(feature = "edge")]
 mod turnstile;
 

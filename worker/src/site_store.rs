@@ -1,5 +1,6 @@
 //! Publishing file by file (`docs_edge_core::publish::manifest`), the builder's half: the work on a
-//! site's content-addressed store behind the edge's routes (`crate::routes::site_files`), which
+//! site's content-addressed store behind the edge's routes (`crate::routes::site_files`; and storing
+//! a `.tar.gz` upload for `crate::routes::sites`), which
 //! authorize the caller and send the request here with its [`FileOrder`]
 //! (`crate::builder_service`). Only the order's domain's store is ever consulted, and in it only the
 //! files the order's organization stored: a domain given to another organization keeps its previous
@@ -16,9 +17,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_maybe_gzip_body};
 use crate::join::try_join_all;
 use crate::sites;
-use crate::storage::{self, site_file_key, site_files_prefix, version_key};
+use crate::storage::{self, site_file_key, site_files_prefix, version_key, SOURCE_OBJECT};
 use crate::store_sweep;
-use crate::upload::store_file;
+use crate::upload::{store_body, store_file};
 
 pub async fn serve(op: FileOp, req: &mut Request, env: &Env, order: &FileOrder) -> ApiResult<Response> {
     let bucket = storage::bucket(env)?;
@@ -27,6 +28,7 @@ pub async fn serve(op: FileOp, req: &mut Request, env: &Env, order: &FileOrder) 
         FileOp::Put => put(req, &bucket, order).await,
         FileOp::Stage => stage(req, &bucket, order).await,
         FileOp::LiveManifest => live_manifest(&bucket, order).await,
+        FileOp::Source => source(req, &bucket, order).await,
     }
 }
 
@@ -101,6 +103,17 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
         }
         return Err(err);
     }
+    json_response(200, &Staged { size })
+}
+
+/// A publish's `.tar.gz` upload (`crate::routes::sites`), streamed into version `publish_id`'s
+/// source object; 413 past the order's limit. The edge begins the publish once it is stored.
+async fn source(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+    let (Some(publish_id), Some(max)) = (order.publish_id.as_deref(), order.max_bytes) else {
+        return Err(ApiError::Internal("builder files/source: no publish id or limit in the order".into()));
+    };
+    let key = version_key(&order.domain, publish_id, SOURCE_OBJECT);
+    let size = store_body(req, bucket, &key, usize::try_from(max).unwrap_or(usize::MAX)).await?;
     json_response(200, &Staged { size })
 }
 

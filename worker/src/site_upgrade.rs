@@ -8,87 +8,144 @@
 //! recorded beside the old version (`rebuild.json`), so later requests wait for it, and one that
 //! failed (the upload breaks a rule added since) is answered 409 `republish_required` with its
 //! reason instead of being retried on every request.
+//!
+//! The request-serving script finds such a version ([`require_current`]) and has the builder start
+//! or follow its rebuild through the service binding (`crate::builder_service`, [`serve`]), whose
+//! answer is the request's: rebuilds are rare, and their code stays out of the request-serving
+//! module.
 
 use serde::{Deserialize, Serialize};
-use worker::{Bucket, Env};
 
-use docs_edge_core::publish::manifest::MANIFEST_OBJECT;
-use docs_edge_core::wire::PublishState;
+/// The rebuild's path on the builder's service binding.
+pub const UPGRADE_PATH: &str = "upgrade";
 
-use crate::directory::Directory;
-use crate::durable::publish_job::{PublishJobClient, Query, Start};
-use crate::error::{ApiError, ApiResult};
-use crate::random::random_id;
-use crate::sites::{self, SiteVersion, CURRENT_LAYOUT};
-use crate::storage::{version_key, SITE_REBUILD, SOURCE_OBJECT};
-
-/// The rebuild of an old version, stored beside it.
-#[derive(Debug, Serialize, Deserialize)]
+/// A live version from an earlier release, to be rebuilt.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Rebuild {
-    publish_id: String,
-    org_id: String,
+pub struct UpgradeOrder {
+    pub domain: String,
+    pub publish_id: String,
+    /// The organization that published it, when its record names one.
+    pub org_id: Option<String>,
 }
 
-/// `Ok` for a version in the current layout; otherwise starts (or follows) its rebuild and answers
-/// 503 `site_upgrading`, or 409 `republish_required` once the rebuild has failed.
-pub async fn require_current(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
-    if version.layout >= CURRENT_LAYOUT {
-        return Ok(());
-    }
-    let marker = version_key(domain, &version.publish_id, SITE_REBUILD);
-    if let Some(object) = bucket.get(&marker).execute().await? {
-        let bytes = object.body().ok_or_else(|| ApiError::Internal("rebuild record has no body".into()))?.bytes().await?;
-        let rebuild: Rebuild = serde_json::from_slice(&bytes)?;
-        let query = Query { publish_id: rebuild.publish_id, org_id: rebuild.org_id };
-        let record = PublishJobClient::new(env, domain).status(&query).await?;
-        if record.status.status == PublishState::Failed {
-            let reason = record.status.error.unwrap_or_else(|| "the rebuild failed".into());
-            return Err(not_rebuilt(domain, &reason));
+#[cfg(feature = "edge")]
+pub use request::require_current;
+#[cfg(feature = "builder")]
+pub use rebuild::serve;
+
+#[cfg(feature = "edge")]
+mod request {
+    use worker::Env;
+
+    use super::{UpgradeOrder, UPGRADE_PATH};
+    use crate::durable_client::post_to_builder;
+    use crate::error::ApiResult;
+    use crate::sites::{SiteVersion, CURRENT_LAYOUT};
+
+    /// `Ok` for a version in the current layout; for one from an earlier release, the builder starts
+    /// or follows its rebuild and this answers its 503 `site_upgrading`, or 409 `republish_required`
+    /// once the rebuild has failed.
+    pub async fn require_current(env: &Env, domain: &str, version: &SiteVersion) -> ApiResult<()> {
+        if version.layout >= CURRENT_LAYOUT {
+            return Ok(());
         }
-        return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
+        let order = UpgradeOrder { domain: domain.to_string(), publish_id: version.publish_id.clone(), org_id: version.org_id.clone() };
+        post_to_builder(env, UPGRADE_PATH, &serde_json::to_string(&order)?).await.map(drop)
     }
-    start(env, bucket, domain, version, &marker).await?;
-    Err(ApiError::SiteUpgrading { domain: domain.to_string() })
 }
 
-async fn start(env: &Env, bucket: &Bucket, domain: &str, version: &SiteVersion, marker: &str) -> ApiResult<()> {
-    let org_id = match &version.org_id {
-        Some(org_id) => org_id.clone(),
-        None => Directory::open(env)?
-            .domain_owner(domain)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?,
-    };
-    // A `.tar.gz` publish kept its upload; a publish file by file kept its manifest, whose files stay
-    // in the site's store while the version is live (the sweep keeps what a kept version names).
-    let source = match bucket.get(version_key(domain, &version.publish_id, SOURCE_OBJECT)).execute().await? {
-        Some(upload) => Some((SOURCE_OBJECT, upload)),
-        None => bucket.get(version_key(domain, &version.publish_id, MANIFEST_OBJECT)).execute().await?.map(|m| (MANIFEST_OBJECT, m)),
-    };
-    let Some((source_name, source)) = source else {
-        return Err(not_rebuilt(domain, "neither its stored upload nor its manifest is stored"));
-    };
-    let publish_id = random_id("pub_", 8)?;
-    let jobs = PublishJobClient::new(env, domain);
-    match jobs.begin(&publish_id, &org_id).await {
-        Ok(_) => {}
-        // A publish (this rebuild started by another request, or the owner's own) is running.
-        Err(err) if err.code() == "publish_in_progress" => return Ok(()),
-        Err(err) => return Err(err),
-    }
-    // Uploads were at most MAX_UPLOAD_BYTES when they were stored whole by the release that wrote
-    // them, manifests at most MAX_LIST_BYTES; the rebuild reads either as a publish does.
-    let bytes = source.body().ok_or_else(|| ApiError::Internal(format!("stored {source_name} has no body")))?.bytes().await?;
-    let source_bytes = bytes.len() as u64;
-    bucket.put(version_key(domain, &publish_id, source_name), bytes).execute().await?;
-    let record = serde_json::to_vec(&Rebuild { publish_id: publish_id.clone(), org_id })?;
-    bucket.put(marker, record).execute().await?;
-    jobs.start(&Start { publish_id, source_bytes, wait: false }).await?;
-    Ok(())
-}
+#[cfg(feature = "builder")]
+mod rebuild {
+    use serde::{Deserialize, Serialize};
+    use worker::{Bucket, Env, Request, Response};
 
-/// 409 `republish_required`: the rebuild cannot be made or has failed, for `reason`.
-fn not_rebuilt(domain: &str, reason: &str) -> ApiError {
-    sites::republish_required(domain, &format!("was published by an earlier release and could not be rebuilt from its stored upload or manifest ({reason})"))
+    use docs_edge_core::publish::manifest::MANIFEST_OBJECT;
+    use docs_edge_core::wire::PublishState;
+
+    use super::UpgradeOrder;
+    use crate::directory::Directory;
+    use crate::durable::publish_job::{PublishJobClient, Query, Start};
+    use crate::error::{ApiError, ApiResult};
+    use crate::http::empty_response;
+    use crate::random::random_id;
+    use crate::sites;
+    use crate::storage::{self, version_key, SITE_REBUILD, SOURCE_OBJECT};
+
+    /// The rebuild of an old version, stored beside it.
+    #[derive(Debug, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Rebuild {
+        publish_id: String,
+        org_id: String,
+    }
+
+    /// `POST /upgrade` with an [`UpgradeOrder`] for a version from an earlier release: starts (or
+    /// follows) its rebuild and answers 503 `site_upgrading`, or 409 `republish_required` once the
+    /// rebuild has failed.
+    pub async fn serve(req: &mut Request, env: &Env) -> ApiResult<Response> {
+        let order: UpgradeOrder = serde_json::from_slice(&req.bytes().await?)?;
+        upgrade(env, &storage::bucket(env)?, &order).await?;
+        Ok(empty_response(204))
+    }
+
+    async fn upgrade(env: &Env, bucket: &Bucket, order: &UpgradeOrder) -> ApiResult<()> {
+        let domain = order.domain.as_str();
+        let marker = version_key(domain, &order.publish_id, SITE_REBUILD);
+        if let Some(object) = bucket.get(&marker).execute().await? {
+            let bytes = object.body().ok_or_else(|| ApiError::Internal("rebuild record has no body".into()))?.bytes().await?;
+            let rebuild: Rebuild = serde_json::from_slice(&bytes)?;
+            let query = Query { publish_id: rebuild.publish_id, org_id: rebuild.org_id };
+            let record = PublishJobClient::new(env, domain).status(&query).await?;
+            if record.status.status == PublishState::Failed {
+                let reason = record.status.error.unwrap_or_else(|| "the rebuild failed".into());
+                return Err(not_rebuilt(domain, &reason));
+            }
+            return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
+        }
+        start(env, bucket, order, &marker).await?;
+        Err(ApiError::SiteUpgrading { domain: domain.to_string() })
+    }
+
+    async fn start(env: &Env, bucket: &Bucket, order: &UpgradeOrder, marker: &str) -> ApiResult<()> {
+        let (domain, old_publish_id) = (order.domain.as_str(), order.publish_id.as_str());
+        let org_id = match &order.org_id {
+            Some(org_id) => org_id.clone(),
+            None => Directory::open(env)?
+                .domain_owner(domain)
+                .await?
+                .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?,
+        };
+        // A `.tar.gz` publish kept its upload; a publish file by file kept its manifest, whose files stay
+        // in the site's store while the version is live (the sweep keeps what a kept version names).
+        let source = match bucket.get(version_key(domain, old_publish_id, SOURCE_OBJECT)).execute().await? {
+            Some(upload) => Some((SOURCE_OBJECT, upload)),
+            None => bucket.get(version_key(domain, old_publish_id, MANIFEST_OBJECT)).execute().await?.map(|m| (MANIFEST_OBJECT, m)),
+        };
+        let Some((source_name, source)) = source else {
+            return Err(not_rebuilt(domain, "neither its stored upload nor its manifest is stored"));
+        };
+        let publish_id = random_id("pub_", 8)?;
+        let jobs = PublishJobClient::new(env, domain);
+        match jobs.begin(&publish_id, &org_id).await {
+            Ok(_) => {}
+            // A publish (this rebuild started by another request, or the owner's own) is running.
+            Err(err) if err.code() == "publish_in_progress" => return Ok(()),
+            Err(err) => return Err(err),
+        }
+        // Uploads were at most MAX_UPLOAD_BYTES when they were stored whole by the release that wrote
+        // them, manifests at most MAX_LIST_BYTES; the rebuild reads either as a publish does.
+        let bytes = source.body().ok_or_else(|| ApiError::Internal(format!("stored {source_name} has no body")))?.bytes().await?;
+        let source_bytes = bytes.len() as u64;
+        bucket.put(version_key(domain, &publish_id, source_name), bytes).execute().await?;
+        let record = serde_json::to_vec(&Rebuild { publish_id: publish_id.clone(), org_id })?;
+        bucket.put(marker, record).execute().await?;
+        jobs.start(&Start { publish_id, source_bytes, wait: false }).await?;
+        Ok(())
+    }
+
+    /// 409 `republish_required`: the rebuild cannot be made or has failed, for `reason`.
+    fn not_rebuilt(domain: &str, reason: &str) -> ApiError {
+        sites::republish_required(domain, &format!("was published by an earlier release and could not be rebuilt from its stored upload or manifest ({reason})"))
+    }
 }

@@ -1,7 +1,8 @@
-//! The admin routes the builder serves for the edge: the operator API (`orgs`) and the analytics
-//! report and CSV (`reports`). They are rarely called and need code no reader's request does (key
-//! minting, report building, CSV writing), so they stay out of the request-serving script, which
-//! checks the caller and forwards the request through the service binding (`crate::builder_service`).
+//! The admin routes the builder serves for the edge: the operator API (`orgs`) and the
+//! analytics report and CSV (`reports`). They are rarely called and need code no reader's request
+//! does (key minting, setting validation, report building, CSV writing), so they stay out of the
+//! request-serving script, which checks the caller and forwards the request through the service
+//! binding (`crate::builder_service`).
 //! The builder matches the forwarded path against the same route table; any other route is 404.
 
 mod orgs;
@@ -43,6 +44,8 @@ pub async fn serve(path: &str, req: &mut Request, env: &Env, order: &AdminOrder)
         Route::ListKeys => orgs::list_keys(&mut call).await,
         Route::UpdateKey => orgs::update_key(&mut call).await,
         Route::RevokeKey => orgs::revoke_key(&mut call).await,
+        Route::GetHosting => orgs::get_hosting(&mut call).await,
+        Route::PutHosting => orgs::put_hosting(&mut call).await,
         Route::AnalyticsReport => reports::report(&mut call).await,
         Route::ConversationsCsv => reports::conversations_csv(&mut call).await,
         _ => Err(ApiError::RouteNotFound),

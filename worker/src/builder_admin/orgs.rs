@@ -1,21 +1,29 @@
-//! The operator API under `/v1/admin`, the builder's half: organizations, their domains and API keys.
-//! The edge checked the operator token (`crate::routes::admin`); request bodies and their rules are
-//! core's `admin`.
+//! The operator API under `/v1/admin`, the builder's half: organizations, their domains, API keys and
+//! domains' hosting settings. The edge checked the operator token (`crate::routes::admin`); request
+//! bodies and their rules are core's `admin` and `export::hosting`.
+//!
+//! A stored hosting setting goes back to the edge as stored too, in [`HOSTING_STORED_HEADER`] (never
+//! passed to the client): the edge starts the site's export with it, or forgets the site's pointer
+//! (`crate::routes::hosting`). Turning hosting off takes the site offline here (its pointer is
+//! deleted; the exports' files stay).
 
 use docs_edge_core::admin::{
     parse_add_domain, parse_create_key, parse_create_org, parse_update_key, parse_update_org, CreateKey, CreateOrg, UpdateKey, UpdateOrg,
 };
+use docs_edge_core::export::hosting::parse_hosting;
 use docs_edge_core::security::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
 use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind};
 use serde_json::Value;
 use worker::Response;
 
 use super::AdminCall;
+use crate::builder_service::HOSTING_STORED_HEADER;
 use crate::clock::now_iso;
-use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord};
+use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord, OrgRecord};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, json_response, read_json_object};
 use crate::random::new_api_key;
+use crate::storage::{self, hosted_live_key};
 
 async fn operator_body(call: &mut AdminCall<'_>) -> ApiResult<Value> {
     read_json_object(call.req, call.order.max_json_body_bytes).await
@@ -69,12 +77,7 @@ pub async fn add_domain(call: &mut AdminCall<'_>) -> ApiResult<Response> {
 }
 
 pub async fn remove_domain(call: &mut AdminCall<'_>) -> ApiResult<Response> {
-    let directory = Directory::open(call.env)?;
-    let mut record = directory.require_org(call.param(0)).await?;
-    let domain = call.param(1).to_ascii_lowercase();
-    if !record.org.domains.contains(&domain) {
-        return Err(ApiError::NotFound(format!("domain {domain} not found in this organization")));
-    }
+    let (directory, mut record, domain) = org_domain(call).await?;
     record.org.domains.retain(|d| d != &domain);
     directory.save_org(&record).await?;
     if directory.domain_owner(&domain).await?.as_deref() == Some(record.org.org_id.as_str()) {
@@ -164,4 +167,36 @@ pub async fn revoke_key(call: &mut AdminCall<'_>) -> ApiResult<Response> {
         directory.save_org(&record).await?;
     }
     Ok(empty_response(204))
+}
+
+/// The organization's directory and record, and the path's domain, which must be one of its domains.
+async fn org_domain(call: &AdminCall<'_>) -> ApiResult<(Directory, OrgRecord, String)> {
+    let directory = Directory::open(call.env)?;
+    let record = directory.require_org(call.param(0)).await?;
+    let domain = call.param(1).to_ascii_lowercase();
+    if !record.org.domains.contains(&domain) {
+        return Err(ApiError::NotFound(format!("domain {domain} not found in this organization")));
+    }
+    Ok((directory, record, domain))
+}
+
+pub async fn get_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
+    let (directory, _, domain) = org_domain(call).await?;
+    let settings = directory.hosting(&domain).await?.unwrap_or_default();
+    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings.to_json() }))
+}
+
+pub async fn put_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
+    let (directory, _, domain) = org_domain(call).await?;
+    let body = read_json_object(call.req, call.order.max_json_body_bytes).await?;
+    let settings = parse_hosting(&body, &domain)?;
+    directory.save_hosting(&domain, &settings).await?;
+    if !settings.enabled {
+        storage::bucket(call.env)?.delete(hosted_live_key(&domain)).await?;
+    }
+    // `exportJob`: the edge puts the export it starts there.
+    let view = serde_json::json!({ "domain": domain, "hosting": settings.to_json(), "exportJob": null });
+    let mut response = json_response(200, &view)?;
+    response.headers_mut().set(HOSTING_STORED_HEADER, &serde_json::to_string(&settings)?)?;
+    Ok(response)
 }

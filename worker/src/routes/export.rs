@@ -28,8 +28,7 @@ use crate::sites::{self, SiteVersion};
 /// An admin key of an organization on the enterprise plan.
 async fn enterprise_admin(call: &Call, directory: &Directory) -> ApiResult<KeyRecord> {
     let key = require_key(&call.req, directory, KeyKind::Admin).await?;
-    let org = directory.require_org(&key.org_id).await?;
-    if org.org.plan != Plan::Enterprise {
+    if directory.require_plan(&key.org_id).await? != Plan::Enterprise {
         return Err(ApiError::PlanRequired(
             "static export is available on the enterprise plan only; ask your operator to upgrade this organization".into(),
         ));
@@ -97,7 +96,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
 async fn exportable_version(call: &Call, domain: &str, org_id: &str, features: &Features) -> ApiResult<Option<SiteVersion>> {
     let bucket = storage::bucket(&call.env)?;
     let Some(live) = sites::current_version(&bucket, domain, org_id).await? else { return Ok(None) };
-    site_upgrade::require_current(&call.env, &bucket, domain, &live).await?;
+    site_upgrade::require_current(&call.env, domain, &live).await?;
     if features.search || features.assistant {
         search_store::require_split(&bucket, domain, &live).await?;
     }

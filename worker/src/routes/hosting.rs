@@ -2,50 +2,40 @@
 //! served by this service, with the options of the exports it is served from. Turning it on starts
 //! the site's export of what is live; each publish that goes live starts the next
 //! ([`after_publish`]); the export job switches the site when its files are written. Turning it off
-//! takes the site offline at once (its pointer is deleted; the exports' files stay).
+//! takes the site offline at once (its pointer is deleted; the exports' files stay). Reading and
+//! storing the setting is the builder's (`crate::builder_admin`), like the rest of the operator API.
 
-use docs_edge_core::export::hosting::parse_hosting;
+use docs_edge_core::export::hosting::HostingSettings;
+use serde_json::Value;
 use worker::Response;
 
-use crate::auth::require_operator;
+use crate::builder_service::HOSTING_STORED_HEADER;
 use crate::context::Call;
 use crate::directory::Directory;
+use crate::durable_client::read_reply;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, read_json_object};
+use crate::http::json_response;
 use crate::routes::export::start_site_export;
-use crate::storage::{self, hosted_live_key};
 
-/// The organization's directory and the path's domain, which must be one of its domains.
-async fn org_domain(call: &Call) -> ApiResult<(Directory, String, String)> {
-    require_operator(&call.req, &call.env)?;
-    let directory = Directory::open(&call.env)?;
-    let record = directory.require_org(call.param(0)).await?;
-    let domain = call.param(1).to_ascii_lowercase();
-    if !record.org.domains.contains(&domain) {
-        return Err(ApiError::NotFound(format!("domain {domain} not found in this organization")));
-    }
-    Ok((directory, record.org.org_id, domain))
-}
-
-pub async fn get(call: &mut Call) -> ApiResult<Response> {
-    let (directory, _, domain) = org_domain(call).await?;
-    let settings = directory.hosting(&domain).await?.unwrap_or_default();
-    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings.to_json() }))
-}
-
+/// The builder checks the domain, validates and stores the setting, and takes a site switched off
+/// offline (`crate::builder_admin`); then, with the setting as stored, this starts the site's export
+/// or forgets the site's pointer in this isolate.
 pub async fn put(call: &mut Call) -> ApiResult<Response> {
-    let (directory, org_id, domain) = org_domain(call).await?;
-    let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
-    let settings = parse_hosting(&body, &domain)?;
-    directory.save_hosting(&domain, &settings).await?;
-    let export_job = if settings.enabled {
-        start_site_export(call, &org_id, &domain, &settings).await?
+    let response = crate::routes::admin::forward(call).await?;
+    let (headers, body) = read_reply(response, "builder", "hosting").await?;
+    let stored = headers.get(HOSTING_STORED_HEADER)?.ok_or_else(|| ApiError::Internal("builder hosting: no stored setting".into()))?;
+    let settings: HostingSettings = serde_json::from_slice(stored.as_bytes())?;
+    let domain = call.param(1).to_ascii_lowercase();
+    let mut view: Value = serde_json::from_slice(&body)?;
+    if settings.enabled {
+        if let Some(job) = start_site_export(call, call.param(0), &domain, &settings).await? {
+            // Through its JSON text, whose writer and reader this script links anyway.
+            view["exportJob"] = serde_json::from_slice(&serde_json::to_vec(&job)?)?;
+        }
     } else {
-        storage::bucket(&call.env)?.delete(hosted_live_key(&domain)).await?;
         crate::hosted_site::forget(&domain);
-        None
-    };
-    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings.to_json(), "exportJob": export_job }))
+    }
+    json_response(200, &view)
 }
 
 /// After a publish of `domain` went live: its site's next export, when the domain is hosted. The

@@ -31,7 +31,7 @@ async fn order(call: &Call) -> ApiResult<FileOrder> {
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     let settings = JobSettings::from_env(&call.env).map_err(ApiError::Internal)?;
-    Ok(FileOrder { org_id: key.org_id, domain, hash: None, publish_id: None, settings })
+    Ok(FileOrder { org_id: key.org_id, domain, hash: None, publish_id: None, max_bytes: None, settings })
 }
 
 /// `POST /v1/sites/{domain}/files/missing` `{"hashes": [...]}`: those the store lacks, in the order asked.

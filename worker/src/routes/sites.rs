@@ -5,7 +5,8 @@ use std::time::Duration;
 use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::{Env, Response};
 
-use crate::config::Config;
+use crate::builder_service::{forward, FileOp, FileOrder, Staged};
+use crate::config::{Config, JobSettings};
 use crate::context::Call;
 use crate::auth::{require_domain, require_key};
 use crate::clock::{now_ms, now_unix};
@@ -13,11 +14,11 @@ use crate::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::durable::publish_job::{PublishJobClient, Query, Start};
 use crate::directory::Directory;
 use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, require_content_type};
+use crate::durable_client::read_reply;
+use crate::http::{json_response, refuse_declared_over, require_content_type};
 use crate::random::random_id;
 use crate::sites::{self, SiteVersion};
-use crate::storage::{self, version_key, SOURCE_OBJECT};
-use crate::upload::store_body;
+use crate::storage;
 
 const ARCHIVE_TYPES: &[&str] = &["application/gzip", "application/x-gzip", "application/x-tar+gzip"];
 
@@ -32,19 +33,26 @@ fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
     }
 }
 
-/// Stores the upload (streamed, never whole) and starts its publish in the domain's `PublishJob`;
-/// answers as [`start_publish`] does.
+/// Stores the upload (streamed, never whole, by the builder) and starts its publish in the domain's
+/// `PublishJob`; answers as [`start_publish`] does.
 pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
     let publish_id = random_id("pub_", 8)?;
-    let jobs = reserve_publish(&call.env, &call.config, &key.org_id, &domain, &publish_id).await?;
-    let bucket = storage::bucket(&call.env)?;
-    let source_key = version_key(&domain, &publish_id, SOURCE_OBJECT);
-    let stored = store_body(&mut call.req, &bucket, &source_key, call.config.max_upload_bytes).await;
-    let source_bytes = match stored {
+    // The job's client keeps its own handle on the bindings: the upload's forwarding takes the call.
+    let env = call.env.clone();
+    let jobs = reserve_publish(&env, &call.config, &key.org_id, &domain, &publish_id).await?;
+    let order = FileOrder {
+        org_id: key.org_id.clone(),
+        domain: domain.clone(),
+        hash: None,
+        publish_id: Some(publish_id.clone()),
+        max_bytes: Some(call.config.max_upload_bytes as u64),
+        settings: JobSettings::from_env(&call.env).map_err(ApiError::Internal)?,
+    };
+    let source_bytes = match store_upload(call, &order).await {
         Ok(bytes) => bytes,
         Err(err) => {
             release(&jobs, publish_id).await;
@@ -66,6 +74,15 @@ pub(crate) async fn reserve_publish<'a>(env: &'a Env, config: &Config, org_id: &
     let jobs = PublishJobClient::new(env, domain);
     jobs.begin(publish_id, org_id).await?;
     Ok(jobs)
+}
+
+/// Streams the upload to the builder, which stores it as the version's source (`crate::site_store`;
+/// 413 past `MAX_UPLOAD_BYTES`, declared or counted); its size.
+async fn store_upload(call: &mut Call, order: &FileOrder) -> ApiResult<u64> {
+    refuse_declared_over(&call.req, call.config.max_upload_bytes)?;
+    let response = forward(call, FileOp::Source, order).await?;
+    let (_, bytes) = read_reply(response, "builder", "files/source").await?;
+    Ok(serde_json::from_slice::<Staged>(&bytes)?.size)
 }
 
 /// Releases the domain of a publish whose upload failed (and deletes what of it was stored).

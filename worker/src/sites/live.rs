@@ -41,7 +41,7 @@ pub fn forget(domain: &str) {
 /// 503 `site_upgrading` while a version from an earlier release is rebuilt.
 pub async fn live_version(env: &Env, bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
     let version = cached_live_version(bucket, domain, org_id).await?;
-    site_upgrade::require_current(env, bucket, domain, &version).await?;
+    site_upgrade::require_current(env, domain, &version).await?;
     Ok(version)
 }
 
