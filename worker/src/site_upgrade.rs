@@ -16,6 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::JobSettings;
+
 /// The rebuild's path on the builder's service binding.
 pub const UPGRADE_PATH: &str = "upgrade";
 
@@ -27,6 +29,9 @@ pub struct UpgradeOrder {
     pub publish_id: String,
     /// The organization that published it, when its record names one.
     pub org_id: Option<String>,
+    /// The request-serving script's settings (limits, air-gapped, features): the builder has no
+    /// variables of its own, and the rebuild runs as that script's publishes do.
+    pub settings: JobSettings,
 }
 
 #[cfg(feature = "edge")]
@@ -38,9 +43,9 @@ pub use rebuild::serve;
 mod request {
     use worker::Env;
 
-    use super::{UpgradeOrder, UPGRADE_PATH};
+    use super::{JobSettings, UpgradeOrder, UPGRADE_PATH};
     use crate::durable_client::post_to_builder;
-    use crate::error::ApiResult;
+    use crate::error::{ApiError, ApiResult};
     use crate::sites::{SiteVersion, CURRENT_LAYOUT};
 
     /// `Ok` for a version in the current layout; for one from an earlier release, the builder starts
@@ -50,7 +55,8 @@ mod request {
         if version.layout >= CURRENT_LAYOUT {
             return Ok(());
         }
-        let order = UpgradeOrder { domain: domain.to_string(), publish_id: version.publish_id.clone(), org_id: version.org_id.clone() };
+        let settings = JobSettings::from_env(env).map_err(ApiError::Internal)?;
+        let order = UpgradeOrder { domain: domain.to_string(), publish_id: version.publish_id.clone(), org_id: version.org_id.clone(), settings };
         post_to_builder(env, UPGRADE_PATH, &serde_json::to_string(&order)?).await.map(drop)
     }
 }
@@ -127,7 +133,7 @@ mod rebuild {
         };
         let publish_id = random_id("pub_", 8)?;
         let jobs = PublishJobClient::new(env, domain);
-        match jobs.begin(&publish_id, &org_id).await {
+        match jobs.begin_with(&publish_id, &org_id, order.settings.clone()).await {
             Ok(_) => {}
             // A publish (this rebuild started by another request, or the owner's own) is running.
             Err(err) if err.code() == "publish_in_progress" => return Ok(()),

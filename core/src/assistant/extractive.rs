@@ -749,7 +749,7 @@ fn quote_around_best(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usize)
 
 /// A short lead section (a FAQ's answer, a procedure whose steps code blocks interrupt) is the
 /// answer as a whole: all of it is quoted when the rest of its prose fits the budget. Label lines
-/// ("Badge") stay out, as they do as filler anywhere.
+/// ("Badge") and callouts' asides stay out, as they do around the best unit.
 fn quote_short_section(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usize) {
     let code = units.iter().filter(|u| u.is_code).count();
     if units.len() > WHOLE_SECTION_UNITS || code > MAX_SNIPPETS_IN_SECTION {
@@ -757,7 +757,7 @@ fn quote_short_section(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usiz
     }
     // The picks keep their order: the first is the best, which leads.
     let rest: Vec<usize> =
-        (0..units.len()).filter(|i| !picks.contains(i) && (units[*i].is_list || !is_title_line(&units[*i].text))).collect();
+        (0..units.len()).filter(|i| !picks.contains(i) && !units[*i].aside && (units[*i].is_list || !is_title_line(&units[*i].text))).collect();
     let extra: usize = rest.iter().filter(|&&i| !units[i].is_code).map(|&i| units[i].text.chars().count() + 1).sum();
     if extra <= *budget {
         *budget -= extra;

@@ -33,9 +33,9 @@ const HISTORY_WORDS: &str = "changelog changelogs release releases released new 
 /// questions about the API in words the question does not mark as such.
 const REFERENCE_PAGE_POWER: f32 = 1.1;
 
-/// A path segment holding this names a reference page (`api-reference`, `api_reference`,
-/// `configuration-reference`, `reference`).
-const REFERENCE_SEGMENT: &str = "reference";
+/// A word of the path (between `/`, `-`, `_`, `.`) that names a reference page (`api-reference`,
+/// `api_reference`, `configuration-reference`, `reference`; not `preferences`).
+const REFERENCE_WORD: &str = "reference";
 
 pub(crate) struct PageKinds<'p> {
     pages: &'p [PageMeta],
@@ -77,7 +77,8 @@ fn is_history_page(page: &PageMeta) -> bool {
 }
 
 fn is_reference_page(page: &PageMeta) -> bool {
-    page.path.split('/').any(|segment| segment.to_ascii_lowercase().contains(REFERENCE_SEGMENT))
+    let words = page.path.split(['/', '-', '_', '.']);
+    words.map(str::to_ascii_lowercase).any(|word| word == REFERENCE_WORD || word == "references")
 }
 
 /// `text` is `name`, ignoring ASCII case and surrounding space, `-` and `_` read as spaces.
@@ -130,9 +131,10 @@ mod tests {
 
     #[test]
     fn a_reference_page_is_lowered_a_little() {
-        let pages = [page("guides/retries", "Retries"), page("gateway/configuration-reference", "Configuration"), page("api-reference/post-report", "Report"), page("developers/api_reference/chat", "Chat")];
+        let pages = [page("guides/retries", "Retries"), page("gateway/configuration-reference", "Configuration"), page("api-reference/post-report", "Report"), page("developers/api_reference/chat", "Chat"), page("settings/user-preferences", "Preferences")];
         let mut plain = PageKinds::new(&pages, &query_terms("default timeout for outgoing requests", 16));
-        assert_eq!([plain.power(0), plain.power(1), plain.power(2), plain.power(3)], [1.0, REFERENCE_PAGE_POWER, REFERENCE_PAGE_POWER, REFERENCE_PAGE_POWER]);
+        let powers: Vec<f32> = (0..5).map(|p| plain.power(p)).collect();
+        assert_eq!(powers, [1.0, REFERENCE_PAGE_POWER, REFERENCE_PAGE_POWER, REFERENCE_PAGE_POWER, 1.0]);
         let mut about_history = PageKinds::new(&pages, &query_terms("what changed in the configuration reference", 16));
         assert_eq!(about_history.power(1), REFERENCE_PAGE_POWER);
     }

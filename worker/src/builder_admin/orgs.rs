@@ -197,6 +197,23 @@ pub async fn put_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     // `exportJob`: the edge puts the export it starts there.
     let view = serde_json::json!({ "domain": domain, "hosting": settings.to_json(), "exportJob": null });
     let mut response = json_response(200, &view)?;
-    response.headers_mut().set(HOSTING_STORED_HEADER, &serde_json::to_string(&settings)?)?;
+    response.headers_mut().set(HOSTING_STORED_HEADER, &ascii_json(&serde_json::to_string(&settings)?))?;
     Ok(response)
+}
+
+/// `json` with every non-ASCII character escaped (`\uXXXX`, surrogate pairs beyond the BMP): a header
+/// value is ASCII, and a version label may be any text.
+fn ascii_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        let mut units = [0u16; 2];
+        for unit in c.encode_utf16(&mut units) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    out
 }

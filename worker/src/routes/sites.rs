@@ -43,6 +43,8 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let publish_id = random_id("pub_", 8)?;
     // The job's client keeps its own handle on the bindings: the upload's forwarding takes the call.
     let env = call.env.clone();
+    // Read before the domain is reserved: nothing after the reservation may fail without releasing it.
+    let settings = JobSettings::from_env(&call.env).map_err(ApiError::Internal)?;
     let jobs = reserve_publish(&env, &call.config, &key.org_id, &domain, &publish_id).await?;
     let order = FileOrder {
         org_id: key.org_id.clone(),
@@ -50,7 +52,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         hash: None,
         publish_id: Some(publish_id.clone()),
         max_bytes: Some(call.config.max_upload_bytes as u64),
-        settings: JobSettings::from_env(&call.env).map_err(ApiError::Internal)?,
+        settings,
     };
     let source_bytes = match store_upload(call, &order).await {
         Ok(bytes) => bytes,

@@ -86,6 +86,11 @@ impl<'a> PublishJobClient<'a> {
     /// will run under this script's settings ([`JobSettings`]).
     pub async fn begin(&self, publish_id: &str, org_id: &str) -> ApiResult<PublishStatus> {
         let settings = JobSettings::from_env(self.env).map_err(ApiError::Internal)?;
+        self.begin_with(publish_id, org_id, settings).await
+    }
+
+    /// [`Self::begin`] under `settings` another script read (the builder has no variables).
+    pub async fn begin_with(&self, publish_id: &str, org_id: &str, settings: JobSettings) -> ApiResult<PublishStatus> {
         let begin = Begin { publish_id: publish_id.to_owned(), org_id: org_id.to_owned(), domain: self.domain.to_owned(), settings };
         send(self.env, self.domain, &PublishJobCall::Begin(&begin)).await
     }
