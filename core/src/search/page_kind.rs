@@ -77,8 +77,9 @@ fn is_history_page(page: &PageMeta) -> bool {
 }
 
 fn is_reference_page(page: &PageMeta) -> bool {
-    let words = page.path.split(['/', '-', '_', '.']);
-    words.map(str::to_ascii_lowercase).any(|word| word == REFERENCE_WORD || word == "references")
+    // Read once per page a query touches, thousands per query: no allocation.
+    let mut words = page.path.split(['/', '-', '_', '.']);
+    words.any(|word| word.eq_ignore_ascii_case(REFERENCE_WORD) || word.eq_ignore_ascii_case("references"))
 }
 
 /// `text` is `name`, ignoring ASCII case and surrounding space, `-` and `_` read as spaces.
