@@ -15,11 +15,16 @@ fn main() {
         path.to_string_lossy().replace('\\', "/").hash(&mut hasher);
         std::fs::read(path).unwrap_or_default().hash(&mut hasher);
     }
-    println!("cargo:rustc-env=DOCS_EDGE_CORE_SOURCE_HASH={:016x}", hasher.finish());
+    println!(
+        "cargo:rustc-env=DOCS_EDGE_CORE_SOURCE_HASH={:016x}",
+        hasher.finish()
+    );
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {

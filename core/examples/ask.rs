@@ -29,7 +29,10 @@ fn main() {
             .rev()
             .collect();
         let query = retrieval_query(&turns, &[]);
-        let shown: usize = std::env::var("ASK_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        let shown: usize = std::env::var("ASK_LIMIT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(5);
         let hits = index.search(&Query {
             limit: shown.max(10),
             current_version: site.default_version(),
@@ -37,7 +40,10 @@ fn main() {
         });
         println!("Q: {question}\n  query: {query}");
         for h in &hits {
-            println!("  hit {:.3} (coverage {:.2}) {} # {:?}", h.score, h.coverage, h.path, h.heading);
+            println!(
+                "  hit {:.3} (coverage {:.2}) {} # {:?}",
+                h.score, h.coverage, h.path, h.heading
+            );
         }
         let passages: Vec<Passage> = passages(hits, "d", 5);
         if std::env::var("ASK_TEXT").is_ok() {
@@ -52,6 +58,10 @@ fn main() {
             .filter_map(|i| passages.get(*i))
             .map(|p| p.path.as_str())
             .collect();
-        println!("  cited: {cited:?} covered={}\n{}", answer.covered, answer.text());
+        println!(
+            "  cited: {cited:?} covered={}\n{}",
+            answer.covered,
+            answer.text()
+        );
     }
 }

@@ -32,15 +32,30 @@ fn main() {
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let q: Value = serde_json::from_str(line).expect("json");
         let question = q["question"].as_str().unwrap_or_default();
-        let focused = docs_edge_core::search::parse_search_request(&json!({"query": question})).map(|r| r.asked).unwrap_or_else(|_| question.to_string());
-        let search = index.search(&Query { limit: 20, current_version: site.default_version(), ..Query::new(&focused) });
+        let focused = docs_edge_core::search::parse_search_request(&json!({"query": question}))
+            .map(|r| r.asked)
+            .unwrap_or_else(|_| question.to_string());
+        let search = index.search(&Query {
+            limit: 20,
+            current_version: site.default_version(),
+            ..Query::new(&focused)
+        });
         let query = retrieval_query(&[question], &[]);
-        let hits = index.search(&Query { limit: 5 * CHUNKS_PER_PASSAGE, current_version: site.default_version(), ..Query::new(&query) });
+        let hits = index.search(&Query {
+            limit: 5 * CHUNKS_PER_PASSAGE,
+            current_version: site.default_version(),
+            ..Query::new(&query)
+        });
         let ps = passages(hits, "d", 5);
         let scores: Vec<[f32; 2]> = ps.iter().map(|p| [p.score, p.coverage]).collect();
         let hit_paths: Vec<String> = ps.iter().map(|p| p.path.clone()).collect();
         let answer = compose_answer(&query, &ps);
-        let cited: Vec<&str> = answer.sources.iter().filter_map(|i| ps.get(*i)).map(|p| p.path.as_str()).collect();
+        let cited: Vec<&str> = answer
+            .sources
+            .iter()
+            .filter_map(|i| ps.get(*i))
+            .map(|p| p.path.as_str())
+            .collect();
         let out = json!({
             "question": q,
             "retrieved": search.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),

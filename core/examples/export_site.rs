@@ -13,7 +13,8 @@ use support::read_folder;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::export::icons::{self, IconSet, IconShards, ShardId};
 use docs_edge_core::export::{
-    search_bytes_for_query, tar_gz_member, MarkdownPages, tar_gz_trailer, ExportOptions, ExportPlan, PlainCode,
+    search_bytes_for_query, tar_gz_member, tar_gz_trailer, ExportOptions, ExportPlan,
+    MarkdownPages, PlainCode,
 };
 
 /// Pages per batch, as one Durable Object alarm would render them.
@@ -27,7 +28,9 @@ fn icon_shards() -> IconShards {
     for set in IconSet::ALL {
         for index in 0..icons::SHARDS {
             let shard = ShardId { set, index };
-            if let Ok(text) = std::fs::read_to_string(dir.join(shard.asset_path().trim_start_matches("export-icons/"))) {
+            if let Ok(text) = std::fs::read_to_string(
+                dir.join(shard.asset_path().trim_start_matches("export-icons/")),
+            ) {
                 shards.insert(shard, text);
             }
         }
@@ -56,7 +59,8 @@ fn main() {
         domain: flag("--domain").unwrap_or_else(|| "docs.example.com".to_owned()),
         mtime: 0,
         features: Default::default(),
-        markdown: flag("--markdown").map(|m| MarkdownPages::from_name(&m).expect("--markdown pages|llms-full")),
+        markdown: flag("--markdown")
+            .map(|m| MarkdownPages::from_name(&m).expect("--markdown pages|llms-full")),
     };
     let mut tree = BTreeMap::new();
     read_folder(Path::new(docs), Path::new(docs), &mut tree);
@@ -120,7 +124,9 @@ fn main() {
     );
     let mut page_bytes: Vec<usize> = files
         .iter()
-        .filter(|f| f.path.ends_with(".html") && !f.path.starts_with("_static/") && f.path != "404.html")
+        .filter(|f| {
+            f.path.ends_with(".html") && !f.path.starts_with("_static/") && f.path != "404.html"
+        })
         .map(|f| f.bytes.len())
         .collect();
     page_bytes.sort_unstable();

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 mod support;
-use support::{read_folder, Counting, LIVE, PEAK};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
+use support::{read_folder, Counting, LIVE, PEAK};
 
 use docs_edge_core::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
 use docs_edge_core::docs::site::build_site;
@@ -17,14 +17,15 @@ use docs_edge_core::search::{Query, SearchIndex};
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted.get(i).copied().unwrap_or(0.0)
 }
 
 fn main() {
-    let folder = std::env::args().nth(1).unwrap_or_else(|| "../shared/fixtures/mintlify-docs".into());
+    let folder = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "../shared/fixtures/mintlify-docs".into());
     let mut tree = BTreeMap::new();
     read_folder(Path::new(&folder), Path::new(&folder), &mut tree);
     let source_bytes: usize = tree.values().map(Vec::len).sum();
@@ -52,14 +53,25 @@ fn main() {
     let load_ms = load_started.elapsed().as_secs_f64() * 1000.0;
 
     let queries = [
-        "static export bundle", "custom domain", "how do I add redirects", "api key", "analytics export csv",
-        "single sign-on", "openapi playground", "dominio personalizado", "自定义域名", "rate limits",
+        "static export bundle",
+        "custom domain",
+        "how do I add redirects",
+        "api key",
+        "analytics export csv",
+        "single sign-on",
+        "openapi playground",
+        "dominio personalizado",
+        "自定义域名",
+        "rate limits",
     ];
     let mut times = Vec::new();
     for round in 0..50 {
         for q in &queries {
             let t = Instant::now();
-            let hits = loaded.search(&Query { limit: 10, ..Query::new(q) });
+            let hits = loaded.search(&Query {
+                limit: 10,
+                ..Query::new(q)
+            });
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             if round == 0 && hits.is_empty() {
                 eprintln!("no hits for {q}");

@@ -48,8 +48,14 @@ pub fn parse_create_org(body: &Value) -> Result<CreateOrg, FieldError> {
 
 pub fn parse_update_org(body: &Value) -> Result<UpdateOrg, FieldError> {
     let root = object(body, &Path::root())?;
-    let name = root.opt_str("name")?.map(|value| name(&root, value)).transpose()?;
-    let plan = root.opt_str("plan")?.map(|value| plan(&root, value)).transpose()?;
+    let name = root
+        .opt_str("name")?
+        .map(|value| name(&root, value))
+        .transpose()?;
+    let plan = root
+        .opt_str("plan")?
+        .map(|value| plan(&root, value))
+        .transpose()?;
     Ok(UpdateOrg { name, plan })
 }
 
@@ -62,19 +68,33 @@ pub fn parse_add_domain(body: &Value) -> Result<String, FieldError> {
 pub fn parse_create_key(body: &Value) -> Result<CreateKey, FieldError> {
     let root = object(body, &Path::root())?;
     let kind = root.req_str("kind")?;
-    let kind = KeyKind::parse(kind).ok_or_else(|| root.field_path("kind").error(format!("must be one of {}", KeyKind::NAMES)))?;
-    let name = root.opt_str("name")?.map(|value| name(&root, value)).transpose()?;
+    let kind = KeyKind::parse(kind).ok_or_else(|| {
+        root.field_path("kind")
+            .error(format!("must be one of {}", KeyKind::NAMES))
+    })?;
+    let name = root
+        .opt_str("name")?
+        .map(|value| name(&root, value))
+        .transpose()?;
     let allowed_origins = allowed_origins(&root)?;
     if kind != KeyKind::Assistant && !allowed_origins.is_empty() {
-        return Err(root.field_path("allowedOrigins").error("only an assistant key takes allowed origins: an admin key never goes on a page"));
+        return Err(root.field_path("allowedOrigins").error(
+            "only an assistant key takes allowed origins: an admin key never goes on a page",
+        ));
     }
-    Ok(CreateKey { kind, name, allowed_origins })
+    Ok(CreateKey {
+        kind,
+        name,
+        allowed_origins,
+    })
 }
 
 pub fn parse_update_key(body: &Value) -> Result<UpdateKey, FieldError> {
     let root = object(body, &Path::root())?;
     root.req_array("allowedOrigins")?;
-    Ok(UpdateKey { allowed_origins: allowed_origins(&root)? })
+    Ok(UpdateKey {
+        allowed_origins: allowed_origins(&root)?,
+    })
 }
 
 /// `allowedOrigins`: origins as browsers send them (`https://docs.example.com`, `https://*.example.com`
@@ -82,7 +102,11 @@ pub fn parse_update_key(body: &Value) -> Result<UpdateKey, FieldError> {
 fn allowed_origins(root: &Obj) -> Result<Vec<String>, FieldError> {
     let path = root.field_path("allowedOrigins");
     let mut out: Vec<String> = Vec::new();
-    for (i, raw) in root.opt_str_list("allowedOrigins", MAX_ALLOWED_ORIGINS, MAX_ORIGIN_CHARS)?.into_iter().enumerate() {
+    for (i, raw) in root
+        .opt_str_list("allowedOrigins", MAX_ALLOWED_ORIGINS, MAX_ORIGIN_CHARS)?
+        .into_iter()
+        .enumerate()
+    {
         let origin = normalize_origin(raw).ok_or_else(|| {
             path.index(i).error("must be an origin such as https://docs.example.com (scheme and host, a port if not the default, no path), or https://*.example.com for its subdomains")
         })?;
@@ -102,7 +126,10 @@ fn name(root: &Obj, value: &str) -> Result<String, FieldError> {
 }
 
 fn plan(root: &Obj, value: &str) -> Result<Plan, FieldError> {
-    Plan::parse(value).ok_or_else(|| root.field_path("plan").error(format!("must be one of {}", Plan::NAMES)))
+    Plan::parse(value).ok_or_else(|| {
+        root.field_path("plan")
+            .error(format!("must be one of {}", Plan::NAMES))
+    })
 }
 
 #[cfg(test)]
@@ -119,42 +146,117 @@ mod tests {
     fn organizations_need_a_name_and_a_plan() {
         assert_eq!(
             parse_create_org(&json!({"name": " Acme ", "plan": "pro"})).unwrap(),
-            CreateOrg { name: "Acme".into(), plan: Plan::Pro }
+            CreateOrg {
+                name: "Acme".into(),
+                plan: Plan::Pro
+            }
         );
-        assert_eq!(error(parse_create_org(&json!({"plan": "pro"}))), "name: is required");
-        assert_eq!(error(parse_create_org(&json!({"name": 1, "plan": "pro"}))), "name: must be a string");
-        assert_eq!(error(parse_create_org(&json!({"name": "  ", "plan": "pro"}))), "name: must not be empty");
-        assert_eq!(error(parse_create_org(&json!({"name": "n".repeat(201), "plan": "pro"}))), "name: must be at most 200 characters");
-        assert_eq!(error(parse_create_org(&json!({"name": "a", "plan": "gold"}))), "plan: must be one of free, pro, enterprise");
-        assert_eq!(error(parse_create_org(&json!("x"))), "body: must be an object");
+        assert_eq!(
+            error(parse_create_org(&json!({"plan": "pro"}))),
+            "name: is required"
+        );
+        assert_eq!(
+            error(parse_create_org(&json!({"name": 1, "plan": "pro"}))),
+            "name: must be a string"
+        );
+        assert_eq!(
+            error(parse_create_org(&json!({"name": "  ", "plan": "pro"}))),
+            "name: must not be empty"
+        );
+        assert_eq!(
+            error(parse_create_org(
+                &json!({"name": "n".repeat(201), "plan": "pro"})
+            )),
+            "name: must be at most 200 characters"
+        );
+        assert_eq!(
+            error(parse_create_org(&json!({"name": "a", "plan": "gold"}))),
+            "plan: must be one of free, pro, enterprise"
+        );
+        assert_eq!(
+            error(parse_create_org(&json!("x"))),
+            "body: must be an object"
+        );
     }
 
     #[test]
     fn updates_change_only_what_is_sent() {
-        assert_eq!(parse_update_org(&json!({"name": null})).unwrap(), UpdateOrg { name: None, plan: None });
-        assert_eq!(parse_update_org(&json!({"plan": "enterprise"})).unwrap().plan, Some(Plan::Enterprise));
-        assert_eq!(error(parse_update_org(&json!({"name": ""}))), "name: must not be empty");
+        assert_eq!(
+            parse_update_org(&json!({"name": null})).unwrap(),
+            UpdateOrg {
+                name: None,
+                plan: None
+            }
+        );
+        assert_eq!(
+            parse_update_org(&json!({"plan": "enterprise"}))
+                .unwrap()
+                .plan,
+            Some(Plan::Enterprise)
+        );
+        assert_eq!(
+            error(parse_update_org(&json!({"name": ""}))),
+            "name: must not be empty"
+        );
     }
 
     #[test]
     fn domains_and_keys() {
-        assert_eq!(parse_add_domain(&json!({"domain": "Docs.Example.com"})).unwrap(), "docs.example.com");
+        assert_eq!(
+            parse_add_domain(&json!({"domain": "Docs.Example.com"})).unwrap(),
+            "docs.example.com"
+        );
         assert!(error(parse_add_domain(&json!({"domain": "not a domain"}))).starts_with("domain: "));
         assert_eq!(error(parse_add_domain(&json!({}))), "domain: is required");
-        assert_eq!(parse_create_key(&json!({"kind": "admin"})).unwrap(), CreateKey { kind: KeyKind::Admin, name: None, allowed_origins: vec![] });
-        assert_eq!(error(parse_create_key(&json!({"kind": "root"}))), "kind: must be one of assistant, admin");
+        assert_eq!(
+            parse_create_key(&json!({"kind": "admin"})).unwrap(),
+            CreateKey {
+                kind: KeyKind::Admin,
+                name: None,
+                allowed_origins: vec![]
+            }
+        );
+        assert_eq!(
+            error(parse_create_key(&json!({"kind": "root"}))),
+            "kind: must be one of assistant, admin"
+        );
     }
 
     #[test]
     fn an_assistant_key_lists_its_origins() {
         let key = parse_create_key(&json!({"kind": "assistant", "allowedOrigins": ["HTTPS://Docs.Example.com/", "https://docs.example.com", "https://*.example.com"]})).unwrap();
-        assert_eq!(key.allowed_origins, ["https://docs.example.com", "https://*.example.com"]);
-        assert!(error(parse_create_key(&json!({"kind": "assistant", "allowedOrigins": ["https://x.com", "docs.example.com"]}))).starts_with("allowedOrigins[1]: must be an origin"));
-        assert!(error(parse_create_key(&json!({"kind": "admin", "allowedOrigins": ["https://x.com"]}))).starts_with("allowedOrigins: only an assistant key"));
-        assert_eq!(parse_create_key(&json!({"kind": "admin", "allowedOrigins": []})).unwrap().allowed_origins, Vec::<String>::new());
-        assert_eq!(parse_update_key(&json!({"allowedOrigins": []})).unwrap(), UpdateKey { allowed_origins: vec![] });
-        assert_eq!(error(parse_update_key(&json!({}))), "allowedOrigins: is required");
-        let many: Vec<String> = (0..51).map(|n| format!("https://s{n}.example.com")).collect();
-        assert!(error(parse_update_key(&json!({"allowedOrigins": many}))).starts_with("allowedOrigins: "));
+        assert_eq!(
+            key.allowed_origins,
+            ["https://docs.example.com", "https://*.example.com"]
+        );
+        assert!(error(parse_create_key(
+            &json!({"kind": "assistant", "allowedOrigins": ["https://x.com", "docs.example.com"]})
+        ))
+        .starts_with("allowedOrigins[1]: must be an origin"));
+        assert!(error(parse_create_key(
+            &json!({"kind": "admin", "allowedOrigins": ["https://x.com"]})
+        ))
+        .starts_with("allowedOrigins: only an assistant key"));
+        assert_eq!(
+            parse_create_key(&json!({"kind": "admin", "allowedOrigins": []}))
+                .unwrap()
+                .allowed_origins,
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            parse_update_key(&json!({"allowedOrigins": []})).unwrap(),
+            UpdateKey {
+                allowed_origins: vec![]
+            }
+        );
+        assert_eq!(
+            error(parse_update_key(&json!({}))),
+            "allowedOrigins: is required"
+        );
+        let many: Vec<String> = (0..51)
+            .map(|n| format!("https://s{n}.example.com"))
+            .collect();
+        assert!(error(parse_update_key(&json!({"allowedOrigins": many})))
+            .starts_with("allowedOrigins: "));
     }
 }

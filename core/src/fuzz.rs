@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 
 /// Cases per target in an ordinary `cargo test` run, unless `PROPTEST_CASES` says otherwise.
 pub(crate) fn default_cases(cases: u32) -> Config {
-    let from_env = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok());
+    let from_env = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok());
     Config {
         cases: from_env.unwrap_or(cases),
         failure_persistence: None,
@@ -31,20 +33,30 @@ pub(crate) fn text_from(tokens: &'static [&'static str], max: usize) -> BoxedStr
 }
 
 /// JSON documents whose keys come from `keys` and whose strings from `strings`, up to 4 deep.
-pub(crate) fn json_from(keys: &'static [&'static str], strings: &'static [&'static str]) -> BoxedStrategy<Value> {
+pub(crate) fn json_from(
+    keys: &'static [&'static str],
+    strings: &'static [&'static str],
+) -> BoxedStrategy<Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         prop::sample::select(strings).prop_map(|s| Value::String(s.to_owned())),
         text_from(strings, 6).prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 64, 6, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((prop::sample::select(keys), inner), 0..6)
-                .prop_map(|pairs| Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect::<Map<_, _>>())),
+            prop::collection::vec((prop::sample::select(keys), inner), 0..6).prop_map(|pairs| {
+                Value::Object(
+                    pairs
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect::<Map<_, _>>(),
+                )
+            }),
         ]
     })
     .boxed()
@@ -52,16 +64,47 @@ pub(crate) fn json_from(keys: &'static [&'static str], strings: &'static [&'stat
 
 mod requests {
     use super::*;
+    use crate::admin::{parse_add_domain, parse_create_key, parse_create_org, parse_update_org};
     use crate::assistant::request::{parse_v1, parse_v2};
     use crate::export::api::parse_start_request;
-    use crate::admin::{parse_add_domain, parse_create_key, parse_create_org, parse_update_org};
     use crate::search::{parse_page_request, parse_search_request};
 
     const KEYS: &[&str] = &[
-        "messages", "role", "content", "parts", "type", "text", "id", "fp", "threadId", "query", "q",
-        "groups", "limit", "path", "page", "domain", "version", "paths", "experimental_attachments",
-        "url", "contentType", "mediaType", "name", "filename", "toolInvocations", "state", "data",
-        "metadata", "trigger", "messageId", "format", "plan", "kind", "pageSize", "filter",
+        "messages",
+        "role",
+        "content",
+        "parts",
+        "type",
+        "text",
+        "id",
+        "fp",
+        "threadId",
+        "query",
+        "q",
+        "groups",
+        "limit",
+        "path",
+        "page",
+        "domain",
+        "version",
+        "paths",
+        "experimental_attachments",
+        "url",
+        "contentType",
+        "mediaType",
+        "name",
+        "filename",
+        "toolInvocations",
+        "state",
+        "data",
+        "metadata",
+        "trigger",
+        "messageId",
+        "format",
+        "plan",
+        "kind",
+        "pageSize",
+        "filter",
     ];
     const STRINGS: &[&str] = &[
         "user", "assistant", "system", "text", "file", "tool-invocation", "reasoning", "docs.example.com",
@@ -100,14 +143,56 @@ mod streams {
     use crate::stream::{DataStreamDecoder, UiStreamDecoder};
 
     const DATA_TOKENS: &[&str] = &[
-        "0:", "\"hi\"", "2:", "[1]", "3:", "\"err\"", "d:", "e:", "f:", "9:", "a:", "b:", "c:", "g:",
-        "{\"finishReason\":\"stop\"}", "{", "}", "\n", "\r\n", "\r", ":", "\"", "\\", "ü", "x", "null",
-        "{\"messageId\":\"m\"}", "{\"toolCallId\":\"t\",\"toolName\":\"n\",\"args\":{}}",
+        "0:",
+        "\"hi\"",
+        "2:",
+        "[1]",
+        "3:",
+        "\"err\"",
+        "d:",
+        "e:",
+        "f:",
+        "9:",
+        "a:",
+        "b:",
+        "c:",
+        "g:",
+        "{\"finishReason\":\"stop\"}",
+        "{",
+        "}",
+        "\n",
+        "\r\n",
+        "\r",
+        ":",
+        "\"",
+        "\\",
+        "ü",
+        "x",
+        "null",
+        "{\"messageId\":\"m\"}",
+        "{\"toolCallId\":\"t\",\"toolName\":\"n\",\"args\":{}}",
     ];
     const UI_TOKENS: &[&str] = &[
-        "data: ", "data:", "{\"type\":\"text-delta\",\"id\":\"1\",\"delta\":\"x\"}", "{\"type\":\"start\"}",
-        "{\"type\":\"finish\"}", "[DONE]", "\n", "\n\n", "\r\n", "\r", ": comment", "event: x", "id: 1",
-        "retry: 5", "{", "}", "\"", "ü", "x", "{\"type\":\"error\",\"errorText\":\"e\"}",
+        "data: ",
+        "data:",
+        "{\"type\":\"text-delta\",\"id\":\"1\",\"delta\":\"x\"}",
+        "{\"type\":\"start\"}",
+        "{\"type\":\"finish\"}",
+        "[DONE]",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\r",
+        ": comment",
+        "event: x",
+        "id: 1",
+        "retry: 5",
+        "{",
+        "}",
+        "\"",
+        "ü",
+        "x",
+        "{\"type\":\"error\",\"errorText\":\"e\"}",
     ];
 
     /// `bytes` pushed in pieces cut at `cuts` (sorted, within the length).
@@ -178,8 +263,24 @@ mod archive {
     use std::io::Write;
 
     const NAME_TOKENS: &[&str] = &[
-        "a", "docs.json", "/", "..", ".", "./", "\\", ":", "C:", "x.mdx", "._x", "top/", "%2e", "ü", " ",
-        "\u{0}", "//", "snippets/",
+        "a",
+        "docs.json",
+        "/",
+        "..",
+        ".",
+        "./",
+        "\\",
+        ":",
+        "C:",
+        "x.mdx",
+        "._x",
+        "top/",
+        "%2e",
+        "ü",
+        " ",
+        "\u{0}",
+        "//",
+        "snippets/",
     ];
 
     /// A `.tar.gz` of `entries` written with raw headers (so hostile names and types get through).
@@ -209,8 +310,19 @@ mod archive {
     }
 
     fn entries() -> impl Strategy<Value = Vec<(String, u8, Vec<u8>)>> {
-        let kind = prop::sample::select(&[b'0', b'0', b'0', b'5', b'2', b'1', b'L', b'x', b'g', b'3', 0u8][..]);
-        prop::collection::vec((text_from(NAME_TOKENS, 8), kind, prop::collection::vec(any::<u8>(), 0..64)), 0..8)
+        let kind = prop::sample::select(
+            &[
+                b'0', b'0', b'0', b'5', b'2', b'1', b'L', b'x', b'g', b'3', 0u8,
+            ][..],
+        );
+        prop::collection::vec(
+            (
+                text_from(NAME_TOKENS, 8),
+                kind,
+                prop::collection::vec(any::<u8>(), 0..64),
+            ),
+            0..8,
+        )
     }
 
     proptest! {
@@ -263,18 +375,88 @@ mod config {
     use crate::docs::page_path::page_path_problem;
 
     const KEYS: &[&str] = &[
-        "name", "navigation", "tabs", "tab", "groups", "group", "pages", "languages", "language", "versions",
-        "version", "anchors", "anchor", "dropdowns", "menu", "item", "$ref", "root", "href", "hidden",
-        "default", "global", "logo", "favicon", "colors", "primary", "icon", "openapi",
+        "name",
+        "navigation",
+        "tabs",
+        "tab",
+        "groups",
+        "group",
+        "pages",
+        "languages",
+        "language",
+        "versions",
+        "version",
+        "anchors",
+        "anchor",
+        "dropdowns",
+        "menu",
+        "item",
+        "$ref",
+        "root",
+        "href",
+        "hidden",
+        "default",
+        "global",
+        "logo",
+        "favicon",
+        "colors",
+        "primary",
+        "icon",
+        "openapi",
     ];
     const STRINGS: &[&str] = &[
-        "index", "a/b", "/a.mdx", "javascript:alert(1)", "//evil.example", "../x", "a\\b", "a.json",
-        "b.json", "docs.json", "./a.json", "es", "v1", "", " ", "\n", "x:y", "#f00",
+        "index",
+        "a/b",
+        "/a.mdx",
+        "javascript:alert(1)",
+        "//evil.example",
+        "../x",
+        "a\\b",
+        "a.json",
+        "b.json",
+        "docs.json",
+        "./a.json",
+        "es",
+        "v1",
+        "",
+        " ",
+        "\n",
+        "x:y",
+        "#f00",
     ];
     const YAML_TOKENS: &[&str] = &[
-        "title", "description", "hidden", "keywords", "openapi", ": ", ":", "\n", "  ", "- ", "&a ", "*a",
-        "&b ", "*b", "[", "]", "{", "}", ",", "\"", "'", "true", "x", "ü", "---", "? ", "!!str ", "|", ">",
-        "#", "%YAML 1.2", "<<: *a",
+        "title",
+        "description",
+        "hidden",
+        "keywords",
+        "openapi",
+        ": ",
+        ":",
+        "\n",
+        "  ",
+        "- ",
+        "&a ",
+        "*a",
+        "&b ",
+        "*b",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "\"",
+        "'",
+        "true",
+        "x",
+        "ü",
+        "---",
+        "? ",
+        "!!str ",
+        "|",
+        ">",
+        "#",
+        "%YAML 1.2",
+        "<<: *a",
     ];
 
     proptest! {
@@ -319,8 +501,21 @@ mod ranges {
     use crate::http::byte_range::{parse_range, RangeRequest};
 
     const TOKENS: &[&str] = &[
-        "bytes=", "bytes", "=", "-", ",", " ", "0", "1", "9", "18446744073709551615", "18446744073709551616",
-        "+5", "items=", "\t", "00",
+        "bytes=",
+        "bytes",
+        "=",
+        "-",
+        ",",
+        " ",
+        "0",
+        "1",
+        "9",
+        "18446744073709551615",
+        "18446744073709551616",
+        "+5",
+        "items=",
+        "\t",
+        "00",
     ];
 
     proptest! {
@@ -339,15 +534,51 @@ mod ranges {
 
 mod analytics {
     use super::*;
-    use crate::analytics::input::{parse_events, parse_feedback, Event, MAX_COMMENT_CHARS, MAX_EVENTS, MAX_ID_CHARS, MAX_QUERY_CHARS, MAX_RESULT_COUNT};
+    use crate::analytics::input::{
+        parse_events, parse_feedback, Event, MAX_COMMENT_CHARS, MAX_EVENTS, MAX_ID_CHARS,
+        MAX_QUERY_CHARS, MAX_RESULT_COUNT,
+    };
     use crate::analytics::range::{parse_day, DayRange, MAX_DAYS};
 
-    const KEYS: &[&str] = &["events", "type", "path", "query", "resultCount", "threadId", "messageId", "rating", "comment"];
-    const STRINGS: &[&str] = &[
-        "pageview", "search", "support_shown", "support_followed", "up", "down", "/", "/a/b.html?x=1#y", "index", "/x/index", "?", "#", " ", "",
-        "\u{0}", "ü", "thr_1", "msg_1", "javascript:alert(1)", "../../etc", "1e3", "-1",
+    const KEYS: &[&str] = &[
+        "events",
+        "type",
+        "path",
+        "query",
+        "resultCount",
+        "threadId",
+        "messageId",
+        "rating",
+        "comment",
     ];
-    const DAY_TOKENS: &[&str] = &["2024", "1970", "9999", "0000", "-", "01", "02", "29", "30", "31", "13", "00", "+1", " ", "x"];
+    const STRINGS: &[&str] = &[
+        "pageview",
+        "search",
+        "support_shown",
+        "support_followed",
+        "up",
+        "down",
+        "/",
+        "/a/b.html?x=1#y",
+        "index",
+        "/x/index",
+        "?",
+        "#",
+        " ",
+        "",
+        "\u{0}",
+        "ü",
+        "thr_1",
+        "msg_1",
+        "javascript:alert(1)",
+        "../../etc",
+        "1e3",
+        "-1",
+    ];
+    const DAY_TOKENS: &[&str] = &[
+        "2024", "1970", "9999", "0000", "-", "01", "02", "29", "30", "31", "13", "00", "+1", " ",
+        "x",
+    ];
 
     fn day_text() -> BoxedStrategy<Option<String>> {
         prop::option::of(prop_oneof![
@@ -417,12 +648,41 @@ mod analytics {
 
 mod mcp {
     use super::*;
-    use crate::agents::mcp::protocol::{header_version, parse_body, Message, MAX_BATCH, PROTOCOL_VERSIONS};
+    use crate::agents::mcp::protocol::{
+        header_version, parse_body, Message, MAX_BATCH, PROTOCOL_VERSIONS,
+    };
 
     const TOKENS: &[&str] = &[
-        "{", "}", "[", "]", ",", ":", "\"jsonrpc\"", "\"2.0\"", "\"1.0\"", "\"id\"", "1", "null", "\"x\"", "\"method\"",
-        "\"initialize\"", "\"tools/list\"", "\"tools/call\"", "\"notifications/initialized\"", "\"params\"",
-        "\"result\"", "\"error\"", "\"name\"", "\"search\"", "\"arguments\"", "{}", "[]", "true", "1.5", "\"\\u0000\"", " ",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"jsonrpc\"",
+        "\"2.0\"",
+        "\"1.0\"",
+        "\"id\"",
+        "1",
+        "null",
+        "\"x\"",
+        "\"method\"",
+        "\"initialize\"",
+        "\"tools/list\"",
+        "\"tools/call\"",
+        "\"notifications/initialized\"",
+        "\"params\"",
+        "\"result\"",
+        "\"error\"",
+        "\"name\"",
+        "\"search\"",
+        "\"arguments\"",
+        "{}",
+        "[]",
+        "true",
+        "1.5",
+        "\"\\u0000\"",
+        " ",
     ];
 
     proptest! {
@@ -459,8 +719,27 @@ mod domains {
     use crate::http::domain::validate_domain;
 
     const TOKENS: &[&str] = &[
-        "docs", "example", "com", ".", "-", "A", "z", "0", "9", "_", "/", ":", "://", "https", "443", "ü", " ", "\u{0}",
-        "xn--", "..", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "docs",
+        "example",
+        "com",
+        ".",
+        "-",
+        "A",
+        "z",
+        "0",
+        "9",
+        "_",
+        "/",
+        ":",
+        "://",
+        "https",
+        "443",
+        "ü",
+        " ",
+        "\u{0}",
+        "xn--",
+        "..",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
     ];
 
     proptest! {

@@ -19,7 +19,8 @@ type Crc32 = Digest<'static, u32, Table<16>>;
 
 fn crc32() -> Crc32 {
     static CRC: OnceLock<Crc<u32, Table<16>>> = OnceLock::new();
-    CRC.get_or_init(|| Crc::<u32, Table<16>>::new(&CRC_32_ISO_HDLC)).digest()
+    CRC.get_or_init(|| Crc::<u32, Table<16>>::new(&CRC_32_ISO_HDLC))
+        .digest()
 }
 
 const FHCRC: u8 = 1 << 1;
@@ -35,7 +36,10 @@ fn bad_header() -> io::Error {
 }
 
 fn corrupt() -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, "corrupt gzip stream does not have a matching checksum")
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "corrupt gzip stream does not have a matching checksum",
+    )
 }
 
 fn corrupt_deflate() -> io::Error {
@@ -121,15 +125,32 @@ enum HeaderStep {
 }
 
 enum Part {
-    Header { step: HeaderStep, flags: u8, fixed: [u8; 10], extra_len: [u8; 2], stored_crc: [u8; 2], crc: Crc32 },
+    Header {
+        step: HeaderStep,
+        flags: u8,
+        fixed: [u8; 10],
+        extra_len: [u8; 2],
+        stored_crc: [u8; 2],
+        crc: Crc32,
+    },
     Body,
-    Trailer { bytes: [u8; 8], read: usize },
+    Trailer {
+        bytes: [u8; 8],
+        read: usize,
+    },
     /// A member ended; more bytes start the next.
     Between,
 }
 
 fn new_header() -> Part {
-    Part::Header { step: HeaderStep::Fixed(0), flags: 0, fixed: [0; 10], extra_len: [0; 2], stored_crc: [0; 2], crc: crc32() }
+    Part::Header {
+        step: HeaderStep::Fixed(0),
+        flags: 0,
+        fixed: [0; 10],
+        extra_len: [0; 2],
+        stored_crc: [0; 2],
+        crc: crc32(),
+    }
 }
 
 /// A multi-member gzip stream inflated as input comes: [`Gunzip::inflate`] takes what input it can
@@ -143,7 +164,12 @@ pub struct Gunzip {
 
 impl Default for Gunzip {
     fn default() -> Self {
-        Gunzip { part: new_header(), inflate: Decompress::new(false), crc: crc32(), size: 0 }
+        Gunzip {
+            part: new_header(),
+            inflate: Decompress::new(false),
+            crc: crc32(),
+            size: 0,
+        }
     }
 }
 
@@ -166,7 +192,8 @@ impl Gunzip {
                     self.part = Part::Body;
                 }
                 Part::Body => {
-                    let (before_in, before_out) = (self.inflate.total_in(), self.inflate.total_out());
+                    let (before_in, before_out) =
+                        (self.inflate.total_in(), self.inflate.total_out());
                     let status = self
                         .inflate
                         .decompress(rest, output, FlushDecompress::None)
@@ -177,7 +204,10 @@ impl Gunzip {
                     self.crc.update(&output[..produced]);
                     self.size = self.size.wrapping_add(produced as u32);
                     if status == Status::StreamEnd {
-                        self.part = Part::Trailer { bytes: [0; 8], read: 0 };
+                        self.part = Part::Trailer {
+                            bytes: [0; 8],
+                            read: 0,
+                        };
                     }
                     if produced > 0 || status != Status::StreamEnd {
                         return Ok((consumed, produced));
@@ -213,7 +243,15 @@ impl Gunzip {
 
     /// Reads header bytes from `input`: `(consumed, header complete)`.
     fn header(&mut self, input: &[u8]) -> io::Result<(usize, bool)> {
-        let Part::Header { step, flags, fixed, extra_len, stored_crc, crc } = &mut self.part else {
+        let Part::Header {
+            step,
+            flags,
+            fixed,
+            extra_len,
+            stored_crc,
+            crc,
+        } = &mut self.part
+        else {
             return Ok((0, true));
         };
         let mut at = 0;
@@ -228,7 +266,9 @@ impl Gunzip {
                     Some(HeaderStep::ExtraLen(0))
                 }
                 HeaderStep::ExtraLen(_) if *flags & FEXTRA == 0 => Some(HeaderStep::Name(0)),
-                HeaderStep::ExtraLen(2) => Some(HeaderStep::Extra(u16::from_le_bytes(*extra_len) as usize)),
+                HeaderStep::ExtraLen(2) => {
+                    Some(HeaderStep::Extra(u16::from_le_bytes(*extra_len) as usize))
+                }
                 HeaderStep::Extra(0) => Some(HeaderStep::Name(0)),
                 HeaderStep::Name(_) if *flags & FNAME == 0 => Some(HeaderStep::Comment(0)),
                 HeaderStep::Comment(_) if *flags & FCOMMENT == 0 => Some(HeaderStep::HeaderCrc(0)),
@@ -246,7 +286,9 @@ impl Gunzip {
                 *step = next;
                 continue;
             }
-            let Some(&byte) = input.get(at) else { return Ok((at, false)) };
+            let Some(&byte) = input.get(at) else {
+                return Ok((at, false));
+            };
             at += 1;
             if !matches!(step, HeaderStep::HeaderCrc(_)) {
                 crc.update(&[byte]);
@@ -264,7 +306,10 @@ impl Gunzip {
                 HeaderStep::Name(_) if byte == 0 => *step = HeaderStep::Comment(0),
                 HeaderStep::Comment(_) if byte == 0 => *step = HeaderStep::HeaderCrc(0),
                 HeaderStep::Name(n) | HeaderStep::Comment(n) if *n == MAX_HEADER_FIELD => {
-                    return Err(io::Error::new(io::ErrorKind::InvalidInput, "gzip header field too long"));
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "gzip header field too long",
+                    ));
                 }
                 HeaderStep::Name(n) | HeaderStep::Comment(n) => *n += 1,
                 HeaderStep::HeaderCrc(n) => {
@@ -287,7 +332,11 @@ const BUFFER_BYTES: usize = 32 * 1024;
 
 impl<W: Write> GunzipWriter<W> {
     pub fn new(sink: W) -> Self {
-        GunzipWriter { gunzip: Gunzip::default(), sink, buffer: vec![0; BUFFER_BYTES] }
+        GunzipWriter {
+            gunzip: Gunzip::default(),
+            sink,
+            buffer: vec![0; BUFFER_BYTES],
+        }
     }
 
     pub fn get_ref(&self) -> &W {
@@ -335,7 +384,14 @@ pub struct GunzipReader<R: Read> {
 
 impl<R: Read> GunzipReader<R> {
     pub fn new(source: R) -> Self {
-        GunzipReader { gunzip: Gunzip::default(), source, input: vec![0; BUFFER_BYTES], start: 0, end: 0, source_done: false }
+        GunzipReader {
+            gunzip: Gunzip::default(),
+            source,
+            input: vec![0; BUFFER_BYTES],
+            start: 0,
+            end: 0,
+            source_done: false,
+        }
     }
 }
 
@@ -350,7 +406,9 @@ impl<R: Read> Read for GunzipReader<R> {
                 self.end = self.source.read(&mut self.input)?;
                 self.source_done = self.end == 0;
             }
-            let (used, produced) = self.gunzip.inflate(&self.input[self.start..self.end], out)?;
+            let (used, produced) = self
+                .gunzip
+                .inflate(&self.input[self.start..self.end], out)?;
             self.start += used;
             if produced > 0 {
                 return Ok(produced);
@@ -380,14 +438,25 @@ mod tests {
     }
 
     fn sample(len: usize) -> Vec<u8> {
-        (0..len).map(|i| ((i * 7919) % 251) as u8 ^ (i / 1000) as u8).collect()
+        (0..len)
+            .map(|i| ((i * 7919) % 251) as u8 ^ (i / 1000) as u8)
+            .collect()
     }
 
     #[test]
     fn writes_the_bytes_flate2_writes() {
-        for level in [Compression::fast(), Compression::new(3), Compression::default(), Compression::best()] {
+        for level in [
+            Compression::fast(),
+            Compression::new(3),
+            Compression::default(),
+            Compression::best(),
+        ] {
             for len in [0, 1, 100, 70_000, 300_000] {
-                assert_eq!(ours(&sample(len), level), flate2_gzip(&sample(len), level), "level {level:?} len {len}");
+                assert_eq!(
+                    ours(&sample(len), level),
+                    flate2_gzip(&sample(len), level),
+                    "level {level:?} len {len}"
+                );
             }
         }
         // Nothing written yet: no header either, as flate2's encoder.
@@ -426,11 +495,20 @@ mod tests {
     fn reads_multi_member_streams_however_split() {
         let a = sample(50_000);
         let b = sample(123);
-        let stream = [flate2_gzip(&a, Compression::new(3)), flate2_gzip(&b, Compression::fast()), flate2_gzip(&[], Compression::fast())].concat();
+        let stream = [
+            flate2_gzip(&a, Compression::new(3)),
+            flate2_gzip(&b, Compression::fast()),
+            flate2_gzip(&[], Compression::fast()),
+        ]
+        .concat();
         let whole = [a, b].concat();
         assert_eq!(read_all(&stream).unwrap(), whole);
         for piece in [1, 2, 7, 10, 11, 512, 40_000] {
-            assert_eq!(write_all_in(&stream, piece).unwrap(), whole, "piece {piece}");
+            assert_eq!(
+                write_all_in(&stream, piece).unwrap(),
+                whole,
+                "piece {piece}"
+            );
         }
     }
 
@@ -451,7 +529,8 @@ mod tests {
         let mut with_crc = stream.clone();
         let header_len = 10 + 2 + 4 + "docs.tar\0".len() + "a comment\0".len();
         with_crc[3] |= FHCRC;
-        let sum = (crc::Crc::<u32>::new(&CRC_32_ISO_HDLC).checksum(&with_crc[..header_len]) as u16).to_le_bytes();
+        let sum = (crc::Crc::<u32>::new(&CRC_32_ISO_HDLC).checksum(&with_crc[..header_len]) as u16)
+            .to_le_bytes();
         with_crc.splice(header_len..header_len, sum);
         assert_eq!(read_all(&with_crc).unwrap(), data);
         assert_eq!(flate2_read(&with_crc).unwrap(), data);
@@ -463,12 +542,38 @@ mod tests {
     #[test]
     fn refuses_what_flate2_refuses() {
         let data = sample(20_000);
-        let good = [flate2_gzip(&data, Compression::new(3)), flate2_gzip(&sample(10), Compression::fast())].concat();
+        let good = [
+            flate2_gzip(&data, Compression::new(3)),
+            flate2_gzip(&sample(10), Compression::fast()),
+        ]
+        .concat();
         let mut cases: Vec<Vec<u8>> = Vec::new();
-        for cut in [1, 5, 10, 11, 30, good.len() / 2, good.len() - 30, good.len() - 8, good.len() - 1] {
+        for cut in [
+            1,
+            5,
+            10,
+            11,
+            30,
+            good.len() / 2,
+            good.len() - 30,
+            good.len() - 8,
+            good.len() - 1,
+        ] {
             cases.push(good[..cut].to_vec());
         }
-        for at in [0, 1, 2, 3, 20, 200, good.len() / 3, good.len() - 40, good.len() - 8, good.len() - 5, good.len() - 2] {
+        for at in [
+            0,
+            1,
+            2,
+            3,
+            20,
+            200,
+            good.len() / 3,
+            good.len() - 40,
+            good.len() - 8,
+            good.len() - 5,
+            good.len() - 2,
+        ] {
             let mut bad = good.clone();
             bad[at] ^= 0x55;
             cases.push(bad);

@@ -21,37 +21,37 @@
 //! Without the `server` feature only `wire`, `stream` and `platform::lru` (std only) are built;
 //! `wire` and `stream` are what the SDK needs.
 
-pub mod wire;
-pub mod stream;
 pub mod platform;
 pub mod sort;
+pub mod stream;
+pub mod wire;
 
-#[cfg(feature = "server")]
-pub mod http;
 #[cfg(feature = "server")]
 pub mod admin;
 #[cfg(feature = "server")]
-pub mod security;
+pub mod agents;
 #[cfg(feature = "server")]
-pub mod gzip;
-#[cfg(feature = "server")]
-pub mod docs;
-#[cfg(feature = "server")]
-pub mod text;
-#[cfg(feature = "server")]
-pub mod search;
+pub mod analytics;
 #[cfg(feature = "server")]
 pub mod assistant;
 #[cfg(feature = "server")]
-pub mod agents;
+pub mod docs;
 #[cfg(feature = "server")]
 pub mod export;
 #[cfg(feature = "server")]
-pub mod analytics;
+pub mod gzip;
+#[cfg(feature = "server")]
+pub mod http;
 #[cfg(feature = "server")]
 pub mod privacy;
 #[cfg(feature = "server")]
 pub mod publish;
+#[cfg(feature = "server")]
+pub mod search;
+#[cfg(feature = "server")]
+pub mod security;
+#[cfg(feature = "server")]
+pub mod text;
 
 #[cfg(all(test, feature = "server"))]
 mod fuzz;

@@ -51,18 +51,28 @@ mod tests {
 
     #[test]
     fn sorts_stably_like_std() {
-        let items: Vec<(u32, &str)> = vec![(3, "a"), (1, "b"), (3, "c"), (2, "d"), (1, "e"), (0, "f")];
+        let items: Vec<(u32, &str)> =
+            vec![(3, "a"), (1, "b"), (3, "c"), (2, "d"), (1, "e"), (0, "f")];
         let mut ours = items.clone();
         sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
         let mut std = items.clone();
         std.sort_by(|a, b| a.0.cmp(&b.0));
         assert_eq!(ours, std);
-        assert_eq!(ours, [(0, "f"), (1, "b"), (1, "e"), (2, "d"), (3, "a"), (3, "c")]);
+        assert_eq!(
+            ours,
+            [(0, "f"), (1, "b"), (1, "e"), (2, "d"), (3, "a"), (3, "c")]
+        );
     }
 
     #[test]
     fn sort_and_sort_by_key_match_std() {
-        let words = vec!["pear".to_string(), "apple".into(), "fig".into(), "apple".into(), "kiwi".into()];
+        let words = vec![
+            "pear".to_string(),
+            "apple".into(),
+            "fig".into(),
+            "apple".into(),
+            "kiwi".into(),
+        ];
         let mut ours = words.clone();
         sort(&mut ours);
         let mut std = words.clone();
@@ -72,7 +82,10 @@ mod tests {
         sort_by_key(&mut by_len, |w| w.len());
         assert_eq!(by_len, ["fig", "pear", "kiwi", "apple", "apple"]);
         let pairs = vec![("b", 1), ("a", 2), ("b", 3)];
-        assert_eq!(map_from(pairs.clone()), pairs.into_iter().collect::<BTreeMap<_, _>>());
+        assert_eq!(
+            map_from(pairs.clone()),
+            pairs.into_iter().collect::<BTreeMap<_, _>>()
+        );
         let mut empty: Vec<u8> = Vec::new();
         sort(&mut empty);
         assert!(empty.is_empty());

@@ -8,14 +8,47 @@ use proptest::test_runner::Config;
 use crate::decoder_tests::decode;
 
 const TOKENS: &[&str] = &[
-    "0:", "\"hi\"", "2:", "[1]", "3:", "d:", "e:", "f:", "9:", "a:", "b:", "g:", "{\"finishReason\":\"stop\"}",
-    "data: ", "{\"type\":\"text-delta\",\"id\":\"1\",\"delta\":\"x\"}", "[DONE]", "\n", "\n\n", "\r\n", "\r",
-    ": c", "{", "}", "\"", "\\", "ü", "😀", "x", "null", "event: x",
+    "0:",
+    "\"hi\"",
+    "2:",
+    "[1]",
+    "3:",
+    "d:",
+    "e:",
+    "f:",
+    "9:",
+    "a:",
+    "b:",
+    "g:",
+    "{\"finishReason\":\"stop\"}",
+    "data: ",
+    "{\"type\":\"text-delta\",\"id\":\"1\",\"delta\":\"x\"}",
+    "[DONE]",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r",
+    ": c",
+    "{",
+    "}",
+    "\"",
+    "\\",
+    "ü",
+    "😀",
+    "x",
+    "null",
+    "event: x",
 ];
 
 fn cases() -> Config {
-    let from_env = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok());
-    Config { cases: from_env.unwrap_or(256), failure_persistence: None, ..Config::default() }
+    let from_env = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    Config {
+        cases: from_env.unwrap_or(256),
+        failure_persistence: None,
+        ..Config::default()
+    }
 }
 
 fn stream() -> impl Strategy<Value = Vec<u8>> {

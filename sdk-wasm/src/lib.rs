@@ -13,9 +13,9 @@ pub mod decoder;
 pub mod requests;
 
 #[cfg(test)]
-mod decoder_tests;
-#[cfg(test)]
 mod decoder_fuzz;
+#[cfg(test)]
+mod decoder_tests;
 
 /// Called once by the JS loader. Panics cannot come from input (decoders report errors as
 /// events), but with the `panic-hook` feature a bug would at least print its message.

@@ -12,11 +12,11 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use futures_util::StreamExt;
 use docs_edge_core::analytics::csv::{header_line, row_line};
 use docs_edge_core::analytics::range::DayRange;
 use docs_edge_core::analytics::report::build_report;
 use docs_edge_core::http::domain::validate_domain;
+use futures_util::StreamExt;
 
 use crate::discovery::bearer_known;
 use crate::discovery_error::DiscoveryError;
@@ -27,7 +27,10 @@ pub fn router() -> Router<Arc<State>> {
     Router::new()
         .route("/v1/threads/{thread_id}", get(thread))
         .route("/v1/analytics/{domain}", get(report))
-        .route("/v1/analytics/{domain}/conversations.csv", get(conversations_csv))
+        .route(
+            "/v1/analytics/{domain}/conversations.csv",
+            get(conversations_csv),
+        )
 }
 
 fn require_admin(state: &State, headers: &HeaderMap) -> Result<(), DiscoveryError> {
@@ -37,10 +40,19 @@ fn require_admin(state: &State, headers: &HeaderMap) -> Result<(), DiscoveryErro
     }
 }
 
-async fn thread(AxumState(state): AxumState<Arc<State>>, Path(thread_id): Path<String>, headers: HeaderMap) -> Result<Response, DiscoveryError> {
+async fn thread(
+    AxumState(state): AxumState<Arc<State>>,
+    Path(thread_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, DiscoveryError> {
     require_admin(&state, &headers)?;
-    let record = state.store.thread(&thread_id, None).await.map_err(|e| DiscoveryError::Storage(e.0))?;
-    let record = record.ok_or_else(|| DiscoveryError::NotFound(format!("thread {thread_id} not found")))?;
+    let record = state
+        .store
+        .thread(&thread_id, None)
+        .await
+        .map_err(|e| DiscoveryError::Storage(e.0))?;
+    let record =
+        record.ok_or_else(|| DiscoveryError::NotFound(format!("thread {thread_id} not found")))?;
     Ok(Json(record).into_response())
 }
 
@@ -50,11 +62,18 @@ struct Range {
     to: Option<String>,
 }
 
-fn scope(state: &State, headers: &HeaderMap, domain: &str, range: &Range) -> Result<(String, DayRange), DiscoveryError> {
+fn scope(
+    state: &State,
+    headers: &HeaderMap,
+    domain: &str,
+    range: &Range,
+) -> Result<(String, DayRange), DiscoveryError> {
     require_admin(state, headers)?;
-    let domain = validate_domain(domain).map_err(|_| DiscoveryError::NotFound("domain not found".into()))?;
+    let domain =
+        validate_domain(domain).map_err(|_| DiscoveryError::NotFound("domain not found".into()))?;
     let today = (now_ms() / 86_400_000) as i64;
-    let range = DayRange::parse(range.from.as_deref(), range.to.as_deref(), today).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+    let range = DayRange::parse(range.from.as_deref(), range.to.as_deref(), today)
+        .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     Ok((domain, range))
 }
 
@@ -65,7 +84,11 @@ async fn report(
     headers: HeaderMap,
 ) -> Result<Response, DiscoveryError> {
     let (domain, range) = scope(&state, &headers, &domain, &range)?;
-    let rows = state.store.report_rows(&domain, &range).await.map_err(|e| DiscoveryError::Storage(e.0))?;
+    let rows = state
+        .store
+        .report_rows(&domain, &range)
+        .await
+        .map_err(|e| DiscoveryError::Storage(e.0))?;
     Ok(Json(build_report(&domain, &range, rows)).into_response())
 }
 
@@ -77,15 +100,30 @@ async fn conversations_csv(
 ) -> Result<Response, DiscoveryError> {
     let (domain, range) = scope(&state, &headers, &domain, &range)?;
     // The first page is read before answering, so a database failure is still a clean 500.
-    let first = state.store.conversations_page(&domain, &range, None).await.map_err(|e| DiscoveryError::Storage(e.0))?;
+    let first = state
+        .store
+        .conversations_page(&domain, &range, None)
+        .await
+        .map_err(|e| DiscoveryError::Storage(e.0))?;
     struct Pages {
         state: Arc<State>,
         domain: String,
         range: DayRange,
-        page: Option<Vec<(docs_edge_core::analytics::csv::ConversationRow, (i64, String))>>,
+        page: Option<
+            Vec<(
+                docs_edge_core::analytics::csv::ConversationRow,
+                (i64, String),
+            )>,
+        >,
         header: bool,
     }
-    let pages = Pages { state, domain, range, page: Some(first), header: true };
+    let pages = Pages {
+        state,
+        domain,
+        range,
+        page: Some(first),
+        header: true,
+    };
     let body = futures_util::stream::unfold(pages, |mut pages| async move {
         if pages.header {
             pages.header = false;
@@ -95,12 +133,23 @@ async fn conversations_csv(
         let chunk: String = page.iter().map(|(row, _)| row_line(row)).collect();
         if page.len() as i64 == CSV_PAGE_ROWS {
             let cursor = page.last().map(|(_, c)| c.clone());
-            match pages.state.store.conversations_page(&pages.domain, &pages.range, cursor.as_ref()).await {
+            match pages
+                .state
+                .store
+                .conversations_page(&pages.domain, &pages.range, cursor.as_ref())
+                .await
+            {
                 Ok(next) => pages.page = Some(next),
                 // Aborting the body tells the client the file is incomplete; a short CSV would not.
                 Err(err) => {
-                    eprintln!("{}", serde_json::json!({"event": "analytics_failed", "error": err.0}));
-                    return Some((Err(std::io::Error::other("conversations export failed")), pages));
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"event": "analytics_failed", "error": err.0})
+                    );
+                    return Some((
+                        Err(std::io::Error::other("conversations export failed")),
+                        pages,
+                    ));
                 }
             }
         }
@@ -110,8 +159,14 @@ async fn conversations_csv(
     .fuse();
     let mut res = Body::from_stream(body).into_response();
     let headers = res.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-    headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"conversations.csv\""));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("attachment; filename=\"conversations.csv\""),
+    );
     Ok(res)
 }
 
@@ -128,7 +183,14 @@ mod tests {
     #[tokio::test]
     async fn the_conversations_csv_and_the_report_need_an_admin_key() {
         let hash = sha256_hex(b"admin-1");
-        let state = serving(config_with(&[("DOCS_EDGE_ADMIN_KEY_SHA256", &hash)], &scratch("admin-csv")), &manifest("se_0123456789abcdef"), &[("index.html", b"<p>home</p>")]);
+        let state = serving(
+            config_with(
+                &[("DOCS_EDGE_ADMIN_KEY_SHA256", &hash)],
+                &scratch("admin-csv"),
+            ),
+            &manifest("se_0123456789abcdef"),
+            &[("index.html", b"<p>home</p>")],
+        );
         let now = crate::state::now_ms();
         let cited = vec!["guide".to_string()];
         let row = AnswerRow::new(&AnswerFacts {
@@ -151,24 +213,66 @@ mod tests {
         });
         state.store.record_answer(&row).await.unwrap();
         let app = crate::app(state);
-        let get = |path: &str, key: &str| Request::get(path).header("authorization", format!("Bearer {key}")).body(Body::empty()).unwrap();
-        let res = app.clone().oneshot(get("/v1/analytics/docs.example.com/conversations.csv", "admin-1")).await.unwrap();
+        let get = |path: &str, key: &str| {
+            Request::get(path)
+                .header("authorization", format!("Bearer {key}"))
+                .body(Body::empty())
+                .unwrap()
+        };
+        let res = app
+            .clone()
+            .oneshot(get(
+                "/v1/analytics/docs.example.com/conversations.csv",
+                "admin-1",
+            ))
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::OK);
-        let text = String::from_utf8(to_bytes(res.into_body(), usize::MAX).await.unwrap().to_vec()).unwrap();
+        let text = String::from_utf8(
+            to_bytes(res.into_body(), usize::MAX)
+                .await
+                .unwrap()
+                .to_vec(),
+        )
+        .unwrap();
         let lines: Vec<&str> = text.split("\r\n").collect();
-        assert_eq!(lines[0], "conversation_id,time,question,answer,sources,rating");
-        assert!(lines[1].starts_with("thr_1,") && lines[1].ends_with(",q?,a.,guide,"), "{text}");
+        assert_eq!(
+            lines[0],
+            "conversation_id,time,question,answer,sources,rating"
+        );
+        assert!(
+            lines[1].starts_with("thr_1,") && lines[1].ends_with(",q?,a.,guide,"),
+            "{text}"
+        );
         // Compressed for a client that accepts it, to its end.
-        let mut gzip = get("/v1/analytics/docs.example.com/conversations.csv", "admin-1");
-        gzip.headers_mut().insert("accept-encoding", "gzip".parse().unwrap());
+        let mut gzip = get(
+            "/v1/analytics/docs.example.com/conversations.csv",
+            "admin-1",
+        );
+        gzip.headers_mut()
+            .insert("accept-encoding", "gzip".parse().unwrap());
         let gzip = app.clone().oneshot(gzip).await.unwrap();
         assert_eq!(gzip.headers()["content-encoding"], "gzip");
-        assert!(!to_bytes(gzip.into_body(), usize::MAX).await.unwrap().is_empty());
-        let report = app.clone().oneshot(get("/v1/analytics/docs.example.com", "admin-1")).await.unwrap();
+        assert!(!to_bytes(gzip.into_body(), usize::MAX)
+            .await
+            .unwrap()
+            .is_empty());
+        let report = app
+            .clone()
+            .oneshot(get("/v1/analytics/docs.example.com", "admin-1"))
+            .await
+            .unwrap();
         assert_eq!(report.status(), StatusCode::OK);
-        let denied = app.clone().oneshot(get("/v1/analytics/docs.example.com", "admin-2")).await.unwrap();
+        let denied = app
+            .clone()
+            .oneshot(get("/v1/analytics/docs.example.com", "admin-2"))
+            .await
+            .unwrap();
         assert_eq!(denied.status(), StatusCode::UNAUTHORIZED);
-        let unknown = app.oneshot(get("/v1/threads/thr_none", "admin-1")).await.unwrap();
+        let unknown = app
+            .oneshot(get("/v1/threads/thr_none", "admin-1"))
+            .await
+            .unwrap();
         assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     }
 }

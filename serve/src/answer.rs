@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use docs_edge_core::analytics::record::{AnswerFacts, AnswerRow};
 use docs_edge_core::assistant::encode::Protocol;
-use docs_edge_core::assistant::offline::{passages, request_prompt, retrieval_search, retrieval_text};
+use docs_edge_core::assistant::offline::{
+    passages, request_prompt, retrieval_search, retrieval_text,
+};
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
@@ -41,7 +43,12 @@ pub struct AnswerJob {
 }
 
 /// The thread (which must exist when named) and what a regenerate replaces.
-pub async fn prepare(state: &State, domain: &str, request: AssistantRequest, started_ms: u64) -> Result<AnswerJob, DiscoveryError> {
+pub async fn prepare(
+    state: &State,
+    domain: &str,
+    request: AssistantRequest,
+    started_ms: u64,
+) -> Result<AnswerJob, DiscoveryError> {
     let question = state.config().privacy.mask(request.question());
     let (thread_id, create, keep) = match &request.thread_id {
         Some(id) => {
@@ -51,15 +58,36 @@ pub async fn prepare(state: &State, domain: &str, request: AssistantRequest, sta
                 .await
                 .map_err(|e| DiscoveryError::Storage(e.0))?
                 .ok_or_else(|| DiscoveryError::NotFound(format!("thread {id} not found")))?;
-            let stored: Vec<StoredTurn> =
-                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref(), text: &m.content }).collect();
-            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), question.as_str())
-                .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+            let stored: Vec<StoredTurn> = record
+                .messages
+                .iter()
+                .map(|m| StoredTurn {
+                    is_user: m.role == "user",
+                    id: m.id.as_deref(),
+                    text: &m.content,
+                })
+                .collect();
+            let keep = messages_to_keep(
+                &stored,
+                &request.trigger,
+                request.question_id.as_deref(),
+                question.as_str(),
+            )
+            .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
             (id.clone(), false, keep)
         }
         None => (random_id("thr_"), true, None),
     };
-    Ok(AnswerJob { thread_id, create, keep, message_id: random_id("msg_"), started_ms, domain: domain.to_string(), request, question })
+    Ok(AnswerJob {
+        thread_id,
+        create,
+        keep,
+        message_id: random_id("msg_"),
+        started_ms,
+        domain: domain.to_string(),
+        request,
+        question,
+    })
 }
 
 pub struct Generation {
@@ -75,10 +103,26 @@ pub struct Generation {
 }
 
 impl Generation {
-    pub fn new(state: Arc<State>, index: Arc<PackIndex>, job: AnswerJob, protocol: Protocol, sender: UnboundedSender<String>) -> Generation {
+    pub fn new(
+        state: Arc<State>,
+        index: Arc<PackIndex>,
+        job: AnswerJob,
+        protocol: Protocol,
+        sender: UnboundedSender<String>,
+    ) -> Generation {
         let backend = state.config().assistant.backend.clone();
         let session = AnswerSession::new(protocol, job.message_id.clone(), job.thread_id.clone());
-        Generation { state, index, backend, job, session, passages: Vec::new(), query_text: String::new(), first_text_ms: None, sender }
+        Generation {
+            state,
+            index,
+            backend,
+            job,
+            session,
+            passages: Vec::new(),
+            query_text: String::new(),
+            first_text_ms: None,
+            sender,
+        }
     }
 
     /// False once the reader has gone.
@@ -93,7 +137,9 @@ impl Generation {
         }
         if let Err(err) = self.retrieve().await {
             log_failure(&format!("retrieval failed: {err:?}"));
-            let part = self.session.fail("the answer could not be completed: the docs could not be searched");
+            let part = self
+                .session
+                .fail("the answer could not be completed: the docs could not be searched");
             self.send(part);
             return;
         }
@@ -104,7 +150,8 @@ impl Generation {
         if !delivered || self.sender.is_closed() {
             return;
         }
-        self.session.suggest(self.job.request.question(), &self.passages);
+        self.session
+            .suggest(self.job.request.question(), &self.passages);
         match self.session.outcome() {
             Ok(answer) => {
                 if let Err(err) = self.record(&answer).await {
@@ -117,12 +164,17 @@ impl Generation {
                 self.send(part);
                 let finished_ms = now_ms();
                 // The reader has the whole answer once the stream ends; analytics come after.
-                drop(std::mem::replace(&mut self.sender, tokio::sync::mpsc::unbounded_channel().0));
+                drop(std::mem::replace(
+                    &mut self.sender,
+                    tokio::sync::mpsc::unbounded_channel().0,
+                ));
                 self.record_analytics(&answer, finished_ms).await;
             }
             Err(detail) => {
                 log_failure(&detail);
-                let part = self.session.fail("the answer could not be completed: the language model failed");
+                let part = self
+                    .session
+                    .fail("the answer could not be completed: the language model failed");
                 self.send(part);
             }
         }
@@ -131,28 +183,44 @@ impl Generation {
     async fn retrieve(&mut self) -> Result<(), DiscoveryError> {
         self.query_text = retrieval_text(&self.job.request);
         let (request, query_text) = (self.job.request.clone(), self.query_text.clone());
-        let hits = read_index(self.index.clone(), move |index| index.search(&retrieval_search(&request, &query_text))).await?;
+        let hits = read_index(self.index.clone(), move |index| {
+            index.search(&retrieval_search(&request, &query_text))
+        })
+        .await?;
         self.passages = passages(hits, &self.job.domain, self.job.request.retrieval_page_size);
         Ok(())
     }
 
     /// False when the reader went away.
     fn extractive(&mut self) -> bool {
-        let parts = self.session.extractive(&self.query_text, &self.passages, self.job.request.question());
+        let parts = self.session.extractive(
+            &self.query_text,
+            &self.passages,
+            self.job.request.question(),
+        );
         self.first_text_ms.get_or_insert_with(now_ms);
         parts.into_iter().all(|part| self.send(part))
     }
 
     /// False when the reader went away.
     async fn llm(&mut self, llm: &crate::config::Llm) -> bool {
-        let part = self.session.cite(&self.query_text, &self.passages, 0..self.passages.len());
+        let part = self
+            .session
+            .cite(&self.query_text, &self.passages, 0..self.passages.len());
         if !self.send(part) {
             return false;
         }
-        let prompt = request_prompt(&self.job.request, &self.job.domain, &self.passages, &Default::default(), &self.query_text);
+        let prompt = request_prompt(
+            &self.job.request,
+            &self.job.domain,
+            &self.passages,
+            &Default::default(),
+            &self.query_text,
+        );
         let keep_alive = self.session.keep_alive();
         let idle = self.state.config().assistant.keep_alive;
-        let (session, sender, first_text_ms) = (&mut self.session, &self.sender, &mut self.first_text_ms);
+        let (session, sender, first_text_ms) =
+            (&mut self.session, &self.sender, &mut self.first_text_ms);
         let on_idle = || sender.send(keep_alive.to_string()).is_ok();
         let result = crate::llm::stream(&self.state.client, llm, &prompt, idle, on_idle, |event| {
             if matches!(event, LlmEvent::TextDelta(_)) {
@@ -172,7 +240,11 @@ impl Generation {
 
     async fn record(&self, answer: &CompletedAnswer) -> Result<(), crate::storage::StoreError> {
         let now = now_iso();
-        let messages = answer.thread_messages(self.job.request.question_id.as_deref(), &self.job.question, &now);
+        let messages = answer.thread_messages(
+            self.job.request.question_id.as_deref(),
+            &self.job.question,
+            &now,
+        );
         let append = Append {
             thread_id: &self.job.thread_id,
             domain: &self.job.domain,
@@ -184,7 +256,9 @@ impl Generation {
         };
         match self.state.store.append(append).await? {
             true => Ok(()),
-            false => Err(crate::storage::StoreError("the thread disappeared while answering".into())),
+            false => Err(crate::storage::StoreError(
+                "the thread disappeared while answering".into(),
+            )),
         }
     }
 
@@ -214,19 +288,30 @@ impl Generation {
             new_thread: self.job.create,
         });
         if let Err(err) = self.state.store.record_answer(&row).await {
-            eprintln!("{}", serde_json::json!({"event": "analytics_failed", "error": err.0}));
+            eprintln!(
+                "{}",
+                serde_json::json!({"event": "analytics_failed", "error": err.0})
+            );
         }
     }
 }
 
 fn log_failure(detail: &str) {
-    eprintln!("{}", serde_json::json!({"event": "assistant_failed", "error": detail}));
+    eprintln!(
+        "{}",
+        serde_json::json!({"event": "assistant_failed", "error": detail})
+    );
 }
 
 /// Ids that only need to be unique (message and thread ids), from the standard library's per-process
 /// random hasher keys.
 fn random_id(prefix: &str) -> String {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos(),
+    );
     format!("{prefix}{:016x}", hasher.finish())
 }

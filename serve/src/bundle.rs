@@ -25,10 +25,16 @@ use crate::search_packs::{split_whole_index, PackIndex};
 #[derive(Debug)]
 pub enum LoadError {
     Download(String),
-    Checksum { expected: String, actual: String },
+    Checksum {
+        expected: String,
+        actual: String,
+    },
     Archive(ArchiveError),
     Manifest(String),
-    VersionMismatch { pinned: String, found: Option<String> },
+    VersionMismatch {
+        pinned: String,
+        found: Option<String>,
+    },
     Io(io::Error),
 }
 
@@ -36,7 +42,9 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Download(reason) => write!(f, "download failed: {reason}"),
-            Self::Checksum { expected, actual } => write!(f, "archive SHA-256 is {actual}, expected {expected}"),
+            Self::Checksum { expected, actual } => {
+                write!(f, "archive SHA-256 is {actual}, expected {expected}")
+            }
             Self::Archive(err) => write!(f, "archive refused: {err}"),
             Self::Manifest(reason) => write!(f, "bundle manifest: {reason}"),
             Self::VersionMismatch { pinned, found } => write!(
@@ -76,7 +84,12 @@ pub struct Unpacked {
 pub const CACHED_ARCHIVE: &str = "bundle.tar.gz";
 
 /// Downloads `url` to `dest`, returning the SHA-256 of what was written.
-pub async fn download(client: &reqwest::Client, url: &str, dest: &Path, config: &Config) -> Result<String, LoadError> {
+pub async fn download(
+    client: &reqwest::Client,
+    url: &str,
+    dest: &Path,
+    config: &Config,
+) -> Result<String, LoadError> {
     let attempts = config.limits.download_attempts;
     let mut last = String::new();
     for attempt in 1..=attempts {
@@ -95,7 +108,9 @@ pub async fn download(client: &reqwest::Client, url: &str, dest: &Path, config: 
             tokio::time::sleep(Duration::from_millis(500u64 << attempt.min(6))).await;
         }
     }
-    Err(LoadError::Download(format!("{last} (after {attempts} attempts)")))
+    Err(LoadError::Download(format!(
+        "{last} (after {attempts} attempts)"
+    )))
 }
 
 enum Attempt {
@@ -103,7 +118,12 @@ enum Attempt {
     Final(String),
 }
 
-async fn download_once(client: &reqwest::Client, url: &str, dest: &Path, config: &Config) -> Result<String, Attempt> {
+async fn download_once(
+    client: &reqwest::Client,
+    url: &str,
+    dest: &Path,
+    config: &Config,
+) -> Result<String, Attempt> {
     let cap = config.limits.max_bundle_bytes;
     let response = client
         .get(url)
@@ -115,12 +135,20 @@ async fn download_once(client: &reqwest::Client, url: &str, dest: &Path, config:
     if !status.is_success() {
         let reason = format!("the bundle URL answered {status}");
         // An expired or forged link, or a job that is gone, stays that way.
-        return Err(if status.is_client_error() { Attempt::Final(reason) } else { Attempt::Retry(reason) });
+        return Err(if status.is_client_error() {
+            Attempt::Final(reason)
+        } else {
+            Attempt::Retry(reason)
+        });
     }
     if response.content_length().is_some_and(|len| len > cap) {
-        return Err(Attempt::Final(format!("the bundle is larger than max_bundle_bytes ({cap})")));
+        return Err(Attempt::Final(format!(
+            "the bundle is larger than max_bundle_bytes ({cap})"
+        )));
     }
-    let mut file = tokio::fs::File::create(dest).await.map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
+    let mut file = tokio::fs::File::create(dest)
+        .await
+        .map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
     let mut hasher = Sha256::new();
     let mut written = 0u64;
     let mut body = response.bytes_stream();
@@ -128,12 +156,18 @@ async fn download_once(client: &reqwest::Client, url: &str, dest: &Path, config:
         let chunk = chunk.map_err(|e| Attempt::Retry(describe(&e)))?;
         written += chunk.len() as u64;
         if written > cap {
-            return Err(Attempt::Final(format!("the bundle is larger than max_bundle_bytes ({cap})")));
+            return Err(Attempt::Final(format!(
+                "the bundle is larger than max_bundle_bytes ({cap})"
+            )));
         }
         hasher.update(&chunk);
-        file.write_all(&chunk).await.map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
+        file.write_all(&chunk)
+            .await
+            .map_err(|e| Attempt::Final(format!("{}: {e}", dest.display())))?;
     }
-    file.sync_all().await.map_err(|e| Attempt::Final(e.to_string()))?;
+    file.sync_all()
+        .await
+        .map_err(|e| Attempt::Final(e.to_string()))?;
     Ok(to_hex(&hasher.finalize()))
 }
 
@@ -169,9 +203,17 @@ pub fn file_sha256(path: &Path) -> io::Result<String> {
 
 /// Verifies and unpacks `archive` into a new directory under `sites`; blocking (run it off the
 /// async threads). On any failure the half-written directory is removed.
-pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Result<Unpacked, LoadError> {
+pub fn unpack(
+    archive: &Path,
+    sha256: &str,
+    sites: &Path,
+    config: &Config,
+) -> Result<Unpacked, LoadError> {
     fs::create_dir_all(sites)?;
-    let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_nanos();
+    let stamp = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
     let dir = sites.join(format!("{}-{stamp}", &sha256[..sha256.len().min(16)]));
     let result = unpack_into(archive, &dir, config);
     match result {
@@ -179,7 +221,10 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
             if let Some(pinned) = &config.static_export.version {
                 if manifest.version.as_deref() != Some(pinned.as_str()) {
                     let _ = fs::remove_dir_all(&dir);
-                    return Err(LoadError::VersionMismatch { pinned: pinned.clone(), found: manifest.version });
+                    return Err(LoadError::VersionMismatch {
+                        pinned: pinned.clone(),
+                        found: manifest.version,
+                    });
                 }
             }
             let index = match read_index(&dir, &manifest, config) {
@@ -190,8 +235,16 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
                 }
             };
             // Bundles made before redirects were exported have no such file.
-            let redirects = fs::read_to_string(dir.join(REDIRECTS_FILE)).map(|text| redirects::parse(&text)).unwrap_or_default();
-            Ok(Unpacked { dir, manifest, sha256: sha256.to_string(), index, redirects })
+            let redirects = fs::read_to_string(dir.join(REDIRECTS_FILE))
+                .map(|text| redirects::parse(&text))
+                .unwrap_or_default();
+            Ok(Unpacked {
+                dir,
+                manifest,
+                sha256: sha256.to_string(),
+                index,
+                redirects,
+            })
         }
         Err(err) => {
             let _ = fs::remove_dir_all(&dir);
@@ -202,7 +255,11 @@ pub fn unpack(archive: &Path, sha256: &str, sites: &Path, config: &Config) -> Re
 
 /// The bundle's search index: its packs, or (bundles made before them) its whole index split into
 /// packs first; `None` when it carries neither or the discovery API is off.
-fn read_index(dir: &Path, manifest: &BundleManifest, config: &Config) -> Result<Option<Arc<PackIndex>>, LoadError> {
+fn read_index(
+    dir: &Path,
+    manifest: &BundleManifest,
+    config: &Config,
+) -> Result<Option<Arc<PackIndex>>, LoadError> {
     if !config.assistant.enabled {
         return Ok(None);
     }
@@ -212,7 +269,8 @@ fn read_index(dir: &Path, manifest: &BundleManifest, config: &Config) -> Result<
         }
         split_whole_index(dir).map_err(LoadError::Manifest)?;
     }
-    let index = PackIndex::open(dir, config.assistant.search_cache_bytes).map_err(LoadError::Manifest)?;
+    let index =
+        PackIndex::open(dir, config.assistant.search_cache_bytes).map_err(LoadError::Manifest)?;
     Ok(Some(Arc::new(index)))
 }
 
@@ -248,8 +306,8 @@ fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleMani
 
 #[cfg(test)]
 mod tests {
-    use docs_edge_core::platform::deployment::Features;
     use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, ExportFile, MANIFEST_FORMAT};
+    use docs_edge_core::platform::deployment::Features;
 
     use super::*;
 
@@ -278,8 +336,14 @@ mod tests {
             image_origins: Vec::new(),
         };
         let files = vec![
-            ExportFile { path: "index.html".into(), bytes: b"<p>home</p>".to_vec() },
-            ExportFile { path: "a/b.html".into(), bytes: b"b".to_vec() },
+            ExportFile {
+                path: "index.html".into(),
+                bytes: b"<p>home</p>".to_vec(),
+            },
+            ExportFile {
+                path: "a/b.html".into(),
+                bytes: b"b".to_vec(),
+            },
             manifest.to_file(),
         ];
         let mut out = tar_gz_member(&files, 1_700_000_000);
@@ -301,7 +365,10 @@ mod tests {
         fs::write(&archive, bundle(Some("v2"))).unwrap();
         let sha = file_sha256(&archive).unwrap();
         let unpacked = unpack(&archive, &sha, &dir.join("sites"), &config(Some("v2"))).unwrap();
-        assert_eq!(fs::read_to_string(unpacked.dir.join("a/b.html")).unwrap(), "b");
+        assert_eq!(
+            fs::read_to_string(unpacked.dir.join("a/b.html")).unwrap(),
+            "b"
+        );
         assert_eq!(unpacked.manifest.version.as_deref(), Some("v2"));
     }
 
@@ -357,17 +424,28 @@ mod download_tests {
     /// `/big-chunked`: over the cap, chunked (no length); `/flaky`: 503 once, then the bundle;
     /// `/gone`: 403 (an expired link); `/stall`: a few bytes, then nothing.
     async fn origin() -> (String, Arc<Origin>) {
-        let good = bundle_bytes(&manifest("se_good000000000000"), &[("index.html", b"<p>good</p>")]);
-        let origin = Arc::new(Origin { good, hits: Default::default() });
+        let good = bundle_bytes(
+            &manifest("se_good000000000000"),
+            &[("index.html", b"<p>good</p>")],
+        );
+        let origin = Arc::new(Origin {
+            good,
+            hits: Default::default(),
+        });
         let big = || vec![7u8; CAP as usize + 1];
         let app = Router::new()
-            .route("/good", get(|AxumState(o): AxumState<Arc<Origin>>| async move { o.good.clone() }))
+            .route(
+                "/good",
+                get(|AxumState(o): AxumState<Arc<Origin>>| async move { o.good.clone() }),
+            )
             .route("/big-length", get(move || async move { big() }))
             .route(
                 "/big-chunked",
                 get(|| async {
                     // Many small chunks and no Content-Length: only counting the bytes can stop it.
-                    let chunks = stream::iter((0..(CAP / 1024 + 8)).map(|_| Ok::<_, Infallible>(vec![7u8; 1024])));
+                    let chunks = stream::iter(
+                        (0..(CAP / 1024 + 8)).map(|_| Ok::<_, Infallible>(vec![7u8; 1024])),
+                    );
                     Body::from_stream(chunks)
                 }),
             )
@@ -393,8 +471,12 @@ mod download_tests {
                 get(|AxumState(o): AxumState<Arc<Origin>>| async move {
                     hit(&o, 2);
                     let first = stream::once(async { Ok::<_, Infallible>(vec![0x1f, 0x8b]) });
-                    let body = Body::from_stream(futures_util::StreamExt::chain(first, stream::pending()));
-                    Response::builder().header(header::CONTENT_LENGTH, "4096").body(body).unwrap()
+                    let body =
+                        Body::from_stream(futures_util::StreamExt::chain(first, stream::pending()));
+                    Response::builder()
+                        .header(header::CONTENT_LENGTH, "4096")
+                        .body(body)
+                        .unwrap()
                 }),
             )
             .with_state(origin.clone());
@@ -420,7 +502,11 @@ mod download_tests {
         let active = state.active().expect("a bundle is still served");
         assert_eq!(active.bundle.manifest.job_id, "se_good000000000000");
         let cached = state.config().cache_dir.join(super::CACHED_ARCHIVE);
-        assert_eq!(super::file_sha256(&cached).unwrap(), active.bundle.sha256, "the cached archive is the good one");
+        assert_eq!(
+            super::file_sha256(&cached).unwrap(),
+            active.bundle.sha256,
+            "the cached archive is the good one"
+        );
     }
 
     #[tokio::test]
@@ -428,11 +514,23 @@ mod download_tests {
         let (base, _) = origin().await;
         let state = serving_good("cap", &base).await;
         for path in ["/big-length", "/big-chunked"] {
-            let err = state.load_url(&format!("{base}{path}"), None).await.unwrap_err();
-            assert!(err.contains("larger than max_bundle_bytes"), "{path}: {err}");
-            assert!(!err.contains("after"), "{path}: a size refusal is not retried: {err}");
+            let err = state
+                .load_url(&format!("{base}{path}"), None)
+                .await
+                .unwrap_err();
+            assert!(
+                err.contains("larger than max_bundle_bytes"),
+                "{path}: {err}"
+            );
+            assert!(
+                !err.contains("after"),
+                "{path}: a size refusal is not retried: {err}"
+            );
             still_good(&state);
-            assert_eq!(state.health().last_refresh_error.as_deref(), Some(err.as_str()));
+            assert_eq!(
+                state.health().last_refresh_error.as_deref(),
+                Some(err.as_str())
+            );
         }
     }
 
@@ -440,13 +538,29 @@ mod download_tests {
     async fn a_5xx_is_retried_and_then_succeeds() {
         let (base, origin) = origin().await;
         let state = State::new(
-            config_with(&[("DOCS_EDGE_DOWNLOAD_ATTEMPTS", "3"), ("DOCS_EDGE_DOWNLOAD_TIMEOUT_SECS", "5")], &scratch("flaky")),
+            config_with(
+                &[
+                    ("DOCS_EDGE_DOWNLOAD_ATTEMPTS", "3"),
+                    ("DOCS_EDGE_DOWNLOAD_TIMEOUT_SECS", "5"),
+                ],
+                &scratch("flaky"),
+            ),
             None,
         )
         .unwrap();
-        state.load_url(&format!("{base}/flaky"), None).await.unwrap();
-        assert_eq!(origin.hits[0].load(Ordering::SeqCst), 2, "one 503, then the bundle");
-        assert_eq!(state.active().unwrap().bundle.manifest.job_id, "se_good000000000000");
+        state
+            .load_url(&format!("{base}/flaky"), None)
+            .await
+            .unwrap();
+        assert_eq!(
+            origin.hits[0].load(Ordering::SeqCst),
+            2,
+            "one 503, then the bundle"
+        );
+        assert_eq!(
+            state.active().unwrap().bundle.manifest.job_id,
+            "se_good000000000000"
+        );
         assert_eq!(state.health().last_refresh_error, None);
     }
 
@@ -454,9 +568,16 @@ mod download_tests {
     async fn a_4xx_is_not_retried() {
         let (base, origin) = origin().await;
         let state = serving_good("gone", &base).await;
-        let err = state.load_url(&format!("{base}/gone"), None).await.unwrap_err();
+        let err = state
+            .load_url(&format!("{base}/gone"), None)
+            .await
+            .unwrap_err();
         assert!(err.contains("403"), "{err}");
-        assert_eq!(origin.hits[1].load(Ordering::SeqCst), 1, "an expired link is asked once");
+        assert_eq!(
+            origin.hits[1].load(Ordering::SeqCst),
+            1,
+            "an expired link is asked once"
+        );
         still_good(&state);
     }
 
@@ -465,11 +586,21 @@ mod download_tests {
         let (base, origin) = origin().await;
         let state = serving_good("stall", &base).await;
         let started = Instant::now();
-        let err = state.load_url(&format!("{base}/stall"), None).await.unwrap_err();
-        assert!(err.contains("timed out") && err.contains("after 2 attempts"), "{err}");
+        let err = state
+            .load_url(&format!("{base}/stall"), None)
+            .await
+            .unwrap_err();
+        assert!(
+            err.contains("timed out") && err.contains("after 2 attempts"),
+            "{err}"
+        );
         assert_eq!(origin.hits[2].load(Ordering::SeqCst), 2);
         // Two 1 s timeouts and one backoff of 1 s, not the origin's "forever".
-        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
         still_good(&state);
     }
 }

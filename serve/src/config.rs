@@ -244,10 +244,14 @@ struct FileLimits {
 }
 
 /// Reads the file (if any) and applies the environment (`lookup`) over it.
-pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Config, String> {
+pub fn load(
+    path: Option<&Path>,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<Config, String> {
     let file: File = match path {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => File::default(),
@@ -255,23 +259,33 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
     let env = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
     let switch = |name: &'static str, file: Option<bool>, default: bool| -> Result<bool, String> {
         match env(name) {
-            Some(raw) => parse_switch(&raw).ok_or_else(|| format!("{name}: must be true or false, not `{raw}`")),
+            Some(raw) => parse_switch(&raw)
+                .ok_or_else(|| format!("{name}: must be true or false, not `{raw}`")),
             None => Ok(file.unwrap_or(default)),
         }
     };
     let number = |name: &'static str, file: Option<u64>, default: u64| -> Result<u64, String> {
         match env(name) {
-            Some(raw) => raw.trim().parse().map_err(|_| format!("{name}: must be a whole number, not `{raw}`")),
+            Some(raw) => raw
+                .trim()
+                .parse()
+                .map_err(|_| format!("{name}: must be a whole number, not `{raw}`")),
             None => Ok(file.unwrap_or(default)),
         }
     };
 
     let deployment = Deployment::from_lookup(|name| env(name)).map_err(|e| e.to_string())?;
     let static_export = StaticExport {
-        enabled: switch("DOCS_EDGE_STATIC_EXPORT_ENABLED", file.static_export.enabled, true)?,
+        enabled: switch(
+            "DOCS_EDGE_STATIC_EXPORT_ENABLED",
+            file.static_export.enabled,
+            true,
+        )?,
         bundle_url: env("DOCS_EDGE_BUNDLE_URL").or(file.static_export.bundle_url),
         version: env("DOCS_EDGE_BUNDLE_VERSION").or(file.static_export.version),
-        sha256: env("DOCS_EDGE_BUNDLE_SHA256").or(file.static_export.sha256).map(|s| s.trim().to_ascii_lowercase()),
+        sha256: env("DOCS_EDGE_BUNDLE_SHA256")
+            .or(file.static_export.sha256)
+            .map(|s| s.trim().to_ascii_lowercase()),
     };
     if let Some(sha) = &static_export.sha256 {
         if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -286,17 +300,35 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
             let domain = env("DOCS_EDGE_REFRESH_DOMAIN")
                 .or(refresh_file.domain)
                 .ok_or("refresh.domain: is required with refresh.api_url")?;
-            let every = env("DOCS_EDGE_REFRESH_EVERY").or(refresh_file.every).unwrap_or_else(|| "1h".into());
-            let every = parse_duration(&every).ok_or_else(|| format!("refresh.every: `{every}` is not a duration such as 30s, 15m or 1h"))?;
-            let admin_key = env("DOCS_EDGE_ADMIN_KEY").ok_or("refresh: the admin key comes from DOCS_EDGE_ADMIN_KEY (environment only)")?;
-            Some(Refresh { api_url: api_url.trim_end_matches('/').to_string(), domain, every, admin_key })
+            let every = env("DOCS_EDGE_REFRESH_EVERY")
+                .or(refresh_file.every)
+                .unwrap_or_else(|| "1h".into());
+            let every = parse_duration(&every).ok_or_else(|| {
+                format!("refresh.every: `{every}` is not a duration such as 30s, 15m or 1h")
+            })?;
+            let admin_key = env("DOCS_EDGE_ADMIN_KEY").ok_or(
+                "refresh: the admin key comes from DOCS_EDGE_ADMIN_KEY (environment only)",
+            )?;
+            Some(Refresh {
+                api_url: api_url.trim_end_matches('/').to_string(),
+                domain,
+                every,
+                admin_key,
+            })
         }
     };
     let assistant_enabled = switch("DOCS_EDGE_ASSISTANT_ENABLED", file.assistant.enabled, false)?;
-    let key_hashes = hash_list(env("DOCS_EDGE_ASSISTANT_KEY_SHA256"), file.assistant.key_sha256);
+    let key_hashes = hash_list(
+        env("DOCS_EDGE_ASSISTANT_KEY_SHA256"),
+        file.assistant.key_sha256,
+    );
     let admin_key_hashes = hash_list(env("DOCS_EDGE_ADMIN_KEY_SHA256"), file.admin.key_sha256);
     let allowed_origins = match env("DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS") {
-        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
         None => file.assistant.allowed_origins.unwrap_or_default(),
     };
     let allowed_origins = allowed_origins
@@ -307,57 +339,131 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let search_cache_bytes =
-        number("DOCS_EDGE_SEARCH_CACHE_BYTES", file.assistant.search_cache_bytes, DEFAULT_SEARCH_CACHE_BYTES as u64)?.min(1 << 32) as usize;
+    let search_cache_bytes = number(
+        "DOCS_EDGE_SEARCH_CACHE_BYTES",
+        file.assistant.search_cache_bytes,
+        DEFAULT_SEARCH_CACHE_BYTES as u64,
+    )?
+    .min(1 << 32) as usize;
     let defaults = Limits::default();
     let limits = Limits {
-        max_bundle_bytes: number("DOCS_EDGE_MAX_BUNDLE_BYTES", file.limits.max_bundle_bytes, defaults.max_bundle_bytes)?,
-        max_files: number("DOCS_EDGE_MAX_FILES", file.limits.max_files.map(|n| n as u64), defaults.max_files as u64)? as usize,
-        max_unpacked_bytes: number("DOCS_EDGE_MAX_UNPACKED_BYTES", file.limits.max_unpacked_bytes, defaults.max_unpacked_bytes)?,
+        max_bundle_bytes: number(
+            "DOCS_EDGE_MAX_BUNDLE_BYTES",
+            file.limits.max_bundle_bytes,
+            defaults.max_bundle_bytes,
+        )?,
+        max_files: number(
+            "DOCS_EDGE_MAX_FILES",
+            file.limits.max_files.map(|n| n as u64),
+            defaults.max_files as u64,
+        )? as usize,
+        max_unpacked_bytes: number(
+            "DOCS_EDGE_MAX_UNPACKED_BYTES",
+            file.limits.max_unpacked_bytes,
+            defaults.max_unpacked_bytes,
+        )?,
         download_timeout: Duration::from_secs(number(
             "DOCS_EDGE_DOWNLOAD_TIMEOUT_SECS",
             file.limits.download_timeout_secs,
             defaults.download_timeout.as_secs(),
         )?),
-        download_attempts: number("DOCS_EDGE_DOWNLOAD_ATTEMPTS", file.limits.download_attempts.map(u64::from), 3)?.clamp(1, 10) as u32,
+        download_attempts: number(
+            "DOCS_EDGE_DOWNLOAD_ATTEMPTS",
+            file.limits.download_attempts.map(u64::from),
+            3,
+        )?
+        .clamp(1, 10) as u32,
     };
     // Air-gapped: the bundle, the export API and the model must be on the operator's own network.
     let internal = env("INTERNAL_HOSTS").unwrap_or_default();
     let llm = file.assistant.llm;
-    let backend = match env("DOCS_EDGE_ASSISTANT_BACKEND").or(file.assistant.backend).as_deref().map(str::trim) {
+    let backend = match env("DOCS_EDGE_ASSISTANT_BACKEND")
+        .or(file.assistant.backend)
+        .as_deref()
+        .map(str::trim)
+    {
         None | Some("extractive") => Backend::Extractive,
         Some("openai") => {
-            let base_url = env("DOCS_EDGE_LLM_BASE_URL").or(llm.base_url).unwrap_or_else(|| "https://api.openai.com/v1".into());
-            outbound_allowed(deployment.kind, "assistant.llm.base_url", Some(&base_url), &internal)?;
+            let base_url = env("DOCS_EDGE_LLM_BASE_URL")
+                .or(llm.base_url)
+                .unwrap_or_else(|| "https://api.openai.com/v1".into());
+            outbound_allowed(
+                deployment.kind,
+                "assistant.llm.base_url",
+                Some(&base_url),
+                &internal,
+            )?;
             if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-                return Err(format!("assistant.llm.base_url: `{base_url}` is not an http(s) URL"));
+                return Err(format!(
+                    "assistant.llm.base_url: `{base_url}` is not an http(s) URL"
+                ));
             }
             Backend::OpenAi(Llm {
                 base_url: base_url.trim_end_matches('/').to_string(),
-                model: env("DOCS_EDGE_LLM_MODEL").or(llm.model).ok_or("assistant.llm.model: is required with backend = \"openai\"")?,
-                max_tokens: number("DOCS_EDGE_LLM_MAX_TOKENS", llm.max_tokens, 1024)?.clamp(1, 1 << 20) as u32,
+                model: env("DOCS_EDGE_LLM_MODEL")
+                    .or(llm.model)
+                    .ok_or("assistant.llm.model: is required with backend = \"openai\"")?,
+                max_tokens: number("DOCS_EDGE_LLM_MAX_TOKENS", llm.max_tokens, 1024)?
+                    .clamp(1, 1 << 20) as u32,
                 api_key: env("DOCS_EDGE_LLM_API_KEY").map(Secret),
             })
         }
-        Some(other) => return Err(format!("assistant.backend: `{other}` is not extractive or openai")),
+        Some(other) => {
+            return Err(format!(
+                "assistant.backend: `{other}` is not extractive or openai"
+            ))
+        }
     };
-    let keep_alive = Duration::from_secs(number("DOCS_EDGE_ASSISTANT_KEEPALIVE_SECS", file.assistant.keep_alive_secs, 10)?.clamp(1, 300));
+    let keep_alive = Duration::from_secs(
+        number(
+            "DOCS_EDGE_ASSISTANT_KEEPALIVE_SECS",
+            file.assistant.keep_alive_secs,
+            10,
+        )?
+        .clamp(1, 300),
+    );
     if let Some(url) = &static_export.bundle_url {
-        outbound_allowed(deployment.kind, "static_export.bundle_url", Some(url), &internal)?;
+        outbound_allowed(
+            deployment.kind,
+            "static_export.bundle_url",
+            Some(url),
+            &internal,
+        )?;
     }
     if let Some(refresh) = &refresh {
-        outbound_allowed(deployment.kind, "refresh.api_url", Some(&refresh.api_url), &internal)?;
+        outbound_allowed(
+            deployment.kind,
+            "refresh.api_url",
+            Some(&refresh.api_url),
+            &internal,
+        )?;
     }
-    let cache_dir = env("DOCS_EDGE_CACHE_DIR").map(PathBuf::from).or(file.cache_dir).unwrap_or_else(|| ".docs-edge-serve".into());
+    let cache_dir = env("DOCS_EDGE_CACHE_DIR")
+        .map(PathBuf::from)
+        .or(file.cache_dir)
+        .unwrap_or_else(|| ".docs-edge-serve".into());
     let storage_url = env("DOCS_EDGE_STORAGE_URL")
         .or(file.storage.url)
-        .unwrap_or_else(|| format!("sqlite://{}?mode=rwc", cache_dir.join(DEFAULT_DATABASE).display()));
-    if !(storage_url.starts_with("sqlite:") || storage_url.starts_with("postgres://") || storage_url.starts_with("postgresql://")) {
+        .unwrap_or_else(|| {
+            format!(
+                "sqlite://{}?mode=rwc",
+                cache_dir.join(DEFAULT_DATABASE).display()
+            )
+        });
+    if !(storage_url.starts_with("sqlite:")
+        || storage_url.starts_with("postgres://")
+        || storage_url.starts_with("postgresql://"))
+    {
         return Err("storage.url: must start with sqlite: or postgres://".into());
     }
     let storage = Storage {
         url: Secret(storage_url),
-        thread_retention_days: number("DOCS_EDGE_THREAD_RETENTION_DAYS", file.storage.thread_retention_days, 90)?.min(3650),
+        thread_retention_days: number(
+            "DOCS_EDGE_THREAD_RETENTION_DAYS",
+            file.storage.thread_retention_days,
+            90,
+        )?
+        .min(3650),
         analytics_retention_days: number(
             "DOCS_EDGE_ANALYTICS_RETENTION_DAYS",
             file.storage.analytics_retention_days,
@@ -368,15 +474,31 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
     let masking = switch("DOCS_EDGE_PRIVACY_MASKING", file.privacy.masking, true)?;
     let privacy = match env("DOCS_EDGE_PRIVACY_MASK_PATTERNS") {
         Some(list) => Masker::from_list(masking, Some(&list)),
-        None => Masker::new(masking, file.privacy.mask_patterns.iter().flatten().map(String::as_str)),
+        None => Masker::new(
+            masking,
+            file.privacy
+                .mask_patterns
+                .iter()
+                .flatten()
+                .map(String::as_str),
+        ),
     }
     .map_err(|rule| format!("privacy.mask_patterns: {rule}"))?;
     Ok(Config {
-        listen: env("DOCS_EDGE_LISTEN").or(file.listen).unwrap_or_else(|| "127.0.0.1:8080".into()),
+        listen: env("DOCS_EDGE_LISTEN")
+            .or(file.listen)
+            .unwrap_or_else(|| "127.0.0.1:8080".into()),
         cache_dir,
         static_export,
         refresh,
-        assistant: Assistant { enabled: assistant_enabled, key_hashes, allowed_origins, search_cache_bytes, backend, keep_alive },
+        assistant: Assistant {
+            enabled: assistant_enabled,
+            key_hashes,
+            allowed_origins,
+            search_cache_bytes,
+            backend,
+            keep_alive,
+        },
         storage,
         admin_key_hashes,
         limits,
@@ -389,8 +511,16 @@ pub fn load(path: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) -> Res
 /// A comma-separated environment list, or the file's list; lower-case hex.
 fn hash_list(env: Option<String>, file: Option<Vec<String>>) -> Vec<String> {
     match env {
-        Some(list) => list.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect(),
-        None => file.unwrap_or_default().iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().to_ascii_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => file
+            .unwrap_or_default()
+            .iter()
+            .map(|s| s.trim().to_ascii_lowercase())
+            .collect(),
     }
 }
 
@@ -417,11 +547,18 @@ mod tests {
     use super::*;
 
     fn load_with(toml_text: &str, vars: &[(&str, &str)]) -> Result<Config, String> {
-        let dir = std::env::temp_dir().join(format!("serve-config-{}-{}", std::process::id(), toml_text.len()));
+        let dir = std::env::temp_dir().join(format!(
+            "serve-config-{}-{}",
+            std::process::id(),
+            toml_text.len()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.toml");
         std::fs::write(&path, toml_text).unwrap();
-        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         load(Some(&path), &|name| map.get(name).cloned())
     }
 
@@ -432,51 +569,140 @@ mod tests {
         assert_eq!(config.listen, "0.0.0.0:9000");
         assert_eq!(config.static_export.version.as_deref(), Some("v1"));
         assert!(config.refresh.is_none() && !config.assistant.enabled);
-        let config = load_with(text, &[("DOCS_EDGE_BUNDLE_URL", "https://c/d"), ("DOCS_EDGE_LISTEN", "127.0.0.1:1")]).unwrap();
-        assert_eq!(config.static_export.bundle_url.as_deref(), Some("https://c/d"));
+        let config = load_with(
+            text,
+            &[
+                ("DOCS_EDGE_BUNDLE_URL", "https://c/d"),
+                ("DOCS_EDGE_LISTEN", "127.0.0.1:1"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            config.static_export.bundle_url.as_deref(),
+            Some("https://c/d")
+        );
         assert_eq!(config.listen, "127.0.0.1:1");
     }
 
     #[test]
     fn mistakes_name_the_key() {
-        assert!(load_with("lisen = \"x\"", &[]).unwrap_err().contains("lisen"));
-        assert!(load_with("[static_export]\nsha256 = \"abc\"", &[]).unwrap_err().contains("sha256"));
+        assert!(load_with("lisen = \"x\"", &[])
+            .unwrap_err()
+            .contains("lisen"));
+        assert!(load_with("[static_export]\nsha256 = \"abc\"", &[])
+            .unwrap_err()
+            .contains("sha256"));
         let refresh = "[refresh]\napi_url = \"http://x\"\ndomain = \"d.example.com\"\n";
-        assert!(load_with(refresh, &[]).unwrap_err().contains("DOCS_EDGE_ADMIN_KEY"));
-        let config = load_with(refresh, &[("DOCS_EDGE_ADMIN_KEY", "svc_x"), ("DOCS_EDGE_REFRESH_EVERY", "15m")]).unwrap();
+        assert!(load_with(refresh, &[])
+            .unwrap_err()
+            .contains("DOCS_EDGE_ADMIN_KEY"));
+        let config = load_with(
+            refresh,
+            &[
+                ("DOCS_EDGE_ADMIN_KEY", "svc_x"),
+                ("DOCS_EDGE_REFRESH_EVERY", "15m"),
+            ],
+        )
+        .unwrap();
         assert_eq!(config.refresh.unwrap().every, Duration::from_secs(900));
-        assert!(load_with("", &[("DOCS_EDGE_STATIC_EXPORT_ENABLED", "perhaps")]).unwrap_err().contains("ENABLED"));
+        assert!(
+            load_with("", &[("DOCS_EDGE_STATIC_EXPORT_ENABLED", "perhaps")])
+                .unwrap_err()
+                .contains("ENABLED")
+        );
         // Air-gapped: only hosts the operator declared internal.
-        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("DOCS_EDGE_BUNDLE_URL", "https://docs-edge.example.com/b")];
-        assert!(load_with("", &gapped).unwrap_err().contains("static_export.bundle_url"));
-        let declared = [gapped[0], gapped[1], ("INTERNAL_HOSTS", "docs-edge.example.com")];
+        let gapped = [
+            ("DEPLOYMENT_KIND", "air-gapped"),
+            ("DOCS_EDGE_BUNDLE_URL", "https://docs-edge.example.com/b"),
+        ];
+        assert!(load_with("", &gapped)
+            .unwrap_err()
+            .contains("static_export.bundle_url"));
+        let declared = [
+            gapped[0],
+            gapped[1],
+            ("INTERNAL_HOSTS", "docs-edge.example.com"),
+        ];
         assert!(load_with("", &declared).is_ok());
     }
 
     #[test]
     fn allowed_origins_are_normalized_and_checked() {
-        let config = load_with("[assistant]\nallowed_origins = [\"HTTPS://Docs.Example.com/\"]\n", &[]).unwrap();
-        assert_eq!(config.assistant.allowed_origins, ["https://docs.example.com"]);
-        let config = load_with("", &[("DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS", "https://a.example.com, https://*.b.example.com")]).unwrap();
-        assert_eq!(config.assistant.allowed_origins, ["https://a.example.com", "https://*.b.example.com"]);
-        assert!(load_with("[assistant]\nallowed_origins = [\"docs.example.com\"]\n", &[]).unwrap_err().contains("assistant.allowed_origins"));
+        let config = load_with(
+            "[assistant]\nallowed_origins = [\"HTTPS://Docs.Example.com/\"]\n",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            config.assistant.allowed_origins,
+            ["https://docs.example.com"]
+        );
+        let config = load_with(
+            "",
+            &[(
+                "DOCS_EDGE_ASSISTANT_ALLOWED_ORIGINS",
+                "https://a.example.com, https://*.b.example.com",
+            )],
+        )
+        .unwrap();
+        assert_eq!(
+            config.assistant.allowed_origins,
+            ["https://a.example.com", "https://*.b.example.com"]
+        );
+        assert!(load_with(
+            "[assistant]\nallowed_origins = [\"docs.example.com\"]\n",
+            &[]
+        )
+        .unwrap_err()
+        .contains("assistant.allowed_origins"));
     }
 
     #[test]
     fn the_llm_backend_from_the_file_and_the_environment() {
         let text = "[assistant]\nbackend = \"openai\"\n[assistant.llm]\nbase_url = \"http://llm.internal:8000/v1/\"\nmodel = \"qwen\"\n";
         let config = load_with(text, &[("DOCS_EDGE_LLM_API_KEY", "sk-secret-value")]).unwrap();
-        let Backend::OpenAi(llm) = &config.assistant.backend else { panic!("openai expected") };
-        assert_eq!((llm.base_url.as_str(), llm.model.as_str(), llm.max_tokens), ("http://llm.internal:8000/v1", "qwen", 1024));
-        assert_eq!(llm.api_key.as_ref().map(Secret::expose), Some("sk-secret-value"));
-        assert!(!format!("{config:?}").contains("sk-secret-value"), "the key never reaches a log line");
-        let moved = [("DOCS_EDGE_LLM_BASE_URL", "http://gpu.internal/v1"), ("DOCS_EDGE_LLM_MODEL", "llama")];
-        let Backend::OpenAi(llm) = load_with(text, &moved).unwrap().assistant.backend else { panic!("openai expected") };
-        assert_eq!((llm.base_url.as_str(), llm.model.as_str(), llm.api_key.is_none()), ("http://gpu.internal/v1", "llama", true));
+        let Backend::OpenAi(llm) = &config.assistant.backend else {
+            panic!("openai expected")
+        };
+        assert_eq!(
+            (llm.base_url.as_str(), llm.model.as_str(), llm.max_tokens),
+            ("http://llm.internal:8000/v1", "qwen", 1024)
+        );
+        assert_eq!(
+            llm.api_key.as_ref().map(Secret::expose),
+            Some("sk-secret-value")
+        );
+        assert!(
+            !format!("{config:?}").contains("sk-secret-value"),
+            "the key never reaches a log line"
+        );
+        let moved = [
+            ("DOCS_EDGE_LLM_BASE_URL", "http://gpu.internal/v1"),
+            ("DOCS_EDGE_LLM_MODEL", "llama"),
+        ];
+        let Backend::OpenAi(llm) = load_with(text, &moved).unwrap().assistant.backend else {
+            panic!("openai expected")
+        };
+        assert_eq!(
+            (
+                llm.base_url.as_str(),
+                llm.model.as_str(),
+                llm.api_key.is_none()
+            ),
+            ("http://gpu.internal/v1", "llama", true)
+        );
         let back = load_with(text, &[("DOCS_EDGE_ASSISTANT_BACKEND", "extractive")]).unwrap();
         assert!(matches!(back.assistant.backend, Backend::Extractive));
-        assert!(matches!(load_with("", &[]).unwrap().assistant.backend, Backend::Extractive), "extractive by default");
-        assert!(load_with("[assistant]\nbackend = \"gpt\"", &[]).unwrap_err().contains("assistant.backend"));
+        assert!(
+            matches!(
+                load_with("", &[]).unwrap().assistant.backend,
+                Backend::Extractive
+            ),
+            "extractive by default"
+        );
+        assert!(load_with("[assistant]\nbackend = \"gpt\"", &[])
+            .unwrap_err()
+            .contains("assistant.backend"));
         let no_model = load_with("[assistant]\nbackend = \"openai\"", &[]).unwrap_err();
         assert!(no_model.contains("assistant.llm.model"), "{no_model}");
     }
@@ -484,10 +710,20 @@ mod tests {
     #[test]
     fn air_gapped_refuses_a_model_outside_the_internal_hosts_naming_it() {
         let text = "[assistant]\nbackend = \"openai\"\n[assistant.llm]\nbase_url = \"https://api.openai.com/v1\"\nmodel = \"m\"\n";
-        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("INTERNAL_HOSTS", "llm.internal")];
+        let gapped = [
+            ("DEPLOYMENT_KIND", "air-gapped"),
+            ("INTERNAL_HOSTS", "llm.internal"),
+        ];
         let refused = load_with(text, &gapped).unwrap_err();
-        assert!(refused.contains("assistant.llm.base_url") && refused.contains("`api.openai.com`"), "{refused}");
-        let inside = [gapped[0], gapped[1], ("DOCS_EDGE_LLM_BASE_URL", "http://llm.internal:8000/v1")];
+        assert!(
+            refused.contains("assistant.llm.base_url") && refused.contains("`api.openai.com`"),
+            "{refused}"
+        );
+        let inside = [
+            gapped[0],
+            gapped[1],
+            ("DOCS_EDGE_LLM_BASE_URL", "http://llm.internal:8000/v1"),
+        ];
         assert!(load_with(text, &inside).is_ok());
         // Extractive answers call nothing: no host to declare.
         assert!(load_with("", &gapped[..1]).is_ok());
@@ -495,28 +731,68 @@ mod tests {
 
     #[test]
     fn storage_defaults_to_a_sqlite_file_in_the_cache_and_admin_keys_are_hashes() {
-        let config = load_with("cache_dir = \"/var/cache/docs\"\n[admin]\nkey_sha256 = [\"ABC\"]\n", &[]).unwrap();
-        assert_eq!(config.storage.url.expose(), "sqlite:///var/cache/docs/docs-edge.db?mode=rwc");
-        assert_eq!((config.storage.thread_retention_days, config.storage.analytics_retention_days), (90, 90));
+        let config = load_with(
+            "cache_dir = \"/var/cache/docs\"\n[admin]\nkey_sha256 = [\"ABC\"]\n",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            config.storage.url.expose(),
+            "sqlite:///var/cache/docs/docs-edge.db?mode=rwc"
+        );
+        assert_eq!(
+            (
+                config.storage.thread_retention_days,
+                config.storage.analytics_retention_days
+            ),
+            (90, 90)
+        );
         assert_eq!(config.admin_key_hashes, ["abc"]);
-        let pg = [("DOCS_EDGE_STORAGE_URL", "postgres://docs:pw@db.internal/docs"), ("DOCS_EDGE_THREAD_RETENTION_DAYS", "0")];
+        let pg = [
+            (
+                "DOCS_EDGE_STORAGE_URL",
+                "postgres://docs:pw@db.internal/docs",
+            ),
+            ("DOCS_EDGE_THREAD_RETENTION_DAYS", "0"),
+        ];
         let config = load_with("", &pg).unwrap();
-        assert_eq!(config.storage.url.expose(), "postgres://docs:pw@db.internal/docs");
+        assert_eq!(
+            config.storage.url.expose(),
+            "postgres://docs:pw@db.internal/docs"
+        );
         assert_eq!(config.storage.thread_retention_days, 0);
-        assert!(!format!("{config:?}").contains(":pw@"), "the database password never reaches a log line");
-        assert!(load_with("[storage]\nurl = \"mysql://x\"", &[]).unwrap_err().contains("storage.url"));
+        assert!(
+            !format!("{config:?}").contains(":pw@"),
+            "the database password never reaches a log line"
+        );
+        assert!(load_with("[storage]\nurl = \"mysql://x\"", &[])
+            .unwrap_err()
+            .contains("storage.url"));
     }
 
     #[test]
     fn masking_is_on_unless_switched_off_and_takes_the_operators_patterns() {
         let config = load_with("", &[]).unwrap();
         assert!(config.privacy.is_on());
-        assert_eq!(config.privacy.mask("cust_123 a@b.io").as_str(), "cust_123 [email]");
+        assert_eq!(
+            config.privacy.mask("cust_123 a@b.io").as_str(),
+            "cust_123 [email]"
+        );
         let config = load_with("[privacy]\nmask_patterns = [\"cust_*\"]\n", &[]).unwrap();
         assert_eq!(config.privacy.mask("cust_123").as_str(), "[masked]");
-        let config = load_with("[privacy]\nmask_patterns = [\"cust_*\"]\n", &[("DOCS_EDGE_PRIVACY_MASK_PATTERNS", "emp-*, ord-#*")]).unwrap();
-        assert_eq!(config.privacy.mask("cust_1 emp-2 ord-3x").as_str(), "cust_1 [masked] [masked]");
-        assert!(!load_with("[privacy]\nmasking = false\n", &[]).unwrap().privacy.is_on());
+        let config = load_with(
+            "[privacy]\nmask_patterns = [\"cust_*\"]\n",
+            &[("DOCS_EDGE_PRIVACY_MASK_PATTERNS", "emp-*, ord-#*")],
+        )
+        .unwrap();
+        assert_eq!(
+            config.privacy.mask("cust_1 emp-2 ord-3x").as_str(),
+            "cust_1 [masked] [masked]"
+        );
+        assert!(!load_with("[privacy]\nmasking = false\n", &[])
+            .unwrap()
+            .privacy
+            .is_on());
         let bad = load_with("[privacy]\nmask_patterns = [\"a*b\"]\n", &[]).unwrap_err();
         assert!(bad.starts_with("privacy.mask_patterns: `a*b`"), "{bad}");
     }

@@ -14,15 +14,18 @@ use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use docs_edge_core::assistant::encode::Protocol;
-use docs_edge_core::assistant::request::{parse_v1, parse_v2};
-use docs_edge_core::platform::deployment::Feature;
-use docs_edge_core::export::markdown_file;
-use docs_edge_core::search::{discovery_query, discovery_results, page_content, parse_page_request, parse_search_request, PageFormat};
-use docs_edge_core::security::origins::{origin_allowed, MAX_ORIGIN_CHARS};
-use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
 use docs_edge_core::analytics::input::parse_feedback;
 use docs_edge_core::analytics::range::iso_of_ms;
+use docs_edge_core::assistant::encode::Protocol;
+use docs_edge_core::assistant::request::{parse_v1, parse_v2};
+use docs_edge_core::export::markdown_file;
+use docs_edge_core::platform::deployment::Feature;
+use docs_edge_core::search::{
+    discovery_query, discovery_results, page_content, parse_page_request, parse_search_request,
+    PageFormat,
+};
+use docs_edge_core::security::origins::{origin_allowed, MAX_ORIGIN_CHARS};
+use docs_edge_core::security::signing::{constant_time_eq, sha256_hex};
 use docs_edge_core::wire::analytics::FeedbackReceipt;
 use futures_util::StreamExt;
 use serde_json::Value;
@@ -52,10 +55,17 @@ pub fn router() -> Router<Arc<State>> {
 }
 
 /// The live bundle's index, after the key, the feature switch and the domain were checked.
-async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) -> Result<(Arc<Active>, Arc<PackIndex>, Value), DiscoveryError> {
+async fn authorize(
+    state: &State,
+    feature: Feature,
+    domain: &str,
+    req: Request,
+) -> Result<(Arc<Active>, Arc<PackIndex>, Value), DiscoveryError> {
     let config = state.config();
     if !config.assistant.enabled {
-        return Err(DiscoveryError::NotFound("the discovery API is off here ([assistant] enabled = false)".into()));
+        return Err(DiscoveryError::NotFound(
+            "the discovery API is off here ([assistant] enabled = false)".into(),
+        ));
     }
     if !config.deployment.features.enabled(feature) {
         return Err(DiscoveryError::FeatureDisabled(feature));
@@ -64,15 +74,30 @@ async fn authorize(state: &State, feature: Feature, domain: &str, req: Request) 
         return Err(DiscoveryError::Unauthorized);
     }
     check_origin(&req, &config.assistant.allowed_origins)?;
-    let active = state.active().ok_or(DiscoveryError::Unavailable("no bundle is loaded yet"))?;
+    let active = state
+        .active()
+        .ok_or(DiscoveryError::Unavailable("no bundle is loaded yet"))?;
     if !active.bundle.manifest.domain.eq_ignore_ascii_case(domain) {
-        return Err(DiscoveryError::NotFound(format!("no docs are served for {domain}")));
+        return Err(DiscoveryError::NotFound(format!(
+            "no docs are served for {domain}"
+        )));
     }
-    let index = active.bundle.index.clone().ok_or(DiscoveryError::Unavailable("the bundle has no search index (export it with search or the assistant on)"))?;
-    let bytes = to_bytes(req.into_body(), MAX_BODY_BYTES).await.map_err(|_| DiscoveryError::TooLarge)?;
-    let body: Value = serde_json::from_slice(&bytes).map_err(|e| DiscoveryError::Invalid(format!("body: not JSON ({e})")))?;
+    let index = active
+        .bundle
+        .index
+        .clone()
+        .ok_or(DiscoveryError::Unavailable(
+            "the bundle has no search index (export it with search or the assistant on)",
+        ))?;
+    let bytes = to_bytes(req.into_body(), MAX_BODY_BYTES)
+        .await
+        .map_err(|_| DiscoveryError::TooLarge)?;
+    let body: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| DiscoveryError::Invalid(format!("body: not JSON ({e})")))?;
     if !body.is_object() {
-        return Err(DiscoveryError::Invalid("body: must be a JSON object".into()));
+        return Err(DiscoveryError::Invalid(
+            "body: must be a JSON object".into(),
+        ));
     }
     Ok((active, index, body))
 }
@@ -84,9 +109,18 @@ fn check_origin(req: &Request, allowed: &[String]) -> Result<(), DiscoveryError>
     let Some(origin) = req.headers().get(header::ORIGIN) else {
         return Ok(());
     };
-    let origin = String::from_utf8_lossy(origin.as_bytes()).chars().take(MAX_ORIGIN_CHARS).collect::<String>();
-    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    let own = origin.split_once("://").is_some_and(|(_, authority)| !host.is_empty() && authority.eq_ignore_ascii_case(host));
+    let origin = String::from_utf8_lossy(origin.as_bytes())
+        .chars()
+        .take(MAX_ORIGIN_CHARS)
+        .collect::<String>();
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let own = origin
+        .split_once("://")
+        .is_some_and(|(_, authority)| !host.is_empty() && authority.eq_ignore_ascii_case(host));
     if own || origin_allowed(allowed, &origin) {
         Ok(())
     } else {
@@ -106,17 +140,28 @@ pub fn bearer_known(headers: &axum::http::HeaderMap, hashes: &[String]) -> bool 
         return false;
     };
     let hash = sha256_hex(key.as_bytes());
-    hashes.iter().fold(false, |found, h| constant_time_eq(h.as_bytes(), hash.as_bytes()) | found)
+    hashes.iter().fold(false, |found, h| {
+        constant_time_eq(h.as_bytes(), hash.as_bytes()) | found
+    })
 }
 
-async fn search(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+async fn search(
+    AxumState(state): AxumState<Arc<State>>,
+    Path(domain): Path<String>,
+    req: Request,
+) -> Result<Response, DiscoveryError> {
     let (_, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
-    let request = parse_search_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+    let request =
+        parse_search_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let hits = read_index(index, move |index| index.search(&discovery_query(&request))).await?;
     Ok(Json(discovery_results(hits)).into_response())
 }
 
-async fn page(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+async fn page(
+    AxumState(state): AxumState<Arc<State>>,
+    Path(domain): Path<String>,
+    req: Request,
+) -> Result<Response, DiscoveryError> {
     let (active, index, body) = authorize(&state, Feature::Search, &domain, req).await?;
     let request = parse_page_request(&body).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let path = request.path.clone();
@@ -127,22 +172,35 @@ async fn page(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String
     if request.format == PageFormat::Markdown {
         // The path is one the bundle's own index holds, so it names a file inside the bundle.
         let file = active.bundle.dir.join(markdown_file(&page.path));
-        page.content = tokio::fs::read_to_string(&file)
-            .await
-            .map_err(|_| DiscoveryError::NotFound(format!("page {} has no Markdown rendering", page.path)))?;
+        page.content = tokio::fs::read_to_string(&file).await.map_err(|_| {
+            DiscoveryError::NotFound(format!("page {} has no Markdown rendering", page.path))
+        })?;
     }
     Ok(Json(page).into_response())
 }
 
-async fn message_v1(state: AxumState<Arc<State>>, domain: Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+async fn message_v1(
+    state: AxumState<Arc<State>>,
+    domain: Path<String>,
+    req: Request,
+) -> Result<Response, DiscoveryError> {
     message(state, domain, req, Protocol::DataStreamV1).await
 }
 
-async fn message_v2(state: AxumState<Arc<State>>, domain: Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+async fn message_v2(
+    state: AxumState<Arc<State>>,
+    domain: Path<String>,
+    req: Request,
+) -> Result<Response, DiscoveryError> {
     message(state, domain, req, Protocol::UiMessageStreamV2).await
 }
 
-async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request, protocol: Protocol) -> Result<Response, DiscoveryError> {
+async fn message(
+    AxumState(state): AxumState<Arc<State>>,
+    Path(domain): Path<String>,
+    req: Request,
+    protocol: Protocol,
+) -> Result<Response, DiscoveryError> {
     let started_ms = now_ms();
     let (active, index, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
     let request = match protocol {
@@ -156,7 +214,10 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
     tokio::spawn(Generation::new(state.clone(), index, job, protocol, sender).run());
     // The body ends when the generation drops its sender; a reader that leaves drops the receiver.
     let parts = futures_util::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|part| (Ok::<_, std::convert::Infallible>(part), receiver))
+        receiver
+            .recv()
+            .await
+            .map(|part| (Ok::<_, std::convert::Infallible>(part), receiver))
     })
     .fuse();
     let mut res = Body::from_stream(parts).into_response();
@@ -173,22 +234,39 @@ async fn message(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<Str
 
 /// `POST /discovery/v1/assistant/{domain}/feedback`: a rating of an answer of a stored thread
 /// (404 otherwise, as on the worker), kept for the analytics report and the conversations export.
-async fn feedback(AxumState(state): AxumState<Arc<State>>, Path(domain): Path<String>, req: Request) -> Result<Response, DiscoveryError> {
+async fn feedback(
+    AxumState(state): AxumState<Arc<State>>,
+    Path(domain): Path<String>,
+    req: Request,
+) -> Result<Response, DiscoveryError> {
     let (active, _, body) = authorize(&state, Feature::Assistant, &domain, req).await?;
-    let feedback = parse_feedback(&body, &state.config().privacy).map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
+    let feedback = parse_feedback(&body, &state.config().privacy)
+        .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
     let domain = &active.bundle.manifest.domain;
     let thread = state
         .store
         .thread(&feedback.thread_id, Some(domain))
         .await
         .map_err(|e| DiscoveryError::Storage(e.0))?
-        .ok_or_else(|| DiscoveryError::NotFound(format!("thread {} not found", feedback.thread_id)))?;
-    let answered = thread.messages.iter().any(|m| m.role == "assistant" && m.id.as_deref() == Some(feedback.message_id.as_str()));
+        .ok_or_else(|| {
+            DiscoveryError::NotFound(format!("thread {} not found", feedback.thread_id))
+        })?;
+    let answered = thread
+        .messages
+        .iter()
+        .any(|m| m.role == "assistant" && m.id.as_deref() == Some(feedback.message_id.as_str()));
     if !answered {
-        return Err(DiscoveryError::NotFound(format!("message {} not found in thread {}", feedback.message_id, feedback.thread_id)));
+        return Err(DiscoveryError::NotFound(format!(
+            "message {} not found in thread {}",
+            feedback.message_id, feedback.thread_id
+        )));
     }
     let now = now_ms();
-    state.store.put_feedback(&feedback, domain, now).await.map_err(|e| DiscoveryError::Storage(e.0))?;
+    state
+        .store
+        .put_feedback(&feedback, domain, now)
+        .await
+        .map_err(|e| DiscoveryError::Storage(e.0))?;
     let receipt = FeedbackReceipt {
         thread_id: feedback.thread_id,
         message_id: feedback.message_id,
@@ -203,7 +281,9 @@ mod tests {
     use super::*;
 
     fn request(origin: Option<&str>) -> Request {
-        let mut builder = Request::builder().uri("/discovery/v1/search/docs.example.com").header(header::HOST, "docs.internal:8080");
+        let mut builder = Request::builder()
+            .uri("/discovery/v1/search/docs.example.com")
+            .header(header::HOST, "docs.internal:8080");
         if let Some(origin) = origin {
             builder = builder.header(header::ORIGIN, origin);
         }
@@ -213,13 +293,22 @@ mod tests {
     #[test]
     fn listed_sites_and_the_servers_own_pages_pass_others_are_named() {
         let allowed = vec!["https://docs.example.com".to_string()];
-        for ok in [None, Some("https://docs.example.com"), Some("http://docs.internal:8080")] {
+        for ok in [
+            None,
+            Some("https://docs.example.com"),
+            Some("http://docs.internal:8080"),
+        ] {
             assert!(check_origin(&request(ok), &allowed).is_ok(), "{ok:?}");
         }
         match check_origin(&request(Some("https://copycat.example.net")), &allowed) {
-            Err(DiscoveryError::OriginNotAllowed(origin)) => assert_eq!(origin, "https://copycat.example.net"),
+            Err(DiscoveryError::OriginNotAllowed(origin)) => {
+                assert_eq!(origin, "https://copycat.example.net")
+            }
             other => panic!("{other:?}"),
         }
-        assert!(check_origin(&request(Some("https://copycat.example.net")), &[]).is_ok(), "no list: any site");
+        assert!(
+            check_origin(&request(Some("https://copycat.example.net")), &[]).is_ok(),
+            "no list: any site"
+        );
     }
 }

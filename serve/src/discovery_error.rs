@@ -59,9 +59,19 @@ impl IntoResponse for DiscoveryError {
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "the server's storage failed".to_string())
             }
         };
-        let mut res = (status, Json(ErrorBody { error, code: code.into(), job_id: None, missing: None })).into_response();
+        let mut res = (
+            status,
+            Json(ErrorBody {
+                error,
+                code: code.into(),
+                job_id: None,
+                missing: None,
+            }),
+        )
+            .into_response();
         if status == StatusCode::UNAUTHORIZED {
-            res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            res.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
         res
     }

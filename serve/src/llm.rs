@@ -15,7 +15,11 @@ use crate::config::Llm;
 
 /// Awaits `work`, calling `on_idle` each time `idle` passes without it completing; `on_idle`
 /// returning false (the reader left) gives up: `None`.
-async fn with_keep_alive<T>(work: impl Future<Output = T>, idle: Duration, on_idle: &mut impl FnMut() -> bool) -> Option<T> {
+async fn with_keep_alive<T>(
+    work: impl Future<Output = T>,
+    idle: Duration,
+    on_idle: &mut impl FnMut() -> bool,
+) -> Option<T> {
     let mut work = pin!(work);
     loop {
         match tokio::time::timeout(idle, work.as_mut()).await {
@@ -47,17 +51,24 @@ pub async fn stream(
     if let Some(key) = &llm.api_key {
         request = request.bearer_auth(key.expose());
     }
-    let Some(response) = with_keep_alive(request.send(), idle, &mut on_idle).await else { return Ok(()) };
+    let Some(response) = with_keep_alive(request.send(), idle, &mut on_idle).await else {
+        return Ok(());
+    };
     let response = response.map_err(|e| format!("model unreachable: {}", e.without_url()))?;
     let status = response.status();
     if !status.is_success() {
         let detail = response.text().await.unwrap_or_default();
-        return Err(format!("model answered {status}: {}", detail.chars().take(300).collect::<String>()));
+        return Err(format!(
+            "model answered {status}: {}",
+            detail.chars().take(300).collect::<String>()
+        ));
     }
     let mut body = response.bytes_stream();
     let mut parser = OpenAiStream::new();
     loop {
-        let Some(next) = with_keep_alive(body.next(), idle, &mut on_idle).await else { return Ok(()) };
+        let Some(next) = with_keep_alive(body.next(), idle, &mut on_idle).await else {
+            return Ok(());
+        };
         let Some(chunk) = next else { break };
         let chunk = chunk.map_err(|e| format!("model stream broke: {}", e.without_url()))?;
         for event in parser.push(&chunk) {

@@ -35,34 +35,64 @@ pub struct PagePolicy {
 ///   origin; asking this server (`same-origin`) needs no more than `'self'`.
 pub fn page_policy(manifest: &BundleManifest, config: &Config) -> PagePolicy {
     let deployment = &config.deployment;
-    let bundle_beacon = manifest.beacon_endpoint.as_deref().filter(|_| manifest.features.analytics);
+    let bundle_beacon = manifest
+        .beacon_endpoint
+        .as_deref()
+        .filter(|_| manifest.features.analytics);
     let beacon = bundle_beacon.filter(|url| {
         deployment.features.analytics
-            && outbound_allowed(deployment.kind, "the beacon endpoint", Some(url), &config.internal_hosts).is_ok()
+            && outbound_allowed(
+                deployment.kind,
+                "the beacon endpoint",
+                Some(url),
+                &config.internal_hosts,
+            )
+            .is_ok()
     });
     let beacon_refused = bundle_beacon.is_some() && beacon.is_none();
-    let playground = manifest.features.playground && deployment.features.playground && !beacon_refused;
-    let refused_origin = bundle_beacon.filter(|_| beacon_refused).and_then(|url| widget::api_origin(url));
-    let assistant = manifest.assistant.clone().filter(|a| match widget::api_origin(&a.api_base) {
-        None => true,
-        // The widget's service let through would let the refused beacon through too.
-        Some(origin) => {
-            refused_origin != Some(origin)
-                && outbound_allowed(deployment.kind, "the assistant widget's apiBase", Some(&a.api_base), &config.internal_hosts).is_ok()
-        }
-    });
+    let playground =
+        manifest.features.playground && deployment.features.playground && !beacon_refused;
+    let refused_origin = bundle_beacon
+        .filter(|_| beacon_refused)
+        .and_then(|url| widget::api_origin(url));
+    let assistant = manifest
+        .assistant
+        .clone()
+        .filter(|a| match widget::api_origin(&a.api_base) {
+            None => true,
+            // The widget's service let through would let the refused beacon through too.
+            Some(origin) => {
+                refused_origin != Some(origin)
+                    && outbound_allowed(
+                        deployment.kind,
+                        "the assistant widget's apiBase",
+                        Some(&a.api_base),
+                        &config.internal_hosts,
+                    )
+                    .is_ok()
+            }
+        });
     // Air-gapped, Turnstile's origin stays out of the policy: the widget then asks without a token.
-    let air_gapped = deployment.kind == docs_edge_core::platform::deployment::DeploymentKind::AirGapped;
+    let air_gapped =
+        deployment.kind == docs_edge_core::platform::deployment::DeploymentKind::AirGapped;
     let assistant = assistant.map(|a| docs_edge_core::wire::ExportAssistant {
         turnstile_site_key: a.turnstile_site_key.filter(|_| !air_gapped),
         ..a
     });
-    let extras = PageExtras { beacon_endpoint: beacon.map(str::to_string), playground, assistant };
+    let extras = PageExtras {
+        beacon_endpoint: beacon.map(str::to_string),
+        playground,
+        assistant,
+    };
     PagePolicy {
         analytics: beacon.is_some(),
         playground,
         assistant: extras.assistant.is_some(),
-        content_security_policy: content_security_policy_remote(&extras, &manifest.frame_origins, &manifest.image_origins),
+        content_security_policy: content_security_policy_remote(
+            &extras,
+            &manifest.frame_origins,
+            &manifest.image_origins,
+        ),
     }
 }
 
@@ -71,7 +101,8 @@ mod tests {
     use super::*;
     use crate::testing::{config_with, manifest, scratch};
 
-    const BEACON: &str = "https://api.example.com:8443/discovery/v1/analytics/docs.example.com/events";
+    const BEACON: &str =
+        "https://api.example.com:8443/discovery/v1/analytics/docs.example.com/events";
 
     fn policy(bundle: (bool, bool), vars: &[(&str, &str)]) -> PagePolicy {
         let mut m = manifest("se_0123456789abcdef");
@@ -93,7 +124,10 @@ mod tests {
         assert!(both.analytics && both.playground);
         assert_eq!(connect(&both), "connect-src 'self' https: http:");
         let beacon_only = policy((true, false), &[]);
-        assert_eq!(connect(&beacon_only), "connect-src 'self' https://api.example.com:8443");
+        assert_eq!(
+            connect(&beacon_only),
+            "connect-src 'self' https://api.example.com:8443"
+        );
         // The server's switches cannot add what the bundle lacks.
         assert_eq!(connect(&policy((false, false), &[])), "connect-src 'self'");
     }
@@ -111,7 +145,10 @@ mod tests {
     fn playground_off_here_means_no_arbitrary_connect() {
         let p = policy((true, true), &[("FEATURE_PLAYGROUND", "false")]);
         assert!(p.analytics && !p.playground);
-        assert_eq!(connect(&p), "connect-src 'self' https://api.example.com:8443");
+        assert_eq!(
+            connect(&p),
+            "connect-src 'self' https://api.example.com:8443"
+        );
         let p = policy((false, true), &[("FEATURE_PLAYGROUND", "false")]);
         assert_eq!(connect(&p), "connect-src 'self'");
     }
@@ -122,7 +159,11 @@ mod tests {
         m.frame_origins = vec!["https://www.youtube.com".into()];
         m.image_origins = vec!["https://cdn.example.com".into()];
         let csp = page_policy(&m, &config_with(&[], &scratch("policy"))).content_security_policy;
-        assert!(csp.contains("img-src 'self' data: https://cdn.example.com;") && csp.ends_with("frame-src 'self' https://www.youtube.com"), "{csp}");
+        assert!(
+            csp.contains("img-src 'self' data: https://cdn.example.com;")
+                && csp.ends_with("frame-src 'self' https://www.youtube.com"),
+            "{csp}"
+        );
     }
 
     #[test]
@@ -133,19 +174,37 @@ mod tests {
             m.features.analytics = beacon;
             m.features.playground = false;
             m.beacon_endpoint = beacon.then(|| BEACON.to_string());
-            m.assistant = Some(docs_edge_core::wire::ExportAssistant { api_base: api_base.into(), key: key.clone(), turnstile_site_key: None });
+            m.assistant = Some(docs_edge_core::wire::ExportAssistant {
+                api_base: api_base.into(),
+                key: key.clone(),
+                turnstile_site_key: None,
+            });
             page_policy(&m, &config_with(vars, &scratch("policy")))
         };
         let here = with("same-origin", false, &[]);
         assert!(here.assistant && here.content_security_policy.contains("'wasm-unsafe-eval'"));
         assert_eq!(connect(&here), "connect-src 'self'");
         let elsewhere = with("https://edge.example.com", false, &[]);
-        assert_eq!(connect(&elsewhere), "connect-src 'self' https://edge.example.com");
-        let gapped = with("https://edge.example.com", false, &[("DEPLOYMENT_KIND", "air-gapped")]);
-        assert!(!gapped.assistant && !gapped.content_security_policy.contains("wasm"), "{gapped:?}");
+        assert_eq!(
+            connect(&elsewhere),
+            "connect-src 'self' https://edge.example.com"
+        );
+        let gapped = with(
+            "https://edge.example.com",
+            false,
+            &[("DEPLOYMENT_KIND", "air-gapped")],
+        );
+        assert!(
+            !gapped.assistant && !gapped.content_security_policy.contains("wasm"),
+            "{gapped:?}"
+        );
         assert_eq!(connect(&gapped), "connect-src 'self'");
         // Analytics off here: the beacon's origin stays out, so a widget asking that origin does too.
-        let beside_beacon = with("https://api.example.com:8443", true, &[("FEATURE_ANALYTICS", "false")]);
+        let beside_beacon = with(
+            "https://api.example.com:8443",
+            true,
+            &[("FEATURE_ANALYTICS", "false")],
+        );
         assert!(!beside_beacon.assistant);
         assert_eq!(connect(&beside_beacon), "connect-src 'self'");
         assert!(with("same-origin", true, &[("FEATURE_ANALYTICS", "false")]).assistant);
@@ -163,18 +222,34 @@ mod tests {
             page_policy(&m, &config_with(vars, &scratch("policy"))).content_security_policy
         };
         let cloud = with(&[]);
-        assert!(cloud.contains("'wasm-unsafe-eval' https://challenges.cloudflare.com;") && cloud.ends_with("frame-src 'self' https://challenges.cloudflare.com"), "{cloud}");
+        assert!(
+            cloud.contains("'wasm-unsafe-eval' https://challenges.cloudflare.com;")
+                && cloud.ends_with("frame-src 'self' https://challenges.cloudflare.com"),
+            "{cloud}"
+        );
         let gapped = with(&[("DEPLOYMENT_KIND", "air-gapped")]);
-        assert!(gapped.contains("'wasm-unsafe-eval'") && !gapped.contains("challenges.cloudflare.com"), "{gapped}");
+        assert!(
+            gapped.contains("'wasm-unsafe-eval'") && !gapped.contains("challenges.cloudflare.com"),
+            "{gapped}"
+        );
     }
 
     #[test]
     fn air_gapped_sends_the_beacon_only_to_an_internal_host() {
-        let gapped = [("DEPLOYMENT_KIND", "air-gapped"), ("FEATURE_ANALYTICS", "true"), ("FEATURE_PLAYGROUND", "true")];
+        let gapped = [
+            ("DEPLOYMENT_KIND", "air-gapped"),
+            ("FEATURE_ANALYTICS", "true"),
+            ("FEATURE_PLAYGROUND", "true"),
+        ];
         let outside = policy((true, true), &gapped);
         assert!(!outside.analytics && !outside.playground);
         assert_eq!(connect(&outside), "connect-src 'self'");
-        let declared = [gapped[0], gapped[1], gapped[2], ("INTERNAL_HOSTS", "api.example.com:8443")];
+        let declared = [
+            gapped[0],
+            gapped[1],
+            gapped[2],
+            ("INTERNAL_HOSTS", "api.example.com:8443"),
+        ];
         let inside = policy((true, true), &declared);
         assert!(inside.analytics && inside.playground);
     }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use axum::body::{to_bytes, Body};
 use axum::http::Request;
-use docs_edge_core::docs::build_site;
 use docs_edge_core::docs::archive::SourceTree;
+use docs_edge_core::docs::build_site;
 use docs_edge_core::export::SEARCH_INDEX_FILE;
 use docs_edge_core::search::SearchIndex;
 use docs_edge_core::security::signing::sha256_hex;
@@ -18,30 +18,56 @@ use tower::ServiceExt;
 use crate::state::State;
 use crate::testing::{config_with, manifest, scratch, serving, ScratchPostgres};
 
-const QUESTION: &str = "How do I unlock jane.doe@example.com? Card 4111 1111 1111 1111, key svc_0123456789abcdef, \
+const QUESTION: &str =
+    "How do I unlock jane.doe@example.com? Card 4111 1111 1111 1111, key svc_0123456789abcdef, \
                         from 203.0.113.7, account cust_998877, IBAN DE89 3704 0044 0532 0130 00.";
 const COMMENT: &str = "Call me on +44 20 7946 0958 or write to jane.doe@example.com";
 /// What the reader wrote that must not be stored anywhere.
-const ORIGINALS: &[&str] =
-    &["jane.doe@example.com", "4111 1111 1111 1111", "svc_0123456789abcdef", "203.0.113.7", "cust_998877", "DE89 3704", "7946 0958"];
+const ORIGINALS: &[&str] = &[
+    "jane.doe@example.com",
+    "4111 1111 1111 1111",
+    "svc_0123456789abcdef",
+    "203.0.113.7",
+    "cust_998877",
+    "DE89 3704",
+    "7946 0958",
+];
 
 fn site_files() -> Vec<u8> {
     let mut tree = SourceTree::new();
-    tree.insert("docs.json".into(), br#"{"navigation": {"pages": ["index"]}}"#.to_vec());
-    tree.insert("index.mdx".into(), b"# Accounts\n\nTo unlock an account, reset its password from the dashboard.\n".to_vec());
+    tree.insert(
+        "docs.json".into(),
+        br#"{"navigation": {"pages": ["index"]}}"#.to_vec(),
+    );
+    tree.insert(
+        "index.mdx".into(),
+        b"# Accounts\n\nTo unlock an account, reset its password from the dashboard.\n".to_vec(),
+    );
     SearchIndex::build(&build_site(&tree).unwrap().pages).to_bytes()
 }
 
 fn request(method: &str, path: &str, key: &str, body: Option<Value>) -> Request<Body> {
-    let builder = Request::builder().method(method).uri(path).header("authorization", format!("Bearer {key}"));
+    let builder = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("authorization", format!("Bearer {key}"));
     match body {
-        Some(body) => builder.header("content-type", "application/json").body(Body::from(body.to_string())).unwrap(),
+        Some(body) => builder
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
         None => builder.body(Body::empty()).unwrap(),
     }
 }
 
 async fn text_of(res: axum::response::Response) -> String {
-    String::from_utf8(to_bytes(res.into_body(), usize::MAX).await.unwrap().to_vec()).unwrap()
+    String::from_utf8(
+        to_bytes(res.into_body(), usize::MAX)
+            .await
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap()
 }
 
 /// Every text the store holds for the thread: messages, the answer row and the feedback row.
@@ -65,7 +91,10 @@ async fn masked_everywhere(name: &str, storage_url: Option<&str>) {
     let index = site_files();
     let mut vars = vec![
         ("DOCS_EDGE_ASSISTANT_ENABLED", "true".to_string()),
-        ("DOCS_EDGE_ASSISTANT_KEY_SHA256", sha256_hex(b"svc_dsc_test")),
+        (
+            "DOCS_EDGE_ASSISTANT_KEY_SHA256",
+            sha256_hex(b"svc_dsc_test"),
+        ),
         ("DOCS_EDGE_ADMIN_KEY_SHA256", sha256_hex(b"admin-1")),
         ("FEATURE_ANALYTICS", "true".into()),
         ("DOCS_EDGE_PRIVACY_MASK_PATTERNS", "cust_*".into()),
@@ -74,21 +103,48 @@ async fn masked_everywhere(name: &str, storage_url: Option<&str>) {
         vars.push(("DOCS_EDGE_STORAGE_URL", url.to_string()));
     }
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let files: Vec<(&str, &[u8])> = vec![("index.html", b"<p>home</p>"), (SEARCH_INDEX_FILE, &index)];
-    let state: Arc<State> = serving(config_with(&vars, &scratch(name)), &manifest("se_privacy0000000000"), &files);
+    let files: Vec<(&str, &[u8])> =
+        vec![("index.html", b"<p>home</p>"), (SEARCH_INDEX_FILE, &index)];
+    let state: Arc<State> = serving(
+        config_with(&vars, &scratch(name)),
+        &manifest("se_privacy0000000000"),
+        &files,
+    );
     let app = crate::app(state.clone());
 
     let body = json!({"fp": "visitor", "messages": [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": QUESTION}]}]});
-    let res = app.clone().oneshot(request("POST", "/discovery/v2/assistant/docs.example.com/message", "svc_dsc_test", Some(body))).await.unwrap();
+    let res = app
+        .clone()
+        .oneshot(request(
+            "POST",
+            "/discovery/v2/assistant/docs.example.com/message",
+            "svc_dsc_test",
+            Some(body),
+        ))
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     let thread_id = res.headers()["x-thread-id"].to_str().unwrap().to_string();
     let stream = text_of(res).await;
-    let start: Value = stream.lines().filter_map(|l| l.strip_prefix("data: ")).find_map(|l| serde_json::from_str(l).ok()).unwrap();
+    let start: Value = stream
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap();
     let message_id = start["messageId"].as_str().unwrap().to_string();
     assert!(stream.contains("\"type\":\"finish\""), "{stream}");
 
     let rating = json!({"threadId": thread_id, "messageId": message_id, "rating": "down", "comment": COMMENT});
-    let res = app.clone().oneshot(request("POST", "/discovery/v1/assistant/docs.example.com/feedback", "svc_dsc_test", Some(rating))).await.unwrap();
+    let res = app
+        .clone()
+        .oneshot(request(
+            "POST",
+            "/discovery/v1/assistant/docs.example.com/feedback",
+            "svc_dsc_test",
+            Some(rating),
+        ))
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
 
     // The answer's row is written after its stream closed.
@@ -100,19 +156,54 @@ async fn masked_everywhere(name: &str, storage_url: Option<&str>) {
         }
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
-    let thread = text_of(app.clone().oneshot(request("GET", &format!("/v1/threads/{thread_id}"), "admin-1", None)).await.unwrap()).await;
+    let thread = text_of(
+        app.clone()
+            .oneshot(request(
+                "GET",
+                &format!("/v1/threads/{thread_id}"),
+                "admin-1",
+                None,
+            ))
+            .await
+            .unwrap(),
+    )
+    .await;
     let csv_path = "/v1/analytics/docs.example.com/conversations.csv";
-    let csv = text_of(app.clone().oneshot(request("GET", csv_path, "admin-1", None)).await.unwrap()).await;
-    for (place, text) in [("the database", &stored), ("the thread", &thread), ("the CSV", &csv)] {
+    let csv = text_of(
+        app.clone()
+            .oneshot(request("GET", csv_path, "admin-1", None))
+            .await
+            .unwrap(),
+    )
+    .await;
+    for (place, text) in [
+        ("the database", &stored),
+        ("the thread", &thread),
+        ("the CSV", &csv),
+    ] {
         for original in ORIGINALS {
-            assert!(!text.contains(original), "{name}: {original:?} in {place}: {text}");
+            assert!(
+                !text.contains(original),
+                "{name}: {original:?} in {place}: {text}"
+            );
         }
-        for label in ["[email]", "[card]", "[secret]", "[ip]", "[masked]", "[iban]"] {
-            assert!(text.contains(label), "{name}: no {label} in {place}: {text}");
+        for label in [
+            "[email]", "[card]", "[secret]", "[ip]", "[masked]", "[iban]",
+        ] {
+            assert!(
+                text.contains(label),
+                "{name}: no {label} in {place}: {text}"
+            );
         }
     }
-    assert!(stored.contains("Call me on [phone] or write to [email]"), "{name}: the comment, masked: {stored}");
-    assert!(stored.contains("how do i unlock email card card key secret"), "{name}: the grouping key is made after masking: {stored}");
+    assert!(
+        stored.contains("Call me on [phone] or write to [email]"),
+        "{name}: the comment, masked: {stored}"
+    );
+    assert!(
+        stored.contains("how do i unlock email card card key secret"),
+        "{name}: the grouping key is made after masking: {stored}"
+    );
 }
 
 #[tokio::test]
@@ -122,7 +213,9 @@ async fn sqlite_stores_only_masked_reader_text() {
 
 #[tokio::test]
 async fn postgres_stores_only_masked_reader_text() {
-    let Some(database) = ScratchPostgres::create("docs_edge_privacy").await else { return };
+    let Some(database) = ScratchPostgres::create("docs_edge_privacy").await else {
+        return;
+    };
     masked_everywhere("privacy-postgres", Some(&database.url)).await;
     database.drop_database().await;
 }

@@ -31,29 +31,60 @@ pub async fn run(state: Arc<State>) {
 
 async fn round(state: &State, refresh: &Refresh) -> Result<(), String> {
     let api = &refresh.api_url;
-    let job_id = match call::<ExportJob>(state, refresh, "POST", &format!("{api}/v1/static-export/jobs"), Some(&refresh.domain)).await {
+    let job_id = match call::<ExportJob>(
+        state,
+        refresh,
+        "POST",
+        &format!("{api}/v1/static-export/jobs"),
+        Some(&refresh.domain),
+    )
+    .await
+    {
         Ok(job) => job.job_id,
         // One job per domain at a time: follow the one already running.
-        Err(Failure::Api(body)) if body.code == "job_active" && body.job_id.is_some() => body.job_id.unwrap_or_default(),
+        Err(Failure::Api(body)) if body.code == "job_active" && body.job_id.is_some() => {
+            body.job_id.unwrap_or_default()
+        }
         Err(err) => return Err(format!("starting the export: {err}")),
     };
     let started = tokio::time::Instant::now();
     loop {
-        let job = call::<ExportJob>(state, refresh, "GET", &format!("{api}/v1/static-export/jobs/{job_id}"), None)
-            .await
-            .map_err(|e| format!("polling {job_id}: {e}"))?;
+        let job = call::<ExportJob>(
+            state,
+            refresh,
+            "GET",
+            &format!("{api}/v1/static-export/jobs/{job_id}"),
+            None,
+        )
+        .await
+        .map_err(|e| format!("polling {job_id}: {e}"))?;
         match job.status {
             JobStatus::Completed => break,
             JobStatus::Failed | JobStatus::Cancelled => {
-                return Err(format!("export job {job_id} is {:?}: {}", job.status, job.error.unwrap_or_default()))
+                return Err(format!(
+                    "export job {job_id} is {:?}: {}",
+                    job.status,
+                    job.error.unwrap_or_default()
+                ))
             }
-            _ if started.elapsed() > JOB_DEADLINE => return Err(format!("export job {job_id} still {:?} after 30 minutes", job.status)),
+            _ if started.elapsed() > JOB_DEADLINE => {
+                return Err(format!(
+                    "export job {job_id} still {:?} after 30 minutes",
+                    job.status
+                ))
+            }
             _ => tokio::time::sleep(POLL_EVERY).await,
         }
     }
-    let link = call::<BundleLink>(state, refresh, "POST", &format!("{api}/v1/static-export/jobs/{job_id}/bundle"), None)
-        .await
-        .map_err(|e| format!("generating the bundle of {job_id}: {e}"))?;
+    let link = call::<BundleLink>(
+        state,
+        refresh,
+        "POST",
+        &format!("{api}/v1/static-export/jobs/{job_id}/bundle"),
+        None,
+    )
+    .await
+    .map_err(|e| format!("generating the bundle of {job_id}: {e}"))?;
     let sha = Some(link.sha256.as_str()).filter(|s| !s.is_empty());
     state.load_url(&link.bundle_url, sha).await
 }
@@ -72,7 +103,13 @@ impl std::fmt::Display for Failure {
     }
 }
 
-async fn call<T: DeserializeOwned>(state: &State, refresh: &Refresh, method: &str, url: &str, domain: Option<&str>) -> Result<T, Failure> {
+async fn call<T: DeserializeOwned>(
+    state: &State,
+    refresh: &Refresh,
+    method: &str,
+    url: &str,
+    domain: Option<&str>,
+) -> Result<T, Failure> {
     let mut request = match method {
         "POST" => state.client.post(url),
         _ => state.client.get(url),
@@ -84,9 +121,15 @@ async fn call<T: DeserializeOwned>(state: &State, refresh: &Refresh, method: &st
             .header("content-type", "application/json")
             .body(serde_json::json!({ "domain": domain }).to_string());
     }
-    let response = request.send().await.map_err(|e| Failure::Other(format!("request failed: {e}")))?;
+    let response = request
+        .send()
+        .await
+        .map_err(|e| Failure::Other(format!("request failed: {e}")))?;
     let status = response.status();
-    let bytes = response.bytes().await.map_err(|e| Failure::Other(format!("reading the answer: {e}")))?;
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| Failure::Other(format!("reading the answer: {e}")))?;
     if !status.is_success() {
         return Err(match serde_json::from_slice::<ErrorBody>(&bytes) {
             Ok(body) => Failure::Api(body),

@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 
 use docs_edge_core::export::{SEARCH_INDEX_FILE, SEARCH_PACK_FILES};
 use docs_edge_core::platform::lru::ByteLru;
-use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock};
+use docs_edge_core::search::shard::{
+    hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock,
+};
 use docs_edge_core::search::{Hit, PageDoc, Query, SearchIndex};
 use serde::Serialize;
 
@@ -45,17 +47,22 @@ pub struct SearchStats {
 
 impl std::fmt::Debug for PackIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PackIndex").field("pages", &self.meta.page_count()).field("stats", &self.stats()).finish()
+        f.debug_struct("PackIndex")
+            .field("pages", &self.meta.page_count())
+            .field("stats", &self.stats())
+            .finish()
     }
 }
 
 /// Writes the packs of the whole index at `dir`/[`SEARCH_INDEX_FILE`] (a bundle made before the
 /// packs) into `dir`, where [`PackIndex::open`] reads them.
 pub fn split_whole_index(dir: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(dir.join(SEARCH_INDEX_FILE)).map_err(|e| format!("{SEARCH_INDEX_FILE}: {e}"))?;
+    let bytes = std::fs::read(dir.join(SEARCH_INDEX_FILE))
+        .map_err(|e| format!("{SEARCH_INDEX_FILE}: {e}"))?;
     let index = SearchIndex::from_bytes(&bytes).map_err(|e| format!("{SEARCH_INDEX_FILE}: {e}"))?;
     drop(bytes);
-    let ShardedIndex { meta, terms, text } = ShardedIndex::build(&index).map_err(|e| format!("{SEARCH_INDEX_FILE}: {e}"))?;
+    let ShardedIndex { meta, terms, text } =
+        ShardedIndex::build(&index).map_err(|e| format!("{SEARCH_INDEX_FILE}: {e}"))?;
     drop(index);
     for (path, bytes) in SEARCH_PACK_FILES.iter().zip([meta, terms, text]) {
         let target = dir.join(path);
@@ -83,9 +90,26 @@ impl PackIndex {
             Ok(file)
         };
         let end = |last: Option<Range<u64>>| last.map_or(0, |r| r.end);
-        let terms = open(terms_path, end(meta.shard_count().checked_sub(1).and_then(|id| meta.shard_range(id))))?;
-        let text = open(text_path, end(meta.block_count().checked_sub(1).and_then(|id| meta.block_range(id))))?;
-        Ok(PackIndex { meta, terms, text, cache: Mutex::new(ByteLru::new(cache_bytes)) })
+        let terms = open(
+            terms_path,
+            end(meta
+                .shard_count()
+                .checked_sub(1)
+                .and_then(|id| meta.shard_range(id))),
+        )?;
+        let text = open(
+            text_path,
+            end(meta
+                .block_count()
+                .checked_sub(1)
+                .and_then(|id| meta.block_range(id))),
+        )?;
+        Ok(PackIndex {
+            meta,
+            terms,
+            text,
+            cache: Mutex::new(ByteLru::new(cache_bytes)),
+        })
     }
 
     /// The hits of `q`, as the whole index and the worker answer them.
@@ -104,14 +128,21 @@ impl PackIndex {
 
     /// The page at `path`; `None` when the site has no such page.
     pub fn page(&self, path: &str) -> Result<Option<PageDoc>, String> {
-        let Some((page, ids)) = self.meta.page_blocks(path) else { return Ok(None) };
+        let Some((page, ids)) = self.meta.page_blocks(path) else {
+            return Ok(None);
+        };
         let blocks = self.blocks(&ids)?;
         let refs: Vec<&TextBlock> = blocks.iter().map(Arc::as_ref).collect();
-        page_from_blocks(&self.meta, page, &refs).map(Some).map_err(|e| format!("text blocks: {e}"))
+        page_from_blocks(&self.meta, page, &refs)
+            .map(Some)
+            .map_err(|e| format!("text blocks: {e}"))
     }
 
     pub fn stats(&self) -> SearchStats {
-        let cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         SearchStats {
             meta_bytes: self.meta.heap_bytes(),
             cache_bytes: cache.bytes(),
@@ -121,17 +152,27 @@ impl PackIndex {
     }
 
     fn shards(&self, ids: &[u32]) -> Result<Vec<Arc<TermShard>>, String> {
-        self.parts(ids, "t", |id| self.read_shard(id), |part| match part {
-            Part::Shard(shard) => Some(shard),
-            Part::Block(_) => None,
-        })
+        self.parts(
+            ids,
+            "t",
+            |id| self.read_shard(id),
+            |part| match part {
+                Part::Shard(shard) => Some(shard),
+                Part::Block(_) => None,
+            },
+        )
     }
 
     fn blocks(&self, ids: &[u32]) -> Result<Vec<Arc<TextBlock>>, String> {
-        self.parts(ids, "x", |id| self.read_block(id), |part| match part {
-            Part::Block(block) => Some(block),
-            Part::Shard(_) => None,
-        })
+        self.parts(
+            ids,
+            "x",
+            |id| self.read_block(id),
+            |part| match part {
+                Part::Block(block) => Some(block),
+                Part::Shard(_) => None,
+            },
+        )
     }
 
     /// Parts `ids` of one kind (`tag` in their cache keys), each from the cache or `read`.
@@ -143,34 +184,59 @@ impl PackIndex {
         typed: impl Fn(Part) -> Option<Arc<T>>,
     ) -> Result<Vec<Arc<T>>, String> {
         ids.iter()
-            .map(|&id| typed(self.part(&format!("{tag}{id}"), || read(id))?).ok_or_else(|| format!("search cache: {tag}{id} of another kind")))
+            .map(|&id| {
+                typed(self.part(&format!("{tag}{id}"), || read(id))?)
+                    .ok_or_else(|| format!("search cache: {tag}{id} of another kind"))
+            })
             .collect()
     }
 
     /// The part under `key`, from the cache or read (outside the lock: a read does not hold up
     /// other queries' cache hits).
-    fn part(&self, key: &str, read: impl FnOnce() -> Result<(Part, usize), String>) -> Result<Part, String> {
-        if let Some(part) = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(key) {
+    fn part(
+        &self,
+        key: &str,
+        read: impl FnOnce() -> Result<(Part, usize), String>,
+    ) -> Result<Part, String> {
+        if let Some(part) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(key)
+        {
             return Ok(part);
         }
         let (part, bytes) = read()?;
-        self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, part.clone(), bytes);
+        self.cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(key, part.clone(), bytes);
         Ok(part)
     }
 
     fn read_shard(&self, id: u32) -> Result<(Part, usize), String> {
-        let range = self.meta.shard_range(id).ok_or_else(|| format!("term shard {id}: out of range"))?;
-        let bytes = read_at(&self.terms, range).map_err(|e| format!("{}: {e}", SEARCH_PACK_FILES[1]))?;
-        let shard = TermShard::from_bytes(&bytes, id, self.meta.shard_count(), self.meta.chunk_count())
-            .map_err(|e| format!("term shard {id}: {e}"))?;
+        let range = self
+            .meta
+            .shard_range(id)
+            .ok_or_else(|| format!("term shard {id}: out of range"))?;
+        let bytes =
+            read_at(&self.terms, range).map_err(|e| format!("{}: {e}", SEARCH_PACK_FILES[1]))?;
+        let shard =
+            TermShard::from_bytes(&bytes, id, self.meta.shard_count(), self.meta.chunk_count())
+                .map_err(|e| format!("term shard {id}: {e}"))?;
         let size = shard.heap_bytes();
         Ok((Part::Shard(Arc::new(shard)), size))
     }
 
     fn read_block(&self, id: u32) -> Result<(Part, usize), String> {
-        let range = self.meta.block_range(id).ok_or_else(|| format!("text block {id}: out of range"))?;
-        let bytes = read_at(&self.text, range).map_err(|e| format!("{}: {e}", SEARCH_PACK_FILES[2]))?;
-        let block = TextBlock::from_bytes(&bytes, id, &self.meta).map_err(|e| format!("text block {id}: {e}"))?;
+        let range = self
+            .meta
+            .block_range(id)
+            .ok_or_else(|| format!("text block {id}: out of range"))?;
+        let bytes =
+            read_at(&self.text, range).map_err(|e| format!("{}: {e}", SEARCH_PACK_FILES[2]))?;
+        let block = TextBlock::from_bytes(&bytes, id, &self.meta)
+            .map_err(|e| format!("text block {id}: {e}"))?;
         let size = block.heap_bytes();
         Ok((Part::Block(Arc::new(block)), size))
     }
@@ -178,7 +244,8 @@ impl PackIndex {
 
 /// Bytes `range` of `file`, without moving a shared cursor (queries read concurrently).
 fn read_at(file: &File, range: Range<u64>) -> io::Result<Vec<u8>> {
-    let len = usize::try_from(range.end.saturating_sub(range.start)).map_err(|_| io::Error::other("range too large"))?;
+    let len = usize::try_from(range.end.saturating_sub(range.start))
+        .map_err(|_| io::Error::other("range too large"))?;
     let mut buf = vec![0; len];
     #[cfg(unix)]
     {

@@ -86,7 +86,10 @@ impl State {
     }
 
     pub fn config(&self) -> Arc<Config> {
-        self.config.read().map(|c| c.clone()).unwrap_or_else(|p| p.into_inner().clone())
+        self.config
+            .read()
+            .map(|c| c.clone())
+            .unwrap_or_else(|p| p.into_inner().clone())
     }
 
     pub fn set_config(&self, config: Config) {
@@ -117,7 +120,10 @@ impl State {
             last_refresh_error: self.last_error.read().ok().and_then(|e| e.clone()),
             deployment: config.deployment,
             pages: manifest.map(|m| crate::page_policy::page_policy(m, &config)),
-            search: active.as_ref().and_then(|a| a.bundle.index.as_ref()).map(|index| index.stats()),
+            search: active
+                .as_ref()
+                .and_then(|a| a.bundle.index.as_ref())
+                .map(|index| index.stats()),
         }
     }
 
@@ -147,23 +153,38 @@ impl State {
         result
     }
 
-    async fn fetch_and_unpack(&self, config: &Arc<Config>, url: &str, expected: Option<&str>) -> Result<Unpacked, LoadError> {
+    async fn fetch_and_unpack(
+        &self,
+        config: &Arc<Config>,
+        url: &str,
+        expected: Option<&str>,
+    ) -> Result<Unpacked, LoadError> {
         std::fs::create_dir_all(&config.cache_dir)?;
         let partial = config.cache_dir.join("download.partial");
         let sha256 = bundle::download(&self.client, url, &partial, config).await?;
         if let Some(expected) = expected {
             if !expected.eq_ignore_ascii_case(&sha256) {
                 let _ = std::fs::remove_file(&partial);
-                return Err(LoadError::Checksum { expected: expected.to_string(), actual: sha256 });
+                return Err(LoadError::Checksum {
+                    expected: expected.to_string(),
+                    actual: sha256,
+                });
             }
         }
-        let unpacked = self.unpack_blocking(config, partial.clone(), sha256).await?;
+        let unpacked = self
+            .unpack_blocking(config, partial.clone(), sha256)
+            .await?;
         // Only an archive that passed every check replaces the cached one.
         std::fs::rename(&partial, config.cache_dir.join(CACHED_ARCHIVE))?;
         Ok(unpacked)
     }
 
-    async fn unpack_blocking(&self, config: &Arc<Config>, archive: PathBuf, sha256: String) -> Result<Unpacked, LoadError> {
+    async fn unpack_blocking(
+        &self,
+        config: &Arc<Config>,
+        archive: PathBuf,
+        sha256: String,
+    ) -> Result<Unpacked, LoadError> {
         let config = config.clone();
         let sites = config.cache_dir.join("sites");
         tokio::task::spawn_blocking(move || bundle::unpack(&archive, &sha256, &sites, &config))
@@ -198,14 +219,26 @@ impl State {
 
     pub(crate) fn activate(&self, config: &Config, bundle: Unpacked, source: Source) {
         let dir = bundle.dir.clone();
-        let active = Arc::new(Active { bundle, loaded_at: now_iso(), source });
+        let active = Arc::new(Active {
+            bundle,
+            loaded_at: now_iso(),
+            source,
+        });
         eprintln!(
             "{}",
             serde_json::json!({"event": "bundle_live", "jobId": active.bundle.manifest.job_id, "version": active.bundle.manifest.version,
                 "source": source, "pageCount": active.bundle.manifest.page_count})
         );
-        let previous = self.active.write().ok().and_then(|mut slot| slot.replace(active));
-        remove_old_sites(&config.cache_dir.join("sites"), &dir, previous.as_ref().map(|p| p.bundle.dir.as_path()));
+        let previous = self
+            .active
+            .write()
+            .ok()
+            .and_then(|mut slot| slot.replace(active));
+        remove_old_sites(
+            &config.cache_dir.join("sites"),
+            &dir,
+            previous.as_ref().map(|p| p.bundle.dir.as_path()),
+        );
     }
 
     fn set_error(&self, error: Option<String>) {
@@ -229,7 +262,9 @@ impl State {
 
 /// Keeps the live directory and the one before it (requests may still be reading it).
 fn remove_old_sites(sites: &Path, live: &Path, previous: Option<&Path>) {
-    let Ok(entries) = std::fs::read_dir(sites) else { return };
+    let Ok(entries) = std::fs::read_dir(sites) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path != live && Some(path.as_path()) != previous {
@@ -239,11 +274,17 @@ fn remove_old_sites(sites: &Path, live: &Path, previous: Option<&Path>) {
 }
 
 fn log(event: &str, error: &str, still_serving: bool) {
-    eprintln!("{}", serde_json::json!({"event": event, "error": error, "previousBundleStillServing": still_serving}));
+    eprintln!(
+        "{}",
+        serde_json::json!({"event": event, "error": error, "previousBundleStillServing": still_serving})
+    );
 }
 
 pub fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as u64
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_millis() as u64
 }
 
 /// ISO 8601 in UTC with milliseconds, as the API reports times.

@@ -24,7 +24,9 @@ use tower_http::services::ServeDir;
 use docs_edge_core::export::redirects::{self, Rule, REDIRECTS_FILE};
 use docs_edge_core::export::widget;
 use docs_edge_core::http::accept::prefers_markdown;
-use docs_edge_core::http::site_headers::{cache_control, etag_matches, security_headers, MARKDOWN_ALTERNATE_LINK};
+use docs_edge_core::http::site_headers::{
+    cache_control, etag_matches, security_headers, MARKDOWN_ALTERNATE_LINK,
+};
 use docs_edge_core::http::site_paths::{site_path, SitePath};
 
 use crate::page_policy::page_policy;
@@ -39,17 +41,25 @@ use crate::state::State;
 fn widget_file(dir: &Path, path: &str) -> Option<Uri> {
     let asset = path.strip_prefix('/')?;
     let bundle_path = widget::bundle_path(asset)?;
-    dir.join(&bundle_path).is_file().then(|| format!("/{bundle_path}").parse().ok()).flatten()
+    dir.join(&bundle_path)
+        .is_file()
+        .then(|| format!("/{bundle_path}").parse().ok())
+        .flatten()
 }
 
 pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) -> Response {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let mut res = (StatusCode::METHOD_NOT_ALLOWED, "method not allowed\n").into_response();
-        res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        res.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         return res;
     }
     let Some(active) = state.active() else {
-        return (StatusCode::SERVICE_UNAVAILABLE, "no bundle is loaded yet; see /_docs-edge/health\n").into_response();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no bundle is loaded yet; see /_docs-edge/health\n",
+        )
+            .into_response();
     };
     if let Some(res) = redirect(&active.bundle.redirects, req.uri()) {
         return res;
@@ -63,15 +73,26 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
     if let Some(uri) = widget.clone().or_else(|| extensionless(dir, req.uri())) {
         *req.uri_mut() = uri;
     }
-    let wants_markdown = prefers_markdown(req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()));
-    let markdown = if wants_markdown { markdown_file(dir, req.uri()) } else { None };
+    let wants_markdown = prefers_markdown(
+        req.headers()
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let markdown = if wants_markdown {
+        markdown_file(dir, req.uri())
+    } else {
+        None
+    };
     if let Some(uri) = markdown.clone() {
         *req.uri_mut() = uri;
     }
     // One URL, two representations: each needs its own validator.
     let variant = if markdown.is_some() { "-md" } else { "" };
-    let etag = HeaderValue::from_str(&format!("W/\"{}{variant}\"", &active.bundle.sha256[..active.bundle.sha256.len().min(32)]))
-        .unwrap_or_else(|_| HeaderValue::from_static("W/\"bundle\""));
+    let etag = HeaderValue::from_str(&format!(
+        "W/\"{}{variant}\"",
+        &active.bundle.sha256[..active.bundle.sha256.len().min(32)]
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static("W/\"bundle\""));
     let path = req.uri().path().to_string();
     let not_modified = req
         .headers()
@@ -89,7 +110,10 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         res = not_found(dir, head).await;
     }
     if markdown.is_some() && res.status().is_success() {
-        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/markdown; charset=utf-8"));
+        res.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/markdown; charset=utf-8"),
+        );
     }
     let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
     if res.status().is_success() {
@@ -112,19 +136,32 @@ pub async fn serve(AxumState(state): AxumState<Arc<State>>, mut req: Request) ->
         if html && wants_markdown {
             // A bundle past `MARKDOWN_PAGES_DEFAULT_MAX` pages has no `.md` per page: every page's
             // Markdown is in `llms-full.txt`, which the HTML names for the agent that asked.
-            headers.insert(header::LINK, HeaderValue::from_static(MARKDOWN_ALTERNATE_LINK));
+            headers.insert(
+                header::LINK,
+                HeaderValue::from_static(MARKDOWN_ALTERNATE_LINK),
+            );
         }
     }
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control(&path, html, found)));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(cache_control(&path, html, found)),
+    );
     let policy = page_policy(&active.bundle.manifest, &state.config());
     for (name, value) in security_headers(&policy.content_security_policy) {
-        let value = HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
+        let value = HeaderValue::from_str(&value)
+            .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
         headers.insert(HeaderName::from_static(name), value);
     }
     if widget.is_some() {
         // Any site may load the widget, as from the worker (worker/public/_headers).
-        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
-        headers.insert(HeaderName::from_static("cross-origin-resource-policy"), HeaderValue::from_static("cross-origin"));
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+        headers.insert(
+            HeaderName::from_static("cross-origin-resource-policy"),
+            HeaderValue::from_static("cross-origin"),
+        );
     }
     res
 }
@@ -138,8 +175,13 @@ fn markdown_file(dir: &Path, uri: &Uri) -> Option<Uri> {
         None if raw.ends_with('/') => format!("{raw}index"),
         None => return None,
     };
-    let Some(SitePath::Page { markdown, .. }) = site_path(raw) else { return None };
-    dir.join(markdown).is_file().then(|| format!("{stem}.md").parse().ok()).flatten()
+    let Some(SitePath::Page { markdown, .. }) = site_path(raw) else {
+        return None;
+    };
+    dir.join(markdown)
+        .is_file()
+        .then(|| format!("{stem}.md").parse().ok())
+        .flatten()
 }
 
 /// The site's redirect for `uri`, when one of `rules` matches: 308 (permanent, the format's
@@ -151,7 +193,8 @@ fn redirect(rules: &[Rule], uri: &Uri) -> Option<Response> {
     let location = HeaderValue::from_str(&redirects::location(&path, &destination)).ok()?;
     let mut res = status.into_response();
     res.headers_mut().insert(header::LOCATION, location);
-    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     Some(res)
 }
 
@@ -165,16 +208,30 @@ async fn not_found(dir: &Path, head: bool) -> Response {
     if let Some(at) = html.find("<head>") {
         html.insert_str(at + "<head>".len(), "<base href=\"/\">");
     }
-    let body = if head { Body::empty() } else { Body::from(html) };
+    let body = if head {
+        Body::empty()
+    } else {
+        Body::from(html)
+    };
     let mut res = (StatusCode::NOT_FOUND, body).into_response();
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
     res
 }
 
 /// `/a/b` → `/a/b.html` when that file exists (the export's canonical URLs have no extension).
 fn extensionless(dir: &Path, uri: &Uri) -> Option<Uri> {
     let raw = uri.path();
-    let Some(SitePath::Page { html, folder: Some(_), .. }) = site_path(raw) else { return None };
+    let Some(SitePath::Page {
+        html,
+        folder: Some(_),
+        ..
+    }) = site_path(raw)
+    else {
+        return None;
+    };
     if !dir.join(html).is_file() {
         return None;
     }
@@ -197,7 +254,10 @@ mod tests {
         std::fs::write(dir.join("guides/quick start.html"), "x").unwrap();
         std::fs::write(dir.join("outside.html"), "x").unwrap();
         let map = |p: &str| extensionless(&dir, &p.parse().unwrap()).map(|u| u.to_string());
-        assert_eq!(map("/guides/quick%20start?x=1").as_deref(), Some("/guides/quick%20start.html?x=1"));
+        assert_eq!(
+            map("/guides/quick%20start?x=1").as_deref(),
+            Some("/guides/quick%20start.html?x=1")
+        );
         assert_eq!(map("/guides/"), None);
         assert_eq!(map("/guides/missing"), None);
         assert_eq!(map("/guides/../outside"), None);
@@ -208,11 +268,19 @@ mod tests {
     fn markdown_files_sit_beside_their_pages_inside_the_bundle() {
         let dir = scratch("serve-md");
         std::fs::create_dir_all(dir.join("guides")).unwrap();
-        for file in ["guides/setup.md", "guides/index.md", "index.md", "outside.md"] {
+        for file in [
+            "guides/setup.md",
+            "guides/index.md",
+            "index.md",
+            "outside.md",
+        ] {
             std::fs::write(dir.join(file), "x").unwrap();
         }
         let map = |p: &str| markdown_file(&dir, &p.parse().unwrap()).map(|u| u.to_string());
-        assert_eq!(map("/guides/setup.html").as_deref(), Some("/guides/setup.md"));
+        assert_eq!(
+            map("/guides/setup.html").as_deref(),
+            Some("/guides/setup.md")
+        );
         assert_eq!(map("/guides/").as_deref(), Some("/guides/index.md"));
         assert_eq!(map("/").as_deref(), Some("/index.md"));
         assert_eq!(map("/guides/missing.html"), None);
@@ -229,7 +297,10 @@ mod tests {
         std::fs::write(dir.join("_static/widget/panel.0123456789.js"), "x").unwrap();
         let map = |p: &str| widget_file(&dir, p).map(|u| u.to_string());
         assert_eq!(map("/widget.js").as_deref(), Some("/_static/widget.js"));
-        assert_eq!(map("/widget/panel.0123456789.js").as_deref(), Some("/_static/widget/panel.0123456789.js"));
+        assert_eq!(
+            map("/widget/panel.0123456789.js").as_deref(),
+            Some("/_static/widget/panel.0123456789.js")
+        );
         // Not the bundle's widget: a docs page under widget/ is served as itself.
         assert_eq!(map("/widget/overview"), None);
         assert_eq!(map("/widget/../site.js"), None);

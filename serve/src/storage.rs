@@ -13,7 +13,9 @@ use docs_edge_core::analytics::input::Feedback;
 use docs_edge_core::analytics::range::{day_of_ms, DayRange};
 use docs_edge_core::analytics::record::AnswerRow;
 use docs_edge_core::analytics::report::{Bucket, DayRow, LabelCount, ReportRows, TOP_N};
-use docs_edge_core::wire::thread::{StoredMessage, StoredSource, ThreadRecord, MAX_STORED_MESSAGES};
+use docs_edge_core::wire::thread::{
+    StoredMessage, StoredSource, ThreadRecord, MAX_STORED_MESSAGES,
+};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Row};
@@ -29,7 +31,11 @@ pub const ORG_ID: &str = "self-hosted";
 
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "storage", include_str!("../migrations/0001_storage.sql")),
-    (2, "uncertain answers", include_str!("../migrations/0002_uncertain_answers.sql")),
+    (
+        2,
+        "uncertain answers",
+        include_str!("../migrations/0002_uncertain_answers.sql"),
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,15 +73,34 @@ type Result<T> = std::result::Result<T, StoreError>;
 /// names a mode of its own or an in-memory database.
 pub(crate) fn sqlite_created_when_missing(url: &str) -> Result<String> {
     let (path_part, query) = url.split_once('?').unwrap_or((url, ""));
-    let path = path_part.trim_start_matches("sqlite:").trim_start_matches("//");
-    if path.is_empty() || path.contains(":memory:") || query.split('&').any(|p| p.starts_with("mode=")) {
+    let path = path_part
+        .trim_start_matches("sqlite:")
+        .trim_start_matches("//");
+    if path.is_empty()
+        || path.contains(":memory:")
+        || query.split('&').any(|p| p.starts_with("mode="))
+    {
         return Ok(url.to_string());
     }
-    if let Some(folder) = std::path::Path::new(path).parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .map_err(|err| StoreError(format!("storage.url: the SQLite file's folder {} cannot be made: {err}", folder.display())))?;
+    if let Some(folder) = std::path::Path::new(path)
+        .parent()
+        .filter(|f| !f.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(folder).map_err(|err| {
+            StoreError(format!(
+                "storage.url: the SQLite file's folder {} cannot be made: {err}",
+                folder.display()
+            ))
+        })?;
     }
-    Ok(format!("{url}{}mode=rwc", if query.is_empty() && !url.ends_with('?') { "?" } else { "&" }))
+    Ok(format!(
+        "{url}{}mode=rwc",
+        if query.is_empty() && !url.ends_with('?') {
+            "?"
+        } else {
+            "&"
+        }
+    ))
 }
 
 /// One turn appended to a thread, and how many stored messages it keeps first (a regenerate).
@@ -95,13 +120,27 @@ impl Store {
     pub fn new(storage: &Storage) -> Result<Store> {
         sqlx::any::install_default_drivers();
         let url = storage.url.expose();
-        let kind = if url.starts_with("sqlite:") { Kind::Sqlite } else { Kind::Postgres };
-        let url = if kind == Kind::Sqlite { sqlite_created_when_missing(url)? } else { url.to_string() };
+        let kind = if url.starts_with("sqlite:") {
+            Kind::Sqlite
+        } else {
+            Kind::Postgres
+        };
+        let url = if kind == Kind::Sqlite {
+            sqlite_created_when_missing(url)?
+        } else {
+            url.to_string()
+        };
         let url = url.as_str();
         // SQLite has one writer at a time; more connections only queue behind its lock.
         let connections = if kind == Kind::Sqlite { 4 } else { 8 };
-        let pool = AnyPoolOptions::new().max_connections(connections).connect_lazy(url)?;
-        Ok(Store { pool, kind, migrated: OnceCell::new() })
+        let pool = AnyPoolOptions::new()
+            .max_connections(connections)
+            .connect_lazy(url)?;
+        Ok(Store {
+            pool,
+            kind,
+            migrated: OnceCell::new(),
+        })
     }
 
     /// The pool, its schema migrated (on first call).
@@ -110,13 +149,28 @@ impl Store {
             .get_or_try_init(|| async {
                 if self.kind == Kind::Sqlite {
                     // Persistent in the file: readers no longer wait for the writer.
-                    sqlx::query("PRAGMA journal_mode = WAL").execute(&self.pool).await?;
+                    sqlx::query("PRAGMA journal_mode = WAL")
+                        .execute(&self.pool)
+                        .await?;
                 }
                 let migrations = MIGRATIONS
                     .iter()
-                    .map(|(version, name, sql)| Migration::new(*version, Cow::Borrowed(name), MigrationType::Simple, Cow::Borrowed(sql), false))
+                    .map(|(version, name, sql)| {
+                        Migration::new(
+                            *version,
+                            Cow::Borrowed(name),
+                            MigrationType::Simple,
+                            Cow::Borrowed(sql),
+                            false,
+                        )
+                    })
                     .collect::<Vec<_>>();
-                let migrator = Migrator { migrations: Cow::Owned(migrations), ignore_missing: false, locking: true, no_tx: false };
+                let migrator = Migrator {
+                    migrations: Cow::Owned(migrations),
+                    ignore_missing: false,
+                    locking: true,
+                    no_tx: false,
+                };
                 migrator.run(&self.pool).await?;
                 Ok::<(), StoreError>(())
             })
@@ -125,12 +179,18 @@ impl Store {
     }
 
     /// The thread if it exists (and is `domain`'s, when given).
-    pub async fn thread(&self, thread_id: &str, domain: Option<&str>) -> Result<Option<ThreadRecord>> {
+    pub async fn thread(
+        &self,
+        thread_id: &str,
+        domain: Option<&str>,
+    ) -> Result<Option<ThreadRecord>> {
         let pool = self.ready().await?;
-        let Some(row) = sqlx::query("SELECT org_id, domain, created_at, updated_at FROM threads WHERE thread_id = $1")
-            .bind(thread_id)
-            .fetch_optional(pool)
-            .await?
+        let Some(row) = sqlx::query(
+            "SELECT org_id, domain, created_at, updated_at FROM threads WHERE thread_id = $1",
+        )
+        .bind(thread_id)
+        .fetch_optional(pool)
+        .await?
         else {
             return Ok(None);
         };
@@ -142,7 +202,10 @@ impl Store {
             .bind(thread_id)
             .fetch_all(pool)
             .await?;
-        let messages = rows.iter().map(stored_message).collect::<Result<Vec<_>>>()?;
+        let messages = rows
+            .iter()
+            .map(stored_message)
+            .collect::<Result<Vec<_>>>()?;
         Ok(Some(ThreadRecord {
             thread_id: thread_id.to_string(),
             org_id: row.try_get("org_id")?,
@@ -193,13 +256,14 @@ impl Store {
         };
         if let Some(keep) = append.keep {
             // Every stored message after the first `keep` goes: the regenerated question and answer.
-            let seqs: Vec<i64> = sqlx::query("SELECT seq FROM messages WHERE thread_id = $1 ORDER BY seq")
-                .bind(append.thread_id)
-                .fetch_all(&mut *tx)
-                .await?
-                .iter()
-                .map(|r| r.try_get("seq"))
-                .collect::<std::result::Result<_, _>>()?;
+            let seqs: Vec<i64> =
+                sqlx::query("SELECT seq FROM messages WHERE thread_id = $1 ORDER BY seq")
+                    .bind(append.thread_id)
+                    .fetch_all(&mut *tx)
+                    .await?
+                    .iter()
+                    .map(|r| r.try_get("seq"))
+                    .collect::<std::result::Result<_, _>>()?;
             if let Some(first_dropped) = seqs.get(keep) {
                 sqlx::query("DELETE FROM messages WHERE thread_id = $1 AND seq >= $2 AND seq < $3")
                     .bind(append.thread_id)
@@ -292,7 +356,14 @@ impl Store {
         let pool = self.ready().await?;
         let (from, to) = range.bounds_ms();
         const IN_RANGE: &str = " WHERE domain = $1 AND created_at >= $2 AND created_at < $3";
-        let run = |sql: String| async move { sqlx::query(&sql).bind(domain).bind(from).bind(to).fetch_all(pool).await };
+        let run = |sql: String| async move {
+            sqlx::query(&sql)
+                .bind(domain)
+                .bind(from)
+                .bind(to)
+                .fetch_all(pool)
+                .await
+        };
         let mut days = Vec::new();
         for row in run(format!(
             "SELECT day, COUNT(*) FILTER (WHERE new_thread = 1) AS conversations, COUNT(*) AS questions FROM answers{IN_RANGE} GROUP BY day"
@@ -313,10 +384,24 @@ impl Store {
             .iter()
             .map(|row| Ok(Bucket { value: count(row, "value")?, count: count(row, "count")? }))
             .collect::<Result<Vec<_>>>()?;
-        let unanswered = run(format!("SELECT COUNT(*) AS count FROM answers{IN_RANGE} AND found = 0")).await?;
-        let unanswered = unanswered.first().map(|row| count(row, "count")).transpose()?.unwrap_or(0);
-        let uncertain = run(format!("SELECT COUNT(*) AS count FROM answers{IN_RANGE} AND uncertain = 1")).await?;
-        let uncertain = uncertain.first().map(|row| count(row, "count")).transpose()?.unwrap_or(0);
+        let unanswered = run(format!(
+            "SELECT COUNT(*) AS count FROM answers{IN_RANGE} AND found = 0"
+        ))
+        .await?;
+        let unanswered = unanswered
+            .first()
+            .map(|row| count(row, "count"))
+            .transpose()?
+            .unwrap_or(0);
+        let uncertain = run(format!(
+            "SELECT COUNT(*) AS count FROM answers{IN_RANGE} AND uncertain = 1"
+        ))
+        .await?;
+        let uncertain = uncertain
+            .first()
+            .map(|row| count(row, "count"))
+            .transpose()?
+            .unwrap_or(0);
         // The label of a question is its latest wording: the row with the group's newest time.
         let questions = |filter: &str| {
             format!(
@@ -328,7 +413,10 @@ impl Store {
             )
         };
         let top_questions = labels(run(questions("")).await?, true)?;
-        let coverage_gaps = labels(run(questions(" AND (found = 0 OR uncertain = 1)")).await?, true)?;
+        let coverage_gaps = labels(
+            run(questions(" AND (found = 0 OR uncertain = 1)")).await?,
+            true,
+        )?;
         let pages = match self.kind {
             Kind::Sqlite => "json_each(answers.sources) AS page",
             Kind::Postgres => "jsonb_array_elements_text(answers.sources::jsonb) AS page(value)",
@@ -338,11 +426,25 @@ impl Store {
              GROUP BY page.value ORDER BY count DESC, latest DESC LIMIT {TOP_N}"
         );
         let cited_pages = labels(run(cited).await?, false)?;
-        Ok(ReportRows { days, first_byte, unanswered, uncertain, top_questions, coverage_gaps, cited_pages, ..ReportRows::default() })
+        Ok(ReportRows {
+            days,
+            first_byte,
+            unanswered,
+            uncertain,
+            top_questions,
+            coverage_gaps,
+            cited_pages,
+            ..ReportRows::default()
+        })
     }
 
     /// One page of the conversations export, after the `(created_at, message_id)` cursor.
-    pub async fn conversations_page(&self, domain: &str, range: &DayRange, after: Option<&(i64, String)>) -> Result<Vec<(ConversationRow, (i64, String))>> {
+    pub async fn conversations_page(
+        &self,
+        domain: &str,
+        range: &DayRange,
+        after: Option<&(i64, String)>,
+    ) -> Result<Vec<(ConversationRow, (i64, String))>> {
         let (from, to) = range.bounds_ms();
         let (after_time, after_id) = after.cloned().unwrap_or((0, String::new()));
         let rows = sqlx::query(
@@ -378,7 +480,11 @@ impl Store {
 
     /// Retention as on the worker: threads with no turn since `threads_before_ms` (none when
     /// `None`), analytics rows older than `rows_before_ms`. Answers how many went.
-    pub async fn delete_expired(&self, threads_before_ms: Option<u64>, rows_before_ms: u64) -> Result<u64> {
+    pub async fn delete_expired(
+        &self,
+        threads_before_ms: Option<u64>,
+        rows_before_ms: u64,
+    ) -> Result<u64> {
         let pool = self.ready().await?;
         let mut deleted = 0;
         if let Some(cutoff) = threads_before_ms {
@@ -387,11 +493,22 @@ impl Store {
                 .bind(cutoff as i64)
                 .execute(&mut *tx)
                 .await?;
-            deleted += sqlx::query("DELETE FROM threads WHERE updated_ms < $1").bind(cutoff as i64).execute(&mut *tx).await?.rows_affected();
+            deleted += sqlx::query("DELETE FROM threads WHERE updated_ms < $1")
+                .bind(cutoff as i64)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
             tx.commit().await?;
         }
-        for sql in ["DELETE FROM answers WHERE created_at < $1", "DELETE FROM feedback WHERE created_at < $1"] {
-            deleted += sqlx::query(sql).bind(rows_before_ms as i64).execute(pool).await?.rows_affected();
+        for sql in [
+            "DELETE FROM answers WHERE created_at < $1",
+            "DELETE FROM feedback WHERE created_at < $1",
+        ] {
+            deleted += sqlx::query(sql)
+                .bind(rows_before_ms as i64)
+                .execute(pool)
+                .await?
+                .rows_affected();
         }
         Ok(deleted)
     }
@@ -409,7 +526,10 @@ fn labels(rows: Vec<AnyRow>, by_key: bool) -> Result<Vec<LabelCount>> {
         if by_key && !seen.insert(row.try_get::<String, _>("key")?) {
             continue;
         }
-        out.push(LabelCount { label: row.try_get("label")?, count: count(row, "count")? });
+        out.push(LabelCount {
+            label: row.try_get("label")?,
+            count: count(row, "count")?,
+        });
     }
     Ok(out)
 }

@@ -5,17 +5,25 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use docs_edge_core::export::{
+    tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, MANIFEST_FORMAT,
+};
 use docs_edge_core::platform::deployment::Features;
-use docs_edge_core::export::{tar_gz_member, tar_gz_trailer, BundleManifest, ExportFile, MANIFEST_FORMAT};
 
 use crate::config::Config;
 use crate::state::{Source, State};
 
 /// A configuration from the environment `vars` only (no file), its cache in `cache_dir`.
 pub fn config_with(vars: &[(&str, &str)], cache_dir: &std::path::Path) -> Config {
-    let mut map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let mut map: HashMap<String, String> = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     // Through the lookup, so what defaults to a place in the cache (the database) is there too.
-    map.insert("DOCS_EDGE_CACHE_DIR".into(), cache_dir.display().to_string());
+    map.insert(
+        "DOCS_EDGE_CACHE_DIR".into(),
+        cache_dir.display().to_string(),
+    );
     crate::config::load(None, &|name| map.get(name).cloned()).expect("test configuration")
 }
 
@@ -49,7 +57,13 @@ pub fn manifest(job_id: &str) -> BundleManifest {
 
 /// A `.tar.gz` bundle of `files` plus the manifest.
 pub fn bundle_bytes(manifest: &BundleManifest, files: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut all: Vec<ExportFile> = files.iter().map(|(p, b)| ExportFile { path: (*p).into(), bytes: b.to_vec() }).collect();
+    let mut all: Vec<ExportFile> = files
+        .iter()
+        .map(|(p, b)| ExportFile {
+            path: (*p).into(),
+            bytes: b.to_vec(),
+        })
+        .collect();
     all.push(manifest.to_file());
     let mut out = tar_gz_member(&all, 1_700_000_000);
     out.extend(tar_gz_trailer());
@@ -62,7 +76,8 @@ pub fn serving(config: Config, manifest: &BundleManifest, files: &[(&str, &[u8])
     let archive = config.cache_dir.join("fixture.tar.gz");
     std::fs::write(&archive, bundle_bytes(manifest, files)).expect("archive");
     let sha = crate::bundle::file_sha256(&archive).expect("sha");
-    let unpacked = crate::bundle::unpack(&archive, &sha, &config.cache_dir.join("sites"), &config).expect("unpacks");
+    let unpacked = crate::bundle::unpack(&archive, &sha, &config.cache_dir.join("sites"), &config)
+        .expect("unpacks");
     let state = Arc::new(State::new(config.clone(), None).expect("state"));
     state.activate(&config, unpacked, Source::Fresh);
     state
@@ -80,19 +95,34 @@ impl ScratchPostgres {
     /// `None` (said on stderr) when the variable is unset: the PostgreSQL run is left out.
     pub async fn create(prefix: &str) -> Option<ScratchPostgres> {
         use sqlx::Connection;
-        let Some(server) = std::env::var("DOCS_EDGE_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
+        let Some(server) = std::env::var("DOCS_EDGE_TEST_POSTGRES_URL")
+            .ok()
+            .filter(|u| !u.is_empty())
+        else {
             eprintln!("DOCS_EDGE_TEST_POSTGRES_URL is not set: the PostgreSQL run is left out (npm test starts a server and sets it)");
             return None;
         };
         let name = format!("{prefix}_{}_{}", std::process::id(), crate::state::now_ms());
-        let mut admin = sqlx::PgConnection::connect(&server).await.unwrap_or_else(|err| panic!("DOCS_EDGE_TEST_POSTGRES_URL: {err}"));
-        sqlx::raw_sql(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
+        let mut admin = sqlx::PgConnection::connect(&server)
+            .await
+            .unwrap_or_else(|err| panic!("DOCS_EDGE_TEST_POSTGRES_URL: {err}"));
+        sqlx::raw_sql(&format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .await
+            .unwrap();
         let mut url = reqwest::Url::parse(&server).unwrap();
         url.set_path(&name);
-        Some(ScratchPostgres { admin, name, url: url.to_string() })
+        Some(ScratchPostgres {
+            admin,
+            name,
+            url: url.to_string(),
+        })
     }
 
     pub async fn drop_database(mut self) {
-        sqlx::raw_sql(&format!("DROP DATABASE {} WITH (FORCE)", self.name)).execute(&mut self.admin).await.unwrap();
+        sqlx::raw_sql(&format!("DROP DATABASE {} WITH (FORCE)", self.name))
+            .execute(&mut self.admin)
+            .await
+            .unwrap();
     }
 }

@@ -6,11 +6,18 @@ use std::process::Command;
 
 #[test]
 fn an_unknown_argument_stops_start_up_with_the_usage() {
-    let out = Command::new(env!("CARGO_BIN_EXE_docs-edge-serve")).arg("--bogus").output().expect("the binary runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_docs-edge-serve"))
+        .arg("--bogus")
+        .output()
+        .expect("the binary runs");
     assert_eq!(out.status.code(), Some(1));
     let line = String::from_utf8_lossy(&out.stderr);
-    let event: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON line on stderr");
+    let event: serde_json::Value =
+        serde_json::from_str(line.trim()).expect("one JSON line on stderr");
     assert_eq!(event["event"], "startup_failed");
     let error = event["error"].as_str().unwrap_or_default();
-    assert!(error.contains("`--bogus`") && error.contains("usage: docs-edge-serve [--config FILE]"), "{error}");
+    assert!(
+        error.contains("`--bogus`") && error.contains("usage: docs-edge-serve [--config FILE]"),
+        "{error}"
+    );
 }

@@ -43,12 +43,17 @@ fn rows<T: DeserializeOwned>(result: &D1Result) -> ApiResult<Vec<T>> {
 
 impl AnalyticsStore {
     pub fn open(env: &Env) -> ApiResult<AnalyticsStore> {
-        Ok(AnalyticsStore { db: env.d1(ANALYTICS_BINDING).map_err(d1_error)? })
+        Ok(AnalyticsStore {
+            db: env.d1(ANALYTICS_BINDING).map_err(d1_error)?,
+        })
     }
 
     /// Several answers' rows in one batch (one round trip).
     pub async fn record_answers(&self, rows: &[AnswerRow]) -> ApiResult<()> {
-        let statements = rows.iter().map(|row| self.answer_insert(row)).collect::<ApiResult<Vec<_>>>()?;
+        let statements = rows
+            .iter()
+            .map(|row| self.answer_insert(row))
+            .collect::<ApiResult<Vec<_>>>()?;
         if !statements.is_empty() {
             self.db.batch(statements).await.map_err(d1_error)?;
         }
@@ -85,7 +90,13 @@ impl AnalyticsStore {
     }
 
     /// One rating per answer: a later one replaces the earlier one.
-    pub async fn put_feedback(&self, feedback: &Feedback, org_id: &str, domain: &str, now_ms: u64) -> ApiResult<()> {
+    pub async fn put_feedback(
+        &self,
+        feedback: &Feedback,
+        org_id: &str,
+        domain: &str,
+        now_ms: u64,
+    ) -> ApiResult<()> {
         let upsert = statement(
             &self.db,
             "INSERT INTO feedback (message_id, thread_id, org_id, domain, rating, comment, created_at, day) \
@@ -108,7 +119,13 @@ impl AnalyticsStore {
     }
 
     /// All events of one beacon in one batch.
-    pub async fn record_events(&self, events: &[Event], org_id: &str, domain: &str, now_ms: u64) -> ApiResult<()> {
+    pub async fn record_events(
+        &self,
+        events: &[Event],
+        org_id: &str,
+        domain: &str,
+        now_ms: u64,
+    ) -> ApiResult<()> {
         if events.is_empty() {
             return Ok(());
         }
@@ -118,18 +135,37 @@ impl AnalyticsStore {
         let mut statements = Vec::with_capacity(events.len());
         for event in events {
             let (path, query, key, count) = match event {
-                Event::PageView { path } | Event::SupportShown { path } | Event::SupportFollowed { path } => {
+                Event::PageView { path }
+                | Event::SupportShown { path }
+                | Event::SupportFollowed { path } => {
                     (path, JsValue::NULL, JsValue::NULL, JsValue::NULL)
                 }
-                Event::Search { path, query, result_count } => {
-                    (path, text(query), text(&question_key(query)), number(u64::from(*result_count)))
-                }
+                Event::Search {
+                    path,
+                    query,
+                    result_count,
+                } => (
+                    path,
+                    text(query),
+                    text(&question_key(query)),
+                    number(u64::from(*result_count)),
+                ),
             };
             let kind = event.kind();
             statements.push(statement(
                 &self.db,
                 sql,
-                &[text(org_id), text(domain), number(now_ms), text(&day), text(kind), text(path), query, key, count],
+                &[
+                    text(org_id),
+                    text(domain),
+                    number(now_ms),
+                    text(&day),
+                    text(kind),
+                    text(path),
+                    query,
+                    key,
+                    count,
+                ],
             )?);
         }
         self.db.batch(statements).await.map_err(d1_error)?;
@@ -138,9 +174,19 @@ impl AnalyticsStore {
 
     /// The grouped reads of one report, in one round trip.
     /// Only `org_id`'s rows: a domain that changed hands does not show the previous owner's.
-    pub async fn report_rows(&self, domain: &str, org_id: &str, range: &DayRange) -> ApiResult<ReportRows> {
+    pub async fn report_rows(
+        &self,
+        domain: &str,
+        org_id: &str,
+        range: &DayRange,
+    ) -> ApiResult<ReportRows> {
         let (from, to) = range.bounds_ms();
-        let args = [text(domain), JsValue::from_f64(from as f64), JsValue::from_f64(to as f64), text(org_id)];
+        let args = [
+            text(domain),
+            JsValue::from_f64(from as f64),
+            JsValue::from_f64(to as f64),
+            text(org_id),
+        ];
         // Static text (concat!, not format!): the statements cost data, not code.
         macro_rules! in_range {
             () => {
@@ -167,19 +213,31 @@ impl AnalyticsStore {
             concat!("SELECT query AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events", in_range!(), " AND kind = 'search' AND result_count = 0 GROUP BY query_key", top!()),
             concat!("SELECT path AS label, MAX(created_at) AS latest, COUNT(*) AS count FROM events", in_range!(), " AND kind = 'pageview' GROUP BY path", top!()),
         ];
-        let statements = SQLS.iter().map(|sql| statement(&self.db, sql, &args)).collect::<ApiResult<Vec<_>>>()?;
+        let statements = SQLS
+            .iter()
+            .map(|sql| statement(&self.db, sql, &args))
+            .collect::<ApiResult<Vec<_>>>()?;
         let results = self.db.batch(statements).await.map_err(d1_error)?;
-        let [answers, feedback, events, first_byte, unanswered, uncertain, top_questions, gaps, cited, zero, views] = results
-            .try_into()
-            .map_err(|_| ApiError::Internal("d1: the report batch answered a different number of results".into()))?;
+        let [answers, feedback, events, first_byte, unanswered, uncertain, top_questions, gaps, cited, zero, views] =
+            results.try_into().map_err(|_| {
+                ApiError::Internal(
+                    "d1: the report batch answered a different number of results".into(),
+                )
+            })?;
         let mut days: Vec<DayRow> = rows(&answers)?;
         days.extend(rows::<DayRow>(&feedback)?);
         days.extend(rows::<DayRow>(&events)?);
         Ok(ReportRows {
             days,
             first_byte: rows::<Bucket>(&first_byte)?,
-            unanswered: rows::<LabelCount>(&unanswered)?.first().map(|r| r.count).unwrap_or(0),
-            uncertain: rows::<LabelCount>(&uncertain)?.first().map(|r| r.count).unwrap_or(0),
+            unanswered: rows::<LabelCount>(&unanswered)?
+                .first()
+                .map(|r| r.count)
+                .unwrap_or(0),
+            uncertain: rows::<LabelCount>(&uncertain)?
+                .first()
+                .map(|r| r.count)
+                .unwrap_or(0),
             top_questions: rows(&top_questions)?,
             coverage_gaps: rows(&gaps)?,
             cited_pages: rows(&cited)?,
@@ -256,7 +314,11 @@ impl AnalyticsStore {
         let results = self.db.batch(statements).await.map_err(d1_error)?;
         let mut deleted = 0;
         for result in results {
-            deleted += result.meta().map_err(d1_error)?.and_then(|m| m.changes).unwrap_or(0) as u64;
+            deleted += result
+                .meta()
+                .map_err(d1_error)?
+                .and_then(|m| m.changes)
+                .unwrap_or(0) as u64;
         }
         Ok(deleted)
     }

@@ -11,22 +11,24 @@ use std::time::Duration;
 use docs_edge_core::analytics::record::AnswerFacts;
 use docs_edge_core::assistant::encode::Protocol;
 use docs_edge_core::assistant::guide::skill_over_pages;
+use docs_edge_core::assistant::offline::{
+    passages, request_prompt, retrieval_search, retrieval_text,
+};
 use docs_edge_core::assistant::passage::Passage;
-use docs_edge_core::docs::assistant_files::AssistantGuide;
 use docs_edge_core::assistant::providers::LlmEvent;
-use docs_edge_core::assistant::offline::{passages, request_prompt, retrieval_search, retrieval_text};
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::AssistantRequest;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
+use docs_edge_core::docs::assistant_files::AssistantGuide;
 use docs_edge_core::privacy::Masked;
 use futures_channel::mpsc;
 use worker::{Delay, Env};
 
 use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
+use crate::config::keep_alive_interval;
 use crate::durable::thread::{AppendRequest, ThreadClient};
 use crate::error::{ApiError, ApiResult};
-use crate::config::keep_alive_interval;
 use crate::generation::{stream_llm, Backend};
 use crate::random::random_id;
 use crate::search_store;
@@ -68,12 +70,27 @@ pub async fn prepare(
 
     let (thread_id, create_thread, keep, thread_verified) = match &request.thread_id {
         Some(id) => {
-            let Some(record) = ThreadClient::new(env).find(id, org_id, Some(domain)).await? else {
+            let Some(record) = ThreadClient::new(env)
+                .find(id, org_id, Some(domain))
+                .await?
+            else {
                 return Err(ApiError::NotFound(format!("thread {id} not found")));
             };
-            let stored: Vec<StoredTurn> =
-                record.messages.iter().map(|m| StoredTurn { is_user: m.role == "user", id: m.id.as_deref(), text: &m.content }).collect();
-            let keep = messages_to_keep(&stored, &request.trigger, request.question_id.as_deref(), question.as_str())?;
+            let stored: Vec<StoredTurn> = record
+                .messages
+                .iter()
+                .map(|m| StoredTurn {
+                    is_user: m.role == "user",
+                    id: m.id.as_deref(),
+                    text: &m.content,
+                })
+                .collect();
+            let keep = messages_to_keep(
+                &stored,
+                &request.trigger,
+                request.question_id.as_deref(),
+                question.as_str(),
+            )?;
             (id.clone(), false, keep, record.human_verified)
         }
         None => (random_id("thr_", 8)?, true, None, false),
@@ -130,7 +147,13 @@ pub struct Generation {
 }
 
 impl Generation {
-    pub fn new(env: Env, backend: Backend, job: AnswerJob, protocol: Protocol, sender: PartSender) -> Generation {
+    pub fn new(
+        env: Env,
+        backend: Backend,
+        job: AnswerJob,
+        protocol: Protocol,
+        sender: PartSender,
+    ) -> Generation {
         Generation {
             env,
             backend,
@@ -176,7 +199,9 @@ impl Generation {
         }
         if let Err(err) = self.retrieve().await {
             log_failure(&self.request_id, &format!("retrieval failed: {err}"));
-            let part = self.session.fail("the answer could not be completed: the docs could not be searched");
+            let part = self
+                .session
+                .fail("the answer could not be completed: the docs could not be searched");
             self.send(part);
             return None;
         }
@@ -187,7 +212,8 @@ impl Generation {
         if !delivered || self.sender.is_closed() {
             return None;
         }
-        self.session.suggest(self.request.question(), &self.passages);
+        self.session
+            .suggest(self.request.question(), &self.passages);
         self.session.offer_support(self.guide.support.clone());
         match self.session.outcome() {
             Ok(answer) => {
@@ -208,7 +234,9 @@ impl Generation {
             }
             Err(detail) => {
                 log_failure(&self.request_id, &detail);
-                let part = self.session.fail("the answer could not be completed: the language model failed");
+                let part = self
+                    .session
+                    .fail("the answer could not be completed: the language model failed");
                 self.send(part);
                 None
             }
@@ -223,9 +251,17 @@ impl Generation {
             Delay::from(delay).await;
         }
         let (domain, org_id) = (&self.thread.domain, &self.thread.org_id);
-        let site = search_store::open(&self.env, crate::config::search_cache_bytes(&self.env), domain, org_id).await?;
+        let site = search_store::open(
+            &self.env,
+            crate::config::search_cache_bytes(&self.env),
+            domain,
+            org_id,
+        )
+        .await?;
         self.query_text = retrieval_text(&self.request);
-        let hits = site.search(&retrieval_search(&self.request, &self.query_text)).await?;
+        let hits = site
+            .search(&retrieval_search(&self.request, &self.query_text))
+            .await?;
         self.passages = passages(hits, domain, self.request.retrieval_page_size);
         self.guide = site.assistant_guide().await?;
         let line = serde_json::json!({
@@ -242,19 +278,31 @@ impl Generation {
     /// False when the client went away.
     fn extractive(&mut self) -> bool {
         let skill = skill_over_pages(&self.guide, &self.query_text, &self.passages);
-        let quoted = skill.as_ref().map_or(&self.passages[..], std::slice::from_ref);
-        let parts = self.session.extractive(&self.query_text, quoted, self.request.question());
+        let quoted = skill
+            .as_ref()
+            .map_or(&self.passages[..], std::slice::from_ref);
+        let parts = self
+            .session
+            .extractive(&self.query_text, quoted, self.request.question());
         self.first_text_ms.get_or_insert_with(now_ms);
         parts.into_iter().all(|part| self.send(part))
     }
 
     /// False when the client went away.
     async fn llm(&mut self, backend: &Backend) -> bool {
-        let part = self.session.cite(&self.query_text, &self.passages, 0..self.passages.len());
+        let part = self
+            .session
+            .cite(&self.query_text, &self.passages, 0..self.passages.len());
         if !self.send(part) {
             return false;
         }
-        let prompt = request_prompt(&self.request, &self.thread.domain, &self.passages, &self.guide, &self.query_text);
+        let prompt = request_prompt(
+            &self.request,
+            &self.thread.domain,
+            &self.passages,
+            &self.guide,
+            &self.query_text,
+        );
         let keep_alive = self.session.keep_alive();
         let session = &mut self.session;
         let sender = &self.sender;
@@ -308,11 +356,14 @@ impl Generation {
 
     async fn record(&mut self, answer: &CompletedAnswer) -> ApiResult<()> {
         let now = now_iso();
-        self.thread.messages = answer.thread_messages(self.request.question_id.as_deref(), &self.question, &now);
+        self.thread.messages =
+            answer.thread_messages(self.request.question_id.as_deref(), &self.question, &now);
         self.thread.now = now;
         match ThreadClient::new(&self.env).append(&self.thread).await? {
             Some(_) => Ok(()),
-            None => Err(ApiError::Internal("thread disappeared while answering".into())),
+            None => Err(ApiError::Internal(
+                "thread disappeared while answering".into(),
+            )),
         }
     }
 }

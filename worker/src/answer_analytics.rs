@@ -37,7 +37,10 @@ pub async fn record(env: &Env, facts: AnswerFacts<'_>, request_id: &str) {
         return;
     }
     let salt = config::analytics_salt(env);
-    let facts = AnswerFacts { salt: salt.as_ref().map(|s| s.expose().as_bytes()), ..facts };
+    let facts = AnswerFacts {
+        salt: salt.as_ref().map(|s| s.expose().as_bytes()),
+        ..facts
+    };
     let row = AnswerRow::new(&facts);
     let dropped = QUEUE.with(|queue| {
         let mut queue = queue.borrow_mut();
@@ -49,7 +52,10 @@ pub async fn record(env: &Env, facts: AnswerFacts<'_>, request_id: &str) {
         dropped
     });
     if dropped {
-        log_failure(request_id, "analytics queue full: the oldest queued answer was dropped");
+        log_failure(
+            request_id,
+            "analytics queue full: the oldest queued answer was dropped",
+        );
     }
     let now = now_ms();
     let started = FLUSH_STARTED_MS.with(Cell::get);
@@ -82,7 +88,10 @@ async fn flush(env: &Env, request_id: &str) {
 }
 
 fn log_error(request_id: &str, err: &ApiError) {
-    log_failure(request_id, err.log_detail().unwrap_or("analytics write failed"));
+    log_failure(
+        request_id,
+        err.log_detail().unwrap_or("analytics write failed"),
+    );
 }
 
 fn log_failure(request_id: &str, detail: &str) {

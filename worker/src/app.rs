@@ -43,17 +43,22 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
                 // the other requests and streams in flight in it, carries on.
                 let result = match AssertUnwindSafe(dispatch(&mut call)).catch_unwind().await {
                     Ok(result) => result,
-                    Err(payload) => Err(ApiError::Internal(format!("panic: {}", panic_message(payload.as_ref())))),
+                    Err(payload) => Err(ApiError::Internal(format!(
+                        "panic: {}",
+                        panic_message(payload.as_ref())
+                    ))),
                 };
                 (result, call.response_headers)
             }
             // A path no route takes may be a page of the site this host serves (`crate::hosted_site`):
             // API routes always come first.
-            Err(err @ RouteError::NotFound) if method == "GET" || method == "HEAD" => match crate::hosted_site::serve(&req, &env).await {
-                Ok(Some(page)) => (Ok(page), Vec::new()),
-                Ok(None) => (Err(ApiError::from(err)), Vec::new()),
-                Err(failed) => (Err(failed), Vec::new()),
-            },
+            Err(err @ RouteError::NotFound) if method == "GET" || method == "HEAD" => {
+                match crate::hosted_site::serve(&req, &env).await {
+                    Ok(Some(page)) => (Ok(page), Vec::new()),
+                    Ok(None) => (Err(ApiError::from(err)), Vec::new()),
+                    Err(failed) => (Err(failed), Vec::new()),
+                }
+            }
             Err(err) => (Err(ApiError::from(err)), Vec::new()),
         }
     };
@@ -73,7 +78,14 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
     if cors {
         let _ = cors::add_headers(headers);
     }
-    log_request(&method, &path, response.status_code(), now_ms().saturating_sub(started), &request_id, detail);
+    log_request(
+        &method,
+        &path,
+        response.status_code(),
+        now_ms().saturating_sub(started),
+        &request_id,
+        detail,
+    );
     response
 }
 
@@ -82,7 +94,9 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
     let gate = call.matched.route.gate();
     if gate != Gate::Open {
-        let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+        let features = crate::config::deployment(&call.env)
+            .map_err(ApiError::Internal)?
+            .features;
         if let Some(feature) = gate.refused(&features) {
             return Err(ApiError::FeatureDisabled(feature));
         }
@@ -144,7 +158,14 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 
 /// One JSON line per request. Never the query string (signed links carry their signature there),
 /// never headers or bodies (keys and tokens live there).
-fn log_request(method: &str, path: &str, status: u16, duration_ms: u64, request_id: &str, detail: Option<String>) {
+fn log_request(
+    method: &str,
+    path: &str,
+    status: u16,
+    duration_ms: u64,
+    request_id: &str,
+    detail: Option<String>,
+) {
     let (cache_bytes, cache_entries, cache_evictions) = crate::search_cache::stats();
     let line = serde_json::json!({
         "event": "request",

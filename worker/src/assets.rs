@@ -19,9 +19,15 @@ const WIDGET_FILES: &str = "widget-files.json";
 
 /// The asset at `path` (relative to the assets folder); a missing one is a deployment fault, a 500.
 pub async fn fetch(env: &Env, path: &str) -> ApiResult<Response> {
-    let asset = env.assets(ASSETS_BINDING)?.fetch(format!("{ORIGIN}/{path}"), None).await?;
+    let asset = env
+        .assets(ASSETS_BINDING)?
+        .fetch(format!("{ORIGIN}/{path}"), None)
+        .await?;
     if asset.status_code() != 200 {
-        return Err(ApiError::Internal(format!("the {path} asset answered {}", asset.status_code())));
+        return Err(ApiError::Internal(format!(
+            "the {path} asset answered {}",
+            asset.status_code()
+        )));
     }
     Ok(asset)
 }
@@ -30,7 +36,10 @@ pub async fn fetch(env: &Env, path: &str) -> ApiResult<Response> {
 pub async fn export_static(env: &Env) -> ApiResult<[String; StaticFiles::COUNT]> {
     let mut texts: [String; StaticFiles::COUNT] = Default::default();
     for (text, name) in texts.iter_mut().zip(StaticFiles::NAMES) {
-        *text = fetch(env, &format!("{EXPORT_STATIC_DIR}/{name}")).await?.text().await?;
+        *text = fetch(env, &format!("{EXPORT_STATIC_DIR}/{name}"))
+            .await?
+            .text()
+            .await?;
     }
     Ok(texts)
 }
@@ -40,8 +49,12 @@ pub async fn widget_files(env: &Env) -> ApiResult<Vec<ExportFile>> {
     let listed: Vec<String> = serde_json::from_str(&fetch(env, WIDGET_FILES).await?.text().await?)?;
     let mut files = Vec::with_capacity(listed.len());
     for asset in listed {
-        let path = widget::bundle_path(&asset).ok_or_else(|| ApiError::Internal(format!("{WIDGET_FILES} lists {asset}")))?;
-        files.push(ExportFile { path, bytes: fetch(env, &asset).await?.bytes().await? });
+        let path = widget::bundle_path(&asset)
+            .ok_or_else(|| ApiError::Internal(format!("{WIDGET_FILES} lists {asset}")))?;
+        files.push(ExportFile {
+            path,
+            bytes: fetch(env, &asset).await?.bytes().await?,
+        });
     }
     Ok(files)
 }

@@ -13,7 +13,9 @@ use crate::http::header;
 /// The token from `Authorization: Bearer <token>`; 401 when missing or not of that form.
 fn bearer(req: &Request) -> ApiResult<String> {
     let value = header(req, "authorization").ok_or_else(|| {
-        ApiError::Unauthorized("missing Authorization header; send Authorization: Bearer <key>".into())
+        ApiError::Unauthorized(
+            "missing Authorization header; send Authorization: Bearer <key>".into(),
+        )
     })?;
     let mut parts = value.trim().splitn(2, ' ');
     let scheme = parts.next().unwrap_or("");
@@ -31,7 +33,9 @@ fn bearer(req: &Request) -> ApiResult<String> {
 pub fn require_operator(req: &Request, env: &Env) -> ApiResult<()> {
     let token = bearer(req)?;
     let Some(root) = config::root_token(env) else {
-        return Err(ApiError::Unauthorized("the operator API is disabled: ROOT_TOKEN is not set".into()));
+        return Err(ApiError::Unauthorized(
+            "the operator API is disabled: ROOT_TOKEN is not set".into(),
+        ));
     };
     let given = sha256_hex(token.as_bytes());
     let expected = sha256_hex(root.expose().as_bytes());
@@ -44,7 +48,11 @@ pub fn require_operator(req: &Request, env: &Env) -> ApiResult<()> {
 
 /// An API key of `kind`: 401 when unknown or revoked, 403 `wrong_key_kind` for a real key of the
 /// other kind.
-pub async fn require_key(req: &Request, directory: &Directory, kind: KeyKind) -> ApiResult<KeyRecord> {
+pub async fn require_key(
+    req: &Request,
+    directory: &Directory,
+    kind: KeyKind,
+) -> ApiResult<KeyRecord> {
     let token = bearer(req)?;
     if !is_well_formed_key(&token) {
         return Err(ApiError::Unauthorized("invalid API key".into()));
@@ -59,7 +67,9 @@ pub async fn require_key(req: &Request, directory: &Directory, kind: KeyKind) ->
             KeyKind::Assistant => ("an admin key", "an assistant key (svc_dsc_…)"),
             KeyKind::Admin => ("an assistant key", "an admin key (svc_…)"),
         };
-        return Err(ApiError::WrongKeyKind(format!("this endpoint takes {needed}, not {got}")));
+        return Err(ApiError::WrongKeyKind(format!(
+            "this endpoint takes {needed}, not {got}"
+        )));
     }
     Ok(record)
 }
@@ -77,7 +87,11 @@ pub fn require_origin(req: &Request, key: &KeyRecord) -> ApiResult<()> {
 }
 
 /// The domain must belong to the key's organization; unknown and foreign domains are the same 404.
-pub async fn require_domain(directory: &Directory, key: &KeyRecord, domain: &str) -> ApiResult<String> {
+pub async fn require_domain(
+    directory: &Directory,
+    key: &KeyRecord,
+    domain: &str,
+) -> ApiResult<String> {
     let host = docs_edge_core::http::domain::validate_domain(domain)
         .map_err(|_| ApiError::NotFound("domain not found".into()))?;
     match directory.domain_owner(&host).await? {

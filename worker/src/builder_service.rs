@@ -60,7 +60,10 @@ const ADMIN_PREFIX: &str = "admin/";
 
 impl FileOp {
     fn path(self) -> &'static str {
-        FILE_OPS.iter().find(|(op, _)| *op == self).map_or("", |(_, path)| path)
+        FILE_OPS
+            .iter()
+            .find(|(op, _)| *op == self)
+            .map_or("", |(_, path)| path)
     }
 
     fn from_path(path: &str) -> Option<FileOp> {
@@ -144,7 +147,10 @@ pub use client::{forward, forward_admin, sweep};
 mod client {
     use worker::{Env, Headers, Response};
 
-    use super::{AdminOrder, FileOp, FileOrder, SweepOrder, Swept, ADMIN_PREFIX, BUILDER_BINDING, ORDER_HEADER, SWEEP_PATH};
+    use super::{
+        AdminOrder, FileOp, FileOrder, SweepOrder, Swept, ADMIN_PREFIX, BUILDER_BINDING,
+        ORDER_HEADER, SWEEP_PATH,
+    };
     use crate::context::Call;
     use crate::durable_client::post_to_builder;
     use crate::error::{ApiError, ApiResult};
@@ -157,8 +163,18 @@ mod client {
     /// answers the builder's response. Only the order and [`PASSED_HEADERS`] go along: nothing the
     /// client sent can pass for the order.
     pub async fn forward(call: &mut Call, op: FileOp, order: &FileOrder) -> ApiResult<Response> {
-        let method = if op == FileOp::LiveManifest { "GET" } else { "POST" };
-        send(call, method, &format!("https://builder/{}", op.path()), &serde_json::to_string(order)?).await
+        let method = if op == FileOp::LiveManifest {
+            "GET"
+        } else {
+            "POST"
+        };
+        send(
+            call,
+            method,
+            &format!("https://builder/{}", op.path()),
+            &serde_json::to_string(order)?,
+        )
+        .await
     }
 
     /// Sends an admin route's request, as the caller made it (method, path, query, body), to the
@@ -166,7 +182,10 @@ mod client {
     pub async fn forward_admin(call: &mut Call, order: &AdminOrder) -> ApiResult<Response> {
         let url = call.req.url()?;
         let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
-        let target = format!("https://builder/{ADMIN_PREFIX}{}{query}", url.path().trim_start_matches('/'));
+        let target = format!(
+            "https://builder/{ADMIN_PREFIX}{}{query}",
+            url.path().trim_start_matches('/')
+        );
         let method = call.req.method().to_string();
         send(call, &method, &target, &serde_json::to_string(order)?).await
     }
@@ -184,17 +203,28 @@ mod client {
         init.set_headers(&headers.0);
         // A GET may not carry a body; the runtime maps methods it does not know (`QUERY`) to GET
         // for routing, and such a request may arrive with one.
-        if let Some(body) = call.req.inner().body().filter(|_| !matches!(method, "GET" | "HEAD")) {
+        if let Some(body) = call
+            .req
+            .inner()
+            .body()
+            .filter(|_| !matches!(method, "GET" | "HEAD"))
+        {
             init.set_body(&body);
         }
         let request = web_sys::Request::new_with_str_and_init(target, &init)
             .map_err(|e| ApiError::Internal(format!("forwarding to the builder: {e:?}")))?;
-        Ok(call.env.service(BUILDER_BINDING)?.fetch_request(worker::Request::from(request)).await?)
+        Ok(call
+            .env
+            .service(BUILDER_BINDING)?
+            .fetch_request(worker::Request::from(request))
+            .await?)
     }
 
     /// Runs one storage sweep in the builder.
     pub async fn sweep(env: &Env, order: &SweepOrder) -> ApiResult<Swept> {
-        Ok(serde_json::from_slice(&post_to_builder(env, SWEEP_PATH, &serde_json::to_string(order)?).await?)?)
+        Ok(serde_json::from_slice(
+            &post_to_builder(env, SWEEP_PATH, &serde_json::to_string(order)?).await?,
+        )?)
     }
 }
 
@@ -215,7 +245,9 @@ pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Respon
         crate::site_upgrade::serve(&mut req, &env).await
     } else if let Some(route_path) = path.strip_prefix(ADMIN_PREFIX) {
         match order.map(|order| serde_json::from_str::<AdminOrder>(&order)) {
-            Some(Ok(order)) => crate::builder_admin::serve(&format!("/{route_path}"), &mut req, &env, &order).await,
+            Some(Ok(order)) => {
+                crate::builder_admin::serve(&format!("/{route_path}"), &mut req, &env, &order).await
+            }
             _ => Err(ApiError::Internal(format!("builder {path}: no order"))),
         }
     } else if let Some(op) = FileOp::from_path(path) {
@@ -228,7 +260,9 @@ pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Respon
     };
     result.unwrap_or_else(|err| {
         if let Some(detail) = err.log_detail() {
-            crate::log_line::error(&serde_json::json!({ "event": "builder_error", "path": path, "error": detail }));
+            crate::log_line::error(
+                &serde_json::json!({ "event": "builder_error", "path": path, "error": detail }),
+            );
         }
         error_response(&err)
     })

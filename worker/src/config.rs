@@ -2,10 +2,10 @@
 //! Every setting the worker reads is read here, by name, once: [`Config`] for the numeric limits,
 //! a function each for the rest. Secrets come back as [`Secret`], which never prints its value.
 
+use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
+use docs_edge_core::docs::archive::ArchiveLimits;
 use docs_edge_core::platform::deployment::{Deployment, Features};
 use serde::{Deserialize, Serialize};
-use docs_edge_core::docs::archive::ArchiveLimits;
-use docs_edge_core::analytics::{DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS};
 use std::fmt;
 use std::time::Duration;
 
@@ -65,20 +65,35 @@ impl Config {
             ip_requests_per_day: number(env, "RATE_LIMIT_IP_PER_DAY", 10_000),
             max_json_body_bytes: number(env, "MAX_JSON_BODY_BYTES", 1 << 20) as usize,
             max_upload_bytes: number(env, "MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES) as usize,
-            max_source_files: number(env, "MAX_SOURCE_FILES", DEFAULT_MAX_SOURCE_FILES as u64) as usize,
+            max_source_files: number(env, "MAX_SOURCE_FILES", DEFAULT_MAX_SOURCE_FILES as u64)
+                as usize,
             max_source_bytes: number(env, "MAX_SOURCE_BYTES", DEFAULT_MAX_SOURCE_BYTES),
-            max_source_file_bytes: number(env, "MAX_SOURCE_FILE_BYTES", DEFAULT_MAX_SOURCE_FILE_BYTES),
+            max_source_file_bytes: number(
+                env,
+                "MAX_SOURCE_FILE_BYTES",
+                DEFAULT_MAX_SOURCE_FILE_BYTES,
+            ),
             max_media_file_bytes: number(env, "MAX_MEDIA_FILE_BYTES", DEFAULT_MAX_MEDIA_FILE_BYTES),
             max_site_bytes: number(env, "MAX_SITE_BYTES", DEFAULT_MAX_SITE_BYTES),
             export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
             publishes_per_hour: number(env, "PUBLISHES_PER_HOUR", 30),
             publish_wait_ms: number(env, "PUBLISH_WAIT_MS", 20_000).min(60_000),
             publish_retention_days: number(env, "PUBLISH_RETENTION_DAYS", 7).min(3650),
-            export_retention_days: number(env, "EXPORT_RETENTION_DAYS", DEFAULT_EXPORT_RETENTION_DAYS).min(3650),
-            bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600).clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
+            export_retention_days: number(
+                env,
+                "EXPORT_RETENTION_DAYS",
+                DEFAULT_EXPORT_RETENTION_DAYS,
+            )
+            .min(3650),
+            bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600)
+                .clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
             export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
-            analytics_retention_days: number(env, "ANALYTICS_RETENTION_DAYS", u64::from(DEFAULT_RETENTION_DAYS))
-                .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
+            analytics_retention_days: number(
+                env,
+                "ANALYTICS_RETENTION_DAYS",
+                u64::from(DEFAULT_RETENTION_DAYS),
+            )
+            .clamp(1, u64::from(MAX_RETENTION_DAYS)) as u32,
             thread_retention_days: number(env, "THREAD_RETENTION_DAYS", 90).min(3650),
             search_cache_bytes: search_cache_bytes(env),
         }
@@ -155,13 +170,16 @@ impl JobSettings {
             export_retention_days: config.export_retention_days,
             kept_publishes: test_only::kept_publishes(env).unwrap_or(KEPT_PUBLISHES),
             features: deployment(env)?.features,
-            air_gapped: deployment(env)?.kind == docs_edge_core::platform::deployment::DeploymentKind::AirGapped,
+            air_gapped: deployment(env)?.kind
+                == docs_edge_core::platform::deployment::DeploymentKind::AirGapped,
             internal_hosts: backend_settings(env).internal_hosts,
             test: TestHooks {
                 publish_fault_domain: test_only::publish_fault_domain(env),
-                publish_step_delay: test_only::publish_step_delay(env).map(|(d, t)| (d, t.as_millis() as u64)),
+                publish_step_delay: test_only::publish_step_delay(env)
+                    .map(|(d, t)| (d, t.as_millis() as u64)),
                 export_fault_domain: test_only::export_fault_domain(env),
-                export_step_delay: test_only::export_step_delay(env).map(|(d, t)| (d, t.as_millis() as u64)),
+                export_step_delay: test_only::export_step_delay(env)
+                    .map(|(d, t)| (d, t.as_millis() as u64)),
                 fetch_loopback_http: test_only::fetch_loopback_http(env),
             },
         })
@@ -196,7 +214,11 @@ pub struct TestHooks {
 
 impl TestHooks {
     fn is_unset(&self) -> bool {
-        self.publish_fault_domain.is_none() && self.publish_step_delay.is_none() && self.export_fault_domain.is_none() && self.export_step_delay.is_none() && !self.fetch_loopback_http
+        self.publish_fault_domain.is_none()
+            && self.publish_step_delay.is_none()
+            && self.export_fault_domain.is_none()
+            && self.export_step_delay.is_none()
+            && !self.fetch_loopback_http
     }
 }
 
@@ -261,11 +283,16 @@ pub fn analytics_salt(env: &Env) -> Option<Secret> {
 /// patterns, comma-separated. A value that is neither is the operator's mistake: a 500, named in
 /// the log.
 pub fn masker(env: &Env) -> Result<docs_edge_core::privacy::Masker, crate::error::ApiError> {
-    let setting_error = |name: &str, rule: String| crate::error::ApiError::Internal(format!("{name}: {rule}"));
+    let setting_error =
+        |name: &str, rule: String| crate::error::ApiError::Internal(format!("{name}: {rule}"));
     let on = match text(env, "PRIVACY_MASKING") {
         None => true,
-        Some(raw) => docs_edge_core::platform::deployment::parse_switch(&raw)
-            .ok_or_else(|| setting_error("PRIVACY_MASKING", format!("must be true or false, not `{raw}`")))?,
+        Some(raw) => docs_edge_core::platform::deployment::parse_switch(&raw).ok_or_else(|| {
+            setting_error(
+                "PRIVACY_MASKING",
+                format!("must be true or false, not `{raw}`"),
+            )
+        })?,
     };
     docs_edge_core::privacy::Masker::from_list(on, text(env, "PRIVACY_MASK_PATTERNS").as_deref())
         .map_err(|rule| setting_error("PRIVACY_MASK_PATTERNS", rule))
@@ -276,11 +303,23 @@ pub fn masker(env: &Env) -> Result<docs_edge_core::privacy::Masker, crate::error
 /// air-gapped deployment, it is the operator's mistake: a 500, named in the log.
 pub fn turnstile(
     env: &Env,
-) -> Result<Option<(docs_edge_core::security::turnstile::TurnstileSettings, Secret)>, crate::error::ApiError> {
+) -> Result<
+    Option<(
+        docs_edge_core::security::turnstile::TurnstileSettings,
+        Secret,
+    )>,
+    crate::error::ApiError,
+> {
     let secret = secret(env, "TURNSTILE_SECRET_KEY");
-    let kind = deployment(env).map_err(crate::error::ApiError::Internal)?.kind;
-    let settings = docs_edge_core::security::turnstile::settings(kind, secret.is_some(), text(env, "TURNSTILE_SITEVERIFY_URL").as_deref())
-        .map_err(crate::error::ApiError::Internal)?;
+    let kind = deployment(env)
+        .map_err(crate::error::ApiError::Internal)?
+        .kind;
+    let settings = docs_edge_core::security::turnstile::settings(
+        kind,
+        secret.is_some(),
+        text(env, "TURNSTILE_SITEVERIFY_URL").as_deref(),
+    )
+    .map_err(crate::error::ApiError::Internal)?;
     Ok(settings.zip(secret))
 }
 
@@ -326,14 +365,19 @@ pub fn backend_settings(env: &Env) -> BackendSettings {
         llm_base_url: text(env, "LLM_BASE_URL"),
         llm_model: text(env, "LLM_MODEL"),
         llm_api_key: secret(env, "LLM_API_KEY"),
-        llm_max_tokens: text(env, "LLM_MAX_TOKENS").and_then(|v| v.parse().ok()).unwrap_or(1024),
+        llm_max_tokens: text(env, "LLM_MAX_TOKENS")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1024),
     }
 }
 
 /// How long a backend may produce nothing before a keep-alive goes out: `ASSISTANT_KEEPALIVE_SECONDS`
 /// (default 10; proxies commonly drop connections idle for 30 to 100 s).
 pub fn keep_alive_interval(env: &Env) -> Duration {
-    let seconds = text(env, "ASSISTANT_KEEPALIVE_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(10);
+    let seconds = text(env, "ASSISTANT_KEEPALIVE_SECONDS")
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .unwrap_or(10);
     Duration::from_secs(seconds)
 }
 
@@ -341,7 +385,10 @@ pub fn keep_alive_interval(env: &Env) -> Duration {
 /// (default 60).
 pub fn resume_window(env: &Env) -> Duration {
     let default = docs_edge_core::assistant::resume::RESUME_WINDOW_MS / 1000;
-    let seconds = text(env, "ASSISTANT_RESUME_WINDOW_SECONDS").and_then(|v| v.parse::<u64>().ok()).filter(|s| *s > 0).unwrap_or(default);
+    let seconds = text(env, "ASSISTANT_RESUME_WINDOW_SECONDS")
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .unwrap_or(default);
     Duration::from_secs(seconds)
 }
 
@@ -392,7 +439,10 @@ pub mod test_only {
     /// the runtime inside a step deterministically.
     pub fn publish_step_delay(env: &Env) -> Option<(String, Duration)> {
         let domain = text(env, "TEST_PUBLISH_STEP_DELAY_DOMAIN")?;
-        let ms = text(env, "TEST_PUBLISH_STEP_DELAY_MS").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        let ms = text(env, "TEST_PUBLISH_STEP_DELAY_MS")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            .min(60_000);
         Some((domain, Duration::from_millis(ms)))
     }
 
@@ -406,7 +456,11 @@ pub mod test_only {
     /// `TEST_KEPT_PUBLISHES`: publishes per domain whose records are kept, instead of 50, so a test
     /// can see the oldest go without publishing fifty times.
     pub fn kept_publishes(env: &Env) -> Option<usize> {
-        text(env, "TEST_KEPT_PUBLISHES")?.trim().parse().ok().filter(|n| *n > 0)
+        text(env, "TEST_KEPT_PUBLISHES")?
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
     }
 
     /// `TEST_SWEEP_PAGE_KEYS` and `TEST_SWEEP_PAGES`: the storage sweep lists pages of this many keys
@@ -422,7 +476,10 @@ pub mod test_only {
     /// version refers to for this long after its upload instead of a day, so a test can see one go
     /// and a fresh one stay.
     pub fn site_file_in_flight(env: &Env) -> Option<Duration> {
-        let ms: u64 = text(env, "TEST_SITE_FILE_IN_FLIGHT_MS")?.trim().parse().ok()?;
+        let ms: u64 = text(env, "TEST_SITE_FILE_IN_FLIGHT_MS")?
+            .trim()
+            .parse()
+            .ok()?;
         Some(Duration::from_millis(ms))
     }
 
@@ -431,7 +488,10 @@ pub mod test_only {
     /// the job, so a test can land a cancel mid-step deterministically. The domain and the delay.
     pub fn export_step_delay(env: &Env) -> Option<(String, Duration)> {
         let domain = text(env, "TEST_EXPORT_STEP_DELAY_DOMAIN")?;
-        let ms = text(env, "TEST_EXPORT_STEP_DELAY_MS").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        let ms = text(env, "TEST_EXPORT_STEP_DELAY_MS")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            .min(60_000);
         Some((domain, Duration::from_millis(ms)))
     }
 }
@@ -451,5 +511,7 @@ fn text(env: &Env, name: &str) -> Option<String> {
 }
 
 fn number(env: &Env, name: &str, default: u64) -> u64 {
-    text(env, name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+    text(env, name)
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
 }

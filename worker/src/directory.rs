@@ -67,7 +67,9 @@ pub struct Directory {
 
 impl Directory {
     pub fn open(env: &Env) -> ApiResult<Directory> {
-        Ok(Directory { kv: env.kv(KV_BINDING)? })
+        Ok(Directory {
+            kv: env.kv(KV_BINDING)?,
+        })
     }
 
     pub async fn org(&self, org_id: &str) -> ApiResult<Option<OrgRecord>> {
@@ -100,7 +102,8 @@ impl Directory {
     }
 
     pub async fn save_org(&self, record: &OrgRecord) -> ApiResult<()> {
-        self.put_json(&format!("org:{}", record.org.org_id), record).await
+        self.put_json(&format!("org:{}", record.org.org_id), record)
+            .await
     }
 
     pub async fn domain_owner(&self, domain: &str) -> ApiResult<Option<String>> {
@@ -108,7 +111,10 @@ impl Directory {
     }
 
     pub async fn claim_domain(&self, domain: &str, org_id: &str) -> ApiResult<()> {
-        self.kv.put(&format!("domain:{domain}"), org_id)?.execute().await?;
+        self.kv
+            .put(&format!("domain:{domain}"), org_id)?
+            .execute()
+            .await?;
         Ok(())
     }
 
@@ -132,7 +138,10 @@ impl Directory {
 
     pub async fn store_key(&self, hash: &str, record: &KeyRecord) -> ApiResult<()> {
         self.put_json(&format!("key:{hash}"), record).await?;
-        self.kv.put(&format!("keyid:{}", record.key_id), hash)?.execute().await?;
+        self.kv
+            .put(&format!("keyid:{}", record.key_id), hash)?
+            .execute()
+            .await?;
         Ok(())
     }
 
@@ -173,14 +182,23 @@ impl Directory {
     }
 
     async fn put_json<T: Serialize>(&self, key: &str, value: &T) -> ApiResult<()> {
-        self.kv.put(key, serde_json::to_string(value)?.as_str())?.execute().await?;
+        self.kv
+            .put(key, serde_json::to_string(value)?.as_str())?
+            .execute()
+            .await?;
         Ok(())
     }
 }
 
 pub fn new_org_record(org_id: String, name: String, plan: Plan, created_at: String) -> OrgRecord {
     OrgRecord {
-        org: Organization { org_id, name, plan, created_at, domains: Vec::new() },
+        org: Organization {
+            org_id,
+            name,
+            plan,
+            created_at,
+            domains: Vec::new(),
+        },
         keys: Vec::new(),
     }
 }

@@ -76,21 +76,42 @@ macro_rules! durable_operations {
 pub(crate) use durable_operations;
 
 /// The object's 2xx body, or its error as [`ApiError::Relayed`] (status, body and `Retry-After` kept).
-pub async fn send<O: Operation, T: DeserializeOwned>(env: &Env, name: &str, op: &O) -> ApiResult<T> {
+pub async fn send<O: Operation, T: DeserializeOwned>(
+    env: &Env,
+    name: &str,
+    op: &O,
+) -> ApiResult<T> {
     let (_, bytes) = exchange(env, O::BINDING, name, op.name(), op.body()?).await?;
     Ok(serde_json::from_slice(&bytes)?)
 }
 
 /// [`send`] for an operation that answers plain bytes with its facts in headers: the headers and body.
-pub async fn send_for_bytes<O: Operation>(env: &Env, name: &str, op: &O) -> ApiResult<(Headers, Vec<u8>)> {
+pub async fn send_for_bytes<O: Operation>(
+    env: &Env,
+    name: &str,
+    op: &O,
+) -> ApiResult<(Headers, Vec<u8>)> {
     exchange(env, O::BINDING, name, op.name(), op.body()?).await
 }
 
 /// The one exchange every operation goes through, not generic over it: only the encoding of the
 /// body and the decoding of the reply are compiled per operation and reply type.
-async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: String) -> ApiResult<(Headers, Vec<u8>)> {
-    let stub = env.durable_object(binding)?.id_from_name(name)?.get_stub()?;
-    let request = crate::http::json_post(&format!("https://durable-object/{op_name}"), &Headers::new(), &body)?;
+async fn exchange(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    op_name: &str,
+    body: String,
+) -> ApiResult<(Headers, Vec<u8>)> {
+    let stub = env
+        .durable_object(binding)?
+        .id_from_name(name)?
+        .get_stub()?;
+    let request = crate::http::json_post(
+        &format!("https://durable-object/{op_name}"),
+        &Headers::new(),
+        &body,
+    )?;
     let response = stub.fetch_with_request(request).await?;
     read_reply(response, binding, op_name).await
 }
@@ -99,14 +120,22 @@ async fn exchange(env: &Env, binding: &str, name: &str, op_name: &str, body: Str
 /// error as [`read_reply`] makes it.
 #[cfg(feature = "edge")]
 pub async fn post_to_builder(env: &Env, path: &str, body: &str) -> ApiResult<Vec<u8>> {
-    let request = crate::http::json_post(&format!("https://builder/{path}"), &Headers::new(), body)?;
-    let response = env.service(crate::config::BUILDER_BINDING)?.fetch_request(request).await?;
+    let request =
+        crate::http::json_post(&format!("https://builder/{path}"), &Headers::new(), body)?;
+    let response = env
+        .service(crate::config::BUILDER_BINDING)?
+        .fetch_request(request)
+        .await?;
     Ok(read_reply(response, "builder", path).await?.1)
 }
 
 /// A reply to an internal call (`op_name` on `binding`, named in the error): its 2xx headers and
 /// body, or its error as [`ApiError::Relayed`].
-pub async fn read_reply(mut response: worker::Response, binding: &str, op_name: &str) -> ApiResult<(Headers, Vec<u8>)> {
+pub async fn read_reply(
+    mut response: worker::Response,
+    binding: &str,
+    op_name: &str,
+) -> ApiResult<(Headers, Vec<u8>)> {
     let status = response.status_code();
     let bytes = response.bytes().await?;
     if (200..300).contains(&status) {
@@ -118,11 +147,18 @@ pub async fn read_reply(mut response: worker::Response, binding: &str, op_name: 
             if let Ok(Some(retry)) = response.headers().get("retry-after") {
                 headers.push(("Retry-After".to_string(), retry));
             }
-            Err(ApiError::Relayed { status, body, headers })
+            Err(ApiError::Relayed {
+                status,
+                body,
+                headers,
+            })
         }
         Err(_) => Err(ApiError::Internal(format!(
             "{binding} answered {status} to {op_name}: {}",
-            String::from_utf8_lossy(&bytes).chars().take(200).collect::<String>()
+            String::from_utf8_lossy(&bytes)
+                .chars()
+                .take(200)
+                .collect::<String>()
         ))),
     }
 }
@@ -130,7 +166,9 @@ pub async fn read_reply(mut response: worker::Response, binding: &str, op_name: 
 /// A response made inside an object from our one error type, for [`post`] to pass on.
 pub fn error_reply(err: &ApiError) -> worker::Result<worker::Response> {
     if let Some(detail) = err.log_detail() {
-        crate::log_line::error(&serde_json::json!({ "event": "durable_object_error", "error": detail }));
+        crate::log_line::error(
+            &serde_json::json!({ "event": "durable_object_error", "error": detail }),
+        );
     }
     Ok(crate::error::error_response(err))
 }

@@ -1,8 +1,8 @@
 //! The worker's one error type, and the one place it becomes an HTTP response.
 
-use docs_edge_core::wire::ErrorBody;
-use docs_edge_core::platform::deployment::Feature;
 use docs_edge_core::http::routes::RouteError;
+use docs_edge_core::platform::deployment::Feature;
+use docs_edge_core::wire::ErrorBody;
 use worker::{Headers, Response};
 
 /// Everything a request can fail with. Each variant fixes its status and machine code.
@@ -12,7 +12,9 @@ pub enum ApiError {
     /// No route matches the path.
     RouteNotFound,
     /// The route exists, not with this method; `allow` lists the methods it has.
-    MethodNotAllowed { allow: String },
+    MethodNotAllowed {
+        allow: String,
+    },
     /// A resource the caller may not see or that does not exist (no leak of which).
     NotFound(String),
     UnsupportedMediaType(String),
@@ -31,23 +33,42 @@ pub enum ApiError {
     WrongKeyKind(String),
     /// An assistant key used from a page whose origin its allowed origins do not list (the message).
     OriginNotAllowed(String),
-    Conflict { code: &'static str, message: String },
+    Conflict {
+        code: &'static str,
+        message: String,
+    },
     /// Another export job of this domain is queued or running.
-    JobActive { job_id: String },
+    JobActive {
+        job_id: String,
+    },
     /// The organization's plan does not include the feature.
     PlanRequired(String),
     /// A bundle link whose signature does not match what it grants.
     LinkInvalid,
     LinkExpired,
     /// A `Range` outside the object; `size` goes into `Content-Range: bytes */size`.
-    RangeNotSatisfiable { size: u64 },
+    RangeNotSatisfiable {
+        size: u64,
+    },
     /// An error answered by one of our Durable Objects, passed on as it was made there.
-    Relayed { status: u16, body: ErrorBody, headers: Vec<(String, String)> },
-    RateLimited { message: String, retry_after_secs: u64, headers: Vec<(String, String)> },
+    Relayed {
+        status: u16,
+        body: ErrorBody,
+        headers: Vec<(String, String)>,
+    },
+    RateLimited {
+        message: String,
+        retry_after_secs: u64,
+        headers: Vec<(String, String)>,
+    },
     /// The live version is from an earlier release and is being rebuilt (`crate::site_upgrade`).
-    SiteUpgrading { domain: String },
+    SiteUpgrading {
+        domain: String,
+    },
     /// The storage sweep is judging the site's store; a commit waits for it, then answers this.
-    StoreSweeping { domain: String },
+    StoreSweeping {
+        domain: String,
+    },
     /// The deployment switched the feature off (`DEPLOYMENT_KIND`, `FEATURE_*`).
     FeatureDisabled(Feature),
     /// Turnstile is on and the conversation brought no token that siteverify accepted (the message).
@@ -74,9 +95,17 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UnsupportedMediaType(_) => 415,
             ApiError::PayloadTooLarge(_) => 413,
-            ApiError::InvalidJson(_) | ApiError::Invalid(_) | ApiError::InvalidArchive(_) | ApiError::MissingFiles(_) | ApiError::HashMismatch(_) => 400,
+            ApiError::InvalidJson(_)
+            | ApiError::Invalid(_)
+            | ApiError::InvalidArchive(_)
+            | ApiError::MissingFiles(_)
+            | ApiError::HashMismatch(_) => 400,
             ApiError::Unauthorized(_) => 401,
-            ApiError::WrongKeyKind(_) | ApiError::OriginNotAllowed(_) | ApiError::PlanRequired(_) | ApiError::LinkInvalid | ApiError::LinkExpired => 403,
+            ApiError::WrongKeyKind(_)
+            | ApiError::OriginNotAllowed(_)
+            | ApiError::PlanRequired(_)
+            | ApiError::LinkInvalid
+            | ApiError::LinkExpired => 403,
             ApiError::TurnstileFailed(_) => 403,
             ApiError::Conflict { .. } | ApiError::JobActive { .. } => 409,
             ApiError::RangeNotSatisfiable { .. } => 416,
@@ -164,11 +193,21 @@ impl ApiError {
         match self {
             ApiError::MethodNotAllowed { allow } => vec![("Allow".into(), allow.clone())],
             ApiError::Unauthorized(_) => vec![("WWW-Authenticate".into(), "Bearer".into())],
-            ApiError::RangeNotSatisfiable { size } => vec![("Content-Range".into(), format!("bytes */{size}"))],
+            ApiError::RangeNotSatisfiable { size } => {
+                vec![("Content-Range".into(), format!("bytes */{size}"))]
+            }
             ApiError::Relayed { headers, .. } => headers.clone(),
-            ApiError::SiteUpgrading { .. } => vec![("Retry-After".into(), SITE_UPGRADE_RETRY_SECS.to_string())],
-            ApiError::StoreSweeping { .. } => vec![("Retry-After".into(), STORE_SWEEP_RETRY_SECS.to_string())],
-            ApiError::RateLimited { retry_after_secs, headers, .. } => {
+            ApiError::SiteUpgrading { .. } => {
+                vec![("Retry-After".into(), SITE_UPGRADE_RETRY_SECS.to_string())]
+            }
+            ApiError::StoreSweeping { .. } => {
+                vec![("Retry-After".into(), STORE_SWEEP_RETRY_SECS.to_string())]
+            }
+            ApiError::RateLimited {
+                retry_after_secs,
+                headers,
+                ..
+            } => {
                 let mut all = headers.clone();
                 all.push(("Retry-After".into(), retry_after_secs.to_string()));
                 all
@@ -184,11 +223,18 @@ impl ApiError {
             _ => None,
         };
         let missing = match self {
-            ApiError::MissingFiles(paths) => Some(paths.iter().take(MAX_MISSING_LISTED).cloned().collect()),
+            ApiError::MissingFiles(paths) => {
+                Some(paths.iter().take(MAX_MISSING_LISTED).cloned().collect())
+            }
             ApiError::Relayed { body, .. } => body.missing.clone(),
             _ => None,
         };
-        ErrorBody { error: self.public_message(), code: self.code().to_string(), job_id, missing }
+        ErrorBody {
+            error: self.public_message(),
+            code: self.code().to_string(),
+            job_id,
+            missing,
+        }
     }
 
     /// Detail for the log line; never holds request bodies or secrets, only our own messages.
@@ -221,7 +267,10 @@ pub fn error_response(err: &ApiError) -> Response {
     for (name, value) in err.headers() {
         let _ = headers.set(&name, &value);
     }
-    Response::builder().with_status(err.status()).with_headers(headers).fixed(body)
+    Response::builder()
+        .with_status(err.status())
+        .with_headers(headers)
+        .fixed(body)
 }
 
 /// The route table's answer when nothing matches (`docs_edge_core::http::routes::match_route`).

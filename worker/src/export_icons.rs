@@ -25,7 +25,13 @@ pub const KNOWN_ICON_BYTES: usize = 1 << 20;
 /// Fills the icon markers in `files` from what `known` holds, reading the shards for names it has
 /// not met; returns the sets used. Unknown names are the authors' to fix: logged as warnings naming
 /// file and line, the pages show a neutral dot.
-pub async fn fill(env: &Env, files: &mut [ExportFile], config: &SiteConfig, tree: &SourceTree, known: &RefCell<KnownIcons>) -> ApiResult<BTreeSet<IconSet>> {
+pub async fn fill(
+    env: &Env,
+    files: &mut [ExportFile],
+    config: &SiteConfig,
+    tree: &SourceTree,
+    known: &RefCell<KnownIcons>,
+) -> ApiResult<BTreeSet<IconSet>> {
     let library = Library::from_config(config.icon_library.as_deref());
     if known.borrow().bytes() > KNOWN_ICON_BYTES {
         *known.borrow_mut() = KnownIcons::default();
@@ -33,7 +39,10 @@ pub async fn fill(env: &Env, files: &mut [ExportFile], config: &SiteConfig, tree
     let marked = Marked::read(files);
     let wanted = known.borrow().shards_wanted(&marked, library);
     let texts = crate::join::try_join_all(wanted.iter().map(|shard| async move {
-        let text: ApiResult<String> = Ok(crate::assets::fetch(env, &shard.asset_path()).await?.text().await?);
+        let text: ApiResult<String> = Ok(crate::assets::fetch(env, &shard.asset_path())
+            .await?
+            .text()
+            .await?);
         text
     }))
     .await?;
@@ -56,7 +65,18 @@ pub async fn licence_files(env: &Env, sets: &BTreeSet<IconSet>) -> ApiResult<Vec
     let names: BTreeSet<&str> = sets.iter().map(|s| s.licence_file()).collect();
     let mut texts = Vec::new();
     for name in names {
-        texts.push((name, crate::assets::fetch(env, &format!("{ICON_ASSETS}/{name}")).await?.bytes().await?));
+        texts.push((
+            name,
+            crate::assets::fetch(env, &format!("{ICON_ASSETS}/{name}"))
+                .await?
+                .bytes()
+                .await?,
+        ));
     }
-    Ok(icons::licence_files(sets, |name| texts.iter().find(|(n, _)| *n == name).map(|(_, b)| b.clone())))
+    Ok(icons::licence_files(sets, |name| {
+        texts
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, b)| b.clone())
+    }))
 }

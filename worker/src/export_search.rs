@@ -15,27 +15,46 @@ use crate::storage::{version_key, SEARCH_META, SEARCH_TERMS};
 
 /// The next piece after `at` as a gzip member, and where the copy stands after it; `None` once every
 /// pack is in the bundle.
-pub async fn next_piece(bucket: &Bucket, domain: &str, publish_id: &str, at: PackCursor, mtime: u64) -> ApiResult<Option<(Vec<u8>, PackCursor)>> {
-    let table = crate::pieced::table(bucket, domain, publish_id).await?.map(std::rc::Rc::new);
+pub async fn next_piece(
+    bucket: &Bucket,
+    domain: &str,
+    publish_id: &str,
+    at: PackCursor,
+    mtime: u64,
+) -> ApiResult<Option<(Vec<u8>, PackCursor)>> {
+    let table = crate::pieced::table(bucket, domain, publish_id)
+        .await?
+        .map(std::rc::Rc::new);
     // The packs as stored, in `SEARCH_PACK_FILES` order.
     let packs = [
         Stored::Whole(version_key(domain, publish_id, SEARCH_META)),
         Stored::Whole(version_key(domain, publish_id, SEARCH_TERMS)),
         Stored::of(domain, publish_id, table, Pieced::Text),
     ];
-    let missing = |path: &str| ApiError::Internal(format!("{path} of the published version {publish_id} is missing"));
+    let missing = |path: &str| {
+        ApiError::Internal(format!(
+            "{path} of the published version {publish_id} is missing"
+        ))
+    };
     let mut sizes = [0u64; 3];
     for ((size, pack), path) in sizes.iter_mut().zip(&packs).zip(SEARCH_PACK_FILES) {
         *size = pack.size(bucket).await?.ok_or_else(|| missing(path))?;
     }
-    let Some((piece, after)) = at.next(&sizes, PACK_PIECE_BYTES) else { return Ok(None) };
+    let Some((piece, after)) = at.next(&sizes, PACK_PIECE_BYTES) else {
+        return Ok(None);
+    };
     let path = SEARCH_PACK_FILES[piece.pack];
     let bytes = if piece.range.is_empty() {
         Vec::new()
     } else {
-        packs[piece.pack].read(bucket, piece.range.clone()).await?.ok_or_else(|| missing(path))?
+        packs[piece.pack]
+            .read(bucket, piece.range.clone())
+            .await?
+            .ok_or_else(|| missing(path))?
     };
     let member = tar_gz_entry_piece(path, piece.size, mtime, piece.range.start, &bytes)
-        .ok_or_else(|| ApiError::Internal(format!("{path}: piece {:?} outside the file", piece.range)))?;
+        .ok_or_else(|| {
+            ApiError::Internal(format!("{path}: piece {:?} outside the file", piece.range))
+        })?;
     Ok(Some((member, after)))
 }

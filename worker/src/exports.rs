@@ -40,7 +40,9 @@ pub fn bundle_url(
         ));
     }
     let signature = sign_link(&link_secret(env)?, job_id, expires_unix);
-    Ok(format!("{origin}/v1/static-export/bundles/{job_id}?expires={expires_unix}&sig={signature}"))
+    Ok(format!(
+        "{origin}/v1/static-export/bundles/{job_id}?expires={expires_unix}&sig={signature}"
+    ))
 }
 
 pub fn content_disposition(file_name: &str) -> String {

@@ -7,11 +7,11 @@
 //! `workers-ai` needs only `LLM_MODEL` (optional) and the binding, which authenticates itself.
 
 use docs_edge_core::assistant::prompt::ChatPrompt;
-use docs_edge_core::platform::deployment::backend_allowed;
 use docs_edge_core::assistant::providers::{
-    anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input, openai_headers,
-    AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
+    anthropic_headers, build_anthropic_request, build_openai_request, build_workers_ai_input,
+    openai_headers, AnthropicStream, LlmEvent, OpenAiStream, WorkersAiStream,
 };
+use docs_edge_core::platform::deployment::backend_allowed;
 use std::future::Future;
 use std::pin::pin;
 use std::time::Duration;
@@ -72,23 +72,44 @@ impl Backend {
         let name = set.backend.clone();
         if name != "extractive" {
             let kind = config::deployment(env).map_err(ApiError::Internal)?.kind;
-            backend_allowed(kind, &name, set.llm_base_url.as_deref(), &set.internal_hosts).map_err(ApiError::Internal)?;
+            backend_allowed(
+                kind,
+                &name,
+                set.llm_base_url.as_deref(),
+                &set.internal_hosts,
+            )
+            .map_err(ApiError::Internal)?;
         }
         let settings = |default_base: &str, default_model: &str| -> ApiResult<LlmSettings> {
             Ok(LlmSettings {
-                base_url: set.llm_base_url.clone().unwrap_or_else(|| default_base.into()).trim_end_matches('/').to_string(),
-                model: set.llm_model.clone().unwrap_or_else(|| default_model.into()),
-                api_key: set
-                    .llm_api_key
+                base_url: set
+                    .llm_base_url
                     .clone()
-                    .ok_or_else(|| ApiError::Internal(format!("ASSISTANT_BACKEND={name} needs the secret LLM_API_KEY")))?,
+                    .unwrap_or_else(|| default_base.into())
+                    .trim_end_matches('/')
+                    .to_string(),
+                model: set
+                    .llm_model
+                    .clone()
+                    .unwrap_or_else(|| default_model.into()),
+                api_key: set.llm_api_key.clone().ok_or_else(|| {
+                    ApiError::Internal(format!(
+                        "ASSISTANT_BACKEND={name} needs the secret LLM_API_KEY"
+                    ))
+                })?,
                 max_tokens: set.llm_max_tokens,
             })
         };
         match name.as_str() {
             "extractive" => Ok(Backend::Extractive),
-            "openai" => Ok(Backend::OpenAi(settings("https://api.openai.com/v1", "gpt-4o-mini")?)),
-            "anthropic" => Ok(Backend::Anthropic(settings("https://api.anthropic.com/v1", "claude-3-5-haiku-latest")?)),
+            "openai" => Ok(Backend::OpenAi(settings(
+                "https://api.openai.com/v1",
+                "gpt-4o-mini",
+            )?)),
+            "anthropic" => Ok(Backend::Anthropic(settings(
+                "https://api.anthropic.com/v1",
+                "claude-3-5-haiku-latest",
+            )?)),
             "workers-ai" => {
                 let binding = Reflect::get(env, &JsValue::from_str(WORKERS_AI_BINDING))
                     .ok()
@@ -100,7 +121,10 @@ impl Backend {
                     })?;
                 Ok(Backend::WorkersAi(WorkersAiSettings {
                     binding,
-                    model: set.llm_model.clone().unwrap_or_else(|| "@cf/meta/llama-3.1-8b-instruct".into()),
+                    model: set
+                        .llm_model
+                        .clone()
+                        .unwrap_or_else(|| "@cf/meta/llama-3.1-8b-instruct".into()),
                     max_tokens: set.llm_max_tokens,
                 }))
             }
@@ -113,7 +137,11 @@ impl Backend {
 
 /// Awaits `work`, calling `on_idle` each time `idle` passes without it completing. `on_idle`
 /// returning false (the client went away) gives up: `None`.
-async fn with_keep_alive<T>(work: impl Future<Output = T>, idle: Duration, on_idle: &mut impl FnMut() -> bool) -> Option<T> {
+async fn with_keep_alive<T>(
+    work: impl Future<Output = T>,
+    idle: Duration,
+    on_idle: &mut impl FnMut() -> bool,
+) -> Option<T> {
     let mut work = pin!(work);
     loop {
         match select(work.as_mut(), Delay::from(idle)).await {
@@ -137,10 +165,14 @@ pub async fn stream_llm(
     mut on_idle: impl FnMut() -> bool,
     mut on_event: impl FnMut(LlmEvent) -> bool,
 ) -> Result<(), String> {
-    let Some(opened) = with_keep_alive(open_llm(backend, prompt), idle, &mut on_idle).await else { return Ok(()) };
+    let Some(opened) = with_keep_alive(open_llm(backend, prompt), idle, &mut on_idle).await else {
+        return Ok(());
+    };
     let (mut body, mut parser) = opened?;
     loop {
-        let Some(next) = with_keep_alive(body.next(), idle, &mut on_idle).await else { return Ok(()) };
+        let Some(next) = with_keep_alive(body.next(), idle, &mut on_idle).await else {
+            return Ok(());
+        };
         let Some(chunk) = next else { break };
         let chunk = chunk.map_err(|e| format!("provider stream broke: {e}"))?;
         for event in parser.push(&chunk) {
@@ -159,7 +191,9 @@ pub async fn stream_llm(
 
 async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream, Parser), String> {
     Ok(match backend {
-        Backend::Extractive => return Err("the extractive backend does not stream from a provider".into()),
+        Backend::Extractive => {
+            return Err("the extractive backend does not stream from a provider".into())
+        }
         Backend::OpenAi(s) => (
             post_json(
                 &format!("{}/chat/completions", s.base_url),
@@ -178,33 +212,53 @@ async fn open_llm(backend: &Backend, prompt: &ChatPrompt) -> Result<(ByteStream,
             .await?,
             Parser::Anthropic(AnthropicStream::new()),
         ),
-        Backend::WorkersAi(s) => (run_workers_ai(s, prompt).await?, Parser::WorkersAi(WorkersAiStream::new())),
+        Backend::WorkersAi(s) => (
+            run_workers_ai(s, prompt).await?,
+            Parser::WorkersAi(WorkersAiStream::new()),
+        ),
     })
 }
 
-async fn post_json(url: &str, body: &str, header_list: &[(&str, String)]) -> Result<ByteStream, String> {
+async fn post_json(
+    url: &str,
+    body: &str,
+    header_list: &[(&str, String)],
+) -> Result<ByteStream, String> {
     let headers = Headers::new();
     for (name, value) in header_list {
-        headers.set(name, value).map_err(|e| format!("header {name}: {e}"))?;
+        headers
+            .set(name, value)
+            .map_err(|e| format!("header {name}: {e}"))?;
     }
-    let request = crate::http::json_post(url, &headers, body).map_err(|e| format!("request: {e}"))?;
-    let mut response = Fetch::Request(request).send().await.map_err(|e| format!("provider unreachable: {e}"))?;
+    let request =
+        crate::http::json_post(url, &headers, body).map_err(|e| format!("request: {e}"))?;
+    let mut response = Fetch::Request(request)
+        .send()
+        .await
+        .map_err(|e| format!("provider unreachable: {e}"))?;
     let status = response.status_code();
     if status >= 400 {
         let detail = response.text().await.unwrap_or_default();
-        return Err(format!("provider answered {status}: {}", detail.chars().take(300).collect::<String>()));
+        return Err(format!(
+            "provider answered {status}: {}",
+            detail.chars().take(300).collect::<String>()
+        ));
     }
     response.stream().map_err(|e| format!("provider body: {e}"))
 }
 
 /// `env.AI.run(model, {messages, max_tokens, stream: true})` resolves to the SSE byte stream.
-async fn run_workers_ai(settings: &WorkersAiSettings, prompt: &ChatPrompt) -> Result<ByteStream, String> {
+async fn run_workers_ai(
+    settings: &WorkersAiSettings,
+    prompt: &ChatPrompt,
+) -> Result<ByteStream, String> {
     let run: Function = Reflect::get(&settings.binding, &JsValue::from_str("run"))
         .ok()
         .and_then(|f| f.dyn_into().ok())
         .ok_or("the AI binding has no run method")?;
-    let input = js_sys::JSON::parse(&build_workers_ai_input(prompt, settings.max_tokens).to_string())
-        .map_err(|_| "workers-ai input did not serialize")?;
+    let input =
+        js_sys::JSON::parse(&build_workers_ai_input(prompt, settings.max_tokens).to_string())
+            .map_err(|_| "workers-ai input did not serialize")?;
     // Reflect.apply, not `run.call(..)`: on an RPC stub `call` would be looked up as a remote method.
     let args = js_sys::Array::of2(&JsValue::from_str(&settings.model), &input);
     let pending = Reflect::apply(&run, &settings.binding, &args)
@@ -212,9 +266,9 @@ async fn run_workers_ai(settings: &WorkersAiSettings, prompt: &ChatPrompt) -> Re
     let output = JsFuture::from(js_sys::Promise::resolve(&pending))
         .await
         .map_err(|e| format!("workers-ai run failed: {}", js_error_text(&e)))?;
-    let stream: ReadableStream = output
-        .dyn_into()
-        .map_err(|_| "workers-ai returned no stream (is the model a text-generation model?)".to_string())?;
+    let stream: ReadableStream = output.dyn_into().map_err(|_| {
+        "workers-ai returned no stream (is the model a text-generation model?)".to_string()
+    })?;
     Ok(ByteStream::from(stream))
 }
 

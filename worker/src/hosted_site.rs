@@ -13,16 +13,18 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use docs_edge_core::export::hosting::LiveSite;
-use docs_edge_core::platform::lru::ByteLru;
 use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
 use docs_edge_core::http::accept::prefers_markdown;
-use docs_edge_core::http::site_headers::{cache_control, etag_matches, noindex_host, security_headers, MARKDOWN_ALTERNATE_LINK};
+use docs_edge_core::http::site_headers::{
+    cache_control, etag_matches, noindex_host, security_headers, MARKDOWN_ALTERNATE_LINK,
+};
 use docs_edge_core::http::site_paths::{decoded, site_path, SitePath};
+use docs_edge_core::platform::lru::ByteLru;
 use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
 
 use crate::clock::now_ms;
-use crate::search_cache::Cached;
 use crate::error::{ApiError, ApiResult};
+use crate::search_cache::Cached;
 use crate::storage::{self, hosted_file_key, hosted_live_key};
 
 /// How long an isolate trusts what it read of a host's pointer (or of its having none).
@@ -50,20 +52,42 @@ pub fn forget(domain: &str) {
 /// The hosted site's answer to `req`, or `None` when the host serves no site there (the request is
 /// then what it was before hosting: a 404 of the API).
 pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
-    if !crate::config::deployment(env).map_err(ApiError::Internal)?.features.static_export {
+    if !crate::config::deployment(env)
+        .map_err(ApiError::Internal)?
+        .features
+        .static_export
+    {
         return Ok(None);
     }
-    let Some(host) = request_host(req) else { return Ok(None) };
+    let Some(host) = request_host(req) else {
+        return Ok(None);
+    };
     let bucket = storage::bucket(env)?;
-    let Some(live) = live_site(&bucket, &host).await? else { return Ok(None) };
+    let Some(live) = live_site(&bucket, &host).await? else {
+        return Ok(None);
+    };
     let url_path = req.path();
-    let Some(inner) = live.site_path(&url_path) else { return Ok(None) };
-    let site = Site { bucket, noindex: noindex_host(&host), domain: host, live: live.clone(), head: req.method() == Method::Head };
+    let Some(inner) = live.site_path(&url_path) else {
+        return Ok(None);
+    };
+    let site = Site {
+        bucket,
+        noindex: noindex_host(&host),
+        domain: host,
+        live: live.clone(),
+        head: req.method() == Method::Head,
+    };
     let header = |name: &str| req.headers().get(name).ok().flatten();
-    let Some(target) = site_path(inner) else { return site.not_found().await.map(Some) };
+    let Some(target) = site_path(inner) else {
+        return site.not_found().await.map(Some);
+    };
     let wants_markdown = prefers_markdown(header("accept").as_deref());
     let (candidates, folder, page) = match target {
-        SitePath::Page { html, markdown, folder } if wants_markdown => (vec![markdown, html], folder, true),
+        SitePath::Page {
+            html,
+            markdown,
+            folder,
+        } if wants_markdown => (vec![markdown, html], folder, true),
         SitePath::Page { html, folder, .. } => (vec![html], folder, true),
         SitePath::File(path) => (vec![path], None, false),
     };
@@ -72,13 +96,21 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
             break;
         }
         if let Some(object) = site.bucket.get(site.key(&path)).execute().await? {
-            let not_modified = header("if-none-match").is_some_and(|tags| etag_matches(&tags, &object.http_etag()));
-            return site.file(object, &path, page, wants_markdown, not_modified).map(Some);
+            let not_modified = header("if-none-match")
+                .is_some_and(|tags| etag_matches(&tags, &object.http_etag()));
+            return site
+                .file(object, &path, page, wants_markdown, not_modified)
+                .map(Some);
         }
     }
     if let Some((index, location)) = folder {
         if site.bucket.head(site.key(&index)).await?.is_some() {
-            return site.redirect(308, &format!("{}{}", live.path_prefix.as_deref().unwrap_or(""), location)).map(Some);
+            return site
+                .redirect(
+                    308,
+                    &format!("{}{}", live.path_prefix.as_deref().unwrap_or(""), location),
+                )
+                .map(Some);
         }
     }
     if let Some(response) = site.site_redirect(inner).await? {
@@ -89,10 +121,20 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
 
 /// The request's hostname, lower case, without its port.
 fn request_host(req: &Request) -> Option<String> {
-    let raw = req.headers().get("host").ok().flatten().or_else(|| req.url().ok()?.host_str().map(str::to_string))?;
+    let raw = req
+        .headers()
+        .get("host")
+        .ok()
+        .flatten()
+        .or_else(|| req.url().ok()?.host_str().map(str::to_string))?;
     // `name:port`; an IPv6 literal (`[::1]:8787`) keeps its brackets.
     let host = match raw.rsplit_once(':') {
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && (!raw.starts_with('[') || name.ends_with(']')) => name,
+        Some((name, port))
+            if port.bytes().all(|b| b.is_ascii_digit())
+                && (!raw.starts_with('[') || name.ends_with(']')) =>
+        {
+            name
+        }
         _ => raw.as_str(),
     };
     let host = host.trim_end_matches('.').to_ascii_lowercase();
@@ -103,7 +145,9 @@ fn request_host(req: &Request) -> Option<String> {
 /// [`POINTER_TTL_MS`]; `None` when the host is no hosted domain.
 async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<LiveSite>>> {
     let now = now_ms();
-    let cached = POINTERS.with(|cache| cache.borrow_mut().get(host)).and_then(|p| p.downcast::<Pointer>().ok());
+    let cached = POINTERS
+        .with(|cache| cache.borrow_mut().get(host))
+        .and_then(|p| p.downcast::<Pointer>().ok());
     if let Some(pointer) = cached {
         if now.saturating_sub(pointer.read_ms) < POINTER_TTL_MS {
             return Ok(pointer.live.clone());
@@ -113,8 +157,12 @@ async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<LiveSite>
         Some(bytes) => Some(Rc::new(serde_json::from_slice::<LiveSite>(&bytes)?)),
         None => None,
     };
-    let bytes = host.len() + std::mem::size_of::<Pointer>() + live.as_ref().map_or(0, |l| l.approx_bytes());
-    let pointer: Cached = Rc::new(Pointer { live: live.clone(), read_ms: now });
+    let bytes =
+        host.len() + std::mem::size_of::<Pointer>() + live.as_ref().map_or(0, |l| l.approx_bytes());
+    let pointer: Cached = Rc::new(Pointer {
+        live: live.clone(),
+        read_ms: now,
+    });
     POINTERS.with(|cache| cache.borrow_mut().insert(host, pointer, bytes));
     Ok(live)
 }
@@ -146,8 +194,18 @@ impl Site {
         Ok(headers)
     }
 
-    fn file(&self, object: Object, path: &str, page: bool, wants_markdown: bool, not_modified: bool) -> ApiResult<Response> {
-        let content_type = object.http_metadata().content_type.unwrap_or_else(|| "application/octet-stream".into());
+    fn file(
+        &self,
+        object: Object,
+        path: &str,
+        page: bool,
+        wants_markdown: bool,
+        not_modified: bool,
+    ) -> ApiResult<Response> {
+        let content_type = object
+            .http_metadata()
+            .content_type
+            .unwrap_or_else(|| "application/octet-stream".into());
         let html = content_type.starts_with("text/html");
         let headers = self.headers(cache_control(path, html, true))?;
         headers.set("content-type", &content_type)?;
@@ -161,29 +219,46 @@ impl Site {
             }
         }
         if not_modified {
-            return Ok(ResponseBuilder::new().with_status(304).with_headers(headers).empty());
+            return Ok(ResponseBuilder::new()
+                .with_status(304)
+                .with_headers(headers)
+                .empty());
         }
         headers.set("content-length", &object.size().to_string())?;
         if self.head {
             return Ok(ResponseBuilder::new().with_headers(headers).empty());
         }
-        let body = object.body().ok_or_else(|| ApiError::Internal(format!("{path} has no body")))?.response_body()?;
+        let body = object
+            .body()
+            .ok_or_else(|| ApiError::Internal(format!("{path} has no body")))?
+            .response_body()?;
         Ok(ResponseBuilder::new().with_headers(headers).body(body))
     }
 
     fn redirect(&self, status: u16, location: &str) -> ApiResult<Response> {
         let headers = self.headers("no-cache")?;
         headers.set("location", location)?;
-        Ok(ResponseBuilder::new().with_status(status).with_headers(headers).empty())
+        Ok(ResponseBuilder::new()
+            .with_status(status)
+            .with_headers(headers)
+            .empty())
     }
 
     /// The site's own redirect for `path` (inside the site), from its `_redirects`.
     async fn site_redirect(&self, path: &str) -> ApiResult<Option<Response>> {
-        let Some(bytes) = storage::read(&self.bucket, &self.key(REDIRECTS_FILE), None).await? else { return Ok(None) };
+        let Some(bytes) = storage::read(&self.bucket, &self.key(REDIRECTS_FILE), None).await?
+        else {
+            return Ok(None);
+        };
         let rules = redirects::parse(&String::from_utf8_lossy(&bytes));
-        let Some(decoded) = decoded(path) else { return Ok(None) };
-        let Some((rule, destination)) = redirects::find(&rules, &decoded) else { return Ok(None) };
-        self.redirect(rule.status, &redirects::location(&decoded, &destination)).map(Some)
+        let Some(decoded) = decoded(path) else {
+            return Ok(None);
+        };
+        let Some((rule, destination)) = redirects::find(&rules, &decoded) else {
+            return Ok(None);
+        };
+        self.redirect(rule.status, &redirects::location(&decoded, &destination))
+            .map(Some)
     }
 
     /// The export's 404 page, status 404. Its links are relative to the site's root while the
@@ -192,11 +267,22 @@ impl Site {
         let headers = self.headers("no-cache")?;
         headers.set("content-type", "text/html; charset=utf-8")?;
         let page = storage::read(&self.bucket, &self.key("404.html"), None).await?;
-        let mut html = page.map(|bytes| String::from_utf8_lossy(&bytes).into_owned()).unwrap_or_else(|| "<!doctype html><title>Not found</title><h1>Not found</h1>".into());
+        let mut html = page
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .unwrap_or_else(|| "<!doctype html><title>Not found</title><h1>Not found</h1>".into());
         if let Some(at) = html.find("<head>") {
-            html.insert_str(at + "<head>".len(), &format!("<base href=\"{}\">", self.live.root()));
+            html.insert_str(
+                at + "<head>".len(),
+                &format!("<base href=\"{}\">", self.live.root()),
+            );
         }
-        let builder = ResponseBuilder::new().with_status(404).with_headers(headers);
-        Ok(if self.head { builder.empty() } else { builder.fixed(html.into_bytes()) })
+        let builder = ResponseBuilder::new()
+            .with_status(404)
+            .with_headers(headers);
+        Ok(if self.head {
+            builder.empty()
+        } else {
+            builder.fixed(html.into_bytes())
+        })
     }
 }

@@ -14,13 +14,16 @@ pub async fn read_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>
     refuse_declared_over(req, max_bytes)?;
     let mut stream = match req.stream() {
         Ok(stream) => stream,
-        Err(worker::Error::BodyUsed) => return Err(ApiError::Internal("reading body: already read".into())),
+        Err(worker::Error::BodyUsed) => {
+            return Err(ApiError::Internal("reading body: already read".into()))
+        }
         // No body at all.
         Err(_) => return Ok(Vec::new()),
     };
     let mut body = Vec::new();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
+        let chunk =
+            chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
         if body.len() + chunk.len() > max_bytes {
             return Err(too_large(max_bytes));
         }
@@ -34,7 +37,8 @@ pub async fn read_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>
 /// or inflated, so a small bomb stops at the bound. Manifests and hash lists repeat their paths and
 /// compress about fourfold.
 pub async fn read_maybe_gzip_body(req: &mut Request, max_bytes: usize) -> ApiResult<Vec<u8>> {
-    let declared_gzip = header(req, "content-encoding").is_some_and(|v| v.trim().eq_ignore_ascii_case("gzip"));
+    let declared_gzip =
+        header(req, "content-encoding").is_some_and(|v| v.trim().eq_ignore_ascii_case("gzip"));
     let body = read_body(req, max_bytes).await?;
     if !declared_gzip && !body.starts_with(&[0x1f, 0x8b]) {
         return Ok(body);
@@ -44,17 +48,24 @@ pub async fn read_maybe_gzip_body(req: &mut Request, max_bytes: usize) -> ApiRes
 
 async fn inflate(mut gz: Vec<u8>, max_bytes: usize) -> ApiResult<Vec<u8>> {
     let failed = |e: JsValue| ApiError::Internal(format!("inflating the body: {e:?}"));
-    let source = web_sys::Response::new_with_opt_u8_array(Some(gz.as_mut_slice())).map_err(failed)?.body();
-    let source = source.ok_or_else(|| ApiError::Internal("inflating the body: no stream".into()))?;
+    let source = web_sys::Response::new_with_opt_u8_array(Some(gz.as_mut_slice()))
+        .map_err(failed)?
+        .body();
+    let source =
+        source.ok_or_else(|| ApiError::Internal("inflating the body: no stream".into()))?;
     let decompress = DecompressionStream::new("gzip").map_err(failed)?;
     let pair = web_sys::ReadableWritablePair::new(&decompress.readable(), &decompress.writable());
-    let inflated = web_sys::Response::new_with_opt_readable_stream(Some(&source.pipe_through(&pair))).map_err(failed)?;
+    let inflated =
+        web_sys::Response::new_with_opt_readable_stream(Some(&source.pipe_through(&pair)))
+            .map_err(failed)?;
     let mut stream = Response::from(inflated).stream()?;
     let mut body = Vec::new();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| ApiError::Invalid(format!("body: not valid gzip ({e})")))?;
         if body.len() + chunk.len() > max_bytes {
-            return Err(ApiError::PayloadTooLarge(format!("request body inflates past the limit of {max_bytes} bytes")));
+            return Err(ApiError::PayloadTooLarge(format!(
+                "request body inflates past the limit of {max_bytes} bytes"
+            )));
         }
         body.extend_from_slice(&chunk);
     }
@@ -83,13 +94,19 @@ pub fn refuse_declared_over(req: &Request, max_bytes: usize) -> ApiResult<()> {
 }
 
 pub fn too_large(max_bytes: usize) -> ApiError {
-    ApiError::PayloadTooLarge(format!("request body exceeds the limit of {max_bytes} bytes"))
+    ApiError::PayloadTooLarge(format!(
+        "request body exceeds the limit of {max_bytes} bytes"
+    ))
 }
 
 /// Reads a JSON object body: 415 unless `Content-Type` is JSON, 413 over `max_bytes`, 400 saying where
 /// the JSON breaks, 400 if the top level is not an object.
 pub async fn read_json_object(req: &mut Request, max_bytes: usize) -> ApiResult<Value> {
-    require_content_type(req, &["application/json"], "JSON (Content-Type: application/json)")?;
+    require_content_type(
+        req,
+        &["application/json"],
+        "JSON (Content-Type: application/json)",
+    )?;
     let body = read_body(req, max_bytes).await?;
     let value: Value = serde_json::from_slice(&body).map_err(|e| {
         ApiError::InvalidJson(format!(
@@ -118,14 +135,26 @@ fn json_error_reason(err: &serde_json::Error) -> String {
 /// count as JSON.
 pub fn require_content_type(req: &Request, accepted: &[&str], described: &str) -> ApiResult<()> {
     let media_type = header(req, "content-type")
-        .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
         .unwrap_or_default();
     let json_suffix = accepted.contains(&"application/json") && media_type.ends_with("+json");
     if accepted.contains(&media_type.as_str()) || json_suffix {
         return Ok(());
     }
-    let got = if media_type.is_empty() { "none".to_string() } else { media_type };
-    Err(ApiError::UnsupportedMediaType(format!("body must be {described}; got Content-Type {got}")))
+    let got = if media_type.is_empty() {
+        "none".to_string()
+    } else {
+        media_type
+    };
+    Err(ApiError::UnsupportedMediaType(format!(
+        "body must be {described}; got Content-Type {got}"
+    )))
 }
 
 pub fn header(req: &Request, name: &str) -> Option<String> {
@@ -137,13 +166,20 @@ pub fn json_response<T: Serialize>(status: u16, value: &T) -> ApiResult<Response
 }
 
 /// Infallible: header names and values here are ours and valid.
-pub fn json_bytes_response(status: u16, body: Vec<u8>, extra_headers: &[(String, String)]) -> Response {
+pub fn json_bytes_response(
+    status: u16,
+    body: Vec<u8>,
+    extra_headers: &[(String, String)],
+) -> Response {
     let headers = Headers::new();
     let _ = headers.set("content-type", "application/json; charset=utf-8");
     for (name, value) in extra_headers {
         let _ = headers.set(name, value);
     }
-    Response::builder().with_status(status).with_headers(headers).fixed(body)
+    Response::builder()
+        .with_status(status)
+        .with_headers(headers)
+        .fixed(body)
 }
 
 /// A `POST` of the JSON text `body` with `headers` (and `Content-Type: application/json`), built on
@@ -155,8 +191,12 @@ pub fn json_post(url: &str, headers: &Headers, body: &str) -> worker::Result<Req
     init.set_method("POST");
     init.set_headers(&headers.0);
     init.set_body(&JsValue::from_str(body));
-    let request = web_sys::Request::new_with_str_and_init(url, &init)
-        .map_err(|e| worker::Error::JsError(e.as_string().unwrap_or_else(|| "invalid URL or options for Request".into())))?;
+    let request = web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| {
+        worker::Error::JsError(
+            e.as_string()
+                .unwrap_or_else(|| "invalid URL or options for Request".into()),
+        )
+    })?;
     Ok(request.into())
 }
 

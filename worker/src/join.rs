@@ -9,12 +9,20 @@ use std::task::Poll;
 
 /// Every future's output, in the order given.
 pub async fn join_all<F: Future>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output> {
-    settle(futures, |_| false).await.unwrap_or_else(|stopped| vec![stopped])
+    settle(futures, |_| false)
+        .await
+        .unwrap_or_else(|stopped| vec![stopped])
 }
 
 /// Every future's value in the order given, or the first error (the others are dropped then).
-pub async fn try_join_all<T, E, F: Future<Output = Result<T, E>>>(futures: impl IntoIterator<Item = F>) -> Result<Vec<T>, E> {
-    settle(futures, Result::is_err).await.unwrap_or_else(|failed| vec![failed]).into_iter().collect()
+pub async fn try_join_all<T, E, F: Future<Output = Result<T, E>>>(
+    futures: impl IntoIterator<Item = F>,
+) -> Result<Vec<T>, E> {
+    settle(futures, Result::is_err)
+        .await
+        .unwrap_or_else(|failed| vec![failed])
+        .into_iter()
+        .collect()
 }
 
 enum Slot<F: Future> {
@@ -24,12 +32,20 @@ enum Slot<F: Future> {
 
 /// Polls the futures until all are done (`Ok` with their outputs) or one's output `stops` (`Err`
 /// with it).
-async fn settle<F: Future>(futures: impl IntoIterator<Item = F>, stops: impl Fn(&F::Output) -> bool) -> Result<Vec<F::Output>, F::Output> {
-    let mut slots: Vec<Slot<F>> = futures.into_iter().map(|f| Slot::Pending(Box::pin(f))).collect();
+async fn settle<F: Future>(
+    futures: impl IntoIterator<Item = F>,
+    stops: impl Fn(&F::Output) -> bool,
+) -> Result<Vec<F::Output>, F::Output> {
+    let mut slots: Vec<Slot<F>> = futures
+        .into_iter()
+        .map(|f| Slot::Pending(Box::pin(f)))
+        .collect();
     poll_fn(|cx| {
         let mut pending = false;
         for slot in slots.iter_mut() {
-            let Slot::Pending(future) = slot else { continue };
+            let Slot::Pending(future) = slot else {
+                continue;
+            };
             match future.as_mut().poll(cx) {
                 Poll::Ready(output) if stops(&output) => return Poll::Ready(Err(output)),
                 Poll::Ready(output) => *slot = Slot::Done(output),
@@ -43,5 +59,14 @@ async fn settle<F: Future>(futures: impl IntoIterator<Item = F>, stops: impl Fn(
         }
     })
     .await?;
-    Ok(slots.into_iter().filter_map(|slot| if let Slot::Done(output) = slot { Some(output) } else { None }).collect())
+    Ok(slots
+        .into_iter()
+        .filter_map(|slot| {
+            if let Slot::Done(output) = slot {
+                Some(output)
+            } else {
+                None
+            }
+        })
+        .collect())
 }

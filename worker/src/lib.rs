@@ -25,8 +25,8 @@ mod builder_service;
 mod clock;
 mod config;
 mod directory;
-mod durable_client;
 mod durable;
+mod durable_client;
 mod error;
 mod exports;
 mod http;
@@ -83,13 +83,13 @@ mod export_search;
 #[cfg(feature = "builder")]
 mod export_source;
 #[cfg(feature = "builder")]
+mod highlight;
+#[cfg(feature = "builder")]
 mod site_store;
 #[cfg(feature = "builder")]
 mod storage_sweep;
 #[cfg(feature = "builder")]
 mod store_sweep;
-#[cfg(feature = "builder")]
-mod highlight;
 
 #[event(start)]
 fn start() {

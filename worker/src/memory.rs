@@ -26,7 +26,11 @@ pub struct DurableSpan {
 
 impl DurableSpan {
     pub fn start(class: &'static str, operation: impl Into<String>) -> Self {
-        DurableSpan { class, operation: operation.into(), started_ms: now_ms() }
+        DurableSpan {
+            class,
+            operation: operation.into(),
+            started_ms: now_ms(),
+        }
     }
 }
 
@@ -66,4 +70,3 @@ impl Drop for InMemoryBuild {
         IN_MEMORY_BUILD.with(|busy| busy.set(false));
     }
 }
-

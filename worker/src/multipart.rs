@@ -22,7 +22,16 @@ pub struct PartWriter<'a> {
 
 impl<'a> PartWriter<'a> {
     pub fn new(bucket: &'a Bucket, key: impl Into<String>) -> Self {
-        PartWriter { bucket, key: key.into(), http_metadata: None, custom_metadata: None, upload: None, parts: Vec::new(), buffer: Vec::new(), written: 0 }
+        PartWriter {
+            bucket,
+            key: key.into(),
+            http_metadata: None,
+            custom_metadata: None,
+            upload: None,
+            parts: Vec::new(),
+            buffer: Vec::new(),
+            written: 0,
+        }
     }
 
     /// The object's HTTP and custom metadata, as a put or a multipart upload stores them.
@@ -76,7 +85,11 @@ impl<'a> PartWriter<'a> {
             self.upload = Some(create.execute().await?);
         }
         if let Some(upload) = &self.upload {
-            self.parts.push(upload.upload_part(self.parts.len() as u16 + 1, part).await?);
+            self.parts.push(
+                upload
+                    .upload_part(self.parts.len() as u16 + 1, part)
+                    .await?,
+            );
         }
         Ok(())
     }
@@ -96,7 +109,11 @@ impl<'a> PartWriter<'a> {
         };
         if !self.buffer.is_empty() {
             let last = std::mem::take(&mut self.buffer);
-            self.parts.push(upload.upload_part(self.parts.len() as u16 + 1, last).await?);
+            self.parts.push(
+                upload
+                    .upload_part(self.parts.len() as u16 + 1, last)
+                    .await?,
+            );
         }
         upload.complete(std::mem::take(&mut self.parts)).await?;
         Ok(self.written)
@@ -107,7 +124,9 @@ impl<'a> PartWriter<'a> {
     pub async fn abort(self, context: &str) {
         if let Some(upload) = self.upload {
             if let Err(err) = upload.abort().await {
-                crate::log_line::error(&serde_json::json!({"event": "multipart_abort_failed", "key": self.key, "context": context, "error": err.to_string()}));
+                crate::log_line::error(
+                    &serde_json::json!({"event": "multipart_abort_failed", "key": self.key, "context": context, "error": err.to_string()}),
+                );
             }
         }
     }

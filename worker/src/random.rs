@@ -18,8 +18,9 @@ pub fn random_id(prefix: &str, bytes: usize) -> ApiResult<String> {
 
 /// Whether `id` has the shape [`random_id`] gives `prefix` and `bytes`.
 pub fn is_random_id(id: &str, prefix: &str, bytes: usize) -> bool {
-    id.strip_prefix(prefix)
-        .is_some_and(|hex| hex.len() == bytes * 2 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+    id.strip_prefix(prefix).is_some_and(|hex| {
+        hex.len() == bytes * 2 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
 }
 
 pub fn new_api_key(kind: KeyKind) -> ApiResult<String> {

@@ -52,8 +52,14 @@ pub fn check_bucket(
     client_ip: &str,
 ) -> ApiResult<Vec<(String, String)>> {
     let now = now_unix();
-    let org_limit = Limit { limit: config.org_requests_per_hour, window_secs: 3600 };
-    let ip_limit = Limit { limit: config.ip_requests_per_day, window_secs: 86_400 };
+    let org_limit = Limit {
+        limit: config.org_requests_per_hour,
+        window_secs: 3600,
+    };
+    let ip_limit = Limit {
+        limit: config.ip_requests_per_day,
+        window_secs: 86_400,
+    };
     let org_key = format!("rl:org:{org_id}{bucket}:{}", org_limit.window_index(now));
     let ip_key = format!("rl:ip:{client_ip}{bucket}:{}", ip_limit.window_index(now));
 
@@ -79,12 +85,20 @@ pub fn check_bucket(
     if verdict.allowed {
         return Ok(headers);
     }
-    let which = if admission.refused_by == Some(0) { "organization" } else { "client IP" };
+    let which = if admission.refused_by == Some(0) {
+        "organization"
+    } else {
+        "client IP"
+    };
     Err(ApiError::RateLimited {
         message: format!(
             "rate limit exceeded for this {which}: {} requests per {}",
             verdict.limit,
-            if which == "organization" { "hour" } else { "day" }
+            if which == "organization" {
+                "hour"
+            } else {
+                "day"
+            }
         ),
         retry_after_secs: verdict.reset_secs,
         headers,
@@ -102,8 +116,11 @@ fn headers(verdict: &Verdict) -> Vec<(String, String)> {
 fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
     let due = COUNTERS.with(|counters| {
         let mut counters = counters.borrow_mut();
-        let Some(counter) = counters.get_mut(key) else { return false };
-        let due = !counter.flush_in_flight && now_ms().saturating_sub(counter.last_flush_ms) >= FLUSH_INTERVAL_MS;
+        let Some(counter) = counters.get_mut(key) else {
+            return false;
+        };
+        let due = !counter.flush_in_flight
+            && now_ms().saturating_sub(counter.last_flush_ms) >= FLUSH_INTERVAL_MS;
         if due {
             counter.flush_in_flight = true;
         }
@@ -116,7 +133,8 @@ fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
     let key = key.to_string();
     ctx.wait_until(async move {
         if let Err(err) = flush(&env, &key, window_secs).await {
-            let line = serde_json::json!({ "event": "ratelimit_flush_failed", "detail": err.to_string() });
+            let line =
+                serde_json::json!({ "event": "ratelimit_flush_failed", "detail": err.to_string() });
             crate::log_line::error(&line);
         }
         COUNTERS.with(|counters| {
@@ -129,8 +147,13 @@ fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
 }
 
 async fn flush(env: &Env, key: &str, window_secs: u64) -> worker::Result<()> {
-    let taken = COUNTERS
-        .with(|counters| counters.borrow_mut().get_mut(key).map(|c| c.count.take_pending()).unwrap_or(0));
+    let taken = COUNTERS.with(|counters| {
+        counters
+            .borrow_mut()
+            .get_mut(key)
+            .map(|c| c.count.take_pending())
+            .unwrap_or(0)
+    });
     let result = write_count(env, key, window_secs, taken).await;
     COUNTERS.with(|counters| {
         if let Some(counter) = counters.borrow_mut().get_mut(key) {
@@ -143,9 +166,15 @@ async fn flush(env: &Env, key: &str, window_secs: u64) -> worker::Result<()> {
     result?;
     // Old windows' counters are dropped so the map stays bounded by the live windows.
     let window_suffix = format!(":{}", key.rsplit(':').next().unwrap_or(""));
-    let prefix = if key.starts_with("rl:org:") { "rl:org:" } else { "rl:ip:" };
+    let prefix = if key.starts_with("rl:org:") {
+        "rl:org:"
+    } else {
+        "rl:ip:"
+    };
     COUNTERS.with(|counters| {
-        counters.borrow_mut().retain(|k, _| !k.starts_with(prefix) || k.ends_with(&window_suffix));
+        counters
+            .borrow_mut()
+            .retain(|k, _| !k.starts_with(prefix) || k.ends_with(&window_suffix));
     });
     Ok(())
 }
@@ -153,10 +182,18 @@ async fn flush(env: &Env, key: &str, window_secs: u64) -> worker::Result<()> {
 /// Adds `taken` to the stored count; returns what was stored before.
 async fn write_count(env: &Env, key: &str, window_secs: u64, taken: u64) -> worker::Result<u64> {
     let kv = env.kv(KV_BINDING)?;
-    let stored: u64 = kv.get(key).text().await?.and_then(|t| t.parse().ok()).unwrap_or(0);
+    let stored: u64 = kv
+        .get(key)
+        .text()
+        .await?
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
     if taken > 0 {
         // The window's key outlives the window a little so late flushes still land; KV needs >= 60 s.
-        kv.put(key, stored.saturating_add(taken).to_string())?.expiration_ttl(window_secs + 60).execute().await?;
+        kv.put(key, stored.saturating_add(taken).to_string())?
+            .expiration_ttl(window_secs + 60)
+            .execute()
+            .await?;
     }
     Ok(stored)
 }

@@ -34,12 +34,14 @@ pub async fn run(event: &ScheduledEvent, env: &Env) {
 /// in KV). Returns the number of objects deleted.
 async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
     let kv = env.kv(KV_BINDING)?;
-    let (page_keys, pages) = test_only::sweep_pages(env).unwrap_or((SWEEP_PAGE_KEYS, SWEEP_PAGES_PER_RUN));
+    let (page_keys, pages) =
+        test_only::sweep_pages(env).unwrap_or((SWEEP_PAGE_KEYS, SWEEP_PAGES_PER_RUN));
     let order = SweepOrder {
         run: random_id("", 6)?,
         publish_retention_days: config.publish_retention_days,
         export_retention_days: config.export_retention_days,
-        file_in_flight_ms: test_only::site_file_in_flight(env).map_or(FILE_IN_FLIGHT_MS, |d| d.as_millis() as u64),
+        file_in_flight_ms: test_only::site_file_in_flight(env)
+            .map_or(FILE_IN_FLIGHT_MS, |d| d.as_millis() as u64),
         page_keys,
         pages,
         after: kv.get(SWEEP_CURSOR_KEY).text().await?,
@@ -60,8 +62,12 @@ async fn analytics_retention(env: &Env, config: &Config) -> ApiResult<u64> {
 
 fn log(job: &str, cron: &str, outcome: ApiResult<u64>) {
     let mut line = match &outcome {
-        Ok(deleted) => serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "deleted": deleted }),
-        Err(err) => serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "error": err.log_detail() }),
+        Ok(deleted) => {
+            serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "deleted": deleted })
+        }
+        Err(err) => {
+            serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "error": err.log_detail() })
+        }
     };
     line["wasmMemoryBytes"] = crate::memory::wasm_memory_bytes().into();
     if outcome.is_ok() {

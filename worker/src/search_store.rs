@@ -12,10 +12,12 @@
 
 use std::rc::Rc;
 
-use docs_edge_core::publish::pieced::{Pieced, Pieces};
-use docs_edge_core::search::shard::{hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock};
-use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use crate::join::join_all;
+use docs_edge_core::publish::pieced::{Pieced, Pieces};
+use docs_edge_core::search::shard::{
+    hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock,
+};
+use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use worker::{Bucket, Env};
 
 use crate::error::{ApiError, ApiResult};
@@ -41,14 +43,29 @@ pub struct SiteSearch {
 
 /// The live version of `domain` for `org_id` and its search meta; 404 when nothing is published.
 /// `cache_bytes` is the setting (`Config::search_cache_bytes`), applied to the isolate's cache.
-pub async fn open(env: &Env, cache_bytes: usize, domain: &str, org_id: &str) -> ApiResult<SiteSearch> {
+pub async fn open(
+    env: &Env,
+    cache_bytes: usize,
+    domain: &str,
+    org_id: &str,
+) -> ApiResult<SiteSearch> {
     search_cache::set_capacity(cache_bytes);
     let bucket = storage::bucket(env)?;
     let version = sites::live_version(env, &bucket, domain, org_id).await?;
     let meta = load_meta(&bucket, domain, &version).await?;
-    let table = if version.pieces { Some(load_pieces(&bucket, domain, &version).await?) } else { None };
+    let table = if version.pieces {
+        Some(load_pieces(&bucket, domain, &version).await?)
+    } else {
+        None
+    };
     let text = Stored::of(domain, &version.publish_id, table, Pieced::Text);
-    Ok(SiteSearch { version, domain: domain.to_string(), bucket, meta, text })
+    Ok(SiteSearch {
+        version,
+        domain: domain.to_string(),
+        bucket,
+        meta,
+        text,
+    })
 }
 
 impl SiteSearch {
@@ -59,16 +76,29 @@ impl SiteSearch {
         if let Some(guide) = search_cache::get::<AssistantGuide>(&key) {
             return Ok(guide);
         }
-        let stored = storage::read(&self.bucket, &version_key(&self.domain, &self.version.publish_id, ASSISTANT_GUIDE), None).await?;
+        let stored = storage::read(
+            &self.bucket,
+            &version_key(&self.domain, &self.version.publish_id, ASSISTANT_GUIDE),
+            None,
+        )
+        .await?;
         let bytes = stored.as_ref().map_or(0, Vec::len);
-        let guide = Rc::new(stored.map(|b| AssistantGuide::from_json(&b)).unwrap_or_default());
+        let guide = Rc::new(
+            stored
+                .map(|b| AssistantGuide::from_json(&b))
+                .unwrap_or_default(),
+        );
         search_cache::put(&key, guide.clone(), bytes);
         Ok(guide)
     }
 }
 
 /// The piece table of a version whose text pack is pieces.
-async fn load_pieces(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<Pieces>> {
+async fn load_pieces(
+    bucket: &Bucket,
+    domain: &str,
+    version: &SiteVersion,
+) -> ApiResult<Rc<Pieces>> {
     let key = format!("{domain}/{}/pieces", version.publish_id);
     if let Some(table) = search_cache::get::<Pieces>(&key) {
         return Ok(table);
@@ -78,12 +108,22 @@ async fn load_pieces(bucket: &Bucket, domain: &str, version: &SiteVersion) -> Ap
     Ok(table)
 }
 
-async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Rc<SearchMeta>> {
+async fn load_meta(
+    bucket: &Bucket,
+    domain: &str,
+    version: &SiteVersion,
+) -> ApiResult<Rc<SearchMeta>> {
     let key = format!("{domain}/{}/meta", version.publish_id);
     if let Some(meta) = search_cache::get::<SearchMeta>(&key) {
         return Ok(meta);
     }
-    let stored = match storage::read(bucket, &version_key(domain, &version.publish_id, SEARCH_META), None).await? {
+    let stored = match storage::read(
+        bucket,
+        &version_key(domain, &version.publish_id, SEARCH_META),
+        None,
+    )
+    .await?
+    {
         Some(bytes) => Some(SearchMeta::from_bytes(&bytes)),
         None => None,
     };
@@ -91,10 +131,16 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
         (Some(Ok(meta)), _) => meta,
         // Older than the split, or split in a format this build does not read.
         (None, IndexFormat::Whole) | (Some(Err(IndexError::UnsupportedVersion(_))), _) => {
-            return Err(sites::republish_required(domain, "has no split search index stored with it"))
+            return Err(sites::republish_required(
+                domain,
+                "has no split search index stored with it",
+            ))
         }
         (None, IndexFormat::Sharded) => {
-            return Err(ApiError::Internal(format!("search meta of {domain} {} is missing", version.publish_id)))
+            return Err(ApiError::Internal(format!(
+                "search meta of {domain} {} is missing",
+                version.publish_id
+            )))
         }
         (Some(Err(e)), _) => return Err(corrupt("meta", domain, e)),
     };
@@ -107,11 +153,17 @@ async fn load_meta(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiR
 /// its bundle.
 pub async fn require_split(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
     if version.index_format == IndexFormat::Sharded
-        || bucket.head(version_key(domain, &version.publish_id, SEARCH_META)).await?.is_some()
+        || bucket
+            .head(version_key(domain, &version.publish_id, SEARCH_META))
+            .await?
+            .is_some()
     {
         return Ok(());
     }
-    Err(sites::republish_required(domain, "has no split search index stored with it"))
+    Err(sites::republish_required(
+        domain,
+        "has no split search index stored with it",
+    ))
 }
 
 /// Term shards or text blocks: which pack they are in, where, and how one loads.
@@ -138,7 +190,8 @@ impl Kind {
     fn load(self, bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<(Cached, usize), IndexError> {
         Ok(match self {
             Kind::Shard => {
-                let shard = TermShard::from_bytes(bytes, id, meta.shard_count(), meta.chunk_count())?;
+                let shard =
+                    TermShard::from_bytes(bytes, id, meta.shard_count(), meta.chunk_count())?;
                 let size = shard.heap_bytes();
                 (Rc::new(shard), size)
             }
@@ -155,7 +208,10 @@ impl Kind {
 fn typed<T: 'static>(parts: Vec<Cached>) -> ApiResult<Vec<Rc<T>>> {
     parts
         .into_iter()
-        .map(|p| p.downcast::<T>().map_err(|_| ApiError::Internal("search cache: wrong type".into())))
+        .map(|p| {
+            p.downcast::<T>()
+                .map_err(|_| ApiError::Internal("search cache: wrong type".into()))
+        })
         .collect()
 }
 
@@ -165,42 +221,74 @@ impl SiteSearch {
         if q.limit == 0 {
             return Ok(Vec::new());
         }
-        let current_version = q.current_version.or(self.version.default_version.as_deref());
-        let q = &Query { current_version, ..*q };
-        let shards: Vec<Rc<TermShard>> = typed(self.parts(Kind::Shard, &self.meta.shards_for(q.text)).await?)?;
+        let current_version = q
+            .current_version
+            .or(self.version.default_version.as_deref());
+        let q = &Query {
+            current_version,
+            ..*q
+        };
+        let shards: Vec<Rc<TermShard>> = typed(
+            self.parts(Kind::Shard, &self.meta.shards_for(q.text))
+                .await?,
+        )?;
         let shard_refs: Vec<&TermShard> = shards.iter().map(Rc::as_ref).collect();
-        let ranked = score(&self.meta, &shard_refs, q).map_err(|e| corrupt("shards", &self.domain, e))?;
+        let ranked =
+            score(&self.meta, &shard_refs, q).map_err(|e| corrupt("shards", &self.domain, e))?;
         drop(shards);
-        let blocks: Vec<Rc<TextBlock>> = typed(self.parts(Kind::Block, &self.meta.blocks_for(&ranked)).await?)?;
+        let blocks: Vec<Rc<TextBlock>> = typed(
+            self.parts(Kind::Block, &self.meta.blocks_for(&ranked))
+                .await?,
+        )?;
         let block_refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
         hits(&self.meta, &block_refs, &ranked).map_err(|e| corrupt("text", &self.domain, e))
     }
 
     /// The page at `path`; `None` when the site has no such page.
     pub async fn page(&self, path: &str) -> ApiResult<Option<PageDoc>> {
-        let Some((page, ids)) = self.meta.page_blocks(path) else { return Ok(None) };
+        let Some((page, ids)) = self.meta.page_blocks(path) else {
+            return Ok(None);
+        };
         let blocks: Vec<Rc<TextBlock>> = typed(self.parts(Kind::Block, &ids).await?)?;
         let refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
-        page_from_blocks(&self.meta, page, &refs).map(Some).map_err(|e| corrupt("text", &self.domain, e))
+        page_from_blocks(&self.meta, page, &refs)
+            .map(Some)
+            .map_err(|e| corrupt("text", &self.domain, e))
     }
 
     /// Parts `ids` (ascending), from the cache or read: runs of adjacent missing ids are one ranged
     /// read each, and the reads run concurrently.
     async fn parts(&self, kind: Kind, ids: &[u32]) -> ApiResult<Vec<Cached>> {
-        let key = |id: u32| format!("{}/{}/{}/{id}", self.domain, self.version.publish_id, kind.tag());
-        let mut found: Vec<Option<Cached>> = ids.iter().map(|&id| search_cache::get_raw(&key(id))).collect();
+        let key = |id: u32| {
+            format!(
+                "{}/{}/{}/{id}",
+                self.domain,
+                self.version.publish_id,
+                kind.tag()
+            )
+        };
+        let mut found: Vec<Option<Cached>> = ids
+            .iter()
+            .map(|&id| search_cache::get_raw(&key(id)))
+            .collect();
         let mut runs: Vec<Vec<(usize, u32)>> = Vec::new();
         for (at, &id) in ids.iter().enumerate() {
             if found.get(at).is_some_and(Option::is_some) {
                 continue;
             }
             match runs.last_mut() {
-                Some(run) if run.last().is_some_and(|&(_, prev)| prev + 1 == id) => run.push((at, id)),
+                Some(run) if run.last().is_some_and(|&(_, prev)| prev + 1 == id) => {
+                    run.push((at, id))
+                }
                 _ => runs.push(vec![(at, id)]),
             }
         }
         let pack = match kind {
-            Kind::Shard => Stored::Whole(version_key(&self.domain, &self.version.publish_id, SEARCH_TERMS)),
+            Kind::Shard => Stored::Whole(version_key(
+                &self.domain,
+                &self.version.publish_id,
+                SEARCH_TERMS,
+            )),
             Kind::Block => self.text.clone(),
         };
         let reads = runs.iter().map(|run| self.read_run(kind, &pack, run));
@@ -214,29 +302,53 @@ impl SiteSearch {
         }
         found
             .into_iter()
-            .map(|p| p.ok_or_else(|| ApiError::Internal(format!("search {} of {} not read", kind.tag(), self.domain))))
+            .map(|p| {
+                p.ok_or_else(|| {
+                    ApiError::Internal(format!("search {} of {} not read", kind.tag(), self.domain))
+                })
+            })
             .collect()
     }
 
     /// One ranged read of adjacent parts, cut into the parts.
-    async fn read_run(&self, kind: Kind, pack: &Stored, run: &[(usize, u32)]) -> ApiResult<Vec<(usize, u32, Cached, usize)>> {
+    async fn read_run(
+        &self,
+        kind: Kind,
+        pack: &Stored,
+        run: &[(usize, u32)],
+    ) -> ApiResult<Vec<(usize, u32, Cached, usize)>> {
         let ranges: Vec<(usize, u32, std::ops::Range<u64>)> = run
             .iter()
             .map(|&(at, id)| {
-                let r = kind.range(&self.meta, id).ok_or_else(|| ApiError::Internal(format!("search {} {id} out of range", kind.tag())))?;
+                let r = kind.range(&self.meta, id).ok_or_else(|| {
+                    ApiError::Internal(format!("search {} {id} out of range", kind.tag()))
+                })?;
                 Ok((at, id, r))
             })
             .collect::<ApiResult<_>>()?;
-        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else { return Ok(Vec::new()) };
+        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+            return Ok(Vec::new());
+        };
         let span = first.2.start..last.2.end;
-        let bytes = pack.read(&self.bucket, span.clone()).await?.ok_or_else(|| ApiError::Internal(format!("search {} of {} is missing", kind.tag(), self.domain)))?;
+        let bytes = pack
+            .read(&self.bucket, span.clone())
+            .await?
+            .ok_or_else(|| {
+                ApiError::Internal(format!(
+                    "search {} of {} is missing",
+                    kind.tag(),
+                    self.domain
+                ))
+            })?;
         ranges
             .into_iter()
             .map(|(at, id, r)| {
                 let slice = bytes
                     .get((r.start - span.start) as usize..(r.end - span.start) as usize)
                     .ok_or_else(|| ApiError::Internal(format!("search {}: range", kind.tag())))?;
-                let (part, size) = kind.load(slice, id, &self.meta).map_err(|e| corrupt(kind.tag(), &self.domain, e))?;
+                let (part, size) = kind
+                    .load(slice, id, &self.meta)
+                    .map_err(|e| corrupt(kind.tag(), &self.domain, e))?;
                 Ok((at, id, part, size))
             })
             .collect()

@@ -21,7 +21,12 @@ use crate::storage::{self, site_file_key, site_files_prefix, version_key, SOURCE
 use crate::store_sweep;
 use crate::upload::{store_body, store_file};
 
-pub async fn serve(op: FileOp, req: &mut Request, env: &Env, order: &FileOrder) -> ApiResult<Response> {
+pub async fn serve(
+    op: FileOp,
+    req: &mut Request,
+    env: &Env,
+    order: &FileOrder,
+) -> ApiResult<Response> {
     let bucket = storage::bucket(env)?;
     match op {
         FileOp::Missing => missing(req, &bucket, order).await,
@@ -44,7 +49,11 @@ async fn missing(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiRe
     let wanted: BTreeSet<String> = hashes.iter().cloned().collect();
     let held = held_sizes(bucket, order, &wanted).await?;
     let mut seen = BTreeSet::new();
-    let missing = hashes.iter().filter(|h| !held.contains_key(h.as_str()) && seen.insert(h.as_str())).cloned().collect();
+    let missing = hashes
+        .iter()
+        .filter(|h| !held.contains_key(h.as_str()) && seen.insert(h.as_str()))
+        .cloned()
+        .collect();
     json_response(200, &Missing { missing })
 }
 
@@ -57,10 +66,25 @@ struct StoredFile<'a> {
 /// Stores one file, streamed; 400 `hash_mismatch` if its bytes have another hash, 413 past the
 /// largest file a site may hold.
 async fn put(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
-    let hash = order.hash.as_deref().filter(|h| is_hash(h)).ok_or_else(|| ApiError::Internal("builder files/put: no hash in the order".into()))?;
-    let max = order.settings.max_media_file_bytes.max(order.settings.max_source_file_bytes);
+    let hash = order
+        .hash
+        .as_deref()
+        .filter(|h| is_hash(h))
+        .ok_or_else(|| ApiError::Internal("builder files/put: no hash in the order".into()))?;
+    let max = order
+        .settings
+        .max_media_file_bytes
+        .max(order.settings.max_source_file_bytes);
     let owner = HashMap::from([(OWNER_METADATA.to_owned(), order.org_id.clone())]);
-    let size = store_file(req, bucket, &site_file_key(&order.domain, hash), usize::try_from(max).unwrap_or(usize::MAX), hash, owner).await?;
+    let size = store_file(
+        req,
+        bucket,
+        &site_file_key(&order.domain, hash),
+        usize::try_from(max).unwrap_or(usize::MAX),
+        hash,
+        owner,
+    )
+    .await?;
     json_response(200, &StoredFile { hash, size })
 }
 
@@ -70,7 +94,9 @@ async fn put(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult
 /// publish against the rate only after this, so a refused manifest never counts; it deletes the
 /// manifest if the publish cannot begin.
 async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
-    let publish_id = order.publish_id.as_deref().ok_or_else(|| ApiError::Internal("builder files/stage: no publish id in the order".into()))?;
+    let publish_id = order.publish_id.as_deref().ok_or_else(|| {
+        ApiError::Internal("builder files/stage: no publish id in the order".into())
+    })?;
     let domain = order.domain.as_str();
     let body = read_maybe_gzip_body(req, MAX_LIST_BYTES).await?;
     let mut manifest = Manifest::parse(&body, order.settings.max_source_files)?;
@@ -81,7 +107,9 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
     if !missing.is_empty() {
         return Err(ApiError::MissingFiles(missing));
     }
-    manifest.check_limits(&order.settings.archive_limits()).map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
+    manifest
+        .check_limits(&order.settings.archive_limits())
+        .map_err(|e| ApiError::InvalidArchive(e.to_string()))?;
     let bytes = manifest.to_bytes();
     let size = bytes.len() as u64;
     let key = version_key(domain, publish_id, MANIFEST_OBJECT);
@@ -95,11 +123,17 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
         store_sweep::wait_for_sweep(bucket, domain).await?;
         let held = held_sizes(bucket, order, &wanted).await?;
         let missing = fill_sizes(&mut manifest, &held);
-        if missing.is_empty() { Ok(()) } else { Err(ApiError::MissingFiles(missing)) }
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::MissingFiles(missing))
+        }
     };
     if let Err(err) = checked.await {
         if let Err(delete) = bucket.delete(&key).await {
-            crate::log_line::error(&serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}));
+            crate::log_line::error(
+                &serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}),
+            );
         }
         return Err(err);
     }
@@ -110,10 +144,18 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
 /// source object; 413 past the order's limit. The edge begins the publish once it is stored.
 async fn source(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
     let (Some(publish_id), Some(max)) = (order.publish_id.as_deref(), order.max_bytes) else {
-        return Err(ApiError::Internal("builder files/source: no publish id or limit in the order".into()));
+        return Err(ApiError::Internal(
+            "builder files/source: no publish id or limit in the order".into(),
+        ));
     };
     let key = version_key(&order.domain, publish_id, SOURCE_OBJECT);
-    let size = store_body(req, bucket, &key, usize::try_from(max).unwrap_or(usize::MAX)).await?;
+    let size = store_body(
+        req,
+        bucket,
+        &key,
+        usize::try_from(max).unwrap_or(usize::MAX),
+    )
+    .await?;
     json_response(200, &Staged { size })
 }
 
@@ -141,10 +183,16 @@ struct LiveManifest {
 /// `.tar.gz`).
 async fn live_manifest(bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
     let domain = order.domain.as_str();
-    let (publish_id, manifest) = live(bucket, domain, &order.org_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no version of {domain} published file by file is live")))?;
-    let files = manifest.files.into_iter().map(|f| (f.path, f.hash)).collect();
+    let (publish_id, manifest) = live(bucket, domain, &order.org_id).await?.ok_or_else(|| {
+        ApiError::NotFound(format!(
+            "no version of {domain} published file by file is live"
+        ))
+    })?;
+    let files = manifest
+        .files
+        .into_iter()
+        .map(|f| (f.path, f.hash))
+        .collect();
     json_response(200, &LiveManifest { publish_id, files })
 }
 
@@ -153,7 +201,11 @@ async fn live_manifest(bucket: &Bucket, order: &FileOrder) -> ApiResult<Response
 const OWNER_METADATA: &str = "org";
 
 fn stored_by(object: &worker::Object, org_id: &str) -> bool {
-    object.custom_metadata().is_ok_and(|custom| custom.get(OWNER_METADATA).is_some_and(|owner| owner == org_id))
+    object.custom_metadata().is_ok_and(|custom| {
+        custom
+            .get(OWNER_METADATA)
+            .is_some_and(|owner| owner == org_id)
+    })
 }
 
 /// The sizes of the hashes of `wanted` that `domain`'s store holds for the order's organization. Those the live version's
@@ -161,9 +213,16 @@ fn stored_by(object: &worker::Object, org_id: &str) -> bool {
 /// `docs_edge_core::platform::store_sweep`), with the sizes it records: a re-publish's manifest
 /// costs one read, not a listing of the whole store. The rest are looked up one by one when few,
 /// else by listing the store.
-async fn held_sizes(bucket: &Bucket, order: &FileOrder, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
+async fn held_sizes(
+    bucket: &Bucket,
+    order: &FileOrder,
+    wanted: &BTreeSet<String>,
+) -> ApiResult<BTreeMap<String, u64>> {
     let domain = order.domain.as_str();
-    let live = live(bucket, domain, &order.org_id).await?.map(|(_, manifest)| manifest.files).unwrap_or_default();
+    let live = live(bucket, domain, &order.org_id)
+        .await?
+        .map(|(_, manifest)| manifest.files)
+        .unwrap_or_default();
     let mut held: BTreeMap<String, u64> = live
         .into_iter()
         .filter(|f| wanted.contains(&f.hash))
@@ -174,7 +233,11 @@ async fn held_sizes(bucket: &Bucket, order: &FileOrder, wanted: &BTreeSet<String
         let org_id = order.org_id.as_str();
         let heads = rest.iter().map(|hash| async move {
             let object = bucket.head(site_file_key(domain, hash)).await?;
-            Ok::<_, ApiError>(object.filter(|o| stored_by(o, org_id)).map(|o| ((*hash).clone(), o.size())))
+            Ok::<_, ApiError>(
+                object
+                    .filter(|o| stored_by(o, org_id))
+                    .map(|o| ((*hash).clone(), o.size())),
+            )
         });
         held.extend(try_join_all(heads).await?.into_iter().flatten());
     } else {
@@ -188,28 +251,55 @@ const LOOKED_UP_AT_MOST: usize = 50;
 
 /// The live version of `domain` (`org_id`'s) and its manifest; none when nothing is live or it was
 /// published as a `.tar.gz`.
-async fn live(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<Option<(String, Manifest)>> {
-    let Some(version) = sites::current_version(bucket, domain, org_id).await? else { return Ok(None) };
-    let Some(bytes) = storage::read(bucket, &version_key(domain, &version.publish_id, MANIFEST_OBJECT), None).await? else { return Ok(None) };
-    let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+async fn live(
+    bucket: &Bucket,
+    domain: &str,
+    org_id: &str,
+) -> ApiResult<Option<(String, Manifest)>> {
+    let Some(version) = sites::current_version(bucket, domain, org_id).await? else {
+        return Ok(None);
+    };
+    let Some(bytes) = storage::read(
+        bucket,
+        &version_key(domain, &version.publish_id, MANIFEST_OBJECT),
+        None,
+    )
+    .await?
+    else {
+        return Ok(None);
+    };
+    let manifest = Manifest::from_bytes(&bytes)
+        .map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
     Ok(Some((version.publish_id, manifest)))
 }
 
 /// The sizes of the hashes of `wanted` that `domain`'s store holds for `org_id`, by listing it (a
 /// thousand keys a request at most; a listing never reaches another site's store).
-async fn listed_sizes(bucket: &Bucket, domain: &str, org_id: &str, wanted: &BTreeSet<String>) -> ApiResult<BTreeMap<String, u64>> {
+async fn listed_sizes(
+    bucket: &Bucket,
+    domain: &str,
+    org_id: &str,
+    wanted: &BTreeSet<String>,
+) -> ApiResult<BTreeMap<String, u64>> {
     let prefix = site_files_prefix(domain);
     let mut held = BTreeMap::new();
     let mut cursor: Option<String> = None;
     loop {
-        let mut list = bucket.list().prefix(prefix.clone()).limit(1000).include(vec![Include::CustomMetadata]);
+        let mut list = bucket
+            .list()
+            .prefix(prefix.clone())
+            .limit(1000)
+            .include(vec![Include::CustomMetadata]);
         if let Some(c) = cursor.take() {
             list = list.cursor(c);
         }
         let page = list.execute().await?;
         for object in page.objects() {
             let key = object.key();
-            if let Some(hash) = key.strip_prefix(&prefix).filter(|h| wanted.contains(*h) && stored_by(&object, org_id)) {
+            if let Some(hash) = key
+                .strip_prefix(&prefix)
+                .filter(|h| wanted.contains(*h) && stored_by(&object, org_id))
+            {
                 held.insert(hash.to_owned(), object.size());
             }
         }

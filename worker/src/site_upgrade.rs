@@ -34,10 +34,10 @@ pub struct UpgradeOrder {
     pub settings: JobSettings,
 }
 
-#[cfg(feature = "edge")]
-pub use request::require_current;
 #[cfg(feature = "builder")]
 pub use rebuild::serve;
+#[cfg(feature = "edge")]
+pub use request::require_current;
 
 #[cfg(feature = "edge")]
 mod request {
@@ -56,8 +56,15 @@ mod request {
             return Ok(());
         }
         let settings = JobSettings::from_env(env).map_err(ApiError::Internal)?;
-        let order = UpgradeOrder { domain: domain.to_string(), publish_id: version.publish_id.clone(), org_id: version.org_id.clone(), settings };
-        post_to_builder(env, UPGRADE_PATH, &serde_json::to_string(&order)?).await.map(drop)
+        let order = UpgradeOrder {
+            domain: domain.to_string(),
+            publish_id: version.publish_id.clone(),
+            org_id: version.org_id.clone(),
+            settings,
+        };
+        post_to_builder(env, UPGRADE_PATH, &serde_json::to_string(&order)?)
+            .await
+            .map(drop)
     }
 }
 
@@ -99,21 +106,40 @@ mod rebuild {
         let domain = order.domain.as_str();
         let marker = version_key(domain, &order.publish_id, SITE_REBUILD);
         if let Some(object) = bucket.get(&marker).execute().await? {
-            let bytes = object.body().ok_or_else(|| ApiError::Internal("rebuild record has no body".into()))?.bytes().await?;
+            let bytes = object
+                .body()
+                .ok_or_else(|| ApiError::Internal("rebuild record has no body".into()))?
+                .bytes()
+                .await?;
             let rebuild: Rebuild = serde_json::from_slice(&bytes)?;
-            let query = Query { publish_id: rebuild.publish_id, org_id: rebuild.org_id };
+            let query = Query {
+                publish_id: rebuild.publish_id,
+                org_id: rebuild.org_id,
+            };
             let record = PublishJobClient::new(env, domain).status(&query).await?;
             if record.status.status == PublishState::Failed {
-                let reason = record.status.error.unwrap_or_else(|| "the rebuild failed".into());
+                let reason = record
+                    .status
+                    .error
+                    .unwrap_or_else(|| "the rebuild failed".into());
                 return Err(not_rebuilt(domain, &reason));
             }
-            return Err(ApiError::SiteUpgrading { domain: domain.to_string() });
+            return Err(ApiError::SiteUpgrading {
+                domain: domain.to_string(),
+            });
         }
         start(env, bucket, order, &marker).await?;
-        Err(ApiError::SiteUpgrading { domain: domain.to_string() })
+        Err(ApiError::SiteUpgrading {
+            domain: domain.to_string(),
+        })
     }
 
-    async fn start(env: &Env, bucket: &Bucket, order: &UpgradeOrder, marker: &str) -> ApiResult<()> {
+    async fn start(
+        env: &Env,
+        bucket: &Bucket,
+        order: &UpgradeOrder,
+        marker: &str,
+    ) -> ApiResult<()> {
         let (domain, old_publish_id) = (order.domain.as_str(), order.publish_id.as_str());
         let org_id = match &order.org_id {
             Some(org_id) => org_id.clone(),
@@ -124,16 +150,30 @@ mod rebuild {
         };
         // A `.tar.gz` publish kept its upload; a publish file by file kept its manifest, whose files stay
         // in the site's store while the version is live (the sweep keeps what a kept version names).
-        let source = match bucket.get(version_key(domain, old_publish_id, SOURCE_OBJECT)).execute().await? {
+        let source = match bucket
+            .get(version_key(domain, old_publish_id, SOURCE_OBJECT))
+            .execute()
+            .await?
+        {
             Some(upload) => Some((SOURCE_OBJECT, upload)),
-            None => bucket.get(version_key(domain, old_publish_id, MANIFEST_OBJECT)).execute().await?.map(|m| (MANIFEST_OBJECT, m)),
+            None => bucket
+                .get(version_key(domain, old_publish_id, MANIFEST_OBJECT))
+                .execute()
+                .await?
+                .map(|m| (MANIFEST_OBJECT, m)),
         };
         let Some((source_name, source)) = source else {
-            return Err(not_rebuilt(domain, "neither its stored upload nor its manifest is stored"));
+            return Err(not_rebuilt(
+                domain,
+                "neither its stored upload nor its manifest is stored",
+            ));
         };
         let publish_id = random_id("pub_", 8)?;
         let jobs = PublishJobClient::new(env, domain);
-        match jobs.begin_with(&publish_id, &org_id, order.settings.clone()).await {
+        match jobs
+            .begin_with(&publish_id, &org_id, order.settings.clone())
+            .await
+        {
             Ok(_) => {}
             // A publish (this rebuild started by another request, or the owner's own) is running.
             Err(err) if err.code() == "publish_in_progress" => return Ok(()),
@@ -141,12 +181,27 @@ mod rebuild {
         }
         // Uploads were at most MAX_UPLOAD_BYTES when they were stored whole by the release that wrote
         // them, manifests at most MAX_LIST_BYTES; the rebuild reads either as a publish does.
-        let bytes = source.body().ok_or_else(|| ApiError::Internal(format!("stored {source_name} has no body")))?.bytes().await?;
+        let bytes = source
+            .body()
+            .ok_or_else(|| ApiError::Internal(format!("stored {source_name} has no body")))?
+            .bytes()
+            .await?;
         let source_bytes = bytes.len() as u64;
-        bucket.put(version_key(domain, &publish_id, source_name), bytes).execute().await?;
-        let record = serde_json::to_vec(&Rebuild { publish_id: publish_id.clone(), org_id })?;
+        bucket
+            .put(version_key(domain, &publish_id, source_name), bytes)
+            .execute()
+            .await?;
+        let record = serde_json::to_vec(&Rebuild {
+            publish_id: publish_id.clone(),
+            org_id,
+        })?;
         bucket.put(marker, record).execute().await?;
-        jobs.start(&Start { publish_id, source_bytes, wait: false }).await?;
+        jobs.start(&Start {
+            publish_id,
+            source_bytes,
+            wait: false,
+        })
+        .await?;
         Ok(())
     }
 

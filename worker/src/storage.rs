@@ -25,7 +25,9 @@
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
 //!   concatenation (`crate::durable::export_job`).
 
-use docs_edge_core::platform::retention::{EXPORTS_PREFIX, FILES_PREFIX, HOSTED_PREFIX, SITES_PREFIX};
+use docs_edge_core::platform::retention::{
+    EXPORTS_PREFIX, FILES_PREFIX, HOSTED_PREFIX, SITES_PREFIX,
+};
 use docs_edge_core::platform::store_sweep::MARKER_PREFIX;
 use worker::{Bucket, Env, Range};
 
@@ -76,7 +78,12 @@ pub fn source_pack(index: u32) -> String {
 
 /// Where source pack `pack` of version `publish_id` (whose file table is `table`) is: in the site's
 /// store under its name, or beside a version whose table names none.
-pub fn source_pack_key(domain: &str, publish_id: &str, table: &docs_edge_core::docs::FileTable, pack: u32) -> String {
+pub fn source_pack_key(
+    domain: &str,
+    publish_id: &str,
+    table: &docs_edge_core::docs::FileTable,
+    pack: u32,
+) -> String {
     match table.pack_object(pack) {
         Some(name) => site_file_key(domain, name),
         None => version_key(domain, publish_id, &source_pack(pack)),
@@ -143,12 +150,23 @@ pub fn bundle_key(job_id: &str) -> String {
 }
 
 /// An object, or the given byte range of it; `None` when it does not exist.
-pub async fn read(bucket: &Bucket, key: &str, range: Option<std::ops::Range<u64>>) -> ApiResult<Option<Vec<u8>>> {
+pub async fn read(
+    bucket: &Bucket,
+    key: &str,
+    range: Option<std::ops::Range<u64>>,
+) -> ApiResult<Option<Vec<u8>>> {
     let mut get = bucket.get(key);
     if let Some(r) = range {
-        get = get.range(Range::OffsetWithLength { offset: r.start, length: r.end - r.start });
+        get = get.range(Range::OffsetWithLength {
+            offset: r.start,
+            length: r.end - r.start,
+        });
     }
-    let Some(object) = get.execute().await? else { return Ok(None) };
-    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?;
+    let Some(object) = get.execute().await? else {
+        return Ok(None);
+    };
+    let body = object
+        .body()
+        .ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?;
     Ok(Some(body.bytes().await?))
 }

@@ -23,12 +23,27 @@ pub async fn serve(req: &mut Request, env: &Env) -> ApiResult<Response> {
 
 async fn run(env: &Env, order: SweepOrder) -> ApiResult<Swept> {
     let bucket = storage::bucket(env)?;
-    let retention = Retention { publish_days: order.publish_retention_days, export_days: order.export_retention_days };
+    let retention = Retention {
+        publish_days: order.publish_retention_days,
+        export_days: order.export_retention_days,
+    };
     let now = now_ms();
     let mut after = order.after;
     let mut store = StoreSweep::new(&bucket, order.run, now, retention, order.file_in_flight_ms);
-    match sweep_pages(&bucket, &mut store, &mut after, now, retention, (order.page_keys, order.pages)).await {
-        Ok(deleted) => Ok(Swept { deleted: deleted + store.finish().await?, after }),
+    match sweep_pages(
+        &bucket,
+        &mut store,
+        &mut after,
+        now,
+        retention,
+        (order.page_keys, order.pages),
+    )
+    .await
+    {
+        Ok(deleted) => Ok(Swept {
+            deleted: deleted + store.finish().await?,
+            after,
+        }),
         Err(err) => {
             store.abandon().await;
             Err(err)
@@ -38,7 +53,14 @@ async fn run(env: &Env, order: SweepOrder) -> ApiResult<Swept> {
 
 /// The pages of one run, from the key after `after`, which it leaves at the last key looked at
 /// (`None` once the listing reached the end).
-async fn sweep_pages(bucket: &Bucket, store: &mut StoreSweep<'_>, after: &mut Option<String>, now: u64, retention: Retention, (page_keys, pages): (u32, usize)) -> ApiResult<u64> {
+async fn sweep_pages(
+    bucket: &Bucket,
+    store: &mut StoreSweep<'_>,
+    after: &mut Option<String>,
+    now: u64,
+    retention: Retention,
+    (page_keys, pages): (u32, usize),
+) -> ApiResult<u64> {
     let mut deleted = 0u64;
     // The live version of the domain whose keys are being listed (keys come in order).
     let mut live: Option<(String, Option<(String, u64)>)> = None;
@@ -62,14 +84,22 @@ async fn sweep_pages(bucket: &Bucket, store: &mut StoreSweep<'_>, after: &mut Op
                 let live_id = match site_domain(&key) {
                     Some(domain) => {
                         if live.as_ref().is_none_or(|(seen, _)| seen != domain) {
-                            live = Some((domain.to_string(), sites::live_pointer(bucket, domain).await?));
+                            live = Some((
+                                domain.to_string(),
+                                sites::live_pointer(bucket, domain).await?,
+                            ));
                         }
                         live.as_ref().and_then(|(_, pointer)| pointer.as_ref())
                     }
                     None => None,
                 };
-                let live_version = live_id.map(|(publish_id, since_ms)| Live { publish_id, since_ms: *since_ms });
-                if sweep_decision(&key, uploaded_ms, now, live_version, retention) == Decision::Delete {
+                let live_version = live_id.map(|(publish_id, since_ms)| Live {
+                    publish_id,
+                    since_ms: *since_ms,
+                });
+                if sweep_decision(&key, uploaded_ms, now, live_version, retention)
+                    == Decision::Delete
+                {
                     doomed.push(key.clone());
                 }
             }

@@ -10,7 +10,10 @@
 use std::collections::BTreeSet;
 
 use docs_edge_core::platform::retention::{Decision, Live, Retention, SITES_PREFIX};
-use docs_edge_core::platform::store_sweep::{listed_version, marker_holds, may_delete_under, store_decision, store_domain, version_keeps, REFERRING_OBJECTS};
+use docs_edge_core::platform::store_sweep::{
+    listed_version, marker_holds, may_delete_under, store_decision, store_domain, version_keeps,
+    REFERRING_OBJECTS,
+};
 use docs_edge_core::publish::kept::{listed_objects, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::manifest::{Manifest, MANIFEST_OBJECT};
 use worker::{Bucket, Delay};
@@ -36,7 +39,8 @@ const VERSIONS_READ: u32 = 198;
 /// pointer, the listing.
 const OPS_PER_DOMAIN: usize = 4;
 
-const _: () = assert!(VERSIONS_READ as usize * REFERRING_OBJECTS.len() + OPS_PER_DOMAIN <= OPS_PER_RUN);
+const _: () =
+    assert!(VERSIONS_READ as usize * REFERRING_OBJECTS.len() + OPS_PER_DOMAIN <= OPS_PER_RUN);
 
 /// Manifests and batch indexes read at once (each is at most a few MB).
 const READS_AT_ONCE: usize = 4;
@@ -70,8 +74,24 @@ pub struct StoreSweep<'a> {
 }
 
 impl<'a> StoreSweep<'a> {
-    pub fn new(bucket: &'a Bucket, run: String, now: u64, retention: Retention, in_flight_ms: u64) -> Self {
-        StoreSweep { bucket, run, now, retention, in_flight_ms, ops_left: OPS_PER_RUN, judged: None, doomed: Vec::new(), left: Vec::new() }
+    pub fn new(
+        bucket: &'a Bucket,
+        run: String,
+        now: u64,
+        retention: Retention,
+        in_flight_ms: u64,
+    ) -> Self {
+        StoreSweep {
+            bucket,
+            run,
+            now,
+            retention,
+            in_flight_ms,
+            ops_left: OPS_PER_RUN,
+            judged: None,
+            doomed: Vec::new(),
+            left: Vec::new(),
+        }
     }
 
     /// Whether `key` is a store's (`files/…`), which [`Self::judge`] decides.
@@ -83,7 +103,9 @@ impl<'a> StoreSweep<'a> {
     /// store; the file is deleted with [`Self::flush`]. `false`: the run's budget is spent, and the
     /// run stops before this key.
     pub async fn judge(&mut self, key: &str, uploaded_ms: u64) -> ApiResult<bool> {
-        let Some(domain) = store_domain(key) else { return Ok(true) };
+        let Some(domain) = store_domain(key) else {
+            return Ok(true);
+        };
         if self.judged.as_ref().is_none_or(|j| j.domain != domain) {
             self.leave();
             if self.ops_left < OPS_PER_DOMAIN + 1 {
@@ -95,8 +117,16 @@ impl<'a> StoreSweep<'a> {
             }
         }
         let judged = self.judged.as_ref().expect("judged above");
-        if store_decision(key, uploaded_ms, self.now, judged.kept.as_ref(), self.in_flight_ms) == Decision::Delete {
-            self.doomed.push((key.to_owned(), judged.marker.as_ref().map(|(_, at)| *at)));
+        if store_decision(
+            key,
+            uploaded_ms,
+            self.now,
+            judged.kept.as_ref(),
+            self.in_flight_ms,
+        ) == Decision::Delete
+        {
+            self.doomed
+                .push((key.to_owned(), judged.marker.as_ref().map(|(_, at)| *at)));
         }
         Ok(true)
     }
@@ -105,13 +135,20 @@ impl<'a> StoreSweep<'a> {
     /// then removes the markers of the stores the run has left. Returns the number deleted.
     pub async fn flush(&mut self) -> ApiResult<u64> {
         let now = now_ms();
-        let doomed: Vec<String> = self.doomed.drain(..).filter(|(_, under)| under.is_none_or(|at| may_delete_under(at, now))).map(|(key, _)| key).collect();
+        let doomed: Vec<String> = self
+            .doomed
+            .drain(..)
+            .filter(|(_, under)| under.is_none_or(|at| may_delete_under(at, now)))
+            .map(|(key, _)| key)
+            .collect();
         let deleted = doomed.len() as u64;
         if !doomed.is_empty() {
             self.bucket.delete_multiple(doomed).await?;
         }
         if !self.left.is_empty() {
-            self.bucket.delete_multiple(std::mem::take(&mut self.left)).await?;
+            self.bucket
+                .delete_multiple(std::mem::take(&mut self.left))
+                .await?;
         }
         Ok(deleted)
     }
@@ -141,13 +178,36 @@ impl<'a> StoreSweep<'a> {
     async fn read_versions(&mut self, domain: &str) -> ApiResult<Option<Judged>> {
         // The marker is stored before anything is read (see core's `store_sweep`).
         let marker = sweep_marker_key(domain, &self.run);
-        let stored = self.bucket.put(&marker, self.run.clone().into_bytes()).execute().await?;
-        let marked_ms = stored.ok_or_else(|| ApiError::Internal(format!("{marker} was not stored")))?.uploaded().as_millis();
+        let stored = self
+            .bucket
+            .put(&marker, self.run.clone().into_bytes())
+            .execute()
+            .await?;
+        let marked_ms = stored
+            .ok_or_else(|| ApiError::Internal(format!("{marker} was not stored")))?
+            .uploaded()
+            .as_millis();
         let pointer = sites::live_pointer(self.bucket, domain).await?;
-        let listing = self.bucket.list().prefix(format!("{SITES_PREFIX}{domain}/")).delimiter("/").limit(VERSIONS_READ).execute().await?;
+        let listing = self
+            .bucket
+            .list()
+            .prefix(format!("{SITES_PREFIX}{domain}/"))
+            .delimiter("/")
+            .limit(VERSIONS_READ)
+            .execute()
+            .await?;
         self.ops_left = self.ops_left.saturating_sub(OPS_PER_DOMAIN);
-        let reading = if listing.truncated() { Reading::Unknown } else { self.kept_files(domain, &pointer, &listing.delimited_prefixes()).await? };
-        let judged = |kept, marker| Judged { domain: domain.to_owned(), kept, marker };
+        let reading = if listing.truncated() {
+            Reading::Unknown
+        } else {
+            self.kept_files(domain, &pointer, &listing.delimited_prefixes())
+                .await?
+        };
+        let judged = |kept, marker| Judged {
+            domain: domain.to_owned(),
+            kept,
+            marker,
+        };
         match reading {
             Reading::Kept(kept) => Ok(Some(judged(Some(kept), Some((marker, marked_ms))))),
             Reading::Unknown => {
@@ -164,17 +224,41 @@ impl<'a> StoreSweep<'a> {
 
     /// What the versions listed (`sites/{domain}/{publishId}/` prefixes) that the sweep keeps refer
     /// to: each one's manifest and batch index.
-    async fn kept_files(&mut self, domain: &str, pointer: &Option<(String, u64)>, prefixes: &[String]) -> ApiResult<Reading> {
-        let versions: Vec<&str> = prefixes.iter().filter_map(|p| listed_version(p, domain)).collect();
-        let reads: Vec<(&str, &str)> = versions.iter().flat_map(|id| REFERRING_OBJECTS.map(|name| (*id, name))).collect();
+    async fn kept_files(
+        &mut self,
+        domain: &str,
+        pointer: &Option<(String, u64)>,
+        prefixes: &[String],
+    ) -> ApiResult<Reading> {
+        let versions: Vec<&str> = prefixes
+            .iter()
+            .filter_map(|p| listed_version(p, domain))
+            .collect();
+        let reads: Vec<(&str, &str)> = versions
+            .iter()
+            .flat_map(|id| REFERRING_OBJECTS.map(|name| (*id, name)))
+            .collect();
         if reads.len() > self.ops_left {
             return Ok(Reading::OutOfBudget);
         }
         self.ops_left -= reads.len();
-        let live = pointer.as_ref().map(|(publish_id, since_ms)| Live { publish_id, since_ms: *since_ms });
+        let live = pointer.as_ref().map(|(publish_id, since_ms)| Live {
+            publish_id,
+            since_ms: *since_ms,
+        });
         let mut kept = BTreeSet::new();
         for group in reads.chunks(READS_AT_ONCE) {
-            let reads = group.iter().map(|(id, name)| kept_references(self.bucket, domain, id, name, self.now, live, self.retention));
+            let reads = group.iter().map(|(id, name)| {
+                kept_references(
+                    self.bucket,
+                    domain,
+                    id,
+                    name,
+                    self.now,
+                    live,
+                    self.retention,
+                )
+            });
             for read in try_join_all(reads).await? {
                 match read {
                     Some(hashes) => kept.extend(hashes),
@@ -199,24 +283,50 @@ enum Reading {
 /// What version `publish_id`'s object `name` (its manifest: file hashes; its batch index: batch
 /// stems) refers to if the sweep keeps it; none when the version has no such object (published as
 /// a `.tar.gz`, or small enough to be built in memory). `None` when it cannot be read.
-async fn kept_references(bucket: &Bucket, domain: &str, publish_id: &str, name: &str, now: u64, live: Option<Live<'_>>, retention: Retention) -> ApiResult<Option<Vec<String>>> {
-    let Some(object) = bucket.get(version_key(domain, publish_id, name)).execute().await? else {
+async fn kept_references(
+    bucket: &Bucket,
+    domain: &str,
+    publish_id: &str,
+    name: &str,
+    now: u64,
+    live: Option<Live<'_>>,
+    retention: Retention,
+) -> ApiResult<Option<Vec<String>>> {
+    let Some(object) = bucket
+        .get(version_key(domain, publish_id, name))
+        .execute()
+        .await?
+    else {
         return Ok(Some(Vec::new()));
     };
-    if !version_keeps(domain, publish_id, name, object.uploaded().as_millis(), now, live, retention) {
+    if !version_keeps(
+        domain,
+        publish_id,
+        name,
+        object.uploaded().as_millis(),
+        now,
+        live,
+        retention,
+    ) {
         return Ok(Some(Vec::new()));
     }
-    let body = object.body().ok_or_else(|| ApiError::Internal(format!("{domain}/{publish_id}/{name} has no body")))?;
+    let body = object
+        .body()
+        .ok_or_else(|| ApiError::Internal(format!("{domain}/{publish_id}/{name} has no body")))?;
     let bytes = body.bytes().await?;
     let read = match name {
         KEPT_BATCHES_OBJECT => listed_objects(&bytes).map_err(|e| e.to_string()),
-        MANIFEST_OBJECT => Manifest::from_bytes(&bytes).map(|m| m.files.into_iter().map(|f| f.hash).collect()).map_err(|e| e.to_string()),
+        MANIFEST_OBJECT => Manifest::from_bytes(&bytes)
+            .map(|m| m.files.into_iter().map(|f| f.hash).collect())
+            .map_err(|e| e.to_string()),
         _ => Err(format!("{name} refers to nothing in the store")),
     };
     match read {
         Ok(referred) => Ok(Some(referred)),
         Err(error) => {
-            crate::log_line::error(&serde_json::json!({"event": "store_sweep_unreadable_manifest", "domain": domain, "publishId": publish_id, "object": name, "error": error}));
+            crate::log_line::error(
+                &serde_json::json!({"event": "store_sweep_unreadable_manifest", "domain": domain, "publishId": publish_id, "object": name, "error": error}),
+            );
             Ok(None)
         }
     }
@@ -228,13 +338,23 @@ async fn kept_references(bucket: &Bucket, domain: &str, publish_id: &str, name: 
 pub async fn wait_for_sweep(bucket: &Bucket, domain: &str) -> ApiResult<()> {
     let deadline = now_ms() + COMMIT_WAITS_MS;
     loop {
-        let markers = bucket.list().prefix(sweep_markers_prefix(domain)).execute().await?;
+        let markers = bucket
+            .list()
+            .prefix(sweep_markers_prefix(domain))
+            .execute()
+            .await?;
         let now = now_ms();
-        if !markers.objects().iter().any(|m| marker_holds(m.uploaded().as_millis(), now)) {
+        if !markers
+            .objects()
+            .iter()
+            .any(|m| marker_holds(m.uploaded().as_millis(), now))
+        {
             return Ok(());
         }
         if now >= deadline {
-            return Err(ApiError::StoreSweeping { domain: domain.to_owned() });
+            return Err(ApiError::StoreSweeping {
+                domain: domain.to_owned(),
+            });
         }
         Delay::from(std::time::Duration::from_millis(COMMIT_POLL_MS)).await;
     }

@@ -2,7 +2,9 @@
 //! rules): the widget's token, from the `x-turnstile-token` header, is verified with siteverify once
 //! per conversation; the thread keeps the verdict (`ThreadRecord::human_verified`).
 
-use docs_edge_core::security::turnstile::{read_verdict, siteverify_body, token_to_verify, Verdict, TOKEN_HEADER};
+use docs_edge_core::security::turnstile::{
+    read_verdict, siteverify_body, token_to_verify, Verdict, TOKEN_HEADER,
+};
 use serde::{Deserialize, Serialize};
 use worker::{Env, Fetch, Headers, Request};
 
@@ -31,20 +33,29 @@ impl HumanCheck {
 /// already, else the token's verdict. Turnstile off: false, and nothing is asked. A missing or
 /// failed token is `turnstile_failed`; siteverify unreachable is a 500.
 pub async fn verify(env: &Env, check: &HumanCheck, thread_verified: bool) -> ApiResult<bool> {
-    let Some((settings, secret)) = turnstile(env)? else { return Ok(false) };
+    let Some((settings, secret)) = turnstile(env)? else {
+        return Ok(false);
+    };
     let token = token_to_verify(true, thread_verified, check.token.as_deref())
         .map_err(|refusal| ApiError::TurnstileFailed(refusal.message().into()))?;
     let Some(token) = token else { return Ok(true) };
     let body = siteverify_body(secret.expose(), token, check.remote_ip.as_deref());
     let request = crate::http::json_post(&settings.siteverify_url, &Headers::new(), &body)?;
-    let mut response = Fetch::Request(request).send().await.map_err(|e| ApiError::Internal(format!("turnstile siteverify unreachable: {e}")))?;
+    let mut response = Fetch::Request(request)
+        .send()
+        .await
+        .map_err(|e| ApiError::Internal(format!("turnstile siteverify unreachable: {e}")))?;
     let status = response.status_code();
     let bytes = response.bytes().await.unwrap_or_default();
     match read_verdict(status, &bytes) {
         Verdict::Passed => Ok(true),
         Verdict::Failed(codes) => {
-            crate::log_line::info(&serde_json::json!({ "event": "turnstile_failed", "errorCodes": codes }));
-            Err(ApiError::TurnstileFailed("the Turnstile token was not accepted; get a new one and ask again".into()))
+            crate::log_line::info(
+                &serde_json::json!({ "event": "turnstile_failed", "errorCodes": codes }),
+            );
+            Err(ApiError::TurnstileFailed(
+                "the Turnstile token was not accepted; get a new one and ask again".into(),
+            ))
         }
     }
 }

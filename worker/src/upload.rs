@@ -11,31 +11,56 @@ use worker::{Bucket, Request};
 use docs_edge_core::publish::manifest::hex_prefix;
 use sha2::{Digest, Sha256};
 
-use crate::multipart::PartWriter;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{refuse_declared_over, too_large};
+use crate::multipart::PartWriter;
 
 /// Stores the body of `req` at `key`; returns its size. 413 past `max_bytes` (declared or counted).
-pub async fn store_body(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize) -> ApiResult<u64> {
+pub async fn store_body(
+    req: &mut Request,
+    bucket: &Bucket,
+    key: &str,
+    max_bytes: usize,
+) -> ApiResult<u64> {
     store_checked(req, bucket, key, max_bytes, None, HashMap::new()).await
 }
 
 /// [`store_body`] for a file of a site's content-addressed store: the bytes are hashed as they pass
 /// and the object is made only if they have `hash` (else 400 `hash_mismatch`, nothing stored), with
 /// `custom` as its custom metadata.
-pub async fn store_file(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: &str, custom: HashMap<String, String>) -> ApiResult<u64> {
+pub async fn store_file(
+    req: &mut Request,
+    bucket: &Bucket,
+    key: &str,
+    max_bytes: usize,
+    hash: &str,
+    custom: HashMap<String, String>,
+) -> ApiResult<u64> {
     store_checked(req, bucket, key, max_bytes, Some(hash), custom).await
 }
 
-async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes: usize, hash: Option<&str>, custom: HashMap<String, String>) -> ApiResult<u64> {
+async fn store_checked(
+    req: &mut Request,
+    bucket: &Bucket,
+    key: &str,
+    max_bytes: usize,
+    hash: Option<&str>,
+    custom: HashMap<String, String>,
+) -> ApiResult<u64> {
     refuse_declared_over(req, max_bytes)?;
     let mut stream = match req.stream() {
         Ok(stream) => stream,
-        Err(worker::Error::BodyUsed) => return Err(ApiError::Internal("reading body: already read".into())),
+        Err(worker::Error::BodyUsed) => {
+            return Err(ApiError::Internal("reading body: already read".into()))
+        }
         // No body at all.
         Err(_) => {
             check_hash(hash, &Sha256::new())?;
-            bucket.put(key, Vec::<u8>::new()).custom_metadata(custom).execute().await?;
+            bucket
+                .put(key, Vec::<u8>::new())
+                .custom_metadata(custom)
+                .execute()
+                .await?;
             return Ok(0);
         }
     };
@@ -43,7 +68,8 @@ async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes:
     let mut hasher = Sha256::new();
     let outcome: ApiResult<()> = async {
         while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
+            let chunk =
+                chunk.map_err(|e| ApiError::Invalid(format!("body: could not be read: {e}")))?;
             if writer.written() + chunk.len() as u64 > max_bytes as u64 {
                 return Err(too_large(max_bytes));
             }
@@ -65,11 +91,15 @@ async fn store_checked(req: &mut Request, bucket: &Bucket, key: &str, max_bytes:
 }
 
 fn check_hash(expected: Option<&str>, hasher: &Sha256) -> ApiResult<()> {
-    let Some(expected) = expected else { return Ok(()) };
+    let Some(expected) = expected else {
+        return Ok(());
+    };
     let got = hex_prefix(&hasher.clone().finalize());
     if got == expected {
         Ok(())
     } else {
-        Err(ApiError::HashMismatch(format!("the body's hash is {got}, not {expected} (the first 32 hex digits of its SHA-256)")))
+        Err(ApiError::HashMismatch(format!(
+            "the body's hash is {got}, not {expected} (the first 32 hex digits of its SHA-256)"
+        )))
     }
 }

@@ -8,13 +8,13 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use crate::agents::markdown::{self, destination, escape, Urls};
 use crate::docs::nav::{DivisionKind, NavItem};
 use crate::docs::outline::{PageRead, PlannedPage};
 use crate::docs::site::{read_planned_with, SiteError};
 use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::{Page, Site, SourceTree};
 use crate::export::links::{self, Linker, Media};
-use crate::agents::markdown::{self, destination, escape, Urls};
 
 /// What the worker stores at publish.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +70,11 @@ pub fn agent_docs(site: &Site, tree: &SourceTree, domain: &str) -> AgentDocs {
         manifest.add(&page.path, offset as u64, md.len() as u64);
     }
     let summaries: Vec<String> = site.pages.iter().map(page_summary).collect();
-    AgentDocs { llms_txt: live_llms_txt(site, &summaries, domain), llms_full, manifest: manifest.manifest }
+    AgentDocs {
+        llms_txt: live_llms_txt(site, &summaries, domain),
+        llms_full,
+        manifest: manifest.manifest,
+    }
 }
 
 /// `llms.txt` of the live site from its pages' metadata (an outline will do) and their
@@ -78,7 +82,12 @@ pub fn agent_docs(site: &Site, tree: &SourceTree, domain: &str) -> AgentDocs {
 pub fn live_llms_txt(site: &Site, summaries: &[String], domain: &str) -> String {
     let included: Vec<usize> = (0..site.pages.len()).collect();
     let summary = |i: usize, _: &Page| summaries.get(i).cloned().unwrap_or_default();
-    llms_txt_with(site, &included, &|page| page_url(domain, &page.path), &summary)
+    llms_txt_with(
+        site,
+        &included,
+        &|page| page_url(domain, &page.path),
+        &summary,
+    )
 }
 
 /// One page's Markdown for the live site; `tree` holds its source and what it imports.
@@ -99,7 +108,8 @@ pub fn read_planned_with_markdown(
     body: &mut String,
 ) -> Result<PageRead, SiteError> {
     let no_pages = BTreeMap::new();
-    let linker = Linker::new(&planned.path, &planned.source, &no_pages, tree, domain).without_assets();
+    let linker =
+        Linker::new(&planned.path, &planned.source, &no_pages, tree, domain).without_assets();
     read_planned_with(tree, planned, specs, &mut |text| {
         let (page_text, rendered) = markdown::text_and_body(text, &planned.source, tree, &linker);
         *body = rendered;
@@ -134,7 +144,11 @@ impl ManifestBuilder {
 
 /// What goes before a page in `llms-full.txt` after `written` bytes of it.
 pub(crate) fn page_separator(written: usize) -> &'static str {
-    if written > 0 { "\n" } else { "" }
+    if written > 0 {
+        "\n"
+    } else {
+        ""
+    }
 }
 
 /// Appends a page to `llms-full.txt`; returns where it starts.
@@ -167,8 +181,17 @@ pub(crate) fn llms_txt(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> 
 
 /// [`llms_txt`] with each page's one-line description from `summary` (given the page's index): a
 /// site outline has no page text to take it from, so the publish keeps them from its batches.
-fn llms_txt_with(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String, describe: &dyn Fn(usize, &Page) -> String) -> String {
-    let name = if site.name.trim().is_empty() { "Documentation" } else { site.name.trim() };
+fn llms_txt_with(
+    site: &Site,
+    included: &[usize],
+    link: &dyn Fn(&Page) -> String,
+    describe: &dyn Fn(usize, &Page) -> String,
+) -> String {
+    let name = if site.name.trim().is_empty() {
+        "Documentation"
+    } else {
+        site.name.trim()
+    };
     let mut out = format!("# {}\n\n", one_line(name));
     let summary = site
         .config
@@ -177,7 +200,13 @@ fn llms_txt_with(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String
         .map(str::trim)
         .filter(|d| !d.is_empty())
         .map(one_line)
-        .unwrap_or_else(|| format!("Documentation of {}, {} pages.", one_line(name), included.len()));
+        .unwrap_or_else(|| {
+            format!(
+                "Documentation of {}, {} pages.",
+                one_line(name),
+                included.len()
+            )
+        });
     out.push_str(&format!("> {summary}\n\n"));
     out.push_str("Each link below is one page; `llms-full.txt` beside this file holds every page as Markdown.\n");
 
@@ -190,7 +219,14 @@ fn llms_txt_with(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String
     let mut sections: Vec<(String, Vec<usize>)> = Vec::new();
     let mut listed = vec![false; site.pages.len()];
     let mut trail = Vec::new();
-    nav_sections(&site.config.navigation, &mut trail, &index_of, &mut listed, &mut sections, site);
+    nav_sections(
+        &site.config.navigation,
+        &mut trail,
+        &index_of,
+        &mut listed,
+        &mut sections,
+        site,
+    );
     let rest: Vec<usize> = included
         .iter()
         .copied()
@@ -203,7 +239,11 @@ fn llms_txt_with(site: &Site, included: &[usize], link: &dyn Fn(&Page) -> String
     for (title, pages) in sections {
         out.push_str(&format!("\n## {}\n\n", one_line(&title)));
         for (i, page) in pages.iter().filter_map(|&i| Some((i, site.pages.get(i)?))) {
-            out.push_str(&format!("- [{}]({})", escape::text(&one_line(&page.title)), destination(&link(page))));
+            out.push_str(&format!(
+                "- [{}]({})",
+                escape::text(&one_line(&page.title)),
+                destination(&link(page))
+            ));
             let description = describe(i, page);
             if !description.is_empty() {
                 out.push_str(": ");
@@ -223,13 +263,20 @@ fn nav_sections(
     sections: &mut Vec<(String, Vec<usize>)>,
     site: &Site,
 ) {
-    let add = |path: &str, trail: &[String], listed: &mut [bool], sections: &mut Vec<(String, Vec<usize>)>| {
+    let add = |path: &str,
+               trail: &[String],
+               listed: &mut [bool],
+               sections: &mut Vec<(String, Vec<usize>)>| {
         let Some(&i) = index_of.get(path) else { return };
         if site.pages.get(i).is_none_or(|p| p.hidden) || listed.get(i).copied().unwrap_or(true) {
             return;
         }
         listed[i] = true;
-        let title = if trail.is_empty() { "Pages".to_owned() } else { trail.join(" › ") };
+        let title = if trail.is_empty() {
+            "Pages".to_owned()
+        } else {
+            trail.join(" › ")
+        };
         match sections.last_mut() {
             Some((last, pages)) if *last == title => pages.push(i),
             _ => sections.push((title, vec![i])),
@@ -266,7 +313,12 @@ fn nav_sections(
 
 /// The first line of the page's text, all [`page_summary`] reads of its sections.
 pub(crate) fn first_line(page: &Page) -> &str {
-    let text = page.sections.iter().map(|s| s.text.trim()).find(|t| !t.is_empty()).unwrap_or("");
+    let text = page
+        .sections
+        .iter()
+        .map(|s| s.text.trim())
+        .find(|t| !t.is_empty())
+        .unwrap_or("");
     // A code fence is markup of the section text, not its first line; a callout's `> ` as well.
     let line = text.lines().find(|l| !l.starts_with("```")).unwrap_or("");
     crate::docs::sections::callout_text(line).unwrap_or(line)
@@ -275,7 +327,12 @@ pub(crate) fn first_line(page: &Page) -> &str {
 /// The page's one-line description in `llms.txt`: its frontmatter `description`, else the first
 /// sentence of its text.
 pub fn page_summary(page: &Page) -> String {
-    if let Some(d) = page.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+    if let Some(d) = page
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
         return escape::text(&clip(&one_line(d)));
     }
     let first_line = first_line(page);
@@ -329,9 +386,14 @@ mod tests {
         let (site, t) = site();
         let docs = agent_docs(&site, &t, "docs.acme.dev");
         let txt = &docs.llms_txt;
-        assert!(txt.starts_with("# Acme [Docs]\n\n> Acme's API and guides.\n\n"), "{txt}");
+        assert!(
+            txt.starts_with("# Acme [Docs]\n\n> Acme's API and guides.\n\n"),
+            "{txt}"
+        );
         let guides = txt.find("## Guides › Start\n\n- [Welcome](https://docs.acme.dev/): What Acme is.\n- [Quickstart](https://docs.acme.dev/quickstart): Install it first.\n").expect(txt);
-        let api = txt.find("## API › Reference\n\n- [Jobs](https://docs.acme.dev/api/jobs): domain\n").expect(txt);
+        let api = txt
+            .find("## API › Reference\n\n- [Jobs](https://docs.acme.dev/api/jobs): domain\n")
+            .expect(txt);
         assert!(guides < api);
         assert!(!txt.contains("Secret"), "hidden pages are left out");
     }
@@ -343,11 +405,20 @@ mod tests {
         assert_eq!(docs.manifest.len(), site.pages.len());
         let (offset, len) = docs.manifest.range("quickstart").expect("quickstart");
         let page = &docs.llms_full[offset as usize..(offset + len) as usize];
-        assert!(page.starts_with("# Quickstart\n\nSource: https://docs.acme.dev/quickstart\n"), "{page}");
-        assert!(page.contains("> **Note**\n>\n> Mind the **gap**."), "{page}");
+        assert!(
+            page.starts_with("# Quickstart\n\nSource: https://docs.acme.dev/quickstart\n"),
+            "{page}"
+        );
+        assert!(
+            page.contains("> **Note**\n>\n> Mind the **gap**."),
+            "{page}"
+        );
         let (offset, len) = docs.manifest.range("index").expect("index");
         let home = &docs.llms_full[offset as usize..(offset + len) as usize];
-        assert!(home.contains("Hello [start](https://docs.acme.dev/quickstart)."), "{home}");
+        assert!(
+            home.contains("Hello [start](https://docs.acme.dev/quickstart)."),
+            "{home}"
+        );
         assert!(home.contains("\n> What Acme is.\n"), "{home}");
     }
 }

@@ -8,5 +8,5 @@
 //!   files) share; crate-private.
 
 pub mod llms;
-pub mod mcp;
 pub(crate) mod markdown;
+pub mod mcp;

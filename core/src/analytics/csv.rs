@@ -4,7 +4,14 @@
 
 use serde::Deserialize;
 
-pub const HEADER: &[&str] = &["conversation_id", "time", "question", "answer", "sources", "rating"];
+pub const HEADER: &[&str] = &[
+    "conversation_id",
+    "time",
+    "question",
+    "answer",
+    "sources",
+    "rating",
+];
 
 /// One joined row of `answers` and `feedback`.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -110,9 +117,20 @@ mod tests {
         assert_eq!(rows[0], HEADER);
         assert_eq!(
             rows[1],
-            ["thr_1", "1970-01-02T01:02:03.004Z", "Quotes \"and\", commas\nand lines?", "'=HYPERLINK(\"x\")", "a/b index", "up"]
+            [
+                "thr_1",
+                "1970-01-02T01:02:03.004Z",
+                "Quotes \"and\", commas\nand lines?",
+                "'=HYPERLINK(\"x\")",
+                "a/b index",
+                "up"
+            ]
         );
-        let unrated = ConversationRow { rating: None, sources: "not json".into(), ..row };
+        let unrated = ConversationRow {
+            rating: None,
+            sources: "not json".into(),
+            ..row
+        };
         assert_eq!(parse(&row_line(&unrated))[0][4..], ["", ""]);
     }
 }

@@ -44,20 +44,39 @@ pub fn parse_feedback(body: &Value, masker: &Masker) -> Result<Feedback, FieldEr
         "up" => Rating::Up,
         _ => Rating::Down,
     };
-    let comment = obj.opt_str_max("comment", MAX_COMMENT_CHARS)?.map(str::trim).filter(|c| !c.is_empty()).map(|c| masker.mask(c).into_text());
-    Ok(Feedback { thread_id, message_id, rating, comment })
+    let comment = obj
+        .opt_str_max("comment", MAX_COMMENT_CHARS)?
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|c| masker.mask(c).into_text());
+    Ok(Feedback {
+        thread_id,
+        message_id,
+        rating,
+        comment,
+    })
 }
 
 /// One web-analytics event from an exported page, or from the widget.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    PageView { path: String },
-    Search { path: String, query: String, result_count: u32 },
+    PageView {
+        path: String,
+    },
+    Search {
+        path: String,
+        query: String,
+        result_count: u32,
+    },
     /// The widget showed its support link (under an unanswered or uncertain answer, or after a
     /// thumbs-down) on the page at `path`.
-    SupportShown { path: String },
+    SupportShown {
+        path: String,
+    },
     /// The reader followed that link.
-    SupportFollowed { path: String },
+    SupportFollowed {
+        path: String,
+    },
 }
 
 impl Event {
@@ -84,24 +103,36 @@ pub fn parse_events(body: &Value, masker: &Masker) -> Result<Vec<Event>, FieldEr
     for (i, item) in items.iter().enumerate() {
         let event = object(item, &list_path.index(i))?;
         let path = normalise_path(event.req_str_max("path", MAX_PATH_CHARS)?);
-        events.push(match event.req_enum("type", &["pageview", "search", "support_shown", "support_followed"])? {
-            "pageview" => Event::PageView { path },
-            "support_shown" => Event::SupportShown { path },
-            "support_followed" => Event::SupportFollowed { path },
-            _ => {
-                let query = event.req_str_max("query", MAX_QUERY_CHARS)?.trim().to_string();
-                if query.is_empty() {
-                    return Err(event.field_path("query").error("must not be empty"));
+        events.push(
+            match event.req_enum(
+                "type",
+                &["pageview", "search", "support_shown", "support_followed"],
+            )? {
+                "pageview" => Event::PageView { path },
+                "support_shown" => Event::SupportShown { path },
+                "support_followed" => Event::SupportFollowed { path },
+                _ => {
+                    let query = event
+                        .req_str_max("query", MAX_QUERY_CHARS)?
+                        .trim()
+                        .to_string();
+                    if query.is_empty() {
+                        return Err(event.field_path("query").error("must not be empty"));
+                    }
+                    let count = crate::http::validate::integer_in(
+                        event.req_number("resultCount")?,
+                        0,
+                        MAX_RESULT_COUNT,
+                        &event.field_path("resultCount"),
+                    )?;
+                    Event::Search {
+                        path,
+                        query: masker.mask(&query).into_text(),
+                        result_count: count,
+                    }
                 }
-                let count = crate::http::validate::integer_in(
-                    event.req_number("resultCount")?,
-                    0,
-                    MAX_RESULT_COUNT,
-                    &event.field_path("resultCount"),
-                )?;
-                Event::Search { path, query: masker.mask(&query).into_text(), result_count: count }
-            }
-        });
+            },
+        );
     }
     Ok(events)
 }
@@ -129,15 +160,36 @@ mod tests {
         let ok = parse_feedback(&json!({"threadId": "thr_1", "messageId": "msg_1", "rating": "down", "comment": "  wrong  "}), &Masker::default()).unwrap();
         assert_eq!(ok.rating, Rating::Down);
         assert_eq!(ok.comment.as_deref(), Some("wrong"));
-        let err = |body: Value| parse_feedback(&body, &Masker::default()).unwrap_err().to_string();
-        assert_eq!(err(json!({"threadId": "t", "messageId": "m", "rating": "meh"})), "rating: must be one of up, down");
-        assert_eq!(err(json!({"threadId": "t", "rating": "up"})), "messageId: is required");
+        let err = |body: Value| {
+            parse_feedback(&body, &Masker::default())
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(
-            err(json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": "x".repeat(2001)})),
+            err(json!({"threadId": "t", "messageId": "m", "rating": "meh"})),
+            "rating: must be one of up, down"
+        );
+        assert_eq!(
+            err(json!({"threadId": "t", "rating": "up"})),
+            "messageId: is required"
+        );
+        assert_eq!(
+            err(
+                json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": "x".repeat(2001)})
+            ),
             "comment: must be at most 2000 characters"
         );
-        assert!(parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null}), &Masker::default()).unwrap().comment.is_none());
-        let masked = parse_feedback(&json!({"threadId": "t", "messageId": "m", "rating": "down", "comment": "mail me: jane@example.com"}), &Masker::default());
+        assert!(parse_feedback(
+            &json!({"threadId": "t", "messageId": "m", "rating": "up", "comment": null}),
+            &Masker::default()
+        )
+        .unwrap()
+        .comment
+        .is_none());
+        let masked = parse_feedback(
+            &json!({"threadId": "t", "messageId": "m", "rating": "down", "comment": "mail me: jane@example.com"}),
+            &Masker::default(),
+        );
         assert_eq!(masked.unwrap().comment.as_deref(), Some("mail me: [email]"));
     }
 
@@ -152,16 +204,55 @@ mod tests {
             &Masker::default(),
         )
         .unwrap();
-        assert_eq!(events[0], Event::PageView { path: "guides/setup".into() });
-        assert_eq!(events[1], Event::Search { path: "index".into(), query: "rate limits".into(), result_count: 0 });
-        assert_eq!(events[2], Event::Search { path: "index".into(), query: "key [secret]".into(), result_count: 0 });
+        assert_eq!(
+            events[0],
+            Event::PageView {
+                path: "guides/setup".into()
+            }
+        );
+        assert_eq!(
+            events[1],
+            Event::Search {
+                path: "index".into(),
+                query: "rate limits".into(),
+                result_count: 0
+            }
+        );
+        assert_eq!(
+            events[2],
+            Event::Search {
+                path: "index".into(),
+                query: "key [secret]".into(),
+                result_count: 0
+            }
+        );
         let support = parse_events(&json!({"events": [{"type": "support_shown", "path": "/a"}, {"type": "support_followed", "path": "/a"}]}), &Masker::default()).unwrap();
-        assert_eq!(support.iter().map(Event::kind).collect::<Vec<_>>(), ["support_shown", "support_followed"]);
-        let err = |body: Value| parse_events(&body, &Masker::default()).unwrap_err().to_string();
-        assert_eq!(err(json!({"events": [{"type": "click", "path": "/"}]})), "events[0].type: must be one of pageview, search, support_shown, support_followed");
-        assert_eq!(err(json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})), "events[0].resultCount: must be an integer from 0 to 1000000");
-        let many: Vec<Value> = (0..21).map(|_| json!({"type": "pageview", "path": "/"})).collect();
-        assert_eq!(err(json!({ "events": many })), "events: must have at most 20 items");
+        assert_eq!(
+            support.iter().map(Event::kind).collect::<Vec<_>>(),
+            ["support_shown", "support_followed"]
+        );
+        let err = |body: Value| {
+            parse_events(&body, &Masker::default())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err(json!({"events": [{"type": "click", "path": "/"}]})),
+            "events[0].type: must be one of pageview, search, support_shown, support_followed"
+        );
+        assert_eq!(
+            err(
+                json!({"events": [{"type": "search", "path": "/", "query": "q", "resultCount": -1}]})
+            ),
+            "events[0].resultCount: must be an integer from 0 to 1000000"
+        );
+        let many: Vec<Value> = (0..21)
+            .map(|_| json!({"type": "pageview", "path": "/"}))
+            .collect();
+        assert_eq!(
+            err(json!({ "events": many })),
+            "events: must have at most 20 items"
+        );
         assert_eq!(normalise_path("/a/index.html"), "a");
         assert_eq!(normalise_path("/index.html"), "index");
     }

@@ -1,8 +1,8 @@
 //! The day range of a report: `from` and `to` are UTC dates (`YYYY-MM-DD`, both included).
 //! Without them the report covers the 30 days up to today; a range is at most 366 days long.
 
-use crate::security::presign::civil_from_days;
 use crate::http::validate::FieldError;
+use crate::security::presign::civil_from_days;
 
 pub const DEFAULT_DAYS: i64 = 30;
 pub const MAX_DAYS: i64 = 366;
@@ -36,10 +36,16 @@ impl DayRange {
             (None, None) => (today - DEFAULT_DAYS + 1, today),
         };
         if last < first {
-            return Err(FieldError { path: "to".into(), rule: "must not be before from".into() });
+            return Err(FieldError {
+                path: "to".into(),
+                rule: "must not be before from".into(),
+            });
         }
         if last - first + 1 > MAX_DAYS {
-            return Err(FieldError { path: "to".into(), rule: format!("must be at most {MAX_DAYS} days after from") });
+            return Err(FieldError {
+                path: "to".into(),
+                rule: format!("must be at most {MAX_DAYS} days after from"),
+            });
         }
         Ok(DayRange { first, last })
     }
@@ -73,7 +79,13 @@ pub fn iso_of_ms(ms: u64) -> String {
     let secs = ms / 1000;
     let day = day_string((secs / 86_400) as i64);
     let s = secs % 86_400;
-    format!("{day}T{:02}:{:02}:{:02}.{:03}Z", s / 3600, s / 60 % 60, s % 60, ms % 1000)
+    format!(
+        "{day}T{:02}:{:02}:{:02}.{:03}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60,
+        ms % 1000
+    )
 }
 
 pub fn day_string(days: i64) -> String {
@@ -88,7 +100,9 @@ pub fn parse_day(text: &str) -> Option<i64> {
         return None;
     }
     let number = |s: &[u8]| -> Option<i64> {
-        s.iter().try_fold(0i64, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0')))
+        s.iter().try_fold(0i64, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+        })
     };
     let (y, m, d) = (number(&b[0..4])?, number(&b[5..7])?, number(&b[8..10])?);
     if y < 1970 || !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {
@@ -132,7 +146,16 @@ mod tests {
 
     #[test]
     fn malformed_dates_name_their_field() {
-        for bad in ["2024-02-30", "2023-02-29", "2024-13-01", "24-01-01", "2024-1-01", "2024-01-01T00:00:00Z", "", "1969-12-31"] {
+        for bad in [
+            "2024-02-30",
+            "2023-02-29",
+            "2024-13-01",
+            "24-01-01",
+            "2024-1-01",
+            "2024-01-01T00:00:00Z",
+            "",
+            "1969-12-31",
+        ] {
             let err = DayRange::parse(Some(bad), None, 20_000).unwrap_err();
             assert_eq!(err.path, "from", "{bad}");
             let err = DayRange::parse(None, Some(bad), 20_000).unwrap_err();
@@ -147,8 +170,18 @@ mod tests {
         assert_eq!(r.days().count(), 30);
         let r = DayRange::parse(Some("1970-01-05"), Some("1970-01-05"), 100).unwrap();
         assert_eq!(r.bounds_ms(), (4 * 86_400_000, 5 * 86_400_000));
-        assert_eq!(DayRange::parse(Some("1970-01-05"), Some("1970-01-04"), 100).unwrap_err().to_string(), "to: must not be before from");
+        assert_eq!(
+            DayRange::parse(Some("1970-01-05"), Some("1970-01-04"), 100)
+                .unwrap_err()
+                .to_string(),
+            "to: must not be before from"
+        );
         assert!(DayRange::parse(Some("2021-01-01"), Some("2022-01-01"), 100).is_ok());
-        assert_eq!(DayRange::parse(Some("2021-01-01"), Some("2022-01-02"), 100).unwrap_err().path, "to");
+        assert_eq!(
+            DayRange::parse(Some("2021-01-01"), Some("2022-01-02"), 100)
+                .unwrap_err()
+                .path,
+            "to"
+        );
     }
 }

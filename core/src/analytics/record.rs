@@ -67,7 +67,12 @@ pub struct AnswerFacts<'a> {
 
 impl AnswerRow {
     pub fn new(facts: &AnswerFacts<'_>) -> AnswerRow {
-        let scores: Vec<f64> = facts.scores.iter().take(MAX_SCORES).map(|s| (f64::from(*s) * 10_000.0).round() / 10_000.0).collect();
+        let scores: Vec<f64> = facts
+            .scores
+            .iter()
+            .take(MAX_SCORES)
+            .map(|s| (f64::from(*s) * 10_000.0).round() / 10_000.0)
+            .collect();
         AnswerRow {
             message_id: facts.message_id.into(),
             thread_id: facts.thread_id.into(),
@@ -98,7 +103,10 @@ impl AnswerRow {
 /// Questions that differ only in case, punctuation or spacing are the same question.
 pub fn question_key(question: &str) -> String {
     let mut key = String::with_capacity(question.len());
-    for word in question.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for word in question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         if !key.is_empty() {
             key.push(' ');
         }
@@ -130,9 +138,14 @@ mod tests {
     use crate::privacy::Masker;
     use std::sync::LazyLock;
 
-    static QUESTION: LazyLock<Masked> = LazyLock::new(|| Masker::default().mask("How do I set a Custom Domain?"));
+    static QUESTION: LazyLock<Masked> =
+        LazyLock::new(|| Masker::default().mask("How do I set a Custom Domain?"));
 
-    fn facts<'a>(cited: &'a [String], fp: Option<&'a str>, salt: Option<&'a [u8]>) -> AnswerFacts<'a> {
+    fn facts<'a>(
+        cited: &'a [String],
+        fp: Option<&'a str>,
+        salt: Option<&'a [u8]>,
+    ) -> AnswerFacts<'a> {
         AnswerFacts {
             message_id: "msg_1",
             thread_id: "thr_1",
@@ -177,10 +190,19 @@ mod tests {
     #[test]
     fn an_uncertain_answer_is_recorded_as_such_only_when_it_quotes_something() {
         let cited = vec!["guides/domains".to_string()];
-        let hedged = AnswerRow::new(&AnswerFacts { uncertain: true, ..facts(&cited, None, None) });
+        let hedged = AnswerRow::new(&AnswerFacts {
+            uncertain: true,
+            ..facts(&cited, None, None)
+        });
         assert!(hedged.found && hedged.uncertain);
-        let refused = AnswerRow::new(&AnswerFacts { uncertain: true, ..facts(&[], None, None) });
-        assert!(!refused.found && !refused.uncertain, "a refusal is unanswered, not uncertain");
+        let refused = AnswerRow::new(&AnswerFacts {
+            uncertain: true,
+            ..facts(&[], None, None)
+        });
+        assert!(
+            !refused.found && !refused.uncertain,
+            "a refusal is unanswered, not uncertain"
+        );
     }
 
     #[test]
@@ -189,16 +211,33 @@ mod tests {
         let first = masker.mask("Why is jane@example.com locked out?");
         let second = masker.mask("why is  bob@example.org locked out");
         let answer = "Accounts like jane@example.com unlock after 0.0.0.0 resets.";
-        let row = AnswerRow::new(&AnswerFacts { question: &first, answer, ..facts(&[], None, None) });
+        let row = AnswerRow::new(&AnswerFacts {
+            question: &first,
+            answer,
+            ..facts(&[], None, None)
+        });
         assert_eq!(row.question, "Why is [email] locked out?");
         assert_eq!(row.question_key, "why is email locked out");
-        assert_eq!(row.question_key, AnswerRow::new(&AnswerFacts { question: &second, ..facts(&[], None, None) }).question_key);
-        assert_eq!(row.answer, "Accounts like [email] unlock after 0.0.0.0 resets.", "the docs' own example stays");
+        assert_eq!(
+            row.question_key,
+            AnswerRow::new(&AnswerFacts {
+                question: &second,
+                ..facts(&[], None, None)
+            })
+            .question_key
+        );
+        assert_eq!(
+            row.answer, "Accounts like [email] unlock after 0.0.0.0 resets.",
+            "the docs' own example stays"
+        );
     }
 
     #[test]
     fn questions_group_across_case_punctuation_and_spacing() {
-        assert_eq!(question_key("  What is  BM25F?? "), question_key("what is bm25f"));
+        assert_eq!(
+            question_key("  What is  BM25F?? "),
+            question_key("what is bm25f")
+        );
         assert_eq!(question_key("Qu'est-ce que c'est ?"), "qu est ce que c est");
         assert_eq!(question_key("東京 の 天気"), "東京 の 天気");
         assert!(question_key(&"word ".repeat(200)).chars().count() <= 200);

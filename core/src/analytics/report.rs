@@ -63,7 +63,13 @@ pub struct ReportRows {
 }
 
 pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> AnalyticsReport {
-    let mut days: Vec<DayCounts> = range.days().map(|day| DayCounts { day, ..DayCounts::default() }).collect();
+    let mut days: Vec<DayCounts> = range
+        .days()
+        .map(|day| DayCounts {
+            day,
+            ..DayCounts::default()
+        })
+        .collect();
     // A row's day comes from the same instant the range selected it by, so it is always a day of the range.
     for row in &rows.days {
         if let Some(day) = days.iter_mut().find(|d| d.day == row.day) {
@@ -90,22 +96,42 @@ pub fn build_report(domain: &str, range: &DayRange, rows: ReportRows) -> Analyti
         support_shown: sum(|d| d.support_shown),
         support_followed: sum(|d| d.support_followed),
     };
-    let questions = |list: Vec<LabelCount>| list.into_iter().map(|r| QuestionCount { question: r.label, count: r.count }).collect();
-    let pages = |list: Vec<LabelCount>| list.into_iter().map(|r| PageCount { path: r.label, count: r.count }).collect();
+    let questions = |list: Vec<LabelCount>| {
+        list.into_iter()
+            .map(|r| QuestionCount {
+                question: r.label,
+                count: r.count,
+            })
+            .collect()
+    };
+    let pages = |list: Vec<LabelCount>| {
+        list.into_iter()
+            .map(|r| PageCount {
+                path: r.label,
+                count: r.count,
+            })
+            .collect()
+    };
     AnalyticsReport {
         domain: domain.to_string(),
         from: range.first_day(),
         to: range.last_day(),
         totals,
         days,
-        first_byte_ms: Percentiles { p50: percentile(&rows.first_byte, 50), p95: percentile(&rows.first_byte, 95) },
+        first_byte_ms: Percentiles {
+            p50: percentile(&rows.first_byte, 50),
+            p95: percentile(&rows.first_byte, 95),
+        },
         top_questions: questions(rows.top_questions),
         coverage_gaps: questions(rows.coverage_gaps),
         top_cited_pages: pages(rows.cited_pages),
         zero_result_searches: rows
             .zero_result_searches
             .into_iter()
-            .map(|r| QueryCount { query: r.label, count: r.count })
+            .map(|r| QueryCount {
+                query: r.label,
+                count: r.count,
+            })
             .collect(),
         page_views: pages(rows.page_views),
     }
@@ -144,7 +170,10 @@ mod tests {
         assert_eq!(percentile(&[b(7, 1)], 95), Some(7));
         // 1..=100 once each: p50 = 50, p95 = 95.
         let all: Vec<Bucket> = (1..=100).rev().map(|v| b(v, 1)).collect();
-        assert_eq!((percentile(&all, 50), percentile(&all, 95)), (Some(50), Some(95)));
+        assert_eq!(
+            (percentile(&all, 50), percentile(&all, 95)),
+            (Some(50), Some(95))
+        );
         // 19 fast answers and one slow one: the slow one is beyond p95.
         assert_eq!(percentile(&[b(900, 1), b(10, 19)], 95), Some(10));
         assert_eq!(percentile(&[b(900, 2), b(10, 18)], 95), Some(900));
@@ -155,24 +184,80 @@ mod tests {
         let range = DayRange::parse(Some("2026-01-01"), Some("2026-01-03"), 0).unwrap();
         let rows = ReportRows {
             days: vec![
-                DayRow { day: "2026-01-02".into(), conversations: 2, questions: 5, ..DayRow::default() },
-                DayRow { day: "2026-01-02".into(), up: 3, down: 1, ..DayRow::default() },
-                DayRow { day: "2026-01-03".into(), searches: 4, page_views: 9, support_shown: 3, support_followed: 1, ..DayRow::default() },
+                DayRow {
+                    day: "2026-01-02".into(),
+                    conversations: 2,
+                    questions: 5,
+                    ..DayRow::default()
+                },
+                DayRow {
+                    day: "2026-01-02".into(),
+                    up: 3,
+                    down: 1,
+                    ..DayRow::default()
+                },
+                DayRow {
+                    day: "2026-01-03".into(),
+                    searches: 4,
+                    page_views: 9,
+                    support_shown: 3,
+                    support_followed: 1,
+                    ..DayRow::default()
+                },
             ],
             first_byte: vec![b(12, 5)],
             unanswered: 1,
             uncertain: 2,
-            top_questions: vec![LabelCount { label: "How?".into(), count: 3 }],
+            top_questions: vec![LabelCount {
+                label: "How?".into(),
+                count: 3,
+            }],
             ..ReportRows::default()
         };
         let report = build_report("docs.example.com", &range, rows);
         assert_eq!(report.days.len(), 3);
-        assert_eq!(report.days[0], DayCounts { day: "2026-01-01".into(), ..DayCounts::default() });
-        assert_eq!((report.days[1].questions, report.days[1].feedback_up, report.days[1].feedback_down), (5, 3, 1));
+        assert_eq!(
+            report.days[0],
+            DayCounts {
+                day: "2026-01-01".into(),
+                ..DayCounts::default()
+            }
+        );
+        assert_eq!(
+            (
+                report.days[1].questions,
+                report.days[1].feedback_up,
+                report.days[1].feedback_down
+            ),
+            (5, 3, 1)
+        );
         assert_eq!(report.days[2].page_views, 9);
-        assert_eq!(report.totals, Totals { conversations: 2, questions: 5, unanswered: 1, uncertain: 2, feedback_up: 3, feedback_down: 1, searches: 4, page_views: 9, support_shown: 3, support_followed: 1 });
-        assert_eq!(report.first_byte_ms, Percentiles { p50: Some(12), p95: Some(12) });
+        assert_eq!(
+            report.totals,
+            Totals {
+                conversations: 2,
+                questions: 5,
+                unanswered: 1,
+                uncertain: 2,
+                feedback_up: 3,
+                feedback_down: 1,
+                searches: 4,
+                page_views: 9,
+                support_shown: 3,
+                support_followed: 1
+            }
+        );
+        assert_eq!(
+            report.first_byte_ms,
+            Percentiles {
+                p50: Some(12),
+                p95: Some(12)
+            }
+        );
         assert_eq!(report.top_questions[0].question, "How?");
-        assert_eq!((report.from.as_str(), report.to.as_str()), ("2026-01-01", "2026-01-03"));
+        assert_eq!(
+            (report.from.as_str(), report.to.as_str()),
+            ("2026-01-01", "2026-01-03")
+        );
     }
 }

@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use crate::stream::{
-    DataStreamPart, FinishMessage, FinishReason, FinishStep, StartStep, ToolCall, ToolResult, UiChunk, Usage, SSE_DONE,
+    DataStreamPart, FinishMessage, FinishReason, FinishStep, StartStep, ToolCall, ToolResult,
+    UiChunk, Usage, SSE_DONE,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +72,22 @@ pub struct AnswerEncoder {
 
 impl AnswerEncoder {
     /// `message_id` is the id the stored assistant message gets: the client sees the same one.
-    pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
-        AnswerEncoder { protocol, message_id: message_id.into(), thread_id: thread_id.into(), text_open: false, sources_sent: false, uncertain: false, unanswered: false, suggestions: Vec::new(), support: None }
+    pub fn new(
+        protocol: Protocol,
+        message_id: impl Into<String>,
+        thread_id: impl Into<String>,
+    ) -> Self {
+        AnswerEncoder {
+            protocol,
+            message_id: message_id.into(),
+            thread_id: thread_id.into(),
+            text_open: false,
+            sources_sent: false,
+            uncertain: false,
+            unanswered: false,
+            suggestions: Vec::new(),
+            support: None,
+        }
     }
 
     pub fn message_id(&self) -> &str {
@@ -131,12 +146,16 @@ impl AnswerEncoder {
     /// The first bytes of the answer, sent before retrieval and generation start.
     pub fn start(&mut self) -> String {
         match self.protocol {
-            Protocol::DataStreamV1 => {
-                DataStreamPart::StartStep(StartStep { message_id: self.message_id.clone() }).encode()
-            }
+            Protocol::DataStreamV1 => DataStreamPart::StartStep(StartStep {
+                message_id: self.message_id.clone(),
+            })
+            .encode(),
             Protocol::UiMessageStreamV2 => {
-                let mut out = UiChunk::Start { message_id: Some(self.message_id.clone()), message_metadata: Some(self.metadata()) }
-                    .encode_sse();
+                let mut out = UiChunk::Start {
+                    message_id: Some(self.message_id.clone()),
+                    message_metadata: Some(self.metadata()),
+                }
+                .encode_sse();
                 out.push_str(&UiChunk::StartStep.encode_sse());
                 out
             }
@@ -164,7 +183,13 @@ impl AnswerEncoder {
                     args: json!({ "query": query }),
                 })
                 .encode();
-                out.push_str(&DataStreamPart::ToolResult(ToolResult { tool_call_id, result: json!(result) }).encode());
+                out.push_str(
+                    &DataStreamPart::ToolResult(ToolResult {
+                        tool_call_id,
+                        result: json!(result),
+                    })
+                    .encode(),
+                );
                 out
             }
             Protocol::UiMessageStreamV2 => sources
@@ -172,7 +197,12 @@ impl AnswerEncoder {
                 .enumerate()
                 .map(|(i, s)| {
                     let title = (!s.title.is_empty()).then(|| s.title.to_string());
-                    UiChunk::SourceUrl { source_id: format!("source-{}", i + 1), url: s.url.to_string(), title }.encode_sse()
+                    UiChunk::SourceUrl {
+                        source_id: format!("source-{}", i + 1),
+                        url: s.url.to_string(),
+                        title,
+                    }
+                    .encode_sse()
                 })
                 .collect(),
         }
@@ -190,7 +220,13 @@ impl AnswerEncoder {
                     self.text_open = true;
                     out.push_str(&UiChunk::TextStart { id: self.text_id() }.encode_sse());
                 }
-                out.push_str(&UiChunk::TextDelta { id: self.text_id(), delta: delta.to_string() }.encode_sse());
+                out.push_str(
+                    &UiChunk::TextDelta {
+                        id: self.text_id(),
+                        delta: delta.to_string(),
+                    }
+                    .encode_sse(),
+                );
                 out
             }
         }
@@ -221,8 +257,12 @@ impl AnswerEncoder {
         match self.protocol {
             Protocol::DataStreamV1 => {
                 out.push_str(
-                    &DataStreamPart::FinishStep(FinishStep { finish_reason: reason, usage: Some(usage), is_continued: false })
-                        .encode(),
+                    &DataStreamPart::FinishStep(FinishStep {
+                        finish_reason: reason,
+                        usage: Some(usage),
+                        is_continued: false,
+                    })
+                    .encode(),
                 );
                 if !self.suggestions.is_empty() {
                     let part = json!({ "type": "suggestions", "questions": self.suggestions });
@@ -260,8 +300,12 @@ impl AnswerEncoder {
     }
 
     fn ui_finish(&self) -> String {
-        let mut out =
-            UiChunk::Finish { finish_reason: None, message_metadata: Some(self.metadata()), thread_id: None }.encode_sse();
+        let mut out = UiChunk::Finish {
+            finish_reason: None,
+            message_metadata: Some(self.metadata()),
+            thread_id: None,
+        }
+        .encode_sse();
         out.push_str(SSE_DONE);
         out
     }
@@ -274,10 +318,21 @@ impl AnswerEncoder {
         match self.protocol {
             Protocol::DataStreamV1 => {
                 out.push_str(&DataStreamPart::Error(message.to_string()).encode());
-                out.push_str(&self.finish_message(FinishReason::Error, Usage { prompt_tokens: 0, completion_tokens: 0 }));
+                out.push_str(&self.finish_message(
+                    FinishReason::Error,
+                    Usage {
+                        prompt_tokens: 0,
+                        completion_tokens: 0,
+                    },
+                ));
             }
             Protocol::UiMessageStreamV2 => {
-                out.push_str(&UiChunk::Error { error_text: message.to_string() }.encode_sse());
+                out.push_str(
+                    &UiChunk::Error {
+                        error_text: message.to_string(),
+                    }
+                    .encode_sse(),
+                );
                 out.push_str(&self.ui_finish());
             }
         }
@@ -296,21 +351,38 @@ mod tests {
     use crate::stream::{DataStreamDecoder, DecodedEvent, UiEvent, UiStreamDecoder};
 
     fn usage() -> Usage {
-        Usage { prompt_tokens: 10, completion_tokens: 3 }
+        Usage {
+            prompt_tokens: 10,
+            completion_tokens: 3,
+        }
     }
 
-    const X: SourceRef<'static> = SourceRef { url: "https://d/x", title: "X" };
+    const X: SourceRef<'static> = SourceRef {
+        url: "https://d/x",
+        title: "X",
+    };
 
     #[test]
     fn v1_answer_uses_only_codes_ai_4_1_15_parses() {
         let mut enc = AnswerEncoder::new(Protocol::DataStreamV1, "msg_1", "thr_1");
-        let body = [enc.start(), enc.sources("q", &[X]), enc.text("Hello "), enc.text("world"), enc.finish(FinishReason::Stop, usage())].concat();
+        let body = [
+            enc.start(),
+            enc.sources("q", &[X]),
+            enc.text("Hello "),
+            enc.text("world"),
+            enc.finish(FinishReason::Stop, usage()),
+        ]
+        .concat();
         let codes: Vec<char> = body.lines().map(|l| l.chars().next().unwrap()).collect();
         assert_eq!(codes, vec!['f', '9', 'a', '0', '0', 'e', '2', 'd']);
         assert!(codes.iter().all(|c| "0238abcdefg9".contains(*c)));
         assert!(body.contains(r#"f:{"messageId":"msg_1"}"#));
         assert!(body.contains(r#""toolName":"search""#) && body.contains(r#""url":"https://d/x""#));
-        assert!(body.lines().last().unwrap().contains(r#""threadId":"thr_1""#));
+        assert!(body
+            .lines()
+            .last()
+            .unwrap()
+            .contains(r#""threadId":"thr_1""#));
         let events = DataStreamDecoder::new().push_str(&body);
         assert!(events.iter().all(|e| matches!(e, DecodedEvent::Part(_))));
     }
@@ -318,20 +390,46 @@ mod tests {
     #[test]
     fn v2_answer_carries_the_thread_in_metadata_only() {
         let mut enc = AnswerEncoder::new(Protocol::UiMessageStreamV2, "msg_2", "thr_2");
-        let body = [enc.start(), enc.sources("q", &[X]), enc.text("Hi"), enc.text("!"), enc.finish(FinishReason::Stop, usage())].concat();
+        let body = [
+            enc.start(),
+            enc.sources("q", &[X]),
+            enc.text("Hi"),
+            enc.text("!"),
+            enc.finish(FinishReason::Stop, usage()),
+        ]
+        .concat();
         let mut decoder = UiStreamDecoder::new();
         let mut events = decoder.push_str(&body);
         events.extend(decoder.finish());
         let types: Vec<String> = events
             .iter()
             .map(|e| match e {
-                UiEvent::Chunk(c) => serde_json::to_value(c).unwrap()["type"].as_str().unwrap().to_string(),
+                UiEvent::Chunk(c) => serde_json::to_value(c).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
                 UiEvent::Done => "[DONE]".into(),
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
-        assert_eq!(types, ["start", "start-step", "source-url", "text-start", "text-delta", "text-delta", "text-end", "finish-step", "finish", "[DONE]"]);
-        assert!(body.contains(r#"{"type":"start","messageId":"msg_2","messageMetadata":{"threadId":"thr_2"}}"#));
+        assert_eq!(
+            types,
+            [
+                "start",
+                "start-step",
+                "source-url",
+                "text-start",
+                "text-delta",
+                "text-delta",
+                "text-end",
+                "finish-step",
+                "finish",
+                "[DONE]"
+            ]
+        );
+        assert!(body.contains(
+            r#"{"type":"start","messageId":"msg_2","messageMetadata":{"threadId":"thr_2"}}"#
+        ));
         assert!(body.contains(r#"{"type":"finish","messageMetadata":{"threadId":"thr_2"}}"#));
         assert!(!body.contains("finishReason"));
     }
@@ -343,39 +441,70 @@ mod tests {
         v2.mark_uncertain();
         let body = [v2.text("closest"), v2.finish(FinishReason::Stop, usage())].concat();
         assert!(!start.contains("uncertain"));
-        assert!(body.contains(r#"{"type":"finish","messageMetadata":{"threadId":"t","uncertain":true}}"#), "{body}");
+        assert!(
+            body.contains(
+                r#"{"type":"finish","messageMetadata":{"threadId":"t","uncertain":true}}"#
+            ),
+            "{body}"
+        );
         let mut v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
         v1.mark_uncertain();
         let body = v1.finish(FinishReason::Stop, usage());
-        assert!(body.contains(r#""uncertain":true"#) && body.contains(r#""threadId":"t""#), "{body}");
-        let sure = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t").finish(FinishReason::Stop, usage());
+        assert!(
+            body.contains(r#""uncertain":true"#) && body.contains(r#""threadId":"t""#),
+            "{body}"
+        );
+        let sure = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t")
+            .finish(FinishReason::Stop, usage());
         assert!(!sure.contains("uncertain") && !sure.contains("support"));
         let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
         v2.offer_support(Some("mailto:help@acme.dev".into()));
         let body = v2.finish(FinishReason::Stop, usage());
-        let finish = body.lines().find(|l| l.contains(r#""type":"finish""#)).unwrap_or_default();
-        assert!(finish.contains(r#""support":"mailto:help@acme.dev""#) && finish.contains(r#""threadId":"t""#), "{body}");
+        let finish = body
+            .lines()
+            .find(|l| l.contains(r#""type":"finish""#))
+            .unwrap_or_default();
+        assert!(
+            finish.contains(r#""support":"mailto:help@acme.dev""#)
+                && finish.contains(r#""threadId":"t""#),
+            "{body}"
+        );
     }
 
     #[test]
     fn suggestions_and_the_unanswered_mark_travel_with_the_finish_of_each_protocol() {
-        let questions = vec!["Tell me about Limits".to_string(), "Tell me about Keys".to_string()];
+        let questions = vec![
+            "Tell me about Limits".to_string(),
+            "Tell me about Keys".to_string(),
+        ];
         let mut v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
         v1.suggest(questions.clone());
         v1.mark_unanswered();
         let body = v1.finish(FinishReason::Stop, usage());
         let lines: Vec<&str> = body.lines().collect();
-        assert_eq!(lines[1], r#"2:[{"type":"suggestions","questions":["Tell me about Limits","Tell me about Keys"]}]"#);
-        assert!(lines[2].starts_with("2:[") && lines[2].contains(r#""unanswered":true"#), "{body}");
-        assert!(DataStreamDecoder::new().push_str(&body).iter().all(|e| matches!(e, DecodedEvent::Part(_))));
+        assert_eq!(
+            lines[1],
+            r#"2:[{"type":"suggestions","questions":["Tell me about Limits","Tell me about Keys"]}]"#
+        );
+        assert!(
+            lines[2].starts_with("2:[") && lines[2].contains(r#""unanswered":true"#),
+            "{body}"
+        );
+        assert!(DataStreamDecoder::new()
+            .push_str(&body)
+            .iter()
+            .all(|e| matches!(e, DecodedEvent::Part(_))));
         let mut v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
         v2.suggest(questions);
         let body = v2.finish(FinishReason::Stop, usage());
         assert!(body.contains(r#"data: {"type":"data-suggestions","data":{"questions":["Tell me about Limits","Tell me about Keys"]}}"#), "{body}");
         let mut decoder = UiStreamDecoder::new();
         let events = decoder.push_str(&body);
-        assert!(events.iter().any(|e| matches!(e, UiEvent::Chunk(UiChunk::Data(_)))));
-        let none = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t").finish(FinishReason::Stop, usage());
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, UiEvent::Chunk(UiChunk::Data(_)))));
+        let none = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t")
+            .finish(FinishReason::Stop, usage());
         assert!(!none.contains("suggestions") && !none.contains("unanswered"));
     }
 
@@ -396,10 +525,15 @@ mod tests {
     #[test]
     fn keep_alives_decode_to_nothing() {
         let v1 = AnswerEncoder::new(Protocol::DataStreamV1, "m", "t");
-        assert!(DataStreamDecoder::new().push_str(v1.keep_alive()).is_empty());
+        assert!(DataStreamDecoder::new()
+            .push_str(v1.keep_alive())
+            .is_empty());
         let v2 = AnswerEncoder::new(Protocol::UiMessageStreamV2, "m", "t");
         let mut decoder = UiStreamDecoder::new();
-        assert!(decoder.push_str(v2.keep_alive()).iter().all(|e| !matches!(e, UiEvent::Chunk(_))));
+        assert!(decoder
+            .push_str(v2.keep_alive())
+            .iter()
+            .all(|e| !matches!(e, UiEvent::Chunk(_))));
     }
 
     #[test]

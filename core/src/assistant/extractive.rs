@@ -224,7 +224,16 @@ pub fn compose_answer_with(
         // An operation's parameters, body or responses quoted without its intro still say which
         // call they belong to, when retrieval brought the intro too.
         let endpoint = endpoint
-            .or_else(|| is_operation_section(s.a.passage).then(|| passages.iter().filter(|p| p.path == s.a.passage.path).find_map(endpoint_line)).flatten())
+            .or_else(|| {
+                is_operation_section(s.a.passage)
+                    .then(|| {
+                        passages
+                            .iter()
+                            .filter(|p| p.path == s.a.passage.path)
+                            .find_map(endpoint_line)
+                    })
+                    .flatten()
+            })
             .map(str::to_owned);
         if !picks.is_empty() {
             groups.push(Group {
@@ -244,7 +253,9 @@ pub fn compose_answer_with(
             let next = only + 1;
             let thin = !units[only].is_list && units[only].text.chars().count() < THIN_LEAD_CHARS;
             // A title line, a pointer or an aside would only pad it.
-            let says_more = units.get(next).is_some_and(|u| (u.is_list || !u.leads_poorly()) && !(u.is_code && code_quoted));
+            let says_more = units
+                .get(next)
+                .is_some_and(|u| (u.is_list || !u.leads_poorly()) && !(u.is_code && code_quoted));
             if thin && says_more {
                 code_quoted |= units[next].is_code;
                 g.picks.push(next);
@@ -289,10 +300,18 @@ pub fn compose_answer_with(
         // A skill of the site's guide has no page: it is named, not linked.
         match p.url.is_empty() {
             true => text.push_str(&format!("\n{}. {}", n + 1, escape_label(&p.label()))),
-            false => text.push_str(&format!("\n{}. [{}]({})", n + 1, escape_label(&p.label()), escape_url(&p.link()))),
+            false => text.push_str(&format!(
+                "\n{}. [{}]({})",
+                n + 1,
+                escape_label(&p.label()),
+                escape_url(&p.link())
+            )),
         }
     }
-    Answer { uncertain, ..finish(text, groups.iter().map(|g| g.passage).collect(), true) }
+    Answer {
+        uncertain,
+        ..finish(text, groups.iter().map(|g| g.passage).collect(), true)
+    }
 }
 
 /// Whether a passage after the lead earns a citation of its own (see `MIN_SUPPORT`). `top` is the
@@ -372,7 +391,9 @@ fn not_covered(words: &Words, passages: &[Passage]) -> Answer {
 /// do I set …"), and a snippet that shares the question's terms states it.
 fn asks_for_code(question: &str) -> bool {
     let lower = question.to_lowercase();
-    let mut words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let mut words = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
     let explains = matches!(words.next(), Some("why" | "what"))
         && matches!(words.next(), Some("is" | "are" | "does" | "do" | "happens"));
     !explains
@@ -406,7 +427,10 @@ impl Unit {
     /// pointer to another page ("See an example of a hidden page.") whose link the quote has lost,
     /// or one that refers back to a sentence the answer does not quote before it ("This lets you …").
     fn leads_poorly(&self) -> bool {
-        self.aside || is_bare_intro(&self.text) || is_title_line(&self.text) || self.points_elsewhere()
+        self.aside
+            || is_bare_intro(&self.text)
+            || is_title_line(&self.text)
+            || self.points_elsewhere()
     }
 
     /// Prose the answer can open with (a list, table or code block is never the lead).
@@ -422,24 +446,39 @@ impl Unit {
 /// Opens with a pronoun or determiner pointing at what came before ("This", "These", "It", "Cela",
 /// "Esto", "这", "これ"): read first, it points at nothing. "This guide …" names its page, and stands.
 fn refers_back(sentence: &str) -> bool {
-    const PAGE_NOUNS: [&str; 9] =
-        ["guide", "page", "reference", "section", "document", "documentation", "tutorial", "article", "quickstart"];
+    const PAGE_NOUNS: [&str; 9] = [
+        "guide",
+        "page",
+        "reference",
+        "section",
+        "document",
+        "documentation",
+        "tutorial",
+        "article",
+        "quickstart",
+    ];
     const WORDS: [&str; 22] = [
-        "this", "these", "that", "those", "it", "they", "such", "cela", "ceci", "ce", "cette", "ces",
-        "il", "elle", "ils", "esto", "esta", "este", "estos", "estas", "eso", "ello",
+        "this", "these", "that", "those", "it", "they", "such", "cela", "ceci", "ce", "cette",
+        "ces", "il", "elle", "ils", "esto", "esta", "este", "estos", "estas", "eso", "ello",
     ];
     const CJK: [&str; 7] = ["这", "此", "它", "该", "これ", "この", "それ"];
     let text = sentence.trim_start();
     let lower = text.to_lowercase();
-    let mut words = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let mut words = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
     let (first, second) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-    (WORDS.contains(&first) && !PAGE_NOUNS.contains(&second)) || CJK.iter().any(|w| text.starts_with(w))
+    (WORDS.contains(&first) && !PAGE_NOUNS.contains(&second))
+        || CJK.iter().any(|w| text.starts_with(w))
 }
 
 /// An intro that says nothing but that a list follows ("Try the following:", "Essayez les étapes
 /// suivantes :"); one that says something ("Sign in to your Dify host:") leads with its block.
 fn is_bare_intro(text: &str) -> bool {
-    let words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count();
+    let words = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count();
     ends_with_colon(text) && words + text.chars().filter(|&c| is_cjk(c)).count() / 2 < 5
 }
 
@@ -451,7 +490,9 @@ fn is_title_line(text: &str) -> bool {
 
 /// Ends with a full stop or an exclamation, past closing quotes and brackets.
 fn ends_as_sentence(text: &str) -> bool {
-    text.trim_end().trim_end_matches(['"', '\'', '”', '’', '*', '_', ')', '）', '」']).ends_with(['.', '!', '。', '！', '…'])
+    text.trim_end()
+        .trim_end_matches(['"', '\'', '”', '’', '*', '_', ')', '）', '」'])
+        .ends_with(['.', '!', '。', '！', '…'])
 }
 
 /// "See …", "For more information, see …", "Consulta …", "Voir …", "参见 …": a sentence whose
@@ -482,7 +523,13 @@ fn is_cross_reference(sentence: &str) -> bool {
         "詳細は",
     ];
     // "If you use a cloud-hosted instance, see the GitHub page." points elsewhere too.
-    const CLAUSES: [&str; 5] = [", see ", ", refer to ", ", consulta ", ", consultez ", ", voir "];
+    const CLAUSES: [&str; 5] = [
+        ", see ",
+        ", refer to ",
+        ", consulta ",
+        ", consultez ",
+        ", voir ",
+    ];
     let lower = sentence.trim_start().to_lowercase().replace('’', "'");
     OPENERS.iter().any(|o| lower.starts_with(o)) || CLAUSES.iter().any(|c| lower.contains(c))
 }
@@ -520,7 +567,10 @@ impl<'p> Analyzed<'p> {
                 // names is quoted, not the forty beside it.
                 Block::Cards(items) => {
                     for (seq, item) in items.iter().enumerate() {
-                        let (label, line) = item.trim_start_matches("- ").split_once(": ").unwrap_or(("", item));
+                        let (label, line) = item
+                            .trim_start_matches("- ")
+                            .split_once(": ")
+                            .unwrap_or(("", item));
                         all_terms.extend(terms(label));
                         units.push(Unit {
                             block: b,
@@ -571,8 +621,10 @@ impl<'p> Analyzed<'p> {
         // quotes the closest passage anyway, one holding the one rare term of "how long are cached
         // responses kept" ("Requests will be cached for 3 days") and close by retrieval's measure is
         // relevant, though it shares no other word with the question.
-        let close = lenient && passage.coverage + SCORE_IN_EVIDENCE * passage.score >= CLOSE_EVIDENCE;
-        let relevant = !matched.is_empty() && (close || have + 1e-6 >= want.min((want * 0.34).max(1.0)));
+        let close =
+            lenient && passage.coverage + SCORE_IN_EVIDENCE * passage.score >= CLOSE_EVIDENCE;
+        let relevant =
+            !matched.is_empty() && (close || have + 1e-6 >= want.min((want * 0.34).max(1.0)));
         Self {
             index,
             passage,
@@ -643,7 +695,11 @@ impl<'a, 'p> Scored<'a, 'p> {
                     .count()
                     .max(u.text.chars().count() / 3) as f32;
                 let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
-                let title_line = if !u.is_list && is_title_line(&u.text) { TITLE_LINE_WEIGHT } else { 1.0 };
+                let title_line = if !u.is_list && is_title_line(&u.text) {
+                    TITLE_LINE_WEIGHT
+                } else {
+                    1.0
+                };
                 weights.score(&u.terms) * length_factor * rank_factor * title_line
             })
             .collect();
@@ -653,7 +709,13 @@ impl<'a, 'p> Scored<'a, 'p> {
             .units
             .iter()
             .zip(&match_scores)
-            .map(|(u, &score)| if wants_code && (u.is_code || u.text.contains('`')) { score * NAMES_WEIGHT } else { score })
+            .map(|(u, &score)| {
+                if wants_code && (u.is_code || u.text.contains('`')) {
+                    score * NAMES_WEIGHT
+                } else {
+                    score
+                }
+            })
             .collect();
         let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
         // A heading that names the question's subject makes the section the better source.
@@ -678,11 +740,17 @@ fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..units.len())
         .filter(|&i| s.unit_scores.get(i).is_some_and(|&v| v > 0.0))
         .collect();
-    crate::sort::sort_by(&mut order, |&x, &y| s.unit_scores[y].total_cmp(&s.unit_scores[x]));
+    crate::sort::sort_by(&mut order, |&x, &y| {
+        s.unit_scores[y].total_cmp(&s.unit_scores[x])
+    });
     let mut picks: Vec<usize> = Vec::new();
     let take = |i: usize, picks: &mut Vec<usize>, budget: &mut usize| {
         // Code is quoted whole or not at all, and is not prose: it does not spend the prose budget.
-        let len = if units[i].is_code { 0 } else { units[i].text.chars().count() + 1 };
+        let len = if units[i].is_code {
+            0
+        } else {
+            units[i].text.chars().count() + 1
+        };
         if !picks.contains(&i) && len <= *budget {
             *budget -= len;
             picks.push(i);
@@ -738,7 +806,11 @@ fn quote_around_best(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usize)
     let Some(&best) = picks.first() else { return };
     for n in [best + 1, best.wrapping_sub(1)] {
         let Some(u) = units.get(n) else { continue };
-        let len = if u.is_code { 0 } else { u.text.chars().count() + 1 };
+        let len = if u.is_code {
+            0
+        } else {
+            u.text.chars().count() + 1
+        };
         let title_line = !u.is_list && is_title_line(&u.text);
         if !picks.contains(&n) && !u.aside && !title_line && len <= *budget {
             *budget -= len;
@@ -756,9 +828,18 @@ fn quote_short_section(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usiz
         return;
     }
     // The picks keep their order: the first is the best, which leads.
-    let rest: Vec<usize> =
-        (0..units.len()).filter(|i| !picks.contains(i) && !units[*i].aside && (units[*i].is_list || !is_title_line(&units[*i].text))).collect();
-    let extra: usize = rest.iter().filter(|&&i| !units[i].is_code).map(|&i| units[i].text.chars().count() + 1).sum();
+    let rest: Vec<usize> = (0..units.len())
+        .filter(|i| {
+            !picks.contains(i)
+                && !units[*i].aside
+                && (units[*i].is_list || !is_title_line(&units[*i].text))
+        })
+        .collect();
+    let extra: usize = rest
+        .iter()
+        .filter(|&&i| !units[i].is_code)
+        .map(|&i| units[i].text.chars().count() + 1)
+        .sum();
     if extra <= *budget {
         *budget -= extra;
         picks.extend(rest);
@@ -805,7 +886,9 @@ struct Group<'a, 'p> {
 impl Group<'_, '_> {
     /// Quotes a sentence the answer can open with.
     fn has_lead(&self) -> bool {
-        self.picks.iter().any(|&i| self.analyzed.units[i].can_lead())
+        self.picks
+            .iter()
+            .any(|&i| self.analyzed.units[i].can_lead())
     }
 
     /// Quotes prose, all of it pointers to other pages or sentences that refer back.
@@ -835,7 +918,8 @@ impl Group<'_, '_> {
                     .find(|&&i| units[i].block == block)
                     .is_some_and(|&i| !units[i].is_list && ends_with_colon(&units[i].text));
                 let (follow, rest): (Vec<usize>, Vec<usize>) = order.iter().partition(|&&i| {
-                    units[i].block == block && key(i) >= key(first) || intro && units[i].block == block + 1
+                    units[i].block == block && key(i) >= key(first)
+                        || intro && units[i].block == block + 1
                 });
                 order = follow.into_iter().chain(rest).collect();
             }
@@ -857,7 +941,8 @@ impl Group<'_, '_> {
                     run.clear();
                 }
                 // Items of one card grid stay one Markdown list.
-                let same_grid = prev.is_some_and(|p: &Unit| p.is_list && !p.is_code && p.block == u.block);
+                let same_grid =
+                    prev.is_some_and(|p: &Unit| p.is_list && !p.is_code && p.block == u.block);
                 match out.last_mut() {
                     Some(last) if same_grid => {
                         last.push('\n');
@@ -891,7 +976,12 @@ impl Group<'_, '_> {
 /// reference of a page with `openapi:` frontmatter opens.
 /// The endpoint line opening `passage`, if it opens an API reference page's intro.
 fn endpoint_line(passage: &Passage) -> Option<&str> {
-    passage.text.lines().next().map(str::trim).filter(|line| is_endpoint_line(line))
+    passage
+        .text
+        .lines()
+        .next()
+        .map(str::trim)
+        .filter(|line| is_endpoint_line(line))
 }
 
 /// A section an API reference page holds for its operation's parameters, body or responses.
@@ -901,10 +991,23 @@ fn is_operation_section(passage: &Passage) -> bool {
 }
 
 fn is_endpoint_line(text: &str) -> bool {
-    let Some(inner) = text.trim().strip_prefix('`').and_then(|t| t.strip_suffix('`')) else { return false };
-    let Some((method, path)) = inner.split_once(' ') else { return false };
-    let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "WEBHOOK"];
-    methods.contains(&method) && !path.is_empty() && !path.contains(char::is_whitespace) && (method == "WEBHOOK" || path.starts_with('/'))
+    let Some(inner) = text
+        .trim()
+        .strip_prefix('`')
+        .and_then(|t| t.strip_suffix('`'))
+    else {
+        return false;
+    };
+    let Some((method, path)) = inner.split_once(' ') else {
+        return false;
+    };
+    let methods = [
+        "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "WEBHOOK",
+    ];
+    methods.contains(&method)
+        && !path.is_empty()
+        && !path.contains(char::is_whitespace)
+        && (method == "WEBHOOK" || path.starts_with('/'))
 }
 
 fn fenced(lang: &str, code: &str) -> String {
@@ -927,7 +1030,11 @@ fn join_sentences(run: &[&str]) -> String {
             && s.chars().next().is_some_and(is_cjk);
         // A line without final punctuation (a card's subtitle, a hero's tagline) would run into
         // the next sentence as if one.
-        if out.chars().last().is_some_and(|c| c.is_alphanumeric() && !is_cjk(c)) {
+        if out
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() && !is_cjk(c))
+        {
             out.push('.');
         }
         if !out.is_empty() && !cjk_seam {
@@ -1049,13 +1156,17 @@ pub(crate) fn ask_about(question: &str, topic: &str) -> String {
 
 impl Words {
     fn for_question(question: &str) -> Self {
-        let hangul = |c: char| matches!(c as u32, 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF);
+        let hangul =
+            |c: char| matches!(c as u32, 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF);
         if question.chars().any(is_kana) {
             Self {
                 // Says "does not cover" as the eval's refusal check reads it (扱っていません).
                 not_covered: "この質問はドキュメントで扱っていません。",
                 closest: "最も近いページ：",
-                closest_is: ("ドキュメントには直接の記載がありません。最も近いのは「", "」です："),
+                closest_is: (
+                    "ドキュメントには直接の記載がありません。最も近いのは「",
+                    "」です：",
+                ),
                 empty_question: "ドキュメントについて質問してください。",
                 sources: "出典：",
                 from: ("", " より："),
@@ -1075,7 +1186,10 @@ impl Words {
             Self {
                 not_covered: "문서에서 이 질문을 다루지 않습니다.",
                 closest: "가장 가까운 페이지:",
-                closest_is: ("문서에 직접 나와 있지 않습니다. 가장 가까운 내용은 「", "」입니다:"),
+                closest_is: (
+                    "문서에 직접 나와 있지 않습니다. 가장 가까운 내용은 「",
+                    "」입니다:",
+                ),
                 empty_question: "문서에 관해 질문해 주세요.",
                 sources: "출처:",
                 from: ("", "에서:"),

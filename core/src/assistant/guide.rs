@@ -22,8 +22,12 @@ pub const MAX_PROMPT_SKILLS: usize = 2;
 /// The skills `query` matches, best first, with their coverage of its terms.
 pub fn matching_skills<'g>(guide: &'g AssistantGuide, query: &str) -> Vec<(&'g Skill, f32)> {
     let wanted = terms(query);
-    let mut out: Vec<(&Skill, f32)> =
-        guide.skills.iter().filter_map(|s| Some((s, coverage(s, &wanted)?))).filter(|(_, c)| *c >= MIN_SKILL_COVERAGE).collect();
+    let mut out: Vec<(&Skill, f32)> = guide
+        .skills
+        .iter()
+        .filter_map(|s| Some((s, coverage(s, &wanted)?)))
+        .filter(|(_, c)| *c >= MIN_SKILL_COVERAGE)
+        .collect();
     // Stable: equal matches keep the order of their folders.
     crate::sort::sort_by(&mut out, |a, b| b.1.total_cmp(&a.1));
     out
@@ -34,19 +38,35 @@ fn coverage(skill: &Skill, wanted: &[String]) -> Option<f32> {
     if wanted.is_empty() {
         return None;
     }
-    let head: HashSet<String> = terms(&format!("{} {} {}", skill.slug.replace('-', " "), skill.name, skill.description)).into_iter().collect();
+    let head: HashSet<String> = terms(&format!(
+        "{} {} {}",
+        skill.slug.replace('-', " "),
+        skill.name,
+        skill.description
+    ))
+    .into_iter()
+    .collect();
     let in_head = wanted.iter().filter(|t| head.contains(*t)).count();
     if in_head == 0 {
         return None;
     }
     let body: HashSet<String> = terms(&skill.text).into_iter().collect();
-    let in_body = wanted.iter().filter(|t| !head.contains(*t) && body.contains(*t)).count();
+    let in_body = wanted
+        .iter()
+        .filter(|t| !head.contains(*t) && body.contains(*t))
+        .count();
     Some((in_head as f32 + in_body as f32 / 2.0) / wanted.len() as f32)
 }
 
 /// A skill as a passage: it has no page, so no URL (never cited as a source).
 pub fn skill_passage(skill: &Skill, coverage: f32, score: f32) -> Passage {
-    Passage { title: skill.name.clone(), text: skill.text.clone(), score, coverage, ..Passage::default() }
+    Passage {
+        title: skill.name.clone(),
+        text: skill.text.clone(),
+        score,
+        coverage,
+        ..Passage::default()
+    }
 }
 
 /// The skill the extractive backend quotes instead of `pages`: the best match, when it covers the
@@ -72,8 +92,18 @@ mod tests {
         AssistantGuide {
             instructions: String::new(),
             skills: vec![
-                skill("rotate-keys", "Rotate access tokens", "When a token leaked or expires", "Revoke the old token, then create one."),
-                skill("debug-webhooks", "Debug webhooks", "Deliveries that fail or never arrive", "Check the signing secret and the retry log."),
+                skill(
+                    "rotate-keys",
+                    "Rotate access tokens",
+                    "When a token leaked or expires",
+                    "Revoke the old token, then create one.",
+                ),
+                skill(
+                    "debug-webhooks",
+                    "Debug webhooks",
+                    "Deliveries that fail or never arrive",
+                    "Check the signing secret and the retry log.",
+                ),
             ],
             support: None,
         }
@@ -86,7 +116,10 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].0.slug, "rotate-keys");
         assert_eq!(found[0].1, 1.0);
-        let webhooks = matching_skills(&guide, "my webhook deliveries fail, where is the retry log?");
+        let webhooks = matching_skills(
+            &guide,
+            "my webhook deliveries fail, where is the retry log?",
+        );
         assert_eq!(webhooks[0].0.slug, "debug-webhooks");
         assert!(matching_skills(&guide, "How do I change the logo colors?").is_empty());
         // Text alone never matches: a skill is chosen by what it says it is for.
@@ -97,11 +130,25 @@ mod tests {
     #[test]
     fn the_extractive_backend_takes_the_skill_only_when_it_beats_the_pages() {
         let guide = guide();
-        let page = |coverage: f32| Passage { url: "https://d/p".into(), title: "P".into(), text: "t".into(), score: 3.0, coverage, ..Passage::default() };
-        let skill = skill_over_pages(&guide, "rotate leaked token", &[page(0.6)]).expect("the skill covers more");
-        assert_eq!((skill.title.as_str(), skill.url.as_str(), skill.score), ("Rotate access tokens", "", 3.0));
+        let page = |coverage: f32| Passage {
+            url: "https://d/p".into(),
+            title: "P".into(),
+            text: "t".into(),
+            score: 3.0,
+            coverage,
+            ..Passage::default()
+        };
+        let skill = skill_over_pages(&guide, "rotate leaked token", &[page(0.6)])
+            .expect("the skill covers more");
+        assert_eq!(
+            (skill.title.as_str(), skill.url.as_str(), skill.score),
+            ("Rotate access tokens", "", 3.0)
+        );
         assert!(skill.text.starts_with("Revoke the old token"));
-        assert!(skill_over_pages(&guide, "rotate the logo", &[page(1.0)]).is_none(), "half the terms lose to a page holding all");
+        assert!(
+            skill_over_pages(&guide, "rotate the logo", &[page(1.0)]).is_none(),
+            "half the terms lose to a page holding all"
+        );
         assert!(skill_over_pages(&AssistantGuide::default(), "rotate leaked token", &[]).is_none());
     }
 }

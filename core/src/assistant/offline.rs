@@ -2,13 +2,13 @@
 //! [`retrieval_search`] over the split index and [`passages`]), and the LLM prompt of a request
 //! ([`request_prompt`]).
 
-use crate::search::{Hit, Query};
-use super::passage::Passage;
 use super::guide::{matching_skills, MAX_PROMPT_SKILLS};
+use super::passage::Passage;
 use super::prompt::{add_guide, build_prompt, ChatPrompt, PromptBudget, PromptInput, PromptRole};
-use crate::docs::assistant_files::AssistantGuide;
 use super::query::retrieval_query;
 use super::request::{AssistantRequest, Role};
+use crate::docs::assistant_files::AssistantGuide;
+use crate::search::{Hit, Query};
 
 /// The page's address on the docs site itself, which is what a reader follows.
 pub fn page_url(domain: &str, path: &str) -> String {
@@ -21,8 +21,13 @@ pub fn page_url(domain: &str, path: &str) -> String {
 
 /// The text retrieval searches for: the question with what a follow-up leaves implicit.
 pub fn retrieval_text(request: &AssistantRequest) -> String {
-    let user_turns: Vec<&str> =
-        request.conversation.iter().rev().filter(|t| t.role == Role::User).map(|t| t.text.as_str()).collect();
+    let user_turns: Vec<&str> = request
+        .conversation
+        .iter()
+        .rev()
+        .filter(|t| t.role == Role::User)
+        .map(|t| t.text.as_str())
+        .collect();
     let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
     retrieval_query(&user_turns, &context)
 }
@@ -31,7 +36,9 @@ pub fn retrieval_text(request: &AssistantRequest) -> String {
 pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) -> Query<'a> {
     Query {
         text: query_text,
-        limit: request.retrieval_page_size.saturating_mul(CHUNKS_PER_PASSAGE),
+        limit: request
+            .retrieval_page_size
+            .saturating_mul(CHUNKS_PER_PASSAGE),
         score_threshold: 0.0,
         language: request.filter.language.as_deref(),
         version: request.filter.version.as_deref(),
@@ -54,7 +61,9 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
     // Each section's best hit, with every ranked piece of it.
     let mut sections: Vec<(Hit, Vec<(u32, String)>)> = Vec::new();
     for mut hit in hits {
-        let same = sections.iter().position(|(s, _)| s.path == hit.path && s.anchor == hit.anchor && s.version == hit.version);
+        let same = sections.iter().position(|(s, _)| {
+            s.path == hit.path && s.anchor == hit.anchor && s.version == hit.version
+        });
         match same {
             Some(at) => {
                 let (best, pieces) = &mut sections[at];
@@ -72,7 +81,11 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
         .into_iter()
         .map(|(hit, mut pieces)| {
             crate::sort::sort_by_key(&mut pieces, |(chunk, _)| *chunk);
-            let text = pieces.into_iter().map(|(_, text)| text).collect::<Vec<_>>().join("\n");
+            let text = pieces
+                .into_iter()
+                .map(|(_, text)| text)
+                .collect::<Vec<_>>()
+                .join("\n");
             Passage {
                 url: page_url(domain, &hit.path),
                 path: hit.path,
@@ -90,7 +103,13 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
 /// The LLM prompt for `request` over `passages`: its user and assistant turns (client-sent system
 /// and data turns could rewrite the rules, so they are not passed on), its current page and context,
 /// and the site's `guide`: its instructions, and the skills `query_text` (`retrieval_text`) matches.
-pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[Passage], guide: &AssistantGuide, query_text: &str) -> ChatPrompt {
+pub fn request_prompt(
+    request: &AssistantRequest,
+    site_name: &str,
+    passages: &[Passage],
+    guide: &AssistantGuide,
+    query_text: &str,
+) -> ChatPrompt {
     let turns: Vec<(PromptRole, &str)> = request
         .conversation
         .iter()
@@ -101,9 +120,19 @@ pub fn request_prompt(request: &AssistantRequest, site_name: &str, passages: &[P
         })
         .collect();
     let context: Vec<&str> = request.context.iter().map(|c| c.value.as_str()).collect();
-    let input = PromptInput { site_name, turns: &turns, passages, current_path: request.current_path.as_deref(), context: &context };
+    let input = PromptInput {
+        site_name,
+        turns: &turns,
+        passages,
+        current_path: request.current_path.as_deref(),
+        context: &context,
+    };
     let mut prompt = build_prompt(&input, &PromptBudget::default());
-    let skills: Vec<_> = matching_skills(guide, query_text).into_iter().take(MAX_PROMPT_SKILLS).map(|(s, _)| s).collect();
+    let skills: Vec<_> = matching_skills(guide, query_text)
+        .into_iter()
+        .take(MAX_PROMPT_SKILLS)
+        .map(|(s, _)| s)
+        .collect();
     add_guide(&mut prompt, &guide.instructions, &skills);
     prompt
 }
@@ -138,9 +167,15 @@ mod tests {
             hit("more", "b", 2, "B.", 0.5),
         ];
         let passages = passages(hits, "d.example", 3);
-        let found: Vec<(&str, f32)> = passages.iter().map(|p| (p.path.as_str(), p.score)).collect();
+        let found: Vec<(&str, f32)> = passages
+            .iter()
+            .map(|p| (p.path.as_str(), p.score))
+            .collect();
         assert_eq!(found, [("faq", 0.9), ("guide", 0.8), ("other", 0.6)]);
-        assert_eq!(passages[0].text, "1. Set `OLLAMA_HOST=0.0.0.0`.\n2. Update your config.");
+        assert_eq!(
+            passages[0].text,
+            "1. Set `OLLAMA_HOST=0.0.0.0`.\n2. Update your config."
+        );
         assert_eq!(passages[0].coverage, 0.9);
     }
 }

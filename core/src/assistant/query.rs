@@ -219,9 +219,6 @@ mod tests {
         assert!(!q.contains("never"));
     }
 
-
-
-
     #[test]
     fn odd_input_is_fine_and_deterministic() {
         assert_eq!(retrieval_query(&[], &[]), "");

@@ -72,7 +72,9 @@ pub struct AssistantRequest {
 pub enum Trigger {
     Submit,
     /// `regenerate-message`; `message_id` names the answer to replace (`messageId`).
-    Regenerate { message_id: Option<String> },
+    Regenerate {
+        message_id: Option<String>,
+    },
 }
 
 pub const MAX_MESSAGE_ID_CHARS: usize = 100;
@@ -201,11 +203,16 @@ fn parse(body: &Value, version: Version) -> Result<AssistantRequest, FieldError>
 }
 
 fn trigger(root: &Obj) -> Result<Trigger, FieldError> {
-    let message_id = root.opt_str_max("messageId", MAX_MESSAGE_ID_CHARS)?.filter(|id| !id.is_empty()).map(str::to_string);
+    let message_id = root
+        .opt_str_max("messageId", MAX_MESSAGE_ID_CHARS)?
+        .filter(|id| !id.is_empty())
+        .map(str::to_string);
     match root.opt_str("trigger")? {
         None | Some("submit-message") => Ok(Trigger::Submit),
         Some("regenerate-message") => Ok(Trigger::Regenerate { message_id }),
-        Some(_) => Err(root.field_path("trigger").error("must be one of submit-message, regenerate-message")),
+        Some(_) => Err(root
+            .field_path("trigger")
+            .error("must be one of submit-message, regenerate-message")),
     }
 }
 
@@ -348,7 +355,12 @@ fn v1_message(message: &Obj) -> Result<Message, FieldError> {
     let parts_path = message.field_path("parts");
     let mut texts = Vec::new();
     // `parts` arrived in ai@4.2; ai@4.1 clients send `content` (and `toolInvocations`) only.
-    for (j, part) in message.opt_array("parts")?.unwrap_or_default().iter().enumerate() {
+    for (j, part) in message
+        .opt_array("parts")?
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let part = object(part, &parts_path.index(j))?;
         if let Some(text) = v1_part(&part, role)? {
             texts.push(text);
@@ -616,11 +628,24 @@ mod tests {
         let body = set(v2_body(), "/trigger", json!("regenerate-message"));
         let body = set(body, "/messageId", json!("msg_a"));
         let request = parse_v2(&body).unwrap();
-        assert_eq!(request.trigger, Trigger::Regenerate { message_id: Some("msg_a".into()) });
+        assert_eq!(
+            request.trigger,
+            Trigger::Regenerate {
+                message_id: Some("msg_a".into())
+            }
+        );
         assert!(request.question_id.is_some());
         let err = parse_v2(&set(v2_body(), "/trigger", json!("resume-stream"))).unwrap_err();
-        assert_eq!(err.to_string(), "trigger: must be one of submit-message, regenerate-message");
-        assert_eq!(parse_v1(&set(v1_body(), "/trigger", json!("whatever"))).unwrap().trigger, Trigger::Submit);
+        assert_eq!(
+            err.to_string(),
+            "trigger: must be one of submit-message, regenerate-message"
+        );
+        assert_eq!(
+            parse_v1(&set(v1_body(), "/trigger", json!("whatever")))
+                .unwrap()
+                .trigger,
+            Trigger::Submit
+        );
     }
 
     #[test]
@@ -646,7 +671,10 @@ mod tests {
         assert_eq!(request.question(), "And on Windows?");
         assert_eq!(request.conversation.len(), 3);
         assert_eq!(request.question_id, None);
-        assert_eq!(v1_error(set(body, "/messages/0/id", json!(1))), "messages[0].id: must be a string");
+        assert_eq!(
+            v1_error(set(body, "/messages/0/id", json!(1))),
+            "messages[0].id: must be a string"
+        );
     }
 
     #[test]
@@ -662,7 +690,12 @@ mod tests {
                 context: vec![],
                 current_path: None,
                 trigger: Trigger::Submit,
-                question_id: Some(request.question_id.clone().expect("the last message has an id")),
+                question_id: Some(
+                    request
+                        .question_id
+                        .clone()
+                        .expect("the last message has an id")
+                ),
                 conversation: vec![
                     Turn {
                         role: Role::User,

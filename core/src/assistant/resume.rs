@@ -36,8 +36,15 @@ pub fn check_chat_id(id: &str) -> Result<(), &'static str> {
     if id.is_empty() || id.chars().count() > MAX_CHAT_ID_CHARS {
         return Err("must be 1 to 128 characters");
     }
-    if id == "." || id == ".." || id.chars().any(|c| c.is_control() || c.is_whitespace() || c == '/') {
-        return Err("must be one path segment: no '/', whitespace or control characters, not '.' or '..'");
+    if id == "."
+        || id == ".."
+        || id
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '/')
+    {
+        return Err(
+            "must be one path segment: no '/', whitespace or control characters, not '.' or '..'",
+        );
     }
     Ok(())
 }
@@ -50,7 +57,10 @@ pub fn resumable_chat(body: &Value) -> Result<Option<String>, FieldError> {
     if root.opt_bool("resumable")? != Some(true) {
         return Ok(None);
     }
-    let id = root.opt_str("id")?.ok_or_else(|| root.field_path("id").error("is required when resumable is true (the chat id)"))?;
+    let id = root.opt_str("id")?.ok_or_else(|| {
+        root.field_path("id")
+            .error("is required when resumable is true (the chat id)")
+    })?;
     check_chat_id(id).map_err(|rule| root.field_path("id").error(rule))?;
     Ok(Some(id.to_string()))
 }
@@ -86,17 +96,28 @@ pub struct ReadPlan {
 
 impl Journal {
     pub fn new() -> Self {
-        Journal { sealed_ends: Vec::new(), open: String::new(), limit: MAX_JOURNAL_BYTES }
+        Journal {
+            sealed_ends: Vec::new(),
+            open: String::new(),
+            limit: MAX_JOURNAL_BYTES,
+        }
     }
 
     /// A journal whose entries were all stored, as an object that lost its memory finds it.
     pub fn from_sealed(sealed_ends: Vec<u64>) -> Self {
-        Journal { sealed_ends, open: String::new(), limit: MAX_JOURNAL_BYTES }
+        Journal {
+            sealed_ends,
+            open: String::new(),
+            limit: MAX_JOURNAL_BYTES,
+        }
     }
 
     #[cfg(test)]
     fn with_limit(limit: u64) -> Self {
-        Journal { limit, ..Journal::new() }
+        Journal {
+            limit,
+            ..Journal::new()
+        }
     }
 
     pub fn sealed_ends(&self) -> &[u64] {
@@ -127,7 +148,11 @@ impl Journal {
             return Err(JournalFull);
         }
         self.open.push_str(chunk);
-        Ok(if self.open.len() >= ENTRY_BYTES { self.seal() } else { None })
+        Ok(if self.open.len() >= ENTRY_BYTES {
+            self.seal()
+        } else {
+            None
+        })
     }
 
     /// Seals the open tail (at the end of the answer, so everything is stored).
@@ -137,7 +162,10 @@ impl Journal {
         }
         let text = std::mem::take(&mut self.open);
         self.sealed_ends.push(self.sealed_len() + text.len() as u64);
-        Some(Entry { seq: self.sealed_ends.len() - 1, text })
+        Some(Entry {
+            seq: self.sealed_ends.len() - 1,
+            text,
+        })
     }
 
     /// The open tail from `skip` on, when `skip` is a character boundary inside it.
@@ -157,14 +185,20 @@ impl Journal {
         for (seq, &end) in self.sealed_ends.iter().enumerate() {
             if end > from {
                 if stored.len() == max_entries.max(1) {
-                    return Some(ReadPlan { stored, open_skip: None });
+                    return Some(ReadPlan {
+                        stored,
+                        open_skip: None,
+                    });
                 }
                 stored.push((seq, from.saturating_sub(start) as usize));
             }
             start = end;
         }
         let open_skip = from.saturating_sub(self.sealed_len()) as usize;
-        Some(ReadPlan { stored, open_skip: (open_skip < self.open.len()).then_some(open_skip) })
+        Some(ReadPlan {
+            stored,
+            open_skip: (open_skip < self.open.len()).then_some(open_skip),
+        })
     }
 }
 
@@ -219,7 +253,12 @@ impl ChatRecord {
     pub fn resumable(&self, now_ms: u64, window_ms: u64) -> Resumable {
         match &self.generation {
             Some(g) if g.state == GenerationState::Running => Resumable::Yes,
-            Some(g) if g.ended_ms.is_some_and(|end| now_ms.saturating_sub(end) < window_ms) => Resumable::Yes,
+            Some(g)
+                if g.ended_ms
+                    .is_some_and(|end| now_ms.saturating_sub(end) < window_ms) =>
+            {
+                Resumable::Yes
+            }
             _ => Resumable::Nothing,
         }
     }
@@ -256,13 +295,19 @@ mod tests {
             whole.push_str(&chunk);
             if let Some(entry) = journal.append(&chunk).unwrap() {
                 assert_eq!(entry.seq, stored.len());
-                assert!(entry.text.len() >= ENTRY_BYTES && entry.text.len() < ENTRY_BYTES + chunk.len());
+                assert!(
+                    entry.text.len() >= ENTRY_BYTES && entry.text.len() < ENTRY_BYTES + chunk.len()
+                );
                 stored.push(entry.text);
             }
         }
         assert!(stored.len() >= 2, "several stored entries");
         assert_eq!(journal.len(), whole.len() as u64);
-        assert_eq!(read_all(&journal, &stored, 0, usize::MAX), whole, "replay from the start");
+        assert_eq!(
+            read_all(&journal, &stored, 0, usize::MAX),
+            whole,
+            "replay from the start"
+        );
 
         // A reader following live: reads up to the end, more is appended, it reads on from its offset.
         let mut cursor = 0u64;
@@ -287,7 +332,13 @@ mod tests {
             seen.push_str(&got);
         }
         assert_eq!(seen, whole, "no byte twice, none missing");
-        assert_eq!(journal.plan(journal.len(), 2), Some(ReadPlan { stored: vec![], open_skip: None }));
+        assert_eq!(
+            journal.plan(journal.len(), 2),
+            Some(ReadPlan {
+                stored: vec![],
+                open_skip: None
+            })
+        );
         assert_eq!(journal.plan(journal.len() + 1, 2), None);
     }
 
@@ -299,8 +350,14 @@ mod tests {
         }
         let rebuilt = Journal::from_sealed(journal.sealed_ends().to_vec());
         assert_eq!(rebuilt.len(), journal.len());
-        assert_eq!(rebuilt.plan(ENTRY_BYTES as u64 + 5, 9), journal.plan(ENTRY_BYTES as u64 + 5, 9));
-        assert_eq!(rebuilt.plan(ENTRY_BYTES as u64 + 5, 9).unwrap().stored, vec![(1, 5), (2, 0)]);
+        assert_eq!(
+            rebuilt.plan(ENTRY_BYTES as u64 + 5, 9),
+            journal.plan(ENTRY_BYTES as u64 + 5, 9)
+        );
+        assert_eq!(
+            rebuilt.plan(ENTRY_BYTES as u64 + 5, 9).unwrap().stored,
+            vec![(1, 5), (2, 0)]
+        );
     }
 
     #[test]
@@ -308,15 +365,32 @@ mod tests {
         let mut journal = Journal::with_limit(END_RESERVE_BYTES + 10);
         assert!(!journal.nearly_full());
         assert!(journal.append("0123456789").is_ok());
-        assert!(journal.nearly_full(), "stop generating: only the end's reserve is left");
-        assert!(journal.append(&"e".repeat(END_RESERVE_BYTES as usize)).is_ok(), "the end still fits");
+        assert!(
+            journal.nearly_full(),
+            "stop generating: only the end's reserve is left"
+        );
+        assert!(
+            journal
+                .append(&"e".repeat(END_RESERVE_BYTES as usize))
+                .is_ok(),
+            "the end still fits"
+        );
         assert_eq!(journal.append("x"), Err(JournalFull));
-        assert_eq!(journal.len(), END_RESERVE_BYTES + 10, "the refused chunk is not half-appended");
+        assert_eq!(
+            journal.len(),
+            END_RESERVE_BYTES + 10,
+            "the refused chunk is not half-appended"
+        );
     }
 
     #[test]
     fn a_chat_is_resumable_while_running_and_for_the_window_after_its_end() {
-        let mut chat = ChatRecord { org_id: "o".into(), domain: "d".into(), chat_id: "c".into(), generation: None };
+        let mut chat = ChatRecord {
+            org_id: "o".into(),
+            domain: "d".into(),
+            chat_id: "c".into(),
+            generation: None,
+        };
         assert_eq!(chat.resumable(0, RESUME_WINDOW_MS), Resumable::Nothing);
         chat.generation = Some(GenerationRecord {
             message_id: "m".into(),
@@ -329,29 +403,62 @@ mod tests {
         let g = chat.generation.as_mut().unwrap();
         g.state = GenerationState::Ended;
         g.ended_ms = Some(5_000);
-        assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS - 1, RESUME_WINDOW_MS), Resumable::Yes);
+        assert_eq!(
+            chat.resumable(5_000 + RESUME_WINDOW_MS - 1, RESUME_WINDOW_MS),
+            Resumable::Yes
+        );
         assert!(!chat.expired(5_000 + RESUME_WINDOW_MS - 1, RESUME_WINDOW_MS));
-        assert_eq!(chat.resumable(5_000 + RESUME_WINDOW_MS, RESUME_WINDOW_MS), Resumable::Nothing);
+        assert_eq!(
+            chat.resumable(5_000 + RESUME_WINDOW_MS, RESUME_WINDOW_MS),
+            Resumable::Nothing
+        );
         assert!(chat.expired(5_000 + RESUME_WINDOW_MS, RESUME_WINDOW_MS));
-        assert!(chat.owned_by("o", "d") && !chat.owned_by("o", "other") && !chat.owned_by("x", "d"));
+        assert!(
+            chat.owned_by("o", "d") && !chat.owned_by("o", "other") && !chat.owned_by("x", "d")
+        );
     }
 
     #[test]
     fn only_an_explicit_opt_in_makes_an_answer_resumable() {
         use serde_json::json;
         assert_eq!(resumable_chat(&json!({"id": "c1"})).unwrap(), None);
-        assert_eq!(resumable_chat(&json!({"id": "c1", "resumable": false})).unwrap(), None);
-        assert_eq!(resumable_chat(&json!({"id": "c1", "resumable": true})).unwrap(), Some("c1".into()));
-        assert_eq!(resumable_chat(&json!({"resumable": "yes"})).unwrap_err().to_string(), "resumable: must be a boolean");
-        assert!(resumable_chat(&json!({"resumable": true})).unwrap_err().to_string().starts_with("id: is required"));
-        assert!(resumable_chat(&json!({"resumable": true, "id": "a/b"})).unwrap_err().to_string().starts_with("id: must be one path segment"));
+        assert_eq!(
+            resumable_chat(&json!({"id": "c1", "resumable": false})).unwrap(),
+            None
+        );
+        assert_eq!(
+            resumable_chat(&json!({"id": "c1", "resumable": true})).unwrap(),
+            Some("c1".into())
+        );
+        assert_eq!(
+            resumable_chat(&json!({"resumable": "yes"}))
+                .unwrap_err()
+                .to_string(),
+            "resumable: must be a boolean"
+        );
+        assert!(resumable_chat(&json!({"resumable": true}))
+            .unwrap_err()
+            .to_string()
+            .starts_with("id: is required"));
+        assert!(resumable_chat(&json!({"resumable": true, "id": "a/b"}))
+            .unwrap_err()
+            .to_string()
+            .starts_with("id: must be one path segment"));
     }
 
     #[test]
     fn chat_ids_are_one_bounded_path_segment() {
         assert!(check_chat_id("kX3hP0qLr7TzW1aB").is_ok());
         assert!(check_chat_id("3f2b7c1e-9d4a-4c55-8a0e-0123456789ab").is_ok());
-        for bad in ["", ".", "..", "a/b", "a b", "a\nb", &"x".repeat(MAX_CHAT_ID_CHARS + 1)] {
+        for bad in [
+            "",
+            ".",
+            "..",
+            "a/b",
+            "a b",
+            "a\nb",
+            &"x".repeat(MAX_CHAT_ID_CHARS + 1),
+        ] {
             assert!(check_chat_id(bad).is_err(), "{bad:?}");
         }
     }

@@ -41,7 +41,12 @@ impl CompletedAnswer {
     /// The question and this answer as the thread stores them. The answer keeps the id the client
     /// saw on `start` (v2) or `f:` (v1), so feedback can name it; the question keeps the client's id.
     /// Both masked: the question as asked, the answer where it repeats the reader's data.
-    pub fn thread_messages(&self, question_id: Option<&str>, question: &Masked, now: &str) -> Vec<StoredMessage> {
+    pub fn thread_messages(
+        &self,
+        question_id: Option<&str>,
+        question: &Masked,
+        now: &str,
+    ) -> Vec<StoredMessage> {
         let user = StoredMessage {
             id: question_id.map(str::to_string),
             role: "user".into(),
@@ -49,9 +54,23 @@ impl CompletedAnswer {
             created_at: now.to_string(),
             sources: Vec::new(),
         };
-        let sources = self.sources.iter().map(|s| StoredSource { id: s.id.clone(), url: s.url.clone(), title: s.title.clone() }).collect();
+        let sources = self
+            .sources
+            .iter()
+            .map(|s| StoredSource {
+                id: s.id.clone(),
+                url: s.url.clone(),
+                title: s.title.clone(),
+            })
+            .collect();
         let content = question.mask_echoes(&self.text).into_owned();
-        let assistant = StoredMessage { id: Some(self.message_id.clone()), role: "assistant".into(), content, created_at: now.to_string(), sources };
+        let assistant = StoredMessage {
+            id: Some(self.message_id.clone()),
+            role: "assistant".into(),
+            content,
+            created_at: now.to_string(),
+            sources,
+        };
         vec![user, assistant]
     }
 }
@@ -77,7 +96,11 @@ pub struct AnswerSession {
 }
 
 impl AnswerSession {
-    pub fn new(protocol: Protocol, message_id: impl Into<String>, thread_id: impl Into<String>) -> Self {
+    pub fn new(
+        protocol: Protocol,
+        message_id: impl Into<String>,
+        thread_id: impl Into<String>,
+    ) -> Self {
         AnswerSession {
             encoder: AnswerEncoder::new(protocol, message_id, thread_id),
             text: String::new(),
@@ -97,16 +120,34 @@ impl AnswerSession {
     }
 
     /// Cites the pages of `passages[indices]`: one source per page, in the order first cited.
-    pub fn cite(&mut self, query: &str, passages: &[Passage], indices: impl IntoIterator<Item = usize>) -> String {
+    pub fn cite(
+        &mut self,
+        query: &str,
+        passages: &[Passage],
+        indices: impl IntoIterator<Item = usize>,
+    ) -> String {
         for i in indices {
-            let Some(passage) = passages.get(i) else { continue };
+            let Some(passage) = passages.get(i) else {
+                continue;
+            };
             // A skill (`guide`) has no page to cite.
             if passage.url.is_empty() || self.sources.iter().any(|s| s.url == passage.url) {
                 continue;
             }
-            self.sources.push(CitedSource { id: passage.path.clone(), url: passage.url.clone(), title: passage.title.clone() });
+            self.sources.push(CitedSource {
+                id: passage.path.clone(),
+                url: passage.url.clone(),
+                title: passage.title.clone(),
+            });
         }
-        let refs: Vec<SourceRef> = self.sources.iter().map(|s| SourceRef { url: &s.url, title: &s.title }).collect();
+        let refs: Vec<SourceRef> = self
+            .sources
+            .iter()
+            .map(|s| SourceRef {
+                url: &s.url,
+                title: &s.title,
+            })
+            .collect();
         self.encoder.sources(query, &refs)
     }
 
@@ -131,13 +172,21 @@ impl AnswerSession {
         if !answer.covered {
             self.encoder.mark_unanswered();
         }
-        self.quoted = answer.sources.iter().filter_map(|&i| passages.get(i)).cloned().collect();
+        self.quoted = answer
+            .sources
+            .iter()
+            .filter_map(|&i| passages.get(i))
+            .cloned()
+            .collect();
         let mut parts = vec![self.cite(query, passages, answer.sources.iter().copied())];
         for chunk in &answer.chunks {
             parts.push(self.text(chunk));
         }
         let prompt_text = passages.iter().map(|p| p.text.len()).sum::<usize>() + question.len();
-        self.complete(Usage { prompt_tokens: (prompt_text as u64).div_ceil(4), completion_tokens: estimate_tokens(&answer.text()) });
+        self.complete(Usage {
+            prompt_tokens: (prompt_text as u64).div_ceil(4),
+            completion_tokens: estimate_tokens(&answer.text()),
+        });
         parts.retain(|p| !p.is_empty());
         parts
     }
@@ -148,10 +197,15 @@ impl AnswerSession {
         let answered: Vec<usize> = passages
             .iter()
             .enumerate()
-            .filter(|(_, p)| self.quoted.iter().any(|q| q.path == p.path && q.heading == p.heading))
+            .filter(|(_, p)| {
+                self.quoted
+                    .iter()
+                    .any(|q| q.path == p.path && q.heading == p.heading)
+            })
             .map(|(i, _)| i)
             .collect();
-        self.encoder.suggest(follow_ups(question, passages, &answered));
+        self.encoder
+            .suggest(follow_ups(question, passages, &answered));
     }
 
     /// The site's support link, for the finish ([`AnswerEncoder::offer_support`]).
@@ -162,10 +216,16 @@ impl AnswerSession {
     pub fn on_llm_event(&mut self, event: LlmEvent) -> Next {
         match event {
             LlmEvent::TextDelta(delta) => Next::Continue(self.text(&delta)),
-            LlmEvent::Finish { reason, prompt_tokens, completion_tokens } => {
+            LlmEvent::Finish {
+                reason,
+                prompt_tokens,
+                completion_tokens,
+            } => {
                 let usage = Usage {
                     prompt_tokens: prompt_tokens.map(u64::from).unwrap_or(0),
-                    completion_tokens: completion_tokens.map(u64::from).unwrap_or_else(|| estimate_tokens(&self.text)),
+                    completion_tokens: completion_tokens
+                        .map(u64::from)
+                        .unwrap_or_else(|| estimate_tokens(&self.text)),
                 };
                 self.finish = Some((FinishReason::from_ai_sdk(&reason), usage));
                 Next::Continue(String::new())
@@ -192,8 +252,13 @@ impl AnswerSession {
         if let Some(detail) = &self.failure {
             return Err(detail.clone());
         }
-        let (reason, usage) =
-            self.finish.unwrap_or((FinishReason::Stop, Usage { prompt_tokens: 0, completion_tokens: estimate_tokens(&self.text) }));
+        let (reason, usage) = self.finish.unwrap_or((
+            FinishReason::Stop,
+            Usage {
+                prompt_tokens: 0,
+                completion_tokens: estimate_tokens(&self.text),
+            },
+        ));
         Ok(CompletedAnswer {
             message_id: self.message_id().to_string(),
             text: self.text.clone(),
@@ -238,34 +303,68 @@ mod tests {
         let passages = [passage("a"), passage("a"), passage("b")];
         assert!(s.start().contains("\"messageId\":\"msg_1\""));
         let cited = s.cite("q", &passages, 0..3);
-        assert_eq!(cited.matches("source-url").count(), 2, "one source per page");
-        assert!(matches!(s.on_llm_event(LlmEvent::TextDelta("Hi ".into())), Next::Continue(b) if b.contains("text-delta")));
+        assert_eq!(
+            cited.matches("source-url").count(),
+            2,
+            "one source per page"
+        );
+        assert!(
+            matches!(s.on_llm_event(LlmEvent::TextDelta("Hi ".into())), Next::Continue(b) if b.contains("text-delta"))
+        );
         let _ = s.on_llm_event(LlmEvent::TextDelta("there".into()));
-        let _ = s.on_llm_event(LlmEvent::Finish { reason: "length".into(), prompt_tokens: Some(7), completion_tokens: None });
+        let _ = s.on_llm_event(LlmEvent::Finish {
+            reason: "length".into(),
+            prompt_tokens: Some(7),
+            completion_tokens: None,
+        });
         let answer = s.outcome().unwrap();
         assert_eq!(answer.text, "Hi there");
         assert_eq!(answer.sources.len(), 2);
         assert_eq!(answer.reason, FinishReason::Length);
-        assert_eq!(answer.usage, Usage { prompt_tokens: 7, completion_tokens: 2 });
+        assert_eq!(
+            answer.usage,
+            Usage {
+                prompt_tokens: 7,
+                completion_tokens: 2
+            }
+        );
         assert!(s.finish(&answer).ends_with("data: [DONE]\n\n"));
     }
 
     #[test]
     fn an_extractive_answer_suggests_other_sections_and_a_refusal_is_marked() {
-        let section = |heading: &str, text: &str| Passage { heading: heading.into(), text: text.into(), ..passage("export") };
+        let section = |heading: &str, text: &str| Passage {
+            heading: heading.into(),
+            text: text.into(),
+            ..passage("export")
+        };
         let passages = [
-            section("Start a job", "Start an export job with POST /v1/export. The job runs in the background."),
+            section(
+                "Start a job",
+                "Start an export job with POST /v1/export. The job runs in the background.",
+            ),
             section("Download the bundle", "Download the bundle from the link."),
         ];
         let mut s = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
-        let _ = s.extractive("start export job", &passages, "How do I start an export job?");
+        let _ = s.extractive(
+            "start export job",
+            &passages,
+            "How do I start an export job?",
+        );
         s.suggest("How do I start an export job?", &passages);
         let answer = s.outcome().unwrap();
         let end = s.finish(&answer);
-        assert!(end.contains(r#""questions":["Tell me about Download the bundle"]"#), "{end}");
+        assert!(
+            end.contains(r#""questions":["Tell me about Download the bundle"]"#),
+            "{end}"
+        );
         assert!(!end.contains("unanswered"));
         let mut refused = AnswerSession::new(Protocol::UiMessageStreamV2, "m", "t");
-        let _ = refused.extractive("kubernetes helm chart", &[], "Is there a Helm chart for Kubernetes?");
+        let _ = refused.extractive(
+            "kubernetes helm chart",
+            &[],
+            "Is there a Helm chart for Kubernetes?",
+        );
         let answer = refused.outcome().unwrap();
         assert!(refused.finish(&answer).contains(r#""unanswered":true"#));
     }
@@ -274,9 +373,15 @@ mod tests {
     fn the_thread_stores_the_question_masked_and_the_answer_where_it_repeats_it() {
         let mut s = AnswerSession::new(Protocol::UiMessageStreamV2, "msg_1", "thr_1");
         let _ = s.text("Reset jane@example.com from 0.0.0.0.");
-        s.complete(Usage { prompt_tokens: 1, completion_tokens: 1 });
+        s.complete(Usage {
+            prompt_tokens: 1,
+            completion_tokens: 1,
+        });
         let question = Masker::default().mask("Can jane@example.com reset?");
-        let stored = s.outcome().unwrap().thread_messages(Some("u1"), &question, "now");
+        let stored = s
+            .outcome()
+            .unwrap()
+            .thread_messages(Some("u1"), &question, "now");
         assert_eq!(stored[0].content, "Can [email] reset?");
         assert_eq!(stored[1].content, "Reset [email] from 0.0.0.0.");
     }
@@ -285,11 +390,19 @@ mod tests {
     fn a_provider_error_is_an_outcome_for_the_log_and_a_plain_message_for_the_client() {
         let mut s = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
         let _ = s.on_llm_event(LlmEvent::TextDelta("part".into()));
-        assert_eq!(s.on_llm_event(LlmEvent::Error("503 from upstream key sk-…".into())), Next::Done);
+        assert_eq!(
+            s.on_llm_event(LlmEvent::Error("503 from upstream key sk-…".into())),
+            Next::Done
+        );
         assert!(s.outcome().unwrap_err().contains("503"));
         let mut echoed = AnswerSession::new(Protocol::DataStreamV1, "m", "t");
-        let _ = echoed.on_llm_event(LlmEvent::Error("rejected prompt: my card is 4111 1111 1111 1111".into()));
-        assert_eq!(echoed.outcome().unwrap_err(), "rejected prompt: my card is [card]");
+        let _ = echoed.on_llm_event(LlmEvent::Error(
+            "rejected prompt: my card is 4111 1111 1111 1111".into(),
+        ));
+        assert_eq!(
+            echoed.outcome().unwrap_err(),
+            "rejected prompt: my card is [card]"
+        );
         let out = s.fail("the answer could not be completed");
         assert!(!out.contains("503") && out.contains("d:{\"finishReason\":\"error\""));
     }

@@ -21,12 +21,29 @@ pub const MAX_TOPIC_CHARS: usize = 80;
 /// `answered` means the top passage: what any backend answers from first).
 pub fn follow_ups(question: &str, passages: &[Passage], answered: &[usize]) -> Vec<String> {
     let lead = [0];
-    let answered = if answered.is_empty() { &lead[..] } else { answered };
-    let is_answered = |p: &Passage| answered.iter().filter_map(|&i| passages.get(i)).any(|a| a.path == p.path && a.heading == p.heading);
-    let cited_page = |p: &Passage| answered.iter().filter_map(|&i| passages.get(i)).any(|a| a.path == p.path);
+    let answered = if answered.is_empty() {
+        &lead[..]
+    } else {
+        answered
+    };
+    let is_answered = |p: &Passage| {
+        answered
+            .iter()
+            .filter_map(|&i| passages.get(i))
+            .any(|a| a.path == p.path && a.heading == p.heading)
+    };
+    let cited_page = |p: &Passage| {
+        answered
+            .iter()
+            .filter_map(|&i| passages.get(i))
+            .any(|a| a.path == p.path)
+    };
     let asked: BTreeSet<String> = terms(question).into_iter().collect();
     // The cited pages' other sections first, then the other pages, each in retrieval order.
-    let candidates = passages.iter().filter(|p| cited_page(p)).chain(passages.iter().filter(|p| !cited_page(p)));
+    let candidates = passages
+        .iter()
+        .filter(|p| cited_page(p))
+        .chain(passages.iter().filter(|p| !cited_page(p)));
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for p in candidates {
@@ -39,7 +56,10 @@ pub fn follow_ups(question: &str, passages: &[Passage], answered: &[usize]) -> V
         let Some(topic) = topic(p) else { continue };
         let topic_terms = terms(&topic);
         let key = topic.to_lowercase();
-        if topic_terms.is_empty() || topic_terms.iter().all(|t| asked.contains(t)) || seen.contains(&key) {
+        if topic_terms.is_empty()
+            || topic_terms.iter().all(|t| asked.contains(t))
+            || seen.contains(&key)
+        {
             continue;
         }
         let suggestion = ask_about(question, &topic);
@@ -60,15 +80,23 @@ fn is_private(p: &Passage) -> bool {
 /// What a section is about: its heading (with its page's title when the heading is one word, such as
 /// "Installation", which says little alone), or the page's title for its intro.
 fn topic(p: &Passage) -> Option<String> {
-    let (title, heading) = (p.title.trim(), p.heading.trim().trim_end_matches([':', '：']));
+    let (title, heading) = (
+        p.title.trim(),
+        p.heading.trim().trim_end_matches([':', '：']),
+    );
     let topic = if heading.is_empty() || heading == title {
         title.to_string()
-    } else if heading.split_whitespace().count() == 1 && !title.is_empty() && !heading.chars().any(crate::text::is_cjk) {
+    } else if heading.split_whitespace().count() == 1
+        && !title.is_empty()
+        && !heading.chars().any(crate::text::is_cjk)
+    {
         format!("{heading} ({title})")
     } else {
         heading.to_string()
     };
-    let fits = !topic.is_empty() && topic.chars().count() <= MAX_TOPIC_CHARS && !topic.contains(['\n', '[', ']']);
+    let fits = !topic.is_empty()
+        && topic.chars().count() <= MAX_TOPIC_CHARS
+        && !topic.contains(['\n', '[', ']']);
     fits.then_some(topic)
 }
 
@@ -102,7 +130,14 @@ mod tests {
     #[test]
     fn the_cited_pages_other_sections_come_first_then_other_pages_bounded() {
         let got = follow_ups("How do I start a static export job?", &retrieved(), &[0]);
-        assert_eq!(got, ["Tell me about Download the bundle", "Tell me about Limits (Static export)", "Tell me about Rotate a key"]);
+        assert_eq!(
+            got,
+            [
+                "Tell me about Download the bundle",
+                "Tell me about Limits (Static export)",
+                "Tell me about Rotate a key"
+            ]
+        );
         assert_eq!(got.len(), MAX_SUGGESTIONS);
     }
 
@@ -112,30 +147,66 @@ mod tests {
         passages.push(section("other", "Other", "download the BUNDLE"));
         // The question names every term of "Download the bundle": not suggested.
         let got = follow_ups("Where do I download the bundle?", &passages, &[2]);
-        assert!(got.iter().all(|s| !s.to_lowercase().contains("download the bundle")), "{got:?}");
-        assert!(!got.iter().any(|s| s.contains("Start an export job")) || got.len() <= MAX_SUGGESTIONS);
+        assert!(
+            got.iter()
+                .all(|s| !s.to_lowercase().contains("download the bundle")),
+            "{got:?}"
+        );
+        assert!(
+            !got.iter().any(|s| s.contains("Start an export job")) || got.len() <= MAX_SUGGESTIONS
+        );
         let got = follow_ups("How do I rotate?", &passages, &[1, 2]);
-        assert!(got.iter().all(|s| !s.contains("Rotate a key") && !s.contains("Download")), "{got:?}");
+        assert!(
+            got.iter()
+                .all(|s| !s.contains("Rotate a key") && !s.contains("Download")),
+            "{got:?}"
+        );
         let unique: BTreeSet<String> = got.iter().map(|s| s.to_lowercase()).collect();
         assert_eq!(unique.len(), got.len());
     }
 
     #[test]
     fn never_a_skill_or_private_file_and_nothing_from_nothing() {
-        let mut skill = section(".mintlify/assistant/skills/rotate/skill", "Rotate", "Secret steps");
+        let mut skill = section(
+            ".mintlify/assistant/skills/rotate/skill",
+            "Rotate",
+            "Secret steps",
+        );
         skill.url.clear();
         let private = section(".mintlify/Assistant", "Assistant", "Persona");
-        let got = follow_ups("How do I rotate?", &[section("keys", "API keys", "Create a key"), skill, private], &[]);
-        assert!(got.is_empty(), "the top passage is what was answered; the rest is private: {got:?}");
+        let got = follow_ups(
+            "How do I rotate?",
+            &[section("keys", "API keys", "Create a key"), skill, private],
+            &[],
+        );
+        assert!(
+            got.is_empty(),
+            "the top passage is what was answered; the rest is private: {got:?}"
+        );
         assert!(follow_ups("anything", &[], &[]).is_empty());
     }
 
     #[test]
     fn long_or_markup_headings_are_skipped_and_the_language_follows_the_question() {
         let long = section("a", "A", &"word ".repeat(30));
-        let got = follow_ups("static export", &[section("export", "Static export", ""), long, section("b", "B", "Webhooks")], &[]);
+        let got = follow_ups(
+            "static export",
+            &[
+                section("export", "Static export", ""),
+                long,
+                section("b", "B", "Webhooks"),
+            ],
+            &[],
+        );
         assert_eq!(got, ["Tell me about Webhooks (B)"]);
-        let ja = follow_ups("エクスポートの方法は？", &[section("export", "エクスポート", ""), section("keys", "キー", "キーの更新")], &[]);
+        let ja = follow_ups(
+            "エクスポートの方法は？",
+            &[
+                section("export", "エクスポート", ""),
+                section("keys", "キー", "キーの更新"),
+            ],
+            &[],
+        );
         assert_eq!(ja, ["「キーの更新」について教えてください"]);
     }
 }

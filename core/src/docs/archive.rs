@@ -53,7 +53,9 @@ impl ArchiveLimits {
     /// Inflated bytes a reader may go through: every file, plus headers and padding (up to ~1.5 KB
     /// per entry), so a gzip bomb stops at the budget.
     pub(crate) fn stream_budget(&self) -> u64 {
-        self.max_site_bytes.saturating_add((self.max_files as u64).saturating_mul(1536)).saturating_add(64 * 1024)
+        self.max_site_bytes
+            .saturating_add((self.max_files as u64).saturating_mul(1536))
+            .saturating_add(64 * 1024)
     }
 }
 
@@ -68,25 +70,44 @@ pub struct FileCounts {
 
 impl FileCounts {
     /// Counts a regular file of `size` bytes at `path`; `raw` names it in errors.
-    pub fn admit(&mut self, limits: &ArchiveLimits, path: &str, size: u64, raw: &str) -> Result<(), ArchiveError> {
+    pub fn admit(
+        &mut self,
+        limits: &ArchiveLimits,
+        path: &str,
+        size: u64,
+        raw: &str,
+    ) -> Result<(), ArchiveError> {
         self.files += 1;
         if self.files > limits.max_files {
-            return Err(ArchiveError::TooManyFiles { limit: limits.max_files });
+            return Err(ArchiveError::TooManyFiles {
+                limit: limits.max_files,
+            });
         }
         let source = super::file_kind::is_source(path);
-        let file_limit = if source { limits.max_file_bytes } else { limits.max_media_file_bytes };
+        let file_limit = if source {
+            limits.max_file_bytes
+        } else {
+            limits.max_media_file_bytes
+        };
         if size > file_limit {
-            return Err(ArchiveError::FileTooLarge { entry: raw.to_owned(), limit: file_limit });
+            return Err(ArchiveError::FileTooLarge {
+                entry: raw.to_owned(),
+                limit: file_limit,
+            });
         }
         if source {
             self.source_bytes = self.source_bytes.saturating_add(size);
             if self.source_bytes > limits.max_total_bytes {
-                return Err(ArchiveError::TooLarge { limit: limits.max_total_bytes });
+                return Err(ArchiveError::TooLarge {
+                    limit: limits.max_total_bytes,
+                });
             }
         }
         self.site_bytes = self.site_bytes.saturating_add(size);
         if self.site_bytes > limits.max_site_bytes {
-            return Err(ArchiveError::SiteTooLarge { limit: limits.max_site_bytes });
+            return Err(ArchiveError::SiteTooLarge {
+                limit: limits.max_site_bytes,
+            });
         }
         Ok(())
     }
@@ -167,14 +188,22 @@ impl fmt::Display for ArchiveError {
                 write!(f, "the site's source files (pages, snippets, configuration, OpenAPI documents) expand to more than {limit} bytes")
             }
             Self::ExtensionTooLarge { after, limit } => {
-                write!(f, "a long-name or PAX header record is larger than {limit} bytes")?;
+                write!(
+                    f,
+                    "a long-name or PAX header record is larger than {limit} bytes"
+                )?;
                 match after {
                     Some(entry) => write!(f, " (after entry `{entry}`)"),
                     None => Ok(()),
                 }
             }
-            Self::MissingDocsJson => f.write_str("archive has no docs.json (or legacy mint.json) at its root"),
-            Self::SiteTooLarge { limit } => write!(f, "the site's files, media included, add up to more than {limit} bytes"),
+            Self::MissingDocsJson => {
+                f.write_str("archive has no docs.json (or legacy mint.json) at its root")
+            }
+            Self::SiteTooLarge { limit } => write!(
+                f,
+                "the site's files, media included, add up to more than {limit} bytes"
+            ),
         }
     }
 }
@@ -211,7 +240,11 @@ pub fn read_docs_archive(gz: &[u8], limits: &ArchiveLimits) -> Result<SourceTree
     read_docs_archive_warning(gz, limits, &mut Vec::new())
 }
 
-pub fn read_docs_archive_warning(gz: &[u8], limits: &ArchiveLimits, warnings: &mut Vec<String>) -> Result<SourceTree, ArchiveError> {
+pub fn read_docs_archive_warning(
+    gz: &[u8],
+    limits: &ArchiveLimits,
+    warnings: &mut Vec<String>,
+) -> Result<SourceTree, ArchiveError> {
     if !gz.starts_with(&[0x1f, 0x8b]) {
         return Err(ArchiveError::NotGzip);
     }
@@ -254,16 +287,24 @@ pub type LinkEntry = (String, Option<String>);
 /// file, a link to a folder is every file under it. Followed once: a link to another link, to
 /// nothing, or out of the folder is a warning (`path: symbolic link to … …`), never a failure.
 /// `files` must be sorted.
-pub fn link_aliases(files: &[&str], links: &[LinkEntry], warnings: &mut Vec<String>) -> Vec<(String, String)> {
+pub fn link_aliases(
+    files: &[&str],
+    links: &[LinkEntry],
+    warnings: &mut Vec<String>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let is_link = |p: &str| links.iter().any(|(l, _)| l == p);
     for (path, target) in links {
         let Some(target) = target else {
-            warnings.push(format!("{path}: symbolic link points outside the docs folder; not read"));
+            warnings.push(format!(
+                "{path}: symbolic link points outside the docs folder; not read"
+            ));
             continue;
         };
         if is_link(target) {
-            warnings.push(format!("{path}: symbolic link to `{target}`, itself a link; links are followed once"));
+            warnings.push(format!(
+                "{path}: symbolic link to `{target}`, itself a link; links are followed once"
+            ));
             continue;
         }
         if files.binary_search(&target.as_str()).is_ok() {
@@ -272,9 +313,15 @@ pub fn link_aliases(files: &[&str], links: &[LinkEntry], warnings: &mut Vec<Stri
         }
         let prefix = format!("{target}/");
         let start = files.partition_point(|f| *f < prefix.as_str());
-        let under: Vec<&str> = files[start..].iter().take_while(|f| f.starts_with(&prefix)).copied().collect();
+        let under: Vec<&str> = files[start..]
+            .iter()
+            .take_while(|f| f.starts_with(&prefix))
+            .copied()
+            .collect();
         if under.is_empty() {
-            warnings.push(format!("{path}: symbolic link to `{target}`, which is not in the docs folder; not read"));
+            warnings.push(format!(
+                "{path}: symbolic link to `{target}`, which is not in the docs folder; not read"
+            ));
             continue;
         }
         for file in under {
@@ -356,11 +403,23 @@ where
         if is_extension(kind) {
             let size = entry.size();
             if size > MAX_EXTENSION_BYTES {
-                return Err(ArchiveError::ExtensionTooLarge { after: last.clone(), limit: MAX_EXTENSION_BYTES }.into());
+                return Err(ArchiveError::ExtensionTooLarge {
+                    after: last.clone(),
+                    limit: MAX_EXTENSION_BYTES,
+                }
+                .into());
             }
             let mut record = Vec::with_capacity(size as usize);
-            (&mut entry).take(size).read_to_end(&mut record).map_err(|e| corrupt(e, &last))?;
-            pending.absorb(kind, record).map_err(|reason| ArchiveError::Corrupt { entry: last.clone(), reason })?;
+            (&mut entry)
+                .take(size)
+                .read_to_end(&mut record)
+                .map_err(|e| corrupt(e, &last))?;
+            pending
+                .absorb(kind, record)
+                .map_err(|reason| ArchiveError::Corrupt {
+                    entry: last.clone(),
+                    reason,
+                })?;
             continue;
         }
         let names = std::mem::take(&mut pending);
@@ -371,19 +430,31 @@ where
             }
             .into());
         }
-        let path_bytes = names.path.unwrap_or_else(|| entry.path_bytes().into_owned());
+        let path_bytes = names
+            .path
+            .unwrap_or_else(|| entry.path_bytes().into_owned());
         let raw_path = display_path(&path_bytes);
         last = Some(raw_path.clone());
         if path_bytes.len() > MAX_PATH_BYTES {
-            return Err(ArchiveError::BadPath { entry: raw_path, reason: "path is longer than 1024 bytes" }.into());
+            return Err(ArchiveError::BadPath {
+                entry: raw_path,
+                reason: "path is longer than 1024 bytes",
+            }
+            .into());
         }
         match (kind, links.as_deref_mut()) {
             (EntryType::Regular | EntryType::Continuous, _) => {}
             (EntryType::Directory, _) => continue,
             (EntryType::Symlink | EntryType::Link, Some(links)) => {
                 let path = normalise_path(&path_bytes, &raw_path)?;
-                let target = names.link.or_else(|| entry.link_name_bytes().map(|t| t.into_owned())).unwrap_or_default();
-                links.push((path.clone(), link_target(&path, &target, kind == EntryType::Link)));
+                let target = names
+                    .link
+                    .or_else(|| entry.link_name_bytes().map(|t| t.into_owned()))
+                    .unwrap_or_default();
+                links.push((
+                    path.clone(),
+                    link_target(&path, &target, kind == EntryType::Link),
+                ));
                 continue;
             }
             (other, _) => {
@@ -401,7 +472,10 @@ where
         }
         let size = entry.size();
         counts.admit(limits, &path, size, &raw_path)?;
-        let mut data = ReadErrors { inner: (&mut entry).take(size), failed: None };
+        let mut data = ReadErrors {
+            inner: (&mut entry).take(size),
+            failed: None,
+        };
         let result = on_file(&path, &mut data, size);
         // A read error inside `on_file` is the archive's fault: report it as such.
         if let Some(err) = data.failed {
@@ -413,7 +487,10 @@ where
 }
 
 pub(crate) fn is_extension(kind: EntryType) -> bool {
-    kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions() || kind.is_pax_global_extensions()
+    kind.is_gnu_longname()
+        || kind.is_gnu_longlink()
+        || kind.is_pax_local_extensions()
+        || kind.is_pax_global_extensions()
 }
 
 /// What the extension records before an entry say about it: a GNU long name or a PAX `path` (PAX
@@ -491,7 +568,10 @@ impl<R: Read> Read for ReadErrors<R> {
 
 impl From<io::Error> for ArchiveError {
     fn from(err: io::Error) -> Self {
-        ArchiveError::Corrupt { entry: None, reason: err.to_string() }
+        ArchiveError::Corrupt {
+            entry: None,
+            reason: err.to_string(),
+        }
     }
 }
 
@@ -563,7 +643,11 @@ pub(crate) fn strip_single_top_folder(tree: SourceTree) -> SourceTree {
     };
     let prefix = format!("{top}/");
     let all_inside = tree.keys().all(|path| path.starts_with(&prefix));
-    if !all_inside || !CONFIG_FILES.iter().any(|c| tree.contains_key(&format!("{prefix}{c}"))) {
+    if !all_inside
+        || !CONFIG_FILES
+            .iter()
+            .any(|c| tree.contains_key(&format!("{prefix}{c}")))
+    {
         return tree;
     }
     tree.into_iter()
@@ -612,7 +696,10 @@ pub(crate) fn join_relative(file: &str, target: &str) -> Option<String> {
 
 #[cfg(test)]
 pub(crate) fn tree(files: &[(&str, &str)]) -> SourceTree {
-    files.iter().map(|(p, d)| (p.to_string(), d.as_bytes().to_vec())).collect()
+    files
+        .iter()
+        .map(|(p, d)| (p.to_string(), d.as_bytes().to_vec()))
+        .collect()
 }
 
 /// A docs folder on disk as a source tree (the fixture tests, here and in docs-edge-serve).
@@ -625,7 +712,10 @@ pub fn read_dir_tree(root: &std::path::Path) -> std::io::Result<SourceTree> {
             if path.is_dir() {
                 stack.push(path);
             } else if let Ok(rel) = path.strip_prefix(root) {
-                tree.insert(rel.to_string_lossy().replace('\\', "/"), std::fs::read(&path)?);
+                tree.insert(
+                    rel.to_string_lossy().replace('\\', "/"),
+                    std::fs::read(&path)?,
+                );
             }
         }
     }
@@ -662,7 +752,9 @@ mod tests {
             header.set_mode(0o644);
             header.set_size(data.len() as u64);
             if matches!(kind, EntryType::Symlink | EntryType::Link) {
-                header.set_link_name(std::str::from_utf8(data).unwrap()).unwrap();
+                header
+                    .set_link_name(std::str::from_utf8(data).unwrap())
+                    .unwrap();
                 header.set_size(0);
             }
             header.set_cksum();
@@ -695,7 +787,11 @@ mod tests {
             let streamed = crate::docs::unpack::read_in_pieces(gz, limits, piece);
             match (&whole, &streamed) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "piece {piece}"),
-                (Err(a), Err(b)) => assert_eq!(std::mem::discriminant(a), std::mem::discriminant(b), "piece {piece}: {b:?} vs {a:?}"),
+                (Err(a), Err(b)) => assert_eq!(
+                    std::mem::discriminant(a),
+                    std::mem::discriminant(b),
+                    "piece {piece}: {b:?} vs {a:?}"
+                ),
                 _ => panic!("piece {piece}: {streamed:?} vs {whole:?}"),
             }
         }
@@ -784,7 +880,11 @@ mod tests {
             .file("docs.json", "{}")
             .file("AGENTS.md", "agents")
             .entry("CLAUDE.md", EntryType::Symlink, b"AGENTS.md")
-            .entry("guides/intro.mdx", EntryType::Symlink, b"../pages/intro.mdx")
+            .entry(
+                "guides/intro.mdx",
+                EntryType::Symlink,
+                b"../pages/intro.mdx",
+            )
             .file("pages/intro.mdx", "intro")
             .entry("hard.md", EntryType::Link, b"AGENTS.md")
             .entry("again.md", EntryType::Symlink, b"CLAUDE.md")
@@ -794,7 +894,10 @@ mod tests {
         assert_eq!(tree["guides/intro.mdx"], b"intro");
         assert_eq!(tree["hard.md"], b"agents");
         assert!(!tree.contains_key("again.md"));
-        assert_eq!(warnings, ["again.md: symbolic link to `CLAUDE.md`, itself a link; links are followed once"]);
+        assert_eq!(
+            warnings,
+            ["again.md: symbolic link to `CLAUDE.md`, itself a link; links are followed once"]
+        );
     }
 
     #[test]
@@ -811,7 +914,11 @@ mod tests {
         let (tree, warnings) = read_warning(&gz);
         assert_eq!(tree[".mintlify/snippets/a.mdx"], b"A");
         assert_eq!(tree[".mintlify/snippets/deep/b.mdx"], b"B");
-        assert!(!tree.contains_key("secret.md") && !tree.contains_key("up.md") && !tree.contains_key("gone.md"));
+        assert!(
+            !tree.contains_key("secret.md")
+                && !tree.contains_key("up.md")
+                && !tree.contains_key("gone.md")
+        );
         assert_eq!(
             warnings,
             [
@@ -825,18 +932,47 @@ mod tests {
     #[test]
     fn media_have_their_own_bounds_and_count_towards_the_site() {
         let png = "x".repeat(3000);
-        let gz = RawTar::new().file("docs.json", "{}").file("a.mdx", "A").file("img/big.png", &png).gz();
-        let limits = ArchiveLimits { max_total_bytes: 100, max_file_bytes: 100, ..ArchiveLimits::default() };
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .file("a.mdx", "A")
+            .file("img/big.png", &png)
+            .gz();
+        let limits = ArchiveLimits {
+            max_total_bytes: 100,
+            max_file_bytes: 100,
+            ..ArchiveLimits::default()
+        };
         let tree = read_with(&gz, &limits).unwrap();
         assert_eq!(tree["img/big.png"].len(), 3000);
-        let limits = ArchiveLimits { max_media_file_bytes: 2999, ..ArchiveLimits::default() };
-        assert!(matches!(read_with(&gz, &limits), Err(ArchiveError::FileTooLarge { limit: 2999, .. })));
-        let limits = ArchiveLimits { max_site_bytes: 3002, ..ArchiveLimits::default() };
-        assert_eq!(read_with(&gz, &limits), Err(ArchiveError::SiteTooLarge { limit: 3002 }));
+        let limits = ArchiveLimits {
+            max_media_file_bytes: 2999,
+            ..ArchiveLimits::default()
+        };
+        assert!(matches!(
+            read_with(&gz, &limits),
+            Err(ArchiveError::FileTooLarge { limit: 2999, .. })
+        ));
+        let limits = ArchiveLimits {
+            max_site_bytes: 3002,
+            ..ArchiveLimits::default()
+        };
+        assert_eq!(
+            read_with(&gz, &limits),
+            Err(ArchiveError::SiteTooLarge { limit: 3002 })
+        );
         // A page over the source bound is refused whatever the media bounds.
-        let gz = RawTar::new().file("docs.json", "{}").file("a.mdx", &png).gz();
-        let limits = ArchiveLimits { max_file_bytes: 2999, ..ArchiveLimits::default() };
-        assert!(matches!(read_with(&gz, &limits), Err(ArchiveError::FileTooLarge { limit: 2999, .. })));
+        let gz = RawTar::new()
+            .file("docs.json", "{}")
+            .file("a.mdx", &png)
+            .gz();
+        let limits = ArchiveLimits {
+            max_file_bytes: 2999,
+            ..ArchiveLimits::default()
+        };
+        assert!(matches!(
+            read_with(&gz, &limits),
+            Err(ArchiveError::FileTooLarge { limit: 2999, .. })
+        ));
     }
 
     #[test]
@@ -1008,15 +1144,28 @@ mod tests {
         let gz = huge_extension(EntryType::GNULongName, 16 << 20);
         assert!(gz.len() < 100 * 1024, "{}", gz.len());
         let err = read(&gz).unwrap_err();
-        assert_eq!(err, ArchiveError::ExtensionTooLarge { after: None, limit: MAX_EXTENSION_BYTES });
+        assert_eq!(
+            err,
+            ArchiveError::ExtensionTooLarge {
+                after: None,
+                limit: MAX_EXTENSION_BYTES
+            }
+        );
         assert!(err.to_string().contains("65536"), "{err}");
     }
 
     #[test]
     fn refuses_huge_pax_records_local_and_global() {
-        for kind in [EntryType::XHeader, EntryType::XGlobalHeader, EntryType::GNULongLink] {
+        for kind in [
+            EntryType::XHeader,
+            EntryType::XGlobalHeader,
+            EntryType::GNULongLink,
+        ] {
             let err = read(&huge_extension(kind, 1 << 20)).unwrap_err();
-            assert!(matches!(err, ArchiveError::ExtensionTooLarge { .. }), "{kind:?}: {err:?}");
+            assert!(
+                matches!(err, ArchiveError::ExtensionTooLarge { .. }),
+                "{kind:?}: {err:?}"
+            );
         }
     }
 
@@ -1039,9 +1188,17 @@ mod tests {
     fn reads_paths_from_pax_records() {
         let long = format!("{}/page.mdx", "deep".repeat(40));
         let gz = RawTar::new()
-            .entry("PaxHeaders/x", EntryType::XHeader, &pax_record("path", &long))
+            .entry(
+                "PaxHeaders/x",
+                EntryType::XHeader,
+                &pax_record("path", &long),
+            )
             .file("short.mdx", "x")
-            .entry("pax_global_header", EntryType::XGlobalHeader, &pax_record("comment", "hi"))
+            .entry(
+                "pax_global_header",
+                EntryType::XGlobalHeader,
+                &pax_record("comment", "hi"),
+            )
             .file("docs.json", "{}")
             .gz();
         let got = read(&gz).unwrap();
@@ -1051,11 +1208,18 @@ mod tests {
     #[test]
     fn refuses_a_pax_size_that_disagrees_with_the_header() {
         let gz = RawTar::new()
-            .entry("PaxHeaders/x", EntryType::XHeader, &pax_record("size", "5000"))
+            .entry(
+                "PaxHeaders/x",
+                EntryType::XHeader,
+                &pax_record("size", "5000"),
+            )
             .file("docs.json", "{}")
             .gz();
         let err = read(&gz).unwrap_err();
-        assert!(matches!(&err, ArchiveError::Corrupt { reason, .. } if reason.contains("PAX size")), "{err:?}");
+        assert!(
+            matches!(&err, ArchiveError::Corrupt { reason, .. } if reason.contains("PAX size")),
+            "{err:?}"
+        );
     }
 
     #[test]

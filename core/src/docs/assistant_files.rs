@@ -85,25 +85,43 @@ pub fn is_guide_file(path: &str) -> bool {
 fn instructions_rank(path: &str) -> Option<usize> {
     let name = path.strip_prefix(PRIVATE_DIR).unwrap_or(path);
     let rank = INSTRUCTIONS_NAMES.iter().position(|n| *n == name)?;
-    Some(if path.starts_with(PRIVATE_DIR) { rank } else { rank + INSTRUCTIONS_NAMES.len() })
+    Some(if path.starts_with(PRIVATE_DIR) {
+        rank
+    } else {
+        rank + INSTRUCTIONS_NAMES.len()
+    })
 }
 
 fn skill_slug(path: &str) -> Option<&str> {
-    let slug = path.strip_prefix(SKILLS_DIR)?.strip_suffix(SKILL_FILE)?.strip_suffix('/')?;
+    let slug = path
+        .strip_prefix(SKILLS_DIR)?
+        .strip_suffix(SKILL_FILE)?
+        .strip_suffix('/')?;
     (!slug.is_empty() && !slug.contains('/')).then_some(slug)
 }
 
 /// The guide of a tree holding (at least) its guide files, with a warning per problem.
 pub fn read_guide(tree: &SourceTree, warnings: &mut Vec<String>) -> AssistantGuide {
     let mut guide = AssistantGuide::default();
-    let instructions = tree.keys().filter_map(|p| Some((instructions_rank(p)?, p))).min();
+    let instructions = tree
+        .keys()
+        .filter_map(|p| Some((instructions_rank(p)?, p)))
+        .min();
     if let Some((_, path)) = instructions {
         let text = source_text::read(&tree[path]);
-        guide.instructions = bounded(text.trim(), MAX_INSTRUCTIONS_BYTES, path, "instructions", warnings);
+        guide.instructions = bounded(
+            text.trim(),
+            MAX_INSTRUCTIONS_BYTES,
+            path,
+            "instructions",
+            warnings,
+        );
     }
     for (path, bytes) in tree.iter().filter(|(p, _)| skill_slug(p).is_some()) {
         if guide.skills.len() == MAX_SKILLS {
-            warnings.push(format!("{path}:1: skill left out: a site has at most {MAX_SKILLS} skills"));
+            warnings.push(format!(
+                "{path}:1: skill left out: a site has at most {MAX_SKILLS} skills"
+            ));
             continue;
         }
         if let Some(skill) = read_skill(path, bytes, warnings) {
@@ -120,20 +138,43 @@ fn read_skill(path: &str, bytes: &[u8], warnings: &mut Vec<String>) -> Option<Sk
         warnings.push(format!("{path}:{line}: skill left out: {what}"));
         None
     };
-    if !slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
-        return problem(1, format!("its folder `{slug}` is not a slug (lower-case letters, digits and hyphens)"));
+    if !slug
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return problem(
+            1,
+            format!("its folder `{slug}` is not a slug (lower-case letters, digits and hyphens)"),
+        );
     }
     let (Some(yaml), body) = frontmatter::split(&text) else {
-        return problem(1, "no frontmatter (`---` lines with `name` and `description`)".into());
+        return problem(
+            1,
+            "no frontmatter (`---` lines with `name` and `description`)".into(),
+        );
     };
     let fm = match frontmatter::parse(yaml) {
         Ok(fm) => fm,
-        Err(FrontmatterError::Yaml(err)) => return problem(yaml_line(&err), format!("its frontmatter does not parse: {err}")),
+        Err(FrontmatterError::Yaml(err)) => {
+            return problem(
+                yaml_line(&err),
+                format!("its frontmatter does not parse: {err}"),
+            )
+        }
         Err(err) => return problem(2, format!("its frontmatter does not parse: {err}")),
     };
-    let name = fm.extra.get("name").and_then(|v| v.as_str()).unwrap_or("").trim();
+    let name = fm
+        .extra
+        .get("name")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .trim();
     let description = fm.description.as_deref().unwrap_or("").trim();
-    let key_line = |key: &str| yaml.lines().position(|l| l.starts_with(key)).map_or(1, |i| i + 2);
+    let key_line = |key: &str| {
+        yaml.lines()
+            .position(|l| l.starts_with(key))
+            .map_or(1, |i| i + 2)
+    };
     if name.is_empty() {
         return problem(1, "its frontmatter has no `name`".into());
     }
@@ -143,15 +184,27 @@ fn read_skill(path: &str, bytes: &[u8], warnings: &mut Vec<String>) -> Option<Sk
     let mut cut = |text: &str, max, line: usize, what: &str| {
         let kept = head(text, max).to_owned();
         if kept.len() < text.len() {
-            warnings.push(format!("{path}:{line}: the skill's {what} is cut to its first {max} bytes"));
+            warnings.push(format!(
+                "{path}:{line}: the skill's {what} is cut to its first {max} bytes"
+            ));
         }
         kept
     };
     Some(Skill {
         slug: slug.to_owned(),
         name: cut(name, MAX_SKILL_NAME_BYTES, key_line("name"), "name"),
-        description: cut(description, MAX_SKILL_DESCRIPTION_BYTES, key_line("description"), "description"),
-        text: cut(body.trim(), MAX_SKILL_BYTES, yaml.lines().count() + 3, "text"),
+        description: cut(
+            description,
+            MAX_SKILL_DESCRIPTION_BYTES,
+            key_line("description"),
+            "description",
+        ),
+        text: cut(
+            body.trim(),
+            MAX_SKILL_BYTES,
+            yaml.lines().count() + 3,
+            "text",
+        ),
     })
 }
 
@@ -159,7 +212,12 @@ fn read_skill(path: &str, bytes: &[u8], warnings: &mut Vec<String>) -> Option<Sk
 /// message (`… line N column M`); the frontmatter's first line when it names none.
 pub(crate) fn yaml_line(err: &str) -> usize {
     let after = err.rsplit_once("line ").map(|(_, rest)| rest);
-    let line = after.and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok());
+    let line = after.and_then(|rest| {
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse::<usize>()
+            .ok()
+    });
     line.map_or(2, |n| n + 1)
 }
 
@@ -175,7 +233,9 @@ fn head(text: &str, max: usize) -> &str {
 fn bounded(text: &str, max: usize, path: &str, what: &str, warnings: &mut Vec<String>) -> String {
     let kept = head(text, max).to_owned();
     if kept.len() < text.len() {
-        warnings.push(format!("{path}:1: the assistant's {what} are cut to their first {max} bytes"));
+        warnings.push(format!(
+            "{path}:1: the assistant's {what} are cut to their first {max} bytes"
+        ));
     }
     kept
 }
@@ -203,13 +263,23 @@ mod tests {
         ] {
             assert!(is_assistant_file(private), "{private}");
         }
-        for public in ["assistant/customize.mdx", "guides/Assistant.md", "assistant.md", "skill.md", "mintlify/x.mdx", "a/.mintlify/x.mdx"] {
+        for public in [
+            "assistant/customize.mdx",
+            "guides/Assistant.md",
+            "assistant.md",
+            "skill.md",
+            "mintlify/x.mdx",
+            "a/.mintlify/x.mdx",
+        ] {
             assert!(!is_assistant_file(public), "{public}");
         }
     }
 
     fn tree(files: &[(&str, &str)]) -> crate::docs::SourceTree {
-        files.iter().map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())).collect()
+        files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect()
     }
 
     #[test]
@@ -229,16 +299,30 @@ mod tests {
         assert_eq!(guide.instructions, "Say workspace, not project.");
         assert_eq!(guide.skills.len(), 1);
         let skill = &guide.skills[0];
-        assert_eq!((skill.slug.as_str(), skill.name.as_str(), skill.description.as_str()), ("rotate-keys", "Rotate keys", "When a key leaks"));
+        assert_eq!(
+            (
+                skill.slug.as_str(),
+                skill.name.as_str(),
+                skill.description.as_str()
+            ),
+            ("rotate-keys", "Rotate keys", "When a key leaks")
+        );
         assert_eq!(skill.text, "# Steps\nRevoke it.");
         assert_eq!(warnings.len(), 4, "{warnings:#?}");
         assert_eq!(warnings[0], ".mintlify/assistant/skills/Upper/skill.md:1: skill left out: its folder `Upper` is not a slug (lower-case letters, digits and hyphens)");
-        assert!(warnings[1].starts_with(".mintlify/assistant/skills/bad-yaml/skill.md:"), "{}", warnings[1]);
+        assert!(
+            warnings[1].starts_with(".mintlify/assistant/skills/bad-yaml/skill.md:"),
+            "{}",
+            warnings[1]
+        );
         assert!(warnings[1].contains("does not parse"), "{}", warnings[1]);
         assert_eq!(warnings[2], ".mintlify/assistant/skills/no-front/skill.md:1: skill left out: no frontmatter (`---` lines with `name` and `description`)");
         assert_eq!(warnings[3], ".mintlify/assistant/skills/no-name/skill.md:1: skill left out: its frontmatter has no `name`");
         assert_eq!(AssistantGuide::from_json(&guide.to_json()), guide);
-        assert_eq!(AssistantGuide::from_json(b"not json"), AssistantGuide::default());
+        assert_eq!(
+            AssistantGuide::from_json(b"not json"),
+            AssistantGuide::default()
+        );
     }
 
     #[test]
@@ -246,19 +330,35 @@ mod tests {
         let long = "é".repeat(MAX_SKILL_BYTES);
         let skill = format!("---\nname: n\ndescription: d\n---\n{long}");
         let instructions = "x".repeat(MAX_INSTRUCTIONS_BYTES + 10);
-        let files = tree(&[("Assistant.md", &instructions), (".mintlify/assistant/skills/big/skill.md", &skill)]);
+        let files = tree(&[
+            ("Assistant.md", &instructions),
+            (".mintlify/assistant/skills/big/skill.md", &skill),
+        ]);
         let mut warnings = Vec::new();
         let guide = read_guide(&files, &mut warnings);
         assert_eq!(guide.instructions.len(), MAX_INSTRUCTIONS_BYTES);
-        assert!(guide.skills[0].text.len() <= MAX_SKILL_BYTES && guide.skills[0].text.len() >= MAX_SKILL_BYTES - 1);
+        assert!(
+            guide.skills[0].text.len() <= MAX_SKILL_BYTES
+                && guide.skills[0].text.len() >= MAX_SKILL_BYTES - 1
+        );
         assert_eq!(warnings, [
             format!("Assistant.md:1: the assistant's instructions are cut to their first {MAX_INSTRUCTIONS_BYTES} bytes"),
             format!(".mintlify/assistant/skills/big/skill.md:5: the skill's text is cut to its first {MAX_SKILL_BYTES} bytes"),
         ]);
-        let many: Vec<(String, String)> = (0..=MAX_SKILLS).map(|i| (format!(".mintlify/assistant/skills/s{i:03}/skill.md"), "---\nname: n\ndescription: d\n---\nt".to_owned())).collect();
+        let many: Vec<(String, String)> = (0..=MAX_SKILLS)
+            .map(|i| {
+                (
+                    format!(".mintlify/assistant/skills/s{i:03}/skill.md"),
+                    "---\nname: n\ndescription: d\n---\nt".to_owned(),
+                )
+            })
+            .collect();
         let many: Vec<(&str, &str)> = many.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
         let mut warnings = Vec::new();
-        assert_eq!(read_guide(&tree(&many), &mut warnings).skills.len(), MAX_SKILLS);
+        assert_eq!(
+            read_guide(&tree(&many), &mut warnings).skills.len(),
+            MAX_SKILLS
+        );
         assert_eq!(warnings.len(), 1);
     }
 }

@@ -13,8 +13,10 @@ use serde_json::{Map, Value};
 use super::archive::{join_relative, SourceTree};
 use super::keys;
 use super::settings::{self, str_field};
+pub use super::site_config::{
+    page_path, Colors, ConfigError, Favicon, Logo, SiteConfig, CONFIG_FILE, LEGACY_CONFIG_FILE,
+};
 use super::site_config::{parse_colors, parse_favicon, parse_json, parse_logo, NavReader};
-pub use super::site_config::{page_path, Colors, ConfigError, Favicon, Logo, SiteConfig, CONFIG_FILE, LEGACY_CONFIG_FILE};
 
 /// Deepest `$ref` chain followed; real configs use one level (docs.json -> es.json).
 const MAX_REF_DEPTH: usize = 8;
@@ -42,10 +44,16 @@ pub fn parse_config(
 
 /// The config file of a tree: docs.json when present, else mint.json.
 pub fn config_file(tree: &SourceTree) -> Option<&'static str> {
-    [CONFIG_FILE, LEGACY_CONFIG_FILE].into_iter().find(|f| tree.contains_key(*f))
+    [CONFIG_FILE, LEGACY_CONFIG_FILE]
+        .into_iter()
+        .find(|f| tree.contains_key(*f))
 }
 
-fn parse_docs_json(tree: &SourceTree, bytes: &[u8], warnings: &mut Vec<String>) -> Result<SiteConfig, ConfigError> {
+fn parse_docs_json(
+    tree: &SourceTree,
+    bytes: &[u8],
+    warnings: &mut Vec<String>,
+) -> Result<SiteConfig, ConfigError> {
     let root = parse_json(CONFIG_FILE, bytes)?;
     let Value::Object(root) = root else {
         return Err(ConfigError::NotAnObject {
@@ -53,7 +61,11 @@ fn parse_docs_json(tree: &SourceTree, bytes: &[u8], warnings: &mut Vec<String>) 
         });
     };
     let text = String::from_utf8_lossy(bytes);
-    let mut reader = NavReader { file: CONFIG_FILE, text: &text, warnings: Vec::new() };
+    let mut reader = NavReader {
+        file: CONFIG_FILE,
+        text: &text,
+        warnings: Vec::new(),
+    };
     reader.unknown_keys(&root, keys::DOCS_JSON_ROOT, "");
     let mut refs = RefResolver {
         tree,
@@ -230,7 +242,6 @@ mod tests {
     use crate::docs::archive::tree;
     use crate::docs::nav::{page_refs, DivisionKind, NavItem};
 
-
     fn parse(files: &[(&str, &str)]) -> (Result<SiteConfig, ConfigError>, Vec<String>) {
         let mut warnings = Vec::new();
         let config = parse_config(&tree(files), &mut warnings);
@@ -364,7 +375,13 @@ mod tests {
         )]);
         assert_eq!(config.unwrap().navigation.len(), 1);
         // Redirects are read (the site model keeps them), integrations are not.
-        assert_eq!(warnings, ["docs.json: $ref `gone.json` not found", "docs.json: $ref `./redirects.json` not found"]);
+        assert_eq!(
+            warnings,
+            [
+                "docs.json: $ref `gone.json` not found",
+                "docs.json: $ref `./redirects.json` not found"
+            ]
+        );
     }
 
     #[test]
@@ -438,13 +455,32 @@ mod tests {
             matches!(&err, ConfigError::BadPagePath { field, .. } if field == "navigation.tabs[0].groups[0].pages[3]"),
             "{err:?}"
         );
-        assert!(err.to_string().starts_with("docs.json navigation.tabs[0].groups[0].pages[3]: "), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("docs.json navigation.tabs[0].groups[0].pages[3]: "),
+            "{err}"
+        );
         for (bad, field) in [
-            (r#"{"navigation": {"pages": ["//evil.example/x"]}}"#, "navigation.pages[0]"),
-            (r#"{"navigation": {"pages": ["../x"]}}"#, "navigation.pages[0]"),
-            (r#"{"navigation": {"pages": ["a\b"]}}"#, "navigation.pages[0]"),
-            (r#"{"navigation": {"groups": [{"group": "G", "root": "data:x", "pages": []}]}}"#, "navigation.groups[0].root"),
-            (r#"{"navigation": {"global": {"tabs": [{"tab": "x", "pages": ["a\nb"]}]}}}"#, "navigation.global.tabs[0].pages[0]"),
+            (
+                r#"{"navigation": {"pages": ["//evil.example/x"]}}"#,
+                "navigation.pages[0]",
+            ),
+            (
+                r#"{"navigation": {"pages": ["../x"]}}"#,
+                "navigation.pages[0]",
+            ),
+            (
+                r#"{"navigation": {"pages": ["a\b"]}}"#,
+                "navigation.pages[0]",
+            ),
+            (
+                r#"{"navigation": {"groups": [{"group": "G", "root": "data:x", "pages": []}]}}"#,
+                "navigation.groups[0].root",
+            ),
+            (
+                r#"{"navigation": {"global": {"tabs": [{"tab": "x", "pages": ["a\nb"]}]}}}"#,
+                "navigation.global.tabs[0].pages[0]",
+            ),
         ] {
             let (config, _) = parse(&[("docs.json", bad)]);
             assert!(
@@ -459,19 +495,40 @@ mod tests {
         // 30 references per file over 8 files: 30^8 copies if expanded naively.
         let mut files = vec![(
             "docs.json".to_owned(),
-            format!(r#"{{"navigation": {{"groups": [{}]}}}}"#, vec![r#"{"$ref": "l1.json"}"#; 30].join(",")),
+            format!(
+                r#"{{"navigation": {{"groups": [{}]}}}}"#,
+                vec![r#"{"$ref": "l1.json"}"#; 30].join(",")
+            ),
         )];
         for level in 1..8 {
             let refs = vec![format!(r#"{{"$ref": "l{}.json"}}"#, level + 1); 30].join(",");
-            files.push((format!("l{level}.json"), format!(r#"{{"group": "g", "pages": [{refs}]}}"#)));
+            files.push((
+                format!("l{level}.json"),
+                format!(r#"{{"group": "g", "pages": [{refs}]}}"#),
+            ));
         }
-        files.push(("l8.json".into(), r#"{"group": "leaf", "pages": ["a"]}"#.into()));
+        files.push((
+            "l8.json".into(),
+            r#"{"group": "leaf", "pages": ["a"]}"#.into(),
+        ));
         let input: usize = files.iter().map(|(_, f)| f.len()).sum();
         assert!(input < 16 * 1024, "{input} bytes");
-        let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, d)| (p.as_str(), d.as_str())).collect();
+        let borrowed: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, d)| (p.as_str(), d.as_str()))
+            .collect();
         let (config, _) = parse(&borrowed);
         let err = config.unwrap_err();
-        assert!(matches!(err, ConfigError::RefExpansion { limit: MAX_REF_EXPANSION, .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                ConfigError::RefExpansion {
+                    limit: MAX_REF_EXPANSION,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         assert!(err.to_string().contains("$ref expansion exceeds"), "{err}");
     }
 
@@ -488,7 +545,16 @@ mod tests {
         let files = tree(&[("docs.json", docs.as_str()), ("leaf.json", leaf.as_str())]);
         let mut warnings = Vec::new();
         let err = parse_config(&files, &mut warnings).unwrap_err();
-        assert!(matches!(err, ConfigError::RefExpansion { limit: MAX_REF_EXPANSION, .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                ConfigError::RefExpansion {
+                    limit: MAX_REF_EXPANSION,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
 
         // Bounded work: the resolver stops within one key of the budget, not after all 30 copies.
         let value: Value = serde_json::from_str(&docs).unwrap();
@@ -500,7 +566,11 @@ mod tests {
             spent: 0,
         };
         assert!(refs.resolve(&value, CONFIG_FILE).is_err());
-        assert!(refs.spent <= MAX_REF_EXPANSION + key.len() as u64 + 1, "spent {}", refs.spent);
+        assert!(
+            refs.spent <= MAX_REF_EXPANSION + key.len() as u64 + 1,
+            "spent {}",
+            refs.spent
+        );
 
         // Sibling keys next to a `$ref` are charged too.
         let docs = format!(

@@ -9,7 +9,10 @@ use super::config::{page_path, CONFIG_FILE};
 
 /// The config file the site is read from: `docs.json`, else the legacy `mint.json`.
 pub fn config_file_name(tree: &SourceTree) -> &'static str {
-    [CONFIG_FILE, "mint.json"].into_iter().find(|f| tree.contains_key(*f)).unwrap_or(CONFIG_FILE)
+    [CONFIG_FILE, "mint.json"]
+        .into_iter()
+        .find(|f| tree.contains_key(*f))
+        .unwrap_or(CONFIG_FILE)
 }
 
 /// For each page path in `wanted`, the first `(file, line)` of a config file where a string naming
@@ -20,14 +23,20 @@ pub fn locate(tree: &SourceTree, wanted: &[&str]) -> BTreeMap<String, (String, u
     let mut left: HashSet<&str> = wanted.iter().copied().collect();
     let mut found = BTreeMap::new();
     let main = config_file_name(tree);
-    let others = tree.keys().filter(|f| f.as_str() != main && f.to_ascii_lowercase().ends_with(".json"));
+    let others = tree
+        .keys()
+        .filter(|f| f.as_str() != main && f.to_ascii_lowercase().ends_with(".json"));
     for file in std::iter::once(main).chain(others.map(String::as_str)) {
         if left.is_empty() {
             break;
         }
-        let Some(bytes) = tree.get(file) else { continue };
+        let Some(bytes) = tree.get(file) else {
+            continue;
+        };
         for (text, line) in string_literals(bytes) {
-            let Some(path) = page_path(&text) else { continue };
+            let Some(path) = page_path(&text) else {
+                continue;
+            };
             if left.remove(path.as_str()) {
                 found.insert(path, (file.to_owned(), line));
             }
@@ -79,7 +88,10 @@ mod tests {
     fn finds_each_entry_once_in_the_main_file_first() {
         let files = tree(&[
             ("a.json", "[\"x\"]"),
-            ("docs.json", "{\"a\": \"\\/x.mdx\",\n\"b\": [\"y/\", \"x\"],\r\n\"c\": \"z\"}"),
+            (
+                "docs.json",
+                "{\"a\": \"\\/x.mdx\",\n\"b\": [\"y/\", \"x\"],\r\n\"c\": \"z\"}",
+            ),
         ]);
         let found = locate(&files, &["x", "y", "z", "w"]);
         let expect = |f: &str, l| (f.to_owned(), l);
@@ -92,7 +104,10 @@ mod tests {
     #[test]
     fn the_legacy_config_file_is_named_when_it_is_the_only_one() {
         assert_eq!(config_file_name(&tree(&[("mint.json", "{}")])), "mint.json");
-        assert_eq!(config_file_name(&tree(&[("mint.json", "{}"), ("docs.json", "{}")])), "docs.json");
+        assert_eq!(
+            config_file_name(&tree(&[("mint.json", "{}"), ("docs.json", "{}")])),
+            "docs.json"
+        );
     }
 
     #[test]

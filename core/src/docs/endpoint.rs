@@ -17,7 +17,9 @@ use serde_json::{Map, Value};
 use super::archive::SourceTree;
 use super::nav::Endpoint;
 
-pub const METHODS: [&str; 8] = ["get", "post", "put", "patch", "delete", "head", "options", "trace"];
+pub const METHODS: [&str; 8] = [
+    "get", "post", "put", "patch", "delete", "head", "options", "trace",
+];
 /// Mintlify's folder for generated pages when `openapi` names none.
 pub const DEFAULT_DIRECTORY: &str = "api-reference";
 /// Where publish-docs writes `{url: path}` for the remote specs it downloaded into the upload.
@@ -68,7 +70,10 @@ fn is_method(word: &str) -> bool {
 
 fn looks_like_spec(word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
-    [".json", ".yaml", ".yml"].iter().any(|e| lower.ends_with(e)) || is_remote(word)
+    [".json", ".yaml", ".yml"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+        || is_remote(word)
 }
 
 pub fn is_remote(source: &str) -> bool {
@@ -107,7 +112,10 @@ pub fn resolve<'v>(doc: &'v Value, mut value: &'v Value) -> &'v Value {
 }
 
 fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty())
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
 }
 
 /// One operation of a spec.
@@ -139,17 +147,32 @@ impl Operation {
 
     /// The page title: `x-mint.metadata.title`, the summary, else the method and path.
     pub fn title(&self) -> String {
-        let title = self.metadata.get("title").and_then(Value::as_str).map(str::to_owned);
-        title.or_else(|| self.summary.clone()).unwrap_or_else(|| format!("{} {}", self.method, self.path))
+        let title = self
+            .metadata
+            .get("title")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        title
+            .or_else(|| self.summary.clone())
+            .unwrap_or_else(|| format!("{} {}", self.method, self.path))
     }
 
     /// The last part of the page path: the summary made URL-safe, else `get-users-posts` for
     /// `GET /users/{id}/posts`.
     pub fn slug(&self) -> String {
-        let from_summary = self.summary.as_deref().map(url_part).filter(|s| !s.is_empty());
+        let from_summary = self
+            .summary
+            .as_deref()
+            .map(url_part)
+            .filter(|s| !s.is_empty());
         from_summary.unwrap_or_else(|| {
             let mut words = vec![self.method.to_ascii_lowercase()];
-            words.extend(self.path.split('/').filter(|s| !s.is_empty() && !s.starts_with('{')).map(url_part));
+            words.extend(
+                self.path
+                    .split('/')
+                    .filter(|s| !s.is_empty() && !s.starts_with('{'))
+                    .map(url_part),
+            );
             words.retain(|w| !w.is_empty());
             words.join("-")
         })
@@ -178,7 +201,12 @@ pub fn url_part(text: &str) -> String {
 /// the document lists them when `text` (its JSON) is given, else by path.
 pub fn operations(doc: &Value, text: Option<&str>) -> Vec<Operation> {
     let mut out = Vec::new();
-    let mut paths: Vec<(&String, &Value)> = doc.get("paths").and_then(Value::as_object).into_iter().flatten().collect();
+    let mut paths: Vec<(&String, &Value)> = doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .collect();
     if let Some(text) = text {
         paths.sort_by_key(|(path, _)| super::keys::offset_of_key(text, path).unwrap_or(usize::MAX));
     }
@@ -186,11 +214,21 @@ pub fn operations(doc: &Value, text: Option<&str>) -> Vec<Operation> {
         let item = resolve(doc, item);
         for method in METHODS {
             if let Some(op) = item.get(method) {
-                out.push(operation(doc, resolve(doc, op), method.to_ascii_uppercase(), path));
+                out.push(operation(
+                    doc,
+                    resolve(doc, op),
+                    method.to_ascii_uppercase(),
+                    path,
+                ));
             }
         }
     }
-    for (name, item) in doc.get("webhooks").and_then(Value::as_object).into_iter().flatten() {
+    for (name, item) in doc
+        .get("webhooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let item = resolve(doc, item);
         if let Some(op) = METHODS.iter().find_map(|m| item.get(*m)) {
             out.push(operation(doc, resolve(doc, op), "WEBHOOK".to_owned(), name));
@@ -207,11 +245,25 @@ fn operation(_doc: &Value, op: &Value, method: String, path: &str) -> Operation 
         path: path.to_owned(),
         summary: str_of(op, "summary").map(|s| s.trim().to_owned()),
         description: str_of(op, "description").map(str::to_owned),
-        tag: op.get("tags").and_then(|t| t.get(0)).and_then(Value::as_str).map(str::to_owned),
+        tag: op
+            .get("tags")
+            .and_then(|t| t.get(0))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
         hidden: flag("x-hidden") || flag("x-excluded"),
-        href: mint.and_then(|m| m.get("href")).and_then(Value::as_str).map(str::to_owned),
-        metadata: mint.and_then(|m| m.get("metadata")).and_then(Value::as_object).cloned().unwrap_or_default(),
-        content: mint.and_then(|m| m.get("content")).and_then(Value::as_str).map(str::to_owned),
+        href: mint
+            .and_then(|m| m.get("href"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        metadata: mint
+            .and_then(|m| m.get("metadata"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default(),
+        content: mint
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     }
 }
 
@@ -230,7 +282,11 @@ pub fn find_operation(doc: &Value, method: &str, path: &str) -> Option<Operation
 
 /// The label of a tag's group: `x-group`, else `x-displayName`, else its name.
 pub fn tag_label(doc: &Value, tag: &str) -> String {
-    let declared = doc.get("tags").and_then(Value::as_array).into_iter().flatten();
+    let declared = doc
+        .get("tags")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     declared
         .filter(|t| str_of(t, "name") == Some(tag))
         .find_map(|t| str_of(t, "x-group").or_else(|| str_of(t, "x-displayName")))
@@ -241,9 +297,15 @@ pub fn tag_label(doc: &Value, tag: &str) -> String {
 /// Tags in the order the spec declares them, then the ones only operations name.
 pub fn tag_order(doc: &Value, ops: &[Operation]) -> Vec<Option<String>> {
     let mut order: Vec<Option<String>> = Vec::new();
-    let declared = doc.get("tags").and_then(Value::as_array).into_iter().flatten();
+    let declared = doc
+        .get("tags")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     for name in declared.filter_map(|t| str_of(t, "name")) {
-        if ops.iter().any(|op| op.tag.as_deref() == Some(name)) && !order.contains(&Some(name.to_owned())) {
+        if ops.iter().any(|op| op.tag.as_deref() == Some(name))
+            && !order.contains(&Some(name.to_owned()))
+        {
             order.push(Some(name.to_owned()));
         }
     }
@@ -265,7 +327,9 @@ pub fn page_path(op: &Operation, prefix: &str, directory: Option<&str>) -> Strin
     if let Some(href) = op.href.as_deref().and_then(href_path) {
         return href;
     }
-    let directory = directory.map(|d| d.trim().trim_matches('/').to_lowercase()).filter(|d| !d.is_empty());
+    let directory = directory
+        .map(|d| d.trim().trim_matches('/').to_lowercase())
+        .filter(|d| !d.is_empty());
     let mut parts = vec![directory.unwrap_or_else(|| DEFAULT_DIRECTORY.to_owned())];
     parts.extend(op.tag.as_deref().map(url_part).filter(|t| !t.is_empty()));
     parts.push(op.slug());
@@ -275,15 +339,23 @@ pub fn page_path(op: &Operation, prefix: &str, directory: Option<&str>) -> Strin
 /// `x-mint.href` as a page path: lowercase, what follows the last `.` of its last segment dropped.
 fn href_path(href: &str) -> Option<String> {
     let lower = href.trim().trim_matches('/').to_lowercase();
-    let (head, last) = lower.rsplit_once('/').map_or(("", lower.as_str()), |(h, l)| (h, l));
+    let (head, last) = lower
+        .rsplit_once('/')
+        .map_or(("", lower.as_str()), |(h, l)| (h, l));
     let last = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
-    let path = if head.is_empty() { last.to_owned() } else { format!("{head}/{last}") };
+    let path = if head.is_empty() {
+        last.to_owned()
+    } else {
+        format!("{head}/{last}")
+    };
     (!path.is_empty() && super::page_path::page_path_problem(&path).is_none()).then_some(path)
 }
 
 /// The manifest publish-docs writes for the remote specs it downloaded: `{url: path in the tree}`.
 pub fn remote_manifest(tree: &SourceTree) -> HashMap<String, String> {
-    let parsed = tree.get(REMOTE_MANIFEST).and_then(|b| serde_json::from_slice::<Map<String, Value>>(b).ok());
+    let parsed = tree
+        .get(REMOTE_MANIFEST)
+        .and_then(|b| serde_json::from_slice::<Map<String, Value>>(b).ok());
     parsed
         .into_iter()
         .flatten()
@@ -299,7 +371,10 @@ pub struct Specs<'t> {
 
 impl<'t> Specs<'t> {
     pub fn new(tree: &'t SourceTree) -> Self {
-        Specs { tree, parsed: BTreeMap::new() }
+        Specs {
+            tree,
+            parsed: BTreeMap::new(),
+        }
     }
 
     pub fn tree(&self) -> &'t SourceTree {
@@ -310,7 +385,11 @@ impl<'t> Specs<'t> {
         if let Some(parsed) = self.parsed.get(path) {
             return parsed.clone();
         }
-        let parsed = self.tree.get(path).and_then(|bytes| parse_spec(path, bytes)).map(Rc::new);
+        let parsed = self
+            .tree
+            .get(path)
+            .and_then(|bytes| parse_spec(path, bytes))
+            .map(Rc::new);
         self.parsed.insert(path.to_owned(), parsed.clone());
         parsed
     }
@@ -319,7 +398,11 @@ impl<'t> Specs<'t> {
     pub fn text(&self, path: &str) -> Option<&'t str> {
         path.to_ascii_lowercase()
             .ends_with(".json")
-            .then(|| self.tree.get(path).and_then(|b| std::str::from_utf8(b).ok()))
+            .then(|| {
+                self.tree
+                    .get(path)
+                    .and_then(|b| std::str::from_utf8(b).ok())
+            })
             .flatten()
     }
 }
@@ -337,15 +420,27 @@ pub fn page_source(specs: &mut Specs<'_>, target: &str) -> Option<String> {
 fn source_of(doc: &Value, op: &Operation, target: &str) -> String {
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut out = format!("---\ntitle: {}\n", quote(&op.title()));
-    let description = op.metadata.get("description").and_then(Value::as_str).or(op.description.as_deref());
+    let description = op
+        .metadata
+        .get("description")
+        .and_then(Value::as_str)
+        .or(op.description.as_deref());
     if let Some(description) = description {
         out.push_str(&format!("description: {}\n", quote(description.trim())));
     }
     out.push_str(&format!("openapi: {}\n", quote(target)));
     // Other frontmatter `x-mint.metadata` sets (`sidebarTitle`, `hidden`, ...), as JSON scalars
     // (which YAML reads as they are) under plain keys.
-    let plain = |k: &str| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    for (key, value) in op.metadata.iter().filter(|(k, _)| plain(k) && !["title", "description", "openapi"].contains(&k.as_str())) {
+    let plain = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    for (key, value) in op
+        .metadata
+        .iter()
+        .filter(|(k, _)| plain(k) && !["title", "description", "openapi"].contains(&k.as_str()))
+    {
         if matches!(value, Value::String(_) | Value::Bool(_) | Value::Number(_)) {
             out.push_str(&format!("{key}: {value}\n"));
         }
@@ -355,7 +450,11 @@ fn source_of(doc: &Value, op: &Operation, target: &str) -> String {
         out.push_str(content.trim());
         out.push_str("\n\n");
     }
-    let mut w = TextWriter { doc, out: &mut out, rows: 0 };
+    let mut w = TextWriter {
+        doc,
+        out: &mut out,
+        rows: 0,
+    };
     w.operation(op);
     out
 }
@@ -370,7 +469,11 @@ struct TextWriter<'w> {
 /// responses, written as generated pages write them.
 pub fn reference_text(doc: &Value, op: &Operation) -> String {
     let mut out = String::new();
-    let mut w = TextWriter { doc, out: &mut out, rows: 0 };
+    let mut w = TextWriter {
+        doc,
+        out: &mut out,
+        rows: 0,
+    };
     w.endpoint(op);
     w.prose(op.description.as_deref().or(op.summary.as_deref()));
     w.details(op);
@@ -402,16 +505,30 @@ impl<'w> TextWriter<'w> {
             }
         }
         for location in ["path", "query", "header", "cookie"] {
-            let here: Vec<&&Value> = params.iter().filter(|p| str_of(p, "in") == Some(location)).collect();
+            let here: Vec<&&Value> = params
+                .iter()
+                .filter(|p| str_of(p, "in") == Some(location))
+                .collect();
             if here.is_empty() {
                 continue;
             }
-            self.heading(&format!("{}{} parameters", location[..1].to_uppercase(), &location[1..]));
+            self.heading(&format!(
+                "{}{} parameters",
+                location[..1].to_uppercase(),
+                &location[1..]
+            ));
             for p in here {
                 let schema = p.get("schema").unwrap_or(&Value::Null);
-                let description = str_of(p, "description").or_else(|| str_of(resolve(self.doc, schema), "description"));
+                let description = str_of(p, "description")
+                    .or_else(|| str_of(resolve(self.doc, schema), "description"));
                 let required = p.get("required").and_then(Value::as_bool) == Some(true);
-                self.field(0, str_of(p, "name").unwrap_or(""), &type_text(self.doc, schema), required, description);
+                self.field(
+                    0,
+                    str_of(p, "name").unwrap_or(""),
+                    &type_text(self.doc, schema),
+                    required,
+                    description,
+                );
             }
         }
         if let Some(body) = raw.get("requestBody") {
@@ -438,10 +555,16 @@ impl<'w> TextWriter<'w> {
         let doc: &'d Value = self.doc;
         if op.method == "WEBHOOK" {
             let item = resolve(doc, doc.get("webhooks")?.get(&op.path)?);
-            return Some((item, resolve(doc, METHODS.iter().find_map(|m| item.get(*m))?)));
+            return Some((
+                item,
+                resolve(doc, METHODS.iter().find_map(|m| item.get(*m))?),
+            ));
         }
         let item = resolve(doc, doc.get("paths")?.get(&op.path)?);
-        Some((item, resolve(doc, item.get(op.method.to_ascii_lowercase().as_str())?)))
+        Some((
+            item,
+            resolve(doc, item.get(op.method.to_ascii_lowercase().as_str())?),
+        ))
     }
 
     fn line(&mut self, text: &str) {
@@ -460,8 +583,12 @@ impl<'w> TextWriter<'w> {
     }
 
     fn content(&mut self, holder: &Value) {
-        let Some(content) = holder.get("content").and_then(Value::as_object) else { return };
-        let chosen = content.get_key_value("application/json").or_else(|| content.iter().next());
+        let Some(content) = holder.get("content").and_then(Value::as_object) else {
+            return;
+        };
+        let chosen = content
+            .get_key_value("application/json")
+            .or_else(|| content.iter().next());
         let Some((media, body)) = chosen else { return };
         self.line(&format!("`{}`", media.replace('`', "")));
         if let Some(schema) = body.get("schema") {
@@ -479,8 +606,15 @@ impl<'w> TextWriter<'w> {
                 return;
             }
             let resolved = resolve(doc, prop);
-            let description = str_of(prop, "description").or_else(|| str_of(resolved, "description"));
-            self.field(depth, name, &type_text(doc, prop), required.contains(name), description);
+            let description =
+                str_of(prop, "description").or_else(|| str_of(resolved, "description"));
+            self.field(
+                depth,
+                name,
+                &type_text(doc, prop),
+                required.contains(name),
+                description,
+            );
             let nested = resolve(doc, resolved.get("items").unwrap_or(resolved));
             if depth + 1 < MAX_SCHEMA_DEPTH && nested != schema {
                 self.schema(nested, depth + 1);
@@ -491,21 +625,40 @@ impl<'w> TextWriter<'w> {
                 self.schema(items, depth + 1);
             }
             for key in ["oneOf", "anyOf"] {
-                for variant in schema.get(key).and_then(Value::as_array).into_iter().flatten().take(8) {
+                for variant in schema
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .take(8)
+                {
                     self.schema(variant, depth + 1);
                 }
             }
         }
     }
 
-    fn field(&mut self, depth: usize, name: &str, kind: &str, required: bool, description: Option<&str>) {
+    fn field(
+        &mut self,
+        depth: usize,
+        name: &str,
+        kind: &str,
+        required: bool,
+        description: Option<&str>,
+    ) {
         self.rows += 1;
         let indent = "  ".repeat(depth);
         let required = if required { ", required" } else { "" };
-        let mut line = format!("{indent}- `{}` ({}{required})", name.replace('`', ""), escape(kind));
+        let mut line = format!(
+            "{indent}- `{}` ({}{required})",
+            name.replace('`', ""),
+            escape(kind)
+        );
         if let Some(description) = description {
             line.push_str(": ");
-            line.push_str(&escape(&description.split_whitespace().collect::<Vec<_>>().join(" ")));
+            line.push_str(&escape(
+                &description.split_whitespace().collect::<Vec<_>>().join(" "),
+            ));
         }
         self.out.push_str(&line);
         self.out.push('\n');
@@ -530,14 +683,23 @@ fn escape(text: &str) -> String {
 
 /// Properties and required names of an object schema, `allOf` parts merged (the export's reference
 /// section lists the same).
-pub(crate) fn properties(doc: &Value, schema: &Value, depth: usize) -> (Vec<(String, Value)>, Vec<String>) {
+pub(crate) fn properties(
+    doc: &Value,
+    schema: &Value,
+    depth: usize,
+) -> (Vec<(String, Value)>, Vec<String>) {
     let schema = resolve(doc, schema);
     let mut props: Vec<(String, Value)> = Vec::new();
     let mut required: Vec<String> = Vec::new();
     if depth > MAX_SCHEMA_DEPTH {
         return (props, required);
     }
-    for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+    for part in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let (p, r) = properties(doc, part, depth + 1);
         for (name, value) in p {
             props.retain(|(n, _)| *n != name);
@@ -545,27 +707,49 @@ pub(crate) fn properties(doc: &Value, schema: &Value, depth: usize) -> (Vec<(Str
         }
         required.extend(r);
     }
-    for (name, value) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+    for (name, value) in schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         props.retain(|(n, _)| n != name);
         props.push((name.clone(), value.clone()));
     }
-    let names = schema.get("required").and_then(Value::as_array).into_iter().flatten();
+    let names = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     required.extend(names.filter_map(Value::as_str).map(str::to_owned));
     (props, required)
 }
 
 /// `string`, `integer`, `array of Job`, `Job` (a `$ref` by name).
 fn type_text(doc: &Value, schema: &Value) -> String {
-    if let Some(name) = schema.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next()) {
+    if let Some(name) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.rsplit('/').next())
+    {
         return name.to_owned();
     }
     let schema = resolve(doc, schema);
     match schema.get("type") {
         Some(Value::String(t)) if t == "array" => {
-            format!("array of {}", schema.get("items").map_or_else(|| "any".to_owned(), |i| type_text(doc, i)))
+            format!(
+                "array of {}",
+                schema
+                    .get("items")
+                    .map_or_else(|| "any".to_owned(), |i| type_text(doc, i))
+            )
         }
         Some(Value::String(t)) => t.clone(),
-        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" | "),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
         _ if schema.get("properties").is_some() => "object".to_owned(),
         _ => "any".to_owned(),
     }
@@ -578,11 +762,27 @@ mod tests {
     #[test]
     fn entries_naming_operations_parse_and_page_paths_do_not() {
         let e = parse_entry("GET /users/{id}").unwrap();
-        assert_eq!((e.spec, e.method.as_str(), e.path.as_str()), (None, "GET", "/users/{id}"));
+        assert_eq!(
+            (e.spec, e.method.as_str(), e.path.as_str()),
+            (None, "GET", "/users/{id}")
+        );
         let e = parse_entry("/openapi/spec.json post /users").unwrap();
-        assert_eq!((e.spec.as_deref(), e.method.as_str()), (Some("openapi/spec.json"), "POST"));
-        assert_eq!(parse_entry("webhook order.created").unwrap().path, "order.created");
-        for page in ["get-started", "guides/get users", "GET", "spec.json GET", "GET users", "notes.md GET /x"] {
+        assert_eq!(
+            (e.spec.as_deref(), e.method.as_str()),
+            (Some("openapi/spec.json"), "POST")
+        );
+        assert_eq!(
+            parse_entry("webhook order.created").unwrap().path,
+            "order.created"
+        );
+        for page in [
+            "get-started",
+            "guides/get users",
+            "GET",
+            "spec.json GET",
+            "GET users",
+            "notes.md GET /x",
+        ] {
             assert_eq!(parse_entry(page), None, "{page}");
         }
     }
@@ -600,11 +800,30 @@ mod tests {
             metadata: Map::new(),
             content: None,
         };
-        assert_eq!(op(Some("Get user (v2), fast."), "GET", "/u").slug(), "get-user-v2-fast");
-        assert_eq!(op(Some("Retrieve Chunks / Test"), "GET", "/u").slug(), "retrieve-chunks-test");
-        assert_eq!(op(None, "GET", "/users/{id}/posts").slug(), "get-users-posts");
-        assert_eq!(page_path(&op(Some("Get user"), "GET", "/u"), "", None), "api-reference/user-management/get-user");
-        assert_eq!(page_path(&op(Some("Get user"), "GET", "/u"), "en/", Some("/Users-API/")), "en/users-api/user-management/get-user");
+        assert_eq!(
+            op(Some("Get user (v2), fast."), "GET", "/u").slug(),
+            "get-user-v2-fast"
+        );
+        assert_eq!(
+            op(Some("Retrieve Chunks / Test"), "GET", "/u").slug(),
+            "retrieve-chunks-test"
+        );
+        assert_eq!(
+            op(None, "GET", "/users/{id}/posts").slug(),
+            "get-users-posts"
+        );
+        assert_eq!(
+            page_path(&op(Some("Get user"), "GET", "/u"), "", None),
+            "api-reference/user-management/get-user"
+        );
+        assert_eq!(
+            page_path(
+                &op(Some("Get user"), "GET", "/u"),
+                "en/",
+                Some("/Users-API/")
+            ),
+            "en/users-api/user-management/get-user"
+        );
         let mut moved = op(Some("Legacy"), "GET", "/u");
         moved.href = Some("/Deprecated/legacy.v1".into());
         assert_eq!(page_path(&moved, "en/", None), "deprecated/legacy");

@@ -9,8 +9,8 @@
 /// pages, snippets, configuration, OpenAPI documents, inline SVG, and the stylesheets and scripts
 /// a site may ship beside its pages.
 const SOURCE_EXTENSIONS: &[&str] = &[
-    "mdx", "md", "markdown", "json", "yaml", "yml", "svg", "txt", "css", "js", "jsx", "mjs", "ts", "tsx", "html",
-    "htm", "xml", "csv", "toml",
+    "mdx", "md", "markdown", "json", "yaml", "yml", "svg", "txt", "css", "js", "jsx", "mjs", "ts",
+    "tsx", "html", "htm", "xml", "csv", "toml",
 ];
 
 /// Names without an extension that are still text the site may need.
@@ -29,7 +29,9 @@ pub fn is_source(path: &str) -> bool {
         return true;
     }
     match name.rsplit_once('.') {
-        Some((stem, ext)) if !stem.is_empty() => SOURCE_EXTENSIONS.iter().any(|s| s.eq_ignore_ascii_case(ext)),
+        Some((stem, ext)) if !stem.is_empty() => SOURCE_EXTENSIONS
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(ext)),
         _ => false,
     }
 }
@@ -40,10 +42,31 @@ mod tests {
 
     #[test]
     fn pages_config_and_specs_are_source_and_binaries_are_media() {
-        for source in ["docs.json", "mint.json", "a/b.mdx", "README.md", "api/openapi.YAML", "logo.svg", "style.css", "snippets/x.jsx", ".mintignore"] {
+        for source in [
+            "docs.json",
+            "mint.json",
+            "a/b.mdx",
+            "README.md",
+            "api/openapi.YAML",
+            "logo.svg",
+            "style.css",
+            "snippets/x.jsx",
+            ".mintignore",
+        ] {
             assert!(is_source(source), "{source}");
         }
-        for media in ["images/a.png", "demo.GIF", "intro.mp4", "guide.pdf", "fonts/x.woff2", "bundle.zip", "LICENSE", "file.", ".png", "noext"] {
+        for media in [
+            "images/a.png",
+            "demo.GIF",
+            "intro.mp4",
+            "guide.pdf",
+            "fonts/x.woff2",
+            "bundle.zip",
+            "LICENSE",
+            "file.",
+            ".png",
+            "noext",
+        ] {
             assert!(!is_source(media), "{media}");
         }
     }

@@ -59,8 +59,12 @@ impl Ignore {
     /// The defaults and the patterns of a `.mintignore` file's bytes (invalid UTF-8 is replaced).
     pub fn from_bytes(mintignore: &[u8]) -> Self {
         let text = String::from_utf8_lossy(mintignore);
-        let lines = DEFAULT_PATTERNS.lines().chain(text.lines().take(MAX_PATTERNS));
-        Ignore { rules: lines.filter_map(Rule::parse).collect() }
+        let lines = DEFAULT_PATTERNS
+            .lines()
+            .chain(text.lines().take(MAX_PATTERNS));
+        Ignore {
+            rules: lines.filter_map(Rule::parse).collect(),
+        }
     }
 
     /// The rules of a folder given as a tree: its `.mintignore`, if any, and the defaults.
@@ -71,7 +75,11 @@ impl Ignore {
     /// Whether the file at `path` (folder-relative, `/`-separated) is left out of the site: a
     /// pattern excludes it or one of its folders.
     pub fn is_ignored(&self, path: &str) -> bool {
-        let segments: Vec<&[u8]> = path.trim_matches('/').split('/').map(str::as_bytes).collect();
+        let segments: Vec<&[u8]> = path
+            .trim_matches('/')
+            .split('/')
+            .map(str::as_bytes)
+            .collect();
         (1..=segments.len()).any(|n| {
             let is_dir = n < segments.len();
             self.decides(&segments[..n], is_dir)
@@ -96,7 +104,12 @@ impl Rule {
         let line = trim_trailing_spaces(line);
         let (negated, line) = match line.strip_prefix('!') {
             Some(rest) => (true, rest),
-            None => (false, line.strip_prefix('\\').filter(|r| r.starts_with(['!', '#'])).unwrap_or(line)),
+            None => (
+                false,
+                line.strip_prefix('\\')
+                    .filter(|r| r.starts_with(['!', '#']))
+                    .unwrap_or(line),
+            ),
         };
         let (dir_only, line) = match line.strip_suffix('/') {
             Some(rest) => (true, rest),
@@ -121,7 +134,11 @@ impl Rule {
                 glob => parts.push(Part::Glob(glob.as_bytes().to_vec())),
             }
         }
-        Some(Rule { parts, negated, dir_only })
+        Some(Rule {
+            parts,
+            negated,
+            dir_only,
+        })
     }
 }
 
@@ -141,10 +158,12 @@ fn matches_parts(parts: &[Part], segments: &[&[u8]]) -> bool {
         None => segments.is_empty(),
         // A trailing `**` matches everything inside, not the folder itself.
         Some((Part::AnyDepth, [])) => !segments.is_empty(),
-        Some((Part::AnyDepth, rest)) => (0..=segments.len()).any(|skip| matches_parts(rest, &segments[skip..])),
-        Some((Part::Glob(glob), rest)) => {
-            segments.split_first().is_some_and(|(first, others)| glob_matches(glob, first) && matches_parts(rest, others))
+        Some((Part::AnyDepth, rest)) => {
+            (0..=segments.len()).any(|skip| matches_parts(rest, &segments[skip..]))
         }
+        Some((Part::Glob(glob), rest)) => segments.split_first().is_some_and(|(first, others)| {
+            glob_matches(glob, first) && matches_parts(rest, others)
+        }),
     }
 }
 
@@ -162,7 +181,10 @@ fn glob_matches(glob: &[u8], name: &[u8]) -> bool {
             star = Some((g, n));
             continue;
         }
-        if let Some(len) = (g < glob.len()).then(|| one_char(&glob[g..], name[n])).flatten() {
+        if let Some(len) = (g < glob.len())
+            .then(|| one_char(&glob[g..], name[n]))
+            .flatten()
+        {
             g += len;
             n += 1;
             continue;
@@ -247,30 +269,65 @@ mod tests {
     fn the_documented_defaults_are_left_out() {
         check(
             "",
-            &["README.md", ".git/config", "node_modules/x/index.js", ".github/workflows/a.yml", "build/out.html", "CONTRIBUTING.md"],
-            &["index.mdx", "guides/readme.mdx", "building.mdx", "build.mdx", "images/dist.png", "en/use/build/agent.mdx", "en/README.md"],
+            &[
+                "README.md",
+                ".git/config",
+                "node_modules/x/index.js",
+                ".github/workflows/a.yml",
+                "build/out.html",
+                "CONTRIBUTING.md",
+            ],
+            &[
+                "index.mdx",
+                "guides/readme.mdx",
+                "building.mdx",
+                "build.mdx",
+                "images/dist.png",
+                "en/use/build/agent.mdx",
+                "en/README.md",
+            ],
         );
     }
 
     #[test]
     fn a_name_without_a_slash_matches_at_any_depth() {
-        check("*.draft.mdx\nprivate-notes.md\n", &["a.draft.mdx", "x/y/b.draft.mdx", "z/private-notes.md"], &["a.mdx", "draft.mdx"]);
+        check(
+            "*.draft.mdx\nprivate-notes.md\n",
+            &["a.draft.mdx", "x/y/b.draft.mdx", "z/private-notes.md"],
+            &["a.mdx", "draft.mdx"],
+        );
     }
 
     #[test]
     fn a_slash_at_the_start_or_in_the_middle_anchors_to_the_root() {
-        check("/AGENTS.md\ndoc/frotz\n", &["AGENTS.md", "doc/frotz"], &["x/AGENTS.md", "a/doc/frotz"]);
+        check(
+            "/AGENTS.md\ndoc/frotz\n",
+            &["AGENTS.md", "doc/frotz"],
+            &["x/AGENTS.md", "a/doc/frotz"],
+        );
     }
 
     #[test]
     fn a_trailing_slash_matches_only_folders_and_everything_in_them() {
-        check("drafts/\n/tools/\n", &["drafts/a.mdx", "x/drafts/deep/b.mdx", "tools/run.py"], &["drafts", "x/tools/run.py"]);
+        check(
+            "drafts/\n/tools/\n",
+            &["drafts/a.mdx", "x/drafts/deep/b.mdx", "tools/run.py"],
+            &["drafts", "x/tools/run.py"],
+        );
     }
 
     #[test]
     fn double_stars_match_across_folders() {
-        check("**/internal/**\n", &["internal/a.mdx", "x/internal/y/b.mdx"], &["internal", "x/internal"]);
-        check("a/**/b.mdx\n", &["a/b.mdx", "a/x/b.mdx", "a/x/y/b.mdx"], &["b.mdx", "x/a/b.mdx"]);
+        check(
+            "**/internal/**\n",
+            &["internal/a.mdx", "x/internal/y/b.mdx"],
+            &["internal", "x/internal"],
+        );
+        check(
+            "a/**/b.mdx\n",
+            &["a/b.mdx", "a/x/b.mdx", "a/x/y/b.mdx"],
+            &["b.mdx", "x/a/b.mdx"],
+        );
         check("**/foo\n", &["foo", "x/foo", "x/foo/in.mdx"], &["foobar"]);
         check("abc/**\n", &["abc/x", "abc/x/y"], &["abc", "x/abc/y"]);
         // Other runs of stars are plain stars: they stay within a segment.
@@ -279,20 +336,36 @@ mod tests {
 
     #[test]
     fn negation_re_includes_unless_a_folder_above_is_excluded() {
-        check("secret/*\n!secret/public-info.mdx\n", &["secret/a.mdx"], &["secret/public-info.mdx"]);
-        check("secret/\n!secret/public-info.mdx\n", &["secret/a.mdx", "secret/public-info.mdx"], &[]);
+        check(
+            "secret/*\n!secret/public-info.mdx\n",
+            &["secret/a.mdx"],
+            &["secret/public-info.mdx"],
+        );
+        check(
+            "secret/\n!secret/public-info.mdx\n",
+            &["secret/a.mdx", "secret/public-info.mdx"],
+            &[],
+        );
         check("*.mdx\n!keep.mdx\n", &["a.mdx"], &["keep.mdx"]);
         check("!README.md\n", &[], &["README.md"]);
     }
 
     #[test]
     fn comments_blanks_escapes_and_trailing_spaces() {
-        check("# comment\n\n\\#hash.mdx\n\\!bang.mdx\ntrail.mdx   \nspace\\ \n", &["#hash.mdx", "!bang.mdx", "trail.mdx", "space "], &["comment", "trail.mdx   "]);
+        check(
+            "# comment\n\n\\#hash.mdx\n\\!bang.mdx\ntrail.mdx   \nspace\\ \n",
+            &["#hash.mdx", "!bang.mdx", "trail.mdx", "space "],
+            &["comment", "trail.mdx   "],
+        );
     }
 
     #[test]
     fn wildcards_and_classes_stay_within_a_segment() {
-        check("/?.mdx\n/v[0-9].mdx\n/[!a]x.mdx\n/*.md\n", &["a.mdx", "v1.mdx", "bx.mdx", "r.md"], &["ab.mdx", "va.mdx", "ax.mdx", "x/r.md"]);
+        check(
+            "/?.mdx\n/v[0-9].mdx\n/[!a]x.mdx\n/*.md\n",
+            &["a.mdx", "v1.mdx", "bx.mdx", "r.md"],
+            &["ab.mdx", "va.mdx", "ax.mdx", "x/r.md"],
+        );
         check("/[ab\n", &["[ab"], &["a"]);
     }
 
@@ -301,8 +374,18 @@ mod tests {
         let mintignore = "# Root-level internal instructions\n/AGENTS.md\n/CLAUDE.md\n\n/.claude/\n/tools/\n/versions/\n/assets/migrate_weaviate_collections.py\n/.github/BACKPORT.md\n/.backportrc.json\n";
         check(
             mintignore,
-            &["AGENTS.md", "tools/translate/x.py", "assets/migrate_weaviate_collections.py", ".backportrc.json"],
-            &["en/guides/AGENTS.md", "assets/logo.png", "en/index.mdx", "docs.json"],
+            &[
+                "AGENTS.md",
+                "tools/translate/x.py",
+                "assets/migrate_weaviate_collections.py",
+                ".backportrc.json",
+            ],
+            &[
+                "en/guides/AGENTS.md",
+                "assets/logo.png",
+                "en/index.mdx",
+                "docs.json",
+            ],
         );
     }
 

@@ -45,13 +45,17 @@ pub(crate) fn inline_pieces<'a>(raw: &'a str, mut each: impl FnMut(InlinePiece<'
         rest = &rest[at..];
         if let Some(after) = rest.strip_prefix("<!--") {
             rest = after.find("-->").map_or("", |end| &after[end + 3..]);
-        } else if let Some((tag, len)) =
-            rest.starts_with('<').then(|| jsx::scan_tag_within(rest, &mut budget)).flatten()
+        } else if let Some((tag, len)) = rest
+            .starts_with('<')
+            .then(|| jsx::scan_tag_within(rest, &mut budget))
+            .flatten()
         {
             each(InlinePiece::Tag(tag));
             rest = &rest[len..];
-        } else if let Some((expr, len)) =
-            rest.starts_with('{').then(|| jsx::scan_expression_within(rest, &mut budget)).flatten()
+        } else if let Some((expr, len)) = rest
+            .starts_with('{')
+            .then(|| jsx::scan_expression_within(rest, &mut budget))
+            .flatten()
         {
             if let Some(text) = jsx::string_literal(expr) {
                 each(InlinePiece::Literal(text));
@@ -81,7 +85,10 @@ pub(crate) struct Inline {
 impl Inline {
     /// A block's inline content read whole (an HTML block).
     pub(crate) fn of(raw: String) -> Inline {
-        Inline { raw, ..Inline::default() }
+        Inline {
+            raw,
+            ..Inline::default()
+        }
     }
 
     pub(crate) fn code(&mut self, text: &str) {
@@ -133,7 +140,20 @@ fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
 }
 
 fn breaks_line(name: &str) -> bool {
-    const BLOCK: [&str; 12] = ["br", "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "blockquote"];
+    const BLOCK: [&str; 12] = [
+        "br",
+        "p",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "li",
+        "tr",
+        "blockquote",
+    ];
     BLOCK.iter().any(|b| name.eq_ignore_ascii_case(b))
 }
 

@@ -11,7 +11,11 @@ const MAX_DEPTH: usize = 32;
 /// The literal at the start of `src` (leading whitespace and comments skipped) and the bytes it
 /// took, comments and whitespace after it included.
 pub fn literal(src: &str) -> Option<(Value, usize)> {
-    let mut reader = Reader { s: src.as_bytes(), src, i: 0 };
+    let mut reader = Reader {
+        s: src.as_bytes(),
+        src,
+        i: 0,
+    };
     let value = reader.value(0)?;
     reader.skip_space();
     Some((value, reader.i))
@@ -21,7 +25,11 @@ pub fn literal(src: &str) -> Option<(Value, usize)> {
 /// the order they are written, which a JSON map keeps only in builds with serde_json's
 /// `preserve_order`. A property written twice appears twice, the later one last.
 pub fn object_entries(src: &str) -> Option<Vec<(String, Value)>> {
-    let mut reader = Reader { s: src.as_bytes(), src, i: 0 };
+    let mut reader = Reader {
+        s: src.as_bytes(),
+        src,
+        i: 0,
+    };
     reader.skip_space();
     (reader.s.get(reader.i) == Some(&b'{')).then_some(())?;
     reader.entries(0)
@@ -99,7 +107,9 @@ impl Reader<'_> {
                 }
                 Some(Value::Array(items))
             }
-            b'{' if depth < MAX_DEPTH => self.entries(depth).map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
+            b'{' if depth < MAX_DEPTH => self
+                .entries(depth)
+                .map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(),
             _ => match self.word() {
                 "true" => Some(Value::Bool(true)),
@@ -128,7 +138,11 @@ impl Reader<'_> {
 
     fn word(&mut self) -> &str {
         let start = self.i;
-        while self.s.get(self.i).is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$') {
+        while self
+            .s
+            .get(self.i)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$')
+        {
             self.i += 1;
         }
         &self.src[start..self.i]
@@ -145,7 +159,11 @@ impl Reader<'_> {
 
     fn number(&mut self) -> Option<Value> {
         let start = self.i;
-        while self.s.get(self.i).is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'+' | b'_')) {
+        while self
+            .s
+            .get(self.i)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'+' | b'_'))
+        {
             self.i += 1;
         }
         let text = self.src[start..self.i].replace('_', "");
@@ -211,14 +229,20 @@ mod tests {
         assert_eq!(read("`multi\nline`"), Some(json!("multi\nline")));
         assert_eq!(read("-1.5e3"), Some(json!(-1500.0)));
         assert_eq!(read("1_000"), Some(json!(1000.0)));
-        assert_eq!((read("true"), read("null")), (Some(json!(true)), Some(json!(null))));
+        assert_eq!(
+            (read("true"), read("null")),
+            (Some(json!(true)), Some(json!(null)))
+        );
     }
 
     #[test]
     fn reads_objects_and_arrays_with_trailing_commas_and_comments() {
         let src = "{ fruit: 'strawberries', \"n\": 2, list: [1, 'two',], // note\n nested: { deep: /* c */ true }, }\nrest";
         let (value, len) = literal(src).unwrap();
-        assert_eq!(value, json!({"fruit": "strawberries", "n": 2.0, "list": [1.0, "two"], "nested": {"deep": true}}));
+        assert_eq!(
+            value,
+            json!({"fruit": "strawberries", "n": 2.0, "list": [1.0, "two"], "nested": {"deep": true}})
+        );
         assert_eq!(&src[len..], "rest");
     }
 
@@ -234,7 +258,15 @@ mod tests {
 
     #[test]
     fn code_is_not_a_value() {
-        for src in ["() => <div />", "`a ${b}`", "fetch('x')", "{ a: b }", "'unclosed", "[1, 2", "{a: 1 b: 2}"] {
+        for src in [
+            "() => <div />",
+            "`a ${b}`",
+            "fetch('x')",
+            "{ a: b }",
+            "'unclosed",
+            "[1, 2",
+            "{a: 1 b: 2}",
+        ] {
             assert_eq!(read(src), None, "{src}");
         }
         let deep = "[".repeat(MAX_DEPTH + 5) + &"]".repeat(MAX_DEPTH + 5);

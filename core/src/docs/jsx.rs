@@ -21,7 +21,12 @@ impl ScanBudget {
 
     /// The budget for scanning `text`.
     pub fn for_text(text: &str) -> Self {
-        Self { remaining: text.len().saturating_mul(Self::PER_BYTE).saturating_add(MAX_SCAN) }
+        Self {
+            remaining: text
+                .len()
+                .saturating_mul(Self::PER_BYTE)
+                .saturating_add(MAX_SCAN),
+        }
     }
 
     fn window(&self, s: &str) -> usize {
@@ -111,7 +116,10 @@ impl<'a> Tag<'a> {
 /// The callout components (`<Note>`, `<Warning>` …): an aside beside the page's text, which every
 /// reader of a page (renderer, Markdown for agents, search text) sets apart.
 pub fn is_callout(name: &str) -> bool {
-    matches!(name, "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout")
+    matches!(
+        name,
+        "Note" | "Warning" | "Info" | "Tip" | "Check" | "Danger" | "Callout"
+    )
 }
 
 /// Scans a tag at the start of `s` (which begins with `<`); returns it and its length in bytes.

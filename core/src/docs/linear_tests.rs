@@ -28,8 +28,15 @@ fn assert_linear(name: &str, work: impl Fn(&str) -> usize, unit: &str) {
     let small = page(unit, 256 * 1024);
     let large = page(unit, 1024 * 1024);
     let (w_small, w_large) = (work(&small), work(&large));
-    assert!(w_large <= 9 * large.len() + 64 * 1024, "{name}: {w_large} bytes examined for {}", large.len());
-    assert!(w_large <= 4 * w_small + 64 * 1024, "{name}: {w_small} -> {w_large}");
+    assert!(
+        w_large <= 9 * large.len() + 64 * 1024,
+        "{name}: {w_large} bytes examined for {}",
+        large.len()
+    );
+    assert!(
+        w_large <= 4 * w_small + 64 * 1024,
+        "{name}: {w_small} -> {w_large}"
+    );
 }
 
 #[test]
@@ -48,7 +55,11 @@ fn flow_jsx_scans_are_linear() {
 
 #[test]
 fn esm_scans_are_linear() {
-    for unit in ["import {\n\n", "export const x = (\n\n", "export default [\n\n"] {
+    for unit in [
+        "import {\n\n",
+        "export const x = (\n\n",
+        "export default [\n\n",
+    ] {
         assert_linear(unit, |text| esm_read(|| drop(blocks(text))), unit);
     }
 }
@@ -57,7 +68,8 @@ fn esm_scans_are_linear() {
 fn ordinary_pages_keep_their_tags_within_the_budget() {
     // A long page with many `<` that open no tag (prose comparisons, autolinks) and expressions
     // still finds the tag at its end.
-    let mut body = "<https://x.dev> a < b and c <= d, x<y, {props.count} <b>bold</b>\n".repeat(20_000);
+    let mut body =
+        "<https://x.dev> a < b and c <= d, x<y, {props.count} <b>bold</b>\n".repeat(20_000);
     body.push_str("\n<Note>\nend\n</Note>\n");
     let found = blocks(&body)
         .iter()

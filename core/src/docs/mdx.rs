@@ -88,7 +88,10 @@ pub fn split(body: &str) -> Split<'_> {
         }
         if let Some((latex, end)) = latex_block(body, pos + indent, &mut latex_close) {
             flush_run(body, &mut run_start, pos, &mut out);
-            out.push(Block::Markdown(Cow::Owned(format!("$$\n{}\n$$\n", latex_source(latex)))));
+            out.push(Block::Markdown(Cow::Owned(format!(
+                "$$\n{}\n$$\n",
+                latex_source(latex)
+            ))));
             pos = end;
             continue;
         }
@@ -104,7 +107,11 @@ pub fn split(body: &str) -> Split<'_> {
         pos = line_end;
     }
     flush_run(body, &mut run_start, body.len(), &mut out);
-    Split { blocks: out, open_fence: fence.map(|(_, at)| at), prose_keyword_lines }
+    Split {
+        blocks: out,
+        open_fence: fence.map(|(_, at)| at),
+        prose_keyword_lines,
+    }
 }
 
 /// Where an earlier `$$` opener's scan found no closing line: openers before it have none either.
@@ -153,18 +160,25 @@ fn latex_block<'a>(body: &'a str, at: usize, close: &mut CloseScan) -> Option<(&
         return None;
     }
     let inner_start = at + OPEN.len();
-    let cached = close.found.filter(|found| close.from <= inner_start && found.is_none_or(|c| c >= inner_start));
+    let cached = close
+        .found
+        .filter(|found| close.from <= inner_start && found.is_none_or(|c| c >= inner_start));
     let close_at = match cached {
         Some(found) => found?,
         None => {
             let found = body[inner_start..].find(CLOSE).map(|i| inner_start + i);
-            *close = CloseScan { from: inner_start, found: Some(found) };
+            *close = CloseScan {
+                from: inner_start,
+                found: Some(found),
+            };
             found?
         }
     };
     let inner = &body[inner_start..close_at];
     let after = close_at + CLOSE.len();
-    let line_end = body[after..].find('\n').map_or(body.len(), |i| after + i + 1);
+    let line_end = body[after..]
+        .find('\n')
+        .map_or(body.len(), |i| after + i + 1);
     let blank_inside = inner.split('\n').skip(1).any(|line| line.trim().is_empty());
     (body[after..line_end].trim().is_empty() && !blank_inside).then_some((inner, line_end))
 }
@@ -173,7 +187,10 @@ fn latex_block<'a>(body: &'a str, at: usize, close: &mut CloseScan) -> Option<(&
 /// its `\\` read as `\`, else the text as written.
 pub(crate) fn latex_source(inner: &str) -> Cow<'_, str> {
     let trimmed = inner.trim();
-    let literal = trimmed.strip_prefix('{').and_then(|e| e.strip_suffix('}')).and_then(jsx::string_literal);
+    let literal = trimmed
+        .strip_prefix('{')
+        .and_then(|e| e.strip_suffix('}'))
+        .and_then(jsx::string_literal);
     match literal {
         Some(text) if text.contains("\\\\") => Cow::Owned(text.replace("\\\\", "\\")),
         Some(text) => Cow::Borrowed(text),
@@ -210,23 +227,43 @@ impl Fence {
 
 /// `import` or `export` followed by a space or a bracket: what MDX takes for the start of ESM.
 fn starts_with_esm_keyword(line: &str) -> bool {
-    ["import", "export"].iter().any(|kw| line.strip_prefix(kw).is_some_and(|rest| rest.starts_with([' ', '\t', '{', '*'])))
+    ["import", "export"].iter().any(|kw| {
+        line.strip_prefix(kw)
+            .is_some_and(|rest| rest.starts_with([' ', '\t', '{', '*']))
+    })
 }
 
 /// A line that opens an ESM statement: `import` of a binding, a list, a namespace or a module
 /// (`import X from`, `import {`, `import * as`, `import "m"`, `import type`), or `export` of a
 /// declaration, a default or a list. Other lines starting with the keyword are prose.
 fn is_esm_start(line: &str) -> bool {
-    const EXPORTED: [&str; 10] = ["const", "let", "var", "function", "async", "class", "default", "type", "interface", "enum"];
+    const EXPORTED: [&str; 10] = [
+        "const",
+        "let",
+        "var",
+        "function",
+        "async",
+        "class",
+        "default",
+        "type",
+        "interface",
+        "enum",
+    ];
     let word_then = |rest: &str, words: &[&str]| {
-        words.iter().any(|w| rest.strip_prefix(w).is_some_and(|after| after.is_empty() || after.starts_with(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')))
+        words.iter().any(|w| {
+            rest.strip_prefix(w).is_some_and(|after| {
+                after.is_empty()
+                    || after.starts_with(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+            })
+        })
     };
     if let Some(rest) = line.strip_prefix("export") {
         if rest.starts_with(['{', '*']) {
             return true;
         }
         let rest = rest.trim_start_matches([' ', '\t']);
-        return rest.len() < line.len() - "export".len() && (rest.starts_with(['{', '*']) || word_then(rest, &EXPORTED));
+        return rest.len() < line.len() - "export".len()
+            && (rest.starts_with(['{', '*']) || word_then(rest, &EXPORTED));
     }
     if let Some(rest) = line.strip_prefix("import") {
         if rest.starts_with(['{', '*']) {
@@ -240,7 +277,9 @@ fn is_esm_start(line: &str) -> bool {
             return true;
         }
         // `import Name from "…"` or `import Name, { … } from "…"`.
-        let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(rest.len());
+        let name_end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
         let after = rest[name_end..].trim_start();
         return name_end > 0 && (after.starts_with(',') || word_then(after, &["from"]));
     }
@@ -256,7 +295,9 @@ struct EsmBudget {
 
 impl EsmBudget {
     fn for_text(body: &str) -> Self {
-        Self { remaining: body.len().saturating_mul(4).saturating_add(64 * 1024) }
+        Self {
+            remaining: body.len().saturating_mul(4).saturating_add(64 * 1024),
+        }
     }
 }
 
@@ -453,13 +494,32 @@ mod tests {
     #[test]
     fn esm_starts_are_statements_and_other_keyword_lines_are_prose() {
         for esm in [
-            "import X from './x.mdx'", "import { A, B } from \"y\"", "import * as Z from 'z'", "import './side.css'",
-            "import type { T } from 't'", "import X, { Y } from 'x'", "import{A}from'a'", "export const a = 1", "export default function P() {}",
-            "export { a, b }", "export * from 'm'", "export async function f() {}", "export{a}", "export\tlet x = 2",
+            "import X from './x.mdx'",
+            "import { A, B } from \"y\"",
+            "import * as Z from 'z'",
+            "import './side.css'",
+            "import type { T } from 't'",
+            "import X, { Y } from 'x'",
+            "import{A}from'a'",
+            "export const a = 1",
+            "export default function P() {}",
+            "export { a, b }",
+            "export * from 'm'",
+            "export async function f() {}",
+            "export{a}",
+            "export\tlet x = 2",
         ] {
             assert!(is_esm_start(esm), "{esm}");
         }
-        for prose in ["export the site as one bundle", "import your docs", "exported pages", "importance", "export", "import X into Y", "export constantly"] {
+        for prose in [
+            "export the site as one bundle",
+            "import your docs",
+            "exported pages",
+            "importance",
+            "export",
+            "import X into Y",
+            "export constantly",
+        ] {
             assert!(!is_esm_start(prose), "{prose}");
         }
         let found = split("export the site.\n\n```\nexport nothing here\n```\n  export indented\nimport docs now\n");
@@ -548,10 +608,17 @@ mod tests {
     #[test]
     fn a_fence_never_closed_is_reported_where_it_opens_and_keeps_the_rest_as_code() {
         let body = "Text\n\n  ```js\ncode\n<Note>\n";
-        let Split { blocks: out, open_fence: open, .. } = split(body);
+        let Split {
+            blocks: out,
+            open_fence: open,
+            ..
+        } = split(body);
         assert_eq!(open, Some(6));
         assert_eq!(out.len(), 1);
-        assert!(md(&out[0]).is_some_and(|m| m.ends_with("<Note>\n")), "{out:?}");
+        assert!(
+            md(&out[0]).is_some_and(|m| m.ends_with("<Note>\n")),
+            "{out:?}"
+        );
         assert_eq!(split("```\nx\n```\n").open_fence, None);
     }
 

@@ -19,7 +19,10 @@ use serde_json::{Map, Value};
 use super::keys;
 use super::nav::{Division, DivisionKind, NavItem};
 use super::settings::{self, as_string, str_field, Navbar};
-use super::site_config::{parse_colors, parse_favicon, parse_json, parse_logo, ConfigError, NavReader, SiteConfig, LEGACY_CONFIG_FILE};
+use super::site_config::{
+    parse_colors, parse_favicon, parse_json, parse_logo, ConfigError, NavReader, SiteConfig,
+    LEGACY_CONFIG_FILE,
+};
 
 const FILE: &str = LEGACY_CONFIG_FILE;
 /// The label of the tab and the anchor holding pages under no other (Mintlify's default).
@@ -36,12 +39,19 @@ struct Section {
     openapi: Option<super::nav::OpenApiSource>,
 }
 
-pub(super) fn parse_mint_json(bytes: &[u8], warnings: &mut Vec<String>) -> Result<SiteConfig, ConfigError> {
+pub(super) fn parse_mint_json(
+    bytes: &[u8],
+    warnings: &mut Vec<String>,
+) -> Result<SiteConfig, ConfigError> {
     let Value::Object(root) = parse_json(FILE, bytes)? else {
         return Err(ConfigError::NotAnObject { file: FILE.into() });
     };
     let text = String::from_utf8_lossy(bytes);
-    let mut reader = NavReader { file: FILE, text: &text, warnings: Vec::new() };
+    let mut reader = NavReader {
+        file: FILE,
+        text: &text,
+        warnings: Vec::new(),
+    };
     reader.unknown_keys(&root, keys::MINT_JSON_ROOT, "");
 
     let mut groups: Vec<(Option<String>, NavItem)> = Vec::new();
@@ -51,23 +61,36 @@ pub(super) fn parse_mint_json(bytes: &[u8], warnings: &mut Vec<String>) -> Resul
                 let field = format!("navigation[{i}]");
                 let item = match entry {
                     Value::String(page) => reader.page_entry(page, &field)?,
-                    _ => reader.division(entry, DivisionKind::Group, "group", &field)?.map(NavItem::Division),
+                    _ => reader
+                        .division(entry, DivisionKind::Group, "group", &field)?
+                        .map(NavItem::Division),
                 };
                 let version = entry.get("version").and_then(as_string);
                 groups.extend(item.map(|item| (version, item)));
             }
         }
-        Some(_) => reader.warnings.push(format!("{FILE}: `navigation` is not a list of groups")),
+        Some(_) => reader
+            .warnings
+            .push(format!("{FILE}: `navigation` is not a list of groups")),
         None => reader.warnings.push(format!("{FILE}: no navigation")),
     }
 
     let mut global = Vec::new();
     let tabs = sections(&mut reader, &root, "tabs", DivisionKind::Tab, &mut global);
-    let anchors = sections(&mut reader, &root, "anchors", DivisionKind::Anchor, &mut global);
+    let anchors = sections(
+        &mut reader,
+        &root,
+        "anchors",
+        DivisionKind::Anchor,
+        &mut global,
+    );
     let layout = Layout {
         tabs,
         anchors,
-        primary_tab: root.get("primaryTab").and_then(|t| t.get("name")).and_then(as_string),
+        primary_tab: root
+            .get("primaryTab")
+            .and_then(|t| t.get("name"))
+            .and_then(as_string),
         top_anchor: root.get("topAnchor").and_then(Value::as_object),
     };
     let navigation = versioned(&mut reader, &root, groups, &layout);
@@ -87,10 +110,18 @@ pub(super) fn parse_mint_json(bytes: &[u8], warnings: &mut Vec<String>) -> Resul
         global,
         file: FILE.to_owned(),
         navbar: Navbar {
-            links: get("topbarLinks").as_array().into_iter().flatten().filter_map(settings::mint_link).collect(),
+            links: get("topbarLinks")
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(settings::mint_link)
+                .collect(),
             primary: settings::mint_link(get("topbarCtaButton")),
         },
-        footer: settings::Footer { socials: settings::socials(get("footerSocials")), columns: Vec::new() },
+        footer: settings::Footer {
+            socials: settings::socials(get("footerSocials")),
+            columns: Vec::new(),
+        },
         redirects: settings::redirects(get("redirects")),
         api: settings::mint_api(get("api"), get("openapi")),
         appearance: settings::mode_toggle(get("modeToggle")),
@@ -111,13 +142,21 @@ fn sections(
     global: &mut Vec<NavItem>,
 ) -> Vec<Section> {
     let mut out = Vec::new();
-    let entries = root.get(key).and_then(Value::as_array).into_iter().flatten();
+    let entries = root
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     for (i, entry) in entries.enumerate() {
-        let Some(map) = entry.as_object() else { continue };
+        let Some(map) = entry.as_object() else {
+            continue;
+        };
         let field = format!("{key}[{i}]");
         reader.unknown_keys(map, keys::MINT_SECTION, &field);
         let (Some(name), Some(url)) = (str_field(map, "name"), str_field(map, "url")) else {
-            reader.warnings.push(format!("{FILE}: {field} needs a `name` and a `url`; ignored"));
+            reader.warnings.push(format!(
+                "{FILE}: {field} needs a `name` and a `url`; ignored"
+            ));
             continue;
         };
         let icon = str_field(map, "icon");
@@ -133,8 +172,13 @@ fn sections(
             prefix: url.trim().trim_matches('/').to_owned(),
             icon,
             version: str_field(map, "version"),
-            hidden: map.get("isDefaultHidden").and_then(Value::as_bool).unwrap_or(false),
-            openapi: map.get("openapi").and_then(|o| settings::openapi_sources(o).into_iter().next()),
+            hidden: map
+                .get("isDefaultHidden")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            openapi: map
+                .get("openapi")
+                .and_then(|o| settings::openapi_sources(o).into_iter().next()),
         });
     }
     out
@@ -161,7 +205,12 @@ fn versioned(
     layout: &Layout<'_>,
 ) -> Vec<NavItem> {
     let mut versions: Vec<(String, Option<String>)> = Vec::new();
-    for entry in root.get("versions").and_then(Value::as_array).into_iter().flatten() {
+    for entry in root
+        .get("versions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let version = match entry {
             Value::Object(map) => str_field(map, "name").map(|name| (name, str_field(map, "url"))),
             other => as_string(other).map(|name| (name, None)),
@@ -173,8 +222,13 @@ fn versioned(
         return sectioned(&items, None, layout);
     }
     for (version, _) in &groups {
-        if let Some(version) = version.as_deref().filter(|v| !versions.iter().any(|(name, _)| name == v)) {
-            reader.warnings.push(format!("{FILE}: a group names version `{version}`, which `versions` does not list"));
+        if let Some(version) = version
+            .as_deref()
+            .filter(|v| !versions.iter().any(|(name, _)| name == v))
+        {
+            reader.warnings.push(format!(
+                "{FILE}: a group names version `{version}`, which `versions` does not list"
+            ));
             versions.push((version.to_owned(), None));
         }
     }
@@ -200,7 +254,10 @@ fn sectioned(items: &[NavItem], version: Option<&str>, layout: &Layout<'_>) -> V
     let in_version = |s: &&Section| s.version.as_deref().is_none_or(|v| Some(v) == version);
     let tabs: Vec<&Section> = layout.tabs.iter().filter(in_version).collect();
     let anchors: Vec<&Section> = layout.anchors.iter().filter(in_version).collect();
-    let primary = layout.primary_tab.clone().unwrap_or_else(|| DEFAULT_SECTION.to_owned());
+    let primary = layout
+        .primary_tab
+        .clone()
+        .unwrap_or_else(|| DEFAULT_SECTION.to_owned());
     let with_anchors = |items: Vec<NavItem>| -> Vec<NavItem> {
         if anchors.is_empty() {
             return items;
@@ -208,7 +265,8 @@ fn sectioned(items: &[NavItem], version: Option<&str>, layout: &Layout<'_>) -> V
         let top = layout.top_anchor;
         let mut top = Division::new(
             DivisionKind::Anchor,
-            top.and_then(|t| str_field(t, "name")).unwrap_or_else(|| DEFAULT_SECTION.to_owned()),
+            top.and_then(|t| str_field(t, "name"))
+                .unwrap_or_else(|| DEFAULT_SECTION.to_owned()),
         );
         top.icon = layout.top_anchor.and_then(|t| str_field(t, "icon"));
         split(&items, &anchors, top, DivisionKind::Anchor)
@@ -217,7 +275,12 @@ fn sectioned(items: &[NavItem], version: Option<&str>, layout: &Layout<'_>) -> V
         return with_anchors(items.to_vec());
     }
     let mut out = Vec::new();
-    for tab in split(items, &tabs, Division::new(DivisionKind::Tab, primary), DivisionKind::Tab) {
+    for tab in split(
+        items,
+        &tabs,
+        Division::new(DivisionKind::Tab, primary),
+        DivisionKind::Tab,
+    ) {
         out.push(match tab {
             NavItem::Division(mut tab) => {
                 tab.items = with_anchors(std::mem::take(&mut tab.items));
@@ -231,7 +294,12 @@ fn sectioned(items: &[NavItem], version: Option<&str>, layout: &Layout<'_>) -> V
 
 /// One division per section (the `rest` division first, for pages no section owns), each holding
 /// the groups filtered to its pages; divisions left empty are dropped.
-fn split(items: &[NavItem], sections: &[&Section], rest: Division, kind: DivisionKind) -> Vec<NavItem> {
+fn split(
+    items: &[NavItem],
+    sections: &[&Section],
+    rest: Division,
+    kind: DivisionKind,
+) -> Vec<NavItem> {
     let mut out = Vec::new();
     let mut rest = rest;
     rest.items = filter(items, sections, None, None);
@@ -253,7 +321,12 @@ fn split(items: &[NavItem], sections: &[&Section], rest: Division, kind: Divisio
 
 /// The part of `items` section `index` owns (`None`: the pages no section owns). An endpoint goes
 /// where its group's first page goes (`group_owner`).
-fn filter(items: &[NavItem], sections: &[&Section], index: Option<usize>, group_owner: Option<Option<usize>>) -> Vec<NavItem> {
+fn filter(
+    items: &[NavItem],
+    sections: &[&Section],
+    index: Option<usize>,
+    group_owner: Option<Option<usize>>,
+) -> Vec<NavItem> {
     let mut out = Vec::new();
     for item in items {
         match item {
@@ -268,10 +341,19 @@ fn filter(items: &[NavItem], sections: &[&Section], index: Option<usize>, group_
                 }
             }
             NavItem::Division(division) => {
-                let first = division.root.as_deref().or_else(|| first_page(&division.items));
-                let this_owner = first.map(|p| owner(p, sections)).or(group_owner).unwrap_or(None);
+                let first = division
+                    .root
+                    .as_deref()
+                    .or_else(|| first_page(&division.items));
+                let this_owner = first
+                    .map(|p| owner(p, sections))
+                    .or(group_owner)
+                    .unwrap_or(None);
                 let mut kept = division.clone();
-                kept.root = division.root.clone().filter(|root| owner(root, sections) == index);
+                kept.root = division
+                    .root
+                    .clone()
+                    .filter(|root| owner(root, sections) == index);
                 kept.items = filter(&division.items, sections, index, Some(this_owner));
                 if !kept.items.is_empty() || kept.root.is_some() {
                     out.push(NavItem::Division(kept));
@@ -295,7 +377,10 @@ fn owner(path: &str, sections: &[&Section]) -> Option<usize> {
     sections
         .iter()
         .enumerate()
-        .filter(|(_, s)| !s.prefix.is_empty() && (path == s.prefix || path.starts_with(&format!("{}/", s.prefix))))
+        .filter(|(_, s)| {
+            !s.prefix.is_empty()
+                && (path == s.prefix || path.starts_with(&format!("{}/", s.prefix)))
+        })
         .max_by_key(|(_, s)| s.prefix.len())
         .map(|(i, _)| i)
 }

@@ -27,14 +27,17 @@ impl Site {
     /// The version readers land on: the one docs.json marks `default: true`, else the first
     /// declared; `None` for an unversioned site.
     pub fn default_version(&self) -> Option<&str> {
-        marked_default_version(&self.config.navigation).or(self.versions.first().map(String::as_str))
+        marked_default_version(&self.config.navigation)
+            .or(self.versions.first().map(String::as_str))
     }
 }
 
 /// The version the navigation marks `default: true`, at any depth (under a language or a product).
 fn marked_default_version(items: &[NavItem]) -> Option<&str> {
     items.iter().find_map(|item| match item {
-        NavItem::Division(d) if d.kind == DivisionKind::Version && d.default => Some(d.label.as_str()),
+        NavItem::Division(d) if d.kind == DivisionKind::Version && d.default => {
+            Some(d.label.as_str())
+        }
         NavItem::Division(d) => marked_default_version(&d.items),
         NavItem::Page(_) | NavItem::Endpoint(_) => None,
     })

@@ -25,9 +25,17 @@ pub struct GeneratedPage {
 
 /// Replaces the OpenAPI entries of `config`'s navigation by the pages they generate, which it
 /// returns by page path. `specs` reads the tree holding the specs (and the remote manifest).
-pub fn expand(config: &mut SiteConfig, specs: &mut Specs<'_>, warnings: &mut Vec<String>) -> BTreeMap<String, GeneratedPage> {
+pub fn expand(
+    config: &mut SiteConfig,
+    specs: &mut Specs<'_>,
+    warnings: &mut Vec<String>,
+) -> BTreeMap<String, GeneratedPage> {
     let mut expander = Expander {
-        file: if config.file.is_empty() { super::config::CONFIG_FILE.to_owned() } else { config.file.clone() },
+        file: if config.file.is_empty() {
+            super::config::CONFIG_FILE.to_owned()
+        } else {
+            config.file.clone()
+        },
         remote: endpoint::remote_manifest(specs.tree()),
         specs,
         pages: BTreeMap::new(),
@@ -45,7 +53,9 @@ pub fn expand(config: &mut SiteConfig, specs: &mut Specs<'_>, warnings: &mut Vec
 /// The remote specs (URLs) `config_tree`'s navigation names that the upload did not bring: what a
 /// publish fetches itself before planning.
 pub fn unfetched_remote_specs(config_tree: &SourceTree) -> Vec<String> {
-    let Ok(mut config) = super::config::parse_config(config_tree, &mut Vec::new()) else { return Vec::new() };
+    let Ok(mut config) = super::config::parse_config(config_tree, &mut Vec::new()) else {
+        return Vec::new();
+    };
     let mut specs = Specs::new(config_tree);
     let mut warnings = Vec::new();
     let mut expander = Expander {
@@ -80,7 +90,9 @@ impl Expander<'_, '_, '_> {
         let mut out = Vec::with_capacity(items.len());
         for item in std::mem::take(items) {
             match item {
-                NavItem::Endpoint(entry) => out.extend(self.entry(&entry, spec, prefix).map(NavItem::Page)),
+                NavItem::Endpoint(entry) => {
+                    out.extend(self.entry(&entry, spec, prefix).map(NavItem::Page))
+                }
                 NavItem::Division(mut division) => {
                     self.division(&mut division, spec, prefix);
                     out.push(NavItem::Division(division));
@@ -91,14 +103,22 @@ impl Expander<'_, '_, '_> {
         *items = out;
     }
 
-    fn division(&mut self, division: &mut Division, inherited: Option<&OpenApiSource>, prefix: &str) {
+    fn division(
+        &mut self,
+        division: &mut Division,
+        inherited: Option<&OpenApiSource>,
+        prefix: &str,
+    ) {
         let prefix = match division.kind {
             DivisionKind::Language if !division.label.is_empty() => format!("{}/", division.label),
             _ => prefix.to_owned(),
         };
         let own = division.openapi.clone();
         let spec = own.as_ref().or(inherited);
-        if let Some(own) = own.as_ref().filter(|_| division.items.is_empty() && division.root.is_none()) {
+        if let Some(own) = own
+            .as_ref()
+            .filter(|_| division.items.is_empty() && division.root.is_none())
+        {
             division.items = self.whole_spec(own, &prefix);
             return;
         }
@@ -113,11 +133,16 @@ impl Expander<'_, '_, '_> {
         let Some(doc) = self.load(&path, &source.source, "a navigation `openapi`") else {
             return Vec::new();
         };
-        let ops: Vec<Operation> =
-            endpoint::operations(&doc, self.specs.text(&path)).into_iter().filter(|op| !op.hidden).collect();
+        let ops: Vec<Operation> = endpoint::operations(&doc, self.specs.text(&path))
+            .into_iter()
+            .filter(|op| !op.hidden)
+            .collect();
         let mut groups = Vec::new();
         for tag in endpoint::tag_order(&doc, &ops) {
-            let mut group = Division::new(DivisionKind::Group, endpoint::group_label(&doc, tag.as_deref()));
+            let mut group = Division::new(
+                DivisionKind::Group,
+                endpoint::group_label(&doc, tag.as_deref()),
+            );
             for op in ops.iter().filter(|op| op.tag == tag) {
                 let page = self.page(op, &path, prefix, source.directory.as_deref());
                 group.items.extend(page.map(NavItem::Page));
@@ -128,7 +153,12 @@ impl Expander<'_, '_, '_> {
     }
 
     /// The page an entry generates, or `None` with a warning.
-    fn entry(&mut self, entry: &Endpoint, inherited: Option<&OpenApiSource>, prefix: &str) -> Option<String> {
+    fn entry(
+        &mut self,
+        entry: &Endpoint,
+        inherited: Option<&OpenApiSource>,
+        prefix: &str,
+    ) -> Option<String> {
         let name = format!("{} {}", entry.method, entry.path);
         let (source, directory) = match (&entry.spec, inherited) {
             (Some(spec), _) => (spec.clone(), None),
@@ -155,7 +185,13 @@ impl Expander<'_, '_, '_> {
     }
 
     /// The page of `op`; a path another operation took gets `-1`, `-2`, ... as Mintlify adds them.
-    fn page(&mut self, op: &Operation, spec: &str, prefix: &str, directory: Option<&str>) -> Option<String> {
+    fn page(
+        &mut self,
+        op: &Operation,
+        spec: &str,
+        prefix: &str,
+        directory: Option<&str>,
+    ) -> Option<String> {
         let target = op.target(spec);
         let base = endpoint::page_path(op, prefix, directory);
         if let Some(rule) = page_path_problem(&base) {
@@ -174,14 +210,26 @@ impl Expander<'_, '_, '_> {
             n += 1;
             path = format!("{base}-{n}");
         }
-        self.pages.insert(path.clone(), GeneratedPage { spec: spec.to_owned(), target });
+        self.pages.insert(
+            path.clone(),
+            GeneratedPage {
+                spec: spec.to_owned(),
+                target,
+            },
+        );
         Some(path)
     }
 
     /// The tree path of a spec: itself, or for a URL the file publish-docs downloaded it to.
     fn spec_path(&mut self, source: &str, named_by: &str) -> Option<String> {
         if !endpoint::is_remote(source) {
-            return Some(source.trim().trim_start_matches("./").trim_start_matches('/').to_owned());
+            return Some(
+                source
+                    .trim()
+                    .trim_start_matches("./")
+                    .trim_start_matches('/')
+                    .to_owned(),
+            );
         }
         if let Some(path) = self.remote.get(source.trim()) {
             return Some(path.clone());
@@ -196,7 +244,12 @@ impl Expander<'_, '_, '_> {
         None
     }
 
-    fn load(&mut self, path: &str, source: &str, named_by: &str) -> Option<std::rc::Rc<serde_json::Value>> {
+    fn load(
+        &mut self,
+        path: &str,
+        source: &str,
+        named_by: &str,
+    ) -> Option<std::rc::Rc<serde_json::Value>> {
         let doc = self.specs.get(path);
         if doc.is_none() && self.warned.insert(path.to_owned()) {
             self.warnings.push(format!(
@@ -221,7 +274,10 @@ mod unfetched_tests {
             {"tab": "C", "groups": [{"group": "G", "openapi": "https://api.example.com/a.json", "pages": []}]}]}}"#;
         let remote = r#"{"https://api.example.com/b.json": ".docs-edge/remote/b.json"}"#;
         let files = tree(&[("docs.json", docs), (endpoint::REMOTE_MANIFEST, remote)]);
-        assert_eq!(unfetched_remote_specs(&files), ["https://api.example.com/a.json"]);
+        assert_eq!(
+            unfetched_remote_specs(&files),
+            ["https://api.example.com/a.json"]
+        );
         assert!(unfetched_remote_specs(&tree(&[("docs.json", "{")])).is_empty());
     }
 }

@@ -137,7 +137,11 @@ impl SitePlan {
 
     pub fn from_bytes(bytes: &[u8]) -> Result<SitePlan, IndexError> {
         let plan: SitePlan = decode(bytes, &[FORMAT, KIND_PLAN])?;
-        let page_items = plan.items.iter().filter(|i| matches!(i, PlanItem::Page)).count();
+        let page_items = plan
+            .items
+            .iter()
+            .filter(|i| matches!(i, PlanItem::Page))
+            .count();
         if page_items != plan.planned.len() {
             return Err(IndexError::Inconsistent("site plan"));
         }
@@ -157,7 +161,8 @@ impl SitePlan {
                 PlanItem::Missing(warning) => warnings.push(warning.clone()),
                 PlanItem::Page => {
                     if let Some(read) = reads.next() {
-                        warnings.extend(read.warnings.into_iter().filter(|w| seen.insert(w.clone())));
+                        warnings
+                            .extend(read.warnings.into_iter().filter(|w| seen.insert(w.clone())));
                         out.push(read.page);
                     }
                 }
@@ -171,7 +176,14 @@ impl SitePlan {
                 examples.join(", ")
             ));
         }
-        Site { name: self.name, languages: self.languages, versions: self.versions, pages: out, warnings, config: self.config }
+        Site {
+            name: self.name,
+            languages: self.languages,
+            versions: self.versions,
+            pages: out,
+            warnings,
+            config: self.config,
+        }
     }
 }
 
@@ -188,7 +200,11 @@ pub struct SiteOutline {
 impl SiteOutline {
     /// The outline of a whole site.
     pub fn of(site: &Site) -> SiteOutline {
-        let summaries = site.pages.iter().map(crate::agents::llms::page_summary).collect();
+        let summaries = site
+            .pages
+            .iter()
+            .map(crate::agents::llms::page_summary)
+            .collect();
         let mut site = site.clone();
         for page in &mut site.pages {
             page.sections = Vec::new();
@@ -218,7 +234,10 @@ mod tests {
     #[test]
     fn outlines_and_plans_of_an_earlier_format_are_refused_by_their_first_byte() {
         let files = tree(&[
-            ("docs.json", r#"{"name": "A", "fonts": {"family": "Inter"}, "navigation": {"pages": ["index"]}}"#),
+            (
+                "docs.json",
+                r#"{"name": "A", "fonts": {"family": "Inter"}, "navigation": {"pages": ["index"]}}"#,
+            ),
             ("index.mdx", "# H"),
         ]);
         let site = build_site(&files).unwrap();
@@ -229,14 +248,23 @@ mod tests {
             assert_eq!(bytes[0], FORMAT);
             bytes[0] = FORMAT - 1;
         }
-        assert!(matches!(SiteOutline::from_bytes(&outline), Err(IndexError::UnsupportedVersion(2))));
-        assert!(matches!(SitePlan::from_bytes(&plan), Err(IndexError::UnsupportedVersion(2))));
+        assert!(matches!(
+            SiteOutline::from_bytes(&outline),
+            Err(IndexError::UnsupportedVersion(2))
+        ));
+        assert!(matches!(
+            SitePlan::from_bytes(&plan),
+            Err(IndexError::UnsupportedVersion(2))
+        ));
     }
 
     #[test]
     fn plan_and_outline_round_trip_and_the_outline_has_no_bodies() {
         let files = tree(&[
-            ("docs.json", r#"{"name": "A", "navigation": {"pages": ["index", "gone", "index"]}}"#),
+            (
+                "docs.json",
+                r#"{"name": "A", "navigation": {"pages": ["index", "gone", "index"]}}"#,
+            ),
             ("index.mdx", "---\ntitle: Home\n---\n# H\n\nText."),
             ("extra.mdx", "Extra"),
         ]);
@@ -248,7 +276,13 @@ mod tests {
         assert!(outline.site.pages.iter().all(|p| p.sections.is_empty()));
         assert_eq!(outline.site.pages.len(), 2);
         assert_eq!(outline.site.warnings, site.warnings);
-        assert_eq!(SiteOutline::from_bytes(&outline.to_bytes()).unwrap(), outline);
-        assert!(SiteOutline::from_bytes(&plan.to_bytes()).is_err(), "a plan is not an outline");
+        assert_eq!(
+            SiteOutline::from_bytes(&outline.to_bytes()).unwrap(),
+            outline
+        );
+        assert!(
+            SiteOutline::from_bytes(&plan.to_bytes()).is_err(),
+            "a plan is not an outline"
+        );
     }
 }

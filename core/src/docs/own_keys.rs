@@ -28,11 +28,17 @@ pub fn support_link(tree: &SourceTree, warnings: &mut Vec<String>) -> Option<Str
     let text = String::from_utf8_lossy(bytes);
     let line = |key: &str| line_of_key(&text, key).unwrap_or(1);
     let Some(own) = own.as_object() else {
-        warnings.push(format!("{CONFIG_FILE}:{}: `{OWN_KEY}` must be an object; ignored", line(OWN_KEY)));
+        warnings.push(format!(
+            "{CONFIG_FILE}:{}: `{OWN_KEY}` must be an object; ignored",
+            line(OWN_KEY)
+        ));
         return None;
     };
     for key in own.keys().filter(|k| !KEYS.contains(&k.as_str())) {
-        warnings.push(format!("{CONFIG_FILE}:{}: unknown key `{OWN_KEY}.{key}` ignored", line(key)));
+        warnings.push(format!(
+            "{CONFIG_FILE}:{}: unknown key `{OWN_KEY}.{key}` ignored",
+            line(key)
+        ));
     }
     let value = own.get("support")?;
     let link = value.as_str().map(str::trim).filter(|v| is_support_link(v));
@@ -45,9 +51,23 @@ pub fn support_link(tree: &SourceTree, warnings: &mut Vec<String>) -> Option<Str
 /// An `https://host…` URL or a `mailto:name@host.tld` address, with nothing an HTML attribute or a
 /// header would have to escape.
 pub fn is_support_link(value: &str) -> bool {
-    let plain = value.len() <= MAX_SUPPORT_CHARS && value.bytes().all(|b| b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b'<' | b'>' | b'\\' | b'`'));
-    let https = value.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://")) && value[8..].split(['/', '?', '#']).next().is_some_and(|host| host.contains('.') && !host.contains('@'));
-    let mailto = value.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("mailto:")) && value[7..].split_once('@').is_some_and(|(user, host)| !user.is_empty() && host.contains('.') && !host.contains('@'));
+    let plain = value.len() <= MAX_SUPPORT_CHARS
+        && value.bytes().all(|b| {
+            b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b'<' | b'>' | b'\\' | b'`')
+        });
+    let https = value
+        .get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+        && value[8..]
+            .split(['/', '?', '#'])
+            .next()
+            .is_some_and(|host| host.contains('.') && !host.contains('@'));
+    let mailto = value
+        .get(..7)
+        .is_some_and(|s| s.eq_ignore_ascii_case("mailto:"))
+        && value[7..].split_once('@').is_some_and(|(user, host)| {
+            !user.is_empty() && host.contains('.') && !host.contains('@')
+        });
     plain && (https || mailto)
 }
 
@@ -56,19 +76,37 @@ mod tests {
     use super::*;
 
     fn config(json: &str) -> SourceTree {
-        [(CONFIG_FILE.to_owned(), json.as_bytes().to_vec())].into_iter().collect()
+        [(CONFIG_FILE.to_owned(), json.as_bytes().to_vec())]
+            .into_iter()
+            .collect()
     }
 
     #[test]
     fn the_support_link_is_an_https_url_or_a_mailto_address() {
         let mut warnings = Vec::new();
-        for good in ["https://help.acme.dev/contact?from=docs", "mailto:help@acme.dev", "MAILTO:Help@Acme.dev"] {
-            let tree = config(&format!("{{\"name\": \"A\",\n  \"x-docs-edge\": {{\"support\": \"{good}\"}}}}"));
+        for good in [
+            "https://help.acme.dev/contact?from=docs",
+            "mailto:help@acme.dev",
+            "MAILTO:Help@Acme.dev",
+        ] {
+            let tree = config(&format!(
+                "{{\"name\": \"A\",\n  \"x-docs-edge\": {{\"support\": \"{good}\"}}}}"
+            ));
             assert_eq!(support_link(&tree, &mut warnings).as_deref(), Some(good));
         }
         assert!(warnings.is_empty(), "{warnings:?}");
-        for bad in ["http://help.acme.dev", "javascript:alert(1)", "mailto:nobody", "https://", "https://a\\\"b.dev", "help@acme.dev", "https://user@evil.dev"] {
-            let tree = config(&format!("{{\"name\": \"A\",\n  \"x-docs-edge\": {{\n    \"support\": \"{bad}\"}}}}"));
+        for bad in [
+            "http://help.acme.dev",
+            "javascript:alert(1)",
+            "mailto:nobody",
+            "https://",
+            "https://a\\\"b.dev",
+            "help@acme.dev",
+            "https://user@evil.dev",
+        ] {
+            let tree = config(&format!(
+                "{{\"name\": \"A\",\n  \"x-docs-edge\": {{\n    \"support\": \"{bad}\"}}}}"
+            ));
             assert_eq!(support_link(&tree, &mut warnings), None, "{bad}");
         }
         assert_eq!(warnings.len(), 7, "{warnings:?}");
@@ -78,10 +116,25 @@ mod tests {
     #[test]
     fn other_shapes_and_keys_are_warnings_and_no_key_is_nothing() {
         let mut warnings = Vec::new();
-        assert_eq!(support_link(&config("{\"name\": \"A\"}"), &mut warnings), None);
+        assert_eq!(
+            support_link(&config("{\"name\": \"A\"}"), &mut warnings),
+            None
+        );
         assert!(warnings.is_empty());
-        assert_eq!(support_link(&config("{\n\"x-docs-edge\": \"https://a.dev\"}"), &mut warnings), None);
-        assert_eq!(support_link(&config("{\n\"x-docs-edge\": {\"support\": 3,\n \"supportt\": 1}}"), &mut warnings), None);
+        assert_eq!(
+            support_link(
+                &config("{\n\"x-docs-edge\": \"https://a.dev\"}"),
+                &mut warnings
+            ),
+            None
+        );
+        assert_eq!(
+            support_link(
+                &config("{\n\"x-docs-edge\": {\"support\": 3,\n \"supportt\": 1}}"),
+                &mut warnings
+            ),
+            None
+        );
         assert_eq!(warnings, [
             "docs.json:2: `x-docs-edge` must be an object; ignored",
             "docs.json:3: unknown key `x-docs-edge.supportt` ignored",

@@ -153,12 +153,31 @@ impl FileTable {
             let files = old
                 .files
                 .into_iter()
-                .map(|f| FileEntry { path: f.path, stored: Stored::Source, pack: f.pack, offset: f.offset, len: f.len, imports: f.imports })
+                .map(|f| FileEntry {
+                    path: f.path,
+                    stored: Stored::Source,
+                    pack: f.pack,
+                    offset: f.offset,
+                    len: f.len,
+                    imports: f.imports,
+                })
                 .collect();
-            FileTable { files, pack_count: old.pack_count, media_pack_count: 0, warnings: Vec::new(), pack_objects: Vec::new() }
+            FileTable {
+                files,
+                pack_count: old.pack_count,
+                media_pack_count: 0,
+                warnings: Vec::new(),
+                pack_objects: Vec::new(),
+            }
         } else if bytes.first() == Some(&FORMAT_2) {
             let old: FileTableV2 = decode(bytes, &[FORMAT_2, KIND_FILE_TABLE])?;
-            FileTable { files: old.files, pack_count: old.pack_count, media_pack_count: old.media_pack_count, warnings: old.warnings, pack_objects: Vec::new() }
+            FileTable {
+                files: old.files,
+                pack_count: old.pack_count,
+                media_pack_count: old.media_pack_count,
+                warnings: old.warnings,
+                pack_objects: Vec::new(),
+            }
         } else {
             decode(bytes, &[FORMAT, KIND_FILE_TABLE])?
         };
@@ -171,7 +190,8 @@ impl FileTable {
             };
             f.pack < count && f.offset.checked_add(f.len).is_some()
         });
-        let named = table.pack_objects.is_empty() || table.pack_objects.len() == table.pack_count as usize;
+        let named =
+            table.pack_objects.is_empty() || table.pack_objects.len() == table.pack_count as usize;
         if !sorted || !in_packs || !named {
             return Err(IndexError::Inconsistent("file table"));
         }
@@ -203,7 +223,11 @@ impl FileTable {
         let entry = self.get(path)?;
         match &entry.stored {
             Stored::Source => None,
-            Stored::MediaPack => Some(MediaRead::Pack { pack: entry.pack, start: entry.offset, len: entry.len }),
+            Stored::MediaPack => Some(MediaRead::Pack {
+                pack: entry.pack,
+                start: entry.offset,
+                len: entry.len,
+            }),
             Stored::Object(name) => Some(MediaRead::Object(name.clone())),
             Stored::SiteFile(hash) => Some(MediaRead::SiteFile(hash.clone())),
         }
@@ -211,7 +235,11 @@ impl FileTable {
 
     /// Adds `files` (replacing any of the same path) in one new source pack, which it returns, and
     /// `warnings`: what a publish adds after the upload is read (remote specs it fetched).
-    pub fn add_files(&mut self, files: Vec<(String, Vec<u8>)>, warnings: Vec<String>) -> Option<SourcePack> {
+    pub fn add_files(
+        &mut self,
+        files: Vec<(String, Vec<u8>)>,
+        warnings: Vec<String>,
+    ) -> Option<SourcePack> {
         self.warnings.extend(warnings);
         if files.is_empty() {
             return None;
@@ -221,7 +249,14 @@ impl FileTable {
         let named = self.pack_objects.len() == self.pack_count as usize;
         let mut bytes = Vec::new();
         for (path, data) in files {
-            let entry = FileEntry { path, stored: Stored::Source, pack: index, offset: bytes.len() as u32, len: data.len() as u32, imports: Vec::new() };
+            let entry = FileEntry {
+                path,
+                stored: Stored::Source,
+                pack: index,
+                offset: bytes.len() as u32,
+                len: data.len() as u32,
+                imports: Vec::new(),
+            };
             bytes.extend_from_slice(&data);
             match self.files.binary_search_by(|f| f.path.cmp(&entry.path)) {
                 Ok(at) => self.files[at] = entry,
@@ -233,7 +268,12 @@ impl FileTable {
         if named {
             self.pack_objects.push(name.clone());
         }
-        Some(SourcePack { index, name, bytes, media: false })
+        Some(SourcePack {
+            index,
+            name,
+            bytes,
+            media: false,
+        })
     }
 
     /// The hashes of the site's store this version refers to.
@@ -261,7 +301,10 @@ impl FileTable {
     }
 
     pub fn get(&self, path: &str) -> Option<&FileEntry> {
-        self.files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().and_then(|i| self.files.get(i))
+        self.files
+            .binary_search_by(|f| f.path.as_str().cmp(path))
+            .ok()
+            .and_then(|i| self.files.get(i))
     }
 
     pub fn contains(&self, path: &str) -> bool {
@@ -270,7 +313,11 @@ impl FileTable {
 
     /// Total bytes of the files `keep` accepts.
     pub fn bytes_of(&self, keep: impl Fn(&str) -> bool) -> u64 {
-        self.files.iter().filter(|f| keep(&f.path)).map(|f| u64::from(f.len)).sum()
+        self.files
+            .iter()
+            .filter(|f| keep(&f.path))
+            .map(|f| u64::from(f.len))
+            .sum()
     }
 
     /// The files parsing or rendering `sources` reads: the sources, the snippets they import (and
@@ -281,24 +328,43 @@ impl FileTable {
 
     /// Every file a page with `openapi:` frontmatter may read its operation from ([`OPENAPI_DOCUMENTS`]).
     pub fn spec_files(&self) -> Vec<&str> {
-        self.files.iter().map(|f| f.path.as_str()).filter(|p| super::spec_lookup::may_be_spec(p)).collect()
+        self.files
+            .iter()
+            .map(|f| f.path.as_str())
+            .filter(|p| super::spec_lookup::may_be_spec(p))
+            .collect()
     }
 
     /// Every SVG file: what [`Self::needed_by`] adds to any sources. A caller asking about many
     /// pages one by one finds them once (the scan is of every file, ten thousand at 10× scale).
     pub fn svg_files(&self) -> Vec<&str> {
-        self.files.iter().filter(|f| f.path.to_ascii_lowercase().ends_with(".svg")).map(|f| f.path.as_str()).collect()
+        self.files
+            .iter()
+            .filter(|f| f.path.to_ascii_lowercase().ends_with(".svg"))
+            .map(|f| f.path.as_str())
+            .collect()
     }
 
     /// [`Self::needed_by`] with the SVG and OpenAPI files already found ([`Self::svg_files`],
     /// [`Self::spec_files`]).
-    pub fn needed_with<'a>(&self, sources: impl IntoIterator<Item = &'a str>, svgs: &[&str], specs: &[&str]) -> BTreeSet<String> {
+    pub fn needed_with<'a>(
+        &self,
+        sources: impl IntoIterator<Item = &'a str>,
+        svgs: &[&str],
+        specs: &[&str],
+    ) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let mut todo: Vec<String> = sources.into_iter().map(str::to_owned).collect();
         todo.extend(svgs.iter().map(|p| (*p).to_owned()));
         while let Some(path) = todo.pop() {
-            let Some(entry) = self.get(&path) else { continue };
-            let mut imports: Vec<String> = entry.imports.iter().filter_map(|source| snippet_path(&entry.path, source)).collect();
+            let Some(entry) = self.get(&path) else {
+                continue;
+            };
+            let mut imports: Vec<String> = entry
+                .imports
+                .iter()
+                .filter_map(|source| snippet_path(&entry.path, source))
+                .collect();
             if entry.imports.iter().any(|i| i == OPENAPI_DOCUMENTS) {
                 imports.extend(specs.iter().map(|p| (*p).to_owned()));
             }
@@ -314,34 +380,63 @@ impl FileTable {
     /// that sit between wanted ones are read too; a pack is at most about a MiB).
     pub fn reads_for<'a>(&self, paths: impl IntoIterator<Item = &'a String>) -> Vec<PackRead> {
         let mut by_pack: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
-        for entry in paths.into_iter().filter_map(|p| self.get(p)).filter(|e| e.stored == Stored::Source) {
+        for entry in paths
+            .into_iter()
+            .filter_map(|p| self.get(p))
+            .filter(|e| e.stored == Stored::Source)
+        {
             let end = entry.offset + entry.len;
             by_pack
                 .entry(entry.pack)
                 .and_modify(|r| *r = (r.0.min(entry.offset), r.1.max(end)))
                 .or_insert((entry.offset, end));
         }
-        by_pack.into_iter().map(|(pack, (start, end))| PackRead { pack, start, end }).collect()
+        by_pack
+            .into_iter()
+            .map(|(pack, (start, end))| PackRead { pack, start, end })
+            .collect()
     }
 
     /// The tree of `paths` from source packs held in memory (by index).
-    pub fn tree_from_packs(&self, packs: &BTreeMap<u32, Vec<u8>>, paths: &BTreeSet<String>) -> SourceTree {
+    pub fn tree_from_packs(
+        &self,
+        packs: &BTreeMap<u32, Vec<u8>>,
+        paths: &BTreeSet<String>,
+    ) -> SourceTree {
         let reads: Vec<(PackRead, Vec<u8>)> = self
             .reads_for(paths)
             .into_iter()
-            .filter_map(|r| Some((r, packs.get(&r.pack)?.get(r.start as usize..r.end as usize)?.to_vec())))
+            .filter_map(|r| {
+                Some((
+                    r,
+                    packs
+                        .get(&r.pack)?
+                        .get(r.start as usize..r.end as usize)?
+                        .to_vec(),
+                ))
+            })
             .collect();
         self.tree_from(paths, &reads)
     }
 
     /// The tree of `paths` from the bytes of `reads` (as [`FileTable::reads_for`] made them, in any
     /// order); a file whose bytes are missing is left out.
-    pub fn tree_from<'a>(&self, paths: impl IntoIterator<Item = &'a String>, reads: &[(PackRead, Vec<u8>)]) -> SourceTree {
+    pub fn tree_from<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a String>,
+        reads: &[(PackRead, Vec<u8>)],
+    ) -> SourceTree {
         let mut tree = SourceTree::new();
-        for entry in paths.into_iter().filter_map(|p| self.get(p)).filter(|e| e.stored == Stored::Source) {
+        for entry in paths
+            .into_iter()
+            .filter_map(|p| self.get(p))
+            .filter(|e| e.stored == Stored::Source)
+        {
             let bytes = reads.iter().find_map(|(read, bytes)| {
                 let start = entry.offset.checked_sub(read.start)? as usize;
-                (read.pack == entry.pack).then(|| bytes.get(start..start + entry.len as usize)).flatten()
+                (read.pack == entry.pack)
+                    .then(|| bytes.get(start..start + entry.len as usize))
+                    .flatten()
             });
             if let Some(bytes) = bytes {
                 tree.insert(entry.path.clone(), bytes.to_vec());
@@ -372,12 +467,17 @@ impl PackWriter {
     /// Adds a source file; returns the pack it completed, if it did. Files never straddle packs (a
     /// file larger than the target makes a pack of its own).
     pub fn add(&mut self, path: String, bytes: &[u8]) -> Option<SourcePack> {
-        let done = if !self.current.is_empty() && self.current.len() + bytes.len() > TARGET_PACK_BYTES {
-            self.seal()
+        let done =
+            if !self.current.is_empty() && self.current.len() + bytes.len() > TARGET_PACK_BYTES {
+                self.seal()
+            } else {
+                None
+            };
+        let imports = if is_markdown(&path) {
+            imports_of(bytes)
         } else {
-            None
+            Vec::new()
         };
-        let imports = if is_markdown(&path) { imports_of(bytes) } else { Vec::new() };
         self.files.push(FileEntry {
             path,
             stored: Stored::Source,
@@ -407,19 +507,38 @@ impl PackWriter {
     /// Adds a source file whose bytes sit at `offset..offset + len` of shared pack `pack`
     /// ([`PackWriter::share`]); `imports` as its entry in the table it came from says.
     pub fn add_in(&mut self, path: String, pack: u32, offset: u32, len: u32, imports: Vec<String>) {
-        self.files.push(FileEntry { path, stored: Stored::Source, pack, offset, len, imports });
+        self.files.push(FileEntry {
+            path,
+            stored: Stored::Source,
+            pack,
+            offset,
+            len,
+            imports,
+        });
     }
 
     /// Adds a small media file (at most [`MAX_PACKED_MEDIA_BYTES`]); returns the media pack it
     /// completed, if it did.
     pub fn add_media(&mut self, path: String, bytes: &[u8]) -> Option<SourcePack> {
-        let done = if !self.media.is_empty() && self.media.len() + bytes.len() > TARGET_MEDIA_PACK_BYTES {
-            self.seal_media()
-        } else {
-            None
-        };
-        let (pack, offset, len) = (self.media_packs, self.media.len() as u32, bytes.len() as u32);
-        self.files.push(FileEntry { path, stored: Stored::MediaPack, pack, offset, len, imports: Vec::new() });
+        let done =
+            if !self.media.is_empty() && self.media.len() + bytes.len() > TARGET_MEDIA_PACK_BYTES {
+                self.seal_media()
+            } else {
+                None
+            };
+        let (pack, offset, len) = (
+            self.media_packs,
+            self.media.len() as u32,
+            bytes.len() as u32,
+        );
+        self.files.push(FileEntry {
+            path,
+            stored: Stored::MediaPack,
+            pack,
+            offset,
+            len,
+            imports: Vec::new(),
+        });
         self.media.extend_from_slice(bytes);
         done
     }
@@ -427,7 +546,14 @@ impl PackWriter {
     /// Adds a file whose bytes are stored elsewhere ([`Stored::Object`], [`Stored::SiteFile`]).
     pub fn add_stored(&mut self, path: String, len: u64, stored: Stored) {
         let len = u32::try_from(len).unwrap_or(u32::MAX);
-        self.files.push(FileEntry { path, stored, pack: 0, offset: 0, len, imports: Vec::new() });
+        self.files.push(FileEntry {
+            path,
+            stored,
+            pack: 0,
+            offset: 0,
+            len,
+            imports: Vec::new(),
+        });
     }
 
     /// Adds a link; [`PackWriter::finish`] resolves it against the files.
@@ -441,14 +567,24 @@ impl PackWriter {
         self.packs += 1;
         let name = pack_object_name(&bytes);
         self.names.push(name.clone());
-        Some(SourcePack { index, name, bytes, media: false })
+        Some(SourcePack {
+            index,
+            name,
+            bytes,
+            media: false,
+        })
     }
 
     fn seal_media(&mut self) -> Option<SourcePack> {
         let bytes = std::mem::take(&mut self.media);
         let index = self.media_packs;
         self.media_packs += 1;
-        Some(SourcePack { index, name: String::new(), bytes, media: true })
+        Some(SourcePack {
+            index,
+            name: String::new(),
+            bytes,
+            media: true,
+        })
     }
 
     /// The last packs (source, then media, those that hold anything) and the table. Links inside
@@ -474,10 +610,19 @@ impl PackWriter {
             let aliases = link_aliases(&paths, &self.links, &mut warnings);
             let mut added: Vec<FileEntry> = aliases
                 .into_iter()
-                .filter(|(link, _)| files.binary_search_by(|f| f.path.as_str().cmp(link)).is_err())
+                .filter(|(link, _)| {
+                    files
+                        .binary_search_by(|f| f.path.as_str().cmp(link))
+                        .is_err()
+                })
                 .filter_map(|(link, target)| {
-                    let entry = &files[files.binary_search_by(|f| f.path.as_str().cmp(&target)).ok()?];
-                    Some(FileEntry { path: link, ..entry.clone() })
+                    let entry = &files[files
+                        .binary_search_by(|f| f.path.as_str().cmp(&target))
+                        .ok()?];
+                    Some(FileEntry {
+                        path: link,
+                        ..entry.clone()
+                    })
                 })
                 .collect();
             files.append(&mut added);
@@ -488,29 +633,46 @@ impl PackWriter {
         if !has_config(files.iter().map(|f| f.path.as_str())) {
             return Err(ArchiveError::MissingDocsJson);
         }
-        Ok((last, FileTable { files, pack_count: self.packs, media_pack_count: self.media_packs, warnings, pack_objects: self.names }))
+        Ok((
+            last,
+            FileTable {
+                files,
+                pack_count: self.packs,
+                media_pack_count: self.media_packs,
+                warnings,
+                pack_objects: self.names,
+            },
+        ))
     }
 }
 
 /// A source pack's name in the site's store: `pack-` and 32 hex digits of its bytes' SHA-256, so a
 /// re-publish whose pack holds the same bytes shares the object.
 pub fn pack_object_name(bytes: &[u8]) -> String {
-    format!("{PACK_PREFIX}{}", crate::publish::manifest::file_hash(bytes))
+    format!(
+        "{PACK_PREFIX}{}",
+        crate::publish::manifest::file_hash(bytes)
+    )
 }
 
 /// Whether `name` of the site's store is a source pack's ([`pack_object_name`]).
 pub fn is_pack_object(name: &str) -> bool {
-    name.strip_prefix(PACK_PREFIX).is_some_and(crate::publish::manifest::is_hash)
+    name.strip_prefix(PACK_PREFIX)
+        .is_some_and(crate::publish::manifest::is_hash)
 }
 
 /// Never a file hash (`p` is not a hex digit), nor a batch's or a sweep marker's prefix.
 const PACK_PREFIX: &str = "pack-";
 
 fn strip_single_top_folder(files: &mut [FileEntry]) {
-    let Some((top, _)) = files.first().and_then(|f| f.path.split_once('/')) else { return };
+    let Some((top, _)) = files.first().and_then(|f| f.path.split_once('/')) else {
+        return;
+    };
     let prefix = format!("{top}/");
     let inside = files.iter().all(|f| f.path.starts_with(&prefix));
-    let config_inside = CONFIG_FILES.iter().any(|c| files.iter().any(|f| f.path == format!("{prefix}{c}")));
+    let config_inside = CONFIG_FILES
+        .iter()
+        .any(|c| files.iter().any(|f| f.path == format!("{prefix}{c}")));
     if has_config(files.iter().map(|f| f.path.as_str())) || !inside || !config_inside {
         return;
     }
@@ -533,7 +695,12 @@ fn imports_of(bytes: &[u8]) -> Vec<String> {
 /// Whether the frontmatter has a top-level `openapi:` key.
 fn names_operation(text: &str) -> bool {
     let (yaml, _) = super::frontmatter::split(text);
-    yaml.is_some_and(|yaml| yaml.lines().any(|line| line.strip_prefix("openapi").is_some_and(|rest| rest.trim_start().starts_with(':'))))
+    yaml.is_some_and(|yaml| {
+        yaml.lines().any(|line| {
+            line.strip_prefix("openapi")
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+    })
 }
 
 #[cfg(test)]
@@ -555,7 +722,12 @@ mod tests {
         let reads: Vec<(PackRead, Vec<u8>)> = table
             .reads_for(paths)
             .into_iter()
-            .map(|r| (r, packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec()))
+            .map(|r| {
+                (
+                    r,
+                    packs[r.pack as usize].bytes[r.start as usize..r.end as usize].to_vec(),
+                )
+            })
             .collect();
         table.tree_from(paths, &reads)
     }
@@ -567,10 +739,16 @@ mod tests {
             ("api/x.mdx", "---\ntitle: X\nopenapi: POST /x\n---\n"),
             ("api/spec.yaml", "openapi: 3.0.0"),
             ("openapi.json", "{}"),
-            ("guide.mdx", "---\ntitle: Guide\n---\nopenapi: not frontmatter"),
+            (
+                "guide.mdx",
+                "---\ntitle: Guide\n---\nopenapi: not frontmatter",
+            ),
         ]);
         let names = |source: &str| table.needed_by([source]).into_iter().collect::<Vec<_>>();
-        assert_eq!(names("api/x.mdx"), ["api/spec.yaml", "api/x.mdx", "openapi.json"]);
+        assert_eq!(
+            names("api/x.mdx"),
+            ["api/spec.yaml", "api/x.mdx", "openapi.json"]
+        );
         assert_eq!(names("guide.mdx"), ["guide.mdx"]);
     }
 
@@ -580,7 +758,10 @@ mod tests {
         let (packs, table) = write(&[
             ("docs.json", "{}"),
             ("big.bin", &big),
-            ("guides/a.mdx", "import Note from '/snippets/note.mdx'\nimport Rel from './rel.mdx'\n\n<Note />"),
+            (
+                "guides/a.mdx",
+                "import Note from '/snippets/note.mdx'\nimport Rel from './rel.mdx'\n\n<Note />",
+            ),
             ("snippets/note.mdx", "import Deep from './deep.mdx'\nNote"),
             ("snippets/deep.mdx", "Deep"),
             ("guides/rel.mdx", "Rel"),
@@ -592,7 +773,16 @@ mod tests {
         let table = FileTable::from_bytes(&table.to_bytes()).unwrap();
         let needed = table.needed_by(["guides/a.mdx"]);
         let names: Vec<&str> = needed.iter().map(String::as_str).collect();
-        assert_eq!(names, ["guides/a.mdx", "guides/rel.mdx", "logo.svg", "snippets/deep.mdx", "snippets/note.mdx"]);
+        assert_eq!(
+            names,
+            [
+                "guides/a.mdx",
+                "guides/rel.mdx",
+                "logo.svg",
+                "snippets/deep.mdx",
+                "snippets/note.mdx"
+            ]
+        );
         let tree = read(&packs, &table, &needed);
         assert_eq!(tree.len(), 5);
         assert_eq!(tree["snippets/deep.mdx"], b"Deep");
@@ -601,9 +791,16 @@ mod tests {
 
     #[test]
     fn a_single_top_folder_is_stripped_and_docs_json_is_required() {
-        let (_, table) = write(&[("site/docs.json", "{}"), ("site/a.mdx", "import S from './s.mdx'"), ("site/s.mdx", "S")]);
+        let (_, table) = write(&[
+            ("site/docs.json", "{}"),
+            ("site/a.mdx", "import S from './s.mdx'"),
+            ("site/s.mdx", "S"),
+        ]);
         assert!(table.contains("docs.json"));
-        assert_eq!(table.needed_by(["a.mdx"]).into_iter().collect::<Vec<_>>(), ["a.mdx", "s.mdx"]);
+        assert_eq!(
+            table.needed_by(["a.mdx"]).into_iter().collect::<Vec<_>>(),
+            ["a.mdx", "s.mdx"]
+        );
         let mut writer = PackWriter::new();
         writer.add("a.mdx".into(), b"A");
         assert_eq!(writer.finish().unwrap_err(), ArchiveError::MissingDocsJson);
@@ -611,8 +808,17 @@ mod tests {
 
     #[test]
     fn files_added_after_the_upload_go_into_a_pack_of_their_own_and_replace_their_path() {
-        let (mut packs, mut table) = write(&[("docs.json", "{}"), (".docs-edge/remote.json", "{}")]);
-        let pack = table.add_files(vec![(".docs-edge/remote.json".into(), b"{\"u\": 1}".to_vec()), ("z.json".into(), b"Z".to_vec())], vec!["w".into()]).unwrap();
+        let (mut packs, mut table) =
+            write(&[("docs.json", "{}"), (".docs-edge/remote.json", "{}")]);
+        let pack = table
+            .add_files(
+                vec![
+                    (".docs-edge/remote.json".into(), b"{\"u\": 1}".to_vec()),
+                    ("z.json".into(), b"Z".to_vec()),
+                ],
+                vec!["w".into()],
+            )
+            .unwrap();
         assert_eq!((pack.index, table.pack_count()), (1, 2));
         packs.push(pack);
         let table = FileTable::from_bytes(&table.to_bytes()).unwrap();
@@ -626,7 +832,11 @@ mod tests {
 
     #[test]
     fn a_table_shares_packs_of_another_by_name_and_packs_only_what_is_new() {
-        let (old_packs, old) = write(&[("docs.json", "{}"), ("a.mdx", "import S from '/snippets/s.mdx'"), ("snippets/s.mdx", "S")]);
+        let (old_packs, old) = write(&[
+            ("docs.json", "{}"),
+            ("a.mdx", "import S from '/snippets/s.mdx'"),
+            ("snippets/s.mdx", "S"),
+        ]);
         assert_eq!(old.pack_objects(), [pack_object_name(&old_packs[0].bytes)]);
         let mut writer = PackWriter::new();
         let shared = writer.share(old.pack_objects()[0].clone()).unwrap();
@@ -639,31 +849,61 @@ mod tests {
         }
         let new = writer.add("b.mdx".into(), b"B");
         assert!(new.is_none());
-        assert!(writer.share("pack-late".into()).is_none(), "sharing comes before packing");
+        assert!(
+            writer.share("pack-late".into()).is_none(),
+            "sharing comes before packing"
+        );
         let (last, table) = writer.finish().unwrap();
         assert_eq!((last.len(), last[0].index, table.pack_count()), (1, 1, 2));
-        assert_eq!(table.pack_objects(), [old.pack_objects()[0].clone(), last[0].name.clone()]);
+        assert_eq!(
+            table.pack_objects(),
+            [old.pack_objects()[0].clone(), last[0].name.clone()]
+        );
         let table = FileTable::from_bytes(&table.to_bytes()).unwrap();
         let packs = vec![old_packs[0].clone(), last[0].clone()];
         let all: BTreeSet<String> = table.files().iter().map(|f| f.path.clone()).collect();
         let tree = read(&packs, &table, &all);
         assert_eq!(tree["copy/snippets/s.mdx"], b"S");
         assert_eq!(tree["b.mdx"], b"B");
-        assert_eq!(table.needed_by(["copy/a.mdx"]).into_iter().collect::<Vec<_>>(), ["copy/a.mdx", "snippets/s.mdx"]);
+        assert_eq!(
+            table
+                .needed_by(["copy/a.mdx"])
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["copy/a.mdx", "snippets/s.mdx"]
+        );
         // A pack added later is named in the store as the others.
         let mut table = table;
-        let extra = table.add_files(vec![("z.json".into(), b"Z".to_vec())], Vec::new()).unwrap();
+        let extra = table
+            .add_files(vec![("z.json".into(), b"Z".to_vec())], Vec::new())
+            .unwrap();
         assert_eq!(table.pack_object(2), Some(extra.name.as_str()));
-        assert!(is_pack_object(&extra.name) && !is_pack_object("pack-late") && !is_pack_object(&old_packs[0].bytes.len().to_string()));
+        assert!(
+            is_pack_object(&extra.name)
+                && !is_pack_object("pack-late")
+                && !is_pack_object(&old_packs[0].bytes.len().to_string())
+        );
     }
 
     #[test]
     fn a_table_of_format_2_keeps_its_packs_beside_its_version() {
         let (_, table) = write(&[("docs.json", "{}")]);
-        let v2 = encode(&[FORMAT_2, KIND_FILE_TABLE], &(table.files().to_vec(), table.pack_count(), 0u32, Vec::<String>::new()));
+        let v2 = encode(
+            &[FORMAT_2, KIND_FILE_TABLE],
+            &(
+                table.files().to_vec(),
+                table.pack_count(),
+                0u32,
+                Vec::<String>::new(),
+            ),
+        );
         let mut old = FileTable::from_bytes(&v2).unwrap();
-        assert_eq!((old.pack_object(0), old.get("docs.json").map(|e| e.len)), (None, Some(2)));
-        old.add_files(vec![("z.json".into(), b"Z".to_vec())], Vec::new()).unwrap();
+        assert_eq!(
+            (old.pack_object(0), old.get("docs.json").map(|e| e.len)),
+            (None, Some(2))
+        );
+        old.add_files(vec![("z.json".into(), b"Z".to_vec())], Vec::new())
+            .unwrap();
         assert_eq!(old.pack_object(1), None);
     }
 

@@ -40,7 +40,14 @@ mod tests {
 
     #[test]
     fn plain_relative_paths_pass() {
-        for ok in ["index", "guides/setup", "/guides/x.mdx", "es/guía rápida", "a/b/", "v2.1/api"] {
+        for ok in [
+            "index",
+            "guides/setup",
+            "/guides/x.mdx",
+            "es/guía rápida",
+            "a/b/",
+            "v2.1/api",
+        ] {
             assert_eq!(page_path_problem(ok), None, "{ok}");
         }
     }

@@ -53,7 +53,9 @@ pub struct PublicSkill {
 
 /// Whether `path` is a skill file of [`SKILLS_DIR`] (`SKILL.md` in any case, one folder deep).
 pub fn is_public_skill_file(path: &str) -> bool {
-    let Some(rest) = path.strip_prefix(SKILLS_DIR) else { return false };
+    let Some(rest) = path.strip_prefix(SKILLS_DIR) else {
+        return false;
+    };
     match rest.split_once('/') {
         Some((folder, file)) => !folder.is_empty() && file.eq_ignore_ascii_case(SKILL_FILE_NAME),
         None => false,
@@ -63,7 +65,11 @@ pub fn is_public_skill_file(path: &str) -> bool {
 /// The site's skills: `root` (the root `skill.md` as served, already warned about by
 /// `skill_file::site_skill`) first when its frontmatter names it, then those of [`SKILLS_DIR`] in
 /// path order; problems go to `warnings` with file and line.
-pub fn site_skills(tree: &SourceTree, root: Option<&str>, warnings: &mut Vec<String>) -> Vec<PublicSkill> {
+pub fn site_skills(
+    tree: &SourceTree,
+    root: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Vec<PublicSkill> {
     let mut skills: Vec<PublicSkill> = Vec::new();
     let mut bytes = 0;
     if let Some(skill) = root.and_then(|text| read_skill(text, &mut |_, _| ())) {
@@ -71,24 +77,37 @@ pub fn site_skills(tree: &SourceTree, root: Option<&str>, warnings: &mut Vec<Str
         skills.push(skill);
     }
     for (path, raw) in tree.iter().filter(|(path, _)| is_public_skill_file(path)) {
-        let mut warn = |line: usize, what: &str| warnings.push(format!("{path}:{line}: skill not served: {what}"));
+        let mut warn = |line: usize, what: &str| {
+            warnings.push(format!("{path}:{line}: skill not served: {what}"))
+        };
         if raw.is_empty() {
             // Also how a tree naming every file but holding only some (an export's) shows an unread one.
             continue;
         }
         if raw.len() > MAX_SKILL_BYTES {
-            warn(1, &format!("{} bytes, more than the {MAX_SKILL_BYTES} a skill may have", raw.len()));
+            warn(
+                1,
+                &format!(
+                    "{} bytes, more than the {MAX_SKILL_BYTES} a skill may have",
+                    raw.len()
+                ),
+            );
             continue;
         }
         let Ok(text) = std::str::from_utf8(raw) else {
             warn(1, "not UTF-8 text");
             continue;
         };
-        let Some(skill) = read_skill(text, &mut warn) else { continue };
+        let Some(skill) = read_skill(text, &mut warn) else {
+            continue;
+        };
         if skills.len() == MAX_SKILLS {
             warn(1, &format!("a site serves at most {MAX_SKILLS} skills"));
         } else if bytes + skill.text.len() > MAX_SKILLS_BYTES {
-            warn(1, &format!("the site's skills are past {MAX_SKILLS_BYTES} bytes"));
+            warn(
+                1,
+                &format!("the site's skills are past {MAX_SKILLS_BYTES} bytes"),
+            );
         } else if skills.iter().any(|s| s.name == skill.name) {
             warn(2, &format!("another skill is named `{}`", skill.name));
         } else {
@@ -103,13 +122,19 @@ pub fn site_skills(tree: &SourceTree, root: Option<&str>, warnings: &mut Vec<Str
 /// and describe it; `None` without a word for one restricted to `groups`.
 fn read_skill(text: &str, warn: &mut dyn FnMut(usize, &str)) -> Option<PublicSkill> {
     let (Some(yaml), _) = frontmatter::split(text) else {
-        warn(1, "no frontmatter (`---` lines with `name` and `description`)");
+        warn(
+            1,
+            "no frontmatter (`---` lines with `name` and `description`)",
+        );
         return None;
     };
     let fields = match frontmatter::parse(yaml) {
         Ok(fields) => fields,
         Err(FrontmatterError::Yaml(err)) => {
-            warn(yaml_line(&err), &format!("its frontmatter does not parse: {err}"));
+            warn(
+                yaml_line(&err),
+                &format!("its frontmatter does not parse: {err}"),
+            );
             return None;
         }
         Err(err) => {
@@ -120,18 +145,29 @@ fn read_skill(text: &str, warn: &mut dyn FnMut(usize, &str)) -> Option<PublicSki
     if fields.extra.contains_key("groups") {
         return None;
     }
-    let name = fields.extra.get("name").and_then(Value::as_str).map_or("", str::trim);
+    let name = fields
+        .extra
+        .get("name")
+        .and_then(Value::as_str)
+        .map_or("", str::trim);
     let description = fields.description.as_deref().map_or("", str::trim);
     let slug = slug(name);
     if slug.is_empty() {
-        warn(1, "its frontmatter has no `name` to name it by (letters or digits)");
+        warn(
+            1,
+            "its frontmatter has no `name` to name it by (letters or digits)",
+        );
         return None;
     }
     if description.is_empty() {
         warn(1, "its frontmatter has no `description`");
         return None;
     }
-    Some(PublicSkill { name: slug, description: description.to_owned(), text: text.to_owned() })
+    Some(PublicSkill {
+        name: slug,
+        description: description.to_owned(),
+        text: text.to_owned(),
+    })
 }
 
 /// A URL-safe slug: ASCII letters (lower-cased) and digits, every run of anything else one `-`.
@@ -167,7 +203,12 @@ pub fn agent_skills_index(skills: &[PublicSkill]) -> Vec<u8> {
 
 /// `/.well-known/skills/index.json`.
 pub fn skills_index(skills: &[PublicSkill]) -> Vec<u8> {
-    let entries: Vec<Value> = skills.iter().map(|s| json!({ "name": s.name, "description": s.description, "files": [SKILL_FILE_NAME] })).collect();
+    let entries: Vec<Value> = skills
+        .iter()
+        .map(
+            |s| json!({ "name": s.name, "description": s.description, "files": [SKILL_FILE_NAME] }),
+        )
+        .collect();
     pretty(&json!({ "skills": entries }))
 }
 
@@ -183,9 +224,16 @@ pub fn well_known_files(skills: &[PublicSkill]) -> Vec<(String, Vec<u8>)> {
     if skills.is_empty() {
         return Vec::new();
     }
-    let mut files = vec![(index_path(FORMATS[0]), agent_skills_index(skills)), (index_path(FORMATS[1]), skills_index(skills))];
+    let mut files = vec![
+        (index_path(FORMATS[0]), agent_skills_index(skills)),
+        (index_path(FORMATS[1]), skills_index(skills)),
+    ];
     for format in FORMATS {
-        files.extend(skills.iter().map(|s| (skill_path(format, &s.name), s.text.clone().into_bytes())));
+        files.extend(
+            skills
+                .iter()
+                .map(|s| (skill_path(format, &s.name), s.text.clone().into_bytes())),
+        );
     }
     files
 }
@@ -209,7 +257,13 @@ pub fn requested_file(format: &str, name_and_file: Option<(&str, &str)>) -> Opti
     }
     match name_and_file {
         None => Some(index_path(format)),
-        Some((name, file)) if file.eq_ignore_ascii_case(SKILL_FILE_NAME) && !name.is_empty() && slug(name) == name => Some(skill_path(format, name)),
+        Some((name, file))
+            if file.eq_ignore_ascii_case(SKILL_FILE_NAME)
+                && !name.is_empty()
+                && slug(name) == name =>
+        {
+            Some(skill_path(format, name))
+        }
         Some(_) => None,
     }
 }
@@ -219,7 +273,10 @@ mod tests {
     use super::*;
 
     fn tree(files: &[(&str, &str)]) -> SourceTree {
-        files.iter().map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec())).collect()
+        files
+            .iter()
+            .map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec()))
+            .collect()
     }
 
     const PAYMENTS: &str = "---\nname: Payments API\ndescription: Charge cards and refund them.\nlicense: MIT\n---\n\n# Payments\n";
@@ -229,17 +286,32 @@ mod tests {
         let root = "---\nname: acme\ndescription: Use Acme.\n---\n# Acme\n";
         let files = tree(&[
             (".mintlify/skills/payments/SKILL.md", PAYMENTS),
-            (".mintlify/skills/analytics/skill.md", "---\nname: analytics\ndescription: Read reports.\n---\nx"),
+            (
+                ".mintlify/skills/analytics/skill.md",
+                "---\nname: analytics\ndescription: Read reports.\n---\nx",
+            ),
             (".mintlify/skills/payments/notes.md", "not a skill"),
-            (".mintlify/skills/SKILL.md", "---\nname: loose\ndescription: not in a folder\n---\n"),
-            (".mintlify/assistant/skills/private/skill.md", "---\nname: private\ndescription: the assistant's\n---\n"),
-            (".mintlify/skills/admin/SKILL.md", "---\nname: admin-tools\ndescription: Internal.\ngroups: [\"admin\"]\n---\n"),
+            (
+                ".mintlify/skills/SKILL.md",
+                "---\nname: loose\ndescription: not in a folder\n---\n",
+            ),
+            (
+                ".mintlify/assistant/skills/private/skill.md",
+                "---\nname: private\ndescription: the assistant's\n---\n",
+            ),
+            (
+                ".mintlify/skills/admin/SKILL.md",
+                "---\nname: admin-tools\ndescription: Internal.\ngroups: [\"admin\"]\n---\n",
+            ),
         ]);
         let mut warnings = Vec::new();
         let skills = site_skills(&files, Some(root), &mut warnings);
         let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["acme", "analytics", "payments-api"]);
-        assert!(warnings.is_empty(), "a group-gated skill is left out without a word: {warnings:?}");
+        assert!(
+            warnings.is_empty(),
+            "a group-gated skill is left out without a word: {warnings:?}"
+        );
         assert_eq!(skills[2].text, PAYMENTS, "served as written");
         assert_eq!(skills[2].description, "Charge cards and refund them.");
     }
@@ -247,50 +319,127 @@ mod tests {
     #[test]
     fn slugs_are_url_safe() {
         assert_eq!(slug("Payments API"), "payments-api");
-        assert_eq!(slug("  --Rotación de claves!! v2 "), "rotaci-n-de-claves-v2");
+        assert_eq!(
+            slug("  --Rotación de claves!! v2 "),
+            "rotaci-n-de-claves-v2"
+        );
         assert_eq!(slug("日本"), "");
-        assert_eq!(requested_file("agent-skills", Some(("payments-api", "SKILL.md"))).as_deref(), Some(".well-known/agent-skills/payments-api/SKILL.md"));
-        assert_eq!(requested_file("skills", Some(("payments-api", "skill.md"))).as_deref(), Some(".well-known/skills/payments-api/SKILL.md"));
-        assert_eq!(requested_file("skills", None).as_deref(), Some(".well-known/skills/index.json"));
-        for (format, named) in [("other", None), ("skills", Some(("..", "SKILL.md"))), ("skills", Some(("Payments", "SKILL.md"))), ("skills", Some(("a", "index.json"))), ("skills", Some(("", "SKILL.md")))] {
+        assert_eq!(
+            requested_file("agent-skills", Some(("payments-api", "SKILL.md"))).as_deref(),
+            Some(".well-known/agent-skills/payments-api/SKILL.md")
+        );
+        assert_eq!(
+            requested_file("skills", Some(("payments-api", "skill.md"))).as_deref(),
+            Some(".well-known/skills/payments-api/SKILL.md")
+        );
+        assert_eq!(
+            requested_file("skills", None).as_deref(),
+            Some(".well-known/skills/index.json")
+        );
+        for (format, named) in [
+            ("other", None),
+            ("skills", Some(("..", "SKILL.md"))),
+            ("skills", Some(("Payments", "SKILL.md"))),
+            ("skills", Some(("a", "index.json"))),
+            ("skills", Some(("", "SKILL.md"))),
+        ] {
             assert_eq!(requested_file(format, named), None, "{format} {named:?}");
         }
     }
 
     #[test]
     fn a_malformed_or_oversized_skill_is_a_warning_with_file_and_line() {
-        let big = format!("---\nname: big\ndescription: d\n---\n{}", "x".repeat(MAX_SKILL_BYTES));
+        let big = format!(
+            "---\nname: big\ndescription: d\n---\n{}",
+            "x".repeat(MAX_SKILL_BYTES)
+        );
         let files = tree(&[
             (".mintlify/skills/a/SKILL.md", "# no frontmatter"),
             (".mintlify/skills/b/SKILL.md", "---\nname: b\n---\nbody"),
-            (".mintlify/skills/c/SKILL.md", "---\ndescription: d\nname: [unclosed\n---\n"),
+            (
+                ".mintlify/skills/c/SKILL.md",
+                "---\ndescription: d\nname: [unclosed\n---\n",
+            ),
             (".mintlify/skills/d/SKILL.md", &big),
             (".mintlify/skills/e/SKILL.md", PAYMENTS),
             (".mintlify/skills/f/SKILL.md", PAYMENTS),
-            (".mintlify/skills/g/SKILL.md", "---\nname: '!!'\ndescription: d\n---\n"),
+            (
+                ".mintlify/skills/g/SKILL.md",
+                "---\nname: '!!'\ndescription: d\n---\n",
+            ),
         ]);
         let mut warnings = Vec::new();
-        let skills = site_skills(&files, Some("# a root skill without frontmatter is not in the index"), &mut warnings);
-        assert_eq!(skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["payments-api"]);
+        let skills = site_skills(
+            &files,
+            Some("# a root skill without frontmatter is not in the index"),
+            &mut warnings,
+        );
+        assert_eq!(
+            skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            ["payments-api"]
+        );
         assert_eq!(warnings.len(), 6, "{warnings:#?}");
         assert_eq!(warnings[0], ".mintlify/skills/a/SKILL.md:1: skill not served: no frontmatter (`---` lines with `name` and `description`)");
-        assert_eq!(warnings[1], ".mintlify/skills/b/SKILL.md:1: skill not served: its frontmatter has no `description`");
-        assert!(warnings[2].starts_with(".mintlify/skills/c/SKILL.md:4: skill not served: its frontmatter does not parse"), "{}", warnings[2]);
-        assert!(warnings[3].starts_with(".mintlify/skills/d/SKILL.md:1: skill not served: ") && warnings[3].contains("bytes"), "{}", warnings[3]);
+        assert_eq!(
+            warnings[1],
+            ".mintlify/skills/b/SKILL.md:1: skill not served: its frontmatter has no `description`"
+        );
+        assert!(
+            warnings[2].starts_with(
+                ".mintlify/skills/c/SKILL.md:4: skill not served: its frontmatter does not parse"
+            ),
+            "{}",
+            warnings[2]
+        );
+        assert!(
+            warnings[3].starts_with(".mintlify/skills/d/SKILL.md:1: skill not served: ")
+                && warnings[3].contains("bytes"),
+            "{}",
+            warnings[3]
+        );
         assert_eq!(warnings[4], ".mintlify/skills/f/SKILL.md:2: skill not served: another skill is named `payments-api`");
-        assert!(warnings[5].starts_with(".mintlify/skills/g/SKILL.md:1: skill not served: its frontmatter has no `name`"), "{}", warnings[5]);
+        assert!(
+            warnings[5].starts_with(
+                ".mintlify/skills/g/SKILL.md:1: skill not served: its frontmatter has no `name`"
+            ),
+            "{}",
+            warnings[5]
+        );
     }
 
     #[test]
     fn count_and_bytes_are_bounded() {
-        let texts: Vec<(String, String)> = (0..=MAX_SKILLS).map(|i| (format!(".mintlify/skills/s{i:03}/SKILL.md"), format!("---\nname: s{i}\ndescription: d\n---\n"))).collect();
-        let files: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let texts: Vec<(String, String)> = (0..=MAX_SKILLS)
+            .map(|i| {
+                (
+                    format!(".mintlify/skills/s{i:03}/SKILL.md"),
+                    format!("---\nname: s{i}\ndescription: d\n---\n"),
+                )
+            })
+            .collect();
+        let files: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
         let mut warnings = Vec::new();
-        assert_eq!(site_skills(&tree(&files), None, &mut warnings).len(), MAX_SKILLS);
+        assert_eq!(
+            site_skills(&tree(&files), None, &mut warnings).len(),
+            MAX_SKILLS
+        );
         assert_eq!(warnings, [format!(".mintlify/skills/s050/SKILL.md:1: skill not served: a site serves at most {MAX_SKILLS} skills")]);
         let body = "x".repeat(MAX_SKILL_BYTES - 100);
-        let texts: Vec<(String, String)> = (0..9).map(|i| (format!(".mintlify/skills/s{i}/SKILL.md"), format!("---\nname: s{i}\ndescription: d\n---\n{body}"))).collect();
-        let files: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let texts: Vec<(String, String)> = (0..9)
+            .map(|i| {
+                (
+                    format!(".mintlify/skills/s{i}/SKILL.md"),
+                    format!("---\nname: s{i}\ndescription: d\n---\n{body}"),
+                )
+            })
+            .collect();
+        let files: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
         let mut warnings = Vec::new();
         assert_eq!(site_skills(&tree(&files), None, &mut warnings).len(), 8);
         assert_eq!(warnings, [format!(".mintlify/skills/s8/SKILL.md:1: skill not served: the site's skills are past {MAX_SKILLS_BYTES} bytes")]);
@@ -300,8 +449,16 @@ mod tests {
     fn the_indexes_are_the_formats_with_digests_of_the_served_bytes() {
         let long = "é".repeat(MAX_INDEX_DESCRIPTION_CHARS + 10);
         let skills = vec![
-            PublicSkill { name: "payments-api".into(), description: "Charge cards.".into(), text: "abc".into() },
-            PublicSkill { name: "long".into(), description: long.clone(), text: "x".into() },
+            PublicSkill {
+                name: "payments-api".into(),
+                description: "Charge cards.".into(),
+                text: "abc".into(),
+            },
+            PublicSkill {
+                name: "long".into(),
+                description: long.clone(),
+                text: "x".into(),
+            },
         ];
         let agent: Value = serde_json::from_slice(&agent_skills_index(&skills)).unwrap();
         assert_eq!(agent["$schema"], AGENT_SKILLS_SCHEMA);
@@ -316,22 +473,35 @@ mod tests {
                 "digest": "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
             })
         );
-        assert_eq!(agent["skills"][1]["description"].as_str().unwrap().chars().count(), MAX_INDEX_DESCRIPTION_CHARS);
+        assert_eq!(
+            agent["skills"][1]["description"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .count(),
+            MAX_INDEX_DESCRIPTION_CHARS
+        );
         let plain: Value = serde_json::from_slice(&skills_index(&skills)).unwrap();
-        assert_eq!(plain, json!({ "skills": [
-            { "name": "payments-api", "description": "Charge cards.", "files": ["SKILL.md"] },
-            { "name": "long", "description": long, "files": ["SKILL.md"] },
-        ]}));
+        assert_eq!(
+            plain,
+            json!({ "skills": [
+                { "name": "payments-api", "description": "Charge cards.", "files": ["SKILL.md"] },
+                { "name": "long", "description": long, "files": ["SKILL.md"] },
+            ]})
+        );
         let files = well_known_files(&skills);
         let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(paths, [
-            ".well-known/agent-skills/index.json",
-            ".well-known/skills/index.json",
-            ".well-known/agent-skills/payments-api/SKILL.md",
-            ".well-known/agent-skills/long/SKILL.md",
-            ".well-known/skills/payments-api/SKILL.md",
-            ".well-known/skills/long/SKILL.md",
-        ]);
+        assert_eq!(
+            paths,
+            [
+                ".well-known/agent-skills/index.json",
+                ".well-known/skills/index.json",
+                ".well-known/agent-skills/payments-api/SKILL.md",
+                ".well-known/agent-skills/long/SKILL.md",
+                ".well-known/skills/payments-api/SKILL.md",
+                ".well-known/skills/long/SKILL.md",
+            ]
+        );
         assert_eq!(files[2].1, b"abc");
         assert!(well_known_files(&[]).is_empty());
     }
@@ -351,13 +521,27 @@ mod tests {
             tar.append_data(&mut header, path, data).unwrap();
         };
         add("docs.json", tar::EntryType::Regular, b"{}", None);
-        add("skills/payments/SKILL.md", tar::EntryType::Regular, PAYMENTS.as_bytes(), None);
-        add(".mintlify/skills", tar::EntryType::Symlink, b"", Some("../skills"));
+        add(
+            "skills/payments/SKILL.md",
+            tar::EntryType::Regular,
+            PAYMENTS.as_bytes(),
+            None,
+        );
+        add(
+            ".mintlify/skills",
+            tar::EntryType::Symlink,
+            b"",
+            Some("../skills"),
+        );
         let gz = gzip(&tar.into_inner().unwrap());
         let mut warnings = Vec::new();
-        let tree = read_docs_archive_warning(&gz, &ArchiveLimits::default(), &mut warnings).unwrap();
+        let tree =
+            read_docs_archive_warning(&gz, &ArchiveLimits::default(), &mut warnings).unwrap();
         let skills = site_skills(&tree, None, &mut warnings);
-        assert_eq!(skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["payments-api"]);
+        assert_eq!(
+            skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            ["payments-api"]
+        );
         assert_eq!(skills[0].text, PAYMENTS);
         assert!(warnings.is_empty(), "{warnings:?}");
     }

@@ -104,7 +104,9 @@ impl Scope {
 fn split_ident(s: &str) -> Option<(&str, &str)> {
     let end = s
         .char_indices()
-        .find(|&(i, c)| !(c.is_alphanumeric() || c == '_' || c == '$') || (i == 0 && c.is_ascii_digit()))
+        .find(|&(i, c)| {
+            !(c.is_alphanumeric() || c == '_' || c == '$') || (i == 0 && c.is_ascii_digit())
+        })
         .map_or(s.len(), |(i, _)| i);
     (end > 0).then(|| s.split_at(end))
 }
@@ -119,14 +121,19 @@ pub(crate) fn exports(esm: &str) -> Vec<(String, Value)> {
         if !at_statement {
             continue;
         }
-        let Some(decl) = ["const", "let", "var"]
-            .iter()
-            .find_map(|kw| rest.trim_start().strip_prefix(kw).filter(|r| r.starts_with(char::is_whitespace)))
-        else {
+        let Some(decl) = ["const", "let", "var"].iter().find_map(|kw| {
+            rest.trim_start()
+                .strip_prefix(kw)
+                .filter(|r| r.starts_with(char::is_whitespace))
+        }) else {
             continue;
         };
-        let Some((name, after)) = split_ident(decl.trim_start()) else { continue };
-        let Some(init) = after.trim_start().strip_prefix('=') else { continue };
+        let Some((name, after)) = split_ident(decl.trim_start()) else {
+            continue;
+        };
+        let Some(init) = after.trim_start().strip_prefix('=') else {
+            continue;
+        };
         let window = &init[..floor_char_boundary(init, MAX_EXPORT_BYTES)];
         if let Some((value, _)) = js_value::literal(window) {
             out.push((name.to_owned(), value));
@@ -147,22 +154,41 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 pub(crate) fn named_imports(esm: &str) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     for statement in esm.split("import").skip(1) {
-        let Some(open) = statement.find('{') else { continue };
-        let Some(close) = statement[open..].find('}').map(|c| open + c) else { continue };
+        let Some(open) = statement.find('{') else {
+            continue;
+        };
+        let Some(close) = statement[open..].find('}').map(|c| open + c) else {
+            continue;
+        };
         // `import Default, { a } from …` or `import { a } from …`: nothing but a name before `{`.
         let before = statement[..open].trim().trim_end_matches(',').trim();
-        if !before.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+        if !before
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        {
             continue;
         }
-        let Some(from) = statement[close + 1..].trim_start().strip_prefix("from") else { continue };
+        let Some(from) = statement[close + 1..].trim_start().strip_prefix("from") else {
+            continue;
+        };
         let from = from.trim_start();
-        let Some(quote) = from.chars().next().filter(|c| matches!(c, '"' | '\'')) else { continue };
-        let Some(end) = from[1..].find(quote) else { continue };
+        let Some(quote) = from.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+            continue;
+        };
+        let Some(end) = from[1..].find(quote) else {
+            continue;
+        };
         let source = &from[1..1 + end];
         for name in statement[open + 1..close].split(',') {
             let mut words = name.split_whitespace();
-            let (Some(exported), local) = (words.next(), words.nth(1)) else { continue };
-            out.push((local.unwrap_or(exported).to_owned(), exported.to_owned(), source.to_owned()));
+            let (Some(exported), local) = (words.next(), words.nth(1)) else {
+                continue;
+            };
+            out.push((
+                local.unwrap_or(exported).to_owned(),
+                exported.to_owned(),
+                source.to_owned(),
+            ));
         }
     }
     out
@@ -174,7 +200,14 @@ pub(crate) fn substitute<'a>(body: &'a str, scope: &Scope, limit: usize) -> (Cow
     if scope.is_empty() || !body.contains('{') {
         return (Cow::Borrowed(body), false);
     }
-    let mut out = Substitution { body, scope, out: String::new(), copied: 0, limit: body.len().saturating_add(limit), stopped: false };
+    let mut out = Substitution {
+        body,
+        scope,
+        out: String::new(),
+        copied: 0,
+        limit: body.len().saturating_add(limit),
+        stopped: false,
+    };
     let mut scans = ScanBudget::for_text(body);
     let mut fence: Option<Fence> = None;
     let mut pos = 0;
@@ -234,7 +267,9 @@ impl Substitution<'_> {
     fn code_line(&mut self, start: usize, end: usize) {
         let mut at = start;
         while let Some(open) = self.body[at..end].find('{').map(|i| at + i) {
-            let Some(close) = self.body[open..end].find('}').map(|i| open + i) else { return };
+            let Some(close) = self.body[open..end].find('}').map(|i| open + i) else {
+                return;
+            };
             if let Some(text) = self.scope.shown(&self.body[open + 1..close], true) {
                 self.replace(open, close + 1, &text);
             }
@@ -280,7 +315,13 @@ impl Substitution<'_> {
                     }
                     None => pos += 1,
                 },
-                _ => pos += body[pos..].bytes().position(|b| matches!(b, b'\n' | b'`' | b'<' | b'{')).unwrap_or(body.len() - pos).max(1),
+                _ => {
+                    pos += body[pos..]
+                        .bytes()
+                        .position(|b| matches!(b, b'\n' | b'`' | b'<' | b'{'))
+                        .unwrap_or(body.len() - pos)
+                        .max(1)
+                }
             }
         }
         pos
@@ -306,7 +347,10 @@ fn string_expression(text: &str) -> String {
         '`'
     } else {
         // Every quote is in it: the double quotes become typographic ones.
-        return format!("{{\"{}\"}}", text.replace('"', "\u{201d}").replace('\n', " "));
+        return format!(
+            "{{\"{}\"}}",
+            text.replace('"', "\u{201d}").replace('\n', " ")
+        );
     };
     format!("{{{quote}{text}{quote}}}")
 }
@@ -318,7 +362,10 @@ mod tests {
 
     fn scope(values: Value, props: Value) -> Scope {
         let map = |v: Value| v.as_object().unwrap().clone().into_iter().collect();
-        Scope { values: map(values), props: map(props) }
+        Scope {
+            values: map(values),
+            props: map(props),
+        }
     }
 
     fn sub(body: &str, scope: &Scope) -> String {
@@ -327,13 +374,19 @@ mod tests {
 
     #[test]
     fn expressions_naming_values_become_string_literals_in_text_and_attributes() {
-        let s = scope(json!({"name": "Acme", "plan": {"seats": 5.0, "tiers": ["a", "b"]}}), json!({"word": "bonjour"}));
+        let s = scope(
+            json!({"name": "Acme", "plan": {"seats": 5.0, "tiers": ["a", "b"]}}),
+            json!({"word": "bonjour"}),
+        );
         assert_eq!(
             sub("Hi {name}, {props.word} {word} { plan.seats } {plan.tiers[1]} {plan[\"seats\"]} {other} {plan}\n", &s),
             "Hi {\"Acme\"}, {\"bonjour\"} {\"bonjour\"} {\"5\"} {\"b\"} {\"5\"} {other} {plan}\n"
         );
         assert_eq!(
-            sub("<Card title={name} href=\"/{name}\">\n`{name}` and ``{name}``\n", &s),
+            sub(
+                "<Card title={name} href=\"/{name}\">\n`{name}` and ``{name}``\n",
+                &s
+            ),
             "<Card title={\"Acme\"} href=\"/{name}\">\n`{name}` and ``{name}``\n"
         );
     }
@@ -342,7 +395,10 @@ mod tests {
     fn in_fenced_code_only_props_are_written_as_text() {
         let s = scope(json!({"name": "Acme"}), json!({"packageName": "@org/sdk"}));
         assert_eq!(
-            sub("```bash\nnpm install {packageName} {name} {\n```\n{name}\n", &s),
+            sub(
+                "```bash\nnpm install {packageName} {name} {\n```\n{name}\n",
+                &s
+            ),
             "```bash\nnpm install @org/sdk {name} {\n```\n{\"Acme\"}\n"
         );
     }
@@ -358,7 +414,13 @@ mod tests {
 
     #[test]
     fn string_literals_survive_any_quotes() {
-        for text in ["plain", "say \"hi\"", "it's \"x\"", "a\nb", "all \" ' ` ${x}"] {
+        for text in [
+            "plain",
+            "say \"hi\"",
+            "it's \"x\"",
+            "a\nb",
+            "all \" ' ` ${x}",
+        ] {
             let expr = string_expression(text);
             let inner = &expr[1..expr.len() - 1];
             assert!(jsx::string_literal(inner).is_some(), "{text:?} -> {expr}");
@@ -374,7 +436,11 @@ mod tests {
         assert_eq!(
             imports,
             [
-                ("myName".into(), "myName".into(), "/snippets/vars.mdx".into()),
+                (
+                    "myName".into(),
+                    "myName".into(),
+                    "/snippets/vars.mdx".into()
+                ),
                 ("obj".into(), "myObject".into(), "/snippets/vars.mdx".into()),
                 ("a".into(), "a".into(), "../d.mdx".into()),
             ]

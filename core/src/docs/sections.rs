@@ -20,13 +20,17 @@ use super::walk::{walk_markdown, walk_mdx, Heading, MarkdownVisitor, MdxVisitor,
 /// other line. Every reader of section text that sets callouts apart, or shows words alone, reads
 /// the mark here.
 pub fn callout_text(line: &str) -> Option<&str> {
-    line.strip_prefix('>').filter(|rest| rest.is_empty() || rest.starts_with(' ')).map(str::trim_start)
+    line.strip_prefix('>')
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+        .map(str::trim_start)
 }
 
 /// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
 /// goes (`<ParamField query="limit">` is `("limit", Some("query"))`).
 pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {
-    let location = PARAM_ATTRS.into_iter().find(|key| tag.text_attr(key).is_some());
+    let location = PARAM_ATTRS
+        .into_iter()
+        .find(|key| tag.text_attr(key).is_some());
     match location {
         Some(key) if tag.name == "ParamField" => (tag.text_attr(key).unwrap_or(""), Some(key)),
         _ => (tag.text_attr("name").unwrap_or(""), None),
@@ -104,7 +108,10 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
     fn tag(&mut self, tag: &Tag<'_>) {
         if tag.name == "Visibility" {
             match tag.kind {
-                TagKind::Open => self.visibility.push(tag.text_attr("for").is_some_and(|f| f.trim().eq_ignore_ascii_case("agents"))),
+                TagKind::Open => self.visibility.push(
+                    tag.text_attr("for")
+                        .is_some_and(|f| f.trim().eq_ignore_ascii_case("agents")),
+                ),
                 TagKind::Close => drop(self.visibility.pop()),
                 TagKind::SelfClosing => {}
             }
@@ -361,7 +368,11 @@ fn is_block_end(end: TagEnd) -> bool {
 fn code_span(text: &str) -> String {
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 
@@ -426,7 +437,10 @@ mod tests {
     #[test]
     fn list_items_and_table_rows_are_one_line_each() {
         let page = text_of("- one\n- two\n  - nested\n\n| A | B |\n|---|---|\n| `x` | y |\n");
-        assert_eq!(page.sections[0].text, "- one\n- two\n- nested\n| A | B |\n| --- | --- |\n| `x` | y |");
+        assert_eq!(
+            page.sections[0].text,
+            "- one\n- two\n- nested\n| A | B |\n| --- | --- |\n| `x` | y |"
+        );
     }
 
     #[test]

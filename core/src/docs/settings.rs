@@ -116,7 +116,10 @@ impl Fonts {
     /// The heading font: its own family, source and format, or the site font's. Its weight is only
     /// its own: the site's `weight` is the body text's, and headings stay bold unless told otherwise.
     pub fn for_headings(&self) -> Font {
-        Font { weight: self.heading.weight, ..self.heading.over(&self.site) }
+        Font {
+            weight: self.heading.weight,
+            ..self.heading.over(&self.site)
+        }
     }
 
     /// The body font: its own fields, or the site font's where it has none. A source and format
@@ -188,7 +191,10 @@ pub fn openapi_sources(value: &Value) -> Vec<OpenApiSource> {
     match value {
         Value::Array(items) => items.iter().flat_map(openapi_sources).collect(),
         Value::String(source) if !source.trim().is_empty() => {
-            vec![OpenApiSource { source: source.trim().to_owned(), directory: None }]
+            vec![OpenApiSource {
+                source: source.trim().to_owned(),
+                directory: None,
+            }]
         }
         Value::Object(map) => match str_field(map, "source").filter(|s| !s.trim().is_empty()) {
             Some(source) => vec![OpenApiSource {
@@ -203,7 +209,9 @@ pub fn openapi_sources(value: &Value) -> Vec<OpenApiSource> {
 
 /// `redirects` of either file: a list of `{source, destination, permanent?}`.
 pub(super) fn redirects(value: &Value) -> Vec<Redirect> {
-    let Value::Array(items) = value else { return Vec::new() };
+    let Value::Array(items) = value else {
+        return Vec::new();
+    };
     items
         .iter()
         .filter_map(Value::as_object)
@@ -211,7 +219,10 @@ pub(super) fn redirects(value: &Value) -> Vec<Redirect> {
             Some(Redirect {
                 source: str_field(map, "source")?,
                 destination: str_field(map, "destination")?,
-                permanent: map.get("permanent").and_then(Value::as_bool).unwrap_or(true),
+                permanent: map
+                    .get("permanent")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true),
             })
         })
         .collect()
@@ -219,8 +230,14 @@ pub(super) fn redirects(value: &Value) -> Vec<Redirect> {
 
 fn pair(value: &Value) -> Option<Pair> {
     match value {
-        Value::String(both) => Some(Pair { light: Some(both.clone()), dark: Some(both.clone()) }),
-        Value::Object(map) => Some(Pair { light: str_field(map, "light"), dark: str_field(map, "dark") }),
+        Value::String(both) => Some(Pair {
+            light: Some(both.clone()),
+            dark: Some(both.clone()),
+        }),
+        Value::Object(map) => Some(Pair {
+            light: str_field(map, "light"),
+            dark: str_field(map, "dark"),
+        }),
         _ => None,
     }
 }
@@ -231,21 +248,33 @@ pub(super) fn navbar(value: &Value) -> Navbar {
         let map = v.as_object()?;
         let kind = str_field(map, "type");
         Some(Link {
-            label: str_field(map, "label").or_else(|| kind.clone()).unwrap_or_default(),
+            label: str_field(map, "label")
+                .or_else(|| kind.clone())
+                .unwrap_or_default(),
             href: str_field(map, "href")?,
             kind,
             icon: str_field(map, "icon"),
         })
     };
     Navbar {
-        links: value.get("links").and_then(Value::as_array).into_iter().flatten().filter_map(link).collect(),
+        links: value
+            .get("links")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(link)
+            .collect(),
         primary: value.get("primary").and_then(link),
     }
 }
 
 /// docs.json `footer`: `socials` `{platform: url}`, `links` columns `{header?, items: [{label, href}]}`.
 pub(super) fn footer(value: &Value) -> Footer {
-    let columns = value.get("links").and_then(Value::as_array).into_iter().flatten();
+    let columns = value
+        .get("links")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     Footer {
         socials: socials(value.get("socials").unwrap_or(&Value::Null)),
         columns: columns
@@ -259,7 +288,11 @@ pub(super) fn footer(value: &Value) -> Footer {
                     .flatten()
                     .filter_map(Value::as_object)
                     .filter_map(|item| {
-                        Some(Link { label: str_field(item, "label")?, href: str_field(item, "href")?, ..Link::default() })
+                        Some(Link {
+                            label: str_field(item, "label")?,
+                            href: str_field(item, "href")?,
+                            ..Link::default()
+                        })
                     })
                     .collect(),
             })
@@ -270,7 +303,10 @@ pub(super) fn footer(value: &Value) -> Footer {
 /// `{platform: url}`, or mint.json's other form, a list of `{type, url}`.
 pub(super) fn socials(value: &Value) -> Vec<(String, String)> {
     match value {
-        Value::Object(map) => map.iter().filter_map(|(k, v)| Some((k.clone(), as_string(v)?))).collect(),
+        Value::Object(map) => map
+            .iter()
+            .filter_map(|(k, v)| Some((k.clone(), as_string(v)?)))
+            .collect(),
         Value::Array(items) => items
             .iter()
             .filter_map(Value::as_object)
@@ -284,22 +320,33 @@ pub(super) fn socials(value: &Value) -> Vec<(String, String)> {
 pub(super) fn docs_api(value: &Value) -> ApiSettings {
     let mdx = value.get("mdx");
     ApiSettings {
-        openapi: value.get("openapi").map(openapi_sources).unwrap_or_default(),
+        openapi: value
+            .get("openapi")
+            .map(openapi_sources)
+            .unwrap_or_default(),
         base_urls: strings(mdx.and_then(|m| m.get("server"))),
-        playground: value.get("playground").and_then(|p| p.get("display")).and_then(as_string),
-        auth: mdx.and_then(|m| m.get("auth")).and_then(Value::as_object).map(auth),
+        playground: value
+            .get("playground")
+            .and_then(|p| p.get("display"))
+            .and_then(as_string),
+        auth: mdx
+            .and_then(|m| m.get("auth"))
+            .and_then(Value::as_object)
+            .map(auth),
     }
 }
 
 /// mint.json `api` plus its top-level `openapi`.
 pub(super) fn mint_api(value: &Value, openapi: &Value) -> ApiSettings {
-    let playground = value.get("playground").and_then(|p| p.get("mode")).and_then(as_string).map(|mode| {
-        match mode.as_str() {
+    let playground = value
+        .get("playground")
+        .and_then(|p| p.get("mode"))
+        .and_then(as_string)
+        .map(|mode| match mode.as_str() {
             "show" => "interactive".to_owned(),
             "hide" => "none".to_owned(),
             _ => mode,
-        }
-    });
+        });
     ApiSettings {
         openapi: openapi_sources(openapi),
         base_urls: strings(value.get("baseUrl")),
@@ -343,16 +390,33 @@ pub(super) fn background(value: &Value) -> Background {
 
 /// mint.json: `colors.background` and `backgroundImage`.
 pub(super) fn mint_background(colors: &Value, image: &Value) -> Background {
-    Background { decoration: None, color: colors.get("background").and_then(pair), image: pair(image) }
+    Background {
+        decoration: None,
+        color: colors.get("background").and_then(pair),
+        image: pair(image),
+    }
 }
 
 /// `fonts` `{family, weight, source, format, heading: {…the same}, body: {…}}`; mint.json's `font`
 /// has the same shape with `headings` and `url` for `source`.
 pub(super) fn fonts(value: &Value) -> Option<Fonts> {
     let map = value.as_object()?;
-    let part = |key: &str| map.get(key).and_then(Value::as_object).map(font).unwrap_or_default();
-    let heading = if map.contains_key("heading") { part("heading") } else { part("headings") };
-    Some(Fonts { site: font(map), heading, body: part("body") })
+    let part = |key: &str| {
+        map.get(key)
+            .and_then(Value::as_object)
+            .map(font)
+            .unwrap_or_default()
+    };
+    let heading = if map.contains_key("heading") {
+        part("heading")
+    } else {
+        part("headings")
+    };
+    Some(Fonts {
+        site: font(map),
+        heading,
+        body: part("body"),
+    })
 }
 
 fn font(map: &Map<String, Value>) -> Font {
@@ -375,12 +439,17 @@ fn font_weight(value: &Value) -> Option<u16> {
         },
         _ => return None,
     };
-    (1.0..=1000.0).contains(&weight).then(|| weight.round() as u16)
+    (1.0..=1000.0)
+        .contains(&weight)
+        .then(|| weight.round() as u16)
 }
 
 pub(super) fn banner(value: &Value) -> Option<Banner> {
     let map = value.as_object()?;
-    Some(Banner { content: str_field(map, "content")?, dismissible: flag(map, "dismissible") })
+    Some(Banner {
+        content: str_field(map, "content")?,
+        dismissible: flag(map, "dismissible"),
+    })
 }
 
 pub(super) fn feedback(value: &Value) -> Option<Feedback> {
@@ -397,7 +466,9 @@ pub(super) fn mint_link(value: &Value) -> Option<Link> {
     let map = value.as_object()?;
     let kind = str_field(map, "type").filter(|t| t != "link");
     Some(Link {
-        label: str_field(map, "name").or_else(|| kind.clone()).unwrap_or_default(),
+        label: str_field(map, "name")
+            .or_else(|| kind.clone())
+            .unwrap_or_default(),
         href: str_field(map, "url")?,
         kind,
         icon: None,
@@ -407,7 +478,10 @@ pub(super) fn mint_link(value: &Value) -> Option<Link> {
 /// mint.json `colors.anchors`: one colour or a `{from, via?, to}` gradient, as its stops.
 pub(super) fn gradient(value: &Value) -> Vec<String> {
     match value {
-        Value::Object(map) => ["from", "via", "to"].iter().filter_map(|k| str_field(map, k)).collect(),
+        Value::Object(map) => ["from", "via", "to"]
+            .iter()
+            .filter_map(|k| str_field(map, k))
+            .collect(),
         other => as_string(other).into_iter().collect(),
     }
 }

@@ -29,31 +29,62 @@ fn site(files: &[(&str, &str)]) -> Site {
 }
 
 fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
-    site.pages.iter().find(|p| p.path == path).unwrap_or_else(|| {
-        let paths: Vec<_> = site.pages.iter().map(|p| p.path.as_str()).collect();
-        panic!("no page {path} in {paths:?}")
-    })
+    site.pages
+        .iter()
+        .find(|p| p.path == path)
+        .unwrap_or_else(|| {
+            let paths: Vec<_> = site.pages.iter().map(|p| p.path.as_str()).collect();
+            panic!("no page {path} in {paths:?}")
+        })
 }
 
 /// `(path, language, version, tab, groups)` of every page, in order.
-fn outline(site: &Site) -> Vec<(String, String, Option<String>, Option<String>, Vec<String>, bool)> {
+fn outline(
+    site: &Site,
+) -> Vec<(
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Vec<String>,
+    bool,
+)> {
     site.pages
         .iter()
-        .map(|p| (p.path.clone(), p.language.clone(), p.version.clone(), p.tab.clone(), p.groups.clone(), p.in_navigation))
+        .map(|p| {
+            (
+                p.path.clone(),
+                p.language.clone(),
+                p.version.clone(),
+                p.tab.clone(),
+                p.groups.clone(),
+                p.in_navigation,
+            )
+        })
         .collect()
 }
 
 fn with_pages(config: (&'static str, &'static str), pages: &[&'static str]) -> SourceTree {
     let mut files = tree(&[config]);
     for page in pages {
-        files.insert(format!("{page}.mdx"), format!("# {page}\n\nText of {page}.").into_bytes());
+        files.insert(
+            format!("{page}.mdx"),
+            format!("# {page}\n\nText of {page}.").into_bytes(),
+        );
     }
     files
 }
 
 #[test]
 fn mint_json_and_docs_json_describing_the_same_site_give_the_same_site() {
-    let pages = ["v2/index", "v2/quickstart", "api/users", "api/admin", "api/admin/keys", "v1/index"];
+    let pages = [
+        "v2/index",
+        "v2/quickstart",
+        "api/users",
+        "api/admin",
+        "api/admin/keys",
+        "v1/index",
+    ];
     let mint = r#"{"name": "Acme", "versions": ["v2", {"name": "v1"}],
         "tabs": [{"name": "API", "url": "api"}, {"name": "Admin API", "url": "/api/admin/"}],
         "anchors": [{"name": "Blog", "url": "https://blog.acme.dev", "icon": "pen"}],
@@ -87,51 +118,140 @@ fn mint_json_and_docs_json_describing_the_same_site_give_the_same_site() {
     assert_eq!(from_mint.warnings, from_docs.warnings);
     assert_eq!(outline(&from_mint), outline(&from_docs));
     assert_eq!(from_mint.versions, ["v2", "v1"]);
-    assert_eq!(page(&from_mint, "api/admin/keys").tab.as_deref(), Some("Admin API"), "the longest prefix wins");
+    assert_eq!(
+        page(&from_mint, "api/admin/keys").tab.as_deref(),
+        Some("Admin API"),
+        "the longest prefix wins"
+    );
     let (m, d) = (&from_mint.config, &from_docs.config);
     assert_eq!(m.navigation, d.navigation);
     assert_eq!(m.global, d.global);
-    assert_eq!((&m.navbar, &m.footer, &m.redirects, &m.appearance), (&d.navbar, &d.footer, &d.redirects, &d.appearance));
+    assert_eq!(
+        (&m.navbar, &m.footer, &m.redirects, &m.appearance),
+        (&d.navbar, &d.footer, &d.redirects, &d.appearance)
+    );
     assert_eq!(m.fonts, d.fonts);
     let fonts = d.fonts.as_ref().unwrap();
     let heading = fonts.for_headings();
-    assert_eq!((heading.family.as_deref(), heading.weight, heading.source.as_deref()), (Some("Lora"), Some(700), Some("/fonts/lora.woff2")));
+    assert_eq!(
+        (
+            heading.family.as_deref(),
+            heading.weight,
+            heading.source.as_deref()
+        ),
+        (Some("Lora"), Some(700), Some("/fonts/lora.woff2"))
+    );
     let body = fonts.for_body();
-    assert_eq!((body.family.as_deref(), body.weight, body.source.as_deref()), (Some("Inter"), Some(500), None));
-    assert_eq!((m.file.as_str(), d.file.as_str()), ("mint.json", "docs.json"));
+    assert_eq!(
+        (body.family.as_deref(), body.weight, body.source.as_deref()),
+        (Some("Inter"), Some(500), None)
+    );
+    assert_eq!(
+        (m.file.as_str(), d.file.as_str()),
+        ("mint.json", "docs.json")
+    );
 }
 
 #[test]
 fn font_weights_read_as_css_weights_and_parts_override_the_site_font_field_by_field() {
     let fonts = |json: &str| {
         let docs = format!(r#"{{"name": "A", "navigation": {{"pages": ["a"]}}, "fonts": {json}}}"#);
-        site(&[("docs.json", docs.as_str()), ("a.mdx", "A")]).config.fonts.unwrap()
+        site(&[("docs.json", docs.as_str()), ("a.mdx", "A")])
+            .config
+            .fonts
+            .unwrap()
     };
-    let weights: Vec<Option<u16>> = ["400", "\"550\"", "\"bold\"", "\"normal\"", "0", "1001", "\"heavy\"", "[700]", "449.6"]
-        .iter()
-        .map(|w| fonts(&format!(r#"{{"weight": {w}}}"#)).site.weight)
-        .collect();
-    assert_eq!(weights, [Some(400), Some(550), Some(700), Some(400), None, None, None, None, Some(450)]);
-    let f = fonts(r#"{"family": "Inter", "source": "/fonts/inter.woff2", "format": "woff2", "weight": 450,
-        "heading": {"weight": 800}, "body": {"family": "Mono", "source": "https://cdn.example.com/mono.woff"}}"#);
+    let weights: Vec<Option<u16>> = [
+        "400",
+        "\"550\"",
+        "\"bold\"",
+        "\"normal\"",
+        "0",
+        "1001",
+        "\"heavy\"",
+        "[700]",
+        "449.6",
+    ]
+    .iter()
+    .map(|w| fonts(&format!(r#"{{"weight": {w}}}"#)).site.weight)
+    .collect();
+    assert_eq!(
+        weights,
+        [
+            Some(400),
+            Some(550),
+            Some(700),
+            Some(400),
+            None,
+            None,
+            None,
+            None,
+            Some(450)
+        ]
+    );
+    let f = fonts(
+        r#"{"family": "Inter", "source": "/fonts/inter.woff2", "format": "woff2", "weight": 450,
+        "heading": {"weight": 800}, "body": {"family": "Mono", "source": "https://cdn.example.com/mono.woff"}}"#,
+    );
     let heading = f.for_headings();
-    assert_eq!((heading.family.as_deref(), heading.weight, heading.source.as_deref(), heading.format.as_deref()),
-        (Some("Inter"), Some(800), Some("/fonts/inter.woff2"), Some("woff2")), "a part without a family keeps the site's face");
-    assert_eq!(fonts(r#"{"family": "Inter", "weight": 300}"#).for_headings().weight, None, "the site's weight is the body's");
+    assert_eq!(
+        (
+            heading.family.as_deref(),
+            heading.weight,
+            heading.source.as_deref(),
+            heading.format.as_deref()
+        ),
+        (
+            Some("Inter"),
+            Some(800),
+            Some("/fonts/inter.woff2"),
+            Some("woff2")
+        ),
+        "a part without a family keeps the site's face"
+    );
+    assert_eq!(
+        fonts(r#"{"family": "Inter", "weight": 300}"#)
+            .for_headings()
+            .weight,
+        None,
+        "the site's weight is the body's"
+    );
     let body = f.for_body();
-    assert_eq!((body.family.as_deref(), body.weight, body.source.as_deref(), body.format.as_deref()),
-        (Some("Mono"), Some(450), Some("https://cdn.example.com/mono.woff"), None), "a part's own family brings only its own source");
+    assert_eq!(
+        (
+            body.family.as_deref(),
+            body.weight,
+            body.source.as_deref(),
+            body.format.as_deref()
+        ),
+        (
+            Some("Mono"),
+            Some(450),
+            Some("https://cdn.example.com/mono.woff"),
+            None
+        ),
+        "a part's own family brings only its own source"
+    );
 }
 
 #[test]
 fn a_folder_with_both_configs_uses_docs_json() {
     let site = site(&[
-        ("docs.json", r#"{"name": "New", "navigation": {"pages": ["a"]}}"#),
-        ("mint.json", r#"{"name": "Old", "navigation": [{"group": "G", "pages": ["b"]}]}"#),
+        (
+            "docs.json",
+            r#"{"name": "New", "navigation": {"pages": ["a"]}}"#,
+        ),
+        (
+            "mint.json",
+            r#"{"name": "Old", "navigation": [{"group": "G", "pages": ["b"]}]}"#,
+        ),
         ("a.mdx", "A"),
         ("b.mdx", "B"),
     ]);
-    assert_eq!((site.name.as_str(), site.config.file.as_str()), ("New", "docs.json"));
+    assert_eq!(
+        (site.name.as_str(), site.config.file.as_str()),
+        ("New", "docs.json")
+    );
     assert!(page(&site, "a").in_navigation && !page(&site, "b").in_navigation);
 }
 
@@ -160,9 +280,25 @@ fn mint_json_anchors_by_prefix_version_scoped_tabs_and_settings() {
     assert_eq!(page(&site, "index").tab.as_deref(), Some("Guides"));
     assert_eq!(page(&site, "sdk/python").tab.as_deref(), Some("SDKs"));
     assert_eq!(page(&site, "index").version.as_deref(), Some("v2"));
-    let NavItem::Division(v1) = &site.config.navigation[1] else { panic!() };
-    let tabs: Vec<_> = v1.items.iter().filter_map(|i| match i { NavItem::Division(d) => Some((d.kind, d.label.as_str())), _ => None }).collect();
-    assert_eq!(tabs, [(DivisionKind::Tab, "Documentation"), (DivisionKind::Tab, "Old API")], "v1 has the v1-only tab");
+    let NavItem::Division(v1) = &site.config.navigation[1] else {
+        panic!()
+    };
+    let tabs: Vec<_> = v1
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            NavItem::Division(d) => Some((d.kind, d.label.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        tabs,
+        [
+            (DivisionKind::Tab, "Documentation"),
+            (DivisionKind::Tab, "Old API")
+        ],
+        "v1 has the v1-only tab"
+    );
     // The top-level `openapi` is the default spec of endpoint entries.
     let users = page(&site, "api-reference/users/list-users");
     assert_eq!(users.openapi.as_deref(), Some("spec.json GET /users"));
@@ -171,10 +307,19 @@ fn mint_json_anchors_by_prefix_version_scoped_tabs_and_settings() {
     assert_eq!(c.api.openapi.len(), 2);
     assert_eq!(c.api.base_urls, ["https://api.acme.dev"]);
     assert_eq!(c.api.playground.as_deref(), Some("none"));
-    assert_eq!(c.api.auth.as_ref().and_then(|a| a.method.as_deref()), Some("bearer"));
+    assert_eq!(
+        c.api.auth.as_ref().and_then(|a| a.method.as_deref()),
+        Some("bearer")
+    );
     assert_eq!(c.colors.anchors, ["#123456"]);
-    assert_eq!(c.background.image.as_ref().and_then(|i| i.dark.as_deref()), Some("/bg.png"));
-    assert!(c.feedback.as_ref().is_some_and(|f| f.thumbs_rating && !f.raise_issue));
+    assert_eq!(
+        c.background.image.as_ref().and_then(|i| i.dark.as_deref()),
+        Some("/bg.png")
+    );
+    assert!(c
+        .feedback
+        .as_ref()
+        .is_some_and(|f| f.thumbs_rating && !f.raise_issue));
 }
 
 #[test]
@@ -199,32 +344,57 @@ fn languages_products_versions_tabs_and_dropdowns_place_their_pages() {
         ("fr/sdk.mdx", "SDK"),
     ]);
     assert_eq!(site.warnings, Vec::<String>::new());
-    let found: Vec<_> = outline(&site).into_iter().map(|(path, lang, version, tab, _, _)| (path, lang, version, tab)).collect();
+    let found: Vec<_> = outline(&site)
+        .into_iter()
+        .map(|(path, lang, version, tab, _, _)| (path, lang, version, tab))
+        .collect();
     let s = |v: &str| Some(v.to_owned());
     assert_eq!(
         found,
         [
             ("en/cloud/start".into(), "en".into(), None, s("Guides")),
-            ("en/self/deploy".into(), "en".into(), s("Latest (3.x)"), s("Deploy")),
+            (
+                "en/self/deploy".into(),
+                "en".into(),
+                s("Latest (3.x)"),
+                s("Deploy")
+            ),
             ("fr/beta".into(), "fr".into(), s("2.1 (beta)"), s("Guides")),
             ("fr/sdk".into(), "fr".into(), s("v1"), s("SDK")),
         ]
     );
     assert_eq!(site.versions, ["Latest (3.x)", "v2", "2.1 (beta)", "v1"]);
-    let NavItem::Division(community) = &site.config.global[0] else { panic!() };
-    assert_eq!((community.kind, community.href.as_deref()), (DivisionKind::Anchor, Some("https://forum.acme.dev")));
+    let NavItem::Division(community) = &site.config.global[0] else {
+        panic!()
+    };
+    assert_eq!(
+        (community.kind, community.href.as_deref()),
+        (DivisionKind::Anchor, Some("https://forum.acme.dev"))
+    );
 }
 
 #[test]
 fn the_whole_navigation_may_be_a_ref() {
     let site = site(&[
-        ("docs.json", r#"{"name": "R", "navigation": {"$ref": "nav/navigation.json"}}"#),
-        ("nav/navigation.json", r#"{"tabs": [{"tab": "T", "groups": [{"$ref": "group.json"}]}]}"#),
+        (
+            "docs.json",
+            r#"{"name": "R", "navigation": {"$ref": "nav/navigation.json"}}"#,
+        ),
+        (
+            "nav/navigation.json",
+            r#"{"tabs": [{"tab": "T", "groups": [{"$ref": "group.json"}]}]}"#,
+        ),
         ("nav/group.json", r#"{"group": "G", "pages": ["a"]}"#),
         ("a.mdx", "A"),
     ]);
     assert_eq!(site.warnings, Vec::<String>::new());
-    assert_eq!((page(&site, "a").tab.as_deref(), page(&site, "a").groups.as_slice()), (Some("T"), &["G".to_owned()][..]));
+    assert_eq!(
+        (
+            page(&site, "a").tab.as_deref(),
+            page(&site, "a").groups.as_slice()
+        ),
+        (Some("T"), &["G".to_owned()][..])
+    );
 }
 
 #[test]
@@ -244,23 +414,53 @@ fn endpoint_entries_and_openapi_sections_become_pages_of_their_operations() {
     ]);
     assert_eq!(site.warnings, Vec::<String>::new());
     let delete = page(&site, "en/api-reference/admin-ops/delete-user");
-    assert_eq!((delete.tab.as_deref(), delete.title.as_str()), (Some("Guides"), "Delete user"));
-    assert_eq!(delete.openapi.as_deref(), Some("openapi/spec.json DELETE /users/{id}"));
-    assert_eq!((delete.source.as_str(), delete.is_generated()), ("openapi/spec.json", true));
+    assert_eq!(
+        (delete.tab.as_deref(), delete.title.as_str()),
+        (Some("Guides"), "Delete user")
+    );
+    assert_eq!(
+        delete.openapi.as_deref(),
+        Some("openapi/spec.json DELETE /users/{id}")
+    );
+    assert_eq!(
+        (delete.source.as_str(), delete.is_generated()),
+        ("openapi/spec.json", true)
+    );
 
     let list = page(&site, "en/api-reference/users/list-users");
-    assert_eq!((list.tab.as_deref(), list.groups.as_slice()), (Some("Users"), &["Users".to_owned()][..]));
-    assert_eq!(list.description.as_deref(), Some("All <b>users</b> {paged}."));
+    assert_eq!(
+        (list.tab.as_deref(), list.groups.as_slice()),
+        (Some("Users"), &["Users".to_owned()][..])
+    );
+    assert_eq!(
+        list.description.as_deref(),
+        Some("All <b>users</b> {paged}.")
+    );
     let text = list.full_text();
-    for expected in ["`GET /users`", "## Query parameters", "- `limit` (integer): Page size", "## Responses", "The users, as List", "- `email` (string, required): Where mail goes"] {
+    for expected in [
+        "`GET /users`",
+        "## Query parameters",
+        "- `limit` (integer): Page size",
+        "## Responses",
+        "The users, as List",
+        "- `email` (string, required): Where mail goes",
+    ] {
         assert!(text.contains(expected), "{expected:?} not in:\n{text}");
     }
     // No summary: the title is the method and path, the slug its words.
-    assert_eq!(page(&site, "en/api-reference/users/get-users").title, "GET /users/{id}");
+    assert_eq!(
+        page(&site, "en/api-reference/users/get-users").title,
+        "GET /users/{id}"
+    );
 
     // A section of the whole spec: a group per tag (x-group labels it), hidden operations left out,
     // untagged ones under "API Reference" without a tag folder, in the section's directory.
-    let reference: Vec<_> = site.pages.iter().filter(|p| p.tab.as_deref() == Some("Reference")).map(|p| (p.path.as_str(), p.groups.join("/"))).collect();
+    let reference: Vec<_> = site
+        .pages
+        .iter()
+        .filter(|p| p.tab.as_deref() == Some("Reference"))
+        .map(|p| (p.path.as_str(), p.groups.join("/")))
+        .collect();
     assert_eq!(
         reference,
         [
@@ -302,11 +502,26 @@ fn missing_specs_operations_and_remote_specs_are_warnings_naming_the_config_and_
 
     // publish-docs downloads the remote spec into the upload and names it in the manifest.
     let mut files = tree(&files);
-    files.insert(".docs-edge/remote.json".into(), br#"{"https://api.acme.dev/openapi.json": ".docs-edge/remote/abc.json"}"#.to_vec());
-    files.insert(".docs-edge/remote/abc.json".into(), SPEC.as_bytes().to_vec());
+    files.insert(
+        ".docs-edge/remote.json".into(),
+        br#"{"https://api.acme.dev/openapi.json": ".docs-edge/remote/abc.json"}"#.to_vec(),
+    );
+    files.insert(
+        ".docs-edge/remote/abc.json".into(),
+        SPEC.as_bytes().to_vec(),
+    );
     let site = build_site(&files).unwrap();
-    assert!(site.warnings.iter().all(|w| !w.contains("remote")), "{:?}", site.warnings);
-    assert_eq!(page(&site, "api-reference/users/list-users").openapi.as_deref(), Some(".docs-edge/remote/abc.json GET /users"));
+    assert!(
+        site.warnings.iter().all(|w| !w.contains("remote")),
+        "{:?}",
+        site.warnings
+    );
+    assert_eq!(
+        page(&site, "api-reference/users/list-users")
+            .openapi
+            .as_deref(),
+        Some(".docs-edge/remote/abc.json GET /users")
+    );
 }
 
 #[test]
@@ -321,7 +536,10 @@ fn unknown_keys_are_warnings_with_file_line_and_field_never_failures() {
     ]);
     assert_eq!(
         site.warnings,
-        ["docs.json:3: unknown key `colour` ignored", "docs.json:5: unknown key `tabIcon` at navigation.tabs[0] ignored"]
+        [
+            "docs.json:3: unknown key `colour` ignored",
+            "docs.json:5: unknown key `tabIcon` at navigation.tabs[0] ignored"
+        ]
     );
     let site = self::site(&[
         ("mint.json", "{\"name\": \"M\",\n \"topbarCTA\": {},\n \"tabs\": [{\"name\": \"A\", \"url\": \"a\", \"colour\": 1}],\n \"navigation\": [{\"group\": \"G\", \"pages\": [\"a\"]}]}"),
@@ -329,6 +547,9 @@ fn unknown_keys_are_warnings_with_file_line_and_field_never_failures() {
     ]);
     assert_eq!(
         site.warnings,
-        ["mint.json:2: unknown key `topbarCTA` ignored", "mint.json:3: unknown key `colour` at tabs[0] ignored"]
+        [
+            "mint.json:2: unknown key `topbarCTA` ignored",
+            "mint.json:3: unknown key `colour` at tabs[0] ignored"
+        ]
     );
 }

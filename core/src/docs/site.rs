@@ -23,24 +23,24 @@ use std::fmt;
 use super::archive::SourceTree;
 use super::assistant_files::{is_assistant_file, read_guide};
 use super::config::{self, ConfigError};
-use super::endpoint::{self, Specs};
-use super::spec_lookup::SpecLookup;
-use super::openapi_nav;
-use super::operations::Operations;
 use super::config_lines;
-use super::ignore::{Ignore, IGNORE_FILE};
+use super::endpoint::{self, Specs};
 use super::frontmatter::{self, Frontmatter, FrontmatterError};
+use super::ignore::{Ignore, IGNORE_FILE};
 use super::model::Page;
-use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
 use super::model::Site;
 use super::nav::{page_refs, DivisionKind, NavItem, PageRef};
-use super::page_path::page_path_problem;
-use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
-use super::sections::{self, PageText};
+use super::openapi_nav;
+use super::operations::Operations;
+use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
 use super::own_keys::support_link;
+use super::page_path::page_path_problem;
 use super::public_skills::site_skills;
+use super::sections::{self, PageText};
 use super::skill_file::{is_skill_file, site_skill};
 use super::source_text;
+use super::spec_lookup::SpecLookup;
+use super::yaml_budget::{check_alias_expansion, AliasExpansionTooLarge};
 
 /// Language of a site whose docs.json declares none.
 pub const DEFAULT_LANGUAGE: &str = "en";
@@ -111,12 +111,18 @@ pub fn build_site(tree: &SourceTree) -> Result<Site, SiteError> {
             Some(first) => {
                 let mut page = first.page.clone();
                 planned.apply(&mut page);
-                PageRead { page, warnings: Vec::new() }
+                PageRead {
+                    page,
+                    warnings: Vec::new(),
+                }
             }
             None => {
                 let mut read = read_planned(tree, planned, &mut specs)?;
-                let text = tree.get(&planned.source).map(|bytes| source_text::read(bytes));
-                read.warnings.extend(plan.operation_warning(&read.page, text.as_deref()));
+                let text = tree
+                    .get(&planned.source)
+                    .map(|bytes| source_text::read(bytes));
+                read.warnings
+                    .extend(plan.operation_warning(&read.page, text.as_deref()));
                 read
             }
         };
@@ -134,7 +140,10 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     let generated = openapi_nav::expand(&mut config, &mut specs, &mut config_warnings);
     let languages = languages(&config.navigation);
     let versions = division_labels(&config.navigation, DivisionKind::Version);
-    let default_language = languages.first().map_or(DEFAULT_LANGUAGE, String::as_str).to_owned();
+    let default_language = languages
+        .first()
+        .map_or(DEFAULT_LANGUAGE, String::as_str)
+        .to_owned();
     let ignore = Ignore::of_tree(config_tree);
     let exists = |path: &str| paths.binary_search(&path).is_ok();
     let has = |path: &str| exists(path) && !ignore.is_ignored(path) && !is_assistant_file(path);
@@ -155,7 +164,9 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             continue;
         }
         if let Some(page) = generated.get(page_ref.path) {
-            let Some(text) = endpoint::page_source(&mut specs, &page.target) else { continue };
+            let Some(text) = endpoint::page_source(&mut specs, &page.target) else {
+                continue;
+            };
             planned.push(PlannedPage {
                 source: page.spec.clone(),
                 generated: Some(text),
@@ -165,13 +176,19 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             continue;
         }
         let Some(source) = find_source(&has, page_ref.path) else {
-            missing.push((items.len(), page_ref.path, find_source(&exists, page_ref.path)));
+            missing.push((
+                items.len(),
+                page_ref.path,
+                find_source(&exists, page_ref.path),
+            ));
             items.push(PlanItem::Missing(String::new()));
             continue;
         };
         let copy_of = read.get(&source).copied();
         // A copy starts from the first page read from its file, hidden flag included.
-        let first_hidden = copy_of.and_then(|i| planned.get(i)).is_some_and(|p| p.hidden);
+        let first_hidden = copy_of
+            .and_then(|i| planned.get(i))
+            .is_some_and(|p| p.hidden);
         if copy_of.is_none() {
             read.insert(source.clone(), planned.len());
         }
@@ -238,10 +255,28 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
     let operations = Operations::of_tree(config_tree);
     let mut assistant = read_guide(config_tree, &mut config_warnings);
     assistant.support = support_link(config_tree, &mut config_warnings);
-    Ok(SitePlan { name: config.name.clone(), languages, versions, config, config_warnings, items, planned, unlisted, skill, public_skills, assistant, operations })
+    Ok(SitePlan {
+        name: config.name.clone(),
+        languages,
+        versions,
+        config,
+        config_warnings,
+        items,
+        planned,
+        unlisted,
+        skill,
+        public_skills,
+        assistant,
+        operations,
+    })
 }
 
-fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of: Option<u32>) -> PlannedPage {
+fn planned_page(
+    page_ref: &PageRef<'_>,
+    language: &str,
+    source: String,
+    copy_of: Option<u32>,
+) -> PlannedPage {
     PlannedPage {
         path: page_ref.path.to_owned(),
         source,
@@ -258,7 +293,11 @@ fn planned_page(page_ref: &PageRef<'_>, language: &str, source: String, copy_of:
 
 /// Fills the warning of each navigation entry in `missing` (its index in `items`, its path, the
 /// file that exists but may not be a page) with the config file and line it is written at.
-fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, Option<String>)], items: &mut [PlanItem]) {
+fn name_missing_entries(
+    config_tree: &SourceTree,
+    missing: &[(usize, &str, Option<String>)],
+    items: &mut [PlanItem],
+) {
     if missing.is_empty() {
         return;
     }
@@ -272,7 +311,9 @@ fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, Optio
             None => config_file.to_owned(),
         };
         let problem = match file {
-            Some(file) if is_assistant_file(file) => format!("names `{file}`, which is for the assistant and never a page"),
+            Some(file) if is_assistant_file(file) => {
+                format!("names `{file}`, which is for the assistant and never a page")
+            }
             Some(_) => format!("names a file {IGNORE_FILE} leaves out"),
             None => "has no page file".to_owned(),
         };
@@ -281,8 +322,14 @@ fn name_missing_entries(config_tree: &SourceTree, missing: &[(usize, &str, Optio
 }
 
 /// Reads one planned page from a tree holding its source (and what it imports).
-pub fn read_planned(tree: &SourceTree, planned: &PlannedPage, specs: &mut SpecLookup<'_>) -> Result<PageRead, SiteError> {
-    read_planned_with(tree, planned, specs, &mut |body| sections::extract(body, &planned.source, tree))
+pub fn read_planned(
+    tree: &SourceTree,
+    planned: &PlannedPage,
+    specs: &mut SpecLookup<'_>,
+) -> Result<PageRead, SiteError> {
+    read_planned_with(tree, planned, specs, &mut |body| {
+        sections::extract(body, &planned.source, tree)
+    })
 }
 
 /// [`read_planned`] with the body's text read by `extract` (given the body, frontmatter removed),
@@ -299,7 +346,13 @@ pub(crate) fn read_planned_with(
         Some(text) => text.as_bytes(),
         None => tree.get(&planned.source).map_or(&[][..], Vec::as_slice),
     };
-    let mut page = read_page_with(bytes, &planned.source, &planned.path, &mut warnings, extract)?;
+    let mut page = read_page_with(
+        bytes,
+        &planned.source,
+        &planned.path,
+        &mut warnings,
+        extract,
+    )?;
     add_operation_sections(tree, specs, &mut page);
     planned.apply(&mut page);
     Ok(PageRead { page, warnings })
@@ -310,9 +363,17 @@ pub(crate) fn read_planned_with(
 /// (most such pages have no text of their own). The endpoint line and the description join the
 /// page's intro; the reference's parts follow its sections, linking to where the rendered page has
 /// them.
-pub(crate) fn add_operation_sections(tree: &SourceTree, specs: &mut SpecLookup<'_>, page: &mut Page) {
-    let Some(value) = page.openapi.as_deref().filter(|_| !page.is_generated()) else { return };
-    let Some(text) = super::spec_lookup::operation_text(specs, value, &page.source) else { return };
+pub(crate) fn add_operation_sections(
+    tree: &SourceTree,
+    specs: &mut SpecLookup<'_>,
+    page: &mut Page,
+) {
+    let Some(value) = page.openapi.as_deref().filter(|_| !page.is_generated()) else {
+        return;
+    };
+    let Some(text) = super::spec_lookup::operation_text(specs, value, &page.source) else {
+        return;
+    };
     let mut added = sections::extract(&text, &page.source, tree).sections;
     for section in added.iter_mut().filter(|s| s.level > 0) {
         section.anchor = match section.heading.as_str() {
@@ -343,7 +404,8 @@ fn find_source(has: &dyn Fn(&str) -> bool, path: &str) -> Option<String> {
 
 /// YAML files of the upload (OpenAPI specs, read by the export) within the alias bound.
 fn check_yaml_files(tree: &SourceTree) -> Result<(), SiteError> {
-    tree.iter().try_for_each(|(file, bytes)| check_yaml_file(file, bytes))
+    tree.iter()
+        .try_for_each(|(file, bytes)| check_yaml_file(file, bytes))
 }
 
 /// One file of the upload: a YAML file within the alias bound (other files pass).
@@ -369,7 +431,9 @@ fn read_page_with(
     extract: &mut dyn FnMut(&str) -> PageText,
 ) -> Result<Page, SiteError> {
     if std::str::from_utf8(bytes).is_err() {
-        warnings.push(format!("{path}: not valid UTF-8, read with replacement characters"));
+        warnings.push(format!(
+            "{path}: not valid UTF-8, read with replacement characters"
+        ));
     }
     let text = source_text::read(bytes);
     let (yaml, body) = frontmatter::split(&text);
@@ -404,8 +468,16 @@ fn read_page_with(
         sections: page_text.sections,
         hidden: fm.hidden,
         source: source.to_owned(),
-        icon: fm.extra.get("icon").and_then(|v| v.as_str()).map(str::to_owned),
-        tag: fm.extra.get("tag").and_then(|v| v.as_str()).map(str::to_owned),
+        icon: fm
+            .extra
+            .get("icon")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned),
+        tag: fm
+            .extra
+            .get("tag")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned),
         keywords: fm.keywords,
         ..Page::default()
     })
@@ -424,7 +496,9 @@ pub fn page_sections(tree: &SourceTree, page: &Page) -> Vec<super::model::Sectio
 pub fn page_source_text<'t>(tree: &'t SourceTree, page: &Page) -> Cow<'t, str> {
     if page.is_generated() {
         let target = page.openapi.as_deref().unwrap_or_default();
-        return Cow::Owned(endpoint::page_source(&mut Specs::new(tree), target).unwrap_or_default());
+        return Cow::Owned(
+            endpoint::page_source(&mut Specs::new(tree), target).unwrap_or_default(),
+        );
     }
     source_text::read(tree.get(&page.source).map_or(&[][..], Vec::as_slice))
 }
@@ -493,8 +567,8 @@ fn collect_divisions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::docs::archive::{read_dir_tree, tree};
     use crate::docs::archive::{pack_tree, read_docs_archive, ArchiveLimits};
+    use crate::docs::archive::{read_dir_tree, tree};
 
     fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
         site.pages
@@ -523,9 +597,21 @@ mod tests {
         assert_eq!(intro.level, 0);
         assert!(intro.text.starts_with("`POST /report`"), "{intro:?}");
         assert!(intro.text.contains("Records a call made outside the SDK."));
-        assert!(report.sections.iter().any(|s| s.heading == "Request body" && s.text.contains("requestedAt")), "{:?}", report.sections);
+        assert!(
+            report
+                .sections
+                .iter()
+                .any(|s| s.heading == "Request body" && s.text.contains("requestedAt")),
+            "{:?}",
+            report.sections
+        );
         let own = page(&site, "api/own");
-        assert!(own.sections[0].text.starts_with("`POST /report`") && own.sections[0].text.contains("Read this first."), "{:?}", own.sections);
+        assert!(
+            own.sections[0].text.starts_with("`POST /report`")
+                && own.sections[0].text.contains("Read this first."),
+            "{:?}",
+            own.sections
+        );
         assert_eq!(own.sections[1].heading, "Notes");
         assert!(own.sections.iter().any(|s| s.heading == "Responses"));
         assert_eq!(page(&site, "api/missing").sections.len(), 1);
@@ -546,7 +632,10 @@ mod tests {
             ("javascript:alert(document.domain).mdx", "x"),
         ]))
         .unwrap_err();
-        assert!(matches!(&err, SiteError::BadPageFile { file, .. } if file == "javascript:alert(document.domain).mdx"), "{err:?}");
+        assert!(
+            matches!(&err, SiteError::BadPageFile { file, .. } if file == "javascript:alert(document.domain).mdx"),
+            "{err:?}"
+        );
         assert!(err.to_string().contains("URL scheme"), "{err}");
     }
 
@@ -559,7 +648,10 @@ mod tests {
             ("index.mdx", &page),
         ]))
         .unwrap_err();
-        assert!(matches!(&err, SiteError::YamlAliases { file, .. } if file == "index.mdx"), "{err:?}");
+        assert!(
+            matches!(&err, SiteError::YamlAliases { file, .. } if file == "index.mdx"),
+            "{err:?}"
+        );
         assert!(err.to_string().contains("aliases expand"), "{err}");
         let err = build_site(&tree(&[
             ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
@@ -567,7 +659,10 @@ mod tests {
             ("api/openapi.yaml", &laughs),
         ]))
         .unwrap_err();
-        assert!(matches!(&err, SiteError::YamlAliases { file, .. } if file == "api/openapi.yaml"), "{err:?}");
+        assert!(
+            matches!(&err, SiteError::YamlAliases { file, .. } if file == "api/openapi.yaml"),
+            "{err:?}"
+        );
     }
 
     #[test]
@@ -605,7 +700,10 @@ mod tests {
             (es.language.as_str(), es.tab.as_deref()),
             ("es", Some("Documentación"))
         );
-        assert_eq!(site.warnings, ["es.json:2: navigation entry `es/gone` has no page file"]);
+        assert_eq!(
+            site.warnings,
+            ["es.json:2: navigation entry `es/gone` has no page file"]
+        );
         assert!(site.pages.iter().all(|p| p.in_navigation && !p.hidden));
     }
 

@@ -11,7 +11,10 @@ use super::endpoint;
 use super::keys;
 use super::nav::{Division, DivisionKind, NavItem};
 use super::page_path::page_path_problem;
-use super::settings::{self, as_string, str_field, ApiSettings, Appearance, Background, Banner, Feedback, Fonts, Footer, Navbar, Redirect};
+use super::settings::{
+    self, as_string, str_field, ApiSettings, Appearance, Background, Banner, Feedback, Fonts,
+    Footer, Navbar, Redirect,
+};
 
 pub const CONFIG_FILE: &str = "docs.json";
 /// Mintlify's legacy config, read when there is no docs.json.
@@ -133,7 +136,10 @@ pub(super) fn parse_colors(colors: &Value) -> Colors {
         primary: colors.get("primary").and_then(as_string),
         light: colors.get("light").and_then(as_string),
         dark: colors.get("dark").and_then(as_string),
-        anchors: colors.get("anchors").map(settings::gradient).unwrap_or_default(),
+        anchors: colors
+            .get("anchors")
+            .map(settings::gradient)
+            .unwrap_or_default(),
     }
 }
 
@@ -168,12 +174,18 @@ pub(super) struct NavReader<'t> {
 
 impl NavReader<'_> {
     /// The divisions, pages and endpoints `node` holds, from its collections and `pages`.
-    pub(super) fn children(&mut self, node: &Value, field: &str) -> Result<Vec<NavItem>, ConfigError> {
+    pub(super) fn children(
+        &mut self,
+        node: &Value,
+        field: &str,
+    ) -> Result<Vec<NavItem>, ConfigError> {
         let mut items = Vec::new();
         for (key, kind, label_key) in COLLECTIONS {
             if let Some(Value::Array(entries)) = node.get(key) {
                 for (i, entry) in entries.iter().enumerate() {
-                    if let Some(division) = self.division(entry, kind, label_key, &format!("{field}.{key}[{i}]"))? {
+                    if let Some(division) =
+                        self.division(entry, kind, label_key, &format!("{field}.{key}[{i}]"))?
+                    {
                         items.push(NavItem::Division(division));
                     }
                 }
@@ -190,7 +202,9 @@ impl NavReader<'_> {
                     }
                     // Objects among pages are nested groups.
                     Value::Object(_) => {
-                        if let Some(group) = self.division(entry, DivisionKind::Group, "group", &field)? {
+                        if let Some(group) =
+                            self.division(entry, DivisionKind::Group, "group", &field)?
+                        {
                             items.push(NavItem::Division(group));
                         }
                     }
@@ -202,7 +216,11 @@ impl NavReader<'_> {
     }
 
     /// A string of `pages`: an endpoint (`"GET /users"`) or a page path.
-    pub(super) fn page_entry(&self, entry: &str, field: &str) -> Result<Option<NavItem>, ConfigError> {
+    pub(super) fn page_entry(
+        &self,
+        entry: &str,
+        field: &str,
+    ) -> Result<Option<NavItem>, ConfigError> {
         if let Some(endpoint) = endpoint::parse_entry(entry) {
             return Ok(Some(NavItem::Endpoint(endpoint)));
         }
@@ -230,13 +248,18 @@ impl NavReader<'_> {
         division.description = str_field(map, "description");
         division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
         division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
-        division.expanded = map.get("expanded").and_then(Value::as_bool).unwrap_or(false);
+        division.expanded = map
+            .get("expanded")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         division.tag = str_field(map, "tag");
         division.root = match map.get("root").and_then(Value::as_str) {
             Some(root) => checked_page_path(self.file, root, &format!("{field}.root"))?,
             None => None,
         };
-        division.openapi = map.get("openapi").and_then(|o| settings::openapi_sources(o).into_iter().next());
+        division.openapi = map
+            .get("openapi")
+            .and_then(|o| settings::openapi_sources(o).into_iter().next());
         division.items = self.children(entry, field)?;
         Ok(Some(division))
     }
@@ -258,7 +281,11 @@ impl NavReader<'_> {
 }
 
 /// [`page_path`] of a path `file` lists at `field`, refused when it breaks the page path rule.
-pub(super) fn checked_page_path(file: &'static str, raw: &str, field: &str) -> Result<Option<String>, ConfigError> {
+pub(super) fn checked_page_path(
+    file: &'static str,
+    raw: &str,
+    field: &str,
+) -> Result<Option<String>, ConfigError> {
     match page_path_problem(raw) {
         Some(rule) => Err(ConfigError::BadPagePath {
             file,

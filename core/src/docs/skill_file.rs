@@ -29,7 +29,10 @@ pub fn site_skill(tree: &SourceTree, warnings: &mut Vec<String>) -> Option<Strin
         return None;
     }
     if bytes.len() > MAX_SKILL_BYTES {
-        warnings.push(format!("{path}: {} bytes, more than the {MAX_SKILL_BYTES} served; not served", bytes.len()));
+        warnings.push(format!(
+            "{path}: {} bytes, more than the {MAX_SKILL_BYTES} served; not served",
+            bytes.len()
+        ));
         return None;
     }
     let Ok(text) = std::str::from_utf8(bytes) else {
@@ -45,13 +48,24 @@ pub fn site_skill(tree: &SourceTree, warnings: &mut Vec<String>) -> Option<Strin
 /// What is wrong with the frontmatter the format requires, if anything.
 fn frontmatter_problem(text: &str) -> Option<String> {
     let (Some(yaml), _) = frontmatter::split(text) else {
-        return Some("starts without YAML frontmatter (`---`, then `name:` and `description:`)".into());
+        return Some(
+            "starts without YAML frontmatter (`---`, then `name:` and `description:`)".into(),
+        );
     };
     match frontmatter::parse(yaml) {
         Err(err) => Some(format!("frontmatter is not readable YAML: {err}")),
         Ok(fields) => {
-            let has = |key: &str| fields.extra.get(key).and_then(|v| v.as_str()).is_some_and(|v| !v.trim().is_empty());
-            let has_description = fields.description.as_deref().is_some_and(|d| !d.trim().is_empty());
+            let has = |key: &str| {
+                fields
+                    .extra
+                    .get(key)
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|v| !v.trim().is_empty())
+            };
+            let has_description = fields
+                .description
+                .as_deref()
+                .is_some_and(|d| !d.trim().is_empty());
             match (has("name"), has_description) {
                 (true, true) => None,
                 (false, true) => Some("frontmatter has no `name`".into()),
@@ -67,24 +81,46 @@ mod tests {
     use super::*;
 
     fn tree(files: &[(&str, &str)]) -> SourceTree {
-        files.iter().map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec())).collect()
+        files
+            .iter()
+            .map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec()))
+            .collect()
     }
 
     #[test]
     fn a_root_skill_is_served_as_written() {
         let text = "---\nname: acme\ndescription: Use Acme's API.\n---\n\n# Acme\n";
         let mut warnings = Vec::new();
-        assert_eq!(site_skill(&tree(&[("SKILL.md", text), ("docs.json", "{}")]), &mut warnings).as_deref(), Some(text));
+        assert_eq!(
+            site_skill(
+                &tree(&[("SKILL.md", text), ("docs.json", "{}")]),
+                &mut warnings
+            )
+            .as_deref(),
+            Some(text)
+        );
         assert!(warnings.is_empty(), "{warnings:?}");
-        assert_eq!(site_skill(&tree(&[("guides/skill.md", text)]), &mut warnings), None, "only the root one");
+        assert_eq!(
+            site_skill(&tree(&[("guides/skill.md", text)]), &mut warnings),
+            None,
+            "only the root one"
+        );
     }
 
     #[test]
     fn a_malformed_skill_is_a_warning_with_file_and_line() {
         let mut warnings = Vec::new();
         assert!(site_skill(&tree(&[("skill.md", "# No frontmatter\n")]), &mut warnings).is_some());
-        assert!(site_skill(&tree(&[("skill.md", "---\nname: acme\n---\nbody\n")]), &mut warnings).is_some());
-        assert!(site_skill(&tree(&[("skill.md", "---\nname: [unclosed\n---\n")]), &mut warnings).is_some());
+        assert!(site_skill(
+            &tree(&[("skill.md", "---\nname: acme\n---\nbody\n")]),
+            &mut warnings
+        )
+        .is_some());
+        assert!(site_skill(
+            &tree(&[("skill.md", "---\nname: [unclosed\n---\n")]),
+            &mut warnings
+        )
+        .is_some());
         assert_eq!(warnings.len(), 3, "{warnings:?}");
         assert!(warnings[0].starts_with("skill.md:1: starts without YAML frontmatter"));
         assert!(warnings[1].ends_with("no `description`"));
@@ -94,8 +130,14 @@ mod tests {
     #[test]
     fn an_oversized_or_binary_skill_is_not_served() {
         let mut warnings = Vec::new();
-        let big = format!("---\nname: a\ndescription: b\n---\n{}", "x".repeat(MAX_SKILL_BYTES));
-        assert_eq!(site_skill(&tree(&[("skill.md", &big)]), &mut warnings), None);
+        let big = format!(
+            "---\nname: a\ndescription: b\n---\n{}",
+            "x".repeat(MAX_SKILL_BYTES)
+        );
+        assert_eq!(
+            site_skill(&tree(&[("skill.md", &big)]), &mut warnings),
+            None
+        );
         let mut binary = SourceTree::new();
         binary.insert("skill.md".into(), vec![0xff, 0xfe, 0x00]);
         assert_eq!(site_skill(&binary, &mut warnings), None);

@@ -17,7 +17,11 @@ impl Slugger {
     pub fn slug(&mut self, heading: &str) -> String {
         let base = slugify(heading);
         let mut n = self.next_suffix.get(&base).copied().unwrap_or(0);
-        let mut candidate = if n == 0 { base.clone() } else { format!("{base}-{n}") };
+        let mut candidate = if n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        };
         // A suffix is probed once per base: each failed probe is a slug some other heading took.
         while self.used.contains(&candidate) {
             #[cfg(test)]

@@ -43,7 +43,11 @@ pub fn snippet_sources(text: &str) -> Vec<String> {
             out.push(source.to_owned());
         }
         if line.starts_with("import") && line.contains('{') {
-            out.extend(super::scope::named_imports(line).into_iter().map(|(_, _, source)| source));
+            out.extend(
+                super::scope::named_imports(line)
+                    .into_iter()
+                    .map(|(_, _, source)| source),
+            );
         }
         let mut rest = line;
         while let Some(at) = rest.find("<Snippet") {
@@ -51,7 +55,11 @@ pub fn snippet_sources(text: &str) -> Vec<String> {
             if let Some((tag, _)) = crate::docs::jsx::scan_tag(rest) {
                 if let Some(file) = tag.text_attr("file").filter(|_| tag.name == "Snippet") {
                     let file = file.trim().trim_start_matches('/');
-                    out.extend(LEGACY_SNIPPET_DIRS.iter().map(|dir| format!("/{dir}{file}")));
+                    out.extend(
+                        LEGACY_SNIPPET_DIRS
+                            .iter()
+                            .map(|dir| format!("/{dir}{file}")),
+                    );
                 }
             }
             rest = &rest[1..];
@@ -65,11 +73,16 @@ pub fn snippet_sources(text: &str) -> Vec<String> {
 
 /// The snippets a page imports (`import X from '/snippets/x.mdx'`): component name to tree path.
 pub(crate) fn snippet_imports<'b>(blocks: &[Block<'b>], file: &str) -> BTreeMap<&'b str, String> {
-    crate::sort::map_from(default_imports(blocks).filter_map(|(name, source)| Some((name, snippet_path(file, source)?))))
+    crate::sort::map_from(
+        default_imports(blocks)
+            .filter_map(|(name, source)| Some((name, snippet_path(file, source)?))),
+    )
 }
 
 /// Every default import of the page's ESM blocks, as `(name, source)`.
-fn default_imports<'a, 'b>(blocks: &'a [Block<'b>]) -> impl Iterator<Item = (&'b str, &'b str)> + 'a {
+fn default_imports<'a, 'b>(
+    blocks: &'a [Block<'b>],
+) -> impl Iterator<Item = (&'b str, &'b str)> + 'a {
     blocks
         .iter()
         .filter_map(|b| match b {
@@ -109,7 +122,12 @@ mod tests {
         let text = "import A from '/snippets/a.mdx'\nimport { v, w as x } from \"../vars.mdx\"\nimport { J } from '/c.jsx'\n\n<Steps>\n  <Snippet file=\"step.mdx\" />\n</Steps>\n";
         assert_eq!(
             snippet_sources(text),
-            ["../vars.mdx", "/_snippets/step.mdx", "/snippets/a.mdx", "/snippets/step.mdx"]
+            [
+                "../vars.mdx",
+                "/_snippets/step.mdx",
+                "/snippets/a.mdx",
+                "/snippets/step.mdx"
+            ]
         );
     }
 

@@ -31,13 +31,20 @@ pub struct Target {
 /// its endpoint entries.
 pub fn parse_target(value: &str) -> Option<Target> {
     let endpoint = parse_entry(value)?;
-    Some(Target { file: endpoint.spec, method: endpoint.method.to_ascii_lowercase(), path: endpoint.path })
+    Some(Target {
+        file: endpoint.spec,
+        method: endpoint.method.to_ascii_lowercase(),
+        path: endpoint.path,
+    })
 }
 
 /// Whether a file of the upload may be an OpenAPI document a page names.
 pub fn may_be_spec(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    path != super::config::CONFIG_FILE && [".json", ".yaml", ".yml"].iter().any(|ext| lower.ends_with(ext))
+    path != super::config::CONFIG_FILE
+        && [".json", ".yaml", ".yml"]
+            .iter()
+            .any(|ext| lower.ends_with(ext))
 }
 
 /// The parsed OpenAPI documents of one tree, each parsed once.
@@ -56,7 +63,11 @@ impl<'t> SpecLookup<'t> {
         {
             collect_declared(&config, &mut declared);
         }
-        Self { tree, cache: BTreeMap::new(), declared }
+        Self {
+            tree,
+            cache: BTreeMap::new(),
+            declared,
+        }
     }
 
     pub fn tree(&self) -> &'t SourceTree {
@@ -67,14 +78,22 @@ impl<'t> SpecLookup<'t> {
         if let Some(cached) = self.cache.get(path) {
             return cached.clone();
         }
-        let parsed = self.tree.get(path).and_then(|bytes| parse_spec(path, bytes)).map(Rc::new);
+        let parsed = self
+            .tree
+            .get(path)
+            .and_then(|bytes| parse_spec(path, bytes))
+            .map(Rc::new);
         self.cache.insert(path.to_owned(), parsed.clone());
         parsed
     }
 
     /// The document, path item and operation `target` names, for a page read from `source`; else
     /// the first document read that lacks it, if any was.
-    pub fn find(&mut self, target: &Target, source: &str) -> Result<(Rc<Value>, Value, Value), Option<String>> {
+    pub fn find(
+        &mut self,
+        target: &Target,
+        source: &str,
+    ) -> Result<(Rc<Value>, Value, Value), Option<String>> {
         let candidates: Vec<String> = match &target.file {
             Some(file) => {
                 let beside = match source.rsplit_once('/') {
@@ -103,7 +122,12 @@ impl<'t> SpecLookup<'t> {
         let files: Vec<&String> = self.tree.keys().filter(is_spec).collect();
         let in_top = |p: &&&String| top.is_some_and(|t| p.starts_with(&format!("{t}/")));
         out.extend(files.iter().filter(in_top).map(|p| (*p).clone()));
-        out.extend(files.iter().filter(|p| !p.contains('/')).map(|p| (*p).clone()));
+        out.extend(
+            files
+                .iter()
+                .filter(|p| !p.contains('/'))
+                .map(|p| (*p).clone()),
+        );
         out.extend(files.iter().map(|p| (*p).clone()));
         let mut seen = BTreeSet::new();
         out.retain(|p| seen.insert(p.clone()));
@@ -128,7 +152,9 @@ fn collect_declared(value: &Value, out: &mut Vec<String>) {
             for (key, item) in map {
                 if key == "openapi" {
                     let mut push = |v: &Value| {
-                        let s = v.as_str().or_else(|| v.get("source").and_then(Value::as_str));
+                        let s = v
+                            .as_str()
+                            .or_else(|| v.get("source").and_then(Value::as_str));
                         if let Some(s) = s.filter(|s| !s.starts_with("http")) {
                             out.push(s.trim_start_matches('/').to_owned());
                         }
@@ -151,7 +177,10 @@ fn collect_declared(value: &Value, out: &mut Vec<String>) {
 fn operation(doc: &Value, target: &Target) -> Option<(Value, Value)> {
     if target.method == "webhook" {
         let item = resolve(doc, doc.get("webhooks")?.get(&target.path)?).clone();
-        let op = METHODS.iter().find_map(|m| item.get(*m)).map(|op| resolve(doc, op).clone())?;
+        let op = METHODS
+            .iter()
+            .find_map(|m| item.get(*m))
+            .map(|op| resolve(doc, op).clone())?;
         return Some((item, op));
     }
     let item = resolve(doc, doc.get("paths")?.get(&target.path)?).clone();

@@ -17,8 +17,8 @@ use tar::{EntryType, Header};
 use crate::gzip::GunzipWriter;
 
 use super::archive::{
-    display_path, entry_kind_name, is_apple_double, is_extension, link_target, normalise_path, ArchiveError,
-    ArchiveLimits, FileCounts, PendingNames, MAX_EXTENSION_BYTES, MAX_PATH_BYTES,
+    display_path, entry_kind_name, is_apple_double, is_extension, link_target, normalise_path,
+    ArchiveError, ArchiveLimits, FileCounts, PendingNames, MAX_EXTENSION_BYTES, MAX_PATH_BYTES,
 };
 use super::file_kind::is_source;
 
@@ -28,11 +28,17 @@ pub enum Entry {
     /// A source file, whole (at most the source file limit).
     File(String, Vec<u8>),
     /// A media file begins; its data follows in [`Entry::MediaData`] pieces, then [`Entry::MediaEnd`].
-    MediaStart { path: String, size: u64 },
+    MediaStart {
+        path: String,
+        size: u64,
+    },
     MediaData(Vec<u8>),
     MediaEnd,
     /// A symbolic or hard link, its target inside the folder (`None`: it points outside).
-    Link { path: String, target: Option<String> },
+    Link {
+        path: String,
+        target: Option<String>,
+    },
 }
 
 const BLOCK: usize = 512;
@@ -46,7 +52,10 @@ pub struct Unpacker {
 
 impl Unpacker {
     pub fn new(limits: &ArchiveLimits) -> Self {
-        Unpacker { decoder: GunzipWriter::new(TarSink::new(limits.clone())), head: Vec::new() }
+        Unpacker {
+            decoder: GunzipWriter::new(TarSink::new(limits.clone())),
+            head: Vec::new(),
+        }
     }
 
     /// Feeds the next compressed bytes; `on_entry` gets every entry (or media piece) they complete.
@@ -100,7 +109,10 @@ impl Unpacker {
         match (sink.failed.take(), result) {
             (Some(err), _) => Err(err),
             (None, Ok(())) => Ok(()),
-            (None, Err(err)) => Err(ArchiveError::Corrupt { entry: sink.last.clone(), reason: err.to_string() }),
+            (None, Err(err)) => Err(ArchiveError::Corrupt {
+                entry: sink.last.clone(),
+                reason: err.to_string(),
+            }),
         }
     }
 }
@@ -109,11 +121,20 @@ impl Unpacker {
 enum Part {
     Header,
     /// An extension record (long name, PAX) of `size` bytes.
-    Extension { kind: EntryType, size: usize },
+    Extension {
+        kind: EntryType,
+        size: usize,
+    },
     /// A source file's data, gathered whole.
-    File { path: String, size: usize },
+    File {
+        path: String,
+        size: usize,
+    },
     /// A media file's data, passed on as it arrives; `left` bytes to come.
-    Media { left: u64, padding: u64 },
+    Media {
+        left: u64,
+        padding: u64,
+    },
     /// Past the end-of-archive block: the rest is ignored, as the tar crate ignores it.
     Ended,
 }
@@ -160,12 +181,17 @@ impl TarSink {
     }
 
     fn corrupt(&self, reason: &str) -> ArchiveError {
-        ArchiveError::Corrupt { entry: self.last.clone(), reason: reason.to_owned() }
+        ArchiveError::Corrupt {
+            entry: self.last.clone(),
+            reason: reason.to_owned(),
+        }
     }
 
     /// Whether the stream stopped between entries.
     fn check_complete(&self) -> Result<(), ArchiveError> {
-        let between = matches!(self.part, Part::Header | Part::Ended) && self.buf.is_empty() && self.skip == 0;
+        let between = matches!(self.part, Part::Header | Part::Ended)
+            && self.buf.is_empty()
+            && self.skip == 0;
         if between {
             Ok(())
         } else {
@@ -179,7 +205,9 @@ impl TarSink {
                 return Ok(());
             }
             if self.skip > 0 {
-                let n = usize::try_from(self.skip).unwrap_or(usize::MAX).min(data.len());
+                let n = usize::try_from(self.skip)
+                    .unwrap_or(usize::MAX)
+                    .min(data.len());
                 self.skip -= n as u64;
                 data = &data[n..];
                 continue;
@@ -241,36 +269,57 @@ impl TarSink {
         if !checksum_matches(block) {
             return Err(self.corrupt("archive header checksum mismatch"));
         }
-        let size = header.entry_size().map_err(|e| self.corrupt(&e.to_string()))?;
+        let size = header
+            .entry_size()
+            .map_err(|e| self.corrupt(&e.to_string()))?;
         let kind = header.entry_type();
         if is_extension(kind) {
             if size > MAX_EXTENSION_BYTES {
-                return Err(ArchiveError::ExtensionTooLarge { after: self.last.clone(), limit: MAX_EXTENSION_BYTES });
+                return Err(ArchiveError::ExtensionTooLarge {
+                    after: self.last.clone(),
+                    limit: MAX_EXTENSION_BYTES,
+                });
             }
-            self.part = Part::Extension { kind, size: size as usize };
+            self.part = Part::Extension {
+                kind,
+                size: size as usize,
+            };
             return Ok(());
         }
         let names = std::mem::take(&mut self.pending);
         if names.size.is_some_and(|declared| declared != size) {
             return Err(self.corrupt("a PAX size record disagrees with the entry's header"));
         }
-        let path_bytes = names.path.unwrap_or_else(|| header.path_bytes().into_owned());
+        let path_bytes = names
+            .path
+            .unwrap_or_else(|| header.path_bytes().into_owned());
         let raw_path = display_path(&path_bytes);
         self.last = Some(raw_path.clone());
         if path_bytes.len() > MAX_PATH_BYTES {
-            return Err(ArchiveError::BadPath { entry: raw_path, reason: "path is longer than 1024 bytes" });
+            return Err(ArchiveError::BadPath {
+                entry: raw_path,
+                reason: "path is longer than 1024 bytes",
+            });
         }
         match kind {
             EntryType::Regular | EntryType::Continuous => {}
             EntryType::Directory => return Ok(self.skip_data(size)),
             EntryType::Symlink | EntryType::Link => {
                 let path = normalise_path(&path_bytes, &raw_path)?;
-                let target = names.link.or_else(|| header.link_name_bytes().map(|t| t.into_owned())).unwrap_or_default();
+                let target = names
+                    .link
+                    .or_else(|| header.link_name_bytes().map(|t| t.into_owned()))
+                    .unwrap_or_default();
                 let target = link_target(&path, &target, kind == EntryType::Link);
                 self.ready.push(Entry::Link { path, target });
                 return Ok(self.skip_data(size));
             }
-            other => return Err(ArchiveError::UnsupportedEntry { entry: raw_path, kind: entry_kind_name(other) }),
+            other => {
+                return Err(ArchiveError::UnsupportedEntry {
+                    entry: raw_path,
+                    kind: entry_kind_name(other),
+                })
+            }
         }
         let path = normalise_path(&path_bytes, &raw_path)?;
         if is_apple_double(&path) {
@@ -280,7 +329,10 @@ impl TarSink {
         self.counts.admit(&self.limits, &path, size, &raw_path)?;
         if !is_source(&path) {
             self.ready.push(Entry::MediaStart { path, size });
-            self.part = Part::Media { left: size, padding: padding(size) };
+            self.part = Part::Media {
+                left: size,
+                padding: padding(size),
+            };
             if size == 0 {
                 self.part = Part::Header;
                 self.ready.push(Entry::MediaEnd);
@@ -288,7 +340,10 @@ impl TarSink {
             return Ok(());
         }
         // `size` is bounded by max_file_bytes, so it fits and the capacity is trusted that far.
-        let size = usize::try_from(size).map_err(|_| ArchiveError::FileTooLarge { entry: raw_path, limit: self.limits.max_file_bytes })?;
+        let size = usize::try_from(size).map_err(|_| ArchiveError::FileTooLarge {
+            entry: raw_path,
+            limit: self.limits.max_file_bytes,
+        })?;
         self.buf.reserve_exact(size);
         self.part = Part::File { path, size };
         if size == 0 {
@@ -310,7 +365,9 @@ impl Write for TarSink {
         }
         if !matches!(self.part, Part::Ended) {
             if data.len() as u64 > self.budget {
-                let err = ArchiveError::SiteTooLarge { limit: self.limits.max_site_bytes };
+                let err = ArchiveError::SiteTooLarge {
+                    limit: self.limits.max_site_bytes,
+                };
                 return Err(self.fail(err));
             }
             self.budget -= data.len() as u64;
@@ -333,13 +390,27 @@ fn padding(size: u64) -> u64 {
 
 /// The header checksum: the unsigned sum of the block with the checksum field read as spaces.
 fn checksum_matches(block: &[u8]) -> bool {
-    let Some(field) = block.get(148..156) else { return false };
-    let text: String = field.iter().take_while(|&&b| b != 0).map(|&b| b as char).collect();
-    let Ok(stored) = u32::from_str_radix(text.trim(), 8) else { return false };
+    let Some(field) = block.get(148..156) else {
+        return false;
+    };
+    let text: String = field
+        .iter()
+        .take_while(|&&b| b != 0)
+        .map(|&b| b as char)
+        .collect();
+    let Ok(stored) = u32::from_str_radix(text.trim(), 8) else {
+        return false;
+    };
     let sum: u32 = block
         .iter()
         .enumerate()
-        .map(|(i, &b)| if (148..156).contains(&i) { u32::from(b' ') } else { u32::from(b) })
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                u32::from(b' ')
+            } else {
+                u32::from(b)
+            }
+        })
         .sum();
     sum == stored
 }
@@ -347,7 +418,11 @@ fn checksum_matches(block: &[u8]) -> bool {
 /// The tree of a `.tar.gz` read `piece` bytes at a time through the unpacker and the packs (media
 /// packs and media objects included), for tests holding it to [`super::archive::read_docs_archive`].
 #[cfg(test)]
-pub(crate) fn read_in_pieces(gz: &[u8], limits: &ArchiveLimits, piece: usize) -> Result<super::SourceTree, ArchiveError> {
+pub(crate) fn read_in_pieces(
+    gz: &[u8],
+    limits: &ArchiveLimits,
+    piece: usize,
+) -> Result<super::SourceTree, ArchiveError> {
     use super::packed::{MediaRead, PackRead};
     use crate::publish::{SourceWriter, Stored};
     use std::collections::BTreeMap;
@@ -377,7 +452,10 @@ pub(crate) fn read_in_pieces(gz: &[u8], limits: &ArchiveLimits, piece: usize) ->
                 objects.insert(name.clone(), Vec::new());
                 open = Some(name);
             }
-            Stored::ObjectData(d) => objects.get_mut(open.as_ref().unwrap()).unwrap().extend_from_slice(&d),
+            Stored::ObjectData(d) => objects
+                .get_mut(open.as_ref().unwrap())
+                .unwrap()
+                .extend_from_slice(&d),
             Stored::ObjectEnd => open = None,
         }
     }
@@ -391,9 +469,14 @@ pub(crate) fn read_in_pieces(gz: &[u8], limits: &ArchiveLimits, piece: usize) ->
     for path in &paths {
         match table.media_read(path) {
             Some(MediaRead::Pack { pack, start, len }) => {
-                tree.insert(path.clone(), media[&pack][start as usize..(start + len) as usize].to_vec());
+                tree.insert(
+                    path.clone(),
+                    media[&pack][start as usize..(start + len) as usize].to_vec(),
+                );
             }
-            Some(MediaRead::Object(name)) => drop(tree.insert(path.clone(), objects[&name].clone())),
+            Some(MediaRead::Object(name)) => {
+                drop(tree.insert(path.clone(), objects[&name].clone()))
+            }
             Some(MediaRead::SiteFile(_)) => unreachable!("an upload has no site files"),
             None => {}
         }

@@ -23,10 +23,12 @@ use super::mdx::{split, Block, Split};
 use super::scope::{self, Scope};
 use super::source_text;
 // The visitors read inline runs through the walk (export/markdown.rs, agents/markdown/).
-pub(crate) use super::inline_text::{inline_pieces, InlinePiece};
 use super::inline_text::Inline;
-use super::snippets::{remote_snippet_imports, snippet_imports, snippet_path, LEGACY_SNIPPET_DIRS, MAX_SNIPPET_DEPTH};
+pub(crate) use super::inline_text::{inline_pieces, InlinePiece};
 use super::slug::Slugger;
+use super::snippets::{
+    remote_snippet_imports, snippet_imports, snippet_path, LEGACY_SNIPPET_DIRS, MAX_SNIPPET_DEPTH,
+};
 
 /// Indented code is re-read as MDX (which has none); this bounds that recursion.
 pub(crate) const MAX_NESTING: usize = 8;
@@ -44,12 +46,15 @@ pub(crate) fn markdown_options() -> Options {
 /// The parser's events with the one `$` rule it lacks: inline math whose closing `$` is followed by
 /// a digit is text (`$5-$10` is two prices, as Pandoc reads it). Its own rules already keep
 /// `costs $5 and $10` text (a closing `$` may not follow a space); `\$` is a literal dollar.
-fn with_dollar_rule<'e>(events: impl Iterator<Item = Event<'e>>) -> impl Iterator<Item = Event<'e>> {
+fn with_dollar_rule<'e>(
+    events: impl Iterator<Item = Event<'e>>,
+) -> impl Iterator<Item = Event<'e>> {
     let mut events = events.peekable();
     std::iter::from_fn(move || {
         let event = events.next()?;
         if let Event::InlineMath(math) = &event {
-            if matches!(events.peek(), Some(Event::Text(next)) if next.starts_with(|c: char| c.is_ascii_digit())) {
+            if matches!(events.peek(), Some(Event::Text(next)) if next.starts_with(|c: char| c.is_ascii_digit()))
+            {
                 return Some(Event::Text(format!("${math}$").into()));
             }
         }
@@ -72,7 +77,11 @@ pub(crate) struct Snippets<'t> {
 
 impl<'t> Snippets<'t> {
     pub(crate) fn new(tree: &'t SourceTree) -> Self {
-        Self { tree, open: Vec::new(), budget: SNIPPET_BUDGET }
+        Self {
+            tree,
+            open: Vec::new(),
+            budget: SNIPPET_BUDGET,
+        }
     }
 
     /// Takes `bytes` from the budget; `false` (and nothing taken) when it does not hold them.
@@ -107,8 +116,19 @@ pub(crate) fn walk_mdx<'t, V: MdxVisitor<'t> + ?Sized>(
     file: &str,
     depth: usize,
 ) {
-    let first_line = visitor.snippets().tree.get(file).map_or(1, |raw| first_line_of(raw, body));
-    walk_body(visitor, body, file, depth, Some(first_line), BTreeMap::new());
+    let first_line = visitor
+        .snippets()
+        .tree
+        .get(file)
+        .map_or(1, |raw| first_line_of(raw, body));
+    walk_body(
+        visitor,
+        body,
+        file,
+        depth,
+        Some(first_line),
+        BTreeMap::new(),
+    );
 }
 
 /// The line of its file `body` starts at, `body` being the end of the file after the frontmatter:
@@ -134,13 +154,24 @@ struct Place<'a> {
 
 impl<'a> Place<'a> {
     fn new(file: &'a str, first_line: Option<usize>, body: &'a str) -> Self {
-        Place { file, first_line, body, last: (0, first_line.unwrap_or(1)) }
+        Place {
+            file,
+            first_line,
+            body,
+            last: (0, first_line.unwrap_or(1)),
+        }
     }
 
     /// `file:line` of the byte `at` of the body (or of `part`, a slice of it).
     fn at(&mut self, at: usize) -> String {
-        let Some(_) = self.first_line else { return self.file.to_owned() };
-        let (from, line) = if at >= self.last.0 { self.last } else { (0, self.first_line.unwrap_or(1)) };
+        let Some(_) = self.first_line else {
+            return self.file.to_owned();
+        };
+        let (from, line) = if at >= self.last.0 {
+            self.last
+        } else {
+            (0, self.first_line.unwrap_or(1))
+        };
         let line = line + self.body[from..at].matches('\n').count();
         self.last = (at, line);
         format!("{}:{line}", self.file)
@@ -163,7 +194,11 @@ fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
     first_line: Option<usize>,
     props: BTreeMap<String, Value>,
 ) {
-    let Split { blocks, open_fence, prose_keyword_lines } = split(body);
+    let Split {
+        blocks,
+        open_fence,
+        prose_keyword_lines,
+    } = split(body);
     let mut place = Place::new(file, first_line, body);
     if first_line.is_some() {
         for at in prose_keyword_lines {
@@ -175,7 +210,10 @@ fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
         let at = place.at(at);
         visitor.warn(format!("{at}: code fence opened here is never closed"));
     }
-    let mut scope = Scope { props, ..Scope::default() };
+    let mut scope = Scope {
+        props,
+        ..Scope::default()
+    };
     for block in &blocks {
         if let Block::Esm(esm) = block {
             scope.add_exports(esm);
@@ -189,14 +227,25 @@ fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
     let (text, stopped) = scope::substitute(body, &scope, limit);
     if stopped {
         let at = place.at(0);
-        visitor.warn(format!("{at}: values not substituted past the page's {} MiB of snippet text", SNIPPET_BUDGET >> 20));
+        visitor.warn(format!(
+            "{at}: values not substituted past the page's {} MiB of snippet text",
+            SNIPPET_BUDGET >> 20
+        ));
     }
     match text {
         Cow::Borrowed(_) => walk_blocks(visitor, &blocks, file, depth, place),
         Cow::Owned(text) => {
-            visitor.snippets().charge(text.len().saturating_sub(body.len()));
+            visitor
+                .snippets()
+                .charge(text.len().saturating_sub(body.len()));
             let blocks = split(&text).blocks;
-            walk_blocks(visitor, &blocks, file, depth, Place::new(file, first_line, &text));
+            walk_blocks(
+                visitor,
+                &blocks,
+                file,
+                depth,
+                Place::new(file, first_line, &text),
+            );
         }
     }
 }
@@ -204,10 +253,17 @@ fn walk_body<'t, V: MdxVisitor<'t> + ?Sized>(
 /// Adds to `scope` the values the ESM block `esm` of `file` imports by name from `.mdx` snippets.
 /// A missing file is no warning: a named import is most often a component (`import { Widget }`),
 /// which the walk does not render either way.
-fn imported_values<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, esm: &str, file: &str, scope: &mut Scope) {
+fn imported_values<'t, V: MdxVisitor<'t> + ?Sized>(
+    visitor: &mut V,
+    esm: &str,
+    file: &str,
+    scope: &mut Scope,
+) {
     let mut read: BTreeMap<String, Vec<(String, Value)>> = BTreeMap::new();
     for (local, exported, source) in scope::named_imports(esm) {
-        let Some(path) = snippet_path(file, &source) else { continue };
+        let Some(path) = snippet_path(file, &source) else {
+            continue;
+        };
         if !read.contains_key(&path) {
             let tree = visitor.snippets().tree;
             let exports = match tree.get(&path) {
@@ -292,15 +348,26 @@ fn legacy_snippet(tree: &SourceTree, tag: &Tag<'_>) -> Option<Result<String, Str
         return None;
     }
     let name = tag.text_attr("file")?.trim().trim_start_matches('/');
-    let found = LEGACY_SNIPPET_DIRS.iter().map(|dir| format!("{dir}{name}")).find(|path| tree.contains_key(path));
+    let found = LEGACY_SNIPPET_DIRS
+        .iter()
+        .map(|dir| format!("{dir}{name}"))
+        .find(|path| tree.contains_key(path));
     Some(found.ok_or_else(|| name.to_owned()))
 }
 
 /// Inlines the `.mdx` snippet `path` where its tag stands (`at`: the tag's `file:line`), with the
 /// tag's attributes as its props.
-fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, tag: &Tag<'_>, depth: usize, at: &str) {
+fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(
+    visitor: &mut V,
+    path: &str,
+    tag: &Tag<'_>,
+    depth: usize,
+    at: &str,
+) {
     if depth >= MAX_SNIPPET_DEPTH || visitor.snippets().open.iter().any(|p| p == path) {
-        visitor.warn(format!("{at}: snippet `{path}` not inlined (nested too deep or cyclic)"));
+        visitor.warn(format!(
+            "{at}: snippet `{path}` not inlined (nested too deep or cyclic)"
+        ));
         return;
     }
     let tree = visitor.snippets().tree;
@@ -313,7 +380,10 @@ fn snippet<'t, V: MdxVisitor<'t> + ?Sized>(visitor: &mut V, path: &str, tag: &Ta
         return;
     }
     if !visitor.snippets().charge(bytes.len()) {
-        visitor.warn(format!("{at}: snippet `{path}` not inlined: the page's snippets passed {} MiB", SNIPPET_BUDGET >> 20));
+        visitor.warn(format!(
+            "{at}: snippet `{path}` not inlined: the page's snippets passed {} MiB",
+            SNIPPET_BUDGET >> 20
+        ));
         return;
     }
     let source = source_text::read(bytes);
@@ -370,7 +440,11 @@ pub(crate) struct Pair<'t, A, B> {
 
 impl<'t, A, B> Pair<'t, A, B> {
     pub(crate) fn new(first: A, second: B, tree: &'t SourceTree) -> Self {
-        Self { first, second, snippets: Snippets::new(tree) }
+        Self {
+            first,
+            second,
+            snippets: Snippets::new(tree),
+        }
     }
 }
 
@@ -417,7 +491,10 @@ impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MarkdownVisitor<'t> for
             Some(slugs) if !heading.text.is_empty() => Some(slugs.slug(&heading.text)),
             _ => None,
         };
-        let second = Heading { anchor, ..heading.clone() };
+        let second = Heading {
+            anchor,
+            ..heading.clone()
+        };
         self.first.heading(&mut run.0, heading);
         self.second.heading(&mut run.1, second);
     }
@@ -438,7 +515,12 @@ impl<'t, A: MarkdownVisitor<'t>, B: MarkdownVisitor<'t>> MarkdownVisitor<'t> for
 }
 
 /// Reads one Markdown run of the MDX file `file` at snippet and re-read `depth`.
-pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &str, file: &str, depth: usize) {
+pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(
+    visitor: &mut V,
+    md: &str,
+    file: &str,
+    depth: usize,
+) {
     let mut run = visitor.start_run();
     // A code block's info string (`None` when indented) and text so far.
     let mut code: Option<(Option<String>, String)> = None;
@@ -453,7 +535,9 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
                     match info {
                         Some(info) => visitor.code_block(&mut run, &info, &text),
                         // MDX has no indented code: indentation pulldown-cmark read as code is content.
-                        None if depth < MAX_NESTING => walk_body(visitor, &text, file, depth + 1, None, BTreeMap::new()),
+                        None if depth < MAX_NESTING => {
+                            walk_body(visitor, &text, file, depth + 1, None, BTreeMap::new())
+                        }
                         None => visitor.code_block(&mut run, "", &text),
                     }
                 }
@@ -471,9 +555,24 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
             }
             Event::Start(MdTag::Heading { .. }) => heading = Some(Inline::default()),
             Event::End(TagEnd::Heading(level)) => {
-                let (text, extra) = heading.take().map(|mut inline| inline.take()).unwrap_or_default();
-                let anchor = if text.is_empty() { None } else { visitor.slugs().map(|slugs| slugs.slug(&text)) };
-                visitor.heading(&mut run, Heading { level: *level as u8, text, anchor, extra });
+                let (text, extra) = heading
+                    .take()
+                    .map(|mut inline| inline.take())
+                    .unwrap_or_default();
+                let anchor = if text.is_empty() {
+                    None
+                } else {
+                    visitor.slugs().map(|slugs| slugs.slug(&text))
+                };
+                visitor.heading(
+                    &mut run,
+                    Heading {
+                        level: *level as u8,
+                        text,
+                        anchor,
+                        extra,
+                    },
+                );
                 continue;
             }
             _ => {
@@ -490,9 +589,10 @@ pub(crate) fn walk_markdown<'t, V: MarkdownVisitor<'t>>(visitor: &mut V, md: &st
 /// What of an event inside a heading is the heading's text.
 fn heading_text(inline: &mut Inline, event: &Event<'_>) {
     match event {
-        Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) | Event::InlineMath(text) => {
-            inline.raw.push_str(text)
-        }
+        Event::Text(text)
+        | Event::Html(text)
+        | Event::InlineHtml(text)
+        | Event::InlineMath(text) => inline.raw.push_str(text),
         Event::Code(text) => inline.code(text),
         Event::SoftBreak | Event::HardBreak => inline.raw.push(' '),
         _ => {}
@@ -533,7 +633,10 @@ mod tests {
             ("s/a.mdx", "import A from '/s/a.mdx'\n\nIn A\n\n<A />\n"),
             ("p.mdx", "unused"),
         ]);
-        let mut log = Log { snippets: Snippets::new(&t), seen: Vec::new() };
+        let mut log = Log {
+            snippets: Snippets::new(&t),
+            seen: Vec::new(),
+        };
         let body = "import A from '/s/a.mdx'\nimport B from '/s/b.mdx'\n\n<Note>\n{\"lit\"}\n<A />\n<B />\n</Note>\n";
         walk_mdx(&mut log, body, "p.mdx", 0);
         assert_eq!(
@@ -564,7 +667,18 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["t:a ", "<b:Open>", "t:x", "<b:Close>", "t: ", "l:y", "t: ", "t: ", "t:<", "t: d"]
+            [
+                "t:a ",
+                "<b:Open>",
+                "t:x",
+                "<b:Close>",
+                "t: ",
+                "l:y",
+                "t: ",
+                "t: ",
+                "t:<",
+                "t: d"
+            ]
         );
     }
 }

@@ -85,11 +85,16 @@ pub(crate) mod tests {
 
     /// Nine levels of nine aliases each: 9^9 `lol`s once loaded.
     pub(crate) fn billion_laughs() -> String {
-        let mut yaml = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        let mut yaml = String::from(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
         let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
         for pair in names.windows(2) {
             let (prev, next) = (pair[0], pair[1]);
-            yaml.push_str(&format!("{next}: &{next} [{}]\n", vec![format!("*{prev}"); 9].join(",")));
+            yaml.push_str(&format!(
+                "{next}: &{next} [{}]\n",
+                vec![format!("*{prev}"); 9].join(",")
+            ));
         }
         yaml
     }
@@ -100,7 +105,9 @@ pub(crate) mod tests {
         assert!(yaml.len() < 1024);
         assert_eq!(
             check_alias_expansion(&yaml),
-            Err(AliasExpansionTooLarge { limit: MAX_ALIAS_EXPANSION })
+            Err(AliasExpansionTooLarge {
+                limit: MAX_ALIAS_EXPANSION
+            })
         );
     }
 
@@ -108,7 +115,10 @@ pub(crate) mod tests {
     fn ordinary_aliases_and_plain_yaml_pass() {
         let yaml = "base: &base {type: string, maxLength: 10}\nname: *base\ntitle: *base\nlist: [1, 2, 3]\n";
         assert_eq!(check_alias_expansion(yaml), Ok(()));
-        assert_eq!(check_with_limit(yaml, 6), Err(AliasExpansionTooLarge { limit: 6 }));
+        assert_eq!(
+            check_with_limit(yaml, 6),
+            Err(AliasExpansionTooLarge { limit: 6 })
+        );
         assert_eq!(check_alias_expansion("title: x\n"), Ok(()));
         assert_eq!(check_alias_expansion("[unclosed"), Ok(()));
         assert_eq!(check_alias_expansion("*undefined"), Ok(()));

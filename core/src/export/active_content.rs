@@ -6,7 +6,9 @@
 //! renderers write. It is stricter than a browser: anything it cannot read for certain
 //! (an unknown entity, an unterminated tag) is a finding too.
 
-use super::svg_allow::{svg_value_allowed, SVG_LINK_ATTRIBUTES, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES};
+use super::svg_allow::{
+    svg_value_allowed, SVG_LINK_ATTRIBUTES, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES,
+};
 
 /// Elements that run script or change where and how the page loads things.
 const ACTIVE_ELEMENTS: &[&str] = &[
@@ -16,8 +18,22 @@ const ACTIVE_ELEMENTS: &[&str] = &[
 
 /// Attributes holding a URL the browser may navigate to or load.
 const URL_ATTRIBUTES: &[&str] = &[
-    "href", "src", "action", "formaction", "poster", "data", "xlink:href", "background", "cite",
-    "srcset", "ping", "codebase", "manifest", "longdesc", "lowsrc", "dynsrc",
+    "href",
+    "src",
+    "action",
+    "formaction",
+    "poster",
+    "data",
+    "xlink:href",
+    "background",
+    "cite",
+    "srcset",
+    "ping",
+    "codebase",
+    "manifest",
+    "longdesc",
+    "lowsrc",
+    "dynsrc",
 ];
 
 /// What an element inside or opening an inline SVG may not be; `None` when it is allowed.
@@ -29,9 +45,10 @@ fn svg_problem(tag: &Tag, in_svg: bool) -> Option<String> {
         (true, name) => return Some(format!("<{name}> inside <svg>")),
         (false, _) => return None,
     };
-    let bad = tag.attributes.iter().find(|(name, value)| {
-        !allowed.contains(&name.as_str()) || !svg_value_allowed(name, value)
-    });
+    let bad = tag
+        .attributes
+        .iter()
+        .find(|(name, value)| !allowed.contains(&name.as_str()) || !svg_value_allowed(name, value));
     bad.map(|(name, value)| format!("<{} {name}={value:?}> in inline SVG", tag.name))
 }
 
@@ -39,14 +56,63 @@ fn svg_problem(tag: &Tag, in_svg: bool) -> Option<String> {
 /// elements with these attributes, values of plain characters. `style`, `href`, event handlers,
 /// `<annotation-xml>`, `<maction>`, HTML inside (`<a>`, `<span>`) and a nested `<math>` are findings.
 const MATH_ELEMENTS: &[&str] = &[
-    "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "munder", "mover", "munderover",
-    "mfrac", "msqrt", "mroot", "mstyle", "merror", "mpadded", "mphantom", "mtable", "mtr", "mtd", "mmultiscripts",
-    "mprescripts", "none", "menclose", "semantics",
+    "mrow",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+    "mspace",
+    "msub",
+    "msup",
+    "msubsup",
+    "munder",
+    "mover",
+    "munderover",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "mstyle",
+    "merror",
+    "mpadded",
+    "mphantom",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mmultiscripts",
+    "mprescripts",
+    "none",
+    "menclose",
+    "semantics",
 ];
 const MATH_ATTRIBUTES: &[&str] = &[
-    "display", "displaystyle", "scriptlevel", "mathvariant", "lspace", "rspace", "stretchy", "symmetric", "largeop",
-    "movablelimits", "fence", "separator", "form", "minsize", "maxsize", "accent", "accentunder", "linethickness",
-    "width", "height", "depth", "voffset", "columnspan", "rowspan", "columnalign", "notation", "class",
+    "display",
+    "displaystyle",
+    "scriptlevel",
+    "mathvariant",
+    "lspace",
+    "rspace",
+    "stretchy",
+    "symmetric",
+    "largeop",
+    "movablelimits",
+    "fence",
+    "separator",
+    "form",
+    "minsize",
+    "maxsize",
+    "accent",
+    "accentunder",
+    "linethickness",
+    "width",
+    "height",
+    "depth",
+    "voffset",
+    "columnspan",
+    "rowspan",
+    "columnalign",
+    "notation",
+    "class",
 ];
 
 /// What an element inside or opening a `<math>` may not be; `None` when it is allowed.
@@ -57,8 +123,14 @@ fn math_problem(tag: &Tag, in_math: bool) -> Option<String> {
         (true, name) => return Some(format!("<{name}> inside <math>")),
         (false, _) => return None,
     }
-    let plain = |v: &str| v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_'));
-    let bad = tag.attributes.iter().find(|(name, value)| !MATH_ATTRIBUTES.contains(&name.as_str()) || !plain(value));
+    let plain = |v: &str| {
+        v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_'))
+    };
+    let bad = tag
+        .attributes
+        .iter()
+        .find(|(name, value)| !MATH_ATTRIBUTES.contains(&name.as_str()) || !plain(value));
     bad.map(|(name, value)| format!("<{} {name}={value:?}> in MathML", tag.name))
 }
 
@@ -99,7 +171,10 @@ fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
         }
         let is_end = rest.starts_with('/');
         let name_start = start + 1 + usize::from(is_end);
-        if rest.get(..14).is_some_and(|d| d.eq_ignore_ascii_case("!doctype html>")) {
+        if rest
+            .get(..14)
+            .is_some_and(|d| d.eq_ignore_ascii_case("!doctype html>"))
+        {
             i = start + 15;
             continue;
         }
@@ -145,18 +220,25 @@ fn find(html: &str, allowed_scripts: &[&str], stub: bool) -> Option<String> {
             }
             continue;
         }
-        let head = (stub || !allowed_scripts.is_empty()) && HEAD_ELEMENTS.contains(&tag.name.as_str());
+        let head =
+            (stub || !allowed_scripts.is_empty()) && HEAD_ELEMENTS.contains(&tag.name.as_str());
         if ACTIVE_ELEMENTS.contains(&tag.name.as_str()) && !head {
             return Some(format!("<{}> element", tag.name));
         }
-        let refresh = stub && tag.name == "meta" && tag.attributes.iter().any(|(name, _)| name == "http-equiv");
+        let refresh = stub
+            && tag.name == "meta"
+            && tag.attributes.iter().any(|(name, _)| name == "http-equiv");
         if refresh {
             refreshes += 1;
             if let Some(problem) = refresh_problem(&tag.attributes, refreshes) {
                 return Some(format!("<meta http-equiv>: {problem}"));
             }
         }
-        for (name, value) in tag.attributes.iter().filter(|(name, _)| !(refresh && name == "http-equiv")) {
+        for (name, value) in tag
+            .attributes
+            .iter()
+            .filter(|(name, _)| !(refresh && name == "http-equiv"))
+        {
             if let Some(problem) = attribute_problem(&tag.name, name, value) {
                 return Some(format!("<{} {name}={value:?}>: {problem}", tag.name));
             }
@@ -221,7 +303,8 @@ fn read_tag(html: &str, name_start: usize) -> Result<(Tag, usize), String> {
                     &html[from..i]
                 }
             };
-            value = decode_entities(raw).ok_or_else(|| format!("unknown entity in <{name} {attr_name}>"))?;
+            value = decode_entities(raw)
+                .ok_or_else(|| format!("unknown entity in <{name} {attr_name}>"))?;
         }
         attributes.push((attr_name, value));
     }
@@ -250,7 +333,9 @@ fn decode_entities(raw: &str) -> Option<String> {
             "quot" => Some('"'),
             "apos" => Some('\''),
             _ => match name.strip_prefix('#') {
-                Some(hex) if hex.starts_with(['x', 'X']) => u32::from_str_radix(&hex[1..], 16).ok().and_then(char::from_u32),
+                Some(hex) if hex.starts_with(['x', 'X']) => u32::from_str_radix(&hex[1..], 16)
+                    .ok()
+                    .and_then(char::from_u32),
                 Some(dec) => dec.parse().ok().and_then(char::from_u32),
                 None => return None,
             },
@@ -269,17 +354,29 @@ fn refresh_problem(attributes: &[(String, String)], nth: usize) -> Option<&'stat
     if nth > 1 {
         return Some("more than one refresh");
     }
-    let equivs: Vec<&str> = attributes.iter().filter(|(name, _)| name == "http-equiv").map(|(_, v)| v.as_str()).collect();
+    let equivs: Vec<&str> = attributes
+        .iter()
+        .filter(|(name, _)| name == "http-equiv")
+        .map(|(_, v)| v.as_str())
+        .collect();
     if equivs.len() != 1 || !equivs[0].eq_ignore_ascii_case("refresh") {
         return Some("only a refresh may be an http-equiv");
     }
-    let contents: Vec<&str> = attributes.iter().filter(|(name, _)| name == "content").map(|(_, v)| v.as_str()).collect();
+    let contents: Vec<&str> = attributes
+        .iter()
+        .filter(|(name, _)| name == "content")
+        .map(|(_, v)| v.as_str())
+        .collect();
     let [content] = contents[..] else {
         return Some("a refresh needs one content");
     };
-    let (delay, rest) = content.trim_start().split_once([';', ',']).unwrap_or((content, ""));
+    let (delay, rest) = content
+        .trim_start()
+        .split_once([';', ','])
+        .unwrap_or((content, ""));
     let url = rest.trim_start();
-    let named = url.get(..3).is_some_and(|u| u.eq_ignore_ascii_case("url")) && url[3..].trim_start().starts_with('=');
+    let named = url.get(..3).is_some_and(|u| u.eq_ignore_ascii_case("url"))
+        && url[3..].trim_start().starts_with('=');
     if !delay.trim().bytes().all(|b| b.is_ascii_digit()) || delay.trim().is_empty() || !named {
         return Some("a refresh's content must be a delay and url=");
     }
@@ -299,7 +396,11 @@ fn attribute_problem(tag: &str, name: &str, value: &str) -> Option<&'static str>
     }
     if name == "style" {
         let lower = value.to_ascii_lowercase();
-        if lower.contains("url(") || lower.contains("expression") || lower.contains("javascript") || lower.contains('\\') {
+        if lower.contains("url(")
+            || lower.contains("expression")
+            || lower.contains("javascript")
+            || lower.contains('\\')
+        {
             return Some("style attribute that loads or runs content");
         }
     }
@@ -324,7 +425,13 @@ fn url_problem(tag: &str, name: &str, value: &str) -> Option<&'static str> {
     let scheme = scheme.to_ascii_lowercase();
     match scheme.as_str() {
         "http" | "https" | "mailto" | "tel" => None,
-        "data" if tag == "img" && name == "src" && cleaned.to_ascii_lowercase().starts_with("data:image/") => None,
+        "data"
+            if tag == "img"
+                && name == "src"
+                && cleaned.to_ascii_lowercase().starts_with("data:image/") =>
+        {
+            None
+        }
         _ => Some("URL with a scheme that can run script"),
     }
 }
@@ -388,13 +495,33 @@ mod tests {
     #[test]
     fn only_a_stub_may_refresh_and_only_to_a_harmless_url() {
         use super::find_active_in_stub;
-        let stub = |url: &str| format!("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><link rel=\"canonical\" href=\"a.html\"><meta http-equiv=\"refresh\" content=\"0; url={url}\"></head><body><a href=\"a.html\">a</a></body></html>");
-        for ok in ["../en/home.html", "a.html#x", "https://docs.example.com/x", "./javascript:x.html"] {
+        let stub = |url: &str| {
+            format!("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><link rel=\"canonical\" href=\"a.html\"><meta http-equiv=\"refresh\" content=\"0; url={url}\"></head><body><a href=\"a.html\">a</a></body></html>")
+        };
+        for ok in [
+            "../en/home.html",
+            "a.html#x",
+            "https://docs.example.com/x",
+            "./javascript:x.html",
+        ] {
             assert_eq!(find_active_in_stub(&stub(ok)), None, "{ok}");
-            assert!(find_active(&stub(ok), &["<script src=\"x.js\">"]).is_some(), "a page may not refresh: {ok}");
-            assert!(find_active(&stub(ok), &[]).is_some(), "a body may not refresh: {ok}");
+            assert!(
+                find_active(&stub(ok), &["<script src=\"x.js\">"]).is_some(),
+                "a page may not refresh: {ok}"
+            );
+            assert!(
+                find_active(&stub(ok), &[]).is_some(),
+                "a body may not refresh: {ok}"
+            );
         }
-        for bad in ["javascript:alert(1)", "JaVaScRiPt:x", "data:text/html,x", "'javascript:x'", " java\tscript:x", "&#106;avascript:x"] {
+        for bad in [
+            "javascript:alert(1)",
+            "JaVaScRiPt:x",
+            "data:text/html,x",
+            "'javascript:x'",
+            " java\tscript:x",
+            "&#106;avascript:x",
+        ] {
             assert!(find_active_in_stub(&stub(bad)).is_some(), "missed {bad:?}");
         }
         for bad in [

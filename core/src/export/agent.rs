@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::docs::site::page_source_text;
-use crate::docs::{frontmatter, Page, Section, Site, SourceTree};
 use crate::agents::llms::{self, page_url};
 use crate::agents::markdown::{page_markdown, page_markdown_around, text_and_body};
+use crate::docs::site::page_source_text;
+use crate::docs::{frontmatter, Page, Section, Site, SourceTree};
 
 use super::links::{encode_path, unambiguous, Linker};
 use super::ExportFile;
@@ -34,7 +34,11 @@ pub const MARKDOWN_PAGES_DEFAULT_MAX: usize = 6_000;
 impl MarkdownPages {
     /// What `requested` names, else the default for an export of `pages` pages.
     pub fn resolve(requested: Option<MarkdownPages>, pages: usize) -> MarkdownPages {
-        requested.unwrap_or(if pages <= MARKDOWN_PAGES_DEFAULT_MAX { MarkdownPages::Pages } else { MarkdownPages::LlmsFull })
+        requested.unwrap_or(if pages <= MARKDOWN_PAGES_DEFAULT_MAX {
+            MarkdownPages::Pages
+        } else {
+            MarkdownPages::LlmsFull
+        })
     }
 
     /// The request value, as the API spells it.
@@ -54,7 +58,11 @@ pub fn markdown_file(page_path: &str) -> String {
 
 /// Exported page path -> its Markdown file, the link targets inside Markdown pages.
 pub(crate) fn markdown_files(html_files: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    crate::sort::map_from(html_files.keys().map(|path| (path.clone(), markdown_file(path))))
+    crate::sort::map_from(
+        html_files
+            .keys()
+            .map(|path| (path.clone(), markdown_file(path))),
+    )
 }
 
 /// `a/b.md` of one page; `md_files` from [`markdown_files`]. Its `Source:` is the live URL.
@@ -70,10 +78,18 @@ pub(crate) fn page_file(
 
 /// [`page_file`] of a body rendered already by `agents::markdown::render_body` with the same links.
 pub(crate) fn page_file_rendered(page: &Page, rendered: String, domain: &str) -> ExportFile {
-    ExportFile::new(markdown_file(&page.path), page_markdown_around(page, rendered, &page_url(domain, &page.path)))
+    ExportFile::new(
+        markdown_file(&page.path),
+        page_markdown_around(page, rendered, &page_url(domain, &page.path)),
+    )
 }
 
-fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, domain: &str) -> String {
+fn render(
+    page: &Page,
+    tree: &SourceTree,
+    md_files: &BTreeMap<String, String>,
+    domain: &str,
+) -> String {
     let links = Linker::new(&page.path, &page.source, md_files, tree, domain);
     page_markdown(page, tree, &page_url(domain, &page.path), &links)
 }
@@ -81,7 +97,14 @@ fn render(page: &Page, tree: &SourceTree, md_files: &BTreeMap<String, String>, d
 /// Appends `page`'s Markdown to `full`, the part of `llms-full.txt` after its first `written` bytes
 /// (which counts what is appended); `targets`: exported page path -> the file its links name (`.md`
 /// or `.html`).
-pub(crate) fn push_full(full: &mut String, written: &mut usize, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) {
+pub(crate) fn push_full(
+    full: &mut String,
+    written: &mut usize,
+    page: &Page,
+    tree: &SourceTree,
+    targets: &BTreeMap<String, String>,
+    domain: &str,
+) {
     push_rendered(full, written, &render(page, tree, targets, domain));
 }
 
@@ -95,18 +118,35 @@ pub(crate) fn push_rendered(full: &mut String, written: &mut usize, markdown: &s
 
 /// The sections of `page` ([`crate::docs::site::page_sections`]) and its Markdown as [`push_full`]
 /// renders it, from one walk of its body: a reader holding only the outline needs both.
-pub(crate) fn sections_and_markdown(page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str) -> (Vec<Section>, String) {
+pub(crate) fn sections_and_markdown(
+    page: &Page,
+    tree: &SourceTree,
+    targets: &BTreeMap<String, String>,
+    domain: &str,
+) -> (Vec<Section>, String) {
     let source = page_source_text(tree, page);
     let (_, body) = frontmatter::split(&source);
     let links = Linker::new(&page.path, &page.source, targets, tree, domain);
     let (text, rendered) = text_and_body(body, &page.source, tree, &links);
-    (text.sections, page_markdown_around(page, rendered, &page_url(domain, &page.path)))
+    (
+        text.sections,
+        page_markdown_around(page, rendered, &page_url(domain, &page.path)),
+    )
 }
 
 /// `llms.txt` for the exported pages (`pages`: indices into `site.pages`, whose first section's
 /// text is all it reads of them) and `llms-full.txt` as [`push_full`] wrote it.
-pub(crate) fn llms_files(site: &Site, pages: &[usize], targets: &BTreeMap<String, String>, full: String) -> Vec<ExportFile> {
-    let link = |page: &Page| targets.get(&page.path).map_or_else(String::new, |file| unambiguous(encode_path(file)));
+pub(crate) fn llms_files(
+    site: &Site,
+    pages: &[usize],
+    targets: &BTreeMap<String, String>,
+    full: String,
+) -> Vec<ExportFile> {
+    let link = |page: &Page| {
+        targets
+            .get(&page.path)
+            .map_or_else(String::new, |file| unambiguous(encode_path(file)))
+    };
     let index = llms::llms_txt(site, pages, &link);
     vec![
         ExportFile::new("llms.txt".to_owned(), index),

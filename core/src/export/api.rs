@@ -38,7 +38,8 @@ pub struct StartRequest {
 pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
     let root = object(body, &Path::root())?;
     let raw_domain = root.req_str("domain")?;
-    let domain = validate_domain(raw_domain).map_err(|rule| root.field_path("domain").error(rule))?;
+    let domain =
+        validate_domain(raw_domain).map_err(|rule| root.field_path("domain").error(rule))?;
     let version = root
         .opt_str_max("version", MAX_VERSION_CHARS)?
         .map(str::trim)
@@ -49,7 +50,9 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
         Some(items) => {
             let path = root.field_path("paths");
             if items.is_empty() {
-                return Err(path.error("must list at least one page path (omit it to export every page)"));
+                return Err(
+                    path.error("must list at least one page path (omit it to export every page)")
+                );
             }
             max_items(items, MAX_PATHS, &path)?;
             let mut paths = Vec::with_capacity(items.len());
@@ -68,14 +71,22 @@ pub fn parse_start_request(body: &Value) -> Result<StartRequest, FieldError> {
     let versions = parse_versions(&root)?;
     let markdown = match root.opt_str("markdown")? {
         None => None,
-        Some(name) => Some(
-            MarkdownPages::from_name(name)
-                .ok_or_else(|| root.field_path("markdown").error("must be \"pages\" or \"llms-full\""))?,
-        ),
+        Some(name) => Some(MarkdownPages::from_name(name).ok_or_else(|| {
+            root.field_path("markdown")
+                .error("must be \"pages\" or \"llms-full\"")
+        })?),
     };
     let analytics = root.opt_bool("analytics")?.unwrap_or(false);
     let assistant = parse_assistant(&root)?;
-    Ok(StartRequest { domain, version, paths, versions, markdown, analytics, assistant })
+    Ok(StartRequest {
+        domain,
+        version,
+        paths,
+        versions,
+        markdown,
+        analytics,
+        assistant,
+    })
 }
 
 /// Most versions a request may name (sites have a handful).
@@ -89,7 +100,9 @@ fn parse_versions(root: &Obj<'_>) -> Result<Option<ExportVersions>, FieldError> 
         Some(Value::String(all)) if all == "all" => Ok(Some(ExportVersions::All)),
         Some(Value::Array(items)) => {
             if items.is_empty() {
-                return Err(path.error("must list at least one version (omit it to export the default version)"));
+                return Err(path.error(
+                    "must list at least one version (omit it to export the default version)",
+                ));
             }
             max_items(items, MAX_VERSIONS, &path)?;
             let mut names = Vec::with_capacity(items.len());
@@ -130,11 +143,17 @@ fn parse_assistant(root: &Obj<'_>) -> Result<Option<ExportAssistant>, FieldError
     let turnstile_site_key = match assistant.opt_str_max("turnstileSiteKey", MAX_SITE_KEY_CHARS)? {
         Some(site_key) if is_site_key(site_key) => Some(site_key.to_owned()),
         Some(_) => {
-            return Err(assistant.field_path("turnstileSiteKey").error("must be a Cloudflare Turnstile site key (letters, digits, _ and -)"))
+            return Err(assistant
+                .field_path("turnstileSiteKey")
+                .error("must be a Cloudflare Turnstile site key (letters, digits, _ and -)"))
         }
         None => None,
     };
-    Ok(Some(ExportAssistant { api_base, key: key.to_owned(), turnstile_site_key }))
+    Ok(Some(ExportAssistant {
+        api_base,
+        key: key.to_owned(),
+        turnstile_site_key,
+    }))
 }
 
 /// `/guides/x`, `guides/x/`, `guides/x.mdx` → `guides/x`; `/` and `` → `index`. `None` when the value
@@ -153,14 +172,21 @@ pub fn normalize_page_path(raw: &str) -> Option<String> {
     if path.split('/').any(|seg| seg == ".." || seg == ".") || path.contains("//") {
         return None;
     }
-    Some(if path.is_empty() { "index".to_string() } else { path.to_string() })
+    Some(if path.is_empty() {
+        "index".to_string()
+    } else {
+        path.to_string()
+    })
 }
 
 /// `se_` and 16 lowercase hex digits, as the hosted service's job ids.
 pub fn is_job_id(value: &str) -> bool {
-    value
-        .strip_prefix("se_")
-        .is_some_and(|hex| hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    value.strip_prefix("se_").is_some_and(|hex| {
+        hex.len() == 16
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// Progress after `done` of `total` pages: pages fill 0–95, finishing takes it to 100 (never here).
@@ -174,7 +200,10 @@ pub fn pages_progress(done: u32, total: u32) -> f64 {
 
 /// `{domain}-export-{YYYY-MM-DD}.tar.gz`, the date taken from the job's ISO 8601 creation time.
 pub fn bundle_file_name(domain: &str, created_at: &str) -> String {
-    let date = created_at.get(..10).filter(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'-')).unwrap_or("undated");
+    let date = created_at
+        .get(..10)
+        .filter(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+        .unwrap_or("undated");
     format!("{domain}-export-{date}.tar.gz")
 }
 
@@ -200,14 +229,20 @@ mod tests {
     #[test]
     fn a_version_published_before_the_page_path_rule_needs_a_republish() {
         let stored = crate::docs::archive::tree(&[
-            ("docs.json", r#"{"navigation": {"pages": ["index", "javascript:alert(1)"]}}"#),
+            (
+                "docs.json",
+                r#"{"navigation": {"pages": ["index", "javascript:alert(1)"]}}"#,
+            ),
             ("index.mdx", "# Home"),
             ("javascript:alert(1).mdx", "# x"),
         ]);
         let refusal = crate::docs::site::build_site(&stored).unwrap_err();
         let message = republish_message(&refusal);
         assert!(message.contains("publish them again"), "{message}");
-        assert!(message.contains("docs.json navigation.pages[1]"), "{message}");
+        assert!(
+            message.contains("docs.json navigation.pages[1]"),
+            "{message}"
+        );
         assert_eq!(REPUBLISH_REQUIRED, "republish_required");
     }
 
@@ -223,18 +258,30 @@ mod tests {
         .unwrap();
         assert_eq!(request.domain, "docs.example.com");
         assert_eq!(request.version.as_deref(), Some("v2"));
-        assert_eq!(request.paths.unwrap(), ["guides/x", "index", "index", "api/y"]);
+        assert_eq!(
+            request.paths.unwrap(),
+            ["guides/x", "index", "index", "api/y"]
+        );
         assert_eq!(request.markdown, None);
         assert!(!request.analytics, "no beacon unless asked");
-        let asked = parse_start_request(&json!({"domain": "docs.example.com", "analytics": true})).unwrap();
+        let asked =
+            parse_start_request(&json!({"domain": "docs.example.com", "analytics": true})).unwrap();
         assert!(asked.analytics);
-        let llms = parse_start_request(&json!({"domain": "docs.example.com", "markdown": "llms-full"})).unwrap();
+        let llms =
+            parse_start_request(&json!({"domain": "docs.example.com", "markdown": "llms-full"}))
+                .unwrap();
         assert_eq!(llms.markdown, Some(MarkdownPages::LlmsFull));
         assert_eq!(request.versions, None);
-        let all = parse_start_request(&json!({"domain": "docs.example.com", "versions": "all"})).unwrap();
+        let all =
+            parse_start_request(&json!({"domain": "docs.example.com", "versions": "all"})).unwrap();
         assert_eq!(all.versions, Some(ExportVersions::All));
-        let named = parse_start_request(&json!({"domain": "docs.example.com", "versions": [" v1 ", "v2"]})).unwrap();
-        assert_eq!(named.versions, Some(ExportVersions::Only(vec!["v1".into(), "v2".into()])));
+        let named =
+            parse_start_request(&json!({"domain": "docs.example.com", "versions": [" v1 ", "v2"]}))
+                .unwrap();
+        assert_eq!(
+            named.versions,
+            Some(ExportVersions::Only(vec!["v1".into(), "v2".into()]))
+        );
     }
 
     #[test]
@@ -245,15 +292,38 @@ mod tests {
         assert!(err(json!({"domain": "docs.example.com", "version": 3})).starts_with("version: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": "index"})).starts_with("paths: "));
         assert!(err(json!({"domain": "docs.example.com", "paths": []})).starts_with("paths: "));
-        assert!(err(json!({"domain": "docs.example.com", "paths": ["a", 1]})).starts_with("paths[1]: "));
-        assert!(err(json!({"domain": "docs.example.com", "paths": ["../etc"]})).starts_with("paths[0]: "));
-        assert!(err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]})).starts_with("paths[0]: "));
-        assert!(err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: "));
-        assert!(err(json!({"domain": "docs.example.com", "versions": "every"})).starts_with("versions: "));
-        assert!(err(json!({"domain": "docs.example.com", "versions": []})).starts_with("versions: "));
-        assert!(err(json!({"domain": "docs.example.com", "versions": ["v1", 2]})).starts_with("versions[1]: "));
-        assert!(err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: "));
-        assert_eq!(err(json!({"domain": "docs.example.com", "analytics": "yes"})), "analytics: must be a boolean");
+        assert!(
+            err(json!({"domain": "docs.example.com", "paths": ["a", 1]})).starts_with("paths[1]: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "paths": ["../etc"]}))
+                .starts_with("paths[0]: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "paths": ["https://x.com/a"]}))
+                .starts_with("paths[0]: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "markdown": "all"})).starts_with("markdown: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "versions": "every"}))
+                .starts_with("versions: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "versions": []})).starts_with("versions: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "versions": ["v1", 2]}))
+                .starts_with("versions[1]: ")
+        );
+        assert!(
+            err(json!({"domain": "docs.example.com", "markdown": true})).starts_with("markdown: ")
+        );
+        assert_eq!(
+            err(json!({"domain": "docs.example.com", "analytics": "yes"})),
+            "analytics: must be a boolean"
+        );
     }
 
     #[test]
@@ -264,26 +334,58 @@ mod tests {
         }))
         .unwrap();
         let assistant = request.assistant.unwrap();
-        assert_eq!((assistant.api_base.as_str(), assistant.key.as_str()), ("https://api.example.com", key.as_str()));
+        assert_eq!(
+            (assistant.api_base.as_str(), assistant.key.as_str()),
+            ("https://api.example.com", key.as_str())
+        );
         let same = parse_start_request(&json!({"domain": "docs.example.com", "assistant": {"apiBase": "same-origin", "key": key}})).unwrap();
         assert_eq!(same.assistant.unwrap().api_base, "same-origin");
-        assert_eq!(parse_start_request(&json!({"domain": "docs.example.com"})).unwrap().assistant, None);
-        assert_eq!(parse_start_request(&json!({"domain": "docs.example.com", "assistant": null})).unwrap().assistant, None);
+        assert_eq!(
+            parse_start_request(&json!({"domain": "docs.example.com"}))
+                .unwrap()
+                .assistant,
+            None
+        );
+        assert_eq!(
+            parse_start_request(&json!({"domain": "docs.example.com", "assistant": null}))
+                .unwrap()
+                .assistant,
+            None
+        );
 
-        let with = |assistant: Value| err(json!({"domain": "docs.example.com", "assistant": assistant}));
+        let with =
+            |assistant: Value| err(json!({"domain": "docs.example.com", "assistant": assistant}));
         assert!(with(json!(true)).starts_with("assistant: "));
         assert!(with(json!({"key": key})).starts_with("assistant.apiBase: is required"));
-        assert!(with(json!({"apiBase": "http://api.example.com", "key": key})).starts_with("assistant.apiBase: must be \"same-origin\""));
+        assert!(
+            with(json!({"apiBase": "http://api.example.com", "key": key}))
+                .starts_with("assistant.apiBase: must be \"same-origin\"")
+        );
         assert!(with(json!({"apiBase": "same-origin"})).starts_with("assistant.key: is required"));
         let admin = format!("svc_{}", "Ab1".repeat(11));
-        assert!(with(json!({"apiBase": "same-origin", "key": admin})).starts_with("assistant.key: must be a public assistant key"));
+        assert!(with(json!({"apiBase": "same-origin", "key": admin}))
+            .starts_with("assistant.key: must be a public assistant key"));
 
         // Turnstile only when asked, with a plain site key.
         assert_eq!(parse_start_request(&json!({"domain": "docs.example.com", "assistant": {"apiBase": "same-origin", "key": key}})).unwrap().assistant.unwrap().turnstile_site_key, None);
         let asked = json!({"domain": "docs.example.com", "assistant": {"apiBase": "same-origin", "key": key, "turnstileSiteKey": "0x4AAAAAAAsite"}});
-        assert_eq!(parse_start_request(&asked).unwrap().assistant.unwrap().turnstile_site_key.as_deref(), Some("0x4AAAAAAAsite"));
-        assert!(with(json!({"apiBase": "same-origin", "key": key, "turnstileSiteKey": "a\" onload=\"x"})).starts_with("assistant.turnstileSiteKey: must be a Cloudflare Turnstile site key"));
-        assert!(with(json!({"apiBase": "same-origin", "key": key, "turnstileSiteKey": 7})).starts_with("assistant.turnstileSiteKey: "));
+        assert_eq!(
+            parse_start_request(&asked)
+                .unwrap()
+                .assistant
+                .unwrap()
+                .turnstile_site_key
+                .as_deref(),
+            Some("0x4AAAAAAAsite")
+        );
+        assert!(with(
+            json!({"apiBase": "same-origin", "key": key, "turnstileSiteKey": "a\" onload=\"x"})
+        )
+        .starts_with("assistant.turnstileSiteKey: must be a Cloudflare Turnstile site key"));
+        assert!(
+            with(json!({"apiBase": "same-origin", "key": key, "turnstileSiteKey": 7}))
+                .starts_with("assistant.turnstileSiteKey: ")
+        );
     }
 
     #[test]
@@ -304,6 +406,9 @@ mod tests {
 
     #[test]
     fn file_name_uses_the_creation_date() {
-        assert_eq!(bundle_file_name("docs.example.com", "2026-11-22T10:00:00.000Z"), "docs.example.com-export-2026-11-22.tar.gz");
+        assert_eq!(
+            bundle_file_name("docs.example.com", "2026-11-22T10:00:00.000Z"),
+            "docs.example.com-export-2026-11-22.tar.gz"
+        );
     }
 }

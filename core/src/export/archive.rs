@@ -36,7 +36,9 @@ pub fn tar_gz_member(files: &[ExportFile], mtime: u64) -> Vec<u8> {
 
 fn write_entry(gzip: &mut GzipWriter, file: &ExportFile, mtime: u64) {
     let size = file.bytes.len() as u64;
-    let Some(header) = entry_header(&file.path, size, mtime) else { return };
+    let Some(header) = entry_header(&file.path, size, mtime) else {
+        return;
+    };
     // Writing into memory cannot fail.
     let _ = gzip.write_all(&header);
     let _ = gzip.write_all(&file.bytes);
@@ -57,7 +59,13 @@ pub struct TarGzAround {
 
 impl TarGzAround {
     pub fn new(gap: &str, gap_size: u64, mtime: u64) -> Self {
-        TarGzAround { before: encoder(), after: encoder(), gap: gap.to_owned(), gap_size, mtime }
+        TarGzAround {
+            before: encoder(),
+            after: encoder(),
+            gap: gap.to_owned(),
+            gap_size,
+            mtime,
+        }
     }
 
     pub fn add(&mut self, file: &ExportFile) {
@@ -74,7 +82,10 @@ impl TarGzAround {
             // Writing into memory cannot fail.
             let _ = self.before.write_all(&header);
         }
-        (self.before.finish().unwrap_or_default(), self.after.finish().unwrap_or_default())
+        (
+            self.before.finish().unwrap_or_default(),
+            self.after.finish().unwrap_or_default(),
+        )
     }
 }
 
@@ -88,7 +99,10 @@ pub struct TarGzEntryBody {
 
 impl Default for TarGzEntryBody {
     fn default() -> Self {
-        TarGzEntryBody { gzip: encoder(), written: 0 }
+        TarGzEntryBody {
+            gzip: encoder(),
+            written: 0,
+        }
     }
 }
 
@@ -126,8 +140,16 @@ impl TarGzEntryBody {
 /// ends it. A file too large to hold goes into the bundle as consecutive pieces, each member made
 /// from its piece alone; the members concatenate into the same tar as one [`tar_gz_member`] of the
 /// whole file. `None` when the path is not a safe relative path or the piece lies outside the file.
-pub fn tar_gz_entry_piece(path: &str, size: u64, mtime: u64, offset: u64, piece: &[u8]) -> Option<Vec<u8>> {
-    let end = offset.checked_add(piece.len() as u64).filter(|&end| end <= size)?;
+pub fn tar_gz_entry_piece(
+    path: &str,
+    size: u64,
+    mtime: u64,
+    offset: u64,
+    piece: &[u8],
+) -> Option<Vec<u8>> {
+    let end = offset
+        .checked_add(piece.len() as u64)
+        .filter(|&end| end <= size)?;
     let mut raw = Vec::with_capacity(piece.len() + 2 * BLOCK);
     if offset == 0 {
         raw.extend_from_slice(&entry_header(path, size, mtime)?);
@@ -158,7 +180,9 @@ fn entry_header(path: &str, size: u64, mtime: u64) -> Option<Vec<u8>> {
     builder.mode(tar::HeaderMode::Deterministic);
     // No data follows: the builder writes the header (and any long-name entry) only; the caller
     // writes the data and its padding. Writing into a Vec cannot fail otherwise.
-    builder.append_data(&mut header, path, std::io::empty()).ok()?;
+    builder
+        .append_data(&mut header, path, std::io::empty())
+        .ok()?;
     let mut raw = builder.into_inner().ok()?;
     // `into_inner` finishes the archive with the two zero blocks; only the trailer member has them.
     raw.truncate(raw.len().saturating_sub(TRAILER_LEN));
@@ -244,15 +268,26 @@ mod tests {
     #[test]
     fn pieces_of_an_entry_concatenate_into_the_same_tar_as_the_whole_file() {
         let long = format!("{}/terms.bin", "deep".repeat(40));
-        for (path, size) in [("_docs-edge/search/terms.bin", 5000usize), (long.as_str(), 1024), ("a", 0), ("b", 513)] {
+        for (path, size) in [
+            ("_docs-edge/search/terms.bin", 5000usize),
+            (long.as_str(), 1024),
+            ("a", 0),
+            ("b", 513),
+        ] {
             let data: Vec<u8> = (0..size).map(|i| (i * 7 % 251) as u8).collect();
-            let whole = ExportFile { path: path.to_string(), bytes: data.clone() };
+            let whole = ExportFile {
+                path: path.to_string(),
+                bytes: data.clone(),
+            };
             for piece_len in [1usize, 100, 512, 4096, size.max(1)] {
                 let mut pieced = Vec::new();
                 let mut offset = 0;
                 loop {
                     let end = (offset + piece_len).min(size);
-                    pieced.extend(tar_gz_entry_piece(path, size as u64, 7, offset as u64, &data[offset..end]).unwrap());
+                    pieced.extend(
+                        tar_gz_entry_piece(path, size as u64, 7, offset as u64, &data[offset..end])
+                            .unwrap(),
+                    );
                     offset = end;
                     if offset == size {
                         break;
@@ -263,11 +298,18 @@ mod tests {
                     MultiGzDecoder::new(gz).read_to_end(&mut raw).unwrap();
                     raw
                 };
-                assert_eq!(unzip(&pieced), unzip(&tar_gz_member(std::slice::from_ref(&whole), 7)), "{path} in pieces of {piece_len}");
+                assert_eq!(
+                    unzip(&pieced),
+                    unzip(&tar_gz_member(std::slice::from_ref(&whole), 7)),
+                    "{path} in pieces of {piece_len}"
+                );
             }
         }
         assert!(tar_gz_entry_piece("../evil", 3, 7, 0, b"abc").is_none());
-        assert!(tar_gz_entry_piece("a", 3, 7, 2, b"bc").is_none(), "past the end");
+        assert!(
+            tar_gz_entry_piece("a", 3, 7, 2, b"bc").is_none(),
+            "past the end"
+        );
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::docs::sections::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
 use crate::docs::{Page, SourceTree};
 
 use super::layout::Brand;
-use super::site_look::LookFiles;
 use super::links::{asset_path, carried_svg, svg_data_url, svg_path};
+use super::site_look::LookFiles;
 
 /// Tree files referenced from `page` (source and imported snippets).
 pub(crate) fn referenced(page: &Page, tree: &SourceTree, out: &mut BTreeSet<String>) {
@@ -64,7 +64,11 @@ fn scan(
 
 /// Where a page's text splits into the words an asset reference may be.
 fn splits_words(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '<' | '>' | '[' | ']' | '{' | '}' | '`' | ',' | '=')
+    c.is_whitespace()
+        || matches!(
+            c,
+            '(' | ')' | '"' | '\'' | '<' | '>' | '[' | ']' | '{' | '}' | '`' | ',' | '='
+        )
 }
 
 /// The words of `text` (split where [`splits_words`]) that hold a `.`, as only those can name a
@@ -74,8 +78,15 @@ fn dotted_words(text: &str) -> impl Iterator<Item = &str> {
     let mut from = 0;
     std::iter::from_fn(move || {
         let dot = from + text.get(from..)?.find('.')?;
-        let start = text[..dot].char_indices().rev().find(|&(_, c)| splits_words(c)).map_or(0, |(i, c)| i + c.len_utf8());
-        let end = text[dot..].char_indices().find(|&(_, c)| splits_words(c)).map_or(text.len(), |(i, _)| dot + i);
+        let start = text[..dot]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| splits_words(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let end = text[dot..]
+            .char_indices()
+            .find(|&(_, c)| splits_words(c))
+            .map_or(text.len(), |(i, _)| dot + i);
         from = end;
         Some(&text[start..end])
     })
@@ -86,7 +97,11 @@ fn dotted_words(text: &str) -> impl Iterator<Item = &str> {
 fn quoted_with_space(text: &str) -> impl Iterator<Item = &str> {
     text.lines().flat_map(|line| {
         ['"', '\''].into_iter().flat_map(move |quote| {
-            line.split(quote).skip(1).step_by(2).filter(|v| v.len() <= 1024 && v.contains(' ') && v.contains('.')).map(str::trim)
+            line.split(quote)
+                .skip(1)
+                .step_by(2)
+                .filter(|v| v.len() <= 1024 && v.contains(' ') && v.contains('.'))
+                .map(str::trim)
         })
     })
 }
@@ -98,11 +113,13 @@ fn quoted_with_space(text: &str) -> impl Iterator<Item = &str> {
 pub(crate) fn brand(config: &SiteConfig, tree: &SourceTree) -> Brand {
     let local = |url: Option<&String>| {
         url.and_then(|u| {
-            asset_path(tree, "index", "docs.json", u).or_else(|| carried_svg(tree, "index", "docs.json", u, 0)).or_else(|| {
-                svg_path(tree, "index", "docs.json", u)
-                    .and_then(|path| tree.get(&path))
-                    .and_then(|bytes| svg_data_url(bytes))
-            })
+            asset_path(tree, "index", "docs.json", u)
+                .or_else(|| carried_svg(tree, "index", "docs.json", u, 0))
+                .or_else(|| {
+                    svg_path(tree, "index", "docs.json", u)
+                        .and_then(|path| tree.get(&path))
+                        .and_then(|bytes| svg_data_url(bytes))
+                })
         })
     };
     let logo = config.logo.as_ref();
@@ -128,10 +145,17 @@ mod tests {
             ("images/docs thumbnails/light/a.png", "png"),
             ("images/two words.jpg", "jpg"),
         ]);
-        let page = Page { path: "index".into(), source: "index.mdx".into(), ..Page::default() };
+        let page = Page {
+            path: "index".into(),
+            source: "index.mdx".into(),
+            ..Page::default()
+        };
         let mut out = BTreeSet::new();
         referenced(&page, &t, &mut out);
-        assert_eq!(out.into_iter().collect::<Vec<_>>(), ["images/docs thumbnails/light/a.png", "images/two words.jpg"]);
+        assert_eq!(
+            out.into_iter().collect::<Vec<_>>(),
+            ["images/docs thumbnails/light/a.png", "images/two words.jpg"]
+        );
     }
 
     #[test]
@@ -146,7 +170,10 @@ mod tests {
             "a.b.c.d e.f",
         ];
         for text in texts {
-            let split: Vec<&str> = text.split(splits_words).filter(|w| w.contains('.')).collect();
+            let split: Vec<&str> = text
+                .split(splits_words)
+                .filter(|w| w.contains('.'))
+                .collect();
             assert_eq!(dotted_words(text).collect::<Vec<_>>(), split, "{text:?}");
         }
     }

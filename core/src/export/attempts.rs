@@ -52,7 +52,10 @@ impl StepAttempts {
             } else {
                 "the last one never finished: the worker stopped during it (memory or CPU limit, or a crash)"
             };
-            return BeforeStep::Fail(format!("export failed after {} attempt(s) at one step; {how}", self.begun));
+            return BeforeStep::Fail(format!(
+                "export failed after {} attempt(s) at one step; {how}",
+                self.begun
+            ));
         }
         self.begun += 1;
         self.returned = false;
@@ -68,7 +71,10 @@ impl StepAttempts {
     pub fn failed(&mut self, reason: &str, permanent: bool) -> AfterError {
         self.returned = true;
         if permanent || self.begun >= MAX_STEP_ATTEMPTS {
-            return AfterError::Fail(format!("export failed after {} attempt(s): {reason}", self.begun));
+            return AfterError::Fail(format!(
+                "export failed after {} attempt(s): {reason}",
+                self.begun
+            ));
         }
         AfterError::RetryAfterMs(1_000u64 << self.begun.min(6))
     }
@@ -108,7 +114,9 @@ pub enum AfterStep {
 pub fn after_step(stored_now: Option<JobStatus>) -> AfterStep {
     match stored_now {
         Some(JobStatus::Queued | JobStatus::Running) => AfterStep::Store,
-        Some(JobStatus::Completed | JobStatus::Failed | JobStatus::Cancelled) | None => AfterStep::Discard,
+        Some(JobStatus::Completed | JobStatus::Failed | JobStatus::Cancelled) | None => {
+            AfterStep::Discard
+        }
     }
 }
 
@@ -135,8 +143,13 @@ mod tests {
         for _ in 0..MAX_STEP_ATTEMPTS {
             assert_eq!(attempts.before_step(), BeforeStep::Run);
         }
-        let BeforeStep::Fail(reason) = attempts.before_step() else { panic!("ran a fourth time") };
-        assert!(reason.contains("3 attempt(s)") && reason.contains("never finished"), "{reason}");
+        let BeforeStep::Fail(reason) = attempts.before_step() else {
+            panic!("ran a fourth time")
+        };
+        assert!(
+            reason.contains("3 attempt(s)") && reason.contains("never finished"),
+            "{reason}"
+        );
         assert!(!attempts.may_rearm());
     }
 
@@ -144,11 +157,19 @@ mod tests {
     fn errors_back_off_then_fail_and_success_resets() {
         let mut attempts = StepAttempts::default();
         assert_eq!(attempts.before_step(), BeforeStep::Run);
-        assert_eq!(attempts.failed("r2 down", false), AfterError::RetryAfterMs(2_000));
+        assert_eq!(
+            attempts.failed("r2 down", false),
+            AfterError::RetryAfterMs(2_000)
+        );
         assert_eq!(attempts.before_step(), BeforeStep::Run);
-        assert_eq!(attempts.failed("r2 down", false), AfterError::RetryAfterMs(4_000));
+        assert_eq!(
+            attempts.failed("r2 down", false),
+            AfterError::RetryAfterMs(4_000)
+        );
         assert_eq!(attempts.before_step(), BeforeStep::Run);
-        let AfterError::Fail(reason) = attempts.failed("r2 down", false) else { panic!("retried past the bound") };
+        let AfterError::Fail(reason) = attempts.failed("r2 down", false) else {
+            panic!("retried past the bound")
+        };
         assert_eq!(reason, "export failed after 3 attempt(s): r2 down");
 
         let mut attempts = StepAttempts::default();
@@ -164,7 +185,9 @@ mod tests {
     fn permanent_errors_fail_at_once() {
         let mut attempts = StepAttempts::default();
         attempts.before_step();
-        assert!(matches!(attempts.failed("bad version", true), AfterError::Fail(r) if r.contains("1 attempt(s): bad version")));
+        assert!(
+            matches!(attempts.failed("bad version", true), AfterError::Fail(r) if r.contains("1 attempt(s): bad version"))
+        );
     }
 
     #[test]

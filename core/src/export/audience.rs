@@ -18,7 +18,11 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool) -> Option<Markup> {
         }),
         "Visibility" => Some(Markup::default()),
         "View" if !inline => {
-            let title = tag.text_attr("title").map(str::trim).filter(|t| !t.is_empty()).unwrap_or("View");
+            let title = tag
+                .text_attr("title")
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .unwrap_or("View");
             let mut open = String::from("<section class=\"view-panel\"");
             attr(&mut open, "data-title", title);
             attr(&mut open, "aria-label", title);
@@ -32,7 +36,8 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool) -> Option<Markup> {
 
 /// `for="agents"`: the content is for the Markdown output only.
 fn for_agents_only(tag: &Tag<'_>) -> bool {
-    tag.text_attr("for").is_some_and(|f| f.trim().eq_ignore_ascii_case("agents"))
+    tag.text_attr("for")
+        .is_some_and(|f| f.trim().eq_ignore_ascii_case("agents"))
 }
 
 #[cfg(test)]
@@ -41,15 +46,35 @@ mod tests {
         let tree = crate::docs::archive::tree(&[]);
         let pages = std::collections::BTreeMap::new();
         let links = super::super::links::Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
-        super::super::markdown::render_mdx(body, "a/b.mdx", &tree, &links, &super::super::code::PlainCode)
+        super::super::markdown::render_mdx(
+            body,
+            "a/b.mdx",
+            &tree,
+            &links,
+            &super::super::code::PlainCode,
+        )
     }
 
     #[test]
     fn agent_content_never_reaches_the_page_nor_its_contents() {
         let body = page("<Visibility for=\"humans\">\n  Click **Get started**.\n</Visibility>\n\n<Visibility for=\"agents\">\n  ## Agent steps\n\n  > Call `POST /v1/accounts`.\n</Visibility>\n\nAfter <Visibility for=\"agents\">secret</Visibility> text.\n");
-        assert!(body.html.contains("Click <strong>Get started</strong>."), "{}", body.html);
-        assert!(!body.html.contains("accounts") && !body.html.contains("Agent") && !body.html.contains("secret"), "{}", body.html);
-        assert!(body.html.contains("After ") && body.html.contains(" text."), "{}", body.html);
+        assert!(
+            body.html.contains("Click <strong>Get started</strong>."),
+            "{}",
+            body.html
+        );
+        assert!(
+            !body.html.contains("accounts")
+                && !body.html.contains("Agent")
+                && !body.html.contains("secret"),
+            "{}",
+            body.html
+        );
+        assert!(
+            body.html.contains("After ") && body.html.contains(" text."),
+            "{}",
+            body.html
+        );
         assert!(body.headings.is_empty(), "{:?}", body.headings);
     }
 

@@ -26,7 +26,9 @@ const DARK_CODE_BG: [f64; 3] = [23.0, 26.0, 32.0];
 /// backgrounds, since real sites pick pale brand colours (`#a9bed4`) that are fine for borders but
 /// not for text.
 pub(crate) fn link_colors(light_theme: &str, dark_theme: &str) -> String {
-    let pick = |color: &str, bgs: [[f64; 3]; 2], toward: [f64; 3], fallback: &str| match parse_hex(color) {
+    let pick = |color: &str, bgs: [[f64; 3]; 2], toward: [f64; 3], fallback: &str| match parse_hex(
+        color,
+    ) {
         Some(rgb) => hex(readable(rgb, &bgs, toward)),
         None => fallback.to_owned(),
     };
@@ -40,17 +42,30 @@ pub(crate) fn link_colors(light_theme: &str, dark_theme: &str) -> String {
 fn parse_hex(color: &str) -> Option<[f64; 3]> {
     let h = color.trim().strip_prefix('#')?;
     let digits: Vec<u8> = match h.len() {
-        3 => h.chars().map(|c| c.to_digit(16).map(|d| (d * 17) as u8)).collect::<Option<_>>()?,
-        6 => (0..3).map(|i| u8::from_str_radix(h.get(2 * i..2 * i + 2)?, 16).ok()).collect::<Option<_>>()?,
+        3 => h
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| (d * 17) as u8))
+            .collect::<Option<_>>()?,
+        6 => (0..3)
+            .map(|i| u8::from_str_radix(h.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect::<Option<_>>()?,
         _ => return None,
     };
-    Some([f64::from(digits[0]), f64::from(digits[1]), f64::from(digits[2])])
+    Some([
+        f64::from(digits[0]),
+        f64::from(digits[1]),
+        f64::from(digits[2]),
+    ])
 }
 
 fn luminance(rgb: [f64; 3]) -> f64 {
     let channel = |c: f64| {
         let c = c / 255.0;
-        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
     };
     0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
 }
@@ -72,7 +87,10 @@ fn readable(rgb: [f64; 3], bgs: &[[f64; 3]], toward: [f64; 3]) -> [f64; 3] {
 }
 
 fn hex(rgb: [f64; 3]) -> String {
-    format!("#{:02x}{:02x}{:02x}", rgb[0] as u8, rgb[1] as u8, rgb[2] as u8)
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        rgb[0] as u8, rgb[1] as u8, rgb[2] as u8
+    )
 }
 
 fn is_external(href: &str) -> bool {
@@ -94,7 +112,11 @@ fn open_link(out: &mut String, href: &str, class: &str, links: &Linker<'_>) {
 
 /// The icon of a header link: its own `icon`, else the brand its `type` names (`github`).
 fn link_icon(out: &mut String, link: &Link, source: &str) {
-    let brand = link.kind.as_deref().and_then(social_icon).map(|(name, _)| name);
+    let brand = link
+        .kind
+        .as_deref()
+        .and_then(social_icon)
+        .map(|(name, _)| name);
     match (link.icon.as_deref(), brand) {
         (Some(icon), _) => icons::marker(out, icon, None, "icon", source),
         (None, Some(name)) => icons::marker(out, name, Some("brands"), "icon", source),
@@ -142,14 +164,26 @@ fn label(link: &Link) -> String {
 /// The announcement above the header (`banner.content`, Markdown); a dismissible one has a close
 /// button that `site.js` wires up and remembers by `data-banner` (a hash of the text).
 pub(crate) fn banner(out: &mut String, site: &Site, links: &Linker<'_>) {
-    let Some(banner) = site.config.banner.as_ref().filter(|b| !b.content.trim().is_empty()) else { return };
+    let Some(banner) = site
+        .config
+        .banner
+        .as_ref()
+        .filter(|b| !b.content.trim().is_empty())
+    else {
+        return;
+    };
     out.push_str("<div class=\"site-banner\" role=\"region\" aria-label=\"Announcement\"");
     if banner.dismissible {
         attr(out, "data-banner", &banner_id(&banner.content));
     }
     out.push_str("><div class=\"site-banner-text\">");
     // A banner is a line or two of text: its code, if any, stays plain.
-    out.push_str(&markdown::render_fragment(&banner.content, links.tree(), links, &super::code::PlainCode));
+    out.push_str(&markdown::render_fragment(
+        &banner.content,
+        links.tree(),
+        links,
+        &super::code::PlainCode,
+    ));
     out.push_str("</div>");
     if banner.dismissible {
         out.push_str("<button type=\"button\" class=\"site-banner-close\" aria-label=\"Dismiss announcement\">&#215;</button>");
@@ -166,7 +200,11 @@ fn banner_id(content: &str) -> String {
 pub(crate) fn footer(out: &mut String, site: &Site, links: &Linker<'_>) {
     let footer = &site.config.footer;
     let source = site.config.file.as_str();
-    let columns: Vec<_> = footer.columns.iter().filter(|c| !c.items.is_empty()).collect();
+    let columns: Vec<_> = footer
+        .columns
+        .iter()
+        .filter(|c| !c.items.is_empty())
+        .collect();
     if !columns.is_empty() {
         out.push_str("<nav class=\"footer-columns\" aria-label=\"Footer\">");
         for column in columns {
@@ -248,8 +286,12 @@ mod tests {
     fn chrome(file: &str, config: &str) -> (String, Vec<String>) {
         let t = tree(&[(file, config), ("a.mdx", "A"), ("guides/b.mdx", "B")]);
         let site = build_site(&t).unwrap();
-        let pages: BTreeMap<String, String> =
-            [("a".to_owned(), "a.html".to_owned()), ("guides/b".to_owned(), "guides/b.html".to_owned())].into_iter().collect();
+        let pages: BTreeMap<String, String> = [
+            ("a".to_owned(), "a.html".to_owned()),
+            ("guides/b".to_owned(), "guides/b.html".to_owned()),
+        ]
+        .into_iter()
+        .collect();
         let links = Linker::new("a", "a.mdx", &pages, &t, "docs.example.com");
         let mut out = String::new();
         banner(&mut out, &site, &links);
@@ -257,20 +299,34 @@ mod tests {
         footer(&mut out, &site, &links);
         let mut files = vec![ExportFile::new("a.html".into(), out)];
         let filled = icons::fill(&mut files, Library::FontAwesome, &test_shards(), &t);
-        (String::from_utf8(files.remove(0).bytes).unwrap(), filled.warnings)
+        (
+            String::from_utf8(files.remove(0).bytes).unwrap(),
+            filled.warnings,
+        )
     }
 
     #[test]
     fn pale_brand_colours_become_readable_link_colours() {
         // AgentOps' primary (#a9bed4, 1.9:1 on white) darkens; a readable one stays.
         let colors = |vars: String| -> Vec<[f64; 3]> {
-            vars.split(';').map(|v| parse_hex(v.split_once(':').unwrap().1).unwrap()).collect()
+            vars.split(';')
+                .map(|v| parse_hex(v.split_once(':').unwrap().1).unwrap())
+                .collect()
         };
         let vars = link_colors("#a9bed4", "#D1E5F7");
         let light = colors(vars.clone())[0];
-        assert!(contrast(light, LIGHT_BG) >= 4.5 && light != parse_hex("#a9bed4").unwrap(), "{vars}");
-        assert_eq!(link_colors("#1d4ed8", "#93c5fd"), "--link-light:#1d4ed8;--link-dark:#93c5fd");
-        assert_eq!(link_colors("red; x", "?"), "--link-light:#1d4ed8;--link-dark:#93c5fd");
+        assert!(
+            contrast(light, LIGHT_BG) >= 4.5 && light != parse_hex("#a9bed4").unwrap(),
+            "{vars}"
+        );
+        assert_eq!(
+            link_colors("#1d4ed8", "#93c5fd"),
+            "--link-light:#1d4ed8;--link-dark:#93c5fd"
+        );
+        assert_eq!(
+            link_colors("red; x", "?"),
+            "--link-light:#1d4ed8;--link-dark:#93c5fd"
+        );
         let dark = colors(link_colors("#000", "#0034FF"))[1];
         assert!(contrast(dark, DARK_BG) >= 4.5, "{dark:?}");
         // Readable on the code background too, where a parameter's name sits (#2563eb lightened for the
@@ -292,13 +348,33 @@ mod tests {
                 "banner": {"content": "New: [guide](/guides/b) **now**", "dismissible": true}}"#,
         );
         assert!(html.contains("<a href=\"https://github.com/acme\" target=\"_blank\" rel=\"noopener\"><svg class=\"icon\""), "{html}");
-        assert!(html.contains("<li><a href=\"guides/b.html\"><span>Guide</span></a></li>"), "{html}");
+        assert!(
+            html.contains("<li><a href=\"guides/b.html\"><span>Guide</span></a></li>"),
+            "{html}"
+        );
         assert!(html.contains("<a class=\"topbar-cta\" href=\"https://app.acme.dev\" target=\"_blank\" rel=\"noopener\"><span>Sign up</span></a>"), "{html}");
-        assert!(html.contains("aria-label=\"X\" title=\"X\"><svg class=\"icon\" viewBox=\"0 0 448 512\""), "{html}");
+        assert!(
+            html.contains(
+                "aria-label=\"X\" title=\"X\"><svg class=\"icon\" viewBox=\"0 0 448 512\""
+            ),
+            "{html}"
+        );
         assert!(html.contains("aria-label=\"GitHub\""), "{html}");
-        assert!(html.contains("<p class=\"footer-heading\">Company</p><ul><li><a href=\"https://acme.dev/blog\""), "{html}");
-        assert!(html.contains("role=\"region\" aria-label=\"Announcement\" data-banner=\""), "{html}");
-        assert!(html.contains("<a href=\"guides/b.html\">guide</a>") && html.contains("<strong>now</strong>"), "{html}");
+        assert!(
+            html.contains(
+                "<p class=\"footer-heading\">Company</p><ul><li><a href=\"https://acme.dev/blog\""
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("role=\"region\" aria-label=\"Announcement\" data-banner=\""),
+            "{html}"
+        );
+        assert!(
+            html.contains("<a href=\"guides/b.html\">guide</a>")
+                && html.contains("<strong>now</strong>"),
+            "{html}"
+        );
         assert!(html.contains("class=\"site-banner-close\""), "{html}");
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(find_active(&html, &[]), None);
@@ -318,9 +394,15 @@ mod tests {
         assert!(html.contains("<span>GitHub</span>"), "{html}");
         assert!(html.contains("aria-label=\"X\""), "{html}");
         // The test shards have no Mastodon: a dot, and a warning naming mint.json and its line.
-        assert!(html.contains("aria-label=\"Mastodon\"") && html.contains("icon-unknown"), "{html}");
+        assert!(
+            html.contains("aria-label=\"Mastodon\"") && html.contains("icon-unknown"),
+            "{html}"
+        );
         assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(warnings[0].starts_with("mint.json:4: unknown icon `mastodon`"), "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("mint.json:4: unknown icon `mastodon`"),
+            "{warnings:?}"
+        );
         assert!(!html.contains("site-banner"), "{html}");
         assert_eq!(find_active(&html, &[]), None);
     }

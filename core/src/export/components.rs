@@ -10,8 +10,8 @@ use crate::docs::sections::field_name;
 
 use super::html::{self, attr, class_token, element, open, Markup};
 use super::icons;
-use super::sanitize;
 use super::links::{Linker, Media};
+use super::sanitize;
 
 /// Markup of a component or HTML tag. `inline` is true inside a paragraph, where block elements
 /// would break the HTML: components then keep to inline markup.
@@ -31,12 +31,19 @@ pub(crate) fn markup(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup 
 /// as `class` words: the generated page stylesheet holds their rules, since the export's policy
 /// allows no inline style.
 fn with_author_classes(open: &mut String, classes: &[String]) {
-    let Some(end) = open.find('>').filter(|_| open.starts_with('<') && !classes.is_empty()) else { return };
+    let Some(end) = open
+        .find('>')
+        .filter(|_| open.starts_with('<') && !classes.is_empty())
+    else {
+        return;
+    };
     let extra = classes.join(" ");
     match open[..end].find(" class=\"") {
         Some(at) => {
             let value = at + " class=\"".len();
-            let Some(close) = open[value..end].find('"') else { return };
+            let Some(close) = open[value..end].find('"') else {
+                return;
+            };
             let sep = if close == 0 { "" } else { " " };
             open.insert_str(value + close, &format!("{sep}{extra}"));
         }
@@ -96,7 +103,11 @@ fn component(tag: &Tag<'_>, inline: bool, links: &Linker<'_>) -> Markup {
                 "Response example"
             };
             // `api_page` finds them by these classes and moves them beside the reference.
-            let kind = if tag.name == "RequestExample" { "request-example" } else { "response-example" };
+            let kind = if tag.name == "RequestExample" {
+                "request-example"
+            } else {
+                "response-example"
+            };
             out.push_str(&format!("<div class=\"example {kind}\" data-tabs>"));
             element(&mut out, "p", "example-title", title);
             "</div>"
@@ -538,7 +549,11 @@ mod tests {
         let badge = render("<Badge color=\"green\">", true);
         assert_eq!(badge.open, "<span class=\"badge badge-green\">");
         let icon = render("<Icon icon=\"check\" color=\"#16a34a\" />", true);
-        assert!(icon.open.starts_with("<svg data-icon=\"check\"") && icon.close.is_empty(), "{}", icon.open);
+        assert!(
+            icon.open.starts_with("<svg data-icon=\"check\"") && icon.close.is_empty(),
+            "{}",
+            icon.open
+        );
         let note = render("<Note>", true);
         assert!(
             note.open.is_empty(),
@@ -552,13 +567,32 @@ mod tests {
     /// rules are the page stylesheet's), never as an inline `style` attribute.
     #[test]
     fn component_class_names_and_style_props_become_classes() {
-        let card = render("<Card title=\"T\" className=\"mt-8 x;y\" style={{ marginTop: 24 }}>", false);
-        let style = crate::export::page_style::style_class(&scan_tag("<Card style={{ marginTop: 24 }}>").unwrap().0).unwrap();
-        assert!(card.open.starts_with(&format!("<div class=\"card mt-8 xy {style}\">")), "{}", card.open);
+        let card = render(
+            "<Card title=\"T\" className=\"mt-8 x;y\" style={{ marginTop: 24 }}>",
+            false,
+        );
+        let style = crate::export::page_style::style_class(
+            &scan_tag("<Card style={{ marginTop: 24 }}>").unwrap().0,
+        )
+        .unwrap();
+        assert!(
+            card.open
+                .starts_with(&format!("<div class=\"card mt-8 xy {style}\">")),
+            "{}",
+            card.open
+        );
         let note = render("<Note className=\"wide\">", false);
-        assert!(note.open.starts_with("<div class=\"callout callout-note wide\""), "{}", note.open);
+        assert!(
+            note.open
+                .starts_with("<div class=\"callout callout-note wide\""),
+            "{}",
+            note.open
+        );
         assert!(!card.open.contains("style=") && !note.open.contains("style="));
-        assert_eq!(render("<Note>", false).open, render("<Note className=\"\">", false).open);
+        assert_eq!(
+            render("<Note>", false).open,
+            render("<Note className=\"\">", false).open
+        );
     }
 
     #[test]

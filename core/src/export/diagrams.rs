@@ -27,18 +27,57 @@ const MAX_SVG_BYTES: usize = 1024 * 1024;
 /// link) whose link does not pass, become a plain `<g>` with the allowed attributes: their shapes
 /// and text stay where they were drawn (merman places a clickable node by the `transform` of its `<a>`).
 const ELEMENTS: &[&str] = &[
-    "g", "defs", "marker", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan",
-    "title", "desc",
+    "g", "defs", "marker", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon",
+    "text", "tspan", "title", "desc",
 ];
 /// Elements dropped with everything inside them.
-const DROPPED: &[&str] = &["style", "script", "foreignObject", "foreignobject", "filter", "image", "symbol", "use", "iframe"];
+const DROPPED: &[&str] = &[
+    "style",
+    "script",
+    "foreignObject",
+    "foreignobject",
+    "filter",
+    "image",
+    "symbol",
+    "use",
+    "iframe",
+];
 
 /// Attributes kept when their value is plain (see [`plain_value`]); `transform`, the marker
 /// references and `fill`/`stroke` are checked by their own rules.
 const ATTRIBUTES: &[&str] = &[
-    "id", "class", "d", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height", "points",
-    "dx", "dy", "viewBox", "refX", "refY", "markerWidth", "markerHeight", "markerUnits", "orient", "text-anchor",
-    "dominant-baseline", "alignment-baseline", "font-style", "font-weight", "stroke-width",
+    "id",
+    "class",
+    "d",
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "width",
+    "height",
+    "points",
+    "dx",
+    "dy",
+    "viewBox",
+    "refX",
+    "refY",
+    "markerWidth",
+    "markerHeight",
+    "markerUnits",
+    "orient",
+    "text-anchor",
+    "dominant-baseline",
+    "alignment-baseline",
+    "font-style",
+    "font-weight",
+    "stroke-width",
 ];
 
 /// Why a block stays code.
@@ -48,9 +87,17 @@ pub(crate) struct NotRendered(pub(crate) String);
 /// Writes `source` as `<figure class="diagram">` holding an `<svg>`; `number` makes its ids unique
 /// on the page, `href` makes a `click` link what the page links to (see `Linker::href`). On `Err`
 /// nothing was written and the caller shows the block as code.
-pub(crate) fn write(out: &mut String, source: &str, number: usize, href: &dyn Fn(&str) -> String) -> Result<(), NotRendered> {
+pub(crate) fn write(
+    out: &mut String,
+    source: &str,
+    number: usize,
+    href: &dyn Fn(&str) -> String,
+) -> Result<(), NotRendered> {
     if source.len() > MAX_SOURCE_BYTES {
-        return Err(NotRendered(format!("larger than {} KiB", MAX_SOURCE_BYTES / 1024)));
+        return Err(NotRendered(format!(
+            "larger than {} KiB",
+            MAX_SOURCE_BYTES / 1024
+        )));
     }
     let svg = render(source, &format!("mermaid-{number}"))?;
     if svg.len() > MAX_SVG_BYTES {
@@ -70,17 +117,29 @@ pub(crate) fn write(out: &mut String, source: &str, number: usize, href: &dyn Fn
 #[cfg(feature = "diagrams")]
 fn render(source: &str, id: &str) -> Result<String, NotRendered> {
     use merman::svg::SvgRenderOptions;
-    use merman::{Engine, MermaidConfig, OperationControl, RenderOutput, RenderRequest, Renderer, SvgRequest};
+    use merman::{
+        Engine, MermaidConfig, OperationControl, RenderOutput, RenderRequest, Renderer, SvgRequest,
+    };
 
     let config = serde_json::json!({"htmlLabels": false, "flowchart": {"htmlLabels": false}, "securityLevel": "strict"});
-    let renderer = Renderer::new().with_engine(Engine::new().with_site_config(MermaidConfig::from_value(config)));
-    let options = SvgRenderOptions { diagram_id: Some(id.to_owned()), ..Default::default() };
-    let request = SvgRequest { options, ..Default::default() };
+    let renderer = Renderer::new()
+        .with_engine(Engine::new().with_site_config(MermaidConfig::from_value(config)));
+    let options = SvgRenderOptions {
+        diagram_id: Some(id.to_owned()),
+        ..Default::default()
+    };
+    let request = SvgRequest {
+        options,
+        ..Default::default()
+    };
     let not_drawn = || {
         let kind = kind(source);
         (!DRAWN.iter().any(|family| family.contains(&kind.as_str()))).then(|| {
             let drawn: Vec<&str> = DRAWN.iter().map(|family| family[0]).collect();
-            NotRendered(format!("this build draws no `{kind}` diagrams (it draws {})", drawn.join(", ")))
+            NotRendered(format!(
+                "this build draws no `{kind}` diagrams (it draws {})",
+                drawn.join(", ")
+            ))
         })
     };
     match renderer.render(RenderRequest::svg(source, OperationControl::new(), request)) {
@@ -117,8 +176,13 @@ fn kind(source: &str) -> String {
         lines.next();
         lines.by_ref().find(|line| *line == "---");
     }
-    let line = lines.find(|line| !line.is_empty() && !line.starts_with("%%")).unwrap_or("");
-    let word = line.split(|c: char| c.is_whitespace() || c == ':' || c == ';').next().unwrap_or("");
+    let line = lines
+        .find(|line| !line.is_empty() && !line.starts_with("%%"))
+        .unwrap_or("");
+    let word = line
+        .split(|c: char| c.is_whitespace() || c == ':' || c == ';')
+        .next()
+        .unwrap_or("");
     word.chars().take(40).collect()
 }
 
@@ -136,12 +200,21 @@ fn accessible_name(source: &str, svg: &str) -> String {
         if lines.next() != Some("---") {
             return None;
         }
-        let title = lines.take_while(|line| *line != "---").find_map(|line| line.strip_prefix("title:"))?;
+        let title = lines
+            .take_while(|line| *line != "---")
+            .find_map(|line| line.strip_prefix("title:"))?;
         Some(title.trim().trim_matches(['"', '\'']).to_owned())
     };
-    let name = chart_title.filter(|t| !t.trim().is_empty()).or_else(|| front_matter_title().filter(|t| !t.is_empty()));
+    let name = chart_title
+        .filter(|t| !t.trim().is_empty())
+        .or_else(|| front_matter_title().filter(|t| !t.is_empty()));
     let name = name.unwrap_or_else(|| family_name(&kind(source)).to_owned());
-    name.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(200).collect()
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(200)
+        .collect()
 }
 
 /// A diagram family in words, by the keyword that opens it.
@@ -226,7 +299,9 @@ fn allow_listed(out: &mut String, svg: &str, name: &str, href: &dyn Fn(&str) -> 
         }
         let self_closing = inside.ends_with('/');
         let inside = inside.trim_end_matches('/');
-        let name_end = inside.find(|c: char| c.is_ascii_whitespace()).unwrap_or(inside.len());
+        let name_end = inside
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(inside.len());
         let name = &inside[..name_end];
         let attrs = &inside[name_end..];
         if !root {
@@ -256,7 +331,11 @@ fn allow_listed(out: &mut String, svg: &str, name: &str, href: &dyn Fn(&str) -> 
             continue;
         }
         let link = (name == "a").then(|| link(attrs, href)).flatten();
-        let written = if link.is_some() { "a" } else { written_name(name) };
+        let written = if link.is_some() {
+            "a"
+        } else {
+            written_name(name)
+        };
         out.push('<');
         out.push_str(written);
         if let Some(link) = &link {
@@ -281,7 +360,9 @@ fn allow_listed(out: &mut String, svg: &str, name: &str, href: &dyn Fn(&str) -> 
 /// The link of merman's `<a>` (`xlink:href` or `href`) as the page links to it, when it is one an
 /// inline SVG may hold (http(s) or relative); `None` for a callback, `javascript:`, `mailto:`, ….
 fn link(attrs: &str, href: &dyn Fn(&str) -> String) -> Option<String> {
-    let raw = attributes(attrs).find(|(k, _)| matches!(*k, "xlink:href" | "href")).map(|(_, v)| decode(v))?;
+    let raw = attributes(attrs)
+        .find(|(k, _)| matches!(*k, "xlink:href" | "href"))
+        .map(|(_, v)| decode(v))?;
     let link = href(&raw);
     (link != "#" && svg_link_allowed(&link)).then_some(link)
 }
@@ -291,7 +372,10 @@ fn link(attrs: &str, href: &dyn Fn(&str) -> String) -> Option<String> {
 /// name. An image to assistive technology, or a group when it holds links (an image's content is
 /// not read, and its links could not be reached).
 fn open_root(out: &mut String, attrs: &str, label: &str, linked: bool) {
-    let view_box = attributes(attrs).find(|(k, _)| *k == "viewBox").map(|(_, v)| v).filter(|v| numbers(v));
+    let view_box = attributes(attrs)
+        .find(|(k, _)| *k == "viewBox")
+        .map(|(_, v)| v)
+        .filter(|v| numbers(v));
     out.push_str("<svg class=\"diagram-svg\"");
     html::attr(out, "role", if linked { "group" } else { "img" });
     if let Some(view_box) = view_box {
@@ -331,7 +415,11 @@ fn close(out: &mut String, written: &str) {
 fn written_name(name: &str) -> &'static str {
     match name {
         "svg" => "svg",
-        _ => ELEMENTS.iter().find(|e| **e == name).copied().unwrap_or("g"),
+        _ => ELEMENTS
+            .iter()
+            .find(|e| **e == name)
+            .copied()
+            .unwrap_or("g"),
     }
 }
 
@@ -347,7 +435,10 @@ fn decode(raw: &str) -> String {
     while let Some(amp) = rest.find('&') {
         decoded.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let entity = rest.find(';').filter(|&end| end <= 10).map(|end| (&rest[1..end], end));
+        let entity = rest
+            .find(';')
+            .filter(|&end| end <= 10)
+            .map(|end| (&rest[1..end], end));
         match entity.and_then(|(name, end)| decode_entity(name).map(|c| (c, end))) {
             Some((c, end)) => {
                 decoded.push(c);
@@ -383,11 +474,16 @@ fn decode_entity(name: &str) -> Option<char> {
 
 /// Letters, digits, spaces and `.`, `-`, `%`, `#`, `_`, `,`: nothing a URL, a style or markup needs.
 pub(crate) fn plain_value(value: &str) -> bool {
-    value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_' | ','))
+    value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_' | ','))
 }
 
 fn numbers(value: &str) -> bool {
-    !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || matches!(c, ' ' | '.' | '-' | ',' | 'e' | 'E' | '+'))
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '.' | '-' | ',' | 'e' | 'E' | '+'))
 }
 
 /// `translate(…)`, `scale(…)`, `rotate(…)`, `matrix(…)` of numbers, one or more.
@@ -397,10 +493,17 @@ pub(crate) fn transform_value(value: &str) -> bool {
         return false;
     }
     while !rest.is_empty() {
-        let Some(open) = rest.find('(') else { return false };
-        let Some(close) = rest.find(')') else { return false };
+        let Some(open) = rest.find('(') else {
+            return false;
+        };
+        let Some(close) = rest.find(')') else {
+            return false;
+        };
         if close < open
-            || !matches!(rest[..open].trim(), "translate" | "scale" | "rotate" | "matrix")
+            || !matches!(
+                rest[..open].trim(),
+                "translate" | "scale" | "rotate" | "matrix"
+            )
             || !(rest[open + 1..close].is_empty() || numbers(&rest[open + 1..close]))
         {
             return false;
@@ -415,7 +518,12 @@ pub(crate) fn fragment_url(value: &str) -> bool {
     value
         .strip_prefix("url(#")
         .and_then(|v| v.strip_suffix(')'))
-        .is_some_and(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .is_some_and(|id| {
+            !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        })
 }
 
 #[cfg(all(test, feature = "diagrams"))]
@@ -436,11 +544,28 @@ mod tests {
 
     #[test]
     fn a_flowchart_is_an_svg_with_text_labels() {
-        let out = diagram("flowchart TD\n  S[POST jobs] --> O[ExportOrg]\n  O -->|start| J{ExportJob}\n").unwrap();
-        assert!(out.starts_with("<figure class=\"diagram\"><svg class=\"diagram-svg\" role=\"img\" viewBox=\""), "{out}");
-        assert!(out.contains(">POST</tspan>") && out.contains("ExportOrg"), "{out}");
+        let out =
+            diagram("flowchart TD\n  S[POST jobs] --> O[ExportOrg]\n  O -->|start| J{ExportJob}\n")
+                .unwrap();
+        assert!(
+            out.starts_with(
+                "<figure class=\"diagram\"><svg class=\"diagram-svg\" role=\"img\" viewBox=\""
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(">POST</tspan>") && out.contains("ExportOrg"),
+            "{out}"
+        );
         assert!(out.contains("marker-end=\"url(#mermaid-0"), "{out}");
-        for banned in ["<style", " style=", "foreignObject", "<use", "#28253D", "<script"] {
+        for banned in [
+            "<style",
+            " style=",
+            "foreignObject",
+            "<use",
+            "#28253D",
+            "<script",
+        ] {
             assert!(!out.contains(banned), "{banned}: {out}");
         }
         assert_eq!(find_active(&out, &[]), None, "{out}");
@@ -468,11 +593,29 @@ mod tests {
         for source in sources {
             let Ok(out) = diagram(source) else { continue };
             assert_eq!(find_active(&out, &[]), None, "{source}\n{out}");
-            for banned in ["<script", "javascript:", "evil.example", "onclick", "onerror", "foreignObject", " style=", "xlink", "target="] {
+            for banned in [
+                "<script",
+                "javascript:",
+                "evil.example",
+                "onclick",
+                "onerror",
+                "foreignObject",
+                " style=",
+                "xlink",
+                "target=",
+            ] {
                 assert!(!out.contains(banned), "{banned} from {source}: {out}");
             }
-            let links: Vec<&str> = out.match_indices("<a ").map(|(at, _)| &out[at..at + out[at..].find('>').unwrap()]).collect();
-            assert!(links.iter().all(|a| a.starts_with("<a href=\"https://example.com")), "{links:?} from {source}");
+            let links: Vec<&str> = out
+                .match_indices("<a ")
+                .map(|(at, _)| &out[at..at + out[at..].find('>').unwrap()])
+                .collect();
+            assert!(
+                links
+                    .iter()
+                    .all(|a| a.starts_with("<a href=\"https://example.com")),
+                "{links:?} from {source}"
+            );
         }
     }
 
@@ -480,15 +623,37 @@ mod tests {
     fn a_clickable_node_is_a_link_where_it_was_drawn() {
         let plain = diagram("flowchart LR\n  A --> B --> C\n").unwrap();
         let clicked = diagram("flowchart LR\n  A --> B --> C\n  click A href \"https://example.com/a?x=1&y=2\" \"Tip\"\n  click B \"/guides/intro\"\n  click C call alert(1)\n").unwrap();
-        assert!(clicked.contains("<a href=\"https://example.com/a?x=1&amp;y=2\" transform=\"translate("), "{clicked}");
-        assert!(clicked.contains("<a href=\"../guides/intro.html\" transform=\"translate("), "a page of the site, through the linker: {clicked}");
-        assert_eq!(clicked.matches("<a ").count(), 2, "a callback is no link: {clicked}");
-        assert!(clicked.contains("role=\"group\"") && plain.contains("role=\"img\""), "links inside are reachable: {clicked}");
+        assert!(
+            clicked
+                .contains("<a href=\"https://example.com/a?x=1&amp;y=2\" transform=\"translate("),
+            "{clicked}"
+        );
+        assert!(
+            clicked.contains("<a href=\"../guides/intro.html\" transform=\"translate("),
+            "a page of the site, through the linker: {clicked}"
+        );
+        assert_eq!(
+            clicked.matches("<a ").count(),
+            2,
+            "a callback is no link: {clicked}"
+        );
+        assert!(
+            clicked.contains("role=\"group\"") && plain.contains("role=\"img\""),
+            "links inside are reachable: {clicked}"
+        );
         let moves = |svg: &str| svg.matches("transform=\"translate(").count();
-        assert_eq!(moves(&clicked), moves(&plain), "the nodes are placed as before: {clicked}");
+        assert_eq!(
+            moves(&clicked),
+            moves(&plain),
+            "the nodes are placed as before: {clicked}"
+        );
         assert_eq!(find_active(&clicked, &[]), None, "{clicked}");
-        let mailto = diagram("flowchart LR\n  A --> B\n  click A href \"mailto:a@b.dev\"\n").unwrap();
-        assert!(!mailto.contains("<a ") && mailto.contains("role=\"img\""), "{mailto}");
+        let mailto =
+            diagram("flowchart LR\n  A --> B\n  click A href \"mailto:a@b.dev\"\n").unwrap();
+        assert!(
+            !mailto.contains("<a ") && mailto.contains("role=\"img\""),
+            "{mailto}"
+        );
     }
 
     #[test]
@@ -497,33 +662,58 @@ mod tests {
             let at = out.find("aria-label=\"").unwrap() + 12;
             out[at..at + out[at..].find('"').unwrap()].to_owned()
         };
-        assert_eq!(name(&diagram("flowchart TD\n  A --> B\n").unwrap()), "Flowchart");
-        assert_eq!(name(&diagram("sequenceDiagram\n  A->>B: hi\n").unwrap()), "Sequence diagram");
-        let titled = diagram("---\ntitle: \"Publish: the pipeline\"\n---\nflowchart TD\n  A --> B\n").unwrap();
+        assert_eq!(
+            name(&diagram("flowchart TD\n  A --> B\n").unwrap()),
+            "Flowchart"
+        );
+        assert_eq!(
+            name(&diagram("sequenceDiagram\n  A->>B: hi\n").unwrap()),
+            "Sequence diagram"
+        );
+        let titled =
+            diagram("---\ntitle: \"Publish: the pipeline\"\n---\nflowchart TD\n  A --> B\n")
+                .unwrap();
         assert_eq!(name(&titled), "Publish: the pipeline");
         let acc = diagram("flowchart TD\n  accTitle: Jobs: the queue (v2)\n  accDescr: How a job runs\n  A --> B\n").unwrap();
         assert_eq!(name(&acc), "Jobs: the queue (v2)");
-        assert!(!acc.contains("flowchart-v2 diagram") && !acc.contains("aria-roledescription"), "{acc}");
+        assert!(
+            !acc.contains("flowchart-v2 diagram") && !acc.contains("aria-roledescription"),
+            "{acc}"
+        );
         assert_eq!(find_active(&acc, &[]), None, "{acc}");
         assert_eq!(find_active(&titled, &[]), None, "{titled}");
     }
 
     #[test]
     fn too_large_or_broken_sources_stay_code() {
-        let huge = format!("flowchart TD\n{}", "  A --> B\n".repeat(MAX_SOURCE_BYTES / 8));
+        let huge = format!(
+            "flowchart TD\n{}",
+            "  A --> B\n".repeat(MAX_SOURCE_BYTES / 8)
+        );
         assert!(diagram(&huge).unwrap_err().0.contains("larger than"));
         assert!(diagram("this is not a diagram").is_err());
-        assert!(diagram("flowchart TD\n  A --> \n  ((((").is_err() || diagram("flowchart TD\n  A --> \n  ((((").is_ok());
+        assert!(
+            diagram("flowchart TD\n  A --> \n  ((((").is_err()
+                || diagram("flowchart TD\n  A --> \n  ((((").is_ok()
+        );
     }
 
     #[test]
     fn a_family_not_compiled_in_is_named() {
         let reason = diagram("---\ntitle: Q\n---\n%% a comment\nquadrantChart\n  title Reach\n  Campaign A: [0.3, 0.6]\n").unwrap_err().0;
         assert!(reason.starts_with("this build draws no `quadrantChart` diagrams (it draws flowchart, sequenceDiagram,"), "{reason}");
-        let reason = diagram("// Your mermaid diagram code here\n").unwrap_err().0;
+        let reason = diagram("// Your mermaid diagram code here\n")
+            .unwrap_err()
+            .0;
         assert!(reason.contains("no `//` diagrams"), "{reason}");
-        assert_eq!(kind("%%{init: {'flowchart': {'defaultRenderer': 'elk'}}}%%\nflowchart LR\n  A --> B"), "flowchart");
-        assert!(diagram("gitGraph\n  commit\n  branch dev\n  commit\n  checkout main\n  merge dev\n").is_ok());
+        assert_eq!(
+            kind("%%{init: {'flowchart': {'defaultRenderer': 'elk'}}}%%\nflowchart LR\n  A --> B"),
+            "flowchart"
+        );
+        assert!(diagram(
+            "gitGraph\n  commit\n  branch dev\n  commit\n  checkout main\n  merge dev\n"
+        )
+        .is_ok());
     }
 
     #[test]
@@ -539,5 +729,3 @@ mod tests {
         assert_eq!(out, "a &lt;b&gt; &amp; &lt;script&gt; &amp;bogus; &amp;");
     }
 }
-
-

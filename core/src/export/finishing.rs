@@ -40,20 +40,45 @@ pub struct FinishingPages {
 
 impl FinishingPages {
     pub(super) fn new(search: bool) -> Self {
-        FinishingPages { search: search.then(SearchIndex::default), llms_full: String::new(), llms_full_len: 0, referenced: BTreeSet::new() }
+        FinishingPages {
+            search: search.then(SearchIndex::default),
+            llms_full: String::new(),
+            llms_full_len: 0,
+            referenced: BTreeSet::new(),
+        }
     }
 
     /// Adds `page`, whose sections are read and whose source (and what it imports) is in `tree`;
     /// `targets`: exported page path -> the file the Markdown links name.
-    pub(super) fn add(&mut self, page: &Page, tree: &SourceTree, targets: &BTreeMap<String, String>, domain: &str, search_as: SearchAs) {
+    pub(super) fn add(
+        &mut self,
+        page: &Page,
+        tree: &SourceTree,
+        targets: &BTreeMap<String, String>,
+        domain: &str,
+        search_as: SearchAs,
+    ) {
         self.add_copy(page, search_as);
-        agent::push_full(&mut self.llms_full, &mut self.llms_full_len, page, tree, targets, domain);
+        agent::push_full(
+            &mut self.llms_full,
+            &mut self.llms_full_len,
+            page,
+            tree,
+            targets,
+            domain,
+        );
         assets::referenced(page, tree, &mut self.referenced);
     }
 
     /// [`FinishingPages::add`] of a page whose Markdown is rendered already
     /// ([`agent::sections_and_markdown`]).
-    pub(super) fn add_rendered(&mut self, page: &Page, markdown: &str, tree: &SourceTree, search_as: SearchAs) {
+    pub(super) fn add_rendered(
+        &mut self,
+        page: &Page,
+        markdown: &str,
+        tree: &SourceTree,
+        search_as: SearchAs,
+    ) {
         self.add_copy(page, search_as);
         agent::push_rendered(&mut self.llms_full, &mut self.llms_full_len, markdown);
         assets::referenced(page, tree, &mut self.referenced);
@@ -90,11 +115,20 @@ pub struct FinishedMembers {
 
 impl FinishingMembers {
     pub fn new(plan: &ExportPlan) -> Self {
-        FinishingMembers { pages: plan.finishing_pages(), llms_full: TarGzEntryBody::default() }
+        FinishingMembers {
+            pages: plan.finishing_pages(),
+            llms_full: TarGzEntryBody::default(),
+        }
     }
 
     /// [`ExportPlan::add_finishing_pages`], `llms-full.txt` compressed as it comes.
-    pub fn add_pages(&mut self, plan: &ExportPlan, outline: &mut Site, tree: &SourceTree, range: Range<usize>) {
+    pub fn add_pages(
+        &mut self,
+        plan: &ExportPlan,
+        outline: &mut Site,
+        tree: &SourceTree,
+        range: Range<usize>,
+    ) {
         plan.add_finishing_pages(&mut self.pages, outline, tree, range);
         self.llms_full.write(self.pages.take_llms_full().as_bytes());
     }
@@ -114,19 +148,44 @@ impl FinishingMembers {
     /// tree and the media files `table` stores apart, which the host copies into members of their
     /// own one at a time (a site's media are never all held at once). Paths under the static
     /// directory are never copied.
-    pub fn split_assets(&self, plan: &ExportPlan, table: &FileTable) -> (BTreeSet<String>, Vec<String>) {
+    pub fn split_assets(
+        &self,
+        plan: &ExportPlan,
+        table: &FileTable,
+    ) -> (BTreeSet<String>, Vec<String>) {
         let mut assets = self.assets(plan);
         // The skills served to agents: the root `skill.md` and the discovery files (`ExportPlan::finish`).
-        assets.extend(table.files().iter().filter(|f| is_skill_file(&f.path) || is_public_skill_file(&f.path)).map(|f| f.path.clone()));
-        let (media, source): (Vec<String>, Vec<String>) = assets.into_iter().partition(|path| table.media_read(path).is_some());
-        let media = media.into_iter().filter(|path| !path.starts_with(&format!("{STATIC_DIR}/"))).collect();
+        assets.extend(
+            table
+                .files()
+                .iter()
+                .filter(|f| is_skill_file(&f.path) || is_public_skill_file(&f.path))
+                .map(|f| f.path.clone()),
+        );
+        let (media, source): (Vec<String>, Vec<String>) = assets
+            .into_iter()
+            .partition(|path| table.media_read(path).is_some());
+        let media = media
+            .into_iter()
+            .filter(|path| !path.starts_with(&format!("{STATIC_DIR}/")))
+            .collect();
         (source.into_iter().collect(), media)
     }
 
     /// [`ExportPlan::finish`] as members; `mtime` of every entry.
-    pub fn finish(self, plan: &ExportPlan, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>, mtime: u64) -> FinishedMembers {
+    pub fn finish(
+        self,
+        plan: &ExportPlan,
+        site: &Site,
+        tree: &SourceTree,
+        statics: &StaticFiles,
+        chrome: Vec<ExportFile>,
+        mtime: u64,
+    ) -> FinishedMembers {
         let mut around = TarGzAround::new(LLMS_FULL_FILE, self.llms_full.written(), mtime);
-        plan.finish_into(self.pages, site, tree, statics, chrome, &mut |file| around.add(&file));
+        plan.finish_into(self.pages, site, tree, statics, chrome, &mut |file| {
+            around.add(&file)
+        });
         let (head, after) = around.finish();
         let mut rest = self.llms_full.finish();
         rest.extend_from_slice(&after);
@@ -147,7 +206,10 @@ mod tests {
     use crate::docs::{build_site, PackWriter, SiteOutline};
     use crate::export::batch::read;
     use crate::export::tests::{options, FIXTURE};
-    use crate::export::{batch_files, batch_tree, shared_files, tar_gz_member, ExportOptions, ExportPlan, MarkdownPages, PageExtras, StaticFiles};
+    use crate::export::{
+        batch_files, batch_tree, shared_files, tar_gz_member, ExportOptions, ExportPlan,
+        MarkdownPages, PageExtras, StaticFiles,
+    };
 
     const BATCH: usize = 100;
     const MTIME: u64 = 1_700_000_000;
@@ -155,19 +217,35 @@ mod tests {
     /// The finishing files' tar entries as the worker's export job makes them: the outline, a batch
     /// of pages' files at a time from the packs, `llms-full.txt` taken out in small pieces, then the
     /// assets.
-    fn from_the_packs(site: &Site, tree: &SourceTree, options: &ExportOptions, extras: &PageExtras) -> Vec<u8> {
+    fn from_the_packs(
+        site: &Site,
+        tree: &SourceTree,
+        options: &ExportOptions,
+        extras: &PageExtras,
+    ) -> Vec<u8> {
         let mut writer = PackWriter::new();
-        let mut packs: Vec<SourcePack> = tree.iter().filter_map(|(path, bytes)| writer.add(path.clone(), bytes)).collect();
+        let mut packs: Vec<SourcePack> = tree
+            .iter()
+            .filter_map(|(path, bytes)| writer.add(path.clone(), bytes))
+            .collect();
         let (last, table) = writer.finish().unwrap();
         packs.extend(last);
-        let mut outline = SiteOutline::from_bytes(&SiteOutline::of(site).to_bytes()).unwrap().site;
+        let mut outline = SiteOutline::from_bytes(&SiteOutline::of(site).to_bytes())
+            .unwrap()
+            .site;
         let shared = read(&table, &packs, &shared_files(&table));
-        let plan = ExportPlan::new(&outline, &batch_tree(&table, shared.clone()), options).unwrap().with_extras(extras.clone());
+        let plan = ExportPlan::new(&outline, &batch_tree(&table, shared.clone()), options)
+            .unwrap()
+            .with_extras(extras.clone());
         let mut members = FinishingMembers::new(&plan);
         let mut taken = Vec::new();
         for start in (0..plan.page_count()).step_by(BATCH) {
             let range = start..start + BATCH;
-            let mut batch = read(&table, &packs, &batch_files(&plan, &outline, &table, range.clone()));
+            let mut batch = read(
+                &table,
+                &packs,
+                &batch_files(&plan, &outline, &table, range.clone()),
+            );
             batch.extend(shared.clone());
             members.add_pages(&plan, &mut outline, &batch_tree(&table, batch), range);
             taken.extend(members.take_llms_full(16 << 10));
@@ -178,7 +256,14 @@ mod tests {
         assets.extend(shared);
         let tree = batch_tree(&table, assets);
         let chrome = plan.chrome_pages(&outline, &tree);
-        let finished = members.finish(&plan, &outline, &tree, &StaticFiles::EMBEDDED, chrome, MTIME);
+        let finished = members.finish(
+            &plan,
+            &outline,
+            &tree,
+            &StaticFiles::EMBEDDED,
+            chrome,
+            MTIME,
+        );
         let mut bundle = finished.head;
         for piece in &taken {
             bundle.extend_from_slice(piece);
@@ -194,20 +279,44 @@ mod tests {
     }
 
     fn assert_same(site: &Site, tree: &SourceTree, options: &ExportOptions, what: &str) {
-        let extras = PageExtras { beacon_endpoint: Some("https://api.example.com/e".into()), playground: true, ..PageExtras::default() };
-        let whole = ExportPlan::new(site, tree, options).unwrap().with_extras(extras.clone()).finishing_files(site, tree);
+        let extras = PageExtras {
+            beacon_endpoint: Some("https://api.example.com/e".into()),
+            playground: true,
+            ..PageExtras::default()
+        };
+        let whole = ExportPlan::new(site, tree, options)
+            .unwrap()
+            .with_extras(extras.clone())
+            .finishing_files(site, tree);
         let packed = from_the_packs(site, tree, options, &extras);
         let expected = tar_of(&tar_gz_member(&whole, MTIME));
-        assert!(packed == expected, "{what}: the finishing entries differ ({} bytes, expected {})", packed.len(), expected.len());
+        assert!(
+            packed == expected,
+            "{what}: the finishing entries differ ({} bytes, expected {})",
+            packed.len(),
+            expected.len()
+        );
         for name in ["llms.txt", "llms-full.txt", "404.html"] {
             assert!(whole.iter().any(|f| f.path == name), "{what}: {name}");
         }
         let has_skill = tree.keys().any(|path| is_skill_file(path));
-        assert_eq!(whole.iter().any(|f| f.path == "skill.md"), has_skill, "{what}: the root skill.md, when the tree has one");
+        assert_eq!(
+            whole.iter().any(|f| f.path == "skill.md"),
+            has_skill,
+            "{what}: the root skill.md, when the tree has one"
+        );
         if options.features.search {
-            assert!(whole.iter().any(|f| f.path.ends_with("/meta.json")), "{what}: a search index");
+            assert!(
+                whole.iter().any(|f| f.path.ends_with("/meta.json")),
+                "{what}: a search index"
+            );
         }
-        assert!(whole.iter().any(|f| tree.contains_key(&f.path) && f.path != "docs.json"), "{what}: copied assets");
+        assert!(
+            whole
+                .iter()
+                .any(|f| tree.contains_key(&f.path) && f.path != "docs.json"),
+            "{what}: copied assets"
+        );
     }
 
     /// The fixture's English pages `copies` times under `part{n}/`, listed in groups as
@@ -227,12 +336,19 @@ mod tests {
             let mut listed = Vec::new();
             for (path, bytes) in tree.iter().filter(|(path, _)| page(path)) {
                 let copy = format!("part{n}/{path}");
-                listed.push(copy.trim_end_matches(".mdx").trim_end_matches(".md").to_owned());
+                listed.push(
+                    copy.trim_end_matches(".mdx")
+                        .trim_end_matches(".md")
+                        .to_owned(),
+                );
                 out.insert(copy, bytes.clone());
             }
             groups.push(serde_json::json!({"group": format!("Part {n}"), "pages": listed}));
         }
-        for (path, bytes) in tree.iter().filter(|(path, _)| !page(path) && path.as_str() != "docs.json") {
+        for (path, bytes) in tree
+            .iter()
+            .filter(|(path, _)| !page(path) && path.as_str() != "docs.json")
+        {
             out.insert(path.clone(), bytes.clone());
         }
         let config = serde_json::json!({"name": "Scale", "navigation": {"groups": groups}});
@@ -247,12 +363,19 @@ mod tests {
         let mut searched = options();
         searched.features.search = true;
         assert_same(&site, &tree, &searched, "fixture");
-        let llms_full = ExportOptions { markdown: Some(MarkdownPages::LlmsFull), ..options() };
+        let llms_full = ExportOptions {
+            markdown: Some(MarkdownPages::LlmsFull),
+            ..options()
+        };
         assert_same(&site, &tree, &llms_full, "fixture, llms-full");
 
         let scaled = copies(&tree, 3);
         let scaled_site = build_site(&scaled).unwrap();
-        assert!(scaled_site.pages.len() > 3 * 200, "{} pages", scaled_site.pages.len());
+        assert!(
+            scaled_site.pages.len() > 3 * 200,
+            "{} pages",
+            scaled_site.pages.len()
+        );
         assert_same(&scaled_site, &scaled, &searched, "3 copies");
     }
 }

@@ -41,19 +41,34 @@ fn the_bundle_copies_only_passive_files_and_runs_nothing() {
     let site = build_site(&tree).unwrap();
     let (files, _) = export(&site, &tree, &options());
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    assert!(paths.contains(&"images/pic.png") && paths.contains(&"files/f.pdf"), "{paths:?}");
+    assert!(
+        paths.contains(&"images/pic.png") && paths.contains(&"files/f.pdf"),
+        "{paths:?}"
+    );
     for active in ["evil.html", "evil.js"] {
         assert!(!paths.contains(&active), "{active} was copied");
     }
     // The logo, in every page, is a file: rewritten through the allow-list, its script gone.
-    let logo = files.iter().find(|f| f.path == "images/evil.svg").expect("the logo is carried");
-    assert_eq!(String::from_utf8_lossy(&logo.bytes).trim_end(), r#"<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>"#);
+    let logo = files
+        .iter()
+        .find(|f| f.path == "images/evil.svg")
+        .expect("the logo is carried");
+    assert_eq!(
+        String::from_utf8_lossy(&logo.bytes).trim_end(),
+        r#"<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>"#
+    );
     let shell_scripts = shell_scripts(&files);
     let allowed: Vec<&str> = shell_scripts.iter().map(String::as_str).collect();
-    let stubs = ["r1.html", "r2.html", "r3.html", "r4.html", "r5.html", "r6.html"];
+    let stubs = [
+        "r1.html", "r2.html", "r3.html", "r4.html", "r5.html", "r6.html",
+    ];
     // Destinations with a scheme other than http(s) get no rule and no stub; the others lead to a
     // path of the bundle or of the live site.
-    let made: Vec<&str> = stubs.iter().copied().filter(|stub| paths.contains(stub)).collect();
+    let made: Vec<&str> = stubs
+        .iter()
+        .copied()
+        .filter(|stub| paths.contains(stub))
+        .collect();
     assert_eq!(made, ["r2.html", "r4.html", "r5.html"]);
     for file in files.iter().filter(|f| f.path.ends_with(".html")) {
         let html = String::from_utf8_lossy(&file.bytes);
@@ -64,10 +79,20 @@ fn the_bundle_copies_only_passive_files_and_runs_nothing() {
     }
     let guide_html = files.iter().find(|f| f.path == "guide.html").unwrap();
     let guide_html = String::from_utf8_lossy(&guide_html.bytes);
-    assert!(guide_html.contains("src=\"data:image/svg+xml;base64,"), "the SVG image is inlined");
-    for file in files.iter().filter(|f| f.path.ends_with(".md") || f.path.starts_with("llms")) {
+    assert!(
+        guide_html.contains("src=\"data:image/svg+xml;base64,"),
+        "the SVG image is inlined"
+    );
+    for file in files
+        .iter()
+        .filter(|f| f.path.ends_with(".md") || f.path.starts_with("llms"))
+    {
         let text = String::from_utf8_lossy(&file.bytes).to_ascii_lowercase();
-        assert!(!text.contains("](javascript:") && !text.contains("](data:"), "{}", file.path);
+        assert!(
+            !text.contains("](javascript:") && !text.contains("](data:"),
+            "{}",
+            file.path
+        );
     }
 }
 
@@ -84,14 +109,19 @@ fn shell_scripts(files: &[ExportFile]) -> Vec<String> {
 /// with `<img>`, rewritten to the allow-list: its picture kept, its script gone.
 #[test]
 fn a_large_svg_image_is_a_sanitised_file_of_the_bundle() {
-    let paths: String = (0..900).map(|i| format!("<path d=\"M{i} 0h10v10z\" fill=\"url(#g)\"/>")).collect();
+    let paths: String = (0..900)
+        .map(|i| format!("<path d=\"M{i} 0h10v10z\" fill=\"url(#g)\"/>"))
+        .collect();
     let big = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"><script>alert(1)</script>\
          <defs><linearGradient id=\"g\"><stop offset=\"0\" stop-color=\"#123456\"/></linearGradient></defs>{paths}</svg>"
     );
     assert!(big.len() > links::MAX_INLINE_SVG_BYTES);
     let tree = tree(&[
-        ("docs.json", r#"{"name": "S", "navigation": {"pages": ["index", "guides/a"]}}"#),
+        (
+            "docs.json",
+            r#"{"name": "S", "navigation": {"pages": ["index", "guides/a"]}}"#,
+        ),
         ("index.mdx", "Home"),
         ("guides/a.mdx", "# A\n\n![Hero Light](/images/hero.svg)\n"),
         ("images/hero.svg", big.as_str()),
@@ -100,11 +130,21 @@ fn a_large_svg_image_is_a_sanitised_file_of_the_bundle() {
     let (files, _) = export(&site, &tree, &options());
     let page = files.iter().find(|f| f.path == "guides/a.html").unwrap();
     let page = String::from_utf8_lossy(&page.bytes);
-    assert!(page.contains("<img loading=\"lazy\" src=\"../images/hero.svg\" alt=\"Hero Light\">"), "{page}");
-    let svg = files.iter().find(|f| f.path == "images/hero.svg").expect("the SVG is in the bundle");
+    assert!(
+        page.contains("<img loading=\"lazy\" src=\"../images/hero.svg\" alt=\"Hero Light\">"),
+        "{page}"
+    );
+    let svg = files
+        .iter()
+        .find(|f| f.path == "images/hero.svg")
+        .expect("the SVG is in the bundle");
     let svg = String::from_utf8_lossy(&svg.bytes);
     assert_eq!(find_active(&svg, &[]), None);
-    assert!(!svg.contains("script") && svg.contains("stop-color=\"#123456\"") && svg.matches("<path").count() == 900);
+    assert!(
+        !svg.contains("script")
+            && svg.contains("stop-color=\"#123456\"")
+            && svg.matches("<path").count() == 900
+    );
 }
 
 /// The publish's copies of remote images are under a dot-folder of the stored tree, which static
@@ -112,17 +152,31 @@ fn a_large_svg_image_is_a_sanitised_file_of_the_bundle() {
 #[test]
 fn remote_copies_are_written_outside_dot_folders() {
     let tree = tree(&[
-        ("docs.json", r#"{"name": "S", "navigation": {"pages": ["index", "guides/a"]}}"#),
+        (
+            "docs.json",
+            r#"{"name": "S", "navigation": {"pages": ["index", "guides/a"]}}"#,
+        ),
         ("index.mdx", "Home"),
-        ("guides/a.mdx", "# A\n\n![Shot](https://cdn.example/shot.png)\n"),
-        (crate::docs::endpoint::REMOTE_MANIFEST, r#"{"https://cdn.example/shot.png": ".docs-edge/remote/ab12.png"}"#),
+        (
+            "guides/a.mdx",
+            "# A\n\n![Shot](https://cdn.example/shot.png)\n",
+        ),
+        (
+            crate::docs::endpoint::REMOTE_MANIFEST,
+            r#"{"https://cdn.example/shot.png": ".docs-edge/remote/ab12.png"}"#,
+        ),
         (".docs-edge/remote/ab12.png", "png"),
     ]);
     let site = build_site(&tree).unwrap();
     let (files, _) = export(&site, &tree, &options());
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert!(paths.contains(&"_static/remote/ab12.png"), "{paths:?}");
-    assert!(paths.iter().all(|p| !p.split('/').any(|part| part.starts_with('.'))), "{paths:?}");
+    assert!(
+        paths
+            .iter()
+            .all(|p| !p.split('/').any(|part| part.starts_with('.'))),
+        "{paths:?}"
+    );
     let page = files.iter().find(|f| f.path == "guides/a.html").unwrap();
     assert!(String::from_utf8_lossy(&page.bytes).contains("src=\"../_static/remote/ab12.png\""));
 }

@@ -50,7 +50,9 @@ impl HostingSettings {
     /// names), not as it is stored.
     pub fn to_json(&self) -> Value {
         let mut json = serde_json::to_value(self).unwrap_or(Value::Null);
-        if let (Some(ExportVersions::Only(names)), Some(map)) = (&self.versions, json.as_object_mut()) {
+        if let (Some(ExportVersions::Only(names)), Some(map)) =
+            (&self.versions, json.as_object_mut())
+        {
             map.insert("versions".into(), Value::from(names.clone()));
         }
         json
@@ -62,10 +64,19 @@ impl HostingSettings {
 /// `same-origin`), each with the export request's rule.
 pub fn parse_hosting(body: &Value, domain: &str) -> Result<HostingSettings, FieldError> {
     let root = object(body, &Path::root())?;
-    let enabled = root.opt_bool("enabled")?.ok_or_else(|| root.field_path("enabled").error("is required (true or false)"))?;
+    let enabled = root.opt_bool("enabled")?.ok_or_else(|| {
+        root.field_path("enabled")
+            .error("is required (true or false)")
+    })?;
     if root.get("paths").is_some() || root.get("domain").is_some() {
-        let field = if root.get("paths").is_some() { "paths" } else { "domain" };
-        return Err(root.field_path(field).error("is not a hosting setting: a hosted site has every page, at the domain in the URL"));
+        let field = if root.get("paths").is_some() {
+            "paths"
+        } else {
+            "domain"
+        };
+        return Err(root.field_path(field).error(
+            "is not a hosting setting: a hosted site has every page, at the domain in the URL",
+        ));
     }
     let path_prefix = match root.opt_str("pathPrefix")? {
         None => None,
@@ -74,7 +85,9 @@ pub fn parse_hosting(body: &Value, domain: &str) -> Result<HostingSettings, Fiel
     let mut request = body.clone();
     request["domain"] = Value::String(domain.to_string());
     if let Some(assistant) = request.get_mut("assistant").and_then(Value::as_object_mut) {
-        assistant.entry("apiBase").or_insert_with(|| Value::String(SAME_ORIGIN.to_string()));
+        assistant
+            .entry("apiBase")
+            .or_insert_with(|| Value::String(SAME_ORIGIN.to_string()));
     }
     let export = parse_start_request(&request)?;
     Ok(HostingSettings {
@@ -99,14 +112,18 @@ fn path_prefix(raw: &str) -> Result<Option<String>, String> {
         return Err(RULE.into());
     }
     for segment in trimmed[1..].split('/') {
-        let plain = segment.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+        let plain = segment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
         if segment.is_empty() || segment == "." || segment == ".." || !plain {
             return Err(RULE.into());
         }
     }
     let first = trimmed[1..].split('/').next().unwrap_or("");
     if RESERVED_SEGMENTS.contains(&first) {
-        return Err(format!("cannot start with /{first}: the service's own routes are there"));
+        return Err(format!(
+            "cannot start with /{first}: the service's own routes are there"
+        ));
     }
     Ok(Some(trimmed.to_string()))
 }
@@ -140,7 +157,9 @@ impl LiveSite {
 
     /// The part of `url_path` inside the site (`/docs/a` → `/a`, `/docs` → `/`); `None` outside it.
     pub fn site_path<'a>(&self, url_path: &'a str) -> Option<&'a str> {
-        let Some(prefix) = self.path_prefix.as_deref() else { return Some(url_path) };
+        let Some(prefix) = self.path_prefix.as_deref() else {
+            return Some(url_path);
+        };
         match url_path.strip_prefix(prefix)? {
             "" => Some("/"),
             rest if rest.starts_with('/') => Some(rest),
@@ -168,8 +187,16 @@ mod tests {
         assert_eq!(settings.path_prefix.as_deref(), Some("/docs"));
         assert_eq!(settings.markdown, Some(MarkdownPages::Pages));
         assert_eq!(settings.versions, Some(ExportVersions::All));
-        assert_eq!(settings.assistant, Some(ExportAssistant { api_base: "same-origin".into(), key, turnstile_site_key: None }));
-        let stored: HostingSettings = serde_json::from_str(&serde_json::to_string(&settings).unwrap()).unwrap();
+        assert_eq!(
+            settings.assistant,
+            Some(ExportAssistant {
+                api_base: "same-origin".into(),
+                key,
+                turnstile_site_key: None
+            })
+        );
+        let stored: HostingSettings =
+            serde_json::from_str(&serde_json::to_string(&settings).unwrap()).unwrap();
         assert_eq!(stored, settings);
         let off = parse_hosting(&json!({"enabled": false}), "docs.example.com").unwrap();
         assert_eq!(off, HostingSettings::default());
@@ -177,11 +204,15 @@ mod tests {
 
     #[test]
     fn the_api_shows_versions_as_the_request_writes_them() {
-        let named = parse_hosting(&json!({"enabled": true, "versions": ["v2", "v1"]}), "d.io").unwrap();
+        let named =
+            parse_hosting(&json!({"enabled": true, "versions": ["v2", "v1"]}), "d.io").unwrap();
         assert_eq!(named.to_json()["versions"], json!(["v2", "v1"]));
         let all = parse_hosting(&json!({"enabled": true, "versions": "all"}), "d.io").unwrap();
         assert_eq!(all.to_json()["versions"], json!("all"));
-        assert!(HostingSettings::default().to_json().get("versions").is_none());
+        assert!(HostingSettings::default()
+            .to_json()
+            .get("versions")
+            .is_none());
     }
 
     #[test]
@@ -189,18 +220,42 @@ mod tests {
         let refused = |body: Value| parse_hosting(&body, "docs.example.com").unwrap_err();
         assert_eq!(refused(json!({})).path, "enabled");
         assert_eq!(refused(json!({"enabled": "yes"})).path, "enabled");
-        assert_eq!(refused(json!({"enabled": true, "paths": ["a"]})).path, "paths");
-        assert_eq!(refused(json!({"enabled": true, "markdown": "all"})).path, "markdown");
-        assert_eq!(refused(json!({"enabled": true, "assistant": {"key": "svc_abc"}})).path, "assistant.key");
+        assert_eq!(
+            refused(json!({"enabled": true, "paths": ["a"]})).path,
+            "paths"
+        );
+        assert_eq!(
+            refused(json!({"enabled": true, "markdown": "all"})).path,
+            "markdown"
+        );
+        assert_eq!(
+            refused(json!({"enabled": true, "assistant": {"key": "svc_abc"}})).path,
+            "assistant.key"
+        );
         for prefix in ["docs", "/a b", "/a/../b", "/v1", "/discovery/x", "/a//b"] {
-            assert_eq!(refused(json!({"enabled": true, "pathPrefix": prefix})).path, "pathPrefix", "{prefix}");
+            assert_eq!(
+                refused(json!({"enabled": true, "pathPrefix": prefix})).path,
+                "pathPrefix",
+                "{prefix}"
+            );
         }
-        assert_eq!(parse_hosting(&json!({"enabled": true, "pathPrefix": "/"}), "a.com").unwrap().path_prefix, None);
+        assert_eq!(
+            parse_hosting(&json!({"enabled": true, "pathPrefix": "/"}), "a.com")
+                .unwrap()
+                .path_prefix,
+            None
+        );
     }
 
     #[test]
     fn hosting_live_site_paths_stay_under_the_prefix() {
-        let mut live = LiveSite { export_id: "se_1".into(), publish_id: "p".into(), created_at: "t".into(), path_prefix: None, content_security_policy: "x".into() };
+        let mut live = LiveSite {
+            export_id: "se_1".into(),
+            publish_id: "p".into(),
+            created_at: "t".into(),
+            path_prefix: None,
+            content_security_policy: "x".into(),
+        };
         assert_eq!(live.site_path("/a/b"), Some("/a/b"));
         assert_eq!(live.root(), "/");
         live.path_prefix = Some("/docs".into());
@@ -216,10 +271,15 @@ mod tests {
         use crate::docs::unpack::Entry;
         use crate::docs::{ArchiveLimits, Unpacker};
         use crate::export::{tar_gz_entry_piece, tar_gz_member, ExportFile};
-        let pages = tar_gz_member(&[ExportFile::new("index.html".into(), "<p>hi</p>".into())], 0);
+        let pages = tar_gz_member(
+            &[ExportFile::new("index.html".into(), "<p>hi</p>".into())],
+            0,
+        );
         let text = "x".repeat(1500);
-        let head = tar_gz_entry_piece("llms-full.txt", 1500, 0, 0, &text.as_bytes()[..1000]).unwrap();
-        let tail = tar_gz_entry_piece("llms-full.txt", 1500, 0, 1000, &text.as_bytes()[1000..]).unwrap();
+        let head =
+            tar_gz_entry_piece("llms-full.txt", 1500, 0, 0, &text.as_bytes()[..1000]).unwrap();
+        let tail =
+            tar_gz_entry_piece("llms-full.txt", 1500, 0, 1000, &text.as_bytes()[1000..]).unwrap();
         let mut unpacker = Unpacker::new(&ArchiveLimits::default());
         let mut files = Vec::new();
         let mut collect = |entry: Entry| {
@@ -231,9 +291,18 @@ mod tests {
         unpacker.push(&pages, &mut collect).unwrap();
         assert!(unpacker.between_entries());
         unpacker.push(&head, &mut collect).unwrap();
-        assert!(!unpacker.between_entries(), "inside llms-full.txt: a step may not stop here");
+        assert!(
+            !unpacker.between_entries(),
+            "inside llms-full.txt: a step may not stop here"
+        );
         unpacker.push(&tail, &mut collect).unwrap();
         assert!(unpacker.between_entries());
-        assert_eq!(files, vec![("index.html".to_string(), 9), ("llms-full.txt".to_string(), 1500)]);
+        assert_eq!(
+            files,
+            vec![
+                ("index.html".to_string(), 9),
+                ("llms-full.txt".to_string(), 1500)
+            ]
+        );
     }
 }

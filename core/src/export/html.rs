@@ -156,4 +156,3 @@ mod tests {
         assert_eq!(class_token("Type-Script"), "type-script");
     }
 }
-

@@ -26,7 +26,9 @@ pub const SHARDS: u32 = 16;
 pub const LICENCE_DIR: &str = "_static/icons";
 
 /// The sets, as the asset folders name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum IconSet {
     FaSolid,
@@ -37,7 +39,13 @@ pub enum IconSet {
 }
 
 impl IconSet {
-    pub const ALL: [IconSet; 5] = [Self::FaSolid, Self::FaRegular, Self::FaBrands, Self::Lucide, Self::Tabler];
+    pub const ALL: [IconSet; 5] = [
+        Self::FaSolid,
+        Self::FaRegular,
+        Self::FaBrands,
+        Self::Lucide,
+        Self::Tabler,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -134,9 +142,15 @@ pub trait IconSource {
 
 impl IconSource for IconShards {
     fn find(&self, set: IconSet, name: &str) -> Option<(&str, &str)> {
-        let shard = self.shards.get(&ShardId { set, index: shard_of(name) })?;
+        let shard = self.shards.get(&ShardId {
+            set,
+            index: shard_of(name),
+        })?;
         let text = shard.text.as_str();
-        let at = shard.lines.binary_search_by(|&(start, name_end, _)| text[start..name_end].cmp(name)).ok()?;
+        let at = shard
+            .lines
+            .binary_search_by(|&(start, name_end, _)| text[start..name_end].cmp(name))
+            .ok()?;
         let (_, name_end, end) = shard.lines[at];
         let mut fields = text.get(name_end + 1..end)?.splitn(2, '\t');
         Some((fields.next()?, fields.next()?))
@@ -160,7 +174,10 @@ impl KnownIcons {
     pub fn shards_wanted(&self, marked: &Marked, library: Library) -> Vec<ShardId> {
         let mut wanted = BTreeSet::new();
         self.each_unknown(marked, library, |set, name| {
-            wanted.insert(ShardId { set, index: shard_of(name) });
+            wanted.insert(ShardId {
+                set,
+                index: shard_of(name),
+            });
         });
         wanted.into_iter().collect()
     }
@@ -169,13 +186,16 @@ impl KnownIcons {
     /// markers in `marked` may come from has their names.
     pub fn learn(&mut self, marked: &Marked, library: Library, shards: &IconShards) {
         let mut learnt = Vec::new();
-        self.each_unknown(marked, library, |set, name| learnt.push((set, name.to_owned())));
+        self.each_unknown(marked, library, |set, name| {
+            learnt.push((set, name.to_owned()))
+        });
         for (set, name) in learnt {
             self.bytes += name.len() + 64;
             match shards.find(set, &name) {
                 Some((view_box, elements)) => {
                     self.bytes += view_box.len() + elements.len();
-                    self.found.insert((set, name), (view_box.to_owned(), elements.to_owned()));
+                    self.found
+                        .insert((set, name), (view_box.to_owned(), elements.to_owned()));
                 }
                 None => {
                     self.absent.insert((set, name));
@@ -189,7 +209,12 @@ impl KnownIcons {
         self.bytes
     }
 
-    fn each_unknown(&self, marked: &Marked, library: Library, mut unknown: impl FnMut(IconSet, &str)) {
+    fn each_unknown(
+        &self,
+        marked: &Marked,
+        library: Library,
+        mut unknown: impl FnMut(IconSet, &str),
+    ) {
         for (name, icon_type) in &marked.names {
             for set in candidates(library, icon_type) {
                 let key = (set, name.clone());
@@ -213,9 +238,18 @@ pub struct Marked {
 
 impl Marked {
     pub fn read(files: &[ExportFile]) -> Marked {
-        let mut marked = Marked { files: Vec::new(), names: BTreeSet::new() };
-        for (i, file) in files.iter().enumerate().filter(|(_, f)| f.path.ends_with(".html")) {
-            let Ok(html) = std::str::from_utf8(&file.bytes) else { continue };
+        let mut marked = Marked {
+            files: Vec::new(),
+            names: BTreeSet::new(),
+        };
+        for (i, file) in files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.path.ends_with(".html"))
+        {
+            let Ok(html) = std::str::from_utf8(&file.bytes) else {
+                continue;
+            };
             let found = markers(html);
             if found.is_empty() {
                 continue;
@@ -233,7 +267,9 @@ impl Marked {
 
 impl IconSource for KnownIcons {
     fn find(&self, set: IconSet, name: &str) -> Option<(&str, &str)> {
-        self.found.get(&(set, name.to_owned())).map(|(view_box, elements)| (view_box.as_str(), elements.as_str()))
+        self.found
+            .get(&(set, name.to_owned()))
+            .map(|(view_box, elements)| (view_box.as_str(), elements.as_str()))
     }
 }
 
@@ -283,7 +319,9 @@ fn candidates(library: Library, icon_type: &str) -> Vec<IconSet> {
 fn normalize(name: &str) -> Option<String> {
     let name = name.trim().to_ascii_lowercase();
     let name = name.strip_prefix("fa-").unwrap_or(&name);
-    let plain = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
     plain.then(|| name.to_owned())
 }
 
@@ -291,7 +329,13 @@ const MARKER: &str = "<svg data-icon=\"";
 
 /// Writes the marker [`fill`] replaces with icon `name` (`iconType` `icon_type`) in class `class`;
 /// `source` is the file that names it, for the warning when no set has it.
-pub(crate) fn marker(out: &mut String, name: &str, icon_type: Option<&str>, class: &str, source: &str) {
+pub(crate) fn marker(
+    out: &mut String,
+    name: &str,
+    icon_type: Option<&str>,
+    class: &str,
+    source: &str,
+) {
     out.push_str(MARKER);
     html::text(out, name);
     out.push('"');
@@ -315,7 +359,9 @@ fn markers(html: &str) -> Vec<Marker> {
     let mut from = 0;
     while let Some(offset) = html[from..].find(MARKER) {
         let start = from + offset;
-        let Some(len) = html[start..].find("></svg>") else { break };
+        let Some(len) = html[start..].find("></svg>") else {
+            break;
+        };
         let end = start + len + "></svg>".len();
         let inner = &html[start + "<svg ".len()..start + len];
         let value = |key: &str| {
@@ -340,7 +386,9 @@ fn find_attr(inner: &str, key: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(at) = inner[from..].find(key) {
         let after = from + at + key.len();
-        if inner[after..].starts_with("=\"") && (from + at == 0 || inner[..from + at].ends_with(' ')) {
+        if inner[after..].starts_with("=\"")
+            && (from + at == 0 || inner[..from + at].ends_with(' '))
+        {
             return Some(after + 2);
         }
         from = after;
@@ -371,24 +419,41 @@ pub struct Filled {
 
 /// Replaces the markers in `files` with icons from `shards`; `tree` holds the files the markers
 /// name, to say on which line an unknown name is.
-pub fn fill(files: &mut [ExportFile], library: Library, shards: &impl IconSource, tree: &SourceTree) -> Filled {
+pub fn fill(
+    files: &mut [ExportFile],
+    library: Library,
+    shards: &impl IconSource,
+    tree: &SourceTree,
+) -> Filled {
     let marked = Marked::read(files);
     fill_marked(files, marked, library, shards, tree)
 }
 
 /// [`fill`] with the markers of `files` read already ([`Marked::read`] of these very files).
-pub fn fill_marked(files: &mut [ExportFile], marked: Marked, library: Library, shards: &impl IconSource, tree: &SourceTree) -> Filled {
+pub fn fill_marked(
+    files: &mut [ExportFile],
+    marked: Marked,
+    library: Library,
+    shards: &impl IconSource,
+    tree: &SourceTree,
+) -> Filled {
     let mut filled = Filled::default();
     let mut warned = BTreeSet::new();
     // A sidebar repeats its icons on every page: each one's markup is written once.
     let mut made: BTreeMap<(String, String, String), Option<(IconSet, String)>> = BTreeMap::new();
     for (i, found) in marked.files {
-        let Some(file) = files.get_mut(i) else { continue };
-        let Ok(html) = std::str::from_utf8(&file.bytes) else { continue };
+        let Some(file) = files.get_mut(i) else {
+            continue;
+        };
+        let Ok(html) = std::str::from_utf8(&file.bytes) else {
+            continue;
+        };
         let mut out = String::with_capacity(html.len() + found.len() * 400);
         let mut at = 0;
         for m in found {
-            let Some(before) = html.get(at..m.range.start) else { break };
+            let Some(before) = html.get(at..m.range.start) else {
+                break;
+            };
             out.push_str(before);
             at = m.range.end;
             let key = (m.name, m.icon_type, m.class);
@@ -398,9 +463,15 @@ pub fn fill_marked(files: &mut [ExportFile], marked: Marked, library: Library, s
                     .and_then(|name| {
                         candidates(library, icon_type.trim())
                             .into_iter()
-                            .find_map(|set| shards.find(set, &name).map(|(view_box, elements)| (set, view_box, elements)))
+                            .find_map(|set| {
+                                shards
+                                    .find(set, &name)
+                                    .map(|(view_box, elements)| (set, view_box, elements))
+                            })
                     })
-                    .and_then(|(set, view_box, elements)| svg(set, view_box, elements, class).map(|s| (set, s)));
+                    .and_then(|(set, view_box, elements)| {
+                        svg(set, view_box, elements, class).map(|s| (set, s))
+                    });
                 made.insert(key.clone(), icon);
             }
             match made.get(&key).and_then(Option::as_ref) {
@@ -412,7 +483,9 @@ pub fn fill_marked(files: &mut [ExportFile], marked: Marked, library: Library, s
                     let (name, _, class) = key;
                     out.push_str(&fallback(&class));
                     if warned.insert((m.source.clone(), name.clone())) {
-                        filled.warnings.push(unknown_icon_warning(&m.source, &name, tree));
+                        filled
+                            .warnings
+                            .push(unknown_icon_warning(&m.source, &name, tree));
                     }
                 }
             }
@@ -425,11 +498,19 @@ pub fn fill_marked(files: &mut [ExportFile], marked: Marked, library: Library, s
 
 /// The licence files of the sets `filled` used, at their bundle paths, from the icon assets'
 /// texts (`read` gives the text of an asset licence file by name).
-pub fn licence_files(filled: &BTreeSet<IconSet>, mut read: impl FnMut(&str) -> Option<Vec<u8>>) -> Vec<ExportFile> {
+pub fn licence_files(
+    filled: &BTreeSet<IconSet>,
+    mut read: impl FnMut(&str) -> Option<Vec<u8>>,
+) -> Vec<ExportFile> {
     let names: BTreeSet<&str> = filled.iter().map(|s| s.licence_file()).collect();
     names
         .into_iter()
-        .filter_map(|name| Some(ExportFile { path: format!("{LICENCE_DIR}/{name}"), bytes: read(name)? }))
+        .filter_map(|name| {
+            Some(ExportFile {
+                path: format!("{LICENCE_DIR}/{name}"),
+                bytes: read(name)?,
+            })
+        })
         .collect()
 }
 
@@ -446,17 +527,42 @@ fn unknown_icon_warning(source: &str, name: &str, tree: &SourceTree) -> String {
         Some(i) => format!("{source}:{}", i + 1),
         None => source.to_owned(),
     };
-    format!("{at}: unknown icon `{}`: not in Font Awesome Free, Lucide or Tabler; shown as a dot", name.trim())
+    format!(
+        "{at}: unknown icon `{}`: not in Font Awesome Free, Lucide or Tabler; shown as a dot",
+        name.trim()
+    )
 }
 
-const TAGS: &[&str] = &["path", "circle", "rect", "line", "ellipse", "polyline", "polygon"];
+const TAGS: &[&str] = &[
+    "path", "circle", "rect", "line", "ellipse", "polyline", "polygon",
+];
 const ATTRIBUTES: &[&str] = &[
-    "d", "cx", "cy", "r", "rx", "ry", "x", "y", "x1", "y1", "x2", "y2", "width", "height", "points", "fill-rule",
-    "clip-rule", "opacity", "fill",
+    "d",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "width",
+    "height",
+    "points",
+    "fill-rule",
+    "clip-rule",
+    "opacity",
+    "fill",
 ];
 
 fn plain_value(value: &str) -> bool {
-    value.len() <= 16_384 && value.chars().all(|c| c.is_ascii_alphanumeric() || " .,+-#".contains(c))
+    value.len() <= 16_384
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " .,+-#".contains(c))
 }
 
 fn open_svg(out: &mut String, class: &str, view_box: &str, paint: &str) {
@@ -494,24 +600,45 @@ fn svg(set: IconSet, view_box: &str, elements: &str, class: &str) -> Option<Stri
 }
 
 fn class_or_icon(class: &str) -> String {
-    let class: String = class.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' ')).collect();
-    if class.trim().is_empty() { "icon".to_owned() } else { class }
+    let class: String = class
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .collect();
+    if class.trim().is_empty() {
+        "icon".to_owned()
+    } else {
+        class
+    }
 }
 
 /// The neutral stand-in for a name no set has.
 fn fallback(class: &str) -> String {
     let mut out = String::new();
-    open_svg(&mut out, &format!("{} icon-unknown", class_or_icon(class)), "0 0 24 24", " fill=\"currentColor\"");
+    open_svg(
+        &mut out,
+        &format!("{} icon-unknown", class_or_icon(class)),
+        "0 0 24 24",
+        " fill=\"currentColor\"",
+    );
     out.push_str("<circle cx=\"12\" cy=\"12\" r=\"4\"/></svg>");
     out
 }
 
 /// Writes the icon a component names, if any: a marker for a set name, an `<img>` for an image
 /// of the tree (`icon="/images/x.svg"`), nothing for an empty value.
-pub(crate) fn component_icon(out: &mut String, name: Option<&str>, icon_type: Option<&str>, links: &super::links::Linker<'_>) {
-    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else { return };
+pub(crate) fn component_icon(
+    out: &mut String,
+    name: Option<&str>,
+    icon_type: Option<&str>,
+    links: &super::links::Linker<'_>,
+) {
+    let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return;
+    };
     if name.contains('/') || name.contains('.') {
-        if let super::links::Media::Local(src) | super::links::Media::ImageOnly { src, .. } = links.media(name) {
+        if let super::links::Media::Local(src) | super::links::Media::ImageOnly { src, .. } =
+            links.media(name)
+        {
             out.push_str("<img class=\"icon icon-img\" alt=\"\"");
             attr(out, "src", &src);
             out.push('>');
@@ -529,16 +656,51 @@ pub(crate) mod tests {
     pub(crate) fn test_shards() -> IconShards {
         let mut shards = IconShards::default();
         let icons = [
-            (IconSet::FaSolid, "rocket", "0 0 512 512", "path|d=M128 320L24.5 320z"),
-            (IconSet::FaSolid, "circle-info", "0 0 512 512", "path|d=M256 512a256 256 0 1 0 0-512z"),
-            (IconSet::FaBrands, "github", "0 0 496 512", "path|d=M165.9 397.4c0 2-2.3 3.6-5.2 3.6z"),
-            (IconSet::FaBrands, "x-twitter", "0 0 448 512", "path|d=M357.2 48L427.8 48z"),
-            (IconSet::Lucide, "rocket", "0 0 24 24", "path|d=M12 15v5s3.03-.55 4-2;circle|cx=12|cy=12|r=3"),
-            (IconSet::Tabler, "brand-vercel", "0 0 24 24", "path|d=M3 19h18l-9 -15l-9 15"),
+            (
+                IconSet::FaSolid,
+                "rocket",
+                "0 0 512 512",
+                "path|d=M128 320L24.5 320z",
+            ),
+            (
+                IconSet::FaSolid,
+                "circle-info",
+                "0 0 512 512",
+                "path|d=M256 512a256 256 0 1 0 0-512z",
+            ),
+            (
+                IconSet::FaBrands,
+                "github",
+                "0 0 496 512",
+                "path|d=M165.9 397.4c0 2-2.3 3.6-5.2 3.6z",
+            ),
+            (
+                IconSet::FaBrands,
+                "x-twitter",
+                "0 0 448 512",
+                "path|d=M357.2 48L427.8 48z",
+            ),
+            (
+                IconSet::Lucide,
+                "rocket",
+                "0 0 24 24",
+                "path|d=M12 15v5s3.03-.55 4-2;circle|cx=12|cy=12|r=3",
+            ),
+            (
+                IconSet::Tabler,
+                "brand-vercel",
+                "0 0 24 24",
+                "path|d=M3 19h18l-9 -15l-9 15",
+            ),
         ];
         let mut texts: BTreeMap<ShardId, String> = BTreeMap::new();
         for (set, name, view_box, elements) in icons {
-            let text = texts.entry(ShardId { set, index: shard_of(name) }).or_default();
+            let text = texts
+                .entry(ShardId {
+                    set,
+                    index: shard_of(name),
+                })
+                .or_default();
             text.push_str(&format!("{name}\t{view_box}\t{elements}\n"));
         }
         for (shard, text) in texts {
@@ -566,7 +728,12 @@ pub(crate) mod tests {
     #[test]
     fn a_marker_becomes_the_icon_of_the_first_set_that_has_it() {
         let mut files = page(&format!("<p>{}</p>", marked("rocket", None)));
-        let filled = fill(&mut files, Library::FontAwesome, &test_shards(), &SourceTree::new());
+        let filled = fill(
+            &mut files,
+            Library::FontAwesome,
+            &test_shards(),
+            &SourceTree::new(),
+        );
         let html = String::from_utf8(files.remove(0).bytes).unwrap();
         assert_eq!(
             html,
@@ -582,20 +749,41 @@ pub(crate) mod tests {
         let lucide = candidates(Library::Lucide, "");
         assert_eq!(lucide[0], IconSet::Lucide);
         let mut files = page(&marked("Rocket", None));
-        fill(&mut files, Library::Lucide, &test_shards(), &SourceTree::new());
+        fill(
+            &mut files,
+            Library::Lucide,
+            &test_shards(),
+            &SourceTree::new(),
+        );
         let html = String::from_utf8(files.remove(0).bytes).unwrap();
-        assert!(html.contains("stroke=\"currentColor\"") && html.contains("<circle cx=\"12\""), "{html}");
-        assert_eq!(candidates(Library::FontAwesome, "brands")[0], IconSet::FaBrands);
+        assert!(
+            html.contains("stroke=\"currentColor\"") && html.contains("<circle cx=\"12\""),
+            "{html}"
+        );
+        assert_eq!(
+            candidates(Library::FontAwesome, "brands")[0],
+            IconSet::FaBrands
+        );
         // A Tabler-only name still resolves under Font Awesome.
         let mut files = page(&marked("brand-vercel", Some("solid")));
-        let filled = fill(&mut files, Library::FontAwesome, &test_shards(), &SourceTree::new());
+        let filled = fill(
+            &mut files,
+            Library::FontAwesome,
+            &test_shards(),
+            &SourceTree::new(),
+        );
         assert_eq!(filled.sets, BTreeSet::from([IconSet::Tabler]));
     }
 
     #[test]
     fn wanted_shards_cover_every_candidate_set_of_each_name() {
-        let files = page(&format!("{}{}", marked("rocket", None), marked("fa-rocket", Some("brands"))));
-        let wanted = KnownIcons::default().shards_wanted(&Marked::read(&files), Library::FontAwesome);
+        let files = page(&format!(
+            "{}{}",
+            marked("rocket", None),
+            marked("fa-rocket", Some("brands"))
+        ));
+        let wanted =
+            KnownIcons::default().shards_wanted(&Marked::read(&files), Library::FontAwesome);
         assert_eq!(wanted.len(), IconSet::ALL.len());
         assert!(wanted.iter().all(|s| s.index == shard_of("rocket")));
         assert_eq!(wanted[0].asset_path(), "export-icons/fa-solid/5.txt");
@@ -603,11 +791,17 @@ pub(crate) mod tests {
 
     #[test]
     fn an_unknown_name_is_a_dot_and_a_warning_with_its_line() {
-        let tree: SourceTree =
-            [("guides/a.mdx".to_owned(), b"---\ntitle: A\n---\n\n<Card title=\"x\" icon=\"no-such-icon\" />\n".to_vec())]
-                .into_iter()
-                .collect();
-        let mut files = page(&format!("{}{}", marked("no-such-icon", None), marked("no-such-icon", None)));
+        let tree: SourceTree = [(
+            "guides/a.mdx".to_owned(),
+            b"---\ntitle: A\n---\n\n<Card title=\"x\" icon=\"no-such-icon\" />\n".to_vec(),
+        )]
+        .into_iter()
+        .collect();
+        let mut files = page(&format!(
+            "{}{}",
+            marked("no-such-icon", None),
+            marked("no-such-icon", None)
+        ));
         let filled = fill(&mut files, Library::FontAwesome, &test_shards(), &tree);
         let html = String::from_utf8(files.remove(0).bytes).unwrap();
         assert_eq!(html.matches("icon-unknown").count(), 2, "{html}");
@@ -619,7 +813,8 @@ pub(crate) mod tests {
 
     #[test]
     fn known_icons_answer_later_batches_as_the_shards_did() {
-        let page_of = |names: &[&str]| page(&names.iter().map(|n| marked(n, None)).collect::<String>());
+        let page_of =
+            |names: &[&str]| page(&names.iter().map(|n| marked(n, None)).collect::<String>());
         let all = test_shards();
         let first = page_of(&["rocket", "no-such-icon"]);
         let mut known = KnownIcons::default();
@@ -633,15 +828,41 @@ pub(crate) mod tests {
             }
         }
         known.learn(&Marked::read(&first), Library::FontAwesome, &read);
-        assert!(known.shards_wanted(&Marked::read(&first), Library::FontAwesome).is_empty(), "nothing left to read for names met");
+        assert!(
+            known
+                .shards_wanted(&Marked::read(&first), Library::FontAwesome)
+                .is_empty(),
+            "nothing left to read for names met"
+        );
         // A later batch with the same names fills as the shards themselves would, reading nothing.
-        let (mut from_known, mut from_shards) = (page_of(&["rocket", "no-such-icon"]), page_of(&["rocket", "no-such-icon"]));
-        let filled = fill(&mut from_known, Library::FontAwesome, &known, &SourceTree::new());
-        assert_eq!(filled, fill(&mut from_shards, Library::FontAwesome, &all, &SourceTree::new()));
+        let (mut from_known, mut from_shards) = (
+            page_of(&["rocket", "no-such-icon"]),
+            page_of(&["rocket", "no-such-icon"]),
+        );
+        let filled = fill(
+            &mut from_known,
+            Library::FontAwesome,
+            &known,
+            &SourceTree::new(),
+        );
+        assert_eq!(
+            filled,
+            fill(
+                &mut from_shards,
+                Library::FontAwesome,
+                &all,
+                &SourceTree::new()
+            )
+        );
         assert_eq!(from_known[0].bytes, from_shards[0].bytes);
         assert!(String::from_utf8_lossy(&from_known[0].bytes).contains("icon-unknown"));
         // A new name asks for its shards again.
-        assert!(!known.shards_wanted(&Marked::read(&page_of(&["x-twitter"])), Library::FontAwesome).is_empty());
+        assert!(!known
+            .shards_wanted(
+                &Marked::read(&page_of(&["x-twitter"])),
+                Library::FontAwesome
+            )
+            .is_empty());
         assert!(known.bytes() > 0);
     }
 
@@ -651,11 +872,26 @@ pub(crate) mod tests {
         let mut direct = IconShards::default();
         for name in ["zebra", "alpha", "mid", "no-fields"] {
             let text = "zebra\t0 0 1 1\tpath|d=Z\r\nalpha\t0 0 2 2\tpath|d=A\nno-fields\nmid\t0 0 3 3\tcircle|r=1\ttab";
-            direct.insert(ShardId { set: IconSet::Lucide, index: shard_of(name) }, text.into());
+            direct.insert(
+                ShardId {
+                    set: IconSet::Lucide,
+                    index: shard_of(name),
+                },
+                text.into(),
+            );
         }
-        assert_eq!(direct.find(IconSet::Lucide, "zebra"), Some(("0 0 1 1", "path|d=Z")));
-        assert_eq!(direct.find(IconSet::Lucide, "alpha"), Some(("0 0 2 2", "path|d=A")));
-        assert_eq!(direct.find(IconSet::Lucide, "mid"), Some(("0 0 3 3", "circle|r=1\ttab")));
+        assert_eq!(
+            direct.find(IconSet::Lucide, "zebra"),
+            Some(("0 0 1 1", "path|d=Z"))
+        );
+        assert_eq!(
+            direct.find(IconSet::Lucide, "alpha"),
+            Some(("0 0 2 2", "path|d=A"))
+        );
+        assert_eq!(
+            direct.find(IconSet::Lucide, "mid"),
+            Some(("0 0 3 3", "circle|r=1\ttab"))
+        );
         assert_eq!(direct.find(IconSet::Lucide, "no-fields"), None);
         assert_eq!(direct.find(IconSet::Lucide, "missing"), None);
     }
@@ -670,22 +906,50 @@ pub(crate) mod tests {
             "rocket\t0 0 24 24\"><script>\tpath|d=M0 0",
         ];
         for line in bad {
-            shards.insert(ShardId { set: IconSet::FaSolid, index: shard_of("rocket") }, format!("{line}\n"));
+            shards.insert(
+                ShardId {
+                    set: IconSet::FaSolid,
+                    index: shard_of("rocket"),
+                },
+                format!("{line}\n"),
+            );
             let mut files = page(&marked("rocket", Some("solid")));
-            fill(&mut files, Library::FontAwesome, &shards, &SourceTree::new());
+            fill(
+                &mut files,
+                Library::FontAwesome,
+                &shards,
+                &SourceTree::new(),
+            );
             let html = String::from_utf8(files.remove(0).bytes).unwrap();
-            assert!(html.contains("icon-unknown") && !html.contains("script"), "{line}: {html}");
+            assert!(
+                html.contains("icon-unknown") && !html.contains("script"),
+                "{line}: {html}"
+            );
         }
     }
 
     #[test]
     fn names_and_classes_cannot_leave_the_marker() {
         let mut out = String::new();
-        marker(&mut out, "x\"><script>", Some("\"'"), "icon\" onload=\"x", "a\"b.mdx");
+        marker(
+            &mut out,
+            "x\"><script>",
+            Some("\"'"),
+            "icon\" onload=\"x",
+            "a\"b.mdx",
+        );
         let mut files = page(&out);
-        let filled = fill(&mut files, Library::FontAwesome, &test_shards(), &SourceTree::new());
+        let filled = fill(
+            &mut files,
+            Library::FontAwesome,
+            &test_shards(),
+            &SourceTree::new(),
+        );
         let html = String::from_utf8(files.remove(0).bytes).unwrap();
-        assert!(!html.contains("script") && !html.contains("onload=\""), "{html}");
+        assert!(
+            !html.contains("script") && !html.contains("onload=\""),
+            "{html}"
+        );
         assert_eq!(filled.warnings.len(), 1);
     }
 }

@@ -46,7 +46,11 @@ pub fn content_security_policy(extras: &PageExtras) -> String {
 /// [`content_security_policy`] with `frame-src` for `frames` and `img-src` for `images`, the
 /// origins the bundle's click-to-load placeholders name ([`super::embeds::frame_origins`],
 /// [`super::embeds::image_origins`]); none: frames stay `'self'` only, images `'self' data:`.
-pub fn content_security_policy_remote(extras: &PageExtras, frames: &[String], images: &[String]) -> String {
+pub fn content_security_policy_remote(
+    extras: &PageExtras,
+    frames: &[String],
+    images: &[String],
+) -> String {
     use sha2::{Digest, Sha256};
     let hash = html::base64_std(&Sha256::digest(THEME_BOOT.as_bytes()));
     let mut connect = String::from("'self'");
@@ -54,7 +58,10 @@ pub fn content_security_policy_remote(extras: &PageExtras, frames: &[String], im
         connect.push_str(" https: http:");
     } else {
         let beacon = extras.beacon_endpoint.as_deref().and_then(origin_of);
-        let assistant = extras.assistant.as_ref().and_then(|a| widget::api_origin(&a.api_base));
+        let assistant = extras
+            .assistant
+            .as_ref()
+            .and_then(|a| widget::api_origin(&a.api_base));
         let mut origins: Vec<&str> = [beacon, assistant].into_iter().flatten().collect();
         origins.dedup();
         for origin in origins {
@@ -62,12 +69,27 @@ pub fn content_security_policy_remote(extras: &PageExtras, frames: &[String], im
             connect.push_str(origin);
         }
     }
-    let wasm = if extras.assistant.is_some() { " 'wasm-unsafe-eval'" } else { "" };
+    let wasm = if extras.assistant.is_some() {
+        " 'wasm-unsafe-eval'"
+    } else {
+        ""
+    };
     // The widget loads Turnstile's script, which shows its challenge in a frame of the same origin.
-    let turnstile = extras.assistant.as_ref().is_some_and(|a| a.turnstile_site_key.is_some());
-    let challenge = if turnstile { format!(" {CHALLENGE_ORIGIN}") } else { String::new() };
+    let turnstile = extras
+        .assistant
+        .as_ref()
+        .is_some_and(|a| a.turnstile_site_key.is_some());
+    let challenge = if turnstile {
+        format!(" {CHALLENGE_ORIGIN}")
+    } else {
+        String::new()
+    };
     let listed = |named: &[String]| -> String {
-        named.iter().filter_map(|f| origin_of(f).filter(|o| o.len() == f.len())).flat_map(|o| [" ", o]).collect()
+        named
+            .iter()
+            .filter_map(|f| origin_of(f).filter(|o| o.len() == f.len()))
+            .flat_map(|o| [" ", o])
+            .collect()
     };
     let mut frames = listed(frames);
     frames.push_str(&challenge);
@@ -84,10 +106,15 @@ pub fn content_security_policy_remote(extras: &PageExtras, frames: &[String], im
 
 /// `scheme://host[:port]` of an absolute http(s) URL; `None` for anything else (nothing is added).
 fn origin_of(url: &str) -> Option<&str> {
-    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"))?;
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
     let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let host = &rest[..host_end];
-    let plain = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    let plain = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
     plain.then(|| &url[..url.len() - rest.len() + host_end])
 }
 
@@ -185,11 +212,7 @@ pub(crate) fn page_html(v: &PageView<'_>) -> String {
     out.push_str("<body");
     attr(&mut out, "data-root", &v.links.file(""));
     if v.search {
-        attr(
-            &mut out,
-            "data-search",
-            &v.links.file(&v.search_dir),
-        );
+        attr(&mut out, "data-search", &v.links.file(&v.search_dir));
     }
     out.push('>');
     out.push_str("<a class=\"skip\" href=\"#content\">Skip to content</a>");
@@ -273,7 +296,13 @@ fn head(out: &mut String, v: &PageView<'_>, title: &str) {
         out.push('>');
     }
     if let Some(assistant) = v.assistant {
-        widget::script_tag(out, assistant, v.domain, (v.widget_folders, v.widget_support), v.links);
+        widget::script_tag(
+            out,
+            assistant,
+            v.domain,
+            (v.widget_folders, v.widget_support),
+            v.links,
+        );
     }
     out.push_str("</head>");
 }
@@ -476,7 +505,11 @@ pub(crate) fn contents_page_html(
     brand: &Brand,
     home: Option<&str>,
 ) -> String {
-    let label = if tab.label.is_empty() { "Docs" } else { &tab.label };
+    let label = if tab.label.is_empty() {
+        "Docs"
+    } else {
+        &tab.label
+    };
     let mut out = String::new();
     out.push_str("<!DOCTYPE html><html");
     attr(&mut out, "lang", language);

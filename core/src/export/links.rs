@@ -91,7 +91,10 @@ impl<'a> Linker<'a> {
 
     /// The same linker, links to bundle files left as markers for [`resolve_deferred`].
     pub(crate) fn deferred(self) -> Self {
-        Self { deferred: true, ..self }
+        Self {
+            deferred: true,
+            ..self
+        }
     }
 
     /// Relative link from this page to the bundle file `to`, or its marker when deferred.
@@ -205,7 +208,11 @@ const DEFER_CLOSE: char = '\u{E001}';
 
 /// `html` rendered by a deferred linker, each marked file made a link relative to `from`, through
 /// `retarget` (another version's file -> the copy the page's version holds).
-pub(crate) fn resolve_deferred(html: &str, from: &str, retarget: &BTreeMap<String, String>) -> String {
+pub(crate) fn resolve_deferred(
+    html: &str,
+    from: &str,
+    retarget: &BTreeMap<String, String>,
+) -> String {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     while let Some(start) = rest.find(DEFER_OPEN) {
@@ -216,7 +223,10 @@ pub(crate) fn resolve_deferred(html: &str, from: &str, retarget: &BTreeMap<Strin
             continue;
         };
         let file = &after[..end];
-        out.push_str(&relative(from, retarget.get(file).map_or(file, String::as_str)));
+        out.push_str(&relative(
+            from,
+            retarget.get(file).map_or(file, String::as_str),
+        ));
         rest = &after[end + DEFER_CLOSE.len_utf8()..];
     }
     out.push_str(rest);
@@ -225,12 +235,21 @@ pub(crate) fn resolve_deferred(html: &str, from: &str, retarget: &BTreeMap<Strin
 
 /// `data:` URL of an SVG small enough to inline, for `<img src>` only.
 pub(crate) fn svg_data_url(bytes: &[u8]) -> Option<String> {
-    (bytes.len() <= MAX_INLINE_SVG_BYTES)
-        .then(|| format!("data:image/svg+xml;base64,{}", super::html::base64_std(bytes)))
+    (bytes.len() <= MAX_INLINE_SVG_BYTES).then(|| {
+        format!(
+            "data:image/svg+xml;base64,{}",
+            super::html::base64_std(bytes)
+        )
+    })
 }
 
 /// The SVG file of the tree a local URL names (for logos: from docs.json at the root).
-pub(crate) fn svg_path(tree: &SourceTree, page_path: &str, source: &str, url: &str) -> Option<String> {
+pub(crate) fn svg_path(
+    tree: &SourceTree,
+    page_path: &str,
+    source: &str,
+    url: &str,
+) -> Option<String> {
     tree_file(tree, page_path, source, url, is_svg)
 }
 
@@ -241,9 +260,15 @@ fn is_svg(path: &str) -> bool {
 /// A `data:` URL of a raster or SVG image: shown by `<img>`, which runs no script.
 fn is_data_image(url: &str) -> bool {
     let lower = url.get(..24).unwrap_or(url).to_ascii_lowercase();
-    ["data:image/png", "data:image/jpeg", "data:image/gif", "data:image/webp", "data:image/svg+xml"]
-        .iter()
-        .any(|prefix| lower.starts_with(prefix))
+    [
+        "data:image/png",
+        "data:image/jpeg",
+        "data:image/gif",
+        "data:image/webp",
+        "data:image/svg+xml",
+    ]
+    .iter()
+    .any(|prefix| lower.starts_with(prefix))
 }
 
 /// Output file of a page: `a/b` -> `a/b.html`.
@@ -330,7 +355,8 @@ pub(crate) fn asset_path(
     source: &str,
     url: &str,
 ) -> Option<String> {
-    tree_file(tree, page_path, source, url, is_copyable).or_else(|| svg_file(tree, page_path, source, url))
+    tree_file(tree, page_path, source, url, is_copyable)
+        .or_else(|| svg_file(tree, page_path, source, url))
 }
 
 /// The tree SVG a local URL names when the bundle carries it as a file (see the module's rules).
@@ -340,7 +366,13 @@ fn svg_file(tree: &SourceTree, page_path: &str, source: &str, url: &str) -> Opti
 
 /// The tree SVG a local URL names, as a file of the bundle, when it has at least `min_bytes` and
 /// the allow-list keeps its picture (`svg_file`).
-pub(crate) fn carried_svg(tree: &SourceTree, page_path: &str, source: &str, url: &str, min_bytes: usize) -> Option<String> {
+pub(crate) fn carried_svg(
+    tree: &SourceTree,
+    page_path: &str,
+    source: &str,
+    url: &str,
+    min_bytes: usize,
+) -> Option<String> {
     let path = tree_file(tree, page_path, source, url, is_svg)?;
     let bytes = tree.get(&path)?;
     let carried = bytes.len() >= min_bytes
@@ -380,7 +412,10 @@ fn tree_file(
     if !matches!(last, "" | "." | "..") && !accept(last) {
         return None;
     }
-    let candidates = [join_relative(page_path, &decoded), join_relative(source, &decoded)];
+    let candidates = [
+        join_relative(page_path, &decoded),
+        join_relative(source, &decoded),
+    ];
     candidates
         .into_iter()
         .flatten()
@@ -396,7 +431,9 @@ fn fetched_copy(tree: &SourceTree, url: &str) -> Option<String> {
     if !tree.contains_key(REMOTE_MANIFEST) {
         return None;
     }
-    remote_manifest(tree).remove(url).filter(|path| tree.contains_key(path))
+    remote_manifest(tree)
+        .remove(url)
+        .filter(|path| tree.contains_key(path))
 }
 
 pub(crate) fn is_copyable(path: &str) -> bool {
@@ -648,8 +685,14 @@ mod tests {
         let pages = pages(&["index", "javascript:alert(1)", "a/data:x"]);
         let tree = tree(&[]);
         let linker = Linker::new("index", "index.mdx", &pages, &tree, "d.io");
-        assert_eq!(linker.page("javascript:alert(1)"), "./javascript:alert(1).html");
-        assert_eq!(linker.href("./javascript:alert(1)"), "./javascript:alert(1).html");
+        assert_eq!(
+            linker.page("javascript:alert(1)"),
+            "./javascript:alert(1).html"
+        );
+        assert_eq!(
+            linker.href("./javascript:alert(1)"),
+            "./javascript:alert(1).html"
+        );
         assert_eq!(linker.href("javascript:alert(1)"), "#");
         assert_eq!(linker.href("a/data:x"), "a/data:x.html");
         let inner = Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
@@ -677,17 +720,39 @@ mod fetched_tests {
     #[test]
     fn remote_images_the_publish_brought_are_shown_from_the_bundle() {
         let t = tree(&[
-            (REMOTE_MANIFEST, r#"{"https://cdn.x/y.png": ".docs-edge/remote/ab12.png", "https://cdn.x/gone.png": ".docs-edge/remote/none.png", "https://cdn.x/s.js": ".docs-edge/remote/cd.js"}"#),
+            (
+                REMOTE_MANIFEST,
+                r#"{"https://cdn.x/y.png": ".docs-edge/remote/ab12.png", "https://cdn.x/gone.png": ".docs-edge/remote/none.png", "https://cdn.x/s.js": ".docs-edge/remote/cd.js"}"#,
+            ),
             (".docs-edge/remote/ab12.png", "png"),
             (".docs-edge/remote/cd.js", "js"),
         ]);
         let pages = BTreeMap::new();
         let l = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-        assert_eq!(l.media("https://cdn.x/y.png"), Media::Local("../_static/remote/ab12.png".into()));
-        assert_eq!(l.media("https://cdn.x/gone.png"), Media::Link("https://cdn.x/gone.png".into()));
-        assert_eq!(l.media("https://cdn.x/s.js"), Media::Link("https://cdn.x/s.js".into()));
-        assert_eq!(l.media("https://www.youtube.com/embed/x"), Media::Link("https://www.youtube.com/embed/x".into()));
-        assert_eq!(l.href("https://cdn.x/y.png"), "https://cdn.x/y.png", "a link goes where it says");
-        assert_eq!(asset_path(&t, "a/b", "a/b.mdx", "https://cdn.x/y.png").as_deref(), Some(".docs-edge/remote/ab12.png"));
+        assert_eq!(
+            l.media("https://cdn.x/y.png"),
+            Media::Local("../_static/remote/ab12.png".into())
+        );
+        assert_eq!(
+            l.media("https://cdn.x/gone.png"),
+            Media::Link("https://cdn.x/gone.png".into())
+        );
+        assert_eq!(
+            l.media("https://cdn.x/s.js"),
+            Media::Link("https://cdn.x/s.js".into())
+        );
+        assert_eq!(
+            l.media("https://www.youtube.com/embed/x"),
+            Media::Link("https://www.youtube.com/embed/x".into())
+        );
+        assert_eq!(
+            l.href("https://cdn.x/y.png"),
+            "https://cdn.x/y.png",
+            "a link goes where it says"
+        );
+        assert_eq!(
+            asset_path(&t, "a/b", "a/b.mdx", "https://cdn.x/y.png").as_deref(),
+            Some(".docs-edge/remote/ab12.png")
+        );
     }
 }

@@ -83,7 +83,10 @@ impl BundleManifest {
     pub fn parse(bytes: &[u8]) -> Result<Self, String> {
         let manifest: Self = serde_json::from_slice(bytes).map_err(|e| format!("manifest: {e}"))?;
         if manifest.format != MANIFEST_FORMAT {
-            return Err(format!("manifest: format {} is not {MANIFEST_FORMAT}", manifest.format));
+            return Err(format!(
+                "manifest: format {} is not {MANIFEST_FORMAT}",
+                manifest.format
+            ));
         }
         Ok(manifest)
     }
@@ -106,7 +109,9 @@ mod tests {
             page_count: 3,
             features: Features::default(),
             content_security_policy: "default-src 'self'".into(),
-            beacon_endpoint: Some("https://api.example.com/discovery/v1/analytics/docs.example.com/events".into()),
+            beacon_endpoint: Some(
+                "https://api.example.com/discovery/v1/analytics/docs.example.com/events".into(),
+            ),
             assistant: None,
             search_index: Some(SearchIndexFormat::Packs),
             frame_origins: Vec::new(),
@@ -116,12 +121,28 @@ mod tests {
         assert_eq!(file.path, MANIFEST_FILE);
         assert_eq!(BundleManifest::parse(&file.bytes).unwrap(), manifest);
         let text = String::from_utf8(file.bytes).unwrap();
-        assert!(text.contains("\"jobId\"") && text.contains("\"staticExport\""), "{text}");
+        assert!(
+            text.contains("\"jobId\"") && text.contains("\"staticExport\""),
+            "{text}"
+        );
         assert!(text.contains("\"searchIndex\": \"packs\""), "{text}");
-        assert!(text.contains("\"imageOrigins\": [\n    \"https://cdn.example.com\"\n  ]") && !text.contains("frameOrigins"), "{text}");
-        assert!(text.contains("\"versions\": [\n    \"v2\",\n    \"v1\"\n  ]"), "every version the bundle holds: {text}");
+        assert!(
+            text.contains("\"imageOrigins\": [\n    \"https://cdn.example.com\"\n  ]")
+                && !text.contains("frameOrigins"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"versions\": [\n    \"v2\",\n    \"v1\"\n  ]"),
+            "every version the bundle holds: {text}"
+        );
         let older = text.replace("\"versions\"", "\"unknownField\"");
-        assert!(BundleManifest::parse(older.as_bytes()).unwrap().versions.is_empty(), "a manifest without the list still reads");
+        assert!(
+            BundleManifest::parse(older.as_bytes())
+                .unwrap()
+                .versions
+                .is_empty(),
+            "a manifest without the list still reads"
+        );
         let newer = text.replace("\"format\": 1", "\"format\": 2");
         assert!(BundleManifest::parse(newer.as_bytes()).is_err());
     }

@@ -5,24 +5,23 @@
 //! The walk names headings for both visitors, so the anchors here are `Section::anchor` and search
 //! results land on the rendered ids.
 
-
 use pulldown_cmark::{BlockQuoteKind, Event, LinkType, Tag as MdTag, TagEnd};
 
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::slug::{slugify, Slugger};
 use crate::docs::walk::{
-    inline_pieces, walk_markdown, walk_mdx, Heading as WalkHeading, InlinePiece, MarkdownVisitor, MdxVisitor, Snippets,
-    MAX_NESTING,
+    inline_pieces, walk_markdown, walk_mdx, Heading as WalkHeading, InlinePiece, MarkdownVisitor,
+    MdxVisitor, Snippets, MAX_NESTING,
 };
 use crate::docs::SourceTree;
 
 use super::code::{self, Highlight};
 use super::components;
-use super::sanitize;
+use super::diagrams;
 use super::html::{self, attr, Markup};
 use super::links::{Linker, Media};
-use super::diagrams;
 use super::math;
+use super::sanitize;
 
 /// A heading of the rendered body, for the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,7 +42,13 @@ pub(crate) struct Body {
 
 /// Renders an MDX body (frontmatter removed); `file` is its path in the tree, for snippet imports.
 /// Code blocks are coloured by `highlighter`.
-pub(crate) fn render_mdx(body: &str, file: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> Body {
+pub(crate) fn render_mdx(
+    body: &str,
+    file: &str,
+    tree: &SourceTree,
+    links: &Linker<'_>,
+    highlighter: &dyn Highlight,
+) -> Body {
     let mut renderer = Renderer::new(tree, links, highlighter, true);
     walk_mdx(&mut renderer, body, file, 0);
     renderer.finish()
@@ -60,12 +65,18 @@ pub(crate) fn render_mdx_and_markdown(
     md_urls: &Linker<'_>,
 ) -> (Body, String) {
     let renderer = Renderer::new(tree, links, highlighter, true);
-    let (renderer, markdown) = crate::agents::markdown::render_body_beside(renderer, body, file, tree, md_urls);
+    let (renderer, markdown) =
+        crate::agents::markdown::render_body_beside(renderer, body, file, tree, md_urls);
     (renderer.finish(), markdown)
 }
 
 /// Renders a Markdown fragment (an OpenAPI description): no heading anchors, no snippets.
-pub(crate) fn render_fragment(md: &str, tree: &SourceTree, links: &Linker<'_>, highlighter: &dyn Highlight) -> String {
+pub(crate) fn render_fragment(
+    md: &str,
+    tree: &SourceTree,
+    links: &Linker<'_>,
+    highlighter: &dyn Highlight,
+) -> String {
     let mut renderer = Renderer::new(tree, links, highlighter, false);
     walk_markdown(&mut renderer, md, "", MAX_NESTING);
     renderer.finish().html
@@ -138,25 +149,30 @@ impl Paragraph {
         let mut elements = 0usize;
         let mut only = true;
         let mut pending = String::new();
-        let scan = |pending: &mut String, depth: &mut usize, elements: &mut usize, only: &mut bool| {
-            inline_pieces(pending, |piece| match piece {
-                InlinePiece::Text(text) | InlinePiece::Literal(text) => *only &= *depth > 0 || text.trim().is_empty(),
-                InlinePiece::Tag(tag) => match tag.kind {
-                    TagKind::Close => *depth = depth.saturating_sub(1),
-                    _ if *depth == 0 && tag.name.is_empty() => *only = false,
-                    TagKind::SelfClosing => *elements += usize::from(*depth == 0),
-                    TagKind::Open if is_void(tag.name) => *elements += usize::from(*depth == 0),
-                    TagKind::Open => {
-                        *elements += usize::from(*depth == 0);
-                        *depth += 1;
+        let scan =
+            |pending: &mut String, depth: &mut usize, elements: &mut usize, only: &mut bool| {
+                inline_pieces(pending, |piece| match piece {
+                    InlinePiece::Text(text) | InlinePiece::Literal(text) => {
+                        *only &= *depth > 0 || text.trim().is_empty()
                     }
-                },
-            });
-            pending.clear();
-        };
+                    InlinePiece::Tag(tag) => match tag.kind {
+                        TagKind::Close => *depth = depth.saturating_sub(1),
+                        _ if *depth == 0 && tag.name.is_empty() => *only = false,
+                        TagKind::SelfClosing => *elements += usize::from(*depth == 0),
+                        TagKind::Open if is_void(tag.name) => *elements += usize::from(*depth == 0),
+                        TagKind::Open => {
+                            *elements += usize::from(*depth == 0);
+                            *depth += 1;
+                        }
+                    },
+                });
+                pending.clear();
+            };
         for event in &self.events {
             match event {
-                Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => pending.push_str(text),
+                Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => {
+                    pending.push_str(text)
+                }
                 Event::SoftBreak => pending.push('\n'),
                 _ => {
                     scan(&mut pending, &mut depth, &mut elements, &mut only);
@@ -171,7 +187,10 @@ impl Paragraph {
 
 /// HTML elements without a close (`<br>`, `<img>`), however written.
 fn is_void(name: &str) -> bool {
-    matches!(name, "area" | "br" | "col" | "embed" | "hr" | "img" | "input" | "source" | "track" | "wbr")
+    matches!(
+        name,
+        "area" | "br" | "col" | "embed" | "hr" | "img" | "input" | "source" | "track" | "wbr"
+    )
 }
 
 /// State of the Markdown run being written.
@@ -263,7 +282,12 @@ impl<'a> MarkdownVisitor<'a> for Renderer<'a> {
 }
 
 impl<'a> Renderer<'a> {
-    fn new(tree: &'a SourceTree, links: &'a Linker<'a>, highlighter: &'a dyn Highlight, anchors: bool) -> Self {
+    fn new(
+        tree: &'a SourceTree,
+        links: &'a Linker<'a>,
+        highlighter: &'a dyn Highlight,
+        anchors: bool,
+    ) -> Self {
         Self {
             links,
             highlighter,
@@ -309,7 +333,13 @@ impl<'a> Renderer<'a> {
             return;
         }
         // A remote image in a link: as in `image`.
-        if tag.name.eq_ignore_ascii_case("img") && self.in_link() && matches!(self.links.media(tag.text_attr("src").unwrap_or("")), Media::Link(_)) {
+        if tag.name.eq_ignore_ascii_case("img")
+            && self.in_link()
+            && matches!(
+                self.links.media(tag.text_attr("src").unwrap_or("")),
+                Media::Link(_)
+            )
+        {
             sanitize::image_in_link(&mut self.out, tag.text_attr("alt").unwrap_or(""));
             return;
         }
@@ -463,7 +493,11 @@ impl<'a> Renderer<'a> {
                 } else {
                     "<label class=\"task\"><input type=\"checkbox\" disabled> "
                 });
-                self.stack.push(Open { name: "label".into(), close: "</label>".into(), content_at: self.out.len() });
+                self.stack.push(Open {
+                    name: "label".into(),
+                    close: "</label>".into(),
+                    content_at: self.out.len(),
+                });
             }
             Event::FootnoteReference(label) => {
                 self.flush_text(true);
@@ -510,7 +544,12 @@ impl<'a> Renderer<'a> {
                 }
             }
             MdTag::HtmlBlock => st.html_block = true,
-            MdTag::List(_) if self.stack.last().is_some_and(|open| open.close == "</label>" && open.name == "label") => {
+            MdTag::List(_)
+                if self
+                    .stack
+                    .last()
+                    .is_some_and(|open| open.close == "</label>" && open.name == "label") =>
+            {
                 self.stack.pop();
                 self.out.push_str("</label>");
                 self.start(tag, st);
@@ -670,7 +709,10 @@ impl<'a> Renderer<'a> {
     /// leave the text outside it; a second paragraph there starts on a new line).
     fn paragraph(&mut self, st: &mut RunState) {
         let paragraph = st.paragraph.take().unwrap_or_default();
-        let in_phrasing = self.stack.last().filter(|open| holds_phrasing_only(&open.name));
+        let in_phrasing = self
+            .stack
+            .last()
+            .filter(|open| holds_phrasing_only(&open.name));
         if in_phrasing.is_some_and(|open| self.out.len() > open.content_at) {
             self.out.push_str("<br>");
         }
@@ -728,7 +770,9 @@ impl<'a> Renderer<'a> {
                 self.out.push('>');
             }
             Media::Link(_) if self.in_link() => sanitize::image_in_link(&mut self.out, alt),
-            Media::Link(href) => sanitize::remote_image(&mut self.out, &href, src, alt, [None, None], &[]),
+            Media::Link(href) => {
+                sanitize::remote_image(&mut self.out, &href, src, alt, [None, None], &[])
+            }
         }
     }
 
@@ -747,7 +791,12 @@ impl<'a> Renderer<'a> {
                     return;
                 }
                 Err(diagrams::NotRendered(reason)) => {
-                    let first = code.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_owned();
+                    let first = code
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("")
+                        .trim()
+                        .to_owned();
                     self.unrendered_diagrams.push((first, reason));
                 }
             }
@@ -758,9 +807,20 @@ impl<'a> Renderer<'a> {
                 "CodeGroup" | "RequestExample" | "ResponseExample"
             )
         });
-        let placement = if grouped { code::Placement::InGroup } else { code::Placement::Alone };
+        let placement = if grouped {
+            code::Placement::InGroup
+        } else {
+            code::Placement::Alone
+        };
         let links = self.links;
-        code::write_block(&mut self.out, info, code, placement, self.highlighter, |out, name| super::icons::component_icon(out, name, None, links));
+        code::write_block(
+            &mut self.out,
+            info,
+            code,
+            placement,
+            self.highlighter,
+            |out, name| super::icons::component_icon(out, name, None, links),
+        );
     }
 }
 
@@ -783,17 +843,38 @@ fn footnote_id(label: &str) -> String {
 fn holds_phrasing_only(name: &str) -> bool {
     matches!(
         name,
-        "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "span" | "strong" | "em" | "b" | "i" | "u" | "small"
-            | "label" | "button" | "code" | "sub" | "sup" | "mark" | "abbr" | "q" | "cite" | "time"
+        "p" | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "span"
+            | "strong"
+            | "em"
+            | "b"
+            | "i"
+            | "u"
+            | "small"
+            | "label"
+            | "button"
+            | "code"
+            | "sub"
+            | "sup"
+            | "mark"
+            | "abbr"
+            | "q"
+            | "cite"
+            | "time"
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
     use crate::docs::archive::tree;
     use crate::docs::sections;
+    use std::collections::BTreeMap;
 
     fn render_with(body: &str, files: &[(&str, &str)]) -> Body {
         let pages: BTreeMap<String, String> = [
@@ -815,11 +896,23 @@ mod tests {
         let body = "<div className=\"uo\">\n  <h1 className=\"text-3xl\">Deploy</h1>\n  <p className=\"mt-3\">Dify *runs* anywhere.</p>\n  <a className=\"cta\" href=\"/c/d\">One</a>\n  <a href=\"/c/d\">Two</a>\n</div>\n\n<ParamField body=\"x\" type=\"string\">Text</ParamField>\n\nSome <a href=\"/c/d\">link</a> text.\n\n<a href=\"/c/d\">Lead</a> and text.\n\n`code` <b>x</b>\n";
         let out = render(body);
         assert!(out.contains("<div class=\"uo\"><h1 class=\"text-3xl\">Deploy</h1>\n<p class=\"mt-3\">Dify <em>runs</em> anywhere.</p>\n<a class=\"cta\" href=\"../c/d.html\">One</a>\n<a href=\"../c/d.html\">Two</a></div>"), "{out}");
-        assert!(!out.contains("<p><h1") && !out.contains("<p><a class"), "{out}");
-        assert!(out.contains("<p>Some <a href=\"../c/d.html\">link</a> text.</p>"), "{out}");
-        assert!(out.contains("<p><a href=\"../c/d.html\">Lead</a> and text.</p>"), "{out}");
+        assert!(
+            !out.contains("<p><h1") && !out.contains("<p><a class"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<p>Some <a href=\"../c/d.html\">link</a> text.</p>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<p><a href=\"../c/d.html\">Lead</a> and text.</p>"),
+            "{out}"
+        );
         assert!(out.contains("<p><code>code</code> <b>x</b></p>"), "{out}");
-        assert!(out.contains("<div class=\"field-head\"><code class=\"field-name\">x</code>"), "the one-line field keeps its head: {out}");
+        assert!(
+            out.contains("<div class=\"field-head\"><code class=\"field-name\">x</code>"),
+            "the one-line field keeps its head: {out}"
+        );
     }
 
     #[test]
@@ -842,8 +935,16 @@ mod tests {
         let out = render("- [ ] Plan *it*\n  - [x] nested\n  - plain\n- [x] Ship\n\n1. [ ] loose\n\n   more\n\n2. [x] two\n");
         assert!(out.contains("<li><label class=\"task\"><input type=\"checkbox\" disabled> Plan <em>it</em></label><ul><li><label class=\"task\"><input type=\"checkbox\" disabled checked> nested</label></li>"), "closed before the nested list: {out}");
         assert!(out.contains("<li><p><label class=\"task\"><input type=\"checkbox\" disabled> loose</label></p><p>more</p>"), "a loose item's first paragraph: {out}");
-        assert_eq!(out.matches("<input").count(), out.matches("<label class=\"task\">").count(), "{out}");
-        assert_eq!(out.matches("<label").count(), out.matches("</label>").count(), "{out}");
+        assert_eq!(
+            out.matches("<input").count(),
+            out.matches("<label class=\"task\">").count(),
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("<label").count(),
+            out.matches("</label>").count(),
+            "{out}"
+        );
     }
 
     #[test]
@@ -894,16 +995,28 @@ mod tests {
         );
         assert!(out.ends_with("</div>"));
         let out = render("<CodeGroup dropdown>\n```js a.js\nx\n```\n</CodeGroup>\n\n<Tabs sync={false}>\n<Tab title=\"A\">a</Tab>\n</Tabs>\n");
-        assert!(out.starts_with("<div class=\"code-group\" data-tabs data-dropdown>"), "{out}");
-        assert!(out.contains("<div class=\"tabs\" data-tabs data-nosync>"), "{out}");
+        assert!(
+            out.starts_with("<div class=\"code-group\" data-tabs data-dropdown>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<div class=\"tabs\" data-tabs data-nosync>"),
+            "{out}"
+        );
     }
 
     #[test]
     fn text_on_lines_of_its_own_inside_a_heading_or_paragraph_element_stays_inside_it() {
         let out = render("<div>\n  <h3 className=\"x\">\n    Store a memory\n  </h3>\n  <p>\n    Five minutes.\n\n    Then search.\n  </p>\n</div>\n");
         assert!(out.contains(">Store a memory</h3>"), "{out}");
-        assert!(out.contains("<p>Five minutes.<br>Then search.</p>"), "{out}");
-        assert!(!out.contains("<p><p>") && !out.contains("<h3 class=\"x\"><p>"), "{out}");
+        assert!(
+            out.contains("<p>Five minutes.<br>Then search.</p>"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("<p><p>") && !out.contains("<h3 class=\"x\"><p>"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -916,7 +1029,11 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("<span class=\"image-placeholder\" data-image-origin=\"https://cdn.x\" data-image-src=\"https://cdn.x/y.png\" data-image-alt=\"Remote\">"), "{out}");
-        assert!(out.contains(">Load the image from cdn.x</button></span>\n</p>") || out.contains(">Load the image from cdn.x</button></span></p>"), "{out}");
+        assert!(
+            out.contains(">Load the image from cdn.x</button></span>\n</p>")
+                || out.contains(">Load the image from cdn.x</button></span></p>"),
+            "{out}"
+        );
     }
 
     /// A remote image inside a link (a badge) is its alt text: the placeholder's link and button
@@ -925,10 +1042,17 @@ mod tests {
     fn remote_images_in_links_are_their_alt_text() {
         let out = render("[![build](https://img.shields.io/b.svg)](https://ci.example.com) <a href=\"https://x.dev\"><img src=\"https://cdn.x/y.png\" alt=\"Y\" /></a> [![](/images/x.png)](https://x.dev)\n");
         assert!(out.contains("<a href=\"https://ci.example.com\"><span class=\"external-media\">build</span></a>"), "{out}");
-        assert!(out.contains("<a href=\"https://x.dev\"><span class=\"external-media\">Y</span></a>"), "{out}");
+        assert!(
+            out.contains("<a href=\"https://x.dev\"><span class=\"external-media\">Y</span></a>"),
+            "{out}"
+        );
         assert!(out.contains("<a href=\"https://x.dev\"><img loading=\"lazy\" src=\"../images/x.png\" alt=\"\"></a>"), "{out}");
         assert!(!out.contains("<button"), "{out}");
-        assert!(render("[a](https://x.dev) ![b](https://cdn.x/b.png)\n").contains(">Load the image from cdn.x</button>"), "the link closed");
+        assert!(
+            render("[a](https://x.dev) ![b](https://cdn.x/b.png)\n")
+                .contains(">Load the image from cdn.x</button>"),
+            "the link closed"
+        );
     }
 
     #[test]
@@ -1052,24 +1176,40 @@ mod tests {
     /// anchor) in the same order.
     #[test]
     fn text_and_html_visitors_see_the_same_blocks_on_every_fixture_page() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
-        let tree = crate::docs::archive::read_dir_tree(std::path::Path::new(root)).expect("the fixture is readable");
+        let root = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/fixtures/mintlify-docs"
+        );
+        let tree = crate::docs::archive::read_dir_tree(std::path::Path::new(root))
+            .expect("the fixture is readable");
         let pages = BTreeMap::new();
         let (mut files, mut headings) = (0, 0);
         for (file, bytes) in tree.iter().filter(|(path, _)| path.ends_with(".mdx")) {
-            let Ok(source) = std::str::from_utf8(bytes) else { continue };
+            let Ok(source) = std::str::from_utf8(bytes) else {
+                continue;
+            };
             let (_, body) = crate::docs::frontmatter::split(source);
             let text = sections::extract(body, file, &tree);
             let links = Linker::new("p", file, &pages, &tree, "d.io");
             let html = render_mdx(body, file, &tree, &links, &super::code::PlainCode);
-            let from_text: Vec<(u8, &str, &str)> =
-                text.sections.iter().skip(1).map(|s| (s.level, s.heading.as_str(), s.anchor.as_str())).collect();
-            let from_html: Vec<(u8, &str, &str)> =
-                html.headings.iter().map(|h| (h.level, h.text.as_str(), h.anchor.as_str())).collect();
+            let from_text: Vec<(u8, &str, &str)> = text
+                .sections
+                .iter()
+                .skip(1)
+                .map(|s| (s.level, s.heading.as_str(), s.anchor.as_str()))
+                .collect();
+            let from_html: Vec<(u8, &str, &str)> = html
+                .headings
+                .iter()
+                .map(|h| (h.level, h.text.as_str(), h.anchor.as_str()))
+                .collect();
             assert_eq!(from_text, from_html, "{file}");
             files += 1;
             headings += from_html.len();
         }
-        assert!(files > 50 && headings > 200, "{files} files, {headings} headings");
+        assert!(
+            files > 50 && headings > 200,
+            "{files} files, {headings} headings"
+        );
     }
 }

@@ -23,16 +23,65 @@ pub(crate) enum Display {
 /// MathML Core elements, and the two `math-core` writes that Core lacks (`menclose`, `mlabeledtr`
 /// are laid out as rows by browsers that lack them).
 const ELEMENTS: &[&str] = &[
-    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "munder", "mover",
-    "munderover", "mfrac", "msqrt", "mroot", "mstyle", "merror", "mpadded", "mphantom", "mtable", "mtr", "mtd",
-    "mmultiscripts", "mprescripts", "none", "menclose", "semantics",
+    "math",
+    "mrow",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+    "mspace",
+    "msub",
+    "msup",
+    "msubsup",
+    "munder",
+    "mover",
+    "munderover",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "mstyle",
+    "merror",
+    "mpadded",
+    "mphantom",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mmultiscripts",
+    "mprescripts",
+    "none",
+    "menclose",
+    "semantics",
 ];
 
 /// Presentation attributes; values are further limited by [`plain_value`].
 const ATTRIBUTES: &[&str] = &[
-    "display", "displaystyle", "scriptlevel", "mathvariant", "lspace", "rspace", "stretchy", "symmetric",
-    "largeop", "movablelimits", "fence", "separator", "form", "minsize", "maxsize", "accent", "accentunder",
-    "linethickness", "width", "height", "depth", "voffset", "columnspan", "rowspan", "columnalign", "notation",
+    "display",
+    "displaystyle",
+    "scriptlevel",
+    "mathvariant",
+    "lspace",
+    "rspace",
+    "stretchy",
+    "symmetric",
+    "largeop",
+    "movablelimits",
+    "fence",
+    "separator",
+    "form",
+    "minsize",
+    "maxsize",
+    "accent",
+    "accentunder",
+    "linethickness",
+    "width",
+    "height",
+    "depth",
+    "voffset",
+    "columnspan",
+    "rowspan",
+    "columnalign",
+    "notation",
     "class",
 ];
 
@@ -51,11 +100,23 @@ pub(crate) fn write(out: &mut String, latex: &str, display: Display) {
     if latex.is_empty() {
         return;
     }
-    let config = MathCoreConfig { ignore_unknown_commands: true, ..MathCoreConfig::default() };
-    let converted = LatexToMathML::new(config).map_err(|_| String::new()).and_then(|converter| {
-        let mode = if display == Display::Block { MathDisplay::Block } else { MathDisplay::Inline };
-        converter.convert_with_local_state(latex, mode).map(|r| r.mathml).map_err(|e| e.to_string())
-    });
+    let config = MathCoreConfig {
+        ignore_unknown_commands: true,
+        ..MathCoreConfig::default()
+    };
+    let converted = LatexToMathML::new(config)
+        .map_err(|_| String::new())
+        .and_then(|converter| {
+            let mode = if display == Display::Block {
+                MathDisplay::Block
+            } else {
+                MathDisplay::Inline
+            };
+            converter
+                .convert_with_local_state(latex, mode)
+                .map(|r| r.mathml)
+                .map_err(|e| e.to_string())
+        });
     match converted {
         Ok(mathml) => allow_listed(out, &mathml),
         Err(reason) => {
@@ -79,7 +140,9 @@ fn allow_listed(out: &mut String, mathml: &str) {
     let mut rest = mathml;
     while let Some(lt) = rest.find('<') {
         out.push_str(&rest[..lt]);
-        let Some(gt) = rest[lt..].find('>') else { break };
+        let Some(gt) = rest[lt..].find('>') else {
+            break;
+        };
         let inside = &rest[lt + 1..lt + gt];
         rest = &rest[lt + gt + 1..];
         if let Some(name) = inside.strip_prefix('/') {
@@ -95,8 +158,12 @@ fn allow_listed(out: &mut String, mathml: &str) {
         }
         let self_closing = inside.ends_with('/');
         let inside = inside.trim_end_matches('/');
-        let name_end = inside.find(|c: char| c.is_ascii_whitespace()).unwrap_or(inside.len());
-        let Some(&name) = ELEMENTS.iter().find(|e| **e == &inside[..name_end]) else { continue };
+        let name_end = inside
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(inside.len());
+        let Some(&name) = ELEMENTS.iter().find(|e| **e == &inside[..name_end]) else {
+            continue;
+        };
         if (name == "math") != open.is_empty() {
             if !self_closing {
                 open.push((name, false));
@@ -109,7 +176,10 @@ fn allow_listed(out: &mut String, mathml: &str) {
         for (key, value) in attributes(&inside[name_end..]) {
             if key == "style" {
                 classes.extend(value.split(';').filter_map(|rule| {
-                    STYLE_CLASSES.iter().find(|(style, _)| *style == rule.trim()).map(|(_, class)| *class)
+                    STYLE_CLASSES
+                        .iter()
+                        .find(|(style, _)| *style == rule.trim())
+                        .map(|(_, class)| *class)
                 }));
             } else if key == "class" {
                 classes.extend(value.split_ascii_whitespace().filter(|c| plain_value(c)));
@@ -156,7 +226,9 @@ pub(super) fn attributes(mut s: &str) -> impl Iterator<Item = (&str, &str)> {
 
 /// A value with nothing a URL, a style or markup needs: letters, digits, spaces, `.`, `-`, `%`, `#`.
 fn plain_value(value: &str) -> bool {
-    value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_'))
+    value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '%' | '#' | '_'))
 }
 
 /// Splits inline `<Latex>…</Latex>` out of a paragraph's raw text: the text before, the LaTeX (a
@@ -168,7 +240,11 @@ pub(crate) fn inline_latex(raw: &str) -> Option<(&str, Cow<'_, str>, &str)> {
     let inner_start = start + OPEN.len();
     let inner_len = raw[inner_start..].find(CLOSE)?;
     let inner = &raw[inner_start..inner_start + inner_len];
-    Some((&raw[..start], latex_source(inner), &raw[inner_start + inner_len + CLOSE.len()..]))
+    Some((
+        &raw[..start],
+        latex_source(inner),
+        &raw[inner_start + inner_len + CLOSE.len()..],
+    ))
 }
 
 #[cfg(test)]
@@ -184,7 +260,10 @@ mod tests {
     #[test]
     fn fractions_keep_their_groups() {
         let out = math(r"\frac{a}{b}", Display::Inline);
-        assert!(out.starts_with("<math>") && out.ends_with("</math>"), "{out}");
+        assert!(
+            out.starts_with("<math>") && out.ends_with("</math>"),
+            "{out}"
+        );
         assert!(out.contains("<mfrac><mi>a</mi><mi>b</mi></mfrac>"), "{out}");
         let out = math("E = mc^2", Display::Block);
         assert!(out.starts_with("<math display=\"block\">"), "{out}");
@@ -202,10 +281,17 @@ mod tests {
             r"\cancel{x} \kern1em y",
         ] {
             let out = math(latex, Display::Block);
-            assert!(!out.contains(" style=") && !out.contains("href=") && !out.contains("<span") && !out.contains("<a"), "{latex}: {out}");
+            assert!(
+                !out.contains(" style=")
+                    && !out.contains("href=")
+                    && !out.contains("<span")
+                    && !out.contains("<a"),
+                "{latex}: {out}"
+            );
             assert!(out.starts_with("<math"), "{latex}: {out}");
         }
-        assert!(math(r"\text{plain words}", Display::Inline).contains("<mtext>plain\u{a0}words</mtext>"));
+        assert!(math(r"\text{plain words}", Display::Inline)
+            .contains("<mtext>plain\u{a0}words</mtext>"));
         let aligned = math(r"\begin{align} a &= b \end{align}", Display::Block);
         assert!(aligned.contains("class=\"math-wide\""), "{aligned}");
     }
@@ -213,7 +299,10 @@ mod tests {
     #[test]
     fn latex_that_does_not_parse_is_shown_as_written() {
         let out = math(r"\frac{a", Display::Inline);
-        assert!(out.starts_with("<code class=\"math-error\" title=\""), "{out}");
+        assert!(
+            out.starts_with("<code class=\"math-error\" title=\""),
+            "{out}"
+        );
         assert!(out.ends_with(">\\frac{a</code>"), "{out}");
         assert!(math(r"\unknowncommand x", Display::Inline).starts_with("<math>"));
         assert_eq!(math("  ", Display::Inline), "");
@@ -223,13 +312,22 @@ mod tests {
     fn allow_list_rewrites_hostile_markup() {
         let mut out = String::new();
         allow_listed(&mut out, "<math><mi onclick=\"x\" mathvariant=\"normal\">a</mi><script>b</script><mtext><a href=\"javascript:x\">c</a></mtext><math>d</math><mo lspace=\"url(x)\">+</mo></math><mi>after</mi>");
-        assert_eq!(out, "<math><mi mathvariant=\"normal\">a</mi>b<mtext>c</mtext>d<mo>+</mo></math>");
+        assert_eq!(
+            out,
+            "<math><mi mathvariant=\"normal\">a</mi>b<mtext>c</mtext>d<mo>+</mo></math>"
+        );
     }
 
     #[test]
     fn inline_latex_is_split_out_of_text() {
-        assert_eq!(inline_latex(r"a <Latex>\frac{1}{2}</Latex> b"), Some(("a ", r"\frac{1}{2}".into(), " b")));
-        assert_eq!(inline_latex(r#"<Latex>{"x^2"}</Latex>"#), Some(("", "x^2".into(), "")));
+        assert_eq!(
+            inline_latex(r"a <Latex>\frac{1}{2}</Latex> b"),
+            Some(("a ", r"\frac{1}{2}".into(), " b"))
+        );
+        assert_eq!(
+            inline_latex(r#"<Latex>{"x^2"}</Latex>"#),
+            Some(("", "x^2".into(), ""))
+        );
         assert_eq!(inline_latex("<Latex>open"), None);
     }
 
@@ -237,34 +335,64 @@ mod tests {
         let tree = crate::docs::archive::tree(&[]);
         let pages = std::collections::BTreeMap::new();
         let links = super::super::links::Linker::new("a/b", "a/b.mdx", &pages, &tree, "d.io");
-        super::super::markdown::render_mdx(body, "a/b.mdx", &tree, &links, &super::super::code::PlainCode).html
+        super::super::markdown::render_mdx(
+            body,
+            "a/b.mdx",
+            &tree,
+            &links,
+            &super::super::code::PlainCode,
+        )
+        .html
     }
 
     #[test]
     fn pages_render_dollar_math_display_blocks_and_latex_components() {
         let out = page("The theorem $(a^2 + b^2 = c^2)$ and $\\frac{a}{b}$ hold.\n\n$$\n{n \\choose k} = \\frac{n!}{k!(n-k)!}\n$$\n\n<Latex>\\sqrt{x}</Latex>\n\nInline <Latex>{\"\\\\alpha_{1}\"}</Latex> too.\n");
-        assert!(out.contains("<p>The theorem <math><mo stretchy=\"false\">(</mo>"), "{out}");
+        assert!(
+            out.contains("<p>The theorem <math><mo stretchy=\"false\">(</mo>"),
+            "{out}"
+        );
         assert!(out.contains("<mfrac><mi>a</mi><mi>b</mi></mfrac>"), "{out}");
         assert_eq!(out.matches("<math display=\"block\">").count(), 2, "{out}");
         assert!(out.contains("<msqrt><mi>x</mi></msqrt>"), "{out}");
-        assert!(out.contains("Inline <math><msub><mi>α</mi><mn>1</mn></msub></math> too."), "{out}");
-        assert!(!out.contains('$') && !out.contains("\\frac") && !out.contains("Latex"), "{out}");
+        assert!(
+            out.contains("Inline <math><msub><mi>α</mi><mn>1</mn></msub></math> too."),
+            "{out}"
+        );
+        assert!(
+            !out.contains('$') && !out.contains("\\frac") && !out.contains("Latex"),
+            "{out}"
+        );
         assert_eq!(super::super::active_content::find_active(&out, &[]), None);
     }
 
     #[test]
     fn prices_stay_text() {
-        for prose in ["It costs $5 and $10.", "From $5-$10 a month.", "It's $20,000 and $30,000.", "Pay \\$59 now."] {
+        for prose in [
+            "It costs $5 and $10.",
+            "From $5-$10 a month.",
+            "It's $20,000 and $30,000.",
+            "Pay \\$59 now.",
+        ] {
             let out = page(prose);
             assert!(!out.contains("<math"), "{prose}: {out}");
             assert!(out.contains('$'), "{prose}: {out}");
         }
-        assert!(page("`$x$` and\n\n```\n$y$\n```\n").matches("<math").count() == 0);
+        assert!(
+            page("`$x$` and\n\n```\n$y$\n```\n")
+                .matches("<math")
+                .count()
+                == 0
+        );
     }
 
     #[test]
     fn unclosed_math_leaves_the_rest_of_the_page_alone() {
-        let out = page("$$\n<Note>\nStill a note.\n</Note>\n\n$$ x\n<Latex>\n\n<Tip>\nTip\n</Tip>\n");
-        assert!(out.contains("callout-note") && out.contains("callout-tip"), "{out}");
+        let out =
+            page("$$\n<Note>\nStill a note.\n</Note>\n\n$$ x\n<Latex>\n\n<Tip>\nTip\n</Tip>\n");
+        assert!(
+            out.contains("callout-note") && out.contains("callout-tip"),
+            "{out}"
+        );
     }
 }

@@ -54,16 +54,16 @@
 
 use std::fmt;
 
-use crate::platform::deployment::Features;
 #[cfg(feature = "embedded-static")]
 use crate::docs::{Site, SourceTree};
+use crate::platform::deployment::Features;
 
 mod agent;
 pub mod api;
 mod api_page;
 mod archive;
-pub mod attempts;
 mod assets;
+pub mod attempts;
 mod audience;
 mod batch;
 mod chrome;
@@ -82,19 +82,19 @@ mod manifest;
 mod markdown;
 mod math;
 mod nav;
-mod page_mode;
-mod page_style;
 mod openapi;
 mod operation;
+mod page_mode;
+mod page_style;
 mod plan;
 mod playground;
 pub mod redirects;
 mod samples;
 mod sanitize;
-mod site_look;
-mod site_theme;
 pub mod search_index;
 mod search_packs;
+mod site_look;
+mod site_theme;
 mod static_files;
 mod stubs;
 mod svg_allow;
@@ -104,31 +104,35 @@ pub mod widget;
 
 #[cfg(test)]
 mod active_content;
-#[cfg(test)]
-mod hostile_tests;
 #[cfg(all(test, feature = "diagrams"))]
 mod diagram_fuzz;
+#[cfg(test)]
+mod hostile_tests;
 #[cfg(test)]
 mod render_fuzz;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
-pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
-pub use attempts::{after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS};
-pub use code::{Highlight, PlainCode};
-pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 use agent::LLMS_FULL_FILE;
-pub use layout::{content_security_policy, content_security_policy_remote};
-pub use manifest::{BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE};
-pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
+pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
+pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
+pub use attempts::{
+    after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS,
+};
+pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
+pub use code::{Highlight, PlainCode};
 pub use extras::PageExtras;
 pub use finishing::{FinishedMembers, FinishingMembers, FinishingPages};
+pub use layout::{content_security_policy, content_security_policy_remote};
 pub use links::bundle_path;
+pub use manifest::{
+    BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
+};
 pub use plan::ExportPlan;
-pub use versions::ExportVersions;
-pub use static_files::StaticFiles;
 pub use search_index::search_bytes_for_query;
+pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
+pub use static_files::StaticFiles;
+pub use versions::ExportVersions;
 
 /// What to export.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -192,10 +196,21 @@ pub enum ExportError {
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::UnknownVersion { field, version, available } if available.is_empty() => {
-                write!(f, "{field}: unknown version `{version}`: the site is not versioned")
+            Self::UnknownVersion {
+                field,
+                version,
+                available,
+            } if available.is_empty() => {
+                write!(
+                    f,
+                    "{field}: unknown version `{version}`: the site is not versioned"
+                )
             }
-            Self::UnknownVersion { field, version, available } => write!(
+            Self::UnknownVersion {
+                field,
+                version,
+                available,
+            } => write!(
                 f,
                 "{field}: unknown version `{version}` (versions: {})",
                 available.join(", ")

@@ -264,7 +264,11 @@ pub(crate) fn current_tab(tabs: &[Tab], page: usize, site: &Site) -> Option<usiz
             let mut most = 0;
             each_page(&tab.items, &mut |i| {
                 if let Some(other) = site.pages.get(i) {
-                    let common = folders.iter().zip(self::folders(&other.path, language)).take_while(|(a, b)| **a == *b).count();
+                    let common = folders
+                        .iter()
+                        .zip(self::folders(&other.path, language))
+                        .take_while(|(a, b)| **a == *b)
+                        .count();
                     most = most.max(common);
                 }
             });
@@ -273,7 +277,9 @@ pub(crate) fn current_tab(tabs: &[Tab], page: usize, site: &Site) -> Option<usiz
         .collect();
     let best = *shared.iter().max()?;
     let alone = shared.iter().filter(|&&n| n == best).count() == 1;
-    (best > 0 && alone).then(|| shared.iter().position(|&n| n == best)).flatten()
+    (best > 0 && alone)
+        .then(|| shared.iter().position(|&n| n == best))
+        .flatten()
 }
 
 /// The folders of a page path below its language's (`en/guides/a` -> `guides`): every page of a
@@ -332,7 +338,11 @@ pub(crate) fn tabs_html(
         attr(
             out,
             "class",
-            if Some(i) == current { "tab current" } else { "tab" },
+            if Some(i) == current {
+                "tab current"
+            } else {
+                "tab"
+            },
         );
         attr(out, "href", &href);
         out.push('>');
@@ -367,7 +377,9 @@ pub(crate) fn shown_sections(tab: &Tab, current: usize) -> Range<usize> {
         .iter()
         .position(|node| contains(std::slice::from_ref(node), current))
         .unwrap_or(0);
-    let start = here.saturating_sub(SECTION_WINDOW / 2).min(len - SECTION_WINDOW);
+    let start = here
+        .saturating_sub(SECTION_WINDOW / 2)
+        .min(len - SECTION_WINDOW);
     start..start + SECTION_WINDOW
 }
 
@@ -399,9 +411,14 @@ pub(crate) fn sidebar_html(
         for node in &tab.items[shown] {
             match node {
                 Node::Page(i) => page_item(out, *i, current, site, links),
-                Node::Group { label, root, items, icon, expanded, tag }
-                    if *expanded || *root == Some(current) || contains(items, current) =>
-                {
+                Node::Group {
+                    label,
+                    root,
+                    items,
+                    icon,
+                    expanded,
+                    tag,
+                } if *expanded || *root == Some(current) || contains(items, current) => {
                     out.push_str("<li class=\"nav-section\">");
                     open(out, "p", "nav-section-label");
                     section_icon(out, icon.as_deref(), site);
@@ -415,7 +432,13 @@ pub(crate) fn sidebar_html(
                     group_items(out, items, current, site, links);
                     out.push_str("</ul></li>");
                 }
-                Node::Group { label, root, items, icon, .. } => {
+                Node::Group {
+                    label,
+                    root,
+                    items,
+                    icon,
+                    ..
+                } => {
                     out.push_str("<li class=\"nav-section collapsed\">");
                     open(out, "p", "nav-section-label");
                     section_icon(out, icon.as_deref(), site);
@@ -459,7 +482,13 @@ pub(crate) fn contents_html(out: &mut String, tab: &Tab, site: &Site, links: &Li
         for node in items {
             match node {
                 Node::Page(i) => page_item(out, *i, usize::MAX, site, links),
-                Node::Group { label, root, items, icon, .. } => {
+                Node::Group {
+                    label,
+                    root,
+                    items,
+                    icon,
+                    ..
+                } => {
                     out.push_str("<li>");
                     open(out, "p", "nav-section-label");
                     section_icon(out, icon.as_deref(), site);
@@ -484,7 +513,14 @@ fn group_items(out: &mut String, items: &[Node], current: usize, site: &Site, li
     for node in items {
         match node {
             Node::Page(i) => page_item(out, *i, current, site, links),
-            Node::Group { label, root, items, icon, expanded, tag } => {
+            Node::Group {
+                label,
+                root,
+                items,
+                icon,
+                expanded,
+                tag,
+            } => {
                 let here = *root == Some(current) || contains(items, current);
                 let root_page = root.and_then(|r| site.pages.get(r).map(|page| (r, page)));
                 out.push_str("<li class=\"nav-group\">");
@@ -552,7 +588,12 @@ fn page_link(
     out.push('>');
     // A group's root link is labelled by the group, whose icon and tag stand beside it already.
     if label.is_none() {
-        if let Some(icon) = page.icon.as_deref().map(str::trim).filter(|i| !i.is_empty()) {
+        if let Some(icon) = page
+            .icon
+            .as_deref()
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+        {
             match icon.contains(['/', '.']) {
                 true => icons::component_icon(out, Some(icon), None, links),
                 false => icons::marker(out, icon, None, "icon", &page.source),
@@ -635,7 +676,13 @@ mod tests {
         ]))
         .unwrap();
         let nav = build(&site, None, &exported(&site), "en");
-        let tab = |path: &str| current_tab(&nav["en"], site.pages.iter().position(|p| p.path == path).unwrap(), &site);
+        let tab = |path: &str| {
+            current_tab(
+                &nav["en"],
+                site.pages.iter().position(|p| p.path == path).unwrap(),
+                &site,
+            )
+        };
         assert_eq!(tab("en/api/x"), Some(1));
         assert_eq!(tab("en/api/hidden"), Some(1));
         assert_eq!(tab("en/home"), None);
@@ -690,9 +737,19 @@ mod tests {
         let tab = &nav["en"][0];
         let a = site.pages.iter().position(|p| p.path == "a").unwrap();
         let mut side = String::new();
-        sidebar_html(&mut side, Some(tab), a, &site, &Linker::new("a", "a.mdx", &BTreeMap::new(), &t, "d.io"), None);
+        sidebar_html(
+            &mut side,
+            Some(tab),
+            a,
+            &site,
+            &Linker::new("a", "a.mdx", &BTreeMap::new(), &t, "d.io"),
+            None,
+        );
         assert!(side.contains("<li class=\"nav-section\"><p class=\"nav-section-label\">Two<span class=\"nav-tag\">BETA</span></p>"), "{side}");
-        assert!(side.contains("<details open><summary>Inner</summary>"), "{side}");
+        assert!(
+            side.contains("<details open><summary>Inner</summary>"),
+            "{side}"
+        );
         assert!(side.contains("<svg data-icon=\"rocket\" data-type=\"\" data-class=\"icon\" data-src=\"b.mdx\"></svg>B<span class=\"nav-tag\">NEW</span></a>"), "{side}");
         assert!(side.contains("<li class=\"nav-section collapsed\"><p class=\"nav-section-label\"><a href=\"d.html\">Three</a>"), "not expanded: {side}");
     }
@@ -711,7 +768,14 @@ mod tests {
         let current = site.pages.iter().position(|p| p.path == "deep/a").unwrap();
         let tab = current_tab(&nav["en"], current, &site);
         let mut out = String::new();
-        sidebar_html(&mut out, tab.and_then(|t| nav["en"].get(t)), current, &site, &links, None);
+        sidebar_html(
+            &mut out,
+            tab.and_then(|t| nav["en"].get(t)),
+            current,
+            &site,
+            &links,
+            None,
+        );
         assert!(
             out.contains(
                 "<li class=\"nav-group\"><div class=\"nav-group-page\"><a href=\"../deep.html\">Deep</a></div>\
@@ -737,8 +801,18 @@ mod tests {
         assert!(bar.contains("<a class=\"tab\" href=\"../api/x.html\"><svg data-icon=\"code\" data-type=\"\" data-class=\"icon\" data-src=\"docs.json\"></svg>API</a>"), "{bar}");
         let api = site.pages.iter().position(|p| p.path == "api/x").unwrap();
         let mut side = String::new();
-        sidebar_html(&mut side, current_tab(&nav["en"], api, &site).and_then(|t| nav["en"].get(t)), api, &site, &links, None);
-        assert!(side.contains("<p class=\"nav-section-label\"><svg data-icon=\"book\""), "{side}");
+        sidebar_html(
+            &mut side,
+            current_tab(&nav["en"], api, &site).and_then(|t| nav["en"].get(t)),
+            api,
+            &site,
+            &links,
+            None,
+        );
+        assert!(
+            side.contains("<p class=\"nav-section-label\"><svg data-icon=\"book\""),
+            "{side}"
+        );
     }
 
     #[test]
@@ -750,10 +824,16 @@ mod tests {
         let mut files = vec![("docs.json".to_owned(), config)];
         for g in 0..30 {
             for p in ["a", "b"] {
-                files.push((format!("g{g}/{p}.mdx"), format!("---\ntitle: G{g} {p}\n---\n")));
+                files.push((
+                    format!("g{g}/{p}.mdx"),
+                    format!("---\ntitle: G{g} {p}\n---\n"),
+                ));
             }
         }
-        let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
         let t = tree(&refs);
         let site = build_site(&t).unwrap();
         let pages: BTreeMap<String, String> = site
@@ -767,20 +847,43 @@ mod tests {
         let current = site.pages.iter().position(|p| p.path == "g20/b").unwrap();
         assert_eq!(shown_sections(tab, current), 6..30);
         let mut out = String::new();
-        sidebar_html(&mut out, Some(tab), current, &site, &links, Some("../all.html"));
-        assert!(out.contains("<a href=\"a.html\">G20 a</a>"), "its section lists every page: {out}");
+        sidebar_html(
+            &mut out,
+            Some(tab),
+            current,
+            &site,
+            &links,
+            Some("../all.html"),
+        );
+        assert!(
+            out.contains("<a href=\"a.html\">G20 a</a>"),
+            "its section lists every page: {out}"
+        );
         assert!(out.contains("aria-current=\"page\">G20 b</a>"), "{out}");
         assert!(
             out.contains("<li class=\"nav-section collapsed\"><p class=\"nav-section-label\"><a href=\"../g21/a.html\">G21</a></p></li>"),
             "{out}"
         );
-        assert!(!out.contains("g21/b.html"), "collapsed sections carry no entries");
-        assert!(!out.contains("G5<") && out.contains(">G6<"), "sections before the window are left out");
-        assert!(out.contains("<a href=\"../all.html\">All sections (6 more)</a>"), "{out}");
+        assert!(
+            !out.contains("g21/b.html"),
+            "collapsed sections carry no entries"
+        );
+        assert!(
+            !out.contains("G5<") && out.contains(">G6<"),
+            "sections before the window are left out"
+        );
+        assert!(
+            out.contains("<a href=\"../all.html\">All sections (6 more)</a>"),
+            "{out}"
+        );
         assert_eq!(out.matches("<li class=\"nav-section").count(), 24);
         let mut contents = String::new();
         contents_html(&mut contents, tab, &site, &links);
-        assert_eq!(contents.matches("<a href").count(), 60, "the contents page links every page");
+        assert_eq!(
+            contents.matches("<a href").count(),
+            60,
+            "the contents page links every page"
+        );
     }
 
     #[test]

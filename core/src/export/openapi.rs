@@ -6,14 +6,14 @@
 use serde_json::Value;
 
 use crate::docs::endpoint::{properties, PARAMETERS_ANCHOR, REQUEST_BODY_ANCHOR, RESPONSES_ANCHOR};
-use crate::docs::spec_lookup::SpecLookup;
 pub(crate) use crate::docs::spec_lookup::parse_target;
+use crate::docs::spec_lookup::SpecLookup;
 #[cfg(test)]
 use crate::docs::spec_lookup::Target;
 use crate::docs::SourceTree;
 
-use super::html::{self, attr, class_token, element, open};
 use super::code::Highlight;
+use super::html::{self, attr, class_token, element, open};
 use super::links::Linker;
 use super::markdown::{render_fragment, Heading};
 use super::operation::{operation_spec, resolve, str_of};
@@ -33,7 +33,10 @@ pub(crate) struct Specs<'t> {
 
 impl<'t> Specs<'t> {
     pub(crate) fn new(tree: &'t SourceTree) -> Self {
-        Self { lookup: SpecLookup::new(tree), playground: false }
+        Self {
+            lookup: SpecLookup::new(tree),
+            playground: false,
+        }
     }
 
     fn tree(&self) -> &'t SourceTree {
@@ -57,7 +60,12 @@ pub(crate) struct Reference {
 /// The method badge and path of an endpoint.
 pub(crate) fn endpoint_bar(out: &mut String, method: &str, path: &str) {
     open(out, "div", "endpoint");
-    element(out, "span", &format!("method method-{}", class_token(method)), &method.to_ascii_uppercase());
+    element(
+        out,
+        "span",
+        &format!("method method-{}", class_token(method)),
+        &method.to_ascii_uppercase(),
+    );
     element(out, "code", "api-path", path);
     out.push_str("</div>");
 }
@@ -103,9 +111,15 @@ pub(crate) fn render(
         Err(lacking) => {
             let operation = format!("{} {}", target.method.to_ascii_uppercase(), target.path);
             let message = match (lacking, &target.file) {
-                (Some(doc), Some(_)) => format!("The operation {operation} is not in the OpenAPI document {doc}."),
-                (Some(_), None) => format!("The operation {operation} is not in the site's OpenAPI documents."),
-                (None, _) => format!("The OpenAPI document describing {operation} is not part of the export."),
+                (Some(doc), Some(_)) => {
+                    format!("The operation {operation} is not in the OpenAPI document {doc}.")
+                }
+                (Some(_), None) => {
+                    format!("The operation {operation} is not in the site's OpenAPI documents.")
+                }
+                (None, _) => format!(
+                    "The OpenAPI document describing {operation} is not part of the export."
+                ),
             };
             element(out, "p", "api-missing", &message);
         }
@@ -199,8 +213,12 @@ impl Writer<'_, '_> {
 
     fn markdown(&mut self, md: &str) {
         self.out.push_str("<div class=\"api-description\">");
-        self.out
-            .push_str(&render_fragment(md, self.tree, self.links, self.highlighter));
+        self.out.push_str(&render_fragment(
+            md,
+            self.tree,
+            self.links,
+            self.highlighter,
+        ));
         self.out.push_str("</div>");
     }
 
@@ -428,8 +446,8 @@ fn class_token_list(class: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
     use crate::docs::archive::tree;
+    use std::collections::BTreeMap;
 
     const SPEC: &str = r##"{"openapi": "3.0.0", "servers": [{"url": "https://api.x.dev/v1"}],
       "paths": {"/jobs/{id}": {
@@ -451,7 +469,15 @@ mod tests {
         let pages = BTreeMap::new();
         let links = Linker::new("api/x", "api/x.mdx", &pages, &tree, "d.io");
         let mut specs = Specs::new(&tree);
-        let r = render(value, "api/x.mdx", "X", &mut specs, &links, &super::super::code::PlainCode).unwrap();
+        let r = render(
+            value,
+            "api/x.mdx",
+            "X",
+            &mut specs,
+            &links,
+            &super::super::code::PlainCode,
+        )
+        .unwrap();
         (r.bar + &r.main, r.headings)
     }
 
@@ -525,9 +551,17 @@ mod tests {
         );
         assert!(out.contains("<p class=\"api-missing\">The operation GET /nowhere is not in the site's OpenAPI documents.</p>"), "{out}");
         let (out, _) = render_page("specs/a.json GET /jobs/{id}", &[("specs/a.json", SPEC)]);
-        assert!(out.contains("The operation GET /jobs/{id} is not in the OpenAPI document specs/a.json."), "{out}");
+        assert!(
+            out.contains(
+                "The operation GET /jobs/{id} is not in the OpenAPI document specs/a.json."
+            ),
+            "{out}"
+        );
         let (out, _) = render_page("GET /nowhere", &[]);
-        assert!(out.contains("The OpenAPI document describing GET /nowhere is not part of the export."), "{out}");
+        assert!(
+            out.contains("The OpenAPI document describing GET /nowhere is not part of the export."),
+            "{out}"
+        );
     }
 
     #[test]

@@ -22,7 +22,13 @@ pub(crate) fn str_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
 }
 
 /// `{method, path, servers, parameters, body, auth}` for the script.
-pub(crate) fn operation_spec(doc: &Value, item: &Value, op: &Value, method: &str, path: &str) -> Value {
+pub(crate) fn operation_spec(
+    doc: &Value,
+    item: &Value,
+    op: &Value,
+    method: &str,
+    path: &str,
+) -> Value {
     let servers: Vec<&str> = op
         .get("servers")
         .or_else(|| item.get("servers"))
@@ -34,13 +40,18 @@ pub(crate) fn operation_spec(doc: &Value, item: &Value, op: &Value, method: &str
     for list in [item.get("parameters"), op.get("parameters")] {
         for p in list.and_then(Value::as_array).into_iter().flatten() {
             let p = resolve(doc, p);
-            let (Some(name), Some(location)) = (str_of(p, "name"), str_of(p, "in")) else { continue };
+            let (Some(name), Some(location)) = (str_of(p, "name"), str_of(p, "in")) else {
+                continue;
+            };
             if !["path", "query", "header"].contains(&location) {
                 continue;
             }
             parameters.retain(|q| !(q["name"] == name && q["in"] == location));
             let schema = resolve(doc, p.get("schema").unwrap_or(&Value::Null));
-            let example = p.get("example").or_else(|| schema.get("example")).or_else(|| schema.get("default"));
+            let example = p
+                .get("example")
+                .or_else(|| schema.get("example"))
+                .or_else(|| schema.get("default"));
             parameters.push(json!({
                 "name": name,
                 "in": location,
@@ -72,12 +83,17 @@ pub(crate) fn scalar_text(value: &Value) -> String {
 /// The request body's media type and an editable example: the document's own, else one made from
 /// the schema.
 fn body(doc: &Value, op: &Value) -> Value {
-    let Some(body) = op.get("requestBody").map(|b| resolve(doc, b)) else { return Value::Null };
-    let Some(content) = body.get("content").and_then(Value::as_object) else { return Value::Null };
-    let Some((media, entry)) = content
-        .get_key_value("application/json")
-        .or_else(|| content.iter().find(|(k, _)| k.ends_with("+json") || k.starts_with("text/")))
-    else {
+    let Some(body) = op.get("requestBody").map(|b| resolve(doc, b)) else {
+        return Value::Null;
+    };
+    let Some(content) = body.get("content").and_then(Value::as_object) else {
+        return Value::Null;
+    };
+    let Some((media, entry)) = content.get_key_value("application/json").or_else(|| {
+        content
+            .iter()
+            .find(|(k, _)| k.ends_with("+json") || k.starts_with("text/"))
+    }) else {
         return Value::Null;
     };
     let example = entry
@@ -108,10 +124,18 @@ pub(crate) fn example_of(doc: &Value, schema: &Value, depth: usize) -> Value {
             return v.clone();
         }
     }
-    if let Some(first) = schema.get("examples").and_then(Value::as_array).and_then(|e| e.first()) {
+    if let Some(first) = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
         return first.clone();
     }
-    if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
         return first.clone();
     }
     if depth >= MAX_EXAMPLE_DEPTH {
@@ -128,14 +152,21 @@ pub(crate) fn example_of(doc: &Value, schema: &Value, depth: usize) -> Value {
                 }
                 return Value::Object(merged);
             }
-            if let Some(first) = variants.iter().find(|v| resolve(doc, v).get("type") != Some(&json!("null"))) {
+            if let Some(first) = variants
+                .iter()
+                .find(|v| resolve(doc, v).get("type") != Some(&json!("null")))
+            {
                 return example_of(doc, first, depth + 1);
             }
         }
     }
     let kind = match schema.get("type") {
         Some(Value::String(t)) => t.as_str(),
-        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).find(|t| *t != "null").unwrap_or("null"),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("null"),
         _ if schema.get("properties").is_some() => "object",
         _ => "",
     };
@@ -149,7 +180,11 @@ pub(crate) fn example_of(doc: &Value, schema: &Value, depth: usize) -> Value {
             }
             Value::Object(out)
         }
-        "array" => Value::Array(vec![example_of(doc, schema.get("items").unwrap_or(&Value::Null), depth + 1)]),
+        "array" => Value::Array(vec![example_of(
+            doc,
+            schema.get("items").unwrap_or(&Value::Null),
+            depth + 1,
+        )]),
         "integer" => schema.get("minimum").cloned().unwrap_or(json!(0)),
         "number" => schema.get("minimum").cloned().unwrap_or(json!(0)),
         "boolean" => json!(true),
@@ -168,21 +203,45 @@ pub(crate) fn example_of(doc: &Value, schema: &Value, depth: usize) -> Value {
 /// The credentials the operation takes (its own `security`, else the document's), as inputs to show:
 /// `{kind: "bearer"|"basic"|"header"|"query", name, label}`.
 fn auth(doc: &Value, op: &Value) -> Vec<Value> {
-    let requirements = op.get("security").or_else(|| doc.get("security")).and_then(Value::as_array);
+    let requirements = op
+        .get("security")
+        .or_else(|| doc.get("security"))
+        .and_then(Value::as_array);
     let schemes = doc.pointer("/components/securitySchemes");
     let mut out = Vec::new();
     // The first requirement that names anything is what the panel asks for.
-    let Some(first) = requirements.into_iter().flatten().find_map(|r| r.as_object().filter(|r| !r.is_empty())) else {
+    let Some(first) = requirements
+        .into_iter()
+        .flatten()
+        .find_map(|r| r.as_object().filter(|r| !r.is_empty()))
+    else {
         return out;
     };
     for name in first.keys() {
-        let Some(scheme) = schemes.and_then(|s| s.get(name)).map(|s| resolve(doc, s)) else { continue };
-        let label = str_of(scheme, "description").map(|d| d.split(['.', ':']).next().unwrap_or(d).to_string()).unwrap_or_else(|| name.clone());
-        let entry = match (str_of(scheme, "type"), str_of(scheme, "scheme").map(str::to_ascii_lowercase).as_deref()) {
-            (Some("http"), Some("basic")) => json!({ "kind": "basic", "name": "Authorization", "label": label }),
-            (Some("http"), _) | (Some("oauth2" | "openIdConnect"), _) => json!({ "kind": "bearer", "name": "Authorization", "label": label }),
+        let Some(scheme) = schemes.and_then(|s| s.get(name)).map(|s| resolve(doc, s)) else {
+            continue;
+        };
+        let label = str_of(scheme, "description")
+            .map(|d| d.split(['.', ':']).next().unwrap_or(d).to_string())
+            .unwrap_or_else(|| name.clone());
+        let entry = match (
+            str_of(scheme, "type"),
+            str_of(scheme, "scheme")
+                .map(str::to_ascii_lowercase)
+                .as_deref(),
+        ) {
+            (Some("http"), Some("basic")) => {
+                json!({ "kind": "basic", "name": "Authorization", "label": label })
+            }
+            (Some("http"), _) | (Some("oauth2" | "openIdConnect"), _) => {
+                json!({ "kind": "bearer", "name": "Authorization", "label": label })
+            }
             (Some("apiKey"), _) => {
-                let location = if str_of(scheme, "in") == Some("query") { "query" } else { "header" };
+                let location = if str_of(scheme, "in") == Some("query") {
+                    "query"
+                } else {
+                    "header"
+                };
                 json!({ "kind": location, "name": str_of(scheme, "name").unwrap_or("X-API-Key"), "label": label })
             }
             _ => continue,
@@ -228,11 +287,28 @@ mod tests {
         assert_eq!(spec["servers"], json!(["https://api.example.com"]));
         let params = spec["parameters"].as_array().unwrap();
         assert_eq!(params.len(), 2, "cookies are not offered: {params:?}");
-        assert_eq!((params[0]["name"].as_str(), params[0]["required"].as_bool(), params[0]["example"].as_str()), (Some("domain"), Some(true), Some("docs.example.com")));
-        assert_eq!((params[1]["in"].as_str(), params[1]["example"].as_str()), (Some("query"), Some("5")));
-        assert_eq!(spec["auth"], json!([{"kind": "bearer", "name": "Authorization", "label": "An API key"}]));
-        let example: Value = serde_json::from_str(spec["body"]["example"].as_str().unwrap()).unwrap();
-        assert_eq!(example, json!({"query": "string", "pageSize": 1, "filter": {"tags": ["a"]}, "since": "2026-01-01T00:00:00Z"}));
+        assert_eq!(
+            (
+                params[0]["name"].as_str(),
+                params[0]["required"].as_bool(),
+                params[0]["example"].as_str()
+            ),
+            (Some("domain"), Some(true), Some("docs.example.com"))
+        );
+        assert_eq!(
+            (params[1]["in"].as_str(), params[1]["example"].as_str()),
+            (Some("query"), Some("5"))
+        );
+        assert_eq!(
+            spec["auth"],
+            json!([{"kind": "bearer", "name": "Authorization", "label": "An API key"}])
+        );
+        let example: Value =
+            serde_json::from_str(spec["body"]["example"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            example,
+            json!({"query": "string", "pageSize": 1, "filter": {"tags": ["a"]}, "since": "2026-01-01T00:00:00Z"})
+        );
         assert_eq!(spec["body"]["mediaType"], "application/json");
     }
 
@@ -241,7 +317,17 @@ mod tests {
         let d = json!({"components": {"schemas": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/components/schemas/Node"}}}}}});
         let v = example_of(&d, &json!({"$ref": "#/components/schemas/Node"}), 0);
         assert!(v.to_string().len() < 200, "{v}");
-        assert_eq!(example_of(&d, &json!({"type": "string", "example": "x"}), 0), json!("x"));
-        assert_eq!(example_of(&d, &json!({"oneOf": [{"type": "null"}, {"type": "boolean"}]}), 0), json!(true));
+        assert_eq!(
+            example_of(&d, &json!({"type": "string", "example": "x"}), 0),
+            json!("x")
+        );
+        assert_eq!(
+            example_of(
+                &d,
+                &json!({"oneOf": [{"type": "null"}, {"type": "boolean"}]}),
+                0
+            ),
+            json!(true)
+        );
     }
 }

@@ -72,15 +72,32 @@ mod tests {
 
     #[test]
     fn modes_are_read_from_frontmatter() {
-        assert_eq!(PageMode::from_frontmatter(Some("title: x\nmode: custom")), PageMode::Custom);
-        assert_eq!(PageMode::from_frontmatter(Some("mode: \"wide\"")), PageMode::Wide);
-        assert_eq!(PageMode::from_frontmatter(Some("mode: center")), PageMode::Center);
-        assert_eq!(PageMode::from_frontmatter(Some("mode: frame")), PageMode::Frame);
-        assert_eq!(PageMode::from_frontmatter(Some("mode: other")), PageMode::Default);
+        assert_eq!(
+            PageMode::from_frontmatter(Some("title: x\nmode: custom")),
+            PageMode::Custom
+        );
+        assert_eq!(
+            PageMode::from_frontmatter(Some("mode: \"wide\"")),
+            PageMode::Wide
+        );
+        assert_eq!(
+            PageMode::from_frontmatter(Some("mode: center")),
+            PageMode::Center
+        );
+        assert_eq!(
+            PageMode::from_frontmatter(Some("mode: frame")),
+            PageMode::Frame
+        );
+        assert_eq!(
+            PageMode::from_frontmatter(Some("mode: other")),
+            PageMode::Default
+        );
         assert_eq!(PageMode::from_frontmatter(None), PageMode::Default);
         let custom = PageMode::Custom;
         assert!(!custom.sidebar() && !custom.toc() && !custom.furniture() && !custom.footer());
-        assert!(PageMode::Frame.sidebar() && !PageMode::Frame.furniture() && PageMode::Frame.footer());
+        assert!(
+            PageMode::Frame.sidebar() && !PageMode::Frame.furniture() && PageMode::Frame.footer()
+        );
         assert!(PageMode::Wide.sidebar() && !PageMode::Wide.toc() && PageMode::Wide.furniture());
         assert!(!PageMode::Center.sidebar() && !PageMode::Center.toc());
     }

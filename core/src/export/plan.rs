@@ -6,24 +6,24 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::docs::config::page_path;
-use crate::docs::{frontmatter, source_text};
-use crate::docs::site::{add_operation_sections, page_sections};
-use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::public_skills::{site_skills, well_known_files};
+use crate::docs::site::{add_operation_sections, page_sections};
 use crate::docs::skill_file::{site_skill, SKILL_FILE};
+use crate::docs::spec_lookup::SpecLookup;
+use crate::docs::{frontmatter, source_text};
 use crate::docs::{Section, Site, SourceTree};
 
+use super::agent::MarkdownPages;
+use super::code::Highlight;
+use super::extras::PageExtras;
+use super::finishing::FinishingPages;
+use super::finishing::SearchAs;
 use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
 use super::links::{self, asset_bytes, is_safe_path, output_file, Linker, STATIC_DIR};
 use super::nav::{self, SiteNav};
-use super::code::Highlight;
 use super::openapi::Specs;
-use super::agent::MarkdownPages;
-use super::extras::PageExtras;
-use super::finishing::FinishingPages;
-use super::static_files::StaticFiles;
 use super::page_mode::PageMode;
-use super::finishing::SearchAs;
+use super::static_files::StaticFiles;
 use super::{agent, api_page, assets, markdown, page_style, stubs, versions};
 use super::{ExportError, ExportFile, ExportOptions};
 
@@ -92,12 +92,18 @@ impl ExportPlan {
         options: &ExportOptions,
     ) -> Result<ExportPlan, ExportError> {
         let domain = normalise_domain(&options.domain)?;
-        let versions = versions::chosen(site, options.version.as_deref(), options.versions.as_ref())?;
+        let versions =
+            versions::chosen(site, options.version.as_deref(), options.versions.as_ref())?;
         let listed = versions::listed(site);
         let mut held: Vec<BTreeMap<String, usize>> = Vec::new();
         for (n, version) in versions.iter().enumerate() {
-            let listed: BTreeSet<&str> =
-                version.as_ref().and_then(|v| listed.get(v)).into_iter().flatten().map(String::as_str).collect();
+            let listed: BTreeSet<&str> = version
+                .as_ref()
+                .and_then(|v| listed.get(v))
+                .into_iter()
+                .flatten()
+                .map(String::as_str)
+                .collect();
             let mut index_of = BTreeMap::new();
             for (i, page) in site.pages.iter().enumerate() {
                 // One file per path: a page listed under two languages is rendered once.
@@ -166,7 +172,8 @@ impl ExportPlan {
                 if owner.get(&i) == Some(&n) {
                     continue;
                 }
-                let copy = output_file(&format!("{}/{path}", prefix.as_deref().unwrap_or_default()));
+                let copy =
+                    output_file(&format!("{}/{path}", prefix.as_deref().unwrap_or_default()));
                 if taken.insert(copy.clone()) {
                     retarget.insert(output_file(path), copy.clone());
                     files.insert(path.clone(), copy);
@@ -176,19 +183,43 @@ impl ExportPlan {
                 }
             }
             let nav = nav::build(site, version.as_deref(), &index_of, &default_language);
-            let order: BTreeMap<String, Vec<usize>> =
-                crate::sort::map_from(nav.iter().map(|(language, tabs)| (language.clone(), nav::order(tabs))));
+            let order: BTreeMap<String, Vec<usize>> = crate::sort::map_from(
+                nav.iter()
+                    .map(|(language, tabs)| (language.clone(), nav::order(tabs))),
+            );
             let place = crate::sort::map_from(nav.iter().map(|(language, tabs)| {
-                let position = order.get(language).into_iter().flatten().enumerate().map(|(p, &i)| (i, p));
-                (language.clone(), (crate::sort::map_from(position), nav::tab_of_pages(tabs)))
+                let position = order
+                    .get(language)
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(p, &i)| (i, p));
+                (
+                    language.clone(),
+                    (crate::sort::map_from(position), nav::tab_of_pages(tabs)),
+                )
             }));
             let mut homes = BTreeMap::new();
             for &i in index_of.values() {
-                let Some(page) = site.pages.get(i) else { continue };
+                let Some(page) = site.pages.get(i) else {
+                    continue;
+                };
                 let first_in_nav = order.get(&page.language).and_then(|o| o.first()).copied();
-                homes.entry(page.language.clone()).or_insert(first_in_nav.unwrap_or(i));
+                homes
+                    .entry(page.language.clone())
+                    .or_insert(first_in_nav.unwrap_or(i));
             }
-            scopes.push(Scope { version: version.clone(), prefix, files, index_of, retarget, nav, order, place, homes });
+            scopes.push(Scope {
+                version: version.clone(),
+                prefix,
+                files,
+                index_of,
+                retarget,
+                nav,
+                order,
+                place,
+                homes,
+            });
         }
         let pages = render_order(site, &scopes, &owner);
         let elsewhere = match versions.first() {
@@ -206,7 +237,8 @@ impl ExportPlan {
             }
             _ => Vec::new(),
         };
-        let markdown = MarkdownPages::resolve(options.markdown, pages.iter().filter(|e| e.first).count());
+        let markdown =
+            MarkdownPages::resolve(options.markdown, pages.iter().filter(|e| e.first).count());
         let widget_folders = super::widget::folder_pages(&scopes[0].files);
         Ok(ExportPlan {
             domain,
@@ -242,7 +274,10 @@ impl ExportPlan {
 
     /// Every version the bundle holds, the first at the site's own paths.
     pub fn versions(&self) -> Vec<&str> {
-        self.scopes.iter().filter_map(|s| s.version.as_deref()).collect()
+        self.scopes
+            .iter()
+            .filter_map(|s| s.version.as_deref())
+            .collect()
     }
 
     /// Output files (without `.html`) in render order.
@@ -288,20 +323,43 @@ impl ExportPlan {
         let mut specs = Specs::new(tree);
         // docs.json `api.playground.display` (mint.json `api.playground.mode: hide`) `none` or
         // `simple`: the site shows no "Try it" panel, whatever the deployment allows.
-        let shown = !matches!(site.config.api.playground.as_deref(), Some("none" | "simple"));
+        let shown = !matches!(
+            site.config.api.playground.as_deref(),
+            Some("none" | "simple")
+        );
         specs.playground = self.extras.playground && shown;
         let pages_md = self.markdown == MarkdownPages::Pages;
         // Every page's Markdown file name: only twins link them, and a large site ships none.
-        let md_files = if pages_md { agent::markdown_files(&self.scopes[0].files) } else { BTreeMap::new() };
+        let md_files = if pages_md {
+            agent::markdown_files(&self.scopes[0].files)
+        } else {
+            BTreeMap::new()
+        };
         let mut files = Vec::new();
         let mut warnings = Vec::new();
         // A page several versions hold is rendered once; its copies follow it in plan order.
         let mut shared: Option<(usize, Body)> = None;
         for entry in self.batch(range) {
-            let mut twin = MarkdownTwin { targets: (pages_md && entry.first).then_some(&md_files), rendered: None };
-            let page = self.render_page(site, tree, &mut specs, highlighter, entry, &mut shared, &mut warnings, &mut twin);
+            let mut twin = MarkdownTwin {
+                targets: (pages_md && entry.first).then_some(&md_files),
+                rendered: None,
+            };
+            let page = self.render_page(
+                site,
+                tree,
+                &mut specs,
+                highlighter,
+                entry,
+                &mut shared,
+                &mut warnings,
+                &mut twin,
+            );
             files.extend(page.into_iter().flatten().flatten());
-            if let Some(page) = site.pages.get(entry.index).filter(|_| entry.first && pages_md) {
+            if let Some(page) = site
+                .pages
+                .get(entry.index)
+                .filter(|_| entry.first && pages_md)
+            {
                 files.push(match twin.rendered {
                     Some(rendered) => agent::page_file_rendered(page, rendered, &self.domain),
                     None => agent::page_file(page, tree, &md_files, &self.domain),
@@ -355,26 +413,44 @@ impl ExportPlan {
         // A generated page's body is its reference section alone (rendered below from `openapi`).
         let source = match page.is_generated() {
             true => Default::default(),
-            false => tree.get(&page.source).map(|b| source_text::read(b)).unwrap_or_default(),
+            false => tree
+                .get(&page.source)
+                .map(|b| source_text::read(b))
+                .unwrap_or_default(),
         };
         let (yaml, body) = frontmatter::split(&source);
         // Parsed once for the layout and the API reference.
         let parsed = yaml.and_then(|y| frontmatter::parse(y).ok());
         let mode = PageMode::of(parsed.as_ref());
-        let api = yaml.filter(|_| page.openapi.is_none()).and_then(|y| api_page::api_frontmatter(y, parsed.as_ref()));
+        let api = yaml
+            .filter(|_| page.openapi.is_none())
+            .and_then(|y| api_page::api_frontmatter(y, parsed.as_ref()));
         let stylesheet = page_style::stylesheet(body);
         let rendered = match twin.targets.filter(|_| !page.is_generated()) {
             Some(targets) => {
                 let md_links = Linker::new(&page.path, &page.source, targets, tree, &self.domain);
-                let (rendered, md) = markdown::render_mdx_and_markdown(body, &page.source, tree, links, highlighter, &md_links);
+                let (rendered, md) = markdown::render_mdx_and_markdown(
+                    body,
+                    &page.source,
+                    tree,
+                    links,
+                    highlighter,
+                    &md_links,
+                );
                 twin.rendered = Some(md);
                 rendered
             }
             None => markdown::render_mdx(body, &page.source, tree, links, highlighter),
         };
         for (first_line, reason) in &rendered.unrendered_diagrams {
-            let line = source.lines().position(|l| l.trim() == first_line).map_or(String::new(), |i| format!(":{}", i + 1));
-            warnings.push(format!("{}{line}: Mermaid diagram shown as code: {reason}", page.source));
+            let line = source
+                .lines()
+                .position(|l| l.trim() == first_line)
+                .map_or(String::new(), |i| format!(":{}", i + 1));
+            warnings.push(format!(
+                "{}{line}: Mermaid diagram shown as code: {reason}",
+                page.source
+            ));
         }
         let mut toc = rendered.headings;
         let (html, api_headings) = api_page::lay_out(
@@ -389,7 +465,12 @@ impl ExportPlan {
             highlighter,
         );
         toc.extend(api_headings);
-        Some(Body { html, toc, mode, stylesheet })
+        Some(Body {
+            html,
+            toc,
+            mode,
+            stylesheet,
+        })
     }
 
     #[cfg(feature = "utilities")]
@@ -413,16 +494,49 @@ impl ExportPlan {
         links.from = file.clone();
         let body = if entry.shared {
             if shared.as_ref().is_none_or(|(i, _)| *i != index) {
-                let deferred = Linker::new(&page.path, &page.source, &self.scopes[0].files, tree, &self.domain).deferred();
-                *shared = self.body(site, tree, specs, highlighter, entry, &deferred, warnings, twin).map(|b| (index, b));
+                let deferred = Linker::new(
+                    &page.path,
+                    &page.source,
+                    &self.scopes[0].files,
+                    tree,
+                    &self.domain,
+                )
+                .deferred();
+                *shared = self
+                    .body(
+                        site,
+                        tree,
+                        specs,
+                        highlighter,
+                        entry,
+                        &deferred,
+                        warnings,
+                        twin,
+                    )
+                    .map(|b| (index, b));
             }
             let cached = &shared.as_ref()?.1;
-            Body { html: links::resolve_deferred(&cached.html, &file, &scope.retarget), ..cached.clone() }
+            Body {
+                html: links::resolve_deferred(&cached.html, &file, &scope.retarget),
+                ..cached.clone()
+            }
         } else {
-            self.body(site, tree, specs, highlighter, entry, &links, warnings, twin)?
+            self.body(
+                site,
+                tree,
+                specs,
+                highlighter,
+                entry,
+                &links,
+                warnings,
+                twin,
+            )?
         };
         let page_file = file.strip_suffix(".html").unwrap_or(&file);
-        let stylesheet = body.stylesheet.clone().map(|css| ExportFile::new(page_style::file_for(page_file), css));
+        let stylesheet = body
+            .stylesheet
+            .clone()
+            .map(|css| ExportFile::new(page_style::file_for(page_file), css));
         let empty = Vec::new();
         let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
         let place = scope.place.get(&page.language);
@@ -440,7 +554,9 @@ impl ExportPlan {
             .order
             .get(&page.language)
             .map_or(&[][..], Vec::as_slice);
-        let position = place.and_then(|(position, _)| position.get(&index)).copied();
+        let position = place
+            .and_then(|(position, _)| position.get(&index))
+            .copied();
         let neighbour = |p: Option<usize>| {
             p.and_then(|p| order.get(p))
                 .and_then(|&i| site.pages.get(i))
@@ -475,7 +591,10 @@ impl ExportPlan {
             mode: body.mode,
             stylesheet: stylesheet.as_ref().map(|file| links.file(&file.path)),
         };
-        Some([Some(ExportFile::new(file, layout::page_html(&view))), stylesheet])
+        Some([
+            Some(ExportFile::new(file, layout::page_html(&view))),
+            stylesheet,
+        ])
     }
 
     /// The offline search index of `language` in version `scope`: one per version, so a reader
@@ -489,10 +608,18 @@ impl ExportPlan {
 
     /// The version switch of `page` in version `scope`: the same page in each other version the
     /// bundle holds when it has it, else that version's first page; other versions on the live site.
-    fn version_switch(&self, site: &Site, scope: usize, page: &crate::docs::Page, links: &Linker<'_>) -> String {
+    fn version_switch(
+        &self,
+        site: &Site,
+        scope: usize,
+        page: &crate::docs::Page,
+        links: &Linker<'_>,
+    ) -> String {
         let mut choices = Vec::new();
         for (n, other) in self.scopes.iter().enumerate() {
-            let Some(label) = other.version.as_deref() else { continue };
+            let Some(label) = other.version.as_deref() else {
+                continue;
+            };
             let file = match other.index_of.get(&page.path) {
                 Some(_) => other.files.get(&page.path),
                 None => other
@@ -503,13 +630,25 @@ impl ExportPlan {
                     .and_then(|home| other.files.get(&home.path)),
             };
             if let Some(file) = file {
-                choices.push(versions::Choice { label, target: versions::Target::File(file.clone()), current: n == scope });
+                choices.push(versions::Choice {
+                    label,
+                    target: versions::Target::File(file.clone()),
+                    current: n == scope,
+                });
             }
         }
         for (label, paths, first) in &self.elsewhere {
-            let path = if paths.contains(&page.path) { Some(page.path.as_str()) } else { first.as_deref() };
+            let path = if paths.contains(&page.path) {
+                Some(page.path.as_str())
+            } else {
+                first.as_deref()
+            };
             if let Some(path) = path {
-                choices.push(versions::Choice { label, target: versions::live(&self.domain, path), current: false });
+                choices.push(versions::Choice {
+                    label,
+                    target: versions::live(&self.domain, path),
+                    current: false,
+                });
             }
         }
         versions::switch_html(&choices, links)
@@ -518,7 +657,12 @@ impl ExportPlan {
     /// Page path (without `.html`) of the contents page of tab `tab` of `language`. Languages are
     /// numbered rather than named so that no docs.json label ends up in a file name.
     fn contents_page(&self, scope: usize, language: &str, tab: usize) -> Option<String> {
-        let n = self.scopes.get(scope)?.nav.keys().position(|l| l == language)?;
+        let n = self
+            .scopes
+            .get(scope)?
+            .nav
+            .keys()
+            .position(|l| l == language)?;
         Some(match scope {
             0 => format!("{CONTENTS_DIR}/{n}-{tab}"),
             _ => format!("{CONTENTS_DIR}/{n}-{tab}-{scope}"),
@@ -543,7 +687,8 @@ impl ExportPlan {
                         continue;
                     };
                     let links = Linker::new(&path, "", &scope.files, tree, &self.domain);
-                    let html = layout::contents_page_html(site, tab, language, &links, &self.brand, home);
+                    let html =
+                        layout::contents_page_html(site, tab, language, &links, &self.brand, home);
                     files.push(ExportFile::new(output_file(&path), html));
                 }
             }
@@ -595,16 +740,29 @@ impl ExportPlan {
     }
 
     /// `finishing_files` with the files of `static/` as given (the worker reads them from its assets).
-    pub fn finishing_files_with(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles) -> Vec<ExportFile> {
+    pub fn finishing_files_with(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        statics: &StaticFiles,
+    ) -> Vec<ExportFile> {
         self.finishing_files_around(site, tree, statics, self.chrome_pages(site, tree))
     }
 
     /// `finishing_files_with` around the [`ExportPlan::chrome_pages`] as given (their icons filled).
-    pub fn finishing_files_around(&self, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>) -> Vec<ExportFile> {
+    pub fn finishing_files_around(
+        &self,
+        site: &Site,
+        tree: &SourceTree,
+        statics: &StaticFiles,
+        chrome: Vec<ExportFile>,
+    ) -> Vec<ExportFile> {
         let mut pages = FinishingPages::new(self.search);
         let targets = self.link_targets();
         for entry in &self.pages {
-            let Some(page) = site.pages.get(entry.index) else { continue };
+            let Some(page) = site.pages.get(entry.index) else {
+                continue;
+            };
             let search_as = self.search_as(site, entry);
             match entry.first {
                 true => pages.add(page, tree, &targets, &self.domain, search_as),
@@ -619,8 +777,16 @@ impl ExportPlan {
     /// the rendered pages', before handing them to [`ExportPlan::finish`]. `tree` as there.
     pub fn chrome_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let root_links = Linker::new("404", "", &self.scopes[0].files, tree, &self.domain);
-        let not_found = layout::not_found_html(site, &root_links, &self.brand, &links::absolute(&self.domain, "index"));
-        let mut files = vec![ExportFile::new(layout::NOT_FOUND_FILE.to_owned(), not_found)];
+        let not_found = layout::not_found_html(
+            site,
+            &root_links,
+            &self.brand,
+            &links::absolute(&self.domain, "index"),
+        );
+        let mut files = vec![ExportFile::new(
+            layout::NOT_FOUND_FILE.to_owned(),
+            not_found,
+        )];
         files.extend(self.contents_pages(site, tree));
         files
     }
@@ -634,7 +800,13 @@ impl ExportPlan {
     /// (which holds the files [`super::batch_files`] names for `range`). `outline` is the site's
     /// outline, pages without sections: each added page gets the first line of its text, all
     /// `llms.txt` says of a page without a description, so [`ExportPlan::finish`] takes it.
-    pub fn add_finishing_pages(&self, into: &mut FinishingPages, outline: &mut Site, tree: &SourceTree, range: Range<usize>) {
+    pub fn add_finishing_pages(
+        &self,
+        into: &mut FinishingPages,
+        outline: &mut Site,
+        tree: &SourceTree,
+        range: Range<usize>,
+    ) {
         let targets = self.link_targets();
         // A page's copies in later versions follow it: its sections are read once.
         let mut last: Option<(usize, crate::docs::Page)> = None;
@@ -650,7 +822,8 @@ impl ExportPlan {
                 let mut read = page.clone();
                 match entry.first {
                     true => {
-                        let (sections, rendered) = agent::sections_and_markdown(page, tree, &targets, &self.domain);
+                        let (sections, rendered) =
+                            agent::sections_and_markdown(page, tree, &targets, &self.domain);
                         read.sections = sections;
                         markdown = Some(rendered);
                     }
@@ -669,16 +842,30 @@ impl ExportPlan {
                 None => into.add(read, tree, &targets, &self.domain, search_as),
             }
             let first_line = crate::agents::llms::first_line(read).to_owned();
-            page.sections = vec![Section { text: first_line, ..Section::default() }];
+            page.sections = vec![Section {
+                text: first_line,
+                ..Section::default()
+            }];
         }
     }
 
     /// Where an entry's sections go in the offline search: its version's index, its file.
     fn search_as(&self, site: &Site, entry: &Entry) -> SearchAs {
-        let language = site.pages.get(entry.index).map_or("", |p| p.language.as_str());
+        let language = site
+            .pages
+            .get(entry.index)
+            .map_or("", |p| p.language.as_str());
         let dir = self.search_dir(entry.scope, language);
-        let key = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(language).to_owned();
-        SearchAs { key, file: self.file_of(site, entry).cloned().unwrap_or_default() }
+        let key = dir
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(language)
+            .to_owned();
+        SearchAs {
+            key,
+            file: self.file_of(site, entry).cloned().unwrap_or_default(),
+        }
     }
 
     /// The files whose bytes [`ExportPlan::finish`] copies into the bundle: the assets the added
@@ -693,20 +880,42 @@ impl ExportPlan {
     /// [`ExportPlan::add_finishing_pages`] filled, `tree` naming every file with the bytes of
     /// [`ExportPlan::finishing_assets`] and of the files every batch reads; `chrome` the
     /// [`ExportPlan::chrome_pages`], their icons filled or not.
-    pub fn finish(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>) -> Vec<ExportFile> {
+    pub fn finish(
+        &self,
+        pages: FinishingPages,
+        site: &Site,
+        tree: &SourceTree,
+        statics: &StaticFiles,
+        chrome: Vec<ExportFile>,
+    ) -> Vec<ExportFile> {
         let mut files = Vec::new();
-        self.finish_into(pages, site, tree, statics, chrome, &mut |file| files.push(file));
+        self.finish_into(pages, site, tree, statics, chrome, &mut |file| {
+            files.push(file)
+        });
         files
     }
 
     /// [`ExportPlan::finish`], each file handed to `emit` in path order as it is made, so the
     /// search index is never held as files.
-    pub(super) fn finish_into(&self, pages: FinishingPages, site: &Site, tree: &SourceTree, statics: &StaticFiles, chrome: Vec<ExportFile>, emit: &mut dyn FnMut(ExportFile)) {
+    pub(super) fn finish_into(
+        &self,
+        pages: FinishingPages,
+        site: &Site,
+        tree: &SourceTree,
+        statics: &StaticFiles,
+        chrome: Vec<ExportFile>,
+        emit: &mut dyn FnMut(ExportFile),
+    ) {
         let mut files = vec![
             ExportFile::new(CSS_FILE.to_owned(), self.stylesheet(site, statics)),
             ExportFile::new(
                 JS_FILE.to_owned(),
-                format!("{}{}{}", statics.site_js, statics.chrome_js, self.extras.script(statics)),
+                format!(
+                    "{}{}{}",
+                    statics.site_js,
+                    statics.chrome_js,
+                    self.extras.script(statics)
+                ),
             ),
             ExportFile::new("sitemap.xml".to_owned(), self.sitemap(site)),
             ExportFile::new(
@@ -719,15 +928,33 @@ impl ExportPlan {
         ];
         files.extend(chrome);
         let referenced = self.finishing_assets(&pages);
-        let unique: Vec<usize> = self.pages.iter().filter(|e| e.first).map(|e| e.index).collect();
-        files.extend(agent::llms_files(site, &unique, &self.link_targets(), pages.llms_full));
+        let unique: Vec<usize> = self
+            .pages
+            .iter()
+            .filter(|e| e.first)
+            .map(|e| e.index)
+            .collect();
+        files.extend(agent::llms_files(
+            site,
+            &unique,
+            &self.link_targets(),
+            pages.llms_full,
+        ));
         let skill = site_skill(tree, &mut Vec::new());
         let skills = site_skills(tree, skill.as_deref(), &mut Vec::new());
-        files.extend(well_known_files(&skills).into_iter().map(|(path, bytes)| ExportFile { path, bytes }));
+        files.extend(
+            well_known_files(&skills)
+                .into_iter()
+                .map(|(path, bytes)| ExportFile { path, bytes }),
+        );
         if let Some(skill) = skill {
             files.push(ExportFile::new(SKILL_FILE.to_owned(), skill));
         }
-        let written: BTreeSet<String> = files.iter().map(|f| f.path.clone()).chain(self.written()).collect();
+        let written: BTreeSet<String> = files
+            .iter()
+            .map(|f| f.path.clone())
+            .chain(self.written())
+            .collect();
         files.extend(stubs::entry_files(&self.entry(site, tree), &written));
 
         // The search index's files are all under its directory, inside `_static/`, which no asset
@@ -742,7 +969,10 @@ impl ExportPlan {
                 continue;
             }
             if let Some(bytes) = tree.get(&path).and_then(|bytes| asset_bytes(&path, bytes)) {
-                files.push(ExportFile { path: links::bundle_path(&path).into_owned(), bytes });
+                files.push(ExportFile {
+                    path: links::bundle_path(&path).into_owned(),
+                    bytes,
+                });
             }
         }
         crate::sort::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
@@ -766,12 +996,22 @@ impl ExportPlan {
     /// What the root page and the redirect stubs are made from; homes in the default language first.
     fn entry<'s>(&'s self, site: &'s Site, tree: &'s SourceTree) -> stubs::Entry<'s> {
         let first = &self.scopes[0];
-        let others = first.homes.keys().filter(|language| **language != self.default_language);
+        let others = first
+            .homes
+            .keys()
+            .filter(|language| **language != self.default_language);
         let homes = std::iter::once(&self.default_language)
             .chain(others)
             .filter_map(|language| first.homes.get(language).and_then(|&i| site.pages.get(i)))
             .collect();
-        stubs::Entry { site, tree, domain: &self.domain, files: &first.files, index_of: &first.index_of, homes }
+        stubs::Entry {
+            site,
+            tree,
+            domain: &self.domain,
+            files: &first.files,
+            index_of: &first.index_of,
+            homes,
+        }
     }
 
     /// Every page file the bundle holds, copies included.
@@ -813,7 +1053,12 @@ impl ExportPlan {
     /// Extensionless absolute URLs of the shown (not hidden) pages.
     fn sitemap(&self, site: &Site) -> String {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-        for page in self.pages.iter().filter(|e| e.first).filter_map(|e| site.pages.get(e.index)) {
+        for page in self
+            .pages
+            .iter()
+            .filter(|e| e.first)
+            .filter_map(|e| site.pages.get(e.index))
+        {
             if page.hidden {
                 continue;
             }
@@ -854,7 +1099,9 @@ fn render_order(site: &Site, scopes: &[Scope], owner: &BTreeMap<usize, usize>) -
     let mut entries = Vec::new();
     for (n, scope) in scopes.iter().enumerate() {
         for i in (0..site.pages.len()).filter(|i| owner.get(i) == Some(&n)) {
-            let Some(page) = site.pages.get(i) else { continue };
+            let Some(page) = site.pages.get(i) else {
+                continue;
+            };
             if scope.index_of.get(&page.path) != Some(&i) {
                 continue;
             }
@@ -863,7 +1110,12 @@ fn render_order(site: &Site, scopes: &[Scope], owner: &BTreeMap<usize, usize>) -
                 .collect();
             let shared = holders.len() > 1;
             for (k, &m) in holders.iter().enumerate() {
-                entries.push(Entry { index: i, scope: m, first: k == 0, shared });
+                entries.push(Entry {
+                    index: i,
+                    scope: m,
+                    first: k == 0,
+                    shared,
+                });
             }
         }
     }
@@ -897,8 +1149,8 @@ thread_local! {
 mod tests {
     use super::*;
     use crate::docs::archive::tree;
-    use crate::export::{MARKDOWN_PAGES_DEFAULT_MAX, PageExtras, PlainCode};
     use crate::docs::build_site;
+    use crate::export::{PageExtras, PlainCode, MARKDOWN_PAGES_DEFAULT_MAX};
 
     fn opts() -> ExportOptions {
         ExportOptions {
@@ -1017,15 +1269,30 @@ mod tests {
     #[test]
     fn a_generated_api_page_shows_its_operation_description_as_markdown_once() {
         let t = tree(&[
-            ("docs.json", r#"{"navigation": {"groups": [{"group": "API", "openapi": "openapi.json", "pages": ["POST /chat"]}]}}"#),
-            ("openapi.json", r#"{"openapi": "3.1.0", "paths": {"/chat": {"post": {"summary": "Chat", "description": "**Available for**: Chatflow apps.\n\nSends a message.", "responses": {"200": {"description": "ok"}}}}}}"#),
+            (
+                "docs.json",
+                r#"{"navigation": {"groups": [{"group": "API", "openapi": "openapi.json", "pages": ["POST /chat"]}]}}"#,
+            ),
+            (
+                "openapi.json",
+                r#"{"openapi": "3.1.0", "paths": {"/chat": {"post": {"summary": "Chat", "description": "**Available for**: Chatflow apps.\n\nSends a message.", "responses": {"200": {"description": "ok"}}}}}}"#,
+            ),
         ]);
         let site = build_site(&t).unwrap();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
         let files = plan.render_pages(&site, &t, 0..9, &PlainCode);
-        let html = files.iter().find(|f| f.path.ends_with(".html")).map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).unwrap();
+        let html = files
+            .iter()
+            .find(|f| f.path.ends_with(".html"))
+            .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+            .unwrap();
         let body = &html[html.find("<body").unwrap()..];
-        assert!(body.contains("<strong>Available for</strong>: Chatflow apps.</p><p>Sends a message.</p>"), "{body}");
+        assert!(
+            body.contains(
+                "<strong>Available for</strong>: Chatflow apps.</p><p>Sends a message.</p>"
+            ),
+            "{body}"
+        );
         assert!(!body.contains("**"), "raw Markdown: {body}");
         assert_eq!(body.matches("Sends a message.").count(), 1, "{body}");
     }
@@ -1033,20 +1300,51 @@ mod tests {
     #[test]
     fn a_site_that_hides_the_playground_gets_no_try_it_panel() {
         for (file, api, shown) in [
-            ("docs.json", r#""api": {"playground": {"display": "none"}}"#, false),
-            ("mint.json", r#""api": {"playground": {"mode": "hide"}}"#, false),
-            ("docs.json", r#""api": {"playground": {"display": "interactive"}}"#, true),
+            (
+                "docs.json",
+                r#""api": {"playground": {"display": "none"}}"#,
+                false,
+            ),
+            (
+                "mint.json",
+                r#""api": {"playground": {"mode": "hide"}}"#,
+                false,
+            ),
+            (
+                "docs.json",
+                r#""api": {"playground": {"display": "interactive"}}"#,
+                true,
+            ),
         ] {
             let config = format!(r#"{{"name": "x", {api}, "navigation": {{"pages": ["a"]}}}}"#);
-            let config = if file == "mint.json" { config.replace(r#""navigation": {"pages": ["a"]}"#, r#""navigation": [{"group": "G", "pages": ["a"]}]"#) } else { config };
+            let config = if file == "mint.json" {
+                config.replace(
+                    r#""navigation": {"pages": ["a"]}"#,
+                    r#""navigation": [{"group": "G", "pages": ["a"]}]"#,
+                )
+            } else {
+                config
+            };
             let t = tree(&[
                 (file, config.as_str()),
-                ("a.mdx", "---\ntitle: A\napi: \"GET https://api.example.com/x\"\n---\n"),
+                (
+                    "a.mdx",
+                    "---\ntitle: A\napi: \"GET https://api.example.com/x\"\n---\n",
+                ),
             ]);
             let site = build_site(&t).unwrap();
-            let extras = PageExtras { playground: true, ..PageExtras::default() };
-            let plan = ExportPlan::new(&site, &t, &opts()).unwrap().with_extras(extras);
-            let html: String = plan.render_pages(&site, &t, 0..9, &PlainCode).iter().map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect();
+            let extras = PageExtras {
+                playground: true,
+                ..PageExtras::default()
+            };
+            let plan = ExportPlan::new(&site, &t, &opts())
+                .unwrap()
+                .with_extras(extras);
+            let html: String = plan
+                .render_pages(&site, &t, 0..9, &PlainCode)
+                .iter()
+                .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+                .collect();
             assert_eq!(html.contains("try-it"), shown, "{file} {api}");
         }
     }
@@ -1055,28 +1353,63 @@ mod tests {
     fn ranges_are_clamped() {
         let (site, t) = versioned();
         let plan = ExportPlan::new(&site, &t, &opts()).unwrap();
-        assert_eq!(plan.render_pages(&site, &t, 1..99, &PlainCode).len(), 2, "one page: its .html and .md");
+        assert_eq!(
+            plan.render_pages(&site, &t, 1..99, &PlainCode).len(),
+            2,
+            "one page: its .html and .md"
+        );
         assert!(plan.render_pages(&site, &t, 5..3, &PlainCode).is_empty());
     }
 
     #[test]
     fn without_markdown_pages_llms_files_link_the_html_pages() {
         let (site, t) = versioned();
-        let options = ExportOptions { markdown: Some(MarkdownPages::LlmsFull), ..opts() };
+        let options = ExportOptions {
+            markdown: Some(MarkdownPages::LlmsFull),
+            ..opts()
+        };
         let plan = ExportPlan::new(&site, &t, &options).unwrap();
         let pages = plan.render_pages(&site, &t, 0..9, &PlainCode);
-        assert_eq!(pages.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["v2/a.html", "v2/b.html"]);
+        assert_eq!(
+            pages.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+            ["v2/a.html", "v2/b.html"]
+        );
         let finishing = plan.finishing_files(&site, &t);
         assert!(!finishing.iter().any(|f| f.path.ends_with(".md")));
-        let text = |name: &str| String::from_utf8(finishing.iter().find(|f| f.path == name).unwrap().bytes.clone()).unwrap();
+        let text = |name: &str| {
+            String::from_utf8(
+                finishing
+                    .iter()
+                    .find(|f| f.path == name)
+                    .unwrap()
+                    .bytes
+                    .clone(),
+            )
+            .unwrap()
+        };
         let index = text("llms.txt");
-        assert!(index.contains("(v2/b.html)") && !index.contains(".md)"), "{index}");
+        assert!(
+            index.contains("(v2/b.html)") && !index.contains(".md)"),
+            "{index}"
+        );
         let full = text("llms-full.txt");
-        assert!(full.contains("[b](b.html)") && !full.contains(".md)"), "{full}");
+        assert!(
+            full.contains("[b](b.html)") && !full.contains(".md)"),
+            "{full}"
+        );
 
-        assert_eq!(MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX), MarkdownPages::Pages);
-        assert_eq!(MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX + 1), MarkdownPages::LlmsFull);
-        assert_eq!(MarkdownPages::resolve(Some(MarkdownPages::Pages), 50_000), MarkdownPages::Pages);
+        assert_eq!(
+            MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX),
+            MarkdownPages::Pages
+        );
+        assert_eq!(
+            MarkdownPages::resolve(None, MARKDOWN_PAGES_DEFAULT_MAX + 1),
+            MarkdownPages::LlmsFull
+        );
+        assert_eq!(
+            MarkdownPages::resolve(Some(MarkdownPages::Pages), 50_000),
+            MarkdownPages::Pages
+        );
     }
 }
 
@@ -1096,21 +1429,37 @@ mod version_tests {
                     {"version": "v1", "groups": [{"group": "Old", "pages": ["v1/a", "shared/intro"]}]},
                     {"version": "v2", "default": true, "groups": [{"group": "New", "pages": ["v2/a", "shared/intro", "v2/b"]}]}]}}"#,
             ),
-            ("v1/a.mdx", "---\ntitle: Old A\n---\nRead [the intro](/shared/intro) and ![logo](/logo.png)."),
-            ("v2/a.mdx", "---\ntitle: New A\n---\nRead [the intro](/shared/intro)."),
+            (
+                "v1/a.mdx",
+                "---\ntitle: Old A\n---\nRead [the intro](/shared/intro) and ![logo](/logo.png).",
+            ),
+            (
+                "v2/a.mdx",
+                "---\ntitle: New A\n---\nRead [the intro](/shared/intro).",
+            ),
             ("v2/b.mdx", "---\ntitle: New B\n---\nBravo."),
-            ("shared/intro.mdx", "---\ntitle: Intro\n---\nShared [a](/v2/a) [self](#x) ![logo](/logo.png)\n\n## X\n"),
+            (
+                "shared/intro.mdx",
+                "---\ntitle: Intro\n---\nShared [a](/v2/a) [self](#x) ![logo](/logo.png)\n\n## X\n",
+            ),
             ("logo.png", "png"),
         ]);
         (build_site(&t).unwrap(), t)
     }
 
     fn options(versions: Option<ExportVersions>) -> ExportOptions {
-        ExportOptions { domain: "docs.example.com".into(), versions, ..ExportOptions::default() }
+        ExportOptions {
+            domain: "docs.example.com".into(),
+            versions,
+            ..ExportOptions::default()
+        }
     }
 
     fn text(files: &[ExportFile], path: &str) -> String {
-        let file = files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("no {path}"));
+        let file = files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("no {path}"));
         String::from_utf8(file.bytes.clone()).unwrap()
     }
 
@@ -1119,41 +1468,91 @@ mod version_tests {
         let (site, t) = two_versions();
         let plan = ExportPlan::new(&site, &t, &options(Some(ExportVersions::All))).unwrap();
         assert_eq!(plan.versions(), ["v2", "v1"]);
-        assert_eq!(plan.page_paths(&site), ["shared/intro", "v1/shared/intro", "v2/a", "v2/b", "v1/a"]);
+        assert_eq!(
+            plan.page_paths(&site),
+            ["shared/intro", "v1/shared/intro", "v2/a", "v2/b", "v1/a"]
+        );
         BODY_RENDERS.with(|n| n.set(0));
         let files = plan.render_pages(&site, &t, 0..plan.page_count(), &PlainCode);
-        assert_eq!(BODY_RENDERS.with(|n| n.get()), 4, "five files, the shared page's body rendered once");
+        assert_eq!(
+            BODY_RENDERS.with(|n| n.get()),
+            4,
+            "five files, the shared page's body rendered once"
+        );
 
         let shared = text(&files, "shared/intro.html");
         let copy = text(&files, "v1/shared/intro.html");
-        assert!(shared.contains("href=\"../v2/a.html\"") && copy.contains("href=\"../../v2/a.html\""), "{copy}");
-        assert!(shared.contains("src=\"../logo.png\"") && copy.contains("src=\"../../logo.png\""), "{copy}");
-        assert!(copy.contains("href=\"#x\""), "a link to the page itself stays a fragment");
+        assert!(
+            shared.contains("href=\"../v2/a.html\"") && copy.contains("href=\"../../v2/a.html\""),
+            "{copy}"
+        );
+        assert!(
+            shared.contains("src=\"../logo.png\"") && copy.contains("src=\"../../logo.png\""),
+            "{copy}"
+        );
+        assert!(
+            copy.contains("href=\"#x\""),
+            "a link to the page itself stays a fragment"
+        );
         assert!(!copy.contains('\u{E000}'), "no marker is left");
         // The copy keeps the live page's canonical URL and shows v1's sidebar.
-        assert!(copy.contains("<link rel=\"canonical\" href=\"https://docs.example.com/shared/intro\">"));
-        let sidebar = |html: &str| html.split("<aside").nth(1).and_then(|s| s.split("</aside>").next()).unwrap_or("").to_owned();
-        assert!(sidebar(&copy).contains("Old A") && !sidebar(&copy).contains("New A"), "{copy}");
+        assert!(copy
+            .contains("<link rel=\"canonical\" href=\"https://docs.example.com/shared/intro\">"));
+        let sidebar = |html: &str| {
+            html.split("<aside")
+                .nth(1)
+                .and_then(|s| s.split("</aside>").next())
+                .unwrap_or("")
+                .to_owned()
+        };
+        assert!(
+            sidebar(&copy).contains("Old A") && !sidebar(&copy).contains("New A"),
+            "{copy}"
+        );
         assert!(sidebar(&shared).contains("New A") && !sidebar(&shared).contains("Old A"));
         // v1's own page links to v1's copy of the shared page.
         assert!(text(&files, "v1/a.html").contains("href=\"shared/intro.html\""));
 
         // The switch: the same page in the other version, else its first page.
-        assert!(shared.contains("class=\"lang-switch version-switch\""), "{shared}");
-        assert!(shared.contains("<a href=\"../v1/shared/intro.html\">v1</a>"), "{shared}");
-        assert!(copy.contains("<a href=\"../../shared/intro.html\">v2</a>"), "{copy}");
+        assert!(
+            shared.contains("class=\"lang-switch version-switch\""),
+            "{shared}"
+        );
+        assert!(
+            shared.contains("<a href=\"../v1/shared/intro.html\">v1</a>"),
+            "{shared}"
+        );
+        assert!(
+            copy.contains("<a href=\"../../shared/intro.html\">v2</a>"),
+            "{copy}"
+        );
         assert!(copy.contains("aria-current=\"page\">v1</a>"), "{copy}");
         let b = text(&files, "v2/b.html");
-        assert!(b.contains("<a href=\"../v1/a.html\">v1</a>"), "v1 lacks v2/b: its first page\n{b}");
+        assert!(
+            b.contains("<a href=\"../v1/a.html\">v1</a>"),
+            "v1 lacks v2/b: its first page\n{b}"
+        );
 
         // One search index per version, each finding its own copy.
         let finishing = plan.finishing_files(&site, &t);
         assert!(text(&files, "v1/a.html").contains("data-search=\"../_static/search/en.v1/\""));
         let docs = |dir: &str| -> String {
-            finishing.iter().filter(|f| f.path.starts_with(&format!("_static/search/{dir}/d/"))).map(|f| String::from_utf8_lossy(&f.bytes).into_owned()).collect()
+            finishing
+                .iter()
+                .filter(|f| f.path.starts_with(&format!("_static/search/{dir}/d/")))
+                .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+                .collect()
         };
-        assert!(docs("en").contains("shared/intro.html") && !docs("en").contains("v1/"), "{}", docs("en"));
-        assert!(docs("en.v1").contains("v1/shared/intro.html") && docs("en.v1").contains("v1/a.html"), "{}", docs("en.v1"));
+        assert!(
+            docs("en").contains("shared/intro.html") && !docs("en").contains("v1/"),
+            "{}",
+            docs("en")
+        );
+        assert!(
+            docs("en.v1").contains("v1/shared/intro.html") && docs("en.v1").contains("v1/a.html"),
+            "{}",
+            docs("en.v1")
+        );
         // The sitemap and llms.txt name each page once, at its live URL.
         let sitemap = text(&finishing, "sitemap.xml");
         assert_eq!(sitemap.matches("<loc>").count(), 4, "{sitemap}");
@@ -1168,16 +1567,37 @@ mod version_tests {
         let (site, t) = two_versions();
         let plan = ExportPlan::new(&site, &t, &options(None)).unwrap();
         assert_eq!(plan.versions(), ["v2"]);
-        assert_eq!(plan.page_paths(&site), ["shared/intro", "v2/a", "v2/b"], "the shared page is v2's too");
+        assert_eq!(
+            plan.page_paths(&site),
+            ["shared/intro", "v2/a", "v2/b"],
+            "the shared page is v2's too"
+        );
         let files = plan.render_pages(&site, &t, 0..plan.page_count(), &PlainCode);
         let shared = text(&files, "shared/intro.html");
         assert!(shared.contains("<a href=\"https://docs.example.com/shared/intro\">v1 <span class=\"version-live\">(live site)</span></a>"), "{shared}");
         let b = text(&files, "v2/b.html");
-        assert!(b.contains("href=\"https://docs.example.com/v1/a\">v1 "), "{b}");
+        assert!(
+            b.contains("href=\"https://docs.example.com/v1/a\">v1 "),
+            "{b}"
+        );
 
-        let named = ExportPlan::new(&site, &t, &options(Some(ExportVersions::Only(vec!["v1".into()])))).unwrap();
+        let named = ExportPlan::new(
+            &site,
+            &t,
+            &options(Some(ExportVersions::Only(vec!["v1".into()]))),
+        )
+        .unwrap();
         assert_eq!(named.versions(), ["v1"]);
-        let err = ExportPlan::new(&site, &t, &options(Some(ExportVersions::Only(vec!["v1".into(), "v9".into()])))).unwrap_err();
-        assert!(err.to_string().starts_with("versions: unknown version `v9`"), "{err}");
+        let err = ExportPlan::new(
+            &site,
+            &t,
+            &options(Some(ExportVersions::Only(vec!["v1".into(), "v9".into()]))),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("versions: unknown version `v9`"),
+            "{err}"
+        );
     }
 }

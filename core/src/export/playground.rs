@@ -25,9 +25,18 @@ mod tests {
             "parameters": [{"name": "q", "in": "query", "example": "</script><b>"}]}}}});
         let mut out = String::new();
         let op = &d["paths"]["/x"]["get"];
-        panel(&mut out, &operation_spec(&d, &d["paths"]["/x"], op, "get", "/x"));
+        panel(
+            &mut out,
+            &operation_spec(&d, &d["paths"]["/x"], op, "get", "/x"),
+        );
         assert_eq!(out.matches("</script>").count(), 1, "{out}");
-        let json_text = out.split("try-it-spec\">").nth(1).unwrap().split("</script>").next().unwrap();
+        let json_text = out
+            .split("try-it-spec\">")
+            .nth(1)
+            .unwrap()
+            .split("</script>")
+            .next()
+            .unwrap();
         let spec: Value = serde_json::from_str(json_text).unwrap();
         assert_eq!(spec["parameters"][0]["example"], "</script><b>");
         assert_eq!(spec["body"], Value::Null);

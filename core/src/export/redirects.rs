@@ -112,8 +112,14 @@ fn fill(destination: &str, captures: &[(&str, String)]) -> String {
     while let Some(colon) = rest.find(':') {
         out.push_str(&rest[..colon]);
         let after = &rest[colon + 1..];
-        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
-        match captures.iter().find(|(name, _)| *name == &after[..name_len]).filter(|_| name_len > 0) {
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        match captures
+            .iter()
+            .find(|(name, _)| *name == &after[..name_len])
+            .filter(|_| name_len > 0)
+        {
             Some((_, value)) => out.push_str(value),
             None => out.push_str(&rest[colon..colon + 1 + name_len]),
         }
@@ -135,10 +141,18 @@ pub(crate) fn rules(redirects: &[Redirect], pages: &BTreeMap<String, String>) ->
             continue;
         };
         let destination = redirect.destination.trim();
-        if destination.is_empty() || destination.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        if destination.is_empty()
+            || destination
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control())
+        {
             continue;
         }
-        let rule = |source: String, destination: String| Rule { source, destination, status };
+        let rule = |source: String, destination: String| Rule {
+            source,
+            destination,
+            status,
+        };
         if !source.contains([':', '*']) {
             if find_page(pages, &links::resolve("", &source)).is_some() {
                 continue;
@@ -153,20 +167,35 @@ pub(crate) fn rules(redirects: &[Redirect], pages: &BTreeMap<String, String>) ->
             continue;
         };
         // `/beta/:slug*` also matches `/beta`, which `/beta/*` does not.
-        let zero_or_more = redirect.source.trim().rsplit('/').next().is_some_and(|last| last.starts_with(':') && last.ends_with('*'));
-        if let Some(bare) = source.strip_suffix("/*").filter(|bare| zero_or_more && !bare.is_empty() && !bare.contains([':', '*'])) {
+        let zero_or_more = redirect
+            .source
+            .trim()
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.starts_with(':') && last.ends_with('*'));
+        if let Some(bare) = source
+            .strip_suffix("/*")
+            .filter(|bare| zero_or_more && !bare.is_empty() && !bare.contains([':', '*']))
+        {
             if find_page(pages, &links::resolve("", bare)).is_some() {
                 dynamic.push(rule(source, destination));
                 continue;
             }
             let bare_destination = destination.replace("/:splat", "").replace(":splat", "");
-            let bare_destination = if bare_destination.is_empty() { "/".to_owned() } else { bare_destination };
+            let bare_destination = if bare_destination.is_empty() {
+                "/".to_owned()
+            } else {
+                bare_destination
+            };
             literal.push(rule(bare.to_owned(), bare_destination));
         }
         dynamic.push(rule(source, destination));
     }
     literal.extend(dynamic);
-    let settled: Vec<Option<String>> = literal.iter().map(|rule| settle(&literal, pages, &rule.destination)).collect();
+    let settled: Vec<Option<String>> = literal
+        .iter()
+        .map(|rule| settle(&literal, pages, &rule.destination))
+        .collect();
     for (rule, destination) in literal.iter_mut().zip(settled) {
         if let Some(destination) = destination.filter(|d| *d != rule.source) {
             rule.destination = destination;
@@ -181,13 +210,19 @@ const MAX_HOPS: usize = 16;
 /// Where a literal `destination` ends when the rules are followed from it: an exported page's bundle
 /// path (with the fragment last written), an http(s) URL, or `None` when no page of the bundle is at
 /// the end of the chain (or the chain loops).
-pub(crate) fn settle(rules: &[Rule], pages: &BTreeMap<String, String>, destination: &str) -> Option<String> {
+pub(crate) fn settle(
+    rules: &[Rule],
+    pages: &BTreeMap<String, String>,
+    destination: &str,
+) -> Option<String> {
     let mut current = destination.to_owned();
     for _ in 0..MAX_HOPS {
         if is_web_url(&current) {
             return Some(current);
         }
-        let (path, fragment) = current.split_once('#').map_or((current.as_str(), ""), |(p, f)| (p, f));
+        let (path, fragment) = current
+            .split_once('#')
+            .map_or((current.as_str(), ""), |(p, f)| (p, f));
         let site_path = links::resolve("", path);
         if find_page(pages, &site_path).is_some() {
             return Some(current);
@@ -209,10 +244,18 @@ fn is_web_url(url: &str) -> bool {
 /// The source in the file's syntax, or `None` when the file cannot say it or it must not apply.
 fn source_pattern(raw: &str) -> Option<String> {
     let raw = raw.trim();
-    if raw.is_empty() || raw.contains(['?', '#', '\\']) || raw.chars().any(|c| c.is_whitespace() || c.is_control()) || raw.contains("://") {
+    if raw.is_empty()
+        || raw.contains(['?', '#', '\\'])
+        || raw.chars().any(|c| c.is_whitespace() || c.is_control())
+        || raw.contains("://")
+    {
         return None;
     }
-    let rooted = if raw.starts_with('/') { raw.to_owned() } else { format!("/{raw}") };
+    let rooted = if raw.starts_with('/') {
+        raw.to_owned()
+    } else {
+        format!("/{raw}")
+    };
     let mut out = Vec::new();
     for segment in rooted.split('/').skip(1) {
         let translated = match segment.strip_prefix(':') {
@@ -224,7 +267,11 @@ fn source_pattern(raw: &str) -> Option<String> {
         out.push(translated);
     }
     let source = format!("/{}", out.join("/"));
-    if tokens(&source).is_none() || RESERVED.iter().any(|dir| source.starts_with(dir) || source == dir.trim_end_matches('/')) {
+    if tokens(&source).is_none()
+        || RESERVED
+            .iter()
+            .any(|dir| source.starts_with(dir) || source == dir.trim_end_matches('/'))
+    {
         return None;
     }
     Some(source)
@@ -242,7 +289,9 @@ fn destination_pattern(raw: &str) -> Option<String> {
             continue;
         }
         let after = &rest[at + 1..];
-        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
         let wild = after[name_len..].starts_with(['*', '+']);
         // `https:` keeps its colon; a named parameter keeps its name unless it is the splat.
         if name_len > 0 && wild {
@@ -269,7 +318,11 @@ fn literal_destination(raw: &str, pages: &BTreeMap<String, String>) -> Option<St
     let (path, fragment) = raw.split_once('#').map_or((raw, ""), |(p, f)| (p, f));
     let path = path.split('?').next().unwrap_or("");
     let site_path = links::resolve("", path);
-    let fragment = if fragment.is_empty() { String::new() } else { format!("#{}", links::encode_path(fragment)) };
+    let fragment = if fragment.is_empty() {
+        String::new()
+    } else {
+        format!("#{}", links::encode_path(fragment))
+    };
     let bundle = match find_page(pages, &site_path).map(|_| site_path.as_str()) {
         Some("" | "index") => "",
         Some(page) => page.strip_suffix("/index").unwrap_or(page),
@@ -282,7 +335,10 @@ fn literal_destination(raw: &str, pages: &BTreeMap<String, String>) -> Option<St
 pub(crate) fn file_text(rules: &[Rule]) -> String {
     let mut out = String::from("# The site's redirects (docs.json `redirects`), for Cloudflare Pages, Netlify and docs-edge-serve.\n");
     for rule in rules {
-        out.push_str(&format!("{} {} {}\n", rule.source, rule.destination, rule.status));
+        out.push_str(&format!(
+            "{} {} {}\n",
+            rule.source, rule.destination, rule.status
+        ));
     }
     out
 }
@@ -301,9 +357,16 @@ pub fn parse(text: &str) -> Vec<Rule> {
             let (source, destination) = (fields.next()?, fields.next()?);
             let status = match fields.next() {
                 None => 301,
-                Some(code) => code.parse().ok().filter(|c| matches!(c, 301 | 302 | 303 | 307 | 308))?,
+                Some(code) => code
+                    .parse()
+                    .ok()
+                    .filter(|c| matches!(c, 301 | 302 | 303 | 307 | 308))?,
             };
-            (fields.next().is_none() && source.starts_with('/')).then(|| Rule { source: source.into(), destination: destination.into(), status })
+            (fields.next().is_none() && source.starts_with('/')).then(|| Rule {
+                source: source.into(),
+                destination: destination.into(),
+                status,
+            })
         })
         .collect()
 }
@@ -313,7 +376,9 @@ pub fn find<'r>(rules: &'r [Rule], path: &str) -> Option<(&'r Rule, String)> {
     if RESERVED.iter().any(|dir| path.starts_with(dir)) {
         return None;
     }
-    rules.iter().find_map(|rule| rule.matches(path).map(|to| (rule, to)))
+    rules
+        .iter()
+        .find_map(|rule| rule.matches(path).map(|to| (rule, to)))
 }
 
 /// The `Location` for a request of `path` (percent-decoded, `/`-rooted) sent to `destination`: an
@@ -325,17 +390,27 @@ pub fn location(path: &str, destination: &str) -> String {
     let Some(rooted) = destination.strip_prefix('/') else {
         return escape(destination);
     };
-    let (target, fragment) = rooted.split_once('#').map_or((rooted, None), |(t, f)| (t, Some(f)));
+    let (target, fragment) = rooted
+        .split_once('#')
+        .map_or((rooted, None), |(t, f)| (t, Some(f)));
     let from: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let from_dir = &from[..from.len() - 1];
     let to: Vec<&str> = target.split('/').collect();
     let to_dir = &to[..to.len() - 1];
-    let common = from_dir.iter().zip(to_dir).take_while(|(a, b)| a == b).count();
+    let common = from_dir
+        .iter()
+        .zip(to_dir)
+        .take_while(|(a, b)| a == b)
+        .count();
     let mut out = "../".repeat(from_dir.len() - common);
     out.push_str(&to[common..].join("/"));
     if out.is_empty() {
         out.push_str("./");
-    } else if out.split('/').next().is_some_and(|first| first.contains(':')) {
+    } else if out
+        .split('/')
+        .next()
+        .is_some_and(|first| first.contains(':'))
+    {
         out.insert_str(0, "./");
     }
     if let Some(fragment) = fragment {
@@ -366,15 +441,26 @@ mod tests {
     use super::*;
 
     fn redirect(source: &str, destination: &str, permanent: bool) -> Redirect {
-        Redirect { source: source.into(), destination: destination.into(), permanent }
+        Redirect {
+            source: source.into(),
+            destination: destination.into(),
+            permanent,
+        }
     }
 
     fn pages(paths: &[&str]) -> BTreeMap<String, String> {
-        paths.iter().map(|p| (p.to_string(), format!("{p}.html"))).collect()
+        paths
+            .iter()
+            .map(|p| (p.to_string(), format!("{p}.html")))
+            .collect()
     }
 
     fn rule(source: &str, destination: &str) -> Rule {
-        Rule { source: source.into(), destination: destination.into(), status: 308 }
+        Rule {
+            source: source.into(),
+            destination: destination.into(),
+            status: 308,
+        }
     }
 
     #[test]
@@ -433,13 +519,36 @@ mod tests {
             ],
             &exported,
         );
-        let to = |source: &str| rules.iter().find(|r| r.source == source).map(|r| r.destination.as_str());
-        assert_eq!(to("/enterprise"), Some("/en/enterprise"), "no page at the end: the path as written, for the host's 404");
-        assert_eq!(to("/legacy"), Some("/guides/start#setup"), "through a wildcard rule");
-        assert_eq!(to("/old"), Some("/en/enterprise/overview"), "through a literal rule");
+        let to = |source: &str| {
+            rules
+                .iter()
+                .find(|r| r.source == source)
+                .map(|r| r.destination.as_str())
+        };
+        assert_eq!(
+            to("/enterprise"),
+            Some("/en/enterprise"),
+            "no page at the end: the path as written, for the host's 404"
+        );
+        assert_eq!(
+            to("/legacy"),
+            Some("/guides/start#setup"),
+            "through a wildcard rule"
+        );
+        assert_eq!(
+            to("/old"),
+            Some("/en/enterprise/overview"),
+            "through a literal rule"
+        );
         assert_eq!(to("/loop-a"), Some("/loop-b"), "a loop ends");
-        assert_eq!(to("/out"), Some("https://blog.example.com/x"), "an URL the owner wrote stays");
-        assert!(rules.iter().all(|r| !r.destination.contains("docs.example.com")));
+        assert_eq!(
+            to("/out"),
+            Some("https://blog.example.com/x"),
+            "an URL the owner wrote stays"
+        );
+        assert!(rules
+            .iter()
+            .all(|r| !r.destination.contains("docs.example.com")));
         assert_eq!(settle(&rules, &exported, "/loop-a"), None);
         assert_eq!(settle(&rules, &exported, "/enterprise"), None);
     }
@@ -465,7 +574,11 @@ mod tests {
         assert_eq!(to("/u/ann/posts"), None);
         assert_eq!(to("/u//posts/7"), None);
         assert_eq!(to("/_static/site.css"), None);
-        assert_eq!(find(&[rule("/*", "/x")], "/_docs-edge/manifest.json"), None, "the bundle's own files are never redirected");
+        assert_eq!(
+            find(&[rule("/*", "/x")], "/_docs-edge/manifest.json"),
+            None,
+            "the bundle's own files are never redirected"
+        );
     }
 
     #[test]
@@ -476,16 +589,40 @@ mod tests {
         assert_eq!(location("/a/b/c", "/"), "../../");
         assert_eq!(location("/old", "/"), "./");
         assert_eq!(location("/en/old", "/en/cloud/"), "cloud/");
-        assert_eq!(location("/old", "https://docs.example.com/x"), "https://docs.example.com/x");
+        assert_eq!(
+            location("/old", "https://docs.example.com/x"),
+            "https://docs.example.com/x"
+        );
         assert_eq!(location("/old", "/javascript:x"), "./javascript:x");
-        assert_eq!(location("/zh/old", "/zh/新 页#变量"), "%E6%96%B0%20%E9%A1%B5#%E5%8F%98%E9%87%8F");
-        assert_eq!(location("/old", "/guides/%27start#%E5"), "guides/%27start#%E5", "escapes are kept");
+        assert_eq!(
+            location("/zh/old", "/zh/新 页#变量"),
+            "%E6%96%B0%20%E9%A1%B5#%E5%8F%98%E9%87%8F"
+        );
+        assert_eq!(
+            location("/old", "/guides/%27start#%E5"),
+            "guides/%27start#%E5",
+            "escapes are kept"
+        );
         assert_eq!(location("/old", "https://x.dev/a b"), "https://x.dev/a%20b");
     }
 
     #[test]
     fn parse_keeps_only_redirects() {
         let rules = parse("# c\n\n/a /b\n/c /d 302\n/e /f 200\n/g /h 301!\n/i /j 308 Country=nz\nnope /k 308\n/l\n");
-        assert_eq!(rules, [Rule { source: "/a".into(), destination: "/b".into(), status: 301 }, Rule { source: "/c".into(), destination: "/d".into(), status: 302 }]);
+        assert_eq!(
+            rules,
+            [
+                Rule {
+                    source: "/a".into(),
+                    destination: "/b".into(),
+                    status: 301
+                },
+                Rule {
+                    source: "/c".into(),
+                    destination: "/d".into(),
+                    status: 302
+                }
+            ]
+        );
     }
 }

@@ -13,40 +13,154 @@ use crate::docs::archive::tree;
 use crate::fuzz::{default_cases, text_from};
 
 const MDX_TOKENS: &[&str] = &[
-    "<script>", "</script>", "<img src=", "<a href=", "\"", "'", " onerror=", " onclick=", " on", "=",
-    "javascript:", "JaVaScRiPt:", "java\tscript:", "&#106;", "&colon;", "data:text/html,", "data:image/svg+xml,",
-    "vbscript:", "./", "/", "x", "alert(1)", ">", "<", "/>", "\n", "\n\n", "  ", "[x](", "](", ")", "![i](",
-    "<Card href=", "<Card img=", "<Frame>", "</Frame>", "<iframe src=", "<svg>", "<style>", "<object data=",
-    "<video poster=", "<source src=", "{", "}", "{\"", "`", "```", "<!--", "-->", "# ", "<div style=",
-    "url(", "expression(", "<Tab title=", "</Tab>", "<Tabs>", "</Tabs>", "<base href=", "<meta http-equiv=",
-    "<form action=", "<button formaction=", "import X from './s.mdx'\n", "<X />", "&", "&amp;", "<br>",
-    "<Note>", "</Note>", "```js\n", "```py title=", "srcdoc=", "<details>", "<summary>", "\\", "evil.svg", "evil.html", "pic.png",
-    "<Icon icon=", " icon=", " iconType=", "rocket", "github", "brands", "<Step ", "<Badge ", "<Callout ", "<svg data-icon=",
+    "<script>",
+    "</script>",
+    "<img src=",
+    "<a href=",
+    "\"",
+    "'",
+    " onerror=",
+    " onclick=",
+    " on",
+    "=",
+    "javascript:",
+    "JaVaScRiPt:",
+    "java\tscript:",
+    "&#106;",
+    "&colon;",
+    "data:text/html,",
+    "data:image/svg+xml,",
+    "vbscript:",
+    "./",
+    "/",
+    "x",
+    "alert(1)",
+    ">",
+    "<",
+    "/>",
+    "\n",
+    "\n\n",
+    "  ",
+    "[x](",
+    "](",
+    ")",
+    "![i](",
+    "<Card href=",
+    "<Card img=",
+    "<Frame>",
+    "</Frame>",
+    "<iframe src=",
+    "<svg>",
+    "<style>",
+    "<object data=",
+    "<video poster=",
+    "<source src=",
+    "{",
+    "}",
+    "{\"",
+    "`",
+    "```",
+    "<!--",
+    "-->",
+    "# ",
+    "<div style=",
+    "url(",
+    "expression(",
+    "<Tab title=",
+    "</Tab>",
+    "<Tabs>",
+    "</Tabs>",
+    "<base href=",
+    "<meta http-equiv=",
+    "<form action=",
+    "<button formaction=",
+    "import X from './s.mdx'\n",
+    "<X />",
+    "&",
+    "&amp;",
+    "<br>",
+    "<Note>",
+    "</Note>",
+    "```js\n",
+    "```py title=",
+    "srcdoc=",
+    "<details>",
+    "<summary>",
+    "\\",
+    "evil.svg",
+    "evil.html",
+    "pic.png",
+    "<Icon icon=",
+    " icon=",
+    " iconType=",
+    "rocket",
+    "github",
+    "brands",
+    "<Step ",
+    "<Badge ",
+    "<Callout ",
+    "<svg data-icon=",
     // Math: MathML passes only as the math renderer writes it.
-    "$", "$$", "$$\n", "\\frac{", "\\color{red}", "\\href{javascript:x}{", "\\text{", "\\begin{align}", "\\\\",
-    "<Latex>", "</Latex>", "<math>", "<mi style=", "<mtext><a href=",
+    "$",
+    "$$",
+    "$$\n",
+    "\\frac{",
+    "\\color{red}",
+    "\\href{javascript:x}{",
+    "\\text{",
+    "\\begin{align}",
+    "\\\\",
+    "<Latex>",
+    "</Latex>",
+    "<math>",
+    "<mi style=",
+    "<mtext><a href=",
     // Diagrams: SVG passes only as the diagram renderer writes it.
-    "```mermaid\n", "flowchart LR\n", "sequenceDiagram\n", "A-->B", " A[", "]", "-->|", "|", "click A ",
-    "style A fill:", "classDef c ", ":::c", "%%{init: {\"htmlLabels\": true}}%%\n", "A->>B: ", "Note over A: ",
+    "```mermaid\n",
+    "flowchart LR\n",
+    "sequenceDiagram\n",
+    "A-->B",
+    " A[",
+    "]",
+    "-->|",
+    "|",
+    "click A ",
+    "style A fill:",
+    "classDef c ",
+    ":::c",
+    "%%{init: {\"htmlLabels\": true}}%%\n",
+    "A->>B: ",
+    "Note over A: ",
 ];
 
 /// The HTML of page `a/b` whose body is `body`, as its reader gets it, in a site holding hostile
 /// files beside it.
 pub(super) fn rendered_page(body: &str) -> String {
     let t = tree(&[
-        ("s.mdx", "<script>alert(1)</script> [s](javascript:alert(1))"),
+        (
+            "s.mdx",
+            "<script>alert(1)</script> [s](javascript:alert(1))",
+        ),
         ("evil.svg", "<svg><script>alert(1)</script></svg>"),
         ("evil.html", "<script>alert(1)</script>"),
         ("pic.png", "png"),
     ]);
-    let pages = [("index".to_owned(), "index.html".to_owned()), ("a/b".to_owned(), "a/b.html".to_owned())]
-        .into_iter()
-        .collect();
+    let pages = [
+        ("index".to_owned(), "index.html".to_owned()),
+        ("a/b".to_owned(), "a/b.html".to_owned()),
+    ]
+    .into_iter()
+    .collect();
     let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
     let html = render_mdx(body, "a/b.mdx", &t, &links, &WordSpans).html;
     // Icons are filled in after rendering: the page as its reader gets it.
     let mut files = vec![super::ExportFile::new("a/b.html".into(), html)];
-    super::icons::fill(&mut files, super::icons::Library::FontAwesome, &super::icons::tests::test_shards(), &t);
+    super::icons::fill(
+        &mut files,
+        super::icons::Library::FontAwesome,
+        &super::icons::tests::test_shards(),
+        &t,
+    );
     String::from_utf8(files.remove(0).bytes).unwrap()
 }
 
@@ -60,21 +174,62 @@ proptest! {
     }
 }
 
-
 /// Found by this fuzzer: a heading holding an unterminated inline tag, then `<script>` blocks.
 #[test]
 fn heading_with_an_unterminated_tag_then_scripts_runs_nothing() {
     let t = tree(&[]);
     let pages = std::collections::BTreeMap::new();
     let links = Linker::new("a/b", "a/b.mdx", &pages, &t, "docs.example.com");
-    let html = render_mdx("# <img src=\"<script>\n<script></script><script>", "a/b.mdx", &t, &links, &WordSpans).html;
+    let html = render_mdx(
+        "# <img src=\"<script>\n<script></script><script>",
+        "a/b.mdx",
+        &t,
+        &links,
+        &WordSpans,
+    )
+    .html;
     assert_eq!(find_active(&html, &[]), None, "{html}");
 }
 
 const REDIRECT_TOKENS: &[&str] = &[
-    "/", "a", "b", "index", ":slug", "*", "+", "?", "#", "x", "\"", "'", "<", ">", "<script>", "javascript:",
-    "JaVaScRiPt:", "data:text/html,", "https://", "http://", "//", "..", ".", " ", "\t", "\n", "&", "&#106;",
-    "%27", "%22", ";", ",", "url=", "_static", "_docs-edge", "\\", "\u{0}", "ü",
+    "/",
+    "a",
+    "b",
+    "index",
+    ":slug",
+    "*",
+    "+",
+    "?",
+    "#",
+    "x",
+    "\"",
+    "'",
+    "<",
+    ">",
+    "<script>",
+    "javascript:",
+    "JaVaScRiPt:",
+    "data:text/html,",
+    "https://",
+    "http://",
+    "//",
+    "..",
+    ".",
+    " ",
+    "\t",
+    "\n",
+    "&",
+    "&#106;",
+    "%27",
+    "%22",
+    ";",
+    ",",
+    "url=",
+    "_static",
+    "_docs-edge",
+    "\\",
+    "\u{0}",
+    "ü",
 ];
 
 proptest! {

@@ -42,7 +42,11 @@ pub(crate) fn request_samples(spec: &Value, op: Option<&Value>) -> Vec<Sample> {
         ("JavaScript", "javascript", request.javascript()),
     ] {
         if !out.iter().any(|s| s.label.eq_ignore_ascii_case(label)) {
-            out.push(Sample { label: label.to_owned(), lang: lang.to_owned(), code });
+            out.push(Sample {
+                label: label.to_owned(),
+                lang: lang.to_owned(),
+                code,
+            });
         }
     }
     out
@@ -50,14 +54,21 @@ pub(crate) fn request_samples(spec: &Value, op: Option<&Value>) -> Vec<Sample> {
 
 /// `x-codeSamples` / `x-code-samples`: `[{lang, label?, source}]`.
 fn spec_samples(op: &Value) -> Vec<Sample> {
-    let list = op.get("x-codeSamples").or_else(|| op.get("x-code-samples")).and_then(Value::as_array);
+    let list = op
+        .get("x-codeSamples")
+        .or_else(|| op.get("x-code-samples"))
+        .and_then(Value::as_array);
     list.into_iter()
         .flatten()
         .filter_map(|entry| {
             let source = str_of(entry, "source").filter(|s| s.len() <= MAX_SOURCE_BYTES)?;
             let lang = str_of(entry, "lang").unwrap_or("text");
             let label = str_of(entry, "label").unwrap_or(lang);
-            Some(Sample { label: label.trim().to_owned(), lang: grammar(lang), code: source.to_owned() })
+            Some(Sample {
+                label: label.trim().to_owned(),
+                lang: grammar(lang),
+                code: source.to_owned(),
+            })
         })
         .take(MAX_SPEC_SAMPLES)
         .collect()
@@ -80,11 +91,15 @@ fn grammar(lang: &str) -> String {
 /// One example per response status that has content: the document's own example, else one made
 /// from the schema, JSON media preferred.
 pub(crate) fn response_examples(doc: &Value, op: &Value) -> Vec<Sample> {
-    let Some(responses) = op.get("responses").and_then(Value::as_object) else { return Vec::new() };
+    let Some(responses) = op.get("responses").and_then(Value::as_object) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for (status, response) in responses.iter().take(MAX_RESPONSES) {
         let response = resolve(doc, response);
-        let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
+        let Some(content) = response.get("content").and_then(Value::as_object) else {
+            continue;
+        };
         let Some((media, entry)) = content
             .get_key_value("application/json")
             .or_else(|| content.iter().find(|(k, _)| k.contains("json")))
@@ -97,7 +112,11 @@ pub(crate) fn response_examples(doc: &Value, op: &Value) -> Vec<Sample> {
             .get("example")
             .cloned()
             .or_else(|| {
-                let first = entry.get("examples").and_then(Value::as_object)?.values().next()?;
+                let first = entry
+                    .get("examples")
+                    .and_then(Value::as_object)?
+                    .values()
+                    .next()?;
                 resolve(doc, first).get("value").cloned()
             })
             .unwrap_or_else(|| example_of(doc, entry.get("schema").unwrap_or(&Value::Null), 0));
@@ -105,18 +124,30 @@ pub(crate) fn response_examples(doc: &Value, op: &Value) -> Vec<Sample> {
             continue;
         }
         let (lang, code) = if media.contains("json") {
-            ("json", serde_json::to_string_pretty(&value).unwrap_or_default())
+            (
+                "json",
+                serde_json::to_string_pretty(&value).unwrap_or_default(),
+            )
         } else {
             ("text", scalar_text(&value))
         };
-        out.push(Sample { label: status.clone(), lang: lang.into(), code });
+        out.push(Sample {
+            label: status.clone(),
+            lang: lang.into(),
+            code,
+        });
     }
     out
 }
 
 /// A tabbed group titled `title` holding `samples` (nothing when there are none): the markup of an
 /// authored `RequestExample`, so site.js makes it tabs and site.css lays it out alike.
-pub(crate) fn write_group(out: &mut String, title: &str, samples: &[Sample], highlighter: &dyn Highlight) {
+pub(crate) fn write_group(
+    out: &mut String,
+    title: &str,
+    samples: &[Sample],
+    highlighter: &dyn Highlight,
+) {
     if samples.is_empty() {
         return;
     }
@@ -143,11 +174,20 @@ struct Request {
 impl Request {
     fn from_spec(spec: &Value) -> Self {
         let method = str_of(spec, "method").unwrap_or("GET").to_ascii_uppercase();
-        let server = spec.get("servers").and_then(|s| s.get(0)).and_then(Value::as_str).unwrap_or("");
+        let server = spec
+            .get("servers")
+            .and_then(|s| s.get(0))
+            .and_then(Value::as_str)
+            .unwrap_or("");
         let mut path = str_of(spec, "path").unwrap_or("/").to_owned();
         let mut query: Vec<(String, String)> = Vec::new();
         let mut headers: Vec<(String, String)> = Vec::new();
-        for p in spec.get("parameters").and_then(Value::as_array).into_iter().flatten() {
+        for p in spec
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let name = str_of(p, "name").unwrap_or("");
             let example = p.get("example").map(scalar_text).unwrap_or_default();
             let required = p.get("required").and_then(Value::as_bool) == Some(true);
@@ -164,7 +204,12 @@ impl Request {
                 _ => {}
             }
         }
-        for a in spec.get("auth").and_then(Value::as_array).into_iter().flatten() {
+        for a in spec
+            .get("auth")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let name = str_of(a, "name").unwrap_or("Authorization").to_owned();
             match str_of(a, "kind") {
                 Some("bearer") => headers.push((name, "Bearer <token>".into())),
@@ -175,11 +220,22 @@ impl Request {
             }
         }
         let body = spec.get("body").filter(|b| b.is_object()).map(|b| {
-            let media = str_of(b, "mediaType").unwrap_or("application/json").to_owned();
-            (media, b.get("example").and_then(Value::as_str).unwrap_or("").to_owned())
+            let media = str_of(b, "mediaType")
+                .unwrap_or("application/json")
+                .to_owned();
+            (
+                media,
+                b.get("example")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+            )
         });
         if let Some((media, _)) = &body {
-            if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+            if !headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+            {
                 headers.push(("Content-Type".into(), media.clone()));
             }
         }
@@ -194,13 +250,26 @@ impl Request {
             url.push('=');
             url.push_str(&encode_component(value));
         }
-        Request { method, url, headers, body, json }
+        Request {
+            method,
+            url,
+            headers,
+            body,
+            json,
+        }
     }
 
     fn curl(&self) -> String {
-        let mut lines = vec![format!("curl --request {} \\\n  --url {}", self.method, shell_word(&self.url))];
+        let mut lines = vec![format!(
+            "curl --request {} \\\n  --url {}",
+            self.method,
+            shell_word(&self.url)
+        )];
         for (name, value) in &self.headers {
-            lines.push(format!("  --header {}", shell_word(&format!("{name}: {value}"))));
+            lines.push(format!(
+                "  --header {}",
+                shell_word(&format!("{name}: {value}"))
+            ));
         }
         if let Some((_, text)) = &self.body {
             lines.push(format!("  --data {}", shell_word(text)));
@@ -215,7 +284,11 @@ impl Request {
         if !self.headers.is_empty() {
             out.push_str("headers = {\n");
             for (name, value) in &self.headers {
-                out.push_str(&format!("    {}: {},\n", string_literal(name), string_literal(value)));
+                out.push_str(&format!(
+                    "    {}: {},\n",
+                    string_literal(name),
+                    string_literal(value)
+                ));
             }
             out.push_str("}\n");
             args.push("headers=headers".into());
@@ -233,29 +306,49 @@ impl Request {
         }
         let call = match self.method.as_str() {
             "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" => {
-                format!("requests.{}({})", self.method.to_ascii_lowercase(), args.join(", "))
+                format!(
+                    "requests.{}({})",
+                    self.method.to_ascii_lowercase(),
+                    args.join(", ")
+                )
             }
-            other => format!("requests.request({}, {})", string_literal(other), args.join(", ")),
+            other => format!(
+                "requests.request({}, {})",
+                string_literal(other),
+                args.join(", ")
+            ),
         };
         out.push_str(&format!("\nresponse = {call}\nprint(response.text)"));
         out
     }
 
     fn javascript(&self) -> String {
-        let mut out = format!("const url = {};\nconst options = {{\n  method: {},\n", string_literal(&self.url), string_literal(&self.method));
+        let mut out = format!(
+            "const url = {};\nconst options = {{\n  method: {},\n",
+            string_literal(&self.url),
+            string_literal(&self.method)
+        );
         if !self.headers.is_empty() {
             out.push_str("  headers: {\n");
             for (name, value) in &self.headers {
-                out.push_str(&format!("    {}: {},\n", string_literal(name), string_literal(value)));
+                out.push_str(&format!(
+                    "    {}: {},\n",
+                    string_literal(name),
+                    string_literal(value)
+                ));
             }
             out.push_str("  },\n");
         }
         match (&self.json, &self.body) {
             (Some(json), _) => {
-                let text = serde_json::to_string_pretty(json).unwrap_or_default().replace('\n', "\n  ");
+                let text = serde_json::to_string_pretty(json)
+                    .unwrap_or_default()
+                    .replace('\n', "\n  ");
                 out.push_str(&format!("  body: JSON.stringify({text}),\n"));
             }
-            (None, Some((_, text))) => out.push_str(&format!("  body: {},\n", string_literal(text))),
+            (None, Some((_, text))) => {
+                out.push_str(&format!("  body: {},\n", string_literal(text)))
+            }
             (None, None) => {}
         }
         out.push_str("};\n\nfetch(url, options)\n  .then((response) => response.text())\n  .then((text) => console.log(text))\n  .catch((error) => console.error(error));");
@@ -298,14 +391,23 @@ fn python_value(value: &Value, indent: usize) -> String {
         Value::String(s) => string_literal(s),
         Value::Array(items) if items.is_empty() => "[]".into(),
         Value::Array(items) => {
-            let inner: Vec<String> = items.iter().map(|v| format!("{pad}{}", python_value(v, indent + 1))).collect();
+            let inner: Vec<String> = items
+                .iter()
+                .map(|v| format!("{pad}{}", python_value(v, indent + 1)))
+                .collect();
             format!("[\n{},\n{close}]", inner.join(",\n"))
         }
         Value::Object(map) if map.is_empty() => "{}".into(),
         Value::Object(map) => {
             let inner: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{pad}{}: {}", string_literal(k), python_value(v, indent + 1)))
+                .map(|(k, v)| {
+                    format!(
+                        "{pad}{}: {}",
+                        string_literal(k),
+                        python_value(v, indent + 1)
+                    )
+                })
                 .collect();
             format!("{{\n{},\n{close}}}", inner.join(",\n"))
         }
@@ -377,11 +479,18 @@ mod tests {
 
     fn samples_of(d: &Value, path: &str, method: &str) -> Vec<Sample> {
         let item = &d["paths"][path];
-        request_samples(&operation_spec(d, item, &item[method], method, path), Some(&item[method]))
+        request_samples(
+            &operation_spec(d, item, &item[method], method, path),
+            Some(&item[method]),
+        )
     }
 
     fn code<'s>(samples: &'s [Sample], label: &str) -> &'s str {
-        &samples.iter().find(|s| s.label == label).unwrap_or_else(|| panic!("no {label} in {samples:?}")).code
+        &samples
+            .iter()
+            .find(|s| s.label == label)
+            .unwrap_or_else(|| panic!("no {label} in {samples:?}"))
+            .code
     }
 
     #[test]
@@ -394,15 +503,29 @@ mod tests {
             "curl --request POST \\\n  --url 'https://api.example.com/v1/users/u%201%2F2?limit=5' \\\n  --header 'X-Trace: <X-Trace>' \\\n  --header 'Authorization: Bearer <token>' \\\n  --header 'Content-Type: application/json' \\\n  --data '{\n  \"name\": \"Ada\",\n  \"admin\": true,\n  \"note\": null\n}'"
         );
         let python = code(&samples, "Python");
-        assert!(python.starts_with("import requests\n\nurl = \"https://api.example.com/v1/users/u%201%2F2?limit=5\"\n"), "{python}");
-        assert!(python.contains("    \"Authorization\": \"Bearer <token>\",\n"), "{python}");
+        assert!(
+            python.starts_with(
+                "import requests\n\nurl = \"https://api.example.com/v1/users/u%201%2F2?limit=5\"\n"
+            ),
+            "{python}"
+        );
+        assert!(
+            python.contains("    \"Authorization\": \"Bearer <token>\",\n"),
+            "{python}"
+        );
         assert!(python.contains("payload = {\n    \"name\": \"Ada\",\n    \"admin\": True,\n    \"note\": None,\n}\n"), "{python}");
         assert!(python.ends_with("response = requests.post(url, headers=headers, json=payload)\nprint(response.text)"), "{python}");
         let js = code(&samples, "JavaScript");
-        assert!(js.contains("  method: \"POST\",\n  headers: {\n    \"X-Trace\": \"<X-Trace>\",\n"), "{js}");
+        assert!(
+            js.contains("  method: \"POST\",\n  headers: {\n    \"X-Trace\": \"<X-Trace>\",\n"),
+            "{js}"
+        );
         assert!(js.contains("  body: JSON.stringify({\n    \"name\": \"Ada\",\n    \"admin\": true,\n    \"note\": null\n  }),\n"), "{js}");
         assert!(js.contains("fetch(url, options)"), "{js}");
-        assert!(!code(&samples, "cURL").contains("cursor"), "optional parameters without an example stay out");
+        assert!(
+            !code(&samples, "cURL").contains("cursor"),
+            "optional parameters without an example stay out"
+        );
     }
 
     #[test]
@@ -426,12 +549,25 @@ mod tests {
             {"lang": "ruby"}
         ]);
         let samples = samples_of(&d, "/users/{id}", "post");
-        let tabs: Vec<(&str, &str)> = samples.iter().map(|s| (s.label.as_str(), s.lang.as_str())).collect();
-        assert_eq!(tabs, [("Go", "go"), ("curl", "bash"), ("Python SDK", "python"), ("Python", "python"), ("JavaScript", "javascript")]);
+        let tabs: Vec<(&str, &str)> = samples
+            .iter()
+            .map(|s| (s.label.as_str(), s.lang.as_str()))
+            .collect();
+        assert_eq!(
+            tabs,
+            [
+                ("Go", "go"),
+                ("curl", "bash"),
+                ("Python SDK", "python"),
+                ("Python", "python"),
+                ("JavaScript", "javascript")
+            ]
+        );
         assert_eq!(samples[1].code, "curl https://x");
         // The older spelling is read too.
         let mut d = doc();
-        d["paths"]["/users/{id}"]["post"]["x-code-samples"] = json!([{"lang": "PHP", "source": "<?php"}]);
+        d["paths"]["/users/{id}"]["post"]["x-code-samples"] =
+            json!([{"lang": "PHP", "source": "<?php"}]);
         assert_eq!(samples_of(&d, "/users/{id}", "post")[0].label, "PHP");
     }
 
@@ -452,13 +588,31 @@ mod tests {
         let url = "https://h.example/a'b/p";
         assert_eq!(
             words,
-            ["curl", "--request", "PUT", "--url", url, "--header", &header, "--header", "Content-Type: text/plain", "--data", evil]
+            [
+                "curl",
+                "--request",
+                "PUT",
+                "--url",
+                url,
+                "--header",
+                &header,
+                "--header",
+                "Content-Type: text/plain",
+                "--data",
+                evil
+            ]
         );
         for label in ["Python", "JavaScript"] {
             let text = code(&samples, label);
             let literal = string_literal(evil);
-            assert!(text.contains(&format!("{literal}: {literal}")), "{label}: {text}");
-            assert!(!text.contains('\u{2028}') && !text.contains("\n</script>"), "{text}");
+            assert!(
+                text.contains(&format!("{literal}: {literal}")),
+                "{label}: {text}"
+            );
+            assert!(
+                !text.contains('\u{2028}') && !text.contains("\n</script>"),
+                "{text}"
+            );
             // The JSON literal reads back as exactly the hostile text.
             assert_eq!(serde_json::from_str::<String>(&literal).unwrap(), evil);
         }
@@ -466,7 +620,12 @@ mod tests {
         // Written into the page, the code is text: no element opens.
         let mut out = String::new();
         write_group(&mut out, "Request", &samples, &WordSpans);
-        assert!(!out.contains("<script") && !out.contains("</script>") && out.contains("&lt;/script&gt;"), "{out}");
+        assert!(
+            !out.contains("<script")
+                && !out.contains("</script>")
+                && out.contains("&lt;/script&gt;"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -475,8 +634,17 @@ mod tests {
         d["components"]["responses"] = json!({"Missing": {"content": {"application/problem+json": {"schema": {"type": "object", "properties": {"title": {"type": "string"}}}}}}});
         let item = &d["paths"]["/users/{id}"];
         let examples = response_examples(&d, &item["post"]);
-        let got: Vec<(&str, &str, &str)> = examples.iter().map(|s| (s.label.as_str(), s.lang.as_str(), s.code.as_str())).collect();
-        assert_eq!(got, [("200", "json", "{\n  \"id\": \"u1\"\n}"), ("404", "json", "{\n  \"title\": \"string\"\n}")]);
+        let got: Vec<(&str, &str, &str)> = examples
+            .iter()
+            .map(|s| (s.label.as_str(), s.lang.as_str(), s.code.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("200", "json", "{\n  \"id\": \"u1\"\n}"),
+                ("404", "json", "{\n  \"title\": \"string\"\n}")
+            ]
+        );
     }
 
     #[test]
@@ -485,10 +653,22 @@ mod tests {
         let mut out = String::new();
         write_group(&mut out, "Request", &samples, &Recorded);
         assert!(out.starts_with("<div class=\"example api-samples\" data-tabs><p class=\"example-title\">Request</p>"), "{out}");
-        for (label, lang) in [("cURL", "bash"), ("Python", "python"), ("JavaScript", "javascript")] {
-            assert!(out.contains(&format!("data-title=\"{label}\"><pre tabindex=\"0\"><code class=\"language-{lang}\">")), "{out}");
+        for (label, lang) in [
+            ("cURL", "bash"),
+            ("Python", "python"),
+            ("JavaScript", "javascript"),
+        ] {
+            assert!(
+                out.contains(&format!(
+                    "data-title=\"{label}\"><pre tabindex=\"0\"><code class=\"language-{lang}\">"
+                )),
+                "{out}"
+            );
         }
-        assert!(!out.contains("code-title"), "the tab names the sample: {out}");
+        assert!(
+            !out.contains("code-title"),
+            "the tab names the sample: {out}"
+        );
         let mut empty = String::new();
         write_group(&mut empty, "Request", &[], &Recorded);
         assert!(empty.is_empty());

@@ -97,7 +97,8 @@ pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
                     out.push('>');
                 }
                 Media::Link(href) => {
-                    let size = ["width", "height"].map(|key| tag.text_attr(key).or_else(|| number_text(tag, key)));
+                    let size = ["width", "height"]
+                        .map(|key| tag.text_attr(key).or_else(|| number_text(tag, key)));
                     remote_image(&mut out, &href, src, alt, size, &author_classes(tag));
                 }
             }
@@ -196,7 +197,14 @@ pub(crate) fn html_tag(tag: &Tag<'_>, links: &Linker<'_>) -> Markup {
 /// A remote image the publish did not bring (`href`, written as `written`): a click-to-load
 /// placeholder naming its host (`embeds`); a link when the URL is not plainly remote (a relative
 /// one missing from the upload leads to the live site, where it is missing too).
-pub(crate) fn remote_image(out: &mut String, href: &str, written: &str, alt: &str, size: [Option<&str>; 2], classes: &[String]) {
+pub(crate) fn remote_image(
+    out: &mut String,
+    href: &str,
+    written: &str,
+    alt: &str,
+    size: [Option<&str>; 2],
+    classes: &[String],
+) {
     if href != written.trim() || !super::embeds::image_placeholder(out, href, alt, size, classes) {
         external_link(out, href, alt, "Image");
     }
@@ -238,10 +246,17 @@ fn class_attr(out: &mut String, tag: &Tag<'_>) {
 /// The classes an author gives an element or component: its `className` (or `class`) words, cut
 /// to safe characters, and the class its `style` prop becomes (`page_style`).
 pub(crate) fn author_classes(tag: &Tag<'_>) -> Vec<String> {
-    let written = tag.text_attr("className").or_else(|| tag.text_attr("class")).unwrap_or("");
+    let written = tag
+        .text_attr("className")
+        .or_else(|| tag.text_attr("class"))
+        .unwrap_or("");
     let mut class = written
         .split_whitespace()
-        .map(|c| c.chars().filter(|c| c.is_ascii_graphic() && !"\"'<>`{};=\\".contains(*c)).collect::<String>())
+        .map(|c| {
+            c.chars()
+                .filter(|c| c.is_ascii_graphic() && !"\"'<>`{};=\\".contains(*c))
+                .collect::<String>()
+        })
         .filter(|c| !c.is_empty())
         .collect::<Vec<_>>();
     class.extend(page_style::style_class(tag));
@@ -290,11 +305,24 @@ mod tests {
         let remote = written("<img src=\"https://cdn.x/y.png\" alt=\"Y\" width={200} height=\"80\" className=\"hidden dark:block\" onerror=\"x\" />");
         assert!(remote.starts_with("<span class=\"image-placeholder hidden dark:block\" data-image-origin=\"https://cdn.x\" data-image-src=\"https://cdn.x/y.png\" \
                                     data-image-alt=\"Y\" data-image-width=\"200\" data-image-height=\"80\"><a class=\"external-media\" href=\"https://cdn.x/y.png\">Y</a> "), "{remote}");
-        assert!(remote.contains(">Load the image from cdn.x</button></span>") && !remote.contains("<img") && !remote.contains("onerror"), "{remote}");
+        assert!(
+            remote.contains(">Load the image from cdn.x</button></span>")
+                && !remote.contains("<img")
+                && !remote.contains("onerror"),
+            "{remote}"
+        );
         // Not plainly remote: the link stays (a relative image missing from the upload, a script URL, userinfo).
-        for (src, href) in [("/images/gone.png", "https://d.io/images/gone.png"), ("javascript:alert(1)", "#"), ("https://u@cdn.x/y.png", "https://u@cdn.x/y.png")] {
+        for (src, href) in [
+            ("/images/gone.png", "https://d.io/images/gone.png"),
+            ("javascript:alert(1)", "#"),
+            ("https://u@cdn.x/y.png", "https://u@cdn.x/y.png"),
+        ] {
             let html = written(&format!("<img src=\"{src}\" alt=\"G\" />"));
-            assert_eq!(html, format!("<a class=\"external-media\" href=\"{href}\">G</a>child"), "{src}");
+            assert_eq!(
+                html,
+                format!("<a class=\"external-media\" href=\"{href}\">G</a>child"),
+                "{src}"
+            );
         }
     }
 
@@ -304,8 +332,14 @@ mod tests {
             "<iframe src=\"https://www.youtube.com/embed/x\" title=\"Demo\">",
             false,
         );
-        assert!(iframe.open.contains("<figure class=\"embed-placeholder\""), "{}", iframe.open);
-        assert!(iframe.open.contains("href=\"https://www.youtube.com/embed/x\">Open it on www.youtube.com</a>"));
+        assert!(
+            iframe.open.contains("<figure class=\"embed-placeholder\""),
+            "{}",
+            iframe.open
+        );
+        assert!(iframe
+            .open
+            .contains("href=\"https://www.youtube.com/embed/x\">Open it on www.youtube.com</a>"));
         assert!(!iframe.open.contains("<iframe"));
         assert!(iframe.suppress);
         assert!(render("<script>", false).suppress);
@@ -313,7 +347,10 @@ mod tests {
             "<div className=\"x dark:hidden\" style={{a: 'url(x)'}} onClick={f}>",
             false,
         );
-        assert_eq!(div.open, "<div class=\"x dark:hidden\">", "an unsafe style gives no class");
+        assert_eq!(
+            div.open, "<div class=\"x dark:hidden\">",
+            "an unsafe style gives no class"
+        );
         let a = render("<a href=\"javascript:x()\">", false);
         assert_eq!(a.open, "<a href=\"#\">");
     }
@@ -350,17 +387,31 @@ mod tests {
         ] {
             written(src);
         }
-        assert_eq!(render("<video src=\"/media/v.mp4\">", false).open, "<video controls preload=\"metadata\" src=\"../media/v.mp4\">");
+        assert_eq!(
+            render("<video src=\"/media/v.mp4\">", false).open,
+            "<video controls preload=\"metadata\" src=\"../media/v.mp4\">"
+        );
     }
 
     #[test]
     fn active_elements_write_nothing_and_scripts_drop_their_content() {
         for src in ["<script>", "<sCrIpT src=\"x.js\">", "<style>", "<template>"] {
             let markup = render(src, false);
-            assert!(markup.suppress && markup.open.is_empty() && markup.close.is_empty(), "{src}");
+            assert!(
+                markup.suppress && markup.open.is_empty() && markup.close.is_empty(),
+                "{src}"
+            );
         }
-        for src in ["<svg onload=\"x\">", "<math>", "<form action=\"javascript:x\">", "<base href=\"https://evil\" />",
-                    "<meta http-equiv=\"refresh\" />", "<link rel=\"import\" />", "<x-widget>", "<noscript>"] {
+        for src in [
+            "<svg onload=\"x\">",
+            "<math>",
+            "<form action=\"javascript:x\">",
+            "<base href=\"https://evil\" />",
+            "<meta http-equiv=\"refresh\" />",
+            "<link rel=\"import\" />",
+            "<x-widget>",
+            "<noscript>",
+        ] {
             assert_eq!(render(src, false), Markup::default(), "{src}");
         }
     }
@@ -368,12 +419,19 @@ mod tests {
     #[test]
     fn values_are_escaped_and_classes_cut_to_safe_characters() {
         let html = written("<span title='\"><script>alert(1)</script>' id='a\" onclick=\"x'>");
-        assert!(html.contains("title=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\""), "{html}");
+        assert!(
+            html.contains("title=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\""),
+            "{html}"
+        );
         assert!(html.contains("id=\"a&quot; onclick=&quot;x\""), "{html}");
         let class = written("<div className='x\" onload=\"y <b>'>");
         assert_eq!(class, "<div class=\"x onloady b\">child</div>");
-        let styled = written("<div className=\"grid md:grid-cols-[1fr_2fr] w-1/2\" style={{ gap: 8 }}>");
-        assert!(styled.starts_with("<div class=\"grid md:grid-cols-[1fr_2fr] w-1/2 s-"), "{styled}");
+        let styled =
+            written("<div className=\"grid md:grid-cols-[1fr_2fr] w-1/2\" style={{ gap: 8 }}>");
+        assert!(
+            styled.starts_with("<div class=\"grid md:grid-cols-[1fr_2fr] w-1/2 s-"),
+            "{styled}"
+        );
         assert!(!styled.contains("style"), "{styled}");
     }
 }

@@ -34,9 +34,9 @@ use crate::docs::Site;
 use crate::text::Analyzer;
 
 use super::layout::SEARCH_DIR;
-use super::links::{encode_path, unambiguous};
 #[cfg(test)]
 use super::links::output_file;
+use super::links::{encode_path, unambiguous};
 use super::ExportFile;
 
 /// Documents per chunk file.
@@ -117,7 +117,9 @@ impl TermPostings {
     }
 
     fn close(&mut self) {
-        let Some((doc, weight)) = self.open.take() else { return };
+        let Some((doc, weight)) = self.open.take() else {
+            return;
+        };
         let done = Reverse((weight, Reverse(doc)));
         if self.kept.len() < MAX_POSTINGS {
             self.kept.push(done);
@@ -134,7 +136,11 @@ impl TermPostings {
         self.close();
         out.push('[');
         out.push_str(&self.df.to_string());
-        let mut kept: Vec<(u32, u32)> = self.kept.into_iter().map(|Reverse((weight, Reverse(doc)))| (doc, weight)).collect();
+        let mut kept: Vec<(u32, u32)> = self
+            .kept
+            .into_iter()
+            .map(|Reverse((weight, Reverse(doc)))| (doc, weight))
+            .collect();
         crate::sort::sort(&mut kept);
         let mut last = 0u32;
         for (doc, weight) in kept {
@@ -219,7 +225,11 @@ impl LanguageIndex {
             // A term seen before (most are) is found without allocating its key.
             match self.postings.get_mut(term) {
                 Some(postings) => postings.add(doc, weight, cap),
-                None => self.postings.entry(term.to_owned()).or_default().add(doc, weight, cap),
+                None => self
+                    .postings
+                    .entry(term.to_owned())
+                    .or_default()
+                    .add(doc, weight, cap),
             }
         });
         added
@@ -230,7 +240,9 @@ impl LanguageIndex {
         self.docs += 1;
         self.open_chunk.push(doc);
         if self.open_chunk.len() == CHUNK {
-            self.chunks.push(StoredChunk::new(&json!(std::mem::take(&mut self.open_chunk)).to_string()));
+            self.chunks.push(StoredChunk::new(
+                &json!(std::mem::take(&mut self.open_chunk)).to_string(),
+            ));
         }
     }
 
@@ -250,7 +262,12 @@ impl LanguageIndex {
             } else {
                 format!("{url}#{}", encode_path(&section.anchor))
             };
-            self.push_doc([page.title.clone(), section.heading.clone(), href, snippet(&section.text)]);
+            self.push_doc([
+                page.title.clone(),
+                section.heading.clone(),
+                href,
+                snippet(&section.text),
+            ]);
             // Prose counts once a mention up to 8; a heading or the title outweighs any prose.
             prose -= self.add(doc, &section.text, 1, 8, prose);
             self.add(doc, &section.heading, 12, 40, usize::MAX);
@@ -276,7 +293,12 @@ impl LanguageIndex {
         for (term, docs) in std::mem::take(&mut self.postings) {
             let key: String = term.chars().take(2).collect();
             if key != group_key && !group.is_empty() {
-                shard(&group_key, &std::mem::take(&mut group), &mut split, &mut shards);
+                shard(
+                    &group_key,
+                    &std::mem::take(&mut group),
+                    &mut split,
+                    &mut shards,
+                );
             }
             group_key = key;
             let mut postings = String::new();
@@ -290,15 +312,24 @@ impl LanguageIndex {
             let last = json!(std::mem::take(&mut self.open_chunk)).to_string();
             self.chunks.push(StoredChunk::new(&last));
         }
-        let mut chunks: Vec<(String, StoredChunk)> =
-            std::mem::take(&mut self.chunks).into_iter().enumerate().map(|(n, chunk)| (format!("{dir}/d/{n}.json"), chunk)).collect();
+        let mut chunks: Vec<(String, StoredChunk)> = std::mem::take(&mut self.chunks)
+            .into_iter()
+            .enumerate()
+            .map(|(n, chunk)| (format!("{dir}/d/{n}.json"), chunk))
+            .collect();
         crate::sort::sort_by(&mut chunks, |a, b| a.0.cmp(&b.0));
         for (path, chunk) in chunks {
             emit(ExportFile::new(path, chunk.text()));
         }
         let meta = json!({"docs": self.docs, "chunk": CHUNK, "split": split});
-        emit(ExportFile::new(format!("{dir}/meta.json"), meta.to_string()));
-        let mut shards: Vec<(String, String)> = shards.into_iter().map(|(key, text)| (format!("{dir}/t/{}.json", key_file(&key)), text)).collect();
+        emit(ExportFile::new(
+            format!("{dir}/meta.json"),
+            meta.to_string(),
+        ));
+        let mut shards: Vec<(String, String)> = shards
+            .into_iter()
+            .map(|(key, text)| (format!("{dir}/t/{}.json", key_file(&key)), text))
+            .collect();
         crate::sort::sort_by(&mut shards, |a, b| a.0.cmp(&b.0));
         for (path, text) in shards {
             emit(ExportFile::new(path, text));
@@ -329,7 +360,9 @@ impl StoredChunk {
 fn snippet(text: &str) -> String {
     let mut out = String::new();
     // A callout's lines are quoted with `> ` in the section text; a snippet shows the words alone.
-    let words = text.lines().flat_map(|l| callout_text(l).unwrap_or(l).split_whitespace());
+    let words = text
+        .lines()
+        .flat_map(|l| callout_text(l).unwrap_or(l).split_whitespace());
     for (i, word) in words.enumerate() {
         if out.chars().count() + word.chars().count() > SNIPPET_CHARS {
             out.push('\u{2026}');
@@ -361,15 +394,21 @@ impl SearchIndex {
     /// bundle's file `file`.
     pub(crate) fn add_as(&mut self, page: &Page, key: String, file: &str) {
         if !page.hidden {
-            self.by_language.entry(key).or_default().add_page(page, file);
+            self.by_language
+                .entry(key)
+                .or_default()
+                .add_page(page, file);
         }
     }
 
     /// Every file of the index, in path order, each handed to `emit` as it is made.
     pub(crate) fn write_files(self, emit: &mut dyn FnMut(ExportFile)) {
         // By directory, as paths sort (`en-GB/` before `en/`).
-        let mut languages: Vec<(String, LanguageIndex)> =
-            self.by_language.into_iter().map(|(language, index)| (format!("{SEARCH_DIR}/{language}/"), index)).collect();
+        let mut languages: Vec<(String, LanguageIndex)> = self
+            .by_language
+            .into_iter()
+            .map(|(language, index)| (format!("{SEARCH_DIR}/{language}/"), index))
+            .collect();
         crate::sort::sort_by(&mut languages, |a, b| a.0.cmp(&b.0));
         for (dir, index) in languages {
             index.write_files(dir.trim_end_matches('/'), emit);
@@ -388,7 +427,10 @@ impl SearchIndex {
 #[cfg(test)]
 fn build(site: &Site, pages: &[usize]) -> Vec<ExportFile> {
     let mut index = SearchIndex::default();
-    pages.iter().filter_map(|&i| site.pages.get(i)).for_each(|page| index.add(page));
+    pages
+        .iter()
+        .filter_map(|&i| site.pages.get(i))
+        .for_each(|page| index.add(page));
     index.files()
 }
 
@@ -406,7 +448,11 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
     let split: BTreeSet<String> = meta
         .get("split")
         .and_then(Value::as_array)
-        .map(|keys| keys.iter().filter_map(|k| k.as_str().map(str::to_owned)).collect())
+        .map(|keys| {
+            keys.iter()
+                .filter_map(|k| k.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default();
     let words = tokens(query);
     let mut shards: BTreeMap<String, Value> = BTreeMap::new();
@@ -600,9 +646,15 @@ mod tests {
                 page(&format!("p{i}"), title, &[("", &text)])
             })
             .collect();
-        let site = Site { pages, ..Site::default() };
+        let site = Site {
+            pages,
+            ..Site::default()
+        };
         let files = build(&site, &(0..600).collect::<Vec<_>>());
-        let meta = files.iter().find(|f| f.path.ends_with("/meta.json")).unwrap();
+        let meta = files
+            .iter()
+            .find(|f| f.path.ends_with("/meta.json"))
+            .unwrap();
         let meta: Value = serde_json::from_slice(&meta.bytes).unwrap();
         let split: BTreeSet<String> = meta["split"]
             .as_array()
@@ -612,10 +664,18 @@ mod tests {
             .collect();
         assert!(split.contains("do"), "{meta}");
         for file in files.iter().filter(|f| f.path.contains("/t/")) {
-            assert!(file.bytes.len() <= SHARD_BYTES || !file.path.ends_with("do.json"), "{}", file.path);
-            let terms: serde_json::Map<String, Value> = serde_json::from_slice(&file.bytes).unwrap();
+            assert!(
+                file.bytes.len() <= SHARD_BYTES || !file.path.ends_with("do.json"),
+                "{}",
+                file.path
+            );
+            let terms: serde_json::Map<String, Value> =
+                serde_json::from_slice(&file.bytes).unwrap();
             for (term, postings) in terms {
-                let name = format!("{SEARCH_DIR}/en/t/{}.json", key_file(&term_key(&term, &split)));
+                let name = format!(
+                    "{SEARCH_DIR}/en/t/{}.json",
+                    key_file(&term_key(&term, &split))
+                );
                 assert_eq!(file.path, name, "{term} is in the file its key names");
                 let postings = postings.as_array().unwrap();
                 assert!(postings.len() <= 1 + 2 * MAX_POSTINGS);
@@ -623,7 +683,10 @@ mod tests {
         }
         let domain = files
             .iter()
-            .find(|f| f.path.ends_with(&format!("t/{}.json", key_file(&term_key("domain", &split)))))
+            .find(|f| {
+                f.path
+                    .ends_with(&format!("t/{}.json", key_file(&term_key("domain", &split))))
+            })
             .unwrap();
         let v: Value = serde_json::from_slice(&domain.bytes).unwrap();
         assert_eq!(v["domain"][0], 301, "df counts every document");

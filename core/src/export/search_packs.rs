@@ -11,8 +11,11 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 /// Bundle paths of the meta, the term shards and the text blocks, in the order they are copied.
-pub const SEARCH_PACK_FILES: [&str; 3] =
-    ["_docs-edge/search/meta.bin", "_docs-edge/search/terms.bin", "_docs-edge/search/text.bin"];
+pub const SEARCH_PACK_FILES: [&str; 3] = [
+    "_docs-edge/search/meta.bin",
+    "_docs-edge/search/terms.bin",
+    "_docs-edge/search/text.bin",
+];
 /// Raw bytes of a pack one export step copies: a ranged read, and one gzip member of about as much.
 pub const PACK_PIECE_BYTES: u64 = 4 << 20;
 
@@ -41,8 +44,25 @@ impl PackCursor {
         let size = *sizes.get(pack)?;
         let start = self.offset.min(size);
         let end = start.saturating_add(piece_bytes.max(1)).min(size);
-        let after = if end == size { PackCursor { pack: self.pack + 1, offset: 0 } } else { PackCursor { pack: self.pack, offset: end } };
-        Some((PackPiece { pack, size, range: start..end }, after))
+        let after = if end == size {
+            PackCursor {
+                pack: self.pack + 1,
+                offset: 0,
+            }
+        } else {
+            PackCursor {
+                pack: self.pack,
+                offset: end,
+            }
+        };
+        Some((
+            PackPiece {
+                pack,
+                size,
+                range: start..end,
+            },
+            after,
+        ))
     }
 }
 
@@ -63,8 +83,14 @@ mod tests {
 
     #[test]
     fn every_byte_of_every_pack_once_in_bounded_pieces() {
-        assert_eq!(pieces([3, 10, 0], 4), vec![(0, 0..3), (1, 0..4), (1, 4..8), (1, 8..10), (2, 0..0)]);
-        assert_eq!(pieces([8, 4, 1], 4), vec![(0, 0..4), (0, 4..8), (1, 0..4), (2, 0..1)]);
+        assert_eq!(
+            pieces([3, 10, 0], 4),
+            vec![(0, 0..3), (1, 0..4), (1, 4..8), (1, 8..10), (2, 0..0)]
+        );
+        assert_eq!(
+            pieces([8, 4, 1], 4),
+            vec![(0, 0..4), (0, 4..8), (1, 0..4), (2, 0..1)]
+        );
         assert_eq!(PackCursor { pack: 3, offset: 0 }.next(&[1, 1, 1], 4), None);
     }
 }

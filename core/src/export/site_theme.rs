@@ -96,16 +96,27 @@ mod tests {
 
     #[test]
     fn each_theme_of_the_format_has_rules_of_its_own_and_others_none() {
-        let themes = ["maple", "palm", "willow", "linden", "almond", "aspen", "sequoia", "luma"];
+        let themes = [
+            "maple", "palm", "willow", "linden", "almond", "aspen", "sequoia", "luma",
+        ];
         let all: Vec<&str> = themes.iter().map(|t| rules(Some(t))).collect();
         for (theme, css) in themes.iter().zip(&all) {
             assert!(!css.is_empty(), "{theme}");
-            assert_eq!(all.iter().filter(|c| *c == css).count(), 1, "{theme} shares its rules");
+            assert_eq!(
+                all.iter().filter(|c| *c == css).count(),
+                1,
+                "{theme} shares its rules"
+            );
             // No rule may reach outside the page: no url(), no @import.
             assert!(!css.contains("url(") && !css.contains("@import"), "{theme}");
         }
         assert!(rules(Some("linden")).contains("--font: var(--mono)"));
-        for none in [None, Some("mint"), Some("evil; } body { display: none"), Some("")] {
+        for none in [
+            None,
+            Some("mint"),
+            Some("evil; } body { display: none"),
+            Some(""),
+        ] {
             assert_eq!(rules(none), "", "{none:?}");
         }
     }

@@ -25,15 +25,35 @@ pub struct StaticFiles<'a> {
 
 impl<'a> StaticFiles<'a> {
     /// The file names in `static/`, in the order `from_texts` takes their texts.
-    pub const NAMES: [&'static str; STATIC_COUNT] =
-        ["site.css", "site.js", "playground.css", "playground.js", "beacon.js", "chrome.css", "chrome.js", "api.css", "layout.css"];
+    pub const NAMES: [&'static str; STATIC_COUNT] = [
+        "site.css",
+        "site.js",
+        "playground.css",
+        "playground.js",
+        "beacon.js",
+        "chrome.css",
+        "chrome.js",
+        "api.css",
+        "layout.css",
+    ];
     /// How many files `static/` holds.
     pub const COUNT: usize = STATIC_COUNT;
 
     /// The texts of the files named by `NAMES`, in that order.
     pub fn from_texts(texts: &'a [String; STATIC_COUNT]) -> Self {
-        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css, layout_css] = texts;
-        StaticFiles { site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css, layout_css }
+        let [site_css, site_js, playground_css, playground_js, beacon_js, chrome_css, chrome_js, api_css, layout_css] =
+            texts;
+        StaticFiles {
+            site_css,
+            site_js,
+            playground_css,
+            playground_js,
+            beacon_js,
+            chrome_css,
+            chrome_js,
+            api_css,
+            layout_css,
+        }
     }
 }
 
@@ -68,7 +88,8 @@ mod tests {
         let mut named: Vec<&str> = StaticFiles::NAMES.to_vec();
         named.sort();
         assert_eq!(on_disk, named);
-        let texts = StaticFiles::NAMES.map(|name| std::fs::read_to_string(format!("{dir}/{name}")).unwrap());
+        let texts = StaticFiles::NAMES
+            .map(|name| std::fs::read_to_string(format!("{dir}/{name}")).unwrap());
         let read = StaticFiles::from_texts(&texts);
         let embedded = StaticFiles::EMBEDDED;
         assert_eq!(read.site_css, embedded.site_css);

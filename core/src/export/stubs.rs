@@ -40,9 +40,15 @@ pub(super) fn entry_files(entry: &Entry<'_>, taken: &BTreeSet<String>) -> Vec<Ex
     let mut out: Vec<ExportFile> = Vec::new();
     let rules = redirects::rules(&entry.site.config.redirects, entry.files);
     if !rules.is_empty() {
-        out.push(ExportFile::new(REDIRECTS_FILE.to_owned(), redirects::file_text(&rules)));
+        out.push(ExportFile::new(
+            REDIRECTS_FILE.to_owned(),
+            redirects::file_text(&rules),
+        ));
     }
-    let language = entry.homes.first().map_or("en", |home| home.language.as_str());
+    let language = entry
+        .homes
+        .first()
+        .map_or("en", |home| home.language.as_str());
     let mut root_rule = None;
     for rule in rules.iter().filter(|rule| rule.is_literal()) {
         let path = links::resolve("", &rule.source);
@@ -64,26 +70,61 @@ pub(super) fn entry_files(entry: &Entry<'_>, taken: &BTreeSet<String>) -> Vec<Ex
         let stub = match leads_somewhere(entry, &rule.destination) {
             true => {
                 let title = title_of(entry, &rule.destination).unwrap_or(&rule.destination);
-                Stub { language, title: "Page moved", target: links.href(&rule.destination), message: "This page has moved to".into(), link_text: title, others: Vec::new() }
+                Stub {
+                    language,
+                    title: "Page moved",
+                    target: links.href(&rule.destination),
+                    message: "This page has moved to".into(),
+                    link_text: title,
+                    others: Vec::new(),
+                }
             }
             false => {
                 let message = format!("This page has moved to {}, which this copy of the documentation does not hold:", rule.destination);
-                Stub { language, title: "Page moved", target: links.file(NOT_FOUND_FILE), message, link_text: "Page not found", others: Vec::new() }
+                Stub {
+                    language,
+                    title: "Page moved",
+                    target: links.file(NOT_FOUND_FILE),
+                    message,
+                    link_text: "Page not found",
+                    others: Vec::new(),
+                }
             }
         };
         out.push(ExportFile::new(file, stub.html(entry.site, &links)));
     }
-    let Some(home) = entry.homes.first().filter(|_| !taken.contains("index.html")) else {
+    let Some(home) = entry
+        .homes
+        .first()
+        .filter(|_| !taken.contains("index.html"))
+    else {
         return out;
     };
     let links = Linker::new("index", "", entry.files, entry.tree, entry.domain);
-    let (target, link_text) = match root_rule.filter(|rule| leads_somewhere(entry, &rule.destination)) {
-        Some(rule) => (links.without_assets().href(&rule.destination), title_of(entry, &rule.destination).unwrap_or(&rule.destination)),
-        None => (links.page(&home.path), home.title.as_str()),
+    let (target, link_text) =
+        match root_rule.filter(|rule| leads_somewhere(entry, &rule.destination)) {
+            Some(rule) => (
+                links.without_assets().href(&rule.destination),
+                title_of(entry, &rule.destination).unwrap_or(&rule.destination),
+            ),
+            None => (links.page(&home.path), home.title.as_str()),
+        };
+    let others = entry.homes[1..]
+        .iter()
+        .map(|page| (language_name(&page.language), links.page(&page.path)))
+        .collect();
+    let stub = Stub {
+        language,
+        title: &entry.site.name,
+        target,
+        message: "The documentation starts at".into(),
+        link_text,
+        others,
     };
-    let others = entry.homes[1..].iter().map(|page| (language_name(&page.language), links.page(&page.path))).collect();
-    let stub = Stub { language, title: &entry.site.name, target, message: "The documentation starts at".into(), link_text, others };
-    out.push(ExportFile::new("index.html".to_owned(), stub.html(entry.site, &links)));
+    out.push(ExportFile::new(
+        "index.html".to_owned(),
+        stub.html(entry.site, &links),
+    ));
     out
 }
 
@@ -91,7 +132,8 @@ pub(super) fn entry_files(entry: &Entry<'_>, taken: &BTreeSet<String>) -> Vec<Ex
 /// http(s) URL, rather than a path the bundle lacks.
 fn leads_somewhere(entry: &Entry<'_>, destination: &str) -> bool {
     let path = destination.split('#').next().unwrap_or_default();
-    !destination.starts_with('/') || links::find_page(entry.files, &links::resolve("", path)).is_some()
+    !destination.starts_with('/')
+        || links::find_page(entry.files, &links::resolve("", path)).is_some()
 }
 
 /// The title of the exported page a bundle path (`/a/b#x`) names.
@@ -121,11 +163,20 @@ impl Stub<'_> {
         let mut out = String::from("<!DOCTYPE html><html");
         attr(&mut out, "lang", self.language);
         out.push_str("><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">");
-        element(&mut out, "title", "", &format!("{} - {}", self.title, site.name));
+        element(
+            &mut out,
+            "title",
+            "",
+            &format!("{} - {}", self.title, site.name),
+        );
         out.push_str("<link rel=\"canonical\"");
         attr(&mut out, "href", &self.target);
         out.push_str("><meta http-equiv=\"refresh\"");
-        attr(&mut out, "content", &format!("0; url={}", refresh_url(&self.target)));
+        attr(
+            &mut out,
+            "content",
+            &format!("0; url={}", refresh_url(&self.target)),
+        );
         out.push_str("><link rel=\"stylesheet\"");
         attr(&mut out, "href", &links.file(CSS_FILE));
         out.push_str("></head><body><main class=\"content not-found\" id=\"content\">");
@@ -168,7 +219,10 @@ mod tests {
     use crate::export::{ExportFile, ExportOptions};
 
     fn text<'f>(files: &'f [ExportFile], path: &str) -> std::borrow::Cow<'f, str> {
-        let file = files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} is not in the bundle"));
+        let file = files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("{path} is not in the bundle"));
         String::from_utf8_lossy(&file.bytes)
     }
 
@@ -188,17 +242,32 @@ mod tests {
         let site = build_site(&t).unwrap();
         let (files, _) = export(&site, &t, &options());
         let root = text(&files, "index.html");
-        assert!(root.contains("<meta http-equiv=\"refresh\" content=\"0; url=en/home.html\">"), "{root}");
-        assert!(root.contains("<link rel=\"canonical\" href=\"en/home.html\">"), "{root}");
-        assert!(root.contains("<a href=\"en/home.html\">Welcome</a>"), "{root}");
-        assert!(root.contains("<a href=\"zh/home.html\">"), "the other language's home is listed: {root}");
+        assert!(
+            root.contains("<meta http-equiv=\"refresh\" content=\"0; url=en/home.html\">"),
+            "{root}"
+        );
+        assert!(
+            root.contains("<link rel=\"canonical\" href=\"en/home.html\">"),
+            "{root}"
+        );
+        assert!(
+            root.contains("<a href=\"en/home.html\">Welcome</a>"),
+            "{root}"
+        );
+        assert!(
+            root.contains("<a href=\"zh/home.html\">"),
+            "the other language's home is listed: {root}"
+        );
         assert_eq!(find_active_in_stub(&root), None);
     }
 
     #[test]
     fn a_versioned_or_tabbed_bundle_leads_to_its_first_page_and_a_home_page_is_the_root_itself() {
         let t = tree(&[
-            ("docs.json", r#"{"navigation": {"versions": [{"version": "v2", "pages": ["v2/start"]}]}}"#),
+            (
+                "docs.json",
+                r#"{"navigation": {"versions": [{"version": "v2", "pages": ["v2/start"]}]}}"#,
+            ),
             ("v2/start.mdx", "Start."),
         ]);
         let site = build_site(&t).unwrap();
@@ -207,23 +276,39 @@ mod tests {
 
         // Navigation that starts in a tab whose first page is in a folder.
         let t = tree(&[
-            ("docs.json", r#"{"navigation": {"tabs": [{"tab": "Guides", "groups": [{"group": "Start", "pages": ["guides/intro"]}]},
-                {"tab": "API", "pages": ["api/overview"]}]}}"#),
+            (
+                "docs.json",
+                r#"{"navigation": {"tabs": [{"tab": "Guides", "groups": [{"group": "Start", "pages": ["guides/intro"]}]},
+                {"tab": "API", "pages": ["api/overview"]}]}}"#,
+            ),
             ("guides/intro.mdx", "---\ntitle: Introduction\n---\nHi."),
             ("api/overview.mdx", "API."),
         ]);
         let site = build_site(&t).unwrap();
         let (files, _) = export(&site, &t, &options());
         let root = text(&files, "index.html");
-        assert!(root.contains("url=guides/intro.html") && root.contains("<a href=\"guides/intro.html\">Introduction</a>"), "{root}");
+        assert!(
+            root.contains("url=guides/intro.html")
+                && root.contains("<a href=\"guides/intro.html\">Introduction</a>"),
+            "{root}"
+        );
         assert_eq!(find_active_in_stub(&root), None);
 
-        let t = tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "# Home page")]);
+        let t = tree(&[
+            ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+            ("index.mdx", "# Home page"),
+        ]);
         let site = build_site(&t).unwrap();
         let (files, _) = export(&site, &t, &options());
         let root = text(&files, "index.html");
-        assert!(!root.contains("http-equiv") && root.contains("Home page"), "the home page is the root: {root}");
-        assert!(!files.iter().any(|f| f.path == "_redirects"), "no redirects, no file");
+        assert!(
+            !root.contains("http-equiv") && root.contains("Home page"),
+            "the home page is the root: {root}"
+        );
+        assert!(
+            !files.iter().any(|f| f.path == "_redirects"),
+            "no redirects, no file"
+        );
     }
 
     #[test]
@@ -245,28 +330,71 @@ mod tests {
                 ]}"#,
             ),
             ("index.mdx", "Home."),
-            ("guides/start.mdx", "---\ntitle: Getting started\n---\nStart."),
+            (
+                "guides/start.mdx",
+                "---\ntitle: Getting started\n---\nStart.",
+            ),
             ("guides/next.mdx", "Next."),
         ]);
         let site = build_site(&t).unwrap();
-        let options = ExportOptions { domain: "docs.example.com".into(), ..options() };
+        let options = ExportOptions {
+            domain: "docs.example.com".into(),
+            ..options()
+        };
         let (files, _) = export(&site, &t, &options);
         let stub = text(&files, "old/start.html");
-        assert!(stub.contains("<meta name=\"robots\" content=\"noindex\">"), "{stub}");
-        assert!(stub.contains("<meta http-equiv=\"refresh\" content=\"0; url=../guides/start.html#setup\">"), "{stub}");
-        assert!(stub.contains("<link rel=\"canonical\" href=\"../guides/start.html#setup\">"), "{stub}");
+        assert!(
+            stub.contains("<meta name=\"robots\" content=\"noindex\">"),
+            "{stub}"
+        );
+        assert!(
+            stub.contains(
+                "<meta http-equiv=\"refresh\" content=\"0; url=../guides/start.html#setup\">"
+            ),
+            "{stub}"
+        );
+        assert!(
+            stub.contains("<link rel=\"canonical\" href=\"../guides/start.html#setup\">"),
+            "{stub}"
+        );
         assert!(stub.contains(">Getting started</a>"), "{stub}");
         let gone = text(&files, "gone.html");
-        assert!(gone.contains("<meta http-equiv=\"refresh\" content=\"0; url=404.html\">"), "a page the bundle lacks: its 404 page: {gone}");
-        assert!(gone.contains("moved to /v9/page, which this copy") && gone.contains("<a href=\"404.html\">Page not found</a>"), "{gone}");
-        assert!(!text(&files, "guides/next.html").contains("http-equiv"), "a page is never replaced by a stub");
+        assert!(
+            gone.contains("<meta http-equiv=\"refresh\" content=\"0; url=404.html\">"),
+            "a page the bundle lacks: its 404 page: {gone}"
+        );
+        assert!(
+            gone.contains("moved to /v9/page, which this copy")
+                && gone.contains("<a href=\"404.html\">Page not found</a>"),
+            "{gone}"
+        );
+        assert!(
+            !text(&files, "guides/next.html").contains("http-equiv"),
+            "a page is never replaced by a stub"
+        );
         assert!(text(&files, "q.html").contains("url=404.html"));
         let chained = text(&files, "enterprise.html");
-        assert!(chained.contains("url=guides/start.html\""), "a chain of redirects to a page: {chained}");
-        assert!(text(&files, "nowhere.html").contains("url=404.html"), "a chain to no page: the 404 page");
-        assert!(text(&files, "blog.html").contains("url=https://blog.example.com\""), "an URL the owner wrote");
-        for file in files.iter().filter(|f| f.path.ends_with(".html") && f.path != "blog.html") {
-            assert!(!String::from_utf8_lossy(&file.bytes).contains("url=http"), "{} leads off the bundle", file.path);
+        assert!(
+            chained.contains("url=guides/start.html\""),
+            "a chain of redirects to a page: {chained}"
+        );
+        assert!(
+            text(&files, "nowhere.html").contains("url=404.html"),
+            "a chain to no page: the 404 page"
+        );
+        assert!(
+            text(&files, "blog.html").contains("url=https://blog.example.com\""),
+            "an URL the owner wrote"
+        );
+        for file in files
+            .iter()
+            .filter(|f| f.path.ends_with(".html") && f.path != "blog.html")
+        {
+            assert!(
+                !String::from_utf8_lossy(&file.bytes).contains("url=http"),
+                "{} leads off the bundle",
+                file.path
+            );
         }
         let rules = text(&files, "_redirects");
         let lines: Vec<&str> = rules.lines().skip(1).collect();
@@ -289,17 +417,25 @@ mod tests {
             if html.contains("http-equiv") {
                 assert_eq!(find_active_in_stub(&html), None, "{}", file.path);
             } else {
-                assert!(html.contains("<script") || find_active(&html, &[]).is_none(), "{}", file.path);
+                assert!(
+                    html.contains("<script") || find_active(&html, &[]).is_none(),
+                    "{}",
+                    file.path
+                );
             }
         }
-        assert!(!files.iter().any(|f| f.path.contains("script")), "no stub for a source that cannot be a path");
+        assert!(
+            !files.iter().any(|f| f.path.contains("script")),
+            "no stub for a source that cannot be a path"
+        );
     }
 
     /// dify-docs: three languages whose navigation starts at `en/…`, and 295 redirects, 126 of them
     /// `:slug*` wildcards and a few with a fragment in their source.
     #[test]
     fn the_dify_bundle_opens_at_its_root_and_carries_its_redirects() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/dify-docs");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/fixtures/dify-docs");
         if !root.is_dir() {
             eprintln!("skipped: fixture {} is absent", root.display());
             return;
@@ -307,33 +443,74 @@ mod tests {
         let t = crate::docs::archive::read_dir_tree(&root).unwrap();
         let mut site = build_site(&t).unwrap();
         let first = "en/cloud/use-dify/getting-started/introduction";
-        let paths = [first, "en/home", "en/cloud/use-dify/nodes/output", "zh/home"].map(String::from).to_vec();
-        let (files, _) = export(&site, &t, &ExportOptions { paths: Some(paths.clone()), ..options() });
+        let paths = [
+            first,
+            "en/home",
+            "en/cloud/use-dify/nodes/output",
+            "zh/home",
+        ]
+        .map(String::from)
+        .to_vec();
+        let (files, _) = export(
+            &site,
+            &t,
+            &ExportOptions {
+                paths: Some(paths.clone()),
+                ..options()
+            },
+        );
         // Its redirects send `/` to `/en/home`.
         let index = text(&files, "index.html");
         assert!(index.contains("content=\"0; url=en/home.html\""), "{index}");
-        assert!(index.contains("<a href=\"en/home.html\">Dify Documentation</a>"), "{index}");
-        assert!(index.contains("<a href=\"zh/home.html\">"), "the other languages' homes are listed: {index}");
+        assert!(
+            index.contains("<a href=\"en/home.html\">Dify Documentation</a>"),
+            "{index}"
+        );
+        assert!(
+            index.contains("<a href=\"zh/home.html\">"),
+            "the other languages' homes are listed: {index}"
+        );
         let rules = super::super::redirects::parse(&text(&files, "_redirects"));
         let wildcards = rules.iter().filter(|r| r.source.ends_with('*')).count();
         assert_eq!(wildcards, 126, "every `:slug*` source is a splat rule");
-        assert!(rules.iter().all(|r| r.status == 308 && !r.source.contains('#')));
+        assert!(rules
+            .iter()
+            .all(|r| r.status == 308 && !r.source.contains('#')));
         // Literal sources whose destination the bundle holds: stubs leading there.
         let stub = text(&files, "en/use-dify/nodes/end.html");
-        assert!(stub.contains("url=../../cloud/use-dify/nodes/output.html"), "{stub}");
+        assert!(
+            stub.contains("url=../../cloud/use-dify/nodes/output.html"),
+            "{stub}"
+        );
         let elsewhere = text(&files, "use-dify/nodes/end.html");
-        assert!(elsewhere.contains("url=../../en/cloud/use-dify/nodes/output.html"), "{elsewhere}");
+        assert!(
+            elsewhere.contains("url=../../en/cloud/use-dify/nodes/output.html"),
+            "{elsewhere}"
+        );
         // A page the bundle lacks: its 404 page, never the live site.
         assert!(text(&files, "zh/use-dify/nodes/end.html").contains("url=../../../404.html\""));
-        let stubs = files.iter().filter(|f| f.path.ends_with(".html") && String::from_utf8_lossy(&f.bytes).contains("http-equiv"));
+        let stubs = files.iter().filter(|f| {
+            f.path.ends_with(".html") && String::from_utf8_lossy(&f.bytes).contains("http-equiv")
+        });
         assert!(stubs.clone().count() > 100);
         for stub in stubs {
-            assert!(!String::from_utf8_lossy(&stub.bytes).contains("docs.example.com"), "{} names the live site", stub.path);
+            assert!(
+                !String::from_utf8_lossy(&stub.bytes).contains("docs.example.com"),
+                "{} names the live site",
+                stub.path
+            );
         }
 
         // Without that redirect, the root leads to the first page of the navigation.
         site.config.redirects.clear();
-        let (files, _) = export(&site, &t, &ExportOptions { paths: Some(paths), ..options() });
+        let (files, _) = export(
+            &site,
+            &t,
+            &ExportOptions {
+                paths: Some(paths),
+                ..options()
+            },
+        );
         assert!(text(&files, "index.html").contains(&format!("content=\"0; url={first}.html\"")));
         assert!(!files.iter().any(|f| f.path == "_redirects"));
     }

@@ -12,21 +12,108 @@
 pub(crate) const SVG_NAMESPACE: &str = "http://www.w3.org/2000/svg";
 
 pub(crate) const SVG_ROOT_ATTRIBUTES: &[&str] = &[
-    "class", "viewbox", "width", "height", "aria-hidden", "focusable", "role", "aria-label", "fill", "stroke",
-    "stroke-width", "stroke-linecap", "stroke-linejoin", "xmlns", "preserveaspectratio",
+    "class",
+    "viewbox",
+    "width",
+    "height",
+    "aria-hidden",
+    "focusable",
+    "role",
+    "aria-label",
+    "fill",
+    "stroke",
+    "stroke-width",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "xmlns",
+    "preserveaspectratio",
 ];
 pub(crate) const SVG_SHAPES: &[&str] = &[
-    "path", "circle", "rect", "line", "ellipse", "polyline", "polygon", "g", "defs", "marker", "text", "tspan",
-    "title", "desc", "lineargradient", "radialgradient", "stop", "clippath", "mask",
+    "path",
+    "circle",
+    "rect",
+    "line",
+    "ellipse",
+    "polyline",
+    "polygon",
+    "g",
+    "defs",
+    "marker",
+    "text",
+    "tspan",
+    "title",
+    "desc",
+    "lineargradient",
+    "radialgradient",
+    "stop",
+    "clippath",
+    "mask",
 ];
 pub(crate) const SVG_SHAPE_ATTRIBUTES: &[&str] = &[
-    "d", "cx", "cy", "r", "rx", "ry", "x", "y", "x1", "y1", "x2", "y2", "width", "height", "points", "fill-rule",
-    "clip-rule", "opacity", "fill", "stroke", "stroke-width", "id", "class", "dx", "dy", "viewbox", "refx", "refy",
-    "markerwidth", "markerheight", "markerunits", "orient", "text-anchor", "dominant-baseline", "alignment-baseline",
-    "font-style", "font-weight", "transform", "marker-start", "marker-mid", "marker-end", "offset", "stop-color",
-    "stop-opacity", "gradientunits", "gradienttransform", "fx", "fy", "fr", "spreadmethod", "clip-path", "mask",
-    "clippathunits", "maskunits", "maskcontentunits", "fill-opacity", "stroke-opacity", "stroke-dasharray",
-    "stroke-dashoffset", "stroke-miterlimit", "stroke-linecap", "stroke-linejoin", "font-size", "letter-spacing",
+    "d",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "width",
+    "height",
+    "points",
+    "fill-rule",
+    "clip-rule",
+    "opacity",
+    "fill",
+    "stroke",
+    "stroke-width",
+    "id",
+    "class",
+    "dx",
+    "dy",
+    "viewbox",
+    "refx",
+    "refy",
+    "markerwidth",
+    "markerheight",
+    "markerunits",
+    "orient",
+    "text-anchor",
+    "dominant-baseline",
+    "alignment-baseline",
+    "font-style",
+    "font-weight",
+    "transform",
+    "marker-start",
+    "marker-mid",
+    "marker-end",
+    "offset",
+    "stop-color",
+    "stop-opacity",
+    "gradientunits",
+    "gradienttransform",
+    "fx",
+    "fy",
+    "fr",
+    "spreadmethod",
+    "clip-path",
+    "mask",
+    "clippathunits",
+    "maskunits",
+    "maskcontentunits",
+    "fill-opacity",
+    "stroke-opacity",
+    "stroke-dasharray",
+    "stroke-dashoffset",
+    "stroke-miterlimit",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "font-size",
+    "letter-spacing",
 ];
 
 /// The attributes of a link in inline SVG, for the checker (the diagram renderer writes only these);
@@ -37,7 +124,11 @@ pub(crate) const SVG_LINK_ATTRIBUTES: &[&str] = &["href", "transform", "class"];
 /// A link an inline SVG may hold, as the browser reads it (tabs and newlines removed, leading and
 /// trailing spaces and controls trimmed): http(s), or relative (no scheme at all).
 pub(crate) fn svg_link_allowed(href: &str) -> bool {
-    let cleaned: String = href.trim_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
+    let cleaned: String = href
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
     let before_path = cleaned.split(['/', '?', '#']).next().unwrap_or("");
     match before_path.split_once(':') {
         None => !cleaned.is_empty() && !cleaned.starts_with("//") && !cleaned.contains('\\'),
@@ -60,9 +151,15 @@ pub(crate) fn svg_value_allowed(name: &str, value: &str) -> bool {
         "xmlns" => value == SVG_NAMESPACE,
         "transform" | "gradienttransform" => value.split_inclusive(')').all(|f| {
             let f = f.trim_start_matches([' ', ',', '\n', '\t']);
-            let Some((func, args)) = f.strip_suffix(')').and_then(|f| f.split_once('(')) else { return false };
-            matches!(func.trim(), "translate" | "scale" | "rotate" | "matrix" | "skewX" | "skewY")
-                && args.chars().all(|c| c.is_ascii_digit() || " .,-+eE\n\t".contains(c))
+            let Some((func, args)) = f.strip_suffix(')').and_then(|f| f.split_once('(')) else {
+                return false;
+            };
+            matches!(
+                func.trim(),
+                "translate" | "scale" | "rotate" | "matrix" | "skewX" | "skewY"
+            ) && args
+                .chars()
+                .all(|c| c.is_ascii_digit() || " .,-+eE\n\t".contains(c))
         }),
         "marker-start" | "marker-mid" | "marker-end" | "clip-path" | "mask" => local_url(value),
         "fill" | "stroke" => plain(value) || local_url(value),

@@ -6,7 +6,9 @@
 //! `<pattern>`, a `<style>` sheet) would lose part of its picture, so it is not sanitised at all
 //! (`None`) and the page keeps its link to the live site.
 
-use super::svg_allow::{svg_value_allowed, SVG_NAMESPACE, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES};
+use super::svg_allow::{
+    svg_value_allowed, SVG_NAMESPACE, SVG_ROOT_ATTRIBUTES, SVG_SHAPES, SVG_SHAPE_ATTRIBUTES,
+};
 
 /// Largest SVG file sanitised (its parsed tree is held while it is rewritten).
 pub(crate) const MAX_SVG_FILE_BYTES: usize = 1 << 20;
@@ -23,7 +25,10 @@ pub(crate) fn sanitise(bytes: &[u8]) -> Option<String> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let options = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
     let doc = roxmltree::Document::parse_with_options(text, options).ok()?;
     let root = doc.root_element();
     if root.tag_name().name() != "svg" || root.tag_name().namespace() != Some(SVG_NAMESPACE) {
@@ -51,7 +56,10 @@ pub(crate) fn sanitise(_bytes: &[u8]) -> Option<String> {
 #[cfg(feature = "utilities")]
 fn node(node: roxmltree::Node, out: &mut String) -> Option<()> {
     if node.is_text() {
-        if node.parent_element().is_some_and(|p| matches!(p.tag_name().name(), "text" | "tspan" | "title" | "desc")) {
+        if node
+            .parent_element()
+            .is_some_and(|p| matches!(p.tag_name().name(), "text" | "tspan" | "title" | "desc"))
+        {
             super::html::text(out, node.text().unwrap_or(""));
         }
         return Some(());

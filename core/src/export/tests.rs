@@ -33,7 +33,11 @@ pub(crate) fn options() -> ExportOptions {
 }
 
 /// Pages in batches and the finishing files, as files and as the concatenated bundle.
-pub(super) fn export(site: &Site, tree: &SourceTree, options: &ExportOptions) -> (Vec<ExportFile>, Vec<u8>) {
+pub(super) fn export(
+    site: &Site,
+    tree: &SourceTree,
+    options: &ExportOptions,
+) -> (Vec<ExportFile>, Vec<u8>) {
     let plan = ExportPlan::new(site, tree, options).unwrap();
     let mut files = Vec::new();
     let mut bundle = Vec::new();
@@ -155,7 +159,14 @@ fn markdown_links(md: &str) -> Vec<String> {
 fn markdown_link_problems(from: &str, md: &str, paths: &BTreeSet<&str>) -> Vec<String> {
     markdown_links(md)
         .into_iter()
-        .filter(|dest| !(dest.is_empty() || dest.starts_with('#') || dest.starts_with("https://") || dest.starts_with("http://") || dest.starts_with("mailto:") || dest.starts_with("data:")))
+        .filter(|dest| {
+            !(dest.is_empty()
+                || dest.starts_with('#')
+                || dest.starts_with("https://")
+                || dest.starts_with("http://")
+                || dest.starts_with("mailto:")
+                || dest.starts_with("data:"))
+        })
         .filter(|dest| !paths.contains(resolve_relative(from, dest).as_str()))
         .map(|dest| format!("{from}: link {dest} is not in the bundle"))
         .collect()
@@ -221,8 +232,13 @@ fn check_html(path: &str, html: &str, paths: &BTreeSet<&str>, problems: &mut Vec
         }
     }
     // `url(#id)` is a diagram's marker inside the page; any other `url(` fetches.
-    if html.match_indices("url(").any(|(at, _)| !html[at + 4..].starts_with('#')) {
-        problems.push(format!("{path}: contains url( of something outside the page"));
+    if html
+        .match_indices("url(")
+        .any(|(at, _)| !html[at + 4..].starts_with('#'))
+    {
+        problems.push(format!(
+            "{path}: contains url( of something outside the page"
+        ));
     }
 }
 
@@ -271,14 +287,30 @@ fn fixture_exports_a_complete_self_contained_site() {
     }
     // SVGs run script when opened as documents: the logos are carried rewritten through the
     // allow-list (no script, no event handler), and pages link them rather than inline them.
-    let svgs: Vec<&str> = paths.iter().copied().filter(|p| p.to_ascii_lowercase().ends_with(".svg")).collect();
-    assert_eq!(svgs, ["logo/dark.svg", "logo/light.svg"], "only the logos are SVG files");
+    let svgs: Vec<&str> = paths
+        .iter()
+        .copied()
+        .filter(|p| p.to_ascii_lowercase().ends_with(".svg"))
+        .collect();
+    assert_eq!(
+        svgs,
+        ["logo/dark.svg", "logo/light.svg"],
+        "only the logos are SVG files"
+    );
     for svg in svgs {
         let text = text_of(by_path[svg]);
-        assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && !text.contains("<script") && !text.contains(" on"), "{svg}: {text}");
+        assert!(
+            text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"")
+                && !text.contains("<script")
+                && !text.contains(" on"),
+            "{svg}: {text}"
+        );
     }
     let index = text_of(by_path["index.html"]);
-    for logo in ["<img class=\"logo logo-light\" src=\"logo/light.svg\"", "<img class=\"logo logo-dark\" src=\"logo/dark.svg\""] {
+    for logo in [
+        "<img class=\"logo logo-light\" src=\"logo/light.svg\"",
+        "<img class=\"logo logo-dark\" src=\"logo/dark.svg\"",
+    ] {
         assert!(index.contains(logo), "the logo is linked: {logo}");
     }
 
@@ -310,7 +342,11 @@ fn fixture_exports_a_complete_self_contained_site() {
             .map(|(_, _, v)| v.trim_start_matches('#').to_owned())
             .collect();
         // The reference of an `openapi:` page is rendered with its own anchors.
-        let reference = [crate::docs::endpoint::PARAMETERS_ANCHOR, crate::docs::endpoint::REQUEST_BODY_ANCHOR, crate::docs::endpoint::RESPONSES_ANCHOR];
+        let reference = [
+            crate::docs::endpoint::PARAMETERS_ANCHOR,
+            crate::docs::endpoint::REQUEST_BODY_ANCHOR,
+            crate::docs::endpoint::RESPONSES_ANCHOR,
+        ];
         let expected: Vec<String> = page
             .sections
             .iter()
@@ -378,13 +414,20 @@ fn fixture_exports_a_complete_self_contained_site() {
     let llms = text_of(by_path["llms.txt"]);
     assert!(llms.starts_with("# ") && llms.contains("\n> "), "{llms}");
     let listed = markdown_links(llms).len();
-    assert!(listed * 2 > site.pages.len(), "llms.txt lists {listed} links");
+    assert!(
+        listed * 2 > site.pages.len(),
+        "llms.txt lists {listed} links"
+    );
     md_problems.extend(markdown_link_problems("llms.txt", llms, &paths));
     assert!(text_of(by_path["llms-full.txt"]).contains("# Static export"));
     for p in md_problems.iter().take(20) {
         eprintln!("  markdown: {p}");
     }
-    assert!(md_problems.is_empty(), "{} Markdown problems", md_problems.len());
+    assert!(
+        md_problems.is_empty(),
+        "{} Markdown problems",
+        md_problems.len()
+    );
 
     // Language switch: the same page in Spanish.
     let quickstart = text_of(by_path["quickstart.html"]);
@@ -502,7 +545,11 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     let site = build_site(&tree).unwrap();
     let mut features = crate::platform::deployment::Features::default();
     features.search = false;
-    let options = ExportOptions { paths: Some(vec!["index".into()]), features, ..options() };
+    let options = ExportOptions {
+        paths: Some(vec!["index".into()]),
+        features,
+        ..options()
+    };
     let (files, _) = export(&site, &tree, &options);
     assert!(!files.iter().any(|f| f.path.starts_with("_static/search/")));
     let index = files.iter().find(|f| f.path == "index.html").unwrap();
@@ -510,18 +557,40 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
     assert!(!html.contains("search-input") && !html.contains("data-search"));
 
     // The one inline script is the theme boot; the policy names its hash.
-    let script = html.split("<script>").nth(1).and_then(|s| s.split("</script>").next()).unwrap();
+    let script = html
+        .split("<script>")
+        .nth(1)
+        .and_then(|s| s.split("</script>").next())
+        .unwrap();
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(script.as_bytes());
     let policy = content_security_policy(&PageExtras::default());
     assert!(policy.contains("connect-src 'self';"), "{policy}");
-    let beacon = PageExtras { beacon_endpoint: Some("https://api.example.com:8443/discovery/v1/analytics/d/events".into()), playground: false, ..PageExtras::default() };
-    assert!(content_security_policy(&beacon).contains("connect-src 'self' https://api.example.com:8443;"));
-    let odd = PageExtras { beacon_endpoint: Some("javascript:alert(1)".into()), playground: false, ..PageExtras::default() };
+    let beacon = PageExtras {
+        beacon_endpoint: Some(
+            "https://api.example.com:8443/discovery/v1/analytics/d/events".into(),
+        ),
+        playground: false,
+        ..PageExtras::default()
+    };
+    assert!(content_security_policy(&beacon)
+        .contains("connect-src 'self' https://api.example.com:8443;"));
+    let odd = PageExtras {
+        beacon_endpoint: Some("javascript:alert(1)".into()),
+        playground: false,
+        ..PageExtras::default()
+    };
     assert!(content_security_policy(&odd).contains("connect-src 'self';"));
-    let playground = PageExtras { beacon_endpoint: None, playground: true, ..PageExtras::default() };
+    let playground = PageExtras {
+        beacon_endpoint: None,
+        playground: true,
+        ..PageExtras::default()
+    };
     assert!(content_security_policy(&playground).contains("connect-src 'self' https: http:;"));
-    assert!(policy.contains(&format!("'sha256-{}'", super::html::base64_std(&digest))), "{policy}");
+    assert!(
+        policy.contains(&format!("'sha256-{}'", super::html::base64_std(&digest))),
+        "{policy}"
+    );
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(!html.contains(" style=\""));
 }
@@ -533,24 +602,49 @@ fn contents_pages_get_their_icons_filled_as_the_pages_do() {
         .collect();
     let config = serde_json::json!({"name": "Many", "navigation": {"groups": groups}}).to_string();
     let mut files = vec![("docs.json".to_owned(), config)];
-    files.extend((0..nav::SECTION_WINDOW + 2).map(|n| (format!("g{n}.mdx"), format!("# Page {n}"))));
-    let t = crate::docs::archive::tree(&files.iter().map(|(p, b)| (p.as_str(), b.as_str())).collect::<Vec<_>>());
+    files
+        .extend((0..nav::SECTION_WINDOW + 2).map(|n| (format!("g{n}.mdx"), format!("# Page {n}"))));
+    let t = crate::docs::archive::tree(
+        &files
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_str()))
+            .collect::<Vec<_>>(),
+    );
     let site = build_site(&t).unwrap();
-    let exported = export_files_with_icons(&site, &t, &options(), &icons::tests::test_shards()).unwrap();
-    let contents: Vec<&ExportFile> = exported.iter().filter(|f| f.path.starts_with(layout::CONTENTS_DIR)).collect();
+    let exported =
+        export_files_with_icons(&site, &t, &options(), &icons::tests::test_shards()).unwrap();
+    let contents: Vec<&ExportFile> = exported
+        .iter()
+        .filter(|f| f.path.starts_with(layout::CONTENTS_DIR))
+        .collect();
     assert!(!contents.is_empty(), "a contents page");
-    for file in contents.iter().copied().chain(exported.iter().filter(|f| f.path == "404.html")) {
+    for file in contents
+        .iter()
+        .copied()
+        .chain(exported.iter().filter(|f| f.path == "404.html"))
+    {
         let html = text_of(file);
-        assert!(!html.contains("<svg data-icon="), "{}: an unfilled marker", file.path);
+        assert!(
+            !html.contains("<svg data-icon="),
+            "{}: an unfilled marker",
+            file.path
+        );
     }
-    assert!(text_of(contents[0]).contains("M128 320L24.5 320z"), "the rocket's path: {}", text_of(contents[0]));
+    assert!(
+        text_of(contents[0]).contains("M128 320L24.5 320z"),
+        "the rocket's path: {}",
+        text_of(contents[0])
+    );
 }
 
 #[test]
 fn the_root_skill_md_is_copied_to_the_bundle_root_and_is_no_page() {
     let skill = "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n";
     let tree = crate::docs::archive::tree(&[
-        ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
+        (
+            "docs.json",
+            r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#,
+        ),
         ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
         ("SKILL.md", skill),
     ]);
@@ -558,8 +652,16 @@ fn the_root_skill_md_is_copied_to_the_bundle_root_and_is_no_page() {
     let (files, _) = export(&site, &tree, &options());
     let by_path: BTreeMap<&str, &ExportFile> = files.iter().map(|f| (f.path.as_str(), f)).collect();
     assert_eq!(by_path.get("skill.md").map(|f| text_of(f)), Some(skill));
-    assert!(!by_path.keys().any(|p| p.to_ascii_lowercase().starts_with("skill.") && *p != "skill.md"), "{:?}", by_path.keys());
-    assert!(!text_of(by_path["llms.txt"]).to_ascii_lowercase().contains("skill"));
+    assert!(
+        !by_path
+            .keys()
+            .any(|p| p.to_ascii_lowercase().starts_with("skill.") && *p != "skill.md"),
+        "{:?}",
+        by_path.keys()
+    );
+    assert!(!text_of(by_path["llms.txt"])
+        .to_ascii_lowercase()
+        .contains("skill"));
 }
 
 #[test]
@@ -567,27 +669,52 @@ fn the_skills_discovery_files_are_in_the_bundle_and_no_mintlify_file_is() {
     let skill = "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n";
     let payments = "---\nname: Payments\ndescription: Charge cards.\n---\n\n# Payments\n";
     let tree = crate::docs::archive::tree(&[
-        ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
+        (
+            "docs.json",
+            r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#,
+        ),
         ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
         ("skill.md", skill),
         (".mintlify/skills/payments/SKILL.md", payments),
-        (".mintlify/assistant/skills/private/skill.md", "---\nname: private\ndescription: the assistant's\n---\n"),
+        (
+            ".mintlify/assistant/skills/private/skill.md",
+            "---\nname: private\ndescription: the assistant's\n---\n",
+        ),
     ]);
     let site = build_site(&tree).unwrap();
     let (files, _) = export(&site, &tree, &options());
     let by_path: BTreeMap<&str, &ExportFile> = files.iter().map(|f| (f.path.as_str(), f)).collect();
-    let well_known: Vec<&str> = by_path.keys().copied().filter(|p| p.starts_with(".well-known/")).collect();
-    assert_eq!(well_known, [
-        ".well-known/agent-skills/acme/SKILL.md",
-        ".well-known/agent-skills/index.json",
-        ".well-known/agent-skills/payments/SKILL.md",
-        ".well-known/skills/acme/SKILL.md",
-        ".well-known/skills/index.json",
-        ".well-known/skills/payments/SKILL.md",
-    ]);
-    assert_eq!(text_of(by_path[".well-known/skills/payments/SKILL.md"]), payments);
+    let well_known: Vec<&str> = by_path
+        .keys()
+        .copied()
+        .filter(|p| p.starts_with(".well-known/"))
+        .collect();
+    assert_eq!(
+        well_known,
+        [
+            ".well-known/agent-skills/acme/SKILL.md",
+            ".well-known/agent-skills/index.json",
+            ".well-known/agent-skills/payments/SKILL.md",
+            ".well-known/skills/acme/SKILL.md",
+            ".well-known/skills/index.json",
+            ".well-known/skills/payments/SKILL.md",
+        ]
+    );
+    assert_eq!(
+        text_of(by_path[".well-known/skills/payments/SKILL.md"]),
+        payments
+    );
     let skills = crate::docs::public_skills::site_skills(&tree, Some(skill), &mut Vec::new());
-    assert_eq!(by_path[".well-known/agent-skills/index.json"].bytes, crate::docs::public_skills::agent_skills_index(&skills));
-    assert!(!by_path.keys().any(|p| p.contains("mintlify") || p.contains("private")), "{:?}", by_path.keys());
+    assert_eq!(
+        by_path[".well-known/agent-skills/index.json"].bytes,
+        crate::docs::public_skills::agent_skills_index(&skills)
+    );
+    assert!(
+        !by_path
+            .keys()
+            .any(|p| p.contains("mintlify") || p.contains("private")),
+        "{:?}",
+        by_path.keys()
+    );
     assert!(!text_of(by_path["llms.txt"]).contains("Payments"));
 }

@@ -36,7 +36,11 @@ pub(crate) fn chosen(
     version: Option<&str>,
     versions: Option<&ExportVersions>,
 ) -> Result<Vec<Option<String>>, ExportError> {
-    let unknown = |field, v: &str| ExportError::UnknownVersion { field, version: v.to_owned(), available: site.versions.clone() };
+    let unknown = |field, v: &str| ExportError::UnknownVersion {
+        field,
+        version: v.to_owned(),
+        available: site.versions.clone(),
+    };
     if let Some(v) = version.filter(|v| !site.versions.iter().any(|s| s == *v)) {
         return Err(unknown("version", v));
     }
@@ -48,7 +52,11 @@ pub(crate) fn chosen(
             if let Some(bad) = names.iter().find(|v| !site.versions.contains(v)) {
                 return Err(unknown("versions", bad));
             }
-            site.versions.iter().filter(|v| names.contains(v)).cloned().collect()
+            site.versions
+                .iter()
+                .filter(|v| names.contains(v))
+                .cloned()
+                .collect()
         }
     };
     if named.is_empty() {
@@ -59,7 +67,10 @@ pub(crate) fn chosen(
         .or_else(default)
         .filter(|v| named.contains(v))
         .unwrap_or_else(|| named[0].clone());
-    Ok(std::iter::once(first.clone()).chain(named.into_iter().filter(|v| *v != first)).map(Some).collect())
+    Ok(std::iter::once(first.clone())
+        .chain(named.into_iter().filter(|v| *v != first))
+        .map(Some)
+        .collect())
 }
 
 /// Page paths each version's navigation lists, in navigation order.
@@ -78,8 +89,16 @@ pub(crate) fn listed(site: &Site) -> BTreeMap<String, Vec<String>> {
 
 /// Whether page `index` belongs to `version`: listed under it, read for it (unlisted in its
 /// folder), or, in the first version, in no version at all.
-pub(crate) fn holds(site: &Site, listed: &BTreeSet<&str>, version: Option<&str>, first: bool, index: usize) -> bool {
-    let Some(page) = site.pages.get(index) else { return false };
+pub(crate) fn holds(
+    site: &Site,
+    listed: &BTreeSet<&str>,
+    version: Option<&str>,
+    first: bool,
+    index: usize,
+) -> bool {
+    let Some(page) = site.pages.get(index) else {
+        return false;
+    };
     match (version, page.version.as_deref()) {
         (None, _) => true,
         (Some(v), Some(own)) => own == v || listed.contains(page.path.as_str()),
@@ -95,10 +114,19 @@ pub(crate) fn prefix(site: &Site, version: &str, taken: &BTreeSet<String>) -> St
         .iter()
         .filter(|p| p.version.as_deref() == Some(version) && p.path.contains('/'))
         .map(|p| p.path.split('/').next().unwrap_or(""));
-    let common = firsts.next().filter(|first| firsts.all(|f| f == *first)).map(str::to_owned);
+    let common = firsts
+        .next()
+        .filter(|first| firsts.all(|f| f == *first))
+        .map(str::to_owned);
     let slug: String = version
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     let slug = slug.trim_matches(['-', '.']).to_owned();
     let candidate = common.filter(|c| is_safe_path(c)).unwrap_or(slug);
@@ -125,7 +153,9 @@ pub(crate) enum Target {
 /// The switch: a disclosure of links (no script, no form), current version in its summary.
 pub(crate) fn switch_html(choices: &[Choice<'_>], links: &Linker<'_>) -> String {
     let mut out = String::new();
-    let Some(current) = choices.iter().find(|c| c.current) else { return out };
+    let Some(current) = choices.iter().find(|c| c.current) else {
+        return out;
+    };
     if choices.len() < 2 {
         return out;
     }

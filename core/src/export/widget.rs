@@ -37,9 +37,13 @@ pub fn api_base(raw: &str) -> Option<String> {
     let path = rest[authority_end..].trim_end_matches('/');
     let host = host_of(&authority);
     let plain_authority = !host.is_empty()
-        && authority.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'));
+        && authority
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'));
     // The base ends up in an HTML attribute and the policy header: no quote, space or separator.
-    let plain_path = path.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'%'));
+    let plain_path = path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'%'));
     let secure = scheme == "https" || (scheme == "http" && is_loopback(host));
     (plain_authority && plain_path && secure).then(|| format!("{scheme}://{authority}{path}"))
 }
@@ -61,8 +65,13 @@ pub fn is_public_key(key: &str) -> bool {
 /// any other path, which a bundle never takes from there.
 pub fn bundle_path(asset: &str) -> Option<String> {
     let name = asset.strip_prefix("widget/").unwrap_or(asset);
-    let plain = !name.is_empty() && !name.starts_with('.') && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
-    (asset == "widget.js" || (asset.starts_with("widget/") && plain)).then(|| format!("{}/{asset}", super::links::STATIC_DIR))
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    (asset == "widget.js" || (asset.starts_with("widget/") && plain))
+        .then(|| format!("{}/{asset}", super::links::STATIC_DIR))
 }
 
 /// The launcher's script tag, the widget's settings in its `data-*` attributes. `data-link-base`
@@ -71,7 +80,13 @@ pub fn bundle_path(asset: &str) -> Option<String> {
 /// (`a/b.html#x`), as the pages' own links are: a self-hosted or air-gapped bundle keeps its
 /// readers in it. docs.json's support link (`crate::docs::own_keys`) becomes `data-support-url`, or
 /// for a `mailto:` one `data-support-email`.
-pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: &str, (folders, support): (&str, Option<&str>), links: &Linker<'_>) {
+pub(crate) fn script_tag(
+    out: &mut String,
+    assistant: &ExportAssistant,
+    domain: &str,
+    (folders, support): (&str, Option<&str>),
+    links: &Linker<'_>,
+) {
     out.push_str("<script defer");
     attr(out, "src", &links.file(WIDGET_SCRIPT));
     attr(out, "data-api", &assistant.api_base);
@@ -80,13 +95,23 @@ pub(crate) fn script_tag(out: &mut String, assistant: &ExportAssistant, domain: 
     if let Some(site_key) = &assistant.turnstile_site_key {
         attr(out, "data-turnstile", site_key);
     }
-    match support.map(|link| (link.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("mailto:")), link)) {
+    match support.map(|link| {
+        (
+            link.get(..7)
+                .is_some_and(|s| s.eq_ignore_ascii_case("mailto:")),
+            link,
+        )
+    }) {
         Some((true, link)) => attr(out, "data-support-email", &link[7..]),
         Some((false, link)) => attr(out, "data-support-url", link),
         None => {}
     }
     let base = links.file("");
-    attr(out, "data-link-base", if base.is_empty() { "./" } else { &base });
+    attr(
+        out,
+        "data-link-base",
+        if base.is_empty() { "./" } else { &base },
+    );
     if !folders.is_empty() {
         attr(out, "data-link-index", folders);
     }
@@ -113,10 +138,22 @@ mod tests {
     #[test]
     fn api_base_takes_same_origin_and_secure_urls_only() {
         assert_eq!(api_base(" same-origin ").as_deref(), Some("same-origin"));
-        assert_eq!(api_base("HTTPS://Api.Example.com/").as_deref(), Some("https://api.example.com"));
-        assert_eq!(api_base("https://api.example.com:8443/docs//").as_deref(), Some("https://api.example.com:8443/docs"));
-        assert_eq!(api_base("http://localhost:8787").as_deref(), Some("http://localhost:8787"));
-        assert_eq!(api_base("http://127.0.0.1:8787").as_deref(), Some("http://127.0.0.1:8787"));
+        assert_eq!(
+            api_base("HTTPS://Api.Example.com/").as_deref(),
+            Some("https://api.example.com")
+        );
+        assert_eq!(
+            api_base("https://api.example.com:8443/docs//").as_deref(),
+            Some("https://api.example.com:8443/docs")
+        );
+        assert_eq!(
+            api_base("http://localhost:8787").as_deref(),
+            Some("http://localhost:8787")
+        );
+        assert_eq!(
+            api_base("http://127.0.0.1:8787").as_deref(),
+            Some("http://127.0.0.1:8787")
+        );
         for refused in [
             "http://api.example.com",
             "https://user:pw@api.example.com",
@@ -136,33 +173,70 @@ mod tests {
 
     #[test]
     fn the_origin_is_what_the_policy_names() {
-        assert_eq!(api_origin("https://api.example.com:8443/docs"), Some("https://api.example.com:8443"));
-        assert_eq!(api_origin("http://localhost:8787"), Some("http://localhost:8787"));
+        assert_eq!(
+            api_origin("https://api.example.com:8443/docs"),
+            Some("https://api.example.com:8443")
+        );
+        assert_eq!(
+            api_origin("http://localhost:8787"),
+            Some("http://localhost:8787")
+        );
         assert_eq!(api_origin(SAME_ORIGIN), None);
     }
 
     #[test]
     fn the_files_go_under_the_static_folder() {
         assert_eq!(bundle_path("widget.js").as_deref(), Some(WIDGET_SCRIPT));
-        assert_eq!(bundle_path("widget/panel.0123456789.js"), Some(format!("{WIDGET_DIR}/panel.0123456789.js")));
-        for refused in ["widget/../site.js", "widget/", "widget/a/b.js", "other.js", "/widget.js", "widget/.x"] {
+        assert_eq!(
+            bundle_path("widget/panel.0123456789.js"),
+            Some(format!("{WIDGET_DIR}/panel.0123456789.js"))
+        );
+        for refused in [
+            "widget/../site.js",
+            "widget/",
+            "widget/a/b.js",
+            "other.js",
+            "/widget.js",
+            "widget/.x",
+        ] {
             assert_eq!(bundle_path(refused), None, "{refused}");
         }
     }
 
     #[test]
     fn folder_pages_are_the_index_pages_without_a_page_of_their_own() {
-        let files: BTreeMap<String, String> =
-            ["index", "guides/index", "guides/a", "api", "api/index", "zh/快速 开始/index"].iter().map(|p| (p.to_string(), format!("{p}.html"))).collect();
-        assert_eq!(folder_pages(&files), "guides zh/%E5%BF%AB%E9%80%9F%20%E5%BC%80%E5%A7%8B");
-        assert_eq!(folder_pages(&BTreeMap::from([("index".to_string(), "index.html".to_string())])), "");
+        let files: BTreeMap<String, String> = [
+            "index",
+            "guides/index",
+            "guides/a",
+            "api",
+            "api/index",
+            "zh/快速 开始/index",
+        ]
+        .iter()
+        .map(|p| (p.to_string(), format!("{p}.html")))
+        .collect();
+        assert_eq!(
+            folder_pages(&files),
+            "guides zh/%E5%BF%AB%E9%80%9F%20%E5%BC%80%E5%A7%8B"
+        );
+        assert_eq!(
+            folder_pages(&BTreeMap::from([(
+                "index".to_string(),
+                "index.html".to_string()
+            )])),
+            ""
+        );
     }
 
     #[test]
     fn only_a_public_key_goes_on_pages() {
         let public = format!("svc_dsc_{}", "a1".repeat(16));
         assert!(is_public_key(&public));
-        assert!(!is_public_key(&format!("svc_{}", "a1".repeat(16))), "an admin key");
+        assert!(
+            !is_public_key(&format!("svc_{}", "a1".repeat(16))),
+            "an admin key"
+        );
         assert!(!is_public_key("svc_dsc_short"));
         assert!(!is_public_key(&format!("svc_dsc_{}\"", "a1".repeat(16))));
     }

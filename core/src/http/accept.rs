@@ -10,7 +10,11 @@ const MAX_RANGES: usize = 32;
 /// an absent or unreadable header prefers HTML.
 pub fn prefers_markdown(accept: Option<&str>) -> bool {
     let Some(accept) = accept else { return false };
-    let ranges: Vec<(&str, &str, u16)> = accept.split(',').take(MAX_RANGES).filter_map(media_range).collect();
+    let ranges: Vec<(&str, &str, u16)> = accept
+        .split(',')
+        .take(MAX_RANGES)
+        .filter_map(media_range)
+        .collect();
     let quality = |subtype: &str| {
         ranges
             .iter()
@@ -31,7 +35,11 @@ pub fn prefers_markdown(accept: Option<&str>) -> bool {
 fn media_range(range: &str) -> Option<(&str, &str, u16)> {
     let mut params = range.split(';');
     let (kind, subtype) = params.next()?.trim().split_once('/')?;
-    let kind = if kind.eq_ignore_ascii_case("text") { "text" } else { kind };
+    let kind = if kind.eq_ignore_ascii_case("text") {
+        "text"
+    } else {
+        kind
+    };
     let mut quality = 1000;
     for param in params {
         if let Some((name, value)) = param.split_once('=') {
@@ -51,7 +59,11 @@ fn qvalue(text: &str) -> Option<u16> {
     if !matches!(whole, "0" | "1") || decimals.len() > 3 || !digits(decimals) {
         return None;
     }
-    let fraction = decimals.bytes().chain(std::iter::repeat(b'0')).take(3).fold(0u16, |n, b| n * 10 + u16::from(b - b'0'));
+    let fraction = decimals
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(3)
+        .fold(0u16, |n, b| n * 10 + u16::from(b - b'0'));
     let q = u16::from(whole == "1") * 1000 + fraction;
     (q <= 1000).then_some(q)
 }
@@ -72,9 +84,29 @@ mod tests {
     #[test]
     fn quality_values_read_as_the_grammar_writes_them() {
         use super::qvalue;
-        assert_eq!([qvalue("0"), qvalue("0.5"), qvalue("0.125"), qvalue("1"), qvalue("1.000")], [Some(0), Some(500), Some(125), Some(1000), Some(1000)]);
-        assert_eq!([qvalue("1.5"), qvalue("0.1234"), qvalue("2"), qvalue(".5"), qvalue("0.x")], [None; 5]);
-        assert!(prefers_markdown(Some("text/html;q=0.899, text/markdown;q=0.9")));
+        assert_eq!(
+            [
+                qvalue("0"),
+                qvalue("0.5"),
+                qvalue("0.125"),
+                qvalue("1"),
+                qvalue("1.000")
+            ],
+            [Some(0), Some(500), Some(125), Some(1000), Some(1000)]
+        );
+        assert_eq!(
+            [
+                qvalue("1.5"),
+                qvalue("0.1234"),
+                qvalue("2"),
+                qvalue(".5"),
+                qvalue("0.x")
+            ],
+            [None; 5]
+        );
+        assert!(prefers_markdown(Some(
+            "text/html;q=0.899, text/markdown;q=0.9"
+        )));
     }
 
     #[test]
@@ -83,7 +115,9 @@ mod tests {
         assert!(!prefers_markdown(Some("")));
         assert!(!prefers_markdown(Some("*/*")));
         assert!(!prefers_markdown(Some("text/*")));
-        assert!(!prefers_markdown(Some("text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8")));
+        assert!(!prefers_markdown(Some(
+            "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8"
+        )));
         assert!(!prefers_markdown(Some("text/markdown;q=0.5, text/html")));
         assert!(!prefers_markdown(Some("text/markdown;q=0")));
         assert!(!prefers_markdown(Some("text/markdown;q=banana")));

@@ -27,18 +27,30 @@ pub fn parse_range(header: Option<&str>, size: u64) -> RangeRequest {
         // bytes=-N: the last N bytes.
         (true, false) => match parsed(last) {
             Some(0) => RangeRequest::Unsatisfiable,
-            Some(n) if size > 0 => RangeRequest::Part { start: size.saturating_sub(n), end: size - 1 },
+            Some(n) if size > 0 => RangeRequest::Part {
+                start: size.saturating_sub(n),
+                end: size - 1,
+            },
             Some(_) => RangeRequest::Unsatisfiable,
             None => RangeRequest::Whole,
         },
         (false, _) => {
-            let Some(start) = parsed(first) else { return RangeRequest::Whole };
-            let end = if last.is_empty() { Some(u64::MAX) } else { parsed(last) };
+            let Some(start) = parsed(first) else {
+                return RangeRequest::Whole;
+            };
+            let end = if last.is_empty() {
+                Some(u64::MAX)
+            } else {
+                parsed(last)
+            };
             match end {
                 None => RangeRequest::Whole,
                 Some(end) if end < start => RangeRequest::Whole,
                 Some(_) if start >= size => RangeRequest::Unsatisfiable,
-                Some(end) => RangeRequest::Part { start, end: end.min(size - 1) },
+                Some(end) => RangeRequest::Part {
+                    start,
+                    end: end.min(size - 1),
+                },
             }
         }
         (true, true) => RangeRequest::Whole,
@@ -53,11 +65,26 @@ mod tests {
     #[test]
     fn ranges() {
         assert_eq!(parse_range(None, 100), Whole);
-        assert_eq!(parse_range(Some("bytes=0-9"), 100), Part { start: 0, end: 9 });
-        assert_eq!(parse_range(Some("bytes=90-"), 100), Part { start: 90, end: 99 });
-        assert_eq!(parse_range(Some("bytes=90-500"), 100), Part { start: 90, end: 99 });
-        assert_eq!(parse_range(Some("bytes=-10"), 100), Part { start: 90, end: 99 });
-        assert_eq!(parse_range(Some("bytes=-500"), 100), Part { start: 0, end: 99 });
+        assert_eq!(
+            parse_range(Some("bytes=0-9"), 100),
+            Part { start: 0, end: 9 }
+        );
+        assert_eq!(
+            parse_range(Some("bytes=90-"), 100),
+            Part { start: 90, end: 99 }
+        );
+        assert_eq!(
+            parse_range(Some("bytes=90-500"), 100),
+            Part { start: 90, end: 99 }
+        );
+        assert_eq!(
+            parse_range(Some("bytes=-10"), 100),
+            Part { start: 90, end: 99 }
+        );
+        assert_eq!(
+            parse_range(Some("bytes=-500"), 100),
+            Part { start: 0, end: 99 }
+        );
         assert_eq!(parse_range(Some("bytes=100-"), 100), Unsatisfiable);
         assert_eq!(parse_range(Some("bytes=-0"), 100), Unsatisfiable);
         assert_eq!(parse_range(Some("bytes=5-1"), 100), Whole);

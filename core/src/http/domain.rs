@@ -25,7 +25,10 @@ pub fn validate_domain(input: &str) -> Result<String, String> {
         if label.len() > 63 {
             return Err("labels must be at most 63 characters".into());
         }
-        if !label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        if !label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
             return Err("may contain only letters, digits, hyphens and dots".into());
         }
         if label.starts_with('-') || label.ends_with('-') {
@@ -41,17 +44,31 @@ mod tests {
 
     #[test]
     fn hostnames_are_accepted_and_lowercased() {
-        assert_eq!(validate_domain("Docs.Example.com").unwrap(), "docs.example.com");
+        assert_eq!(
+            validate_domain("Docs.Example.com").unwrap(),
+            "docs.example.com"
+        );
         assert_eq!(validate_domain("acme").unwrap(), "acme");
-        assert_eq!(validate_domain("my-docs.mintlify.app").unwrap(), "my-docs.mintlify.app");
+        assert_eq!(
+            validate_domain("my-docs.mintlify.app").unwrap(),
+            "my-docs.mintlify.app"
+        );
     }
 
     #[test]
     fn urls_paths_and_ports_are_rejected_with_the_rule() {
-        assert!(validate_domain("https://docs.example.com").unwrap_err().contains("scheme"));
-        assert!(validate_domain("docs.example.com/").unwrap_err().contains("trailing slash"));
-        assert!(validate_domain("docs.example.com/docs").unwrap_err().contains("path"));
-        assert!(validate_domain("docs.example.com:443").unwrap_err().contains("port"));
+        assert!(validate_domain("https://docs.example.com")
+            .unwrap_err()
+            .contains("scheme"));
+        assert!(validate_domain("docs.example.com/")
+            .unwrap_err()
+            .contains("trailing slash"));
+        assert!(validate_domain("docs.example.com/docs")
+            .unwrap_err()
+            .contains("path"));
+        assert!(validate_domain("docs.example.com:443")
+            .unwrap_err()
+            .contains("port"));
     }
 
     #[test]

@@ -177,7 +177,10 @@ pub fn match_route(method: &str, path: &str) -> Result<Matched, RouteError> {
             continue;
         };
         if spec.method == method || (method == "HEAD" && spec.method == "GET") {
-            return Ok(Matched { route: spec.route, params });
+            return Ok(Matched {
+                route: spec.route,
+                params,
+            });
         }
         allowed.push(spec.method);
     }
@@ -190,7 +193,9 @@ pub fn match_route(method: &str, path: &str) -> Result<Matched, RouteError> {
     if path.starts_with("/discovery/") {
         allowed.push("OPTIONS");
     }
-    Err(RouteError::MethodNotAllowed { allow: allowed.join(", ") })
+    Err(RouteError::MethodNotAllowed {
+        allow: allowed.join(", "),
+    })
 }
 
 fn capture(pattern: &str, segments: &[&str]) -> Option<Vec<String>> {
@@ -243,8 +248,12 @@ mod tests {
 
     /// Every operation the document lists, as `METHOD /template`.
     fn documented(document: &serde_json::Value) -> BTreeSet<String> {
-        const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-        let paths = document["paths"].as_object().expect("the document has paths");
+        const METHODS: [&str; 8] = [
+            "get", "put", "post", "delete", "options", "head", "patch", "trace",
+        ];
+        let paths = document["paths"]
+            .as_object()
+            .expect("the document has paths");
         let mut operations = BTreeSet::new();
         for (path, item) in paths {
             for method in METHODS {
@@ -257,37 +266,69 @@ mod tests {
     }
 
     fn table(routes: &[RouteSpec]) -> BTreeSet<String> {
-        routes.iter().map(|spec| format!("{} {}", spec.method, spec.path)).collect()
+        routes
+            .iter()
+            .map(|spec| format!("{} {}", spec.method, spec.path))
+            .collect()
     }
 
     /// The names in both sets that the other lacks: (only in `routed`, only in `documented`).
-    fn differences(routed: &BTreeSet<String>, documented: &BTreeSet<String>) -> (Vec<String>, Vec<String>) {
-        (routed.difference(documented).cloned().collect(), documented.difference(routed).cloned().collect())
+    fn differences(
+        routed: &BTreeSet<String>,
+        documented: &BTreeSet<String>,
+    ) -> (Vec<String>, Vec<String>) {
+        (
+            routed.difference(documented).cloned().collect(),
+            documented.difference(routed).cloned().collect(),
+        )
     }
 
     #[test]
     fn routes_the_openapi_document_lists_exactly_the_table_both_ways() {
-        let document: serde_json::Value = serde_json::from_str(OPENAPI).expect("openapi.json is JSON");
+        let document: serde_json::Value =
+            serde_json::from_str(OPENAPI).expect("openapi.json is JSON");
         let documented = documented(&document);
         let routed = table(ROUTES);
-        assert_eq!(routed.len(), ROUTES.len(), "a (method, pattern) pair is in the table twice");
+        assert_eq!(
+            routed.len(),
+            ROUTES.len(),
+            "a (method, pattern) pair is in the table twice"
+        );
         assert!(routed.len() >= 30, "read {} routes", routed.len());
         let (undocumented, unrouted) = differences(&routed, &documented);
-        assert_eq!(undocumented, Vec::<String>::new(), "routes missing from docs/openapi.json");
-        assert_eq!(unrouted, Vec::<String>::new(), "documented operations the route table does not have");
+        assert_eq!(
+            undocumented,
+            Vec::<String>::new(),
+            "routes missing from docs/openapi.json"
+        );
+        assert_eq!(
+            unrouted,
+            Vec::<String>::new(),
+            "documented operations the route table does not have"
+        );
     }
 
     #[test]
     fn routes_the_document_check_catches_a_difference_either_way() {
-        let document: serde_json::Value = serde_json::from_str(OPENAPI).expect("openapi.json is JSON");
+        let document: serde_json::Value =
+            serde_json::from_str(OPENAPI).expect("openapi.json is JSON");
         // A route added without documenting it.
         let mut routes = ROUTES.to_vec();
-        routes.push(RouteSpec { route: Route::Health, method: "GET", path: "/v1/undocumented", gate: Gate::Open });
+        routes.push(RouteSpec {
+            route: Route::Health,
+            method: "GET",
+            path: "/v1/undocumented",
+            gate: Gate::Open,
+        });
         let (undocumented, unrouted) = differences(&table(&routes), &documented(&document));
         assert_eq!(undocumented, vec!["GET /v1/undocumented".to_string()]);
         assert!(unrouted.is_empty());
         // A documented operation the table lost.
-        let routes: Vec<RouteSpec> = ROUTES.iter().filter(|s| s.route != Route::GetThread).cloned().collect();
+        let routes: Vec<RouteSpec> = ROUTES
+            .iter()
+            .filter(|s| s.route != Route::GetThread)
+            .cloned()
+            .collect();
         let (undocumented, unrouted) = differences(&table(&routes), &documented(&document));
         assert!(undocumented.is_empty());
         assert_eq!(unrouted, vec!["GET /v1/threads/{threadId}".to_string()]);
@@ -296,7 +337,12 @@ mod tests {
     #[test]
     fn routes_every_variant_has_one_row_and_its_gate() {
         for (i, spec) in ROUTES.iter().enumerate() {
-            assert_eq!(ROUTES.iter().filter(|s| s.route == spec.route).count(), 1, "{:?}", spec.route);
+            assert_eq!(
+                ROUTES.iter().filter(|s| s.route == spec.route).count(),
+                1,
+                "{:?}",
+                spec.route
+            );
             assert_eq!(spec.route.gate(), spec.gate);
             assert_eq!(spec.route as usize, i, "variants follow the table");
         }
@@ -304,24 +350,45 @@ mod tests {
 
     #[test]
     fn routes_match_with_params_percent_decoded() {
-        let matched = match_route("DELETE", "/v1/admin/orgs/org_1/domains/docs%2Eexample.com").unwrap();
+        let matched =
+            match_route("DELETE", "/v1/admin/orgs/org_1/domains/docs%2Eexample.com").unwrap();
         assert_eq!(matched.route, Route::RemoveDomain);
-        assert_eq!(matched.params, vec!["org_1".to_string(), "docs.example.com".to_string()]);
+        assert_eq!(
+            matched.params,
+            vec!["org_1".to_string(), "docs.example.com".to_string()]
+        );
         assert_eq!(matched.param(1), "docs.example.com");
         assert_eq!(matched.param(2), "");
-        let resume = match_route("GET", "/discovery/v2/assistant/a.com/message/chat_1/stream").unwrap();
-        assert_eq!((resume.route, resume.param(0), resume.param(1)), (Route::AssistantV2Resume, "a.com", "chat_1"));
-        assert_eq!(match_route("GET", "/v1/admin/orgs/o").unwrap().route, Route::GetOrg);
-        assert_eq!(match_route("PATCH", "/v1/admin/orgs/o").unwrap().route, Route::UpdateOrg);
+        let resume =
+            match_route("GET", "/discovery/v2/assistant/a.com/message/chat_1/stream").unwrap();
+        assert_eq!(
+            (resume.route, resume.param(0), resume.param(1)),
+            (Route::AssistantV2Resume, "a.com", "chat_1")
+        );
+        assert_eq!(
+            match_route("GET", "/v1/admin/orgs/o").unwrap().route,
+            Route::GetOrg
+        );
+        assert_eq!(
+            match_route("PATCH", "/v1/admin/orgs/o").unwrap().route,
+            Route::UpdateOrg
+        );
     }
 
     #[test]
     fn routes_head_is_served_by_get() {
         assert_eq!(match_route("HEAD", "/health").unwrap().route, Route::Health);
-        assert_eq!(match_route("HEAD", "/v1/static-export/bundles/j").unwrap().route, Route::DownloadBundle);
+        assert_eq!(
+            match_route("HEAD", "/v1/static-export/bundles/j")
+                .unwrap()
+                .route,
+            Route::DownloadBundle
+        );
         assert_eq!(
             match_route("HEAD", "/v1/admin/orgs"),
-            Err(RouteError::MethodNotAllowed { allow: "POST".into() })
+            Err(RouteError::MethodNotAllowed {
+                allow: "POST".into()
+            })
         );
     }
 
@@ -329,19 +396,27 @@ mod tests {
     fn routes_method_not_allowed_lists_the_methods() {
         assert_eq!(
             match_route("DELETE", "/v1/admin/orgs/o"),
-            Err(RouteError::MethodNotAllowed { allow: "GET, PATCH, HEAD".into() })
+            Err(RouteError::MethodNotAllowed {
+                allow: "GET, PATCH, HEAD".into()
+            })
         );
         assert_eq!(
             match_route("POST", "/v1/static-export/jobs/j"),
-            Err(RouteError::MethodNotAllowed { allow: "GET, DELETE, HEAD".into() })
+            Err(RouteError::MethodNotAllowed {
+                allow: "GET, DELETE, HEAD".into()
+            })
         );
         assert_eq!(
             match_route("GET", "/discovery/v1/search/a.com"),
-            Err(RouteError::MethodNotAllowed { allow: "POST, OPTIONS".into() })
+            Err(RouteError::MethodNotAllowed {
+                allow: "POST, OPTIONS".into()
+            })
         );
         assert_eq!(
             match_route("PUT", "/discovery/v1/llms/a.com/llms.txt"),
-            Err(RouteError::MethodNotAllowed { allow: "GET, HEAD, OPTIONS".into() })
+            Err(RouteError::MethodNotAllowed {
+                allow: "GET, HEAD, OPTIONS".into()
+            })
         );
     }
 
@@ -358,7 +433,11 @@ mod tests {
             "/v1/sites/%FF",
             "/discovery/v1/search/a.com/extra",
         ] {
-            assert_eq!(match_route("GET", path), Err(RouteError::NotFound), "{path:?}");
+            assert_eq!(
+                match_route("GET", path),
+                Err(RouteError::NotFound),
+                "{path:?}"
+            );
         }
     }
 
@@ -368,14 +447,23 @@ mod tests {
         assert_eq!(Route::Health.gate(), Gate::Open);
         assert_eq!(Route::Feedback.gate().refused(&features), None);
         features.set(Feature::Analytics, false);
-        assert_eq!(Route::Feedback.gate().refused(&features), Some(Feature::Analytics));
+        assert_eq!(
+            Route::Feedback.gate().refused(&features),
+            Some(Feature::Analytics)
+        );
         assert_eq!(Route::Search.gate().refused(&features), None);
         features.set(Feature::Search, false);
-        assert_eq!(Route::Search.gate().refused(&features), Some(Feature::Search));
+        assert_eq!(
+            Route::Search.gate().refused(&features),
+            Some(Feature::Search)
+        );
         assert_eq!(Route::Mcp.gate().refused(&features), None);
         features.set(Feature::Assistant, false);
         assert_eq!(Route::Mcp.gate().refused(&features), Some(Feature::Search));
-        assert_eq!(Route::Feedback.gate().refused(&features), Some(Feature::Assistant));
+        assert_eq!(
+            Route::Feedback.gate().refused(&features),
+            Some(Feature::Assistant)
+        );
         assert_eq!(Route::Health.gate().refused(&features), None);
     }
 }

@@ -5,15 +5,22 @@
 
 /// The `Link` a page answered as HTML for a Markdown request carries when the bundle has no `.md`
 /// beside it: every page's Markdown is in `llms-full.txt`.
-pub const MARKDOWN_ALTERNATE_LINK: &str = "</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\"";
+pub const MARKDOWN_ALTERNATE_LINK: &str =
+    "</llms-full.txt>; rel=\"alternate\"; type=\"text/markdown\"";
 
 /// The security headers of every response of a served site, `Content-Security-Policy` last.
 pub fn security_headers(content_security_policy: &str) -> [(&'static str, String); 4] {
     [
         ("x-content-type-options", "nosniff".to_string()),
-        ("referrer-policy", "strict-origin-when-cross-origin".to_string()),
+        (
+            "referrer-policy",
+            "strict-origin-when-cross-origin".to_string(),
+        ),
         ("x-frame-options", "SAMEORIGIN".to_string()),
-        ("content-security-policy", content_security_policy.to_string()),
+        (
+            "content-security-policy",
+            content_security_policy.to_string(),
+        ),
     ]
 }
 
@@ -31,13 +38,18 @@ pub fn cache_control(path: &str, html: bool, found: bool) -> &'static str {
 pub fn is_fingerprinted(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or("");
     let parts: Vec<&str> = name.split('.').collect();
-    parts.len() >= 3 && parts[1..parts.len() - 1].iter().any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
+    parts.len() >= 3
+        && parts[1..parts.len() - 1]
+            .iter()
+            .any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Whether `If-None-Match` (a list, or `*`) names `etag`; weak and strong forms compare equal.
 pub fn etag_matches(if_none_match: &str, etag: &str) -> bool {
     let bare = |tag: &str| tag.trim().trim_start_matches("W/").to_string();
-    if_none_match.split(',').any(|tag| tag.trim() == "*" || bare(tag) == bare(etag))
+    if_none_match
+        .split(',')
+        .any(|tag| tag.trim() == "*" || bare(tag) == bare(etag))
 }
 
 /// A hostname that is not a site's own, whose pages search engines must not index: the platform's
@@ -50,7 +62,10 @@ pub fn noindex_host(host: &str) -> bool {
 /// The content type of a bundle file, by its extension (what the export writes; anything else is
 /// bytes).
 pub fn content_type(path: &str) -> &'static str {
-    let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let extension = path
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
     match extension.as_str() {
         "html" => "text/html; charset=utf-8",
         "md" => "text/markdown; charset=utf-8",
@@ -85,9 +100,20 @@ mod tests {
     #[test]
     fn site_headers_carry_the_sites_policy_and_the_fixed_three() {
         let headers = security_headers("default-src 'self'");
-        assert_eq!(headers[3], ("content-security-policy", "default-src 'self'".to_string()));
+        assert_eq!(
+            headers[3],
+            ("content-security-policy", "default-src 'self'".to_string())
+        );
         let names: Vec<&str> = headers.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, ["x-content-type-options", "referrer-policy", "x-frame-options", "content-security-policy"]);
+        assert_eq!(
+            names,
+            [
+                "x-content-type-options",
+                "referrer-policy",
+                "x-frame-options",
+                "content-security-policy"
+            ]
+        );
     }
 
     #[test]
@@ -96,8 +122,14 @@ mod tests {
         assert!(!is_fingerprinted("/_static/site.css"));
         assert!(!is_fingerprinted("/_static/search/en/t/12.json"));
         assert!(!is_fingerprinted("/deadbeefcafe.js"));
-        assert_eq!(cache_control("_static/widget/panel.0123456789.js", false, true), "public, max-age=31536000, immutable");
-        assert_eq!(cache_control("_static/widget/panel.0123456789.js", false, false), "no-cache");
+        assert_eq!(
+            cache_control("_static/widget/panel.0123456789.js", false, true),
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(
+            cache_control("_static/widget/panel.0123456789.js", false, false),
+            "no-cache"
+        );
         assert_eq!(cache_control("index.html", true, true), "no-cache");
     }
 
@@ -121,7 +153,10 @@ mod tests {
     fn site_headers_content_types_by_extension() {
         assert_eq!(content_type("a/b.html"), "text/html; charset=utf-8");
         assert_eq!(content_type("a/b.md"), "text/markdown; charset=utf-8");
-        assert_eq!(content_type("_static/widget/sdk.0123456789.wasm"), "application/wasm");
+        assert_eq!(
+            content_type("_static/widget/sdk.0123456789.wasm"),
+            "application/wasm"
+        );
         assert_eq!(content_type("README"), "application/octet-stream");
     }
 }

@@ -12,7 +12,11 @@ pub enum SitePath {
     /// A page: its HTML file and its Markdown beside it. `folder` is set for an extensionless URL
     /// whose page may instead be a folder's: that folder's page, and the URL with a slash, where the
     /// request is redirected when only the folder's page exists.
-    Page { html: String, markdown: String, folder: Option<(String, String)> },
+    Page {
+        html: String,
+        markdown: String,
+        folder: Option<(String, String)>,
+    },
     /// Any other file, by its name (`_static/site.css`, `guides/setup.md`, `llms.txt`).
     File(String),
 }
@@ -28,7 +32,10 @@ pub fn site_path(url_path: &str) -> Option<SitePath> {
         None => (None, relative),
     };
     if let Some(folder) = folder {
-        if folder.split('/').any(|seg| seg.is_empty() || seg == "." || seg == "..") {
+        if folder
+            .split('/')
+            .any(|seg| seg.is_empty() || seg == "." || seg == "..")
+        {
             return None;
         }
     }
@@ -36,10 +43,18 @@ pub fn site_path(url_path: &str) -> Option<SitePath> {
         return None;
     }
     if last.is_empty() {
-        return Some(SitePath::Page { html: format!("{relative}index.html"), markdown: format!("{relative}index.md"), folder: None });
+        return Some(SitePath::Page {
+            html: format!("{relative}index.html"),
+            markdown: format!("{relative}index.md"),
+            folder: None,
+        });
     }
     if let Some(stem) = relative.strip_suffix(".html") {
-        return Some(SitePath::Page { html: relative.to_string(), markdown: format!("{stem}.md"), folder: None });
+        return Some(SitePath::Page {
+            html: relative.to_string(),
+            markdown: format!("{stem}.md"),
+            folder: None,
+        });
     }
     if last.contains('.') {
         return Some(SitePath::File(relative.to_string()));
@@ -62,7 +77,11 @@ mod tests {
     use super::*;
 
     fn page(html: &str, markdown: &str) -> SitePath {
-        SitePath::Page { html: html.into(), markdown: markdown.into(), folder: None }
+        SitePath::Page {
+            html: html.into(),
+            markdown: markdown.into(),
+            folder: None,
+        }
     }
 
     #[test]
@@ -72,24 +91,50 @@ mod tests {
             Some(SitePath::Page {
                 html: "guides/quick start.html".into(),
                 markdown: "guides/quick start.md".into(),
-                folder: Some(("guides/quick start/index.html".into(), "/guides/quick%20start/".into())),
+                folder: Some((
+                    "guides/quick start/index.html".into(),
+                    "/guides/quick%20start/".into()
+                )),
             })
         );
         assert_eq!(site_path("/"), Some(page("index.html", "index.md")));
-        assert_eq!(site_path("/fr/"), Some(page("fr/index.html", "fr/index.md")));
+        assert_eq!(
+            site_path("/fr/"),
+            Some(page("fr/index.html", "fr/index.md"))
+        );
         assert_eq!(site_path("/a/b.html"), Some(page("a/b.html", "a/b.md")));
     }
 
     #[test]
     fn site_paths_other_files_are_named_as_they_are() {
-        assert_eq!(site_path("/_static/site.css"), Some(SitePath::File("_static/site.css".into())));
-        assert_eq!(site_path("/guides/setup.md"), Some(SitePath::File("guides/setup.md".into())));
-        assert_eq!(site_path("/skill.md"), Some(SitePath::File("skill.md".into())));
+        assert_eq!(
+            site_path("/_static/site.css"),
+            Some(SitePath::File("_static/site.css".into()))
+        );
+        assert_eq!(
+            site_path("/guides/setup.md"),
+            Some(SitePath::File("guides/setup.md".into()))
+        );
+        assert_eq!(
+            site_path("/skill.md"),
+            Some(SitePath::File("skill.md".into()))
+        );
     }
 
     #[test]
     fn site_paths_never_leave_the_bundle() {
-        for path in ["/guides/../outside", "/..", "/a//b", "/./a", "/a\\b", "/a%2F..%2Fb", "/%zz", "/%FF", "a", "/a/%2e%2e/b"] {
+        for path in [
+            "/guides/../outside",
+            "/..",
+            "/a//b",
+            "/./a",
+            "/a\\b",
+            "/a%2F..%2Fb",
+            "/%zz",
+            "/%FF",
+            "a",
+            "/a/%2e%2e/b",
+        ] {
             assert_eq!(site_path(path), None, "{path:?}");
         }
     }

@@ -160,7 +160,10 @@ impl<'a> Obj<'a> {
     /// An optional boolean; `null` reads as absent.
     pub fn opt_bool(&self, key: &str) -> Result<Option<bool>, FieldError> {
         self.get(key)
-            .map(|v| v.as_bool().ok_or_else(|| self.field_path(key).error("must be a boolean")))
+            .map(|v| {
+                v.as_bool()
+                    .ok_or_else(|| self.field_path(key).error("must be a boolean"))
+            })
             .transpose()
     }
 
@@ -207,7 +210,12 @@ impl<'a> Obj<'a> {
     }
 
     /// An optional list of strings: at most `max` items of at most `max_chars` characters each.
-    pub fn opt_str_list(&self, key: &str, max: usize, max_chars_each: usize) -> Result<Vec<&'a str>, FieldError> {
+    pub fn opt_str_list(
+        &self,
+        key: &str,
+        max: usize,
+        max_chars_each: usize,
+    ) -> Result<Vec<&'a str>, FieldError> {
         let Some(items) = self.opt_array(key)? else {
             return Ok(Vec::new());
         };
@@ -453,22 +461,38 @@ mod tests {
 
     #[test]
     fn string_lists_are_capped_in_length_and_items() {
-        let doc = json!({"g": ["a", "bb"], "long": ["a", "b", "c"], "wide": ["abc"], "mixed": ["a", 1]});
+        let doc =
+            json!({"g": ["a", "bb"], "long": ["a", "b", "c"], "wide": ["abc"], "mixed": ["a", 1]});
         let obj = object(&doc, &Path::root()).unwrap();
         assert_eq!(obj.opt_str_list("g", 2, 2).unwrap(), ["a", "bb"]);
         assert_eq!(obj.opt_str_list("none", 2, 2).unwrap(), Vec::<&str>::new());
-        assert_eq!(obj.opt_str_list("long", 2, 2).unwrap_err().to_string(), "long: must have at most 2 items");
-        assert_eq!(obj.opt_str_list("wide", 2, 2).unwrap_err().to_string(), "wide[0]: must be at most 2 characters");
-        assert_eq!(obj.opt_str_list("mixed", 2, 2).unwrap_err().to_string(), "mixed[1]: must be a string");
+        assert_eq!(
+            obj.opt_str_list("long", 2, 2).unwrap_err().to_string(),
+            "long: must have at most 2 items"
+        );
+        assert_eq!(
+            obj.opt_str_list("wide", 2, 2).unwrap_err().to_string(),
+            "wide[0]: must be at most 2 characters"
+        );
+        assert_eq!(
+            obj.opt_str_list("mixed", 2, 2).unwrap_err().to_string(),
+            "mixed[1]: must be a string"
+        );
     }
 
     #[test]
     fn blank_text_and_out_of_range_numbers_are_named() {
         let path = Path::root().key("q");
-        assert_eq!(not_blank(" \n", &path).unwrap_err().to_string(), "q: must not be empty");
+        assert_eq!(
+            not_blank(" \n", &path).unwrap_err().to_string(),
+            "q: must not be empty"
+        );
         assert!(not_blank(" x ", &path).is_ok());
         assert_eq!(number_in(0.5, 0.0, 1.0, &path).unwrap(), 0.5);
-        assert_eq!(number_in(1.5, 0.0, 1.0, &path).unwrap_err().to_string(), "q: must be a number from 0 to 1");
+        assert_eq!(
+            number_in(1.5, 0.0, 1.0, &path).unwrap_err().to_string(),
+            "q: must be a number from 0 to 1"
+        );
     }
 
     #[test]

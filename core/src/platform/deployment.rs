@@ -123,7 +123,13 @@ impl Features {
     }
 
     fn all_off() -> Self {
-        Self { search: false, assistant: false, analytics: false, playground: false, static_export: false }
+        Self {
+            search: false,
+            assistant: false,
+            analytics: false,
+            playground: false,
+            static_export: false,
+        }
     }
 
     pub fn enabled(&self, feature: Feature) -> bool {
@@ -206,20 +212,31 @@ pub fn parse_switch(raw: &str) -> Option<bool> {
 /// extractive backend always (it makes no request); in an air-gapped one an LLM backend only at an
 /// `LLM_BASE_URL` declared internal, and never `workers-ai`, whose binding runs the model on
 /// Cloudflare's network whatever `LLM_BASE_URL` says.
-pub fn backend_allowed(kind: DeploymentKind, backend: &str, llm_base_url: Option<&str>, internal_hosts: &str) -> Result<(), String> {
+pub fn backend_allowed(
+    kind: DeploymentKind,
+    backend: &str,
+    llm_base_url: Option<&str>,
+    internal_hosts: &str,
+) -> Result<(), String> {
     if backend == "extractive" {
         return Ok(());
     }
     if kind == DeploymentKind::AirGapped && backend == "workers-ai" {
         return Err("ASSISTANT_BACKEND=workers-ai: the Workers AI binding always calls Cloudflare's network (it never uses LLM_BASE_URL), which an air-gapped deployment forbids; use openai or anthropic with an internal LLM_BASE_URL, or extractive".into());
     }
-    outbound_allowed(kind, "LLM_BASE_URL", llm_base_url, internal_hosts).map_err(|rule| format!("ASSISTANT_BACKEND={backend}: {rule}"))
+    outbound_allowed(kind, "LLM_BASE_URL", llm_base_url, internal_hosts)
+        .map_err(|rule| format!("ASSISTANT_BACKEND={backend}: {rule}"))
 }
 
 /// Whether an air-gapped deployment may send requests to `url` (`setting` names where it came from,
 /// such as `LLM_BASE_URL`): only when its host is one of `internal_hosts` (the operator's
 /// `INTERNAL_HOSTS`, comma-separated host names or `host:port`). Other kinds may call anything.
-pub fn outbound_allowed(kind: DeploymentKind, setting: &str, url: Option<&str>, internal_hosts: &str) -> Result<(), String> {
+pub fn outbound_allowed(
+    kind: DeploymentKind,
+    setting: &str,
+    url: Option<&str>,
+    internal_hosts: &str,
+) -> Result<(), String> {
     if kind != DeploymentKind::AirGapped {
         return Ok(());
     }
@@ -256,9 +273,18 @@ pub fn outbound_allowed(kind: DeploymentKind, setting: &str, url: Option<&str>, 
 /// address (no loopback, private, link-local or unqualified host: the builder runs beside the
 /// operator's other services); air-gapped, only a host listed in `internal_hosts`.
 /// `allow_loopback_http` is for tests, which serve from loopback without TLS.
-pub fn publish_fetch_allowed(air_gapped: bool, url: &str, internal_hosts: &str, allow_loopback_http: bool) -> Result<(), String> {
+pub fn publish_fetch_allowed(
+    air_gapped: bool,
+    url: &str,
+    internal_hosts: &str,
+    allow_loopback_http: bool,
+) -> Result<(), String> {
     let (scheme, rest) = url.trim().split_once("://").ok_or("not an absolute URL")?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("").to_ascii_lowercase();
+    let authority = rest
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if authority.contains('@') {
         return Err("a URL with credentials is not fetched".into());
     }
@@ -270,7 +296,12 @@ pub fn publish_fetch_allowed(air_gapped: bool, url: &str, internal_hosts: &str, 
         _ => return Err("only https addresses are fetched".into()),
     }
     if air_gapped {
-        return outbound_allowed(DeploymentKind::AirGapped, "the URL", Some(url), internal_hosts);
+        return outbound_allowed(
+            DeploymentKind::AirGapped,
+            "the URL",
+            Some(url),
+            internal_hosts,
+        );
     }
     if host.is_empty() || loopback || !is_public_host(host) {
         return Err(format!("host `{host}` is not a public address"));
@@ -287,16 +318,32 @@ pub(crate) fn is_loopback(host: &str) -> bool {
 fn is_public_host(host: &str) -> bool {
     if let Ok(ip) = host.parse::<std::net::Ipv4Addr>() {
         let [a, b, ..] = ip.octets();
-        return !(ip.is_private() || ip.is_loopback() || ip.is_link_local() || ip.is_unspecified() || ip.is_broadcast()
-            || ip.is_documentation() || a == 0 || (a == 100 && (64..128).contains(&b)) || a >= 224);
+        return !(ip.is_private()
+            || ip.is_loopback()
+            || ip.is_link_local()
+            || ip.is_unspecified()
+            || ip.is_broadcast()
+            || ip.is_documentation()
+            || a == 0
+            || (a == 100 && (64..128).contains(&b))
+            || a >= 224);
     }
     if let Ok(ip) = host.parse::<std::net::Ipv6Addr>() {
         let first = ip.segments()[0];
-        return !(ip.is_loopback() || ip.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
+        return !(ip.is_loopback()
+            || ip.is_unspecified()
+            || (first & 0xfe00) == 0xfc00
+            || (first & 0xffc0) == 0xfe80
             || ip.to_ipv4_mapped().is_some());
     }
-    let internal_suffix = [".local", ".internal", ".lan", ".home", ".corp", ".intranet"].iter().any(|s| host.ends_with(s));
-    host.contains('.') && !internal_suffix && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+    let internal_suffix = [".local", ".internal", ".lan", ".home", ".corp", ".intranet"]
+        .iter()
+        .any(|s| host.ends_with(s));
+    host.contains('.')
+        && !internal_suffix
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
 }
 
 pub(crate) fn host_of(authority: &str) -> &str {
@@ -314,23 +361,43 @@ mod tests {
 
     #[test]
     fn a_publish_fetches_only_public_https_addresses_or_declared_internal_ones_air_gapped() {
-        assert!(publish_fetch_allowed(false, "https://api.example.com/openapi.json", "", false).is_ok());
+        assert!(
+            publish_fetch_allowed(false, "https://api.example.com/openapi.json", "", false).is_ok()
+        );
         for refused in [
-            "http://api.example.com/openapi.json", "ftp://x.example.com/a", "https://localhost/a", "https://127.0.0.1/a",
-            "https://10.1.2.3/a", "https://192.168.0.1/a", "https://169.254.169.254/latest", "https://[::1]/a",
-            "https://[fd00::1]/a", "https://intranet/a", "https://svc.internal/a", "https://100.64.0.1/a", "https://user:pw@example.com/a",
+            "http://api.example.com/openapi.json",
+            "ftp://x.example.com/a",
+            "https://localhost/a",
+            "https://127.0.0.1/a",
+            "https://10.1.2.3/a",
+            "https://192.168.0.1/a",
+            "https://169.254.169.254/latest",
+            "https://[::1]/a",
+            "https://[fd00::1]/a",
+            "https://intranet/a",
+            "https://svc.internal/a",
+            "https://100.64.0.1/a",
+            "https://user:pw@example.com/a",
             "openapi.json",
         ] {
-            assert!(publish_fetch_allowed(false, refused, "", false).is_err(), "{refused}");
+            assert!(
+                publish_fetch_allowed(false, refused, "", false).is_err(),
+                "{refused}"
+            );
         }
         assert!(publish_fetch_allowed(true, "https://api.example.com/a", "", false).is_err());
-        assert!(publish_fetch_allowed(true, "https://specs.corp/a.json", "specs.corp", false).is_ok());
+        assert!(
+            publish_fetch_allowed(true, "https://specs.corp/a.json", "specs.corp", false).is_ok()
+        );
         assert!(publish_fetch_allowed(false, "http://127.0.0.1:9000/a.json", "", true).is_ok());
         assert!(publish_fetch_allowed(false, "http://10.0.0.1:9000/a.json", "", true).is_err());
     }
 
     fn read(vars: &[(&str, &str)]) -> Result<Deployment, DeploymentError> {
-        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Deployment::from_lookup(|name| map.get(name).cloned())
     }
 
@@ -339,7 +406,9 @@ mod tests {
         let cloud = read(&[]).unwrap();
         assert_eq!(cloud.kind, DeploymentKind::Cloud);
         assert!(Feature::ALL.iter().all(|f| cloud.features.enabled(*f)));
-        let client = read(&[("DEPLOYMENT_KIND", "client-hosted")]).unwrap().features;
+        let client = read(&[("DEPLOYMENT_KIND", "client-hosted")])
+            .unwrap()
+            .features;
         assert!(client.search && client.assistant && client.playground && client.static_export);
         assert!(!client.analytics);
         let gapped = read(&[("DEPLOYMENT_KIND", "Air-Gapped")]).unwrap().features;
@@ -349,10 +418,23 @@ mod tests {
 
     #[test]
     fn switches_override_the_defaults_and_bad_values_name_the_variable() {
-        let d = read(&[("DEPLOYMENT_KIND", "air-gapped"), ("FEATURE_SEARCH", "true"), ("FEATURE_STATIC_EXPORT", "off")]).unwrap();
+        let d = read(&[
+            ("DEPLOYMENT_KIND", "air-gapped"),
+            ("FEATURE_SEARCH", "true"),
+            ("FEATURE_STATIC_EXPORT", "off"),
+        ])
+        .unwrap();
         assert!(d.features.search && !d.features.static_export);
-        assert_eq!(read(&[("FEATURE_ASSISTANT", "maybe")]).unwrap_err().variable, "FEATURE_ASSISTANT");
-        assert_eq!(read(&[("DEPLOYMENT_KIND", "edge")]).unwrap_err().variable, "DEPLOYMENT_KIND");
+        assert_eq!(
+            read(&[("FEATURE_ASSISTANT", "maybe")])
+                .unwrap_err()
+                .variable,
+            "FEATURE_ASSISTANT"
+        );
+        assert_eq!(
+            read(&[("DEPLOYMENT_KIND", "edge")]).unwrap_err().variable,
+            "DEPLOYMENT_KIND"
+        );
         let json = serde_json::to_value(d).unwrap();
         assert_eq!(json["kind"], "air-gapped");
         assert_eq!(json["features"]["staticExport"], false);
@@ -363,12 +445,42 @@ mod tests {
         use DeploymentKind::*;
         assert!(outbound_allowed(Cloud, "LLM_BASE_URL", None, "").is_ok());
         assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", None, "llm.internal").is_err());
-        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("https://api.openai.com/v1"), "llm.internal").is_err());
-        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal:8000/v1"), "llm.internal").is_ok());
-        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:8000/v1"), "10.0.0.5:8000").is_ok());
-        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://10.0.0.5:9000/v1"), "10.0.0.5:8000").is_err());
+        assert!(outbound_allowed(
+            AirGapped,
+            "LLM_BASE_URL",
+            Some("https://api.openai.com/v1"),
+            "llm.internal"
+        )
+        .is_err());
+        assert!(outbound_allowed(
+            AirGapped,
+            "LLM_BASE_URL",
+            Some("http://llm.internal:8000/v1"),
+            "llm.internal"
+        )
+        .is_ok());
+        assert!(outbound_allowed(
+            AirGapped,
+            "LLM_BASE_URL",
+            Some("http://10.0.0.5:8000/v1"),
+            "10.0.0.5:8000"
+        )
+        .is_ok());
+        assert!(outbound_allowed(
+            AirGapped,
+            "LLM_BASE_URL",
+            Some("http://10.0.0.5:9000/v1"),
+            "10.0.0.5:8000"
+        )
+        .is_err());
         // Userinfo cannot smuggle a declared name in front of another host.
-        assert!(outbound_allowed(AirGapped, "LLM_BASE_URL", Some("http://llm.internal@evil.com/v1"), "llm.internal").is_err());
+        assert!(outbound_allowed(
+            AirGapped,
+            "LLM_BASE_URL",
+            Some("http://llm.internal@evil.com/v1"),
+            "llm.internal"
+        )
+        .is_err());
     }
 
     #[test]
@@ -379,10 +491,34 @@ mod tests {
         }
         assert!(backend_allowed(Cloud, "workers-ai", None, "").is_ok());
         assert!(backend_allowed(ClientHosted, "workers-ai", None, "").is_ok());
-        let refused = backend_allowed(AirGapped, "workers-ai", Some("http://llm.internal/v1"), "llm.internal").unwrap_err();
-        assert!(refused.contains("Workers AI binding always calls Cloudflare's network"), "{refused}");
-        assert!(backend_allowed(AirGapped, "openai", Some("http://llm.internal/v1"), "llm.internal").is_ok());
-        let outside = backend_allowed(AirGapped, "anthropic", Some("https://api.anthropic.com/v1"), "llm.internal").unwrap_err();
-        assert!(outside.starts_with("ASSISTANT_BACKEND=anthropic: "), "{outside}");
+        let refused = backend_allowed(
+            AirGapped,
+            "workers-ai",
+            Some("http://llm.internal/v1"),
+            "llm.internal",
+        )
+        .unwrap_err();
+        assert!(
+            refused.contains("Workers AI binding always calls Cloudflare's network"),
+            "{refused}"
+        );
+        assert!(backend_allowed(
+            AirGapped,
+            "openai",
+            Some("http://llm.internal/v1"),
+            "llm.internal"
+        )
+        .is_ok());
+        let outside = backend_allowed(
+            AirGapped,
+            "anthropic",
+            Some("https://api.anthropic.com/v1"),
+            "llm.internal",
+        )
+        .unwrap_err();
+        assert!(
+            outside.starts_with("ASSISTANT_BACKEND=anthropic: "),
+            "{outside}"
+        );
     }
 }

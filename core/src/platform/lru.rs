@@ -23,7 +23,13 @@ struct Entry<V> {
 
 impl<V: Clone> ByteLru<V> {
     pub fn new(capacity: usize) -> Self {
-        ByteLru { capacity, bytes: 0, tick: 0, entries: Vec::new(), evictions: 0 }
+        ByteLru {
+            capacity,
+            bytes: 0,
+            tick: 0,
+            entries: Vec::new(),
+            evictions: 0,
+        }
     }
 
     /// Changes the bound (a setting read per request), evicting down to it.
@@ -49,7 +55,12 @@ impl<V: Clone> ByteLru<V> {
             return;
         }
         self.tick += 1;
-        self.entries.push(Entry { key: key.to_string(), value, bytes, used: self.tick });
+        self.entries.push(Entry {
+            key: key.to_string(),
+            value,
+            bytes,
+            used: self.tick,
+        });
         self.bytes += bytes;
         self.shrink();
     }
@@ -98,7 +109,15 @@ impl<V: Clone> ByteLru<V> {
 
     fn shrink(&mut self) {
         while self.bytes > self.capacity {
-            let Some(oldest) = self.entries.iter().enumerate().min_by_key(|(_, e)| e.used).map(|(i, _)| i) else { break };
+            let Some(oldest) = self
+                .entries
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(i, _)| i)
+            else {
+                break;
+            };
             let entry = self.entries.swap_remove(oldest);
             self.bytes -= entry.bytes;
             self.evictions += 1;
@@ -117,7 +136,10 @@ mod tests {
         cache.insert("b", 2, 40);
         assert_eq!(cache.get("a"), Some(1)); // b is now the oldest
         cache.insert("c", 3, 40);
-        assert_eq!((cache.get("b"), cache.get("a"), cache.get("c")), (None, Some(1), Some(3)));
+        assert_eq!(
+            (cache.get("b"), cache.get("a"), cache.get("c")),
+            (None, Some(1), Some(3))
+        );
         assert_eq!((cache.bytes(), cache.len(), cache.evictions()), (80, 2, 1));
     }
 
@@ -128,7 +150,10 @@ mod tests {
         cache.insert("a", 2, 30);
         assert_eq!((cache.bytes(), cache.get("a")), (30, Some(2)));
         cache.insert("huge", 9, 101);
-        assert_eq!((cache.get("huge"), cache.get("a"), cache.bytes()), (None, Some(2), 30));
+        assert_eq!(
+            (cache.get("huge"), cache.get("a"), cache.bytes()),
+            (None, Some(2), 30)
+        );
         cache.insert("b", 3, 50);
         cache.remove_prefix("a");
         assert_eq!((cache.bytes(), cache.len()), (50, 1));
@@ -151,7 +176,10 @@ mod tests {
                 cache.insert(&key, seed, (seed % 300) as usize);
             }
             assert!(cache.bytes() <= 1_000);
-            assert_eq!(cache.bytes(), cache.entries.iter().map(|e| e.bytes).sum::<usize>());
+            assert_eq!(
+                cache.bytes(),
+                cache.entries.iter().map(|e| e.bytes).sum::<usize>()
+            );
         }
         assert!(cache.evictions() > 0);
     }

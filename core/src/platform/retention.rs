@@ -52,20 +52,36 @@ pub enum Decision {
 
 /// The domain segment of a `sites/` key (`sites/{domain}/…`).
 pub fn site_domain(key: &str) -> Option<&str> {
-    key.strip_prefix(SITES_PREFIX)?.split('/').next().filter(|d| !d.is_empty())
+    key.strip_prefix(SITES_PREFIX)?
+        .split('/')
+        .next()
+        .filter(|d| !d.is_empty())
 }
 
 /// `live`: the version `domain`'s pointer names (`None`: no pointer).
-pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> Decision {
+pub fn sweep_decision(
+    key: &str,
+    uploaded_ms: u64,
+    now_ms: u64,
+    live: Option<Live>,
+    retention: Retention,
+) -> Decision {
     let older_than = |days: u64| uploaded_ms.saturating_add(days.saturating_mul(DAY_MS)) <= now_ms;
     if let Some(rest) = key.strip_prefix(EXPORTS_PREFIX) {
         // `exports/{jobId}/{file}` only; anything else under it is not ours to judge.
         let delete = rest.split('/').count() == 2 && older_than(retention.export_days);
-        return if delete { Decision::Delete } else { Decision::Keep };
+        return if delete {
+            Decision::Delete
+        } else {
+            Decision::Keep
+        };
     }
-    let Some(rest) = key.strip_prefix(SITES_PREFIX) else { return Decision::Keep };
+    let Some(rest) = key.strip_prefix(SITES_PREFIX) else {
+        return Decision::Keep;
+    };
     let mut parts = rest.splitn(3, '/');
-    let (Some(_domain), Some(version), Some(_file)) = (parts.next(), parts.next(), parts.next()) else {
+    let (Some(_domain), Some(version), Some(_file)) = (parts.next(), parts.next(), parts.next())
+    else {
         // `sites/{domain}/current.json` and anything unexpected stay.
         return Decision::Keep;
     };
@@ -84,56 +100,146 @@ pub fn sweep_decision(key: &str, uploaded_ms: u64, now_ms: u64, live: Option<Liv
 mod tests {
     use super::*;
 
-    const R: Retention = Retention { publish_days: 7, export_days: 3 };
+    const R: Retention = Retention {
+        publish_days: 7,
+        export_days: 3,
+    };
     const NOW: u64 = 100 * DAY_MS;
 
     #[test]
     fn the_live_version_and_the_pointer_are_never_deleted() {
         for age in [0, 8, 50] {
             let at = NOW - age * DAY_MS;
-            let live = Live { publish_id: "pub_a", since_ms: NOW };
-            assert_eq!(sweep_decision("sites/d.com/pub_a/source.tar.gz", at, NOW, Some(live), R), Decision::Keep);
-            assert_eq!(sweep_decision("sites/d.com/current.json", at, NOW, None, R), Decision::Keep);
+            let live = Live {
+                publish_id: "pub_a",
+                since_ms: NOW,
+            };
+            assert_eq!(
+                sweep_decision("sites/d.com/pub_a/source.tar.gz", at, NOW, Some(live), R),
+                Decision::Keep
+            );
+            assert_eq!(
+                sweep_decision("sites/d.com/current.json", at, NOW, None, R),
+                Decision::Keep
+            );
         }
     }
 
     #[test]
     fn old_versions_go_after_the_publish_retention() {
         let key = "sites/d.com/pub_old/index.bin";
-        let live = Some(Live { publish_id: "pub_new", since_ms: NOW - DAY_MS });
-        assert_eq!(sweep_decision(key, NOW - 6 * DAY_MS, NOW, live, R), Decision::Keep);
-        assert_eq!(sweep_decision(key, NOW - 7 * DAY_MS, NOW, live, R), Decision::Delete);
+        let live = Some(Live {
+            publish_id: "pub_new",
+            since_ms: NOW - DAY_MS,
+        });
+        assert_eq!(
+            sweep_decision(key, NOW - 6 * DAY_MS, NOW, live, R),
+            Decision::Keep
+        );
+        assert_eq!(
+            sweep_decision(key, NOW - 7 * DAY_MS, NOW, live, R),
+            Decision::Delete
+        );
         // A removed domain has no pointer: every version goes after the retention.
-        assert_eq!(sweep_decision(key, NOW - 8 * DAY_MS, NOW, None, R), Decision::Delete);
+        assert_eq!(
+            sweep_decision(key, NOW - 8 * DAY_MS, NOW, None, R),
+            Decision::Delete
+        );
     }
 
     #[test]
     fn export_files_go_after_the_export_retention() {
-        assert_eq!(sweep_decision("exports/se_1/part-00000.tgz", NOW - 2 * DAY_MS, NOW, None, R), Decision::Keep);
-        assert_eq!(sweep_decision("exports/se_1/bundle.tar.gz", NOW - 3 * DAY_MS, NOW, None, R), Decision::Delete);
-        assert_eq!(sweep_decision("exports/odd", 0, NOW, None, R), Decision::Keep);
+        assert_eq!(
+            sweep_decision(
+                "exports/se_1/part-00000.tgz",
+                NOW - 2 * DAY_MS,
+                NOW,
+                None,
+                R
+            ),
+            Decision::Keep
+        );
+        assert_eq!(
+            sweep_decision("exports/se_1/bundle.tar.gz", NOW - 3 * DAY_MS, NOW, None, R),
+            Decision::Delete
+        );
+        assert_eq!(
+            sweep_decision("exports/odd", 0, NOW, None, R),
+            Decision::Keep
+        );
         assert_eq!(sweep_decision("other/x", 0, NOW, None, R), Decision::Keep);
     }
 
     #[test]
     fn zero_days_means_as_soon_as_unreferenced() {
-        let zero = Retention { publish_days: 0, export_days: 0 };
-        let live = Some(Live { publish_id: "pub_new", since_ms: NOW });
-        assert_eq!(sweep_decision("sites/d.com/pub_old/x", NOW - 1, NOW, live, zero), Decision::Delete);
-        assert_eq!(sweep_decision("exports/se_1/bundle.tar.gz", NOW, NOW, None, zero), Decision::Delete);
+        let zero = Retention {
+            publish_days: 0,
+            export_days: 0,
+        };
+        let live = Some(Live {
+            publish_id: "pub_new",
+            since_ms: NOW,
+        });
+        assert_eq!(
+            sweep_decision("sites/d.com/pub_old/x", NOW - 1, NOW, live, zero),
+            Decision::Delete
+        );
+        assert_eq!(
+            sweep_decision("exports/se_1/bundle.tar.gz", NOW, NOW, None, zero),
+            Decision::Delete
+        );
     }
 
     #[test]
     fn a_publish_that_may_still_be_running_is_kept_whatever_the_retention() {
-        let zero = Retention { publish_days: 0, export_days: 0 };
+        let zero = Retention {
+            publish_days: 0,
+            export_days: 0,
+        };
         // Stored after the live version went live: a publish on its way to the switch.
-        let live = Some(Live { publish_id: "pub_live", since_ms: NOW - 10 });
-        assert_eq!(sweep_decision("sites/d.com/pub_next/source/0.pack", NOW - 5, NOW, live, zero), Decision::Keep);
-        assert_eq!(sweep_decision("sites/d.com/pub_next/source/0.pack", NOW - 5, NOW, live, R), Decision::Keep);
+        let live = Some(Live {
+            publish_id: "pub_live",
+            since_ms: NOW - 10,
+        });
+        assert_eq!(
+            sweep_decision(
+                "sites/d.com/pub_next/source/0.pack",
+                NOW - 5,
+                NOW,
+                live,
+                zero
+            ),
+            Decision::Keep
+        );
+        assert_eq!(
+            sweep_decision("sites/d.com/pub_next/source/0.pack", NOW - 5, NOW, live, R),
+            Decision::Keep
+        );
         // A domain's first publish: no pointer yet.
-        assert_eq!(sweep_decision("sites/d.com/pub_first/upload", NOW - 5, NOW, None, zero), Decision::Keep);
-        assert_eq!(sweep_decision("sites/d.com/pub_first/upload", NOW - DAY_MS + 1, NOW, None, zero), Decision::Keep);
-        assert_eq!(sweep_decision("sites/d.com/pub_first/upload", NOW - DAY_MS, NOW, None, zero), Decision::Delete);
+        assert_eq!(
+            sweep_decision("sites/d.com/pub_first/upload", NOW - 5, NOW, None, zero),
+            Decision::Keep
+        );
+        assert_eq!(
+            sweep_decision(
+                "sites/d.com/pub_first/upload",
+                NOW - DAY_MS + 1,
+                NOW,
+                None,
+                zero
+            ),
+            Decision::Keep
+        );
+        assert_eq!(
+            sweep_decision(
+                "sites/d.com/pub_first/upload",
+                NOW - DAY_MS,
+                NOW,
+                None,
+                zero
+            ),
+            Decision::Delete
+        );
     }
 
     #[test]

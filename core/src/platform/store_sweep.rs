@@ -31,7 +31,9 @@
 
 use std::collections::BTreeSet;
 
-use super::retention::{sweep_decision, Decision, Live, Retention, DAY_MS, FILES_PREFIX, IN_FLIGHT_DAYS, SITES_PREFIX};
+use super::retention::{
+    sweep_decision, Decision, Live, Retention, DAY_MS, FILES_PREFIX, IN_FLIGHT_DAYS, SITES_PREFIX,
+};
 use crate::docs::packed::is_pack_object;
 use crate::publish::kept::{batch_object_stem, KEPT_BATCHES_OBJECT};
 use crate::publish::manifest::{is_hash, MANIFEST_OBJECT};
@@ -53,13 +55,20 @@ pub const MARK_DELETES_MS: u64 = 10 * 60_000;
 
 /// The domain of a key of a store (`files/{domain}/…`).
 pub fn store_domain(key: &str) -> Option<&str> {
-    key.strip_prefix(FILES_PREFIX)?.split_once('/').map(|(domain, _)| domain).filter(|d| !d.is_empty())
+    key.strip_prefix(FILES_PREFIX)?
+        .split_once('/')
+        .map(|(domain, _)| domain)
+        .filter(|d| !d.is_empty())
 }
 
 /// The publish id of a version prefix of `domain` as a delimited listing of `sites/{domain}/`
 /// answers it (`sites/{domain}/{publishId}/`).
 pub fn listed_version<'a>(prefix: &'a str, domain: &str) -> Option<&'a str> {
-    let id = prefix.strip_prefix(SITES_PREFIX)?.strip_prefix(domain)?.strip_prefix('/')?.strip_suffix('/')?;
+    let id = prefix
+        .strip_prefix(SITES_PREFIX)?
+        .strip_prefix(domain)?
+        .strip_prefix('/')?
+        .strip_suffix('/')?;
     (!id.is_empty() && !id.contains('/')).then_some(id)
 }
 
@@ -69,7 +78,15 @@ pub const REFERRING_OBJECTS: [&str; 2] = [MANIFEST_OBJECT, KEPT_BATCHES_OBJECT];
 
 /// Whether the version `publish_id` of `domain`, whose object `name` (one of [`REFERRING_OBJECTS`])
 /// was stored at `uploaded_ms`, keeps what that object names: whether this sweep keeps the object.
-pub fn version_keeps(domain: &str, publish_id: &str, name: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> bool {
+pub fn version_keeps(
+    domain: &str,
+    publish_id: &str,
+    name: &str,
+    uploaded_ms: u64,
+    now_ms: u64,
+    live: Option<Live>,
+    retention: Retention,
+) -> bool {
     let key = format!("{SITES_PREFIX}{domain}/{publish_id}/{name}");
     sweep_decision(&key, uploaded_ms, now_ms, live, retention) == Decision::Keep
 }
@@ -78,14 +95,28 @@ pub fn version_keeps(domain: &str, publish_id: &str, name: &str, uploaded_ms: u6
 /// versions of the key's domain refer to, `None` when the sweep could not read them all (then every file stays);
 /// `in_flight_ms`: [`FILE_IN_FLIGHT_MS`] but in tests. A marker left by a run that died goes once
 /// it has lapsed.
-pub fn store_decision(key: &str, uploaded_ms: u64, now_ms: u64, kept: Option<&BTreeSet<String>>, in_flight_ms: u64) -> Decision {
-    let Some(name) = key.strip_prefix(FILES_PREFIX).and_then(|rest| rest.split_once('/')).map(|(_, name)| name) else {
+pub fn store_decision(
+    key: &str,
+    uploaded_ms: u64,
+    now_ms: u64,
+    kept: Option<&BTreeSet<String>>,
+    in_flight_ms: u64,
+) -> Decision {
+    let Some(name) = key
+        .strip_prefix(FILES_PREFIX)
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(_, name)| name)
+    else {
         return Decision::Keep;
     };
     let older_than = |ms: u64| uploaded_ms.saturating_add(ms) <= now_ms;
     // A batch or a pack is written before the index naming it: the age rule covers a publish's own
     // as it does a commit's uploads.
-    let referred = if is_hash(name) || is_pack_object(name) { Some(name) } else { batch_object_stem(name) };
+    let referred = if is_hash(name) || is_pack_object(name) {
+        Some(name)
+    } else {
+        batch_object_stem(name)
+    };
     let delete = if let Some(referred) = referred {
         kept.is_some_and(|kept| !kept.contains(referred)) && older_than(in_flight_ms)
     } else {
@@ -113,7 +144,10 @@ mod tests {
     use super::*;
 
     const NOW: u64 = 100 * DAY_MS;
-    const R: Retention = Retention { publish_days: 7, export_days: 3 };
+    const R: Retention = Retention {
+        publish_days: 7,
+        export_days: 3,
+    };
     const OLD: &str = "0123456789abcdef0123456789abcdef";
     const USED: &str = "fedcba9876543210fedcba9876543210";
 
@@ -122,14 +156,24 @@ mod tests {
     }
 
     fn decide(name: &str, age_ms: u64, kept: Option<&BTreeSet<String>>) -> Decision {
-        store_decision(&format!("files/d.com/{name}"), NOW - age_ms, NOW, kept, FILE_IN_FLIGHT_MS)
+        store_decision(
+            &format!("files/d.com/{name}"),
+            NOW - age_ms,
+            NOW,
+            kept,
+            FILE_IN_FLIGHT_MS,
+        )
     }
 
     #[test]
     fn a_file_goes_only_when_no_kept_version_refers_to_it_and_it_is_a_day_old() {
         let kept = kept();
         assert_eq!(decide(OLD, 2 * DAY_MS, Some(&kept)), Decision::Delete);
-        assert_eq!(decide(USED, 50 * DAY_MS, Some(&kept)), Decision::Keep, "a kept version refers to it");
+        assert_eq!(
+            decide(USED, 50 * DAY_MS, Some(&kept)),
+            Decision::Keep,
+            "a kept version refers to it"
+        );
         // Uploaded for a publish not committed yet: nothing refers to it.
         assert_eq!(decide(OLD, DAY_MS - 1, Some(&kept)), Decision::Keep);
         assert_eq!(decide(OLD, DAY_MS, Some(&kept)), Decision::Delete);
@@ -144,42 +188,104 @@ mod tests {
     #[test]
     fn the_age_rule_follows_the_given_period() {
         let key = format!("files/d.com/{OLD}");
-        assert_eq!(store_decision(&key, NOW - 999, NOW, Some(&kept()), 1000), Decision::Keep);
-        assert_eq!(store_decision(&key, NOW - 1000, NOW, Some(&kept()), 1000), Decision::Delete);
+        assert_eq!(
+            store_decision(&key, NOW - 999, NOW, Some(&kept()), 1000),
+            Decision::Keep
+        );
+        assert_eq!(
+            store_decision(&key, NOW - 1000, NOW, Some(&kept()), 1000),
+            Decision::Delete
+        );
     }
 
     #[test]
     fn markers_go_once_lapsed_and_nothing_else_unknown_goes() {
         assert_eq!(decide("sweep-r1", MARK_LAPSES_MS - 1, None), Decision::Keep);
         assert_eq!(decide("sweep-r1", MARK_LAPSES_MS, None), Decision::Delete);
-        assert_eq!(decide("notes.txt", 50 * DAY_MS, Some(&kept())), Decision::Keep);
-        assert_eq!(decide(&OLD.to_uppercase(), 50 * DAY_MS, Some(&kept())), Decision::Keep);
-        assert_eq!(store_decision(&format!("sites/d.com/{OLD}"), 0, NOW, Some(&kept()), 0), Decision::Keep);
-        assert_eq!(store_decision("files/nodomain", 0, NOW, Some(&kept()), 0), Decision::Keep);
+        assert_eq!(
+            decide("notes.txt", 50 * DAY_MS, Some(&kept())),
+            Decision::Keep
+        );
+        assert_eq!(
+            decide(&OLD.to_uppercase(), 50 * DAY_MS, Some(&kept())),
+            Decision::Keep
+        );
+        assert_eq!(
+            store_decision(&format!("sites/d.com/{OLD}"), 0, NOW, Some(&kept()), 0),
+            Decision::Keep
+        );
+        assert_eq!(
+            store_decision("files/nodomain", 0, NOW, Some(&kept()), 0),
+            Decision::Keep
+        );
     }
 
     #[test]
     fn a_batch_object_goes_only_when_no_kept_version_lists_its_batch() {
         use crate::publish::kept::{batch_object, BatchPart};
         use crate::search::shard::batched::BatchCursor;
-        let (listed, dropped) = (BatchCursor { pages: 10, chunks: 40, blocks: 3 }, BatchCursor::default());
-        let stem = |c: &BatchCursor| batch_object_stem(&batch_object(&[7; 16], c, BatchPart::Record)).unwrap().to_owned();
+        let (listed, dropped) = (
+            BatchCursor {
+                pages: 10,
+                chunks: 40,
+                blocks: 3,
+            },
+            BatchCursor::default(),
+        );
+        let stem = |c: &BatchCursor| {
+            batch_object_stem(&batch_object(&[7; 16], c, BatchPart::Record))
+                .unwrap()
+                .to_owned()
+        };
         // The live version and a replaced one inside the retention both list `listed`: it is
         // counted once per version and kept while any of them is kept.
         let kept: BTreeSet<String> = [stem(&listed), USED.to_owned()].into();
-        for part in [BatchPart::Record, BatchPart::Postings, BatchPart::Parsed, BatchPart::Text, BatchPart::Llms] {
-            assert_eq!(decide(&batch_object(&[7; 16], &listed, part), 50 * DAY_MS, Some(&kept)), Decision::Keep);
-            assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), 2 * DAY_MS, Some(&kept)), Decision::Delete);
+        for part in [
+            BatchPart::Record,
+            BatchPart::Postings,
+            BatchPart::Parsed,
+            BatchPart::Text,
+            BatchPart::Llms,
+        ] {
+            assert_eq!(
+                decide(
+                    &batch_object(&[7; 16], &listed, part),
+                    50 * DAY_MS,
+                    Some(&kept)
+                ),
+                Decision::Keep
+            );
+            assert_eq!(
+                decide(
+                    &batch_object(&[7; 16], &dropped, part),
+                    2 * DAY_MS,
+                    Some(&kept)
+                ),
+                Decision::Delete
+            );
             // Built by a publish that has not written its index yet.
-            assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), DAY_MS - 1, Some(&kept)), Decision::Keep);
-            assert_eq!(decide(&batch_object(&[7; 16], &dropped, part), 50 * DAY_MS, None), Decision::Keep);
+            assert_eq!(
+                decide(
+                    &batch_object(&[7; 16], &dropped, part),
+                    DAY_MS - 1,
+                    Some(&kept)
+                ),
+                Decision::Keep
+            );
+            assert_eq!(
+                decide(&batch_object(&[7; 16], &dropped, part), 50 * DAY_MS, None),
+                Decision::Keep
+            );
         }
     }
 
     #[test]
     fn a_source_pack_goes_only_when_no_kept_version_lists_it() {
         use crate::docs::packed::pack_object_name;
-        let (listed, dropped) = (pack_object_name(b"kept pack"), pack_object_name(b"old pack"));
+        let (listed, dropped) = (
+            pack_object_name(b"kept pack"),
+            pack_object_name(b"old pack"),
+        );
         let kept: BTreeSet<String> = [listed.clone(), USED.to_owned()].into();
         assert_eq!(decide(&listed, 50 * DAY_MS, Some(&kept)), Decision::Keep);
         assert_eq!(decide(&dropped, 2 * DAY_MS, Some(&kept)), Decision::Delete);
@@ -188,22 +294,47 @@ mod tests {
         assert_eq!(decide(&dropped, 50 * DAY_MS, None), Decision::Keep);
         // Look-alikes are not packs: unknown names stay.
         assert_eq!(decide("pack-xyz", 50 * DAY_MS, Some(&kept)), Decision::Keep);
-        assert_eq!(decide(&format!("{dropped}.bin"), 50 * DAY_MS, Some(&kept)), Decision::Keep);
+        assert_eq!(
+            decide(&format!("{dropped}.bin"), 50 * DAY_MS, Some(&kept)),
+            Decision::Keep
+        );
     }
 
-    fn keeps(publish_id: &str, uploaded_ms: u64, now_ms: u64, live: Option<Live>, retention: Retention) -> bool {
-        REFERRING_OBJECTS.iter().all(|name| version_keeps("d.com", publish_id, name, uploaded_ms, now_ms, live, retention))
+    fn keeps(
+        publish_id: &str,
+        uploaded_ms: u64,
+        now_ms: u64,
+        live: Option<Live>,
+        retention: Retention,
+    ) -> bool {
+        REFERRING_OBJECTS.iter().all(|name| {
+            version_keeps(
+                "d.com",
+                publish_id,
+                name,
+                uploaded_ms,
+                now_ms,
+                live,
+                retention,
+            )
+        })
     }
 
     #[test]
     fn versions_the_sweep_deletes_keep_no_files_and_the_others_do() {
-        let live = Some(Live { publish_id: "pub_live", since_ms: NOW - DAY_MS });
+        let live = Some(Live {
+            publish_id: "pub_live",
+            since_ms: NOW - DAY_MS,
+        });
         assert!(keeps("pub_live", NOW - 30 * DAY_MS, NOW, live, R));
         // Replaced, inside and past the retention.
         assert!(keeps("pub_prev", NOW - 6 * DAY_MS, NOW, live, R));
         assert!(!keeps("pub_prev", NOW - 7 * DAY_MS, NOW, live, R));
         // Stored after the pointer moved: a publish that may be running, whatever the retention.
-        let zero = Retention { publish_days: 0, export_days: 0 };
+        let zero = Retention {
+            publish_days: 0,
+            export_days: 0,
+        };
         assert!(keeps("pub_next", NOW - 5, NOW, live, zero));
         assert!(!keeps("pub_prev", NOW - 2 * DAY_MS, NOW, live, zero));
         // No pointer: a first publish may be running for a day; a removed domain's versions go.
@@ -215,8 +346,13 @@ mod tests {
     fn a_marker_holds_commits_back_longer_than_the_sweep_deletes_under_it() {
         let at = NOW - MARK_DELETES_MS;
         assert!(may_delete_under(at + 1, NOW) && !may_delete_under(at, NOW));
-        assert!(marker_holds(at, NOW), "deletions stop well before the marker lapses");
-        assert!(marker_holds(NOW - MARK_LAPSES_MS + 1, NOW) && !marker_holds(NOW - MARK_LAPSES_MS, NOW));
+        assert!(
+            marker_holds(at, NOW),
+            "deletions stop well before the marker lapses"
+        );
+        assert!(
+            marker_holds(NOW - MARK_LAPSES_MS + 1, NOW) && !marker_holds(NOW - MARK_LAPSES_MS, NOW)
+        );
         const { assert!(MARK_DELETES_MS * 2 < MARK_LAPSES_MS) };
     }
 

@@ -40,22 +40,35 @@ pub struct Masker {
 
 impl Default for Masker {
     fn default() -> Self {
-        Masker { on: true, patterns: Vec::new() }
+        Masker {
+            on: true,
+            patterns: Vec::new(),
+        }
     }
 }
 
 impl Masker {
     /// `on` false stores reader text as written. `patterns` are the operator's (see [`Pattern`]);
     /// a malformed one is an error naming it.
-    pub fn new<'a>(on: bool, patterns: impl IntoIterator<Item = &'a str>) -> Result<Masker, String> {
+    pub fn new<'a>(
+        on: bool,
+        patterns: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Masker, String> {
         let mut parsed = Vec::new();
-        for raw in patterns.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+        for raw in patterns
+            .into_iter()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
             if parsed.len() == MAX_PATTERNS {
                 return Err(format!("at most {MAX_PATTERNS} patterns"));
             }
             parsed.push(parse_pattern(raw).map_err(|rule| format!("`{raw}`: {rule}"))?);
         }
-        Ok(Masker { on, patterns: parsed })
+        Ok(Masker {
+            on,
+            patterns: parsed,
+        })
     }
 
     /// A comma-separated list of patterns, as an environment variable holds them.
@@ -70,16 +83,25 @@ impl Masker {
     /// `text` with every match replaced by its label.
     pub fn mask(&self, text: &str) -> Masked {
         if !self.on {
-            return Masked { text: text.to_string(), values: Vec::new() };
+            return Masked {
+                text: text.to_string(),
+                values: Vec::new(),
+            };
         }
-        let mut out = Masked { text: String::with_capacity(text.len()), values: Vec::new() };
+        let mut out = Masked {
+            text: String::with_capacity(text.len()),
+            values: Vec::new(),
+        };
         let mut copied = 0;
         scan::scan(text, &self.patterns, |start, end, kind| {
             out.text.push_str(&text[copied..start]);
             out.text.push_str(kind.label());
             copied = end;
             let value = &text[start..end];
-            if value.chars().count() >= MIN_ECHO_CHARS && out.values.len() < MAX_ECHO_VALUES && !out.values.iter().any(|(v, _)| v == value) {
+            if value.chars().count() >= MIN_ECHO_CHARS
+                && out.values.len() < MAX_ECHO_VALUES
+                && !out.values.iter().any(|(v, _)| v == value)
+            {
                 out.values.push((value.to_string(), kind));
             }
         });
@@ -136,5 +158,8 @@ fn parse_pattern(raw: &str) -> Result<Pattern, &'static str> {
     if fixed.chars().any(char::is_whitespace) {
         return Err("must not hold spaces");
     }
-    Ok(Pattern { fixed: fixed.to_ascii_lowercase().into_bytes(), tail })
+    Ok(Pattern {
+        fixed: fixed.to_ascii_lowercase().into_bytes(),
+        tail,
+    })
 }

@@ -13,15 +13,46 @@ thread_local! {
 /// Prefixes of well-known API keys (ours first), each followed by at least [`MIN_KEY_TAIL`] more
 /// token characters.
 const KEY_PREFIXES: &[&str] = &[
-    "svc_", "sk-", "sk_", "rk_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-",
-    "xoxs-", "xapp-", "AKIA", "ASIA", "AIza", "hf_", "npm_", "pypi-", "shpat_",
+    "svc_",
+    "sk-",
+    "sk_",
+    "rk_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "xoxs-",
+    "xapp-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "hf_",
+    "npm_",
+    "pypi-",
+    "shpat_",
 ];
 const MIN_KEY_TAIL: usize = 8;
 /// Letters and digits in a row, both present, that make a token a secret whatever its prefix.
 const MIN_RANDOM_STRETCH: usize = 24;
 /// Words after which `=` or `:` introduces a secret.
 const SECRET_WORDS: &[&str] = &[
-    "password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_token", "auth_token", "client_secret",
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "apikey",
+    "api-key",
+    "access_token",
+    "auth_token",
+    "client_secret",
     "private_key",
 ];
 /// Longest value read after such a word or after `Bearer`.
@@ -101,12 +132,18 @@ struct Run {
 /// Calls `found(start, end, kind)` for every match, in order, none overlapping.
 pub(super) fn scan(s: &str, patterns: &[Pattern], mut found: impl FnMut(usize, usize, Kind)) {
     let t = Text { s, b: s.as_bytes() };
-    let mut run = Run { end: 0, random_tested: false };
+    let mut run = Run {
+        end: 0,
+        random_tested: false,
+    };
     let mut i = 0;
     while i < t.b.len() {
         let c = t.at(i);
         if is_run(c) && i >= run.end {
-            run = Run { end: t.run_end(i, usize::MAX), random_tested: false };
+            run = Run {
+                end: t.run_end(i, usize::MAX),
+                random_tested: false,
+            };
         }
         let may_start = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'(' | b':') || c >= 0x80;
         if may_start && t.starts_word(i) {
@@ -120,7 +157,12 @@ pub(super) fn scan(s: &str, patterns: &[Pattern], mut found: impl FnMut(usize, u
     }
 }
 
-fn detect(t: &Text<'_>, i: usize, patterns: &[Pattern], run: &mut Run) -> Option<(usize, usize, Kind)> {
+fn detect(
+    t: &Text<'_>,
+    i: usize,
+    patterns: &[Pattern],
+    run: &mut Run,
+) -> Option<(usize, usize, Kind)> {
     let c = t.at(i);
     let whole = |end: Option<usize>, kind| end.map(|end| (i, end, kind));
     if c >= 0x80 {
@@ -168,7 +210,11 @@ fn custom(t: &Text<'_>, i: usize, p: &Pattern, run_end: usize) -> Option<usize> 
     let mut j = i;
     for &want in &p.fixed {
         let c = t.at(j);
-        let ok = if want == b'#' { c.is_ascii_digit() } else { c != 0 && c.to_ascii_lowercase() == want };
+        let ok = if want == b'#' {
+            c.is_ascii_digit()
+        } else {
+            c != 0 && c.to_ascii_lowercase() == want
+        };
         if !ok {
             return None;
         }
@@ -178,7 +224,11 @@ fn custom(t: &Text<'_>, i: usize, p: &Pattern, run_end: usize) -> Option<usize> 
         if !is_run(t.at(j)) {
             return None;
         }
-        j = if j < run_end { run_end } else { t.run_end(j, MAX_VALUE) };
+        j = if j < run_end {
+            run_end
+        } else {
+            t.run_end(j, MAX_VALUE)
+        };
     }
     (!t.is_word_at(j)).then_some(j)
 }
@@ -268,14 +318,19 @@ fn email(t: &Text<'_>, i: usize) -> Option<usize> {
         labels += 1;
     }
     let tld = domain.rsplit('.').next().unwrap_or_default();
-    (labels >= 2 && tld.chars().count() >= 2 && tld.chars().all(char::is_alphabetic)).then_some(from + domain.len())
+    (labels >= 2 && tld.chars().count() >= 2 && tld.chars().all(char::is_alphabetic))
+        .then_some(from + domain.len())
 }
 
 /// Two letters, two check digits, then 11 to 30 letters and digits, whole or in groups of four
 /// split by single spaces; the mod-97 check decides.
 fn iban(t: &Text<'_>, i: usize) -> Option<usize> {
     let (a, b, c, d) = (t.at(i), t.at(i + 1), t.at(i + 2), t.at(i + 3));
-    if !(a.is_ascii_alphabetic() && b.is_ascii_alphabetic() && c.is_ascii_digit() && d.is_ascii_digit()) {
+    if !(a.is_ascii_alphabetic()
+        && b.is_ascii_alphabetic()
+        && c.is_ascii_digit()
+        && d.is_ascii_digit())
+    {
         return None;
     }
     let mut chars: Vec<u8> = Vec::with_capacity(34);
@@ -299,7 +354,10 @@ fn iban(t: &Text<'_>, i: usize) -> Option<usize> {
         }
         j += 1;
     }
-    ends.iter().rev().find(|(n, _)| (15..=34).contains(n) && mod97(&chars[..*n]) == 1).map(|(_, end)| *end)
+    ends.iter()
+        .rev()
+        .find(|(n, _)| (15..=34).contains(n) && mod97(&chars[..*n]) == 1)
+        .map(|(_, end)| *end)
 }
 
 fn mod97(chars: &[u8]) -> u32 {
@@ -319,7 +377,10 @@ fn key(t: &Text<'_>, i: usize, run: &mut Run) -> bool {
         return false;
     }
     let word = &t.s[i..run.end];
-    if KEY_PREFIXES.iter().any(|p| word.len() >= p.len() + MIN_KEY_TAIL && word.starts_with(p)) {
+    if KEY_PREFIXES
+        .iter()
+        .any(|p| word.len() >= p.len() + MIN_KEY_TAIL && word.starts_with(p))
+    {
         return true;
     }
     if run.random_tested {
@@ -387,7 +448,15 @@ fn ipv6(t: &Text<'_>, i: usize) -> Option<usize> {
     let parts: Vec<&str> = text.split(':').filter(|p| !p.is_empty()).collect();
     let (last, groups) = parts.split_last()?;
     let tail_v4 = last.contains('.');
-    if tail_v4 && ipv4(&Text { s: last, b: last.as_bytes() }, 0) != Some(last.len()) {
+    if tail_v4
+        && ipv4(
+            &Text {
+                s: last,
+                b: last.as_bytes(),
+            },
+            0,
+        ) != Some(last.len())
+    {
         return None;
     }
     let hex = |g: &&str| (1..=4).contains(&g.len()) && g.bytes().all(|b| b.is_ascii_hexdigit());
@@ -395,7 +464,11 @@ fn ipv6(t: &Text<'_>, i: usize) -> Option<usize> {
         return None;
     }
     let count = groups.len() + 1 + usize::from(tail_v4);
-    let fits = if compressed == 1 { count <= 7 } else { count == 8 };
+    let fits = if compressed == 1 {
+        count <= 7
+    } else {
+        count == 8
+    };
     fits.then_some(i + text.len())
 }
 
@@ -444,7 +517,8 @@ fn number(t: &Text<'_>, i: usize) -> Option<(usize, usize, Kind)> {
         last.1 = 0;
     }
     let inner: Vec<u8> = groups.iter().map(|g| g.1).filter(|&s| s != 0).collect();
-    let card_shape = inner.iter().all(|s| matches!(s, b' ' | b'-')) && groups.iter().all(|g| g.0 >= 3);
+    let card_shape =
+        inner.iter().all(|s| matches!(s, b' ' | b'-')) && groups.iter().all(|g| g.0 >= 3);
     if !plus && (12..=19).contains(&digits.len()) && card_shape && luhn(&digits) {
         return Some((i, end, Kind::Card));
     }
@@ -455,7 +529,10 @@ fn number(t: &Text<'_>, i: usize) -> Option<(usize, usize, Kind)> {
         let first = groups[0];
         let year_first = first.0 == 4 && matches!(first.1, b'-' | b'.');
         let dotted = inner.contains(&b'.');
-        let groups_ok = groups.iter().enumerate().all(|(k, g)| g.0 >= 2 || (k == 0 && matches!(g.1, b' ' | b'-' | b')')));
+        let groups_ok = groups
+            .iter()
+            .enumerate()
+            .all(|(k, g)| g.0 >= 2 || (k == 0 && matches!(g.1, b' ' | b'-' | b')')));
         // Unbroken, 13 digits and more are ids and millisecond times rather than phone numbers.
         let most = if groups.len() == 1 { 12 } else { 15 };
         (10..=most).contains(&n) && groups_ok && !year_first && (!dotted || groups.len() >= 3)
@@ -471,7 +548,11 @@ fn luhn(digits: &[u8]) -> bool {
         .map(|(k, &d)| {
             let d = u32::from(d);
             if k % 2 == 1 {
-                if d * 2 > 9 { d * 2 - 9 } else { d * 2 }
+                if d * 2 > 9 {
+                    d * 2 - 9
+                } else {
+                    d * 2
+                }
             } else {
                 d
             }

@@ -22,12 +22,22 @@ fn keeps(texts: &[&str]) {
 #[test]
 fn emails() {
     masks(&[
-        ("write to jane.doe+docs@example.co.uk please", "write to [email] please"),
+        (
+            "write to jane.doe+docs@example.co.uk please",
+            "write to [email] please",
+        ),
         ("<a.b@c.io>.", "<[email]>."),
         ("josé@exämple.de ist meine", "[email] ist meine"),
         ("mail: ADMIN@Example.COM, thanks", "mail: [email], thanks"),
     ]);
-    keeps(&["user@localhost", "@mention", "a@b.c", "an @ sign", "x@.com", "decorators like @app.route"]);
+    keeps(&[
+        "user@localhost",
+        "@mention",
+        "a@b.c",
+        "an @ sign",
+        "x@.com",
+        "decorators like @app.route",
+    ]);
 }
 
 #[test]
@@ -66,10 +76,18 @@ fn checksummed_numbers() {
         ("pay DE89 3704 0044 0532 0130 00 today", "pay [iban] today"),
         ("GB82WEST12345698765432", "[iban]"),
         ("gb82 west 1234 5698 7654 32", "[iban]"),
-        ("FR14 2004 1010 0505 0001 3M02 606 is mine", "[iban] is mine"),
+        (
+            "FR14 2004 1010 0505 0001 3M02 606 is mine",
+            "[iban] is mine",
+        ),
     ]);
     // Not cards, nor phones (16 and 13 digits); a mistyped IBAN's digits may still read as a phone.
-    keeps(&["id 5500005555555558", "at 1700000000000 ms", "GB82WEST12345698765433", "AB12 and more"]);
+    keeps(&[
+        "id 5500005555555558",
+        "at 1700000000000 ms",
+        "GB82WEST12345698765433",
+        "AB12 and more",
+    ]);
     assert!(!mask("order 4111 1111 1111 1112").contains("[card]"));
     assert!(!mask("DE89 3704 0044 0532 0130 01").contains("[iban]"));
 }
@@ -84,12 +102,21 @@ fn keys_and_tokens() {
         ("sk-proj-abcdefghijklmnop", "[secret]"),
         ("ghp_0123456789abcdefghij", "[secret]"),
         ("AKIAIOSFODNN7EXAMPLE", "[secret]"),
-        ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc", "Authorization: Bearer [secret]"),
-        ("curl -H 'authorization: bearer abc.def-123456'", "curl -H 'authorization: bearer [secret]'"),
+        (
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc",
+            "Authorization: Bearer [secret]",
+        ),
+        (
+            "curl -H 'authorization: bearer abc.def-123456'",
+            "curl -H 'authorization: bearer [secret]'",
+        ),
         ("password=hunter2!", "password=[secret]"),
         ("api_key: \"x9y8z7w6\"", "api_key: \"[secret]\""),
         ("TOKEN = abcd1234", "TOKEN = [secret]"),
-        ("hash 3f786850e387550fdab836ed7e6dc881de23001b", "hash [secret]"),
+        (
+            "hash 3f786850e387550fdab836ed7e6dc881de23001b",
+            "hash [secret]",
+        ),
         ("secret:s3cr3t.", "secret:[secret]."),
     ]);
     keeps(&[
@@ -115,30 +142,50 @@ fn ip_addresses() {
         ("::ffff:192.0.2.128", "[ip]"),
         ("2001:0db8:0000:0000:0000:ff00:0042:8329.", "[ip]."),
     ]);
-    keeps(&["version 1.2.3.4.5", "256.1.1.1", "at 10:30:45", "std::vector", "a:b", "00:1A:2B:3C:4D:5E"]);
+    keeps(&[
+        "version 1.2.3.4.5",
+        "256.1.1.1",
+        "at 10:30:45",
+        "std::vector",
+        "a:b",
+        "00:1A:2B:3C:4D:5E",
+    ]);
 }
 
 #[test]
 fn operator_patterns() {
     let masker = Masker::new(true, ["cust_*", "EMP-######", "TKT-#*"]).unwrap();
     let masked = masker.mask("cust_9f8e7 and emp-123456 (not EMP-1234567), tkt-1a2, xcust_1");
-    assert_eq!(masked.as_str(), "[masked] and [masked] (not EMP-1234567), [masked], xcust_1");
+    assert_eq!(
+        masked.as_str(),
+        "[masked] and [masked] (not EMP-1234567), [masked], xcust_1"
+    );
     let from_env = Masker::from_list(true, Some(" acme-* , ")).unwrap();
     assert_eq!(from_env.mask("acme-42x").as_str(), "[masked]");
     assert_eq!(Masker::from_list(true, None).unwrap(), Masker::default());
-    for (bad, rule) in [("a*b", "`*` may only end"), ("ab*", "at least 3"), ("a b c", "spaces"), (&"x".repeat(65)[..], "64")] {
+    for (bad, rule) in [
+        ("a*b", "`*` may only end"),
+        ("ab*", "at least 3"),
+        ("a b c", "spaces"),
+        (&"x".repeat(65)[..], "64"),
+    ] {
         let err = Masker::new(true, [bad]).unwrap_err();
         assert!(err.contains(bad) && err.contains(rule), "{err}");
     }
     let many: Vec<String> = (0..=MAX_PATTERNS).map(|n| format!("p{n:02}*")).collect();
-    assert!(Masker::new(true, many.iter().map(String::as_str)).unwrap_err().contains("at most"));
+    assert!(Masker::new(true, many.iter().map(String::as_str))
+        .unwrap_err()
+        .contains("at most"));
 }
 
 #[test]
 fn off_keeps_the_text() {
     let off = Masker::new(false, ["cust_*"]).unwrap();
     assert!(!off.is_on());
-    assert_eq!(off.mask("jane@example.com cust_123").as_str(), "jane@example.com cust_123");
+    assert_eq!(
+        off.mask("jane@example.com cust_123").as_str(),
+        "jane@example.com cust_123"
+    );
 }
 
 #[test]
@@ -151,19 +198,26 @@ fn masking_twice_changes_nothing_more() {
 
 #[test]
 fn an_answer_repeating_the_readers_data_is_masked_there_only() {
-    let question = Masker::default().mask("Why is jane@example.com refused from 203.0.113.7 with svc_0123456789abcdef?");
+    let question = Masker::default()
+        .mask("Why is jane@example.com refused from 203.0.113.7 with svc_0123456789abcdef?");
     let answer = "The docs use 0.0.0.0 and svc_EXAMPLE_KEY_1234. For jane@example.com at 203.0.113.7, check svc_0123456789abcdef.";
     assert_eq!(
         question.mask_echoes(answer),
         "The docs use 0.0.0.0 and svc_EXAMPLE_KEY_1234. For [email] at [ip], check [secret]."
     );
-    assert!(matches!(question.mask_echoes("Nothing of theirs."), Cow::Borrowed(_)));
+    assert!(matches!(
+        question.mask_echoes("Nothing of theirs."),
+        Cow::Borrowed(_)
+    ));
 }
 
 /// Reads of the text for `text`: the proof that the pass is linear, without a clock.
 fn masked_with_reads(text: &str) -> (String, u64) {
     READS.with(|r| r.set(0));
-    let out = Masker::new(true, ["cust_*", "acme:*"]).unwrap().mask(text).into_text();
+    let out = Masker::new(true, ["cust_*", "acme:*"])
+        .unwrap()
+        .mask(text)
+        .into_text();
     (out, READS.with(|r| r.get()))
 }
 
@@ -194,8 +248,18 @@ fn hostile_input_is_read_a_bounded_number_of_times_per_byte() {
     ];
     for (text, _) in &cases {
         let (out, reads) = masked_with_reads(text);
-        assert!(reads <= 128 * text.len() as u64 + 64, "{} reads for {} bytes of {:?}…", reads, text.len(), &text[..12]);
-        assert!(out.len() <= text.len() + text.len() / 2, "{:?}…", &text[..12]);
+        assert!(
+            reads <= 128 * text.len() as u64 + 64,
+            "{} reads for {} bytes of {:?}…",
+            reads,
+            text.len(),
+            &text[..12]
+        );
+        assert!(
+            out.len() <= text.len() + text.len() / 2,
+            "{:?}…",
+            &text[..12]
+        );
     }
     // A megabyte of one long run of key characters is one secret, read a bounded number of times.
     let long = format!("x {}1 y", "ab".repeat(MB / 2));
@@ -203,9 +267,13 @@ fn hostile_input_is_read_a_bounded_number_of_times_per_byte() {
     assert_eq!(out, "x [secret] y");
     assert!(reads <= 8 * long.len() as u64);
     // A megabyte of ordinary prose with data sprinkled in: every piece masked, nothing else touched.
-    let prose = "Hello jane@example.com, call +44 20 7946 0958 or use 10.0.0.1; ok. ".repeat(MB / 68);
+    let prose =
+        "Hello jane@example.com, call +44 20 7946 0958 or use 10.0.0.1; ok. ".repeat(MB / 68);
     let (out, reads) = masked_with_reads(&prose);
-    assert_eq!(out, "Hello [email], call [phone] or use [ip]; ok. ".repeat(MB / 68));
+    assert_eq!(
+        out,
+        "Hello [email], call [phone] or use [ip]; ok. ".repeat(MB / 68)
+    );
     assert!(reads <= 64 * prose.len() as u64);
 }
 

@@ -40,8 +40,19 @@ mod tests {
     fn parts_are_equal_but_the_last_and_cover_every_piece_in_order() {
         let lens = [3, 0, 12, 1, 4];
         let cut = parts(&lens, 5);
-        assert_eq!(cut, vec![vec![(0, 0..3), (2, 0..2)], vec![(2, 2..7)], vec![(2, 7..12)], vec![(3, 0..1), (4, 0..4)]]);
-        let sizes: Vec<u64> = cut.iter().map(|p| p.iter().map(|(_, r)| r.end - r.start).sum()).collect();
+        assert_eq!(
+            cut,
+            vec![
+                vec![(0, 0..3), (2, 0..2)],
+                vec![(2, 2..7)],
+                vec![(2, 7..12)],
+                vec![(3, 0..1), (4, 0..4)]
+            ]
+        );
+        let sizes: Vec<u64> = cut
+            .iter()
+            .map(|p| p.iter().map(|(_, r)| r.end - r.start).sum())
+            .collect();
         assert_eq!(sizes, [5, 5, 5, 5]);
         assert_eq!(parts(&[7], 5), vec![vec![(0, 0..5)], vec![(0, 5..7)]]);
         assert!(parts(&[0, 0], 5).is_empty());

@@ -83,7 +83,10 @@ pub fn batch_stem(digest: &[u8; 16], start: &BatchCursor) -> String {
     for n in [start.pages, start.chunks, start.blocks] {
         hasher.update(u64::from(n).to_le_bytes());
     }
-    let id: String = hasher.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let id: String = hasher.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     format!("{BATCH_PREFIX}{id}")
 }
 
@@ -91,7 +94,10 @@ pub fn batch_stem(digest: &[u8; 16], start: &BatchCursor) -> String {
 pub fn batch_object_stem(name: &str) -> Option<&str> {
     let (stem, part) = name.split_once('.')?;
     let id = stem.strip_prefix(BATCH_PREFIX)?;
-    let hex = id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    let hex = id.len() == 32
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     (hex && matches!(part, "record" | "postings" | "parsed" | "text" | "llms")).then_some(stem)
 }
 
@@ -103,7 +109,12 @@ pub fn listed_objects(bytes: &[u8]) -> Result<Vec<String>, IndexError> {
         return Ok(Vec::new());
     }
     let index = KeptBatches::from_bytes(bytes)?;
-    Ok(index.batches.iter().map(KeptBatch::stem).chain(index.packs).collect())
+    Ok(index
+        .batches
+        .iter()
+        .map(KeptBatch::stem)
+        .chain(index.packs)
+        .collect())
 }
 
 /// One kept batch: what it was built from, and where its text and Markdown sit in the version.
@@ -148,7 +159,10 @@ struct KeptBatchesV2 {
 
 impl KeptBatches {
     pub fn new(batches: Vec<KeptBatch>) -> Self {
-        KeptBatches { batches, packs: Vec::new() }
+        KeptBatches {
+            batches,
+            packs: Vec::new(),
+        }
     }
 
     /// The index listing the source packs `packs` too.
@@ -171,7 +185,11 @@ impl KeptBatches {
 
     /// The kept batch (its number and entry) built from `digest` at `start`, if any.
     pub fn find(&self, digest: &[u8; 16], start: &BatchCursor) -> Option<(u32, &KeptBatch)> {
-        self.batches.iter().enumerate().find(|(_, b)| b.digest == *digest && b.start == *start).map(|(i, b)| (i as u32, b))
+        self.batches
+            .iter()
+            .enumerate()
+            .find(|(_, b)| b.digest == *digest && b.start == *start)
+            .map(|(i, b)| (i as u32, b))
     }
 
     /// Batch `batch` of the version.
@@ -190,11 +208,19 @@ impl KeptBatches {
 
 /// What batch `range` of `plan` is built from, besides its cursor: its pages' keys (`keys`), which
 /// of them are second listings (they report no warnings), and the layout.
-pub fn batch_digest(plan: &SitePlan, range: &std::ops::Range<u32>, keys: &[PageKey], layout: &ShardLayout) -> [u8; 16] {
+pub fn batch_digest(
+    plan: &SitePlan,
+    range: &std::ops::Range<u32>,
+    keys: &[PageKey],
+    layout: &ShardLayout,
+) -> [u8; 16] {
     let mut hasher = Sha256::new();
     hasher.update(layout.shard_count.to_le_bytes());
     hasher.update(layout.group_shards.to_le_bytes());
-    let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
+    let pages = plan
+        .pages()
+        .get(range.start as usize..range.end as usize)
+        .unwrap_or(&[]);
     hasher.update((keys.len() as u64).to_le_bytes());
     for (page, key) in pages.iter().zip(keys) {
         hasher.update(key.0);
@@ -212,45 +238,117 @@ mod tests {
 
     #[test]
     fn kept_batches_round_trip_and_are_found_by_digest_and_cursor() {
-        let start = BatchCursor { pages: 3, chunks: 10, blocks: 2 };
+        let start = BatchCursor {
+            pages: 3,
+            chunks: 10,
+            blocks: 2,
+        };
         let kept = KeptBatches::new(vec![
-            KeptBatch { digest: [1; 16], start: BatchCursor::default(), end: start, text: (0, 5), llms: (0, 7), group_ends: vec![3, 9] },
-            KeptBatch { digest: [2; 16], start, end: BatchCursor { pages: 5, chunks: 20, blocks: 4 }, text: (5, 5), llms: (7, 9), group_ends: vec![4, 4] },
+            KeptBatch {
+                digest: [1; 16],
+                start: BatchCursor::default(),
+                end: start,
+                text: (0, 5),
+                llms: (0, 7),
+                group_ends: vec![3, 9],
+            },
+            KeptBatch {
+                digest: [2; 16],
+                start,
+                end: BatchCursor {
+                    pages: 5,
+                    chunks: 20,
+                    blocks: 4,
+                },
+                text: (5, 5),
+                llms: (7, 9),
+                group_ends: vec![4, 4],
+            },
         ]);
         let back = KeptBatches::from_bytes(&kept.to_bytes()).unwrap();
         assert_eq!(back, kept);
-        assert_eq!(back.find(&[2; 16], &start).map(|(i, b)| (i, b.text)), Some((1, (5, 5))));
+        assert_eq!(
+            back.find(&[2; 16], &start).map(|(i, b)| (i, b.text)),
+            Some((1, (5, 5)))
+        );
         // The same pages starting elsewhere are another batch's bytes.
-        assert!(back.find(&[2; 16], &BatchCursor { pages: 4, ..start }).is_none());
+        assert!(back
+            .find(&[2; 16], &BatchCursor { pages: 4, ..start })
+            .is_none());
         assert!(back.find(&[3; 16], &start).is_none());
         assert!(KeptBatches::from_bytes(b"\x01Kjunk").is_err());
     }
 
     #[test]
     fn batch_objects_are_named_by_digest_and_cursor_and_listed_by_the_index() {
-        let start = BatchCursor { pages: 3, chunks: 10, blocks: 2 };
+        let start = BatchCursor {
+            pages: 3,
+            chunks: 10,
+            blocks: 2,
+        };
         let record = batch_object(&[2; 16], &start, BatchPart::Record);
         let stem = batch_object_stem(&record).unwrap();
-        assert_eq!(batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Parsed)), Some(stem));
+        assert_eq!(
+            batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Parsed)),
+            Some(stem)
+        );
         // Another cursor or digest is another batch.
-        assert_ne!(batch_object(&[2; 16], &BatchCursor { pages: 4, ..start }, BatchPart::Record), record);
+        assert_ne!(
+            batch_object(
+                &[2; 16],
+                &BatchCursor { pages: 4, ..start },
+                BatchPart::Record
+            ),
+            record
+        );
         assert_ne!(batch_object(&[3; 16], &start, BatchPart::Record), record);
         // File hashes, markers and look-alikes are not batch objects.
-        assert_eq!(batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Text)), Some(stem));
-        assert_eq!(batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Llms)), Some(stem));
-        for name in ["0123456789abcdef0123456789abcdef", "sweep-r1", "batch-xyz.record", &format!("{stem}.txt"), stem] {
+        assert_eq!(
+            batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Text)),
+            Some(stem)
+        );
+        assert_eq!(
+            batch_object_stem(&batch_object(&[2; 16], &start, BatchPart::Llms)),
+            Some(stem)
+        );
+        for name in [
+            "0123456789abcdef0123456789abcdef",
+            "sweep-r1",
+            "batch-xyz.record",
+            &format!("{stem}.txt"),
+            stem,
+        ] {
             assert_eq!(batch_object_stem(name), None, "{name}");
         }
-        let kept = KeptBatches::new(vec![KeptBatch { digest: [2; 16], start, end: start, text: (0, 0), llms: (0, 0), group_ends: vec![] }]);
-        assert_eq!(listed_objects(&kept.to_bytes()).unwrap(), vec![stem.to_owned()]);
+        let kept = KeptBatches::new(vec![KeptBatch {
+            digest: [2; 16],
+            start,
+            end: start,
+            text: (0, 0),
+            llms: (0, 0),
+            group_ends: vec![],
+        }]);
+        assert_eq!(
+            listed_objects(&kept.to_bytes()).unwrap(),
+            vec![stem.to_owned()]
+        );
         // The source packs the version reads are listed with its batches.
         let pack = "pack-0123456789abcdef0123456789abcdef".to_owned();
         let with_packs = kept.clone().with_packs(vec![pack.clone()]);
-        assert_eq!(listed_objects(&with_packs.to_bytes()).unwrap(), vec![stem.to_owned(), pack]);
+        assert_eq!(
+            listed_objects(&with_packs.to_bytes()).unwrap(),
+            vec![stem.to_owned(), pack]
+        );
         // An index of format 2 (no packs) still reads: its batches, no packs.
-        let v2 = encode(&[FORMAT_2, KIND_KEPT], &(vec![kept.get(0).unwrap().clone()],));
+        let v2 = encode(
+            &[FORMAT_2, KIND_KEPT],
+            &(vec![kept.get(0).unwrap().clone()],),
+        );
         assert_eq!(KeptBatches::from_bytes(&v2).unwrap(), kept);
-        assert_eq!(kept.get(0).map(|k| k.object(BatchPart::Record)), Some(record.clone()));
+        assert_eq!(
+            kept.get(0).map(|k| k.object(BatchPart::Record)),
+            Some(record.clone())
+        );
         // An index of the old format kept its batches beside its version: it lists none here.
         assert!(listed_objects(b"\x01K\x00").unwrap().is_empty());
         assert!(listed_objects(b"\x02Kjunk").is_err());

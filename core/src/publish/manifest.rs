@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::docs::archive::{has_config, normalise_path, ArchiveError, ArchiveLimits, FileCounts, MAX_PATH_BYTES};
+use crate::docs::archive::{
+    has_config, normalise_path, ArchiveError, ArchiveLimits, FileCounts, MAX_PATH_BYTES,
+};
 use crate::http::validate::FieldError;
 
 /// Hex digits of a file's hash: the first 128 bits of its SHA-256, lower case.
@@ -24,20 +26,31 @@ pub fn file_hash(bytes: &[u8]) -> String {
 
 /// The store's name for a SHA-256 digest: its first [`HASH_HEX_LEN`] hex digits.
 pub fn hex_prefix(digest: &[u8]) -> String {
-    digest.iter().take(HASH_HEX_LEN / 2).map(|b| format!("{b:02x}")).collect()
+    digest
+        .iter()
+        .take(HASH_HEX_LEN / 2)
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 pub fn is_hash(text: &str) -> bool {
-    text.len() == HASH_HEX_LEN && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    text.len() == HASH_HEX_LEN
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fn field(path: impl Into<String>, rule: impl Into<String>) -> FieldError {
-    FieldError { path: path.into(), rule: rule.into() }
+    FieldError {
+        path: path.into(),
+        rule: rule.into(),
+    }
 }
 
 /// `{"hashes": [...]}` of a "which do you lack" question: at most `max` hashes, each [`is_hash`].
 pub fn parse_hash_query(body: &[u8], max: usize) -> Result<Vec<String>, FieldError> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| field("body", format!("must be JSON ({e})")))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| field("body", format!("must be JSON ({e})")))?;
     let Some(Value::Array(items)) = value.get("hashes") else {
         return Err(field("hashes", "must be an array of file hashes"));
     };
@@ -77,22 +90,36 @@ impl Manifest {
     /// `{"files": {"path": "hash", ...}}`: at most `max_files` entries, every path a plain relative
     /// path (the upload rules), every hash [`is_hash`], a docs.json or mint.json at the root.
     pub fn parse(body: &[u8], max_files: usize) -> Result<Manifest, FieldError> {
-        let value: Value = serde_json::from_slice(body).map_err(|e| field("body", format!("must be JSON ({e})")))?;
+        let value: Value = serde_json::from_slice(body)
+            .map_err(|e| field("body", format!("must be JSON ({e})")))?;
         let Some(Value::Object(files)) = value.get("files") else {
-            return Err(field("files", "must be an object mapping each file's path to its hash"));
+            return Err(field(
+                "files",
+                "must be an object mapping each file's path to its hash",
+            ));
         };
         if files.len() > max_files {
-            return Err(field("files", format!("must name at most {max_files} files")));
+            return Err(field(
+                "files",
+                format!("must name at most {max_files} files"),
+            ));
         }
         let mut out = Vec::with_capacity(files.len());
         for (path, hash) in files {
             let shown: String = path.chars().take(200).collect();
             if path.len() > MAX_PATH_BYTES {
-                return Err(field(format!("files[{shown:?}]"), format!("path must be at most {MAX_PATH_BYTES} bytes")));
+                return Err(field(
+                    format!("files[{shown:?}]"),
+                    format!("path must be at most {MAX_PATH_BYTES} bytes"),
+                ));
             }
-            let normal = normalise_path(path.as_bytes(), path).map_err(|e| field(format!("files[{shown:?}]"), path_rule(&e)))?;
+            let normal = normalise_path(path.as_bytes(), path)
+                .map_err(|e| field(format!("files[{shown:?}]"), path_rule(&e)))?;
             if normal != *path {
-                return Err(field(format!("files[{shown:?}]"), "path must be normalised (no `./`, `//` or trailing `/`)"));
+                return Err(field(
+                    format!("files[{shown:?}]"),
+                    "path must be normalised (no `./`, `//` or trailing `/`)",
+                ));
             }
             match hash.as_str() {
                 Some(hash) if is_hash(hash) => out.push(ManifestFile { path: normal, hash: hash.to_owned(), size: 0 }),
@@ -103,7 +130,10 @@ impl Manifest {
         // which keeps the client's order. Keys are unique either way.
         out.sort_unstable_by(|a, b| a.path.cmp(&b.path));
         if !has_config(out.iter().map(|f| f.path.as_str())) {
-            return Err(field("files", "must include docs.json (or the legacy mint.json) at the root"));
+            return Err(field(
+                "files",
+                "must include docs.json (or the legacy mint.json) at the root",
+            ));
         }
         Ok(Manifest { files: out })
     }
@@ -154,12 +184,17 @@ mod tests {
         // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223 b00361a3…
         assert_eq!(file_hash(b"abc"), "ba7816bf8f01cfea414140de5dae2223");
         assert!(is_hash(H));
-        assert!(!is_hash(&H.to_uppercase()) && !is_hash(&H[1..]) && !is_hash("g123456789abcdef0123456789abcdef"));
+        assert!(
+            !is_hash(&H.to_uppercase())
+                && !is_hash(&H[1..])
+                && !is_hash("g123456789abcdef0123456789abcdef")
+        );
     }
 
     #[test]
     fn a_manifest_names_plain_paths_and_hashes_and_a_config() {
-        let body = format!(r#"{{"files": {{"docs.json": "{H}", "b/a.mdx": "{H}", "img/x.png": "{H}"}}}}"#);
+        let body =
+            format!(r#"{{"files": {{"docs.json": "{H}", "b/a.mdx": "{H}", "img/x.png": "{H}"}}}}"#);
         let manifest = Manifest::parse(body.as_bytes(), 10).unwrap();
         let paths: Vec<&str> = manifest.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["b/a.mdx", "docs.json", "img/x.png"]);
@@ -168,11 +203,31 @@ mod tests {
         assert!(Manifest::parse(legacy.as_bytes(), 10).is_ok());
 
         for (body, path, rule) in [
-            (format!(r#"{{"files": {{"a.mdx": "{H}"}}}}"#), "files", "must include docs.json"),
-            (format!(r#"{{"files": {{"docs.json": "{H}", "../x": "{H}"}}}}"#), r#"files["../x"]"#, "must not contain `..`"),
-            (format!(r#"{{"files": {{"docs.json": "{H}", "/etc/x": "{H}"}}}}"#), r#"files["/etc/x"]"#, "relative"),
-            (format!(r#"{{"files": {{"docs.json": "{H}", "a//b": "{H}"}}}}"#), r#"files["a//b"]"#, "normalised"),
-            (r#"{"files": {"docs.json": "xyz"}}"#.to_owned(), r#"files["docs.json"]"#, "hex digits"),
+            (
+                format!(r#"{{"files": {{"a.mdx": "{H}"}}}}"#),
+                "files",
+                "must include docs.json",
+            ),
+            (
+                format!(r#"{{"files": {{"docs.json": "{H}", "../x": "{H}"}}}}"#),
+                r#"files["../x"]"#,
+                "must not contain `..`",
+            ),
+            (
+                format!(r#"{{"files": {{"docs.json": "{H}", "/etc/x": "{H}"}}}}"#),
+                r#"files["/etc/x"]"#,
+                "relative",
+            ),
+            (
+                format!(r#"{{"files": {{"docs.json": "{H}", "a//b": "{H}"}}}}"#),
+                r#"files["a//b"]"#,
+                "normalised",
+            ),
+            (
+                r#"{"files": {"docs.json": "xyz"}}"#.to_owned(),
+                r#"files["docs.json"]"#,
+                "hex digits",
+            ),
             (r#"{"files": []}"#.to_owned(), "files", "must be an object"),
         ] {
             let err = Manifest::parse(body.as_bytes(), 10).unwrap_err();
@@ -180,27 +235,54 @@ mod tests {
             assert!(err.rule.contains(rule), "{body}: {err}");
         }
         let many = format!(r#"{{"files": {{"docs.json": "{H}", "a": "{H}", "b": "{H}"}}}}"#);
-        assert!(Manifest::parse(many.as_bytes(), 2).unwrap_err().rule.contains("at most 2"));
+        assert!(Manifest::parse(many.as_bytes(), 2)
+            .unwrap_err()
+            .rule
+            .contains("at most 2"));
     }
 
     #[test]
     fn a_manifest_is_held_to_the_upload_limits() {
         let mut manifest = Manifest {
             files: vec![
-                ManifestFile { path: "docs.json".into(), hash: H.into(), size: 10 },
-                ManifestFile { path: "v.mp4".into(), hash: H.into(), size: 20 << 20 },
+                ManifestFile {
+                    path: "docs.json".into(),
+                    hash: H.into(),
+                    size: 10,
+                },
+                ManifestFile {
+                    path: "v.mp4".into(),
+                    hash: H.into(),
+                    size: 20 << 20,
+                },
             ],
         };
         assert!(manifest.check_limits(&ArchiveLimits::default()).is_ok());
         manifest.files[1].size = 26 << 20;
-        assert!(matches!(manifest.check_limits(&ArchiveLimits::default()), Err(ArchiveError::FileTooLarge { .. })));
+        assert!(matches!(
+            manifest.check_limits(&ArchiveLimits::default()),
+            Err(ArchiveError::FileTooLarge { .. })
+        ));
     }
 
     #[test]
     fn hash_queries_are_bounded_and_checked() {
-        assert_eq!(parse_hash_query(format!(r#"{{"hashes": ["{H}"]}}"#).as_bytes(), 5).unwrap(), [H]);
-        assert_eq!(parse_hash_query(br#"{"hashes": ["x"]}"#, 5).unwrap_err().path, "hashes[0]");
-        assert!(parse_hash_query(format!(r#"{{"hashes": ["{H}", "{H}"]}}"#).as_bytes(), 1).unwrap_err().rule.contains("at most 1"));
+        assert_eq!(
+            parse_hash_query(format!(r#"{{"hashes": ["{H}"]}}"#).as_bytes(), 5).unwrap(),
+            [H]
+        );
+        assert_eq!(
+            parse_hash_query(br#"{"hashes": ["x"]}"#, 5)
+                .unwrap_err()
+                .path,
+            "hashes[0]"
+        );
+        assert!(
+            parse_hash_query(format!(r#"{{"hashes": ["{H}", "{H}"]}}"#).as_bytes(), 1)
+                .unwrap_err()
+                .rule
+                .contains("at most 1")
+        );
         assert_eq!(parse_hash_query(b"{}", 5).unwrap_err().path, "hashes");
     }
 }

@@ -31,19 +31,24 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::docs::public_skills::{is_public_skill_file, well_known_files};
-use crate::docs::skill_file::is_skill_file;
-use crate::agents::llms::{live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown, ManifestBuilder};
+use crate::agents::llms::{
+    live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown,
+    ManifestBuilder,
+};
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
 use crate::docs::assistant_files::is_guide_file;
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};
 use crate::docs::packed::{self, FileTable, PackWriter, SourcePack, MAX_PACKED_MEDIA_BYTES};
+use crate::docs::public_skills::{is_public_skill_file, well_known_files};
 use crate::docs::site::{check_yaml_file, plan_site, SiteError};
+use crate::docs::skill_file::is_skill_file;
 use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::unpack::{Entry, Unpacker};
 use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
-use crate::search::shard::batched::{build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout};
+use crate::search::shard::batched::{
+    build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout,
+};
 use crate::search::IndexError;
 use kept::{batch_digest, KeptBatch, KeptBatches};
 use parsed::{FileDigests, PageKey, ParsedEntry, ParsedIndex, ParsedPageRef, ParsedWriter, Reused};
@@ -58,7 +63,10 @@ mod small;
 #[cfg(test)]
 mod tests;
 
-pub use small::{parse_small_site, plan_small_site, ParsedSmallSite, SmallMerge, SmallPlan, SmallSite, SMALL_SITE_BYTES};
+pub use small::{
+    parse_small_site, plan_small_site, ParsedSmallSite, SmallMerge, SmallPlan, SmallSite,
+    SMALL_SITE_BYTES,
+};
 
 /// Page source bytes per batch: a batch holds its files, their parsed pages, its partial index and
 /// its Markdown at once (about 10 times this at peak).
@@ -125,7 +133,10 @@ pub enum Stored {
     /// A finished source or media pack.
     Pack(SourcePack),
     /// A large media file begins: object `name` beside the version, `size` bytes, streamed.
-    ObjectStart { name: String, size: u64 },
+    ObjectStart {
+        name: String,
+        size: u64,
+    },
     ObjectData(Vec<u8>),
     ObjectEnd,
 }
@@ -159,8 +170,18 @@ struct FileSink {
 
 impl SourceWriter {
     pub fn new(limits: &ArchiveLimits) -> Self {
-        let files = FileSink { writer: PackWriter::new(), failed: None, media: None, objects: 0, out: Vec::new(), digests: FileDigests::default() };
-        SourceWriter { unpacker: Unpacker::new(limits), files }
+        let files = FileSink {
+            writer: PackWriter::new(),
+            failed: None,
+            media: None,
+            objects: 0,
+            out: Vec::new(),
+            digests: FileDigests::default(),
+        };
+        SourceWriter {
+            unpacker: Unpacker::new(limits),
+            files,
+        }
     }
 
     /// The next compressed bytes; returns what they completed. A media file's data comes out as
@@ -168,7 +189,12 @@ impl SourceWriter {
     pub fn push(&mut self, gz: &[u8]) -> Result<Vec<Stored>, PublishError> {
         let files = &mut self.files;
         self.unpacker.push(gz, &mut |entry| files.take(entry))?;
-        self.files.failed.take().map_or(Ok(std::mem::take(&mut self.files.out)), |err| Err(err.into()))
+        self.files
+            .failed
+            .take()
+            .map_or(Ok(std::mem::take(&mut self.files.out)), |err| {
+                Err(err.into())
+            })
     }
 
     /// The end of the upload: the last of what it stores, the file table and the source files'
@@ -195,7 +221,8 @@ impl FileSink {
             Entry::File(path, data) => match check_yaml_file(&path, &data) {
                 Ok(()) => {
                     self.digests.add(&path, &data);
-                    self.out.extend(self.writer.add(path, &data).map(Stored::Pack));
+                    self.out
+                        .extend(self.writer.add(path, &data).map(Stored::Pack));
                 }
                 Err(err) => self.failed = Some(err),
             },
@@ -205,7 +232,8 @@ impl FileSink {
             Entry::MediaStart { path, size } => {
                 let name = media_object(self.objects);
                 self.objects += 1;
-                self.writer.add_stored(path, size, packed::Stored::Object(name.clone()));
+                self.writer
+                    .add_stored(path, size, packed::Stored::Object(name.clone()));
                 self.out.push(Stored::ObjectStart { name, size });
             }
             Entry::MediaData(data) => match &mut self.media {
@@ -213,7 +241,9 @@ impl FileSink {
                 None => self.out.push(Stored::ObjectData(data)),
             },
             Entry::MediaEnd => match self.media.take() {
-                Some((path, bytes)) => self.out.extend(self.writer.add_media(path, &bytes).map(Stored::Pack)),
+                Some((path, bytes)) => self
+                    .out
+                    .extend(self.writer.add_media(path, &bytes).map(Stored::Pack)),
                 None => self.out.push(Stored::ObjectEnd),
             },
             Entry::Link { path, target } => self.writer.add_link(path, target),
@@ -233,9 +263,20 @@ pub fn media_object(index: u32) -> String {
 pub fn config_files(table: &FileTable) -> Vec<String> {
     let is_config = |p: &str| {
         let lower = p.to_ascii_lowercase();
-        lower.ends_with(".json") || lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".mintignore") || is_skill_file(p) || is_public_skill_file(p) || is_guide_file(p)
+        lower.ends_with(".json")
+            || lower.ends_with(".yaml")
+            || lower.ends_with(".yml")
+            || lower.ends_with(".mintignore")
+            || is_skill_file(p)
+            || is_public_skill_file(p)
+            || is_guide_file(p)
     };
-    table.files().iter().filter(|f| f.stored == packed::Stored::Source && is_config(&f.path)).map(|f| f.path.clone()).collect()
+    table
+        .files()
+        .iter()
+        .filter(|f| f.stored == packed::Stored::Source && is_config(&f.path))
+        .map(|f| f.path.clone())
+        .collect()
 }
 
 /// What step 2 decides.
@@ -251,11 +292,21 @@ pub struct Planned {
 pub fn plan(config_tree: &SourceTree, table: &FileTable) -> Result<Planned, PublishError> {
     let paths: Vec<&str> = table.files().iter().map(|f| f.path.as_str()).collect();
     let mut plan = plan_site(config_tree, &paths)?;
-    plan.config_warnings.extend(table.warnings().iter().cloned());
+    plan.config_warnings
+        .extend(table.warnings().iter().cloned());
     let size = |source: &str| table.get(source).map_or(0, |f| u64::from(f.len));
-    let batches = batches(plan.pages().iter().map(|p| (p.source_len(size), p.path.as_str())));
-    let layout = ShardLayout::for_source_bytes(plan.pages().iter().map(|p| p.source_len(size)).sum());
-    Ok(Planned { plan, batches, layout })
+    let batches = batches(
+        plan.pages()
+            .iter()
+            .map(|p| (p.source_len(size), p.path.as_str())),
+    );
+    let layout =
+        ShardLayout::for_source_bytes(plan.pages().iter().map(|p| p.source_len(size)).sum());
+    Ok(Planned {
+        plan,
+        batches,
+        layout,
+    })
 }
 
 /// Consecutive page ranges of at most [`BATCH_SOURCE_BYTES`] of source and [`BATCH_MAX_PAGES`]
@@ -267,7 +318,11 @@ pub fn batches<'a>(pages: impl IntoIterator<Item = (u64, &'a str)>) -> Vec<Range
     let (mut start, mut bytes, mut i) = (0u32, 0u64, 0u32);
     for (size, path) in pages {
         let half = bytes >= BATCH_SOURCE_BYTES / 2 || i - start >= BATCH_MAX_PAGES / 2;
-        if i > start && (bytes + size > BATCH_SOURCE_BYTES || i - start >= BATCH_MAX_PAGES || (half && is_cut(path))) {
+        if i > start
+            && (bytes + size > BATCH_SOURCE_BYTES
+                || i - start >= BATCH_MAX_PAGES
+                || (half && is_cut(path)))
+        {
             out.push(start..i);
             start = i;
             bytes = 0;
@@ -283,7 +338,10 @@ pub fn batches<'a>(pages: impl IntoIterator<Item = (u64, &'a str)>) -> Vec<Range
 
 /// The files batch `range` reads.
 pub fn batch_files(plan: &SitePlan, range: &Range<u32>, table: &FileTable) -> BTreeSet<String> {
-    let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
+    let pages = plan
+        .pages()
+        .get(range.start as usize..range.end as usize)
+        .unwrap_or(&[]);
     table.needed_by(pages.iter().filter_map(|p| p.source_file()))
 }
 
@@ -363,10 +421,18 @@ pub fn run_batch(
     state: &mut BatchState,
     domain: &str,
 ) -> Result<BatchResult, PublishError> {
-    let BatchInput { batch, range, tree, keys } = input;
+    let BatchInput {
+        batch,
+        range,
+        tree,
+        keys,
+    } = input;
     let digest = batch_digest(plan, &range, keys, layout);
     let start = state.search;
-    let planned_pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
+    let planned_pages = plan
+        .pages()
+        .get(range.start as usize..range.end as usize)
+        .unwrap_or(&[]);
     let mut pages = Vec::with_capacity(range.len());
     let mut reads = Vec::with_capacity(range.len());
     let mut bodies = Vec::with_capacity(range.len());
@@ -383,8 +449,22 @@ pub fn run_batch(
             None => {
                 // One walk of the body for its text and its Markdown for agents.
                 let mut body_markdown = String::new();
-                let read = read_planned_with_markdown(tree, planned_page, domain, &mut specs, &mut body_markdown)?;
-                kept.push(key, batch, &ParsedPageRef { read: &read, body_markdown: &body_markdown }.to_bytes());
+                let read = read_planned_with_markdown(
+                    tree,
+                    planned_page,
+                    domain,
+                    &mut specs,
+                    &mut body_markdown,
+                )?;
+                kept.push(
+                    key,
+                    batch,
+                    &ParsedPageRef {
+                        read: &read,
+                        body_markdown: &body_markdown,
+                    }
+                    .to_bytes(),
+                );
                 (read, body_markdown)
             }
         };
@@ -392,12 +472,18 @@ pub fn run_batch(
             // The first page read from the file reported them.
             read.warnings.clear();
         } else {
-            let text = tree.get(&planned_page.source).map(|bytes| crate::docs::source_text::read(bytes));
-            read.warnings.extend(plan.operation_warning(&read.page, text.as_deref()));
+            let text = tree
+                .get(&planned_page.source)
+                .map(|bytes| crate::docs::source_text::read(bytes));
+            read.warnings
+                .extend(plan.operation_warning(&read.page, text.as_deref()));
         }
         // The record keeps the page without its text, so only the metadata is copied.
         let sections = std::mem::take(&mut read.page.sections);
-        pages.push(Page { sections, ..read.page.clone() });
+        pages.push(Page {
+            sections,
+            ..read.page.clone()
+        });
         reads.push(read);
         bodies.push(body_markdown);
     }
@@ -424,7 +510,17 @@ pub fn run_batch(
         llms: llms.into_bytes(),
         parsed: kept.bytes,
         reused_pages,
-        record: BatchRecord { pages: reads, search: search.records, markdown, summaries, parsed: kept.entries, llms_len, group_ends, digest, start },
+        record: BatchRecord {
+            pages: reads,
+            search: search.records,
+            markdown,
+            summaries,
+            parsed: kept.entries,
+            llms_len,
+            group_ends,
+            digest,
+            start,
+        },
     })
 }
 
@@ -493,7 +589,14 @@ impl Finisher {
         let mut end = record.start;
         end.advance(&record.search);
         let (text, llms) = ((self.text_len, text_len), (self.llms_len, record.llms_len));
-        self.kept.push(KeptBatch { digest: record.digest, start: record.start, end, text, llms, group_ends: record.group_ends.clone() });
+        self.kept.push(KeptBatch {
+            digest: record.digest,
+            start: record.start,
+            end,
+            text,
+            llms,
+            group_ends: record.group_ends.clone(),
+        });
         self.meta.add(record.search);
         self.reads.extend(record.pages);
         self.summaries.extend(record.summaries);
@@ -506,13 +609,21 @@ impl Finisher {
     }
 
     /// `shard_lens`: every term shard's length, from the merge, in shard order.
-    pub fn finish(self, mut plan: SitePlan, shard_lens: &[u64], domain: &str) -> Result<Finished, PublishError> {
+    pub fn finish(
+        self,
+        mut plan: SitePlan,
+        shard_lens: &[u64],
+        domain: &str,
+    ) -> Result<Finished, PublishError> {
         let meta = self.meta.finish(shard_lens)?;
         let skill_md = plan.skill.take();
         let well_known = well_known_files(&std::mem::take(&mut plan.public_skills));
         let assistant = plan.assistant.to_json();
         let site = plan.finish(self.reads);
-        let outline = SiteOutline { site, summaries: self.summaries };
+        let outline = SiteOutline {
+            site,
+            summaries: self.summaries,
+        };
         Ok(Finished {
             meta,
             outline: outline.to_bytes(),
@@ -521,7 +632,9 @@ impl Finisher {
             well_known,
             manifest: self.manifest.finish().text,
             parsed_index: ParsedIndex::new(self.parsed).to_bytes(),
-            kept_batches: KeptBatches::new(self.kept).with_packs(self.packs).to_bytes(),
+            kept_batches: KeptBatches::new(self.kept)
+                .with_packs(self.packs)
+                .to_bytes(),
             site: outline.site,
             assistant,
         })

@@ -98,7 +98,10 @@ impl ParsedIndex {
     }
 
     pub fn get(&self, key: &PageKey) -> Option<&ParsedEntry> {
-        self.entries.binary_search_by_key(key, |e| e.key).ok().map(|i| &self.entries[i])
+        self.entries
+            .binary_search_by_key(key, |e| e.key)
+            .ok()
+            .map(|i| &self.entries[i])
     }
 
     pub fn len(&self) -> usize {
@@ -121,8 +124,16 @@ impl ParsedIndex {
             .into_iter()
             .map(|(batch, entries)| {
                 let start = entries.iter().map(|e| e.offset).min().unwrap_or(0);
-                let end = entries.iter().map(|e| e.offset.saturating_add(e.len)).max().unwrap_or(0);
-                ParsedRead { batch, range: start..end, entries }
+                let end = entries
+                    .iter()
+                    .map(|e| e.offset.saturating_add(e.len))
+                    .max()
+                    .unwrap_or(0);
+                ParsedRead {
+                    batch,
+                    range: start..end,
+                    entries,
+                }
             })
             .collect()
     }
@@ -174,7 +185,9 @@ impl Reused {
     /// one place has one key, and both listings take it).
     pub(super) fn get(&self, key: &PageKey) -> Option<(ParsedPage, &[u8])> {
         let bytes = self.pages.get(key)?;
-        ParsedPage::from_bytes(bytes).ok().map(|page| (page, bytes.as_slice()))
+        ParsedPage::from_bytes(bytes)
+            .ok()
+            .map(|page| (page, bytes.as_slice()))
     }
 }
 
@@ -201,9 +214,19 @@ pub struct ParsedWriter {
 
 impl ParsedWriter {
     pub(super) fn push(&mut self, key: PageKey, batch: u32, encoded: &[u8]) {
-        let (Ok(offset), Ok(len)) = (u32::try_from(self.bytes.len()), u32::try_from(encoded.len())) else { return };
+        let (Ok(offset), Ok(len)) = (
+            u32::try_from(self.bytes.len()),
+            u32::try_from(encoded.len()),
+        ) else {
+            return;
+        };
         self.bytes.extend_from_slice(encoded);
-        self.entries.push(ParsedEntry { key, batch, offset, len });
+        self.entries.push(ParsedEntry {
+            key,
+            batch,
+            offset,
+            len,
+        });
     }
 }
 
@@ -217,7 +240,8 @@ pub struct FileDigests {
 
 impl FileDigests {
     pub fn add(&mut self, path: &str, bytes: &[u8]) {
-        self.files.insert(path.to_owned(), Sha256::digest(bytes).into());
+        self.files
+            .insert(path.to_owned(), Sha256::digest(bytes).into());
     }
 
     /// The digest recorded for `path`.
@@ -240,18 +264,34 @@ impl FileDigests {
 }
 
 /// The key of every page of batch `range`, its files in `tree` (the batch's files).
-pub fn page_keys(plan: &SitePlan, range: &Range<u32>, table: &FileTable, tree: &SourceTree, domain: &str) -> Vec<PageKey> {
+pub fn page_keys(
+    plan: &SitePlan,
+    range: &Range<u32>,
+    table: &FileTable,
+    tree: &SourceTree,
+    domain: &str,
+) -> Vec<PageKey> {
     let mut file_digests: HashMap<&str, [u8; 32]> = HashMap::new();
     let digest_of = |path: &str| {
         // A file the table lists but the tree lacks reads as missing: that is an input too.
-        Some(tree.get(path).map_or([0; 32], |bytes| *file_digests.entry(tree_key(tree, path)).or_insert_with(|| Sha256::digest(bytes).into())))
+        Some(tree.get(path).map_or([0; 32], |bytes| {
+            *file_digests
+                .entry(tree_key(tree, path))
+                .or_insert_with(|| Sha256::digest(bytes).into())
+        }))
     };
     keys_with(plan, range, table, domain, digest_of).unwrap_or_default()
 }
 
 /// [`page_keys`] from the digests the unpack recorded (the same keys); `None` when `digests`
 /// lacks a file the batch reads (one added after the unpack: read the files instead).
-pub fn page_keys_from_digests(plan: &SitePlan, range: &Range<u32>, table: &FileTable, digests: &FileDigests, domain: &str) -> Option<Vec<PageKey>> {
+pub fn page_keys_from_digests(
+    plan: &SitePlan,
+    range: &Range<u32>,
+    table: &FileTable,
+    digests: &FileDigests,
+    domain: &str,
+) -> Option<Vec<PageKey>> {
     let digest_of = |path: &str| match table.get(path) {
         Some(_) => digests.files.get(path).copied(),
         None => Some([0; 32]),
@@ -259,8 +299,17 @@ pub fn page_keys_from_digests(plan: &SitePlan, range: &Range<u32>, table: &FileT
     keys_with(plan, range, table, domain, digest_of)
 }
 
-fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &str, mut digest_of: impl FnMut(&str) -> Option<[u8; 32]>) -> Option<Vec<PageKey>> {
-    let pages = plan.pages().get(range.start as usize..range.end as usize).unwrap_or(&[]);
+fn keys_with(
+    plan: &SitePlan,
+    range: &Range<u32>,
+    table: &FileTable,
+    domain: &str,
+    mut digest_of: impl FnMut(&str) -> Option<[u8; 32]>,
+) -> Option<Vec<PageKey>> {
+    let pages = plan
+        .pages()
+        .get(range.start as usize..range.end as usize)
+        .unwrap_or(&[]);
     let svgs = table.svg_files();
     let specs = table.spec_files();
     pages
@@ -285,7 +334,9 @@ fn keys_with(plan: &SitePlan, range: &Range<u32>, table: &FileTable, domain: &st
 
 /// `path` as the tree's own key, so the digest cache borrows from the tree rather than the table.
 fn tree_key<'t>(tree: &'t SourceTree, path: &str) -> &'t str {
-    tree.get_key_value(path).map(|(k, _)| k.as_str()).unwrap_or("")
+    tree.get_key_value(path)
+        .map(|(k, _)| k.as_str())
+        .unwrap_or("")
 }
 
 /// Length-prefixed, so two fields can never run together into the same bytes.
@@ -297,7 +348,10 @@ fn hash_field(hasher: &mut Sha256, bytes: &[u8]) {
 /// The planned page without its copy index, which moves when pages before it are added or removed
 /// and only decides who reports the file's warnings (done after reading).
 fn navigation_place(page: &PlannedPage) -> Vec<u8> {
-    let place = PlannedPage { copy_of: None, ..page.clone() };
+    let place = PlannedPage {
+        copy_of: None,
+        ..page.clone()
+    };
     postcard::to_allocvec(&place).unwrap_or_default()
 }
 
@@ -306,31 +360,64 @@ mod tests {
     use super::*;
 
     fn entry(key: u8, batch: u32, offset: u32, len: u32) -> ParsedEntry {
-        ParsedEntry { key: PageKey([key; 16]), batch, offset, len }
+        ParsedEntry {
+            key: PageKey([key; 16]),
+            batch,
+            offset,
+            len,
+        }
     }
 
     #[test]
     fn the_index_round_trips_sorted_and_refuses_disorder() {
-        let index = ParsedIndex::new(vec![entry(3, 0, 10, 5), entry(1, 0, 0, 10), entry(3, 1, 0, 1)]);
+        let index = ParsedIndex::new(vec![
+            entry(3, 0, 10, 5),
+            entry(1, 0, 0, 10),
+            entry(3, 1, 0, 1),
+        ]);
         assert_eq!(index.len(), 2);
         let back = ParsedIndex::from_bytes(&index.to_bytes()).unwrap();
         assert_eq!(back, index);
         assert_eq!(back.get(&PageKey([3; 16])), Some(&entry(3, 0, 10, 5)));
         assert_eq!(back.get(&PageKey([2; 16])), None);
 
-        let unsorted = ParsedIndex { entries: vec![entry(3, 0, 0, 1), entry(1, 0, 1, 1)] };
+        let unsorted = ParsedIndex {
+            entries: vec![entry(3, 0, 0, 1), entry(1, 0, 1, 1)],
+        };
         assert!(ParsedIndex::from_bytes(&unsorted.to_bytes()).is_err());
         assert!(ParsedIndex::from_bytes(b"\x01Ixx").is_err());
     }
 
     #[test]
     fn reads_cover_each_old_batch_once_and_split_back_into_pages() {
-        let index = ParsedIndex::new(vec![entry(1, 0, 0, 4), entry(2, 0, 4, 3), entry(3, 2, 100, 2), entry(4, 0, 7, 1)]);
-        let keys = [PageKey([2; 16]), PageKey([3; 16]), PageKey([4; 16]), PageKey([9; 16])];
+        let index = ParsedIndex::new(vec![
+            entry(1, 0, 0, 4),
+            entry(2, 0, 4, 3),
+            entry(3, 2, 100, 2),
+            entry(4, 0, 7, 1),
+        ]);
+        let keys = [
+            PageKey([2; 16]),
+            PageKey([3; 16]),
+            PageKey([4; 16]),
+            PageKey([9; 16]),
+        ];
         let reads = index.reads_for(&keys);
-        assert_eq!(reads.iter().map(|r| (r.batch, r.range.clone())).collect::<Vec<_>>(), vec![(0, 4..8), (2, 100..102)]);
+        assert_eq!(
+            reads
+                .iter()
+                .map(|r| (r.batch, r.range.clone()))
+                .collect::<Vec<_>>(),
+            vec![(0, 4..8), (2, 100..102)]
+        );
         let pieces = reads[0].split(b"BBBC");
-        assert_eq!(pieces, vec![(PageKey([2; 16]), b"BBB".to_vec()), (PageKey([4; 16]), b"C".to_vec())]);
+        assert_eq!(
+            pieces,
+            vec![
+                (PageKey([2; 16]), b"BBB".to_vec()),
+                (PageKey([4; 16]), b"C".to_vec())
+            ]
+        );
         // A short object: the entry past its end is left to be parsed again.
         assert_eq!(reads[0].split(b"BB"), vec![]);
     }

@@ -45,7 +45,11 @@ impl Pieces {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.batches.iter().map(|p| format!("{} {} {}\n", p.stem, p.text, p.llms)).collect::<String>().into_bytes()
+        self.batches
+            .iter()
+            .map(|p| format!("{} {} {}\n", p.stem, p.text, p.llms))
+            .collect::<String>()
+            .into_bytes()
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Pieces, IndexError> {
@@ -55,8 +59,16 @@ impl Pieces {
             .lines()
             .map(|line| {
                 let mut fields = line.split(' ');
-                let (Some(stem), Some(text), Some(llms), None) = (fields.next(), fields.next(), fields.next(), fields.next()) else { return Err(bad()) };
-                Ok(Piece { stem: stem.to_owned(), text: text.parse().map_err(|_| bad())?, llms: llms.parse().map_err(|_| bad())? })
+                let (Some(stem), Some(text), Some(llms), None) =
+                    (fields.next(), fields.next(), fields.next(), fields.next())
+                else {
+                    return Err(bad());
+                };
+                Ok(Piece {
+                    stem: stem.to_owned(),
+                    text: text.parse().map_err(|_| bad())?,
+                    llms: llms.parse().map_err(|_| bad())?,
+                })
             })
             .collect::<Result<_, _>>()?;
         Ok(Pieces { batches })
@@ -71,7 +83,10 @@ impl Pieces {
 
     /// What the table holds in memory, roughly (for a byte-bounded cache).
     pub fn heap_bytes(&self) -> usize {
-        self.batches.iter().map(|p| std::mem::size_of::<Piece>() + p.stem.len()).sum()
+        self.batches
+            .iter()
+            .map(|p| std::mem::size_of::<Piece>() + p.stem.len())
+            .sum()
     }
 
     /// The logical object's size.
@@ -81,7 +96,10 @@ impl Pieces {
 
     /// Every non-empty piece of `kind`, in order: its name in the site's store.
     pub fn objects(&self, kind: Pieced) -> impl Iterator<Item = String> + '_ {
-        self.batches.iter().filter(move |p| Self::len_of(p, kind) > 0).map(move |p| batch_part(&p.stem, part(kind)))
+        self.batches
+            .iter()
+            .filter(move |p| Self::len_of(p, kind) > 0)
+            .map(move |p| batch_part(&p.stem, part(kind)))
     }
 
     /// Bytes `range` of the logical object as ranges of its pieces (names in the site's store), in
@@ -121,9 +139,21 @@ mod tests {
     fn table() -> Pieces {
         let stem = |c: char| format!("batch-{}", c.to_string().repeat(32));
         Pieces::new(vec![
-            Piece { stem: stem('a'), text: 10, llms: 4 },
-            Piece { stem: stem('b'), text: 0, llms: 6 },
-            Piece { stem: stem('c'), text: 5, llms: 0 },
+            Piece {
+                stem: stem('a'),
+                text: 10,
+                llms: 4,
+            },
+            Piece {
+                stem: stem('b'),
+                text: 0,
+                llms: 6,
+            },
+            Piece {
+                stem: stem('c'),
+                text: 5,
+                llms: 0,
+            },
         ])
     }
 
@@ -132,7 +162,12 @@ mod tests {
         let pieces = table();
         assert_eq!(Pieces::from_bytes(&pieces.to_bytes()).unwrap(), pieces);
         assert_eq!(Pieces::from_bytes(b"").unwrap(), Pieces::default());
-        for junk in [&b"batch-x 1\n"[..], b"batch-x 1 2 3\n", b"batch-x a 2\n", b"\xff"] {
+        for junk in [
+            &b"batch-x 1\n"[..],
+            b"batch-x 1 2 3\n",
+            b"batch-x a 2\n",
+            b"\xff",
+        ] {
             assert!(Pieces::from_bytes(junk).is_err());
         }
     }
@@ -144,13 +179,31 @@ mod tests {
         let c = format!("batch-{}", "c".repeat(32));
         assert_eq!(pieces.size(Pieced::Text), 15);
         assert_eq!(pieces.size(Pieced::Llms), 10);
-        assert_eq!(pieces.reads(Pieced::Text, 2..5), Some(vec![(format!("{a}.text"), 2..5)]));
+        assert_eq!(
+            pieces.reads(Pieced::Text, 2..5),
+            Some(vec![(format!("{a}.text"), 2..5)])
+        );
         // Across the empty piece of batch b.
-        assert_eq!(pieces.reads(Pieced::Text, 8..12), Some(vec![(format!("{a}.text"), 8..10), (format!("{c}.text"), 0..2)]));
-        assert_eq!(pieces.reads(Pieced::Text, 10..15), Some(vec![(format!("{c}.text"), 0..5)]));
+        assert_eq!(
+            pieces.reads(Pieced::Text, 8..12),
+            Some(vec![
+                (format!("{a}.text"), 8..10),
+                (format!("{c}.text"), 0..2)
+            ])
+        );
+        assert_eq!(
+            pieces.reads(Pieced::Text, 10..15),
+            Some(vec![(format!("{c}.text"), 0..5)])
+        );
         assert_eq!(pieces.reads(Pieced::Text, 3..3), Some(vec![]));
         assert_eq!(pieces.reads(Pieced::Text, 14..16), None);
         assert_eq!(pieces.reads(Pieced::Llms, 0..10).map(|r| r.len()), Some(2));
-        assert_eq!(pieces.objects(Pieced::Llms).collect::<Vec<_>>(), vec![format!("{a}.llms"), format!("batch-{}.llms", "b".repeat(32))]);
+        assert_eq!(
+            pieces.objects(Pieced::Llms).collect::<Vec<_>>(),
+            vec![
+                format!("{a}.llms"),
+                format!("batch-{}.llms", "b".repeat(32))
+            ]
+        );
     }
 }

@@ -8,7 +8,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::parsed::{page_keys, PageKey, Reused};
-use super::{batch_files, config_files, plan, run_batch, BatchInput, BatchState, Finished, Finisher, Planned, PublishError};
+use super::{
+    batch_files, config_files, plan, run_batch, BatchInput, BatchState, Finished, Finisher,
+    Planned, PublishError,
+};
 use crate::docs::archive::SourceTree;
 use crate::docs::packed::FileTable;
 use crate::search::shard::batched::{merge_group, ShardLayout};
@@ -63,13 +66,23 @@ pub struct SmallSite {
 }
 
 /// Plans the site whose packs (by index) and file table are given, and keys its pages.
-pub fn plan_small_site(packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, domain: &str) -> Result<SmallPlan, PublishError> {
+pub fn plan_small_site(
+    packs: &BTreeMap<u32, Vec<u8>>,
+    table: &FileTable,
+    domain: &str,
+) -> Result<SmallPlan, PublishError> {
     let read = |paths: &BTreeSet<String>| -> SourceTree { table.tree_from_packs(packs, paths) };
     let config: BTreeSet<String> = config_files(table).into_iter().collect();
     let planned = plan(&read(&config), table)?;
     let mut keys = Vec::with_capacity(planned.plan.pages().len());
     for range in &planned.batches {
-        keys.extend(page_keys(&planned.plan, range, table, &read(&batch_files(&planned.plan, range, table)), domain));
+        keys.extend(page_keys(
+            &planned.plan,
+            range,
+            table,
+            &read(&batch_files(&planned.plan, range, table)),
+            domain,
+        ));
     }
     Ok(SmallPlan { planned, keys })
 }
@@ -85,14 +98,29 @@ pub fn parse_small_site(
 ) -> Result<ParsedSmallSite, PublishError> {
     let SmallPlan { planned, keys } = small;
     let mut state = BatchState::default();
-    let (mut text, mut llms_full, mut postings, mut parsed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut text, mut llms_full, mut postings, mut parsed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut finisher = Finisher::default();
     let mut reused_pages = 0;
     for (b, range) in planned.batches.iter().enumerate() {
         let tree = table.tree_from_packs(packs, &batch_files(&planned.plan, range, table));
-        let batch_keys = keys.get(range.start as usize..range.end as usize).unwrap_or(&[]);
-        let input = BatchInput { batch: b as u32, range: range.clone(), tree: &tree, keys: batch_keys };
-        let result = run_batch(&planned.plan, input, &planned.layout, reused, &mut state, domain)?;
+        let batch_keys = keys
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or(&[]);
+        let input = BatchInput {
+            batch: b as u32,
+            range: range.clone(),
+            tree: &tree,
+            keys: batch_keys,
+        };
+        let result = run_batch(
+            &planned.plan,
+            input,
+            &planned.layout,
+            reused,
+            &mut state,
+            domain,
+        )?;
         text.extend(result.text);
         llms_full.extend(result.llms);
         postings.push((result.postings, result.group_ends));
@@ -101,23 +129,47 @@ pub fn parse_small_site(
         finisher.add(result.record);
     }
     let chunk_count = state.search.chunks as usize;
-    Ok(ParsedSmallSite { text, llms_full, parsed, reused_pages, rest: SmallMerge { planned, postings, finisher, chunk_count } })
+    Ok(ParsedSmallSite {
+        text,
+        llms_full,
+        parsed,
+        reused_pages,
+        rest: SmallMerge {
+            planned,
+            postings,
+            finisher,
+            chunk_count,
+        },
+    })
 }
 
 impl SmallMerge {
     /// Merges the term groups, then finishes the meta, outline and agent documents.
     pub fn finish(self, domain: &str) -> Result<SmallSite, PublishError> {
-        let SmallMerge { planned, postings, finisher, chunk_count } = self;
+        let SmallMerge {
+            planned,
+            postings,
+            finisher,
+            chunk_count,
+        } = self;
         let (mut terms, mut shard_lens) = (Vec::new(), Vec::new());
         for group in 0..planned.layout.group_count() {
-            let parts: Vec<&[u8]> = postings.iter().map(|(bytes, ends)| group_part(bytes, ends, group)).collect();
+            let parts: Vec<&[u8]> = postings
+                .iter()
+                .map(|(bytes, ends)| group_part(bytes, ends, group))
+                .collect();
             let merged = merge_group(&planned.layout, group, &parts, chunk_count)?;
             terms.extend(merged.bytes);
             shard_lens.extend(merged.shard_lens);
         }
         drop(postings);
         let finished = finisher.finish(planned.plan, &shard_lens, domain)?;
-        Ok(SmallSite { terms, finished, layout: planned.layout, batch_count: planned.batches.len() })
+        Ok(SmallSite {
+            terms,
+            finished,
+            layout: planned.layout,
+            batch_count: planned.batches.len(),
+        })
     }
 }
 

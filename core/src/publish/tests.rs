@@ -16,7 +16,10 @@ use crate::search::SearchIndex;
 use kept::KeptBatches;
 use parsed::{page_keys, PageKey, ParsedIndex, Reused};
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/fixtures/mintlify-docs"
+);
 const DOMAIN: &str = "docs.example.com";
 
 /// Everything a publish stores, as R2 would hold it.
@@ -43,7 +46,10 @@ struct Published {
 impl Published {
     /// What the next publish may reuse: the batch objects and the version's index.
     fn kept(&self) -> (Vec<Vec<u8>>, ParsedIndex) {
-        (self.parsed.clone(), ParsedIndex::from_bytes(&self.finished.parsed_index).unwrap())
+        (
+            self.parsed.clone(),
+            ParsedIndex::from_bytes(&self.finished.parsed_index).unwrap(),
+        )
     }
 }
 
@@ -67,19 +73,33 @@ fn publish(gz: &[u8], piece: usize, batches_of: Option<u32>) -> Result<Published
 }
 
 /// [`publish`] with the parsed pages a live version `kept`.
-fn publish_after(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>) -> Result<Published, PublishError> {
+fn publish_after(
+    gz: &[u8],
+    piece: usize,
+    batches_of: Option<u32>,
+    kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>,
+) -> Result<Published, PublishError> {
     publish_taking(gz, piece, batches_of, kept, None)
 }
 
 /// [`publish_after`] that also takes whole, as the worker does, every batch `live` kept with the
 /// same digest and cursor: its record and postings copied, its text and Markdown read out of
 /// `live`'s packs.
-fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>, live: Option<&Published>) -> Result<Published, PublishError> {
+fn publish_taking(
+    gz: &[u8],
+    piece: usize,
+    batches_of: Option<u32>,
+    kept: Option<&(Vec<Vec<u8>>, ParsedIndex)>,
+    live: Option<&Published>,
+) -> Result<Published, PublishError> {
     let live_batches = live.map(|l| KeptBatches::from_bytes(&l.finished.kept_batches).unwrap());
     let (packs, table, digests) = unpack_with_digests(gz, piece)?;
     let read = |paths: &BTreeSet<String>| {
-        let reads: Vec<(PackRead, Vec<u8>)> =
-            table.reads_for(paths).into_iter().map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec())).collect();
+        let reads: Vec<(PackRead, Vec<u8>)> = table
+            .reads_for(paths)
+            .into_iter()
+            .map(|r| (r, packs[&r.pack][r.start as usize..r.end as usize].to_vec()))
+            .collect();
         table.tree_from(paths, &reads)
     };
 
@@ -87,7 +107,9 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
     let mut planned = plan(&read(&config), &table)?;
     if let Some(n) = batches_of {
         let pages = planned.plan.pages().len() as u32;
-        planned.batches = (0..pages.div_ceil(n)).map(|b| b * n..((b + 1) * n).min(pages)).collect();
+        planned.batches = (0..pages.div_ceil(n))
+            .map(|b| b * n..((b + 1) * n).min(pages))
+            .collect();
     }
     let plan_bytes = planned.plan.to_bytes();
 
@@ -96,17 +118,30 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
     let mut text = Vec::new();
     let mut llms_full = Vec::new();
     let mut records = Vec::new();
-    let (mut parsed, mut reused_pages, mut taken_batches, mut kept_postings) = (Vec::new(), 0, 0, Vec::new());
+    let (mut parsed, mut reused_pages, mut taken_batches, mut kept_postings) =
+        (Vec::new(), 0, 0, Vec::new());
     for (b, range) in planned.batches.clone().into_iter().enumerate() {
         let tree = read(&batch_files(&planned.plan, &range, &table));
         let keys = page_keys(&planned.plan, &range, &table, &tree, DOMAIN);
-        assert_eq!(parsed::page_keys_from_digests(&planned.plan, &range, &table, &digests, DOMAIN).as_ref(), Some(&keys), "the unpack's digests give the same keys");
+        assert_eq!(
+            parsed::page_keys_from_digests(&planned.plan, &range, &table, &digests, DOMAIN)
+                .as_ref(),
+            Some(&keys),
+            "the unpack's digests give the same keys"
+        );
         let digest = kept::batch_digest(&planned.plan, &range, &keys, &planned.layout);
-        if let (Some(live), Some((old, entry))) = (live, live_batches.as_ref().and_then(|k| k.find(&digest, &state.search))) {
+        if let (Some(live), Some((old, entry))) = (
+            live,
+            live_batches
+                .as_ref()
+                .and_then(|k| k.find(&digest, &state.search)),
+        ) {
             // As the worker takes it: the cursor and group ends from the index, no record read.
             let record = BatchRecord::from_bytes(&live.records[old as usize])?.kept_as(b as u32);
             state.search = entry.end;
-            let slice = |bytes: &[u8], (at, len): (u64, u64)| bytes[at as usize..(at + len) as usize].to_vec();
+            let slice = |bytes: &[u8], (at, len): (u64, u64)| {
+                bytes[at as usize..(at + len) as usize].to_vec()
+            };
             text.extend(slice(&live.text, entry.text));
             llms_full.extend(slice(&live.llms_full, entry.llms));
             let bytes = live.postings[old as usize].clone();
@@ -119,11 +154,33 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
         }
         // Redone from the same state, a batch gives the same bytes (an alarm cut short redoes it).
         let before = state.clone();
-        let input = || BatchInput { batch: b as u32, range: range.clone(), tree: &tree, keys: &keys };
-        let result = run_batch(&planned.plan, input(), &planned.layout, &reused_for(&keys, kept), &mut state, DOMAIN)?;
+        let input = || BatchInput {
+            batch: b as u32,
+            range: range.clone(),
+            tree: &tree,
+            keys: &keys,
+        };
+        let result = run_batch(
+            &planned.plan,
+            input(),
+            &planned.layout,
+            &reused_for(&keys, kept),
+            &mut state,
+            DOMAIN,
+        )?;
         let mut again_state = before;
-        let again = run_batch(&planned.plan, input(), &planned.layout, &reused_for(&keys, kept), &mut again_state, DOMAIN)?;
-        assert_eq!((again.postings, again.text, &again_state), (result.postings.clone(), result.text.clone(), &state));
+        let again = run_batch(
+            &planned.plan,
+            input(),
+            &planned.layout,
+            &reused_for(&keys, kept),
+            &mut again_state,
+            DOMAIN,
+        )?;
+        assert_eq!(
+            (again.postings, again.text, &again_state),
+            (result.postings.clone(), result.text.clone(), &state)
+        );
         parsed.push(result.parsed);
         reused_pages += result.reused_pages;
         kept_postings.push(result.postings.clone());
@@ -140,7 +197,11 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
         let parts: Vec<Vec<u8>> = postings
             .iter()
             .map(|(bytes, ends)| {
-                let start = if group == 0 { 0 } else { ends[group as usize - 1] as usize };
+                let start = if group == 0 {
+                    0
+                } else {
+                    ends[group as usize - 1] as usize
+                };
                 bytes[start..ends[group as usize] as usize].to_vec()
             })
             .collect();
@@ -156,7 +217,20 @@ fn publish_taking(gz: &[u8], piece: usize, batches_of: Option<u32>, kept: Option
     let layout = planned.layout;
     let finished = finisher.finish(SitePlan::from_bytes(&plan_bytes)?, &shard_lens, DOMAIN)?;
     let batch_starts = planned.batches.iter().map(|r| r.start).collect();
-    Ok(Published { meta: finished.meta.clone(), terms, text, llms_full, finished, layout, parsed, reused_pages, batch_starts, records, postings: kept_postings, taken_batches })
+    Ok(Published {
+        meta: finished.meta.clone(),
+        terms,
+        text,
+        llms_full,
+        finished,
+        layout,
+        parsed,
+        reused_pages,
+        batch_starts,
+        records,
+        postings: kept_postings,
+        taken_batches,
+    })
 }
 
 /// Step 1 over an in-memory store: the packs by index and the file table (stored and read back).
@@ -165,23 +239,38 @@ fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable)
 }
 
 /// [`unpack`], with the source files' digests (stored and read back).
-fn unpack_with_digests(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable, parsed::FileDigests), PublishError> {
-    let mut writer = SourceWriter::new(&ArchiveLimits { max_total_bytes: 64 << 20, ..ArchiveLimits::default() });
+fn unpack_with_digests(
+    gz: &[u8],
+    piece: usize,
+) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable, parsed::FileDigests), PublishError> {
+    let mut writer = SourceWriter::new(&ArchiveLimits {
+        max_total_bytes: 64 << 20,
+        ..ArchiveLimits::default()
+    });
     let mut packs: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-    let source_packs = |stored: Vec<Stored>| stored.into_iter().filter_map(Stored::into_source_pack);
+    let source_packs =
+        |stored: Vec<Stored>| stored.into_iter().filter_map(Stored::into_source_pack);
     for chunk in gz.chunks(piece) {
         packs.extend(source_packs(writer.push(chunk)?));
     }
     let (last, table, digests) = writer.finish()?;
     packs.extend(source_packs(last));
-    Ok((packs, FileTable::from_bytes(&table.to_bytes())?, parsed::FileDigests::from_bytes(&digests.to_bytes())?))
+    Ok((
+        packs,
+        FileTable::from_bytes(&table.to_bytes())?,
+        parsed::FileDigests::from_bytes(&digests.to_bytes())?,
+    ))
 }
 
 /// The small-site path: the same steps in memory, in one call.
 fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
     let (packs, table) = unpack(gz, 64 << 10)?;
     let config: BTreeSet<String> = config_files(&table).into_iter().collect();
-    let batch_starts = plan(&table.tree_from_packs(&packs, &config), &table)?.batches.iter().map(|r| r.start).collect();
+    let batch_starts = plan(&table.tree_from_packs(&packs, &config), &table)?
+        .batches
+        .iter()
+        .map(|r| r.start)
+        .collect();
     let small = plan_small_site(&packs, &table, DOMAIN)?;
     let parsed = parse_small_site(small, &packs, &table, DOMAIN, &Reused::default())?;
     let built = parsed.rest.finish(DOMAIN)?;
@@ -205,13 +294,26 @@ fn assert_same_as_whole(files: &SourceTree, published: &Published) {
     let site = build_site(files).unwrap();
     let index = SearchIndex::build(&site.pages);
     // Text blocks end where batches do.
-    let cuts: Vec<u32> = published.batch_starts.iter().filter_map(|&p| index.data.pages.get(p as usize)).map(|p| p.first_chunk).collect();
+    let cuts: Vec<u32> = published
+        .batch_starts
+        .iter()
+        .filter_map(|&p| index.data.pages.get(p as usize))
+        .map(|p| p.first_chunk)
+        .collect();
     let whole = ShardedIndex::build_with_cuts(&index, published.layout.shard_count, &cuts).unwrap();
     assert!(published.meta == whole.meta, "meta differs");
-    assert!(published.terms == whole.terms, "terms pack differs ({} vs {} bytes)", published.terms.len(), whole.terms.len());
+    assert!(
+        published.terms == whole.terms,
+        "terms pack differs ({} vs {} bytes)",
+        published.terms.len(),
+        whole.terms.len()
+    );
     assert!(published.text == whole.text, "text pack differs");
     let docs = agent_docs(&site, files, DOMAIN);
-    assert!(published.llms_full == docs.llms_full.as_bytes(), "llms-full.txt differs");
+    assert!(
+        published.llms_full == docs.llms_full.as_bytes(),
+        "llms-full.txt differs"
+    );
     assert_eq!(published.finished.llms_txt, docs.llms_txt);
     assert_eq!(published.finished.manifest, docs.manifest.text);
     let outline = SiteOutline::from_bytes(&published.finished.outline).unwrap();
@@ -249,9 +351,15 @@ fn the_fixture_builds_in_one_step_exactly_as_built_whole() {
     // The bound is the worker's memory budget, not a rule of the build: the fixture (8 MiB of
     // source, several term groups) is over it and goes through the stages in the worker, and is
     // built in one step here to hold that path to the whole build on a real site.
-    assert!(packed > SMALL_SITE_BYTES / 2, "the fixture ({packed} bytes unpacked) is fixture-sized");
+    assert!(
+        packed > SMALL_SITE_BYTES / 2,
+        "the fixture ({packed} bytes unpacked) is fixture-sized"
+    );
     let published = publish_small(&gz).unwrap();
-    assert!(published.layout.group_count() > 1, "several term groups are merged");
+    assert!(
+        published.layout.group_count() > 1,
+        "several term groups are merged"
+    );
     assert_same_as_whole(&files, &published);
 }
 
@@ -274,7 +382,12 @@ openapi: DELETE /users
 Gone."),
     ]);
     let site = build_site(&files).unwrap();
-    assert!(site.warnings.iter().any(|w| w.starts_with("api/delete-user.mdx:3: `openapi: DELETE /users`: no OpenAPI document")), "{:?}", site.warnings);
+    assert!(
+        site.warnings.iter().any(|w| w
+            .starts_with("api/delete-user.mdx:3: `openapi: DELETE /users`: no OpenAPI document")),
+        "{:?}",
+        site.warnings
+    );
     let gz = pack_tree(&files);
     for batches in [Some(1), Some(2), None] {
         assert_same_as_whole(&files, &publish(&gz, 100, batches).unwrap());
@@ -284,56 +397,105 @@ Gone."),
 
 #[test]
 fn the_root_skill_md_is_kept_to_serve_and_is_not_a_page() {
-    let skill = "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n\nUse `acme deploy`.\n";
+    let skill =
+        "---\nname: acme\ndescription: Deploy Acme apps.\n---\n\n# Acme\n\nUse `acme deploy`.\n";
     let files = tree(&[
-        ("docs.json", r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#),
+        (
+            "docs.json",
+            r#"{"name": "Acme", "navigation": {"pages": ["index"]}}"#,
+        ),
         ("index.mdx", "---\ntitle: Home\n---\nWelcome."),
         ("skill.md", skill),
-        (".mintlify/skills/payments/SKILL.md", "---\nname: Payments\ndescription: Charge cards.\n---\n"),
+        (
+            ".mintlify/skills/payments/SKILL.md",
+            "---\nname: Payments\ndescription: Charge cards.\n---\n",
+        ),
     ]);
     let gz = pack_tree(&files);
-    for published in [publish(&gz, 100, None).unwrap(), publish_small(&gz).unwrap()] {
+    for published in [
+        publish(&gz, 100, None).unwrap(),
+        publish_small(&gz).unwrap(),
+    ] {
         assert_eq!(published.finished.skill_md.as_deref(), Some(skill));
-        let well_known: Vec<&str> = published.finished.well_known.iter().map(|(path, _)| path.as_str()).collect();
-        assert_eq!(well_known, [
-            ".well-known/agent-skills/index.json",
-            ".well-known/skills/index.json",
-            ".well-known/agent-skills/acme/SKILL.md",
-            ".well-known/agent-skills/payments/SKILL.md",
-            ".well-known/skills/acme/SKILL.md",
-            ".well-known/skills/payments/SKILL.md",
-        ]);
-        let paths: Vec<&str> = published.finished.site.pages.iter().map(|p| p.path.as_str()).collect();
+        let well_known: Vec<&str> = published
+            .finished
+            .well_known
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .collect();
+        assert_eq!(
+            well_known,
+            [
+                ".well-known/agent-skills/index.json",
+                ".well-known/skills/index.json",
+                ".well-known/agent-skills/acme/SKILL.md",
+                ".well-known/agent-skills/payments/SKILL.md",
+                ".well-known/skills/acme/SKILL.md",
+                ".well-known/skills/payments/SKILL.md",
+            ]
+        );
+        let paths: Vec<&str> = published
+            .finished
+            .site
+            .pages
+            .iter()
+            .map(|p| p.path.as_str())
+            .collect();
         assert_eq!(paths, ["index"]);
-        assert!(!published.finished.llms_txt.contains("skill"), "{}", published.finished.llms_txt);
+        assert!(
+            !published.finished.llms_txt.contains("skill"),
+            "{}",
+            published.finished.llms_txt
+        );
         assert_same_as_whole(&files, &published);
     }
-    let without = pack_tree(&tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "Home")]));
+    let without = pack_tree(&tree(&[
+        ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+        ("index.mdx", "Home"),
+    ]));
     let none = publish(&without, 100, None).unwrap().finished;
     assert_eq!((none.skill_md, none.well_known), (None, Vec::new()));
 }
 
 #[test]
 fn upload_faults_fail_the_publish_naming_them() {
-    let good = tree(&[("docs.json", r#"{"navigation": {"pages": ["index"]}}"#), ("index.mdx", "Home")]);
+    let good = tree(&[
+        ("docs.json", r#"{"navigation": {"pages": ["index"]}}"#),
+        ("index.mdx", "Home"),
+    ]);
     let gz = pack_tree(&good);
     let truncated = publish(&gz[..gz.len() - 8], 64, None).unwrap_err();
-    assert!(matches!(truncated, PublishError::Archive(ArchiveError::Corrupt { .. })), "{truncated:?}");
+    assert!(
+        matches!(
+            truncated,
+            PublishError::Archive(ArchiveError::Corrupt { .. })
+        ),
+        "{truncated:?}"
+    );
     assert!(truncated.is_invalid_upload());
 
     let laughs = crate::docs::yaml_budget::tests::billion_laughs();
     let mut bomb = good.clone();
     bomb.insert("api/openapi.yaml".into(), laughs.into_bytes());
     let err = publish(&pack_tree(&bomb), 64, None).unwrap_err();
-    assert!(matches!(&err, PublishError::Site(SiteError::YamlAliases { file, .. }) if file == "api/openapi.yaml"), "{err:?}");
+    assert!(
+        matches!(&err, PublishError::Site(SiteError::YamlAliases { file, .. }) if file == "api/openapi.yaml"),
+        "{err:?}"
+    );
 
     let mut no_config = good.clone();
     no_config.remove("docs.json");
     let err = publish(&pack_tree(&no_config), 64, None).unwrap_err();
-    assert!(matches!(err, PublishError::Archive(ArchiveError::MissingDocsJson)), "{err:?}");
+    assert!(
+        matches!(err, PublishError::Archive(ArchiveError::MissingDocsJson)),
+        "{err:?}"
+    );
 
     let err = publish(b"plain text, not gzip", 4, None).unwrap_err();
-    assert!(matches!(err, PublishError::Archive(ArchiveError::NotGzip)), "{err:?}");
+    assert!(
+        matches!(err, PublishError::Archive(ArchiveError::NotGzip)),
+        "{err:?}"
+    );
 
     let mut bad_config = good.clone();
     bad_config.insert("docs.json".into(), b"{not json".to_vec());
@@ -343,7 +505,10 @@ fn upload_faults_fail_the_publish_naming_them() {
 
 #[test]
 fn corrupt_intermediate_objects_are_errors_not_panics() {
-    let layout = ShardLayout { shard_count: 4, group_shards: 2 };
+    let layout = ShardLayout {
+        shard_count: 4,
+        group_shards: 2,
+    };
     for bytes in [vec![], vec![9, 0, 0, 0, 1], vec![0xff; 64]] {
         assert!(merge_group(&layout, 0, &[bytes], 10).is_err());
     }
@@ -353,19 +518,30 @@ fn corrupt_intermediate_objects_are_errors_not_panics() {
 
 #[test]
 fn batches_follow_source_bytes_and_the_page_cap() {
-    let named = |sizes: &[u64]| sizes.iter().enumerate().map(|(i, &s)| (s, format!("p{i}"))).collect::<Vec<_>>();
+    let named = |sizes: &[u64]| {
+        sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, format!("p{i}")))
+            .collect::<Vec<_>>()
+    };
     let cut = |pages: &[(u64, String)]| batches(pages.iter().map(|(s, p)| (*s, p.as_str())));
     // Below half a batch no page is a cut point.
     assert_eq!(cut(&named(&[BATCH_SOURCE_BYTES, 1, 1])), [0..1, 1..3]);
     assert_eq!(cut(&named(&[BATCH_SOURCE_BYTES * 3])), [0..1]);
     let many = cut(&named(&[1; 1001]));
-    assert!(many.len() >= 3 && many.iter().all(|r| r.len() <= BATCH_MAX_PAGES as usize), "{many:?}");
+    assert!(
+        many.len() >= 3 && many.iter().all(|r| r.len() <= BATCH_MAX_PAGES as usize),
+        "{many:?}"
+    );
     assert!(cut(&[]).is_empty());
 }
 
 #[test]
 fn batch_cuts_move_back_into_place_after_an_edit() {
-    let pages: Vec<(u64, String)> = (0..2000).map(|i| (20_000 + (i * 7919 % 30_000), format!("guide/page-{i}"))).collect();
+    let pages: Vec<(u64, String)> = (0..2000)
+        .map(|i| (20_000 + (i * 7919 % 30_000), format!("guide/page-{i}")))
+        .collect();
     let before = batches(pages.iter().map(|(s, p)| (*s, p.as_str())));
     assert!(before.len() > 10);
     // The third batch's first page grows by most of a batch: the cuts after it come back to where
@@ -374,13 +550,31 @@ fn batch_cuts_move_back_into_place_after_an_edit() {
     edited[before[2].start as usize].0 += BATCH_SOURCE_BYTES / 2;
     let after = batches(edited.iter().map(|(s, p)| (*s, p.as_str())));
     let same = before[5..].iter().filter(|r| after.contains(r)).count();
-    assert!(same >= before.len() - 7, "{same} of {} later batches kept their pages", before.len() - 5);
+    assert!(
+        same >= before.len() - 7,
+        "{same} of {} later batches kept their pages",
+        before.len() - 5
+    );
 }
 
 /// Everything but the parsed-pages objects, which record whether a page was reused.
 fn same_outputs(a: &Published, b: &Published) {
-    assert_eq!((&a.meta, &a.terms, &a.text, &a.llms_full), (&b.meta, &b.terms, &b.text, &b.llms_full));
-    assert_eq!((&a.finished.outline, &a.finished.llms_txt, &a.finished.manifest), (&b.finished.outline, &b.finished.llms_txt, &b.finished.manifest));
+    assert_eq!(
+        (&a.meta, &a.terms, &a.text, &a.llms_full),
+        (&b.meta, &b.terms, &b.text, &b.llms_full)
+    );
+    assert_eq!(
+        (
+            &a.finished.outline,
+            &a.finished.llms_txt,
+            &a.finished.manifest
+        ),
+        (
+            &b.finished.outline,
+            &b.finished.llms_txt,
+            &b.finished.manifest
+        )
+    );
 }
 
 #[test]
@@ -407,7 +601,10 @@ fn a_republish_reuses_every_page_whose_inputs_did_not_change_and_builds_the_same
 
     // A snippet changes: the page importing it is read again, the others are taken; the result is
     // what a publish from nothing gives.
-    files.insert("snippets/note.mdx".into(), b"A changed note about ferrets.".to_vec());
+    files.insert(
+        "snippets/note.mdx".into(),
+        b"A changed note about ferrets.".to_vec(),
+    );
     let fresh = publish(&pack_tree(&files), 100, Some(2)).unwrap();
     let edited = publish_after(&pack_tree(&files), 100, Some(2), Some(&again.kept())).unwrap();
     assert_eq!(edited.reused_pages, listed - 1);
@@ -425,7 +622,14 @@ fn a_republish_reuses_every_page_whose_inputs_did_not_change_and_builds_the_same
 
 #[test]
 fn kept_pages_are_not_reused_for_another_domain_or_from_bytes_that_do_not_decode() {
-    let files = tree(&[("docs.json", r#"{"navigation": {"pages": ["index", "guide"]}}"#), ("index.mdx", "Home"), ("guide.mdx", "Guide")]);
+    let files = tree(&[
+        (
+            "docs.json",
+            r#"{"navigation": {"pages": ["index", "guide"]}}"#,
+        ),
+        ("index.mdx", "Home"),
+        ("guide.mdx", "Guide"),
+    ]);
     let first = publish(&pack_tree(&files), 100, None).unwrap();
     let (mut objects, index) = first.kept();
     for object in &mut objects {
@@ -444,7 +648,11 @@ fn kept_pages_are_not_reused_for_another_domain_or_from_bytes_that_do_not_decode
 
 /// The fixture with `edit` applied, published taking what `live` kept, is what a publish of it
 /// from nothing gives; returns the re-publish.
-fn republished(files: &SourceTree, live: &Published, edit: impl FnOnce(&mut SourceTree)) -> Published {
+fn republished(
+    files: &SourceTree,
+    live: &Published,
+    edit: impl FnOnce(&mut SourceTree),
+) -> Published {
     let mut edited = files.clone();
     edit(&mut edited);
     let gz = pack_tree(&edited);
@@ -461,10 +669,17 @@ fn a_republish_takes_unchanged_batches_whole_and_builds_the_same_site() {
     let Some(files) = fixture() else { return };
     let first = publish(&pack_tree(&files), 1 << 20, None).unwrap();
     let batches = first.batch_starts.len() as u32;
-    assert!(batches >= 4, "the fixture makes several batches ({batches})");
+    assert!(
+        batches >= 4,
+        "the fixture makes several batches ({batches})"
+    );
     let page_in = |b: usize| {
         let plan_page = &first.finished.site.pages[first.batch_starts[b] as usize + 1];
-        files.keys().find(|f| f.trim_end_matches(".mdx") == plan_page.path.trim_start_matches('/')).cloned().expect("the page's file")
+        files
+            .keys()
+            .find(|f| f.trim_end_matches(".mdx") == plan_page.path.trim_start_matches('/'))
+            .cloned()
+            .expect("the page's file")
     };
 
     // Nothing changed: every batch is taken.
@@ -473,8 +688,16 @@ fn a_republish_takes_unchanged_batches_whole_and_builds_the_same_site() {
 
     // A sentence added to a page of the middle batch: that batch is built again, the rest taken.
     let middle = page_in(batches as usize / 2);
-    let edited = republished(&files, &first, |f| f.get_mut(&middle).unwrap().extend(b"\n\nA sentence added about otters.\n"));
-    assert!(edited.taken_batches >= batches - 2, "{} of {batches} taken", edited.taken_batches);
+    let edited = republished(&files, &first, |f| {
+        f.get_mut(&middle)
+            .unwrap()
+            .extend(b"\n\nA sentence added about otters.\n")
+    });
+    assert!(
+        edited.taken_batches >= batches - 2,
+        "{} of {batches} taken",
+        edited.taken_batches
+    );
     assert!(String::from_utf8_lossy(&edited.llms_full).contains("otters"));
 
     // A page removed, and a page added: every later page moves (built again, the same bytes as
@@ -487,15 +710,33 @@ fn a_republish_takes_unchanged_batches_whole_and_builds_the_same_site() {
     let added = republished(&files, &first, |f| {
         let docs = String::from_utf8(f["docs.json"].clone()).unwrap();
         let first_page = gone.trim_end_matches(".mdx");
-        f.insert("docs.json".into(), docs.replacen(&format!("\"{first_page}\""), &format!("\"{first_page}\", \"added-page\""), 1).into_bytes());
-        f.insert("added-page.mdx".into(), b"---\ntitle: Added\n---\nA page about pelicans.".to_vec());
+        f.insert(
+            "docs.json".into(),
+            docs.replacen(
+                &format!("\"{first_page}\""),
+                &format!("\"{first_page}\", \"added-page\""),
+                1,
+            )
+            .into_bytes(),
+        );
+        f.insert(
+            "added-page.mdx".into(),
+            b"---\ntitle: Added\n---\nA page about pelicans.".to_vec(),
+        );
     });
     assert!(String::from_utf8_lossy(&added.llms_full).contains("pelicans"));
     assert!(added.taken_batches >= 1);
 
     // A snippet every page may import changes: the batches of pages importing it are built again.
-    let snippet = files.keys().find(|f| f.starts_with("snippets/") && f.ends_with(".mdx")).cloned();
+    let snippet = files
+        .keys()
+        .find(|f| f.starts_with("snippets/") && f.ends_with(".mdx"))
+        .cloned();
     if let Some(snippet) = snippet {
-        republished(&files, &first, |f| f.get_mut(&snippet).unwrap().extend(b"\n\nA snippet line about walruses.\n"));
+        republished(&files, &first, |f| {
+            f.get_mut(&snippet)
+                .unwrap()
+                .extend(b"\n\nA snippet line about walruses.\n")
+        });
     }
 }

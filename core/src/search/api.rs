@@ -6,7 +6,9 @@
 
 use serde_json::Value;
 
-use crate::http::validate::{integer_in, max_chars, not_blank, number_in, object, one_of, FieldError, Obj, Path};
+use crate::http::validate::{
+    integer_in, max_chars, not_blank, number_in, object, one_of, FieldError, Obj, Path,
+};
 use crate::wire::SearchFilter;
 
 pub const MAX_QUERY_CHARS: usize = 1_000;
@@ -48,12 +50,29 @@ pub fn parse_search_request(body: &Value) -> Result<SearchRequest, FieldError> {
         Some(filter) => parse_filter(&filter)?,
     };
     let asked = crate::text::question::focus(query);
-    Ok(SearchRequest { query: query.to_string(), asked, page_size: page_size as usize, score_threshold, filter })
+    Ok(SearchRequest {
+        query: query.to_string(),
+        asked,
+        page_size: page_size as usize,
+        score_threshold,
+        filter,
+    })
 }
 
 fn parse_filter(filter: &Obj) -> Result<SearchFilter, FieldError> {
-    let label = |key: &str| Ok::<_, FieldError>(filter.opt_str_max(key, MAX_LABEL_CHARS)?.map(str::to_string));
-    Ok(SearchFilter { version: label("version")?, language: label("language")?, tag: label("tag")?, groups: groups(filter)? })
+    let label = |key: &str| {
+        Ok::<_, FieldError>(
+            filter
+                .opt_str_max(key, MAX_LABEL_CHARS)?
+                .map(str::to_string),
+        )
+    };
+    Ok(SearchFilter {
+        version: label("version")?,
+        language: label("language")?,
+        tag: label("tag")?,
+        groups: groups(filter)?,
+    })
 }
 
 /// A filter's `groups`: access groups, at most [`MAX_FILTER_GROUPS`] of at most [`MAX_LABEL_CHARS`]
@@ -91,7 +110,10 @@ pub fn parse_page_request(body: &Value) -> Result<PageRequest, FieldError> {
             _ => PageFormat::Text,
         },
     };
-    Ok(PageRequest { path: path.to_string(), format })
+    Ok(PageRequest {
+        path: path.to_string(),
+        format,
+    })
 }
 
 #[cfg(test)]
@@ -111,7 +133,12 @@ mod tests {
             How long is the bundle link valid?";
         let r = parse_search_request(&json!({"query": pasted})).unwrap();
         assert_eq!(r.query, pasted, "the query as sent");
-        assert!(r.asked.starts_with("How long is the bundle link valid?") && !r.asked.contains("secrets"), "{}", r.asked);
+        assert!(
+            r.asked.starts_with("How long is the bundle link valid?")
+                && !r.asked.contains("secrets"),
+            "{}",
+            r.asked
+        );
         let keywords = parse_search_request(&json!({"query": "bundle link expiry"})).unwrap();
         assert_eq!(keywords.asked, "bundle link expiry");
     }
@@ -119,19 +146,61 @@ mod tests {
     #[test]
     fn search_bodies_and_their_errors() {
         let r = parse_search_request(&json!({"query": "keys", "pageSize": 5.0, "filter": {"language": "en", "groups": ["a"]}})).unwrap();
-        assert_eq!((r.page_size, r.filter.language.as_deref(), r.filter.groups.len()), (5, Some("en"), 1));
-        let defaults = parse_search_request(&json!({"query": "k", "pageSize": null, "filter": null})).unwrap();
-        assert_eq!((defaults.page_size, defaults.score_threshold, defaults.filter), (10, 0.0, SearchFilter::default()));
+        assert_eq!(
+            (
+                r.page_size,
+                r.filter.language.as_deref(),
+                r.filter.groups.len()
+            ),
+            (5, Some("en"), 1)
+        );
+        let defaults =
+            parse_search_request(&json!({"query": "k", "pageSize": null, "filter": null})).unwrap();
+        assert_eq!(
+            (
+                defaults.page_size,
+                defaults.score_threshold,
+                defaults.filter
+            ),
+            (10, 0.0, SearchFilter::default())
+        );
         assert_eq!(search_error(json!({})), "query: is required");
-        assert_eq!(search_error(json!({"query": " "})), "query: must not be empty");
-        assert_eq!(search_error(json!({"query": "x".repeat(1001)})), "query: must be at most 1000 characters");
-        assert_eq!(search_error(json!({"query": "x", "pageSize": 51})), "pageSize: must be an integer from 1 to 50");
-        assert_eq!(search_error(json!({"query": "x", "pageSize": 2.5})), "pageSize: must be an integer from 1 to 50");
-        assert_eq!(search_error(json!({"query": "x", "scoreThreshold": 2})), "scoreThreshold: must be a number from 0 to 1");
-        assert_eq!(search_error(json!({"query": "x", "filter": []})), "filter: must be an object");
-        assert_eq!(search_error(json!({"query": "x", "filter": {"tag": 1}})), "filter.tag: must be a string");
-        assert_eq!(search_error(json!({"query": "x", "filter": {"groups": [1]}})), "filter.groups[0]: must be a string");
-        assert_eq!(search_error(json!({"query": "x", "filter": {"groups": "a"}})), "filter.groups: must be an array");
+        assert_eq!(
+            search_error(json!({"query": " "})),
+            "query: must not be empty"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x".repeat(1001)})),
+            "query: must be at most 1000 characters"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "pageSize": 51})),
+            "pageSize: must be an integer from 1 to 50"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "pageSize": 2.5})),
+            "pageSize: must be an integer from 1 to 50"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "scoreThreshold": 2})),
+            "scoreThreshold: must be a number from 0 to 1"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "filter": []})),
+            "filter: must be an object"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "filter": {"tag": 1}})),
+            "filter.tag: must be a string"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "filter": {"groups": [1]}})),
+            "filter.groups[0]: must be a string"
+        );
+        assert_eq!(
+            search_error(json!({"query": "x", "filter": {"groups": "a"}})),
+            "filter.groups: must be an array"
+        );
     }
 
     #[test]
@@ -139,7 +208,10 @@ mod tests {
         let long = "v".repeat(MAX_LABEL_CHARS + 1);
         for key in ["version", "language", "tag"] {
             let error = search_error(json!({"query": "x", "filter": {key: long}}));
-            assert_eq!(error, format!("filter.{key}: must be at most 200 characters"));
+            assert_eq!(
+                error,
+                format!("filter.{key}: must be at most 200 characters")
+            );
         }
         let at_cap = "v".repeat(MAX_LABEL_CHARS);
         assert!(parse_search_request(&json!({"query": "x", "filter": {"tag": at_cap}})).is_ok());
@@ -148,24 +220,53 @@ mod tests {
     #[test]
     fn search_groups_are_capped_as_the_assistants_are() {
         let many: Vec<String> = (0..=MAX_FILTER_GROUPS).map(|i| i.to_string()).collect();
-        assert_eq!(search_error(json!({"query": "x", "filter": {"groups": many}})), "filter.groups: must have at most 50 items");
+        assert_eq!(
+            search_error(json!({"query": "x", "filter": {"groups": many}})),
+            "filter.groups: must have at most 50 items"
+        );
         let long = "g".repeat(MAX_LABEL_CHARS + 1);
-        assert_eq!(search_error(json!({"query": "x", "filter": {"groups": ["a", long]}})), "filter.groups[1]: must be at most 200 characters");
+        assert_eq!(
+            search_error(json!({"query": "x", "filter": {"groups": ["a", long]}})),
+            "filter.groups[1]: must be at most 200 characters"
+        );
         let assistant = crate::assistant::request::parse_v2(&json!({
             "fp": "f", "messages": [{"id": "m", "role": "user", "parts": [{"type": "text", "text": "hi"}]}],
             "filter": {"groups": (0..=MAX_FILTER_GROUPS).map(|i| i.to_string()).collect::<Vec<_>>()}
         }));
-        assert_eq!(assistant.unwrap_err().to_string(), "filter.groups: must have at most 50 items");
+        assert_eq!(
+            assistant.unwrap_err().to_string(),
+            "filter.groups: must have at most 50 items"
+        );
     }
 
     #[test]
     fn page_bodies_and_their_errors() {
-        assert_eq!(parse_page_request(&json!({"path": "a/b"})).unwrap(), PageRequest { path: "a/b".into(), format: PageFormat::Text });
-        assert_eq!(parse_page_request(&json!({"path": "a", "format": "markdown"})).unwrap().format, PageFormat::Markdown);
+        assert_eq!(
+            parse_page_request(&json!({"path": "a/b"})).unwrap(),
+            PageRequest {
+                path: "a/b".into(),
+                format: PageFormat::Text
+            }
+        );
+        assert_eq!(
+            parse_page_request(&json!({"path": "a", "format": "markdown"}))
+                .unwrap()
+                .format,
+            PageFormat::Markdown
+        );
         let error = |body: Value| parse_page_request(&body).unwrap_err().to_string();
-        assert_eq!(error(json!({"path": "a", "format": "html"})), "format: must be one of text, markdown");
-        assert_eq!(error(json!({"path": "a", "groups": "x"})), "groups: must be an array");
-        assert_eq!(error(json!({"path": "p".repeat(501)})), "path: must be at most 500 characters");
+        assert_eq!(
+            error(json!({"path": "a", "format": "html"})),
+            "format: must be one of text, markdown"
+        );
+        assert_eq!(
+            error(json!({"path": "a", "groups": "x"})),
+            "groups: must be an array"
+        );
+        assert_eq!(
+            error(json!({"path": "p".repeat(501)})),
+            "path: must be at most 500 characters"
+        );
         assert_eq!(error(json!([])), "body: must be an object");
     }
 }

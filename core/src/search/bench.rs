@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
-use super::*;
 use super::test_rng::Rng;
+use super::*;
 use crate::docs::{Page, Section};
 
 fn vocabulary(rng: &mut Rng, n: usize) -> Vec<String> {

@@ -77,7 +77,12 @@ pub(crate) fn split_text(text: &str, max: usize) -> Vec<&str> {
         let cut = blank_outside
             .or_else(|| outside.iter().rev().find(|&&i| i >= limit / 3))
             .copied()
-            .or_else(|| window.rfind("\n\n").filter(|&i| i >= limit / 2).map(|i| i + 2))
+            .or_else(|| {
+                window
+                    .rfind("\n\n")
+                    .filter(|&i| i >= limit / 2)
+                    .map(|i| i + 2)
+            })
             .or_else(|| {
                 window
                     .rfind('\n')
@@ -117,7 +122,8 @@ fn line_starts_outside_fences(text: &str, mut in_fence: bool) -> Vec<usize> {
 }
 
 fn fence_open_after(text: &str, in_fence: bool) -> bool {
-    text.split_inclusive('\n').fold(in_fence, |open, line| open ^ is_fence_line(line))
+    text.split_inclusive('\n')
+        .fold(in_fence, |open, line| open ^ is_fence_line(line))
 }
 
 /// Section text keeps code blocks in bare fences (`docs/sections.rs`), indented inside list items.

@@ -78,13 +78,21 @@ impl<'a> Dict<'a> {
     }
 
     pub fn term_at(&self, i: usize) -> Option<&'a str> {
-        let start = if i == 0 { 0 } else { *self.term_ends.get(i - 1)? as usize };
+        let start = if i == 0 {
+            0
+        } else {
+            *self.term_ends.get(i - 1)? as usize
+        };
         let end = *self.term_ends.get(i)? as usize;
         self.terms.get(start..end)
     }
 
     pub fn postings_of(&self, i: usize) -> postings::Decoder<'a> {
-        let start = if i == 0 { Some(0) } else { self.posting_ends.get(i - 1).map(|&e| e as usize) };
+        let start = if i == 0 {
+            Some(0)
+        } else {
+            self.posting_ends.get(i - 1).map(|&e| e as usize)
+        };
         let end = self.posting_ends.get(i).map(|&e| e as usize);
         let bytes = match (start, end) {
             (Some(s), Some(e)) => self.postings.get(s..e).unwrap_or(&[]),
@@ -102,11 +110,15 @@ impl<'a> Dict<'a> {
             return Err(Inconsistent("dictionary lengths differ"));
         }
         check_ends(self.term_ends, self.terms.len()).ok_or(Inconsistent("term offsets"))?;
-        check_ends(self.posting_ends, self.postings.len()).ok_or(Inconsistent("posting offsets"))?;
+        check_ends(self.posting_ends, self.postings.len())
+            .ok_or(Inconsistent("posting offsets"))?;
         let mut prev: Option<&str> = None;
         let mut start = 0usize;
         for &end in self.term_ends {
-            let term = self.terms.get(start..end as usize).ok_or(Inconsistent("term boundary"))?;
+            let term = self
+                .terms
+                .get(start..end as usize)
+                .ok_or(Inconsistent("term boundary"))?;
             if prev.is_some_and(|p| p >= term) {
                 return Err(Inconsistent("terms not sorted"));
             }

@@ -44,5 +44,8 @@ pub fn discovery_results(hits: Vec<Hit>) -> Vec<SearchResult> {
 
 /// A page in the wire shape of page's answer.
 pub fn page_content(doc: PageDoc) -> PageContent {
-    PageContent { path: doc.path, content: doc.text }
+    PageContent {
+        path: doc.path,
+        content: doc.text,
+    }
 }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::chunk::chunk_page;
 use super::dict::{Dict, TermTable};
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
-use crate::text::Analyzer;
 use crate::docs::Page;
+use crate::text::Analyzer;
 
 /// A built index: chunk texts, page metadata, term dictionary and postings.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,7 +105,13 @@ pub(crate) fn find_page(pages: &[PageMeta], by_path: &[u32], path: &str) -> Opti
         let &i = by_path.get(at)?;
         meta(i).filter(|p| p.path == path).map(|_| i)
     };
-    exact(path).or_else(|| if path == "index" || path.ends_with("/index") { None } else { exact(&format!("{path}/index")) })
+    exact(path).or_else(|| {
+        if path == "index" || path.ends_with("/index") {
+            None
+        } else {
+            exact(&format!("{path}/index"))
+        }
+    })
 }
 
 #[derive(Default)]
@@ -127,7 +133,11 @@ pub(crate) struct Builder {
 impl Builder {
     /// A builder whose first page and chunk are numbered `page_base` and `chunk_base`.
     pub(crate) fn starting_at(page_base: u32, chunk_base: u32) -> Builder {
-        Builder { page_base, chunk_base, ..Builder::default() }
+        Builder {
+            page_base,
+            chunk_base,
+            ..Builder::default()
+        }
     }
 
     pub(crate) fn add_page(&mut self, page: &Page) {
@@ -256,7 +266,9 @@ impl Builder {
                 .get_mut(id as usize)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            table.push(&term, list.len() as u32, |blob| postings::encode(&list, blob));
+            table.push(&term, list.len() as u32, |blob| {
+                postings::encode(&list, blob)
+            });
         }
 
         chunks.shrink_to_fit();

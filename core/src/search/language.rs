@@ -22,18 +22,28 @@ impl QueryLanguage {
         let of_page = pages
             .iter()
             .map(|p| {
-                names.iter().position(|n| *n == p.language).unwrap_or_else(|| {
-                    names.push(&p.language);
-                    names.len() - 1
-                })
+                names
+                    .iter()
+                    .position(|n| *n == p.language)
+                    .unwrap_or_else(|| {
+                        names.push(&p.language);
+                        names.len() - 1
+                    })
             })
             .collect();
-        QueryLanguage { of_page, best: vec![0.0; names.len()] }
+        QueryLanguage {
+            of_page,
+            best: vec![0.0; names.len()],
+        }
     }
 
     /// A section of `page` matched query terms weighing `matched_idf`.
     pub(crate) fn saw(&mut self, page: u32, matched_idf: f32) {
-        if let Some(best) = self.of_page.get(page as usize).and_then(|&l| self.best.get_mut(l)) {
+        if let Some(best) = self
+            .of_page
+            .get(page as usize)
+            .and_then(|&l| self.best.get_mut(l))
+        {
             *best = best.max(matched_idf);
         }
     }

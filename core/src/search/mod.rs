@@ -9,13 +9,13 @@
 
 pub mod api;
 mod chunk;
-mod discovery;
 pub(crate) mod codec;
 mod dict;
-mod page_kind;
+mod discovery;
 mod index;
 mod language;
 mod page;
+mod page_kind;
 mod postings;
 mod query;
 mod score;
@@ -23,12 +23,12 @@ pub mod shard;
 mod tokenize;
 mod version;
 
-pub use codec::{IndexError, FORMAT_VERSION};
 pub use api::{parse_page_request, parse_search_request, PageFormat, PageRequest, SearchRequest};
+pub use codec::{IndexError, FORMAT_VERSION};
 pub use discovery::{discovery_query, discovery_results, page_content};
 pub use index::SearchIndex;
-pub use page::{PageDoc, PageEntry};
 pub(crate) use page::normalize_path;
+pub use page::{PageDoc, PageEntry};
 pub use query::{Hit, Query, Ranked};
 
 #[cfg(test)]

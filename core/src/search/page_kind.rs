@@ -21,8 +21,15 @@ const HISTORY_PAGE_POWER: f32 = 1.3;
 /// The last path segment or the title of a history page, as written (compared lowercased, `-` and
 /// `_` as spaces).
 const HISTORY_PAGE_NAMES: [&str; 9] = [
-    "changelog", "changelogs", "change log", "release notes", "releases", "release history", "what's new",
-    "whats new", "updates",
+    "changelog",
+    "changelogs",
+    "change log",
+    "release notes",
+    "releases",
+    "release history",
+    "what's new",
+    "whats new",
+    "updates",
 ];
 
 /// Words of a question about history itself: then the history pages keep their score.
@@ -50,12 +57,19 @@ impl<'p> PageKinds<'p> {
     pub(crate) fn new(pages: &'p [PageMeta], terms: &[String]) -> Self {
         let history = query_terms(HISTORY_WORDS, 64);
         let history_asked = terms.iter().any(|t| history.contains(t));
-        PageKinds { pages, known: vec![0.0; pages.len()], history_asked }
+        PageKinds {
+            pages,
+            known: vec![0.0; pages.len()],
+            history_asked,
+        }
     }
 
     /// The power a section of `page` raises its score to.
     pub(crate) fn power(&mut self, page: u32) -> f32 {
-        let (Some(known), Some(meta)) = (self.known.get_mut(page as usize), self.pages.get(page as usize)) else {
+        let (Some(known), Some(meta)) = (
+            self.known.get_mut(page as usize),
+            self.pages.get(page as usize),
+        ) else {
             return 1.0;
         };
         if *known == 0.0 {
@@ -73,13 +87,17 @@ impl<'p> PageKinds<'p> {
 
 fn is_history_page(page: &PageMeta) -> bool {
     let last = page.path.rsplit('/').next().unwrap_or("");
-    HISTORY_PAGE_NAMES.iter().any(|name| names_match(last, name) || names_match(&page.title, name))
+    HISTORY_PAGE_NAMES
+        .iter()
+        .any(|name| names_match(last, name) || names_match(&page.title, name))
 }
 
 fn is_reference_page(page: &PageMeta) -> bool {
     // Read once per page a query touches, thousands per query: no allocation.
     let mut words = page.path.split(['/', '-', '_', '.']);
-    words.any(|word| word.eq_ignore_ascii_case(REFERENCE_WORD) || word.eq_ignore_ascii_case("references"))
+    words.any(|word| {
+        word.eq_ignore_ascii_case(REFERENCE_WORD) || word.eq_ignore_ascii_case("references")
+    })
 }
 
 /// `text` is `name`, ignoring ASCII case and surrounding space, `-` and `_` read as spaces.
@@ -120,23 +138,71 @@ mod tests {
 
     #[test]
     fn a_changelog_is_lowered_unless_the_question_asks_about_history() {
-        let pages = [page("servers/middleware", "Middleware"), page("changelog", "Changelog"), page("v2/release-notes", "Notes")];
+        let pages = [
+            page("servers/middleware", "Middleware"),
+            page("changelog", "Changelog"),
+            page("v2/release-notes", "Notes"),
+        ];
         let mut plain = PageKinds::new(&pages, &query_terms("cap size of tool output", 16));
-        assert_eq!([plain.power(0), plain.power(1), plain.power(2), plain.power(1)], [1.0, HISTORY_PAGE_POWER, HISTORY_PAGE_POWER, HISTORY_PAGE_POWER]);
+        assert_eq!(
+            [
+                plain.power(0),
+                plain.power(1),
+                plain.power(2),
+                plain.power(1)
+            ],
+            [
+                1.0,
+                HISTORY_PAGE_POWER,
+                HISTORY_PAGE_POWER,
+                HISTORY_PAGE_POWER
+            ]
+        );
         let mut asked = PageKinds::new(&pages, &query_terms("what changed in the 3.0 release", 16));
         assert_eq!(asked.power(1), 1.0);
-        assert_eq!(PageKinds::new(&[page("create/changelogs-guide", "Write a changelog")], &[]).power(0), 1.0, "a guide about changelogs is no changelog");
-        assert_eq!(PageKinds::new(&[page("docs/whats_new", "What’s New")], &[]).power(0), HISTORY_PAGE_POWER);
-        assert!(!names_match("changelogs guide", "changelog") && names_match(" Release-Notes ", "release notes"));
+        assert_eq!(
+            PageKinds::new(&[page("create/changelogs-guide", "Write a changelog")], &[]).power(0),
+            1.0,
+            "a guide about changelogs is no changelog"
+        );
+        assert_eq!(
+            PageKinds::new(&[page("docs/whats_new", "What’s New")], &[]).power(0),
+            HISTORY_PAGE_POWER
+        );
+        assert!(
+            !names_match("changelogs guide", "changelog")
+                && names_match(" Release-Notes ", "release notes")
+        );
     }
 
     #[test]
     fn a_reference_page_is_lowered_a_little() {
-        let pages = [page("guides/retries", "Retries"), page("gateway/configuration-reference", "Configuration"), page("api-reference/post-report", "Report"), page("developers/api_reference/chat", "Chat"), page("settings/user-preferences", "Preferences")];
-        let mut plain = PageKinds::new(&pages, &query_terms("default timeout for outgoing requests", 16));
+        let pages = [
+            page("guides/retries", "Retries"),
+            page("gateway/configuration-reference", "Configuration"),
+            page("api-reference/post-report", "Report"),
+            page("developers/api_reference/chat", "Chat"),
+            page("settings/user-preferences", "Preferences"),
+        ];
+        let mut plain = PageKinds::new(
+            &pages,
+            &query_terms("default timeout for outgoing requests", 16),
+        );
         let powers: Vec<f32> = (0..5).map(|p| plain.power(p)).collect();
-        assert_eq!(powers, [1.0, REFERENCE_PAGE_POWER, REFERENCE_PAGE_POWER, REFERENCE_PAGE_POWER, 1.0]);
-        let mut about_history = PageKinds::new(&pages, &query_terms("what changed in the configuration reference", 16));
+        assert_eq!(
+            powers,
+            [
+                1.0,
+                REFERENCE_PAGE_POWER,
+                REFERENCE_PAGE_POWER,
+                REFERENCE_PAGE_POWER,
+                1.0
+            ]
+        );
+        let mut about_history = PageKinds::new(
+            &pages,
+            &query_terms("what changed in the configuration reference", 16),
+        );
         assert_eq!(about_history.power(1), REFERENCE_PAGE_POWER);
     }
 }

@@ -3,10 +3,10 @@
 use super::index::{PageMeta, SearchIndex};
 use super::language::QueryLanguage;
 use super::page::ChunkText;
+use super::page_kind::PageKinds;
 use super::postings;
 use super::score;
 use super::tokenize::query_terms;
-use super::page_kind::PageKinds;
 use super::version::{CurrentVersion, NamedVersion};
 
 /// Long assistant questions become queries too; past this many distinct terms the rest add cost, not
@@ -127,7 +127,11 @@ impl Corpus for SearchIndex {
         self.data.chunks.len()
     }
     fn chunk(&self, c: usize) -> Option<ChunkStats> {
-        self.data.chunks.get(c).map(|ch| ChunkStats { page: ch.page, heading_len: ch.heading_len, text_len: ch.text_len })
+        self.data.chunks.get(c).map(|ch| ChunkStats {
+            page: ch.page,
+            heading_len: ch.heading_len,
+            text_len: ch.text_len,
+        })
     }
     fn avg_len(&self) -> [f32; 3] {
         self.data.avg_len
@@ -168,7 +172,10 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
 
     let tag = q.tag.map(|t| t.trim().to_lowercase());
     let groups: Vec<String> = q.groups.iter().map(|g| g.trim().to_lowercase()).collect();
-    let allowed: Vec<bool> = pages.iter().map(|p| passes_filters(p, q, tag.as_deref(), &groups)).collect();
+    let allowed: Vec<bool> = pages
+        .iter()
+        .map(|p| passes_filters(p, q, tag.as_deref(), &groups))
+        .collect();
     let mut raw = vec![0f32; n_chunks];
     let mut matched = vec![0f32; n_chunks];
     let mut title_hits = vec![0u16; n_chunks];
@@ -182,8 +189,10 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     let mut coverage_idf = 0.0;
     // A question naming something the index has never seen (`Netlify`, `HIPAA`) is covered by no
     // section, however many of its other words a section shares: coverage is 0 for every hit.
-    let name_terms: Vec<String> =
-        crate::text::named_words(q.text).iter().flat_map(|w| query_terms(w, MAX_QUERY_TERMS)).collect();
+    let name_terms: Vec<String> = crate::text::named_words(q.text)
+        .iter()
+        .flat_map(|w| query_terms(w, MAX_QUERY_TERMS))
+        .collect();
     let mut unknown_name = false;
     let mut language = QueryLanguage::new(pages);
     let mut version = NamedVersion::find(pages, &terms);
@@ -235,7 +244,11 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
         }
     }
-    let current = CurrentVersion::new(pages, q.current_version, version.is_some() || q.version.is_some());
+    let current = CurrentVersion::new(
+        pages,
+        q.current_version,
+        version.is_some() || q.version.is_some(),
+    );
     let mut kinds = PageKinds::new(pages, &terms);
     if let Some(mut v) = version {
         // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
@@ -244,7 +257,10 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             let Some(chunk) = corpus.chunk(c as usize) else {
                 continue;
             };
-            let of_version = pages.get(chunk.page as usize).and_then(|p| p.version.as_deref()) == Some(v.label);
+            let of_version = pages
+                .get(chunk.page as usize)
+                .and_then(|p| p.version.as_deref())
+                == Some(v.label);
             if of_version && v.in_text.binary_search(&c).is_err() {
                 let len = [title_len_of(chunk.page), chunk.heading_len, chunk.text_len];
                 if let (Some(r), Some(m)) = (raw.get_mut(c as usize), matched.get_mut(c as usize)) {
@@ -271,9 +287,13 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             let m = *matched.get(c as usize)?;
             let mut s = score::normalise(r, m, total_idf);
             let hits = title_hits.get(c as usize).copied().unwrap_or(0) as u32;
-            let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0) / total_idf.max(f32::MIN_POSITIVE);
+            let title_share = title_idf.get(c as usize).copied().unwrap_or(0.0)
+                / total_idf.max(f32::MIN_POSITIVE);
             s = title_containment_boost(s, hits, title_len_of(chunk.page), title_share);
-            let opening = chunk.heading_len == 0 && pages.get(chunk.page as usize).is_some_and(|p| p.first_chunk == c);
+            let opening = chunk.heading_len == 0
+                && pages
+                    .get(chunk.page as usize)
+                    .is_some_and(|p| p.first_chunk == c);
             if definition && opening && hits > 0 && hits >= title_len_of(chunk.page) {
                 s = libm::powf(s, DEFINITION_BOOST);
             }
@@ -283,9 +303,19 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             if let (Some(near), Some(page)) = (near, pages.get(chunk.page as usize)) {
                 s = libm::powf(s, proximity_boost(near, &page.path));
             }
-            let coverage =
-                if coverage_idf > 0.0 && !unknown_name { (m / coverage_idf).clamp(0.0, 1.0) } else { 0.0 };
-            (s > 0.0 && s >= q.score_threshold).then_some((chunk.page, Ranked { chunk: c, score: s, coverage }))
+            let coverage = if coverage_idf > 0.0 && !unknown_name {
+                (m / coverage_idf).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (s > 0.0 && s >= q.score_threshold).then_some((
+                chunk.page,
+                Ranked {
+                    chunk: c,
+                    score: s,
+                    coverage,
+                },
+            ))
         })
         .collect();
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
@@ -302,10 +332,26 @@ const DEFINITION_BOOST: f32 = 0.9;
 /// The question asks what something is: "What is …", "what are …", "Qu'est-ce que …", "¿Qué es …",
 /// "什么是…" / "…是什么", "…とは", also after a lead-in ("In v1, what is a session?").
 fn asks_what_something_is(text: &str) -> bool {
-    const OPENERS: [&str; 8] = ["what is ", "what are ", "what's ", "qu'est-ce qu", "c'est quoi ", "qué es ", "que es ", "qué son "];
+    const OPENERS: [&str; 8] = [
+        "what is ",
+        "what are ",
+        "what's ",
+        "qu'est-ce qu",
+        "c'est quoi ",
+        "qué es ",
+        "que es ",
+        "qué son ",
+    ];
     let lower = text.trim().to_lowercase().replace('’', "'");
-    let after_lead_in = |w: &str| lower.starts_with(w) || lower.contains(&format!(", {w}")) || lower.contains(&format!("¿{w}"));
-    OPENERS.iter().any(|w| after_lead_in(w)) || ["什么是", "是什么", "とは"].iter().any(|w| lower.contains(w))
+    let after_lead_in = |w: &str| {
+        lower.starts_with(w)
+            || lower.contains(&format!(", {w}"))
+            || lower.contains(&format!("¿{w}"))
+    };
+    OPENERS.iter().any(|w| after_lead_in(w))
+        || ["什么是", "是什么", "とは"]
+            .iter()
+            .any(|w| lower.contains(w))
 }
 
 /// Takes at most `PER_PAGE` chunks per page in score order; only if that leaves room, the
@@ -363,12 +409,23 @@ pub(crate) fn make_hit(page: &PageMeta, chunk: ChunkText<'_>, ranked: Ranked) ->
 /// The gain is in proportion to what the title weighs in the query (`query_share`, its terms' share
 /// of the query's IDF, doubled, at most 1): a page titled "Pages" is not what "add Disqus comments
 /// under each page" asks about, though its whole title is in the question.
-fn title_containment_boost(score: f32, title_terms_matched: u32, title_len: u32, query_share: f32) -> f32 {
+fn title_containment_boost(
+    score: f32,
+    title_terms_matched: u32,
+    title_len: u32,
+    query_share: f32,
+) -> f32 {
     if title_len == 0 || title_terms_matched == 0 {
         return score;
     }
     let share = (title_terms_matched as f32 / title_len as f32).min(1.0);
-    let gain = if share >= 1.0 { 0.6 } else if share >= 0.66 { 0.3 } else { 0.0 };
+    let gain = if share >= 1.0 {
+        0.6
+    } else if share >= 0.66 {
+        0.3
+    } else {
+        0.0
+    };
     score + (1.0 - score) * gain * (2.0 * query_share).min(1.0)
 }
 
@@ -427,7 +484,14 @@ mod containment_tests {
     #[test]
     fn what_is_questions_in_the_fixtures_languages() {
         use super::asks_what_something_is as asks;
-        for q in ["What is a session?", "In v1, what's a span?", "Qu’est-ce qu'un snippet ?", "¿Qué es un fragmento?", "什么是代码片段？", "スニペットとは"] {
+        for q in [
+            "What is a session?",
+            "In v1, what's a span?",
+            "Qu’est-ce qu'un snippet ?",
+            "¿Qué es un fragmento?",
+            "什么是代码片段？",
+            "スニペットとは",
+        ] {
             assert!(asks(q), "{q}");
         }
         assert!(!asks("How do I start a session?"));

@@ -234,10 +234,30 @@ fn a_translated_copy_ranks_below_the_page_in_the_query_language() {
     // The Spanish copy shares the code sample and the cognate "color"; the English question's other
     // words are only in English sections.
     let code = "```json\n\"colors\": {\"primary\": \"#0D9373\"}\n```";
-    let en = page("colors", "Color", vec![section("", 0, &format!("Change the primary color of your site.\n{code}"))]);
-    let mut es = page("es/colors", "Color", vec![section("", 0, &format!("Cambia el color principal.\n{code}\n{code}"))]);
+    let en = page(
+        "colors",
+        "Color",
+        vec![section(
+            "",
+            0,
+            &format!("Change the primary color of your site.\n{code}"),
+        )],
+    );
+    let mut es = page(
+        "es/colors",
+        "Color",
+        vec![section(
+            "",
+            0,
+            &format!("Cambia el color principal.\n{code}\n{code}"),
+        )],
+    );
     es.language = "es".into();
-    let other = page("es/otra", "Otra", vec![section("", 0, "Cambia el color del sitio.")]);
+    let other = page(
+        "es/otra",
+        "Otra",
+        vec![section("", 0, "Cambia el color del sitio.")],
+    );
     let index = SearchIndex::build(&[es, en, other]);
     let hits = top(&index, "change the primary color of my site");
     assert_eq!(hits[0].path, "colors");
@@ -298,18 +318,29 @@ fn version_filter_keeps_unversioned_pages() {
 #[test]
 fn a_question_naming_a_version_prefers_that_versions_pages() {
     let versioned = |label: &str, text: &str| {
-        let mut p = page(&format!("{label}/sessions"), "Sessions", vec![section("", 0, text)]);
+        let mut p = page(
+            &format!("{label}/sessions"),
+            "Sessions",
+            vec![section("", 0, text)],
+        );
         p.version = Some(label.into());
         p
     };
     // v2's page is the stronger match on words alone; the question names v1.
     let index = SearchIndex::build(&[
         versioned("v1", "A session groups one run of your agent."),
-        versioned("v2", "A session is a trace. Sessions hold spans; each session has an id."),
+        versioned(
+            "v2",
+            "A session is a trace. Sessions hold spans; each session has an id.",
+        ),
     ]);
     let hits = index.search(&Query::new("In v1, what is a session?"));
     assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v1/sessions"));
-    assert!(hits[0].coverage > 0.99, "the version counts as covered: {}", hits[0].coverage);
+    assert!(
+        hits[0].coverage > 0.99,
+        "the version counts as covered: {}",
+        hits[0].coverage
+    );
     let hits = index.search(&Query::new("what is a session?"));
     assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v2/sessions"));
 }
@@ -317,7 +348,11 @@ fn a_question_naming_a_version_prefers_that_versions_pages() {
 #[test]
 fn near_copies_in_several_versions_rank_the_current_versions_first() {
     let auth = |label: Option<&str>, text: &str| {
-        let mut p = page(&format!("{}/auth", label.unwrap_or("x")), "Auth", vec![section("", 0, text)]);
+        let mut p = page(
+            &format!("{}/auth", label.unwrap_or("x")),
+            "Auth",
+            vec![section("", 0, text)],
+        );
         p.version = label.map(str::to_owned);
         p
     };
@@ -326,23 +361,54 @@ fn near_copies_in_several_versions_rank_the_current_versions_first() {
     let current = format!("{older} Settings.");
     let unversioned = SearchIndex::build(&[auth(None, &current), auth(Some("v1"), &older)]);
     let hits = unversioned.search(&Query::new("rotate api key"));
-    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("v1/auth"), "words alone");
+    assert_eq!(
+        hits.first().map(|h| h.path.as_str()),
+        Some("v1/auth"),
+        "words alone"
+    );
 
     // v2 comes first in navigation (docs.json declares it first): the current version.
     let index = SearchIndex::build(&[auth(Some("v2"), &current), auth(Some("v1"), &older)]);
     let first = |q: Query| index.search(&q).first().map(|h| h.path.clone());
-    assert_eq!(first(Query::new("rotate api key")).as_deref(), Some("v2/auth"));
+    assert_eq!(
+        first(Query::new("rotate api key")).as_deref(),
+        Some("v2/auth")
+    );
     // A question or filter naming the older version gets it.
-    assert_eq!(first(Query::new("rotate api key in v1")).as_deref(), Some("v1/auth"));
-    assert_eq!(first(Query { version: Some("v1"), ..Query::new("rotate api key") }).as_deref(), Some("v1/auth"));
+    assert_eq!(
+        first(Query::new("rotate api key in v1")).as_deref(),
+        Some("v1/auth")
+    );
+    assert_eq!(
+        first(Query {
+            version: Some("v1"),
+            ..Query::new("rotate api key")
+        })
+        .as_deref(),
+        Some("v1/auth")
+    );
 
     // docs.json declares v1 first and marks v2 `default: true`: the host names v2 the current one.
     let index = SearchIndex::build(&[auth(Some("v1"), &older), auth(Some("v2"), &current)]);
     let first = |q: Query| index.search(&q).first().map(|h| h.path.clone());
-    assert_eq!(first(Query::new("rotate api key")).as_deref(), Some("v1/auth"), "first declared, without the host's word");
-    let current = Query { current_version: Some("v2"), ..Query::new("rotate api key") };
+    assert_eq!(
+        first(Query::new("rotate api key")).as_deref(),
+        Some("v1/auth"),
+        "first declared, without the host's word"
+    );
+    let current = Query {
+        current_version: Some("v2"),
+        ..Query::new("rotate api key")
+    };
     assert_eq!(first(current).as_deref(), Some("v2/auth"));
-    assert_eq!(first(Query { current_version: Some("v2"), ..Query::new("rotate api key in v1") }).as_deref(), Some("v1/auth"));
+    assert_eq!(
+        first(Query {
+            current_version: Some("v2"),
+            ..Query::new("rotate api key in v1")
+        })
+        .as_deref(),
+        Some("v1/auth")
+    );
 }
 
 #[test]
@@ -351,18 +417,37 @@ fn a_what_is_question_leads_with_the_opening_of_the_page_titled_with_it() {
         "concepts/sessions",
         "Sessions",
         vec![
-            section("", 0, &format!("A session is one execution of your workflow. {}", filler(3))),
+            section(
+                "",
+                0,
+                &format!("A session is one execution of your workflow. {}", filler(3)),
+            ),
             // Shorter, so on words alone they score a little higher than the opening.
-            section("Inheritance", 2, &format!("Pass the session id to another process. {}", filler(2))),
-            section("Starting", 2, &format!("Calling init starts a session. {}", filler(2))),
+            section(
+                "Inheritance",
+                2,
+                &format!("Pass the session id to another process. {}", filler(2)),
+            ),
+            section(
+                "Starting",
+                2,
+                &format!("Calling init starts a session. {}", filler(2)),
+            ),
         ],
     );
     let index = SearchIndex::build(&[sessions]);
     let hits = index.search(&Query::new("What is a session?"));
-    assert_eq!(hits.first().map(|h| h.heading.as_deref()), Some(None), "{hits:?}");
+    assert_eq!(
+        hits.first().map(|h| h.heading.as_deref()),
+        Some(None),
+        "{hits:?}"
+    );
     // Not a question of what something is: the shorter sections win as before.
     let hits = index.search(&Query::new("session"));
-    assert!(hits.first().is_some_and(|h| h.heading.is_some()), "{hits:?}");
+    assert!(
+        hits.first().is_some_and(|h| h.heading.is_some()),
+        "{hits:?}"
+    );
 }
 
 #[test]
@@ -399,7 +484,10 @@ fn tag_matches_tab_or_group_case_insensitively() {
         ..Query::new("limits")
     });
     assert_eq!(
-        by_groups.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+        by_groups
+            .iter()
+            .map(|h| h.path.as_str())
+            .collect::<Vec<_>>(),
         ["b"]
     );
     let by_tab_name = index.search(&Query {
@@ -407,7 +495,10 @@ fn tag_matches_tab_or_group_case_insensitively() {
         ..Query::new("limits")
     });
     assert_eq!(
-        by_tab_name.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+        by_tab_name
+            .iter()
+            .map(|h| h.path.as_str())
+            .collect::<Vec<_>>(),
         ["a"]
     );
 }
@@ -528,10 +619,21 @@ fn page_lookup_tolerates_slashes_and_extensions() {
 
 #[test]
 fn a_folder_names_its_index_page() {
-    let pages = vec![page("publish/index", "Publish", vec![section("", 0, "Publish your docs.")]), page("publish/http", "HTTP", vec![section("", 0, "The flow.")])];
+    let pages = vec![
+        page(
+            "publish/index",
+            "Publish",
+            vec![section("", 0, "Publish your docs.")],
+        ),
+        page("publish/http", "HTTP", vec![section("", 0, "The flow.")]),
+    ];
     let index = SearchIndex::build(&pages);
     for path in ["publish", "/publish/", "publish/index", "publish#flow"] {
-        assert_eq!(index.page(path).map(|p| p.path), Some("publish/index".to_owned()), "{path}");
+        assert_eq!(
+            index.page(path).map(|p| p.path),
+            Some("publish/index".to_owned()),
+            "{path}"
+        );
     }
     assert!(index.page("publish/http/index").is_none());
     assert!(index.page("http").is_none());
@@ -603,11 +705,16 @@ fn corrupt_bytes_are_an_error() {
 #[test]
 fn a_name_the_index_never_saw_leaves_every_hit_uncovered() {
     let index = SearchIndex::build(&site());
-    let hits = index.search(&Query::new("How do I configure DNS for my custom domain on Netlify?"));
+    let hits = index.search(&Query::new(
+        "How do I configure DNS for my custom domain on Netlify?",
+    ));
     assert!(!hits.is_empty(), "the other words still find pages");
     assert!(hits.iter().all(|h| h.coverage == 0.0), "{hits:?}");
     // The same words without the unknown name, and an unknown lower-case word, are covered.
-    for q in ["How do I configure DNS for my custom domain?", "How do I configure DNS for my custom domain quickly?"] {
+    for q in [
+        "How do I configure DNS for my custom domain?",
+        "How do I configure DNS for my custom domain quickly?",
+    ] {
         let hits = index.search(&Query::new(q));
         assert!(hits[0].coverage > 0.5, "{q}: {hits:?}");
     }

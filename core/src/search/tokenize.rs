@@ -22,7 +22,10 @@ mod tests {
             terms("Static-Export API_key v2", Analyzer::Query),
             ["static", "export", "api", "key", "v2"]
         );
-        assert_eq!(terms("How do I use the API?", Analyzer::Query), ["us", "api"]);
+        assert_eq!(
+            terms("How do I use the API?", Analyzer::Query),
+            ["us", "api"]
+        );
     }
 
     #[test]
@@ -41,6 +44,9 @@ mod tests {
         );
         let index = terms("域名", Analyzer::Index);
         assert_eq!(index, ["域", "名", "域名"]);
-        assert_eq!(terms("配置API密钥", Analyzer::Query), ["配置", "api", "密钥"]);
+        assert_eq!(
+            terms("配置API密钥", Analyzer::Query),
+            ["配置", "api", "密钥"]
+        );
     }
 }

@@ -27,14 +27,23 @@ impl<'p> CurrentVersion<'p> {
     /// `current`: the host's word for it; `named`: the query names a version (a version label among
     /// its terms, or `filter.version`), then no version is preferred.
     pub(crate) fn new(pages: &'p [PageMeta], current: Option<&'p str>, named: bool) -> Self {
-        let label = if named { None } else { current.or_else(|| pages.iter().find_map(|p| p.version.as_deref())) };
+        let label = if named {
+            None
+        } else {
+            current.or_else(|| pages.iter().find_map(|p| p.version.as_deref()))
+        };
         CurrentVersion { pages, label }
     }
 
     /// The power a section of `page` raises its score to: 1, or [`OTHER_VERSION_POWER`] on a page of
     /// another version. Pages without a version belong to every version.
     pub(crate) fn power(&self, page: u32) -> f32 {
-        match (self.label, self.pages.get(page as usize).and_then(|p| p.version.as_deref())) {
+        match (
+            self.label,
+            self.pages
+                .get(page as usize)
+                .and_then(|p| p.version.as_deref()),
+        ) {
             (Some(current), Some(version)) if version != current => OTHER_VERSION_POWER,
             _ => 1.0,
         }
@@ -62,11 +71,15 @@ impl<'p> NamedVersion<'p> {
             seen.push(label);
             if let [term] = query_terms(label, 2).as_slice() {
                 if terms.contains(term) {
-                    return Some(NamedVersion { label, term: term.clone(), idf: 0.0, in_text: Vec::new() });
+                    return Some(NamedVersion {
+                        label,
+                        term: term.clone(),
+                        idf: 0.0,
+                        in_text: Vec::new(),
+                    });
                 }
             }
         }
         None
     }
 }
-

@@ -25,16 +25,28 @@ pub fn normalize_origin(raw: &str) -> Option<String> {
     let authority = authority.strip_suffix(default_port).unwrap_or(authority);
     // `host[:port]`; an IPv6 host is in brackets, so only a colon after them starts the port.
     let (host, port) = match authority.rfind(':') {
-        Some(at) if !authority[at..].contains(']') => (&authority[..at], Some(&authority[at + 1..])),
+        Some(at) if !authority[at..].contains(']') => {
+            (&authority[..at], Some(&authority[at + 1..]))
+        }
         _ => (authority, None),
     };
-    let port_ok = port.is_none_or(|p| (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
+    let port_ok =
+        port.is_none_or(|p| (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
     let name = host.strip_prefix("*.").unwrap_or(host);
     let host_ok = if let Some(ip6) = name.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        !host.starts_with("*.") && !ip6.is_empty() && ip6.bytes().all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.'))
+        !host.starts_with("*.")
+            && !ip6.is_empty()
+            && ip6
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.'))
     } else {
         !name.is_empty()
-            && name.split('.').all(|label| !label.is_empty() && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+            && name.split('.').all(|label| {
+                !label.is_empty()
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
     };
     (port_ok && host_ok).then(|| format!("{scheme}://{authority}"))
 }
@@ -94,9 +106,15 @@ mod tests {
 
     #[test]
     fn a_listed_origin_or_subdomain_passes_and_an_empty_list_lets_all_through() {
-        let allowed = vec!["https://docs.example.com".to_string(), "https://*.preview.example.com".to_string()];
+        let allowed = vec![
+            "https://docs.example.com".to_string(),
+            "https://*.preview.example.com".to_string(),
+        ];
         assert!(origin_allowed(&allowed, "https://docs.example.com"));
-        assert!(origin_allowed(&allowed, "https://pr-12.preview.example.com"));
+        assert!(origin_allowed(
+            &allowed,
+            "https://pr-12.preview.example.com"
+        ));
         for refused in [
             "https://evil.example.net",
             "http://docs.example.com",

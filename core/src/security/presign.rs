@@ -40,10 +40,19 @@ pub fn presign_get(
         ("X-Amz-Expires".into(), expires),
         ("X-Amz-SignedHeaders".into(), "host".into()),
     ];
-    query.extend(extra_query.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let mut encoded: Vec<(String, String)> = query.iter().map(|(k, v)| (encode(k), encode(v))).collect();
+    query.extend(
+        extra_query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string())),
+    );
+    let mut encoded: Vec<(String, String)> =
+        query.iter().map(|(k, v)| (encode(k), encode(v))).collect();
     crate::sort::sort(&mut encoded);
-    let canonical_query = encoded.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
+    let canonical_query = encoded
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&");
     let canonical_request = format!(
         "GET\n{path}\n{canonical_query}\nhost:{}\n\nhost\nUNSIGNED-PAYLOAD",
         creds.host
@@ -52,12 +61,18 @@ pub fn presign_get(
         "AWS4-HMAC-SHA256\n{stamp}\n{scope}\n{}",
         sha256_hex(canonical_request.as_bytes())
     );
-    let mut signing_key = hmac_sha256(format!("AWS4{}", creds.secret_access_key).as_bytes(), date.as_bytes());
+    let mut signing_key = hmac_sha256(
+        format!("AWS4{}", creds.secret_access_key).as_bytes(),
+        date.as_bytes(),
+    );
     for part in [creds.region.as_str(), "s3", "aws4_request"] {
         signing_key = hmac_sha256(&signing_key, part.as_bytes());
     }
     let signature = to_hex(&hmac_sha256(&signing_key, string_to_sign.as_bytes()));
-    format!("https://{}{path}?{canonical_query}&X-Amz-Signature={signature}", creds.host)
+    format!(
+        "https://{}{path}?{canonical_query}&X-Amz-Signature={signature}",
+        creds.host
+    )
 }
 
 /// RFC 3986 unreserved characters stay; everything else is `%XX`, as SigV4 requires.
@@ -82,7 +97,12 @@ fn amz_date(unix: u64) -> (String, String) {
     let (y, m, d) = civil_from_days((unix / 86_400) as i64);
     let secs = unix % 86_400;
     let date = format!("{y:04}{m:02}{d:02}");
-    let stamp = format!("{date}T{:02}{:02}{:02}Z", secs / 3600, secs / 60 % 60, secs % 60);
+    let stamp = format!(
+        "{date}T{:02}{:02}{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    );
     (date, stamp)
 }
 
@@ -131,9 +151,23 @@ mod tests {
             region: "auto".into(),
             host: "acct.r2.cloudflarestorage.com".into(),
         };
-        let url = presign_get(&creds, "docs-edge", "exports/se_1/bundle.tar.gz", 0, 60, &[("response-content-disposition", "attachment; filename=\"a b.tar.gz\"")]);
-        assert!(url.starts_with("https://acct.r2.cloudflarestorage.com/docs-edge/exports/se_1/bundle.tar.gz?"));
-        assert!(url.contains("response-content-disposition=attachment%3B%20filename%3D%22a%20b.tar.gz%22"));
+        let url = presign_get(
+            &creds,
+            "docs-edge",
+            "exports/se_1/bundle.tar.gz",
+            0,
+            60,
+            &[(
+                "response-content-disposition",
+                "attachment; filename=\"a b.tar.gz\"",
+            )],
+        );
+        assert!(url.starts_with(
+            "https://acct.r2.cloudflarestorage.com/docs-edge/exports/se_1/bundle.tar.gz?"
+        ));
+        assert!(url.contains(
+            "response-content-disposition=attachment%3B%20filename%3D%22a%20b.tar.gz%22"
+        ));
         assert!(url.contains("X-Amz-Date=19700101T000000Z"));
     }
 

@@ -81,15 +81,25 @@ pub struct Admission {
 /// counts in every window only when every limit allows it: a request one limit refuses must not drain
 /// another's budget (one client past its per-IP limit would otherwise lock its whole organization out).
 pub fn admit(now_unix: u64, limits: &[(Limit, u64)]) -> Admission {
-    let verdicts: Vec<Verdict> =
-        limits.iter().map(|(limit, count)| limit.judge(count.saturating_add(1), now_unix)).collect();
+    let verdicts: Vec<Verdict> = limits
+        .iter()
+        .map(|(limit, count)| limit.judge(count.saturating_add(1), now_unix))
+        .collect();
     let refused_by = verdicts.iter().position(|v| !v.allowed);
     let verdict = verdicts
         .iter()
         .copied()
         .reduce(Verdict::tighter)
-        .unwrap_or(Verdict { allowed: true, limit: 0, remaining: 0, reset_secs: 0 });
-    Admission { verdict, refused_by }
+        .unwrap_or(Verdict {
+            allowed: true,
+            limit: 0,
+            remaining: 0,
+            reset_secs: 0,
+        });
+    Admission {
+        verdict,
+        refused_by,
+    }
 }
 
 /// One window's count in an isolate: what the shared store last said plus what was counted here since.
@@ -143,7 +153,10 @@ pub fn client_bucket(address: &str) -> String {
 mod tests {
     use super::*;
 
-    const HOURLY: Limit = Limit { limit: 3, window_secs: 3600 };
+    const HOURLY: Limit = Limit {
+        limit: 3,
+        window_secs: 3600,
+    };
 
     #[test]
     fn requests_up_to_the_limit_are_allowed() {
@@ -161,7 +174,10 @@ mod tests {
 
     #[test]
     fn tighter_prefers_refusal_then_fewest_remaining() {
-        let daily = Limit { limit: 10, window_secs: 86400 };
+        let daily = Limit {
+            limit: 10,
+            window_secs: 86400,
+        };
         let a = HOURLY.judge(1, 0);
         let b = daily.judge(9, 0);
         assert_eq!(a.tighter(b), b);
@@ -172,8 +188,14 @@ mod tests {
 
     #[test]
     fn a_request_one_limit_refuses_counts_in_none() {
-        let org = Limit { limit: 100, window_secs: 3600 };
-        let ip = Limit { limit: 2, window_secs: 86_400 };
+        let org = Limit {
+            limit: 100,
+            window_secs: 3600,
+        };
+        let ip = Limit {
+            limit: 2,
+            window_secs: 86_400,
+        };
         let mut org_count = WindowCount::default();
         let mut ip_count = WindowCount::default();
         let mut allowed = 0;
@@ -196,21 +218,42 @@ mod tests {
 
     #[test]
     fn a_failed_flush_keeps_its_counts() {
-        let mut count = WindowCount { stored: 5, pending: 3 };
+        let mut count = WindowCount {
+            stored: 5,
+            pending: 3,
+        };
         let taken = count.take_pending();
         count.pending += 2; // requests counted while the flush was in flight
         count.flush_failed(taken);
-        assert_eq!(count, WindowCount { stored: 5, pending: 5 });
+        assert_eq!(
+            count,
+            WindowCount {
+                stored: 5,
+                pending: 5
+            }
+        );
         let taken = count.take_pending();
         count.flushed(9, taken); // the store held 9 (other isolates counted too)
-        assert_eq!(count, WindowCount { stored: 14, pending: 0 });
+        assert_eq!(
+            count,
+            WindowCount {
+                stored: 14,
+                pending: 0
+            }
+        );
     }
 
     #[test]
     fn ipv6_clients_share_their_64() {
-        assert_eq!(client_bucket("2001:db8:1:2::1"), client_bucket("2001:db8:1:2:ffff:abcd:1:2"));
+        assert_eq!(
+            client_bucket("2001:db8:1:2::1"),
+            client_bucket("2001:db8:1:2:ffff:abcd:1:2")
+        );
         assert_eq!(client_bucket("2001:db8:1:2::1"), "2001:db8:1:2::/64");
-        assert_ne!(client_bucket("2001:db8:1:2::1"), client_bucket("2001:db8:1:3::1"));
+        assert_ne!(
+            client_bucket("2001:db8:1:2::1"),
+            client_bucket("2001:db8:1:3::1")
+        );
         assert_eq!(client_bucket("203.0.113.7"), "203.0.113.7");
         assert_eq!(client_bucket("::ffff:203.0.113.7"), "203.0.113.7");
         assert_eq!(client_bucket("not an ip"), "unknown");

@@ -44,9 +44,12 @@ impl KeyInfo {
     /// has none. A stored fingerprint that is not one (not 10 lowercase hex digits) is not shown.
     pub fn listed(mut self, stored_hash: Option<&str>) -> KeyInfo {
         self.key_prefix = self.kind.prefix().to_string();
-        let valid = fingerprint_of_hash(&self.fingerprint).is_some_and(|f| f.len() == self.fingerprint.len());
+        let valid = fingerprint_of_hash(&self.fingerprint)
+            .is_some_and(|f| f.len() == self.fingerprint.len());
         if !valid {
-            self.fingerprint = stored_hash.and_then(fingerprint_of_hash).unwrap_or_default();
+            self.fingerprint = stored_hash
+                .and_then(fingerprint_of_hash)
+                .unwrap_or_default();
         }
         self
     }
@@ -155,7 +158,9 @@ mod tests {
     use super::*;
 
     fn random(n: usize, seed: u8) -> Vec<u8> {
-        (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed)).collect()
+        (0..n)
+            .map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed))
+            .collect()
     }
 
     #[test]
@@ -187,9 +192,15 @@ mod tests {
     #[test]
     fn malformed_keys_are_recognised() {
         assert!(!is_well_formed_key("svc_short"));
-        assert!(!is_well_formed_key("mint_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
-        assert!(!is_well_formed_key("svc_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!aaaa"));
-        assert!(is_well_formed_key("svc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+        assert!(!is_well_formed_key(
+            "mint_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+        ));
+        assert!(!is_well_formed_key(
+            "svc_dsc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!aaaa"
+        ));
+        assert!(is_well_formed_key(
+            "svc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+        ));
     }
 
     #[test]
@@ -210,17 +221,35 @@ mod tests {
     #[test]
     fn signed_link_verifies_until_expiry() {
         let sig = sign_link(b"secret", "se_0123456789abcdef", 1000);
-        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 999), LinkCheck::Valid);
-        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 1000), LinkCheck::Expired);
+        assert_eq!(
+            verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 999),
+            LinkCheck::Valid
+        );
+        assert_eq!(
+            verify_link(b"secret", "se_0123456789abcdef", 1000, &sig, 1000),
+            LinkCheck::Expired
+        );
     }
 
     #[test]
     fn changing_job_expiry_or_secret_is_tampering() {
         let sig = sign_link(b"secret", "se_0123456789abcdef", 1000);
-        assert_eq!(verify_link(b"secret", "se_0123456789abcdee", 1000, &sig, 1), LinkCheck::Tampered);
-        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1001, &sig, 1), LinkCheck::Tampered);
-        assert_eq!(verify_link(b"other", "se_0123456789abcdef", 1000, &sig, 1), LinkCheck::Tampered);
-        assert_eq!(verify_link(b"secret", "se_0123456789abcdef", 1000, "00", 1), LinkCheck::Tampered);
+        assert_eq!(
+            verify_link(b"secret", "se_0123456789abcdee", 1000, &sig, 1),
+            LinkCheck::Tampered
+        );
+        assert_eq!(
+            verify_link(b"secret", "se_0123456789abcdef", 1001, &sig, 1),
+            LinkCheck::Tampered
+        );
+        assert_eq!(
+            verify_link(b"other", "se_0123456789abcdef", 1000, &sig, 1),
+            LinkCheck::Tampered
+        );
+        assert_eq!(
+            verify_link(b"secret", "se_0123456789abcdef", 1000, "00", 1),
+            LinkCheck::Tampered
+        );
     }
 }
 
@@ -244,7 +273,10 @@ mod key_info_tests {
         assert!(!json.contains("AbCdEfGh"), "{json}");
         // Without the hash (its index entry gone), still nothing of the key.
         let listed = old.listed(None);
-        assert_eq!((listed.key_prefix.as_str(), listed.fingerprint.as_str()), ("svc_", ""));
+        assert_eq!(
+            (listed.key_prefix.as_str(), listed.fingerprint.as_str()),
+            ("svc_", "")
+        );
 
         let assistant: KeyInfo = serde_json::from_value(serde_json::json!({
             "keyId": "key_2", "kind": "assistant", "name": null, "keyPrefix": "svc_dsc_Xy12",
@@ -252,6 +284,9 @@ mod key_info_tests {
         }))
         .unwrap();
         let listed = assistant.listed(None);
-        assert_eq!((listed.key_prefix.as_str(), listed.fingerprint.as_str()), ("svc_dsc_", "0123456789"));
+        assert_eq!(
+            (listed.key_prefix.as_str(), listed.fingerprint.as_str()),
+            ("svc_dsc_", "0123456789")
+        );
     }
 }

@@ -73,13 +73,17 @@ pub(super) const INDEX: Settings = Settings {
     irregular_forms: false,
     clipped_forms: true,
     stem: Stem::Light,
-    cjk: Cjk::Bigrams { always_unigrams: true },
+    cjk: Cjk::Bigrams {
+        always_unigrams: true,
+    },
     cjk_stop_bigrams: &[],
 };
 
 /// `Analyzer::Query`: the index's rules at query time.
 pub(super) const QUERY: Settings = Settings {
-    cjk: Cjk::Bigrams { always_unigrams: false },
+    cjk: Cjk::Bigrams {
+        always_unigrams: false,
+    },
     ..INDEX
 };
 
@@ -92,7 +96,9 @@ pub(super) const ASSISTANT_KEYWORDS: Settings = Settings {
     irregular_forms: true,
     clipped_forms: true,
     stem: Stem::Plural,
-    cjk: Cjk::Bigrams { always_unigrams: false },
+    cjk: Cjk::Bigrams {
+        always_unigrams: false,
+    },
     cjk_stop_bigrams: ASSISTANT_CJK_STOP_BIGRAMS,
 };
 
@@ -138,8 +144,9 @@ pub(super) const ASSISTANT_STOP_WORDS: &[&str] = &[
 ];
 
 /// Chinese question scaffolding that would otherwise match every page.
-pub(super) const ASSISTANT_CJK_STOP_BIGRAMS: &[&str] =
-    &["如何", "怎么", "什么", "哪些", "可以", "我的", "是否", "么做"];
+pub(super) const ASSISTANT_CJK_STOP_BIGRAMS: &[&str] = &[
+    "如何", "怎么", "什么", "哪些", "可以", "我的", "是否", "么做",
+];
 
 /// Words too common to help ranking; their postings would be the largest files. `site.js` holds
 /// the same list (checked through `vectors.json`).
@@ -150,8 +157,10 @@ pub(super) const OFFLINE_STOP_WORDS: &[&str] = &[
 ];
 
 /// The longest stop word of any analyzer, in bytes: a longer word needs no search of the lists.
-pub(super) const MAX_STOP_WORD_BYTES: usize =
-    longest(OFFLINE_STOP_WORDS, longest(ASSISTANT_STOP_WORDS, longest(SEARCH_STOP_WORDS, 0)));
+pub(super) const MAX_STOP_WORD_BYTES: usize = longest(
+    OFFLINE_STOP_WORDS,
+    longest(ASSISTANT_STOP_WORDS, longest(SEARCH_STOP_WORDS, 0)),
+);
 
 /// The longer of `at_least` and the longest of `words`.
 const fn longest(words: &[&str], at_least: usize) -> usize {

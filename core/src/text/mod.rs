@@ -35,8 +35,8 @@ mod stem;
 #[cfg(test)]
 mod tests;
 
-pub use names::named_words;
 use analyzers::{Cjk, Settings, Stem, MAX_STOP_WORD_BYTES};
+pub use names::named_words;
 
 /// A named set of analysis rules. See [`analyzers`] for what each one does and why they differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,7 +185,7 @@ pub fn is_cjk(c: char) -> bool {
         | 0x4E00..=0x9FFF     // Han
         | 0xF900..=0xFAFF     // Han compatibility
         | 0x20000..=0x2FA1F   // Han extensions B-F, compatibility supplement
-        | 0x30000..=0x323AF)  // Han extensions G, H
+        | 0x30000..=0x323AF) // Han extensions G, H
 }
 
 /// Hiragana and katakana, full and half width: what tells Japanese text from Chinese.
@@ -193,7 +193,7 @@ pub fn is_kana(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF       // hiragana, katakana
         | 0x31F0..=0x31FF     // katakana phonetic extensions
-        | 0xFF66..=0xFF9F)    // half-width katakana
+        | 0xFF66..=0xFF9F) // half-width katakana
 }
 
 /// Splits `text` into words and CJK runs; `f` gets each with its length in characters of `text`.

@@ -60,7 +60,10 @@ mod tests {
             named_words("How do I connect an Azure DevOps repository?"),
             ["Azure", "DevOps"]
         );
-        assert_eq!(named_words("Is Mintlify HIPAA compliant? Yes."), ["Mintlify", "HIPAA"]);
+        assert_eq!(
+            named_words("Is Mintlify HIPAA compliant? Yes."),
+            ["Mintlify", "HIPAA"]
+        );
         assert_eq!(named_words("AccordionGroup"), ["AccordionGroup"]);
     }
 
@@ -73,7 +76,10 @@ mod tests {
 
     #[test]
     fn names_inside_cjk_text_count() {
-        assert_eq!(named_words("如何从MkDocs迁移到 Mintlify？"), ["MkDocs", "Mintlify"]);
+        assert_eq!(
+            named_words("如何从MkDocs迁移到 Mintlify？"),
+            ["MkDocs", "Mintlify"]
+        );
         assert_eq!(named_words("Dify を Kubernetes で"), ["Kubernetes"]);
     }
 }

@@ -93,7 +93,11 @@ fn split_sentences(text: &str) -> Vec<&str> {
             || matches!(c, '.' | '?' | '!') && next.is_none_or(char::is_whitespace);
         if ends && quote.is_none() {
             let end = i + c.len_utf8();
-            if let Some(s) = text.get(start..end).map(str::trim).filter(|s| !s.is_empty()) {
+            if let Some(s) = text
+                .get(start..end)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
                 out.push(s);
             }
             start = end;
@@ -114,7 +118,8 @@ fn asks(sentence: &str) -> bool {
     ];
     let prose: String = sentence.split('`').step_by(2).collect();
     let first = prose.split_whitespace().next().unwrap_or("").to_lowercase();
-    prose.contains(['?', '？']) || OPENERS.contains(&first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+    prose.contains(['?', '？'])
+        || OPENERS.contains(&first.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
 }
 
 /// What a narrative sentence names: its code spans and quoted messages whole, and its words shaped
@@ -155,13 +160,26 @@ mod tests {
         let q = focus(message);
         assert!(q.starts_with("How long is the bundle link valid?"), "{q}");
         // The sentence before the ask (the symptom) stays; the setup keeps only its names and identifiers.
-        assert!(q.contains("the bundle link in the email returns 403"), "{q}");
-        assert!(q.contains("cdn_token") && q.contains("hetzner") && q.contains("caddy"), "{q}");
+        assert!(
+            q.contains("the bundle link in the email returns 403"),
+            "{q}"
+        );
+        assert!(
+            q.contains("cdn_token") && q.contains("hetzner") && q.contains("caddy"),
+            "{q}"
+        );
         assert!(!q.contains("last week") && !q.contains("ourselves"), "{q}");
         // Only the asking sentence's own names are held to search's unknown-name rule.
         assert!(super::super::named_words(&q).is_empty(), "{q}");
-        let named = focus(&message.replace("How long is the bundle link valid?", "Can Netlify host the bundle link instead?"));
-        assert_eq!(super::super::named_words(&named), vec!["Netlify"], "{named}");
+        let named = focus(&message.replace(
+            "How long is the bundle link valid?",
+            "Can Netlify host the bundle link instead?",
+        ));
+        assert_eq!(
+            super::super::named_words(&named),
+            vec!["Netlify"],
+            "{named}"
+        );
     }
 
     #[test]
@@ -176,8 +194,22 @@ mod tests {
     #[test]
     fn sentences_are_not_cut_inside_code_or_quoted_messages() {
         let s = split_sentences("It fails with `Error: spawn ENAMETOOLONG. Retry?` on start. It says \"no. way\" here!\nWhy?");
-        assert_eq!(s, vec!["It fails with `Error: spawn ENAMETOOLONG. Retry?` on start.", "It says \"no. way\" here!", "Why?"]);
-        assert!(asks("Any workaround?") && asks("Is there a way to cap it") && !asks("It prints `--help?` output."));
-        assert_eq!(identifiers("Ran `cn -p` with AUTH_TYPE=oidc on v4.4 under Docker, twice."), vec!["cn -p", "AUTH_TYPE=oidc", "v4.4", "Docker"]);
+        assert_eq!(
+            s,
+            vec![
+                "It fails with `Error: spawn ENAMETOOLONG. Retry?` on start.",
+                "It says \"no. way\" here!",
+                "Why?"
+            ]
+        );
+        assert!(
+            asks("Any workaround?")
+                && asks("Is there a way to cap it")
+                && !asks("It prints `--help?` output.")
+        );
+        assert_eq!(
+            identifiers("Ran `cn -p` with AUTH_TYPE=oidc on v4.4 under Docker, twice."),
+            vec!["cn -p", "AUTH_TYPE=oidc", "v4.4", "Docker"]
+        );
     }
 }

@@ -15,7 +15,9 @@ fn vectors(section: &str) -> Vec<(String, String, Vec<String>)> {
         .map(|v| {
             let s = |k: &str| v[k].as_str().expect("name and text are strings").to_owned();
             let terms = v["terms"].as_array().expect("terms is an array");
-            let terms = terms.iter().map(|t| t.as_str().expect("a term is a string").to_owned());
+            let terms = terms
+                .iter()
+                .map(|t| t.as_str().expect("a term is a string").to_owned());
             (s("name"), s("text"), terms.collect())
         })
         .collect()
@@ -45,7 +47,9 @@ fn vectors_cover_every_offline_stop_word() {
     let texts: Vec<String> = vectors("offline_shard").into_iter().map(|v| v.1).collect();
     for word in OFFLINE_STOP_WORDS {
         assert!(
-            texts.iter().any(|t| t.split_whitespace().any(|w| w == *word)),
+            texts
+                .iter()
+                .any(|t| t.split_whitespace().any(|w| w == *word)),
             "{word} is in no offline_shard vector"
         );
         assert!(Analyzer::OfflineShard.analyze(word).is_empty(), "{word}");
@@ -62,16 +66,26 @@ fn tables_are_sorted_lowercase_and_folded_as_their_analyzer_folds() {
         let mut sorted = table.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted, table, "{analyzer:?}: sorted for binary search, no duplicates");
+        assert_eq!(
+            sorted, table,
+            "{analyzer:?}: sorted for binary search, no duplicates"
+        );
         for word in table {
             // A stop word that analysis could never produce would be dead.
             let mut piece = None;
             analyzer.pieces(word, |p| piece = Some(format!("{p:?}")));
-            assert_eq!(piece, Some(format!("{:?}", Piece::Word(word))), "{analyzer:?}: {word}");
+            assert_eq!(
+                piece,
+                Some(format!("{:?}", Piece::Word(word))),
+                "{analyzer:?}: {word}"
+            );
         }
     }
     for bigram in ASSISTANT_CJK_STOP_BIGRAMS {
-        assert!(bigram.chars().count() == 2 && bigram.chars().all(is_cjk), "{bigram}");
+        assert!(
+            bigram.chars().count() == 2 && bigram.chars().all(is_cjk),
+            "{bigram}"
+        );
     }
 }
 
@@ -90,14 +104,22 @@ fn one_cjk_class_and_hangul_is_not_in_it() {
         Analyzer::AssistantKeywords,
         Analyzer::OfflineShard,
     ] {
-        assert_eq!(analyzer.analyze("서버를 설정"), ["서버를", "설정"], "{analyzer:?}");
+        assert_eq!(
+            analyzer.analyze("서버를 설정"),
+            ["서버를", "설정"],
+            "{analyzer:?}"
+        );
     }
 }
 
 #[test]
 fn pieces_and_stem_rebuild_the_terms() {
     let text = "Configuring the Pages: 配置 policies, café";
-    for analyzer in [Analyzer::Index, Analyzer::AssistantKeywords, Analyzer::OfflineShard] {
+    for analyzer in [
+        Analyzer::Index,
+        Analyzer::AssistantKeywords,
+        Analyzer::OfflineShard,
+    ] {
         let mut words = Vec::new();
         analyzer.pieces(text, |p| {
             if let Piece::Word(w) = p {
@@ -106,8 +128,11 @@ fn pieces_and_stem_rebuild_the_terms() {
                 }
             }
         });
-        let terms: Vec<String> =
-            analyzer.analyze(text).into_iter().filter(|t| !t.chars().any(is_cjk)).collect();
+        let terms: Vec<String> = analyzer
+            .analyze(text)
+            .into_iter()
+            .filter(|t| !t.chars().any(is_cjk))
+            .collect();
         assert_eq!(words, terms, "{analyzer:?}");
     }
 }
@@ -118,15 +143,35 @@ fn distinct_terms_keep_first_seen_order_and_the_cap() {
         Analyzer::Query.distinct_terms("pages page Page domain pages", 10),
         ["pag", "domain"]
     );
-    assert_eq!(Analyzer::Query.distinct_terms("alpha beta gamma", 2), ["alpha", "beta"]);
+    assert_eq!(
+        Analyzer::Query.distinct_terms("alpha beta gamma", 2),
+        ["alpha", "beta"]
+    );
     assert!(Analyzer::Query.distinct_terms("alpha", 0).is_empty());
 }
 
 #[test]
 fn a_whole_word_meets_its_clipped_form_in_the_index_and_the_assistant() {
-    for analyzer in [Analyzer::Index, Analyzer::Query, Analyzer::AssistantKeywords] {
-        assert_eq!(analyzer.analyze("maximum configuration"), analyzer.analyze("max config"), "{analyzer:?}");
-        assert!(analyzer.analyze("MAX_UPLOAD_BYTES").contains(&analyzer.analyze("maximum")[0]), "{analyzer:?}");
+    for analyzer in [
+        Analyzer::Index,
+        Analyzer::Query,
+        Analyzer::AssistantKeywords,
+    ] {
+        assert_eq!(
+            analyzer.analyze("maximum configuration"),
+            analyzer.analyze("max config"),
+            "{analyzer:?}"
+        );
+        assert!(
+            analyzer
+                .analyze("MAX_UPLOAD_BYTES")
+                .contains(&analyzer.analyze("maximum")[0]),
+            "{analyzer:?}"
+        );
     }
-    assert_eq!(Analyzer::OfflineShard.analyze("maximum"), vec!["maximum"], "the browser's mirror keeps words as typed");
+    assert_eq!(
+        Analyzer::OfflineShard.analyze("maximum"),
+        vec!["maximum"],
+        "the browser's mirror keeps words as typed"
+    );
 }

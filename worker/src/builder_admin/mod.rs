@@ -29,11 +29,21 @@ impl AdminCall<'_> {
 }
 
 /// Runs the admin route that `path` (the original request's path) names.
-pub async fn serve(path: &str, req: &mut Request, env: &Env, order: &AdminOrder) -> ApiResult<Response> {
+pub async fn serve(
+    path: &str,
+    req: &mut Request,
+    env: &Env,
+    order: &AdminOrder,
+) -> ApiResult<Response> {
     let method = req.method().to_string();
     let matched = match_route(&method, path).map_err(|_| ApiError::RouteNotFound)?;
     let route = matched.route;
-    let mut call = AdminCall { req, env, order, matched };
+    let mut call = AdminCall {
+        req,
+        env,
+        order,
+        matched,
+    };
     match route {
         Route::CreateOrg => orgs::create_org(&mut call).await,
         Route::GetOrg => orgs::get_org(&mut call).await,

@@ -8,7 +8,8 @@
 //! deleted; the exports' files stay).
 
 use docs_edge_core::admin::{
-    parse_add_domain, parse_create_key, parse_create_org, parse_update_key, parse_update_org, CreateKey, CreateOrg, UpdateKey, UpdateOrg,
+    parse_add_domain, parse_create_key, parse_create_org, parse_update_key, parse_update_org,
+    CreateKey, CreateOrg, UpdateKey, UpdateOrg,
 };
 use docs_edge_core::export::hosting::parse_hosting;
 use docs_edge_core::security::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
@@ -37,7 +38,9 @@ pub async fn create_org(call: &mut AdminCall<'_>) -> ApiResult<Response> {
 }
 
 pub async fn get_org(call: &mut AdminCall<'_>) -> ApiResult<Response> {
-    let record = Directory::open(call.env)?.require_org(call.param(0)).await?;
+    let record = Directory::open(call.env)?
+        .require_org(call.param(0))
+        .await?;
     json_response(200, &record.org)
 }
 
@@ -73,7 +76,10 @@ pub async fn add_domain(call: &mut AdminCall<'_>) -> ApiResult<Response> {
         record.org.domains.push(domain.clone());
         directory.save_org(&record).await?;
     }
-    json_response(201, &serde_json::json!({ "orgId": record.org.org_id, "domain": domain }))
+    json_response(
+        201,
+        &serde_json::json!({ "orgId": record.org.org_id, "domain": domain }),
+    )
 }
 
 pub async fn remove_domain(call: &mut AdminCall<'_>) -> ApiResult<Response> {
@@ -89,7 +95,11 @@ pub async fn remove_domain(call: &mut AdminCall<'_>) -> ApiResult<Response> {
 }
 
 pub async fn create_key(call: &mut AdminCall<'_>) -> ApiResult<Response> {
-    let CreateKey { kind, name, allowed_origins } = parse_create_key(&operator_body(call).await?)?;
+    let CreateKey {
+        kind,
+        name,
+        allowed_origins,
+    } = parse_create_key(&operator_body(call).await?)?;
     let directory = Directory::open(call.env)?;
     let mut record = directory.require_org(call.param(0)).await?;
 
@@ -99,7 +109,12 @@ pub async fn create_key(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     directory
         .store_key(
             &sha256_hex(key.as_bytes()),
-            &KeyRecord { key_id: key_id.clone(), org_id: record.org.org_id.clone(), kind, allowed_origins: allowed_origins.clone() },
+            &KeyRecord {
+                key_id: key_id.clone(),
+                org_id: record.org.org_id.clone(),
+                kind,
+                allowed_origins: allowed_origins.clone(),
+            },
         )
         .await?;
     record.keys.push(KeyInfo {
@@ -113,7 +128,17 @@ pub async fn create_key(call: &mut AdminCall<'_>) -> ApiResult<Response> {
         allowed_origins: allowed_origins.clone(),
     });
     directory.save_org(&record).await?;
-    json_response(201, &CreatedKey { key_id, kind, name, key, created_at, allowed_origins })
+    json_response(
+        201,
+        &CreatedKey {
+            key_id,
+            kind,
+            name,
+            key,
+            created_at,
+            allowed_origins,
+        },
+    )
 }
 
 pub async fn list_keys(call: &mut AdminCall<'_>) -> ApiResult<Response> {
@@ -148,7 +173,11 @@ pub async fn update_key(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     key.allowed_origins = allowed_origins.clone();
     directory.store_key(&hash, &key).await?;
     let mut record = directory.require_org(&key.org_id).await?;
-    let info = record.keys.iter_mut().find(|k| k.key_id == key_id).ok_or_else(not_found)?;
+    let info = record
+        .keys
+        .iter_mut()
+        .find(|k| k.key_id == key_id)
+        .ok_or_else(not_found)?;
     info.allowed_origins = allowed_origins;
     let listed = info.clone().listed(Some(hash.as_str()));
     directory.save_org(&record).await?;
@@ -175,7 +204,9 @@ async fn org_domain(call: &AdminCall<'_>) -> ApiResult<(Directory, OrgRecord, St
     let record = directory.require_org(call.param(0)).await?;
     let domain = call.param(1).to_ascii_lowercase();
     if !record.org.domains.contains(&domain) {
-        return Err(ApiError::NotFound(format!("domain {domain} not found in this organization")));
+        return Err(ApiError::NotFound(format!(
+            "domain {domain} not found in this organization"
+        )));
     }
     Ok((directory, record, domain))
 }
@@ -183,7 +214,10 @@ async fn org_domain(call: &AdminCall<'_>) -> ApiResult<(Directory, OrgRecord, St
 pub async fn get_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     let (directory, _, domain) = org_domain(call).await?;
     let settings = directory.hosting(&domain).await?.unwrap_or_default();
-    json_response(200, &serde_json::json!({ "domain": domain, "hosting": settings.to_json() }))
+    json_response(
+        200,
+        &serde_json::json!({ "domain": domain, "hosting": settings.to_json() }),
+    )
 }
 
 pub async fn put_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
@@ -192,12 +226,18 @@ pub async fn put_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     let settings = parse_hosting(&body, &domain)?;
     directory.save_hosting(&domain, &settings).await?;
     if !settings.enabled {
-        storage::bucket(call.env)?.delete(hosted_live_key(&domain)).await?;
+        storage::bucket(call.env)?
+            .delete(hosted_live_key(&domain))
+            .await?;
     }
     // `exportJob`: the edge puts the export it starts there.
-    let view = serde_json::json!({ "domain": domain, "hosting": settings.to_json(), "exportJob": null });
+    let view =
+        serde_json::json!({ "domain": domain, "hosting": settings.to_json(), "exportJob": null });
     let mut response = json_response(200, &view)?;
-    response.headers_mut().set(HOSTING_STORED_HEADER, &ascii_json(&serde_json::to_string(&settings)?))?;
+    response.headers_mut().set(
+        HOSTING_STORED_HEADER,
+        &ascii_json(&serde_json::to_string(&settings)?),
+    )?;
     Ok(response)
 }
 

@@ -22,7 +22,9 @@ use docs_edge_core::assistant::resume::{
 use futures_util::future::join;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
-use worker::{durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage};
+use worker::{
+    durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage,
+};
 
 use crate::answer::{log_failure, prepare, Generation, PartReceiver};
 use crate::clock::now_ms;
@@ -139,20 +141,43 @@ impl<'a> ChatClient<'a> {
 
     /// Starts the chat's answer; its thread id. The object's 4xx (unknown thread, bad `messageId`, an
     /// answer still running) pass through.
-    pub async fn start(&self, body: &serde_json::Value, started_ms: u64, request_id: &str, human: HumanCheck) -> ApiResult<String> {
-        let request = StartRequest { key: self.key.clone(), body: body.clone(), started_ms, request_id: request_id.to_string(), human };
-        let reply: serde_json::Value = send(self.env, &self.key.object_name(), &ChatCall::Start(&request)).await?;
+    pub async fn start(
+        &self,
+        body: &serde_json::Value,
+        started_ms: u64,
+        request_id: &str,
+        human: HumanCheck,
+    ) -> ApiResult<String> {
+        let request = StartRequest {
+            key: self.key.clone(),
+            body: body.clone(),
+            started_ms,
+            request_id: request_id.to_string(),
+            human,
+        };
+        let reply: serde_json::Value = send(
+            self.env,
+            &self.key.object_name(),
+            &ChatCall::Start(&request),
+        )
+        .await?;
         Ok(reply["threadId"].as_str().unwrap_or_default().to_string())
     }
 
     /// 404 (relayed) for a chat this organization never ran a resumable answer in.
     pub async fn read(&self, from: u64, wait_ms: u64) -> ApiResult<ReadReply> {
-        let request = ReadRequest { key: self.key.clone(), from, wait_ms };
-        let (headers, bytes) = send_for_bytes(self.env, &self.key.object_name(), &ChatCall::Read(&request)).await?;
+        let request = ReadRequest {
+            key: self.key.clone(),
+            from,
+            wait_ms,
+        };
+        let (headers, bytes) =
+            send_for_bytes(self.env, &self.key.object_name(), &ChatCall::Read(&request)).await?;
         let header = |name: &str| headers.get(name).ok().flatten().unwrap_or_default();
         Ok(ReadReply {
             nothing: header("x-chat-nothing") == "1",
-            text: String::from_utf8(bytes).map_err(|_| ApiError::Internal("chat journal is not UTF-8".into()))?,
+            text: String::from_utf8(bytes)
+                .map_err(|_| ApiError::Internal("chat journal is not UTF-8".into()))?,
             next: header("x-chat-next").parse().unwrap_or(from),
             ended: header("x-chat-ended") == "1",
             message_id: header("x-chat-message-id"),
@@ -162,7 +187,8 @@ impl<'a> ChatClient<'a> {
 
     /// Whether an answer was running (and is now ending).
     pub async fn stop(&self) -> ApiResult<bool> {
-        let reply: serde_json::Value = send(self.env, &self.key.object_name(), &ChatCall::Stop(self.key)).await?;
+        let reply: serde_json::Value =
+            send(self.env, &self.key.object_name(), &ChatCall::Stop(self.key)).await?;
         Ok(reply["stopped"].as_bool().unwrap_or(false))
     }
 }
@@ -198,14 +224,29 @@ impl AssistantChat {
     }
 
     fn running_live(&self, message_id: &str) -> Option<bool> {
-        self.live.borrow().as_ref().filter(|l| l.message_id == message_id).map(|l| l.running)
+        self.live
+            .borrow()
+            .as_ref()
+            .filter(|l| l.message_id == message_id)
+            .map(|l| l.running)
     }
 
     async fn start(&self, start: StartRequest) -> Result<Response> {
         let storage = self.state.storage();
         let key = start.key;
         let prepared = match parse_v2(&start.body) {
-            Ok(request) => prepare(&self.env, &key.org_id, &key.domain, request, start.started_ms, &start.request_id, Some(&start.human)).await,
+            Ok(request) => {
+                prepare(
+                    &self.env,
+                    &key.org_id,
+                    &key.domain,
+                    request,
+                    start.started_ms,
+                    &start.request_id,
+                    Some(&start.human),
+                )
+                .await
+            }
             Err(err) => Err(err.into()),
         };
         let (job, backend) = match prepared {
@@ -218,7 +259,12 @@ impl AssistantChat {
         let mut record = match storage.get::<ChatRecord>(RECORD_KEY).await? {
             Some(r) if !r.owned_by(&key.org_id, &key.domain) => return unknown_chat(),
             Some(r) => r,
-            None => ChatRecord { org_id: key.org_id, domain: key.domain, chat_id: key.chat_id, generation: None },
+            None => ChatRecord {
+                org_id: key.org_id,
+                domain: key.domain,
+                chat_id: key.chat_id,
+                generation: None,
+            },
         };
         if let Some(previous) = &record.generation {
             for seq in 0..previous.sealed_ends.len() {
@@ -237,14 +283,28 @@ impl AssistantChat {
         storage.put(RECORD_KEY, &record).await?;
 
         let (sender, receiver) = futures_channel::mpsc::unbounded();
-        let answer = Generation::new(self.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender)
-            .checking_stop_every(STOP_CHECK);
-        *self.live.borrow_mut() =
-            Some(Live { message_id, journal: Journal::new(), stop: answer.stop_flag(), running: true });
+        let answer = Generation::new(
+            self.env.clone(),
+            backend,
+            job,
+            Protocol::UiMessageStreamV2,
+            sender,
+        )
+        .checking_stop_every(STOP_CHECK);
+        *self.live.borrow_mut() = Some(Live {
+            message_id,
+            journal: Journal::new(),
+            stop: answer.stop_flag(),
+            running: true,
+        });
         let live = self.live.clone();
         let window = resume_window(&self.env);
         self.state.wait_until(async move {
-            let (_, journaled) = join(answer.run(), journal_answer(receiver, live.clone(), &storage, record, window)).await;
+            let (_, journaled) = join(
+                answer.run(),
+                journal_answer(receiver, live.clone(), &storage, record, window),
+            )
+            .await;
             if let Err(err) = journaled {
                 log_failure("", &format!("chat journal not stored: {err}"));
             }
@@ -257,8 +317,12 @@ impl AssistantChat {
 
     async fn read(&self, read: ReadRequest) -> Result<Response> {
         let storage = self.state.storage();
-        let Some(mut record) = self.record(&read.key).await? else { return unknown_chat() };
-        let Some(generation) = record.generation.clone() else { return nothing().into_response() };
+        let Some(mut record) = self.record(&read.key).await? else {
+            return unknown_chat();
+        };
+        let Some(generation) = record.generation.clone() else {
+            return nothing().into_response();
+        };
         let now = now_ms();
         let live_running = self.running_live(&generation.message_id);
         if generation.state == GenerationState::Running && live_running.is_none() {
@@ -276,19 +340,33 @@ impl AssistantChat {
         loop {
             let (plan, open, running, len) = {
                 let live = self.live.borrow();
-                let ours = live.as_ref().filter(|l| l.message_id == generation.message_id);
+                let ours = live
+                    .as_ref()
+                    .filter(|l| l.message_id == generation.message_id);
                 let rebuilt;
                 let journal = match ours {
                     Some(l) => &l.journal,
                     None => {
-                        rebuilt = Journal::from_sealed(record.generation.as_ref().map(|g| g.sealed_ends.clone()).unwrap_or_default());
+                        rebuilt = Journal::from_sealed(
+                            record
+                                .generation
+                                .as_ref()
+                                .map(|g| g.sealed_ends.clone())
+                                .unwrap_or_default(),
+                        );
                         &rebuilt
                     }
                 };
                 let Some(plan) = journal.plan(read.from, ENTRIES_PER_READ) else {
-                    return error_reply(&ApiError::Internal(format!("read past the journal's end ({})", read.from)));
+                    return error_reply(&ApiError::Internal(format!(
+                        "read past the journal's end ({})",
+                        read.from
+                    )));
                 };
-                let open = plan.open_skip.and_then(|skip| journal.open_from(skip)).map(str::to_string);
+                let open = plan
+                    .open_skip
+                    .and_then(|skip| journal.open_from(skip))
+                    .map(str::to_string);
                 (plan, open, ours.is_some_and(|l| l.running), journal.len())
             };
             // Nothing new yet: look again shortly (in memory, no storage read) until the deadline.
@@ -299,17 +377,28 @@ impl AssistantChat {
             let mut text = String::new();
             for (seq, skip) in &plan.stored {
                 let Some(entry) = storage.get::<String>(&entry_key(*seq)).await? else {
-                    return error_reply(&ApiError::Internal(format!("journal entry {seq} missing")));
+                    return error_reply(&ApiError::Internal(format!(
+                        "journal entry {seq} missing"
+                    )));
                 };
                 text.push_str(entry.get(*skip..).unwrap_or_default());
             }
             text.push_str(open.as_deref().unwrap_or_default());
             let next = read.from + text.len() as u64;
             let ended = !running && next >= len;
-            if ended && record.generation.as_ref().is_some_and(|g| g.state == GenerationState::Interrupted) {
+            if ended
+                && record
+                    .generation
+                    .as_ref()
+                    .is_some_and(|g| g.state == GenerationState::Interrupted)
+            {
                 text.push_str(
-                    &AnswerEncoder::new(Protocol::UiMessageStreamV2, generation.message_id.clone(), generation.thread_id.clone())
-                        .error("the answer was interrupted"),
+                    &AnswerEncoder::new(
+                        Protocol::UiMessageStreamV2,
+                        generation.message_id.clone(),
+                        generation.thread_id.clone(),
+                    )
+                    .error("the answer was interrupted"),
                 );
             }
             return ReadReply {
@@ -325,9 +414,16 @@ impl AssistantChat {
     }
 
     async fn stop(&self, key: ChatKey) -> Result<Response> {
-        let Some(record) = self.record(&key).await? else { return unknown_chat() };
+        let Some(record) = self.record(&key).await? else {
+            return unknown_chat();
+        };
         let message_id = record.generation.map(|g| g.message_id).unwrap_or_default();
-        let stopped = match self.live.borrow().as_ref().filter(|l| l.message_id == message_id && l.running) {
+        let stopped = match self
+            .live
+            .borrow()
+            .as_ref()
+            .filter(|l| l.message_id == message_id && l.running)
+        {
             Some(live) => {
                 live.stop.set(true);
                 true
@@ -349,7 +445,9 @@ async fn journal_answer(
     window: Duration,
 ) -> Result<()> {
     while let Some(Ok(bytes)) = receiver.next().await {
-        let Ok(text) = String::from_utf8(bytes) else { continue };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
         if text.starts_with(':') {
             continue;
         }
@@ -363,7 +461,9 @@ async fn journal_answer(
             appended
         };
         match sealed {
-            Ok(Some(entry)) => store_entry(storage, &mut record, &live, entry.seq, &entry.text).await?,
+            Ok(Some(entry)) => {
+                store_entry(storage, &mut record, &live, entry.seq, &entry.text).await?
+            }
             Ok(None) => {}
             Err(_) => log_failure("", "chat journal full: a chunk was dropped"),
         }
@@ -381,9 +481,19 @@ async fn journal_answer(
     Ok(())
 }
 
-async fn store_entry(storage: &Storage, record: &mut ChatRecord, live: &Rc<RefCell<Option<Live>>>, seq: usize, text: &str) -> Result<()> {
+async fn store_entry(
+    storage: &Storage,
+    record: &mut ChatRecord,
+    live: &Rc<RefCell<Option<Live>>>,
+    seq: usize,
+    text: &str,
+) -> Result<()> {
     storage.put(&entry_key(seq), text).await?;
-    let ends = live.borrow().as_ref().map(|l| l.journal.sealed_ends().to_vec()).unwrap_or_default();
+    let ends = live
+        .borrow()
+        .as_ref()
+        .map(|l| l.journal.sealed_ends().to_vec())
+        .unwrap_or_default();
     if let Some(g) = record.generation.as_mut() {
         g.sealed_ends = ends;
     }
@@ -398,18 +508,26 @@ fn answer_running() -> ApiError {
 }
 
 fn nothing() -> ReadReply {
-    ReadReply { nothing: true, ..ReadReply::default() }
+    ReadReply {
+        nothing: true,
+        ..ReadReply::default()
+    }
 }
 
 fn unknown_chat() -> Result<Response> {
     error_reply(&ApiError::NotFound(
-        "chatId: no resumable answer was started in this chat by this organization on this domain".into(),
+        "chatId: no resumable answer was started in this chat by this organization on this domain"
+            .into(),
     ))
 }
 
 impl DurableObject for AssistantChat {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, live: AssertUnwindSafe(Rc::new(RefCell::new(None))) }
+        Self {
+            state,
+            env,
+            live: AssertUnwindSafe(Rc::new(RefCell::new(None))),
+        }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -426,7 +544,9 @@ impl DurableObject for AssistantChat {
     async fn alarm(&self) -> Result<Response> {
         let _span = DurableSpan::start("AssistantChat", "alarm");
         let storage = self.state.storage();
-        let Some(mut record) = storage.get::<ChatRecord>(RECORD_KEY).await? else { return Response::ok("") };
+        let Some(mut record) = storage.get::<ChatRecord>(RECORD_KEY).await? else {
+            return Response::ok("");
+        };
         if record.expired(now_ms(), self.window_ms()) {
             if let Some(g) = record.generation.as_mut() {
                 for seq in 0..g.sealed_ends.len() {

@@ -9,8 +9,8 @@
 //! 429, or what the job refused, e.g. a 400); `publish` with [`PublishOrder`] answers `{}` or 429.
 
 use std::cell::RefCell;
-use std::panic::AssertUnwindSafe;
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 
 use docs_edge_core::export::{ExportVersions, MarkdownPages, PageExtras};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -18,10 +18,10 @@ use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::config::{JobSettings, EXPORT_ORGS_BINDING};
-use crate::memory::DurableSpan;
 use crate::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget, StartJob};
 use crate::durable_client::{durable_operations, error_reply, send};
 use crate::error::{ApiError, ApiResult};
+use crate::memory::DurableSpan;
 use crate::random::random_id;
 
 use super::json_storage::JsonStorage;
@@ -89,7 +89,8 @@ impl<'a> ExportOrgClient<'a> {
 
     /// Takes a publish slot, or the 429 relayed.
     pub async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
-        let _: serde_json::Value = send(self.env, self.org_id, &ExportOrgCall::Publish(order)).await?;
+        let _: serde_json::Value =
+            send(self.env, self.org_id, &ExportOrgCall::Publish(order)).await?;
         Ok(())
     }
 }
@@ -133,7 +134,11 @@ pub struct ExportOrg {
 
 impl DurableObject for ExportOrg {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, starting: AssertUnwindSafe(RefCell::new(HashMap::new())) }
+        Self {
+            state,
+            env,
+            starting: AssertUnwindSafe(RefCell::new(HashMap::new())),
+        }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -158,16 +163,27 @@ impl DurableObject for ExportOrg {
 impl ExportOrg {
     async fn start(&self, order: StartOrder) -> ApiResult<JobView> {
         if let Some(job_id) = self.starting.borrow().get(&order.domain) {
-            return Err(ApiError::JobActive { job_id: job_id.clone() });
+            return Err(ApiError::JobActive {
+                job_id: job_id.clone(),
+            });
         }
         let storage = self.state.storage();
         let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
-        take_slot(&mut record.starts, order.starts_per_hour, order.now_unix, "export jobs may start")?;
+        take_slot(
+            &mut record.starts,
+            order.starts_per_hour,
+            order.now_unix,
+            "export jobs may start",
+        )?;
         let job_id = random_id("se_", 8)?;
         // The slot is stored before the job object is awaited, so a concurrent start sees it.
         storage.put_json(RECORD_KEY, &record).await?;
-        self.starting.borrow_mut().insert(order.domain.clone(), job_id.clone());
-        let result = self.create(&order, &job_id, record.latest.get(&order.domain).cloned()).await;
+        self.starting
+            .borrow_mut()
+            .insert(order.domain.clone(), job_id.clone());
+        let result = self
+            .create(&order, &job_id, record.latest.get(&order.domain).cloned())
+            .await;
         self.starting.borrow_mut().remove(&order.domain);
         // Read again: other starts and publishes may have been recorded meanwhile.
         let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
@@ -191,15 +207,29 @@ impl ExportOrg {
     async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
         let storage = self.state.storage();
         let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
-        take_slot(&mut record.publishes, order.per_hour, order.now_unix, "publishes")?;
+        take_slot(
+            &mut record.publishes,
+            order.per_hour,
+            order.now_unix,
+            "publishes",
+        )?;
         storage.put_json(RECORD_KEY, &record).await?;
         Ok(())
     }
 
-    async fn create(&self, order: &StartOrder, job_id: &str, previous: Option<String>) -> ApiResult<JobView> {
+    async fn create(
+        &self,
+        order: &StartOrder,
+        job_id: &str,
+        previous: Option<String>,
+    ) -> ApiResult<JobView> {
         if let Some(previous) = previous {
-            let owner = OwnerQuery { org_id: order.org_id.clone() };
-            let view = ExportJobClient::new(&self.env, &previous).status(&owner).await?;
+            let owner = OwnerQuery {
+                org_id: order.org_id.clone(),
+            };
+            let view = ExportJobClient::new(&self.env, &previous)
+                .status(&owner)
+                .await?;
             if matches!(view.status, JobStatus::Queued | JobStatus::Running) {
                 return Err(ApiError::JobActive { job_id: previous });
             }

@@ -18,7 +18,10 @@ pub(crate) trait JsonStorage {
 
 impl JsonStorage for Storage {
     async fn get_json<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
-        let found = self.get_multiple(vec![key]).await?.get(&JsValue::from_str(key));
+        let found = self
+            .get_multiple(vec![key])
+            .await?
+            .get(&JsValue::from_str(key));
         if found.is_undefined() {
             return Ok(None);
         }
@@ -33,6 +36,7 @@ impl JsonStorage for Storage {
     }
 
     async fn put_json<T: Serialize>(&self, key: &str, value: &T) -> Result<()> {
-        self.put_raw(key, JsValue::from_str(&serde_json::to_string(value)?)).await
+        self.put_raw(key, JsValue::from_str(&serde_json::to_string(value)?))
+            .await
     }
 }

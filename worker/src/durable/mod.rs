@@ -7,12 +7,12 @@
 //! the previous request-serving script talks to the new builder. A field added to a message gets a
 //! serde default, and none is renamed or removed in one release.
 
+#[cfg(feature = "edge")]
+pub mod chat;
 pub mod export_job;
 #[cfg(feature = "edge")]
 pub mod export_org;
-pub mod publish_job;
 mod json_storage;
+pub mod publish_job;
 #[cfg(feature = "edge")]
 pub mod thread;
-#[cfg(feature = "edge")]
-pub mod chat;

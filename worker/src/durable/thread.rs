@@ -16,8 +16,8 @@ use worker::{durable_object, DurableObject, Env, ListOptions, Request, Response,
 
 use crate::config::{test_only, Config, THREADS_BINDING};
 use crate::durable_client::{durable_operations, error_reply, send};
-use crate::memory::DurableSpan;
 use crate::error::{ApiError, ApiResult};
+use crate::memory::DurableSpan;
 
 pub use docs_edge_core::wire::thread::{StoredMessage, ThreadRecord, MAX_STORED_MESSAGES};
 
@@ -67,8 +67,16 @@ impl<'a> ThreadClient<'a> {
     }
 
     /// The thread if it exists and belongs to this organization (and domain, when given).
-    pub async fn find(&self, thread_id: &str, org_id: &str, domain: Option<&str>) -> ApiResult<Option<ThreadRecord>> {
-        let owner = OwnerQuery { org_id: org_id.into(), domain: domain.map(str::to_string) };
+    pub async fn find(
+        &self,
+        thread_id: &str,
+        org_id: &str,
+        domain: Option<&str>,
+    ) -> ApiResult<Option<ThreadRecord>> {
+        let owner = OwnerQuery {
+            org_id: org_id.into(),
+            domain: domain.map(str::to_string),
+        };
         absent_as_none(send(self.env, thread_id, &ThreadCall::Get(&owner)).await)
     }
 
@@ -145,7 +153,9 @@ impl AssistantThread {
         if let Some(meta) = storage.get::<ThreadMeta>(META_KEY).await? {
             return Ok(Some(meta));
         }
-        let Some(legacy) = storage.get::<ThreadRecord>(LEGACY_RECORD_KEY).await? else { return Ok(None) };
+        let Some(legacy) = storage.get::<ThreadRecord>(LEGACY_RECORD_KEY).await? else {
+            return Ok(None);
+        };
         let meta = ThreadMeta {
             thread_id: legacy.thread_id,
             org_id: legacy.org_id,
@@ -168,7 +178,11 @@ impl AssistantThread {
         // One list of the kept range (keys are zero-padded, so they list in turn order) instead of a
         // storage read per message: up to MAX_STORED_MESSAGES on every turn.
         let (start, end) = (message_key(meta.first_seq), message_key(meta.next_seq));
-        let stored = self.state.storage().list_with_options(ListOptions::new().start(&start).end(&end)).await?;
+        let stored = self
+            .state
+            .storage()
+            .list_with_options(ListOptions::new().start(&start).end(&end))
+            .await?;
         let mut messages = Vec::with_capacity(stored.size() as usize);
         for value in stored.values() {
             messages.push(serde_wasm_bindgen::from_value::<StoredMessage>(value?)?);
@@ -238,7 +252,10 @@ impl DurableObject for AssistantThread {
         match op {
             ThreadOp::Append(append) => self.append(append).await,
             ThreadOp::Get(owner) => match self.meta().await? {
-                Some(meta) if meta.org_id == owner.org_id && owner.domain.as_ref().is_none_or(|d| d == &meta.domain) => {
+                Some(meta)
+                    if meta.org_id == owner.org_id
+                        && owner.domain.as_ref().is_none_or(|d| d == &meta.domain) =>
+                {
                     if self.state.storage().get_alarm().await?.is_none() {
                         self.keep_from_now().await?;
                     }

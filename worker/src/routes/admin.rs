@@ -12,7 +12,11 @@ use crate::error::ApiResult;
 
 pub async fn forward(call: &mut Call) -> ApiResult<Response> {
     require_operator(&call.req, &call.env)?;
-    let order = AdminOrder { request_id: call.request_id.clone(), max_json_body_bytes: call.config.max_json_body_bytes, caller: None };
+    let order = AdminOrder {
+        request_id: call.request_id.clone(),
+        max_json_body_bytes: call.config.max_json_body_bytes,
+        caller: None,
+    };
     let response = forward_admin(call, &order).await?;
     // The builder took the site offline; this isolate forgets it at once, others within the
     // pointer's time to live.

@@ -13,11 +13,11 @@ use futures_channel::mpsc;
 use worker::Response;
 
 use crate::answer::{prepare, send_bytes, Generation, PartSender};
+use crate::clock::now_ms;
+use crate::config::keep_alive_interval;
 use crate::context::Call;
 use crate::durable::chat::{ChatClient, ChatKey, ReadReply};
-use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::config::keep_alive_interval;
 use crate::http::{empty_response, json_response, read_json_object};
 use crate::routes::discovery::{authorize, Caller};
 use crate::turnstile::HumanCheck;
@@ -42,9 +42,18 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     let (sender, receiver) = mpsc::unbounded();
     match chat_id {
         None => {
-            let (job, backend) =
-                prepare(&call.env, &caller.key.org_id, &caller.domain, request, started_ms, &call.request_id, Some(&human)).await?;
-            call.response_headers.push(("x-thread-id".into(), job.thread.thread_id.clone()));
+            let (job, backend) = prepare(
+                &call.env,
+                &caller.key.org_id,
+                &caller.domain,
+                request,
+                started_ms,
+                &call.request_id,
+                Some(&human),
+            )
+            .await?;
+            call.response_headers
+                .push(("x-thread-id".into(), job.thread.thread_id.clone()));
             let answer = Generation::new(call.env.clone(), backend, job, protocol, sender);
             // wait_until keeps the isolate working on the answer for as long as the stream is read.
             call.ctx.wait_until(async move {
@@ -54,9 +63,16 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
         Some(chat_id) => {
             // The chat's object prepares and generates (from the body validated here); this request is
             // only its first reader.
-            let key = ChatKey { org_id: caller.key.org_id, domain: caller.domain, chat_id };
-            let thread_id = ChatClient::new(&call.env, &key).start(&body, started_ms, &call.request_id, human).await?;
-            call.response_headers.push(("x-thread-id".into(), thread_id));
+            let key = ChatKey {
+                org_id: caller.key.org_id,
+                domain: caller.domain,
+                chat_id,
+            };
+            let thread_id = ChatClient::new(&call.env, &key)
+                .start(&body, started_ms, &call.request_id, human)
+                .await?;
+            call.response_headers
+                .push(("x-thread-id".into(), thread_id));
             let first = ChatClient::new(&call.env, &key).read(0, 0).await?;
             follow_chat(call, key, first, sender);
         }
@@ -64,7 +80,10 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
     stream_response(receiver, protocol)
 }
 
-fn stream_response(receiver: crate::answer::PartReceiver, protocol: Protocol) -> ApiResult<Response> {
+fn stream_response(
+    receiver: crate::answer::PartReceiver,
+    protocol: Protocol,
+) -> ApiResult<Response> {
     crate::http::stream_response(Box::pin(receiver), protocol.headers())
 }
 
@@ -78,7 +97,8 @@ pub async fn resume_v2(call: &mut Call) -> ApiResult<Response> {
     if first.nothing {
         return Ok(empty_response(204));
     }
-    call.response_headers.push(("x-thread-id".into(), first.thread_id.clone()));
+    call.response_headers
+        .push(("x-thread-id".into(), first.thread_id.clone()));
     let (sender, receiver) = mpsc::unbounded();
     follow_chat(call, key, first, sender);
     stream_response(receiver, Protocol::UiMessageStreamV2)
@@ -97,7 +117,11 @@ pub async fn stop_v2(call: &mut Call) -> ApiResult<Response> {
 fn chat_key(call: &Call, caller: Caller) -> ApiResult<ChatKey> {
     let chat_id = call.param(1).to_string();
     check_chat_id(&chat_id).map_err(|rule| ApiError::Invalid(format!("chatId: {rule}")))?;
-    Ok(ChatKey { org_id: caller.key.org_id, domain: caller.domain, chat_id })
+    Ok(ChatKey {
+        org_id: caller.key.org_id,
+        domain: caller.domain,
+        chat_id,
+    })
 }
 
 /// Moves the chat's journal to this reader: `first`, then long-polls from where it ends until the
@@ -123,8 +147,12 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
                 Ok(next) => next,
                 Err(err) => {
                     crate::answer::log_failure("", &format!("chat journal unreadable: {err}"));
-                    let end = AnswerEncoder::new(Protocol::UiMessageStreamV2, reply.message_id.clone(), reply.thread_id.clone())
-                        .error("the answer stream was interrupted");
+                    let end = AnswerEncoder::new(
+                        Protocol::UiMessageStreamV2,
+                        reply.message_id.clone(),
+                        reply.thread_id.clone(),
+                    )
+                    .error("the answer stream was interrupted");
                     send_bytes(&sender, end);
                     return;
                 }
@@ -135,11 +163,40 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
 
 /// An answer, not streamed (the MCP `ask` tool): the same pipeline run to its end. Returns the text
 /// and the `(title, url)` of its sources; a failed answer is an error (its detail is logged).
-pub async fn answer_once(call: &Call, caller: Caller, request: AssistantRequest) -> ApiResult<(String, Vec<(String, String)>)> {
-    let (job, backend) = prepare(&call.env, &caller.key.org_id, &caller.domain, request, now_ms(), &call.request_id, None).await?;
+pub async fn answer_once(
+    call: &Call,
+    caller: Caller,
+    request: AssistantRequest,
+) -> ApiResult<(String, Vec<(String, String)>)> {
+    let (job, backend) = prepare(
+        &call.env,
+        &caller.key.org_id,
+        &caller.domain,
+        request,
+        now_ms(),
+        &call.request_id,
+        None,
+    )
+    .await?;
     // Nobody reads the stream, but it stays open: a dropped receiver means the client left.
     let (sender, _stream) = mpsc::unbounded();
-    let answer = Generation::new(call.env.clone(), backend, job, Protocol::UiMessageStreamV2, sender);
-    let answer = answer.run().await.ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
-    Ok((answer.text, answer.sources.into_iter().map(|s| (s.title, s.url)).collect()))
+    let answer = Generation::new(
+        call.env.clone(),
+        backend,
+        job,
+        Protocol::UiMessageStreamV2,
+        sender,
+    );
+    let answer = answer
+        .run()
+        .await
+        .ok_or_else(|| ApiError::Internal("the answer could not be completed".into()))?;
+    Ok((
+        answer.text,
+        answer
+            .sources
+            .into_iter()
+            .map(|s| (s.title, s.url))
+            .collect(),
+    ))
 }

@@ -4,8 +4,8 @@
 
 use docs_edge_core::wire::KeyKind;
 
-use crate::context::Call;
 use crate::auth::{require_domain, require_key, require_origin};
+use crate::context::Call;
 use crate::directory::{Directory, KeyRecord};
 use crate::error::ApiResult;
 use crate::ratelimit;

@@ -11,14 +11,29 @@ use crate::http::json_response;
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
     // Test-only (`crate::config::test_only::panic_route`): a panic deep in a request.
     if crate::config::test_only::panic_route(&call.env)
-        && call.req.headers().get("x-test-panic").ok().flatten().is_some()
+        && call
+            .req
+            .headers()
+            .get("x-test-panic")
+            .ok()
+            .flatten()
+            .is_some()
     {
         worker::Delay::from(std::time::Duration::from_millis(1)).await;
         panic!("test-only panic (TEST_PANIC_ROUTE)");
     }
-    json_response(200, &Health { status: "ok".into(), version: env!("CARGO_PKG_VERSION").into() })
+    json_response(
+        200,
+        &Health {
+            status: "ok".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+    )
 }
 
 pub async fn features(call: &mut Call) -> ApiResult<Response> {
-    json_response(200, &crate::config::deployment(&call.env).map_err(ApiError::Internal)?)
+    json_response(
+        200,
+        &crate::config::deployment(&call.env).map_err(ApiError::Internal)?,
+    )
 }

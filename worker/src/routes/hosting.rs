@@ -23,7 +23,9 @@ use crate::routes::export::start_site_export;
 pub async fn put(call: &mut Call) -> ApiResult<Response> {
     let response = crate::routes::admin::forward(call).await?;
     let (headers, body) = read_reply(response, "builder", "hosting").await?;
-    let stored = headers.get(HOSTING_STORED_HEADER)?.ok_or_else(|| ApiError::Internal("builder hosting: no stored setting".into()))?;
+    let stored = headers
+        .get(HOSTING_STORED_HEADER)?
+        .ok_or_else(|| ApiError::Internal("builder hosting: no stored setting".into()))?;
     let settings: HostingSettings = serde_json::from_slice(stored.as_bytes())?;
     let domain = call.param(1).to_ascii_lowercase();
     let mut view: Value = serde_json::from_slice(&body)?;
@@ -44,11 +46,15 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
 pub async fn after_publish(call: &Call, org_id: &str, domain: &str) {
     let started = async {
         match Directory::open(&call.env)?.hosting(domain).await? {
-            Some(settings) if settings.enabled => start_site_export(call, org_id, domain, &settings).await,
+            Some(settings) if settings.enabled => {
+                start_site_export(call, org_id, domain, &settings).await
+            }
             _ => Ok(None),
         }
     };
     if let Err(err) = started.await {
-        crate::log_line::error(&serde_json::json!({"event": "site_export_not_started", "domain": domain, "error": err.public_message()}));
+        crate::log_line::error(
+            &serde_json::json!({"event": "site_export_not_started", "domain": domain, "error": err.public_message()}),
+        );
     }
 }

@@ -10,12 +10,12 @@ use docs_edge_core::http::site_headers::content_type;
 use worker::{Headers, Response, ResponseBuilder};
 
 use crate::agent_docs;
-use crate::storage::{LLMS_FULL_TXT, LLMS_TXT, SKILL_MD};
 use crate::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::discovery::authorize;
 use crate::sites;
 use crate::storage;
+use crate::storage::{LLMS_FULL_TXT, LLMS_TXT, SKILL_MD};
 
 pub async fn llms_txt(call: &mut Call) -> ApiResult<Response> {
     document(call, LLMS_TXT).await
@@ -29,13 +29,22 @@ pub async fn llms_full_txt(call: &mut Call) -> ApiResult<Response> {
 pub async fn skill_md(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let version =
+        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let skill = agent_docs::text(&bucket, &caller.domain, &version, SKILL_MD)
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("{} has no skill.md: add one at the root of the docs repository and publish", caller.domain)))?;
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "{} has no skill.md: add one at the root of the docs repository and publish",
+                caller.domain
+            ))
+        })?;
     let headers = Headers::new();
     headers.set("content-type", "text/markdown; charset=utf-8")?;
-    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).fixed(skill.into_bytes()))
+    Ok(ResponseBuilder::new()
+        .with_status(200)
+        .with_headers(headers)
+        .fixed(skill.into_bytes()))
 }
 
 /// A file of the skills' discovery (`docs_edge_core::docs::public_skills`), streamed as the publish
@@ -44,23 +53,47 @@ pub async fn skills_file(call: &mut Call) -> ApiResult<Response> {
     let named = (call.matched.route == Route::SkillFile).then(|| (call.param(2), call.param(3)));
     let path = requested_file(call.param(1), named);
     let caller = authorize(call).await?;
-    let missing = || ApiError::NotFound(format!("{} serves no such skill file: skills are the root skill.md and .mintlify/skills/<folder>/SKILL.md", caller.domain));
+    let missing = || {
+        ApiError::NotFound(format!("{} serves no such skill file: skills are the root skill.md and .mintlify/skills/<folder>/SKILL.md", caller.domain))
+    };
     let path = path.ok_or_else(missing)?;
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
-    let object = bucket.get(storage::version_key(&caller.domain, &version.publish_id, &path)).execute().await?.ok_or_else(missing)?;
+    let version =
+        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let object = bucket
+        .get(storage::version_key(
+            &caller.domain,
+            &version.publish_id,
+            &path,
+        ))
+        .execute()
+        .await?
+        .ok_or_else(missing)?;
     let body = object.body().ok_or_else(missing)?;
     let headers = Headers::new();
     headers.set("content-type", content_type(&path))?;
-    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).body(body.response_body()?))
+    Ok(ResponseBuilder::new()
+        .with_status(200)
+        .with_headers(headers)
+        .body(body.response_body()?))
 }
 
 async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let version =
+        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
     headers.set("content-type", "text/plain; charset=utf-8")?;
-    agent_docs::document(&bucket, &caller.domain, &version, name, ResponseBuilder::new().with_status(200).with_headers(headers)).await
+    agent_docs::document(
+        &bucket,
+        &caller.domain,
+        &version,
+        name,
+        ResponseBuilder::new()
+            .with_status(200)
+            .with_headers(headers),
+    )
+    .await
 }

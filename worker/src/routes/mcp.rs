@@ -4,14 +4,16 @@
 //! read from the version's stored documents, and the replies go back as JSON, or 202 when there
 //! are none. `GET` is 405 by the route table: no server-initiated stream.
 
-use docs_edge_core::assistant::request::{AssistantRequest, Role, Trigger, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE};
 use docs_edge_core::agents::llms::page_url;
 use docs_edge_core::agents::mcp::resources::{self, Document};
-use docs_edge_core::docs::public_skills::index_path;
 use docs_edge_core::agents::mcp::{
-    self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput, ServerInfo, Step,
-    ToolCall, ToolOutcome,
+    self, excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem,
+    SearchOutput, ServerInfo, Step, ToolCall, ToolOutcome,
 };
+use docs_edge_core::assistant::request::{
+    AssistantRequest, Role, Trigger, Turn, DEFAULT_RETRIEVAL_PAGE_SIZE,
+};
+use docs_edge_core::docs::public_skills::index_path;
 use docs_edge_core::search::Query;
 use docs_edge_core::wire::SearchFilter;
 use serde_json::Value;
@@ -29,15 +31,22 @@ use crate::storage;
 
 pub async fn post(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
-    let version = mcp::header_version(header(&call.req, "mcp-protocol-version").as_deref()).map_err(ApiError::Invalid)?;
-    require_content_type(&call.req, &["application/json"], "JSON-RPC (Content-Type: application/json)")?;
+    let version = mcp::header_version(header(&call.req, "mcp-protocol-version").as_deref())
+        .map_err(ApiError::Invalid)?;
+    require_content_type(
+        &call.req,
+        &["application/json"],
+        "JSON-RPC (Content-Type: application/json)",
+    )?;
     let body = read_body(&mut call.req, call.config.max_json_body_bytes).await?;
     let incoming = match mcp::parse_body(&body, version) {
         Ok(incoming) => incoming,
         Err(reply) => return Ok(json_bytes_response(400, serde_json::to_vec(&reply)?, &[])),
     };
     // The route's gate let it through with search or the assistant on; the tools follow each switch.
-    let features = crate::config::deployment(&call.env).map_err(ApiError::Internal)?.features;
+    let features = crate::config::deployment(&call.env)
+        .map_err(ApiError::Internal)?
+        .features;
     let server = ServerInfo {
         site_name: &caller.domain,
         domain: &caller.domain,
@@ -53,7 +62,9 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
                 let outcome = run_tool(call, &caller, tool).await;
                 replies.push(mcp::tool_reply(&id, outcome, version));
             }
-            Step::ListResources { id } => replies.push(list_resources(call, &caller, &server, &id).await?),
+            Step::ListResources { id } => {
+                replies.push(list_resources(call, &caller, &server, &id).await?)
+            }
             Step::ReadResource { id, document } => {
                 let text = read_document(call, &caller, &document).await?;
                 replies.push(resources::read_reply(&id, &document, text, &server));
@@ -71,17 +82,39 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
 
 /// `llms.txt` always (a published version has one), `skill.md` when the owner wrote one, and the
 /// skills of the discovery index.
-async fn list_resources(call: &Call, caller: &Caller, server: &ServerInfo<'_>, id: &Value) -> ApiResult<Value> {
+async fn list_resources(
+    call: &Call,
+    caller: &Caller,
+    server: &ServerInfo<'_>,
+    id: &Value,
+) -> ApiResult<Value> {
     let root = read_document(call, caller, &Document::SkillMd).await?;
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
-    let index = agent_docs::text(&bucket, &caller.domain, &version, &index_path("agent-skills")).await?;
-    Ok(resources::list_reply(id, root.as_deref(), index.as_deref().map(str::as_bytes), server))
+    let version =
+        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let index = agent_docs::text(
+        &bucket,
+        &caller.domain,
+        &version,
+        &index_path("agent-skills"),
+    )
+    .await?;
+    Ok(resources::list_reply(
+        id,
+        root.as_deref(),
+        index.as_deref().map(str::as_bytes),
+        server,
+    ))
 }
 
-async fn read_document(call: &Call, caller: &Caller, document: &Document) -> ApiResult<Option<String>> {
+async fn read_document(
+    call: &Call,
+    caller: &Caller,
+    document: &Document,
+) -> ApiResult<Option<String>> {
     let bucket = storage::bucket(&call.env)?;
-    let version = sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+    let version =
+        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     agent_docs::text(&bucket, &caller.domain, &version, &document.file()).await
 }
 
@@ -103,19 +136,26 @@ async fn run_tool(call: &Call, caller: &Caller, tool: ToolCall) -> ToolOutcome {
 }
 
 async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<ToolOutcome> {
-    let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
-    let hits = site.search(&Query {
-        text: &args.query,
-        limit: args.limit,
-        score_threshold: 0.0,
-        language: args.language.as_deref(),
-        version: args.version.as_deref(),
-        tag: None,
-        groups: &[],
-        near_path: None,
-        current_version: None,
-    })
+    let site = search_store::open(
+        &call.env,
+        call.config.search_cache_bytes,
+        &caller.domain,
+        &caller.key.org_id,
+    )
     .await?;
+    let hits = site
+        .search(&Query {
+            text: &args.query,
+            limit: args.limit,
+            score_threshold: 0.0,
+            language: args.language.as_deref(),
+            version: args.version.as_deref(),
+            tag: None,
+            groups: &[],
+            near_path: None,
+            current_version: None,
+        })
+        .await?;
     let results = hits
         .into_iter()
         .map(|hit| {
@@ -124,14 +164,30 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
                 url.push('#');
                 url.push_str(anchor);
             }
-            SearchItem { title: hit.title, heading: hit.heading, url, path: hit.path, excerpt: excerpt(&hit.text), score: hit.score }
+            SearchItem {
+                title: hit.title,
+                heading: hit.heading,
+                url,
+                path: hit.path,
+                excerpt: excerpt(&hit.text),
+                score: hit.score,
+            }
         })
         .collect();
-    Ok(ToolOutcome::Search(SearchOutput { query: args.query, results }))
+    Ok(ToolOutcome::Search(SearchOutput {
+        query: args.query,
+        results,
+    }))
 }
 
 async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<ToolOutcome> {
-    let site = search_store::open(&call.env, call.config.search_cache_bytes, &caller.domain, &caller.key.org_id).await?;
+    let site = search_store::open(
+        &call.env,
+        call.config.search_cache_bytes,
+        &caller.domain,
+        &caller.key.org_id,
+    )
+    .await?;
     let Some(doc) = site.page(&args.path).await? else {
         return Ok(ToolOutcome::Failed(format!(
             "page `{}` not found; use a path from the search tool's results",
@@ -141,8 +197,13 @@ async fn get_page(call: &Call, caller: &Caller, args: GetPageArgs) -> ApiResult<
     let bucket = storage::bucket(&call.env)?;
     let markdown = agent_docs::page_markdown(&bucket, &caller.domain, &site.version, &doc.path)
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("page {} has no Markdown rendering", doc.path)))?;
-    Ok(ToolOutcome::Page(PageOutput { path: doc.path, markdown }))
+        .ok_or_else(|| {
+            ApiError::NotFound(format!("page {} has no Markdown rendering", doc.path))
+        })?;
+    Ok(ToolOutcome::Page(PageOutput {
+        path: doc.path,
+        markdown,
+    }))
 }
 
 async fn ask(call: &Call, caller: &Caller, args: AskArgs) -> ApiResult<ToolOutcome> {
@@ -150,14 +211,25 @@ async fn ask(call: &Call, caller: &Caller, args: AskArgs) -> ApiResult<ToolOutco
         fp: "mcp".into(),
         thread_id: None,
         retrieval_page_size: DEFAULT_RETRIEVAL_PAGE_SIZE,
-        filter: SearchFilter { version: args.version, language: args.language, tag: None, groups: Vec::new() },
+        filter: SearchFilter {
+            version: args.version,
+            language: args.language,
+            tag: None,
+            groups: Vec::new(),
+        },
         context: Vec::new(),
         current_path: None,
         trigger: Trigger::Submit,
         question_id: None,
-        conversation: vec![Turn { role: Role::User, text: args.question }],
+        conversation: vec![Turn {
+            role: Role::User,
+            text: args.question,
+        }],
     };
-    let caller = Caller { key: caller.key.clone(), domain: caller.domain.clone() };
+    let caller = Caller {
+        key: caller.key.clone(),
+        domain: caller.domain.clone(),
+    };
     let (answer, sources) = answer_once(call, caller, request).await?;
     Ok(ToolOutcome::Ask(AskOutput { answer, sources }))
 }

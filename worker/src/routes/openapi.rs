@@ -16,5 +16,8 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     headers.set("content-type", "application/json; charset=utf-8")?;
     headers.set("cache-control", "public, max-age=300")?;
     headers.set("access-control-allow-origin", "*")?;
-    Ok(ResponseBuilder::new().with_status(200).with_headers(headers).body(asset.body().clone()))
+    Ok(ResponseBuilder::new()
+        .with_status(200)
+        .with_headers(headers)
+        .body(asset.body().clone()))
 }

@@ -31,7 +31,14 @@ async fn order(call: &Call) -> ApiResult<FileOrder> {
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
     let settings = JobSettings::from_env(&call.env).map_err(ApiError::Internal)?;
-    Ok(FileOrder { org_id: key.org_id, domain, hash: None, publish_id: None, max_bytes: None, settings })
+    Ok(FileOrder {
+        org_id: key.org_id,
+        domain,
+        hash: None,
+        publish_id: None,
+        max_bytes: None,
+        settings,
+    })
 }
 
 /// `POST /v1/sites/{domain}/files/missing` `{"hashes": [...]}`: those the store lacks, in the order asked.
@@ -47,10 +54,15 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
     let mut order = order(call).await?;
     let hash = call.param(1);
     if !is_hash(hash) {
-        return Err(ApiError::Invalid("hash: must be 32 lower-case hex digits (the start of the file's SHA-256)".into()));
+        return Err(ApiError::Invalid(
+            "hash: must be 32 lower-case hex digits (the start of the file's SHA-256)".into(),
+        ));
     }
     order.hash = Some(hash.to_owned());
-    let max = order.settings.max_media_file_bytes.max(order.settings.max_source_file_bytes);
+    let max = order
+        .settings
+        .max_media_file_bytes
+        .max(order.settings.max_source_file_bytes);
     refuse_declared_over(&call.req, usize::try_from(max).unwrap_or(usize::MAX))?;
     forward(call, FileOp::Put, &order).await
 }
@@ -69,17 +81,35 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
         return Ok(staged);
     }
     let Staged { size } = serde_json::from_slice(&staged.bytes().await?)?;
-    let jobs = match reserve_publish(&call.env, &call.config, &order.org_id, &order.domain, &publish_id).await {
+    let jobs = match reserve_publish(
+        &call.env,
+        &call.config,
+        &order.org_id,
+        &order.domain,
+        &publish_id,
+    )
+    .await
+    {
         Ok(jobs) => jobs,
         Err(err) => {
             let manifest = version_key(&order.domain, &publish_id, MANIFEST_OBJECT);
             if let Err(delete) = storage::bucket(&call.env)?.delete(&manifest).await {
-                crate::log_line::error(&serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}));
+                crate::log_line::error(
+                    &serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}),
+                );
             }
             return Err(err);
         }
     };
-    start_publish(&call.config, &jobs, &order.domain, &order.org_id, publish_id, size).await
+    start_publish(
+        &call.config,
+        &jobs,
+        &order.domain,
+        &order.org_id,
+        publish_id,
+        size,
+    )
+    .await
 }
 
 /// `GET /v1/sites/{domain}/manifest`: the live version's files and hashes, so a client with no memory

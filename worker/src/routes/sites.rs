@@ -5,22 +5,26 @@ use std::time::Duration;
 use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::{Env, Response};
 
+use crate::auth::{require_domain, require_key};
 use crate::builder_service::{forward, FileOp, FileOrder, Staged};
+use crate::clock::{now_ms, now_unix};
 use crate::config::{Config, JobSettings};
 use crate::context::Call;
-use crate::auth::{require_domain, require_key};
-use crate::clock::{now_ms, now_unix};
+use crate::directory::Directory;
 use crate::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::durable::publish_job::{PublishJobClient, Query, Start};
-use crate::directory::Directory;
-use crate::error::{ApiError, ApiResult};
 use crate::durable_client::read_reply;
+use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, refuse_declared_over, require_content_type};
 use crate::random::random_id;
 use crate::sites::{self, SiteVersion};
 use crate::storage;
 
-const ARCHIVE_TYPES: &[&str] = &["application/gzip", "application/x-gzip", "application/x-tar+gzip"];
+const ARCHIVE_TYPES: &[&str] = &[
+    "application/gzip",
+    "application/x-gzip",
+    "application/x-tar+gzip",
+];
 
 fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
     PublishedSite {
@@ -39,7 +43,11 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
-    require_content_type(&call.req, ARCHIVE_TYPES, "a .tar.gz archive (Content-Type: application/gzip)")?;
+    require_content_type(
+        &call.req,
+        ARCHIVE_TYPES,
+        "a .tar.gz archive (Content-Type: application/gzip)",
+    )?;
     let publish_id = random_id("pub_", 8)?;
     // The job's client keeps its own handle on the bindings: the upload's forwarding takes the call.
     let env = call.env.clone();
@@ -61,7 +69,15 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
             return Err(err);
         }
     };
-    let response = start_publish(&call.config, &jobs, &domain, &key.org_id, publish_id, source_bytes).await?;
+    let response = start_publish(
+        &call.config,
+        &jobs,
+        &domain,
+        &key.org_id,
+        publish_id,
+        source_bytes,
+    )
+    .await?;
     if response.status_code() == 200 {
         crate::routes::hosting::after_publish(call, &key.org_id, &domain).await;
     }
@@ -70,9 +86,20 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
 
 /// Counts the publish against the organization's rate (before anything is read: every publish
 /// attempt unpacks and indexes a whole site) and reserves the domain's `PublishJob` for it.
-pub(crate) async fn reserve_publish<'a>(env: &'a Env, config: &Config, org_id: &str, domain: &'a str, publish_id: &str) -> ApiResult<PublishJobClient<'a>> {
-    let order = PublishOrder { per_hour: config.publishes_per_hour, now_unix: now_unix() };
-    ExportOrgClient::new(env, org_id).admit_publish(&order).await?;
+pub(crate) async fn reserve_publish<'a>(
+    env: &'a Env,
+    config: &Config,
+    org_id: &str,
+    domain: &'a str,
+    publish_id: &str,
+) -> ApiResult<PublishJobClient<'a>> {
+    let order = PublishOrder {
+        per_hour: config.publishes_per_hour,
+        now_unix: now_unix(),
+    };
+    ExportOrgClient::new(env, org_id)
+        .admit_publish(&order)
+        .await?;
     let jobs = PublishJobClient::new(env, domain);
     jobs.begin(publish_id, org_id).await?;
     Ok(jobs)
@@ -89,27 +116,62 @@ async fn store_upload(call: &mut Call, order: &FileOrder) -> ApiResult<u64> {
 
 /// Releases the domain of a publish whose upload failed (and deletes what of it was stored).
 async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
-    if let Err(abandon) = jobs.abandon(&Start { publish_id, source_bytes: 0, wait: false }).await {
-        crate::log_line::error(&serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}));
+    if let Err(abandon) = jobs
+        .abandon(&Start {
+            publish_id,
+            source_bytes: 0,
+            wait: false,
+        })
+        .await
+    {
+        crate::log_line::error(
+            &serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}),
+        );
     }
 }
 
 /// Starts a stored upload's publish: answers 200 with the live site if it goes live within
 /// `PUBLISH_WAIT_MS`, 400 if the upload is refused by then, else 202 with the publish's status
 /// resource (also in `Location`).
-pub(crate) async fn start_publish(config: &Config, jobs: &PublishJobClient<'_>, domain: &str, org_id: &str, publish_id: String, source_bytes: u64) -> ApiResult<Response> {
+pub(crate) async fn start_publish(
+    config: &Config,
+    jobs: &PublishJobClient<'_>,
+    domain: &str,
+    org_id: &str,
+    publish_id: String,
+    source_bytes: u64,
+) -> ApiResult<Response> {
     // Waiting, the publish's first steps run in the start call (a small site's all of them).
     let wait = config.publish_wait_ms > 0;
-    let mut record = jobs.start(&Start { publish_id: publish_id.clone(), source_bytes, wait }).await?;
-    let query = Query { publish_id: publish_id.clone(), org_id: org_id.to_owned() };
+    let mut record = jobs
+        .start(&Start {
+            publish_id: publish_id.clone(),
+            source_bytes,
+            wait,
+        })
+        .await?;
+    let query = Query {
+        publish_id: publish_id.clone(),
+        org_id: org_id.to_owned(),
+    };
     let deadline = now_ms() + config.publish_wait_ms;
     let mut pause = 25;
     loop {
         match (record.status.status, record.version.as_ref()) {
-            (PublishState::Live, Some(version)) => return json_response(200, &published(domain, version)),
+            (PublishState::Live, Some(version)) => {
+                return json_response(200, &published(domain, version))
+            }
             (PublishState::Failed, _) => {
-                let message = record.status.error.clone().unwrap_or_else(|| "the publish failed".into());
-                return Err(if record.invalid_upload { ApiError::InvalidArchive(message) } else { ApiError::Internal(message) });
+                let message = record
+                    .status
+                    .error
+                    .clone()
+                    .unwrap_or_else(|| "the publish failed".into());
+                return Err(if record.invalid_upload {
+                    ApiError::InvalidArchive(message)
+                } else {
+                    ApiError::Internal(message)
+                });
             }
             _ if now_ms() >= deadline => break,
             _ => {}
@@ -121,7 +183,10 @@ pub(crate) async fn start_publish(config: &Config, jobs: &PublishJobClient<'_>, 
         record = jobs.status(&query).await?;
     }
     let mut response = json_response(202, &record.status)?;
-    response.headers_mut().set("location", &format!("/v1/sites/{domain}/publishes/{publish_id}"))?;
+    response.headers_mut().set(
+        "location",
+        &format!("/v1/sites/{domain}/publishes/{publish_id}"),
+    )?;
     Ok(response)
 }
 
@@ -130,8 +195,13 @@ pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;
     let domain = require_domain(&directory, &key, call.param(0)).await?;
-    let query = Query { publish_id: call.param(1).to_owned(), org_id: key.org_id.clone() };
-    let record = PublishJobClient::new(&call.env, &domain).status(&query).await?;
+    let query = Query {
+        publish_id: call.param(1).to_owned(),
+        org_id: key.org_id.clone(),
+    };
+    let record = PublishJobClient::new(&call.env, &domain)
+        .status(&query)
+        .await?;
     json_response(200, &record.status)
 }
 

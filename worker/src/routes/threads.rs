@@ -4,12 +4,12 @@
 use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
-use crate::context::Call;
 use crate::auth::require_key;
+use crate::context::Call;
 use crate::directory::Directory;
+use crate::durable::thread::ThreadClient;
 use crate::error::{ApiError, ApiResult};
 use crate::http::json_response;
-use crate::durable::thread::ThreadClient;
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
@@ -18,7 +18,8 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
     if thread_id.len() > 100 || !thread_id.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(ApiError::NotFound("thread not found".into()));
     }
-    let record = ThreadClient::new(&call.env).find(&thread_id, &key.org_id, None)
+    let record = ThreadClient::new(&call.env)
+        .find(&thread_id, &key.org_id, None)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("thread {thread_id} not found")))?;
     json_response(200, &record)

@@ -39,17 +39,30 @@ pub fn forget(domain: &str) {
 /// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked
 /// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization),
 /// 503 `site_upgrading` while a version from an earlier release is rebuilt.
-pub async fn live_version(env: &Env, bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
+pub async fn live_version(
+    env: &Env,
+    bucket: &Bucket,
+    domain: &str,
+    org_id: &str,
+) -> ApiResult<SiteVersion> {
     let version = cached_live_version(bucket, domain, org_id).await?;
     site_upgrade::require_current(env, domain, &version).await?;
     Ok(version)
 }
 
-async fn cached_live_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<SiteVersion> {
+async fn cached_live_version(
+    bucket: &Bucket,
+    domain: &str,
+    org_id: &str,
+) -> ApiResult<SiteVersion> {
     let now = now_ms();
-    let cached = POINTERS.with(|cache| cache.borrow_mut().get(domain)).and_then(|p| p.downcast::<Pointer>().ok());
+    let cached = POINTERS
+        .with(|cache| cache.borrow_mut().get(domain))
+        .and_then(|p| p.downcast::<Pointer>().ok());
     if let Some(pointer) = cached {
-        if now.saturating_sub(pointer.checked_ms) < POINTER_TTL_MS && pointer.version.readable_by(org_id) {
+        if now.saturating_sub(pointer.checked_ms) < POINTER_TTL_MS
+            && pointer.version.readable_by(org_id)
+        {
             return Ok(pointer.version.clone());
         }
     }
@@ -57,7 +70,10 @@ async fn cached_live_version(bucket: &Bucket, domain: &str, org_id: &str) -> Api
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
     let bytes = domain.len() + approx_bytes(&version);
-    let pointer: Cached = Rc::new(Pointer { version: version.clone(), checked_ms: now_ms() });
+    let pointer: Cached = Rc::new(Pointer {
+        version: version.clone(),
+        checked_ms: now_ms(),
+    });
     POINTERS.with(|cache| cache.borrow_mut().insert(domain, pointer, bytes));
     Ok(version)
 }

@@ -14,8 +14,8 @@ use docs_edge_core::export::api::REPUBLISH_REQUIRED;
 use serde::{Deserialize, Serialize};
 use worker::Bucket;
 
-use crate::storage::current_key;
 use crate::error::{ApiError, ApiResult};
+use crate::storage::current_key;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -75,11 +75,17 @@ pub enum IndexFormat {
 }
 
 /// The live version of `domain` as `org_id` may see it: another organization's is `None`.
-pub async fn current_version(bucket: &Bucket, domain: &str, org_id: &str) -> ApiResult<Option<SiteVersion>> {
+pub async fn current_version(
+    bucket: &Bucket,
+    domain: &str,
+    org_id: &str,
+) -> ApiResult<Option<SiteVersion>> {
     let Some(object) = bucket.get(current_key(domain)).execute().await? else {
         return Ok(None);
     };
-    let Some(body) = object.body() else { return Ok(None) };
+    let Some(body) = object.body() else {
+        return Ok(None);
+    };
     let version: SiteVersion = serde_json::from_slice(&body.bytes().await?)?;
     Ok(version.readable_by(org_id).then_some(version))
 }
@@ -91,7 +97,9 @@ pub async fn live_pointer(bucket: &Bucket, domain: &str) -> ApiResult<Option<(St
         return Ok(None);
     };
     let since_ms = object.uploaded().as_millis();
-    let Some(body) = object.body() else { return Ok(None) };
+    let Some(body) = object.body() else {
+        return Ok(None);
+    };
     let version: SiteVersion = serde_json::from_slice(&body.bytes().await?)?;
     Ok(Some((version.publish_id, since_ms)))
 }
@@ -99,7 +107,10 @@ pub async fn live_pointer(bucket: &Bucket, domain: &str) -> ApiResult<Option<(St
 /// Makes `version` (all of whose objects are stored) the live one. Serving isolates see it within
 /// [`live::POINTER_TTL_MS`]; the one that answers the publishing request at once ([`live::forget`]).
 pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
-    bucket.put(current_key(domain), serde_json::to_vec(version)?).execute().await?;
+    bucket
+        .put(current_key(domain), serde_json::to_vec(version)?)
+        .execute()
+        .await?;
     Ok(())
 }
 

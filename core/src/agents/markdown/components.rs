@@ -77,7 +77,11 @@ pub(crate) fn block(tag: &Tag<'_>, urls: &dyn Urls) -> BlockShape {
     };
     match tag.name {
         name if is_callout(name) => {
-            let kind = if tag.name == "Callout" { "Note" } else { tag.name };
+            let kind = if tag.name == "Callout" {
+                "Note"
+            } else {
+                tag.name
+            };
             let head = match text("title") {
                 Some(title) => format!("{kind}: {title}"),
                 None => kind.to_owned(),
@@ -116,11 +120,17 @@ pub(crate) fn block(tag: &Tag<'_>, urls: &dyn Urls) -> BlockShape {
         "Tab" => container("", "", bold(text("title").unwrap_or("Tab"))),
         "View" => container("", "", bold(text("title").unwrap_or("View"))),
         // Web-only content; `for="agents"` content is for this output (its children, as written).
-        "Visibility" if text("for").is_some_and(|f| f.eq_ignore_ascii_case("humans")) => BlockShape::Suppress,
+        "Visibility" if text("for").is_some_and(|f| f.eq_ignore_ascii_case("humans")) => {
+            BlockShape::Suppress
+        }
         "RequestExample" => container("", "", bold("Request example")),
         "ResponseExample" => container("", "", bold("Response example")),
         "Accordion" | "Expandable" => {
-            let fallback = if tag.name == "Accordion" { "Details" } else { "Properties" };
+            let fallback = if tag.name == "Accordion" {
+                "Details"
+            } else {
+                "Properties"
+            };
             let mut head = bold(text("title").unwrap_or(fallback));
             if let Some(description) = text("description") {
                 head.push_str(" — ");
@@ -156,11 +166,17 @@ pub(crate) fn block(tag: &Tag<'_>, urls: &dyn Urls) -> BlockShape {
             }
         }
         "ParamField" | "ResponseField" => container("- ", "  ", field_head(tag)),
-        "Tree.Folder" => container("- ", "  ", format!("{}/", escape::text(text("name").unwrap_or("")))),
+        "Tree.Folder" => container(
+            "- ",
+            "  ",
+            format!("{}/", escape::text(text("name").unwrap_or(""))),
+        ),
         "Tree.File" => BlockShape::Leaf(format!("- {}", escape::text(text("name").unwrap_or("")))),
         "Color.Item" => {
             let value = text("value").unwrap_or("");
-            let name = text("name").map(|n| format!("{}: ", escape::text(n))).unwrap_or_default();
+            let name = text("name")
+                .map(|n| format!("{}: ", escape::text(n)))
+                .unwrap_or_default();
             BlockShape::Leaf(format!("- {name}{}", code_span(value)))
         }
         // Layout only (CardGroup, Columns, Tabs, CodeGroup, AccordionGroup, Panel, Tree, ...) and
@@ -177,7 +193,12 @@ fn field_head(tag: &Tag<'_>) -> String {
         notes.push(escape::text(kind.trim()));
     }
     notes.extend(location.map(str::to_owned));
-    notes.extend(["required", "deprecated"].into_iter().filter(|f| tag.flag(f)).map(str::to_owned));
+    notes.extend(
+        ["required", "deprecated"]
+            .into_iter()
+            .filter(|f| tag.flag(f))
+            .map(str::to_owned),
+    );
     if let Some(default) = tag.shown_value("default") {
         notes.push(format!("default: {}", code_span(default)));
     }
@@ -201,23 +222,40 @@ pub(crate) fn inline(tag: &Tag<'_>, urls: &dyn Urls) -> InlineShape {
                 suppress: tag.kind == TagKind::Open,
                 ..InlineShape::default()
             },
-            "br" => InlineShape { open: "\n".into(), void: true, ..InlineShape::default() },
-            "hr" | "source" | "wbr" => InlineShape { void: true, ..InlineShape::default() },
+            "br" => InlineShape {
+                open: "\n".into(),
+                void: true,
+                ..InlineShape::default()
+            },
+            "hr" | "source" | "wbr" => InlineShape {
+                void: true,
+                ..InlineShape::default()
+            },
             "img" => {
                 let src = tag.text_attr("src").unwrap_or("");
                 let alt = tag.text_attr("alt").unwrap_or("");
                 InlineShape {
-                    open: if src.trim().is_empty() { String::new() } else { image(alt, &urls.media(src)) },
+                    open: if src.trim().is_empty() {
+                        String::new()
+                    } else {
+                        image(alt, &urls.media(src))
+                    },
                     void: true,
                     ..InlineShape::default()
                 }
             }
             "iframe" | "video" | "audio" | "embed" | "object" => {
-                let src = tag.text_attr("src").or_else(|| tag.text_attr("data")).unwrap_or("");
+                let src = tag
+                    .text_attr("src")
+                    .or_else(|| tag.text_attr("data"))
+                    .unwrap_or("");
                 if src.trim().is_empty() {
                     return InlineShape::default();
                 }
-                let label = tag.text_attr("title").filter(|t| !t.trim().is_empty()).unwrap_or("Embedded media");
+                let label = tag
+                    .text_attr("title")
+                    .filter(|t| !t.trim().is_empty())
+                    .unwrap_or("Embedded media");
                 InlineShape {
                     open: link(label, &urls.href(src)),
                     void: name == "embed",
@@ -240,7 +278,10 @@ pub(crate) fn inline(tag: &Tag<'_>, urls: &dyn Urls) -> InlineShape {
         // A callout written on one line with its text: a labelled paragraph.
         name if is_callout(name) => {
             let kind = if name == "Callout" { "Note" } else { name };
-            InlineShape { open: format!("**{kind}:** "), ..InlineShape::default() }
+            InlineShape {
+                open: format!("**{kind}:** "),
+                ..InlineShape::default()
+            }
         }
         "Tooltip" => {
             let tip = [tag.text_attr("headline"), tag.text_attr("tip")]
@@ -258,11 +299,20 @@ pub(crate) fn inline(tag: &Tag<'_>, urls: &dyn Urls) -> InlineShape {
         "Card" | "Tile" => {
             let title = tag.text_attr("title").unwrap_or("");
             let open = match tag.text_attr("href") {
-                Some(href) => format!("{} ", link(if title.is_empty() { "Open" } else { title }, &urls.href(href))),
+                Some(href) => format!(
+                    "{} ",
+                    link(
+                        if title.is_empty() { "Open" } else { title },
+                        &urls.href(href)
+                    )
+                ),
                 None if !title.trim().is_empty() => format!("{} ", bold(title)),
                 None => String::new(),
             };
-            InlineShape { open, ..InlineShape::default() }
+            InlineShape {
+                open,
+                ..InlineShape::default()
+            }
         }
         // Icons are pictures; other components (and block ones inside a line) keep their children.
         _ => InlineShape::default(),
@@ -284,7 +334,10 @@ pub(crate) fn destination(url: &str) -> String {
         return "<>".to_owned();
     }
     if url.contains([' ', '(', ')', '<', '>']) || url.contains(char::is_control) {
-        let cleaned: String = url.chars().filter(|c| !matches!(c, '<' | '>') && !c.is_control()).collect();
+        let cleaned: String = url
+            .chars()
+            .filter(|c| !matches!(c, '<' | '>') && !c.is_control())
+            .collect();
         format!("<{cleaned}>")
     } else {
         url.to_owned()
@@ -296,7 +349,11 @@ pub(crate) fn code_span(text: &str) -> String {
     let text = text.replace('\n', " ");
     let longest = longest_run(&text, '`');
     let fence = "`".repeat(longest + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 

@@ -13,7 +13,10 @@ pub(crate) fn text(s: &str) -> String {
             b'<' => next().is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')),
             // Intraword underscores never emphasise; only those at a word edge can.
             b'_' => {
-                let before = s[..i].chars().next_back().is_some_and(char::is_alphanumeric);
+                let before = s[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric);
                 let after = next().is_some_and(char::is_alphanumeric);
                 !(before && after)
             }
@@ -55,7 +58,10 @@ mod tests {
 
     #[test]
     fn escapes_markup_only() {
-        assert_eq!(text("a *b* [c] snake_case _x_ a < b <Tag>"), "a \\*b\\* \\[c\\] snake_case \\_x\\_ a < b \\<Tag>");
+        assert_eq!(
+            text("a *b* [c] snake_case _x_ a < b <Tag>"),
+            "a \\*b\\* \\[c\\] snake_case \\_x\\_ a < b \\<Tag>"
+        );
         assert_eq!(line_start("# not a heading"), "\\# not a heading");
         assert_eq!(line_start("1. one"), "\\1. one");
         assert_eq!(line_start("-5 degrees"), "-5 degrees");

@@ -32,7 +32,10 @@ impl<'t> MarkdownVisitor<'t> for Writer<'t, '_> {
 
     fn start_run(&mut self) -> RunBase {
         let base = self.containers.len();
-        RunBase { base, outer: std::mem::replace(&mut self.run_base, base) }
+        RunBase {
+            base,
+            outer: std::mem::replace(&mut self.run_base, base),
+        }
     }
 
     fn event(&mut self, _run: &mut RunBase, event: Event<'_>) {
@@ -88,7 +91,9 @@ impl Writer<'_, '_> {
             return;
         }
         match event {
-            Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => self.pending.push_str(&text),
+            Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => {
+                self.pending.push_str(&text)
+            }
             Event::SoftBreak => self.pending.push('\n'),
             Event::Code(text) => {
                 self.flush_text();
@@ -181,7 +186,13 @@ impl Writer<'_, '_> {
             }
             MdTag::Table(aligns) => {
                 self.end_block();
-                self.table = Some(Table { head: None, aligns, rows: Vec::new(), row: Vec::new(), saved: None });
+                self.table = Some(Table {
+                    head: None,
+                    aligns,
+                    rows: Vec::new(),
+                    row: Vec::new(),
+                    saved: None,
+                });
             }
             MdTag::TableHead | MdTag::TableRow => {
                 if let Some(table) = &mut self.table {
@@ -199,7 +210,11 @@ impl Writer<'_, '_> {
             MdTag::Strikethrough => self.write("~~"),
             MdTag::Superscript => self.write("^"),
             MdTag::Subscript => self.write("~"),
-            MdTag::Link { link_type, dest_url, .. } => {
+            MdTag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => {
                 let href = if link_type == LinkType::Email && !dest_url.starts_with("mailto:") {
                     format!("mailto:{dest_url}")
                 } else {
@@ -208,7 +223,9 @@ impl Writer<'_, '_> {
                 self.write("[");
                 self.links.push(format!("]({})", destination(&href)));
             }
-            MdTag::Image { dest_url, .. } => self.image = Some((dest_url.into_string(), String::new())),
+            MdTag::Image { dest_url, .. } => {
+                self.image = Some((dest_url.into_string(), String::new()))
+            }
             _ => {}
         }
     }

@@ -14,19 +14,31 @@ mod events;
 use crate::docs::frontmatter;
 use crate::docs::jsx::{Tag, TagKind};
 use crate::docs::sections::{Extractor, PageText};
-use crate::docs::walk::{inline_pieces, walk_markdown, walk_mdx, InlinePiece, MarkdownVisitor, MdxVisitor, Pair, Snippets};
+use crate::docs::walk::{
+    inline_pieces, walk_markdown, walk_mdx, InlinePiece, MarkdownVisitor, MdxVisitor, Pair,
+    Snippets,
+};
 use crate::docs::{Page, SourceTree};
 
+pub(crate) use components::{code_span, destination, Urls};
 use components::{BlockShape, InlineShape};
 use events::Table;
-pub(crate) use components::{code_span, destination, Urls};
 
 /// Renders `page` as Markdown: `# Title`, a `Source:` line with its URL, the description as a
 /// quote, then the body. `urls` decides where links and images point.
-pub(crate) fn page_markdown(page: &Page, tree: &SourceTree, source_url: &str, urls: &dyn Urls) -> String {
+pub(crate) fn page_markdown(
+    page: &Page,
+    tree: &SourceTree,
+    source_url: &str,
+    urls: &dyn Urls,
+) -> String {
     let source = crate::docs::site::page_source_text(tree, page);
     let (_, body) = frontmatter::split(&source);
-    page_markdown_around(page, render_body(body, &page.source, tree, urls), source_url)
+    page_markdown_around(
+        page,
+        render_body(body, &page.source, tree, urls),
+        source_url,
+    )
 }
 
 /// [`page_markdown`] of a body already rendered by [`render_body`] (or [`text_and_body`]).
@@ -40,12 +52,22 @@ pub(crate) fn page_markdown_around(page: &Page, mut rendered: String, source_url
     out.push_str("\n\nSource: ");
     out.push_str(source_url);
     out.push('\n');
-    if let Some(description) = page.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+    if let Some(description) = page
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
         out.push_str("\n> ");
         out.push_str(&escape::text(&description.replace('\n', " ")));
         out.push('\n');
     }
-    if let Some(operation) = page.openapi.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
+    if let Some(operation) = page
+        .openapi
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+    {
         out.push_str("\nAPI operation: ");
         out.push_str(&code_span(operation));
         out.push('\n');
@@ -67,7 +89,12 @@ pub(crate) fn render_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn 
 /// The page's text ([`crate::docs::sections::extract`]) and its body rendered as Markdown ([`render_body`]) in one
 /// walk: publishing needs both of every page, and the walk (block scan, Markdown parse) is most of
 /// the cost of either.
-pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dyn Urls) -> (PageText, String) {
+pub(crate) fn text_and_body(
+    body: &str,
+    file: &str,
+    tree: &SourceTree,
+    urls: &dyn Urls,
+) -> (PageText, String) {
     let mut both = Pair::new(Extractor::new(tree), Writer::new(tree, urls), tree);
     walk_mdx(&mut both, body, file, 0);
     (both.first.finish(), both.second.finish())
@@ -75,7 +102,13 @@ pub(crate) fn text_and_body(body: &str, file: &str, tree: &SourceTree, urls: &dy
 
 /// [`render_body`] in the walk of another reader `first` of the same body (see `walk::Pair`), which
 /// it gives back: the export writes a page's HTML and its Markdown twin from one walk.
-pub(crate) fn render_body_beside<'t, A: MarkdownVisitor<'t>>(first: A, body: &str, file: &str, tree: &'t SourceTree, urls: &dyn Urls) -> (A, String) {
+pub(crate) fn render_body_beside<'t, A: MarkdownVisitor<'t>>(
+    first: A,
+    body: &str,
+    file: &str,
+    tree: &'t SourceTree,
+    urls: &dyn Urls,
+) -> (A, String) {
     let mut both = Pair::new(first, Writer::new(tree, urls), tree);
     walk_mdx(&mut both, body, file, 0);
     (both.first, both.second.finish())
@@ -252,7 +285,12 @@ impl<'t, 'u> Writer<'t, 'u> {
 
     fn push_container(&mut self, name: &str, first: String, rest: String, tail: String) {
         self.end_block();
-        self.containers.push(Container { tail, first, rest, ..transparent(name) });
+        self.containers.push(Container {
+            tail,
+            first,
+            rest,
+            ..transparent(name)
+        });
     }
 
     fn close_container(&mut self, container: Container) {
@@ -291,7 +329,10 @@ impl<'t, 'u> Writer<'t, 'u> {
             BlockShape::Numbered => {
                 if !self_closing {
                     self.numbering.push(Some(1));
-                    self.containers.push(Container { numbers_children: true, ..transparent(tag.name) });
+                    self.containers.push(Container {
+                        numbers_children: true,
+                        ..transparent(tag.name)
+                    });
                 }
             }
             BlockShape::Leaf(text) => self.paragraph(&text),
@@ -304,7 +345,13 @@ impl<'t, 'u> Writer<'t, 'u> {
                     });
                 }
             }
-            BlockShape::Container { first, rest, head, tail, numbered } => {
+            BlockShape::Container {
+                first,
+                rest,
+                head,
+                tail,
+                numbered,
+            } => {
                 let (first, rest) = if numbered {
                     let n = self.next_number();
                     let marker = format!("{n}. ");
@@ -427,7 +474,12 @@ impl<'t, 'u> Writer<'t, 'u> {
             }
             return;
         }
-        let InlineShape { open, close, void, suppress } = components::inline(tag, self.urls);
+        let InlineShape {
+            open,
+            close,
+            void,
+            suppress,
+        } = components::inline(tag, self.urls);
         if suppress && self.suppressed.is_none() {
             self.write(&open);
             self.suppressed = Some(Suppressed {
@@ -442,7 +494,10 @@ impl<'t, 'u> Writer<'t, 'u> {
             self.write(&close);
             return;
         }
-        self.inline.push(OpenInline { name: tag.name.to_owned(), close });
+        self.inline.push(OpenInline {
+            name: tag.name.to_owned(),
+            close,
+        });
     }
 
     /// Closes inline markup left open at the end of a block.

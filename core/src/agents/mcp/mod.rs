@@ -22,10 +22,8 @@ mod tools;
 #[cfg(test)]
 mod tests;
 
-pub use protocol::{
-    header_version, parse_body, Incoming, Message, Step, PROTOCOL_VERSIONS,
-};
 pub use jsonrpc::{ErrorCode, Reply};
+pub use protocol::{header_version, parse_body, Incoming, Message, Step, PROTOCOL_VERSIONS};
 pub use server::ServerInfo;
 pub use tools::{
     excerpt, AskArgs, AskOutput, GetPageArgs, PageOutput, SearchArgs, SearchItem, SearchOutput,

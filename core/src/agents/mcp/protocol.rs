@@ -20,12 +20,21 @@ pub const MAX_BATCH: usize = 20;
 /// One message of a POST body.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
-    Request { id: Value, method: String, params: Option<Value> },
-    Notification { method: String },
+    Request {
+        id: Value,
+        method: String,
+        params: Option<Value>,
+    },
+    Notification {
+        method: String,
+    },
     /// A response to a server request; this server sends none, so it is acknowledged and dropped.
     Response,
     /// Not a JSON-RPC message; `id` is the request's when it could be read, else null.
-    Invalid { id: Value, reason: String },
+    Invalid {
+        id: Value,
+        reason: String,
+    },
 }
 
 /// The messages of one POST body.
@@ -41,11 +50,19 @@ pub struct Incoming {
 pub enum Step {
     Reply(Reply),
     /// Run the tool, then answer with [`super::tool_reply`].
-    Call { id: Value, call: ToolCall },
+    Call {
+        id: Value,
+        call: ToolCall,
+    },
     /// See which documents the live version has, then answer with [`resources::list_reply`].
-    ListResources { id: Value },
+    ListResources {
+        id: Value,
+    },
     /// Read the document, then answer with [`resources::read_reply`].
-    ReadResource { id: Value, document: Document },
+    ReadResource {
+        id: Value,
+        document: Document,
+    },
     /// Notifications and responses get no reply.
     Nothing,
 }
@@ -73,7 +90,11 @@ pub fn header_version(header: Option<&str>) -> Result<&'static str, String> {
 /// unsupported batch, or a single message that is not JSON-RPC (-32600); it goes back with 400.
 pub fn parse_body(body: &[u8], version: &str) -> Result<Incoming, Reply> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
-        error(&Value::Null, ErrorCode::ParseError, &format!("Parse error: the body is not JSON ({e})"))
+        error(
+            &Value::Null,
+            ErrorCode::ParseError,
+            &format!("Parse error: the body is not JSON ({e})"),
+        )
     })?;
     match value {
         Value::Array(items) => {
@@ -91,13 +112,21 @@ pub fn parse_body(body: &[u8], version: &str) -> Result<Incoming, Reply> {
                     &format!("Invalid Request: a batch holds 1 to {MAX_BATCH} messages"),
                 ));
             }
-            Ok(Incoming { messages: items.iter().map(read_message).collect(), batch: true })
+            Ok(Incoming {
+                messages: items.iter().map(read_message).collect(),
+                batch: true,
+            })
         }
         single => match read_message(&single) {
-            Message::Invalid { id, reason } => {
-                Err(error(&id, ErrorCode::InvalidRequest, &format!("Invalid Request: {reason}")))
-            }
-            message => Ok(Incoming { messages: vec![message], batch: false }),
+            Message::Invalid { id, reason } => Err(error(
+                &id,
+                ErrorCode::InvalidRequest,
+                &format!("Invalid Request: {reason}"),
+            )),
+            message => Ok(Incoming {
+                messages: vec![message],
+                batch: false,
+            }),
         },
     }
 }
@@ -116,9 +145,15 @@ fn read_message(value: &Value) -> Message {
         Some(Value::String(method)) => {
             let params = object.get("params").cloned();
             match (id, valid_id) {
-                (None, _) => Message::Notification { method: method.clone() },
+                (None, _) => Message::Notification {
+                    method: method.clone(),
+                },
                 (Some(_), None) => invalid(Value::Null, "`id` must be a string or an integer"),
-                (Some(_), Some(id)) => Message::Request { id: id.clone(), method: method.clone(), params },
+                (Some(_), Some(id)) => Message::Request {
+                    id: id.clone(),
+                    method: method.clone(),
+                    params,
+                },
             }
         }
         Some(_) => invalid(reply_id, "`method` must be a string"),
@@ -128,21 +163,34 @@ fn read_message(value: &Value) -> Message {
 }
 
 fn invalid(id: Value, reason: &str) -> Message {
-    Message::Invalid { id, reason: reason.to_owned() }
+    Message::Invalid {
+        id,
+        reason: reason.to_owned(),
+    }
 }
 
 pub(crate) fn handle(message: &Message, version: &str, server: &ServerInfo<'_>) -> Step {
     let (id, method, params) = match message {
         Message::Request { id, method, params } => (id, method.as_str(), params.as_ref()),
         Message::Invalid { id, reason } => {
-            return Step::Reply(error(id, ErrorCode::InvalidRequest, &format!("Invalid Request: {reason}")))
+            return Step::Reply(error(
+                id,
+                ErrorCode::InvalidRequest,
+                &format!("Invalid Request: {reason}"),
+            ))
         }
         Message::Notification { .. } | Message::Response => return Step::Nothing,
     };
     let params = match params {
         None | Some(Value::Null) => None,
         Some(p @ Value::Object(_)) => Some(p),
-        Some(_) => return Step::Reply(error(id, ErrorCode::InvalidParams, "Invalid params: `params` must be an object")),
+        Some(_) => {
+            return Step::Reply(error(
+                id,
+                ErrorCode::InvalidParams,
+                "Invalid params: `params` must be an object",
+            ))
+        }
     };
     let reply = match method {
         "initialize" => initialize(id, params, server),
@@ -150,39 +198,84 @@ pub(crate) fn handle(message: &Message, version: &str, server: &ServerInfo<'_>) 
         "tools/list" => result(id, json!({ "tools": tools::definitions(version, server) })),
         "tools/call" => {
             return match tools::read_call(params, version, server) {
-                Ok(call) => Step::Call { id: id.clone(), call },
-                Err(ArgError::Protocol(message)) => {
-                    Step::Reply(error(id, ErrorCode::InvalidParams, &format!("Invalid params: {message}")))
+                Ok(call) => Step::Call {
+                    id: id.clone(),
+                    call,
+                },
+                Err(ArgError::Protocol(message)) => Step::Reply(error(
+                    id,
+                    ErrorCode::InvalidParams,
+                    &format!("Invalid params: {message}"),
+                )),
+                Err(ArgError::Tool(message)) => {
+                    Step::Reply(result(id, tools::error_result(&message)))
                 }
-                Err(ArgError::Tool(message)) => Step::Reply(result(id, tools::error_result(&message))),
             };
         }
         "resources/list" if server.search => return Step::ListResources { id: id.clone() },
-        "resources/templates/list" if server.search => result(id, json!({ "resourceTemplates": [] })),
+        "resources/templates/list" if server.search => {
+            result(id, json!({ "resourceTemplates": [] }))
+        }
         "resources/read" if server.search => {
             let Some(uri) = params.and_then(|p| p.get("uri")).and_then(Value::as_str) else {
-                return Step::Reply(error(id, ErrorCode::InvalidParams, "Invalid params: `uri` (a string) is required"));
+                return Step::Reply(error(
+                    id,
+                    ErrorCode::InvalidParams,
+                    "Invalid params: `uri` (a string) is required",
+                ));
             };
             return match Document::of_uri(uri, server.domain) {
-                Some(document) => Step::ReadResource { id: id.clone(), document },
-                None => Step::Reply(resources::not_found(id, &uri.chars().take(200).collect::<String>())),
+                Some(document) => Step::ReadResource {
+                    id: id.clone(),
+                    document,
+                },
+                None => Step::Reply(resources::not_found(
+                    id,
+                    &uri.chars().take(200).collect::<String>(),
+                )),
             };
         }
         other => {
-            let offered = if server.search { "initialize, ping, tools/list, tools/call, resources/list and resources/read" } else { "initialize, ping, tools/list and tools/call" };
-            error(id, ErrorCode::MethodNotFound, &format!("Method not found: `{}` (this server offers {offered})", other.chars().take(80).collect::<String>()))
+            let offered = if server.search {
+                "initialize, ping, tools/list, tools/call, resources/list and resources/read"
+            } else {
+                "initialize, ping, tools/list and tools/call"
+            };
+            error(
+                id,
+                ErrorCode::MethodNotFound,
+                &format!(
+                    "Method not found: `{}` (this server offers {offered})",
+                    other.chars().take(80).collect::<String>()
+                ),
+            )
         }
     };
     Step::Reply(reply)
 }
 
 fn initialize(id: &Value, params: Option<&Value>, server: &ServerInfo<'_>) -> Reply {
-    let Some(requested) = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str) else {
-        return error(id, ErrorCode::InvalidParams, "Invalid params: `protocolVersion` (a string) is required");
+    let Some(requested) = params
+        .and_then(|p| p.get("protocolVersion"))
+        .and_then(Value::as_str)
+    else {
+        return error(
+            id,
+            ErrorCode::InvalidParams,
+            "Invalid params: `protocolVersion` (a string) is required",
+        );
     };
     // The client's revision when spoken, else the newest: the client decides whether to go on.
-    let version = PROTOCOL_VERSIONS.iter().find(|v| **v == requested).copied().unwrap_or(PROTOCOL_VERSIONS[0]);
-    let site = if server.site_name.trim().is_empty() { server.domain } else { server.site_name.trim() };
+    let version = PROTOCOL_VERSIONS
+        .iter()
+        .find(|v| **v == requested)
+        .copied()
+        .unwrap_or(PROTOCOL_VERSIONS[0]);
+    let site = if server.site_name.trim().is_empty() {
+        server.domain
+    } else {
+        server.site_name.trim()
+    };
     result(
         id,
         json!({
@@ -209,10 +302,16 @@ fn capabilities(server: &ServerInfo<'_>) -> Value {
 fn instructions(site: &str, server: &ServerInfo<'_>) -> String {
     let mut uses = Vec::new();
     if server.search {
-        uses.push("`search` to find the pages about a topic, `get_page` to read one page as Markdown");
+        uses.push(
+            "`search` to find the pages about a topic, `get_page` to read one page as Markdown",
+        );
     }
     if server.assistant {
         uses.push("`ask` for an answer written from the documentation with its sources");
     }
-    format!("Documentation of {site} ({}). Use {}. Cite page URLs when you use them.", server.domain, uses.join(", and "))
+    format!(
+        "Documentation of {site} ({}). Use {}. Cite page URLs when you use them.",
+        server.domain,
+        uses.join(", and ")
+    )
 }

@@ -30,7 +30,9 @@ impl Document {
         match self {
             Document::LlmsTxt => "llms.txt".into(),
             Document::SkillMd => "skill.md".into(),
-            Document::Skill(name) => format!(".well-known/{SKILLS_FORMAT}/{name}/{SKILL_FILE_NAME}"),
+            Document::Skill(name) => {
+                format!(".well-known/{SKILLS_FORMAT}/{name}/{SKILL_FILE_NAME}")
+            }
         }
     }
 
@@ -47,12 +49,19 @@ impl Document {
 
     /// The document `uri` names on `domain`'s server.
     pub fn of_uri(uri: &str, domain: &str) -> Option<Document> {
-        let path = uri.strip_prefix("https://")?.strip_prefix(domain)?.strip_prefix('/')?;
+        let path = uri
+            .strip_prefix("https://")?
+            .strip_prefix(domain)?
+            .strip_prefix('/')?;
         match path {
             "llms.txt" => Some(Document::LlmsTxt),
             "skill.md" => Some(Document::SkillMd),
             _ => {
-                let (name, file) = path.strip_prefix(".well-known/")?.strip_prefix(SKILLS_FORMAT)?.strip_prefix('/')?.split_once('/')?;
+                let (name, file) = path
+                    .strip_prefix(".well-known/")?
+                    .strip_prefix(SKILLS_FORMAT)?
+                    .strip_prefix('/')?
+                    .split_once('/')?;
                 requested_file(SKILLS_FORMAT, Some((name, file)))?;
                 Some(Document::Skill(name.to_owned()))
             }
@@ -63,17 +72,36 @@ impl Document {
 /// The reply to `resources/list`: `llms.txt`; `skill.md` when `root_skill` (its text) is there;
 /// then each skill of `agent_index` (the version's `/.well-known/agent-skills/index.json`) but the
 /// one that is `skill.md` itself (the same digest).
-pub fn list_reply(id: &Value, root_skill: Option<&str>, agent_index: Option<&[u8]>, server: &ServerInfo<'_>) -> Value {
+pub fn list_reply(
+    id: &Value,
+    root_skill: Option<&str>,
+    agent_index: Option<&[u8]>,
+    server: &ServerInfo<'_>,
+) -> Value {
     let entry = |d: &Document, name: &str, description: &str| json!({ "uri": d.uri(server.domain), "name": name, "description": description, "mimeType": d.mime_type() });
-    let mut resources = vec![entry(&Document::LlmsTxt, "llms.txt", "Every page of the documentation with a one-line summary and its URL (llms.txt).")];
+    let mut resources = vec![entry(
+        &Document::LlmsTxt,
+        "llms.txt",
+        "Every page of the documentation with a one-line summary and its URL (llms.txt).",
+    )];
     if root_skill.is_some() {
         resources.push(entry(&Document::SkillMd, "skill.md", "What an agent can do with the product: capabilities, inputs and constraints (skill.md)."));
     }
-    let root_digest = root_skill.map(|text| format!("sha256:{}", to_hex(&Sha256::digest(text.as_bytes()))));
-    let index: Value = agent_index.and_then(|bytes| serde_json::from_slice(bytes).ok()).unwrap_or_default();
+    let root_digest =
+        root_skill.map(|text| format!("sha256:{}", to_hex(&Sha256::digest(text.as_bytes()))));
+    let index: Value = agent_index
+        .and_then(|bytes| serde_json::from_slice(bytes).ok())
+        .unwrap_or_default();
     for skill in index["skills"].as_array().into_iter().flatten() {
-        let (Some(name), Some(description)) = (skill["name"].as_str(), skill["description"].as_str()) else { continue };
-        if root_digest.as_deref().is_some_and(|d| skill["digest"].as_str() == Some(d)) {
+        let (Some(name), Some(description)) =
+            (skill["name"].as_str(), skill["description"].as_str())
+        else {
+            continue;
+        };
+        if root_digest
+            .as_deref()
+            .is_some_and(|d| skill["digest"].as_str() == Some(d))
+        {
             continue;
         }
         resources.push(entry(&Document::Skill(name.to_owned()), name, description));
@@ -82,15 +110,28 @@ pub fn list_reply(id: &Value, root_skill: Option<&str>, agent_index: Option<&[u8
 }
 
 /// The reply to `resources/read` of `document`: its text, or -32002 when the version has none.
-pub fn read_reply(id: &Value, document: &Document, text: Option<String>, server: &ServerInfo<'_>) -> Value {
+pub fn read_reply(
+    id: &Value,
+    document: &Document,
+    text: Option<String>,
+    server: &ServerInfo<'_>,
+) -> Value {
     let uri = document.uri(server.domain);
     match text {
-        Some(text) => result(id, json!({ "contents": [{ "uri": uri, "mimeType": document.mime_type(), "text": text }] })),
+        Some(text) => result(
+            id,
+            json!({ "contents": [{ "uri": uri, "mimeType": document.mime_type(), "text": text }] }),
+        ),
         None => not_found(id, &uri),
     }
 }
 
 /// -32002, the code the specification gives a resource that does not exist.
 pub(super) fn not_found(id: &Value, uri: &str) -> Value {
-    error_with_data(id, ErrorCode::ResourceNotFound, "Resource not found", json!({ "uri": uri }))
+    error_with_data(
+        id,
+        ErrorCode::ResourceNotFound,
+        "Resource not found",
+        json!({ "uri": uri }),
+    )
 }

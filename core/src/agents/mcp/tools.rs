@@ -103,11 +103,20 @@ fn has_structured_output(version: &str) -> bool {
 const DEFINITIONS: &str = include_str!("tools.json");
 
 pub(crate) fn definitions(version: &str, server: &ServerInfo<'_>) -> Value {
-    let site = if server.site_name.trim().is_empty() { server.domain } else { server.site_name.trim() };
-    let mut tools: Value = serde_json::from_slice(DEFINITIONS.as_bytes()).unwrap_or_else(|_| Value::Array(Vec::new()));
+    let site = if server.site_name.trim().is_empty() {
+        server.domain
+    } else {
+        server.site_name.trim()
+    };
+    let mut tools: Value =
+        serde_json::from_slice(DEFINITIONS.as_bytes()).unwrap_or_else(|_| Value::Array(Vec::new()));
     fill(&mut tools, &[("{site}", site), ("{domain}", server.domain)]);
     if let Some(list) = tools.as_array_mut() {
-        list.retain(|tool| tool.get("name").and_then(Value::as_str).is_some_and(|name| tool_enabled(name, server)));
+        list.retain(|tool| {
+            tool.get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| tool_enabled(name, server))
+        });
         for tool in list.iter_mut().filter_map(Value::as_object_mut) {
             if !has_structured_output(version) {
                 // `title` and `outputSchema` arrived in 2025-06-18.
@@ -144,10 +153,17 @@ pub(crate) fn tool_enabled(name: &str, server: &ServerInfo<'_>) -> bool {
 
 /// The offered tools' names, for messages.
 pub(crate) fn enabled_names(server: &ServerInfo<'_>) -> Vec<&'static str> {
-    ["search", "get_page", "ask"].into_iter().filter(|name| tool_enabled(name, server)).collect()
+    ["search", "get_page", "ask"]
+        .into_iter()
+        .filter(|name| tool_enabled(name, server))
+        .collect()
 }
 
-pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerInfo<'_>) -> Result<ToolCall, ArgError> {
+pub(crate) fn read_call(
+    params: Option<&Value>,
+    version: &str,
+    server: &ServerInfo<'_>,
+) -> Result<ToolCall, ArgError> {
     let name = params
         .and_then(|p| p.get("name"))
         .and_then(Value::as_str)
@@ -165,7 +181,8 @@ pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerIn
         Some(a @ Value::Object(_)) => a,
         Some(_) => return Err(ArgError::Protocol("`arguments` must be an object".into())),
     };
-    let arguments = object(arguments, &Path::root()).map_err(|e| ArgError::Protocol(e.to_string()))?;
+    let arguments =
+        object(arguments, &Path::root()).map_err(|e| ArgError::Protocol(e.to_string()))?;
     let read = || -> Result<ToolCall, FieldError> {
         Ok(match name {
             "search" => ToolCall::Search(SearchArgs {
@@ -176,7 +193,9 @@ pub(crate) fn read_call(params: Option<&Value>, version: &str, server: &ServerIn
             }),
             "get_page" => {
                 let raw = text(&arguments, "path", MAX_PATH_CHARS)?;
-                ToolCall::GetPage(GetPageArgs { path: page_path(&raw, server.domain) })
+                ToolCall::GetPage(GetPageArgs {
+                    path: page_path(&raw, server.domain),
+                })
             }
             _ => ToolCall::Ask(AskArgs {
                 question: text(&arguments, "question", MAX_QUESTION_CHARS)?,
@@ -211,7 +230,10 @@ fn text(arguments: &Obj, field: &str, max: usize) -> Result<String, FieldError> 
 
 /// A label an agent may leave out or blank; an over-long one is cut rather than refused.
 fn optional(arguments: &Obj, field: &str) -> Result<Option<String>, FieldError> {
-    let value = arguments.opt_str(field)?.map(str::trim).filter(|s| !s.is_empty());
+    let value = arguments
+        .opt_str(field)?
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
     Ok(value.map(|s| s.chars().take(100).collect()))
 }
 
@@ -240,7 +262,9 @@ pub(crate) fn call_result(outcome: ToolOutcome, version: &str) -> Value {
     let structured = has_structured_output(version);
     match outcome {
         ToolOutcome::Failed(message) => error_result(&message),
-        ToolOutcome::Page(page) => json!({ "content": [{ "type": "text", "text": page.markdown }] }),
+        ToolOutcome::Page(page) => {
+            json!({ "content": [{ "type": "text", "text": page.markdown }] })
+        }
         ToolOutcome::Search(output) => {
             let text = search_text(&output);
             let mut result = json!({ "content": [{ "type": "text", "text": text }] });
@@ -265,14 +289,23 @@ pub(crate) fn call_result(outcome: ToolOutcome, version: &str) -> Value {
             if !output.sources.is_empty() {
                 text.push_str("\n\nSources:\n");
                 for (i, (title, url)) in output.sources.iter().enumerate() {
-                    text.push_str(&format!("{}. [{}]({})\n", i + 1, escape::text(title), destination(url)));
+                    text.push_str(&format!(
+                        "{}. [{}]({})\n",
+                        i + 1,
+                        escape::text(title),
+                        destination(url)
+                    ));
                 }
             }
             let mut result = json!({ "content": [{ "type": "text", "text": text }] });
             if structured {
-                let sources: Vec<Value> =
-                    output.sources.iter().map(|(title, url)| json!({ "title": title, "url": url })).collect();
-                result["structuredContent"] = json!({ "answer": output.answer, "sources": sources });
+                let sources: Vec<Value> = output
+                    .sources
+                    .iter()
+                    .map(|(title, url)| json!({ "title": title, "url": url }))
+                    .collect();
+                result["structuredContent"] =
+                    json!({ "answer": output.answer, "sources": sources });
             }
             result
         }
@@ -281,12 +314,21 @@ pub(crate) fn call_result(outcome: ToolOutcome, version: &str) -> Value {
 
 fn search_text(output: &SearchOutput) -> String {
     if output.results.is_empty() {
-        return format!("No results for \"{}\". Try other words or a broader query.", output.query);
+        return format!(
+            "No results for \"{}\". Try other words or a broader query.",
+            output.query
+        );
     }
-    let mut text = format!("{} results for \"{}\", most relevant first:\n", output.results.len(), output.query);
+    let mut text = format!(
+        "{} results for \"{}\", most relevant first:\n",
+        output.results.len(),
+        output.query
+    );
     for (i, r) in output.results.iter().enumerate() {
         let title = match &r.heading {
-            Some(heading) if !heading.is_empty() && *heading != r.title => format!("{} › {}", r.title, heading),
+            Some(heading) if !heading.is_empty() && *heading != r.title => {
+                format!("{} › {}", r.title, heading)
+            }
             _ => r.title.clone(),
         };
         text.push_str(&format!(

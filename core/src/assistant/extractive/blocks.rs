@@ -130,7 +130,11 @@ fn flush(
             .map(|s| cap(&s))
             .collect();
         if !sentences.is_empty() {
-            blocks.push(if aside { Block::Aside(sentences) } else { Block::Prose(sentences) });
+            blocks.push(if aside {
+                Block::Aside(sentences)
+            } else {
+                Block::Prose(sentences)
+            });
         }
     }
     if !cards.is_empty() {
@@ -176,9 +180,9 @@ fn card_items(prose: &mut Vec<String>) -> Vec<String> {
 /// color swatch's name ("Primary", "primary-500"). Quoted, such lines run together into nonsense
 /// ("Primary primary-500 primary-600"); they still make the passage relevant.
 pub(super) fn is_fragment(line: &str) -> bool {
-    let ends = line
-        .trim_end()
-        .ends_with(['.', '!', '?', ':', ';', ')', '。', '！', '？', '：', '；', '）', '…']);
+    let ends = line.trim_end().ends_with([
+        '.', '!', '?', ':', ';', ')', '。', '！', '？', '：', '；', '）', '…',
+    ]);
     let cjk = line.chars().filter(|&c| is_cjk(c)).count();
     let words = line.split_whitespace().count() + cjk / 2;
     !ends && words < 4
@@ -487,7 +491,10 @@ mod tests {
             ]
         );
         // A `>` that is not the line's quote marker is text.
-        assert_eq!(parse_blocks(">= 2 replicas."), vec![Block::Prose(vec![">= 2 replicas.".into()])]);
+        assert_eq!(
+            parse_blocks(">= 2 replicas."),
+            vec![Block::Prose(vec![">= 2 replicas.".into()])]
+        );
     }
 
     #[test]
@@ -527,12 +534,22 @@ mod tests {
         assert_eq!(
             parse_blocks(text),
             vec![
-                Block::Prose(vec!["Core Concepts".into(), "Themes".into(), "Configure the theme in docs.json.".into()]),
-                Block::Cards(vec!["- Mint: Classic theme.".into(), "- Maple: Modern, clean aesthetics.".into()]),
+                Block::Prose(vec![
+                    "Core Concepts".into(),
+                    "Themes".into(),
+                    "Configure the theme in docs.json.".into()
+                ]),
+                Block::Cards(vec![
+                    "- Mint: Classic theme.".into(),
+                    "- Maple: Modern, clean aesthetics.".into()
+                ]),
             ]
         );
         // One label and its line is a field, not a grid.
-        assert!(matches!(parse_blocks("Intro.\ndismissible\nWhether it can be closed.")[..], [Block::Prose(_)]));
+        assert!(matches!(
+            parse_blocks("Intro.\ndismissible\nWhether it can be closed.")[..],
+            [Block::Prose(_)]
+        ));
     }
 
     #[test]

@@ -140,21 +140,49 @@ fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
     // "Dropbox", a name no page mentions; retrieval reports that as coverage 0 on every hit.
     let unknown: Vec<Passage> = static_export_passages()
         .into_iter()
-        .map(|p| Passage { coverage: 0.0, score: 0.9, ..p })
+        .map(|p| Passage {
+            coverage: 0.0,
+            score: 0.9,
+            ..p
+        })
         .collect();
     let answer = compose_answer("How do I export the bundle to Dropbox?", &unknown);
     assert!(!answer.covered && !answer.uncertain);
     assert!(answer.sources.is_empty());
-    assert!(answer.text().contains("- [Offline export]"), "{}", answer.text());
+    assert!(
+        answer.text().contains("- [Offline export]"),
+        "{}",
+        answer.text()
+    );
     // Far from the question (a few common words): refused as well.
-    let far: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.1, score: 0.3, ..p.clone() }).collect();
+    let far: Vec<Passage> = unknown
+        .iter()
+        .map(|p| Passage {
+            coverage: 0.1,
+            score: 0.3,
+            ..p.clone()
+        })
+        .collect();
     assert!(!compose_answer("How do I export the bundle to Dropbox?", &far).covered);
     // The same passages with the rare term matched by one of them answer.
-    let mut strong: Vec<Passage> = unknown.iter().map(|p| Passage { coverage: 0.3, score: 0.6, ..p.clone() }).collect();
+    let mut strong: Vec<Passage> = unknown
+        .iter()
+        .map(|p| Passage {
+            coverage: 0.3,
+            score: 0.6,
+            ..p.clone()
+        })
+        .collect();
     strong[0].coverage = 0.8;
     let sure = compose_answer("How do I export the bundle to Dropbox?", &strong);
     assert!(sure.covered && !sure.uncertain, "{}", sure.text());
-    assert!(!sure.text().starts_with("The docs don't state this directly"), "{}", sure.text());
+    assert!(
+        !sure
+            .text()
+            .starts_with("The docs don't state this directly"),
+        "{}",
+        sure.text()
+    );
 }
 
 #[test]
@@ -163,17 +191,31 @@ fn a_close_passage_is_quoted_as_the_closest_and_marked_uncertain() {
     // says first that the docs do not state it directly.
     let close: Vec<Passage> = static_export_passages()
         .into_iter()
-        .map(|p| Passage { coverage: 0.3, score: 0.6, ..p })
+        .map(|p| Passage {
+            coverage: 0.3,
+            score: 0.6,
+            ..p
+        })
         .collect();
     let answer = compose_answer("How long is the bundle link valid?", &close);
     let text = answer.text();
     assert!(answer.covered && answer.uncertain, "{text}");
-    assert!(text.starts_with("The docs don't state this directly; the closest is Static export"), "{text}");
-    assert!(text.contains("expiresAt") && text.contains(" [1]"), "{text}");
+    assert!(
+        text.starts_with("The docs don't state this directly; the closest is Static export"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expiresAt") && text.contains(" [1]"),
+        "{text}"
+    );
     assert!(!answer.sources.is_empty());
     // The opening follows the question's script.
-    assert!(Words::for_question("导出包的链接有效期多长？").closest_is("静态导出").starts_with("文档中没有直接说明这一点"));
-    assert!(Words::for_question("リンクの有効期限は？").closest_is("x").starts_with("ドキュメントには直接の記載がありません"));
+    assert!(Words::for_question("导出包的链接有效期多长？")
+        .closest_is("静态导出")
+        .starts_with("文档中没有直接说明这一点"));
+    assert!(Words::for_question("リンクの有効期限は？")
+        .closest_is("x")
+        .starts_with("ドキュメントには直接の記載がありません"));
 }
 
 #[test]
@@ -284,7 +326,13 @@ fn labels_follow_the_questions_language_japanese_by_its_kana() {
     assert!(text.contains("出典："), "{text}");
     assert!(!text.contains("来源"), "{text}");
     let unrelated = compose_answer("パンの焼き方は？", &passages);
-    assert!(unrelated.text().starts_with("この質問はドキュメントで扱っていません。"), "{}", unrelated.text());
+    assert!(
+        unrelated
+            .text()
+            .starts_with("この質問はドキュメントで扱っていません。"),
+        "{}",
+        unrelated.text()
+    );
 }
 
 #[test]
@@ -390,7 +438,12 @@ fn label_lines_are_not_stitched_into_prose() {
         0.6,
     )];
     let text = compose_answer("How do I show the primary color?", &passages).text();
-    assert!(text.starts_with("Organize colors into labeled rows for the primary palette. [1]\n\nSources:"), "{text}");
+    assert!(
+        text.starts_with(
+            "Organize colors into labeled rows for the primary palette. [1]\n\nSources:"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -406,10 +459,23 @@ fn cards_are_quoted_as_list_items_never_as_a_run_of_sentences() {
         0.8,
     )];
     let text = compose_answer("Which documentation theme suits an enterprise?", &passages).text();
-    assert!(text.contains("\n- Palm: Sophisticated fintech theme for enterprise documentation.\n"), "{text}");
-    assert!(!text.contains("Core Concepts") && !text.contains("navigation. Sophisticated"), "{text}");
-    let prose = text.lines().filter(|l| !l.starts_with("- ")).collect::<Vec<_>>().join("\n");
-    assert!(!prose.contains("fintech"), "a card's line is quoted in its item only: {text}");
+    assert!(
+        text.contains("\n- Palm: Sophisticated fintech theme for enterprise documentation.\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Core Concepts") && !text.contains("navigation. Sophisticated"),
+        "{text}"
+    );
+    let prose = text
+        .lines()
+        .filter(|l| !l.starts_with("- "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        !prose.contains("fintech"),
+        "a card's line is quoted in its item only: {text}"
+    );
 }
 
 #[test]
@@ -422,7 +488,10 @@ fn an_faq_question_is_not_quoted_as_part_of_the_answer() {
         0.8,
     )];
     let text = compose_answer("Why was I charged $59 on the education plan?", &passages).text();
-    assert!(text.starts_with("The education discount applies to yearly plans only"), "{text}");
+    assert!(
+        text.starts_with("The education discount applies to yearly plans only"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -434,7 +503,11 @@ fn a_line_without_final_punctuation_does_not_run_into_the_next_sentence() {
         "The documentation theme sets the appearance of your site.\nCustomize the appearance of your documentation site\nConfigure the documentation theme in docs.json.",
         0.8,
     )];
-    let text = compose_answer("How do I customize the documentation theme appearance?", &passages).text();
+    let text = compose_answer(
+        "How do I customize the documentation theme appearance?",
+        &passages,
+    )
+    .text();
     assert!(text.contains("documentation site. Configure the"), "{text}");
 }
 
@@ -449,10 +522,20 @@ fn the_answer_does_not_open_with_a_callout_a_pointer_or_a_sentence_that_refers_b
          > Some navigation elements like sidebars may appear empty on hidden pages.",
         0.8,
     )];
-    let text = compose_answer("Can I hide a page from the sidebar but keep it accessible?", &hidden).text();
-    assert!(text.starts_with("Hidden pages don't appear in your site's navigation"), "{text}");
+    let text = compose_answer(
+        "Can I hide a page from the sidebar but keep it accessible?",
+        &hidden,
+    )
+    .text();
+    assert!(
+        text.starts_with("Hidden pages don't appear in your site's navigation"),
+        "{text}"
+    );
     // The aside and the pointer are still quoted, after the lead.
-    assert!(text.contains("See an example of a hidden page. Some navigation elements like sidebars"), "{text}");
+    assert!(
+        text.contains("See an example of a hidden page. Some navigation elements like sidebars"),
+        "{text}"
+    );
 
     let merge = vec![passage(
         "automations/github",
@@ -462,7 +545,11 @@ fn the_answer_does_not_open_with_a_callout_a_pointer_or_a_sentence_that_refers_b
          Add the GitHub App to the ruleset's bypass list so automations can merge pull requests.",
         0.8,
     )];
-    let text = compose_answer("How do I let automations merge their pull requests automatically?", &merge).text();
+    let text = compose_answer(
+        "How do I let automations merge their pull requests automatically?",
+        &merge,
+    )
+    .text();
     assert!(text.starts_with("Add the GitHub App"), "{text}");
 }
 
@@ -480,7 +567,12 @@ fn a_lead_ending_in_a_colon_keeps_its_list_right_after_it() {
     )];
     let text = compose_answer("How do I upgrade Node.js for the mint CLI?", &passages).text();
     // An intro that says something leads, its list at once after it.
-    assert!(text.starts_with("Try the following steps to upgrade Node.js: [1]\n\n1. Remove the mint CLI."), "{text}");
+    assert!(
+        text.starts_with(
+            "Try the following steps to upgrade Node.js: [1]\n\n1. Remove the mint CLI."
+        ),
+        "{text}"
+    );
 
     // A bare intro ("Try the following:") does not lead while another sentence can.
     let bare = vec![passage(
@@ -493,7 +585,12 @@ fn a_lead_ending_in_a_colon_keeps_its_list_right_after_it() {
         0.8,
     )];
     let text = compose_answer("How do I upgrade Node.js for the mint CLI?", &bare).text();
-    assert!(text.starts_with("An outdated Node.js version breaks the mint CLI. Try the following: [1]\n\n1. Remove"), "{text}");
+    assert!(
+        text.starts_with(
+            "An outdated Node.js version breaks the mint CLI. Try the following: [1]\n\n1. Remove"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -543,7 +640,10 @@ fn another_section_of_the_lead_page_needs_no_retrieval_support() {
     let mut passages = webhook_passages(0.3);
     passages[1].path = passages[0].path.clone();
     passages[1].heading = "Third-party services".into();
-    let answer = compose_answer("How do I start a workflow run from a third-party webhook?", &passages);
+    let answer = compose_answer(
+        "How do I start a workflow run from a third-party webhook?",
+        &passages,
+    );
     assert_eq!(answer.sources, vec![0, 1], "{}", answer.text());
 }
 
@@ -557,12 +657,30 @@ fn a_how_question_takes_its_snippet_from_another_section_of_the_lead_page() {
             "The MCP docs server gives your editor access to every page of the docs.",
             0.8,
         ),
-        passage("introduction", "Introduction", "", "```bash\nnpx other-tool add docs\n```", 0.7),
-        passage("usage/mcp-docs", "MCP docs", "Installation:", "```bash\nnpx mint-mcp add docs\n```", 0.5),
+        passage(
+            "introduction",
+            "Introduction",
+            "",
+            "```bash\nnpx other-tool add docs\n```",
+            0.7,
+        ),
+        passage(
+            "usage/mcp-docs",
+            "MCP docs",
+            "Installation:",
+            "```bash\nnpx mint-mcp add docs\n```",
+            0.5,
+        ),
     ];
-    let answer = compose_answer("How do I connect my editor to the MCP docs server?", &passages);
+    let answer = compose_answer(
+        "How do I connect my editor to the MCP docs server?",
+        &passages,
+    );
     let text = answer.text();
-    assert!(text.contains("```bash\nnpx mint-mcp add docs\n```"), "{text}");
+    assert!(
+        text.contains("```bash\nnpx mint-mcp add docs\n```"),
+        "{text}"
+    );
     assert!(!text.contains("other-tool"), "{text}");
     assert_eq!(answer.sources, vec![0, 2], "{text}");
     assert!(text.contains("From MCP docs › Installation [2]:"), "{text}");
@@ -586,9 +704,15 @@ fn a_passage_that_only_points_elsewhere_does_not_open_the_answer() {
             0.75,
         ),
     ];
-    let answer = compose_answer("Which CSP directives do I need behind a reverse proxy?", &passages);
+    let answer = compose_answer(
+        "Which CSP directives do I need behind a reverse proxy?",
+        &passages,
+    );
     let text = answer.text();
-    assert!(text.starts_with("If you host your documentation behind a reverse proxy"), "{text}");
+    assert!(
+        text.starts_with("If you host your documentation behind a reverse proxy"),
+        "{text}"
+    );
     // Both are still quoted, numbered in the order they appear.
     assert_eq!(answer.sources, vec![1, 0], "{text}");
 }
@@ -604,16 +728,29 @@ fn a_title_line_is_not_quoted_as_filler_beside_sentences() {
         0.8,
     )];
     let text = compose_answer("What colors can a Badge have?", &passages).text();
-    assert!(text.starts_with("Badges support multiple color variants"), "{text}");
+    assert!(
+        text.starts_with("Badges support multiple color variants"),
+        "{text}"
+    );
     assert!(!text.contains("Badge Badge"), "{text}");
 }
 
 #[test]
 fn a_snippet_goes_with_every_question_but_why_and_what_is() {
-    for q in ["cli headless json output", "Which endpoint returns the deployed version?", "How long is the link valid?", "Where do I set the cache expiry?", "如何导出静态站点"] {
+    for q in [
+        "cli headless json output",
+        "Which endpoint returns the deployed version?",
+        "How long is the link valid?",
+        "Where do I set the cache expiry?",
+        "如何导出静态站点",
+    ] {
         assert!(asks_for_code(q), "{q}");
     }
-    for q in ["What is the static export bundle?", "Why are my builds slow?", "what does the proxy do"] {
+    for q in [
+        "What is the static export bundle?",
+        "Why are my builds slow?",
+        "what does the proxy do",
+    ] {
         assert!(!asks_for_code(q), "{q}");
     }
 }
@@ -629,13 +766,19 @@ fn a_passage_holding_only_the_rare_term_is_quoted_as_the_closest() {
         "Enable caching with the cache header.\nRequests will be cached for 3 days by default. This is currently not configurable.",
         0.17,
     )];
-    let weak = vec![Passage { coverage: 0.47, ..passages[0].clone() }];
+    let weak = vec![Passage {
+        coverage: 0.47,
+        ..passages[0].clone()
+    }];
     let answer = compose_answer("how long are cached responses kept", &weak);
     let text = answer.text();
     assert!(answer.covered && answer.uncertain, "{text}");
     assert!(text.contains("3 days"), "{text}");
     // Far by retrieval's measure as well: refused.
-    let far = vec![Passage { coverage: 0.1, ..passages[0].clone() }];
+    let far = vec![Passage {
+        coverage: 0.1,
+        ..passages[0].clone()
+    }];
     assert!(!compose_answer("how long are cached responses kept", &far).covered);
 }
 
@@ -649,7 +792,12 @@ fn a_sentence_a_page_repeats_is_quoted_once() {
         0.9,
     )];
     let text = compose_answer("where does the io_config.yaml file go", &passages).text();
-    assert_eq!(text.matches("For details about io_config.yaml files").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("For details about io_config.yaml files")
+            .count(),
+        1,
+        "{text}"
+    );
 }
 
 #[test]
@@ -679,7 +827,10 @@ fn a_how_question_leads_with_the_sentence_that_names_the_setting() {
         5.0,
     );
     let text = compose_answer("How do I run the gateway on another port?", &[p]).text();
-    assert!(text.starts_with("To use another port, set `gateway.bind_address`"), "{text}");
+    assert!(
+        text.starts_with("To use another port, set `gateway.bind_address`"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -693,7 +844,11 @@ fn the_best_sentence_brings_the_table_it_introduces() {
         5.0,
     );
     let text = compose_answer("What is the request rate limit of each plan?", &[p]).text();
-    assert!(text.contains("Each plan has its own request rate limit") && text.contains("- Sandbox — 10"), "{text}");
+    assert!(
+        text.contains("Each plan has its own request rate limit")
+            && text.contains("- Sandbox — 10"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -705,11 +860,21 @@ fn an_endpoint_page_quote_opens_with_its_method_and_path() {
         "`GET /prompts/v2/deployment`\nReturns the prompt version deployed to an environment, given the prompt's name and the environment's name.",
         5.0,
     )];
-    let answer = compose_answer("Which endpoint returns the prompt version deployed to an environment?", &passages);
+    let answer = compose_answer(
+        "Which endpoint returns the prompt version deployed to an environment?",
+        &passages,
+    );
     let text = answer.text();
-    assert!(text.starts_with("`GET /prompts/v2/deployment`\n\nReturns the prompt version deployed"), "{text}");
+    assert!(
+        text.starts_with("`GET /prompts/v2/deployment`\n\nReturns the prompt version deployed"),
+        "{text}"
+    );
     assert_eq!(text.matches("/prompts/v2/deployment").count(), 1, "{text}");
-    assert!(!is_endpoint_line("`npm install`") && !is_endpoint_line("`GET users`") && is_endpoint_line("`WEBHOOK order.created`"));
+    assert!(
+        !is_endpoint_line("`npm install`")
+            && !is_endpoint_line("`GET users`")
+            && is_endpoint_line("`WEBHOOK order.created`")
+    );
 }
 
 #[test]
@@ -722,7 +887,13 @@ fn an_operation_s_body_quoted_without_its_intro_names_the_call_it_belongs_to() {
         5.0,
     );
     body.anchor = crate::docs::endpoint::REQUEST_BODY_ANCHOR.into();
-    let intro = passage("api-reference/post-report", "Report", "", "`POST /report`\nRecord a request.", 4.0);
+    let intro = passage(
+        "api-reference/post-report",
+        "Report",
+        "",
+        "`POST /report`\nRecord a request.",
+        4.0,
+    );
     let question = "Which fields does the report request body take?";
     let text = compose_answer(question, &[body.clone(), intro]).text();
     assert!(text.contains("`POST /report`"), "{text}");
@@ -742,9 +913,24 @@ fn a_short_lead_section_is_quoted_whole() {
                  2. Point the client at it:\n\
                  ```yaml\nserver: http://10.0.0.5:8080\n```\n\
                  3. Open port 8080 in the firewall.";
-    let p = passage("faq", "FAQ", "Connection refused from another machine", steps, 2.0);
-    let text = compose_answer("The client gets connection refused from my laptop, what must change on both machines?", &[p]).text();
-    for part in ["LISTEN_ADDR=0.0.0.0:8080", "Restart the service", "server: http://10.0.0.5:8080", "Open port 8080"] {
+    let p = passage(
+        "faq",
+        "FAQ",
+        "Connection refused from another machine",
+        steps,
+        2.0,
+    );
+    let text = compose_answer(
+        "The client gets connection refused from my laptop, what must change on both machines?",
+        &[p],
+    )
+    .text();
+    for part in [
+        "LISTEN_ADDR=0.0.0.0:8080",
+        "Restart the service",
+        "server: http://10.0.0.5:8080",
+        "Open port 8080",
+    ] {
         assert!(text.contains(part), "{part}: {text}");
     }
 }

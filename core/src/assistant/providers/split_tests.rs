@@ -105,11 +105,17 @@ fn openai_refusal_is_the_answer_text_and_finishes_as_content_filter() {
         vec![
             text("I'm sorry, "),
             text("I can’t help with that."),
-            LlmEvent::Finish { reason: "content-filter".into(), prompt_tokens: Some(640), completion_tokens: Some(9) },
+            LlmEvent::Finish {
+                reason: "content-filter".into(),
+                prompt_tokens: Some(640),
+                completion_tokens: Some(9)
+            },
         ]
     );
     // An empty or null refusal beside real content (every ordinary stream's first chunk) is no refusal.
-    assert!(matches!(whole::<OpenAiStream>(OPENAI_STREAM).last(), Some(LlmEvent::Finish { reason, .. }) if reason == "stop"));
+    assert!(
+        matches!(whole::<OpenAiStream>(OPENAI_STREAM).last(), Some(LlmEvent::Finish { reason, .. }) if reason == "stop")
+    );
 }
 
 #[test]

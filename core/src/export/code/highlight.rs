@@ -32,7 +32,11 @@ const MAX_LINE_BYTES: usize = 4000;
 
 /// A block's lines as HTML (no newlines), coloured when the highlighter knows `lang`; `None` when
 /// it does not, the block is too large, or its answer is not highlight.js's markup of these lines.
-pub(crate) fn highlight_lines(code: &dyn Highlight, lang: &str, lines: &[&str]) -> Option<Vec<String>> {
+pub(crate) fn highlight_lines(
+    code: &dyn Highlight,
+    lang: &str,
+    lines: &[&str],
+) -> Option<Vec<String>> {
     if lang.is_empty()
         || lines.iter().map(|l| l.len() + 1).sum::<usize>() > MAX_BLOCK_BYTES
         || lines.iter().any(|l| l.len() > MAX_LINE_BYTES)
@@ -130,14 +134,20 @@ fn class_of(scope: &str) -> Colour {
 fn scope_of(class: &str) -> Option<Colour> {
     let mut words = class.split(' ');
     let first = words.next()?;
-    let token = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let token = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
     if let Some(lang) = first.strip_prefix("language-") {
         return (token(lang) && words.next().is_none()).then_some(Colour::Inherit);
     }
     let mut scope = first.strip_prefix("hljs-").filter(|s| token(s))?.to_owned();
     for (i, word) in words.enumerate() {
         // The n-th sub-scope carries n + 1 underscores.
-        let name = word.strip_suffix(&"_".repeat(i + 1)).filter(|n| token(n) && !n.ends_with('_'))?;
+        let name = word
+            .strip_suffix(&"_".repeat(i + 1))
+            .filter(|n| token(n) && !n.ends_with('_'))?;
         scope.push('.');
         scope.push_str(name);
     }
@@ -192,10 +202,17 @@ fn unescape(text: &str) -> Option<String> {
     while let Some(at) = rest.find(['&', '>']) {
         out.push_str(&rest[..at]);
         let tail = &rest[at..];
-        let (c, len) = [("&amp;", '&'), ("&lt;", '<'), ("&gt;", '>'), ("&quot;", '"'), ("&#x27;", '\''), ("&#39;", '\'')]
-            .iter()
-            .find(|(entity, _)| tail.starts_with(entity))
-            .map(|(entity, c)| (*c, entity.len()))?;
+        let (c, len) = [
+            ("&amp;", '&'),
+            ("&lt;", '<'),
+            ("&gt;", '>'),
+            ("&quot;", '"'),
+            ("&#x27;", '\''),
+            ("&#39;", '\''),
+        ]
+        .iter()
+        .find(|(entity, _)| tail.starts_with(entity))
+        .map(|(entity, c)| (*c, entity.len()))?;
         out.push(c);
         rest = &tail[len..];
     }
@@ -305,7 +322,10 @@ pub(crate) mod tests {
 
     impl Highlight for Recorded {
         fn highlight(&self, lang: &str, code: &str) -> Option<String> {
-            RECORDED.iter().find(|(l, c, _)| *l == lang && *c == code).map(|(_, _, html)| (*html).to_owned())
+            RECORDED
+                .iter()
+                .find(|(l, c, _)| *l == lang && *c == code)
+                .map(|(_, _, html)| (*html).to_owned())
         }
     }
 
@@ -324,8 +344,16 @@ pub(crate) mod tests {
                 if word.is_empty() {
                     continue;
                 }
-                let escaped = word.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#x27;");
-                out.push_str(&format!("<span class=\"hljs-{}\">{escaped}</span>", SCOPES[i % SCOPES.len()]));
+                let escaped = word
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;")
+                    .replace('\'', "&#x27;");
+                out.push_str(&format!(
+                    "<span class=\"hljs-{}\">{escaped}</span>",
+                    SCOPES[i % SCOPES.len()]
+                ));
             }
             Some(out)
         }
@@ -356,19 +384,43 @@ pub(crate) mod tests {
             "    <span class=\"tk-k\">return</span> <span class=\"tk-s\">f\"hi </span>{name}<span class=\"tk-s\">\"</span>  <span class=\"tk-c\"># say hi</span>"
         );
         assert_eq!(out[3], "<span class=\"tk-l\">@dataclass</span>");
-        assert!(out[4].contains("<span class=\"tk-t\">A</span>(<span class=\"tk-t\">B</span>)"), "{}", out[4]);
+        assert!(
+            out[4].contains("<span class=\"tk-t\">A</span>(<span class=\"tk-t\">B</span>)"),
+            "{}",
+            out[4]
+        );
     }
 
     #[test]
     fn text_is_escaped_again_and_never_carries_markup_of_its_own() {
         let out = lines_of("ts").join("\n");
-        assert!(out.contains("<span class=\"tk-s\">\"&lt;script&gt;\"</span>"), "{out}");
-        assert!(out.contains("<span class=\"tk-c\">// &lt;/span&gt;</span>"), "{out}");
-        assert!(out.contains("f&lt;T&gt;(<span class=\"tk-a\">x</span>"), "{out}");
+        assert!(
+            out.contains("<span class=\"tk-s\">\"&lt;script&gt;\"</span>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<span class=\"tk-c\">// &lt;/span&gt;</span>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("f&lt;T&gt;(<span class=\"tk-a\">x</span>"),
+            "{out}"
+        );
         let html = lines_of("html").join("\n");
-        assert!(html.starts_with("&lt;<span class=\"tk-g\">a</span> <span class=\"tk-a\">href</span>="), "{html}");
-        assert!(html.contains("<span class=\"tk-l\">&amp;amp;</span>"), "{html}");
-        assert!(html.contains("<span class=\"tk-k\">let</span> a = <span class=\"tk-n\">1</span> &lt; "), "{html}");
+        assert!(
+            html.starts_with("&lt;<span class=\"tk-g\">a</span> <span class=\"tk-a\">href</span>="),
+            "{html}"
+        );
+        assert!(
+            html.contains("<span class=\"tk-l\">&amp;amp;</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<span class=\"tk-k\">let</span> a = <span class=\"tk-n\">1</span> &lt; "
+            ),
+            "{html}"
+        );
         assert!(!out.contains("style") && !html.contains("style"));
     }
 
@@ -377,18 +429,39 @@ pub(crate) mod tests {
         let lines = ["s = \"\"\"a", "b\"\"\"", "x = 1"];
         let answer = Answer("s = <span class=\"hljs-string\">&quot;&quot;&quot;a\nb&quot;&quot;&quot;</span>\nx = <span class=\"hljs-number\">1</span>");
         let out = highlight_lines(&answer, "python", &lines).unwrap();
-        assert_eq!(out, ["s = <span class=\"tk-s\">\"\"\"a</span>", "<span class=\"tk-s\">b\"\"\"</span>", "x = <span class=\"tk-n\">1</span>"]);
+        assert_eq!(
+            out,
+            [
+                "s = <span class=\"tk-s\">\"\"\"a</span>",
+                "<span class=\"tk-s\">b\"\"\"</span>",
+                "x = <span class=\"tk-n\">1</span>"
+            ]
+        );
         let out = lines_of("bash");
         assert_eq!(out.len(), 3);
-        assert_eq!(out[1], "<span class=\"tk-f\">curl</span> <span class=\"tk-a\">-X</span> POST https://x.io \\");
+        assert_eq!(
+            out[1],
+            "<span class=\"tk-f\">curl</span> <span class=\"tk-a\">-X</span> POST https://x.io \\"
+        );
         for line in lines_of("json") {
-            assert_eq!(line.matches("<span").count(), line.matches("</span>").count(), "{line}");
+            assert_eq!(
+                line.matches("<span").count(),
+                line.matches("</span>").count(),
+                "{line}"
+            );
         }
     }
 
     #[test]
     fn diff_and_plain_text() {
-        assert_eq!(lines_of("diff"), ["<span class=\"tk-i\">+ added</span>", "<span class=\"tk-d\">- removed</span>", "<span class=\"tk-l\">@@ -1 +1 @@</span>"]);
+        assert_eq!(
+            lines_of("diff"),
+            [
+                "<span class=\"tk-i\">+ added</span>",
+                "<span class=\"tk-d\">- removed</span>",
+                "<span class=\"tk-l\">@@ -1 +1 @@</span>"
+            ]
+        );
         assert_eq!(lines_of("text"), ["plain &lt;b&gt;"]);
     }
 
@@ -410,9 +483,18 @@ pub(crate) mod tests {
             "<span class=\"language-x y\">a</span> &lt; b",
         ] {
             let leaked: &'static str = answer;
-            assert_eq!(highlight_lines(&Answer(leaked), "js", &code), None, "{answer}");
+            assert_eq!(
+                highlight_lines(&Answer(leaked), "js", &code),
+                None,
+                "{answer}"
+            );
         }
-        assert!(highlight_lines(&Answer("<span class=\"hljs-keyword\">a</span> &lt; b"), "js", &code).is_some());
+        assert!(highlight_lines(
+            &Answer("<span class=\"hljs-keyword\">a</span> &lt; b"),
+            "js",
+            &code
+        )
+        .is_some());
     }
 
     #[test]
@@ -426,9 +508,18 @@ pub(crate) mod tests {
 
     #[test]
     fn scopes_read_back_from_classes() {
-        assert_eq!(scope_of("hljs-title class_ inherited__"), Some(Colour::Class("t")));
-        assert_eq!(scope_of("hljs-title function_ invoke__"), Some(Colour::Class("f")));
-        assert_eq!(scope_of("hljs-variable language_"), Some(Colour::Class("l")));
+        assert_eq!(
+            scope_of("hljs-title class_ inherited__"),
+            Some(Colour::Class("t"))
+        );
+        assert_eq!(
+            scope_of("hljs-title function_ invoke__"),
+            Some(Colour::Class("f"))
+        );
+        assert_eq!(
+            scope_of("hljs-variable language_"),
+            Some(Colour::Class("l"))
+        );
         assert_eq!(scope_of("hljs-char escape_"), Some(Colour::Class("e")));
         assert_eq!(scope_of("hljs-punctuation"), Some(Colour::Inherit));
         assert_eq!(scope_of("hljs-made-up"), Some(Colour::Inherit));

@@ -15,9 +15,9 @@
 mod highlight;
 mod options;
 
-pub use highlight::{Highlight, PlainCode};
 #[cfg(test)]
 pub(crate) use highlight::tests::{Recorded, WordSpans};
+pub use highlight::{Highlight, PlainCode};
 use options::CodeOptions;
 
 use super::html::{self, attr};
@@ -38,14 +38,39 @@ pub(crate) fn write_block(
     highlighter: &dyn Highlight,
     icon: impl Fn(&mut String, Option<&str>),
 ) {
-    write_with(out, &CodeOptions::parse(info), None, code, placement, highlighter, icon);
+    write_with(
+        out,
+        &CodeOptions::parse(info),
+        None,
+        code,
+        placement,
+        highlighter,
+        icon,
+    );
 }
 
 /// A block the export writes itself (an API request sample): one tab of a group, labelled `label`
 /// (no title line), in `lang`, without the option words an info string would be read for.
-pub(crate) fn write_sample(out: &mut String, lang: &str, label: &str, code: &str, highlighter: &dyn Highlight) {
-    let opts = CodeOptions { lang: html::class_token(lang), ..CodeOptions::default() };
-    write_with(out, &opts, Some(label), code, Placement::InGroup, highlighter, |_, _| {});
+pub(crate) fn write_sample(
+    out: &mut String,
+    lang: &str,
+    label: &str,
+    code: &str,
+    highlighter: &dyn Highlight,
+) {
+    let opts = CodeOptions {
+        lang: html::class_token(lang),
+        ..CodeOptions::default()
+    };
+    write_with(
+        out,
+        &opts,
+        Some(label),
+        code,
+        Placement::InGroup,
+        highlighter,
+        |_, _| {},
+    );
 }
 
 fn write_with(
@@ -174,7 +199,9 @@ fn notation(line: &str) -> Option<(String, Mark, usize)> {
     let start = line.rfind("[!code ")?;
     let len = line[start..].find(']')? + 1;
     let inner = &line[start + 7..start + len - 1];
-    let (kind, count) = inner.split_once(':').map_or((inner, 1), |(k, n)| (k, n.trim().parse().unwrap_or(1)));
+    let (kind, count) = inner
+        .split_once(':')
+        .map_or((inner, 1), |(k, n)| (k, n.trim().parse().unwrap_or(1)));
     let mut mark = Mark::default();
     match kind.trim() {
         "++" => mark.diff = Some(Diff::Add),
@@ -218,10 +245,23 @@ mod tests {
 
     #[test]
     fn options_become_classes_and_lines_marks() {
-        let out = render("js Example {2} lines wrap expandable nocopy icon=js", "a\nb\nc\n", Placement::Alone);
-        assert!(out.starts_with("<div class=\"code-block lines wrap expandable nocopy\">"), "{out}");
-        assert!(out.contains("<div class=\"code-title\"><span class=\"icon\">js</span>Example</div>"), "{out}");
-        assert!(out.contains("<pre tabindex=\"0\"><code class=\"language-js\">"), "{out}");
+        let out = render(
+            "js Example {2} lines wrap expandable nocopy icon=js",
+            "a\nb\nc\n",
+            Placement::Alone,
+        );
+        assert!(
+            out.starts_with("<div class=\"code-block lines wrap expandable nocopy\">"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<div class=\"code-title\"><span class=\"icon\">js</span>Example</div>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<pre tabindex=\"0\"><code class=\"language-js\">"),
+            "{out}"
+        );
         assert_eq!(out.matches("<span class=\"line").count(), 3, "{out}");
         assert_eq!(out.matches("<span class=\"line hl\">").count(), 1, "{out}");
         assert!(!out.contains("style"));
@@ -231,12 +271,17 @@ mod tests {
     fn focus_dims_the_other_lines() {
         let out = render("py focus=2", "a = 1\nb = 2\n", Placement::Alone);
         assert!(out.contains("has-focus"), "{out}");
-        assert_eq!(out.matches("<span class=\"line focus\">").count(), 1, "{out}");
+        assert_eq!(
+            out.matches("<span class=\"line focus\">").count(),
+            1,
+            "{out}"
+        );
     }
 
     #[test]
     fn grouped_blocks_are_tab_panels_labelled_by_title_then_language() {
-        assert!(render("bash npm", "npm i", Placement::InGroup).contains("class=\"code-block tab-panel\" data-title=\"npm\""));
+        assert!(render("bash npm", "npm i", Placement::InGroup)
+            .contains("class=\"code-block tab-panel\" data-title=\"npm\""));
         assert!(render("bash", "npm i", Placement::InGroup).contains("data-title=\"bash\""));
     }
 
@@ -244,12 +289,41 @@ mod tests {
     fn diff_notations_mark_lines_and_leave_the_code() {
         let code = "const a = 1; // [!code ++]\nold(); // [!code --]\nkeep();\nx = 1 # [!code ++:2]\ny = 2\nz = 3\n<p/> <!-- [!code --] -->";
         let (lines, marks) = diff_marks(code);
-        assert_eq!(lines, ["const a = 1;", "old();", "keep();", "x = 1", "y = 2", "z = 3", "<p/>"]);
+        assert_eq!(
+            lines,
+            [
+                "const a = 1;",
+                "old();",
+                "keep();",
+                "x = 1",
+                "y = 2",
+                "z = 3",
+                "<p/>"
+            ]
+        );
         let diffs: Vec<Option<Diff>> = marks.iter().map(|m| m.diff).collect();
         use Diff::*;
-        assert_eq!(diffs, [Some(Add), Some(Del), None, Some(Add), Some(Add), None, Some(Del)]);
-        let out = render("js", "a(); // [!code ++]\nb(); // [!code --]", Placement::Alone);
-        assert!(out.contains("line add") && out.contains("line del") && !out.contains("[!code"), "{out}");
+        assert_eq!(
+            diffs,
+            [
+                Some(Add),
+                Some(Del),
+                None,
+                Some(Add),
+                Some(Add),
+                None,
+                Some(Del)
+            ]
+        );
+        let out = render(
+            "js",
+            "a(); // [!code ++]\nb(); // [!code --]",
+            Placement::Alone,
+        );
+        assert!(
+            out.contains("line add") && out.contains("line del") && !out.contains("[!code"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -261,9 +335,19 @@ mod tests {
 
     #[test]
     fn known_languages_are_split_into_tokens_inside_lines() {
-        let out = render("diff {2}", "+ added\n- removed\n@@ -1 +1 @@\n", Placement::Alone);
-        assert!(out.contains("<span class=\"line\"><span class=\"tk-i\">+ added</span></span>\n"), "{out}");
-        assert!(out.contains("<span class=\"line hl\"><span class=\"tk-d\">- removed</span></span>"), "{out}");
+        let out = render(
+            "diff {2}",
+            "+ added\n- removed\n@@ -1 +1 @@\n",
+            Placement::Alone,
+        );
+        assert!(
+            out.contains("<span class=\"line\"><span class=\"tk-i\">+ added</span></span>\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<span class=\"line hl\"><span class=\"tk-d\">- removed</span></span>"),
+            "{out}"
+        );
         let out = render("nocopy", "User -> CDN", Placement::Alone);
         assert!(!out.contains("tk-") && !out.contains("code-title"), "{out}");
     }

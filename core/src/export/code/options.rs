@@ -10,12 +10,18 @@ pub(crate) struct LineSet(Vec<(usize, usize)>);
 impl LineSet {
     /// `1,3-4`, `[1,3,4]` or `{2,4-5}`; malformed parts are skipped, reversed ranges turned round.
     fn parse(value: &str) -> Self {
-        let inner = value.trim().trim_start_matches(['{', '[']).trim_end_matches(['}', ']']);
+        let inner = value
+            .trim()
+            .trim_start_matches(['{', '['])
+            .trim_end_matches(['}', ']']);
         let ranges = inner
             .split(',')
             .filter_map(|part| {
                 let (a, b) = part.split_once('-').unwrap_or((part, part));
-                let (a, b) = (a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?);
+                let (a, b) = (
+                    a.trim().parse::<usize>().ok()?,
+                    b.trim().parse::<usize>().ok()?,
+                );
                 Some((a.min(b), a.max(b)))
             })
             .collect();
@@ -51,7 +57,15 @@ pub(crate) struct CodeOptions {
 }
 
 /// Flags that are never title words.
-const FLAGS: &[&str] = &["lines", "wrap", "expandable", "nocopy", "twoslash", "focus", "copy"];
+const FLAGS: &[&str] = &[
+    "lines",
+    "wrap",
+    "expandable",
+    "nocopy",
+    "twoslash",
+    "focus",
+    "copy",
+];
 
 impl CodeOptions {
     pub(crate) fn parse(info: &str) -> Self {
@@ -173,9 +187,15 @@ mod tests {
     #[test]
     fn a_bare_nocopy_is_a_flag_not_a_language_or_title() {
         let o = CodeOptions::parse("nocopy");
-        assert_eq!((o.lang.as_str(), o.title.as_str(), o.nocopy), ("", "", true));
+        assert_eq!(
+            (o.lang.as_str(), o.title.as_str(), o.nocopy),
+            ("", "", true)
+        );
         let o = CodeOptions::parse("bash nocopy");
-        assert_eq!((o.lang.as_str(), o.title.as_str(), o.nocopy), ("bash", "", true));
+        assert_eq!(
+            (o.lang.as_str(), o.title.as_str(), o.nocopy),
+            ("bash", "", true)
+        );
         assert!(!CodeOptions::parse("bash nocopy=\"false\"").nocopy);
     }
 
@@ -189,7 +209,9 @@ mod tests {
         let o = CodeOptions::parse("ts{3-4}");
         assert_eq!(o.lang, "ts");
         assert!(o.highlight.contains(4) && !o.highlight.contains(1));
-        assert!(CodeOptions::parse("js highlight=\"[1,3]\"").highlight.contains(3));
+        assert!(CodeOptions::parse("js highlight=\"[1,3]\"")
+            .highlight
+            .contains(3));
     }
 
     #[test]
@@ -203,7 +225,10 @@ mod tests {
     #[test]
     fn titles_with_quotes_ranges_and_no_info() {
         let o = CodeOptions::parse("js title=\"a b.js\" lines");
-        assert_eq!((o.lang.as_str(), o.title.as_str(), o.lines), ("js", "a b.js", true));
+        assert_eq!(
+            (o.lang.as_str(), o.title.as_str(), o.lines),
+            ("js", "a b.js", true)
+        );
         let o = CodeOptions::parse("yaml values.yaml {1,3}");
         assert_eq!((o.lang.as_str(), o.title.as_str()), ("yaml", "values.yaml"));
         assert_eq!(CodeOptions::parse(""), CodeOptions::default());

@@ -19,14 +19,46 @@ const MAX_DECLARATIONS: usize = 64;
 const MAX_VALUE: usize = 256;
 
 /// CSS functions that fetch a resource or run code; a value naming one is dropped.
-const FORBIDDEN_FUNCTIONS: &[&str] = &["url(", "image(", "image-set(", "cross-fade(", "element(", "expression(", "src(", "paint("];
+const FORBIDDEN_FUNCTIONS: &[&str] = &[
+    "url(",
+    "image(",
+    "image-set(",
+    "cross-fade(",
+    "element(",
+    "expression(",
+    "src(",
+    "paint(",
+];
 
 /// React's unitless properties: their numbers stay bare, every other number is pixels.
 const UNITLESS: &[&str] = &[
-    "animation-iteration-count", "aspect-ratio", "column-count", "columns", "flex", "flex-grow",
-    "flex-shrink", "font-weight", "grid-area", "grid-column", "grid-column-end", "grid-column-start",
-    "grid-row", "grid-row-end", "grid-row-start", "line-clamp", "line-height", "opacity", "order",
-    "orphans", "scale", "tab-size", "widows", "z-index", "zoom", "fill-opacity", "stroke-opacity",
+    "animation-iteration-count",
+    "aspect-ratio",
+    "column-count",
+    "columns",
+    "flex",
+    "flex-grow",
+    "flex-shrink",
+    "font-weight",
+    "grid-area",
+    "grid-column",
+    "grid-column-end",
+    "grid-column-start",
+    "grid-row",
+    "grid-row-end",
+    "grid-row-start",
+    "line-clamp",
+    "line-height",
+    "opacity",
+    "order",
+    "orphans",
+    "scale",
+    "tab-size",
+    "widows",
+    "z-index",
+    "zoom",
+    "fill-opacity",
+    "stroke-opacity",
     "stroke-width",
 ];
 
@@ -50,7 +82,10 @@ pub(crate) fn from_attr(value: &AttrValue<'_>) -> Option<String> {
                         Value::String(s) => s,
                         Value::Number(n) => {
                             let number = number_text(n.as_f64()?);
-                            let unprefixed = property.trim_start_matches("-webkit-").trim_start_matches("-ms-").trim_start_matches("-moz-");
+                            let unprefixed = property
+                                .trim_start_matches("-webkit-")
+                                .trim_start_matches("-ms-")
+                                .trim_start_matches("-moz-");
                             match UNITLESS.contains(&unprefixed) || number == "0" {
                                 true => number,
                                 false => format!("{number}px"),
@@ -93,7 +128,10 @@ fn kebab(key: &str) -> String {
         if c.is_ascii_uppercase() {
             out.push('-');
             out.push(c.to_ascii_lowercase());
-        } else if i == 0 && key.starts_with("ms") && key[2..].starts_with(|c: char| c.is_ascii_uppercase()) {
+        } else if i == 0
+            && key.starts_with("ms")
+            && key[2..].starts_with(|c: char| c.is_ascii_uppercase())
+        {
             out.push_str("-m");
         } else {
             out.push(c);
@@ -103,7 +141,10 @@ fn kebab(key: &str) -> String {
 }
 
 fn safe_property(name: &str) -> bool {
-    let body = name.strip_prefix("--").or_else(|| name.strip_prefix('-')).unwrap_or(name);
+    let body = name
+        .strip_prefix("--")
+        .or_else(|| name.strip_prefix('-'))
+        .unwrap_or(name);
     !body.is_empty()
         && body.len() <= 64
         && body.starts_with(|c: char| c.is_ascii_lowercase())
@@ -156,9 +197,22 @@ mod tests {
             expr("{ display: 'flex', gap: 16, flexGrow: 1, marginTop: 0, backgroundColor: \"#fff\" }").as_deref(),
             Some("display:flex;gap:16px;flex-grow:1;margin-top:0;background-color:#fff")
         );
-        assert_eq!(expr("{ WebkitLineClamp: 2, msFlex: 1, '--accent': 'red' }").as_deref(), Some("-webkit-line-clamp:2;-ms-flex:1;--accent:red"));
-        assert_eq!(expr("{ marginTop: 8, margin: 0 }").as_deref(), Some("margin-top:8px;margin:0"), "React's order: the later one wins");
-        assert_eq!(from_attr(&AttrValue::Str("color: Red; font-family: \"Inter\", sans-serif")).as_deref(), Some("color:Red;font-family:\"Inter\", sans-serif"));
+        assert_eq!(
+            expr("{ WebkitLineClamp: 2, msFlex: 1, '--accent': 'red' }").as_deref(),
+            Some("-webkit-line-clamp:2;-ms-flex:1;--accent:red")
+        );
+        assert_eq!(
+            expr("{ marginTop: 8, margin: 0 }").as_deref(),
+            Some("margin-top:8px;margin:0"),
+            "React's order: the later one wins"
+        );
+        assert_eq!(
+            from_attr(&AttrValue::Str(
+                "color: Red; font-family: \"Inter\", sans-serif"
+            ))
+            .as_deref(),
+            Some("color:Red;font-family:\"Inter\", sans-serif")
+        );
         assert_eq!(expr("someVariable"), None);
     }
 
@@ -182,7 +236,13 @@ mod tests {
         ] {
             assert_eq!(expr(hostile), None, "{hostile}");
         }
-        assert_eq!(from_attr(&AttrValue::Str("color:red;}body{x:y;background:url(x)")).as_deref(), Some("color:red"));
-        assert_eq!(from_attr(&AttrValue::Str("@import 'x'; color: blue")).as_deref(), Some("color:blue"));
+        assert_eq!(
+            from_attr(&AttrValue::Str("color:red;}body{x:y;background:url(x)")).as_deref(),
+            Some("color:red")
+        );
+        assert_eq!(
+            from_attr(&AttrValue::Str("@import 'x'; color: blue")).as_deref(),
+            Some("color:blue")
+        );
     }
 }

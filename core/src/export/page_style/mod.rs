@@ -41,8 +41,12 @@ pub(crate) fn swatch_class(tag: &Tag<'_>) -> Option<String> {
 }
 
 fn swatch_declarations(tag: &Tag<'_>) -> Option<String> {
-    let value = tag.text_attr("value").filter(|_| tag.name == "Color.Item")?;
-    super::html::safe_color(value).filter(|color| declarations::safe_value(color)).map(|color| format!("background:{color}"))
+    let value = tag
+        .text_attr("value")
+        .filter(|_| tag.name == "Color.Item")?;
+    super::html::safe_color(value)
+        .filter(|color| declarations::safe_value(color))
+        .map(|color| format!("background:{color}"))
 }
 
 fn class_name(declarations: &str) -> String {
@@ -68,10 +72,19 @@ pub(crate) fn stylesheet(body: &str) -> Option<String> {
             continue;
         };
         at = start + len.max(1);
-        if let Some(value) = ["className", "class"].iter().find_map(|name| class_text(&tag, name)) {
+        if let Some(value) = ["className", "class"]
+            .iter()
+            .find_map(|name| class_text(&tag, name))
+        {
             classes.extend(value.split_whitespace());
         }
-        for declarations in [tag.attr("style").and_then(declarations::from_attr), swatch_declarations(&tag)].into_iter().flatten() {
+        for declarations in [
+            tag.attr("style").and_then(declarations::from_attr),
+            swatch_declarations(&tag),
+        ]
+        .into_iter()
+        .flatten()
+        {
             styles.insert(class_name(&declarations), declarations);
         }
     }
@@ -95,7 +108,11 @@ fn class_text<'a>(tag: &Tag<'a>, name: &str) -> Option<&'a str> {
         return Some(text);
     }
     match tag.attr(name)? {
-        AttrValue::Expr(e) => e.trim().strip_prefix('`')?.strip_suffix('`').filter(|t| !t.contains("${")),
+        AttrValue::Expr(e) => e
+            .trim()
+            .strip_prefix('`')?
+            .strip_suffix('`')
+            .filter(|t| !t.contains("${")),
         _ => None,
     }
 }
@@ -110,7 +127,13 @@ fn fenced_ranges(body: &str) -> Vec<std::ops::Range<usize>> {
         let fence = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
         match (open, fence) {
             (None, Some(f)) => open = Some((offset, f)),
-            (Some((start, f)), Some(g)) if f == g && trimmed.trim_end().trim_start_matches(g.chars().next().unwrap_or('`')).is_empty() => {
+            (Some((start, f)), Some(g))
+                if f == g
+                    && trimmed
+                        .trim_end()
+                        .trim_start_matches(g.chars().next().unwrap_or('`'))
+                        .is_empty() =>
+            {
                 ranges.push(start..offset + line.len());
                 open = None;
             }
@@ -133,12 +156,27 @@ mod tests {
     fn a_landing_page_gets_rules_for_its_classes_and_styles_only() {
         let body = "<div className=\"grid grid-cols-2 gap-4\">\n<div class=\"p-4 card\" style={{ borderColor: '#e5e7eb', gap: 8 }}>x</div>\n<span className={`md:flex`} style=\"color: red\">y</span>\n</div>\n\n```html\n<div className=\"grid-cols-9\">\n```\n";
         let css = stylesheet(body).unwrap();
-        assert!(css.contains("repeat(2, minmax(0, 1fr))") && css.contains("gap: 1rem") && css.contains("padding: 1rem"), "{css}");
+        assert!(
+            css.contains("repeat(2, minmax(0, 1fr))")
+                && css.contains("gap: 1rem")
+                && css.contains("padding: 1rem"),
+            "{css}"
+        );
         assert!(css.contains(".md\\:flex"), "{css}");
-        assert!(!css.contains("repeat(9"), "classes in code blocks are code: {css}");
-        let (tag, _) = scan_tag("<div class=\"p-4 card\" style={{ borderColor: '#e5e7eb', gap: 8 }}>").unwrap();
+        assert!(
+            !css.contains("repeat(9"),
+            "classes in code blocks are code: {css}"
+        );
+        let (tag, _) =
+            scan_tag("<div class=\"p-4 card\" style={{ borderColor: '#e5e7eb', gap: 8 }}>")
+                .unwrap();
         let class = style_class(&tag).unwrap();
-        assert!(css.contains(&format!(".{class}.{class} {{ border-color:#e5e7eb;gap:8px }}")), "{css}");
+        assert!(
+            css.contains(&format!(
+                ".{class}.{class} {{ border-color:#e5e7eb;gap:8px }}"
+            )),
+            "{css}"
+        );
         assert!(css.contains("{ color:red }"), "{css}");
         assert_eq!(stylesheet("# Title\n\n<Card title=\"x\">y</Card>\n"), None);
     }
@@ -149,22 +187,39 @@ mod tests {
         let css = stylesheet(body).unwrap();
         let (tag, _) = scan_tag("<Color.Item name=\"Primary\" value=\"#0060FF\" />").unwrap();
         let class = swatch_class(&tag).unwrap();
-        assert!(css.contains(&format!(".{class}.{class} {{ background:#0060FF }}")), "{css}");
+        assert!(
+            css.contains(&format!(".{class}.{class} {{ background:#0060FF }}")),
+            "{css}"
+        );
         assert!(!css.contains("body{"), "{css}");
         let (pages, tree) = (Default::default(), crate::docs::SourceTree::new());
         let links = crate::export::links::Linker::new("a", "a.mdx", &pages, &tree, "d.io");
         let html = crate::export::components::markup(&tag, false, &links).open;
-        assert!(html.contains(&format!("<span class=\"swatch {class}\"></span>")) && !html.contains("style="), "{html}");
+        assert!(
+            html.contains(&format!("<span class=\"swatch {class}\"></span>"))
+                && !html.contains("style="),
+            "{html}"
+        );
     }
 
     #[test]
     fn hostile_styles_and_classes_stay_inside_their_rules() {
         let body = "<div style={{ color: 'red;}</style><script>x</script>', background: 'url(javascript:alert(1))' }} className=\"w-[1px;}body{display:none] bg-[url(javascript:x)]\">a</div>\n<p style=\"@import url(x); color: blue; width: expression(alert(1))\" className=\"p-1\">b</p>";
         let css = stylesheet(body).unwrap();
-        for bad in ["</style", "javascript", "@import", "expression", "body{", "url("] {
+        for bad in [
+            "</style",
+            "javascript",
+            "@import",
+            "expression",
+            "body{",
+            "url(",
+        ] {
             assert!(!css.contains(bad), "{bad} in {css}");
         }
-        assert!(css.contains("color:blue") && css.contains("padding: 0.25rem"), "{css}");
+        assert!(
+            css.contains("color:blue") && css.contains("padding: 0.25rem"),
+            "{css}"
+        );
         assert_eq!(css.matches('{').count(), css.matches('}').count(), "{css}");
     }
 }

@@ -27,16 +27,29 @@ pub(crate) fn text_colours(css: &str, dark: &str) -> String {
             in_dark = line.contains(dark);
             selector = before.trim();
         }
-        match line.trim_start().strip_prefix("color: oklch(").and_then(|rest| rest.split_once(')')) {
+        match line
+            .trim_start()
+            .strip_prefix("color: oklch(")
+            .and_then(|rest| rest.split_once(')'))
+        {
             Some((args, tail)) => {
                 let colour = parse(args);
-                if let Some([l, c, h]) = colour.filter(|_| !in_dark && plain_class(selector)).and_then(|c| readable(c, true)) {
-                    dark_overrides.push_str(&format!(":where({dark}) {selector} {{ color: oklch({:.1}% {c} {h}); }}\n", l * 100.0));
+                if let Some([l, c, h]) = colour
+                    .filter(|_| !in_dark && plain_class(selector))
+                    .and_then(|c| readable(c, true))
+                {
+                    dark_overrides.push_str(&format!(
+                        ":where({dark}) {selector} {{ color: oklch({:.1}% {c} {h}); }}\n",
+                        l * 100.0
+                    ));
                 }
                 match colour.map(|c| readable(c, in_dark)) {
                     Some(Some([l, c, h])) => {
                         let indent = &line[..line.len() - line.trim_start().len()];
-                        out.push_str(&format!("{indent}color: oklch({:.1}% {c} {h}){tail}", l * 100.0));
+                        out.push_str(&format!(
+                            "{indent}color: oklch({:.1}% {c} {h}){tail}",
+                            l * 100.0
+                        ));
                     }
                     _ => out.push_str(line),
                 }
@@ -94,7 +107,11 @@ fn srgb(l: f64, c: f64, h: f64) -> [f64; 3] {
     ];
     linear.map(|x| {
         let x = x.clamp(0.0, 1.0);
-        let v = if x <= 0.003_130_8 { 12.92 * x } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
+        let v = if x <= 0.003_130_8 {
+            12.92 * x
+        } else {
+            1.055 * x.powf(1.0 / 2.4) - 0.055
+        };
         (v * 255.0).round()
     })
 }
@@ -121,18 +138,44 @@ mod tests {
                    .bg-zinc-500 {\n  background-color: oklch(55.2% .016 285.938);\n}\n";
         let out = text_colours(css, DARK);
         let dark_zinc = out.lines().nth(5).unwrap();
-        let [l, c, h] = parse(dark_zinc.trim().strip_prefix("color: oklch(").unwrap().trim_end_matches(");")).unwrap();
-        assert!(l > 0.552 && l < 0.62 && c == 0.016 && h == 285.938, "{dark_zinc}");
+        let [l, c, h] = parse(
+            dark_zinc
+                .trim()
+                .strip_prefix("color: oklch(")
+                .unwrap()
+                .trim_end_matches(");"),
+        )
+        .unwrap();
+        assert!(
+            l > 0.552 && l < 0.62 && c == 0.016 && h == 285.938,
+            "{dark_zinc}"
+        );
         assert!(contrast(srgb(l, c, h), DARK_BG) >= 4.5, "{dark_zinc}");
         // Readable already, far out of reach (white on the author's own dark box), or a background: as written.
         // `text-gray-500` (4.1:1 on the dark background, 4.8:1 on the light) gets a rule for the dark
         // theme only, as specific as the class, after everything else.
         let (body, overrides) = out.split_at(out.find(":where(").unwrap());
-        assert_eq!(body.replace(dark_zinc, "  color: oklch(55.2% .016 285.938);"), css);
+        assert_eq!(
+            body.replace(dark_zinc, "  color: oklch(55.2% .016 285.938);"),
+            css
+        );
         assert_eq!(overrides.lines().count(), 1, "{overrides}");
-        assert!(overrides.starts_with(":where(:root[data-theme=\"dark\"]) .text-gray-500 { color: oklch("), "{overrides}");
-        let args = overrides.split("oklch(").nth(1).unwrap().split(')').next().unwrap();
+        assert!(
+            overrides
+                .starts_with(":where(:root[data-theme=\"dark\"]) .text-gray-500 { color: oklch("),
+            "{overrides}"
+        );
+        let args = overrides
+            .split("oklch(")
+            .nth(1)
+            .unwrap()
+            .split(')')
+            .next()
+            .unwrap();
         let [l, c, h] = parse(args).unwrap();
-        assert!(l > 0.551 && contrast(srgb(l, c, h), DARK_BG) >= 4.5, "{overrides}");
+        assert!(
+            l > 0.551 && contrast(srgb(l, c, h), DARK_BG) >= 4.5,
+            "{overrides}"
+        );
     }
 }

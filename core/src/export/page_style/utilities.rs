@@ -26,7 +26,9 @@ pub(crate) fn generatable(class: &str) -> bool {
     if class.is_empty() || class.len() > MAX_CLASS {
         return false;
     }
-    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '/' | '.' | '!' | '@' | '*');
+    let plain = |c: char| {
+        c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '/' | '.' | '!' | '@' | '*')
+    };
     let Some(open) = class.find('[') else {
         return class.chars().all(plain) && !class.contains('@') || container_query(class);
     };
@@ -34,7 +36,10 @@ pub(crate) fn generatable(class: &str) -> bool {
         return false;
     };
     let (prefix, inner, suffix) = (&class[..open], &class[open + 1..close], &class[close + 1..]);
-    if !prefix.chars().all(plain) || prefix.contains('@') || !suffix.chars().all(|c| plain(c) && c != '@') {
+    if !prefix.chars().all(plain)
+        || prefix.contains('@')
+        || !suffix.chars().all(|c| plain(c) && c != '@')
+    {
         return false;
     }
     // `[mask-type:luminance]`: a property and its value.
@@ -52,7 +57,10 @@ pub(crate) fn generatable(class: &str) -> bool {
 
 /// `@container` and `@md:flex`: the generator's container queries, names only.
 fn container_query(class: &str) -> bool {
-    class.starts_with('@') && class[1..].chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ':' | '/'))
+    class.starts_with('@')
+        && class[1..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ':' | '/'))
 }
 
 /// The CSS of the generatable `classes`, without Tailwind's preflight (the site's stylesheet is the
@@ -74,12 +82,36 @@ mod tests {
 
     #[test]
     fn grid_responsive_dark_and_arbitrary_classes_are_generated() {
-        let css = generate(["grid", "grid-cols-2", "md:grid-cols-3", "gap-4", "dark:bg-zinc-900", "w-[350px]", "grid-cols-[1fr_2fr]", "bg-[#123456]", "card"]);
+        let css = generate([
+            "grid",
+            "grid-cols-2",
+            "md:grid-cols-3",
+            "gap-4",
+            "dark:bg-zinc-900",
+            "w-[350px]",
+            "grid-cols-[1fr_2fr]",
+            "bg-[#123456]",
+            "card",
+        ]);
         assert!(css.contains(".grid {\n  display: grid;"), "{css}");
-        assert!(css.contains("grid-template-columns: repeat(2, minmax(0, 1fr))"), "{css}");
-        assert!(css.contains("@media (width >= 48rem)") && css.contains(".md\\:grid-cols-3"), "{css}");
-        assert!(css.contains(":root[data-theme=\"dark\"] .dark\\:bg-zinc-900"), "{css}");
-        assert!(css.contains("width: 350px") && css.contains("grid-template-columns: 1fr 2fr") && css.contains("#123456"), "{css}");
+        assert!(
+            css.contains("grid-template-columns: repeat(2, minmax(0, 1fr))"),
+            "{css}"
+        );
+        assert!(
+            css.contains("@media (width >= 48rem)") && css.contains(".md\\:grid-cols-3"),
+            "{css}"
+        );
+        assert!(
+            css.contains(":root[data-theme=\"dark\"] .dark\\:bg-zinc-900"),
+            "{css}"
+        );
+        assert!(
+            css.contains("width: 350px")
+                && css.contains("grid-template-columns: 1fr 2fr")
+                && css.contains("#123456"),
+            "{css}"
+        );
         assert!(!css.contains(".card"), "not a utility: {css}");
     }
 
@@ -99,9 +131,24 @@ mod tests {
         ] {
             assert!(!generatable(hostile), "{hostile}");
         }
-        let css = generate(["w-[1px;}body{display:none]", "bg-[url(javascript:alert(1))]", "[color:red]", "p-2.5", "w-1/2", "!mt-4"]);
-        assert!(!css.contains("javascript") && !css.contains("body{") && !css.contains("url("), "{css}");
-        assert!(css.contains("color: red") && css.contains("padding: 0.625rem") && css.contains("width: 50%"), "{css}");
+        let css = generate([
+            "w-[1px;}body{display:none]",
+            "bg-[url(javascript:alert(1))]",
+            "[color:red]",
+            "p-2.5",
+            "w-1/2",
+            "!mt-4",
+        ]);
+        assert!(
+            !css.contains("javascript") && !css.contains("body{") && !css.contains("url("),
+            "{css}"
+        );
+        assert!(
+            css.contains("color: red")
+                && css.contains("padding: 0.625rem")
+                && css.contains("width: 50%"),
+            "{css}"
+        );
         assert_eq!(css.matches('{').count(), css.matches('}').count(), "{css}");
     }
 }

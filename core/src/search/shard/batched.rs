@@ -57,8 +57,13 @@ impl ShardLayout {
     pub fn for_source_bytes(bytes: u64) -> ShardLayout {
         let dict = (bytes as f64 * DICT_BYTES_PER_SOURCE_BYTE) as u64;
         let shard_count = shard_count(usize::try_from(dict).unwrap_or(usize::MAX));
-        let groups = dict.div_ceil(TARGET_GROUP_BYTES).clamp(1, u64::from(shard_count)) as u32;
-        ShardLayout { shard_count, group_shards: shard_count.div_ceil(groups) }
+        let groups = dict
+            .div_ceil(TARGET_GROUP_BYTES)
+            .clamp(1, u64::from(shard_count)) as u32;
+        ShardLayout {
+            shard_count,
+            group_shards: shard_count.div_ceil(groups),
+        }
     }
 
     pub fn group_count(&self) -> u32 {
@@ -67,8 +72,13 @@ impl ShardLayout {
 
     /// The shards of group `group`.
     pub fn group(&self, group: u32) -> Range<u32> {
-        let start = group.saturating_mul(self.group_shards).min(self.shard_count);
-        start..start.saturating_add(self.group_shards).min(self.shard_count)
+        let start = group
+            .saturating_mul(self.group_shards)
+            .min(self.shard_count);
+        start
+            ..start
+                .saturating_add(self.group_shards)
+                .min(self.shard_count)
     }
 
     fn valid(&self) -> bool {
@@ -134,7 +144,11 @@ impl BatchRecords {
 }
 
 /// Indexes the next batch of pages.
-pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayout) -> Result<BatchOutput, IndexError> {
+pub fn build_batch(
+    pages: &[Page],
+    cursor: &mut BatchCursor,
+    layout: &ShardLayout,
+) -> Result<BatchOutput, IndexError> {
     if !layout.valid() {
         return Err(IndexError::Inconsistent("shard layout"));
     }
@@ -148,7 +162,9 @@ pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayou
     let mut group_ends = Vec::with_capacity(layout.group_count() as usize);
     let mut start = 0usize;
     for (shard, &end) in shard_ends.iter().enumerate() {
-        let bytes = pack.get(start..end as usize).ok_or(IndexError::Inconsistent("shard ends"))?;
+        let bytes = pack
+            .get(start..end as usize)
+            .ok_or(IndexError::Inconsistent("shard ends"))?;
         postings.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
         postings.extend_from_slice(bytes);
         start = end as usize;
@@ -175,7 +191,12 @@ pub fn build_batch(pages: &[Page], cursor: &mut BatchCursor, layout: &ShardLayou
         non_empty,
     };
     cursor.advance(&records);
-    Ok(BatchOutput { postings, group_ends, text: out.pack, records })
+    Ok(BatchOutput {
+        postings,
+        group_ends,
+        text: out.pack,
+        records,
+    })
 }
 
 /// One merged group: its shards' bytes, in order (the next bytes of the terms pack), and each
@@ -188,7 +209,12 @@ pub struct MergedGroup {
 
 /// Merges group `group` from every batch's range of it (`parts`, in batch order); `chunk_count` is
 /// the site's, for the loader's checks of the result.
-pub fn merge_group(layout: &ShardLayout, group: u32, parts: &[impl AsRef<[u8]>], chunk_count: usize) -> Result<MergedGroup, IndexError> {
+pub fn merge_group(
+    layout: &ShardLayout,
+    group: u32,
+    parts: &[impl AsRef<[u8]>],
+    chunk_count: usize,
+) -> Result<MergedGroup, IndexError> {
     let shards = layout.group(group);
     let mut readers: Vec<&[u8]> = parts.iter().map(AsRef::as_ref).collect();
     let mut bytes = Vec::new();
@@ -212,9 +238,13 @@ pub fn merge_group(layout: &ShardLayout, group: u32, parts: &[impl AsRef<[u8]>],
 }
 
 fn next_segment(reader: &mut &[u8], id: u32) -> Result<ShardData, IndexError> {
-    let (len, rest) = reader.split_first_chunk::<4>().ok_or(IndexError::Inconsistent("partial postings"))?;
+    let (len, rest) = reader
+        .split_first_chunk::<4>()
+        .ok_or(IndexError::Inconsistent("partial postings"))?;
     let len = u32::from_le_bytes(*len) as usize;
-    let body = rest.get(..len).ok_or(IndexError::Inconsistent("partial postings"))?;
+    let body = rest
+        .get(..len)
+        .ok_or(IndexError::Inconsistent("partial postings"))?;
     *reader = &rest[len..];
     let data: ShardData = decode(body, &[SHARD_FORMAT_VERSION, KIND_TERMS])?;
     if data.id != id {
@@ -237,12 +267,16 @@ fn merge_shard(id: u32, pieces: &[ShardData]) -> TermShard {
     // Stable: one term's pieces stay in batch order. std's sort, not crate::sort: publishing sorts every
     // term's pieces, where the shared sort is about twice as slow.
     entries.sort_by(|a, b| a.0.cmp(b.0));
-    let mut data = ShardData { id, ..ShardData::default() };
+    let mut data = ShardData {
+        id,
+        ..ShardData::default()
+    };
     let mut list: Vec<Posting> = Vec::new();
     let mut df = 0u32;
     let mut current: Option<&str> = None;
     let flush = |data: &mut ShardData, term: &str, list: &mut Vec<Posting>, df: u32| {
-        data.table.push(term, df, |blob| postings::encode(list, blob));
+        data.table
+            .push(term, df, |blob| postings::encode(list, blob));
         list.clear();
     };
     for (term, b, i) in entries {
@@ -254,9 +288,15 @@ fn merge_shard(id: u32, pieces: &[ShardData]) -> TermShard {
         }
         current = Some(term);
         let piece = &pieces[b].table;
-        let start = if i == 0 { 0 } else { piece.posting_ends.get(i - 1).copied().unwrap_or(0) as usize };
+        let start = if i == 0 {
+            0
+        } else {
+            piece.posting_ends.get(i - 1).copied().unwrap_or(0) as usize
+        };
         let end = piece.posting_ends.get(i).copied().unwrap_or(0) as usize;
-        list.extend(postings::Decoder::new(piece.postings.get(start..end).unwrap_or(&[])));
+        list.extend(postings::Decoder::new(
+            piece.postings.get(start..end).unwrap_or(&[]),
+        ));
         df += piece.dfs.get(i).copied().unwrap_or(0);
     }
     if let Some(done) = current {
@@ -291,7 +331,8 @@ impl MetaBuilder {
         data.text_len.extend(records.text_len);
         data.block_starts.extend(records.block_starts);
         let base = self.text_len;
-        data.block_ends.extend(records.block_ends.iter().map(|end| base + end));
+        data.block_ends
+            .extend(records.block_ends.iter().map(|end| base + end));
         self.text_len += records.block_ends.last().copied().unwrap_or(0);
         for f in 0..3 {
             self.totals[f] += records.totals[f];
@@ -304,10 +345,13 @@ impl MetaBuilder {
         let mut data = self.data.ok_or(IndexError::Empty)?;
         data.avg_len = average_lengths(self.totals, self.non_empty);
         let mut end = 0u64;
-        data.shard_ends = shard_lens.iter().map(|len| {
-            end += len;
-            end
-        }).collect();
+        data.shard_ends = shard_lens
+            .iter()
+            .map(|len| {
+                end += len;
+                end
+            })
+            .collect();
         Ok(SearchMeta::new(data)?.to_bytes())
     }
 }

@@ -43,7 +43,9 @@ impl TextBlock {
     /// Loads block `id` and checks it holds exactly the chunks `meta` says it does.
     pub fn from_bytes(bytes: &[u8], id: u32, meta: &SearchMeta) -> Result<TextBlock, IndexError> {
         let data: BlockData = decode(bytes, &[SHARD_FORMAT_VERSION, KIND_TEXT])?;
-        let expected = meta.block_chunks(id).ok_or(IndexError::Inconsistent("block number"))?;
+        let expected = meta
+            .block_chunks(id)
+            .ok_or(IndexError::Inconsistent("block number"))?;
         if data.id != id
             || data.first_chunk != expected.start
             || data.chunks.len() as u64 != u64::from(expected.end - expected.start)
@@ -55,7 +57,10 @@ impl TextBlock {
 
     /// Chunk `c` (a chunk number of the site) if this block holds it.
     pub(crate) fn chunk(&self, c: u32) -> Option<ChunkText<'_>> {
-        let chunk = self.data.chunks.get(c.checked_sub(self.data.first_chunk)? as usize)?;
+        let chunk = self
+            .data
+            .chunks
+            .get(c.checked_sub(self.data.first_chunk)? as usize)?;
         Some(ChunkText {
             heading: &chunk.heading,
             anchor: &chunk.anchor,
@@ -72,7 +77,12 @@ impl TextBlock {
                 .data
                 .chunks
                 .iter()
-                .map(|c| std::mem::size_of::<BlockChunk>() + c.heading.len() + c.anchor.len() + c.text.len())
+                .map(|c| {
+                    std::mem::size_of::<BlockChunk>()
+                        + c.heading.len()
+                        + c.anchor.len()
+                        + c.text.len()
+                })
                 .sum::<usize>()
     }
 }

@@ -34,7 +34,10 @@ impl ShardedIndex {
     /// order, which [`SearchIndex::build`] never makes.
     pub fn build(index: &SearchIndex) -> Result<ShardedIndex, IndexError> {
         let dict = index.dict();
-        Self::build_with_shards(index, shard_count(dict.terms.len() + dict.postings.len() + dict.term_ends.len() * 12))
+        Self::build_with_shards(
+            index,
+            shard_count(dict.terms.len() + dict.postings.len() + dict.term_ends.len() * 12),
+        )
     }
 
     /// Splits `index` into `shards` term shards (clamped to 1..=[`MAX_SHARDS`]). A batched publish
@@ -45,11 +48,20 @@ impl ShardedIndex {
 
     /// [`Self::build_with_shards`] with a text block also ending before each chunk of `cuts`
     /// (ascending): a batched publish ends a block where each batch ends (`super::batched`).
-    pub fn build_with_cuts(index: &SearchIndex, shards: u32, cuts: &[u32]) -> Result<ShardedIndex, IndexError> {
+    pub fn build_with_cuts(
+        index: &SearchIndex,
+        shards: u32,
+        cuts: &[u32],
+    ) -> Result<ShardedIndex, IndexError> {
         let d = &index.data;
         for (i, chunk) in d.chunks.iter().enumerate() {
-            let page = d.pages.get(chunk.page as usize).ok_or(IndexError::Inconsistent("chunk page"))?;
-            if !(page.first_chunk as usize..(page.first_chunk + page.chunk_count) as usize).contains(&i) {
+            let page = d
+                .pages
+                .get(chunk.page as usize)
+                .ok_or(IndexError::Inconsistent("chunk page"))?;
+            if !(page.first_chunk as usize..(page.first_chunk + page.chunk_count) as usize)
+                .contains(&i)
+            {
                 return Err(IndexError::Inconsistent("page chunk range"));
             }
         }
@@ -66,7 +78,11 @@ impl ShardedIndex {
         };
         // Through the loader's checks, so a split that would not load fails here, at publish.
         let meta = SearchMeta::new(data)?;
-        Ok(ShardedIndex { meta: meta.to_bytes(), terms, text })
+        Ok(ShardedIndex {
+            meta: meta.to_bytes(),
+            terms,
+            text,
+        })
     }
 }
 
@@ -77,15 +93,32 @@ pub(crate) fn shard_count(bytes: usize) -> u32 {
 
 pub(crate) fn term_pack(dict: Dict<'_>, count: u32) -> (Vec<u8>, Vec<u64>) {
     let n_terms = dict.term_ends.len();
-    let mut shards: Vec<ShardData> = (0..count).map(|id| ShardData { id, ..ShardData::default() }).collect();
+    let mut shards: Vec<ShardData> = (0..count)
+        .map(|id| ShardData {
+            id,
+            ..ShardData::default()
+        })
+        .collect();
     // Terms arrive sorted, so each shard's stay sorted.
     for i in 0..n_terms {
-        let Some(term) = dict.term_at(i) else { continue };
-        let Some(shard) = shards.get_mut(shard_of(term, count) as usize) else { continue };
-        let start = if i == 0 { 0 } else { dict.posting_ends.get(i - 1).copied().unwrap_or(0) as usize };
+        let Some(term) = dict.term_at(i) else {
+            continue;
+        };
+        let Some(shard) = shards.get_mut(shard_of(term, count) as usize) else {
+            continue;
+        };
+        let start = if i == 0 {
+            0
+        } else {
+            dict.posting_ends.get(i - 1).copied().unwrap_or(0) as usize
+        };
         let end = dict.posting_ends.get(i).copied().unwrap_or(0) as usize;
         let postings = dict.postings.get(start..end).unwrap_or(&[]);
-        shard.table.push(term, dict.dfs.get(i).copied().unwrap_or(0), |out| out.extend_from_slice(postings));
+        shard
+            .table
+            .push(term, dict.dfs.get(i).copied().unwrap_or(0), |out| {
+                out.extend_from_slice(postings)
+            });
     }
     let mut pack = Vec::new();
     let mut ends = Vec::with_capacity(shards.len());
@@ -132,7 +165,11 @@ pub(crate) struct BlockOut {
 impl BlockCutter {
     /// A cutter whose first block is number `block` and begins at chunk `chunk`.
     pub(crate) fn starting_at(block: u32, chunk: u32) -> BlockCutter {
-        BlockCutter { blocks: block, first: chunk, ..BlockCutter::default() }
+        BlockCutter {
+            blocks: block,
+            first: chunk,
+            ..BlockCutter::default()
+        }
     }
 
     /// Ends the block being filled (if any) before chunk `next`, whatever its size.
@@ -162,7 +199,14 @@ impl BlockCutter {
 
     fn flush(&mut self, out: &mut BlockOut) {
         let chunks = std::mem::take(&mut self.block);
-        let bytes = TextBlock { data: BlockData { id: self.blocks, first_chunk: self.first, chunks } }.to_bytes();
+        let bytes = TextBlock {
+            data: BlockData {
+                id: self.blocks,
+                first_chunk: self.first,
+                chunks,
+            },
+        }
+        .to_bytes();
         self.blocks += 1;
         self.pack_len += bytes.len() as u64;
         out.starts.push(self.first);

@@ -83,7 +83,11 @@ impl SearchMeta {
             return Err(Inconsistent("block starts"));
         }
         let by_path = sorted_by_path(&data.pages);
-        Ok(SearchMeta { data, chunk_page, by_path })
+        Ok(SearchMeta {
+            data,
+            chunk_page,
+            by_path,
+        })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -135,7 +139,10 @@ impl SearchMeta {
     /// Text blocks holding the ranked chunks (as [`score`](super::score) returns them), ascending,
     /// each once.
     pub fn blocks_for(&self, ranked: &[Ranked]) -> Vec<u32> {
-        let mut ids: Vec<u32> = ranked.iter().filter_map(|r| self.block_of(r.chunk)).collect();
+        let mut ids: Vec<u32> = ranked
+            .iter()
+            .filter_map(|r| self.block_of(r.chunk))
+            .collect();
         crate::sort::sort(&mut ids);
         ids.dedup();
         ids
@@ -204,7 +211,11 @@ impl SearchMeta {
                     + p.groups.iter().map(|g| g.len() + 24).sum::<usize>()
             })
             .sum();
-        let u32s = d.heading_len.len() + d.text_len.len() + d.block_starts.len() + self.chunk_page.len() + self.by_path.len();
+        let u32s = d.heading_len.len()
+            + d.text_len.len()
+            + d.block_starts.len()
+            + self.chunk_page.len()
+            + self.by_path.len();
         std::mem::size_of::<SearchMeta>()
             + d.pages.len() * std::mem::size_of::<PageMeta>()
             + strings

@@ -41,15 +41,30 @@ impl Corpus for Sharded<'_> {
 /// `shards` must hold every shard [`SearchMeta::shards_for`] names for `q.text` (more do no harm).
 ///
 /// [`SearchIndex::search`]: super::super::SearchIndex::search
-pub fn score(meta: &SearchMeta, shards: &[&TermShard], q: &Query) -> Result<Vec<Ranked>, IndexError> {
-    if q.limit > 0 && !meta.shards_for(q.text).iter().all(|id| shards.iter().any(|s| s.id() == *id)) {
-        return Err(IndexError::Inconsistent("a term shard of the query is missing"));
+pub fn score(
+    meta: &SearchMeta,
+    shards: &[&TermShard],
+    q: &Query,
+) -> Result<Vec<Ranked>, IndexError> {
+    if q.limit > 0
+        && !meta
+            .shards_for(q.text)
+            .iter()
+            .all(|id| shards.iter().any(|s| s.id() == *id))
+    {
+        return Err(IndexError::Inconsistent(
+            "a term shard of the query is missing",
+        ));
     }
     Ok(rank(&Sharded { meta, shards }, q))
 }
 
 /// The hits of ranked chunks; `blocks` must hold every block [`SearchMeta::blocks_for`] names.
-pub fn hits(meta: &SearchMeta, blocks: &[&TextBlock], ranked: &[Ranked]) -> Result<Vec<Hit>, IndexError> {
+pub fn hits(
+    meta: &SearchMeta,
+    blocks: &[&TextBlock],
+    ranked: &[Ranked],
+) -> Result<Vec<Hit>, IndexError> {
     ranked
         .iter()
         .map(|&r| {
@@ -64,19 +79,34 @@ pub fn hits(meta: &SearchMeta, blocks: &[&TextBlock], ranked: &[Ranked]) -> Resu
 }
 
 /// Page `page` (from [`SearchMeta::page_blocks`]) from its blocks.
-pub fn page_from_blocks(meta: &SearchMeta, page: u32, blocks: &[&TextBlock]) -> Result<PageDoc, IndexError> {
-    let p = meta.pages().get(page as usize).ok_or(IndexError::Inconsistent("page number"))?;
+pub fn page_from_blocks(
+    meta: &SearchMeta,
+    page: u32,
+    blocks: &[&TextBlock],
+) -> Result<PageDoc, IndexError> {
+    let p = meta
+        .pages()
+        .get(page as usize)
+        .ok_or(IndexError::Inconsistent("page number"))?;
     let chunks = (p.first_chunk..p.first_chunk.saturating_add(p.chunk_count))
         .map(|c| chunk_text(meta, blocks, c))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(assemble(p, &chunks))
 }
 
-fn chunk_text<'b>(meta: &SearchMeta, blocks: &[&'b TextBlock], c: u32) -> Result<ChunkText<'b>, IndexError> {
-    let id = meta.block_of(c).ok_or(IndexError::Inconsistent("chunk number"))?;
+fn chunk_text<'b>(
+    meta: &SearchMeta,
+    blocks: &[&'b TextBlock],
+    c: u32,
+) -> Result<ChunkText<'b>, IndexError> {
+    let id = meta
+        .block_of(c)
+        .ok_or(IndexError::Inconsistent("chunk number"))?;
     blocks
         .iter()
         .find(|b| b.id() == id)
         .and_then(|b| b.chunk(c))
-        .ok_or(IndexError::Inconsistent("a text block of the answer is missing"))
+        .ok_or(IndexError::Inconsistent(
+            "a text block of the answer is missing",
+        ))
 }

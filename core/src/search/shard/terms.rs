@@ -44,7 +44,12 @@ impl TermShard {
 
     /// Loads shard `id` of a site whose meta says `shard_count` shards and `chunk_count` chunks;
     /// every offset, the sort order and each term's shard are checked.
-    pub fn from_bytes(bytes: &[u8], id: u32, shard_count: u32, chunk_count: usize) -> Result<TermShard, IndexError> {
+    pub fn from_bytes(
+        bytes: &[u8],
+        id: u32,
+        shard_count: u32,
+        chunk_count: usize,
+    ) -> Result<TermShard, IndexError> {
         let data: ShardData = decode(bytes, &[SHARD_FORMAT_VERSION, KIND_TERMS])?;
         if data.id != id {
             return Err(IndexError::Inconsistent("shard number"));
@@ -53,7 +58,10 @@ impl TermShard {
         let dict = shard.dict();
         dict.validate(chunk_count)?;
         for i in 0..dict.term_ends.len() {
-            if dict.term_at(i).is_none_or(|t| shard_of(t, shard_count) != id) {
+            if dict
+                .term_at(i)
+                .is_none_or(|t| shard_of(t, shard_count) != id)
+            {
                 return Err(IndexError::Inconsistent("term in the wrong shard"));
             }
         }

@@ -13,7 +13,10 @@ use super::*;
 use crate::docs::archive::read_dir_tree;
 use crate::docs::{build_site, Page};
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/mintlify-docs");
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/fixtures/mintlify-docs"
+);
 
 /// Every object of a split, loaded, as a reader would fetch them from the packs.
 struct Loaded {
@@ -40,9 +43,17 @@ fn load_split(split: ShardedIndex) -> Loaded {
         })
         .collect();
     let blocks = (0..meta.block_count())
-        .map(|id| TextBlock::from_bytes(slice(&split.text, meta.block_range(id).unwrap()), id, &meta).unwrap())
+        .map(|id| {
+            TextBlock::from_bytes(slice(&split.text, meta.block_range(id).unwrap()), id, &meta)
+                .unwrap()
+        })
         .collect();
-    Loaded { meta, shards, blocks, split }
+    Loaded {
+        meta,
+        shards,
+        blocks,
+        split,
+    }
 }
 
 impl Loaded {
@@ -52,11 +63,18 @@ impl Loaded {
         let shards: Vec<&TermShard> = wanted.iter().map(|&id| &self.shards[id as usize]).collect();
         let ranked = score(&self.meta, &shards, q).unwrap();
         let block_ids = self.meta.blocks_for(&ranked);
-        let blocks: Vec<&TextBlock> = block_ids.iter().map(|&id| &self.blocks[id as usize]).collect();
+        let blocks: Vec<&TextBlock> = block_ids
+            .iter()
+            .map(|&id| &self.blocks[id as usize])
+            .collect();
         let read: u64 = wanted
             .iter()
             .map(|&id| self.meta.shard_range(id).unwrap())
-            .chain(block_ids.iter().map(|&id| self.meta.block_range(id).unwrap()))
+            .chain(
+                block_ids
+                    .iter()
+                    .map(|&id| self.meta.block_range(id).unwrap()),
+            )
             .map(|r| r.end - r.start)
             .sum();
         (hits(&self.meta, &blocks, &ranked).unwrap(), read as usize)
@@ -77,10 +95,18 @@ fn assert_same(index: &SearchIndex, loaded: &Loaded, q: &Query) {
 fn small_sites_answer_the_same() {
     let mut pages = site();
     pages.extend(multilingual());
-    let mut v1 = page("v1/auth", "Auth", vec![section("", 0, "Tokens in version one.")]);
+    let mut v1 = page(
+        "v1/auth",
+        "Auth",
+        vec![section("", 0, "Tokens in version one.")],
+    );
     v1.version = Some("v1".into());
     v1.tab = Some("API Reference".into());
-    let mut v2 = page("v2/auth", "Auth", vec![section("", 0, "Tokens in version two.")]);
+    let mut v2 = page(
+        "v2/auth",
+        "Auth",
+        vec![section("", 0, "Tokens in version two.")],
+    );
     v2.version = Some("v2".into());
     v2.groups = vec!["Guides".into()];
     pages.extend([v1, v2]);
@@ -88,25 +114,71 @@ fn small_sites_answer_the_same() {
     let loaded = load(&index);
     let groups = [String::from("guides")];
     for text in [
-        "custom domain dns", "custom domain keys", "domain", "dominio domain", "install setup", "limits", "lorem",
-        "tokens", "webhook", "", "deploy preview", "how is the", "rapido", "rotate key", "verifying", "webhooks",
-        "zebra", "价格计划", "域名", "如何添加CNAME记录",
+        "custom domain dns",
+        "custom domain keys",
+        "domain",
+        "dominio domain",
+        "install setup",
+        "limits",
+        "lorem",
+        "tokens",
+        "webhook",
+        "",
+        "deploy preview",
+        "how is the",
+        "rapido",
+        "rotate key",
+        "verifying",
+        "webhooks",
+        "zebra",
+        "价格计划",
+        "域名",
+        "如何添加CNAME记录",
     ] {
         for q in [
             Query::new(text),
-            Query { limit: 1, ..Query::new(text) },
-            Query { limit: 0, ..Query::new(text) },
-            Query { score_threshold: 0.5, ..Query::new(text) },
-            Query { language: Some("es"), ..Query::new(text) },
-            Query { version: Some("v2"), ..Query::new(text) },
-            Query { tag: Some("api reference"), ..Query::new(text) },
-            Query { groups: &groups, ..Query::new(text) },
-            Query { near_path: Some("/guides/x"), ..Query::new(text) },
+            Query {
+                limit: 1,
+                ..Query::new(text)
+            },
+            Query {
+                limit: 0,
+                ..Query::new(text)
+            },
+            Query {
+                score_threshold: 0.5,
+                ..Query::new(text)
+            },
+            Query {
+                language: Some("es"),
+                ..Query::new(text)
+            },
+            Query {
+                version: Some("v2"),
+                ..Query::new(text)
+            },
+            Query {
+                tag: Some("api reference"),
+                ..Query::new(text)
+            },
+            Query {
+                groups: &groups,
+                ..Query::new(text)
+            },
+            Query {
+                near_path: Some("/guides/x"),
+                ..Query::new(text)
+            },
         ] {
             assert_same(&index, &loaded, &q);
         }
     }
-    for p in pages.iter().map(|p| p.path.as_str()).chain(["/api/keys/", "api/keys.md", "api/key", ""]) {
+    for p in
+        pages
+            .iter()
+            .map(|p| p.path.as_str())
+            .chain(["/api/keys/", "api/keys.md", "api/key", ""])
+    {
         assert_eq!(loaded.page(p), index.page(p), "{p}");
     }
 }
@@ -115,7 +187,10 @@ fn small_sites_answer_the_same() {
 fn an_empty_site_splits_and_answers_nothing() {
     let index = SearchIndex::build(&[]);
     let loaded = load(&index);
-    assert_eq!((loaded.meta.shard_count(), loaded.meta.block_count()), (1, 0));
+    assert_eq!(
+        (loaded.meta.shard_count(), loaded.meta.block_count()),
+        (1, 0)
+    );
     assert!(loaded.search(&Query::new("anything")).0.is_empty());
     assert!(loaded.page("index").is_none());
 }
@@ -175,27 +250,43 @@ fn corrupt_objects_of_every_kind_are_errors() {
         Err(_) => false,
     });
     let shard = &loaded.shards[meta.shard_of_test("domain") as usize];
-    check_corruption(&shard.to_bytes(), |b| match TermShard::from_bytes(b, shard.id(), meta.shard_count(), meta.chunk_count()) {
-        Ok(s) => {
-            let _ = score(meta, &[&s], &Query::new("domain"));
-            true
+    check_corruption(&shard.to_bytes(), |b| {
+        match TermShard::from_bytes(b, shard.id(), meta.shard_count(), meta.chunk_count()) {
+            Ok(s) => {
+                let _ = score(meta, &[&s], &Query::new("domain"));
+                true
+            }
+            Err(_) => false,
         }
-        Err(_) => false,
     });
     let block = &loaded.blocks[0];
-    check_corruption(&block.to_bytes(), |b| match TextBlock::from_bytes(b, 0, meta) {
-        Ok(bl) => {
-            let ranked = score(meta, &everything, &Query::new("domain")).unwrap();
-            let _ = hits(meta, &[&bl], &ranked);
-            true
+    check_corruption(&block.to_bytes(), |b| {
+        match TextBlock::from_bytes(b, 0, meta) {
+            Ok(bl) => {
+                let ranked = score(meta, &everything, &Query::new("domain")).unwrap();
+                let _ = hits(meta, &[&bl], &ranked);
+                true
+            }
+            Err(_) => false,
         }
-        Err(_) => false,
     });
     // One kind's bytes are not another's, and a shard or block is checked against its number.
     assert!(SearchMeta::from_bytes(&shard.to_bytes()).is_err());
-    assert!(TermShard::from_bytes(&loaded.split.meta, 0, meta.shard_count(), meta.chunk_count()).is_err());
+    assert!(TermShard::from_bytes(
+        &loaded.split.meta,
+        0,
+        meta.shard_count(),
+        meta.chunk_count()
+    )
+    .is_err());
     assert!(TextBlock::from_bytes(&shard.to_bytes(), 0, meta).is_err());
-    assert!(TermShard::from_bytes(&shard.to_bytes(), shard.id() + 1, meta.shard_count(), meta.chunk_count()).is_err());
+    assert!(TermShard::from_bytes(
+        &shard.to_bytes(),
+        shard.id() + 1,
+        meta.shard_count(),
+        meta.chunk_count()
+    )
+    .is_err());
     assert!(TermShard::from_bytes(&shard.to_bytes(), shard.id(), meta.shard_count(), 0).is_err());
     assert!(TextBlock::from_bytes(&block.to_bytes(), 1, meta).is_err());
 }
@@ -227,9 +318,19 @@ fn fixture_pages() -> Option<Vec<Page>> {
 /// Query texts of the tests plus `n` made of words of the fixture's own pages (1-5 words each).
 fn fixture_queries(pages: &[Page], n: usize) -> Vec<String> {
     let mut out: Vec<String> = [
-        "static export bundle", "domaine personnalisé", "api key", "rate limits", "custom domain",
-        "how do I set up a custom domain with cloudflare", "configure analytics integration", "openapi playground",
-        "dominio personalizado", "自定义域名", "redirects", "search api key", "zebra stripes",
+        "static export bundle",
+        "domaine personnalisé",
+        "api key",
+        "rate limits",
+        "custom domain",
+        "how do I set up a custom domain with cloudflare",
+        "configure analytics integration",
+        "openapi playground",
+        "dominio personalizado",
+        "自定义域名",
+        "redirects",
+        "search api key",
+        "zebra stripes",
     ]
     .map(String::from)
     .to_vec();
@@ -242,7 +343,12 @@ fn fixture_queries(pages: &[Page], n: usize) -> Vec<String> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for i in 0..n {
         let len = 1 + i % 5;
-        out.push((0..len).map(|_| *rng.pick(&words)).collect::<Vec<_>>().join(" "));
+        out.push(
+            (0..len)
+                .map(|_| *rng.pick(&words))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
     }
     out
 }
@@ -252,7 +358,11 @@ fn the_fixture_answers_the_same_for_hundreds_of_queries_and_every_page() {
     let Some(pages) = fixture_pages() else { return };
     let index = SearchIndex::build(&pages);
     let loaded = load(&index);
-    assert!(loaded.meta.shard_count() > 10, "{} shards", loaded.meta.shard_count());
+    assert!(
+        loaded.meta.shard_count() > 10,
+        "{} shards",
+        loaded.meta.shard_count()
+    );
     assert_answers_like_whole(&pages, &index, &loaded);
 }
 
@@ -262,16 +372,31 @@ fn the_fixture_answers_the_same_for_hundreds_of_queries_and_every_page() {
 fn the_fixture_answers_the_same_split_at_the_publish_shard_count() {
     let Some(pages) = fixture_pages() else { return };
     let index = SearchIndex::build(&pages);
-    let source: u64 = read_dir_tree(Path::new(FIXTURE)).expect("the fixture is readable").iter().filter(|(p, _)| p.ends_with(".mdx") || p.ends_with(".md")).map(|(_, b)| b.len() as u64).sum();
+    let source: u64 = read_dir_tree(Path::new(FIXTURE))
+        .expect("the fixture is readable")
+        .iter()
+        .filter(|(p, _)| p.ends_with(".mdx") || p.ends_with(".md"))
+        .map(|(_, b)| b.len() as u64)
+        .sum();
     let layout = batched::ShardLayout::for_source_bytes(source);
     let loaded = load_split(ShardedIndex::build_with_shards(&index, layout.shard_count).unwrap());
     assert_eq!(loaded.meta.shard_count(), layout.shard_count);
-    assert_ne!(layout.shard_count, load(&index).meta.shard_count(), "a different split than the whole build's");
+    assert_ne!(
+        layout.shard_count,
+        load(&index).meta.shard_count(),
+        "a different split than the whole build's"
+    );
     assert_answers_like_whole(&pages, &index, &loaded);
 }
 
 fn assert_answers_like_whole(pages: &[Page], index: &SearchIndex, loaded: &Loaded) {
-    let tags: Vec<String> = pages.iter().flat_map(|p| p.tab.iter().chain(&p.groups)).cloned().collect::<BTreeSet<_>>().into_iter().collect();
+    let tags: Vec<String> = pages
+        .iter()
+        .flat_map(|p| p.tab.iter().chain(&p.groups))
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let paths: Vec<&str> = pages.iter().map(|p| p.path.as_str()).collect();
     let languages = ["en", "fr", "es", "zh", "EN"];
     let versions = ["v1", "v2", "v3"];
@@ -279,7 +404,10 @@ fn assert_answers_like_whole(pages: &[Page], index: &SearchIndex, loaded: &Loade
     let mut nonempty = 0;
     for (i, text) in fixture_queries(&pages, 400).iter().enumerate() {
         let groups = [rng.pick(&tags).clone(), rng.pick(&tags).to_lowercase()];
-        let mut q = Query { limit: [10, 5, 50, 1][i % 4], ..Query::new(text) };
+        let mut q = Query {
+            limit: [10, 5, 50, 1][i % 4],
+            ..Query::new(text)
+        };
         match i % 7 {
             1 => q.language = Some(*rng.pick(&languages)),
             2 => q.version = Some(*rng.pick(&versions)),
@@ -314,8 +442,16 @@ fn fixture_figures() {
         v.sort_unstable();
         v
     };
-    let shard_sizes = sizes((0..meta.shard_count()).filter_map(|i| meta.shard_range(i)).collect());
-    let block_sizes = sizes((0..meta.block_count()).filter_map(|i| meta.block_range(i)).collect());
+    let shard_sizes = sizes(
+        (0..meta.shard_count())
+            .filter_map(|i| meta.shard_range(i))
+            .collect(),
+    );
+    let block_sizes = sizes(
+        (0..meta.block_count())
+            .filter_map(|i| meta.block_range(i))
+            .collect(),
+    );
     let mid = |v: &[u64]| v.get(v.len() / 2).copied().unwrap_or(0);
     let max = |v: &[u64]| v.last().copied().unwrap_or(0);
     println!(
@@ -349,20 +485,31 @@ fn fixture_figures() {
         reads[reads.len() * 9 / 10] as f64 / 1024.0,
         max(&reads) as f64 / 1024.0
     );
-    for text in ["static export bundle", "api key", "custom domain", "how do I set up a custom domain with cloudflare"] {
+    for text in [
+        "static export bundle",
+        "api key",
+        "custom domain",
+        "how do I set up a custom domain with cloudflare",
+    ] {
         let q = Query::new(text);
         let (_, read) = loaded.search(&q);
         println!(
             "  {text:?}: {} shards, {} blocks, {:.1} KiB",
             meta.shards_for(text).len(),
-            meta.blocks_for(&score(meta, &loaded.shards.iter().collect::<Vec<_>>(), &q).unwrap()).len(),
+            meta.blocks_for(&score(meta, &loaded.shards.iter().collect::<Vec<_>>(), &q).unwrap())
+                .len(),
             read as f64 / 1024.0
         );
     }
     let mut page_reads: Vec<u64> = pages
         .iter()
         .filter_map(|p| meta.page_blocks(&p.path))
-        .map(|(_, ids)| ids.iter().filter_map(|&id| meta.block_range(id)).map(|r| r.end - r.start).sum())
+        .map(|(_, ids)| {
+            ids.iter()
+                .filter_map(|&id| meta.block_range(id))
+                .map(|r| r.end - r.start)
+                .sum()
+        })
         .collect();
     page_reads.sort_unstable();
     println!(

@@ -2,35 +2,37 @@
 
 use super::site_copy::{copy_step, go_live, CopyJob, SiteCopy};
 use super::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
-use std::cell::RefCell;
-use std::panic::AssertUnwindSafe;
-use std::collections::{BTreeSet, HashMap};
-use std::rc::Rc;
-use std::time::Duration;
-use docs_edge_core::docs::{Site, SourceTree};
-use docs_edge_core::platform::deployment::Features;
-use docs_edge_core::export::{
-    after_step, batch_files, batch_tree, content_security_policy_remote, embeds, tar_gz_member, tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions, ExportPlan, FinishingMembers,
-    ExportVersions, MarkdownPages, PackCursor, PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
-};
-use docs_edge_core::export::hosting::LiveSite;
-use docs_edge_core::export::icons::{IconSet, KnownIcons};
-use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
-use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
-use crate::durable::json_storage::JsonStorage;
 use crate::clock::{now_iso, now_ms};
-use crate::memory::DurableSpan;
 use crate::config::JobSettings;
+use crate::durable::json_storage::JsonStorage;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
-use crate::highlight::HighlightJs;
 use crate::exports::content_disposition;
+use crate::highlight::HighlightJs;
+use crate::memory::DurableSpan;
 use crate::multipart::PartWriter;
 use crate::storage::{self, bundle_key, part_key};
+use docs_edge_core::docs::{Site, SourceTree};
+use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
+use docs_edge_core::export::hosting::LiveSite;
+use docs_edge_core::export::icons::{IconSet, KnownIcons};
+use docs_edge_core::export::{
+    after_step, batch_files, batch_tree, content_security_policy_remote, embeds, tar_gz_member,
+    tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions,
+    ExportPlan, ExportVersions, FinishingMembers, MarkdownPages, PackCursor, PageExtras,
+    SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
+};
+use docs_edge_core::platform::deployment::Features;
+use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::time::Duration;
+use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
 const JOB_KEY: &str = "job";
 /// An alarm this late never fired: a step takes seconds at most.
@@ -210,7 +212,9 @@ impl DurableObject for ExportJob {
         storage.put_json(JOB_KEY, &record).await?;
         storage.sync().await?;
         if self.injected_fault(&record) {
-            return Err(worker::Error::RustError("injected fault: the step died with its isolate".into()));
+            return Err(worker::Error::RustError(
+                "injected fault: the step died with its isolate".into(),
+            ));
         }
         // The first part this step writes, if any: a job that ends meanwhile never learns of them.
         let writing_part = record.parts;
@@ -218,15 +222,24 @@ impl DurableObject for ExportJob {
         // The step awaited R2 (and a cancel may have landed then): decide by the job as stored now.
         // No await but storage between this read and the writes below, so no other event of this
         // object runs between them (the input gate holds events during storage operations).
-        let stored_now = storage.get_json::<JobRecord>(JOB_KEY).await?.map(|stored| stored.status);
+        let stored_now = storage
+            .get_json::<JobRecord>(JOB_KEY)
+            .await?
+            .map(|stored| stored.status);
         if after_step(stored_now) == AfterStep::Discard {
-            crate::log_line::info(&serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)}));
+            crate::log_line::info(
+                &serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)}),
+            );
             if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
                 // The step's parts: one, or as many as a finished finishing step counted.
-                let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1)).map(|i| part_key(&record.job_id, i)).collect();
+                let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1))
+                    .map(|i| part_key(&record.job_id, i))
+                    .collect();
                 if let Err(err) = bucket.delete_multiple(written).await {
-                    crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                    crate::log_line::error(
+                        &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                    );
                 }
             }
             self.drop_caches();
@@ -243,9 +256,13 @@ impl DurableObject for ExportJob {
             }
             Err(err) => {
                 let reason = readable(&err);
-                crate::log_line::error(&serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason}));
+                crate::log_line::error(
+                    &serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason}),
+                );
                 match record.attempts.failed(&reason, is_permanent(&err)) {
-                    AfterError::Fail(reason) => self.fail(&mut record, reason).await.map_err(alarm_error)?,
+                    AfterError::Fail(reason) => {
+                        self.fail(&mut record, reason).await.map_err(alarm_error)?
+                    }
                     AfterError::RetryAfterMs(backoff) => {
                         record.updated_at = now_iso();
                         storage.put_json(JOB_KEY, &record).await?;
@@ -295,7 +312,10 @@ impl ExportJob {
             icon_sets: BTreeSet::new(),
             frame_origins: BTreeSet::new(),
             image_origins: BTreeSet::new(),
-            site: start.site.map(|target| SiteCopy { path_prefix: target.path_prefix, ..SiteCopy::default() }),
+            site: start.site.map(|target| SiteCopy {
+                path_prefix: target.path_prefix,
+                ..SiteCopy::default()
+            }),
         };
         // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
         let loaded = self.load(&record).await?;
@@ -334,7 +354,10 @@ impl ExportJob {
         if !record.active() {
             return Err(ApiError::Conflict {
                 code: "job_not_active",
-                message: format!("the job is {}; only a queued or running job can be cancelled", status_name(record.status)),
+                message: format!(
+                    "the job is {}; only a queued or running job can be cancelled",
+                    status_name(record.status)
+                ),
             });
         }
         record.status = JobStatus::Cancelled;
@@ -351,11 +374,15 @@ impl ExportJob {
         storage.put_json(JOB_KEY, &*record).await?;
         storage.delete_alarm().await?;
         self.drop_caches();
-        let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
+        let parts: Vec<String> = (0..record.parts)
+            .map(|i| part_key(&record.job_id, i))
+            .collect();
         if !parts.is_empty() {
             if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
-                crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                crate::log_line::error(
+                    &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                );
             }
         }
         Ok(())
@@ -365,9 +392,12 @@ impl ExportJob {
     /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
     /// failing it as a killed isolate does.)
     fn injected_fault(&self, record: &JobRecord) -> bool {
-        let faulty = record.settings.test.export_fault_domain.as_deref() == Some(record.domain.as_str());
+        let faulty =
+            record.settings.test.export_fault_domain.as_deref() == Some(record.domain.as_str());
         if faulty {
-            crate::log_line::error(&serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}));
+            crate::log_line::error(
+                &serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}),
+            );
         }
         faulty
     }
@@ -375,14 +405,18 @@ impl ExportJob {
     /// The test-only delay of a batch step (see [`crate::config::test_only::export_step_delay`]),
     /// capped at a minute.
     async fn injected_delay(&self, record: &JobRecord) {
-        let Some((domain, ms)) = &record.settings.test.export_step_delay else { return };
+        let Some((domain, ms)) = &record.settings.test.export_step_delay else {
+            return;
+        };
         if *domain != record.domain {
             return;
         }
         let ms = *ms;
         if ms > 0 {
             // Logged first, so a test knows the step is inside its delay before it cancels.
-            crate::log_line::info(&serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}));
+            crate::log_line::info(
+                &serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}),
+            );
             worker::Delay::from(Duration::from_millis(ms)).await;
         }
     }
@@ -407,9 +441,22 @@ impl ExportJob {
             }
         }
         *self.loaded.borrow_mut() = None;
-        let source = ExportSource::open(&storage::bucket(&self.env)?, &record.domain, &record.publish_id).await?;
-        let plan = Self::plan(record, &source.outline, &batch_tree(&source.table, source.shared.clone()))?;
-        let loaded = Rc::new(Loaded { publish_id: record.publish_id.clone(), source, plan });
+        let source = ExportSource::open(
+            &storage::bucket(&self.env)?,
+            &record.domain,
+            &record.publish_id,
+        )
+        .await?;
+        let plan = Self::plan(
+            record,
+            &source.outline,
+            &batch_tree(&source.table, source.shared.clone()),
+        )?;
+        let loaded = Rc::new(Loaded {
+            publish_id: record.publish_id.clone(),
+            source,
+            plan,
+        });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
     }
@@ -417,7 +464,9 @@ impl ExportJob {
     /// The job's plan over `site` (the outline, or the whole site when finishing); the same pages
     /// in the same order either way.
     fn plan(record: &JobRecord, site: &Site, tree: &SourceTree) -> ApiResult<ExportPlan> {
-        Ok(ExportPlan::new(site, tree, &record.options()).map_err(|e| ApiError::Invalid(e.to_string()))?.with_extras(record.extras.clone()))
+        Ok(ExportPlan::new(site, tree, &record.options())
+            .map_err(|e| ApiError::Invalid(e.to_string()))?
+            .with_extras(record.extras.clone()))
     }
 
     /// Writes the finishing files from part `record.parts` on; returns how many parts they took. The
@@ -432,27 +481,54 @@ impl ExportJob {
         // the sidebar's icons, which the pages met, so no shard is read in the finishing's peak.
         *self.loaded.borrow_mut() = None;
         match Rc::try_unwrap(loaded) {
-            Ok(Loaded { plan, mut source, .. }) => {
+            Ok(Loaded {
+                plan, mut source, ..
+            }) => {
                 let outline = std::mem::take(&mut source.outline);
-                self.write_finishing_from(record, bucket, &plan, &source, outline).await
+                self.write_finishing_from(record, bucket, &plan, &source, outline)
+                    .await
             }
-            Err(shared) => self.write_finishing_from(record, bucket, &shared.plan, &shared.source, shared.source.outline.clone()).await,
+            Err(shared) => {
+                self.write_finishing_from(
+                    record,
+                    bucket,
+                    &shared.plan,
+                    &shared.source,
+                    shared.source.outline.clone(),
+                )
+                .await
+            }
         }
     }
 
     /// [`ExportJob::write_finishing`] with the version's outline in hand, its pages' first lines to be set.
-    async fn write_finishing_from(&self, record: &JobRecord, bucket: &worker::Bucket, plan: &ExportPlan, source: &ExportSource, mut outline: Site) -> ApiResult<u32> {
+    async fn write_finishing_from(
+        &self,
+        record: &JobRecord,
+        bucket: &worker::Bucket,
+        plan: &ExportPlan,
+        source: &ExportSource,
+        mut outline: Site,
+    ) -> ApiResult<u32> {
         let head_part = record.parts;
         let mut next_part = head_part + 1;
         let mut members = FinishingMembers::new(plan);
         let batch = record.batch_pages.max(1) as usize;
         for start in (0..plan.page_count()).step_by(batch) {
             let range = start..start.saturating_add(batch);
-            let tree = source.tree(bucket, &batch_files(plan, &outline, &source.table, range.clone())).await?;
+            let tree = source
+                .tree(
+                    bucket,
+                    &batch_files(plan, &outline, &source.table, range.clone()),
+                )
+                .await?;
             members.add_pages(plan, &mut outline, &tree, range);
             drop(tree);
             if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
-                bucket.put(part_key(&record.job_id, next_part), piece).execute().await?;
+                bucket
+                    .put(part_key(&record.job_id, next_part), piece)
+                    .execute()
+                    .await?;
                 next_part += 1;
             }
         }
@@ -467,34 +543,73 @@ impl ExportJob {
         let tree = source.tree(bucket, &assets).await?;
         let mut chrome = plan.chrome_pages(&outline, &tree);
         let mut icon_sets = record.icon_sets.clone();
-        icon_sets.extend(crate::export_icons::fill(&self.env, &mut chrome, &outline.config, &tree, &self.icons).await?);
+        icon_sets.extend(
+            crate::export_icons::fill(&self.env, &mut chrome, &outline.config, &tree, &self.icons)
+                .await?,
+        );
         let mut pending = Vec::new();
         for path in media {
-            let Some(bytes) = source.media(bucket, &path).await? else { continue };
+            let Some(bytes) = source.media(bucket, &path).await? else {
+                continue;
+            };
             let path = docs_edge_core::export::bundle_path(&path).into_owned();
-            pending.extend(tar_gz_member(&[ExportFile { path, bytes }], record.created_unix));
+            pending.extend(tar_gz_member(
+                &[ExportFile { path, bytes }],
+                record.created_unix,
+            ));
             if pending.len() >= MEDIA_PART_BYTES {
-                bucket.put(part_key(&record.job_id, next_part), std::mem::take(&mut pending)).execute().await?;
+                bucket
+                    .put(
+                        part_key(&record.job_id, next_part),
+                        std::mem::take(&mut pending),
+                    )
+                    .execute()
+                    .await?;
                 next_part += 1;
             }
         }
         if !icon_sets.is_empty() {
-            pending.extend(tar_gz_member(&crate::export_icons::licence_files(&self.env, &icon_sets).await?, record.created_unix));
+            pending.extend(tar_gz_member(
+                &crate::export_icons::licence_files(&self.env, &icon_sets).await?,
+                record.created_unix,
+            ));
         }
         if record.extras.assistant.is_some() {
             // The widget's files, as the worker serves them at /widget.js, in a member of their own.
-            pending.extend(tar_gz_member(&crate::assets::widget_files(&self.env).await?, record.created_unix));
+            pending.extend(tar_gz_member(
+                &crate::assets::widget_files(&self.env).await?,
+                record.created_unix,
+            ));
         }
         pending.extend_from_slice(&tar_gz_trailer());
-        bucket.put(part_key(&record.job_id, next_part), pending).execute().await?;
+        bucket
+            .put(part_key(&record.job_id, next_part), pending)
+            .execute()
+            .await?;
         let statics = crate::assets::export_static(&self.env).await?;
-        let finished = members.finish(plan, &outline, &tree, &StaticFiles::from_texts(&statics), chrome, record.created_unix);
+        let finished = members.finish(
+            plan,
+            &outline,
+            &tree,
+            &StaticFiles::from_texts(&statics),
+            chrome,
+            record.created_unix,
+        );
         drop((tree, outline));
-        bucket.put(part_key(&record.job_id, head_part), finished.head).execute().await?;
-        let manifest = self.manifest(record, plan.versions().into_iter().map(str::to_string).collect());
+        bucket
+            .put(part_key(&record.job_id, head_part), finished.head)
+            .execute()
+            .await?;
+        let manifest = self.manifest(
+            record,
+            plan.versions().into_iter().map(str::to_string).collect(),
+        );
         let mut rest = finished.rest;
         rest.extend(tar_gz_member(&[manifest], record.created_unix));
-        bucket.put(part_key(&record.job_id, rest_part), rest).execute().await?;
+        bucket
+            .put(part_key(&record.job_id, rest_part), rest)
+            .execute()
+            .await?;
         Ok(next_part + 1 - head_part)
     }
 
@@ -512,10 +627,16 @@ impl ExportJob {
             created_at: record.created_at.clone(),
             page_count: record.total_pages,
             features: record.features,
-            content_security_policy: content_security_policy_remote(&record.extras, &frame_origins, &image_origins),
+            content_security_policy: content_security_policy_remote(
+                &record.extras,
+                &frame_origins,
+                &image_origins,
+            ),
             beacon_endpoint: record.extras.beacon_endpoint.clone(),
             assistant: record.extras.assistant.clone(),
-            search_index: record.ships_search_index().then_some(SearchIndexFormat::Packs),
+            search_index: record
+                .ships_search_index()
+                .then_some(SearchIndexFormat::Packs),
             frame_origins,
             image_origins,
         }
@@ -524,29 +645,56 @@ impl ExportJob {
 
     /// What the pages at `range` read: their files from the source packs and the shared files,
     /// every other file named.
-    async fn batch_tree(&self, bucket: &worker::Bucket, loaded: &Loaded, range: std::ops::Range<usize>) -> ApiResult<SourceTree> {
+    async fn batch_tree(
+        &self,
+        bucket: &worker::Bucket,
+        loaded: &Loaded,
+        range: std::ops::Range<usize>,
+    ) -> ApiResult<SourceTree> {
         let source = &loaded.source;
-        source.tree(bucket, &batch_files(&loaded.plan, &source.outline, &source.table, range)).await
+        source
+            .tree(
+                bucket,
+                &batch_files(&loaded.plan, &source.outline, &source.table, range),
+            )
+            .await
     }
 
     /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
         let bucket = storage::bucket(&self.env)?;
-        if record.site.as_ref().is_some_and(|site| site.next_part.is_some()) {
+        if record
+            .site
+            .as_ref()
+            .is_some_and(|site| site.next_part.is_some())
+        {
             return self.copy_site(record, &bucket).await;
         }
         let total = record.total_pages;
         if record.next_page < total {
             let loaded = self.load(record).await?;
-            let end = record.next_page.saturating_add(record.batch_pages).min(total);
+            let end = record
+                .next_page
+                .saturating_add(record.batch_pages)
+                .min(total);
             let range = record.next_page as usize..end as usize;
             let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            let (mut files, warnings) = loaded.plan.render_pages_warned(&loaded.source.outline, &tree, range, &HighlightJs);
+            let (mut files, warnings) =
+                loaded
+                    .plan
+                    .render_pages_warned(&loaded.source.outline, &tree, range, &HighlightJs);
             for warning in &warnings {
                 worker::console_warn!("export: {warning}");
             }
-            let sets = crate::export_icons::fill(&self.env, &mut files, &loaded.source.outline.config, &tree, &self.icons).await?;
+            let sets = crate::export_icons::fill(
+                &self.env,
+                &mut files,
+                &loaded.source.outline.config,
+                &tree,
+                &self.icons,
+            )
+            .await?;
             record.icon_sets.extend(sets);
             for file in files.iter().filter(|f| f.path.ends_with(".html")) {
                 let html = String::from_utf8_lossy(&file.bytes);
@@ -556,7 +704,10 @@ impl ExportJob {
             drop(tree);
             let member = tar_gz_member(&files, record.created_unix);
             drop(files);
-            bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
+            bucket
+                .put(part_key(&record.job_id, record.parts), member)
+                .execute()
+                .await?;
             self.injected_delay(record).await;
             record.parts += 1;
             record.next_page = end;
@@ -565,9 +716,19 @@ impl ExportJob {
             return Ok(false);
         }
         if record.ships_search_index() {
-            let piece = crate::export_search::next_piece(&bucket, &record.domain, &record.publish_id, record.search_copied, record.created_unix).await?;
+            let piece = crate::export_search::next_piece(
+                &bucket,
+                &record.domain,
+                &record.publish_id,
+                record.search_copied,
+                record.created_unix,
+            )
+            .await?;
             if let Some((member, after)) = piece {
-                bucket.put(part_key(&record.job_id, record.parts), member).execute().await?;
+                bucket
+                    .put(part_key(&record.job_id, record.parts), member)
+                    .execute()
+                    .await?;
                 record.parts += 1;
                 record.search_copied = after;
                 return Ok(false);
@@ -587,7 +748,11 @@ impl ExportJob {
     /// A step of writing a hosted site's files; after the last, the site is switched to this export
     /// and the job is complete.
     async fn copy_site(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
-        let job = CopyJob { job_id: &record.job_id, domain: &record.domain, parts: record.parts };
+        let job = CopyJob {
+            job_id: &record.job_id,
+            domain: &record.domain,
+            parts: record.parts,
+        };
         let mut site = record.site.clone().unwrap_or_default();
         let done = copy_step(bucket, &job, &mut site).await?;
         if done {
@@ -598,10 +763,16 @@ impl ExportJob {
                 publish_id: record.publish_id.clone(),
                 created_at: record.created_at.clone(),
                 path_prefix: site.path_prefix.clone(),
-                content_security_policy: content_security_policy_remote(&record.extras, &frame_origins, &image_origins),
+                content_security_policy: content_security_policy_remote(
+                    &record.extras,
+                    &frame_origins,
+                    &image_origins,
+                ),
             };
             go_live(bucket, &record.domain, &live).await?;
-            crate::log_line::info(&serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}));
+            crate::log_line::info(
+                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
+            );
             record.status = JobStatus::Completed;
             record.progress = 100.0;
         }
@@ -614,12 +785,19 @@ impl ExportJob {
         if record.status != JobStatus::Completed {
             return Err(ApiError::Conflict {
                 code: "job_not_completed",
-                message: format!("the job is {}; a bundle can be generated once it is completed", status_name(record.status)),
+                message: format!(
+                    "the job is {}; a bundle can be generated once it is completed",
+                    status_name(record.status)
+                ),
             });
         }
         // The retention sweep deletes a job's files this long after it started.
         let retention_days = record.settings.export_retention_days;
-        if crate::clock::now_unix() >= record.created_unix.saturating_add(retention_days.saturating_mul(86_400)) {
+        if crate::clock::now_unix()
+            >= record
+                .created_unix
+                .saturating_add(retention_days.saturating_mul(86_400))
+        {
             return Err(ApiError::Conflict {
                 code: "bundle_expired",
                 message: format!("bundles are kept {retention_days} day(s) after their job started (EXPORT_RETENTION_DAYS); start a new job"),
@@ -662,13 +840,20 @@ impl ExportJob {
             .get(bundle_key(&record.job_id))
             .execute()
             .await?
-            .ok_or_else(|| ApiError::Internal(format!("the bundle of {} is missing", record.job_id)))?;
-        let mut stream = object.body().ok_or_else(|| ApiError::Internal("bundle has no body".into()))?.stream()?;
+            .ok_or_else(|| {
+                ApiError::Internal(format!("the bundle of {} is missing", record.job_id))
+            })?;
+        let mut stream = object
+            .body()
+            .ok_or_else(|| ApiError::Internal("bundle has no body".into()))?
+            .stream()?;
         let mut hasher = Sha256::new();
         while let Some(chunk) = stream.next().await {
             hasher.update(&chunk?);
         }
-        Ok(docs_edge_core::security::signing::to_hex(&hasher.finalize()))
+        Ok(docs_edge_core::security::signing::to_hex(
+            &hasher.finalize(),
+        ))
     }
 
     /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
@@ -691,11 +876,15 @@ impl ExportJob {
         match self.fill(record, &bucket, &mut writer).await {
             Ok(sha256) => {
                 let size = writer.finish().await?;
-                let parts: Vec<String> = (0..record.parts).map(|i| part_key(&record.job_id, i)).collect();
+                let parts: Vec<String> = (0..record.parts)
+                    .map(|i| part_key(&record.job_id, i))
+                    .collect();
                 // The parts are only inputs to the bundle; a failed cleanup costs space (until the
                 // retention sweep), not correctness.
                 if let Err(err) = bucket.delete_multiple(parts).await {
-                    crate::log_line::error(&serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}));
+                    crate::log_line::error(
+                        &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                    );
                 }
                 Ok((size, sha256))
             }
@@ -708,7 +897,12 @@ impl ExportJob {
 
     /// Writes the parts, in order, into `writer`, streamed (a part may be larger than one upload
     /// part); returns their SHA-256 (hex).
-    async fn fill(&self, record: &JobRecord, bucket: &worker::Bucket, writer: &mut PartWriter<'_>) -> ApiResult<String> {
+    async fn fill(
+        &self,
+        record: &JobRecord,
+        bucket: &worker::Bucket,
+        writer: &mut PartWriter<'_>,
+    ) -> ApiResult<String> {
         use futures_util::StreamExt;
         let mut hasher = Sha256::new();
         for index in 0..record.parts {
@@ -716,29 +910,50 @@ impl ExportJob {
                 .get(part_key(&record.job_id, index))
                 .execute()
                 .await?
-                .ok_or_else(|| ApiError::Internal(format!("part {index} of {} is missing", record.job_id)))?;
-            let mut stream = object.body().ok_or_else(|| ApiError::Internal("part has no body".into()))?.stream()?;
+                .ok_or_else(|| {
+                    ApiError::Internal(format!("part {index} of {} is missing", record.job_id))
+                })?;
+            let mut stream = object
+                .body()
+                .ok_or_else(|| ApiError::Internal("part has no body".into()))?
+                .stream()?;
             while let Some(chunk) = stream.next().await {
                 let chunk = chunk?;
                 hasher.update(&chunk);
                 writer.write(&chunk).await?;
             }
         }
-        Ok(docs_edge_core::security::signing::to_hex(&hasher.finalize()))
+        Ok(docs_edge_core::security::signing::to_hex(
+            &hasher.finalize(),
+        ))
     }
 }
 
 fn alarm_error(err: ApiError) -> worker::Error {
-    worker::Error::RustError(err.log_detail().map_or_else(|| err.public_message(), str::to_string))
+    worker::Error::RustError(
+        err.log_detail()
+            .map_or_else(|| err.public_message(), str::to_string),
+    )
 }
 
 fn status_name(status: JobStatus) -> String {
-    serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Failures that another attempt cannot fix.
 fn is_permanent(err: &ApiError) -> bool {
-    matches!(err, ApiError::Invalid(_) | ApiError::NotFound(_) | ApiError::Conflict { code: REPUBLISH_REQUIRED, .. })
+    matches!(
+        err,
+        ApiError::Invalid(_)
+            | ApiError::NotFound(_)
+            | ApiError::Conflict {
+                code: REPUBLISH_REQUIRED,
+                ..
+            }
+    )
 }
 
 fn readable(err: &ApiError) -> String {

@@ -8,8 +8,8 @@
 //! next (`llms-full.txt`, the search packs): a step ends only after a part that ends between
 //! entries, so the next step starts a new reader at a member's first header.
 
-use docs_edge_core::docs::{ArchiveLimits, Unpacker};
 use docs_edge_core::docs::unpack::Entry;
+use docs_edge_core::docs::{ArchiveLimits, Unpacker};
 use docs_edge_core::export::hosting::LiveSite;
 use docs_edge_core::http::site_headers::content_type;
 use serde::{Deserialize, Serialize};
@@ -66,12 +66,16 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
     while part < job.parts {
         let bytes = storage::read(bucket, &part_key(job.job_id, part), None)
             .await?
-            .ok_or_else(|| ApiError::Internal(format!("part {part} of {} is missing", job.job_id)))?;
+            .ok_or_else(|| {
+                ApiError::Internal(format!("part {part} of {} is missing", job.job_id))
+            })?;
         for chunk in bytes.chunks(PUSH_BYTES) {
             let mut entries = Vec::new();
             unpacker
                 .push(chunk, &mut |entry| entries.push(entry))
-                .map_err(|err| ApiError::Internal(format!("part {part} of {}: {err}", job.job_id)))?;
+                .map_err(|err| {
+                    ApiError::Internal(format!("part {part} of {}: {err}", job.job_id))
+                })?;
             for entry in entries {
                 match entry {
                     Entry::File(path, bytes) => {
@@ -79,8 +83,9 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
                         copy.files += 1;
                     }
                     Entry::MediaStart { path, .. } => {
-                        let writer = PartWriter::new(bucket, hosted_file_key(job.domain, job.job_id, &path))
-                            .with_metadata(metadata(&path), Default::default());
+                        let writer =
+                            PartWriter::new(bucket, hosted_file_key(job.domain, job.job_id, &path))
+                                .with_metadata(metadata(&path), Default::default());
                         open = Some((path, writer));
                     }
                     Entry::MediaData(data) => {
@@ -111,16 +116,30 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
 /// Switches the domain's site to the export: its pointer, written after every file.
 pub async fn go_live(bucket: &Bucket, domain: &str, live: &LiveSite) -> ApiResult<()> {
     let body = serde_json::to_vec(live)?;
-    let metadata = HttpMetadata { content_type: Some("application/json".into()), ..HttpMetadata::default() };
-    bucket.put(hosted_live_key(domain), body).http_metadata(metadata).execute().await?;
+    let metadata = HttpMetadata {
+        content_type: Some("application/json".into()),
+        ..HttpMetadata::default()
+    };
+    bucket
+        .put(hosted_live_key(domain), body)
+        .http_metadata(metadata)
+        .execute()
+        .await?;
     Ok(())
 }
 
 async fn put(bucket: &Bucket, job: &CopyJob<'_>, path: &str, bytes: Vec<u8>) -> ApiResult<()> {
-    bucket.put(hosted_file_key(job.domain, job.job_id, path), bytes).http_metadata(metadata(path)).execute().await?;
+    bucket
+        .put(hosted_file_key(job.domain, job.job_id, path), bytes)
+        .http_metadata(metadata(path))
+        .execute()
+        .await?;
     Ok(())
 }
 
 fn metadata(path: &str) -> HttpMetadata {
-    HttpMetadata { content_type: Some(content_type(path).to_string()), ..HttpMetadata::default() }
+    HttpMetadata {
+        content_type: Some(content_type(path).to_string()),
+        ..HttpMetadata::default()
+    }
 }

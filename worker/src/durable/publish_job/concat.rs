@@ -31,7 +31,10 @@ impl Piece {
     pub(super) fn joined(pieces: impl Iterator<Item = Piece>) -> Vec<Piece> {
         let mut out: Vec<Piece> = Vec::new();
         for piece in pieces.filter(|p| p.len > 0) {
-            if let Some(last) = out.last_mut().filter(|l| l.key == piece.key && l.offset + l.len == piece.offset) {
+            if let Some(last) = out
+                .last_mut()
+                .filter(|l| l.key == piece.key && l.offset + l.len == piece.offset)
+            {
                 last.len += piece.len;
                 continue;
             }
@@ -62,7 +65,9 @@ pub(super) async fn concat(bucket: &Bucket, key: &str, pieces: &[Piece]) -> ApiR
         }
         Err(err) => {
             if let Err(abort) = upload.abort().await {
-                crate::log_line::error(&serde_json::json!({"event": "multipart_abort_failed", "key": key, "context": "publish_concat", "error": abort.to_string()}));
+                crate::log_line::error(
+                    &serde_json::json!({"event": "multipart_abort_failed", "key": key, "context": "publish_concat", "error": abort.to_string()}),
+                );
             }
             Err(err)
         }
@@ -70,20 +75,27 @@ pub(super) async fn concat(bucket: &Bucket, key: &str, pieces: &[Piece]) -> ApiR
 }
 
 /// Every part of `cut`, in part order: a few assembled and uploaded at once.
-async fn upload_parts(bucket: &Bucket, upload: &MultipartUpload, pieces: &[Piece], cut: &[Part]) -> ApiResult<Vec<UploadedPart>> {
-    let mut uploaded = futures_util::stream::iter(cut.iter().enumerate().map(|(i, part)| async move {
-        let bytes = assemble(bucket, pieces, part).await?;
-        Ok::<_, ApiError>((i, upload.upload_part(part_number(i)?, bytes).await?))
-    }))
-    .buffer_unordered(PARTS_AT_ONCE)
-    .try_collect::<Vec<_>>()
-    .await?;
+async fn upload_parts(
+    bucket: &Bucket,
+    upload: &MultipartUpload,
+    pieces: &[Piece],
+    cut: &[Part],
+) -> ApiResult<Vec<UploadedPart>> {
+    let mut uploaded =
+        futures_util::stream::iter(cut.iter().enumerate().map(|(i, part)| async move {
+            let bytes = assemble(bucket, pieces, part).await?;
+            Ok::<_, ApiError>((i, upload.upload_part(part_number(i)?, bytes).await?))
+        }))
+        .buffer_unordered(PARTS_AT_ONCE)
+        .try_collect::<Vec<_>>()
+        .await?;
     uploaded.sort_by_key(|(i, _)| *i);
     Ok(uploaded.into_iter().map(|(_, part)| part).collect())
 }
 
 fn part_number(i: usize) -> ApiResult<u16> {
-    u16::try_from(i + 1).map_err(|_| ApiError::Internal("a concatenation of more than 65,535 parts".into()))
+    u16::try_from(i + 1)
+        .map_err(|_| ApiError::Internal("a concatenation of more than 65,535 parts".into()))
 }
 
 /// The bytes of a part, read piece range by piece range (a part inside one piece is its one read).
@@ -100,9 +112,13 @@ async fn assemble(bucket: &Bucket, pieces: &[Piece], part: &Part) -> ApiResult<V
 
 /// Bytes `range` of `piece`.
 async fn read(bucket: &Bucket, piece: &Piece, range: &std::ops::Range<u64>) -> ApiResult<Vec<u8>> {
-    let read = crate::storage::read(bucket, &piece.key, Some(piece.offset + range.start..piece.offset + range.end))
-        .await?
-        .ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
+    let read = crate::storage::read(
+        bucket,
+        &piece.key,
+        Some(piece.offset + range.start..piece.offset + range.end),
+    )
+    .await?
+    .ok_or_else(|| ApiError::Internal(format!("{} is missing", piece.key)))?;
     if read.len() as u64 != range.end - range.start {
         return Err(ApiError::Internal(format!("{}: short read", piece.key)));
     }

@@ -90,8 +90,18 @@ impl<'a> PublishJobClient<'a> {
     }
 
     /// [`Self::begin`] under `settings` another script read (the builder has no variables).
-    pub async fn begin_with(&self, publish_id: &str, org_id: &str, settings: JobSettings) -> ApiResult<PublishStatus> {
-        let begin = Begin { publish_id: publish_id.to_owned(), org_id: org_id.to_owned(), domain: self.domain.to_owned(), settings };
+    pub async fn begin_with(
+        &self,
+        publish_id: &str,
+        org_id: &str,
+        settings: JobSettings,
+    ) -> ApiResult<PublishStatus> {
+        let begin = Begin {
+            publish_id: publish_id.to_owned(),
+            org_id: org_id.to_owned(),
+            domain: self.domain.to_owned(),
+            settings,
+        };
         send(self.env, self.domain, &PublishJobCall::Begin(&begin)).await
     }
 

@@ -1,47 +1,58 @@
 //! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
 use super::concat::Piece;
-use docs_edge_core::publish::pieced::{Piece as BatchPieces, Pieces, PIECES_OBJECT};
 use super::reuse::LiveParsed;
 use super::{Begin, Progress, PublishJobOp, Query, Start};
+use crate::clock::{now_iso, now_ms};
+use crate::config::JobSettings;
+use crate::durable::json_storage::JsonStorage;
+use crate::durable_client::error_reply;
+use crate::error::{ApiError, ApiResult};
+use crate::join::try_join_all;
+use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
+use crate::multipart::PartWriter;
+use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
+use crate::storage::{
+    self, build_object, media_pack, site_file_key, source_pack_key, version_key, ASSISTANT_GUIDE,
+    LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TERMS, SEARCH_TEXT,
+    SITE_OUTLINE, SKILL_MD, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
+};
+use docs_edge_core::docs::archive::{ArchiveLimits, SourceTree};
+use docs_edge_core::docs::endpoint::REMOTE_MANIFEST;
+use docs_edge_core::docs::file_kind::is_source;
+use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
+use docs_edge_core::docs::outline::SitePlan;
+use docs_edge_core::docs::packed::{
+    pack_object_name, FileTable, PackRead, PackWriter, SourcePack, Stored,
+};
+use docs_edge_core::docs::site::check_yaml_file;
+use docs_edge_core::docs::Site;
+use docs_edge_core::platform::deployment::publish_fetch_allowed;
+use docs_edge_core::publish::kept::{
+    batch_digest, batch_part, batch_stem, BatchPart, KeptBatch, KeptBatches, KEPT_BATCHES_OBJECT,
+};
+use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
+use docs_edge_core::publish::parsed::{
+    page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused,
+    PARSED_INDEX_OBJECT,
+};
+use docs_edge_core::publish::pieced::{Piece as BatchPieces, Pieces, PIECES_OBJECT};
+use docs_edge_core::publish::{
+    self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError,
+    SourceWriter,
+};
+use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
+use docs_edge_core::wire::{PublishState, PublishStatus};
+use futures_channel::oneshot;
+use futures_util::future::try_join;
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::time::Duration;
-use docs_edge_core::docs::archive::{ArchiveLimits, SourceTree};
-use docs_edge_core::docs::outline::SitePlan;
-use docs_edge_core::docs::file_kind::is_source;
-use docs_edge_core::docs::packed::{pack_object_name, FileTable, PackRead, PackWriter, SourcePack, Stored};
-use docs_edge_core::docs::site::check_yaml_file;
-use docs_edge_core::docs::endpoint::REMOTE_MANIFEST;
-use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
-use docs_edge_core::platform::deployment::publish_fetch_allowed;
-use docs_edge_core::publish::manifest::{file_hash, Manifest, ManifestFile, MANIFEST_OBJECT};
-use docs_edge_core::docs::Site;
-use docs_edge_core::publish::kept::{batch_digest, batch_part, batch_stem, BatchPart, KeptBatch, KeptBatches, KEPT_BATCHES_OBJECT};
-use docs_edge_core::publish::parsed::{page_keys, page_keys_from_digests, parsed_object, FileDigests, PageKey, Reused, PARSED_INDEX_OBJECT};
-use docs_edge_core::publish::{self, BatchInput, BatchRecord, BatchState, Finished, Finisher, Planned, PublishError, SourceWriter};
-use docs_edge_core::search::shard::batched::{merge_group, ShardLayout};
-use docs_edge_core::wire::{PublishState, PublishStatus};
-use futures_channel::oneshot;
-use crate::join::try_join_all;
-use futures_util::future::try_join;
-use futures_util::StreamExt;
-use serde::{Deserialize, Serialize};
 use worker::{durable_object, Bucket, DurableObject, Env, Range, Request, Response, Result, State};
-use crate::durable::json_storage::JsonStorage;
-use crate::clock::{now_iso, now_ms};
-use crate::config::JobSettings;
-use crate::durable_client::error_reply;
-use crate::error::{ApiError, ApiResult};
-use crate::memory::{wasm_memory_bytes, DurableSpan, InMemoryBuild};
-use crate::multipart::PartWriter;
-use crate::sites::{self, IndexFormat, SiteVersion, CURRENT_LAYOUT};
-use crate::storage::{
-    self, build_object, media_pack, site_file_key, source_pack_key, version_key, ASSISTANT_GUIDE, LLMS_FULL_TXT, LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META,
-    SEARCH_TERMS, SEARCH_TEXT, SITE_OUTLINE, SKILL_MD, SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
-};
 
 const ACTIVE_KEY: &str = "active";
 /// The ids of the publishes whose records are kept, oldest first.
@@ -197,7 +208,11 @@ impl Record {
     }
 
     fn progress_reply(&self) -> Progress {
-        Progress { status: self.view(), invalid_upload: self.invalid_upload, version: self.version.clone() }
+        Progress {
+            status: self.view(),
+            invalid_upload: self.invalid_upload,
+            version: self.version.clone(),
+        }
     }
 
     /// The version a finished publish makes of `site`; `pieces`: its text pack and `llms-full.txt`
@@ -237,7 +252,11 @@ impl Record {
             Step::Batch(b) => b as usize,
             _ => self.batches.len(),
         };
-        self.batches.iter().take(done).map(|(start, end)| end - start).sum()
+        self.batches
+            .iter()
+            .take(done)
+            .map(|(start, end)| end - start)
+            .sum()
     }
 
     /// Batches weigh most; the rest share what is left.
@@ -297,7 +316,12 @@ pub struct PublishJob {
 
 impl DurableObject for PublishJob {
     fn new(state: State, env: Env) -> Self {
-        Self { state, env, loaded: AssertUnwindSafe(RefCell::new(None)), running: AssertUnwindSafe(Cell::new(false)) }
+        Self {
+            state,
+            env,
+            loaded: AssertUnwindSafe(RefCell::new(None)),
+            running: AssertUnwindSafe(Cell::new(false)),
+        }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -311,7 +335,9 @@ impl DurableObject for PublishJob {
                     Err(err) => error_reply(&err),
                 }
             }
-            Ok(PublishJobOp::Abandon(start)) => self.abandon(&start.publish_id).await.map(|r| r.view()),
+            Ok(PublishJobOp::Abandon(start)) => {
+                self.abandon(&start.publish_id).await.map(|r| r.view())
+            }
             Ok(PublishJobOp::Status(query)) => {
                 return match self.status(&query).await {
                     Ok(record) => Response::from_json(&record.progress_reply()),
@@ -329,10 +355,15 @@ impl DurableObject for PublishJob {
         let _span = DurableSpan::start("PublishJob", "alarm");
         if self.running.get() {
             // A `start` that waits is running the steps; this alarm is its retry path, still armed.
-            self.state.storage().set_alarm(Duration::from_millis(ALARM_STEPS_MS)).await?;
+            self.state
+                .storage()
+                .set_alarm(Duration::from_millis(ALARM_STEPS_MS))
+                .await?;
             return Response::ok("running");
         }
-        let Some(id) = self.state.storage().get::<String>(ACTIVE_KEY).await? else { return Response::ok("idle") };
+        let Some(id) = self.state.storage().get::<String>(ACTIVE_KEY).await? else {
+            return Response::ok("idle");
+        };
         Response::ok(self.run_steps(&id).await?)
     }
 }
@@ -397,7 +428,9 @@ impl PublishJob {
     /// [`Self::run_steps`]' loop: how it ended, and when the next alarm should run the rest.
     async fn step_loop(&self, id: &str) -> Result<(&'static str, Option<Duration>)> {
         let storage = self.state.storage();
-        let Some(mut record) = storage.get_json::<Record>(&job_key(id)).await? else { return Ok(("idle", None)) };
+        let Some(mut record) = storage.get_json::<Record>(&job_key(id)).await? else {
+            return Ok(("idle", None));
+        };
         if !record.has_work() {
             return Ok(("idle", None));
         }
@@ -407,7 +440,9 @@ impl PublishJob {
         loop {
             if record.attempts >= MAX_ATTEMPTS {
                 let reason = format!("publish failed after {MAX_ATTEMPTS} attempts at one step; the last one never finished (memory or CPU limit, or a crash)");
-                self.fail(&mut record, reason, false).await.map_err(alarm_error)?;
+                self.fail(&mut record, reason, false)
+                    .await
+                    .map_err(alarm_error)?;
                 return Ok(("failed", None));
             }
             // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
@@ -429,23 +464,34 @@ impl PublishJob {
                         break;
                     }
                     // Live: whoever waits is answered now; the cleanup gets an alarm of its own.
-                    if record.step == Step::Cleanup || now_ms().saturating_sub(started) >= ALARM_STEPS_MS {
+                    if record.step == Step::Cleanup
+                        || now_ms().saturating_sub(started) >= ALARM_STEPS_MS
+                    {
                         return Ok(("stepped", Some(Duration::from_millis(0))));
                     }
                 }
                 Err(StepError::Publish(err)) => {
                     let invalid = err.is_invalid_upload();
-                    self.fail(&mut record, err.to_string(), invalid).await.map_err(alarm_error)?;
+                    self.fail(&mut record, err.to_string(), invalid)
+                        .await
+                        .map_err(alarm_error)?;
                     break;
                 }
                 Err(StepError::Api(err)) => {
-                    let reason = err.log_detail().map_or_else(|| err.public_message(), str::to_string);
-                    crate::log_line::error(&serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}));
+                    let reason = err
+                        .log_detail()
+                        .map_or_else(|| err.public_message(), str::to_string);
+                    crate::log_line::error(
+                        &serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}),
+                    );
                     if record.attempts >= MAX_ATTEMPTS {
                         self.fail(&mut record, format!("publish failed after {MAX_ATTEMPTS} attempts at one step: {reason}"), false).await.map_err(alarm_error)?;
                     } else {
                         storage.put_json(&job_key(id), &record).await?;
-                        return Ok(("stepped", Some(Duration::from_millis(250 << record.attempts))));
+                        return Ok((
+                            "stepped",
+                            Some(Duration::from_millis(250 << record.attempts)),
+                        ));
                     }
                     break;
                 }
@@ -454,11 +500,11 @@ impl PublishJob {
         Ok(("stepped", None))
     }
 
-
     async fn begin(&self, begin: Begin) -> ApiResult<Record> {
         let storage = self.state.storage();
         if let Some(active) = self.active_record().await? {
-            let abandoned = active.step == Step::Upload && now_ms().saturating_sub(active.created_ms) > RESERVATION_MS;
+            let abandoned = active.step == Step::Upload
+                && now_ms().saturating_sub(active.created_ms) > RESERVATION_MS;
             if active.active() && !abandoned {
                 self.rearm_if_lost(&active).await?;
                 return Err(ApiError::Conflict {
@@ -494,9 +540,12 @@ impl PublishJob {
             version: None,
             settings: begin.settings,
         };
-        storage.put_json(&job_key(&record.publish_id), &record).await?;
+        storage
+            .put_json(&job_key(&record.publish_id), &record)
+            .await?;
         storage.put(ACTIVE_KEY, &record.publish_id).await?;
-        self.prune_history(&record.publish_id, record.settings.kept_publishes).await?;
+        self.prune_history(&record.publish_id, record.settings.kept_publishes)
+            .await?;
         Ok(record)
     }
 
@@ -509,7 +558,10 @@ impl PublishJob {
         history.push(publish_id.to_owned());
         let kept = kept.max(1);
         if history.len() > kept {
-            let dropped: Vec<String> = history.drain(..history.len() - kept).map(|id| job_key(&id)).collect();
+            let dropped: Vec<String> = history
+                .drain(..history.len() - kept)
+                .map(|id| job_key(&id))
+                .collect();
             storage.delete_multiple(dropped).await?;
         }
         storage.put_json(HISTORY_KEY, &history).await?;
@@ -523,12 +575,16 @@ impl PublishJob {
             record.step = Step::Unpack;
             record.source_bytes = start.source_bytes;
             record.updated_at = now_iso();
-            storage.put_json(&job_key(&record.publish_id), &record).await?;
+            storage
+                .put_json(&job_key(&record.publish_id), &record)
+                .await?;
             if !start.wait {
                 storage.set_alarm(Duration::from_millis(0)).await?;
                 return Ok(record);
             }
-            storage.set_alarm(Duration::from_millis(ALARM_STEPS_MS)).await?;
+            storage
+                .set_alarm(Duration::from_millis(ALARM_STEPS_MS))
+                .await?;
             self.run_steps(&record.publish_id).await?;
             return self.record(&start.publish_id).await;
         }
@@ -538,7 +594,8 @@ impl PublishJob {
     async fn abandon(&self, publish_id: &str) -> ApiResult<Record> {
         let mut record = self.record(publish_id).await?;
         if record.step == Step::Upload && record.active() {
-            self.fail(&mut record, "the upload did not complete".into(), true).await?;
+            self.fail(&mut record, "the upload did not complete".into(), true)
+                .await?;
         }
         Ok(record)
     }
@@ -575,25 +632,43 @@ impl PublishJob {
 
     async fn active_record(&self) -> ApiResult<Option<Record>> {
         let storage = self.state.storage();
-        let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else { return Ok(None) };
+        let Some(id) = storage.get::<String>(ACTIVE_KEY).await? else {
+            return Ok(None);
+        };
         Ok(storage.get_json::<Record>(&job_key(&id)).await?)
     }
 
     /// Ends a publish that did not go live: the previous version stays; the new one's objects
     /// are deleted (what a failed delete leaves, the retention sweep removes).
-    async fn fail(&self, record: &mut Record, reason: String, invalid_upload: bool) -> ApiResult<()> {
-        crate::log_line::error(&serde_json::json!({"event": "publish_failed", "publishId": record.publish_id, "domain": record.domain, "error": reason}));
+    async fn fail(
+        &self,
+        record: &mut Record,
+        reason: String,
+        invalid_upload: bool,
+    ) -> ApiResult<()> {
+        crate::log_line::error(
+            &serde_json::json!({"event": "publish_failed", "publishId": record.publish_id, "domain": record.domain, "error": reason}),
+        );
         record.status = PublishState::Failed;
         record.error = Some(reason);
         record.invalid_upload = invalid_upload;
         record.updated_at = now_iso();
         let storage = self.state.storage();
-        storage.put_json(&job_key(&record.publish_id), &*record).await?;
+        storage
+            .put_json(&job_key(&record.publish_id), &*record)
+            .await?;
         storage.delete_alarm().await?;
         *self.loaded.borrow_mut() = None;
         let bucket = storage::bucket(&self.env)?;
-        if let Err(err) = delete_prefix(&bucket, &version_key(&record.domain, &record.publish_id, "")).await {
-            crate::log_line::error(&serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
+        if let Err(err) = delete_prefix(
+            &bucket,
+            &version_key(&record.domain, &record.publish_id, ""),
+        )
+        .await
+        {
+            crate::log_line::error(
+                &serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}),
+            );
         }
         Ok(())
     }
@@ -603,18 +678,26 @@ impl PublishJob {
         if record.settings.test.publish_fault_domain.as_deref() != Some(record.domain.as_str()) {
             return Ok(());
         }
-        crate::log_line::error(&serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}));
-        Err(StepError::Api(ApiError::Internal("injected fault: the publish step failed".into())))
+        crate::log_line::error(
+            &serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}),
+        );
+        Err(StepError::Api(ApiError::Internal(
+            "injected fault: the publish step failed".into(),
+        )))
     }
 
     /// The test-only delay before each step (see [`crate::config::test_only::publish_step_delay`]).
     async fn injected_delay(&self, record: &Record) {
-        let Some((domain, ms)) = &record.settings.test.publish_step_delay else { return };
+        let Some((domain, ms)) = &record.settings.test.publish_step_delay else {
+            return;
+        };
         let delay = Duration::from_millis(*ms);
         if *domain != record.domain || delay.is_zero() {
             return;
         }
-        crate::log_line::info(&serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}));
+        crate::log_line::info(
+            &serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}),
+        );
         worker::Delay::from(delay).await;
     }
 
@@ -622,7 +705,13 @@ impl PublishJob {
     async fn step(&self, record: &mut Record) -> StepResult<()> {
         let bucket = storage::bucket(&self.env)?;
         let (step, started) = (record.step, now_ms());
-        let store = Store { bucket: &bucket, domain: record.domain.clone(), publish_id: record.publish_id.clone(), traffic: R2Traffic::default(), started };
+        let store = Store {
+            bucket: &bucket,
+            domain: record.domain.clone(),
+            publish_id: record.publish_id.clone(),
+            traffic: R2Traffic::default(),
+            started,
+        };
         let result = self.run_step(&store, record).await;
         let t = &store.traffic;
         crate::log_line::info(&serde_json::json!({
@@ -643,7 +732,10 @@ impl PublishJob {
             Step::Unpack => match self.unpack(store, &record.settings, &record.org_id).await? {
                 Unpacked::Staged => Step::Plan,
                 Unpacked::Small(packs, table, writes, _slot) => {
-                    record.version = Some(self.build_small(store, record, &packs, &table, writes).await?);
+                    record.version = Some(
+                        self.build_small(store, record, &packs, &table, writes)
+                            .await?,
+                    );
                     Step::Switch
                 }
             },
@@ -661,24 +753,53 @@ impl PublishJob {
             }
             Step::Batch(b) => {
                 let done = self.batch(store, record, b).await?;
-                if b + done < record.batches.len() as u32 { Step::Batch(b + done) } else { Step::Merge(0) }
+                if b + done < record.batches.len() as u32 {
+                    Step::Batch(b + done)
+                } else {
+                    Step::Merge(0)
+                }
             }
             Step::Merge(g) => {
-                let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
+                let layout = record
+                    .layout
+                    .ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
                 if g == 0 {
                     record.group_lens.clear();
                     record.shard_lens.clear();
                 }
                 self.merge(store, record, layout, g).await?;
-                if g + 1 < layout.group_count() { Step::Merge(g + 1) } else { Step::Concat }
+                if g + 1 < layout.group_count() {
+                    Step::Merge(g + 1)
+                } else {
+                    Step::Concat
+                }
             }
             Step::Concat => {
                 // The term groups, merged here, are concatenated; the text pack and `llms-full.txt`
                 // are the batches' pieces in the site's store, which the table lists (nothing copied).
-                let terms = record.group_lens.iter().enumerate().map(|(g, len)| Piece { key: store.key(&build_object(&format!("terms-{g:05}.bin"))), offset: 0, len: *len });
-                let pieces = record.batch_stems.iter().zip(record.text_lens.iter().zip(&record.llms_lens));
-                let table = Pieces::new(pieces.map(|(stem, (text, llms))| BatchPieces { stem: stem.clone(), text: *text, llms: *llms }).collect());
-                try_join(store.concat(SEARCH_TERMS, terms), store.put(PIECES_OBJECT, table.to_bytes())).await?;
+                let terms = record.group_lens.iter().enumerate().map(|(g, len)| Piece {
+                    key: store.key(&build_object(&format!("terms-{g:05}.bin"))),
+                    offset: 0,
+                    len: *len,
+                });
+                let pieces = record
+                    .batch_stems
+                    .iter()
+                    .zip(record.text_lens.iter().zip(&record.llms_lens));
+                let table = Pieces::new(
+                    pieces
+                        .map(|(stem, (text, llms))| BatchPieces {
+                            stem: stem.clone(),
+                            text: *text,
+                            llms: *llms,
+                        })
+                        .collect(),
+                );
+                try_join(
+                    store.concat(SEARCH_TERMS, terms),
+                    store.put(PIECES_OBJECT, table.to_bytes()),
+                )
+                .await?;
                 Step::Finish
             }
             Step::Finish => {
@@ -686,16 +807,28 @@ impl PublishJob {
                 Step::Switch
             }
             Step::Switch => {
-                let version = record.version.clone().ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
+                let version = record
+                    .version
+                    .clone()
+                    .ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
                 sites::switch_to(bucket, &record.domain, &version).await?;
                 record.status = PublishState::Live;
-                crate::log_line::info(&serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}));
+                crate::log_line::info(
+                    &serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}),
+                );
                 Step::Cleanup
             }
             Step::Cleanup => {
                 // Best effort: the retention sweep leaves the live version alone, build/ included.
-                if let Err(err) = delete_prefix(bucket, &version_key(&record.domain, &record.publish_id, &build_object(""))).await {
-                    crate::log_line::error(&serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}));
+                if let Err(err) = delete_prefix(
+                    bucket,
+                    &version_key(&record.domain, &record.publish_id, &build_object("")),
+                )
+                .await
+                {
+                    crate::log_line::error(
+                        &serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}),
+                    );
                 }
                 *self.loaded.borrow_mut() = None;
                 Step::Done
@@ -707,13 +840,28 @@ impl PublishJob {
     /// Inflates the stored upload into source packs and the file table as it streams in; a small
     /// site's packs are also kept, to build it in this step, unless another publish in this isolate
     /// is building one ([`InMemoryBuild`]).
-    async fn unpack(&self, store: &Store<'_>, settings: &JobSettings, org_id: &str) -> StepResult<Unpacked> {
+    async fn unpack(
+        &self,
+        store: &Store<'_>,
+        settings: &JobSettings,
+        org_id: &str,
+    ) -> StepResult<Unpacked> {
         let slot = InMemoryBuild::try_take();
-        crate::log_line::info(&serde_json::json!({"event": "publish_unpack", "publishId": store.publish_id, "inMemorySlot": slot.is_some()}));
+        crate::log_line::info(
+            &serde_json::json!({"event": "publish_unpack", "publishId": store.publish_id, "inMemorySlot": slot.is_some()}),
+        );
         let mut small = slot.as_ref().map(|_| BTreeMap::new());
         let mut writes = Writes::default();
         let unpacked = async {
-            let (mut table, digests) = self.unpack_into(store, &settings.archive_limits(), org_id, &mut small, &mut writes).await?;
+            let (mut table, digests) = self
+                .unpack_into(
+                    store,
+                    &settings.archive_limits(),
+                    org_id,
+                    &mut small,
+                    &mut writes,
+                )
+                .await?;
             fetch_remote_specs(store, settings, &mut table, &mut small).await?;
             Ok::<_, StepError>((table, digests))
         };
@@ -729,11 +877,18 @@ impl PublishJob {
             None => {
                 // The digests stay with the version: batch keys without reading the batch's files,
                 // and the next re-publish's for the files it shares.
-                store.put_all(vec![(store.key(SOURCE_FILE_TABLE), table.to_bytes()), (store.key(SOURCE_DIGESTS), digests.to_bytes())]).await?;
+                store
+                    .put_all(vec![
+                        (store.key(SOURCE_FILE_TABLE), table.to_bytes()),
+                        (store.key(SOURCE_DIGESTS), digests.to_bytes()),
+                    ])
+                    .await?;
                 Ok(Unpacked::Staged)
             }
             Some(packs) => {
-                let slot = slot.ok_or_else(|| ApiError::Internal("small site without the in-memory slot".into()))?;
+                let slot = slot.ok_or_else(|| {
+                    ApiError::Internal("small site without the in-memory slot".into())
+                })?;
                 for (index, bytes) in &packs {
                     writes.start_at(store, store.pack_key(&table, *index), bytes.clone());
                 }
@@ -744,18 +899,44 @@ impl PublishJob {
         }
     }
 
-    async fn unpack_into(&self, store: &Store<'_>, limits: &ArchiveLimits, record_org: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
-        if let Some(manifest) = store.bucket.get(store.key(MANIFEST_OBJECT)).execute().await? {
-            let bytes = manifest.body().ok_or_else(|| ApiError::Internal("the manifest has no body".into()))?.bytes().await?;
+    async fn unpack_into(
+        &self,
+        store: &Store<'_>,
+        limits: &ArchiveLimits,
+        record_org: &str,
+        small: &mut Option<BTreeMap<u32, Vec<u8>>>,
+        writes: &mut Writes,
+    ) -> StepResult<(FileTable, FileDigests)> {
+        if let Some(manifest) = store
+            .bucket
+            .get(store.key(MANIFEST_OBJECT))
+            .execute()
+            .await?
+        {
+            let bytes = manifest
+                .body()
+                .ok_or_else(|| ApiError::Internal("the manifest has no body".into()))?
+                .bytes()
+                .await?;
             store.traffic.read(bytes.len());
-            let manifest = Manifest::from_bytes(&bytes).map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
-            return self.gather(store, limits, &manifest, &record_org, small, writes).await;
+            let manifest = Manifest::from_bytes(&bytes)
+                .map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
+            return self
+                .gather(store, limits, &manifest, &record_org, small, writes)
+                .await;
         }
         let mut writer = SourceWriter::new(limits);
         let mut media = MediaWrites::default();
         // One read, streamed: a chunk at a time is held, and its inflating overlaps the transfer.
-        let object = store.bucket.get(store.key(SOURCE_OBJECT)).execute().await?.ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
-        let body = object.body().ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
+        let object = store
+            .bucket
+            .get(store.key(SOURCE_OBJECT))
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal("the upload is missing".into()))?;
+        let body = object
+            .body()
+            .ok_or_else(|| ApiError::Internal("the upload has no body".into()))?;
         let mut stream = body.stream()?;
         let mut read = 0;
         let outcome: StepResult<(FileTable, FileDigests)> = async {
@@ -786,22 +967,39 @@ impl PublishJob {
     /// under the same hash are not read one by one: a live pack in the site's store whose bytes the
     /// new version mostly uses is shared (the new table points into it, nothing is read or
     /// written, [`LiveSources::shared`]); the rest are copied from the live packs, a pack at a time.
-    async fn gather(&self, store: &Store<'_>, limits: &ArchiveLimits, manifest: &Manifest, org_id: &str, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> StepResult<(FileTable, FileDigests)> {
+    async fn gather(
+        &self,
+        store: &Store<'_>,
+        limits: &ArchiveLimits,
+        manifest: &Manifest,
+        org_id: &str,
+        small: &mut Option<BTreeMap<u32, Vec<u8>>>,
+        writes: &mut Writes,
+    ) -> StepResult<(FileTable, FileDigests)> {
         manifest.check_limits(limits).map_err(PublishError::from)?;
         let mut writer = PackWriter::new();
         let mut digests = FileDigests::default();
-        let (sources, media): (Vec<&ManifestFile>, Vec<&ManifestFile>) = manifest.files.iter().partition(|f| is_source(&f.path));
+        let (sources, media): (Vec<&ManifestFile>, Vec<&ManifestFile>) =
+            manifest.files.iter().partition(|f| is_source(&f.path));
         for file in media {
-            writer.add_stored(file.path.clone(), file.size, Stored::SiteFile(file.hash.clone()));
+            writer.add_stored(
+                file.path.clone(),
+                file.size,
+                Stored::SiteFile(file.hash.clone()),
+            );
         }
         // A site too large to build in memory writes its packs as they fill, so it may share live ones.
         if sources.iter().map(|f| f.size).sum::<u64>() > publish::SMALL_SITE_BYTES {
             *small = None;
         }
         let live = LiveSources::open(store, org_id).await?;
-        let (mut reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources.into_iter().partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
+        let (mut reused, sources): (Vec<&ManifestFile>, Vec<&ManifestFile>) = sources
+            .into_iter()
+            .partition(|f| live.as_ref().is_some_and(|l| l.holds(&f.hash)));
         if let (Some(live), None) = (&live, &small) {
-            reused = live.shared(store, reused, &mut writer, &mut digests).await?;
+            reused = live
+                .shared(store, reused, &mut writer, &mut digests)
+                .await?;
         }
         store.phase("shared");
         if let Some(live) = &live {
@@ -815,7 +1013,12 @@ impl PublishJob {
             let old_paths: BTreeSet<String> = wanted.keys().cloned().collect();
             // A few live packs' reads at once (each about a megabyte), their files added in order.
             for group in live.table.reads_for(&old_paths).chunks(LIVE_READS_AT_ONCE) {
-                let trees = try_join_all(group.iter().map(|read| live.pack_files(store, *read, &old_paths))).await?;
+                let trees = try_join_all(
+                    group
+                        .iter()
+                        .map(|read| live.pack_files(store, *read, &old_paths)),
+                )
+                .await?;
                 for (old, bytes) in trees.iter().flatten() {
                     for path in wanted.get(old).into_iter().flatten() {
                         digests.add(path, bytes);
@@ -830,7 +1033,14 @@ impl PublishJob {
         for group in sources.chunks(GATHER_READS) {
             let reads = group.iter().map(|file| async move {
                 let key = site_file_key(&store.domain, &file.hash);
-                storage::read(store.bucket, &key, None).await?.ok_or_else(|| ApiError::Internal(format!("{} ({}) left the site's store", file.path, file.hash)))
+                storage::read(store.bucket, &key, None)
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::Internal(format!(
+                            "{} ({}) left the site's store",
+                            file.path, file.hash
+                        ))
+                    })
             });
             let fetched = try_join_all(reads).await?;
             let mut packs = Vec::new();
@@ -849,9 +1059,19 @@ impl PublishJob {
 
     /// Every step after the unpack of a small site, in memory; only the final objects are written,
     /// each started as soon as it is made. `writes`: the packs' and the table's, still going.
-    async fn build_small(&self, store: &Store<'_>, record: &mut Record, packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, mut writes: Writes) -> StepResult<SiteVersion> {
+    async fn build_small(
+        &self,
+        store: &Store<'_>,
+        record: &mut Record,
+        packs: &BTreeMap<u32, Vec<u8>>,
+        table: &FileTable,
+        mut writes: Writes,
+    ) -> StepResult<SiteVersion> {
         store.phase("unpack");
-        let (finished, index_bytes) = match self.build_small_writing(store, record, packs, table, &mut writes).await {
+        let (finished, index_bytes) = match self
+            .build_small_writing(store, record, packs, table, &mut writes)
+            .await
+        {
             Ok(built) => built,
             Err(err) => {
                 // Every write started lands before the step ends (the failed publish then deletes them all).
@@ -860,7 +1080,13 @@ impl PublishJob {
             }
         };
         // Its batches stay beside it (none for a re-publish to take); its packs are in the store.
-        writes.start(store, KEPT_BATCHES_OBJECT, KeptBatches::new(Vec::new()).with_packs(table.pack_objects().to_vec()).to_bytes());
+        writes.start(
+            store,
+            KEPT_BATCHES_OBJECT,
+            KeptBatches::new(Vec::new())
+                .with_packs(table.pack_objects().to_vec())
+                .to_bytes(),
+        );
         let site = store.put_finished(finished, writes).await?;
         store.phase("written");
         Ok(record.version_of(site, index_bytes, false))
@@ -868,7 +1094,14 @@ impl PublishJob {
 
     /// [`Self::build_small`]'s build: starts the writes of the final objects but the finish step's;
     /// returns those and the index bytes.
-    async fn build_small_writing(&self, store: &Store<'_>, record: &mut Record, packs: &BTreeMap<u32, Vec<u8>>, table: &FileTable, writes: &mut Writes) -> StepResult<(Finished, u64)> {
+    async fn build_small_writing(
+        &self,
+        store: &Store<'_>,
+        record: &mut Record,
+        packs: &BTreeMap<u32, Vec<u8>>,
+        table: &FileTable,
+        writes: &mut Writes,
+    ) -> StepResult<(Finished, u64)> {
         let small = publish::plan_small_site(packs, table, &record.domain)?;
         let live = LiveParsed::open(store.bucket, &store.domain, &record.org_id).await;
         let reused = store.reused(live.as_ref(), small.keys()).await;
@@ -896,11 +1129,14 @@ impl PublishJob {
     }
 
     async fn plan(&self, store: &Store<'_>) -> StepResult<Planned> {
-        let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
+        let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?)
+            .map_err(PublishError::from)?;
         let config: BTreeSet<String> = publish::config_files(&table).into_iter().collect();
         let tree = store.files(&table, &config).await?;
         let planned = publish::plan(&tree, &table)?;
-        store.put(&build_object(PLAN_OBJECT), planned.plan.to_bytes()).await?;
+        store
+            .put(&build_object(PLAN_OBJECT), planned.plan.to_bytes())
+            .await?;
         *self.loaded.borrow_mut() = None;
         Ok(planned)
     }
@@ -911,15 +1147,23 @@ impl PublishJob {
                 return Ok(loaded.clone());
             }
         }
-        let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?).map_err(PublishError::from)?;
-        let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?).map_err(PublishError::from)?;
+        let table = FileTable::from_bytes(&store.get(SOURCE_FILE_TABLE).await?)
+            .map_err(PublishError::from)?;
+        let plan = SitePlan::from_bytes(&store.get(&build_object(PLAN_OBJECT)).await?)
+            .map_err(PublishError::from)?;
         let live_parsed = LiveParsed::open(store.bucket, &store.domain, org_id).await;
         // Absent (a publish begun by an older build): batches read their files for their keys.
         let digests = match storage::read(store.bucket, &store.key(SOURCE_DIGESTS), None).await? {
             Some(bytes) => FileDigests::from_bytes(&bytes).ok(),
             None => None,
         };
-        let loaded = Rc::new(Loaded { publish_id: store.publish_id.clone(), plan, table, digests, live_parsed });
+        let loaded = Rc::new(Loaded {
+            publish_id: store.publish_id.clone(),
+            plan,
+            table,
+            digests,
+            live_parsed,
+        });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
     }
@@ -929,14 +1173,27 @@ impl PublishJob {
     async fn batch(&self, store: &Store<'_>, record: &mut Record, b: u32) -> StepResult<u32> {
         self.injected_fault(record)?;
         let loaded = self.load(store, &record.org_id).await?;
-        let layout = record.layout.ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
-        let &(start, end) = record.batches.get(b as usize).ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
+        let layout = record
+            .layout
+            .ok_or_else(|| ApiError::Internal("publish has no layout".into()))?;
+        let &(start, end) = record
+            .batches
+            .get(b as usize)
+            .ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
-        let from_digests = loaded.digests.as_ref().and_then(|d| page_keys_from_digests(&loaded.plan, &range, &loaded.table, d, &record.domain));
+        let from_digests = loaded.digests.as_ref().and_then(|d| {
+            page_keys_from_digests(&loaded.plan, &range, &loaded.table, d, &record.domain)
+        });
         let keys = match from_digests {
             Some(keys) => keys,
-            None => page_keys(&loaded.plan, &range, &loaded.table, &store.files(&loaded.table, &files).await?, &record.domain),
+            None => page_keys(
+                &loaded.plan,
+                &range,
+                &loaded.table,
+                &store.files(&loaded.table, &files).await?,
+                &record.domain,
+            ),
         };
         let mut state = record.batch_state.clone();
         record.text_lens.truncate(b as usize);
@@ -951,16 +1208,34 @@ impl PublishJob {
                 let range_i = first..end;
                 let keys_i = match i == b {
                     true => Some(keys.clone()),
-                    false => loaded.digests.as_ref().and_then(|d| page_keys_from_digests(&loaded.plan, &range_i, &loaded.table, d, &record.domain)),
+                    false => loaded.digests.as_ref().and_then(|d| {
+                        page_keys_from_digests(
+                            &loaded.plan,
+                            &range_i,
+                            &loaded.table,
+                            d,
+                            &record.domain,
+                        )
+                    }),
                 };
-                let Some(found) = keys_i.and_then(|k| live.find(&batch_digest(&loaded.plan, &range_i, &k, &layout), &cursor)) else { break };
+                let Some(found) = keys_i.and_then(|k| {
+                    live.find(&batch_digest(&loaded.plan, &range_i, &k, &layout), &cursor)
+                }) else {
+                    break;
+                };
                 cursor = found.1.end;
                 run.push((i, found, range_i.len() as u32));
             }
             // The new version refers to the run's objects where they are (nothing is copied): only
             // the run's unbroken start whose objects the store still holds is taken.
-            let present = run.iter().map(|(_, (_, kept), _)| async move { Ok::<_, ApiError>(live.present(store.bucket, &store.domain, kept).await) });
-            let taken = try_join_all(present).await?.into_iter().take_while(|p| *p).count();
+            let present = run.iter().map(|(_, (_, kept), _)| async move {
+                Ok::<_, ApiError>(live.present(store.bucket, &store.domain, kept).await)
+            });
+            let taken = try_join_all(present)
+                .await?
+                .into_iter()
+                .take_while(|p| *p)
+                .count();
             if taken > 0 {
                 let run = &run[..taken];
                 if !live.pieced {
@@ -971,9 +1246,15 @@ impl PublishJob {
                 }
                 store.phase("read");
                 for (i, (_, kept), pages) in run.iter().cloned() {
-                    store.traffic.reused_pages.set(store.traffic.reused_pages.get() + pages);
+                    store
+                        .traffic
+                        .reused_pages
+                        .set(store.traffic.reused_pages.get() + pages);
                     state.search = kept.end;
-                    self.state.storage().put(&groups_key(i), &kept.group_ends).await?;
+                    self.state
+                        .storage()
+                        .put(&groups_key(i), &kept.group_ends)
+                        .await?;
                     record.text_lens.push(kept.text.1);
                     record.llms_lens.push(kept.llms.1);
                     record.batch_stems.push(kept.stem());
@@ -986,17 +1267,45 @@ impl PublishJob {
         let tree = store.files(&loaded.table, &files).await?;
         let reused = store.reused(loaded.live_parsed.as_ref(), &keys).await;
         store.phase("read");
-        let input = BatchInput { batch: b, range, tree: &tree, keys: &keys };
-        let result = publish::run_batch(&loaded.plan, input, &layout, &reused, &mut state, &record.domain)?;
+        let input = BatchInput {
+            batch: b,
+            range,
+            tree: &tree,
+            keys: &keys,
+        };
+        let result = publish::run_batch(
+            &loaded.plan,
+            input,
+            &layout,
+            &reused,
+            &mut state,
+            &record.domain,
+        )?;
         drop((tree, reused));
         store.phase("build");
         store.traffic.reused_pages.set(result.reused_pages);
         let stem = batch_stem(&result.record.digest, &result.record.start);
         let (text_len, llms_len) = (result.text.len() as u64, result.llms.len() as u64);
         let record_bytes = result.record.to_bytes();
-        let parts = [(BatchPart::Parsed, result.parsed), (BatchPart::Postings, result.postings), (BatchPart::Record, record_bytes), (BatchPart::Text, result.text), (BatchPart::Llms, result.llms)];
-        store.put_all(parts.map(|(part, bytes)| (store.batch_key(&stem, part), bytes)).into_iter().collect()).await?;
-        self.state.storage().put(&groups_key(b), &result.group_ends).await?;
+        let parts = [
+            (BatchPart::Parsed, result.parsed),
+            (BatchPart::Postings, result.postings),
+            (BatchPart::Record, record_bytes),
+            (BatchPart::Text, result.text),
+            (BatchPart::Llms, result.llms),
+        ];
+        store
+            .put_all(
+                parts
+                    .map(|(part, bytes)| (store.batch_key(&stem, part), bytes))
+                    .into_iter()
+                    .collect(),
+            )
+            .await?;
+        self.state
+            .storage()
+            .put(&groups_key(b), &result.group_ends)
+            .await?;
         record.text_lens.push(text_len);
         record.llms_lens.push(llms_len);
         record.batch_stems.push(stem);
@@ -1004,24 +1313,54 @@ impl PublishJob {
         Ok(1)
     }
 
-    async fn merge(&self, store: &Store<'_>, record: &mut Record, layout: ShardLayout, g: u32) -> StepResult<()> {
+    async fn merge(
+        &self,
+        store: &Store<'_>,
+        record: &mut Record,
+        layout: ShardLayout,
+        g: u32,
+    ) -> StepResult<()> {
         self.injected_fault(record)?;
         let storage = self.state.storage();
         let mut ranges = Vec::with_capacity(record.batches.len());
         for b in 0..record.batches.len() as u32 {
-            let ends: Vec<u64> = storage.get(&groups_key(b)).await?.ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
-            let start = if g == 0 { 0 } else { ends.get(g as usize - 1).copied().unwrap_or(0) };
-            let end = ends.get(g as usize).copied().ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
-            let stem = record.batch_stems.get(b as usize).ok_or_else(|| ApiError::Internal(format!("batch {b} has no objects")))?;
-            ranges.push((store.batch_key(stem, BatchPart::Postings), start, end - start));
+            let ends: Vec<u64> = storage
+                .get(&groups_key(b))
+                .await?
+                .ok_or_else(|| ApiError::Internal(format!("batch {b} has no group ends")))?;
+            let start = if g == 0 {
+                0
+            } else {
+                ends.get(g as usize - 1).copied().unwrap_or(0)
+            };
+            let end = ends
+                .get(g as usize)
+                .copied()
+                .ok_or_else(|| ApiError::Internal(format!("batch {b} has no group {g}")))?;
+            let stem = record
+                .batch_stems
+                .get(b as usize)
+                .ok_or_else(|| ApiError::Internal(format!("batch {b} has no objects")))?;
+            ranges.push((
+                store.batch_key(stem, BatchPart::Postings),
+                start,
+                end - start,
+            ));
         }
         // Every batch's range is held for the merge anyway: read them at once.
-        let parts = try_join_all(ranges.iter().map(|(key, start, len)| store.read_range(key, *start, *len))).await?;
+        let parts = try_join_all(
+            ranges
+                .iter()
+                .map(|(key, start, len)| store.read_range(key, *start, *len)),
+        )
+        .await?;
         let chunk_count = record.batch_state.search.chunks as usize;
         let merged = merge_group(&layout, g, &parts, chunk_count).map_err(PublishError::from)?;
         drop(parts);
         let len = merged.bytes.len() as u64;
-        store.put(&build_object(&format!("terms-{g:05}.bin")), merged.bytes).await?;
+        store
+            .put(&build_object(&format!("terms-{g:05}.bin")), merged.bytes)
+            .await?;
         let shards_before = layout.group(0).len() * g as usize;
         record.shard_lens.truncate(shards_before);
         record.shard_lens.extend(merged.shard_lens);
@@ -1035,19 +1374,36 @@ impl PublishJob {
         let mut finisher = Finisher::default();
         finisher.refer_packs(loaded.table.pack_objects());
         // A few records read ahead, folded in order: the reads overlap, a few records are held.
-        let mut records = futures_util::stream::iter(record.batch_stems.iter().map(|stem| store.get_at_owned(store.batch_key(stem, BatchPart::Record)))).buffered(RECORDS_AT_ONCE);
+        let mut records = futures_util::stream::iter(
+            record
+                .batch_stems
+                .iter()
+                .map(|stem| store.get_at_owned(store.batch_key(stem, BatchPart::Record))),
+        )
+        .buffered(RECORDS_AT_ONCE);
         let mut b = 0;
         while let Some(bytes) = records.next().await {
-            finisher.add(BatchRecord::from_bytes(&bytes?).map_err(PublishError::from)?.kept_as(b));
+            finisher.add(
+                BatchRecord::from_bytes(&bytes?)
+                    .map_err(PublishError::from)?
+                    .kept_as(b),
+            );
             b += 1;
         }
         drop(records);
-        let mut finished = finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
-        let index_bytes = finished.meta.len() as u64 + record.group_lens.iter().sum::<u64>() + record.text_lens.iter().sum::<u64>();
+        let mut finished =
+            finisher.finish(loaded.plan.clone(), &record.shard_lens, &record.domain)?;
+        let index_bytes = finished.meta.len() as u64
+            + record.group_lens.iter().sum::<u64>()
+            + record.text_lens.iter().sum::<u64>();
         // Only a staged publish keeps its batches for the next to take: the index lists the batch
         // objects this version refers to in the site's store (the storage sweep counts it).
         let mut writes = Writes::default();
-        writes.start(store, KEPT_BATCHES_OBJECT, std::mem::take(&mut finished.kept_batches));
+        writes.start(
+            store,
+            KEPT_BATCHES_OBJECT,
+            std::mem::take(&mut finished.kept_batches),
+        );
         let site = store.put_finished(finished, writes).await?;
         Ok(record.version_of(site, index_bytes, record.pieced))
     }
@@ -1103,7 +1459,12 @@ const MAX_REMOTE_SPEC_BYTES: usize = 10_000_000;
 /// (`publish_fetch_allowed`), at most 10 MB each, and kept with the version in a source pack of
 /// their own, mapped in `.docs-edge/remote.json` as publish-docs maps what it downloads. Each is a
 /// warning either way. Exports never fetch: they read what the version kept.
-async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &mut FileTable, small: &mut Option<BTreeMap<u32, Vec<u8>>>) -> StepResult<()> {
+async fn fetch_remote_specs(
+    store: &Store<'_>,
+    settings: &JobSettings,
+    table: &mut FileTable,
+    small: &mut Option<BTreeMap<u32, Vec<u8>>>,
+) -> StepResult<()> {
     let paths: BTreeSet<String> = publish::config_files(table).into_iter().collect();
     let config = match small {
         Some(packs) => table.tree_from_packs(packs, &paths),
@@ -1113,9 +1474,15 @@ async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &m
     if urls.is_empty() {
         return Ok(());
     }
-    let config_file = if config.contains_key("docs.json") { "docs.json" } else { "mint.json" };
-    let mut remote: serde_json::Map<String, serde_json::Value> =
-        config.get(REMOTE_MANIFEST).and_then(|b| serde_json::from_slice(b).ok()).unwrap_or_default();
+    let config_file = if config.contains_key("docs.json") {
+        "docs.json"
+    } else {
+        "mint.json"
+    };
+    let mut remote: serde_json::Map<String, serde_json::Value> = config
+        .get(REMOTE_MANIFEST)
+        .and_then(|b| serde_json::from_slice(b).ok())
+        .unwrap_or_default();
     let (mut files, mut warnings) = (Vec::new(), Vec::new());
     for url in urls.iter().take(MAX_REMOTE_SPECS) {
         match fetch_spec(url, settings).await {
@@ -1135,12 +1502,19 @@ async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &m
         warnings.push(format!("{config_file}: {} more remote specs were not fetched (at most {MAX_REMOTE_SPECS} a publish)", urls.len() - MAX_REMOTE_SPECS));
     }
     if !files.is_empty() {
-        files.push((REMOTE_MANIFEST.to_owned(), serde_json::to_vec(&remote).map_err(ApiError::from)?));
+        files.push((
+            REMOTE_MANIFEST.to_owned(),
+            serde_json::to_vec(&remote).map_err(ApiError::from)?,
+        ));
     }
     if let Some(pack) = table.add_files(files, warnings) {
         match small {
             Some(packs) => drop(packs.insert(pack.index, pack.bytes)),
-            None => store.put_at(store.pack_key(table, pack.index), pack.bytes).await?,
+            None => {
+                store
+                    .put_at(store.pack_key(table, pack.index), pack.bytes)
+                    .await?
+            }
         }
     }
     Ok(())
@@ -1148,13 +1522,21 @@ async fn fetch_remote_specs(store: &Store<'_>, settings: &JobSettings, table: &m
 
 /// One remote spec's bytes, or why not.
 async fn fetch_spec(url: &str, settings: &JobSettings) -> std::result::Result<Vec<u8>, String> {
-    publish_fetch_allowed(settings.air_gapped, url, &settings.internal_hosts, settings.test.fetch_loopback_http)?;
+    publish_fetch_allowed(
+        settings.air_gapped,
+        url,
+        &settings.internal_hosts,
+        settings.test.fetch_loopback_http,
+    )?;
     let mut init = worker::RequestInit::new();
     // A redirect could lead to an address the rule above refuses: it is not followed (Workers
     // support only `follow` and `manual`), and a 3xx is a failure below.
     init.redirect = worker::RequestRedirect::Manual;
     let request = Request::new_with_init(url, &init).map_err(|e| e.to_string())?;
-    let mut response = worker::Fetch::Request(request).send().await.map_err(|e| format!("unreachable: {e}"))?;
+    let mut response = worker::Fetch::Request(request)
+        .send()
+        .await
+        .map_err(|e| format!("unreachable: {e}"))?;
     match response.status_code() {
         200..=299 => {}
         status @ 300..=399 => return Err(format!("HTTP {status}: redirects are not followed")),
@@ -1185,12 +1567,24 @@ struct LiveSources {
 impl LiveSources {
     /// `None` unless the live version is this organization's and was published file by file.
     async fn open(store: &Store<'_>, org_id: &str) -> ApiResult<Option<LiveSources>> {
-        let Some(version) = sites::current_version(store.bucket, &store.domain, org_id).await? else { return Ok(None) };
+        let Some(version) = sites::current_version(store.bucket, &store.domain, org_id).await?
+        else {
+            return Ok(None);
+        };
         let key = |name: &str| version_key(&store.domain, &version.publish_id, name);
-        let Some(manifest) = storage::read(store.bucket, &key(MANIFEST_OBJECT), None).await? else { return Ok(None) };
-        let Some(table) = storage::read(store.bucket, &key(SOURCE_FILE_TABLE), None).await? else { return Ok(None) };
+        let Some(manifest) = storage::read(store.bucket, &key(MANIFEST_OBJECT), None).await? else {
+            return Ok(None);
+        };
+        let Some(table) = storage::read(store.bucket, &key(SOURCE_FILE_TABLE), None).await? else {
+            return Ok(None);
+        };
         store.traffic.read(manifest.len() + table.len());
-        let (Ok(manifest), Ok(table)) = (Manifest::from_bytes(&manifest), FileTable::from_bytes(&table)) else { return Ok(None) };
+        let (Ok(manifest), Ok(table)) = (
+            Manifest::from_bytes(&manifest),
+            FileTable::from_bytes(&table),
+        ) else {
+            return Ok(None);
+        };
         let digests = match storage::read(store.bucket, &key(SOURCE_DIGESTS), None).await? {
             Some(bytes) => {
                 store.traffic.read(bytes.len());
@@ -1201,10 +1595,19 @@ impl LiveSources {
         let by_hash = manifest
             .files
             .into_iter()
-            .filter(|f| table.get(&f.path).is_some_and(|e| e.stored == Stored::Source))
+            .filter(|f| {
+                table
+                    .get(&f.path)
+                    .is_some_and(|e| e.stored == Stored::Source)
+            })
             .map(|f| (f.hash, f.path))
             .collect();
-        Ok(Some(LiveSources { publish_id: version.publish_id, table, by_hash, digests }))
+        Ok(Some(LiveSources {
+            publish_id: version.publish_id,
+            table,
+            by_hash,
+            digests,
+        }))
     }
 
     fn holds(&self, hash: &str) -> bool {
@@ -1216,13 +1619,33 @@ impl LiveSources {
     /// holds: their files are added pointing into them, with the live digests. Returns the files
     /// left to copy. Half: a shared pack's other bytes are dead weight the versions carry, so a
     /// pack mostly replaced is rewritten instead.
-    async fn shared<'m>(&self, store: &Store<'_>, files: Vec<&'m ManifestFile>, writer: &mut PackWriter, digests: &mut FileDigests) -> ApiResult<Vec<&'m ManifestFile>> {
-        let Some(live_digests) = &self.digests else { return Ok(files) };
-        let entry = |file: &ManifestFile| self.by_hash.get(&file.hash).and_then(|path| self.table.get(path)).filter(|e| e.stored == Stored::Source);
+    async fn shared<'m>(
+        &self,
+        store: &Store<'_>,
+        files: Vec<&'m ManifestFile>,
+        writer: &mut PackWriter,
+        digests: &mut FileDigests,
+    ) -> ApiResult<Vec<&'m ManifestFile>> {
+        let Some(live_digests) = &self.digests else {
+            return Ok(files);
+        };
+        let entry = |file: &ManifestFile| {
+            self.by_hash
+                .get(&file.hash)
+                .and_then(|path| self.table.get(path))
+                .filter(|e| e.stored == Stored::Source)
+        };
         let mut size: BTreeMap<u32, u64> = BTreeMap::new();
-        for e in self.table.files().iter().filter(|e| e.stored == Stored::Source) {
+        for e in self
+            .table
+            .files()
+            .iter()
+            .filter(|e| e.stored == Stored::Source)
+        {
             let end = u64::from(e.offset) + u64::from(e.len);
-            size.entry(e.pack).and_modify(|s| *s = (*s).max(end)).or_insert(end);
+            size.entry(e.pack)
+                .and_modify(|s| *s = (*s).max(end))
+                .or_insert(end);
         }
         let mut used: BTreeMap<u32, BTreeMap<u32, u32>> = BTreeMap::new();
         for e in files.iter().filter_map(|f| entry(f)) {
@@ -1230,14 +1653,30 @@ impl LiveSources {
         }
         let wanted: Vec<u32> = used
             .iter()
-            .filter(|(pack, ranges)| 2 * ranges.values().map(|l| u64::from(*l)).sum::<u64>() >= size.get(pack).copied().unwrap_or(0))
+            .filter(|(pack, ranges)| {
+                2 * ranges.values().map(|l| u64::from(*l)).sum::<u64>()
+                    >= size.get(pack).copied().unwrap_or(0)
+            })
             .filter(|(pack, _)| self.table.pack_object(**pack).is_some())
             .map(|(pack, _)| *pack)
             .collect();
         let mut present = Vec::new();
         for group in wanted.chunks(HEADS_AT_ONCE) {
-            let heads = group.iter().map(|pack| store.bucket.head(source_pack_key(&store.domain, &self.publish_id, &self.table, *pack)));
-            present.extend(group.iter().zip(try_join_all(heads).await?).filter(|(_, head)| head.is_some()).map(|(pack, _)| *pack));
+            let heads = group.iter().map(|pack| {
+                store.bucket.head(source_pack_key(
+                    &store.domain,
+                    &self.publish_id,
+                    &self.table,
+                    *pack,
+                ))
+            });
+            present.extend(
+                group
+                    .iter()
+                    .zip(try_join_all(heads).await?)
+                    .filter(|(_, head)| head.is_some())
+                    .map(|(pack, _)| *pack),
+            );
         }
         let mut index = BTreeMap::new();
         for pack in present {
@@ -1249,7 +1688,11 @@ impl LiveSources {
         }
         let mut rest = Vec::new();
         for file in files {
-            let shared = self.by_hash.get(&file.hash).and_then(|old| Some((old, entry(file)?))).and_then(|(old, e)| Some((index.get(&e.pack)?, e, live_digests.get(old)?)));
+            let shared = self
+                .by_hash
+                .get(&file.hash)
+                .and_then(|old| Some((old, entry(file)?)))
+                .and_then(|(old, e)| Some((index.get(&e.pack)?, e, live_digests.get(old)?)));
             match shared {
                 Some((&pack, e, digest)) => {
                     writer.add_in(file.path.clone(), pack, e.offset, e.len, e.imports.clone());
@@ -1263,11 +1706,20 @@ impl LiveSources {
     }
 
     /// The files of `paths` that one ranged read of a live pack holds.
-    async fn pack_files(&self, store: &Store<'_>, read: PackRead, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
+    async fn pack_files(
+        &self,
+        store: &Store<'_>,
+        read: PackRead,
+        paths: &BTreeSet<String>,
+    ) -> ApiResult<SourceTree> {
         let key = source_pack_key(&store.domain, &self.publish_id, &self.table, read.pack);
-        let bytes = storage::read(store.bucket, &key, Some(u64::from(read.start)..u64::from(read.end)))
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+        let bytes = storage::read(
+            store.bucket,
+            &key,
+            Some(u64::from(read.start)..u64::from(read.end)),
+        )
+        .await?
+        .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
         store.traffic.read(bytes.len());
         Ok(self.table.tree_from(paths, &[(read, bytes)]))
     }
@@ -1311,7 +1763,9 @@ impl<'a> MediaWrites<'a> {
     async fn finish(&mut self) -> ApiResult<u64> {
         match self.0.take() {
             Some(writer) => Ok(writer.finish().await?),
-            None => Err(ApiError::Internal("a media file ended that never began".into())),
+            None => Err(ApiError::Internal(
+                "a media file ended that never began".into(),
+            )),
         }
     }
 
@@ -1375,7 +1829,10 @@ impl<'a> Store<'a> {
 
     /// Marks the end of the step's phase `name`.
     fn phase(&self, name: &str) {
-        self.traffic.phases.borrow_mut().insert(name.into(), now_ms().saturating_sub(self.started).into());
+        self.traffic
+            .phases
+            .borrow_mut()
+            .insert(name.into(), now_ms().saturating_sub(self.started).into());
     }
 
     /// Source pack `pack` of this version, whose file table is `table`.
@@ -1400,19 +1857,34 @@ impl<'a> Store<'a> {
 
     /// Writes the objects (by key) at once.
     async fn put_all(&self, objects: Vec<(String, Vec<u8>)>) -> ApiResult<()> {
-        try_join_all(objects.into_iter().map(|(key, bytes)| self.put_at(key, bytes))).await?;
+        try_join_all(
+            objects
+                .into_iter()
+                .map(|(key, bytes)| self.put_at(key, bytes)),
+        )
+        .await?;
         Ok(())
     }
 
     /// Stores what the unpack made: media packs and large media at once (a media object streamed a
     /// piece at a time), source packs through [`Store::put_packs`].
-    async fn put_stored(&self, stored: Vec<publish::Stored>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes, media: &mut MediaWrites<'a>) -> ApiResult<()> {
+    async fn put_stored(
+        &self,
+        stored: Vec<publish::Stored>,
+        small: &mut Option<BTreeMap<u32, Vec<u8>>>,
+        writes: &mut Writes,
+        media: &mut MediaWrites<'a>,
+    ) -> ApiResult<()> {
         let mut packs = Vec::new();
         for item in stored {
             match item {
-                publish::Stored::Pack(pack) if pack.media => self.put(&media_pack(pack.index), pack.bytes).await?,
+                publish::Stored::Pack(pack) if pack.media => {
+                    self.put(&media_pack(pack.index), pack.bytes).await?
+                }
                 publish::Stored::Pack(pack) => packs.push(pack),
-                publish::Stored::ObjectStart { name, .. } => media.start(PartWriter::new(self.bucket, self.key(&name))),
+                publish::Stored::ObjectStart { name, .. } => {
+                    media.start(PartWriter::new(self.bucket, self.key(&name)))
+                }
                 publish::Stored::ObjectData(bytes) => media.write(&bytes).await?,
                 publish::Stored::ObjectEnd => self.traffic.wrote(media.finish().await? as usize),
             }
@@ -1427,20 +1899,37 @@ impl<'a> Store<'a> {
     /// [`publish::SMALL_SITE_BYTES`] (the unpack writes those once the upload is read: R2 would
     /// serve that read and these writes at once). Past the bound `small` becomes `None` for good,
     /// its packs written then, and every later one at once.
-    async fn put_packs(&self, packs: Vec<SourcePack>, small: &mut Option<BTreeMap<u32, Vec<u8>>>, writes: &mut Writes) -> ApiResult<()> {
+    async fn put_packs(
+        &self,
+        packs: Vec<SourcePack>,
+        small: &mut Option<BTreeMap<u32, Vec<u8>>>,
+        writes: &mut Writes,
+    ) -> ApiResult<()> {
         if let Some(held) = small {
-            let bytes: u64 = held.values().chain(packs.iter().map(|p| &p.bytes)).map(|b| b.len() as u64).sum();
+            let bytes: u64 = held
+                .values()
+                .chain(packs.iter().map(|p| &p.bytes))
+                .map(|b| b.len() as u64)
+                .sum();
             if bytes <= publish::SMALL_SITE_BYTES {
                 held.extend(packs.into_iter().map(|p| (p.index, p.bytes)));
                 return Ok(());
             }
             for bytes in std::mem::take(held).into_values() {
-                writes.start_at(self, site_file_key(&self.domain, &pack_object_name(&bytes)), bytes);
+                writes.start_at(
+                    self,
+                    site_file_key(&self.domain, &pack_object_name(&bytes)),
+                    bytes,
+                );
             }
             *small = None;
         }
         writes.finish().await?;
-        try_join_all(packs.into_iter().map(|p| async move { self.put_at(site_file_key(&self.domain, &p.name), p.bytes).await })).await?;
+        try_join_all(packs.into_iter().map(|p| async move {
+            self.put_at(site_file_key(&self.domain, &p.name), p.bytes)
+                .await
+        }))
+        .await?;
         Ok(())
     }
 
@@ -1449,7 +1938,9 @@ impl<'a> Store<'a> {
     /// agent documents are there). Returns the site.
     /// The parsed pages `live` kept for `keys`, counted as this step's reads.
     async fn reused(&self, live: Option<&LiveParsed>, keys: &[PageKey]) -> Reused {
-        let Some(live) = live else { return Reused::default() };
+        let Some(live) = live else {
+            return Reused::default();
+        };
         let (reused, bytes) = live.reused(self.bucket, &self.domain, keys).await;
         if bytes > 0 {
             self.traffic.read(bytes);
@@ -1470,7 +1961,8 @@ impl<'a> Store<'a> {
             writes.start(self, &path, bytes);
         }
         writes.finish().await?;
-        self.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes()).await?;
+        self.put(MARKDOWN_MANIFEST, finished.manifest.into_bytes())
+            .await?;
         Ok(finished.site)
     }
 
@@ -1483,8 +1975,17 @@ impl<'a> Store<'a> {
     }
 
     async fn get_at(&self, key: &str) -> ApiResult<Vec<u8>> {
-        let object = self.bucket.get(key).execute().await?.ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
-        let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?;
+        let object = self
+            .bucket
+            .get(key)
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+        let bytes = object
+            .body()
+            .ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?
+            .bytes()
+            .await?;
         self.traffic.read(bytes.len());
         Ok(bytes)
     }
@@ -1501,7 +2002,11 @@ impl<'a> Store<'a> {
             .execute()
             .await?
             .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
-        let bytes = object.body().ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?.bytes().await?;
+        let bytes = object
+            .body()
+            .ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?
+            .bytes()
+            .await?;
         self.traffic.read(bytes.len());
         Ok(bytes)
     }
@@ -1511,7 +2016,13 @@ impl<'a> Store<'a> {
     async fn files(&self, table: &FileTable, paths: &BTreeSet<String>) -> ApiResult<SourceTree> {
         let mut tree = SourceTree::new();
         for read in table.reads_for(paths) {
-            let bytes = self.read_range(&self.pack_key(table, read.pack), u64::from(read.start), u64::from(read.end - read.start)).await?;
+            let bytes = self
+                .read_range(
+                    &self.pack_key(table, read.pack),
+                    u64::from(read.start),
+                    u64::from(read.end - read.start),
+                )
+                .await?;
             tree.extend(table.tree_from(paths, &[(read, bytes)]));
         }
         Ok(tree)
@@ -1521,12 +2032,19 @@ impl<'a> Store<'a> {
     /// them whole, into its pieces in the site's store (what a version taking it refers to). Once
     /// per batch: the versions after it refer to the pieces.
     async fn copy_pieces(&self, publish_id: &str, kept: &KeptBatch) -> ApiResult<()> {
-        let copies = [(SEARCH_TEXT, kept.text, BatchPart::Text), (LLMS_FULL_TXT, kept.llms, BatchPart::Llms)].map(|(whole, (offset, len), part)| async move {
+        let copies = [
+            (SEARCH_TEXT, kept.text, BatchPart::Text),
+            (LLMS_FULL_TXT, kept.llms, BatchPart::Llms),
+        ]
+        .map(|(whole, (offset, len), part)| async move {
             if len == 0 {
                 return Ok(());
             }
-            let bytes = self.read_range(&version_key(&self.domain, publish_id, whole), offset, len).await?;
-            self.put_at(site_file_key(&self.domain, &kept.object(part)), bytes).await
+            let bytes = self
+                .read_range(&version_key(&self.domain, publish_id, whole), offset, len)
+                .await?;
+            self.put_at(site_file_key(&self.domain, &kept.object(part)), bytes)
+                .await
         });
         try_join_all(copies).await?;
         Ok(())
@@ -1547,7 +2065,12 @@ impl<'a> Store<'a> {
 /// Deletes every object under `prefix`, a listing page at a time.
 async fn delete_prefix(bucket: &Bucket, prefix: &str) -> ApiResult<()> {
     loop {
-        let listed = bucket.list().prefix(prefix.to_owned()).limit(1000).execute().await?;
+        let listed = bucket
+            .list()
+            .prefix(prefix.to_owned())
+            .limit(1000)
+            .execute()
+            .await?;
         let keys: Vec<String> = listed.objects().iter().map(|o| o.key()).collect();
         if keys.is_empty() {
             return Ok(());
@@ -1560,5 +2083,8 @@ async fn delete_prefix(bucket: &Bucket, prefix: &str) -> ApiResult<()> {
 }
 
 fn alarm_error(err: ApiError) -> worker::Error {
-    worker::Error::RustError(err.log_detail().map_or_else(|| err.public_message(), str::to_string))
+    worker::Error::RustError(
+        err.log_detail()
+            .map_or_else(|| err.public_message(), str::to_string),
+    )
 }
