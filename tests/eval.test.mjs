@@ -81,6 +81,8 @@ test('a refusal is the backends\' "does not cover" answer, or an answer citing n
   assert.ok(isRefusal('文档中没有涉及这个问题。', []));
   assert.ok(isRefusal('Some text', []));
   assert.ok(!isRefusal('Set `hidden: true` [1].', ['organize/hidden-pages']));
+  assert.ok(isRefusal("I'm sorry, the docs do not cover SAML.\n\nSources:\n1. [A](https://d/a)", ['a']));
+  assert.ok(!isRefusal('Classes defined: [1]\n\n- Other - inquiries not covered by specific classes', ['a']));
 });
 
 test('scores: ranks over distinct pages, citations against alternatives, refusals both ways', () => {

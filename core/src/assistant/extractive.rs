@@ -86,6 +86,9 @@ const MAX_SNIPPETS_IN_SECTION: usize = 2;
 
 /// An answer quoting one sentence shorter than this also quotes what follows it in its passage.
 const THIN_LEAD_CHARS: usize = 160;
+/// A lead passage quoted whole in fewer characters than this (a sentence or two opening the page)
+/// goes on with the page's next retrieved section.
+const THIN_SECTION_CHARS: usize = 2 * THIN_LEAD_CHARS;
 
 /// The composed answer, already cut into stream pieces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,6 +196,13 @@ pub fn compose_answer_with(
         .take(opts.max_sources.max(1))
         .collect();
 
+    // Every passage, relevant to the question's words or not: a thin lead's page continues in a
+    // section that may share none of them (a table of fields under "Fields").
+    let pool: Vec<Analyzed> = passages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Analyzed::new(i, p, &q, true))
+        .collect();
     let mut budget = opts.max_prose_chars;
     let mut groups: Vec<Group> = Vec::new();
     // Near-copy pages (one per product or version) repeat sentences word for word; each is quoted once.
@@ -261,6 +271,10 @@ pub fn compose_answer_with(
                 g.picks.push(next);
             }
         }
+    }
+    if let Some(next) = continue_thin_lead(&groups, &pool, &mut budget, code_quoted) {
+        code_quoted |= next.picks.iter().any(|&u| next.analyzed.units[u].is_code);
+        groups.insert(1, next);
     }
     if asks_for_code(question) && !code_quoted {
         if !attach_code(&mut groups, &weights, opts) {
@@ -844,6 +858,83 @@ fn quote_short_section(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usiz
         *budget -= extra;
         picks.extend(rest);
     }
+}
+
+/// A lead that only opens its page ("You can set up webhooks on agents so that you can listen to
+/// events.") quotes all there is of its passage and says little; the page's next retrieved section
+/// (the list of events, the export's fields) is what the reader asked for. Its opening units are
+/// quoted after the lead: a sentence or two, and the list or code one of them introduces.
+fn continue_thin_lead<'a, 'p>(
+    groups: &[Group<'a, 'p>],
+    pool: &'a [Analyzed<'p>],
+    budget: &mut usize,
+    code_quoted: bool,
+) -> Option<Group<'a, 'p>> {
+    let lead = groups.first()?;
+    let units = &lead.analyzed.units;
+    let prose: usize = lead
+        .picks
+        .iter()
+        .map(|&i| units[i].text.chars().count())
+        .sum();
+    let whole = lead.picks.len() == units.len();
+    let plain = lead.picks.iter().all(|&i| !units[i].is_list);
+    if !whole || !plain || prose >= THIN_SECTION_CHARS {
+        return None;
+    }
+    let lead_passage = lead.analyzed.passage;
+    let next = pool.iter().find(|a| {
+        a.index != lead.passage
+            && a.passage.path == lead_passage.path
+            && a.passage.anchor != lead_passage.anchor
+            && groups.iter().all(|g| g.passage != a.index)
+    })?;
+    let picks = opening_units(&next.units, budget, code_quoted);
+    (!picks.is_empty()).then(|| Group {
+        passage: next.index,
+        analyzed: next,
+        picks,
+        code: None,
+        endpoint: None,
+    })
+}
+
+/// A section's first sentences (at most two, leaving out asides and title lines) and the list or
+/// code block one of them introduces, within the prose budget.
+fn opening_units(units: &[Unit], budget: &mut usize, code_quoted: bool) -> Vec<usize> {
+    let mut picks = Vec::new();
+    let mut sentences = 0;
+    for (i, u) in units.iter().enumerate() {
+        if u.is_list {
+            // A section opening with its table or list is that; a later one is quoted only after
+            // the sentence introducing it.
+            let introduced = picks
+                .last()
+                .is_none_or(|&p: &usize| ends_with_colon(&units[p].text));
+            let len = if u.is_code {
+                0
+            } else {
+                u.text.chars().count() + 1
+            };
+            if introduced && !(u.is_code && code_quoted) && len <= *budget {
+                *budget -= len;
+                picks.push(i);
+            }
+            break;
+        }
+        if u.aside || is_title_line(&u.text) {
+            continue;
+        }
+        let len = u.text.chars().count() + 1;
+        if sentences == 2 || len > *budget {
+            break;
+        }
+        *budget -= len;
+        picks.push(i);
+        sentences += 1;
+    }
+    drop_dangling_intros(units, &mut picks);
+    picks
 }
 
 /// A sentence ending in `:` introduces the block after it; without that block quoted it dangles.

@@ -70,7 +70,7 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
                 best.coverage = best.coverage.max(hit.coverage);
                 pieces.push((hit.chunk, hit.text));
             }
-            None if sections.len() < limit => {
+            None if sections.len() < limit || extends_top_page(&sections, &hit, limit) => {
                 let piece = (hit.chunk, std::mem::take(&mut hit.text));
                 sections.push((hit, vec![piece]));
             }
@@ -98,6 +98,20 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
             }
         })
         .collect()
+}
+
+/// Sections of the best section's page beyond `limit`: a page whose opening section ranks first but
+/// only introduces it ("Once your request logs are recorded, you can export them") answers in a later
+/// section the ranking placed past the other pages' (see the extractive composer's thin lead).
+const TOP_PAGE_EXTRA_SECTIONS: usize = 1;
+
+fn extends_top_page(sections: &[(Hit, Vec<(u32, String)>)], hit: &Hit, limit: usize) -> bool {
+    let Some((top, _)) = sections.first() else {
+        return false;
+    };
+    sections.len() < limit + TOP_PAGE_EXTRA_SECTIONS
+        && top.path == hit.path
+        && top.version == hit.version
 }
 
 /// The LLM prompt for `request` over `passages`: its user and assistant turns (client-sent system
@@ -177,5 +191,22 @@ mod tests {
             "1. Set `OLLAMA_HOST=0.0.0.0`.\n2. Update your config."
         );
         assert_eq!(passages[0].coverage, 0.9);
+    }
+
+    #[test]
+    fn one_more_section_of_the_best_section_s_page_is_kept_past_the_limit() {
+        let hits = vec![
+            hit("export", "", 0, "You can export them.", 0.9),
+            hit("guide", "setup", 3, "Install it.", 0.8),
+            hit("other", "a", 1, "A.", 0.6),
+            hit("export", "fields", 1, "- `input`", 0.3),
+            hit("export", "format", 2, "JSONL.", 0.2),
+        ];
+        let found: Vec<(String, String)> = passages(hits, "d.example", 2)
+            .into_iter()
+            .map(|p| (p.path, p.anchor))
+            .collect();
+        let expected = [("export", ""), ("guide", "setup"), ("export", "fields")];
+        assert_eq!(found, expected.map(|(p, a)| (p.to_owned(), a.to_owned())));
     }
 }

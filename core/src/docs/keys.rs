@@ -79,6 +79,7 @@ pub const NAVIGATION_NODE: &[&str] = &[
     "drilldown",
     "public",
     "sdk",
+    "searchable",
 ];
 
 /// mint.json's top-level keys (the legacy schema, `https://mintlify.com/schema.json`).

@@ -36,6 +36,7 @@ pub mod packed;
 pub mod page_path;
 pub mod public_skills;
 pub(crate) mod scope;
+pub mod search_visibility;
 pub mod sections;
 pub mod settings;
 #[cfg(test)]

@@ -71,6 +71,11 @@ pub struct Page {
     /// Listed in docs.json navigation (`false` for pages found only as files).
     #[serde(default)]
     pub in_navigation: bool,
+    /// Kept out of site search and the assistant's context, as the format keeps hidden pages
+    /// (unless `searchable: true` on their division or `seo.indexing: "all"`) and pages with
+    /// `noindex: true` or `searchable: false`. Still served, still in the MCP server's page reads.
+    #[serde(default)]
+    pub unsearchable: bool,
     /// File in the uploaded tree the page was read from (`es/quickstart.mdx`); other frontmatter
     /// keys (`icon`, `mode`, ...) are there, via `docs::frontmatter`. For a page generated from an
     /// OpenAPI operation ([`Page::is_generated`]), the spec.

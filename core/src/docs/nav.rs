@@ -72,6 +72,10 @@ pub struct Division {
     /// `tag` (`NEW`, `BETA`), shown beside the label.
     #[serde(default)]
     pub tag: Option<String>,
+    /// `searchable: true` on a hidden division: its pages stay out of the navigation but in site
+    /// search and the assistant's context.
+    #[serde(default)]
+    pub searchable: bool,
 }
 
 impl Division {
@@ -89,6 +93,7 @@ impl Division {
             items: Vec::new(),
             expanded: false,
             tag: None,
+            searchable: false,
         }
     }
 }
@@ -106,6 +111,8 @@ pub struct PageRef<'a> {
     pub groups: Vec<&'a str>,
     /// Inside a hidden division (tab, group, ...).
     pub hidden: bool,
+    /// Inside a division marked `searchable: true`.
+    pub searchable: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -116,6 +123,7 @@ struct Trail<'a> {
     tab_is_real: bool,
     groups: Vec<&'a str>,
     hidden: bool,
+    searchable: bool,
 }
 
 /// Every page reference in navigation order, duplicates included (the caller decides about them).
@@ -134,6 +142,7 @@ fn walk<'a>(items: &'a [NavItem], trail: &Trail<'a>, out: &mut Vec<PageRef<'a>>)
             NavItem::Division(division) => {
                 let mut inner = trail.clone();
                 inner.hidden |= division.hidden;
+                inner.searchable |= division.searchable;
                 let label = division.label.as_str();
                 match division.kind {
                     DivisionKind::Language => inner.language = Some(label),
@@ -167,6 +176,7 @@ fn page_ref<'a>(path: &'a str, trail: &Trail<'a>) -> PageRef<'a> {
         tab: trail.tab,
         groups: trail.groups.clone(),
         hidden: trail.hidden,
+        searchable: trail.searchable,
     }
 }
 

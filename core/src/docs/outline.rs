@@ -24,14 +24,15 @@ use super::public_skills::PublicSkill;
 use crate::search::codec::{decode, encode, IndexError};
 
 /// 2: the config holds mint.json's and docs.json's settings; planned pages may be generated.
-/// 3: `fonts` holds the site, heading and body fonts, each with weight and format. Postcard is not
+/// 3: `fonts` holds the site, heading and body fonts, each with weight and format. 4: pages and
+/// divisions say whether search keeps them (`unsearchable`, `searchable`). Postcard is not
 /// self-describing, so an older outline is refused by its first byte, never misread; the worker's
 /// `CURRENT_LAYOUT` moves with this number, so versions stored before are rebuilt on first use.
-const FORMAT: u8 = 3;
+const FORMAT: u8 = 4;
 /// A plan lives only as long as its publish job; its kind names its shape (`R`: with the upload's
-/// OpenAPI operations and the skills it serves agents), so a plan of another shape is refused,
+/// OpenAPI operations, the skills it serves agents and the pages search keeps though hidden), so a plan of another shape is refused,
 /// never misread.
-const KIND_PLAN: u8 = b'R';
+const KIND_PLAN: u8 = b'S';
 const KIND_OUTLINE: u8 = b'O';
 
 /// The pages a site will have, before they are read.
@@ -78,6 +79,9 @@ pub struct PlannedPage {
     pub groups: Vec<String>,
     /// Hidden by navigation (a hidden tab or group, or not listed at all).
     pub hidden: bool,
+    /// Searchable although hidden: under a division marked `searchable: true`, or every hidden
+    /// page of a site with `seo.indexing: "all"`.
+    pub searchable_hidden: bool,
     pub in_navigation: bool,
     /// A second listing of a file already read: the index of the first page read from it (its
     /// reading warnings are reported once, by the first).
@@ -117,6 +121,7 @@ impl PlannedPage {
         page.groups.clone_from(&self.groups);
         page.hidden |= self.hidden;
         page.in_navigation = self.in_navigation;
+        page.unsearchable |= page.hidden && !self.searchable_hidden;
     }
 }
 
@@ -250,11 +255,11 @@ mod tests {
         }
         assert!(matches!(
             SiteOutline::from_bytes(&outline),
-            Err(IndexError::UnsupportedVersion(2))
+            Err(IndexError::UnsupportedVersion(v)) if v == FORMAT - 1
         ));
         assert!(matches!(
             SitePlan::from_bytes(&plan),
-            Err(IndexError::UnsupportedVersion(2))
+            Err(IndexError::UnsupportedVersion(v)) if v == FORMAT - 1
         ));
     }
 

@@ -36,6 +36,7 @@ use super::outline::{PageRead, PlanItem, PlannedPage, SitePlan};
 use super::own_keys::support_link;
 use super::page_path::page_path_problem;
 use super::public_skills::site_skills;
+use super::search_visibility as search;
 use super::sections::{self, PageText};
 use super::skill_file::{is_skill_file, site_skill};
 use super::source_text;
@@ -145,6 +146,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         .map_or(DEFAULT_LANGUAGE, String::as_str)
         .to_owned();
     let ignore = Ignore::of_tree(config_tree);
+    let search_hidden = search::indexes_hidden_pages(config_tree);
     let exists = |path: &str| paths.binary_search(&path).is_ok();
     let has = |path: &str| exists(path) && !ignore.is_ignored(path) && !is_assistant_file(path);
 
@@ -170,7 +172,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             planned.push(PlannedPage {
                 source: page.spec.clone(),
                 generated: Some(text),
-                ..planned_page(page_ref, language, String::new(), None)
+                ..planned_page(page_ref, language, String::new(), None, search_hidden)
             });
             items.push(PlanItem::Page);
             continue;
@@ -192,7 +194,13 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
         if copy_of.is_none() {
             read.insert(source.clone(), planned.len());
         }
-        let mut page = planned_page(page_ref, language, source, copy_of.map(|i| i as u32));
+        let mut page = planned_page(
+            page_ref,
+            language,
+            source,
+            copy_of.map(|i| i as u32),
+            search_hidden,
+        );
         page.hidden |= first_hidden;
         planned.push(page);
         items.push(PlanItem::Page);
@@ -240,6 +248,7 @@ pub fn plan_site(config_tree: &SourceTree, paths: &[&str]) -> Result<SitePlan, S
             tab: None,
             groups: Vec::new(),
             hidden: true,
+            searchable_hidden: search_hidden,
             in_navigation: false,
             copy_of: None,
             generated: None,
@@ -276,6 +285,7 @@ fn planned_page(
     language: &str,
     source: String,
     copy_of: Option<u32>,
+    search_hidden: bool,
 ) -> PlannedPage {
     PlannedPage {
         path: page_ref.path.to_owned(),
@@ -285,6 +295,7 @@ fn planned_page(
         tab: page_ref.tab.map(str::to_owned),
         groups: page_ref.groups.iter().map(|g| (*g).to_owned()).collect(),
         hidden: page_ref.hidden,
+        searchable_hidden: page_ref.searchable || search_hidden,
         in_navigation: true,
         copy_of,
         generated: None,
@@ -459,6 +470,7 @@ fn read_page_with(
         .map(str::trim)
         .find(|t| !t.is_empty())
         .map_or_else(|| humanise(path), str::to_owned);
+    let unsearchable = search::frontmatter_excludes(&fm);
     Ok(Page {
         path: path.to_owned(),
         title,
@@ -467,6 +479,7 @@ fn read_page_with(
         openapi: fm.openapi,
         sections: page_text.sections,
         hidden: fm.hidden,
+        unsearchable,
         source: source.to_owned(),
         icon: fm
             .extra
@@ -747,6 +760,52 @@ mod tests {
                 .any(|w| w.starts_with("2 pages not in navigation")),
             "{:?}",
             site.warnings
+        );
+    }
+
+    #[test]
+    fn search_keeps_the_pages_the_format_says_it_keeps() {
+        let nav = r#""navigation": {"groups": [
+            {"group": "Guides", "pages": ["listed", "noindex", "unsearched", "own-hidden"]},
+            {"group": "Internal", "hidden": true, "pages": ["internal"]},
+            {"group": "Help", "hidden": true, "searchable": true, "pages": ["help"]}]}"#;
+        let files = |config: &str| {
+            tree(&[
+                ("docs.json", config),
+                ("listed.mdx", "A"),
+                ("noindex.mdx", "---\nnoindex: true\n---\nB"),
+                ("unsearched.mdx", "---\nsearchable: false\n---\nC"),
+                ("own-hidden.mdx", "---\nhidden: true\n---\nD"),
+                ("internal.mdx", "E"),
+                ("help.mdx", "F"),
+                ("unlisted.mdx", "G"),
+            ])
+        };
+        let unsearchable = |config: &str| -> Vec<String> {
+            let site = build_site(&files(config)).unwrap();
+            assert!(site.warnings.iter().all(|w| !w.contains("searchable")));
+            let mut out: Vec<String> = site
+                .pages
+                .iter()
+                .filter(|p| p.unsearchable)
+                .map(|p| p.path.clone())
+                .collect();
+            out.sort();
+            out
+        };
+        assert_eq!(
+            unsearchable(&format!("{{{nav}}}")),
+            [
+                "internal",
+                "noindex",
+                "own-hidden",
+                "unlisted",
+                "unsearched"
+            ]
+        );
+        assert_eq!(
+            unsearchable(&format!(r#"{{"seo": {{"indexing": "all"}}, {nav}}}"#)),
+            ["noindex", "unsearched"]
         );
     }
 

@@ -247,6 +247,10 @@ impl NavReader<'_> {
         };
         division.description = str_field(map, "description");
         division.hidden = map.get("hidden").and_then(Value::as_bool).unwrap_or(false);
+        division.searchable = map
+            .get("searchable")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         division.default = map.get("default").and_then(Value::as_bool).unwrap_or(false);
         division.expanded = map
             .get("expanded")

@@ -384,7 +384,7 @@ pub(crate) struct SearchIndex {
 }
 
 impl SearchIndex {
-    /// Adds `page` (with its sections); hidden pages are left out.
+    /// Adds `page` (with its sections); pages search leaves out (`Page::unsearchable`) are left out.
     #[cfg(test)]
     pub(crate) fn add(&mut self, page: &Page) {
         self.add_as(page, page.language.clone(), &output_file(&page.path));
@@ -393,7 +393,7 @@ impl SearchIndex {
     /// Adds `page` to the index `key` (a language, or a language and version: `en.v1`) as the
     /// bundle's file `file`.
     pub(crate) fn add_as(&mut self, page: &Page, key: String, file: &str) {
-        if !page.hidden {
+        if !page.unsearchable {
             self.by_language
                 .entry(key)
                 .or_default()

@@ -183,6 +183,11 @@ impl Builder {
             for t in text_terms {
                 bump(&mut self.counts, t, TEXT);
             }
+            // A page search leaves out keeps its chunks (pages are read back from them) and no
+            // posting or length that would count in the ranking.
+            if page.unsearchable {
+                self.counts.clear();
+            }
             for (&term, &tf) in &self.counts {
                 if let Some(list) = self.lists.get_mut(term as usize) {
                     list.push(Posting {
@@ -191,11 +196,15 @@ impl Builder {
                     });
                 }
             }
+            let counted = !page.unsearchable;
             for (field, len) in [
                 (TITLE, title_terms.len() as u64),
                 (HEADING, heading_len.into()),
                 (TEXT, text_len.into()),
-            ] {
+            ]
+            .into_iter()
+            .filter(|_| counted)
+            {
                 self.totals[field] += len;
                 self.non_empty[field] += u64::from(len > 0);
             }

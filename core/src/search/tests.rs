@@ -719,3 +719,35 @@ fn a_name_the_index_never_saw_leaves_every_hit_uncovered() {
         assert!(hits[0].coverage > 0.5, "{q}: {hits:?}");
     }
 }
+
+#[test]
+fn an_unsearchable_page_is_never_a_hit_and_is_still_read_whole() {
+    let mut pages = site();
+    let mut draft = page(
+        "drafts/zebra",
+        "Zebra crossing",
+        vec![section(
+            "",
+            0,
+            "Zebra stripes guide the custom domain setup.",
+        )],
+    );
+    draft.unsearchable = true;
+    pages.push(draft.clone());
+    let index = SearchIndex::build(&pages);
+    assert!(top(&index, "zebra").is_empty());
+    assert!(top(&index, "custom domain")
+        .iter()
+        .all(|h| h.path != "drafts/zebra"));
+    assert_eq!(index.page("drafts/zebra").unwrap().text, draft.full_text());
+    // Its words weigh nothing in the ranking (only its chunks count in the corpus's size): the
+    // other pages rank as without it.
+    let without = SearchIndex::build(&site());
+    let ranked = |index: &SearchIndex| -> Vec<(String, Option<String>)> {
+        top(index, "custom domain dns")
+            .into_iter()
+            .map(|h| (h.path, h.anchor))
+            .collect()
+    };
+    assert_eq!(ranked(&index), ranked(&without));
+}

@@ -39,8 +39,8 @@ export function distinctPages(paths) {
 }
 
 /**
- * A refusal: the answer says the documentation does not cover the question, in any of the phrasings
- * the backends use, or it cites nothing. The extractive backend's refusal is exactly "no sources and
+ * A refusal: the answer's opening paragraph says the documentation does not cover the question, in
+ * any of the phrasings the backends use, or it cites nothing. The extractive backend's refusal is exactly "no sources and
  * `The documentation doesn't cover this question.`" (`文档中没有涉及这个问题。` for Chinese questions,
  * `この質問はドキュメントで扱っていません。` for Japanese ones;
  * core/src/assistant/extractive.rs), and every answer it composes from the docs cites its passages.
@@ -48,7 +48,13 @@ export function distinctPages(paths) {
 const REFUSAL = /\b(?:doesn['’]t|does not|do not|don['’]t) cover\b|\bnot covered\b|没有涉及|未涉及|no (?:cubre|trata)\b|ne (?:couvre|traite) pas\b|記載されていません|扱っていません/i;
 
 export function isRefusal(text, cited) {
-  return cited.length === 0 || REFUSAL.test(text);
+  return cited.length === 0 || REFUSAL.test(openingParagraph(text));
+}
+
+/** A refusal says so first; a quoted page may itself say "not covered" further down (a list of
+ * classes ending in "Other questions - General inquiries not covered by specific classes"). */
+function openingParagraph(text) {
+  return text.trimStart().split(/\n\s*\n/)[0];
 }
 
 /**

@@ -53,9 +53,10 @@ pub struct SiteVersion {
 /// The layout the publish pipeline writes: split search index, source packs and file table, site
 /// outline, documents for agents. 2: the outline and plan hold the site settings and generated
 /// endpoint pages (format 2), and media sit apart from the source packs. 3: the outline's fonts carry
-/// weights and formats (outline format 3, which cannot read format 2). A version of an earlier layout
+/// weights and formats (outline format 3, which cannot read format 2). 4: pages and divisions say whether search keeps
+/// them (outline format 4). A version of an earlier layout
 /// is rebuilt from its stored upload on first use (`crate::site_upgrade`).
-pub const CURRENT_LAYOUT: u32 = 3;
+pub const CURRENT_LAYOUT: u32 = 4;
 
 impl SiteVersion {
     pub fn readable_by(&self, org_id: &str) -> bool {

@@ -934,3 +934,79 @@ fn a_short_lead_section_is_quoted_whole() {
         assert!(text.contains(part), "{part}: {text}");
     }
 }
+
+#[test]
+fn a_thin_page_intro_goes_on_with_the_page_s_next_retrieved_section() {
+    let passages = vec![
+        passage(
+            "webhooks",
+            "Webhooks",
+            "",
+            "You can set up webhooks on agents so that you can listen to events in realtime.",
+            0.47,
+        ),
+        passage(
+            "numbers",
+            "Numbers",
+            "",
+            "Attach a number to an agent to take calls.",
+            0.40,
+        ),
+        // Shares no word with the question: relevance alone would leave it out.
+        passage(
+            "webhooks",
+            "Webhooks",
+            "Event types",
+            "The full list:\n- `EVENT_MESSAGE`: A message in the conversation.\n- `EVENT_ACTION`: An action taken.",
+            0.30,
+        ),
+    ];
+    let answer = compose_answer(
+        "Which events can a webhook on an agent subscribe to?",
+        &passages,
+    );
+    let text = answer.text();
+    let (intro, rest) = text.split_once("\n\n").unwrap();
+    assert!(
+        intro.starts_with("You can set up webhooks"),
+        "{}",
+        answer.text()
+    );
+    assert!(
+        rest.contains("The full list: [2]\n\n- `EVENT_MESSAGE`"),
+        "{}",
+        answer.text()
+    );
+    assert!(
+        answer.text().contains("[Webhooks › Event types]"),
+        "{}",
+        answer.text()
+    );
+}
+
+#[test]
+fn a_lead_that_says_enough_does_not_pull_in_another_section() {
+    let long = "You can set up webhooks on agents so that you can listen to events in realtime, \
+                and every event arrives as a signed JSON body with its type, the conversation's id \
+                and a timestamp. Deliveries are retried with backoff for a day when your endpoint \
+                fails to answer with a 2xx, and each one carries a signature header to verify.";
+    let passages = vec![
+        passage("webhooks", "Webhooks", "", long, 0.47),
+        passage(
+            "webhooks",
+            "Webhooks",
+            "Event types",
+            "The full list:\n- `EVENT_MESSAGE`: A message.",
+            0.30,
+        ),
+    ];
+    let answer = compose_answer(
+        "Which events can a webhook on an agent subscribe to?",
+        &passages,
+    );
+    assert!(
+        !answer.text().contains("EVENT_MESSAGE"),
+        "{}",
+        answer.text()
+    );
+}
