@@ -169,7 +169,8 @@ test('useChat extra fields are accepted', async () => {
   assert.equal(res.status, 200, res.text);
 });
 
-// Questions written for this test, each with the page(s) that answer it.
+// Questions written for this test, each with the page(s) that answer it (pages in navigation: one no
+// navigation lists is served but kept out of search, as the format says).
 const QUESTIONS = [
   ['How do I start a static export job?', ['api/static-export/']],
   ['How do I set up a custom domain for my docs?', ['customize/custom-domain']],
@@ -187,11 +188,11 @@ const QUESTIONS = [
   ['How do I configure preview deployments?', ['deploy/preview-deployments']],
   ['How do I use reusable snippets?', ['create/reusable-snippets']],
   ['How do I add custom fonts?', ['customize/fonts']],
-  ['How do I set up an OpenAPI reference?', ['api-playground/openapi-setup']],
+  // The developer-documentation guide's "Set up your API reference" section answers it too.
+  ['How do I set up an OpenAPI reference?', ['api-playground/openapi-setup', 'guides/developer-documentation']],
   ['How do I export analytics to CSV?', ['analytics/export']],
   ['How do I generate an llms.txt file?', ['ai/llmstxt']],
   ['How do I add Mermaid diagrams?', ['components/mermaid-diagrams']],
-  ['What is the Slack bot?', ['ai/slack-bot']],
   ['How do I set up a monorepo?', ['deploy/monorepo']],
 ];
 
