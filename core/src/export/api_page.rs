@@ -151,10 +151,10 @@ fn take_examples(body: String) -> (String, Vec<Example>) {
     {
         let (before, from) = rest.split_at(at);
         kept.push_str(before);
-        if from.starts_with("</div>") {
+        if let Some(after) = from.strip_prefix("</div>") {
             depth = depth.saturating_sub(1);
             kept.push_str("</div>");
-            rest = &from[6..];
+            rest = after;
             continue;
         }
         let request = from.starts_with(REQUEST_OPEN);
