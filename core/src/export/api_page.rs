@@ -26,7 +26,6 @@ use super::samples::{self, Sample};
 /// The page's rendered MDX `body` laid out with its endpoint reference and examples; the headings
 /// the reference adds. `api` is the page's frontmatter `api:` value ([`api_frontmatter`]), `mdx`
 /// its body source, `openapi` its `openapi:` value.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn lay_out(
     body: String,
     openapi_value: Option<&str>,

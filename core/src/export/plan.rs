@@ -399,7 +399,6 @@ impl ExportPlan {
     /// The page's body, its table of contents and its own stylesheet, with links bound to the
     /// entry's file (a shared page's body is rendered once with deferred links).
     #[cfg(feature = "utilities")]
-    #[allow(clippy::too_many_arguments)]
     fn body(
         &self,
         site: &Site,
@@ -478,7 +477,6 @@ impl ExportPlan {
     }
 
     #[cfg(feature = "utilities")]
-    #[allow(clippy::too_many_arguments)]
     fn render_page(
         &self,
         site: &Site,
