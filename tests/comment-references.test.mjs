@@ -16,12 +16,6 @@ const SOURCES = ['core', 'worker', 'sdk-wasm', 'serve', 'scripts', 'tests', 'ben
 const SKIP = new Set(['node_modules', 'target', 'build', 'build-builder', 'pkg', 'public', 'fixtures', 'dist']);
 const ENDINGS = new Set(['.rs', '.mjs', '.js', '.ts', '.toml']);
 
-// Stale pointers in folders that other work was editing when this test came: each is taken off
-// when its comment is fixed (the test fails while a listed one is no longer there).
-const KNOWN_STALE = [
-  'core/src/assistant/extractive.rs: README "Answer quality"',
-];
-
 function files(root, dir) {
   if (!existsSync(join(root, dir))) return [];
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -110,8 +104,7 @@ function check(root) {
 test('every README section and docs page a comment names exists, with the heading quoted after it', () => {
   const { pages, stale } = check(ROOT);
   assert.ok(pages > 10, `only ${pages} pointers into docs/ found: is the reader broken?`);
-  assert.deepEqual(stale.filter((s) => !KNOWN_STALE.includes(s)), [], 'no such section or page');
-  assert.deepEqual(KNOWN_STALE.filter((s) => !stale.includes(s)), [], 'fixed: take these off KNOWN_STALE');
+  assert.deepEqual(stale, [], 'no such section or page');
 });
 
 test('a pointer to a missing README section, page or heading is found, wrapped or not', () => {
