@@ -15,10 +15,12 @@ import { hostCargoEnv, withCargoSources } from '../scripts/lib/build-cache.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WASM = ['--target', 'wasm32-unknown-unknown'];
 
-// One `cargo clippy` each: a run lints the workspace crates it builds, so core is linted in the
-// feature set of each crate that uses it. In the host's target folder, one run after another.
+// One `cargo clippy` each: a run lints every workspace crate it builds, dependencies too, so core's
+// library is linted in the feature set of each crate that uses it (without `diagrams` under
+// docs-edge-serve); its tests and examples with `diagrams`, as `npm test` runs them. In the host's
+// target folder, one run after another.
 const RUNS = {
-  'core (default features, with tests and examples), docs-edge-serve, the SDK on the host': ['-p', 'docs-edge-core', '-p', 'docs-edge-serve', '-p', 'docs-edge-sdk', '--all-targets'],
+  'docs-edge-serve and the SDK on the host (with their tests), and core as they build it': ['-p', 'docs-edge-serve', '-p', 'docs-edge-sdk', '--all-targets'],
   'core with diagrams (with tests and examples)': ['-p', 'docs-edge-core', '--all-targets', '--features', 'diagrams'],
   'the edge Worker script (wasm32)': ['-p', 'docs-edge-worker', ...WASM],
   'the builder Worker script (wasm32)': ['-p', 'docs-edge-worker', ...WASM, '--no-default-features', '--features', 'builder'],
