@@ -1,11 +1,13 @@
 // Pointers in the code's comments lead somewhere: a README section named in quotes after README is
 // a heading of README.md, and a page of the docs site named by its path (docs/…/page.mdx) exists,
 // with the heading quoted after it when one is. Read in the crates, scripts, tests, benches and the
-// root's TOML files. Reads files only: no worker needed.
+// root's TOML files; a tree written here shows that a stale pointer of each kind is found. Reads
+// files only: no worker needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -14,25 +16,22 @@ const SOURCES = ['core', 'worker', 'sdk-wasm', 'serve', 'scripts', 'tests', 'ben
 const SKIP = new Set(['node_modules', 'target', 'build', 'build-builder', 'pkg', 'public', 'fixtures', 'dist']);
 const ENDINGS = new Set(['.rs', '.mjs', '.js', '.ts', '.toml']);
 
-// Stale pointers in folders that other work was editing when this test came: each is taken off
-// when its comment is fixed (the test fails while a listed one is no longer there).
-const KNOWN_STALE = [
-  'core/src/assistant/extractive.rs: README "Answer quality"',
-  'core/src/export/archive.rs: README "Gzip members"',
-];
-
-function files(dir) {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+function files(root, dir) {
+  if (!existsSync(join(root, dir))) return [];
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return SKIP.has(entry.name) ? [] : files(path);
+    if (entry.isDirectory()) return SKIP.has(entry.name) ? [] : files(root, path);
     return ENDINGS.has(extname(entry.name)) ? [path] : [];
   });
 }
 
-const sources = [
-  ...SOURCES.flatMap(files),
-  ...readdirSync(ROOT).filter((f) => f.endsWith('.toml')),
-].filter((f) => f !== SELF);
+/** The files of `root` whose comments are read. */
+function sources(root) {
+  return [
+    ...SOURCES.flatMap((dir) => files(root, dir)),
+    ...readdirSync(root).filter((f) => f.endsWith('.toml')),
+  ].filter((f) => f !== SELF);
+}
 
 /** A file's comment text, one comment a string: consecutive comment lines joined by spaces, so a
  * pointer wrapped over two lines reads as one. */
@@ -55,8 +54,8 @@ function comments(text, file) {
 }
 
 /** The headings of a Markdown or MDX page, its frontmatter title among them; code blocks left out. */
-function headings(path) {
-  const text = readFileSync(join(ROOT, path), 'utf8');
+function headings(root, path) {
+  const text = readFileSync(join(root, path), 'utf8');
   const found = new Set();
   const title = /^---\n[\s\S]*?^title:\s*"?(.*?)"?\s*$/m.exec(text);
   if (title) found.add(title[1]);
@@ -70,10 +69,10 @@ function headings(path) {
 }
 
 /** Every pointer in the sources: README sections (in comments and strings alike) and docs pages. */
-function pointers() {
+function pointers(root) {
   const out = [];
-  for (const file of sources) {
-    const text = readFileSync(join(ROOT, file), 'utf8');
+  for (const file of sources(root)) {
+    const text = readFileSync(join(root, file), 'utf8');
     const flat = comments(text, file);
     // README "X", README's "X", README, "X", wrapped or not.
     for (const m of [...flat.join('\n'), text].join('\n').matchAll(/\bREADME(?:'s)?,?\s+(?:(?:\/\/[/!]?|#|\*)\s*)?"([^"\n]+)"/g)) {
@@ -88,21 +87,53 @@ function pointers() {
   return out;
 }
 
-test('a README section a comment names is a heading of README.md', () => {
-  const readme = headings('README.md');
-  const found = pointers().filter((p) => p.kind === 'readme');
-  const stale = [...new Set(found.filter((p) => !readme.has(p.heading)).map((p) => `${p.file}: README "${p.heading}"`))].sort();
-  assert.deepEqual(stale.filter((s) => !KNOWN_STALE.includes(s)), [], 'README has no such heading');
-  assert.deepEqual(KNOWN_STALE.filter((s) => !stale.includes(s)), [], 'fixed: take these off KNOWN_STALE');
+/** `{ pages, stale }`: how many docs pages the comments of `root` name, and each pointer that leads
+ * nowhere, as `file: README "X"`, `file: docs/page.mdx` or `file: docs/page.mdx, "X"`. */
+function check(root) {
+  const found = pointers(root);
+  const readme = headings(root, 'README.md');
+  const stale = found.filter((p) => p.kind === 'readme' && !readme.has(p.heading)).map((p) => `${p.file}: README "${p.heading}"`);
+  const pages = found.filter((p) => p.kind === 'page');
+  for (const p of pages) {
+    if (!existsSync(join(root, p.page))) stale.push(`${p.file}: ${p.page}`);
+    else if (p.heading && !headings(root, p.page).has(p.heading)) stale.push(`${p.file}: ${p.page}, "${p.heading}"`);
+  }
+  return { pages: pages.length, stale: [...new Set(stale)].sort() };
+}
+
+test('every README section and docs page a comment names exists, with the heading quoted after it', () => {
+  const { pages, stale } = check(ROOT);
+  assert.ok(pages > 10, `only ${pages} pointers into docs/ found: is the reader broken?`);
+  assert.deepEqual(stale, [], 'no such section or page');
 });
 
-test('a docs page a comment names exists, with the heading quoted after it', () => {
-  const found = pointers().filter((p) => p.kind === 'page');
-  assert.ok(found.length > 10, `only ${found.length} pointers into docs/ found: is the reader broken?`);
-  const missing = found.filter((p) => !existsSync(join(ROOT, p.page))).map((p) => `${p.file}: ${p.page}`);
-  assert.deepEqual(missing, [], 'no such page');
-  const wrong = found
-    .filter((p) => p.heading && !headings(p.page).has(p.heading))
-    .map((p) => `${p.file}: ${p.page}, "${p.heading}"`);
-  assert.deepEqual(wrong, [], 'no such heading on that page');
+test('a pointer to a missing README section, page or heading is found, wrapped or not', () => {
+  const base = mkdtempSync(join(tmpdir(), 'comment-references-'));
+  try {
+    const write = (path, text) => {
+      mkdirSync(dirname(join(base, path)), { recursive: true });
+      writeFileSync(join(base, path), text);
+    };
+    write('README.md', '# Demo\n\n## Install\n\n```sh\n# Not a heading\n```\n');
+    write('docs/guide.mdx', '---\ntitle: "Guide"\n---\n\n## Setup\n');
+    write('core/src/lib.rs', [
+      '//! Installing: README "Install"; set up: docs/guide.mdx, "Setup"; the page: docs/guide.mdx.',
+      '/// Stale: README "Limits", docs/gone.mdx and docs/guide.mdx, "Gone".',
+      'pub fn f() {}',
+      '// README, "Not a heading", and a heading wrapped onto the next line: docs/guide.mdx,',
+      '// "Teardown".',
+      'pub const README_NOTE: &str = "README \\"Install\\"";',
+    ].join('\n'));
+    write('Cargo.toml', '# See README "Self-hosting".\n[workspace]\n');
+    assert.deepEqual(check(base).stale, [
+      'Cargo.toml: README "Self-hosting"',
+      'core/src/lib.rs: README "Limits"',
+      'core/src/lib.rs: README "Not a heading"',
+      'core/src/lib.rs: docs/gone.mdx',
+      'core/src/lib.rs: docs/guide.mdx, "Gone"',
+      'core/src/lib.rs: docs/guide.mdx, "Teardown"',
+    ]);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });

@@ -56,7 +56,7 @@ mod tests {
         let mut ours = items.clone();
         sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
         let mut std = items.clone();
-        std.sort_by(|a, b| a.0.cmp(&b.0));
+        std.sort_by_key(|a| a.0);
         assert_eq!(ours, std);
         assert_eq!(
             ours,

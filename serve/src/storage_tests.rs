@@ -436,8 +436,7 @@ async fn a_sqlite_url_creates_its_file_when_missing() {
     let err = read_only
         .ready()
         .await
-        .err()
-        .expect("a read-only database that does not exist");
+        .expect_err("a read-only database that does not exist");
     assert!(err.0.contains("unable to open database file"), "{}", err.0);
     assert_eq!(
         crate::storage::sqlite_created_when_missing("sqlite::memory:").unwrap(),

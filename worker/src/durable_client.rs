@@ -34,6 +34,9 @@ macro_rules! durable_operations {
         }
     ) => {
         $(#[$meta])*
+        // One value per request, matched as soon as it is decoded: boxing a large payload would
+        // add an allocation and code for no saving.
+        #[allow(clippy::large_enum_variant)]
         $vis enum $op {
             $( $(#[$vmeta])* $variant($payload), )+
         }

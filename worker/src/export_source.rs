@@ -59,7 +59,7 @@ impl ExportSource {
 
     /// The bytes of `paths`: one ranged read per source pack that holds any of them, its files taken
     /// out before the next is read (the bytes between wanted files are held one pack at a time).
-    pub async fn read<'a>(
+    pub async fn read(
         &self,
         bucket: &Bucket,
         paths: &std::collections::BTreeSet<String>,

@@ -117,16 +117,13 @@ async fn load_meta(
     if let Some(meta) = search_cache::get::<SearchMeta>(&key) {
         return Ok(meta);
     }
-    let stored = match storage::read(
+    let stored = storage::read(
         bucket,
         &version_key(domain, &version.publish_id, SEARCH_META),
         None,
     )
     .await?
-    {
-        Some(bytes) => Some(SearchMeta::from_bytes(&bytes)),
-        None => None,
-    };
+    .map(|bytes| SearchMeta::from_bytes(&bytes));
     let meta = match (stored, version.index_format) {
         (Some(Ok(meta)), _) => meta,
         // Older than the split, or split in a format this build does not read.

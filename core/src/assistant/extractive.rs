@@ -47,7 +47,7 @@ const MAX_PASSAGES: usize = 8;
 /// score must reach `COVERED_EVIDENCE`. A question naming something the docs never mention
 /// ("Disqus", "AsciiDoc") leaves its rarest term unmatched and stays below; a paraphrase of a
 /// covered topic misses a common word or two, and a strong title or heading match makes up for
-/// that. Measured by the eval's refusal and false-refusal rates (README "Answer quality").
+/// that. Measured by the eval's refusal and false-refusal rates (docs/assistant/quality.mdx).
 const SCORE_IN_EVIDENCE: f32 = 0.2;
 /// Longer code blocks are never quoted: a workflow file cut in the middle reads worse than the link.
 const MAX_CODE_UNIT_CHARS: usize = 1500;
@@ -276,11 +276,9 @@ pub fn compose_answer_with(
         code_quoted |= next.picks.iter().any(|&u| next.analyzed.units[u].is_code);
         groups.insert(1, next);
     }
-    if asks_for_code(question) && !code_quoted {
-        if !attach_code(&mut groups, &weights, opts) {
-            if let Some(g) = code_from_lead_page(&groups, &analyzed, &weights, opts) {
-                groups.push(g);
-            }
+    if asks_for_code(question) && !code_quoted && !attach_code(&mut groups, &weights, opts) {
+        if let Some(g) = code_from_lead_page(&groups, &analyzed, &weights, opts) {
+            groups.push(g);
         }
     }
     if groups.is_empty() {

@@ -98,9 +98,7 @@ fn walk_docs_json(
                         );
                         let op = &doc["paths"][path][method.to_lowercase()];
                         let slug = |s: &str| {
-                            let words = s
-                                .split(|c: char| c == ' ' || c == '/')
-                                .filter(|w| !w.is_empty());
+                            let words = s.split([' ', '/']).filter(|w| !w.is_empty());
                             words.collect::<Vec<_>>().join("-").to_lowercase()
                         };
                         // `x-mint.href` and `x-mint.metadata.title` override the path and the title.

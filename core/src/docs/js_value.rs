@@ -71,8 +71,8 @@ impl Reader<'_> {
             let rest = &self.src[self.i..];
             if rest.starts_with("//") {
                 self.i += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                match rest[2..].find("*/") {
+            } else if let Some(body) = rest.strip_prefix("/*") {
+                match body.find("*/") {
                     Some(end) => self.i += end + 4,
                     None => self.i = self.s.len(),
                 }

@@ -38,17 +38,18 @@ fn page<'s>(site: &'s Site, path: &str) -> &'s Page {
         })
 }
 
-/// `(path, language, version, tab, groups)` of every page, in order.
-fn outline(
-    site: &Site,
-) -> Vec<(
+/// A page's `(path, language, version, tab, groups, in_navigation)`.
+type Outlined = (
     String,
     String,
     Option<String>,
     Option<String>,
     Vec<String>,
     bool,
-)> {
+);
+
+/// [`Outlined`] of every page, in order.
+fn outline(site: &Site) -> Vec<Outlined> {
     site.pages
         .iter()
         .map(|p| {

@@ -303,7 +303,10 @@ impl TarSink {
         }
         match kind {
             EntryType::Regular | EntryType::Continuous => {}
-            EntryType::Directory => return Ok(self.skip_data(size)),
+            EntryType::Directory => {
+                self.skip_data(size);
+                return Ok(());
+            }
             EntryType::Symlink | EntryType::Link => {
                 let path = normalise_path(&path_bytes, &raw_path)?;
                 let target = names
@@ -312,7 +315,8 @@ impl TarSink {
                     .unwrap_or_default();
                 let target = link_target(&path, &target, kind == EntryType::Link);
                 self.ready.push(Entry::Link { path, target });
-                return Ok(self.skip_data(size));
+                self.skip_data(size);
+                return Ok(());
             }
             other => {
                 return Err(ArchiveError::UnsupportedEntry {

@@ -419,9 +419,7 @@ fn url_problem(tag: &str, name: &str, value: &str) -> Option<&'static str> {
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
     let first = cleaned.split(['/', '?', '#']).next().unwrap_or("");
-    let Some((scheme, _)) = first.split_once(':') else {
-        return None;
-    };
+    let (scheme, _) = first.split_once(':')?;
     let scheme = scheme.to_ascii_lowercase();
     match scheme.as_str() {
         "http" | "https" | "mailto" | "tel" => None,

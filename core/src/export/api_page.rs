@@ -26,7 +26,6 @@ use super::samples::{self, Sample};
 /// The page's rendered MDX `body` laid out with its endpoint reference and examples; the headings
 /// the reference adds. `api` is the page's frontmatter `api:` value ([`api_frontmatter`]), `mdx`
 /// its body source, `openapi` its `openapi:` value.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn lay_out(
     body: String,
     openapi_value: Option<&str>,
@@ -151,10 +150,10 @@ fn take_examples(body: String) -> (String, Vec<Example>) {
     {
         let (before, from) = rest.split_at(at);
         kept.push_str(before);
-        if from.starts_with("</div>") {
+        if let Some(after) = from.strip_prefix("</div>") {
             depth = depth.saturating_sub(1);
             kept.push_str("</div>");
-            rest = &from[6..];
+            rest = after;
             continue;
         }
         let request = from.starts_with(REQUEST_OPEN);

@@ -20,7 +20,8 @@ const BLOCK: usize = 512;
 const TRAILER_LEN: usize = 2 * BLOCK;
 /// On exported pages (compact sidebars), level 3 packs in 0.38× the time of level 6 for 5% more
 /// bytes (level 1 is 70% larger): compression is the largest CPU cost of an export batch. Members
-/// of 100 pages (the worker's batch) come within 0.5% of one stream; see README "Gzip members".
+/// of 100 pages (the worker's batch) come within 0.5% of one stream (docs/architecture/export.mdx,
+/// "Gzip members").
 const GZIP_LEVEL: u32 = 3;
 
 /// Tar entries of `files`, without the end-of-archive blocks, as one gzip member. Files whose path

@@ -70,7 +70,7 @@ pub(crate) fn image_placeholder(
     attr(
         out,
         "class",
-        &format!("image-placeholder {}", classes.join(" ")).trim_end(),
+        format!("image-placeholder {}", classes.join(" ")).trim_end(),
     );
     attr(out, IMAGE_ORIGIN_ATTR, origin);
     attr(out, "data-image-src", src);

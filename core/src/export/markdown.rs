@@ -553,7 +553,6 @@ impl<'a> Renderer<'a> {
                 self.stack.pop();
                 self.out.push_str("</label>");
                 self.start(tag, st);
-                return;
             }
             MdTag::List(Some(1)) => {
                 self.mark();

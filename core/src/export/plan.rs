@@ -61,6 +61,10 @@ struct Entry {
     shared: bool,
 }
 
+/// A language's pages by index into `Site::pages`: each one's place in the navigation order, and
+/// its tab.
+type PagePlaces = (BTreeMap<usize, usize>, BTreeMap<usize, usize>);
+
 /// One version of the bundle: where its pages are and its navigation.
 #[derive(Debug, Clone)]
 struct Scope {
@@ -78,7 +82,7 @@ struct Scope {
     order: BTreeMap<String, Vec<usize>>,
     /// Per language, each page's place in `order` and its tab ([`nav::tab_of_pages`]): looked up
     /// per page, where a scan would grow with the site.
-    place: BTreeMap<String, (BTreeMap<usize, usize>, BTreeMap<usize, usize>)>,
+    place: BTreeMap<String, PagePlaces>,
     /// First page per language: where the language switch goes when a page has no counterpart.
     homes: BTreeMap<String, usize>,
 }
@@ -395,7 +399,6 @@ impl ExportPlan {
     /// The page's body, its table of contents and its own stylesheet, with links bound to the
     /// entry's file (a shared page's body is rendered once with deferred links).
     #[cfg(feature = "utilities")]
-    #[allow(clippy::too_many_arguments)]
     fn body(
         &self,
         site: &Site,
@@ -474,7 +477,6 @@ impl ExportPlan {
     }
 
     #[cfg(feature = "utilities")]
-    #[allow(clippy::too_many_arguments)]
     fn render_page(
         &self,
         site: &Site,
@@ -1358,7 +1360,10 @@ mod tests {
             2,
             "one page: its .html and .md"
         );
-        assert!(plan.render_pages(&site, &t, 5..3, &PlainCode).is_empty());
+        let reversed = std::ops::Range { start: 5, end: 3 };
+        assert!(plan
+            .render_pages(&site, &t, reversed, &PlainCode)
+            .is_empty());
     }
 
     #[test]

@@ -543,8 +543,10 @@ fn fixture_exports_a_complete_self_contained_site() {
 fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inline_script() {
     let tree = read_dir_tree(Path::new(FIXTURE)).unwrap();
     let site = build_site(&tree).unwrap();
-    let mut features = crate::platform::deployment::Features::default();
-    features.search = false;
+    let features = crate::platform::deployment::Features {
+        search: false,
+        ..Default::default()
+    };
     let options = ExportOptions {
         paths: Some(vec!["index".into()]),
         features,

@@ -1,9 +1,9 @@
 //! Every route of the service, declared once: name, method, path pattern and the feature switches
 //! it needs.
 //!
-//! Why here and why one declaration: a route used to be written in three places (the worker's
-//! `enum Route`, its `ROUTES` table and the dispatch match) and the OpenAPI check read Rust source
-//! with a regex. Now the `routes!` invocation below generates the [`Route`] enum, the [`ROUTES`]
+//! Why one declaration: a route written in three places (an `enum Route`, a `ROUTES` table and the
+//! dispatch match) drifts apart, and a check of the OpenAPI document would have to read Rust source
+//! with a regex. The `routes!` invocation below generates the [`Route`] enum, the [`ROUTES`]
 //! table and [`Route::gate`] from one row per route; the worker's dispatch is an exhaustive `match`
 //! on [`Route`], so a new row makes the compiler ask for its handler, and the host test at the end
 //! of this file holds the table to `docs/openapi.json` both ways, so it must be documented.

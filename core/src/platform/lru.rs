@@ -170,7 +170,7 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let key = format!("k{}", seed % 64);
-            if seed % 3 == 0 {
+            if seed.is_multiple_of(3) {
                 cache.get(&key);
             } else {
                 cache.insert(&key, seed, (seed % 300) as usize);

@@ -547,6 +547,7 @@ pub struct Finished {
 }
 
 /// Step 6: folds the batch records, in order.
+#[derive(Default)]
 pub struct Finisher {
     meta: MetaBuilder,
     reads: Vec<PageRead>,
@@ -559,22 +560,6 @@ pub struct Finisher {
     /// Text pack and `llms-full.txt` bytes of the batches added so far.
     text_len: u64,
     llms_len: u64,
-}
-
-impl Default for Finisher {
-    fn default() -> Self {
-        Finisher {
-            meta: MetaBuilder::default(),
-            reads: Vec::new(),
-            summaries: Vec::new(),
-            manifest: ManifestBuilder::default(),
-            parsed: Vec::new(),
-            kept: Vec::new(),
-            packs: Vec::new(),
-            text_len: 0,
-            llms_len: 0,
-        }
-    }
 }
 
 impl Finisher {

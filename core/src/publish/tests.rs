@@ -238,11 +238,11 @@ fn unpack(gz: &[u8], piece: usize) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable)
     unpack_with_digests(gz, piece).map(|(packs, table, _)| (packs, table))
 }
 
+/// What [`unpack_with_digests`] reads back: the source packs by number, the file table, the digests.
+type Unpacked = (BTreeMap<u32, Vec<u8>>, FileTable, parsed::FileDigests);
+
 /// [`unpack`], with the source files' digests (stored and read back).
-fn unpack_with_digests(
-    gz: &[u8],
-    piece: usize,
-) -> Result<(BTreeMap<u32, Vec<u8>>, FileTable, parsed::FileDigests), PublishError> {
+fn unpack_with_digests(gz: &[u8], piece: usize) -> Result<Unpacked, PublishError> {
     let mut writer = SourceWriter::new(&ArchiveLimits {
         max_total_bytes: 64 << 20,
         ..ArchiveLimits::default()
@@ -517,6 +517,8 @@ fn corrupt_intermediate_objects_are_errors_not_panics() {
 }
 
 #[test]
+// A list of one batch, its pages `0..1`, is what is meant (not the numbers 0 to 1).
+#[allow(clippy::single_range_in_vec_init)]
 fn batches_follow_source_bytes_and_the_page_cap() {
     let named = |sizes: &[u64]| {
         sizes

@@ -759,7 +759,7 @@ fn a_snippet_goes_with_every_question_but_why_and_what_is() {
 fn a_passage_holding_only_the_rare_term_is_quoted_as_the_closest() {
     // Retrieval finds the question's rarest term ("cached") and little else; the passage shares one
     // of the question's four words, too few to count as relevant, but it is where the answer is.
-    let passages = vec![passage(
+    let passages = [passage(
         "client/request-caching",
         "Request caching",
         "",

@@ -180,7 +180,9 @@ pub(crate) fn safe_value(value: &str) -> bool {
             return false;
         }
     }
-    depth == 0 && value.matches('"').count() % 2 == 0 && value.matches('\'').count() % 2 == 0
+    depth == 0
+        && value.matches('"').count().is_multiple_of(2)
+        && value.matches('\'').count().is_multiple_of(2)
 }
 
 #[cfg(test)]

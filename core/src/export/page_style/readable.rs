@@ -84,7 +84,7 @@ fn parse(args: &str) -> Option<[f64; 3]> {
 fn readable([l, c, h]: [f64; 3], dark: bool) -> Option<[f64; 3]> {
     let bg = if dark { DARK_BG } else { LIGHT_BG };
     let start = contrast(srgb(l, c, h), bg);
-    if start >= 4.5 || start < WITHIN_REACH {
+    if !(WITHIN_REACH..4.5).contains(&start) {
         return None;
     }
     let step = if dark { 0.005 } else { -0.005 };

@@ -169,7 +169,7 @@ pub fn build_batch(
         postings.extend_from_slice(bytes);
         start = end as usize;
         let shard = shard as u32 + 1;
-        if shard % layout.group_shards == 0 || shard == layout.shard_count {
+        if shard.is_multiple_of(layout.group_shards) || shard == layout.shard_count {
             group_ends.push(postings.len() as u64);
         }
     }

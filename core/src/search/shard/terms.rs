@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn the_hash_is_fixed() {
         // FNV-1a 32 of "a" is 0xe40c292c; a change here re-shards every published site.
-        assert_eq!(shard_of("a", u32::MAX), 0xe40c_292c % u32::MAX);
+        assert_eq!(shard_of("a", u32::MAX), 0xe40c_292c);
         assert_eq!(shard_of("anything", 1), 0);
         assert_eq!(shard_of("x", 0), 0);
     }

@@ -402,7 +402,7 @@ fn assert_answers_like_whole(pages: &[Page], index: &SearchIndex, loaded: &Loade
     let versions = ["v1", "v2", "v3"];
     let mut rng = Rng(7);
     let mut nonempty = 0;
-    for (i, text) in fixture_queries(&pages, 400).iter().enumerate() {
+    for (i, text) in fixture_queries(pages, 400).iter().enumerate() {
         let groups = [rng.pick(&tags).clone(), rng.pick(&tags).to_lowercase()];
         let mut q = Query {
             limit: [10, 5, 50, 1][i % 4],

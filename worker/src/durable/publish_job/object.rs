@@ -922,7 +922,7 @@ impl PublishJob {
             let manifest = Manifest::from_bytes(&bytes)
                 .map_err(|e| ApiError::Internal(format!("stored manifest: {e}")))?;
             return self
-                .gather(store, limits, &manifest, &record_org, small, writes)
+                .gather(store, limits, &manifest, record_org, small, writes)
                 .await;
         }
         let mut writer = SourceWriter::new(limits);
