@@ -2,7 +2,8 @@
 // .mintlify/skills/ — one a symbolic link to a folder outside it — one restricted to a group and one
 // without a description): both discovery indexes and each SKILL.md through the discovery API, the
 // skills as resources of the MCP server (the official client), the same files in the export bundle,
-// and none of them a page or a search hit.
+// and none of them a page or a search hit; docs-edge-serve serving that bundle answers each file as the
+// API does and sends docs.json's support link with its answers.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -11,10 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BASE_URL, call, assertError, tenant } from './support/api.mjs';
+import { BASE_URL, call, assertError, streamQuestion, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
 import { contractFetch } from './contract/conformance.mjs';
 import { closeExports, exportPublished } from './support/export-pages.mjs';
+import { exportLink } from './support/export.mjs';
+import { startServe } from './support/serve.mjs';
+import { DISCOVERY_FILES, assertServedAsTheApi } from './support/skills.mjs';
 
 const DOCS = fileURLToPath(new URL('./fixtures/agent-skills-docs', import.meta.url));
 const source = (path) => readFileSync(join(DOCS, path), 'utf8');
@@ -126,4 +130,28 @@ test('the export bundle serves the same discovery files, and no .mintlify file',
   assert.equal(readFileSync(join(dir, 'skill.md'), 'utf8'), ROOT);
   assert.ok(!existsSync(join(dir, '.mintlify')));
   await closeExports({ exported });
+});
+
+test('docs-edge-serve serves the bundle\'s discovery files as the API does, and sends docs.json\'s support link with its answers', async () => {
+  const { job, link } = await exportLink(t);
+  const keyHash = createHash('sha256').update(t.assistantKey).digest('hex');
+  const serve = await startServe({ config: {
+    static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 },
+    assistant: { enabled: true, key_sha256: [keyHash] },
+  } });
+  try {
+    await serve.waitFor((h) => h.jobId === job.jobId, 'the bundle');
+    for (const path of DISCOVERY_FILES) {
+      const res = await fetch(`${serve.url}/${path}`);
+      await assertServedAsTheApi({ status: res.status, contentType: res.headers.get('content-type'), text: await res.text() }, path, get);
+    }
+    for (const question of ['How do I push an image?', 'Can penguins teleport quantum marmalade?']) {
+      const res = await streamQuestion({ base: serve.url, domain: t.domain, key: t.assistantKey, question });
+      assert.equal(res.status, 200, res.text);
+      const metadata = res.text.split('\n').filter((l) => l.startsWith('2:')).flatMap((l) => JSON.parse(l.slice(2))).find((d) => d.threadId);
+      assert.equal(metadata?.support, 'mailto:help@quay.example', `${question}: ${res.text}`);
+    }
+  } finally {
+    await serve.remove();
+  }
 });

@@ -9,7 +9,8 @@ import { processDataStream } from '@ai-sdk/ui-utils';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, streamQuestion, tenant } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
-import { startLlmMock, MOCK_TOKENS } from './support/llm-mock.mjs';
+import { startLlmMock, MOCK_TOKENS, REFUSAL_TOKENS } from './support/llm-mock.mjs';
+import { reportWhen } from './support/analytics.mjs';
 import { workersAiConfigs } from './support/workers-ai-config.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
@@ -165,4 +166,30 @@ test('while the model is silent, keep-alives go out that the v4 parser skips (v1
   const text = await res.text();
   assert.match(text, /^: keep-alive$/m);
   assert.ok(text.endsWith('data: [DONE]\n\n'));
+});
+
+test('openai: an answer opening with the prompt\'s not-covered sentence, and the provider\'s refusal, are marked unanswered and counted so', async () => {
+  const { worker } = backends.openai;
+  // A site of its own, so the report counts exactly these answers.
+  const t = await tenant({ base: worker.baseUrl });
+  assert.equal((await publishFolder(t.domain, t.adminKey, undefined, { base: worker.baseUrl })).status, 200);
+  const ask = async (question) => {
+    const res = await streamQuestion({ base: worker.baseUrl, domain: t.domain, key: t.assistantKey, question });
+    assert.equal(res.status, 200);
+    const events = await parts(res.text);
+    const metadata = events.filter(([k]) => k === 'data').flatMap(([, v]) => v).find((d) => d.threadId);
+    return { text: events.filter(([k]) => k === 'text').map(([, v]) => v).join(''), metadata, cited: events.some(([k]) => k === 'source') };
+  };
+  const uncovered = await ask('UNCOVERED how do I publish my docs?');
+  assert.equal(uncovered.text, "The documentation doesn't cover this question. The closest is [1].");
+  assert.ok(uncovered.cited, 'the model was given passages');
+  assert.equal(uncovered.metadata.unanswered, true, JSON.stringify(uncovered.metadata));
+  const refused = await ask('REFUSE how do I publish my docs?');
+  assert.equal(refused.text, REFUSAL_TOKENS.join(''));
+  assert.equal(refused.metadata.unanswered, true, JSON.stringify(refused.metadata));
+  const answered = await ask('How do I publish my docs?');
+  assert.equal(answered.text, MOCK_TOKENS.join(''));
+  assert.equal(answered.metadata.unanswered, undefined, JSON.stringify(answered.metadata));
+  const report = await reportWhen(t.domain, t.adminKey, (r) => r.totals.questions === 3, '', worker.baseUrl);
+  assert.equal(report.totals.unanswered, 2, JSON.stringify(report.totals));
 });

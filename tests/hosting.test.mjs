@@ -2,13 +2,16 @@
 // object per file with the live pointer last, and the request-serving script answers that domain's
 // `Host` from R2: pages at extensionless URLs, Markdown by `.md` or `Accept`, assets, the 404 page
 // with status 404, validators (304), the export's policy and security headers; the API under the
-// same host comes first, and another host keeps the API's 404.
+// same host comes first, and another host keeps the API's 404; the skills' discovery files
+// (tests/fixtures/agent-skills-docs) answer under the site's host as the discovery API does.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { call, assertError, tenant, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
+import { fileURLToPath } from 'node:url';
 import { waitForJob } from './support/export.mjs';
+import { DISCOVERY_FILES, assertServedAsTheApi } from './support/skills.mjs';
 
 let t;
 let settingsPath;
@@ -118,6 +121,27 @@ test('turned on, the site is served under its Host straight from its export, API
   const elsewhere = await site('unknown.example.com', '/quickstart');
   assert.equal(elsewhere.status, 404);
   assert.equal(JSON.parse(elsewhere.text).code, 'route_not_found');
+});
+
+test('a hosted site answers the skills\' discovery files at its root as the discovery API does', async () => {
+  const own = await tenant();
+  const published = await publishFolder(own.domain, own.adminKey, fileURLToPath(new URL('./fixtures/agent-skills-docs', import.meta.url)));
+  assert.equal(published.status, 200, published.text);
+  const on = await call('PUT', `/v1/admin/orgs/${own.org.orgId}/domains/${own.domain}/hosting`, { token: ROOT_TOKEN, json: { enabled: true } });
+  assert.equal(on.status, 200, on.text);
+  const { job } = await waitForJob(own.adminKey, on.body.exportJob.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  let home = await site(own.domain, '/');
+  for (let tries = 0; home.status !== 200 && tries < 40; tries += 1) {
+    await new Promise((r) => setTimeout(r, 250));
+    home = await site(own.domain, '/');
+  }
+  assert.equal(home.status, 200, home.text.slice(0, 300));
+  const api = (path) => call('GET', `/discovery/v1/llms/${own.domain}/${path}`, { token: own.assistantKey });
+  for (const path of DISCOVERY_FILES) {
+    const res = await site(own.domain, `/${path}`);
+    await assertServedAsTheApi({ status: res.status, contentType: res.headers['content-type'], text: res.text }, path, api);
+  }
 });
 
 test('turned off, the site is no longer served', async () => {

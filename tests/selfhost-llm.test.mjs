@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { callChatApi } from '@ai-sdk/ui-utils';
 import { call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
-import { startExport, waitForJob, requestBundle } from './support/export.mjs';
+import { exportLink } from './support/export.mjs';
 import { startLlmMock, MOCK_TOKENS, REFUSAL_TOKENS } from './support/llm-mock.mjs';
 import { startServe } from './support/serve.mjs';
 
@@ -34,15 +34,10 @@ const answered = []; // { threadId, messageId } of finished answers
 before(async () => {
   t = await tenant();
   assert.equal((await publishFolder(t.domain, t.adminKey, DEMO_DOCS)).status, 200);
-  const start = await startExport(t.adminKey, { domain: t.domain });
-  assert.equal(start.status, 202, start.text);
-  const { job } = await waitForJob(t.adminKey, start.body.jobId);
-  assert.equal(job.status, 'completed', job.error);
-  const link = await requestBundle(t.adminKey, job.jobId);
-  assert.equal(link.status, 200, link.text);
+  const { job, link } = await exportLink(t);
   mock = await startLlmMock();
   config = {
-    static_export: { enabled: true, bundle_url: link.body.bundleUrl, sha256: link.body.sha256 },
+    static_export: { enabled: true, bundle_url: link.bundleUrl, sha256: link.sha256 },
     assistant: { enabled: true, key_sha256: [sha256(t.assistantKey)], backend: 'openai', keep_alive_secs: 1 },
     'assistant.llm': { base_url: mock.baseUrl, model: 'internal-model' },
     admin: { key_sha256: [sha256(ADMIN_KEY)] },
@@ -168,16 +163,17 @@ test('v5 regenerate-message replaces the named answer', async () => {
   assert.deepEqual(thread.body.messages.map((m) => m.id), ['r1', again.message.id]);
 });
 
-test('a refusal reaches v5+ and v4 clients as the answer\'s text with a clean finish (content-filter on v4); the thread records it', async () => {
+test('a refusal reaches v5+ and v4 clients as the answer\'s text with a clean finish (content-filter on v4), marked unanswered; the thread records it', async () => {
   const refusal = REFUSAL_TOKENS.join('');
   for (const alias of ['ai5', 'ai7']) {
     const one = await v5Turn(alias, [v2User('n1', 'REFUSE how do I publish my docs?')]);
     assert.equal(one.error, undefined, `${alias}: ${one.raw.text}`);
     assert.equal(one.text, refusal, alias);
     const chunks = one.raw.text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)));
-    // A clean end. The v2 `finish` carries no finishReason (ai@5's schema rejects one), so only
-    // v1 clients can tell a refusal from an answer.
+    // A clean end. The v2 `finish` carries no finishReason (ai@5's schema rejects one): its
+    // metadata's `unanswered` tells a refusal from an answer.
     assert.equal(chunks.at(-1).type, 'finish', alias);
+    assert.equal(one.message.metadata?.unanswered, true, alias);
     assert.ok(!chunks.some((c) => c.type === 'error'), alias);
     const thread = await admin(`/v1/threads/${one.raw.headers.get('x-thread-id')}`);
     assert.equal(thread.status, 200, thread.text);
@@ -187,6 +183,11 @@ test('a refusal reaches v5+ and v4 clients as the answer\'s text with a clean fi
   const v4Refusal = await v4([q]);
   assert.equal(v4Refusal.message.content, refusal);
   assert.equal(v4Refusal.details.finishReason, 'content-filter');
+  const uncovered = await v5Turn('ai5', [v2User('n2', 'UNCOVERED how do I publish my docs?')]);
+  assert.match(uncovered.text, /^The documentation doesn't cover this question\./);
+  assert.equal(uncovered.message.metadata?.unanswered, true, 'the sentence the prompt asks for marks the answer');
+  const answered = await v5Turn('ai5', [v2User('n3', 'How do I publish my docs?')]);
+  assert.equal(answered.message.metadata?.unanswered, undefined);
   assert.equal((await admin(`/v1/threads/${v4Refusal.threadId}`)).body.messages[1].content, refusal);
 });
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BASE_URL, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
-import { startExport, waitForJob, requestBundle } from './support/export.mjs';
+import { exportLink } from './support/export.mjs';
 import { launchChromium } from './support/browser.mjs';
 import { startServe } from './support/serve.mjs';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -29,13 +29,7 @@ const scratch = scratchDir('docs-edge-selfhost-');
  * returns the job and the bundle link. */
 async function exportSite(who, folder = DEMO_DOCS, base, options = {}) {
   assert.equal((await publishFolder(who.domain, who.adminKey, folder, { base })).status, 200);
-  const start = await startExport(who.adminKey, { domain: who.domain, ...options }, base);
-  assert.equal(start.status, 202, start.text);
-  const { job } = await waitForJob(who.adminKey, start.body.jobId, { base });
-  assert.equal(job.status, 'completed', job.error);
-  const link = await requestBundle(who.adminKey, job.jobId, base);
-  assert.equal(link.status, 200, link.text);
-  return { job, link: link.body };
+  return exportLink(who, options, base);
 }
 
 /** The demo docs with the quickstart retitled: a republish the server must pick up. */

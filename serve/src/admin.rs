@@ -206,6 +206,7 @@ mod tests {
             scores: &[1.0],
             cited_paths: &cited,
             uncertain: false,
+            unanswered: false,
             backend: "extractive",
             fingerprint: None,
             salt: None,

@@ -20,6 +20,7 @@ use docs_edge_core::assistant::providers::LlmEvent;
 use docs_edge_core::assistant::regenerate::{messages_to_keep, StoredTurn};
 use docs_edge_core::assistant::request::AssistantRequest;
 use docs_edge_core::assistant::session::{AnswerSession, CompletedAnswer, Next};
+use docs_edge_core::export::BundleManifest;
 use docs_edge_core::privacy::Masked;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -40,15 +41,19 @@ pub struct AnswerJob {
     request: AssistantRequest,
     /// The question as the thread and analytics store it; retrieval and the model get it as asked.
     question: Masked,
+    /// The bundle's support link (docs.json's), sent with the finish.
+    support: Option<String>,
 }
 
-/// The thread (which must exist when named) and what a regenerate replaces.
+/// The thread (which must exist when named) and what a regenerate replaces, for the site of
+/// `manifest`.
 pub async fn prepare(
     state: &State,
-    domain: &str,
+    manifest: &BundleManifest,
     request: AssistantRequest,
     started_ms: u64,
 ) -> Result<AnswerJob, DiscoveryError> {
+    let domain = manifest.domain.as_str();
     let question = state.config().privacy.mask(request.question());
     let (thread_id, create, keep) = match &request.thread_id {
         Some(id) => {
@@ -87,6 +92,7 @@ pub async fn prepare(
         domain: domain.to_string(),
         request,
         question,
+        support: manifest.support.clone(),
     })
 }
 
@@ -152,6 +158,7 @@ impl Generation {
         }
         self.session
             .suggest(self.job.request.question(), &self.passages);
+        self.session.offer_support(self.job.support.clone());
         match self.session.outcome() {
             Ok(answer) => {
                 if let Err(err) = self.record(&answer).await {
@@ -281,6 +288,7 @@ impl Generation {
             scores: &scores,
             cited_paths: &cited,
             uncertain: answer.uncertain,
+            unanswered: answer.unanswered,
             backend: self.backend.name(),
             // Without a salt no fingerprint is kept (the worker hashes it with ANALYTICS_SALT).
             fingerprint: None,

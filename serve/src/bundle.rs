@@ -334,6 +334,7 @@ mod tests {
             search_index: None,
             frame_origins: Vec::new(),
             image_origins: Vec::new(),
+            support: None,
         };
         let files = vec![
             ExportFile {

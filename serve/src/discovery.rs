@@ -208,7 +208,7 @@ async fn message(
         Protocol::UiMessageStreamV2 => parse_v2(&body),
     }
     .map_err(|e| DiscoveryError::Invalid(e.to_string()))?;
-    let job = answer::prepare(&state, &active.bundle.manifest.domain, request, started_ms).await?;
+    let job = answer::prepare(&state, &active.bundle.manifest, request, started_ms).await?;
     let thread_id = job.thread_id.clone();
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<String>();
     tokio::spawn(Generation::new(state.clone(), index, job, protocol, sender).run());

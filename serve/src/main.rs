@@ -9,6 +9,8 @@
 
 mod admin;
 mod answer;
+#[cfg(test)]
+mod answer_tests;
 mod bundle;
 mod config;
 mod discovery;

@@ -33,7 +33,7 @@ const ORIGINALS: &[&str] = &[
     "7946 0958",
 ];
 
-fn site_files() -> Vec<u8> {
+pub(crate) fn site_files() -> Vec<u8> {
     let mut tree = SourceTree::new();
     tree.insert(
         "docs.json".into(),
@@ -60,7 +60,21 @@ fn request(method: &str, path: &str, key: &str, body: Option<Value>) -> Request<
     }
 }
 
-async fn text_of(res: axum::response::Response) -> String {
+/// `question` as a v2 message with the test's assistant key (`svc_dsc_test`).
+pub(crate) async fn ask_v2(app: &axum::Router, question: &str) -> axum::response::Response {
+    let body = json!({"fp": "visitor", "messages": [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": question}]}]});
+    app.clone()
+        .oneshot(request(
+            "POST",
+            "/discovery/v2/assistant/docs.example.com/message",
+            "svc_dsc_test",
+            Some(body),
+        ))
+        .await
+        .unwrap()
+}
+
+pub(crate) async fn text_of(res: axum::response::Response) -> String {
     String::from_utf8(
         to_bytes(res.into_body(), usize::MAX)
             .await
@@ -112,17 +126,7 @@ async fn masked_everywhere(name: &str, storage_url: Option<&str>) {
     );
     let app = crate::app(state.clone());
 
-    let body = json!({"fp": "visitor", "messages": [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": QUESTION}]}]});
-    let res = app
-        .clone()
-        .oneshot(request(
-            "POST",
-            "/discovery/v2/assistant/docs.example.com/message",
-            "svc_dsc_test",
-            Some(body),
-        ))
-        .await
-        .unwrap();
+    let res = ask_v2(&app, QUESTION).await;
     assert_eq!(res.status(), 200);
     let thread_id = res.headers()["x-thread-id"].to_str().unwrap().to_string();
     let stream = text_of(res).await;

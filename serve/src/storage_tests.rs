@@ -72,6 +72,7 @@ fn answer_row(
         scores: &[0.9],
         cited_paths: cited,
         uncertain: false,
+        unanswered: false,
         backend: "openai",
         fingerprint: None,
         salt: None,

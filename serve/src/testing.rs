@@ -52,6 +52,7 @@ pub fn manifest(job_id: &str) -> BundleManifest {
         search_index: None,
         frame_origins: Vec::new(),
         image_origins: Vec::new(),
+        support: None,
     }
 }
 

@@ -36,6 +36,18 @@ export function requestBundle(adminKey, jobId, base) {
   return call('POST', `/v1/static-export/jobs/${jobId}/bundle`, { token: adminKey, base });
 }
 
+/** Exports what tenant `who` published (`options` beside its domain) to the end: the job and its
+ * bundle link (`{bundleUrl, sha256, …}`). */
+export async function exportLink(who, options = {}, base = undefined) {
+  const start = await startExport(who.adminKey, { domain: who.domain, ...options }, base);
+  assert.equal(start.status, 202, start.text);
+  const { job } = await waitForJob(who.adminKey, start.body.jobId, { base });
+  assert.equal(job.status, 'completed', job.error);
+  const link = await requestBundle(who.adminKey, job.jobId, base);
+  assert.equal(link.status, 200, link.text);
+  return { job, link: link.body };
+}
+
 /** Downloads `url` and unpacks it; returns the folder, the archive bytes and the response. */
 export async function downloadBundle(url) {
   const res = await fetch(url);

@@ -7,6 +7,8 @@
 // STALL_AFTER_FIRST makes it send one token and then nothing until the caller hangs up (at most 30 s).
 // MARKDOWN makes the OpenAI stand-in answer MARKDOWN_TOKENS (a heading, a list, a table, a code line wider than the panel, citations).
 // REFUSE makes it refuse: REFUSAL_TOKENS as `delta.refusal` chunks with `content` null, then `stop`.
+// UNCOVERED makes it follow the system prompt's rule for a question the passages do not answer: it
+// opens with the sentence that rule quotes, then names the closest passage.
 import { createServer } from 'node:http';
 
 export const MOCK_TOKENS = ['According ', 'to the docs [1], ', 'a static export ', 'is one bundle.'];
@@ -22,6 +24,13 @@ export const SLOW_START_MS = 2500;
 export const SLOW_GAP_MS = 400;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The sentence the system prompt tells the model to open with when the docs do not cover it. */
+function notCoveredTokens(body) {
+  const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
+  const sentence = system.match(/open your answer with exactly this sentence: "([^"]+)"/)?.[1];
+  return sentence ? [sentence.slice(0, 18), sentence.slice(18), ' The closest is [1].'] : ['(no rule in the system prompt)'];
+}
 
 function lastUserText(body) {
   const messages = body.messages ?? [];
@@ -41,7 +50,9 @@ async function openai(req, res, body) {
   const gap = lastUserText(body).includes('SLOW_TOKENS') ? SLOW_GAP_MS : GAP_MS;
   const stall = lastUserText(body).includes('STALL_AFTER_FIRST');
   const refuse = lastUserText(body).includes('REFUSE');
-  const tokens = refuse ? REFUSAL_TOKENS : lastUserText(body).includes('MARKDOWN') ? MARKDOWN_TOKENS : MOCK_TOKENS;
+  const tokens = refuse ? REFUSAL_TOKENS
+    : lastUserText(body).includes('UNCOVERED') ? notCoveredTokens(body)
+      : lastUserText(body).includes('MARKDOWN') ? MARKDOWN_TOKENS : MOCK_TOKENS;
   for (const [i, token] of tokens.entries()) {
     if (fail && i === 2) {
       send({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } });

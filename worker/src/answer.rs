@@ -346,6 +346,7 @@ impl Generation {
             scores: &scores,
             cited_paths: &cited,
             uncertain: answer.uncertain,
+            unanswered: answer.unanswered,
             backend: self.backend.name(),
             fingerprint: Some(self.request.fp.as_str()),
             salt: None,

@@ -58,6 +58,9 @@ pub struct AnswerFacts<'a> {
     pub scores: &'a [f32],
     pub cited_paths: &'a [String],
     pub uncertain: bool,
+    /// The answer says the docs do not cover the question, or the model refused: nothing found,
+    /// whatever the model was given (`session::CompletedAnswer::unanswered`).
+    pub unanswered: bool,
     pub backend: &'a str,
     /// The client's `fp` field, if any; only its salted hash is kept.
     pub fingerprint: Option<&'a str>,
@@ -85,9 +88,10 @@ impl AnswerRow {
             answer: truncate(&facts.question.mask_echoes(facts.answer), MAX_ANSWER_CHARS),
             scores: serde_json::to_string(&scores).unwrap_or_else(|_| "[]".into()),
             sources: serde_json::to_string(facts.cited_paths).unwrap_or_else(|_| "[]".into()),
-            // A backend that cites nothing found nothing it could stand on: a coverage gap.
-            found: !facts.cited_paths.is_empty(),
-            uncertain: facts.uncertain && !facts.cited_paths.is_empty(),
+            // A backend that cites nothing, or says the docs do not cover the question, found
+            // nothing it could stand on: a coverage gap.
+            found: !facts.cited_paths.is_empty() && !facts.unanswered,
+            uncertain: facts.uncertain && !facts.cited_paths.is_empty() && !facts.unanswered,
             backend: facts.backend.into(),
             first_byte_ms: facts.first_byte_ms.saturating_sub(facts.started_ms),
             total_ms: facts.finished_ms.saturating_sub(facts.started_ms),
@@ -159,6 +163,7 @@ mod tests {
             scores: &[0.912_345, 0.5],
             cited_paths: cited,
             uncertain: false,
+            unanswered: false,
             backend: "extractive",
             fingerprint: fp,
             salt,
@@ -202,6 +207,15 @@ mod tests {
         assert!(
             !refused.found && !refused.uncertain,
             "a refusal is unanswered, not uncertain"
+        );
+        let model_refused = AnswerRow::new(&AnswerFacts {
+            uncertain: true,
+            unanswered: true,
+            ..facts(&cited, None, None)
+        });
+        assert!(
+            !model_refused.found && !model_refused.uncertain,
+            "a model given passages that says they do not cover it found nothing"
         );
     }
 

@@ -109,10 +109,15 @@ impl AnswerEncoder {
         self.uncertain
     }
 
-    /// The answer says the docs do not cover the question (`extractive::Answer::covered` false): the
+    /// The answer says the docs do not cover the question (`extractive::Answer::covered` false, or a
+    /// model's refusal: `session::CompletedAnswer::unanswered`): the
     /// finish's metadata says `"unanswered": true`, so a client can offer another way to get help.
     pub fn mark_unanswered(&mut self) {
         self.unanswered = true;
+    }
+
+    pub fn is_unanswered(&self) -> bool {
+        self.unanswered
     }
 
     /// Follow-up questions (`suggest::follow_ups`), sent with the finish: on v1 a `2:` data part

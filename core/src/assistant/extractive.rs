@@ -35,6 +35,7 @@ mod chunks;
 
 use super::passage::Passage;
 use super::query::terms;
+use super::refusal::{NOT_COVERED_EN, NOT_COVERED_JA, NOT_COVERED_KO, NOT_COVERED_ZH};
 use crate::text::{is_cjk, is_kana};
 use blocks::{is_fragment, parse_blocks, Block};
 
@@ -1250,7 +1251,7 @@ impl Words {
         if question.chars().any(is_kana) {
             Self {
                 // Says "does not cover" as the eval's refusal check reads it (扱っていません).
-                not_covered: "この質問はドキュメントで扱っていません。",
+                not_covered: NOT_COVERED_JA,
                 closest: "最も近いページ：",
                 closest_is: (
                     "ドキュメントには直接の記載がありません。最も近いのは「",
@@ -1263,7 +1264,7 @@ impl Words {
             }
         } else if question.chars().any(is_cjk) {
             Self {
-                not_covered: "文档中没有涉及这个问题。",
+                not_covered: NOT_COVERED_ZH,
                 closest: "最接近的页面：",
                 closest_is: ("文档中没有直接说明这一点；最接近的是「", "」："),
                 empty_question: "请提出一个关于文档的问题。",
@@ -1273,7 +1274,7 @@ impl Words {
             }
         } else if question.chars().any(hangul) {
             Self {
-                not_covered: "문서에서 이 질문을 다루지 않습니다.",
+                not_covered: NOT_COVERED_KO,
                 closest: "가장 가까운 페이지:",
                 closest_is: (
                     "문서에 직접 나와 있지 않습니다. 가장 가까운 내용은 「",
@@ -1286,7 +1287,7 @@ impl Words {
             }
         } else {
             Self {
-                not_covered: "The documentation doesn't cover this question.",
+                not_covered: NOT_COVERED_EN,
                 closest: "The closest pages I found:",
                 closest_is: ("The docs don't state this directly; the closest is ", ":"),
                 empty_question: "Ask a question about the documentation and I'll answer from it.",

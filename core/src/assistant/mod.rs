@@ -8,6 +8,7 @@ pub mod passage;
 pub mod prompt;
 pub mod providers;
 pub mod query;
+pub mod refusal;
 pub mod regenerate;
 pub mod request;
 pub mod resume;

@@ -11,6 +11,7 @@ use crate::assistant::encode::{estimate_tokens, AnswerEncoder, Protocol, SourceR
 use crate::assistant::extractive::compose_answer;
 use crate::assistant::passage::Passage;
 use crate::assistant::providers::LlmEvent;
+use crate::assistant::refusal::opens_with_refusal;
 use crate::assistant::suggest::follow_ups;
 use crate::privacy::{Masked, Masker};
 use crate::stream::{FinishReason, Usage};
@@ -35,6 +36,9 @@ pub struct CompletedAnswer {
     pub usage: Usage,
     /// The answer quotes the closest passage, saying the docs do not state it directly.
     pub uncertain: bool,
+    /// The answer says the docs do not cover the question (it opens with `refusal`'s sentence), or
+    /// the provider refused to answer: the finish says `"unanswered": true`.
+    pub unanswered: bool,
 }
 
 impl CompletedAnswer {
@@ -266,11 +270,17 @@ impl AnswerSession {
             reason,
             usage,
             uncertain: self.encoder.is_uncertain(),
+            unanswered: self.encoder.is_unanswered()
+                || reason == FinishReason::ContentFilter
+                || opens_with_refusal(&self.text),
         })
     }
 
     /// The last bytes of a finished answer (send them after the thread is recorded).
     pub fn finish(&mut self, answer: &CompletedAnswer) -> String {
+        if answer.unanswered {
+            self.encoder.mark_unanswered();
+        }
         self.encoder.finish(answer.reason, answer.usage)
     }
 
@@ -367,6 +377,37 @@ mod tests {
         );
         let answer = refused.outcome().unwrap();
         assert!(refused.finish(&answer).contains(r#""unanswered":true"#));
+    }
+
+    #[test]
+    fn a_models_refusal_is_marked_unanswered_like_the_extractive_one() {
+        let answer_of = |tokens: &[&str], reason: &str| {
+            let mut s = AnswerSession::new(Protocol::UiMessageStreamV2, "m", "t");
+            let _ = s.cite("q", &[passage("a")], 0..1);
+            for token in tokens {
+                let _ = s.on_llm_event(LlmEvent::TextDelta((*token).into()));
+            }
+            let _ = s.on_llm_event(LlmEvent::Finish {
+                reason: reason.into(),
+                prompt_tokens: None,
+                completion_tokens: None,
+            });
+            let answer = s.outcome().unwrap();
+            (
+                answer.unanswered,
+                s.finish(&answer).contains(r#""unanswered":true"#),
+            )
+        };
+        let told = [
+            "The documentation doesn't ",
+            "cover this question. The closest is [1].",
+        ];
+        assert_eq!(answer_of(&told, "stop"), (true, true));
+        assert_eq!(
+            answer_of(&["I'm sorry, I can't help."], "content-filter"),
+            (true, true)
+        );
+        assert_eq!(answer_of(&["Run `publish` [1]."], "stop"), (false, false));
     }
 
     #[test]

@@ -63,6 +63,10 @@ pub struct BundleManifest {
     /// `'self' data:`. Empty: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub image_origins: Vec<String>,
+    /// docs.json's support link (`crate::docs::own_keys`): a server answering the bundle's
+    /// assistant sends it with each answer's finish, as the worker does. Absent: the site names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub support: Option<String>,
 }
 
 /// How a bundle's search index is stored.
@@ -116,6 +120,7 @@ mod tests {
             search_index: Some(SearchIndexFormat::Packs),
             frame_origins: Vec::new(),
             image_origins: vec!["https://cdn.example.com".into()],
+            support: Some("mailto:help@example.com".into()),
         };
         let file = manifest.to_file();
         assert_eq!(file.path, MANIFEST_FILE);

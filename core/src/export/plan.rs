@@ -276,6 +276,11 @@ impl ExportPlan {
         self.scopes.first().and_then(|s| s.version.as_deref())
     }
 
+    /// docs.json's support link, for the bundle's manifest.
+    pub fn support(&self) -> Option<&str> {
+        self.widget_support.as_deref()
+    }
+
     /// Every version the bundle holds, the first at the site's own paths.
     pub fn versions(&self) -> Vec<&str> {
         self.scopes

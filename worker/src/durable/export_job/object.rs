@@ -603,6 +603,7 @@ impl ExportJob {
         let manifest = self.manifest(
             record,
             plan.versions().into_iter().map(str::to_string).collect(),
+            plan.support(),
         );
         let mut rest = finished.rest;
         rest.extend(tar_gz_member(&[manifest], record.created_unix));
@@ -613,8 +614,14 @@ impl ExportJob {
         Ok(next_part + 1 - head_part)
     }
 
-    /// `versions`: those the bundle holds, the one at the site's own paths first.
-    fn manifest(&self, record: &JobRecord, versions: Vec<String>) -> ExportFile {
+    /// `versions`: those the bundle holds, the one at the site's own paths first; `support`:
+    /// docs.json's support link.
+    fn manifest(
+        &self,
+        record: &JobRecord,
+        versions: Vec<String>,
+        support: Option<&str>,
+    ) -> ExportFile {
         let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
         let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
         BundleManifest {
@@ -639,6 +646,7 @@ impl ExportJob {
                 .then_some(SearchIndexFormat::Packs),
             frame_origins,
             image_origins,
+            support: support.map(str::to_string),
         }
         .to_file()
     }
