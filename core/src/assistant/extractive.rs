@@ -889,7 +889,7 @@ fn continue_thin_lead<'a, 'p>(
             && groups.iter().all(|g| g.passage != a.index)
     })?;
     let picks = opening_units(&next.units, budget, code_quoted);
-    (!picks.is_empty()).then(|| Group {
+    (!picks.is_empty()).then_some(Group {
         passage: next.index,
         analyzed: next,
         picks,
