@@ -108,7 +108,7 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // live site's incremental export.
 const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2850, js: 62 } };
 
-/** The test file that runs before the worker starts (see the clippy phase). */
+/** The test file that runs with the host tests, before the worker starts (clippy's runs). */
 const BEFORE_WORKER_FILE = 'rust-lints.test.mjs';
 
 // `npm test -- tests/x.test.mjs ...` runs only those integration files, without the host tests, the
@@ -143,11 +143,14 @@ async function testsWithPostgres() {
   });
   let hostOk;
   try {
-    hostOk = only.length > 0 || await phase('host tests (cargo test)', () => withCargoSources(async () => {
+    hostOk = only.length > 0 || await phase('host tests (cargo test, then clippy)', () => withCargoSources(async () => {
       for (const packages of HOST_TEST_RUNS) {
         if (!(await runAsync('cargo', ['test', ...cargoPackages(packages), '--quiet'], { env: toolEnv(hostCargoEnv) })).ok) return false;
       }
-      return true;
+      // Clippy's runs take the cargo sources' hold, which may set the sources' modification times;
+      // under wrangler dev that restarts the worker mid-test (503s), so they run here, beside the
+      // worker's build, before it starts.
+      return (await runAsync(process.execPath, ['--test', join('tests', BEFORE_WORKER_FILE)])).ok;
     }));
   } finally {
     hostOk = (await workerBuilt) && hostOk;
@@ -161,10 +164,6 @@ async function testsWithPostgres() {
   if (!await phase('build docs-edge-serve', () => withCargoSources(() => run('cargo', ['test', ...cargoPackages(SERVE_TEST_RUN), '--no-run', '--quiet'], { env: toolEnv(hostCargoEnv) })))) return 1;
 
   await phase('build the SDK package', () => buildSdk());
-
-  // Clippy's runs take the cargo sources' hold, which may set the sources' modification times; under
-  // wrangler dev that restarts the worker mid-test (503s), so they run before it starts.
-  if (only.length === 0 && !await phase('clippy (tests/rust-lints.test.mjs)', async () => (await runAsync(process.execPath, ['--test', join('tests', BEFORE_WORKER_FILE)])).ok)) return 1;
 
   const artifacts = join(root, 'test-artifacts');
   mkdirSync(artifacts, { recursive: true });
