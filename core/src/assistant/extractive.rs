@@ -197,13 +197,8 @@ pub fn compose_answer_with(
         .take(opts.max_sources.max(1))
         .collect();
 
-    // Every passage, relevant to the question's words or not: a thin lead's page continues in a
-    // section that may share none of them (a table of fields under "Fields").
-    let pool: Vec<Analyzed> = passages
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Analyzed::new(i, p, &q, true))
-        .collect();
+    // The passage a thin lead's page continues in, analyzed only when one is looked for.
+    let continuation = std::cell::OnceCell::new();
     let mut budget = opts.max_prose_chars;
     let mut groups: Vec<Group> = Vec::new();
     // Near-copy pages (one per product or version) repeat sentences word for word; each is quoted once.
@@ -273,7 +268,14 @@ pub fn compose_answer_with(
             }
         }
     }
-    if let Some(next) = continue_thin_lead(&groups, &pool, &mut budget, code_quoted) {
+    if let Some(next) = continue_thin_lead(
+        &groups,
+        passages,
+        &q,
+        &continuation,
+        &mut budget,
+        code_quoted,
+    ) {
         code_quoted |= next.picks.iter().any(|&u| next.analyzed.units[u].is_code);
         groups.insert(1, next);
     }
@@ -865,7 +867,9 @@ fn quote_short_section(units: &[Unit], picks: &mut Vec<usize>, budget: &mut usiz
 /// quoted after the lead: a sentence or two, and the list or code one of them introduces.
 fn continue_thin_lead<'a, 'p>(
     groups: &[Group<'a, 'p>],
-    pool: &'a [Analyzed<'p>],
+    passages: &'p [Passage],
+    q: &[String],
+    continuation: &'a std::cell::OnceCell<Analyzed<'p>>,
     budget: &mut usize,
     code_quoted: bool,
 ) -> Option<Group<'a, 'p>> {
@@ -882,12 +886,15 @@ fn continue_thin_lead<'a, 'p>(
         return None;
     }
     let lead_passage = lead.analyzed.passage;
-    let next = pool.iter().find(|a| {
-        a.index != lead.passage
-            && a.passage.path == lead_passage.path
-            && a.passage.anchor != lead_passage.anchor
-            && groups.iter().all(|g| g.passage != a.index)
+    // Any passage of the page, relevant to the question's words or not: the page may continue in
+    // a section that shares none of them (a table of fields under "Fields").
+    let (index, passage) = passages.iter().enumerate().find(|(i, p)| {
+        *i != lead.passage
+            && p.path == lead_passage.path
+            && p.anchor != lead_passage.anchor
+            && groups.iter().all(|g| g.passage != *i)
     })?;
+    let next = continuation.get_or_init(|| Analyzed::new(index, passage, q, true));
     let picks = opening_units(&next.units, budget, code_quoted);
     (!picks.is_empty()).then_some(Group {
         passage: next.index,
