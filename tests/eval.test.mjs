@@ -119,11 +119,14 @@ test('an uncertain answer is a refusal for an unanswerable question and an answe
   assert.deepEqual([totals.falseRefusal, totals.keyFact, totals.keyFacts, totals.uncertain], [0.5, 0.5, 2, 0.5]);
 });
 
-test('the key fact is the fact\'s first code span, found ignoring case outside link targets', () => {
+test('the key fact is the fact\'s first code span, found ignoring case and whitespace, outside link targets and sources', () => {
   assert.equal(keyOf('Include a `cc_pair_id` next to `document`'), 'cc_pair_id');
   assert.equal(keyOf('no code here'), null);
   assert.ok(keyStated('Set CC_PAIR_ID in the payload [1]', 'cc_pair_id'));
   assert.ok(!keyStated('See [the payload](https://d/cc_pair_id).', 'cc_pair_id'));
+  assert.ok(!keyStated('Set it [1]\n\nSources:\n1. [Payload](https://d/cc_pair_id)', 'cc_pair_id'));
+  assert.ok(keyStated('```\n[gateway]\ndisable_usage = true\n```', '[gateway] disable_usage = true'));
+  assert.ok(keyStated('curl --url https://app.example.com/api/v1/chat [1]', 'https://app.example.com/api/v1/chat'));
 });
 
 test('a development set: several sites in one JSON file, each question with its phrasing and kind', () => {

@@ -279,6 +279,24 @@ pub fn compose_answer_with(
         code_quoted |= next.picks.iter().any(|&u| next.analyzed.units[u].is_code);
         groups.insert(1, next);
     }
+    // An answer to a how-question that names nothing the question did not has restated it (the
+    // symptom a troubleshooting section opens with, "errors such as …"); the reader acts on a key,
+    // a flag, a step or a snippet. The best unit naming one goes on the answer.
+    if wants_code && !groups.is_empty() && !groups.iter().any(|g| g.names_new(question)) {
+        if let Some((s, unit)) = best_naming_unit(&scored, &groups, question, budget) {
+            code_quoted |= s.a.units[unit].is_code;
+            match groups.iter_mut().find(|g| g.passage == s.a.index) {
+                Some(g) => g.picks.push(unit),
+                None => groups.push(Group {
+                    passage: s.a.index,
+                    analyzed: s.a,
+                    picks: vec![unit],
+                    code: None,
+                    endpoint: None,
+                }),
+            }
+        }
+    }
     if asks_for_code(question) && !code_quoted && !attach_code(&mut groups, &weights, opts) {
         if let Some(g) = code_from_lead_page(&groups, &analyzed, &weights, opts) {
             groups.push(g);
@@ -980,7 +998,82 @@ struct Group<'a, 'p> {
     endpoint: Option<String>,
 }
 
+/// The best-scoring unit of the relevant passages that names something the question does not,
+/// and that is not quoted yet: for an answer that only restates the question.
+fn best_naming_unit<'s, 'a, 'p>(
+    scored: &'s [Scored<'a, 'p>],
+    groups: &[Group],
+    question: &str,
+    budget: usize,
+) -> Option<(&'s Scored<'a, 'p>, usize)> {
+    // Named by the question or by what the answer quotes already, a span is nothing new.
+    let mut known = question.to_lowercase();
+    for g in groups {
+        for &i in &g.picks {
+            known.push('\n');
+            known.push_str(&g.analyzed.units[i].text.to_lowercase());
+        }
+    }
+    let mut best: Option<(f32, &Scored, usize)> = None;
+    for s in scored {
+        for (i, u) in s.a.units.iter().enumerate() {
+            let score = s.unit_scores[i];
+            let quoted = groups
+                .iter()
+                .any(|g| g.passage == s.a.index && g.picks.contains(&i));
+            let fits = u.is_code || u.text.chars().count() < budget;
+            if score > 0.0
+                && !quoted
+                && fits
+                && !u.aside
+                && !u.points_elsewhere()
+                && (u.is_list || !ends_with_colon(&u.text))
+                && u.names_new(&known)
+                && best.as_ref().is_none_or(|(b, ..)| score > *b)
+            {
+                best = Some((score, s, i));
+            }
+        }
+    }
+    best.map(|(_, s, i)| (s, i))
+}
+
+impl Unit {
+    /// A code block, or a code span that reads as a name (a key, flag, path or call: no spaces, or
+    /// code punctuation) which `known` (lowercased) does not already hold.
+    fn names_new(&self, known: &str) -> bool {
+        if self.is_code {
+            return true;
+        }
+        // A list item that is only a code span (an error message among those a symptom shows)
+        // lists values; it says nothing about them.
+        let said = |line: &&str| {
+            let item = line.trim().trim_start_matches("- ").trim();
+            !(item.starts_with('`') && item.ends_with('`') && item.matches('`').count() == 2)
+        };
+        self.text.lines().filter(said).any(|line| {
+            line.split('`').skip(1).step_by(2).any(|span| {
+                let span = span.trim();
+                let name_like = !span.contains(char::is_whitespace)
+                    || span.contains(['=', '.', '/', '_', '(', '{', '[', '<', '$'])
+                    || span.starts_with('-');
+                !span.is_empty() && name_like && !known.contains(&span.to_lowercase())
+            })
+        })
+    }
+}
+
 impl Group<'_, '_> {
+    /// Quotes a unit (or a code block) naming something the question does not.
+    fn names_new(&self, question: &str) -> bool {
+        let question = question.to_lowercase();
+        self.code.is_some()
+            || self
+                .picks
+                .iter()
+                .any(|&i| self.analyzed.units[i].names_new(&question))
+    }
+
     /// Quotes a sentence the answer can open with.
     fn has_lead(&self) -> bool {
         self.picks

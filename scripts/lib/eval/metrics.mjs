@@ -74,10 +74,16 @@ export function keyOf(fact) {
   return fact?.match(/`([^`]+)`/)?.[1].trim() || null;
 }
 
-/** Does the answer's text (link targets left out) hold `key`, ignoring case? */
+/**
+ * Does the answer hold `key`, ignoring case and how whitespace runs (a key written on one line,
+ * `[gateway] disable_… = true`, is stated by the two lines of a quoted TOML block)? Link targets and
+ * the sources list are left out: a page's address is no statement. A URL quoted in the answer's text
+ * (a `curl` line) is.
+ */
 export function keyStated(text, key) {
-  const prose = text.replace(/\]\([^)\s]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
-  return prose.toLowerCase().includes(key.toLowerCase());
+  const flat = (s) => s.toLowerCase().replace(/\s+/g, ' ');
+  const prose = answerBody(text).replace(/\]\([^)\s]*\)/g, ']');
+  return flat(prose).includes(flat(key));
 }
 
 /** The answer without its closing "Sources:" list (or a refusal's list of the closest pages). */

@@ -996,7 +996,7 @@ fn a_lead_that_says_enough_does_not_pull_in_another_section() {
             "webhooks",
             "Webhooks",
             "Event types",
-            "The full list:\n- `EVENT_MESSAGE`: A message.",
+            "The full list:\n- Message: a message arrived.",
             0.30,
         ),
     ];
@@ -1005,8 +1005,46 @@ fn a_lead_that_says_enough_does_not_pull_in_another_section() {
         &passages,
     );
     assert!(
-        !answer.text().contains("EVENT_MESSAGE"),
+        !answer.text().contains("a message arrived"),
         "{}",
         answer.text()
     );
+}
+
+#[test]
+fn an_answer_that_only_restates_the_symptom_goes_on_to_what_to_set() {
+    let passages = vec![
+        passage(
+            "troubleshooting",
+            "Troubleshooting",
+            "SSL certificate errors",
+            "If the endpoint's certificate cannot be verified, you may see `fetch failed` with errors such as:\n\
+             - `self signed certificate in certificate chain`\n\
+             - `CERT_UNTRUSTED`\n\n\
+             This happens with a private certificate authority.",
+            0.5,
+        ),
+        passage(
+            "faqs",
+            "FAQs",
+            "Certificates",
+            "If your logs include `self signed certificate in certificate chain`, the chain was not trusted. \
+             The fix is to set `requestOptions.caBundlePath` to your certificate file. \
+             For diagnosis, see Troubleshooting.",
+            0.3,
+        ),
+    ];
+    let text = compose_answer("self signed certificate fetch failed", &passages).text();
+    assert!(text.contains("requestOptions.caBundlePath"), "{text}");
+    assert!(!text.contains("For diagnosis"), "{text}");
+    // A question answered by a name already is left alone.
+    let named = vec![passage(
+        "faqs",
+        "FAQs",
+        "Certificates",
+        "Set `requestOptions.caBundlePath` when a self signed certificate fails.",
+        0.5,
+    )];
+    let text = compose_answer("self signed certificate fetch failed", &named).text();
+    assert!(!text.contains("[2]"), "{text}");
 }
