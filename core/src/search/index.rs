@@ -17,6 +17,8 @@ pub struct SearchIndex {
     pub(crate) data: IndexData,
     /// Page numbers sorted by path, for [`SearchIndex::page`].
     pub(crate) by_path: Vec<u32>,
+    /// Derived: see [`searchable_chunks`].
+    pub(crate) searchable_chunks: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,7 +73,17 @@ impl SearchIndex {
 
     pub(crate) fn from_data(data: IndexData) -> SearchIndex {
         let by_path = sorted_by_path(&data.pages);
-        SearchIndex { data, by_path }
+        let searchable_chunks = searchable_chunks(
+            &data.pages,
+            data.chunks
+                .iter()
+                .map(|c| (c.page, c.heading_len + c.text_len)),
+        );
+        SearchIndex {
+            data,
+            by_path,
+            searchable_chunks,
+        }
     }
 
     /// The term dictionary and postings.
@@ -144,13 +156,19 @@ impl Builder {
         let page_no = self.page_base + self.pages.len() as u32;
         let first_chunk = self.chunk_base + self.chunks.len() as u32;
 
+        // A page search leaves out keeps its chunks (pages are read back from them), with no
+        // term, posting or length: its words would count in the ranking's statistics (a name only
+        // it spells would no longer be unknown to the site).
+        let searchable = !page.unsearchable;
         let mut title_terms: Vec<u32> = Vec::new();
         let mut title_text = page.title.clone();
         if let Some(sidebar) = page.sidebar_title.as_deref().filter(|s| *s != page.title) {
             title_text.push('\n');
             title_text.push_str(sidebar);
         }
-        Analyzer::Index.terms(&title_text, |t| title_terms.push(self.intern(t)));
+        if searchable {
+            Analyzer::Index.terms(&title_text, |t| title_terms.push(self.intern(t)));
+        }
 
         // Description and openapi line are searchable but not stored: the page text never had them.
         let mut extra = String::new();
@@ -169,24 +187,21 @@ impl Builder {
             let mut heading_len = 0u32;
             // A continued piece still belongs under its heading, so it keeps the heading field.
             let mut heading_terms = Vec::new();
-            Analyzer::Index.terms(draft.heading, |t| heading_terms.push(self.intern(t)));
+            let mut text_terms = Vec::new();
+            if searchable {
+                Analyzer::Index.terms(draft.heading, |t| heading_terms.push(self.intern(t)));
+                Analyzer::Index.terms(draft.text, |t| text_terms.push(self.intern(t)));
+                if i == 0 {
+                    Analyzer::Index.terms(&extra, |t| text_terms.push(self.intern(t)));
+                }
+            }
             for t in heading_terms {
                 bump(&mut self.counts, t, HEADING);
                 heading_len += 1;
             }
-            let mut text_terms = Vec::new();
-            Analyzer::Index.terms(draft.text, |t| text_terms.push(self.intern(t)));
-            if i == 0 {
-                Analyzer::Index.terms(&extra, |t| text_terms.push(self.intern(t)));
-            }
             let text_len = text_terms.len() as u32;
             for t in text_terms {
                 bump(&mut self.counts, t, TEXT);
-            }
-            // A page search leaves out keeps its chunks (pages are read back from them) and no
-            // posting or length that would count in the ranking.
-            if page.unsearchable {
-                self.counts.clear();
             }
             for (&term, &tf) in &self.counts {
                 if let Some(list) = self.lists.get_mut(term as usize) {
@@ -196,15 +211,11 @@ impl Builder {
                     });
                 }
             }
-            let counted = !page.unsearchable;
             for (field, len) in [
                 (TITLE, title_terms.len() as u64),
                 (HEADING, heading_len.into()),
                 (TEXT, text_len.into()),
-            ]
-            .into_iter()
-            .filter(|_| counted)
-            {
+            ] {
                 self.totals[field] += len;
                 self.non_empty[field] += u64::from(len > 0);
             }
@@ -301,4 +312,17 @@ fn bump(counts: &mut HashMap<u32, [u32; 3]>, term: u32, field: usize) {
     if let Some(slot) = entry.get_mut(field) {
         *slot = slot.saturating_add(1);
     }
+}
+
+/// The chunks search can return, the ranking's N: a chunk with words in its title, heading or
+/// text. A page search leaves out keeps its chunks with none (`Builder::add_page`), so its size
+/// does not dilute every term's rarity. `chunks` gives each chunk's page and heading plus text
+/// length.
+pub(crate) fn searchable_chunks(
+    pages: &[PageMeta],
+    chunks: impl Iterator<Item = (u32, u32)>,
+) -> usize {
+    chunks
+        .filter(|&(page, len)| len > 0 || pages.get(page as usize).is_some_and(|p| p.title_len > 0))
+        .count()
 }

@@ -104,6 +104,8 @@ pub(crate) trait Corpus {
     /// Every page, in navigation order.
     fn pages(&self) -> &[PageMeta];
     fn chunk_count(&self) -> usize;
+    /// The chunks search can return: the N of every term's rarity.
+    fn searchable_chunk_count(&self) -> usize;
     fn chunk(&self, c: usize) -> Option<ChunkStats>;
     /// Average field lengths over the whole site.
     fn avg_len(&self) -> [f32; 3];
@@ -125,6 +127,9 @@ impl Corpus for SearchIndex {
     }
     fn chunk_count(&self) -> usize {
         self.data.chunks.len()
+    }
+    fn searchable_chunk_count(&self) -> usize {
+        self.searchable_chunks
     }
     fn chunk(&self, c: usize) -> Option<ChunkStats> {
         self.data.chunks.get(c).map(|ch| ChunkStats {
@@ -181,7 +186,8 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     let mut title_hits = vec![0u16; n_chunks];
     let mut title_idf = vec![0f32; n_chunks];
     let mut touched: Vec<u32> = Vec::new();
-    let missing_idf = score::idf(n_chunks, 0);
+    let n_searchable = corpus.searchable_chunk_count();
+    let missing_idf = score::idf(n_searchable, 0);
     let mut total_idf = 0.0;
     // Coverage's denominator: as the score's, except that a CJK bigram no page contains is left out.
     // Bigrams are cut across word boundaries ("面但" of "页面但"), and one the docs never spell is
@@ -210,7 +216,7 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             }
             continue;
         };
-        let idf = score::idf(n_chunks, df);
+        let idf = score::idf(n_searchable, df);
         total_idf += idf;
         coverage_idf += idf;
         if let Some(v) = version.as_mut().filter(|_| named_version) {

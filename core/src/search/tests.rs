@@ -740,14 +740,16 @@ fn an_unsearchable_page_is_never_a_hit_and_is_still_read_whole() {
         .iter()
         .all(|h| h.path != "drafts/zebra"));
     assert_eq!(index.page("drafts/zebra").unwrap().text, draft.full_text());
-    // Its words weigh nothing in the ranking (only its chunks count in the corpus's size): the
-    // other pages rank as without it.
+    // Neither its words nor its chunks count in the ranking: the other pages score exactly as
+    // without it, and a word only it spells is unknown to the site.
     let without = SearchIndex::build(&site());
-    let ranked = |index: &SearchIndex| -> Vec<(String, Option<String>)> {
+    let ranked = |index: &SearchIndex| -> Vec<(String, Option<String>, u32)> {
         top(index, "custom domain dns")
             .into_iter()
-            .map(|h| (h.path, h.anchor))
+            .map(|h| (h.path, h.anchor, h.score.to_bits()))
             .collect()
     };
     assert_eq!(ranked(&index), ranked(&without));
+    assert!(index.dict().lookup("zebra").is_none());
+    assert_eq!(index.searchable_chunks, without.data.chunks.len());
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::codec::{check_avg_len, decode, encode, IndexError};
 use super::super::dict::check_ends;
-use super::super::index::{find_page, sorted_by_path, PageMeta};
+use super::super::index::{find_page, searchable_chunks, sorted_by_path, PageMeta};
 use super::super::page::normalize_path;
 use super::super::query::{ChunkStats, Ranked, MAX_QUERY_TERMS};
 use super::super::tokenize::query_terms;
@@ -42,6 +42,8 @@ pub struct SearchMeta {
     /// Page of each chunk, derived: pages own consecutive chunk ranges in page order.
     pub(crate) chunk_page: Vec<u32>,
     pub(crate) by_path: Vec<u32>,
+    /// Derived: `index::searchable_chunks`.
+    pub(crate) searchable_chunks: usize,
 }
 
 impl SearchMeta {
@@ -83,10 +85,18 @@ impl SearchMeta {
             return Err(Inconsistent("block starts"));
         }
         let by_path = sorted_by_path(&data.pages);
+        let lens = data
+            .heading_len
+            .iter()
+            .zip(&data.text_len)
+            .map(|(h, t)| h + t);
+        let searchable_chunks =
+            searchable_chunks(&data.pages, chunk_page.iter().copied().zip(lens));
         Ok(SearchMeta {
             data,
             chunk_page,
             by_path,
+            searchable_chunks,
         })
     }
 

@@ -25,6 +25,9 @@ impl Corpus for Sharded<'_> {
     fn chunk_count(&self) -> usize {
         self.meta.chunk_count()
     }
+    fn searchable_chunk_count(&self) -> usize {
+        self.meta.searchable_chunks
+    }
     fn chunk(&self, c: usize) -> Option<ChunkStats> {
         self.meta.chunk_stats(c)
     }
