@@ -1025,18 +1025,27 @@ fn an_answer_that_only_restates_the_symptom_goes_on_to_what_to_set() {
             0.5,
         ),
         passage(
+            "troubleshooting",
+            "Troubleshooting",
+            "Fix the chain",
+            "If your logs include `self signed certificate in certificate chain`, the chain was not trusted. \
+             The fix is to set `requestOptions.caBundlePath` to your certificate file. \
+             For diagnosis, see the certificates FAQ.",
+            0.3,
+        ),
+        passage(
             "faqs",
             "FAQs",
             "Certificates",
-            "If your logs include `self signed certificate in certificate chain`, the chain was not trusted. \
-             The fix is to set `requestOptions.caBundlePath` to your certificate file. \
-             For diagnosis, see Troubleshooting.",
+            "A self signed certificate needs `NODE_EXTRA_CA_CERTS` set.",
             0.3,
         ),
     ];
     let text = compose_answer("self signed certificate fetch failed", &passages).text();
     assert!(text.contains("requestOptions.caBundlePath"), "{text}");
     assert!(!text.contains("For diagnosis"), "{text}");
+    // Another page would be another source for one line.
+    assert!(!text.contains("NODE_EXTRA_CA_CERTS"), "{text}");
     // A question answered by a name already is left alone.
     let named = vec![passage(
         "faqs",
