@@ -2,6 +2,7 @@
 
 pub mod encode;
 pub mod extractive;
+mod fences;
 pub mod guide;
 pub mod offline;
 pub mod passage;

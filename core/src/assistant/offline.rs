@@ -2,6 +2,7 @@
 //! [`retrieval_search`] over the split index and [`passages`]), and the LLM prompt of a request
 //! ([`request_prompt`]).
 
+use super::fences::balance_fences;
 use super::guide::{matching_skills, MAX_PROMPT_SKILLS};
 use super::passage::Passage;
 use super::prompt::{add_guide, build_prompt, ChatPrompt, PromptBudget, PromptInput, PromptRole};
@@ -68,10 +69,10 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
             Some(at) => {
                 let (best, pieces) = &mut sections[at];
                 best.coverage = best.coverage.max(hit.coverage);
-                pieces.push((hit.chunk, hit.text));
+                pieces.push((hit.chunk, balanced(hit.text)));
             }
             None if sections.len() < limit || extends_top_page(&sections, &hit, limit) => {
-                let piece = (hit.chunk, std::mem::take(&mut hit.text));
+                let piece = (hit.chunk, balanced(std::mem::take(&mut hit.text)));
                 sections.push((hit, vec![piece]));
             }
             None => {}
@@ -98,6 +99,13 @@ pub fn passages(hits: Vec<Hit>, domain: &str, limit: usize) -> Vec<Passage> {
             }
         })
         .collect()
+}
+
+fn balanced(text: String) -> String {
+    match balance_fences(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(fixed) => fixed,
+    }
 }
 
 /// Sections of the best section's page beyond `limit`: a page whose opening section ranks first but
