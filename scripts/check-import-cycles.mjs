@@ -39,8 +39,6 @@ export const KNOWN = {
       'export/page_style/readable', 'export/page_style/utilities', 'export/sanitize'],
     // The export plan makes the finishing pages; finishing reads the plan.
     ['export/finishing', 'export/plan'],
-    // The index's compact encoding, its builder and its term dictionary read each other's types.
-    ['search/codec', 'search/dict', 'search/index'],
   ],
   'docs-edge-worker': [
     // The builder's service binding dispatches to the file stores, the storage sweep and the admin

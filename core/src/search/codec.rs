@@ -1,14 +1,14 @@
-//! Bytes in and out: one format version byte, then the postcard encoding of the index data.
+//! Bytes in and out: a header (format version, and for the sharded objects their kind), then the
+//! postcard encoding. A leaf: the index and every stored object it encodes import it, never the
+//! reverse.
 //!
 //! Loading checks every offset the query path relies on, so a corrupt or hostile blob is an error
-//! here rather than a panic or a wrong answer later.
+//! rather than a panic or a wrong answer later.
 
 use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-
-use super::index::{IndexData, SearchIndex};
 
 /// Bump on any change to `IndexData` or the postings layout; old blobs are then rebuilt, not misread.
 pub const FORMAT_VERSION: u8 = 1;
@@ -49,19 +49,6 @@ impl std::error::Error for IndexError {
     }
 }
 
-impl SearchIndex {
-    pub fn to_bytes(&self) -> Vec<u8> {
-        encode(&[FORMAT_VERSION], &self.data)
-    }
-
-    pub fn from_bytes(bytes: &[u8]) -> Result<SearchIndex, IndexError> {
-        let data: IndexData = decode(bytes, &[FORMAT_VERSION])?;
-        let index = SearchIndex::from_data(data);
-        validate(&index)?;
-        Ok(index)
-    }
-}
-
 /// `header` (format version, and for the sharded objects their kind), then the postcard encoding.
 pub(crate) fn encode<T: Serialize>(header: &[u8], value: &T) -> Vec<u8> {
     // Serialising plain owned structs into a Vec cannot fail; the bare header (which never decodes)
@@ -83,23 +70,6 @@ pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8], header: &[u8]) -> Result
         return Err(IndexError::TrailingBytes);
     }
     Ok(value)
-}
-
-fn validate(index: &SearchIndex) -> Result<(), IndexError> {
-    use IndexError::Inconsistent;
-    let d = &index.data;
-    let n_chunks = d.chunks.len();
-    index.dict().validate(n_chunks)?;
-    for page in &d.pages {
-        let end = u64::from(page.first_chunk) + u64::from(page.chunk_count);
-        if end > n_chunks as u64 {
-            return Err(Inconsistent("page chunk range"));
-        }
-    }
-    if d.chunks.iter().any(|c| c.page as usize >= d.pages.len()) {
-        return Err(Inconsistent("chunk page"));
-    }
-    check_avg_len(d.avg_len)
 }
 
 pub(crate) fn check_avg_len(avg_len: [f32; 3]) -> Result<(), IndexError> {

@@ -6,6 +6,7 @@ use foldhash::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::chunk::chunk_page;
+use super::codec::{check_avg_len, decode, encode, IndexError, FORMAT_VERSION};
 use super::dict::{Dict, TermTable};
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
 use crate::docs::Page;
@@ -325,4 +326,34 @@ pub(crate) fn searchable_chunks(
     chunks
         .filter(|&(page, len)| len > 0 || pages.get(page as usize).is_some_and(|p| p.title_len > 0))
         .count()
+}
+
+impl SearchIndex {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(&[FORMAT_VERSION], &self.data)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<SearchIndex, IndexError> {
+        let data: IndexData = decode(bytes, &[FORMAT_VERSION])?;
+        let index = SearchIndex::from_data(data);
+        validate(&index)?;
+        Ok(index)
+    }
+}
+
+fn validate(index: &SearchIndex) -> Result<(), IndexError> {
+    use IndexError::Inconsistent;
+    let d = &index.data;
+    let n_chunks = d.chunks.len();
+    index.dict().validate(n_chunks)?;
+    for page in &d.pages {
+        let end = u64::from(page.first_chunk) + u64::from(page.chunk_count);
+        if end > n_chunks as u64 {
+            return Err(Inconsistent("page chunk range"));
+        }
+    }
+    if d.chunks.iter().any(|c| c.page as usize >= d.pages.len()) {
+        return Err(Inconsistent("chunk page"));
+    }
+    check_avg_len(d.avg_len)
 }
