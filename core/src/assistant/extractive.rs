@@ -155,6 +155,9 @@ pub fn compose_answer_with(
     if uncertain && !is_close(passages) {
         return not_covered(&words, passages);
     }
+    // A name the question writes (`Go`, `Hebrew`) that the passages hold only as another word ("go
+    // to the settings") is not what they are about: search matched the word, not the name.
+    uncertain |= names_unmet(question, passages);
     let analyze = |lenient: bool| -> Vec<Analyzed> {
         passages
             .iter()
@@ -382,6 +385,88 @@ fn best_evidence(passages: &[Passage]) -> f32 {
         .filter(|p| p.coverage > 0.0)
         .map(|p| p.coverage + SCORE_IN_EVIDENCE * p.score)
         .fold(0.0, f32::max)
+}
+
+/// Whether a capitalized word of the question (`Go`, `Hebrew`; not an acronym, which code and paths
+/// write in lower case: `.pdf`, `json`) appears in no passage as that name: past its sentence's first
+/// word with its capital, in code, or in the page's title or the section's heading.
+fn names_unmet(question: &str, passages: &[Passage]) -> bool {
+    let acronym = |w: &&str| !w.chars().any(char::is_lowercase);
+    let asked: Vec<&str> = crate::text::named_words(question)
+        .into_iter()
+        .filter(|w| !acronym(w))
+        .collect();
+    if asked.is_empty() {
+        return false;
+    }
+    let passages = &passages[..passages.len().min(MAX_PASSAGES)];
+    let mut held: Vec<String> = Vec::new();
+    for p in passages {
+        let labels = format!("{}\n{}", p.title, p.heading);
+        let names = crate::text::named_words(&p.text);
+        held.extend(names.into_iter().map(str::to_lowercase));
+        held.extend(words(&labels).map(str::to_lowercase));
+        held.extend(
+            code_text(&p.text)
+                .iter()
+                .flat_map(|c| words(c))
+                .map(str::to_lowercase),
+        );
+        held.extend(
+            p.text
+                .lines()
+                .filter_map(listed_name)
+                .map(str::to_lowercase),
+        );
+    }
+    asked
+        .iter()
+        .any(|name| !held.contains(&name.to_lowercase()))
+}
+
+/// The name a list item is (`- Anthropic (Coming Soon)`, `- Vercel: …`): its first word, when
+/// nothing but a note or a description follows it. A step ("- Go to Settings") is not one.
+fn listed_name(line: &str) -> Option<&str> {
+    let item = line.trim_start();
+    let item = item
+        .strip_prefix("- ")
+        .or_else(|| item.strip_prefix("* "))
+        .or_else(|| {
+            item.split_once(". ")
+                .filter(|(n, _)| n.parse::<u32>().is_ok())
+                .map(|(_, i)| i)
+        })?;
+    let end = item
+        .find(|c: char| !c.is_alphanumeric())
+        .unwrap_or(item.len());
+    let (word, rest) = item.split_at(end);
+    let named = rest.is_empty()
+        || [" (", ":", " —", " – ", " - ", ","]
+            .iter()
+            .any(|s| rest.starts_with(s));
+    (named && word.chars().next().is_some_and(char::is_uppercase)).then_some(word)
+}
+
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// The code of a passage's text: its fenced blocks' lines and its inline code spans.
+fn code_text(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+        } else if fenced {
+            out.push(line);
+        } else {
+            out.extend(line.split('`').skip(1).step_by(2));
+        }
+    }
+    out
 }
 
 fn finish(text: String, sources: Vec<usize>, covered: bool) -> Answer {

@@ -174,6 +174,9 @@ fn not_covered_when_retrieval_misses_the_question_s_rare_terms() {
         })
         .collect();
     strong[0].coverage = 0.8;
+    strong[0]
+        .text
+        .push_str("\nThe bundle can be copied to Dropbox once it is ready.");
     let sure = compose_answer("How do I export the bundle to Dropbox?", &strong);
     assert!(sure.covered && !sure.uncertain, "{}", sure.text());
     assert!(
@@ -1056,4 +1059,42 @@ fn an_answer_that_only_restates_the_symptom_goes_on_to_what_to_set() {
     )];
     let text = compose_answer("self signed certificate fetch failed", &named).text();
     assert!(!text.contains("[2]"), "{text}");
+}
+
+#[test]
+fn a_name_the_passages_hold_only_as_another_word_makes_the_answer_uncertain() {
+    let steps = vec![passage(
+        "nodes/code",
+        "Code node",
+        "Write a script",
+        "Go to the Code node and write your script in Python or JavaScript. \
+         The script can go through each item of the input.",
+        0.6,
+    )];
+    let answer = compose_answer("Can I write Code node scripts in Go?", &steps);
+    assert!(answer.covered && answer.uncertain, "{}", answer.text());
+    // Held as a name (a list of providers, code, a heading), it is met.
+    for text in [
+        "Providers the editor supports:\n- OpenAI\n- Go (Coming Soon)",
+        "Write Code node scripts with the `go` runtime.",
+    ] {
+        let held = vec![passage(
+            "nodes/code",
+            "Code node",
+            "Write a script",
+            text,
+            0.6,
+        )];
+        let answer = compose_answer("Can I write Code node scripts in Go?", &held);
+        assert!(!answer.uncertain, "{text}: {}", answer.text());
+    }
+    // An acronym is often written in lower case in code and paths (`.pdf`, `json`).
+    let pdf = vec![passage(
+        "files",
+        "Files",
+        "Static files",
+        "Files such as `guide.pdf` in the repository are served as they are.",
+        0.6,
+    )];
+    assert!(!compose_answer("Can I serve PDF files?", &pdf).uncertain);
 }
