@@ -28,9 +28,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * an entry when its circle is broken; never add one. */
 export const KNOWN = {
   'docs-edge-core': [
-    // llms.txt renders pages as Markdown; the Markdown renderer (and its table events, which write
-    // through its Writer) reads the site, whose outline takes llms.txt's page summaries.
-    ['agents/llms', 'agents/markdown', 'agents/markdown/events', 'docs/outline', 'docs/site'],
     // ExportFile, defined in export/mod.rs, is what agent.rs and icons.rs produce; mod.rs calls both.
     ['export', 'export/agent', 'export/icons'],
     // The static export's renderer: page HTML, components, the sanitizer, page styles, Tailwind

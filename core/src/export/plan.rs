@@ -848,7 +848,7 @@ impl ExportPlan {
                 Some(markdown) => into.add_rendered(read, &markdown, tree, search_as),
                 None => into.add(read, tree, &targets, &self.domain, search_as),
             }
-            let first_line = crate::agents::llms::first_line(read).to_owned();
+            let first_line = crate::agents::summary::first_line(read).to_owned();
             page.sections = vec![Section {
                 text: first_line,
                 ..Section::default()
