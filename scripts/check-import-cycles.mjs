@@ -28,8 +28,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * an entry when its circle is broken; never add one. */
 export const KNOWN = {
   'docs-edge-core': [
-    // ExportFile, defined in export/mod.rs, is what agent.rs and icons.rs produce; mod.rs calls both.
-    ['export', 'export/agent', 'export/icons'],
     // The static export's renderer: page HTML, components, the sanitizer, page styles, Tailwind
     // utilities, readable text colours and the site chrome call one another.
     ['export/chrome', 'export/components', 'export/markdown', 'export/page_style',

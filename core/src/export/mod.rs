@@ -44,7 +44,7 @@
 //! `links` (URL rewriting), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
 //! matches with), `stubs` (the root page and redirect stubs), `assets` (files to copy),
 //! `finishing` (the pages' share of the files after them, gathered a batch at a time), `search_index`,
-//! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
+//! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `file` (`ExportFile`, what every stage produces), `html` (escaping). [`api`] is the export API's own rules apart from
 //! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
 // Without the `utilities` feature (the request-serving script, which never exports) no page is
@@ -72,6 +72,7 @@ mod components;
 mod diagrams;
 pub mod embeds;
 mod extras;
+mod file;
 mod finishing;
 pub mod hosting;
 mod html;
@@ -122,6 +123,7 @@ pub use attempts::{
 pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
 pub use code::{Highlight, PlainCode};
 pub use extras::PageExtras;
+pub use file::ExportFile;
 pub use finishing::{FinishedMembers, FinishingMembers, FinishingPages};
 pub use layout::{content_security_policy, content_security_policy_remote};
 pub use links::bundle_path;
@@ -155,23 +157,6 @@ pub struct ExportOptions {
     pub features: Features,
     /// `.md` files beside the pages; `None`: [`MarkdownPages::resolve`]'s default for the page count.
     pub markdown: Option<MarkdownPages>,
-}
-
-/// One file of the bundle.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExportFile {
-    /// Relative path inside the archive (`a/b.html`).
-    pub path: String,
-    pub bytes: Vec<u8>,
-}
-
-impl ExportFile {
-    pub(crate) fn new(path: String, text: String) -> Self {
-        Self {
-            path,
-            bytes: text.into_bytes(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
