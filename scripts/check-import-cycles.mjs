@@ -28,10 +28,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * an entry when its circle is broken; never add one. */
 export const KNOWN = {
   'docs-edge-core': [
-    // The static export's renderer: page HTML, components, the sanitizer, page styles, Tailwind
-    // utilities, readable text colours and the site chrome call one another.
-    ['export/chrome', 'export/components', 'export/markdown', 'export/page_style',
-      'export/page_style/readable', 'export/page_style/utilities', 'export/sanitize'],
     // The export plan makes the finishing pages; finishing reads the plan.
     ['export/finishing', 'export/plan'],
     // The index's compact encoding, its builder and its term dictionary read each other's types.

@@ -41,7 +41,7 @@
 //! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `api_page`
 //! (an API page's two columns), `openapi` (reference sections), `operation` (an endpoint's request
 //! as JSON), `samples` (request code samples and response examples), `playground` ("Try it" panels), `extras` (beacon and playground switches),
-//! `links` (URL rewriting), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
+//! `links` (URL rewriting), `contrast` (text colours readable on the theme backgrounds), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
 //! matches with), `stubs` (the root page and redirect stubs), `assets` (files to copy),
 //! `finishing` (the pages' share of the files after them, gathered a batch at a time), `search_index`,
 //! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `file` (`ExportFile`, what every stage produces), `html` (escaping). [`api`] is the export API's own rules apart from
@@ -69,6 +69,7 @@ mod batch;
 mod chrome;
 mod code;
 mod components;
+mod contrast;
 mod diagrams;
 pub mod embeds;
 mod extras;

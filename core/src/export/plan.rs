@@ -1047,7 +1047,7 @@ impl ExportPlan {
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
             ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}{}{}{}",
-            super::chrome::link_colors(&primary, &light),
+            super::contrast::link_colors(&primary, &light),
             statics.site_css,
             statics.chrome_css,
             statics.api_css,

@@ -5,7 +5,7 @@
 //! (`bg-black text-white`), which this cannot see. A colour without `dark:` shows in both themes,
 //! so it is checked on both backgrounds.
 
-use super::super::chrome::{contrast, DARK_BG, LIGHT_BG};
+use super::super::contrast::{contrast, DARK_BG, LIGHT_BG};
 
 /// The contrast colours are moved to, a margin over 4.5:1.
 const TARGET: f64 = 4.6;
