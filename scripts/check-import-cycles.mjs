@@ -28,8 +28,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * an entry when its circle is broken; never add one. */
 export const KNOWN = {
   'docs-edge-core': [
-    // The export plan makes the finishing pages; finishing reads the plan.
-    ['export/finishing', 'export/plan'],
     // The index's compact encoding, its builder and its term dictionary read each other's types.
     ['search/codec', 'search/dict', 'search/index'],
   ],

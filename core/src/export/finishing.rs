@@ -9,94 +9,17 @@
 //! compressed as it is written, its gzip member taken out in pieces for the caller to store, with
 //! the files before and after it as members of their own ([`FinishedMembers`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::docs::public_skills::is_public_skill_file;
 use crate::docs::skill_file::is_skill_file;
-use crate::docs::{FileTable, Page, Site, SourceTree};
+use crate::docs::{FileTable, Site, SourceTree};
 
 use super::archive::{TarGzAround, TarGzEntryBody};
+use super::finishing_pages::FinishingPages;
 use super::links::STATIC_DIR;
-use super::search_index::SearchIndex;
-use super::{agent, assets, ExportFile, ExportPlan, StaticFiles, LLMS_FULL_FILE};
-
-/// Where a page goes in the offline search: the index (`en`, `en.v1`) and its output file.
-pub(super) struct SearchAs {
-    pub(super) key: String,
-    pub(super) file: String,
-}
-
-/// The pages' share of the finishing files so far.
-pub struct FinishingPages {
-    pub(super) search: Option<SearchIndex>,
-    /// `llms-full.txt` as written and not yet taken ([`FinishingPages::take_llms_full`]).
-    pub(super) llms_full: String,
-    /// Bytes of `llms-full.txt` written so far, taken or not.
-    llms_full_len: usize,
-    /// Files the pages reference (images, downloads), to copy into the bundle.
-    pub(super) referenced: BTreeSet<String>,
-}
-
-impl FinishingPages {
-    pub(super) fn new(search: bool) -> Self {
-        FinishingPages {
-            search: search.then(SearchIndex::default),
-            llms_full: String::new(),
-            llms_full_len: 0,
-            referenced: BTreeSet::new(),
-        }
-    }
-
-    /// Adds `page`, whose sections are read and whose source (and what it imports) is in `tree`;
-    /// `targets`: exported page path -> the file the Markdown links name.
-    pub(super) fn add(
-        &mut self,
-        page: &Page,
-        tree: &SourceTree,
-        targets: &BTreeMap<String, String>,
-        domain: &str,
-        search_as: SearchAs,
-    ) {
-        self.add_copy(page, search_as);
-        agent::push_full(
-            &mut self.llms_full,
-            &mut self.llms_full_len,
-            page,
-            tree,
-            targets,
-            domain,
-        );
-        assets::referenced(page, tree, &mut self.referenced);
-    }
-
-    /// [`FinishingPages::add`] of a page whose Markdown is rendered already
-    /// ([`agent::sections_and_markdown`]).
-    pub(super) fn add_rendered(
-        &mut self,
-        page: &Page,
-        markdown: &str,
-        tree: &SourceTree,
-        search_as: SearchAs,
-    ) {
-        self.add_copy(page, search_as);
-        agent::push_rendered(&mut self.llms_full, &mut self.llms_full_len, markdown);
-        assets::referenced(page, tree, &mut self.referenced);
-    }
-
-    /// Adds `page` as another version holds it: to that version's search index only (its text,
-    /// `llms` lines and assets came with its first entry).
-    pub(super) fn add_copy(&mut self, page: &Page, search_as: SearchAs) {
-        if let Some(search) = &mut self.search {
-            search.add_as(page, search_as.key, &search_as.file);
-        }
-    }
-
-    /// `llms-full.txt` written since the last take.
-    fn take_llms_full(&mut self) -> String {
-        std::mem::take(&mut self.llms_full)
-    }
-}
+use super::{ExportFile, ExportPlan, StaticFiles, LLMS_FULL_FILE};
 
 /// The finishing files as the export job writes them, its pages added a batch at a time: what
 /// [`ExportPlan::finish`] makes, as gzip members, `llms-full.txt`'s member taken out as it grows.

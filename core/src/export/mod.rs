@@ -43,7 +43,7 @@
 //! as JSON), `samples` (request code samples and response examples), `playground` ("Try it" panels), `extras` (beacon and playground switches),
 //! `links` (URL rewriting), `contrast` (text colours readable on the theme backgrounds), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
 //! matches with), `stubs` (the root page and redirect stubs), `assets` (files to copy),
-//! `finishing` (the pages' share of the files after them, gathered a batch at a time), `search_index`,
+//! `finishing_pages` (the pages' share of the files after them), `finishing` (that share gathered a batch at a time, the files written as gzip members), `search_index`,
 //! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `file` (`ExportFile`, what every stage produces), `html` (escaping). [`api`] is the export API's own rules apart from
 //! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
 
@@ -75,6 +75,7 @@ pub mod embeds;
 mod extras;
 mod file;
 mod finishing;
+mod finishing_pages;
 pub mod hosting;
 mod html;
 pub mod icons;
@@ -125,7 +126,8 @@ pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
 pub use code::{Highlight, PlainCode};
 pub use extras::PageExtras;
 pub use file::ExportFile;
-pub use finishing::{FinishedMembers, FinishingMembers, FinishingPages};
+pub use finishing::{FinishedMembers, FinishingMembers};
+pub use finishing_pages::FinishingPages;
 pub use layout::{content_security_policy, content_security_policy_remote};
 pub use links::bundle_path;
 pub use manifest::{
