@@ -32,10 +32,6 @@ export const KNOWN = {
     ['search/codec', 'search/dict', 'search/index'],
   ],
   'docs-edge-worker': [
-    // The builder's service binding dispatches to the file stores, the storage sweep and the admin
-    // work, which take its order types.
-    ['builder_admin', 'builder_admin/orgs', 'builder_admin/reports', 'builder_service', 'site_store',
-      'storage_sweep'],
     // The edge's live-version cache upgrades an old site through the PublishJob, whose progress
     // forgets the cache entry once a publish is live.
     ['durable/publish_job', 'site_upgrade', 'sites/live'],
