@@ -31,11 +31,6 @@ export const KNOWN = {
     // The index's compact encoding, its builder and its term dictionary read each other's types.
     ['search/codec', 'search/dict', 'search/index'],
   ],
-  'docs-edge-worker': [
-    // The edge's live-version cache upgrades an old site through the PublishJob, whose progress
-    // forgets the cache entry once a publish is live.
-    ['durable/publish_job', 'site_upgrade', 'sites/live'],
-  ],
 };
 
 // ---------------------------------------------------------------------------------------------
