@@ -15,7 +15,7 @@ use crate::docs::outline::{PageRead, PlannedPage};
 use crate::docs::site::{read_planned_with, SiteError};
 use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::{Page, Site, SourceTree};
-use crate::export::links::{self, Linker, Media};
+use crate::export::render::links::{self, Linker, Media};
 
 /// What the worker stores at publish.
 #[derive(Debug, Clone, PartialEq)]
