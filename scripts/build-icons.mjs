@@ -2,7 +2,7 @@
 // Turns the icon sets the docs format names (Font Awesome Free, Lucide, Tabler; npm packages pinned
 // in package.json) into the builder's icon assets: worker/public/export-icons/<set>/<shard>.txt.
 // The export asks for the few shards that hold the icons a batch of pages uses
-// (core/src/export/icons.rs), so no whole set is ever in the builder's memory or in its wasm.
+// (core/src/export/page/icons.rs), so no whole set is ever in the builder's memory or in its wasm.
 //
 // A shard is lines `name\tviewBox\telements`; elements are `tag|attr=value|…` joined by `;`, only
 // shape elements and geometry attributes (core checks them again and writes the markup itself).
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { root } from './lib/env.mjs';
 
-/** Shards per set; core/src/export/icons.rs `SHARDS` says the same. */
+/** Shards per set; core/src/export/page/icons.rs `SHARDS` says the same. */
 export const SHARDS = 16;
 
 const modules = join(root, 'node_modules');

@@ -25,31 +25,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The circles there are today, per crate, each as the sorted file modules of its component. Remove
- * an entry when its circle is broken; never add one. */
-export const KNOWN = {
-  'docs-edge-core': [
-    // llms.txt renders pages as Markdown; the Markdown renderer (and its table events, which write
-    // through its Writer) reads the site, whose outline takes llms.txt's page summaries.
-    ['agents/llms', 'agents/markdown', 'agents/markdown/events', 'docs/outline', 'docs/site'],
-    // ExportFile, defined in export/mod.rs, is what agent.rs and icons.rs produce; mod.rs calls both.
-    ['export', 'export/agent', 'export/icons'],
-    // The static export's renderer: page HTML, components, the sanitizer, page styles, Tailwind
-    // utilities, readable text colours and the site chrome call one another.
-    ['export/chrome', 'export/components', 'export/markdown', 'export/page_style',
-      'export/page_style/readable', 'export/page_style/utilities', 'export/sanitize'],
-    // The export plan makes the finishing pages; finishing reads the plan.
-    ['export/finishing', 'export/plan'],
-  ],
-  'docs-edge-worker': [
-    // The builder's service binding dispatches to the file stores, the storage sweep and the admin
-    // work, which take its order types.
-    ['builder_admin', 'builder_admin/orgs', 'builder_admin/reports', 'builder_service', 'site_store',
-      'storage_sweep'],
-    // The edge's live-version cache upgrades an old site through the PublishJob, whose progress
-    // forgets the cache entry once a publish is live.
-    ['durable/publish_job', 'site_upgrade', 'sites/live'],
-  ],
-};
+ * an entry when its circle is broken; never add one. None are left: a new circle fails the check. */
+export const KNOWN = {};
 
 // ---------------------------------------------------------------------------------------------
 // Lexing: identifiers, `::`, punctuation and literals; comments dropped.

@@ -1,6 +1,6 @@
 //! Property-based fuzzing (proptest) of everything that reads hostile input: request validators,
 //! the stream decoders, the docs archive reader, docs.json and frontmatter, byte ranges (and, in
-//! `export::render_fuzz`, the MDX -> HTML renderer). Every test is named `fuzz_*`.
+//! `export::render::render_fuzz`, the MDX -> HTML renderer). Every test is named `fuzz_*`.
 //!
 //! `cargo test` runs [`default_cases`] cases of each; `PROPTEST_CASES=n` sets another count, and
 //! `npm run fuzz -- --seconds N` (scripts/fuzz.mjs) reruns each target with fresh seeds for a set time.
@@ -259,7 +259,7 @@ mod streams {
 mod archive {
     use super::*;
     use crate::docs::archive::{read_docs_archive, ArchiveLimits};
-    use crate::export::links::is_safe_path;
+    use crate::export::render::links::is_safe_path;
     use std::io::Write;
 
     const NAME_TOKENS: &[&str] = &[

@@ -1,7 +1,7 @@
 // Syntax highlighting for the builder script's static export (worker/src/highlight.rs calls it):
 // highlight.js's core with the grammars real documentation repositories use, registered one by one
 // so the script carries these and not the whole 190-language build. The HTML it returns is parsed
-// strictly by core (core/src/export/code/highlight.rs), which keeps only highlight.js's own spans.
+// strictly by core (core/src/export/render/code/highlight.rs), which keeps only highlight.js's own spans.
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';

@@ -21,6 +21,7 @@ use worker::{ScheduleContext, ScheduledEvent};
 // Used by both scripts.
 mod analytics_store;
 mod assets;
+mod builder_orders;
 mod builder_service;
 mod clock;
 mod config;

@@ -6,7 +6,8 @@ use docs_edge_core::platform::store_sweep::FILE_IN_FLIGHT_MS;
 use worker::{Env, ScheduledEvent};
 
 use crate::analytics_store::AnalyticsStore;
-use crate::builder_service::{self, SweepOrder};
+use crate::builder_orders::SweepOrder;
+use crate::builder_service;
 use crate::clock::now_ms;
 use crate::config::{test_only, Config, KV_BINDING};
 use crate::error::ApiResult;

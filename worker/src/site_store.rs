@@ -12,7 +12,7 @@ use docs_edge_core::publish::manifest::{is_hash, parse_hash_query, Manifest, MAN
 use serde::Serialize;
 use worker::{Bucket, Env, Include, Request, Response};
 
-use crate::builder_service::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
+use crate::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_maybe_gzip_body};
 use crate::join::try_join_all;

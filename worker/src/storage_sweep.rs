@@ -1,5 +1,5 @@
 //! The daily storage sweep, run in the builder script when the edge's cron asks
-//! (`crate::builder_service::SweepOrder`): published versions and export objects past their
+//! (`crate::builder_orders::SweepOrder`): published versions and export objects past their
 //! retention (`docs_edge_core::platform::retention`), and files of sites' stores no kept version
 //! refers to (`crate::store_sweep`), at most the order's list pages per run, from the key after the
 //! one the last run stopped at. The edge keeps that cursor and logs the outcome.
@@ -7,7 +7,7 @@
 use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Live, Retention};
 use worker::{Bucket, Env, Request, Response};
 
-use crate::builder_service::{SweepOrder, Swept};
+use crate::builder_orders::{SweepOrder, Swept};
 use crate::clock::now_ms;
 use crate::error::ApiResult;
 use crate::http::json_response;

@@ -6,7 +6,10 @@
 //!   worker).
 //! - `markdown`: a page rendered as Markdown, which the other two (and the export's `page.md`
 //!   files) share; crate-private.
+//! - `summary`: each page's one-line summary, which `llms.txt` and the site outline share;
+//!   crate-private.
 
 pub mod llms;
 pub(crate) mod markdown;
 pub mod mcp;
+pub(crate) mod summary;

@@ -3,7 +3,7 @@
 //! line (the export then says on the page that the operation is not in the document). Pages are
 //! read in batches that hold only their own files; this index is what they know of the documents.
 //!
-//! The documents a page may name are those the export reads (`export::openapi`): the file the value
+//! The documents a page may name are those the export reads (`export::reference::openapi`): the file the value
 //! names (from the root, or beside the page), else any OpenAPI document of the upload.
 
 use std::collections::{BTreeMap, BTreeSet};

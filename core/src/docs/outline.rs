@@ -197,7 +197,7 @@ impl SitePlan {
 pub struct SiteOutline {
     /// Every page's `sections` is empty.
     pub site: Site,
-    /// Each page's one-line description as `llms.txt` lists it (`agents::llms::page_summary`, which
+    /// Each page's one-line description as `llms.txt` lists it (`agents::summary::page_summary`, which
     /// falls back to the page's first sentence: text the outline does not hold), in page order.
     pub summaries: Vec<String>,
 }
@@ -208,7 +208,7 @@ impl SiteOutline {
         let summaries = site
             .pages
             .iter()
-            .map(crate::agents::llms::page_summary)
+            .map(crate::agents::summary::page_summary)
             .collect();
         let mut site = site.clone();
         for page in &mut site.pages {

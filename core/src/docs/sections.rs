@@ -1,6 +1,6 @@
 //! MDX body -> plain-text sections for search and the assistant: prose, headings, list items, table
 //! rows, code, component children and title-like component attributes. The text visitor of
-//! `docs::walk` (the HTML one is `export::markdown`): the walk inlines snippets where their tag
+//! `docs::walk` (the HTML one is `export::render::markdown`): the walk inlines snippets where their tag
 //! stands, re-reads indented code and names the headings that start sections. A callout's lines
 //! (`<Note>`, `<Warning>` …) are quoted with `> `, as Markdown sets an aside apart: the assistant
 //! quotes them but does not lead with them; search reads the same words.
@@ -12,7 +12,7 @@ use super::inline_text::{tag_texts, Inline, CALLOUT_MARK, PARAM_ATTRS};
 use super::jsx::{is_callout, Tag, TagKind};
 use super::model::Section;
 use super::slug::Slugger;
-// Where the export reads them (export/assets.rs).
+// Where the export reads them (export/site/assets.rs).
 pub(crate) use super::snippets::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
 use super::walk::{walk_markdown, walk_mdx, Heading, MarkdownVisitor, MdxVisitor, Snippets};
 

@@ -1,10 +1,10 @@
 //! The one walk over an MDX body that every reader of pages shares: search text (`sections`), the
-//! static export's HTML (`export::markdown`) and Markdown for agents (`crate::agents::markdown`).
+//! static export's HTML (`export::render::markdown`) and Markdown for agents (`crate::agents::markdown`).
 //!
 //! Two levels. [`walk_mdx`] owns the block order (`mdx::blocks`), snippet inlining (imports, depth
 //! limit, cycles) and the scan of JSX inside a line of text; a reader implements [`MdxVisitor`] and
 //! sees Markdown runs, tags and expressions with snippets already in place. [`walk_markdown`] reads
-//! each Markdown run for its visitors, text (`sections`), HTML (`export::markdown`) and Markdown
+//! each Markdown run for its visitors, text (`sections`), HTML (`export::render::markdown`) and Markdown
 //! (`agents::markdown`), through [`MarkdownVisitor`]: it parses with the shared options, re-reads
 //! indented code as MDX (which has none), and names each heading (its text by the text rules of
 //! `inline_text::Inline`, its anchor from the page's one slug sequence), so search results and the
@@ -22,7 +22,7 @@ use super::jsx::{self, Tag, TagKind};
 use super::mdx::{split, Block, Split};
 use super::scope::{self, Scope};
 use super::source_text;
-// The visitors read inline runs through the walk (export/markdown.rs, agents/markdown/).
+// The visitors read inline runs through the walk (export/render/markdown.rs, agents/markdown/).
 use super::inline_text::Inline;
 pub(crate) use super::inline_text::{inline_pieces, InlinePiece};
 use super::slug::Slugger;

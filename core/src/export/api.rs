@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::agent::MarkdownPages;
-use super::versions::ExportVersions;
-use super::widget::{self, MAX_API_BASE_CHARS};
+use super::page::widget::{self, MAX_API_BASE_CHARS};
+use super::site::agent::MarkdownPages;
+use super::site::versions::ExportVersions;
 use crate::http::domain::validate_domain;
 use crate::http::validate::{max_chars, max_items, object, string, FieldError, Obj, Path};
 use crate::security::turnstile::{is_site_key, MAX_SITE_KEY_CHARS};

@@ -1,7 +1,7 @@
 //! Hostile docs through the whole export: nothing in the bundle runs script, and only passive
 //! files of the upload are copied.
 
-use super::active_content::{find_active, find_active_in_stub};
+use super::render::active_content::{find_active, find_active_in_stub};
 use super::tests::{export, options};
 use super::*;
 use crate::docs::archive::tree;
@@ -116,7 +116,7 @@ fn a_large_svg_image_is_a_sanitised_file_of_the_bundle() {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"><script>alert(1)</script>\
          <defs><linearGradient id=\"g\"><stop offset=\"0\" stop-color=\"#123456\"/></linearGradient></defs>{paths}</svg>"
     );
-    assert!(big.len() > links::MAX_INLINE_SVG_BYTES);
+    assert!(big.len() > render::links::MAX_INLINE_SVG_BYTES);
     let tree = tree(&[
         (
             "docs.json",

@@ -16,18 +16,18 @@
 //! The exported site (files at the archive root):
 //! - `a/b.html` for page `a/b`, `index.html` for the home page; every page of the chosen version in
 //!   all languages (or only `paths`). Without a page at `/`, `index.html` leads to the home page;
-//!   the site's `redirects` become `_redirects` and a stub page per literal source (see `stubs`).
+//!   the site's `redirects` become `_redirects` and a stub page per literal source (see `site::stubs`).
 //!   Links between exported pages are relative `.html` links; links to pages not exported are
 //!   absolute extensionless URLs on `domain`. Canonical URLs and `sitemap.xml` use extensionless
 //!   absolute URLs; `robots.txt` names the sitemap; `404.html`.
 //! - Each page's sidebar opens only its own section; other sections are label links to their first
-//!   page, so page size depends on the section, not the site (see [`nav`]). Tabs of many sections
+//!   page, so page size depends on the section, not the site (see `site::nav`). Tabs of many sections
 //!   also get `_static/contents/<n>-<tab>.html`, listing every page of the tab.
 //! - `_static/site.css` (docs.json colours, light and dark themes), `_static/site.js` (theme toggle,
 //!   tabs, copy buttons, search), `_static/search/<lang>/…` (sharded offline index, see
 //!   [`search_index`]), and the tree files pages reference as media or downloads, at their tree
-//!   paths: passive types only (`links::PASSIVE_EXTENSIONS`); `.html`, `.js` and other active files
-//!   are never copied, SVG images are inlined into `<img>` as `data:` URLs (see [`links`]).
+//!   paths: passive types only (`render::links::PASSIVE_EXTENSIONS`); `.html`, `.js` and other active files
+//!   are never copied, SVG images are inlined into `<img>` as `data:` URLs (see `render::links`).
 //! - `a/b.md` next to every page (the page as Markdown, links to the other `.md` files) unless
 //!   [`MarkdownPages::LlmsFull`] (the default past [`MARKDOWN_PAGES_DEFAULT_MAX`] pages), and
 //!   `llms.txt` and `llms-full.txt` at the root (see [`crate::agents::llms`]).
@@ -36,16 +36,21 @@
 //!   beacon (page views and searches to the service; only when the start request asks) and the API
 //!   playground, which calls the API only when the reader presses Send.
 //!
-//! Modules: `plan` (page choice, batches, finishing files), `layout` (page shell), `nav` (sidebar
-//! and tabs), `markdown` (MDX body), `components` (MDX components), `sanitize` (inline HTML, the
-//! allow-list sanitizer; `active_content` is the independent checker tests hold it to), `api_page`
-//! (an API page's two columns), `openapi` (reference sections), `operation` (an endpoint's request
-//! as JSON), `samples` (request code samples and response examples), `playground` ("Try it" panels), `extras` (beacon and playground switches),
-//! `links` (URL rewriting), [`redirects`] (the `_redirects` rules, which docs-edge-serve also
-//! matches with), `stubs` (the root page and redirect stubs), `assets` (files to copy),
-//! `finishing` (the pages' share of the files after them, gathered a batch at a time), `search_index`,
-//! `search_packs` (the split search index copied into the bundle), `archive` (gzip members), `html` (escaping). [`api`] is the export API's own rules apart from
-//! rendering (start request, job ids, progress, bundle name), kept with the export it serves.
+//! The stages, each a folder whose `mod.rs` says what it holds:
+//! - `plan` ([`ExportPlan`]): which pages an export renders, in what order, and what more than one page
+//!   needs; it drives the stages below.
+//! - `render`: a page's MDX body -> HTML (Markdown, components, code, math, diagrams, embeds, the
+//!   inline-HTML sanitizer) and where its URLs point inside the bundle (`links`).
+//! - `page`: the page around the body: layout, chrome, styles, icons and the site's look.
+//! - `reference`: the API reference of endpoint pages, from the OpenAPI document.
+//! - `site`: what spans the pages: navigation, versions, the offline search index, the files for
+//!   agents, redirects and stubs, and the finishing files gathered a batch at a time.
+//! - `bundle`: the `.tar.gz` and what travels with it: gzip members, batches, the manifest, the
+//!   export's own static files, hosting, and the job's step attempts.
+//!
+//! `html` (escaping) is the leaf every stage writes with. [`api`] is the export API's own rules
+//! apart from rendering (start request, job ids, progress, bundle name), kept with the export it
+//! serves.
 
 // Without the `utilities` feature (the request-serving script, which never exports) no page is
 // rendered (`ExportPlan::render_pages` needs the utility-class generator), so the renderer's
@@ -58,81 +63,46 @@ use std::fmt;
 use crate::docs::{Site, SourceTree};
 use crate::platform::deployment::Features;
 
-mod agent;
 pub mod api;
-mod api_page;
-mod archive;
-mod assets;
-pub mod attempts;
-mod audience;
-mod batch;
-mod chrome;
-mod code;
-mod components;
-mod diagrams;
-pub mod embeds;
-mod extras;
-mod finishing;
-pub mod hosting;
+mod bundle;
 mod html;
-pub mod icons;
-mod layout;
-pub(crate) mod links;
-mod manifest;
-mod markdown;
-mod math;
-mod nav;
-mod openapi;
-mod operation;
-mod page_mode;
-mod page_style;
+mod page;
 mod plan;
-mod playground;
-pub mod redirects;
-mod samples;
-mod sanitize;
-pub mod search_index;
-mod search_packs;
-mod site_look;
-mod site_theme;
-mod static_files;
-mod stubs;
-mod svg_allow;
-mod svg_file;
-mod versions;
-pub mod widget;
+mod reference;
+pub(crate) mod render;
+mod site;
 
-#[cfg(test)]
-mod active_content;
-#[cfg(all(test, feature = "diagrams"))]
-mod diagram_fuzz;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
-mod render_fuzz;
-#[cfg(test)]
 pub(crate) mod tests;
 
-use agent::LLMS_FULL_FILE;
-pub use agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
-pub use archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
-pub use attempts::{
+pub use bundle::archive::{tar_gz_entry_piece, tar_gz_member, tar_gz_trailer};
+pub use bundle::attempts::{
     after_step, AfterError, AfterStep, BeforeStep, StepAttempts, MAX_STEP_ATTEMPTS,
 };
-pub use batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
-pub use code::{Highlight, PlainCode};
-pub use extras::PageExtras;
-pub use finishing::{FinishedMembers, FinishingMembers, FinishingPages};
-pub use layout::{content_security_policy, content_security_policy_remote};
-pub use links::bundle_path;
-pub use manifest::{
+pub use bundle::batch::{batch_files, batch_tree, read_by_every_batch, shared_files};
+pub use bundle::file::ExportFile;
+pub use bundle::manifest::{
     BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
 };
+pub use bundle::static_files::StaticFiles;
+pub use bundle::{attempts, hosting};
+pub use page::extras::PageExtras;
+pub use page::layout::{content_security_policy, content_security_policy_remote};
+pub use page::{icons, widget};
 pub use plan::ExportPlan;
-pub use search_index::search_bytes_for_query;
-pub use search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
-pub use static_files::StaticFiles;
-pub use versions::ExportVersions;
+pub use render::code::{Highlight, PlainCode};
+pub use render::embeds;
+pub use render::links::bundle_path;
+use site::agent::LLMS_FULL_FILE;
+pub use site::agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
+pub use site::finishing::{FinishedMembers, FinishingMembers};
+pub use site::finishing_pages::FinishingPages;
+pub use site::search_index::search_bytes_for_query;
+pub use site::search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
+pub use site::versions::ExportVersions;
+pub use site::{redirects, search_index};
 
 /// What to export.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -155,23 +125,6 @@ pub struct ExportOptions {
     pub features: Features,
     /// `.md` files beside the pages; `None`: [`MarkdownPages::resolve`]'s default for the page count.
     pub markdown: Option<MarkdownPages>,
-}
-
-/// One file of the bundle.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExportFile {
-    /// Relative path inside the archive (`a/b.html`).
-    pub path: String,
-    pub bytes: Vec<u8>,
-}
-
-impl ExportFile {
-    pub(crate) fn new(path: String, text: String) -> Self {
-        Self {
-            path,
-            bytes: text.into_bytes(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,18 +13,20 @@ use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::{frontmatter, source_text};
 use crate::docs::{Section, Site, SourceTree};
 
-use super::agent::MarkdownPages;
-use super::code::Highlight;
-use super::extras::PageExtras;
-use super::finishing::FinishingPages;
-use super::finishing::SearchAs;
-use super::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
-use super::links::{self, asset_bytes, is_safe_path, output_file, Linker, STATIC_DIR};
-use super::nav::{self, SiteNav};
-use super::openapi::Specs;
-use super::page_mode::PageMode;
-use super::static_files::StaticFiles;
-use super::{agent, api_page, assets, markdown, page_style, stubs, versions};
+use super::bundle::static_files::StaticFiles;
+use super::page::extras::PageExtras;
+use super::page::layout::{self, Brand, PageView, CONTENTS_DIR, CSS_FILE, JS_FILE, SEARCH_DIR};
+use super::page::page_mode::PageMode;
+use super::reference::openapi::Specs;
+use super::render::code::Highlight;
+use super::render::links::{self, asset_bytes, is_safe_path, output_file, Linker, STATIC_DIR};
+use super::site::agent::MarkdownPages;
+use super::site::finishing_pages::{FinishingPages, SearchAs};
+use super::site::nav::{self, SiteNav};
+use super::{
+    page::style, reference::api_page, render::markdown, site::agent, site::assets, site::stubs,
+    site::versions,
+};
 use super::{ExportError, ExportFile, ExportOptions};
 
 /// The pages of one export and what rendering them needs.
@@ -243,7 +245,7 @@ impl ExportPlan {
         };
         let markdown =
             MarkdownPages::resolve(options.markdown, pages.iter().filter(|e| e.first).count());
-        let widget_folders = super::widget::folder_pages(&scopes[0].files);
+        let widget_folders = super::page::widget::folder_pages(&scopes[0].files);
         Ok(ExportPlan {
             domain,
             pages,
@@ -305,7 +307,7 @@ impl ExportPlan {
 
     /// HTML and, unless [`MarkdownPages::LlmsFull`], Markdown (`a/b.html`, `a/b.md`) of the pages at
     /// `range` of the plan order (clamped to the plan). `site` and `tree` must be the ones the plan
-    /// was made from, or its outline and a batch tree (see [`super::batch`]). Code blocks are
+    /// was made from, or its outline and a batch tree (see [`super::bundle::batch`]). Code blocks are
     /// coloured by `highlighter` (the host's; [`super::PlainCode`] leaves them plain). Only with the
     /// `utilities` feature: a page's utility classes need their generator.
     #[cfg(feature = "utilities")]
@@ -379,7 +381,7 @@ impl ExportPlan {
     }
 
     /// Source files of the pages at `range` (clamped as [`ExportPlan::render_pages`] clamps it):
-    /// with what they import and the files [`super::batch::read_by_every_batch`] names, all a batch
+    /// with what they import and the files [`super::bundle::batch::read_by_every_batch`] names, all a batch
     /// reads.
     pub fn page_sources<'s>(&self, site: &'s Site, range: Range<usize>) -> Vec<&'s str> {
         self.batch(range)
@@ -433,7 +435,7 @@ impl ExportPlan {
         let api = yaml
             .filter(|_| page.openapi.is_none())
             .and_then(|y| api_page::api_frontmatter(y, parsed.as_ref()));
-        let stylesheet = page_style::stylesheet(body);
+        let stylesheet = style::stylesheet(body);
         let rendered = match twin.targets.filter(|_| !page.is_generated()) {
             Some(targets) => {
                 let md_links = Linker::new(&page.path, &page.source, targets, tree, &self.domain);
@@ -543,7 +545,7 @@ impl ExportPlan {
         let stylesheet = body
             .stylesheet
             .clone()
-            .map(|css| ExportFile::new(page_style::file_for(page_file), css));
+            .map(|css| ExportFile::new(style::file_for(page_file), css));
         let empty = Vec::new();
         let tabs = scope.nav.get(&page.language).unwrap_or(&empty);
         let place = scope.place.get(&page.language);
@@ -780,7 +782,7 @@ impl ExportPlan {
     }
 
     /// The pages among the finishing files, the 404 page and the tabs' contents pages: their icons
-    /// (sidebar groups, tabs) are markers for the host to fill ([`super::icons::fill`]) as it fills
+    /// (sidebar groups, tabs) are markers for the host to fill ([`super::page::icons::fill`]) as it fills
     /// the rendered pages', before handing them to [`ExportPlan::finish`]. `tree` as there.
     pub fn chrome_pages(&self, site: &Site, tree: &SourceTree) -> Vec<ExportFile> {
         let root_links = Linker::new("404", "", &self.scopes[0].files, tree, &self.domain);
@@ -848,7 +850,7 @@ impl ExportPlan {
                 Some(markdown) => into.add_rendered(read, &markdown, tree, search_as),
                 None => into.add(read, tree, &targets, &self.domain, search_as),
             }
-            let first_line = crate::agents::llms::first_line(read).to_owned();
+            let first_line = crate::agents::summary::first_line(read).to_owned();
             page.sections = vec![Section {
                 text: first_line,
                 ..Section::default()
@@ -1047,12 +1049,12 @@ impl ExportPlan {
         let dark = pick(colors.dark.as_ref().or(colors.primary.as_ref()), "#1d4ed8");
         format!(
             ":root{{--primary:{primary};--primary-light:{light};--primary-dark:{dark};{}}}\n{}{}{}{}{}{}",
-            super::chrome::link_colors(&primary, &light),
+            super::page::contrast::link_colors(&primary, &light),
             statics.site_css,
             statics.chrome_css,
             statics.api_css,
             statics.layout_css,
-            super::site_look::stylesheet(&site.config, &self.brand.look, CSS_FILE),
+            super::page::site_look::stylesheet(&site.config, &self.brand.look, CSS_FILE),
             self.extras.stylesheet(statics)
         )
     }
@@ -1141,7 +1143,7 @@ struct MarkdownTwin<'m> {
 #[derive(Debug, Clone)]
 struct Body {
     html: String,
-    toc: Vec<crate::export::markdown::Heading>,
+    toc: Vec<crate::export::render::markdown::Heading>,
     mode: PageMode,
     stylesheet: Option<String>,
 }

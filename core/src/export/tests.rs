@@ -599,13 +599,14 @@ fn search_switched_off_leaves_no_search_box_or_index_and_the_csp_allows_the_inli
 
 #[test]
 fn contents_pages_get_their_icons_filled_as_the_pages_do() {
-    let groups: Vec<serde_json::Value> = (0..nav::SECTION_WINDOW + 2)
+    let groups: Vec<serde_json::Value> = (0..site::nav::SECTION_WINDOW + 2)
         .map(|n| serde_json::json!({"group": format!("Group {n}"), "icon": "rocket", "pages": [format!("g{n}")]}))
         .collect();
     let config = serde_json::json!({"name": "Many", "navigation": {"groups": groups}}).to_string();
     let mut files = vec![("docs.json".to_owned(), config)];
-    files
-        .extend((0..nav::SECTION_WINDOW + 2).map(|n| (format!("g{n}.mdx"), format!("# Page {n}"))));
+    files.extend(
+        (0..site::nav::SECTION_WINDOW + 2).map(|n| (format!("g{n}.mdx"), format!("# Page {n}"))),
+    );
     let t = crate::docs::archive::tree(
         &files
             .iter()
@@ -617,7 +618,7 @@ fn contents_pages_get_their_icons_filled_as_the_pages_do() {
         export_files_with_icons(&site, &t, &options(), &icons::tests::test_shards()).unwrap();
     let contents: Vec<&ExportFile> = exported
         .iter()
-        .filter(|f| f.path.starts_with(layout::CONTENTS_DIR))
+        .filter(|f| f.path.starts_with(page::layout::CONTENTS_DIR))
         .collect();
     assert!(!contents.is_empty(), "a contents page");
     for file in contents

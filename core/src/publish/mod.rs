@@ -32,9 +32,9 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::llms::{
-    live_llms_txt, live_page_markdown_around, page_summary, read_planned_with_markdown,
-    ManifestBuilder,
+    live_llms_txt, live_page_markdown_around, read_planned_with_markdown, ManifestBuilder,
 };
+use crate::agents::summary::page_summary;
 use crate::docs::archive::{ArchiveError, ArchiveLimits, SourceTree};
 use crate::docs::assistant_files::is_guide_file;
 use crate::docs::outline::{PageRead, SiteOutline, SitePlan};

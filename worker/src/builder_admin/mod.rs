@@ -5,28 +5,16 @@
 //! binding (`crate::builder_service`).
 //! The builder matches the forwarded path against the same route table; any other route is 404.
 
+mod call;
 mod orgs;
 mod reports;
 
-use docs_edge_core::http::routes::{match_route, Matched, Route};
+use docs_edge_core::http::routes::{match_route, Route};
 use worker::{Env, Request, Response};
 
-use crate::builder_service::AdminOrder;
+use crate::builder_orders::AdminOrder;
 use crate::error::{ApiError, ApiResult};
-
-/// What a handler here gets: the forwarded request, the builder's bindings, the edge's order.
-pub struct AdminCall<'a> {
-    pub req: &'a mut Request,
-    pub env: &'a Env,
-    pub order: &'a AdminOrder,
-    matched: Matched,
-}
-
-impl AdminCall<'_> {
-    pub fn param(&self, index: usize) -> &str {
-        self.matched.param(index)
-    }
-}
+use call::AdminCall;
 
 /// Runs the admin route that `path` (the original request's path) names.
 pub async fn serve(

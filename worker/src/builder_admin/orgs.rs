@@ -17,8 +17,8 @@ use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind};
 use serde_json::Value;
 use worker::Response;
 
-use super::AdminCall;
-use crate::builder_service::HOSTING_STORED_HEADER;
+use super::call::AdminCall;
+use crate::builder_orders::HOSTING_STORED_HEADER;
 use crate::clock::now_iso;
 use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord, OrgRecord};
 use crate::error::{ApiError, ApiResult};

@@ -7,7 +7,7 @@ use docs_edge_core::analytics::range::DayRange;
 use docs_edge_core::analytics::report::build_report;
 use worker::Response;
 
-use super::AdminCall;
+use super::call::AdminCall;
 use crate::analytics_store::AnalyticsStore;
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};

@@ -6,7 +6,8 @@ use docs_edge_core::http::routes::Route;
 use worker::Response;
 
 use crate::auth::require_operator;
-use crate::builder_service::{forward_admin, AdminOrder};
+use crate::builder_orders::AdminOrder;
+use crate::builder_service::forward_admin;
 use crate::context::Call;
 use crate::error::ApiResult;
 

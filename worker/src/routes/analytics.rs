@@ -15,7 +15,8 @@ use worker::Response;
 
 use crate::analytics_store::AnalyticsStore;
 use crate::auth::{require_domain, require_key};
-use crate::builder_service::{forward_admin, AdminCaller, AdminOrder};
+use crate::builder_orders::{AdminCaller, AdminOrder};
+use crate::builder_service::forward_admin;
 use crate::clock::now_ms;
 use crate::context::Call;
 use crate::directory::Directory;

@@ -9,7 +9,7 @@ use docs_edge_core::export::hosting::HostingSettings;
 use serde_json::Value;
 use worker::Response;
 
-use crate::builder_service::HOSTING_STORED_HEADER;
+use crate::builder_orders::HOSTING_STORED_HEADER;
 use crate::context::Call;
 use crate::directory::Directory;
 use crate::durable_client::read_reply;

@@ -15,7 +15,8 @@ use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
 use crate::auth::{require_domain, require_key};
-use crate::builder_service::{forward, FileOp, FileOrder, Staged, MAX_LIST_BYTES};
+use crate::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
+use crate::builder_service::forward;
 use crate::config::JobSettings;
 use crate::context::Call;
 use crate::directory::Directory;

@@ -6,7 +6,8 @@ use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::{Env, Response};
 
 use crate::auth::{require_domain, require_key};
-use crate::builder_service::{forward, FileOp, FileOrder, Staged};
+use crate::builder_orders::{FileOp, FileOrder, Staged};
+use crate::builder_service::forward;
 use crate::clock::{now_ms, now_unix};
 use crate::config::{Config, JobSettings};
 use crate::context::Call;

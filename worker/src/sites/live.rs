@@ -1,44 +1,18 @@
-//! The serving isolate's bounded cache of which version of a domain is live, trusted for
-//! [`POINTER_TTL_MS`] before R2 is asked again.
+//! The live version of a domain as the serving isolate answers it: from its pointer cache
+//! (`super::pointers`) while fresh, else from R2, and never a version from an earlier release before
+//! it is rebuilt (`crate::site_upgrade`).
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use docs_edge_core::platform::lru::ByteLru;
 use worker::{Bucket, Env};
 
+use super::pointers::{recent, remember};
 use super::{current_version, SiteVersion};
 use crate::clock::now_ms;
 use crate::error::{ApiError, ApiResult};
-use crate::search_cache::{self, Cached};
 use crate::site_upgrade;
 
-/// How long an isolate trusts its idea of the live version before asking R2 again.
-pub const POINTER_TTL_MS: u64 = 5_000;
-
-/// Live-version pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about
-/// a thousand domains), least recently used first out.
-const POINTER_CACHE_BYTES: usize = 256 << 10;
-
-struct Pointer {
-    version: SiteVersion,
-    checked_ms: u64,
-}
-
-thread_local! {
-    /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
-    static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
-}
-
-/// This isolate drops what it remembers of `domain`: its pointer and its search objects.
-pub fn forget(domain: &str) {
-    POINTERS.with(|cache| cache.borrow_mut().remove(domain));
-    search_cache::forget_site(domain);
-}
-
 /// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked
-/// in the last [`POINTER_TTL_MS`]; 404 when nothing is published (or only by another organization),
-/// 503 `site_upgrading` while a version from an earlier release is rebuilt.
+/// in the last [`super::pointers::POINTER_TTL_MS`]; 404 when nothing is published (or only by another
+/// organization), 503 `site_upgrading` while a version from an earlier release is rebuilt.
 pub async fn live_version(
     env: &Env,
     bucket: &Bucket,
@@ -55,38 +29,12 @@ async fn cached_live_version(
     domain: &str,
     org_id: &str,
 ) -> ApiResult<SiteVersion> {
-    let now = now_ms();
-    let cached = POINTERS
-        .with(|cache| cache.borrow_mut().get(domain))
-        .and_then(|p| p.downcast::<Pointer>().ok());
-    if let Some(pointer) = cached {
-        if now.saturating_sub(pointer.checked_ms) < POINTER_TTL_MS
-            && pointer.version.readable_by(org_id)
-        {
-            return Ok(pointer.version.clone());
-        }
+    if let Some(version) = recent(domain, org_id, now_ms()) {
+        return Ok(version);
     }
     let version = current_version(bucket, domain, org_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no docs are published for {domain}")))?;
-    let bytes = domain.len() + approx_bytes(&version);
-    let pointer: Cached = Rc::new(Pointer {
-        version: version.clone(),
-        checked_ms: now_ms(),
-    });
-    POINTERS.with(|cache| cache.borrow_mut().insert(domain, pointer, bytes));
+    remember(domain, &version);
     Ok(version)
-}
-
-/// Heap a cached pointer takes, about.
-fn approx_bytes(v: &SiteVersion) -> usize {
-    let strings = |items: &[String]| items.iter().map(|s| s.len() + 24).sum::<usize>();
-    std::mem::size_of::<Pointer>()
-        + 64
-        + v.publish_id.len()
-        + v.published_at.len()
-        + strings(&v.languages)
-        + strings(&v.versions)
-        + strings(&v.warnings)
-        + v.org_id.as_ref().map_or(0, String::len)
 }

@@ -1,5 +1,5 @@
 //! Published docs sites in R2; the serving isolate's bounded cache of which version is live is in
-//! [`live`] (the edge script's).
+//! [`pointers`], and the live version as it answers it in [`live`] (the edge script's).
 //!
 //! A version's objects live under `sites/{domain}/{publishId}/`, and `sites/{domain}/current.json`
 //! names the live version (the keys and object names are `crate::storage`'s). Writing that one
@@ -106,7 +106,7 @@ pub async fn live_pointer(bucket: &Bucket, domain: &str) -> ApiResult<Option<(St
 }
 
 /// Makes `version` (all of whose objects are stored) the live one. Serving isolates see it within
-/// [`live::POINTER_TTL_MS`]; the one that answers the publishing request at once ([`live::forget`]).
+/// [`pointers::POINTER_TTL_MS`]; the one that answers the publishing request at once ([`forget`]).
 pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<()> {
     bucket
         .put(current_key(domain), serde_json::to_vec(version)?)
@@ -126,7 +126,7 @@ pub fn republish_required(domain: &str, why: &str) -> ApiError {
 }
 
 /// Takes `domain`'s site offline (its organization lost the domain): the pointer goes. Serving
-/// isolates trust the pointer they hold for `live::POINTER_TTL_MS` more; the versions themselves
+/// isolates trust the pointer they hold for `pointers::POINTER_TTL_MS` more; the versions themselves
 /// are left to the retention sweep.
 pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
     bucket.delete(current_key(domain)).await?;
@@ -136,4 +136,8 @@ pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
 #[cfg(feature = "edge")]
 mod live;
 #[cfg(feature = "edge")]
-pub use live::{forget, live_version};
+mod pointers;
+#[cfg(feature = "edge")]
+pub use live::live_version;
+#[cfg(feature = "edge")]
+pub use pointers::forget;

@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::docs::archive::tree;
-use crate::export::links::Linker;
+use crate::export::render::links::Linker;
 
 fn render_with(body: &str, files: &[(&str, &str)]) -> String {
     let pages: BTreeMap<String, String> = [

@@ -1,0 +1,308 @@
+//! Hosting a domain's site: the operator's setting that turns it on with its export options, and the
+//! live pointer that names the export the site is served from.
+//!
+//! An export job of a hosted domain writes its bundle's files one object each under a prefix of its
+//! own, then the pointer ([`LiveSite`]), last: a request reads the pointer, then files of the one
+//! export it names, so each response comes wholly from one export, and the previous export's files
+//! stay where they were for pages loaded before the switch.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::export::api::parse_start_request;
+use crate::export::page::widget::SAME_ORIGIN;
+use crate::export::site::agent::MarkdownPages;
+use crate::export::site::versions::ExportVersions;
+use crate::http::validate::{object, FieldError, Path};
+use crate::wire::ExportAssistant;
+
+/// Most characters of a path prefix (`/docs`).
+pub const MAX_PREFIX_CHARS: usize = 100;
+/// First path segments the service's own routes and assets take: a prefix there would never be
+/// reached, as API routes are matched before site pages.
+const RESERVED_SEGMENTS: [&str; 6] = ["v1", "v2", "discovery", "health", "widget", "widget.js"];
+
+/// `PUT /v1/admin/orgs/{orgId}/domains/{domain}/hosting`, validated: whether the domain's site is
+/// served, under which path, and the options of the exports it is served from (those of
+/// `POST /v1/static-export/jobs` but `paths`: a site has every page).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostingSettings {
+    pub enabled: bool,
+    /// `/docs` for a site at `docs.example.com/docs`; `None`: the hostname's root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<ExportVersions>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<MarkdownPages>,
+    #[serde(default)]
+    pub analytics: bool,
+    /// The assistant widget, asking the site's own origin (`same-origin`) unless told otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assistant: Option<ExportAssistant>,
+}
+
+impl HostingSettings {
+    /// The setting as the API shows it: `versions` as the request writes it (`"all"` or a list of
+    /// names), not as it is stored.
+    pub fn to_json(&self) -> Value {
+        let mut json = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let (Some(ExportVersions::Only(names)), Some(map)) =
+            (&self.versions, json.as_object_mut())
+        {
+            map.insert("versions".into(), Value::from(names.clone()));
+        }
+        json
+    }
+}
+
+/// Reads the setting for `domain`: `enabled` (required), `pathPrefix`, and the export options
+/// `version`, `versions`, `markdown`, `analytics`, `assistant` (`{"key"}`, `apiBase` defaulting to
+/// `same-origin`), each with the export request's rule.
+pub fn parse_hosting(body: &Value, domain: &str) -> Result<HostingSettings, FieldError> {
+    let root = object(body, &Path::root())?;
+    let enabled = root.opt_bool("enabled")?.ok_or_else(|| {
+        root.field_path("enabled")
+            .error("is required (true or false)")
+    })?;
+    if root.get("paths").is_some() || root.get("domain").is_some() {
+        let field = if root.get("paths").is_some() {
+            "paths"
+        } else {
+            "domain"
+        };
+        return Err(root.field_path(field).error(
+            "is not a hosting setting: a hosted site has every page, at the domain in the URL",
+        ));
+    }
+    let path_prefix = match root.opt_str("pathPrefix")? {
+        None => None,
+        Some(raw) => path_prefix(raw).map_err(|rule| root.field_path("pathPrefix").error(rule))?,
+    };
+    let mut request = body.clone();
+    request["domain"] = Value::String(domain.to_string());
+    if let Some(assistant) = request.get_mut("assistant").and_then(Value::as_object_mut) {
+        assistant
+            .entry("apiBase")
+            .or_insert_with(|| Value::String(SAME_ORIGIN.to_string()));
+    }
+    let export = parse_start_request(&request)?;
+    Ok(HostingSettings {
+        enabled,
+        path_prefix,
+        version: export.version,
+        versions: export.versions,
+        markdown: export.markdown,
+        analytics: export.analytics,
+        assistant: export.assistant,
+    })
+}
+
+/// `/docs`, `/docs/` → `Some("/docs")`; `/` and `` → `None` (the root).
+fn path_prefix(raw: &str) -> Result<Option<String>, String> {
+    let trimmed = raw.trim().trim_end_matches('/');
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    const RULE: &str = "must be a path such as \"/docs\": segments of letters, digits, '.', '-' or '_', at most 100 characters";
+    if trimmed.len() > MAX_PREFIX_CHARS || !trimmed.starts_with('/') {
+        return Err(RULE.into());
+    }
+    for segment in trimmed[1..].split('/') {
+        let plain = segment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+        if segment.is_empty() || segment == "." || segment == ".." || !plain {
+            return Err(RULE.into());
+        }
+    }
+    let first = trimmed[1..].split('/').next().unwrap_or("");
+    if RESERVED_SEGMENTS.contains(&first) {
+        return Err(format!(
+            "cannot start with /{first}: the service's own routes are there"
+        ));
+    }
+    Ok(Some(trimmed.to_string()))
+}
+
+/// The live pointer of a hosted domain: the export its site is served from, with what every
+/// response of it carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveSite {
+    /// The export job whose files are served.
+    pub export_id: String,
+    /// The published version it rendered.
+    pub publish_id: String,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_prefix: Option<String>,
+    /// The bundle's policy (its manifest's `contentSecurityPolicy`).
+    pub content_security_policy: String,
+}
+
+impl LiveSite {
+    /// Heap the pointer takes, about: what a byte-bounded cache counts for it.
+    pub fn approx_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.export_id.len()
+            + self.publish_id.len()
+            + self.created_at.len()
+            + self.path_prefix.as_ref().map_or(0, String::len)
+            + self.content_security_policy.len()
+    }
+
+    /// The part of `url_path` inside the site (`/docs/a` → `/a`, `/docs` → `/`); `None` outside it.
+    pub fn site_path<'a>(&self, url_path: &'a str) -> Option<&'a str> {
+        let Some(prefix) = self.path_prefix.as_deref() else {
+            return Some(url_path);
+        };
+        match url_path.strip_prefix(prefix)? {
+            "" => Some("/"),
+            rest if rest.starts_with('/') => Some(rest),
+            _ => None,
+        }
+    }
+
+    /// The site's root as a URL path, with its slash (`/`, `/docs/`): the 404 page's base.
+    pub fn root(&self) -> String {
+        format!("{}/", self.path_prefix.as_deref().unwrap_or(""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn hosting_settings_take_the_export_options_with_the_widget_same_origin() {
+        let key = format!("svc_dsc_{}", "a".repeat(32));
+        let body = json!({"enabled": true, "pathPrefix": "/docs/", "markdown": "pages", "versions": "all", "analytics": true, "assistant": {"key": key}});
+        let settings = parse_hosting(&body, "docs.example.com").unwrap();
+        assert!(settings.enabled && settings.analytics);
+        assert_eq!(settings.path_prefix.as_deref(), Some("/docs"));
+        assert_eq!(settings.markdown, Some(MarkdownPages::Pages));
+        assert_eq!(settings.versions, Some(ExportVersions::All));
+        assert_eq!(
+            settings.assistant,
+            Some(ExportAssistant {
+                api_base: "same-origin".into(),
+                key,
+                turnstile_site_key: None
+            })
+        );
+        let stored: HostingSettings =
+            serde_json::from_str(&serde_json::to_string(&settings).unwrap()).unwrap();
+        assert_eq!(stored, settings);
+        let off = parse_hosting(&json!({"enabled": false}), "docs.example.com").unwrap();
+        assert_eq!(off, HostingSettings::default());
+    }
+
+    #[test]
+    fn the_api_shows_versions_as_the_request_writes_them() {
+        let named =
+            parse_hosting(&json!({"enabled": true, "versions": ["v2", "v1"]}), "d.io").unwrap();
+        assert_eq!(named.to_json()["versions"], json!(["v2", "v1"]));
+        let all = parse_hosting(&json!({"enabled": true, "versions": "all"}), "d.io").unwrap();
+        assert_eq!(all.to_json()["versions"], json!("all"));
+        assert!(HostingSettings::default()
+            .to_json()
+            .get("versions")
+            .is_none());
+    }
+
+    #[test]
+    fn hosting_settings_refuse_what_a_site_cannot_be_with_the_field() {
+        let refused = |body: Value| parse_hosting(&body, "docs.example.com").unwrap_err();
+        assert_eq!(refused(json!({})).path, "enabled");
+        assert_eq!(refused(json!({"enabled": "yes"})).path, "enabled");
+        assert_eq!(
+            refused(json!({"enabled": true, "paths": ["a"]})).path,
+            "paths"
+        );
+        assert_eq!(
+            refused(json!({"enabled": true, "markdown": "all"})).path,
+            "markdown"
+        );
+        assert_eq!(
+            refused(json!({"enabled": true, "assistant": {"key": "svc_abc"}})).path,
+            "assistant.key"
+        );
+        for prefix in ["docs", "/a b", "/a/../b", "/v1", "/discovery/x", "/a//b"] {
+            assert_eq!(
+                refused(json!({"enabled": true, "pathPrefix": prefix})).path,
+                "pathPrefix",
+                "{prefix}"
+            );
+        }
+        assert_eq!(
+            parse_hosting(&json!({"enabled": true, "pathPrefix": "/"}), "a.com")
+                .unwrap()
+                .path_prefix,
+            None
+        );
+    }
+
+    #[test]
+    fn hosting_live_site_paths_stay_under_the_prefix() {
+        let mut live = LiveSite {
+            export_id: "se_1".into(),
+            publish_id: "p".into(),
+            created_at: "t".into(),
+            path_prefix: None,
+            content_security_policy: "x".into(),
+        };
+        assert_eq!(live.site_path("/a/b"), Some("/a/b"));
+        assert_eq!(live.root(), "/");
+        live.path_prefix = Some("/docs".into());
+        assert_eq!(live.site_path("/docs/a"), Some("/a"));
+        assert_eq!(live.site_path("/docs"), Some("/"));
+        assert_eq!(live.site_path("/docsx/a"), None);
+        assert_eq!(live.site_path("/a"), None);
+        assert_eq!(live.root(), "/docs/");
+    }
+
+    #[test]
+    fn hosting_a_bundles_parts_read_back_file_by_file_stop_only_between_entries() {
+        use crate::docs::unpack::Entry;
+        use crate::docs::{ArchiveLimits, Unpacker};
+        use crate::export::{tar_gz_entry_piece, tar_gz_member, ExportFile};
+        let pages = tar_gz_member(
+            &[ExportFile::new("index.html".into(), "<p>hi</p>".into())],
+            0,
+        );
+        let text = "x".repeat(1500);
+        let head =
+            tar_gz_entry_piece("llms-full.txt", 1500, 0, 0, &text.as_bytes()[..1000]).unwrap();
+        let tail =
+            tar_gz_entry_piece("llms-full.txt", 1500, 0, 1000, &text.as_bytes()[1000..]).unwrap();
+        let mut unpacker = Unpacker::new(&ArchiveLimits::default());
+        let mut files = Vec::new();
+        let mut collect = |entry: Entry| {
+            if let Entry::File(path, bytes) = entry {
+                files.push((path, bytes.len()));
+            }
+        };
+        assert!(!unpacker.between_entries(), "nothing read yet");
+        unpacker.push(&pages, &mut collect).unwrap();
+        assert!(unpacker.between_entries());
+        unpacker.push(&head, &mut collect).unwrap();
+        assert!(
+            !unpacker.between_entries(),
+            "inside llms-full.txt: a step may not stop here"
+        );
+        unpacker.push(&tail, &mut collect).unwrap();
+        assert!(unpacker.between_entries());
+        assert_eq!(
+            files,
+            vec![
+                ("index.html".to_string(), 9),
+                ("llms-full.txt".to_string(), 1500)
+            ]
+        );
+    }
+}
