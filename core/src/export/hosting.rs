@@ -142,6 +142,28 @@ pub struct LiveSite {
     pub path_prefix: Option<String>,
     /// The bundle's policy (its manifest's `contentSecurityPolicy`).
     pub content_security_policy: String,
+    /// The export served before this one: a rollback restores it, and its files answer what this
+    /// export lacks, so a page loaded before the switch still finds its assets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Box<LiveSite>>,
+    /// Exports switched away from in the last [`KEEP_RETIRED_MS`], which the sweep keeps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired: Vec<Retired>,
+    /// When the last export's switch was (a rollback is none): every export whose files were
+    /// written since is still being written, one at a time for an organization.
+    #[serde(default)]
+    pub since_ms: u64,
+}
+
+/// How long an export's files stay after the site was switched away from it, at least.
+pub const KEEP_RETIRED_MS: u64 = 10 * 60 * 1000;
+
+/// An export the site was switched away from, and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Retired {
+    pub export_id: String,
+    pub at_ms: u64,
 }
 
 impl LiveSite {
@@ -170,6 +192,54 @@ impl LiveSite {
     /// The site's root as a URL path, with its slash (`/`, `/docs/`): the 404 page's base.
     pub fn root(&self) -> String {
         format!("{}/", self.path_prefix.as_deref().unwrap_or(""))
+    }
+
+    /// The pointer that switches the site from `current` to `self` at `now_ms`: `current` becomes
+    /// the previous export and is recorded as switched away from.
+    pub fn switched_from(mut self, current: Option<LiveSite>, now_ms: u64) -> LiveSite {
+        let Some(mut current) = current else {
+            return self;
+        };
+        let mut retired = std::mem::take(&mut current.retired);
+        retired.push(Retired {
+            export_id: current.export_id.clone(),
+            at_ms: now_ms,
+        });
+        retired.retain(|r| {
+            r.export_id != self.export_id && now_ms.saturating_sub(r.at_ms) < KEEP_RETIRED_MS
+        });
+        current.previous = None;
+        self.previous = Some(Box::new(current));
+        self.retired = retired;
+        self.since_ms = now_ms;
+        self
+    }
+
+    /// The pointer a rollback writes: the previous export live again, this one its previous;
+    /// `None` when there is no previous export.
+    pub fn rolled_back(mut self, now_ms: u64) -> Option<LiveSite> {
+        let previous = *self.previous.take()?;
+        let retired = std::mem::take(&mut self.retired);
+        let since_ms = self.since_ms;
+        let mut back = previous.switched_from(Some(self), now_ms);
+        back.since_ms = since_ms;
+        back.retired.extend(retired.into_iter().filter(|r| {
+            r.export_id != back.export_id && now_ms.saturating_sub(r.at_ms) < KEEP_RETIRED_MS
+        }));
+        Some(back)
+    }
+
+    /// Whether the files of export `export_id` must stay at `now_ms`: the live one, the previous
+    /// one, and those switched away from in the last `keep_retired_ms` ([`KEEP_RETIRED_MS`]).
+    pub fn keeps(&self, export_id: &str, now_ms: u64, keep_retired_ms: u64) -> bool {
+        self.export_id == export_id
+            || self
+                .previous
+                .as_ref()
+                .is_some_and(|p| p.export_id == export_id)
+            || self.retired.iter().any(|r| {
+                r.export_id == export_id && now_ms.saturating_sub(r.at_ms) < keep_retired_ms
+            })
     }
 }
 
@@ -255,6 +325,9 @@ mod tests {
             created_at: "t".into(),
             path_prefix: None,
             content_security_policy: "x".into(),
+            previous: None,
+            retired: Vec::new(),
+            since_ms: 0,
         };
         assert_eq!(live.site_path("/a/b"), Some("/a/b"));
         assert_eq!(live.root(), "/");
@@ -264,6 +337,74 @@ mod tests {
         assert_eq!(live.site_path("/docsx/a"), None);
         assert_eq!(live.site_path("/a"), None);
         assert_eq!(live.root(), "/docs/");
+    }
+
+    fn export(id: &str) -> LiveSite {
+        LiveSite {
+            export_id: id.into(),
+            publish_id: format!("p_{id}"),
+            created_at: "t".into(),
+            path_prefix: None,
+            content_security_policy: format!("csp {id}"),
+            previous: None,
+            retired: Vec::new(),
+            since_ms: 0,
+        }
+    }
+
+    #[test]
+    fn hosting_a_switch_keeps_the_previous_export_and_a_rollback_restores_it() {
+        let first = export("se_a").switched_from(None, 0);
+        assert_eq!(first.previous, None);
+        let second = export("se_b").switched_from(Some(first.clone()), 1_000);
+        assert_eq!(
+            second.previous.as_deref().map(|p| p.export_id.as_str()),
+            Some("se_a")
+        );
+        let third = export("se_c").switched_from(Some(second.clone()), 2_000);
+        assert_eq!(
+            third.previous.as_deref().map(|p| p.export_id.as_str()),
+            Some("se_b")
+        );
+        assert!(
+            third.previous.as_ref().unwrap().previous.is_none(),
+            "one previous, not a chain"
+        );
+        // Switched away from a second ago: kept; ten minutes later only the live and the previous.
+        let keeps = |site: &LiveSite, id: &str, at: u64| site.keeps(id, at, KEEP_RETIRED_MS);
+        assert!(
+            keeps(&third, "se_a", 2_000)
+                && keeps(&third, "se_b", 2_000)
+                && keeps(&third, "se_c", 2_000)
+        );
+        let later = 1_000 + KEEP_RETIRED_MS;
+        assert!(
+            !keeps(&third, "se_a", later)
+                && keeps(&third, "se_b", later)
+                && !keeps(&third, "se_x", 0)
+        );
+        assert_eq!(third.since_ms, 2_000);
+
+        let back = third.clone().rolled_back(3_000).unwrap();
+        assert_eq!(back.export_id, "se_b");
+        assert_eq!(
+            back.content_security_policy, "csp se_b",
+            "the previous pointer whole"
+        );
+        assert_eq!(
+            back.previous.as_deref().map(|p| p.export_id.as_str()),
+            Some("se_c")
+        );
+        assert!(
+            keeps(&back, "se_a", 3_000),
+            "still within ten minutes of its switch"
+        );
+        assert_eq!(back.since_ms, 2_000, "a rollback is no export's switch");
+        let forth = back.rolled_back(4_000).unwrap();
+        assert_eq!(forth.export_id, "se_c");
+        assert_eq!(export("se_a").rolled_back(0), None);
+        let read: LiveSite = serde_json::from_str(&serde_json::to_string(&third).unwrap()).unwrap();
+        assert_eq!(read, third);
     }
 
     #[test]
