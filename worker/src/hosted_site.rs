@@ -126,6 +126,12 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
     site.not_found().await.map(Some)
 }
 
+/// The publish `domain`'s hosted site is served from; `None` when it serves none.
+pub async fn live_publish_id(env: &Env, domain: &str) -> ApiResult<Option<String>> {
+    let live = live_site(&storage::bucket(env)?, domain).await?;
+    Ok(live.map(|l| l.publish_id.clone()))
+}
+
 /// The request's hostname, lower case, without its port.
 fn request_host(req: &Request) -> Option<String> {
     let raw = req
