@@ -14,6 +14,7 @@ use super::api::parse_start_request;
 use super::versions::ExportVersions;
 use super::widget::SAME_ORIGIN;
 use crate::http::validate::{object, FieldError, Path};
+use crate::platform::retention::{DAY_MS, HOSTED_PREFIX, IN_FLIGHT_DAYS};
 use crate::wire::ExportAssistant;
 
 /// Most characters of a path prefix (`/docs`).
@@ -243,6 +244,38 @@ impl LiveSite {
     }
 }
 
+/// The domain and export of a hosted site's file key (`hosted/{domain}/{exportId}/{path}`); `None`
+/// for the pointer (`hosted/{domain}/live.json`) and any other key.
+pub fn hosted_export_of(key: &str) -> Option<(&str, &str)> {
+    let mut parts = key.strip_prefix(HOSTED_PREFIX)?.splitn(3, '/');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(domain), Some(export), Some(path))
+            if !domain.is_empty() && !export.is_empty() && !path.is_empty() =>
+        {
+            Some((domain, export))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the sweep deletes a file of export `export_id`, written at `uploaded_ms`, of a domain
+/// whose pointer is `live` (`None`: its site is not live): an export the pointer does not keep,
+/// written before the last switch; with no pointer, once a day old (an export in flight is not).
+pub fn hosted_file_swept(
+    export_id: &str,
+    uploaded_ms: u64,
+    now_ms: u64,
+    live: Option<&LiveSite>,
+    keep_retired_ms: u64,
+) -> bool {
+    match live {
+        Some(live) => {
+            !live.keeps(export_id, now_ms, keep_retired_ms) && uploaded_ms < live.since_ms
+        }
+        None => uploaded_ms.saturating_add(IN_FLIGHT_DAYS * DAY_MS) <= now_ms,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,6 +438,52 @@ mod tests {
         assert_eq!(export("se_a").rolled_back(0), None);
         let read: LiveSite = serde_json::from_str(&serde_json::to_string(&third).unwrap()).unwrap();
         assert_eq!(read, third);
+    }
+
+    #[test]
+    fn hosting_the_sweep_takes_exports_neither_kept_nor_in_flight() {
+        assert_eq!(
+            hosted_export_of("hosted/d.com/se_a/_static/x.css"),
+            Some(("d.com", "se_a"))
+        );
+        assert_eq!(hosted_export_of("hosted/d.com/live.json"), None);
+        assert_eq!(hosted_export_of("sites/d.com/se_a/x"), None);
+        let live = export("se_c").switched_from(
+            Some(export("se_b").switched_from(Some(export("se_a")), 1_000)),
+            2_000,
+        );
+        let now = 2_000 + KEEP_RETIRED_MS;
+        let swept = |id: &str, uploaded: u64| {
+            hosted_file_swept(id, uploaded, now, Some(&live), KEEP_RETIRED_MS)
+        };
+        assert!(
+            swept("se_a", 500),
+            "switched away from over ten minutes ago"
+        );
+        assert!(
+            !swept("se_b", 500) && !swept("se_c", 1_500),
+            "the previous and the live"
+        );
+        assert!(swept("se_old", 10), "an export long replaced");
+        assert!(
+            !swept("se_next", 2_500),
+            "written since the last switch: in flight"
+        );
+        assert!(
+            !hosted_file_swept("se_a", 500, 2_500, Some(&live), KEEP_RETIRED_MS),
+            "switched away from moments ago"
+        );
+        assert!(!hosted_file_swept(
+            "se_a",
+            0,
+            DAY_MS - 1,
+            None,
+            KEEP_RETIRED_MS
+        ));
+        assert!(
+            hosted_file_swept("se_a", 0, DAY_MS, None, KEEP_RETIRED_MS),
+            "no site: a day later"
+        );
     }
 
     #[test]
