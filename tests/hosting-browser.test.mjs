@@ -85,6 +85,8 @@ test('the sidebar leads from page to page of the hosted domain', async () => {
   for (const [index, href] of hrefs.entries()) {
     assert.ok(href.startsWith(`${site.url}/`), href);
     const path = new URL(href).pathname;
+    // From the home page each time: the sidebar a reader sees there.
+    await page.goto(`${site.url}/`);
     await page.locator('aside.sidebar a[href]:visible').nth(index).click();
     await page.waitForURL((url) => url.pathname === path);
     assert.ok((await page.locator('main h1').first().textContent()).trim().length > 0, path);
