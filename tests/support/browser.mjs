@@ -42,9 +42,10 @@ export function collectPageErrors(page) {
   return errors;
 }
 
-/** A plain browser (not a persistent context) for tests that make their own contexts. */
-export async function launchChromium() {
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: ARGS });
+/** A plain browser (not a persistent context) for tests that make their own contexts; `args`: more
+ * command-line switches (`--host-resolver-rules=…` to reach a hostname on this machine). */
+export async function launchChromium(args = []) {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...ARGS, ...args] });
 }
 
 const TYPES = {

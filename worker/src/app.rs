@@ -142,7 +142,7 @@ async fn dispatch(call: &mut Call) -> ApiResult<Response> {
         Route::AnalyticsEvents => routes::analytics::events(call).await,
         Route::AnalyticsReport => routes::analytics::forward_report(call).await,
         Route::ConversationsCsv => routes::analytics::forward_report(call).await,
-        Route::GetHosting => routes::admin::forward(call).await,
+        Route::GetHosting | Route::RollbackHosting => routes::admin::forward(call).await,
         Route::PutHosting => routes::hosting::put(call).await,
     }
 }

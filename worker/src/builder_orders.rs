@@ -110,6 +110,10 @@ pub struct SweepOrder {
     pub export_retention_days: u64,
     /// How long an unreferenced file of a store is kept after its upload.
     pub file_in_flight_ms: u64,
+    /// How long a hosted site's export stays after the site was switched away from it (`None`:
+    /// ten minutes, `docs_edge_core::export::hosting::KEEP_RETIRED_MS`).
+    #[serde(default)]
+    pub hosted_keep_retired_ms: Option<u64>,
     /// Keys a list page asks for, and list pages a run reads at most.
     pub page_keys: u32,
     pub pages: usize,

@@ -446,6 +446,15 @@ pub mod test_only {
         Some((domain, Duration::from_millis(ms)))
     }
 
+    /// `TEST_HOSTED_KEEP_RETIRED_MS`: the sweep keeps a hosted export's files this long after the
+    /// site was switched away from it, instead of ten minutes, so a test sees them go.
+    pub fn hosted_keep_retired_ms(env: &Env) -> Option<u64> {
+        text(env, "TEST_HOSTED_KEEP_RETIRED_MS")?
+            .trim()
+            .parse()
+            .ok()
+    }
+
     /// `TEST_THREAD_RETENTION_MS`: threads expire this long after their last turn instead of
     /// `THREAD_RETENTION_DAYS`, so a test can see one go.
     pub fn thread_retention(env: &Env) -> Option<Duration> {

@@ -6,7 +6,8 @@
 //! are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
 //!
 //! Each response reads the live pointer once (kept per isolate for [`POINTER_TTL_MS`]) and then
-//! files of the one export it names, so a response never mixes two exports; the validators are
+//! a file of the one export it names (an asset the export lacks: of the export it replaced, for
+//! pages loaded before the switch), so a response never mixes two exports; the validators are
 //! R2's own per file, so a page unchanged by a new export stays valid in readers' caches.
 
 use std::cell::RefCell;
@@ -95,7 +96,13 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
         if path == REDIRECTS_FILE {
             break;
         }
-        if let Some(object) = site.bucket.get(site.key(&path)).execute().await? {
+        let mut found = site.bucket.get(site.key(&path)).execute().await?;
+        if let (None, false, Some(previous)) = (&found, page, &live.previous) {
+            // A page loaded before the last switch still finds its assets: the previous export's.
+            let key = hosted_file_key(&site.domain, &previous.export_id, &path);
+            found = site.bucket.get(key).execute().await?;
+        }
+        if let Some(object) = found {
             let not_modified = header("if-none-match")
                 .is_some_and(|tags| etag_matches(&tags, &object.http_etag()));
             return site
@@ -117,6 +124,12 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
         return Ok(Some(response));
     }
     site.not_found().await.map(Some)
+}
+
+/// The publish `domain`'s hosted site is served from; `None` when it serves none.
+pub async fn live_publish_id(env: &Env, domain: &str) -> ApiResult<Option<String>> {
+    let live = live_site(&storage::bucket(env)?, domain).await?;
+    Ok(live.map(|l| l.publish_id.clone()))
 }
 
 /// The request's hostname, lower case, without its port.

@@ -86,6 +86,8 @@ mod export_source;
 #[cfg(feature = "builder")]
 mod highlight;
 #[cfg(feature = "builder")]
+mod hosted_pointer;
+#[cfg(feature = "builder")]
 mod site_store;
 #[cfg(feature = "builder")]
 mod storage_sweep;

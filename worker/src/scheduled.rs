@@ -43,6 +43,7 @@ async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
         export_retention_days: config.export_retention_days,
         file_in_flight_ms: test_only::site_file_in_flight(env)
             .map_or(FILE_IN_FLIGHT_MS, |d| d.as_millis() as u64),
+        hosted_keep_retired_ms: test_only::hosted_keep_retired_ms(env),
         page_keys,
         pages,
         after: kv.get(SWEEP_CURSOR_KEY).text().await?,

@@ -1,15 +1,20 @@
 //! The daily storage sweep, run in the builder script when the edge's cron asks
 //! (`crate::builder_orders::SweepOrder`): published versions and export objects past their
-//! retention (`docs_edge_core::platform::retention`), and files of sites' stores no kept version
-//! refers to (`crate::store_sweep`), at most the order's list pages per run, from the key after the
+//! retention (`docs_edge_core::platform::retention`), files of sites' stores no kept version
+//! refers to (`crate::store_sweep`), and hosted sites' exports their pointers no longer keep
+//! (`docs_edge_core::export::hosting::hosted_file_swept`), at most the order's list pages per run, from the key after the
 //! one the last run stopped at. The edge keeps that cursor and logs the outcome.
 
+use docs_edge_core::export::hosting::{
+    hosted_export_of, hosted_file_swept, LiveSite, KEEP_RETIRED_MS,
+};
 use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Live, Retention};
 use worker::{Bucket, Env, Request, Response};
 
 use crate::builder_orders::{SweepOrder, Swept};
 use crate::clock::now_ms;
 use crate::error::ApiResult;
+use crate::hosted_pointer::read_live;
 use crate::http::json_response;
 use crate::sites;
 use crate::storage;
@@ -36,7 +41,7 @@ async fn run(env: &Env, order: SweepOrder) -> ApiResult<Swept> {
         &mut after,
         now,
         retention,
-        (order.page_keys, order.pages),
+        (order.page_keys, order.pages, order.hosted_keep_retired_ms),
     )
     .await
     {
@@ -59,11 +64,14 @@ async fn sweep_pages(
     after: &mut Option<String>,
     now: u64,
     retention: Retention,
-    (page_keys, pages): (u32, usize),
+    (page_keys, pages, keep_retired_ms): (u32, usize, Option<u64>),
 ) -> ApiResult<u64> {
     let mut deleted = 0u64;
     // The live version of the domain whose keys are being listed (keys come in order).
     let mut live: Option<(String, Option<(String, u64)>)> = None;
+    // Likewise the live pointer of the hosted domain whose exports' files are being listed.
+    let mut hosted: Option<(String, Option<LiveSite>)> = None;
+    let keep_retired_ms = keep_retired_ms.unwrap_or(KEEP_RETIRED_MS);
     for _ in 0..pages {
         let mut list = bucket.list().limit(page_keys);
         if let Some(key) = after.as_ref() {
@@ -79,6 +87,14 @@ async fn sweep_pages(
                 if !store.judge(&key, uploaded_ms).await? {
                     budget_spent = true;
                     break;
+                }
+            } else if let Some((domain, export_id)) = hosted_export_of(&key) {
+                if hosted.as_ref().is_none_or(|(seen, _)| seen != domain) {
+                    hosted = Some((domain.to_string(), read_live(bucket, domain).await?));
+                }
+                let pointer = hosted.as_ref().and_then(|(_, live)| live.as_ref());
+                if hosted_file_swept(export_id, uploaded_ms, now, pointer, keep_retired_ms) {
+                    doomed.push(key.clone());
                 }
             } else {
                 let live_id = match site_domain(&key) {

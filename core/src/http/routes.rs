@@ -120,6 +120,7 @@ routes! {
     ConversationsCsv  GET    "/v1/analytics/{domain}/conversations.csv"               => All(Analytics),
     GetHosting        GET    "/v1/admin/orgs/{orgId}/domains/{domain}/hosting"        => All(StaticExport),
     PutHosting        PUT    "/v1/admin/orgs/{orgId}/domains/{domain}/hosting"        => All(StaticExport),
+    RollbackHosting   POST   "/v1/admin/orgs/{orgId}/domains/{domain}/hosting/rollback" => All(StaticExport),
 }
 
 /// What a route needs of the deployment's switches.

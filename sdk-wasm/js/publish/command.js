@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { publishFolder } from './index.js';
 import { formatBytes, formatWarnings, progressLine } from './report.js';
+import { servedPublish, siteUrl, waitForSite } from './hosted.js';
 
 const OPTIONS = {
   domain: { type: 'string' },
@@ -13,11 +14,15 @@ const OPTIONS = {
   'no-fetch': { type: 'boolean', default: false },
   'no-cache': { type: 'boolean', default: false },
   concurrency: { type: 'string' },
+  'wait-site': { type: 'boolean', default: false },
+  'site-url': { type: 'string' },
+  'site-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
 export function usage(command) {
   return `usage: ${command} <folder> --domain <domain> [--url URL] [--key ADMIN_KEY] [--json] [--no-fetch] [--concurrency N]
+       [--wait-site [--site-url URL] [--site-timeout SECONDS]]
 
 Publishes a docs folder (docs.json or mint.json at its root) and waits until it is live. Only files the
 site does not hold yet are uploaded.
@@ -27,7 +32,10 @@ site does not hold yet are uploaded.
   --no-fetch     do not fetch remote OpenAPI documents and images (each one left out is a warning)
   --no-cache     read every file, and keep no file hashes for the next publish (kept by default in
                  $XDG_CACHE_HOME/docs-edge or ~/.cache/docs-edge, by size and modification time)
-  --concurrency  uploads and fetches in flight (default 6)`;
+  --concurrency  uploads and fetches in flight (default 6)
+  --wait-site    then wait until the domain's hosted site serves the new version, and print its URL
+                 ("siteUrl" in the output); the site is https://<domain> unless --site-url names it
+  --site-timeout seconds to wait for the site (default 600)`;
 }
 
 /**
@@ -36,7 +44,7 @@ site does not hold yet are uploaded.
  */
 export async function main(argv, {
   command = 'docs-edge publish', env = process.env, stdout = process.stdout, stderr = process.stderr, defaultUrl,
-  publish = publishFolder,
+  publish = publishFolder, siteFetch = globalThis.fetch,
 } = {}) {
   let args;
   try {
@@ -53,12 +61,15 @@ export async function main(argv, {
   const baseUrl = values.url ?? env.DOCS_EDGE_URL ?? defaultUrl;
   const adminKey = values.key ?? env.DOCS_EDGE_ADMIN_KEY;
   const concurrency = values.concurrency === undefined ? 6 : Number(values.concurrency);
+  const siteTimeout = values['site-timeout'] === undefined ? 600 : Number(values['site-timeout']);
   const problems = [
     positionals.length !== 1 && 'name one docs folder',
     !values.domain && '--domain is required',
     !baseUrl && '--url (or DOCS_EDGE_URL) is required',
     !adminKey && '--key (or DOCS_EDGE_ADMIN_KEY) is required',
     !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64) && '--concurrency must be a whole number from 1 to 64',
+    !(siteTimeout > 0) && '--site-timeout must be a number of seconds',
+    (values['site-url'] || values['site-timeout']) && !values['wait-site'] && '--site-url and --site-timeout go with --wait-site',
   ].filter(Boolean);
   if (problems.length > 0) {
     stderr.write(`${problems.join('\n')}\n\n${usage(command)}\n`);
@@ -66,22 +77,31 @@ export async function main(argv, {
   }
 
   const progress = progressWriter(stderr);
+  const site = values['wait-site'] ? siteUrl(values.domain, values['site-url']) : null;
   try {
+    // What the hosted site serves now: the wait ends when it serves something else.
+    const before = site ? await servedPublish(site, siteFetch) : null;
     const result = await publish({
       folder: positionals[0], baseUrl, adminKey, domain: values.domain, concurrency,
       noFetch: values['no-fetch'], onEvent: progress.event, ...(values['no-cache'] ? { hashCacheDir: false } : {}),
     });
     progress.done();
-    const { site } = result;
+    const published = result.site;
     stderr.write(
-      `${site.domain} is live: ${site.pageCount} pages` +
-        `${site.languages?.length > 1 ? `, ${site.languages.length} languages` : ''}; ` +
+      `${published.domain} is live: ${published.pageCount} pages` +
+        `${published.languages?.length > 1 ? `, ${published.languages.length} languages` : ''}; ` +
         `uploaded ${result.filesUploaded} of ${result.filesTotal} files, ${formatBytes(result.bytesSent)} sent, ` +
         `in ${(result.durationMs / 1000).toFixed(1)} s\n${formatWarnings(result.warnings)}\n`,
     );
+    if (site) {
+      stderr.write(`waiting for the site at ${site} to serve it…\n`);
+      await waitForSite(site, before, { fetch: siteFetch, timeoutMs: siteTimeout * 1000 });
+      stderr.write(`the site is live at ${site}/\n`);
+    }
+    const siteUrlField = site ? { siteUrl: `${site}/` } : {};
     const out = values.json
-      ? { site, warnings: result.warnings, bytesSent: result.bytesSent, filesUploaded: result.filesUploaded, filesTotal: result.filesTotal, durationMs: result.durationMs }
-      : site;
+      ? { site: published, warnings: result.warnings, bytesSent: result.bytesSent, filesUploaded: result.filesUploaded, filesTotal: result.filesTotal, durationMs: result.durationMs, ...siteUrlField }
+      : { ...published, ...siteUrlField };
     stdout.write(`${JSON.stringify(out, null, values.json ? 0 : 2)}\n`);
     return 0;
   } catch (err) {

@@ -44,6 +44,7 @@ pub async fn serve(
         Route::RevokeKey => orgs::revoke_key(&mut call).await,
         Route::GetHosting => orgs::get_hosting(&mut call).await,
         Route::PutHosting => orgs::put_hosting(&mut call).await,
+        Route::RollbackHosting => orgs::rollback_hosting(&mut call).await,
         Route::AnalyticsReport => reports::report(&mut call).await,
         Route::ConversationsCsv => reports::conversations_csv(&mut call).await,
         _ => Err(ApiError::RouteNotFound),

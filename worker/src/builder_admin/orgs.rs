@@ -11,7 +11,7 @@ use docs_edge_core::admin::{
     parse_add_domain, parse_create_key, parse_create_org, parse_update_key, parse_update_org,
     CreateKey, CreateOrg, UpdateKey, UpdateOrg,
 };
-use docs_edge_core::export::hosting::parse_hosting;
+use docs_edge_core::export::hosting::{parse_hosting, LiveSite};
 use docs_edge_core::security::signing::{fingerprint_of_hash, key_fingerprint, sha256_hex};
 use docs_edge_core::wire::{CreatedKey, KeyInfo, KeyKind};
 use serde_json::Value;
@@ -239,6 +239,30 @@ pub async fn put_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
         &ascii_json(&serde_json::to_string(&settings)?),
     )?;
     Ok(response)
+}
+
+/// Switches the domain's hosted site back to the export it was served from before its last switch
+/// (`crate::hosted_pointer::roll_back`); a second rollback switches it forth again.
+pub async fn rollback_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
+    let (_, _, domain) = org_domain(call).await?;
+    let bucket = storage::bucket(call.env)?;
+    let live = crate::hosted_pointer::roll_back(&bucket, &domain)
+        .await?
+        .ok_or_else(|| ApiError::Conflict {
+            code: "no_previous_export",
+            message: format!(
+                "the site of {domain} has no previous export to roll back to: it is not live, or has been switched only once"
+            ),
+        })?;
+    let export = |site: &LiveSite| serde_json::json!({ "exportId": site.export_id, "publishId": site.publish_id, "createdAt": site.created_at });
+    json_response(
+        200,
+        &serde_json::json!({
+            "domain": domain,
+            "live": export(&live),
+            "previous": live.previous.as_deref().map(export),
+        }),
+    )
 }
 
 /// `json` with every non-ASCII character escaped (`\uXXXX`, surrogate pairs beyond the BMP): a header

@@ -24,5 +24,9 @@ pub async fn forward(call: &mut Call) -> ApiResult<Response> {
     if call.matched.route == Route::RemoveDomain && response.status_code() == 204 {
         crate::sites::forget(&call.param(1).to_ascii_lowercase());
     }
+    // The builder switched the hosted site back: likewise.
+    if call.matched.route == Route::RollbackHosting && response.status_code() == 200 {
+        crate::hosted_site::forget(&call.param(1).to_ascii_lowercase());
+    }
     Ok(response)
 }

@@ -1,7 +1,8 @@
 //! `/v1/admin/orgs/{orgId}/domains/{domain}/hosting` (operator): whether the domain's site is
 //! served by this service, with the options of the exports it is served from. Turning it on starts
 //! the site's export of what is live; each publish that goes live starts the next
-//! ([`after_publish`]); the export job switches the site when its files are written. Turning it off
+//! ([`after_publish`]; a publish that answered 202, when its status is read live:
+//! [`after_publish_seen`]); the export job switches the site when its files are written. Turning it off
 //! takes the site offline at once (its pointer is deleted; the exports' files stay). Reading and
 //! storing the setting is the builder's (`crate::builder_admin`), like the rest of the operator API.
 
@@ -38,6 +39,15 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
         crate::hosted_site::forget(&domain);
     }
     json_response(200, &view)
+}
+
+/// A publish of `domain` read live after its request answered: its site's export, unless the site
+/// is already served from that publish. (An export of it still running refuses the start: logged.)
+pub async fn after_publish_seen(call: &Call, org_id: &str, domain: &str, publish_id: &str) {
+    match crate::hosted_site::live_publish_id(&call.env, domain).await {
+        Ok(Some(live)) if live == publish_id => {}
+        _ => after_publish(call, org_id, domain).await,
+    }
 }
 
 /// After a publish of `domain` went live: its site's next export, when the domain is hosted. The

@@ -102,7 +102,7 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
             return Err(err);
         }
     };
-    start_publish(
+    let response = start_publish(
         &call.config,
         &jobs,
         &order.domain,
@@ -110,7 +110,11 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
         publish_id,
         size,
     )
-    .await
+    .await?;
+    if response.status_code() == 200 {
+        crate::routes::hosting::after_publish(call, &order.org_id, &order.domain).await;
+    }
+    Ok(response)
 }
 
 /// `GET /v1/sites/{domain}/manifest`: the live version's files and hashes, so a client with no memory

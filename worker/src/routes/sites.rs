@@ -203,6 +203,11 @@ pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
     let record = PublishJobClient::new(&call.env, &domain)
         .status(&query)
         .await?;
+    if record.status.status == PublishState::Live {
+        // A publish that answered 202 went live since: its hosted site's export starts now.
+        crate::routes::hosting::after_publish_seen(call, &key.org_id, &domain, &query.publish_id)
+            .await;
+    }
     json_response(200, &record.status)
 }
 

@@ -14,6 +14,7 @@ use crate::export::page::widget::SAME_ORIGIN;
 use crate::export::site::agent::MarkdownPages;
 use crate::export::site::versions::ExportVersions;
 use crate::http::validate::{object, FieldError, Path};
+use crate::platform::retention::{DAY_MS, HOSTED_PREFIX, IN_FLIGHT_DAYS};
 use crate::wire::ExportAssistant;
 
 /// Most characters of a path prefix (`/docs`).
@@ -142,6 +143,28 @@ pub struct LiveSite {
     pub path_prefix: Option<String>,
     /// The bundle's policy (its manifest's `contentSecurityPolicy`).
     pub content_security_policy: String,
+    /// The export served before this one: a rollback restores it, and its files answer what this
+    /// export lacks, so a page loaded before the switch still finds its assets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Box<LiveSite>>,
+    /// Exports switched away from in the last [`KEEP_RETIRED_MS`], which the sweep keeps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired: Vec<Retired>,
+    /// When the last export's switch was (a rollback is none): every export whose files were
+    /// written since is still being written, one at a time for an organization.
+    #[serde(default)]
+    pub since_ms: u64,
+}
+
+/// How long an export's files stay after the site was switched away from it, at least.
+pub const KEEP_RETIRED_MS: u64 = 10 * 60 * 1000;
+
+/// An export the site was switched away from, and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Retired {
+    pub export_id: String,
+    pub at_ms: u64,
 }
 
 impl LiveSite {
@@ -170,6 +193,86 @@ impl LiveSite {
     /// The site's root as a URL path, with its slash (`/`, `/docs/`): the 404 page's base.
     pub fn root(&self) -> String {
         format!("{}/", self.path_prefix.as_deref().unwrap_or(""))
+    }
+
+    /// The pointer that switches the site from `current` to `self` at `now_ms`: `current` becomes
+    /// the previous export and is recorded as switched away from.
+    pub fn switched_from(mut self, current: Option<LiveSite>, now_ms: u64) -> LiveSite {
+        let Some(mut current) = current else {
+            return self;
+        };
+        let mut retired = std::mem::take(&mut current.retired);
+        retired.push(Retired {
+            export_id: current.export_id.clone(),
+            at_ms: now_ms,
+        });
+        retired.retain(|r| {
+            r.export_id != self.export_id && now_ms.saturating_sub(r.at_ms) < KEEP_RETIRED_MS
+        });
+        current.previous = None;
+        self.previous = Some(Box::new(current));
+        self.retired = retired;
+        self.since_ms = now_ms;
+        self
+    }
+
+    /// The pointer a rollback writes: the previous export live again, this one its previous;
+    /// `None` when there is no previous export.
+    pub fn rolled_back(mut self, now_ms: u64) -> Option<LiveSite> {
+        let previous = *self.previous.take()?;
+        let retired = std::mem::take(&mut self.retired);
+        let since_ms = self.since_ms;
+        let mut back = previous.switched_from(Some(self), now_ms);
+        back.since_ms = since_ms;
+        back.retired.extend(retired.into_iter().filter(|r| {
+            r.export_id != back.export_id && now_ms.saturating_sub(r.at_ms) < KEEP_RETIRED_MS
+        }));
+        Some(back)
+    }
+
+    /// Whether the files of export `export_id` must stay at `now_ms`: the live one, the previous
+    /// one, and those switched away from in the last `keep_retired_ms` ([`KEEP_RETIRED_MS`]).
+    pub fn keeps(&self, export_id: &str, now_ms: u64, keep_retired_ms: u64) -> bool {
+        self.export_id == export_id
+            || self
+                .previous
+                .as_ref()
+                .is_some_and(|p| p.export_id == export_id)
+            || self.retired.iter().any(|r| {
+                r.export_id == export_id && now_ms.saturating_sub(r.at_ms) < keep_retired_ms
+            })
+    }
+}
+
+/// The domain and export of a hosted site's file key (`hosted/{domain}/{exportId}/{path}`); `None`
+/// for the pointer (`hosted/{domain}/live.json`) and any other key.
+pub fn hosted_export_of(key: &str) -> Option<(&str, &str)> {
+    let mut parts = key.strip_prefix(HOSTED_PREFIX)?.splitn(3, '/');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(domain), Some(export), Some(path))
+            if !domain.is_empty() && !export.is_empty() && !path.is_empty() =>
+        {
+            Some((domain, export))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the sweep deletes a file of export `export_id`, written at `uploaded_ms`, of a domain
+/// whose pointer is `live` (`None`: its site is not live): an export the pointer does not keep,
+/// written before the last switch; with no pointer, once a day old (an export in flight is not).
+pub fn hosted_file_swept(
+    export_id: &str,
+    uploaded_ms: u64,
+    now_ms: u64,
+    live: Option<&LiveSite>,
+    keep_retired_ms: u64,
+) -> bool {
+    match live {
+        Some(live) => {
+            !live.keeps(export_id, now_ms, keep_retired_ms) && uploaded_ms < live.since_ms
+        }
+        None => uploaded_ms.saturating_add(IN_FLIGHT_DAYS * DAY_MS) <= now_ms,
     }
 }
 
@@ -255,6 +358,9 @@ mod tests {
             created_at: "t".into(),
             path_prefix: None,
             content_security_policy: "x".into(),
+            previous: None,
+            retired: Vec::new(),
+            since_ms: 0,
         };
         assert_eq!(live.site_path("/a/b"), Some("/a/b"));
         assert_eq!(live.root(), "/");
@@ -264,6 +370,120 @@ mod tests {
         assert_eq!(live.site_path("/docsx/a"), None);
         assert_eq!(live.site_path("/a"), None);
         assert_eq!(live.root(), "/docs/");
+    }
+
+    fn export(id: &str) -> LiveSite {
+        LiveSite {
+            export_id: id.into(),
+            publish_id: format!("p_{id}"),
+            created_at: "t".into(),
+            path_prefix: None,
+            content_security_policy: format!("csp {id}"),
+            previous: None,
+            retired: Vec::new(),
+            since_ms: 0,
+        }
+    }
+
+    #[test]
+    fn hosting_a_switch_keeps_the_previous_export_and_a_rollback_restores_it() {
+        let first = export("se_a").switched_from(None, 0);
+        assert_eq!(first.previous, None);
+        let second = export("se_b").switched_from(Some(first.clone()), 1_000);
+        assert_eq!(
+            second.previous.as_deref().map(|p| p.export_id.as_str()),
+            Some("se_a")
+        );
+        let third = export("se_c").switched_from(Some(second.clone()), 2_000);
+        assert_eq!(
+            third.previous.as_deref().map(|p| p.export_id.as_str()),
+            Some("se_b")
+        );
+        assert!(
+            third.previous.as_ref().unwrap().previous.is_none(),
+            "one previous, not a chain"
+        );
+        // Switched away from a second ago: kept; ten minutes later only the live and the previous.
+        let keeps = |site: &LiveSite, id: &str, at: u64| site.keeps(id, at, KEEP_RETIRED_MS);
+        assert!(
+            keeps(&third, "se_a", 2_000)
+                && keeps(&third, "se_b", 2_000)
+                && keeps(&third, "se_c", 2_000)
+        );
+        let later = 1_000 + KEEP_RETIRED_MS;
+        assert!(
+            !keeps(&third, "se_a", later)
+                && keeps(&third, "se_b", later)
+                && !keeps(&third, "se_x", 0)
+        );
+        assert_eq!(third.since_ms, 2_000);
+
+        let back = third.clone().rolled_back(3_000).unwrap();
+        assert_eq!(back.export_id, "se_b");
+        assert_eq!(
+            back.content_security_policy, "csp se_b",
+            "the previous pointer whole"
+        );
+        assert_eq!(
+            back.previous.as_deref().map(|p| p.export_id.as_str()),
+            Some("se_c")
+        );
+        assert!(
+            keeps(&back, "se_a", 3_000),
+            "still within ten minutes of its switch"
+        );
+        assert_eq!(back.since_ms, 2_000, "a rollback is no export's switch");
+        let forth = back.rolled_back(4_000).unwrap();
+        assert_eq!(forth.export_id, "se_c");
+        assert_eq!(export("se_a").rolled_back(0), None);
+        let read: LiveSite = serde_json::from_str(&serde_json::to_string(&third).unwrap()).unwrap();
+        assert_eq!(read, third);
+    }
+
+    #[test]
+    fn hosting_the_sweep_takes_exports_neither_kept_nor_in_flight() {
+        assert_eq!(
+            hosted_export_of("hosted/d.com/se_a/_static/x.css"),
+            Some(("d.com", "se_a"))
+        );
+        assert_eq!(hosted_export_of("hosted/d.com/live.json"), None);
+        assert_eq!(hosted_export_of("sites/d.com/se_a/x"), None);
+        let live = export("se_c").switched_from(
+            Some(export("se_b").switched_from(Some(export("se_a")), 1_000)),
+            2_000,
+        );
+        let now = 2_000 + KEEP_RETIRED_MS;
+        let swept = |id: &str, uploaded: u64| {
+            hosted_file_swept(id, uploaded, now, Some(&live), KEEP_RETIRED_MS)
+        };
+        assert!(
+            swept("se_a", 500),
+            "switched away from over ten minutes ago"
+        );
+        assert!(
+            !swept("se_b", 500) && !swept("se_c", 1_500),
+            "the previous and the live"
+        );
+        assert!(swept("se_old", 10), "an export long replaced");
+        assert!(
+            !swept("se_next", 2_500),
+            "written since the last switch: in flight"
+        );
+        assert!(
+            !hosted_file_swept("se_a", 500, 2_500, Some(&live), KEEP_RETIRED_MS),
+            "switched away from moments ago"
+        );
+        assert!(!hosted_file_swept(
+            "se_a",
+            0,
+            DAY_MS - 1,
+            None,
+            KEEP_RETIRED_MS
+        ));
+        assert!(
+            hosted_file_swept("se_a", 0, DAY_MS, None, KEEP_RETIRED_MS),
+            "no site: a day later"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 
-use super::site_copy::{copy_step, go_live, CopyJob, SiteCopy};
+use super::site_copy::{copy_step, CopyJob, SiteCopy};
 use super::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
 use crate::clock::{now_iso, now_ms};
 use crate::config::JobSettings;
@@ -10,6 +10,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::export_source::ExportSource;
 use crate::exports::content_disposition;
 use crate::highlight::HighlightJs;
+use crate::hosted_pointer::go_live;
 use crate::memory::DurableSpan;
 use crate::multipart::PartWriter;
 use crate::storage::{self, bundle_key, part_key};
@@ -776,8 +777,11 @@ impl ExportJob {
                     &frame_origins,
                     &image_origins,
                 ),
+                previous: None,
+                retired: Vec::new(),
+                since_ms: 0,
             };
-            go_live(bucket, &record.domain, &live).await?;
+            go_live(bucket, &record.domain, live).await?;
             crate::log_line::info(
                 &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
             );

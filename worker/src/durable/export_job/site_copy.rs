@@ -10,14 +10,13 @@
 
 use docs_edge_core::docs::unpack::Entry;
 use docs_edge_core::docs::{ArchiveLimits, Unpacker};
-use docs_edge_core::export::hosting::LiveSite;
 use docs_edge_core::http::site_headers::content_type;
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, HttpMetadata};
 
 use crate::error::{ApiError, ApiResult};
 use crate::multipart::PartWriter;
-use crate::storage::{self, hosted_file_key, hosted_live_key, part_key};
+use crate::storage::{self, hosted_file_key, part_key};
 
 /// Parts a step reads at least (then on to the first that ends between entries).
 const PARTS_PER_STEP: u32 = 8;
@@ -111,21 +110,6 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
     }
     copy.next_part = Some(part);
     Ok(part >= job.parts)
-}
-
-/// Switches the domain's site to the export: its pointer, written after every file.
-pub async fn go_live(bucket: &Bucket, domain: &str, live: &LiveSite) -> ApiResult<()> {
-    let body = serde_json::to_vec(live)?;
-    let metadata = HttpMetadata {
-        content_type: Some("application/json".into()),
-        ..HttpMetadata::default()
-    };
-    bucket
-        .put(hosted_live_key(domain), body)
-        .http_metadata(metadata)
-        .execute()
-        .await?;
-    Ok(())
 }
 
 async fn put(bucket: &Bucket, job: &CopyJob<'_>, path: &str, bytes: Vec<u8>) -> ApiResult<()> {
