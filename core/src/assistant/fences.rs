@@ -14,7 +14,7 @@ pub fn balance_fences(piece: &str) -> Cow<'_, str> {
     let (Some(&first), Some(&last)) = (fences.first(), fences.last()) else {
         return Cow::Borrowed(piece);
     };
-    if fences.len() % 2 == 0 {
+    if fences.len().is_multiple_of(2) {
         return Cow::Borrowed(piece);
     }
     let before = code_likeness(&lines[..first]);
