@@ -1,0 +1,78 @@
+//! The answer's one code block: which snippet illustrates the quoted text, and where to look for one
+//! when the quoted passages hold none.
+
+use super::blocks::Block;
+use super::group::Group;
+use super::options::ExtractiveOptions;
+use super::scoring::TermWeights;
+use super::units::Analyzed;
+use crate::assistant::query::terms;
+
+/// Picks one code block from the quoted passages — the code should illustrate the text above it,
+/// and a relevant-looking snippet from an unquoted page (or another language's copy) misleads more
+/// than it helps. Ranked by shared question terms, the first group breaking ties; blocks too long to
+/// quote whole are skipped (a workflow file cut in the middle reads worse than the link).
+pub(super) fn attach_code(
+    groups: &mut [Group],
+    weights: &TermWeights,
+    opts: &ExtractiveOptions,
+) -> bool {
+    let mut best: Option<(f32, usize, String, String)> = None;
+    for (g, group) in groups.iter().enumerate() {
+        let first = if g == 0 { 0.5 } else { 0.0 };
+        for block in &group.analyzed.blocks {
+            if let Block::Code { lang, code } = block {
+                if code.chars().count() > opts.max_code_chars {
+                    continue;
+                }
+                let score = weights.score(&terms(code)) + first;
+                if best.as_ref().is_none_or(|(s, ..)| score > *s) {
+                    best = Some((score, g, lang.clone(), code.clone()));
+                }
+            }
+        }
+    }
+    if let Some((_, g, lang, code)) = best {
+        if let Some(group) = groups.get_mut(g) {
+            group.code = Some((lang, code));
+            return true;
+        }
+    }
+    false
+}
+
+/// For a how-question whose quoted passages hold no snippet usable: another section of the lead
+/// passage's page ("Installation" under the page that answers), quoted as its own group.
+pub(super) fn code_from_lead_page<'a, 'p>(
+    groups: &[Group<'a, 'p>],
+    analyzed: &'a [Analyzed<'p>],
+    weights: &TermWeights,
+    opts: &ExtractiveOptions,
+) -> Option<Group<'a, 'p>> {
+    let lead = groups.first()?.analyzed.passage;
+    let mut best: Option<(f32, &'a Analyzed<'p>, &'a str, &'a str)> = None;
+    for a in analyzed {
+        if a.passage.path != lead.path || groups.iter().any(|g| g.passage == a.index) {
+            continue;
+        }
+        for block in &a.blocks {
+            if let Block::Code { lang, code } = block {
+                let score = weights.score(&terms(code));
+                if code.chars().count() <= opts.max_code_chars
+                    && score > 0.0
+                    && best.as_ref().is_none_or(|(s, ..)| score > *s)
+                {
+                    best = Some((score, a, lang, code));
+                }
+            }
+        }
+    }
+    let (_, a, lang, code) = best?;
+    Some(Group {
+        passage: a.index,
+        analyzed: a,
+        picks: Vec::new(),
+        code: Some((lang.to_string(), code.to_string())),
+        endpoint: None,
+    })
+}

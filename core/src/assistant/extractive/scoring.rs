@@ -1,0 +1,100 @@
+//! Scores of the relevant passages' units by the question terms they hold, rare terms weighing most.
+
+use super::sentences::is_title_line;
+use super::tuning::{NAMES_WEIGHT, TITLE_LINE_WEIGHT};
+use super::units::{Analyzed, Unit};
+use crate::text::is_cjk;
+
+/// Inverse unit frequency of each question term over the relevant passages.
+pub(super) struct TermWeights {
+    pub(super) weights: Vec<(String, f32)>,
+}
+
+impl TermWeights {
+    pub(super) fn new(q: &[String], analyzed: &[Analyzed]) -> Self {
+        let units: Vec<&Unit> = analyzed.iter().flat_map(|a| a.units.iter()).collect();
+        let total = units.len().max(1) as f32;
+        let weights = q
+            .iter()
+            .map(|t| {
+                let df = units.iter().filter(|u| u.terms.contains(t)).count().max(1) as f32;
+                let cjk = if t.chars().any(is_cjk) { 0.5 } else { 1.0 };
+                (t.clone(), cjk * (1.0 + libm::logf(total / df)))
+            })
+            .collect();
+        Self { weights }
+    }
+
+    pub(super) fn score(&self, terms: &[String]) -> f32 {
+        self.weights
+            .iter()
+            .filter(|(t, _)| terms.contains(t))
+            .map(|(_, w)| w)
+            .sum()
+    }
+}
+
+/// A relevant passage with its unit scores.
+pub(super) struct Scored<'a, 'p> {
+    pub(super) a: &'a Analyzed<'p>,
+    pub(super) unit_scores: Vec<f32>,
+    pub(super) best: f32,
+}
+
+impl<'a, 'p> Scored<'a, 'p> {
+    pub(super) fn new(
+        a: &'a Analyzed<'p>,
+        rank: usize,
+        weights: &TermWeights,
+        wants_code: bool,
+    ) -> Self {
+        // Retrieval already weighed titles and headings; a lower-ranked passage must quote clearly
+        // better to be preferred.
+        let rank_factor = 1.0 / (1.0 + 0.3 * rank as f32);
+        let match_scores: Vec<f32> = a
+            .units
+            .iter()
+            .map(|u| {
+                let len = u
+                    .text
+                    .split_whitespace()
+                    .count()
+                    .max(u.text.chars().count() / 3) as f32;
+                let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
+                let title_line = if !u.is_list && is_title_line(&u.text) {
+                    TITLE_LINE_WEIGHT
+                } else {
+                    1.0
+                };
+                weights.score(&u.terms) * length_factor * rank_factor * title_line
+            })
+            .collect();
+        // The weight for names also decides which passage leads: the one whose best unit names
+        // what the reader sets or runs.
+        let unit_scores: Vec<f32> = a
+            .units
+            .iter()
+            .zip(&match_scores)
+            .map(|(u, &score)| {
+                if wants_code && (u.is_code || u.text.contains('`')) {
+                    score * NAMES_WEIGHT
+                } else {
+                    score
+                }
+            })
+            .collect();
+        let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
+        // A heading that names the question's subject makes the section the better source.
+        let heading_bonus = 0.3 * weights.score(&a.heading_terms) * rank_factor;
+        let best = if best_unit > 0.0 {
+            best_unit + heading_bonus
+        } else {
+            0.0
+        };
+        Self {
+            a,
+            unit_scores,
+            best,
+        }
+    }
+}

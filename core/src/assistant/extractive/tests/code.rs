@@ -1,0 +1,108 @@
+//! When an answer quotes a code block, and which one.
+
+use super::*;
+
+#[test]
+fn includes_the_code_block_for_a_how_do_i_question() {
+    let answer = compose_answer(
+        "How do I start a static export job?",
+        &static_export_passages(),
+    );
+    let text = answer.text();
+    assert!(answer.covered);
+    assert!(
+        text.contains("```bash\ncurl -X POST https://api.mintlify.com/v1/static-export/jobs"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("```").count(),
+        2,
+        "exactly one code block: {text}"
+    );
+    assert!(answer.sources.contains(&2), "{text}");
+    assert!(text.contains("Sources:"), "{text}");
+}
+
+#[test]
+fn no_code_block_for_a_what_question() {
+    let answer = compose_answer(
+        "What is the static export bundle?",
+        &static_export_passages(),
+    );
+    assert!(!answer.text().contains("```"), "{}", answer.text());
+}
+
+#[test]
+fn a_snippet_is_quoted_whole_in_its_fence_after_its_intro() {
+    let passages = vec![passage(
+        "sdk/install",
+        "TypeScript SDK",
+        "Installation",
+        "Install the package with npm:\n```\nnpm install agentops\n```\nThe SDK needs Node 18.",
+        0.7,
+    )];
+    let text = compose_answer("npm install agentops TypeScript", &passages).text();
+    assert!(
+        text.starts_with("Install the package with npm: [1]\n\n```\nnpm install agentops\n```"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_how_question_takes_its_snippet_from_another_section_of_the_lead_page() {
+    let passages = vec![
+        passage(
+            "usage/mcp-docs",
+            "MCP docs",
+            "MCP docs server",
+            "The MCP docs server gives your editor access to every page of the docs.",
+            0.8,
+        ),
+        passage(
+            "introduction",
+            "Introduction",
+            "",
+            "```bash\nnpx other-tool add docs\n```",
+            0.7,
+        ),
+        passage(
+            "usage/mcp-docs",
+            "MCP docs",
+            "Installation:",
+            "```bash\nnpx mint-mcp add docs\n```",
+            0.5,
+        ),
+    ];
+    let answer = compose_answer(
+        "How do I connect my editor to the MCP docs server?",
+        &passages,
+    );
+    let text = answer.text();
+    assert!(
+        text.contains("```bash\nnpx mint-mcp add docs\n```"),
+        "{text}"
+    );
+    assert!(!text.contains("other-tool"), "{text}");
+    assert_eq!(answer.sources, vec![0, 2], "{text}");
+    assert!(text.contains("From MCP docs › Installation [2]:"), "{text}");
+}
+
+#[test]
+fn a_snippet_goes_with_every_question_but_why_and_what_is() {
+    for q in [
+        "cli headless json output",
+        "Which endpoint returns the deployed version?",
+        "How long is the link valid?",
+        "Where do I set the cache expiry?",
+        "如何导出静态站点",
+    ] {
+        assert!(asks_for_code(q), "{q}");
+    }
+    for q in [
+        "What is the static export bundle?",
+        "Why are my builds slow?",
+        "what does the proxy do",
+    ] {
+        assert!(!asks_for_code(q), "{q}");
+    }
+}
