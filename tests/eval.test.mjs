@@ -22,25 +22,25 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 // backend and the ranking are deterministic, so a floor that fails is a change, not noise. A set's
 // `ceilings` bound what must not rise (answerable questions refused).
 const SETS = [
-  // 146 answerable, 35 unanswerable. Measured (eval_local): hit@1 0.719, hit@5 0.966, MRR 0.822, citation
-  // P 0.709, R 0.849, fact 0.822, refusal 0.914 (0.657 outright), false refusal 0.000.
+  // 146 answerable, 35 unanswerable. Measured (eval_local): hit@1 0.719, hit@5 0.959, MRR 0.823, citation
+  // P 0.710, R 0.849, fact 0.829, refusal 0.943 (0.686 outright), false refusal 0.000.
   {
     name: 'fixture', folder: 'mintlify-docs',
     floors: { hit1: 0.7, hit5: 0.93, mrr: 0.8, citationPrecision: 0.67, citationRecall: 0.8, fact: 0.70, refusal: 0.88 },
     ceilings: { falseRefusal: 0.03 },
   },
-  // 41 answerable, 10 unanswerable. Measured: hit@1 0.854, hit@5 1.000, MRR 0.919, citation P 0.744,
-  // R 0.829, fact 0.780, refusal 0.900 (0.600 outright), false refusal 0.000.
+  // 41 answerable, 10 unanswerable. Measured: hit@1 0.854, hit@5 1.000, MRR 0.915, citation P 0.732,
+  // R 0.829, fact 0.780, refusal 1.000 (0.600 outright), false refusal 0.000.
   {
     name: 'agentops-docs', folder: 'agentops-docs',
-    floors: { hit1: 0.8, hit5: 0.97, mrr: 0.87, citationPrecision: 0.72, citationRecall: 0.8, fact: 0.75, refusal: 0.8 },
+    floors: { hit1: 0.8, hit5: 0.97, mrr: 0.87, citationPrecision: 0.72, citationRecall: 0.8, fact: 0.75, refusal: 0.9 },
     ceilings: { falseRefusal: 0.03 },
   },
   // 45 answerable, 11 unanswerable. Measured: hit@1 0.756, hit@5 0.978, MRR 0.847, citation P 0.737,
-  // R 0.911, fact 0.844, refusal 0.727 (0.545 outright), false refusal 0.000.
+  // R 0.911, fact 0.844, refusal 0.818 (0.545 outright), false refusal 0.000.
   {
     name: 'dify-docs', folder: 'dify-docs',
-    floors: { hit1: 0.73, hit5: 0.93, mrr: 0.82, citationPrecision: 0.67, citationRecall: 0.88, fact: 0.68, refusal: 0.63 },
+    floors: { hit1: 0.73, hit5: 0.93, mrr: 0.82, citationPrecision: 0.67, citationRecall: 0.88, fact: 0.68, refusal: 0.72 },
     ceilings: { falseRefusal: 0.07 },
   },
   // This project's own docs (docs/, with its generated API reference), as `npm start` serves them: 24
