@@ -26,7 +26,8 @@ pub fn balance_fences(piece: &str) -> Cow<'_, str> {
     }
 }
 
-fn is_fence(line: &str) -> bool {
+/// A line opening or closing a fenced code block (section text keeps bare fences).
+pub(super) fn is_fence(line: &str) -> bool {
     let line = line.trim_start();
     line.starts_with("```") || line.starts_with("~~~")
 }
