@@ -8,7 +8,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::assistant::extractive::compose_answer;
-use docs_edge_core::assistant::offline::passages;
+use docs_edge_core::assistant::offline::{passages, FOLLOWED_SECTIONS};
 use docs_edge_core::assistant::passage::Passage;
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
@@ -36,6 +36,7 @@ fn main() {
         let hits = index.search(&Query {
             limit: shown.max(10),
             current_version: site.default_version(),
+            follow_top: FOLLOWED_SECTIONS,
             ..Query::new(&query)
         });
         println!("Q: {question}\n  query: {query}");

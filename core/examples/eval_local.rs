@@ -12,7 +12,7 @@ mod support;
 use support::read_folder;
 
 use docs_edge_core::assistant::extractive::compose_answer;
-use docs_edge_core::assistant::offline::{passages, CHUNKS_PER_PASSAGE};
+use docs_edge_core::assistant::offline::{passages, CHUNKS_PER_PASSAGE, FOLLOWED_SECTIONS};
 use docs_edge_core::assistant::query::retrieval_query;
 use docs_edge_core::docs::site::build_site;
 use docs_edge_core::search::{Query, SearchIndex};
@@ -43,6 +43,7 @@ fn main() {
         let query = retrieval_query(&[question], &[]);
         let hits = index.search(&Query {
             limit: 5 * CHUNKS_PER_PASSAGE,
+            follow_top: FOLLOWED_SECTIONS,
             current_version: site.default_version(),
             ..Query::new(&query)
         });

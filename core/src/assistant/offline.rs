@@ -47,8 +47,13 @@ pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) 
         groups: &request.filter.groups,
         near_path: request.current_path.as_deref(),
         current_version: None,
+        follow_top: FOLLOWED_SECTIONS,
     }
 }
+
+/// Sections retrieval reads on after a short best section ([`Query::follow_top`]): its page's
+/// "Diagnosis" and "Solution" after a "Symptom".
+pub const FOLLOWED_SECTIONS: usize = 2;
 
 /// Chunks retrieval fetches per passage the request asks for: a long section is cut into chunks
 /// (`search::chunk`), and the pieces of one section that rank together make one passage, so the

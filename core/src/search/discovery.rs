@@ -20,6 +20,7 @@ pub fn discovery_query(request: &SearchRequest) -> Query<'_> {
         groups: &[],
         near_path: None,
         current_version: None,
+        follow_top: 0,
     }
 }
 

@@ -44,6 +44,10 @@ pub struct Query<'a> {
     /// pages rank before near copies in other versions when the query names none; `None`: the
     /// version of the index's first versioned page stands for it.
     pub current_version: Option<&'a str>,
+    /// When the best hit is a short section, up to this many sections after it on its page are
+    /// returned after the ranked hits (beyond `limit`), in page order: the assistant reads on from
+    /// a troubleshooting page's "Symptom" to its "Solution", which shares no word with the question.
+    pub follow_top: usize,
 }
 
 impl<'a> Query<'a> {
@@ -58,6 +62,7 @@ impl<'a> Query<'a> {
             groups: &[],
             near_path: None,
             current_version: None,
+            follow_top: 0,
         }
     }
 }
@@ -326,7 +331,46 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
         .collect();
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
     scored.sort_by(|a, b| by_score(&a.1, &b.1));
-    spread(&scored, pages.len(), q.limit)
+    let mut ranked = spread(&scored, pages.len(), q.limit);
+    follow_top(corpus, &mut ranked, q.follow_top);
+    ranked
+}
+
+/// A best section this short (in terms) is read on into the sections after it; a troubleshooting
+/// page's "Symptom" (what the question pasted) before its "Diagnosis" and "Solution", a one-line
+/// intro before the steps. About two sentences: a longer section usually says what it is about.
+const SHORT_SECTION_TERMS: u32 = 40;
+
+/// [`Query::follow_top`]: the sections after a short best hit on its page, each at half the lowest
+/// ranked score, so they rank after every hit the query itself matched and lead nothing.
+fn follow_top(corpus: &impl Corpus, ranked: &mut Vec<Ranked>, sections: usize) {
+    let Some(top) = ranked.first().copied() else {
+        return;
+    };
+    let Some(first) = corpus.chunk(top.chunk as usize) else {
+        return;
+    };
+    if sections == 0 || first.text_len >= SHORT_SECTION_TERMS {
+        return;
+    }
+    let score = ranked.iter().map(|r| r.score).fold(top.score, f32::min) * 0.5;
+    let mut added = 0;
+    let mut c = top.chunk.saturating_add(1);
+    while added < sections
+        && corpus
+            .chunk(c as usize)
+            .is_some_and(|ch| ch.page == first.page)
+    {
+        if !ranked.iter().any(|r| r.chunk == c) {
+            ranked.push(Ranked {
+                chunk: c,
+                score,
+                coverage: 0.0,
+            });
+            added += 1;
+        }
+        c = c.saturating_add(1);
+    }
 }
 
 /// "What is a session?" asks for a definition, which a page titled with the subject gives in its

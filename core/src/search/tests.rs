@@ -753,3 +753,82 @@ fn an_unsearchable_page_is_never_a_hit_and_is_still_read_whole() {
     assert!(index.dict().lookup("zebra").is_none());
     assert_eq!(index.searchable_chunks, without.data.chunks.len());
 }
+
+fn troubleshooting_site() -> Vec<Page> {
+    let mut pages = site();
+    pages.push(page(
+        "troubleshooting/econnreset",
+        "Error read ECONNRESET",
+        vec![
+            section(
+                "Symptom",
+                3,
+                "The client throws read ECONNRESET when it connects.",
+            ),
+            section(
+                "Diagnosis",
+                3,
+                "The server requires TLS and the client does not use it.",
+            ),
+            section(
+                "Solution",
+                3,
+                "Start the URL with rediss:// to turn TLS on.",
+            ),
+        ],
+    ));
+    pages.push(page(
+        "guides/long",
+        "Long guide",
+        vec![
+            section(
+                "Opening",
+                2,
+                &format!("ECONNRESET explained at length. {}", filler(8)),
+            ),
+            section("Next", 2, "What comes after the long section."),
+        ],
+    ));
+    pages
+}
+
+#[test]
+fn a_short_best_section_is_read_on_into_the_sections_after_it() {
+    let index = SearchIndex::build(&troubleshooting_site());
+    let q = Query {
+        limit: 1,
+        follow_top: 2,
+        ..Query::new("client throws read ECONNRESET")
+    };
+    let hits = index.search(&q);
+    let headings: Vec<_> = hits.iter().map(|h| h.heading.as_deref()).collect();
+    assert_eq!(
+        headings,
+        [Some("Symptom"), Some("Diagnosis"), Some("Solution")],
+        "{hits:?}"
+    );
+    // After every ranked hit, and matched by nothing.
+    assert!(hits[1].score < hits[0].score && hits[1].coverage == 0.0);
+    assert!(hits.iter().all(|h| h.path == "troubleshooting/econnreset"));
+    // Without the option, the same query returns only what it matched.
+    assert_eq!(index.search(&Query { follow_top: 0, ..q }).len(), 1);
+}
+
+#[test]
+fn a_long_best_section_and_the_page_s_end_stop_the_reading_on() {
+    let index = SearchIndex::build(&troubleshooting_site());
+    let long = index.search(&Query {
+        limit: 1,
+        follow_top: 2,
+        ..Query::new("ECONNRESET explained at length")
+    });
+    assert_eq!(long.len(), 1, "{long:?}");
+    // The last section of a page has nothing after it on its page.
+    let last = index.search(&Query {
+        limit: 1,
+        follow_top: 2,
+        ..Query::new("rediss URL turn TLS on")
+    });
+    assert_eq!(last.len(), 1, "{last:?}");
+    assert_eq!(last[0].heading.as_deref(), Some("Solution"));
+}

@@ -154,6 +154,7 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
             groups: &[],
             near_path: None,
             current_version: None,
+            follow_top: 0,
         })
         .await?;
     let results = hits

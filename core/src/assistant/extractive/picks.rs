@@ -135,13 +135,18 @@ pub(super) fn continue_thin_lead<'a, 'p>(
 ) -> Option<Group<'a, 'p>> {
     let lead = groups.first()?;
     let units = &lead.analyzed.units;
+    // A code block quoted whole (the error a "Symptom" shows) is not the prose that says what to do.
     let prose: usize = lead
         .picks
         .iter()
+        .filter(|&&i| !units[i].is_code)
         .map(|&i| units[i].text.chars().count())
         .sum();
     let whole = lead.picks.len() == units.len();
-    let plain = lead.picks.iter().all(|&i| !units[i].is_list);
+    let plain = lead
+        .picks
+        .iter()
+        .all(|&i| !units[i].is_list || units[i].is_code);
     if !whole || !plain || prose >= THIN_SECTION_CHARS {
         return None;
     }

@@ -445,6 +445,38 @@ fn a_thin_page_intro_goes_on_with_the_page_s_next_retrieved_section() {
 }
 
 #[test]
+fn a_symptom_that_shows_the_pasted_error_goes_on_with_the_page_s_solution() {
+    let passages = vec![
+        passage(
+            "troubleshooting/econnreset",
+            "Error read ECONNRESET",
+            "Symptom",
+            "The client can not connect, throwing an exception similar to:\n```\n[ioredis] Unhandled error event: Error: read ECONNRESET\n```",
+            0.6,
+        ),
+        // What retrieval reads on into ([`crate::search::Query::follow_top`]): it shares no word
+        // with the question.
+        passage(
+            "troubleshooting/econnreset",
+            "Error read ECONNRESET",
+            "Solution",
+            "Check your connection parameters and enable TLS: a Redis URL should start with `rediss://`.",
+            0.1,
+        ),
+    ];
+    let answer = compose_answer(
+        "My app crashes with `[ioredis] Unhandled error event: Error: read ECONNRESET` right after connecting. What's wrong?",
+        &passages,
+    );
+    let text = answer.text();
+    assert!(text.contains("`rediss://`. [2]"), "{text}");
+    assert!(
+        text.find("Unhandled error event") < text.find("rediss"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_lead_that_says_enough_does_not_pull_in_another_section() {
     let long = "You can set up webhooks on agents so that you can listen to events in realtime, \
                 and every event arrives as a signed JSON body with its type, the conversation's id \
