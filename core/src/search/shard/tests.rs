@@ -169,6 +169,12 @@ fn small_sites_answer_the_same() {
                 near_path: Some("/guides/x"),
                 ..Query::new(text)
             },
+            // The sections read on after a short best hit come from blocks the split index asks for.
+            Query {
+                limit: 1,
+                follow_top: 2,
+                ..Query::new(text)
+            },
         ] {
             assert_same(&index, &loaded, &q);
         }
