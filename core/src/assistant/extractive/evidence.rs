@@ -60,28 +60,24 @@ pub(super) fn names_unmet(question: &str, passages: &[Passage]) -> bool {
         return false;
     }
     let passages = &passages[..passages.len().min(MAX_PASSAGES)];
-    let mut held: Vec<String> = Vec::new();
+    // Borrowed from the passages and compared caselessly in place: no string per word.
+    let mut held: Vec<&str> = Vec::new();
     for p in passages {
-        let labels = format!("{}\n{}", p.title, p.heading);
-        let names = crate::text::named_words(&p.text);
-        held.extend(names.into_iter().map(str::to_lowercase));
-        held.extend(words(&labels).map(str::to_lowercase));
-        held.extend(
-            code_text(&p.text)
-                .iter()
-                .flat_map(|c| words(c))
-                .map(str::to_lowercase),
-        );
-        held.extend(
-            p.text
-                .lines()
-                .filter_map(listed_name)
-                .map(str::to_lowercase),
-        );
+        held.extend(crate::text::named_words(&p.text));
+        held.extend(words(&p.title));
+        held.extend(words(&p.heading));
+        held.extend(code_text(&p.text).into_iter().flat_map(words));
+        held.extend(p.text.lines().filter_map(listed_name));
     }
     asked
         .iter()
-        .any(|name| !held.contains(&name.to_lowercase()))
+        .any(|name| !held.iter().any(|h| same_caseless(h, name)))
+}
+
+fn same_caseless(a: &str, b: &str) -> bool {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// The name a list item is (`- Anthropic (Coming Soon)`, `- Vercel: …`): its first word, when
