@@ -582,3 +582,63 @@ mod tests {
         assert_eq!(sentences[0].chars().count(), MAX_SENTENCE_CHARS + 1);
     }
 }
+
+/// The diagram types a Mermaid source opens with (mermaid.js.org, "Diagram Syntax"); section text
+/// may have lost the fence's `mermaid`, so the first line is read too.
+const MERMAID_DIAGRAMS: [&str; 22] = [
+    "graph",
+    "flowchart",
+    "sequenceDiagram",
+    "classDiagram",
+    "stateDiagram",
+    "stateDiagram-v2",
+    "erDiagram",
+    "journey",
+    "gantt",
+    "pie",
+    "quadrantChart",
+    "requirementDiagram",
+    "gitGraph",
+    "C4Context",
+    "mindmap",
+    "timeline",
+    "sankey-beta",
+    "xychart-beta",
+    "block-beta",
+    "packet-beta",
+    "architecture-beta",
+    "kanban",
+];
+
+pub(super) fn is_diagram(lang: &str, code: &str) -> bool {
+    if lang.eq_ignore_ascii_case("mermaid") {
+        return true;
+    }
+    let Some(first) = code
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("%%"))
+    else {
+        return false;
+    };
+    let mut words = first.split_whitespace();
+    // `graph = build()` or `pie(chart)` is code that names a variable so; a diagram's first line
+    // is its type and at most a direction or a title.
+    let typed = words.next().is_some_and(|w| MERMAID_DIAGRAMS.contains(&w));
+    typed && !first.contains(['=', '(', ')', '{', ';', ':', '.'])
+}
+
+#[cfg(test)]
+mod diagram_tests {
+    use super::is_diagram;
+
+    #[test]
+    fn a_diagram_is_told_by_its_fence_or_its_first_line() {
+        assert!(is_diagram("mermaid", "a --> b"));
+        assert!(is_diagram("", "%% a comment\nflowchart LR\n  A --> B"));
+        assert!(is_diagram("", "sequenceDiagram\n  A->>B: hi"));
+        assert!(!is_diagram("python", "graph = build_graph()\npie(chart)"));
+        assert!(!is_diagram("", "pie(chart)"));
+        assert!(!is_diagram("", "npm install"));
+    }
+}

@@ -1,6 +1,6 @@
 //! A relevant passage parsed into quotable units: sentences, and whole lists, tables and code blocks.
 
-use super::blocks::{is_fragment, parse_blocks, Block};
+use super::blocks::{is_diagram, is_fragment, parse_blocks, Block};
 use super::markdown::fenced;
 use super::sentences::{is_bare_intro, is_cross_reference, is_title_line, refers_back};
 use super::tuning::{CLOSE_EVIDENCE, MAX_CODE_UNIT_CHARS, SCORE_IN_EVIDENCE};
@@ -112,6 +112,11 @@ impl<'p> Analyzed<'p> {
                         is_code: false,
                         aside: false,
                     });
+                }
+                // A diagram's source draws on a page and reads as noise in an answer; its words
+                // still tell what the passage is about.
+                Block::Code { lang, code } if is_diagram(lang, code) => {
+                    all_terms.extend(terms(code))
                 }
                 // A snippet is an answer of its own ("npm install …"), quoted whole in its fence;
                 // one too long to quote still tells what the passage is about.

@@ -549,3 +549,24 @@ fn an_answer_that_only_restates_the_symptom_goes_on_to_what_to_set() {
     let text = compose_answer("self signed certificate fetch failed", &named).text();
     assert!(!text.contains("[2]"), "{text}");
 }
+
+#[test]
+fn a_diagram_s_source_is_never_the_answer_s_snippet() {
+    let passages = vec![passage(
+        "idempotency",
+        "Idempotency",
+        "Why use idempotency keys?",
+        "Without idempotency keys, each retry of the parent triggers a new child task:\n```\nsequenceDiagram\n    Parent->>SDK: trigger(childTask, {idempotencyKey})\n```\nPass an idempotency key when you trigger the child task:\n```ts\nawait childTask.trigger(data, { idempotencyKey });\n```",
+        0.6,
+    )];
+    let answer = compose_answer(
+        "How do I stop a retried parent task from triggering the child task twice?",
+        &passages,
+    );
+    let text = answer.text();
+    assert!(!text.contains("sequenceDiagram"), "{text}");
+    assert!(
+        text.contains("await childTask.trigger(data, { idempotencyKey });"),
+        "{text}"
+    );
+}
