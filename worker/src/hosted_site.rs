@@ -13,7 +13,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use docs_edge_core::export::hosting::LiveSite;
+use docs_edge_core::export::hosting::ServedSite;
 use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
 use docs_edge_core::http::accept::prefers_markdown;
 use docs_edge_core::http::site_headers::{
@@ -36,7 +36,7 @@ const POINTER_CACHE_BYTES: usize = 256 << 10;
 
 /// What an isolate read of a host's pointer, and when.
 struct Pointer {
-    live: Option<Rc<LiveSite>>,
+    live: Option<Rc<ServedSite>>,
     read_ms: u64,
 }
 
@@ -97,9 +97,9 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
             break;
         }
         let mut found = site.bucket.get(site.key(&path)).execute().await?;
-        if let (None, false, Some(previous)) = (&found, page, &live.previous) {
+        if let (None, false, Some(previous)) = (&found, page, &live.previous_export_id) {
             // A page loaded before the last switch still finds its assets: the previous export's.
-            let key = hosted_file_key(&site.domain, &previous.export_id, &path);
+            let key = hosted_file_key(&site.domain, previous, &path);
             found = site.bucket.get(key).execute().await?;
         }
         if let Some(object) = found {
@@ -156,7 +156,7 @@ fn request_host(req: &Request) -> Option<String> {
 
 /// The live pointer of `host`, from the isolate's cache when it was read in the last
 /// [`POINTER_TTL_MS`]; `None` when the host is no hosted domain.
-async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<LiveSite>>> {
+async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<ServedSite>>> {
     let now = now_ms();
     let cached = POINTERS
         .with(|cache| cache.borrow_mut().get(host))
@@ -167,7 +167,7 @@ async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<LiveSite>
         }
     }
     let live = match storage::read(bucket, &hosted_live_key(host), None).await? {
-        Some(bytes) => Some(Rc::new(serde_json::from_slice::<LiveSite>(&bytes)?)),
+        Some(bytes) => Some(Rc::new(ServedSite::from_json(&bytes)?)),
         None => None,
     };
     let bytes =
@@ -184,7 +184,7 @@ async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<LiveSite>
 struct Site {
     bucket: Bucket,
     domain: String,
-    live: Rc<LiveSite>,
+    live: Rc<ServedSite>,
     head: bool,
     noindex: bool,
 }

@@ -223,11 +223,11 @@ async fn held_sizes(
         .await?
         .map(|(_, manifest)| manifest.files)
         .unwrap_or_default();
-    let mut held: BTreeMap<String, u64> = live
-        .into_iter()
-        .filter(|f| wanted.contains(&f.hash))
-        .map(|f| (f.hash, f.size))
-        .collect();
+    let mut held = docs_edge_core::sort::map_from(
+        live.into_iter()
+            .filter(|f| wanted.contains(&f.hash))
+            .map(|f| (f.hash, f.size)),
+    );
     let rest: Vec<&String> = wanted.iter().filter(|h| !held.contains_key(*h)).collect();
     if rest.len() <= LOOKED_UP_AT_MOST {
         let org_id = order.org_id.as_str();

@@ -7,10 +7,14 @@
 
 use std::borrow::Cow;
 
+use crate::docs::sections::is_fence_line;
+
 /// `piece` with its fences paired: unchanged when they already pair.
 pub fn balance_fences(piece: &str) -> Cow<'_, str> {
     let lines: Vec<&str> = piece.lines().collect();
-    let fences: Vec<usize> = (0..lines.len()).filter(|&i| is_fence(lines[i])).collect();
+    let fences: Vec<usize> = (0..lines.len())
+        .filter(|&i| is_fence_line(lines[i]))
+        .collect();
     let (Some(&first), Some(&last)) = (fences.first(), fences.last()) else {
         return Cow::Borrowed(piece);
     };
@@ -24,12 +28,6 @@ pub fn balance_fences(piece: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(format!("{}\n```", piece.trim_end_matches('\n')))
     }
-}
-
-/// A line opening or closing a fenced code block (section text keeps bare fences).
-pub(super) fn is_fence(line: &str) -> bool {
-    let line = line.trim_start();
-    line.starts_with("```") || line.starts_with("~~~")
 }
 
 /// Lines that read as code count up, lines that read as sentences count down.

@@ -7,8 +7,6 @@
 //! repository's private files (they have no page), at most [`MAX_SUGGESTIONS`], each at most
 //! [`MAX_TOPIC_CHARS`] of topic, no two alike.
 
-use std::collections::BTreeSet;
-
 use super::extractive::ask_about;
 use super::passage::Passage;
 use super::query::terms;
@@ -38,7 +36,9 @@ pub fn follow_ups(question: &str, passages: &[Passage], answered: &[usize]) -> V
             .filter_map(|&i| passages.get(i))
             .any(|a| a.path == p.path)
     };
-    let asked: BTreeSet<String> = terms(question).into_iter().collect();
+    // A question's few distinct terms: a list to look in (a set would cost the script a sort of
+    // strings).
+    let asked = terms(question);
     // The cited pages' other sections first, then the other pages, each in retrieval order.
     let candidates = passages
         .iter()
@@ -161,7 +161,8 @@ mod tests {
                 .all(|s| !s.contains("Rotate a key") && !s.contains("Download")),
             "{got:?}"
         );
-        let unique: BTreeSet<String> = got.iter().map(|s| s.to_lowercase()).collect();
+        let unique: std::collections::BTreeSet<String> =
+            got.iter().map(|s| s.to_lowercase()).collect();
         assert_eq!(unique.len(), got.len());
     }
 

@@ -208,7 +208,9 @@ pub fn operations(doc: &Value, text: Option<&str>) -> Vec<Operation> {
         .flatten()
         .collect();
     if let Some(text) = text {
-        paths.sort_by_key(|(path, _)| super::keys::offset_of_key(text, path).unwrap_or(usize::MAX));
+        crate::sort::sort_by_key(&mut paths, |(path, _)| {
+            super::keys::offset_of_key(text, path).unwrap_or(usize::MAX)
+        });
     }
     for (path, item) in paths {
         let item = resolve(doc, item);

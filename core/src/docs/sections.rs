@@ -25,6 +25,13 @@ pub fn callout_text(line: &str) -> Option<&str> {
         .map(str::trim_start)
 }
 
+/// Whether a line of section text opens or closes a code block: section text keeps code in bare
+/// fences, indented inside list items. Every reader that pairs fences reads them here.
+pub fn is_fence_line(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("```") || line.starts_with("~~~")
+}
+
 /// The field a `ParamField` or `ResponseField` documents: its name, and for a parameter where it
 /// goes (`<ParamField query="limit">` is `("limit", Some("query"))`).
 pub(crate) fn field_name<'a>(tag: &Tag<'a>) -> (&'a str, Option<&'static str>) {

@@ -128,7 +128,7 @@ impl Manifest {
         }
         // Sorted here, not by the map: builds that render pages turn on serde_json's `preserve_order`,
         // which keeps the client's order. Keys are unique either way.
-        out.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        crate::sort::sort_by(&mut out, |a, b| a.path.cmp(&b.path));
         if !has_config(out.iter().map(|f| f.path.as_str())) {
             return Err(field(
                 "files",

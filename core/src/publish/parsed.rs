@@ -80,7 +80,7 @@ pub struct ParsedIndex {
 impl ParsedIndex {
     /// The index of `entries` (any order; of equal keys the first is kept).
     pub fn new(mut entries: Vec<ParsedEntry>) -> Self {
-        entries.sort_by_key(|e| e.key);
+        crate::sort::sort_by_key(&mut entries, |e| e.key);
         entries.dedup_by_key(|e| e.key);
         ParsedIndex { entries }
     }

@@ -3,6 +3,7 @@
 //! Pieces of a cut section are exact substrings that concatenate back to the section text, so the
 //! page endpoint can reassemble the page from chunks alone and the text is stored only once.
 
+use crate::docs::sections::is_fence_line;
 use crate::docs::Page;
 
 /// About a screenful: long enough to answer from, short enough that a hit points somewhere precise
@@ -124,12 +125,6 @@ fn line_starts_outside_fences(text: &str, mut in_fence: bool) -> Vec<usize> {
 fn fence_open_after(text: &str, in_fence: bool) -> bool {
     text.split_inclusive('\n')
         .fold(in_fence, |open, line| open ^ is_fence_line(line))
-}
-
-/// Section text keeps code blocks in bare fences (`docs/sections.rs`), indented inside list items.
-fn is_fence_line(line: &str) -> bool {
-    let line = line.trim_start();
-    line.starts_with("```") || line.starts_with("~~~")
 }
 
 #[cfg(test)]

@@ -262,8 +262,9 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
     );
     let mut kinds = PageKinds::new(pages, &terms);
     if let Some(mut v) = version {
-        // Postings come in chunk order; sorted anyway, as the lookup below depends on it.
-        v.in_text.sort_unstable();
+        // Postings come in chunk order; sorted anyway, as the lookup below depends on it (the shared
+        // sort, `crate::sort`: on a sorted list it only compares neighbours).
+        crate::sort::sort(&mut v.in_text);
         for &c in &touched {
             let Some(chunk) = corpus.chunk(c as usize) else {
                 continue;
@@ -425,7 +426,8 @@ fn spread(scored: &[(u32, Ranked)], n_pages: usize, limit: usize) -> Vec<Ranked>
     if picked.len() < limit {
         let room = limit - picked.len();
         picked.extend(overflow.into_iter().take(room));
-        picked.sort_by(by_score);
+        // At most `limit` hits: the shared sort (`crate::sort`) costs nothing here.
+        crate::sort::sort_by(&mut picked, by_score);
     }
     picked
 }

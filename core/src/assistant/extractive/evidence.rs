@@ -7,8 +7,8 @@ use super::tuning::{
     CLOSE_EVIDENCE, COVERED_EVIDENCE, MAX_PASSAGES, MIN_QUOTE_SHARE, MIN_SUPPORT,
     SAME_PAGE_QUOTE_SHARE, SCORE_IN_EVIDENCE,
 };
-use crate::assistant::fences::is_fence;
 use crate::assistant::passage::Passage;
+use crate::docs::sections::is_fence_line;
 
 /// Whether a passage after the lead earns a citation of its own (see `MIN_SUPPORT`). `top` is the
 /// lead's best unit score.
@@ -108,7 +108,7 @@ pub(super) fn code_text(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut fenced = false;
     for line in text.lines() {
-        if is_fence(line) {
+        if is_fence_line(line) {
             fenced = !fenced;
         } else if fenced {
             out.push(line);

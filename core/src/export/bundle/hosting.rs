@@ -168,33 +168,6 @@ pub struct Retired {
 }
 
 impl LiveSite {
-    /// Heap the pointer takes, about: what a byte-bounded cache counts for it.
-    pub fn approx_bytes(&self) -> usize {
-        std::mem::size_of::<Self>()
-            + self.export_id.len()
-            + self.publish_id.len()
-            + self.created_at.len()
-            + self.path_prefix.as_ref().map_or(0, String::len)
-            + self.content_security_policy.len()
-    }
-
-    /// The part of `url_path` inside the site (`/docs/a` → `/a`, `/docs` → `/`); `None` outside it.
-    pub fn site_path<'a>(&self, url_path: &'a str) -> Option<&'a str> {
-        let Some(prefix) = self.path_prefix.as_deref() else {
-            return Some(url_path);
-        };
-        match url_path.strip_prefix(prefix)? {
-            "" => Some("/"),
-            rest if rest.starts_with('/') => Some(rest),
-            _ => None,
-        }
-    }
-
-    /// The site's root as a URL path, with its slash (`/`, `/docs/`): the 404 page's base.
-    pub fn root(&self) -> String {
-        format!("{}/", self.path_prefix.as_deref().unwrap_or(""))
-    }
-
     /// The pointer that switches the site from `current` to `self` at `now_ms`: `current` becomes
     /// the previous export and is recorded as switched away from.
     pub fn switched_from(mut self, current: Option<LiveSite>, now_ms: u64) -> LiveSite {
@@ -241,6 +214,68 @@ impl LiveSite {
             || self.retired.iter().any(|r| {
                 r.export_id == export_id && now_ms.saturating_sub(r.at_ms) < keep_retired_ms
             })
+    }
+}
+
+/// What serving a hosted site reads of its live pointer ([`LiveSite`]'s JSON): the export it
+/// serves, and the one before it for assets a page loaded before the switch asks for. Read from
+/// the JSON value rather than through a derived reader, which would carry the pointer's rollback
+/// and sweep fields into the request-serving script for nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedSite {
+    pub export_id: String,
+    pub publish_id: String,
+    pub path_prefix: Option<String>,
+    pub content_security_policy: String,
+    pub previous_export_id: Option<String>,
+}
+
+impl ServedSite {
+    /// The served part of a pointer's JSON; an error when a field it needs is missing.
+    pub fn from_json(bytes: &[u8]) -> Result<ServedSite, serde_json::Error> {
+        let pointer: Value = serde_json::from_slice(bytes)?;
+        let text = |value: &Value, name: &'static str| {
+            value.get(name).and_then(Value::as_str).map(str::to_string)
+        };
+        let required = |name: &'static str| {
+            text(&pointer, name).ok_or_else(|| serde::de::Error::missing_field(name))
+        };
+        Ok(ServedSite {
+            export_id: required("exportId")?,
+            publish_id: required("publishId")?,
+            path_prefix: text(&pointer, "pathPrefix"),
+            content_security_policy: required("contentSecurityPolicy")?,
+            previous_export_id: pointer
+                .get("previous")
+                .and_then(|previous| text(previous, "exportId")),
+        })
+    }
+
+    /// Heap the pointer takes, about: what a byte-bounded cache counts for it.
+    pub fn approx_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.export_id.len()
+            + self.publish_id.len()
+            + self.path_prefix.as_ref().map_or(0, String::len)
+            + self.content_security_policy.len()
+            + self.previous_export_id.as_ref().map_or(0, String::len)
+    }
+
+    /// The part of `url_path` inside the site (`/docs/a` → `/a`, `/docs` → `/`); `None` outside it.
+    pub fn site_path<'a>(&self, url_path: &'a str) -> Option<&'a str> {
+        let Some(prefix) = self.path_prefix.as_deref() else {
+            return Some(url_path);
+        };
+        match url_path.strip_prefix(prefix)? {
+            "" => Some("/"),
+            rest if rest.starts_with('/') => Some(rest),
+            _ => None,
+        }
+    }
+
+    /// The site's root as a URL path, with its slash (`/`, `/docs/`): the 404 page's base.
+    pub fn root(&self) -> String {
+        format!("{}/", self.path_prefix.as_deref().unwrap_or(""))
     }
 }
 
@@ -351,25 +386,47 @@ mod tests {
     }
 
     #[test]
-    fn hosting_live_site_paths_stay_under_the_prefix() {
-        let mut live = LiveSite {
+    fn hosting_served_site_paths_stay_under_the_prefix() {
+        let mut served = ServedSite {
             export_id: "se_1".into(),
             publish_id: "p".into(),
-            created_at: "t".into(),
             path_prefix: None,
             content_security_policy: "x".into(),
-            previous: None,
-            retired: Vec::new(),
-            since_ms: 0,
+            previous_export_id: None,
         };
-        assert_eq!(live.site_path("/a/b"), Some("/a/b"));
-        assert_eq!(live.root(), "/");
-        live.path_prefix = Some("/docs".into());
-        assert_eq!(live.site_path("/docs/a"), Some("/a"));
-        assert_eq!(live.site_path("/docs"), Some("/"));
-        assert_eq!(live.site_path("/docsx/a"), None);
-        assert_eq!(live.site_path("/a"), None);
-        assert_eq!(live.root(), "/docs/");
+        assert_eq!(served.site_path("/a/b"), Some("/a/b"));
+        assert_eq!(served.root(), "/");
+        served.path_prefix = Some("/docs".into());
+        assert_eq!(served.site_path("/docs/a"), Some("/a"));
+        assert_eq!(served.site_path("/docs"), Some("/"));
+        assert_eq!(served.site_path("/docsx/a"), None);
+        assert_eq!(served.site_path("/a"), None);
+        assert_eq!(served.root(), "/docs/");
+    }
+
+    #[test]
+    fn hosting_served_site_reads_what_the_pointer_wrote() {
+        let mut second = export("se_b");
+        second.path_prefix = Some("/docs".into());
+        let live = second.switched_from(Some(export("se_a")), 1_000);
+        let served = ServedSite::from_json(&serde_json::to_vec(&live).unwrap()).unwrap();
+        assert_eq!(
+            served,
+            ServedSite {
+                export_id: "se_b".into(),
+                publish_id: "p_se_b".into(),
+                path_prefix: Some("/docs".into()),
+                content_security_policy: "csp se_b".into(),
+                previous_export_id: Some("se_a".into()),
+            }
+        );
+        let alone = ServedSite::from_json(&serde_json::to_vec(&export("se_c")).unwrap()).unwrap();
+        assert_eq!(alone.previous_export_id, None);
+        let error = ServedSite::from_json(br#"{"exportId": "se_a", "publishId": "p"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("contentSecurityPolicy"), "{error}");
+        assert!(ServedSite::from_json(b"[]").is_err());
     }
 
     fn export(id: &str) -> LiveSite {

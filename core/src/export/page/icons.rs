@@ -130,7 +130,7 @@ impl IconShards {
             lines.push((start, name_end, end));
             start += line.len();
         }
-        lines.sort_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+        crate::sort::sort_by(&mut lines, |a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
         self.shards.insert(shard, Shard { text, lines });
     }
 }

@@ -1,5 +1,5 @@
 
-// The announcement banner (export/chrome.rs): a dismissed one stays hidden until its text changes.
+// The announcement banner (export/page/chrome.rs): a dismissed one stays hidden until its text changes.
 (function () {
   var banner = document.querySelector(".site-banner[data-banner]");
   if (!banner) return;

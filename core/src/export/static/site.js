@@ -18,7 +18,7 @@
   var menu = d.querySelector(".menu-toggle");
   if (menu) menu.addEventListener("click", function () { body.classList.toggle("nav-open"); });
 
-  // Remote embeds and images (export/embeds.rs): nothing loads from their host until the reader
+  // Remote embeds and images (export/render/embeds.rs): nothing loads from their host until the reader
   // presses the placeholder's button, which swaps in the frame or image; without JS the
   // placeholder is a link.
   function clickToLoad(selector, swap) {

@@ -89,7 +89,7 @@ async fn upload_parts(
         .buffer_unordered(PARTS_AT_ONCE)
         .try_collect::<Vec<_>>()
         .await?;
-    uploaded.sort_by_key(|(i, _)| *i);
+    docs_edge_core::sort::sort_by_key(&mut uploaded, |(i, _)| *i);
     Ok(uploaded.into_iter().map(|(_, part)| part).collect())
 }
 
