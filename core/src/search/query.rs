@@ -354,7 +354,8 @@ fn follow_top(corpus: &impl Corpus, ranked: &mut Vec<Ranked>, sections: usize) {
     if sections == 0 || first.text_len >= SHORT_SECTION_TERMS {
         return;
     }
-    let score = ranked.iter().map(|r| r.score).fold(top.score, f32::min) * 0.5;
+    // Ranked best first: the last is the lowest.
+    let score = ranked.last().map_or(top.score, |r| r.score) * 0.5;
     let mut added = 0;
     let mut c = top.chunk.saturating_add(1);
     while added < sections

@@ -24,6 +24,9 @@ pub enum Block {
     Table(Vec<String>),
     /// A fenced code block; `lang` is the fence's first word.
     Code { lang: String, code: String },
+    /// A diagram's source ([`is_diagram`]): it draws on a page and reads as noise in an answer, so
+    /// it is never quoted; its words still tell what the passage is about.
+    Diagram(String),
 }
 
 /// Splits a passage's text into blocks. Never fails: anything unrecognised is prose.
@@ -65,9 +68,10 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
             }
             let code = code_lines.join("\n");
             if !code.trim().is_empty() {
-                blocks.push(Block::Code {
-                    lang,
-                    code: code.trim_end().to_string(),
+                let code = code.trim_end().to_string();
+                blocks.push(match is_diagram(&lang, &code) {
+                    true => Block::Diagram(code),
+                    false => Block::Code { lang, code },
                 });
             }
             continue;
@@ -610,7 +614,7 @@ const MERMAID_DIAGRAMS: [&str; 22] = [
     "kanban",
 ];
 
-pub(super) fn is_diagram(lang: &str, code: &str) -> bool {
+fn is_diagram(lang: &str, code: &str) -> bool {
     if lang.eq_ignore_ascii_case("mermaid") {
         return true;
     }

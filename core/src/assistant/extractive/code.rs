@@ -1,7 +1,7 @@
 //! The answer's one code block: which snippet illustrates the quoted text, and where to look for one
 //! when the quoted passages hold none.
 
-use super::blocks::{is_diagram, Block};
+use super::blocks::Block;
 use super::group::Group;
 use super::options::ExtractiveOptions;
 use super::scoring::TermWeights;
@@ -22,7 +22,7 @@ pub(super) fn attach_code(
         let first = if g == 0 { 0.5 } else { 0.0 };
         for block in &group.analyzed.blocks {
             if let Block::Code { lang, code } = block {
-                if code.chars().count() > opts.max_code_chars || is_diagram(lang, code) {
+                if code.chars().count() > opts.max_code_chars {
                     continue;
                 }
                 let score = weights.score(&terms(code)) + first;
@@ -59,7 +59,6 @@ pub(super) fn code_from_lead_page<'a, 'p>(
             if let Block::Code { lang, code } = block {
                 let score = weights.score(&terms(code));
                 if code.chars().count() <= opts.max_code_chars
-                    && !is_diagram(lang, code)
                     && score > 0.0
                     && best.as_ref().is_none_or(|(s, ..)| score > *s)
                 {

@@ -1,6 +1,6 @@
 //! A relevant passage parsed into quotable units: sentences, and whole lists, tables and code blocks.
 
-use super::blocks::{is_diagram, is_fragment, parse_blocks, Block};
+use super::blocks::{is_fragment, parse_blocks, Block};
 use super::markdown::fenced;
 use super::sentences::{is_bare_intro, is_cross_reference, is_title_line, refers_back};
 use super::tuning::{CLOSE_EVIDENCE, MAX_CODE_UNIT_CHARS, SCORE_IN_EVIDENCE};
@@ -113,11 +113,6 @@ impl<'p> Analyzed<'p> {
                         aside: false,
                     });
                 }
-                // A diagram's source draws on a page and reads as noise in an answer; its words
-                // still tell what the passage is about.
-                Block::Code { lang, code } if is_diagram(lang, code) => {
-                    all_terms.extend(terms(code))
-                }
                 // A snippet is an answer of its own ("npm install …"), quoted whole in its fence;
                 // one too long to quote still tells what the passage is about.
                 Block::Code { lang, code } if code.chars().count() <= MAX_CODE_UNIT_CHARS => {
@@ -131,7 +126,7 @@ impl<'p> Analyzed<'p> {
                         aside: false,
                     });
                 }
-                Block::Code { code, .. } => all_terms.extend(terms(code)),
+                Block::Code { code, .. } | Block::Diagram(code) => all_terms.extend(terms(code)),
             }
         }
         for u in &units {
