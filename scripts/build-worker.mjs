@@ -45,6 +45,7 @@ export function buildWorker({ force = false } = {}) {
 
 function buildBoth(force) {
   copyExportStatic();
+  copySemanticModel();
   copyOpenApi();
   buildIcons();
   // --panic-unwind (the default where nightly is ready, lib/env.mjs panicUnwind): nightly with rust-src rebuilds std with
@@ -98,6 +99,12 @@ function buildBoth(force) {
  * its wasm (worker/src/assets.rs). Synced on every build so the assets never lag behind. */
 function copyExportStatic() {
   syncFolder(join(root, 'core', 'src', 'export', 'static'), join(root, 'worker', 'public', 'export-static'));
+}
+
+/** The search's semantic stage model (core/models, compiled into the native builds) is read by
+ * both scripts from their assets (worker/src/semantic_model.rs): 2.2 MB that no wasm carries. */
+function copySemanticModel() {
+  syncFolder(join(root, 'core', 'models'), join(root, 'worker', 'public', 'semantic'));
 }
 
 /** The API reference is kept once, in the docs site (`docs/openapi.json`, which its API pages are

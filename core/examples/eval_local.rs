@@ -27,7 +27,12 @@ fn main() {
     let mut tree = BTreeMap::new();
     read_folder(Path::new(folder), Path::new(folder), &mut tree);
     let site = build_site(&tree).expect("site");
-    let index = SearchIndex::build(&site.pages);
+    let mut index = SearchIndex::build(&site.pages);
+    let model = support::semantic_model();
+    if let Some(m) = model {
+        index.embed(m);
+    }
+
     let lines = std::fs::read_to_string(set).expect("set");
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let q: Value = serde_json::from_str(line).expect("json");
@@ -35,8 +40,11 @@ fn main() {
         let focused = docs_edge_core::search::parse_search_request(&json!({"query": question}))
             .map(|r| r.asked)
             .unwrap_or_else(|_| question.to_string());
+        let fv = model.and_then(|m| m.embed(&focused));
         let search = index.search(&Query {
             limit: 20,
+            by_meaning: true,
+            semantic: fv.as_deref(),
             current_version: site.default_version(),
             ..Query::new(&focused)
         });

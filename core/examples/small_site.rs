@@ -68,6 +68,7 @@ fn main() {
             &table,
             "docs.example.com",
             &Reused::default(),
+            support::semantic_model(),
         )
         .expect("parse");
         let parsed_at = started.elapsed().as_secs_f64() * 1000.0;

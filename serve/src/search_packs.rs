@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use docs_edge_core::export::{SEARCH_INDEX_FILE, SEARCH_PACK_FILES};
 use docs_edge_core::platform::lru::ByteLru;
+use docs_edge_core::search::semantic::embedded_model;
 use docs_edge_core::search::shard::{
     hits, page_from_blocks, score, SearchMeta, ShardedIndex, TermShard, TextBlock,
 };
@@ -117,6 +118,14 @@ impl PackIndex {
         if q.limit == 0 {
             return Ok(Vec::new());
         }
+        // The bundle's meta has chunk vectors when its publish had the semantic stage's model.
+        let vector = (q.by_meaning && self.meta.has_vectors())
+            .then(|| embedded_model().embed(q.text))
+            .flatten();
+        let q = &Query {
+            semantic: vector.as_deref(),
+            ..*q
+        };
         let shards = self.shards(&self.meta.shards_for(q.text))?;
         let shard_refs: Vec<&TermShard> = shards.iter().map(Arc::as_ref).collect();
         let ranked = score(&self.meta, &shard_refs, q).map_err(|e| format!("term shards: {e}"))?;

@@ -37,6 +37,7 @@ mod memory;
 mod multipart;
 mod pieced;
 mod random;
+mod semantic_model;
 mod site_upgrade;
 mod sites;
 mod storage;

@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 use crate::join::join_all;
 use docs_edge_core::publish::pieced::{Pieced, Pieces};
+use docs_edge_core::search::semantic::StaticModel;
 use docs_edge_core::search::shard::{
     hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock,
 };
@@ -39,6 +40,8 @@ pub struct SiteSearch {
     meta: Rc<SearchMeta>,
     /// The text pack (the term pack is always whole).
     text: Stored,
+    /// The semantic stage's model, for a version whose meta has chunk vectors.
+    model: Option<&'static StaticModel<'static>>,
 }
 
 /// The live version of `domain` for `org_id` and its search meta; 404 when nothing is published.
@@ -59,7 +62,12 @@ pub async fn open(
         None
     };
     let text = Stored::of(domain, &version.publish_id, table, Pieced::Text);
+    let model = match meta.has_vectors() {
+        true => crate::semantic_model::load(env).await,
+        false => None,
+    };
     Ok(SiteSearch {
+        model,
         version,
         domain: domain.to_string(),
         bucket,
@@ -221,8 +229,13 @@ impl SiteSearch {
         let current_version = q
             .current_version
             .or(self.version.default_version.as_deref());
+        let vector = self
+            .model
+            .filter(|_| q.by_meaning)
+            .and_then(|m| m.embed(q.text));
         let q = &Query {
             current_version,
+            semantic: vector.as_deref(),
             ..*q
         };
         let shards: Vec<Rc<TermShard>> = typed(

@@ -48,3 +48,10 @@ pub fn read_folder(root: &Path, dir: &Path, tree: &mut BTreeMap<String, Vec<u8>>
         }
     }
 }
+
+/// The semantic stage's model compiled into core, unless `DOCS_EDGE_SEMANTIC=off` (to measure
+/// search without it).
+pub fn semantic_model() -> Option<&'static docs_edge_core::search::semantic::StaticModel<'static>> {
+    (std::env::var("DOCS_EDGE_SEMANTIC").as_deref() != Ok("off"))
+        .then(docs_edge_core::search::semantic::embedded_model)
+}

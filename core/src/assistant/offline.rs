@@ -48,6 +48,8 @@ pub fn retrieval_search<'a>(request: &'a AssistantRequest, query_text: &'a str) 
         near_path: request.current_path.as_deref(),
         current_version: None,
         follow_top: FOLLOWED_SECTIONS,
+        by_meaning: false,
+        semantic: None,
     }
 }
 

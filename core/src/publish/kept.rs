@@ -207,14 +207,19 @@ impl KeptBatches {
 }
 
 /// What batch `range` of `plan` is built from, besides its cursor: its pages' keys (`keys`), which
-/// of them are second listings (they report no warnings), and the layout.
+/// of them are second listings (they report no warnings), the layout, and the semantic stage's
+/// model (`StaticModel::fingerprint`), which its chunk vectors come from.
 pub fn batch_digest(
     plan: &SitePlan,
     range: &std::ops::Range<u32>,
     keys: &[PageKey],
     layout: &ShardLayout,
+    model: Option<u64>,
 ) -> [u8; 16] {
     let mut hasher = Sha256::new();
+    if let Some(model) = model {
+        hasher.update(model.to_le_bytes());
+    }
     hasher.update(layout.shard_count.to_le_bytes());
     hasher.update(layout.group_shards.to_le_bytes());
     let pages = plan

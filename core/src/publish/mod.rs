@@ -46,6 +46,7 @@ use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::unpack::{Entry, Unpacker};
 use crate::docs::{Page, Site};
 use crate::search::codec::{decode, encode};
+use crate::search::semantic::StaticModel;
 use crate::search::shard::batched::{
     build_batch, BatchCursor, BatchRecords, MetaBuilder, ShardLayout,
 };
@@ -410,6 +411,8 @@ pub struct BatchInput<'a> {
     pub range: Range<u32>,
     pub tree: &'a SourceTree,
     pub keys: &'a [PageKey],
+    /// The semantic stage's model, which gives the batch's chunks their vectors.
+    pub model: Option<&'a StaticModel<'a>>,
 }
 
 /// Step 3: one batch. A page whose key `reused` holds is taken from there, not parsed.
@@ -426,8 +429,15 @@ pub fn run_batch(
         range,
         tree,
         keys,
+        model,
     } = input;
-    let digest = batch_digest(plan, &range, keys, layout);
+    let digest = batch_digest(
+        plan,
+        &range,
+        keys,
+        layout,
+        model.map(StaticModel::fingerprint),
+    );
     let start = state.search;
     let planned_pages = plan
         .pages()
@@ -500,7 +510,7 @@ pub fn run_batch(
         llms.push_str(&md);
         markdown.push((page.path.clone(), offset, md.len() as u64));
     }
-    let search = build_batch(&pages, &mut state.search, layout)?;
+    let search = build_batch(&pages, &mut state.search, layout, model)?;
     let llms_len = llms.len() as u64;
     let group_ends = search.group_ends.clone();
     Ok(BatchResult {

@@ -14,6 +14,7 @@ use super::{
 };
 use crate::docs::archive::SourceTree;
 use crate::docs::packed::FileTable;
+use crate::search::semantic::StaticModel;
 use crate::search::shard::batched::{merge_group, ShardLayout};
 
 /// Bytes of source packs (the upload's source files, unpacked) up to which a site is built in one
@@ -95,6 +96,7 @@ pub fn parse_small_site(
     table: &FileTable,
     domain: &str,
     reused: &Reused,
+    model: Option<&StaticModel>,
 ) -> Result<ParsedSmallSite, PublishError> {
     let SmallPlan { planned, keys } = small;
     let mut state = BatchState::default();
@@ -112,6 +114,7 @@ pub fn parse_small_site(
             range: range.clone(),
             tree: &tree,
             keys: batch_keys,
+            model,
         };
         let result = run_batch(
             &planned.plan,

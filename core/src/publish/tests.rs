@@ -10,8 +10,9 @@ use crate::agents::llms::agent_docs;
 use crate::docs::archive::{pack_tree, read_dir_tree, tree};
 use crate::docs::build_site;
 use crate::docs::packed::PackRead;
+use crate::search::semantic::embedded_model;
 use crate::search::shard::batched::merge_group;
-use crate::search::shard::ShardedIndex;
+use crate::search::shard::{SearchMeta, ShardedIndex};
 use crate::search::SearchIndex;
 use kept::KeptBatches;
 use parsed::{page_keys, PageKey, ParsedIndex, Reused};
@@ -129,7 +130,13 @@ fn publish_taking(
             Some(&keys),
             "the unpack's digests give the same keys"
         );
-        let digest = kept::batch_digest(&planned.plan, &range, &keys, &planned.layout);
+        let digest = kept::batch_digest(
+            &planned.plan,
+            &range,
+            &keys,
+            &planned.layout,
+            Some(embedded_model().fingerprint()),
+        );
         if let (Some(live), Some((old, entry))) = (
             live,
             live_batches
@@ -159,6 +166,7 @@ fn publish_taking(
             range: range.clone(),
             tree: &tree,
             keys: &keys,
+            model: Some(embedded_model()),
         };
         let result = run_batch(
             &planned.plan,
@@ -272,7 +280,14 @@ fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
         .map(|r| r.start)
         .collect();
     let small = plan_small_site(&packs, &table, DOMAIN)?;
-    let parsed = parse_small_site(small, &packs, &table, DOMAIN, &Reused::default())?;
+    let parsed = parse_small_site(
+        small,
+        &packs,
+        &table,
+        DOMAIN,
+        &Reused::default(),
+        Some(embedded_model()),
+    )?;
     let built = parsed.rest.finish(DOMAIN)?;
     Ok(Published {
         meta: built.finished.meta.clone(),
@@ -292,7 +307,14 @@ fn publish_small(gz: &[u8]) -> Result<Published, PublishError> {
 
 fn assert_same_as_whole(files: &SourceTree, published: &Published) {
     let site = build_site(files).unwrap();
-    let index = SearchIndex::build(&site.pages);
+    let mut index = SearchIndex::build(&site.pages);
+    index.embed(embedded_model());
+    assert!(
+        SearchMeta::from_bytes(&published.meta)
+            .unwrap()
+            .has_vectors(),
+        "every batch gave its chunks' vectors"
+    );
     // Text blocks end where batches do.
     let cuts: Vec<u32> = published
         .batch_starts

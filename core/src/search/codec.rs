@@ -58,18 +58,53 @@ pub(crate) fn encode<T: Serialize>(header: &[u8], value: &T) -> Vec<u8> {
 
 /// The inverse of [`encode`]: the header must match exactly and nothing may follow the value.
 pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8], header: &[u8]) -> Result<T, IndexError> {
-    let (&version, _) = bytes.split_first().ok_or(IndexError::Empty)?;
-    if Some(&version) != header.first() {
-        return Err(IndexError::UnsupportedVersion(version));
+    decode_rest(body(bytes, header)?)
+}
+
+/// [`decode`] of a value that may be followed by a second, optional one: objects that gained a
+/// part after they were first stored, so stored objects without it still load.
+pub(crate) fn decode_with_tail<T: DeserializeOwned, U: DeserializeOwned>(
+    bytes: &[u8],
+    header: &[u8],
+) -> Result<(T, Option<U>), IndexError> {
+    let (value, rest): (T, _) =
+        postcard::take_from_bytes(body(bytes, header)?).map_err(IndexError::Decode)?;
+    if rest.is_empty() {
+        return Ok((value, None));
     }
-    let body = bytes
-        .strip_prefix(header)
-        .ok_or(IndexError::Inconsistent("object kind"))?;
-    let (value, rest): (T, _) = postcard::take_from_bytes(body).map_err(IndexError::Decode)?;
+    Ok((value, Some(decode_rest(rest)?)))
+}
+
+fn decode_rest<U: DeserializeOwned>(bytes: &[u8]) -> Result<U, IndexError> {
+    let (value, rest): (U, _) = postcard::take_from_bytes(bytes).map_err(IndexError::Decode)?;
     if !rest.is_empty() {
         return Err(IndexError::TrailingBytes);
     }
     Ok(value)
+}
+
+/// The bytes after `header`, which must match exactly (its first byte is the format version).
+fn body<'b>(bytes: &'b [u8], header: &[u8]) -> Result<&'b [u8], IndexError> {
+    let (&version, _) = bytes.split_first().ok_or(IndexError::Empty)?;
+    if Some(&version) != header.first() {
+        return Err(IndexError::UnsupportedVersion(version));
+    }
+    bytes
+        .strip_prefix(header)
+        .ok_or(IndexError::Inconsistent("object kind"))
+}
+
+/// [`encode`] of a value and the optional second one [`decode_with_tail`] reads.
+pub(crate) fn encode_with_tail<T: Serialize, U: Serialize>(
+    header: &[u8],
+    value: &T,
+    tail: Option<&U>,
+) -> Vec<u8> {
+    let out = encode(header, value);
+    match tail {
+        Some(tail) => postcard::to_extend(tail, out).unwrap_or_else(|_| header.to_vec()),
+        None => out,
+    }
 }
 
 pub(crate) fn check_avg_len(avg_len: [f32; 3]) -> Result<(), IndexError> {

@@ -21,6 +21,8 @@ pub fn discovery_query(request: &SearchRequest) -> Query<'_> {
         near_path: None,
         current_version: None,
         follow_top: 0,
+        by_meaning: true,
+        semantic: None,
     }
 }
 

@@ -9,6 +9,7 @@ use super::chunk::chunk_page;
 use super::codec::{check_avg_len, decode, encode, IndexError, FORMAT_VERSION};
 use super::dict::{Dict, TermTable};
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
+use super::semantic::{ChunkVectors, StaticModel};
 use crate::docs::Page;
 use crate::text::Analyzer;
 
@@ -20,6 +21,8 @@ pub struct SearchIndex {
     pub(crate) by_path: Vec<u32>,
     /// Derived: see [`searchable_chunks`].
     pub(crate) searchable_chunks: usize,
+    /// The semantic stage's chunk vectors, when a model embedded them ([`SearchIndex::embed`]).
+    pub(crate) vectors: Option<ChunkVectors>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,7 +87,13 @@ impl SearchIndex {
             data,
             by_path,
             searchable_chunks,
+            vectors: None,
         }
+    }
+
+    /// Gives every chunk its vector from `model` (the semantic stage).
+    pub fn embed(&mut self, model: &StaticModel) {
+        self.vectors = Some(embed_chunks(model, &self.data.pages, 0, &self.data.chunks));
     }
 
     /// The term dictionary and postings.
@@ -356,4 +365,31 @@ fn validate(index: &SearchIndex) -> Result<(), IndexError> {
         return Err(Inconsistent("chunk page"));
     }
     check_avg_len(d.avg_len)
+}
+
+/// The vector of every chunk: its page's title, its heading and its text, as search reads them.
+pub(crate) fn embed_chunks(
+    model: &StaticModel,
+    pages: &[PageMeta],
+    page_base: u32,
+    chunks: &[ChunkMeta],
+) -> ChunkVectors {
+    let mut vectors = ChunkVectors::new(model.dims());
+    let mut text = String::new();
+    for chunk in chunks {
+        text.clear();
+        if let Some(page) = chunk
+            .page
+            .checked_sub(page_base)
+            .and_then(|p| pages.get(p as usize))
+        {
+            text.push_str(&page.title);
+            text.push('\n');
+        }
+        text.push_str(&chunk.heading);
+        text.push('\n');
+        text.push_str(&chunk.text);
+        vectors.push(model.embed(&text).as_deref());
+    }
+    vectors
 }

@@ -19,6 +19,7 @@ mod page_kind;
 mod postings;
 mod query;
 mod score;
+pub mod semantic;
 pub mod shard;
 mod tokenize;
 mod version;

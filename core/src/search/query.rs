@@ -6,6 +6,7 @@ use super::page::ChunkText;
 use super::page_kind::PageKinds;
 use super::postings;
 use super::score;
+use super::semantic::SEMANTIC_WEIGHT;
 use super::tokenize::query_terms;
 use super::version::{CurrentVersion, NamedVersion};
 
@@ -48,6 +49,13 @@ pub struct Query<'a> {
     /// returned after the ranked hits (beyond `limit`), in page order: the assistant reads on from
     /// a troubleshooting page's "Symptom" to its "Solution", which shares no word with the question.
     pub follow_top: usize,
+    /// The search endpoints' queries ask for the semantic stage ([`super::semantic`]); the
+    /// assistant's retrieval does not (measured: it cost the offline answers as much as it gained,
+    /// `docs/assistant/quality.mdx`). A host with the model then embeds the text into `semantic`.
+    pub by_meaning: bool,
+    /// The query's vector from the semantic stage's model: candidates' scores fuse their cosine
+    /// with it. `None`, or an index without vectors: BM25 alone.
+    pub semantic: Option<&'a [f32]>,
 }
 
 impl<'a> Query<'a> {
@@ -63,6 +71,8 @@ impl<'a> Query<'a> {
             near_path: None,
             current_version: None,
             follow_top: 0,
+            by_meaning: false,
+            semantic: None,
         }
     }
 }
@@ -116,6 +126,10 @@ pub(crate) trait Corpus {
     fn avg_len(&self) -> [f32; 3];
     /// The term's site-wide document frequency and its postings; `None` when no chunk has it.
     fn term(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)>;
+    /// The cosine of chunk `c`'s vector with the query's; `None` without vectors.
+    fn similarity(&self, _c: usize, _query: &[f32]) -> Option<f32> {
+        None
+    }
 }
 
 /// What scoring needs of one chunk.
@@ -148,6 +162,9 @@ impl Corpus for SearchIndex {
     }
     fn term(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {
         self.dict().lookup(term)
+    }
+    fn similarity(&self, c: usize, query: &[f32]) -> Option<f32> {
+        self.vectors.as_ref().map(|v| v.similarity(c, query))
     }
 }
 
@@ -330,11 +347,42 @@ pub(crate) fn rank(corpus: &impl Corpus, q: &Query) -> Vec<Ranked> {
             ))
         })
         .collect();
+    if let Some(query) = q.semantic {
+        fuse_semantic(corpus, query, &mut scored);
+        scored.retain(|(_, r)| r.score > 0.0 && r.score >= q.score_threshold);
+    }
     // std's sort, not crate::sort: this runs on every search, where the shared sort is about twice as slow.
     scored.sort_by(|a, b| by_score(&a.1, &b.1));
     let mut ranked = spread(&scored, pages.len(), q.limit);
     follow_top(corpus, &mut ranked, q.follow_top);
     ranked
+}
+
+/// Stretches the candidates' cosines with the query over 0..the best score and mixes them in at
+/// [`SEMANTIC_WEIGHT`]: raw cosines of a static model sit in a narrow band whatever the query, so only
+/// their order among the candidates says anything. Mixed in after the page powers (language, current
+/// version, page kind), which measured better than before them (`docs/assistant/quality.mdx`). Only
+/// chunks a query term matched are candidates: the cosine reorders what BM25 found; it adds nothing
+/// no word of the question meets.
+fn fuse_semantic(corpus: &impl Corpus, query: &[f32], scored: &mut [(u32, Ranked)]) {
+    let mut sims = Vec::with_capacity(scored.len());
+    for (_, r) in scored.iter() {
+        let Some(sim) = corpus.similarity(r.chunk as usize, query) else {
+            return;
+        };
+        sims.push(sim);
+    }
+    let (lo, hi) = sims
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(l, h), &s| (l.min(s), h.max(s)));
+    if hi <= lo {
+        return;
+    }
+    let top = scored.iter().fold(0f32, |m, (_, r)| m.max(r.score));
+    for ((_, r), sim) in scored.iter_mut().zip(sims) {
+        let stretched = top * (sim - lo) / (hi - lo);
+        r.score = (1.0 - SEMANTIC_WEIGHT) * r.score + SEMANTIC_WEIGHT * stretched;
+    }
 }
 
 /// A best section this short (in terms) is read on into the sections after it; a troubleshooting

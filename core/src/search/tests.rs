@@ -832,3 +832,53 @@ fn a_long_best_section_and_the_page_s_end_stop_the_reading_on() {
     assert_eq!(last.len(), 1, "{last:?}");
     assert_eq!(last[0].heading.as_deref(), Some("Solution"));
 }
+
+/// The semantic stage reorders what BM25 found by meaning: of two sections that match the
+/// question's one shared word, BM25 prefers the shorter; the query's vector puts the one about
+/// limits first for "maximum size", and keeps the one about colours first for "colour".
+#[test]
+fn the_semantic_stage_breaks_a_bm25_tie_by_meaning() {
+    let pages = vec![page(
+        "storage",
+        "Storage",
+        vec![
+            section("Theme", 2, "Storage pages are blue."),
+            section("Quota", 2, "Storage holds at most 100 MB in each account."),
+        ],
+    )];
+    let mut index = SearchIndex::build(&pages);
+    let headings = |index: &SearchIndex, text: &str, vector: Option<&[f32]>| -> Vec<String> {
+        index
+            .search(&Query {
+                semantic: vector,
+                ..Query::new(text)
+            })
+            .into_iter()
+            .filter_map(|h| h.heading)
+            .collect()
+    };
+    let model = super::semantic::embedded_model();
+    let limit = "storage maximum size";
+    let colour = "storage colour";
+    assert_eq!(
+        headings(&index, limit, None),
+        ["Theme", "Quota"],
+        "the shorter first"
+    );
+    let limit_vector = model.embed(limit);
+    assert_eq!(
+        headings(&index, limit, limit_vector.as_deref()),
+        ["Theme", "Quota"],
+        "no vectors in the index: BM25 alone"
+    );
+    index.embed(model);
+    assert_eq!(
+        headings(&index, limit, limit_vector.as_deref()),
+        ["Quota", "Theme"]
+    );
+    let colour_vector = model.embed(colour);
+    assert_eq!(
+        headings(&index, colour, colour_vector.as_deref()),
+        ["Theme", "Quota"]
+    );
+}

@@ -26,8 +26,9 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::super::codec::{decode, encode, IndexError};
-use super::super::index::{average_lengths, Builder, PageMeta};
+use super::super::index::{average_lengths, embed_chunks, Builder, PageMeta};
 use super::super::postings::{self, Posting};
+use super::super::semantic::{ChunkVectors, StaticModel};
 use super::blocks::BlockChunk;
 use super::build::{shard_count, term_pack, BlockCutter, BlockOut};
 use super::meta::{MetaData, SearchMeta, MAX_SHARDS};
@@ -126,6 +127,8 @@ pub struct BatchRecords {
     block_ends: Vec<u64>,
     totals: [u64; 3],
     non_empty: [u64; 3],
+    /// The batch's chunk vectors, when the publish had the semantic stage's model.
+    vectors: Option<ChunkVectors>,
 }
 
 impl BatchRecords {
@@ -148,6 +151,7 @@ pub fn build_batch(
     pages: &[Page],
     cursor: &mut BatchCursor,
     layout: &ShardLayout,
+    model: Option<&StaticModel>,
 ) -> Result<BatchOutput, IndexError> {
     if !layout.valid() {
         return Err(IndexError::Inconsistent("shard layout"));
@@ -181,7 +185,9 @@ pub fn build_batch(
         cutter.push(cursor.chunks + i as u32, BlockChunk::of(chunk), &mut out);
     }
     cutter.finish(&mut out);
+    let vectors = model.map(|m| embed_chunks(m, &data.pages, cursor.pages, &data.chunks));
     let records = BatchRecords {
+        vectors,
         heading_len: data.chunks.iter().map(|c| c.heading_len).collect(),
         text_len: data.chunks.iter().map(|c| c.text_len).collect(),
         pages: data.pages,
@@ -313,6 +319,9 @@ pub struct MetaBuilder {
     non_empty: [u64; 3],
     /// Text pack bytes of the batches added so far.
     text_len: u64,
+    /// Every batch's vectors so far; `None` once a batch had none (the meta then has none).
+    vectors: Option<ChunkVectors>,
+    batches: usize,
 }
 
 impl MetaBuilder {
@@ -326,6 +335,12 @@ impl MetaBuilder {
             block_starts: Vec::new(),
             block_ends: Vec::new(),
         });
+        self.vectors = match (self.batches, self.vectors.take(), records.vectors) {
+            (0, _, first) => first,
+            (_, Some(mut all), Some(next)) => all.append(next).then_some(all),
+            _ => None,
+        };
+        self.batches += 1;
         data.pages.extend(records.pages);
         data.heading_len.extend(records.heading_len);
         data.text_len.extend(records.text_len);
@@ -352,6 +367,8 @@ impl MetaBuilder {
                 end
             })
             .collect();
-        Ok(SearchMeta::new(data)?.to_bytes())
+        Ok(SearchMeta::new(data)?
+            .with_vectors(self.vectors)?
+            .to_bytes())
     }
 }

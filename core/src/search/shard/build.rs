@@ -77,7 +77,7 @@ impl ShardedIndex {
             block_ends,
         };
         // Through the loader's checks, so a split that would not load fails here, at publish.
-        let meta = SearchMeta::new(data)?;
+        let meta = SearchMeta::new(data)?.with_vectors(index.vectors.clone())?;
         Ok(ShardedIndex {
             meta: meta.to_bytes(),
             terms,

@@ -6,11 +6,12 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::super::codec::{check_avg_len, decode, encode, IndexError};
+use super::super::codec::{check_avg_len, decode_with_tail, encode_with_tail, IndexError};
 use super::super::dict::check_ends;
 use super::super::index::{find_page, searchable_chunks, sorted_by_path, PageMeta};
 use super::super::page::normalize_path;
 use super::super::query::{ChunkStats, Ranked, MAX_QUERY_TERMS};
+use super::super::semantic::ChunkVectors;
 use super::super::tokenize::query_terms;
 use super::terms::shard_of;
 use super::{KIND_META, SHARD_FORMAT_VERSION};
@@ -44,6 +45,9 @@ pub struct SearchMeta {
     pub(crate) by_path: Vec<u32>,
     /// Derived: `index::searchable_chunks`.
     pub(crate) searchable_chunks: usize,
+    /// The semantic stage's chunk vectors, stored after the data (a meta stored before them loads
+    /// without).
+    pub(crate) vectors: Option<ChunkVectors>,
 }
 
 impl SearchMeta {
@@ -97,16 +101,41 @@ impl SearchMeta {
             chunk_page,
             by_path,
             searchable_chunks,
+            vectors: None,
         })
     }
 
+    /// The meta with the chunks' vectors, one per chunk.
+    pub(crate) fn with_vectors(
+        mut self,
+        vectors: Option<ChunkVectors>,
+    ) -> Result<SearchMeta, IndexError> {
+        if let Some(v) = &vectors {
+            if v.len() != self.chunk_count() || !v.is_consistent() {
+                return Err(IndexError::Inconsistent("chunk vectors"));
+            }
+        }
+        self.vectors = vectors;
+        Ok(self)
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
-        encode(&[SHARD_FORMAT_VERSION, KIND_META], &self.data)
+        encode_with_tail(
+            &[SHARD_FORMAT_VERSION, KIND_META],
+            &self.data,
+            self.vectors.as_ref(),
+        )
     }
 
     /// Loads and checks every count and offset, so corrupt bytes are an error here, not a panic later.
     pub fn from_bytes(bytes: &[u8]) -> Result<SearchMeta, IndexError> {
-        SearchMeta::new(decode(bytes, &[SHARD_FORMAT_VERSION, KIND_META])?)
+        let (data, vectors) = decode_with_tail(bytes, &[SHARD_FORMAT_VERSION, KIND_META])?;
+        SearchMeta::new(data)?.with_vectors(vectors)
+    }
+
+    /// The site's chunks have vectors: a query embedded by the semantic stage's model fuses them.
+    pub fn has_vectors(&self) -> bool {
+        self.vectors.is_some()
     }
 
     pub fn page_count(&self) -> usize {
@@ -231,6 +260,7 @@ impl SearchMeta {
             + strings
             + u32s * 4
             + (d.shard_ends.len() + d.block_ends.len()) * 8
+            + self.vectors.as_ref().map_or(0, ChunkVectors::heap_bytes)
     }
 }
 

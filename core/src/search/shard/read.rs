@@ -38,6 +38,9 @@ impl Corpus for Sharded<'_> {
         let id = shard_of(term, self.meta.shard_count());
         self.shards.iter().find(|s| s.id() == id)?.lookup(term)
     }
+    fn similarity(&self, c: usize, query: &[f32]) -> Option<f32> {
+        self.meta.vectors.as_ref().map(|v| v.similarity(c, query))
+    }
 }
 
 /// Ranked chunks, best first, exactly as [`SearchIndex::search`] ranks them.

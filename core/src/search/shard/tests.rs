@@ -524,3 +524,34 @@ fn fixture_figures() {
         max(&page_reads) as f64 / 1024.0
     );
 }
+
+/// With the semantic stage, the split index fuses the cosines stored in its meta exactly as the
+/// whole index fuses its own; a meta stored before the stage loads without vectors.
+#[test]
+fn chunk_vectors_ride_in_the_meta_and_fuse_alike() {
+    let model = super::super::semantic::embedded_model();
+    let mut index = SearchIndex::build(&site());
+    let plain = load(&index);
+    assert!(!plain.meta.has_vectors());
+    index.embed(model);
+    let loaded = load(&index);
+    assert!(loaded.meta.has_vectors());
+    assert!(loaded.split.meta.len() > plain.split.meta.len());
+    assert_eq!(
+        plain.split.meta,
+        ShardedIndex::build(&SearchIndex::build(&site()))
+            .unwrap()
+            .meta
+    );
+    for text in ["install the cli", "how do I authenticate", "limits"] {
+        let vector = model.embed(text);
+        let q = Query {
+            semantic: vector.as_deref(),
+            ..Query::new(text)
+        };
+        assert_same(&index, &loaded, &q);
+    }
+    // A vector cut short is corruption, not a quietly different ranking.
+    let cut = &loaded.split.meta[..loaded.split.meta.len() - 1];
+    assert!(SearchMeta::from_bytes(cut).is_err());
+}

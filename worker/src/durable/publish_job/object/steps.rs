@@ -431,7 +431,9 @@ impl PublishJob {
         let reused = store.reused(live.as_ref(), small.keys()).await;
         drop(live);
         store.phase("read");
-        let parsed = publish::parse_small_site(small, packs, table, &record.domain, &reused)?;
+        let model = crate::semantic_model::load(&self.env).await;
+        let parsed =
+            publish::parse_small_site(small, packs, table, &record.domain, &reused, model)?;
         drop(reused);
         store.traffic.reused_pages.set(parsed.reused_pages);
         store.phase("parse");
@@ -510,6 +512,8 @@ impl PublishJob {
             .get(b as usize)
             .ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
+        let model = crate::semantic_model::load(&self.env).await;
+        let fingerprint = model.map(|m| m.fingerprint());
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
         let from_digests = loaded.digests.as_ref().and_then(|d| {
             page_keys_from_digests(&loaded.plan, &range, &loaded.table, d, &record.domain)
@@ -548,7 +552,10 @@ impl PublishJob {
                     }),
                 };
                 let Some(found) = keys_i.and_then(|k| {
-                    live.find(&batch_digest(&loaded.plan, &range_i, &k, &layout), &cursor)
+                    live.find(
+                        &batch_digest(&loaded.plan, &range_i, &k, &layout, fingerprint),
+                        &cursor,
+                    )
                 }) else {
                     break;
                 };
@@ -601,6 +608,7 @@ impl PublishJob {
             range,
             tree: &tree,
             keys: &keys,
+            model,
         };
         let result = publish::run_batch(
             &loaded.plan,
