@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use crate::join::join_all;
 use docs_edge_core::publish::pieced::{Pieced, Pieces};
-use docs_edge_core::search::semantic::StaticModel;
 use docs_edge_core::search::shard::{
     hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock,
 };
@@ -40,8 +39,8 @@ pub struct SiteSearch {
     meta: Rc<SearchMeta>,
     /// The text pack (the term pack is always whole).
     text: Stored,
-    /// The semantic stage's model, for a version whose meta has chunk vectors.
-    model: Option<&'static StaticModel<'static>>,
+    /// To read the semantic stage's model when a search asks for it (`Query::by_meaning`).
+    env: Env,
 }
 
 /// The live version of `domain` for `org_id` and its search meta; 404 when nothing is published.
@@ -62,12 +61,8 @@ pub async fn open(
         None
     };
     let text = Stored::of(domain, &version.publish_id, table, Pieced::Text);
-    let model = match meta.has_vectors() {
-        true => crate::semantic_model::load(env).await,
-        false => None,
-    };
     Ok(SiteSearch {
-        model,
+        env: env.clone(),
         version,
         domain: domain.to_string(),
         bucket,
@@ -229,10 +224,12 @@ impl SiteSearch {
         let current_version = q
             .current_version
             .or(self.version.default_version.as_deref());
-        let vector = self
-            .model
-            .filter(|_| q.by_meaning)
-            .and_then(|m| m.embed(q.text));
+        // The assistant's retrieval never asks, so its isolates need not hold the model.
+        let model = match q.by_meaning && self.meta.has_vectors() {
+            true => crate::semantic_model::load(&self.env).await,
+            false => None,
+        };
+        let vector = model.and_then(|m| m.embed(q.text));
         let q = &Query {
             current_version,
             semantic: vector.as_deref(),

@@ -155,6 +155,8 @@ async fn search(call: &Call, caller: &Caller, args: SearchArgs) -> ApiResult<Too
             near_path: None,
             current_version: None,
             follow_top: 0,
+            by_meaning: true,
+            semantic: None,
         })
         .await?;
     let results = hits

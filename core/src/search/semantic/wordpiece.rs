@@ -85,7 +85,7 @@ impl<'a> Vocab<'a> {
             ids.push(id);
             start = end;
         }
-        ids.into_iter().for_each(|id| each(id));
+        ids.into_iter().for_each(each);
     }
 }
 

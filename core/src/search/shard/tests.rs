@@ -480,6 +480,14 @@ fn fixture_figures() {
         mid(&block_sizes) as f64 / 1024.0,
         max(&block_sizes) as f64 / 1024.0,
     );
+    let mut embedded = index.clone();
+    embedded.embed(super::super::semantic::embedded_model());
+    let with_vectors = ShardedIndex::build(&embedded).unwrap().meta.len();
+    println!(
+        "meta with the semantic stage's chunk vectors {:.1} KiB: {:.0} bytes a page more",
+        with_vectors as f64 / 1024.0,
+        (with_vectors - loaded.split.meta.len()) as f64 / meta.page_count().max(1) as f64
+    );
     let mut reads: Vec<u64> = fixture_queries(&pages, 200)
         .iter()
         .map(|t| loaded.search(&Query::new(t)).1 as u64)
