@@ -22,7 +22,6 @@ pub struct StaticModel<'a> {
     rows: &'a [u8],
     file_dims: usize,
     dims: usize,
-    fingerprint: u64,
 }
 
 impl<'a> StaticModel<'a> {
@@ -51,26 +50,24 @@ impl<'a> StaticModel<'a> {
         } else {
             dims.min(file_dims)
         };
-        // FNV-1a over the rows and the dimensions used: what a chunk's vector depends on.
-        let fingerprint = rows
-            .iter()
-            .chain(&(dims as u32).to_le_bytes())
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
         Ok(StaticModel {
             vocab: Vocab::new(vocab),
             rows,
             file_dims,
             dims,
-            fingerprint,
         })
     }
 
     /// Tells models (and the dimensions used) apart: a publish keeps a batch's vectors only when
-    /// its model is the one that made them.
+    /// its model is the one that made them. FNV-1a over the rows and the dimensions, computed when
+    /// asked (a publish step), not at every parse: the request-serving script never needs it.
     pub fn fingerprint(&self) -> u64 {
-        self.fingerprint
+        self.rows
+            .iter()
+            .chain(&(self.dims as u32).to_le_bytes())
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
     }
 
     /// A model that knows no token: every text embeds to `None`, so search is BM25 alone.
@@ -80,7 +77,6 @@ impl<'a> StaticModel<'a> {
             rows: &[],
             file_dims: 1,
             dims: 1,
-            fingerprint: 0,
         }
     }
 
@@ -115,10 +111,6 @@ impl<'a> StaticModel<'a> {
         }
         sum.iter_mut().for_each(|v| *v /= norm);
         Some(sum)
-    }
-
-    pub fn tokens(&self) -> usize {
-        self.vocab.len()
     }
 }
 

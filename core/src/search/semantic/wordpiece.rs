@@ -20,10 +20,6 @@ impl<'a> Vocab<'a> {
         Vocab { tokens, sorted }
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.tokens.len()
-    }
-
     fn id(&self, piece: &str) -> Option<u32> {
         let text = |i: u32| self.tokens.get(i as usize).copied().unwrap_or("");
         let at = self.sorted.partition_point(|&i| text(i) < piece);
