@@ -75,7 +75,19 @@ pub(crate) fn decode_with_tail<T: DeserializeOwned, U: DeserializeOwned>(
     Ok((value, Some(decode_rest(rest)?)))
 }
 
-fn decode_rest<U: DeserializeOwned>(bytes: &[u8]) -> Result<U, IndexError> {
+/// The first value of an object [`encode_with_tail`] wrote, and where its tail begins in `bytes`
+/// (`bytes.len()` when it has none): the tail is left for the caller to read when it needs it.
+pub(crate) fn decode_head<T: DeserializeOwned>(
+    bytes: &[u8],
+    header: &[u8],
+) -> Result<(T, usize), IndexError> {
+    let (value, rest): (T, _) =
+        postcard::take_from_bytes(body(bytes, header)?).map_err(IndexError::Decode)?;
+    Ok((value, bytes.len() - rest.len()))
+}
+
+/// A value that must fill `bytes` exactly (a tail [`decode_head`] left).
+pub(crate) fn decode_rest<U: DeserializeOwned>(bytes: &[u8]) -> Result<U, IndexError> {
     let (value, rest): (U, _) = postcard::take_from_bytes(bytes).map_err(IndexError::Decode)?;
     if !rest.is_empty() {
         return Err(IndexError::TrailingBytes);

@@ -6,7 +6,9 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use super::super::codec::{check_avg_len, decode_with_tail, encode_with_tail, IndexError};
+use super::super::codec::{
+    check_avg_len, decode_head, decode_rest, decode_with_tail, encode_with_tail, IndexError,
+};
 use super::super::dict::check_ends;
 use super::super::index::{find_page, searchable_chunks, sorted_by_path, PageMeta};
 use super::super::page::normalize_path;
@@ -48,6 +50,9 @@ pub struct SearchMeta {
     /// The semantic stage's chunk vectors, stored after the data (a meta stored before them loads
     /// without).
     pub(crate) vectors: Option<ChunkVectors>,
+    /// Where the vectors sit in the stored object, when it was read without them
+    /// ([`SearchMeta::from_bytes_without_vectors`]).
+    vectors_at: Option<Range<u64>>,
 }
 
 impl SearchMeta {
@@ -102,6 +107,7 @@ impl SearchMeta {
             by_path,
             searchable_chunks,
             vectors: None,
+            vectors_at: None,
         })
     }
 
@@ -133,9 +139,33 @@ impl SearchMeta {
         SearchMeta::new(data)?.with_vectors(vectors)
     }
 
+    /// [`SearchMeta::from_bytes`] but for the chunk vectors, which only a search by meaning reads
+    /// (about 70 bytes a chunk, several times the rest at 10,000 pages): an isolate holds them only
+    /// when such a search comes, read from [`SearchMeta::vectors_range`] of the same object.
+    pub fn from_bytes_without_vectors(bytes: &[u8]) -> Result<SearchMeta, IndexError> {
+        let (data, tail) = decode_head(bytes, &[SHARD_FORMAT_VERSION, KIND_META])?;
+        let mut meta = SearchMeta::new(data)?;
+        meta.vectors_at = (tail < bytes.len()).then_some(tail as u64..bytes.len() as u64);
+        Ok(meta)
+    }
+
+    /// The byte range of the stored object that holds the chunk vectors, for a meta read without them.
+    pub fn vectors_range(&self) -> Option<Range<u64>> {
+        self.vectors_at.clone()
+    }
+
+    /// The chunk vectors from the bytes at [`SearchMeta::vectors_range`], checked against this meta.
+    pub fn vectors_from(&self, bytes: &[u8]) -> Result<ChunkVectors, IndexError> {
+        let vectors: ChunkVectors = decode_rest(bytes)?;
+        if vectors.len() != self.chunk_count() || !vectors.is_consistent() {
+            return Err(IndexError::Inconsistent("chunk vectors"));
+        }
+        Ok(vectors)
+    }
+
     /// The site's chunks have vectors: a query embedded by the semantic stage's model fuses them.
     pub fn has_vectors(&self) -> bool {
-        self.vectors.is_some()
+        self.vectors.is_some() || self.vectors_at.is_some()
     }
 
     pub fn page_count(&self) -> usize {

@@ -28,7 +28,7 @@ mod terms;
 pub use blocks::TextBlock;
 pub use build::ShardedIndex;
 pub use meta::SearchMeta;
-pub use read::{hits, page_from_blocks, score};
+pub use read::{hits, page_from_blocks, score, score_with_vectors};
 pub use terms::TermShard;
 
 /// Bump on any change to the layout of the three objects. Each object starts with this byte, then

@@ -11,11 +11,13 @@ use super::super::query::{make_hit, rank, ChunkStats, Corpus, Hit, Query, Ranked
 use super::blocks::TextBlock;
 use super::meta::SearchMeta;
 use super::terms::{shard_of, TermShard};
+use crate::search::semantic::ChunkVectors;
 
-/// The meta and the query's term shards, seen as the scorer's corpus.
+/// The meta, the query's term shards and the chunk vectors, seen as the scorer's corpus.
 struct Sharded<'a> {
     meta: &'a SearchMeta,
     shards: &'a [&'a TermShard],
+    vectors: Option<&'a ChunkVectors>,
 }
 
 impl Corpus for Sharded<'_> {
@@ -39,7 +41,7 @@ impl Corpus for Sharded<'_> {
         self.shards.iter().find(|s| s.id() == id)?.lookup(term)
     }
     fn similarity(&self, c: usize, query: &[f32]) -> Option<f32> {
-        self.meta.vectors.as_ref().map(|v| v.similarity(c, query))
+        self.vectors.map(|v| v.similarity(c, query))
     }
 }
 
@@ -52,6 +54,16 @@ pub fn score(
     shards: &[&TermShard],
     q: &Query,
 ) -> Result<Vec<Ranked>, IndexError> {
+    score_with_vectors(meta, shards, meta.vectors.as_ref(), q)
+}
+
+/// [`score`] with chunk vectors read apart from the meta ([`SearchMeta::vectors_from`]).
+pub fn score_with_vectors(
+    meta: &SearchMeta,
+    shards: &[&TermShard],
+    vectors: Option<&ChunkVectors>,
+    q: &Query,
+) -> Result<Vec<Ranked>, IndexError> {
     if q.limit > 0
         && !meta
             .shards_for(q.text)
@@ -62,7 +74,14 @@ pub fn score(
             "a term shard of the query is missing",
         ));
     }
-    Ok(rank(&Sharded { meta, shards }, q))
+    Ok(rank(
+        &Sharded {
+            meta,
+            shards,
+            vectors,
+        },
+        q,
+    ))
 }
 
 /// The hits of ranked chunks; `blocks` must hold every block [`SearchMeta::blocks_for`] names.

@@ -562,4 +562,63 @@ fn chunk_vectors_ride_in_the_meta_and_fuse_alike() {
     // A vector cut short is corruption, not a quietly different ranking.
     let cut = &loaded.split.meta[..loaded.split.meta.len() - 1];
     assert!(SearchMeta::from_bytes(cut).is_err());
+    let lazy = SearchMeta::from_bytes_without_vectors(cut).unwrap();
+    let range = lazy.vectors_range().unwrap();
+    assert!(lazy.vectors_from(&cut[range.start as usize..]).is_err());
+}
+
+/// A meta read without its vectors holds none of them, and with the vectors read from its range
+/// the split index ranks as the whole one does; without them it ranks by terms alone.
+#[test]
+fn chunk_vectors_read_apart_from_the_meta_fuse_alike() {
+    let model = super::super::semantic::embedded_model();
+    let mut index = SearchIndex::build(&site());
+    let whole = load(&index);
+    index.embed(model);
+    let loaded = load(&index);
+    let bytes = &loaded.split.meta;
+    let lazy = SearchMeta::from_bytes_without_vectors(bytes).unwrap();
+    assert!(lazy.has_vectors());
+    let range = lazy.vectors_range().unwrap();
+    assert_eq!(range.end as usize, bytes.len());
+    let vectors = lazy
+        .vectors_from(&bytes[range.start as usize..range.end as usize])
+        .unwrap();
+    // The isolate is charged for the vectors only when it reads them.
+    assert_eq!(
+        lazy.heap_bytes() + vectors.heap_bytes(),
+        loaded.meta.heap_bytes()
+    );
+    let plain = SearchMeta::from_bytes_without_vectors(&whole.split.meta).unwrap();
+    assert!(!plain.has_vectors() && plain.vectors_range().is_none());
+    for text in ["install the cli", "how do I authenticate", "limits"] {
+        let vector = model.embed(text);
+        let q = Query {
+            semantic: vector.as_deref(),
+            ..Query::new(text)
+        };
+        let refs: Vec<&TermShard> = lazy
+            .shards_for(q.text)
+            .iter()
+            .map(|&id| &loaded.shards[id as usize])
+            .collect();
+        assert_eq!(
+            score_with_vectors(&lazy, &refs, Some(&vectors), &q).unwrap(),
+            score(&loaded.meta, &refs, &q).unwrap(),
+            "{text}"
+        );
+        assert_eq!(
+            score(&lazy, &refs, &q).unwrap(),
+            score(
+                &loaded.meta,
+                &refs,
+                &Query {
+                    semantic: None,
+                    ..q
+                }
+            )
+            .unwrap(),
+            "{text}"
+        );
+    }
 }
