@@ -73,6 +73,9 @@ test('a question streams an answer with source links; a follow-up stays on the s
   const links = await first.item.locator('.sources a').evaluateAll((as) => as.map((a) => a.href));
   assert.ok(links.length >= 1, 'at least one source link');
   assert.ok(links.every((href) => href.startsWith(`https://${t.domain}/`)), links.join(' '));
+  // Rendered as the widget renders it: code spans as code, the "Sources:" list only as the links.
+  assert.ok(await first.item.locator('.answer code').count() >= 1, `no code element in: ${text}`);
+  assert.doesNotMatch(text, /`|Sources:|\]\(https?:/, 'Markdown shown as text');
   const threadId = await page.textContent('#thread-id');
   assert.match(threadId, /^thr_[0-9a-f]{16}$/);
   await page.screenshot({ path: join(ARTIFACTS, 'web-demo-chat.png'), fullPage: true });

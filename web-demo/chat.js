@@ -1,6 +1,10 @@
 // The chat panel: streams each answer into the page as it arrives, lists its sources as links, keeps the
 // thread across follow-ups (the SDK client does), stops on request, and says plainly what went wrong.
 // Each finished answer gets thumbs up/down (AssistantClient.feedback; a later click replaces the rating).
+// Answers are Markdown, rendered as the widget renders them (DOM nodes, never parsed as HTML); the
+// extractive answer's closing "Sources:" list is shown once, as the links under it.
+import { renderMarkdown, withoutSourceList } from '/sdk/widget-panel.js';
+
 const $ = (selector) => document.querySelector(selector);
 
 /** What a reader should be told about a failed turn. */
@@ -89,10 +93,17 @@ export function setupChat(config, makeClient) {
     controller = new AbortController();
     setBusy(true);
     const turn = client.sendMessage(question, { signal: controller.signal });
+    let text = '';
+    const found = [];
+    const render = () => answer.replaceChildren(renderMarkdown(withoutSourceList(text, found), { base: `https://${config.domain}/`, sources: found }));
     try {
       for await (const e of turn) {
-        if (e.type === 'text') answer.textContent += e.delta;
-        else if (e.type === 'source') {
+        if (e.type === 'text') {
+          text += e.delta;
+          render();
+        } else if (e.type === 'source') {
+          found.push(e.source);
+          render();
           const link = element('a', null, e.source.title || e.source.url);
           link.href = e.source.url;
           link.target = '_blank';

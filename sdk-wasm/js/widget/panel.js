@@ -9,6 +9,9 @@ import { bundleLink, siteSupport } from './config.js';
 import { labelLanguage, labelsFor } from './labels.js';
 import { icon } from './icons.js';
 import { el, renderMarkdown } from './markdown.js';
+
+// The answer renderer, for pages that show the assistant's answers in a UI of their own (the web demo).
+export { renderMarkdown };
 import { PANEL_CSS } from './panel-css.js';
 import { sheet } from './sheet.js';
 import { turnstileFetch } from './turnstile.js';
