@@ -29,8 +29,8 @@ mod client {
 
     use super::{ADMIN_PREFIX, BUILDER_BINDING, SWEEP_PATH};
     use crate::builder_orders::{AdminOrder, FileOp, FileOrder, SweepOrder, Swept, ORDER_HEADER};
-    use crate::context::Call;
     use crate::durable_client::post_to_builder;
+    use crate::edge::context::Call;
     use crate::error::{ApiError, ApiResult};
     use crate::http::header;
 

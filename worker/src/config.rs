@@ -343,7 +343,7 @@ pub fn r2_s3(env: &Env) -> Option<R2S3Settings> {
     })
 }
 
-/// The answer backend's settings as set (defaults are the backend's, `crate::generation`).
+/// The answer backend's settings as set (defaults are the backend's, `crate::edge::generation`).
 #[derive(Debug, Clone)]
 pub struct BackendSettings {
     /// `ASSISTANT_BACKEND`, default `extractive`.

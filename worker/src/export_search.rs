@@ -1,4 +1,4 @@
-//! The static export's copy of a version's split search index (`crate::search_store`'s packs) into
+//! The static export's copy of a version's split search index (`crate::edge::search_store`'s packs) into
 //! the bundle, one piece per job step (core's `export::PackCursor`): each step heads the packs, reads
 //! one range of at most `PACK_PIECE_BYTES` and makes it one gzip member of the pack's tar entry, so
 //! the export Durable Object never holds a pack whole. Pieces follow from the packs' sizes alone, so a

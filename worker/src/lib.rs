@@ -45,35 +45,7 @@ mod upload;
 
 // The request-serving script only.
 #[cfg(feature = "edge")]
-mod agent_docs;
-#[cfg(feature = "edge")]
-mod answer;
-#[cfg(feature = "edge")]
-mod answer_analytics;
-#[cfg(feature = "edge")]
-mod app;
-#[cfg(feature = "edge")]
-mod auth;
-#[cfg(feature = "edge")]
-mod context;
-#[cfg(feature = "edge")]
-mod cors;
-#[cfg(feature = "edge")]
-mod generation;
-#[cfg(feature = "edge")]
-mod hosted_site;
-#[cfg(feature = "edge")]
-mod ratelimit;
-#[cfg(feature = "edge")]
-mod routes;
-#[cfg(feature = "edge")]
-mod scheduled;
-#[cfg(feature = "edge")]
-mod search_cache;
-#[cfg(feature = "edge")]
-mod search_store;
-#[cfg(feature = "edge")]
-mod turnstile;
+mod edge;
 
 // The builder script only.
 #[cfg(feature = "builder")]
@@ -103,14 +75,14 @@ fn start() {
 #[cfg(feature = "edge")]
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
-    Ok(app::handle(req, env, ctx).await)
+    Ok(edge::app::handle(req, env, ctx).await)
 }
 
 /// Cron triggers (wrangler.toml `[triggers]`): every periodic job runs from here.
 #[cfg(feature = "edge")]
 #[event(scheduled)]
 async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
-    scheduled::run(&event, &env).await;
+    edge::scheduled::run(&event, &env).await;
 }
 
 /// The builder script has no public URL: the request-serving script reaches this handler through its

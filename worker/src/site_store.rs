@@ -1,6 +1,6 @@
 //! Publishing file by file (`docs_edge_core::publish::manifest`), the builder's half: the work on a
-//! site's content-addressed store behind the edge's routes (`crate::routes::site_files`; and storing
-//! a `.tar.gz` upload for `crate::routes::sites`), which
+//! site's content-addressed store behind the edge's routes (`crate::edge::routes::site_files`; and storing
+//! a `.tar.gz` upload for `crate::edge::routes::sites`), which
 //! authorize the caller and send the request here with its [`FileOrder`]
 //! (`crate::builder_service`). Only the order's domain's store is ever consulted, and in it only the
 //! files the order's organization stored: a domain given to another organization keeps its previous
@@ -140,7 +140,7 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
     json_response(200, &Staged { size })
 }
 
-/// A publish's `.tar.gz` upload (`crate::routes::sites`), streamed into version `publish_id`'s
+/// A publish's `.tar.gz` upload (`crate::edge::routes::sites`), streamed into version `publish_id`'s
 /// source object; 413 past the order's limit. The edge begins the publish once it is stored.
 async fn source(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
     let (Some(publish_id), Some(max)) = (order.publish_id.as_deref(), order.max_bytes) else {

@@ -5,7 +5,7 @@
 //! - `sites/{domain}/{publishId}/{name}` ([`version_key`]): a published version's objects, `name`
 //!   one of the `*_OBJECT` constants below: the upload as received, the whole search index (what an
 //!   export ships to docs-edge-serve), the same index split so a query reads only its term shards
-//!   and its hits' text blocks (`crate::search_store`), and the agent documents (`crate::agent_docs`).
+//!   and its hits' text blocks (`crate::edge::search_store`), and the agent documents (`crate::edge::agent_docs`).
 //!   The upload's files are also kept unpacked: source packs ([`source_pack_key`]: in the site's
 //!   store, or beside a version of an earlier release) and the file table ([`SOURCE_FILE_TABLE`])
 //!   saying where each file sits (`docs_edge_core::docs::packed`), with each file's digest

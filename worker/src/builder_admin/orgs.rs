@@ -1,10 +1,10 @@
 //! The operator API under `/v1/admin`, the builder's half: organizations, their domains, API keys and
-//! domains' hosting settings. The edge checked the operator token (`crate::routes::admin`); request
+//! domains' hosting settings. The edge checked the operator token (`crate::edge::routes::admin`); request
 //! bodies and their rules are core's `admin` and `export::hosting`.
 //!
 //! A stored hosting setting goes back to the edge as stored too, in [`HOSTING_STORED_HEADER`] (never
 //! passed to the client): the edge starts the site's export with it, or forgets the site's pointer
-//! (`crate::routes::hosting`). Turning hosting off takes the site offline here (its pointer is
+//! (`crate::edge::routes::hosting`). Turning hosting off takes the site offline here (its pointer is
 //! deleted; the exports' files stay).
 
 use docs_edge_core::admin::{

@@ -1,5 +1,5 @@
 //! The analytics report and the conversations CSV, the builder's half: the edge checked the admin key
-//! and that the domain is the key's organization's (`crate::routes::analytics`), and sends both in
+//! and that the domain is the key's organization's (`crate::edge::routes::analytics`), and sends both in
 //! the order; the day range comes from the query (`?from=&to=`).
 
 use docs_edge_core::analytics::csv::{header_line, row_line};

@@ -9,7 +9,7 @@ use docs_edge_core::platform::lru::ByteLru;
 
 use super::SiteVersion;
 use crate::clock::now_ms;
-use crate::search_cache::{self, Cached};
+use crate::edge::search_cache::{self, Cached};
 
 /// How long an isolate trusts its idea of the live version before asking R2 again.
 pub const POINTER_TTL_MS: u64 = 5_000;

@@ -11,18 +11,18 @@ use serde_json::Value;
 use worker::Response;
 
 use crate::builder_orders::HOSTING_STORED_HEADER;
-use crate::context::Call;
 use crate::directory::Directory;
 use crate::durable_client::read_reply;
+use crate::edge::context::Call;
+use crate::edge::routes::export::start_site_export;
 use crate::error::{ApiError, ApiResult};
 use crate::http::json_response;
-use crate::routes::export::start_site_export;
 
 /// The builder checks the domain, validates and stores the setting, and takes a site switched off
 /// offline (`crate::builder_admin`); then, with the setting as stored, this starts the site's export
 /// or forgets the site's pointer in this isolate.
 pub async fn put(call: &mut Call) -> ApiResult<Response> {
-    let response = crate::routes::admin::forward(call).await?;
+    let response = crate::edge::routes::admin::forward(call).await?;
     let (headers, body) = read_reply(response, "builder", "hosting").await?;
     let stored = headers
         .get(HOSTING_STORED_HEADER)?
@@ -36,7 +36,7 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
             view["exportJob"] = serde_json::from_slice(&serde_json::to_vec(&job)?)?;
         }
     } else {
-        crate::hosted_site::forget(&domain);
+        crate::edge::hosted_site::forget(&domain);
     }
     json_response(200, &view)
 }
@@ -44,7 +44,7 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
 /// A publish of `domain` read live after its request answered: its site's export, unless the site
 /// is already served from that publish. (An export of it still running refuses the start: logged.)
 pub async fn after_publish_seen(call: &Call, org_id: &str, domain: &str, publish_id: &str) {
-    match crate::hosted_site::live_publish_id(&call.env, domain).await {
+    match crate::edge::hosted_site::live_publish_id(&call.env, domain).await {
         Ok(Some(live)) if live == publish_id => {}
         _ => after_publish(call, org_id, domain).await,
     }

@@ -12,15 +12,15 @@ use docs_edge_core::assistant::resume::{check_chat_id, resumable_chat};
 use futures_channel::mpsc;
 use worker::Response;
 
-use crate::answer::{prepare, send_bytes, Generation, PartSender};
 use crate::clock::now_ms;
 use crate::config::keep_alive_interval;
-use crate::context::Call;
 use crate::durable::chat::{ChatClient, ChatKey, ReadReply};
+use crate::edge::answer::{prepare, send_bytes, Generation, PartSender};
+use crate::edge::context::Call;
+use crate::edge::routes::discovery::{authorize, Caller};
+use crate::edge::turnstile::HumanCheck;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, json_response, read_json_object};
-use crate::routes::discovery::{authorize, Caller};
-use crate::turnstile::HumanCheck;
 
 pub async fn message_v1(call: &mut Call) -> ApiResult<Response> {
     message(call, Protocol::DataStreamV1).await
@@ -81,7 +81,7 @@ async fn message(call: &mut Call, protocol: Protocol) -> ApiResult<Response> {
 }
 
 fn stream_response(
-    receiver: crate::answer::PartReceiver,
+    receiver: crate::edge::answer::PartReceiver,
     protocol: Protocol,
 ) -> ApiResult<Response> {
     crate::http::stream_response(Box::pin(receiver), protocol.headers())
@@ -146,7 +146,10 @@ fn follow_chat(call: &Call, key: ChatKey, first: ReadReply, sender: PartSender) 
             reply = match ChatClient::new(&env, &key).read(reply.next, wait_ms).await {
                 Ok(next) => next,
                 Err(err) => {
-                    crate::answer::log_failure("", &format!("chat journal unreadable: {err}"));
+                    crate::edge::answer::log_failure(
+                        "",
+                        &format!("chat journal unreadable: {err}"),
+                    );
                     let end = AnswerEncoder::new(
                         Protocol::UiMessageStreamV2,
                         reply.message_id.clone(),

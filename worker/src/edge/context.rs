@@ -1,4 +1,4 @@
-//! The per-request context every handler takes: [`Call`]. Made by `crate::app`, read by `crate::routes`;
+//! The per-request context every handler takes: [`Call`]. Made by `crate::edge::app`, read by `crate::edge::routes`;
 //! it depends on neither.
 
 use docs_edge_core::http::routes::Matched;

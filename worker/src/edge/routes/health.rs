@@ -4,7 +4,7 @@
 use docs_edge_core::wire::Health;
 use worker::Response;
 
-use crate::context::Call;
+use crate::edge::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::json_response;
 

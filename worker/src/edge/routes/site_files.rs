@@ -14,16 +14,16 @@ use docs_edge_core::publish::manifest::{is_hash, MANIFEST_OBJECT};
 use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
-use crate::auth::{require_domain, require_key};
 use crate::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
 use crate::builder_service::forward;
 use crate::config::JobSettings;
-use crate::context::Call;
 use crate::directory::Directory;
+use crate::edge::auth::{require_domain, require_key};
+use crate::edge::context::Call;
+use crate::edge::routes::sites::{reserve_publish, start_publish};
 use crate::error::{ApiError, ApiResult};
 use crate::http::refuse_declared_over;
 use crate::random::random_id;
-use crate::routes::sites::{reserve_publish, start_publish};
 use crate::storage::{self, version_key};
 
 /// The caller's organization and domain (admin keys only), as the builder is to trust them.
@@ -112,7 +112,7 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
     )
     .await?;
     if response.status_code() == 200 {
-        crate::routes::hosting::after_publish(call, &order.org_id, &order.domain).await;
+        crate::edge::routes::hosting::after_publish(call, &order.org_id, &order.domain).await;
     }
     Ok(response)
 }

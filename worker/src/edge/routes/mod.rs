@@ -1,4 +1,4 @@
-//! One module per endpoint family; each handler takes the [`crate::context::Call`].
+//! One module per endpoint family; each handler takes the [`crate::edge::context::Call`].
 
 pub mod admin;
 pub mod analytics;

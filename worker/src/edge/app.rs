@@ -1,6 +1,6 @@
 //! The request pipeline: request id, routing (the table is `docs_edge_core::http::routes`), CORS, the
-//! log line. The top of the worker's module graph: it imports `crate::routes`, which import the
-//! request context from `crate::context` and never this module; errors become responses in
+//! log line. The top of the worker's module graph: it imports `crate::edge::routes`, which import the
+//! request context from `crate::edge::context` and never this module; errors become responses in
 //! `crate::error`.
 
 use std::any::Any;
@@ -12,9 +12,10 @@ use worker::{Context, Env, Request, Response};
 
 use crate::clock::now_ms;
 use crate::config::Config;
-use crate::context::Call;
+use crate::edge::context::Call;
+use crate::edge::{cors, routes};
 use crate::error::{error_response, ApiError, ApiResult};
-use crate::{cors, random, routes};
+use crate::random;
 
 pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
     let started = now_ms();
@@ -50,10 +51,10 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
                 };
                 (result, call.response_headers)
             }
-            // A path no route takes may be a page of the site this host serves (`crate::hosted_site`):
+            // A path no route takes may be a page of the site this host serves (`crate::edge::hosted_site`):
             // API routes always come first.
             Err(err @ RouteError::NotFound) if method == "GET" || method == "HEAD" => {
-                match crate::hosted_site::serve(&req, &env).await {
+                match crate::edge::hosted_site::serve(&req, &env).await {
                     Ok(Some(page)) => (Ok(page), Vec::new()),
                     Ok(None) => (Err(ApiError::from(err)), Vec::new()),
                     Err(failed) => (Err(failed), Vec::new()),
@@ -166,7 +167,7 @@ fn log_request(
     request_id: &str,
     detail: Option<String>,
 ) {
-    let (cache_bytes, cache_entries, cache_evictions) = crate::search_cache::stats();
+    let (cache_bytes, cache_entries, cache_evictions) = crate::edge::search_cache::stats();
     let line = serde_json::json!({
         "event": "request",
         "requestId": request_id,

@@ -19,13 +19,13 @@ use docs_edge_core::wire::SearchFilter;
 use serde_json::Value;
 use worker::Response;
 
-use crate::agent_docs;
-use crate::context::Call;
+use crate::edge::agent_docs;
+use crate::edge::context::Call;
+use crate::edge::routes::assistant::answer_once;
+use crate::edge::routes::discovery::{authorize, Caller};
+use crate::edge::search_store;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{empty_response, header, json_bytes_response, read_body, require_content_type};
-use crate::routes::assistant::answer_once;
-use crate::routes::discovery::{authorize, Caller};
-use crate::search_store;
 use crate::sites;
 use crate::storage;
 

@@ -20,9 +20,9 @@ use docs_edge_core::search::shard::{
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use worker::{Bucket, Env};
 
+use crate::edge::search_cache::{self, Cached};
 use crate::error::{ApiError, ApiResult};
 use crate::pieced::Stored;
-use crate::search_cache::{self, Cached};
 use crate::sites::{self, IndexFormat, SiteVersion};
 use crate::storage::{self, version_key, ASSISTANT_GUIDE, SEARCH_META, SEARCH_TERMS};
 use docs_edge_core::docs::assistant_files::AssistantGuide;

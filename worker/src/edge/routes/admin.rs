@@ -5,10 +5,10 @@
 use docs_edge_core::http::routes::Route;
 use worker::Response;
 
-use crate::auth::require_operator;
 use crate::builder_orders::AdminOrder;
 use crate::builder_service::forward_admin;
-use crate::context::Call;
+use crate::edge::auth::require_operator;
+use crate::edge::context::Call;
 use crate::error::ApiResult;
 
 pub async fn forward(call: &mut Call) -> ApiResult<Response> {
@@ -26,7 +26,7 @@ pub async fn forward(call: &mut Call) -> ApiResult<Response> {
     }
     // The builder switched the hosted site back: likewise.
     if call.matched.route == Route::RollbackHosting && response.status_code() == 200 {
-        crate::hosted_site::forget(&call.param(1).to_ascii_lowercase());
+        crate::edge::hosted_site::forget(&call.param(1).to_ascii_lowercase());
     }
     Ok(response)
 }

@@ -7,7 +7,7 @@
 
 use worker::{Headers, Response, ResponseBuilder};
 
-use crate::context::Call;
+use crate::edge::context::Call;
 use crate::error::ApiResult;
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {

@@ -24,8 +24,8 @@ use docs_edge_core::platform::lru::ByteLru;
 use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
 
 use crate::clock::now_ms;
+use crate::edge::search_cache::Cached;
 use crate::error::{ApiError, ApiResult};
-use crate::search_cache::Cached;
 use crate::storage::{self, hosted_file_key, hosted_live_key};
 
 /// How long an isolate trusts what it read of a host's pointer (or of its having none).

@@ -5,16 +5,16 @@ use std::time::Duration;
 use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::{Env, Response};
 
-use crate::auth::{require_domain, require_key};
 use crate::builder_orders::{FileOp, FileOrder, Staged};
 use crate::builder_service::forward;
 use crate::clock::{now_ms, now_unix};
 use crate::config::{Config, JobSettings};
-use crate::context::Call;
 use crate::directory::Directory;
 use crate::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::durable::publish_job::{PublishJobClient, Query, Start};
 use crate::durable_client::read_reply;
+use crate::edge::auth::{require_domain, require_key};
+use crate::edge::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, refuse_declared_over, require_content_type};
 use crate::random::random_id;
@@ -80,7 +80,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     )
     .await?;
     if response.status_code() == 200 {
-        crate::routes::hosting::after_publish(call, &key.org_id, &domain).await;
+        crate::edge::routes::hosting::after_publish(call, &key.org_id, &domain).await;
     }
     Ok(response)
 }
@@ -205,8 +205,13 @@ pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
         .await?;
     if record.status.status == PublishState::Live {
         // A publish that answered 202 went live since: its hosted site's export starts now.
-        crate::routes::hosting::after_publish_seen(call, &key.org_id, &domain, &query.publish_id)
-            .await;
+        crate::edge::routes::hosting::after_publish_seen(
+            call,
+            &key.org_id,
+            &domain,
+            &query.publish_id,
+        )
+        .await;
     }
     json_response(200, &record.status)
 }

@@ -9,10 +9,10 @@ use docs_edge_core::http::routes::Route;
 use docs_edge_core::http::site_headers::content_type;
 use worker::{Headers, Response, ResponseBuilder};
 
-use crate::agent_docs;
-use crate::context::Call;
+use crate::edge::agent_docs;
+use crate::edge::context::Call;
+use crate::edge::routes::discovery::authorize;
 use crate::error::{ApiError, ApiResult};
-use crate::routes::discovery::authorize;
 use crate::sites;
 use crate::storage;
 use crate::storage::{LLMS_FULL_TXT, LLMS_TXT, SKILL_MD};

@@ -24,17 +24,17 @@ use docs_edge_core::privacy::Masked;
 use futures_channel::mpsc;
 use worker::{Delay, Env};
 
-use crate::answer_analytics;
 use crate::clock::{now_iso, now_ms};
 use crate::config::keep_alive_interval;
 use crate::durable::thread::{AppendRequest, ThreadClient};
+use crate::edge::answer_analytics;
+use crate::edge::generation::{stream_llm, Backend};
+use crate::edge::search_store;
+use crate::edge::turnstile::HumanCheck;
 use crate::error::{ApiError, ApiResult};
-use crate::generation::{stream_llm, Backend};
 use crate::random::random_id;
-use crate::search_store;
 use crate::sites;
 use crate::storage;
-use crate::turnstile::HumanCheck;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -98,7 +98,7 @@ pub async fn prepare(
 
     sites::live_version(env, &storage::bucket(env)?, domain, org_id).await?;
     let human_verified = match human {
-        Some(check) => crate::turnstile::verify(env, check, thread_verified).await?,
+        Some(check) => crate::edge::turnstile::verify(env, check, thread_verified).await?,
         None => thread_verified,
     };
 

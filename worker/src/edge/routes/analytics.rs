@@ -14,19 +14,19 @@ use serde_json::Value;
 use worker::Response;
 
 use crate::analytics_store::AnalyticsStore;
-use crate::auth::{require_domain, require_key};
 use crate::builder_orders::{AdminCaller, AdminOrder};
 use crate::builder_service::forward_admin;
 use crate::clock::now_ms;
-use crate::context::Call;
 use crate::directory::Directory;
 use crate::durable::thread::ThreadClient;
+use crate::edge::auth::{require_domain, require_key};
+use crate::edge::context::Call;
+use crate::edge::ratelimit;
+use crate::edge::routes::discovery::authorize;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{
     empty_response, header, json_response, read_body, read_json_object, require_content_type,
 };
-use crate::ratelimit;
-use crate::routes::discovery::authorize;
 
 /// A beacon carries at most 20 small events.
 const MAX_EVENTS_BODY_BYTES: usize = 16 * 1024;

@@ -8,12 +8,12 @@ use docs_edge_core::search::{
 };
 use worker::Response;
 
-use crate::agent_docs;
-use crate::context::Call;
+use crate::edge::agent_docs;
+use crate::edge::context::Call;
+use crate::edge::routes::discovery::authorize;
+use crate::edge::search_store;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_json_object};
-use crate::routes::discovery::authorize;
-use crate::search_store;
 use crate::storage;
 
 pub async fn search(call: &mut Call) -> ApiResult<Response> {

@@ -4,10 +4,10 @@
 use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
-use crate::auth::require_key;
-use crate::context::Call;
 use crate::directory::Directory;
 use crate::durable::thread::ThreadClient;
+use crate::edge::auth::require_key;
+use crate::edge::context::Call;
 use crate::error::{ApiError, ApiResult};
 use crate::http::json_response;
 
