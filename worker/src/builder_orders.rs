@@ -1,7 +1,7 @@
 //! What goes through the builder's service binding (`crate::builder_service`): the orders the edge
 //! vouches for with a forwarded call, the builder's answers, and the headers that carry them. Apart
 //! from the binding's client and dispatcher, so the builder's modules that take an order
-//! (`crate::site_store`, `crate::storage_sweep`, `crate::builder_admin`) and the edge's routes that
+//! (`crate::builder::site_files`, `crate::builder::sweep`, `crate::builder::admin`) and the edge's routes that
 //! send one need neither.
 
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,7 @@ use crate::config::JobSettings;
 pub const ORDER_HEADER: &str = "x-docs-edge-order";
 
 /// The header of the builder's answer to a stored hosting setting carrying the setting as stored
-/// (`crate::builder_admin`), for the edge to start the site's export with; the client never sees it.
+/// (`crate::builder::admin`), for the edge to start the site's export with; the client never sees it.
 pub const HOSTING_STORED_HEADER: &str = "x-docs-edge-hosting";
 
 /// Bytes a manifest or hash list may have, compressed or inflated: about 60 bytes a file at the file
@@ -81,7 +81,7 @@ pub struct Staged {
     pub size: u64,
 }
 
-/// What the edge vouches for with a forwarded admin route (`crate::builder_admin`): the operator
+/// What the edge vouches for with a forwarded admin route (`crate::builder::admin`): the operator
 /// token or the admin key was checked; for a route on a domain, whose it is.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

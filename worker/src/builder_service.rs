@@ -1,8 +1,8 @@
 //! The builder script's own `fetch` handler, reached only through the edge script's service binding
 //! (`crate::config::BUILDER_BINDING`, wrangler.toml `[[services]]`; the builder has no public URL):
-//! the work of publishing on a site's store (`crate::site_store`: files, manifests, uploads), the
+//! the work of publishing on a site's store (`crate::builder::site_files`: files, manifests, uploads), the
 //! rebuild of a version from an earlier release (`crate::site_upgrade`) and the daily storage sweep
-//! (`crate::storage_sweep`), kept out of the request-serving module.
+//! (`crate::builder::sweep`), kept out of the request-serving module.
 //!
 //! The edge authenticates and authorizes the request, applies the rate limits and refuses a body
 //! whose declared length is over its limit, then forwards it: the body as a stream, never read by the
@@ -56,7 +56,7 @@ mod client {
     }
 
     /// Sends an admin route's request, as the caller made it (method, path, query, body), to the
-    /// builder (`crate::builder_admin`), with `order`; answers the builder's response.
+    /// builder (`crate::builder::admin`), with `order`; answers the builder's response.
     pub async fn forward_admin(call: &mut Call, order: &AdminOrder) -> ApiResult<Response> {
         let url = call.req.url()?;
         let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
@@ -119,19 +119,20 @@ pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Respon
     let path = path.strip_prefix('/').unwrap_or(&path);
     let order = crate::http::header(&req, ORDER_HEADER);
     let result = if path == SWEEP_PATH {
-        crate::storage_sweep::serve(&mut req, &env).await
+        crate::builder::sweep::serve(&mut req, &env).await
     } else if path == crate::site_upgrade::UPGRADE_PATH {
         crate::site_upgrade::serve(&mut req, &env).await
     } else if let Some(route_path) = path.strip_prefix(ADMIN_PREFIX) {
         match order.map(|order| serde_json::from_str::<AdminOrder>(&order)) {
             Some(Ok(order)) => {
-                crate::builder_admin::serve(&format!("/{route_path}"), &mut req, &env, &order).await
+                crate::builder::admin::serve(&format!("/{route_path}"), &mut req, &env, &order)
+                    .await
             }
             _ => Err(ApiError::Internal(format!("builder {path}: no order"))),
         }
     } else if let Some(op) = FileOp::from_path(path) {
         match order.map(|order| serde_json::from_str::<FileOrder>(&order)) {
-            Some(Ok(order)) => crate::site_store::serve(op, &mut req, &env, &order).await,
+            Some(Ok(order)) => crate::builder::site_files::serve(op, &mut req, &env, &order).await,
             _ => Err(ApiError::Internal(format!("builder {path}: no order"))),
         }
     } else {

@@ -34,14 +34,12 @@ mod http;
 mod join;
 mod log_line;
 mod memory;
-mod multipart;
 mod pieced;
 mod random;
 mod semantic_model;
 mod site_upgrade;
 mod sites;
 mod storage;
-mod upload;
 
 // The request-serving script only.
 #[cfg(feature = "edge")]
@@ -49,23 +47,7 @@ mod edge;
 
 // The builder script only.
 #[cfg(feature = "builder")]
-mod builder_admin;
-#[cfg(feature = "builder")]
-mod export_icons;
-#[cfg(feature = "builder")]
-mod export_search;
-#[cfg(feature = "builder")]
-mod export_source;
-#[cfg(feature = "builder")]
-mod highlight;
-#[cfg(feature = "builder")]
-mod hosted_pointer;
-#[cfg(feature = "builder")]
-mod site_store;
-#[cfg(feature = "builder")]
-mod storage_sweep;
-#[cfg(feature = "builder")]
-mod store_sweep;
+mod builder;
 
 #[event(start)]
 fn start() {

@@ -14,10 +14,10 @@
 //!   pages reads the outline and those pages' files, never the whole upload. A publish in progress
 //!   keeps its intermediate objects under `build/` ([`build_object`]) and deletes them once live.
 //! - `files/{domain}/{hash}` ([`site_file_key`]): a file of a site published file by file, stored
-//!   once and shared by every version that lists it (`crate::site_store`); likewise the publish's
+//!   once and shared by every version that lists it (`crate::builder::site_files`); likewise the publish's
 //!   batch objects (`batch-{id}.{part}`) and source packs (`pack-{hash}`), which a version's
 //!   `batches/index.bin` lists;
-//!   `files/{domain}/sweep-{run}` ([`sweep_marker_key`]): a sweep judging the store (`crate::store_sweep`).
+//!   `files/{domain}/sweep-{run}` ([`sweep_marker_key`]): a sweep judging the store (`crate::builder::sweep::file_stores`).
 //! - `hosted/{domain}/{exportId}/{path}` ([`hosted_file_key`]): a hosted domain's site, one object per
 //!   file of an export's bundle; `hosted/{domain}/live.json` ([`hosted_live_key`]): which export is
 //!   served (`docs_edge_core::export::hosting::LiveSite`), written after its files.

@@ -18,7 +18,7 @@ use crate::random::random_id;
 const SWEEP_PAGES_PER_RUN: usize = 20;
 const SWEEP_PAGE_KEYS: u32 = 1000;
 /// The last key a run looked at (listings start after it, not at an R2 cursor, so that a run can
-/// also stop inside a page: `crate::store_sweep`'s budget).
+/// also stop inside a page: `crate::builder::sweep::file_stores`'s budget).
 const SWEEP_CURSOR_KEY: &str = "sweep:r2-cursor";
 
 pub async fn run(event: &ScheduledEvent, env: &Env) {
@@ -29,7 +29,7 @@ pub async fn run(event: &ScheduledEvent, env: &Env) {
     log("storage_retention", &event.cron(), outcome);
 }
 
-/// Has the builder sweep R2 (`crate::storage_sweep`): unreferenced published versions, export
+/// Has the builder sweep R2 (`crate::builder::sweep`): unreferenced published versions, export
 /// bundles and leftover parts past their retention, and files of sites' stores no kept version refers
 /// to, at most [`SWEEP_PAGES_PER_RUN`] list pages per run, resuming where the last run stopped (kept
 /// in KV). Returns the number of objects deleted.

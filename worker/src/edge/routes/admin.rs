@@ -1,6 +1,6 @@
 //! The operator API under `/v1/admin` (organizations, their domains, API keys and hosting settings),
 //! ROOT_TOKEN only: checked here, then the request goes to the builder, which runs it
-//! (`crate::builder_admin`).
+//! (`crate::builder::admin`).
 
 use docs_edge_core::http::routes::Route;
 use worker::Response;

@@ -4,7 +4,7 @@
 //!   page views and searches from exported pages, one D1 batch per beacon.
 //! - `GET /v1/analytics/{domain}?from=&to=` (admin key): the report, and
 //!   `GET /v1/analytics/{domain}/conversations.csv` (admin key): every answered question, streamed;
-//!   both built by the builder (`crate::builder_admin`) once the key is checked here.
+//!   both built by the builder (`crate::builder::admin`) once the key is checked here.
 
 use docs_edge_core::analytics::input::{parse_events, parse_feedback};
 use docs_edge_core::analytics::range::iso_of_ms;
@@ -109,7 +109,7 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
 }
 
 /// The report and the conversations CSV: the admin key and its domain checked here, the work done
-/// by the builder (`crate::builder_admin`).
+/// by the builder (`crate::builder::admin`).
 pub async fn forward_report(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;
     let key = require_key(&call.req, &directory, KeyKind::Admin).await?;

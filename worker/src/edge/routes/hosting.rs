@@ -4,7 +4,7 @@
 //! ([`after_publish`]; a publish that answered 202, when its status is read live:
 //! [`after_publish_seen`]); the export job switches the site when its files are written. Turning it off
 //! takes the site offline at once (its pointer is deleted; the exports' files stay). Reading and
-//! storing the setting is the builder's (`crate::builder_admin`), like the rest of the operator API.
+//! storing the setting is the builder's (`crate::builder::admin`), like the rest of the operator API.
 
 use docs_edge_core::export::hosting::HostingSettings;
 use serde_json::Value;
@@ -19,7 +19,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::json_response;
 
 /// The builder checks the domain, validates and stores the setting, and takes a site switched off
-/// offline (`crate::builder_admin`); then, with the setting as stored, this starts the site's export
+/// offline (`crate::builder::admin`); then, with the setting as stored, this starts the site's export
 /// or forgets the site's pointer in this isolate.
 pub async fn put(call: &mut Call) -> ApiResult<Response> {
     let response = crate::edge::routes::admin::forward(call).await?;

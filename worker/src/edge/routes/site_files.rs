@@ -6,7 +6,7 @@
 //! site is never consulted.
 //!
 //! This script authorizes the call and refuses a body declared over its limit; the builder script
-//! does the work on the store (`crate::site_store`), the body streamed to it
+//! does the work on the store (`crate::builder::site_files`), the body streamed to it
 //! (`crate::builder_service`). A commit's publish is counted against the rate and run from here,
 //! as an upload's is.
 

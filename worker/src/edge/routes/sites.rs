@@ -106,7 +106,7 @@ pub(crate) async fn reserve_publish<'a>(
     Ok(jobs)
 }
 
-/// Streams the upload to the builder, which stores it as the version's source (`crate::site_store`;
+/// Streams the upload to the builder, which stores it as the version's source (`crate::builder::site_files`;
 /// 413 past `MAX_UPLOAD_BYTES`, declared or counted); its size.
 async fn store_upload(call: &mut Call, order: &FileOrder) -> ApiResult<u64> {
     refuse_declared_over(&call.req, call.config.max_upload_bytes)?;

@@ -11,9 +11,9 @@ use worker::{Bucket, Request};
 use docs_edge_core::publish::manifest::hex_prefix;
 use sha2::{Digest, Sha256};
 
+use crate::builder::multipart::PartWriter;
 use crate::error::{ApiError, ApiResult};
 use crate::http::{refuse_declared_over, too_large};
-use crate::multipart::PartWriter;
 
 /// Stores the body of `req` at `key`; returns its size. 413 past `max_bytes` (declared or counted).
 pub async fn store_body(

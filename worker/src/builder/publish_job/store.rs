@@ -1,13 +1,13 @@
 //! A step's R2 I/O: reads and writes counted for the step's log line, media writes, and the writes
 //! an unpack makes.
 
+use crate::builder::multipart::PartWriter;
+use crate::builder::publish_job::concat::Piece;
+use crate::builder::publish_job::reuse::LiveParsed;
 use crate::clock::now_ms;
-use crate::durable::publish_job::concat::Piece;
-use crate::durable::publish_job::reuse::LiveParsed;
 use crate::error::{ApiError, ApiResult};
 use crate::join::try_join_all;
 use crate::memory::InMemoryBuild;
-use crate::multipart::PartWriter;
 use crate::storage::{
     media_pack, site_file_key, source_pack_key, version_key, ASSISTANT_GUIDE, LLMS_FULL_TXT,
     LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TEXT, SITE_OUTLINE, SKILL_MD,
@@ -384,7 +384,7 @@ impl<'a> Store<'a> {
         Ok(())
     }
 
-    /// Writes `name` as the concatenation of `pieces` ([`crate::durable::publish_job::concat`]).
+    /// Writes `name` as the concatenation of `pieces` ([`crate::builder::publish_job::concat`]).
     pub(super) async fn concat(
         &self,
         name: &str,
@@ -392,7 +392,7 @@ impl<'a> Store<'a> {
     ) -> ApiResult<()> {
         let pieces = Piece::joined(pieces);
         let size =
-            crate::durable::publish_job::concat::concat(self.bucket, &self.key(name), &pieces)
+            crate::builder::publish_job::concat::concat(self.bucket, &self.key(name), &pieces)
                 .await?;
         for piece in &pieces {
             self.traffic.read(piece.len as usize);

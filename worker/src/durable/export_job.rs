@@ -1,13 +1,13 @@
-//! `ExportJob`: one Durable Object per static export job, in the builder script ([`object`]; this
+//! `ExportJob`: one Durable Object per static export job, in the builder script (`crate::builder::export_job`; this
 //! module holds what both scripts compile: its messages and its client). It holds the job's state and renders the
 //! site in alarm-driven batches, each written to R2 as one gzip member of tar entries, so no alarm
 //! holds more than a batch of pages in memory or runs long. After the pages, a deployment with search
 //! or the assistant on copies the version's search index packs a piece per step
-//! (`crate::export_search`). The job renders the version that was live when it was requested (its
+//! (`crate::builder::export_search`). The job renders the version that was live when it was requested (its
 //! `publishId`), so a publish during the job changes nothing in it.
 //!
 //! A batch reads the version's outline and file table (kept per isolate) and only its own pages'
-//! files from the source packs (`crate::export_source::ExportSource`), so its work does not grow with the site. The
+//! files from the source packs (`crate::builder::export_source::ExportSource`), so its work does not grow with the site. The
 //! finishing step (offline search index over every page's text, `llms-full.txt`, the assets every
 //! page references) reads the pages the same way, a batch at a time ([`docs_edge_core::export::FinishingMembers`]),
 //! keeping a term's best postings and the documents deflated, and storing `llms-full.txt` in parts as
@@ -126,8 +126,3 @@ pub struct BundleReady {
     /// SHA-256 of the archive, lowercase hex.
     pub sha256: String,
 }
-
-#[cfg(feature = "builder")]
-mod object;
-#[cfg(feature = "builder")]
-mod site_copy;

@@ -1,7 +1,7 @@
 //! The daily storage sweep, run in the builder script when the edge's cron asks
 //! (`crate::builder_orders::SweepOrder`): published versions and export objects past their
 //! retention (`docs_edge_core::platform::retention`), files of sites' stores no kept version
-//! refers to (`crate::store_sweep`), and hosted sites' exports their pointers no longer keep
+//! refers to (`crate::builder::sweep::file_stores`), and hosted sites' exports their pointers no longer keep
 //! (`docs_edge_core::export::hosting::hosted_file_swept`), at most the order's list pages per run, from the key after the
 //! one the last run stopped at. The edge keeps that cursor and logs the outcome.
 
@@ -11,14 +11,14 @@ use docs_edge_core::export::hosting::{
 use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Live, Retention};
 use worker::{Bucket, Env, Request, Response};
 
+use crate::builder::hosted_pointer::read_live;
+use crate::builder::sweep::file_stores::StoreSweep;
 use crate::builder_orders::{SweepOrder, Swept};
 use crate::clock::now_ms;
 use crate::error::ApiResult;
-use crate::hosted_pointer::read_live;
 use crate::http::json_response;
 use crate::sites;
 use crate::storage;
-use crate::store_sweep::StoreSweep;
 
 /// `POST /sweep` with a [`SweepOrder`]: answers [`Swept`].
 pub async fn serve(req: &mut Request, env: &Env) -> ApiResult<Response> {
@@ -137,3 +137,5 @@ async fn sweep_pages(
     }
     Ok(deleted)
 }
+
+pub mod file_stores;

@@ -1,4 +1,4 @@
-//! `PublishJob`: one Durable Object per domain, in the builder script ([`object`]; this module holds
+//! `PublishJob`: one Durable Object per domain, in the builder script (`crate::builder::publish_job`; this module holds
 //! what both scripts compile: its messages, its client and the [`Progress`] it answers). It
 //! serialises the domain's publishes (one at a time: a second is refused with 409
 //! `publish_in_progress` while one runs) and runs each as
@@ -142,10 +142,3 @@ pub struct Progress {
     /// The version a live publish made.
     pub version: Option<SiteVersion>,
 }
-
-#[cfg(feature = "builder")]
-mod concat;
-#[cfg(feature = "builder")]
-mod object;
-#[cfg(feature = "builder")]
-mod reuse;

@@ -6,7 +6,7 @@
 use docs_edge_core::export::Highlight;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-#[wasm_bindgen(module = "/src/highlight.mjs")]
+#[wasm_bindgen(module = "/src/builder/highlight.mjs")]
 extern "C" {
     #[wasm_bindgen(js_name = highlight)]
     fn highlight_js(lang: &str, code: &str) -> Option<String>;

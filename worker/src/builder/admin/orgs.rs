@@ -242,11 +242,11 @@ pub async fn put_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
 }
 
 /// Switches the domain's hosted site back to the export it was served from before its last switch
-/// (`crate::hosted_pointer::roll_back`); a second rollback switches it forth again.
+/// (`crate::builder::hosted_pointer::roll_back`); a second rollback switches it forth again.
 pub async fn rollback_hosting(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     let (_, _, domain) = org_domain(call).await?;
     let bucket = storage::bucket(call.env)?;
-    let live = crate::hosted_pointer::roll_back(&bucket, &domain)
+    let live = crate::builder::hosted_pointer::roll_back(&bucket, &domain)
         .await?
         .ok_or_else(|| ApiError::Conflict {
             code: "no_previous_export",

@@ -14,8 +14,8 @@ use docs_edge_core::http::site_headers::content_type;
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, HttpMetadata};
 
+use crate::builder::multipart::PartWriter;
 use crate::error::{ApiError, ApiResult};
-use crate::multipart::PartWriter;
 use crate::storage::{self, hosted_file_key, part_key};
 
 /// Parts a step reads at least (then on to the first that ends between entries).

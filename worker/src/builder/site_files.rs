@@ -12,14 +12,14 @@ use docs_edge_core::publish::manifest::{is_hash, parse_hash_query, Manifest, MAN
 use serde::Serialize;
 use worker::{Bucket, Env, Include, Request, Response};
 
+use crate::builder::sweep::file_stores;
+use crate::builder::upload::{store_body, store_file};
 use crate::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
 use crate::error::{ApiError, ApiResult};
 use crate::http::{json_response, read_maybe_gzip_body};
 use crate::join::try_join_all;
 use crate::sites;
 use crate::storage::{self, site_file_key, site_files_prefix, version_key, SOURCE_OBJECT};
-use crate::store_sweep;
-use crate::upload::{store_body, store_file};
 
 pub async fn serve(
     op: FileOp,
@@ -120,7 +120,7 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
         // no sweep holds the store, then check again (`docs_edge_core::platform::store_sweep`
         // argues why this order is sound). A file deleted meanwhile is `missing_files`, which a
         // client answers by uploading it again.
-        store_sweep::wait_for_sweep(bucket, domain).await?;
+        file_stores::wait_for_sweep(bucket, domain).await?;
         let held = held_sizes(bucket, order, &wanted).await?;
         let missing = fill_sizes(&mut manifest, &held);
         if missing.is_empty() {

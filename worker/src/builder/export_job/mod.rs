@@ -1,18 +1,19 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
+//! Its messages and client, which both scripts compile, are `crate::durable::export_job`.
 
-use super::site_copy::{copy_step, CopyJob, SiteCopy};
-use super::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
+use self::site_copy::{copy_step, CopyJob, SiteCopy};
+use crate::builder::export_source::ExportSource;
+use crate::builder::highlight::HighlightJs;
+use crate::builder::hosted_pointer::go_live;
+use crate::builder::multipart::PartWriter;
 use crate::clock::{now_iso, now_ms};
 use crate::config::JobSettings;
+use crate::durable::export_job::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
 use crate::durable::json_storage::JsonStorage;
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
-use crate::export_source::ExportSource;
 use crate::exports::content_disposition;
-use crate::highlight::HighlightJs;
-use crate::hosted_pointer::go_live;
 use crate::memory::DurableSpan;
-use crate::multipart::PartWriter;
 use crate::storage::{self, bundle_key, part_key};
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
@@ -84,7 +85,7 @@ struct JobRecord {
     /// Records written before the beacon and playground existed have neither.
     #[serde(default)]
     extras: PageExtras,
-    /// How much of the search index's packs the parts hold, after the pages (`crate::export_search`).
+    /// How much of the search index's packs the parts hold, after the pages (`crate::builder::export_search`).
     #[serde(default)]
     search_copied: PackCursor,
     /// What the job runs under, as the edge script sent it with `start`.
@@ -156,7 +157,7 @@ pub struct ExportJob {
     /// what it can leave behind is a cache (dropped on the next load of another version) or a flag
     /// that only makes a concurrent call wait; the stored job is the state that counts.
     loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
-    /// What the job's batches have learnt of icon names (`crate::export_icons`), kept between
+    /// What the job's batches have learnt of icon names (`crate::builder::export_icons`), kept between
     /// alarms as `loaded` is.
     icons: AssertUnwindSafe<RefCell<KnownIcons>>,
     /// Set while this instance packs the bundle, so a second `/bundle` waits instead of packing twice.
@@ -545,8 +546,14 @@ impl ExportJob {
         let mut chrome = plan.chrome_pages(&outline, &tree);
         let mut icon_sets = record.icon_sets.clone();
         icon_sets.extend(
-            crate::export_icons::fill(&self.env, &mut chrome, &outline.config, &tree, &self.icons)
-                .await?,
+            crate::builder::export_icons::fill(
+                &self.env,
+                &mut chrome,
+                &outline.config,
+                &tree,
+                &self.icons,
+            )
+            .await?,
         );
         let mut pending = Vec::new();
         for path in media {
@@ -571,7 +578,7 @@ impl ExportJob {
         }
         if !icon_sets.is_empty() {
             pending.extend(tar_gz_member(
-                &crate::export_icons::licence_files(&self.env, &icon_sets).await?,
+                &crate::builder::export_icons::licence_files(&self.env, &icon_sets).await?,
                 record.created_unix,
             ));
         }
@@ -696,7 +703,7 @@ impl ExportJob {
             for warning in &warnings {
                 worker::console_warn!("export: {warning}");
             }
-            let sets = crate::export_icons::fill(
+            let sets = crate::builder::export_icons::fill(
                 &self.env,
                 &mut files,
                 &loaded.source.outline.config,
@@ -725,7 +732,7 @@ impl ExportJob {
             return Ok(false);
         }
         if record.ships_search_index() {
-            let piece = crate::export_search::next_piece(
+            let piece = crate::builder::export_search::next_piece(
                 &bucket,
                 &record.domain,
                 &record.publish_id,
@@ -745,7 +752,7 @@ impl ExportJob {
         }
         record.parts += self.write_finishing(record, &bucket).await?;
         if let Some(site) = record.site.as_mut() {
-            // The site's files next, read back from the parts (`super::site_copy`).
+            // The site's files next, read back from the parts (`site_copy`).
             site.next_part = Some(0);
             return Ok(false);
         }
@@ -974,3 +981,5 @@ fn readable(err: &ApiError) -> String {
         other => other.public_message(),
     }
 }
+
+mod site_copy;

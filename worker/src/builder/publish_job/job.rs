@@ -6,9 +6,9 @@ use super::limits::{
 use super::record::{job_key, Record, Running, Step};
 use super::step_error::{alarm_error, StepError, StepResult};
 use super::store::{delete_prefix, R2Traffic, Store};
+use crate::builder::publish_job::reuse::LiveParsed;
 use crate::clock::{now_iso, now_ms};
 use crate::durable::json_storage::JsonStorage;
-use crate::durable::publish_job::reuse::LiveParsed;
 use crate::durable::publish_job::{Begin, PublishJobOp, Query, Start};
 use crate::durable_client::error_reply;
 use crate::error::{ApiError, ApiResult};
