@@ -4,50 +4,29 @@
 //! runs the cron jobs (`wrangler.toml`); `builder` holds the Durable Objects that publish and export
 //! sites (`PublishJob`, `ExportJob`; `wrangler.builder.toml`), which the edge script reaches through
 //! their bindings, and, behind a service binding, the work on sites' file stores, the rebuilds of
-//! versions from earlier releases, the admin routes' work and the storage sweep (`builder_service`).
+//! versions from earlier releases, the admin routes' work and the storage sweep (`builder::service`).
 //! Building sites needs the MDX parser, the index builder, the static
 //! renderer, tar and deflate, none of which a request needs: kept apart, the request-serving module
 //! stays small (faster isolate start-up) and a publish's memory never shares an isolate with search
 //! caches or answers in flight.
-
-// Each script uses part of the shared modules (a binding, a setting, an R2 key the other never
-// touches); a build with both features checks that every item is used by one of them.
-#![cfg_attr(not(all(feature = "edge", feature = "builder")), allow(dead_code))]
+//!
+//! The modules are split the same way: `edge/` (the request-serving script only), `builder/` (the
+//! builder script only) and `shared/` (both), each folder under one `cfg`.
 
 use worker::{event, Context, Env, Request, Response, Result};
 #[cfg(feature = "edge")]
 use worker::{ScheduleContext, ScheduledEvent};
 
-// Used by both scripts.
-mod analytics_store;
-mod assets;
-mod builder_orders;
-mod builder_service;
-mod clock;
-mod config;
-mod directory;
-mod durable;
-mod durable_client;
-mod error;
-mod exports;
-mod http;
-mod join;
-mod log_line;
-mod memory;
-mod pieced;
-mod random;
-mod semantic_model;
-mod site_upgrade;
-mod sites;
-mod storage;
-
-// The request-serving script only.
-#[cfg(feature = "edge")]
-mod edge;
-
-// The builder script only.
+// The request-serving script's modules, the builder's, and what both compile: one `cfg` per folder.
 #[cfg(feature = "builder")]
 mod builder;
+#[cfg(feature = "edge")]
+mod edge;
+// Each script uses part of the shared modules (a binding, a setting, an R2 key the other never
+// touches); a build with both features checks that every item is used by one of them. The
+// script-only folders are checked in their own script's build.
+#[cfg_attr(not(all(feature = "edge", feature = "builder")), allow(dead_code))]
+mod shared;
 
 #[event(start)]
 fn start() {
@@ -68,9 +47,9 @@ async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
 }
 
 /// The builder script has no public URL: the request-serving script reaches this handler through its
-/// service binding only (`builder_service`), and its objects through their Durable Object bindings.
+/// service binding only (`edge::builder_client`), and its objects through their Durable Object bindings.
 #[cfg(all(feature = "builder", not(feature = "edge")))]
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
-    Ok(builder_service::serve(req, env).await)
+    Ok(builder::service::serve(req, env).await)
 }

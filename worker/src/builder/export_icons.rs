@@ -13,7 +13,7 @@ use docs_edge_core::export::icons::{self, IconSet, IconShards, KnownIcons, Libra
 use docs_edge_core::export::ExportFile;
 use worker::Env;
 
-use crate::error::ApiResult;
+use crate::shared::error::ApiResult;
 
 /// Folder of the icon assets, as `ShardId::asset_path` names them.
 const ICON_ASSETS: &str = "export-icons";
@@ -38,8 +38,8 @@ pub async fn fill(
     }
     let marked = Marked::read(files);
     let wanted = known.borrow().shards_wanted(&marked, library);
-    let texts = crate::join::try_join_all(wanted.iter().map(|shard| async move {
-        let text: ApiResult<String> = Ok(crate::assets::fetch(env, &shard.asset_path())
+    let texts = crate::shared::join::try_join_all(wanted.iter().map(|shard| async move {
+        let text: ApiResult<String> = Ok(crate::shared::assets::fetch(env, &shard.asset_path())
             .await?
             .text()
             .await?);
@@ -67,7 +67,7 @@ pub async fn licence_files(env: &Env, sets: &BTreeSet<IconSet>) -> ApiResult<Vec
     for name in names {
         texts.push((
             name,
-            crate::assets::fetch(env, &format!("{ICON_ASSETS}/{name}"))
+            crate::shared::assets::fetch(env, &format!("{ICON_ASSETS}/{name}"))
                 .await?
                 .bytes()
                 .await?,

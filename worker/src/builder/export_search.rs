@@ -3,15 +3,15 @@
 //! one range of at most `PACK_PIECE_BYTES` and makes it one gzip member of the pack's tar entry, so
 //! the export Durable Object never holds a pack whole. Pieces follow from the packs' sizes alone, so a
 //! redone step writes the same bytes. A staged version's text pack is its batches' pieces
-//! (`crate::pieced`), found by its piece table.
+//! (`crate::shared::pieced`), found by its piece table.
 
 use docs_edge_core::export::{tar_gz_entry_piece, PackCursor, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 use docs_edge_core::publish::pieced::Pieced;
 use worker::Bucket;
 
-use crate::error::{ApiError, ApiResult};
-use crate::pieced::Stored;
-use crate::storage::{version_key, SEARCH_META, SEARCH_TERMS};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::pieced::Stored;
+use crate::shared::storage::{version_key, SEARCH_META, SEARCH_TERMS};
 
 /// The next piece after `at` as a gzip member, and where the copy stands after it; `None` once every
 /// pack is in the bundle.
@@ -22,7 +22,7 @@ pub async fn next_piece(
     at: PackCursor,
     mtime: u64,
 ) -> ApiResult<Option<(Vec<u8>, PackCursor)>> {
-    let table = crate::pieced::table(bucket, domain, publish_id)
+    let table = crate::shared::pieced::table(bucket, domain, publish_id)
         .await?
         .map(std::rc::Rc::new);
     // The packs as stored, in `SEARCH_PACK_FILES` order.

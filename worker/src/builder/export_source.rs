@@ -4,17 +4,17 @@
 //! ([`docs_edge_core::docs::packed`]). Nothing here holds the whole source.
 //!
 //! A version published before the source layout has only its upload: its export answers 409
-//! `republish_required` (`crate::sites::republish_required`).
+//! `republish_required` (`crate::shared::sites::republish_required`).
 
 use docs_edge_core::docs::{FileTable, Site, SiteOutline, SourceTree};
 use docs_edge_core::export::{batch_tree, shared_files};
 use worker::Bucket;
 
-use crate::error::{ApiError, ApiResult};
-use crate::sites;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::sites;
 use docs_edge_core::docs::packed::MediaRead;
 
-use crate::storage::{
+use crate::shared::storage::{
     media_pack, read, site_file_key, source_pack_key, version_key, SITE_OUTLINE, SOURCE_FILE_TABLE,
 };
 

@@ -5,9 +5,9 @@
 use docs_edge_core::export::hosting::LiveSite;
 use worker::{Bucket, HttpMetadata};
 
-use crate::clock::now_ms;
-use crate::error::ApiResult;
-use crate::storage::{self, hosted_live_key};
+use crate::shared::clock::now_ms;
+use crate::shared::error::ApiResult;
+use crate::shared::storage::{self, hosted_live_key};
 
 /// Switches the domain's site to `live`, whose files are all written.
 pub async fn go_live(bucket: &Bucket, domain: &str, live: LiveSite) -> ApiResult<()> {

@@ -14,6 +14,8 @@ pub mod highlight;
 pub mod hosted_pointer;
 pub mod multipart;
 pub mod publish_job;
+pub mod rebuild;
+pub mod service;
 pub mod site_files;
 pub mod sweep;
 pub mod upload;

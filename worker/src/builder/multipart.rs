@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use worker::{Bucket, HttpMetadata, MultipartUpload, UploadedPart};
 
-use crate::storage::PART_BYTES;
+use crate::shared::storage::PART_BYTES;
 
 pub struct PartWriter<'a> {
     bucket: &'a Bucket,
@@ -124,7 +124,7 @@ impl<'a> PartWriter<'a> {
     pub async fn abort(self, context: &str) {
         if let Some(upload) = self.upload {
             if let Err(err) = upload.abort().await {
-                crate::log_line::error(
+                crate::shared::log_line::error(
                     &serde_json::json!({"event": "multipart_abort_failed", "key": self.key, "context": context, "error": err.to_string()}),
                 );
             }

@@ -14,12 +14,12 @@ use worker::{Bucket, Env, Include, Request, Response};
 
 use crate::builder::sweep::file_stores;
 use crate::builder::upload::{store_body, store_file};
-use crate::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
-use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, read_maybe_gzip_body};
-use crate::join::try_join_all;
-use crate::sites;
-use crate::storage::{self, site_file_key, site_files_prefix, version_key, SOURCE_OBJECT};
+use crate::shared::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{json_response, read_maybe_gzip_body};
+use crate::shared::join::try_join_all;
+use crate::shared::sites;
+use crate::shared::storage::{self, site_file_key, site_files_prefix, version_key, SOURCE_OBJECT};
 
 pub async fn serve(
     op: FileOp,
@@ -131,7 +131,7 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
     };
     if let Err(err) = checked.await {
         if let Err(delete) = bucket.delete(&key).await {
-            crate::log_line::error(
+            crate::shared::log_line::error(
                 &serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}),
             );
         }

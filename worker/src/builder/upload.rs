@@ -12,8 +12,8 @@ use docs_edge_core::publish::manifest::hex_prefix;
 use sha2::{Digest, Sha256};
 
 use crate::builder::multipart::PartWriter;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{refuse_declared_over, too_large};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{refuse_declared_over, too_large};
 
 /// Stores the body of `req` at `key`; returns its size. 413 past `max_bytes` (declared or counted).
 pub async fn store_body(

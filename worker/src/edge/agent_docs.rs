@@ -1,18 +1,18 @@
 //! The live site's documents for agents in R2, written at publish beside the index (keys and names
-//! in `crate::storage`): `llms.txt`, `llms-full.txt` (every page as Markdown) and
+//! in `crate::shared::storage`): `llms.txt`, `llms-full.txt` (every page as Markdown) and
 //! `markdown-pages.txt` (where each page sits in `llms-full.txt`, so one page is one ranged read
 //! and no request holds the whole site). A staged version's `llms-full.txt` is its batches' pieces
-//! (`crate::pieced`), served one after another. A version published before these existed answers
+//! (`crate::shared::pieced`), served one after another. A version published before these existed answers
 //! 409 `republish_required`.
 
 use docs_edge_core::agents::llms::MarkdownManifest;
 use docs_edge_core::publish::pieced::Pieced;
 use worker::{Bucket, Object, Range, Response, ResponseBuilder};
 
-use crate::error::{ApiError, ApiResult};
-use crate::pieced::Stored;
-use crate::sites::{self, SiteVersion};
-use crate::storage::{version_key, LLMS_FULL_TXT, MARKDOWN_MANIFEST as MANIFEST};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::pieced::Stored;
+use crate::shared::sites::{self, SiteVersion};
+use crate::shared::storage::{version_key, LLMS_FULL_TXT, MARKDOWN_MANIFEST as MANIFEST};
 
 /// An object of the version's documents; 409 `republish_required` for a version published before
 /// them (no manifest).
@@ -49,7 +49,7 @@ async fn stored(
 async fn llms_full(bucket: &Bucket, domain: &str, version: &SiteVersion) -> ApiResult<Stored> {
     let table = match version.pieces {
         true => Some(std::rc::Rc::new(
-            crate::pieced::required_table(bucket, domain, &version.publish_id).await?,
+            crate::shared::pieced::required_table(bucket, domain, &version.publish_id).await?,
         )),
         false => None,
     };

@@ -2,7 +2,7 @@
 //! (the thread, the live site, the backend); retrieval runs after the first part has gone out, so a
 //! client (and any proxy between) sees bytes at once, however long the index takes to read. Run by
 //! the request that asked (`wait_until`), or, for a resumable v2 answer, by the chat's Durable Object
-//! ([`crate::durable::chat`]), which journals the bytes for every reader.
+//! ([`crate::edge::durable::chat`]), which journals the bytes for every reader.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -24,17 +24,17 @@ use docs_edge_core::privacy::Masked;
 use futures_channel::mpsc;
 use worker::{Delay, Env};
 
-use crate::clock::{now_iso, now_ms};
-use crate::config::keep_alive_interval;
-use crate::durable::thread::{AppendRequest, ThreadClient};
 use crate::edge::answer_analytics;
+use crate::edge::durable::thread::{AppendRequest, ThreadClient};
 use crate::edge::generation::{stream_llm, Backend};
+use crate::edge::live;
 use crate::edge::search_store;
 use crate::edge::turnstile::HumanCheck;
-use crate::error::{ApiError, ApiResult};
-use crate::random::random_id;
-use crate::sites;
-use crate::storage;
+use crate::shared::clock::{now_iso, now_ms};
+use crate::shared::config::keep_alive_interval;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::random::random_id;
+use crate::shared::storage;
 
 pub type PartSender = mpsc::UnboundedSender<Result<Vec<u8>, worker::Error>>;
 pub type PartReceiver = mpsc::UnboundedReceiver<Result<Vec<u8>, worker::Error>>;
@@ -66,7 +66,7 @@ pub async fn prepare(
     human: Option<&HumanCheck>,
 ) -> ApiResult<(AnswerJob, Backend)> {
     let backend = Backend::from_env(env)?;
-    let question = crate::config::masker(env)?.mask(request.question());
+    let question = crate::shared::config::masker(env)?.mask(request.question());
 
     let (thread_id, create_thread, keep, thread_verified) = match &request.thread_id {
         Some(id) => {
@@ -96,7 +96,7 @@ pub async fn prepare(
         None => (random_id("thr_", 8)?, true, None, false),
     };
 
-    sites::live_version(env, &storage::bucket(env)?, domain, org_id).await?;
+    live::live_version(env, &storage::bucket(env)?, domain, org_id).await?;
     let human_verified = match human {
         Some(check) => crate::edge::turnstile::verify(env, check, thread_verified).await?,
         None => thread_verified,
@@ -247,13 +247,13 @@ impl Generation {
     /// how long that took.
     async fn retrieve(&mut self) -> ApiResult<()> {
         let started = now_ms();
-        if let Some(delay) = crate::config::test_only::retrieval_delay(&self.env) {
+        if let Some(delay) = crate::shared::config::test_only::retrieval_delay(&self.env) {
             Delay::from(delay).await;
         }
         let (domain, org_id) = (&self.thread.domain, &self.thread.org_id);
         let site = search_store::open(
             &self.env,
-            crate::config::search_cache_bytes(&self.env),
+            crate::shared::config::search_cache_bytes(&self.env),
             domain,
             org_id,
         )
@@ -269,9 +269,9 @@ impl Generation {
             "requestId": self.request_id,
             "durationMs": now_ms().saturating_sub(started),
             "passages": self.passages.len(),
-            "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
+            "wasmMemoryBytes": crate::shared::memory::wasm_memory_bytes(),
         });
-        crate::log_line::info(&line);
+        crate::shared::log_line::info(&line);
         Ok(())
     }
 
@@ -376,5 +376,5 @@ pub fn send_bytes(sender: &PartSender, text: String) -> bool {
 
 pub fn log_failure(request_id: &str, detail: &str) {
     let line = serde_json::json!({ "event": "assistant_failed", "requestId": request_id, "error": detail });
-    crate::log_line::error(&line);
+    crate::shared::log_line::error(&line);
 }

@@ -12,10 +12,10 @@ use std::cell::{Cell, RefCell};
 use docs_edge_core::analytics::record::{AnswerFacts, AnswerRow};
 use worker::Env;
 
-use crate::analytics_store::AnalyticsStore;
-use crate::clock::now_ms;
-use crate::config;
-use crate::error::ApiError;
+use crate::shared::analytics_store::AnalyticsStore;
+use crate::shared::clock::now_ms;
+use crate::shared::config;
+use crate::shared::error::ApiError;
 
 const MAX_BATCH: usize = 50;
 const MAX_QUEUED: usize = 2_000;
@@ -96,5 +96,5 @@ fn log_error(request_id: &str, err: &ApiError) {
 
 fn log_failure(request_id: &str, detail: &str) {
     let line = serde_json::json!({ "event": "analytics_failed", "requestId": request_id, "error": detail });
-    crate::log_line::error(&line);
+    crate::shared::log_line::error(&line);
 }

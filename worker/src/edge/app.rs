@@ -1,7 +1,7 @@
 //! The request pipeline: request id, routing (the table is `docs_edge_core::http::routes`), CORS, the
 //! log line. The top of the worker's module graph: it imports `crate::edge::routes`, which import the
 //! request context from `crate::edge::context` and never this module; errors become responses in
-//! `crate::error`.
+//! `crate::shared::error`.
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
@@ -10,12 +10,12 @@ use docs_edge_core::http::routes::{match_route, Gate, Route, RouteError};
 use futures_util::FutureExt;
 use worker::{Context, Env, Request, Response};
 
-use crate::clock::now_ms;
-use crate::config::Config;
 use crate::edge::context::Call;
 use crate::edge::{cors, routes};
-use crate::error::{error_response, ApiError, ApiResult};
-use crate::random;
+use crate::shared::clock::now_ms;
+use crate::shared::config::Config;
+use crate::shared::error::{error_response, ApiError, ApiResult};
+use crate::shared::random;
 
 pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
     let started = now_ms();
@@ -95,7 +95,7 @@ pub async fn handle(req: Request, env: Env, ctx: Context) -> Response {
 async fn dispatch(call: &mut Call) -> ApiResult<Response> {
     let gate = call.matched.route.gate();
     if gate != Gate::Open {
-        let features = crate::config::deployment(&call.env)
+        let features = crate::shared::config::deployment(&call.env)
             .map_err(ApiError::Internal)?
             .features;
         if let Some(feature) = gate.refused(&features) {
@@ -176,10 +176,10 @@ fn log_request(
         "status": status,
         "durationMs": duration_ms,
         "error": detail,
-        "wasmMemoryBytes": crate::memory::wasm_memory_bytes(),
+        "wasmMemoryBytes": crate::shared::memory::wasm_memory_bytes(),
         "searchCacheBytes": cache_bytes,
         "searchCacheEntries": cache_entries,
         "searchCacheEvictions": cache_evictions,
     });
-    crate::log_line::info(&line);
+    crate::shared::log_line::info(&line);
 }

@@ -5,10 +5,10 @@ use docs_edge_core::security::signing::{constant_time_eq, is_well_formed_key, sh
 use docs_edge_core::wire::KeyKind;
 use worker::{Env, Request};
 
-use crate::config;
-use crate::directory::{Directory, KeyRecord};
-use crate::error::{ApiError, ApiResult};
-use crate::http::header;
+use crate::shared::config;
+use crate::shared::directory::{Directory, KeyRecord};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::header;
 
 /// The token from `Authorization: Bearer <token>`; 401 when missing or not of that form.
 fn bearer(req: &Request) -> ApiResult<String> {

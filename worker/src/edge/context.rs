@@ -4,7 +4,7 @@
 use docs_edge_core::http::routes::Matched;
 use worker::{Context, Env, Request};
 
-use crate::config::Config;
+use crate::shared::config::Config;
 
 /// Everything a handler gets: one shape for all of them.
 pub struct Call {

@@ -2,7 +2,7 @@
 //! OpenAI-compatible Chat Completions endpoint), `anthropic` (Messages API), `workers-ai` (the Workers
 //! AI binding `AI`). The LLM backends stream their tokens straight through.
 //!
-//! Settings (read in `crate::config::backend_settings`): `LLM_BASE_URL` (default the provider's
+//! Settings (read in `crate::shared::config::backend_settings`): `LLM_BASE_URL` (default the provider's
 //! public API), `LLM_MODEL`, `LLM_MAX_TOKENS` (default 1024), and the secret `LLM_API_KEY`;
 //! `workers-ai` needs only `LLM_MODEL` (optional) and the binding, which authenticates itself.
 
@@ -24,8 +24,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::ReadableStream;
 use worker::{ByteStream, Delay, Env, Fetch, Headers};
 
-use crate::config;
-use crate::error::{ApiError, ApiResult};
+use crate::shared::config;
+use crate::shared::error::{ApiError, ApiResult};
 
 #[derive(Debug, Clone)]
 pub enum Backend {
@@ -231,7 +231,7 @@ async fn post_json(
             .map_err(|e| format!("header {name}: {e}"))?;
     }
     let request =
-        crate::http::json_post(url, &headers, body).map_err(|e| format!("request: {e}"))?;
+        crate::shared::http::json_post(url, &headers, body).map_err(|e| format!("request: {e}"))?;
     let mut response = Fetch::Request(request)
         .send()
         .await

@@ -23,10 +23,10 @@ use docs_edge_core::http::site_paths::{decoded, site_path, SitePath};
 use docs_edge_core::platform::lru::ByteLru;
 use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
 
-use crate::clock::now_ms;
 use crate::edge::search_cache::Cached;
-use crate::error::{ApiError, ApiResult};
-use crate::storage::{self, hosted_file_key, hosted_live_key};
+use crate::shared::clock::now_ms;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::{self, hosted_file_key, hosted_live_key};
 
 /// How long an isolate trusts what it read of a host's pointer (or of its having none).
 const POINTER_TTL_MS: u64 = 5_000;
@@ -53,7 +53,7 @@ pub fn forget(domain: &str) {
 /// The hosted site's answer to `req`, or `None` when the host serves no site there (the request is
 /// then what it was before hosting: a 404 of the API).
 pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
-    if !crate::config::deployment(env)
+    if !crate::shared::config::deployment(env)
         .map_err(ApiError::Internal)?
         .features
         .static_export

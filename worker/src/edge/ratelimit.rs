@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use docs_edge_core::security::ratelimit::{admit, client_bucket, Limit, Verdict, WindowCount};
 use worker::{Context, Env};
 
-use crate::clock::{now_ms, now_unix};
-use crate::config::{Config, KV_BINDING};
-use crate::error::{ApiError, ApiResult};
+use crate::shared::clock::{now_ms, now_unix};
+use crate::shared::config::{Config, KV_BINDING};
+use crate::shared::error::{ApiError, ApiResult};
 
 const FLUSH_INTERVAL_MS: u64 = 1_000;
 
@@ -135,7 +135,7 @@ fn schedule_flush(env: &Env, ctx: &Context, key: &str, window_secs: u64) {
         if let Err(err) = flush(&env, &key, window_secs).await {
             let line =
                 serde_json::json!({ "event": "ratelimit_flush_failed", "detail": err.to_string() });
-            crate::log_line::error(&line);
+            crate::shared::log_line::error(&line);
         }
         COUNTERS.with(|counters| {
             if let Some(counter) = counters.borrow_mut().get_mut(&key) {
@@ -201,5 +201,5 @@ async fn write_count(env: &Env, key: &str, window_secs: u64, taken: u64) -> work
 /// The client's bucket from the address Cloudflare reports (IPv6 by /64); requests that reach the worker
 /// without it (local tools) share one bucket.
 pub fn client_ip(req: &worker::Request) -> String {
-    client_bucket(&crate::http::header(req, "cf-connecting-ip").unwrap_or_default())
+    client_bucket(&crate::shared::http::header(req, "cf-connecting-ip").unwrap_or_default())
 }

@@ -5,13 +5,13 @@ use docs_edge_core::analytics::retention_cutoff_ms;
 use docs_edge_core::platform::store_sweep::FILE_IN_FLIGHT_MS;
 use worker::{Env, ScheduledEvent};
 
-use crate::analytics_store::AnalyticsStore;
-use crate::builder_orders::SweepOrder;
-use crate::builder_service;
-use crate::clock::now_ms;
-use crate::config::{test_only, Config, KV_BINDING};
-use crate::error::ApiResult;
-use crate::random::random_id;
+use crate::edge::builder_client;
+use crate::shared::analytics_store::AnalyticsStore;
+use crate::shared::builder_orders::SweepOrder;
+use crate::shared::clock::now_ms;
+use crate::shared::config::{test_only, Config, KV_BINDING};
+use crate::shared::error::ApiResult;
+use crate::shared::random::random_id;
 
 /// R2 list pages one run looks at, of the most keys a list page holds; a longer sweep resumes after
 /// the last key it looked at.
@@ -48,7 +48,7 @@ async fn storage_retention(env: &Env, config: &Config) -> ApiResult<u64> {
         pages,
         after: kv.get(SWEEP_CURSOR_KEY).text().await?,
     };
-    let swept = builder_service::sweep(env, &order).await?;
+    let swept = builder_client::sweep(env, &order).await?;
     match &swept.after {
         Some(key) => kv.put(SWEEP_CURSOR_KEY, key)?.execute().await?,
         None => kv.delete(SWEEP_CURSOR_KEY).await?,
@@ -71,10 +71,10 @@ fn log(job: &str, cron: &str, outcome: ApiResult<u64>) {
             serde_json::json!({ "event": "scheduled", "job": job, "cron": cron, "error": err.log_detail() })
         }
     };
-    line["wasmMemoryBytes"] = crate::memory::wasm_memory_bytes().into();
+    line["wasmMemoryBytes"] = crate::shared::memory::wasm_memory_bytes().into();
     if outcome.is_ok() {
-        crate::log_line::info(&line);
+        crate::shared::log_line::info(&line);
     } else {
-        crate::log_line::error(&line);
+        crate::shared::log_line::error(&line);
     }
 }

@@ -1,6 +1,6 @@
 //! The isolate's one byte-bounded LRU cache of search objects (`SEARCH_CACHE_BYTES`): sites' meta,
 //! term shards and text blocks (`crate::edge::search_store`), shared by every site the isolate serves.
-//! Below both `crate::edge::search_store` and `crate::sites` (which forgets a site here when its live
+//! Below both `crate::edge::search_store` and `crate::shared::sites` (which forgets a site here when its live
 //! version switches), so neither imports the other's cache.
 
 use std::any::Any;
@@ -14,7 +14,7 @@ use docs_edge_core::platform::lru::ByteLru;
 pub type Cached = Rc<dyn Any>;
 
 thread_local! {
-    static CACHE: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(crate::config::DEFAULT_SEARCH_CACHE_BYTES));
+    static CACHE: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(crate::shared::config::DEFAULT_SEARCH_CACHE_BYTES));
 }
 
 /// Bytes the cache holds, its entries, and evictions so far: for the request log line.

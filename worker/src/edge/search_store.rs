@@ -3,16 +3,17 @@
 //! version's packs in R2 (adjacent ones in one read, the reads concurrently), and the isolate keeps
 //! what it read in one byte-bounded LRU cache (`SEARCH_CACHE_BYTES`) shared by every site it serves.
 //! Before, each site's whole index was loaded and kept forever, which ran isolates out of memory.
-//! A staged version's text pack is its batches' pieces (`crate::pieced`), its table cached with the
+//! A staged version's text pack is its batches' pieces (`crate::shared::pieced`), its table cached with the
 //! meta.
 //!
 //! A version published before the split has only `index.bin`, which no request reads whole any
 //! more: unless an earlier release split it on first use, its search and exports answer 409
-//! `republish_required` (`crate::sites::republish_required`).
+//! `republish_required` (`crate::shared::sites::republish_required`).
 
 use std::rc::Rc;
 
-use crate::join::join_all;
+use crate::edge::live;
+use crate::shared::join::join_all;
 use docs_edge_core::publish::pieced::{Pieced, Pieces};
 use docs_edge_core::search::shard::{
     hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock,
@@ -21,10 +22,10 @@ use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use worker::{Bucket, Env};
 
 use crate::edge::search_cache::{self, Cached};
-use crate::error::{ApiError, ApiResult};
-use crate::pieced::Stored;
-use crate::sites::{self, IndexFormat, SiteVersion};
-use crate::storage::{self, version_key, ASSISTANT_GUIDE, SEARCH_META, SEARCH_TERMS};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::pieced::Stored;
+use crate::shared::sites::{self, IndexFormat, SiteVersion};
+use crate::shared::storage::{self, version_key, ASSISTANT_GUIDE, SEARCH_META, SEARCH_TERMS};
 use docs_edge_core::docs::assistant_files::AssistantGuide;
 
 fn corrupt(what: &str, domain: &str, err: IndexError) -> ApiError {
@@ -53,7 +54,7 @@ pub async fn open(
 ) -> ApiResult<SiteSearch> {
     search_cache::set_capacity(cache_bytes);
     let bucket = storage::bucket(env)?;
-    let version = sites::live_version(env, &bucket, domain, org_id).await?;
+    let version = live::live_version(env, &bucket, domain, org_id).await?;
     let meta = load_meta(&bucket, domain, &version).await?;
     let table = if version.pieces {
         Some(load_pieces(&bucket, domain, &version).await?)
@@ -106,7 +107,8 @@ async fn load_pieces(
     if let Some(table) = search_cache::get::<Pieces>(&key) {
         return Ok(table);
     }
-    let table = Rc::new(crate::pieced::required_table(bucket, domain, &version.publish_id).await?);
+    let table =
+        Rc::new(crate::shared::pieced::required_table(bucket, domain, &version.publish_id).await?);
     search_cache::put(&key, table.clone(), table.heap_bytes());
     Ok(table)
 }
@@ -226,7 +228,7 @@ impl SiteSearch {
             .or(self.version.default_version.as_deref());
         // The assistant's retrieval never asks, so its isolates need not hold the model.
         let model = match q.by_meaning && self.meta.has_vectors() {
-            true => crate::semantic_model::load(&self.env).await,
+            true => crate::shared::semantic_model::load(&self.env).await,
             false => None,
         };
         let vector = model.and_then(|m| m.embed(q.text));

@@ -8,8 +8,8 @@ use docs_edge_core::security::turnstile::{
 use serde::{Deserialize, Serialize};
 use worker::{Env, Fetch, Headers, Request};
 
-use crate::config::turnstile;
-use crate::error::{ApiError, ApiResult};
+use crate::shared::config::turnstile;
+use crate::shared::error::{ApiError, ApiResult};
 
 /// What a widget's request brings to be verified: its token (if any) and the reader's address.
 /// The MCP server's `ask` has none and is not checked: agents cannot solve a challenge.
@@ -23,8 +23,8 @@ pub struct HumanCheck {
 impl HumanCheck {
     pub fn from_request(req: &Request) -> HumanCheck {
         HumanCheck {
-            token: crate::http::header(req, TOKEN_HEADER),
-            remote_ip: crate::http::header(req, "cf-connecting-ip"),
+            token: crate::shared::http::header(req, TOKEN_HEADER),
+            remote_ip: crate::shared::http::header(req, "cf-connecting-ip"),
         }
     }
 }
@@ -40,7 +40,7 @@ pub async fn verify(env: &Env, check: &HumanCheck, thread_verified: bool) -> Api
         .map_err(|refusal| ApiError::TurnstileFailed(refusal.message().into()))?;
     let Some(token) = token else { return Ok(true) };
     let body = siteverify_body(secret.expose(), token, check.remote_ip.as_deref());
-    let request = crate::http::json_post(&settings.siteverify_url, &Headers::new(), &body)?;
+    let request = crate::shared::http::json_post(&settings.siteverify_url, &Headers::new(), &body)?;
     let mut response = Fetch::Request(request)
         .send()
         .await
@@ -50,7 +50,7 @@ pub async fn verify(env: &Env, check: &HumanCheck, thread_verified: bool) -> Api
     match read_verdict(status, &bytes) {
         Verdict::Passed => Ok(true),
         Verdict::Failed(codes) => {
-            crate::log_line::info(
+            crate::shared::log_line::info(
                 &serde_json::json!({ "event": "turnstile_failed", "errorCodes": codes }),
             );
             Err(ApiError::TurnstileFailed(

@@ -4,7 +4,7 @@
 use docs_edge_core::http::routes::Matched;
 use worker::{Env, Request};
 
-use crate::builder_orders::AdminOrder;
+use crate::shared::builder_orders::AdminOrder;
 
 /// What a handler here gets: the forwarded request, the builder's bindings, the edge's order.
 pub struct AdminCall<'a> {

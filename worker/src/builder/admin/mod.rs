@@ -12,8 +12,8 @@ mod reports;
 use docs_edge_core::http::routes::{match_route, Route};
 use worker::{Env, Request, Response};
 
-use crate::builder_orders::AdminOrder;
-use crate::error::{ApiError, ApiResult};
+use crate::shared::builder_orders::AdminOrder;
+use crate::shared::error::{ApiError, ApiResult};
 use call::AdminCall;
 
 /// Runs the admin route that `path` (the original request's path) names.

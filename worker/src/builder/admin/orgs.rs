@@ -18,13 +18,15 @@ use serde_json::Value;
 use worker::Response;
 
 use super::call::AdminCall;
-use crate::builder_orders::HOSTING_STORED_HEADER;
-use crate::clock::now_iso;
-use crate::directory::{new_key_id, new_org_id, new_org_record, Directory, KeyRecord, OrgRecord};
-use crate::error::{ApiError, ApiResult};
-use crate::http::{empty_response, json_response, read_json_object};
-use crate::random::new_api_key;
-use crate::storage::{self, hosted_live_key};
+use crate::shared::builder_orders::HOSTING_STORED_HEADER;
+use crate::shared::clock::now_iso;
+use crate::shared::directory::{
+    new_key_id, new_org_id, new_org_record, Directory, KeyRecord, OrgRecord,
+};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{empty_response, json_response, read_json_object};
+use crate::shared::random::new_api_key;
+use crate::shared::storage::{self, hosted_live_key};
 
 async fn operator_body(call: &mut AdminCall<'_>) -> ApiResult<Value> {
     read_json_object(call.req, call.order.max_json_body_bytes).await
@@ -89,7 +91,8 @@ pub async fn remove_domain(call: &mut AdminCall<'_>) -> ApiResult<Response> {
     if directory.domain_owner(&domain).await?.as_deref() == Some(record.org.org_id.as_str()) {
         directory.release_domain(&domain).await?;
         // The content stays with the organization that published it: offline now, swept later.
-        crate::sites::unpublish(&crate::storage::bucket(call.env)?, &domain).await?;
+        crate::shared::sites::unpublish(&crate::shared::storage::bucket(call.env)?, &domain)
+            .await?;
     }
     Ok(empty_response(204))
 }

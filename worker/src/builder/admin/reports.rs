@@ -8,10 +8,10 @@ use docs_edge_core::analytics::report::build_report;
 use worker::Response;
 
 use super::call::AdminCall;
-use crate::analytics_store::AnalyticsStore;
-use crate::clock::now_ms;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, stream_response};
+use crate::shared::analytics_store::AnalyticsStore;
+use crate::shared::clock::now_ms;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{json_response, stream_response};
 
 /// The report's domain, organization and day range.
 fn report_scope(call: &AdminCall<'_>) -> ApiResult<(String, String, DayRange)> {
@@ -87,7 +87,7 @@ pub async fn conversations_csv(call: &mut AdminCall<'_>) -> ApiResult<Response> 
         for (row, _) in &page {
             chunk.push_str(&row_line(row));
         }
-        if page.len() as u32 == crate::analytics_store::CSV_PAGE_ROWS {
+        if page.len() as u32 == crate::shared::analytics_store::CSV_PAGE_ROWS {
             let cursor = page.last().map(|(_, c)| c.clone());
             match state
                 .store
@@ -121,5 +121,5 @@ pub async fn conversations_csv(call: &mut AdminCall<'_>) -> ApiResult<Response> 
 
 fn log_failure(request_id: &str, err: &ApiError) {
     let line = serde_json::json!({ "event": "analytics_failed", "requestId": request_id, "error": err.log_detail() });
-    crate::log_line::error(&line);
+    crate::shared::log_line::error(&line);
 }

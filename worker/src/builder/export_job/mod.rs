@@ -1,20 +1,20 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
-//! Its messages and client, which both scripts compile, are `crate::durable::export_job`.
+//! Its messages and client, which both scripts compile, are `crate::shared::durable::export_job`.
 
 use self::site_copy::{copy_step, CopyJob, SiteCopy};
 use crate::builder::export_source::ExportSource;
 use crate::builder::highlight::HighlightJs;
 use crate::builder::hosted_pointer::go_live;
 use crate::builder::multipart::PartWriter;
-use crate::clock::{now_iso, now_ms};
-use crate::config::JobSettings;
-use crate::durable::export_job::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
-use crate::durable::json_storage::JsonStorage;
-use crate::durable_client::error_reply;
-use crate::error::{ApiError, ApiResult};
-use crate::exports::content_disposition;
-use crate::memory::DurableSpan;
-use crate::storage::{self, bundle_key, part_key};
+use crate::shared::clock::{now_iso, now_ms};
+use crate::shared::config::JobSettings;
+use crate::shared::durable::export_job::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
+use crate::shared::durable::json_storage::JsonStorage;
+use crate::shared::durable_client::error_reply;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::exports::content_disposition;
+use crate::shared::memory::DurableSpan;
+use crate::shared::storage::{self, bundle_key, part_key};
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
 use docs_edge_core::export::hosting::LiveSite;
@@ -229,7 +229,7 @@ impl DurableObject for ExportJob {
             .await?
             .map(|stored| stored.status);
         if after_step(stored_now) == AfterStep::Discard {
-            crate::log_line::info(
+            crate::shared::log_line::info(
                 &serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)}),
             );
             if let Ok(bucket) = storage::bucket(&self.env) {
@@ -239,7 +239,7 @@ impl DurableObject for ExportJob {
                     .map(|i| part_key(&record.job_id, i))
                     .collect();
                 if let Err(err) = bucket.delete_multiple(written).await {
-                    crate::log_line::error(
+                    crate::shared::log_line::error(
                         &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
                     );
                 }
@@ -258,7 +258,7 @@ impl DurableObject for ExportJob {
             }
             Err(err) => {
                 let reason = readable(&err);
-                crate::log_line::error(
+                crate::shared::log_line::error(
                     &serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason}),
                 );
                 match record.attempts.failed(&reason, is_permanent(&err)) {
@@ -382,7 +382,7 @@ impl ExportJob {
         if !parts.is_empty() {
             if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
-                crate::log_line::error(
+                crate::shared::log_line::error(
                     &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
                 );
             }
@@ -397,14 +397,14 @@ impl ExportJob {
         let faulty =
             record.settings.test.export_fault_domain.as_deref() == Some(record.domain.as_str());
         if faulty {
-            crate::log_line::error(
+            crate::shared::log_line::error(
                 &serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}),
             );
         }
         faulty
     }
 
-    /// The test-only delay of a batch step (see [`crate::config::test_only::export_step_delay`]),
+    /// The test-only delay of a batch step (see [`crate::shared::config::test_only::export_step_delay`]),
     /// capped at a minute.
     async fn injected_delay(&self, record: &JobRecord) {
         let Some((domain, ms)) = &record.settings.test.export_step_delay else {
@@ -416,7 +416,7 @@ impl ExportJob {
         let ms = *ms;
         if ms > 0 {
             // Logged first, so a test knows the step is inside its delay before it cancels.
-            crate::log_line::info(
+            crate::shared::log_line::info(
                 &serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}),
             );
             worker::Delay::from(Duration::from_millis(ms)).await;
@@ -585,7 +585,7 @@ impl ExportJob {
         if record.extras.assistant.is_some() {
             // The widget's files, as the worker serves them at /widget.js, in a member of their own.
             pending.extend(tar_gz_member(
-                &crate::assets::widget_files(&self.env).await?,
+                &crate::shared::assets::widget_files(&self.env).await?,
                 record.created_unix,
             ));
         }
@@ -594,7 +594,7 @@ impl ExportJob {
             .put(part_key(&record.job_id, next_part), pending)
             .execute()
             .await?;
-        let statics = crate::assets::export_static(&self.env).await?;
+        let statics = crate::shared::assets::export_static(&self.env).await?;
         let finished = members.finish(
             plan,
             &outline,
@@ -789,7 +789,7 @@ impl ExportJob {
                 since_ms: 0,
             };
             go_live(bucket, &record.domain, live).await?;
-            crate::log_line::info(
+            crate::shared::log_line::info(
                 &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
             );
             record.status = JobStatus::Completed;
@@ -812,7 +812,7 @@ impl ExportJob {
         }
         // The retention sweep deletes a job's files this long after it started.
         let retention_days = record.settings.export_retention_days;
-        if crate::clock::now_unix()
+        if crate::shared::clock::now_unix()
             >= record
                 .created_unix
                 .saturating_add(retention_days.saturating_mul(86_400))
@@ -901,7 +901,7 @@ impl ExportJob {
                 // The parts are only inputs to the bundle; a failed cleanup costs space (until the
                 // retention sweep), not correctness.
                 if let Err(err) = bucket.delete_multiple(parts).await {
-                    crate::log_line::error(
+                    crate::shared::log_line::error(
                         &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
                     );
                 }

@@ -1,5 +1,5 @@
 //! A hosted site's export, served: once the job's parts are written, its bundle's files are written
-//! one R2 object each under the export's own prefix (`crate::storage::hosted_file_key`), read back
+//! one R2 object each under the export's own prefix (`crate::shared::storage::hosted_file_key`), read back
 //! from the parts (no page is rendered twice), a few parts per step, one file at a time; then the
 //! live pointer names the export, last, so the switch is one write and every file of the export is
 //! there before any request reads it. The previous export's files stay.
@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use worker::{Bucket, HttpMetadata};
 
 use crate::builder::multipart::PartWriter;
-use crate::error::{ApiError, ApiResult};
-use crate::storage::{self, hosted_file_key, part_key};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::{self, hosted_file_key, part_key};
 
 /// Parts a step reads at least (then on to the first that ends between entries).
 const PARTS_PER_STEP: u32 = 8;

@@ -10,8 +10,8 @@ use docs_edge_core::publish::concat::{parts, Part};
 use futures_util::{StreamExt, TryStreamExt};
 use worker::{Bucket, MultipartUpload, UploadedPart};
 
-use crate::error::{ApiError, ApiResult};
-use crate::storage::PART_BYTES;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::PART_BYTES;
 
 /// Parts assembled and uploaded at once, per object. Each holds its part (5 MiB) in the builder's
 /// memory and the publish runs its three concatenations together: at most six parts, 30 MiB.
@@ -65,7 +65,7 @@ pub(super) async fn concat(bucket: &Bucket, key: &str, pieces: &[Piece]) -> ApiR
         }
         Err(err) => {
             if let Err(abort) = upload.abort().await {
-                crate::log_line::error(
+                crate::shared::log_line::error(
                     &serde_json::json!({"event": "multipart_abort_failed", "key": key, "context": "publish_concat", "error": abort.to_string()}),
                 );
             }
@@ -112,7 +112,7 @@ async fn assemble(bucket: &Bucket, pieces: &[Piece], part: &Part) -> ApiResult<V
 
 /// Bytes `range` of `piece`.
 async fn read(bucket: &Bucket, piece: &Piece, range: &std::ops::Range<u64>) -> ApiResult<Vec<u8>> {
-    let read = crate::storage::read(
+    let read = crate::shared::storage::read(
         bucket,
         &piece.key,
         Some(piece.offset + range.start..piece.offset + range.end),

@@ -7,13 +7,13 @@ use super::record::{job_key, Record, Running, Step};
 use super::step_error::{alarm_error, StepError, StepResult};
 use super::store::{delete_prefix, R2Traffic, Store};
 use crate::builder::publish_job::reuse::LiveParsed;
-use crate::clock::{now_iso, now_ms};
-use crate::durable::json_storage::JsonStorage;
-use crate::durable::publish_job::{Begin, PublishJobOp, Query, Start};
-use crate::durable_client::error_reply;
-use crate::error::{ApiError, ApiResult};
-use crate::memory::{wasm_memory_bytes, DurableSpan};
-use crate::storage::{self, version_key};
+use crate::shared::clock::{now_iso, now_ms};
+use crate::shared::durable::json_storage::JsonStorage;
+use crate::shared::durable::publish_job::{Begin, PublishJobOp, Query, Start};
+use crate::shared::durable_client::error_reply;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::memory::{wasm_memory_bytes, DurableSpan};
+use crate::shared::storage::{self, version_key};
 use docs_edge_core::docs::outline::SitePlan;
 use docs_edge_core::docs::packed::FileTable;
 use docs_edge_core::publish::parsed::FileDigests;
@@ -173,7 +173,7 @@ impl PublishJob {
                     let reason = err
                         .log_detail()
                         .map_or_else(|| err.public_message(), str::to_string);
-                    crate::log_line::error(
+                    crate::shared::log_line::error(
                         &serde_json::json!({"event": "publish_step_failed", "publishId": id, "attempt": record.attempts, "error": reason}),
                     );
                     if record.attempts >= MAX_ATTEMPTS {
@@ -338,7 +338,7 @@ impl PublishJob {
         reason: String,
         invalid_upload: bool,
     ) -> ApiResult<()> {
-        crate::log_line::error(
+        crate::shared::log_line::error(
             &serde_json::json!({"event": "publish_failed", "publishId": record.publish_id, "domain": record.domain, "error": reason}),
         );
         record.status = PublishState::Failed;
@@ -358,19 +358,19 @@ impl PublishJob {
         )
         .await
         {
-            crate::log_line::error(
+            crate::shared::log_line::error(
                 &serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}),
             );
         }
         Ok(())
     }
 
-    /// The test-only fault of the steps that parse or merge (see [`crate::config::test_only::publish_fault_domain`]).
+    /// The test-only fault of the steps that parse or merge (see [`crate::shared::config::test_only::publish_fault_domain`]).
     pub(super) fn injected_fault(&self, record: &Record) -> StepResult<()> {
         if record.settings.test.publish_fault_domain.as_deref() != Some(record.domain.as_str()) {
             return Ok(());
         }
-        crate::log_line::error(
+        crate::shared::log_line::error(
             &serde_json::json!({"event": "publish_injected_fault", "publishId": record.publish_id}),
         );
         Err(StepError::Api(ApiError::Internal(
@@ -378,7 +378,7 @@ impl PublishJob {
         )))
     }
 
-    /// The test-only delay before each step (see [`crate::config::test_only::publish_step_delay`]).
+    /// The test-only delay before each step (see [`crate::shared::config::test_only::publish_step_delay`]).
     pub(super) async fn injected_delay(&self, record: &Record) {
         let Some((domain, ms)) = &record.settings.test.publish_step_delay else {
             return;
@@ -387,7 +387,7 @@ impl PublishJob {
         if *domain != record.domain || delay.is_zero() {
             return;
         }
-        crate::log_line::info(
+        crate::shared::log_line::info(
             &serde_json::json!({"event": "publish_step_delay", "publishId": record.publish_id, "step": record.step, "ms": delay.as_millis() as u64}),
         );
         worker::Delay::from(delay).await;
@@ -406,7 +406,7 @@ impl PublishJob {
         };
         let result = self.run_step(&store, record).await;
         let t = &store.traffic;
-        crate::log_line::info(&serde_json::json!({
+        crate::shared::log_line::info(&serde_json::json!({
             "event": "publish_step", "publishId": record.publish_id, "step": step, "ok": result.is_ok(),
             "durationMs": now_ms().saturating_sub(started), "r2Reads": t.reads.get(), "r2ReadBytes": t.read_bytes.get(),
             "r2Writes": t.writes.get(), "r2WriteBytes": t.write_bytes.get(), "reusedPages": t.reused_pages.get(), "takenBatches": t.taken_batches.get(), "sharedPacks": t.shared_packs.get(), "phasesMs": *t.phases.borrow(), "wasmMemoryBytes": wasm_memory_bytes(),

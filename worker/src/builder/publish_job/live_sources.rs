@@ -2,10 +2,12 @@
 
 use super::limits::HEADS_AT_ONCE;
 use super::store::Store;
-use crate::error::{ApiError, ApiResult};
-use crate::join::try_join_all;
-use crate::sites::{self};
-use crate::storage::{self, source_pack_key, version_key, SOURCE_DIGESTS, SOURCE_FILE_TABLE};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
+use crate::shared::sites::{self};
+use crate::shared::storage::{
+    self, source_pack_key, version_key, SOURCE_DIGESTS, SOURCE_FILE_TABLE,
+};
 use docs_edge_core::docs::archive::SourceTree;
 use docs_edge_core::docs::packed::{FileTable, PackRead, PackWriter, Stored};
 use docs_edge_core::publish::manifest::{Manifest, ManifestFile, MANIFEST_OBJECT};

@@ -1,5 +1,5 @@
 //! The `PublishJob` object itself (the builder script only): its record, its steps and their R2 I/O.
-//! Its messages and client, which both scripts compile, are `crate::durable::publish_job`.
+//! Its messages and client, which both scripts compile, are `crate::shared::durable::publish_job`.
 
 mod concat;
 mod job;

@@ -1,9 +1,9 @@
 //! The stored record of a publish: its step, attempts and progress, and the keys it is stored under.
 
-use crate::clock::now_iso;
-use crate::config::JobSettings;
-use crate::durable::publish_job::Progress;
-use crate::sites::{IndexFormat, SiteVersion, CURRENT_LAYOUT};
+use crate::shared::clock::now_iso;
+use crate::shared::config::JobSettings;
+use crate::shared::durable::publish_job::Progress;
+use crate::shared::sites::{IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use docs_edge_core::docs::Site;
 use docs_edge_core::publish::BatchState;
 use docs_edge_core::search::shard::batched::ShardLayout;

@@ -3,8 +3,8 @@
 use super::limits::{MAX_REMOTE_SPECS, MAX_REMOTE_SPEC_BYTES};
 use super::step_error::StepResult;
 use super::store::Store;
-use crate::config::JobSettings;
-use crate::error::ApiError;
+use crate::shared::config::JobSettings;
+use crate::shared::error::ApiError;
 use docs_edge_core::docs::endpoint::REMOTE_MANIFEST;
 use docs_edge_core::docs::openapi_nav::unfetched_remote_specs;
 use docs_edge_core::docs::packed::FileTable;

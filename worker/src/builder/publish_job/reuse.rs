@@ -12,9 +12,9 @@ use docs_edge_core::publish::parsed::{
 use docs_edge_core::search::shard::batched::BatchCursor;
 use worker::Bucket;
 
-use crate::join::try_join_all;
-use crate::sites;
-use crate::storage::{read, site_file_key, version_key};
+use crate::shared::join::try_join_all;
+use crate::shared::sites;
+use crate::shared::storage::{read, site_file_key, version_key};
 
 pub(super) struct LiveParsed {
     pub(super) publish_id: String,

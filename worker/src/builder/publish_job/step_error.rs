@@ -1,6 +1,6 @@
 //! How a step fails: a publish error that ends the publish, or an API or platform error to retry.
 
-use crate::error::ApiError;
+use crate::shared::error::ApiError;
 use docs_edge_core::publish::PublishError;
 
 /// A step's failure: the upload's (or the stored data's) fault, final; or the platform's, retried.

@@ -12,12 +12,12 @@ use super::step_error::{StepError, StepResult};
 use super::store::{delete_prefix, yield_now, MediaWrites, Store, Unpacked, Writes};
 use crate::builder::publish_job::concat::Piece;
 use crate::builder::publish_job::reuse::LiveParsed;
-use crate::config::JobSettings;
-use crate::error::ApiError;
-use crate::join::try_join_all;
-use crate::memory::InMemoryBuild;
-use crate::sites::{self, SiteVersion};
-use crate::storage::{
+use crate::shared::config::JobSettings;
+use crate::shared::error::ApiError;
+use crate::shared::join::try_join_all;
+use crate::shared::memory::InMemoryBuild;
+use crate::shared::sites::{self, SiteVersion};
+use crate::shared::storage::{
     self, build_object, site_file_key, version_key, LLMS_FULL_TXT, SEARCH_TERMS, SEARCH_TEXT,
     SOURCE_DIGESTS, SOURCE_FILE_TABLE, SOURCE_OBJECT,
 };
@@ -137,7 +137,7 @@ impl PublishJob {
                     .ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
                 sites::switch_to(bucket, &record.domain, &version).await?;
                 record.status = PublishState::Live;
-                crate::log_line::info(
+                crate::shared::log_line::info(
                     &serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}),
                 );
                 Step::Cleanup
@@ -150,7 +150,7 @@ impl PublishJob {
                 )
                 .await
                 {
-                    crate::log_line::error(
+                    crate::shared::log_line::error(
                         &serde_json::json!({"event": "publish_cleanup_failed", "publishId": record.publish_id, "error": err.public_message()}),
                     );
                 }
@@ -171,7 +171,7 @@ impl PublishJob {
         org_id: &str,
     ) -> StepResult<Unpacked> {
         let slot = InMemoryBuild::try_take();
-        crate::log_line::info(
+        crate::shared::log_line::info(
             &serde_json::json!({"event": "publish_unpack", "publishId": store.publish_id, "inMemorySlot": slot.is_some()}),
         );
         let mut small = slot.as_ref().map(|_| BTreeMap::new());
@@ -431,7 +431,7 @@ impl PublishJob {
         let reused = store.reused(live.as_ref(), small.keys()).await;
         drop(live);
         store.phase("read");
-        let model = crate::semantic_model::load(&self.env).await;
+        let model = crate::shared::semantic_model::load(&self.env).await;
         let parsed =
             publish::parse_small_site(small, packs, table, &record.domain, &reused, model)?;
         drop(reused);
@@ -512,7 +512,7 @@ impl PublishJob {
             .get(b as usize)
             .ok_or_else(|| ApiError::Internal(format!("no batch {b}")))?;
         let range = start..end;
-        let model = crate::semantic_model::load(&self.env).await;
+        let model = crate::shared::semantic_model::load(&self.env).await;
         let fingerprint = model.map(|m| m.fingerprint());
         let files = publish::batch_files(&loaded.plan, &range, &loaded.table);
         let from_digests = loaded.digests.as_ref().and_then(|d| {

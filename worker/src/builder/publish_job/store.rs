@@ -4,11 +4,11 @@
 use crate::builder::multipart::PartWriter;
 use crate::builder::publish_job::concat::Piece;
 use crate::builder::publish_job::reuse::LiveParsed;
-use crate::clock::now_ms;
-use crate::error::{ApiError, ApiResult};
-use crate::join::try_join_all;
-use crate::memory::InMemoryBuild;
-use crate::storage::{
+use crate::shared::clock::now_ms;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
+use crate::shared::memory::InMemoryBuild;
+use crate::shared::storage::{
     media_pack, site_file_key, source_pack_key, version_key, ASSISTANT_GUIDE, LLMS_FULL_TXT,
     LLMS_TXT, MARKDOWN_MANIFEST, SEARCH_META, SEARCH_TEXT, SITE_OUTLINE, SKILL_MD,
 };

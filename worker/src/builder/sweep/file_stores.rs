@@ -18,11 +18,11 @@ use docs_edge_core::publish::kept::{listed_objects, KEPT_BATCHES_OBJECT};
 use docs_edge_core::publish::manifest::{Manifest, MANIFEST_OBJECT};
 use worker::{Bucket, Delay};
 
-use crate::clock::now_ms;
-use crate::error::{ApiError, ApiResult};
-use crate::join::try_join_all;
-use crate::sites;
-use crate::storage::{sweep_marker_key, sweep_markers_prefix, version_key};
+use crate::shared::clock::now_ms;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
+use crate::shared::sites;
+use crate::shared::storage::{sweep_marker_key, sweep_markers_prefix, version_key};
 
 /// R2 operations a run spends on finding what stores' kept versions refer to: with the rest of the
 /// sweep (20 listings and deletions, a pointer per domain, KV) well inside the 1,000 a Worker
@@ -324,7 +324,7 @@ async fn kept_references(
     match read {
         Ok(referred) => Ok(Some(referred)),
         Err(error) => {
-            crate::log_line::error(
+            crate::shared::log_line::error(
                 &serde_json::json!({"event": "store_sweep_unreadable_manifest", "domain": domain, "publishId": publish_id, "object": name, "error": error}),
             );
             Ok(None)

@@ -1,5 +1,5 @@
 //! The daily storage sweep, run in the builder script when the edge's cron asks
-//! (`crate::builder_orders::SweepOrder`): published versions and export objects past their
+//! (`crate::shared::builder_orders::SweepOrder`): published versions and export objects past their
 //! retention (`docs_edge_core::platform::retention`), files of sites' stores no kept version
 //! refers to (`crate::builder::sweep::file_stores`), and hosted sites' exports their pointers no longer keep
 //! (`docs_edge_core::export::hosting::hosted_file_swept`), at most the order's list pages per run, from the key after the
@@ -13,12 +13,12 @@ use worker::{Bucket, Env, Request, Response};
 
 use crate::builder::hosted_pointer::read_live;
 use crate::builder::sweep::file_stores::StoreSweep;
-use crate::builder_orders::{SweepOrder, Swept};
-use crate::clock::now_ms;
-use crate::error::ApiResult;
-use crate::http::json_response;
-use crate::sites;
-use crate::storage;
+use crate::shared::builder_orders::{SweepOrder, Swept};
+use crate::shared::clock::now_ms;
+use crate::shared::error::ApiResult;
+use crate::shared::http::json_response;
+use crate::shared::sites;
+use crate::shared::storage;
 
 /// `POST /sweep` with a [`SweepOrder`]: answers [`Swept`].
 pub async fn serve(req: &mut Request, env: &Env) -> ApiResult<Response> {

@@ -5,11 +5,11 @@
 use docs_edge_core::http::routes::Route;
 use worker::Response;
 
-use crate::builder_orders::AdminOrder;
-use crate::builder_service::forward_admin;
 use crate::edge::auth::require_operator;
+use crate::edge::builder_client::forward_admin;
 use crate::edge::context::Call;
-use crate::error::ApiResult;
+use crate::shared::builder_orders::AdminOrder;
+use crate::shared::error::ApiResult;
 
 pub async fn forward(call: &mut Call) -> ApiResult<Response> {
     require_operator(&call.req, &call.env)?;
@@ -22,7 +22,7 @@ pub async fn forward(call: &mut Call) -> ApiResult<Response> {
     // The builder took the site offline; this isolate forgets it at once, others within the
     // pointer's time to live.
     if call.matched.route == Route::RemoveDomain && response.status_code() == 204 {
-        crate::sites::forget(&call.param(1).to_ascii_lowercase());
+        crate::edge::live::forget(&call.param(1).to_ascii_lowercase());
     }
     // The builder switched the hosted site back: likewise.
     if call.matched.route == Route::RollbackHosting && response.status_code() == 200 {

@@ -13,18 +13,18 @@ use docs_edge_core::wire::KeyKind;
 use serde_json::Value;
 use worker::Response;
 
-use crate::analytics_store::AnalyticsStore;
-use crate::builder_orders::{AdminCaller, AdminOrder};
-use crate::builder_service::forward_admin;
-use crate::clock::now_ms;
-use crate::directory::Directory;
-use crate::durable::thread::ThreadClient;
 use crate::edge::auth::{require_domain, require_key};
+use crate::edge::builder_client::forward_admin;
 use crate::edge::context::Call;
+use crate::edge::durable::thread::ThreadClient;
 use crate::edge::ratelimit;
 use crate::edge::routes::discovery::authorize;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{
+use crate::shared::analytics_store::AnalyticsStore;
+use crate::shared::builder_orders::{AdminCaller, AdminOrder};
+use crate::shared::clock::now_ms;
+use crate::shared::directory::Directory;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{
     empty_response, header, json_response, read_body, read_json_object, require_content_type,
 };
 
@@ -34,7 +34,7 @@ const MAX_EVENTS_BODY_BYTES: usize = 16 * 1024;
 pub async fn feedback(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
-    let feedback = parse_feedback(&body, &crate::config::masker(&call.env)?)?;
+    let feedback = parse_feedback(&body, &crate::shared::config::masker(&call.env)?)?;
     let org_id = &caller.key.org_id;
     let thread = ThreadClient::new(&call.env)
         .find(&feedback.thread_id, org_id, Some(&caller.domain))
@@ -94,7 +94,7 @@ pub async fn events(call: &mut Call) -> ApiResult<Response> {
             e.column()
         ))
     })?;
-    let events = parse_events(&body, &crate::config::masker(&call.env)?)?;
+    let events = parse_events(&body, &crate::shared::config::masker(&call.env)?)?;
     // The page does this too; a visitor whose browser says "do not track" is not counted either way.
     let opted_out = header(&call.req, "dnt").as_deref() == Some("1")
         || header(&call.req, "sec-gpc").as_deref() == Some("1");

@@ -12,15 +12,15 @@ use docs_edge_core::assistant::resume::{check_chat_id, resumable_chat};
 use futures_channel::mpsc;
 use worker::Response;
 
-use crate::clock::now_ms;
-use crate::config::keep_alive_interval;
-use crate::durable::chat::{ChatClient, ChatKey, ReadReply};
 use crate::edge::answer::{prepare, send_bytes, Generation, PartSender};
 use crate::edge::context::Call;
+use crate::edge::durable::chat::{ChatClient, ChatKey, ReadReply};
 use crate::edge::routes::discovery::{authorize, Caller};
 use crate::edge::turnstile::HumanCheck;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{empty_response, json_response, read_json_object};
+use crate::shared::clock::now_ms;
+use crate::shared::config::keep_alive_interval;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{empty_response, json_response, read_json_object};
 
 pub async fn message_v1(call: &mut Call) -> ApiResult<Response> {
     message(call, Protocol::DataStreamV1).await
@@ -84,7 +84,7 @@ fn stream_response(
     receiver: crate::edge::answer::PartReceiver,
     protocol: Protocol,
 ) -> ApiResult<Response> {
-    crate::http::stream_response(Box::pin(receiver), protocol.headers())
+    crate::shared::http::stream_response(Box::pin(receiver), protocol.headers())
 }
 
 /// `GET /discovery/v2/assistant/{domain}/message/{chatId}/stream` (`useChat({ resume: true })`):

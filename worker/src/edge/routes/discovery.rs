@@ -4,11 +4,11 @@
 
 use docs_edge_core::wire::KeyKind;
 
-use crate::directory::{Directory, KeyRecord};
 use crate::edge::auth::{require_domain, require_key, require_origin};
 use crate::edge::context::Call;
 use crate::edge::ratelimit;
-use crate::error::ApiResult;
+use crate::shared::directory::{Directory, KeyRecord};
+use crate::shared::error::ApiResult;
 
 pub struct Caller {
     pub key: KeyRecord,

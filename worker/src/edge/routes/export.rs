@@ -11,19 +11,19 @@ use docs_edge_core::wire::ExportJob as JobView;
 use docs_edge_core::wire::{BundleLink, KeyKind, Plan};
 use worker::{Headers, Range, Response, ResponseBuilder};
 
-use crate::clock::{iso_from_ms, now_iso, now_unix};
-use crate::directory::{Directory, KeyRecord};
-use crate::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget};
-use crate::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::edge::auth::{require_domain, require_key};
 use crate::edge::context::Call;
+use crate::edge::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::edge::search_store;
-use crate::error::{ApiError, ApiResult};
-use crate::exports::{bundle_url, link_secret};
-use crate::http::{header, json_response, read_json_object};
-use crate::site_upgrade;
-use crate::sites::{self, SiteVersion};
-use crate::storage::{self, bundle_key};
+use crate::edge::site_upgrade;
+use crate::shared::clock::{iso_from_ms, now_iso, now_unix};
+use crate::shared::directory::{Directory, KeyRecord};
+use crate::shared::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::exports::{bundle_url, link_secret};
+use crate::shared::http::{header, json_response, read_json_object};
+use crate::shared::sites::{self, SiteVersion};
+use crate::shared::storage::{self, bundle_key};
 
 /// An admin key of an organization on the enterprise plan.
 async fn enterprise_admin(call: &Call, directory: &Directory) -> ApiResult<KeyRecord> {
@@ -50,7 +50,7 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
     let key = enterprise_admin(call, &directory).await?;
     let body = read_json_object(&mut call.req, call.config.max_json_body_bytes).await?;
     let request = parse_start_request(&body)?;
-    let features = crate::config::deployment(&call.env)
+    let features = crate::shared::config::deployment(&call.env)
         .map_err(ApiError::Internal)?
         .features;
     if request.analytics && !features.analytics {
@@ -128,7 +128,7 @@ pub(crate) async fn start_site_export(
     domain: &str,
     settings: &HostingSettings,
 ) -> ApiResult<Option<JobView>> {
-    let features = crate::config::deployment(&call.env)
+    let features = crate::shared::config::deployment(&call.env)
         .map_err(ApiError::Internal)?
         .features;
     let Some(live) = exportable_version(call, domain, org_id, &features).await? else {
@@ -261,7 +261,7 @@ pub async fn download(call: &mut Call) -> ApiResult<Response> {
     headers.set("content-type", "application/gzip")?;
     headers.set(
         "content-disposition",
-        &crate::exports::content_disposition(&file_name),
+        &crate::shared::exports::content_disposition(&file_name),
     )?;
     headers.set("etag", &etag)?;
     headers.set("accept-ranges", "bytes")?;

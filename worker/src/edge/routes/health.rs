@@ -5,12 +5,12 @@ use docs_edge_core::wire::Health;
 use worker::Response;
 
 use crate::edge::context::Call;
-use crate::error::{ApiError, ApiResult};
-use crate::http::json_response;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::json_response;
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
-    // Test-only (`crate::config::test_only::panic_route`): a panic deep in a request.
-    if crate::config::test_only::panic_route(&call.env)
+    // Test-only (`crate::shared::config::test_only::panic_route`): a panic deep in a request.
+    if crate::shared::config::test_only::panic_route(&call.env)
         && call
             .req
             .headers()
@@ -34,6 +34,6 @@ pub async fn get(call: &mut Call) -> ApiResult<Response> {
 pub async fn features(call: &mut Call) -> ApiResult<Response> {
     json_response(
         200,
-        &crate::config::deployment(&call.env).map_err(ApiError::Internal)?,
+        &crate::shared::config::deployment(&call.env).map_err(ApiError::Internal)?,
     )
 }

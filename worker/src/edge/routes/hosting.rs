@@ -10,13 +10,13 @@ use docs_edge_core::export::hosting::HostingSettings;
 use serde_json::Value;
 use worker::Response;
 
-use crate::builder_orders::HOSTING_STORED_HEADER;
-use crate::directory::Directory;
-use crate::durable_client::read_reply;
 use crate::edge::context::Call;
 use crate::edge::routes::export::start_site_export;
-use crate::error::{ApiError, ApiResult};
-use crate::http::json_response;
+use crate::shared::builder_orders::HOSTING_STORED_HEADER;
+use crate::shared::directory::Directory;
+use crate::shared::durable_client::read_reply;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::json_response;
 
 /// The builder checks the domain, validates and stores the setting, and takes a site switched off
 /// offline (`crate::builder::admin`); then, with the setting as stored, this starts the site's export
@@ -63,7 +63,7 @@ pub async fn after_publish(call: &Call, org_id: &str, domain: &str) {
         }
     };
     if let Err(err) = started.await {
-        crate::log_line::error(
+        crate::shared::log_line::error(
             &serde_json::json!({"event": "site_export_not_started", "domain": domain, "error": err.public_message()}),
         );
     }

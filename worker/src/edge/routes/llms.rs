@@ -11,11 +11,11 @@ use worker::{Headers, Response, ResponseBuilder};
 
 use crate::edge::agent_docs;
 use crate::edge::context::Call;
+use crate::edge::live;
 use crate::edge::routes::discovery::authorize;
-use crate::error::{ApiError, ApiResult};
-use crate::sites;
-use crate::storage;
-use crate::storage::{LLMS_FULL_TXT, LLMS_TXT, SKILL_MD};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage;
+use crate::shared::storage::{LLMS_FULL_TXT, LLMS_TXT, SKILL_MD};
 
 pub async fn llms_txt(call: &mut Call) -> ApiResult<Response> {
     document(call, LLMS_TXT).await
@@ -30,7 +30,7 @@ pub async fn skill_md(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
     let version =
-        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+        live::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let skill = agent_docs::text(&bucket, &caller.domain, &version, SKILL_MD)
         .await?
         .ok_or_else(|| {
@@ -59,7 +59,7 @@ pub async fn skills_file(call: &mut Call) -> ApiResult<Response> {
     let path = path.ok_or_else(missing)?;
     let bucket = storage::bucket(&call.env)?;
     let version =
-        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+        live::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let object = bucket
         .get(storage::version_key(
             &caller.domain,
@@ -82,7 +82,7 @@ async fn document(call: &mut Call, name: &str) -> ApiResult<Response> {
     let caller = authorize(call).await?;
     let bucket = storage::bucket(&call.env)?;
     let version =
-        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+        live::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let headers = Headers::new();
     // The llms.txt convention serves Markdown as plain text, which every agent and browser shows.
     headers.set("content-type", "text/plain; charset=utf-8")?;

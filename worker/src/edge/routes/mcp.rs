@@ -21,13 +21,15 @@ use worker::Response;
 
 use crate::edge::agent_docs;
 use crate::edge::context::Call;
+use crate::edge::live;
 use crate::edge::routes::assistant::answer_once;
 use crate::edge::routes::discovery::{authorize, Caller};
 use crate::edge::search_store;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{empty_response, header, json_bytes_response, read_body, require_content_type};
-use crate::sites;
-use crate::storage;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{
+    empty_response, header, json_bytes_response, read_body, require_content_type,
+};
+use crate::shared::storage;
 
 pub async fn post(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;
@@ -44,7 +46,7 @@ pub async fn post(call: &mut Call) -> ApiResult<Response> {
         Err(reply) => return Ok(json_bytes_response(400, serde_json::to_vec(&reply)?, &[])),
     };
     // The route's gate let it through with search or the assistant on; the tools follow each switch.
-    let features = crate::config::deployment(&call.env)
+    let features = crate::shared::config::deployment(&call.env)
         .map_err(ApiError::Internal)?
         .features;
     let server = ServerInfo {
@@ -91,7 +93,7 @@ async fn list_resources(
     let root = read_document(call, caller, &Document::SkillMd).await?;
     let bucket = storage::bucket(&call.env)?;
     let version =
-        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+        live::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     let index = agent_docs::text(
         &bucket,
         &caller.domain,
@@ -114,7 +116,7 @@ async fn read_document(
 ) -> ApiResult<Option<String>> {
     let bucket = storage::bucket(&call.env)?;
     let version =
-        sites::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
+        live::live_version(&call.env, &bucket, &caller.domain, &caller.key.org_id).await?;
     agent_docs::text(&bucket, &caller.domain, &version, &document.file()).await
 }
 
@@ -129,7 +131,7 @@ async fn run_tool(call: &Call, caller: &Caller, tool: ToolCall) -> ToolOutcome {
     result.unwrap_or_else(|err| {
         if let Some(detail) = err.log_detail() {
             let line = serde_json::json!({ "event": "mcp_tool_failed", "requestId": call.request_id, "error": detail });
-            crate::log_line::error(&line);
+            crate::shared::log_line::error(&line);
         }
         ToolOutcome::Failed(err.public_message())
     })

@@ -8,10 +8,10 @@
 use worker::{Headers, Response, ResponseBuilder};
 
 use crate::edge::context::Call;
-use crate::error::ApiResult;
+use crate::shared::error::ApiResult;
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
-    let asset = crate::assets::fetch(&call.env, "openapi.json").await?;
+    let asset = crate::shared::assets::fetch(&call.env, "openapi.json").await?;
     let headers = Headers::new();
     headers.set("content-type", "application/json; charset=utf-8")?;
     headers.set("cache-control", "public, max-age=300")?;

@@ -12,9 +12,9 @@ use crate::edge::agent_docs;
 use crate::edge::context::Call;
 use crate::edge::routes::discovery::authorize;
 use crate::edge::search_store;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, read_json_object};
-use crate::storage;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{json_response, read_json_object};
+use crate::shared::storage;
 
 pub async fn search(call: &mut Call) -> ApiResult<Response> {
     let caller = authorize(call).await?;

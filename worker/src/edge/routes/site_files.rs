@@ -14,17 +14,17 @@ use docs_edge_core::publish::manifest::{is_hash, MANIFEST_OBJECT};
 use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
-use crate::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
-use crate::builder_service::forward;
-use crate::config::JobSettings;
-use crate::directory::Directory;
 use crate::edge::auth::{require_domain, require_key};
+use crate::edge::builder_client::forward;
 use crate::edge::context::Call;
 use crate::edge::routes::sites::{reserve_publish, start_publish};
-use crate::error::{ApiError, ApiResult};
-use crate::http::refuse_declared_over;
-use crate::random::random_id;
-use crate::storage::{self, version_key};
+use crate::shared::builder_orders::{FileOp, FileOrder, Staged, MAX_LIST_BYTES};
+use crate::shared::config::JobSettings;
+use crate::shared::directory::Directory;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::refuse_declared_over;
+use crate::shared::random::random_id;
+use crate::shared::storage::{self, version_key};
 
 /// The caller's organization and domain (admin keys only), as the builder is to trust them.
 async fn order(call: &Call) -> ApiResult<FileOrder> {
@@ -95,7 +95,7 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
         Err(err) => {
             let manifest = version_key(&order.domain, &publish_id, MANIFEST_OBJECT);
             if let Err(delete) = storage::bucket(&call.env)?.delete(&manifest).await {
-                crate::log_line::error(
+                crate::shared::log_line::error(
                     &serde_json::json!({"event": "manifest_cleanup_failed", "publishId": publish_id, "error": delete.to_string()}),
                 );
             }

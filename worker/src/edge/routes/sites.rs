@@ -5,21 +5,21 @@ use std::time::Duration;
 use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::{Env, Response};
 
-use crate::builder_orders::{FileOp, FileOrder, Staged};
-use crate::builder_service::forward;
-use crate::clock::{now_ms, now_unix};
-use crate::config::{Config, JobSettings};
-use crate::directory::Directory;
-use crate::durable::export_org::{ExportOrgClient, PublishOrder};
-use crate::durable::publish_job::{PublishJobClient, Query, Start};
-use crate::durable_client::read_reply;
 use crate::edge::auth::{require_domain, require_key};
+use crate::edge::builder_client::forward;
 use crate::edge::context::Call;
-use crate::error::{ApiError, ApiResult};
-use crate::http::{json_response, refuse_declared_over, require_content_type};
-use crate::random::random_id;
-use crate::sites::{self, SiteVersion};
-use crate::storage;
+use crate::edge::durable::export_org::{ExportOrgClient, PublishOrder};
+use crate::shared::builder_orders::{FileOp, FileOrder, Staged};
+use crate::shared::clock::{now_ms, now_unix};
+use crate::shared::config::{Config, JobSettings};
+use crate::shared::directory::Directory;
+use crate::shared::durable::publish_job::{PublishJobClient, Query, Start};
+use crate::shared::durable_client::read_reply;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::{json_response, refuse_declared_over, require_content_type};
+use crate::shared::random::random_id;
+use crate::shared::sites::{self, SiteVersion};
+use crate::shared::storage;
 
 const ARCHIVE_TYPES: &[&str] = &[
     "application/gzip",
@@ -125,7 +125,7 @@ async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
         })
         .await
     {
-        crate::log_line::error(
+        crate::shared::log_line::error(
             &serde_json::json!({"event": "publish_abandon_failed", "error": abandon.public_message()}),
         );
     }

@@ -4,12 +4,12 @@
 use docs_edge_core::wire::KeyKind;
 use worker::Response;
 
-use crate::directory::Directory;
-use crate::durable::thread::ThreadClient;
 use crate::edge::auth::require_key;
 use crate::edge::context::Call;
-use crate::error::{ApiError, ApiResult};
-use crate::http::json_response;
+use crate::edge::durable::thread::ThreadClient;
+use crate::shared::directory::Directory;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::http::json_response;
 
 pub async fn get(call: &mut Call) -> ApiResult<Response> {
     let directory = Directory::open(&call.env)?;

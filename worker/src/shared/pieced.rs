@@ -10,9 +10,9 @@ use docs_edge_core::publish::pieced::{Pieced, Pieces, PIECES_OBJECT};
 use futures_util::{StreamExt, TryStreamExt};
 use worker::Bucket;
 
-use crate::error::{ApiError, ApiResult};
-use crate::join::try_join_all;
-use crate::storage::{self, site_file_key, version_key, LLMS_FULL_TXT, SEARCH_TEXT};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
+use crate::shared::storage::{self, site_file_key, version_key, LLMS_FULL_TXT, SEARCH_TEXT};
 
 /// One of a version's pieced objects.
 #[derive(Clone)]

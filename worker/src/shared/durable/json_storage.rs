@@ -31,7 +31,7 @@ impl JsonStorage for Storage {
             Some(text) => text,
             None => js_sys::JSON::stringify(&found)?.into(),
         };
-        // from_slice, as `crate::durable_client` reads replies: one compiled deserializer per record.
+        // from_slice, as `crate::shared::durable_client` reads replies: one compiled deserializer per record.
         Ok(Some(serde_json::from_slice(text.as_bytes())?))
     }
 

@@ -14,10 +14,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, ListOptions, Request, Response, Result, State};
 
-use crate::config::{test_only, Config, THREADS_BINDING};
-use crate::durable_client::{durable_operations, error_reply, send};
-use crate::error::{ApiError, ApiResult};
-use crate::memory::DurableSpan;
+use crate::shared::config::{test_only, Config, THREADS_BINDING};
+use crate::shared::durable_client::{durable_operations, error_reply, send};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::memory::DurableSpan;
 
 pub use docs_edge_core::wire::thread::{StoredMessage, ThreadRecord, MAX_STORED_MESSAGES};
 

@@ -1,17 +1,17 @@
 //! The live version of a domain as the serving isolate answers it: from its pointer cache
-//! (`super::pointers`) while fresh, else from R2, and never a version from an earlier release before
-//! it is rebuilt (`crate::site_upgrade`).
+//! (`pointers`) while fresh, else from R2, and never a version from an earlier release before
+//! it is rebuilt (`crate::edge::site_upgrade`).
 
 use worker::{Bucket, Env};
 
-use super::pointers::{recent, remember};
-use super::{current_version, SiteVersion};
-use crate::clock::now_ms;
-use crate::error::{ApiError, ApiResult};
-use crate::site_upgrade;
+use self::pointers::{recent, remember};
+use crate::edge::site_upgrade;
+use crate::shared::clock::now_ms;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::sites::{current_version, SiteVersion};
 
 /// The live version of `domain` for `org_id`, from the isolate's pointer cache when it was checked
-/// in the last [`super::pointers::POINTER_TTL_MS`]; 404 when nothing is published (or only by another
+/// in the last [`pointers::POINTER_TTL_MS`]; 404 when nothing is published (or only by another
 /// organization), 503 `site_upgrading` while a version from an earlier release is rebuilt.
 pub async fn live_version(
     env: &Env,
@@ -38,3 +38,7 @@ async fn cached_live_version(
     remember(domain, &version);
     Ok(version)
 }
+
+mod pointers;
+
+pub use pointers::forget;

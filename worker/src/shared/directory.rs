@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use worker::kv::KvStore;
 use worker::Env;
 
-use crate::config::KV_BINDING;
-use crate::error::{ApiError, ApiResult};
-use crate::random::{is_random_id, random_id};
+use crate::shared::config::KV_BINDING;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::random::{is_random_id, random_id};
 
 const ORG_ID_PREFIX: &str = "org_";
 const KEY_ID_PREFIX: &str = "key_";

@@ -1,5 +1,5 @@
 //! The serving isolate's bounded cache of which version of a domain is live, trusted for
-//! [`POINTER_TTL_MS`] before R2 is asked again. A leaf below the live-version lookup (`super::live`)
+//! [`POINTER_TTL_MS`] before R2 is asked again. A leaf below the live-version lookup (`crate::edge::live`)
 //! and the PublishJob's client, which forgets a domain here once its publish is live.
 
 use std::cell::RefCell;
@@ -7,9 +7,9 @@ use std::rc::Rc;
 
 use docs_edge_core::platform::lru::ByteLru;
 
-use super::SiteVersion;
-use crate::clock::now_ms;
 use crate::edge::search_cache::{self, Cached};
+use crate::shared::clock::now_ms;
+use crate::shared::sites::SiteVersion;
 
 /// How long an isolate trusts its idea of the live version before asking R2 again.
 pub const POINTER_TTL_MS: u64 = 5_000;

@@ -282,9 +282,12 @@ pub fn analytics_salt(env: &Env) -> Option<Secret> {
 /// `PRIVACY_MASKING` (`true` unless set `false`) and `PRIVACY_MASK_PATTERNS`, the operator's own
 /// patterns, comma-separated. A value that is neither is the operator's mistake: a 500, named in
 /// the log.
-pub fn masker(env: &Env) -> Result<docs_edge_core::privacy::Masker, crate::error::ApiError> {
-    let setting_error =
-        |name: &str, rule: String| crate::error::ApiError::Internal(format!("{name}: {rule}"));
+pub fn masker(
+    env: &Env,
+) -> Result<docs_edge_core::privacy::Masker, crate::shared::error::ApiError> {
+    let setting_error = |name: &str, rule: String| {
+        crate::shared::error::ApiError::Internal(format!("{name}: {rule}"))
+    };
     let on = match text(env, "PRIVACY_MASKING") {
         None => true,
         Some(raw) => docs_edge_core::platform::deployment::parse_switch(&raw).ok_or_else(|| {
@@ -308,18 +311,18 @@ pub fn turnstile(
         docs_edge_core::security::turnstile::TurnstileSettings,
         Secret,
     )>,
-    crate::error::ApiError,
+    crate::shared::error::ApiError,
 > {
     let secret = secret(env, "TURNSTILE_SECRET_KEY");
     let kind = deployment(env)
-        .map_err(crate::error::ApiError::Internal)?
+        .map_err(crate::shared::error::ApiError::Internal)?
         .kind;
     let settings = docs_edge_core::security::turnstile::settings(
         kind,
         secret.is_some(),
         text(env, "TURNSTILE_SITEVERIFY_URL").as_deref(),
     )
-    .map_err(crate::error::ApiError::Internal)?;
+    .map_err(crate::shared::error::ApiError::Internal)?;
     Ok(settings.zip(secret))
 }
 

@@ -8,7 +8,7 @@ use std::cell::OnceCell;
 use docs_edge_core::search::semantic::{StaticModel, MODEL_FILE};
 use worker::Env;
 
-use crate::assets;
+use crate::shared::assets;
 
 /// Where scripts/build-worker.mjs copies `core/models/` among the assets.
 const MODEL_DIR: &str = "semantic";

@@ -4,8 +4,8 @@
 use docs_edge_core::export::{widget, ExportFile, StaticFiles};
 use worker::{Env, Response};
 
-use crate::config::ASSETS_BINDING;
-use crate::error::{ApiError, ApiResult};
+use crate::shared::config::ASSETS_BINDING;
+use crate::shared::error::{ApiError, ApiResult};
 
 /// The binding looks only at the path; the host is never resolved.
 const ORIGIN: &str = "https://assets.invalid";

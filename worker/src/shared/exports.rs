@@ -1,15 +1,15 @@
 //! Static export links: the download link a bundle is handed out with (our HMAC-signed URL, or an R2
 //! presigned URL when R2's S3 credentials are set). Where a job's files live in R2 is
-//! `crate::storage`'s.
+//! `crate::shared::storage`'s.
 
 use docs_edge_core::export::api::bundle_file_name;
 use docs_edge_core::security::presign::{presign_get, S3Credentials};
 use docs_edge_core::security::signing::sign_link;
 use worker::Env;
 
-use crate::config::{self, LINK_SIGNING_KEY};
-use crate::error::{ApiError, ApiResult};
-use crate::storage::bundle_key;
+use crate::shared::config::{self, LINK_SIGNING_KEY};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::bundle_key;
 
 /// The signing secret; its absence is a deployment fault, never the caller's.
 pub fn link_secret(env: &Env) -> ApiResult<Vec<u8>> {

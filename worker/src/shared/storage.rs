@@ -1,7 +1,7 @@
 //! The R2 bucket and every key in it: the one place a key is formatted. The layout's top-level
 //! prefixes are core's (`docs_edge_core::platform::retention`), so the retention sweep parses what is made here.
 //!
-//! - `sites/{domain}/current.json` ([`current_key`]): the live version's pointer (`crate::sites`).
+//! - `sites/{domain}/current.json` ([`current_key`]): the live version's pointer (`crate::shared::sites`).
 //! - `sites/{domain}/{publishId}/{name}` ([`version_key`]): a published version's objects, `name`
 //!   one of the `*_OBJECT` constants below: the upload as received, the whole search index (what an
 //!   export ships to docs-edge-serve), the same index split so a query reads only its term shards
@@ -23,7 +23,7 @@
 //!   served (`docs_edge_core::export::hosting::LiveSite`), written after its files.
 //! - `exports/{jobId}/part-{n:05}.tgz` ([`part_key`]): an export job's rendered batches, each one
 //!   gzip member of tar entries; `exports/{jobId}/bundle.tar.gz` ([`bundle_key`]): the bundle, their
-//!   concatenation (`crate::durable::export_job`).
+//!   concatenation (`crate::shared::durable::export_job`).
 
 use docs_edge_core::platform::retention::{
     EXPORTS_PREFIX, FILES_PREFIX, HOSTED_PREFIX, SITES_PREFIX,
@@ -31,8 +31,8 @@ use docs_edge_core::platform::retention::{
 use docs_edge_core::platform::store_sweep::MARKER_PREFIX;
 use worker::{Bucket, Env, Range};
 
-use crate::config::R2_BINDING;
-use crate::error::{ApiError, ApiResult};
+use crate::shared::config::R2_BINDING;
+use crate::shared::error::{ApiError, ApiResult};
 
 pub fn bucket(env: &Env) -> ApiResult<Bucket> {
     Ok(env.bucket(R2_BINDING)?)
@@ -44,7 +44,7 @@ pub const PART_BYTES: usize = 5 << 20;
 
 /// The upload as received.
 pub const SOURCE_OBJECT: &str = "source.tar.gz";
-/// Beside a version from an earlier release: the publish that rebuilds it (`crate::site_upgrade`).
+/// Beside a version from an earlier release: the publish that rebuilds it (`crate::edge::site_upgrade`).
 pub const SITE_REBUILD: &str = "rebuild.json";
 /// The split search index.
 pub const SEARCH_META: &str = "search/meta.bin";

@@ -17,14 +17,14 @@ use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::config::{JobSettings, EXPORT_ORGS_BINDING};
-use crate::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget, StartJob};
-use crate::durable_client::{durable_operations, error_reply, send};
-use crate::error::{ApiError, ApiResult};
-use crate::memory::DurableSpan;
-use crate::random::random_id;
+use crate::shared::config::{JobSettings, EXPORT_ORGS_BINDING};
+use crate::shared::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget, StartJob};
+use crate::shared::durable_client::{durable_operations, error_reply, send};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::memory::DurableSpan;
+use crate::shared::random::random_id;
 
-use super::json_storage::JsonStorage;
+use crate::shared::durable::json_storage::JsonStorage;
 
 const RECORD_KEY: &str = "org";
 const HOUR_SECS: u64 = 3600;

@@ -6,7 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use worker::{Headers, Request, Response};
 
-use crate::error::{ApiError, ApiResult};
+use crate::shared::error::{ApiError, ApiResult};
 
 /// Reads the body, refusing more than `max_bytes` (413): before reading when `Content-Length` says so,
 /// else while reading, so a chunked body never costs more than `max_bytes` plus one chunk of memory.

@@ -27,9 +27,9 @@ use docs_edge_core::wire::ExportJob as JobView;
 use serde::{Deserialize, Serialize};
 use worker::Env;
 
-use crate::config::{JobSettings, EXPORT_JOBS_BINDING};
-use crate::durable_client::{durable_operations, send};
-use crate::error::ApiResult;
+use crate::shared::config::{JobSettings, EXPORT_JOBS_BINDING};
+use crate::shared::durable_client::{durable_operations, send};
+use crate::shared::error::ApiResult;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 use worker::{D1Database, D1PreparedStatement, D1Result, Env};
 
-use crate::config::ANALYTICS_BINDING;
-use crate::error::{ApiError, ApiResult};
+use crate::shared::config::ANALYTICS_BINDING;
+use crate::shared::error::{ApiError, ApiResult};
 
 /// Rows per page of the conversations export.
 pub const CSV_PAGE_ROWS: u32 = 200;

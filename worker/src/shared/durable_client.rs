@@ -1,13 +1,13 @@
 //! Calls from the worker (or one Durable Object) to a Durable Object: a JSON POST to an internal
 //! path of the object named `name`, the operation's name. Each object declares its operations once
-//! with [`durable_operations!`] and has a typed client beside it (`crate::durable::*`); errors made
+//! with [`durable_operations!`] and has a typed client beside it (`crate::shared::durable::*`); errors made
 //! by the object pass through as it made them. [`post_to_builder`] is the same for the builder
 //! script's service binding (`crate::builder_service`).
 
 use serde::de::DeserializeOwned;
 use worker::{Env, Headers};
 
-use crate::error::{ApiError, ApiResult};
+use crate::shared::error::{ApiError, ApiResult};
 use docs_edge_core::wire::ErrorBody;
 
 /// One operation of a Durable Object class, as a client sends it: made by [`durable_operations!`],
@@ -49,17 +49,17 @@ macro_rules! durable_operations {
         impl $op {
             /// The operation a request to the object names (its path) with its decoded body: a 500
             /// for a name no operation has or a body that is not its payload.
-            $vis async fn receive(req: &mut worker::Request) -> $crate::error::ApiResult<Self> {
+            $vis async fn receive(req: &mut worker::Request) -> $crate::shared::error::ApiResult<Self> {
                 let path = req.path();
                 let body = req.bytes().await?;
                 match path.strip_prefix('/').unwrap_or(&path) {
                     $( $name => Ok($op::$variant(serde_json::from_slice(&body)?)), )+
-                    other => Err($crate::error::ApiError::Internal(format!("no such {} operation: {other}", $binding))),
+                    other => Err($crate::shared::error::ApiError::Internal(format!("no such {} operation: {other}", $binding))),
                 }
             }
         }
 
-        impl $crate::durable_client::Operation for $call<'_> {
+        impl $crate::shared::durable_client::Operation for $call<'_> {
             const BINDING: &'static str = $binding;
 
             fn name(&self) -> &'static str {
@@ -110,26 +110,13 @@ async fn exchange(
         .durable_object(binding)?
         .id_from_name(name)?
         .get_stub()?;
-    let request = crate::http::json_post(
+    let request = crate::shared::http::json_post(
         &format!("https://durable-object/{op_name}"),
         &Headers::new(),
         &body,
     )?;
     let response = stub.fetch_with_request(request).await?;
     read_reply(response, binding, op_name).await
-}
-
-/// POSTs `body` to the builder script's `path` (`crate::builder_service`); its 2xx body, or its
-/// error as [`read_reply`] makes it.
-#[cfg(feature = "edge")]
-pub async fn post_to_builder(env: &Env, path: &str, body: &str) -> ApiResult<Vec<u8>> {
-    let request =
-        crate::http::json_post(&format!("https://builder/{path}"), &Headers::new(), body)?;
-    let response = env
-        .service(crate::config::BUILDER_BINDING)?
-        .fetch_request(request)
-        .await?;
-    Ok(read_reply(response, "builder", path).await?.1)
 }
 
 /// A reply to an internal call (`op_name` on `binding`, named in the error): its 2xx headers and
@@ -169,9 +156,9 @@ pub async fn read_reply(
 /// A response made inside an object from our one error type, for [`post`] to pass on.
 pub fn error_reply(err: &ApiError) -> worker::Result<worker::Response> {
     if let Some(detail) = err.log_detail() {
-        crate::log_line::error(
+        crate::shared::log_line::error(
             &serde_json::json!({ "event": "durable_object_error", "error": detail }),
         );
     }
-    Ok(crate::error::error_response(err))
+    Ok(crate::shared::error::error_response(err))
 }

@@ -26,13 +26,13 @@ use worker::{
     durable_object, Delay, DurableObject, Env, Request, Response, Result, State, Storage,
 };
 
-use crate::clock::now_ms;
-use crate::config::{resume_window, CHATS_BINDING};
-use crate::durable_client::{durable_operations, error_reply, send, send_for_bytes};
 use crate::edge::answer::{log_failure, prepare, Generation, PartReceiver};
 use crate::edge::turnstile::HumanCheck;
-use crate::error::{ApiError, ApiResult};
-use crate::memory::DurableSpan;
+use crate::shared::clock::now_ms;
+use crate::shared::config::{resume_window, CHATS_BINDING};
+use crate::shared::durable_client::{durable_operations, error_reply, send, send_for_bytes};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::memory::DurableSpan;
 
 const RECORD_KEY: &str = "chat";
 /// Stored entries one read returns at most (8 KiB each).

@@ -1,8 +1,8 @@
-//! Published docs sites in R2; the serving isolate's bounded cache of which version is live is in
-//! [`pointers`], and the live version as it answers it in [`live`] (the edge script's).
+//! Published docs sites in R2; the live version as the request-serving script answers it, with its
+//! isolate's bounded cache of which version is live, is `crate::edge::live`.
 //!
 //! A version's objects live under `sites/{domain}/{publishId}/`, and `sites/{domain}/current.json`
-//! names the live version (the keys and object names are `crate::storage`'s). Writing that one
+//! names the live version (the keys and object names are `crate::shared::storage`'s). Writing that one
 //! small object is the switch, so readers see the old version or the new one, never a mix, and a
 //! failed publish (which never reaches the switch) leaves the old one live.
 //!
@@ -14,8 +14,8 @@ use docs_edge_core::export::api::REPUBLISH_REQUIRED;
 use serde::{Deserialize, Serialize};
 use worker::Bucket;
 
-use crate::error::{ApiError, ApiResult};
-use crate::storage::current_key;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::current_key;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -40,11 +40,11 @@ pub struct SiteVersion {
     #[serde(default)]
     pub index_format: IndexFormat,
     /// Which storage layout the version was published in: [`CURRENT_LAYOUT`] for versions of the
-    /// publish pipeline; absent (0) for earlier ones, which are rebuilt (`crate::site_upgrade`).
+    /// publish pipeline; absent (0) for earlier ones, which are rebuilt (`crate::edge::site_upgrade`).
     #[serde(default)]
     pub layout: u32,
     /// Whether its text pack and `llms-full.txt` are its batches' pieces in the site's store, listed
-    /// by its piece table (`crate::pieced`); absent for versions stored whole (before the pieces,
+    /// by its piece table (`crate::shared::pieced`); absent for versions stored whole (before the pieces,
     /// and sites built in memory).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pieces: bool,
@@ -55,7 +55,7 @@ pub struct SiteVersion {
 /// endpoint pages (format 2), and media sit apart from the source packs. 3: the outline's fonts carry
 /// weights and formats (outline format 3, which cannot read format 2). 4: pages and divisions say whether search keeps
 /// them (outline format 4). A version of an earlier layout
-/// is rebuilt from its stored upload on first use (`crate::site_upgrade`).
+/// is rebuilt from its stored upload on first use (`crate::edge::site_upgrade`).
 pub const CURRENT_LAYOUT: u32 = 4;
 
 impl SiteVersion {
@@ -117,7 +117,7 @@ pub async fn switch_to(bucket: &Bucket, domain: &str, version: &SiteVersion) -> 
 
 /// The 409 for a live version that cannot be served as stored (`why` completes "the live version of
 /// {domain} …"); publishing the docs again stores a whole version. Versions from an earlier release
-/// are rebuilt first (`crate::site_upgrade`), so this answers a rebuild that failed or an object missing.
+/// are rebuilt first (`crate::edge::site_upgrade`), so this answers a rebuild that failed or an object missing.
 pub fn republish_required(domain: &str, why: &str) -> ApiError {
     ApiError::Conflict {
         code: REPUBLISH_REQUIRED,
@@ -132,12 +132,3 @@ pub async fn unpublish(bucket: &Bucket, domain: &str) -> ApiResult<()> {
     bucket.delete(current_key(domain)).await?;
     Ok(())
 }
-
-#[cfg(feature = "edge")]
-mod live;
-#[cfg(feature = "edge")]
-mod pointers;
-#[cfg(feature = "edge")]
-pub use live::live_version;
-#[cfg(feature = "edge")]
-pub use pointers::forget;

@@ -61,7 +61,7 @@ pub enum ApiError {
         retry_after_secs: u64,
         headers: Vec<(String, String)>,
     },
-    /// The live version is from an earlier release and is being rebuilt (`crate::site_upgrade`).
+    /// The live version is from an earlier release and is being rebuilt (`crate::edge::site_upgrade`).
     SiteUpgrading {
         domain: String,
     },
@@ -259,7 +259,7 @@ impl std::fmt::Display for ApiError {
 }
 
 /// The one place an error becomes HTTP: its status, its headers, `{"error", "code"}` as JSON (the
-/// response `crate::http::json_bytes_response` makes, built here so this module imports no other).
+/// response `crate::shared::http::json_bytes_response` makes, built here so this module imports no other).
 pub fn error_response(err: &ApiError) -> Response {
     let body = serde_json::to_vec(&err.body()).unwrap_or_default();
     let headers = Headers::new();

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::JobSettings;
+use crate::shared::config::JobSettings;
 
 /// The header carrying the [`FileOrder`] as JSON.
 pub const ORDER_HEADER: &str = "x-docs-edge-order";
@@ -127,4 +127,26 @@ pub struct SweepOrder {
 pub struct Swept {
     pub deleted: u64,
     pub after: Option<String>,
+}
+
+/// The sweep's path on the binding.
+pub const SWEEP_PATH: &str = "sweep";
+
+/// The prefix of a forwarded admin route's path on the binding: `admin` + the original path.
+pub const ADMIN_PREFIX: &str = "admin/";
+
+/// The rebuild's path on the builder's service binding.
+pub const UPGRADE_PATH: &str = "upgrade";
+
+/// A live version from an earlier release, to be rebuilt.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeOrder {
+    pub domain: String,
+    pub publish_id: String,
+    /// The organization that published it, when its record names one.
+    pub org_id: Option<String>,
+    /// The request-serving script's settings (limits, air-gapped, features): the builder has no
+    /// variables of its own, and the rebuild runs as that script's publishes do.
+    pub settings: JobSettings,
 }

@@ -3,7 +3,7 @@
 use docs_edge_core::security::signing::{key_from_random, to_hex, KEY_RANDOM_CHARS};
 use docs_edge_core::wire::KeyKind;
 
-use crate::error::{ApiError, ApiResult};
+use crate::shared::error::{ApiError, ApiResult};
 
 pub fn random_bytes(len: usize) -> ApiResult<Vec<u8>> {
     let mut buf = vec![0u8; len];

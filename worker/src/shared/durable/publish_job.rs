@@ -27,10 +27,10 @@ use docs_edge_core::wire::PublishStatus;
 use serde::{Deserialize, Serialize};
 use worker::Env;
 
-use crate::config::{JobSettings, PUBLISH_JOBS_BINDING};
-use crate::durable_client::{durable_operations, send};
-use crate::error::{ApiError, ApiResult};
-use crate::sites::SiteVersion;
+use crate::shared::config::{JobSettings, PUBLISH_JOBS_BINDING};
+use crate::shared::durable_client::{durable_operations, send};
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::sites::SiteVersion;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -125,7 +125,7 @@ impl<'a> PublishJobClient<'a> {
     fn seen(&self, progress: Progress) -> ApiResult<Progress> {
         #[cfg(feature = "edge")]
         if progress.status.status == docs_edge_core::wire::PublishState::Live {
-            crate::sites::forget(self.domain);
+            crate::edge::live::forget(self.domain);
         }
         Ok(progress)
     }

@@ -2,7 +2,7 @@
 //! `wrangler dev` does not enforce; wasm linear memory only grows, so the last `wasmMemoryBytes` an
 //! isolate logs is its high-water mark, and tests and benchmarks budget it from the log.
 
-use crate::clock::now_ms;
+use crate::shared::clock::now_ms;
 
 /// Size of this instance's wasm linear memory, in bytes.
 pub fn wasm_memory_bytes() -> u64 {
@@ -43,7 +43,7 @@ impl Drop for DurableSpan {
             "durationMs": now_ms().saturating_sub(self.started_ms),
             "wasmMemoryBytes": wasm_memory_bytes(),
         });
-        crate::log_line::info(&line);
+        crate::shared::log_line::info(&line);
     }
 }
 
