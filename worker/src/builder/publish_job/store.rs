@@ -22,7 +22,7 @@ use futures_channel::oneshot;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
-use worker::{Bucket, Range};
+use worker::{Bucket, Object, Range};
 
 /// How the unpack left a publish: staged (the plan next), or a small site, its packs by index and
 /// its file table in hand, holding the isolate's in-memory slot until it is built.
@@ -300,19 +300,8 @@ impl<'a> Store<'a> {
     }
 
     pub(super) async fn get_at(&self, key: &str) -> ApiResult<Vec<u8>> {
-        let object = self
-            .bucket
-            .get(key)
-            .execute()
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
-        let bytes = object
-            .body()
-            .ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?
-            .bytes()
-            .await?;
-        self.traffic.read(bytes.len());
-        Ok(bytes)
+        let object = self.bucket.get(key).execute().await?;
+        self.body_bytes(key, object).await
     }
 
     /// `length` bytes at `offset` of the object `key`.
@@ -330,8 +319,14 @@ impl<'a> Store<'a> {
             .get(key)
             .range(Range::OffsetWithLength { offset, length })
             .execute()
-            .await?
-            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+            .await?;
+        self.body_bytes(key, object).await
+    }
+
+    /// The bytes of `object`, read as `key` (counted as one read); an error naming `key` when the
+    /// object is missing or has no body.
+    async fn body_bytes(&self, key: &str, object: Option<Object>) -> ApiResult<Vec<u8>> {
+        let object = object.ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
         let bytes = object
             .body()
             .ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?
