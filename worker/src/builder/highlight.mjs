@@ -1,4 +1,4 @@
-// Syntax highlighting for the builder script's static export (worker/src/highlight.rs calls it):
+// Syntax highlighting for the builder script's static export (worker/src/builder/highlight.rs calls it):
 // highlight.js's core with the grammars real documentation repositories use, registered one by one
 // so the script carries these and not the whole 190-language build. The HTML it returns is parsed
 // strictly by core (core/src/export/render/code/highlight.rs), which keeps only highlight.js's own spans.

@@ -1,7 +1,7 @@
 //! The builder script (`wrangler.builder.toml`, the `builder` feature): the `PublishJob` and
 //! `ExportJob` objects and what they build with (export sources, search packs, icons, syntax
 //! highlighting), and the work the request-serving script hands over through its service binding
-//! (`crate::builder_service`): a site's file store, uploads, the rebuilds of earlier releases'
+//! (`crate::builder::service`): a site's file store, uploads, the rebuilds of earlier releases'
 //! versions, the admin routes' work and the storage sweep. Nothing here is compiled into the
 //! request-serving script.
 

@@ -2,7 +2,7 @@
 //! site's content-addressed store behind the edge's routes (`crate::edge::routes::site_files`; and storing
 //! a `.tar.gz` upload for `crate::edge::routes::sites`), which
 //! authorize the caller and send the request here with its [`FileOrder`]
-//! (`crate::builder_service`). Only the order's domain's store is ever consulted, and in it only the
+//! (`crate::edge::builder_client`). Only the order's domain's store is ever consulted, and in it only the
 //! files the order's organization stored: a domain given to another organization keeps its previous
 //! owner's files until the sweep, and the new owner must learn nothing of them (nor refer to them).
 

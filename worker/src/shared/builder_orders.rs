@@ -1,8 +1,9 @@
-//! What goes through the builder's service binding (`crate::builder_service`): the orders the edge
-//! vouches for with a forwarded call, the builder's answers, and the headers that carry them. Apart
-//! from the binding's client and dispatcher, so the builder's modules that take an order
-//! (`crate::builder::site_files`, `crate::builder::sweep`, `crate::builder::admin`) and the edge's routes that
-//! send one need neither.
+//! What goes through the builder's service binding (`crate::edge::builder_client` sends,
+//! `crate::builder::service` dispatches): the orders the edge vouches for with a forwarded call, the
+//! builder's answers, the headers that carry them and the binding's paths. Apart from the binding's
+//! client and dispatcher, so the builder's modules that take an order (`crate::builder::site_files`,
+//! `crate::builder::sweep`, `crate::builder::admin`, `crate::builder::rebuild`) and the edge's
+//! routes that send one need neither.
 
 use serde::{Deserialize, Serialize};
 

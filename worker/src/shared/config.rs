@@ -21,7 +21,7 @@ pub const EXPORT_ORGS_BINDING: &str = "EXPORT_ORGS";
 pub const PUBLISH_JOBS_BINDING: &str = "PUBLISH_JOBS";
 pub const ANALYTICS_BINDING: &str = "ANALYTICS";
 pub const ASSETS_BINDING: &str = "ASSETS";
-/// The service binding to the builder script (`crate::builder_service`).
+/// The service binding to the builder script (`crate::edge::builder_client`, `crate::builder::service`).
 pub const BUILDER_BINDING: &str = "BUILDER";
 
 /// Bundle links live at most a week (the S3 presigning limit, too).

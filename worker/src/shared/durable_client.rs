@@ -1,8 +1,9 @@
 //! Calls from the worker (or one Durable Object) to a Durable Object: a JSON POST to an internal
 //! path of the object named `name`, the operation's name. Each object declares its operations once
-//! with [`durable_operations!`] and has a typed client beside it (`crate::shared::durable::*`); errors made
-//! by the object pass through as it made them. [`post_to_builder`] is the same for the builder
-//! script's service binding (`crate::builder_service`).
+//! with [`durable_operations!`] and has a typed client beside it (`crate::edge::durable::*`,
+//! `crate::shared::durable::*`); errors made by the object pass through as it made them.
+//! `crate::edge::builder_client::post_to_builder` is the same for the builder script's service
+//! binding, its reply read by [`read_reply`].
 
 use serde::de::DeserializeOwned;
 use worker::{Env, Headers};

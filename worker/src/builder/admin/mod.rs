@@ -2,7 +2,7 @@
 //! analytics report and CSV (`reports`). They are rarely called and need code no reader's request
 //! does (key minting, setting validation, report building, CSV writing), so they stay out of the
 //! request-serving script, which checks the caller and forwards the request through the service
-//! binding (`crate::builder_service`).
+//! binding (`crate::builder::service`).
 //! The builder matches the forwarded path against the same route table; any other route is 404.
 
 mod call;

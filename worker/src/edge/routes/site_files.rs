@@ -7,7 +7,7 @@
 //!
 //! This script authorizes the call and refuses a body declared over its limit; the builder script
 //! does the work on the store (`crate::builder::site_files`), the body streamed to it
-//! (`crate::builder_service`). A commit's publish is counted against the rate and run from here,
+//! (`crate::edge::builder_client`). A commit's publish is counted against the rate and run from here,
 //! as an upload's is.
 
 use docs_edge_core::publish::manifest::{is_hash, MANIFEST_OBJECT};
