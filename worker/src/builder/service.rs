@@ -1,12 +1,12 @@
 //! The builder script's own `fetch` handler, reached only through the request-serving script's
-//! service binding (`crate::shared::config::BUILDER_BINDING`; its client is `crate::edge::builder_client`,
-//! where the binding's calls are described): it dispatches on the path (`crate::shared::builder_orders`) to
-//! the site's file store (`crate::builder::site_files`), the rebuild of a version from an earlier
+//! service binding (`crate::shared::config::BUILDER_BINDING`; its client is
+//! `crate::edge::builder_client`, where the binding's calls are described): it dispatches on the path
+//! (`crate::shared::builder_orders`) to the site's file store (`crate::builder::site_files`), the rebuild of a version from an earlier
 //! release (`crate::builder::rebuild`), the admin routes' work (`crate::builder::admin`) and the
 //! storage sweep (`crate::builder::sweep`).
 
-/// The builder's `fetch` handler: only the paths `crate::shared::builder_orders` names, with the order the edge sent; anything else
-/// is 404 (nothing but the edge can reach this handler).
+/// The builder's `fetch` handler: only the paths `crate::shared::builder_orders` names, with the
+/// order the edge sent; anything else is 404 (nothing but the edge can reach this handler).
 // A build with both features (a check) exports the edge's `fetch`, not the builder's that calls this.
 #[cfg_attr(feature = "edge", allow(dead_code))]
 pub async fn serve(mut req: worker::Request, env: worker::Env) -> worker::Response {

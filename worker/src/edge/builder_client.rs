@@ -1,9 +1,11 @@
-//! The request-serving script's side of the builder's service binding: the calls that hand work to
-//! the builder script's own `fetch` handler (`crate::builder::service`), reached only through this binding
-//! (`crate::shared::config::BUILDER_BINDING`, wrangler.toml `[[services]]`; the builder has no public URL):
-//! the work of publishing on a site's store (`crate::builder::site_files`: files, manifests, uploads), the
-//! rebuild of a version from an earlier release (`crate::edge::site_upgrade`) and the daily storage sweep
-//! (`crate::builder::sweep`), kept out of the request-serving module.
+//! The request-serving script's side of the builder's service binding
+//! (`crate::shared::config::BUILDER_BINDING`, wrangler.toml `[[services]]`; the builder has no public
+//! URL): the calls that hand work to the builder script's own `fetch` handler
+//! (`crate::builder::service`), kept out of the request-serving module: the work of publishing on a
+//! site's store (`crate::builder::site_files`: files, manifests, uploads), the admin routes' work
+//! (`crate::builder::admin`), the rebuild of a version from an earlier release
+//! (`crate::edge::site_upgrade` asks, `crate::builder::rebuild` does it) and the daily storage sweep
+//! (`crate::builder::sweep`).
 //!
 //! The edge authenticates and authorizes the request, applies the rate limits and refuses a body
 //! whose declared length is over its limit, then forwards it: the body as a stream, never read by the
@@ -99,9 +101,6 @@ pub async fn sweep(env: &Env, order: &SweepOrder) -> ApiResult<Swept> {
 pub async fn post_to_builder(env: &Env, path: &str, body: &str) -> ApiResult<Vec<u8>> {
     let request =
         crate::shared::http::json_post(&format!("https://builder/{path}"), &Headers::new(), body)?;
-    let response = env
-        .service(crate::shared::config::BUILDER_BINDING)?
-        .fetch_request(request)
-        .await?;
+    let response = env.service(BUILDER_BINDING)?.fetch_request(request).await?;
     Ok(read_reply(response, "builder", path).await?.1)
 }
