@@ -22,7 +22,7 @@ use futures_channel::oneshot;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
-use worker::{Bucket, Object, Range};
+use worker::{Bucket, Range};
 
 /// How the unpack left a publish: staged (the plan next), or a small site, its packs by index and
 /// its file table in hand, holding the isolate's in-memory slot until it is built.
@@ -300,8 +300,7 @@ impl<'a> Store<'a> {
     }
 
     pub(super) async fn get_at(&self, key: &str) -> ApiResult<Vec<u8>> {
-        let object = self.bucket.get(key).execute().await?;
-        self.body_bytes(key, object).await
+        self.read(key, None).await
     }
 
     /// `length` bytes at `offset` of the object `key`.
@@ -314,19 +313,21 @@ impl<'a> Store<'a> {
         if length == 0 {
             return Ok(Vec::new());
         }
-        let object = self
-            .bucket
-            .get(key)
-            .range(Range::OffsetWithLength { offset, length })
-            .execute()
-            .await?;
-        self.body_bytes(key, object).await
+        self.read(key, Some(Range::OffsetWithLength { offset, length }))
+            .await
     }
 
-    /// The bytes of `object`, read as `key` (counted as one read); an error naming `key` when the
+    /// The object `key`, or its `range` (counted as one read); an error naming `key` when the
     /// object is missing or has no body.
-    async fn body_bytes(&self, key: &str, object: Option<Object>) -> ApiResult<Vec<u8>> {
-        let object = object.ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
+    async fn read(&self, key: &str, range: Option<Range>) -> ApiResult<Vec<u8>> {
+        let mut get = self.bucket.get(key);
+        if let Some(range) = range {
+            get = get.range(range);
+        }
+        let object = get
+            .execute()
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("{key} is missing")))?;
         let bytes = object
             .body()
             .ok_or_else(|| ApiError::Internal(format!("{key} has no body")))?
