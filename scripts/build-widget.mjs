@@ -82,7 +82,7 @@ export async function buildWidget() {
   writeFileSync(join(publicDir, 'widget.js'), launcher);
   writeFileSync(join(publicDir, 'widget', panelName), panel);
   writeFileSync(join(publicDir, 'widget', wasmName), wasm);
-  // What an export that asks for the widget copies into its bundle (worker/src/assets.rs).
+  // What an export that asks for the widget copies into its bundle (worker/src/shared/assets.rs).
   writeFileSync(join(publicDir, '_headers'), headersFile([`/widget/${panelName}`, `/widget/${wasmName}`]));
   writeFileSync(join(publicDir, 'widget-files.json'), JSON.stringify(['widget.js', `widget/${panelName}`, `widget/${wasmName}`]));
 

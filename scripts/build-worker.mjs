@@ -26,7 +26,7 @@ const strategyFile = join(root, 'worker', 'build', 'panic-strategy');
 export function builtPanicStrategy() {
   return existsSync(strategyFile) ? readFileSync(strategyFile, 'utf8').trim() : 'abort';
 }
-// package-lock.json: the builder script bundles highlight.js from node_modules (worker/src/highlight.mjs).
+// package-lock.json: the builder script bundles highlight.js from node_modules (worker/src/builder/highlight.mjs).
 const inputs = ['core/src', 'core/build.rs', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock', 'package-lock.json'];
 
 /** What a script's build is made from: the sources, the toolchain, the tools, the flags. */
@@ -96,19 +96,19 @@ function buildBoth(force) {
 
 /** Core's static export stylesheets and scripts stay where they are edited (core/src/export/static,
  * embedded by the native builds); the worker reads them from its assets instead of carrying them in
- * its wasm (worker/src/assets.rs). Synced on every build so the assets never lag behind. */
+ * its wasm (worker/src/shared/assets.rs). Synced on every build so the assets never lag behind. */
 function copyExportStatic() {
   syncFolder(join(root, 'core', 'src', 'export', 'static'), join(root, 'worker', 'public', 'export-static'));
 }
 
 /** The search's semantic stage model (core/models, compiled into the native builds) is read by
- * both scripts from their assets (worker/src/semantic_model.rs): 2.2 MB that no wasm carries. */
+ * both scripts from their assets (worker/src/shared/semantic_model.rs): 2.2 MB that no wasm carries. */
 function copySemanticModel() {
   syncFolder(join(root, 'core', 'models'), join(root, 'worker', 'public', 'semantic'));
 }
 
 /** The API reference is kept once, in the docs site (`docs/openapi.json`, which its API pages are
- * generated from); the worker serves it from its assets (worker/src/routes/openapi.rs). */
+ * generated from); the worker serves it from its assets (worker/src/edge/routes/openapi.rs). */
 function copyOpenApi() {
   syncFile(join(root, 'docs', 'openapi.json'), join(root, 'worker', 'public', 'openapi.json'));
 }

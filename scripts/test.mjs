@@ -92,11 +92,11 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 
 // Guards against unexplained growth (Cloudflare allows 3 MB gzipped per script on the free plan,
 // 10 MB paid). The request-serving script holds only what a reader's request needs, hosted sites'
-// pages from R2 included (worker/src/hosted_site.rs: a third script would add a hop to every page).
+// pages from R2 included (worker/src/edge/hosted_site.rs: a third script would add a hop to every page).
 // The admin routes' work (the operator API with the hosting settings, the analytics report), the
 // file stores' work (a `.tar.gz` upload, files, manifests), the rebuild of a version from an earlier
 // release and the storage sweep run in the builder behind the service binding
-// (worker/src/builder_service.rs), beside the MDX parser, the index builder and the static renderer
+// (worker/src/builder/service.rs), beside the MDX parser, the index builder and the static renderer
 // (Mermaid's renderer, LaTeX to MathML, Tailwind utilities; highlight.js in its JavaScript module).
 // `npm test` prints what each part measures; the figures: docs/engineering/figures.mdx, "Size"; how
 // they got there: git log. The request-serving script's 450 KiB is the ceiling shared by the

@@ -106,9 +106,9 @@ test("the modules page's import circles are the ones the check enforces", () => 
 });
 
 test('a file the tree puts in the wrong folder, and a missing entry, are found', () => {
-  const wrong = '```text\nworker/             the crate\n  src/sites/          published sites; live.rs, exports.rs: bundle links\n  src/gone.rs         nothing\n```\n';
+  const wrong = '```text\nworker/             the crate\n  src/shared/sites/   published sites; mod.rs, exports.rs: bundle links\n  src/gone.rs         nothing\n```\n';
   assert.deepEqual(treeProblems(ROOT, wrong), [
-    'worker/src/sites: names exports.rs, which is not in worker/src/sites',
+    'worker/src/shared/sites: names exports.rs, which is not in worker/src/shared/sites',
     'worker/src/gone.rs: no such file or folder',
   ]);
 });

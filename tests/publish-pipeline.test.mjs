@@ -1,4 +1,4 @@
-// The publish pipeline (worker/src/durable/publish_job/) on workers of its own (five starts: one shared
+// The publish pipeline (worker/src/builder/publish_job/) on workers of its own (five starts: one shared
 // by the tests that need no restart, four for the faults): a ~1,000-page site publishes in batches
 // within a 24 MiB wasm high-water and answers searches (`node bench/scale.mjs` measures 1× and 10×);
 // a publish that fails midway and one whose runtime is killed midway leave the previous version live,

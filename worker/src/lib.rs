@@ -4,96 +4,29 @@
 //! runs the cron jobs (`wrangler.toml`); `builder` holds the Durable Objects that publish and export
 //! sites (`PublishJob`, `ExportJob`; `wrangler.builder.toml`), which the edge script reaches through
 //! their bindings, and, behind a service binding, the work on sites' file stores, the rebuilds of
-//! versions from earlier releases, the admin routes' work and the storage sweep (`builder_service`).
+//! versions from earlier releases, the admin routes' work and the storage sweep (`builder::service`).
 //! Building sites needs the MDX parser, the index builder, the static
 //! renderer, tar and deflate, none of which a request needs: kept apart, the request-serving module
 //! stays small (faster isolate start-up) and a publish's memory never shares an isolate with search
 //! caches or answers in flight.
-
-// Each script uses part of the shared modules (a binding, a setting, an R2 key the other never
-// touches); a build with both features checks that every item is used by one of them.
-#![cfg_attr(not(all(feature = "edge", feature = "builder")), allow(dead_code))]
+//!
+//! The modules are split the same way: `edge/` (the request-serving script only), `builder/` (the
+//! builder script only) and `shared/` (both), each folder under one `cfg`.
 
 use worker::{event, Context, Env, Request, Response, Result};
 #[cfg(feature = "edge")]
 use worker::{ScheduleContext, ScheduledEvent};
 
-// Used by both scripts.
-mod analytics_store;
-mod assets;
-mod builder_orders;
-mod builder_service;
-mod clock;
-mod config;
-mod directory;
-mod durable;
-mod durable_client;
-mod error;
-mod exports;
-mod http;
-mod join;
-mod log_line;
-mod memory;
-mod multipart;
-mod pieced;
-mod random;
-mod semantic_model;
-mod site_upgrade;
-mod sites;
-mod storage;
-mod upload;
-
-// The request-serving script only.
-#[cfg(feature = "edge")]
-mod agent_docs;
-#[cfg(feature = "edge")]
-mod answer;
-#[cfg(feature = "edge")]
-mod answer_analytics;
-#[cfg(feature = "edge")]
-mod app;
-#[cfg(feature = "edge")]
-mod auth;
-#[cfg(feature = "edge")]
-mod context;
-#[cfg(feature = "edge")]
-mod cors;
-#[cfg(feature = "edge")]
-mod generation;
-#[cfg(feature = "edge")]
-mod hosted_site;
-#[cfg(feature = "edge")]
-mod ratelimit;
-#[cfg(feature = "edge")]
-mod routes;
-#[cfg(feature = "edge")]
-mod scheduled;
-#[cfg(feature = "edge")]
-mod search_cache;
-#[cfg(feature = "edge")]
-mod search_store;
-#[cfg(feature = "edge")]
-mod turnstile;
-
-// The builder script only.
+// The request-serving script's modules, the builder's, and what both compile: one `cfg` per folder.
 #[cfg(feature = "builder")]
-mod builder_admin;
-#[cfg(feature = "builder")]
-mod export_icons;
-#[cfg(feature = "builder")]
-mod export_search;
-#[cfg(feature = "builder")]
-mod export_source;
-#[cfg(feature = "builder")]
-mod highlight;
-#[cfg(feature = "builder")]
-mod hosted_pointer;
-#[cfg(feature = "builder")]
-mod site_store;
-#[cfg(feature = "builder")]
-mod storage_sweep;
-#[cfg(feature = "builder")]
-mod store_sweep;
+mod builder;
+#[cfg(feature = "edge")]
+mod edge;
+// Each script uses part of the shared modules (a binding, a setting, an R2 key the other never
+// touches); a build with both features checks that every item is used by one of them. The
+// script-only folders are checked in their own script's build.
+#[cfg_attr(not(all(feature = "edge", feature = "builder")), allow(dead_code))]
+mod shared;
 
 #[event(start)]
 fn start() {
@@ -103,20 +36,20 @@ fn start() {
 #[cfg(feature = "edge")]
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
-    Ok(app::handle(req, env, ctx).await)
+    Ok(edge::app::handle(req, env, ctx).await)
 }
 
 /// Cron triggers (wrangler.toml `[triggers]`): every periodic job runs from here.
 #[cfg(feature = "edge")]
 #[event(scheduled)]
 async fn scheduled(event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
-    scheduled::run(&event, &env).await;
+    edge::scheduled::run(&event, &env).await;
 }
 
 /// The builder script has no public URL: the request-serving script reaches this handler through its
-/// service binding only (`builder_service`), and its objects through their Durable Object bindings.
+/// service binding only (`edge::builder_client`), and its objects through their Durable Object bindings.
 #[cfg(all(feature = "builder", not(feature = "edge")))]
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
-    Ok(builder_service::serve(req, env).await)
+    Ok(builder::service::serve(req, env).await)
 }

@@ -12,7 +12,7 @@
 //! - `exports/{jobId}/…`: bundles and leftover batch parts older than the export retention (a job
 //!   finishes in minutes; a bundle link is valid for at most 7 days).
 
-/// The top-level prefixes of the R2 layout (the worker makes every key in `worker/src/storage.rs`
+/// The top-level prefixes of the R2 layout (the worker makes every key in `worker/src/shared/storage.rs`
 /// from these): published sites, and export jobs' files.
 pub const SITES_PREFIX: &str = "sites/";
 pub const EXPORTS_PREFIX: &str = "exports/";

@@ -282,7 +282,7 @@ impl Spans {
 pub(crate) mod tests {
     use super::*;
 
-    /// highlight.js 11.12's answers, recorded with worker/src/highlight.mjs under node (its bash
+    /// highlight.js 11.12's answers, recorded with worker/src/builder/highlight.mjs under node (its bash
     /// with the command and option rules that module adds).
     pub(crate) struct Recorded;
 

@@ -1,0 +1,985 @@
+//! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
+//! Its messages and client, which both scripts compile, are `crate::shared::durable::export_job`.
+
+use self::site_copy::{copy_step, CopyJob, SiteCopy};
+use crate::builder::export_source::ExportSource;
+use crate::builder::highlight::HighlightJs;
+use crate::builder::hosted_pointer::go_live;
+use crate::builder::multipart::PartWriter;
+use crate::shared::clock::{now_iso, now_ms};
+use crate::shared::config::JobSettings;
+use crate::shared::durable::export_job::{BundleReady, ExportJobOp, OwnerQuery, StartJob};
+use crate::shared::durable::json_storage::JsonStorage;
+use crate::shared::durable_client::error_reply;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::exports::content_disposition;
+use crate::shared::memory::DurableSpan;
+use crate::shared::storage::{self, bundle_key, part_key};
+use docs_edge_core::docs::{Site, SourceTree};
+use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
+use docs_edge_core::export::hosting::LiveSite;
+use docs_edge_core::export::icons::{IconSet, KnownIcons};
+use docs_edge_core::export::{
+    after_step, batch_files, batch_tree, content_security_policy_remote, embeds, tar_gz_member,
+    tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions,
+    ExportPlan, ExportVersions, FinishingMembers, MarkdownPages, PackCursor, PageExtras,
+    SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
+};
+use docs_edge_core::platform::deployment::Features;
+use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::time::Duration;
+use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
+
+const JOB_KEY: &str = "job";
+/// An alarm this late never fired: a step takes seconds at most.
+const STALLED_ALARM_MS: i64 = 15_000;
+/// The finishing step stores `llms-full.txt`'s gzip member in parts of about this size as it grows.
+const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
+/// Media members gathered into one part before it is written (one part per file would be
+/// thousands of objects for an image-heavy site).
+const MEDIA_PART_BYTES: usize = 4 << 20;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JobRecord {
+    job_id: String,
+    org_id: String,
+    domain: String,
+    publish_id: String,
+    version: Option<String>,
+    /// Records from before the choice existed hold one version.
+    #[serde(default)]
+    versions: Option<ExportVersions>,
+    paths: Option<Vec<String>>,
+    /// As requested; records from before the choice existed have `None`, the default.
+    #[serde(default)]
+    markdown: Option<MarkdownPages>,
+    status: JobStatus,
+    progress: f64,
+    page_count: u32,
+    total_pages: u32,
+    /// First page of the next batch, in plan order.
+    next_page: u32,
+    /// Parts written so far; part `n` holds batch `n`, the last one the finishing files and trailer.
+    parts: u32,
+    batch_pages: u32,
+    created_at: String,
+    created_unix: u64,
+    updated_at: String,
+    error: Option<String>,
+    /// Attempts at the current step (records from before this field start with none).
+    #[serde(default)]
+    attempts: StepAttempts,
+    bundle_size: Option<u64>,
+    #[serde(default)]
+    bundle_sha256: Option<String>,
+    /// The deployment's switches when the job started: the pages and the manifest follow them.
+    #[serde(default)]
+    features: Features,
+    /// Records written before the beacon and playground existed have neither.
+    #[serde(default)]
+    extras: PageExtras,
+    /// How much of the search index's packs the parts hold, after the pages (`crate::builder::export_search`).
+    #[serde(default)]
+    search_copied: PackCursor,
+    /// What the job runs under, as the edge script sent it with `start`.
+    #[serde(default)]
+    settings: JobSettings,
+    /// Icon sets the pages so far show: the bundle carries their licences.
+    #[serde(default)]
+    icon_sets: BTreeSet<IconSet>,
+    /// Origins the pages so far load embeds from on a click: the bundle's `frame-src`.
+    #[serde(default)]
+    frame_origins: BTreeSet<String>,
+    /// Origins the pages so far load images from on a click: the bundle's `img-src`.
+    #[serde(default)]
+    image_origins: BTreeSet<String>,
+    /// A hosted site's export: how far its files are written one object each.
+    #[serde(default)]
+    site: Option<SiteCopy>,
+}
+
+impl JobRecord {
+    fn view(&self) -> JobView {
+        JobView {
+            job_id: self.job_id.clone(),
+            status: self.status,
+            progress: self.progress,
+            page_count: self.page_count,
+            created_at: self.created_at.clone(),
+            updated_at: self.updated_at.clone(),
+            error: self.error.clone(),
+        }
+    }
+
+    fn active(&self) -> bool {
+        matches!(self.status, JobStatus::Queued | JobStatus::Running)
+    }
+
+    /// The bundle carries the search index when the deployment has search or the assistant on.
+    fn ships_search_index(&self) -> bool {
+        self.features.search || self.features.assistant
+    }
+
+    fn options(&self) -> ExportOptions {
+        ExportOptions {
+            version: self.version.clone(),
+            versions: self.versions.clone(),
+            paths: self.paths.clone(),
+            domain: self.domain.clone(),
+            mtime: self.created_unix,
+            features: self.features,
+            markdown: self.markdown,
+        }
+    }
+}
+
+/// The version a job renders, without its page bodies, read once per object instance and kept
+/// between alarms.
+struct Loaded {
+    publish_id: String,
+    source: ExportSource,
+    plan: ExportPlan,
+}
+
+#[durable_object(alarm)]
+pub struct ExportJob {
+    state: State,
+    env: Env,
+    /// Under panic=unwind (scripts/build-worker.mjs) wasm-bindgen asks that a Durable Object be
+    /// `RefUnwindSafe`, which a `RefCell` is not. Asserted: a panic drops its borrows as it unwinds, and
+    /// what it can leave behind is a cache (dropped on the next load of another version) or a flag
+    /// that only makes a concurrent call wait; the stored job is the state that counts.
+    loaded: AssertUnwindSafe<RefCell<Option<Rc<Loaded>>>>,
+    /// What the job's batches have learnt of icon names (`crate::builder::export_icons`), kept between
+    /// alarms as `loaded` is.
+    icons: AssertUnwindSafe<RefCell<KnownIcons>>,
+    /// Set while this instance packs the bundle, so a second `/bundle` waits instead of packing twice.
+    packing: AssertUnwindSafe<RefCell<bool>>,
+}
+
+impl DurableObject for ExportJob {
+    fn new(state: State, env: Env) -> Self {
+        Self {
+            state,
+            env,
+            loaded: AssertUnwindSafe(RefCell::new(None)),
+            icons: AssertUnwindSafe(RefCell::new(KnownIcons::default())),
+            packing: AssertUnwindSafe(RefCell::new(false)),
+        }
+    }
+
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        let _span = DurableSpan::start("ExportJob", req.path());
+        let result = match ExportJobOp::receive(&mut req).await {
+            Err(err) => Err(err),
+            Ok(ExportJobOp::Start(start)) => self.start(start).await.map(|job| (202, job)),
+            Ok(ExportJobOp::Status(owner)) => self.status(&owner).await.map(|job| (200, job)),
+            Ok(ExportJobOp::Cancel(owner)) => self.cancel(&owner).await.map(|job| (200, job)),
+            Ok(ExportJobOp::Bundle(owner)) => {
+                return match self.bundle(&owner).await {
+                    Ok(ready) => Response::from_json(&ready),
+                    Err(err) => error_reply(&err),
+                }
+            }
+        };
+        match result {
+            Ok((status, job)) => Response::from_json(&job).map(|r| r.with_status(status)),
+            Err(err) => error_reply(&err),
+        }
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let _span = DurableSpan::start("ExportJob", "alarm");
+        let storage = self.state.storage();
+        let Some(mut record) = storage.get_json::<JobRecord>(JOB_KEY).await? else {
+            return Response::ok("no job");
+        };
+        if !record.active() {
+            return Response::ok("idle");
+        }
+        if let BeforeStep::Fail(reason) = record.attempts.before_step() {
+            self.fail(&mut record, reason).await.map_err(alarm_error)?;
+            return Response::ok("failed");
+        }
+        // Stored before the step runs: if the step takes the isolate down, the attempt still counts.
+        record.status = JobStatus::Running;
+        record.updated_at = now_iso();
+        storage.put_json(JOB_KEY, &record).await?;
+        storage.sync().await?;
+        if self.injected_fault(&record) {
+            return Err(worker::Error::RustError(
+                "injected fault: the step died with its isolate".into(),
+            ));
+        }
+        // The first part this step writes, if any: a job that ends meanwhile never learns of them.
+        let writing_part = record.parts;
+        let stepped = self.step(&mut record).await;
+        // The step awaited R2 (and a cancel may have landed then): decide by the job as stored now.
+        // No await but storage between this read and the writes below, so no other event of this
+        // object runs between them (the input gate holds events during storage operations).
+        let stored_now = storage
+            .get_json::<JobRecord>(JOB_KEY)
+            .await?
+            .map(|stored| stored.status);
+        if after_step(stored_now) == AfterStep::Discard {
+            crate::shared::log_line::info(
+                &serde_json::json!({"event": "export_step_discarded", "jobId": record.job_id, "status": stored_now.map(status_name)}),
+            );
+            if let Ok(bucket) = storage::bucket(&self.env) {
+                // Best effort: the retention sweep removes a part left over by a failed delete.
+                // The step's parts: one, or as many as a finished finishing step counted.
+                let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1))
+                    .map(|i| part_key(&record.job_id, i))
+                    .collect();
+                if let Err(err) = bucket.delete_multiple(written).await {
+                    crate::shared::log_line::error(
+                        &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                    );
+                }
+            }
+            self.drop_caches();
+            return Response::ok("discarded");
+        }
+        match stepped {
+            Ok(finished) => {
+                record.attempts.succeeded();
+                record.updated_at = now_iso();
+                storage.put_json(JOB_KEY, &record).await?;
+                if !finished {
+                    storage.set_alarm(Duration::from_millis(0)).await?;
+                }
+            }
+            Err(err) => {
+                let reason = readable(&err);
+                crate::shared::log_line::error(
+                    &serde_json::json!({"event": "export_step_failed", "jobId": record.job_id, "attempt": record.attempts.begun, "error": reason}),
+                );
+                match record.attempts.failed(&reason, is_permanent(&err)) {
+                    AfterError::Fail(reason) => {
+                        self.fail(&mut record, reason).await.map_err(alarm_error)?
+                    }
+                    AfterError::RetryAfterMs(backoff) => {
+                        record.updated_at = now_iso();
+                        storage.put_json(JOB_KEY, &record).await?;
+                        storage.set_alarm(Duration::from_millis(backoff)).await?;
+                    }
+                }
+            }
+        }
+        Response::ok("stepped")
+    }
+}
+
+impl ExportJob {
+    async fn start(&self, start: StartJob) -> ApiResult<JobView> {
+        let storage = self.state.storage();
+        if let Some(existing) = storage.get_json::<JobRecord>(JOB_KEY).await? {
+            // Job ids are random; a second start of the same id is a retried call, answered the same.
+            return Ok(existing.view());
+        }
+        let mut record = JobRecord {
+            job_id: start.job_id,
+            org_id: start.org_id,
+            domain: start.domain,
+            publish_id: start.publish_id,
+            version: start.version,
+            versions: start.versions,
+            paths: start.paths,
+            markdown: start.markdown,
+            status: JobStatus::Queued,
+            progress: 0.0,
+            page_count: 0,
+            total_pages: 0,
+            next_page: 0,
+            parts: 0,
+            batch_pages: start.batch_pages.max(1),
+            created_at: start.created_at.clone(),
+            created_unix: start.created_unix,
+            updated_at: start.created_at,
+            error: None,
+            attempts: StepAttempts::default(),
+            bundle_size: None,
+            bundle_sha256: None,
+            features: start.settings.features,
+            extras: start.extras,
+            search_copied: PackCursor::default(),
+            settings: start.settings,
+            icon_sets: BTreeSet::new(),
+            frame_origins: BTreeSet::new(),
+            image_origins: BTreeSet::new(),
+            site: start.site.map(|target| SiteCopy {
+                path_prefix: target.path_prefix,
+                ..SiteCopy::default()
+            }),
+        };
+        // Parsing here answers a bad version or unknown paths with a 400 now, not a failed job later.
+        let loaded = self.load(&record).await?;
+        record.total_pages = loaded.plan.page_count() as u32;
+        storage.put_json(JOB_KEY, &record).await?;
+        storage.set_alarm(Duration::from_millis(0)).await?;
+        Ok(record.view())
+    }
+
+    async fn status(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        let mut record = self.owned(owner).await?;
+        if record.active() {
+            // An alarm that is missing, or long overdue, was lost with a stopped runtime: carry on
+            // from the last finished batch, while attempts are left.
+            let storage = self.state.storage();
+            let overdue = |at: i64| at < now_ms() as i64 - STALLED_ALARM_MS;
+            if storage.get_alarm().await?.is_none_or(overdue) {
+                match record.attempts.exhausted_reason() {
+                    None => storage.set_alarm(Duration::from_millis(0)).await?,
+                    Some(reason) => self.fail(&mut record, reason).await?,
+                }
+            }
+        }
+        Ok(record.view())
+    }
+
+    /// Ends an active job: `failed` with `reason`, no alarm, its parts deleted.
+    async fn fail(&self, record: &mut JobRecord, reason: String) -> ApiResult<()> {
+        record.status = JobStatus::Failed;
+        record.error = Some(reason);
+        self.finish_early(record).await
+    }
+
+    async fn cancel(&self, owner: &OwnerQuery) -> ApiResult<JobView> {
+        let mut record = self.owned(owner).await?;
+        if !record.active() {
+            return Err(ApiError::Conflict {
+                code: "job_not_active",
+                message: format!(
+                    "the job is {}; only a queued or running job can be cancelled",
+                    status_name(record.status)
+                ),
+            });
+        }
+        record.status = JobStatus::Cancelled;
+        record.error = Some("cancelled by an admin key of the organization".into());
+        self.finish_early(&mut record).await?;
+        Ok(record.view())
+    }
+
+    /// Stores a job that ended before completing, stops its alarm and deletes its parts (they are
+    /// only inputs to a bundle that will never be packed).
+    async fn finish_early(&self, record: &mut JobRecord) -> ApiResult<()> {
+        record.updated_at = now_iso();
+        let storage = self.state.storage();
+        storage.put_json(JOB_KEY, &*record).await?;
+        storage.delete_alarm().await?;
+        self.drop_caches();
+        let parts: Vec<String> = (0..record.parts)
+            .map(|i| part_key(&record.job_id, i))
+            .collect();
+        if !parts.is_empty() {
+            if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
+                // The retention sweep removes leftover parts later.
+                crate::shared::log_line::error(
+                    &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the test-only fault applies to this job. (A real `abort()` here would not do: a Wasm
+    /// trap after an await leaves the alarm's promise pending for ever under workerd, rather than
+    /// failing it as a killed isolate does.)
+    fn injected_fault(&self, record: &JobRecord) -> bool {
+        let faulty =
+            record.settings.test.export_fault_domain.as_deref() == Some(record.domain.as_str());
+        if faulty {
+            crate::shared::log_line::error(
+                &serde_json::json!({"event": "export_injected_fault", "jobId": record.job_id, "attempt": record.attempts.begun}),
+            );
+        }
+        faulty
+    }
+
+    /// The test-only delay of a batch step (see [`crate::shared::config::test_only::export_step_delay`]),
+    /// capped at a minute.
+    async fn injected_delay(&self, record: &JobRecord) {
+        let Some((domain, ms)) = &record.settings.test.export_step_delay else {
+            return;
+        };
+        if *domain != record.domain {
+            return;
+        }
+        let ms = *ms;
+        if ms > 0 {
+            // Logged first, so a test knows the step is inside its delay before it cancels.
+            crate::shared::log_line::info(
+                &serde_json::json!({"event": "export_step_delay", "jobId": record.job_id, "ms": ms}),
+            );
+            worker::Delay::from(Duration::from_millis(ms)).await;
+        }
+    }
+
+    async fn owned(&self, owner: &OwnerQuery) -> ApiResult<JobRecord> {
+        match self.state.storage().get_json::<JobRecord>(JOB_KEY).await? {
+            Some(record) if record.org_id == owner.org_id => Ok(record),
+            _ => Err(ApiError::NotFound("export job not found".into())),
+        }
+    }
+
+    /// Forgets what the object keeps between alarms (the stored job is the state that counts).
+    fn drop_caches(&self) {
+        *self.loaded.borrow_mut() = None;
+        *self.icons.borrow_mut() = KnownIcons::default();
+    }
+
+    async fn load(&self, record: &JobRecord) -> ApiResult<Rc<Loaded>> {
+        if let Some(loaded) = self.loaded.borrow().as_ref() {
+            if loaded.publish_id == record.publish_id {
+                return Ok(loaded.clone());
+            }
+        }
+        *self.loaded.borrow_mut() = None;
+        let source = ExportSource::open(
+            &storage::bucket(&self.env)?,
+            &record.domain,
+            &record.publish_id,
+        )
+        .await?;
+        let plan = Self::plan(
+            record,
+            &source.outline,
+            &batch_tree(&source.table, source.shared.clone()),
+        )?;
+        let loaded = Rc::new(Loaded {
+            publish_id: record.publish_id.clone(),
+            source,
+            plan,
+        });
+        *self.loaded.borrow_mut() = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    /// The job's plan over `site` (the outline, or the whole site when finishing); the same pages
+    /// in the same order either way.
+    fn plan(record: &JobRecord, site: &Site, tree: &SourceTree) -> ApiResult<ExportPlan> {
+        Ok(ExportPlan::new(site, tree, &record.options())
+            .map_err(|e| ApiError::Invalid(e.to_string()))?
+            .with_extras(record.extras.clone()))
+    }
+
+    /// Writes the finishing files from part `record.parts` on; returns how many parts they took. The
+    /// pages are read from the outline and a batch of pages' files at a time (what the offline search
+    /// index, `llms-full.txt` and the asset list take from each page), then the assets they
+    /// reference: never the whole source. `llms-full.txt` is stored as it is compressed, in parts
+    /// after the one that gets the files before it (written last, when the search index is whole).
+    async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
+        let loaded = self.load(record).await?;
+        // The job's last step takes the loaded version, so its outline is not held twice (another
+        // attempt loads it again). What is known of icons stays: the 404 and contents pages name
+        // the sidebar's icons, which the pages met, so no shard is read in the finishing's peak.
+        *self.loaded.borrow_mut() = None;
+        match Rc::try_unwrap(loaded) {
+            Ok(Loaded {
+                plan, mut source, ..
+            }) => {
+                let outline = std::mem::take(&mut source.outline);
+                self.write_finishing_from(record, bucket, &plan, &source, outline)
+                    .await
+            }
+            Err(shared) => {
+                self.write_finishing_from(
+                    record,
+                    bucket,
+                    &shared.plan,
+                    &shared.source,
+                    shared.source.outline.clone(),
+                )
+                .await
+            }
+        }
+    }
+
+    /// [`ExportJob::write_finishing`] with the version's outline in hand, its pages' first lines to be set.
+    async fn write_finishing_from(
+        &self,
+        record: &JobRecord,
+        bucket: &worker::Bucket,
+        plan: &ExportPlan,
+        source: &ExportSource,
+        mut outline: Site,
+    ) -> ApiResult<u32> {
+        let head_part = record.parts;
+        let mut next_part = head_part + 1;
+        let mut members = FinishingMembers::new(plan);
+        let batch = record.batch_pages.max(1) as usize;
+        for start in (0..plan.page_count()).step_by(batch) {
+            let range = start..start.saturating_add(batch);
+            let tree = source
+                .tree(
+                    bucket,
+                    &batch_files(plan, &outline, &source.table, range.clone()),
+                )
+                .await?;
+            members.add_pages(plan, &mut outline, &tree, range);
+            drop(tree);
+            if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
+                bucket
+                    .put(part_key(&record.job_id, next_part), piece)
+                    .execute()
+                    .await?;
+                next_part += 1;
+            }
+        }
+        // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
+        // carry, and what sorts after it) come next; media follow them, one at a time in members
+        // of their own (never all held at once), then the archive's trailer.
+        let rest_part = next_part;
+        next_part += 1;
+        let (assets, media) = members.split_assets(plan, &source.table);
+        // The 404 and contents pages get their icons as the pages did, before the licences of the
+        // sets used are written.
+        let tree = source.tree(bucket, &assets).await?;
+        let mut chrome = plan.chrome_pages(&outline, &tree);
+        let mut icon_sets = record.icon_sets.clone();
+        icon_sets.extend(
+            crate::builder::export_icons::fill(
+                &self.env,
+                &mut chrome,
+                &outline.config,
+                &tree,
+                &self.icons,
+            )
+            .await?,
+        );
+        let mut pending = Vec::new();
+        for path in media {
+            let Some(bytes) = source.media(bucket, &path).await? else {
+                continue;
+            };
+            let path = docs_edge_core::export::bundle_path(&path).into_owned();
+            pending.extend(tar_gz_member(
+                &[ExportFile { path, bytes }],
+                record.created_unix,
+            ));
+            if pending.len() >= MEDIA_PART_BYTES {
+                bucket
+                    .put(
+                        part_key(&record.job_id, next_part),
+                        std::mem::take(&mut pending),
+                    )
+                    .execute()
+                    .await?;
+                next_part += 1;
+            }
+        }
+        if !icon_sets.is_empty() {
+            pending.extend(tar_gz_member(
+                &crate::builder::export_icons::licence_files(&self.env, &icon_sets).await?,
+                record.created_unix,
+            ));
+        }
+        if record.extras.assistant.is_some() {
+            // The widget's files, as the worker serves them at /widget.js, in a member of their own.
+            pending.extend(tar_gz_member(
+                &crate::shared::assets::widget_files(&self.env).await?,
+                record.created_unix,
+            ));
+        }
+        pending.extend_from_slice(&tar_gz_trailer());
+        bucket
+            .put(part_key(&record.job_id, next_part), pending)
+            .execute()
+            .await?;
+        let statics = crate::shared::assets::export_static(&self.env).await?;
+        let finished = members.finish(
+            plan,
+            &outline,
+            &tree,
+            &StaticFiles::from_texts(&statics),
+            chrome,
+            record.created_unix,
+        );
+        drop((tree, outline));
+        bucket
+            .put(part_key(&record.job_id, head_part), finished.head)
+            .execute()
+            .await?;
+        let manifest = self.manifest(
+            record,
+            plan.versions().into_iter().map(str::to_string).collect(),
+            plan.support(),
+        );
+        let mut rest = finished.rest;
+        rest.extend(tar_gz_member(&[manifest], record.created_unix));
+        bucket
+            .put(part_key(&record.job_id, rest_part), rest)
+            .execute()
+            .await?;
+        Ok(next_part + 1 - head_part)
+    }
+
+    /// `versions`: those the bundle holds, the one at the site's own paths first; `support`:
+    /// docs.json's support link.
+    fn manifest(
+        &self,
+        record: &JobRecord,
+        versions: Vec<String>,
+        support: Option<&str>,
+    ) -> ExportFile {
+        let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
+        let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
+        BundleManifest {
+            format: MANIFEST_FORMAT,
+            domain: record.domain.clone(),
+            job_id: record.job_id.clone(),
+            version: versions.first().cloned(),
+            versions,
+            publish_id: record.publish_id.clone(),
+            created_at: record.created_at.clone(),
+            page_count: record.total_pages,
+            features: record.features,
+            content_security_policy: content_security_policy_remote(
+                &record.extras,
+                &frame_origins,
+                &image_origins,
+            ),
+            beacon_endpoint: record.extras.beacon_endpoint.clone(),
+            assistant: record.extras.assistant.clone(),
+            search_index: record
+                .ships_search_index()
+                .then_some(SearchIndexFormat::Packs),
+            frame_origins,
+            image_origins,
+            support: support.map(str::to_string),
+        }
+        .to_file()
+    }
+
+    /// What the pages at `range` read: their files from the source packs and the shared files,
+    /// every other file named.
+    async fn batch_tree(
+        &self,
+        bucket: &worker::Bucket,
+        loaded: &Loaded,
+        range: std::ops::Range<usize>,
+    ) -> ApiResult<SourceTree> {
+        let source = &loaded.source;
+        source
+            .tree(
+                bucket,
+                &batch_files(&loaded.plan, &source.outline, &source.table, range),
+            )
+            .await
+    }
+
+    /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
+    async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
+        record.status = JobStatus::Running;
+        let bucket = storage::bucket(&self.env)?;
+        if record
+            .site
+            .as_ref()
+            .is_some_and(|site| site.next_part.is_some())
+        {
+            return self.copy_site(record, &bucket).await;
+        }
+        let total = record.total_pages;
+        if record.next_page < total {
+            let loaded = self.load(record).await?;
+            let end = record
+                .next_page
+                .saturating_add(record.batch_pages)
+                .min(total);
+            let range = record.next_page as usize..end as usize;
+            let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
+            let (mut files, warnings) =
+                loaded
+                    .plan
+                    .render_pages_warned(&loaded.source.outline, &tree, range, &HighlightJs);
+            for warning in &warnings {
+                worker::console_warn!("export: {warning}");
+            }
+            let sets = crate::builder::export_icons::fill(
+                &self.env,
+                &mut files,
+                &loaded.source.outline.config,
+                &tree,
+                &self.icons,
+            )
+            .await?;
+            record.icon_sets.extend(sets);
+            for file in files.iter().filter(|f| f.path.ends_with(".html")) {
+                let html = String::from_utf8_lossy(&file.bytes);
+                embeds::frame_origins(&html, &mut record.frame_origins);
+                embeds::image_origins(&html, &mut record.image_origins);
+            }
+            drop(tree);
+            let member = tar_gz_member(&files, record.created_unix);
+            drop(files);
+            bucket
+                .put(part_key(&record.job_id, record.parts), member)
+                .execute()
+                .await?;
+            self.injected_delay(record).await;
+            record.parts += 1;
+            record.next_page = end;
+            record.page_count = end;
+            record.progress = pages_progress(end, total);
+            return Ok(false);
+        }
+        if record.ships_search_index() {
+            let piece = crate::builder::export_search::next_piece(
+                &bucket,
+                &record.domain,
+                &record.publish_id,
+                record.search_copied,
+                record.created_unix,
+            )
+            .await?;
+            if let Some((member, after)) = piece {
+                bucket
+                    .put(part_key(&record.job_id, record.parts), member)
+                    .execute()
+                    .await?;
+                record.parts += 1;
+                record.search_copied = after;
+                return Ok(false);
+            }
+        }
+        record.parts += self.write_finishing(record, &bucket).await?;
+        if let Some(site) = record.site.as_mut() {
+            // The site's files next, read back from the parts (`site_copy`).
+            site.next_part = Some(0);
+            return Ok(false);
+        }
+        record.status = JobStatus::Completed;
+        record.progress = 100.0;
+        Ok(true)
+    }
+
+    /// A step of writing a hosted site's files; after the last, the site is switched to this export
+    /// and the job is complete.
+    async fn copy_site(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
+        let job = CopyJob {
+            job_id: &record.job_id,
+            domain: &record.domain,
+            parts: record.parts,
+        };
+        let mut site = record.site.clone().unwrap_or_default();
+        let done = copy_step(bucket, &job, &mut site).await?;
+        if done {
+            let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
+            let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
+            let live = LiveSite {
+                export_id: record.job_id.clone(),
+                publish_id: record.publish_id.clone(),
+                created_at: record.created_at.clone(),
+                path_prefix: site.path_prefix.clone(),
+                content_security_policy: content_security_policy_remote(
+                    &record.extras,
+                    &frame_origins,
+                    &image_origins,
+                ),
+                previous: None,
+                retired: Vec::new(),
+                since_ms: 0,
+            };
+            go_live(bucket, &record.domain, live).await?;
+            crate::shared::log_line::info(
+                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
+            );
+            record.status = JobStatus::Completed;
+            record.progress = 100.0;
+        }
+        record.site = Some(site);
+        Ok(done)
+    }
+
+    async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
+        let mut record = self.owned(owner).await?;
+        if record.status != JobStatus::Completed {
+            return Err(ApiError::Conflict {
+                code: "job_not_completed",
+                message: format!(
+                    "the job is {}; a bundle can be generated once it is completed",
+                    status_name(record.status)
+                ),
+            });
+        }
+        // The retention sweep deletes a job's files this long after it started.
+        let retention_days = record.settings.export_retention_days;
+        if crate::shared::clock::now_unix()
+            >= record
+                .created_unix
+                .saturating_add(retention_days.saturating_mul(86_400))
+        {
+            return Err(ApiError::Conflict {
+                code: "bundle_expired",
+                message: format!("bundles are kept {retention_days} day(s) after their job started (EXPORT_RETENTION_DAYS); start a new job"),
+            });
+        }
+        // Another call is packing in this instance: wait for it rather than pack twice.
+        for _ in 0..600 {
+            if !*self.packing.borrow() {
+                break;
+            }
+            worker::Delay::from(Duration::from_millis(100)).await;
+            record = self.owned(owner).await?;
+        }
+        if record.bundle_size.is_none() {
+            *self.packing.borrow_mut() = true;
+            let packed = self.pack(&record).await;
+            *self.packing.borrow_mut() = false;
+            let (size, sha256) = packed?;
+            record.bundle_size = Some(size);
+            record.bundle_sha256 = Some(sha256);
+            self.state.storage().put_json(JOB_KEY, &record).await?;
+        } else if record.bundle_sha256.is_none() {
+            // Packed before bundles had a checksum; the parts are gone, so hash the bundle itself.
+            record.bundle_sha256 = Some(self.hash_bundle(&record).await?);
+            self.state.storage().put_json(JOB_KEY, &record).await?;
+        }
+        Ok(BundleReady {
+            job_id: record.job_id.clone(),
+            domain: record.domain.clone(),
+            created_at: record.created_at.clone(),
+            size_bytes: record.bundle_size.unwrap_or(0),
+            sha256: record.bundle_sha256.clone().unwrap_or_default(),
+        })
+    }
+
+    /// SHA-256 of the packed bundle, read as a stream (it may be far larger than memory allows).
+    async fn hash_bundle(&self, record: &JobRecord) -> ApiResult<String> {
+        use futures_util::StreamExt;
+        let object = storage::bucket(&self.env)?
+            .get(bundle_key(&record.job_id))
+            .execute()
+            .await?
+            .ok_or_else(|| {
+                ApiError::Internal(format!("the bundle of {} is missing", record.job_id))
+            })?;
+        let mut stream = object
+            .body()
+            .ok_or_else(|| ApiError::Internal("bundle has no body".into()))?
+            .stream()?;
+        let mut hasher = Sha256::new();
+        while let Some(chunk) = stream.next().await {
+            hasher.update(&chunk?);
+        }
+        Ok(docs_edge_core::security::signing::to_hex(
+            &hasher.finalize(),
+        ))
+    }
+
+    /// Concatenates the parts into one object with an R2 multipart upload, holding at most one part
+    /// and one batch in memory. Returns the bundle's size and SHA-256 (hex).
+    async fn pack(&self, record: &JobRecord) -> ApiResult<(u64, String)> {
+        let bucket = storage::bucket(&self.env)?;
+        let file_name = bundle_file_name(&record.domain, &record.created_at);
+        let metadata = HashMap::from([
+            ("domain".to_string(), record.domain.clone()),
+            ("fileName".to_string(), file_name.clone()),
+        ]);
+        let mut writer = PartWriter::new(&bucket, bundle_key(&record.job_id)).with_metadata(
+            HttpMetadata {
+                content_type: Some("application/gzip".into()),
+                content_disposition: Some(content_disposition(&file_name)),
+                ..HttpMetadata::default()
+            },
+            metadata,
+        );
+        match self.fill(record, &bucket, &mut writer).await {
+            Ok(sha256) => {
+                let size = writer.finish().await?;
+                let parts: Vec<String> = (0..record.parts)
+                    .map(|i| part_key(&record.job_id, i))
+                    .collect();
+                // The parts are only inputs to the bundle; a failed cleanup costs space (until the
+                // retention sweep), not correctness.
+                if let Err(err) = bucket.delete_multiple(parts).await {
+                    crate::shared::log_line::error(
+                        &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                    );
+                }
+                Ok((size, sha256))
+            }
+            Err(err) => {
+                writer.abort("export_bundle").await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Writes the parts, in order, into `writer`, streamed (a part may be larger than one upload
+    /// part); returns their SHA-256 (hex).
+    async fn fill(
+        &self,
+        record: &JobRecord,
+        bucket: &worker::Bucket,
+        writer: &mut PartWriter<'_>,
+    ) -> ApiResult<String> {
+        use futures_util::StreamExt;
+        let mut hasher = Sha256::new();
+        for index in 0..record.parts {
+            let object = bucket
+                .get(part_key(&record.job_id, index))
+                .execute()
+                .await?
+                .ok_or_else(|| {
+                    ApiError::Internal(format!("part {index} of {} is missing", record.job_id))
+                })?;
+            let mut stream = object
+                .body()
+                .ok_or_else(|| ApiError::Internal("part has no body".into()))?
+                .stream()?;
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk?;
+                hasher.update(&chunk);
+                writer.write(&chunk).await?;
+            }
+        }
+        Ok(docs_edge_core::security::signing::to_hex(
+            &hasher.finalize(),
+        ))
+    }
+}
+
+fn alarm_error(err: ApiError) -> worker::Error {
+    worker::Error::RustError(
+        err.log_detail()
+            .map_or_else(|| err.public_message(), str::to_string),
+    )
+}
+
+fn status_name(status: JobStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Failures that another attempt cannot fix.
+fn is_permanent(err: &ApiError) -> bool {
+    matches!(
+        err,
+        ApiError::Invalid(_)
+            | ApiError::NotFound(_)
+            | ApiError::Conflict {
+                code: REPUBLISH_REQUIRED,
+                ..
+            }
+    )
+}
+
+fn readable(err: &ApiError) -> String {
+    match err {
+        ApiError::Internal(detail) => detail.clone(),
+        other => other.public_message(),
+    }
+}
+
+mod site_copy;

@@ -1,0 +1,60 @@
+//! The static export's copy of a version's split search index (`crate::edge::search_store`'s packs) into
+//! the bundle, one piece per job step (core's `export::PackCursor`): each step heads the packs, reads
+//! one range of at most `PACK_PIECE_BYTES` and makes it one gzip member of the pack's tar entry, so
+//! the export Durable Object never holds a pack whole. Pieces follow from the packs' sizes alone, so a
+//! redone step writes the same bytes. A staged version's text pack is its batches' pieces
+//! (`crate::shared::pieced`), found by its piece table.
+
+use docs_edge_core::export::{tar_gz_entry_piece, PackCursor, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
+use docs_edge_core::publish::pieced::Pieced;
+use worker::Bucket;
+
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::pieced::Stored;
+use crate::shared::storage::{version_key, SEARCH_META, SEARCH_TERMS};
+
+/// The next piece after `at` as a gzip member, and where the copy stands after it; `None` once every
+/// pack is in the bundle.
+pub async fn next_piece(
+    bucket: &Bucket,
+    domain: &str,
+    publish_id: &str,
+    at: PackCursor,
+    mtime: u64,
+) -> ApiResult<Option<(Vec<u8>, PackCursor)>> {
+    let table = crate::shared::pieced::table(bucket, domain, publish_id)
+        .await?
+        .map(std::rc::Rc::new);
+    // The packs as stored, in `SEARCH_PACK_FILES` order.
+    let packs = [
+        Stored::Whole(version_key(domain, publish_id, SEARCH_META)),
+        Stored::Whole(version_key(domain, publish_id, SEARCH_TERMS)),
+        Stored::of(domain, publish_id, table, Pieced::Text),
+    ];
+    let missing = |path: &str| {
+        ApiError::Internal(format!(
+            "{path} of the published version {publish_id} is missing"
+        ))
+    };
+    let mut sizes = [0u64; 3];
+    for ((size, pack), path) in sizes.iter_mut().zip(&packs).zip(SEARCH_PACK_FILES) {
+        *size = pack.size(bucket).await?.ok_or_else(|| missing(path))?;
+    }
+    let Some((piece, after)) = at.next(&sizes, PACK_PIECE_BYTES) else {
+        return Ok(None);
+    };
+    let path = SEARCH_PACK_FILES[piece.pack];
+    let bytes = if piece.range.is_empty() {
+        Vec::new()
+    } else {
+        packs[piece.pack]
+            .read(bucket, piece.range.clone())
+            .await?
+            .ok_or_else(|| missing(path))?
+    };
+    let member = tar_gz_entry_piece(path, piece.size, mtime, piece.range.start, &bytes)
+        .ok_or_else(|| {
+            ApiError::Internal(format!("{path}: piece {:?} outside the file", piece.range))
+        })?;
+    Ok(Some((member, after)))
+}

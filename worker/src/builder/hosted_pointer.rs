@@ -1,0 +1,50 @@
+//! A hosted domain's live pointer (`hosted/{domain}/live.json`, [`LiveSite`]), written: the switch to
+//! a new export, which keeps the export served until then as the previous one, and the rollback to
+//! that previous one. Each is one write of the pointer, so a request reads one export or the other.
+
+use docs_edge_core::export::hosting::LiveSite;
+use worker::{Bucket, HttpMetadata};
+
+use crate::shared::clock::now_ms;
+use crate::shared::error::ApiResult;
+use crate::shared::storage::{self, hosted_live_key};
+
+/// Switches the domain's site to `live`, whose files are all written.
+pub async fn go_live(bucket: &Bucket, domain: &str, live: LiveSite) -> ApiResult<()> {
+    let current = read_live(bucket, domain).await?;
+    write_live(bucket, domain, &live.switched_from(current, now_ms())).await
+}
+
+/// Switches the domain's site back to its previous export; the pointer written, or `None` when the
+/// site is not live or has no previous export.
+pub async fn roll_back(bucket: &Bucket, domain: &str) -> ApiResult<Option<LiveSite>> {
+    let Some(back) = read_live(bucket, domain)
+        .await?
+        .and_then(|live| live.rolled_back(now_ms()))
+    else {
+        return Ok(None);
+    };
+    write_live(bucket, domain, &back).await?;
+    Ok(Some(back))
+}
+
+/// The domain's live pointer; `None` when its site is not live.
+pub async fn read_live(bucket: &Bucket, domain: &str) -> ApiResult<Option<LiveSite>> {
+    match storage::read(bucket, &hosted_live_key(domain), None).await? {
+        Some(bytes) => Ok(Some(serde_json::from_slice(&bytes)?)),
+        None => Ok(None),
+    }
+}
+
+async fn write_live(bucket: &Bucket, domain: &str, live: &LiveSite) -> ApiResult<()> {
+    let metadata = HttpMetadata {
+        content_type: Some("application/json".into()),
+        ..HttpMetadata::default()
+    };
+    bucket
+        .put(hosted_live_key(domain), serde_json::to_vec(live)?)
+        .http_metadata(metadata)
+        .execute()
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! Hosted sites, served: a GET or HEAD that no API route matches, whose `Host` is a hosted domain,
+//! gets the file of the domain's live export straight from R2, with no rendering: pages at their
+//! extensionless URLs, a folder's page with its slash, the `.md` beside a page for
+//! `Accept: text/markdown`, the site's redirects (its `_redirects`, read on a miss only), and the
+//! export's 404 page with status 404. Which file a URL names and the headers every file carries
+//! are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
+//!
+//! Each response reads the live pointer once (kept per isolate for [`POINTER_TTL_MS`]) and then
+//! a file of the one export it names (an asset the export lacks: of the export it replaced, for
+//! pages loaded before the switch), so a response never mixes two exports; the validators are
+//! R2's own per file, so a page unchanged by a new export stays valid in readers' caches.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use docs_edge_core::export::hosting::ServedSite;
+use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
+use docs_edge_core::http::accept::prefers_markdown;
+use docs_edge_core::http::site_headers::{
+    cache_control, etag_matches, noindex_host, security_headers, MARKDOWN_ALTERNATE_LINK,
+};
+use docs_edge_core::http::site_paths::{decoded, site_path, SitePath};
+use docs_edge_core::platform::lru::ByteLru;
+use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
+
+use crate::edge::search_cache::Cached;
+use crate::shared::clock::now_ms;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::{self, hosted_file_key, hosted_live_key};
+
+/// How long an isolate trusts what it read of a host's pointer (or of its having none).
+const POINTER_TTL_MS: u64 = 5_000;
+/// Pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about a thousand
+/// hosts), least recently used first out.
+const POINTER_CACHE_BYTES: usize = 256 << 10;
+
+/// What an isolate read of a host's pointer, and when.
+struct Pointer {
+    live: Option<Rc<ServedSite>>,
+    read_ms: u64,
+}
+
+thread_local! {
+    /// Values are [`Pointer`]s, type-erased like the search cache's so the cache code exists once.
+    static POINTERS: RefCell<ByteLru<Cached>> = RefCell::new(ByteLru::new(POINTER_CACHE_BYTES));
+}
+
+/// This isolate forgets what it read of `domain`'s pointer (hosting was switched off here).
+pub fn forget(domain: &str) {
+    POINTERS.with(|cache| cache.borrow_mut().remove(domain));
+}
+
+/// The hosted site's answer to `req`, or `None` when the host serves no site there (the request is
+/// then what it was before hosting: a 404 of the API).
+pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
+    if !crate::shared::config::deployment(env)
+        .map_err(ApiError::Internal)?
+        .features
+        .static_export
+    {
+        return Ok(None);
+    }
+    let Some(host) = request_host(req) else {
+        return Ok(None);
+    };
+    let bucket = storage::bucket(env)?;
+    let Some(live) = live_site(&bucket, &host).await? else {
+        return Ok(None);
+    };
+    let url_path = req.path();
+    let Some(inner) = live.site_path(&url_path) else {
+        return Ok(None);
+    };
+    let site = Site {
+        bucket,
+        noindex: noindex_host(&host),
+        domain: host,
+        live: live.clone(),
+        head: req.method() == Method::Head,
+    };
+    let header = |name: &str| req.headers().get(name).ok().flatten();
+    let Some(target) = site_path(inner) else {
+        return site.not_found().await.map(Some);
+    };
+    let wants_markdown = prefers_markdown(header("accept").as_deref());
+    let (candidates, folder, page) = match target {
+        SitePath::Page {
+            html,
+            markdown,
+            folder,
+        } if wants_markdown => (vec![markdown, html], folder, true),
+        SitePath::Page { html, folder, .. } => (vec![html], folder, true),
+        SitePath::File(path) => (vec![path], None, false),
+    };
+    for path in candidates {
+        if path == REDIRECTS_FILE {
+            break;
+        }
+        let mut found = site.bucket.get(site.key(&path)).execute().await?;
+        if let (None, false, Some(previous)) = (&found, page, &live.previous_export_id) {
+            // A page loaded before the last switch still finds its assets: the previous export's.
+            let key = hosted_file_key(&site.domain, previous, &path);
+            found = site.bucket.get(key).execute().await?;
+        }
+        if let Some(object) = found {
+            let not_modified = header("if-none-match")
+                .is_some_and(|tags| etag_matches(&tags, &object.http_etag()));
+            return site
+                .file(object, &path, page, wants_markdown, not_modified)
+                .map(Some);
+        }
+    }
+    if let Some((index, location)) = folder {
+        if site.bucket.head(site.key(&index)).await?.is_some() {
+            return site
+                .redirect(
+                    308,
+                    &format!("{}{}", live.path_prefix.as_deref().unwrap_or(""), location),
+                )
+                .map(Some);
+        }
+    }
+    if let Some(response) = site.site_redirect(inner).await? {
+        return Ok(Some(response));
+    }
+    site.not_found().await.map(Some)
+}
+
+/// The publish `domain`'s hosted site is served from; `None` when it serves none.
+pub async fn live_publish_id(env: &Env, domain: &str) -> ApiResult<Option<String>> {
+    let live = live_site(&storage::bucket(env)?, domain).await?;
+    Ok(live.map(|l| l.publish_id.clone()))
+}
+
+/// The request's hostname, lower case, without its port.
+fn request_host(req: &Request) -> Option<String> {
+    let raw = req
+        .headers()
+        .get("host")
+        .ok()
+        .flatten()
+        .or_else(|| req.url().ok()?.host_str().map(str::to_string))?;
+    // `name:port`; an IPv6 literal (`[::1]:8787`) keeps its brackets.
+    let host = match raw.rsplit_once(':') {
+        Some((name, port))
+            if port.bytes().all(|b| b.is_ascii_digit())
+                && (!raw.starts_with('[') || name.ends_with(']')) =>
+        {
+            name
+        }
+        _ => raw.as_str(),
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    (!host.is_empty() && host.len() <= 253).then_some(host)
+}
+
+/// The live pointer of `host`, from the isolate's cache when it was read in the last
+/// [`POINTER_TTL_MS`]; `None` when the host is no hosted domain.
+async fn live_site(bucket: &Bucket, host: &str) -> ApiResult<Option<Rc<ServedSite>>> {
+    let now = now_ms();
+    let cached = POINTERS
+        .with(|cache| cache.borrow_mut().get(host))
+        .and_then(|p| p.downcast::<Pointer>().ok());
+    if let Some(pointer) = cached {
+        if now.saturating_sub(pointer.read_ms) < POINTER_TTL_MS {
+            return Ok(pointer.live.clone());
+        }
+    }
+    let live = match storage::read(bucket, &hosted_live_key(host), None).await? {
+        Some(bytes) => Some(Rc::new(ServedSite::from_json(&bytes)?)),
+        None => None,
+    };
+    let bytes =
+        host.len() + std::mem::size_of::<Pointer>() + live.as_ref().map_or(0, |l| l.approx_bytes());
+    let pointer: Cached = Rc::new(Pointer {
+        live: live.clone(),
+        read_ms: now,
+    });
+    POINTERS.with(|cache| cache.borrow_mut().insert(host, pointer, bytes));
+    Ok(live)
+}
+
+/// One response's view of a hosted site: the export it reads from.
+struct Site {
+    bucket: Bucket,
+    domain: String,
+    live: Rc<ServedSite>,
+    head: bool,
+    noindex: bool,
+}
+
+impl Site {
+    fn key(&self, path: &str) -> String {
+        hosted_file_key(&self.domain, &self.live.export_id, path)
+    }
+
+    /// The headers every response of the site carries.
+    fn headers(&self, cache: &str) -> ApiResult<Headers> {
+        let headers = Headers::new();
+        for (name, value) in security_headers(&self.live.content_security_policy) {
+            headers.set(name, &value)?;
+        }
+        headers.set("cache-control", cache)?;
+        if self.noindex {
+            headers.set("x-robots-tag", "noindex")?;
+        }
+        Ok(headers)
+    }
+
+    fn file(
+        &self,
+        object: Object,
+        path: &str,
+        page: bool,
+        wants_markdown: bool,
+        not_modified: bool,
+    ) -> ApiResult<Response> {
+        let content_type = object
+            .http_metadata()
+            .content_type
+            .unwrap_or_else(|| "application/octet-stream".into());
+        let html = content_type.starts_with("text/html");
+        let headers = self.headers(cache_control(path, html, true))?;
+        headers.set("content-type", &content_type)?;
+        headers.set("etag", &object.http_etag())?;
+        if page {
+            // A page's URL answers HTML or Markdown by `Accept`: a cache must key on it.
+            headers.set("vary", "Accept")?;
+            if html && wants_markdown {
+                // No `.md` beside this page: every page's Markdown is in `llms-full.txt`.
+                headers.set("link", MARKDOWN_ALTERNATE_LINK)?;
+            }
+        }
+        if not_modified {
+            return Ok(ResponseBuilder::new()
+                .with_status(304)
+                .with_headers(headers)
+                .empty());
+        }
+        headers.set("content-length", &object.size().to_string())?;
+        if self.head {
+            return Ok(ResponseBuilder::new().with_headers(headers).empty());
+        }
+        let body = object
+            .body()
+            .ok_or_else(|| ApiError::Internal(format!("{path} has no body")))?
+            .response_body()?;
+        Ok(ResponseBuilder::new().with_headers(headers).body(body))
+    }
+
+    fn redirect(&self, status: u16, location: &str) -> ApiResult<Response> {
+        let headers = self.headers("no-cache")?;
+        headers.set("location", location)?;
+        Ok(ResponseBuilder::new()
+            .with_status(status)
+            .with_headers(headers)
+            .empty())
+    }
+
+    /// The site's own redirect for `path` (inside the site), from its `_redirects`.
+    async fn site_redirect(&self, path: &str) -> ApiResult<Option<Response>> {
+        let Some(bytes) = storage::read(&self.bucket, &self.key(REDIRECTS_FILE), None).await?
+        else {
+            return Ok(None);
+        };
+        let rules = redirects::parse(&String::from_utf8_lossy(&bytes));
+        let Some(decoded) = decoded(path) else {
+            return Ok(None);
+        };
+        let Some((rule, destination)) = redirects::find(&rules, &decoded) else {
+            return Ok(None);
+        };
+        self.redirect(rule.status, &redirects::location(&decoded, &destination))
+            .map(Some)
+    }
+
+    /// The export's 404 page, status 404. Its links are relative to the site's root while the
+    /// missing URL may be at any depth: a `<base>` at the root makes them resolve.
+    async fn not_found(&self) -> ApiResult<Response> {
+        let headers = self.headers("no-cache")?;
+        headers.set("content-type", "text/html; charset=utf-8")?;
+        let page = storage::read(&self.bucket, &self.key("404.html"), None).await?;
+        let mut html = page
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .unwrap_or_else(|| "<!doctype html><title>Not found</title><h1>Not found</h1>".into());
+        if let Some(at) = html.find("<head>") {
+            html.insert_str(
+                at + "<head>".len(),
+                &format!("<base href=\"{}\">", self.live.root()),
+            );
+        }
+        let builder = ResponseBuilder::new()
+            .with_status(404)
+            .with_headers(headers);
+        Ok(if self.head {
+            builder.empty()
+        } else {
+            builder.fixed(html.into_bytes())
+        })
+    }
+}
