@@ -1,5 +1,5 @@
 //! The isolate's one byte-bounded LRU cache of search objects (`SEARCH_CACHE_BYTES`): sites' meta,
-//! term shards, text blocks and chunk vectors (`crate::edge::search_store`), shared by every site the isolate serves.
+//! term shards and text blocks (`crate::edge::search_store`), shared by every site the isolate serves.
 //! Below both `crate::edge::search_store` and `crate::shared::sites` (which forgets a site here when its live
 //! version switches), so neither imports the other's cache.
 

@@ -15,9 +15,8 @@ use std::rc::Rc;
 use crate::edge::live;
 use crate::shared::join::join_all;
 use docs_edge_core::publish::pieced::{Pieced, Pieces};
-use docs_edge_core::search::semantic::ChunkVectors;
 use docs_edge_core::search::shard::{
-    hits, page_from_blocks, score_with_vectors, SearchMeta, TermShard, TextBlock,
+    hits, page_from_blocks, score, SearchMeta, TermShard, TextBlock,
 };
 use docs_edge_core::search::{Hit, IndexError, PageDoc, Query};
 use worker::{Bucket, Env};
@@ -129,7 +128,7 @@ async fn load_meta(
         None,
     )
     .await?
-    .map(|bytes| SearchMeta::from_bytes_without_vectors(&bytes));
+    .map(|bytes| SearchMeta::from_bytes(&bytes));
     let meta = match (stored, version.index_format) {
         (Some(Ok(meta)), _) => meta,
         // Older than the split, or split in a format this build does not read.
@@ -233,10 +232,6 @@ impl SiteSearch {
             false => None,
         };
         let vector = model.and_then(|m| m.embed(q.text));
-        let vectors = match vector {
-            Some(_) => self.vectors().await?,
-            None => None,
-        };
         let q = &Query {
             current_version,
             semantic: vector.as_deref(),
@@ -247,8 +242,8 @@ impl SiteSearch {
                 .await?,
         )?;
         let shard_refs: Vec<&TermShard> = shards.iter().map(Rc::as_ref).collect();
-        let ranked = score_with_vectors(&self.meta, &shard_refs, vectors.as_deref(), q)
-            .map_err(|e| corrupt("shards", &self.domain, e))?;
+        let ranked =
+            score(&self.meta, &shard_refs, q).map_err(|e| corrupt("shards", &self.domain, e))?;
         drop(shards);
         let blocks: Vec<Rc<TextBlock>> = typed(
             self.parts(Kind::Block, &self.meta.blocks_for(&ranked))
@@ -256,32 +251,6 @@ impl SiteSearch {
         )?;
         let block_refs: Vec<&TextBlock> = blocks.iter().map(Rc::as_ref).collect();
         hits(&self.meta, &block_refs, &ranked).map_err(|e| corrupt("text", &self.domain, e))
-    }
-
-    /// The chunk vectors, read apart from the meta (one ranged read of the meta object) by the first
-    /// search by meaning and kept in the cache on their own, so isolates that never search by
-    /// meaning (the assistant's, pages') never hold them.
-    async fn vectors(&self) -> ApiResult<Option<Rc<ChunkVectors>>> {
-        let Some(range) = self.meta.vectors_range() else {
-            return Ok(None);
-        };
-        let key = format!("{}/{}/vectors", self.domain, self.version.publish_id);
-        if let Some(vectors) = search_cache::get::<ChunkVectors>(&key) {
-            return Ok(Some(vectors));
-        }
-        let meta_key = version_key(&self.domain, &self.version.publish_id, SEARCH_META);
-        let bytes = storage::read(&self.bucket, &meta_key, Some(range))
-            .await?
-            .ok_or_else(|| {
-                ApiError::Internal(format!("search meta of {} is missing", self.domain))
-            })?;
-        let vectors = Rc::new(
-            self.meta
-                .vectors_from(&bytes)
-                .map_err(|e| corrupt("vectors", &self.domain, e))?,
-        );
-        search_cache::put(&key, vectors.clone(), vectors.heap_bytes());
-        Ok(Some(vectors))
     }
 
     /// The page at `path`; `None` when the site has no such page.
