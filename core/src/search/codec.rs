@@ -112,9 +112,16 @@ pub(crate) fn encode_with_tail<T: Serialize, U: Serialize>(
     value: &T,
     tail: Option<&U>,
 ) -> Vec<u8> {
-    let out = encode(header, value);
+    let mut out = encode(header, value);
     match tail {
-        Some(tail) => postcard::to_extend(tail, out).unwrap_or_else(|_| header.to_vec()),
+        Some(tail) => {
+            // The tail can be most of the object (a 10,000-page site's chunk vectors, about 7 MB);
+            // grown into by doubling, the buffer would briefly hold twice that in a publish's isolate.
+            if let Ok(size) = postcard::experimental::serialized_size(tail) {
+                out.reserve_exact(size);
+            }
+            postcard::to_extend(tail, out).unwrap_or_else(|_| header.to_vec())
+        }
         None => out,
     }
 }
