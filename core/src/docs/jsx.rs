@@ -29,8 +29,14 @@ impl ScanBudget {
         }
     }
 
+    /// How far a scan of `s` may read: a char boundary, since the scans slice `s` up to it (a
+    /// window ending inside a multi-byte character would fail every scan that reaches it).
     fn window(&self, s: &str) -> usize {
-        s.len().min(MAX_SCAN).min(self.remaining)
+        let mut end = s.len().min(MAX_SCAN).min(self.remaining);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        end
     }
 
     fn charge(&mut self, examined: usize) {
@@ -358,6 +364,20 @@ mod tests {
         assert_eq!(tag.text_attr("type"), Some("string"));
         assert_eq!(tag.attr("required"), Some(&AttrValue::Flag));
         assert_eq!(tag.attr("default"), Some(&AttrValue::Expr(r#"{a: "}"}"#)));
+    }
+
+    #[test]
+    fn scans_a_tag_whose_window_ends_inside_a_multi_byte_character() {
+        // The text after the tag is long enough that the scan's window ends inside "标" (3 bytes),
+        // at each of its offsets: the tag is found every time.
+        for pad in 0..3 {
+            let tag = "<Card title=\"标签\" href=\"/zh/a\" icon={<svg d=\"M1\n\tc2\"\n/>} />";
+            let filler = "a".repeat(MAX_SCAN - tag.len() - pad);
+            let src = format!("{tag}{filler}{}", "标签。".repeat(100));
+            let (found, len) = scan_tag(&src).expect("tag");
+            assert_eq!((found.name, len), ("Card", tag.len()));
+            assert_eq!(found.text_attr("title"), Some("标签"));
+        }
     }
 
     #[test]

@@ -111,6 +111,36 @@ fn raw_component(html: &str) -> Option<String> {
     None
 }
 
+/// A component's source shown as text outside `<pre>`/`<code>`: `&lt;Card` opening a text line or
+/// following a space, with an attribute or the tag's end after its name (a type written in prose,
+/// `ReactElement&lt;StepProps&gt;`, follows a word and is text).
+fn component_source_as_text(html: &str) -> Option<String> {
+    let outside_code = html
+        .split("<pre")
+        .map(|part| part.split("</pre>").last().unwrap_or(part))
+        .flat_map(|part| {
+            part.split("<code")
+                .map(|p| p.split("</code>").last().unwrap_or(p))
+        });
+    for text in outside_code {
+        for (i, _) in text.match_indices("&lt;") {
+            let before = text[..i].chars().next_back();
+            let name: String = text[i + 4..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+                .collect();
+            let after = text[i + 4 + name.len()..].chars().next();
+            let opens_text = before.is_none_or(|c| c == '>' || c.is_whitespace());
+            let capital = name.starts_with(|c: char| c.is_ascii_uppercase());
+            let tag_goes_on = after.is_some_and(|c| c.is_whitespace() || c == '/' || c == '&');
+            if opens_text && capital && tag_goes_on {
+                return Some(text[i..].chars().take(60).collect());
+            }
+        }
+    }
+    None
+}
+
 fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::new();
@@ -200,6 +230,9 @@ fn is_external(url: &str) -> bool {
 fn check_html(path: &str, html: &str, paths: &BTreeSet<&str>, problems: &mut Vec<String>) {
     if let Some(raw) = raw_component(html) {
         problems.push(format!("{path}: raw component {raw:?}"));
+    }
+    if let Some(source) = component_source_as_text(html) {
+        problems.push(format!("{path}: component source shown as text {source:?}"));
     }
     for attr in ["href", "src"] {
         for (tag, whole, url) in attributes(html, attr) {
