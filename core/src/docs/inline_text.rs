@@ -111,15 +111,77 @@ impl Inline {
     }
 }
 
+/// An HTML table's rows read as Markdown table lines (`| Free | 2 | 50,000 |`, the header row
+/// followed by its `| --- |` line), so the text keeps it a table as it keeps a Markdown one:
+/// search reads the words either way, the assistant quotes the row a question asks about.
+#[derive(Default)]
+struct HtmlTable {
+    /// Cells opened in the row being read; `None` outside a row.
+    cells: Option<usize>,
+    /// The row being read has header cells.
+    header: bool,
+    /// A header row was written: later header cells are a body row's.
+    headed: bool,
+}
+
+impl HtmlTable {
+    /// Writes what the tag means to a table; `true` when it was a table tag.
+    fn tag(&mut self, tag: &Tag, out: &mut String) -> bool {
+        let name = tag.name.to_ascii_lowercase();
+        match (name.as_str(), tag.kind) {
+            ("tr", TagKind::Open) => {
+                self.cells = Some(0);
+                self.header = false;
+                out.push_str("\n|");
+            }
+            ("tr", TagKind::Close) if self.cells.is_some() => {
+                let cells = self.cells.take().unwrap_or(0);
+                out.push('\n');
+                if self.header && !self.headed {
+                    self.headed = true;
+                    out.push('|');
+                    out.push_str(&" --- |".repeat(cells.max(1)));
+                    out.push('\n');
+                }
+            }
+            ("td" | "th", TagKind::Open) if self.cells.is_some() => {
+                self.cells = self.cells.map(|n| n + 1);
+                self.header |= name == "th";
+            }
+            ("td" | "th", TagKind::Close) if self.cells.is_some() => out.push_str(" |"),
+            // A row's tags on lines of their own: each cell ends a line, which the section reader
+            // takes for a cell of the row it has open.
+            ("td" | "th", TagKind::Close) => out.push('\n'),
+            ("table", _) => *self = HtmlTable::default(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Text inside a row stays on the row's line (the source's line breaks between cells).
+    fn text(&self, text: &str, out: &mut String) {
+        match self.cells {
+            Some(_) => {
+                out.push(' ');
+                out.extend(text.chars().map(|c| if c == '\n' { ' ' } else { c }));
+            }
+            None => out.push_str(text),
+        }
+    }
+}
+
 /// Copies `raw` to `out` without JSX tags, expressions and HTML comments.
 fn strip_jsx(raw: &str, out: &mut String, extra: &mut Vec<String>) {
+    let mut table = HtmlTable::default();
     inline_pieces(raw, |piece| match piece {
-        InlinePiece::Text(text) | InlinePiece::Literal(text) => out.push_str(text),
+        InlinePiece::Text(text) | InlinePiece::Literal(text) => table.text(text, out),
+        InlinePiece::Tag(tag) if table.tag(&tag, out) => {}
         InlinePiece::Tag(tag) => {
             // A line break or a block element (`<h1>`, `<p>`, `<div>`) ends a line: an HTML hero's
             // eyebrow, title and subtitle are three lines, not one run-on sentence.
             if breaks_line(tag.name) {
-                out.push('\n');
+                // Within a table's row a cell's paragraphs and breaks stay on the row's line.
+                out.push(if table.cells.is_some() { ' ' } else { '\n' });
             }
             // A callout written on one line (`<Note>Text.</Note>`) is an aside like a block one.
             if is_callout(tag.name) {

@@ -71,6 +71,20 @@ pub(crate) struct Extractor<'t> {
     visibility: Vec<bool>,
     /// Callouts open around the text being read.
     callouts: usize,
+    /// An HTML table written tag per line (`<tr>` alone on its line, each `<td>` a run of text).
+    table: BlockTable,
+}
+
+/// The state of an HTML table whose rows, cells and header arrive as separate blocks: its rows are
+/// written as Markdown table lines, as `inline_text` writes a table read whole.
+#[derive(Default)]
+struct BlockTable {
+    /// The cells of the row being read; `None` outside a row.
+    row: Option<Vec<String>>,
+    /// Inside `<thead>`.
+    head: bool,
+    /// The table's header row was written.
+    headed: bool,
 }
 
 impl<'t> Extractor<'t> {
@@ -84,6 +98,7 @@ impl<'t> Extractor<'t> {
             snippets: Snippets::new(tree),
             visibility: Vec::new(),
             callouts: 0,
+            table: BlockTable::default(),
         }
     }
 
@@ -133,6 +148,9 @@ impl<'t> MdxVisitor<'t> for Extractor<'t> {
                 TagKind::Close => self.callouts = self.callouts.saturating_sub(1),
                 TagKind::SelfClosing => {}
             }
+        }
+        if self.table_tag(tag) {
+            return;
         }
         if tag.kind != TagKind::Close {
             for text in tag_texts(tag) {
@@ -295,8 +313,35 @@ impl Extractor<'_> {
         }
     }
 
-    /// Appends one block of prose, whitespace collapsed.
+    /// Reads a table tag standing on its own line; `true` when it was one.
+    fn table_tag(&mut self, tag: &Tag<'_>) -> bool {
+        let name = tag.name.to_ascii_lowercase();
+        match (name.as_str(), tag.kind) {
+            ("table", _) => self.table = BlockTable::default(),
+            ("thead", TagKind::Open) => self.table.head = true,
+            ("thead", TagKind::Close) => self.table.head = false,
+            ("tr", TagKind::Open) => self.table.row = Some(Vec::new()),
+            ("tr", TagKind::Close) => {
+                let Some(cells) = self.table.row.take() else {
+                    return true;
+                };
+                self.push_line(&format!("| {} |", cells.join(" | ")));
+                if self.table.head && !self.table.headed {
+                    self.table.headed = true;
+                    self.push_line(&format!("|{}", " --- |".repeat(cells.len().max(1))));
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Appends one block of prose, whitespace collapsed (inside an HTML table's row: one cell).
     fn push_line(&mut self, text: &str) {
+        if let Some(cells) = &mut self.table.row {
+            cells.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+            return;
+        }
         let mut words = text.split_whitespace().peekable();
         if words.peek().is_none() {
             return;
@@ -447,6 +492,26 @@ mod tests {
         assert_eq!(
             page.sections[0].text,
             "- one\n- two\n- nested\n| A | B |\n| --- | --- |\n| `x` | y |"
+        );
+    }
+
+    #[test]
+    fn html_tables_are_read_as_markdown_table_lines() {
+        // Tag per line, as MDX pages write them (each `<tr>` a block, its cells a run of text).
+        let per_line = text_of(
+            "Plans:\n\n<table style={{ width: '100%' }}>\n<thead>\n<tr>\n<th style={{ padding: 8 }}>Plan</th>\n<th>Browsers</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>Free</td>\n<td>2</td>\n</tr>\n<tr>\n<td>Scale / Enterprise</td>\n<td>150+</td>\n</tr>\n</tbody>\n</table>\n\nAfter.\n",
+        );
+        assert_eq!(
+            per_line.sections[0].text,
+            "Plans:\n| Plan | Browsers |\n| --- | --- |\n| Free | 2 |\n| Scale / Enterprise | 150+ |\nAfter."
+        );
+        // One row a line, inside one HTML block.
+        let inline = text_of(
+            "<div>\n<table><tr><th>Plan</th><th>Browsers</th></tr>\n<tr><td>Free</td><td>2</td></tr></table>\n</div>\n",
+        );
+        assert_eq!(
+            inline.sections[0].text,
+            "| Plan | Browsers |\n| --- | --- |\n| Free | 2 |"
         );
     }
 
