@@ -1,7 +1,7 @@
 //! Scores of the relevant passages' units by the question terms they hold, rare terms weighing most.
 
 use super::sentences::is_title_line;
-use super::tuning::{NAMES_WEIGHT, TITLE_LINE_WEIGHT};
+use super::tuning::{DEFINITION_WEIGHT, NAMES_WEIGHT, TITLE_LINE_WEIGHT};
 use super::units::{Analyzed, Unit};
 use crate::text::is_cjk;
 
@@ -66,7 +66,8 @@ impl<'a, 'p> Scored<'a, 'p> {
                 } else {
                     1.0
                 };
-                weights.score(&u.terms) * length_factor * rank_factor * title_line
+                let defines = if u.defines { DEFINITION_WEIGHT } else { 1.0 };
+                weights.score(&u.terms) * length_factor * rank_factor * title_line * defines
             })
             .collect();
         // The weight for names also decides which passage leads: the one whose best unit names

@@ -48,6 +48,12 @@ pub(super) const TITLE_LINE_WEIGHT: f32 = 0.35;
 /// command, a flag in backticks, or a snippet) is weighed by this: that name is what the reader acts on.
 pub(super) const NAMES_WEIGHT: f32 = 1.3;
 
+/// A table row or list item opening with the identifier the question asks about (`waitFor` —
+/// integer — Extra wait time …) is weighed by this: it is where the page says what that is, while a
+/// sentence listing it among others ("these parameters must match: `url`, `waitFor` …") only
+/// mentions it.
+pub(super) const DEFINITION_WEIGHT: f32 = 2.0;
+
 /// A lead section of at most this many units, and this many snippets, is quoted whole when its
 /// prose fits (`quote_short_section`).
 pub(super) const WHOLE_SECTION_UNITS: usize = 8;

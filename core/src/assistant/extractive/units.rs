@@ -29,6 +29,9 @@ pub(super) struct Unit {
     pub(super) is_code: bool,
     /// A sentence of a callout (`<Note>`, `<Warning>`): quoted after the answer, never leading it.
     pub(super) aside: bool,
+    /// A table row or list item opening with an identifier the question names (`waitFor` — integer
+    /// — Extra wait time …): where the page says what it is.
+    pub(super) defines: bool,
 }
 
 impl Unit {
@@ -78,6 +81,7 @@ impl<'p> Analyzed<'p> {
                             is_list: false,
                             is_code: false,
                             aside,
+                            defines: false,
                         });
                     }
                 }
@@ -98,10 +102,41 @@ impl<'p> Analyzed<'p> {
                             is_list: true,
                             is_code: false,
                             aside: false,
+                            defines: false,
                         });
                     }
                 }
                 Block::List(items) | Block::Table(items) => {
+                    // The one item defining what the question names is quoted alone (the row of
+                    // `waitFor`, not the table of every parameter); a question naming several of
+                    // the items asks about the list.
+                    let mut named = items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, i)| defines_asked(i, q));
+                    let defining = match (named.next(), named.next()) {
+                        (Some((k, _)), None) => Some(k),
+                        _ => None,
+                    };
+                    if let Some(k) = defining {
+                        // The other items still tell what the passage is about.
+                        for (i, item) in items.iter().enumerate() {
+                            if i != k {
+                                all_terms.extend(terms(item));
+                            }
+                        }
+                        units.push(Unit {
+                            block: b,
+                            seq: 0,
+                            terms: terms(&items[k]),
+                            text: items[k].clone(),
+                            is_list: true,
+                            is_code: false,
+                            aside: false,
+                            defines: true,
+                        });
+                        continue;
+                    }
                     let text = items.join("\n");
                     units.push(Unit {
                         block: b,
@@ -111,6 +146,7 @@ impl<'p> Analyzed<'p> {
                         is_list: true,
                         is_code: false,
                         aside: false,
+                        defines: false,
                     });
                 }
                 // A snippet is an answer of its own ("npm install …"), quoted whole in its fence;
@@ -124,6 +160,7 @@ impl<'p> Analyzed<'p> {
                         is_list: true,
                         is_code: true,
                         aside: false,
+                        defines: false,
                     });
                 }
                 Block::Code { code, .. } | Block::Diagram(code) => all_terms.extend(terms(code)),
@@ -185,4 +222,22 @@ impl Unit {
             })
         })
     }
+}
+
+/// A list item or table row (`- \`waitFor\` — integer (ms) — …`, `- \`max_size\`: …`) that opens
+/// with a code span the question names as one of its terms.
+fn defines_asked(item: &str, q: &[String]) -> bool {
+    let Some(rest) = item.trim_start_matches("- ").strip_prefix('`') else {
+        return false;
+    };
+    let Some((name, _)) = rest.split_once('`') else {
+        return false;
+    };
+    let name = name.trim();
+    // Shaped like an identifier (`waitFor`, `max_size`, `api.key`): a plain word or a number
+    // (`permanent`, `307`) opening a list item is a value among others, not the asked name.
+    let shaped = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && (name.chars().skip(1).any(|c| c.is_ascii_uppercase()) || name.contains(['_', '.', '-']));
+    let lower = name.to_lowercase();
+    shaped && q.contains(&lower)
 }

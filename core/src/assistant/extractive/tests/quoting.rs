@@ -570,3 +570,38 @@ fn a_diagram_s_source_is_never_the_answer_s_snippet() {
         "{text}"
     );
 }
+
+#[test]
+fn the_row_defining_the_asked_identifier_is_quoted_without_the_rest_of_its_table() {
+    let passages = vec![
+        passage(
+            "features/fast-scraping",
+            "Faster Scraping",
+            "Cache hit matching",
+            "For a cache hit, these parameters must match: `url`, `mobile`, `waitFor` and `blockAds`.",
+            0.53,
+        ),
+        passage(
+            "advanced-scraping-guide",
+            "Advanced Scraping Guide",
+            "Timing and cache",
+            "| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n\
+             | `waitFor` | `integer` (ms) | `0` | Extra wait time before scraping, on top of smart-wait. |\n\
+             | `maxAge` | `integer` (ms) | `172800000` | Return a cached version if fresher than this. |\n\
+             | `timeout` | `integer` (ms) | `60000` | Max request duration before aborting. |",
+            0.47,
+        ),
+    ];
+    let text = compose_answer("what does the waitFor parameter do", &passages).text();
+    assert!(
+        text.contains("- `waitFor` — `integer` (ms) — `0` — Extra wait time before scraping"),
+        "{text}"
+    );
+    assert!(!text.contains("maxAge"), "{text}");
+    // A question naming several of a list's identifiers asks about the list: it stays whole.
+    let text = compose_answer("waitFor or maxAge or timeout parameter", &passages).text();
+    assert!(
+        text.contains("`maxAge`") && text.contains("`timeout`"),
+        "{text}"
+    );
+}
