@@ -184,6 +184,17 @@ pub struct PublishedSite {
     pub languages: Vec<String>,
     pub versions: Vec<String>,
     pub warnings: Vec<String>,
+    /// Set for a preview publish: the version above is its, not the live one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<PreviewSite>,
+}
+
+/// A preview publish's label and where its site is served once its export is written
+/// (`docs_edge_core::publish::preview`): `https://{label}--{domain, dots as dashes}.{suffix}/`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PreviewSite {
+    pub label: String,
+    pub url: String,
 }
 
 /// A publish as its status resource shows it (`GET /v1/sites/{domain}/publishes/{publishId}`).
@@ -204,10 +215,14 @@ pub struct PublishStatus {
     pub updated_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Set for a preview publish, which never replaces the live version: `live` then means built,
+    /// and its site's export started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<PreviewSite>,
 }
 
-/// `queued` (uploaded, waiting for its first step), `running`, `live` (the version is served) or
-/// `failed` (the previous version, if any, stays live).
+/// `queued` (uploaded, waiting for its first step), `running`, `live` (the version is served; for a
+/// preview, built) or `failed` (the previous version, if any, stays live).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum PublishState {

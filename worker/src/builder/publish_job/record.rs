@@ -5,9 +5,10 @@ use crate::shared::config::JobSettings;
 use crate::shared::durable::publish_job::Progress;
 use crate::shared::sites::{IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use docs_edge_core::docs::Site;
+use docs_edge_core::publish::preview::Preview;
 use docs_edge_core::publish::BatchState;
 use docs_edge_core::search::shard::batched::ShardLayout;
-use docs_edge_core::wire::{PublishState, PublishStatus};
+use docs_edge_core::wire::{PreviewSite, PublishState, PublishStatus};
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 
@@ -131,6 +132,9 @@ pub struct Record {
     /// What the publish runs under, as the edge script sent it with `begin`.
     #[serde(default)]
     pub(super) settings: JobSettings,
+    /// A preview publish's label and hostname (`start` said so): its version never goes live.
+    #[serde(default)]
+    pub(super) preview: Option<Preview>,
 }
 
 impl Record {
@@ -145,6 +149,10 @@ impl Record {
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
             error: self.error.clone(),
+            preview: self.preview.as_ref().map(|p| PreviewSite {
+                label: p.label.clone(),
+                url: format!("https://{}/", p.host),
+            }),
         }
     }
 
