@@ -95,7 +95,7 @@ test('a preview is served at its own hostname with noindex; the live site, searc
   assert.equal(status, 0, out.stderr);
   const result = JSON.parse(out.stdout);
   const previewHost = `feature-x--${t.domain.replaceAll('.', '-')}.${SUFFIX}`;
-  assert.deepEqual(result.site.preview, { label: 'feature-x', url: `https://${previewHost}/` });
+  assert.equal(result.site.previewUrl, `https://${previewHost}/`);
   assert.match(out.stderr, /preview feature-x is built \(the live version is unchanged/);
 
   // The preview's site, once its export is written: its pages, its assets, its 404, all noindex.
@@ -131,5 +131,5 @@ test('a preview is served at its own hostname with noindex; the live site, searc
   assert.ok(zephyrine.body.every((hit) => !JSON.stringify(hit).includes('zephyrine')), JSON.stringify(zephyrine.body));
   const after = await call('GET', `/v1/sites/${t.domain}`, { token: t.adminKey });
   assert.equal(after.body.publishedAt, liveSite.body.publishedAt);
-  assert.equal(after.body.preview, undefined);
+  assert.equal(after.body.previewUrl, undefined);
 });

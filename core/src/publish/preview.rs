@@ -17,13 +17,6 @@ pub const MAX_DNS_LABEL: usize = 63;
 /// Days a preview is served after its last publish; the daily storage sweep then deletes it.
 pub const PREVIEW_DAYS: u64 = 7;
 
-/// A preview's label and the hostname its site is served at.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Preview {
-    pub label: String,
-    pub host: String,
-}
-
 fn invalid(rule: impl Into<String>) -> FieldError {
     FieldError {
         path: "preview".into(),
@@ -45,9 +38,11 @@ fn is_label(label: &str) -> bool {
         && !label.contains("--")
 }
 
-/// The preview `label` of `domain` (a site domain, already checked) under the deployment's
-/// `suffix` (`PREVIEW_HOST_SUFFIX`; empty: previews are off); the rule broken, naming the field.
-pub fn preview_host(label: &str, domain: &str, suffix: &str) -> Result<Preview, FieldError> {
+/// The hostname of the preview `label` of `domain` (a site domain, already checked) under the
+/// deployment's `suffix` (`PREVIEW_HOST_SUFFIX`; empty: previews are off); the rule broken, naming
+/// the field. The service carries a preview as this hostname alone: its label is what comes before
+/// its first `--`.
+pub fn preview_host(label: &str, domain: &str, suffix: &str) -> Result<String, FieldError> {
     let suffix = suffix.trim_matches('.');
     if suffix.is_empty() {
         return Err(invalid(
@@ -67,10 +62,7 @@ pub fn preview_host(label: &str, domain: &str, suffix: &str) -> Result<Preview, 
             first.len()
         )));
     }
-    Ok(Preview {
-        label: label.to_string(),
-        host: format!("{first}.{}", suffix.to_ascii_lowercase()),
-    })
+    Ok(format!("{first}.{}", suffix.to_ascii_lowercase()))
 }
 
 #[cfg(test)]
@@ -79,15 +71,13 @@ mod tests {
 
     #[test]
     fn a_preview_is_served_at_its_label_and_dashed_domain_under_the_suffix() {
-        let preview = preview_host("feature-x", "docs.example.com", "preview.example.net").unwrap();
-        assert_eq!(preview.label, "feature-x");
-        assert_eq!(
-            preview.host,
-            "feature-x--docs-example-com.preview.example.net"
-        );
+        let host = preview_host("feature-x", "docs.example.com", "preview.example.net").unwrap();
+        assert_eq!(host, "feature-x--docs-example-com.preview.example.net");
+        // Its label is what comes before the first `--`.
+        assert_eq!(host.split("--").next(), Some("feature-x"));
         // A suffix written with dots around it is the same suffix.
         let dotted = preview_host("pr-12", "docs.example.com", ".Preview.Example.net.").unwrap();
-        assert_eq!(dotted.host, "pr-12--docs-example-com.preview.example.net");
+        assert_eq!(dotted, "pr-12--docs-example-com.preview.example.net");
     }
 
     #[test]

@@ -88,7 +88,7 @@ export class SiteApi {
 
   /**
    * Commits a manifest (`{path: hash}`) and resolves with the live site (with `preview`, a preview's
-   * label: the version it built, with `preview: {label, url}`; the live one is unchanged). A manifest
+   * label: the version it built, with `previewUrl`; the live one is unchanged). A manifest
    * naming a file the site lacks rejects with code `missing_files` and `err.missing` (the paths).
    */
   async commit(files, onProgress, preview) {
@@ -127,7 +127,7 @@ export class SiteApi {
       status = await json(await this.#send('GET', location));
       onProgress?.(status);
     }
-    if (status.preview) return { domain: status.domain, pageCount: status.pageCount, warnings: [], preview: status.preview };
+    if (status.previewUrl) return { domain: status.domain, pageCount: status.pageCount, warnings: [], previewUrl: status.previewUrl };
     return json(await this.#send('GET', this.site));
   }
 }

@@ -35,7 +35,7 @@ site does not hold yet are uploaded.
                  $XDG_CACHE_HOME/docs-edge or ~/.cache/docs-edge, by size and modification time)
   --concurrency  uploads and fetches in flight (default 6)
   --preview      publish a preview labelled LABEL (a DNS label: a-z, 0-9, single hyphens) instead of
-                 the live version: served with noindex at its own hostname ("preview.url" in the output)
+                 the live version: served with noindex at its own hostname ("previewUrl" in the output)
   --wait-site    then wait until the domain's hosted site (a preview's) serves the new version, and print
                  its URL ("siteUrl" in the output); the site is https://<domain> (the preview's URL)
                  unless --site-url names it
@@ -93,13 +93,13 @@ export async function main(argv, {
     });
     progress.done();
     const published = result.site;
-    if (values['wait-site'] && published.preview) {
+    if (values['wait-site'] && published.previewUrl) {
       // Its export starts as the publish answers and takes seconds: what it serves now is the last one.
-      site = siteUrl(values.domain, values['site-url'] ?? published.preview.url);
+      site = siteUrl(values.domain, values['site-url'] ?? published.previewUrl);
       before = await servedPublish(site, siteFetch);
     }
     stderr.write(
-      `${published.domain} ${published.preview ? `preview ${published.preview.label} is built (the live version is unchanged; served at ${published.preview.url} once exported)` : 'is live'}: ${published.pageCount} pages` +
+      `${published.domain} ${published.previewUrl ? `preview ${values.preview} is built (the live version is unchanged; served at ${published.previewUrl} once exported)` : 'is live'}: ${published.pageCount} pages` +
         `${published.languages?.length > 1 ? `, ${published.languages.length} languages` : ''}; ` +
         `uploaded ${result.filesUploaded} of ${result.filesTotal} files, ${formatBytes(result.bytesSent)} sent, ` +
         `in ${(result.durationMs / 1000).toFixed(1)} s\n${formatWarnings(result.warnings)}\n`,

@@ -4,23 +4,19 @@
 //! site is hosted, since a preview is its hosting setting's export at another hostname. Each refusal
 //! is a 400 naming the `preview` field and the rule.
 
-use docs_edge_core::publish::preview::{preview_host, Preview};
+use docs_edge_core::publish::preview::preview_host;
 use worker::Env;
 
 use crate::shared::builder_orders::FileOrder;
 use crate::shared::directory::Directory;
 use crate::shared::error::{ApiError, ApiResult};
 
-/// `label`'s preview of the order's domain; `None` for a publish that is no preview.
-pub async fn check(
-    env: &Env,
-    order: &FileOrder,
-    label: Option<&str>,
-) -> ApiResult<Option<Preview>> {
+/// The hostname of `label`'s preview of the order's domain; `None` for a publish that is no preview.
+pub async fn check(env: &Env, order: &FileOrder, label: Option<&str>) -> ApiResult<Option<String>> {
     let Some(label) = label else {
         return Ok(None);
     };
-    let preview = preview_host(label, &order.domain, &order.settings.preview_host_suffix)?;
+    let host = preview_host(label, &order.domain, &order.settings.preview_host_suffix)?;
     if !order.settings.features.static_export {
         return Err(ApiError::Invalid(
             "preview: static exports are off in this deployment, and a preview is served from one"
@@ -37,5 +33,5 @@ pub async fn check(
             order.domain
         )));
     }
-    Ok(Some(preview))
+    Ok(Some(host))
 }

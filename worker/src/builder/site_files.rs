@@ -105,7 +105,8 @@ async fn stage(
     let domain = order.domain.as_str();
     let body = read_maybe_gzip_body(req, MAX_LIST_BYTES).await?;
     let mut manifest = Manifest::parse(&body, order.settings.max_source_files)?;
-    let preview = crate::builder::preview::check(env, order, manifest.preview.as_deref()).await?;
+    let preview_host =
+        crate::builder::preview::check(env, order, manifest.preview.as_deref()).await?;
     let wanted: BTreeSet<String> = manifest.hashes().into_iter().map(str::to_owned).collect();
     // Checked before the manifest is stored; checked again once it is.
     let held = held_sizes(bucket, order, &wanted).await?;
@@ -143,7 +144,7 @@ async fn stage(
         }
         return Err(err);
     }
-    json_response(200, &Staged { size, preview })
+    json_response(200, &Staged { size, preview_host })
 }
 
 /// A publish's `.tar.gz` upload (`crate::edge::routes::sites`), streamed into version `publish_id`'s
@@ -160,7 +161,7 @@ async fn source(
         ));
     };
     // Before the upload is read: a refused preview costs nothing.
-    let preview = crate::builder::preview::check(env, order, order.preview.as_deref()).await?;
+    let preview_host = crate::builder::preview::check(env, order, order.preview.as_deref()).await?;
     let key = version_key(&order.domain, publish_id, SOURCE_OBJECT);
     let size = store_body(
         req,
@@ -169,7 +170,7 @@ async fn source(
         usize::try_from(max).unwrap_or(usize::MAX),
     )
     .await?;
-    json_response(200, &Staged { size, preview })
+    json_response(200, &Staged { size, preview_host })
 }
 
 /// Fills in the sizes of the manifest's files from the store's; the paths of those it lacks.

@@ -3,8 +3,8 @@
 //! extensionless URLs, a folder's page with its slash, the `.md` beside a page for
 //! `Accept: text/markdown`, the site's redirects (its `_redirects`, read on a miss only), and the
 //! export's 404 page with status 404. A preview (`docs_edge_core::publish::preview`) is served the
-//! same way at its own hostname, whose pointer marks every response `noindex`. Which file a URL names and the headers every file carries
-//! are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
+//! same way at its own hostname, whose pointer marks every response `noindex`. Which file a URL
+//! names and the headers every file carries are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
 //!
 //! Each response reads the live pointer once (kept per isolate for [`POINTER_TTL_MS`]) and then
 //! a file of the one export it names (an asset the export lacks: of the export it replaced, for

@@ -5,7 +5,6 @@
 //! `crate::builder::sweep`, `crate::builder::admin`, `crate::builder::rebuild`) and the edge's
 //! routes that send one need neither.
 
-use docs_edge_core::publish::preview::Preview;
 use serde::{Deserialize, Serialize};
 
 use crate::shared::config::JobSettings;
@@ -80,12 +79,13 @@ pub struct FileOrder {
 }
 
 /// [`FileOp::Stage`]'s and [`FileOp::Source`]'s answer: the stored manifest's or upload's size (the
-/// publish's source bytes) and, for a preview publish, its label and hostname, checked.
+/// publish's source bytes) and, for a preview publish, its hostname (its label checked).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Staged {
     pub size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preview: Option<Preview>,
+    pub preview_host: Option<String>,
 }
 
 /// What the edge vouches for with a forwarded admin route (`crate::builder::admin`): the operator

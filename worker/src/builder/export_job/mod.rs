@@ -801,7 +801,7 @@ impl ExportJob {
             };
             go_live(bucket, host, live).await?;
             crate::shared::log_line::info(
-                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "host": host, "files": site.files}),
+                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
             );
             record.status = JobStatus::Completed;
             record.progress = 100.0;

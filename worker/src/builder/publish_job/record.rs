@@ -5,10 +5,9 @@ use crate::shared::config::JobSettings;
 use crate::shared::durable::publish_job::Progress;
 use crate::shared::sites::{IndexFormat, SiteVersion, CURRENT_LAYOUT};
 use docs_edge_core::docs::Site;
-use docs_edge_core::publish::preview::Preview;
 use docs_edge_core::publish::BatchState;
 use docs_edge_core::search::shard::batched::ShardLayout;
-use docs_edge_core::wire::{PreviewSite, PublishState, PublishStatus};
+use docs_edge_core::wire::{PublishState, PublishStatus};
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 
@@ -132,9 +131,9 @@ pub struct Record {
     /// What the publish runs under, as the edge script sent it with `begin`.
     #[serde(default)]
     pub(super) settings: JobSettings,
-    /// A preview publish's label and hostname (`start` said so): its version never goes live.
+    /// A preview publish's hostname (`start` said so): its version never goes live.
     #[serde(default)]
-    pub(super) preview: Option<Preview>,
+    pub(super) preview_host: Option<String>,
 }
 
 impl Record {
@@ -149,10 +148,7 @@ impl Record {
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
             error: self.error.clone(),
-            preview: self.preview.as_ref().map(|p| PreviewSite {
-                label: p.label.clone(),
-                url: format!("https://{}/", p.host),
-            }),
+            preview_url: self.preview_host.as_ref().map(|h| format!("https://{h}/")),
         }
     }
 

@@ -10,7 +10,6 @@
 //! starts used up, an export still running) or a missing binding is logged, and the site stays on
 //! its current export.
 
-use docs_edge_core::wire::ExportJob as JobView;
 use worker::Env;
 
 use super::record::Record;
@@ -21,26 +20,27 @@ use crate::shared::error::ApiResult;
 /// Starts the site's export of `record`'s publish, just switched live, when its domain is hosted.
 pub(super) async fn start_after_publish(env: &Env, record: &Record) {
     match start(env, record).await {
-        Ok(Some(job)) => crate::shared::log_line::info(
-            &serde_json::json!({"event": "site_export_started", "publishId": record.publish_id, "domain": record.domain, "jobId": job.job_id}),
+        // The job logs its own lines, with its id.
+        Ok(true) => crate::shared::log_line::info(
+            &serde_json::json!({"event": "site_export_started", "publishId": record.publish_id}),
         ),
-        Ok(None) => {}
+        Ok(false) => {}
         Err(err) => crate::shared::log_line::error(
             &serde_json::json!({"event": "site_export_not_started", "publishId": record.publish_id, "domain": record.domain, "error": err.public_message()}),
         ),
     }
 }
 
-async fn start(env: &Env, record: &Record) -> ApiResult<Option<JobView>> {
+async fn start(env: &Env, record: &Record) -> ApiResult<bool> {
     let features = &record.settings.features;
     if !features.static_export {
-        return Ok(None);
+        return Ok(false);
     }
     let Some(settings) = Directory::open(env)?.hosting(&record.domain).await? else {
-        return Ok(None);
+        return Ok(false);
     };
     if !settings.enabled {
-        return Ok(None);
+        return Ok(false);
     }
     let order = StartOrder::for_site(
         &record.org_id,
@@ -49,11 +49,10 @@ async fn start(env: &Env, record: &Record) -> ApiResult<Option<JobView>> {
         &settings,
         features,
         record.settings.export_limits(),
-        record.preview.as_ref().map(|p| p.host.as_str()),
+        record.preview_host.as_deref(),
     );
-    Ok(Some(
-        ExportOrgClient::new(env, &record.org_id)
-            .start(&order)
-            .await?,
-    ))
+    ExportOrgClient::new(env, &record.org_id)
+        .start_unread(&order)
+        .await?;
+    Ok(true)
 }

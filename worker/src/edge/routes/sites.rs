@@ -35,7 +35,7 @@ fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
         languages: version.languages.clone(),
         versions: version.versions.clone(),
         warnings: version.warnings.clone(),
-        preview: None,
+        preview_url: None,
     }
 }
 
@@ -127,7 +127,7 @@ async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
             publish_id,
             source_bytes: 0,
             wait: false,
-            preview: None,
+            preview_host: None,
         })
         .await
     {
@@ -138,7 +138,7 @@ async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
 }
 
 /// Starts a stored upload's publish: answers 200 with the live site (a preview's: the version it
-/// built, with its `preview`) if it goes live within `PUBLISH_WAIT_MS`, 400 if the upload is
+/// built, with its `previewUrl`) if it goes live within `PUBLISH_WAIT_MS`, 400 if the upload is
 /// refused by then, else 202 with the publish's status resource (also in `Location`).
 pub(crate) async fn start_publish(
     config: &Config,
@@ -155,7 +155,7 @@ pub(crate) async fn start_publish(
             publish_id: publish_id.clone(),
             source_bytes: staged.size,
             wait,
-            preview: staged.preview,
+            preview_host: staged.preview_host,
         })
         .await?;
     let query = Query {
@@ -168,7 +168,7 @@ pub(crate) async fn start_publish(
         match (record.status.status, record.version.as_ref()) {
             (PublishState::Live, Some(version)) => {
                 let mut site = published(domain, version);
-                site.preview = record.status.preview.clone();
+                site.preview_url = record.status.preview_url.clone();
                 return json_response(200, &site);
             }
             (PublishState::Failed, _) => {

@@ -122,6 +122,14 @@ impl<'a> ExportOrgClient<'a> {
         send(self.env, self.org_id, &ExportOrgCall::Start(order)).await
     }
 
+    /// [`Self::start`] for a caller that does not read the job (the builder: a serde reader of the
+    /// job's view costs its script bytes for nothing).
+    pub async fn start_unread(&self, order: &StartOrder) -> ApiResult<()> {
+        let _: serde::de::IgnoredAny =
+            send(self.env, self.org_id, &ExportOrgCall::Start(order)).await?;
+        Ok(())
+    }
+
     /// Takes a publish slot, or the 429 relayed.
     pub async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
         let _: serde_json::Value =

@@ -6,8 +6,8 @@
 //! `ExportOrg` is the request-serving script's, and the builder's `PublishJob` calls it too: its
 //! messages and client are here as well (`export_org`). These messages are an interface between two
 //! deployments: the builder is deployed first, so for a moment the previous request-serving script
-//! talks to the new builder (and the new builder to the previous `ExportOrg`). A field added to a message gets a
-//! serde default, and none is renamed or removed in one release.
+//! talks to the new builder (and the new builder to the previous `ExportOrg`). A field added to a
+//! message gets a serde default, and none is renamed or removed in one release.
 
 pub mod export_job;
 pub mod export_org;
