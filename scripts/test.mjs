@@ -178,7 +178,8 @@ async function testsWithPostgres() {
     ANALYTICS_SALT: randomBytes(24).toString('hex'),
   };
   // An operator's masking pattern, which tests/privacy.test.mjs checks is applied.
-  const vars = { ...secrets, PRIVACY_MASK_PATTERNS: 'cust_*' };
+  // Previews are served under `preview.test` (tests/hosting-preview.test.mjs).
+  const vars = { ...secrets, PRIVACY_MASK_PATTERNS: 'cust_*', PREVIEW_HOST_SUFFIX: 'preview.test' };
   const worker = await phase('start the shared worker (wrangler dev)', () => startWorker({ persistTo: state, vars, logFile, testScheduled: true }));
   try {
     const files = only.length > 0 ? only : longestFirst(readdirSync(join(root, 'tests'))

@@ -1,5 +1,6 @@
 // The two Worker scripts' configs agree with each other, and the one-off upgrade deploy
-// (`npm run deploy -- --move-builder-classes`) is a config wrangler accepts: checked with
+// (`npm run deploy -- --move-builder-classes`) and a first deploy's builder (without its binding to
+// the request-serving script's class) are configs wrangler accepts: checked with
 // `wrangler deploy --dry-run`, which bundles without contacting Cloudflare.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeBin, root, toolEnv } from '../scripts/lib/env.mjs';
-import { movingConfig, sharedStorageMismatch } from '../scripts/deploy.mjs';
+import { movingConfig, sharedStorageMismatch, withoutEdgeBindings } from '../scripts/deploy.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const edge = readFileSync(join(root, 'wrangler.toml'), 'utf8');
@@ -37,13 +38,20 @@ test('the request-serving script binds the builder\'s objects by its name, and e
   const builderBindings = bindings(builder);
   const edgeBindings = bindings(edge);
   assert.ok(builderName && builderName !== name(edge));
+  const ownBuilderClasses = [];
   for (const [binding, { className, scriptName }] of Object.entries(builderBindings)) {
-    assert.equal(scriptName, undefined, `the builder holds ${className} itself`);
+    if (scriptName) {
+      // The builder starts hosted sites' exports through the request-serving script's ExportOrg.
+      assert.equal(scriptName, name(edge), `the builder binds ${className} of the request-serving script`);
+      assert.deepEqual(edgeBindings[binding], { className, scriptName: undefined }, `wrangler.toml holds ${className} as ${binding}`);
+      continue;
+    }
+    ownBuilderClasses.push(className);
     assert.deepEqual(edgeBindings[binding], { className, scriptName: builderName }, `wrangler.toml binds ${binding} to ${builderName}'s ${className}`);
   }
   const ownEdgeClasses = Object.values(edgeBindings).filter((b) => !b.scriptName).map((b) => b.className);
   assert.deepEqual(migrated(edge).sort(), ownEdgeClasses.sort(), 'wrangler.toml migrates exactly the classes it holds');
-  assert.deepEqual(migrated(builder).sort(), Object.values(builderBindings).map((b) => b.className).sort(), 'the builder migrates exactly its classes');
+  assert.deepEqual(migrated(builder).sort(), ownBuilderClasses.sort(), 'the builder migrates exactly its classes');
 });
 
 test('the request-serving script binds the builder as a service, and the builder, trusting what that script sends, has no public URL', () => {
@@ -74,4 +82,14 @@ test('the upgrade deploy transfers the builder\'s classes from the request-servi
   const result = dryRun(moving);
   assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
   assert.ok(result.files.some((f) => f.endsWith('.wasm')), 'the builder bundle carries its wasm');
+});
+
+test('a first deploy\'s builder, before the request-serving script exists, binds none of its classes, and wrangler accepts it', () => {
+  const text = withoutEdgeBindings(builder, name(edge));
+  assert.ok(Object.values(bindings(builder)).some((b) => b.scriptName === name(edge)), 'the builder binds a class of the request-serving script');
+  assert.deepEqual(Object.values(bindings(text)).filter((b) => b.scriptName), [], 'none left');
+  assert.deepEqual(migrated(text), migrated(builder));
+  writeFileSync(moving, text);
+  const result = dryRun(moving);
+  assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
 });

@@ -81,6 +81,10 @@ pub struct ManifestFile {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
     pub files: Vec<ManifestFile>,
+    /// `"preview"`: the label of a preview publish, as the request wrote it (checked with
+    /// [`crate::publish::preview::preview_host`], which needs the deployment's suffix). Not stored.
+    #[serde(skip)]
+    pub preview: Option<String>,
 }
 
 /// The name of a manifest beside its version, where a `.tar.gz` publish keeps its upload.
@@ -135,7 +139,15 @@ impl Manifest {
                 "must include docs.json (or the legacy mint.json) at the root",
             ));
         }
-        Ok(Manifest { files: out })
+        let preview = match value.get("preview") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(label)) => Some(label.clone()),
+            Some(_) => return Err(field("preview", "must be a string: the preview's label")),
+        };
+        Ok(Manifest {
+            files: out,
+            preview,
+        })
     }
 
     /// The distinct hashes, sorted.
@@ -256,6 +268,7 @@ mod tests {
                     size: 20 << 20,
                 },
             ],
+            preview: None,
         };
         assert!(manifest.check_limits(&ArchiveLimits::default()).is_ok());
         manifest.files[1].size = 26 << 20;
@@ -263,6 +276,32 @@ mod tests {
             manifest.check_limits(&ArchiveLimits::default()),
             Err(ArchiveError::FileTooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn a_manifest_may_name_a_preview_label_as_a_string() {
+        let body =
+            |preview: &str| format!(r#"{{"files": {{"docs.json": "{H}"}}, "preview": {preview}}}"#);
+        assert_eq!(
+            Manifest::parse(body("\"feature-x\"").as_bytes(), 5)
+                .unwrap()
+                .preview
+                .as_deref(),
+            Some("feature-x")
+        );
+        assert_eq!(
+            Manifest::parse(body("null").as_bytes(), 5).unwrap().preview,
+            None
+        );
+        assert_eq!(
+            Manifest::parse(body("7").as_bytes(), 5).unwrap_err().path,
+            "preview"
+        );
+        // Never stored with the version: the manifest's bytes are its files.
+        let manifest = Manifest::parse(body("\"x\"").as_bytes(), 5).unwrap();
+        assert!(!String::from_utf8(manifest.to_bytes())
+            .unwrap()
+            .contains("preview"));
     }
 
     #[test]

@@ -60,6 +60,7 @@ pub mod kept;
 pub mod manifest;
 pub mod parsed;
 pub mod pieced;
+pub mod preview;
 mod small;
 #[cfg(test)]
 mod tests;

@@ -184,6 +184,10 @@ pub struct PublishedSite {
     pub languages: Vec<String>,
     pub versions: Vec<String>,
     pub warnings: Vec<String>,
+    /// Set for a preview publish (the version above is its, not the live one): where its site is
+    /// served once its export is written (`crate::publish::preview`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_url: Option<String>,
 }
 
 /// A publish as its status resource shows it (`GET /v1/sites/{domain}/publishes/{publishId}`).
@@ -204,10 +208,14 @@ pub struct PublishStatus {
     pub updated_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Set for a preview publish, which never replaces the live version (`live` then means built,
+    /// and its site's export started): where its site is served once its export is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_url: Option<String>,
 }
 
-/// `queued` (uploaded, waiting for its first step), `running`, `live` (the version is served) or
-/// `failed` (the previous version, if any, stays live).
+/// `queued` (uploaded, waiting for its first step), `running`, `live` (the version is served; for a
+/// preview, built) or `failed` (the previous version, if any, stays live).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum PublishState {

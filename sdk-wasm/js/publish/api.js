@@ -87,12 +87,14 @@ export class SiteApi {
   }
 
   /**
-   * Commits a manifest (`{path: hash}`) and resolves with the live site. A manifest naming a file the
-   * site lacks rejects with code `missing_files` and `err.missing` (the paths).
+   * Commits a manifest (`{path: hash}`) and resolves with the live site (with `preview`, a preview's
+   * label: the version it built, with `previewUrl`; the live one is unchanged). A manifest
+   * naming a file the site lacks rejects with code `missing_files` and `err.missing` (the paths).
    */
-  async commit(files, onProgress) {
+  async commit(files, onProgress, preview) {
     try {
-      const res = await this.#send('POST', `${this.site}/publishes`, { body: gzipJson({ files }), headers: GZIP_JSON });
+      const body = gzipJson(preview ? { files, preview } : { files });
+      const res = await this.#send('POST', `${this.site}/publishes`, { body, headers: GZIP_JSON });
       return this.#untilLive(res, onProgress);
     } catch (err) {
       if (err.code === 'missing_files') err.missing = err.details?.missing ?? [];
@@ -106,7 +108,8 @@ export class SiteApi {
     return this.#untilLive(res, onProgress);
   }
 
-  /** A 200 is the live site; a 202 is followed to its status resource until live, then the site is read. */
+  /** A 200 is the live site; a 202 is followed to its status resource until live, then the site is
+   * read (a preview's status resource, once built: the live site is another version). */
   async #untilLive(res, onProgress) {
     const body = await json(res);
     if (res.status !== 202) return body;
@@ -124,6 +127,7 @@ export class SiteApi {
       status = await json(await this.#send('GET', location));
       onProgress?.(status);
     }
+    if (status.previewUrl) return { domain: status.domain, pageCount: status.pageCount, warnings: [], previewUrl: status.previewUrl };
     return json(await this.#send('GET', this.site));
   }
 }

@@ -14,6 +14,7 @@ const OPTIONS = {
   'no-fetch': { type: 'boolean', default: false },
   'no-cache': { type: 'boolean', default: false },
   concurrency: { type: 'string' },
+  preview: { type: 'string' },
   'wait-site': { type: 'boolean', default: false },
   'site-url': { type: 'string' },
   'site-timeout': { type: 'string' },
@@ -22,7 +23,7 @@ const OPTIONS = {
 
 export function usage(command) {
   return `usage: ${command} <folder> --domain <domain> [--url URL] [--key ADMIN_KEY] [--json] [--no-fetch] [--concurrency N]
-       [--wait-site [--site-url URL] [--site-timeout SECONDS]]
+       [--preview LABEL] [--wait-site [--site-url URL] [--site-timeout SECONDS]]
 
 Publishes a docs folder (docs.json or mint.json at its root) and waits until it is live. Only files the
 site does not hold yet are uploaded.
@@ -33,8 +34,11 @@ site does not hold yet are uploaded.
   --no-cache     read every file, and keep no file hashes for the next publish (kept by default in
                  $XDG_CACHE_HOME/docs-edge or ~/.cache/docs-edge, by size and modification time)
   --concurrency  uploads and fetches in flight (default 6)
-  --wait-site    then wait until the domain's hosted site serves the new version, and print its URL
-                 ("siteUrl" in the output); the site is https://<domain> unless --site-url names it
+  --preview      publish a preview labelled LABEL (a DNS label: a-z, 0-9, single hyphens) instead of
+                 the live version: served with noindex at its own hostname ("previewUrl" in the output)
+  --wait-site    then wait until the domain's hosted site (a preview's) serves the new version, and print
+                 its URL ("siteUrl" in the output); the site is https://<domain> (the preview's URL)
+                 unless --site-url names it
   --site-timeout seconds to wait for the site (default 600)`;
 }
 
@@ -69,6 +73,7 @@ export async function main(argv, {
     !adminKey && '--key (or DOCS_EDGE_ADMIN_KEY) is required',
     !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64) && '--concurrency must be a whole number from 1 to 64',
     !(siteTimeout > 0) && '--site-timeout must be a number of seconds',
+    values.preview !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(values.preview) && '--preview must be a DNS label: lower-case letters, digits and single hyphens',
     (values['site-url'] || values['site-timeout']) && !values['wait-site'] && '--site-url and --site-timeout go with --wait-site',
   ].filter(Boolean);
   if (problems.length > 0) {
@@ -77,18 +82,24 @@ export async function main(argv, {
   }
 
   const progress = progressWriter(stderr);
-  const site = values['wait-site'] ? siteUrl(values.domain, values['site-url']) : null;
+  // A preview's site is at a hostname only the server knows: asked once it answers.
+  let site = values['wait-site'] && !values.preview ? siteUrl(values.domain, values['site-url']) : null;
   try {
     // What the hosted site serves now: the wait ends when it serves something else.
-    const before = site ? await servedPublish(site, siteFetch) : null;
+    let before = site ? await servedPublish(site, siteFetch) : null;
     const result = await publish({
-      folder: positionals[0], baseUrl, adminKey, domain: values.domain, concurrency,
+      folder: positionals[0], baseUrl, adminKey, domain: values.domain, concurrency, preview: values.preview,
       noFetch: values['no-fetch'], onEvent: progress.event, ...(values['no-cache'] ? { hashCacheDir: false } : {}),
     });
     progress.done();
     const published = result.site;
+    if (values['wait-site'] && published.previewUrl) {
+      // Its export starts as the publish answers and takes seconds: what it serves now is the last one.
+      site = siteUrl(values.domain, values['site-url'] ?? published.previewUrl);
+      before = await servedPublish(site, siteFetch);
+    }
     stderr.write(
-      `${published.domain} is live: ${published.pageCount} pages` +
+      `${published.domain} ${published.previewUrl ? `preview ${values.preview} is built (the live version is unchanged; served at ${published.previewUrl} once exported)` : 'is live'}: ${published.pageCount} pages` +
         `${published.languages?.length > 1 ? `, ${published.languages.length} languages` : ''}; ` +
         `uploaded ${result.filesUploaded} of ${result.filesTotal} files, ${formatBytes(result.bytesSent)} sent, ` +
         `in ${(result.durationMs / 1000).toFixed(1)} s\n${formatWarnings(result.warnings)}\n`,

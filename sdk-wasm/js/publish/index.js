@@ -16,7 +16,8 @@ export { SiteApi } from './api.js';
 const HASH_CONCURRENCY = 8;
 
 /**
- * Publishes `folder` to `domain` and resolves once the new version is live:
+ * Publishes `folder` to `domain` (a preview when `preview` names its label: the live version stays)
+ * and resolves once the new version is live (a preview: built):
  * `{site, warnings, bytesSent, filesUploaded, filesTotal, durationMs}`. `warnings` are the client's
  * (walk, remote fetches) followed by the server's (`site.warnings`). `onEvent` sees progress:
  * `{phase: 'hash', done, total}`, `{phase: 'upload', files, totalFiles, bytes, totalBytes}`,
@@ -26,7 +27,7 @@ const HASH_CONCURRENCY = 8;
  * size and modification time) is kept in `hashCacheDir` (`hash-cache.js`; `false`: nothing kept).
  */
 export async function publishFolder({
-  folder, baseUrl, adminKey, domain, noFetch = false, concurrency = 6, onEvent = () => {},
+  folder, baseUrl, adminKey, domain, preview, noFetch = false, concurrency = 6, onEvent = () => {},
   fetch = globalThis.fetch, remoteFetch = globalThis.fetch, retryDelayMs, pollMs, hashCacheDir,
 }) {
   const started = Date.now();
@@ -56,14 +57,14 @@ export async function publishFolder({
   const onStatus = (status) => onEvent({ phase: 'publish', status });
   let site;
   try {
-    site = await api.commit(manifest, onStatus);
+    site = await api.commit(manifest, onStatus, preview);
   } catch (err) {
     // The site lost files the live manifest named (another publish replaced it meanwhile and the
     // sweep ran): upload what it names, once.
     if (err.code !== 'missing_files' || !Array.isArray(err.missing)) throw err;
     const named = new Set(err.missing);
     await uploader.upload([...new Map(entries.filter((e) => named.has(e.path)).map((e) => [e.hash, e])).values()]);
-    site = await api.commit(manifest, onStatus);
+    site = await api.commit(manifest, onStatus, preview);
   }
   return {
     site,

@@ -6,13 +6,23 @@ use docs_edge_core::export::hosting::LiveSite;
 use worker::{Bucket, HttpMetadata};
 
 use crate::shared::clock::now_ms;
-use crate::shared::error::ApiResult;
+use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::storage::{self, hosted_live_key};
 
-/// Switches the domain's site to `live`, whose files are all written.
-pub async fn go_live(bucket: &Bucket, domain: &str, live: LiveSite) -> ApiResult<()> {
-    let current = read_live(bucket, domain).await?;
-    write_live(bucket, domain, &live.switched_from(current, now_ms())).await
+/// Switches the site at `host` (its domain, or a preview's hostname) to `live`, whose files are all
+/// written. Two domains may map to one preview hostname (`docs_edge_core::publish::preview`): a
+/// preview never replaces a pointer of another domain, nor a domain's own site.
+pub async fn go_live(bucket: &Bucket, host: &str, live: LiveSite) -> ApiResult<()> {
+    let current = read_live(bucket, host).await?;
+    if let Some(current) = &current {
+        if current.preview_of != live.preview_of {
+            return Err(ApiError::Conflict {
+                code: "preview_host_taken",
+                message: format!("{host} serves another site; this preview is not served"),
+            });
+        }
+    }
+    write_live(bucket, host, &live.switched_from(current, now_ms())).await
 }
 
 /// Switches the domain's site back to its previous export; the pointer written, or `None` when the

@@ -128,6 +128,7 @@ async fn start(env: &Env, bucket: &Bucket, order: &UpgradeOrder, marker: &str) -
         publish_id,
         source_bytes,
         wait: false,
+        preview_host: None,
     })
     .await?;
     Ok(())

@@ -31,9 +31,9 @@ pub async fn serve(
     match op {
         FileOp::Missing => missing(req, &bucket, order).await,
         FileOp::Put => put(req, &bucket, order).await,
-        FileOp::Stage => stage(req, &bucket, order).await,
+        FileOp::Stage => stage(req, env, &bucket, order).await,
         FileOp::LiveManifest => live_manifest(&bucket, order).await,
-        FileOp::Source => source(req, &bucket, order).await,
+        FileOp::Source => source(req, env, &bucket, order).await,
     }
 }
 
@@ -93,13 +93,20 @@ async fn put(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult
 /// `publish_id`'s, which the edge then publishes as an upload is published. The edge counts the
 /// publish against the rate only after this, so a refused manifest never counts; it deletes the
 /// manifest if the publish cannot begin.
-async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+async fn stage(
+    req: &mut Request,
+    env: &Env,
+    bucket: &Bucket,
+    order: &FileOrder,
+) -> ApiResult<Response> {
     let publish_id = order.publish_id.as_deref().ok_or_else(|| {
         ApiError::Internal("builder files/stage: no publish id in the order".into())
     })?;
     let domain = order.domain.as_str();
     let body = read_maybe_gzip_body(req, MAX_LIST_BYTES).await?;
     let mut manifest = Manifest::parse(&body, order.settings.max_source_files)?;
+    let preview_host =
+        crate::builder::preview::check(env, order, manifest.preview.as_deref()).await?;
     let wanted: BTreeSet<String> = manifest.hashes().into_iter().map(str::to_owned).collect();
     // Checked before the manifest is stored; checked again once it is.
     let held = held_sizes(bucket, order, &wanted).await?;
@@ -137,17 +144,24 @@ async fn stage(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResu
         }
         return Err(err);
     }
-    json_response(200, &Staged { size })
+    json_response(200, &Staged { size, preview_host })
 }
 
 /// A publish's `.tar.gz` upload (`crate::edge::routes::sites`), streamed into version `publish_id`'s
 /// source object; 413 past the order's limit. The edge begins the publish once it is stored.
-async fn source(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiResult<Response> {
+async fn source(
+    req: &mut Request,
+    env: &Env,
+    bucket: &Bucket,
+    order: &FileOrder,
+) -> ApiResult<Response> {
     let (Some(publish_id), Some(max)) = (order.publish_id.as_deref(), order.max_bytes) else {
         return Err(ApiError::Internal(
             "builder files/source: no publish id or limit in the order".into(),
         ));
     };
+    // Before the upload is read: a refused preview costs nothing.
+    let preview_host = crate::builder::preview::check(env, order, order.preview.as_deref()).await?;
     let key = version_key(&order.domain, publish_id, SOURCE_OBJECT);
     let size = store_body(
         req,
@@ -156,7 +170,7 @@ async fn source(req: &mut Request, bucket: &Bucket, order: &FileOrder) -> ApiRes
         usize::try_from(max).unwrap_or(usize::MAX),
     )
     .await?;
-    json_response(200, &Staged { size })
+    json_response(200, &Staged { size, preview_host })
 }
 
 /// Fills in the sizes of the manifest's files from the store's; the paths of those it lacks.

@@ -2,8 +2,9 @@
 //! gets the file of the domain's live export straight from R2, with no rendering: pages at their
 //! extensionless URLs, a folder's page with its slash, the `.md` beside a page for
 //! `Accept: text/markdown`, the site's redirects (its `_redirects`, read on a miss only), and the
-//! export's 404 page with status 404. Which file a URL names and the headers every file carries
-//! are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
+//! export's 404 page with status 404. A preview (`docs_edge_core::publish::preview`) is served the
+//! same way at its own hostname, whose pointer marks every response `noindex`. Which file a URL
+//! names and the headers every file carries are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
 //!
 //! Each response reads the live pointer once (kept per isolate for [`POINTER_TTL_MS`]) and then
 //! a file of the one export it names (an asset the export lacks: of the export it replaced, for
@@ -73,7 +74,8 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
     };
     let site = Site {
         bucket,
-        noindex: noindex_host(&host),
+        // A preview's pointer says so; a `workers.dev` hostname is never the site's own.
+        noindex: live.noindex || noindex_host(&host),
         domain: host,
         live: live.clone(),
         head: req.method() == Method::Head,
@@ -124,12 +126,6 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
         return Ok(Some(response));
     }
     site.not_found().await.map(Some)
-}
-
-/// The publish `domain`'s hosted site is served from; `None` when it serves none.
-pub async fn live_publish_id(env: &Env, domain: &str) -> ApiResult<Option<String>> {
-    let live = live_site(&storage::bucket(env)?, domain).await?;
-    Ok(live.map(|l| l.publish_id.clone()))
 }
 
 /// The request's hostname, lower case, without its port.

@@ -72,14 +72,20 @@ pub struct FileOrder {
     /// [`FileOp::Source`]'s limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
+    /// [`FileOp::Source`]'s preview label, as the request's `?preview=` wrote it (the builder checks it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
     pub settings: JobSettings,
 }
 
 /// [`FileOp::Stage`]'s and [`FileOp::Source`]'s answer: the stored manifest's or upload's size (the
-/// publish's source bytes).
+/// publish's source bytes) and, for a preview publish, its hostname (its label checked).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Staged {
     pub size: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_host: Option<String>,
 }
 
 /// What the edge vouches for with a forwarded admin route (`crate::builder::admin`): the operator

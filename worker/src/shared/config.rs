@@ -75,7 +75,11 @@ impl Config {
             ),
             max_media_file_bytes: number(env, "MAX_MEDIA_FILE_BYTES", DEFAULT_MAX_MEDIA_FILE_BYTES),
             max_site_bytes: number(env, "MAX_SITE_BYTES", DEFAULT_MAX_SITE_BYTES),
-            export_starts_per_hour: number(env, "EXPORT_STARTS_PER_HOUR", 10),
+            export_starts_per_hour: number(
+                env,
+                "EXPORT_STARTS_PER_HOUR",
+                DEFAULT_EXPORT_STARTS_PER_HOUR,
+            ),
             publishes_per_hour: number(env, "PUBLISHES_PER_HOUR", 30),
             publish_wait_ms: number(env, "PUBLISH_WAIT_MS", 20_000).min(60_000),
             publish_retention_days: number(env, "PUBLISH_RETENTION_DAYS", 7).min(3650),
@@ -87,7 +91,8 @@ impl Config {
             .min(3650),
             bundle_link_ttl_secs: number(env, "BUNDLE_LINK_TTL_SECONDS", 3600)
                 .clamp(1, MAX_BUNDLE_LINK_TTL_SECS),
-            export_batch_pages: number(env, "EXPORT_BATCH_PAGES", 100).clamp(1, 10_000) as u32,
+            export_batch_pages: number(env, "EXPORT_BATCH_PAGES", DEFAULT_EXPORT_BATCH_PAGES)
+                .clamp(1, 10_000) as u32,
             analytics_retention_days: number(
                 env,
                 "ANALYTICS_RETENTION_DAYS",
@@ -113,6 +118,8 @@ const DEFAULT_MAX_MEDIA_FILE_BYTES: u64 = 25 << 20;
 /// Every file of a version, media included.
 const DEFAULT_MAX_SITE_BYTES: u64 = 1 << 30;
 const DEFAULT_EXPORT_RETENTION_DAYS: u64 = 7;
+const DEFAULT_EXPORT_STARTS_PER_HOUR: u64 = 10;
+const DEFAULT_EXPORT_BATCH_PAGES: u64 = 100;
 /// Publishes per domain whose status stays readable; older records are deleted as new ones begin.
 pub const KEPT_PUBLISHES: usize = 50;
 
@@ -136,6 +143,13 @@ pub struct JobSettings {
     /// `DEPLOYMENT_KIND = "air-gapped"`: a publish fetches only from `INTERNAL_HOSTS`.
     pub air_gapped: bool,
     pub internal_hosts: String,
+    /// `EXPORT_STARTS_PER_HOUR` and `EXPORT_BATCH_PAGES`: the hosted site's export a publish
+    /// starts when it goes live runs under them.
+    pub export_starts_per_hour: u64,
+    pub export_batch_pages: u32,
+    /// `PREVIEW_HOST_SUFFIX`: the hostname previews are served under (`docs_edge_core::publish::preview`);
+    /// empty: previews are off.
+    pub preview_host_suffix: String,
     #[serde(skip_serializing_if = "TestHooks::is_unset")]
     pub test: TestHooks,
 }
@@ -153,12 +167,31 @@ impl Default for JobSettings {
             features: Features::default(),
             air_gapped: false,
             internal_hosts: String::new(),
+            export_starts_per_hour: DEFAULT_EXPORT_STARTS_PER_HOUR,
+            export_batch_pages: DEFAULT_EXPORT_BATCH_PAGES as u32,
+            preview_host_suffix: String::new(),
             test: TestHooks::default(),
         }
     }
 }
 
+/// The limits an export order runs under: `EXPORT_STARTS_PER_HOUR`, `EXPORT_BATCH_PAGES`.
+#[derive(Debug, Clone, Copy)]
+pub struct ExportLimits {
+    pub starts_per_hour: u64,
+    pub batch_pages: u32,
+}
+
 impl JobSettings {
+    /// The export limits the request-serving script read when it sent these settings (the
+    /// builder has no variables of its own).
+    pub fn export_limits(&self) -> ExportLimits {
+        ExportLimits {
+            starts_per_hour: self.export_starts_per_hour,
+            batch_pages: self.export_batch_pages,
+        }
+    }
+
     pub fn from_env(env: &Env) -> Result<JobSettings, String> {
         let config = Config::from_env(env);
         Ok(JobSettings {
@@ -173,6 +206,9 @@ impl JobSettings {
             air_gapped: deployment(env)?.kind
                 == docs_edge_core::platform::deployment::DeploymentKind::AirGapped,
             internal_hosts: backend_settings(env).internal_hosts,
+            export_starts_per_hour: config.export_starts_per_hour,
+            export_batch_pages: config.export_batch_pages,
+            preview_host_suffix: text(env, "PREVIEW_HOST_SUFFIX").unwrap_or_default(),
             test: TestHooks {
                 publish_fault_domain: test_only::publish_fault_domain(env),
                 publish_step_delay: test_only::publish_step_delay(env)

@@ -154,6 +154,17 @@ pub struct LiveSite {
     /// written since is still being written, one at a time for an organization.
     #[serde(default)]
     pub since_ms: u64,
+    /// A preview's pointer (`crate::publish::preview`): the domain it previews. Its responses carry
+    /// `noindex`, and another domain's export never replaces it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_of: Option<String>,
+    /// When a preview stops being served: the daily sweep deletes its pointer from then on (0: never).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub expires_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// How long an export's files stay after the site was switched away from it, at least.
@@ -203,6 +214,11 @@ impl LiveSite {
         Some(back)
     }
 
+    /// Whether a preview's pointer has expired at `now_ms` (the sweep deletes it then).
+    pub fn expired(&self, now_ms: u64) -> bool {
+        self.expires_ms != 0 && now_ms >= self.expires_ms
+    }
+
     /// Whether the files of export `export_id` must stay at `now_ms`: the live one, the previous
     /// one, and those switched away from in the last `keep_retired_ms` ([`KEEP_RETIRED_MS`]).
     pub fn keeps(&self, export_id: &str, now_ms: u64, keep_retired_ms: u64) -> bool {
@@ -228,6 +244,8 @@ pub struct ServedSite {
     pub path_prefix: Option<String>,
     pub content_security_policy: String,
     pub previous_export_id: Option<String>,
+    /// A preview's: every response says `noindex`.
+    pub noindex: bool,
 }
 
 impl ServedSite {
@@ -248,6 +266,7 @@ impl ServedSite {
             previous_export_id: pointer
                 .get("previous")
                 .and_then(|previous| text(previous, "exportId")),
+            noindex: pointer.get("previewOf").is_some(),
         })
     }
 
@@ -293,9 +312,18 @@ pub fn hosted_export_of(key: &str) -> Option<(&str, &str)> {
     }
 }
 
+/// The hostname of a hosted site's pointer key (`hosted/{host}/live.json`); `None` for any other key.
+pub fn hosted_pointer_of(key: &str) -> Option<&str> {
+    let host = key
+        .strip_prefix(HOSTED_PREFIX)?
+        .strip_suffix("/live.json")?;
+    (!host.is_empty() && !host.contains('/')).then_some(host)
+}
+
 /// Whether the sweep deletes a file of export `export_id`, written at `uploaded_ms`, of a domain
 /// whose pointer is `live` (`None`: its site is not live): an export the pointer does not keep,
-/// written before the last switch; with no pointer, once a day old (an export in flight is not).
+/// written before the last switch; with no pointer (or a preview's, expired), once a day old (an
+/// export in flight is not).
 pub fn hosted_file_swept(
     export_id: &str,
     uploaded_ms: u64,
@@ -303,7 +331,7 @@ pub fn hosted_file_swept(
     live: Option<&LiveSite>,
     keep_retired_ms: u64,
 ) -> bool {
-    match live {
+    match live.filter(|live| !live.expired(now_ms)) {
         Some(live) => {
             !live.keeps(export_id, now_ms, keep_retired_ms) && uploaded_ms < live.since_ms
         }
@@ -393,6 +421,7 @@ mod tests {
             path_prefix: None,
             content_security_policy: "x".into(),
             previous_export_id: None,
+            noindex: false,
         };
         assert_eq!(served.site_path("/a/b"), Some("/a/b"));
         assert_eq!(served.root(), "/");
@@ -418,6 +447,7 @@ mod tests {
                 path_prefix: Some("/docs".into()),
                 content_security_policy: "csp se_b".into(),
                 previous_export_id: Some("se_a".into()),
+                noindex: false,
             }
         );
         let alone = ServedSite::from_json(&serde_json::to_vec(&export("se_c")).unwrap()).unwrap();
@@ -439,7 +469,55 @@ mod tests {
             previous: None,
             retired: Vec::new(),
             since_ms: 0,
+            preview_of: None,
+            expires_ms: 0,
         }
+    }
+
+    #[test]
+    fn hosting_a_preview_pointer_says_noindex_and_is_swept_once_expired() {
+        let mut preview = export("se_p");
+        preview.preview_of = Some("docs.example.com".into());
+        preview.expires_ms = 10 * DAY_MS;
+        let json = serde_json::to_vec(&preview).unwrap();
+        assert!(ServedSite::from_json(&json).unwrap().noindex);
+        assert!(
+            !ServedSite::from_json(&serde_json::to_vec(&export("se_a")).unwrap())
+                .unwrap()
+                .noindex
+        );
+        let read: LiveSite = serde_json::from_slice(&json).unwrap();
+        assert_eq!(read, preview);
+        // Before it expires its files are kept as a live site's are; after, as a site's with no pointer.
+        assert!(!preview.expired(10 * DAY_MS - 1) && preview.expired(10 * DAY_MS));
+        assert!(
+            !export("se_a").expired(u64::MAX),
+            "a live site never expires"
+        );
+        assert!(!hosted_file_swept(
+            "se_p",
+            0,
+            10 * DAY_MS - 1,
+            Some(&preview),
+            KEEP_RETIRED_MS
+        ));
+        assert!(hosted_file_swept(
+            "se_p",
+            0,
+            10 * DAY_MS,
+            Some(&preview),
+            KEEP_RETIRED_MS
+        ));
+        assert!(
+            !hosted_file_swept(
+                "se_p",
+                10 * DAY_MS - 5,
+                10 * DAY_MS,
+                Some(&preview),
+                KEEP_RETIRED_MS
+            ),
+            "a file written in the last day stays (an export in flight)"
+        );
     }
 
     #[test]
@@ -504,6 +582,9 @@ mod tests {
             Some(("d.com", "se_a"))
         );
         assert_eq!(hosted_export_of("hosted/d.com/live.json"), None);
+        assert_eq!(hosted_pointer_of("hosted/d.com/live.json"), Some("d.com"));
+        assert_eq!(hosted_pointer_of("hosted/d.com/se_a/live.json"), None);
+        assert_eq!(hosted_pointer_of("hosted//live.json"), None);
         assert_eq!(hosted_export_of("sites/d.com/se_a/x"), None);
         let live = export("se_c").switched_from(
             Some(export("se_b").switched_from(Some(export("se_a")), 1_000)),

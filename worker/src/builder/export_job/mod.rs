@@ -26,6 +26,8 @@ use docs_edge_core::export::{
     SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::platform::deployment::Features;
+use docs_edge_core::platform::retention::DAY_MS;
+use docs_edge_core::publish::preview::PREVIEW_DAYS;
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -316,6 +318,7 @@ impl ExportJob {
             image_origins: BTreeSet::new(),
             site: start.site.map(|target| SiteCopy {
                 path_prefix: target.path_prefix,
+                preview_host: target.preview_host,
                 ..SiteCopy::default()
             }),
         };
@@ -764,12 +767,15 @@ impl ExportJob {
     /// A step of writing a hosted site's files; after the last, the site is switched to this export
     /// and the job is complete.
     async fn copy_site(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
+        let mut site = record.site.clone().unwrap_or_default();
+        // A preview's files and pointer are under its own hostname.
+        let host = site.preview_host.clone();
+        let host = host.as_deref().unwrap_or(&record.domain);
         let job = CopyJob {
             job_id: &record.job_id,
-            domain: &record.domain,
+            domain: host,
             parts: record.parts,
         };
-        let mut site = record.site.clone().unwrap_or_default();
         let done = copy_step(bucket, &job, &mut site).await?;
         if done {
             let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
@@ -787,8 +793,13 @@ impl ExportJob {
                 previous: None,
                 retired: Vec::new(),
                 since_ms: 0,
+                preview_of: site.preview_host.as_ref().map(|_| record.domain.clone()),
+                expires_ms: match site.preview_host {
+                    Some(_) => now_ms() + PREVIEW_DAYS * DAY_MS,
+                    None => 0,
+                },
             };
-            go_live(bucket, &record.domain, live).await?;
+            go_live(bucket, host, live).await?;
             crate::shared::log_line::info(
                 &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
             );

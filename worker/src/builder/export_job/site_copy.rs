@@ -29,6 +29,9 @@ const PUSH_BYTES: usize = 64 << 10;
 pub struct SiteCopy {
     #[serde(default)]
     pub path_prefix: Option<String>,
+    /// A preview's hostname: its files and pointer are there, not under the domain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_host: Option<String>,
     /// The next part to read; `None` until the job's parts are all written.
     #[serde(default)]
     pub next_part: Option<u32>,

@@ -231,6 +231,7 @@ impl PublishJob {
             batch_stems: Vec::new(),
             version: None,
             settings: begin.settings,
+            preview_host: None,
         };
         storage
             .put_json(&job_key(&record.publish_id), &record)
@@ -266,6 +267,7 @@ impl PublishJob {
         if record.step == Step::Upload && record.active() {
             record.step = Step::Unpack;
             record.source_bytes = start.source_bytes;
+            record.preview_host = start.preview_host;
             record.updated_at = now_iso();
             storage
                 .put_json(&job_key(&record.publish_id), &record)

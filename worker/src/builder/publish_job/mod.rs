@@ -8,6 +8,7 @@ mod live_sources;
 mod record;
 mod remote_specs;
 mod reuse;
+mod site_export;
 mod step_error;
 mod steps;
 mod store;

@@ -131,6 +131,9 @@ pub struct Record {
     /// What the publish runs under, as the edge script sent it with `begin`.
     #[serde(default)]
     pub(super) settings: JobSettings,
+    /// A preview publish's hostname (`start` said so): its version never goes live.
+    #[serde(default)]
+    pub(super) preview_host: Option<String>,
 }
 
 impl Record {
@@ -145,6 +148,7 @@ impl Record {
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
             error: self.error.clone(),
+            preview_url: self.preview_host.as_ref().map(|h| format!("https://{h}/")),
         }
     }
 

@@ -135,11 +135,17 @@ impl PublishJob {
                     .version
                     .clone()
                     .ok_or_else(|| ApiError::Internal("publish has no version".into()))?;
-                sites::switch_to(bucket, &record.domain, &version).await?;
+                // A preview's version is built but never switched: search, the assistant and the
+                // hosted site keep the live one; its own export serves it at its hostname.
+                if record.preview_host.is_none() {
+                    sites::switch_to(bucket, &record.domain, &version).await?;
+                }
                 record.status = PublishState::Live;
                 crate::shared::log_line::info(
                     &serde_json::json!({"event": "publish_live", "publishId": record.publish_id, "domain": record.domain, "pageCount": version.page_count}),
                 );
+                // In this step, so a hosted site follows every publish that goes live, read or not.
+                super::site_export::start_after_publish(&self.env, record).await;
                 Step::Cleanup
             }
             Step::Cleanup => {

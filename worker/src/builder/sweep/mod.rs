@@ -1,12 +1,12 @@
 //! The daily storage sweep, run in the builder script when the edge's cron asks
 //! (`crate::shared::builder_orders::SweepOrder`): published versions and export objects past their
 //! retention (`docs_edge_core::platform::retention`), files of sites' stores no kept version
-//! refers to (`crate::builder::sweep::file_stores`), and hosted sites' exports their pointers no longer keep
-//! (`docs_edge_core::export::hosting::hosted_file_swept`), at most the order's list pages per run, from the key after the
+//! refers to (`crate::builder::sweep::file_stores`), expired previews' pointers, and hosted sites' exports their
+//! pointers no longer keep (`docs_edge_core::export::hosting::hosted_file_swept`), at most the order's list pages per run, from the key after the
 //! one the last run stopped at. The edge keeps that cursor and logs the outcome.
 
 use docs_edge_core::export::hosting::{
-    hosted_export_of, hosted_file_swept, LiveSite, KEEP_RETIRED_MS,
+    hosted_export_of, hosted_file_swept, hosted_pointer_of, LiveSite, KEEP_RETIRED_MS,
 };
 use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Live, Retention};
 use worker::{Bucket, Env, Request, Response};
@@ -88,6 +88,14 @@ async fn sweep_pages(
                     budget_spent = true;
                     break;
                 }
+            } else if let Some(host) = hosted_pointer_of(&key) {
+                // A pointer comes before its exports' files: an expired preview's is deleted, and
+                // its files are then judged as a site's with no pointer.
+                let pointer = read_live(bucket, host).await?;
+                if pointer.as_ref().is_some_and(|live| live.expired(now)) {
+                    doomed.push(key.clone());
+                }
+                hosted = Some((host.to_string(), pointer));
             } else if let Some((domain, export_id)) = hosted_export_of(&key) {
                 if hosted.as_ref().is_none_or(|(seen, _)| seen != domain) {
                     hosted = Some((domain.to_string(), read_live(bucket, domain).await?));

@@ -4,22 +4,24 @@
 //! organization per rolling hour. A start takes its slot before it awaits the job object, so
 //! concurrent starts on different domains cannot pass the limit together.
 //!
-//! Internal protocol ([`ExportOrgOp`], sent by [`ExportOrgClient`]): `start` with [`StartOrder`]
-//! answers the new job (202's body) or an error made with the worker's error type (409 `job_active`,
-//! 429, or what the job refused, e.g. a 400); `publish` with [`PublishOrder`] answers `{}` or 429.
+//! Internal protocol ([`ExportOrgOp`], sent by [`crate::shared::durable::export_org::ExportOrgClient`],
+//! which both scripts compile: the builder's `PublishJob` starts a hosted site's export when a publish
+//! goes live): `start` with [`StartOrder`] answers the new job (202's body) or an error made with the
+//! worker's error type (409 `job_active`, 429, or what the job refused, e.g. a 400); `publish` with
+//! [`PublishOrder`] answers `{}` or 429.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 
-use docs_edge_core::export::{ExportVersions, MarkdownPages, PageExtras};
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::shared::config::{JobSettings, EXPORT_ORGS_BINDING};
-use crate::shared::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget, StartJob};
-use crate::shared::durable_client::{durable_operations, error_reply, send};
+use crate::shared::config::JobSettings;
+use crate::shared::durable::export_job::{ExportJobClient, OwnerQuery, StartJob};
+use crate::shared::durable::export_org::{ExportOrgOp, PublishOrder, StartOrder};
+use crate::shared::durable_client::error_reply;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::memory::DurableSpan;
 use crate::shared::random::random_id;
@@ -29,78 +31,12 @@ use crate::shared::durable::json_storage::JsonStorage;
 const RECORD_KEY: &str = "org";
 const HOUR_SECS: u64 = 3600;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StartOrder {
-    pub org_id: String,
-    pub domain: String,
-    pub publish_id: String,
-    pub version: Option<String>,
-    /// More versions than `version`, as the request asked.
-    #[serde(default)]
-    pub versions: Option<ExportVersions>,
-    pub paths: Option<Vec<String>>,
-    /// `.md` files beside the pages, as the request asked (`None`: the default for the size).
-    #[serde(default)]
-    pub markdown: Option<MarkdownPages>,
-    pub starts_per_hour: u64,
-    pub batch_pages: u32,
-    pub now_unix: u64,
-    pub now_iso: String,
-    /// The beacon and playground, as the deployment switches them.
-    #[serde(default)]
-    pub extras: PageExtras,
-    /// Set for the export a hosted domain's site is served from.
-    #[serde(default)]
-    pub site: Option<SiteTarget>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PublishOrder {
-    pub per_hour: u64,
-    pub now_unix: u64,
-}
-
-durable_operations! {
-    binding: EXPORT_ORGS_BINDING;
-    /// What an `ExportOrg` object does.
-    pub enum ExportOrgOp / ExportOrgCall {
-        Start(StartOrder) => "start",
-        Publish(PublishOrder) => "publish",
-    }
-}
-
-/// The `ExportOrg` object of one organization, seen from its callers.
-pub struct ExportOrgClient<'a> {
-    env: &'a Env,
-    org_id: &'a str,
-}
-
-impl<'a> ExportOrgClient<'a> {
-    pub fn new(env: &'a Env, org_id: &'a str) -> Self {
-        ExportOrgClient { env, org_id }
-    }
-
-    /// Starts an export job: the job, or the refusal (409 `job_active`, 429, the job's 4xx) relayed.
-    pub async fn start(&self, order: &StartOrder) -> ApiResult<JobView> {
-        send(self.env, self.org_id, &ExportOrgCall::Start(order)).await
-    }
-
-    /// Takes a publish slot, or the 429 relayed.
-    pub async fn admit_publish(&self, order: &PublishOrder) -> ApiResult<()> {
-        let _: serde_json::Value =
-            send(self.env, self.org_id, &ExportOrgCall::Publish(order)).await?;
-        Ok(())
-    }
-}
-
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct OrgRecord {
     /// Start times (unix seconds) within the last hour.
     starts: Vec<u64>,
-    /// The latest job of each domain.
+    /// The latest job of each domain (and of each preview hostname).
     latest: HashMap<String, String>,
     /// Publish times (unix seconds) within the last hour.
     #[serde(default)]
@@ -162,7 +98,14 @@ impl DurableObject for ExportOrg {
 
 impl ExportOrg {
     async fn start(&self, order: StartOrder) -> ApiResult<JobView> {
-        if let Some(job_id) = self.starting.borrow().get(&order.domain) {
+        // One active export per domain, and one per preview hostname beside it: a preview's export
+        // neither waits for the live site's nor holds it up.
+        let slot = order
+            .site
+            .as_ref()
+            .and_then(|site| site.preview_host.clone())
+            .unwrap_or_else(|| order.domain.clone());
+        if let Some(job_id) = self.starting.borrow().get(&slot) {
             return Err(ApiError::JobActive {
                 job_id: job_id.clone(),
             });
@@ -180,16 +123,16 @@ impl ExportOrg {
         storage.put_json(RECORD_KEY, &record).await?;
         self.starting
             .borrow_mut()
-            .insert(order.domain.clone(), job_id.clone());
+            .insert(slot.clone(), job_id.clone());
         let result = self
-            .create(&order, &job_id, record.latest.get(&order.domain).cloned())
+            .create(&order, &job_id, record.latest.get(&slot).cloned())
             .await;
-        self.starting.borrow_mut().remove(&order.domain);
+        self.starting.borrow_mut().remove(&slot);
         // Read again: other starts and publishes may have been recorded meanwhile.
         let mut record: OrgRecord = storage.get_json(RECORD_KEY).await?.unwrap_or_default();
         match result {
             Ok(job) => {
-                record.latest.insert(order.domain.clone(), job_id);
+                record.latest.insert(slot, job_id);
                 storage.put_json(RECORD_KEY, &record).await?;
                 Ok(job)
             }

@@ -13,12 +13,13 @@ use worker::{Headers, Range, Response, ResponseBuilder};
 
 use crate::edge::auth::{require_domain, require_key};
 use crate::edge::context::Call;
-use crate::edge::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::edge::search_store;
 use crate::edge::site_upgrade;
 use crate::shared::clock::{iso_from_ms, now_iso, now_unix};
+use crate::shared::config::ExportLimits;
 use crate::shared::directory::{Directory, KeyRecord};
-use crate::shared::durable::export_job::{ExportJobClient, OwnerQuery, SiteTarget};
+use crate::shared::durable::export_job::{ExportJobClient, OwnerQuery};
+use crate::shared::durable::export_org::{ExportOrgClient, StartOrder};
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::exports::{bundle_url, link_secret};
 use crate::shared::http::{header, json_response, read_json_object};
@@ -119,9 +120,9 @@ async fn exportable_version(
     Ok(Some(live))
 }
 
-/// Starts the export a hosted domain's site is served from, with its hosting setting's options;
-/// `None` when nothing is published yet (the first publish starts it). Its analytics beacon and
-/// widget ask the site's own origin.
+/// Starts the export a hosted domain's site is served from (the operator turned hosting on), of
+/// what is live; `None` when nothing is published yet (the first publish starts it: the builder's
+/// `PublishJob` starts one whenever a publish of a hosted domain goes live).
 pub(crate) async fn start_site_export(
     call: &Call,
     org_id: &str,
@@ -134,29 +135,19 @@ pub(crate) async fn start_site_export(
     let Some(live) = exportable_version(call, domain, org_id, &features).await? else {
         return Ok(None);
     };
-    let extras = PageExtras {
-        beacon_endpoint: (settings.analytics && features.analytics)
-            .then(|| format!("https://{domain}/discovery/v1/analytics/{domain}/events")),
-        playground: features.playground,
-        assistant: settings.assistant.clone(),
-    };
-    let order = StartOrder {
-        org_id: org_id.to_string(),
-        domain: domain.to_string(),
-        publish_id: live.publish_id,
-        version: settings.version.clone(),
-        versions: settings.versions.clone(),
-        paths: None,
-        markdown: settings.markdown,
+    let limits = ExportLimits {
         starts_per_hour: call.config.export_starts_per_hour,
         batch_pages: call.config.export_batch_pages,
-        now_unix: now_unix(),
-        now_iso: now_iso(),
-        extras,
-        site: Some(SiteTarget {
-            path_prefix: settings.path_prefix.clone(),
-        }),
     };
+    let order = StartOrder::for_site(
+        org_id,
+        domain,
+        live.publish_id,
+        settings,
+        &features,
+        limits,
+        None,
+    );
     Ok(Some(
         ExportOrgClient::new(&call.env, org_id)
             .start(&order)

@@ -1,8 +1,8 @@
 //! `/v1/admin/orgs/{orgId}/domains/{domain}/hosting` (operator): whether the domain's site is
 //! served by this service, with the options of the exports it is served from. Turning it on starts
-//! the site's export of what is live; each publish that goes live starts the next
-//! ([`after_publish`]; a publish that answered 202, when its status is read live:
-//! [`after_publish_seen`]); the export job switches the site when its files are written. Turning it off
+//! the site's export of what is live; each publish that goes live starts the next (the builder's
+//! `PublishJob`, as it switches the version); the export job switches the site when its files are
+//! written. Turning it off
 //! takes the site offline at once (its pointer is deleted; the exports' files stay). Reading and
 //! storing the setting is the builder's (`crate::builder::admin`), like the rest of the operator API.
 
@@ -13,7 +13,6 @@ use worker::Response;
 use crate::edge::context::Call;
 use crate::edge::routes::export::start_site_export;
 use crate::shared::builder_orders::HOSTING_STORED_HEADER;
-use crate::shared::directory::Directory;
 use crate::shared::durable_client::read_reply;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::http::json_response;
@@ -39,32 +38,4 @@ pub async fn put(call: &mut Call) -> ApiResult<Response> {
         crate::edge::hosted_site::forget(&domain);
     }
     json_response(200, &view)
-}
-
-/// A publish of `domain` read live after its request answered: its site's export, unless the site
-/// is already served from that publish. (An export of it still running refuses the start: logged.)
-pub async fn after_publish_seen(call: &Call, org_id: &str, domain: &str, publish_id: &str) {
-    match crate::edge::hosted_site::live_publish_id(&call.env, domain).await {
-        Ok(Some(live)) if live == publish_id => {}
-        _ => after_publish(call, org_id, domain).await,
-    }
-}
-
-/// After a publish of `domain` went live: its site's next export, when the domain is hosted. The
-/// publish has succeeded whatever happens here; a refused start (the hour's export starts used up,
-/// an export still running) is logged, and the site stays on its current export.
-pub async fn after_publish(call: &Call, org_id: &str, domain: &str) {
-    let started = async {
-        match Directory::open(&call.env)?.hosting(domain).await? {
-            Some(settings) if settings.enabled => {
-                start_site_export(call, org_id, domain, &settings).await
-            }
-            _ => Ok(None),
-        }
-    };
-    if let Err(err) = started.await {
-        crate::shared::log_line::error(
-            &serde_json::json!({"event": "site_export_not_started", "domain": domain, "error": err.public_message()}),
-        );
-    }
 }

@@ -38,6 +38,7 @@ async fn order(call: &Call) -> ApiResult<FileOrder> {
         hash: None,
         publish_id: None,
         max_bytes: None,
+        preview: None,
         settings,
     })
 }
@@ -81,7 +82,7 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
     if !(200..300).contains(&staged.status_code()) {
         return Ok(staged);
     }
-    let Staged { size } = serde_json::from_slice(&staged.bytes().await?)?;
+    let staged: Staged = serde_json::from_slice(&staged.bytes().await?)?;
     let jobs = match reserve_publish(
         &call.env,
         &call.config,
@@ -102,19 +103,15 @@ pub async fn commit(call: &mut Call) -> ApiResult<Response> {
             return Err(err);
         }
     };
-    let response = start_publish(
+    start_publish(
         &call.config,
         &jobs,
         &order.domain,
         &order.org_id,
         publish_id,
-        size,
+        staged,
     )
-    .await?;
-    if response.status_code() == 200 {
-        crate::edge::routes::hosting::after_publish(call, &order.org_id, &order.domain).await;
-    }
-    Ok(response)
+    .await
 }
 
 /// `GET /v1/sites/{domain}/manifest`: the live version's files and hashes, so a client with no memory

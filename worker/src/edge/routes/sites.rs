@@ -8,11 +8,11 @@ use worker::{Env, Response};
 use crate::edge::auth::{require_domain, require_key};
 use crate::edge::builder_client::forward;
 use crate::edge::context::Call;
-use crate::edge::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::shared::builder_orders::{FileOp, FileOrder, Staged};
 use crate::shared::clock::{now_ms, now_unix};
 use crate::shared::config::{Config, JobSettings};
 use crate::shared::directory::Directory;
+use crate::shared::durable::export_org::{ExportOrgClient, PublishOrder};
 use crate::shared::durable::publish_job::{PublishJobClient, Query, Start};
 use crate::shared::durable_client::read_reply;
 use crate::shared::error::{ApiError, ApiResult};
@@ -35,6 +35,7 @@ fn published(domain: &str, version: &SiteVersion) -> PublishedSite {
         languages: version.languages.clone(),
         versions: version.versions.clone(),
         warnings: version.warnings.clone(),
+        preview_url: None,
     }
 }
 
@@ -54,6 +55,13 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     let env = call.env.clone();
     // Read before the domain is reserved: nothing after the reservation may fail without releasing it.
     let settings = JobSettings::from_env(&call.env).map_err(ApiError::Internal)?;
+    // `?preview=<label>`: the builder checks it before it reads the upload.
+    let preview = call
+        .req
+        .url()?
+        .query_pairs()
+        .find(|(name, _)| name == "preview")
+        .map(|(_, label)| label.into_owned());
     let jobs = reserve_publish(&env, &call.config, &key.org_id, &domain, &publish_id).await?;
     let order = FileOrder {
         org_id: key.org_id.clone(),
@@ -61,28 +69,25 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
         hash: None,
         publish_id: Some(publish_id.clone()),
         max_bytes: Some(call.config.max_upload_bytes as u64),
+        preview,
         settings,
     };
-    let source_bytes = match store_upload(call, &order).await {
-        Ok(bytes) => bytes,
+    let staged = match store_upload(call, &order).await {
+        Ok(staged) => staged,
         Err(err) => {
             release(&jobs, publish_id).await;
             return Err(err);
         }
     };
-    let response = start_publish(
+    start_publish(
         &call.config,
         &jobs,
         &domain,
         &key.org_id,
         publish_id,
-        source_bytes,
+        staged,
     )
-    .await?;
-    if response.status_code() == 200 {
-        crate::edge::routes::hosting::after_publish(call, &key.org_id, &domain).await;
-    }
-    Ok(response)
+    .await
 }
 
 /// Counts the publish against the organization's rate (before anything is read: every publish
@@ -107,12 +112,12 @@ pub(crate) async fn reserve_publish<'a>(
 }
 
 /// Streams the upload to the builder, which stores it as the version's source (`crate::builder::site_files`;
-/// 413 past `MAX_UPLOAD_BYTES`, declared or counted); its size.
-async fn store_upload(call: &mut Call, order: &FileOrder) -> ApiResult<u64> {
+/// 413 past `MAX_UPLOAD_BYTES`, declared or counted); its size and checked preview.
+async fn store_upload(call: &mut Call, order: &FileOrder) -> ApiResult<Staged> {
     refuse_declared_over(&call.req, call.config.max_upload_bytes)?;
     let response = forward(call, FileOp::Source, order).await?;
     let (_, bytes) = read_reply(response, "builder", "files/source").await?;
-    Ok(serde_json::from_slice::<Staged>(&bytes)?.size)
+    Ok(serde_json::from_slice::<Staged>(&bytes)?)
 }
 
 /// Releases the domain of a publish whose upload failed (and deletes what of it was stored).
@@ -122,6 +127,7 @@ async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
             publish_id,
             source_bytes: 0,
             wait: false,
+            preview_host: None,
         })
         .await
     {
@@ -131,24 +137,25 @@ async fn release(jobs: &PublishJobClient<'_>, publish_id: String) {
     }
 }
 
-/// Starts a stored upload's publish: answers 200 with the live site if it goes live within
-/// `PUBLISH_WAIT_MS`, 400 if the upload is refused by then, else 202 with the publish's status
-/// resource (also in `Location`).
+/// Starts a stored upload's publish: answers 200 with the live site (a preview's: the version it
+/// built, with its `previewUrl`) if it goes live within `PUBLISH_WAIT_MS`, 400 if the upload is
+/// refused by then, else 202 with the publish's status resource (also in `Location`).
 pub(crate) async fn start_publish(
     config: &Config,
     jobs: &PublishJobClient<'_>,
     domain: &str,
     org_id: &str,
     publish_id: String,
-    source_bytes: u64,
+    staged: Staged,
 ) -> ApiResult<Response> {
     // Waiting, the publish's first steps run in the start call (a small site's all of them).
     let wait = config.publish_wait_ms > 0;
     let mut record = jobs
         .start(&Start {
             publish_id: publish_id.clone(),
-            source_bytes,
+            source_bytes: staged.size,
             wait,
+            preview_host: staged.preview_host,
         })
         .await?;
     let query = Query {
@@ -160,7 +167,9 @@ pub(crate) async fn start_publish(
     loop {
         match (record.status.status, record.version.as_ref()) {
             (PublishState::Live, Some(version)) => {
-                return json_response(200, &published(domain, version))
+                let mut site = published(domain, version);
+                site.preview_url = record.status.preview_url.clone();
+                return json_response(200, &site);
             }
             (PublishState::Failed, _) => {
                 let message = record
@@ -203,16 +212,6 @@ pub async fn publish_status(call: &mut Call) -> ApiResult<Response> {
     let record = PublishJobClient::new(&call.env, &domain)
         .status(&query)
         .await?;
-    if record.status.status == PublishState::Live {
-        // A publish that answered 202 went live since: its hosted site's export starts now.
-        crate::edge::routes::hosting::after_publish_seen(
-            call,
-            &key.org_id,
-            &domain,
-            &query.publish_id,
-        )
-        .await;
-    }
     json_response(200, &record.status)
 }
 

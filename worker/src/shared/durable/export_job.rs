@@ -59,12 +59,15 @@ pub struct StartJob {
     pub site: Option<SiteTarget>,
 }
 
-/// Where a hosted site's export is served: under the domain, at this path.
+/// Where a hosted site's export is served: under the domain, at this path; or, for a preview, at
+/// its own hostname (`docs_edge_core::publish::preview`), with `noindex`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteTarget {
     #[serde(default)]
     pub path_prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_host: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

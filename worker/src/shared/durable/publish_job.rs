@@ -5,7 +5,8 @@
 //! alarm-driven steps of `docs_edge_core::publish`, so no step holds more than a batch of pages:
 //! unpack the stored upload into source packs, plan, parse and index batches, merge the term
 //! groups, concatenate the packs, finish the meta, outline and agent documents, switch
-//! `current.json`, delete the intermediate objects. A small site (its unpacked files within
+//! `current.json` (not for a preview, `Start::preview_host`: its version is only built, and its site
+//! exported at its own hostname), delete the intermediate objects. A small site (its unpacked files within
 //! `publish::SMALL_SITE_BYTES`) is built in memory in its unpack step instead, which writes only the
 //! final objects, each started as soon as it is made (its packs while its pages are parsed). When
 //! the publishing request waits (`Start::wait`), the first steps run in its `start` call, so a small
@@ -51,6 +52,10 @@ pub struct Start {
     /// to schedule, no status to poll), an alarm only retrying them if that call is lost.
     #[serde(default)]
     pub wait: bool,
+    /// A preview publish's hostname (its label checked when its upload or manifest was staged):
+    /// built, never switched live.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_host: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
