@@ -1,0 +1,370 @@
+//! Mirrors by delta: a hosted export's list of its files by SHA-256, so a mirror (docs-edge-serve's
+//! refresh) fetches only the files it lacks instead of the whole bundle.
+//!
+//! The builder writes it while it copies the export's files to R2 (`worker::builder::export_job`),
+//! under the export's own prefix, where the hosted site serves it like any other file:
+//! - [`INDEX_PATH`]: a [`DeltaIndex`], the export and its [`part`](FileEntry) objects' hashes;
+//! - `_docs-edge/delta/objects/{sha256}` ([`object_path`]): content-addressed objects: the parts
+//!   (up to [`PART_FILES`] entries each, sorted by path, so one changed page changes one part), the
+//!   chunk lists of large files and the chunks themselves.
+//!
+//! A large file (at least [`CHUNKED_FROM`] bytes: `llms-full.txt`, the offline search packs) is also
+//! cut into content-defined chunks (FastCDC: a cut depends only on the bytes before it inside a
+//! small window, so an edit changes the chunks around it and the rest realign). A page's edit thus
+//! costs a mirror its page, the parts and the few chunks it touched, not the big files whole. A file
+//! the site's URLs cannot reach (`_redirects`, which a hosted site never serves) is listed as chunks
+//! too, so every file of the bundle can be fetched. Everything is checked by hash and size by the
+//! reader; the parsers here bound what hostile input may make it hold.
+
+use serde::{Deserialize, Serialize};
+
+use crate::docs::archive::normalise_path;
+use crate::http::site_paths::{site_path, SitePath};
+use crate::security::signing::sha256_hex;
+
+/// The index of the export's delta listing, beside its files.
+pub const INDEX_PATH: &str = "_docs-edge/delta/index.json";
+/// Where the delta listing's own objects live; never a file of the bundle.
+pub const DELTA_DIR: &str = "_docs-edge/delta/";
+/// Bumped on any change to the listing's layout; a reader refuses another.
+pub const DELTA_FORMAT: u32 = 1;
+/// Files at least this large are listed in chunks as well as whole.
+pub const CHUNKED_FROM: u64 = 128 << 10;
+/// FastCDC's bounds: small chunks keep the bytes an edit costs small; the lists grow as they shrink
+/// (about 90 bytes of list per chunk).
+pub const CHUNK_MIN: usize = 4 << 10;
+pub const CHUNK_AVG: usize = 16 << 10;
+pub const CHUNK_MAX: usize = 64 << 10;
+/// Entries per part: at 10× (about 20,000 files) some forty parts of about 100 KB.
+pub const PART_FILES: usize = 512;
+/// What a reader accepts of the index, a part and a chunk list.
+pub const MAX_INDEX_BYTES: u64 = 1 << 20;
+pub const MAX_PART_BYTES: u64 = 1 << 20;
+pub const MAX_LIST_BYTES: u64 = 16 << 20;
+const MAX_PARTS: usize = 4096;
+
+/// The listing's entry point.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeltaIndex {
+    pub format: u32,
+    pub export_id: String,
+    pub publish_id: String,
+    /// Files and bytes of the bundle, for a reader's limits before it fetches anything.
+    pub files: u64,
+    pub bytes: u64,
+    pub parts: Vec<ObjectRef>,
+}
+
+/// A content-addressed object of the listing (`object_path(sha256)`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectRef {
+    pub sha256: String,
+    pub size: u64,
+}
+
+/// One file of the bundle. `chunks` names its chunk list (an object whose JSON is
+/// `[["sha256", size], …]`) when it is listed in chunks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunks: Option<String>,
+}
+
+/// The site-relative path of a content-addressed object of the listing.
+pub fn object_path(sha256: &str) -> String {
+    format!("{DELTA_DIR}objects/{sha256}")
+}
+
+/// Whether a file of `size` at `path` is listed in chunks: a large one, or one the site's URLs do
+/// not reach by its own name.
+pub fn chunked(path: &str, size: u64) -> bool {
+    size >= CHUNKED_FROM || !reachable(path)
+}
+
+/// Whether the hosted site answers `/{path}` with this file (`_redirects` it never serves).
+fn reachable(path: &str) -> bool {
+    if path == crate::export::redirects::REDIRECTS_FILE || path.contains(['%', '?', '#']) {
+        return false;
+    }
+    match site_path(&format!("/{path}")) {
+        Some(SitePath::File(p)) => p == path,
+        Some(SitePath::Page { html, .. }) => html == path,
+        None => false,
+    }
+}
+
+/// Cuts a file into content-defined chunks as its bytes arrive, with the cuts the whole file would
+/// get: FastCDC's cut depends only on the bytes from a chunk's start, so every chunk but the last
+/// one found in the buffer is final.
+#[derive(Default)]
+pub struct Chunker {
+    pending: Vec<u8>,
+}
+
+impl Chunker {
+    /// Takes `data`; answers the chunks now complete, in order.
+    pub fn push(&mut self, data: &[u8]) -> Vec<Vec<u8>> {
+        self.pending.extend_from_slice(data);
+        if self.pending.len() < 2 * CHUNK_MAX {
+            return Vec::new();
+        }
+        let cuts: Vec<(usize, usize)> =
+            fastcdc::v2020::FastCDC::new(&self.pending, CHUNK_MIN, CHUNK_AVG, CHUNK_MAX)
+                .map(|c| (c.offset, c.length))
+                .collect();
+        let keep_from = cuts.last().map_or(0, |&(offset, _)| offset);
+        let done: Vec<Vec<u8>> = cuts
+            .iter()
+            .filter(|&&(offset, _)| offset < keep_from)
+            .filter_map(|&(offset, length)| self.pending.get(offset..offset + length))
+            .map(<[u8]>::to_vec)
+            .collect();
+        self.pending.drain(..keep_from);
+        done
+    }
+
+    /// The chunks of what is left.
+    pub fn finish(self) -> Vec<Vec<u8>> {
+        fastcdc::v2020::FastCDC::new(&self.pending, CHUNK_MIN, CHUNK_AVG, CHUNK_MAX)
+            .filter_map(|c| self.pending.get(c.offset..c.offset + c.length))
+            .map(<[u8]>::to_vec)
+            .collect()
+    }
+}
+
+/// A chunk list's bytes: `[["sha256", size], …]`.
+pub fn list_bytes(chunks: &[(String, u64)]) -> Vec<u8> {
+    serde_json::to_vec(chunks).unwrap_or_default()
+}
+
+/// The index and the parts of a listing of `entries` (in any order; a path listed twice keeps its
+/// last entry): the index's bytes and each part's hash and bytes.
+pub fn assemble(
+    export_id: &str,
+    publish_id: &str,
+    mut entries: Vec<FileEntry>,
+) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
+    // Stable, so of two entries for one path the later stays last and wins below.
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut unique: Vec<FileEntry> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        match unique.last_mut() {
+            Some(last) if last.path == entry.path => *last = entry,
+            _ => unique.push(entry),
+        }
+    }
+    let parts: Vec<(String, Vec<u8>)> = unique
+        .chunks(PART_FILES)
+        .map(|part| {
+            let bytes = serde_json::to_vec(part).unwrap_or_default();
+            (sha256_hex(&bytes), bytes)
+        })
+        .collect();
+    let index = DeltaIndex {
+        format: DELTA_FORMAT,
+        export_id: export_id.to_string(),
+        publish_id: publish_id.to_string(),
+        files: unique.len() as u64,
+        bytes: unique.iter().map(|e| e.size).sum(),
+        parts: parts
+            .iter()
+            .map(|(sha256, bytes)| ObjectRef {
+                sha256: sha256.clone(),
+                size: bytes.len() as u64,
+            })
+            .collect(),
+    };
+    (serde_json::to_vec(&index).unwrap_or_default(), parts)
+}
+
+/// Whether `s` is a SHA-256 in lower-case hex.
+pub fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Whether `path` may be written under a mirror's folder: relative, canonical (no `..`, `.` or
+/// empty segment, no backslash), not inside the listing's own folder.
+pub fn safe_path(path: &str) -> bool {
+    !path.contains('\0')
+        && !path.starts_with(DELTA_DIR)
+        && path.len() <= 1024
+        && normalise_path(path.as_bytes(), path).is_ok_and(|p| p == path)
+}
+
+/// The index, checked: its format, its parts' hashes, the bundle's size within `max_files` and
+/// `max_bytes`.
+pub fn parse_index(bytes: &[u8], max_files: u64, max_bytes: u64) -> Result<DeltaIndex, String> {
+    if bytes.len() as u64 > MAX_INDEX_BYTES {
+        return Err("the delta index is too large".into());
+    }
+    let index: DeltaIndex =
+        serde_json::from_slice(bytes).map_err(|e| format!("the delta index: {e}"))?;
+    if index.format != DELTA_FORMAT {
+        return Err(format!("delta index format {} is unknown", index.format));
+    }
+    if index.files > max_files || index.bytes > max_bytes {
+        return Err(format!(
+            "the export has {} files of {} bytes, over this server's limits",
+            index.files, index.bytes
+        ));
+    }
+    if index.parts.len() > MAX_PARTS
+        || index
+            .parts
+            .iter()
+            .any(|p| !is_sha256(&p.sha256) || p.size > MAX_PART_BYTES)
+    {
+        return Err("the delta index names a malformed part".into());
+    }
+    Ok(index)
+}
+
+/// A part, checked: at most [`PART_FILES`] entries, each with a safe path and hashes.
+pub fn parse_part(bytes: &[u8]) -> Result<Vec<FileEntry>, String> {
+    let entries: Vec<FileEntry> =
+        serde_json::from_slice(bytes).map_err(|e| format!("a delta part: {e}"))?;
+    if entries.len() > PART_FILES {
+        return Err("a delta part lists too many files".into());
+    }
+    for entry in &entries {
+        if !safe_path(&entry.path) {
+            return Err(format!(
+                "a delta part names an unsafe path: {:?}",
+                entry.path
+            ));
+        }
+        if !is_sha256(&entry.sha256) || entry.chunks.as_deref().is_some_and(|c| !is_sha256(c)) {
+            return Err(format!(
+                "a delta part's hash of {} is malformed",
+                entry.path
+            ));
+        }
+    }
+    Ok(entries)
+}
+
+/// A chunk list of a file of `size` bytes, checked: hashes, each chunk at most [`CHUNK_MAX`]
+/// bytes and not empty, the sizes adding up to the file's.
+pub fn parse_list(bytes: &[u8], size: u64) -> Result<Vec<(String, u64)>, String> {
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err("a chunk list is too large".into());
+    }
+    let chunks: Vec<(String, u64)> =
+        serde_json::from_slice(bytes).map_err(|e| format!("a chunk list: {e}"))?;
+    let bad = chunks
+        .iter()
+        .any(|(h, s)| !is_sha256(h) || *s == 0 || *s > CHUNK_MAX as u64);
+    if bad || chunks.iter().map(|(_, s)| *s).sum::<u64>() != size {
+        return Err("a chunk list is malformed".into());
+    }
+    Ok(chunks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect()
+    }
+
+    fn chunks_streamed(data: &[u8], step: usize) -> Vec<Vec<u8>> {
+        let mut chunker = Chunker::default();
+        let mut out = Vec::new();
+        for piece in data.chunks(step) {
+            out.extend(chunker.push(piece));
+        }
+        out.extend(chunker.finish());
+        out
+    }
+
+    #[test]
+    fn streamed_chunks_are_the_whole_files_and_an_edit_changes_few() {
+        let data = bytes(1 << 20, 7);
+        let whole = chunks_streamed(&data, data.len());
+        assert_eq!(chunks_streamed(&data, 1000), whole);
+        assert_eq!(chunks_streamed(&data, 70_000), whole);
+        assert_eq!(whole.concat(), data);
+        assert!(whole.iter().all(|c| c.len() <= CHUNK_MAX));
+        let mut edited = data.clone();
+        edited.splice(500_000..500_010, b"a longer replacement".iter().copied());
+        let before: std::collections::HashSet<_> = whole.iter().collect();
+        let after = chunks_streamed(&edited, 4096);
+        let new: usize = after
+            .iter()
+            .filter(|c| !before.contains(c))
+            .map(|c| c.len())
+            .sum();
+        assert!(new <= 3 * CHUNK_MAX, "{new} new bytes for a 20-byte edit");
+    }
+
+    #[test]
+    fn assembled_listing_parses_back_and_keeps_the_last_entry_of_a_path() {
+        let entry = |path: &str, sha: char| FileEntry {
+            path: path.into(),
+            size: 3,
+            sha256: sha.to_string().repeat(64),
+            chunks: None,
+        };
+        let mut entries: Vec<FileEntry> = (0..PART_FILES + 1)
+            .map(|i| entry(&format!("p/{i:04}.html"), 'a'))
+            .collect();
+        entries.push(entry("p/0000.html", 'b'));
+        let (index, parts) = assemble("se_1", "p1", entries);
+        let index = parse_index(&index, 10_000, 1 << 30).unwrap();
+        assert_eq!(index.files, PART_FILES as u64 + 1);
+        assert_eq!(parts.len(), 2);
+        let first = parse_part(&parts[0].1).unwrap();
+        assert_eq!(first[0].sha256, "b".repeat(64));
+        assert_eq!(sha256_hex(&parts[1].1), index.parts[1].sha256);
+        assert!(parse_index(&serde_json::to_vec(&index).unwrap(), 10, 1 << 30).is_err());
+    }
+
+    #[test]
+    fn hostile_listings_are_refused() {
+        for path in [
+            "../x",
+            "/etc/passwd",
+            "a//b",
+            "a/./b",
+            "a\\b",
+            "_docs-edge/delta/x",
+            "",
+        ] {
+            assert!(!safe_path(path), "{path}");
+            let part = format!(
+                r#"[{{"path":{path:?},"size":1,"sha256":"{}"}}]"#,
+                "a".repeat(64)
+            );
+            assert!(parse_part(part.as_bytes()).is_err(), "{path}");
+        }
+        assert!(safe_path("guides/a b.html"));
+        assert!(parse_part(br#"[{"path":"a.html","size":1,"sha256":"XYZ"}]"#).is_err());
+        let h = "c".repeat(64);
+        assert!(parse_list(format!(r#"[["{h}",3]]"#).as_bytes(), 3).is_ok());
+        assert!(parse_list(format!(r#"[["{h}",3]]"#).as_bytes(), 4).is_err());
+        assert!(parse_list(format!(r#"[["{h}",0],["{h}",3]]"#).as_bytes(), 3).is_err());
+        assert!(parse_list(format!(r#"[["{h}",{}]]"#, 1 << 20).as_bytes(), 1 << 20).is_err());
+    }
+
+    #[test]
+    fn files_the_site_does_not_serve_by_name_are_chunked() {
+        assert!(chunked("_redirects", 10));
+        assert!(!chunked("guides/setup.html", 10));
+        assert!(!chunked("guides/setup.md", 10));
+        assert!(!chunked("_static/site.css", 10));
+        assert!(chunked("llms-full.txt", CHUNKED_FROM));
+    }
+}
