@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use docs_edge_core::export::delta::{
-    object_path, parse_index, parse_list, parse_part, FileEntry, INDEX_PATH, MAX_INDEX_BYTES,
-    MAX_LIST_BYTES,
+    object_path, parse_index, parse_list, parse_part, FileEntry, CHUNK_MAX, GROUP_MAX_BYTES,
+    INDEX_PATH, MAX_INDEX_BYTES, MAX_LIST_BYTES,
 };
 use docs_edge_core::security::signing::{sha256_hex, to_hex};
 use futures_util::StreamExt;
@@ -157,7 +157,12 @@ impl Round<'_> {
         };
         keep.insert(list_sha.clone());
         let list = self.object(list_sha, None, MAX_LIST_BYTES).await?;
-        let chunks = parse_list(&read(&list)?, entry.size)?;
+        let mut chunks = Vec::new();
+        for (group_sha, group_size) in parse_list(&read(&list)?, entry.size, GROUP_MAX_BYTES)? {
+            keep.insert(group_sha.clone());
+            let group = self.object(&group_sha, None, MAX_LIST_BYTES).await?;
+            chunks.extend(parse_list(&read(&group)?, group_size, CHUNK_MAX as u64)?);
+        }
         keep.extend(chunks.iter().map(|(sha, _)| sha.clone()));
         if have {
             // The chunks the next round may reuse, cut from the file already here.

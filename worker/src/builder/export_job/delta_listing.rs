@@ -6,7 +6,7 @@
 //! live pointer, so a mirror that sees a live export finds its listing.
 
 use docs_edge_core::export::delta::{
-    assemble, chunked, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
+    assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
 };
 use docs_edge_core::security::signing::{sha256_hex, to_hex};
 use sha2::{Digest as _, Sha256};
@@ -69,7 +69,14 @@ impl<'a> Listing<'a> {
         if let Some(chunker) = digest.chunker.take() {
             self.put_chunks(&mut digest.chunks, chunker.finish())
                 .await?;
-            let bytes = list_bytes(&digest.chunks);
+            let mut groups = Vec::new();
+            for group in group_chunks(&digest.chunks) {
+                let bytes = list_bytes(&group);
+                let sha = sha256_hex(&bytes);
+                self.put_object(&sha, bytes).await?;
+                groups.push((sha, group.iter().map(|(_, size)| size).sum()));
+            }
+            let bytes = list_bytes(&groups);
             let sha = sha256_hex(&bytes);
             self.put_object(&sha, bytes).await?;
             list = Some(sha);
