@@ -18,8 +18,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use fastcdc::v2020::{cut_gear, select_masks, Normalization};
+
 use crate::docs::archive::normalise_path;
-use crate::http::site_paths::{site_path, SitePath};
 use crate::security::signing::sha256_hex;
 
 /// The index of the export's delta listing, beside its files.
@@ -68,16 +69,56 @@ pub struct ObjectRef {
     pub size: u64,
 }
 
-/// One file of the bundle. `chunks` names its chunk list when it is listed in chunks: an object
-/// whose JSON is `[["sha256", size], …]` of its groups, each group an object of the same shape
-/// listing its chunks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One file of the bundle, a line of a part: `{sha256} {size} {chunks or -} {path}` (the path
+/// last: it may hold spaces). `chunks` names its chunk list when it is listed in chunks: an object
+/// of lines `{sha256} {size}`, its groups, each group an object of the same lines listing its
+/// chunks. Lines, not JSON: smaller on the wire, and no serde code for them in the builder.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEntry {
     pub path: String,
     pub size: u64,
     pub sha256: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunks: Option<String>,
+}
+
+impl FileEntry {
+    /// The entry's line, with its newline.
+    pub fn line(&self) -> String {
+        format!(
+            "{} {} {} {}\n",
+            self.sha256,
+            self.size,
+            self.chunks.as_deref().unwrap_or("-"),
+            self.path
+        )
+    }
+}
+
+/// The entries of a part's (or a builder step's) lines, as written: not checked beyond their shape.
+pub fn read_entries(bytes: &[u8]) -> Result<Vec<FileEntry>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "a delta part is not UTF-8".to_string())?;
+    text.lines()
+        .map(|line| {
+            let mut fields = line.splitn(4, ' ');
+            let mut next = || {
+                fields
+                    .next()
+                    .ok_or_else(|| format!("a delta line is short: {line:?}"))
+            };
+            let sha256 = next()?.to_string();
+            let size = next()?
+                .parse()
+                .map_err(|_| format!("a delta line's size: {line:?}"))?;
+            let chunks = Some(next()?).filter(|c| *c != "-").map(str::to_string);
+            let path = next()?.to_string();
+            Ok(FileEntry {
+                path,
+                size,
+                sha256,
+                chunks,
+            })
+        })
+        .collect()
 }
 
 /// The site-relative path of a content-addressed object of the listing.
@@ -91,15 +132,75 @@ pub fn chunked(path: &str, size: u64) -> bool {
     size >= CHUNKED_FROM || !reachable(path)
 }
 
-/// Whether the hosted site answers `/{path}` with this file (`_redirects` it never serves).
+/// Whether the hosted site answers `/{path}` with this file (`http::site_paths`, kept simple here
+/// so the builder does not link it): a name with an extension, nothing a URL would decode or cut
+/// off, and not `_redirects`, which a site never serves.
 fn reachable(path: &str) -> bool {
-    if path == crate::export::redirects::REDIRECTS_FILE || path.contains(['%', '?', '#']) {
-        return false;
+    let last = path.rsplit('/').next().unwrap_or(path);
+    path != crate::export::redirects::REDIRECTS_FILE
+        && last.contains('.')
+        && !path.contains(['%', '?', '#', '\\', '\0'])
+}
+
+/// FastCDC 2020's gear tables, made from a fixed seed when a chunker starts rather than linked in
+/// as the crate's 4 KiB of constants (the builder's size budget); the same seed makes the same
+/// cuts everywhere, which is all a listing needs of them.
+struct Gear {
+    gear: Vec<u64>,
+    gear_ls: Vec<u64>,
+    mask_s: u64,
+    mask_l: u64,
+}
+
+impl Default for Gear {
+    fn default() -> Self {
+        // splitmix64: 256 well-mixed words from one seed.
+        let mut state: u64 = 0x646f_6373_2d65_6467;
+        let gear: Vec<u64> = (0..256)
+            .map(|_| {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^ (z >> 31)
+            })
+            .collect();
+        let gear_ls = gear.iter().map(|g| g << 1).collect();
+        let (mask_s, mask_l) = select_masks(CHUNK_AVG, Normalization::Level1);
+        Gear {
+            gear,
+            gear_ls,
+            mask_s,
+            mask_l,
+        }
     }
-    match site_path(&format!("/{path}")) {
-        Some(SitePath::File(p)) => p == path,
-        Some(SitePath::Page { html, .. }) => html == path,
-        None => false,
+}
+
+impl Gear {
+    /// The chunks of `data` as (offset, length), the last one ending at its end.
+    fn cuts(&self, data: &[u8]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(rest) = data.get(at..).filter(|r| !r.is_empty()) {
+            let (_, length) = cut_gear(
+                rest,
+                CHUNK_MIN,
+                CHUNK_AVG,
+                CHUNK_MAX,
+                self.mask_s,
+                self.mask_l,
+                self.mask_s << 1,
+                self.mask_l << 1,
+                &self.gear,
+                &self.gear_ls,
+            );
+            if length == 0 {
+                break;
+            }
+            out.push((at, length));
+            at += length;
+        }
+        out
     }
 }
 
@@ -108,6 +209,7 @@ fn reachable(path: &str) -> bool {
 /// one found in the buffer is final.
 #[derive(Default)]
 pub struct Chunker {
+    gear: Gear,
     pending: Vec<u8>,
 }
 
@@ -118,10 +220,7 @@ impl Chunker {
         if self.pending.len() < 2 * CHUNK_MAX {
             return Vec::new();
         }
-        let cuts: Vec<(usize, usize)> =
-            fastcdc::v2020::FastCDC::new(&self.pending, CHUNK_MIN, CHUNK_AVG, CHUNK_MAX)
-                .map(|c| (c.offset, c.length))
-                .collect();
+        let cuts = self.gear.cuts(&self.pending);
         let keep_from = cuts.last().map_or(0, |&(offset, _)| offset);
         let done: Vec<Vec<u8>> = cuts
             .iter()
@@ -135,16 +234,22 @@ impl Chunker {
 
     /// The chunks of what is left.
     pub fn finish(self) -> Vec<Vec<u8>> {
-        fastcdc::v2020::FastCDC::new(&self.pending, CHUNK_MIN, CHUNK_AVG, CHUNK_MAX)
-            .filter_map(|c| self.pending.get(c.offset..c.offset + c.length))
+        self.gear
+            .cuts(&self.pending)
+            .iter()
+            .filter_map(|&(offset, length)| self.pending.get(offset..offset + length))
             .map(<[u8]>::to_vec)
             .collect()
     }
 }
 
-/// A chunk list's bytes: `[["sha256", size], …]`.
+/// A chunk list's bytes: lines `{sha256} {size}`.
 pub fn list_bytes(chunks: &[(String, u64)]) -> Vec<u8> {
-    serde_json::to_vec(chunks).unwrap_or_default()
+    chunks
+        .iter()
+        .map(|(sha, size)| format!("{sha} {size}\n"))
+        .collect::<String>()
+        .into_bytes()
 }
 
 /// A file's chunks cut into groups where a chunk's own hash says so, so the groups realign after
@@ -174,8 +279,9 @@ pub fn assemble(
     publish_id: &str,
     mut entries: Vec<FileEntry>,
 ) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
-    // Stable, so of two entries for one path the later stays last and wins below.
-    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    // Stable, so of two entries for one path the later stays last and wins below; one compiled
+    // sort routine (`crate::sort`), for the builder's size.
+    crate::sort::sort_by(&mut entries, |a, b| a.path.cmp(&b.path));
     let mut unique: Vec<FileEntry> = Vec::with_capacity(entries.len());
     for entry in entries {
         match unique.last_mut() {
@@ -186,7 +292,11 @@ pub fn assemble(
     let parts: Vec<(String, Vec<u8>)> = unique
         .chunks(PART_FILES)
         .map(|part| {
-            let bytes = serde_json::to_vec(part).unwrap_or_default();
+            let bytes = part
+                .iter()
+                .map(FileEntry::line)
+                .collect::<String>()
+                .into_bytes();
             (sha256_hex(&bytes), bytes)
         })
         .collect();
@@ -215,7 +325,7 @@ pub fn is_sha256(s: &str) -> bool {
 /// Whether `path` may be written under a mirror's folder: relative, canonical (no `..`, `.` or
 /// empty segment, no backslash), not inside the listing's own folder.
 pub fn safe_path(path: &str) -> bool {
-    !path.contains('\0')
+    !path.chars().any(char::is_control)
         && !path.starts_with(DELTA_DIR)
         && path.len() <= 1024
         && normalise_path(path.as_bytes(), path).is_ok_and(|p| p == path)
@@ -251,8 +361,7 @@ pub fn parse_index(bytes: &[u8], max_files: u64, max_bytes: u64) -> Result<Delta
 
 /// A part, checked: at most [`PART_FILES`] entries, each with a safe path and hashes.
 pub fn parse_part(bytes: &[u8]) -> Result<Vec<FileEntry>, String> {
-    let entries: Vec<FileEntry> =
-        serde_json::from_slice(bytes).map_err(|e| format!("a delta part: {e}"))?;
+    let entries = read_entries(bytes)?;
     if entries.len() > PART_FILES {
         return Err("a delta part lists too many files".into());
     }
@@ -283,8 +392,15 @@ pub fn parse_list(bytes: &[u8], size: u64, max_item: u64) -> Result<Vec<(String,
     if bytes.len() as u64 > MAX_LIST_BYTES {
         return Err("a chunk list is too large".into());
     }
-    let chunks: Vec<(String, u64)> =
-        serde_json::from_slice(bytes).map_err(|e| format!("a chunk list: {e}"))?;
+    let text = std::str::from_utf8(bytes).map_err(|_| "a chunk list is not UTF-8".to_string())?;
+    let chunks = text
+        .lines()
+        .map(|line| {
+            let (sha, size) = line.split_once(' ')?;
+            Some((sha.to_string(), size.parse::<u64>().ok()?))
+        })
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| "a chunk list is malformed".to_string())?;
     let bad = chunks
         .iter()
         .any(|(h, s)| !is_sha256(h) || *s == 0 || *s > max_item);
@@ -364,6 +480,7 @@ mod tests {
 
     #[test]
     fn hostile_listings_are_refused() {
+        let a = "a".repeat(64);
         for path in [
             "../x",
             "/etc/passwd",
@@ -372,28 +489,27 @@ mod tests {
             "a\\b",
             "_docs-edge/delta/x",
             "",
+            "a\rb",
         ] {
             assert!(!safe_path(path), "{path}");
-            let part = format!(
-                r#"[{{"path":{path:?},"size":1,"sha256":"{}"}}]"#,
-                "a".repeat(64)
-            );
+            let part = format!("{a} 1 - {path}\n");
             assert!(parse_part(part.as_bytes()).is_err(), "{path}");
         }
         assert!(safe_path("guides/a b.html"));
-        assert!(parse_part(br#"[{"path":"a.html","size":1,"sha256":"XYZ"}]"#).is_err());
+        let spaced = parse_part(format!("{a} 1 - guides/a b.html\n").as_bytes()).unwrap();
+        assert_eq!(spaced[0].path, "guides/a b.html");
+        assert!(parse_part(b"XYZ 1 - a.html\n").is_err());
+        assert!(parse_part(format!("{a} x - a.html\n").as_bytes()).is_err());
+        assert!(parse_part(format!("{a} 1 -\n").as_bytes()).is_err());
         let h = "c".repeat(64);
         let max = CHUNK_MAX as u64;
-        assert!(parse_list(format!(r#"[["{h}",3]]"#).as_bytes(), 3, max).is_ok());
-        assert!(parse_list(format!(r#"[["{h}",3]]"#).as_bytes(), 4, max).is_err());
-        assert!(parse_list(format!(r#"[["{h}",0],["{h}",3]]"#).as_bytes(), 3, max).is_err());
-        assert!(parse_list(format!(r#"[["{h}",{}]]"#, 1 << 20).as_bytes(), 1 << 20, max).is_err());
-        assert!(parse_list(
-            format!(r#"[["{h}",{}]]"#, 1 << 20).as_bytes(),
-            1 << 20,
-            GROUP_MAX_BYTES
-        )
-        .is_ok());
+        assert!(parse_list(format!("{h} 3\n").as_bytes(), 3, max).is_ok());
+        assert!(parse_list(format!("{h} 3\n").as_bytes(), 4, max).is_err());
+        assert!(parse_list(format!("{h} 0\n{h} 3\n").as_bytes(), 3, max).is_err());
+        assert!(parse_list(format!("{h} -3\n").as_bytes(), 3, max).is_err());
+        let big = format!("{h} {}\n", 1 << 20);
+        assert!(parse_list(big.as_bytes(), 1 << 20, max).is_err());
+        assert!(parse_list(big.as_bytes(), 1 << 20, GROUP_MAX_BYTES).is_ok());
     }
 
     #[test]

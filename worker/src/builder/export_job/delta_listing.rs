@@ -6,7 +6,8 @@
 //! live pointer, so a mirror that sees a live export finds its listing.
 
 use docs_edge_core::export::delta::{
-    assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
+    assemble, chunked, group_chunks, list_bytes, object_path, read_entries, Chunker, FileEntry,
+    INDEX_PATH,
 };
 use docs_edge_core::security::signing::{sha256_hex, to_hex};
 use sha2::{Digest as _, Sha256};
@@ -102,7 +103,11 @@ impl<'a> Listing<'a> {
         self.bucket
             .put(
                 delta_step_key(self.job_id, first),
-                serde_json::to_vec(&self.entries)?,
+                self.entries
+                    .iter()
+                    .map(FileEntry::line)
+                    .collect::<String>()
+                    .into_bytes(),
             )
             .execute()
             .await?;
@@ -149,7 +154,7 @@ pub async fn write_listing(listing: Listing<'_>, publish_id: &str, steps: &[u32]
         let bytes = storage::read(listing.bucket, &delta_step_key(listing.job_id, first), None)
             .await?
             .ok_or_else(|| ApiError::Internal(format!("delta step {first} is missing")))?;
-        entries.extend(serde_json::from_slice::<Vec<FileEntry>>(&bytes)?);
+        entries.extend(read_entries(&bytes).map_err(ApiError::Internal)?);
     }
     let (index, parts) = assemble(listing.job_id, publish_id, entries);
     for (sha, bytes) in parts {
