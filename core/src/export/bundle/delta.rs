@@ -4,8 +4,9 @@
 //! The builder writes it while it copies the export's files to R2 (`worker::builder::export_job`),
 //! under the export's own prefix, where the hosted site serves it like any other file:
 //! - [`INDEX_PATH`]: a [`DeltaIndex`], the export and its [`part`](FileEntry) objects' hashes;
-//! - `_docs-edge/delta/objects/{sha256}` ([`object_path`]): content-addressed objects: the parts
-//!   (up to [`PART_FILES`] entries each, sorted by path, so one changed page changes one part), the
+//! - `_docs-edge/delta/objects/{sha256}.bin` ([`object_path`]; a name with an extension, which a
+//!   hosted site serves as a file): content-addressed objects: the parts (up to [`PART_FILES`]
+//!   entries each, in the bundle's own order, which one changed page does not move), the
 //!   chunk lists of large files (in two levels, see [`group_chunks`]) and the chunks themselves.
 //!
 //! A large file (at least [`CHUNKED_FROM`] bytes: `llms-full.txt`, the offline search packs) is also
@@ -16,15 +17,15 @@
 //! too, so every file of the bundle can be fetched. Everything is checked by hash and size by the
 //! reader; the parsers here bound what hostile input may make it hold.
 
-use serde::{Deserialize, Serialize};
-
 use fastcdc::v2020::{cut_gear, select_masks, Normalization};
 
 use crate::docs::archive::normalise_path;
 use crate::security::signing::sha256_hex;
 
 /// The index of the export's delta listing, beside its files.
-pub const INDEX_PATH: &str = "_docs-edge/delta/index.json";
+pub const INDEX_PATH: &str = "_docs-edge/delta/index.txt";
+/// The index's first word.
+const INDEX_MAGIC: &str = "docs-edge-delta";
 /// Where the delta listing's own objects live; never a file of the bundle.
 pub const DELTA_DIR: &str = "_docs-edge/delta/";
 /// Bumped on any change to the listing's layout; a reader refuses another.
@@ -49,9 +50,9 @@ pub const MAX_PART_BYTES: u64 = 1 << 20;
 pub const MAX_LIST_BYTES: u64 = 16 << 20;
 const MAX_PARTS: usize = 4096;
 
-/// The listing's entry point.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The listing's entry point, in lines: `docs-edge-delta {format} {exportId} {publishId} {files}
+/// {bytes}`, then `{sha256} {size}` a part. Lines, like the parts: no serde code in the builder.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeltaIndex {
     pub format: u32,
     pub export_id: String,
@@ -63,7 +64,7 @@ pub struct DeltaIndex {
 }
 
 /// A content-addressed object of the listing (`object_path(sha256)`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectRef {
     pub sha256: String,
     pub size: u64,
@@ -123,7 +124,7 @@ pub fn read_entries(bytes: &[u8]) -> Result<Vec<FileEntry>, String> {
 
 /// The site-relative path of a content-addressed object of the listing.
 pub fn object_path(sha256: &str) -> String {
-    format!("{DELTA_DIR}objects/{sha256}")
+    format!("{DELTA_DIR}objects/{sha256}.bin")
 }
 
 /// Whether a file of `size` at `path` is listed in chunks: a large one, or one the site's URLs do
@@ -272,49 +273,48 @@ pub fn group_chunks(chunks: &[(String, u64)]) -> Vec<Vec<(String, u64)>> {
     groups
 }
 
-/// The index and the parts of a listing of `entries` (in any order; a path listed twice keeps its
-/// last entry): the index's bytes and each part's hash and bytes.
+/// The index and the parts of a listing whose entries' lines ([`FileEntry::line`]) are `lines`, in
+/// the bundle's order (the builder's steps, concatenated): the index's bytes and each part's hash
+/// and bytes. Only the sizes are read of the lines, so the builder carries no parser of them.
 pub fn assemble(
     export_id: &str,
     publish_id: &str,
-    mut entries: Vec<FileEntry>,
+    lines: &str,
 ) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
-    // Stable, so of two entries for one path the later stays last and wins below; one compiled
-    // sort routine (`crate::sort`), for the builder's size.
-    crate::sort::sort_by(&mut entries, |a, b| a.path.cmp(&b.path));
-    let mut unique: Vec<FileEntry> = Vec::with_capacity(entries.len());
-    for entry in entries {
-        match unique.last_mut() {
-            Some(last) if last.path == entry.path => *last = entry,
-            _ => unique.push(entry),
-        }
-    }
-    let parts: Vec<(String, Vec<u8>)> = unique
+    let all: Vec<&str> = lines.lines().collect();
+    let bytes: u64 = all
+        .iter()
+        .filter_map(|line| line.split(' ').nth(1)?.parse::<u64>().ok())
+        .sum();
+    let parts: Vec<(String, Vec<u8>)> = all
         .chunks(PART_FILES)
         .map(|part| {
             let bytes = part
                 .iter()
-                .map(FileEntry::line)
+                .flat_map(|line| [*line, "\n"])
                 .collect::<String>()
                 .into_bytes();
             (sha256_hex(&bytes), bytes)
         })
         .collect();
-    let index = DeltaIndex {
-        format: DELTA_FORMAT,
-        export_id: export_id.to_string(),
-        publish_id: publish_id.to_string(),
-        files: unique.len() as u64,
-        bytes: unique.iter().map(|e| e.size).sum(),
-        parts: parts
-            .iter()
-            .map(|(sha256, bytes)| ObjectRef {
-                sha256: sha256.clone(),
-                size: bytes.len() as u64,
-            })
-            .collect(),
-    };
-    (serde_json::to_vec(&index).unwrap_or_default(), parts)
+    let mut index = format!(
+        "{INDEX_MAGIC} {DELTA_FORMAT} {export_id} {publish_id} {} {bytes}\n",
+        all.len()
+    );
+    for (sha, part) in &parts {
+        index.push_str(&format!("{sha} {}\n", part.len()));
+    }
+    (index.into_bytes(), parts)
+}
+
+/// `{sha256} {size}` lines (a chunk list's, the index's parts); `None` when one is malformed.
+fn pairs<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<(String, u64)>> {
+    lines
+        .map(|line| {
+            let (sha, size) = line.split_once(' ')?;
+            Some((sha.to_string(), size.parse::<u64>().ok()?))
+        })
+        .collect()
 }
 
 /// Whether `s` is a SHA-256 in lower-case hex.
@@ -337,8 +337,28 @@ pub fn parse_index(bytes: &[u8], max_files: u64, max_bytes: u64) -> Result<Delta
     if bytes.len() as u64 > MAX_INDEX_BYTES {
         return Err("the delta index is too large".into());
     }
-    let index: DeltaIndex =
-        serde_json::from_slice(bytes).map_err(|e| format!("the delta index: {e}"))?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| "the delta index is not UTF-8".to_string())?;
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap_or("").split(' ').collect();
+    let number = |i: usize| head.get(i).and_then(|v| v.parse::<u64>().ok());
+    let (Some(format), Some(files), Some(total), [INDEX_MAGIC, _, export_id, publish_id, _, _]) =
+        (number(1), number(4), number(5), head.as_slice())
+    else {
+        return Err("the delta index is malformed".into());
+    };
+    let index = DeltaIndex {
+        format: u32::try_from(format).unwrap_or(u32::MAX),
+        export_id: export_id.to_string(),
+        publish_id: publish_id.to_string(),
+        files,
+        bytes: total,
+        parts: pairs(lines)
+            .ok_or("the delta index names a malformed part")?
+            .into_iter()
+            .map(|(sha256, size)| ObjectRef { sha256, size })
+            .collect(),
+    };
     if index.format != DELTA_FORMAT {
         return Err(format!("delta index format {} is unknown", index.format));
     }
@@ -393,14 +413,7 @@ pub fn parse_list(bytes: &[u8], size: u64, max_item: u64) -> Result<Vec<(String,
         return Err("a chunk list is too large".into());
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "a chunk list is not UTF-8".to_string())?;
-    let chunks = text
-        .lines()
-        .map(|line| {
-            let (sha, size) = line.split_once(' ')?;
-            Some((sha.to_string(), size.parse::<u64>().ok()?))
-        })
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| "a chunk list is malformed".to_string())?;
+    let chunks = pairs(text.lines()).ok_or_else(|| "a chunk list is malformed".to_string())?;
     let bad = chunks
         .iter()
         .any(|(h, s)| !is_sha256(h) || *s == 0 || *s > max_item);
@@ -457,25 +470,38 @@ mod tests {
     }
 
     #[test]
-    fn assembled_listing_parses_back_and_keeps_the_last_entry_of_a_path() {
-        let entry = |path: &str, sha: char| FileEntry {
-            path: path.into(),
-            size: 3,
-            sha256: sha.to_string().repeat(64),
-            chunks: None,
-        };
-        let mut entries: Vec<FileEntry> = (0..PART_FILES + 1)
-            .map(|i| entry(&format!("p/{i:04}.html"), 'a'))
+    fn assembled_listing_parses_back() {
+        let lines: String = (0..PART_FILES + 1)
+            .map(|i| {
+                FileEntry {
+                    path: format!("p/{i:04}.html"),
+                    size: 3,
+                    sha256: "a".repeat(64),
+                    chunks: (i == 0).then(|| "b".repeat(64)),
+                }
+                .line()
+            })
             .collect();
-        entries.push(entry("p/0000.html", 'b'));
-        let (index, parts) = assemble("se_1", "p1", entries);
-        let index = parse_index(&index, 10_000, 1 << 30).unwrap();
-        assert_eq!(index.files, PART_FILES as u64 + 1);
+        let (index_bytes, parts) = assemble("se_1", "p1", &lines);
+        let index = parse_index(&index_bytes, 10_000, 1 << 30).unwrap();
+        assert_eq!(
+            (index.export_id.as_str(), index.publish_id.as_str()),
+            ("se_1", "p1")
+        );
+        assert_eq!(
+            (index.files, index.bytes),
+            (PART_FILES as u64 + 1, 3 * (PART_FILES as u64 + 1))
+        );
         assert_eq!(parts.len(), 2);
         let first = parse_part(&parts[0].1).unwrap();
-        assert_eq!(first[0].sha256, "b".repeat(64));
+        assert_eq!(first[0].chunks, Some("b".repeat(64)));
+        assert_eq!(first.len(), PART_FILES);
         assert_eq!(sha256_hex(&parts[1].1), index.parts[1].sha256);
-        assert!(parse_index(&serde_json::to_vec(&index).unwrap(), 10, 1 << 30).is_err());
+        assert_eq!(index.parts[1].size, parts[1].1.len() as u64);
+        assert!(parse_index(&index_bytes, 10, 1 << 30).is_err());
+        assert!(parse_index(b"docs-edge-delta 2 se_1 p1 1 3\n", 10, 1 << 30).is_err());
+        assert!(parse_index(b"docs-edge-delta 1 se_1 p1 1\n", 10, 1 << 30).is_err());
+        assert!(parse_index(b"docs-edge-delta 1 se_1 p1 1 3\nxyz 3\n", 10, 1 << 30).is_err());
     }
 
     #[test]

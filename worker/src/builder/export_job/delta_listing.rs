@@ -2,12 +2,11 @@
 //! copied (`super::site_copy`): each file is hashed as it is written, and a large one (or one the
 //! site's URLs do not reach) is also cut into chunks, each written as an object of the listing. A
 //! copy step's entries are kept in one object of the job (`delta_step_key`), since a step's record
-//! must stay small; the last step assembles them into the index and parts, written before the
+//! must stay small; the last step assembles them, in step order, into the index and parts, written before the
 //! live pointer, so a mirror that sees a live export finds its listing.
 
 use docs_edge_core::export::delta::{
-    assemble, chunked, group_chunks, list_bytes, object_path, read_entries, Chunker, FileEntry,
-    INDEX_PATH,
+    assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
 };
 use docs_edge_core::security::signing::{sha256_hex, to_hex};
 use sha2::{Digest as _, Sha256};
@@ -149,16 +148,18 @@ impl<'a> Listing<'a> {
 /// Assembles the steps' entries (`steps`: each step's first part) into the listing's parts and its
 /// index, the index last.
 pub async fn write_listing(listing: Listing<'_>, publish_id: &str, steps: &[u32]) -> ApiResult<()> {
-    let mut entries = Vec::new();
+    let mut lines = String::new();
     for &first in steps {
         let bytes = storage::read(listing.bucket, &delta_step_key(listing.job_id, first), None)
             .await?
             .ok_or_else(|| ApiError::Internal(format!("delta step {first} is missing")))?;
-        entries.extend(read_entries(&bytes).map_err(ApiError::Internal)?);
+        lines.push_str(&String::from_utf8_lossy(&bytes));
     }
-    let (index, parts) = assemble(listing.job_id, publish_id, entries);
+    let (index, parts) = assemble(listing.job_id, publish_id, &lines);
     for (sha, bytes) in parts {
         listing.put_object(&sha, bytes).await?;
     }
-    listing.put(INDEX_PATH, index, "application/json").await
+    listing
+        .put(INDEX_PATH, index, "text/plain; charset=utf-8")
+        .await
 }
