@@ -107,8 +107,11 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // take about 19 of the request-serving script; the live pointer's rollback and the sweep of retired
 // exports take 6.8) and the semantic stage's publish side (the WordPiece tokenizer, the model
 // reader, chunk vectors: 6.1); it leaves 212 KiB under the free plan's 3 MB for the live site's
-// incremental export.
-const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2860, js: 62 } };
+// incremental export. The hosted exports' delta listing for mirrors (each file hashed, large ones
+// cut into content-defined chunks as they are written: builder/export_job/delta_listing.rs) took
+// 6.1 KiB of it, after its lines replaced JSON and its sort went through core's one routine, and
+// raised the builder's budget from 2,860 to 2,861 KiB.
+const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2861, js: 62 } };
 
 /** The test file that runs with the host tests, before the worker starts (clippy's runs). */
 const BEFORE_WORKER_FILE = 'rust-lints.test.mjs';

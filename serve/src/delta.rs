@@ -104,6 +104,12 @@ pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Sync
             return Err("the delta listing has more files than max_files".into());
         }
     }
+    // A path written twice in the bundle (its tar) is the last one written, as an unpacked bundle
+    // would have it; the listing keeps both, in the bundle's order.
+    let mut seen = HashSet::new();
+    entries.reverse();
+    entries.retain(|e| seen.insert(e.path.clone()));
+    entries.reverse();
     let total: u64 = entries.iter().map(|e| e.size).sum();
     if total > max_bytes {
         return Err("the delta listing is larger than max_unpacked_bytes".into());
@@ -204,7 +210,9 @@ impl Round<'_> {
             return Err(format!("{path}: the site answered {}", response.status()));
         }
         let mut bytes = Vec::new();
-        self.receive(response, cap, &mut bytes).await?;
+        self.receive(response, cap, &mut bytes)
+            .await
+            .map_err(|e| format!("{path}: {e}"))?;
         if size.is_some_and(|s| s != bytes.len() as u64) || sha256_hex(&bytes) != sha {
             return Err(format!(
                 "{path}: its size or SHA-256 differs from the listing's"
@@ -226,7 +234,9 @@ impl Round<'_> {
             let chunk = chunk.map_err(|e| describe(&e))?;
             self.fetched.bytes += chunk.len() as u64;
             if (out.len() + chunk.len()) as u64 > cap {
-                return Err("a delta object is larger than the listing allows".into());
+                return Err(format!(
+                    "the answer is larger than the listing allows ({cap} bytes)"
+                ));
             }
             out.extend_from_slice(&chunk);
         }
