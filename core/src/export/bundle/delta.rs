@@ -135,10 +135,16 @@ pub fn chunked(path: &str, size: u64) -> bool {
 
 /// Whether the hosted site answers `/{path}` with this file (`http::site_paths`, kept simple here
 /// so the builder does not link it): a name with an extension, nothing a URL would decode or cut
-/// off, and not `_redirects`, which a site never serves.
+/// off, not `_redirects` (a site never serves it), and not a path the service answers before the
+/// site: the API's (`/openapi.json`, `/health`, `/v1/…`, `/discovery/…`) and the widget's files,
+/// which the assets layer serves (`/widget.js`, `/widget/…`, wrangler.toml's `run_worker_first`).
 fn reachable(path: &str) -> bool {
+    const TAKEN: [&str; 3] = ["openapi.json", "health", "widget.js"];
+    const TAKEN_FOLDERS: [&str; 3] = ["v1/", "discovery/", "widget/"];
     let last = path.rsplit('/').next().unwrap_or(path);
     path != crate::export::redirects::REDIRECTS_FILE
+        && !TAKEN.contains(&path)
+        && !TAKEN_FOLDERS.iter().any(|folder| path.starts_with(folder))
         && last.contains('.')
         && !path.contains(['%', '?', '#', '\\', '\0'])
 }
@@ -559,6 +565,13 @@ mod tests {
     #[test]
     fn files_the_site_does_not_serve_by_name_are_chunked() {
         assert!(chunked("_redirects", 10));
+        assert!(
+            chunked("openapi.json", 10),
+            "the API's reference answers /openapi.json"
+        );
+        assert!(chunked("v1/openapi.yaml", 10));
+        assert!(chunked("widget.js", 10));
+        assert!(!chunked("api/openapi.json", 10));
         assert!(!chunked("guides/setup.html", 10));
         assert!(!chunked("guides/setup.md", 10));
         assert!(!chunked("_static/site.css", 10));
