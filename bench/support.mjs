@@ -54,6 +54,8 @@ export async function benchWorker({ vars = {} } = {}) {
     },
     adminKey,
     assistantKey,
+    rootToken,
+    orgId: org.orgId,
     async publish(folder) {
       const archive = packDocsFolder(folder);
       const started = performance.now();

@@ -215,42 +215,43 @@ pub fn unpack(
         .unwrap_or_default()
         .as_nanos();
     let dir = sites.join(format!("{}-{stamp}", &sha256[..sha256.len().min(16)]));
-    let result = unpack_into(archive, &dir, config);
-    match result {
-        Ok(manifest) => {
-            if let Some(pinned) = &config.static_export.version {
-                if manifest.version.as_deref() != Some(pinned.as_str()) {
-                    let _ = fs::remove_dir_all(&dir);
-                    return Err(LoadError::VersionMismatch {
-                        pinned: pinned.clone(),
-                        found: manifest.version,
-                    });
-                }
-            }
-            let index = match read_index(&dir, &manifest, config) {
-                Ok(index) => index,
-                Err(err) => {
-                    let _ = fs::remove_dir_all(&dir);
-                    return Err(err);
-                }
-            };
-            // Bundles made before redirects were exported have no such file.
-            let redirects = fs::read_to_string(dir.join(REDIRECTS_FILE))
-                .map(|text| redirects::parse(&text))
-                .unwrap_or_default();
-            Ok(Unpacked {
-                dir,
-                manifest,
-                sha256: sha256.to_string(),
-                index,
-                redirects,
-            })
-        }
-        Err(err) => {
-            let _ = fs::remove_dir_all(&dir);
-            Err(err)
+    let result = unpack_into(archive, &dir, config).and_then(|()| open_dir(&dir, sha256, config));
+    if result.is_err() {
+        let _ = fs::remove_dir_all(&dir);
+    }
+    result
+}
+
+/// A bundle's files laid out in `dir` (unpacked, or assembled by `crate::delta`), checked as a
+/// bundle: its manifest, its `index.html`, the pinned version; its search index and redirects read.
+/// The caller removes `dir` on failure.
+pub fn open_dir(dir: &Path, sha256: &str, config: &Config) -> Result<Unpacked, LoadError> {
+    let bytes = fs::read(dir.join(MANIFEST_FILE))
+        .map_err(|_| LoadError::Manifest(format!("the bundle has no {MANIFEST_FILE}")))?;
+    let manifest = BundleManifest::parse(&bytes).map_err(LoadError::Manifest)?;
+    if !dir.join("index.html").is_file() {
+        return Err(LoadError::Manifest("the bundle has no index.html".into()));
+    }
+    if let Some(pinned) = &config.static_export.version {
+        if manifest.version.as_deref() != Some(pinned.as_str()) {
+            return Err(LoadError::VersionMismatch {
+                pinned: pinned.clone(),
+                found: manifest.version,
+            });
         }
     }
+    let index = read_index(dir, &manifest, config)?;
+    // Bundles made before redirects were exported have no such file.
+    let redirects = fs::read_to_string(dir.join(REDIRECTS_FILE))
+        .map(|text| redirects::parse(&text))
+        .unwrap_or_default();
+    Ok(Unpacked {
+        dir: dir.to_path_buf(),
+        manifest,
+        sha256: sha256.to_string(),
+        index,
+        redirects,
+    })
 }
 
 /// The bundle's search index: its packs, or (bundles made before them) its whole index split into
@@ -274,7 +275,7 @@ fn read_index(
     Ok(Some(Arc::new(index)))
 }
 
-fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleManifest, LoadError> {
+fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<(), LoadError> {
     let limits = ArchiveLimits {
         max_files: config.limits.max_files,
         max_total_bytes: config.limits.max_unpacked_bytes,
@@ -295,13 +296,7 @@ fn unpack_into(archive: &Path, dir: &Path, config: &Config) -> Result<BundleMani
         io::copy(data, &mut file)?;
         Ok::<(), LoadError>(())
     })?;
-    let bytes = fs::read(dir.join(MANIFEST_FILE))
-        .map_err(|_| LoadError::Manifest(format!("the bundle has no {MANIFEST_FILE}")))?;
-    let manifest = BundleManifest::parse(&bytes).map_err(LoadError::Manifest)?;
-    if !dir.join("index.html").is_file() {
-        return Err(LoadError::Manifest("the bundle has no index.html".into()));
-    }
-    Ok(manifest)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -47,6 +47,9 @@ pub struct Refresh {
     pub every: Duration,
     /// From `DOCS_EDGE_ADMIN_KEY` only: never in the file.
     pub admin_key: String,
+    /// The hosted site's URL (`https://docs.example.com`, with its path prefix): when set, each
+    /// round mirrors the site's live export by delta from there (`crate::delta`).
+    pub site_url: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -218,6 +221,7 @@ struct FileRefresh {
     api_url: Option<String>,
     domain: Option<String>,
     every: Option<String>,
+    site_url: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -309,11 +313,21 @@ pub fn load(
             let admin_key = env("DOCS_EDGE_ADMIN_KEY").ok_or(
                 "refresh: the admin key comes from DOCS_EDGE_ADMIN_KEY (environment only)",
             )?;
+            let site_url = env("DOCS_EDGE_REFRESH_SITE_URL")
+                .or(refresh_file.site_url)
+                .map(|url| url.trim_end_matches('/').to_string());
+            if let Some(url) = &site_url {
+                reqwest::Url::parse(url)
+                    .ok()
+                    .filter(|u| matches!(u.scheme(), "http" | "https"))
+                    .ok_or_else(|| format!("refresh.site_url: `{url}` is not an http(s) URL"))?;
+            }
             Some(Refresh {
                 api_url: api_url.trim_end_matches('/').to_string(),
                 domain,
                 every,
                 admin_key,
+                site_url,
             })
         }
     };
@@ -435,6 +449,12 @@ pub fn load(
             deployment.kind,
             "refresh.api_url",
             Some(&refresh.api_url),
+            &internal,
+        )?;
+        outbound_allowed(
+            deployment.kind,
+            "refresh.site_url",
+            refresh.site_url.as_deref(),
             &internal,
         )?;
     }

@@ -13,6 +13,7 @@ mod answer;
 mod answer_tests;
 mod bundle;
 mod config;
+mod delta;
 mod discovery;
 mod discovery_error;
 mod llm;

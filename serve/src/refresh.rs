@@ -1,35 +1,79 @@
-//! `[refresh]`: the whole export loop, so no outside scheduler is needed. Every `every`: start a job
-//! for `domain` (or follow the one already running), poll it to the end, generate the bundle, then
-//! load its link with the SHA-256 the bundle endpoint returned. A failure keeps the live bundle and
-//! shows in health; the next round tries again.
+//! `[refresh]`: the whole export loop, so no outside scheduler is needed. Every `every`:
+//! - with `site_url` (a hosted site), mirror its live export by delta (`crate::delta`): only what
+//!   changed is fetched, nothing when nothing was published;
+//! - otherwise, or when the site has no delta listing (an older service, a domain not hosted), ask
+//!   whether anything was published since the bundle being served (`GET /v1/sites/{domain}`'s
+//!   `publishedAt`); if so start a job for `domain` (or follow the one already running), poll it to
+//!   the end, generate the bundle, then load its link with the SHA-256 the bundle endpoint returned.
+//!
+//! A failure keeps the live bundle and shows in health; the next round tries again.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use docs_edge_core::wire::{BundleLink, ErrorBody, ExportJob, JobStatus};
+use docs_edge_core::wire::{BundleLink, ErrorBody, ExportJob, JobStatus, PublishedSite};
 use serde::de::DeserializeOwned;
 
 use crate::config::Refresh;
-use crate::state::State;
+use crate::delta::{Mirror, Synced};
+use crate::state::{Fetched, State};
 
 const POLL_EVERY: Duration = Duration::from_millis(500);
 const JOB_DEADLINE: Duration = Duration::from_secs(30 * 60);
 
+/// What the loop remembers between rounds.
+#[derive(Default)]
+struct Seen {
+    mirror: Mirror,
+    /// The publish the served bundle was exported after (`publishedAt`).
+    published_at: Option<String>,
+}
+
 pub async fn run(state: Arc<State>) {
+    let mut seen = Seen::default();
     loop {
         let Some(refresh) = state.config().refresh.clone() else {
             // SIGHUP may add a [refresh] section later.
             tokio::time::sleep(Duration::from_secs(5)).await;
             continue;
         };
-        if let Err(err) = round(&state, &refresh).await {
+        if let Err(err) = round(&state, &refresh, &mut seen).await {
             state.record_error(format!("refresh: {err}"));
         }
         tokio::time::sleep(refresh.every).await;
     }
 }
 
-async fn round(state: &State, refresh: &Refresh) -> Result<(), String> {
+async fn round(state: &State, refresh: &Refresh, seen: &mut Seen) -> Result<(), String> {
+    if let Some(site) = &refresh.site_url {
+        match crate::delta::sync(state, site, &mut seen.mirror).await {
+            Ok(Synced::NoListing) => {}
+            Ok(_) => return Ok(()),
+            Err(err) => return Err(format!("mirroring by delta: {err}")),
+        }
+    }
+    let api = &refresh.api_url;
+    // Nothing published since the bundle being served: no export. (Unknown: export.)
+    let published = call::<PublishedSite>(
+        state,
+        refresh,
+        "GET",
+        &format!("{api}/v1/sites/{}", refresh.domain),
+        None,
+    )
+    .await
+    .ok()
+    .map(|site| site.published_at);
+    if published.is_some() && published == seen.published_at && state.active().is_some() {
+        return Ok(());
+    }
+    export_and_load(state, refresh).await?;
+    seen.published_at = published;
+    Ok(())
+}
+
+/// Today's whole-bundle round: an export of what is live, its bundle downloaded and loaded.
+async fn export_and_load(state: &State, refresh: &Refresh) -> Result<(), String> {
     let api = &refresh.api_url;
     let job_id = match call::<ExportJob>(
         state,
@@ -86,7 +130,17 @@ async fn round(state: &State, refresh: &Refresh) -> Result<(), String> {
     .await
     .map_err(|e| format!("generating the bundle of {job_id}: {e}"))?;
     let sha = Some(link.sha256.as_str()).filter(|s| !s.is_empty());
-    state.load_url(&link.bundle_url, sha).await
+    state.load_url(&link.bundle_url, sha).await?;
+    let archive = state.config().cache_dir.join(crate::bundle::CACHED_ARCHIVE);
+    let bytes = std::fs::metadata(archive).map_or(0, |m| m.len());
+    state.set_fetched(Fetched {
+        mode: "bundle",
+        bytes,
+        requests: 1,
+        files: 0,
+        file_bytes: 0,
+    });
+    Ok(())
 }
 
 enum Failure {

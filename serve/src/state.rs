@@ -33,6 +33,8 @@ pub struct State {
     last_error: RwLock<Option<String>>,
     /// When the last download attempt finished (successful or not).
     last_attempt_at: RwLock<Option<String>>,
+    /// What the refresh's last round that changed the bundle fetched.
+    last_fetch: RwLock<Option<Fetched>>,
     loading: Mutex<()>,
     pub client: reqwest::Client,
     pub config_path: Option<PathBuf>,
@@ -60,6 +62,23 @@ pub struct Health {
     pub pages: Option<crate::page_policy::PagePolicy>,
     /// What search holds of the live bundle's index (`None`: no index, or the discovery API is off).
     pub search: Option<crate::search_packs::SearchStats>,
+    /// What the refresh's last round that changed the bundle fetched.
+    pub last_fetch: Option<Fetched>,
+}
+
+/// What one refresh round fetched: by delta (the files it lacked) or the whole bundle.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fetched {
+    /// `delta` or `bundle`.
+    pub mode: &'static str,
+    /// Response body bytes received.
+    pub bytes: u64,
+    /// Requests that fetched a body.
+    pub requests: u64,
+    /// The bundle's files and their bytes.
+    pub files: u64,
+    pub file_bytes: u64,
 }
 
 impl State {
@@ -79,6 +98,7 @@ impl State {
             active: RwLock::new(None),
             last_error: RwLock::new(None),
             last_attempt_at: RwLock::new(None),
+            last_fetch: RwLock::new(None),
             loading: Mutex::new(()),
             client,
             config_path,
@@ -124,7 +144,44 @@ impl State {
                 .as_ref()
                 .and_then(|a| a.bundle.index.as_ref())
                 .map(|index| index.stats()),
+            last_fetch: self.last_fetch.read().ok().and_then(|f| f.clone()),
         }
+    }
+
+    pub fn set_fetched(&self, fetched: Fetched) {
+        if let Ok(mut slot) = self.last_fetch.write() {
+            *slot = Some(fetched);
+        }
+    }
+
+    /// Serves the bundle laid out in `dir` (assembled by `crate::delta`), named by `sha256`, once it
+    /// passes a bundle's checks; on failure `dir` is removed and the current bundle stays.
+    pub async fn load_dir(&self, dir: PathBuf, sha256: String) -> Result<(), String> {
+        let _guard = self.loading.lock().await;
+        let config = self.config();
+        let opened = {
+            let (config, dir) = (config.clone(), dir.clone());
+            tokio::task::spawn_blocking(move || bundle::open_dir(&dir, &sha256, &config))
+                .await
+                .map_err(|e| LoadError::Io(std::io::Error::other(e.to_string())))
+                .and_then(|r| r)
+        };
+        let result = match opened {
+            Ok(unpacked) => {
+                self.activate(&config, unpacked, Source::Fresh);
+                self.set_error(None);
+                Ok(())
+            }
+            Err(err) => {
+                let _ = std::fs::remove_dir_all(&dir);
+                let message = err.to_string();
+                self.set_error(Some(message.clone()));
+                log("bundle_refused", &message, self.active().is_some());
+                Err(message)
+            }
+        };
+        self.note_attempt();
+        result
     }
 
     /// Downloads `url` and, if everything checks out, serves it. On failure the current bundle stays;

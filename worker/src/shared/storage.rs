@@ -145,6 +145,11 @@ pub fn part_key(job_id: &str, index: u32) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/part-{index:05}.tgz")
 }
 
+/// The delta listing entries of a hosted export's copy step that starts at part `first`.
+pub fn delta_step_key(job_id: &str, first: u32) -> String {
+    format!("{EXPORTS_PREFIX}{job_id}/delta-step-{first:05}.json")
+}
+
 pub fn bundle_key(job_id: &str) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/bundle.tar.gz")
 }

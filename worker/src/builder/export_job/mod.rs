@@ -1,6 +1,7 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 //! Its messages and client, which both scripts compile, are `crate::shared::durable::export_job`.
 
+use self::delta_listing::{write_listing, Listing};
 use self::site_copy::{copy_step, CopyJob, SiteCopy};
 use crate::builder::export_source::ExportSource;
 use crate::builder::highlight::HighlightJs;
@@ -778,6 +779,8 @@ impl ExportJob {
         };
         let done = copy_step(bucket, &job, &mut site).await?;
         if done {
+            let listing = Listing::new(bucket, host, &record.job_id);
+            write_listing(listing, &record.publish_id, &site.steps).await?;
             let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
             let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
             let live = LiveSite {
@@ -993,4 +996,5 @@ fn readable(err: &ApiError) -> String {
     }
 }
 
+mod delta_listing;
 mod site_copy;

@@ -7,6 +7,9 @@
 //! The parts are one tar stream in gzip members, and an entry may run on from one part into the
 //! next (`llms-full.txt`, the search packs): a step ends only after a part that ends between
 //! entries, so the next step starts a new reader at a member's first header.
+//!
+//! Each file is hashed (and a large one cut into chunks) as it is written, for the export's delta
+//! listing (`super::delta_listing`).
 
 use docs_edge_core::docs::unpack::Entry;
 use docs_edge_core::docs::{ArchiveLimits, Unpacker};
@@ -14,6 +17,7 @@ use docs_edge_core::http::site_headers::content_type;
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, HttpMetadata};
 
+use super::delta_listing::{FileDigest, Listing};
 use crate::builder::multipart::PartWriter;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::storage::{self, hosted_file_key, part_key};
@@ -38,6 +42,9 @@ pub struct SiteCopy {
     /// Files written so far.
     #[serde(default)]
     pub files: u32,
+    /// The first part of each step done, which names its delta listing entries.
+    #[serde(default)]
+    pub steps: Vec<u32>,
 }
 
 /// What the bundle's own reader admits: every file, whatever its size (a text file is held whole
@@ -63,7 +70,8 @@ pub struct CopyJob<'a> {
 pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) -> ApiResult<bool> {
     let first = copy.next_part.unwrap_or(0);
     let mut unpacker = Unpacker::new(&limits());
-    let mut open: Option<(String, PartWriter<'_>)> = None;
+    let mut open: Option<(FileDigest, PartWriter<'_>)> = None;
+    let mut listing = Listing::new(bucket, job.domain, job.job_id);
     let mut part = first;
     while part < job.parts {
         let bytes = storage::read(bucket, &part_key(job.job_id, part), None)
@@ -81,23 +89,26 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
             for entry in entries {
                 match entry {
                     Entry::File(path, bytes) => {
+                        listing.whole(&path, &bytes).await?;
                         put(bucket, job, &path, bytes).await?;
                         copy.files += 1;
                     }
-                    Entry::MediaStart { path, .. } => {
+                    Entry::MediaStart { path, size } => {
                         let writer =
                             PartWriter::new(bucket, hosted_file_key(job.domain, job.job_id, &path))
                                 .with_metadata(metadata(&path), Default::default());
-                        open = Some((path, writer));
+                        open = Some((listing.start(&path, size), writer));
                     }
                     Entry::MediaData(data) => {
-                        if let Some((_, writer)) = open.as_mut() {
+                        if let Some((digest, writer)) = open.as_mut() {
+                            listing.data(digest, &data).await?;
                             writer.write(&data).await?;
                         }
                     }
                     Entry::MediaEnd => {
-                        if let Some((_, writer)) = open.take() {
+                        if let Some((digest, writer)) = open.take() {
                             writer.finish().await?;
+                            listing.end(digest).await?;
                             copy.files += 1;
                         }
                     }
@@ -110,6 +121,10 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
         if part - first >= PARTS_PER_STEP && unpacker.between_entries() {
             break;
         }
+    }
+    listing.save_step(first).await?;
+    if !copy.steps.contains(&first) {
+        copy.steps.push(first);
     }
     copy.next_part = Some(part);
     Ok(part >= job.parts)

@@ -1,0 +1,165 @@
+//! A hosted export's delta listing (`docs_edge_core::export::delta`), written while its files are
+//! copied (`super::site_copy`): each file is hashed as it is written, and a large one (or one the
+//! site's URLs do not reach) is also cut into chunks, each written as an object of the listing. A
+//! copy step's entries are kept in one object of the job (`delta_step_key`), since a step's record
+//! must stay small; the last step assembles them, in step order, into the index and parts, written before the
+//! live pointer, so a mirror that sees a live export finds its listing.
+
+use docs_edge_core::export::delta::{
+    assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
+};
+use docs_edge_core::security::signing::{sha256_hex, to_hex};
+use sha2::{Digest as _, Sha256};
+use worker::{Bucket, HttpMetadata};
+
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::storage::{self, delta_step_key, hosted_file_key};
+
+/// The entries of one copy step, and where they are written.
+pub struct Listing<'a> {
+    pub bucket: &'a Bucket,
+    pub domain: &'a str,
+    pub job_id: &'a str,
+    pub entries: Vec<FileEntry>,
+}
+
+/// A file being hashed (and cut) as its bytes are written.
+pub struct FileDigest {
+    path: String,
+    size: u64,
+    hasher: Sha256,
+    chunker: Option<Chunker>,
+    chunks: Vec<(String, u64)>,
+}
+
+impl<'a> Listing<'a> {
+    pub fn new(bucket: &'a Bucket, domain: &'a str, job_id: &'a str) -> Self {
+        Listing {
+            bucket,
+            domain,
+            job_id,
+            entries: Vec::new(),
+        }
+    }
+
+    pub fn start(&self, path: &str, size: u64) -> FileDigest {
+        FileDigest {
+            path: path.to_string(),
+            size: 0,
+            hasher: Sha256::new(),
+            chunker: chunked(path, size).then(Chunker::default),
+            chunks: Vec::new(),
+        }
+    }
+
+    /// Hashes `data`, the file's next bytes, and writes the chunks it completes.
+    pub async fn data(&self, digest: &mut FileDigest, data: &[u8]) -> ApiResult<()> {
+        digest.hasher.update(data);
+        digest.size += data.len() as u64;
+        if let Some(chunker) = digest.chunker.as_mut() {
+            let done = chunker.push(data);
+            self.put_chunks(&mut digest.chunks, done).await?;
+        }
+        Ok(())
+    }
+
+    /// The file is whole: its entry (its chunk list written first).
+    pub async fn end(&mut self, mut digest: FileDigest) -> ApiResult<()> {
+        let mut list = None;
+        if let Some(chunker) = digest.chunker.take() {
+            self.put_chunks(&mut digest.chunks, chunker.finish())
+                .await?;
+            let mut groups = Vec::new();
+            for group in group_chunks(&digest.chunks) {
+                let bytes = list_bytes(&group);
+                let sha = sha256_hex(&bytes);
+                self.put_object(&sha, bytes).await?;
+                groups.push((sha, group.iter().map(|(_, size)| size).sum()));
+            }
+            let bytes = list_bytes(&groups);
+            let sha = sha256_hex(&bytes);
+            self.put_object(&sha, bytes).await?;
+            list = Some(sha);
+        }
+        self.entries.push(FileEntry {
+            path: digest.path,
+            size: digest.size,
+            sha256: to_hex(&digest.hasher.finalize()),
+            chunks: list,
+        });
+        Ok(())
+    }
+
+    /// A file held whole: [`Self::start`], [`Self::data`] and [`Self::end`] at once.
+    pub async fn whole(&mut self, path: &str, bytes: &[u8]) -> ApiResult<()> {
+        let mut digest = self.start(path, bytes.len() as u64);
+        self.data(&mut digest, bytes).await?;
+        self.end(digest).await
+    }
+
+    /// Writes this step's entries, as the step that starts at part `first`.
+    pub async fn save_step(self, first: u32) -> ApiResult<()> {
+        self.bucket
+            .put(
+                delta_step_key(self.job_id, first),
+                self.entries
+                    .iter()
+                    .map(FileEntry::line)
+                    .collect::<String>()
+                    .into_bytes(),
+            )
+            .execute()
+            .await?;
+        Ok(())
+    }
+
+    async fn put_chunks(
+        &self,
+        list: &mut Vec<(String, u64)>,
+        chunks: Vec<Vec<u8>>,
+    ) -> ApiResult<()> {
+        for chunk in chunks {
+            let sha = sha256_hex(&chunk);
+            list.push((sha.clone(), chunk.len() as u64));
+            self.put_object(&sha, chunk).await?;
+        }
+        Ok(())
+    }
+
+    async fn put_object(&self, sha: &str, bytes: Vec<u8>) -> ApiResult<()> {
+        self.put(&object_path(sha), bytes, "application/octet-stream")
+            .await
+    }
+
+    async fn put(&self, path: &str, bytes: Vec<u8>, content_type: &str) -> ApiResult<()> {
+        let metadata = HttpMetadata {
+            content_type: Some(content_type.into()),
+            ..HttpMetadata::default()
+        };
+        self.bucket
+            .put(hosted_file_key(self.domain, self.job_id, path), bytes)
+            .http_metadata(metadata)
+            .execute()
+            .await?;
+        Ok(())
+    }
+}
+
+/// Assembles the steps' entries (`steps`: each step's first part) into the listing's parts and its
+/// index, the index last.
+pub async fn write_listing(listing: Listing<'_>, publish_id: &str, steps: &[u32]) -> ApiResult<()> {
+    let mut lines = String::new();
+    for &first in steps {
+        let bytes = storage::read(listing.bucket, &delta_step_key(listing.job_id, first), None)
+            .await?
+            .ok_or_else(|| ApiError::Internal(format!("delta step {first} is missing")))?;
+        lines.push_str(&String::from_utf8_lossy(&bytes));
+    }
+    let (index, parts) = assemble(listing.job_id, publish_id, &lines);
+    for (sha, bytes) in parts {
+        listing.put_object(&sha, bytes).await?;
+    }
+    listing
+        .put(INDEX_PATH, index, "text/plain; charset=utf-8")
+        .await
+}
