@@ -101,6 +101,21 @@ test('follow-ups appear under the answer as buttons; clicking one asks it; only 
   await page.close();
 });
 
+test('an answer citing sections shows its sources once: the text’s own list of sections is left out', async () => {
+  const { page, errors } = await openPanel();
+  const answer = await ask(page, 'Which answer backends does the assistant support?');
+  assert.ok((await answer.locator('.sources li').count()) >= 1);
+  const text = await answer.locator('.md').textContent();
+  assert.match(text, /extractive/);
+  assert.doesNotMatch(text, /Sources:|Answer backends/);
+  // Each `[n]` is a link to the section it cites, though the cited sections share one page.
+  assert.doesNotMatch(text, /\[\d+\]/);
+  const cites = await answer.locator('.md a.cite').evaluateAll((as) => as.map((a) => new URL(a.href).hash));
+  assert.ok(cites.includes('#answer-backends'), cites.join(' '));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the support link: under an answer the docs do not cover and after a thumbs-down; shown and followed are counted', async () => {
   const { page, errors } = await openPanel();
   const shown = beacon(page, 'support_shown');

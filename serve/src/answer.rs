@@ -273,7 +273,7 @@ impl Generation {
         if !self.state.config().deployment.features.analytics {
             return;
         }
-        let cited: Vec<String> = answer.sources.iter().map(|s| s.id.clone()).collect();
+        let cited = answer.cited_pages();
         let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
         let row = AnswerRow::new(&AnswerFacts {
             message_id: &answer.message_id,

@@ -166,22 +166,10 @@ impl State {
                 .map_err(|e| LoadError::Io(std::io::Error::other(e.to_string())))
                 .and_then(|r| r)
         };
-        let result = match opened {
-            Ok(unpacked) => {
-                self.activate(&config, unpacked, Source::Fresh);
-                self.set_error(None);
-                Ok(())
-            }
-            Err(err) => {
-                let _ = std::fs::remove_dir_all(&dir);
-                let message = err.to_string();
-                self.set_error(Some(message.clone()));
-                log("bundle_refused", &message, self.active().is_some());
-                Err(message)
-            }
-        };
-        self.note_attempt();
-        result
+        if opened.is_err() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        self.settle(&config, opened)
     }
 
     /// Downloads `url` and, if everything checks out, serves it. On failure the current bundle stays;
@@ -190,9 +178,18 @@ impl State {
         let _guard = self.loading.lock().await;
         let config = self.config();
         let outcome = self.fetch_and_unpack(&config, url, expected_sha256).await;
+        let result = self.settle(&config, outcome);
+        if result.is_err() && self.active().is_none() {
+            self.load_cached(&config).await;
+        }
+        result
+    }
+
+    /// Serves a freshly unpacked bundle, or records why it was refused (the current one stays).
+    fn settle(&self, config: &Config, outcome: Result<Unpacked, LoadError>) -> Result<(), String> {
         let result = match outcome {
             Ok(unpacked) => {
-                self.activate(&config, unpacked, Source::Fresh);
+                self.activate(config, unpacked, Source::Fresh);
                 self.set_error(None);
                 Ok(())
             }
@@ -200,9 +197,6 @@ impl State {
                 let message = err.to_string();
                 self.set_error(Some(message.clone()));
                 log("bundle_refused", &message, self.active().is_some());
-                if self.active().is_none() {
-                    self.load_cached(&config).await;
-                }
                 Err(message)
             }
         };

@@ -42,6 +42,18 @@ pub struct CompletedAnswer {
 }
 
 impl CompletedAnswer {
+    /// The pages the answer cites, each once, in the order first cited (analytics count pages; the
+    /// sources are sections).
+    pub fn cited_pages(&self) -> Vec<String> {
+        let mut pages: Vec<String> = Vec::new();
+        for source in &self.sources {
+            if !pages.contains(&source.id) {
+                pages.push(source.id.clone());
+            }
+        }
+        pages
+    }
+
     /// The question and this answer as the thread stores them. The answer keeps the id the client
     /// saw on `start` (v2) or `f:` (v1), so feedback can name it; the question keeps the client's id.
     /// Both masked: the question as asked, the answer where it repeats the reader's data.
@@ -123,7 +135,9 @@ impl AnswerSession {
         self.encoder.start()
     }
 
-    /// Cites the pages of `passages[indices]`: one source per page, in the order first cited.
+    /// Cites the sections of `passages[indices]`, in order: source `n` is what the text cites as
+    /// `[n]` (the extractive answer's `[n]`, a model's numbered passage), so a client links each
+    /// citation to its own section, even where two cited sections share a page.
     pub fn cite(
         &mut self,
         query: &str,
@@ -134,14 +148,14 @@ impl AnswerSession {
             let Some(passage) = passages.get(i) else {
                 continue;
             };
-            // A skill (`guide`) has no page to cite.
-            if passage.url.is_empty() || self.sources.iter().any(|s| s.url == passage.url) {
+            // A skill (`guide`) has no page to cite, and the prompt does not number it.
+            if passage.url.is_empty() {
                 continue;
             }
             self.sources.push(CitedSource {
                 id: passage.path.clone(),
-                url: passage.url.clone(),
-                title: passage.title.clone(),
+                url: passage.link(),
+                title: passage.label(),
             });
         }
         let refs: Vec<SourceRef> = self
@@ -315,8 +329,8 @@ mod tests {
         let cited = s.cite("q", &passages, 0..3);
         assert_eq!(
             cited.matches("source-url").count(),
-            2,
-            "one source per page"
+            3,
+            "one source per numbered passage"
         );
         assert!(
             matches!(s.on_llm_event(LlmEvent::TextDelta("Hi ".into())), Next::Continue(b) if b.contains("text-delta"))
@@ -329,7 +343,7 @@ mod tests {
         });
         let answer = s.outcome().unwrap();
         assert_eq!(answer.text, "Hi there");
-        assert_eq!(answer.sources.len(), 2);
+        assert_eq!(answer.sources.len(), 3);
         assert_eq!(answer.reason, FinishReason::Length);
         assert_eq!(
             answer.usage,

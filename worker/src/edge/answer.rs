@@ -330,7 +330,7 @@ impl Generation {
     }
 
     async fn record_analytics(&self, answer: &CompletedAnswer) {
-        let cited: Vec<String> = answer.sources.iter().map(|s| s.id.clone()).collect();
+        let cited = answer.cited_pages();
         let scores: Vec<f32> = self.passages.iter().map(|p| p.score).collect();
         let finished = now_ms();
         let facts = AnswerFacts {
