@@ -1,7 +1,9 @@
 //! Scores of the relevant passages' units by the question terms they hold, rare terms weighing most.
 
 use super::sentences::is_title_line;
-use super::tuning::{DEFINITION_WEIGHT, NAMES_WEIGHT, TITLE_LINE_WEIGHT};
+use super::tuning::{
+    CODE_FREE_WORDS, DEFINITION_WEIGHT, FREE_WORDS, NAMES_WEIGHT, TITLE_LINE_WEIGHT,
+};
 use super::units::{Analyzed, Unit};
 use crate::text::is_cjk;
 
@@ -60,7 +62,12 @@ impl<'a, 'p> Scored<'a, 'p> {
                     .split_whitespace()
                     .count()
                     .max(u.text.chars().count() / 3) as f32;
-                let length_factor = 1.0 / (1.0 + (len - 40.0).max(0.0) / 40.0);
+                let free = if wants_code && u.is_code {
+                    CODE_FREE_WORDS
+                } else {
+                    FREE_WORDS
+                };
+                let length_factor = 1.0 / (1.0 + (len - free).max(0.0) / free);
                 let title_line = if !u.is_list && is_title_line(&u.text) {
                     TITLE_LINE_WEIGHT
                 } else {

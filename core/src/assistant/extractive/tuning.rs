@@ -54,6 +54,18 @@ pub(super) const NAMES_WEIGHT: f32 = 1.3;
 /// mentions it.
 pub(super) const DEFINITION_WEIGHT: f32 = 2.0;
 
+/// A unit longer than this many words (or a third of its characters, whichever is more) weighs less
+/// the longer it is: a long unit holds the question's words by chance.
+pub(super) const FREE_WORDS: f32 = 40.0;
+
+/// The same for a code block, when the question asks how (or which, or where): the block is what
+/// the reader runs, and its syntax spends words that say nothing. At 40, a block holding five of
+/// six question terms (`@mcp.tool(task=TaskConfig(mode="required"))` under "# Requires background
+/// execution" for "force a tool to only run as a background task") lost to one sentence holding
+/// three. Measured on every set (docs/assistant/quality.mdx): dev key facts 58 → 60, no other fact
+/// moved.
+pub(super) const CODE_FREE_WORDS: f32 = 80.0;
+
 /// A lead section of at most this many units, and this many snippets, is quoted whole when its
 /// prose fits (`quote_short_section`).
 pub(super) const WHOLE_SECTION_UNITS: usize = 8;
