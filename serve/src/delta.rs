@@ -5,7 +5,7 @@
 //! its hash in `cache_dir/objects/`, so a round broken off resumes with what it had fetched. Of a
 //! large file it fetches only the chunks it has not kept (the others come from the last round). The
 //! files are then laid out as a new folder of hard links to the objects and served, atomically,
-//! after the checks an unpacked bundle passes (`State::load_dir`); objects no file of the new
+//! after the checks an unpacked bundle passes (`State::load_laid_out`); objects no file of the new
 //! export uses are removed. A site without a listing (404: a service older than the listing, or a
 //! domain that is not hosted) leaves the round to the whole bundle (`crate::refresh`).
 
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use docs_edge_core::export::delta::{
-    object_path, parse_index, parse_list, parse_part, FileEntry, CHUNK_MAX, GROUP_MAX_BYTES,
-    INDEX_PATH, MAX_INDEX_BYTES, MAX_LIST_BYTES,
+    object_path, parse_index, parse_list, parse_part, FileEntry, CHUNKED_FROM, CHUNK_MAX,
+    CHUNK_MIN, GROUP_MAX_BYTES, INDEX_PATH, MAX_INDEX_BYTES, MAX_LIST_BYTES,
 };
 use docs_edge_core::security::signing::{sha256_hex, to_hex};
 use futures_util::StreamExt;
@@ -39,12 +39,46 @@ pub enum Synced {
 /// What a mirror remembers between rounds.
 #[derive(Default)]
 pub struct Mirror {
-    /// The `ETag` of the index the served bundle was made from.
+    /// The `ETag` of the index the bundle `served` was made from.
     etag: Option<String>,
+    /// The bundle the last round served (its index's SHA-256): a 304 says nothing was published
+    /// only while that bundle is still the one served (a SIGHUP may have loaded another).
+    served: Option<String>,
+}
+
+/// Why a round failed.
+#[derive(Debug)]
+pub struct SyncError {
+    pub message: String,
+    /// The site answered, but what it sent does not match its own listing (a proxy that rewrites
+    /// pages, a listing written by a broken export): the whole bundle may still serve.
+    pub content: bool,
+}
+
+impl From<String> for SyncError {
+    fn from(message: String) -> Self {
+        SyncError {
+            message,
+            content: false,
+        }
+    }
+}
+
+impl From<&str> for SyncError {
+    fn from(message: &str) -> Self {
+        message.to_string().into()
+    }
+}
+
+fn content_error(message: String) -> SyncError {
+    SyncError {
+        message,
+        content: true,
+    }
 }
 
 /// One round: fetches what the site's live export has that this server lacks, and serves it.
-pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Synced, String> {
+pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Synced, SyncError> {
     let config = state.config();
     let objects = config.cache_dir.join("objects");
     fs::create_dir_all(&objects).map_err(|e| format!("{}: {e}", objects.display()))?;
@@ -65,7 +99,8 @@ pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Sync
         .client
         .get(round.url(INDEX_PATH)?)
         .timeout(round.timeout);
-    if let (Some(tag), Some(_)) = (&mirror.etag, state.active()) {
+    let serving = state.active().map(|a| a.bundle.sha256.clone());
+    if let Some(tag) = mirror.etag.as_ref().filter(|_| serving == mirror.served) {
         request = request.header("if-none-match", tag);
     }
     let response = request.send().await.map_err(|e| describe(&e))?;
@@ -73,7 +108,7 @@ pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Sync
         304 => return Ok(Synced::Unchanged),
         404 => return Ok(Synced::NoListing),
         status if !(200..300).contains(&status) => {
-            return Err(format!("the site's delta index answered {status}"))
+            return Err(format!("the site's delta index answered {status}").into())
         }
         _ => {}
     }
@@ -85,20 +120,21 @@ pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Sync
     let mut body = Vec::new();
     round.receive(response, MAX_INDEX_BYTES, &mut body).await?;
     let index_sha = sha256_hex(&body);
-    if state.active().is_some_and(|a| a.bundle.sha256 == index_sha) {
+    if serving.as_deref() == Some(index_sha.as_str()) {
         mirror.etag = etag;
+        mirror.served = serving;
         return Ok(Synced::Unchanged);
     }
     let max_files = config.limits.max_files as u64;
     let max_bytes = config.limits.max_unpacked_bytes;
-    let index = parse_index(&body, max_files, max_bytes)?;
+    let index = parse_index(&body, max_files, max_bytes).map_err(content_error)?;
     let mut keep = HashSet::new();
     let mut entries: Vec<FileEntry> = Vec::new();
     for part in &index.parts {
         let path = round
             .object(&part.sha256, Some(part.size), part.size)
             .await?;
-        entries.extend(parse_part(&read(&path)?)?);
+        entries.extend(parse_part(&read(&path)?).map_err(content_error)?);
         keep.insert(part.sha256.clone());
         if entries.len() as u64 > max_files {
             return Err("the delta listing has more files than max_files".into());
@@ -110,10 +146,9 @@ pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Sync
     entries.reverse();
     entries.retain(|e| seen.insert(e.path.clone()));
     entries.reverse();
-    let total: u64 = entries.iter().map(|e| e.size).sum();
-    if total > max_bytes {
-        return Err("the delta listing is larger than max_unpacked_bytes".into());
-    }
+    let total = listed_bytes(&entries, max_bytes).ok_or_else(|| {
+        content_error("the delta listing is larger than max_unpacked_bytes".into())
+    })?;
     for entry in &entries {
         round.file(entry, &mut keep).await?;
     }
@@ -121,11 +156,13 @@ pub async fn sync(state: &State, site: &str, mirror: &mut Mirror) -> Result<Sync
     round.fetched.file_bytes = total;
     let sites = config.cache_dir.join("sites");
     let objects = round.objects.clone();
-    let dir = tokio::task::spawn_blocking(move || lay_out(&sites, &objects, &entries))
-        .await
-        .map_err(|e| e.to_string())??;
-    state.load_dir(dir, index_sha).await?;
+    state
+        .load_laid_out(index_sha.clone(), move || {
+            lay_out(&sites, &objects, &entries)
+        })
+        .await?;
     mirror.etag = etag;
+    mirror.served = Some(index_sha);
     state.set_fetched(round.fetched);
     sweep(&round.objects, &keep);
     eprintln!(
@@ -150,11 +187,22 @@ impl Round<'_> {
 
     /// A file of the export: kept under its hash, fetched when missing (a chunked one from its
     /// chunks). Records what it keeps in `keep`.
-    async fn file(&mut self, entry: &FileEntry, keep: &mut HashSet<String>) -> Result<(), String> {
+    async fn file(
+        &mut self,
+        entry: &FileEntry,
+        keep: &mut HashSet<String>,
+    ) -> Result<(), SyncError> {
         keep.insert(entry.sha256.clone());
         let target = self.objects.join(&entry.sha256);
         let have = fs::metadata(&target).is_ok_and(|m| m.len() == entry.size);
         let Some(list_sha) = &entry.chunks else {
+            // A file this large is listed in chunks; whole, it would be held in memory whole.
+            if entry.size >= CHUNKED_FROM {
+                return Err(content_error(format!(
+                    "{}: listed whole at {} bytes",
+                    entry.path, entry.size
+                )));
+            }
             if !have {
                 self.fetch(&entry.path, &entry.sha256, Some(entry.size), entry.size)
                     .await?;
@@ -164,24 +212,40 @@ impl Round<'_> {
         keep.insert(list_sha.clone());
         let list = self.object(list_sha, None, MAX_LIST_BYTES).await?;
         let mut chunks = Vec::new();
-        for (group_sha, group_size) in parse_list(&read(&list)?, entry.size, GROUP_MAX_BYTES)? {
+        for (group_sha, group_size) in
+            parse_list(&read(&list)?, entry.size, GROUP_MAX_BYTES).map_err(content_error)?
+        {
             keep.insert(group_sha.clone());
             let group = self.object(&group_sha, None, MAX_LIST_BYTES).await?;
-            chunks.extend(parse_list(&read(&group)?, group_size, CHUNK_MAX as u64)?);
+            chunks.extend(
+                parse_list(&read(&group)?, group_size, CHUNK_MAX as u64).map_err(content_error)?,
+            );
+        }
+        // Every chunk but the last is at least CHUNK_MIN: more would be a listing cut to pieces.
+        if chunks.len() as u64 > entry.size / CHUNK_MIN as u64 + 1 {
+            return Err(content_error(format!(
+                "{}: more chunks than its size allows",
+                entry.path
+            )));
         }
         keep.extend(chunks.iter().map(|(sha, _)| sha.clone()));
         if have {
             // The chunks the next round may reuse, cut from the file already here.
-            return cut_chunks(&target, &self.objects, &chunks);
+            return cut_chunks(&target, &self.objects, &chunks).map_err(content_error);
         }
         for (sha, size) in &chunks {
             self.object(sha, Some(*size), *size).await?;
         }
-        join_chunks(&self.objects, &chunks, &target, &entry.sha256)
+        join_chunks(&self.objects, &chunks, &target, &entry.sha256).map_err(content_error)
     }
 
     /// The listing's object `sha` (at most `cap` bytes), kept or fetched.
-    async fn object(&mut self, sha: &str, size: Option<u64>, cap: u64) -> Result<PathBuf, String> {
+    async fn object(
+        &mut self,
+        sha: &str,
+        size: Option<u64>,
+        cap: u64,
+    ) -> Result<PathBuf, SyncError> {
         let target = self.objects.join(sha);
         if fs::metadata(&target).is_ok_and(|m| size.is_none_or(|s| m.len() == s)) {
             return Ok(target);
@@ -197,7 +261,7 @@ impl Round<'_> {
         sha: &str,
         size: Option<u64>,
         cap: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), SyncError> {
         let response = self
             .state
             .client
@@ -207,18 +271,18 @@ impl Round<'_> {
             .await
             .map_err(|e| describe(&e))?;
         if !response.status().is_success() {
-            return Err(format!("{path}: the site answered {}", response.status()));
+            return Err(format!("{path}: the site answered {}", response.status()).into());
         }
         let mut bytes = Vec::new();
         self.receive(response, cap, &mut bytes)
             .await
             .map_err(|e| format!("{path}: {e}"))?;
         if size.is_some_and(|s| s != bytes.len() as u64) || sha256_hex(&bytes) != sha {
-            return Err(format!(
+            return Err(content_error(format!(
                 "{path}: its size or SHA-256 differs from the listing's"
-            ));
+            )));
         }
-        write_object(&self.objects, sha, &bytes)
+        Ok(write_object(&self.objects, sha, &bytes)?)
     }
 
     /// A response's body, at most `cap` bytes, counted.
@@ -242,6 +306,14 @@ impl Round<'_> {
         }
         Ok(())
     }
+}
+
+/// The listing's files' bytes in all, if within `max_bytes`. The sizes come from the site: summed
+/// without wrapping (two sizes near 2^63 would add up to little).
+fn listed_bytes(entries: &[FileEntry], max_bytes: u64) -> Option<u64> {
+    entries.iter().try_fold(0u64, |sum, e| {
+        sum.checked_add(e.size).filter(|&total| total <= max_bytes)
+    })
 }
 
 /// The site's URL of the bundle path `path`, each segment percent-encoded.
@@ -333,7 +405,12 @@ fn lay_out(sites: &Path, objects: &Path, entries: &[FileEntry]) -> Result<PathBu
             fs::create_dir_all(parent)?;
         }
         let source = objects.join(&entry.sha256);
-        fs::hard_link(&source, &target).or_else(|_| fs::copy(&source, &target).map(|_| ()))
+        // Copied only where the filesystem cannot link: a path already laid out (two paths one
+        // case-insensitive filesystem reads as one) is an error, never a copy over an object.
+        fs::hard_link(&source, &target).or_else(|err| match err.kind() {
+            std::io::ErrorKind::AlreadyExists => Err(err),
+            _ => fs::copy(&source, &target).map(|_| ()),
+        })
     });
     match result {
         Ok(()) => Ok(dir),
@@ -395,6 +472,22 @@ mod tests {
         let wrong = [(chunks[1].0.clone(), 70_000), (chunks[0].0.clone(), 30_000)];
         assert!(join_chunks(&dir, &wrong, &dir.join("x"), &sha).is_err());
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn listed_sizes_that_would_wrap_are_refused() {
+        let entry = |size: u64| FileEntry {
+            path: "a".into(),
+            size,
+            sha256: String::new(),
+            chunks: None,
+        };
+        assert_eq!(listed_bytes(&[entry(3), entry(4)], 10), Some(7));
+        assert_eq!(listed_bytes(&[entry(3), entry(8)], 10), None);
+        assert_eq!(
+            listed_bytes(&[entry(1 << 63), entry(1 << 63)], u64::MAX),
+            None
+        );
     }
 
     #[test]

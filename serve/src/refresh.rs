@@ -25,8 +25,11 @@ const JOB_DEADLINE: Duration = Duration::from_secs(30 * 60);
 #[derive(Default)]
 struct Seen {
     mirror: Mirror,
-    /// The publish the served bundle was exported after (`publishedAt`).
+    /// The publish the bundle `bundle_sha` was exported after (`publishedAt`).
     published_at: Option<String>,
+    /// The bundle the last whole-bundle round loaded: "nothing published since" holds only while it
+    /// is still the one served (a SIGHUP may have loaded the cached archive or another link).
+    bundle_sha: Option<String>,
 }
 
 pub async fn run(state: Arc<State>) {
@@ -49,7 +52,11 @@ async fn round(state: &State, refresh: &Refresh, seen: &mut Seen) -> Result<(), 
         match crate::delta::sync(state, site, &mut seen.mirror).await {
             Ok(Synced::NoListing) => {}
             Ok(_) => return Ok(()),
-            Err(err) => return Err(format!("mirroring by delta: {err}")),
+            // What the site sent does not match its listing: the whole bundle may still do.
+            Err(err) if err.content => {
+                state.record_error(format!("mirroring by delta: {}", err.message));
+            }
+            Err(err) => return Err(format!("mirroring by delta: {}", err.message)),
         }
     }
     let api = &refresh.api_url;
@@ -64,11 +71,13 @@ async fn round(state: &State, refresh: &Refresh, seen: &mut Seen) -> Result<(), 
     .await
     .ok()
     .map(|site| site.published_at);
-    if published.is_some() && published == seen.published_at && state.active().is_some() {
+    let serving = state.active().map(|a| a.bundle.sha256.clone());
+    if published.is_some() && published == seen.published_at && serving == seen.bundle_sha {
         return Ok(());
     }
     export_and_load(state, refresh).await?;
     seen.published_at = published;
+    seen.bundle_sha = state.active().map(|a| a.bundle.sha256.clone());
     Ok(())
 }
 

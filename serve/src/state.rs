@@ -154,21 +154,31 @@ impl State {
         }
     }
 
-    /// Serves the bundle laid out in `dir` (assembled by `crate::delta`), named by `sha256`, once it
-    /// passes a bundle's checks; on failure `dir` is removed and the current bundle stays.
-    pub async fn load_dir(&self, dir: PathBuf, sha256: String) -> Result<(), String> {
+    /// Serves the bundle `lay_out` assembles (`crate::delta`: a folder of links to its objects),
+    /// named by `sha256`, once it passes a bundle's checks; on failure the folder is removed and the
+    /// current bundle stays. Laid out under the loading lock, so no other load removes the folder
+    /// while it is built.
+    pub async fn load_laid_out(
+        &self,
+        sha256: String,
+        lay_out: impl FnOnce() -> Result<PathBuf, String> + Send + 'static,
+    ) -> Result<(), String> {
         let _guard = self.loading.lock().await;
         let config = self.config();
         let opened = {
-            let (config, dir) = (config.clone(), dir.clone());
-            tokio::task::spawn_blocking(move || bundle::open_dir(&dir, &sha256, &config))
-                .await
-                .map_err(|e| LoadError::Io(std::io::Error::other(e.to_string())))
-                .and_then(|r| r)
+            let config = config.clone();
+            tokio::task::spawn_blocking(move || {
+                let dir = lay_out().map_err(|e| LoadError::Io(std::io::Error::other(e)))?;
+                let opened = bundle::open_dir(&dir, &sha256, &config);
+                if opened.is_err() {
+                    let _ = std::fs::remove_dir_all(&dir);
+                }
+                opened
+            })
+            .await
+            .map_err(|e| LoadError::Io(std::io::Error::other(e.to_string())))
+            .and_then(|r| r)
         };
-        if opened.is_err() {
-            let _ = std::fs::remove_dir_all(&dir);
-        }
         self.settle(&config, opened)
     }
 

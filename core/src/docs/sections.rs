@@ -317,23 +317,36 @@ impl Extractor<'_> {
     fn table_tag(&mut self, tag: &Tag<'_>) -> bool {
         let name = tag.name.to_ascii_lowercase();
         match (name.as_str(), tag.kind) {
-            ("table", _) => self.table = BlockTable::default(),
-            ("thead", TagKind::Open) => self.table.head = true,
-            ("thead", TagKind::Close) => self.table.head = false,
-            ("tr", TagKind::Open) => self.table.row = Some(Vec::new()),
-            ("tr", TagKind::Close) => {
-                let Some(cells) = self.table.row.take() else {
-                    return true;
-                };
-                self.push_line(&format!("| {} |", cells.join(" | ")));
-                if self.table.head && !self.table.headed {
-                    self.table.headed = true;
-                    self.push_line(&format!("|{}", " --- |".repeat(cells.len().max(1))));
-                }
+            // HTML lets a row end without `</tr>`: the next row, or the table's end, closes it.
+            ("table", _) => {
+                self.end_row();
+                self.table = BlockTable::default();
             }
+            ("thead", TagKind::Open) => self.table.head = true,
+            ("thead", TagKind::Close) => {
+                self.end_row();
+                self.table.head = false;
+            }
+            ("tr", TagKind::Open) => {
+                self.end_row();
+                self.table.row = Some(Vec::new());
+            }
+            ("tr", TagKind::Close) => self.end_row(),
             _ => return false,
         }
         true
+    }
+
+    /// Writes the open row of an HTML table as a Markdown table line (after the header's, its rule).
+    fn end_row(&mut self) {
+        let Some(cells) = self.table.row.take() else {
+            return;
+        };
+        self.push_line(&format!("| {} |", cells.join(" | ")));
+        if self.table.head && !self.table.headed {
+            self.table.headed = true;
+            self.push_line(&format!("|{}", " --- |".repeat(cells.len().max(1))));
+        }
     }
 
     /// Appends one block of prose, whitespace collapsed (inside an HTML table's row: one cell).
@@ -512,6 +525,14 @@ mod tests {
         assert_eq!(
             inline.sections[0].text,
             "| Plan | Browsers |\n| --- | --- |\n| Free | 2 |"
+        );
+        // Rows HTML lets end without `</tr>`: the next row and the table's end close them.
+        let unclosed = text_of(
+            "<table>\n<thead>\n<tr>\n<th>Plan</th>\n<th>Browsers</th>\n</thead>\n<tr>\n<td>Free</td>\n<td>2</td>\n<tr>\n<td>Scale</td>\n<td>150+</td>\n</table>\n",
+        );
+        assert_eq!(
+            unclosed.sections[0].text,
+            "| Plan | Browsers |\n| --- | --- |\n| Free | 2 |\n| Scale | 150+ |"
         );
     }
 
