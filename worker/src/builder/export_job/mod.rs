@@ -954,3 +954,4 @@ mod delta_listing;
 mod pages;
 mod site_base;
 mod site_copy;
+mod site_live;
