@@ -23,7 +23,8 @@ const object = (sha) => `_docs-edge/delta/objects/${sha}.bin`;
 /** GET `path` under `host`: `{status, headers, body}` (a Buffer). */
 function under(host, path) {
   return new Promise((resolve, reject) => {
-    request(new URL(path, BASE_URL), { headers: { host } }, (res) => {
+    // A connection of its own: thousands of requests in a row, none on a socket the server may be closing.
+    request(new URL(path, BASE_URL), { headers: { host }, agent: false }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -108,19 +109,22 @@ test('one changed page: the next export writes that page, the files that carry i
   assert.ok(job.siteWrites <= bound, `${job.siteWrites} objects written, at most ${bound} (${differ.length} files differ)`);
   assert.ok(job.siteWrites < before.files.size / 20, `${job.siteWrites} objects against ${before.files.size} files`);
 
-  // Served: the new page; and every file the site serves by its own name, as the new listing says.
+  // Served: the new page; and every page (its HTML), every file that changed and every tenth other
+  // file the site serves by its own name, as the new listing says, byte for byte.
   const changed = await under(t.domain, '/quickstart');
   assert.equal(changed.status, 200);
   assert.match(changed.body.toString(), /This sentence is new in the second version\./);
   let served = 0;
+  let other = 0;
   for (const [path, file] of after.files) {
     if (file.chunks !== '-' || !/\.(html|md|css|js|svg|png|json|txt)$/.test(path)) continue;
+    if (!path.endsWith('.html') && !differ.includes(path) && other++ % 10 !== 0) continue;
     const res = await under(t.domain, `/${path}`);
     assert.equal(res.status, 200, path);
     assert.equal(createHash('sha256').update(res.body).digest('hex'), file.sha256, path);
     served += 1;
   }
-  assert.ok(served > before.files.size / 2, `${served} files compared`);
+  assert.ok(served > 1000, `${served} files compared`);
   // An unchanged page is the same object as before the switch: its validator did not change.
   const again = await under(t.domain, '/');
   assert.equal(again.headers.etag, home.headers.etag);

@@ -61,6 +61,8 @@ impl ExportJob {
             .extend(done.image_origins.iter().cloned());
         if let Some(key) = key {
             (done.start, done.end, done.key) = (record.next_page, end, key);
+            // Batch `i` is part `i`: a step redone after a failure replaces its own entry.
+            record.batches.truncate(record.parts as usize);
             record.batches.push(done);
             if end == total {
                 batch_reuse::write_batches(bucket, &record.job_id, &record.batches).await?;

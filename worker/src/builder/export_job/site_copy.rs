@@ -75,6 +75,7 @@ impl SiteCopy {
     /// layers' bound.
     fn start_whole(&mut self) {
         self.layered_on = None;
+        self.files = 0;
         self.written.clear();
         self.steps.clear();
         self.next_part = Some(0);
