@@ -73,6 +73,7 @@ test('one changed page: the next export writes that page, the files that carry i
   // Written whole: every file of the export at least, and the pointer.
   assert.ok(whole.siteWrites > before.files.size, `${whole.siteWrites} objects for ${before.files.size} files`);
   assert.equal(whole.pagesRendered, whole.pageCount, 'the first export renders every page');
+  const firstPublish = JSON.parse((await under(t.domain, '/_docs-edge/manifest.json')).body.toString()).publishId;
   const home = await under(t.domain, '/');
   assert.equal(home.status, 200);
 
@@ -84,9 +85,10 @@ test('one changed page: the next export writes that page, the files that carry i
   const live = await eventually(async () => {
     const res = await under(t.domain, '/_docs-edge/manifest.json');
     const manifest = res.status === 200 && JSON.parse(res.body.toString());
-    return manifest?.publishId === published.body.publishId && manifest;
+    return manifest && manifest.jobId !== whole.jobId && manifest;
   });
-  assert.ok(live, 'the site serves the new version');
+  assert.ok(live, 'the site serves the next export');
+  assert.notEqual(live.publishId, firstPublish, 'of the new version');
   const job = (await waitForJob(t.adminKey, live.jobId)).job;
   assert.equal(job.status, 'completed', job.error);
   const after = await listing(t.domain);
@@ -95,9 +97,10 @@ test('one changed page: the next export writes that page, the files that carry i
   assert.ok(job.pagesRendered > 0 && job.pagesRendered <= 100, `${job.pagesRendered} of ${job.pageCount} pages rendered`);
 
   // The files whose bytes differ: the page (HTML and Markdown), the files that carry every page's
-  // text (llms-full.txt, the offline search's packs) and the manifest, which names the export.
+  // text (llms-full.txt, the search packs), the offline search's term files of the words the edit
+  // added (`_static/search/{lang}/t/…`) and the manifest, which names the export.
   const differ = [...after.files].filter(([path, f]) => before.files.get(path)?.sha256 !== f.sha256).map(([path]) => path).sort();
-  const carriers = /^(quickstart\.(html|md)|llms-full\.txt|_docs-edge\/manifest\.json|_docs-edge\/search\/[a-z]+\.bin)$/;
+  const carriers = /^(quickstart\.(html|md)|llms-full\.txt|_docs-edge\/manifest\.json|_docs-edge\/search\/[a-z]+\.bin|_static\/search\/en\/t\/[a-z]+\.json)$/;
   assert.deepEqual(differ.filter((path) => !carriers.test(path)), [], `only the page and the files carrying it differ: ${differ}`);
   assert.ok(differ.includes('quickstart.html'));
   assert.equal(after.files.size, before.files.size, 'no file added or removed');
