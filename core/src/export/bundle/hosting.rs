@@ -735,6 +735,44 @@ mod tests {
     }
 
     #[test]
+    fn hosting_a_copy_of_the_bundle_gets_a_large_text_file_in_pieces() {
+        use crate::docs::unpack::Entry;
+        use crate::docs::{ArchiveLimits, Unpacker};
+        use crate::export::{tar_gz_member, ExportFile};
+        let member = tar_gz_member(
+            &[
+                ExportFile::new("a.html".into(), "<p>hi</p>".into()),
+                ExportFile::new("llms-full.txt".into(), "x".repeat(3000)),
+            ],
+            0,
+        );
+        let mut seen = Vec::new();
+        let mut unpacker = Unpacker::streaming_from(&ArchiveLimits::default(), 1000);
+        unpacker
+            .push(&member, &mut |entry| {
+                seen.push(match entry {
+                    Entry::File(path, bytes) => format!("file {path} {}", bytes.len()),
+                    Entry::MediaStart { path, size } => format!("start {path} {size}"),
+                    Entry::MediaData(data) => format!("data {}", data.len()),
+                    Entry::MediaEnd => "end".into(),
+                    Entry::Link { .. } => "link".into(),
+                })
+            })
+            .unwrap();
+        assert_eq!(seen.first().map(String::as_str), Some("file a.html 9"));
+        assert_eq!(
+            seen.get(1).map(String::as_str),
+            Some("start llms-full.txt 3000")
+        );
+        assert_eq!(seen.last().map(String::as_str), Some("end"));
+        let data: usize = seen
+            .iter()
+            .filter_map(|s| s.strip_prefix("data ")?.parse::<usize>().ok())
+            .sum();
+        assert_eq!(data, 3000);
+    }
+
+    #[test]
     fn hosting_a_bundles_parts_read_back_file_by_file_stop_only_between_entries() {
         use crate::docs::unpack::Entry;
         use crate::docs::{ArchiveLimits, Unpacker};

@@ -88,8 +88,8 @@ enum Media<'a> {
     Streamed(Box<(FileDigest, PartWriter<'a>)>),
 }
 
-/// What the bundle's own reader admits: every file, whatever its size (a text file is held whole
-/// while it is written, as the export held it; media stream through).
+/// What the bundle's own reader admits: every file, whatever its size (a text file under
+/// [`HELD_MEDIA_BYTES`] is held whole while it is written; larger ones and media stream through).
 fn limits() -> ArchiveLimits {
     ArchiveLimits {
         max_files: usize::MAX / 2,
@@ -116,7 +116,8 @@ pub async fn copy_step(
     previous: Option<&Previous>,
 ) -> ApiResult<bool> {
     let first = copy.next_part.unwrap_or(0);
-    let mut unpacker = Unpacker::new(&limits());
+    // A large file (`llms-full.txt`) streams through as media do, never held whole.
+    let mut unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
     let mut open: Option<Media<'_>> = None;
     let mut listing = Listing::new(bucket, job.domain, job.job_id);
     if previous.is_some() {
