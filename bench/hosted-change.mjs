@@ -3,8 +3,8 @@
 // worker under wrangler dev: hosting is turned on (the first export writes every file), then one
 // page is edited and published. For each: milliseconds from the start (hosting on; the publish
 // live) to the site serving the new export under its `Host`, the objects the export wrote
-// (`siteWrites`: files, delta listing objects, the pointer), the files of the export, and the
-// export object's wasm memory high-water (each phase in a worker process of its own). Prints one
+// (`siteWrites`: files, delta listing objects, the pointer), the pages the second one rendered
+// (`pagesRendered`), and the export object's wasm memory high-water (each phase in a worker process of its own). Prints one
 // JSON line per site; asserts nothing.
 //   node bench/hosted-change.mjs                 the fixture
 //   node bench/hosted-change.mjs --copies 4,40   sites of N copies of the fixture's English pages
@@ -96,6 +96,7 @@ async function measure(bench, label, folder) {
     publishMs: Math.round(publishedMs),
     changeMs: Math.round(changeMs),
     changeSiteWrites: change.siteWrites,
+    changePagesRendered: change.pagesRendered,
     changeExportWasmMemoryMiB: exportMemoryMiB(changeLog),
     changeOfWhole: Math.round((changeMs / wholeMs) * 1000) / 10,
   };
