@@ -4,7 +4,8 @@
 // stay readable after the switch; the operator's rollback restores the previous version (and a
 // second one switches forth again). On a worker whose publishes answer 202 at once, a publish that
 // goes live starts the site's export though nobody reads its status, and the storage sweep deletes the files of an export that is
-// neither live, nor the previous one, nor switched away from within the kept time (1 ms there).
+// neither live, nor the previous one, nor switched away from within the kept time (1 ms there),
+// nor the base the kept ones were written over (docs/export/hosting.mdx).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
@@ -173,7 +174,7 @@ test('file by file, the publish command waits for the site; a switch serves whol
   assertError(await call('POST', `/v1/admin/orgs/${other.org.orgId}/domains/${other.domain}/hosting/rollback`, { token: ROOT_TOKEN }), 409, 'no_previous_export');
 });
 
-test('publishes that answer 202 start the site\'s export when they go live, their status never read; the sweep takes exports neither live, previous nor just switched from', async () => {
+test('publishes that answer 202 start the site\'s export when they go live, their status never read; the sweep takes exports neither live, previous, just switched from nor their base', async () => {
   const state = scratchDir('docs-edge-hosting-202-');
   // Publishes answer 202 at once; the sweep keeps an export switched away from for 1 ms, not ten minutes.
   const worker = await startWorker({ persistTo: state, vars: { ROOT_TOKEN, PUBLISH_WAIT_MS: '0', TEST_HOSTED_KEEP_RETIRED_MS: '1' }, testScheduled: true });
@@ -200,20 +201,24 @@ test('publishes that answer 202 start the site\'s export when they go live, thei
     assert.equal(await served(own.domain, base), started.body.publishId);
     return started.body.publishId;
   }
+  // Alpha is written whole; each later export writes its changes over alpha, its base.
   await publishLive('Version alpha');
-  const second = await publishLive('Version beta');
+  await publishLive('Version beta');
   assert.equal(await runSweep(worker, 'sweep-after-two'), 0, 'the live export and the previous one stay');
-  await publishLive('Version gamma');
+  const third = await publishLive('Version gamma');
   await new Promise((r) => setTimeout(r, 10));
-  const deleted = await runSweep(worker, 'sweep-after-three');
-  assert.ok(deleted > 5, `the first export's files are swept (${deleted} objects)`);
-  // The previous export stays whole: rolled back to, it is served.
+  assert.equal(await runSweep(worker, 'sweep-after-three'), 0, 'alpha, switched away from, is the base of both kept exports');
+  await publishLive('Version delta');
+  await new Promise((r) => setTimeout(r, 10));
+  const deleted = await runSweep(worker, 'sweep-after-four');
+  assert.ok(deleted > 5, `beta's files are swept (${deleted} objects)`);
+  // The previous export stays whole, with its base: rolled back to, it is served.
   const back = await call('POST', `/v1/admin/orgs/${own.org.orgId}/domains/${own.domain}/hosting/rollback`, { token: ROOT_TOKEN, base });
   assert.equal(back.status, 200, back.text);
-  assert.equal(back.body.live.publishId, second);
+  assert.equal(back.body.live.publishId, third);
   const page = await eventually(async () => {
     const res = await under(own.domain, '/guide', base);
-    return res.status === 200 && res.body.toString().includes('Version beta') && res;
+    return res.status === 200 && res.body.toString().includes('Version gamma') && res;
   });
   assert.ok(page, 'the previous version, whole');
   assert.equal((await under(own.domain, '/_static/site.css', base)).status, 200);

@@ -58,6 +58,18 @@ impl Unpacker {
         }
     }
 
+    /// An unpacker that hands a source file of `bytes` or more over in pieces, as a media file
+    /// ([`Entry::MediaStart`]…), rather than whole: a reader that only copies files (a hosted
+    /// export's, of its own bundle) never holds a large one.
+    pub fn streaming_from(limits: &ArchiveLimits, bytes: u64) -> Self {
+        let mut sink = TarSink::new(limits.clone());
+        sink.stream_from = bytes;
+        Unpacker {
+            decoder: GunzipWriter::new(sink),
+            head: Vec::new(),
+        }
+    }
+
     /// Feeds the next compressed bytes; `on_entry` gets every entry (or media piece) they complete.
     pub fn push(&mut self, gz: &[u8], on_entry: &mut dyn FnMut(Entry)) -> Result<(), ArchiveError> {
         let mut gz = gz;
@@ -155,6 +167,8 @@ struct TarSink {
     last: Option<String>,
     ready: Vec<Entry>,
     failed: Option<ArchiveError>,
+    /// Source files at least this large are handed over in pieces, as media are.
+    stream_from: u64,
 }
 
 impl TarSink {
@@ -171,6 +185,7 @@ impl TarSink {
             last: None,
             ready: Vec::new(),
             failed: None,
+            stream_from: u64::MAX,
         }
     }
 
@@ -331,7 +346,7 @@ impl TarSink {
             return Ok(());
         }
         self.counts.admit(&self.limits, &path, size, &raw_path)?;
-        if !is_source(&path) {
+        if !is_source(&path) || size >= self.stream_from {
             self.ready.push(Entry::MediaStart { path, size });
             self.part = Part::Media {
                 left: size,

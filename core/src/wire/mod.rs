@@ -247,6 +247,14 @@ pub struct ExportJob {
     pub updated_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// A hosted site's export, completed: the objects it wrote to storage (its files that differ
+    /// from the base's, its delta listing's new objects, and the live pointer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_writes: Option<u32>,
+    /// A hosted site's export: the pages it rendered so far (those of batches whose inputs the live
+    /// export's did not share; the rest it took from that export).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages_rendered: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

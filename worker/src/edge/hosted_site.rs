@@ -7,7 +7,8 @@
 //! names and the headers every file carries are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
 //!
 //! Each response reads the live pointer once (kept per isolate for [`POINTER_TTL_MS`]) and then
-//! a file of the one export it names (an asset the export lacks: of the export it replaced, for
+//! a file of the one export it names (from its prefix, or its base's for a file it did not write:
+//! `docs_edge_core::export::layers`) (an asset the export lacks: of the export it replaced, for
 //! pages loaded before the switch), so a response never mixes two exports; the validators are
 //! R2's own per file, so a page unchanged by a new export stays valid in readers' caches.
 
@@ -99,9 +100,9 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
             break;
         }
         let mut found = site.bucket.get(site.key(&path)).execute().await?;
-        if let (None, false, Some(previous)) = (&found, page, &live.previous_export_id) {
+        if let (None, false, Some(previous)) = (&found, page, &live.previous) {
             // A page loaded before the last switch still finds its assets: the previous export's.
-            let key = hosted_file_key(&site.domain, previous, &path);
+            let key = hosted_file_key(&site.domain, previous.export_holding(&path), &path);
             found = site.bucket.get(key).execute().await?;
         }
         if let Some(object) = found {
@@ -186,8 +187,9 @@ struct Site {
 }
 
 impl Site {
+    /// The key of the export's `path`: under its own prefix, or its base's (`export::layers`).
     fn key(&self, path: &str) -> String {
-        hosted_file_key(&self.domain, &self.live.export_id, path)
+        hosted_file_key(&self.domain, self.live.export_holding(path), path)
     }
 
     /// The headers every response of the site carries.

@@ -150,6 +150,11 @@ pub fn delta_step_key(job_id: &str, first: u32) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/delta-step-{first:05}.json")
 }
 
+/// The keys of a hosted export's batches of pages, for the next export to take those unchanged.
+pub fn batches_key(job_id: &str) -> String {
+    format!("{EXPORTS_PREFIX}{job_id}/batches.json")
+}
+
 pub fn bundle_key(job_id: &str) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/bundle.tar.gz")
 }

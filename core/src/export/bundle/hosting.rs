@@ -2,14 +2,16 @@
 //! live pointer that names the export the site is served from.
 //!
 //! An export job of a hosted domain writes its bundle's files one object each under a prefix of its
-//! own, then the pointer ([`LiveSite`]), last: a request reads the pointer, then files of the one
-//! export it names, so each response comes wholly from one export, and the previous export's files
-//! stay where they were for pages loaded before the switch.
+//! own (those that differ from its base's, `super::layers`), then the pointer ([`LiveSite`]), last:
+//! a request reads the pointer, then files of the one export it names (each from that export's
+//! prefix or its base's), so each response comes wholly from one export, and the previous export's
+//! files stay where they were for pages loaded before the switch.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::export::api::parse_start_request;
+use crate::export::layers::export_holding;
 use crate::export::page::widget::SAME_ORIGIN;
 use crate::export::site::agent::MarkdownPages;
 use crate::export::site::versions::ExportVersions;
@@ -143,6 +145,13 @@ pub struct LiveSite {
     pub path_prefix: Option<String>,
     /// The bundle's policy (its manifest's `contentSecurityPolicy`).
     pub content_security_policy: String,
+    /// The export written whole whose files this one did not write (`crate::export::layers`);
+    /// `None`: this one was written whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// With a base: the paths this export holds itself, sorted (every other file is the base's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<String>,
     /// The export served before this one: a rollback restores it, and its files answer what this
     /// export lacks, so a page loaded before the switch still finds its assets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -175,6 +184,8 @@ pub const KEEP_RETIRED_MS: u64 = 10 * 60 * 1000;
 #[serde(rename_all = "camelCase")]
 pub struct Retired {
     pub export_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
     pub at_ms: u64,
 }
 
@@ -188,6 +199,7 @@ impl LiveSite {
         let mut retired = std::mem::take(&mut current.retired);
         retired.push(Retired {
             export_id: current.export_id.clone(),
+            base: current.base.clone(),
             at_ms: now_ms,
         });
         retired.retain(|r| {
@@ -220,15 +232,18 @@ impl LiveSite {
     }
 
     /// Whether the files of export `export_id` must stay at `now_ms`: the live one, the previous
-    /// one, and those switched away from in the last `keep_retired_ms` ([`KEEP_RETIRED_MS`]).
+    /// one, and those switched away from in the last `keep_retired_ms` ([`KEEP_RETIRED_MS`]), and
+    /// the base of each.
     pub fn keeps(&self, export_id: &str, now_ms: u64, keep_retired_ms: u64) -> bool {
-        self.export_id == export_id
+        let is =
+            |id: &str, base: &Option<String>| id == export_id || base.as_deref() == Some(export_id);
+        is(&self.export_id, &self.base)
             || self
                 .previous
                 .as_ref()
-                .is_some_and(|p| p.export_id == export_id)
+                .is_some_and(|p| is(&p.export_id, &p.base))
             || self.retired.iter().any(|r| {
-                r.export_id == export_id && now_ms.saturating_sub(r.at_ms) < keep_retired_ms
+                is(&r.export_id, &r.base) && now_ms.saturating_sub(r.at_ms) < keep_retired_ms
             })
     }
 }
@@ -243,7 +258,12 @@ pub struct ServedSite {
     pub publish_id: String,
     pub path_prefix: Option<String>,
     pub content_security_policy: String,
-    pub previous_export_id: Option<String>,
+    /// The export written whole that holds the files this one did not write, and the paths this
+    /// one holds (sorted): [`ServedSite::export_holding`].
+    pub base: Option<String>,
+    pub changed: Vec<String>,
+    /// The export served before, read the same way.
+    pub previous: Option<Box<ServedSite>>,
     /// A preview's: every response says `noindex`.
     pub noindex: bool,
 }
@@ -251,23 +271,47 @@ pub struct ServedSite {
 impl ServedSite {
     /// The served part of a pointer's JSON; an error when a field it needs is missing.
     pub fn from_json(bytes: &[u8]) -> Result<ServedSite, serde_json::Error> {
-        let pointer: Value = serde_json::from_slice(bytes)?;
-        let text = |value: &Value, name: &'static str| {
-            value.get(name).and_then(Value::as_str).map(str::to_string)
+        Self::from_value(&serde_json::from_slice(bytes)?)
+    }
+
+    fn from_value(pointer: &Value) -> Result<ServedSite, serde_json::Error> {
+        let text = |name: &'static str| {
+            pointer
+                .get(name)
+                .and_then(Value::as_str)
+                .map(str::to_string)
         };
-        let required = |name: &'static str| {
-            text(&pointer, name).ok_or_else(|| serde::de::Error::missing_field(name))
+        let required =
+            |name: &'static str| text(name).ok_or_else(|| serde::de::Error::missing_field(name));
+        let previous = match pointer.get("previous") {
+            Some(previous) => Some(Box::new(Self::from_value(previous)?)),
+            None => None,
         };
         Ok(ServedSite {
             export_id: required("exportId")?,
             publish_id: required("publishId")?,
-            path_prefix: text(&pointer, "pathPrefix"),
+            path_prefix: text("pathPrefix"),
             content_security_policy: required("contentSecurityPolicy")?,
-            previous_export_id: pointer
-                .get("previous")
-                .and_then(|previous| text(previous, "exportId")),
+            base: text("base"),
+            changed: pointer
+                .get("changed")
+                .and_then(Value::as_array)
+                .map(|paths| {
+                    paths
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            previous,
             noindex: pointer.get("previewOf").is_some(),
         })
+    }
+
+    /// The export whose prefix holds `path` of this one.
+    pub fn export_holding(&self, path: &str) -> &str {
+        export_holding(&self.export_id, self.base.as_deref(), &self.changed, path)
     }
 
     /// Heap the pointer takes, about: what a byte-bounded cache counts for it.
@@ -277,7 +321,9 @@ impl ServedSite {
             + self.publish_id.len()
             + self.path_prefix.as_ref().map_or(0, String::len)
             + self.content_security_policy.len()
-            + self.previous_export_id.as_ref().map_or(0, String::len)
+            + self.base.as_ref().map_or(0, String::len)
+            + self.changed.iter().map(|p| p.len() + 24).sum::<usize>()
+            + self.previous.as_ref().map_or(0, |p| p.approx_bytes())
     }
 
     /// The part of `url_path` inside the site (`/docs/a` → `/a`, `/docs` → `/`); `None` outside it.
@@ -420,7 +466,9 @@ mod tests {
             publish_id: "p".into(),
             path_prefix: None,
             content_security_policy: "x".into(),
-            previous_export_id: None,
+            base: None,
+            changed: Vec::new(),
+            previous: None,
             noindex: false,
         };
         assert_eq!(served.site_path("/a/b"), Some("/a/b"));
@@ -439,6 +487,8 @@ mod tests {
         second.path_prefix = Some("/docs".into());
         let live = second.switched_from(Some(export("se_a")), 1_000);
         let served = ServedSite::from_json(&serde_json::to_vec(&live).unwrap()).unwrap();
+        let previous =
+            ServedSite::from_json(&serde_json::to_vec(&export("se_a")).unwrap()).unwrap();
         assert_eq!(
             served,
             ServedSite {
@@ -446,12 +496,29 @@ mod tests {
                 publish_id: "p_se_b".into(),
                 path_prefix: Some("/docs".into()),
                 content_security_policy: "csp se_b".into(),
-                previous_export_id: Some("se_a".into()),
+                base: None,
+                changed: Vec::new(),
+                previous: Some(Box::new(previous)),
                 noindex: false,
             }
         );
         let alone = ServedSite::from_json(&serde_json::to_vec(&export("se_c")).unwrap()).unwrap();
-        assert_eq!(alone.previous_export_id, None);
+        assert_eq!(alone.previous, None);
+        assert_eq!(alone.export_holding("a.html"), "se_c");
+        // Layered on se_a: what it wrote is its own, the rest se_a's; its previous resolves alike.
+        let mut layered = export("se_d");
+        layered.base = Some("se_a".into());
+        layered.changed = vec!["a.html".into(), "z.css".into()];
+        let mut next = export("se_e");
+        next.base = Some("se_a".into());
+        next.changed = vec!["b.html".into()];
+        let pointer = next.switched_from(Some(layered), 5);
+        let served = ServedSite::from_json(&serde_json::to_vec(&pointer).unwrap()).unwrap();
+        assert_eq!(served.export_holding("b.html"), "se_e");
+        assert_eq!(served.export_holding("a.html"), "se_a");
+        let previous = served.previous.as_deref().unwrap();
+        assert_eq!(previous.export_holding("a.html"), "se_d");
+        assert_eq!(previous.export_holding("b.html"), "se_a");
         let error = ServedSite::from_json(br#"{"exportId": "se_a", "publishId": "p"}"#)
             .unwrap_err()
             .to_string();
@@ -466,6 +533,8 @@ mod tests {
             created_at: "t".into(),
             path_prefix: None,
             content_security_policy: format!("csp {id}"),
+            base: None,
+            changed: Vec::new(),
             previous: None,
             retired: Vec::new(),
             since_ms: 0,
@@ -576,6 +645,47 @@ mod tests {
     }
 
     #[test]
+    fn hosting_the_sweep_keeps_the_base_of_every_export_it_keeps() {
+        let layered = |id: &str, base: &str| LiveSite {
+            base: Some(base.into()),
+            changed: vec!["index.html".into()],
+            ..export(id)
+        };
+        // se_a written whole; se_b and se_c each its changes over se_a; then se_d written whole.
+        let live = layered("se_c", "se_a").switched_from(
+            Some(layered("se_b", "se_a").switched_from(Some(export("se_a")), 1_000)),
+            2_000,
+        );
+        let now = 2_000 + KEEP_RETIRED_MS;
+        let swept =
+            |live: &LiveSite, id: &str| hosted_file_swept(id, 10, now, Some(live), KEEP_RETIRED_MS);
+        assert!(
+            !swept(&live, "se_a"),
+            "the base of the live and the previous exports"
+        );
+        assert!(!swept(&live, "se_b") && !swept(&live, "se_c"));
+        let whole = export("se_d").switched_from(Some(live), now);
+        let later = now + 1;
+        let kept = |id: &str| whole.keeps(id, later, KEEP_RETIRED_MS);
+        assert!(
+            kept("se_a"),
+            "the base of the export just switched away from"
+        );
+        assert!(kept("se_c") && kept("se_d") && !kept("se_b"));
+        assert!(
+            whole.keeps("se_a", later + KEEP_RETIRED_MS, KEEP_RETIRED_MS),
+            "as long as the export layered on it is the previous one"
+        );
+        let back = whole.rolled_back(later).unwrap();
+        assert_eq!(
+            back.base.as_deref(),
+            Some("se_a"),
+            "a rollback restores the layers"
+        );
+        assert!(back.keeps("se_a", later + KEEP_RETIRED_MS, KEEP_RETIRED_MS));
+    }
+
+    #[test]
     fn hosting_the_sweep_takes_exports_neither_kept_nor_in_flight() {
         assert_eq!(
             hosted_export_of("hosted/d.com/se_a/_static/x.css"),
@@ -622,6 +732,44 @@ mod tests {
             hosted_file_swept("se_a", 0, DAY_MS, None, KEEP_RETIRED_MS),
             "no site: a day later"
         );
+    }
+
+    #[test]
+    fn hosting_a_copy_of_the_bundle_gets_a_large_text_file_in_pieces() {
+        use crate::docs::unpack::Entry;
+        use crate::docs::{ArchiveLimits, Unpacker};
+        use crate::export::{tar_gz_member, ExportFile};
+        let member = tar_gz_member(
+            &[
+                ExportFile::new("a.html".into(), "<p>hi</p>".into()),
+                ExportFile::new("llms-full.txt".into(), "x".repeat(3000)),
+            ],
+            0,
+        );
+        let mut seen = Vec::new();
+        let mut unpacker = Unpacker::streaming_from(&ArchiveLimits::default(), 1000);
+        unpacker
+            .push(&member, &mut |entry| {
+                seen.push(match entry {
+                    Entry::File(path, bytes) => format!("file {path} {}", bytes.len()),
+                    Entry::MediaStart { path, size } => format!("start {path} {size}"),
+                    Entry::MediaData(data) => format!("data {}", data.len()),
+                    Entry::MediaEnd => "end".into(),
+                    Entry::Link { .. } => "link".into(),
+                })
+            })
+            .unwrap();
+        assert_eq!(seen.first().map(String::as_str), Some("file a.html 9"));
+        assert_eq!(
+            seen.get(1).map(String::as_str),
+            Some("start llms-full.txt 3000")
+        );
+        assert_eq!(seen.last().map(String::as_str), Some("end"));
+        let data: usize = seen
+            .iter()
+            .filter_map(|s| s.strip_prefix("data ")?.parse::<usize>().ok())
+            .sum();
+        assert_eq!(data, 3000);
     }
 
     #[test]

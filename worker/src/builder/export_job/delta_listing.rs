@@ -3,13 +3,15 @@
 //! site's URLs do not reach) is also cut into chunks, each written as an object of the listing. A
 //! copy step's entries are kept in one object of the job (`delta_step_key`), since a step's record
 //! must stay small; the last step assembles them, in step order, into the index and parts, written before the
-//! live pointer, so a mirror that sees a live export finds its listing.
+//! live pointer, so a mirror that sees a live export finds its listing. An export layered on a base
+//! (`docs_edge_core::export::layers`) writes only the objects the base does not hold.
 
 use docs_edge_core::export::delta::{
     assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
 };
 use docs_edge_core::security::signing::{sha256_hex, to_hex};
 use sha2::{Digest as _, Sha256};
+use std::collections::HashSet;
 use worker::{Bucket, HttpMetadata};
 
 use crate::shared::error::{ApiError, ApiResult};
@@ -21,6 +23,12 @@ pub struct Listing<'a> {
     pub domain: &'a str,
     pub job_id: &'a str,
     pub entries: Vec<FileEntry>,
+    /// Objects not to write: the base holds them, or this step wrote them already.
+    pub skip: HashSet<String>,
+    /// Objects written.
+    pub objects: u32,
+    /// The paths written, when the export is layered on a base (its `changed`).
+    pub written: Option<Vec<String>>,
 }
 
 /// A file being hashed (and cut) as its bytes are written.
@@ -39,6 +47,9 @@ impl<'a> Listing<'a> {
             domain,
             job_id,
             entries: Vec::new(),
+            skip: HashSet::new(),
+            objects: 0,
+            written: None,
         }
     }
 
@@ -53,7 +64,7 @@ impl<'a> Listing<'a> {
     }
 
     /// Hashes `data`, the file's next bytes, and writes the chunks it completes.
-    pub async fn data(&self, digest: &mut FileDigest, data: &[u8]) -> ApiResult<()> {
+    pub async fn data(&mut self, digest: &mut FileDigest, data: &[u8]) -> ApiResult<()> {
         digest.hasher.update(data);
         digest.size += data.len() as u64;
         if let Some(chunker) = digest.chunker.as_mut() {
@@ -114,7 +125,7 @@ impl<'a> Listing<'a> {
     }
 
     async fn put_chunks(
-        &self,
+        &mut self,
         list: &mut Vec<(String, u64)>,
         chunks: Vec<Vec<u8>>,
     ) -> ApiResult<()> {
@@ -126,12 +137,19 @@ impl<'a> Listing<'a> {
         Ok(())
     }
 
-    async fn put_object(&self, sha: &str, bytes: Vec<u8>) -> ApiResult<()> {
+    async fn put_object(&mut self, sha: &str, bytes: Vec<u8>) -> ApiResult<()> {
+        if !self.skip.insert(sha.to_string()) {
+            return Ok(());
+        }
         self.put(&object_path(sha), bytes, "application/octet-stream")
             .await
     }
 
-    async fn put(&self, path: &str, bytes: Vec<u8>, content_type: &str) -> ApiResult<()> {
+    async fn put(&mut self, path: &str, bytes: Vec<u8>, content_type: &str) -> ApiResult<()> {
+        self.objects += 1;
+        if let Some(written) = self.written.as_mut() {
+            written.push(path.to_string());
+        }
         let metadata = HttpMetadata {
             content_type: Some(content_type.into()),
             ..HttpMetadata::default()
@@ -146,8 +164,13 @@ impl<'a> Listing<'a> {
 }
 
 /// Assembles the steps' entries (`steps`: each step's first part) into the listing's parts and its
-/// index, the index last.
-pub async fn write_listing(listing: Listing<'_>, publish_id: &str, steps: &[u32]) -> ApiResult<()> {
+/// index, the index last (a part the base holds is not written again: `listing.skip`); returns the
+/// paths of the files listed.
+pub async fn write_listing(
+    listing: &mut Listing<'_>,
+    publish_id: &str,
+    steps: &[u32],
+) -> ApiResult<HashSet<String>> {
     let mut lines = String::new();
     for &first in steps {
         let bytes = storage::read(listing.bucket, &delta_step_key(listing.job_id, first), None)
@@ -161,5 +184,10 @@ pub async fn write_listing(listing: Listing<'_>, publish_id: &str, steps: &[u32]
     }
     listing
         .put(INDEX_PATH, index, "text/plain; charset=utf-8")
-        .await
+        .await?;
+    Ok(lines
+        .lines()
+        .filter_map(|line| line.splitn(4, ' ').nth(3))
+        .map(str::to_string)
+        .collect())
 }

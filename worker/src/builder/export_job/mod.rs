@@ -1,11 +1,9 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 //! Its messages and client, which both scripts compile, are `crate::shared::durable::export_job`.
 
-use self::delta_listing::{write_listing, Listing};
-use self::site_copy::{copy_step, CopyJob, SiteCopy};
+use self::batch_reuse::{BatchDone, ReuseFrom};
+use self::site_copy::SiteCopy;
 use crate::builder::export_source::ExportSource;
-use crate::builder::highlight::HighlightJs;
-use crate::builder::hosted_pointer::go_live;
 use crate::builder::multipart::PartWriter;
 use crate::shared::clock::{now_iso, now_ms};
 use crate::shared::config::JobSettings;
@@ -17,18 +15,15 @@ use crate::shared::exports::content_disposition;
 use crate::shared::memory::DurableSpan;
 use crate::shared::storage::{self, bundle_key, part_key};
 use docs_edge_core::docs::{Site, SourceTree};
-use docs_edge_core::export::api::{bundle_file_name, pages_progress, REPUBLISH_REQUIRED};
-use docs_edge_core::export::hosting::LiveSite;
+use docs_edge_core::export::api::{bundle_file_name, REPUBLISH_REQUIRED};
 use docs_edge_core::export::icons::{IconSet, KnownIcons};
 use docs_edge_core::export::{
-    after_step, batch_files, batch_tree, content_security_policy_remote, embeds, tar_gz_member,
+    after_step, batch_files, batch_tree, content_security_policy_remote, tar_gz_member,
     tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions,
     ExportPlan, ExportVersions, FinishingMembers, MarkdownPages, PackCursor, PageExtras,
     SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::platform::deployment::Features;
-use docs_edge_core::platform::retention::DAY_MS;
-use docs_edge_core::publish::preview::PREVIEW_DAYS;
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -106,6 +101,16 @@ struct JobRecord {
     /// A hosted site's export: how far its files are written one object each.
     #[serde(default)]
     site: Option<SiteCopy>,
+    /// A hosted site's export: the live export whose batches of pages it takes where their inputs
+    /// are the same (`batch_reuse`), read at its first batch; dropped once the pages are done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reuse_from: Option<ReuseFrom>,
+    /// A hosted site's export: its batches so far, written beside its parts once the pages are done.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    batches: Vec<BatchDone>,
+    /// Pages rendered (a hosted site's export takes the unchanged ones from the live export).
+    #[serde(default)]
+    pages_rendered: u32,
 }
 
 impl JobRecord {
@@ -118,6 +123,13 @@ impl JobRecord {
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
             error: self.error.clone(),
+            site_writes: self
+                .site
+                .as_ref()
+                .filter(|_| self.status == JobStatus::Completed)
+                // Its files and listing objects, and the live pointer.
+                .map(|site| site.objects + 1),
+            pages_rendered: self.site.as_ref().map(|_| self.pages_rendered),
         }
     }
 
@@ -128,6 +140,20 @@ impl JobRecord {
     /// The bundle carries the search index when the deployment has search or the assistant on.
     fn ships_search_index(&self) -> bool {
         self.features.search || self.features.assistant
+    }
+
+    /// What of the job its pages are rendered under, as bytes for `batch_reuse`'s key: the options
+    /// but the time, the extras and the switches.
+    fn render_options(&self) -> ApiResult<Vec<u8>> {
+        Ok(serde_json::to_vec(&serde_json::json!([
+            self.domain,
+            self.version,
+            self.versions,
+            self.paths,
+            self.markdown,
+            self.features,
+            self.extras,
+        ]))?)
     }
 
     fn options(&self) -> ExportOptions {
@@ -149,6 +175,8 @@ struct Loaded {
     publish_id: String,
     source: ExportSource,
     plan: ExportPlan,
+    /// A hosted site's export: the key of what every batch is rendered from (`batch_reuse`).
+    inputs: Option<Vec<u8>>,
 }
 
 #[durable_object(alarm)]
@@ -317,6 +345,9 @@ impl ExportJob {
             icon_sets: BTreeSet::new(),
             frame_origins: BTreeSet::new(),
             image_origins: BTreeSet::new(),
+            reuse_from: None,
+            batches: Vec::new(),
+            pages_rendered: 0,
             site: start.site.map(|target| SiteCopy {
                 path_prefix: target.path_prefix,
                 preview_host: target.preview_host,
@@ -458,10 +489,19 @@ impl ExportJob {
             &source.outline,
             &batch_tree(&source.table, source.shared.clone()),
         )?;
+        let inputs = match record.site {
+            Some(_) => Some(batch_reuse::inputs_key(
+                &record.render_options()?,
+                &source.outline,
+                &source.table,
+            )?),
+            None => None,
+        };
         let loaded = Rc::new(Loaded {
             publish_id: record.publish_id.clone(),
             source,
             plan,
+            inputs,
         });
         *self.loaded.borrow_mut() = Some(loaded.clone());
         Ok(loaded)
@@ -693,46 +733,7 @@ impl ExportJob {
         }
         let total = record.total_pages;
         if record.next_page < total {
-            let loaded = self.load(record).await?;
-            let end = record
-                .next_page
-                .saturating_add(record.batch_pages)
-                .min(total);
-            let range = record.next_page as usize..end as usize;
-            let tree = self.batch_tree(&bucket, &loaded, range.clone()).await?;
-            let (mut files, warnings) =
-                loaded
-                    .plan
-                    .render_pages_warned(&loaded.source.outline, &tree, range, &HighlightJs);
-            for warning in &warnings {
-                worker::console_warn!("export: {warning}");
-            }
-            let sets = crate::builder::export_icons::fill(
-                &self.env,
-                &mut files,
-                &loaded.source.outline.config,
-                &tree,
-                &self.icons,
-            )
-            .await?;
-            record.icon_sets.extend(sets);
-            for file in files.iter().filter(|f| f.path.ends_with(".html")) {
-                let html = String::from_utf8_lossy(&file.bytes);
-                embeds::frame_origins(&html, &mut record.frame_origins);
-                embeds::image_origins(&html, &mut record.image_origins);
-            }
-            drop(tree);
-            let member = tar_gz_member(&files, record.created_unix);
-            drop(files);
-            bucket
-                .put(part_key(&record.job_id, record.parts), member)
-                .execute()
-                .await?;
-            self.injected_delay(record).await;
-            record.parts += 1;
-            record.next_page = end;
-            record.page_count = end;
-            record.progress = pages_progress(end, total);
+            self.pages_step(record, &bucket).await?;
             return Ok(false);
         }
         if record.ships_search_index() {
@@ -763,54 +764,6 @@ impl ExportJob {
         record.status = JobStatus::Completed;
         record.progress = 100.0;
         Ok(true)
-    }
-
-    /// A step of writing a hosted site's files; after the last, the site is switched to this export
-    /// and the job is complete.
-    async fn copy_site(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
-        let mut site = record.site.clone().unwrap_or_default();
-        // A preview's files and pointer are under its own hostname.
-        let host = site.preview_host.clone();
-        let host = host.as_deref().unwrap_or(&record.domain);
-        let job = CopyJob {
-            job_id: &record.job_id,
-            domain: host,
-            parts: record.parts,
-        };
-        let done = copy_step(bucket, &job, &mut site).await?;
-        if done {
-            let listing = Listing::new(bucket, host, &record.job_id);
-            write_listing(listing, &record.publish_id, &site.steps).await?;
-            let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
-            let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
-            let live = LiveSite {
-                export_id: record.job_id.clone(),
-                publish_id: record.publish_id.clone(),
-                created_at: record.created_at.clone(),
-                path_prefix: site.path_prefix.clone(),
-                content_security_policy: content_security_policy_remote(
-                    &record.extras,
-                    &frame_origins,
-                    &image_origins,
-                ),
-                previous: None,
-                retired: Vec::new(),
-                since_ms: 0,
-                preview_of: site.preview_host.as_ref().map(|_| record.domain.clone()),
-                expires_ms: match site.preview_host {
-                    Some(_) => now_ms() + PREVIEW_DAYS * DAY_MS,
-                    None => 0,
-                },
-            };
-            go_live(bucket, host, live).await?;
-            crate::shared::log_line::info(
-                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files}),
-            );
-            record.status = JobStatus::Completed;
-            record.progress = 100.0;
-        }
-        record.site = Some(site);
-        Ok(done)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
@@ -996,5 +949,9 @@ fn readable(err: &ApiError) -> String {
     }
 }
 
+mod batch_reuse;
 mod delta_listing;
+mod pages;
+mod site_base;
 mod site_copy;
+mod site_live;

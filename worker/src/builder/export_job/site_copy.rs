@@ -9,15 +9,22 @@
 //! entries, so the next step starts a new reader at a member's first header.
 //!
 //! Each file is hashed (and a large one cut into chunks) as it is written, for the export's delta
-//! listing (`super::delta_listing`).
+//! listing (`super::delta_listing`). An export layered on the base of the live one
+//! (`docs_edge_core::export::layers`, `super::site_base`) writes only the files whose bytes the
+//! base does not hold, and names them in its `written`; past the layers' bound it starts again and
+//! writes every file (it becomes the next base).
 
 use docs_edge_core::docs::unpack::Entry;
 use docs_edge_core::docs::{ArchiveLimits, Unpacker};
+use docs_edge_core::export::delta::chunked;
+use docs_edge_core::export::layers::{changed_bytes, LayeredOn, MAX_CHANGED_BYTES};
 use docs_edge_core::http::site_headers::content_type;
+use docs_edge_core::security::signing::sha256_hex;
 use serde::{Deserialize, Serialize};
 use worker::{Bucket, HttpMetadata};
 
 use super::delta_listing::{FileDigest, Listing};
+use super::site_base::Previous;
 use crate::builder::multipart::PartWriter;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::storage::{self, hosted_file_key, part_key};
@@ -26,6 +33,10 @@ use crate::shared::storage::{self, hosted_file_key, part_key};
 const PARTS_PER_STEP: u32 = 8;
 /// Compressed bytes handed to the reader at a time: what one hand-over inflates stays small.
 const PUSH_BYTES: usize = 64 << 10;
+/// A media file of a layered export, the size of the previous export's there, is held whole (up to
+/// this size) until its hash says whether the base has it; a larger or resized one is written as it
+/// streams.
+const HELD_MEDIA_BYTES: u64 = 8 << 20;
 
 /// Where a hosted site's export stands in being written file by file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -45,10 +56,40 @@ pub struct SiteCopy {
     /// The first part of each step done, which names its delta listing entries.
     #[serde(default)]
     pub steps: Vec<u32>,
+    /// Whether the first step has chosen between layered and whole.
+    #[serde(default)]
+    pub chosen: bool,
+    /// The live export this one is layered on; `None`: written whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layered_on: Option<LayeredOn>,
+    /// A layered export's paths written so far (files and listing objects).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub written: Vec<String>,
+    /// Objects written to the site's prefix so far (a start again counts its writes too).
+    #[serde(default)]
+    pub objects: u32,
 }
 
-/// What the bundle's own reader admits: every file, whatever its size (a text file is held whole
-/// while it is written, as the export held it; media stream through).
+impl SiteCopy {
+    /// Back to the first part, writing every file: a layered export whose changes outgrew the
+    /// layers' bound.
+    fn start_whole(&mut self) {
+        self.layered_on = None;
+        self.files = 0;
+        self.written.clear();
+        self.steps.clear();
+        self.next_part = Some(0);
+    }
+}
+
+/// A media file being read: held until it is whole, or written as it streams.
+enum Media<'a> {
+    Held(String, Vec<u8>),
+    Streamed(Box<(FileDigest, PartWriter<'a>)>),
+}
+
+/// What the bundle's own reader admits: every file, whatever its size (a text file under
+/// [`HELD_MEDIA_BYTES`] is held whole while it is written; larger ones and media stream through).
 fn limits() -> ArchiveLimits {
     ArchiveLimits {
         max_files: usize::MAX / 2,
@@ -66,12 +107,28 @@ pub struct CopyJob<'a> {
     pub parts: u32,
 }
 
-/// Writes the files of the next parts; `Ok(true)` once every part is written (the pointer is not).
-pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) -> ApiResult<bool> {
+/// Writes the files of the next parts (with `previous`, those the base does not hold); `Ok(true)`
+/// once every part is written (the pointer is not).
+pub async fn copy_step(
+    bucket: &Bucket,
+    job: &CopyJob<'_>,
+    copy: &mut SiteCopy,
+    previous: Option<&Previous>,
+) -> ApiResult<bool> {
     let first = copy.next_part.unwrap_or(0);
-    let mut unpacker = Unpacker::new(&limits());
-    let mut open: Option<(FileDigest, PartWriter<'_>)> = None;
+    // A large file (`llms-full.txt`) streams through as media do, never held whole.
+    let mut unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+    let mut open: Option<Media<'_>> = None;
     let mut listing = Listing::new(bucket, job.domain, job.job_id);
+    if previous.is_some() {
+        listing.written = Some(Vec::new());
+    }
+    let mut files = Files {
+        bucket,
+        job,
+        previous,
+        written: 0,
+    };
     let mut part = first;
     while part < job.parts {
         let bytes = storage::read(bucket, &part_key(job.job_id, part), None)
@@ -89,29 +146,47 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
             for entry in entries {
                 match entry {
                     Entry::File(path, bytes) => {
-                        listing.whole(&path, &bytes).await?;
-                        put(bucket, job, &path, bytes).await?;
+                        files.whole(&mut listing, path, bytes).await?;
                         copy.files += 1;
                     }
                     Entry::MediaStart { path, size } => {
+                        let prior = previous.and_then(|p| p.files.get(&path));
+                        if prior.is_some_and(|f| f.size == size) && size <= HELD_MEDIA_BYTES {
+                            open = Some(Media::Held(path, Vec::with_capacity(size as usize)));
+                            continue;
+                        }
+                        files.known_objects(&mut listing, &path, size).await?;
+                        files.wrote(&mut listing, &path);
                         let writer =
                             PartWriter::new(bucket, hosted_file_key(job.domain, job.job_id, &path))
                                 .with_metadata(metadata(&path), Default::default());
-                        open = Some((listing.start(&path, size), writer));
+                        open = Some(Media::Streamed(Box::new((
+                            listing.start(&path, size),
+                            writer,
+                        ))));
                     }
-                    Entry::MediaData(data) => {
-                        if let Some((digest, writer)) = open.as_mut() {
+                    Entry::MediaData(data) => match open.as_mut() {
+                        Some(Media::Held(_, held)) => held.extend_from_slice(&data),
+                        Some(Media::Streamed(streamed)) => {
+                            let (digest, writer) = &mut **streamed;
                             listing.data(digest, &data).await?;
                             writer.write(&data).await?;
                         }
-                    }
-                    Entry::MediaEnd => {
-                        if let Some((digest, writer)) = open.take() {
+                        None => {}
+                    },
+                    Entry::MediaEnd => match open.take() {
+                        Some(Media::Held(path, bytes)) => {
+                            files.whole(&mut listing, path, bytes).await?;
+                            copy.files += 1;
+                        }
+                        Some(Media::Streamed(streamed)) => {
+                            let (digest, writer) = *streamed;
                             writer.finish().await?;
                             listing.end(digest).await?;
                             copy.files += 1;
                         }
-                    }
+                        None => {}
+                    },
                     // The export writes regular files only.
                     Entry::Link { .. } => {}
                 }
@@ -122,7 +197,16 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
             break;
         }
     }
+    copy.objects += listing.objects + files.written;
+    let written = listing.written.take().unwrap_or_default();
     listing.save_step(first).await?;
+    if copy.layered_on.is_some() {
+        copy.written.extend(written);
+        if changed_bytes(&copy.written) > MAX_CHANGED_BYTES {
+            copy.start_whole();
+            return Ok(false);
+        }
+    }
     if !copy.steps.contains(&first) {
         copy.steps.push(first);
     }
@@ -130,13 +214,73 @@ pub async fn copy_step(bucket: &Bucket, job: &CopyJob<'_>, copy: &mut SiteCopy) 
     Ok(part >= job.parts)
 }
 
-async fn put(bucket: &Bucket, job: &CopyJob<'_>, path: &str, bytes: Vec<u8>) -> ApiResult<()> {
-    bucket
-        .put(hosted_file_key(job.domain, job.job_id, path), bytes)
-        .http_metadata(metadata(path))
-        .execute()
-        .await?;
-    Ok(())
+/// A step's writes of files whole, with the export the job is layered on.
+struct Files<'a, 'b> {
+    bucket: &'a Bucket,
+    job: &'a CopyJob<'b>,
+    previous: Option<&'a Previous>,
+    /// Files written (the listing counts its own objects).
+    written: u32,
+}
+
+impl Files<'_, '_> {
+    /// Lists the file and writes it, unless the base holds the same bytes there.
+    async fn whole(
+        &mut self,
+        listing: &mut Listing<'_>,
+        path: String,
+        bytes: Vec<u8>,
+    ) -> ApiResult<()> {
+        if let Some(previous) = self.previous {
+            if let Some(prior) = previous.files.get(&path) {
+                if !previous
+                    .layer
+                    .writes(&path, &sha256_hex(&bytes), Some(&prior.sha256))
+                {
+                    listing.entries.push(prior.clone());
+                    return Ok(());
+                }
+            }
+        }
+        self.known_objects(listing, &path, bytes.len() as u64)
+            .await?;
+        self.wrote(listing, &path);
+        listing.whole(&path, &bytes).await?;
+        self.bucket
+            .put(
+                hosted_file_key(self.job.domain, self.job.job_id, &path),
+                bytes,
+            )
+            .http_metadata(metadata(&path))
+            .execute()
+            .await?;
+        Ok(())
+    }
+
+    /// Before a file cut into chunks is listed: the chunks of its previous version that the base
+    /// holds are not written again.
+    async fn known_objects(
+        &self,
+        listing: &mut Listing<'_>,
+        path: &str,
+        size: u64,
+    ) -> ApiResult<()> {
+        if let Some(previous) = self.previous.filter(|_| chunked(path, size)) {
+            let known = previous
+                .base_objects(self.bucket, self.job.domain, path)
+                .await?;
+            listing.skip.extend(known);
+        }
+        Ok(())
+    }
+
+    /// Counts a file written, and names it among a layered export's changes.
+    fn wrote(&mut self, listing: &mut Listing<'_>, path: &str) {
+        self.written += 1;
+        if let Some(written) = listing.written.as_mut() {
+            written.push(path.to_string());
+        }
+    }
 }
 
 fn metadata(path: &str) -> HttpMetadata {

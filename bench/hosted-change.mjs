@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// A hosted site's export written whole against the export after one changed page, through the
+// worker under wrangler dev: hosting is turned on (the first export writes every file), then one
+// page is edited and published. For each: milliseconds from the start (hosting on; the publish
+// live) to the site serving the new export under its `Host`, the objects the export wrote
+// (`siteWrites`: files, delta listing objects, the pointer), the pages the second one rendered
+// (`pagesRendered`), and the export object's wasm memory high-water (each phase in a worker process of its own). Prints one
+// JSON line per site; asserts nothing.
+//   node bench/hosted-change.mjs                 the fixture
+//   node bench/hosted-change.mjs --copies 4,40   sites of N copies of the fixture's English pages
+import { request } from 'node:http';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { logLines } from '../scripts/lib/worker-log.mjs';
+import { adminApi, benchWorker, DOMAIN, FIXTURE } from './support.mjs';
+import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+import { scratchDir } from '../scripts/lib/scratch.mjs';
+
+const args = process.argv.slice(2);
+const copiesAt = args.indexOf('--copies');
+
+/** GET `path` of the bench worker under the hosted domain: `{status, body}`. */
+function hosted(bench, path) {
+  return new Promise((resolve, reject) => {
+    request(new URL(path, bench.baseUrl), { headers: { host: DOMAIN } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+    }).on('error', reject).end();
+  });
+}
+
+/** Waits until the site serves `publishId`'s export; its manifest. */
+async function servedPublish(bench, publishId) {
+  for (;;) {
+    const res = await hosted(bench, '/_docs-edge/manifest.json');
+    if (res.status === 200) {
+      const manifest = JSON.parse(res.body);
+      if (!publishId || manifest.publishId === publishId) return manifest;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function finished(bench, jobId) {
+  for (;;) {
+    const job = await adminApi(bench, 'GET', `/v1/static-export/jobs/${jobId}`);
+    if (job.status !== 'queued' && job.status !== 'running') {
+      if (job.status !== 'completed') throw new Error(`job ${job.status}: ${job.error}`);
+      return job;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The export object's wasm memory high-water in `logFile`, MiB. */
+function exportMemoryMiB(logFile) {
+  const lines = logLines(logFile).filter((l) => l.event === 'durable' && l.class === 'ExportJob');
+  return Math.round((Math.max(0, ...lines.map((l) => l.wasmMemoryBytes ?? 0)) / 1048576) * 10) / 10;
+}
+
+async function measure(bench, label, folder) {
+  await bench.publish(folder);
+  const logs = scratchDir('docs-edge-hosted-change-log-');
+  const wholeLog = join(logs, 'whole.log');
+  await bench.restart({ logFile: wholeLog });
+  const started = performance.now();
+  const res = await fetch(`${bench.baseUrl}/v1/admin/orgs/${bench.orgId}/domains/${DOMAIN}/hosting`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${bench.rootToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ enabled: true }),
+  });
+  const on = await res.json();
+  if (!res.ok) throw new Error(`hosting: ${res.status} ${JSON.stringify(on)}`);
+  const whole = await finished(bench, on.exportJob.jobId);
+  const first = await servedPublish(bench);
+  const wholeMs = performance.now() - started;
+
+  // One page edited: a page of the first copy (or the fixture's quickstart).
+  const page = ['part0/quickstart.mdx', 'quickstart.mdx'].map((p) => join(folder, p)).find(existsSync);
+  writeFileSync(page, `${readFileSync(page, 'utf8')}\n\nThis sentence is new in the second version.\n`);
+  const changeLog = join(logs, 'change.log');
+  await bench.restart({ logFile: changeLog });
+  const publishedMs = await bench.publish(folder);
+  // The publish is live when `publish` returns: from here to the site serving it.
+  const live = performance.now();
+  const manifest = await servedNext(bench, first.jobId);
+  const changeMs = performance.now() - live;
+  const change = await finished(bench, manifest.jobId);
+  const figures = {
+    site: label,
+    pages: whole.pageCount,
+    wholeMs: Math.round(wholeMs),
+    wholeSiteWrites: whole.siteWrites,
+    wholeExportWasmMemoryMiB: exportMemoryMiB(wholeLog),
+    publishMs: Math.round(publishedMs),
+    changeMs: Math.round(changeMs),
+    changeSiteWrites: change.siteWrites,
+    changePagesRendered: change.pagesRendered,
+    changeExportWasmMemoryMiB: exportMemoryMiB(changeLog),
+    changeOfWhole: Math.round((changeMs / wholeMs) * 1000) / 10,
+  };
+  rmSync(logs, { recursive: true, force: true });
+  console.log(JSON.stringify(figures));
+}
+
+/** Waits until the site serves an export other than `jobId`; its manifest. */
+async function servedNext(bench, jobId) {
+  for (;;) {
+    const manifest = await servedPublish(bench);
+    if (manifest.jobId !== jobId) return manifest;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// The scale sites exceed the platform-sized upload defaults (5 MiB upload, 9 MiB source).
+const bench = await benchWorker({ vars: { MAX_UPLOAD_BYTES: String(128 << 20), MAX_SOURCE_BYTES: String(128 << 20) } });
+try {
+  if (copiesAt >= 0) {
+    for (const copies of args[copiesAt + 1].split(',').map(Number)) {
+      const site = writeScaleSite(FIXTURE, copies);
+      try {
+        await measure(bench, `${copies} copies`, site.dir);
+      } finally {
+        rmSync(site.dir, { recursive: true, force: true });
+      }
+    }
+  } else {
+    const dir = join(scratchDir('docs-edge-hosted-change-'), 'docs');
+    cpSync(FIXTURE, dir, { recursive: true });
+    try {
+      await measure(bench, 'fixture', dir);
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
+  }
+} finally {
+  await bench.stop();
+}
