@@ -43,8 +43,9 @@ use crate::export::render::links::output_file;
 use crate::export::render::links::{encode_path, unambiguous};
 use crate::export::ExportFile;
 
-/// Pages per document file: about as many documents as a file of sixteen, on the fixture.
-const FILE_PAGES: usize = 4;
+/// Pages per document file: about as many documents as sixteen on the fixture (nine a page), and a
+/// query loads about the bytes it did with files of sixteen documents.
+const FILE_PAGES: usize = 2;
 /// Results whose documents a query loads.
 pub(crate) const TOP: usize = 10;
 /// Prefix expansions of the last query word.
@@ -769,7 +770,7 @@ mod tests {
         assert_eq!(
             changed,
             [
-                format!("{dir}/d/0.json"),
+                format!("{dir}/d/1.json"),
                 format!("{dir}/meta.json"),
                 format!("{dir}/t/ok.json"),
                 format!("{dir}/t/qu.json"),
