@@ -12,9 +12,13 @@ import { createServer, request } from 'node:http';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminApi, benchWorker, DOMAIN, FIXTURE } from './support.mjs';
-import { downloadBundle, listFiles } from '../tests/support/export.mjs';
 import { startServe } from '../tests/support/serve.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+
+// The tests' bundle helpers import their API client, which wants the worker's URL; this bench starts
+// its own worker and passes full URLs, so any URL will do.
+process.env.BASE_URL ??= 'http://127.0.0.1:9';
+const { downloadBundle, listFiles } = await import('../tests/support/export.mjs');
 
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
@@ -93,9 +97,13 @@ async function measure(copies) {
     const a = hashes(served);
     const b = hashes(whole.dir);
     const same = JSON.stringify(a) === JSON.stringify(b);
+    const firstDir = readdirSync(sites).map((n) => join(sites, n))
+      .find((d) => { try { return JSON.parse(readFileSync(join(d, '_docs-edge/manifest.json'))).jobId === firstJob; } catch { return false; } });
+    const old = firstDir ? hashes(firstDir) : {};
+    const changedFiles = Object.keys(a).filter((p) => old[p] !== a[p]);
     console.log(JSON.stringify({
       copies, pages: site.pages, bundleGzipBytes: whole.bytes.length, firstRound: first.lastFetch, oneChangedPage: second.lastFetch,
-      share: Number((second.lastFetch.bytes / whole.bytes.length).toFixed(4)), sameFilesAsTheBundle: same,
+      share: Number((second.lastFetch.bytes / whole.bytes.length).toFixed(4)), sameFilesAsTheBundle: same, changedFiles,
     }));
   } finally {
     for (const step of cleanup.reverse()) await step();

@@ -26,6 +26,7 @@ use super::parsed::PageKey;
 use crate::docs::outline::SitePlan;
 use crate::search::codec::{decode, encode};
 use crate::search::shard::batched::{BatchCursor, ShardLayout};
+use crate::search::shard::SHARD_FORMAT_VERSION;
 use crate::search::IndexError;
 
 /// The version's index of its kept batches.
@@ -217,6 +218,8 @@ pub fn batch_digest(
     model: Option<u64>,
 ) -> [u8; 16] {
     let mut hasher = Sha256::new();
+    // A batch of another layout of the split index is built again, never merged with this one's.
+    hasher.update([SHARD_FORMAT_VERSION]);
     if let Some(model) = model {
         hasher.update(model.to_le_bytes());
     }

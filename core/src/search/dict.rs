@@ -59,8 +59,17 @@ pub(crate) struct Dict<'a> {
 impl<'a> Dict<'a> {
     /// The term's document frequency and postings.
     pub fn lookup(&self, term: &str) -> Option<(u32, postings::Decoder<'a>)> {
+        let (df, bytes) = self.lookup_bytes(term)?;
+        Some((df, postings::Decoder::new(bytes)))
+    }
+
+    /// The term's document frequency and encoded postings.
+    pub fn lookup_bytes(&self, term: &str) -> Option<(u32, &'a [u8])> {
         let i = self.find(term)?;
-        Some((self.dfs.get(i).copied().unwrap_or(0), self.postings_of(i)))
+        Some((
+            self.dfs.get(i).copied().unwrap_or(0),
+            self.postings_bytes(i),
+        ))
     }
 
     /// Index of `term` in the dictionary.
@@ -87,18 +96,18 @@ impl<'a> Dict<'a> {
         self.terms.get(start..end)
     }
 
-    pub fn postings_of(&self, i: usize) -> postings::Decoder<'a> {
+    /// The encoded postings of term `i`.
+    pub fn postings_bytes(&self, i: usize) -> &'a [u8] {
         let start = if i == 0 {
             Some(0)
         } else {
             self.posting_ends.get(i - 1).map(|&e| e as usize)
         };
         let end = self.posting_ends.get(i).map(|&e| e as usize);
-        let bytes = match (start, end) {
+        match (start, end) {
             (Some(s), Some(e)) => self.postings.get(s..e).unwrap_or(&[]),
             _ => &[],
-        };
-        postings::Decoder::new(bytes)
+        }
     }
 
     /// Everything lookup relies on: lengths agree, offsets in bounds and not decreasing, terms

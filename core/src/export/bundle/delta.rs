@@ -37,6 +37,15 @@ pub const CHUNKED_FROM: u64 = 128 << 10;
 pub const CHUNK_MIN: usize = 4 << 10;
 pub const CHUNK_AVG: usize = 16 << 10;
 pub const CHUNK_MAX: usize = 64 << 10;
+/// Bytes after which the listing's chunker always cuts, once its chunk holds [`CHUNK_MIN`] bytes: a
+/// cut is decided by the gear hash of the last 48 bytes, and at the end of these it meets both of
+/// FastCDC's masks (and at none of the 15 bytes before, whatever came before them). A file made of
+/// objects that end with it (the term shards of the search pack) is cut between its objects, so an
+/// edit of one object changes its own chunks and not its neighbours': bytes that repeat, as postings
+/// of a site's repeated sections do, meet no cut for up to [`CHUNK_MAX`] bytes, and a cut forced
+/// there moves with every byte inserted before it. The chunk after the cut starts with its last byte.
+pub const CUT_MARK: &[u8; 64] = b"docs-edge: the delta listing's chunker cuts here, nonce 000028d2";
+
 /// Entries per part: at 10× (about 20,000 files) some 160 parts of about 20 KB, so the parts one
 /// changed page touches cost little.
 pub const PART_FILES: usize = 128;
@@ -432,6 +441,32 @@ pub fn parse_list(bytes: &[u8], size: u64, max_item: u64) -> Result<Vec<(String,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cut_mark_cuts_after_any_bytes() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut byte = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng as u8
+        };
+        let gear = Gear::default();
+        let mut checked = 0;
+        for len in (0..40).map(|i| CHUNK_MIN + i * 1_531) {
+            let mut data: Vec<u8> = (0..len).map(|_| byte()).collect();
+            data.extend_from_slice(CUT_MARK);
+            data.extend((0..CHUNK_MAX).map(|_| byte()));
+            let at = len + CUT_MARK.len() - 1;
+            let ends: Vec<usize> = gear.cuts(&data).iter().map(|&(o, l)| o + l).collect();
+            let before = ends.iter().copied().filter(|&e| e < at).max().unwrap_or(0);
+            if (CHUNK_MIN..=CHUNK_MAX).contains(&(at - before)) {
+                assert!(ends.contains(&at), "no cut after the mark at {len}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
 
     fn bytes(n: usize, seed: u64) -> Vec<u8> {
         let mut x = seed;

@@ -1,14 +1,18 @@
 //! The offline search index of the bundle, split so one query loads little.
 //!
 //! Per language, under `_static/search/<lang>/`:
-//! - `meta.json`: `{"docs": N, "chunk": C, "split": [prefix, ...]}`.
+//! - `meta.json`: `{"docs": N, "pages": P, "split": [prefix, ...]}`.
 //! - `t/<key>.json`: postings of the terms of one key (file names: ASCII keys as they are, others
-//!   `_` + UTF-8 hex): `{"term": [df, doc, weight, doc-delta, weight, ...]}`. A term's key is its
-//!   first two characters, lengthened one character at a time while the key is in `split`: a shard
-//!   over [`SHARD_BYTES`] is split by the next character, so no term file grows with the site.
-//!   Terms equal to a split key stay in its file.
-//! - `d/<n>.json`: documents `n*C .. (n+1)*C` as `[title, heading, url, snippet]`, url relative to
-//!   the bundle root.
+//!   `_` + UTF-8 hex): `{"term": [df, page, section, weight, page-delta, section, weight, ...]}`. A
+//!   term's key is its first two characters, lengthened one character at a time while the key is in
+//!   `split`: a shard over [`SHARD_BYTES`] is split by the next character, so no term file grows with
+//!   the site. Terms equal to a split key stay in its file.
+//! - `d/<n>.json`: the documents of pages `n*P .. (n+1)*P`, per page its documents as
+//!   `[title, heading, url, snippet]`, url relative to the bundle root.
+//!
+//! A document is named by its page and its place in the page (pages numbered in export order), not
+//! by a running count: a page that gains or loses a section changes its own `d` file and the term
+//! files of its own terms, and the rest of the index keeps its bytes (what a mirror downloads).
 //!
 //! A document is a section of a page (the intro carries the title, description and keywords), so
 //! a result links to the heading. A term keeps the postings of its [`MAX_POSTINGS`] best-weighted
@@ -39,8 +43,9 @@ use crate::export::render::links::output_file;
 use crate::export::render::links::{encode_path, unambiguous};
 use crate::export::ExportFile;
 
-/// Documents per chunk file.
-const CHUNK: usize = 16;
+/// Pages per document file: about as many documents as sixteen on the fixture (nine a page), and a
+/// query loads about the bytes it did with files of sixteen documents.
+const FILE_PAGES: usize = 2;
 /// Results whose documents a query loads.
 pub(crate) const TOP: usize = 10;
 /// Prefix expansions of the last query word.
@@ -131,8 +136,9 @@ impl TermPostings {
         }
     }
 
-    /// The JSON of the postings: `df`, then the kept documents in order as (delta, weight) pairs.
-    fn json(mut self, out: &mut String) {
+    /// The JSON of the postings: `df`, then the kept documents in order as (page delta, section,
+    /// weight) triples; page `p`'s documents are numbered from `page_docs[p]`.
+    fn json(mut self, page_docs: &[u32], out: &mut String) {
         self.close();
         out.push('[');
         out.push_str(&self.df.to_string());
@@ -142,10 +148,12 @@ impl TermPostings {
             .map(|Reverse((weight, Reverse(doc)))| (doc, weight))
             .collect();
         crate::sort::sort(&mut kept);
-        let mut last = 0u32;
+        let mut last = 0usize;
         for (doc, weight) in kept {
-            out.push_str(&format!(",{},{weight}", doc - last));
-            last = doc;
+            let page = page_docs.partition_point(|&first| first <= doc).max(1) - 1;
+            let section = doc - page_docs.get(page).copied().unwrap_or(0);
+            out.push_str(&format!(",{},{section},{weight}", page - last));
+            last = page;
         }
         out.push(']');
     }
@@ -206,10 +214,12 @@ fn shard(
 struct LanguageIndex {
     /// Documents added so far.
     docs: u32,
-    /// Each full chunk of [`CHUNK`] documents: `[title, heading, url, snippet]` each.
+    /// Each page's first document.
+    page_docs: Vec<u32>,
+    /// Each full file of [`FILE_PAGES`] pages: per page, `[title, heading, url, snippet]` a document.
     chunks: Vec<StoredChunk>,
-    /// The documents after the last full chunk.
-    open_chunk: Vec<[String; 4]>,
+    /// The pages after the last full file.
+    open_pages: Vec<Vec<[String; 4]>>,
     postings: BTreeMap<String, TermPostings>,
 }
 
@@ -235,18 +245,30 @@ impl LanguageIndex {
         added
     }
 
-    /// Numbers a document and keeps it, serialized once its chunk is full.
+    /// Numbers a document of the latest page and keeps it.
     fn push_doc(&mut self, doc: [String; 4]) {
         self.docs += 1;
-        self.open_chunk.push(doc);
-        if self.open_chunk.len() == CHUNK {
-            self.chunks.push(StoredChunk::new(
-                &json!(std::mem::take(&mut self.open_chunk)).to_string(),
-            ));
+        if let Some(page) = self.open_pages.last_mut() {
+            page.push(doc);
         }
     }
 
+    /// Starts a page, serializing the file of the pages before once it is full.
+    fn start_page(&mut self) {
+        if self.open_pages.len() == FILE_PAGES {
+            self.chunks.push(StoredChunk::new(
+                &json!(std::mem::take(&mut self.open_pages)).to_string(),
+            ));
+        }
+        self.page_docs.push(self.docs);
+        self.open_pages.push(Vec::new());
+    }
+
     fn add_page(&mut self, page: &Page, file: &str) {
+        if self.docs == u32::MAX {
+            return;
+        }
+        self.start_page();
         let url = unambiguous(encode_path(file));
         let mut prose = PAGE_TERMS;
         for (i, section) in page.sections.iter().enumerate() {
@@ -290,6 +312,7 @@ impl LanguageIndex {
         // Terms are sorted, so the terms of one two-character prefix are consecutive.
         let mut group: Vec<(String, String)> = Vec::new();
         let mut group_key = String::new();
+        let page_docs = std::mem::take(&mut self.page_docs);
         for (term, docs) in std::mem::take(&mut self.postings) {
             let key: String = term.chars().take(2).collect();
             if key != group_key && !group.is_empty() {
@@ -302,14 +325,14 @@ impl LanguageIndex {
             }
             group_key = key;
             let mut postings = String::new();
-            docs.json(&mut postings);
+            docs.json(&page_docs, &mut postings);
             group.push((term, postings));
         }
         if !group.is_empty() {
             shard(&group_key, &group, &mut split, &mut shards);
         }
-        if !self.open_chunk.is_empty() {
-            let last = json!(std::mem::take(&mut self.open_chunk)).to_string();
+        if !self.open_pages.is_empty() {
+            let last = json!(std::mem::take(&mut self.open_pages)).to_string();
             self.chunks.push(StoredChunk::new(&last));
         }
         let mut chunks: Vec<(String, StoredChunk)> = std::mem::take(&mut self.chunks)
@@ -321,7 +344,7 @@ impl LanguageIndex {
         for (path, chunk) in chunks {
             emit(ExportFile::new(path, chunk.text()));
         }
-        let meta = json!({"docs": self.docs, "chunk": CHUNK, "split": split});
+        let meta = json!({"docs": self.docs, "pages": FILE_PAGES, "split": split});
         emit(ExportFile::new(
             format!("{dir}/meta.json"),
             meta.to_string(),
@@ -472,7 +495,8 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
     }
     // Score as site.js does: per word, the best-weighted matching term; documents matching more
     // words rank first.
-    let mut scores: BTreeMap<u64, (usize, f64)> = BTreeMap::new();
+    // Documents as (page, section).
+    let mut scores: BTreeMap<(u64, u64), (usize, f64)> = BTreeMap::new();
     for (i, word) in words.iter().enumerate() {
         let key = term_key(word, &split);
         let Some(Value::Object(terms)) = shards.get(&key) else {
@@ -493,17 +517,19 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
                     .map(|(_, p)| (p, 0.6)),
             );
         }
-        let mut best: BTreeMap<u64, f64> = BTreeMap::new();
+        let mut best: BTreeMap<(u64, u64), f64> = BTreeMap::new();
         for (postings, factor) in matched {
             let Some(flat) = postings.as_array() else {
                 continue;
             };
             let df = flat.first().and_then(Value::as_u64).unwrap_or(0).max(1) as f64;
             let idf = (1.0 + total / df).ln();
-            let mut doc = 0u64;
-            for pair in flat[1.min(flat.len())..].chunks(2) {
-                doc += pair[0].as_u64().unwrap_or(0);
-                let w = pair.get(1).and_then(Value::as_u64).unwrap_or(0) as f64;
+            let mut page = 0u64;
+            let number = |v: Option<&Value>| v.and_then(Value::as_u64).unwrap_or(0);
+            for triple in flat[1.min(flat.len())..].chunks(3) {
+                page += number(triple.first());
+                let doc = (page, number(triple.get(1)));
+                let w = number(triple.get(2)) as f64;
                 let s = idf * w * factor;
                 let e = best.entry(doc).or_insert(0.0);
                 if s > *e {
@@ -517,7 +543,7 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
             e.1 += s;
         }
     }
-    let mut ranked: Vec<(u64, (usize, f64))> = scores.into_iter().collect();
+    let mut ranked: Vec<((u64, u64), (usize, f64))> = scores.into_iter().collect();
     crate::sort::sort_by(&mut ranked, |a, b| {
         b.1 .0
             .cmp(&a.1 .0)
@@ -531,7 +557,7 @@ pub fn search_bytes_for_query(files: &[ExportFile], language: &str, query: &str)
     let chunks: BTreeSet<u64> = ranked
         .iter()
         .take(TOP)
-        .map(|(doc, _)| doc / CHUNK as u64)
+        .map(|((page, _), _)| page / FILE_PAGES as u64)
         .collect();
     for chunk in chunks {
         if let Some(file) = find(&format!("{dir}/d/{chunk}.json")) {
@@ -562,10 +588,11 @@ mod tests {
             kept.truncate(MAX_POSTINGS);
             kept.sort_unstable();
         }
+        // Each document a page of its own, as the test numbers them.
         let mut out = format!("[{}", docs.len());
         let mut last = 0;
         for (doc, weight) in kept {
-            out.push_str(&format!(",{},{weight}", doc - last));
+            out.push_str(&format!(",{},0,{weight}", doc - last));
             last = doc;
         }
         out.push(']');
@@ -588,7 +615,8 @@ mod tests {
                 postings.add(doc, weight, cap);
             }
             let mut json = String::new();
-            postings.json(&mut json);
+            let page_docs: Vec<u32> = (0..=doc).collect();
+            postings.json(&page_docs, &mut json);
             prop_assert_eq!(json, postings_of_every_document(&adds));
         }
     }
@@ -678,7 +706,7 @@ mod tests {
                 );
                 assert_eq!(file.path, name, "{term} is in the file its key names");
                 let postings = postings.as_array().unwrap();
-                assert!(postings.len() <= 1 + 2 * MAX_POSTINGS);
+                assert!(postings.len() <= 1 + 3 * MAX_POSTINGS);
             }
         }
         let domain = files
@@ -690,15 +718,65 @@ mod tests {
             .unwrap();
         let v: Value = serde_json::from_slice(&domain.bytes).unwrap();
         assert_eq!(v["domain"][0], 301, "df counts every document");
-        let mut doc = 0;
+        let mut page = 0;
         let mut docs = Vec::new();
-        for pair in v["domain"].as_array().unwrap()[1..].chunks(2) {
-            doc += pair[0].as_u64().unwrap();
-            docs.push(doc);
+        for triple in v["domain"].as_array().unwrap()[1..].chunks(3) {
+            page += triple[0].as_u64().unwrap();
+            docs.push((page, triple[1].as_u64().unwrap()));
         }
         assert_eq!(docs.len(), MAX_POSTINGS);
-        assert!(docs.contains(&599), "the page titled Domain is kept");
+        assert!(docs.contains(&(599, 0)), "the page titled Domain is kept");
         assert!(search_bytes_for_query(&files, "en", "domain") < 3 * SHARD_BYTES);
+    }
+
+    /// A page that gains a section changes its own document file and the term files of its own
+    /// words (and the document count), nothing else.
+    #[test]
+    fn a_page_that_gains_a_section_leaves_the_other_files_as_they_were() {
+        let pages = |extra: bool| -> Vec<Page> {
+            (0..40)
+                .map(|i| {
+                    let mut sections = vec![
+                        ("", format!("intro {i} shared words")),
+                        ("Setup", format!("steps {i} and more shared")),
+                    ];
+                    if extra && i == 3 {
+                        sections.push(("Zebra", "quagga okapi".to_owned()));
+                    }
+                    let sections: Vec<(&str, &str)> =
+                        sections.iter().map(|(h, t)| (*h, t.as_str())).collect();
+                    page(&format!("p{i}"), &format!("Page {i}"), &sections)
+                })
+                .collect()
+        };
+        let files = |extra: bool| {
+            let site = Site {
+                pages: pages(extra),
+                ..Site::default()
+            };
+            build(&site, &(0..40).collect::<Vec<_>>())
+        };
+        let (before, after) = (files(false), files(true));
+        let changed: Vec<&str> = after
+            .iter()
+            .filter(|f| {
+                !before
+                    .iter()
+                    .any(|b| b.path == f.path && b.bytes == f.bytes)
+            })
+            .map(|f| f.path.as_str())
+            .collect();
+        let dir = "_static/search/en";
+        assert_eq!(
+            changed,
+            [
+                format!("{dir}/d/1.json"),
+                format!("{dir}/meta.json"),
+                format!("{dir}/t/ok.json"),
+                format!("{dir}/t/qu.json"),
+                format!("{dir}/t/ze.json"),
+            ]
+        );
     }
 
     #[test]
@@ -725,11 +803,14 @@ mod tests {
             .unwrap();
         let v: Value = serde_json::from_slice(&shard.bytes).unwrap();
         assert_eq!(v["domain"][0], 2, "document frequency");
-        assert_eq!(v["domain"][1], 0, "first doc id");
+        assert_eq!(v["domain"][1], 0, "first page");
+        assert_eq!(v["domain"][2], 0, "its first section");
+        assert_eq!(v["domain"][4], 1, "the next page");
         assert!(v["domains"].is_array());
         let docs = files.iter().find(|f| f.path.ends_with("d/0.json")).unwrap();
         let v: Value = serde_json::from_slice(&docs.bytes).unwrap();
-        assert_eq!(v[1][2], "a.html#dns-records");
+        assert_eq!(v[0][1][2], "a.html#dns-records");
+        assert_eq!(v[1][0][0], "Analytics");
         let cost = search_bytes_for_query(&files, "en", "domain");
         assert!(cost > 0 && cost < files.iter().map(|f| f.bytes.len()).sum::<usize>() + 1);
         assert_eq!(search_bytes_for_query(&files, "fr", "domain"), 0);

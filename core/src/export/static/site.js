@@ -261,7 +261,8 @@
         if (my !== seq) return;
         var meta = res[0], split = res[1], keys = res[2];
         if (!meta) return message("Search needs the site to be served over HTTP.");
-        var total = meta.docs, size = meta.chunk, scores = new Map();
+        // A document is a page's section: page * 2^20 + section, in page order.
+        var total = meta.docs, per = meta.pages, P = 1048576, scores = new Map();
         words.forEach(function (w, i) {
           var shard = res[i + 3];
           if (!shard) return;
@@ -276,11 +277,11 @@
           }
           var best = new Map();
           matched.forEach(function (m) {
-            // [df, doc, weight, doc-delta, weight, ...]: only the best-weighted postings are kept.
-            var flat = m[0], idf = Math.log(1 + total / Math.max(1, flat[0])), doc = 0;
-            for (var j = 1; j < flat.length; j += 2) {
-              doc += flat[j];
-              var s = idf * flat[j + 1] * m[1];
+            // [df, page, section, weight, page-delta, section, weight, ...]: the best-weighted kept.
+            var flat = m[0], idf = Math.log(1 + total / Math.max(1, flat[0])), page = 0;
+            for (var j = 1; j < flat.length; j += 3) {
+              page += flat[j];
+              var doc = page * P + flat[j + 1], s = idf * flat[j + 2] * m[1];
               if (!(best.get(doc) >= s)) best.set(doc, s);
             }
           });
@@ -295,14 +296,15 @@
         var ranked = Array.from(scores).sort(function (a, b) {
           return b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0];
         }).slice(0, 10);
-        var chunks = Array.from(new Set(ranked.map(function (r) { return Math.floor(r[0] / size); })));
+        var fileOf = function (doc) { return Math.floor(doc / P / per); };
+        var chunks = Array.from(new Set(ranked.map(function (r) { return fileOf(r[0]); })));
         return Promise.all(chunks.map(function (c) { return get("d/" + c + ".json"); })).then(function (loaded) {
           if (my !== seq) return;
           var byChunk = {};
           chunks.forEach(function (c, i) { byChunk[c] = loaded[i]; });
           show(ranked.map(function (r) {
-            var chunk = byChunk[Math.floor(r[0] / size)];
-            return chunk && chunk[r[0] % size];
+            var file = byChunk[fileOf(r[0])], docs = file && file[Math.floor(r[0] / P) % per];
+            return docs && docs[r[0] % P];
           }).filter(Boolean));
           // For listeners such as the analytics beacon, when the export has one.
           d.dispatchEvent(new CustomEvent("docs-edge:search", { detail: { query: q, resultCount: found } }));

@@ -14,7 +14,7 @@
 //!    depend only on its pages and the three numbers it starts from, never on the text of the
 //!    batches before it: a re-publish takes a batch whose pages and numbers did not change whole.
 //! 3. Each group is merged ([`merge_group`]) from every batch's range of it, in batch order: a term's
-//!    postings are the concatenation of its batches' lists (chunk numbers only grow), its document
+//!    postings are the concatenation of its batches' lists (page numbers only grow), its document
 //!    frequency their sum. The groups' bytes, in order, are the terms pack.
 //! 4. [`MetaBuilder`] folds the records, in batch order, with the shard ends into the meta.
 //!
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::codec::{decode, encode, IndexError};
 use super::super::index::{average_lengths, embed_chunks, Builder, PageMeta};
-use super::super::postings::{self, Posting};
+use super::super::postings::{self, PagePosting};
 use super::super::semantic::{ChunkVectors, StaticModel};
 use super::blocks::BlockChunk;
 use super::build::{shard_count, term_pack, BlockCutter, BlockOut};
@@ -161,7 +161,13 @@ pub fn build_batch(
         builder.add_page(page);
     }
     let (data, totals, non_empty) = builder.finish_parts();
-    let (pack, shard_ends) = term_pack(data.dict(), layout.shard_count);
+    let (pack, shard_ends) = term_pack(
+        &data,
+        cursor.pages,
+        cursor.chunks,
+        layout.shard_count,
+        false,
+    );
     let mut postings = Vec::with_capacity(pack.len() + shard_ends.len() * 4);
     let mut group_ends = Vec::with_capacity(layout.group_count() as usize);
     let mut start = 0usize;
@@ -277,12 +283,12 @@ fn merge_shard(id: u32, pieces: &[ShardData]) -> TermShard {
         id,
         ..ShardData::default()
     };
-    let mut list: Vec<Posting> = Vec::new();
+    let mut list: Vec<PagePosting> = Vec::new();
     let mut df = 0u32;
     let mut current: Option<&str> = None;
-    let flush = |data: &mut ShardData, term: &str, list: &mut Vec<Posting>, df: u32| {
+    let flush = |data: &mut ShardData, term: &str, list: &mut Vec<PagePosting>, df: u32| {
         data.table
-            .push(term, df, |blob| postings::encode(list, blob));
+            .push(term, df, |blob| postings::encode_paged(list, blob));
         list.clear();
     };
     for (term, b, i) in entries {
@@ -293,16 +299,8 @@ fn merge_shard(id: u32, pieces: &[ShardData]) -> TermShard {
             df = 0;
         }
         current = Some(term);
-        let piece = &pieces[b].table;
-        let start = if i == 0 {
-            0
-        } else {
-            piece.posting_ends.get(i - 1).copied().unwrap_or(0) as usize
-        };
-        let end = piece.posting_ends.get(i).copied().unwrap_or(0) as usize;
-        list.extend(postings::Decoder::new(
-            piece.postings.get(start..end).unwrap_or(&[]),
-        ));
+        let piece = TermShard::dict_of(&pieces[b]);
+        list.extend(postings::PagedDecoder::new(piece.postings_bytes(i)));
         df += piece.dfs.get(i).copied().unwrap_or(0);
     }
     if let Some(done) = current {

@@ -3,9 +3,9 @@
 //! so two isolates converting one old version at once write the same objects.
 
 use super::super::codec::IndexError;
-use super::super::dict::Dict;
+use super::super::postings::{self, PagePosting};
 
-use super::super::index::{ChunkMeta, SearchIndex};
+use super::super::index::{ChunkMeta, IndexData, SearchIndex};
 use super::blocks::{BlockChunk, BlockData, TextBlock};
 use super::meta::{MetaData, SearchMeta, MAX_SHARDS};
 use super::terms::{shard_of, ShardData, TermShard};
@@ -65,7 +65,7 @@ impl ShardedIndex {
                 return Err(IndexError::Inconsistent("page chunk range"));
             }
         }
-        let (terms, shard_ends) = term_pack(index.dict(), shards.clamp(1, MAX_SHARDS));
+        let (terms, shard_ends) = term_pack(d, 0, 0, shards.clamp(1, MAX_SHARDS), true);
         let (text, block_starts, block_ends) = text_pack(index, cuts);
         let data = MetaData {
             pages: d.pages.clone(),
@@ -91,8 +91,35 @@ pub(crate) fn shard_count(bytes: usize) -> u32 {
     (bytes.div_ceil(TARGET_SHARD_BYTES) as u32).clamp(1, MAX_SHARDS)
 }
 
-pub(crate) fn term_pack(dict: Dict<'_>, count: u32) -> (Vec<u8>, Vec<u64>) {
+/// The term shards of `data`, whose first page and chunk are numbered `page_base` and `chunk_base`
+/// (a batch's, or 0 for a whole index), its postings written by page; each shard as the pack holds
+/// it when `marked`, else its data alone (a batch's partial postings).
+pub(crate) fn term_pack(
+    data: &IndexData,
+    page_base: u32,
+    chunk_base: u32,
+    count: u32,
+    marked: bool,
+) -> (Vec<u8>, Vec<u64>) {
+    let dict = data.dict();
     let n_terms = dict.term_ends.len();
+    // Chunk `c` is at place `c - first` of its page.
+    let place = |chunk: u32| -> Option<PagePosting> {
+        let page = data
+            .chunks
+            .get(chunk.checked_sub(chunk_base)? as usize)?
+            .page;
+        let first = data
+            .pages
+            .get(page.checked_sub(page_base)? as usize)?
+            .first_chunk;
+        Some(PagePosting {
+            page,
+            local: chunk.checked_sub(first)?,
+            tf: [0; 3],
+        })
+    };
+    let mut list: Vec<PagePosting> = Vec::new();
     let mut shards: Vec<ShardData> = (0..count)
         .map(|id| ShardData {
             id,
@@ -107,23 +134,26 @@ pub(crate) fn term_pack(dict: Dict<'_>, count: u32) -> (Vec<u8>, Vec<u64>) {
         let Some(shard) = shards.get_mut(shard_of(term, count) as usize) else {
             continue;
         };
-        let start = if i == 0 {
-            0
-        } else {
-            dict.posting_ends.get(i - 1).copied().unwrap_or(0) as usize
-        };
-        let end = dict.posting_ends.get(i).copied().unwrap_or(0) as usize;
-        let postings = dict.postings.get(start..end).unwrap_or(&[]);
+        list.clear();
+        list.extend(
+            postings::Decoder::new(dict.postings_bytes(i))
+                .filter_map(|p| place(p.chunk).map(|at| PagePosting { tf: p.tf, ..at })),
+        );
         shard
             .table
             .push(term, dict.dfs.get(i).copied().unwrap_or(0), |out| {
-                out.extend_from_slice(postings)
+                postings::encode_paged(&list, out)
             });
     }
     let mut pack = Vec::new();
     let mut ends = Vec::with_capacity(shards.len());
     for data in shards {
-        pack.extend(TermShard { data }.to_bytes());
+        let shard = TermShard { data };
+        pack.extend(if marked {
+            shard.to_bytes()
+        } else {
+            shard.to_unmarked_bytes()
+        });
         ends.push(pack.len() as u64);
     }
     (pack, ends)
@@ -200,11 +230,9 @@ impl BlockCutter {
     fn flush(&mut self, out: &mut BlockOut) {
         let chunks = std::mem::take(&mut self.block);
         let bytes = TextBlock {
-            data: BlockData {
-                id: self.blocks,
-                first_chunk: self.first,
-                chunks,
-            },
+            data: BlockData { chunks },
+            id: self.blocks,
+            first_chunk: self.first,
         }
         .to_bytes();
         self.blocks += 1;

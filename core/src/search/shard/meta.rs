@@ -1,6 +1,11 @@
 //! The one object a site's queries always need: page metadata and the global statistics scoring uses
 //! (field lengths per chunk, average lengths), and the map from shard and block numbers to byte ranges
 //! in the packs. Small next to the index: no terms, no postings, no text.
+//!
+//! Stored, every position is a length ([`stored`]): a page's chunk count, not its first chunk; a
+//! shard's or a block's bytes, not where it ends. So an edit of one page changes the numbers of that
+//! page, its chunks and the shards and blocks it touched, and leaves the rest of the bytes as they
+//! were, which is what a mirror of the pack fetches ([`crate::export::delta`]).
 
 use std::ops::Range;
 
@@ -44,6 +49,8 @@ pub struct SearchMeta {
     pub(crate) data: MetaData,
     /// Page of each chunk, derived: pages own consecutive chunk ranges in page order.
     pub(crate) chunk_page: Vec<u32>,
+    /// Derived: each page's first chunk, then the chunk count (what paged postings map through).
+    pub(crate) page_starts: Vec<u32>,
     pub(crate) by_path: Vec<u32>,
     /// Derived: `index::searchable_chunks`.
     pub(crate) searchable_chunks: usize,
@@ -76,6 +83,12 @@ impl SearchMeta {
         if chunk_page.len() != n_chunks {
             return Err(Inconsistent("chunks without a page"));
         }
+        let page_starts: Vec<u32> = data
+            .pages
+            .iter()
+            .map(|p| p.first_chunk)
+            .chain([n_chunks as u32])
+            .collect();
         check_avg_len(data.avg_len)?;
         let shards = data.shard_ends.len();
         if shards == 0 || shards > MAX_SHARDS as usize {
@@ -104,6 +117,7 @@ impl SearchMeta {
         Ok(SearchMeta {
             data,
             chunk_page,
+            page_starts,
             by_path,
             searchable_chunks,
             vectors: None,
@@ -128,7 +142,7 @@ impl SearchMeta {
     pub fn to_bytes(&self) -> Vec<u8> {
         encode_with_tail(
             &[SHARD_FORMAT_VERSION, KIND_META],
-            &self.data,
+            &stored(&self.data),
             self.vectors.as_ref(),
         )
     }
@@ -136,7 +150,8 @@ impl SearchMeta {
     /// Loads and checks every count and offset, so corrupt bytes are an error here, not a panic later.
     pub fn from_bytes(bytes: &[u8]) -> Result<SearchMeta, IndexError> {
         let (data, vectors) = decode_with_tail(bytes, &[SHARD_FORMAT_VERSION, KIND_META])?;
-        SearchMeta::new(data)?.with_vectors(vectors)
+        SearchMeta::new(restored(data).ok_or(IndexError::Inconsistent("stored lengths"))?)?
+            .with_vectors(vectors)
     }
 
     /// [`SearchMeta::from_bytes`] but for the chunk vectors, which only a search by meaning reads
@@ -144,7 +159,8 @@ impl SearchMeta {
     /// when such a search comes, read from [`SearchMeta::vectors_range`] of the same object.
     pub fn from_bytes_without_vectors(bytes: &[u8]) -> Result<SearchMeta, IndexError> {
         let (data, tail) = decode_head(bytes, &[SHARD_FORMAT_VERSION, KIND_META])?;
-        let mut meta = SearchMeta::new(data)?;
+        let mut meta =
+            SearchMeta::new(restored(data).ok_or(IndexError::Inconsistent("stored lengths"))?)?;
         meta.vectors_at = (tail < bytes.len()).then_some(tail as u64..bytes.len() as u64);
         Ok(meta)
     }
@@ -288,10 +304,58 @@ impl SearchMeta {
         std::mem::size_of::<SearchMeta>()
             + d.pages.len() * std::mem::size_of::<PageMeta>()
             + strings
-            + u32s * 4
+            + (u32s + self.page_starts.len()) * 4
             + (d.shard_ends.len() + d.block_ends.len()) * 8
             + self.vectors.as_ref().map_or(0, ChunkVectors::heap_bytes)
     }
+}
+
+/// `data` as stored: pages without their first chunk (their chunk counts give it), and the block
+/// starts, block ends and shard ends as differences from the one before.
+fn stored(data: &MetaData) -> MetaData {
+    let mut out = data.clone();
+    for page in &mut out.pages {
+        page.first_chunk = 0;
+    }
+    out.block_starts = differences(&data.block_starts);
+    out.block_ends = differences(&data.block_ends);
+    out.shard_ends = differences(&data.shard_ends);
+    out
+}
+
+/// The inverse of [`stored`]; sums that overflow are corrupt.
+fn restored(mut data: MetaData) -> Option<MetaData> {
+    let mut chunk = 0u32;
+    for page in &mut data.pages {
+        page.first_chunk = chunk;
+        chunk = chunk.checked_add(page.chunk_count)?;
+    }
+    sums(&mut data.block_starts)?;
+    sums(&mut data.block_ends)?;
+    sums(&mut data.shard_ends)?;
+    Some(data)
+}
+
+fn differences<T: Copy + Into<u64> + TryFrom<u64>>(ends: &[T]) -> Vec<T> {
+    let mut prev = 0u64;
+    ends.iter()
+        .map(|&end| {
+            let e: u64 = end.into();
+            // Validated positions never decrease, so the difference fits where the position did.
+            let d = T::try_from(e.saturating_sub(prev)).unwrap_or(end);
+            prev = e;
+            d
+        })
+        .collect()
+}
+
+fn sums<T: Copy + Into<u64> + TryFrom<u64>>(lengths: &mut [T]) -> Option<()> {
+    let mut total = 0u64;
+    for v in lengths {
+        total = total.checked_add((*v).into())?;
+        *v = T::try_from(total).ok()?;
+    }
+    Some(())
 }
 
 fn pack_range(ends: &[u64], id: u32) -> Option<Range<u64>> {

@@ -8,7 +8,8 @@
 //! - `meta` ([`SearchMeta`]): everything global: page metadata, per-chunk field lengths, average field
 //!   lengths, and where each term shard and text block sits in its pack;
 //! - term shards ([`TermShard`]): the dictionary split by a stable hash of the term, each term with its
-//!   site-wide document frequency and its whole posting list, so IDF needs no other shard;
+//!   site-wide document frequency and its whole posting list (by page and place in the page), so IDF
+//!   needs no other shard;
 //! - text blocks ([`TextBlock`]): the stored chunks (heading, anchor, text) of consecutive chunk ranges.
 //!
 //! Shards are concatenated into one `terms` pack and blocks into one `text` pack; `meta` holds their
@@ -32,11 +33,15 @@ pub use read::{hits, page_from_blocks, score, score_with_vectors};
 pub use terms::TermShard;
 
 /// Bump on any change to the layout of the three objects. Each object starts with this byte, then
-/// its kind, so bytes of one kind never load as another.
-pub const SHARD_FORMAT_VERSION: u8 = 1;
+/// its kind, so bytes of one kind never load as another. 2: postings by page and place, the meta's
+/// positions stored as lengths, blocks without their numbers (an edit of one page rewrites little
+/// of the packs).
+pub const SHARD_FORMAT_VERSION: u8 = 2;
 const KIND_META: u8 = b'M';
 const KIND_TERMS: u8 = b'T';
 const KIND_TEXT: u8 = b'X';
 
+#[cfg(test)]
+mod delta_figures;
 #[cfg(test)]
 mod tests;

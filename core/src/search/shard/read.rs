@@ -38,7 +38,10 @@ impl Corpus for Sharded<'_> {
     }
     fn term(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {
         let id = shard_of(term, self.meta.shard_count());
-        self.shards.iter().find(|s| s.id() == id)?.lookup(term)
+        self.shards
+            .iter()
+            .find(|s| s.id() == id)?
+            .lookup(term, &self.meta.page_starts)
     }
     fn similarity(&self, c: usize, query: &[f32]) -> Option<f32> {
         self.vectors.map(|v| v.similarity(c, query))

@@ -1,6 +1,7 @@
 //! Term shards: the dictionary cut by a stable hash of the term. Each term sits in exactly one shard
 //! with its site-wide document frequency and its whole posting list, so one shard answers for a term
-//! without any other. The hash is FNV-1a, fixed here (std's hasher is randomised per process, and a
+//! without any other. Postings name pages and places in them (`postings::encode_paged`), so an edit
+//! of one page changes only the shards of the terms whose postings on that page changed. The hash is FNV-1a, fixed here (std's hasher is randomised per process, and a
 //! shard number must mean the same thing at publish and in every isolate for the life of the format).
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use super::super::codec::{decode, encode, IndexError};
 use super::super::dict::{Dict, TermTable};
 use super::super::postings;
 use super::{KIND_TERMS, SHARD_FORMAT_VERSION};
+use crate::export::delta::CUT_MARK;
 
 /// The shard a term belongs to among `count`.
 pub(crate) fn shard_of(term: &str, count: u32) -> u32 {
@@ -38,7 +40,16 @@ impl TermShard {
         self.data.id
     }
 
+    /// The shard as the terms pack holds it: its data, then [`CUT_MARK`], so a mirror's chunks of
+    /// the pack end between shards and an edit costs it the shards it changed.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = self.to_unmarked_bytes();
+        bytes.extend_from_slice(CUT_MARK);
+        bytes
+    }
+
+    /// The shard's data alone, as a batch's partial postings hold it.
+    pub(crate) fn to_unmarked_bytes(&self) -> Vec<u8> {
         encode(&[SHARD_FORMAT_VERSION, KIND_TERMS], &self.data)
     }
 
@@ -50,7 +61,10 @@ impl TermShard {
         shard_count: u32,
         chunk_count: usize,
     ) -> Result<TermShard, IndexError> {
-        let data: ShardData = decode(bytes, &[SHARD_FORMAT_VERSION, KIND_TERMS])?;
+        let data: ShardData = bytes
+            .strip_suffix(CUT_MARK.as_slice())
+            .ok_or(IndexError::Inconsistent("shard end"))
+            .and_then(|data| decode(data, &[SHARD_FORMAT_VERSION, KIND_TERMS]))?;
         if data.id != id {
             return Err(IndexError::Inconsistent("shard number"));
         }
@@ -76,8 +90,15 @@ impl TermShard {
         d.table.dict()
     }
 
-    pub(crate) fn lookup(&self, term: &str) -> Option<(u32, postings::Decoder<'_>)> {
-        self.dict().lookup(term)
+    /// The term's document frequency and postings as chunk ids, page `p`'s chunks being
+    /// `starts[p]..starts[p + 1]` ([`SearchMeta::page_starts`](super::SearchMeta)).
+    pub(crate) fn lookup<'a>(
+        &'a self,
+        term: &str,
+        starts: &'a [u32],
+    ) -> Option<(u32, postings::Decoder<'a>)> {
+        let (df, bytes) = self.dict().lookup_bytes(term)?;
+        Some((df, postings::Decoder::paged(bytes, starts)))
     }
 
     /// About what this holds on the heap, for a byte-bounded cache.
