@@ -118,9 +118,10 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // live site's incremental export (an export writes only the files its base lacks, reading the live
 // export's listing; batches of pages keyed by their inputs and taken from the live export, which
 // links the outline's serializer; the copy streaming large text files: 10.0 by gzip -9 of the wasm).
-// Cloudflare's ceiling for a Worker on the free plan is 3 MiB gzipped, wasm and JavaScript
-// together: 2,885 + 62 KiB leaves 125 KiB of it.
-const BUDGET_KIB = { edge: { wasm: 451, js: 12 }, builder: { wasm: 2885, js: 62 } };
+// npm test's deploy bundle measures the merged builder at 2,897.2 KiB (the figures above are gzip -9
+// of the wasm, which read 12 KiB lower). Cloudflare's ceiling for a Worker on the free plan is 3 MiB
+// gzipped, wasm and JavaScript together: 2,900 + 62 KiB leaves 110 KiB of it.
+const BUDGET_KIB = { edge: { wasm: 451, js: 12 }, builder: { wasm: 2900, js: 62 } };
 
 /** The test file that runs with the host tests, before the worker starts (clippy's runs). */
 const BEFORE_WORKER_FILE = 'rust-lints.test.mjs';
