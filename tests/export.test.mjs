@@ -79,7 +79,8 @@ test('the whole flow: start, poll to completed, bundle, download; the archive ha
   assert.ok(!files.includes('_docs-edge/search-index.bin'), 'no whole index');
   for (const [name, kind] of [['meta', 'M'], ['terms', 'T'], ['text', 'X']]) {
     const pack = readFile(dir, `_docs-edge/search/${name}.bin`);
-    assert.deepEqual([pack[0], String.fromCharCode(pack[1])], [1, kind], `${name}.bin starts with its format and kind`);
+    // Format 2: postings by page and place in the page (core/src/search/shard, SHARD_FORMAT_VERSION).
+    assert.deepEqual([pack[0], String.fromCharCode(pack[1])], [2, kind], `${name}.bin starts with its format and kind`);
   }
   assert.ok(readFile(dir, '_docs-edge/search/text.bin').length > 4 << 20, 'the text pack spans pieces');
   const overview = readFile(dir, 'api/static-export/overview.html').toString();
