@@ -13,10 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { logLines } from '../scripts/lib/worker-log.mjs';
-import { adminApi, benchWorker, docsFolder, DOMAIN, FIXTURE } from './support.mjs';
+import { adminApi, benchWorker, docsFolder, DOMAIN, eachScaleSite } from './support.mjs';
 import { launchChromium, serveFolder } from '../tests/support/browser.mjs';
 import { offlineSearch, pageSizes } from '../tests/support/export-site.mjs';
-import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const args = process.argv.slice(2);
@@ -116,14 +115,7 @@ async function measure(bench, label, folder) {
 const bench = await benchWorker({ vars: { MAX_UPLOAD_BYTES: String(128 << 20), MAX_SOURCE_BYTES: String(128 << 20) } });
 try {
   if (copiesAt >= 0) {
-    for (const copies of args[copiesAt + 1].split(',').map(Number)) {
-      const site = writeScaleSite(FIXTURE, copies);
-      try {
-        await measure(bench, `${copies} copies`, site.dir);
-      } finally {
-        rmSync(site.dir, { recursive: true, force: true });
-      }
-    }
+    await eachScaleSite(args[copiesAt + 1].split(',').map(Number), (name, dir) => measure(bench, name, dir));
   } else {
     await measure(bench, folderArg ?? 'fixture', docsFolder(folderArg));
   }

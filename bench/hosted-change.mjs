@@ -12,8 +12,7 @@ import { request } from 'node:http';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { logLines } from '../scripts/lib/worker-log.mjs';
-import { adminApi, benchWorker, DOMAIN, FIXTURE } from './support.mjs';
-import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
+import { adminApi, benchWorker, DOMAIN, eachScaleSite, FIXTURE } from './support.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const args = process.argv.slice(2);
@@ -117,14 +116,7 @@ async function servedNext(bench, jobId) {
 const bench = await benchWorker({ vars: { MAX_UPLOAD_BYTES: String(128 << 20), MAX_SOURCE_BYTES: String(128 << 20) } });
 try {
   if (copiesAt >= 0) {
-    for (const copies of args[copiesAt + 1].split(',').map(Number)) {
-      const site = writeScaleSite(FIXTURE, copies);
-      try {
-        await measure(bench, `${copies} copies`, site.dir);
-      } finally {
-        rmSync(site.dir, { recursive: true, force: true });
-      }
-    }
+    await eachScaleSite(args[copiesAt + 1].split(',').map(Number), (name, dir) => measure(bench, name, dir));
   } else {
     const dir = join(scratchDir('docs-edge-hosted-change-'), 'docs');
     cpSync(FIXTURE, dir, { recursive: true });

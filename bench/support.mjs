@@ -11,6 +11,7 @@ import { OperatorClient } from '../scripts/lib/operator.mjs';
 import { packDocsFolder } from '../scripts/lib/pack.mjs';
 import { publishArchive } from '../scripts/publish-docs.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 
 export const FIXTURE = join(root, '..', 'shared', 'fixtures', 'mintlify-docs');
 export const DOMAIN = 'bench.example.com';
@@ -104,4 +105,16 @@ export async function timeAnswer(res, started) {
     }
   }
   return { firstText: firstText ?? Number.NaN, total: performance.now() - started };
+}
+
+/** Measures each scale site of `copiesList` (N copies of the fixture's English pages), removed after. */
+export async function eachScaleSite(copiesList, measureSite) {
+  for (const copies of copiesList) {
+    const site = writeScaleSite(FIXTURE, copies);
+    try {
+      await measureSite(`${copies} copies`, site.dir);
+    } finally {
+      rmSync(site.dir, { recursive: true, force: true });
+    }
+  }
 }
