@@ -8,11 +8,11 @@
 // Needs docs-edge-serve built (`cargo build -p docs-edge-serve`, or SERVE_BIN).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, request } from 'node:http';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminApi, benchWorker, DOMAIN, FIXTURE } from './support.mjs';
 import { startServe } from '../tests/support/serve.mjs';
+import { eventually as poll, siteProxy, underHost } from '../tests/support/hosting.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 
 // The tests' bundle helpers import their API client, which wants the worker's URL; this bench starts
@@ -24,38 +24,9 @@ const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
 const copiesList = (copiesAt >= 0 ? args[copiesAt + 1] : '40').split(',').map(Number);
 
-function under(base, path) {
-  return new Promise((resolve, reject) => {
-    request(new URL(path, base), { headers: { host: DOMAIN } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
-}
-
-async function siteProxy(bench) {
-  const server = createServer((req, res) => {
-    const upstream = request(new URL(req.url, bench.baseUrl), { method: req.method, headers: { ...req.headers, host: DOMAIN } }, (answer) => {
-      res.writeHead(answer.statusCode, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
-
-async function eventually(check, what, ms = 1_800_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+const under = (base, path) => underHost(base, DOMAIN, path);
+/** Polls `check` every half second until it answers truthy; an error naming `what` after half an hour. */
+const eventually = (check, what) => poll(check, { what, ms: 1_800_000, every: 500 });
 
 const hashes = (dir) => Object.fromEntries(listFiles(dir).map((p) => [p, createHash('sha256').update(readFileSync(join(dir, p))).digest('hex')]));
 
@@ -75,7 +46,7 @@ async function measure(copies) {
     assert.equal(on.status, 200, await on.clone().text());
     const firstJob = (await on.json()).exportJob.jobId;
     await eventually(async () => (await live()) === firstJob, 'the hosted site');
-    const proxy = await siteProxy(bench);
+    const proxy = await siteProxy(bench.baseUrl, DOMAIN);
     cleanup.push(() => proxy.close());
     const serve = await startServe({
       config: { static_export: { enabled: true }, refresh: { api_url: bench.baseUrl, domain: DOMAIN, every: '2s', site_url: proxy.url } },

@@ -11,26 +11,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'node:http';
 import { call, tenant, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { downloadBundle, exportLink, listFiles, readFile, waitForJob } from './support/export.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { eventually, underHost } from './support/hosting.mjs';
+
+const under = (host, path) => underHost(BASE_URL, host, path);
 
 const INDEX = '_docs-edge/delta/index.txt';
 const object = (sha) => `_docs-edge/delta/objects/${sha}.bin`;
-
-/** GET `path` under `host`: `{status, headers, body}` (a Buffer). */
-function under(host, path) {
-  return new Promise((resolve, reject) => {
-    // A connection of its own: thousands of requests in a row, none on a socket the server may be closing.
-    request(new URL(path, BASE_URL), { headers: { host }, agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
-}
 
 /** The live export's files by path (`{sha256, size, chunks}`), from its delta listing. */
 async function listing(host) {
@@ -47,16 +37,6 @@ async function listing(host) {
     }
   }
   return { exportId: head.split(' ')[2], files };
-}
-
-/** Polls `check` every 250 ms until it answers truthy, for up to `ms`. */
-async function eventually(check, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 test('one changed page: the next export writes that page, the files that carry it and its listing\'s new objects; every file is served', async () => {

@@ -8,7 +8,6 @@
 // nor the base the kept ones were written over (docs/export/hosting.mdx).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request } from 'node:http';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertError, call, tenant, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
@@ -19,6 +18,7 @@ import { main } from '../sdk-wasm/js/publish/command.js';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 import { runSweep } from './support/sweep.mjs';
+import { eventually, servedManifest, siteProxy, underHost } from './support/hosting.mjs';
 
 // A 1×1 PNG: the first version's image, which the second version does not have.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
@@ -43,43 +43,10 @@ function site(words, withImage) {
   return dir;
 }
 
-/** GET `path` of the worker at `base` under `host`: `{status, headers, body}` (a Buffer). */
-function under(host, path, base = BASE_URL) {
-  return new Promise((resolve, reject) => {
-    request(new URL(path, base), { headers: { host } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
-}
-
-/** A server on this machine that passes every request to the worker with `host` in `Host`: the
- * hosted site at a URL the publish command can reach. */
-async function siteProxy(host) {
-  const server = createServer((req, res) => {
-    const upstream = request(new URL(req.url, BASE_URL), { method: req.method, headers: { ...req.headers, host } }, (answer) => {
-      res.writeHead(answer.statusCode, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
-
-/** Polls `check` (async, truthy when done) every 250 ms for up to `ms`. */
-async function eventually(check, ms = 8000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const served = async (host, base) => JSON.parse((await under(host, '/_docs-edge/manifest.json', base)).body).publishId;
+const under = (host, path, base = BASE_URL) => underHost(base, host, path);
+const served = async (host, base = BASE_URL) => (await servedManifest(base, host))?.publishId;
+/** Polls `check` for up to 8 s, or `ms`. */
+const soon = (check, ms = 8000) => eventually(check, { ms });
 
 before(async () => {
   t = await tenant();
@@ -96,7 +63,7 @@ test('file by file, the publish command waits for the site; a switch serves whol
   const on = await call('PUT', `/v1/admin/orgs/${t.org.orgId}/domains/${t.domain}/hosting`, { token: ROOT_TOKEN, json: { enabled: true } });
   assert.equal(on.status, 200, on.text);
   assert.equal((await waitForJob(t.adminKey, on.body.exportJob.jobId)).job.status, 'completed');
-  const home = await eventually(async () => {
+  const home = await soon(async () => {
     const res = await under(t.domain, '/');
     return res.status === 200 && res;
   });
@@ -109,7 +76,7 @@ test('file by file, the publish command waits for the site; a switch serves whol
   assert.match(first, /^pub_/);
 
   // The second version, published file by file by the SDK's command, which waits for the site.
-  proxy = await siteProxy(t.domain);
+  proxy = await siteProxy(BASE_URL, t.domain);
   const two = site('Version two', false);
   const out = { stdout: '', stderr: '' };
   const stream = (name) => ({ isTTY: false, write: (s) => { out[name] += s; } });
@@ -161,13 +128,13 @@ test('file by file, the publish command waits for the site; a switch serves whol
   assert.equal(back.body.domain, t.domain);
   assert.equal(back.body.live.publishId, first);
   assert.equal(back.body.previous.publishId, second);
-  assert.ok(await eventually(async () => (await served(t.domain)) === first), 'the first version is served again');
+  assert.ok(await soon(async () => (await served(t.domain)) === first), 'the first version is served again');
   assert.match((await under(t.domain, '/')).body.toString(), /Version one/);
   assert.equal((await under(t.domain, '/guide')).status, 200);
   const forth = await call('POST', rollback, { token: ROOT_TOKEN });
   assert.equal(forth.status, 200, forth.text);
   assert.equal(forth.body.live.publishId, second);
-  assert.ok(await eventually(async () => (await served(t.domain)) === second));
+  assert.ok(await soon(async () => (await served(t.domain)) === second));
 
   // Nothing to roll back to: a domain whose site is not live.
   const other = await tenant();
@@ -193,7 +160,7 @@ test('publishes that answer 202 start the site\'s export when they go live, thei
   async function publishLive(words) {
     const started = await publishFolder(own.domain, own.adminKey, site(words, false), { base, wait: false });
     assert.equal(started.status, 202, started.text);
-    const page = await eventually(async () => {
+    const page = await soon(async () => {
       const res = await under(own.domain, '/', base);
       return res.status === 200 && res.body.toString().includes(words) && res;
     }, 180_000);
@@ -216,7 +183,7 @@ test('publishes that answer 202 start the site\'s export when they go live, thei
   const back = await call('POST', `/v1/admin/orgs/${own.org.orgId}/domains/${own.domain}/hosting/rollback`, { token: ROOT_TOKEN, base });
   assert.equal(back.status, 200, back.text);
   assert.equal(back.body.live.publishId, third);
-  const page = await eventually(async () => {
+  const page = await soon(async () => {
     const res = await under(own.domain, '/guide', base);
     return res.status === 200 && res.body.toString().includes('Version gamma') && res;
   });

@@ -8,13 +8,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, request } from 'node:http';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASE_URL, ROOT_TOKEN, call, tenant } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
 import { downloadBundle, listFiles, requestBundle, waitForJob } from './support/export.mjs';
 import { startServe } from './support/serve.mjs';
+import { eventually as poll, siteProxy, underHost } from './support/hosting.mjs';
 import { writeScaleSite } from '../scripts/lib/scale-site.mjs';
 
 // What the round after one changed page may fetch, of the gzipped bundle's bytes. Measured at 1×
@@ -29,45 +29,9 @@ let t;
 let site;
 let proxy;
 
-/** GET `path` of the worker under `host`: `{status, body}`. */
-function under(host, path) {
-  return new Promise((resolve, reject) => {
-    request(new URL(path, BASE_URL), { headers: { host } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
-  });
-}
-
-/** The hosted site at a URL of this machine: every request passed on with `host` in `Host`; counts
- * the bytes it answers. */
-async function siteProxy(host) {
-  const counted = { bytes: 0, requests: 0 };
-  const server = createServer((req, res) => {
-    counted.requests += 1;
-    const upstream = request(new URL(req.url, BASE_URL), { method: req.method, headers: { ...req.headers, host } }, (answer) => {
-      res.writeHead(answer.statusCode, answer.headers);
-      answer.on('data', (c) => { counted.bytes += c.length; });
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, counted, close: () => new Promise((r) => server.close(r)) };
-}
-
-/** Polls `check` until it answers something truthy. */
-async function eventually(check, what, ms = 240_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const under = (host, path) => underHost(BASE_URL, host, path);
+/** Polls `check` until it answers something truthy; fails naming `what` after 4 minutes. */
+const eventually = (check, what) => poll(check, { what, ms: 240_000 });
 
 const servedPublish = async () => {
   const res = await under(t.domain, '/_docs-edge/manifest.json');
@@ -98,7 +62,7 @@ before(async () => {
   assert.equal(on.status, 200, on.text);
   assert.equal((await waitForJob(t.adminKey, on.body.exportJob.jobId)).job.status, 'completed');
   await eventually(async () => (await servedPublish()) === on.body.exportJob.jobId, 'the hosted site');
-  proxy = await siteProxy(t.domain);
+  proxy = await siteProxy(BASE_URL, t.domain);
   cleanup.push(() => proxy.close());
 });
 
@@ -160,7 +124,7 @@ test('a site without a delta listing leaves the refresh to the whole bundle', as
   const own = await tenant();
   assert.equal((await publishFolder(own.domain, own.adminKey)).status, 200);
   // Not hosted: the site answers 404 for the listing, as a service older than it would.
-  const plain = await siteProxy(own.domain);
+  const plain = await siteProxy(BASE_URL, own.domain);
   cleanup.push(() => plain.close());
   const serve = await startServe({
     config: { static_export: { enabled: true }, refresh: { api_url: BASE_URL, domain: own.domain, every: '1s', site_url: plain.url } },
