@@ -13,15 +13,15 @@ use crate::shared::durable_client::error_reply;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::exports::content_disposition;
 use crate::shared::memory::DurableSpan;
-use crate::shared::storage::{self, bundle_key, part_key};
+use crate::shared::storage::{self, bundle_key, part_key, products_key};
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::export::api::{bundle_file_name, REPUBLISH_REQUIRED};
 use docs_edge_core::export::icons::{IconSet, KnownIcons};
 use docs_edge_core::export::{
     after_step, batch_files, batch_tree, content_security_policy_remote, tar_gz_member,
-    tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions,
-    ExportPlan, ExportVersions, FinishingMembers, MarkdownPages, PackCursor, PageExtras,
-    SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
+    tar_gz_trailer, AfterError, AfterStep, BatchProducts, BeforeStep, BundleManifest, ExportFile,
+    ExportOptions, ExportPlan, ExportVersions, FinishingMembers, MarkdownPages, PackCursor,
+    PageExtras, SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
 };
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -266,9 +266,10 @@ impl DurableObject for ExportJob {
             if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
                 // The step's parts: one, or as many as a finished finishing step counted.
-                let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1))
-                    .map(|i| part_key(&record.job_id, i))
-                    .collect();
+                let written = part_objects(
+                    &record.job_id,
+                    writing_part..record.parts.max(writing_part + 1),
+                );
                 if let Err(err) = bucket.delete_multiple(written).await {
                     crate::shared::log_line::error(
                         &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
@@ -411,9 +412,7 @@ impl ExportJob {
         storage.put_json(JOB_KEY, &*record).await?;
         storage.delete_alarm().await?;
         self.drop_caches();
-        let parts: Vec<String> = (0..record.parts)
-            .map(|i| part_key(&record.job_id, i))
-            .collect();
+        let parts = part_objects(&record.job_id, 0..record.parts);
         if !parts.is_empty() {
             if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
@@ -516,9 +515,9 @@ impl ExportJob {
     }
 
     /// Writes the finishing files from part `record.parts` on; returns how many parts they took. The
-    /// pages are read from the outline and a batch of pages' files at a time (what the offline search
-    /// index, `llms-full.txt` and the asset list take from each page), then the assets they
-    /// reference: never the whole source. `llms-full.txt` is stored as it is compressed, in parts
+    /// pages come from the outline and a batch of pages' products at a time (what the offline search
+    /// index, `llms-full.txt` and the asset list take from each page, stored beside each batch),
+    /// then the assets they reference: never the whole source, no page read again. `llms-full.txt` is stored as it is compressed, in parts
     /// after the one that gets the files before it (written last, when the search index is whole).
     async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
         let loaded = self.load(record).await?;
@@ -560,16 +559,22 @@ impl ExportJob {
         let mut next_part = head_part + 1;
         let mut members = FinishingMembers::new(plan);
         let batch = record.batch_pages.max(1) as usize;
-        for start in (0..plan.page_count()).step_by(batch) {
+        let mut pages_read = 0;
+        let batches = plan.page_count().div_ceil(batch);
+        for (index, start) in (0..plan.page_count()).step_by(batch).enumerate() {
             let range = start..start.saturating_add(batch);
-            let tree = source
-                .tree(
-                    bucket,
-                    &batch_files(plan, &outline, &source.table, range.clone()),
-                )
-                .await?;
-            members.add_pages(plan, &mut outline, &tree, range);
-            drop(tree);
+            let (products, read) = Self::batch_products(
+                bucket,
+                &record.job_id,
+                plan,
+                source,
+                &outline,
+                index,
+                range.clone(),
+            )
+            .await?;
+            pages_read += read;
+            members.add_products(plan, &mut outline, range, products);
             if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
                 bucket
                     .put(part_key(&record.job_id, next_part), piece)
@@ -578,6 +583,10 @@ impl ExportJob {
                 next_part += 1;
             }
         }
+        // How the finishing step came by its pages' text: tests count the pages read again.
+        crate::shared::log_line::info(
+            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "pagesRead": pages_read}),
+        );
         // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
         // carry, and what sorts after it) come next; media follow them, one at a time in members
         // of their own (never all held at once), then the archive's trailer.
@@ -666,6 +675,33 @@ impl ExportJob {
         Ok(next_part + 1 - head_part)
     }
 
+    /// What the finishing files take from the pages of batch `index` (`range`), as the batch stored
+    /// it, and how many pages were read for it: none, but for a job whose batches were written
+    /// before products were stored, which reads them again.
+    async fn batch_products(
+        bucket: &worker::Bucket,
+        job_id: &str,
+        plan: &ExportPlan,
+        source: &ExportSource,
+        outline: &Site,
+        index: usize,
+        range: std::ops::Range<usize>,
+    ) -> ApiResult<(BatchProducts, usize)> {
+        let stored = storage::read(bucket, &products_key(job_id, index as u32), None).await?;
+        if let Some(bytes) = stored {
+            let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
+            return Ok((products, 0));
+        }
+        let tree = source
+            .tree(
+                bucket,
+                &batch_files(plan, outline, &source.table, range.clone()),
+            )
+            .await?;
+        let pages = range.end.min(plan.page_count()) - range.start;
+        Ok((plan.batch_products(outline, &tree, range), pages))
+    }
+
     /// `versions`: those the bundle holds, the one at the site's own paths first; `support`:
     /// docs.json's support link.
     fn manifest(
@@ -720,8 +756,37 @@ impl ExportJob {
             .await
     }
 
-    /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
+    /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete. Logs which
+    /// kind of step it was (`bench/hosted-change.mjs --steps` times them).
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
+        let (rendered, parts) = (record.pages_rendered, record.parts);
+        let kind = self.step_kind(record);
+        let stepped = self.run_step(record).await;
+        let kind = match kind {
+            "pages" if record.pages_rendered > rendered => "pages-rendered",
+            "pages" => "pages-taken",
+            "search-or-finishing" if record.parts == parts + 1 => "search",
+            "search-or-finishing" => "finishing",
+            other => other,
+        };
+        crate::shared::log_line::info(
+            &serde_json::json!({"event": "export_step", "jobId": record.job_id, "kind": kind}),
+        );
+        stepped
+    }
+
+    /// What the next step of `record` does.
+    fn step_kind(&self, record: &JobRecord) -> &'static str {
+        if record.site.as_ref().is_some_and(|s| s.next_part.is_some()) {
+            "site-copy"
+        } else if record.next_page < record.total_pages {
+            "pages"
+        } else {
+            "search-or-finishing"
+        }
+    }
+
+    async fn run_step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
         let bucket = storage::bucket(&self.env)?;
         if record
@@ -862,15 +927,17 @@ impl ExportJob {
         match self.fill(record, &bucket, &mut writer).await {
             Ok(sha256) => {
                 let size = writer.finish().await?;
-                let parts: Vec<String> = (0..record.parts)
-                    .map(|i| part_key(&record.job_id, i))
-                    .collect();
-                // The parts are only inputs to the bundle; a failed cleanup costs space (until the
-                // retention sweep), not correctness.
-                if let Err(err) = bucket.delete_multiple(parts).await {
-                    crate::shared::log_line::error(
-                        &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
-                    );
+                // The parts are only inputs to the bundle, but for a hosted site's export: the
+                // next export of the site takes its unchanged batches from them, so they stay
+                // until the retention sweep. A failed cleanup costs space (until that sweep), not
+                // correctness.
+                if record.site.is_none() {
+                    let parts = part_objects(&record.job_id, 0..record.parts);
+                    if let Err(err) = bucket.delete_multiple(parts).await {
+                        crate::shared::log_line::error(
+                            &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                        );
+                    }
                 }
                 Ok((size, sha256))
             }
@@ -913,6 +980,13 @@ impl ExportJob {
             &hasher.finalize(),
         ))
     }
+}
+
+/// The objects of job `job_id`'s parts at `parts`: each part, and the products of a batch's part.
+fn part_objects(job_id: &str, parts: std::ops::Range<u32>) -> Vec<String> {
+    parts
+        .flat_map(|i| [part_key(job_id, i), products_key(job_id, i)])
+        .collect()
 }
 
 fn alarm_error(err: ApiError) -> worker::Error {
