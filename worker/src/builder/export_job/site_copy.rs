@@ -159,13 +159,23 @@ pub async fn copy_step(
             .ok_or_else(|| {
                 ApiError::Internal(format!("part {part} of {} is missing", job.job_id))
             })?;
-        for chunk in bytes.chunks(PUSH_BYTES) {
+        // A part before one listed unread is a batch's, a gzip member of whole entries: the
+        // reader is finished at its end, so what its decoder still holds comes out now and the
+        // next read starts afresh.
+        let unread_next = previous.is_some() && copy.unchanged_parts.contains(&(part + 1));
+        let chunks = bytes.len().div_ceil(PUSH_BYTES);
+        for (index, chunk) in bytes.chunks(PUSH_BYTES).enumerate() {
             let mut entries = Vec::new();
+            let corrupt = |err| ApiError::Internal(format!("part {part} of {}: {err}", job.job_id));
             unpacker
                 .push(chunk, &mut |entry| entries.push(entry))
-                .map_err(|err| {
-                    ApiError::Internal(format!("part {part} of {}: {err}", job.job_id))
-                })?;
+                .map_err(corrupt)?;
+            if unread_next && index + 1 == chunks {
+                let fresh = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+                std::mem::replace(&mut unpacker, fresh)
+                    .finish(&mut |entry| entries.push(entry))
+                    .map_err(corrupt)?;
+            }
             for entry in entries {
                 match entry {
                     Entry::File(path, bytes) => {
