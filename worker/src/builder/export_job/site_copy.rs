@@ -127,6 +127,9 @@ pub async fn copy_step(
     let first = copy.next_part.unwrap_or(0);
     // A large file (`llms-full.txt`) streams through as media do, never held whole.
     let mut unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+    // Whether the unpacker is new, at a gzip member's start (a step starts at one): it has seen
+    // no header yet, so it does not say it is between entries.
+    let mut fresh = true;
     let mut open: Option<Media<'_>> = None;
     let mut listing = Listing::new(bucket, job.domain, job.job_id);
     if previous.is_some() {
@@ -141,7 +144,7 @@ pub async fn copy_step(
     let mut part = first;
     while part < job.parts {
         if let Some(previous) = previous.filter(|_| copy.unchanged_parts.contains(&part)) {
-            if unpacker.between_entries() {
+            if fresh || unpacker.between_entries() {
                 if let Some(entries) = unchanged_entries(bucket, job.job_id, part, previous).await?
                 {
                     copy.files += entries.len() as u32;
@@ -150,6 +153,7 @@ pub async fn copy_step(
                     part += 1;
                     // The next part is a gzip member of its own: read from its start.
                     unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+                    fresh = true;
                     continue;
                 }
             }
@@ -170,11 +174,13 @@ pub async fn copy_step(
             unpacker
                 .push(chunk, &mut |entry| entries.push(entry))
                 .map_err(corrupt)?;
+            fresh = false;
             if unread_next && index + 1 == chunks {
-                let fresh = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
-                std::mem::replace(&mut unpacker, fresh)
+                let next = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+                std::mem::replace(&mut unpacker, next)
                     .finish(&mut |entry| entries.push(entry))
                     .map_err(corrupt)?;
+                fresh = true;
             }
             for entry in entries {
                 match entry {
