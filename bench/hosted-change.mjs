@@ -8,6 +8,9 @@
 // JSON line per site; asserts nothing.
 //   node bench/hosted-change.mjs                 the fixture
 //   node bench/hosted-change.mjs --copies 4,40   sites of N copies of the fixture's English pages
+//   --steps: also the one-page export's wall time per kind of step (each step's `export_step` log
+//   line timed as it arrives; the first step's time includes the export's start), its longest, and
+//   the export object's wasm memory after it
 import { request } from 'node:http';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +20,46 @@ import { scratchDir } from '../scripts/lib/scratch.mjs';
 
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
+const timeSteps = args.includes('--steps');
+
+/** Times the `export_step` lines of `logFile` as they arrive, until `stop()`: milliseconds per kind
+ * of step, counted from `started` (a step's time runs from the line before it). */
+function stepTimer(logFile, started) {
+  const times = {};
+  let seen = 0;
+  let last = started;
+  let kind = null;
+  const tick = () => {
+    const lines = logLines(logFile).filter((l) => l.event === 'export_step' || (l.event === 'durable' && l.class === 'ExportJob'));
+    const now = performance.now();
+    for (const line of lines.slice(seen)) {
+      if (line.event === 'durable') {
+        // The alarm that ran the step logs after it: the isolate's memory then.
+        if (kind) times[kind].wasmMemoryMiB = Math.max(times[kind].wasmMemoryMiB, Math.round((line.wasmMemoryBytes / 1048576) * 10) / 10);
+        continue;
+      }
+      kind = line.kind;
+      const entry = (times[kind] ??= { steps: 0, ms: 0, longestMs: 0, wasmMemoryMiB: 0 });
+      entry.steps += 1;
+      entry.ms += now - last;
+      entry.longestMs = Math.max(entry.longestMs, now - last);
+      last = now;
+    }
+    seen = lines.length;
+  };
+  const timer = setInterval(tick, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      tick();
+      for (const entry of Object.values(times)) {
+        entry.ms = Math.round(entry.ms);
+        entry.longestMs = Math.round(entry.longestMs);
+      }
+      return times;
+    },
+  };
+}
 
 /** GET `path` of the bench worker under the hosted domain: `{status, body}`. */
 function hosted(bench, path) {
@@ -83,8 +126,10 @@ async function measure(bench, label, folder) {
   const publishedMs = await bench.publish(folder);
   // The publish is live when `publish` returns: from here to the site serving it.
   const live = performance.now();
+  const steps = timeSteps ? stepTimer(changeLog, live) : null;
   const manifest = await servedNext(bench, first.jobId);
   const changeMs = performance.now() - live;
+  const changeSteps = steps?.stop();
   const change = await finished(bench, manifest.jobId);
   const figures = {
     site: label,
@@ -98,6 +143,7 @@ async function measure(bench, label, folder) {
     changePagesRendered: change.pagesRendered,
     changeExportWasmMemoryMiB: exportMemoryMiB(changeLog),
     changeOfWhole: Math.round((changeMs / wholeMs) * 1000) / 10,
+    ...(changeSteps ? { changeSteps } : {}),
   };
   rmSync(logs, { recursive: true, force: true });
   console.log(JSON.stringify(figures));

@@ -19,7 +19,7 @@ export const sdkPkg = join(root, 'sdk-wasm', 'pkg');
 const jsSources = join(root, 'sdk-wasm', 'js');
 const wasmName = 'docs_edge_sdk';
 const inputs = [
-  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src', 'core/build.rs', 'core/Cargo.toml',
+  'sdk-wasm/src', 'sdk-wasm/js', 'sdk-wasm/Cargo.toml', 'core/src', 'core/build.rs', 'core/source_hash.rs', 'core/Cargo.toml',
   'Cargo.toml', 'Cargo.lock', 'package-lock.json',
 ];
 

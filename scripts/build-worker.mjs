@@ -27,7 +27,7 @@ export function builtPanicStrategy() {
   return existsSync(strategyFile) ? readFileSync(strategyFile, 'utf8').trim() : 'abort';
 }
 // package-lock.json: the builder script bundles highlight.js from node_modules (worker/src/builder/highlight.mjs).
-const inputs = ['core/src', 'core/build.rs', 'core/Cargo.toml', 'worker/src', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock', 'package-lock.json'];
+const inputs = ['core/src', 'core/build.rs', 'core/source_hash.rs', 'core/Cargo.toml', 'worker/src', 'worker/build.rs', 'worker/Cargo.toml', 'Cargo.toml', 'Cargo.lock', 'package-lock.json'];
 
 /** What a script's build is made from: the sources, the toolchain, the tools, the flags. */
 function buildKey(script, unwind, env) {

@@ -1,7 +1,8 @@
 // A hosted site's next export renders and writes what changed (docs/export/hosting.mdx, "Writes
 // proportional to the change"): the fixture's site is live, one page is edited and published, and
 // the export that follows renders only the batch of pages holding it (the others are taken from
-// the live export), writes the files whose bytes differ (that page, and the finishing files that
+// the live export, with the products its finishing step folds in instead of reading the pages
+// again), writes the files whose bytes differ (that page, and the finishing files that
 // carry its text) and the new objects of its delta listing, and nothing else; the site then serves
 // the new page, and every other file of the export as its listing says, byte for byte, most of
 // them from the export before (the same objects, so the same ETags); and its pages are those a
@@ -13,8 +14,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, tenant, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { publishFolder, FIXTURE_DOCS } from './support/docs.mjs';
-import { downloadBundle, exportLink, listFiles, readFile, waitForJob } from './support/export.mjs';
+import { downloadBundle, exportLink, listFiles, readFile, requestBundle, waitForJob } from './support/export.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
+import { logLines } from '../scripts/lib/worker-log.mjs';
 import { eventually, underHost } from './support/hosting.mjs';
 
 const under = (host, path) => underHost(BASE_URL, host, path);
@@ -57,6 +59,11 @@ test('one changed page: the next export writes that page, the files that carry i
   const home = await under(t.domain, '/');
   assert.equal(home.status, 200);
 
+  // A bundle minted from the live export keeps its parts: the next export still takes its
+  // unchanged batches from them (asserted below by the pages it renders).
+  const minted = await requestBundle(t.adminKey, whole.jobId);
+  assert.equal(minted.status, 200, minted.text);
+
   // One page edited, published: the publish starts the site's next export as it goes live.
   const page = join(dir, 'quickstart.mdx');
   writeFileSync(page, `${readFileSync(page, 'utf8')}\n\nThis sentence is new in the second version.\n`);
@@ -73,8 +80,21 @@ test('one changed page: the next export writes that page, the files that carry i
   assert.equal(job.status, 'completed', job.error);
   const after = await listing(t.domain);
   assert.equal(after.exportId, job.jobId);
-  // One batch of pages rendered (EXPORT_BATCH_PAGES, 100 here), the one holding the edited page.
+  // One batch of pages rendered (EXPORT_BATCH_PAGES, 100 here), the one holding the edited page,
+  // though the live export's bundle was minted.
   assert.ok(job.pagesRendered > 0 && job.pagesRendered <= 100, `${job.pagesRendered} of ${job.pageCount} pages rendered`);
+  // The finishing step read no page again: every batch handed it the products stored beside its
+  // part (taken with the part from the live export, or made where it was rendered); and the
+  // site's files were written without reading the parts taken unchanged, but the one rendered.
+  const log = logLines(process.env.WORKER_LOG);
+  const finishing = log.filter((l) => l.event === 'export_finishing' && l.jobId === job.jobId);
+  assert.equal(finishing.length, 1, 'one finishing step');
+  const batches = Math.ceil(job.pageCount / 100);
+  assert.deepEqual([finishing[0].batches, finishing[0].pagesRead], [batches, 0], 'the finishing step\'s batches and pages read again');
+  const wholeFinishing = log.find((l) => l.event === 'export_finishing' && l.jobId === whole.jobId);
+  assert.equal(wholeFinishing?.pagesRead, 0, 'the first export\'s finishing step read no page again either');
+  const siteLive = log.find((l) => l.event === 'site_live' && l.jobId === job.jobId);
+  assert.equal(siteLive?.partsUnread, batches - 1, 'parts of unchanged batches not read');
 
   // The files whose bytes differ: the page (HTML and Markdown), the files that carry every page's
   // text (llms-full.txt, the search packs), the offline search's term files of the words the edit

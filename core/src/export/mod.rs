@@ -99,6 +99,7 @@ use site::agent::LLMS_FULL_FILE;
 pub use site::agent::{markdown_file, MarkdownPages, MARKDOWN_PAGES_DEFAULT_MAX};
 pub use site::finishing::{FinishedMembers, FinishingMembers};
 pub use site::finishing_pages::FinishingPages;
+pub use site::page_products::BatchProducts;
 pub use site::search_index::search_bytes_for_query;
 pub use site::search_packs::{PackCursor, PackPiece, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 pub use site::versions::ExportVersions;

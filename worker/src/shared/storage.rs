@@ -145,6 +145,12 @@ pub fn part_key(job_id: &str, index: u32) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/part-{index:05}.tgz")
 }
 
+/// What the finishing files take from the pages of batch `index` (part `index`) of an export job:
+/// `docs_edge_core::export::BatchProducts`, stored beside the part.
+pub fn products_key(job_id: &str, index: u32) -> String {
+    format!("{EXPORTS_PREFIX}{job_id}/products-{index:05}.bin")
+}
+
 /// The delta listing entries of a hosted export's copy step that starts at part `first`.
 pub fn delta_step_key(job_id: &str, first: u32) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/delta-step-{first:05}.json")

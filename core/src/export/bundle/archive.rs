@@ -47,7 +47,7 @@ fn write_entry(gzip: &mut GzipWriter, file: &ExportFile, mtime: u64) {
 }
 
 /// Tar entries as two gzip members split at the entry `gap`, whose data is too large to hold and
-/// comes between them as a [`TarGzEntryBody`] of `gap_size` bytes: the first member ends with `gap`'s
+/// comes between them as [`TarGzEntryMembers`] of `gap_size` bytes: the first member ends with `gap`'s
 /// header, the second starts with the entry after it. Files are added in path order, each written
 /// (and dropped) as it comes; one named `gap` is left out.
 pub struct TarGzAround {
@@ -90,49 +90,46 @@ impl TarGzAround {
     }
 }
 
-/// The data of one tar entry as one gzip member, written a piece at a time and taken out as it is
-/// compressed, so neither the data nor its compressed form is ever held whole. Its header goes
-/// before it ([`TarGzAround`]); [`TarGzEntryBody::finish`] adds the block padding.
-pub struct TarGzEntryBody {
-    gzip: GzipWriter,
+/// The data of one tar entry as consecutive gzip members, each compressed where its data was made
+/// ([`gzip`]: a batch of pages compresses its share of `llms-full.txt` as it renders them, and a
+/// batch taken unchanged brings its member along), taken out as they come, so neither the data nor
+/// its compressed form is ever held whole and nothing is compressed twice. Its header goes before
+/// it ([`TarGzAround`]); [`TarGzEntryMembers::finish`] adds the block padding.
+#[derive(Default)]
+pub struct TarGzEntryMembers {
+    ready: Vec<u8>,
     written: u64,
 }
 
-impl Default for TarGzEntryBody {
-    fn default() -> Self {
-        TarGzEntryBody {
-            gzip: encoder(),
-            written: 0,
-        }
-    }
-}
-
-impl TarGzEntryBody {
-    pub fn write(&mut self, data: &[u8]) {
-        // Writing into memory cannot fail.
-        let _ = self.gzip.write_all(data);
-        self.written += data.len() as u64;
+impl TarGzEntryMembers {
+    /// Appends `member`, the gzip member of `len` bytes of data.
+    pub fn add(&mut self, member: &[u8], len: u64) {
+        self.ready.extend_from_slice(member);
+        self.written += len;
     }
 
-    /// Bytes of data written so far.
+    /// Bytes of data added so far.
     pub fn written(&self) -> u64 {
         self.written
     }
 
     /// Compressed bytes ready to take.
     pub fn ready(&self) -> usize {
-        self.gzip.get_ref().len()
+        self.ready.len()
     }
 
-    /// The compressed bytes so far: the member continues where they end.
+    /// The compressed bytes so far: the entry continues where they end.
     pub fn take(&mut self) -> Vec<u8> {
-        std::mem::take(self.gzip.get_mut())
+        std::mem::take(&mut self.ready)
     }
 
-    /// The rest of the member, the padding included.
+    /// The rest of the entry: what was not taken, then the padding as a member of its own.
     pub fn finish(mut self) -> Vec<u8> {
-        let _ = self.gzip.write_all(&[0; BLOCK][..padding(self.written)]);
-        self.gzip.finish().unwrap_or_default()
+        let padding = padding(self.written);
+        if padding > 0 {
+            self.ready.extend(gzip(&[0; BLOCK][..padding]));
+        }
+        self.ready
     }
 }
 
@@ -200,7 +197,8 @@ pub fn tar_gz_trailer() -> Vec<u8> {
     gzip(&[0u8; TRAILER_LEN])
 }
 
-fn gzip(raw: &[u8]) -> Vec<u8> {
+/// `raw` as one gzip member, compressed as the bundle's members are.
+pub(crate) fn gzip(raw: &[u8]) -> Vec<u8> {
     let mut encoder = encoder();
     let _ = encoder.write_all(raw);
     encoder.finish().unwrap_or_default()

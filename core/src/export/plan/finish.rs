@@ -7,14 +7,16 @@ use crate::docs::site::{add_operation_sections, page_sections};
 use crate::docs::skill_file::{site_skill, SKILL_FILE};
 use crate::docs::spec_lookup::SpecLookup;
 use crate::docs::{Section, Site, SourceTree};
+use crate::export::bundle::archive::gzip;
 use crate::export::bundle::static_files::StaticFiles;
 use crate::export::page::layout::{self, CSS_FILE, JS_FILE, SEARCH_DIR};
 use crate::export::render::links::{self, asset_bytes, output_file, Linker, STATIC_DIR};
 use crate::export::site::agent::MarkdownPages;
 use crate::export::site::finishing_pages::{FinishingPages, SearchAs};
 use crate::export::site::nav;
+use crate::export::site::page_products::{BatchProducts, EntryProducts};
 use crate::export::ExportFile;
-use crate::export::{site::agent, site::stubs};
+use crate::export::{site::agent, site::assets, site::stubs};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
@@ -110,30 +112,35 @@ impl ExportPlan {
         FinishingPages::new(self.search)
     }
 
-    /// Adds the pages at `range` of the plan order (clamped) to `into`, their text read from `tree`
-    /// (which holds the files [`crate::export::batch_files`] names for `range`). `outline` is the site's
-    /// outline, pages without sections: each added page gets the first line of its text, all
-    /// `llms.txt` says of a page without a description, so [`ExportPlan::finish`] takes it.
-    pub fn add_finishing_pages(
+    /// What the finishing files take from the pages at `range` of the plan order (clamped), their
+    /// text read from `tree` (which holds the files [`crate::export::batch_files`] names for
+    /// `range`): one product per entry, and the batch's share of `llms-full.txt`, for
+    /// [`crate::export::FinishingMembers::add_products`].
+    pub fn batch_products(
         &self,
-        into: &mut FinishingPages,
-        outline: &mut Site,
+        outline: &Site,
         tree: &SourceTree,
         range: Range<usize>,
-    ) {
+    ) -> BatchProducts {
         let targets = self.link_targets();
-        // A page's copies in later versions follow it: its sections are read once.
-        let mut last: Option<(usize, crate::docs::Page)> = None;
         let mut specs = SpecLookup::new(tree);
+        let mut last: Option<usize> = None;
+        let mut entries = Vec::new();
+        // The share of `llms-full.txt`, its first page without a separator (the fold adds it).
+        let (mut llms_full, mut written) = (String::new(), 0);
         for entry in self.batch(range) {
-            let search_as = self.search_as(outline, entry);
-            let Some(page) = outline.pages.get_mut(entry.index) else {
+            let mut products = EntryProducts::default();
+            let Some(page) = outline.pages.get(entry.index) else {
+                entries.push(products);
                 continue;
             };
-            // A first entry's sections and Markdown come from one walk of its body.
+            // A page's copies in later versions follow it: its sections are read once.
+            let same = last == Some(entry.index);
+            last = Some(entry.index);
+            let mut read = page.clone();
             let mut markdown = None;
-            if last.as_ref().is_none_or(|(i, _)| *i != entry.index) {
-                let mut read = page.clone();
+            if !same {
+                // A first entry's sections and Markdown come from one walk of its body.
                 match entry.first {
                     true => {
                         let (sections, rendered) =
@@ -144,17 +151,57 @@ impl ExportPlan {
                     false => read.sections = page_sections(tree, page),
                 }
                 add_operation_sections(tree, &mut specs, &mut read);
+            }
+            if entry.first {
+                let markdown = markdown
+                    .unwrap_or_else(|| agent::full_markdown(&read, tree, &targets, &self.domain));
+                agent::push_rendered(&mut llms_full, &mut written, &markdown);
+                let mut referenced = BTreeSet::new();
+                assets::referenced(&read, tree, &mut referenced);
+                products.referenced = referenced.into_iter().collect();
+            }
+            products.sections = (!same).then_some(read.sections);
+            entries.push(products);
+        }
+        BatchProducts {
+            entries,
+            llms_full_len: llms_full.len() as u64,
+            llms_full: gzip(llms_full.as_bytes()),
+            files: Vec::new(),
+        }
+    }
+
+    /// Adds the pages at `range` of the plan order (clamped) to `into` from their
+    /// [`ExportPlan::batch_products`], but for their share of `llms-full.txt`, which
+    /// [`crate::export::FinishingMembers`] takes as it is. `outline` is the site's outline, pages
+    /// without sections: each added page gets the first line of its text, all `llms.txt` says of
+    /// a page without a description, so [`ExportPlan::finish`] takes it.
+    pub(in crate::export) fn add_products(
+        &self,
+        into: &mut FinishingPages,
+        outline: &mut Site,
+        range: Range<usize>,
+        entries: Vec<EntryProducts>,
+    ) {
+        let mut last: Option<(usize, crate::docs::Page)> = None;
+        for (entry, products) in self.batch(range).iter().zip(entries) {
+            let search_as = self.search_as(outline, entry);
+            let Some(page) = outline.pages.get_mut(entry.index) else {
+                continue;
+            };
+            if let Some(sections) = products.sections {
+                let mut read = page.clone();
+                read.sections = sections;
                 last = Some((entry.index, read));
             }
-            let Some((_, read)) = &last else { continue };
+            let Some((_, read)) = last.as_ref().filter(|(i, _)| *i == entry.index) else {
+                continue;
+            };
             if !entry.first {
                 into.add_copy(read, search_as);
                 continue;
             }
-            match markdown {
-                Some(markdown) => into.add_rendered(read, &markdown, tree, search_as),
-                None => into.add(read, tree, &targets, &self.domain, search_as),
-            }
+            into.add_listed(read, products.referenced, search_as);
             let first_line = crate::agents::summary::first_line(read).to_owned();
             page.sections = vec![Section {
                 text: first_line,
@@ -191,7 +238,7 @@ impl ExportPlan {
     }
 
     /// The finishing files from the pages gathered in `pages`: `site` the whole site or the outline
-    /// [`ExportPlan::add_finishing_pages`] filled, `tree` naming every file with the bytes of
+    /// [`crate::export::FinishingMembers::add_products`] filled, `tree` naming every file with the bytes of
     /// [`ExportPlan::finishing_assets`] and of the files every batch reads; `chrome` the
     /// [`ExportPlan::chrome_pages`], their icons filled or not.
     pub fn finish(

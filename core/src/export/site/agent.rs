@@ -105,7 +105,17 @@ pub(crate) fn push_full(
     targets: &BTreeMap<String, String>,
     domain: &str,
 ) {
-    push_rendered(full, written, &render(page, tree, targets, domain));
+    push_rendered(full, written, &full_markdown(page, tree, targets, domain));
+}
+
+/// A page's Markdown as [`push_full`] appends it.
+pub(crate) fn full_markdown(
+    page: &Page,
+    tree: &SourceTree,
+    targets: &BTreeMap<String, String>,
+    domain: &str,
+) -> String {
+    render(page, tree, targets, domain)
 }
 
 /// [`push_full`] of a page's Markdown already rendered (by [`sections_and_markdown`]).

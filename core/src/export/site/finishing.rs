@@ -1,8 +1,8 @@
 //! What the finishing files take from the pages' text, gathered a page at a time in export order:
 //! the offline search index, `llms-full.txt` and the assets the pages reference. A reader that
-//! holds the site's outline and one batch of pages' files at a time (the worker's export job)
-//! adds the pages batch by batch ([`FinishingMembers`]) and gives the same bytes as the whole site
-//! does (host test `finishing_from_the_outline_and_the_packs_gives_the_same_bytes`).
+//! holds the site's outline and one batch of pages' products at a time (the worker's export job,
+//! which stores them beside each batch: `page_products`) adds the pages batch by batch
+//! ([`FinishingMembers`]) and gives the same bytes as the whole site does (host test `finishing_from_the_outline_and_the_packs_gives_the_same_bytes`).
 //!
 //! What is held stays well under the site's text: a term keeps its best postings only
 //! (`search_index`), documents are kept as the JSON of their chunk files, and `llms-full.txt` is
@@ -16,16 +16,18 @@ use crate::docs::public_skills::is_public_skill_file;
 use crate::docs::skill_file::is_skill_file;
 use crate::docs::{FileTable, Site, SourceTree};
 
-use crate::export::bundle::archive::{TarGzAround, TarGzEntryBody};
+use crate::agents::llms::page_separator;
+use crate::export::bundle::archive::{gzip, TarGzAround, TarGzEntryMembers};
 use crate::export::render::links::STATIC_DIR;
 use crate::export::site::finishing_pages::FinishingPages;
+use crate::export::site::page_products::BatchProducts;
 use crate::export::{ExportFile, ExportPlan, StaticFiles, LLMS_FULL_FILE};
 
 /// The finishing files as the export job writes them, its pages added a batch at a time: what
 /// [`ExportPlan::finish`] makes, as gzip members, `llms-full.txt`'s member taken out as it grows.
 pub struct FinishingMembers {
     pages: FinishingPages,
-    llms_full: TarGzEntryBody,
+    llms_full: TarGzEntryMembers,
 }
 
 /// The finishing files' members once every page is added, in bundle order: `head` (the files
@@ -40,20 +42,30 @@ impl FinishingMembers {
     pub fn new(plan: &ExportPlan) -> Self {
         FinishingMembers {
             pages: plan.finishing_pages(),
-            llms_full: TarGzEntryBody::default(),
+            llms_full: TarGzEntryMembers::default(),
         }
     }
 
-    /// [`ExportPlan::add_finishing_pages`], `llms-full.txt` compressed as it comes.
-    pub fn add_pages(
+    /// Adds the pages at `range` from their [`ExportPlan::batch_products`] as their batch stored
+    /// them, no page read again: their search documents and assets, and the batch's share of
+    /// `llms-full.txt` as it was compressed (after the separator a page before it needs).
+    pub fn add_products(
         &mut self,
         plan: &ExportPlan,
         outline: &mut Site,
-        tree: &SourceTree,
         range: Range<usize>,
+        products: BatchProducts,
     ) {
-        plan.add_finishing_pages(&mut self.pages, outline, tree, range);
-        self.llms_full.write(self.pages.take_llms_full().as_bytes());
+        if products.llms_full_len > 0 {
+            let separator = page_separator(self.llms_full.written() as usize);
+            if !separator.is_empty() {
+                self.llms_full
+                    .add(&gzip(separator.as_bytes()), separator.len() as u64);
+            }
+            self.llms_full
+                .add(&products.llms_full, products.llms_full_len);
+        }
+        plan.add_products(&mut self.pages, outline, range, products.entries);
     }
 
     /// The compressed `llms-full.txt` so far once it is `at_least` bytes, to store after those
@@ -138,7 +150,7 @@ mod tests {
     const MTIME: u64 = 1_700_000_000;
 
     /// The finishing files' tar entries as the worker's export job makes them: the outline, a batch
-    /// of pages' files at a time from the packs, `llms-full.txt` taken out in small pieces, then the
+    /// of pages' products at a time (made from the packs and read back as stored), `llms-full.txt` taken out in small pieces, then the
     /// assets.
     fn from_the_packs(
         site: &Site,
@@ -170,7 +182,13 @@ mod tests {
                 &batch_files(&plan, &outline, &table, range.clone()),
             );
             batch.extend(shared.clone());
-            members.add_pages(&plan, &mut outline, &batch_tree(&table, batch), range);
+            // As the worker does: the batch's products stored where it is rendered, read back
+            // when finishing.
+            let stored = plan
+                .batch_products(&outline, &batch_tree(&table, batch), range.clone())
+                .to_bytes();
+            let products = BatchProducts::from_bytes(&stored).unwrap();
+            members.add_products(&plan, &mut outline, range, products);
             taken.extend(members.take_llms_full(16 << 10));
         }
         let (source_assets, media) = members.split_assets(&plan, &table);

@@ -1,6 +1,6 @@
 //! The pages' share of the finishing files, gathered a page at a time in export order: their
 //! offline search index, `llms-full.txt` and the assets they reference. Below the plan, which fills
-//! it ([`crate::export::ExportPlan::add_finishing_pages`]) and writes the finishing files from it;
+//! it ([`crate::export::FinishingMembers::add_products`]) and writes the finishing files from it;
 //! `finishing` drives the two a batch at a time.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,7 +19,8 @@ pub(in crate::export) struct SearchAs {
 /// The pages' share of the finishing files so far.
 pub struct FinishingPages {
     pub(in crate::export) search: Option<SearchIndex>,
-    /// `llms-full.txt` as written and not yet taken ([`FinishingPages::take_llms_full`]).
+    /// `llms-full.txt` as written (the whole-site path; a batch at a time, each batch's share comes
+    /// compressed with its products instead).
     pub(in crate::export) llms_full: String,
     /// Bytes of `llms-full.txt` written so far, taken or not.
     llms_full_len: usize,
@@ -59,18 +60,16 @@ impl FinishingPages {
         assets::referenced(page, tree, &mut self.referenced);
     }
 
-    /// [`FinishingPages::add`] of a page whose Markdown is rendered already
-    /// ([`agent::sections_and_markdown`]).
-    pub(in crate::export) fn add_rendered(
+    /// [`FinishingPages::add`] of a page whose referenced files are known and whose Markdown goes
+    /// into `llms-full.txt` apart ([`crate::export::ExportPlan::batch_products`]).
+    pub(in crate::export) fn add_listed(
         &mut self,
         page: &Page,
-        markdown: &str,
-        tree: &SourceTree,
+        referenced: Vec<String>,
         search_as: SearchAs,
     ) {
         self.add_copy(page, search_as);
-        agent::push_rendered(&mut self.llms_full, &mut self.llms_full_len, markdown);
-        assets::referenced(page, tree, &mut self.referenced);
+        self.referenced.extend(referenced);
     }
 
     /// Adds `page` as another version holds it: to that version's search index only (its text,
@@ -79,10 +78,5 @@ impl FinishingPages {
         if let Some(search) = &mut self.search {
             search.add_as(page, search_as.key, &search_as.file);
         }
-    }
-
-    /// `llms-full.txt` written since the last take.
-    pub(in crate::export) fn take_llms_full(&mut self) -> String {
-        std::mem::take(&mut self.llms_full)
     }
 }

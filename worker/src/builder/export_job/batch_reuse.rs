@@ -2,9 +2,11 @@
 //! is keyed by the SHA-256 of everything its pages are rendered from ([`inputs_key`] of the
 //! version, then the batch's own files, [`batch_key`]), and a batch with the same pages and key as
 //! one of the live export's takes that export's part (its gzip member: the pages' HTML and
-//! Markdown) as it is, one read and one write, instead of rendering it again.
+//! Markdown) and its products (what the finishing step takes from its pages) as they are, two
+//! reads and two writes, instead of rendering it again.
 //!
-//! The version's key covers the code (core's source hash and the worker's version), the job's
+//! The version's key covers the code (core's source hash, the hash of what the worker renders with
+//! beyond core: its own source and the locked dependencies, `worker/build.rs`, and its version), the job's
 //! options, the outline (every page's title, place and frontmatter fields: the navigation every
 //! page shows) and the file table's paths; a batch's key adds the bytes of every file its pages
 //! read (their sources, the snippets they import, the shared files: `docs.json`, OpenAPI
@@ -23,7 +25,8 @@ use sha2::{Digest, Sha256};
 use worker::Bucket;
 
 use crate::shared::error::ApiResult;
-use crate::shared::storage::{self, batches_key, part_key};
+use crate::shared::join::try_join_all;
+use crate::shared::storage::{self, batches_key, part_key, products_key};
 
 /// One batch of pages rendered: its pages, its key, and what its pages add to the bundle's
 /// licences and policy.
@@ -49,12 +52,14 @@ pub struct ReuseFrom {
     pub batches: Vec<BatchDone>,
 }
 
-/// The key of what every batch of a version is rendered from, before its own files: the code, the
+/// The key of what every batch of a version is rendered from, before its own files: the code (core's
+/// and the worker's), the
 /// job's `options` (as JSON, without its time), the outline and the file table's paths.
 pub fn inputs_key(options: &[u8], outline: &Site, table: &FileTable) -> ApiResult<Vec<u8>> {
     let mut hasher = Sha256::new();
     for part in [
         READER_ID.as_bytes(),
+        env!("DOCS_EDGE_WORKER_SOURCE_HASH").as_bytes(),
         env!("CARGO_PKG_VERSION").as_bytes(),
         options,
         &serde_json::to_vec(outline)?,
@@ -105,9 +110,10 @@ pub async fn write_batches(bucket: &Bucket, job_id: &str, batches: &[BatchDone])
     Ok(())
 }
 
-/// Takes the batch `start..end` with `key` from `from` as part `part` of job `job_id`: its done
-/// batch, or `None` when `from` has no such batch (or its part is gone: a bundle was packed from
-/// it, which deletes its parts).
+/// Takes the batch `start..end` with `key` from `from` as part `part` of job `job_id`, with its
+/// products (`docs_edge_core::export::BatchProducts`, beside the part): its done batch, or `None`
+/// when `from` has no such batch, or its part or products are gone (an export from before products
+/// were stored, or one whose retention ran out).
 pub async fn take(
     bucket: &Bucket,
     from: &ReuseFrom,
@@ -118,10 +124,18 @@ pub async fn take(
     let Some((index, done)) = from.batches.iter().enumerate().find(|(_, b)| b.key == key) else {
         return Ok(None);
     };
-    let Some(bytes) = storage::read(bucket, &part_key(&from.job_id, index as u32), None).await?
-    else {
+    let index = index as u32;
+    let keys: [fn(&str, u32) -> String; 2] = [part_key, products_key];
+    let read =
+        keys.map(|key| async move { storage::read(bucket, &key(&from.job_id, index), None).await });
+    let mut read = try_join_all(read).await?.into_iter();
+    let (Some(Some(bytes)), Some(Some(products))) = (read.next(), read.next()) else {
         return Ok(None);
     };
-    bucket.put(part_key(job_id, part), bytes).execute().await?;
+    let write = keys
+        .into_iter()
+        .zip([bytes, products])
+        .map(|(key, body)| async move { bucket.put(key(job_id, part), body).execute().await });
+    try_join_all(write).await?;
     Ok(Some(done.clone()))
 }

@@ -13,15 +13,13 @@ use crate::shared::durable_client::error_reply;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::exports::content_disposition;
 use crate::shared::memory::DurableSpan;
-use crate::shared::storage::{self, bundle_key, part_key};
+use crate::shared::storage::{self, bundle_key, part_key, products_key};
 use docs_edge_core::docs::{Site, SourceTree};
 use docs_edge_core::export::api::{bundle_file_name, REPUBLISH_REQUIRED};
 use docs_edge_core::export::icons::{IconSet, KnownIcons};
 use docs_edge_core::export::{
-    after_step, batch_files, batch_tree, content_security_policy_remote, tar_gz_member,
-    tar_gz_trailer, AfterError, AfterStep, BeforeStep, BundleManifest, ExportFile, ExportOptions,
-    ExportPlan, ExportVersions, FinishingMembers, MarkdownPages, PackCursor, PageExtras,
-    SearchIndexFormat, StaticFiles, StepAttempts, MANIFEST_FORMAT,
+    after_step, batch_files, batch_tree, AfterError, AfterStep, BeforeStep, ExportOptions,
+    ExportPlan, ExportVersions, MarkdownPages, PackCursor, PageExtras, StepAttempts,
 };
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::wire::{ExportJob as JobView, JobStatus};
@@ -37,11 +35,6 @@ use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response
 const JOB_KEY: &str = "job";
 /// An alarm this late never fired: a step takes seconds at most.
 const STALLED_ALARM_MS: i64 = 15_000;
-/// The finishing step stores `llms-full.txt`'s gzip member in parts of about this size as it grows.
-const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
-/// Media members gathered into one part before it is written (one part per file would be
-/// thousands of objects for an image-heavy site).
-const MEDIA_PART_BYTES: usize = 4 << 20;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -266,9 +259,10 @@ impl DurableObject for ExportJob {
             if let Ok(bucket) = storage::bucket(&self.env) {
                 // Best effort: the retention sweep removes a part left over by a failed delete.
                 // The step's parts: one, or as many as a finished finishing step counted.
-                let written: Vec<String> = (writing_part..record.parts.max(writing_part + 1))
-                    .map(|i| part_key(&record.job_id, i))
-                    .collect();
+                let written = part_objects(
+                    &record.job_id,
+                    writing_part..record.parts.max(writing_part + 1),
+                );
                 if let Err(err) = bucket.delete_multiple(written).await {
                     crate::shared::log_line::error(
                         &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
@@ -411,9 +405,7 @@ impl ExportJob {
         storage.put_json(JOB_KEY, &*record).await?;
         storage.delete_alarm().await?;
         self.drop_caches();
-        let parts: Vec<String> = (0..record.parts)
-            .map(|i| part_key(&record.job_id, i))
-            .collect();
+        let parts = part_objects(&record.job_id, 0..record.parts);
         if !parts.is_empty() {
             if let Err(err) = storage::bucket(&self.env)?.delete_multiple(parts).await {
                 // The retention sweep removes leftover parts later.
@@ -515,194 +507,6 @@ impl ExportJob {
             .with_extras(record.extras.clone()))
     }
 
-    /// Writes the finishing files from part `record.parts` on; returns how many parts they took. The
-    /// pages are read from the outline and a batch of pages' files at a time (what the offline search
-    /// index, `llms-full.txt` and the asset list take from each page), then the assets they
-    /// reference: never the whole source. `llms-full.txt` is stored as it is compressed, in parts
-    /// after the one that gets the files before it (written last, when the search index is whole).
-    async fn write_finishing(&self, record: &JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
-        let loaded = self.load(record).await?;
-        // The job's last step takes the loaded version, so its outline is not held twice (another
-        // attempt loads it again). What is known of icons stays: the 404 and contents pages name
-        // the sidebar's icons, which the pages met, so no shard is read in the finishing's peak.
-        *self.loaded.borrow_mut() = None;
-        match Rc::try_unwrap(loaded) {
-            Ok(Loaded {
-                plan, mut source, ..
-            }) => {
-                let outline = std::mem::take(&mut source.outline);
-                self.write_finishing_from(record, bucket, &plan, &source, outline)
-                    .await
-            }
-            Err(shared) => {
-                self.write_finishing_from(
-                    record,
-                    bucket,
-                    &shared.plan,
-                    &shared.source,
-                    shared.source.outline.clone(),
-                )
-                .await
-            }
-        }
-    }
-
-    /// [`ExportJob::write_finishing`] with the version's outline in hand, its pages' first lines to be set.
-    async fn write_finishing_from(
-        &self,
-        record: &JobRecord,
-        bucket: &worker::Bucket,
-        plan: &ExportPlan,
-        source: &ExportSource,
-        mut outline: Site,
-    ) -> ApiResult<u32> {
-        let head_part = record.parts;
-        let mut next_part = head_part + 1;
-        let mut members = FinishingMembers::new(plan);
-        let batch = record.batch_pages.max(1) as usize;
-        for start in (0..plan.page_count()).step_by(batch) {
-            let range = start..start.saturating_add(batch);
-            let tree = source
-                .tree(
-                    bucket,
-                    &batch_files(plan, &outline, &source.table, range.clone()),
-                )
-                .await?;
-            members.add_pages(plan, &mut outline, &tree, range);
-            drop(tree);
-            if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
-                bucket
-                    .put(part_key(&record.job_id, next_part), piece)
-                    .execute()
-                    .await?;
-                next_part += 1;
-            }
-        }
-        // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
-        // carry, and what sorts after it) come next; media follow them, one at a time in members
-        // of their own (never all held at once), then the archive's trailer.
-        let rest_part = next_part;
-        next_part += 1;
-        let (assets, media) = members.split_assets(plan, &source.table);
-        // The 404 and contents pages get their icons as the pages did, before the licences of the
-        // sets used are written.
-        let tree = source.tree(bucket, &assets).await?;
-        let mut chrome = plan.chrome_pages(&outline, &tree);
-        let mut icon_sets = record.icon_sets.clone();
-        icon_sets.extend(
-            crate::builder::export_icons::fill(
-                &self.env,
-                &mut chrome,
-                &outline.config,
-                &tree,
-                &self.icons,
-            )
-            .await?,
-        );
-        let mut pending = Vec::new();
-        for path in media {
-            let Some(bytes) = source.media(bucket, &path).await? else {
-                continue;
-            };
-            let path = docs_edge_core::export::bundle_path(&path).into_owned();
-            pending.extend(tar_gz_member(
-                &[ExportFile { path, bytes }],
-                record.created_unix,
-            ));
-            if pending.len() >= MEDIA_PART_BYTES {
-                bucket
-                    .put(
-                        part_key(&record.job_id, next_part),
-                        std::mem::take(&mut pending),
-                    )
-                    .execute()
-                    .await?;
-                next_part += 1;
-            }
-        }
-        if !icon_sets.is_empty() {
-            pending.extend(tar_gz_member(
-                &crate::builder::export_icons::licence_files(&self.env, &icon_sets).await?,
-                record.created_unix,
-            ));
-        }
-        if record.extras.assistant.is_some() {
-            // The widget's files, as the worker serves them at /widget.js, in a member of their own.
-            pending.extend(tar_gz_member(
-                &crate::shared::assets::widget_files(&self.env).await?,
-                record.created_unix,
-            ));
-        }
-        pending.extend_from_slice(&tar_gz_trailer());
-        bucket
-            .put(part_key(&record.job_id, next_part), pending)
-            .execute()
-            .await?;
-        let statics = crate::shared::assets::export_static(&self.env).await?;
-        let finished = members.finish(
-            plan,
-            &outline,
-            &tree,
-            &StaticFiles::from_texts(&statics),
-            chrome,
-            record.created_unix,
-        );
-        drop((tree, outline));
-        bucket
-            .put(part_key(&record.job_id, head_part), finished.head)
-            .execute()
-            .await?;
-        let manifest = self.manifest(
-            record,
-            plan.versions().into_iter().map(str::to_string).collect(),
-            plan.support(),
-        );
-        let mut rest = finished.rest;
-        rest.extend(tar_gz_member(&[manifest], record.created_unix));
-        bucket
-            .put(part_key(&record.job_id, rest_part), rest)
-            .execute()
-            .await?;
-        Ok(next_part + 1 - head_part)
-    }
-
-    /// `versions`: those the bundle holds, the one at the site's own paths first; `support`:
-    /// docs.json's support link.
-    fn manifest(
-        &self,
-        record: &JobRecord,
-        versions: Vec<String>,
-        support: Option<&str>,
-    ) -> ExportFile {
-        let frame_origins: Vec<String> = record.frame_origins.iter().cloned().collect();
-        let image_origins: Vec<String> = record.image_origins.iter().cloned().collect();
-        BundleManifest {
-            format: MANIFEST_FORMAT,
-            domain: record.domain.clone(),
-            job_id: record.job_id.clone(),
-            version: versions.first().cloned(),
-            versions,
-            publish_id: record.publish_id.clone(),
-            created_at: record.created_at.clone(),
-            page_count: record.total_pages,
-            features: record.features,
-            content_security_policy: content_security_policy_remote(
-                &record.extras,
-                &frame_origins,
-                &image_origins,
-            ),
-            beacon_endpoint: record.extras.beacon_endpoint.clone(),
-            assistant: record.extras.assistant.clone(),
-            search_index: record
-                .ships_search_index()
-                .then_some(SearchIndexFormat::Packs),
-            frame_origins,
-            image_origins,
-            support: support.map(str::to_string),
-        }
-        .to_file()
-    }
-
     /// What the pages at `range` read: their files from the source packs and the shared files,
     /// every other file named.
     async fn batch_tree(
@@ -720,8 +524,37 @@ impl ExportJob {
             .await
     }
 
-    /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete.
+    /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete. Logs which
+    /// kind of step it was (`bench/hosted-change.mjs --steps` times them).
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
+        let (rendered, parts) = (record.pages_rendered, record.parts);
+        let kind = self.step_kind(record);
+        let stepped = self.run_step(record).await;
+        let kind = match kind {
+            "pages" if record.pages_rendered > rendered => "pages-rendered",
+            "pages" => "pages-taken",
+            "search-or-finishing" if record.parts == parts + 1 => "search",
+            "search-or-finishing" => "finishing",
+            other => other,
+        };
+        crate::shared::log_line::info(
+            &serde_json::json!({"event": "export_step", "jobId": record.job_id, "kind": kind}),
+        );
+        stepped
+    }
+
+    /// What the next step of `record` does.
+    fn step_kind(&self, record: &JobRecord) -> &'static str {
+        if record.site.as_ref().is_some_and(|s| s.next_part.is_some()) {
+            "site-copy"
+        } else if record.next_page < record.total_pages {
+            "pages"
+        } else {
+            "search-or-finishing"
+        }
+    }
+
+    async fn run_step(&self, record: &mut JobRecord) -> ApiResult<bool> {
         record.status = JobStatus::Running;
         let bucket = storage::bucket(&self.env)?;
         if record
@@ -862,15 +695,17 @@ impl ExportJob {
         match self.fill(record, &bucket, &mut writer).await {
             Ok(sha256) => {
                 let size = writer.finish().await?;
-                let parts: Vec<String> = (0..record.parts)
-                    .map(|i| part_key(&record.job_id, i))
-                    .collect();
-                // The parts are only inputs to the bundle; a failed cleanup costs space (until the
-                // retention sweep), not correctness.
-                if let Err(err) = bucket.delete_multiple(parts).await {
-                    crate::shared::log_line::error(
-                        &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
-                    );
+                // The parts are only inputs to the bundle, but for a hosted site's export: the
+                // next export of the site takes its unchanged batches from them, so they stay
+                // until the retention sweep. A failed cleanup costs space (until that sweep), not
+                // correctness.
+                if record.site.is_none() {
+                    let parts = part_objects(&record.job_id, 0..record.parts);
+                    if let Err(err) = bucket.delete_multiple(parts).await {
+                        crate::shared::log_line::error(
+                            &serde_json::json!({"event": "export_cleanup_failed", "jobId": record.job_id, "error": err.to_string()}),
+                        );
+                    }
                 }
                 Ok((size, sha256))
             }
@@ -915,6 +750,13 @@ impl ExportJob {
     }
 }
 
+/// The objects of job `job_id`'s parts at `parts`: each part, and the products of a batch's part.
+fn part_objects(job_id: &str, parts: std::ops::Range<u32>) -> Vec<String> {
+    parts
+        .flat_map(|i| [part_key(job_id, i), products_key(job_id, i)])
+        .collect()
+}
+
 fn alarm_error(err: ApiError) -> worker::Error {
     worker::Error::RustError(
         err.log_detail()
@@ -951,6 +793,7 @@ fn readable(err: &ApiError) -> String {
 
 mod batch_reuse;
 mod delta_listing;
+mod finishing;
 mod pages;
 mod site_base;
 mod site_copy;

@@ -1,5 +1,6 @@
-//! One batch of pages per step: rendered into the job's next part, or, for a hosted site's export,
-//! taken from the live export where its inputs are the same (`super::batch_reuse`).
+//! One batch of pages per step: rendered into the job's next part, with what the finishing step
+//! takes from its pages beside it, or, for a hosted site's export, both taken from the live export
+//! where its inputs are the same (`super::batch_reuse`).
 
 use docs_edge_core::docs::SourceTree;
 use docs_edge_core::export::api::pages_progress;
@@ -9,15 +10,31 @@ use super::batch_reuse::{self, BatchDone, ReuseFrom};
 use super::{ExportJob, JobRecord, Loaded};
 use crate::builder::highlight::HighlightJs;
 use crate::shared::error::ApiResult;
-use crate::shared::storage::part_key;
+use crate::shared::storage::{part_key, products_key};
+
+/// Batches taken from the live export in one step at most: taking one costs a few reads and
+/// writes, not a step of its own, so an export that renders little is not a hundred steps.
+const TAKEN_PER_STEP: u32 = 16;
 
 impl ExportJob {
-    /// The next batch of pages, `record.next_page` on.
+    /// The next batch of pages, `record.next_page` on, and the batches after it while they are
+    /// taken from the live export (up to [`TAKEN_PER_STEP`]); a rendered batch ends the step.
     pub(super) async fn pages_step(
         &self,
         record: &mut JobRecord,
         bucket: &worker::Bucket,
     ) -> ApiResult<()> {
+        for _ in 0..TAKEN_PER_STEP {
+            let taken = self.one_batch(record, bucket).await?;
+            if !taken || record.next_page >= record.total_pages {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The batch of pages at `record.next_page`; `Ok(true)` when it was taken from the live export.
+    async fn one_batch(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
         let total = record.total_pages;
         let loaded = self.load(record).await?;
         let end = record
@@ -41,6 +58,14 @@ impl ExportJob {
             }
             _ => None,
         };
+        if let Some(site) = record.site.as_mut() {
+            // A step redone after a failure decides its own part again.
+            site.unchanged_parts.retain(|part| *part < record.parts);
+            if taken.is_some() {
+                site.unchanged_parts.push(record.parts);
+            }
+        }
+        let was_taken = taken.is_some();
         let mut done = match taken {
             Some(done) => {
                 drop(tree);
@@ -74,11 +99,12 @@ impl ExportJob {
         record.next_page = end;
         record.page_count = end;
         record.progress = pages_progress(end, total);
-        Ok(())
+        Ok(was_taken)
     }
 
-    /// Renders the pages at `range` from `tree` into the job's next part: what they add to the
-    /// bundle's licences and policy.
+    /// Renders the pages at `range` from `tree` into the job's next part, and their products
+    /// (`docs_edge_core::export::BatchProducts`) beside it: what they add to the bundle's licences
+    /// and policy.
     async fn render_batch(
         &self,
         record: &JobRecord,
@@ -87,6 +113,11 @@ impl ExportJob {
         range: std::ops::Range<usize>,
         tree: SourceTree,
     ) -> ApiResult<BatchDone> {
+        // What the finishing step takes from these pages, read from the same files and stored
+        // beside the part, so the finishing step never reads the pages again.
+        let mut products = loaded
+            .plan
+            .batch_products(&loaded.source.outline, &tree, range.clone());
         let (mut files, warnings) =
             loaded
                 .plan
@@ -113,7 +144,15 @@ impl ExportJob {
         }
         drop(tree);
         let member = tar_gz_member(&files, record.created_unix);
-        drop(files);
+        products.files = files.into_iter().map(|file| file.path).collect();
+        bucket
+            .put(
+                products_key(&record.job_id, record.parts),
+                products.to_bytes(),
+            )
+            .execute()
+            .await?;
+        drop(products);
         bucket
             .put(part_key(&record.job_id, record.parts), member)
             .execute()

@@ -9,15 +9,17 @@
 //! entries, so the next step starts a new reader at a member's first header.
 //!
 //! Each file is hashed (and a large one cut into chunks) as it is written, for the export's delta
-//! listing (`super::delta_listing`). An export layered on the base of the live one
+//! listing (`super::delta_listing`). A part of pages taken unchanged from the live export, whose
+//! files the base holds, is not read: its files' entries are the live export's. An export layered on the base of the live one
 //! (`docs_edge_core::export::layers`, `super::site_base`) writes only the files whose bytes the
 //! base does not hold, and names them in its `written`; past the layers' bound it starts again and
 //! writes every file (it becomes the next base).
 
 use docs_edge_core::docs::unpack::Entry;
 use docs_edge_core::docs::{ArchiveLimits, Unpacker};
-use docs_edge_core::export::delta::chunked;
+use docs_edge_core::export::delta::{chunked, FileEntry};
 use docs_edge_core::export::layers::{changed_bytes, LayeredOn, MAX_CHANGED_BYTES};
+use docs_edge_core::export::BatchProducts;
 use docs_edge_core::http::site_headers::content_type;
 use docs_edge_core::security::signing::sha256_hex;
 use serde::{Deserialize, Serialize};
@@ -27,7 +29,7 @@ use super::delta_listing::{FileDigest, Listing};
 use super::site_base::Previous;
 use crate::builder::multipart::PartWriter;
 use crate::shared::error::{ApiError, ApiResult};
-use crate::shared::storage::{self, hosted_file_key, part_key};
+use crate::shared::storage::{self, hosted_file_key, part_key, products_key};
 
 /// Parts a step reads at least (then on to the first that ends between entries).
 const PARTS_PER_STEP: u32 = 8;
@@ -68,6 +70,13 @@ pub struct SiteCopy {
     /// Objects written to the site's prefix so far (a start again counts its writes too).
     #[serde(default)]
     pub objects: u32,
+    /// Parts of batches taken unchanged from the live export (`super::batch_reuse`): a layered
+    /// export lists their files from the base without reading them ([`unchanged_entries`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unchanged_parts: Vec<u32>,
+    /// Parts listed without being read so far.
+    #[serde(default)]
+    pub parts_unread: u32,
 }
 
 impl SiteCopy {
@@ -118,6 +127,9 @@ pub async fn copy_step(
     let first = copy.next_part.unwrap_or(0);
     // A large file (`llms-full.txt`) streams through as media do, never held whole.
     let mut unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+    // Whether the unpacker is new, at a gzip member's start (a step starts at one): it has seen
+    // no header yet, so it does not say it is between entries.
+    let mut fresh = true;
     let mut open: Option<Media<'_>> = None;
     let mut listing = Listing::new(bucket, job.domain, job.job_id);
     if previous.is_some() {
@@ -131,18 +143,45 @@ pub async fn copy_step(
     };
     let mut part = first;
     while part < job.parts {
+        if let Some(previous) = previous.filter(|_| copy.unchanged_parts.contains(&part)) {
+            if fresh || unpacker.between_entries() {
+                if let Some(entries) = unchanged_entries(bucket, job.job_id, part, previous).await?
+                {
+                    copy.files += entries.len() as u32;
+                    copy.parts_unread += 1;
+                    listing.entries.extend(entries);
+                    part += 1;
+                    // The next part is a gzip member of its own: read from its start.
+                    unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+                    fresh = true;
+                    continue;
+                }
+            }
+        }
         let bytes = storage::read(bucket, &part_key(job.job_id, part), None)
             .await?
             .ok_or_else(|| {
                 ApiError::Internal(format!("part {part} of {} is missing", job.job_id))
             })?;
-        for chunk in bytes.chunks(PUSH_BYTES) {
+        // A part before one listed unread is a batch's, a gzip member of whole entries: the
+        // reader is finished at its end, so what its decoder still holds comes out now and the
+        // next read starts afresh.
+        let unread_next = previous.is_some() && copy.unchanged_parts.contains(&(part + 1));
+        let chunks = bytes.len().div_ceil(PUSH_BYTES);
+        for (index, chunk) in bytes.chunks(PUSH_BYTES).enumerate() {
             let mut entries = Vec::new();
+            let corrupt = |err| ApiError::Internal(format!("part {part} of {}: {err}", job.job_id));
             unpacker
                 .push(chunk, &mut |entry| entries.push(entry))
-                .map_err(|err| {
-                    ApiError::Internal(format!("part {part} of {}: {err}", job.job_id))
-                })?;
+                .map_err(corrupt)?;
+            fresh = false;
+            if unread_next && index + 1 == chunks {
+                let next = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+                std::mem::replace(&mut unpacker, next)
+                    .finish(&mut |entry| entries.push(entry))
+                    .map_err(corrupt)?;
+                fresh = true;
+            }
             for entry in entries {
                 match entry {
                     Entry::File(path, bytes) => {
@@ -212,6 +251,33 @@ pub async fn copy_step(
     }
     copy.next_part = Some(part);
     Ok(part >= job.parts)
+}
+
+/// The listing entries of part `part` of job `job_id`, a batch taken unchanged from the live
+/// export, when the base holds every one of its files as they are (the part is then not read):
+/// its file paths come from the batch's products. `None` when it does not (a page of the batch
+/// changed in the live export, so the base lacks it) or the products are gone: the part is read.
+async fn unchanged_entries(
+    bucket: &Bucket,
+    job_id: &str,
+    part: u32,
+    previous: &Previous,
+) -> ApiResult<Option<Vec<FileEntry>>> {
+    let Some(bytes) = storage::read(bucket, &products_key(job_id, part), None).await? else {
+        return Ok(None);
+    };
+    let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
+    Ok(products
+        .files
+        .iter()
+        .map(|path| {
+            previous
+                .files
+                .get(path)
+                .filter(|_| previous.layer.in_base(path))
+                .cloned()
+        })
+        .collect())
 }
 
 /// A step's writes of files whole, with the export the job is layered on.

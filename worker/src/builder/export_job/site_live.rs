@@ -104,7 +104,7 @@ impl ExportJob {
             };
             go_live(bucket, host, live).await?;
             crate::shared::log_line::info(
-                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files, "objectsWritten": site.objects + 1}),
+                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files, "objectsWritten": site.objects + 1, "partsUnread": site.parts_unread}),
             );
             record.status = JobStatus::Completed;
             record.progress = 100.0;
