@@ -137,7 +137,7 @@ pub fn compose_answer_with(
     let mut quoted: Vec<&str> = Vec::new();
     let mut code_quoted = false;
     for (i, s) in chosen.iter().enumerate() {
-        let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget);
+        let mut picks = pick_units(s, if i == 0 { 4 } else { 2 }, &mut budget, code_quoted);
         if i == 0 {
             quote_around_best(&s.a.units, &mut picks, &mut budget);
             quote_short_section(&s.a.units, &mut picks, &mut budget);

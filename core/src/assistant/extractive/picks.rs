@@ -9,11 +9,20 @@ use super::units::{Analyzed, Unit};
 use crate::assistant::passage::Passage;
 
 /// Best units of one passage within the shared prose budget, plus the list a picked sentence
-/// introduces (and the sentence introducing a picked list).
-pub(super) fn pick_units(s: &Scored, max_units: usize, budget: &mut usize) -> Vec<usize> {
+/// introduces (and the sentence introducing a picked list); no code block when the answer quotes
+/// one already (`code_quoted`).
+pub(super) fn pick_units(
+    s: &Scored,
+    max_units: usize,
+    budget: &mut usize,
+    code_quoted: bool,
+) -> Vec<usize> {
     let units = &s.a.units;
+    // One snippet per answer: once one is quoted, a further passage's code would be dropped after
+    // picking and leave its slot empty; its best prose is picked instead.
     let mut order: Vec<usize> = (0..units.len())
         .filter(|&i| s.unit_scores.get(i).is_some_and(|&v| v > 0.0))
+        .filter(|&i| !(code_quoted && units[i].is_code))
         .collect();
     crate::sort::sort_by(&mut order, |&x, &y| {
         s.unit_scores[y].total_cmp(&s.unit_scores[x])

@@ -106,3 +106,33 @@ fn a_snippet_goes_with_every_question_but_why_and_what_is() {
         assert!(!asks_for_code(q), "{q}");
     }
 }
+
+#[test]
+fn a_further_passage_whose_best_unit_is_code_quotes_its_prose_when_a_snippet_is_quoted() {
+    // The answer's one snippet comes from the lead. The second page's best unit is its block, which
+    // would be dropped after picking, and its sentence scores under a third of the block's: picked
+    // with the block, the sentence was left out and the page with it.
+    let passages = vec![
+        passage(
+            "faqs",
+            "FAQs",
+            "Remote Ollama",
+            "Check the remote server from your laptop:\n```\nOLLAMA_HOST=192.168.1.136:11434 ollama list # from laptop\n```",
+            0.9,
+        ),
+        passage(
+            "guides/ollama",
+            "Ollama",
+            "Listening",
+            "Make the server listen on all interfaces and restart it.\n```\nOLLAMA_HOST=192.168.1.136:11434 ollama list\n```",
+            0.85,
+        ),
+    ];
+    let answer = compose_answer(
+        "ollama list on the remote server 192.168.1.136 gives connection refused from my laptop",
+        &passages,
+    );
+    let text = answer.text();
+    assert_eq!(text.matches("```").count(), 2, "one snippet: {text}");
+    assert!(text.contains("listen on all interfaces"), "{text}");
+}
