@@ -53,8 +53,8 @@ pub struct ReuseFrom {
 }
 
 /// The key of what every batch of a version is rendered from, before its own files: the code (core's
-/// and the worker's), the
-/// job's `options` (as JSON, without its time), the outline and the file table's paths.
+/// and the worker's), the job's `options` (as JSON, without its time), the outline and the file
+/// table's paths.
 pub fn inputs_key(options: &[u8], outline: &Site, table: &FileTable) -> ApiResult<Vec<u8>> {
     let mut hasher = Sha256::new();
     for part in [

@@ -126,7 +126,8 @@ pub async fn copy_step(
 ) -> ApiResult<bool> {
     let first = copy.next_part.unwrap_or(0);
     // A large file (`llms-full.txt`) streams through as media do, never held whole.
-    let mut unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+    let new_unpacker = || Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+    let mut unpacker = new_unpacker();
     // Whether the unpacker is new, at a gzip member's start (a step starts at one): it has seen
     // no header yet, so it does not say it is between entries.
     let mut fresh = true;
@@ -152,7 +153,7 @@ pub async fn copy_step(
                     listing.entries.extend(entries);
                     part += 1;
                     // The next part is a gzip member of its own: read from its start.
-                    unpacker = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
+                    unpacker = new_unpacker();
                     fresh = true;
                     continue;
                 }
@@ -176,8 +177,7 @@ pub async fn copy_step(
                 .map_err(corrupt)?;
             fresh = false;
             if unread_next && index + 1 == chunks {
-                let next = Unpacker::streaming_from(&limits(), HELD_MEDIA_BYTES);
-                std::mem::replace(&mut unpacker, next)
+                std::mem::replace(&mut unpacker, new_unpacker())
                     .finish(&mut |entry| entries.push(entry))
                     .map_err(corrupt)?;
                 fresh = true;
