@@ -230,7 +230,7 @@ pub fn compose_answer_with(
         }
     }
     if asks_for_code(question) && !code_quoted && !attach_code(&mut groups, &weights, opts) {
-        if let Some(g) = code_from_lead_page(&groups, &analyzed, &weights, opts) {
+        if let Some(g) = code_from_lead_page(&groups, &analyzed, &weights, opts, &mut budget) {
             groups.push(g);
         }
     }

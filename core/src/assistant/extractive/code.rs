@@ -42,12 +42,15 @@ pub(super) fn attach_code(
 }
 
 /// For a how-question whose quoted passages hold no snippet usable: another section of the lead
-/// passage's page ("Installation" under the page that answers), quoted as its own group.
+/// passage's page ("Installation" under the page that answers), quoted as its own group with the
+/// section's best sentence when the prose budget allows: a snippet alone says what to run, the
+/// sentence beside it when ("If you're using a replicated deployment, also set …").
 pub(super) fn code_from_lead_page<'a, 'p>(
     groups: &[Group<'a, 'p>],
     analyzed: &'a [Analyzed<'p>],
     weights: &TermWeights,
     opts: &ExtractiveOptions,
+    budget: &mut usize,
 ) -> Option<Group<'a, 'p>> {
     let lead = groups.first()?.analyzed.passage;
     let mut best: Option<(f32, &'a Analyzed<'p>, &'a str, &'a str)> = None;
@@ -68,11 +71,28 @@ pub(super) fn code_from_lead_page<'a, 'p>(
         }
     }
     let (_, a, lang, code) = best?;
+    let sentence = best_sentence(a, weights).filter(|&u| a.units[u].text.chars().count() < *budget);
+    if let Some(u) = sentence {
+        *budget -= a.units[u].text.chars().count() + 1;
+    }
     Some(Group {
         passage: a.index,
         analyzed: a,
-        picks: Vec::new(),
+        picks: sentence.into_iter().collect(),
         code: Some((lang.to_string(), code.to_string())),
         endpoint: None,
     })
+}
+
+/// The sentence of `a` holding the most of the question's weight, the first on ties; none that an
+/// answer could not open with (an aside, a pointer elsewhere, a title line).
+fn best_sentence(a: &Analyzed, weights: &TermWeights) -> Option<usize> {
+    let mut best: Option<(f32, usize)> = None;
+    for (i, u) in a.units.iter().enumerate() {
+        let score = weights.score(&u.terms);
+        if u.can_lead() && score > 0.0 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, i));
+        }
+    }
+    best.map(|(_, i)| i)
 }

@@ -88,6 +88,44 @@ fn a_how_question_takes_its_snippet_from_another_section_of_the_lead_page() {
 }
 
 #[test]
+fn a_snippet_from_another_section_brings_that_sections_best_sentence() {
+    let passages = vec![
+        passage(
+            "deployment/clickhouse",
+            "Deploy ClickHouse",
+            "Apply migrations",
+            "The gateway applies migrations when it starts, unless `auto_migrations = false` is set \
+             in its configuration file. A replicated deployment must apply migrations by hand with the \
+             migration command before the gateway starts. The gateway refuses to start while a \
+             required migration is missing, and its log names the migration.",
+            0.8,
+        ),
+        passage(
+            "deployment/clickhouse",
+            "Deploy ClickHouse",
+            "Connect",
+            "Set the connection URL of the gateway.\n```bash\n# the gateway's database\nCLICKHOUSE_URL=http://localhost:8123\n```\nA replicated \
+             deployment also names its cluster in `CLICKHOUSE_CLUSTER_NAME`.",
+            0.2,
+        ),
+    ];
+    let answer = compose_answer(
+        "How do I apply migrations by hand when the gateway starts in a replicated deployment?",
+        &passages,
+    );
+    let text = answer.text();
+    assert!(
+        text.contains("CLICKHOUSE_URL=http://localhost:8123"),
+        "{text}"
+    );
+    assert!(
+        text.contains("also names its cluster in `CLICKHOUSE_CLUSTER_NAME`. [2]"),
+        "{text}"
+    );
+    assert!(!text.contains("Set the connection URL"), "{text}");
+}
+
+#[test]
 fn a_snippet_goes_with_every_question_but_why_and_what_is() {
     for q in [
         "cli headless json output",
