@@ -23,7 +23,7 @@ const FOCUS_MIN_TERMS: usize = 12;
 /// the sentence just before the first of them (usually the symptom they ask about), and from the
 /// rest only what names things: code spans, quoted messages, identifiers (`AUTH_TYPE`,
 /// `app.mount`, `v4.4`, `x-vocode-signature`) and product nouns. All but the asking sentences' own
-/// prose comes lower-cased: a name that a pasted error or a setup detail happens to carry
+/// prose comes lower-cased (an error code written in capitals as a code span: `econnrefused`): a name that a pasted error or a setup detail happens to carry
 /// (`AttributeError`, `Colima`) is context, and is not held to search's rule that a question naming
 /// something the docs never mention is not covered; a name the question asks about still is. A
 /// message with nothing that asks is kept whole.
@@ -42,15 +42,33 @@ pub fn focus(message: &str) -> String {
         if asks(sentence) {
             push_word(&mut out, &lower_quoted(sentence));
         } else if i + 1 == first_ask {
-            push_word(&mut context, &sentence.to_lowercase());
+            push_word(&mut context, &lower_marking_codes(sentence));
         } else {
             for name in identifiers(sentence) {
-                push_word(&mut context, &name.to_lowercase());
+                push_word(&mut context, &lower_marking_codes(name));
             }
         }
     }
     push_word(&mut out, &context);
     out.trim().to_string()
+}
+
+/// Lower-cased, with a word written all in capitals (`ECONNREFUSED`, `EADDRINUSE`; five letters
+/// or more, so not `VS` or `API`) marked as code: an error code the reader pasted is a name a section's
+/// heading may hold, and in code it is not held to search's unknown-name rule, which reads capitals.
+fn lower_marking_codes(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let letters = bare.chars().filter(char::is_ascii_alphabetic).count();
+            let code = letters >= 5 && !bare.chars().any(char::is_lowercase) && !word.contains('`');
+            match code {
+                true => word.replacen(bare, &format!("`{}`", bare.to_lowercase()), 1),
+                false => word.to_lowercase(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The sentence with its code spans and quoted messages lower-cased: what the reader pasted (an
@@ -211,5 +229,17 @@ mod tests {
             identifiers("Ran `cn -p` with AUTH_TYPE=oidc on v4.4 under Docker, twice."),
             vec!["cn -p", "AUTH_TYPE=oidc", "v4.4", "Docker"]
         );
+    }
+
+    #[test]
+    fn a_pasted_error_code_keeps_its_capitals() {
+        let q = focus(
+            "Ollama is running on a Linux box in the office and I want Continue on my laptop to use \
+             it. From VS Code I just get ECONNREFUSED. What needs to change on both sides?",
+        );
+        assert!(q.contains("from vs code i just get `econnrefused`."), "{q}");
+        assert!(q.contains("linux") && !q.contains("Linux"), "{q}");
+        // A pasted code is not held to the unknown-name rule.
+        assert!(super::super::named_words(&q).is_empty(), "{q}");
     }
 }

@@ -2,18 +2,23 @@
 
 use super::sentences::is_title_line;
 use super::tuning::{
-    CODE_FREE_WORDS, DEFINITION_WEIGHT, FREE_WORDS, NAMES_WEIGHT, TITLE_LINE_WEIGHT,
+    CODE_FREE_WORDS, DEFINITION_WEIGHT, FREE_WORDS, NAMED_HEADING_WEIGHT, NAMES_WEIGHT,
+    TITLE_LINE_WEIGHT,
 };
 use super::units::{Analyzed, Unit};
+use crate::assistant::query::terms;
 use crate::text::is_cjk;
 
 /// Inverse unit frequency of each question term over the relevant passages.
 pub(super) struct TermWeights {
     pub(super) weights: Vec<(String, f32)>,
+    /// Terms of what the question writes as a name (an error code, a key, a code span).
+    named: Vec<String>,
 }
 
 impl TermWeights {
-    pub(super) fn new(q: &[String], analyzed: &[Analyzed]) -> Self {
+    pub(super) fn new(question: &str, q: &[String], analyzed: &[Analyzed]) -> Self {
+        let shares = number_shares(question);
         let units: Vec<&Unit> = analyzed.iter().flat_map(|a| a.units.iter()).collect();
         let total = units.len().max(1) as f32;
         let weights = q
@@ -21,10 +26,23 @@ impl TermWeights {
             .map(|t| {
                 let df = units.iter().filter(|u| u.terms.contains(t)).count().max(1) as f32;
                 let cjk = if t.chars().any(is_cjk) { 0.5 } else { 1.0 };
-                (t.clone(), cjk * (1.0 + libm::logf(total / df)))
+                let share = shares.iter().find(|(n, _)| n == t).map_or(1.0, |&(_, s)| s);
+                (t.clone(), share * cjk * (1.0 + libm::logf(total / df)))
             })
             .collect();
-        Self { weights }
+        Self {
+            weights,
+            named: named_terms(question),
+        }
+    }
+
+    /// The weight of the question's names among `terms`.
+    pub(super) fn named_score(&self, terms: &[String]) -> f32 {
+        self.weights
+            .iter()
+            .filter(|(t, _)| terms.contains(t) && self.named.contains(t))
+            .map(|(_, w)| w)
+            .sum()
     }
 
     pub(super) fn score(&self, terms: &[String]) -> f32 {
@@ -93,7 +111,11 @@ impl<'a, 'p> Scored<'a, 'p> {
             .collect();
         let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
         // A heading that names the question's subject makes the section the better source.
-        let heading_bonus = 0.3 * weights.score(&a.heading_terms) * rank_factor;
+        // One that names what the question writes as a name (the `ECONNREFUSED` it pasted) is
+        // where the docs treat that case.
+        let heading_bonus = (0.3 * weights.score(&a.heading_terms)
+            + NAMED_HEADING_WEIGHT * weights.named_score(&a.heading_terms))
+            * rank_factor;
         let best = if best_unit > 0.0 {
             best_unit + heading_bonus
         } else {
@@ -105,4 +127,44 @@ impl<'a, 'p> Scored<'a, 'p> {
             best,
         }
     }
+}
+
+/// The numbers one written value splits into (`192.168.1.136`, `v4.4.2`, `8.0.1`) are one value: each
+/// weighs its share, or an address would count three times against the one word beside it.
+fn number_shares(question: &str) -> Vec<(String, f32)> {
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for word in question.split_whitespace() {
+        let numbers: Vec<String> = terms(word)
+            .into_iter()
+            .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        let share = 1.0 / numbers.len().max(1) as f32;
+        for n in numbers.into_iter().filter(|_| share < 1.0) {
+            if !out.iter().any(|(t, _)| *t == n) {
+                out.push((n, share));
+            }
+        }
+    }
+    out
+}
+
+/// Terms of the question's words shaped as names: code spans, and words with an inner `_ . / = : @`
+/// or two capitals (`ECONNREFUSED`, `AttributeError`, `OAuth`).
+fn named_terms(question: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, part) in question.split('`').enumerate() {
+        if n % 2 == 1 {
+            out.extend(terms(part));
+            continue;
+        }
+        for raw in part.split_whitespace() {
+            let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+            let inner = word.contains(['_', '.', '/', '=', ':', '@']);
+            let capitals = word.chars().filter(char::is_ascii_uppercase).count() >= 2;
+            if inner || capitals {
+                out.extend(terms(word));
+            }
+        }
+    }
+    out
 }

@@ -605,3 +605,34 @@ fn the_row_defining_the_asked_identifier_is_quoted_without_the_rest_of_its_table
         "{text}"
     );
 }
+
+#[test]
+fn the_section_whose_heading_names_the_pasted_error_leads() {
+    let passages = vec![
+        passage(
+            "faqs",
+            "FAQs",
+            "Parse errors with a remote model",
+            "Pull the model on the remote machine:\n```\nOLLAMA_HOST=192.168.1.136:11434 ollama pull llama3\n```",
+            0.125,
+        ),
+        passage(
+            "faqs",
+            "FAQs",
+            "Connection failed to remote Ollama (EHOSTUNREACH/ECONNREFUSED)",
+            "Make Ollama listen on every interface of the server with `OLLAMA_HOST=0.0.0.0:11434`, \
+             then point Continue at the server's address.",
+            0.106,
+        ),
+    ];
+    // The retrieval query of a long question: the ask, then the symptom sentence and the setup's names.
+    let text = compose_answer(
+        "`ollama list` works on the server, but from 192.168.1.136 i just get `econnrefused`.",
+        &passages,
+    )
+    .text();
+    assert!(
+        text.starts_with("Make Ollama listen on every interface"),
+        "{text}"
+    );
+}
