@@ -23,7 +23,8 @@ const FOCUS_MIN_TERMS: usize = 12;
 /// the sentence just before the first of them (usually the symptom they ask about), and from the
 /// rest only what names things: code spans, quoted messages, identifiers (`AUTH_TYPE`,
 /// `app.mount`, `v4.4`, `x-vocode-signature`) and product nouns. All but the asking sentences' own
-/// prose comes lower-cased (an error code written in capitals as a code span: `econnrefused`): a name that a pasted error or a setup detail happens to carry
+/// prose comes lower-cased, and what the narrative names as code spans (`colima`, and an error code
+/// written in capitals: `econnrefused`), which the answer reads as the question's names: a name that a pasted error or a setup detail happens to carry
 /// (`AttributeError`, `Colima`) is context, and is not held to search's rule that a question naming
 /// something the docs never mention is not covered; a name the question asks about still is. A
 /// message with nothing that asks is kept whole.
@@ -45,7 +46,7 @@ pub fn focus(message: &str) -> String {
             push_word(&mut context, &lower_marking_codes(sentence));
         } else {
             for name in identifiers(sentence) {
-                push_word(&mut context, &lower_marking_codes(name));
+                push_word(&mut context, &format!("`{}`", name.to_lowercase()));
             }
         }
     }
@@ -157,7 +158,8 @@ fn identifiers(sentence: &str) -> Vec<&str> {
             let shaped = word.contains(['_', '.', '/', '=', ':', '-', '@'])
                 || word.chars().any(|c| c.is_ascii_digit())
                 || chars.any(char::is_uppercase);
-            let noun = first.is_uppercase() && (w > 0 || n > 0);
+            // One letter is the pronoun "I", not a name.
+            let noun = first.is_uppercase() && (w > 0 || n > 0) && word.chars().nth(1).is_some();
             if shaped || noun {
                 out.push(word);
             }
@@ -238,7 +240,8 @@ mod tests {
              it. From VS Code I just get ECONNREFUSED. What needs to change on both sides?",
         );
         assert!(q.contains("from vs code i just get `econnrefused`."), "{q}");
-        assert!(q.contains("linux") && !q.contains("Linux"), "{q}");
+        // The setup's names, as code: a section headed with one treats that case.
+        assert!(q.contains("`linux`") && q.contains("`continue`"), "{q}");
         // A pasted code is not held to the unknown-name rule.
         assert!(super::super::named_words(&q).is_empty(), "{q}");
     }
