@@ -26,6 +26,9 @@
 //!    quoting only pointers elsewhere gives the opening to the next that has a lead.
 //!    Prose is capped at `max_prose_chars`.
 //!    A lead that is one short sentence also quotes the unit after it, which usually says how.
+//!    A quote of an API operation's section opens with its method and path, and one of a reference
+//!    section headed by an identifier (`RateLimitingMiddleware`) with that name, which its
+//!    sentences leave unsaid.
 //! 4. For every question but "why …" and "what is …", one code block from the quoted passages, else
 //!    from another retrieved section of the lead's page (its "Installation" under the page that
 //!    answers).
@@ -51,7 +54,7 @@ use crate::assistant::passage::Passage;
 use crate::assistant::query::terms;
 pub use chunks::stream_chunks;
 use code::{attach_code, code_from_lead_page};
-use endpoint::{endpoint_line, is_operation_section};
+use endpoint::{endpoint_line, is_operation_section, named_heading};
 use evidence::{asks_for_code, earns_citation, is_close, is_covered, names_unmet};
 use group::Group;
 pub(crate) use labels::ask_about;
@@ -174,7 +177,15 @@ pub fn compose_answer_with(
                     })
                     .flatten()
             })
-            .map(str::to_owned);
+            .map(str::to_owned)
+            .or_else(|| {
+                let name = named_heading(s.a.passage)?;
+                let lower = name.to_lowercase();
+                let said = picks
+                    .iter()
+                    .any(|&u| s.a.units[u].text.to_lowercase().contains(&lower));
+                (!said).then(|| format!("`{name}`"))
+            });
         if !picks.is_empty() {
             groups.push(Group {
                 passage: s.a.index,

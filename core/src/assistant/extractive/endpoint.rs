@@ -40,3 +40,20 @@ pub(super) fn is_endpoint_line(text: &str) -> bool {
         && !path.contains(char::is_whitespace)
         && (method == "WEBHOOK" || path.starts_with('/'))
 }
+
+/// The identifier a reference section is headed with (`RateLimitingMiddleware`, `update_log_tags`,
+/// `client.search()`): its sentences describe it without naming it ("Uses a token bucket
+/// algorithm by default"), so a quote of them opens with the name.
+pub(super) fn named_heading(passage: &Passage) -> Option<&str> {
+    let name = passage.heading.trim().trim_matches('`');
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    // CamelCase, not an acronym (`FAQ`, `API`).
+    let camel =
+        chars.any(|c| c.is_ascii_uppercase()) && name.chars().any(|c| c.is_ascii_lowercase());
+    let shaped = name.contains(['_', '.', '(']) || camel;
+    let word = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_.()".contains(c));
+    (first.is_ascii_alphabetic() && name.len() >= 3 && shaped && word).then_some(name)
+}

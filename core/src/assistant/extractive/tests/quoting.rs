@@ -636,3 +636,27 @@ fn the_section_whose_heading_names_the_pasted_error_leads() {
         "{text}"
     );
 }
+
+#[test]
+fn a_reference_section_headed_by_an_identifier_is_quoted_under_its_name() {
+    let reference = |heading: &str| {
+        vec![passage(
+            "python-sdk/rate_limiting",
+            "rate_limiting",
+            heading,
+            "Uses a token bucket algorithm by default, allowing 10 requests per second with bursts of 20.",
+            0.5,
+        )]
+    };
+    let question = "What are the default limits of the rate limiter?";
+    let text = compose_answer(question, &reference("RateLimitingMiddleware")).text();
+    assert!(
+        text.starts_with("`RateLimitingMiddleware`\n\nUses a token bucket algorithm"),
+        "{text}"
+    );
+    // An acronym or a heading of words is no identifier.
+    for heading in ["FAQ", "Rate limits"] {
+        let text = compose_answer(question, &reference(heading)).text();
+        assert!(text.starts_with("Uses a token bucket algorithm"), "{text}");
+    }
+}
