@@ -169,6 +169,7 @@ impl<'p> Analyzed<'p> {
         for u in &units {
             all_terms.extend(u.terms.iter().cloned());
         }
+        merge_before_after(&blocks, &mut units);
         let matched: Vec<&String> = q.iter().filter(|t| all_terms.contains(t)).collect();
         let have = effective_count(matched.iter().map(|t| t.as_str()));
         let want = effective_count(q.iter().map(|t| t.as_str()));
@@ -187,6 +188,33 @@ impl<'p> Analyzed<'p> {
             units,
             heading_terms,
             relevant,
+        }
+    }
+}
+
+/// A migration's pair of snippets, labelled "Before" and "After" (the old `config.json` form, then
+/// its `config.yaml` replacement), is one unit: the After snippet, matched by the words of both. A
+/// question names the old form it wants replaced, and quoting that alone hands the reader the
+/// deprecated code.
+fn merge_before_after(blocks: &[Block], units: &mut Vec<Unit>) {
+    let labelled = |u: &Unit, label: &str| {
+        u.is_code
+            && u.block > 0
+            && matches!(&blocks[u.block - 1], Block::Prose(lines)
+                if lines.iter().any(|l| l.trim().trim_end_matches(':').eq_ignore_ascii_case(label)))
+    };
+    let mut i = 0;
+    while i < units.len() {
+        let after = labelled(&units[i], "before")
+            .then(|| (i + 1..units.len()).find(|&k| units[k].is_code))
+            .flatten()
+            .filter(|&k| labelled(&units[k], "after"));
+        match after {
+            Some(k) => {
+                let before = units.remove(i);
+                units[k - 1].terms.extend(before.terms);
+            }
+            None => i += 1,
         }
     }
 }

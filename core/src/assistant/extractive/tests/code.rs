@@ -174,3 +174,22 @@ fn a_further_passage_whose_best_unit_is_code_quotes_its_prose_when_a_snippet_is_
     assert_eq!(text.matches("```").count(), 2, "one snippet: {text}");
     assert!(text.contains("listen on all interfaces"), "{text}");
 }
+
+#[test]
+fn a_before_and_after_pair_quotes_the_after_snippet() {
+    let passages = vec![passage(
+        "reference/yaml-migration",
+        "Migrating Config to YAML",
+        "System Message",
+        "The `systemMessage` property has been replaced with a `rules` property.\nBefore\nconfig.json\n\
+         ```\n{\n  \"systemMessage\": \"Always give concise responses\"\n}\n```\nAfter\nconfig.yaml\n\
+         ```\nrules:\n  - Always give concise responses\n```",
+        0.5,
+    )];
+    let text = compose_answer("How do I set systemMessage in config.yaml?", &passages).text();
+    assert!(
+        text.contains("```\nrules:\n  - Always give concise responses\n```"),
+        "{text}"
+    );
+    assert!(!text.contains("\"systemMessage\": \"Always"), "{text}");
+}
