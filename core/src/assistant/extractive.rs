@@ -52,6 +52,7 @@ mod units;
 
 use crate::assistant::passage::Passage;
 use crate::assistant::query::terms;
+use crate::search::page_kind::asks_history;
 pub use chunks::stream_chunks;
 use code::{attach_code, code_from_lead_page};
 use endpoint::{endpoint_line, is_operation_section, named_heading};
@@ -114,10 +115,11 @@ pub fn compose_answer_with(
     }
     let weights = TermWeights::new(question, &q, &analyzed);
     let wants_code = asks_for_code(question);
+    let lower_history = !asks_history(question);
     let mut scored: Vec<Scored> = analyzed
         .iter()
         .enumerate()
-        .map(|(rank, a)| Scored::new(a, rank, &weights, wants_code))
+        .map(|(rank, a)| Scored::new(a, rank, &weights, wants_code, lower_history))
         .collect();
     // Stable sort keeps retrieval order for ties.
     crate::sort::sort_by(&mut scored, |a, b| b.best.total_cmp(&a.best));

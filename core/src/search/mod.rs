@@ -15,7 +15,7 @@ mod discovery;
 mod index;
 mod language;
 mod page;
-mod page_kind;
+pub(crate) mod page_kind;
 mod postings;
 mod query;
 mod score;

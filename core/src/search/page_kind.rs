@@ -86,10 +86,23 @@ impl<'p> PageKinds<'p> {
 }
 
 fn is_history_page(page: &PageMeta) -> bool {
-    let last = page.path.rsplit('/').next().unwrap_or("");
+    is_history(&page.path, &page.title)
+}
+
+/// A changelog or release notes page, by its path's last segment or its title.
+pub(crate) fn is_history(path: &str, title: &str) -> bool {
+    let last = path.rsplit('/').next().unwrap_or("");
     HISTORY_PAGE_NAMES
         .iter()
-        .any(|name| names_match(last, name) || names_match(&page.title, name))
+        .any(|name| names_match(last, name) || names_match(title, name))
+}
+
+/// The question asks about history itself ("what changed in 3.0", "when was … added").
+pub(crate) fn asks_history(question: &str) -> bool {
+    let history = query_terms(HISTORY_WORDS, 64);
+    query_terms(question, 64)
+        .iter()
+        .any(|t| history.contains(t))
 }
 
 fn is_reference_page(page: &PageMeta) -> bool {

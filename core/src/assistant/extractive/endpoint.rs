@@ -55,5 +55,7 @@ pub(super) fn named_heading(passage: &Passage) -> Option<&str> {
     let word = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "_.()".contains(c));
-    (first.is_ascii_alphabetic() && name.len() >= 3 && shaped && word).then_some(name)
+    // Three letters at least: a version (`v2.14`) is no name.
+    let letters = name.chars().filter(char::is_ascii_alphabetic).count();
+    (first.is_ascii_alphabetic() && letters >= 3 && shaped && word).then_some(name)
 }

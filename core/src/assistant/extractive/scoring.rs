@@ -2,11 +2,12 @@
 
 use super::sentences::is_title_line;
 use super::tuning::{
-    CODE_FREE_WORDS, DEFINITION_WEIGHT, FREE_WORDS, NAMED_HEADING_WEIGHT, NAMES_WEIGHT,
-    TITLE_LINE_WEIGHT,
+    CODE_FREE_WORDS, DEFINITION_WEIGHT, FREE_WORDS, HISTORY_RANK_WEIGHT, NAMED_HEADING_WEIGHT,
+    NAMES_WEIGHT, TITLE_LINE_WEIGHT,
 };
 use super::units::{Analyzed, Unit};
 use crate::assistant::query::terms;
+use crate::search::page_kind::is_history;
 use crate::text::is_cjk;
 
 /// Inverse unit frequency of each question term over the relevant passages.
@@ -67,10 +68,18 @@ impl<'a, 'p> Scored<'a, 'p> {
         rank: usize,
         weights: &TermWeights,
         wants_code: bool,
+        lower_history: bool,
     ) -> Self {
         // Retrieval already weighed titles and headings; a lower-ranked passage must quote clearly
         // better to be preferred.
         let rank_factor = 1.0 / (1.0 + 0.3 * rank as f32);
+        // A changelog names every feature once, in the words a question about it uses; the
+        // feature's own page says how. Search lowers it the same way.
+        let in_passing = lower_history && is_history(&a.passage.path, &a.passage.title);
+        let rank_factor = match in_passing {
+            true => rank_factor * HISTORY_RANK_WEIGHT,
+            false => rank_factor,
+        };
         let match_scores: Vec<f32> = a
             .units
             .iter()

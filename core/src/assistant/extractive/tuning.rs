@@ -83,3 +83,8 @@ pub(super) const THIN_SECTION_CHARS: usize = 2 * THIN_LEAD_CHARS;
 /// backticks) adds this much of that name's weight to the section's lead score, beside the 0.3 of
 /// every heading term.
 pub(super) const NAMED_HEADING_WEIGHT: f32 = 0.7;
+
+/// A changelog or release notes passage's rank factor is weighed by this unless the question asks
+/// about history (`search::page_kind`): its entry holds the question's words ("ResponseLimitingMiddleware
+/// caps tool response sizes") and led over the middleware's own section.
+pub(super) const HISTORY_RANK_WEIGHT: f32 = 0.5;

@@ -54,3 +54,33 @@ fn a_sentence_a_page_repeats_is_quoted_once() {
         "{text}"
     );
 }
+
+#[test]
+fn a_changelog_entry_does_not_lead_over_the_feature_s_page_unless_history_is_asked() {
+    let passages = vec![
+        passage(
+            "changelog",
+            "Changelog",
+            "v2.14",
+            "ResponseLimitingMiddleware caps tool response sizes with safe truncation.",
+            0.6,
+        ),
+        passage(
+            "servers/middleware",
+            "Middleware",
+            "Response Limiting",
+            "Add the response limiting middleware to cap the size of tool output.",
+            0.5,
+        ),
+    ];
+    let text = compose_answer("cap tool response size", &passages).text();
+    assert!(
+        text.starts_with("Add the response limiting middleware"),
+        "{text}"
+    );
+    let text = compose_answer("when was the cap on tool response size added", &passages).text();
+    assert!(
+        text.starts_with("ResponseLimitingMiddleware caps"),
+        "{text}"
+    );
+}
