@@ -36,7 +36,10 @@ function stepTimer(logFile, started) {
     const lines = logLines(logFile).filter((l) => l.event === 'export_step' || l.event === 'site_live' || (l.event === 'durable' && l.class === 'ExportJob'));
     const now = performance.now();
     for (const line of lines.slice(seen)) {
-      if (line.event === 'site_live') switchedMs ??= Math.round(now - started);
+      if (line.event === 'site_live') {
+        switchedMs ??= Math.round(now - started);
+        continue;
+      }
       if (line.event === 'durable') {
         // The alarm that ran the step logs after it: the isolate's memory then.
         if (kind) times[kind].wasmMemoryMiB = Math.max(times[kind].wasmMemoryMiB, Math.round((line.wasmMemoryBytes / 1048576) * 10) / 10);
