@@ -10,7 +10,9 @@
 //   node bench/hosted-change.mjs --copies 4,40   sites of N copies of the fixture's English pages
 //   --steps: also the one-page export's wall time per kind of step (each step's `export_step` log
 //   line timed as it arrives; the first step's time includes the export's start), its longest, and
-//   the export object's wasm memory after it
+//   the export object's wasm memory after it, and `switchedMs`: when the export wrote the live
+//   pointer (the site serves it once the request-serving isolate's pointer cache, 5 s, runs out)
+//   KEEP_LOG=<file>: keeps the one-page export's worker log there
 import { request } from 'node:http';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,13 +28,18 @@ const timeSteps = args.includes('--steps');
  * of step, counted from `started` (a step's time runs from the line before it). */
 function stepTimer(logFile, started) {
   const times = {};
+  let switchedMs = null;
   let seen = 0;
   let last = started;
   let kind = null;
   const tick = () => {
-    const lines = logLines(logFile).filter((l) => l.event === 'export_step' || (l.event === 'durable' && l.class === 'ExportJob'));
+    const lines = logLines(logFile).filter((l) => l.event === 'export_step' || l.event === 'site_live' || (l.event === 'durable' && l.class === 'ExportJob'));
     const now = performance.now();
     for (const line of lines.slice(seen)) {
+      if (line.event === 'site_live') {
+        switchedMs ??= Math.round(now - started);
+        continue;
+      }
       if (line.event === 'durable') {
         // The alarm that ran the step logs after it: the isolate's memory then.
         if (kind) times[kind].wasmMemoryMiB = Math.max(times[kind].wasmMemoryMiB, Math.round((line.wasmMemoryBytes / 1048576) * 10) / 10);
@@ -56,7 +63,7 @@ function stepTimer(logFile, started) {
         entry.ms = Math.round(entry.ms);
         entry.longestMs = Math.round(entry.longestMs);
       }
-      return times;
+      return { ...times, switchedMs };
     },
   };
 }
@@ -130,6 +137,7 @@ async function measure(bench, label, folder) {
   const manifest = await servedNext(bench, first.jobId);
   const changeMs = performance.now() - live;
   const changeSteps = steps?.stop();
+  if (process.env.KEEP_LOG) cpSync(changeLog, process.env.KEEP_LOG);
   const change = await finished(bench, manifest.jobId);
   const figures = {
     site: label,

@@ -93,6 +93,12 @@ test('one changed page: the next export writes that page, the files that carry i
   assert.deepEqual([finishing[0].batches, finishing[0].pagesRead], [batches, 0], 'the finishing step\'s batches and pages read again');
   const wholeFinishing = log.find((l) => l.event === 'export_finishing' && l.jobId === whole.jobId);
   assert.equal(wholeFinishing?.pagesRead, 0, 'the first export\'s finishing step read no page again either');
+  // Its steps before the site's files: the batches it takes (several at once) and the one it
+  // renders in two at most, and the search packs' pieces four to a step (the fixture's four in one).
+  const steps = log.filter((l) => l.event === 'export_step' && l.jobId === job.jobId);
+  const stepsOf = (kind) => steps.filter((l) => l.kind === kind).length;
+  assert.ok(stepsOf('pages-taken') + stepsOf('pages-rendered') <= 2, `${stepsOf('pages-taken')} + ${stepsOf('pages-rendered')} steps of pages`);
+  assert.equal(stepsOf('search'), 1, 'the search packs copied in one step');
   const siteLive = log.find((l) => l.event === 'site_live' && l.jobId === job.jobId);
   assert.equal(siteLive?.partsUnread, batches - 1, 'parts of unchanged batches not read');
 

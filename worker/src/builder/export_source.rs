@@ -102,12 +102,17 @@ impl ExportSource {
         bucket: &Bucket,
         paths: &std::collections::BTreeSet<String>,
     ) -> ApiResult<SourceTree> {
-        let mut tree = self.read(bucket, paths).await?;
-        tree.extend(
+        Ok(self.complete(self.read(bucket, paths).await?))
+    }
+
+    /// The tree a batch renders from, given the files of its own it read ([`Self::read`]): those,
+    /// the shared files, and every other file of the table named.
+    pub fn complete(&self, mut own: SourceTree) -> SourceTree {
+        own.extend(
             self.shared
                 .iter()
                 .map(|(path, bytes)| (path.clone(), bytes.clone())),
         );
-        Ok(batch_tree(&self.table, tree))
+        batch_tree(&self.table, own)
     }
 }

@@ -136,16 +136,16 @@ impl TermPostings {
         }
     }
 
-    /// The JSON of the postings: `df`, then the kept documents in order as (page delta, section,
-    /// weight) triples; page `p`'s documents are numbered from `page_docs[p]`.
-    fn json(mut self, page_docs: &[u32], out: &mut String) {
-        self.close();
+    /// The JSON of the postings, once [`Self::close`]d: `df`, then the kept documents in order as
+    /// (page delta, section, weight) triples; page `p`'s documents are numbered from
+    /// `page_docs[p]`.
+    fn json(&self, page_docs: &[u32], out: &mut String) {
         out.push('[');
         out.push_str(&self.df.to_string());
         let mut kept: Vec<(u32, u32)> = self
             .kept
-            .into_iter()
-            .map(|Reverse((weight, Reverse(doc)))| (doc, weight))
+            .iter()
+            .map(|&Reverse((weight, Reverse(doc)))| (doc, weight))
             .collect();
         crate::sort::sort(&mut kept);
         let mut last = 0usize;
@@ -159,33 +159,27 @@ impl TermPostings {
     }
 }
 
-/// Term files of one group of terms (sorted, all starting with `key`): one file, or when that is
-/// over [`SHARD_BYTES`] and some term is longer than the key, one file per next character (terms
-/// equal to the key stay in the key's file), recursively. Split keys go to `split`.
+/// Term files of one group of terms (sorted, all starting with `key`, each with the length of its
+/// postings' JSON): one file, or when that is over [`SHARD_BYTES`] and some term is longer than
+/// the key, one file per next character (terms equal to the key stay in the key's file),
+/// recursively. Each file goes to `out` as its key and its terms; split keys go to `split`.
 fn shard(
     key: &str,
-    terms: &[(String, String)],
+    terms: &[(String, usize)],
     split: &mut BTreeSet<String>,
-    out: &mut Vec<(String, String)>,
+    out: &mut Vec<(String, Vec<String>)>,
 ) {
     let key_chars = key.chars().count();
-    let size: usize = terms.iter().map(|(t, p)| t.len() + p.len() + 4).sum();
+    let size: usize = terms.iter().map(|(t, p)| t.len() + p + 4).sum();
     if size <= SHARD_BYTES || terms.iter().all(|(t, _)| t.chars().count() <= key_chars) {
-        let mut file = String::from("{");
-        for (i, (term, postings)) in terms.iter().enumerate() {
-            if i > 0 {
-                file.push(',');
-            }
-            file.push_str(&Value::String(term.clone()).to_string());
-            file.push(':');
-            file.push_str(postings);
-        }
-        file.push('}');
-        out.push((key.to_owned(), file));
+        out.push((
+            key.to_owned(),
+            terms.iter().map(|(t, _)| t.clone()).collect(),
+        ));
         return;
     }
     split.insert(key.to_owned());
-    let exact: Vec<(String, String)> = terms
+    let exact: Vec<(String, usize)> = terms
         .iter()
         .filter(|(t, _)| t.chars().count() <= key_chars)
         .cloned()
@@ -193,7 +187,7 @@ fn shard(
     if !exact.is_empty() {
         shard(key, &exact, split, out);
     }
-    let longer: Vec<&(String, String)> = terms
+    let longer: Vec<&(String, usize)> = terms
         .iter()
         .filter(|(t, _)| t.chars().count() > key_chars)
         .collect();
@@ -204,7 +198,7 @@ fn shard(
             .iter()
             .position(|(t, _)| !t.starts_with(&child))
             .map_or(longer.len(), |n| start + n);
-        let group: Vec<(String, String)> = longer[start..end].iter().map(|&t| t.clone()).collect();
+        let group: Vec<(String, usize)> = longer[start..end].iter().map(|&t| t.clone()).collect();
         shard(&child, &group, split, out);
         start = end;
     }
@@ -305,31 +299,37 @@ impl LanguageIndex {
         }
     }
 
-    /// The language's files under `dir`, in path order, each handed to `emit` as it is made.
+    /// The language's files under `dir`, in path order, each handed to `emit` as it is made. The
+    /// term files are laid out first from their postings' sizes (`meta.json`, before them, names
+    /// the split keys), then each is written from its terms' postings, which go as it is: no more
+    /// than one term file's JSON is held at a time.
     fn write_files(mut self, dir: &str, emit: &mut dyn FnMut(ExportFile)) {
-        let mut split = BTreeSet::new();
-        let mut shards = Vec::new();
-        // Terms are sorted, so the terms of one two-character prefix are consecutive.
-        let mut group: Vec<(String, String)> = Vec::new();
-        let mut group_key = String::new();
         let page_docs = std::mem::take(&mut self.page_docs);
-        for (term, docs) in std::mem::take(&mut self.postings) {
+        let mut postings = std::mem::take(&mut self.postings);
+        postings.values_mut().for_each(TermPostings::close);
+        let mut split = BTreeSet::new();
+        let mut layout = Vec::new();
+        // Terms are sorted, so the terms of one two-character prefix are consecutive.
+        let mut group: Vec<(String, usize)> = Vec::new();
+        let mut group_key = String::new();
+        let mut json = String::new();
+        for (term, docs) in &postings {
             let key: String = term.chars().take(2).collect();
             if key != group_key && !group.is_empty() {
                 shard(
                     &group_key,
                     &std::mem::take(&mut group),
                     &mut split,
-                    &mut shards,
+                    &mut layout,
                 );
             }
             group_key = key;
-            let mut postings = String::new();
-            docs.json(&page_docs, &mut postings);
-            group.push((term, postings));
+            json.clear();
+            docs.json(&page_docs, &mut json);
+            group.push((term.clone(), json.len()));
         }
         if !group.is_empty() {
-            shard(&group_key, &group, &mut split, &mut shards);
+            shard(&group_key, &group, &mut split, &mut layout);
         }
         if !self.open_pages.is_empty() {
             let last = json!(std::mem::take(&mut self.open_pages)).to_string();
@@ -349,13 +349,25 @@ impl LanguageIndex {
             format!("{dir}/meta.json"),
             meta.to_string(),
         ));
-        let mut shards: Vec<(String, String)> = shards
+        let mut layout: Vec<(String, Vec<String>)> = layout
             .into_iter()
-            .map(|(key, text)| (format!("{dir}/t/{}.json", key_file(&key)), text))
+            .map(|(key, terms)| (format!("{dir}/t/{}.json", key_file(&key)), terms))
             .collect();
-        crate::sort::sort_by(&mut shards, |a, b| a.0.cmp(&b.0));
-        for (path, text) in shards {
-            emit(ExportFile::new(path, text));
+        crate::sort::sort_by(&mut layout, |a, b| a.0.cmp(&b.0));
+        for (path, terms) in layout {
+            let mut file = String::from("{");
+            for (i, term) in terms.into_iter().enumerate() {
+                if i > 0 {
+                    file.push(',');
+                }
+                file.push_str(&Value::String(term.clone()).to_string());
+                file.push(':');
+                if let Some(docs) = postings.remove(&term) {
+                    docs.json(&page_docs, &mut file);
+                }
+            }
+            file.push('}');
+            emit(ExportFile::new(path, file));
         }
     }
 }
@@ -616,6 +628,7 @@ mod tests {
             }
             let mut json = String::new();
             let page_docs: Vec<u32> = (0..=doc).collect();
+            postings.close();
             postings.json(&page_docs, &mut json);
             prop_assert_eq!(json, postings_of_every_document(&adds));
         }

@@ -8,9 +8,10 @@
 //! The version's key covers the code (core's source hash, the hash of what the worker renders with
 //! beyond core: its own source and the locked dependencies, `worker/build.rs`, and its version), the job's
 //! options, the outline (every page's title, place and frontmatter fields: the navigation every
-//! page shows) and the file table's paths; a batch's key adds the bytes of every file its pages
-//! read (their sources, the snippets they import, the shared files: `docs.json`, OpenAPI
-//! documents, inline SVG). A page's text is not in the outline, so an edit of one page changes one
+//! page shows), the file table's paths and the bytes of the shared files every batch reads
+//! (`docs.json`, OpenAPI documents, inline SVG), hashed once; a batch's key adds the bytes of the
+//! files its own pages read (their sources, the snippets they import), so taking a batch reads and
+//! hashes those alone. A page's text is not in the outline, so an edit of one page changes one
 //! batch's key. Each export writes its batches' keys beside its parts (`batches.json`) for the
 //! next one; a batch taken carries its pages' icon sets and embed origins with it.
 
@@ -52,10 +53,22 @@ pub struct ReuseFrom {
     pub batches: Vec<BatchDone>,
 }
 
+impl ReuseFrom {
+    /// Whether the export has a batch with `key`.
+    pub fn has(&self, key: &str) -> bool {
+        self.batches.iter().any(|b| b.key == key)
+    }
+}
+
 /// The key of what every batch of a version is rendered from, before its own files: the code (core's
-/// and the worker's), the job's `options` (as JSON, without its time), the outline and the file
-/// table's paths.
-pub fn inputs_key(options: &[u8], outline: &Site, table: &FileTable) -> ApiResult<Vec<u8>> {
+/// and the worker's), the job's `options` (as JSON, without its time), the outline, the file
+/// table's paths and the shared files (`docs.json`, OpenAPI documents: what every batch reads).
+pub fn inputs_key(
+    options: &[u8],
+    outline: &Site,
+    table: &FileTable,
+    shared: &SourceTree,
+) -> ApiResult<Vec<u8>> {
     let mut hasher = Sha256::new();
     for part in [
         READER_ID.as_bytes(),
@@ -71,22 +84,31 @@ pub fn inputs_key(options: &[u8], outline: &Site, table: &FileTable) -> ApiResul
         hasher.update((file.path.len() as u64).to_le_bytes());
         hasher.update(file.path.as_bytes());
     }
+    hash_files(&mut hasher, shared);
     Ok(hasher.finalize().to_vec())
 }
 
-/// The key of the batch of pages `start..end` rendered from `tree` under the version's `inputs`.
-pub fn batch_key(inputs: &[u8], start: u32, end: u32, tree: &SourceTree) -> String {
+/// The key of the batch of pages `start..end` under the version's `inputs`, given the files of its
+/// own (`own`: what its pages read besides the shared files, whose bytes `inputs` covers, as the
+/// table's paths cover every other file its tree names), so taking a batch reads and hashes
+/// little.
+pub fn batch_key(inputs: &[u8], start: u32, end: u32, own: &SourceTree) -> String {
     let mut hasher = Sha256::new();
     hasher.update(inputs);
     hasher.update(start.to_le_bytes());
     hasher.update(end.to_le_bytes());
-    for (path, bytes) in tree {
+    hash_files(&mut hasher, own);
+    to_hex(&hasher.finalize())
+}
+
+/// Each file's path and bytes, each prefixed with its length.
+fn hash_files(hasher: &mut Sha256, files: &SourceTree) {
+    for (path, bytes) in files {
         hasher.update((path.len() as u64).to_le_bytes());
         hasher.update(path.as_bytes());
         hasher.update((bytes.len() as u64).to_le_bytes());
         hasher.update(bytes);
     }
-    to_hex(&hasher.finalize())
 }
 
 /// The batches of export `job_id`, as it wrote them; `None` when it wrote none (not a hosted

@@ -33,6 +33,9 @@ use std::time::Duration;
 use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response, Result, State};
 
 const JOB_KEY: &str = "job";
+/// Pieces of the search packs copied in one step (each read, compressed and written before the
+/// next): a step's work is a few pieces' bytes, and a large site's packs are not a step a piece.
+const SEARCH_PIECES_PER_STEP: u32 = 4;
 /// An alarm this late never fired: a step takes seconds at most.
 const STALLED_ALARM_MS: i64 = 15_000;
 
@@ -486,6 +489,7 @@ impl ExportJob {
                 &record.render_options()?,
                 &source.outline,
                 &source.table,
+                &source.shared,
             )?),
             None => None,
         };
@@ -507,9 +511,10 @@ impl ExportJob {
             .with_extras(record.extras.clone()))
     }
 
-    /// What the pages at `range` read: their files from the source packs and the shared files,
-    /// every other file named.
-    async fn batch_tree(
+    /// What the pages at `range` read besides the shared files: their sources and the snippets
+    /// they import, from the source packs (`ExportSource::complete` makes the tree they render
+    /// from).
+    async fn batch_own_files(
         &self,
         bucket: &worker::Bucket,
         loaded: &Loaded,
@@ -517,7 +522,7 @@ impl ExportJob {
     ) -> ApiResult<SourceTree> {
         let source = &loaded.source;
         source
-            .tree(
+            .read(
                 bucket,
                 &batch_files(&loaded.plan, &source.outline, &source.table, range),
             )
@@ -525,20 +530,27 @@ impl ExportJob {
     }
 
     /// One batch of pages, or the finishing files; `Ok(true)` once the job is complete. Logs which
-    /// kind of step it was (`bench/hosted-change.mjs --steps` times them).
+    /// kind of step it was and how long it ran (`bench/hosted-change.mjs --steps` times them).
     async fn step(&self, record: &mut JobRecord) -> ApiResult<bool> {
-        let (rendered, parts) = (record.pages_rendered, record.parts);
+        let rendered = record.pages_rendered;
         let kind = self.step_kind(record);
+        let started = now_ms();
         let stepped = self.run_step(record).await;
+        let ms = now_ms().saturating_sub(started);
         let kind = match kind {
             "pages" if record.pages_rendered > rendered => "pages-rendered",
             "pages" => "pages-taken",
-            "search-or-finishing" if record.parts == parts + 1 => "search",
-            "search-or-finishing" => "finishing",
+            "search-or-finishing" if record.status == JobStatus::Completed => "finishing",
+            "search-or-finishing"
+                if record.site.as_ref().is_some_and(|s| s.next_part.is_some()) =>
+            {
+                "finishing"
+            }
+            "search-or-finishing" => "search",
             other => other,
         };
         crate::shared::log_line::info(
-            &serde_json::json!({"event": "export_step", "jobId": record.job_id, "kind": kind}),
+            &serde_json::json!({"event": "export_step", "jobId": record.job_id, "kind": kind, "ms": ms}),
         );
         stepped
     }
@@ -570,21 +582,28 @@ impl ExportJob {
             return Ok(false);
         }
         if record.ships_search_index() {
-            let piece = crate::builder::export_search::next_piece(
-                &bucket,
-                &record.domain,
-                &record.publish_id,
-                record.search_copied,
-                record.created_unix,
-            )
-            .await?;
-            if let Some((member, after)) = piece {
+            let mut copied = 0;
+            while copied < SEARCH_PIECES_PER_STEP {
+                let piece = crate::builder::export_search::next_piece(
+                    &bucket,
+                    &record.domain,
+                    &record.publish_id,
+                    record.search_copied,
+                    record.created_unix,
+                )
+                .await?;
+                let Some((member, after)) = piece else {
+                    break;
+                };
                 bucket
                     .put(part_key(&record.job_id, record.parts), member)
                     .execute()
                     .await?;
                 record.parts += 1;
                 record.search_copied = after;
+                copied += 1;
+            }
+            if copied > 0 {
                 return Ok(false);
             }
         }

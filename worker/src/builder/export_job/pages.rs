@@ -1,6 +1,6 @@
 //! One batch of pages per step: rendered into the job's next part, with what the finishing step
 //! takes from its pages beside it, or, for a hosted site's export, both taken from the live export
-//! where its inputs are the same (`super::batch_reuse`).
+//! where its inputs are the same (`super::batch_reuse`), many batches a step, several at once.
 
 use docs_edge_core::docs::SourceTree;
 use docs_edge_core::export::api::pages_progress;
@@ -9,32 +9,93 @@ use docs_edge_core::export::{embeds, tar_gz_member};
 use super::batch_reuse::{self, BatchDone, ReuseFrom};
 use super::{ExportJob, JobRecord, Loaded};
 use crate::builder::highlight::HighlightJs;
-use crate::shared::error::ApiResult;
+use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
 use crate::shared::storage::{part_key, products_key};
 
 /// Batches taken from the live export in one step at most: taking one costs a few reads and
 /// writes, not a step of its own, so an export that renders little is not a hundred steps.
-const TAKEN_PER_STEP: u32 = 16;
+const TAKEN_PER_STEP: u32 = 128;
+/// Batches keyed (their files read and hashed), then taken, side by side: each is a few R2 reads
+/// and writes, and what they hold at once is this many batches' files.
+const TAKEN_AT_ONCE: u32 = 8;
 
 impl ExportJob {
-    /// The next batch of pages, `record.next_page` on, and the batches after it while they are
-    /// taken from the live export (up to [`TAKEN_PER_STEP`]); a rendered batch ends the step.
+    /// The next batch of pages, `record.next_page` on: the batches from there that the live export
+    /// has (up to [`TAKEN_PER_STEP`], [`TAKEN_AT_ONCE`] at a time), then the first it lacks,
+    /// rendered; a rendered batch ends the step.
     pub(super) async fn pages_step(
         &self,
         record: &mut JobRecord,
         bucket: &worker::Bucket,
     ) -> ApiResult<()> {
-        for _ in 0..TAKEN_PER_STEP {
-            let taken = self.one_batch(record, bucket).await?;
-            if !taken || record.next_page >= record.total_pages {
+        let mut taken = 0;
+        while taken < TAKEN_PER_STEP && record.next_page < record.total_pages {
+            let run = self.take_ahead(record, bucket).await?;
+            taken += run;
+            if run < TAKEN_AT_ONCE {
                 break;
             }
+        }
+        if taken < TAKEN_PER_STEP && record.next_page < record.total_pages {
+            self.one_batch(record, bucket).await?;
         }
         Ok(())
     }
 
-    /// The batch of pages at `record.next_page`; `Ok(true)` when it was taken from the live export.
-    async fn one_batch(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
+    /// Takes the batches from `record.next_page` on that the live export has with the same keys,
+    /// up to [`TAKEN_AT_ONCE`] of them side by side; how many it took. The first batch it does not
+    /// take (changed, or its part gone) is left to [`Self::one_batch`].
+    async fn take_ahead(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
+        let loaded = self.load(record).await?;
+        let Some(inputs) = loaded.inputs.as_deref() else {
+            return Ok(0);
+        };
+        if record.next_page == 0 && record.reuse_from.is_none() {
+            record.reuse_from = self.live_batches(record, bucket).await?;
+        }
+        let Some(from) = record.reuse_from.clone() else {
+            return Ok(0);
+        };
+        let (total, size) = (record.total_pages, record.batch_pages.max(1));
+        let ranges: Vec<(u32, u32)> = (0..TAKEN_AT_ONCE)
+            .map(|i| record.next_page.saturating_add(i.saturating_mul(size)))
+            .take_while(|&start| start < total)
+            .map(|start| (start, start.saturating_add(size).min(total)))
+            .collect();
+        let keys = try_join_all(ranges.iter().map(|&(start, end)| {
+            let loaded = &loaded;
+            async move {
+                let range = start as usize..end as usize;
+                let own = self.batch_own_files(bucket, loaded, range).await?;
+                Ok::<_, ApiError>(batch_reuse::batch_key(inputs, start, end, &own))
+            }
+        }))
+        .await?;
+        let known = keys.iter().take_while(|key| from.has(key)).count();
+        let job_id = record.job_id.clone();
+        let parts = record.parts;
+        let taken = try_join_all(
+            keys[..known]
+                .iter()
+                .zip(0..)
+                .map(|(key, i)| batch_reuse::take(bucket, &from, &job_id, parts + i, key)),
+        )
+        .await?;
+        let mut count = 0;
+        for ((done, key), (_, end)) in taken.into_iter().zip(keys).zip(ranges) {
+            let Some(done) = done else {
+                break;
+            };
+            self.batch_done(record, bucket, done, Some(key), end, true)
+                .await?;
+            count += 1;
+        }
+        Ok(count)
+    }
+
+    /// The batch of pages at `record.next_page`, taken from the live export or rendered.
+    async fn one_batch(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<()> {
         let total = record.total_pages;
         let loaded = self.load(record).await?;
         let end = record
@@ -42,13 +103,13 @@ impl ExportJob {
             .saturating_add(record.batch_pages)
             .min(total);
         let range = record.next_page as usize..end as usize;
-        let tree = self.batch_tree(bucket, &loaded, range.clone()).await?;
+        let own = self.batch_own_files(bucket, &loaded, range.clone()).await?;
         let key = match &loaded.inputs {
             Some(inputs) => {
-                if record.next_page == 0 {
+                if record.next_page == 0 && record.reuse_from.is_none() {
                     record.reuse_from = self.live_batches(record, bucket).await?;
                 }
-                Some(batch_reuse::batch_key(inputs, record.next_page, end, &tree))
+                Some(batch_reuse::batch_key(inputs, record.next_page, end, &own))
             }
             None => None,
         };
@@ -58,25 +119,41 @@ impl ExportJob {
             }
             _ => None,
         };
-        if let Some(site) = record.site.as_mut() {
-            // A step redone after a failure decides its own part again.
-            site.unchanged_parts.retain(|part| *part < record.parts);
-            if taken.is_some() {
-                site.unchanged_parts.push(record.parts);
-            }
-        }
         let was_taken = taken.is_some();
-        let mut done = match taken {
+        let done = match taken {
             Some(done) => {
-                drop(tree);
+                drop(own);
                 done
             }
             None => {
                 record.pages_rendered += end - record.next_page;
+                let tree = loaded.source.complete(own);
                 self.render_batch(record, bucket, &loaded, range, tree)
                     .await?
             }
         };
+        self.batch_done(record, bucket, done, key, end, was_taken)
+            .await
+    }
+
+    /// Records the batch `record.next_page..end` as part `record.parts`, `done` (`taken` from the
+    /// live export, or rendered), under `key` when the export is a hosted site's.
+    async fn batch_done(
+        &self,
+        record: &mut JobRecord,
+        bucket: &worker::Bucket,
+        mut done: BatchDone,
+        key: Option<String>,
+        end: u32,
+        taken: bool,
+    ) -> ApiResult<()> {
+        if let Some(site) = record.site.as_mut() {
+            // A step redone after a failure decides its own part again.
+            site.unchanged_parts.retain(|part| *part < record.parts);
+            if taken {
+                site.unchanged_parts.push(record.parts);
+            }
+        }
         record.icon_sets.extend(done.icon_sets.iter().copied());
         record
             .frame_origins
@@ -89,7 +166,7 @@ impl ExportJob {
             // Batch `i` is part `i`: a step redone after a failure replaces its own entry.
             record.batches.truncate(record.parts as usize);
             record.batches.push(done);
-            if end == total {
+            if end == record.total_pages {
                 batch_reuse::write_batches(bucket, &record.job_id, &record.batches).await?;
                 record.reuse_from = None;
             }
@@ -98,8 +175,8 @@ impl ExportJob {
         record.parts += 1;
         record.next_page = end;
         record.page_count = end;
-        record.progress = pages_progress(end, total);
-        Ok(was_taken)
+        record.progress = pages_progress(end, record.total_pages);
+        Ok(())
     }
 
     /// Renders the pages at `range` from `tree` into the job's next part, and their products
