@@ -55,8 +55,7 @@ pub(crate) struct PageKinds<'p> {
 impl<'p> PageKinds<'p> {
     /// `terms`: the query's terms (`tokenize::query_terms`).
     pub(crate) fn new(pages: &'p [PageMeta], terms: &[String]) -> Self {
-        let history = query_terms(HISTORY_WORDS, 64);
-        let history_asked = terms.iter().any(|t| history.contains(t));
+        let history_asked = names_history(terms);
         PageKinds {
             pages,
             known: vec![0.0; pages.len()],
@@ -99,10 +98,12 @@ pub(crate) fn is_history(path: &str, title: &str) -> bool {
 
 /// The question asks about history itself ("what changed in 3.0", "when was … added").
 pub(crate) fn asks_history(question: &str) -> bool {
+    names_history(&query_terms(question, 64))
+}
+
+fn names_history(terms: &[String]) -> bool {
     let history = query_terms(HISTORY_WORDS, 64);
-    query_terms(question, 64)
-        .iter()
-        .any(|t| history.contains(t))
+    terms.iter().any(|t| history.contains(t))
 }
 
 fn is_reference_page(page: &PageMeta) -> bool {

@@ -9,6 +9,7 @@ use super::units::{Analyzed, Unit};
 use crate::assistant::query::terms;
 use crate::search::page_kind::is_history;
 use crate::text::is_cjk;
+use crate::text::question::identifiers;
 
 /// Inverse unit frequency of each question term over the relevant passages.
 pub(super) struct TermWeights {
@@ -19,7 +20,6 @@ pub(super) struct TermWeights {
 
 impl TermWeights {
     pub(super) fn new(question: &str, q: &[String], analyzed: &[Analyzed]) -> Self {
-        let shares = number_shares(question);
         let units: Vec<&Unit> = analyzed.iter().flat_map(|a| a.units.iter()).collect();
         let total = units.len().max(1) as f32;
         let weights = q
@@ -27,8 +27,7 @@ impl TermWeights {
             .map(|t| {
                 let df = units.iter().filter(|u| u.terms.contains(t)).count().max(1) as f32;
                 let cjk = if t.chars().any(is_cjk) { 0.5 } else { 1.0 };
-                let share = shares.iter().find(|(n, _)| n == t).map_or(1.0, |&(_, s)| s);
-                (t.clone(), share * cjk * (1.0 + libm::logf(total / df)))
+                (t.clone(), cjk * (1.0 + libm::logf(total / df)))
             })
             .collect();
         Self {
@@ -138,42 +137,8 @@ impl<'a, 'p> Scored<'a, 'p> {
     }
 }
 
-/// The numbers one written value splits into (`192.168.1.136`, `v4.4.2`, `8.0.1`) are one value: each
-/// weighs its share, or an address would count three times against the one word beside it.
-fn number_shares(question: &str) -> Vec<(String, f32)> {
-    let mut out: Vec<(String, f32)> = Vec::new();
-    for word in question.split_whitespace() {
-        let numbers: Vec<String> = terms(word)
-            .into_iter()
-            .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
-            .collect();
-        let share = 1.0 / numbers.len().max(1) as f32;
-        for n in numbers.into_iter().filter(|_| share < 1.0) {
-            if !out.iter().any(|(t, _)| *t == n) {
-                out.push((n, share));
-            }
-        }
-    }
-    out
-}
-
-/// Terms of the question's words shaped as names: code spans, and words with an inner `_ . / = : @`
-/// or two capitals (`ECONNREFUSED`, `AttributeError`, `OAuth`).
+/// Terms of what the question writes as names (`text::question::identifiers`): code spans, words
+/// shaped as identifiers (`ECONNREFUSED`, `AttributeError`, `max_tokens`) and product nouns.
 fn named_terms(question: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (n, part) in question.split('`').enumerate() {
-        if n % 2 == 1 {
-            out.extend(terms(part));
-            continue;
-        }
-        for raw in part.split_whitespace() {
-            let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
-            let inner = word.contains(['_', '.', '/', '=', ':', '@']);
-            let capitals = word.chars().filter(char::is_ascii_uppercase).count() >= 2;
-            if inner || capitals {
-                out.extend(terms(word));
-            }
-        }
-    }
-    out
+    identifiers(question).into_iter().flat_map(terms).collect()
 }
