@@ -13,10 +13,10 @@
 //!    it close, and its score is at least `min_score`. No relevant passage: an answer that was to be
 //!    stated becomes uncertain, an uncertain one "not covered".
 //! 2. Every sentence, list and table of the relevant passages is scored by the question terms it
-//!    contains, each term weighted by how rare it is among those units (the numbers one written value
-//!    splits into, `192.168.1.136`, share one weight), damped for long units and for lower retrieval
-//!    rank. A passage's lead score adds its heading's terms, the names the question writes (a code
-//!    span, an error code it pasted) weighing most.
+//!    contains, each term weighted by how rare it is among those units, damped for long units and for
+//!    lower retrieval rank (a changelog's rank weighs half unless the question asks about history).
+//!    A passage's lead score adds its heading's terms, the names the question writes (a code span,
+//!    an identifier, a product noun) weighing most.
 //! 3. Up to `max_sources` passages are quoted: the one with the best unit leads, and another page
 //!    only when its quote and its retrieval score both hold up beside the lead's (`MIN_SUPPORT`);
 //!    the best sentence that can open an answer leads (not a callout's aside, a pointer to another

@@ -23,8 +23,7 @@ const FOCUS_MIN_TERMS: usize = 12;
 /// the sentence just before the first of them (usually the symptom they ask about), and from the
 /// rest only what names things: code spans, quoted messages, identifiers (`AUTH_TYPE`,
 /// `app.mount`, `v4.4`, `x-vocode-signature`) and product nouns. All but the asking sentences' own
-/// prose comes lower-cased, and what the narrative names as code spans (`colima`, and an error code
-/// written in capitals: `econnrefused`), which the answer reads as the question's names: a name that a pasted error or a setup detail happens to carry
+/// prose comes lower-cased: a name that a pasted error or a setup detail happens to carry
 /// (`AttributeError`, `Colima`) is context, and is not held to search's rule that a question naming
 /// something the docs never mention is not covered; a name the question asks about still is. A
 /// message with nothing that asks is kept whole.

@@ -14,7 +14,7 @@ use crate::text::question::identifiers;
 /// Inverse unit frequency of each question term over the relevant passages.
 pub(super) struct TermWeights {
     pub(super) weights: Vec<(String, f32)>,
-    /// Terms of what the question writes as a name (an error code, a key, a code span).
+    /// Terms of what the question writes as a name (`named_terms`).
     named: Vec<String>,
 }
 
@@ -119,7 +119,7 @@ impl<'a, 'p> Scored<'a, 'p> {
             .collect();
         let best_unit = unit_scores.iter().copied().fold(0.0f32, f32::max);
         // A heading that names the question's subject makes the section the better source.
-        // One that names what the question writes as a name (the `ECONNREFUSED` it pasted) is
+        // One that names what the question writes as a name (the `ECONNREFUSED` it quotes) is
         // where the docs treat that case.
         let heading_bonus = (0.3 * weights.score(&a.heading_terms)
             + NAMED_HEADING_WEIGHT * weights.named_score(&a.heading_terms))

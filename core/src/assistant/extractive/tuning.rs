@@ -79,8 +79,8 @@ pub(super) const THIN_LEAD_CHARS: usize = 160;
 /// goes on with the page's next retrieved section.
 pub(super) const THIN_SECTION_CHARS: usize = 2 * THIN_LEAD_CHARS;
 
-/// A section heading holding a name the question writes (an error code it pasted, a key in
-/// backticks) adds this much of that name's weight to the section's lead score, beside the 0.3 of
+/// A section heading holding a name the question writes (a key in backticks, an identifier, a
+/// product noun: `text::question::identifiers`) adds this much of that name's weight to the section's lead score, beside the 0.3 of
 /// every heading term.
 pub(super) const NAMED_HEADING_WEIGHT: f32 = 0.7;
 
