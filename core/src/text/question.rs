@@ -47,10 +47,38 @@ pub fn focus(message: &str) -> String {
             for name in identifiers(sentence) {
                 push_word(&mut context, &name.to_lowercase());
             }
+            for message in quoted_messages(sentence) {
+                push_word(&mut context, &message.to_lowercase());
+            }
         }
     }
     push_word(&mut out, &context);
     out.trim().to_string()
+}
+
+/// The messages a narrative sentence quotes in `'…'` or `"…"` (a pasted error, a button's label):
+/// the docs' troubleshooting sections quote them as written.
+fn quoted_messages(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let mut before = ' ';
+    for (i, c) in sentence.char_indices() {
+        match open {
+            Some((q, start)) if c == q => {
+                let after = sentence[i + 1..].chars().next().unwrap_or(' ');
+                if !after.is_alphanumeric() {
+                    out.push(&sentence[start..i]);
+                    open = None;
+                }
+            }
+            None if (c == '\'' || c == '"') && (before.is_whitespace() || before == '(') => {
+                open = Some((c, i + 1));
+            }
+            _ => {}
+        }
+        before = c;
+    }
+    out
 }
 
 /// The sentence with its code spans and quoted messages lower-cased: what the reader pasted (an
@@ -180,6 +208,24 @@ mod tests {
             super::super::named_words(&named),
             vec!["Netlify"],
             "{named}"
+        );
+    }
+
+    #[test]
+    fn a_message_pasted_in_quotes_stays_with_the_ask() {
+        let q = focus(
+            "On my Mac I use Colima instead of Docker Desktop. `shuttle run` with a shared database \
+             fails with 'got unexpected error while inspecting docker container: no such file'. \
+             Docker itself works fine from the CLI. How do I fix this?",
+        );
+        // The error as written, which a troubleshooting section quotes, not only its shaped words.
+        assert!(
+            q.contains("got unexpected error while inspecting docker container: no such file"),
+            "{q}"
+        );
+        assert_eq!(
+            quoted_messages("it's the users' \"Run block\" button (\'api_token\') that fails"),
+            vec!["Run block", "api_token"]
         );
     }
 
