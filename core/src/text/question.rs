@@ -42,7 +42,7 @@ pub fn focus(message: &str) -> String {
         if asks(sentence) {
             push_word(&mut out, &lower_quoted(sentence));
         } else if i + 1 == first_ask {
-            push_word(&mut context, &sentence.to_lowercase());
+            push_word(&mut context, &lower_marking_codes(sentence));
         } else {
             for name in identifiers(sentence) {
                 push_word(&mut context, &name.to_lowercase());
@@ -54,6 +54,24 @@ pub fn focus(message: &str) -> String {
     }
     push_word(&mut out, &context);
     out.trim().to_string()
+}
+
+/// Lower-cased, with a word written all in capitals (`ECONNREFUSED`, `EADDRINUSE`; five letters
+/// or more, so not `VS` or `API`) marked as code: an error code the reader pasted is a name a section's
+/// heading may hold, and in code it is not held to search's unknown-name rule, which reads capitals.
+fn lower_marking_codes(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let letters = bare.chars().filter(char::is_ascii_alphabetic).count();
+            let code = letters >= 5 && !bare.chars().any(char::is_lowercase) && !word.contains('`');
+            match code {
+                true => word.replacen(bare, &format!("`{}`", bare.to_lowercase()), 1),
+                false => word.to_lowercase(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The messages a narrative sentence quotes in `'…'` or `"…"` (a pasted error, a button's label):
@@ -209,6 +227,17 @@ mod tests {
             vec!["Netlify"],
             "{named}"
         );
+    }
+
+    #[test]
+    fn a_pasted_error_code_keeps_its_capitals() {
+        let q = focus(
+            "Ollama is running on a Linux box in the office and I want Continue on my laptop to use \
+             it. From VS Code I just get ECONNREFUSED. What needs to change on both sides?",
+        );
+        assert!(q.contains("from vs code i just get `econnrefused`."), "{q}");
+        // A pasted code is not held to the unknown-name rule.
+        assert!(super::super::named_words(&q).is_empty(), "{q}");
     }
 
     #[test]

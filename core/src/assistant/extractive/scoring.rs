@@ -20,6 +20,7 @@ pub(super) struct TermWeights {
 
 impl TermWeights {
     pub(super) fn new(question: &str, q: &[String], analyzed: &[Analyzed]) -> Self {
+        let shares = number_shares(question);
         let units: Vec<&Unit> = analyzed.iter().flat_map(|a| a.units.iter()).collect();
         let total = units.len().max(1) as f32;
         let weights = q
@@ -27,7 +28,8 @@ impl TermWeights {
             .map(|t| {
                 let df = units.iter().filter(|u| u.terms.contains(t)).count().max(1) as f32;
                 let cjk = if t.chars().any(is_cjk) { 0.5 } else { 1.0 };
-                (t.clone(), cjk * (1.0 + libm::logf(total / df)))
+                let share = shares.iter().find(|(n, _)| n == t).map_or(1.0, |&(_, s)| s);
+                (t.clone(), share * cjk * (1.0 + libm::logf(total / df)))
             })
             .collect();
         Self {
@@ -135,6 +137,25 @@ impl<'a, 'p> Scored<'a, 'p> {
             best,
         }
     }
+}
+
+/// The numbers one written value splits into (`192.168.1.136`, `v4.4.2`, `8.0.1`) are one value: each
+/// weighs its share, or an address would count three times against the one word beside it.
+fn number_shares(question: &str) -> Vec<(String, f32)> {
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for word in question.split_whitespace() {
+        let numbers: Vec<String> = terms(word)
+            .into_iter()
+            .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        let share = 1.0 / numbers.len().max(1) as f32;
+        for n in numbers.into_iter().filter(|_| share < 1.0) {
+            if !out.iter().any(|(t, _)| *t == n) {
+                out.push((n, share));
+            }
+        }
+    }
+    out
 }
 
 /// Terms of what the question writes as names (`text::question::identifiers`): code spans, words

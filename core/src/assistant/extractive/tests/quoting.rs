@@ -612,20 +612,22 @@ fn the_section_whose_heading_names_the_pasted_error_leads() {
         passage(
             "faqs",
             "FAQs",
-            "Parse errors when the server works",
-            "Check that the model is there:\n```\nollama list\n```",
+            "Parse errors with a remote model",
+            "Pull the model on the remote machine:\n```\nOLLAMA_HOST=192.168.1.136:11434 ollama pull llama3\n```",
             0.125,
         ),
         passage(
             "faqs",
             "FAQs",
             "Connection failed to remote Ollama (EHOSTUNREACH/ECONNREFUSED)",
-            "Make Ollama listen on every interface of the server with `OLLAMA_HOST=0.0.0.0:11434`.",
+            "Make Ollama listen on every interface of the server with `OLLAMA_HOST=0.0.0.0:11434`, \
+             then point Continue at the server's address.",
             0.106,
         ),
     ];
+    // The retrieval query of a long question: the ask, then the symptom sentence and the setup's names.
     let text = compose_answer(
-        "`ollama list` works on the server, but from my laptop i just get `econnrefused`.",
+        "`ollama list` works on the server, but from 192.168.1.136 i just get `econnrefused`.",
         &passages,
     )
     .text();
