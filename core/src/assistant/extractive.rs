@@ -67,7 +67,7 @@ use picks::{
     quote_short_section,
 };
 use scoring::{Scored, TermWeights};
-use tuning::{MAX_PASSAGES, THIN_LEAD_CHARS};
+use tuning::{MAX_PASSAGES, THIN_LEAD_CHARS, THIN_SECTION_CHARS};
 use units::Analyzed;
 
 /// The answer to `question` from ranked `passages` with default options.
@@ -230,7 +230,22 @@ pub fn compose_answer_with(
     // symptom a troubleshooting section opens with, "errors such as …"); the reader acts on a key,
     // a flag, a step or a snippet. The best unit naming one goes on the answer.
     if wants_code && !groups.is_empty() && !groups.iter().any(|g| g.names_new(question)) {
-        if let Some((s, unit)) = best_naming_unit(&scored, &groups, question, budget) {
+        // A confident answer of a sentence or two of prose whose pages name nothing ("Hoppscotch
+        // CLI is a command-line tool that …") takes the name from another page (`hopp test`).
+        let lead_units = &groups[0].analyzed.units;
+        let thin = !uncertain
+            && groups.len() == 1
+            && groups[0].picks.iter().all(|&u| !lead_units[u].is_list)
+            && groups[0]
+                .picks
+                .iter()
+                .map(|&u| lead_units[u].text.chars().count())
+                .sum::<usize>()
+                < THIN_SECTION_CHARS;
+        let named = best_naming_unit(&scored, &groups, question, budget, false).or_else(|| {
+            thin.then(|| best_naming_unit(&scored, &groups, question, budget, true))?
+        });
+        if let Some((s, unit)) = named {
             code_quoted |= s.a.units[unit].is_code;
             match groups.iter_mut().find(|g| g.passage == s.a.index) {
                 Some(g) => g.picks.push(unit),

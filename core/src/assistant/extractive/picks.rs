@@ -239,14 +239,15 @@ pub(super) fn is_last_sentence(units: &[Unit], i: usize) -> bool {
     units.get(i + 1).is_none_or(|n| n.block != units[i].block)
 }
 
-/// The best-scoring unit of the relevant passages of the pages quoted that names something the
-/// question and the answer do not, and that is not quoted yet: for an answer that only restates
-/// the question.
+/// The best-scoring unit of the relevant passages of the pages quoted (of any page with
+/// `any_page`) that names something the question and the answer do not, and that is not quoted
+/// yet: for an answer that only restates the question.
 pub(super) fn best_naming_unit<'s, 'a, 'p>(
     scored: &'s [Scored<'a, 'p>],
     groups: &[Group],
     question: &str,
     budget: usize,
+    any_page: bool,
 ) -> Option<(&'s Scored<'a, 'p>, usize)> {
     // Named by the question or by what the answer quotes already, a span is nothing new.
     let mut known = question.to_lowercase();
@@ -258,11 +259,13 @@ pub(super) fn best_naming_unit<'s, 'a, 'p>(
     }
     let mut best: Option<(f32, &Scored, usize)> = None;
     // From a page the answer cites already: another page's name is another source, and it
-    // measured as one the reader did not need (citation precision fell by 0.07 on two sets).
+    // measured as one the reader did not need (citation precision fell by 0.07 on two sets),
+    // unless the answer is a sentence or two that names nothing (the caller's `any_page`).
     let cited = |s: &Scored| {
-        groups
-            .iter()
-            .any(|g| g.analyzed.passage.path == s.a.passage.path)
+        any_page
+            || groups
+                .iter()
+                .any(|g| g.analyzed.passage.path == s.a.passage.path)
     };
     for s in scored.iter().filter(|s| cited(s)) {
         for (i, u) in s.a.units.iter().enumerate() {

@@ -504,6 +504,36 @@ fn a_lead_that_says_enough_does_not_pull_in_another_section() {
 }
 
 #[test]
+fn a_sentence_that_names_nothing_goes_on_to_another_page_s_command() {
+    let passages = vec![
+        passage(
+            "quick-start",
+            "Quick start",
+            "CLI",
+            "The CLI is a command-line tool that runs your collection tests in CI pipelines.",
+            0.4,
+        ),
+        passage(
+            "cli/overview",
+            "CLI",
+            "Run tests",
+            "Run a collection's tests from the command line:\n```\nhopp test collection.json\n```",
+            0.2,
+        ),
+    ];
+    let question = "run collection tests in CI from the command line";
+    let text = compose_answer(question, &passages).text();
+    assert!(text.contains("hopp test collection.json"), "{text}");
+    // An answer hedged as the closest the docs come is not padded from a further page.
+    let close: Vec<Passage> = passages
+        .into_iter()
+        .map(|p| Passage { coverage: 0.3, ..p })
+        .collect();
+    let text = compose_answer(question, &close).text();
+    assert!(!text.contains("hopp test"), "{text}");
+}
+
+#[test]
 fn an_answer_that_only_restates_the_symptom_goes_on_to_what_to_set() {
     let passages = vec![
         passage(
