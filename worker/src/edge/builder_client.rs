@@ -14,6 +14,7 @@
 //! the builder script, so a site's concurrent uploads hash in parallel isolates, as they did in the
 //! edge. The builder's answer, success or error, goes back to the client as it is.
 
+use docs_edge_core::http::request_url;
 use worker::{Env, Headers, Response};
 
 use crate::edge::context::Call;
@@ -49,11 +50,13 @@ pub async fn forward(call: &mut Call, op: FileOp, order: &FileOrder) -> ApiResul
 /// Sends an admin route's request, as the caller made it (method, path, query, body), to the
 /// builder (`crate::builder::admin`), with `order`; answers the builder's response.
 pub async fn forward_admin(call: &mut Call, order: &AdminOrder) -> ApiResult<Response> {
-    let url = call.req.url()?;
-    let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
+    let url = call.req.inner().url();
+    let query = request_url::query(&url)
+        .map(|q| format!("?{q}"))
+        .unwrap_or_default();
     let target = format!(
         "https://builder/{ADMIN_PREFIX}{}{query}",
-        url.path().trim_start_matches('/')
+        call.req.path().trim_start_matches('/')
     );
     let method = call.req.method().to_string();
     send(call, &method, &target, &serde_json::to_string(order)?).await

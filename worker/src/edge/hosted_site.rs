@@ -18,6 +18,7 @@ use std::rc::Rc;
 use docs_edge_core::export::hosting::ServedSite;
 use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
 use docs_edge_core::http::accept::prefers_markdown;
+use docs_edge_core::http::request_url;
 use docs_edge_core::http::site_headers::{
     cache_control, etag_matches, noindex_host, security_headers, MARKDOWN_ALTERNATE_LINK,
 };
@@ -136,7 +137,7 @@ fn request_host(req: &Request) -> Option<String> {
         .get("host")
         .ok()
         .flatten()
-        .or_else(|| req.url().ok()?.host_str().map(str::to_string))?;
+        .or_else(|| request_url::host(&req.inner().url()).map(str::to_string))?;
     // `name:port`; an IPv6 literal (`[::1]:8787`) keeps its brackets.
     let host = match raw.rsplit_once(':') {
         Some((name, port))

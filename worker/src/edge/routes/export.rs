@@ -5,6 +5,7 @@ use docs_edge_core::export::api::{is_job_id, parse_start_request};
 use docs_edge_core::export::hosting::HostingSettings;
 use docs_edge_core::export::PageExtras;
 use docs_edge_core::http::byte_range::{parse_range, RangeRequest};
+use docs_edge_core::http::request_url;
 use docs_edge_core::platform::deployment::Features;
 use docs_edge_core::security::signing::{verify_link, LinkCheck};
 use docs_edge_core::wire::ExportJob as JobView;
@@ -68,14 +69,9 @@ pub async fn start(call: &mut Call) -> ApiResult<Response> {
         // export was requested from.
         beacon_endpoint: request
             .analytics
-            .then(|| call.req.url().ok())
+            .then(|| request_url::origin(&call.req.inner().url()))
             .flatten()
-            .map(|url| {
-                format!(
-                    "{}/discovery/v1/analytics/{domain}/events",
-                    url.origin().ascii_serialization()
-                )
-            }),
+            .map(|origin| format!("{origin}/discovery/v1/analytics/{domain}/events")),
         playground: features.playground,
         assistant: request.assistant,
     };
@@ -185,8 +181,8 @@ pub async fn bundle(call: &mut Call) -> ApiResult<Response> {
         .await?;
     let now = now_unix();
     let expires = now + call.config.bundle_link_ttl_secs;
-    let url = call.req.url()?;
-    let origin = url.origin().ascii_serialization();
+    let url = call.req.inner().url();
+    let origin = request_url::origin(&url).unwrap_or_default();
     let bundle_url = bundle_url(
         &call.env,
         &origin,
@@ -211,12 +207,8 @@ pub async fn bundle(call: &mut Call) -> ApiResult<Response> {
 /// `GET /v1/static-export/bundles/{jobId}?expires=&sig=`: the archive, streamed from R2.
 pub async fn download(call: &mut Call) -> ApiResult<Response> {
     let job_id = call.param(0).to_string();
-    let url = call.req.url()?;
-    let query = |name: &str| {
-        url.query_pairs()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.into_owned())
-    };
+    let url = call.req.inner().url();
+    let query = |name: &str| request_url::query_param(&url, name);
     let (Some(expires), Some(signature)) = (
         query("expires").and_then(|e| e.parse::<u64>().ok()),
         query("sig"),

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use docs_edge_core::http::request_url;
 use docs_edge_core::wire::{KeyKind, PublishState, PublishedSite};
 use worker::{Env, Response};
 
@@ -56,12 +57,7 @@ pub async fn publish(call: &mut Call) -> ApiResult<Response> {
     // Read before the domain is reserved: nothing after the reservation may fail without releasing it.
     let settings = JobSettings::from_env(&call.env).map_err(ApiError::Internal)?;
     // `?preview=<label>`: the builder checks it before it reads the upload.
-    let preview = call
-        .req
-        .url()?
-        .query_pairs()
-        .find(|(name, _)| name == "preview")
-        .map(|(_, label)| label.into_owned());
+    let preview = request_url::query_param(&call.req.inner().url(), "preview");
     let jobs = reserve_publish(&env, &call.config, &key.org_id, &domain, &publish_id).await?;
     let order = FileOrder {
         org_id: key.org_id.clone(),
