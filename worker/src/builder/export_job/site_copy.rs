@@ -35,7 +35,8 @@ use crate::shared::storage::{self, hosted_file_key, part_key, products_key};
 
 /// Parts a step reads at least (then on to the first that ends between entries).
 const PARTS_PER_STEP: u32 = 8;
-/// Unchanged parts whose file lists are read at once (each a few KB of its batch's products).
+/// Unchanged parts whose file lists are read at once (each its batch's products, of which only the
+/// head, the file list, is inflated).
 const LISTED_AT_ONCE: usize = 8;
 /// Compressed bytes handed to the reader at a time: what one hand-over inflates stays small.
 const PUSH_BYTES: usize = 64 << 10;
