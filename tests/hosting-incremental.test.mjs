@@ -93,6 +93,8 @@ test('one changed page: the next export writes that page, the files that carry i
   assert.deepEqual([finishing[0].batches, finishing[0].pagesRead], [batches, 0], 'the finishing step\'s batches and pages read again');
   const wholeFinishing = log.find((l) => l.event === 'export_finishing' && l.jobId === whole.jobId);
   assert.equal(wholeFinishing?.pagesRead, 0, 'the first export\'s finishing step read no page again either');
+  // Each batch's own files read once: to key it, and the one rendered from what keyed it.
+  assert.equal(finishing[0].batchesRead, batches, 'batches whose own files were read');
   // Its steps before the site's files: the batches it takes (several at once) and the one it
   // renders in two at most, and the search packs' pieces four to a step (the fixture's four in one).
   const steps = log.filter((l) => l.event === 'export_step' && l.jobId === job.jobId);

@@ -13,6 +13,7 @@ pub mod export_source;
 pub mod highlight;
 pub mod hosted_pointer;
 pub mod multipart;
+pub mod native_sha;
 pub mod preview;
 pub mod publish_job;
 pub mod rebuild;

@@ -31,8 +31,10 @@ use crate::shared::clock::now_ms;
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::storage::{self, hosted_file_key, hosted_live_key};
 
-/// How long an isolate trusts what it read of a host's pointer (or of its having none).
-const POINTER_TTL_MS: u64 = 5_000;
+/// How long an isolate trusts what it read of a host's pointer (or of its having none): a switch is
+/// served within a second, and the pointer costs an isolate at most one R2 read a second per host,
+/// never more than one per request (each response reads its file from R2 anyway).
+const POINTER_TTL_MS: u64 = 1_000;
 /// Pointers an isolate remembers, by bytes (a pointer is a few hundred bytes: about a thousand
 /// hosts), least recently used first out.
 const POINTER_CACHE_BYTES: usize = 256 << 10;

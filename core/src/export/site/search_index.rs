@@ -214,7 +214,9 @@ struct LanguageIndex {
     chunks: Vec<StoredChunk>,
     /// The pages after the last full file.
     open_pages: Vec<Vec<[String; 4]>>,
-    postings: BTreeMap<String, TermPostings>,
+    /// By term, hashed: every word of every page looks its term up here (ten million lookups at
+    /// 10,000 pages, a third of the time a sorted map takes); sorted once, when the files are written.
+    postings: foldhash::HashMap<String, TermPostings>,
 }
 
 impl LanguageIndex {
@@ -285,7 +287,10 @@ impl LanguageIndex {
                 snippet(&section.text),
             ]);
             // Prose counts once a mention up to 8; a heading or the title outweighs any prose.
-            prose -= self.add(doc, &section.text, 1, 8, prose);
+            // A page's prose words past its budget are not read at all.
+            if prose > 0 {
+                prose -= self.add(doc, &section.text, 1, 8, prose);
+            }
             self.add(doc, &section.heading, 12, 40, usize::MAX);
             if i == 0 {
                 self.add(doc, &page.title, 20, 60, usize::MAX);
@@ -305,7 +310,8 @@ impl LanguageIndex {
     /// than one term file's JSON is held at a time.
     fn write_files(mut self, dir: &str, emit: &mut dyn FnMut(ExportFile)) {
         let page_docs = std::mem::take(&mut self.page_docs);
-        let mut postings = std::mem::take(&mut self.postings);
+        let mut postings: BTreeMap<String, TermPostings> =
+            std::mem::take(&mut self.postings).into_iter().collect();
         postings.values_mut().for_each(TermPostings::close);
         let mut split = BTreeSet::new();
         let mut layout = Vec::new();

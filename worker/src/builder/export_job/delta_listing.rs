@@ -9,11 +9,11 @@
 use docs_edge_core::export::delta::{
     assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
 };
-use docs_edge_core::security::signing::{sha256_hex, to_hex};
-use sha2::{Digest as _, Sha256};
+use docs_edge_core::security::signing::sha256_hex;
 use std::collections::HashSet;
 use worker::{Bucket, HttpMetadata};
 
+use crate::builder::native_sha::{self, StreamingSha256};
 use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::storage::{self, delta_step_key, hosted_file_key};
 
@@ -31,11 +31,11 @@ pub struct Listing<'a> {
     pub written: Option<Vec<String>>,
 }
 
-/// A file being hashed (and cut) as its bytes are written.
+/// A file being hashed (and cut) as its bytes are written (hashed by the runtime: `native_sha`).
 pub struct FileDigest {
     path: String,
     size: u64,
-    hasher: Sha256,
+    hasher: StreamingSha256,
     chunker: Option<Chunker>,
     chunks: Vec<(String, u64)>,
 }
@@ -53,19 +53,19 @@ impl<'a> Listing<'a> {
         }
     }
 
-    pub fn start(&self, path: &str, size: u64) -> FileDigest {
-        FileDigest {
+    pub fn start(&self, path: &str, size: u64) -> ApiResult<FileDigest> {
+        Ok(FileDigest {
             path: path.to_string(),
             size: 0,
-            hasher: Sha256::new(),
+            hasher: StreamingSha256::new()?,
             chunker: chunked(path, size).then(Chunker::default),
             chunks: Vec::new(),
-        }
+        })
     }
 
     /// Hashes `data`, the file's next bytes, and writes the chunks it completes.
     pub async fn data(&mut self, digest: &mut FileDigest, data: &[u8]) -> ApiResult<()> {
-        digest.hasher.update(data);
+        digest.hasher.update(data).await?;
         digest.size += data.len() as u64;
         if let Some(chunker) = digest.chunker.as_mut() {
             let done = chunker.push(data);
@@ -95,7 +95,7 @@ impl<'a> Listing<'a> {
         self.entries.push(FileEntry {
             path: digest.path,
             size: digest.size,
-            sha256: to_hex(&digest.hasher.finalize()),
+            sha256: digest.hasher.finish().await?,
             chunks: list,
         });
         Ok(())
@@ -103,7 +103,16 @@ impl<'a> Listing<'a> {
 
     /// A file held whole: [`Self::start`], [`Self::data`] and [`Self::end`] at once.
     pub async fn whole(&mut self, path: &str, bytes: &[u8]) -> ApiResult<()> {
-        let mut digest = self.start(path, bytes.len() as u64);
+        if !chunked(path, bytes.len() as u64) {
+            self.entries.push(FileEntry {
+                path: path.to_string(),
+                size: bytes.len() as u64,
+                sha256: native_sha::sha256_hex(bytes).await?,
+                chunks: None,
+            });
+            return Ok(());
+        }
+        let mut digest = self.start(path, bytes.len() as u64)?;
         self.data(&mut digest, bytes).await?;
         self.end(digest).await
     }
@@ -130,7 +139,7 @@ impl<'a> Listing<'a> {
         chunks: Vec<Vec<u8>>,
     ) -> ApiResult<()> {
         for chunk in chunks {
-            let sha = sha256_hex(&chunk);
+            let sha = native_sha::sha256_hex(&chunk).await?;
             list.push((sha.clone(), chunk.len() as u64));
             self.put_object(&sha, chunk).await?;
         }

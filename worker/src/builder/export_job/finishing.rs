@@ -100,7 +100,7 @@ impl ExportJob {
         }
         // How the finishing step came by its pages' text: tests count the pages read again.
         crate::shared::log_line::info(
-            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "pagesRead": pages_read}),
+            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "batchesRead": record.batches_read, "pagesRead": pages_read}),
         );
         // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
         // carry, and what sorts after it) come next; media follow them, one at a time in members

@@ -107,6 +107,9 @@ struct JobRecord {
     /// Pages rendered (a hosted site's export takes the unchanged ones from the live export).
     #[serde(default)]
     pages_rendered: u32,
+    /// Batches whose own files were read (to key them, to render them): each once.
+    #[serde(default)]
+    batches_read: u32,
 }
 
 impl JobRecord {
@@ -345,6 +348,7 @@ impl ExportJob {
             reuse_from: None,
             batches: Vec::new(),
             pages_rendered: 0,
+            batches_read: 0,
             site: start.site.map(|target| SiteCopy {
                 path_prefix: target.path_prefix,
                 preview_host: target.preview_host,
@@ -583,11 +587,16 @@ impl ExportJob {
         }
         if record.ships_search_index() {
             let mut copied = 0;
+            let packs = crate::builder::export_search::Packs::of(
+                &bucket,
+                &record.domain,
+                &record.publish_id,
+            )
+            .await?;
             while copied < SEARCH_PIECES_PER_STEP {
                 let piece = crate::builder::export_search::next_piece(
                     &bucket,
-                    &record.domain,
-                    &record.publish_id,
+                    &packs,
                     record.search_copied,
                     record.created_unix,
                 )

@@ -22,40 +22,52 @@ const TAKEN_AT_ONCE: u32 = 8;
 
 impl ExportJob {
     /// The next batch of pages, `record.next_page` on: the batches from there that the live export
-    /// has (up to [`TAKEN_PER_STEP`], [`TAKEN_AT_ONCE`] at a time), then the first it lacks,
-    /// rendered; a rendered batch ends the step.
+    /// has (up to [`TAKEN_PER_STEP`], [`TAKEN_AT_ONCE`] keyed and taken at a time), then the first
+    /// it lacks, rendered, and the batches keyed with it that the live export has, taken; a rendered
+    /// batch ends the step.
     pub(super) async fn pages_step(
         &self,
         record: &mut JobRecord,
         bucket: &worker::Bucket,
     ) -> ApiResult<()> {
+        if record.next_page == 0
+            && record.reuse_from.is_none()
+            && self.load(record).await?.inputs.is_some()
+        {
+            record.reuse_from = self.live_batches(record, bucket).await?;
+        }
         let mut taken = 0;
+        let mut keyed = Vec::new();
         while taken < TAKEN_PER_STEP && record.next_page < record.total_pages {
-            let run = self.take_ahead(record, bucket).await?;
+            keyed = self.key_ahead(record, bucket).await?;
+            let ahead = keyed.len() as u32;
+            let run = self.take_known(record, bucket, &mut keyed).await?;
             taken += run;
-            if run < TAKEN_AT_ONCE {
+            if ahead == 0 || run < ahead {
                 break;
             }
         }
         if taken < TAKEN_PER_STEP && record.next_page < record.total_pages {
-            self.one_batch(record, bucket).await?;
+            let next = (!keyed.is_empty()).then(|| keyed.remove(0));
+            self.one_batch(record, bucket, next).await?;
+            // Keyed already: taken now rather than keyed again by the next step.
+            self.take_known(record, bucket, &mut keyed).await?;
         }
         Ok(())
     }
 
-    /// Takes the batches from `record.next_page` on that the live export has with the same keys,
-    /// up to [`TAKEN_AT_ONCE`] of them side by side; how many it took. The first batch it does not
-    /// take (changed, or its part gone) is left to [`Self::one_batch`].
-    async fn take_ahead(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<u32> {
+    /// The batches from `record.next_page` on, up to [`TAKEN_AT_ONCE`] of them, keyed side by side
+    /// (none when the export takes nothing from a live one); the first whose key the live export
+    /// lacks keeps its own files, which [`Self::one_batch`] renders it from.
+    async fn key_ahead(
+        &self,
+        record: &mut JobRecord,
+        bucket: &worker::Bucket,
+    ) -> ApiResult<Vec<Keyed>> {
         let loaded = self.load(record).await?;
-        let Some(inputs) = loaded.inputs.as_deref() else {
-            return Ok(0);
-        };
-        if record.next_page == 0 && record.reuse_from.is_none() {
-            record.reuse_from = self.live_batches(record, bucket).await?;
-        }
-        let Some(from) = record.reuse_from.clone() else {
-            return Ok(0);
+        let (Some(inputs), Some(from)) = (loaded.inputs.as_deref(), record.reuse_from.as_ref())
+        else {
+            return Ok(Vec::new());
         };
         let (total, size) = (record.total_pages, record.batch_pages.max(1));
         let ranges: Vec<(u32, u32)> = (0..TAKEN_AT_ONCE)
@@ -63,30 +75,66 @@ impl ExportJob {
             .take_while(|&start| start < total)
             .map(|start| (start, start.saturating_add(size).min(total)))
             .collect();
-        let keys = try_join_all(ranges.iter().map(|&(start, end)| {
+        let mut keyed = try_join_all(ranges.iter().map(|&(start, end)| {
             let loaded = &loaded;
             async move {
                 let range = start as usize..end as usize;
                 let own = self.batch_own_files(bucket, loaded, range).await?;
-                Ok::<_, ApiError>(batch_reuse::batch_key(inputs, start, end, &own))
+                let key = batch_reuse::batch_key(inputs, start, end, &own);
+                let known = from.has(&key);
+                Ok::<_, ApiError>(Keyed {
+                    start,
+                    end,
+                    key,
+                    known,
+                    own: (!known).then_some(own),
+                })
             }
         }))
         .await?;
-        let known = keys.iter().take_while(|key| from.has(key)).count();
+        record.batches_read += keyed.len() as u32;
+        // Only the first batch to render keeps its files: the others are read again when rendered.
+        let first = keyed.iter().position(|k| !k.known);
+        for (i, k) in keyed.iter_mut().enumerate() {
+            if Some(i) != first {
+                k.own = None;
+            }
+        }
+        Ok(keyed)
+    }
+
+    /// Takes the batches at the front of `keyed` that the live export has, side by side, from
+    /// `record.next_page` on, and removes them; how many it took (it stops at one it lacks, or
+    /// whose part is gone).
+    async fn take_known(
+        &self,
+        record: &mut JobRecord,
+        bucket: &worker::Bucket,
+        keyed: &mut Vec<Keyed>,
+    ) -> ApiResult<u32> {
+        let Some(from) = record.reuse_from.clone() else {
+            return Ok(0);
+        };
+        if keyed.first().is_none_or(|k| k.start != record.next_page) {
+            keyed.clear();
+            return Ok(0);
+        }
+        let known = keyed.iter().take_while(|k| k.known).count();
         let job_id = record.job_id.clone();
         let parts = record.parts;
         let taken = try_join_all(
-            keys[..known]
+            keyed[..known]
                 .iter()
                 .zip(0..)
-                .map(|(key, i)| batch_reuse::take(bucket, &from, &job_id, parts + i, key)),
+                .map(|(k, i)| batch_reuse::take(bucket, &from, &job_id, parts + i, &k.key)),
         )
         .await?;
         let mut count = 0;
-        for ((done, key), (_, end)) in taken.into_iter().zip(keys).zip(ranges) {
+        for done in taken {
             let Some(done) = done else {
                 break;
             };
+            let Keyed { key, end, .. } = keyed.remove(0);
             self.batch_done(record, bucket, done, Some(key), end, true)
                 .await?;
             count += 1;
@@ -94,8 +142,14 @@ impl ExportJob {
         Ok(count)
     }
 
-    /// The batch of pages at `record.next_page`, taken from the live export or rendered.
-    async fn one_batch(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<()> {
+    /// The batch of pages at `record.next_page`, taken from the live export or rendered; `keyed`:
+    /// what [`Self::key_ahead`] read and hashed of it, if it did.
+    async fn one_batch(
+        &self,
+        record: &mut JobRecord,
+        bucket: &worker::Bucket,
+        keyed: Option<Keyed>,
+    ) -> ApiResult<()> {
         let total = record.total_pages;
         let loaded = self.load(record).await?;
         let end = record
@@ -103,15 +157,21 @@ impl ExportJob {
             .saturating_add(record.batch_pages)
             .min(total);
         let range = record.next_page as usize..end as usize;
-        let own = self.batch_own_files(bucket, &loaded, range.clone()).await?;
-        let key = match &loaded.inputs {
-            Some(inputs) => {
-                if record.next_page == 0 && record.reuse_from.is_none() {
-                    record.reuse_from = self.live_batches(record, bucket).await?;
-                }
-                Some(batch_reuse::batch_key(inputs, record.next_page, end, &own))
+        let (own, key) = match keyed.filter(|k| k.start == record.next_page) {
+            Some(Keyed {
+                key,
+                own: Some(own),
+                ..
+            }) => (own, Some(key)),
+            _ => {
+                record.batches_read += 1;
+                let own = self.batch_own_files(bucket, &loaded, range.clone()).await?;
+                let key = loaded
+                    .inputs
+                    .as_deref()
+                    .map(|inputs| batch_reuse::batch_key(inputs, record.next_page, end, &own));
+                (own, key)
             }
-            None => None,
         };
         let taken = match (&record.reuse_from, &key) {
             (Some(from), Some(key)) => {
@@ -254,4 +314,14 @@ impl ExportJob {
             _ => Ok(None),
         }
     }
+}
+
+/// A batch keyed by [`ExportJob::key_ahead`]: its pages, its key, whether the live export has it,
+/// and the own files of the first one to render.
+struct Keyed {
+    start: u32,
+    end: u32,
+    key: String,
+    known: bool,
+    own: Option<SourceTree>,
 }

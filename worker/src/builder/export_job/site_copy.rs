@@ -23,16 +23,21 @@ use docs_edge_core::export::BatchProducts;
 use docs_edge_core::http::site_headers::content_type;
 use docs_edge_core::security::signing::sha256_hex;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 use worker::{Bucket, HttpMetadata};
 
 use super::delta_listing::{FileDigest, Listing};
 use super::site_base::Previous;
 use crate::builder::multipart::PartWriter;
 use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
 use crate::shared::storage::{self, hosted_file_key, part_key, products_key};
 
 /// Parts a step reads at least (then on to the first that ends between entries).
 const PARTS_PER_STEP: u32 = 8;
+/// Unchanged parts whose file lists are read at once (each its batch's products, of which only the
+/// head, the file list, is inflated).
+const LISTED_AT_ONCE: usize = 8;
 /// Compressed bytes handed to the reader at a time: what one hand-over inflates stays small.
 const PUSH_BYTES: usize = 64 << 10;
 /// A media file of a layered export, the size of the previous export's there, is held whole (up to
@@ -143,11 +148,24 @@ pub async fn copy_step(
         written: 0,
     };
     let mut part = first;
+    // The listing entries of the unchanged parts from `part` on, read a few at once.
+    let mut ahead: VecDeque<(u32, Option<Vec<FileEntry>>)> = VecDeque::new();
     while part < job.parts {
         if let Some(previous) = previous.filter(|_| copy.unchanged_parts.contains(&part)) {
             if fresh || unpacker.between_entries() {
-                if let Some(entries) = unchanged_entries(bucket, job.job_id, part, previous).await?
-                {
+                if ahead.front().is_none_or(|(next, _)| *next != part) {
+                    let run: Vec<u32> = (part..job.parts)
+                        .take_while(|p| copy.unchanged_parts.contains(p))
+                        .take(LISTED_AT_ONCE)
+                        .collect();
+                    let listed = try_join_all(
+                        run.iter()
+                            .map(|&p| unchanged_entries(bucket, job.job_id, p, previous)),
+                    )
+                    .await?;
+                    ahead = run.into_iter().zip(listed).collect();
+                }
+                if let Some((_, Some(entries))) = ahead.pop_front() {
                     copy.files += entries.len() as u32;
                     copy.parts_unread += 1;
                     listing.entries.extend(entries);
@@ -200,7 +218,7 @@ pub async fn copy_step(
                             PartWriter::new(bucket, hosted_file_key(job.domain, job.job_id, &path))
                                 .with_metadata(metadata(&path), Default::default());
                         open = Some(Media::Streamed(Box::new((
-                            listing.start(&path, size),
+                            listing.start(&path, size)?,
                             writer,
                         ))));
                     }
@@ -266,9 +284,8 @@ async fn unchanged_entries(
     let Some(bytes) = storage::read(bucket, &products_key(job_id, part), None).await? else {
         return Ok(None);
     };
-    let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
-    Ok(products
-        .files
+    let files = BatchProducts::files_from_bytes(&bytes).map_err(ApiError::Internal)?;
+    Ok(files
         .iter()
         .map(|path| {
             previous
