@@ -11,7 +11,7 @@
 //   --steps: also the one-page export's wall time per kind of step (each step's `export_step` log
 //   line timed as it arrives; the first step's time includes the export's start), its longest, and
 //   the export object's wasm memory after it, and `switchedMs`: when the export wrote the live
-//   pointer (the site serves it once the request-serving isolate's pointer cache, 5 s, runs out)
+//   pointer (the site serves it once the request-serving isolate's pointer cache, 1 s, runs out)
 //   KEEP_LOG=<file>: keeps the one-page export's worker log there
 import { request } from 'node:http';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
