@@ -123,10 +123,10 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // docs/engineering/figures.mdx); then the one-page export's speed-ups (the offline index's postings
 // in a hash map, the large files and chunks hashed by the runtime's SHA-256, a taken part's file
 // list read alone, each batch keyed once: 8.3, 2,895.7 -> 2,904.0 by Node's gzip -9 of the wasm):
-// one changed page of the 10x site live in 18.5 s instead of 44.0 s on a loaded machine (load 3-4
-// after, 4-5 before; 9.8% instead of 16.8% of a whole export measured beside it), the finishing
-// step 11.7 -> 5.5 s and the site's files 15.2 -> 5.3 s (bench/hosted-change.mjs --copies 40
-// --steps). The wasm-opt flags above save 16 KiB of the builder; the figures above are gzip -9 of the wasm, which read 12 KiB lower than npm test's deploy bundle. Cloudflare's
+// one changed page of the 10x site live in 15.8 s on a quiet machine (17.5% of a whole export;
+// 22.7 s, 21.6% before), at load 3-5 18.5 s instead of 44.0 s, the finishing step 11.7 -> 5.5 s
+// and the site's files 15.2 -> 5.3 s (bench/hosted-change.mjs --copies 40 --steps). The wasm-opt
+// flags above save 16 KiB of the builder. Cloudflare's
 // ceiling for a Worker on the free plan is 3 MiB gzipped, wasm and JavaScript together: 2,905 + 62
 // KiB leaves 105 KiB of it.
 const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2905, js: 62 } };
