@@ -67,7 +67,7 @@ use picks::{
     quote_short_section,
 };
 use scoring::{Scored, TermWeights};
-use tuning::{MAX_PASSAGES, THIN_LEAD_CHARS, THIN_SECTION_CHARS};
+use tuning::{MAX_PASSAGES, THIN_LEAD_CHARS};
 use units::Analyzed;
 
 /// The answer to `question` from ranked `passages` with default options.
@@ -232,16 +232,7 @@ pub fn compose_answer_with(
     if wants_code && !groups.is_empty() && !groups.iter().any(|g| g.names_new(question)) {
         // A confident answer of a sentence or two of prose whose pages name nothing ("Hoppscotch
         // CLI is a command-line tool that …") takes the name from another page (`hopp test`).
-        let lead_units = &groups[0].analyzed.units;
-        let thin = !uncertain
-            && groups.len() == 1
-            && groups[0].picks.iter().all(|&u| !lead_units[u].is_list)
-            && groups[0]
-                .picks
-                .iter()
-                .map(|&u| lead_units[u].text.chars().count())
-                .sum::<usize>()
-                < THIN_SECTION_CHARS;
+        let thin = !uncertain && groups.len() == 1 && groups[0].says_little();
         let named = best_naming_unit(&scored, &groups, question, budget, false).or_else(|| {
             thin.then(|| best_naming_unit(&scored, &groups, question, budget, true))?
         });

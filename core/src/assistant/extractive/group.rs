@@ -3,6 +3,7 @@
 use super::labels::Words;
 use super::markdown::{fenced, join_sentences};
 use super::sentences::ends_with_colon;
+use super::tuning::THIN_SECTION_CHARS;
 use super::units::{Analyzed, Unit};
 
 /// Quoted material of one passage.
@@ -25,6 +26,23 @@ impl Group<'_, '_> {
                 .picks
                 .iter()
                 .any(|&i| self.analyzed.units[i].names_new(&question))
+    }
+
+    /// Quotes a sentence or two of prose and no list or table: under `THIN_SECTION_CHARS`, not
+    /// counting a code block (the error a "Symptom" shows is not the prose that says what to do).
+    pub(super) fn says_little(&self) -> bool {
+        let units = &self.analyzed.units;
+        let plain = self
+            .picks
+            .iter()
+            .all(|&i| !units[i].is_list || units[i].is_code);
+        let prose: usize = self
+            .picks
+            .iter()
+            .filter(|&&i| !units[i].is_code)
+            .map(|&i| units[i].text.chars().count())
+            .sum();
+        plain && prose < THIN_SECTION_CHARS
     }
 
     /// Quotes a sentence the answer can open with.

@@ -4,7 +4,7 @@
 use super::group::Group;
 use super::scoring::Scored;
 use super::sentences::{ends_with_colon, is_title_line};
-use super::tuning::{MAX_SNIPPETS_IN_SECTION, THIN_SECTION_CHARS, WHOLE_SECTION_UNITS};
+use super::tuning::{MAX_SNIPPETS_IN_SECTION, WHOLE_SECTION_UNITS};
 use super::units::{Analyzed, Unit};
 use crate::assistant::passage::Passage;
 
@@ -143,20 +143,8 @@ pub(super) fn continue_thin_lead<'a, 'p>(
     code_quoted: bool,
 ) -> Option<Group<'a, 'p>> {
     let lead = groups.first()?;
-    let units = &lead.analyzed.units;
-    // A code block quoted whole (the error a "Symptom" shows) is not the prose that says what to do.
-    let prose: usize = lead
-        .picks
-        .iter()
-        .filter(|&&i| !units[i].is_code)
-        .map(|&i| units[i].text.chars().count())
-        .sum();
-    let whole = lead.picks.len() == units.len();
-    let plain = lead
-        .picks
-        .iter()
-        .all(|&i| !units[i].is_list || units[i].is_code);
-    if !whole || !plain || prose >= THIN_SECTION_CHARS {
+    let whole = lead.picks.len() == lead.analyzed.units.len();
+    if !whole || !lead.says_little() {
         return None;
     }
     let lead_passage = lead.analyzed.passage;
