@@ -5,6 +5,7 @@
 // target. `npm test` runs the same targets with their small default case counts, built with the same
 // features (scripts/lib/host-tests.mjs: docs-edge-core with Mermaid's renderer).
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { root, toolEnv } from './lib/env.mjs';
 import { cargoPackages } from './lib/host-tests.mjs';
 
@@ -17,9 +18,9 @@ const TARGETS = [
   ['docs-edge-core', 'fuzz::archive::fuzz_docs_archive_reader_raw'],
   ['docs-edge-core', 'fuzz::config::fuzz_docs_json'],
   ['docs-edge-core', 'fuzz::config::fuzz_frontmatter'],
-  ['docs-edge-core', 'export::render_fuzz::fuzz_mdx_renderer'],
-  ['docs-edge-core', 'export::render_fuzz::fuzz_redirect_stubs'],
-  ['docs-edge-core', 'export::diagram_fuzz::fuzz_mermaid_diagrams'],
+  ['docs-edge-core', 'export::render::render_fuzz::fuzz_mdx_renderer'],
+  ['docs-edge-core', 'export::render::render_fuzz::fuzz_redirect_stubs'],
+  ['docs-edge-core', 'export::render::diagram_fuzz::fuzz_mermaid_diagrams'],
   ['docs-edge-core', 'fuzz::ranges::fuzz_byte_range'],
   ['docs-edge-core', 'fuzz::analytics::fuzz_analytics_events'],
   ['docs-edge-core', 'fuzz::analytics::fuzz_feedback'],
@@ -50,15 +51,21 @@ for (const [pkg, name] of targets) {
   let rounds = 0;
   let failure = null;
   do {
+    const seed = randomBytes(6).readUIntBE(0, 6);
     const run = spawnSync('cargo', ['test', ...cargoPackages([pkg]), '--lib', '--quiet', name, '--', '--exact'], {
       cwd: root,
-      env: toolEnv({ PROPTEST_CASES: String(cases) }),
+      env: toolEnv({ PROPTEST_CASES: String(cases), PROPTEST_RNG_SEED: String(seed) }),
       encoding: 'utf8',
     });
+    // `--exact` with a name no test has runs nothing and passes: a renamed module must fail here.
+    if (run.status === 0 && !/\b1 passed\b/.test(run.stdout)) {
+      failure = `no test is named ${name}`;
+      break;
+    }
     if (run.status !== 0) {
       const lines = (run.stdout + run.stderr).split('\n');
       const found = lines.filter((l) => /minimal failing|panicked|Test failed/.test(l));
-      failure = (found.length ? found : lines.slice(-20)).join('\n') || `exit status ${run.status}`;
+      failure = `PROPTEST_RNG_SEED=${seed}\n${(found.length ? found : lines.slice(-20)).join('\n') || `exit status ${run.status}`}`;
       break;
     }
     rounds += 1;

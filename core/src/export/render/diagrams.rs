@@ -142,10 +142,28 @@ fn render(source: &str, id: &str) -> Result<String, NotRendered> {
             ))
         })
     };
-    match renderer.render(RenderRequest::svg(source, OperationControl::new(), request)) {
+    let source = ascii_spaces(source);
+    match renderer.render(RenderRequest::svg(
+        &source,
+        OperationControl::new(),
+        request,
+    )) {
         Ok(RenderOutput::Svg(Some(svg))) => Ok(svg.svg().to_owned()),
         Ok(_) => Err(not_drawn().unwrap_or_else(|| NotRendered("not a Mermaid diagram".into()))),
         Err(e) => Err(not_drawn().unwrap_or_else(|| NotRendered(first_line(&e.to_string())))),
+    }
+}
+
+/// `source` with every non-ASCII space (U+2000, NBSP) written as a plain space: merman's ER lexer
+/// steps one byte past a space it does not skip and panics inside the character, and a panic in
+/// the Worker ends the whole build.
+#[cfg(feature = "diagrams")]
+fn ascii_spaces(source: &str) -> std::borrow::Cow<'_, str> {
+    let unicode_space = |c: char| c.is_whitespace() && !c.is_ascii();
+    if source.contains(unicode_space) {
+        source.replace(unicode_space, " ").into()
+    } else {
+        source.into()
     }
 }
 
@@ -540,6 +558,19 @@ mod tests {
             _ => "#".to_owned(),
         };
         write(&mut out, source, 0, &href).map(|()| out)
+    }
+
+    #[test]
+    fn unicode_spaces_in_an_er_attribute_block_do_not_panic_the_renderer() {
+        // Found by fuzz_mermaid_diagrams: merman's ER lexer sliced inside U+2000.
+        for source in [
+            "erDiagram\n{\u{2000}\n",
+            "erDiagram\nA {\u{a0}string name\u{2003}}\n",
+        ] {
+            let _ = diagram(source);
+        }
+        let drawn = diagram("erDiagram\nCUSTOMER {\u{2000}string\u{a0}name\n}\n").unwrap();
+        assert!(drawn.contains("name"), "{drawn}");
     }
 
     #[test]
