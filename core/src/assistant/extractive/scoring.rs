@@ -85,24 +85,29 @@ impl<'a, 'p> Scored<'a, 'p> {
             .units
             .iter()
             .map(|u| {
-                let len = u
-                    .text
-                    .split_whitespace()
-                    .count()
-                    .max(u.text.chars().count() / 3) as f32;
                 let free = if wants_code && u.is_code {
                     CODE_FREE_WORDS
                 } else {
                     FREE_WORDS
                 };
-                let length_factor = 1.0 / (1.0 + (len - free).max(0.0) / free);
+                let length_factor = words_factor(&u.text, free);
                 let title_line = if !u.is_list && is_title_line(&u.text) {
                     TITLE_LINE_WEIGHT
                 } else {
                     1.0
                 };
                 let defines = if u.defines { DEFINITION_WEIGHT } else { 1.0 };
-                weights.score(&u.terms) * length_factor * rank_factor * title_line * defines
+                let matched = weights.score(&u.terms) * length_factor;
+                // A snippet's comment is its author's sentence about the line it sits on ("# this
+                // will remove the tag"): a long block whose comment says what the question asks
+                // is scored as that sentence would be, not diluted by the code around it.
+                let commented = match u.is_code {
+                    true => code_comments(&u.text)
+                        .map(|c| weights.score(&terms(c)) * words_factor(c, FREE_WORDS))
+                        .fold(0.0, f32::max),
+                    false => 0.0,
+                };
+                matched.max(commented) * rank_factor * title_line * defines
             })
             .collect();
         // The weight for names also decides which passage leads: the one whose best unit names
@@ -139,6 +144,34 @@ impl<'a, 'p> Scored<'a, 'p> {
     }
 }
 
+/// How much a unit of `text` keeps of its score: whole up to `free` words (or a third of its
+/// characters), then less the longer it is.
+fn words_factor(text: &str, free: f32) -> f32 {
+    let len = text
+        .split_whitespace()
+        .count()
+        .max(text.chars().count() / 3) as f32;
+    1.0 / (1.0 + (len - free).max(0.0) / free)
+}
+
+/// The comments of a fenced snippet: what follows `# ` or `// ` at a line's start or after a space.
+fn code_comments(code: &str) -> impl Iterator<Item = &str> {
+    code.lines().filter_map(|line| {
+        let at = [" # ", " // "]
+            .iter()
+            .filter_map(|m| line.find(m).map(|i| i + m.len()))
+            .min()
+            .or_else(|| {
+                let trimmed = line.trim_start();
+                ["# ", "// "]
+                    .iter()
+                    .find(|m| trimmed.starts_with(**m))
+                    .map(|m| line.len() - trimmed.len() + m.len())
+            })?;
+        Some(&line[at..])
+    })
+}
+
 /// The numbers one written value splits into (`192.168.1.136`, `v4.4.2`, `8.0.1`) are one value: each
 /// weighs its share, or an address would count three times against the one word beside it.
 fn number_shares(question: &str) -> Vec<(String, f32)> {
@@ -162,4 +195,16 @@ fn number_shares(question: &str) -> Vec<(String, f32)> {
 /// shaped as identifiers (`ECONNREFUSED`, `AttributeError`, `max_tokens`) and product nouns.
 fn named_terms(question: &str) -> Vec<String> {
     identifiers(question).into_iter().flat_map(terms).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_comments;
+
+    #[test]
+    fn code_comments_are_what_follows_a_hash_or_slashes_not_a_url_or_a_color() {
+        let code = "# install first\nurl = \"https://example.com/#top\"\ncolor: #fff\nx = 1 // the retry count\n#include <x>";
+        let found: Vec<&str> = code_comments(code).collect();
+        assert_eq!(found, ["install first", "the retry count"]);
+    }
 }

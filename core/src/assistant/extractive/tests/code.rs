@@ -193,3 +193,37 @@ fn a_before_and_after_pair_quotes_the_after_snippet() {
     );
     assert!(!text.contains("\"systemMessage\": \"Always"), "{text}");
 }
+
+#[test]
+fn a_long_snippet_whose_comment_says_what_is_asked_is_scored_as_that_comment() {
+    let filler: String = (0..12)
+        .map(|i| format!("    {{\"field\": \"model_{i}\", \"equals\": \"value_{i}\"}},\n"))
+        .collect();
+    let passages = vec![
+        passage(
+            "features/logging-requests",
+            "Logging Requests",
+            "Proxy",
+            "Send each request through the proxy to log it.\n```\n{\n  \"op-log-request\": \"true\",\n  \
+             \"op-tags\": \"{\\\"prompt_id\\\": \\\"first\\\"}\"\n}\n```",
+            0.54,
+        ),
+        passage(
+            "features/updating-tags",
+            "Updating Tags",
+            "",
+            &format!(
+                "You may want to change the tags of a request log after it was reported.\n```python\n\
+                 resp = client.update_log_tags(\n  filters=[\n{filler}  ],\n  tags={{\n    \
+                 \"tag_to_remove\": None # this will remove the tag from the request log\n  }},\n)\n```"
+            ),
+            0.53,
+        ),
+    ];
+    let text = compose_answer("remove a tag from logged request", &passages).text();
+    assert!(
+        text.starts_with("You may want to change the tags"),
+        "{text}"
+    );
+    assert!(text.contains("update_log_tags"), "{text}");
+}
