@@ -12,6 +12,7 @@ use super::inline_text::{tag_texts, Inline, CALLOUT_MARK, PARAM_ATTRS};
 use super::jsx::{is_callout, Tag, TagKind};
 use super::model::Section;
 use super::slug::Slugger;
+use crate::export::render::code::code_title;
 // Where the export reads them (export/site/assets.rs).
 pub(crate) use super::snippets::{default_import, snippet_path, MAX_SNIPPET_DEPTH};
 use super::walk::{walk_markdown, walk_mdx, Heading, MarkdownVisitor, MdxVisitor, Snippets};
@@ -270,9 +271,9 @@ impl<'t> MarkdownVisitor<'t> for Extractor<'t> {
         heading.extra.iter().for_each(|t| self.push_line(t));
     }
 
-    fn code_block(&mut self, _run: &mut TextRun, _info: &str, code: &str) {
+    fn code_block(&mut self, _run: &mut TextRun, info: &str, code: &str) {
         if !self.hidden() {
-            self.push_code(code);
+            self.push_code(&code_title(info), code);
         }
     }
 
@@ -378,18 +379,31 @@ impl Extractor<'_> {
     /// Appends code verbatim (indentation and line breaks carry meaning there) in a fence, so it is
     /// read as code and not as lines of prose. The fence names no language: the index would take
     /// the name for a word of the section (measured: it cost agentops a first hit).
-    fn push_code(&mut self, code: &str) {
+    /// The block in a bare fence, its title after the opening one and a space (```` ``` Shuttle.toml ````):
+    /// the text keeps no language, so a word there is always a title.
+    fn push_code(&mut self, title: &str, code: &str) {
         let code = code.trim_end();
         if code.trim().is_empty() {
             return;
         }
         let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat(longest.max(2) + 1);
+        let title: String = title.chars().filter(|&c| c != '`' && c != '\n').collect();
+        let title = title.trim();
         let section = self.current();
         if !section.text.is_empty() {
             section.text.push('\n');
         }
-        for part in [fence.as_str(), "\n", code, "\n", fence.as_str()] {
+        let space = if title.is_empty() { "" } else { " " };
+        for part in [
+            fence.as_str(),
+            space,
+            title,
+            "\n",
+            code,
+            "\n",
+            fence.as_str(),
+        ] {
             section.text.push_str(part);
         }
     }
@@ -584,7 +598,18 @@ mod tests {
         );
         assert_eq!(
             page.sections[0].text,
-            "```\nnpm i mint\n```\n```\n<Card title=\"literal\" />\n```"
+            "``` npm\nnpm i mint\n```\n```\n<Card title=\"literal\" />\n```"
+        );
+    }
+
+    #[test]
+    fn a_code_block_keeps_the_file_it_names() {
+        let page = text_of(
+            "Declare them:\n\n```toml Shuttle.toml {2}\n[deploy]\n```\n\n```md title=\".continue/rules/ts.md\" lines\n---\n```\n",
+        );
+        assert_eq!(
+            page.sections[0].text,
+            "Declare them:\n``` Shuttle.toml\n[deploy]\n```\n``` .continue/rules/ts.md\n---\n```"
         );
     }
 

@@ -200,7 +200,8 @@ impl Builder {
             let mut text_terms = Vec::new();
             if searchable {
                 Analyzer::Index.terms(draft.heading, |t| heading_terms.push(self.intern(t)));
-                Analyzer::Index.terms(draft.text, |t| text_terms.push(self.intern(t)));
+                let text = without_code_titles(draft.text);
+                Analyzer::Index.terms(&text, |t| text_terms.push(self.intern(t)));
                 if i == 0 {
                     Analyzer::Index.terms(&extra, |t| text_terms.push(self.intern(t)));
                 }
@@ -392,4 +393,41 @@ pub(crate) fn embed_chunks(
         vectors.push(model.embed(&text).as_deref());
     }
     vectors
+}
+
+/// The text without its code blocks' titles (```` ``` Shuttle.toml ````, `docs::sections` keeps
+/// them after the fence): the answer quotes a title as its snippet's caption, but as a word of the
+/// section it outranked pages that explain (measured: fixture fact 0.84 → 0.83, one more dev false
+/// refusal).
+fn without_code_titles(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("``` ") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let fence = line.len() - line.trim_start_matches('`').len();
+        match fence >= 3 && line[fence..].starts_with(' ') {
+            true => {
+                out.push_str(&line[..fence]);
+                out.push('\n');
+            }
+            false => out.push_str(line),
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod code_title_tests {
+    use super::without_code_titles;
+
+    #[test]
+    fn a_code_blocks_title_is_not_a_word_of_its_section() {
+        let text = "Declare it:\n``` Shuttle.toml\n[build]\nassets = [\"static\"]\n```\n```` docs.json\n{}\n````";
+        assert_eq!(
+            without_code_titles(text),
+            "Declare it:\n```\n[build]\nassets = [\"static\"]\n```\n````\n{}\n````"
+        );
+        assert_eq!(without_code_titles("```\nplain\n```"), "```\nplain\n```");
+    }
 }

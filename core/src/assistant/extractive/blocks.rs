@@ -22,8 +22,13 @@ pub enum Block {
     Cards(Vec<String>),
     /// A table, one rendered line per body row (`a — b — c`); the header row is dropped.
     Table(Vec<String>),
-    /// A fenced code block; `lang` is the fence's first word.
-    Code { lang: String, code: String },
+    /// A fenced code block; `lang` is the fence's first word, `title` the file or caption it names
+    /// (```` ``` Shuttle.toml ```` in the index's text, where a fence keeps no language).
+    Code {
+        lang: String,
+        title: String,
+        code: String,
+    },
     /// A diagram's source ([`is_diagram`]): it draws on a page and reads as noise in an answer, so
     /// it is never quoted; its words still tell what the passage is about.
     Diagram(String),
@@ -50,7 +55,12 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
         }
         if let Some(fence) = fence_of(line) {
             flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
-            let lang = line[fence.len()..].split_whitespace().next().unwrap_or("");
+            let info = &line[fence.len()..];
+            let (lang, title) = match info.starts_with(' ') {
+                true => ("", info.trim()),
+                false => (info.split_whitespace().next().unwrap_or(""), ""),
+            };
+            let title = title.to_string();
             let lang: String = lang
                 .chars()
                 .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '+' | '_'))
@@ -71,7 +81,7 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
                 let code = code.trim_end().to_string();
                 blocks.push(match is_diagram(&lang, &code) {
                     true => Block::Diagram(code),
-                    false => Block::Code { lang, code },
+                    false => Block::Code { lang, title, code },
                 });
             }
             continue;
@@ -525,6 +535,7 @@ mod tests {
                 Block::Table(vec!["- `--output` — Output path.".into()]),
                 Block::Code {
                     lang: "bash".into(),
+                    title: String::new(),
                     code: "  mint export".into()
                 },
                 Block::Prose(vec!["Tail.".into()]),
@@ -558,18 +569,20 @@ mod tests {
 
     #[test]
     fn indented_fence_is_dedented_and_unclosed_fence_is_kept() {
-        let blocks = parse_blocks(
-            "    ```yaml values.yaml\n    a: 1\n      b: 2\n    ```\n```sh\nnever closed",
-        );
+        let blocks =
+            parse_blocks("    ``` values.yaml\n    a: 1\n      b: 2\n    ```\n```sh\nnever closed");
         assert_eq!(
             blocks,
             vec![
+                // The index's text names a block's file after its fence and a space.
                 Block::Code {
-                    lang: "yaml".into(),
+                    lang: String::new(),
+                    title: "values.yaml".into(),
                     code: "a: 1\n  b: 2".into()
                 },
                 Block::Code {
                     lang: "sh".into(),
+                    title: String::new(),
                     code: "never closed".into()
                 },
             ]

@@ -3,6 +3,7 @@
 
 use super::blocks::Block;
 use super::group::Group;
+use super::markdown::quoted_code;
 use super::options::ExtractiveOptions;
 use super::scoring::TermWeights;
 use super::units::Analyzed;
@@ -17,24 +18,24 @@ pub(super) fn attach_code(
     weights: &TermWeights,
     opts: &ExtractiveOptions,
 ) -> bool {
-    let mut best: Option<(f32, usize, String, String)> = None;
+    let mut best: Option<(f32, usize, String)> = None;
     for (g, group) in groups.iter().enumerate() {
         let first = if g == 0 { 0.5 } else { 0.0 };
         for block in &group.analyzed.blocks {
-            if let Block::Code { lang, code } = block {
+            if let Block::Code { lang, title, code } = block {
                 if code.chars().count() > opts.max_code_chars {
                     continue;
                 }
-                let score = weights.score(&terms(code)) + first;
+                let score = weights.score(&terms(&format!("{title}\n{code}"))) + first;
                 if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-                    best = Some((score, g, lang.clone(), code.clone()));
+                    best = Some((score, g, quoted_code(lang, title, code)));
                 }
             }
         }
     }
-    if let Some((_, g, lang, code)) = best {
+    if let Some((_, g, quoted)) = best {
         if let Some(group) = groups.get_mut(g) {
-            group.code = Some((lang, code));
+            group.code = Some(quoted);
             return true;
         }
     }
@@ -53,24 +54,24 @@ pub(super) fn code_from_lead_page<'a, 'p>(
     budget: &mut usize,
 ) -> Option<Group<'a, 'p>> {
     let lead = groups.first()?.analyzed.passage;
-    let mut best: Option<(f32, &'a Analyzed<'p>, &'a str, &'a str)> = None;
+    let mut best: Option<(f32, &'a Analyzed<'p>, String)> = None;
     for a in analyzed {
         if a.passage.path != lead.path || groups.iter().any(|g| g.passage == a.index) {
             continue;
         }
         for block in &a.blocks {
-            if let Block::Code { lang, code } = block {
-                let score = weights.score(&terms(code));
+            if let Block::Code { lang, title, code } = block {
+                let score = weights.score(&terms(&format!("{title}\n{code}")));
                 if code.chars().count() <= opts.max_code_chars
                     && score > 0.0
                     && best.as_ref().is_none_or(|(s, ..)| score > *s)
                 {
-                    best = Some((score, a, lang, code));
+                    best = Some((score, a, quoted_code(lang, title, code)));
                 }
             }
         }
     }
-    let (_, a, lang, code) = best?;
+    let (_, a, quoted) = best?;
     let sentence = best_sentence(a, weights).filter(|&u| a.units[u].text.chars().count() < *budget);
     if let Some(u) = sentence {
         *budget -= a.units[u].text.chars().count() + 1;
@@ -79,7 +80,7 @@ pub(super) fn code_from_lead_page<'a, 'p>(
         passage: a.index,
         analyzed: a,
         picks: sentence.into_iter().collect(),
-        code: Some((lang.to_string(), code.to_string())),
+        code: Some(quoted),
         endpoint: None,
     })
 }

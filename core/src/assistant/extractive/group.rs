@@ -1,7 +1,7 @@
 //! Quoted material of one passage and how it is written into the answer.
 
 use super::labels::Words;
-use super::markdown::{fenced, join_sentences};
+use super::markdown::join_sentences;
 use super::sentences::ends_with_colon;
 use super::tuning::THIN_SECTION_CHARS;
 use super::units::{Analyzed, Unit};
@@ -11,7 +11,8 @@ pub(super) struct Group<'a, 'p> {
     pub(super) passage: usize,
     pub(super) analyzed: &'a Analyzed<'p>,
     pub(super) picks: Vec<usize>,
-    pub(super) code: Option<(String, String)>,
+    /// A snippet quoted after the group's sentences (`markdown::quoted_code`).
+    pub(super) code: Option<String>,
     /// The endpoint line (`` `POST /report` ``) opening an API reference page's intro: the quote
     /// opens with it, since the method and path are what a reader calls.
     pub(super) endpoint: Option<String>,
@@ -126,8 +127,8 @@ impl Group<'_, '_> {
         if let Some(endpoint) = &self.endpoint {
             out.insert(0, endpoint.clone());
         }
-        if let Some((lang, code)) = &self.code {
-            out.push(fenced(lang, code));
+        if let Some(quoted) = &self.code {
+            out.push(quoted.clone());
         }
         out.join("\n\n")
     }

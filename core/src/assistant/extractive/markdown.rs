@@ -8,6 +8,14 @@ pub(super) fn fenced(lang: &str, code: &str) -> String {
     format!("{fence}{lang}\n{code}\n{fence}")
 }
 
+/// A snippet as the answer quotes it: under the file or caption its block names, when it names one.
+pub(super) fn quoted_code(lang: &str, title: &str, code: &str) -> String {
+    match title.is_empty() {
+        true => fenced(lang, code),
+        false => format!("`{title}`:\n{}", fenced(lang, code)),
+    }
+}
+
 pub(super) fn longest_backtick_run(code: &str) -> usize {
     code.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }

@@ -1,7 +1,7 @@
 //! A relevant passage parsed into quotable units: sentences, and whole lists, tables and code blocks.
 
 use super::blocks::{is_fragment, parse_blocks, Block};
-use super::markdown::fenced;
+use super::markdown::quoted_code;
 use super::sentences::{is_bare_intro, is_cross_reference, is_title_line, refers_back};
 use super::tuning::{CLOSE_EVIDENCE, MAX_CODE_UNIT_CHARS, SCORE_IN_EVIDENCE};
 use crate::assistant::passage::Passage;
@@ -151,12 +151,14 @@ impl<'p> Analyzed<'p> {
                 }
                 // A snippet is an answer of its own ("npm install …"), quoted whole in its fence;
                 // one too long to quote still tells what the passage is about.
-                Block::Code { lang, code } if code.chars().count() <= MAX_CODE_UNIT_CHARS => {
+                Block::Code { lang, title, code }
+                    if code.chars().count() <= MAX_CODE_UNIT_CHARS =>
+                {
                     units.push(Unit {
                         block: b,
                         seq: 0,
-                        terms: terms(code),
-                        text: fenced(lang, code),
+                        terms: terms(&format!("{title}\n{code}")),
+                        text: quoted_code(lang, title, code),
                         is_list: true,
                         is_code: true,
                         aside: false,

@@ -8,7 +8,7 @@
 #[cfg(test)]
 pub(super) mod active_content;
 pub(super) mod audience;
-pub(super) mod code;
+pub(crate) mod code;
 pub(super) mod components;
 #[cfg(all(test, feature = "diagrams"))]
 mod diagram_fuzz;

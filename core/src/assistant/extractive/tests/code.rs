@@ -227,3 +227,20 @@ fn a_long_snippet_whose_comment_says_what_is_asked_is_scored_as_that_comment() {
     );
     assert!(text.contains("update_log_tags"), "{text}");
 }
+
+#[test]
+fn a_quoted_snippet_is_captioned_with_the_file_its_block_names() {
+    let passages = vec![passage(
+        "customize/rules",
+        "Rules",
+        "TypeScript rules",
+        "Create a rule that applies only to TypeScript files:\n``` .continue/rules/typescript.md\n\
+         ---\nname: TypeScript\nglobs: [\"**/*.ts\"]\n---\n```",
+        0.6,
+    )];
+    let text = compose_answer("How do I add a rule only for typescript files?", &passages).text();
+    assert!(
+        text.contains("`.continue/rules/typescript.md`:\n```\n---\nname: TypeScript"),
+        "{text}"
+    );
+}

@@ -20,6 +20,13 @@ pub(crate) use highlight::tests::{Recorded, WordSpans};
 pub use highlight::{Highlight, PlainCode};
 use options::CodeOptions;
 
+/// The title a fence's info string gives its block (`config.json` of ```` ```json config.json ````,
+/// `title="…"`), empty when none: the file the snippet goes in, which search and the assistant
+/// read with the snippet.
+pub(crate) fn code_title(info: &str) -> String {
+    CodeOptions::parse(info).title
+}
+
 use crate::export::html::{self, attr};
 
 /// Where a block sits: inside a `CodeGroup` (or request/response example) it is a tab panel
