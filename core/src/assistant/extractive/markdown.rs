@@ -8,11 +8,14 @@ pub(super) fn fenced(lang: &str, code: &str) -> String {
     format!("{fence}{lang}\n{code}\n{fence}")
 }
 
-/// A snippet as the answer quotes it: under the file or caption its block names, when it names one.
+/// A snippet as the answer quotes it: under the file (`Shuttle.toml`, in code) or the caption
+/// ("Apply rate limit with IP", a tab's label) its block names, when it names one.
 pub(super) fn quoted_code(lang: &str, title: &str, code: &str) -> String {
-    match title.is_empty() {
-        true => fenced(lang, code),
-        false => format!("`{title}`:\n{}", fenced(lang, code)),
+    let block = fenced(lang, code);
+    match title {
+        "" => block,
+        caption if caption.contains(char::is_whitespace) => format!("{caption}:\n{block}"),
+        file => format!("`{file}`:\n{block}"),
     }
 }
 

@@ -243,4 +243,16 @@ fn a_quoted_snippet_is_captioned_with_the_file_its_block_names() {
         text.contains("`.continue/rules/typescript.md`:\n```\n---\nname: TypeScript"),
         "{text}"
     );
+    let tab = passage(
+        "ratelimit/strapi",
+        "Strapi plugin",
+        "Examples",
+        "Rate limit by the caller's address:\n``` Apply rate limit with IP\n{\"identifierSource\": \"ip\"}\n```",
+        0.6,
+    );
+    let text = compose_answer("How do I rate limit by IP in strapi?", &[tab]).text();
+    assert!(
+        text.contains("\nApply rate limit with IP:\n```\n{"),
+        "{text}"
+    );
 }
