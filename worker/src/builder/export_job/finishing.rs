@@ -13,13 +13,18 @@ use docs_edge_core::export::{
     MANIFEST_FORMAT,
 };
 
+use super::batch_reuse::Taken;
 use super::{ExportJob, JobRecord, Loaded};
 use crate::builder::export_source::ExportSource;
 use crate::shared::error::{ApiError, ApiResult};
+use crate::shared::join::try_join_all;
 use crate::shared::storage::{self, part_key, products_key};
 
 /// The finishing step stores `llms-full.txt`'s gzip members in parts of about this size as they come.
 const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
+/// Batches whose stored products are read side by side (a batch's products are a few hundred KiB
+/// at most, held until folded in).
+const PRODUCTS_READ_AT_ONCE: usize = 4;
 /// Media members gathered into one part before it is written (one part per file would be
 /// thousands of objects for an image-heavy site).
 const MEDIA_PART_BYTES: usize = 4 << 20;
@@ -76,15 +81,30 @@ impl ExportJob {
         let batch = record.batch_pages.max(1) as usize;
         let mut pages_read = 0;
         let batches = plan.page_count().div_ceil(batch);
+        let mut stored = std::collections::VecDeque::new();
         for (index, start) in (0..plan.page_count()).step_by(batch).enumerate() {
+            if stored.is_empty() {
+                // The next few batches' products read side by side, folded one at a time.
+                let ahead = index..(index + PRODUCTS_READ_AT_ONCE).min(batches);
+                stored = try_join_all(ahead.map(|i| {
+                    let key = Taken::key(
+                        record.taken.as_ref(),
+                        products_key,
+                        &record.job_id,
+                        i as u32,
+                    );
+                    async move { storage::read(bucket, &key, None).await }
+                }))
+                .await?
+                .into();
+            }
             let range = start..start.saturating_add(batch);
             let (products, read) = Self::batch_products(
                 bucket,
-                &record.job_id,
+                stored.pop_front().flatten(),
                 plan,
                 source,
                 &outline,
-                index,
                 range.clone(),
             )
             .await?;
@@ -190,19 +210,17 @@ impl ExportJob {
         Ok(next_part + 1 - head_part)
     }
 
-    /// What the finishing files take from the pages of batch `index` (`range`), as the batch stored
-    /// it, and how many pages were read for it: none, but for a job whose batches were written
-    /// before products were stored, which reads them again.
+    /// What the finishing files take from the pages at `range`, as their batch stored it
+    /// (`stored`), and how many pages were read for it: none, but for a job whose batches were
+    /// written before products were stored, which reads them again.
     async fn batch_products(
         bucket: &worker::Bucket,
-        job_id: &str,
+        stored: Option<Vec<u8>>,
         plan: &ExportPlan,
         source: &ExportSource,
         outline: &Site,
-        index: usize,
         range: std::ops::Range<usize>,
     ) -> ApiResult<(BatchProducts, usize)> {
-        let stored = storage::read(bucket, &products_key(job_id, index as u32), None).await?;
         if let Some(bytes) = stored {
             let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
             return Ok((products, 0));
