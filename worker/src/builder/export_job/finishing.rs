@@ -17,14 +17,10 @@ use super::batch_reuse::Taken;
 use super::{ExportJob, JobRecord, Loaded};
 use crate::builder::export_source::ExportSource;
 use crate::shared::error::{ApiError, ApiResult};
-use crate::shared::join::try_join_all;
 use crate::shared::storage::{self, part_key, products_key};
 
 /// The finishing step stores `llms-full.txt`'s gzip members in parts of about this size as they come.
 const LLMS_FULL_PIECE_BYTES: usize = 1 << 20;
-/// Batches whose stored products are read side by side (a batch's products are a few hundred KiB
-/// at most, held until folded in).
-const PRODUCTS_READ_AT_ONCE: usize = 4;
 /// Media members gathered into one part before it is written (one part per file would be
 /// thousands of objects for an image-heavy site).
 const MEDIA_PART_BYTES: usize = 4 << 20;
@@ -80,34 +76,13 @@ impl ExportJob {
         let mut members = FinishingMembers::new(plan);
         let batch = record.batch_pages.max(1) as usize;
         let mut pages_read = 0;
+        let folding = crate::shared::clock::now_ms();
         let batches = plan.page_count().div_ceil(batch);
-        let mut stored = std::collections::VecDeque::new();
         for (index, start) in (0..plan.page_count()).step_by(batch).enumerate() {
-            if stored.is_empty() {
-                // The next few batches' products read side by side, folded one at a time.
-                let ahead = index..(index + PRODUCTS_READ_AT_ONCE).min(batches);
-                stored = try_join_all(ahead.map(|i| {
-                    let key = Taken::key(
-                        record.taken.as_ref(),
-                        products_key,
-                        &record.job_id,
-                        i as u32,
-                    );
-                    async move { storage::read(bucket, &key, None).await }
-                }))
-                .await?
-                .into();
-            }
             let range = start..start.saturating_add(batch);
-            let (products, read) = Self::batch_products(
-                bucket,
-                stored.pop_front().flatten(),
-                plan,
-                source,
-                &outline,
-                range.clone(),
-            )
-            .await?;
+            let (products, read) =
+                Self::batch_products(bucket, record, plan, source, &outline, index, range.clone())
+                    .await?;
             pages_read += read;
             members.add_products(plan, &mut outline, range, products);
             if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
@@ -120,7 +95,7 @@ impl ExportJob {
         }
         // How the finishing step came by its pages' text: tests count the pages read again.
         crate::shared::log_line::info(
-            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "batchesRead": record.batches_read, "pagesRead": pages_read}),
+            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "batchesRead": record.batches_read, "pagesRead": pages_read, "foldMs": crate::shared::clock::now_ms().saturating_sub(folding)}),
         );
         // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
         // carry, and what sorts after it) come next; media follow them, one at a time in members
@@ -210,17 +185,26 @@ impl ExportJob {
         Ok(next_part + 1 - head_part)
     }
 
-    /// What the finishing files take from the pages at `range`, as their batch stored it
-    /// (`stored`), and how many pages were read for it: none, but for a job whose batches were
-    /// written before products were stored, which reads them again.
+    /// What the finishing files take from the pages of batch `index` (`range`), as the batch stored
+    /// it, and how many pages were read for it: none, but for a job whose batches were written
+    /// before products were stored, which reads them again.
     async fn batch_products(
         bucket: &worker::Bucket,
-        stored: Option<Vec<u8>>,
+        record: &JobRecord,
         plan: &ExportPlan,
         source: &ExportSource,
         outline: &Site,
+        index: usize,
         range: std::ops::Range<usize>,
     ) -> ApiResult<(BatchProducts, usize)> {
+        // A batch taken from the live export is read where that export stored it.
+        let key = Taken::key(
+            record.taken.as_ref(),
+            products_key,
+            &record.job_id,
+            index as u32,
+        );
+        let stored = storage::read(bucket, &key, None).await?;
         if let Some(bytes) = stored {
             let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
             return Ok((products, 0));
