@@ -96,13 +96,16 @@ test('one changed page: the next export writes that page, the files that carry i
   // Each batch's own files read once: to key it, and the one rendered from what keyed it.
   assert.equal(finishing[0].batchesRead, batches, 'batches whose own files were read');
   // Its steps before the site's files: the batches it takes (several at once) and the one it
-  // renders in two at most, and the search packs' pieces four to a step (the fixture's four in one).
+  // renders in two at most, and the search packs' pieces sixteen to a step (the fixture's four in one).
   const steps = log.filter((l) => l.event === 'export_step' && l.jobId === job.jobId);
   const stepsOf = (kind) => steps.filter((l) => l.kind === kind).length;
   assert.ok(stepsOf('pages-taken') + stepsOf('pages-rendered') <= 2, `${stepsOf('pages-taken')} + ${stepsOf('pages-rendered')} steps of pages`);
   assert.equal(stepsOf('search'), 1, 'the search packs copied in one step');
   const siteLive = log.find((l) => l.event === 'site_live' && l.jobId === job.jobId);
   assert.equal(siteLive?.partsUnread, batches - 1, 'parts of unchanged batches not read');
+  // The batches taken from the live export were named where it stored them until the switch, and
+  // copied into the job's own parts after it (the bundle below is packed from them).
+  assert.equal(siteLive?.partsTakenUncopied, batches - 1, 'parts taken, copied after the switch');
 
   // The files whose bytes differ: the page (HTML and Markdown), the files that carry every page's
   // text (llms-full.txt, the search packs), the offline search's term files of the words the edit
@@ -148,5 +151,13 @@ test('one changed page: the next export writes that page, the files that carry i
   for (const path of pages) {
     const sha256 = createHash('sha256').update(readFile(fresh, path)).digest('hex');
     assert.equal(after.files.get(path)?.sha256, sha256, `${path}: the hosted export's is not the fresh export's`);
+  }
+  // A bundle minted from the live export holds those pages too (its taken parts copied in).
+  const mintedNext = await requestBundle(t.adminKey, job.jobId);
+  assert.equal(mintedNext.status, 200, mintedNext.text);
+  const { dir: liveBundle } = await downloadBundle(mintedNext.body.bundleUrl);
+  assert.deepEqual(listFiles(liveBundle).filter((path) => /\.(html|md)$/.test(path)), pages, 'the live bundle\'s pages');
+  for (const path of pages) {
+    assert.ok(readFile(liveBundle, path).equals(readFile(fresh, path)), `${path}: the live bundle's is not the fresh export's`);
   }
 });

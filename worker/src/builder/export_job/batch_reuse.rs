@@ -2,8 +2,9 @@
 //! is keyed by the SHA-256 of everything its pages are rendered from ([`inputs_key`] of the
 //! version, then the batch's own files, [`batch_key`]), and a batch with the same pages and key as
 //! one of the live export's takes that export's part (its gzip member: the pages' HTML and
-//! Markdown) and its products (what the finishing step takes from its pages) as they are, two
-//! reads and two writes, instead of rendering it again.
+//! Markdown) and its products (what the finishing step takes from its pages) as they are instead
+//! of rendering it again: named where they are until the site is switched, then copied (the
+//! bundle and the next export read them as this export's own).
 //!
 //! The version's key covers the code (core's source hash, the hash of what the worker renders with
 //! beyond core: its own source and the locked dependencies, `worker/build.rs`, and its version), the job's
@@ -25,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use worker::Bucket;
 
-use crate::shared::error::ApiResult;
+use crate::shared::error::{ApiError, ApiResult};
 use crate::shared::join::try_join_all;
 use crate::shared::storage::{self, batches_key, part_key, products_key};
 
@@ -132,32 +133,97 @@ pub async fn write_batches(bucket: &Bucket, job_id: &str, batches: &[BatchDone])
     Ok(())
 }
 
-/// Takes the batch `start..end` with `key` from `from` as part `part` of job `job_id`, with its
-/// products (`docs_edge_core::export::BatchProducts`, beside the part): its done batch, or `None`
-/// when `from` has no such batch, or its part or products are gone (an export from before products
-/// were stored, or one whose retention ran out).
+/// Takes the batch with `key` from `from` without copying a byte: its index in `from` and its done
+/// batch, or `None` when `from` has no such batch, or its part is gone (an export whose retention
+/// ran out, or one still copying the batches it took itself). The part and its products stay
+/// where `from` stored them, named by [`Taken`] (the finishing and copy steps read them there),
+/// until [`copy_taken`] copies them after the switch: the bundle and the next export need them,
+/// the site does not.
 pub async fn take(
     bucket: &Bucket,
     from: &ReuseFrom,
-    job_id: &str,
-    part: u32,
     key: &str,
-) -> ApiResult<Option<BatchDone>> {
+) -> ApiResult<Option<(u32, BatchDone)>> {
     let Some((index, done)) = from.batches.iter().enumerate().find(|(_, b)| b.key == key) else {
         return Ok(None);
     };
     let index = index as u32;
-    let keys: [fn(&str, u32) -> String; 2] = [part_key, products_key];
-    let read =
-        keys.map(|key| async move { storage::read(bucket, &key(&from.job_id, index), None).await });
-    let mut read = try_join_all(read).await?.into_iter();
-    let (Some(Some(bytes)), Some(Some(products))) = (read.next(), read.next()) else {
+    // A batch's products are written before its part (`copy_taken`, and as it is rendered): a part
+    // that is there has them.
+    if bucket.head(part_key(&from.job_id, index)).await?.is_none() {
         return Ok(None);
-    };
-    let write = keys
-        .into_iter()
-        .zip([bytes, products])
-        .map(|(key, body)| async move { bucket.put(key(job_id, part), body).execute().await });
-    try_join_all(write).await?;
-    Ok(Some(done.clone()))
+    }
+    Ok(Some((index, done.clone())))
 }
+
+/// The parts of a hosted site's export taken from the live export and not yet copied: each part
+/// and the index of the live export's part that holds it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Taken {
+    pub job_id: String,
+    pub parts: Vec<(u32, u32)>,
+}
+
+impl Taken {
+    /// Part `part` is part `index` of job `job_id` (a step redone after a failure decides its own
+    /// parts again).
+    pub fn add(&mut self, job_id: &str, part: u32, index: u32) {
+        job_id.clone_into(&mut self.job_id);
+        self.parts.retain(|(p, _)| *p < part);
+        self.parts.push((part, index));
+    }
+
+    /// Where the object `key` (`part_key` or `products_key`) of part `part` of job `job_id` is
+    /// stored now: the live export's, while the part is taken and not yet copied.
+    pub fn key(
+        taken: Option<&Taken>,
+        key: fn(&str, u32) -> String,
+        job_id: &str,
+        part: u32,
+    ) -> String {
+        match taken.and_then(|t| {
+            t.parts
+                .iter()
+                .find(|(p, _)| *p == part)
+                .map(|(_, i)| (t, *i))
+        }) {
+            Some((taken, index)) => key(&taken.job_id, index),
+            None => key(job_id, part),
+        }
+    }
+}
+
+/// Copies up to `at_most` of `taken`'s parts into job `job_id` ([`COPIED_AT_ONCE`] side by side),
+/// each with its products (written first), and drops them from `taken`; whether any are left.
+pub async fn copy_taken(
+    bucket: &Bucket,
+    taken: &mut Taken,
+    job_id: &str,
+    at_most: usize,
+) -> ApiResult<bool> {
+    let mut copied = 0;
+    while copied < at_most && !taken.parts.is_empty() {
+        let run: Vec<(u32, u32)> = taken.parts.iter().take(COPIED_AT_ONCE).copied().collect();
+        let from = taken.job_id.as_str();
+        try_join_all(run.iter().map(|&(part, index)| async move {
+            let keys: [fn(&str, u32) -> String; 2] = [products_key, part_key];
+            for key in keys {
+                let body = storage::read(bucket, &key(from, index), None)
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::Internal(format!("part {index} of {from}, taken, is gone"))
+                    })?;
+                bucket.put(key(job_id, part), body).execute().await?;
+            }
+            Ok::<_, ApiError>(())
+        }))
+        .await?;
+        taken.parts.drain(..run.len());
+        copied += run.len();
+    }
+    Ok(!taken.parts.is_empty())
+}
+
+/// Taken parts copied side by side: what they hold at once is this many parts and products.
+const COPIED_AT_ONCE: usize = 8;

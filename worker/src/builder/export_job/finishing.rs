@@ -13,6 +13,7 @@ use docs_edge_core::export::{
     MANIFEST_FORMAT,
 };
 
+use super::batch_reuse::Taken;
 use super::{ExportJob, JobRecord, Loaded};
 use crate::builder::export_source::ExportSource;
 use crate::shared::error::{ApiError, ApiResult};
@@ -75,19 +76,13 @@ impl ExportJob {
         let mut members = FinishingMembers::new(plan);
         let batch = record.batch_pages.max(1) as usize;
         let mut pages_read = 0;
+        let folding = crate::shared::clock::now_ms();
         let batches = plan.page_count().div_ceil(batch);
         for (index, start) in (0..plan.page_count()).step_by(batch).enumerate() {
             let range = start..start.saturating_add(batch);
-            let (products, read) = Self::batch_products(
-                bucket,
-                &record.job_id,
-                plan,
-                source,
-                &outline,
-                index,
-                range.clone(),
-            )
-            .await?;
+            let (products, read) =
+                Self::batch_products(bucket, record, plan, source, &outline, index, range.clone())
+                    .await?;
             pages_read += read;
             members.add_products(plan, &mut outline, range, products);
             if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
@@ -100,7 +95,7 @@ impl ExportJob {
         }
         // How the finishing step came by its pages' text: tests count the pages read again.
         crate::shared::log_line::info(
-            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "batchesRead": record.batches_read, "pagesRead": pages_read}),
+            &serde_json::json!({"event": "export_finishing", "jobId": record.job_id, "batches": batches, "batchesRead": record.batches_read, "pagesRead": pages_read, "foldMs": crate::shared::clock::now_ms().saturating_sub(folding)}),
         );
         // The rest of the finishing entries (the end of `llms-full.txt`, whose body the pieces above
         // carry, and what sorts after it) come next; media follow them, one at a time in members
@@ -195,14 +190,21 @@ impl ExportJob {
     /// before products were stored, which reads them again.
     async fn batch_products(
         bucket: &worker::Bucket,
-        job_id: &str,
+        record: &JobRecord,
         plan: &ExportPlan,
         source: &ExportSource,
         outline: &Site,
         index: usize,
         range: std::ops::Range<usize>,
     ) -> ApiResult<(BatchProducts, usize)> {
-        let stored = storage::read(bucket, &products_key(job_id, index as u32), None).await?;
+        // A batch taken from the live export is read where that export stored it.
+        let key = Taken::key(
+            record.taken.as_ref(),
+            products_key,
+            &record.job_id,
+            index as u32,
+        );
+        let stored = storage::read(bucket, &key, None).await?;
         if let Some(bytes) = stored {
             let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
             return Ok((products, 0));

@@ -1,7 +1,7 @@
 //! The `ExportJob` object itself (the builder script only): its record, its steps and their R2 I/O.
 //! Its messages and client, which both scripts compile, are `crate::shared::durable::export_job`.
 
-use self::batch_reuse::{BatchDone, ReuseFrom};
+use self::batch_reuse::{BatchDone, ReuseFrom, Taken};
 use self::site_copy::SiteCopy;
 use crate::builder::export_source::ExportSource;
 use crate::builder::multipart::PartWriter;
@@ -34,8 +34,9 @@ use worker::{durable_object, DurableObject, Env, HttpMetadata, Request, Response
 
 const JOB_KEY: &str = "job";
 /// Pieces of the search packs copied in one step (each read, compressed and written before the
-/// next): a step's work is a few pieces' bytes, and a large site's packs are not a step a piece.
-const SEARCH_PIECES_PER_STEP: u32 = 4;
+/// next, so a step holds one piece): a step is some seconds of work, and the 10× site's packs are
+/// two steps, not a step per few pieces (each step costs its alarm and the packs' lookup).
+const SEARCH_PIECES_PER_STEP: u32 = 16;
 /// An alarm this late never fired: a step takes seconds at most.
 const STALLED_ALARM_MS: i64 = 15_000;
 
@@ -104,6 +105,10 @@ struct JobRecord {
     /// A hosted site's export: its batches so far, written beside its parts once the pages are done.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     batches: Vec<BatchDone>,
+    /// A hosted site's export: its parts taken from the live export and not yet copied (read
+    /// where the live export stored them; copied once the site is switched).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    taken: Option<Taken>,
     /// Pages rendered (a hosted site's export takes the unchanged ones from the live export).
     #[serde(default)]
     pages_rendered: u32,
@@ -347,6 +352,7 @@ impl ExportJob {
             image_origins: BTreeSet::new(),
             reuse_from: None,
             batches: Vec::new(),
+            taken: None,
             pages_rendered: 0,
             batches_read: 0,
             site: start.site.map(|target| SiteCopy {
@@ -561,7 +567,9 @@ impl ExportJob {
 
     /// What the next step of `record` does.
     fn step_kind(&self, record: &JobRecord) -> &'static str {
-        if record.site.as_ref().is_some_and(|s| s.next_part.is_some()) {
+        if record.site.as_ref().is_some_and(|s| s.live) {
+            "after-live"
+        } else if record.site.as_ref().is_some_and(|s| s.next_part.is_some()) {
             "site-copy"
         } else if record.next_page < record.total_pages {
             "pages"

@@ -120,22 +120,19 @@ impl ExportJob {
             return Ok(0);
         }
         let known = keyed.iter().take_while(|k| k.known).count();
-        let job_id = record.job_id.clone();
-        let parts = record.parts;
         let taken = try_join_all(
             keyed[..known]
                 .iter()
-                .zip(0..)
-                .map(|(k, i)| batch_reuse::take(bucket, &from, &job_id, parts + i, &k.key)),
+                .map(|k| batch_reuse::take(bucket, &from, &k.key)),
         )
         .await?;
         let mut count = 0;
         for done in taken {
-            let Some(done) = done else {
+            let Some((index, done)) = done else {
                 break;
             };
             let Keyed { key, end, .. } = keyed.remove(0);
-            self.batch_done(record, bucket, done, Some(key), end, true)
+            self.batch_done(record, bucket, done, Some(key), end, Some(index))
                 .await?;
             count += 1;
         }
@@ -174,14 +171,12 @@ impl ExportJob {
             }
         };
         let taken = match (&record.reuse_from, &key) {
-            (Some(from), Some(key)) => {
-                batch_reuse::take(bucket, from, &record.job_id, record.parts, key).await?
-            }
+            (Some(from), Some(key)) => batch_reuse::take(bucket, from, key).await?,
             _ => None,
         };
-        let was_taken = taken.is_some();
+        let taken_index = taken.as_ref().map(|(index, _)| *index);
         let done = match taken {
-            Some(done) => {
+            Some((_, done)) => {
                 drop(own);
                 done
             }
@@ -192,12 +187,13 @@ impl ExportJob {
                     .await?
             }
         };
-        self.batch_done(record, bucket, done, key, end, was_taken)
+        self.batch_done(record, bucket, done, key, end, taken_index)
             .await
     }
 
     /// Records the batch `record.next_page..end` as part `record.parts`, `done` (`taken` from the
-    /// live export, or rendered), under `key` when the export is a hosted site's.
+    /// live export's part of that index, or rendered), under `key` when the export is a hosted
+    /// site's.
     async fn batch_done(
         &self,
         record: &mut JobRecord,
@@ -205,13 +201,27 @@ impl ExportJob {
         mut done: BatchDone,
         key: Option<String>,
         end: u32,
-        taken: bool,
+        taken: Option<u32>,
     ) -> ApiResult<()> {
         if let Some(site) = record.site.as_mut() {
             // A step redone after a failure decides its own part again.
             site.unchanged_parts.retain(|part| *part < record.parts);
-            if taken {
+            if taken.is_some() {
                 site.unchanged_parts.push(record.parts);
+            }
+        }
+        let parts = record.parts;
+        match (taken, record.reuse_from.as_ref()) {
+            (Some(index), Some(from)) => {
+                record
+                    .taken
+                    .get_or_insert_with(Default::default)
+                    .add(&from.job_id, parts, index)
+            }
+            _ => {
+                if let Some(taken) = record.taken.as_mut() {
+                    taken.parts.retain(|(p, _)| *p < parts);
+                }
             }
         }
         record.icon_sets.extend(done.icon_sets.iter().copied());

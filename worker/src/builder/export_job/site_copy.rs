@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use worker::{Bucket, HttpMetadata};
 
+use super::batch_reuse::Taken;
 use super::delta_listing::{FileDigest, Listing};
 use super::site_base::Previous;
 use crate::builder::multipart::PartWriter;
@@ -82,6 +83,9 @@ pub struct SiteCopy {
     /// Parts listed without being read so far.
     #[serde(default)]
     pub parts_unread: u32,
+    /// The live pointer names the export: what is left is copying the parts it took.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub live: bool,
 }
 
 impl SiteCopy {
@@ -119,6 +123,15 @@ pub struct CopyJob<'a> {
     pub job_id: &'a str,
     pub domain: &'a str,
     pub parts: u32,
+    /// Parts taken from the live export and not yet copied: read where it stored them.
+    pub taken: Option<&'a Taken>,
+}
+
+impl CopyJob<'_> {
+    /// Where the object `key` (`part_key`, `products_key`) of part `part` is stored now.
+    fn stored(&self, key: fn(&str, u32) -> String, part: u32) -> String {
+        Taken::key(self.taken, key, self.job_id, part)
+    }
 }
 
 /// Writes the files of the next parts (with `previous`, those the base does not hold); `Ok(true)`
@@ -158,10 +171,9 @@ pub async fn copy_step(
                         .take_while(|p| copy.unchanged_parts.contains(p))
                         .take(LISTED_AT_ONCE)
                         .collect();
-                    let listed = try_join_all(
-                        run.iter()
-                            .map(|&p| unchanged_entries(bucket, job.job_id, p, previous)),
-                    )
+                    let listed = try_join_all(run.iter().map(|&p| {
+                        unchanged_entries(bucket, job.stored(products_key, p), previous)
+                    }))
                     .await?;
                     ahead = run.into_iter().zip(listed).collect();
                 }
@@ -177,7 +189,7 @@ pub async fn copy_step(
                 }
             }
         }
-        let bytes = storage::read(bucket, &part_key(job.job_id, part), None)
+        let bytes = storage::read(bucket, &job.stored(part_key, part), None)
             .await?
             .ok_or_else(|| {
                 ApiError::Internal(format!("part {part} of {} is missing", job.job_id))
@@ -271,17 +283,17 @@ pub async fn copy_step(
     Ok(part >= job.parts)
 }
 
-/// The listing entries of part `part` of job `job_id`, a batch taken unchanged from the live
-/// export, when the base holds every one of its files as they are (the part is then not read):
-/// its file paths come from the batch's products. `None` when it does not (a page of the batch
-/// changed in the live export, so the base lacks it) or the products are gone: the part is read.
+/// The listing entries of a part, a batch taken unchanged from the live export whose products are
+/// stored at `products`, when the base holds every one of its files as they are (the part is then
+/// not read): its file paths come from the batch's products. `None` when it does not (a page of
+/// the batch changed in the live export, so the base lacks it) or the products are gone: the part
+/// is read.
 async fn unchanged_entries(
     bucket: &Bucket,
-    job_id: &str,
-    part: u32,
+    products: String,
     previous: &Previous,
 ) -> ApiResult<Option<Vec<FileEntry>>> {
-    let Some(bytes) = storage::read(bucket, &products_key(job_id, part), None).await? else {
+    let Some(bytes) = storage::read(bucket, &products, None).await? else {
         return Ok(None);
     };
     let files = BatchProducts::files_from_bytes(&bytes).map_err(ApiError::Internal)?;

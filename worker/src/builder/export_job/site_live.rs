@@ -1,6 +1,7 @@
 //! The last steps of a hosted site's export: its files written (`super::site_copy`), layered on the
 //! live export's base when it can be (`super::site_base`), then its delta listing, then the live
-//! pointer, which switches the site.
+//! pointer, which switches the site; then the parts it took from the live export are copied into
+//! its own (`super::batch_reuse`), and the job is complete.
 
 use docs_edge_core::export::content_security_policy_remote;
 use docs_edge_core::export::hosting::LiveSite;
@@ -9,6 +10,7 @@ use docs_edge_core::platform::retention::DAY_MS;
 use docs_edge_core::publish::preview::PREVIEW_DAYS;
 use docs_edge_core::wire::JobStatus;
 
+use super::batch_reuse::copy_taken;
 use super::delta_listing::{write_listing, Listing};
 use super::site_base::Previous;
 use super::site_copy::{copy_step, CopyJob};
@@ -26,6 +28,9 @@ impl ExportJob {
         bucket: &worker::Bucket,
     ) -> ApiResult<bool> {
         let mut site = record.site.clone().unwrap_or_default();
+        if site.live {
+            return self.copy_taken(record, bucket).await;
+        }
         // A preview's files and pointer are under its own hostname.
         let host = site.preview_host.clone();
         let host = host.as_deref().unwrap_or(&record.domain);
@@ -33,6 +38,7 @@ impl ExportJob {
             job_id: &record.job_id,
             domain: host,
             parts: record.parts,
+            taken: record.taken.as_ref(),
         };
         if !site.chosen {
             // Layered on the live export's base, when that export has a listing to compare with.
@@ -104,12 +110,29 @@ impl ExportJob {
             };
             go_live(bucket, host, live).await?;
             crate::shared::log_line::info(
-                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files, "objectsWritten": site.objects + 1, "partsUnread": site.parts_unread}),
+                &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files, "objectsWritten": site.objects + 1, "partsUnread": site.parts_unread, "partsTakenUncopied": record.taken.as_ref().map_or(0, |t| t.parts.len())}),
             );
-            record.status = JobStatus::Completed;
-            record.progress = 100.0;
+            // The parts taken from the live export are copied next, the site already switched.
+            site.live = true;
         }
         record.site = Some(site);
-        Ok(done)
+        Ok(false)
+    }
+
+    /// Copies the parts the export took from the live export (`batch_reuse::copy_taken`), a step's
+    /// share at a time, once the site serves it; then the job is complete.
+    async fn copy_taken(&self, record: &mut JobRecord, bucket: &worker::Bucket) -> ApiResult<bool> {
+        if let Some(taken) = record.taken.as_mut() {
+            if copy_taken(bucket, taken, &record.job_id, TAKEN_COPIED_PER_STEP).await? {
+                return Ok(false);
+            }
+        }
+        record.taken = None;
+        record.status = JobStatus::Completed;
+        record.progress = 100.0;
+        Ok(true)
     }
 }
+
+/// Taken parts copied in one step after the switch.
+const TAKEN_COPIED_PER_STEP: usize = 64;
