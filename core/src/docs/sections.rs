@@ -26,6 +26,14 @@ pub fn callout_text(line: &str) -> Option<&str> {
         .map(str::trim_start)
 }
 
+/// The title `info`, what follows a fence in section text, names (```` ``` Shuttle.toml ```` ->
+/// `Shuttle.toml`): written after a space, where a fence from elsewhere names its language at once.
+pub fn fence_title(info: &str) -> Option<&str> {
+    info.strip_prefix(' ')
+        .map(str::trim)
+        .filter(|title| !title.is_empty())
+}
+
 /// Whether a line of section text opens or closes a code block: section text keeps code in bare
 /// fences, indented inside list items. Every reader that pairs fences reads them here.
 pub fn is_fence_line(line: &str) -> bool {
@@ -377,10 +385,10 @@ impl Extractor<'_> {
     }
 
     /// Appends code verbatim (indentation and line breaks carry meaning there) in a fence, so it is
-    /// read as code and not as lines of prose. The fence names no language: the index would take
-    /// the name for a word of the section (measured: it cost agentops a first hit).
-    /// The block in a bare fence, its title after the opening one and a space (```` ``` Shuttle.toml ````):
-    /// the text keeps no language, so a word there is always a title.
+    /// read as code and not as lines of prose. The fence names no language (the index would take
+    /// the name for a word of the section: measured, it cost agentops a first hit), only the
+    /// block's title, after the fence and a space (```` ``` Shuttle.toml ````, read by
+    /// [`fence_title`]).
     fn push_code(&mut self, title: &str, code: &str) {
         let code = code.trim_end();
         if code.trim().is_empty() {

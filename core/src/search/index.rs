@@ -10,6 +10,7 @@ use super::codec::{check_avg_len, decode, encode, IndexError, FORMAT_VERSION};
 use super::dict::{Dict, TermTable};
 use super::postings::{self, Posting, HEADING, TEXT, TITLE};
 use super::semantic::{ChunkVectors, StaticModel};
+use crate::docs::sections::fence_title;
 use crate::docs::Page;
 use crate::text::Analyzer;
 
@@ -406,10 +407,10 @@ fn without_code_titles(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let fence = line.len() - line.trim_start_matches('`').len();
-        match fence >= 3 && line[fence..].starts_with(' ') {
+        match fence >= 3 && fence_title(line[fence..].trim_end_matches('\n')).is_some() {
             true => {
                 out.push_str(&line[..fence]);
-                out.push('\n');
+                out.push_str(&line[line.trim_end_matches('\n').len()..]);
             }
             false => out.push_str(line),
         }

@@ -2,7 +2,7 @@
 //! code. Cleans MDX/JSX and link syntax out of the quotable text, because the answer is rendered by
 //! a chat client that knows nothing of the site's components or relative links.
 
-use crate::docs::sections::callout_text;
+use crate::docs::sections::{callout_text, fence_title};
 use crate::text::is_cjk;
 
 /// Sentences longer than this are cut at a word: a run-on table cell or a minified blob is not an
@@ -56,9 +56,9 @@ pub fn parse_blocks(text: &str) -> Vec<Block> {
         if let Some(fence) = fence_of(line) {
             flush(&mut blocks, &mut prose, &mut list, &mut table, aside);
             let info = &line[fence.len()..];
-            let (lang, title) = match info.starts_with(' ') {
-                true => ("", info.trim()),
-                false => (info.split_whitespace().next().unwrap_or(""), ""),
+            let (lang, title) = match fence_title(info) {
+                Some(title) => ("", title),
+                None => (info.split_whitespace().next().unwrap_or(""), ""),
             };
             let title = title.to_string();
             let lang: String = lang

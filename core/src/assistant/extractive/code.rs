@@ -3,11 +3,10 @@
 
 use super::blocks::Block;
 use super::group::Group;
-use super::markdown::quoted_code;
+use super::markdown::{quoted_code, snippet_terms};
 use super::options::ExtractiveOptions;
 use super::scoring::TermWeights;
 use super::units::Analyzed;
-use crate::assistant::query::terms;
 
 /// Picks one code block from the quoted passages — the code should illustrate the text above it,
 /// and a relevant-looking snippet from an unquoted page (or another language's copy) misleads more
@@ -26,7 +25,7 @@ pub(super) fn attach_code(
                 if code.chars().count() > opts.max_code_chars {
                     continue;
                 }
-                let score = weights.score(&terms(&format!("{title}\n{code}"))) + first;
+                let score = weights.score(&snippet_terms(title, code)) + first;
                 if best.as_ref().is_none_or(|(s, ..)| score > *s) {
                     best = Some((score, g, quoted_code(lang, title, code)));
                 }
@@ -61,7 +60,7 @@ pub(super) fn code_from_lead_page<'a, 'p>(
         }
         for block in &a.blocks {
             if let Block::Code { lang, title, code } = block {
-                let score = weights.score(&terms(&format!("{title}\n{code}")));
+                let score = weights.score(&snippet_terms(title, code));
                 if code.chars().count() <= opts.max_code_chars
                     && score > 0.0
                     && best.as_ref().is_none_or(|(s, ..)| score > *s)

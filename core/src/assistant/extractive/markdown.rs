@@ -1,11 +1,17 @@
 //! Writing quoted text as Markdown: fences, sentence joins, link labels and addresses.
 
 use crate::assistant::passage::Passage;
+use crate::assistant::query::terms;
 use crate::text::is_cjk;
 
 pub(super) fn fenced(lang: &str, code: &str) -> String {
     let fence = "`".repeat(longest_backtick_run(code).max(2) + 1);
     format!("{fence}{lang}\n{code}\n{fence}")
+}
+
+/// The terms a snippet is matched by: its title's and its code's.
+pub(super) fn snippet_terms(title: &str, code: &str) -> Vec<String> {
+    terms(&format!("{title}\n{code}"))
 }
 
 /// A snippet as the answer quotes it: under the file (`Shuttle.toml`, in code) or the caption

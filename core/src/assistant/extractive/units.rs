@@ -1,7 +1,7 @@
 //! A relevant passage parsed into quotable units: sentences, and whole lists, tables and code blocks.
 
 use super::blocks::{is_fragment, parse_blocks, Block};
-use super::markdown::quoted_code;
+use super::markdown::{quoted_code, snippet_terms};
 use super::sentences::{is_bare_intro, is_cross_reference, is_title_line, refers_back};
 use super::tuning::{CLOSE_EVIDENCE, MAX_CODE_UNIT_CHARS, SCORE_IN_EVIDENCE};
 use crate::assistant::passage::Passage;
@@ -157,7 +157,7 @@ impl<'p> Analyzed<'p> {
                     units.push(Unit {
                         block: b,
                         seq: 0,
-                        terms: terms(&format!("{title}\n{code}")),
+                        terms: snippet_terms(title, code),
                         text: quoted_code(lang, title, code),
                         is_list: true,
                         is_code: true,
