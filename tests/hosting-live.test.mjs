@@ -5,14 +5,15 @@
 // second one switches forth again). On a worker whose publishes answer 202 at once, a publish that
 // goes live starts the site's export though nobody reads its status, and the storage sweep deletes the files of an export that is
 // neither live, nor the previous one, nor switched away from within the kept time (1 ms there),
-// nor the base the kept ones were written over (docs/export/hosting.mdx).
+// nor the base the kept ones were written over (docs/export/hosting.mdx); the export's own parts
+// outlive the export retention while its site serves it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertError, call, tenant, ROOT_TOKEN, BASE_URL } from './support/api.mjs';
 import { publishFolder } from './support/docs.mjs';
-import { waitForJob } from './support/export.mjs';
+import { requestBundle, startExport, waitForJob } from './support/export.mjs';
 import { writeSite } from './support/export-pages.mjs';
 import { main } from '../sdk-wasm/js/publish/command.js';
 import { startWorker } from '../scripts/lib/worker-process.mjs';
@@ -189,4 +190,49 @@ test('publishes that answer 202 start the site\'s export when they go live, thei
   });
   assert.ok(page, 'the previous version, whole');
   assert.equal((await under(own.domain, '/_static/site.css', base)).status, 200);
+});
+
+test('the export a hosted site serves outlives the export retention: swept at 0 days, its bundle still mints and the next export takes its unchanged pages', async () => {
+  const state = scratchDir('docs-edge-hosting-kept-');
+  // Every export file is past its retention at once; a batch is one page, so an edit of one of the
+  // two pages renders one batch when the other is taken from the live export's parts.
+  const worker = await startWorker({ persistTo: state, vars: { ROOT_TOKEN, LINK_SIGNING_KEY: 'kept-export-link-key', EXPORT_RETENTION_DAYS: '0', EXPORT_BATCH_PAGES: '1' }, testScheduled: true });
+  cleanup.push(async () => {
+    await worker.stop();
+    rmSync(state, { recursive: true, force: true });
+  });
+  const base = worker.baseUrl;
+  const own = await tenant({ base });
+  const twoPages = (home) => writeSite('docs-edge-hosting-kept-', {
+    'docs.json': JSON.stringify({ name: 'Kept', navigation: { pages: ['index', 'guide'] } }),
+    'index.mdx': `---\ntitle: Home\n---\n\n${home} is here.\n`,
+    'guide.mdx': '---\ntitle: Guide\n---\n\nThe guide stays as it is.\n',
+  });
+  assert.equal((await publishFolder(own.domain, own.adminKey, twoPages('Version alpha'), { base })).status, 200);
+  const on = await call('PUT', `/v1/admin/orgs/${own.org.orgId}/domains/${own.domain}/hosting`, { token: ROOT_TOKEN, json: { enabled: true }, base });
+  assert.equal(on.status, 200, on.text);
+  const first = (await waitForJob(own.adminKey, on.body.exportJob.jobId, { base })).job;
+  assert.equal(first.status, 'completed', first.error);
+  assert.equal(first.pagesRendered, 2);
+
+  // An export no site serves is swept at 0 days: the control that the sweep ran over export files.
+  const plain = await startExport(own.adminKey, { domain: own.domain }, base);
+  assert.equal(plain.status, 202, plain.text);
+  assert.equal((await waitForJob(own.adminKey, plain.body.jobId, { base })).job.status, 'completed');
+  assert.ok(await runSweep(worker, 'sweep-served-export') > 0, 'the unserved export\'s files are swept');
+  assertError(await requestBundle(own.adminKey, plain.body.jobId, base), 409, 'bundle_expired');
+
+  const minted = await requestBundle(own.adminKey, first.jobId, base);
+  assert.equal(minted.status, 200, `the served export's bundle: ${minted.text}`);
+  assert.equal((await publishFolder(own.domain, own.adminKey, twoPages('Version beta'), { base })).status, 200);
+  const next = await eventually(async () => {
+    const manifest = await servedManifest(base, own.domain);
+    return manifest && manifest.jobId !== first.jobId && manifest;
+  });
+  assert.ok(next, 'the site serves the next export');
+  const job = (await waitForJob(own.adminKey, next.jobId, { base })).job;
+  assert.equal(job.status, 'completed', job.error);
+  assert.equal(job.pagesRendered, 1, 'the unchanged page is taken from the served export\'s parts');
+  const home = await under(own.domain, '/', base);
+  assert.ok(home.body.toString().includes('Version beta'));
 });

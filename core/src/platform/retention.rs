@@ -59,6 +59,12 @@ pub fn site_domain(key: &str) -> Option<&str> {
 }
 
 /// `live`: the version `domain`'s pointer names (`None`: no pointer).
+/// The export job of a key of its own files (`exports/{jobId}/{file}`).
+pub fn export_job_of(key: &str) -> Option<&str> {
+    let (job, file) = key.strip_prefix(EXPORTS_PREFIX)?.split_once('/')?;
+    (!job.is_empty() && !file.is_empty() && !file.contains('/')).then_some(job)
+}
+
 pub fn sweep_decision(
     key: &str,
     uploaded_ms: u64,
@@ -247,5 +253,20 @@ mod tests {
         assert_eq!(site_domain("sites/d.com/pub_a/x"), Some("d.com"));
         assert_eq!(site_domain("sites//x"), None);
         assert_eq!(site_domain("exports/x"), None);
+    }
+
+    #[test]
+    fn export_jobs_are_read_from_their_own_files_keys() {
+        assert_eq!(export_job_of("exports/job_1/part-00000.tgz"), Some("job_1"));
+        assert_eq!(export_job_of("exports/job_1/_host"), Some("job_1"));
+        for other in [
+            "exports/job_1",
+            "exports//x",
+            "exports/job_1/",
+            "exports/a/b/c",
+            "sites/d/p/f",
+        ] {
+            assert_eq!(export_job_of(other), None, "{other}");
+        }
     }
 }

@@ -7,7 +7,7 @@ use worker::{Bucket, HttpMetadata};
 
 use crate::shared::clock::now_ms;
 use crate::shared::error::{ApiError, ApiResult};
-use crate::shared::storage::{self, hosted_live_key};
+use crate::shared::storage::{self, export_host_key, hosted_live_key};
 
 /// Switches the site at `host` (its domain, or a preview's hostname) to `live`, whose files are all
 /// written. Two domains may map to one preview hostname (`docs_edge_core::publish::preview`): a
@@ -23,6 +23,19 @@ pub async fn go_live(bucket: &Bucket, host: &str, live: LiveSite) -> ApiResult<(
         }
     }
     write_live(bucket, host, &live.switched_from(current, now_ms())).await
+}
+
+/// Whether export `job_id`'s own files (`exports/{job_id}/…`: its parts, products and batch keys)
+/// outlive the export retention: the site it was written for serves it, or keeps it to roll back
+/// to. The next export takes its unchanged batches from them, and its bundle is minted from them.
+pub async fn serves_export(bucket: &Bucket, job_id: &str) -> ApiResult<bool> {
+    let Some(host) = storage::read(bucket, &export_host_key(job_id), None).await? else {
+        return Ok(false);
+    };
+    let now = now_ms();
+    Ok(read_live(bucket, &String::from_utf8_lossy(&host))
+        .await?
+        .is_some_and(|live| !live.expired(now) && live.keeps(job_id, now, 0)))
 }
 
 /// Switches the domain's site back to its previous export; the pointer written, or `None` when the

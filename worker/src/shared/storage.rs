@@ -161,6 +161,12 @@ pub fn batches_key(job_id: &str) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/batches.json")
 }
 
+/// The host whose hosted site serves export `job_id` (written before its pointer switches to it):
+/// the sweep and the bundle call read its pointer to tell whether the export is still served.
+pub fn export_host_key(job_id: &str) -> String {
+    format!("{EXPORTS_PREFIX}{job_id}/_host")
+}
+
 pub fn bundle_key(job_id: &str) -> String {
     format!("{EXPORTS_PREFIX}{job_id}/bundle.tar.gz")
 }

@@ -4,6 +4,7 @@
 use self::batch_reuse::{BatchDone, ReuseFrom, Taken};
 use self::site_copy::SiteCopy;
 use crate::builder::export_source::ExportSource;
+use crate::builder::hosted_pointer::serves_export;
 use crate::builder::multipart::PartWriter;
 use crate::shared::clock::{now_iso, now_ms};
 use crate::shared::config::JobSettings;
@@ -646,13 +647,14 @@ impl ExportJob {
                 ),
             });
         }
-        // The retention sweep deletes a job's files this long after it started.
+        // The retention sweep deletes a job's files this long after it started, unless a hosted
+        // site still serves the export.
         let retention_days = record.settings.export_retention_days;
-        if crate::shared::clock::now_unix()
+        let past_retention = crate::shared::clock::now_unix()
             >= record
                 .created_unix
-                .saturating_add(retention_days.saturating_mul(86_400))
-        {
+                .saturating_add(retention_days.saturating_mul(86_400));
+        if past_retention && !serves_export(&storage::bucket(&self.env)?, &record.job_id).await? {
             return Err(ApiError::Conflict {
                 code: "bundle_expired",
                 message: format!("bundles are kept {retention_days} day(s) after their job started (EXPORT_RETENTION_DAYS); start a new job"),

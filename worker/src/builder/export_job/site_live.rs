@@ -18,6 +18,7 @@ use super::{ExportJob, JobRecord};
 use crate::builder::hosted_pointer::{go_live, read_live};
 use crate::shared::clock::now_ms;
 use crate::shared::error::ApiResult;
+use crate::shared::storage::export_host_key;
 
 impl ExportJob {
     /// A step of writing a hosted site's files; after the last, the site is switched to this export
@@ -108,6 +109,10 @@ impl ExportJob {
                     None => 0,
                 },
             };
+            bucket
+                .put(export_host_key(&record.job_id), host.as_bytes().to_vec())
+                .execute()
+                .await?;
             go_live(bucket, host, live).await?;
             crate::shared::log_line::info(
                 &serde_json::json!({"event": "site_live", "jobId": record.job_id, "domain": record.domain, "files": site.files, "objectsWritten": site.objects + 1, "partsUnread": site.parts_unread, "partsTakenUncopied": record.taken.as_ref().map_or(0, |t| t.parts.len())}),

@@ -8,10 +8,12 @@
 use docs_edge_core::export::hosting::{
     hosted_export_of, hosted_file_swept, hosted_pointer_of, LiveSite, KEEP_RETIRED_MS,
 };
-use docs_edge_core::platform::retention::{site_domain, sweep_decision, Decision, Live, Retention};
+use docs_edge_core::platform::retention::{
+    export_job_of, site_domain, sweep_decision, Decision, Live, Retention,
+};
 use worker::{Bucket, Env, Request, Response};
 
-use crate::builder::hosted_pointer::read_live;
+use crate::builder::hosted_pointer::{read_live, serves_export};
 use crate::builder::sweep::file_stores::StoreSweep;
 use crate::shared::builder_orders::{SweepOrder, Swept};
 use crate::shared::clock::now_ms;
@@ -71,6 +73,8 @@ async fn sweep_pages(
     let mut live: Option<(String, Option<(String, u64)>)> = None;
     // Likewise the live pointer of the hosted domain whose exports' files are being listed.
     let mut hosted: Option<(String, Option<LiveSite>)> = None;
+    // Likewise whether the export whose own files are being listed is one a hosted site serves.
+    let mut served: Option<(String, bool)> = None;
     let keep_retired_ms = keep_retired_ms.unwrap_or(KEEP_RETIRED_MS);
     for _ in 0..pages {
         let mut list = bucket.list().limit(page_keys);
@@ -102,6 +106,16 @@ async fn sweep_pages(
                 }
                 let pointer = hosted.as_ref().and_then(|(_, live)| live.as_ref());
                 if hosted_file_swept(export_id, uploaded_ms, now, pointer, keep_retired_ms) {
+                    doomed.push(key.clone());
+                }
+            } else if let Some(job) = export_job_of(&key) {
+                if served.as_ref().is_none_or(|(seen, _)| seen != job) {
+                    served = Some((job.to_string(), serves_export(bucket, job).await?));
+                }
+                let kept = served.as_ref().is_some_and(|(_, kept)| *kept);
+                if !kept
+                    && sweep_decision(&key, uploaded_ms, now, None, retention) == Decision::Delete
+                {
                     doomed.push(key.clone());
                 }
             } else {
