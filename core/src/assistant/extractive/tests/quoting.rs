@@ -690,3 +690,37 @@ fn a_reference_section_headed_by_an_identifier_is_quoted_under_its_name() {
         assert!(text.starts_with("Uses a token bucket algorithm"), "{text}");
     }
 }
+
+#[test]
+fn the_passage_holding_the_names_the_question_writes_leads() {
+    // Both pages say what happens when OpenAI fails; only the second is about Azure, which the
+    // question names. The first holds more of the question's words in its sentence and ranks
+    // higher, but a passage that never names what the question names is about something else.
+    let passages = vec![
+        passage(
+            "operations/credentials",
+            "Manage credentials",
+            "Configure credential fallbacks",
+            "If the primary OpenAI credential fails, the gateway will fall back to the credential in the `fallback` field. \
+             The gateway will first try the dynamic credential.",
+            9.0,
+        ),
+        passage(
+            "guides/retries-fallbacks",
+            "Retries and fallbacks",
+            "Provider order",
+            "The gateway falls back from OpenAI to Azure in the order of the `routing` field.",
+            8.5,
+        ),
+    ];
+    let answer = compose_answer(
+        "How do I make the gateway fall back to Azure when OpenAI fails for the same model?",
+        &passages,
+    );
+    let text = answer.text();
+    assert_eq!(answer.sources.first(), Some(&1), "{text}");
+    assert!(
+        text.starts_with("The gateway falls back from OpenAI to Azure"),
+        "{text}"
+    );
+}
