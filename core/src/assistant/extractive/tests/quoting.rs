@@ -724,3 +724,33 @@ fn the_passage_holding_the_names_the_question_writes_leads() {
         "{text}"
     );
 }
+
+#[test]
+fn a_snippet_from_another_page_comes_with_the_sentence_naming_what_it_needs() {
+    // The lead restates the question and names nothing; the snippet taken from another page says
+    // what to call, and its page's sentence what to set first.
+    let passages = vec![
+        passage(
+            "sdk",
+            "Installing the SDK",
+            "",
+            "You'll use this same SDK to call your own fine-tuned models once they're deployed.",
+            0.9,
+        ),
+        passage(
+            "inference",
+            "Running inference",
+            "",
+            "Once the SDK is installed and you've added `OPENPIPE_API_KEY` to your environment, you're almost done.\n\
+             ```python\n# call the fine-tuned model\nclient.chat.completions.create(model=\"openpipe:my-fine-tuned-model\")\n```",
+            0.3,
+        ),
+    ];
+    let text = compose_answer(
+        "How do I call my fine-tuned model once it's deployed?",
+        &passages,
+    )
+    .text();
+    assert!(text.contains("openpipe:my-fine-tuned-model"), "{text}");
+    assert!(text.contains("`OPENPIPE_API_KEY`"), "{text}");
+}
