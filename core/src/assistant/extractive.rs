@@ -16,7 +16,8 @@
 //!    contains, each term weighted by how rare it is among those units, damped for long units and for
 //!    lower retrieval rank (a changelog's rank weighs half unless the question asks about history).
 //!    A passage's lead score adds its heading's terms, the names the question writes (a code span,
-//!    an identifier, a product noun) weighing most.
+//!    an identifier, a product noun) weighing most, and keeps half of itself plus half times the
+//!    share of those names the passage holds (`NAMES_HELD_WEIGHT`).
 //! 3. Up to `max_sources` passages are quoted: the one with the best unit leads, and another page
 //!    only when its quote and its retrieval score both hold up beside the lead's (`MIN_SUPPORT`);
 //!    the best sentence that can open an answer leads (not a callout's aside, a pointer to another
@@ -63,8 +64,8 @@ use labels::Words;
 use markdown::{escape_label, escape_url, title_or_path};
 pub use options::{Answer, ExtractiveOptions};
 use picks::{
-    best_naming_unit, continue_thin_lead, drop_dangling_intros, pick_units, quote_around_best,
-    quote_short_section,
+    best_naming_unit, continue_thin_lead, drop_dangling_intros, naming_sentence, pick_units,
+    quote_around_best, quote_short_section,
 };
 use scoring::{Scored, TermWeights};
 use tuning::{MAX_PASSAGES, THIN_LEAD_CHARS};
@@ -240,13 +241,22 @@ pub fn compose_answer_with(
             code_quoted |= s.a.units[unit].is_code;
             match groups.iter_mut().find(|g| g.passage == s.a.index) {
                 Some(g) => g.picks.push(unit),
-                None => groups.push(Group {
-                    passage: s.a.index,
-                    analyzed: s.a,
-                    picks: vec![unit],
-                    code: None,
-                    endpoint: None,
-                }),
+                None => {
+                    // A snippet from a passage the answer does not quote otherwise comes with the
+                    // sentence of that passage naming what it needs (the key to set first).
+                    let mut picks = vec![unit];
+                    if let Some(i) = naming_sentence(s, unit, question, budget) {
+                        budget -= s.a.units[i].text.chars().count() + 1;
+                        picks.push(i);
+                    }
+                    groups.push(Group {
+                        passage: s.a.index,
+                        analyzed: s.a,
+                        picks,
+                        code: None,
+                        endpoint: None,
+                    })
+                }
             }
         }
     }

@@ -277,3 +277,30 @@ pub(super) fn best_naming_unit<'s, 'a, 'p>(
     }
     best.map(|(_, s, i)| (s, i))
 }
+
+/// For a snippet (`code`) the answer takes from a passage it does not quote otherwise, the best
+/// sentence of that passage naming something neither the question nor the snippet does ("Once the
+/// SDK is installed and you've added `OPENPIPE_API_KEY` …"): the snippet says what to call, the
+/// sentence what it needs first. Only one the answer could open with, within the prose budget.
+pub(super) fn naming_sentence(
+    s: &Scored,
+    code: usize,
+    question: &str,
+    budget: usize,
+) -> Option<usize> {
+    let units = &s.a.units;
+    if !units[code].is_code {
+        return None;
+    }
+    let known = format!("{question}\n{}", units[code].text).to_lowercase();
+    (0..units.len())
+        .filter(|&i| {
+            let u = &units[i];
+            !u.is_code
+                && s.unit_scores[i] > 0.0
+                && u.can_lead()
+                && u.text.chars().count() < budget
+                && u.names_new(&known)
+        })
+        .max_by(|&a, &b| s.unit_scores[a].total_cmp(&s.unit_scores[b]))
+}

@@ -3,7 +3,7 @@
 use super::sentences::is_title_line;
 use super::tuning::{
     CODE_FREE_WORDS, DEFINITION_WEIGHT, FREE_WORDS, HISTORY_RANK_WEIGHT, NAMED_HEADING_WEIGHT,
-    NAMES_WEIGHT, TITLE_LINE_WEIGHT,
+    NAMES_HELD_WEIGHT, NAMES_WEIGHT, TITLE_LINE_WEIGHT,
 };
 use super::units::{Analyzed, Unit};
 use crate::assistant::query::terms;
@@ -16,6 +16,8 @@ pub(super) struct TermWeights {
     pub(super) weights: Vec<(String, f32)>,
     /// Terms of what the question writes as a name (`named_terms`).
     named: Vec<String>,
+    /// Terms of the names a passage about the question holds (`held_names`).
+    held_names: Vec<String>,
 }
 
 impl TermWeights {
@@ -35,6 +37,7 @@ impl TermWeights {
         Self {
             weights,
             named: named_terms(question),
+            held_names: held_names(question),
         }
     }
 
@@ -45,6 +48,27 @@ impl TermWeights {
             .filter(|(t, _)| terms.contains(t) && self.named.contains(t))
             .map(|(_, w)| w)
             .sum()
+    }
+
+    /// The share of the question's names (by weight) that `a` holds anywhere, 1 when it names none.
+    pub(super) fn named_share(&self, a: &Analyzed) -> f32 {
+        let mut all = 0.0;
+        let mut held = 0.0;
+        for (t, w) in self
+            .weights
+            .iter()
+            .filter(|(t, _)| self.held_names.contains(t))
+        {
+            all += w;
+            if a.heading_terms.contains(t) || a.units.iter().any(|u| u.terms.contains(t)) {
+                held += w;
+            }
+        }
+        if all > 0.0 {
+            held / all
+        } else {
+            1.0
+        }
     }
 
     pub(super) fn score(&self, terms: &[String]) -> f32 {
@@ -131,8 +155,12 @@ impl<'a, 'p> Scored<'a, 'p> {
         let heading_bonus = (0.3 * weights.score(&a.heading_terms)
             + NAMED_HEADING_WEIGHT * weights.named_score(&a.heading_terms))
             * rank_factor;
+        // A passage that never says a name the question writes ("fall back to Azure when OpenAI
+        // fails" against a page of OpenAI credential fallbacks) is about something else, however
+        // many of the question's other words its best sentence holds.
+        let held = weights.named_share(a);
         let best = if best_unit > 0.0 {
-            best_unit + heading_bonus
+            (best_unit + heading_bonus) * (1.0 - NAMES_HELD_WEIGHT + NAMES_HELD_WEIGHT * held)
         } else {
             0.0
         };
@@ -195,6 +223,18 @@ fn number_shares(question: &str) -> Vec<(String, f32)> {
 /// shaped as identifiers (`ECONNREFUSED`, `AttributeError`, `max_tokens`) and product nouns.
 fn named_terms(question: &str) -> Vec<String> {
     identifiers(question).into_iter().flat_map(terms).collect()
+}
+
+/// Terms of the question's code spans, and of its other names written with a lower-case letter
+/// (`OpenAI`, `Azure`, `max_tokens`): an acronym (`SSE`, `HMAC`) or a number (`401`) is often spelled
+/// out or left unsaid by the page that answers.
+fn held_names(question: &str) -> Vec<String> {
+    let spans: Vec<&str> = question.split('`').skip(1).step_by(2).collect();
+    identifiers(question)
+        .into_iter()
+        .filter(|n| spans.contains(n) || n.chars().any(char::is_lowercase))
+        .flat_map(terms)
+        .collect()
 }
 
 #[cfg(test)]

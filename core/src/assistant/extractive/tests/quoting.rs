@@ -690,3 +690,67 @@ fn a_reference_section_headed_by_an_identifier_is_quoted_under_its_name() {
         assert!(text.starts_with("Uses a token bucket algorithm"), "{text}");
     }
 }
+
+#[test]
+fn the_passage_holding_the_names_the_question_writes_leads() {
+    // Both pages say what happens when OpenAI fails; only the second is about Azure, which the
+    // question names. The first holds more of the question's words in its sentence and ranks
+    // higher, but a passage that never names what the question names is about something else.
+    let passages = vec![
+        passage(
+            "operations/credentials",
+            "Manage credentials",
+            "Configure credential fallbacks",
+            "If the primary OpenAI credential fails, the gateway will fall back to the credential in the `fallback` field. \
+             The gateway will first try the dynamic credential.",
+            9.0,
+        ),
+        passage(
+            "guides/retries-fallbacks",
+            "Retries and fallbacks",
+            "Provider order",
+            "The gateway falls back from OpenAI to Azure in the order of the `routing` field.",
+            8.5,
+        ),
+    ];
+    let answer = compose_answer(
+        "How do I make the gateway fall back to Azure when OpenAI fails for the same model?",
+        &passages,
+    );
+    let text = answer.text();
+    assert_eq!(answer.sources.first(), Some(&1), "{text}");
+    assert!(
+        text.starts_with("The gateway falls back from OpenAI to Azure"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_snippet_from_another_page_comes_with_the_sentence_naming_what_it_needs() {
+    // The lead restates the question and names nothing; the snippet taken from another page says
+    // what to call, and its page's sentence what to set first.
+    let passages = vec![
+        passage(
+            "sdk",
+            "Installing the SDK",
+            "",
+            "You'll use this same SDK to call your own fine-tuned models once they're deployed.",
+            0.9,
+        ),
+        passage(
+            "inference",
+            "Running inference",
+            "",
+            "Once the SDK is installed and you've added `OPENPIPE_API_KEY` to your environment, you're almost done.\n\
+             ```python\n# call the fine-tuned model\nclient.chat.completions.create(model=\"openpipe:my-fine-tuned-model\")\n```",
+            0.3,
+        ),
+    ];
+    let text = compose_answer(
+        "How do I call my fine-tuned model once it's deployed?",
+        &passages,
+    )
+    .text();
+    assert!(text.contains("openpipe:my-fine-tuned-model"), "{text}");
+    assert!(text.contains("`OPENPIPE_API_KEY`"), "{text}");
+}
