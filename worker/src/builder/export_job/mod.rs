@@ -615,7 +615,10 @@ impl ExportJob {
                 &record.publish_id,
             )
             .await?;
-            if record.site.is_some() {
+            // A job that began copying the pieces before the switch (under the code before
+            // this) carries on so: parts reserved now would hold its pieces twice.
+            let begun = record.search_copied != PackCursor::default();
+            if record.site.is_some() && (record.search_parts.is_some() || !begun) {
                 // Reserved once (a retried finishing step finds them reserved).
                 if record.search_parts.is_none() {
                     let count = packs.pieces_before(PackCursor {
