@@ -1,7 +1,8 @@
 // Tenants that misbehave, on a worker of its own with test-only settings: the storage sweep (zero-day
 // retention), an upload past its limit, publish and export-start limits under concurrency, an export step that kills its
 // isolate (TEST_EXPORT_FAULT_DOMAIN: it dies after its attempt is stored), cancelling a job in the middle
-// of a step (TEST_EXPORT_STEP_DELAY_*: each batch step of one domain waits after writing its part), and a
+// of a step (TEST_EXPORT_STEP_DELAY_*: each batch step of one domain waits after writing its part, and
+// each step of a hosted export's after its switch), a cancel once a hosted export is live, and a
 // domain that changes hands.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,7 @@ import { startWorker } from '../scripts/lib/worker-process.mjs';
 import { ROOT_TOKEN, addDomain, assertError, call, tenant } from './support/api.mjs';
 import { publishFolder, DEMO_DOCS } from './support/docs.mjs';
 import { startExport, waitForJob } from './support/export.mjs';
+import { underHost } from './support/hosting.mjs';
 import { scratchDir } from '../scripts/lib/scratch.mjs';
 import { publishFolder as publishFiles, SiteApi } from '../sdk-wasm/js/publish/index.js';
 
@@ -37,6 +39,8 @@ const vars = {
 };
 let worker;
 let base;
+/** The organization the cancel test gives SLOW_DOMAIN to (the hosted cancel test takes it over). */
+let slowOrgId;
 
 before(async () => {
   worker = await startWorker({ persistTo: state, vars, testScheduled: true });
@@ -174,6 +178,7 @@ async function logged(event, jobId, count = 1) {
 
 test('DELETE cancels a running job mid-step: the step\'s write-back does not revive it; 404 for another organization, 409 once it is over', async () => {
   const t = await tenant({ base });
+  slowOrgId = t.org.orgId;
   await addDomain(t.org.orgId, SLOW_DOMAIN, base);
   assert.equal((await publishFolder(SLOW_DOMAIN, t.adminKey, DEMO_DOCS, { base })).status, 200);
   const start = await startExport(t.adminKey, { domain: SLOW_DOMAIN }, base);
@@ -207,6 +212,29 @@ test('DELETE cancels a running job mid-step: the step\'s write-back does not rev
   const next = await startExport(t.adminKey, { domain: SLOW_DOMAIN }, base);
   assert.equal(next.status, 202, next.text);
   assert.equal((await cancel(t.adminKey, next.body.jobId)).body.status, 'cancelled');
+});
+
+test('a cancel once a hosted export is live is 409: the site serves it, and the job completes', async () => {
+  const t = await tenant({ base });
+  const removed = await call('DELETE', `/v1/admin/orgs/${slowOrgId}/domains/${SLOW_DOMAIN}`, { token: ROOT_TOKEN, base });
+  assert.equal(removed.status, 204, removed.text);
+  await addDomain(t.org.orgId, SLOW_DOMAIN, base);
+  assert.equal((await publishFolder(SLOW_DOMAIN, t.adminKey, DEMO_DOCS, { base })).status, 200);
+  const on = await call('PUT', `/v1/admin/orgs/${t.org.orgId}/domains/${SLOW_DOMAIN}/hosting`, { token: ROOT_TOKEN, json: { enabled: true }, base });
+  assert.equal(on.status, 200, on.text);
+  const jobId = on.body.exportJob.jobId;
+  // The live pointer names the export; its next step (writing the bundle's last parts) waits
+  // (TEST_EXPORT_STEP_DELAY_MS), and the cancel lands then. Accepted, it deleted the parts the site's
+  // next export takes its unchanged pages from, and the bundle could never be minted.
+  await logged('site_live', jobId);
+  const delays = (worker.output().match(new RegExp(`"event":"export_step_delay","jobId":"${jobId}"`, 'g')) ?? []).length;
+  await logged('export_step_delay', jobId, delays + 1);
+  assertError(await cancel(t.adminKey, jobId), 409, 'job_site_live');
+  const { job } = await waitForJob(t.adminKey, jobId, { base });
+  assert.equal(job.status, 'completed', job.error);
+  const served = await underHost(base, SLOW_DOMAIN, '/_docs-edge/manifest.json');
+  assert.equal(served.status, 200);
+  assert.equal(JSON.parse(served.body.toString()).jobId, jobId, 'the site serves the export');
 });
 
 test('a domain given to another organization brings none of the previous owner\'s content', async () => {

@@ -7,6 +7,7 @@
 
 use docs_edge_core::export::{tar_gz_entry_piece, PackCursor, PACK_PIECE_BYTES, SEARCH_PACK_FILES};
 use docs_edge_core::publish::pieced::Pieced;
+use std::ops::Range;
 use worker::Bucket;
 
 use crate::shared::error::{ApiError, ApiResult};
@@ -46,6 +47,42 @@ impl Packs {
     }
 }
 
+impl Packs {
+    /// The pieces [`next_piece`] makes of the packs before the cursor `at` (every piece, past the
+    /// last pack): a hosted site's export reserves parts for them before its finishing parts, and
+    /// writes them after its switch.
+    pub fn pieces_before(&self, at: PackCursor) -> u32 {
+        let mut cursor = PackCursor::default();
+        let mut count = 0;
+        while cursor != at {
+            let Some((_, after)) = cursor.next(&self.sizes, PACK_PIECE_BYTES) else {
+                break;
+            };
+            cursor = after;
+            count += 1;
+        }
+        count
+    }
+
+    /// Bytes `range` of pack `pack` (`SEARCH_PACK_FILES` order).
+    pub async fn read(
+        &self,
+        bucket: &Bucket,
+        pack: usize,
+        range: Range<u64>,
+    ) -> ApiResult<Vec<u8>> {
+        self.packs[pack]
+            .read(bucket, range)
+            .await?
+            .ok_or_else(|| missing(&self.publish_id, SEARCH_PACK_FILES[pack]))
+    }
+
+    /// The size of pack `pack`.
+    pub fn size(&self, pack: usize) -> u64 {
+        self.sizes[pack]
+    }
+}
+
 fn missing(publish_id: &str, path: &str) -> ApiError {
     ApiError::Internal(format!(
         "{path} of the published version {publish_id} is missing"
@@ -67,10 +104,7 @@ pub async fn next_piece(
     let bytes = if piece.range.is_empty() {
         Vec::new()
     } else {
-        packs.packs[piece.pack]
-            .read(bucket, piece.range.clone())
-            .await?
-            .ok_or_else(|| missing(&packs.publish_id, path))?
+        packs.read(bucket, piece.pack, piece.range.clone()).await?
     };
     let member = tar_gz_entry_piece(path, piece.size, mtime, piece.range.start, &bytes)
         .ok_or_else(|| {

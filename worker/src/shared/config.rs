@@ -533,7 +533,8 @@ pub mod test_only {
 
     /// `TEST_EXPORT_STEP_DELAY_DOMAIN` and `TEST_EXPORT_STEP_DELAY_MS`: every batch step of a job of
     /// that domain waits that long (at most a minute) after writing its part, before the alarm stores
-    /// the job, so a test can land a cancel mid-step deterministically. The domain and the delay.
+    /// the job, and every step of a hosted export's after its switch before it begins, so a test can
+    /// land a cancel mid-step deterministically. The domain and the delay.
     pub fn export_step_delay(env: &Env) -> Option<(String, Duration)> {
         let domain = text(env, "TEST_EXPORT_STEP_DELAY_DOMAIN")?;
         let ms = text(env, "TEST_EXPORT_STEP_DELAY_MS")

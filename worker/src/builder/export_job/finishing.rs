@@ -78,20 +78,36 @@ impl ExportJob {
         let mut pages_read = 0;
         let folding = crate::shared::clock::now_ms();
         let batches = plan.page_count().div_ceil(batch);
+        let stored = |index: usize| async move {
+            match index < batches {
+                true => Self::stored_products(bucket, record, index).await,
+                false => Ok(None),
+            }
+        };
+        let mut ahead = stored(0).await?;
         for (index, start) in (0..plan.page_count()).step_by(batch).enumerate() {
             let range = start..start.saturating_add(batch);
-            let (products, read) =
-                Self::batch_products(bucket, record, plan, source, &outline, index, range.clone())
-                    .await?;
-            pages_read += read;
-            members.add_products(plan, &mut outline, range, products);
-            if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
-                bucket
-                    .put(part_key(&record.job_id, next_part), piece)
-                    .execute()
-                    .await?;
-                next_part += 1;
-            }
+            let current = ahead.take();
+            // The next batch's products are read while this one's are folded in: a read each,
+            // one after the other, was a wait per batch.
+            let fold = async {
+                let (products, read) =
+                    Self::batch_products(bucket, plan, source, &outline, current, range.clone())
+                        .await?;
+                pages_read += read;
+                members.add_products(plan, &mut outline, range, products);
+                if let Some(piece) = members.take_llms_full(LLMS_FULL_PIECE_BYTES) {
+                    bucket
+                        .put(part_key(&record.job_id, next_part), piece)
+                        .execute()
+                        .await?;
+                    next_part += 1;
+                }
+                Ok::<_, ApiError>(())
+            };
+            let (next, folded) = futures_util::future::join(stored(index + 1), fold).await;
+            folded?;
+            ahead = next?;
         }
         // How the finishing step came by its pages' text: tests count the pages read again.
         crate::shared::log_line::info(
@@ -185,18 +201,13 @@ impl ExportJob {
         Ok(next_part + 1 - head_part)
     }
 
-    /// What the finishing files take from the pages of batch `index` (`range`), as the batch stored
-    /// it, and how many pages were read for it: none, but for a job whose batches were written
-    /// before products were stored, which reads them again.
-    async fn batch_products(
+    /// The products batch `index` stored, as stored; `None` for a job whose batches were written
+    /// before products were stored.
+    async fn stored_products(
         bucket: &worker::Bucket,
         record: &JobRecord,
-        plan: &ExportPlan,
-        source: &ExportSource,
-        outline: &Site,
         index: usize,
-        range: std::ops::Range<usize>,
-    ) -> ApiResult<(BatchProducts, usize)> {
+    ) -> ApiResult<Option<Vec<u8>>> {
         // A batch taken from the live export is read where that export stored it.
         let key = Taken::key(
             record.taken.as_ref(),
@@ -204,7 +215,20 @@ impl ExportJob {
             &record.job_id,
             index as u32,
         );
-        let stored = storage::read(bucket, &key, None).await?;
+        storage::read(bucket, &key, None).await
+    }
+
+    /// What the finishing files take from the pages at `range` (`stored`: their batch's
+    /// [`Self::stored_products`]), and how many pages were read for it: none, but for a job whose
+    /// batches were written before products were stored, which reads them again.
+    async fn batch_products(
+        bucket: &worker::Bucket,
+        plan: &ExportPlan,
+        source: &ExportSource,
+        outline: &Site,
+        stored: Option<Vec<u8>>,
+        range: std::ops::Range<usize>,
+    ) -> ApiResult<(BatchProducts, usize)> {
         if let Some(bytes) = stored {
             let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
             return Ok((products, 0));

@@ -110,6 +110,11 @@ struct JobRecord {
     /// where the live export stored them; copied once the site is switched).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     taken: Option<Taken>,
+    /// A hosted site's export: the parts reserved for the search packs' pieces, from the next one
+    /// to write; written after the switch (`site_live`), the site's pack files being copied from
+    /// the version's packs themselves (`site_packs`), so no compression is on the way to live.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    search_parts: Option<std::ops::Range<u32>>,
     /// Pages rendered (a hosted site's export takes the unchanged ones from the live export).
     #[serde(default)]
     pages_rendered: u32,
@@ -354,6 +359,7 @@ impl ExportJob {
             reuse_from: None,
             batches: Vec::new(),
             taken: None,
+            search_parts: None,
             pages_rendered: 0,
             batches_read: 0,
             site: start.site.map(|target| SiteCopy {
@@ -405,6 +411,15 @@ impl ExportJob {
                 ),
             });
         }
+        if record.site.as_ref().is_some_and(|site| site.live) {
+            // The site serves the export already: its parts are the next export's unchanged
+            // pages and the bundle's, and what is left (writing the bundle's last parts, copying
+            // the taken ones) ends on its own.
+            return Err(ApiError::Conflict {
+                code: "job_site_live",
+                message: "the job's export is live on its site; it completes on its own".into(),
+            });
+        }
         record.status = JobStatus::Cancelled;
         record.error = Some("cancelled by an admin key of the organization".into());
         self.finish_early(&mut record).await?;
@@ -445,8 +460,8 @@ impl ExportJob {
         faulty
     }
 
-    /// The test-only delay of a batch step (see [`crate::shared::config::test_only::export_step_delay`]),
-    /// capped at a minute.
+    /// The test-only delay of a batch step, and of a hosted export's step after its switch (see
+    /// [`crate::shared::config::test_only::export_step_delay`]), capped at a minute.
     async fn injected_delay(&self, record: &JobRecord) {
         let Some((domain, ms)) = &record.settings.test.export_step_delay else {
             return;
@@ -595,34 +610,31 @@ impl ExportJob {
             return Ok(false);
         }
         if record.ships_search_index() {
-            let mut copied = 0;
             let packs = crate::builder::export_search::Packs::of(
                 &bucket,
                 &record.domain,
                 &record.publish_id,
             )
             .await?;
-            while copied < SEARCH_PIECES_PER_STEP {
-                let piece = crate::builder::export_search::next_piece(
-                    &bucket,
-                    &packs,
-                    record.search_copied,
-                    record.created_unix,
-                )
-                .await?;
-                let Some((member, after)) = piece else {
-                    break;
-                };
-                bucket
-                    .put(part_key(&record.job_id, record.parts), member)
-                    .execute()
-                    .await?;
-                record.parts += 1;
-                record.search_copied = after;
-                copied += 1;
-            }
-            if copied > 0 {
-                return Ok(false);
+            // A job that began copying the pieces before the switch (under the code before
+            // this) carries on so: parts reserved now would hold its pieces twice.
+            let begun = record.search_copied != PackCursor::default();
+            if record.site.is_some() && (record.search_parts.is_some() || !begun) {
+                // Reserved once (a retried finishing step finds them reserved).
+                if record.search_parts.is_none() {
+                    let count = packs.pieces_before(PackCursor {
+                        pack: u32::MAX,
+                        offset: 0,
+                    });
+                    record.search_parts = Some(record.parts..record.parts + count);
+                    record.parts += count;
+                }
+            } else {
+                let copied = Self::search_pieces(record, &bucket, &packs, record.parts).await?;
+                record.parts += copied;
+                if copied > 0 {
+                    return Ok(false);
+                }
             }
         }
         record.parts += self.write_finishing(record, &bucket).await?;
@@ -634,6 +646,39 @@ impl ExportJob {
         record.status = JobStatus::Completed;
         record.progress = 100.0;
         Ok(true)
+    }
+
+    /// Writes the search packs' next pieces (from `record.search_copied`), a step's share, as
+    /// parts `at`, `at + 1`, …; returns how many. The cursor moves once they are all written: a
+    /// failed attempt leaves it where it was, and the next writes the same pieces again.
+    async fn search_pieces(
+        record: &mut JobRecord,
+        bucket: &worker::Bucket,
+        packs: &crate::builder::export_search::Packs,
+        at: u32,
+    ) -> ApiResult<u32> {
+        let mut copied = 0;
+        let mut cursor = record.search_copied;
+        while copied < SEARCH_PIECES_PER_STEP {
+            let piece = crate::builder::export_search::next_piece(
+                bucket,
+                packs,
+                cursor,
+                record.created_unix,
+            )
+            .await?;
+            let Some((member, after)) = piece else {
+                break;
+            };
+            bucket
+                .put(part_key(&record.job_id, at + copied), member)
+                .execute()
+                .await?;
+            cursor = after;
+            copied += 1;
+        }
+        record.search_copied = cursor;
+        Ok(copied)
     }
 
     async fn bundle(&self, owner: &OwnerQuery) -> ApiResult<BundleReady> {
@@ -836,3 +881,4 @@ mod pages;
 mod site_base;
 mod site_copy;
 mod site_live;
+mod site_packs;

@@ -44,7 +44,7 @@ const PUSH_BYTES: usize = 64 << 10;
 /// A media file of a layered export, the size of the previous export's there, is held whole (up to
 /// this size) until its hash says whether the base has it; a larger or resized one is written as it
 /// streams.
-const HELD_MEDIA_BYTES: u64 = 8 << 20;
+pub(super) const HELD_MEDIA_BYTES: u64 = 8 << 20;
 
 /// Where a hosted site's export stands in being written file by file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -125,6 +125,11 @@ pub struct CopyJob<'a> {
     pub parts: u32,
     /// Parts taken from the live export and not yet copied: read where it stored them.
     pub taken: Option<&'a Taken>,
+    /// The parts reserved for the search packs' pieces, not written yet: the packs' files are
+    /// written from the version's packs instead (`super::site_packs`).
+    pub search: Option<std::ops::Range<u32>>,
+    /// The version exported: its domain and publish id.
+    pub version: (&'a str, &'a str),
 }
 
 impl CopyJob<'_> {
@@ -164,6 +169,17 @@ pub async fn copy_step(
     // The listing entries of the unchanged parts from `part` on, read a few at once.
     let mut ahead: VecDeque<(u32, Option<Vec<FileEntry>>)> = VecDeque::new();
     while part < job.parts {
+        if let Some(search) = job.search.clone().filter(|s| s.start == part) {
+            copy.files += files.packs(&mut listing).await?;
+            part = search.end;
+            // The finishing parts start a gzip member at an entry's start.
+            unpacker = new_unpacker();
+            fresh = true;
+            if part - first >= PARTS_PER_STEP {
+                break;
+            }
+            continue;
+        }
         if let Some(previous) = previous.filter(|_| copy.unchanged_parts.contains(&part)) {
             if fresh || unpacker.between_entries() {
                 if ahead.front().is_none_or(|(next, _)| *next != part) {
@@ -197,7 +213,8 @@ pub async fn copy_step(
         // A part before one listed unread is a batch's, a gzip member of whole entries: the
         // reader is finished at its end, so what its decoder still holds comes out now and the
         // next read starts afresh.
-        let unread_next = previous.is_some() && copy.unchanged_parts.contains(&(part + 1));
+        let unread_next = (previous.is_some() && copy.unchanged_parts.contains(&(part + 1)))
+            || job.search.as_ref().is_some_and(|s| s.start == part + 1);
         let chunks = bytes.len().div_ceil(PUSH_BYTES);
         for (index, chunk) in bytes.chunks(PUSH_BYTES).enumerate() {
             let mut entries = Vec::new();
@@ -224,15 +241,9 @@ pub async fn copy_step(
                             open = Some(Media::Held(path, Vec::with_capacity(size as usize)));
                             continue;
                         }
-                        files.known_objects(&mut listing, &path, size).await?;
-                        files.wrote(&mut listing, &path);
-                        let writer =
-                            PartWriter::new(bucket, hosted_file_key(job.domain, job.job_id, &path))
-                                .with_metadata(metadata(&path), Default::default());
-                        open = Some(Media::Streamed(Box::new((
-                            listing.start(&path, size)?,
-                            writer,
-                        ))));
+                        open = Some(Media::Streamed(Box::new(
+                            files.stream(&mut listing, &path, size).await?,
+                        )));
                     }
                     Entry::MediaData(data) => match open.as_mut() {
                         Some(Media::Held(_, held)) => held.extend_from_slice(&data),
@@ -309,18 +320,18 @@ async fn unchanged_entries(
         .collect())
 }
 
-/// A step's writes of files whole, with the export the job is layered on.
-struct Files<'a, 'b> {
-    bucket: &'a Bucket,
-    job: &'a CopyJob<'b>,
+/// A step's writes of files, with the export the job is layered on.
+pub(super) struct Files<'a, 'b> {
+    pub(super) bucket: &'a Bucket,
+    pub(super) job: &'a CopyJob<'b>,
     previous: Option<&'a Previous>,
     /// Files written (the listing counts its own objects).
     written: u32,
 }
 
-impl Files<'_, '_> {
+impl<'a> Files<'a, '_> {
     /// Lists the file and writes it, unless the base holds the same bytes there.
-    async fn whole(
+    pub(super) async fn whole(
         &mut self,
         listing: &mut Listing<'_>,
         path: String,
@@ -350,6 +361,22 @@ impl Files<'_, '_> {
             .execute()
             .await?;
         Ok(())
+    }
+
+    /// Starts a file written as its bytes stream through (never held whole), and listed as
+    /// they come.
+    pub(super) async fn stream(
+        &mut self,
+        listing: &mut Listing<'_>,
+        path: &str,
+        size: u64,
+    ) -> ApiResult<(FileDigest, PartWriter<'a>)> {
+        self.known_objects(listing, path, size).await?;
+        self.wrote(listing, path);
+        let key = hosted_file_key(self.job.domain, self.job.job_id, path);
+        let writer =
+            PartWriter::new(self.bucket, key).with_metadata(metadata(path), Default::default());
+        Ok((listing.start(path, size)?, writer))
     }
 
     /// Before a file cut into chunks is listed: the chunks of its previous version that the base

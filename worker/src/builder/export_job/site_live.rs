@@ -30,6 +30,10 @@ impl ExportJob {
     ) -> ApiResult<bool> {
         let mut site = record.site.clone().unwrap_or_default();
         if site.live {
+            self.injected_delay(record).await;
+            if self.write_search_parts(record, bucket).await? {
+                return Ok(false);
+            }
             return self.copy_taken(record, bucket).await;
         }
         // A preview's files and pointer are under its own hostname.
@@ -40,6 +44,8 @@ impl ExportJob {
             domain: host,
             parts: record.parts,
             taken: record.taken.as_ref(),
+            search: record.search_parts.clone(),
+            version: (&record.domain, &record.publish_id),
         };
         if !site.chosen {
             // Layered on the live export's base, when that export has a listing to compare with.
@@ -122,6 +128,30 @@ impl ExportJob {
         }
         record.site = Some(site);
         Ok(false)
+    }
+
+    /// Writes a step's share of the search packs' pieces into the parts reserved for them, once
+    /// the site serves the export (the bundle needs them, the site does not); `Ok(true)` while
+    /// some were written.
+    async fn write_search_parts(
+        &self,
+        record: &mut JobRecord,
+        bucket: &worker::Bucket,
+    ) -> ApiResult<bool> {
+        let Some(parts) = &record.search_parts else {
+            return Ok(false);
+        };
+        let packs =
+            crate::builder::export_search::Packs::of(bucket, &record.domain, &record.publish_id)
+                .await?;
+        // The next piece's part follows from the cursor, which a failed attempt leaves where its
+        // last written piece put it.
+        let at = parts.start + packs.pieces_before(record.search_copied);
+        let written = Self::search_pieces(record, bucket, &packs, at).await?;
+        if written == 0 {
+            record.search_parts = None;
+        }
+        Ok(written > 0)
     }
 
     /// Copies the parts the export took from the live export (`batch_reuse::copy_taken`), a step's
