@@ -136,11 +136,15 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // the switch, a cancel after the switch answered 409, the finishing fold reading the next batch's
 // products ahead and a file's chunks hashed 32 at once (builder/export_job/site_packs.rs: 5.0,
 // 2,905.2 -> 2,910.2): one changed page of the 10x site live in 13.3 s instead of 18.7 s, the code
-// before run just before it (load 2-4; no search step before the switch, was 2.8 s). The wasm-opt
+// before run just before it (load 2-4; no search step before the switch, was 2.8 s); then the
+// export a hosted site serves kept past the export retention (its host named beside its parts, read
+// by the sweep and the bundle call: 0.3) with this round's answer rules in the core the builder links
+// (0.5): 2,910.2 -> 2,911.0, so that a site published less often than the retention still takes
+// its unchanged pages and its live export's bundle still mints. The wasm-opt
 // flags above save 16 KiB of the builder. Cloudflare's
-// ceiling for a Worker on the free plan is 3 MiB gzipped, wasm and JavaScript together: 2,911 + 62
-// KiB leaves 99 KiB of it.
-const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2911, js: 62 } };
+// ceiling for a Worker on the free plan is 3 MiB gzipped, wasm and JavaScript together: 2,912 + 62
+// KiB leaves 98 KiB of it.
+const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2912, js: 62 } };
 
 /** The test file that runs with the host tests, before the worker starts (clippy's runs). */
 const BEFORE_WORKER_FILE = 'rust-lints.test.mjs';
