@@ -6,7 +6,7 @@ use crate::docs::public_skills::{site_skills, well_known_files};
 use crate::docs::site::{add_operation_sections, page_sections};
 use crate::docs::skill_file::{site_skill, SKILL_FILE};
 use crate::docs::spec_lookup::SpecLookup;
-use crate::docs::{Section, Site, SourceTree};
+use crate::docs::{Page, Section, Site, SourceTree};
 use crate::export::bundle::archive::gzip;
 use crate::export::bundle::static_files::StaticFiles;
 use crate::export::page::layout::{self, CSS_FILE, JS_FILE, SEARCH_DIR};
@@ -14,7 +14,8 @@ use crate::export::render::links::{self, asset_bytes, output_file, Linker, STATI
 use crate::export::site::agent::MarkdownPages;
 use crate::export::site::finishing_pages::{FinishingPages, SearchAs};
 use crate::export::site::nav;
-use crate::export::site::page_products::{BatchProducts, EntryProducts};
+use crate::export::site::page_products::{BatchProducts, EntryProducts, PRODUCTS_FORMAT};
+use crate::export::site::search_index::{SearchIndex, SearchPartial};
 use crate::export::ExportFile;
 use crate::export::{site::agent, site::assets, site::stubs};
 use std::collections::{BTreeMap, BTreeSet};
@@ -126,8 +127,11 @@ impl ExportPlan {
         let mut specs = SpecLookup::new(tree);
         let mut last: Option<usize> = None;
         let mut entries = Vec::new();
+        // The batch's share of the offline search index, its pages added as the fold would.
+        let mut search = self.search.then(SearchIndex::for_batch);
         // The share of `llms-full.txt`, its first page without a separator (the fold adds it).
         let (mut llms_full, mut written) = (String::new(), 0);
+        let mut read: Option<Page> = None;
         for entry in self.batch(range) {
             let mut products = EntryProducts::default();
             let Some(page) = outline.pages.get(entry.index) else {
@@ -137,34 +141,45 @@ impl ExportPlan {
             // A page's copies in later versions follow it: its sections are read once.
             let same = last == Some(entry.index);
             last = Some(entry.index);
-            let mut read = page.clone();
             let mut markdown = None;
             if !same {
+                let mut page_read = page.clone();
                 // A first entry's sections and Markdown come from one walk of its body.
                 match entry.first {
                     true => {
                         let (sections, rendered) =
                             agent::sections_and_markdown(page, tree, &targets, &self.domain);
-                        read.sections = sections;
+                        page_read.sections = sections;
                         markdown = Some(rendered);
                     }
-                    false => read.sections = page_sections(tree, page),
+                    false => page_read.sections = page_sections(tree, page),
                 }
-                add_operation_sections(tree, &mut specs, &mut read);
+                add_operation_sections(tree, &mut specs, &mut page_read);
+                read = Some(page_read);
+            }
+            let Some(read) = read.as_ref() else {
+                entries.push(products);
+                continue;
+            };
+            if let Some(search) = search.as_mut() {
+                let search_as = self.search_as(outline, entry);
+                search.add_as(read, search_as.key, &search_as.file);
             }
             if entry.first {
                 let markdown = markdown
-                    .unwrap_or_else(|| agent::full_markdown(&read, tree, &targets, &self.domain));
+                    .unwrap_or_else(|| agent::full_markdown(read, tree, &targets, &self.domain));
                 agent::push_rendered(&mut llms_full, &mut written, &markdown);
                 let mut referenced = BTreeSet::new();
-                assets::referenced(&read, tree, &mut referenced);
+                assets::referenced(read, tree, &mut referenced);
                 products.referenced = referenced.into_iter().collect();
+                products.first_line = Some(crate::agents::summary::first_line(read).to_owned());
             }
-            products.sections = (!same).then_some(read.sections);
             entries.push(products);
         }
         BatchProducts {
+            format: PRODUCTS_FORMAT,
             entries,
+            search: search.map(SearchIndex::into_partial),
             llms_full_len: llms_full.len() as u64,
             llms_full: gzip(llms_full.as_bytes()),
             files: Vec::new(),
@@ -182,31 +197,22 @@ impl ExportPlan {
         outline: &mut Site,
         range: Range<usize>,
         entries: Vec<EntryProducts>,
+        search: Option<SearchPartial>,
     ) {
-        let mut last: Option<(usize, crate::docs::Page)> = None;
         for (entry, products) in self.batch(range).iter().zip(entries) {
-            let search_as = self.search_as(outline, entry);
             let Some(page) = outline.pages.get_mut(entry.index) else {
                 continue;
             };
-            if let Some(sections) = products.sections {
-                let mut read = page.clone();
-                read.sections = sections;
-                last = Some((entry.index, read));
+            if let Some(first_line) = products.first_line {
+                into.referenced.extend(products.referenced);
+                page.sections = vec![Section {
+                    text: first_line,
+                    ..Section::default()
+                }];
             }
-            let Some((_, read)) = last.as_ref().filter(|(i, _)| *i == entry.index) else {
-                continue;
-            };
-            if !entry.first {
-                into.add_copy(read, search_as);
-                continue;
-            }
-            into.add_listed(read, products.referenced, search_as);
-            let first_line = crate::agents::summary::first_line(read).to_owned();
-            page.sections = vec![Section {
-                text: first_line,
-                ..Section::default()
-            }];
+        }
+        if let (Some(index), Some(partial)) = (into.search.as_mut(), search) {
+            index.merge(partial);
         }
     }
 

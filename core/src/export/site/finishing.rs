@@ -65,7 +65,13 @@ impl FinishingMembers {
             self.llms_full
                 .add(&products.llms_full, products.llms_full_len);
         }
-        plan.add_products(&mut self.pages, outline, range, products.entries);
+        plan.add_products(
+            &mut self.pages,
+            outline,
+            range,
+            products.entries,
+            products.search,
+        );
     }
 
     /// The compressed `llms-full.txt` so far once it is `at_least` bytes, to store after those

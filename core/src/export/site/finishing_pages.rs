@@ -60,18 +60,6 @@ impl FinishingPages {
         assets::referenced(page, tree, &mut self.referenced);
     }
 
-    /// [`FinishingPages::add`] of a page whose referenced files are known and whose Markdown goes
-    /// into `llms-full.txt` apart ([`crate::export::ExportPlan::batch_products`]).
-    pub(in crate::export) fn add_listed(
-        &mut self,
-        page: &Page,
-        referenced: Vec<String>,
-        search_as: SearchAs,
-    ) {
-        self.add_copy(page, search_as);
-        self.referenced.extend(referenced);
-    }
-
     /// Adds `page` as another version holds it: to that version's search index only (its text,
     /// `llms` lines and assets came with its first entry).
     pub(in crate::export) fn add_copy(&mut self, page: &Page, search_as: SearchAs) {

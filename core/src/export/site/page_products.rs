@@ -14,17 +14,21 @@ use flate2::write::DeflateEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
-use crate::docs::Section;
+use crate::export::site::search_index::SearchPartial;
 
 /// What one plan entry of a batch gives the finishing files, in plan order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(in crate::export) struct EntryProducts {
-    /// The page's sections for the offline search (its operation's included); `None`: the same
-    /// page as the entry before it (a copy in another version follows its page), or no page.
-    pub(in crate::export) sections: Option<Vec<Section>>,
+    /// A page's first entry: the first line of its text (what `llms.txt` says of a page without
+    /// a description); `None` for a copy in another version, or no page.
+    pub(in crate::export) first_line: Option<String>,
     /// A page's first entry: the files of the upload it references.
     pub(in crate::export) referenced: Vec<String>,
 }
+
+/// What [`BatchProducts::from_bytes`] reads: products stored in another layout (by the code
+/// before) are an error, and their pages are read again.
+pub(in crate::export) const PRODUCTS_FORMAT: u32 = 0x5EA2_0002;
 
 /// The products of one batch of pages ([`crate::export::ExportPlan::batch_products`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -34,7 +38,11 @@ pub struct BatchProducts {
     /// reading the part. First, so they are read without inflating the rest
     /// ([`BatchProducts::files_from_bytes`]).
     pub files: Vec<String>,
+    /// [`PRODUCTS_FORMAT`].
+    pub(in crate::export) format: u32,
     pub(in crate::export) entries: Vec<EntryProducts>,
+    /// The batch's share of the offline search index, when the export has one.
+    pub(in crate::export) search: Option<SearchPartial>,
     /// The batch's share of `llms-full.txt` (its pages' Markdown, the first without the separator
     /// that goes before it when a page precedes it) as one gzip member, compressed once here.
     pub(in crate::export) llms_full: Vec<u8>,
@@ -58,7 +66,15 @@ impl BatchProducts {
         DeflateDecoder::new(bytes)
             .read_to_end(&mut raw)
             .map_err(|err| format!("batch products: {err}"))?;
-        postcard::from_bytes(&raw).map_err(|err| format!("batch products: {err}"))
+        let products: BatchProducts =
+            postcard::from_bytes(&raw).map_err(|err| format!("batch products: {err}"))?;
+        match products.format == PRODUCTS_FORMAT {
+            true => Ok(products),
+            false => Err(format!(
+                "batch products: format {:#x}, not {PRODUCTS_FORMAT:#x}",
+                products.format
+            )),
+        }
     }
 
     /// The [`BatchProducts::files`] of [`BatchProducts::to_bytes`], inflating only as far as they
@@ -92,12 +108,7 @@ mod tests {
         let products = BatchProducts {
             entries: vec![
                 EntryProducts {
-                    sections: Some(vec![Section {
-                        heading: "Intro".into(),
-                        anchor: "intro".into(),
-                        level: 2,
-                        text: "Some text.".into(),
-                    }]),
+                    first_line: Some("Some text.".into()),
                     referenced: vec!["images/a.png".into()],
                 },
                 EntryProducts::default(),
@@ -105,9 +116,17 @@ mod tests {
             llms_full: crate::export::bundle::archive::gzip(b"# Page\n"),
             llms_full_len: 7,
             files: vec!["page.html".into(), "page.md".into()],
+            format: PRODUCTS_FORMAT,
+            search: None,
         };
         let bytes = products.to_bytes();
         assert_eq!(BatchProducts::from_bytes(&bytes).unwrap(), products);
+        // Products in another layout (the code before's) are not read as these.
+        let other = BatchProducts {
+            format: PRODUCTS_FORMAT - 1,
+            ..products.clone()
+        };
+        assert!(BatchProducts::from_bytes(&other.to_bytes()).is_err());
         assert_eq!(
             BatchProducts::files_from_bytes(&bytes).unwrap(),
             products.files
@@ -118,7 +137,7 @@ mod tests {
 
     #[test]
     fn the_file_list_is_read_without_what_follows_it() {
-        // A list longer than one read, then sections that do not compress, cut off: the list reads
+        // A list longer than one read, then a first line that does not compress, cut off: the list reads
         // back from the bytes before the cut; bytes that end inside the list are an error.
         let files: Vec<String> = (0..3_000)
             .map(|i| format!("guides/page-{i}.html"))
@@ -135,10 +154,7 @@ mod tests {
         let products = BatchProducts {
             files: files.clone(),
             entries: vec![EntryProducts {
-                sections: Some(vec![Section {
-                    text,
-                    ..Section::default()
-                }]),
+                first_line: Some(text),
                 referenced: Vec::new(),
             }],
             ..BatchProducts::default()

@@ -43,6 +43,9 @@ use crate::export::render::links::output_file;
 use crate::export::render::links::{encode_path, unambiguous};
 use crate::export::ExportFile;
 
+mod partial;
+pub(crate) use partial::SearchPartial;
+
 /// Pages per document file: about as many documents as sixteen on the fixture (nine a page), and a
 /// query loads about the bytes it did with files of sixteen documents.
 const FILE_PAGES: usize = 2;
@@ -217,6 +220,9 @@ struct LanguageIndex {
     /// By term, hashed: every word of every page looks its term up here (ten million lookups at
     /// 10,000 pages, a third of the time a sorted map takes); sorted once, when the files are written.
     postings: foldhash::HashMap<String, TermPostings>,
+    /// A batch's share ([`SearchPartial`]): every page's documents stay in `open_pages`, since
+    /// the files they go into depend on the pages before the batch.
+    keep_pages: bool,
 }
 
 impl LanguageIndex {
@@ -251,7 +257,7 @@ impl LanguageIndex {
 
     /// Starts a page, serializing the file of the pages before once it is full.
     fn start_page(&mut self) {
-        if self.open_pages.len() == FILE_PAGES {
+        if !self.keep_pages && self.open_pages.len() == FILE_PAGES {
             self.chunks.push(StoredChunk::new(
                 &json!(std::mem::take(&mut self.open_pages)).to_string(),
             ));
@@ -422,6 +428,8 @@ fn snippet(text: &str) -> String {
 #[derive(Default)]
 pub(crate) struct SearchIndex {
     by_language: BTreeMap<String, LanguageIndex>,
+    /// A batch's share of the index ([`SearchIndex::for_batch`]).
+    batch: bool,
 }
 
 impl SearchIndex {
@@ -435,11 +443,18 @@ impl SearchIndex {
     /// bundle's file `file`.
     pub(crate) fn add_as(&mut self, page: &Page, key: String, file: &str) {
         if !page.unsearchable {
-            self.by_language
-                .entry(key)
-                .or_default()
-                .add_page(page, file);
+            self.language(key).add_page(page, file);
         }
+    }
+
+    fn language(&mut self, key: String) -> &mut LanguageIndex {
+        let keep_pages = self.batch;
+        self.by_language
+            .entry(key)
+            .or_insert_with(|| LanguageIndex {
+                keep_pages,
+                ..LanguageIndex::default()
+            })
     }
 
     /// Every file of the index, in path order, each handed to `emit` as it is made.

@@ -220,7 +220,8 @@ impl ExportJob {
 
     /// What the finishing files take from the pages at `range` (`stored`: their batch's
     /// [`Self::stored_products`]), and how many pages were read for it: none, but for a job whose
-    /// batches were written before products were stored, which reads them again.
+    /// batches were written before products were stored, or stored in another layout, which
+    /// reads them again.
     async fn batch_products(
         bucket: &worker::Bucket,
         plan: &ExportPlan,
@@ -229,8 +230,9 @@ impl ExportJob {
         stored: Option<Vec<u8>>,
         range: std::ops::Range<usize>,
     ) -> ApiResult<(BatchProducts, usize)> {
-        if let Some(bytes) = stored {
-            let products = BatchProducts::from_bytes(&bytes).map_err(ApiError::Internal)?;
+        // Products stored in another layout (by the code before, mid-way through this job) are
+        // made again from the pages.
+        if let Some(Ok(products)) = stored.map(|bytes| BatchProducts::from_bytes(&bytes)) {
             return Ok((products, 0));
         }
         let tree = source
