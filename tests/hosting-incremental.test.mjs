@@ -141,6 +141,25 @@ test('one changed page: the next export writes that page, the files that carry i
     served += 1;
   }
   assert.ok(served > 1000, `${served} files compared`);
+  // The large files (llms-full.txt, the search packs) are stored as segments, the groups of their
+  // chunks (docs/export/hosting.mdx), and served whole from them, byte for byte.
+  const large = [...after.files].filter(([path, f]) => f.chunks !== '-' && f.size >= 1 << 20 && !path.startsWith('_redirects'));
+  assert.ok(large.some(([path]) => path === 'llms-full.txt'), `llms-full.txt is over 1 MiB: ${large.map(([p]) => p)}`);
+  for (const [path, file] of large) {
+    const res = await under(t.domain, `/${path}`);
+    assert.equal(res.status, 200, path);
+    assert.equal(Number(res.headers['content-length']), file.size, path);
+    assert.equal(createHash('sha256').update(res.body).digest('hex'), file.sha256, path);
+    const list = await under(t.domain, `/${object(file.chunks)}`);
+    const groups = list.body.toString().trim().split('\n').map((line) => line.split(' ')[0]);
+    const whole = createHash('sha256');
+    for (const group of groups) {
+      const segment = await under(t.domain, `/_docs-edge/delta/segments/${group}.bin`);
+      assert.equal(segment.status, 200, `${path}: segment ${group}`);
+      whole.update(segment.body);
+    }
+    assert.equal(whole.digest('hex'), file.sha256, `${path}: its segments are its bytes`);
+  }
   // An unchanged page is the same object as before the switch: its validator did not change.
   const again = await under(t.domain, '/');
   assert.equal(again.headers.etag, home.headers.etag);

@@ -87,7 +87,7 @@ pub use bundle::manifest::{
     BundleManifest, SearchIndexFormat, MANIFEST_FILE, MANIFEST_FORMAT, SEARCH_INDEX_FILE,
 };
 pub use bundle::static_files::StaticFiles;
-pub use bundle::{attempts, delta, hosting, layers};
+pub use bundle::{attempts, delta, hosting, layers, segments};
 pub use page::extras::PageExtras;
 pub use page::layout::{content_security_policy, content_security_policy_remote};
 pub use page::{icons, widget};

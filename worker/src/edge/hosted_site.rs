@@ -6,6 +6,9 @@
 //! same way at its own hostname, whose pointer marks every response `noindex`. Which file a URL
 //! names and the headers every file carries are core's (`docs_edge_core::http::site_paths`, `site_headers`), as docs-edge-serve serves them.
 //!
+//! A large file stored as segments (`docs_edge_core::export::segments`) streams its segments in
+//! order, each from the export holding it.
+//!
 //! Each response reads the live pointer once (kept per isolate for [`POINTER_TTL_MS`]) and then
 //! a file of the one export it names (from its prefix, or its base's for a file it did not write:
 //! `docs_edge_core::export::layers`) (an asset the export lacks: of the export it replaced, for
@@ -17,6 +20,7 @@ use std::rc::Rc;
 
 use docs_edge_core::export::hosting::ServedSite;
 use docs_edge_core::export::redirects::{self, REDIRECTS_FILE};
+use docs_edge_core::export::segments::{read_segment_list, segment_path, SEGMENTS_METADATA};
 use docs_edge_core::http::accept::prefers_markdown;
 use docs_edge_core::http::request_url;
 use docs_edge_core::http::site_headers::{
@@ -24,6 +28,7 @@ use docs_edge_core::http::site_headers::{
 };
 use docs_edge_core::http::site_paths::{decoded, site_path, SitePath};
 use docs_edge_core::platform::lru::ByteLru;
+use futures_util::{StreamExt, TryStreamExt};
 use worker::{Bucket, Env, Headers, Method, Object, Request, Response, ResponseBuilder};
 
 use crate::edge::search_cache::Cached;
@@ -102,17 +107,18 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Option<Response>> {
         if path == REDIRECTS_FILE {
             break;
         }
-        let mut found = site.bucket.get(site.key(&path)).execute().await?;
+        let mut found = (site.bucket.get(site.key(&path)).execute().await?).map(|o| (o, &*live));
         if let (None, false, Some(previous)) = (&found, page, &live.previous) {
             // A page loaded before the last switch still finds its assets: the previous export's.
             let key = hosted_file_key(&site.domain, previous.export_holding(&path), &path);
-            found = site.bucket.get(key).execute().await?;
+            found = (site.bucket.get(key).execute().await?).map(|o| (o, &**previous));
         }
-        if let Some(object) = found {
+        if let Some((object, export)) = found {
             let not_modified = header("if-none-match")
                 .is_some_and(|tags| etag_matches(&tags, &object.http_etag()));
+            let segments = site.segments(&object, export, &path).await?;
             return site
-                .file(object, &path, page, wants_markdown, not_modified)
+                .file(object, &path, page, wants_markdown, not_modified, segments)
                 .map(Some);
         }
     }
@@ -208,6 +214,35 @@ impl Site {
         Ok(headers)
     }
 
+    /// The segments' keys of a file stored as segments (`export::segments`), resolved in the
+    /// export whose object listed them, and the file's size; `None` for a file stored whole.
+    async fn segments(
+        &self,
+        object: &Object,
+        export: &ServedSite,
+        path: &str,
+    ) -> ApiResult<Option<(Vec<String>, u64)>> {
+        let custom = object.custom_metadata().unwrap_or_default();
+        if !custom.contains_key(SEGMENTS_METADATA) {
+            return Ok(None);
+        }
+        let list = match object.body() {
+            Some(body) => body.bytes().await?,
+            None => return Err(ApiError::Internal(format!("{path} has no body"))),
+        };
+        let segments =
+            read_segment_list(&list).map_err(|err| ApiError::Internal(format!("{path}: {err}")))?;
+        let size = segments.iter().map(|(_, size)| size).sum();
+        let keys = segments
+            .iter()
+            .map(|(name, _)| {
+                let segment = segment_path(name);
+                hosted_file_key(&self.domain, export.export_holding(&segment), &segment)
+            })
+            .collect();
+        Ok(Some((keys, size)))
+    }
+
     fn file(
         &self,
         object: Object,
@@ -215,6 +250,7 @@ impl Site {
         page: bool,
         wants_markdown: bool,
         not_modified: bool,
+        segments: Option<(Vec<String>, u64)>,
     ) -> ApiResult<Response> {
         let content_type = object
             .http_metadata()
@@ -238,9 +274,34 @@ impl Site {
                 .with_headers(headers)
                 .empty());
         }
-        headers.set("content-length", &object.size().to_string())?;
+        let size = segments.as_ref().map_or(object.size(), |(_, size)| *size);
+        headers.set("content-length", &size.to_string())?;
         if self.head {
             return Ok(ResponseBuilder::new().with_headers(headers).empty());
+        }
+        if let Some((keys, size)) = segments {
+            // Each segment streams through in turn: never more than a read's worth held. A
+            // stream of known length keeps the `Content-Length` (the runtime would chunk it).
+            let bucket = self.bucket.clone();
+            let body = futures_util::stream::iter(keys)
+                .then(move |key| {
+                    let bucket = bucket.clone();
+                    async move {
+                        let object = bucket.get(&key).execute().await?.ok_or_else(|| {
+                            worker::Error::RustError(format!("segment {key} is missing"))
+                        })?;
+                        object
+                            .body()
+                            .ok_or_else(|| worker::Error::RustError(format!("{key} has no body")))?
+                            .stream()
+                    }
+                })
+                .try_flatten();
+            let fixed: worker::worker_sys::FixedLengthStream =
+                worker::FixedLengthStream::wrap(body, size).into();
+            return Ok(ResponseBuilder::new()
+                .with_headers(headers)
+                .stream(fixed.readable()));
         }
         let body = object
             .body()

@@ -268,6 +268,14 @@ pub fn list_bytes(chunks: &[(String, u64)]) -> Vec<u8> {
         .into_bytes()
 }
 
+/// Whether a group of [`group_chunks`] ends after the chunk whose hash is `sha256`, the group's
+/// `len`th: where the hash says so, or at [`GROUP_MAX`] chunks.
+pub fn group_ends(sha256: &str, len: usize) -> bool {
+    let below =
+        u8::from_str_radix(sha256.get(..2).unwrap_or("ff"), 16).is_ok_and(|b| b < GROUP_END_BELOW);
+    below || len >= GROUP_MAX
+}
+
 /// A file's chunks cut into groups where a chunk's own hash says so, so the groups realign after
 /// an edit as the chunks do: of a 30 MB pack's 2,000 chunks, an edit changes the one group listing
 /// its chunks (about 5 KB), not the whole list (about 180 KB).
@@ -276,9 +284,7 @@ pub fn group_chunks(chunks: &[(String, u64)]) -> Vec<Vec<(String, u64)>> {
     let mut group = Vec::new();
     for chunk in chunks {
         group.push(chunk.clone());
-        let ends = u8::from_str_radix(chunk.0.get(..2).unwrap_or("ff"), 16)
-            .is_ok_and(|b| b < GROUP_END_BELOW);
-        if ends || group.len() >= GROUP_MAX {
+        if group_ends(&chunk.0, group.len()) {
             groups.push(std::mem::take(&mut group));
         }
     }

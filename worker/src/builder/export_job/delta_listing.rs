@@ -7,10 +7,13 @@
 //! (`docs_edge_core::export::layers`) writes only the objects the base does not hold.
 
 use docs_edge_core::export::delta::{
-    assemble, chunked, group_chunks, list_bytes, object_path, Chunker, FileEntry, INDEX_PATH,
+    assemble, chunked, group_chunks, group_ends, list_bytes, object_path, Chunker, FileEntry,
+    INDEX_PATH,
 };
+use docs_edge_core::export::segments::{segment_list, segment_path, SEGMENTS_METADATA};
+use docs_edge_core::http::site_headers::content_type;
 use docs_edge_core::security::signing::sha256_hex;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use worker::{Bucket, HttpMetadata};
 
 use crate::builder::native_sha::{self, StreamingSha256};
@@ -29,6 +32,9 @@ pub struct Listing<'a> {
     pub entries: Vec<FileEntry>,
     /// Objects not to write: the base holds them, or this step wrote them already.
     pub skip: HashSet<String>,
+    /// Segments not to write (`docs_edge_core::export::segments`), by name: the base holds
+    /// them, or this step wrote them already.
+    pub segments_held: HashSet<String>,
     /// Objects written.
     pub objects: u32,
     /// The paths written, when the export is layered on a base (its `changed`).
@@ -42,6 +48,17 @@ pub struct FileDigest {
     hasher: StreamingSha256,
     chunker: Option<Chunker>,
     chunks: Vec<(String, u64)>,
+    /// A file stored for the site as segments: the open one and those written.
+    segments: Option<Segments>,
+}
+
+/// A segmented file's segments so far: the chunks of the open one and their bytes, then the
+/// names and sizes of those done.
+#[derive(Default)]
+struct Segments {
+    chunks: Vec<(String, u64)>,
+    bytes: Vec<u8>,
+    done: Vec<(String, u64)>,
 }
 
 impl<'a> Listing<'a> {
@@ -52,6 +69,7 @@ impl<'a> Listing<'a> {
             job_id,
             entries: Vec::new(),
             skip: HashSet::new(),
+            segments_held: HashSet::new(),
             objects: 0,
             written: None,
         }
@@ -64,7 +82,16 @@ impl<'a> Listing<'a> {
             hasher: StreamingSha256::new()?,
             chunker: chunked(path, size).then(Chunker::default),
             chunks: Vec::new(),
+            segments: None,
         })
+    }
+
+    /// [`Self::start`] of a file the site stores as segments (`segments::segmented`): its
+    /// object, written by [`Self::end`], lists them.
+    pub fn start_segmented(&self, path: &str, size: u64) -> ApiResult<FileDigest> {
+        let mut digest = self.start(path, size)?;
+        digest.segments = digest.chunker.is_some().then(Segments::default);
+        Ok(digest)
     }
 
     /// Hashes `data`, the file's next bytes, and writes the chunks it completes.
@@ -73,17 +100,19 @@ impl<'a> Listing<'a> {
         digest.size += data.len() as u64;
         if let Some(chunker) = digest.chunker.as_mut() {
             let done = chunker.push(data);
-            self.put_chunks(&mut digest.chunks, done).await?;
+            self.put_chunks(digest, done).await?;
         }
         Ok(())
     }
 
-    /// The file is whole: its entry (its chunk list written first).
+    /// The file is whole: its entry (its chunk list written first), and a segmented file's object,
+    /// the list of its segments.
     pub async fn end(&mut self, mut digest: FileDigest) -> ApiResult<()> {
         let mut list = None;
         if let Some(chunker) = digest.chunker.take() {
-            self.put_chunks(&mut digest.chunks, chunker.finish())
-                .await?;
+            let last = chunker.finish();
+            self.put_chunks(&mut digest, last).await?;
+            self.put_segment(&mut digest).await?;
             let mut groups = Vec::new();
             for group in group_chunks(&digest.chunks) {
                 let bytes = list_bytes(&group);
@@ -95,6 +124,21 @@ impl<'a> Listing<'a> {
             let sha = sha256_hex(&bytes);
             self.put_object(&sha, bytes).await?;
             list = Some(sha);
+        }
+        if let Some(segments) = digest.segments.take() {
+            let custom = HashMap::from([(SEGMENTS_METADATA.to_string(), digest.size.to_string())]);
+            self.bucket
+                .put(
+                    hosted_file_key(self.domain, self.job_id, &digest.path),
+                    segment_list(&segments.done),
+                )
+                .http_metadata(HttpMetadata {
+                    content_type: Some(content_type(&digest.path).to_string()),
+                    ..HttpMetadata::default()
+                })
+                .custom_metadata(custom)
+                .execute()
+                .await?;
         }
         self.entries.push(FileEntry {
             path: digest.path,
@@ -137,11 +181,7 @@ impl<'a> Listing<'a> {
         Ok(())
     }
 
-    async fn put_chunks(
-        &mut self,
-        list: &mut Vec<(String, u64)>,
-        chunks: Vec<Vec<u8>>,
-    ) -> ApiResult<()> {
+    async fn put_chunks(&mut self, digest: &mut FileDigest, chunks: Vec<Vec<u8>>) -> ApiResult<()> {
         // Hashed some at once: a wait on the runtime for a few chunks, not one a chunk (a 60 MB
         // file is some 3,800 chunks).
         let mut shas = Vec::with_capacity(chunks.len());
@@ -149,8 +189,33 @@ impl<'a> Listing<'a> {
             shas.extend(try_join_all(group.iter().map(|c| native_sha::sha256_hex(c))).await?);
         }
         for (chunk, sha) in chunks.into_iter().zip(shas) {
-            list.push((sha.clone(), chunk.len() as u64));
+            digest.chunks.push((sha.clone(), chunk.len() as u64));
+            let mut ends = false;
+            if let Some(segments) = digest.segments.as_mut() {
+                segments.bytes.extend_from_slice(&chunk);
+                segments.chunks.push((sha.clone(), chunk.len() as u64));
+                ends = group_ends(&sha, segments.chunks.len());
+            }
             self.put_object(&sha, chunk).await?;
+            if ends {
+                self.put_segment(digest).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a segmented file's open segment, named by its chunks' list (unless the base holds
+    /// it): its chunks are a group of the file's chunk list, so its name is that group's hash.
+    async fn put_segment(&mut self, digest: &mut FileDigest) -> ApiResult<()> {
+        let Some(segments) = digest.segments.as_mut().filter(|s| !s.chunks.is_empty()) else {
+            return Ok(());
+        };
+        let name = sha256_hex(&list_bytes(&std::mem::take(&mut segments.chunks)));
+        let bytes = std::mem::take(&mut segments.bytes);
+        segments.done.push((name.clone(), bytes.len() as u64));
+        if self.segments_held.insert(name.clone()) {
+            self.put(&segment_path(&name), bytes, "application/octet-stream")
+                .await?;
         }
         Ok(())
     }

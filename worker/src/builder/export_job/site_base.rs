@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use docs_edge_core::export::delta::{object_path, read_entries, FileEntry, INDEX_PATH};
 use docs_edge_core::export::layers::LayeredOn;
+use docs_edge_core::export::segments::{segment_path, SEGMENTS_METADATA};
 use futures_util::future::try_join_all;
 use worker::Bucket;
 
@@ -92,18 +93,25 @@ impl Previous {
     }
 
     /// The listing objects of the previous export's file `path` (its chunk list, the list's groups
-    /// and their chunks) that the base holds: a new version of the file, cut into chunks, writes
-    /// only the chunks that changed.
+    /// and their chunks) that the base holds, and the segments it holds of the file: a new version
+    /// of the file, cut into chunks, writes only the chunks and segments that changed. A file the
+    /// base stored whole (an export before segments) has no segments held.
     pub async fn base_objects(
         &self,
         bucket: &Bucket,
         host: &str,
         path: &str,
-    ) -> ApiResult<HashSet<String>> {
+    ) -> ApiResult<(HashSet<String>, HashSet<String>)> {
         let mut known = HashSet::new();
         let Some(list) = self.files.get(path).and_then(|f| f.chunks.clone()) else {
-            return Ok(known);
+            return Ok((known, HashSet::new()));
         };
+        let file = hosted_file_key(host, self.layer.previous_holding(path), path);
+        let segmented = bucket
+            .head(file)
+            .await?
+            .and_then(|object| object.custom_metadata().ok())
+            .is_some_and(|custom| custom.contains_key(SEGMENTS_METADATA));
         let read = |sha: String| async move {
             let path = object_path(&sha);
             let key = hosted_file_key(host, self.layer.previous_holding(&path), &path);
@@ -127,8 +135,16 @@ impl Previous {
                 known.extend(pairs(body));
             }
         }
+        let segments = match segmented {
+            true => groups
+                .iter()
+                .filter(|name| self.layer.in_base(&segment_path(name)))
+                .cloned()
+                .collect(),
+            false => HashSet::new(),
+        };
         known.extend(groups);
         known.retain(|sha| self.layer.in_base(&object_path(sha)));
-        Ok(known)
+        Ok((known, segments))
     }
 }

@@ -19,6 +19,7 @@ use docs_edge_core::docs::unpack::Entry;
 use docs_edge_core::docs::{ArchiveLimits, Unpacker};
 use docs_edge_core::export::delta::{chunked, FileEntry};
 use docs_edge_core::export::layers::{changed_bytes, LayeredOn, MAX_CHANGED_BYTES};
+use docs_edge_core::export::segments::segmented;
 use docs_edge_core::export::BatchProducts;
 use docs_edge_core::http::site_headers::content_type;
 use docs_edge_core::security::signing::sha256_hex;
@@ -100,10 +101,11 @@ impl SiteCopy {
     }
 }
 
-/// A media file being read: held until it is whole, or written as it streams.
+/// A media file being read: held until it is whole, or written as it streams (as segments when it
+/// is listed in chunks: `docs_edge_core::export::segments`).
 enum Media<'a> {
     Held(String, Vec<u8>),
-    Streamed(Box<(FileDigest, PartWriter<'a>)>),
+    Streamed(Box<(FileDigest, Option<PartWriter<'a>>)>),
 }
 
 /// What the bundle's own reader admits: every file, whatever its size (a text file under
@@ -250,7 +252,9 @@ pub async fn copy_step(
                         Some(Media::Streamed(streamed)) => {
                             let (digest, writer) = &mut **streamed;
                             listing.data(digest, &data).await?;
-                            writer.write(&data).await?;
+                            if let Some(writer) = writer {
+                                writer.write(&data).await?;
+                            }
                         }
                         None => {}
                     },
@@ -261,7 +265,9 @@ pub async fn copy_step(
                         }
                         Some(Media::Streamed(streamed)) => {
                             let (digest, writer) = *streamed;
-                            writer.finish().await?;
+                            if let Some(writer) = writer {
+                                writer.finish().await?;
+                            }
                             listing.end(digest).await?;
                             copy.files += 1;
                         }
@@ -330,7 +336,8 @@ pub(super) struct Files<'a, 'b> {
 }
 
 impl<'a> Files<'a, '_> {
-    /// Lists the file and writes it, unless the base holds the same bytes there.
+    /// Lists the file and writes it (a large one as segments), unless the base holds the same
+    /// bytes there.
     pub(super) async fn whole(
         &mut self,
         listing: &mut Listing<'_>,
@@ -351,6 +358,11 @@ impl<'a> Files<'a, '_> {
         self.known_objects(listing, &path, bytes.len() as u64)
             .await?;
         self.wrote(listing, &path);
+        if segmented(&path, bytes.len() as u64) {
+            let mut digest = listing.start_segmented(&path, bytes.len() as u64)?;
+            listing.data(&mut digest, &bytes).await?;
+            return listing.end(digest).await;
+        }
         listing.whole(&path, &bytes).await?;
         self.bucket
             .put(
@@ -364,19 +376,24 @@ impl<'a> Files<'a, '_> {
     }
 
     /// Starts a file written as its bytes stream through (never held whole), and listed as
-    /// they come.
+    /// they come: a large one is written as the segments its chunks make
+    /// (`docs_edge_core::export::segments`: the listing writes them, and the file's object that
+    /// lists them); another is written as it is.
     pub(super) async fn stream(
         &mut self,
         listing: &mut Listing<'_>,
         path: &str,
         size: u64,
-    ) -> ApiResult<(FileDigest, PartWriter<'a>)> {
+    ) -> ApiResult<(FileDigest, Option<PartWriter<'a>>)> {
         self.known_objects(listing, path, size).await?;
         self.wrote(listing, path);
+        if segmented(path, size) {
+            return Ok((listing.start_segmented(path, size)?, None));
+        }
         let key = hosted_file_key(self.job.domain, self.job.job_id, path);
         let writer =
             PartWriter::new(self.bucket, key).with_metadata(metadata(path), Default::default());
-        Ok((listing.start(path, size)?, writer))
+        Ok((listing.start(path, size)?, Some(writer)))
     }
 
     /// Before a file cut into chunks is listed: the chunks of its previous version that the base
@@ -388,10 +405,11 @@ impl<'a> Files<'a, '_> {
         size: u64,
     ) -> ApiResult<()> {
         if let Some(previous) = self.previous.filter(|_| chunked(path, size)) {
-            let known = previous
+            let (known, segments) = previous
                 .base_objects(self.bucket, self.job.domain, path)
                 .await?;
             listing.skip.extend(known);
+            listing.segments_held.extend(segments);
         }
         Ok(())
     }
