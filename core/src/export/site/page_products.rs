@@ -5,11 +5,12 @@
 //! again, and a hosted site's export that takes a batch unchanged from the live export takes its
 //! products with it (and lists the part's files from them without reading the part).
 //!
-//! Stored as postcard, deflated: one object per batch, read whole and dropped once folded in.
+//! Stored as postcard, deflated, then the `llms-full.txt` share as it came: one object per batch,
+//! read whole and dropped once folded in.
 
 use std::io::{Read, Write};
 
-use flate2::read::DeflateDecoder;
+use flate2::bufread::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
@@ -44,32 +45,45 @@ pub struct BatchProducts {
     /// The batch's share of the offline search index, when the export has one.
     pub(in crate::export) search: Option<SearchPartial>,
     /// The batch's share of `llms-full.txt` (its pages' Markdown, the first without the separator
-    /// that goes before it when a page precedes it) as one gzip member, compressed once here.
+    /// that goes before it when a page precedes it) as one gzip member, compressed once here;
+    /// stored after the rest, not deflated again ([`BatchProducts::to_bytes`]).
+    #[serde(skip)]
     pub(in crate::export) llms_full: Vec<u8>,
     /// Bytes of that share, uncompressed.
     pub(in crate::export) llms_full_len: u64,
 }
 
 impl BatchProducts {
-    /// The stored form: postcard, deflated.
+    /// The stored form: postcard, deflated, then the `llms-full.txt` share as it is (a gzip
+    /// member already: deflating it again cost time both ways and saved nothing).
     pub fn to_bytes(&self) -> Vec<u8> {
         let raw = postcard::to_allocvec(self).unwrap_or_default();
         let mut deflate = DeflateEncoder::new(Vec::new(), Compression::fast());
         // Writing to a Vec cannot fail.
         let _ = deflate.write_all(&raw);
-        deflate.finish().unwrap_or_default()
+        let mut bytes = deflate.finish().unwrap_or_default();
+        bytes.extend_from_slice(&self.llms_full);
+        bytes
     }
 
     /// Reads [`BatchProducts::to_bytes`]; an error names what is wrong with them.
     pub fn from_bytes(bytes: &[u8]) -> Result<BatchProducts, String> {
         let mut raw = Vec::new();
-        DeflateDecoder::new(bytes)
+        let mut decoder = DeflateDecoder::new(bytes);
+        decoder
             .read_to_end(&mut raw)
             .map_err(|err| format!("batch products: {err}"))?;
+        let llms_full = bytes
+            .get(decoder.total_in() as usize..)
+            .unwrap_or_default()
+            .to_vec();
         let products: BatchProducts =
             postcard::from_bytes(&raw).map_err(|err| format!("batch products: {err}"))?;
         match products.format == PRODUCTS_FORMAT {
-            true => Ok(products),
+            true => Ok(BatchProducts {
+                llms_full,
+                ..products
+            }),
             false => Err(format!(
                 "batch products: format {:#x}, not {PRODUCTS_FORMAT:#x}",
                 products.format

@@ -139,12 +139,9 @@ impl TermPostings {
         }
     }
 
-    /// The JSON of the postings, once [`Self::close`]d: `df`, then the kept documents in order as
-    /// (page delta, section, weight) triples; page `p`'s documents are numbered from
-    /// `page_docs[p]`.
-    fn json(&self, page_docs: &[u32], out: &mut String) {
-        out.push('[');
-        out.push_str(&self.df.to_string());
+    /// The kept documents as (page delta, section, weight) triples in document order, once
+    /// [`Self::close`]d; page `p`'s documents are numbered from `page_docs[p]`.
+    fn triples(&self, page_docs: &[u32]) -> Vec<(usize, u32, u32)> {
         let mut kept: Vec<(u32, u32)> = self
             .kept
             .iter()
@@ -152,13 +149,47 @@ impl TermPostings {
             .collect();
         crate::sort::sort(&mut kept);
         let mut last = 0usize;
-        for (doc, weight) in kept {
-            let page = page_docs.partition_point(|&first| first <= doc).max(1) - 1;
-            let section = doc - page_docs.get(page).copied().unwrap_or(0);
-            out.push_str(&format!(",{},{section},{weight}", page - last));
-            last = page;
+        kept.into_iter()
+            .map(|(doc, weight)| {
+                let page = page_docs.partition_point(|&first| first <= doc).max(1) - 1;
+                let section = doc - page_docs.get(page).copied().unwrap_or(0);
+                let delta = page - last;
+                last = page;
+                (delta, section, weight)
+            })
+            .collect()
+    }
+
+    /// The JSON of the postings, once [`Self::close`]d: `df`, then the [`Self::triples`].
+    fn json(&self, page_docs: &[u32], out: &mut String) {
+        use std::fmt::Write;
+        // Writing to a String cannot fail.
+        let _ = write!(out, "[{}", self.df);
+        for (delta, section, weight) in self.triples(page_docs) {
+            let _ = write!(out, ",{delta},{section},{weight}");
         }
         out.push(']');
+    }
+
+    /// The length of [`Self::json`], counted without writing it (the term files are laid out by
+    /// their terms' sizes before any is written).
+    fn json_len(&self, page_docs: &[u32]) -> usize {
+        fn digits(mut n: u64) -> usize {
+            let mut count = 1;
+            while n >= 10 {
+                n /= 10;
+                count += 1;
+            }
+            count
+        }
+        let triples: usize = self
+            .triples(page_docs)
+            .into_iter()
+            .map(|(delta, section, weight)| {
+                3 + digits(delta as u64) + digits(section.into()) + digits(weight.into())
+            })
+            .sum();
+        2 + digits(self.df as u64) + triples
     }
 }
 
@@ -324,7 +355,6 @@ impl LanguageIndex {
         // Terms are sorted, so the terms of one two-character prefix are consecutive.
         let mut group: Vec<(String, usize)> = Vec::new();
         let mut group_key = String::new();
-        let mut json = String::new();
         for (term, docs) in &postings {
             let key: String = term.chars().take(2).collect();
             if key != group_key && !group.is_empty() {
@@ -336,9 +366,7 @@ impl LanguageIndex {
                 );
             }
             group_key = key;
-            json.clear();
-            docs.json(&page_docs, &mut json);
-            group.push((term.clone(), json.len()));
+            group.push((term.clone(), docs.json_len(&page_docs)));
         }
         if !group.is_empty() {
             shard(&group_key, &group, &mut split, &mut layout);
@@ -651,7 +679,13 @@ mod tests {
             let page_docs: Vec<u32> = (0..=doc).collect();
             postings.close();
             postings.json(&page_docs, &mut json);
+            prop_assert_eq!(postings.json_len(&page_docs), json.len());
             prop_assert_eq!(json, postings_of_every_document(&adds));
+            // Pages of three documents: sections past the first, and page deltas of any size.
+            let pages_of_three: Vec<u32> = (0..=doc).step_by(3).collect();
+            let mut grouped = String::new();
+            postings.json(&pages_of_three, &mut grouped);
+            prop_assert_eq!(postings.json_len(&pages_of_three), grouped.len());
         }
     }
 

@@ -80,7 +80,7 @@ impl ExportJob {
             async move {
                 let range = start as usize..end as usize;
                 let own = self.batch_own_files(bucket, loaded, range).await?;
-                let key = batch_reuse::batch_key(inputs, start, end, &own);
+                let key = batch_reuse::batch_key(inputs, start, end, &own).await?;
                 let known = from.has(&key);
                 Ok::<_, ApiError>(Keyed {
                     start,
@@ -163,10 +163,12 @@ impl ExportJob {
             _ => {
                 record.batches_read += 1;
                 let own = self.batch_own_files(bucket, &loaded, range.clone()).await?;
-                let key = loaded
-                    .inputs
-                    .as_deref()
-                    .map(|inputs| batch_reuse::batch_key(inputs, record.next_page, end, &own));
+                let key = match loaded.inputs.as_deref() {
+                    Some(inputs) => {
+                        Some(batch_reuse::batch_key(inputs, record.next_page, end, &own).await?)
+                    }
+                    None => None,
+                };
                 (own, key)
             }
         };
