@@ -140,11 +140,15 @@ const SCRIPT_CONFIGS = { edge: 'wrangler.toml', builder: 'wrangler.builder.toml'
 // export a hosted site serves kept past the export retention (its host named beside its parts, read
 // by the sweep and the bundle call: 0.3) with this round's answer rules in the core the builder links
 // (0.5): 2,910.2 -> 2,911.0, so that a site published less often than the retention still takes
-// its unchanged pages and its live export's bundle still mints. The wasm-opt
+// its unchanged pages and its live export's bundle still mints; then each batch's share of the
+// offline search index stored with its products and merged by the finishing step, a hosted site's
+// large files stored as segments, batch keys hashed by the runtime (7.3: 2,911.0 -> 2,918.3): one
+// changed page of the 10x site live in 5.9 s, 9% of a whole export, instead of 8.5 s, 14%, on a
+// quiet machine (issue 50's last point). The wasm-opt
 // flags above save 16 KiB of the builder. Cloudflare's
-// ceiling for a Worker on the free plan is 3 MiB gzipped, wasm and JavaScript together: 2,912 + 62
-// KiB leaves 98 KiB of it.
-const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2912, js: 62 } };
+// ceiling for a Worker on the free plan is 3 MiB gzipped, wasm and JavaScript together: 2,919 + 62
+// KiB leaves 91 KiB of it.
+const BUDGET_KIB = { edge: { wasm: 450, js: 12 }, builder: { wasm: 2919, js: 62 } };
 
 /** The test file that runs with the host tests, before the worker starts (clippy's runs). */
 const BEFORE_WORKER_FILE = 'rust-lints.test.mjs';

@@ -360,7 +360,11 @@ impl<'a> Files<'a, '_> {
         self.wrote(listing, &path);
         if segmented(&path, bytes.len() as u64) {
             let mut digest = listing.start_segmented(&path, bytes.len() as u64)?;
-            listing.data(&mut digest, &bytes).await?;
+            // A read's worth at a time, as a streamed file comes: the chunks cut from what is
+            // pushed are copies, so a whole file pushed at once would be held twice more.
+            for piece in bytes.chunks(PUSH_BYTES) {
+                listing.data(&mut digest, piece).await?;
+            }
             return listing.end(digest).await;
         }
         listing.whole(&path, &bytes).await?;
