@@ -84,7 +84,7 @@ pub fn inputs_key(
         hasher.update((file.path.len() as u64).to_le_bytes());
         hasher.update(file.path.as_bytes());
     }
-    hash_files(&mut hasher, shared);
+    frame_files(shared, &mut |bytes| hasher.update(bytes));
     Ok(hasher.finalize().to_vec())
 }
 
@@ -92,6 +92,7 @@ pub fn inputs_key(
 /// own (`own`: what its pages read besides the shared files, whose bytes `inputs` covers, as the
 /// table's paths cover every other file its tree names), so taking a batch reads and hashes
 /// little.
+///
 /// Hashed by the runtime (`native_sha`): the batches' own files are most of the bytes an export
 /// that takes its batches hashes (some 65 MB at 10,000 pages).
 pub async fn batch_key(inputs: &[u8], start: u32, end: u32, own: &SourceTree) -> ApiResult<String> {
@@ -103,22 +104,18 @@ pub async fn batch_key(inputs: &[u8], start: u32, end: u32, own: &SourceTree) ->
     keyed.extend_from_slice(inputs);
     keyed.extend_from_slice(&start.to_le_bytes());
     keyed.extend_from_slice(&end.to_le_bytes());
-    for (path, bytes) in own {
-        keyed.extend_from_slice(&(path.len() as u64).to_le_bytes());
-        keyed.extend_from_slice(path.as_bytes());
-        keyed.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        keyed.extend_from_slice(bytes);
-    }
+    frame_files(own, &mut |bytes| keyed.extend_from_slice(bytes));
     crate::builder::native_sha::sha256_hex(&keyed).await
 }
 
-/// Each file's path and bytes, each prefixed with its length.
-fn hash_files(hasher: &mut Sha256, files: &SourceTree) {
+/// Each file's path and bytes, each prefixed with its length, handed to `feed` in order: what a
+/// key hashes of a set of files.
+fn frame_files(files: &SourceTree, feed: &mut impl FnMut(&[u8])) {
     for (path, bytes) in files {
-        hasher.update((path.len() as u64).to_le_bytes());
-        hasher.update(path.as_bytes());
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
+        feed(&(path.len() as u64).to_le_bytes());
+        feed(path.as_bytes());
+        feed(&(bytes.len() as u64).to_le_bytes());
+        feed(bytes);
     }
 }
 
